@@ -1,0 +1,94 @@
+"""Wires the store, projections and services for one database. Called by entry points, never at import."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
+
+from campaign.ledger import Ledger
+from events.db import make_engine
+from events.errors import ConfigurationError
+from events.sql import SqlEventStore, lock_for_append, write_connection
+from events.vault import SqlSeedVault
+from projections.campaigns import CampaignsProjector, SqlCampaignDirectory
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
+SCHEMA_HEAD = "0001"
+"""The newest migration; a test checks it equals Alembic's head."""
+
+
+def alembic_config() -> Config:
+    if not ALEMBIC_INI.is_file():
+        raise ConfigurationError(f"migrations not found at {ALEMBIC_INI}: install the project with `pip install -e .`")
+    return Config(str(ALEMBIC_INI))
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Bring the database to the newest migration (under the append lock, so two starters don't race)."""
+    try:
+        if current_revision(engine) == SCHEMA_HEAD:
+            return
+        with write_connection(engine) as conn, conn.begin():
+            lock_for_append(conn)
+            revision = MigrationContext.configure(conn).get_current_revision()
+            if revision == SCHEMA_HEAD:
+                return
+            config = alembic_config()
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+    except OperationalError as exc:
+        raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
+    if current_revision(engine) != SCHEMA_HEAD:
+        raise ConfigurationError("the database schema is newer than this program: upgrade Campaign Ledger")
+
+
+def default_actor() -> str:
+    return os.environ.get("CAMPAIGN_ACTOR") or getpass.getuser()
+
+
+def wall_clock() -> str:
+    """Informational time for event metadata; never read by rules or projections."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class App:
+    engine: Engine
+    ledger: Ledger
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def bootstrap(db: str, *, actor: str | None = None) -> App:
+    engine = make_engine(db)
+    ensure_schema(engine)
+    vault = SqlSeedVault(engine)
+    store = SqlEventStore(engine, projectors=[CampaignsProjector(), vault])
+    ledger = Ledger(
+        store=store,
+        directory=SqlCampaignDirectory(engine),
+        vault=vault,
+        actor=actor or default_actor(),
+        clock=wall_clock,
+        new_id=lambda: uuid.uuid4().hex,
+        new_seed=lambda: secrets.token_bytes(32),
+    )
+    return App(engine, ledger)

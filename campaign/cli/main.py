@@ -1,0 +1,244 @@
+"""``campaign``: the command line. Every command takes ``--json``; errors exit non-zero and append nothing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from campaign.bootstrap import App, bootstrap
+from campaign.cli.output import Output, handles_errors
+from campaign.ledger import TableEntry
+from campaign.logging import configure_logging
+from campaign.rulesets import RULESETS
+from events.dice import parse_table_dice
+from events.errors import InvalidInputError, IntegrityFailure
+from events.registry import registry
+from events.verify import verify_events
+
+app = typer.Typer(
+    name="campaign",
+    help="Campaign Ledger: run long tabletop wargame campaigns on an auditable, replayable event log.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+CampaignOpt = Annotated[
+    str | None,
+    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help="Campaign name or id (default: the only one)."),
+]
+CommandIdOpt = Annotated[
+    str | None,
+    typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
+]
+DiceOpt = Annotated[
+    str | None, typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded).")
+]
+
+
+class State:
+    db: str = "campaign.db"
+    actor: str | None = None
+    app: App | None = None
+
+
+state = State()
+
+
+def open_app() -> App:
+    if state.app is None:
+        state.app = bootstrap(state.db, actor=state.actor)
+    return state.app
+
+
+@app.callback()
+def _options(
+    db: Annotated[
+        str, typer.Option("--db", envvar="CAMPAIGN_DB", help="SQLite file or postgresql:// URL.")
+    ] = "campaign.db",
+    actor: Annotated[
+        str | None, typer.Option("--actor", envvar="CAMPAIGN_ACTOR", help="Who is entering commands.")
+    ] = None,
+    verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help="Log more (repeatable).")] = 0,
+) -> None:
+    configure_logging(verbose)
+    state.db, state.actor, state.app = db, actor, None
+
+
+@app.command("new")
+@handles_errors
+def new(
+    name: str,
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=f"One of: {', '.join(RULESETS)}.")],
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Dice seed in hex (for reproducible demos and tests).")
+    ] = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a campaign under a ruleset; its dice seed is committed, not revealed."""
+    seed_bytes = None
+    if seed is not None:
+        try:
+            seed_bytes = bytes.fromhex(seed)
+        except ValueError:
+            raise InvalidInputError("--seed must be hexadecimal") from None
+    result = open_app().ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
+    Output(as_json).appended(result, f"Campaign [bold]{name}[/] created ({ruleset}).")
+
+
+@app.command("list")
+@handles_errors
+def list_(as_json: JsonOpt = False) -> None:
+    """The campaigns in this database, with their ruleset and head hash."""
+    out = Output(as_json)
+    campaigns = open_app().ledger.directory.all()
+    if as_json:
+        out.json(
+            [
+                {
+                    "campaign_id": c.campaign_id,
+                    "name": c.name,
+                    "ruleset": c.ruleset,
+                    "events": c.last_seq,
+                    "head_hash": c.head_hash,
+                    "next_roll_index": c.next_roll_index,
+                    "seed_epoch": c.seed_epoch,
+                }
+                for c in campaigns
+            ]
+        )
+        return
+    from rich.table import Table
+
+    table = Table(title="Campaigns")
+    for column in ("name", "ruleset", "events", "rolls", "head hash"):
+        table.add_column(column)
+    for c in campaigns:
+        table.add_row(c.name, c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
+    out.console.print(table)
+
+
+@app.command("roll")
+@handles_errors
+def roll(
+    notation: Annotated[str, typer.Argument(help="d6, 2d6, 3d (GURPS), 4d+20, d10-1step …")],
+    purpose: Annotated[str, typer.Option("--purpose", "-p", help="What the roll is for.")],
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll dice (seeded, or the table's own with --dice) and record the roll."""
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    table = TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
+    result = ledger.roll(info, notation, purpose, table=table, command_id=command_id)
+    Output(as_json).appended(result, f"[bold]{info.name}[/]:")
+
+
+@app.command("reveal")
+@handles_errors
+def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+    """Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret."""
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    result = ledger.reveal(info, command_id=command_id)
+    Output(as_json).appended(result, f"[bold]{info.name}[/]: seed of epoch {info.seed_epoch} revealed.")
+
+
+@app.command("log")
+@handles_errors
+def log_(
+    campaign: CampaignOpt = None,
+    type_: Annotated[str | None, typer.Option("--type", help="Only events of this type (prefix, e.g. dice.).")] = None,
+    after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign's log, each event with a readable explanation."""
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    events = [e for e in ledger.store.read(info.campaign_id, after_seq=after) if not type_ or e.type.startswith(type_)]
+    if limit is not None:
+        events = events[:limit]
+    out = Output(as_json)
+    if as_json:
+        out.json({"campaign": info.name, "head_hash": info.head_hash, "events": [e.as_dict() for e in events]})
+        return
+    out.events_table(events, f"{info.name} ({info.ruleset})")
+    out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
+
+
+@app.command("verify")
+@handles_errors
+def verify(
+    campaign: CampaignOpt = None,
+    every: Annotated[bool, typer.Option("--all", help="Verify every campaign in the database.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check the hash chain, every event's schema and every die; name the first bad event."""
+    ledger = open_app().ledger
+    targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
+    out = Output(as_json)
+    reports = []
+    for info in targets:
+        with out.progress(info.last_seq, f"verifying {info.name}") as progress:
+            task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
+            report = verify_events(
+                info.campaign_id,
+                ledger.store.read(info.campaign_id),
+                registry,
+                on_event=lambda _e, t=task: progress.advance(t),  # type: ignore[misc]
+            )
+        reports.append((info, report))
+    if as_json:
+        out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])
+    else:
+        for info, report in reports:
+            if report.ok:
+                out.console.print(
+                    f"[green]ok[/] {info.name}: {report.events} events, chain intact to {report.head_hash}; "
+                    f"{report.rolls_rederived} rolls re-derived, {report.rolls_pending} awaiting a seed reveal, "
+                    f"{report.table_rolls} table rolls in range"
+                )
+            else:
+                out.console.print(f"[red]FAILED[/] {info.name}: first bad event {report.first}")
+                for finding in report.findings[1:]:
+                    out.console.print(f"  also: {finding}")
+    failed = [r for _, r in reports if not r.ok]
+    if failed:
+        first = failed[0].first
+        raise IntegrityFailure(f"verification failed at {first}") if not as_json else typer.Exit(IntegrityFailure.exit_code)
+
+
+@app.command("demo")
+@handles_errors
+def demo(
+    fresh: Annotated[bool, typer.Option("--fresh/--keep", help="Start from an empty database file.")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build a ready sample campaign under each ruleset on a fresh SQLite file, then verify it."""
+    from campaign.demo import build_demo
+
+    if fresh and "://" not in state.db and state.db != ":memory:":
+        for suffix in ("", "-wal", "-shm"):
+            path = Path(state.db + suffix)
+            if path.exists():
+                os.remove(path)
+    out = Output(as_json)
+    summary = build_demo(open_app(), out)
+    if as_json:
+        out.json(summary)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Printing for the CLI: Rich for people, JSON for scripts, errors on stderr with a non-zero exit."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, ParamSpec, TypeVar
+
+import orjson
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from campaign.describe import describe
+from events.envelope import RecordedEvent
+from events.errors import CampaignError
+from events.store import AppendResult
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Output:
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+
+    @property
+    def console(self) -> Console:
+        return Console(highlight=False, soft_wrap=True)
+
+    def json(self, value: Any) -> None:
+        typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
+
+    def appended(self, result: AppendResult, headline: str) -> None:
+        if self.as_json:
+            self.json(
+                {
+                    "duplicate": result.duplicate,
+                    "events": [e.as_dict() for e in result.events],
+                    "head": {"seq": result.head.seq, "hash": result.head.hash},
+                }
+            )
+            return
+        console = self.console
+        if result.duplicate:
+            console.print("[yellow]this command id was already recorded; nothing new was appended[/]")
+        console.print(headline)
+        for event in result.events:
+            console.print(f"  [dim]#{event.seq}[/] {describe(event)}")
+        console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
+
+    def events_table(self, events: Iterable[RecordedEvent], title: str) -> None:
+        table = Table(title=title, show_lines=False)
+        table.add_column("seq", justify="right")
+        table.add_column("type")
+        table.add_column("by")
+        table.add_column("what happened")
+        for e in events:
+            table.add_row(str(e.seq), e.type, str(e.meta.get("actor", "")), describe(e))
+        self.console.print(table)
+
+    def progress(self, total: int | None, description: str) -> Progress:
+        """A progress bar on stderr for long work; silent under --json or off a terminal."""
+        return Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(file=sys.stderr),
+            disable=self.as_json or not sys.stderr.isatty(),
+            transient=True,
+        )
+
+
+def fail(message: str, code: int, as_json: bool) -> typer.Exit:
+    if as_json:
+        typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
+    Console(file=sys.stderr, highlight=False).print(f"[red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Turn the project's errors into a clear message and their exit status (nothing was appended)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except CampaignError as exc:
+            raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
+
+    return wrapper

@@ -1,0 +1,35 @@
+"""The four rulesets a campaign can run, by the names used on the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from events.errors import InvalidInputError
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetInfo:
+    name: str
+    package: str
+    version: str
+    seed: str
+    title: str
+
+
+RULESETS: dict[str, RulesetInfo] = {
+    r.name: r
+    for r in (
+        RulesetInfo("fighting-spirit", "fighting_spirit", "0.1", "000", "Five-grade morale (Stargrunt II-like)"),
+        RulesetInfo("disorder", "disorder", "0.1", "001", "Disorder markers and officer careers (Napoleonic skirmish)"),
+        RulesetInfo("mass-combat", "mass_combat", "0.1", "002", "GURPS Mass Combat: troop strength, quality, pay, glory"),
+        RulesetInfo("grimdark", "grimdark", "0.1", "004", "One Page Rules Grimdark Future: morale and campaign"),
+    )
+}
+
+
+def ruleset(name: str) -> RulesetInfo:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        known = ", ".join(RULESETS)
+        raise InvalidInputError(f"unknown ruleset {name!r}: choose one of {known}") from None

@@ -1,0 +1,55 @@
+"""Canonical JSON: the byte form that is hashed and stored.
+
+Sorted keys, compact separators, UTF-8, and only integers, strings, booleans, null, lists and objects:
+a float would make two replays disagree across platforms, so it is refused rather than rounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from events.errors import EventSchemaError
+
+_OPTIONS = orjson.OPT_SORT_KEYS
+_MAX_INT = 2**63 - 1
+
+
+def check_json_value(value: Any, path: str = "$") -> None:
+    """Raise :class:`EventSchemaError` unless ``value`` holds only JSON types allowed in events."""
+    if isinstance(value, str) or value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -_MAX_INT - 1 <= value <= _MAX_INT:
+            raise EventSchemaError(f"{path}: integer {value} does not fit in 64 bits")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise EventSchemaError(f"{path}: object key {key!r} is not a string")
+            check_json_value(item, f"{path}.{key}")
+        return
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            check_json_value(item, f"{path}[{index}]")
+        return
+    if isinstance(value, float):
+        raise EventSchemaError(f"{path}: floats are not allowed in events (got {value!r}); use integers")
+    raise EventSchemaError(f"{path}: {type(value).__name__} is not allowed in events")
+
+
+def canonical_json(value: Mapping[str, Any] | list[Any]) -> bytes:
+    """The canonical bytes of ``value`` after checking it holds no floats or foreign types."""
+    check_json_value(value)
+    return orjson.dumps(value, option=_OPTIONS)
+
+
+def dumps_trusted(value: Any) -> bytes:
+    """Canonical bytes of a value already checked by :func:`check_json_value` (hot path)."""
+    return orjson.dumps(value, option=_OPTIONS)
+
+
+def loads(data: bytes | str) -> Any:
+    return orjson.loads(data)

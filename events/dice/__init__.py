@@ -1,0 +1,21 @@
+"""Dice: notation, seeded derivation, and the Dice objects rules roll with."""
+
+from events.dice.derive import DERIVATION, derive_face, derive_faces, seed_commitment
+from events.dice.dice import Dice, ReplayDice, Roll, SeededDice, TableDice, parse_table_dice
+from events.dice.notation import DiceSpec, die, parse
+
+__all__ = [
+    "DERIVATION",
+    "Dice",
+    "DiceSpec",
+    "ReplayDice",
+    "Roll",
+    "SeededDice",
+    "TableDice",
+    "derive_face",
+    "derive_faces",
+    "die",
+    "parse",
+    "parse_table_dice",
+    "seed_commitment",
+]

@@ -1,0 +1,140 @@
+"""The Dice objects handed to rules. A rule asks for a roll; the Dice object records a ``DiceRolled``.
+
+Rules never see where dice come from: seeded (derived from the campaign's secret seed), table (physical
+dice the players entered, checked against the notation), or replayed (the recorded dice of an earlier
+command, used by ``verify`` and ``amend`` to re-run a rule on exactly the dice it had).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from events.dice.derive import derive_faces
+from events.dice.notation import DiceSpec
+from events.errors import DiceError
+from events.families.dice import DiceRolled
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    spec: DiceSpec
+    faces: tuple[int, ...]
+    roll_index: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces) + self.spec.modifier
+
+    def __str__(self) -> str:
+        shown = "+".join(map(str, self.faces))
+        return f"{self.spec.notation} rolled {shown}" + (f" → {self.total}" if len(self.faces) > 1 or self.spec.modifier else "")
+
+
+class Dice(Protocol):
+    def roll(self, spec: DiceSpec, purpose: str) -> Roll: ...
+
+
+class _RecordingDice:
+    def __init__(self, next_index: int) -> None:
+        self.next_index = next_index
+        self.rolled: list[DiceRolled] = []
+
+    def _record(self, spec: DiceSpec, faces: tuple[int, ...], purpose: str, **source: str | int | None) -> Roll:
+        roll = Roll(spec, faces, self.next_index)
+        self.rolled.append(
+            DiceRolled(
+                roll_index=self.next_index,
+                notation=spec.notation,
+                count=spec.count,
+                sides=spec.sides,
+                modifier=spec.modifier,
+                faces=faces,
+                total=roll.total,
+                purpose=purpose,
+                **source,  # type: ignore[arg-type]
+            )
+        )
+        self.next_index += 1
+        return roll
+
+
+class SeededDice(_RecordingDice):
+    """Dice derived from the campaign's current seed, at the next unused roll indexes."""
+
+    def __init__(self, campaign_id: str, seed: bytes, epoch: int, next_index: int) -> None:
+        super().__init__(next_index)
+        self._campaign_id = campaign_id
+        self._seed = seed
+        self._epoch = epoch
+
+    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+        faces = derive_faces(self._seed, self._campaign_id, self.next_index, spec.count, spec.sides)
+        return self._record(spec, faces, purpose, source="seeded", seed_epoch=self._epoch)
+
+
+class TableDice(_RecordingDice):
+    """Physical dice entered at the table (``--dice 4,2``), consumed in order and checked against each roll."""
+
+    def __init__(self, faces: Sequence[int], entered_by: str, next_index: int) -> None:
+        super().__init__(next_index)
+        self._faces = list(faces)
+        self._used = 0
+        self._entered_by = entered_by
+
+    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+        wanted = self._faces[self._used : self._used + spec.count]
+        if len(wanted) < spec.count:
+            raise DiceError(
+                f"not enough table dice: {purpose} needs {spec.notation}, "
+                f"but only {len(self._faces) - self._used} of the {len(self._faces)} entered are left"
+            )
+        faces = tuple(wanted)
+        spec.check_faces(faces)
+        self._used += spec.count
+        return self._record(spec, faces, purpose, source="table", entered_by=self._entered_by)
+
+    def finish(self) -> None:
+        """Refuse leftover dice: an extra die entered usually means a mistake in what was typed."""
+        if self._used != len(self._faces):
+            left = self._faces[self._used :]
+            raise DiceError(f"{len(left)} table dice were not used ({', '.join(map(str, left))}): check what was entered")
+
+
+class ReplayDice:
+    """The recorded dice of a past command, handed back in order; a rule that asks differently is caught."""
+
+    def __init__(self, recorded: Sequence[DiceRolled]) -> None:
+        self._recorded = list(recorded)
+        self._used = 0
+
+    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+        if self._used >= len(self._recorded):
+            raise DiceError(f"the rule asked for more dice than were recorded ({purpose}: {spec.notation})")
+        event = self._recorded[self._used]
+        if (event.count, event.sides, event.modifier) != (spec.count, spec.sides, spec.modifier):
+            raise DiceError(
+                f"the rule asked for {spec.notation} ({purpose}) where the log recorded {event.notation} "
+                f"({event.purpose})"
+            )
+        self._used += 1
+        return Roll(spec, tuple(event.faces), event.roll_index)
+
+    @property
+    def unused(self) -> int:
+        return len(self._recorded) - self._used
+
+
+def parse_table_dice(text: str) -> list[int]:
+    """``"4,2"`` or ``"4 2"`` → ``[4, 2]``; anything but whole numbers is refused."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        raise DiceError("--dice needs the faces rolled, e.g. --dice 4,2")
+    faces: list[int] = []
+    for part in parts:
+        try:
+            faces.append(int(part))
+        except ValueError:
+            raise DiceError(f"{part!r} is not a die face: --dice takes whole numbers such as 4,2") from None
+    return faces

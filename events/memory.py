@@ -1,0 +1,72 @@
+"""The in-memory event store: the fake that unit tests use, with the same contract as the SQL store."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from events.envelope import NewEvent, RecordedEvent
+from events.errors import ConcurrencyError
+from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_rows
+
+
+class InMemoryEventStore(EventStore):
+    def __init__(self, projectors: Sequence[InlineProjector] = ()) -> None:
+        self._lock = threading.Lock()
+        self._all: list[RecordedEvent] = []
+        self._streams: dict[str, list[RecordedEvent]] = {}
+        self._commands: dict[tuple[str, str], tuple[RecordedEvent, ...]] = {}
+        self._projectors = list(projectors)
+
+    def append(
+        self,
+        campaign_id: str,
+        events: Sequence[NewEvent],
+        expected_seq: int,
+        *,
+        command_id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> AppendResult:
+        with self._lock:
+            if command_id is not None and (seen := self._commands.get((campaign_id, command_id))):
+                return AppendResult(seen, duplicate=True)
+            head = self._head(campaign_id)
+            if head.seq != expected_seq:
+                raise ConcurrencyError(
+                    f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
+                )
+            rows = prepare_rows(campaign_id, events, head, command_id, meta)
+            recorded = tuple(row.recorded(len(self._all) + i + 1) for i, row in enumerate(rows))
+            for projector in self._projectors:
+                projector.project(self, recorded)
+            self._all.extend(recorded)
+            self._streams.setdefault(campaign_id, []).extend(recorded)
+            if command_id is not None:
+                self._commands[(campaign_id, command_id)] = recorded
+            return AppendResult(recorded, duplicate=False)
+
+    def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
+        stream = list(self._streams.get(campaign_id, ()))
+        stop = len(stream) if upto_seq is None else min(upto_seq, len(stream))
+        yield from stream[after_seq:stop]
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+        end = None if limit is None else after_position + limit
+        return list(self._all[after_position:end])
+
+    def head(self, campaign_id: str) -> Head:
+        with self._lock:
+            return self._head(campaign_id)
+
+    def _head(self, campaign_id: str) -> Head:
+        stream = self._streams.get(campaign_id)
+        if not stream:
+            return EMPTY_HEAD
+        return Head(stream[-1].seq, stream[-1].hash)
+
+    def campaign_ids(self) -> list[str]:
+        return list(self._streams)
+
+    def command_events(self, campaign_id: str, command_id: str) -> tuple[RecordedEvent, ...] | None:
+        return self._commands.get((campaign_id, command_id))

@@ -1,0 +1,108 @@
+"""Event types: frozen pydantic models with explicit, stable names, and their schema versions.
+
+A stored row names its type (``"dice.rolled"``) and its ``schema_version``; never a class path, so a
+class can be renamed or moved without breaking old logs. Old versions are read through pure
+``dict -> dict`` upcasters, one per version step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from events.canonical import check_json_value
+from events.envelope import NewEvent, RecordedEvent
+from events.errors import EventSchemaError
+
+
+class Event(BaseModel):
+    """Base of every event type. Subclasses set ``event_name`` and, when they change, ``schema_version``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+
+
+E = TypeVar("E", bound=type[Event])
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class EventRegistry:
+    """Maps stable names to event classes and holds the upcasters between schema versions."""
+
+    def __init__(self) -> None:
+        self._types: dict[str, type[Event]] = {}
+        self._upcasters: dict[tuple[str, int], Upcaster] = {}
+
+    def register(self, cls: E) -> E:
+        name = getattr(cls, "event_name", None)
+        if not isinstance(name, str) or "." not in name:
+            raise TypeError(f"{cls.__name__} needs an event_name like 'family.something_happened'")
+        if name in self._types:
+            raise TypeError(f"event name {name!r} is already registered by {self._types[name].__name__}")
+        self._types[name] = cls
+        return cls
+
+    def upcaster(self, name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+        """Register the pure function that turns a ``from_version`` payload into ``from_version + 1``."""
+
+        def decorate(fn: Upcaster) -> Upcaster:
+            key = (name, from_version)
+            if key in self._upcasters:
+                raise TypeError(f"an upcaster for {name} v{from_version} is already registered")
+            self._upcasters[key] = fn
+            return fn
+
+        return decorate
+
+    def names(self) -> list[str]:
+        return sorted(self._types)
+
+    def cls_for(self, name: str) -> type[Event]:
+        try:
+            return self._types[name]
+        except KeyError:
+            raise EventSchemaError(f"unknown event type {name!r}") from None
+
+    def encode(self, event: Event) -> NewEvent:
+        cls = type(event)
+        if self._types.get(cls.event_name) is not cls:
+            raise EventSchemaError(f"{cls.__name__} is not registered")
+        payload = event.model_dump(mode="python")
+        check_json_value(payload)
+        return NewEvent(type=cls.event_name, payload=payload, schema_version=cls.schema_version)
+
+    def upcast(self, name: str, version: int, payload: Mapping[str, Any]) -> dict[str, Any]:
+        cls = self.cls_for(name)
+        data = dict(payload)
+        if version > cls.schema_version:
+            raise EventSchemaError(
+                f"{name} v{version} is newer than this program knows (v{cls.schema_version}); upgrade it"
+            )
+        while version < cls.schema_version:
+            try:
+                step = self._upcasters[(name, version)]
+            except KeyError:
+                raise EventSchemaError(f"no upcaster for {name} v{version}") from None
+            data = step(data)
+            version += 1
+        return data
+
+    def decode(self, event: RecordedEvent) -> Event:
+        """The typed event of a stored one, upcast to the current schema version."""
+        return self.decode_payload(event.type, event.schema_version, event.payload)
+
+    def decode_payload(self, name: str, version: int, payload: Mapping[str, Any]) -> Event:
+        cls = self.cls_for(name)
+        data = self.upcast(name, version, payload)
+        try:
+            return cls.model_validate(data, strict=False)
+        except ValidationError as exc:
+            raise EventSchemaError(f"{name} v{version} payload does not match its schema: {exc}") from None
+
+
+registry = EventRegistry()
+"""The registry of every event type the program knows. Families register into it at import."""

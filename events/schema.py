@@ -1,0 +1,67 @@
+"""Table definitions of the log. Alembic creates them (``alembic/versions``); nothing else does.
+
+Projection tables are declared on the same :data:`metadata` in :mod:`projections.tables`, so that one
+``alembic check`` compares everything.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+# SQLite aliases the rowid only for a column declared exactly INTEGER PRIMARY KEY.
+Position = BigInteger().with_variant(Integer(), "sqlite")
+
+events = Table(
+    "events",
+    metadata,
+    Column("position", Position, primary_key=True, autoincrement=False),
+    Column("campaign_id", String(64), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("type", String(100), nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("meta", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    UniqueConstraint("campaign_id", "seq"),
+)
+
+commands = Table(
+    "commands",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("command_id", String(100), nullable=False),
+    Column("first_seq", BigInteger, nullable=False),
+    Column("last_seq", BigInteger, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "command_id"),
+)
+
+campaign_secrets = Table(
+    "campaign_secrets",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("seed", String(64), nullable=False),
+    PrimaryKeyConstraint("campaign_id", "epoch"),
+)
+"""Dice seeds live apart from the log: the log holds only their commitments until they are revealed."""

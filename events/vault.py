@@ -1,0 +1,76 @@
+"""Where dice seeds live: apart from the log, which holds only their SHA-256 until they are revealed.
+
+A new seed is *staged* before the event that commits to it is appended; the vault's inline projector
+stores it in the same transaction as that event, so a seed is kept exactly when its commitment is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, select
+
+from events.dice.derive import seed_commitment
+from events.envelope import RecordedEvent
+from events.errors import NotFoundError
+from events.schema import campaign_secrets
+
+
+def _committed(event: RecordedEvent) -> tuple[int, str] | None:
+    if event.type == "campaign.created":
+        return 0, event.payload["seed_commitment"]
+    if event.type == "dice.seed_committed":
+        return event.payload["epoch"], event.payload["commitment"]
+    return None
+
+
+class SeedVault:
+    """In-memory vault (the fake); :class:`SqlSeedVault` keeps seeds in the database."""
+
+    def __init__(self) -> None:
+        self._staged: dict[str, bytes] = {}
+        self._seeds: dict[tuple[str, int], bytes] = {}
+
+    def stage(self, seed: bytes) -> str:
+        commitment = seed_commitment(seed)
+        self._staged[commitment] = seed
+        return commitment
+
+    def project(self, connection: Any, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            found = _committed(event)
+            if found and (seed := self._staged.pop(found[1], None)) is not None:
+                self._store(connection, event.campaign_id, found[0], seed)
+
+    def _store(self, connection: Any, campaign_id: str, epoch: int, seed: bytes) -> None:
+        self._seeds[(campaign_id, epoch)] = seed
+
+    def seed(self, campaign_id: str, epoch: int) -> bytes:
+        try:
+            return self._seeds[(campaign_id, epoch)]
+        except KeyError:
+            raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held here") from None
+
+    def import_seed(self, connection: Any, campaign_id: str, epoch: int, seed: bytes) -> None:
+        self._store(connection, campaign_id, epoch, seed)
+
+
+class SqlSeedVault(SeedVault):
+    def __init__(self, engine: Engine) -> None:
+        super().__init__()
+        self._engine = engine
+
+    def _store(self, connection: Connection, campaign_id: str, epoch: int, seed: bytes) -> None:
+        connection.execute(insert(campaign_secrets).values(campaign_id=campaign_id, epoch=epoch, seed=seed.hex()))
+
+    def seed(self, campaign_id: str, epoch: int) -> bytes:
+        with self._engine.connect() as conn:
+            found = conn.execute(
+                select(campaign_secrets.c.seed).where(
+                    campaign_secrets.c.campaign_id == campaign_id, campaign_secrets.c.epoch == epoch
+                )
+            ).scalar()
+        if found is None:
+            raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held in this database")
+        return bytes.fromhex(found)

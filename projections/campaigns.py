@@ -1,0 +1,109 @@
+"""The campaign directory: kept inline in the append transaction (SQL), or folded from a store (fake)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import orjson
+from sqlalchemy import Connection, Engine, delete, insert, select, update
+
+from events.envelope import RecordedEvent
+from events.store import EventStore
+from projections.state.campaigns import CampaignInfo, apply
+from projections.tables import campaigns
+
+
+class CampaignDirectory(Protocol):
+    def get(self, campaign_id: str) -> CampaignInfo | None: ...
+    def find(self, name: str) -> CampaignInfo | None: ...
+    def all(self) -> list[CampaignInfo]: ...
+
+
+def _to_row(info: CampaignInfo) -> dict[str, Any]:
+    return {
+        "campaign_id": info.campaign_id,
+        "name": info.name,
+        "ruleset": info.ruleset,
+        "ruleset_version": info.ruleset_version,
+        "seed_epoch": info.seed_epoch,
+        "seed_commitment": info.seed_commitment,
+        "revealed_epochs": orjson.dumps(list(info.revealed_epochs)).decode(),
+        "next_roll_index": info.next_roll_index,
+        "last_seq": info.last_seq,
+        "head_hash": info.head_hash,
+    }
+
+
+def _from_row(row: Any) -> CampaignInfo:
+    data = dict(row._mapping)
+    data["revealed_epochs"] = tuple(orjson.loads(data["revealed_epochs"]))
+    return CampaignInfo(**data)
+
+
+class CampaignsProjector:
+    """Inline SQL writer of the ``campaigns`` table."""
+
+    name = "campaigns"
+
+    def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
+        by_campaign: dict[str, list[RecordedEvent]] = {}
+        for event in events:
+            by_campaign.setdefault(event.campaign_id, []).append(event)
+        for campaign_id, batch in by_campaign.items():
+            row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()
+            before = None if row is None else _from_row(row)
+            info = before
+            for event in batch:
+                info = apply(info, event)
+            if info is None or info == before:
+                continue
+            if before is None:
+                connection.execute(insert(campaigns).values(**_to_row(info)))
+            else:
+                connection.execute(
+                    update(campaigns).where(campaigns.c.campaign_id == campaign_id).values(**_to_row(info))
+                )
+
+    def reset(self, connection: Connection) -> None:
+        connection.execute(delete(campaigns))
+
+
+class SqlCampaignDirectory:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def get(self, campaign_id: str) -> CampaignInfo | None:
+        return self._one(campaigns.c.campaign_id == campaign_id)
+
+    def find(self, name: str) -> CampaignInfo | None:
+        return self._one(campaigns.c.name == name)
+
+    def all(self) -> list[CampaignInfo]:
+        with self._engine.connect() as conn:
+            return [_from_row(r) for r in conn.execute(select(campaigns).order_by(campaigns.c.name))]
+
+    def _one(self, condition: Any) -> CampaignInfo | None:
+        with self._engine.connect() as conn:
+            row = conn.execute(select(campaigns).where(condition)).first()
+        return None if row is None else _from_row(row)
+
+
+class FoldingCampaignDirectory:
+    """The same directory folded straight from a store: for the in-memory fake."""
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+
+    def get(self, campaign_id: str) -> CampaignInfo | None:
+        info: CampaignInfo | None = None
+        for event in self._store.read(campaign_id):
+            info = apply(info, event)
+        return info
+
+    def find(self, name: str) -> CampaignInfo | None:
+        return next((c for c in self.all() if c.name == name), None)
+
+    def all(self) -> list[CampaignInfo]:
+        found = [self.get(cid) for cid in self._store.campaign_ids()]
+        return sorted((c for c in found if c is not None), key=lambda c: c.name)
