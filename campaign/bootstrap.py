@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
+from alembic import command
 from campaign.ledger import Ledger
 from events.db import make_engine
 from events.errors import ConfigurationError

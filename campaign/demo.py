@@ -13,7 +13,7 @@ from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.ledger import TableEntry
 from campaign.rulesets import RULESETS
-from events.errors import IntegrityFailure
+from events.errors import VerificationError
 from events.registry import registry
 from events.verify import verify_events
 
@@ -29,7 +29,10 @@ DEMO_ROLLS: dict[str, list[tuple[str, str, tuple[int, ...] | None]]] = {
         ("3d", "Al-Wazif's Strategy roll", (5, 5, 4)),
         ("4d+20", "Al-Wazif casualties (row -3)", None),
     ],
-    "grimdark": [("d6", "Saurian Warriors morale test (Q4+)", None), ("d6", "casualty roll after the battle", (6,))],
+    "grimdark": [
+        ("d6", "Saurian Warriors morale test (Q4+)", None),
+        ("d6", "casualty roll after the battle", (6,)),
+    ],
 }
 
 
@@ -57,8 +60,10 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
                     command_id=f"demo-roll-{ruleset}-{i}",
                 )
                 if not out.as_json:
-                    out.console.print(f"[bold]{name}[/] #{result.head.seq}: {purpose}: {notation} → "
-                                      f"{result.events[0].payload['faces']}")
+                    out.console.print(
+                        f"[bold]{name}[/] #{result.head.seq}: {purpose}: {notation} → "
+                        f"{result.events[0].payload['faces']}"
+                    )
                 progress.advance(task)
             info = ledger.resolve(name)
             ledger.reveal(info, command_id=f"demo-reveal-{ruleset}")
@@ -66,7 +71,7 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
             info = ledger.resolve(name)
             report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry)
             if not report.ok:
-                raise IntegrityFailure(f"the demo campaign {name} does not verify: {report.first}")
+                raise VerificationError(f"the demo campaign {name} does not verify: {report.first}")
             summary["campaigns"].append({"name": name, "ruleset": ruleset, **report.as_dict()})
             if not out.as_json:
                 out.console.print(

@@ -13,10 +13,14 @@ def describe(event: RecordedEvent) -> str:
     if "explanation" in p:
         return str(p["explanation"])
     if event.type == "campaign.created":
-        return f"campaign {p['name']!r} created under {p['ruleset']} (dice seed committed: {p['seed_commitment'][:12]}…)"
+        return (
+            f"campaign {p['name']!r} created under {p['ruleset']} (dice seed committed: {p['seed_commitment'][:12]}…)"
+        )
     if event.type == "dice.rolled":
         faces = "+".join(str(f) for f in p["faces"])
-        source = f"table dice entered by {p['entered_by']}" if p["source"] == "table" else f"seed epoch {p['seed_epoch']}"
+        source = (
+            f"table dice entered by {p['entered_by']}" if p["source"] == "table" else f"seed epoch {p['seed_epoch']}"
+        )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for {p['purpose']!r}: {faces}{total} ({source})"
     if event.type == "dice.seed_revealed":

@@ -92,7 +92,9 @@ class Ledger:
             if len(every) == 1:
                 return every[0]
             if not every:
-                raise NotFoundError("this database has no campaign yet: create one with `campaign new NAME --ruleset …`")
+                raise NotFoundError(
+                    "this database has no campaign yet: create one with `campaign new NAME --ruleset …`"
+                )
             names = ", ".join(c.name for c in every)
             raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
         found = self.directory.find(campaign) or self.directory.get(campaign)
@@ -159,7 +161,12 @@ class Ledger:
     # -- plumbing ------------------------------------------------------------------------------------
 
     def _append(
-        self, campaign_id: str, expected_seq: int, events: Sequence[Event], command: str, command_id: str | None
+        self,
+        campaign_id: str,
+        expected_seq: int,
+        events: Sequence[Event],
+        command: str,
+        command_id: str | None,
     ) -> AppendResult:
         meta: dict[str, Any] = {"actor": self.actor, "command": command, "recorded_at": self._clock()}
         encoded = [registry.encode(e) for e in events]

@@ -11,9 +11,7 @@ import structlog
 def configure_logging(verbose: int = 0) -> None:
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(verbose, 2)]
     renderer: structlog.typing.Processor = (
-        structlog.dev.ConsoleRenderer(colors=False)
-        if sys.stderr.isatty()
-        else structlog.processors.JSONRenderer()
+        structlog.dev.ConsoleRenderer(colors=False) if sys.stderr.isatty() else structlog.processors.JSONRenderer()
     )
     structlog.configure(
         processors=[

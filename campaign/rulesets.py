@@ -21,7 +21,13 @@ RULESETS: dict[str, RulesetInfo] = {
     for r in (
         RulesetInfo("fighting-spirit", "fighting_spirit", "0.1", "000", "Five-grade morale (Stargrunt II-like)"),
         RulesetInfo("disorder", "disorder", "0.1", "001", "Disorder markers and officer careers (Napoleonic skirmish)"),
-        RulesetInfo("mass-combat", "mass_combat", "0.1", "002", "GURPS Mass Combat: troop strength, quality, pay, glory"),
+        RulesetInfo(
+            "mass-combat",
+            "mass_combat",
+            "0.1",
+            "002",
+            "GURPS Mass Combat: troop strength, quality, pay, glory",
+        ),
         RulesetInfo("grimdark", "grimdark", "0.1", "004", "One Page Rules Grimdark Future: morale and campaign"),
     )
 }

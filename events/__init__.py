@@ -10,9 +10,9 @@ from events.errors import (
     ConcurrencyError,
     DiceError,
     EventSchemaError,
-    IntegrityFailure,
     InvalidInputError,
     NotFoundError,
+    VerificationError,
 )
 from events.registry import Event, registry
 from events.store import AppendResult, EventStore, Head
@@ -27,11 +27,11 @@ __all__ = [
     "EventSchemaError",
     "EventStore",
     "Head",
-    "IntegrityFailure",
     "InvalidInputError",
     "NewEvent",
     "NotFoundError",
     "RecordedEvent",
+    "VerificationError",
     "families",
     "registry",
 ]

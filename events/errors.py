@@ -35,7 +35,7 @@ class DiceError(InvalidInputError):
     """A dice notation is malformed, or table dice do not fit it."""
 
 
-class IntegrityFailure(CampaignError):
+class VerificationError(CampaignError):
     """The log fails a check: a broken hash chain, a forged roll, a gap in the sequence."""
 
     exit_code = 3

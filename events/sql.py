@@ -20,6 +20,7 @@ from events.errors import ConcurrencyError
 from events.schema import commands, events
 from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_rows
 
+READ_PAGE = 5000
 APPEND_LOCK_KEY = 0x0CA4_9A16
 """PostgreSQL advisory lock taken by every append (``pg_advisory_xact_lock``)."""
 
@@ -134,14 +135,19 @@ class SqlEventStore(EventStore):
             raise
 
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
-        condition = and_(events.c.campaign_id == campaign_id, events.c.seq > after_seq)
-        if upto_seq is not None:
-            condition = and_(condition, events.c.seq <= upto_seq)
-        query = select(*_COLUMNS).where(condition).order_by(events.c.seq)
-        with self.engine.connect() as conn:
-            result = conn.execution_options(stream_results=True, yield_per=2000).execute(query)
-            for row in result:
-                yield _row_to_event(row)
+        # Keyset pages, each in its own short connection: a reader that stops early holds no cursor open.
+        last = after_seq
+        while True:
+            condition = and_(events.c.campaign_id == campaign_id, events.c.seq > last)
+            if upto_seq is not None:
+                condition = and_(condition, events.c.seq <= upto_seq)
+            query = select(*_COLUMNS).where(condition).order_by(events.c.seq).limit(READ_PAGE)
+            with self.engine.connect() as conn:
+                page = [_row_to_event(row) for row in conn.execute(query)]
+            yield from page
+            if len(page) < READ_PAGE:
+                return
+            last = page[-1].seq
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         query = select(*_COLUMNS).where(events.c.position > after_position).order_by(events.c.position)

@@ -149,8 +149,16 @@ def prepare_rows(
         )
         rows.append(
             PreparedRow(
-                campaign_id, seq, event.type, event.schema_version, event.payload, base_meta,
-                payload_json, meta_json, prev, digest,
+                campaign_id,
+                seq,
+                event.type,
+                event.schema_version,
+                event.payload,
+                base_meta,
+                payload_json,
+                meta_json,
+                prev,
+                digest,
             )
         )
         prev = digest

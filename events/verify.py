@@ -114,7 +114,11 @@ def verify_events(
             fail(event, "chain", "prev_hash does not match the hash of the event before it")
             break
         if compute_hash(event) != event.hash:
-            fail(event, "chain", "stored hash does not match the event's content: it was changed after it was written")
+            fail(
+                event,
+                "chain",
+                "stored hash does not match the event's content: it was changed after it was written",
+            )
             break
         if event.payload_json and dumps_trusted(event.payload) != event.payload_json:
             fail(event, "chain", "payload is not in canonical form")
@@ -162,13 +166,17 @@ def verify_events(
                 pending.append((event, typed))
 
     for event, roll in pending:
-        seed = revealed.get(roll.seed_epoch or 0)
-        if seed is None:
+        revealed_seed = revealed.get(roll.seed_epoch or 0)
+        if revealed_seed is None:
             report.rolls_pending += 1
             continue
-        derived = derive_faces(seed, event.campaign_id, roll.roll_index, roll.count, roll.sides)
+        derived = derive_faces(revealed_seed, event.campaign_id, roll.roll_index, roll.count, roll.sides)
         if derived != tuple(roll.faces):
-            fail(event, "dice", f"roll {roll.roll_index} recorded {list(roll.faces)} but the seed gives {list(derived)}")
+            fail(
+                event,
+                "dice",
+                f"roll {roll.roll_index} recorded {list(roll.faces)} but the seed gives {list(derived)}",
+            )
         else:
             report.rolls_rederived += 1
     return report

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors
@@ -14,7 +15,7 @@ from campaign.ledger import TableEntry
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
 from events.dice import parse_table_dice
-from events.errors import InvalidInputError, IntegrityFailure
+from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
 from events.verify import verify_events
 
@@ -36,7 +37,8 @@ CommandIdOpt = Annotated[
     typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
 ]
 DiceOpt = Annotated[
-    str | None, typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded).")
+    str | None,
+    typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded)."),
 ]
 
 
@@ -207,13 +209,17 @@ def verify(
                     f"{report.table_rolls} table rolls in range"
                 )
             else:
-                out.console.print(f"[red]FAILED[/] {info.name}: first bad event {report.first}")
+                out.console.print(f"[red]FAILED[/] {escape(info.name)}: first bad event {escape(str(report.first))}")
                 for finding in report.findings[1:]:
-                    out.console.print(f"  also: {finding}")
+                    out.console.print(f"  also: {escape(str(finding))}")
     failed = [r for _, r in reports if not r.ok]
     if failed:
         first = failed[0].first
-        raise IntegrityFailure(f"verification failed at {first}") if not as_json else typer.Exit(IntegrityFailure.exit_code)
+        raise (
+            VerificationError(f"verification failed at {first}")
+            if not as_json
+            else typer.Exit(VerificationError.exit_code)
+        )
 
 
 @app.command("demo")

@@ -10,6 +10,7 @@ from typing import Any, ParamSpec, TypeVar
 import orjson
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -48,7 +49,7 @@ class Output:
             console.print("[yellow]this command id was already recorded; nothing new was appended[/]")
         console.print(headline)
         for event in result.events:
-            console.print(f"  [dim]#{event.seq}[/] {describe(event)}")
+            console.print(f"  [dim]#{event.seq}[/] {escape(describe(event))}")
         console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
 
     def events_table(self, events: Iterable[RecordedEvent], title: str) -> None:
@@ -77,7 +78,7 @@ class Output:
 def fail(message: str, code: int, as_json: bool) -> typer.Exit:
     if as_json:
         typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
-    Console(file=sys.stderr, highlight=False).print(f"[red]error:[/] {message}")
+    Console(file=sys.stderr, highlight=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
     return typer.Exit(code)
 
 

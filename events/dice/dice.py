@@ -29,7 +29,9 @@ class Roll:
 
     def __str__(self) -> str:
         shown = "+".join(map(str, self.faces))
-        return f"{self.spec.notation} rolled {shown}" + (f" → {self.total}" if len(self.faces) > 1 or self.spec.modifier else "")
+        return f"{self.spec.notation} rolled {shown}" + (
+            f" → {self.total}" if len(self.faces) > 1 or self.spec.modifier else ""
+        )
 
 
 class Dice(Protocol):
@@ -99,7 +101,9 @@ class TableDice(_RecordingDice):
         """Refuse leftover dice: an extra die entered usually means a mistake in what was typed."""
         if self._used != len(self._faces):
             left = self._faces[self._used :]
-            raise DiceError(f"{len(left)} table dice were not used ({', '.join(map(str, left))}): check what was entered")
+            raise DiceError(
+                f"{len(left)} table dice were not used ({', '.join(map(str, left))}): check what was entered"
+            )
 
 
 class ReplayDice:

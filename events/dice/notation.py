@@ -87,6 +87,8 @@ def parse(text: str) -> DiceSpec:
             f"malformed dice notation {text!r}: use dN, kdN, 3d (GURPS d6s), a +/- modifier, "
             "or a die-step shift such as d10-1step"
         )
+    if not match["count"] and not match["sides"]:
+        raise DiceError(f"malformed dice notation {text!r}: say which die, e.g. d6, or 3d for three GURPS d6s")
     count = int(match["count"]) if match["count"] else 1
     sides = int(match["sides"]) if match["sides"] else 6  # GURPS: "3d" means three six-sided dice
     step = int(match["step"].replace(" ", "")) if match["step"] else 0

@@ -1,0 +1,143 @@
+"""Fixtures shared by every test folder: databases, stores, and a ledger wired like the real one."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, delete
+
+import projections.tables  # noqa: F401  (registers projection tables on the metadata)
+from campaign.bootstrap import ensure_schema
+from campaign.ledger import Ledger
+from events.db import make_engine
+from events.memory import InMemoryEventStore
+from events.schema import metadata
+from events.sql import SqlEventStore
+from events.store import EventStore, InlineProjector
+from events.vault import SeedVault, SqlSeedVault
+from projections.campaigns import (
+    CampaignDirectory,
+    CampaignsProjector,
+    FoldingCampaignDirectory,
+    SqlCampaignDirectory,
+)
+
+PG_ENV = "CAMPAIGN_TEST_PG_URL"
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str:
+    url = os.environ.get(PG_ENV)
+    if not url:
+        if os.environ.get("CAMPAIGN_REQUIRE_PG"):
+            pytest.fail(f"{PG_ENV} is not set but CAMPAIGN_REQUIRE_PG is: PostgreSQL tests must run")
+        pytest.skip(f'no PostgreSQL: run `eval "$(scripts/pg-test-server)"` to set {PG_ENV}')
+    return url
+
+
+@pytest.fixture(scope="session")
+def pg_engine(pg_url: str) -> Iterator[Engine]:
+    engine = make_engine(pg_url)
+    with engine.begin() as conn:
+        metadata.drop_all(conn)
+        conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+    ensure_schema(engine)
+    yield engine
+    engine.dispose()
+
+
+def empty_tables(engine: Engine) -> None:
+    with engine.begin() as conn:
+        for table in reversed(metadata.sorted_tables):
+            conn.execute(delete(table))
+
+
+@dataclass
+class Backend:
+    """One storage backend under test: its name, and (for SQL) its engine and URL."""
+
+    name: str
+    engine: Engine | None = None
+    url: str | None = None
+
+    def store(self, projectors: list[InlineProjector] | None = None) -> EventStore:
+        if self.engine is None:
+            return InMemoryEventStore(projectors or [])
+        return SqlEventStore(self.engine, projectors or [])
+
+    def directory(self, store: EventStore) -> CampaignDirectory:
+        return FoldingCampaignDirectory(store) if self.engine is None else SqlCampaignDirectory(self.engine)
+
+    def vault(self) -> SeedVault:
+        return SeedVault() if self.engine is None else SqlSeedVault(self.engine)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return str(tmp_path / "campaign.db")
+
+
+@pytest.fixture
+def sqlite_engine(sqlite_url: str) -> Iterator[Engine]:
+    engine = make_engine(sqlite_url)
+    ensure_schema(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "memory":
+        yield Backend("memory")
+    elif request.param == "sqlite":
+        url = str(tmp_path / "contract.db")
+        engine = make_engine(url)
+        ensure_schema(engine)
+        yield Backend("sqlite", engine, url)
+        engine.dispose()
+    else:
+        engine = request.getfixturevalue("pg_engine")
+        empty_tables(engine)
+        yield Backend("postgres", engine, request.getfixturevalue("pg_url"))
+        empty_tables(engine)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def sql_backend(request: pytest.FixtureRequest) -> Backend:
+    return _sql_backend(request)
+
+
+def _sql_backend(request: pytest.FixtureRequest) -> Backend:
+    if request.param == "sqlite":
+        url = request.getfixturevalue("sqlite_url")
+        return Backend("sqlite", request.getfixturevalue("sqlite_engine"), url)
+    engine = request.getfixturevalue("pg_engine")
+    empty_tables(engine)
+    return Backend("postgres", engine, request.getfixturevalue("pg_url"))
+
+
+def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
+    vault = backend.vault()
+    store = backend.store([CampaignsProjector(), vault] if backend.engine is not None else [vault])
+    counter = iter(range(1, 1_000_000))
+    seeds = iter(range(1, 1_000_000))
+    return Ledger(
+        store=store,
+        directory=backend.directory(store),
+        vault=vault,
+        actor=actor,
+        clock=lambda: "2026-11-29T20:00:00+00:00",
+        new_id=lambda: uuid.UUID(int=next(counter)).hex,
+        new_seed=lambda: hashlib.sha256(f"test seed {next(seeds)}".encode()).digest(),
+    )
+
+
+@pytest.fixture
+def ledger(backend: Backend) -> Ledger:
+    return make_ledger(backend)

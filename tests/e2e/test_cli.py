@@ -1,0 +1,140 @@
+"""The ``campaign`` command as a person or a script uses it."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from campaign.cli.main import app
+
+SEED = "ab" * 32
+
+
+class Cli:
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, code: int = 0) -> Any:
+        result = self.runner.invoke(app, ["--db", self.db, "--actor", "tester", *args])
+        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}"
+        return result
+
+    def json(self, *args: str, code: int = 0) -> Any:
+        return orjson.loads(self(*args, "--json", code=code).stdout)
+
+    def events(self) -> int:
+        with sqlite3.connect(self.db) as conn:
+            return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    return Cli(str(tmp_path / "c.db"))
+
+
+def test_new_roll_log_and_list(cli: Cli) -> None:
+    created = cli.json("new", "Ardennes", "--ruleset", "fighting-spirit", "--seed", SEED)
+    assert created["events"][0]["type"] == "campaign.created"
+    rolled = cli.json("roll", "2d6+1", "--purpose", "morale check")
+    payload = rolled["events"][0]["payload"]
+    assert payload["source"] == "seeded" and payload["total"] == sum(payload["faces"]) + 1
+    table = cli.json("roll", "d8", "-p", "confidence", "--dice", "6")
+    assert table["events"][0]["payload"]["faces"] == [6]
+    assert table["events"][0]["payload"]["entered_by"] == "tester"
+    log = cli.json("log")
+    assert [e["seq"] for e in log["events"]] == [1, 2, 3]
+    assert log["head_hash"] == table["head"]["hash"]
+    listed = cli.json("list")
+    assert listed[0]["name"] == "Ardennes" and listed[0]["head_hash"] == table["head"]["hash"]
+    human = cli("log").stdout
+    assert "confidence" in human and table["head"]["hash"] in human
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["roll", "d6", "-p", "x", "--dice", "7"], "7 is not a face of a d6"),
+        (["roll", "2d6", "-p", "x", "--dice", "4"], "not enough table dice"),
+        (["roll", "2x6", "-p", "x"], "malformed dice notation"),
+        (["roll", "d6", "-p", "x", "--dice", "four"], "not a die face"),
+        (["roll", "d6", "-p", "x", "-c", "Nowhere"], "no campaign named"),
+        (["new", "Other", "--ruleset", "warhammer"], "unknown ruleset"),
+        (["new", "Ardennes", "--ruleset", "grimdark"], "already exists"),
+        (["new", "Other", "--ruleset", "grimdark", "--seed", "xyz"], "hexadecimal"),
+    ],
+)
+def test_bad_input_gets_a_clear_message_a_nonzero_exit_and_appends_nothing(
+    cli: Cli, args: list[str], message: str
+) -> None:
+    cli("new", "Ardennes", "--ruleset", "fighting-spirit")
+    before = cli.events()
+    result = cli(*args, code=2)
+    assert message in result.stderr
+    assert cli.events() == before
+    as_json = orjson.loads(cli(*args, "--json", code=2).stdout)
+    assert message in as_json["error"] and as_json["exit_code"] == 2
+
+
+def test_a_hand_edited_event_fails_verify_which_names_it(cli: Cli) -> None:
+    cli("new", "Ardennes", "--ruleset", "fighting-spirit")
+    for i in range(3):
+        cli("roll", "d8", "-p", f"test {i}", "--dice", str(i + 2))
+    assert cli.json("verify")[0]["ok"]
+    with sqlite3.connect(cli.db) as conn:
+        conn.execute("UPDATE events SET payload = replace(payload, '\"faces\":[3]', '\"faces\":[8]') WHERE seq = 3")
+    result = cli("verify", code=3)
+    assert "seq 3 (dice.rolled)" in result.stdout + result.stderr
+    report = cli.json("verify", code=3)
+    assert report[0]["first_failure"]["seq"] == 3
+
+
+def test_after_reveal_verify_rederives_every_seeded_roll(cli: Cli) -> None:
+    cli("new", "Ardennes", "--ruleset", "mass-combat")
+    for i in range(5):
+        cli("roll", "3d", "-p", f"strategy {i}")
+    before = cli.json("verify")[0]
+    assert before["rolls_rederived"] == 0 and before["rolls_pending_reveal"] == 5
+    revealed = cli.json("reveal")
+    assert [e["type"] for e in revealed["events"]] == ["dice.seed_revealed", "dice.seed_committed"]
+    cli("roll", "3d", "-p", "after")
+    after = cli.json("verify")[0]
+    assert after["ok"] and after["rolls_rederived"] == 5 and after["rolls_pending_reveal"] == 1
+
+
+def test_a_repeated_command_id_appends_nothing(cli: Cli) -> None:
+    cli("new", "Ardennes", "--ruleset", "grimdark")
+    first = cli.json("roll", "d6", "-p", "x", "--command-id", "k1")
+    again = cli.json("roll", "d6", "-p", "x", "--command-id", "k1")
+    assert again["duplicate"] and again["events"] == first["events"]
+    assert cli.events() == 2
+
+
+def test_the_demo_builds_and_verifies_a_campaign_under_each_ruleset(cli: Cli) -> None:
+    summary = cli.json("demo")
+    assert {c["ruleset"] for c in summary["campaigns"]} == {
+        "fighting-spirit",
+        "disorder",
+        "mass-combat",
+        "grimdark",
+    }
+    assert all(c["ok"] and c["rolls_rederived"] > 0 for c in summary["campaigns"])
+    assert all(r["ok"] for r in cli.json("verify", "--all"))
+
+
+def test_the_installed_command_runs_in_a_fresh_process(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("campaign")
+    db = str(tmp_path / "p.db")
+    out = subprocess.run(
+        [exe, "--db", db, "new", "X", "--ruleset", "disorder", "--json"], capture_output=True, check=True
+    )
+    assert orjson.loads(out.stdout)["head"]["seq"] == 1
+    bad = subprocess.run([exe, "--db", db, "roll", "d6", "-p", "x", "--dice", "9"], capture_output=True, check=False)
+    assert bad.returncode == 2 and b"9 is not a face of a d6" in bad.stderr

@@ -1,0 +1,110 @@
+"""The store contract, written once and run on the in-memory fake, SQLite and a real PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent, compute_hash
+from events.errors import ConcurrencyError, EventSchemaError, InvalidInputError
+from events.store import EventStore
+from tests.conftest import Backend
+
+
+def ev(n: int, kind: str = "test.happened") -> NewEvent:
+    return NewEvent(kind, {"n": n, "note": f"event {n}"})
+
+
+def test_given_an_empty_stream_when_appending_then_events_are_numbered_and_chained(backend: Backend) -> None:
+    store = backend.store()
+    assert store.head("c1").seq == 0 and store.head("c1").hash == GENESIS_HASH
+    result = store.append("c1", [ev(1), ev(2)], 0, meta={"actor": "gm"})
+    assert [e.seq for e in result.events] == [1, 2]
+    assert result.events[0].prev_hash == GENESIS_HASH
+    assert result.events[1].prev_hash == result.events[0].hash
+    assert all(compute_hash(e) == e.hash for e in result.events)
+    read = list(store.read("c1"))
+    assert [e.payload for e in read] == [{"n": 1, "note": "event 1"}, {"n": 2, "note": "event 2"}]
+    assert [compute_hash(e) for e in read] == [e.hash for e in read]
+    assert read[0].meta["actor"] == "gm"
+    assert store.head("c1").seq == 2 and store.head("c1").hash == read[-1].hash
+
+
+def test_given_a_stale_expected_seq_then_concurrency_error_and_nothing_appended(backend: Backend) -> None:
+    store = backend.store()
+    store.append("c1", [ev(1)], 0)
+    with pytest.raises(ConcurrencyError):
+        store.append("c1", [ev(2)], 0)
+    with pytest.raises(ConcurrencyError):
+        store.append("c1", [ev(2)], 5)
+    assert [e.seq for e in store.read("c1")] == [1]
+    store.append("c1", [ev(2)], 1)
+    assert store.head("c1").seq == 2
+
+
+def test_a_repeated_command_id_appends_nothing_and_returns_the_first_events(backend: Backend) -> None:
+    store = backend.store()
+    first = store.append("c1", [ev(1), ev(2)], 0, command_id="cmd-A")
+    again = store.append("c1", [ev(1), ev(2)], 0, command_id="cmd-A")
+    assert again.duplicate and not first.duplicate
+    assert [e.hash for e in again.events] == [e.hash for e in first.events]
+    assert store.head("c1").seq == 2
+    assert store.command_events("c1", "cmd-A") is not None
+    assert store.command_events("c1", "cmd-B") is None
+    # The same command id in another campaign is a different command.
+    assert not store.append("c2", [ev(1)], 0, command_id="cmd-A").duplicate
+
+
+def test_campaigns_are_independent_streams_and_positions_are_global_and_gap_free(backend: Backend) -> None:
+    store = backend.store()
+    store.append("a", [ev(1)], 0)
+    store.append("b", [ev(1), ev(2)], 0)
+    store.append("a", [ev(2)], 1)
+    everything = store.read_all()
+    assert [e.position for e in everything] == [1, 2, 3, 4]
+    assert [(e.campaign_id, e.seq) for e in everything] == [("a", 1), ("b", 1), ("b", 2), ("a", 2)]
+    assert [e.position for e in store.read_all(after_position=2, limit=1)] == [3]
+    assert [e.seq for e in store.read("b", after_seq=1)] == [2]
+    assert [e.seq for e in store.read("a", upto_seq=1)] == [1]
+    assert sorted(store.campaign_ids()) == ["a", "b"]
+
+
+@pytest.mark.parametrize("bad", [[], [NewEvent("test.float", {"x": 1.5})], [ev(1), NewEvent("t.x", {"k": {1: 2}})]])
+def test_malformed_batches_are_refused_whole(backend: Backend, bad: Sequence[NewEvent]) -> None:
+    store = backend.store()
+    store.append("c1", [ev(1)], 0)
+    with pytest.raises((EventSchemaError, InvalidInputError)):
+        store.append("c1", bad, 1)
+    assert [e.seq for e in store.read("c1")] == [1]
+    assert len(store.read_all()) == 1
+
+
+class ExplodingProjector:
+    def __init__(self) -> None:
+        self.seen: list[RecordedEvent] = []
+
+    def project(self, connection: object, events: Sequence[RecordedEvent]) -> None:
+        self.seen.extend(events)
+        if any(e.payload.get("n") == 13 for e in events):
+            raise RuntimeError("projection failed")
+
+
+def test_a_failing_inline_projection_rolls_back_the_whole_append(backend: Backend) -> None:
+    projector = ExplodingProjector()
+    store: EventStore = backend.store([projector])
+    store.append("c1", [ev(1)], 0)
+    with pytest.raises(RuntimeError):
+        store.append("c1", [ev(12), ev(13)], 1, command_id="unlucky")
+    assert [e.seq for e in store.read("c1")] == [1]
+    assert store.command_events("c1", "unlucky") is None
+    assert store.append("c1", [ev(2)], 1).events[0].seq == 2
+
+
+def test_unicode_and_large_integers_survive_byte_for_byte(backend: Backend) -> None:
+    store = backend.store()
+    payload = {"name": "Ваня «Ув» 🎲", "big": 2**62, "neg": -(2**62), "nested": {"z": [1, "é"], "a": None}}
+    result = store.append("c1", [NewEvent("test.unicode", payload)], 0)
+    read = next(iter(store.read("c1")))
+    assert read.payload == payload
+    assert read.hash == result.events[0].hash == compute_hash(read)

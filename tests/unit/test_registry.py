@@ -1,0 +1,72 @@
+"""The event registry: stable names, duplicate refusal, and upcasting old schema versions."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+
+from events.envelope import RecordedEvent
+from events.errors import EventSchemaError
+from events.registry import Event, EventRegistry, registry
+
+
+def test_every_family_registers_with_a_dotted_stable_name() -> None:
+    names = registry.names()
+    assert {"campaign.created", "dice.rolled", "dice.seed_revealed", "dice.seed_committed"} <= set(names)
+    assert all("." in n for n in names)
+
+
+def test_a_duplicate_name_is_refused() -> None:
+    local = EventRegistry()
+
+    @local.register
+    class Marched(Event):
+        event_name = "calendar.marched"
+        days: int
+
+    with pytest.raises(TypeError, match="already registered"):
+
+        @local.register
+        class MarchedAgain(Event):
+            event_name = "calendar.marched"
+            days: int
+
+
+def test_old_versions_are_upcast_step_by_step_by_pure_functions() -> None:
+    local = EventRegistry()
+
+    @local.register
+    class Paid(Event):
+        event_name = "economy.paid"
+        schema_version: ClassVar[int] = 3
+        amount_minor: int
+        currency: str
+
+    @local.upcaster("economy.paid", 1)
+    def v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+        return {"amount_minor": data["amount"] * 100}
+
+    @local.upcaster("economy.paid", 2)
+    def v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, "currency": "$"}
+
+    old = RecordedEvent(1, "c", 1, "economy.paid", 1, {"amount": 7}, {}, "0" * 64, "x")
+    assert local.decode(old) == Paid(amount_minor=700, currency="$")
+    newer = RecordedEvent(1, "c", 1, "economy.paid", 4, {}, {}, "0" * 64, "x")
+    with pytest.raises(EventSchemaError, match="newer than this program"):
+        local.decode(newer)
+
+
+def test_floats_cannot_enter_an_event() -> None:
+    local = EventRegistry()
+
+    @local.register
+    class Moved(Event):
+        event_name = "battle.moved"
+        inches: int
+
+    with pytest.raises(ValueError, match="integer"):
+        Moved(inches=1.5)  # type: ignore[arg-type]
+    with pytest.raises(EventSchemaError, match="unknown event type"):
+        local.cls_for("battle.unknown")

@@ -1,0 +1,129 @@
+"""Tampering of every kind is caught by verification, and the first bad event is named."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import pytest
+
+from campaign.ledger import Ledger, TableEntry
+from events.canonical import canonical_json
+from events.envelope import RecordedEvent, chain_hash, envelope_bytes
+from events.registry import registry
+from events.verify import verify_events
+from tests.conftest import Backend, make_ledger
+
+
+@pytest.fixture
+def played() -> tuple[Ledger, list[RecordedEvent]]:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Ardennes", "fighting-spirit")
+    for i in range(4):
+        ledger.roll(ledger.resolve(None), "d8", f"confidence test {i}")
+    ledger.roll(ledger.resolve(None), "2d6", "table roll", table=TableEntry((3, 5)))
+    ledger.reveal(ledger.resolve(None))
+    ledger.roll(ledger.resolve(None), "d10", "after the reveal")
+    info = ledger.resolve(None)
+    return ledger, list(ledger.store.read(info.campaign_id))
+
+
+def rehash_from(events: list[RecordedEvent], start: int) -> list[RecordedEvent]:
+    """What a forger would do: recompute the chain after an edit so every hash links up again."""
+    out = events[:start]
+    prev = out[-1].hash if out else "0" * 64
+    for e in events[start:]:
+        payload_json, meta_json = canonical_json(dict(e.payload)), canonical_json(dict(e.meta))
+        h = chain_hash(
+            prev,
+            envelope_bytes(
+                campaign_id=e.campaign_id,
+                seq=e.seq,
+                type=e.type,
+                schema_version=e.schema_version,
+                payload_json=payload_json,
+                meta_json=meta_json,
+                prev_hash=prev,
+            ),
+        )
+        out.append(dataclasses.replace(e, prev_hash=prev, hash=h, payload_json=payload_json, meta_json=meta_json))
+        prev = h
+    return out
+
+
+def check(events: list[RecordedEvent]) -> object:
+    return verify_events(events[0].campaign_id, events, registry)
+
+
+def test_an_untouched_log_verifies_and_revealed_rolls_are_rederived(
+    played: tuple[Ledger, list[RecordedEvent]],
+) -> None:
+    _, events = played
+    report = verify_events(events[0].campaign_id, events, registry)
+    assert report.ok, report.findings
+    assert (report.rolls_rederived, report.table_rolls, report.rolls_pending) == (4, 1, 1)
+    assert report.head_hash == events[-1].hash
+
+
+def test_an_edited_payload_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
+    _, events = played
+    edited = dict(events[2].payload, faces=[1], total=1)
+    events[2] = dataclasses.replace(events[2], payload=edited, payload_json=canonical_json(edited))
+    report = verify_events(events[0].campaign_id, events, registry)
+    assert not report.ok and report.first is not None
+    assert (report.first.seq, report.first.check) == (3, "chain")
+
+
+def test_a_deleted_event_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
+    _, events = played
+    del events[3]
+    report = verify_events(events[0].campaign_id, events, registry)
+    assert report.first is not None and report.first.seq == 5 and "missing" in report.first.message
+
+
+def test_a_reordered_pair_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
+    _, events = played
+    events[2], events[3] = events[3], events[2]
+    report = verify_events(events[0].campaign_id, events, registry)
+    assert report.first is not None and report.first.seq == 4 and report.first.check == "sequence"
+
+
+def test_a_forged_roll_with_a_rebuilt_chain_is_caught_by_the_revealed_seed(
+    played: tuple[Ledger, list[RecordedEvent]],
+) -> None:
+    _, events = played
+    roll = dict(events[1].payload)
+    forged_face = 1 if roll["faces"][0] != 1 else 2
+    roll.update(faces=[forged_face], total=forged_face)
+    events[1] = dataclasses.replace(events[1], payload=roll)
+    report = verify_events(events[0].campaign_id, rehash_from(events, 1), registry)
+    assert report.first is not None and report.first.seq == 2 and report.first.check == "dice"
+    assert "the seed gives" in report.first.message
+
+
+def test_an_impossible_face_or_a_reused_roll_index_is_caught(
+    played: tuple[Ledger, list[RecordedEvent]],
+) -> None:
+    _, events = played
+    impossible = dict(events[5].payload, faces=[3, 7], total=10)
+    bad = list(events)
+    bad[5] = dataclasses.replace(events[5], payload=impossible)
+    report = verify_events(events[0].campaign_id, rehash_from(bad, 5), registry)
+    assert report.first is not None and report.first.seq == 6 and "impossible on a d6" in report.first.message
+
+    reused = list(events)
+    reused[2] = dataclasses.replace(events[2], payload=dict(events[2].payload, roll_index=0))
+    report = verify_events(events[0].campaign_id, rehash_from(reused, 2), registry)
+    assert report.first is not None and report.first.seq == 3 and "reuses" in report.first.message
+
+
+def test_a_revealed_seed_that_does_not_match_its_commitment_is_caught(
+    played: tuple[Ledger, list[RecordedEvent]],
+) -> None:
+    _, events = played
+    index = next(i for i, e in enumerate(events) if e.type == "dice.seed_revealed")
+    fake = hashlib.sha256(b"another seed").hexdigest()
+    events[index] = dataclasses.replace(events[index], payload=dict(events[index].payload, seed=fake))
+    report = verify_events(events[0].campaign_id, rehash_from(events, index), registry)
+    assert report.first is not None and report.first.seq == index + 1
+    assert "does not match the commitment" in report.first.message
