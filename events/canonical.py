@@ -14,30 +14,45 @@ import orjson
 from events.errors import EventSchemaError
 
 _OPTIONS = orjson.OPT_SORT_KEYS
-_MAX_INT = 2**63 - 1
+_LIMIT = 2**63
 
 
 def check_json_value(value: Any, path: str = "$") -> None:
-    """Raise :class:`EventSchemaError` unless ``value`` holds only JSON types allowed in events."""
-    if isinstance(value, str) or value is None or isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        if not -_MAX_INT - 1 <= value <= _MAX_INT:
-            raise EventSchemaError(f"{path}: integer {value} does not fit in 64 bits")
-        return
-    if isinstance(value, dict):
+    """Raise :class:`EventSchemaError` unless ``value`` holds only JSON types allowed in events.
+
+    On the append path for every event, so scalars are checked by exact type inline and only containers
+    recurse (a bool is an int subclass and is allowed; any other int subclass or a float is not).
+    """
+    kind = type(value)
+    if kind is dict:
         for key, item in value.items():
-            if not isinstance(key, str):
+            if type(key) is not str:
                 raise EventSchemaError(f"{path}: object key {key!r} is not a string")
+            item_kind = type(item)
+            if item_kind is str or item is None or item_kind is bool:
+                continue
+            if item_kind is int and -_LIMIT <= item < _LIMIT:
+                continue
             check_json_value(item, f"{path}.{key}")
         return
-    if isinstance(value, list | tuple):
+    if kind is list or kind is tuple:
         for index, item in enumerate(value):
+            item_kind = type(item)
+            if item_kind is str or item is None or item_kind is bool:
+                continue
+            if item_kind is int and -_LIMIT <= item < _LIMIT:
+                continue
             check_json_value(item, f"{path}[{index}]")
+        return
+    if kind is str or value is None or kind is bool:
+        return
+    if kind is int:
+        if not -_LIMIT <= value < _LIMIT:
+            raise EventSchemaError(f"{path}: integer {value} does not fit in 64 bits")
         return
     if isinstance(value, float):
         raise EventSchemaError(f"{path}: floats are not allowed in events (got {value!r}); use integers")
-    raise EventSchemaError(f"{path}: {type(value).__name__} is not allowed in events")
+    raise EventSchemaError(f"{path}: {kind.__name__} is not allowed in events")
 
 
 def canonical_json(value: Mapping[str, Any] | list[Any]) -> bytes:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from events.canonical import dumps_trusted
 
@@ -25,11 +25,16 @@ class NewEvent:
     type: str
     payload: Mapping[str, Any]
     schema_version: int = 1
+    checked: bool = False
+    """True when the payload was already checked to hold only event JSON types (the registry does this)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RecordedEvent:
-    """An event as stored: its place in the log and in its campaign's chain."""
+class RecordedEvent(NamedTuple):
+    """An event as stored: its place in the log and in its campaign's chain.
+
+    A NamedTuple rather than a dataclass: one is built for every event appended or read, and a tuple is
+    five times cheaper to build. ``payload_json`` and ``meta_json`` are the exact stored bytes that were hashed.
+    """
 
     position: int
     campaign_id: str
@@ -40,8 +45,8 @@ class RecordedEvent:
     meta: Mapping[str, Any]
     prev_hash: str
     hash: str
-    payload_json: bytes = field(default=b"", repr=False, compare=False)
-    meta_json: bytes = field(default=b"", repr=False, compare=False)
+    payload_json: bytes = b""
+    meta_json: bytes = b""
 
     def as_dict(self) -> dict[str, Any]:
         """The envelope as plain data (what ``--json`` prints and ``export`` writes)."""

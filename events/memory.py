@@ -8,7 +8,7 @@ from typing import Any
 
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import ConcurrencyError
-from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_rows
+from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_events
 
 
 class InMemoryEventStore(EventStore):
@@ -36,8 +36,7 @@ class InMemoryEventStore(EventStore):
                 raise ConcurrencyError(
                     f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
                 )
-            rows = prepare_rows(campaign_id, events, head, command_id, meta)
-            recorded = tuple(row.recorded(len(self._all) + i + 1) for i, row in enumerate(rows))
+            recorded = tuple(prepare_events(campaign_id, events, head, len(self._all) + 1, command_id, meta))
             for projector in self._projectors:
                 projector.project(self, recorded)
             self._all.extend(recorded)

@@ -73,7 +73,7 @@ class EventRegistry:
             raise EventSchemaError(f"{cls.__name__} is not registered")
         payload = event.model_dump(mode="python")
         check_json_value(payload)
-        return NewEvent(type=cls.event_name, payload=payload, schema_version=cls.schema_version)
+        return NewEvent(type=cls.event_name, payload=payload, schema_version=cls.schema_version, checked=True)
 
     def upcast(self, name: str, version: int, payload: Mapping[str, Any]) -> dict[str, Any]:
         cls = self.cls_for(name)

@@ -1,5 +1,9 @@
 """Table definitions of the log. Alembic creates them (``alembic/versions``); nothing else does.
 
+An event row stores the exact canonical JSON bytes of its payload and its hash. Its ``prev_hash`` is not
+stored: it is by definition the hash of the row before it in the campaign, so readers derive it (and
+verification still recomputes every hash from it, so a deleted or edited row is caught all the same).
+
 Projection tables are declared on the same :data:`metadata` in :mod:`projections.tables`, so that one
 ``alembic check`` compares everything.
 """
@@ -10,11 +14,11 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
-    Text,
     UniqueConstraint,
 )
 
@@ -37,11 +41,10 @@ events = Table(
     Column("position", Position, primary_key=True, autoincrement=False),
     Column("campaign_id", String(64), nullable=False),
     Column("seq", BigInteger, nullable=False),
+    Column("command_seq", BigInteger, nullable=False),
     Column("type", String(100), nullable=False),
     Column("schema_version", Integer, nullable=False),
-    Column("payload", Text, nullable=False),
-    Column("meta", Text, nullable=False),
-    Column("prev_hash", String(64), nullable=False),
+    Column("payload", LargeBinary, nullable=False),
     Column("hash", String(64), nullable=False),
     UniqueConstraint("campaign_id", "seq"),
 )
@@ -50,11 +53,15 @@ commands = Table(
     "commands",
     metadata,
     Column("campaign_id", String(64), nullable=False),
-    Column("command_id", String(100), nullable=False),
     Column("first_seq", BigInteger, nullable=False),
     Column("last_seq", BigInteger, nullable=False),
-    PrimaryKeyConstraint("campaign_id", "command_id"),
+    Column("command_id", String(100), nullable=True),
+    Column("meta", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "first_seq"),
+    UniqueConstraint("campaign_id", "command_id"),
 )
+"""One row per append. Its ``meta`` (actor, command, command id, wall-clock time) is part of the envelope
+of each of the command's events, and covered by their hashes, but stored once per command."""
 
 campaign_secrets = Table(
     "campaign_secrets",

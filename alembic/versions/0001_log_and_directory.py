@@ -27,11 +27,10 @@ def upgrade() -> None:
         sa.Column("position", Position, autoincrement=False, nullable=False),
         sa.Column("campaign_id", sa.String(64), nullable=False),
         sa.Column("seq", sa.BigInteger(), nullable=False),
+        sa.Column("command_seq", sa.BigInteger(), nullable=False),
         sa.Column("type", sa.String(100), nullable=False),
         sa.Column("schema_version", sa.Integer(), nullable=False),
-        sa.Column("payload", sa.Text(), nullable=False),
-        sa.Column("meta", sa.Text(), nullable=False),
-        sa.Column("prev_hash", sa.String(64), nullable=False),
+        sa.Column("payload", sa.LargeBinary(), nullable=False),
         sa.Column("hash", sa.String(64), nullable=False),
         sa.PrimaryKeyConstraint("position", name=op.f("pk_events")),
         sa.UniqueConstraint("campaign_id", "seq", name=op.f("uq_events_campaign_id_seq")),
@@ -39,10 +38,12 @@ def upgrade() -> None:
     op.create_table(
         "commands",
         sa.Column("campaign_id", sa.String(64), nullable=False),
-        sa.Column("command_id", sa.String(100), nullable=False),
         sa.Column("first_seq", sa.BigInteger(), nullable=False),
         sa.Column("last_seq", sa.BigInteger(), nullable=False),
-        sa.PrimaryKeyConstraint("campaign_id", "command_id", name=op.f("pk_commands")),
+        sa.Column("command_id", sa.String(100), nullable=True),
+        sa.Column("meta", sa.LargeBinary(), nullable=False),
+        sa.PrimaryKeyConstraint("campaign_id", "first_seq", name=op.f("pk_commands")),
+        sa.UniqueConstraint("campaign_id", "command_id", name=op.f("uq_commands_campaign_id_command_id")),
     )
     op.create_table(
         "campaign_secrets",

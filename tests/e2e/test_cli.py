@@ -24,7 +24,7 @@ class Cli:
 
     def __call__(self, *args: str, code: int = 0) -> Any:
         result = self.runner.invoke(app, ["--db", self.db, "--actor", "tester", *args])
-        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}"
+        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}\n{result.exception!r}"
         return result
 
     def json(self, *args: str, code: int = 0) -> Any:
@@ -89,7 +89,10 @@ def test_a_hand_edited_event_fails_verify_which_names_it(cli: Cli) -> None:
         cli("roll", "d8", "-p", f"test {i}", "--dice", str(i + 2))
     assert cli.json("verify")[0]["ok"]
     with sqlite3.connect(cli.db) as conn:
-        conn.execute("UPDATE events SET payload = replace(payload, '\"faces\":[3]', '\"faces\":[8]') WHERE seq = 3")
+        conn.execute(
+            "UPDATE events SET payload = CAST(replace(CAST(payload AS TEXT), '\"faces\":[3]', '\"faces\":[8]') AS BLOB)"
+            " WHERE seq = 3"
+        )
     result = cli("verify", code=3)
     assert "seq 3 (dice.rolled)" in result.stdout + result.stderr
     report = cli.json("verify", code=3)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 
 import pytest
@@ -46,7 +45,7 @@ def rehash_from(events: list[RecordedEvent], start: int) -> list[RecordedEvent]:
                 prev_hash=prev,
             ),
         )
-        out.append(dataclasses.replace(e, prev_hash=prev, hash=h, payload_json=payload_json, meta_json=meta_json))
+        out.append(e._replace(prev_hash=prev, hash=h, payload_json=payload_json, meta_json=meta_json))
         prev = h
     return out
 
@@ -68,7 +67,7 @@ def test_an_untouched_log_verifies_and_revealed_rolls_are_rederived(
 def test_an_edited_payload_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
     _, events = played
     edited = dict(events[2].payload, faces=[1], total=1)
-    events[2] = dataclasses.replace(events[2], payload=edited, payload_json=canonical_json(edited))
+    events[2] = events[2]._replace(payload=edited, payload_json=canonical_json(edited))
     report = verify_events(events[0].campaign_id, events, registry)
     assert not report.ok and report.first is not None
     assert (report.first.seq, report.first.check) == (3, "chain")
@@ -95,7 +94,7 @@ def test_a_forged_roll_with_a_rebuilt_chain_is_caught_by_the_revealed_seed(
     roll = dict(events[1].payload)
     forged_face = 1 if roll["faces"][0] != 1 else 2
     roll.update(faces=[forged_face], total=forged_face)
-    events[1] = dataclasses.replace(events[1], payload=roll)
+    events[1] = events[1]._replace(payload=roll)
     report = verify_events(events[0].campaign_id, rehash_from(events, 1), registry)
     assert report.first is not None and report.first.seq == 2 and report.first.check == "dice"
     assert "the seed gives" in report.first.message
@@ -107,12 +106,12 @@ def test_an_impossible_face_or_a_reused_roll_index_is_caught(
     _, events = played
     impossible = dict(events[5].payload, faces=[3, 7], total=10)
     bad = list(events)
-    bad[5] = dataclasses.replace(events[5], payload=impossible)
+    bad[5] = events[5]._replace(payload=impossible)
     report = verify_events(events[0].campaign_id, rehash_from(bad, 5), registry)
     assert report.first is not None and report.first.seq == 6 and "impossible on a d6" in report.first.message
 
     reused = list(events)
-    reused[2] = dataclasses.replace(events[2], payload=dict(events[2].payload, roll_index=0))
+    reused[2] = events[2]._replace(payload=dict(events[2].payload, roll_index=0))
     report = verify_events(events[0].campaign_id, rehash_from(reused, 2), registry)
     assert report.first is not None and report.first.seq == 3 and "reuses" in report.first.message
 
@@ -123,7 +122,7 @@ def test_a_revealed_seed_that_does_not_match_its_commitment_is_caught(
     _, events = played
     index = next(i for i, e in enumerate(events) if e.type == "dice.seed_revealed")
     fake = hashlib.sha256(b"another seed").hexdigest()
-    events[index] = dataclasses.replace(events[index], payload=dict(events[index].payload, seed=fake))
+    events[index] = events[index]._replace(payload=dict(events[index].payload, seed=fake))
     report = verify_events(events[0].campaign_id, rehash_from(events, index), registry)
     assert report.first is not None and report.first.seq == index + 1
     assert "does not match the commitment" in report.first.message

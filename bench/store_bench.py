@@ -1,0 +1,280 @@
+"""Append and read throughput of the event store, side by side with raw sqlite3 and `eventsourcing`.
+
+    .venv/bin/python bench/store_bench.py [--events 200000] [--batch 1000] [--single 5000] [--json]
+
+Every contender writes the same events to its own fresh SQLite file in WAL mode with synchronous=NORMAL:
+
+* ledger     — SqlEventStore.append through SQLAlchemy Core: head check, canonical JSON, SHA-256 chain,
+               gap-free positions, command id row; all in one transaction per batch.
+* raw        — sqlite3 executemany of the very rows the ledger stored (payload JSON and hashes already made,
+               one command row and the event rows per batch) into the same schema (created by our Alembic
+               migration): the floor for "insert these rows".
+* es         — the eventsourcing library's SQLiteApplicationRecorder.insert_events (no hash chain).
+
+Reads: every event read back and decoded (payload and meta parsed, meta joined from its command) — ledger's
+read() against the same join in raw sqlite3 + orjson.
+
+The events given to the ledger are built as the application builds them: typed events encoded by the registry,
+which checks their JSON types once; raw and eventsourcing get the same payloads.
+The targets (issue 2): append ≥ 0.6× raw and ≥ 1.5× es; read-and-decode ≥ 0.5× raw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from campaign.bootstrap import ensure_schema
+from events.db import make_engine
+from events.envelope import NewEvent
+from events.families.dice import DiceRolled
+from events.registry import registry
+from events.sql import SqlEventStore
+
+PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=30000")
+
+
+def make_events(n: int) -> list[NewEvent]:
+    """What the application hands the store: typed events encoded (and checked) by the registry."""
+    return [
+        registry.encode(
+            DiceRolled(
+                roll_index=i,
+                notation="2d6",
+                count=2,
+                sides=6,
+                modifier=0,
+                faces=(1 + i % 6, 1 + (i // 6) % 6),
+                total=2 + i % 6 + (i // 6) % 6,
+                purpose=f"morale check for unit {i % 40}",
+                source="seeded",
+                seed_epoch=0,
+            )
+        )
+        for i in range(n)
+    ]
+
+
+META = {"actor": "bench", "command": "roll", "recorded_at": "2026-11-29T20:00:00+00:00"}
+
+
+def timed(fn: Any) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def bench_ledger_append(path: Path, events: list[NewEvent], batch: int) -> tuple[float, SqlEventStore]:
+    engine = make_engine(str(path))
+    ensure_schema(engine)
+    store = SqlEventStore(engine)
+
+    def run() -> None:
+        seq = 0
+        for start in range(0, len(events), batch):
+            chunk = events[start : start + batch]
+            store.append("bench", chunk, seq, command_id=f"batch-{start}", meta=META)
+            seq += len(chunk)
+
+    return timed(run), store
+
+
+Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+def stored_rows(path: Path) -> Rows:
+    """The command rows and event rows the ledger wrote, for raw sqlite3 to insert again."""
+    with sqlite3.connect(path) as conn:
+        command_rows = conn.execute(
+            "SELECT campaign_id, first_seq, last_seq, command_id, meta FROM commands ORDER BY first_seq"
+        ).fetchall()
+        event_rows = conn.execute(
+            "SELECT position, campaign_id, seq, command_seq, type, schema_version, payload, hash"
+            " FROM events ORDER BY position"
+        ).fetchall()
+    return command_rows, event_rows
+
+
+def schema_only(path: Path) -> None:
+    engine = make_engine(str(path))
+    ensure_schema(engine)
+    engine.dispose()
+
+
+def bench_raw_append(path: Path, rows: Rows, batch: int) -> float:
+    schema_only(path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    for pragma in PRAGMAS:
+        conn.execute(pragma)
+    insert_event = (
+        "INSERT INTO events (position, campaign_id, seq, command_seq, type, schema_version, payload, hash)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    insert_command = "INSERT INTO commands (campaign_id, first_seq, last_seq, command_id, meta) VALUES (?, ?, ?, ?, ?)"
+    command_rows, event_rows = rows
+
+    def run() -> None:
+        for i, start in enumerate(range(0, len(event_rows), batch)):
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(insert_command, command_rows[i])
+            conn.executemany(insert_event, event_rows[start : start + batch])
+            conn.execute("COMMIT")
+
+    elapsed = timed(run)
+    conn.close()
+    return elapsed
+
+
+def es_recorder(path: Path) -> Any:
+    from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+    recorder = SQLiteApplicationRecorder(SQLiteDatastore(str(path)))
+    recorder.create_table()
+    return recorder
+
+
+def bench_es_append(path: Path, events: list[NewEvent], batch: int) -> float:
+    from eventsourcing.persistence import StoredEvent
+
+    recorder = es_recorder(path)
+    originator = uuid.uuid4()
+
+    def run() -> None:
+        for start in range(0, len(events), batch):
+            recorder.insert_events(
+                [
+                    StoredEvent(originator, start + i + 1, e.type, orjson.dumps(e.payload))
+                    for i, e in enumerate(events[start : start + batch])
+                ]
+            )
+
+    return timed(run)
+
+
+def bench_ledger_read(store: SqlEventStore) -> tuple[float, int]:
+    count = 0
+
+    def run() -> None:
+        nonlocal count
+        for event in store.read("bench"):
+            count += 1 if event.payload else 0
+
+    return timed(run), count
+
+
+def bench_raw_read(path: Path) -> tuple[float, int]:
+    count = 0
+
+    def run() -> None:
+        nonlocal count
+        conn = sqlite3.connect(path)
+        for row in conn.execute(
+            "SELECT e.position, e.campaign_id, e.seq, e.type, e.schema_version, e.payload, e.hash,"
+            " c.meta FROM events e JOIN commands c ON c.campaign_id = e.campaign_id AND c.first_seq = e.command_seq"
+            " WHERE e.campaign_id = ? ORDER BY e.seq",
+            ("bench",),
+        ):
+            payload, meta = orjson.loads(row[5]), orjson.loads(row[7])
+            count += 1 if payload and meta else 0
+        conn.close()
+
+    return timed(run), count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=200_000)
+    parser.add_argument("--batch", type=int, default=1_000)
+    parser.add_argument("--single", type=int, default=5_000, help="events appended one per transaction")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    def say(message: str) -> None:
+        if not args.json:
+            print(message, file=sys.stderr, flush=True)
+
+    results: dict[str, Any] = {"events": args.events, "batch": args.batch, "single": args.single}
+    events = make_events(args.events)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        say(f"[1/4] appending {args.events:,} events in batches of {args.batch:,}: ledger …")
+        ledger_s, store = bench_ledger_append(d / "ledger.db", events, args.batch)
+        rows = stored_rows(d / "ledger.db")
+        say("      raw sqlite3 …")
+        raw_s = bench_raw_append(d / "raw.db", rows, args.batch)
+        say("      eventsourcing …")
+        es_s = bench_es_append(d / "es.db", events, args.batch)
+        results["append"] = {"ledger_s": ledger_s, "raw_s": raw_s, "es_s": es_s}
+
+        say(f"[2/4] reading and decoding {args.events:,} events …")
+        best_ledger = min(bench_ledger_read(store)[0] for _ in range(3))
+        best_raw = min(bench_raw_read(d / "ledger.db")[0] for _ in range(3))
+        results["read"] = {"ledger_s": best_ledger, "raw_s": best_raw}
+
+        say(f"[3/4] {args.single:,} appends of one event per transaction …")
+        single = make_events(args.single)
+        engine = make_engine(str(d / "single.db"))
+        ensure_schema(engine)
+        single_store = SqlEventStore(engine)
+
+        def ledger_single() -> None:
+            for i, e in enumerate(single):
+                single_store.append("one", [e], i, meta=META)
+
+        ledger_single_s = timed(ledger_single)
+        single_rows = stored_rows(d / "single.db")
+        raw_single_s = bench_raw_append(d / "single-raw.db", single_rows, 1)
+        es_single_s = bench_es_append(d / "single-es.db", single, 1)
+        results["single"] = {"ledger_s": ledger_single_s, "raw_s": raw_single_s, "es_s": es_single_s}
+        say("[4/4] done")
+
+    a, r, s = results["append"], results["read"], results["single"]
+    ratios = {
+        "append_vs_raw": a["raw_s"] / a["ledger_s"],
+        "append_vs_es": a["es_s"] / a["ledger_s"],
+        "read_vs_raw_orjson": r["raw_s"] / r["ledger_s"],
+        "single_vs_raw": s["raw_s"] / s["ledger_s"],
+        "single_vs_es": s["es_s"] / s["ledger_s"],
+    }
+    targets = {"append_vs_raw": 0.6, "append_vs_es": 1.5, "read_vs_raw_orjson": 0.5}
+    results["ratios"] = ratios
+    results["targets_met"] = {k: ratios[k] >= v for k, v in targets.items()}
+    if args.json:
+        print(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode())
+    else:
+        n, k = args.events, args.single
+
+        def rate(count: int, seconds: float) -> str:
+            return f"{count / seconds:>12,.0f} ev/s  ({seconds:6.2f} s)"
+
+        print(f"\nappend {n:,} events, batches of {args.batch:,}")
+        print(f"  ledger (SQLAlchemy Core, hash chain) {rate(n, a['ledger_s'])}")
+        print(f"  raw sqlite3 executemany              {rate(n, a['raw_s'])}")
+        print(f"  eventsourcing SQLite recorder        {rate(n, a['es_s'])}")
+        print(f"read and decode {n:,} events (best of 3)")
+        print(f"  ledger read()                        {rate(n, r['ledger_s'])}")
+        print(f"  raw sqlite3 + orjson                 {rate(n, r['raw_s'])}")
+        print(f"append one event per transaction ({k:,})")
+        print(f"  ledger                               {rate(k, s['ledger_s'])}")
+        print(f"  raw sqlite3                          {rate(k, s['raw_s'])}")
+        print(f"  eventsourcing                        {rate(k, s['es_s'])}")
+        print("\nratios (ledger throughput ÷ other; higher is better for the ledger)")
+        for key, value in ratios.items():
+            target = targets.get(key)
+            verdict = "" if target is None else (f"  target ≥ {target}: " + ("met" if value >= target else "MISSED"))
+            print(f"  {key:<22} {value:6.2f}×{verdict}")
+    return 0 if all(results["targets_met"].values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
