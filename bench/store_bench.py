@@ -22,6 +22,7 @@ The targets (issue 2): append ≥ 0.6× raw and ≥ 1.5× es; read-and-decode �
 from __future__ import annotations
 
 import argparse
+import gc
 import sqlite3
 import sys
 import tempfile
@@ -178,6 +179,8 @@ def bench_raw_read(path: Path) -> tuple[float, int]:
     def run() -> None:
         nonlocal count
         conn = sqlite3.connect(path)
+        for pragma in PRAGMAS:
+            conn.execute(pragma)
         for row in conn.execute(
             "SELECT e.position, e.campaign_id, e.seq, e.type, e.schema_version, e.payload, e.hash,"
             " c.meta FROM events e JOIN commands c ON c.campaign_id = e.campaign_id AND c.first_seq = e.command_seq"
@@ -205,6 +208,10 @@ def main() -> int:
 
     results: dict[str, Any] = {"events": args.events, "batch": args.batch, "single": args.single}
     events = make_events(args.events)
+    # The inputs are built up front and stay alive for the whole run. Freezing them keeps the garbage collector
+    # from traversing 200,000 objects that a real application would never hold at once; it applies equally to
+    # every contender.
+    gc.freeze()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         say(f"[1/4] appending {args.events:,} events in batches of {args.batch:,}: ledger …")

@@ -12,12 +12,14 @@ event's envelope and of its hash; it is only stored once.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
-from sqlalchemy.exc import IntegrityError, OperationalError
+import psycopg
+from sqlalchemy import Connection, Engine, and_, select, tuple_
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
@@ -53,6 +55,29 @@ _READ_COLUMNS = (
 _JOINED = events.join(
     commands, and_(commands.c.campaign_id == events.c.campaign_id, commands.c.first_seq == events.c.command_seq)
 )
+
+
+def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
+    """Driver errors (raised through SQLAlchemy or straight from the DBAPI cursor) as the project's own."""
+    if isinstance(exc, ConcurrencyError):
+        return None
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    if isinstance(orig, sqlite3.IntegrityError | psycopg.errors.UniqueViolation):
+        # Only reachable if a writer bypassed the append lock; the unique (campaign_id, seq) still holds.
+        return ConcurrencyError(f"campaign {campaign_id} changed while appending: re-read and retry")
+    if isinstance(orig, sqlite3.OperationalError) and ("locked" in str(orig) or "busy" in str(orig)):
+        return ConcurrencyError("the database stayed locked by another writer: retry")
+    return None
+
+
+_APPEND_SQL = {
+    "find_command": "SELECT first_seq FROM commands WHERE campaign_id = ? AND command_id = ?",
+    "head": "SELECT seq, hash FROM events WHERE campaign_id = ? ORDER BY seq DESC LIMIT 1",
+    "last_position": "SELECT coalesce(max(position), 0) FROM events",
+    "insert_command": (
+        "INSERT INTO commands (campaign_id, first_seq, last_seq, command_id, meta) VALUES (?, ?, ?, ?, ?)"
+    ),
+}
 
 
 def _as_bytes(value: Any) -> bytes:
@@ -100,6 +125,29 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     return out
 
 
+def _decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEvent]:
+    """Rows of one campaign in ``seq`` order (a ``read`` page), decoded one by one as the caller pulls them.
+
+    Lazily, not into a list: a replay drops each event once folded, so decoded payloads die young and the
+    cyclic garbage collector never has a page of them to traverse (that doubled the cost of a read).
+    """
+    loads = orjson.loads
+    new = tuple.__new__
+    command_seq = None
+    meta: Any = None
+    meta_json = b""
+    for r in rows:
+        if r[7] != command_seq:
+            command_seq, meta_json = r[7], _as_bytes(r[8])
+            meta = loads(meta_json)
+        payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+        yield new(
+            RecordedEvent,
+            (r[0], r[1], r[2], r[3], r[4], loads(payload_json), meta, prev_hash, r[6], payload_json, meta_json),
+        )
+        prev_hash = r[6]
+
+
 def write_connection(engine: Engine) -> Connection:
     """A connection whose transactions take the write lock at once (see :mod:`events.db`)."""
     return engine.connect().execution_options(campaign_write=True)
@@ -114,8 +162,9 @@ class SqlEventStore(EventStore):
     def __init__(self, engine: Engine, projectors: Sequence[InlineProjector] = ()) -> None:
         self.engine = engine
         self._projectors = list(projectors)
-        self._insert_command = insert(commands)
         self._insert_sql_by_dialect: dict[str, str] = {}
+        self._read_sql_by_key: dict[str, str] = {}
+        self._statements: dict[str, str] = {}
 
     def _insert_sql(self, conn: Connection) -> str:
         """The events INSERT, generated once per dialect and run with the driver's executemany.
@@ -131,6 +180,17 @@ class SqlEventStore(EventStore):
             self._insert_sql_by_dialect[name] = f"INSERT INTO events ({columns}) VALUES ({placeholders})"  # noqa: S608
         return self._insert_sql_by_dialect[name]
 
+    def _statement(self, conn: Connection, name: str) -> str:
+        """A fixed statement of the append path in the dialect's parameter style, generated once."""
+        key = f"{conn.dialect.name}:{name}"
+        sql = self._statements.get(key)
+        if sql is None:
+            sql = self._insert_sql(conn) if name == "insert_events" else _APPEND_SQL[name]
+            if conn.dialect.paramstyle != "qmark":
+                sql = sql.replace("?", "%s")
+            self._statements[key] = sql
+        return sql
+
     def append(
         self,
         campaign_id: str,
@@ -143,31 +203,34 @@ class SqlEventStore(EventStore):
         try:
             with write_connection(self.engine) as conn, conn.begin():
                 lock_for_append(conn)
-                if command_id is not None:
-                    seen = self._command_events(conn, campaign_id, command_id)
-                    if seen is not None:
-                        return AppendResult(seen, duplicate=True)
-                head = self._head(conn, campaign_id)
-                if head.seq != expected_seq:
-                    raise ConcurrencyError(
-                        f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
+                # Fixed statements on the DBAPI cursor: building and cache-keying Core expressions for these
+                # four small statements cost more than the whole single-event append. The connection and the
+                # transaction are SQLAlchemy's.
+                cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                try:
+                    if command_id is not None:
+                        cursor.execute(self._statement(conn, "find_command"), (campaign_id, command_id))
+                        if cursor.fetchone() is not None:
+                            seen = self._command_events(conn, campaign_id, command_id)
+                            assert seen is not None
+                            return AppendResult(seen, duplicate=True)
+                    cursor.execute(self._statement(conn, "head"), (campaign_id,))
+                    row = cursor.fetchone()
+                    head = EMPTY_HEAD if row is None else Head(row[0], row[1])
+                    if head.seq != expected_seq:
+                        raise ConcurrencyError(
+                            f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
+                        )
+                    cursor.execute(self._statement(conn, "last_position"))
+                    last_position = int(cursor.fetchone()[0])  # type: ignore[index]  (an aggregate always returns a row)
+                    recorded = prepare_events(campaign_id, events_, head, last_position + 1, command_id, meta)
+                    first_seq = recorded[0].seq
+                    cursor.execute(
+                        self._statement(conn, "insert_command"),
+                        (campaign_id, first_seq, recorded[-1].seq, command_id, recorded[0].meta_json),
                     )
-                last_position = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).scalar_one()
-                recorded = prepare_events(campaign_id, events_, head, last_position + 1, command_id, meta)
-                first_seq = recorded[0].seq
-                conn.execute(
-                    self._insert_command,
-                    {
-                        "campaign_id": campaign_id,
-                        "first_seq": first_seq,
-                        "last_seq": recorded[-1].seq,
-                        "command_id": command_id,
-                        "meta": recorded[0].meta_json,
-                    },
-                )
-                conn.exec_driver_sql(
-                    self._insert_sql(conn),
-                    [
+                    # Fed by a generator (DBAPI drivers take any iterable): no second list of rows is held.
+                    rows: Any = (
                         (
                             e.position,
                             e.campaign_id,
@@ -179,40 +242,60 @@ class SqlEventStore(EventStore):
                             e.hash,
                         )
                         for e in recorded
-                    ],
-                )
+                    )
+                    cursor.executemany(self._statement(conn, "insert_events"), rows)
+                finally:
+                    cursor.close()
                 result = tuple(recorded)
                 for projector in self._projectors:
                     projector.project(conn, result)
                 return AppendResult(result, duplicate=False)
-        except IntegrityError as exc:
-            # Only reachable if a writer bypassed the append lock; the unique (campaign_id, seq) still holds.
-            raise ConcurrencyError(f"campaign {campaign_id} changed while appending: re-read and retry") from exc
-        except OperationalError as exc:
-            if "locked" in str(exc.orig) or "busy" in str(exc.orig):
-                raise ConcurrencyError("the database stayed locked by another writer: retry") from exc
-            raise
+        except Exception as exc:
+            translated = _translate(exc, campaign_id)
+            if translated is None:
+                raise
+            raise translated from exc
 
     def _select(self) -> Select[Any]:
         return select(*_READ_COLUMNS).select_from(_JOINED)
 
+    def _read_sql(self, conn: Connection, bounded: bool) -> str:
+        """The page query of ``read``, generated once per dialect, for the DBAPI cursor.
+
+        Decoding through SQLAlchemy's Result cost more per row than the read itself; the pooled
+        connection and its transaction are still SQLAlchemy's.
+        """
+        key = f"{conn.dialect.name}:{bounded}"
+        if key not in self._read_sql_by_key:
+            m = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+            columns = ", ".join(f"{c.table.name}.{c.name}" for c in _READ_COLUMNS)
+            upto = f" AND events.seq <= {m}" if bounded else ""
+            self._read_sql_by_key[key] = (
+                f"SELECT {columns} FROM events JOIN commands ON commands.campaign_id = events.campaign_id"  # noqa: S608
+                f" AND commands.first_seq = events.command_seq WHERE events.campaign_id = {m} AND events.seq > {m}"
+                f"{upto} ORDER BY events.seq LIMIT {READ_PAGE}"
+            )
+        return self._read_sql_by_key[key]
+
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
         # Keyset pages, each in its own short connection: a reader that stops early holds no cursor open.
         last = after_seq
-        prev_hashes: dict[str, str] = {}
+        prev_hash: str | None = None if last > 0 else GENESIS_HASH
         while True:
-            condition = and_(events.c.campaign_id == campaign_id, events.c.seq > last)
-            if upto_seq is not None:
-                condition = and_(condition, events.c.seq <= upto_seq)
-            query = self._select().where(condition).order_by(events.c.seq).limit(READ_PAGE)
+            params: tuple[Any, ...] = (campaign_id, last) if upto_seq is None else (campaign_id, last, upto_seq)
             with self.engine.connect() as conn:
-                if last > 0 and campaign_id not in prev_hashes:
-                    prev_hashes.update(self._hashes_before(conn, [(campaign_id, last + 1)]))
-                page = _decode(conn.execute(query), prev_hashes)
-            yield from page
-            if len(page) < READ_PAGE:
+                if prev_hash is None:
+                    prev_hash = self._hashes_before(conn, [(campaign_id, last + 1)]).get(campaign_id, GENESIS_HASH)
+                cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                try:
+                    cursor.execute(self._read_sql(conn, upto_seq is not None), params)
+                    rows: list[Any] = list(cursor.fetchall())
+                finally:
+                    cursor.close()
+            yield from _decode_stream(rows, prev_hash)
+            if len(rows) < READ_PAGE:
                 return
-            last = page[-1].seq
+            last, prev_hash = rows[-1][2], rows[-1][6]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         query = self._select().where(events.c.position > after_position).order_by(events.c.position)

@@ -12,6 +12,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
+
 from events.canonical import canonical_json, check_json_value, dumps_trusted
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import InvalidInputError
@@ -103,7 +105,10 @@ def prepare_events(
     if command_id is not None:
         base_meta["command_id"] = command_id
     meta_json = canonical_json(base_meta)
-    prefix = b"".join((b'{"campaign_id":', dumps_trusted(campaign_id), b',"meta":', meta_json, b',"payload":'))
+    # Everything hashed for one event, as one bytes format: prev_hash, then the canonical envelope (sorted keys:
+    # campaign_id, meta, payload, prev_hash, schema_version, seq, type). Equal to envelope_bytes (tests hold it).
+    head_part = b'{"campaign_id":' + dumps_trusted(campaign_id) + b',"meta":' + meta_json.replace(b"%", b"%%")
+    template = b"%b" + head_part + b',"payload":%b,"prev_hash":"%b","schema_version":%d,"seq":%d,"type":%b}'
     type_json: dict[str, bytes] = {}
     recorded: list[RecordedEvent] = []
     prev = head.hash
@@ -111,32 +116,22 @@ def prepare_events(
     position = first_position
     sha256 = hashlib.sha256
     new = tuple.__new__
+    dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     for event in events:
         payload = event.payload
         if not event.checked:
             check_json_value(payload)
-        payload_json = dumps_trusted(payload)
+        # Copied into an exactly-sized bytes object: orjson's own result sits in a larger malloc'd buffer, and
+        # keeping a thousand of those alive until the insert cost more than hashing them (measured: 3.4 → 1.5 µs).
+        payload_json = b"%b" % dumps(payload, None, sort_keys)
         name = event.type
-        if name not in type_json:
-            type_json[name] = dumps_trusted(name)
+        name_json = type_json.get(name)
+        if name_json is None:
+            name_json = type_json[name] = dumps_trusted(name)
         seq += 1
         prev_bytes = prev.encode()
-        body = b"".join(
-            (
-                prefix,
-                payload_json,
-                b',"prev_hash":"',
-                prev_bytes,
-                b'","schema_version":',
-                str(event.schema_version).encode(),
-                b',"seq":',
-                str(seq).encode(),
-                b',"type":',
-                type_json[name],
-                b"}",
-            )
-        )
-        digest = sha256(prev_bytes + body).hexdigest()
+        digest = sha256(template % (prev_bytes, payload_json, prev_bytes, event.schema_version, seq, name_json))
+        hash_ = digest.hexdigest()
         recorded.append(
             new(
                 RecordedEvent,
@@ -149,12 +144,12 @@ def prepare_events(
                     payload,
                     base_meta,
                     prev,
-                    digest,
+                    hash_,
                     payload_json,
                     meta_json,
                 ),
             )
         )
-        prev = digest
+        prev = hash_
         position += 1
     return recorded
