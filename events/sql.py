@@ -222,7 +222,8 @@ class SqlEventStore(EventStore):
                             f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
                         )
                     cursor.execute(self._statement(conn, "last_position"))
-                    last_position = int(cursor.fetchone()[0])  # type: ignore[index]  (an aggregate always returns a row)
+                    aggregate = cursor.fetchone()  # coalesce(max(...)) always returns one row
+                    last_position = int(aggregate[0]) if aggregate is not None else 0
                     recorded = prepare_events(campaign_id, events_, head, last_position + 1, command_id, meta)
                     first_seq = recorded[0].seq
                     cursor.execute(
