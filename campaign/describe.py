@@ -2,29 +2,92 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from events.envelope import RecordedEvent
 
 
-def describe(event: RecordedEvent) -> str:
+def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
+    """Unit and battle ids → names, from the roster and battle events of a log."""
+    names: dict[str, str] = {}
+    for e in events:
+        if e.type == "roster.unit_mustered":
+            names[e.payload["unit_id"]] = e.payload["name"]
+        elif e.type == "battle.started":
+            names[e.payload["battle_id"]] = e.payload["name"]
+    return names
+
+
+def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> str:
     p: Mapping[str, Any] = event.payload
+    names = names or {}
+
+    def n(key: str) -> str:
+        value = p.get(key)
+        return names.get(value, str(value)[:8]) if value else "?"
+
     if "explanation" in p:
         return str(p["explanation"])
-    if event.type == "campaign.created":
-        return (
-            f"campaign {p['name']!r} created under {p['ruleset']} (dice seed committed: {p['seed_commitment'][:12]}…)"
-        )
-    if event.type == "dice.rolled":
+    kind = event.type
+    if kind == "campaign.created":
+        commitment = p["seed_commitment"][:12]
+        return f"campaign {p['name']!r} created under {p['ruleset']} (dice seed committed: {commitment}…)"
+    if kind == "dice.rolled":
         faces = "+".join(str(f) for f in p["faces"])
         source = (
             f"table dice entered by {p['entered_by']}" if p["source"] == "table" else f"seed epoch {p['seed_epoch']}"
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for {p['purpose']!r}: {faces}{total} ({source})"
-    if event.type == "dice.seed_revealed":
+    if kind == "dice.seed_revealed":
         return f"seed of epoch {p['epoch']} revealed: every roll made with it can now be checked"
-    if event.type == "dice.seed_committed":
+    if kind == "dice.seed_committed":
         return f"new dice seed committed for epoch {p['epoch']} ({p['commitment'][:12]}…)"
+    if kind == "roster.unit_mustered":
+        profile = ", ".join(f"{k} {v}" for k, v in p["profile"].items() if v not in (None, False))
+        chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
+        return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
+    if kind == "rules.table_overridden":
+        return f"house rule: {p['path']} = {p['value']}" + (f" ({p['note']})" if p.get("note") else "")
+    if kind == "battle.started":
+        settings = "; ".join(
+            f"{side} " + ", ".join(f"{k} {v}" for k, v in s.items()) for side, s in p["settings"].items()
+        )
+        return f"battle {p['name']!r} begins: {settings}"
+    if kind == "battle.unit_deployed":
+        state = ", ".join(f"{k} {v}" for k, v in p["state"].items() if v not in (False, None))
+        return f"{n('unit_id')} deployed for {p['side']}: {p['men']} men, {state}"
+    if kind == "battle.attack_resolved":
+        extras = [
+            w
+            for w, on in (
+                ("suppressed", p["suppressing"]),
+                ("artillery", p["artillery"]),
+                ("leader hit", p["leader_hit"]),
+            )
+            if on
+        ]
+        return f"{n('unit_id')}: {p['killed']} killed, {p['wounded']} wounded" + (
+            f" ({', '.join(extras)})" if extras else ""
+        )
+    if kind == "morale.grade_changed":
+        return f"{n('unit_id')}: {p['from_grade']} → {p['to_grade']}"
+    if kind == "battle.unit_removed":
+        return f"{n('unit_id')} leaves the battle: {p['reason']}"
+    if kind == "battle.ended":
+        return f"battle {n('battle_id')} ends: {p['result']}" + (f" (winner {p['winner']})" if p.get("winner") else "")
+    if kind == "battle.turn_began":
+        return f"turn {p['turn']} begins"
+    if kind == "morale.action_failed":
+        return f"{n('unit_id')} may not try {p['action']} again this turn"
+    if kind == "morale.panic_changed":
+        return f"{n('unit_id')}: {p['panic']}"
+    if kind == "morale.last_stand_changed":
+        return f"{n('unit_id')}: No step back {'begins' if p['active'] else 'ends'} ({p['reason']})"
+    if kind == "morale.rally_attempted":
+        return f"{n('officer_id')} spends a rally action on {n('unit_id')}"
+    if "unit_id" in p:
+        rest = ", ".join(f"{k} {v}" for k, v in p.items() if k not in ("battle_id", "unit_id"))
+        return f"{n('unit_id')}: {kind.split('.', 1)[1].replace('_', ' ')}" + (f" ({rest})" if rest else "")
     return ", ".join(f"{k}={v}" for k, v in p.items())

@@ -158,6 +158,10 @@ class Ledger:
         ]
         return self._append(info.campaign_id, info.last_seq, events, "reveal", command_id)
 
+    def new_id(self) -> str:
+        """A fresh identifier for a unit, battle or other entity named in events."""
+        return self._new_id()
+
     # -- plumbing ------------------------------------------------------------------------------------
 
     def _append(

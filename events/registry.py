@@ -11,10 +11,14 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypeAliasType
 
 from events.canonical import check_json_value
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import EventSchemaError
+
+JsonValue = TypeAliasType("JsonValue", "int | str | bool | list[JsonValue] | dict[str, JsonValue] | None")
+"""What event fields of free shape may hold: JSON without floats (strict validation refuses them)."""
 
 
 class Event(BaseModel):
@@ -71,7 +75,7 @@ class EventRegistry:
         cls = type(event)
         if self._types.get(cls.event_name) is not cls:
             raise EventSchemaError(f"{cls.__name__} is not registered")
-        payload = event.model_dump(mode="python")
+        payload = event.model_dump(mode="json")  # the JSON form: every backend hands back the same payload
         check_json_value(payload)
         return NewEvent(type=cls.event_name, payload=payload, schema_version=cls.schema_version, checked=True)
 

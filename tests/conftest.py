@@ -15,6 +15,7 @@ from sqlalchemy import Engine, delete
 import projections.tables  # noqa: F401  (registers projection tables on the metadata)
 from campaign.bootstrap import ensure_schema
 from campaign.ledger import Ledger
+from campaign.logging import configure_logging
 from events.db import make_engine
 from events.memory import InMemoryEventStore
 from events.schema import metadata
@@ -29,6 +30,7 @@ from projections.campaigns import (
 )
 
 PG_ENV = "CAMPAIGN_TEST_PG_URL"
+configure_logging(0)  # as the entry point does: warnings and errors only
 
 
 @pytest.fixture(scope="session")

@@ -9,12 +9,12 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from campaign.bootstrap import App, bootstrap
+from campaign.cli import fighting_spirit
+from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
-from campaign.ledger import TableEntry
+from campaign.describe import unit_names
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
-from events.dice import parse_table_dice
 from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
 from events.verify import verify_events
@@ -27,34 +27,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-CampaignOpt = Annotated[
-    str | None,
-    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help="Campaign name or id (default: the only one)."),
-]
-CommandIdOpt = Annotated[
-    str | None,
-    typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
-]
-DiceOpt = Annotated[
-    str | None,
-    typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded)."),
-]
-
-
-class State:
-    db: str = "campaign.db"
-    actor: str | None = None
-    app: App | None = None
-
-
-state = State()
-
-
-def open_app() -> App:
-    if state.app is None:
-        state.app = bootstrap(state.db, actor=state.actor)
-    return state.app
+app.add_typer(fighting_spirit.app, name="fs")
 
 
 @app.callback()
@@ -138,8 +111,7 @@ def roll(
     """Roll dice (seeded, or the table's own with --dice) and record the roll."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    table = TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
-    result = ledger.roll(info, notation, purpose, table=table, command_id=command_id)
+    result = ledger.roll(info, notation, purpose, table=table_entry(dice), command_id=command_id)
     Output(as_json).appended(result, f"[bold]{info.name}[/]:")
 
 
@@ -172,7 +144,7 @@ def log_(
     if as_json:
         out.json({"campaign": info.name, "head_hash": info.head_hash, "events": [e.as_dict() for e in events]})
         return
-    out.events_table(events, f"{info.name} ({info.ruleset})")
+    out.events_table(events, f"{info.name} ({info.ruleset})", unit_names(ledger.store.read(info.campaign_id)))
     out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
 import orjson
@@ -29,12 +29,14 @@ class Output:
 
     @property
     def console(self) -> Console:
-        return Console(highlight=False, soft_wrap=True)
+        # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
+        width = None if sys.stdout.isatty() else 140
+        return Console(highlight=False, width=width)
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
 
-    def appended(self, result: AppendResult, headline: str) -> None:
+    def appended(self, result: AppendResult, headline: str, names: Mapping[str, str] | None = None) -> None:
         if self.as_json:
             self.json(
                 {
@@ -49,17 +51,17 @@ class Output:
             console.print("[yellow]this command id was already recorded; nothing new was appended[/]")
         console.print(headline)
         for event in result.events:
-            console.print(f"  [dim]#{event.seq}[/] {escape(describe(event))}")
+            console.print(f"  [dim]#{event.seq}[/] {escape(describe(event, names))}")
         console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
 
-    def events_table(self, events: Iterable[RecordedEvent], title: str) -> None:
+    def events_table(self, events: Iterable[RecordedEvent], title: str, names: Mapping[str, str] | None = None) -> None:
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
         table.add_column("type")
         table.add_column("by")
         table.add_column("what happened")
         for e in events:
-            table.add_row(str(e.seq), e.type, str(e.meta.get("actor", "")), describe(e))
+            table.add_row(str(e.seq), e.type, str(e.meta.get("actor", "")), escape(describe(e, names)))
         self.console.print(table)
 
     def progress(self, total: int | None, description: str) -> Progress:

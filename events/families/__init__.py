@@ -1,5 +1,5 @@
 """One module per event family. Importing this package registers every event type."""
 
-from events.families import campaign, dice
+from events.families import battle, campaign, dice, morale, roster, rules
 
-__all__ = ["campaign", "dice"]
+__all__ = ["battle", "campaign", "dice", "morale", "roster", "rules"]

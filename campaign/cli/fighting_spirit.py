@@ -1,0 +1,506 @@
+"""``campaign fs …``: the five-grade morale ruleset (fighting-spirit) at the table."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, table_entry
+from campaign.cli.output import Output, handles_errors
+from campaign.describe import unit_names
+from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.rules.tables import parse_value
+from events.errors import InvalidInputError
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
+
+app = typer.Typer(
+    help="Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics.", no_args_is_help=True
+)
+
+EnemyWithin = Annotated[
+    int | None,
+    typer.Option("--enemy-within", help='Inches to the nearest enemy (a Routed unit within 12" surrenders).'),
+]
+
+
+def _game(campaign: str | None) -> tuple[FightingSpirit, CampaignInfo]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    game = FightingSpirit(ledger)
+    game.check(info)
+    return game, info
+
+
+def _show(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
+    names = {} if as_json else unit_names(open_app().ledger.store.read(info.campaign_id))
+    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+
+
+@app.command("muster")
+@handles_errors
+def muster(
+    name: str,
+    side: Annotated[str, typer.Option("--side", help="The side it fights for.")],
+    quality: Annotated[str, typer.Option("--quality", help="untrained, green, regular, veteran or elite.")],
+    leadership: Annotated[int, typer.Option("--leadership", "--lv", help="Leader's LV: 1 best … 3 worst.")],
+    size: Annotated[int, typer.Option("--size", help="Men in the unit.")],
+    kind: Annotated[
+        str, typer.Option("--kind", help="infantry, vehicle_crew, vehicle, robot or android.")
+    ] = "infantry",
+    radio: Annotated[bool, typer.Option("--radio", help="Has a radio or telephone.")] = False,
+    psi_rank: Annotated[str | None, typer.Option("--psi-rank", help="none, pupil, master, renowned, legend.")] = None,
+    keno_guard: Annotated[bool, typer.Option("--keno-guard", help="Keno Guard (d8 for No step back).")] = False,
+    terrifying: Annotated[bool, typer.Option("--terrifying", help="Terrifying troops.")] = False,
+    reports_to: Annotated[
+        str | None, typer.Option("--reports-to", help="Its superior in the chain of command.")
+    ] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add a unit to the roster with its five-grade profile."""
+    game, info = _game(campaign)
+    profile: dict[str, object] = {
+        "quality": quality,
+        "leadership": leadership,
+        "size": size,
+        "kind": kind,
+        "radio": radio,
+        "psi_rank": psi_rank,
+        "keno_guard": keno_guard,
+        "terrifying": terrifying,
+    }
+    _show(game.muster(info, name, side, profile, reports_to, command_id), as_json, info)
+
+
+def _parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
+    out = []
+    for value in values:
+        name, sep, rest = value.rpartition("=")
+        if not sep or not name.strip():
+            raise InvalidInputError(f"{what} must look like NAME=VALUE, not {value!r}")
+        out.append((name.strip(), [p.strip() for p in rest.split(",") if p.strip()]))
+    return out
+
+
+@app.command("battle-start")
+@handles_errors
+def battle_start(
+    name: str,
+    side: Annotated[list[str], typer.Option("--side", help="SIDE=MOTIVATION (low, medium, high); repeat per side.")],
+    unit: Annotated[
+        list[str], typer.Option("--unit", help="UNIT=FATIGUE[,cover][,prone] (fresh, tired, exhausted); repeat.")
+    ],
+    scenario: Annotated[str, typer.Option("--scenario")] = "",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a battle: each side's motivation, each unit's fatigue (→ its starting grade)."""
+    game, info = _game(campaign)
+    motivation = {}
+    for side_name, parts in _parse_pairs(side, "--side"):
+        if len(parts) != 1:
+            raise InvalidInputError(f"--side {side_name}= takes one motivation")
+        motivation[side_name] = parts[0]
+    deployments = []
+    for unit_name, parts in _parse_pairs(unit, "--unit"):
+        if not parts:
+            raise InvalidInputError(f"--unit {unit_name}= needs a fatigue")
+        flags = set(parts[1:])
+        if flags - {"cover", "prone"}:
+            raise InvalidInputError(
+                f"--unit {unit_name}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}"
+            )
+        deployments.append(Deployment(unit_name, parts[0], "cover" in flags, "prone" in flags))
+    _show(game.start_battle(info, name, motivation, deployments, scenario, command_id), as_json, info)
+
+
+@app.command("battle-end")
+@handles_errors
+def battle_end(
+    result: Annotated[str, typer.Option("--result", help="What happened, e.g. 'Keno held the hill'.")],
+    winner: Annotated[str | None, typer.Option("--winner")] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """End the battle being fought."""
+    game, info = _game(campaign)
+    _show(game.end_battle(info, result, winner, command_id), as_json, info)
+
+
+@app.command("turn")
+@handles_errors
+def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+    """Begin the next turn (failed actions may be tried again; rally actions are counted afresh)."""
+    game, info = _game(campaign)
+    _show(game.next_turn(info, command_id), as_json, info)
+
+
+@app.command("activate")
+@handles_errors
+def activate(
+    unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
+) -> None:
+    """A unit activates (its officer gets two fresh rally actions)."""
+    game, info = _game(campaign)
+    _show(game.activate(info, unit, command_id), as_json, info)
+
+
+@app.command("attack")
+@handles_errors
+def attack(
+    unit: str,
+    killed: Annotated[int, typer.Option("--killed")] = 0,
+    wounded: Annotated[int, typer.Option("--wounded", help="Wounded men: unverified casualties until checked.")] = 0,
+    suppress: Annotated[bool, typer.Option("--suppress", help="The fire suppressed the unit.")] = False,
+    artillery: Annotated[bool, typer.Option("--artillery", help="Artillery or air(space) attack.")] = False,
+    leader_hit: Annotated[bool, typer.Option("--leader-hit", help="The unit's leader became a casualty.")] = False,
+    enemy_within: EnemyWithin = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record fire or an assault on a unit, then take the morale test it calls for (§0.4–0.5)."""
+    game, info = _game(campaign)
+    result = game.attack(
+        info,
+        unit,
+        killed=killed,
+        wounded=wounded,
+        suppressing=suppress,
+        artillery=artillery,
+        leader_hit=leader_hit,
+        enemy_within=enemy_within,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    _show(result, as_json, info)
+
+
+@app.command("morale")
+@handles_errors
+def morale(
+    unit: str,
+    threat: Annotated[list[str], typer.Option("--threat", help="Threat row(s) that call for the test.")],
+    enemy_within: EnemyWithin = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Take a morale (confidence) test for named threat rows (§0.4)."""
+    game, info = _game(campaign)
+    result = game.morale(info, unit, threat, enemy_within=enemy_within, table=table_entry(dice), command_id=command_id)
+    _show(result, as_json, info)
+
+
+@app.command("rally")
+@handles_errors
+def rally(
+    unit: str,
+    officer: Annotated[str, typer.Option("--officer", help="A superior on the unit's direct chain of command.")],
+    distance: Annotated[int, typer.Option("--distance", help="Inches between officer and unit.")],
+    in_sight: Annotated[bool, typer.Option("--in-sight/--out-of-sight")] = True,
+    under_artillery: Annotated[bool, typer.Option("--under-artillery", help="Still under artillery fire.")] = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """An officer rallies a unit: communication test, then the rally test (§0.6)."""
+    game, info = _game(campaign)
+    result = game.rally(
+        info,
+        unit,
+        officer,
+        distance=distance,
+        in_sight=in_sight,
+        under_artillery=under_artillery,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    _show(result, as_json, info)
+
+
+@app.command("react")
+@handles_errors
+def react(
+    unit: str,
+    action: Annotated[
+        str, typer.Argument(help="go_prone_open, go_prone_cover, move_while_prone, leave_cover_shaken, close_combat")
+    ],
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A reaction test for an action (§0.7); a failed action may not be retried this turn."""
+    game, info = _game(campaign)
+    _show(game.react(info, unit, action, table=table_entry(dice), command_id=command_id), as_json, info)
+
+
+@app.command("panic")
+@handles_errors
+def panic(
+    unit: str,
+    trigger: Annotated[
+        str | None,
+        typer.Option(
+            "--trigger", help="enemy_in_sight, armour_in_sight, fired_on, terrifying_assault (none while panicking)"
+        ),
+    ] = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
+    game, info = _game(campaign)
+    _show(game.panic(info, unit, trigger, table=table_entry(dice), command_id=command_id), as_json, info)
+
+
+@app.command("last-stand")
+@handles_errors
+def last_stand(
+    unit: str,
+    friends_within_12: Annotated[int, typer.Option("--friends-within-12", help='Friendly units within 12".')],
+    enemy_squads: Annotated[int, typer.Option("--enemy-squads", help="Enemy squads in sight, not retreating.")],
+    enemy_within: EnemyWithin = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise, success on 6+."""
+    game, info = _game(campaign)
+    result = game.last_stand(
+        info,
+        unit,
+        friends_within_12=friends_within_12,
+        enemy_squads_in_sight=enemy_squads,
+        enemy_within=enemy_within,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    _show(result, as_json, info)
+
+
+@app.command("last-stand-end")
+@handles_errors
+def last_stand_end(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason", help="wiped_out or only_broken_enemies")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """End "No step back": wiped out, or no enemy in view but Broken ones (back to Steady)."""
+    game, info = _game(campaign)
+    _show(game.end_last_stand(info, unit, reason, command_id), as_json, info)
+
+
+@app.command("surrender")
+@handles_errors
+def surrender(
+    unit: str,
+    enemy_within: Annotated[int, typer.Option("--enemy-within", help="Inches to the nearest enemy.")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A Routed unit with an enemy within 12" surrenders."""
+    game, info = _game(campaign)
+    _show(game.surrender(info, unit, enemy_within, command_id), as_json, info)
+
+
+@app.command("psi")
+@handles_errors
+def psi(
+    psion: str,
+    target: str,
+    effect: Annotated[
+        str,
+        typer.Option(
+            "--effect",
+            help="remove_suppression, inspire, no_step_back, psi_detection, "
+            "avert_eyes, psi_strike, panic, confusion, psi_blast, kill",
+        ),
+    ],
+    distance: Annotated[int, typer.Option("--distance", help="Inches from psion to target.")],
+    in_sight: Annotated[bool, typer.Option("--in-sight/--out-of-sight")] = True,
+    blast: Annotated[str, typer.Option("--blast", help="psi_blast: grades (−2) or panic.")] = "grades",
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A psi action (§0.10): the psi die, a step down per 12\" band after the first; success on ≥ the number."""
+    game, info = _game(campaign)
+    result = game.psi(
+        info,
+        psion,
+        target,
+        effect=effect,
+        distance=distance,
+        in_sight=in_sight,
+        blast_choice=blast,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    _show(result, as_json, info)
+
+
+@app.command("wounded")
+@handles_errors
+def wounded(
+    unit: str,
+    checked: Annotated[int | None, typer.Option("--checked", help="Wounded checked by a Reorganise action.")] = None,
+    abandoned: Annotated[bool, typer.Option("--abandoned", help="The unit withdrew without its wounded.")] = False,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check unverified casualties, or record that the unit abandoned its wounded."""
+    game, info = _game(campaign)
+    _show(game.wounded(info, unit, checked=checked, abandoned=abandoned, command_id=command_id), as_json, info)
+
+
+@app.command("position")
+@handles_errors
+def position(
+    unit: str,
+    prone: Annotated[bool | None, typer.Option("--prone/--standing")] = None,
+    cover: Annotated[bool | None, typer.Option("--cover/--open")] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a move into or out of cover, or going prone where no test is needed."""
+    game, info = _game(campaign)
+    _show(game.position(info, unit, prone=prone, in_cover=cover, command_id=command_id), as_json, info)
+
+
+@app.command("defence")
+@handles_errors
+def defence(
+    unit: str,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll a unit's defence against aimed small-arms fire (a psion uses its psi die instead of the d4)."""
+    game, info = _game(campaign)
+    _show(game.defence(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
+
+
+@app.command("house-rule")
+@handles_errors
+def house_rule(
+    path: Annotated[str, typer.Argument(help="Table path, e.g. threats.unverified_casualty.low (see `fs tables`).")],
+    value: Annotated[str, typer.Argument(help="The new value: a whole number, NTR, true/false or a word.")],
+    note: Annotated[str, typer.Option("--note")] = "",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Override one table value from now on (a house rule, recorded as an event)."""
+    game, info = _game(campaign)
+    _show(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+
+
+@app.command("tables")
+@handles_errors
+def tables(
+    prefix: Annotated[str, typer.Argument(help="Only paths starting with this.")] = "",
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The tables in force (house rules included), each value with its provenance."""
+    game, info = _game(campaign)
+    _, in_force = game.state(info)
+    rows = sorted((p, s) for p, s in in_force.values.items() if p.startswith(prefix))
+    out = Output(as_json)
+    if as_json:
+        out.json({p: {"value": s.value, "source": s.source} for p, s in rows})
+        return
+    view = Table(title=f"{info.name}: five-grade tables in force")
+    for column in ("path", "value", "provenance"):
+        view.add_column(column)
+    for path, sourced in rows:
+        view.add_row(path, str(sourced.value), sourced.source)
+    out.console.print(view)
+
+
+@app.command("status")
+@handles_errors
+def status(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
+    game, info = _game(campaign)
+    state, _ = game.state(info)
+    battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
+    if battle_id is None:
+        raise InvalidInputError("no battle has been fought in this campaign yet")
+    battle = state.battles[battle_id]
+    rows = []
+    for unit_id, u in battle.units.items():
+        roster = state.roster[unit_id]
+        rows.append(
+            {
+                "unit": roster.name,
+                "side": u.side,
+                "grade": "no step back" if u.last_stand else u.grade,
+                "start_grade": u.start_grade,
+                "men": u.men,
+                "unverified": u.unverified,
+                "dead": u.dead,
+                "suppression": u.suppression,
+                "prone": u.prone,
+                "in_cover": u.in_cover,
+                "panic": u.panic,
+                "abandoned_wounded": u.abandoned_wounded,
+                "removed": u.removed,
+            }
+        )
+    out = Output(as_json)
+    if as_json:
+        out.json(
+            {
+                "battle": battle.name,
+                "turn": battle.turn,
+                "ended": battle.ended,
+                "motivation": dict(battle.motivation),
+                "units": rows,
+            }
+        )
+        return
+    title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
+    view = Table(title=title)
+    for column in ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status"):
+        view.add_column(column)
+    for r in rows:
+        position = ", ".join(p for p, on in (("prone", r["prone"]), ("cover", r["in_cover"])) if on) or "open"
+        status_text = (
+            r["removed"]
+            or (r["panic"] if r["panic"] != "none" else "")
+            or ("abandoned wounded" if r["abandoned_wounded"] else "")
+        )
+        view.add_row(
+            str(r["unit"]),
+            str(r["side"]),
+            str(r["grade"]),
+            str(r["start_grade"]),
+            str(r["men"]),
+            str(r["unverified"]),
+            str(r["dead"]),
+            str(r["suppression"]),
+            position,
+            str(status_text),
+        )
+    out.console.print(view)

@@ -1,0 +1,500 @@
+"""Commands of the five-grade ruleset: load the campaign's state, run a pure rule with the campaign's dice,
+append the rule application and the facts it caused."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from campaign.ledger import Ledger, TableEntry
+from campaign.rules import fighting_spirit as fs
+from campaign.rules.fighting_spirit.decision import Decision
+from campaign.rules.fighting_spirit.profile import UnitProfile
+from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit
+from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
+from campaign.rules.tables import Value, apply_overrides, check_override
+from campaign.rulesets import RULESETS
+from campaign.tables import base_values
+from events.dice import Dice, die
+from events.errors import InvalidInputError
+from events.families.battle import (
+    BattleEnded,
+    BattleStarted,
+    PositionChanged,
+    TurnBegan,
+    UnitActivated,
+    UnitDeployed,
+    WoundedAbandoned,
+    WoundedChecked,
+)
+from events.families.roster import UnitMustered
+from events.families.rules import RuleApplied, TableOverridden
+from events.registry import Event
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
+
+RULESET = RULESETS["fighting-spirit"]
+
+
+@dataclass(frozen=True)
+class Deployment:
+    unit: str
+    fatigue: str
+    in_cover: bool = False
+    prone: bool = False
+
+
+def decision_events(decisions: Sequence[Decision], battle_id: str | None) -> list[Event]:
+    out: list[Event] = []
+    for d in decisions:
+        out.append(
+            RuleApplied(
+                ruleset=RULESET.name,
+                ruleset_version=RULESET.version,
+                rule=d.rule,
+                clause=f"RULES.md {d.clause}",
+                battle_id=battle_id,
+                unit_id=d.unit_id,
+                inputs=dict(d.inputs),
+                dice=tuple(r.roll_index for r in d.rolls),
+                outcome=dict(d.outcome),
+                explanation=d.explanation,
+            )
+        )
+        out.extend(d.facts)
+    return out
+
+
+class FightingSpirit:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    # -- state ---------------------------------------------------------------------------------------
+
+    def check(self, info: CampaignInfo) -> None:
+        if info.ruleset != RULESET.name:
+            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {RULESET.name}")
+
+    def state(self, info: CampaignInfo) -> tuple[CampaignState, Tables]:
+        self.check(info)
+        state = fs.fold(self.ledger.store.read(info.campaign_id))
+        return state, Tables(apply_overrides(base_values("fighting_spirit"), state.overrides))
+
+    @staticmethod
+    def unit(state: CampaignState, name: str) -> RosterUnit:
+        found = state.unit_by_name(name)
+        if found is None:
+            known = ", ".join(sorted(u.name for u in state.roster.values())) or "none yet"
+            raise InvalidInputError(f"unknown unit {name!r} (units: {known})")
+        return found
+
+    @staticmethod
+    def battle(state: CampaignState) -> BattleState:
+        if state.active_battle is None:
+            raise InvalidInputError("no battle is being fought: start one with `campaign fs battle-start`")
+        return state.battles[state.active_battle]
+
+    def _rule(
+        self,
+        info: CampaignInfo,
+        command: str,
+        decide: Callable[[CampaignState, Tables, BattleState, Dice], Sequence[Decision]],
+        table: TableEntry | None,
+        command_id: str | None,
+    ) -> AppendResult:
+        state, tables = self.state(info)
+        battle = self.battle(state)
+
+        def run(dice: Dice) -> list[Event]:
+            return decision_events(decide(state, tables, battle, dice), battle.battle_id)
+
+        return self.ledger.run(info, command, run, table=table, command_id=command_id)
+
+    def _facts(self, info: CampaignInfo, command: str, events: Sequence[Event], command_id: str | None) -> AppendResult:
+        return self.ledger.run(info, command, lambda _dice: list(events), command_id=command_id)
+
+    # -- roster and battles ----------------------------------------------------------------------------
+
+    def muster(
+        self,
+        info: CampaignInfo,
+        name: str,
+        side: str,
+        profile: dict[str, object],
+        reports_to: str | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        state, _ = self.state(info)
+        if not name.strip() or not side.strip():
+            raise InvalidInputError("a unit needs a name and a side")
+        if state.unit_by_name(name) is not None:
+            raise InvalidInputError(f"a unit named {name!r} is already on the roster")
+        try:
+            checked = UnitProfile.model_validate(profile)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            raise InvalidInputError(f"not a five-grade unit profile: {problems}") from None
+        parent = None
+        if reports_to is not None:
+            parent = self.unit(state, reports_to)
+            if parent.side != side:
+                raise InvalidInputError(f"{parent.name} is on side {parent.side!r}, not {side!r}")
+        event = UnitMustered(
+            unit_id=self.ledger.new_id(),
+            name=name,
+            side=side,
+            profile=checked.model_dump(),
+            reports_to=parent.unit_id if parent else None,
+        )
+        return self._facts(info, "fs.muster", [event], command_id)
+
+    def start_battle(
+        self,
+        info: CampaignInfo,
+        name: str,
+        motivation: dict[str, str],
+        deployments: Sequence[Deployment],
+        scenario: str = "",
+        command_id: str | None = None,
+    ) -> AppendResult:
+        state, tables = self.state(info)
+        if state.active_battle is not None:
+            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+        if not motivation:
+            raise InvalidInputError("a battle needs its sides, each with a motivation (e.g. --side Keno=low)")
+        for side, level in motivation.items():
+            if level not in MOTIVATIONS:
+                raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
+        if not deployments:
+            raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
+        battle_id = self.ledger.new_id()
+        events: list[Event] = [
+            BattleStarted(
+                battle_id=battle_id,
+                name=name,
+                scenario=scenario,
+                sides=tuple(motivation),
+                settings={side: {"motivation": level} for side, level in motivation.items()},
+            )
+        ]
+        seen: set[str] = set()
+        for d in deployments:
+            unit = self.unit(state, d.unit)
+            if unit.side not in motivation:
+                raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, which is not a side of this battle")
+            if unit.unit_id in seen:
+                raise InvalidInputError(f"{unit.name} is deployed twice")
+            seen.add(unit.unit_id)
+            start = tables.start_grade(d.fatigue)
+            events.append(
+                UnitDeployed(
+                    battle_id=battle_id,
+                    unit_id=unit.unit_id,
+                    side=unit.side,
+                    men=unit.profile.size,
+                    state={"fatigue": d.fatigue, "start_grade": start, "in_cover": d.in_cover, "prone": d.prone},
+                )
+            )
+        return self._facts(info, "fs.battle_start", events, command_id)
+
+    def end_battle(
+        self, info: CampaignInfo, result: str, winner: str | None, command_id: str | None = None
+    ) -> AppendResult:
+        state, _ = self.state(info)
+        battle = self.battle(state)
+        if winner is not None and winner not in battle.sides:
+            raise InvalidInputError(f"{winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+        return self._facts(
+            info, "fs.battle_end", [BattleEnded(battle_id=battle.battle_id, result=result, winner=winner)], command_id
+        )
+
+    def next_turn(self, info: CampaignInfo, command_id: str | None = None) -> AppendResult:
+        battle = self.battle(self.state(info)[0])
+        return self._facts(info, "fs.turn", [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)], command_id)
+
+    def activate(self, info: CampaignInfo, unit_name: str, command_id: str | None = None) -> AppendResult:
+        state, _ = self.state(info)
+        battle = self.battle(state)
+        unit = self.unit(state, unit_name)
+        fs.active_unit(battle, unit)
+        event = UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)
+        return self._facts(info, "fs.activate", [event], command_id)
+
+    def wounded(
+        self, info: CampaignInfo, unit_name: str, *, checked: int | None, abandoned: bool, command_id: str | None = None
+    ) -> AppendResult:
+        state, _ = self.state(info)
+        battle = self.battle(state)
+        unit = self.unit(state, unit_name)
+        us = fs.active_unit(battle, unit)
+        if abandoned == (checked is not None):
+            raise InvalidInputError("say either --checked N (a Reorganise action) or --abandoned")
+        if checked is not None:
+            if not 0 < checked <= us.unverified:
+                raise InvalidInputError(
+                    f"{unit.name} has {us.unverified} unverified casualties; cannot check {checked}"
+                )
+            event: Event = WoundedChecked(battle_id=battle.battle_id, unit_id=unit.unit_id, count=checked)
+        else:
+            event = WoundedAbandoned(battle_id=battle.battle_id, unit_id=unit.unit_id)
+        return self._facts(info, "fs.wounded", [event], command_id)
+
+    def position(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        *,
+        prone: bool | None,
+        in_cover: bool | None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        state, _ = self.state(info)
+        battle = self.battle(state)
+        unit = self.unit(state, unit_name)
+        fs.active_unit(battle, unit)
+        if prone is None and in_cover is None:
+            raise InvalidInputError("say what changed: --prone/--standing, --cover/--open")
+        event = PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, prone=prone, in_cover=in_cover)
+        return self._facts(info, "fs.position", [event], command_id)
+
+    def house_rule(
+        self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None
+    ) -> AppendResult:
+        _, tables = self.state(info)
+        check_override(tables.values, path, value)
+        event = TableOverridden(
+            ruleset=RULESET.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
+        )
+        return self._facts(info, "fs.house_rule", [event], command_id)
+
+    # -- rules ------------------------------------------------------------------------------------------
+
+    def attack(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        *,
+        killed: int,
+        wounded: int,
+        suppressing: bool = False,
+        artillery: bool = False,
+        leader_hit: bool = False,
+        enemy_within: int | None = None,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.attack",
+            lambda s, t, b, d: fs.attack(
+                t,
+                b,
+                self.unit(s, unit_name),
+                d,
+                killed=killed,
+                wounded=wounded,
+                suppressing=suppressing,
+                artillery=artillery,
+                leader_hit=leader_hit,
+                enemy_within=enemy_within,
+            ),
+            table,
+            command_id,
+        )
+
+    def morale(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        rows: Sequence[str],
+        *,
+        enemy_within: int | None = None,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        if not rows:
+            raise InvalidInputError("name the threat row(s) that call for the test, e.g. --threat leader_lost")
+        return self._rule(
+            info,
+            "fs.morale",
+            lambda s, t, b, d: [
+                fs.morale_test(t, b, self.unit(s, unit_name), d, rows, enemy_within=enemy_within, cause="declared")
+            ],
+            table,
+            command_id,
+        )
+
+    def rally(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        officer_name: str,
+        *,
+        distance: int,
+        in_sight: bool,
+        under_artillery: bool = False,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.rally",
+            lambda s, t, b, d: [
+                fs.rally(
+                    s,
+                    t,
+                    b,
+                    self.unit(s, officer_name),
+                    self.unit(s, unit_name),
+                    d,
+                    distance=distance,
+                    in_sight=in_sight,
+                    under_artillery=under_artillery,
+                )
+            ],
+            table,
+            command_id,
+        )
+
+    def react(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        action: str,
+        *,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.react",
+            lambda s, t, b, d: [fs.reaction_test(t, b, self.unit(s, unit_name), d, action)],
+            table,
+            command_id,
+        )
+
+    def panic(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        trigger: str | None,
+        *,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.panic",
+            lambda s, t, b, d: [fs.panic_test(t, b, self.unit(s, unit_name), d, trigger)],
+            table,
+            command_id,
+        )
+
+    def last_stand(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        *,
+        friends_within_12: int,
+        enemy_squads_in_sight: int,
+        enemy_within: int | None = None,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.last_stand",
+            lambda s, t, b, d: [
+                fs.last_stand(
+                    t,
+                    b,
+                    self.unit(s, unit_name),
+                    d,
+                    friends_within_12=friends_within_12,
+                    enemy_squads_in_sight=enemy_squads_in_sight,
+                    enemy_within=enemy_within,
+                )
+            ],
+            table,
+            command_id,
+        )
+
+    def end_last_stand(
+        self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.last_stand_end",
+            lambda s, t, b, _d: [fs.end_last_stand(t, b, self.unit(s, unit_name), reason)],
+            None,
+            command_id,
+        )
+
+    def surrender(
+        self, info: CampaignInfo, unit_name: str, enemy_within: int, command_id: str | None = None
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.surrender",
+            lambda s, t, b, _d: [fs.surrender_check(t, b, self.unit(s, unit_name), enemy_within)],
+            None,
+            command_id,
+        )
+
+    def psi(
+        self,
+        info: CampaignInfo,
+        psion_name: str,
+        target_name: str,
+        *,
+        effect: str,
+        distance: int,
+        in_sight: bool,
+        blast_choice: str = "grades",
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        return self._rule(
+            info,
+            "fs.psi",
+            lambda s, t, b, d: fs.psi(
+                s,
+                t,
+                b,
+                self.unit(s, psion_name),
+                self.unit(s, target_name),
+                d,
+                effect=effect,
+                distance=distance,
+                in_sight=in_sight,
+                blast_choice=blast_choice,
+            ),
+            table,
+            command_id,
+        )
+
+    def defence(
+        self, info: CampaignInfo, unit_name: str, *, table: TableEntry | None = None, command_id: str | None = None
+    ) -> AppendResult:
+        def decide(s: CampaignState, t: Tables, b: BattleState, d: Dice) -> list[Decision]:
+            unit = self.unit(s, unit_name)
+            fs.active_unit(b, unit)
+            sides = fs.defence_die(t, unit)
+            roll = d.roll(die(sides), f"defence of {unit.name} against aimed small arms")
+            which = "psi die" if unit.profile.psi_rank is not None else "d4"
+            return [
+                Decision(
+                    "defence",
+                    "§0.10",
+                    unit.unit_id,
+                    {"die": sides},
+                    {"roll": roll.total},
+                    f"{unit.name} defends against aimed small arms with its {which} (d{sides}): rolled {roll.total}",
+                    (),
+                    (roll,),
+                )
+            ]
+
+        return self._rule(info, "fs.defence", decide, table, command_id)

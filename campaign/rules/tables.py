@@ -1,0 +1,92 @@
+"""Rule tables as data: every value carries its provenance tag, and a campaign may override any of them.
+
+A ruleset's tables are a TOML document in which each leaf is ``{ value = …, source = "…" }``. They are
+addressed by dotted paths (``threats.leader_lost.medium``). A house rule replaces one value; it is an event
+in the log, so the tables in force at any point of a campaign are the base tables plus the overrides
+recorded before it. Pure: the file is read by :mod:`campaign.tables`, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from events.errors import InvalidInputError
+
+Value = int | str | bool | list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced:
+    value: Any
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    path: str
+    value: Any
+    source: str
+
+
+def _is_leaf(node: Any) -> bool:
+    return isinstance(node, dict) and set(node) == {"value", "source"}
+
+
+def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]:
+    """Every ``{value, source}`` leaf of a tables document by its dotted path."""
+    out: dict[str, Sourced] = {}
+    for key, node in document.items():
+        path = f"{prefix}{key}"
+        if _is_leaf(node):
+            if isinstance(node["value"], float):
+                raise ValueError(f"{path}: table values are integers, strings, booleans or lists, not floats")
+            out[path] = Sourced(node["value"], str(node["source"]))
+        elif isinstance(node, dict):
+            out.update(flatten(node, path + "."))
+    return out
+
+
+def _same_kind(old: Any, new: Any) -> bool:
+    if isinstance(old, bool) or isinstance(new, bool):
+        return isinstance(old, bool) and isinstance(new, bool)
+    if old == "NTR" or new == "NTR":
+        return isinstance(new, int | str)
+    return type(old) is type(new)
+
+
+def check_override(values: Mapping[str, Sourced], path: str, value: Any) -> None:
+    """Refuse a house rule that names no table value, or changes its kind (a number for a number)."""
+    if path not in values:
+        near = sorted(p for p in values if p.split(".")[0] == path.split(".", maxsplit=1)[0])[:8]
+        hint = f"; values under {path.split('.', maxsplit=1)[0]!r}: {', '.join(near)}" if near else ""
+        raise InvalidInputError(f"no table value at {path!r}{hint}")
+    old = values[path].value
+    if not _same_kind(old, value):
+        raise InvalidInputError(f"{path} holds {old!r}; a house rule must give the same kind of value, not {value!r}")
+    if isinstance(value, int) and not isinstance(value, bool) and not -1000 <= value <= 1000:
+        raise InvalidInputError(f"{value} is out of range for a rule table (−1000…1000)")
+
+
+def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]) -> dict[str, Sourced]:
+    """The tables in force: base values with each house rule applied in the order it was recorded."""
+    out = dict(values)
+    for o in overrides:
+        check_override(out, o.path, o.value)
+        out[o.path] = Sourced(o.value, o.source)
+    return out
+
+
+def parse_value(text: str) -> Value:
+    """A house-rule value typed at the command line: an integer, true/false, NTR, or a word."""
+    stripped = text.strip()
+    if stripped.lower() in {"true", "false"}:
+        return stripped.lower() == "true"
+    try:
+        return int(stripped)
+    except ValueError:
+        pass
+    if "." in stripped and stripped.replace(".", "", 1).lstrip("-").isdigit():
+        raise InvalidInputError(f"{text!r}: table values are whole numbers")
+    return stripped

@@ -1,0 +1,18 @@
+"""The campaign roster: units, their ruleset profiles and the chain of command."""
+
+from __future__ import annotations
+
+from events.registry import Event, JsonValue, registry
+
+
+@registry.register
+class UnitMustered(Event):
+    """A unit joined the campaign. ``profile`` follows its ruleset's unit profile schema."""
+
+    event_name = "roster.unit_mustered"
+
+    unit_id: str
+    name: str
+    side: str
+    profile: dict[str, JsonValue]
+    reports_to: str | None = None
