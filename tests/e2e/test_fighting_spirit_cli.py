@@ -1,0 +1,119 @@
+"""A five-grade battle at the table through ``campaign fs``: table dice, explanations, --json, refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.e2e.test_cli import Cli
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    c = Cli(str(tmp_path / "fs.db"))
+    c("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    c("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5", "--radio")
+    c(
+        "fs",
+        "muster",
+        "Platoon HQ",
+        "--side",
+        "Steel",
+        "--quality",
+        "veteran",
+        "--lv",
+        "2",
+        "--size",
+        "4",
+        "--radio",
+        "--reports-to",
+        "Company HQ",
+    )
+    c(
+        "fs",
+        "muster",
+        "Steel Veterans",
+        "--side",
+        "Steel",
+        "--quality",
+        "veteran",
+        "--lv",
+        "2",
+        "--size",
+        "10",
+        "--radio",
+        "--reports-to",
+        "Platoon HQ",
+    )
+    c(
+        "fs",
+        "muster",
+        "Keno 3rd Squad",
+        "--side",
+        "Keno",
+        "--quality",
+        "regular",
+        "--lv",
+        "2",
+        "--size",
+        "7",
+        "--keno-guard",
+    )
+    c(
+        "fs",
+        "battle-start",
+        "Hill 203",
+        "--side",
+        "Keno=low",
+        "--side",
+        "Steel=medium",
+        "--unit",
+        "Keno 3rd Squad=fresh",
+        "--unit",
+        "Company HQ=tired",
+        "--unit",
+        "Platoon HQ=tired",
+        "--unit",
+        "Steel Veterans=tired,cover",
+    )
+    return c
+
+
+def test_e3_at_the_table_prints_its_explanation_and_json_prints_the_events(cli: Cli) -> None:
+    human = cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--wounded", "2", "--dice", "6").stdout
+    assert "LV 2 + threat 6" in human and "= 8" in human and "confident → steady" in human
+    as_json = cli.json("fs", "attack", "Keno 3rd Squad", "--leader-hit", "--dice", "3")
+    types = [e["type"] for e in as_json["events"]]
+    assert types == ["dice.rolled", "rules.applied", "battle.attack_resolved", "rules.applied", "morale.grade_changed"]
+    status = cli.json("fs", "status")
+    squad = next(u for u in status["units"] if u["unit"] == "Keno 3rd Squad")
+    assert (squad["grade"], squad["men"], squad["unverified"], squad["dead"]) == ("broken", 3, 2, 2)
+
+
+def test_e4_rally_through_the_chain_of_command(cli: Cli) -> None:
+    cli("fs", "attack", "Steel Veterans", "--wounded", "2", "--dice", "1")
+    cli("fs", "wounded", "Steel Veterans", "--abandoned")
+    cli("fs", "attack", "Steel Veterans", "--wounded", "1", "--dice", "9")
+    failed = cli.json("fs", "rally", "Steel Veterans", "--officer", "Company HQ", "--distance", "20", "--dice", "2")
+    assert failed["events"][-2]["payload"]["outcome"]["result"] == "comms_failed"
+    rallied = cli("fs", "rally", "Steel Veterans", "--officer", "Company HQ", "--distance", "20", "--dice", "5,8")
+    assert "= 6" in rallied.stdout and "broken → shaken" in rallied.stdout
+    refused = cli("fs", "rally", "Steel Veterans", "--officer", "Keno 3rd Squad", "--distance", "2", code=2)
+    assert "direct chain of command" in refused.stderr
+
+
+def test_house_rules_and_tables_with_provenance(cli: Cli) -> None:
+    tables = cli.json("fs", "tables", "threats.leader_lost")
+    assert tables["threats.leader_lost.medium"] == {"value": 3, "source": "SEED ex.1"}
+    cli("fs", "house-rule", "threats.leader_lost.medium", "4", "--note", "officers matter more here")
+    after = cli.json("fs", "tables", "threats.leader_lost.medium")
+    assert after["threats.leader_lost.medium"]["value"] == 4
+    assert after["threats.leader_lost.medium"]["source"].startswith("HOUSE RULE")
+    before = cli.events()
+    cli("fs", "house-rule", "threats.leader_lost.medium", "a lot", code=2)
+    cli("fs", "morale", "Steel Veterans", "--threat", "werewolves", "--dice", "3", code=2)
+    cli("fs", "attack", "Steel Veterans", "--killed", "-1", code=2)
+    assert cli.events() == before
+    assert orjson.loads(cli("verify", "--json").stdout)[0]["ok"]
