@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from campaign.ledger import Ledger, TableEntry
 from campaign.rules import fighting_spirit as fs
-from campaign.rules.fighting_spirit.decision import Decision
+from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.profile import UnitProfile
 from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
@@ -46,13 +46,16 @@ class Deployment:
     prone: bool = False
 
 
-def decision_events(decisions: Sequence[Decision], battle_id: str | None) -> list[Event]:
+def decision_events(
+    decisions: Sequence[Decision], battle_id: str | None, *, ruleset: str = "fighting-spirit", version: str = "0.1"
+) -> list[Event]:
+    """Each decision as a ``rules.applied`` event followed by the facts it caused."""
     out: list[Event] = []
     for d in decisions:
         out.append(
             RuleApplied(
-                ruleset=RULESET.name,
-                ruleset_version=RULESET.version,
+                ruleset=ruleset,
+                ruleset_version=version,
                 rule=d.rule,
                 clause=f"RULES.md {d.clause}",
                 battle_id=battle_id,
@@ -108,7 +111,9 @@ class FightingSpirit:
         battle = self.battle(state)
 
         def run(dice: Dice) -> list[Event]:
-            return decision_events(decide(state, tables, battle, dice), battle.battle_id)
+            return decision_events(
+                decide(state, tables, battle, dice), battle.battle_id, ruleset=RULESET.name, version=RULESET.version
+            )
 
         return self.ledger.run(info, command, run, table=table, command_id=command_id)
 
@@ -145,7 +150,7 @@ class FightingSpirit:
             unit_id=self.ledger.new_id(),
             name=name,
             side=side,
-            profile=checked.model_dump(),
+            profile=checked.model_dump(mode="json"),
             reports_to=parent.unit_id if parent else None,
         )
         return self._facts(info, "fs.muster", [event], command_id)

@@ -3,7 +3,7 @@
 Pure: tables arrive as data (:class:`Tables`), dice as a Dice object; every rule returns a Decision.
 """
 
-from campaign.rules.fighting_spirit.decision import Decision
+from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.profile import UnitProfile
 from campaign.rules.fighting_spirit.rules import (
     active_unit,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from campaign.rules.fighting_spirit.decision import Decision
+from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
 from campaign.rules.fighting_spirit.tables import Tables
 from events.dice import Dice, Roll, die

@@ -1,0 +1,242 @@
+"""Player characters in a mass battle (§2.9, §2.12): Battle skill, Survival and damage, Glory, promotion."""
+
+from __future__ import annotations
+
+from campaign.rules.decision import Decision
+from campaign.rules.mass_combat.setup import PcInBattle
+from campaign.rules.mass_combat.tables import Tables
+from events.dice import Dice, DiceSpec, Roll, parse
+from events.families.career import PcWounded, PromotionRolled, ReputationChanged
+from events.registry import Event
+
+THREE_D = parse("3d")
+
+
+def battle_skill(tables: Tables, pc: PcInBattle) -> int:
+    """floor((Tactics [default IQ−6] + weapon) / 2) + 2 for Combat Reflexes + 1 for Danger Sense."""
+    tactics = pc.tactics if pc.tactics is not None else pc.iq - tables.number("pc.tactics_default_iq_minus")
+    skill = (tactics + pc.weapon) // 2
+    if pc.combat_reflexes:
+        skill += tables.number("pc.combat_reflexes")
+    if pc.danger_sense:
+        skill += tables.number("pc.danger_sense")
+    return skill
+
+
+def survival_target(tables: Tables, battle: int, risk: int, mods: int = 0) -> int:
+    """min(16, Battle + Risk + mods): the modifiers apply before the cap (§2.9)."""
+    return min(tables.number("pc.survival_cap"), battle + risk + mods)
+
+
+def glory_target(tables: Tables, battle: int, risk: int) -> int:
+    target = battle - risk
+    return min(tables.number("pc.survival_cap"), target) if tables.value("glory.cap_at_16") else target
+
+
+def is_critical_success(roll: int, target: int) -> bool:
+    return roll <= 4 or (roll == 5 and target >= 15) or (roll == 6 and target >= 16)
+
+
+def is_critical_failure(roll: int, target: int) -> bool:
+    return roll == 18 or (roll == 17 and target <= 15) or roll - target >= 10
+
+
+def survival_column(tables: Tables, roll: int, target: int) -> str:
+    margin = target - roll
+    if is_critical_failure(roll, target) or -margin >= tables.number("survival.column_d_failed_by"):
+        return "D"
+    if margin >= tables.number("survival.unhurt_made_by"):
+        return "unhurt"
+    if margin >= tables.number("survival.one_hit_made_by"):
+        return "one_hit"
+    if margin == 0:
+        return "two_hits"
+    failed = -margin
+    if failed >= tables.number("survival.column_c_failed_by"):
+        return "C"
+    if failed >= tables.number("survival.column_b_failed_by"):
+        return "B"
+    return "A"
+
+
+def damage_dice(column: str, tl: int) -> tuple[int, DiceSpec, str]:
+    """(wounds, dice per wound, armour rule) for a damage column at a tech level (the TL damage table)."""
+    if column in ("A", "B"):
+        wounds = 1 if column == "A" else 2
+        if tl <= 3:
+            return wounds, parse("1d+2"), "DR"
+        if tl <= 7:
+            return wounds, parse(f"{max(1, tl // 2)}d"), "DR"
+        if tl <= 9:
+            return wounds, parse(f"{tl - 3}d"), "DR"
+        return wounds, parse(f"{tl}d"), {14: "DR/5"}.get(tl, "DR/2" if tl <= 13 else "DR/10")
+    wounds = 2 if column == "C" else 3
+    if tl <= 3:
+        return wounds, parse("2d+2"), "DR"
+    if tl <= 7:
+        return wounds, parse(f"{tl}d"), "DR"
+    if tl <= 9:
+        return wounds, parse(f"{tl + 3}d"), "DR"
+    return wounds, parse(f"{min(100, 2 * tl)}d"), {14: "DR/5"}.get(tl, "DR/2" if tl <= 13 else "DR/10")
+
+
+def effective_dr(dr: int, rule: str) -> int:
+    return dr if rule == "DR" else dr // int(rule.split("/")[1])
+
+
+def _survival(
+    tables: Tables,
+    pc: PcInBattle,
+    battle_id: str,
+    dice: Dice,
+    *,
+    target: int,
+    tl: int,
+    label: str,
+) -> Decision:
+    roll = dice.roll(THREE_D, f"{label}, {pc.name}")
+    rolls: list[Roll] = [roll]
+    column = survival_column(tables, roll.total, target)
+    facts: list[Event] = []
+    if column in ("unhurt",):
+        text = "unhurt"
+    elif column in ("one_hit", "two_hits"):
+        hits = 1 if column == "one_hit" else 2
+        facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=hits, wounds=(hits,)))
+        text = f"{hits} hit{'s' if hits > 1 else ''}"
+    else:
+        wounds, spec, rule = damage_dice(column, tl)
+        armour = effective_dr(pc.dr, rule)
+        each = []
+        for i in range(wounds):
+            hit = dice.roll(spec, f"damage, column {column}, wound {i + 1}, {pc.name}")
+            rolls.append(hit)
+            each.append(max(0, hit.total - armour))
+        facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=sum(each), wounds=tuple(each)))
+        text = (
+            f"column {column} at TL{tl}: {wounds} × ({spec.notation} − {rule} {armour}) = "
+            f"{' + '.join(map(str, each))} = {sum(each)} damage"
+        )
+    margin = target - roll.total
+    return Decision(
+        "survival",
+        "§2.9",
+        None,
+        {"pc": pc.name, "target": target, "risk": pc.risk, "dr": pc.dr, "tl": tl},
+        {"margin": margin, "column": column},
+        f"{pc.name} {label}: {target}, rolled {roll.total} → "
+        f"{'made' if margin >= 0 else 'failed'} by {abs(margin)}: {text}",
+        tuple(facts),
+        tuple(rolls),
+    )
+
+
+def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: int) -> Decision:
+    roll = dice.roll(THREE_D, f"Glory roll, {pc.name}")
+    rolls: list[Roll] = [roll]
+    margin = target - roll.total
+    facts: list[Event] = []
+    crit_s, crit_f = is_critical_success(roll.total, target), is_critical_failure(roll.total, target)
+
+    def months(spec: str, minimum: int) -> int:
+        r = dice.roll(parse(spec.split("-", maxsplit=1)[0]), f"Reputation duration, {pc.name}")
+        rolls.append(r)
+        return max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
+
+    promotion = False
+    if crit_s:
+        temp = months("1d", 1)
+        facts.append(
+            ReputationChanged(
+                battle_id=battle_id, pc=pc.name, change=tables.number("glory.crit_rep_temporary"), months=temp
+            )
+        )
+        facts.append(
+            ReputationChanged(
+                battle_id=battle_id, pc=pc.name, change=tables.number("glory.crit_rep_permanent"), months=0
+            )
+        )
+        verdict, strategy, promotion = "critical success: Reputation +2 for a while and +1 for ever", 2, True
+    elif margin >= 7:
+        m = months("1d-2", 1)
+        facts.append(
+            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.made_7_rep"), months=m)
+        )
+        verdict, strategy, promotion = f"made by {margin}: Reputation +1 for {m} months", 1, True
+    elif margin >= 4:
+        verdict, strategy, promotion = f"made by {margin}: noticed by high command", 1, True
+    elif margin >= 0:
+        verdict, strategy = f"made by {margin}: fought competently", 0
+    elif margin >= -3 and not crit_f:
+        verdict, strategy = f"failed by {-margin}: fought adequately", 0
+    elif margin >= -6 and not crit_f:
+        m = months("1d-2", 1)
+        facts.append(
+            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_4_rep"), months=m)
+        )
+        verdict, strategy = f"failed by {-margin}: Reputation −1 for {m} months; high command may demote", -1
+    else:
+        m = months("1d", 1)
+        facts.append(
+            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_7_rep"), months=m)
+        )
+        verdict, strategy = f"failed by {-margin}: Reputation −2 for {m} months; called a coward by a peer", -3
+    if promotion:
+        reputation = sum(getattr(f, "change", 0) for f in facts)
+        reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}")
+        rolls.append(reaction_roll)
+        reaction = tables.band("reaction.bands", reaction_roll.total + reputation)
+        rank = 1 if reaction in ("very_good", "excellent") else 0
+        facts.append(PromotionRolled(battle_id=battle_id, pc=pc.name, reaction=reaction, rank_change=rank))
+        verdict += (
+            f"; promotion roll {reaction_roll.total} + Reputation {reputation} → {reaction.replace('_', ' ')}"
+            + (": +1 Rank" if rank else "")
+        )
+    return Decision(
+        "glory",
+        "§2.9",
+        None,
+        {"pc": pc.name, "target": target, "risk": pc.risk},
+        {"margin": margin, "strategy_mod": strategy, "promotion": promotion},
+        f"{pc.name} Glory roll: {target}, rolled {roll.total} → {verdict}",
+        tuple(facts),
+        tuple(rolls),
+    )
+
+
+def resolve_pc(
+    tables: Tables,
+    pc: PcInBattle,
+    battle_id: str,
+    dice: Dice,
+    *,
+    tl: int,
+    losing: bool,
+    contest_difference: int,
+    defensive_bonus: int,
+    unit_routed: bool,
+) -> list[Decision]:
+    battle = battle_skill(tables, pc)
+    survival = survival_target(tables, battle, pc.risk, pc.other_survival_mods)
+    glory = glory_target(tables, battle, pc.risk)
+    out = [
+        Decision(
+            "battle_skill",
+            "§2.9",
+            None,
+            {"pc": pc.name},
+            {"battle": battle, "survival": survival, "glory": glory},
+            f"{pc.name}: Battle {battle}; Risk {pc.risk:+d} → Survival {survival}, Glory {glory}",
+        ),
+        _survival(tables, pc, battle_id, dice, target=survival, tl=tl, label="Survival roll"),
+        _glory(tables, pc, battle_id, dice, glory),
+    ]
+    if losing:
+        mods = -(contest_difference // tables.number("pc.second_roll_per_margin")) + defensive_bonus
+        if unit_routed:
+            mods += tables.number("pc.second_roll_routed")
+        second = survival_target(tables, battle, pc.risk, pc.other_survival_mods + mods)
+        out.append(
+            _survival(tables, pc, battle_id, dice, target=second, tl=tl, label="second Survival roll (losing side)")
+        )
+    return out

@@ -1,0 +1,79 @@
+"""A unit under GURPS Mass Combat (§2.2–2.3): what it is made of, and how good it is."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Armour = Literal["none", "light", "medium", "heavy"]
+Mount = Literal["none", "light_horse", "medium_horse", "heavy_horse"]
+Quality = Literal["inexperienced", "green", "average", "seasoned", "veteran", "elite"]
+
+
+class NonHuman(BaseModel):
+    """±½ × (ST mod + HT mod + extra HP); each level of Super-Strength counts +10 to the ST mod."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    st_mod: int = 0
+    ht_mod: int = 0
+    extra_hp: int = 0
+    super_strength: int = Field(default=0, ge=0)
+
+
+class UnitProfile(BaseModel):
+    """Men and their equipment; ``quality`` and ``experience`` (average battles per man).
+
+    ``special`` counts special weapons (chariots, engines, tanks, aircraft) by name; each adds its own TS
+    and its crew is included. ``irregular`` troops lose a third of their TS and, when Inexperienced,
+    3 Morale. ``leader_leadership`` is the unit commander's Leadership skill (Morale ±1 per 3 from 12).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    men: int = Field(ge=0, le=1_000_000)
+    tl: int = Field(default=3, ge=0, le=16)
+    armour: Armour = "none"
+    high_tech_dr: int = Field(default=0, ge=0)
+    fine_weapons: bool = False
+    mount: Mount = "none"
+    no_stirrups: bool = False
+    apc: bool = False
+    flying: bool = False
+    ranged: str = "none"
+    rifle: bool = False
+    special: dict[str, int] = Field(default_factory=dict)
+    irregular: bool = False
+    pikemen: bool = False
+    non_human: NonHuman | None = None
+    quality: Quality = "average"
+    experience: int = Field(default=3, ge=0)
+    leader_leadership: int | None = Field(default=None, ge=1, le=30)
+    categories: tuple[str, ...] = ()
+    """Extra special-unit categories (e.g. "neutralizes:cavalry" for pikemen)."""
+
+    def special_categories(self) -> set[str]:
+        found = set(self.categories)
+        if self.mount != "none":
+            found.add("cavalry")
+        if self.ranged != "none" or self.rifle:
+            found.add("missile")
+        for item in self.special:
+            if "artillery" in item or "ballista" in item or "siege" in item:
+                found.add("artillery")
+            if "tank" in item:
+                found.add("armour")
+            if item in ("fighter", "bomber", "helicopter"):
+                found.add("air")
+        if self.flying:
+            found.add("air")
+        return found
+
+    def casualty_armour(self) -> str:
+        """Which armour row shift applies on the casualty table: HC/HI 4, MC/MI 2, LC/LI/pikemen 1."""
+        if self.irregular or (self.special and not self.men):
+            return "none"
+        if self.armour in ("heavy", "medium", "light"):
+            return self.armour
+        return "light" if self.pikemen else "none"

@@ -1,0 +1,72 @@
+"""Troop quality, Morale and experience (§2.3, §2.5, §2.6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from campaign.rules.mass_combat.tables import QUALITIES, Tables
+from events.errors import InvalidInputError
+
+
+def base_morale(tables: Tables, quality: str, *, irregular: bool = False) -> int:
+    morale = tables.number(f"quality.{quality}.morale")
+    if irregular and quality == "inexperienced":
+        morale += tables.number("morale.irregular_inexperienced")
+    return morale
+
+
+def leadership_modifier(tables: Tables, leadership: int | None) -> int:
+    """+1 per 3 full levels of Leadership above 12, −1 per 3 below (C-3: the example's reading)."""
+    if leadership is None:
+        return 0
+    pivot, step = tables.number("morale.leadership_pivot"), tables.number("morale.leadership_step")
+    if leadership >= pivot:
+        return (leadership - pivot) // step
+    return -((pivot - leadership) // step)
+
+
+def quality_for_experience(tables: Tables, battles: int) -> str:
+    """The quality whose experience band holds ``battles`` (average battles per man)."""
+    found = QUALITIES[0]
+    for quality in QUALITIES:
+        if battles >= tables.number(f"quality.{quality}.experience_from"):
+            found = quality
+    return found
+
+
+def quality_from_roll(tables: Tables, roll: int) -> str:
+    """The 3d quality table: low rolls are better."""
+    found = QUALITIES[-1]
+    for quality in reversed(QUALITIES):
+        if roll >= tables.number(f"quality.{quality}.roll_from"):
+            return quality
+    return found
+
+
+def needs_reroll(tables: Tables, quality: str, *, new_unit: bool, replacements: int) -> bool:
+    """New units, and more than 10 replacements, can't be raised as Veterans or Elite (*)."""
+    return bool(tables.value(f"quality.{quality}.reroll_when_raised")) and (new_unit or replacements > 10)
+
+
+def average_experience(groups: Sequence[tuple[int, int]]) -> int:
+    """floor(Σ men × battles / Σ men): recruits count the lower bound of their quality's band (§2.3)."""
+    men = sum(m for m, _ in groups)
+    if men <= 0:
+        raise InvalidInputError("experience needs at least one man")
+    return sum(m * b for m, b in groups) // men
+
+
+def quality_step_down(quality: str) -> str:
+    """A new unit commander drops quality one step, never below Inexperienced (§2.3)."""
+    index = QUALITIES.index(quality)
+    return QUALITIES[max(0, index - 1)]
+
+
+def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
+    """NPC commander experience from 3d (§2.5): the same table gives Strategy or Leadership."""
+    found = "inexperienced"
+    for level in reversed(QUALITIES):
+        if roll >= tables.number(f"commander.{level}.roll_from"):
+            found = level
+            break
+    return found, tables.number(f"commander.{found}.skill")

@@ -1,0 +1,100 @@
+"""Troop strength (§2.2), the quality multiplier (§2.3), and the optional Morale ↔ TS rule (§2.7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign.rules.mass_combat.profile import UnitProfile
+from campaign.rules.mass_combat.tables import Tables
+from events.errors import InvalidInputError
+
+
+@dataclass(frozen=True)
+class Strength:
+    per_man: int
+    men: int
+    specials: int
+    quality_pct: int
+    total: int
+    parts: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"TS {self.total} = ({' '.join(self.parts)})"
+
+
+def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
+    """One man's TS from his equipment, mount and weapons."""
+    parts: list[str] = []
+    base = tables.number(f"ts.armour.{p.armour}")
+    if base:
+        parts.append(f"{p.armour} {base}")
+    mount = tables.number(f"ts.mount.{p.mount}")
+    if mount:
+        parts.append(f"+{p.mount} {mount}")
+        if p.no_stirrups:
+            mount += tables.number("ts.mount.no_stirrups")
+            parts.append("−no stirrups 1")
+    base += mount
+    if p.non_human is not None:
+        nh = p.non_human
+        st = nh.st_mod + nh.super_strength * tables.number("ts.rules.super_strength_st")
+        raw = st + nh.ht_mod + nh.extra_hp
+        mod = raw // 2 if raw >= 0 else -((-raw) // 2)
+        if mod:
+            parts.append(f"{'+' if mod > 0 else '−'}non-human {abs(mod)}")
+        base += mod
+    floor = tables.number("ts.rules.floor")
+    base = max(base, floor)
+    if p.fine_weapons:
+        base += tables.number("ts.rules.fine_weapons")
+        parts.append("+fine weapons 1")
+    if p.high_tech_dr:
+        base += p.high_tech_dr // 2
+        parts.append(f"+½ DR {p.high_tech_dr // 2}")
+    if p.apc:
+        base += p.tl
+        parts.append(f"+APC TL {p.tl}")
+    if p.flying:
+        base += p.tl
+        parts.append(f"+flying TL {p.tl}")
+    if p.ranged != "none":
+        if not tables.has(f"ts.ranged.{p.ranged}"):
+            raise InvalidInputError(
+                f"unknown ranged weapon {p.ranged!r}: one of {', '.join(tables.names('ts.ranged'))}"
+            )
+        ranged = tables.number(f"ts.ranged.{p.ranged}")
+        base += ranged
+        parts.append(f"+{p.ranged} {ranged}")
+    if p.rifle:
+        base += p.tl
+        parts.append(f"+rifle TL {p.tl}")
+    if p.irregular:
+        cut = base // tables.number("ts.rules.irregular_divisor")
+        base -= cut
+        parts.append(f"−⅓ irregular {cut}")
+    return base, parts
+
+
+def troop_strength(tables: Tables, p: UnitProfile, *, men: int | None = None, quality: str | None = None) -> Strength:
+    """TS(unit) = per-man TS × men × the quality multiplier, plus special weapons (crew included)."""
+    count = p.men if men is None else men
+    per_man, parts = per_man_ts(tables, p)
+    specials = 0
+    for item, n in sorted(p.special.items()):
+        if not tables.has(f"ts.special.{item}"):
+            raise InvalidInputError(f"unknown special weapon {item!r}: one of {', '.join(tables.names('ts.special'))}")
+        specials += tables.number(f"ts.special.{item}") * n
+    pct = tables.number(f"quality.{quality or p.quality}.ts_pct")
+    total = (per_man * count + specials) * pct // 100
+    shown = [f"{per_man} per man [{', '.join(parts) or 'no equipment'}] × {count} men"]
+    if specials:
+        shown.append(f"+ specials {specials}")
+    if pct != 100:
+        shown.append(f"× {pct}% ({quality or p.quality})")
+    return Strength(per_man, count, specials, pct, total, tuple(shown))
+
+
+def morale_adjusted_ts(tables: Tables, ts: int, morale: int, base_morale: int) -> int:
+    """§2.7 (optional): TS × (1 + 10% × (current − base Morale)), to the nearest whole TS."""
+    pct = 100 + tables.number("morale.ts_pct_per_morale") * (morale - base_morale)
+    return max(0, (ts * pct * 2 + 100) // 200)

@@ -1,0 +1,61 @@
+"""Mass battles' results for units and the careers of player characters."""
+
+from __future__ import annotations
+
+from events.registry import Event, registry
+
+
+@registry.register
+class CasualtiesTaken(Event):
+    """A unit's losses in a battle: the dead (or permanently maimed) and the wounded who may return."""
+
+    event_name = "battle.casualties_taken"
+
+    battle_id: str
+    unit_id: str
+    percent: int
+    dead: int
+    wounded: int
+
+
+@registry.register
+class UnitFate(Event):
+    """How a unit came out of the battle: holds, retreats (in good order), routs or surrenders."""
+
+    event_name = "battle.unit_fate"
+
+    battle_id: str
+    unit_id: str
+    fate: str
+
+
+@registry.register
+class PcWounded(Event):
+    event_name = "career.pc_wounded"
+
+    battle_id: str
+    pc: str
+    damage: int
+    wounds: tuple[int, ...]
+
+
+@registry.register
+class ReputationChanged(Event):
+    """Glory: a temporary Reputation change for ``months`` (0 = permanent)."""
+
+    event_name = "career.reputation_changed"
+
+    battle_id: str
+    pc: str
+    change: int
+    months: int
+
+
+@registry.register
+class PromotionRolled(Event):
+    event_name = "career.promotion_rolled"
+
+    battle_id: str
+    pc: str
+    reaction: str
+    rank_change: int
