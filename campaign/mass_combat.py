@@ -18,12 +18,13 @@ from campaign.rules.mass_combat.tables import Tables
 from campaign.rules.tables import Value, apply_overrides, check_override
 from campaign.rulesets import RULESETS
 from campaign.tables import base_values
-from events.dice import Dice
+from events.dice import Dice, ReplayDice
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted
+from events.families.dice import DiceRolled
 from events.families.roster import UnitMustered
-from events.families.rules import TableOverridden
-from events.registry import Event
+from events.families.rules import RuleApplied, TableOverridden
+from events.registry import Event, registry
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
@@ -39,6 +40,26 @@ def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
         return BattleSetup.model_validate(data)
     except ValidationError as exc:
         raise InvalidInputError(f"not a valid battle set-up: {_problems(exc)}") from None
+
+
+def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
+    return {
+        "unit_id": unit.unit_id,
+        "name": unit.name,
+        "side": unit.side,
+        "profile": unit.profile.model_dump(mode="json"),
+        "campaign_morale": unit.campaign_morale,
+    }
+
+
+def _army_from_json(data: Mapping[str, Any]) -> mc_battle.ArmyUnit:
+    return mc_battle.ArmyUnit(
+        data["unit_id"],
+        data["name"],
+        data["side"],
+        UnitProfile.model_validate(data["profile"]),
+        int(data["campaign_morale"]),
+    )
 
 
 class MassCombat:
@@ -115,7 +136,26 @@ class MassCombat:
                 settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in setup.sides},
             )
             decisions = mc_battle.resolve_battle(tables, setup, roster, battle_id, dice)
-            events = [started, *decision_events(decisions, battle_id, ruleset=RULESET.name, version=RULESET.version)]
+            # The whole set-up goes in the log: any battle day can be re-run on its recorded dice.
+            record = RuleApplied(
+                ruleset=RULESET.name,
+                ruleset_version=RULESET.version,
+                rule="battle_day",
+                clause="RULES.md §2.8–2.12",
+                battle_id=battle_id,
+                inputs={
+                    "setup": setup.model_dump(mode="json"),
+                    "final_day": final_day,
+                    "roster": {n: _army_json(u) for n, u in roster.items()},
+                },
+                outcome={"decisions": len(decisions)},
+                explanation=f"{setup.name}, day {setup.day}: {len(decisions)} steps resolved",
+            )
+            events = [
+                started,
+                record,
+                *decision_events(decisions, battle_id, ruleset=RULESET.name, version=RULESET.version),
+            ]
             if not final_day:
                 events = [
                     e.model_copy(update={"result": "continues", "winner": None})
@@ -126,6 +166,35 @@ class MassCombat:
             return events
 
         return self.ledger.run(info, "mc.battle", decide, table=table, command_id=command_id)
+
+    def reevaluate(self, info: CampaignInfo, battle_seq: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Re-run the battle day recorded at ``battle_seq`` on its own dice, with the tables in force then.
+
+        Returns (recorded, recomputed) outcomes of every step; equal unless the engine changed since.
+        """
+        self.check(info)
+        events = list(self.ledger.store.read(info.campaign_id))
+        record = next((e for e in events if e.seq == battle_seq), None)
+        if record is None or record.payload.get("rule") != "battle_day":
+            raise InvalidInputError(f"event {battle_seq} is not a recorded battle day")
+        before = [e for e in events if e.seq < battle_seq]
+        command = [e for e in events if e.meta.get("command_id") == record.meta.get("command_id")]
+        base = base_values("mass_combat")
+        state = mc_state.fold(before, base)
+        tables = Tables(apply_overrides(base, state.overrides))
+        inputs = record.payload["inputs"]
+        setup = parse_setup(inputs["setup"])
+        roster = {n: _army_from_json(u) for n, u in inputs["roster"].items()}
+        rolled = [registry.decode(e) for e in command if e.type == "dice.rolled"]
+        dice = ReplayDice([r for r in rolled if isinstance(r, DiceRolled)])
+        decisions = mc_battle.resolve_battle(tables, setup, roster, str(record.payload["battle_id"]), dice)
+        recomputed = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
+        recorded = [
+            {"rule": e.payload["rule"], "outcome": dict(e.payload["outcome"])}
+            for e in command
+            if e.type == "rules.applied" and e.payload["rule"] != "battle_day"
+        ]
+        return recorded, recomputed
 
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None

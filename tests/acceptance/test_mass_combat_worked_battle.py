@@ -18,6 +18,7 @@ import pytest
 
 from campaign.ledger import TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
+from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
 
 MEGALOS = {
@@ -269,3 +270,49 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
     # After the battle: 2 of the gang dead, the survivors Green: 13 × 2 × 0.8 = 20.8 → 20.
     gang = game.strength(ledger.resolve(None), "Caliburn's gang", full=True)
     assert (gang.men, gang.quality_pct, gang.total) == (13, 80, 20)
+
+
+def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_in_force(
+    war: tuple[MassCombat, Any],
+) -> None:
+    game, ledger = war
+
+    def day(n: int) -> Any:
+        return game.battle(ledger.resolve(None), parse_setup(setup(n, -2)), final_day=True)
+
+    first = day(1)
+    base_rows = {
+        e.payload["unit_id"]: e.payload["percent"] for e in first.events if e.type == "battle.casualties_taken"
+    }
+    # The casualty table is a reconstruction ([INF]); this group uses a bloodier one from now on.
+    game.house_rule(ledger.resolve(None), "casualties.offset_base", 45, note="our table is bloodier")
+    second = day(1)
+    seq_first = next(e.seq for e in first.events if e.payload.get("rule") == "battle_day")
+    seq_second = next(e.seq for e in second.events if e.payload.get("rule") == "battle_day")
+    recorded, recomputed = game.reevaluate(ledger.resolve(None), seq_first)
+    assert recorded == recomputed, "re-running the first battle with the table of its day gives what was recorded"
+    recorded2, recomputed2 = game.reevaluate(ledger.resolve(None), seq_second)
+    assert recorded2 == recomputed2
+    casualty_pct = [d["outcome"]["base_percent"] for d in recomputed2 if d["rule"] == "casualties"]
+    four_d = [d["outcome"]["roll"] for d in recomputed2 if d["rule"] == "casualties"]
+    assert casualty_pct == [
+        max(0, min(100, r + (2 * (45 - 10 * row) + 3) // 6)) for r, row in zip(four_d, _rows(recomputed2), strict=True)
+    ]
+    assert base_rows  # the first day's losses came from the base table
+
+
+def _rows(decisions: list[dict[str, Any]]) -> list[int]:
+    diff = next(d["outcome"]["difference"] for d in decisions if d["rule"] == "strategy_contest")
+    return [diff, -diff]
+
+
+def test_a_risk_outside_the_range_is_refused_and_nothing_is_appended(war: tuple[MassCombat, Any]) -> None:
+    game, ledger = war
+    before = len(list(ledger.store.read(ledger.resolve(None).campaign_id)))
+    with pytest.raises(InvalidInputError, match="outside −6…\\+6"):
+        game.battle(ledger.resolve(None), parse_setup(setup(1, -7)))
+    with pytest.raises(InvalidInputError, match="not a valid battle set-up"):
+        parse_setup({"name": "x", "sides": []})
+    with pytest.raises(InvalidInputError, match="not a Mass Combat unit profile"):
+        game.muster(ledger.resolve(None), "Ghosts", "Megalos", {"men": -5})
+    assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before

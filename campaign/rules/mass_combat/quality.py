@@ -34,13 +34,16 @@ def quality_for_experience(tables: Tables, battles: int) -> str:
     return found
 
 
+def _band(tables: Tables, table: str, roll: int) -> str:
+    """The row of a 3d table whose band holds ``roll``: the highest low end not above it."""
+    rows = [(tables.number(f"{table}.{q}.roll_from"), q) for q in QUALITIES]
+    eligible = [row for row in rows if roll >= row[0]]
+    return max(eligible)[1] if eligible else min(rows)[1]
+
+
 def quality_from_roll(tables: Tables, roll: int) -> str:
     """The 3d quality table: low rolls are better."""
-    found = QUALITIES[-1]
-    for quality in reversed(QUALITIES):
-        if roll >= tables.number(f"quality.{quality}.roll_from"):
-            return quality
-    return found
+    return _band(tables, "quality", roll)
 
 
 def needs_reroll(tables: Tables, quality: str, *, new_unit: bool, replacements: int) -> bool:
@@ -64,9 +67,5 @@ def quality_step_down(quality: str) -> str:
 
 def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
     """NPC commander experience from 3d (§2.5): the same table gives Strategy or Leadership."""
-    found = "inexperienced"
-    for level in reversed(QUALITIES):
-        if roll >= tables.number(f"commander.{level}.roll_from"):
-            found = level
-            break
-    return found, tables.number(f"commander.{found}.skill")
+    level = _band(tables, "commander", roll)
+    return level, tables.number(f"commander.{level}.skill")
