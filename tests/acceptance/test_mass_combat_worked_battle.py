@@ -41,17 +41,38 @@ def setup(day: int, caliburn_risk: int, **extra: Any) -> dict[str, Any]:
     megalos_units = [
         {"unit": "Caliburn's gang", "morale_mods": {"home_soil_defence": 2, "hereditary_enemy": 1}},
         {"unit": "Militia archers"},
-        {"unit": "Mercenary MI platoon", "healing": 1 if day == 1 else 0},
-        {"unit": "Mercenary company", "strike": 2 if day == 1 else 0},
+        {"unit": "Mercenary MI platoon"},
+        {"unit": "Mercenary company"},
         {"unit": "Border irregulars"},
     ]
     wazif_units = [
         {"unit": "LC archers", "morale_mods": {"hereditary_enemy": 1}},
-        {"unit": "Seasoned MI", "morale_es": -1 if day == 1 else 0, "strike": 1 if day == 1 else 0},
-        {"unit": "Elite HI", "strike": 1 if day == 1 else 0},
-        {"unit": "Average MI", "morale_es": 2 if day == 1 else 0},
+        {"unit": "Seasoned MI"},
+        {"unit": "Elite HI"},
+        {"unit": "Average MI"},
         {"unit": "Desert irregulars"},
     ]
+    # Day 1's magic: Megalos (ES 4) lowers the Seasoned MI's Morale and strikes it, strikes the Elite HI and
+    # heals its mercenary platoon; Al-Wazif (ES 3) strikes the mercenary company twice and raises its
+    # Average MI's Morale (1 point on TS 48 → +2).
+    megalos_spells = (
+        [
+            {"kind": "morale", "points": 1, "target": "Seasoned MI", "direction": -1},
+            {"kind": "strike", "points": 1, "target": "Seasoned MI"},
+            {"kind": "strike", "points": 1, "target": "Elite HI"},
+            {"kind": "healing", "points": 1, "target": "Mercenary MI platoon"},
+        ]
+        if day == 1
+        else []
+    )
+    wazif_spells = (
+        [
+            {"kind": "strike", "points": 2, "target": "Mercenary company"},
+            {"kind": "morale", "points": 1, "target": "Average MI", "direction": 1},
+        ]
+        if day == 1
+        else []
+    )
     return {
         "name": "Battle for Bannok",
         "kind": "open_field",
@@ -63,6 +84,8 @@ def setup(day: int, caliburn_risk: int, **extra: Any) -> dict[str, Any]:
                 "tl": 3,
                 "units": megalos_units,
                 "circumstances": {"home_soil": 2},
+                "es": 4,
+                "spells": megalos_spells,
                 **extra.get("megalos", {}),
             },
             {
@@ -71,6 +94,8 @@ def setup(day: int, caliburn_risk: int, **extra: Any) -> dict[str, Any]:
                 "tl": 3,
                 "units": wazif_units,
                 "catastrophe_unit": "LC archers",
+                "es": 3,
+                "spells": wazif_spells,
                 **extra.get("wazif", {}),
             },
         ],
@@ -302,8 +327,10 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
 
 
 def _rows(decisions: list[dict[str, Any]]) -> list[int]:
-    diff = next(d["outcome"]["difference"] for d in decisions if d["rule"] == "strategy_contest")
-    return [diff, -diff]
+    """Each side's casualty row: its margin minus the other's (+W for the winner, −W for the loser)."""
+    margins = next(d["outcome"]["margins"] for d in decisions if d["rule"] == "strategy_contest")
+    a, b = margins["Megalos"], margins["Al-Wazif"]
+    return [a - b, b - a]
 
 
 def test_a_risk_outside_the_range_is_refused_and_nothing_is_appended(war: tuple[MassCombat, Any]) -> None:

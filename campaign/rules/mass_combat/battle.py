@@ -50,9 +50,11 @@ class UnitRun:
     ts_before: int
     ts: int
     fate: str = "holds"
-    strike: int = 0
-    healing: int = 0
+    strike_rows: int = 0
+    healing_rows: int = 0
     nowhere_to_go: bool = False
+    blocked: int = 0
+    """Enemy Extraordinary Force points this unit's own side blocks (defence spells)."""
 
 
 @dataclass
@@ -64,6 +66,9 @@ class SideRun:
     ts: int = 0
     margin: int = 0
     roll: int = 0
+    catastrophe_bonus: int = 0
+    """Added to this side's catastrophe roll by enemy Extraordinary Force."""
+    army_defence: int = 0
 
     @property
     def name(self) -> str:
@@ -89,15 +94,7 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
         base = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
         ts = troop_strength(tables, p).total
         run = UnitRun(
-            unit,
-            base,
-            base + unit.campaign_morale + u.morale_es,
-            dict(u.morale_mods),
-            ts,
-            ts,
-            strike=u.strike,
-            healing=u.healing,
-            nowhere_to_go=u.nowhere_to_go,
+            unit, base, base + unit.campaign_morale, dict(u.morale_mods), ts, ts, nowhere_to_go=u.nowhere_to_go
         )
         runs.append(run)
     if len({r.unit.unit_id for r in runs}) != len(runs):
@@ -105,8 +102,8 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
     return SideRun(side, runs, base_strategy=side.commander.strategy)
 
 
-def _catastrophe(tables: Tables, me: SideRun, enemy: SideRun, dice: Dice) -> Decision:
-    bonus = enemy.setup.es_on_enemy_catastrophe // tables.number("catastrophe.rules.es_per_point")
+def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: Dice) -> Decision:
+    bonus = me.catastrophe_bonus
     roll = dice.roll(THREE_D, f"catastrophe roll, {me.name}")
     rolls: list[Roll] = [roll]
     result = min(18, roll.total + bonus)
@@ -129,8 +126,9 @@ def _catastrophe(tables: Tables, me: SideRun, enemy: SideRun, dice: Dice) -> Dec
         effects.append(f"army commander killed: base Strategy halved to {me.base_strategy}")
     if tables.has(f"{prefix}.enemy_ts_pct"):
         pct = tables.number(f"{prefix}.enemy_ts_pct")
-        for u in enemy.units:
-            u.ts = u.ts * (100 + pct) // 100
+        for enemy in enemies:
+            for u in enemy.units:
+                u.ts = u.ts * (100 + pct) // 100
         effects.append(f"enemy TS +{pct}%")
     if tables.has(f"{prefix}.morale_all") and tables.number(f"{prefix}.morale_all"):
         for u in me.units:
@@ -156,7 +154,7 @@ def _catastrophe(tables: Tables, me: SideRun, enemy: SideRun, dice: Dice) -> Dec
         "catastrophe",
         "§2.8",
         None,
-        {"side": me.name, "enemy_es_points": enemy.setup.es_on_enemy_catastrophe},
+        {"side": me.name, "enemy_es_bonus": bonus},
         {"result": result, "effects": effects},
         f"{me.name} catastrophe: {'; '.join(notes)} → {result}: {'; '.join(effects)}",
         (),
@@ -173,6 +171,82 @@ def _major_unit(tables: Tables, side: SideRun) -> UnitRun:
     return max(majors, key=lambda u: (u.ts, u.unit.name))
 
 
+def _spells(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
+    """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
+    per_point = tables.number("extraordinary.ts_per_point")
+    every_unit = {u.unit.name: (side, u) for side in sides for u in side.units}
+    for side in sides:
+        for spell in side.setup.spells:
+            if spell.kind != "defence":
+                continue
+            if spell.target is None:
+                side.army_defence += spell.points // 2
+            else:
+                owner, unit = every_unit.get(spell.target, (None, None))
+                if unit is None or owner is not side:
+                    raise InvalidInputError(f"{side.name} can only shield its own units, not {spell.target!r}")
+                unit.blocked += spell.points
+    decisions: list[Decision] = []
+    for side in sides:
+        lines = []
+        for spell in side.setup.spells:
+            if spell.kind == "defence":
+                lines.append(f"defence {spell.points} on {spell.target or 'the whole army'}")
+                continue
+            if spell.kind == "recon":
+                gain = spell.points // 3
+                side.strategy_mods["recon (Extraordinary Force)"] = (
+                    side.strategy_mods.get("recon (Extraordinary Force)", 0) + gain
+                )
+                lines.append(f"recon {spell.points} points → Strategy +{gain}")
+                continue
+            if spell.kind == "catastrophe":
+                enemies = [s for s in sides if s is not side]
+                target = (
+                    next((s for s in enemies if s.name == spell.target), None)
+                    if spell.target
+                    else (enemies[0] if len(enemies) == 1 else None)
+                )
+                if target is None:
+                    raise InvalidInputError("with several enemies, a catastrophe spell names the side it curses")
+                blocked = min(spell.points, target.army_defence * 2)
+                target.army_defence -= blocked // 2
+                bonus = (spell.points - blocked) // tables.number("catastrophe.rules.es_per_point")
+                target.catastrophe_bonus += bonus
+                lines.append(f"{spell.points} points on {target.name}'s catastrophe roll → +{bonus}")
+                continue
+            owner, unit = every_unit.get(spell.target or "", (None, None))
+            if unit is None or owner is None:
+                raise InvalidInputError(f"no unit {spell.target!r} in this battle")
+            points = spell.points
+            if owner is not side:
+                stopped = min(points, unit.blocked)
+                unit.blocked -= stopped
+                points -= stopped
+            effect = points * per_point // max(unit.ts, 1)
+            if spell.kind == "morale":
+                unit.morale += effect * spell.direction
+                lines.append(f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts})")
+            elif spell.kind == "strike":
+                unit.strike_rows += effect
+                lines.append(f"Strike on {unit.unit.name}: {effect} row(s) up")
+            else:
+                unit.healing_rows += effect
+                lines.append(f"Healing on {unit.unit.name}: {effect} row(s) down")
+        if side.setup.spells:
+            decisions.append(
+                Decision(
+                    "extraordinary_force",
+                    "§2.13",
+                    None,
+                    {"side": side.name, "es": side.setup.es},
+                    {"spent": sum(sp.points for sp in side.setup.spells)},
+                    f"{side.name} spends Extraordinary Force: " + "; ".join(lines),
+                )
+            )
+    return decisions
+
+
 def _apply_morale_ts(tables: Tables, sides: Sequence[SideRun], enabled: bool) -> None:
     for side in sides:
         for u in side.units:
@@ -181,48 +255,48 @@ def _apply_morale_ts(tables: Tables, sides: Sequence[SideRun], enabled: bool) ->
         side.ts = sum(u.ts for u in side.units)
 
 
-def _category_ts(side: SideRun, category: str) -> tuple[int, int]:
-    real = sum(u.ts for u in side.units if category in u.unit.profile.special_categories())
-    neutral = sum(u.ts for u in side.units if f"neutralizes:{category}" in u.unit.profile.categories)
+def _category_ts(sides: Sequence[SideRun], category: str) -> tuple[int, int]:
+    real = sum(u.ts for side in sides for u in side.units if category in u.unit.profile.special_categories())
+    neutral = sum(u.ts for side in sides for u in side.units if f"neutralizes:{category}" in u.unit.profile.categories)
     return real, neutral
 
 
-def _strategy_modifiers(tables: Tables, setup: BattleSetup, a: SideRun, b: SideRun) -> None:
-    strong, weak = (a, b) if a.ts >= b.ts else (b, a)
-    if weak.ts > 0 and strong.ts > weak.ts:
-        ratio_pm = strong.ts * 1000 // weak.ts
-        bonus = tables.step_bonus("ts_ratio.steps", ratio_pm)
-        if strong.setup.tl - weak.setup.tl >= tables.number("ts_ratio.tl_lead_for_beyond_cap") and ratio_pm >= 20000:
-            bonus += (ratio_pm // 10000 - 1) * tables.number("ts_ratio.beyond_cap_per_ten")
-        if bonus:
-            strong.strategy_mods[f"TS {strong.ts}:{weak.ts} = {ratio_pm / 1000:.2f}"] = bonus
-    if a.setup.tl != b.setup.tl:
-        ahead, behind = (a, b) if a.setup.tl > b.setup.tl else (b, a)
-        diff = ahead.setup.tl - behind.setup.tl
-        ahead.strategy_mods[f"TL {ahead.setup.tl} vs {behind.setup.tl}"] = diff + tables.number(
-            "tl.bonus_over_difference"
-        )
-    high_tl = max(a.setup.tl, b.setup.tl)
+def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> None:
+    """Each side against its opponents; with several, their average TS (the seed's several-opponents rule)."""
+    high_tl = max(s.setup.tl for s in sides)
     categories = ["artillery", "armour", "air"] if high_tl >= 6 else (["artillery"] if setup.siege else ["cavalry"])
     if high_tl < 6:
         categories.append("missile")
-    for category in categories:
-        (ra, na), (rb, nb) = _category_ts(a, category), _category_ts(b, category)
-        # Neutralizing troops count for the side with fewer real specials.
-        if ra < rb:
-            ra += na
-        elif rb < ra:
-            rb += nb
-        if ra == rb:
-            continue
-        more, _less = (a, b) if ra > rb else (b, a)
-        hi, lo = max(ra, rb), min(ra, rb)
-        ratio_pm = hi * 1000 // lo if lo else tables.number("special.none_counts_as")
-        bonus = tables.step_bonus("special.steps", ratio_pm)
-        if bonus:
-            label = f"{category} {hi}:{lo}" if lo else f"{category}: the enemy has none"
-            more.strategy_mods[label] = bonus
-    for side in (a, b):
+    for side in sides:
+        others = [s for s in sides if s is not side]
+        enemy_ts = sum(s.ts for s in others) // len(others)
+        if enemy_ts > 0 and side.ts > enemy_ts:
+            ratio_pm = side.ts * 1000 // enemy_ts
+            bonus = tables.step_bonus("ts_ratio.steps", ratio_pm)
+            enemy_tl = max(s.setup.tl for s in others)
+            if side.setup.tl - enemy_tl >= tables.number("ts_ratio.tl_lead_for_beyond_cap") and ratio_pm >= 20000:
+                bonus += (ratio_pm // 10000 - 1) * tables.number("ts_ratio.beyond_cap_per_ten")
+            if bonus:
+                side.strategy_mods[f"TS {side.ts}:{enemy_ts} = {ratio_pm / 1000:.2f}"] = bonus
+        enemy_tl = max(s.setup.tl for s in others)
+        if side.setup.tl > enemy_tl:
+            diff = side.setup.tl - enemy_tl
+            side.strategy_mods[f"TL {side.setup.tl} vs {enemy_tl}"] = diff + tables.number("tl.bonus_over_difference")
+        for category in categories:
+            (mine, my_neutral), (theirs, their_neutral) = _category_ts([side], category), _category_ts(others, category)
+            # Neutralizing troops count for the side with fewer real specials.
+            if mine < theirs:
+                mine += my_neutral
+            elif theirs < mine:
+                theirs += their_neutral
+            if mine <= theirs:
+                continue
+            ratio_pm = mine * 1000 // theirs if theirs else tables.number("special.none_counts_as")
+            bonus = tables.step_bonus("special.steps", ratio_pm)
+            if bonus:
+                side.strategy_mods[f"{category} {mine}:{theirs}" if theirs else f"{category}: the enemy has none"] = (
+                    bonus
+                )
         s = side.setup
         for name, value in s.circumstances.items():
             side.strategy_mods[name.replace("_", " ")] = value
@@ -245,58 +319,89 @@ def _effective_skill(side: SideRun, tables: Tables) -> tuple[int, str]:
     return side.base_strategy, "Strategy"
 
 
-def _contest(tables: Tables, a: SideRun, b: SideRun, dice: Dice) -> Decision:
+def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     parts = []
-    for side in (a, b):
+    rolls: list[Roll] = []
+    effective: dict[str, int] = {}
+    for side in sides:
         skill, which = _effective_skill(side, tables)
         total = sum(side.strategy_mods.values())
-        effective = skill + total
+        effective[side.name] = skill + total
         roll = dice.roll(THREE_D, f"{which} roll, {side.name}")
-        side.roll, side.margin = roll.total, effective - roll.total
+        rolls.append(roll)
+        side.roll, side.margin = roll.total, effective[side.name] - roll.total
         mods = ", ".join(f"{k} {v:+d}" for k, v in side.strategy_mods.items()) or "none"
         parts.append(
-            f"{side.name}: {which} {skill} {total:+d} ({mods}) = {effective}, rolled {roll.total} → margin "
-            f"{side.margin:+d}"
+            f"{side.name}: {which} {skill} {total:+d} ({mods}) = {effective[side.name]}, rolled {roll.total} "
+            f"→ margin {side.margin:+d}"
         )
-    diff = a.margin - b.margin
+    best = max(s.margin for s in sides)
+    for side in sides:
+        # A commander with Luck may have the contest rerolled (§2.11); he keeps the better roll.
+        if side.setup.commander.luck and side.margin < best:
+            again = dice.roll(THREE_D, f"Luck reroll of the contest, {side.name}")
+            rolls.append(again)
+            margin = effective[side.name] - again.total
+            parts.append(f"{side.name} uses Luck: rolled {again.total} → margin {margin:+d}")
+            side.margin = max(side.margin, margin)
+    ranked = sorted(sides, key=lambda s: -s.margin)
+    diff = ranked[0].margin - ranked[1].margin
     return Decision(
         "strategy_contest",
         "§2.10–2.11",
         None,
-        {
-            "modifiers": {a.name: dict(a.strategy_mods), b.name: dict(b.strategy_mods)},
-            "ts": {a.name: a.ts, b.name: b.ts},
-        },
-        {"margins": {a.name: a.margin, b.name: b.margin}, "difference": diff},
-        "Quick Contest — " + "; ".join(parts) + f"; difference {abs(diff)} to {a.name if diff >= 0 else b.name}",
+        {"modifiers": {s.name: dict(s.strategy_mods) for s in sides}, "ts": {s.name: s.ts for s in sides}},
+        {"margins": {s.name: s.margin for s in sides}, "difference": diff},
+        "Quick Contest — " + "; ".join(parts) + f"; difference {diff} to {ranked[0].name}",
         (),
-        (),
+        tuple(rolls),
     )
+
+
+@dataclass(frozen=True)
+class Defeat:
+    side: SideRun
+    w: int
+    key: str
 
 
 @dataclass(frozen=True)
 class Outcome:
     table: str
-    key: str
-    winner: SideRun | None
-    loser: SideRun | None
-    w: int
+    winner: SideRun
+    defeats: tuple[Defeat, ...]
+
+    @property
+    def w(self) -> int:
+        return min(d.w for d in self.defeats)
+
+    @property
+    def key(self) -> str:
+        return min(self.defeats, key=lambda d: d.w).key
+
+    @property
+    def clear(self) -> bool:
+        return self.key not in ("no_clear_winner",)
+
+    def lost(self, side: SideRun) -> bool:
+        return any(d.side is side and d.key != "no_clear_winner" for d in self.defeats)
 
 
-def _result(tables: Tables, setup: BattleSetup, a: SideRun, b: SideRun) -> Outcome:
-    diff = a.margin - b.margin
-    w = abs(diff)
+def _result(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> Outcome:
+    ranked = sorted(sides, key=lambda s: -s.margin)
+    winner = ranked[0]
     if setup.kind == "open_field":
-        key = tables.band("results.open_field", w)
-        if w == 0 or key == "no_clear_winner":
-            return Outcome("A", key, a if diff > 0 else b if diff < 0 else None, None, w)
-        winner, loser = (a, b) if diff > 0 else (b, a)
-        return Outcome("A", key, winner, loser, w)
-    attacker, defender = (a, b) if a.setup.role == "attacker" else (b, a)
-    attacker_diff = attacker.margin - defender.margin
-    if attacker_diff > 0:
-        return Outcome("C", tables.band("results.attacker_wins", w), attacker, defender, w)
-    return Outcome("B", tables.band("results.defender_wins", w), defender, attacker, w)
+        defeats = tuple(
+            Defeat(s, winner.margin - s.margin, tables.band("results.open_field", winner.margin - s.margin))
+            for s in ranked[1:]
+        )
+        return Outcome("A", winner, defeats)
+    attacker = next(s for s in sides if s.setup.role == "attacker")
+    defender = next(s for s in sides if s.setup.role == "defender")
+    w = abs(attacker.margin - defender.margin)
+    if attacker.margin > defender.margin:
+        return Outcome("C", attacker, (Defeat(defender, w, tables.band("results.attacker_wins", w)),))
+    return Outcome("B", defender, (Defeat(attacker, w, tables.band("results.defender_wins", w)),))
 
 
 def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[Roll, int, str]:
@@ -311,18 +416,18 @@ def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[
     return roll, target - roll.total, f"{detail} = {target}, rolled {roll.total}"
 
 
-def _morale_phase(tables: Tables, outcome: Outcome, sides: Sequence[SideRun], dice: Dice) -> list[Decision]:
+def _morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:
     decisions: list[Decision] = []
     fail_rout = tables.number("results.retreat_fail_by")
     nowhere = tables.number("results.nowhere_to_go_bonus")
 
-    def roll_unit(u: UnitRun, penalty: int, on_pass: str, on_fail: str, *, retreat_needs_room: bool = False) -> bool:
+    def roll_unit(u: UnitRun, key: str, penalty: int, on_pass: str, on_fail: str, *, needs_room: bool = False) -> bool:
         roll, margin, detail = _morale_roll(dice, u, penalty)
         fate = on_pass if margin >= 0 else on_fail
-        if outcome.key == "no_clear_winner" and margin < 0:
+        if key == "no_clear_winner" and margin < 0:
             fate = "retreats" if -margin < fail_rout else "routs"
         extra_rolls = [roll]
-        if fate == "retreats" and u.nowhere_to_go and retreat_needs_room:
+        if fate == "retreats" and u.nowhere_to_go and needs_room:
             again, m2, d2 = _morale_roll(dice, u, penalty, nowhere)
             extra_rolls.append(again)
             fate = "holds" if m2 >= 0 else "surrenders"
@@ -342,59 +447,57 @@ def _morale_phase(tables: Tables, outcome: Outcome, sides: Sequence[SideRun], di
         )
         return margin >= 0
 
-    key, loser = outcome.key, outcome.loser
-    if key == "no_clear_winner":
-        for side in sides:
-            for u in side.units:
-                roll_unit(u, 0, "holds", "retreats")
-    elif outcome.table == "A" and loser is not None:
-        penalty = {"minor_victory": 0, "victory_morale_2": -2, "victory_morale_4": -4}.get(key)
-        for u in loser.units:
+    if any(d.key == "no_clear_winner" for d in outcome.defeats):
+        for u in outcome.winner.units:
+            roll_unit(u, "no_clear_winner", 0, "holds", "retreats")
+    for defeat in outcome.defeats:
+        loser, key = defeat.side, defeat.key
+        if key == "no_clear_winner":
+            for u in loser.units:
+                roll_unit(u, key, 0, "holds", "retreats")
+        elif outcome.table == "A":
+            penalty = {"minor_victory": 0, "victory_morale_2": -2, "victory_morale_4": -4}.get(key)
             if penalty is None:
-                u.fate = "routs"
+                for u in loser.units:
+                    u.fate = "routs"
+                decisions.append(
+                    Decision(
+                        "unit_morale",
+                        "§2.11",
+                        None,
+                        {},
+                        {"fate": "routs"},
+                        f"overwhelming victory: every unit of {loser.name} routs",
+                    )
+                )
             else:
-                roll_unit(u, penalty, "retreats", "routs")
-        if penalty is None:
+                for u in loser.units:
+                    roll_unit(u, key, penalty, "retreats", "routs")
+        elif key in ("attacker_holds_half", "attacker_holds_half_2", "defender_holds_half"):
+            penalty = -2 if key.endswith("_2") else 0
+            passed = [roll_unit(u, key, penalty, "holds", "fails") for u in loser.units]
+            holds = sum(passed) * 2 >= len(passed)
+            for u in loser.units:
+                u.fate = "holds" if holds else "retreats"
+            if not holds and key == "defender_holds_half":
+                for u in loser.units:
+                    if u.nowhere_to_go:
+                        roll_unit(u, key, nowhere, "holds", "surrenders")
             decisions.append(
                 Decision(
-                    "unit_morale",
+                    "army_morale",
                     "§2.11",
                     None,
-                    {},
-                    {"fate": "routs"},
-                    f"overwhelming victory: every unit of {loser.name} routs",
+                    {"passed": sum(passed), "units": len(passed)},
+                    {"holds": holds},
+                    f"{sum(passed)} of {len(passed)} units of {loser.name} pass: the army "
+                    f"{'holds' if holds else 'retreats in good order'}",
                 )
             )
-    elif loser is not None and key in ("attacker_holds_half", "attacker_holds_half_2", "defender_holds_half"):
-        penalty = -2 if key.endswith("_2") else 0
-        passed = [roll_unit(u, penalty, "holds", "fails") for u in loser.units]
-        holds = sum(passed) * 2 >= len(passed)
-        for u in loser.units:
-            u.fate = "holds" if holds else "retreats"
-        if not holds and key == "defender_holds_half":
+        elif key in ("attacker_breaks", "attacker_breaks_2", "position_taken", "position_taken_captured"):
+            penalty = -2 if key in ("attacker_breaks_2", "position_taken_captured") else 0
             for u in loser.units:
-                if u.nowhere_to_go:
-                    roll_unit(u, nowhere, "holds", "surrenders")
-        decisions.append(
-            Decision(
-                "army_morale",
-                "§2.11",
-                None,
-                {"passed": sum(passed), "units": len(passed)},
-                {"holds": holds},
-                f"{sum(passed)} of {len(passed)} units of {loser.name} pass: the "
-                f"army {'holds' if holds else 'retreats in good order'}",
-            )
-        )
-    elif loser is not None and key in (
-        "attacker_breaks",
-        "attacker_breaks_2",
-        "position_taken",
-        "position_taken_captured",
-    ):
-        penalty = -2 if key in ("attacker_breaks_2", "position_taken_captured") else 0
-        for u in loser.units:
-            roll_unit(u, penalty, "retreats", "routs", retreat_needs_room=key.startswith("position"))
+                roll_unit(u, key, penalty, "retreats", "routs", needs_room=key.startswith("position"))
     return decisions
 
 
@@ -406,15 +509,36 @@ def casualty_offset(tables: Tables, row: int) -> int:
     return (numerator + tables.number("casualties.offset_divisor")) // divisor
 
 
+def _side_row(outcome: Outcome, side: SideRun) -> int:
+    """+W for the winner (against the closest loser), −W for each loser."""
+    if side is outcome.winner:
+        return outcome.w
+    return -next(d.w for d in outcome.defeats if d.side is side)
+
+
+def _captured_artillery(outcome: Outcome, lost: Mapping[str, dict[str, int]]) -> str:
+    """Lost artillery goes to the victor; after a draw each side keeps half of its own, the rest is destroyed."""
+    notes = []
+    for side_name, items in lost.items():
+        for item, count in items.items():
+            if not count:
+                continue
+            if outcome.clear and side_name != outcome.winner.name:
+                notes.append(f"{outcome.winner.name} captures {count} {item.replace('_', ' ')} of {side_name}")
+            elif not outcome.clear:
+                notes.append(
+                    f"{side_name} keeps {count // 2} of {count} lost {item.replace('_', ' ')}, the rest is destroyed"
+                )
+    return "; ".join(notes)
+
+
 def _casualties(
     tables: Tables, setup: BattleSetup, outcome: Outcome, sides: Sequence[SideRun], battle_id: str, dice: Dice
 ) -> list[Decision]:
     decisions: list[Decision] = []
-    a, b = sides
-    diff = a.margin - b.margin
-    per_point = tables.number("extraordinary.ts_per_point")
+    lost_artillery: dict[str, dict[str, int]] = {}
     for side in sides:
-        row = diff if side is a else -diff
+        row = _side_row(outcome, side)
         roll = dice.roll(FOUR_D, f"casualty roll, {side.name}")
         side_rolls: list[Roll] = [roll]
         lines = []
@@ -434,17 +558,17 @@ def _casualties(
                 shifts["routed (1d)"] = -rout.total
             if side.setup.intensity:
                 shifts["intensity"] = -side.setup.intensity
-            strength = max(u.ts_before, 1)
-            strike = u.strike * per_point // strength if u.strike else 0
-            heal = u.healing * per_point // strength if u.healing else 0
-            if strike - heal:
-                shifts["strike/healing"] = heal - strike
+            if u.healing_rows - u.strike_rows:
+                shifts["strike/healing"] = u.healing_rows - u.strike_rows
             unit_row = row + sum(shifts.values())
             pct = max(0, min(100, roll.total + casualty_offset(tables, unit_row)))
             men = u.unit.profile.men
             lost = -(-men * pct // 100)
             dead = lost // tables.number("casualties.dead_divisor")
             wounded = lost - dead
+            for item, count in u.unit.profile.special.items():
+                if "artillery" in item or "siege" in item or "ballista" in item:
+                    lost_artillery.setdefault(side.name, {})[item] = count * pct // 100
             after = troop_strength(tables, u.unit.profile, men=men - dead).total
             if setup.morale_ts:
                 after = morale_adjusted_ts(tables, after, u.morale, u.base)
@@ -459,25 +583,24 @@ def _casualties(
             )
             facts.append(UnitFate(battle_id=battle_id, unit_id=u.unit.unit_id, fate=u.fate))
         side.ts = sum(u.ts for u in side.units)
+        base_pct = max(0, min(100, roll.total + casualty_offset(tables, row)))
         decisions.append(
             Decision(
                 "casualties",
                 "§2.12",
                 None,
                 {"side": side.name, "row": row},
-                {
-                    "roll": roll.total,
-                    "base_percent": max(0, roll.total + casualty_offset(tables, row)),
-                    "ts_after": side.ts,
-                },
-                f"{side.name} casualties on row {row:+d}: 4d rolled {roll.total} → "
-                f"{roll.total + casualty_offset(tables, row)}% before unit shifts; "
+                {"roll": roll.total, "base_percent": base_pct, "ts_after": side.ts},
+                f"{side.name} casualties on row {row:+d}: 4d rolled {roll.total} → {base_pct}% before unit shifts; "
                 + "; ".join(lines)
                 + f"; TS after the battle {side.ts}",
                 tuple(facts),
                 tuple(side_rolls),
             )
         )
+    captured = _captured_artillery(outcome, lost_artillery)
+    if captured:
+        decisions.append(Decision("artillery", "§2.12", None, {}, {"lost": lost_artillery}, captured))
     return decisions
 
 
@@ -485,23 +608,24 @@ def resolve_battle(
     tables: Tables, setup: BattleSetup, roster: Mapping[str, ArmyUnit], battle_id: str, dice: Dice
 ) -> list[Decision]:
     """Resolve one battle day from the set-up; every step is a Decision, in the order rolled."""
-    a, b = (_muster(tables, s, roster) for s in setup.sides)
-    if not a.units or not b.units:
+    sides = [_muster(tables, s, roster) for s in setup.sides]
+    if any(not side.units for side in sides):
         raise InvalidInputError("each side needs at least one unit")
-    names = {pc.side for pc in setup.pcs} - {a.name, b.name}
-    if names:
-        raise InvalidInputError(f"PCs on unknown side(s): {', '.join(sorted(names))}")
+    by_name = {side.name: side for side in sides}
+    unknown = {pc.side for pc in setup.pcs} - set(by_name)
+    if unknown:
+        raise InvalidInputError(f"PCs on unknown side(s): {', '.join(sorted(unknown))}")
     for pc in setup.pcs:
-        pc_side = a if pc.side == a.name else b
         if pc.unit is not None:
-            _find(pc_side.units, pc.unit)
+            _find(by_name[pc.side].units, pc.unit)
         if not tables.number("pc.risk_min") <= pc.risk <= tables.number("pc.risk_max"):
             raise InvalidInputError(f"{pc.name}'s Risk {pc.risk} is outside −6…+6")
-    decisions = [_catastrophe(tables, a, b, dice), _catastrophe(tables, b, a, dice)]
-    _apply_morale_ts(tables, (a, b), setup.morale_ts)
-    _strategy_modifiers(tables, setup, a, b)
-    decisions.append(_contest(tables, a, b, dice))
-    outcome = _result(tables, setup, a, b)
+    decisions = _spells(tables, sides)
+    decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice) for side in sides]
+    _apply_morale_ts(tables, sides, setup.morale_ts)
+    _strategy_modifiers(tables, setup, sides)
+    decisions.append(_contest(tables, sides, dice))
+    outcome = _result(tables, setup, sides)
     label = {"A": "Table A (open field)", "B": "Table B (defender wins)", "C": "Table C (attacker wins)"}[outcome.table]
     decisions.append(
         Decision(
@@ -509,17 +633,16 @@ def resolve_battle(
             "§2.11",
             None,
             {"table": outcome.table, "w": outcome.w},
-            {"result": outcome.key, "winner": outcome.winner.name if outcome.winner else None},
-            f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}"
-            + (f"; {outcome.winner.name} has the better of it" if outcome.winner else ""),
+            {"result": outcome.key, "winner": outcome.winner.name},
+            f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}; {outcome.winner.name} has the better of it"
+            + "".join(f"; against {d.side.name} (W {d.w}): {d.key.replace('_', ' ')}" for d in outcome.defeats[1:]),
         )
     )
-    decisions += _morale_phase(tables, outcome, (a, b), dice)
-    decisions += _casualties(tables, setup, outcome, (a, b), battle_id, dice)
+    decisions += _morale_phase(tables, outcome, dice)
+    decisions += _casualties(tables, setup, outcome, sides, battle_id, dice)
     for pc in setup.pcs:
-        mine = a if pc.side == a.name else b
+        mine = by_name[pc.side]
         unit = _find(mine.units, pc.unit) if pc.unit else None
-        losing = outcome.loser is mine
         defending = mine.setup.role == "defender"
         decisions += resolve_pc(
             tables,
@@ -527,21 +650,21 @@ def resolve_battle(
             battle_id,
             dice,
             tl=mine.setup.tl,
-            losing=losing,
-            contest_difference=outcome.w,
+            losing=outcome.lost(mine),
+            contest_difference=abs(_side_row(outcome, mine)),
             defensive_bonus=sum(mine.setup.defensive.values()) if defending else 0,
             unit_routed=unit is not None and unit.fate in ("routs", "surrenders"),
         )
-    winner = outcome.winner.name if outcome.winner and outcome.key != "no_clear_winner" else None
+    winner = outcome.winner.name if outcome.clear else None
+    ts_text = ", ".join(f"{s.name} {s.ts}" for s in sides)
     decisions.append(
         Decision(
             "battle_end",
             "§2.11",
             None,
             {},
-            {"result": outcome.key, "ts": {a.name: a.ts, b.name: b.ts}},
-            f"{setup.name}, day {setup.day}: {outcome.key.replace('_', ' ')}; "
-            f"TS after: {a.name} {a.ts}, {b.name} {b.ts}",
+            {"result": outcome.key, "winner": winner, "ts": {s.name: s.ts for s in sides}},
+            f"{setup.name}, day {setup.day}: {outcome.key.replace('_', ' ')}; TS after: {ts_text}",
             (BattleEnded(battle_id=battle_id, result=outcome.key, winner=winner),),
         )
     )

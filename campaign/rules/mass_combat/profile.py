@@ -50,6 +50,14 @@ class UnitProfile(BaseModel):
     quality: Quality = "average"
     experience: int = Field(default=3, ge=0)
     leader_leadership: int | None = Field(default=None, ge=1, le=30)
+    ts_per_man: int | None = Field(default=None, ge=0)
+    """Quick-and-dirty armies (§2, "Быстрый и Грязный"): the TS of an average man, worked out by hand."""
+    troop_type: str | None = None
+    """A priced troop type (the Yrth list: HC, MC, LC, IC, HI, MI, PI, LI, II, SE, LE)."""
+    cost_per_man: int | None = Field(default=None, ge=0)
+    """Recruitment cost of one man in $, where no troop type prices it."""
+    conscript: bool = False
+    healing: Literal["slow", "normal", "fast"] = "normal"
     categories: tuple[str, ...] = ()
     """Extra special-unit categories (e.g. "neutralizes:cavalry" for pikemen)."""
 

@@ -15,11 +15,22 @@ class UnitInBattle(_Model):
     unit: str
     morale_mods: dict[str, int] = Field(default_factory=dict)
     """Situational Morale-roll modifiers by name: hereditary_enemy 1, home_soil_defence 2, treason, spies…"""
-    morale_es: int = 0
-    """Morale changed by Extraordinary Force (magic, psionics): ±1 per point per TS 100."""
-    strike: int = Field(default=0, ge=0)
-    healing: int = Field(default=0, ge=0)
     nowhere_to_go: bool = False
+
+
+class Spell(_Model):
+    """Extraordinary Force spent by a side (§2.13): magic, psionics, super-powers.
+
+    ``morale``: ±1 Morale per point per TS 100 of the target (``direction`` +1 or −1); ``strike``: the target
+    unit moves up a casualty row per point per TS 100, ``healing`` down; ``recon``: +1 Strategy per 3 points;
+    ``catastrophe``: +1 to the enemy's catastrophe roll per 2 points; ``defence``: blocks one enemy point on
+    the target unit, or one per 2 points against army-wide effects (no target).
+    """
+
+    kind: Literal["morale", "strike", "healing", "recon", "catastrophe", "defence"]
+    points: int = Field(ge=1, le=1000)
+    target: str | None = None
+    direction: Literal[-1, 1] = 1
 
 
 class Commander(_Model):
@@ -35,7 +46,9 @@ class Side(_Model):
     commander: Commander
     tl: int = Field(default=3, ge=0, le=16)
     units: tuple[UnitInBattle, ...]
-    es_on_enemy_catastrophe: int = Field(default=0, ge=0)
+    es: int = Field(default=0, ge=0)
+    """Extraordinary Force points the side has for this battle; its spells may not spend more."""
+    spells: tuple[Spell, ...] = ()
     circumstances: dict[str, int] = Field(default_factory=dict)
     """Named Strategy modifiers: home_soil 2, forced_march −3, no_supplies −3, partial_surprise −2 …"""
     plan: int = Field(default=0, ge=-3, le=3)
@@ -67,7 +80,7 @@ class BattleSetup(_Model):
     name: str
     kind: Literal["open_field", "assault"] = "open_field"
     day: int = Field(default=1, ge=1)
-    sides: tuple[Side, Side]
+    sides: tuple[Side, ...] = Field(min_length=2)
     pcs: tuple[PcInBattle, ...] = ()
     morale_ts: bool = True
     """Apply the optional Morale ↔ TS rule (§2.7) to the TS comparison and the TS after the battle."""
@@ -77,10 +90,17 @@ class BattleSetup(_Model):
     @model_validator(mode="after")
     def _roles(self) -> BattleSetup:
         roles = sorted(s.role for s in self.sides)
-        if self.kind == "open_field" and roles != ["open", "open"]:
-            raise ValueError("an open-field battle has two sides with role 'open'")
+        if self.kind == "open_field" and set(roles) != {"open"}:
+            raise ValueError("an open-field battle's sides all have role 'open'")
         if self.kind == "assault" and roles != ["attacker", "defender"]:
             raise ValueError("an assault has one attacker and one defender")
-        if self.sides[0].name == self.sides[1].name:
-            raise ValueError("the two sides need different names")
+        if len({s.name for s in self.sides}) != len(self.sides):
+            raise ValueError("the sides need different names")
+        for side in self.sides:
+            spent = sum(spell.points for spell in side.spells)
+            if spent > side.es:
+                raise ValueError(f"{side.name} spends {spent} Extraordinary Force points but has {side.es}")
+            for spell in side.spells:
+                if spell.kind in ("morale", "strike", "healing") and spell.target is None:
+                    raise ValueError(f"a {spell.kind} spell needs a target unit")
         return self

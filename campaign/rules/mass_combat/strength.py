@@ -24,6 +24,8 @@ class Strength:
 
 def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
     """One man's TS from his equipment, mount and weapons."""
+    if p.ts_per_man is not None:
+        return p.ts_per_man, [f"{p.ts_per_man} as given (quick and dirty)"]
     parts: list[str] = []
     base = tables.number(f"ts.armour.{p.armour}")
     if base:
