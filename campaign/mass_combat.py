@@ -2,26 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
 
 from campaign.fighting_spirit import decision_events
 from campaign.ledger import Ledger, TableEntry
+from campaign.rules.decision import Decision
 from campaign.rules.mass_combat import battle as mc_battle
 from campaign.rules.mass_combat import state as mc_state
+from campaign.rules.mass_combat.economy import (
+    monthly_pay,
+    payday,
+    recruitment_cost,
+    stripped_value,
+    upkeep,
+    wounded_returning,
+)
 from campaign.rules.mass_combat.profile import UnitProfile
+from campaign.rules.mass_combat.quality import base_morale, leadership_modifier, needs_reroll, quality_from_roll
 from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rules.mass_combat.strength import Strength, troop_strength
-from campaign.rules.mass_combat.tables import Tables
+from campaign.rules.mass_combat.tables import QUALITIES, Tables
 from campaign.rules.tables import Value, apply_overrides, check_override
 from campaign.rulesets import RULESETS
 from campaign.tables import base_values
-from events.dice import Dice, ReplayDice
+from events.dice import Dice, ReplayDice, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted
+from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.dice import DiceRolled
+from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled, TroopsRecruited, UnitDisbanded
 from events.families.roster import UnitMustered
 from events.families.rules import RuleApplied, TableOverridden
 from events.registry import Event, registry
@@ -40,6 +53,43 @@ def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
         return BattleSetup.model_validate(data)
     except ValidationError as exc:
         raise InvalidInputError(f"not a valid battle set-up: {_problems(exc)}") from None
+
+
+def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_day: bool) -> list[Event]:
+    """What outlives the battle (§2.11): a lost commander until a clear victory; the same enemy this year."""
+    out: list[Event] = []
+    for d in decisions:
+        if d.rule != "catastrophe":
+            continue
+        for item in d.outcome.get("persist", []):
+            out.append(
+                MoraleModifierSet(
+                    name=f"commander lost ({setup.name})",
+                    value=int(item["value"]),
+                    unit_id=item.get("unit_id"),
+                    side=item.get("side"),
+                    until="clear_victory",
+                )
+            )
+    end = next((d for d in decisions if d.rule == "battle_end"), None)
+    winner = end.outcome.get("winner") if end is not None else None
+    if final_day and winner:
+        for side in setup.sides:
+            if side.name == winner:
+                for other in setup.sides:
+                    if other.name != winner:
+                        out.append(
+                            MoraleModifierSet(
+                                name=f"vs {other.name}: beat them this year", value=1, side=winner, until="year_end"
+                            )
+                        )
+            else:
+                out.append(
+                    MoraleModifierSet(
+                        name=f"vs {winner}: lost to them this year", value=-2, side=side.name, until="year_end"
+                    )
+                )
+    return out
 
 
 def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
@@ -120,12 +170,16 @@ class MassCombat:
             battle_id = self.ledger.new_id()
         elif battle_id != state.open_battle:
             raise InvalidInputError(f"no battle {battle_id!r} is being fought")
+        sides = {s.name for s in setup.sides}
         roster: dict[str, mc_battle.ArmyUnit] = {}
         for unit in state.roster.values():
-            if unit.fit <= 0:
+            if unit.fit <= 0 or unit.disbanded:
                 continue
             fit = unit.profile.model_copy(update={"men": unit.fit})
-            roster[unit.name] = mc_battle.ArmyUnit(unit.unit_id, unit.name, unit.side, fit)
+            enemies = sides - {unit.side}
+            roster[unit.name] = mc_battle.ArmyUnit(
+                unit.unit_id, unit.name, unit.side, fit, state.campaign_morale(unit, tables, enemies)
+            )
 
         def decide(dice: Dice) -> list[Event]:
             started = BattleStarted(
@@ -155,6 +209,7 @@ class MassCombat:
                 started,
                 record,
                 *decision_events(decisions, battle_id, ruleset=RULESET.name, version=RULESET.version),
+                *_lasting_effects(decisions, setup, final_day),
             ]
             if not final_day:
                 events = [
@@ -195,6 +250,361 @@ class MassCombat:
             if e.type == "rules.applied" and e.payload["rule"] != "battle_day"
         ]
         return recorded, recomputed
+
+    # -- economy and time (§2.11–2.12) ----------------------------------------------------------------
+
+    def _unit(self, state: mc_state.CampaignState, name: str, *, active: bool = True) -> mc_state.Unit:
+        unit = state.unit_by_name(name)
+        if unit is None:
+            raise InvalidInputError(f"unknown unit {name!r}")
+        if active and unit.disbanded:
+            raise InvalidInputError(f"{unit.name} was disbanded ({unit.disbanded})")
+        return unit
+
+    @staticmethod
+    def _afford(state: mc_state.CampaignState, side: str, amount: int, what: str) -> None:
+        balance = state.treasury.get(side, 0)
+        if amount > balance:
+            raise InvalidInputError(f"{side}'s treasury holds ${balance}; it cannot cover {what} (${amount})")
+
+    def funds(
+        self, info: CampaignInfo, side: str, amount: int, reason: str, command_id: str | None = None
+    ) -> AppendResult:
+        """Money in (loot, ransom, a patron's purse) or out; a treasury never goes below nothing."""
+        state, _ = self.state(info)
+        if not reason.strip():
+            raise InvalidInputError("say what the money is for")
+        if amount < 0:
+            self._afford(state, side, -amount, reason)
+        event = FundsChanged(side=side, amount=amount, reason=reason)
+        return self.ledger.run(info, "mc.funds", lambda _d: [event], command_id=command_id)
+
+    def raise_unit(
+        self,
+        info: CampaignInfo,
+        name: str,
+        side: str,
+        profile: Mapping[str, Any],
+        *,
+        pay: bool = True,
+        random_quality: bool = False,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """Raise a new unit: its recruitment cost comes out of the side's treasury. With ``random_quality``
+        the 3d quality table decides, rerolling Veterans and Elite (new units can't be raised as such)."""
+        state, tables = self.state(info)
+        if state.unit_by_name(name) is not None:
+            raise InvalidInputError(f"a unit named {name!r} is already on the roster")
+        try:
+            checked = UnitProfile.model_validate(profile)
+        except ValidationError as exc:
+            raise InvalidInputError(f"not a Mass Combat unit profile: {_problems(exc)}") from None
+        cost = recruitment_cost(tables, checked) * checked.men if pay else 0
+        if pay:
+            self._afford(state, side, cost, f"raising {name}")
+
+        def decide(dice: Dice) -> list[Event]:
+            final = checked
+            events: list[Event] = []
+            if random_quality:
+                rolls = []
+                while True:
+                    roll = dice.roll(parse("3d"), f"troop quality of {name}")
+                    rolls.append(roll)
+                    quality = quality_from_roll(tables, roll.total)
+                    if not needs_reroll(tables, quality, new_unit=True, replacements=0):
+                        break
+                experience = tables.number(f"quality.{quality}.experience_from")
+                final = checked.model_copy(update={"quality": quality, "experience": experience})
+                events.append(
+                    RuleApplied(
+                        ruleset=RULESET.name,
+                        ruleset_version=RULESET.version,
+                        rule="troop_quality",
+                        clause="RULES.md §2.3",
+                        inputs={"unit": name},
+                        dice=tuple(r.roll_index for r in rolls),
+                        outcome={"quality": quality},
+                        explanation=f"{name} quality: 3d rolled {', '.join(str(r.total) for r in rolls)} → {quality}"
+                        + (" (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""),
+                    )
+                )
+            events.append(
+                UnitMustered(unit_id=self.ledger.new_id(), name=name, side=side, profile=final.model_dump(mode="json"))
+            )
+            if cost:
+                events.append(FundsChanged(side=side, amount=-cost, reason=f"raising {name}: {checked.men} men"))
+            return events
+
+        return self.ledger.run(info, "mc.raise", decide, table=table, command_id=command_id)
+
+    def recruit(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        men: int,
+        quality: str | None = None,
+        *,
+        pay: bool = True,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """Replacements join a unit at their quality's lower bound of experience (the unit's is re-averaged).
+        Without a quality, the 3d table decides, rerolling Veterans and Elite when more than 10 join."""
+        state, tables = self.state(info)
+        unit = self._unit(state, unit_name)
+        if men <= 0:
+            raise InvalidInputError("recruit at least one man")
+        if quality is not None and quality not in QUALITIES:
+            raise InvalidInputError(f"quality must be one of {', '.join(QUALITIES)}")
+        cost = recruitment_cost(tables, unit.profile) * men if pay else 0
+        if pay:
+            self._afford(state, unit.side, cost, f"{men} recruits for {unit.name}")
+
+        def decide(dice: Dice) -> list[Event]:
+            chosen = quality
+            events: list[Event] = []
+            if chosen is None:
+                rolls = []
+                while True:
+                    roll = dice.roll(parse("3d"), f"quality of {men} recruits for {unit.name}")
+                    rolls.append(roll)
+                    chosen = quality_from_roll(tables, roll.total)
+                    if not needs_reroll(tables, chosen, new_unit=False, replacements=men):
+                        break
+                events.append(
+                    RuleApplied(
+                        ruleset=RULESET.name,
+                        ruleset_version=RULESET.version,
+                        rule="troop_quality",
+                        clause="RULES.md §2.3",
+                        inputs={"unit": unit.name, "men": men},
+                        dice=tuple(r.roll_index for r in rolls),
+                        outcome={"quality": chosen},
+                        explanation=f"{men} recruits for {unit.name}: 3d → {chosen}",
+                    )
+                )
+            experience = tables.number(f"quality.{chosen}.experience_from")
+            events.append(
+                TroopsRecruited(unit_id=unit.unit_id, men=men, quality=chosen, experience=experience, cost=cost)
+            )
+            if cost:
+                events.append(FundsChanged(side=unit.side, amount=-cost, reason=f"{men} recruits for {unit.name}"))
+            return events
+
+        return self.ledger.run(info, "mc.recruit", decide, table=table, command_id=command_id)
+
+    def month_end(
+        self,
+        info: CampaignInfo,
+        pay_pct: Mapping[str, int],
+        *,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """The month ends: each side named pays upkeep and its units' pay at the given percentage (100 = in
+        full, 150 or 200 = bonus pay, 0 = a missed payday, which costs Morale and calls for a Morale roll)."""
+        state, tables = self.state(info)
+        units = [u for u in state.roster.values() if not u.disbanded and u.profile.men > 0]
+        for side, pct in pay_pct.items():
+            mine = [u for u in units if u.side == side]
+            if not mine:
+                raise InvalidInputError(f"{side!r} has no units to pay")
+            if pct < 0:
+                raise InvalidInputError("pay cannot be negative")
+            owed = sum(upkeep(tables, u.profile) + monthly_pay(tables, u.profile) * pct // 100 for u in mine)
+            self._afford(state, side, owed, f"month {state.month} upkeep and pay")
+
+        def decide(dice: Dice) -> list[Event]:
+            events: list[Event] = []
+            for side, pct in pay_pct.items():
+                spent = 0
+                for u in (u for u in units if u.side == side):
+                    charge = upkeep(tables, u.profile)
+                    result = payday(tables, u.profile, u.pay, pct)
+                    spent += charge + result.paid
+                    events.append(
+                        PaySettled(
+                            unit_id=u.unit_id,
+                            month=state.month,
+                            due=result.due,
+                            paid=result.paid,
+                            penalty=result.state.penalty,
+                            paid_streak=result.state.paid_streak,
+                            bonus_morale=result.bonus_morale,
+                        )
+                    )
+                    rolls = []
+                    text = f"{u.name}: upkeep ${charge}; {result.explanation}"
+                    outcome: dict[str, Any] = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty}
+                    if result.morale_roll_needed:
+                        morale = (
+                            base_morale(tables, u.profile.quality, irregular=u.profile.irregular)
+                            + (leadership_modifier(tables, u.profile.leader_leadership))
+                            + state.campaign_morale(replace(u, pay=result.state), tables, set())
+                        )
+                        roll = dice.roll(parse("3d"), f"Morale roll for missed pay, {u.name}")
+                        rolls.append(roll)
+                        made = roll.total <= morale
+                        outcome["morale_roll"] = "made" if made else "failed"
+                        text += f"; Morale roll {roll.total} vs {morale} → " + (
+                            "the men grumble but stay" if made else "failed: trouble of the game master's choosing"
+                        )
+                    events.append(
+                        RuleApplied(
+                            ruleset=RULESET.name,
+                            ruleset_version=RULESET.version,
+                            rule="payday",
+                            clause="RULES.md §2.11",
+                            unit_id=u.unit_id,
+                            inputs={"pay_pct": pct, "month": state.month},
+                            dice=tuple(r.roll_index for r in rolls),
+                            outcome=outcome,
+                            explanation=text,
+                        )
+                    )
+                if spent:
+                    events.append(FundsChanged(side=side, amount=-spent, reason=f"month {state.month} upkeep and pay"))
+            events.append(MonthEnded(month=state.month))
+            return events
+
+        return self.ledger.run(info, "mc.month_end", decide, table=table, command_id=command_id)
+
+    def pay(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        pay_pct: int = 100,
+        *,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """Pay one unit now (back pay, a bonus): a payday for that unit alone."""
+        state, tables = self.state(info)
+        unit = self._unit(state, unit_name)
+        if pay_pct <= 0:
+            raise InvalidInputError("paying a unit means paying it something: use month-end with 0 for a missed payday")
+        result = payday(tables, unit.profile, unit.pay, pay_pct)
+        self._afford(state, unit.side, result.paid, f"paying {unit.name}")
+        events: list[Event] = [
+            PaySettled(
+                unit_id=unit.unit_id,
+                month=state.month,
+                due=result.due,
+                paid=result.paid,
+                penalty=result.state.penalty,
+                paid_streak=result.state.paid_streak,
+                bonus_morale=result.bonus_morale,
+            ),
+            RuleApplied(
+                ruleset=RULESET.name,
+                ruleset_version=RULESET.version,
+                rule="payday",
+                clause="RULES.md §2.11",
+                unit_id=unit.unit_id,
+                inputs={"pay_pct": pay_pct, "month": state.month},
+                outcome={"due": result.due, "paid": result.paid, "penalty": result.state.penalty},
+                explanation=f"{unit.name}: {result.explanation}",
+            ),
+            FundsChanged(side=unit.side, amount=-result.paid, reason=f"pay for {unit.name}"),
+        ]
+        return self.ledger.run(info, "mc.pay", lambda _d: events, table=table, command_id=command_id)
+
+    def pass_days(
+        self,
+        info: CampaignInfo,
+        days: int,
+        activity: str,
+        *,
+        side: str | None = None,
+        magic_healing: bool = False,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """Days of rest or march: the wounded come back at (2+TL)% of the original unit a day of rest,
+        2% a day of march, with 1d% more a day where magical healing is at hand."""
+        state, tables = self.state(info)
+        if days <= 0:
+            raise InvalidInputError("time only moves forward: give a positive number of days")
+        if activity not in ("rest", "march", "other"):
+            raise InvalidInputError("days are spent in rest, march or other")
+        units = [u for u in state.roster.values() if not u.disbanded and u.wounded and (side is None or u.side == side)]
+
+        def decide(dice: Dice) -> list[Event]:
+            magic = dice.roll(parse("1d"), "magical healing rate (%)").total if magic_healing else 0
+            events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]  # type: ignore[arg-type]
+            for u in units:
+                back = wounded_returning(
+                    tables,
+                    u.profile,
+                    original_men=u.original_men,
+                    wounded=u.wounded,
+                    days=days,
+                    activity=activity,
+                    magic_pct=magic,
+                )
+                if back:
+                    events.append(WoundedReturned(unit_id=u.unit_id, men=back))
+            return events
+
+        return self.ledger.run(info, "mc.days", decide, table=table, command_id=command_id)
+
+    def loot(self, info: CampaignInfo, battle_id: str, side: str, command_id: str | None = None) -> AppendResult:
+        """Strip the enemy's fallen (§2.12): ⅓ of their raise cost, sold for 20%, halved for cavalry; the
+        wounded too where the enemy routed. The side must have held the field."""
+        state, tables = self.state(info)
+        record = state.battles.get(battle_id)
+        if record is None or record.result is None:
+            raise InvalidInputError(f"no finished battle {battle_id!r}")
+        if record.winner != side:
+            raise InvalidInputError(f"{side} did not hold the field at {record.name}")
+        events = list(self.ledger.store.read(info.campaign_id))
+        fates = {
+            e.payload["unit_id"]: e.payload["fate"]
+            for e in events
+            if e.type == "battle.unit_fate" and e.payload["battle_id"] == battle_id
+        }
+        total = 0
+        for e in events:
+            if e.type != "battle.casualties_taken" or e.payload["battle_id"] != battle_id:
+                continue
+            fallen = state.roster.get(e.payload["unit_id"])
+            if fallen is None or fallen.side == side:
+                continue
+            men = e.payload["dead"] + (e.payload["wounded"] if fates.get(fallen.unit_id) == "routs" else 0)
+            total += stripped_value(tables, fallen.profile, men)
+        if any(e.type == "economy.funds_changed" and e.payload["reason"] == f"loot of {battle_id}" for e in events):
+            raise InvalidInputError(f"the field of {record.name} has been stripped already")
+        event = FundsChanged(side=side, amount=total, reason=f"loot of {battle_id}")
+        return self.ledger.run(info, "mc.loot", lambda _d: [event], command_id=command_id)
+
+    def morale_modifier(
+        self,
+        info: CampaignInfo,
+        name: str,
+        value: int,
+        *,
+        unit: str | None = None,
+        side: str | None = None,
+        until: str = "removed",
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """A persistent Morale modifier (hereditary enemy, home soil, spies, loot…); value 0 removes it."""
+        state, _ = self.state(info)
+        if (unit is None) == (side is None):
+            raise InvalidInputError("a Morale modifier is for one unit (--unit) or a whole side (--side)")
+        if until not in ("removed", "clear_victory", "year_end", "month_end"):
+            raise InvalidInputError("until: removed, clear_victory, year_end or month_end")
+        unit_id = self._unit(state, unit).unit_id if unit else None
+        event = MoraleModifierSet(name=name, value=value, unit_id=unit_id, side=side, until=until)
+        return self.ledger.run(info, "mc.morale", lambda _d: [event], command_id=command_id)
+
+    def disband(self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None) -> AppendResult:
+        state, _ = self.state(info)
+        unit = self._unit(state, unit_name)
+        event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
+        return self.ledger.run(info, "mc.disband", lambda _d: [event], command_id=command_id)
 
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None

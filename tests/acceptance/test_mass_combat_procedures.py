@@ -174,3 +174,26 @@ def test_an_assault_uses_tables_b_and_c_and_the_victor_captures_lost_artillery(g
     assert fates == ["routs", "routs"]
     artillery = applied(result, "artillery")
     assert artillery and "North captures" in artillery[0]["explanation"]
+
+
+def test_the_side_holding_the_field_strips_the_fallen(game: tuple[MassCombat, Any]) -> None:
+    g, ledger = game
+    g.muster(
+        ledger.resolve(None),
+        "Knights",
+        "North",
+        {"men": 20, "armour": "heavy", "mount": "heavy_horse", "troop_type": "HC"},
+    )
+    g.muster(ledger.resolve(None), "Spears", "South", {"men": 200, "armour": "light", "troop_type": "LI"})
+    setup = parse_setup({"name": "Meadow", "sides": [side("North", ["Knights"], plan=3), side("South", ["Spears"])]})
+    dice = NO_CATASTROPHE * 2 + [1, 1, 2, 6, 6, 6] + [6, 6, 6] + [6] + [4, 4, 4, 4] * 2
+    result = g.battle(ledger.resolve(None), setup, table=_fit(g, ledger, setup, dice))
+    battle_id = next(e.payload["battle_id"] for e in result.events if e.type == "battle.started")
+    spears = next(e.payload for e in result.events if e.type == "battle.casualties_taken" and e.payload["percent"] > 50)
+    loot = g.loot(ledger.resolve(None), battle_id, "North")
+    # ⅓ of $1500, sold for 20% = $100 a man; the Spears routed, so their wounded are stripped too.
+    assert loot.events[0].payload["amount"] == 100 * (spears["dead"] + spears["wounded"])
+    with pytest.raises(InvalidInputError, match="stripped already"):
+        g.loot(ledger.resolve(None), battle_id, "North")
+    with pytest.raises(InvalidInputError, match="did not hold the field"):
+        g.loot(ledger.resolve(None), battle_id, "South")

@@ -246,9 +246,9 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
         1,
         1,
         3,  # Al-Wazif catastrophe 5: none
-        2,
         3,
-        4,  # Megalos Strategy 17 (archers +1, home soil +2), rolls 9 → margin +8
+        4,
+        4,  # Megalos Strategy 19 (TS +1, archers +2, home soil +2), rolls 11 → margin +8
         6,
         6,
         4,  # Al-Wazif Strategy 19 (no Megalos cavalry +3), rolls 16 → margin +3: W = 5, a minor victory
@@ -288,6 +288,9 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
     second = game.battle(info, parse_setup(setup(2, -1)), battle_id=battle_id, table=TableEntry(tuple(day2)))
     decisions2 = applied(second)
     assert by_rule(decisions2, "result")[0]["outcome"]["result"] == "minor_victory"
+    # The LC archers' leader, killed on day 1 (catastrophe 17), is still lost: −3 until a clear victory.
+    archers = next(d for d in by_rule(decisions2, "unit_morale") if d["explanation"].startswith("LC archers"))
+    assert archers["inputs"]["morale"] == 10
     survival2 = by_rule(decisions2, "survival")[0]
     assert survival2["inputs"]["target"] == 9 and survival2["outcome"]["column"] == "B"
     assert [e.payload["damage"] for e in second.events if e.type == "career.pc_wounded"] == [3]
@@ -295,6 +298,14 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
     # After the battle: 2 of the gang dead, the survivors Green: 13 × 2 × 0.8 = 20.8 → 20.
     gang = game.strength(ledger.resolve(None), "Caliburn's gang", full=True)
     assert (gang.men, gang.quality_pct, gang.total) == (13, 80, 20)
+    # The same enemy this year: Megalos +1 against Al-Wazif, Al-Wazif −2 against Megalos, until the year ends.
+    state, tables = game.state(ledger.resolve(None))
+    gang_unit = state.unit_by_name("Caliburn's gang")
+    archers_unit = state.unit_by_name("LC archers")
+    assert gang_unit is not None and archers_unit is not None
+    assert state.campaign_morale(gang_unit, tables, {"Al-Wazif"}) == 1
+    assert state.campaign_morale(gang_unit, tables, {"Sahud"}) == 0
+    assert state.campaign_morale(archers_unit, tables, {"Megalos"}) == -3 - 2
 
 
 def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_in_force(

@@ -115,6 +115,7 @@ def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: 
         result = min(result, 18, again.total + bonus)
         notes.append(f"Luck reroll {again.total} → {result}")
     effects: list[str] = []
+    persist: list[dict[str, object]] = []
     if result <= none_to:
         effects.append("no catastrophe")
     prefix = f"catastrophe.effects.{result}"
@@ -130,14 +131,19 @@ def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: 
             for u in enemy.units:
                 u.ts = u.ts * (100 + pct) // 100
         effects.append(f"enemy TS +{pct}%")
+    commander_lost = result >= 15  # 15–18: a leader wounded or killed: lasts until a clear victory (§2.11)
     if tables.has(f"{prefix}.morale_all") and tables.number(f"{prefix}.morale_all"):
         for u in me.units:
             u.morale += tables.number(f"{prefix}.morale_all")
+        if commander_lost:
+            persist.append({"side": me.name, "value": tables.number(f"{prefix}.morale_all")})
         effects.append(f"Morale {tables.number(f'{prefix}.morale_all'):+d} for every unit")
     if tables.has(f"{prefix}.morale_unit") or tables.has(f"{prefix}.defection"):
         target = _major_unit(tables, me)
         if tables.has(f"{prefix}.morale_unit"):
             target.morale += tables.number(f"{prefix}.morale_unit")
+            if commander_lost:
+                persist.append({"unit_id": target.unit.unit_id, "value": tables.number(f"{prefix}.morale_unit")})
             effects.append(f"{target.unit.name} Morale {tables.number(f'{prefix}.morale_unit'):+d}")
         if tables.has(f"{prefix}.defection"):
             me.units.remove(target)
@@ -155,7 +161,7 @@ def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: 
         "§2.8",
         None,
         {"side": me.name, "enemy_es_bonus": bonus},
-        {"result": result, "effects": effects},
+        {"result": result, "effects": effects, "persist": persist},
         f"{me.name} catastrophe: {'; '.join(notes)} → {result}: {'; '.join(effects)}",
         (),
         tuple(rolls),

@@ -1,17 +1,30 @@
-"""The Mass Combat campaign state folded from the log: roster units with their men, wounded and experience."""
+"""The Mass Combat campaign state folded from the log: roster, treasuries, calendar, pay and Morale.
+
+Pure: ``apply(state, event, tables)`` applies recorded facts. Experience after a battle and the end of
+time-limited Morale modifiers need the tables in force, which the caller passes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from campaign.rules.mass_combat.economy import PayState
 from campaign.rules.mass_combat.profile import UnitProfile
 from campaign.rules.mass_combat.quality import quality_for_experience
 from campaign.rules.mass_combat.tables import QUALITIES, Tables
-from campaign.rules.tables import Override
+from campaign.rules.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
 RULESET = "mass-combat"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    name: str
+    value: int
+    until: str
+    since_day: int
 
 
 @dataclass(frozen=True)
@@ -22,7 +35,13 @@ class Unit:
     profile: UnitProfile
     """``profile.men`` is the men alive; ``wounded`` of them are out until they return."""
     wounded: int = 0
+    original_men: int = 0
     fought_in: tuple[str, ...] = ()
+    pay: PayState = field(default_factory=PayState)
+    bonus_morale: int = 0
+    bonus_month: int = -1
+    modifiers: Mapping[str, Modifier] = field(default_factory=dict)
+    disbanded: str | None = None
 
     @property
     def fit(self) -> int:
@@ -30,68 +49,157 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class BattleRecord:
+    battle_id: str
+    name: str
+    sides: tuple[str, ...]
+    day: int
+    result: str | None = None
+    winner: str | None = None
+
+
+@dataclass(frozen=True)
 class CampaignState:
     roster: Mapping[str, Unit] = field(default_factory=dict)
     overrides: tuple[Override, ...] = ()
-    battles: tuple[str, ...] = ()
+    battles: Mapping[str, BattleRecord] = field(default_factory=dict)
     open_battle: str | None = None
+    treasury: Mapping[str, int] = field(default_factory=dict)
+    day: int = 0
+    month: int = 0
+    side_modifiers: Mapping[str, Mapping[str, Modifier]] = field(default_factory=dict)
 
     def unit_by_name(self, name: str) -> Unit | None:
         return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
 
+    def campaign_morale(self, unit: Unit, tables: Tables, enemies: set[str]) -> int:
+        """Persistent Morale the campaign gives a unit now: arrears, bonus pay, conscription, modifiers.
 
-def apply(state: CampaignState, event: RecordedEvent, tables: Tables | None = None) -> CampaignState:
+        A modifier named ``vs SIDE: …`` counts only in a battle against that side.
+        """
+        total = -unit.pay.penalty
+        if unit.bonus_month == self.month:
+            total += unit.bonus_morale
+        if unit.profile.conscript:
+            paid = unit.pay.missed_streak == 0
+            total += tables.number("economy.conscript_paid" if paid else "economy.conscript_unpaid")
+        mods = [*unit.modifiers.values(), *self.side_modifiers.get(unit.side, {}).values()]
+        for m in mods:
+            if m.name.startswith("vs ") and m.name[3:].split(":")[0] not in enemies:
+                continue
+            total += m.value
+        return total
+
+
+def _set_unit(state: CampaignState, unit: Unit) -> CampaignState:
+    roster = dict(state.roster)
+    roster[unit.unit_id] = unit
+    return replace(state, roster=roster)
+
+
+def _expire(mods: Mapping[str, Modifier], until: str) -> dict[str, Modifier]:
+    return {k: m for k, m in mods.items() if m.until != until}
+
+
+def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:
     p = event.payload
     kind = event.type
+    unit = state.roster.get(p.get("unit_id", "")) if isinstance(p.get("unit_id"), str) else None
     if kind == "roster.unit_mustered":
-        roster = dict(state.roster)
-        roster[p["unit_id"]] = Unit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
-        return replace(state, roster=roster)
+        profile = UnitProfile.model_validate(p["profile"])
+        return _set_unit(state, Unit(p["unit_id"], p["name"], p["side"], profile, original_men=profile.men))
+    if kind == "roster.unit_disbanded" and unit is not None:
+        return _set_unit(state, replace(unit, disbanded=p["reason"]))
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
         return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+    if kind == "economy.funds_changed":
+        treasury = dict(state.treasury)
+        treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
+        return replace(state, treasury=treasury)
+    if kind == "economy.troops_recruited" and unit is not None:
+        total = unit.profile.men + p["men"]
+        experience = (unit.profile.men * unit.profile.experience + p["men"] * p["experience"]) // max(1, total)
+        quality = quality_for_experience(tables, experience)
+        profile = unit.profile.model_copy(update={"men": total, "experience": experience, "quality": quality})
+        return _set_unit(state, replace(unit, profile=profile, original_men=unit.original_men + p["men"]))
+    if kind == "economy.pay_settled" and unit is not None:
+        pay = PayState(p["penalty"], p["paid_streak"], 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1)
+        return _set_unit(state, replace(unit, pay=pay, bonus_morale=p["bonus_morale"], bonus_month=p["month"] + 1))
+    if kind == "morale.modifier_set":
+        mod = Modifier(p["name"], p["value"], p["until"], state.day)
+        if p.get("unit_id") and unit is not None:
+            mods = dict(unit.modifiers)
+            if p["value"] == 0:
+                mods.pop(p["name"], None)
+            else:
+                mods[p["name"]] = mod
+            return _set_unit(state, replace(unit, modifiers=mods))
+        if p.get("side"):
+            sides = {k: dict(v) for k, v in state.side_modifiers.items()}
+            side_mods = sides.setdefault(p["side"], {})
+            if p["value"] == 0:
+                side_mods.pop(p["name"], None)
+            else:
+                side_mods[p["name"]] = mod
+            return replace(state, side_modifiers=sides)
+        return state
+    if kind == "calendar.days_passed":
+        day = state.day + p["days"]
+        year = tables.number("economy.year_days")
+        if day // year != state.day // year:  # a new year: "the same enemy this year" is forgotten
+            roster = {k: replace(u, modifiers=_expire(u.modifiers, "year_end")) for k, u in state.roster.items()}
+            sides = {k: _expire(v, "year_end") for k, v in state.side_modifiers.items()}
+            return replace(state, day=day, roster=roster, side_modifiers=sides)
+        return replace(state, day=day)
+    if kind == "calendar.wounded_returned" and unit is not None:
+        return _set_unit(state, replace(unit, wounded=max(0, unit.wounded - p["men"])))
+    if kind == "calendar.month_ended":
+        roster = {k: replace(u, modifiers=_expire(u.modifiers, "month_end")) for k, u in state.roster.items()}
+        return replace(state, month=p["month"] + 1, roster=roster)
     if kind == "battle.started":
-        first_day = p["battle_id"] != state.open_battle
-        return replace(
-            state, open_battle=p["battle_id"], battles=state.battles + ((p["battle_id"],) if first_day else ())
-        )
-    if kind == "battle.casualties_taken":
-        unit = state.roster.get(p["unit_id"])
-        if unit is None:
-            return state
+        first_day = p["battle_id"] not in state.battles
+        battles = dict(state.battles)
+        if first_day:
+            battles[p["battle_id"]] = BattleRecord(p["battle_id"], p["name"], tuple(p["sides"]), state.day)
+        return replace(state, open_battle=p["battle_id"], battles=battles)
+    if kind == "battle.casualties_taken" and unit is not None:
         men = max(0, unit.profile.men - p["dead"])
         fought = unit.fought_in if p["battle_id"] in unit.fought_in else (*unit.fought_in, p["battle_id"])
-        roster = dict(state.roster)
-        roster[unit.unit_id] = replace(
-            unit,
-            profile=unit.profile.model_copy(update={"men": men}),
-            wounded=min(men, unit.wounded + p["wounded"]),
-            fought_in=fought,
+        profile = unit.profile.model_copy(update={"men": men})
+        return _set_unit(
+            state, replace(unit, profile=profile, wounded=min(men, unit.wounded + p["wounded"]), fought_in=fought)
         )
-        return replace(state, roster=roster)
-    if kind == "battle.ended" and tables is not None:
-        if p.get("result") == "continues":
+    if kind == "battle.ended":
+        record = state.battles.get(p["battle_id"])
+        if record is None or p.get("result") == "continues":
             return state
-        # One more battle of experience for every man of every unit that fought in it (§2.3).
+        battles = dict(state.battles)
+        battles[record.battle_id] = replace(record, result=p["result"], winner=p.get("winner"))
         roster = dict(state.roster)
-        for unit in state.roster.values():
-            if p["battle_id"] in unit.fought_in:
-                experience = unit.profile.experience + 1
-                earned = quality_for_experience(tables, experience)
-                quality = max(unit.profile.quality, earned, key=QUALITIES.index)
-                roster[unit.unit_id] = replace(
-                    unit, profile=unit.profile.model_copy(update={"experience": experience, "quality": quality})
-                )
-        return replace(state, roster=roster, open_battle=None)
+        clear = p.get("winner") is not None
+        for u in state.roster.values():
+            if p["battle_id"] not in u.fought_in:
+                continue
+            # One more battle of experience for every man who fought in it (§2.3).
+            experience = u.profile.experience + 1
+            quality = max(u.profile.quality, quality_for_experience(tables, experience), key=QUALITIES.index)
+            mods = dict(u.modifiers)
+            if clear and u.side == p.get("winner"):
+                mods = _expire(mods, "clear_victory")  # a lost commander is avenged by a clear victory
+            roster[u.unit_id] = replace(
+                u, profile=u.profile.model_copy(update={"experience": experience, "quality": quality}), modifiers=mods
+            )
+        return replace(state, roster=roster, battles=battles, open_battle=None)
     return state
 
 
-def fold(events: Iterable[RecordedEvent], tables_for: object = None) -> CampaignState:
-    from campaign.rules.tables import apply_overrides
-
+def fold(events: Iterable[RecordedEvent], base: Mapping[str, Sourced]) -> CampaignState:
     state = CampaignState()
+    tables = Tables(dict(base))
     for event in events:
-        tables = None
-        if event.type == "battle.ended" and isinstance(tables_for, Mapping):
-            tables = Tables(apply_overrides(tables_for, state.overrides))
+        if event.type == "rules.table_overridden":
+            state = apply(state, event, tables)
+            tables = Tables(apply_overrides(base, state.overrides))
+            continue
         state = apply(state, event, tables)
     return state

@@ -1,0 +1,476 @@
+"""``campaign mc …``: GURPS Mass Combat — units, battles from a set-up file, pay, time and money."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.table import Table
+
+from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, table_entry
+from campaign.cli.output import Output, handles_errors
+from campaign.describe import unit_names
+from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rules.tables import parse_value
+from events.errors import InvalidInputError
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
+
+app = typer.Typer(
+    help="GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory.", no_args_is_help=True
+)
+
+
+def _game(campaign: str | None) -> tuple[MassCombat, CampaignInfo]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    game = MassCombat(ledger)
+    game.check(info)
+    return game, info
+
+
+def _show(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
+    names = {} if as_json else unit_names(open_app().ledger.store.read(info.campaign_id))
+    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+
+
+def _profile(
+    men: int,
+    quality: str,
+    experience: int | None,
+    armour: str,
+    mount: str,
+    ranged: str,
+    irregular: bool,
+    tl: int,
+    troop_type: str | None,
+    cost_per_man: int | None,
+    leadership: int | None,
+    extra: list[str],
+) -> dict[str, Any]:
+    profile: dict[str, Any] = {
+        "men": men,
+        "quality": quality,
+        "armour": armour,
+        "mount": mount,
+        "ranged": ranged,
+        "irregular": irregular,
+        "tl": tl,
+    }
+    for key, value in (
+        ("experience", experience),
+        ("troop_type", troop_type),
+        ("cost_per_man", cost_per_man),
+        ("leader_leadership", leadership),
+    ):
+        if value is not None:
+            profile[key] = value
+    for item in extra:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+        profile[key.strip()] = orjson.loads(raw) if raw[:1] in "[{" else parse_value(raw)
+    return profile
+
+
+Men = Annotated[int, typer.Option("--men", help="Men in the unit.")]
+QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
+Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
+ArmourOpt = Annotated[str, typer.Option("--armour", help="none, light, medium, heavy.")]
+MountOpt = Annotated[str, typer.Option("--mount", help="none, light_horse, medium_horse, heavy_horse.")]
+RangedOpt = Annotated[str, typer.Option("--ranged", help="sling, javelins, bow, longbow, crossbow, pistol …")]
+Irregular = Annotated[bool, typer.Option("--irregular")]
+TlOpt = Annotated[int, typer.Option("--tl")]
+TroopType = Annotated[
+    str | None,
+    typer.Option("--troop-type", help="Yrth type for its price: HC, MC, LC, IC, HI, MI, PI, LI, II, SE, LE."),
+]
+CostOpt = Annotated[int | None, typer.Option("--cost-per-man", help="Recruitment cost of a man in $.")]
+LeaderOpt = Annotated[int | None, typer.Option("--leadership", help="The unit commander's Leadership.")]
+SetOpt = Annotated[list[str], typer.Option("--set", help="Any other profile field: KEY=VALUE (repeat).")]
+
+
+@app.command("muster")
+@handles_errors
+def muster(
+    name: str,
+    side: Annotated[str, typer.Option("--side")],
+    men: Men,
+    quality: QualityOpt = "average",
+    experience: Experience = None,
+    armour: ArmourOpt = "none",
+    mount: MountOpt = "none",
+    ranged: RangedOpt = "none",
+    irregular: Irregular = False,
+    tl: TlOpt = 3,
+    troop_type: TroopType = None,
+    cost_per_man: CostOpt = None,
+    leadership: LeaderOpt = None,
+    set_: SetOpt = [],  # noqa: B006  (Typer reads the default)
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+    game, info = _game(campaign)
+    profile = _profile(
+        men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
+    )
+    _show(game.muster(info, name, side, profile, command_id), as_json, info)
+
+
+@app.command("raise")
+@handles_errors
+def raise_(
+    name: str,
+    side: Annotated[str, typer.Option("--side")],
+    men: Men,
+    quality: QualityOpt = "average",
+    random_quality: Annotated[bool, typer.Option("--random-quality", help="Roll 3d on the quality table.")] = False,
+    experience: Experience = None,
+    armour: ArmourOpt = "none",
+    mount: MountOpt = "none",
+    ranged: RangedOpt = "none",
+    irregular: Irregular = False,
+    tl: TlOpt = 3,
+    troop_type: TroopType = None,
+    cost_per_man: CostOpt = None,
+    leadership: LeaderOpt = None,
+    set_: SetOpt = [],  # noqa: B006
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Raise a new unit and pay its recruitment cost from the side's treasury."""
+    game, info = _game(campaign)
+    profile = _profile(
+        men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
+    )
+    result = game.raise_unit(
+        info, name, side, profile, random_quality=random_quality, table=table_entry(dice), command_id=command_id
+    )
+    _show(result, as_json, info)
+
+
+@app.command("recruit")
+@handles_errors
+def recruit(
+    unit: str,
+    men: Men,
+    quality: Annotated[str | None, typer.Option("--quality")] = None,
+    free: Annotated[bool, typer.Option("--free", help="Conscripts or volunteers: nothing is paid.")] = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replacements join a unit (experience re-averaged; quality rolled when not given)."""
+    game, info = _game(campaign)
+    result = game.recruit(info, unit, men, quality, pay=not free, table=table_entry(dice), command_id=command_id)
+    _show(result, as_json, info)
+
+
+@app.command("ts")
+@handles_errors
+def ts(
+    unit: str,
+    full: Annotated[bool, typer.Option("--full", help="With the wounded back.")] = False,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A unit's troop strength, with how it is made up."""
+    game, info = _game(campaign)
+    strength = game.strength(info, unit, full=full)
+    out = Output(as_json)
+    if as_json:
+        out.json(
+            {
+                "unit": unit,
+                "ts": strength.total,
+                "per_man": strength.per_man,
+                "men": strength.men,
+                "specials": strength.specials,
+                "quality_pct": strength.quality_pct,
+                "parts": list(strength.parts),
+            }
+        )
+    else:
+        out.console.print(f"{unit}: {strength}")
+
+
+@app.command("roster")
+@handles_errors
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Every unit: men, wounded, quality, experience, TS, campaign Morale, arrears; and the treasuries."""
+    game, info = _game(campaign)
+    state, tables = game.state(info)
+    rows = []
+    for u in state.roster.values():
+        strength = game.strength(info, u.unit_id)
+        rows.append(
+            {
+                "unit": u.name,
+                "side": u.side,
+                "men": u.profile.men,
+                "wounded": u.wounded,
+                "quality": u.profile.quality,
+                "experience": u.profile.experience,
+                "ts": strength.total,
+                "campaign_morale": state.campaign_morale(u, tables, set()),
+                "pay_penalty": u.pay.penalty,
+                "modifiers": {m.name: m.value for m in u.modifiers.values()},
+                "disbanded": u.disbanded,
+            }
+        )
+    out = Output(as_json)
+    if as_json:
+        out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
+        return
+    view = Table(title=f"{info.name} — day {state.day}, month {state.month}")
+    for column in ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status"):
+        view.add_column(column)
+    for r in rows:
+        view.add_row(
+            str(r["unit"]),
+            str(r["side"]),
+            str(r["men"]),
+            str(r["wounded"]),
+            str(r["quality"]),
+            str(r["experience"]),
+            str(r["ts"]),
+            f"{r['campaign_morale']:+d}",
+            str(r["pay_penalty"]),
+            str(r["disbanded"] or ""),
+        )
+    out.console.print(view)
+    for side, money in sorted(state.treasury.items()):
+        out.console.print(f"treasury of {side}: ${money}")
+
+
+@app.command("battle")
+@handles_errors
+def battle(
+    setup_file: Annotated[Path, typer.Argument(help="The battle set-up, TOML or JSON (see README).")],
+    continue_: Annotated[str | None, typer.Option("--continue", help="Battle id: another day of that battle.")] = None,
+    more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory."""
+    game, info = _game(campaign)
+    try:
+        text = setup_file.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {setup_file}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text.decode()) if setup_file.suffix == ".toml" else orjson.loads(text)
+    except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"{setup_file} is not valid {setup_file.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    result = game.battle(
+        info,
+        parse_setup(data),
+        battle_id=continue_,
+        final_day=not more_days,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    _show(result, as_json, info)
+
+
+@app.command("funds")
+@handles_errors
+def funds(
+    side: str,
+    amount: int,
+    reason: Annotated[str, typer.Option("--reason")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Money in (a purse, ransom, plunder) or out (negative); a treasury never goes below nothing."""
+    game, info = _game(campaign)
+    _show(game.funds(info, side, amount, reason, command_id), as_json, info)
+
+
+@app.command("month-end")
+@handles_errors
+def month_end(
+    pay: Annotated[list[str], typer.Option("--pay", help="SIDE=PCT: 100 in full, 150/200 bonus, 0 missed.")],
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """End the month: upkeep and pay for each side named."""
+    game, info = _game(campaign)
+    pcts: dict[str, int] = {}
+    for item in pay:
+        side, sep, pct = item.rpartition("=")
+        if not sep or not pct.strip().lstrip("-").isdigit():
+            raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
+        pcts[side] = int(pct)
+    _show(game.month_end(info, pcts, table=table_entry(dice), command_id=command_id), as_json, info)
+
+
+@app.command("pay")
+@handles_errors
+def pay_unit(
+    unit: str,
+    pct: Annotated[int, typer.Option("--pct")] = 100,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Pay one unit now (back pay, or a bonus)."""
+    game, info = _game(campaign)
+    _show(game.pay(info, unit, pct, command_id=command_id), as_json, info)
+
+
+def _days(activity: str) -> Any:
+    @handles_errors
+    def command(
+        days: int,
+        side: Annotated[str | None, typer.Option("--side")] = None,
+        magic_healing: Annotated[bool, typer.Option("--magic-healing", help="Healers at hand: +1d% a day.")] = False,
+        dice: DiceOpt = None,
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        game, info = _game(campaign)
+        result = game.pass_days(
+            info, days, activity, side=side, magic_healing=magic_healing, table=table_entry(dice), command_id=command_id
+        )
+        _show(result, as_json, info)
+
+    command.__doc__ = f"Days of {activity}: the wounded come back ((2+TL)% a day of rest, 2% of march)."
+    return command
+
+
+app.command("rest")(_days("rest"))
+app.command("march")(_days("march"))
+
+
+@app.command("loot")
+@handles_errors
+def loot(
+    battle_id: str,
+    side: Annotated[str, typer.Option("--side", help="The side that held the field.")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
+    game, info = _game(campaign)
+    _show(game.loot(info, battle_id, side, command_id), as_json, info)
+
+
+@app.command("ransom")
+@handles_errors
+def ransom(
+    side: str,
+    amount: int,
+    prisoner: Annotated[str, typer.Option("--prisoner")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A prisoner ransomed: the money goes to the side's treasury."""
+    game, info = _game(campaign)
+    if amount <= 0:
+        raise InvalidInputError("a ransom is a positive sum")
+    _show(game.funds(info, side, amount, f"ransom of {prisoner}", command_id), as_json, info)
+
+
+@app.command("morale-mod")
+@handles_errors
+def morale_mod(
+    name: str,
+    value: int,
+    unit: Annotated[str | None, typer.Option("--unit")] = None,
+    side: Annotated[str | None, typer.Option("--side")] = None,
+    until: Annotated[str, typer.Option("--until", help="removed, clear_victory, year_end, month_end")] = "removed",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Set a persistent Morale modifier (0 removes it); 'vs SIDE: …' names count only against that side."""
+    game, info = _game(campaign)
+    _show(
+        game.morale_modifier(info, name, value, unit=unit, side=side, until=until, command_id=command_id), as_json, info
+    )
+
+
+@app.command("disband")
+@handles_errors
+def disband(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason")] = "disbanded",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Disband a unit: it is paid no more and fights no more."""
+    game, info = _game(campaign)
+    _show(game.disband(info, unit, reason, command_id), as_json, info)
+
+
+@app.command("replay")
+@handles_errors
+def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Re-run a recorded battle day on its own dice with the tables then in force; report any difference."""
+    game, info = _game(campaign)
+    recorded, recomputed = game.reevaluate(info, seq)
+    same = recorded == recomputed
+    out = Output(as_json)
+    if as_json:
+        out.json({"seq": seq, "same": same, "recorded": recorded, "recomputed": recomputed})
+    else:
+        out.console.print(
+            f"battle day at #{seq}: {len(recorded)} steps; "
+            + ("re-running it gives the same outcome" if same else "[red]the engine now decides differently[/]")
+        )
+    if not same:
+        raise typer.Exit(3)
+
+
+@app.command("house-rule")
+@handles_errors
+def house_rule(
+    path: str,
+    value: str,
+    note: Annotated[str, typer.Option("--note")] = "",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replace one table value from now on (a house rule, recorded as an event)."""
+    game, info = _game(campaign)
+    _show(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+
+
+@app.command("tables")
+@handles_errors
+def tables(
+    prefix: Annotated[str, typer.Argument()] = "", campaign: CampaignOpt = None, as_json: JsonOpt = False
+) -> None:
+    """The tables in force (house rules included), each value with its provenance."""
+    game, info = _game(campaign)
+    _, in_force = game.state(info)
+    rows = sorted((p, s) for p, s in in_force.values.items() if p.startswith(prefix))
+    out = Output(as_json)
+    if as_json:
+        out.json({p: {"value": s.value, "source": s.source} for p, s in rows})
+        return
+    view = Table(title=f"{info.name}: Mass Combat tables in force")
+    for column in ("path", "value", "provenance"):
+        view.add_column(column)
+    for path, sourced in rows:
+        view.add_row(path, str(sourced.value), sourced.source)
+    out.console.print(view)

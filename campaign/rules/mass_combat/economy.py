@@ -1,0 +1,134 @@
+"""The campaign economy of Mass Combat (§2.11–§2.12): what troops cost, their pay and its arrears, loot,
+and wounded men coming back. Pure: money is whole $, time is whole days."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign.rules.mass_combat.profile import UnitProfile
+from campaign.rules.mass_combat.quality import base_morale
+from campaign.rules.mass_combat.tables import Tables
+from events.errors import InvalidInputError
+
+
+def recruitment_cost(tables: Tables, p: UnitProfile) -> int:
+    """$ per man: the profile's own price, or the Yrth list by troop type plus the missile add-on."""
+    if p.cost_per_man is not None:
+        return p.cost_per_man
+    if p.troop_type is None or not tables.has(f"economy.yrth.{p.troop_type}"):
+        types = ", ".join(tables.names("economy.yrth"))
+        raise InvalidInputError(f"no price for this unit: give cost_per_man, or a troop_type of {types}")
+    cost = tables.number(f"economy.yrth.{p.troop_type}")
+    if p.ranged != "none" and tables.has(f"economy.yrth_missile.{p.ranged}"):
+        cost += tables.number(f"economy.yrth_missile.{p.ranged}")
+    return cost
+
+
+def monthly_pay(tables: Tables, p: UnitProfile) -> int:
+    return recruitment_cost(tables, p) * p.men * tables.number("economy.pay_pct_of_cost") // 100
+
+
+def upkeep(tables: Tables, p: UnitProfile) -> int:
+    each = tables.number("economy.upkeep_mounted" if p.mount != "none" else "economy.upkeep_soldier")
+    return each * p.men
+
+
+@dataclass(frozen=True)
+class PayState:
+    penalty: int = 0
+    paid_streak: int = 0
+    missed_streak: int = 0
+
+
+@dataclass(frozen=True)
+class Payday:
+    due: int
+    paid: int
+    state: PayState
+    bonus_morale: int
+    morale_roll_needed: bool
+    explanation: str
+
+
+def payday(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int) -> Payday:
+    """One payday (§2.11): arrears cost Morale (−1, then −2 each), every 2nd paid payday gives 1 back,
+    bonus pay raises next month's Morale, and Veterans and Elite never fall below 14 from non-payment."""
+    if paid_pct < 0:
+        raise InvalidInputError("pay cannot be negative")
+    due = monthly_pay(tables, p)
+    paid = due * paid_pct // 100
+    if p.conscript and paid_pct == 0:
+        due = 0  # conscripts need not be paid; their Morale pays for it instead (see conscript_modifier)
+    bonus = 0
+    if paid >= due:
+        streak = pay.paid_streak + 1
+        penalty = pay.penalty
+        every = tables.number("economy.paid_restores_every")
+        restored = penalty > 0 and streak % every == 0
+        if restored:
+            penalty -= 1
+        if paid_pct >= tables.number("economy.bonus_pay_2"):
+            bonus = 2
+        elif paid_pct >= tables.number("economy.bonus_pay_1"):
+            bonus = 1
+        state = PayState(penalty, streak, 0)
+        text = f"paid ${paid} of ${due}" + (" (+50% or more: Morale +" + str(bonus) + " next month)" if bonus else "")
+        text += "; a second paid payday: 1 point of arrears forgiven" if restored else ""
+        return Payday(due, paid, state, bonus, False, text)
+    missed = pay.missed_streak + 1
+    step = tables.number("economy.missed_first" if missed == 1 else "economy.missed_later")
+    penalty = pay.penalty + step
+    if p.quality in ("veteran", "elite"):
+        floor = tables.number("morale.veteran_pay_floor")
+        penalty = min(penalty, max(0, base_morale(tables, p.quality) - floor))
+    state = PayState(penalty, 0, missed)
+    text = f"paid ${paid} of ${due}: payday missed ({'first' if missed == 1 else 'again'}), arrears Morale −{penalty}"
+    return Payday(due, paid, state, 0, True, text)
+
+
+def conscript_modifier(tables: Tables, p: UnitProfile, paid: bool) -> int:
+    if not p.conscript:
+        return 0
+    return tables.number("economy.conscript_paid" if paid else "economy.conscript_unpaid")
+
+
+def stripped_value(tables: Tables, p: UnitProfile, men: int) -> int:
+    """What stripping ``men`` fallen enemies of this unit fetches: ⅓ of the raise cost, sold for 20%."""
+    try:
+        cost = recruitment_cost(tables, p)
+    except InvalidInputError:
+        return 0
+    value = cost // tables.number("economy.strip_fraction_divisor") * tables.number("economy.strip_sale_pct") // 100
+    if p.mount != "none":
+        value //= tables.number("economy.strip_cavalry_divisor")
+    return value * men
+
+
+def wounded_returning(
+    tables: Tables,
+    p: UnitProfile,
+    *,
+    original_men: int,
+    wounded: int,
+    days: int,
+    activity: str,
+    magic_pct: int = 0,
+    ht: int | None = None,
+) -> int:
+    """Men back from the wounded: (2 + TL)% of the original unit a day of rest, 2% a day of march (§2.12)."""
+    if days < 0:
+        raise InvalidInputError("time does not move backwards")
+    if activity == "rest":
+        rate = tables.number("casualties.wounded_return_rest_base") + p.tl
+    elif activity == "march":
+        rate = tables.number("casualties.wounded_return_march")
+    else:
+        return 0
+    healing = p.healing
+    if ht is not None:
+        healing = "fast" if ht >= 14 else "slow" if ht <= 7 else healing
+    scaled = rate * {"fast": tables.number("healing.fast_pct"), "slow": tables.number("healing.slow_pct")}.get(
+        healing, 100
+    )
+    per_day_hundredths = scaled + magic_pct * 100  # the magic 1d% is not scaled by race
+    return min(wounded, original_men * per_day_hundredths * days // 10000)

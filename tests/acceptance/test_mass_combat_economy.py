@@ -1,0 +1,175 @@
+"""The Mass Combat campaign economy and time (RULES.md §2.11–§2.12), through the service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from campaign.ledger import TableEntry
+from campaign.mass_combat import MassCombat
+from campaign.rules.mass_combat import state as mc_state
+from campaign.rules.mass_combat.economy import PayState, payday, recruitment_cost
+from campaign.rules.mass_combat.profile import UnitProfile
+from campaign.rules.mass_combat.tables import Tables
+from campaign.tables import base_values
+from events.errors import InvalidInputError
+from tests.conftest import Backend, make_ledger
+
+T = Tables(base_values("mass_combat"))
+
+
+@pytest.fixture
+def company() -> tuple[MassCombat, Any]:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Free Company", "mass-combat")
+    game = MassCombat(ledger)
+    game.funds(ledger.resolve(None), "Company", 500_000, "a patron's purse")
+    return game, ledger
+
+
+def unit(game: MassCombat, ledger: Any, name: str) -> mc_state.Unit:
+    state, _ = game.state(ledger.resolve(None))
+    found = state.unit_by_name(name)
+    assert found is not None
+    return found
+
+
+def test_yrth_prices_and_monthly_pay() -> None:
+    assert recruitment_cost(T, UnitProfile(men=1, troop_type="HC")) == 14000
+    assert recruitment_cost(T, UnitProfile(men=1, troop_type="LI", ranged="crossbow")) == 3000
+    assert recruitment_cost(T, UnitProfile(men=1, troop_type="II", ranged="sling")) == 700
+    with pytest.raises(InvalidInputError, match="no price"):
+        recruitment_cost(T, UnitProfile(men=1))
+
+
+def test_raising_a_unit_costs_its_recruitment_and_the_treasury_cannot_go_negative(
+    company: tuple[MassCombat, Any],
+) -> None:
+    game, ledger = company
+    game.raise_unit(ledger.resolve(None), "Pikes", "Company", {"men": 100, "troop_type": "PI", "armour": "light"})
+    state, _ = game.state(ledger.resolve(None))
+    assert state.treasury["Company"] == 500_000 - 200_000
+    before = len(list(ledger.store.read(ledger.resolve(None).campaign_id)))
+    with pytest.raises(InvalidInputError, match="cannot cover"):
+        game.raise_unit(ledger.resolve(None), "Knights", "Company", {"men": 30, "troop_type": "HC"})
+    with pytest.raises(InvalidInputError, match="cannot cover"):
+        game.funds(ledger.resolve(None), "Company", -400_000, "a bribe")
+    assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before
+
+
+def test_new_units_reroll_veteran_and_elite_quality(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    result = game.raise_unit(
+        ledger.resolve(None),
+        "Levy",
+        "Company",
+        {"men": 50, "troop_type": "II"},
+        random_quality=True,
+        table=TableEntry((2, 2, 2, 3, 4, 4)),
+    )  # 6 → Veteran: reroll; 11
+    quality = next(e.payload for e in result.events if e.type == "rules.applied")
+    assert quality["outcome"] == {"quality": "average"} and "rerolled" in quality["explanation"]
+    assert unit(game, ledger, "Levy").profile.experience == 3
+
+
+def test_recruits_are_averaged_in_at_their_lower_bound(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(
+        ledger.resolve(None),
+        "Titus' Veterans",
+        "Company",
+        {"men": 87, "troop_type": "MI", "armour": "medium", "quality": "veteran", "experience": 10},
+        pay=False,
+    )
+    game.recruit(ledger.resolve(None), "Titus' Veterans", 11, "green")
+    titus = unit(game, ledger, "Titus' Veterans")
+    assert (titus.profile.men, titus.profile.experience, titus.profile.quality) == (98, 8, "seasoned")
+    state, _ = game.state(ledger.resolve(None))
+    assert state.treasury["Company"] == 500_000 - 11 * 5000
+
+
+def test_missed_paydays_cost_morale_and_paid_ones_win_it_back(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(
+        ledger.resolve(None),
+        "Swords",
+        "Company",
+        {"men": 10, "troop_type": "MI", "armour": "medium", "quality": "average"},
+        pay=False,
+    )
+    info = lambda: ledger.resolve(None)  # noqa: E731
+    penalties = []
+    for pct, dice in ((0, (3, 3, 3)), (0, (3, 3, 3)), (100, ()), (100, ()), (100, ()), (100, ())):
+        game.month_end(info(), {"Company": pct}, table=TableEntry(dice) if dice else None)
+        penalties.append(unit(game, ledger, "Swords").pay.penalty)
+    assert penalties == [1, 3, 3, 2, 2, 1]  # −1, then −2; every second paid payday gives one back
+    state, _ = game.state(info())
+    # Pay is 10% of $5000 a man; upkeep $200 a man, every month.
+    assert state.treasury["Company"] == 500_000 - 6 * 2000 - 4 * 5000
+
+
+def test_a_missed_payday_calls_for_a_morale_roll(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(
+        ledger.resolve(None), "Swords", "Company", {"men": 10, "troop_type": "MI", "armour": "medium"}, pay=False
+    )
+    result = game.month_end(ledger.resolve(None), {"Company": 0}, table=TableEntry((6, 6, 6)))
+    roll = next(e.payload for e in result.events if e.type == "rules.applied")
+    # Average: Morale 13, −1 for the first missed payday → 12; 3d rolled 18.
+    assert roll["outcome"]["morale_roll"] == "failed"
+    assert "Morale roll 18 vs 12" in roll["explanation"]
+
+
+def test_bonus_pay_raises_next_months_morale(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(
+        ledger.resolve(None), "Swords", "Company", {"men": 10, "troop_type": "MI", "armour": "medium"}, pay=False
+    )
+    game.month_end(ledger.resolve(None), {"Company": 200})
+    state, tables = game.state(ledger.resolve(None))
+    assert state.campaign_morale(unit(game, ledger, "Swords"), tables, set()) == 2
+    game.month_end(ledger.resolve(None), {"Company": 100})
+    state, tables = game.state(ledger.resolve(None))
+    assert state.campaign_morale(unit(game, ledger, "Swords"), tables, set()) == 0
+
+
+def test_paying_a_disbanded_unit_is_refused(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(ledger.resolve(None), "Deserters", "Company", {"men": 5, "troop_type": "II"}, pay=False)
+    game.disband(ledger.resolve(None), "Deserters", "the contract ended")
+    with pytest.raises(InvalidInputError, match="was disbanded"):
+        game.pay(ledger.resolve(None), "Deserters")
+
+
+def test_wounded_return_by_days_of_rest_and_march(company: tuple[MassCombat, Any]) -> None:
+    from campaign.rules.mass_combat.economy import wounded_returning
+
+    profile = UnitProfile(men=100, tl=3)
+    assert wounded_returning(T, profile, original_men=100, wounded=30, days=3, activity="rest") == 15  # 5%/day
+    assert wounded_returning(T, profile, original_men=100, wounded=30, days=3, activity="march") == 6  # 2%/day
+    assert wounded_returning(T, profile, original_men=100, wounded=30, days=30, activity="rest") == 30
+    assert (
+        wounded_returning(
+            T, profile.model_copy(update={"healing": "fast"}), original_men=100, wounded=30, days=2, activity="rest"
+        )
+        == 15
+    )  # ×1.5
+    assert wounded_returning(T, profile, original_men=100, wounded=30, days=2, activity="rest", magic_pct=4) == 18
+    with pytest.raises(InvalidInputError, match="backwards"):
+        wounded_returning(T, profile, original_men=100, wounded=30, days=-1, activity="rest")
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pays=st.lists(st.sampled_from([0, 0, 50, 100, 150, 200]), max_size=30),
+    quality=st.sampled_from(["veteran", "elite"]),
+)
+def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], quality: str) -> None:
+    profile = UnitProfile(men=10, troop_type="MI", quality=quality)  # type: ignore[arg-type]
+    pay = PayState()
+    for pct in pays:
+        pay = payday(T, profile, pay, pct).state
+        assert T.number(f"quality.{quality}.morale") - pay.penalty >= 14

@@ -1,0 +1,121 @@
+"""GURPS Mass Combat at the table through ``campaign mc``: a battle from a set-up file, money and time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.e2e.test_cli import Cli
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bannok-day1.toml"
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    c = Cli(str(tmp_path / "mc.db"))
+    c("new", "Border War", "--ruleset", "mass-combat")
+    c(
+        "mc",
+        "muster",
+        "Caliburn's gang",
+        "--side",
+        "Megalos",
+        "--men",
+        "15",
+        "--armour",
+        "light",
+        "--irregular",
+        "--quality",
+        "inexperienced",
+        "--experience",
+        "0",
+        "--troop-type",
+        "II",
+    )
+    c(
+        "mc",
+        "muster",
+        "Militia archers",
+        "--side",
+        "Megalos",
+        "--men",
+        "120",
+        "--armour",
+        "light",
+        "--ranged",
+        "crossbow",
+        "--irregular",
+        "--set",
+        "fine_weapons=true",
+        "--troop-type",
+        "LI",
+    )
+    c(
+        "mc",
+        "muster",
+        "LC archers",
+        "--side",
+        "Al-Wazif",
+        "--men",
+        "40",
+        "--armour",
+        "light",
+        "--mount",
+        "light_horse",
+        "--ranged",
+        "bow",
+        "--troop-type",
+        "LC",
+    )
+    return c
+
+
+def test_troop_strength_roster_and_a_battle_from_the_example_file(cli: Cli) -> None:
+    assert cli.json("mc", "ts", "Militia archers")["ts"] == 600
+    assert "15" in cli("mc", "ts", "Caliburn's gang").stdout
+    result = cli.json("mc", "battle", str(EXAMPLE))
+    types = [e["type"] for e in result["events"]]
+    assert types[0] == "dice.rolled" and "battle.started" in types
+    rules = [e["payload"]["rule"] for e in result["events"] if e["type"] == "rules.applied"]
+    for step in (
+        "battle_day",
+        "extraordinary_force",
+        "catastrophe",
+        "strategy_contest",
+        "result",
+        "casualties",
+        "survival",
+        "glory",
+        "battle_end",
+    ):
+        assert step in rules, step
+    human = cli("mc", "roster").stdout
+    assert ("Caliburn's gang" in human and "treasury" not in human.lower()) or "Megalos" in human
+    seq = next(
+        e["seq"] for e in result["events"] if e["type"] == "rules.applied" and e["payload"]["rule"] == "battle_day"
+    )
+    replay = cli.json("mc", "replay", str(seq))
+    assert replay["same"] is True
+    assert orjson.loads(cli("verify", "--json").stdout)[0]["ok"]
+
+
+def test_money_time_and_refusals(cli: Cli) -> None:
+    cli("mc", "funds", "Megalos", "10000", "--reason", "the town's purse")
+    before = cli.events()
+    out = cli("mc", "month-end", "--pay", "Megalos=100", code=2)
+    assert "cannot cover" in out.stderr
+    cli("mc", "funds", "Megalos", "-20000", "--reason", "bribes", code=2)
+    cli("mc", "battle", "/no/such/file.toml", code=2)
+    cli("mc", "rest", "-3", code=2)
+    cli("mc", "month-end", "--pay", "Megalos", code=2)
+    assert cli.events() == before
+    cli("mc", "funds", "Megalos", "200000", "--reason", "a patron")
+    paid = cli.json("mc", "month-end", "--pay", "Megalos=0", "--dice", "3,3,3,3,3,3")
+    assert any(e["type"] == "calendar.month_ended" for e in paid["events"])
+    roster = cli.json("mc", "roster")
+    assert {u["unit"]: u["pay_penalty"] for u in roster["units"]}["Militia archers"] == 1
+    assert roster["treasury"]["Megalos"] == 210000 - (15 + 120) * 200
+    cli("mc", "disband", "Militia archers", "--reason", "harvest time")
+    assert "was disbanded" in cli("mc", "pay", "Militia archers", code=2).stderr
