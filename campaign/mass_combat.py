@@ -22,7 +22,15 @@ from campaign.rules.mass_combat.economy import (
     wounded_returning,
 )
 from campaign.rules.mass_combat.profile import UnitProfile
-from campaign.rules.mass_combat.quality import base_morale, leadership_modifier, needs_reroll, quality_from_roll
+from campaign.rules.mass_combat.quality import (
+    base_morale,
+    commander_skill,
+    leadership_modifier,
+    needs_reroll,
+    quality_from_roll,
+    quality_step_down,
+    trained_quality,
+)
 from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rules.mass_combat.strength import Strength, troop_strength
 from campaign.rules.mass_combat.tables import QUALITIES, Tables
@@ -35,7 +43,7 @@ from events.families.battle import BattleStarted
 from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled, TroopsRecruited, UnitDisbanded
-from events.families.roster import UnitMustered
+from events.families.roster import UnitMustered, UnitQualityChanged
 from events.families.rules import RuleApplied, TableOverridden
 from events.registry import Event, registry
 from events.store import AppendResult
@@ -599,6 +607,109 @@ class MassCombat:
         unit_id = self._unit(state, unit).unit_id if unit else None
         event = MoraleModifierSet(name=name, value=value, unit_id=unit_id, side=side, until=until)
         return self.ledger.run(info, "mc.morale", lambda _d: [event], command_id=command_id)
+
+    def new_commander(
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        leadership: int | None = None,
+        *,
+        npc: bool = False,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """A new unit commander: quality drops one step (§2.3). An NPC's Leadership comes from the commander
+        experience table (3d) when not given."""
+        state, tables = self.state(info)
+        unit = self._unit(state, unit_name)
+        if leadership is not None and not 1 <= leadership <= 30:
+            raise InvalidInputError("Leadership is a skill level from 1 to 30")
+
+        def decide(dice: Dice) -> list[Event]:
+            events: list[Event] = []
+            skill = leadership
+            if skill is None and npc:
+                roll = dice.roll(parse("3d"), f"experience of {unit.name}'s new commander")
+                level, skill = commander_skill(tables, roll.total)
+                events.append(
+                    RuleApplied(
+                        ruleset=RULESET.name,
+                        ruleset_version=RULESET.version,
+                        rule="commander_experience",
+                        clause="RULES.md §2.5",
+                        unit_id=unit.unit_id,
+                        inputs={},
+                        dice=(roll.roll_index,),
+                        outcome={"experience": level, "leadership": skill},
+                        explanation=f"{unit.name}'s new commander: 3d {roll.total} → {level}, Leadership {skill}",
+                    )
+                )
+            quality = quality_step_down(unit.profile.quality)
+            events.append(
+                UnitQualityChanged(
+                    unit_id=unit.unit_id,
+                    quality=quality,
+                    experience=unit.profile.experience,
+                    leader_leadership=skill,
+                    reason=f"new commander: {unit.profile.quality} → {quality}",
+                )
+            )
+            return events
+
+        return self.ledger.run(info, "mc.commander", decide, table=table, command_id=command_id)
+
+    def train(self, info: CampaignInfo, unit_name: str, months: int, command_id: str | None = None) -> AppendResult:
+        state, tables = self.state(info)
+        unit = self._unit(state, unit_name)
+        if months <= 0:
+            raise InvalidInputError("training takes a positive number of months")
+        quality = trained_quality(tables, unit.profile.quality, months)
+        if quality == unit.profile.quality:
+            raise InvalidInputError(
+                f"{unit.name} is {unit.profile.quality}: training alone makes troops no better than Green "
+                f"(and takes {tables.number('training.green_months')} months)"
+            )
+        event = UnitQualityChanged(
+            unit_id=unit.unit_id,
+            quality=quality,
+            experience=unit.profile.experience,
+            reason=f"{months} months of training",
+        )
+        return self.ledger.run(info, "mc.train", lambda _d: [event], command_id=command_id)
+
+    def treason(
+        self, info: CampaignInfo, unit_name: str, *, table: TableEntry | None = None, command_id: str | None = None
+    ) -> AppendResult:
+        """Treason forces a Morale roll: failure −1 Morale, success +1, until a clear victory (§2.11)."""
+        state, tables = self.state(info)
+        unit = self._unit(state, unit_name)
+        morale = (
+            base_morale(tables, unit.profile.quality, irregular=unit.profile.irregular)
+            + leadership_modifier(tables, unit.profile.leader_leadership)
+            + state.campaign_morale(unit, tables, set())
+        )
+
+        def decide(dice: Dice) -> list[Event]:
+            roll = dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}")
+            made = roll.total <= morale
+            value = tables.number("treason.success" if made else "treason.fail")
+            return [
+                RuleApplied(
+                    ruleset=RULESET.name,
+                    ruleset_version=RULESET.version,
+                    rule="treason",
+                    clause="RULES.md §2.11",
+                    unit_id=unit.unit_id,
+                    inputs={"morale": morale},
+                    dice=(roll.roll_index,),
+                    outcome={"made": made, "modifier": value},
+                    explanation=f"{unit.name} hears of treason: Morale {morale}, rolled {roll.total} → "
+                    + ("angry and steadfast, +1" if made else "shaken, −1"),
+                ),
+                MoraleModifierSet(name="treason", value=value, unit_id=unit.unit_id, until="clear_victory"),
+            ]
+
+        return self.ledger.run(info, "mc.treason", decide, table=table, command_id=command_id)
 
     def disband(self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None) -> AppendResult:
         state, _ = self.state(info)

@@ -14,6 +14,7 @@ from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, ope
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import unit_names
 from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rules.mass_combat.quality import extraordinary_force
 from campaign.rules.tables import parse_value
 from events.errors import InvalidInputError
 from events.store import AppendResult
@@ -405,6 +406,77 @@ def morale_mod(
     _show(
         game.morale_modifier(info, name, value, unit=unit, side=side, until=until, command_id=command_id), as_json, info
     )
+
+
+@app.command("commander")
+@handles_errors
+def commander(
+    unit: str,
+    leadership: Annotated[int | None, typer.Option("--leadership")] = None,
+    npc: Annotated[bool, typer.Option("--npc", help="Roll the NPC's experience (3d) for his Leadership.")] = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A new unit commander takes over: the unit's quality drops one step."""
+    game, info = _game(campaign)
+    _show(
+        game.new_commander(info, unit, leadership, npc=npc, table=table_entry(dice), command_id=command_id),
+        as_json,
+        info,
+    )
+
+
+@app.command("train")
+@handles_errors
+def train(
+    unit: str,
+    months: int,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Months of training: up to Green at most, never higher without combat."""
+    game, info = _game(campaign)
+    _show(game.train(info, unit, months, command_id), as_json, info)
+
+
+@app.command("treason")
+@handles_errors
+def treason(
+    unit: str,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Treason forces a Morale roll: failure −1, success +1, until a clear victory."""
+    game, info = _game(campaign)
+    _show(game.treason(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
+
+
+@app.command("es")
+@handles_errors
+def es(
+    points: int,
+    bonus: Annotated[int, typer.Option("--bonus", help="Power stones, items, drugs: +ES.")] = 0,
+    mana: Annotated[str, typer.Option("--mana", help="low, normal or very_high")] = "normal",
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Extraordinary Force from the character points invested (§2.13)."""
+    game, info = _game(campaign)
+    _, in_force = game.state(info)
+    key = f"extraordinary_modifiers.mana_{mana}_pct"
+    if not in_force.has(key):
+        raise InvalidInputError("--mana is low, normal or very_high")
+    value = extraordinary_force(in_force, points, bonus=bonus, mana_pct=in_force.number(key))
+    out = Output(as_json)
+    if as_json:
+        out.json({"points": points, "bonus": bonus, "mana": mana, "es": value})
+    else:
+        out.console.print(f"{points} points{f' + {bonus}' if bonus else ''} at {mana} mana → ES {value}")
 
 
 @app.command("disband")

@@ -16,3 +16,16 @@ class UnitMustered(Event):
     side: str
     profile: dict[str, JsonValue]
     reports_to: str | None = None
+
+
+@registry.register
+class UnitQualityChanged(Event):
+    """A unit's quality, experience or commander changed outside battle (a new commander, training)."""
+
+    event_name = "roster.unit_quality_changed"
+
+    unit_id: str
+    quality: str
+    experience: int
+    leader_leadership: int | None = None
+    reason: str

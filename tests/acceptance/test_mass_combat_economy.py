@@ -173,3 +173,114 @@ def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], qu
     for pct in pays:
         pay = payday(T, profile, pay, pct).state
         assert T.number(f"quality.{quality}.morale") - pay.penalty >= 14
+
+
+def test_a_new_commander_drops_quality_and_an_npcs_leadership_is_rolled(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(
+        ledger.resolve(None),
+        "Lances",
+        "Company",
+        {"men": 20, "troop_type": "MC", "mount": "medium_horse", "quality": "veteran", "experience": 11},
+        pay=False,
+    )
+    result = game.new_commander(ledger.resolve(None), "Lances", npc=True, table=TableEntry((3, 3, 2)))  # 8: Seasoned
+    rolled = next(e.payload for e in result.events if e.type == "rules.applied")
+    assert rolled["outcome"] == {"experience": "seasoned", "leadership": 14}
+    lances = unit(game, ledger, "Lances")
+    assert (lances.profile.quality, lances.profile.leader_leadership) == ("seasoned", 14)
+
+
+def test_training_stops_at_green(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(
+        ledger.resolve(None),
+        "Peasants",
+        "Company",
+        {"men": 50, "troop_type": "II", "quality": "inexperienced", "experience": 0},
+        pay=False,
+    )
+    with pytest.raises(InvalidInputError, match="no better than Green"):
+        game.train(ledger.resolve(None), "Peasants", 6)
+    game.train(ledger.resolve(None), "Peasants", 12)
+    assert unit(game, ledger, "Peasants").profile.quality == "green"
+    with pytest.raises(InvalidInputError, match="no better than Green"):
+        game.train(ledger.resolve(None), "Peasants", 24)
+
+
+def test_treason_forces_a_morale_roll(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    game.raise_unit(ledger.resolve(None), "Swords", "Company", {"men": 10, "troop_type": "MI"}, pay=False)
+    game.treason(ledger.resolve(None), "Swords", table=TableEntry((6, 6, 5)))  # 17 vs 13: failed
+    state, tables = game.state(ledger.resolve(None))
+    assert state.campaign_morale(unit(game, ledger, "Swords"), tables, set()) == -1
+
+
+@pytest.mark.parametrize(("points", "es"), [(99, 0), (100, 0), (150, 1), (299, 3), (300, 5), (500, 20), (530, 23)])
+def test_extraordinary_force_from_points(points: int, es: int) -> None:
+    from campaign.rules.mass_combat.quality import extraordinary_force
+
+    assert extraordinary_force(T, points) == es
+    assert extraordinary_force(T, 400, mana_pct=25) == 3 and extraordinary_force(T, 400, mana_pct=200) == 24
+
+
+command = st.one_of(
+    st.tuples(st.just("month"), st.sampled_from([0, 100, 150, 200])),
+    st.tuples(st.just("rest"), st.integers(1, 20)),
+    st.tuples(st.just("march"), st.integers(1, 20)),
+    st.tuples(st.just("recruit"), st.integers(1, 15)),
+    st.tuples(st.just("battle"), st.integers(-6, 6)),
+    st.tuples(
+        st.just("treason"),
+    ),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(command, max_size=12))
+def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any, ...]]) -> None:
+    from campaign.mass_combat import parse_setup
+
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Prop", "mass-combat")
+    game = MassCombat(ledger)
+    info = lambda: ledger.resolve(None)  # noqa: E731
+    game.funds(info(), "Blue", 10_000_000, "war chest")
+    game.raise_unit(info(), "Blue foot", "Blue", {"men": 200, "troop_type": "MI", "armour": "medium"})
+    game.raise_unit(info(), "Red foot", "Red", {"men": 180, "troop_type": "LI", "armour": "light"}, pay=False)
+    for step in steps:
+        try:
+            if step[0] == "month":
+                game.month_end(info(), {"Blue": step[1]})
+            elif step[0] in ("rest", "march"):
+                game.pass_days(info(), step[1], step[0])
+            elif step[0] == "recruit":
+                game.recruit(info(), "Blue foot", step[1], "green")
+            elif step[0] == "treason":
+                game.treason(info(), "Red foot")
+            else:
+                setup = parse_setup(
+                    {
+                        "name": "Skirmish",
+                        "sides": [
+                            {
+                                "name": "Blue",
+                                "commander": {"strategy": 12},
+                                "units": [{"unit": "Blue foot"}],
+                                "misc": step[1] // 2,
+                            },
+                            {"name": "Red", "commander": {"strategy": 12}, "units": [{"unit": "Red foot"}]},
+                        ],
+                    }
+                )
+                game.battle(info(), setup)
+        except InvalidInputError:
+            pass
+    events = list(ledger.store.read(info().campaign_id))
+    base = base_values("mass_combat")
+    once = mc_state.fold(events, base)
+    assert once == mc_state.fold(ledger.store.read(info().campaign_id), base)
+    for u in once.roster.values():
+        assert 0 <= u.wounded <= u.profile.men
+        if u.profile.quality in ("veteran", "elite"):
+            assert T.number(f"quality.{u.profile.quality}.morale") - u.pay.penalty >= 14

@@ -69,3 +69,27 @@ def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
     """NPC commander experience from 3d (§2.5): the same table gives Strategy or Leadership."""
     level = _band(tables, "commander", roll)
     return level, tables.number(f"commander.{level}.skill")
+
+
+def trained_quality(tables: Tables, quality: str, months: int) -> str:
+    """Training (§2.3): 6 months make untrained men Inexperienced, a year makes them Green; never higher
+    without combat."""
+    green_after = tables.number("training.green_months")
+    if months >= green_after and QUALITIES.index(quality) < QUALITIES.index("green"):
+        return "green"
+    return quality
+
+
+def extraordinary_force(tables: Tables, points: int, *, bonus: int = 0, mana_pct: int = 100) -> int:
+    """ES from the character points invested (§2.13), plus items and stones, scaled by the mana level."""
+    if points < 0:
+        raise InvalidInputError("points cannot be negative")
+    steps = tables.value("extraordinary.points")
+    es = 0
+    for threshold, value in steps:
+        if points >= threshold:
+            es = int(value)
+    top = int(steps[-1][0])
+    if points > top:
+        es += (points - top) // 10 * tables.number("extraordinary.per_ten_beyond")
+    return max(0, (es + bonus) * mana_pct // 100)

@@ -108,6 +108,11 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     if kind == "roster.unit_mustered":
         profile = UnitProfile.model_validate(p["profile"])
         return _set_unit(state, Unit(p["unit_id"], p["name"], p["side"], profile, original_men=profile.men))
+    if kind == "roster.unit_quality_changed" and unit is not None:
+        update = {"quality": p["quality"], "experience": p["experience"]}
+        if p.get("leader_leadership") is not None:
+            update["leader_leadership"] = p["leader_leadership"]
+        return _set_unit(state, replace(unit, profile=unit.profile.model_copy(update=update)))
     if kind == "roster.unit_disbanded" and unit is not None:
         return _set_unit(state, replace(unit, disbanded=p["reason"]))
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
