@@ -82,7 +82,7 @@ class FightingSpirit:
 
     def state(self, info: CampaignInfo) -> tuple[CampaignState, Tables]:
         self.check(info)
-        state = fs.fold(self.ledger.store.read(info.campaign_id))
+        state = fs.fold(self.ledger.store.read(info.campaign_id), base_values("fighting_spirit"))
         return state, Tables(apply_overrides(base_values("fighting_spirit"), state.overrides))
 
     @staticmethod

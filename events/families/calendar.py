@@ -14,7 +14,7 @@ class DaysPassed(Event):
     event_name = "calendar.days_passed"
 
     days: int
-    activity: Literal["rest", "march", "battle", "other"]
+    activity: Literal["rest", "march", "forced_march", "front", "battle", "other"]
     side: str | None = None
     note: str = ""
 
@@ -32,3 +32,14 @@ class MonthEnded(Event):
     event_name = "calendar.month_ended"
 
     month: int
+
+
+@registry.register
+class SideCondition(Event):
+    """A side's campaign condition changed: ``no_supplies`` or ``encircled`` (both exhaust its units)."""
+
+    event_name = "calendar.side_condition"
+
+    side: str
+    condition: Literal["no_supplies", "encircled"]
+    active: bool

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.folds import FOLDS
 from campaign.rules import fighting_spirit as fs
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
@@ -81,6 +82,7 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
 ) -> None:
     game, info = play(steps, quality, fatigue, motivation)
     events = list(game.ledger.store.read(info.campaign_id))
+    fold = FOLDS["fighting-spirit"]
     state = fs.CampaignState()
     start = {"fresh": 0, "tired": 1, "exhausted": 2}[fatigue]
     in_last_stand = False
@@ -92,7 +94,7 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
         ):
             assert event.payload["dice"] == [], "a unit in No step back rolled a morale or reaction test"
             assert event.payload["outcome"]["result"] == "auto_pass"
-        state = fs.apply(state, event)
+        state = fold.apply(state, event)
         battle = state.battles.get(state.active_battle or "")
         if battle is None:
             continue
@@ -103,7 +105,7 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
         assert start <= index <= 4, f"grade {squad.grade} outside start {GRADES[start]} … routed"
         in_last_stand = squad.last_stand
     # Replaying the log gives the same state, twice over.
-    assert fs.fold(events) == state == fs.fold(game.ledger.store.read(info.campaign_id))
+    assert fold.fold(events) == state == fold.fold(game.ledger.store.read(info.campaign_id))
 
 
 def test_a_unit_in_no_step_back_never_takes_a_morale_or_reaction_test() -> None:

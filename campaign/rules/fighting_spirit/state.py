@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from campaign.rules.fighting_spirit.profile import UnitProfile
-from campaign.rules.tables import Override
+from campaign.rules.fighting_spirit.tables import Tables
+from campaign.rules.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
 RULESET = "fighting-spirit"
@@ -61,16 +62,134 @@ class BattleState:
 
 
 @dataclass(frozen=True)
+class UnitRecord:
+    """A unit's campaign record (RULES.md §5): strength, veterancy, time at the front, pay."""
+
+    men: int
+    experience: int = 0
+    battles: tuple[str, ...] = ()
+    battle_days: tuple[int, ...] = ()
+    front_days: int = 0
+    rest_days: int = 0
+    forced_march: bool = False
+    pay_owed: int = 0
+    paydays_missed: int = 0
+
+
+@dataclass(frozen=True)
 class CampaignState:
-    """What the five-grade handlers need: the roster, the house rules in force, and the battles."""
+    """What the five-grade handlers need: the roster and its records, house rules, battles, time, money."""
 
     roster: Mapping[str, RosterUnit] = field(default_factory=dict)
     overrides: tuple[Override, ...] = ()
     battles: Mapping[str, BattleState] = field(default_factory=dict)
     active_battle: str | None = None
+    records: Mapping[str, UnitRecord] = field(default_factory=dict)
+    day: int = 0
+    treasury: Mapping[str, int] = field(default_factory=dict)
+    conditions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    month: int = 0
+
+    def fatigue(self, unit_id: str, tables: Tables) -> str:
+        """FRESH, TIRED or EXHAUSTED from the campaign record (the [INF] thresholds of RULES.md §5, as data)."""
+        record = self.records.get(unit_id)
+        unit = self.roster.get(unit_id)
+        if record is None or unit is None:
+            return "fresh"
+        window = int(tables.value("campaign.exhausted_window_days"))
+        recent = [d for d in record.battle_days if self.day - d < window]
+        if (
+            len(recent) >= int(tables.value("campaign.exhausted_battles"))
+            or record.forced_march
+            or self.conditions.get(unit.side)
+        ):
+            return "exhausted"
+        if record.rest_days >= int(tables.value("campaign.fresh_after_rest_days")):
+            return "fresh"
+        if record.front_days >= int(tables.value("campaign.tired_after_front_days")):
+            return "tired"
+        return "fresh"
 
     def unit_by_name(self, name: str) -> RosterUnit | None:
         return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
+
+
+LADDER = ("green", "regular", "veteran")
+"""The qualities veterancy moves a unit along; Untrained and Elite come only by scenario or training."""
+
+
+def start_experience(tables: Tables, quality: str) -> int:
+    """Battles per man a unit is mustered with: the low end of its quality's band (Elite: the Veteran one)."""
+    rung = "veteran" if quality == "elite" else quality
+    return int(tables.value(f"campaign.veterancy.{rung}")) if rung in LADDER else 0
+
+
+def _record(state: CampaignState, unit_id: str, **changes: Any) -> CampaignState:
+    records = dict(state.records)
+    records[unit_id] = replace(records[unit_id], **changes)
+    return replace(state, records=records)
+
+
+def _veterancy(state: CampaignState, unit_id: str, experience: int, tables: Tables) -> CampaignState:
+    """Green, Regular and Veteran follow experience upward; Untrained and Elite come only by scenario."""
+    unit = state.roster[unit_id]
+    if unit.profile.quality not in LADDER:
+        return state
+    earned = [q for q in LADDER if experience >= int(tables.value(f"campaign.veterancy.{q}"))]
+    if not earned or LADDER.index(earned[-1]) <= LADDER.index(unit.profile.quality):
+        return state
+    earned_quality = earned[-1]
+    roster = dict(state.roster)
+    roster[unit_id] = replace(unit, profile=unit.profile.model_copy(update={"quality": earned_quality}))
+    return replace(state, roster=roster)
+
+
+def _after_battle(state: CampaignState, battle_id: str, tables: Tables) -> CampaignState:
+    """One more battle of experience for each unit that fought; the dead and the captured are gone."""
+    battle = state.battles.get(battle_id)
+    if battle is None:
+        return state
+    for unit_id, u in battle.units.items():
+        record = state.records.get(unit_id)
+        if record is None:
+            continue
+        lost = u.removed == "wiped_out" or (
+            u.removed == "surrendered" and tables.value("campaign.surrendered_men_lost")
+        )
+        men = 0 if lost else max(0, u.start_men - u.dead)
+        experience = record.experience + 1
+        state = _record(
+            state,
+            unit_id,
+            men=men,
+            experience=experience,
+            battles=(*record.battles, battle_id),
+            battle_days=(*record.battle_days, state.day),
+            forced_march=False,
+        )
+        state = _veterancy(state, unit_id, experience, tables)
+    return state
+
+
+def _days(state: CampaignState, p: Mapping[str, Any], tables: Tables) -> CampaignState:
+    days, activity, side = p["days"], p["activity"], p.get("side")
+    records = dict(state.records)
+    for unit_id, record in state.records.items():
+        unit = state.roster.get(unit_id)
+        if unit is None or (side is not None and unit.side != side):
+            continue
+        if activity == "rest":
+            rest = record.rest_days + days
+            front = 0 if rest >= int(tables.value("campaign.fresh_after_rest_days")) else record.front_days
+            records[unit_id] = replace(record, rest_days=rest, front_days=front, forced_march=False)
+        elif activity in ("march", "front", "battle", "forced_march"):
+            records[unit_id] = replace(
+                record,
+                front_days=record.front_days + days,
+                rest_days=0,
+                forced_march=activity == "forced_march" or record.forced_march,
+            )
+    return replace(state, day=state.day + days, records=records)
 
 
 def _unit(battle: BattleState, unit_id: str, **changes: Any) -> BattleState:
@@ -88,15 +207,45 @@ def _in_battle(state: CampaignState, p: Mapping[str, Any], change: Any) -> Campa
     return replace(state, battles=battles)
 
 
-def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:
     p = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":
         roster = dict(state.roster)
-        roster[p["unit_id"]] = RosterUnit(
-            p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]), p.get("reports_to")
+        profile = UnitProfile.model_validate(p["profile"])
+        roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], profile, p.get("reports_to"))
+        records = dict(state.records)
+        records[p["unit_id"]] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
+        return replace(state, roster=roster, records=records)
+    if kind == "economy.troops_recruited" and p["unit_id"] in state.records:
+        record = state.records[p["unit_id"]]
+        men = record.men + p["men"]
+        experience = (record.men * record.experience + p["men"] * p["experience"]) // max(1, men)
+        state = _record(state, p["unit_id"], men=men, experience=experience)
+        return _veterancy(state, p["unit_id"], experience, tables)
+    if kind == "economy.funds_changed":
+        treasury = dict(state.treasury)
+        treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
+        return replace(state, treasury=treasury)
+    if kind == "economy.pay_settled" and p["unit_id"] in state.records:
+        record = state.records[p["unit_id"]]
+        missed = p["paid"] < p["due"]
+        return _record(
+            state,
+            p["unit_id"],
+            pay_owed=record.pay_owed + p["due"] - p["paid"],
+            paydays_missed=record.paydays_missed + (1 if missed else 0),
         )
-        return replace(state, roster=roster)
+    if kind == "calendar.month_ended":
+        return replace(state, month=p["month"] + 1)
+    if kind == "calendar.side_condition":
+        conditions = {k: tuple(v) for k, v in state.conditions.items()}
+        current = set(conditions.get(p["side"], ()))
+        current = current | {p["condition"]} if p["active"] else current - {p["condition"]}
+        conditions[p["side"]] = tuple(sorted(current))
+        return replace(state, conditions={k: v for k, v in conditions.items() if v})
+    if kind == "calendar.days_passed":
+        return _days(state, p, tables)
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
         return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
     if kind == "battle.started":
@@ -106,6 +255,7 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return replace(state, battles=battles, active_battle=p["battle_id"])
     if kind == "battle.ended":
         ended = _in_battle(state, p, lambda b: replace(b, ended=True, result=p["result"]))
+        ended = _after_battle(ended, p["battle_id"], tables)
         return replace(ended, active_battle=None if state.active_battle == p["battle_id"] else state.active_battle)
     if kind == "battle.unit_deployed":
         s = p["state"]
@@ -188,8 +338,14 @@ def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any]) -> BattleState:
     return b
 
 
-def fold(events: Iterable[RecordedEvent], state: CampaignState | None = None) -> CampaignState:
+def fold(
+    events: Iterable[RecordedEvent], base: Mapping[str, Sourced], state: CampaignState | None = None
+) -> CampaignState:
+    """Fold a campaign's events, each with the tables in force when it was recorded (house rules included)."""
     current = state or CampaignState()
+    tables = Tables(apply_overrides(base, current.overrides))
     for event in events:
-        current = apply(current, event)
+        current = apply(current, event, tables)
+        if event.type == "rules.table_overridden":
+            tables = Tables(apply_overrides(base, current.overrides))
     return current

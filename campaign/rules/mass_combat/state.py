@@ -59,6 +59,20 @@ class BattleRecord:
 
 
 @dataclass(frozen=True)
+class Career:
+    """A player character's career (§2.9): battles, wounds, Reputation (temporary ones expire), rank."""
+
+    pc: str
+    battles: tuple[str, ...] = ()
+    damage: int = 0
+    temporary_reputation: tuple[tuple[int, int], ...] = ()
+    """(change, the campaign day it expires)."""
+    permanent_reputation: int = 0
+    rank: int = 0
+    reactions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class CampaignState:
     roster: Mapping[str, Unit] = field(default_factory=dict)
     overrides: tuple[Override, ...] = ()
@@ -68,6 +82,14 @@ class CampaignState:
     day: int = 0
     month: int = 0
     side_modifiers: Mapping[str, Mapping[str, Modifier]] = field(default_factory=dict)
+    careers: Mapping[str, Career] = field(default_factory=dict)
+
+    def reputation(self, pc: str) -> int:
+        """Reputation now: permanent, plus the temporary changes that have not expired by today."""
+        career = self.careers.get(pc)
+        if career is None:
+            return 0
+        return career.permanent_reputation + sum(c for c, until in career.temporary_reputation if until > self.day)
 
     def unit_by_name(self, name: str) -> Unit | None:
         return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
@@ -148,6 +170,22 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
                 side_mods[p["name"]] = mod
             return replace(state, side_modifiers=sides)
         return state
+    if kind.startswith("career."):
+        career = state.careers.get(p["pc"], Career(p["pc"]))
+        fought = career.battles if p["battle_id"] in career.battles else (*career.battles, p["battle_id"])
+        if kind == "career.pc_wounded":
+            career = replace(career, damage=career.damage + p["damage"], battles=fought)
+        elif kind == "career.reputation_changed":
+            if p["months"] == 0:
+                career = replace(career, permanent_reputation=career.permanent_reputation + p["change"])
+            else:
+                until = state.day + p["months"] * tables.number("economy.month_days")
+                career = replace(career, temporary_reputation=(*career.temporary_reputation, (p["change"], until)))
+        elif kind == "career.promotion_rolled":
+            career = replace(career, rank=career.rank + p["rank_change"], reactions=(*career.reactions, p["reaction"]))
+        careers = dict(state.careers)
+        careers[p["pc"]] = career
+        return replace(state, careers=careers)
     if kind == "calendar.days_passed":
         day = state.day + p["days"]
         year = tables.number("economy.year_days")
