@@ -21,11 +21,12 @@ from events.db import make_engine
 from events.errors import ConfigurationError
 from events.sql import SqlEventStore, lock_for_append, write_connection
 from events.vault import SqlSeedVault
+from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
 from projections.campaigns import CampaignsProjector, SqlCampaignDirectory
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
-SCHEMA_HEAD = "0001"
+SCHEMA_HEAD = "0002"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -77,15 +78,21 @@ class App:
         self.engine.dispose()
 
 
+def projectors() -> list[CampaignsProjector | CampaignStateProjector]:
+    """The read models kept inline in every append (and refolded by ``rebuild``)."""
+    return [CampaignsProjector(), CampaignStateProjector()]
+
+
 def bootstrap(db: str, *, actor: str | None = None) -> App:
     engine = make_engine(db)
     ensure_schema(engine)
     vault = SqlSeedVault(engine)
-    store = SqlEventStore(engine, projectors=[CampaignsProjector(), vault])
+    store = SqlEventStore(engine, projectors=[*projectors(), vault])
     ledger = Ledger(
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
+        states=SqlCampaignStates(engine, store),
         actor=actor or default_actor(),
         clock=wall_clock,
         new_id=lambda: uuid.uuid4().hex,

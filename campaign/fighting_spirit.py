@@ -29,6 +29,8 @@ from events.families.battle import (
     WoundedAbandoned,
     WoundedChecked,
 )
+from events.families.calendar import DaysPassed, MonthEnded, SideCondition
+from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
 from events.families.roster import UnitMustered
 from events.families.rules import RuleApplied, TableOverridden
 from events.registry import Event
@@ -41,7 +43,8 @@ RULESET = RULESETS["fighting-spirit"]
 @dataclass(frozen=True)
 class Deployment:
     unit: str
-    fatigue: str
+    fatigue: str | None = None
+    """FRESH, TIRED or EXHAUSTED; None takes what the campaign record gives (RULES.md §5)."""
     in_cover: bool = False
     prone: bool = False
 
@@ -80,9 +83,10 @@ class FightingSpirit:
         if info.ruleset != RULESET.name:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {RULESET.name}")
 
-    def state(self, info: CampaignInfo) -> tuple[CampaignState, Tables]:
+    def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[CampaignState, Tables]:
+        """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
         self.check(info)
-        state = fs.fold(self.ledger.store.read(info.campaign_id), base_values("fighting_spirit"))
+        state: CampaignState = self.ledger.states.get(info, at_seq)
         return state, Tables(apply_overrides(base_values("fighting_spirit"), state.overrides))
 
     @staticmethod
@@ -184,6 +188,10 @@ class FightingSpirit:
                 settings={side: {"motivation": level} for side, level in motivation.items()},
             )
         ]
+        campaign_sides = {u.side for u in state.roster.values()}
+        strangers = sorted(set(motivation) - campaign_sides)
+        if strangers:
+            raise InvalidInputError(f"no unit of this campaign fights for {', '.join(strangers)}")
         seen: set[str] = set()
         for d in deployments:
             unit = self.unit(state, d.unit)
@@ -192,14 +200,19 @@ class FightingSpirit:
             if unit.unit_id in seen:
                 raise InvalidInputError(f"{unit.name} is deployed twice")
             seen.add(unit.unit_id)
-            start = tables.start_grade(d.fatigue)
+            fatigue = d.fatigue or state.fatigue(unit.unit_id, tables)
+            start = tables.start_grade(fatigue)
+            record = state.records.get(unit.unit_id)
+            men = record.men if record is not None else unit.profile.size
+            if men <= 0:
+                raise InvalidInputError(f"{unit.name} has no men left to deploy")
             events.append(
                 UnitDeployed(
                     battle_id=battle_id,
                     unit_id=unit.unit_id,
                     side=unit.side,
-                    men=unit.profile.size,
-                    state={"fatigue": d.fatigue, "start_grade": start, "in_cover": d.in_cover, "prone": d.prone},
+                    men=men,
+                    state={"fatigue": fatigue, "start_grade": start, "in_cover": d.in_cover, "prone": d.prone},
                 )
             )
         return self._facts(info, "fs.battle_start", events, command_id)
@@ -273,6 +286,88 @@ class FightingSpirit:
             ruleset=RULESET.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
         )
         return self._facts(info, "fs.house_rule", [event], command_id)
+
+    # -- the campaign between battles (RULES.md §5) ------------------------------------------------------
+
+    def pass_days(
+        self, info: CampaignInfo, days: int, activity: str, side: str | None = None, command_id: str | None = None
+    ) -> AppendResult:
+        """Days at rest, on the march (forced or not) or at the front: fatigue follows from them."""
+        state, _ = self.state(info)
+        if days <= 0:
+            raise InvalidInputError("time only moves forward: give a positive number of days")
+        if activity not in ("rest", "march", "forced_march", "front"):
+            raise InvalidInputError("days are spent in rest, march, forced_march or front")
+        if state.active_battle is not None:
+            raise InvalidInputError("a battle is being fought: end it before days pass")
+        if side is not None and side not in {u.side for u in state.roster.values()}:
+            raise InvalidInputError(f"no unit of this campaign fights for {side}")
+        event = DaysPassed(days=days, activity=activity, side=side)  # type: ignore[arg-type]
+        return self._facts(info, "fs.days", [event], command_id)
+
+    def condition(
+        self, info: CampaignInfo, side: str, condition: str, active: bool, command_id: str | None = None
+    ) -> AppendResult:
+        state, _ = self.state(info)
+        if side not in {u.side for u in state.roster.values()}:
+            raise InvalidInputError(f"no unit of this campaign fights for {side}")
+        if condition not in ("no_supplies", "encircled"):
+            raise InvalidInputError("a side's condition is no_supplies or encircled")
+        event = SideCondition(side=side, condition=condition, active=active)  # type: ignore[arg-type]
+        return self._facts(info, "fs.condition", [event], command_id)
+
+    def recruit(self, info: CampaignInfo, unit_name: str, men: int, command_id: str | None = None) -> AppendResult:
+        """Replacements join a unit with no battles behind them (its experience is re-averaged, §5)."""
+        state, _ = self.state(info)
+        unit = self.unit(state, unit_name)
+        if men <= 0:
+            raise InvalidInputError("recruit at least one man")
+        if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+            raise InvalidInputError(f"{unit.name} is in the battle being fought: recruits join between battles")
+        event = TroopsRecruited(unit_id=unit.unit_id, men=men, quality="recruit", experience=0, cost=0)
+        return self._facts(info, "fs.recruit", [event], command_id)
+
+    def funds(
+        self, info: CampaignInfo, side: str, amount: int, reason: str, command_id: str | None = None
+    ) -> AppendResult:
+        state, _ = self.state(info)
+        if amount < 0 and state.treasury.get(side, 0) < -amount:
+            raise InvalidInputError(f"{side}'s treasury holds {state.treasury.get(side, 0)}; it cannot pay {-amount}")
+        return self._facts(info, "fs.funds", [FundsChanged(side=side, amount=amount, reason=reason)], command_id)
+
+    def month_end(self, info: CampaignInfo, pay_pct: dict[str, int], command_id: str | None = None) -> AppendResult:
+        """Optional pay (the 002 pay rules switched on, §5): wages per man; a missed payday is owed."""
+        state, tables = self.state(info)
+        wage = int(tables.value("campaign.pay.monthly_per_man"))
+        events: list[Event] = []
+        for side, pct in pay_pct.items():
+            if pct < 0:
+                raise InvalidInputError("pay cannot be negative")
+            units = [u for u in state.roster.values() if u.side == side and state.records[u.unit_id].men > 0]
+            if not units:
+                raise InvalidInputError(f"no unit of this campaign fights for {side}")
+            total = 0
+            for u in units:
+                due = wage * state.records[u.unit_id].men
+                paid = due * pct // 100
+                total += paid
+                events.append(
+                    PaySettled(
+                        unit_id=u.unit_id,
+                        month=state.month,
+                        due=due,
+                        paid=paid,
+                        penalty=0,
+                        paid_streak=0,
+                        bonus_morale=0,
+                    )
+                )
+            if total > state.treasury.get(side, 0):
+                raise InvalidInputError(f"{side}'s treasury holds {state.treasury.get(side, 0)}; the pay is {total}")
+            if total:
+                events.append(FundsChanged(side=side, amount=-total, reason=f"pay, month {state.month}"))
+        events.append(MonthEnded(month=state.month))
+        return self._facts(info, "fs.month_end", events, command_id)
 
     # -- rules ------------------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from events.families.dice import SeedCommitted, SeedRevealed
 from events.registry import Event, registry
 from events.store import AppendResult, EventStore
 from events.vault import SeedVault
+from projections.campaign_state import CampaignStates, FoldingCampaignStates
 from projections.campaigns import CampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
@@ -46,6 +47,7 @@ class Ledger:
         store: EventStore,
         directory: CampaignDirectory,
         vault: SeedVault,
+        states: CampaignStates | None = None,
         actor: str,
         clock: Callable[[], str],
         new_id: Callable[[], str],
@@ -54,6 +56,7 @@ class Ledger:
         self.store = store
         self.directory = directory
         self.vault = vault
+        self.states: CampaignStates = states if states is not None else FoldingCampaignStates(store)
         self.actor = actor
         self._clock = clock
         self._new_id = new_id

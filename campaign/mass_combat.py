@@ -128,11 +128,11 @@ class MassCombat:
         if info.ruleset != RULESET.name:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {RULESET.name}")
 
-    def state(self, info: CampaignInfo) -> tuple[mc_state.CampaignState, Tables]:
+    def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[mc_state.CampaignState, Tables]:
+        """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
         self.check(info)
-        base = base_values("mass_combat")
-        state = mc_state.fold(self.ledger.store.read(info.campaign_id), base)
-        return state, Tables(apply_overrides(base, state.overrides))
+        state: mc_state.CampaignState = self.ledger.states.get(info, at_seq)
+        return state, Tables(apply_overrides(base_values("mass_combat"), state.overrides))
 
     def muster(
         self, info: CampaignInfo, name: str, side: str, profile: Mapping[str, Any], command_id: str | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Integer, String, Table, Text
+from sqlalchemy import BigInteger, Column, Integer, LargeBinary, PrimaryKeyConstraint, String, Table, Text
 
 from events.schema import metadata
 
@@ -26,4 +26,54 @@ projection_checkpoints = Table(
     metadata,
     Column("name", String(100), primary_key=True),
     Column("position", BigInteger, nullable=False),
+)
+
+campaign_state = Table(
+    "campaign_state",
+    metadata,
+    Column("campaign_id", String(64), primary_key=True),
+    Column("ruleset", String(40), nullable=False),
+    Column("last_seq", BigInteger, nullable=False),
+    Column("state", LargeBinary, nullable=False),
+)
+"""Each campaign's folded state at its head, as canonical JSON: what commands decide from."""
+
+campaign_snapshots = Table(
+    "campaign_snapshots",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("state", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "seq"),
+)
+"""The state every SNAPSHOT_EVERY events, so ``--at SEQ`` folds a few events instead of the whole log."""
+
+unit_records = Table(
+    "unit_records",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("unit_id", String(64), nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("side", String(200), nullable=False),
+    Column("summary", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "unit_id"),
+)
+
+battle_history = Table(
+    "battle_history",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("battle_id", String(64), nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("summary", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "battle_id"),
+)
+
+treasuries = Table(
+    "treasuries",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("side", String(200), nullable=False),
+    Column("balance", BigInteger, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "side"),
 )

@@ -22,6 +22,7 @@ from events.schema import metadata
 from events.sql import SqlEventStore
 from events.store import EventStore, InlineProjector
 from events.vault import SeedVault, SqlSeedVault
+from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, SqlCampaignStates
 from projections.campaigns import (
     CampaignDirectory,
     CampaignsProjector,
@@ -126,13 +127,16 @@ def _sql_backend(request: pytest.FixtureRequest) -> Backend:
 
 def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
     vault = backend.vault()
-    store = backend.store([CampaignsProjector(), vault] if backend.engine is not None else [vault])
+    store = backend.store(
+        [CampaignsProjector(), CampaignStateProjector(), vault] if backend.engine is not None else [vault]
+    )
     counter = iter(range(1, 1_000_000))
     seeds = iter(range(1, 1_000_000))
     return Ledger(
         store=store,
         directory=backend.directory(store),
         vault=vault,
+        states=SqlCampaignStates(backend.engine, store) if backend.engine is not None else FoldingCampaignStates(store),
         actor=actor,
         clock=lambda: "2026-11-29T20:00:00+00:00",
         new_id=lambda: uuid.UUID(int=next(counter)).hex,

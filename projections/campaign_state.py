@@ -1,0 +1,208 @@
+"""Each campaign's folded state and summaries, kept inline in the append transaction, with snapshots.
+
+The fold is the ruleset's (``campaign.folds``); this module only stores and serves it: the state at the
+head for commands, any earlier state (``--at SEQ``) from the nearest snapshot plus the events after it,
+and summary tables (units, battles, treasuries) for the read commands a game master uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+import orjson
+from sqlalchemy import Connection, Engine, delete, insert, select, update
+
+from campaign.folds import RulesetFold, fold_for
+from events.envelope import RecordedEvent
+from events.store import EventStore
+from projections.state.campaigns import CampaignInfo
+from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
+
+SNAPSHOT_EVERY = 256
+"""A snapshot every this many events of a campaign (a storage setting, not a rule)."""
+
+PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries)
+
+
+def _json(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+class CampaignStateProjector:
+    """Inline writer: folds each appended batch into its campaign's stored state."""
+
+    name = "campaign_state"
+
+    def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
+        batches: dict[str, list[RecordedEvent]] = {}
+        for event in events:
+            batches.setdefault(event.campaign_id, []).append(event)
+        for campaign_id, batch in batches.items():
+            self._project_campaign(connection, campaign_id, batch)
+
+    @staticmethod
+    def _ruleset(connection: Connection, campaign_id: str, batch: Sequence[RecordedEvent]) -> str | None:
+        if batch[0].type == "campaign.created":
+            return str(batch[0].payload["ruleset"])
+        return connection.execute(select(campaigns.c.ruleset).where(campaigns.c.campaign_id == campaign_id)).scalar()
+
+    def _project_campaign(self, connection: Connection, campaign_id: str, batch: Sequence[RecordedEvent]) -> None:
+        row = connection.execute(
+            select(campaign_state.c.ruleset, campaign_state.c.state).where(campaign_state.c.campaign_id == campaign_id)
+        ).first()
+        ruleset = row[0] if row is not None else self._ruleset(connection, campaign_id, batch)
+        fold = fold_for(ruleset or "")
+        if fold is None:
+            return
+        state = fold.decode(bytes(row[1])) if row is not None else fold.initial()
+        for event in batch:
+            state = fold.apply(state, event)
+            if event.seq % SNAPSHOT_EVERY == 0:
+                connection.execute(
+                    insert(campaign_snapshots).values(campaign_id=campaign_id, seq=event.seq, state=fold.encode(state))
+                )
+        encoded = fold.encode(state)
+        last_seq = batch[-1].seq
+        if row is None:
+            connection.execute(
+                insert(campaign_state).values(
+                    campaign_id=campaign_id, ruleset=fold.ruleset, last_seq=last_seq, state=encoded
+                )
+            )
+        else:
+            connection.execute(
+                update(campaign_state)
+                .where(campaign_state.c.campaign_id == campaign_id)
+                .values(last_seq=last_seq, state=encoded)
+            )
+        self._summaries(connection, campaign_id, fold, state)
+
+    @staticmethod
+    def _summaries(connection: Connection, campaign_id: str, fold: RulesetFold, state: Any) -> None:
+        summary = fold.summary(state)
+        for table in (unit_records, battle_history, treasuries):
+            connection.execute(delete(table).where(table.c.campaign_id == campaign_id))
+        if summary.units:
+            connection.execute(
+                insert(unit_records),
+                [
+                    {
+                        "campaign_id": campaign_id,
+                        "unit_id": u["unit_id"],
+                        "name": u["name"],
+                        "side": u["side"],
+                        "summary": _json(u),
+                    }
+                    for u in summary.units
+                ],
+            )
+        if summary.battles:
+            connection.execute(
+                insert(battle_history),
+                [
+                    {"campaign_id": campaign_id, "battle_id": b["battle_id"], "name": b["name"], "summary": _json(b)}
+                    for b in summary.battles
+                ],
+            )
+        if summary.treasury:
+            connection.execute(
+                insert(treasuries),
+                [
+                    {"campaign_id": campaign_id, "side": side, "balance": balance}
+                    for side, balance in summary.treasury.items()
+                ],
+            )
+
+    def reset(self, connection: Connection) -> None:
+        for table in PROJECTION_TABLES:
+            connection.execute(delete(table))
+
+
+class CampaignStates(Protocol):
+    def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any: ...
+
+
+class FoldingCampaignStates:
+    """States folded straight from the log: for the in-memory fake, and the reference a rebuild must equal."""
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+
+    def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
+        fold = fold_for(info.ruleset)
+        if fold is None:
+            return None
+        return fold.fold(self._store.read(info.campaign_id, upto_seq=at_seq))
+
+
+class SqlCampaignStates:
+    def __init__(self, engine: Engine, store: EventStore) -> None:
+        self._engine = engine
+        self._store = store
+
+    def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
+        fold = fold_for(info.ruleset)
+        if fold is None:
+            return None
+        with self._engine.connect() as conn:
+            if at_seq is None or at_seq >= info.last_seq:
+                row = conn.execute(
+                    select(campaign_state.c.last_seq, campaign_state.c.state).where(
+                        campaign_state.c.campaign_id == info.campaign_id
+                    )
+                ).first()
+                if row is not None:
+                    state = fold.decode(bytes(row[1]))
+                    # Only a rebuild in progress or a database older than its projections leaves a gap.
+                    return fold.fold(self._store.read(info.campaign_id, after_seq=row[0]), state)
+                return fold.fold(self._store.read(info.campaign_id))
+            snapshot = conn.execute(
+                select(campaign_snapshots.c.seq, campaign_snapshots.c.state)
+                .where(campaign_snapshots.c.campaign_id == info.campaign_id, campaign_snapshots.c.seq <= at_seq)
+                .order_by(campaign_snapshots.c.seq.desc())
+                .limit(1)
+            ).first()
+        start, state = (0, fold.initial()) if snapshot is None else (snapshot[0], fold.decode(bytes(snapshot[1])))
+        return fold.fold(self._store.read(info.campaign_id, after_seq=start, upto_seq=at_seq), state)
+
+
+def rebuild(
+    engine: Engine,
+    store: EventStore,
+    projectors: Iterable[Any],
+    on_page: Callable[[int], None] | None = None,
+    page: int = 5000,
+) -> int:
+    """Drop every projection and refold it from the log, streamed in pages, in one transaction."""
+    from events.sql import lock_for_append, write_connection
+
+    chosen = list(projectors)
+    count = 0
+    with write_connection(engine) as conn, conn.begin():
+        lock_for_append(conn)
+        for projector in chosen:
+            projector.reset(conn)
+        position = 0
+        while True:
+            events = store.read_all(after_position=position, limit=page)
+            if not events:
+                break
+            for projector in chosen:
+                projector.project(conn, events)
+            position = events[-1].position
+            count += len(events)
+            if on_page is not None:
+                on_page(len(events))
+    return count
+
+
+def dump(engine: Engine) -> bytes:
+    """Every projection table's rows, sorted, as canonical JSON: two rebuilds must give the same bytes."""
+    out: dict[str, list[Any]] = {}
+    with engine.connect() as conn:
+        for table in (*PROJECTION_TABLES, campaigns):
+            rows = conn.execute(select(table)).all()
+            decoded = [[bytes(v).decode() if isinstance(v, bytes | memoryview) else v for v in r] for r in rows]
+            out[table.name] = sorted(decoded, key=orjson.dumps)
+    return _json(out)
