@@ -86,7 +86,7 @@ def _fs_summary(state: fs.CampaignState) -> Summary:
         {"battle_id": b.battle_id, "name": b.name, "result": b.result, "ended": b.ended, "turn": b.turn}
         for b in state.battles.values()
     ]
-    return Summary(units, battles, dict(state.treasury), [], state.day)
+    return Summary(sorted(units, key=lambda u: (u["side"], u["name"])), battles, dict(state.treasury), [], state.day)
 
 
 # -- GURPS Mass Combat ----------------------------------------------------------------------------------
@@ -135,7 +135,8 @@ def _mc_summary(state: mc.CampaignState) -> Summary:
         }
         for c in state.careers.values()
     ]
-    return Summary(units, battles, dict(state.treasury), careers, state.day)
+    units.sort(key=lambda u: (u["side"], u["name"]))
+    return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), state.day)
 
 
 FOLDS: Mapping[str, RulesetFold] = {

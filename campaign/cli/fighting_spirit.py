@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -400,6 +401,89 @@ def defence(
     _show(game.defence(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
 
 
+def _days(activity: str) -> Callable[..., None]:
+    @handles_errors
+    def command(
+        days: int,
+        side: Annotated[str | None, typer.Option("--side")] = None,
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        game, info = _game(campaign)
+        _show(game.pass_days(info, days, activity, side, command_id), as_json, info)
+
+    command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
+    return command
+
+
+for _activity, _name in (("rest", "rest"), ("march", "march"), ("forced_march", "forced-march"), ("front", "front")):
+    app.command(_name)(_days(_activity))
+
+
+@app.command("condition")
+@handles_errors
+def condition(
+    side: str,
+    name: Annotated[str, typer.Argument(help="no_supplies or encircled")],
+    active: Annotated[bool, typer.Option("--on/--off")] = True,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A side runs out of supplies or is encircled (its units are exhausted), or no longer."""
+    game, info = _game(campaign)
+    _show(game.condition(info, side, name, active, command_id), as_json, info)
+
+
+@app.command("recruit")
+@handles_errors
+def recruit(
+    unit: str,
+    men: Annotated[int, typer.Option("--men")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replacements join a unit between battles (with no battles behind them)."""
+    game, info = _game(campaign)
+    _show(game.recruit(info, unit, men, command_id), as_json, info)
+
+
+@app.command("funds")
+@handles_errors
+def funds(
+    side: str,
+    amount: int,
+    reason: Annotated[str, typer.Option("--reason")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Money in or out of a side's treasury (optional pay rules)."""
+    game, info = _game(campaign)
+    _show(game.funds(info, side, amount, reason, command_id), as_json, info)
+
+
+@app.command("month-end")
+@handles_errors
+def month_end(
+    pay: Annotated[list[str], typer.Option("--pay", help="SIDE=PCT (100 in full, 0 missed).")] = [],  # noqa: B006
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The month ends; each side named pays its men (optional pay rules)."""
+    game, info = _game(campaign)
+    pcts = {}
+    for item in pay:
+        side, sep, pct = item.rpartition("=")
+        if not sep or not pct.strip().isdigit():
+            raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
+        pcts[side] = int(pct)
+    _show(game.month_end(info, pcts, command_id), as_json, info)
+
+
 @app.command("house-rule")
 @handles_errors
 def house_rule(
@@ -438,12 +522,16 @@ def tables(
     out.console.print(view)
 
 
-@app.command("status")
+@app.command("battle-status")
 @handles_errors
-def status(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def status(
+    campaign: CampaignOpt = None,
+    at: Annotated[int | None, typer.Option("--at", help="As it was at this seq.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
     game, info = _game(campaign)
-    state, _ = game.state(info)
+    state, _ = game.state(info, at)
     battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
     if battle_id is None:
         raise InvalidInputError("no battle has been fought in this campaign yet")

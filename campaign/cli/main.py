@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from campaign.cli import fighting_spirit, mass_combat
+from campaign.cli import campaign_views, fighting_spirit, mass_combat
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import unit_names
@@ -29,6 +29,7 @@ app = typer.Typer(
 
 app.add_typer(fighting_spirit.app, name="fs")
 app.add_typer(mass_combat.app, name="mc")
+campaign_views.register(app)
 
 
 @app.callback()

@@ -1,0 +1,182 @@
+"""Read commands a game master reaches for between battles, for every ruleset, with ``--at SEQ``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from campaign.bootstrap import projectors
+from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.output import Output, handles_errors
+from campaign.folds import Summary, fold_for
+from events.errors import InvalidInputError
+from projections.campaign_state import rebuild as rebuild_projections
+from projections.state.campaigns import CampaignInfo
+
+AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it was at this seq.")]
+
+
+def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    fold = fold_for(info.ruleset)
+    if fold is None:
+        raise InvalidInputError(f"the {info.ruleset} ruleset keeps no campaign record yet")
+    if at is not None and not 0 <= at <= info.last_seq:
+        raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
+    return info, fold.summary(ledger.states.get(info, at))
+
+
+def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
+    view = Table(title=title)
+    for column in columns:
+        view.add_column(column.replace("_", " "))
+    for row in rows:
+        view.add_row(*(str(row.get(c, "")) if row.get(c) is not None else "" for c in columns))
+    return view
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("status")
+    @handles_errors
+    def status(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+        """The campaign at a glance: day, units, battles fought, treasuries."""
+        info, s = summary(campaign, at)
+        out = Output(as_json)
+        if as_json:
+            out.json(
+                {
+                    "campaign": info.name,
+                    "ruleset": info.ruleset,
+                    "seq": at if at is not None else info.last_seq,
+                    "day": s.day,
+                    "units": s.units,
+                    "battles": s.battles,
+                    "treasury": s.treasury,
+                    "careers": s.careers,
+                }
+            )
+            return
+        where = f" at #{at}" if at is not None else ""
+        out.console.print(
+            f"[bold]{info.name}[/] ({info.ruleset}){where}: day {s.day}, {len(s.units)} units, {len(s.battles)} battles"
+        )
+        columns = [
+            c
+            for c in (
+                "name",
+                "side",
+                "quality",
+                "men",
+                "wounded",
+                "experience",
+                "battles",
+                "fatigue",
+                "ts",
+                "campaign_morale",
+                "pay_penalty",
+                "pay_owed",
+                "disbanded",
+            )
+            if any(c in u for u in s.units)
+        ]
+        out.console.print(_table("Units", s.units, columns))
+        for side, money in sorted(s.treasury.items()):
+            out.console.print(f"treasury of {side}: {money}")
+
+    @app.command("unit")
+    @handles_errors
+    def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+        """One unit's record across all its battles."""
+        info, s = summary(campaign, at)
+        found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
+        if found is None:
+            raise InvalidInputError(f"unknown unit {name!r}")
+        ledger = open_app().ledger
+        history = []
+        for event in ledger.store.read(info.campaign_id, upto_seq=at):
+            p = event.payload
+            if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
+                history.append(
+                    {
+                        "seq": event.seq,
+                        "type": event.type,
+                        "what": p.get("explanation")
+                        or {k: v for k, v in p.items() if k not in ("unit_id", "battle_id")},
+                    }
+                )
+        out = Output(as_json)
+        if as_json:
+            out.json({"unit": found, "history": history})
+            return
+        out.console.print(" · ".join(f"{k} {v}" for k, v in found.items() if k != "unit_id"))
+        for item in history:
+            out.console.print(f"  [dim]#{item['seq']}[/] {item['type']}: {item['what']}")
+
+    @app.command("battles")
+    @handles_errors
+    def battles(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+        """The battle history."""
+        _, s = summary(campaign, at)
+        out = Output(as_json)
+        if as_json:
+            out.json(s.battles)
+            return
+        columns = [c for c in ("name", "day", "turn", "result", "winner", "ended") if any(c in b for b in s.battles)]
+        out.console.print(_table("Battles", s.battles, columns))
+
+    @app.command("treasury")
+    @handles_errors
+    def treasury(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+        """Each side's money, and who is owed pay."""
+        _, s = summary(campaign, at)
+        owed = [
+            {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
+            for u in s.units
+            if u.get("pay_owed") or u.get("pay_penalty")
+        ]
+        out = Output(as_json)
+        if as_json:
+            out.json({"treasury": s.treasury, "owed": owed})
+            return
+        for side, money in sorted(s.treasury.items()):
+            out.console.print(f"{side}: {money}")
+        out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
+
+    @app.command("career")
+    @handles_errors
+    def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+        """A player character's career: battles, wounds, Reputation now, rank."""
+        _, s = summary(campaign, at)
+        found = next((c for c in s.careers if c["pc"] == pc), None)
+        if found is None:
+            raise InvalidInputError(f"no career for {pc!r} in this campaign")
+        out = Output(as_json)
+        if as_json:
+            out.json(found)
+        else:
+            out.console.print(
+                f"{pc}: {len(found['battles'])} battles, {found['damage']} damage taken, Reputation "
+                f"{found['reputation']:+d} ({found['permanent_reputation']:+d} for ever), rank "
+                f"{found['rank']:+d}"
+            )
+
+    @app.command("rebuild")
+    @handles_errors
+    def rebuild(as_json: JsonOpt = False) -> None:
+        """Drop every projection and refold it from the log (streamed, with progress)."""
+        app_ = open_app()
+        with app_.engine.connect() as conn:
+            total = conn.exec_driver_sql("SELECT count(*) FROM events").scalar_one()
+        out = Output(as_json)
+        with out.progress(total, "rebuilding projections") as progress:
+            task = progress.add_task("rebuilding projections", total=total)
+            count = rebuild_projections(
+                app_.engine, app_.ledger.store, projectors(), on_page=lambda n: progress.advance(task, n)
+            )
+        if as_json:
+            out.json({"events": count})
+        else:
+            out.console.print(f"rebuilt every projection from {count} events")

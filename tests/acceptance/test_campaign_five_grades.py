@@ -1,0 +1,158 @@
+"""Ten battles of a five-grade campaign (RULES.md §5), the database closed and reopened between them.
+
+After every battle the projections must equal what this test works out on its own from the rules of §5:
+men lost, experience and veterancy, recruits, fatigue from rest and march, and pay with missed paydays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from campaign.bootstrap import bootstrap
+from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.folds import fold_for
+from campaign.rules.fighting_spirit.tables import Tables
+from campaign.tables import base_values
+
+T = Tables(base_values("fighting_spirit"))
+TIRED, BATTLES, WINDOW, REST = (
+    int(T.value(f"campaign.{k}"))
+    for k in ("tired_after_front_days", "exhausted_battles", "exhausted_window_days", "fresh_after_rest_days")
+)
+VET = {q: int(T.value(f"campaign.veterancy.{q}")) for q in ("green", "regular", "veteran")}
+WAGE = int(T.value("campaign.pay.monthly_per_man"))
+
+
+@dataclass
+class Expected:
+    side: str
+    quality: str
+    men: int
+    experience: int
+    battles: list[int] = field(default_factory=list)
+    front: int = 0
+    rest: int = 0
+    forced: bool = False
+    owed: int = 0
+    missed: int = 0
+
+    def fatigue(self, day: int, no_supplies: bool) -> str:
+        recent = [d for d in self.battles if day - d < WINDOW]
+        if len(recent) >= BATTLES or self.forced or no_supplies:
+            return "exhausted"
+        if self.rest >= REST:
+            return "fresh"
+        return "tired" if self.front >= TIRED else "fresh"
+
+    def gain(self, experience: int) -> None:
+        self.experience = experience
+        ladder = ["green", "regular", "veteran"]
+        if self.quality in ladder:
+            earned = [q for q in ladder if experience >= VET[q]][-1]
+            if ladder.index(earned) > ladder.index(self.quality):
+                self.quality = earned
+
+
+def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None:
+    db = str(tmp_path / "long-war.db")
+    app = bootstrap(db, actor="gm")
+    app.ledger.create_campaign("Long War", "fighting-spirit")
+    game = FightingSpirit(app.ledger)
+    info = lambda: app.ledger.resolve("Long War")  # noqa: E731
+    game.muster(info(), "Alpha", "Keno", {"quality": "regular", "leadership": 2, "size": 10, "radio": True})
+    game.muster(info(), "Bravo", "Keno", {"quality": "green", "leadership": 3, "size": 8})
+    game.muster(info(), "Steel", "Steel", {"quality": "veteran", "leadership": 1, "size": 10})
+    game.funds(info(), "Keno", 10_000, "the war chest")
+    app.close()
+    expected = {
+        "Alpha": Expected("Keno", "regular", 10, VET["regular"]),
+        "Bravo": Expected("Keno", "green", 8, VET["green"]),
+        "Steel": Expected("Steel", "veteran", 10, VET["veteran"]),
+    }
+    treasury, day, steel_hungry = 10_000, 0, False
+    bravo_quality: list[str] = []
+
+    for battle in range(1, 11):
+        app = bootstrap(db, actor="gm")  # a new evening: the database is opened afresh
+        game = FightingSpirit(app.ledger)
+        # Between battles: march to the front, rest every third battle, a forced march before the sixth.
+        activity, days = ("rest", 8) if battle % 3 == 0 else ("forced_march", 2) if battle == 6 else ("march", 5)
+        game.pass_days(info(), days, activity)
+        day += days
+        for e in expected.values():
+            if activity == "rest":
+                e.rest += days
+                e.front = 0 if e.rest >= REST else e.front
+                e.forced = False
+            else:
+                e.front += days
+                e.rest = 0
+                e.forced = e.forced or activity == "forced_march"
+        if battle == 8:
+            game.condition(info(), "Steel", "no_supplies", True)
+            steel_hungry = True
+        if battle == 9:
+            game.condition(info(), "Steel", "no_supplies", False)
+            steel_hungry = False
+        if battle == 5:  # replacements for Alpha, who bring no battles with them
+            game.recruit(info(), "Alpha", 3)
+            a = expected["Alpha"]
+            a.gain((a.men * a.experience) // (a.men + 3))
+            a.men += 3
+        if battle % 4 == 0:  # month's end: Keno pays, Steel's treasury is empty: a missed payday
+            game.month_end(info(), {"Keno": 100, "Steel": 0})
+            for e in expected.values():
+                due = WAGE * e.men
+                if e.side == "Keno":
+                    treasury -= due
+                else:
+                    e.owed += due
+                    e.missed += 1
+        # The battle: fatigue comes from the campaign record, the dice from the seed.
+        game.start_battle(
+            info(),
+            f"Battle {battle}",
+            {"Keno": "medium", "Steel": "high"},
+            [Deployment("Alpha"), Deployment("Bravo"), Deployment("Steel")],
+        )
+        state, _tables = game.state(info())
+        battle_state = state.battles[state.active_battle or ""]
+        for name, e in expected.items():
+            unit = state.unit_by_name(name)
+            assert unit is not None
+            assert battle_state.units[unit.unit_id].start_grade == T.start_grade(
+                e.fatigue(day, steel_hungry and e.side == "Steel")
+            ), name
+        for name in ("Alpha", "Steel"):
+            if expected[name].men > 2:
+                game.attack(info(), name, killed=1, wounded=1)
+                expected[name].men -= 1
+        game.end_battle(info(), "fought to a standstill", None)
+        for e in expected.values():
+            e.battles.append(day)
+            e.forced = False
+            e.gain(e.experience + 1)
+        app.close()
+
+        # Reopen and compare the projections with what this test worked out.
+        app = bootstrap(db, actor="gm")
+        summary = fold_for("fighting-spirit").summary(app.ledger.states.get(info()))  # type: ignore[union-attr]
+        units = {u["name"]: u for u in summary.units}
+        for name, e in expected.items():
+            got = units[name]
+            assert (got["men"], got["experience"], got["quality"], got["battles"]) == (
+                e.men,
+                e.experience,
+                e.quality,
+                len(e.battles),
+            ), f"battle {battle}: {name}"
+            assert got["fatigue"] == e.fatigue(day, steel_hungry and e.side == "Steel"), f"battle {battle}: {name}"
+            assert (got["pay_owed"], got["paydays_missed"]) == (e.owed, e.missed)
+        bravo_quality.append(units["Bravo"]["quality"])
+        assert summary.treasury["Keno"] == treasury and summary.day == day
+        assert len(summary.battles) == battle
+        app.close()
+    # Bravo, Green at the start, is Regular from its third battle and Veteran from its tenth.
+    assert bravo_quality == ["green"] * 2 + ["regular"] * 7 + ["veteran"]
+    assert expected["Steel"].missed == 2
