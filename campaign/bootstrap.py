@@ -6,6 +6,7 @@ import getpass
 import os
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,7 +84,9 @@ def projectors() -> list[CampaignsProjector | CampaignStateProjector]:
     return [CampaignsProjector(), CampaignStateProjector()]
 
 
-def bootstrap(db: str, *, actor: str | None = None) -> App:
+def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> App:
+    """Open ``db`` (migrating it) and wire the ledger. ``new_id`` fixes entity ids for reproducible runs:
+    seeded dice are derived from the campaign id as well as the seed."""
     engine = make_engine(db)
     ensure_schema(engine)
     vault = SqlSeedVault(engine)
@@ -95,7 +98,7 @@ def bootstrap(db: str, *, actor: str | None = None) -> App:
         states=SqlCampaignStates(engine, store),
         actor=actor or default_actor(),
         clock=wall_clock,
-        new_id=lambda: uuid.uuid4().hex,
+        new_id=new_id or (lambda: uuid.uuid4().hex),
         new_seed=lambda: secrets.token_bytes(32),
     )
     return App(engine, ledger)

@@ -70,6 +70,9 @@ def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_da
         if d.rule != "catastrophe":
             continue
         for item in d.outcome.get("persist", []):
+            if "defected" in item:  # the unit went over to the enemy: lost to its side for good
+                out.append(UnitDisbanded(unit_id=str(item["defected"]), reason=f"defected at {setup.name}"))
+                continue
             out.append(
                 MoraleModifierSet(
                     name=f"commander lost ({setup.name})",

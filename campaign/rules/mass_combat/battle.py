@@ -147,6 +147,7 @@ def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: 
             effects.append(f"{target.unit.name} Morale {tables.number(f'{prefix}.morale_unit'):+d}")
         if tables.has(f"{prefix}.defection"):
             me.units.remove(target)
+            persist.append({"defected": target.unit.unit_id})
             effects.append(f"{target.unit.name} defects with its troops")
     if tables.has(f"{prefix}.atrocity"):
         average = sum(u.morale for u in me.units) // max(1, len(me.units))
@@ -648,7 +649,8 @@ def resolve_battle(
     decisions += _casualties(tables, setup, outcome, sides, battle_id, dice)
     for pc in setup.pcs:
         mine = by_name[pc.side]
-        unit = _find(mine.units, pc.unit) if pc.unit else None
+        # The PC's unit may have defected in a catastrophe; he fights on without it.
+        unit = next((u for u in mine.units if u.unit.name == pc.unit), None) if pc.unit else None
         defending = mine.setup.role == "defender"
         decisions += resolve_pc(
             tables,

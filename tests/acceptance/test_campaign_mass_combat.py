@@ -1,0 +1,204 @@
+"""Ten battles of a GURPS Mass Combat campaign (RULES.md §2, §5), the database reopened between them.
+
+After every battle the projections must equal what this test works out on its own: men and wounded,
+wounded coming back by days of rest or march, experience and quality, recruits, pay with missed paydays
+and the treasury, and the PC's career (Survival damage, Reputation, promotions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from campaign.bootstrap import bootstrap
+from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rules.mass_combat.tables import QUALITIES, Tables
+from campaign.tables import base_values
+
+T = Tables(base_values("mass_combat"))
+SEED = hashlib.sha256(b"ten battles for Bannok").digest()
+
+
+def quality_for(experience: int) -> str:
+    return [q for q in QUALITIES if experience >= T.number(f"quality.{q}.experience_from")][-1]
+
+
+@dataclass
+class Expected:
+    side: str
+    men: int
+    cost: int
+    upkeep_each: int
+    experience: int
+    quality: str
+    original: int
+    wounded: int = 0
+    penalty: int = 0
+    paid_streak: int = 0
+    missed_streak: int = 0
+    gone: bool = False
+    missed_total: int = 0
+
+    def payday(self, paid: bool) -> None:
+        if paid:
+            self.paid_streak += 1
+            self.missed_streak = 0
+            if self.penalty and self.paid_streak % 2 == 0:
+                self.penalty -= 1
+        else:
+            self.missed_streak += 1
+            self.missed_total += 1
+            self.paid_streak = 0
+            self.penalty += 1 if self.missed_streak == 1 else 2
+            if self.quality in ("veteran", "elite"):  # never below Morale 14 from non-payment
+                self.penalty = min(self.penalty, max(0, T.number(f"quality.{self.quality}.morale") - 14))
+
+
+def setup(n: int, active: dict[str, Expected]) -> dict[str, Any]:
+    def units(side: str) -> list[dict[str, str]]:
+        return [{"unit": name} for name, e in active.items() if e.side == side and not e.gone]
+
+    return {
+        "name": f"Battle {n}",
+        "day": 1,
+        "sides": [
+            {"name": "Blue", "commander": {"strategy": 14}, "units": units("Blue")},
+            {"name": "Red", "commander": {"strategy": 13}, "units": units("Red")},
+        ],
+        "pcs": [
+            {
+                "name": "Caliburn",
+                "side": "Blue",
+                "unit": None if active["Blue foot"].gone else "Blue foot",
+                "iq": 14,
+                "weapon": 16,
+                "risk": -6,
+                "dr": 3,
+            }
+        ],
+    }
+
+
+def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) -> None:
+    db = str(tmp_path / "bannok.db")
+    counter = itertools.count(1)
+
+    def open_db() -> Any:
+        # Fixed ids: seeded dice derive from the campaign id too, so every run rolls the same.
+        return bootstrap(db, actor="gm", new_id=lambda: f"id{next(counter):06d}")
+
+    app = open_db()
+    app.ledger.create_campaign("Bannok", "mass-combat", seed=SEED)
+    game = MassCombat(app.ledger)
+    info = lambda: app.ledger.resolve("Bannok")  # noqa: E731
+    game.funds(info(), "Blue", 2_000_000, "the city's war chest")
+    game.funds(info(), "Red", 500_000, "bread for the levy, and nothing for wages")
+    game.raise_unit(info(), "Blue foot", "Blue", {"men": 100, "troop_type": "MI", "armour": "medium"})
+    game.raise_unit(
+        info(),
+        "Blue horse",
+        "Blue",
+        {"men": 40, "troop_type": "LC", "armour": "light", "mount": "light_horse", "ranged": "bow"},
+    )
+    game.muster(info(), "Red levy", "Red", {"men": 300, "troop_type": "II", "quality": "green", "experience": 1})
+    game.muster(info(), "Red spears", "Red", {"men": 120, "troop_type": "LI", "armour": "light"})
+    app.close()
+    expected = {
+        "Blue foot": Expected("Blue", 100, 5000, 200, 3, "average", 100),
+        "Blue horse": Expected("Blue", 40, 6000, 800, 3, "average", 40),
+        "Red levy": Expected("Red", 300, 200, 200, 1, "green", 300),
+        "Red spears": Expected("Red", 120, 1500, 200, 3, "average", 120),
+    }
+    treasury = 2_000_000 - 100 * 5000 - 40 * 6000
+    red_treasury = 500_000
+    career = {"damage": 0, "rank": 0, "promotion_rolls": 0, "reputation": []}  # (change, until_day)
+    day = 0
+
+    for n in range(1, 11):
+        app = open_db()
+        game = MassCombat(app.ledger)
+        if n > 1:  # between battles: rest, or march every third
+            activity, days = ("march", 4) if n % 3 == 0 else ("rest", 5)
+            game.pass_days(info(), days, activity)
+            day += days
+            for e in expected.values():
+                rate = (2 + 3) if activity == "rest" else 2
+                e.wounded -= min(e.wounded, e.original * rate * 100 * days // 10000)
+        if n == 6:  # 20 Green recruits for a Blue unit, at Green's lower bound of experience
+            target = next(name for name, e in expected.items() if e.side == "Blue" and not e.gone)
+            game.recruit(info(), target, 20, "green")
+            unit = expected[target]
+            unit.experience = (unit.men * unit.experience + 20 * T.number("quality.green.experience_from")) // (
+                unit.men + 20
+            )
+            unit.men += 20
+            unit.original += 20
+            unit.quality = quality_for(unit.experience)
+            treasury -= 20 * unit.cost
+        if n % 2 == 0:  # month's end: Blue pays except in month 2; Red never can
+            blue_pays = n != 4
+            game.month_end(info(), {"Blue": 100 if blue_pays else 0, "Red": 0})
+            for e in (e for e in expected.values() if not e.gone):
+                paid = e.side == "Blue" and blue_pays
+                if e.side == "Blue":
+                    treasury -= e.men * e.upkeep_each + (e.men * e.cost // 10 if paid else 0)
+                else:
+                    red_treasury -= e.men * e.upkeep_each
+                e.payday(paid)
+        result = game.battle(info(), parse_setup(setup(n, expected)))
+        for event in result.events:
+            p = event.payload
+            if event.type == "battle.casualties_taken":
+                e = next(
+                    x
+                    for x in expected.values()
+                    if app.ledger.states.get(info()).roster[p["unit_id"]].name
+                    == next(k for k, v in expected.items() if v is x)
+                )
+            if event.type == "career.pc_wounded":
+                career["damage"] += p["damage"]  # type: ignore[operator]
+            elif event.type == "career.reputation_changed":
+                until = -1 if p["months"] == 0 else day + p["months"] * T.number("economy.month_days")
+                career["reputation"].append((p["change"], until))  # type: ignore[attr-defined]
+            elif event.type == "career.promotion_rolled":
+                career["promotion_rolls"] += 1  # type: ignore[operator]
+                career["rank"] += p["rank_change"]  # type: ignore[operator]
+        state = app.ledger.states.get(info())
+        names = {u.unit_id: u.name for u in state.roster.values()}
+        fought = set()
+        for event in result.events:
+            if event.type == "battle.casualties_taken":
+                e = expected[names[event.payload["unit_id"]]]
+                e.men -= event.payload["dead"]
+                e.wounded = min(e.men, e.wounded + event.payload["wounded"])
+                fought.add(names[event.payload["unit_id"]])
+            if event.type == "roster.unit_disbanded":  # a catastrophe 14: the unit went over to the enemy
+                expected[names[event.payload["unit_id"]]].gone = True
+        for name in fought:  # a unit that defected before the fighting gains nothing
+            e = expected[name]
+            e.experience += 1
+            e.quality = max(e.quality, quality_for(e.experience), key=QUALITIES.index)
+        app.close()
+
+        app = open_db()  # reopened: what the projections say
+        state = app.ledger.states.get(info())
+        for unit in state.roster.values():
+            e = expected[unit.name]
+            assert (unit.disbanded is not None) == e.gone, f"battle {n}: {unit.name}"
+            got = (unit.profile.men, unit.wounded, unit.profile.experience, unit.profile.quality, unit.pay.penalty)
+            assert got == (e.men, e.wounded, e.experience, e.quality, e.penalty), f"battle {n}: {unit.name}"
+        assert state.treasury["Blue"] == treasury and state.treasury["Red"] == red_treasury, f"battle {n}"
+        cal = state.careers["Caliburn"]
+        assert cal.damage == career["damage"] and cal.rank == career["rank"], f"battle {n}"
+        reputation = sum(c for c, until in career["reputation"] if until < 0 or until > day)  # type: ignore[attr-defined]
+        assert state.reputation("Caliburn") == reputation
+        assert len(cal.battles) == n
+        app.close()
+    # Across the campaign Caliburn rolled Survival and Glory ten times and was put up for promotion.
+    assert career["promotion_rolls"] >= 1  # type: ignore[operator]
+    # Red never paid: five missed paydays for every Red unit still serving; Blue missed one (month 2).
+    assert all(e.missed_total == 5 for e in expected.values() if e.side == "Red" and not e.gone)
+    assert all(e.missed_total == 1 for e in expected.values() if e.side == "Blue" and not e.gone)
