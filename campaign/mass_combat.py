@@ -182,6 +182,12 @@ class MassCombat:
         elif battle_id != state.open_battle:
             raise InvalidInputError(f"no battle {battle_id!r} is being fought")
         sides = {s.name for s in setup.sides}
+        for listed in (u.unit for side in setup.sides for u in side.units):
+            known = state.unit_by_name(listed)
+            if known is not None and known.disbanded:
+                raise InvalidInputError(f"{known.name} is no longer in service ({known.disbanded})")
+            if known is not None and known.fit <= 0:
+                raise InvalidInputError(f"{known.name} has no men fit to fight (its wounded have not returned)")
         roster: dict[str, mc_battle.ArmyUnit] = {}
         for unit in state.roster.values():
             if unit.fit <= 0 or unit.disbanded:

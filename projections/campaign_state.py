@@ -204,5 +204,5 @@ def dump(engine: Engine) -> bytes:
         for table in (*PROJECTION_TABLES, campaigns):
             rows = conn.execute(select(table)).all()
             decoded = [[bytes(v).decode() if isinstance(v, bytes | memoryview) else v for v in r] for r in rows]
-            out[table.name] = sorted(decoded, key=orjson.dumps)
+            out[str(table.name)] = sorted(decoded, key=orjson.dumps)
     return _json(out)

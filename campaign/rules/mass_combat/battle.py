@@ -329,8 +329,13 @@ def _effective_skill(side: SideRun, tables: Tables) -> tuple[int, str]:
 def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     parts = []
     rolls: list[Roll] = []
-    effective: dict[str, int] = {}
+    effective: dict[str, int] = {s.name: 0 for s in sides}
     for side in sides:
+        if not side.units:
+            # Every unit defected: an army with no troops cannot contest the field [INF].
+            side.margin = -100
+            parts.append(f"{side.name} has no troops left and cannot fight")
+            continue
         skill, which = _effective_skill(side, tables)
         total = sum(side.strategy_mods.values())
         effective[side.name] = skill + total
@@ -345,7 +350,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     best = max(s.margin for s in sides)
     for side in sides:
         # A commander with Luck may have the contest rerolled (§2.11); he keeps the better roll.
-        if side.setup.commander.luck and side.margin < best:
+        if side.units and side.setup.commander.luck and side.margin < best:
             again = dice.roll(THREE_D, f"Luck reroll of the contest, {side.name}")
             rolls.append(again)
             margin = effective[side.name] - again.total

@@ -1,0 +1,200 @@
+"""Inline projections equal a full rebuild; ``--at SEQ`` equals a fold stopped at SEQ (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine
+
+from campaign.bootstrap import ensure_schema, projectors
+from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.folds import fold_for
+from campaign.ledger import Ledger
+from campaign.mass_combat import MassCombat, parse_setup
+from events.db import make_engine
+from events.errors import InvalidInputError
+from projections.campaign_state import FoldingCampaignStates, dump, rebuild
+from tests.conftest import Backend, empty_tables, make_ledger
+
+five_grade_step = st.one_of(
+    st.tuples(st.just("attack"), st.integers(0, 2), st.integers(0, 2), st.booleans()),
+    st.tuples(st.just("rally"), st.integers(1, 30)),
+    st.tuples(st.just("days"), st.sampled_from(["rest", "march", "front", "forced_march"]), st.integers(1, 9)),
+    st.tuples(st.just("recruit"), st.integers(1, 4)),
+    st.tuples(
+        st.just("battle_end"),
+    ),
+    st.tuples(
+        st.just("battle_start"),
+    ),
+    st.tuples(st.just("pay"), st.sampled_from([0, 100])),
+)
+mass_step = st.one_of(
+    st.tuples(st.just("battle"), st.integers(-3, 3)),
+    st.tuples(st.just("days"), st.sampled_from(["rest", "march"]), st.integers(1, 9)),
+    st.tuples(st.just("month"), st.sampled_from([0, 100, 200])),
+    st.tuples(st.just("recruit"), st.integers(1, 12)),
+)
+
+
+def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+    ledger.create_campaign("Five", "fighting-spirit")
+    game = FightingSpirit(ledger)
+    info = lambda: ledger.resolve("Five")  # noqa: E731
+    game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
+    game.muster(info(), "Squad", "Keno", {"quality": "green", "leadership": 2, "size": 9, "radio": True}, "HQ")
+    game.muster(info(), "Foe", "Otlok", {"quality": "regular", "leadership": 2, "size": 8})
+    game.funds(info(), "Keno", 500, "purse")
+    actions: dict[str, Callable[..., Any]] = {
+        "attack": lambda k, w, s: game.attack(info(), "Squad", killed=k, wounded=w, suppressing=s),
+        "rally": lambda d: game.rally(info(), "Squad", "HQ", distance=d, in_sight=True),
+        "days": lambda a, d: game.pass_days(info(), d, a),
+        "recruit": lambda n: game.recruit(info(), "Squad", n),
+        "battle_end": lambda: game.end_battle(info(), "over", None),
+        "battle_start": lambda: game.start_battle(
+            info(),
+            "Fight",
+            {"Keno": "medium", "Otlok": "low"},
+            [Deployment("HQ"), Deployment("Squad"), Deployment("Foe")],
+        ),
+        "pay": lambda pct: game.month_end(info(), {"Keno": pct}),
+    }
+    for step in steps:
+        with contextlib.suppress(InvalidInputError):
+            actions[step[0]](*step[1:])
+
+
+def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+    ledger.create_campaign("Mass", "mass-combat")
+    game = MassCombat(ledger)
+    info = lambda: ledger.resolve("Mass")  # noqa: E731
+    game.funds(info(), "Blue", 5_000_000, "chest")
+    game.funds(info(), "Red", 5_000_000, "chest")
+    game.raise_unit(info(), "Blue foot", "Blue", {"men": 150, "troop_type": "MI", "armour": "medium"})
+    game.raise_unit(info(), "Red foot", "Red", {"men": 200, "troop_type": "LI", "armour": "light"})
+    for step in steps:
+        try:
+            if step[0] == "battle":
+                game.battle(
+                    info(),
+                    parse_setup(
+                        {
+                            "name": "Clash",
+                            "sides": [
+                                {
+                                    "name": "Blue",
+                                    "commander": {"strategy": 13},
+                                    "units": [{"unit": "Blue foot"}],
+                                    "misc": step[1],
+                                },
+                                {"name": "Red", "commander": {"strategy": 13}, "units": [{"unit": "Red foot"}]},
+                            ],
+                            "pcs": [
+                                {"name": "Hero", "side": "Blue", "unit": "Blue foot", "weapon": 14, "risk": step[1]}
+                            ],
+                        }
+                    ),
+                )
+            elif step[0] == "days":
+                game.pass_days(info(), step[2], step[1])
+            elif step[0] == "month":
+                game.month_end(info(), {"Blue": step[1], "Red": 100})
+            else:
+                game.recruit(info(), "Blue foot", step[1], "average")
+        except InvalidInputError:
+            pass
+
+
+def check_inline_equals_rebuild(engine: Engine, ledger: Ledger) -> None:
+    inline = dump(engine)
+    folding = FoldingCampaignStates(ledger.store)
+    for info in ledger.directory.all():
+        assert ledger.states.get(info) == folding.get(info), f"{info.name}: inline state differs from a fold"
+    rebuild(engine, ledger.store, projectors())
+    first = dump(engine)
+    rebuild(engine, ledger.store, projectors())
+    assert first == dump(engine), "two rebuilds must give byte-identical projections"
+    assert first == inline, "the projections kept inline must equal a full rebuild"
+
+
+@pytest.fixture(scope="module")
+def hypo_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    engine = make_engine(str(tmp_path_factory.mktemp("hypo") / "p.db"))
+    ensure_schema(engine)
+    return engine
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(five=st.lists(five_grade_step, max_size=14), mass=st.lists(mass_step, max_size=8))
+def test_inline_projections_equal_a_rebuild_after_any_commands(
+    hypo_engine: Engine, five: list[tuple[Any, ...]], mass: list[tuple[Any, ...]]
+) -> None:
+    empty_tables(hypo_engine)
+    ledger = make_ledger(Backend("sqlite", hypo_engine))
+    play_five_grades(ledger, five)
+    play_mass_combat(ledger, mass)  # several campaigns, each under its own ruleset, in one database
+    check_inline_equals_rebuild(hypo_engine, ledger)
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(steps=st.lists(mass_step, min_size=4, max_size=10), data=st.data())
+def test_state_at_any_seq_equals_a_fold_stopped_there(
+    hypo_engine: Engine, steps: list[tuple[Any, ...]], data: st.DataObject
+) -> None:
+    empty_tables(hypo_engine)
+    ledger = make_ledger(Backend("sqlite", hypo_engine))
+    play_mass_combat(ledger, steps)
+    info = ledger.resolve("Mass")
+    folding = FoldingCampaignStates(ledger.store)
+    for at in data.draw(st.lists(st.integers(0, info.last_seq), min_size=1, max_size=5)):
+        assert ledger.states.get(info, at) == folding.get(info, at), f"--at {at}"
+
+
+def test_snapshots_serve_long_campaigns_and_match_the_fold(sql_backend: Backend) -> None:
+    assert sql_backend.engine is not None
+    ledger = make_ledger(sql_backend)
+    play_mass_combat(ledger, [("battle", 2), ("days", "rest", 3), ("battle", 0), ("month", 100), ("battle", -1)])
+    assert len(ledger.states.get(ledger.resolve("Mass")).battles) >= 1
+    game = MassCombat(ledger)
+    for _ in range(400):  # months of campaigning until the log is past a snapshot
+        game.pass_days(ledger.resolve("Mass"), 1, "rest")
+        if ledger.resolve("Mass").last_seq > 300:
+            break
+    info = ledger.resolve("Mass")
+    assert info.last_seq > 256, "long enough for a snapshot"
+    folding = FoldingCampaignStates(ledger.store)
+    for at in (1, 100, 256, 257, info.last_seq - 1, info.last_seq):
+        assert ledger.states.get(info, at) == folding.get(info, at)
+    check_inline_equals_rebuild(sql_backend.engine, ledger)
+
+
+def test_refusals_append_nothing() -> None:
+    ledger = make_ledger(Backend("memory"))
+    play_five_grades(ledger, [])
+    play_mass_combat(ledger, [])
+    five, mass = ledger.resolve("Five"), ledger.resolve("Mass")
+    before = {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)}
+    fs_game, mc_game = FightingSpirit(ledger), MassCombat(ledger)
+    with pytest.raises(InvalidInputError, match="runs fighting-spirit, not mass-combat"):
+        mc_game.muster(five, "Knights", "Keno", {"men": 10})
+    with pytest.raises(InvalidInputError, match="not a five-grade unit profile"):
+        fs_game.muster(five, "Knights", "Keno", {"men": 10, "armour": "heavy"})
+    with pytest.raises(InvalidInputError, match="no unit of this campaign fights for Atlantis"):
+        fs_game.start_battle(five, "Nowhere", {"Keno": "low", "Atlantis": "high"}, [Deployment("Squad")])
+    with pytest.raises(InvalidInputError, match="cannot cover"):
+        mc_game.funds(mass, "Blue", -10_000_000, "a palace")
+    with pytest.raises(InvalidInputError, match="time only moves forward"):
+        fs_game.pass_days(five, -3, "rest")
+    with pytest.raises(InvalidInputError, match="time only moves forward"):
+        mc_game.pass_days(mass, 0, "march")
+    assert {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)} == before
+    assert fold_for("disorder") is None  # its campaign rules come with its own issue
