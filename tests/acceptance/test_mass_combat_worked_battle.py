@@ -314,7 +314,15 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
     game, ledger = war
 
     def day(n: int) -> Any:
-        return game.battle(ledger.resolve(None), parse_setup(setup(n, -2)), final_day=True)
+        state, _ = game.state(ledger.resolve(None))
+        serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
+        data = setup(n, -2)
+        for side in data["sides"]:  # a seeded catastrophe 14 may have taken a unit over to the enemy
+            side["units"] = [u for u in side["units"] if u["unit"] in serving]
+            side["spells"] = [sp for sp in side.get("spells", []) if sp.get("target") in serving]
+            side.pop("catastrophe_unit", None)
+        data["pcs"] = [pc for pc in data["pcs"] if pc["unit"] in serving]
+        return game.battle(ledger.resolve(None), parse_setup(data), final_day=True)
 
     first = day(1)
     base_rows = {
