@@ -6,6 +6,7 @@ differs), then reveals them and verifies everything it wrote.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,8 @@ from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.ledger import TableEntry
+from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rulesets import RULESETS
 from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
@@ -26,11 +29,7 @@ from projections.state.campaigns import CampaignInfo
 DEMO_ROLLS: dict[str, list[tuple[str, str, tuple[int, ...] | None]]] = {
     "fighting-spirit": [],
     "disorder": [("2d6", "morale check, 95th Rifles", None), ("2d6", "rally, line company", (4, 3))],
-    "mass-combat": [
-        ("3d", "Bannok's Strategy roll", None),
-        ("3d", "Al-Wazif's Strategy roll", (5, 5, 4)),
-        ("4d+20", "Al-Wazif casualties (row -3)", None),
-    ],
+    "mass-combat": [],
     "grimdark": [
         ("d6", "Saurian Warriors morale test (Q4+)", None),
         ("d6", "casualty roll after the battle", (6,)),
@@ -97,6 +96,125 @@ def play_five_grade_battle(app: App, name: str) -> int:
     return done
 
 
+def five_grade_campaign(app: App, name: str) -> None:
+    """Two more five-grade battles after the patrol: days at the front and at rest, recruits, pay."""
+    game = FightingSpirit(app.ledger)
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve(name)
+
+    game.funds(info(), "Keno", 1000, "the regiment's chest")
+    for n, (activity, days) in enumerate((("march", 6), ("front", 10)), start=2):
+        game.pass_days(info(), days, activity)
+        if n == 3:
+            game.recruit(info(), "Keno 3rd Squad", 3)
+            game.month_end(info(), {"Keno": 100, "Steel": 0})
+        game.start_battle(
+            info(),
+            f"Hill 203, battle {n}",
+            {"Keno": "medium", "Steel": "medium"},
+            [
+                Deployment("Keno 3rd Squad"),
+                Deployment("Company HQ"),
+                Deployment("2nd Platoon HQ"),
+                Deployment("Steel Veterans", in_cover=True),
+            ],
+        )
+        with contextlib.suppress(InvalidInputError):  # a unit already broken may be beyond a test
+            game.attack(info(), "Steel Veterans", killed=1, wounded=1, suppressing=True)
+        with contextlib.suppress(InvalidInputError):
+            game.attack(info(), "Keno 3rd Squad", killed=1, wounded=0, leader_hit=n == 3)
+        game.end_battle(info(), "both sides pull back", None)
+
+
+def mass_combat_campaign(app: App, name: str) -> None:
+    """Three days of war on the Megalos border: money, a battle over two days, rest, pay, another battle."""
+    game = MassCombat(app.ledger)
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve(name)
+
+    game.funds(info(), "Megalos", 2_000_000, "the city of Bannok's war chest")
+    game.funds(info(), "Al-Wazif", 1_500_000, "the border emir's treasury")
+    game.raise_unit(
+        info(),
+        "5th Heavy Legion cohort",
+        "Megalos",
+        {"men": 120, "troop_type": "HI", "armour": "heavy", "quality": "seasoned", "experience": 7},
+        pay=False,
+    )
+    game.raise_unit(
+        info(),
+        "Militia archers",
+        "Megalos",
+        {"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+    )
+    game.muster(
+        info(),
+        "Caliburn's gang",
+        "Megalos",
+        {
+            "men": 15,
+            "troop_type": "II",
+            "armour": "light",
+            "irregular": True,
+            "quality": "inexperienced",
+            "experience": 0,
+        },
+    )
+    game.raise_unit(
+        info(),
+        "Desert riders",
+        "Al-Wazif",
+        {"men": 200, "troop_type": "LC", "armour": "light", "mount": "light_horse", "ranged": "bow"},
+    )
+    game.raise_unit(
+        info(), "Al-Wazif foot", "Al-Wazif", {"men": 400, "troop_type": "MI", "armour": "medium"}, pay=False
+    )
+
+    def setup(n: int, day: int) -> BattleSetup:
+        state, _ = game.state(info())
+        serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
+
+        def units(side: str) -> list[dict[str, object]]:
+            return [{"unit": u.name} for u in state.roster.values() if u.side == side and u.name in serving]
+
+        return parse_setup(
+            {
+                "name": f"Battle for Bannok {n}",
+                "day": day,
+                "sides": [
+                    {
+                        "name": "Megalos",
+                        "commander": {"strategy": 14},
+                        "units": units("Megalos"),
+                        "circumstances": {"home_soil": 2},
+                    },
+                    {"name": "Al-Wazif", "commander": {"strategy": 16}, "units": units("Al-Wazif")},
+                ],
+                "pcs": [
+                    {
+                        "name": "Caliburn",
+                        "side": "Megalos",
+                        "iq": 12,
+                        "weapon": 15,
+                        "risk": -2,
+                        "dr": 2,
+                        "unit": "Caliburn's gang" if "Caliburn's gang" in serving else None,
+                    }
+                ],
+            }
+        )
+
+    first = game.battle(info(), setup(1, 1), final_day=False)
+    battle_id = next(str(e.payload["battle_id"]) for e in first.events if e.type == "battle.started")
+    game.battle(info(), setup(1, 2), battle_id=battle_id)
+    game.pass_days(info(), 10, "rest")
+    game.month_end(info(), {"Megalos": 100, "Al-Wazif": 0})
+    game.pass_days(info(), 5, "march")
+    game.battle(info(), setup(2, 1))
+
+
 def build_demo(app: App, out: Output) -> dict[str, Any]:
     ledger = app.ledger
     summary: dict[str, Any] = {"campaigns": []}
@@ -107,12 +225,20 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
             name = f"Demo {ruleset}"
             ledger.create_campaign(name, ruleset, seed=demo_seed(name), command_id=f"demo-new-{ruleset}")
             progress.advance(task)
-            if ruleset == "fighting-spirit":
-                play_five_grade_battle(app, name)
+            if ruleset in ("fighting-spirit", "mass-combat"):
+                if ruleset == "fighting-spirit":
+                    play_five_grade_battle(app, name)
+                    five_grade_campaign(app, name)
+                else:
+                    mass_combat_campaign(app, name)
                 if not out.as_json:
                     names = unit_names(ledger.store.read(ledger.resolve(name).campaign_id))
                     for event in ledger.store.read(ledger.resolve(name).campaign_id):
-                        if event.type in ("rules.applied", "battle.started", "battle.ended"):
+                        if event.type in ("battle.started", "battle.ended") or (
+                            event.type == "rules.applied"
+                            and event.payload["rule"]
+                            in ("morale_test", "rally", "strategy_contest", "result", "survival", "glory", "payday")
+                        ):
                             out.console.print(f"[bold]{name}[/] #{event.seq}: {escape(describe(event, names))}")
             for i, (notation, purpose, table) in enumerate(DEMO_ROLLS[ruleset]):
                 info = ledger.resolve(name)

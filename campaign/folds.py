@@ -83,8 +83,15 @@ def _fs_summary(state: fs.CampaignState) -> Summary:
             }
         )
     battles = [
-        {"battle_id": b.battle_id, "name": b.name, "result": b.result, "ended": b.ended, "turn": b.turn}
-        for b in state.battles.values()
+        {
+            "battle_id": b.battle_id,
+            "number": b.number,
+            "name": b.name,
+            "result": b.result,
+            "ended": b.ended,
+            "turn": b.turn,
+        }
+        for b in sorted(state.battles.values(), key=lambda b: b.number)
     ]
     return Summary(sorted(units, key=lambda u: (u["side"], u["name"])), battles, dict(state.treasury), [], state.day)
 
@@ -121,8 +128,15 @@ def _mc_summary(state: mc.CampaignState) -> Summary:
         for u in state.roster.values()
     ]
     battles = [
-        {"battle_id": b.battle_id, "name": b.name, "day": b.day, "result": b.result, "winner": b.winner}
-        for b in state.battles.values()
+        {
+            "battle_id": b.battle_id,
+            "number": b.number,
+            "name": b.name,
+            "day": b.day,
+            "result": b.result,
+            "winner": b.winner,
+        }
+        for b in sorted(state.battles.values(), key=lambda b: b.number)
     ]
     careers = [
         {

@@ -106,12 +106,12 @@ def threat_level(
             parts.append(f"{row} +{value or 0}")
         elif kind == "plus_each":
             n = counts.get(row, 0)
-            if n:
-                plus += (value or 0) * n
-                parts.append(f"{row} +{value or 0}×{n}")
-        else:
-            plus += value or 0
-            parts.append(f"{row} +{value or 0}")
+            if n and value:
+                plus += value * n
+                parts.append(f"{row} +{value}×{n}")
+        elif value:
+            plus += value
+            parts.append(f"{row} +{value}")
     if not base_values and not triggered:
         return Threat(0, tuple(parts), None)
     best = max(base_values) if base_values else (0, "")

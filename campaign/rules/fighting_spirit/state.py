@@ -59,6 +59,8 @@ class BattleState:
     units: Mapping[str, UnitState] = field(default_factory=dict)
     ended: bool = False
     result: str | None = None
+    number: int = 0
+    """Its place in the campaign's battles (1, 2, …): dictionaries do not keep order through JSON."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +253,9 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     if kind == "battle.started":
         motivation = {side: str(p["settings"].get(side, {}).get("motivation", "medium")) for side in p["sides"]}
         battles = dict(state.battles)
-        battles[p["battle_id"]] = BattleState(p["battle_id"], p["name"], tuple(p["sides"]), motivation)
+        battles[p["battle_id"]] = BattleState(
+            p["battle_id"], p["name"], tuple(p["sides"]), motivation, number=len(state.battles) + 1
+        )
         return replace(state, battles=battles, active_battle=p["battle_id"])
     if kind == "battle.ended":
         ended = _in_battle(state, p, lambda b: replace(b, ended=True, result=p["result"]))

@@ -56,6 +56,7 @@ class BattleRecord:
     day: int
     result: str | None = None
     winner: str | None = None
+    number: int = 0
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,9 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         first_day = p["battle_id"] not in state.battles
         battles = dict(state.battles)
         if first_day:
-            battles[p["battle_id"]] = BattleRecord(p["battle_id"], p["name"], tuple(p["sides"]), state.day)
+            battles[p["battle_id"]] = BattleRecord(
+                p["battle_id"], p["name"], tuple(p["sides"]), state.day, number=len(state.battles) + 1
+            )
         return replace(state, open_battle=p["battle_id"], battles=battles)
     if kind == "battle.casualties_taken" and unit is not None:
         men = max(0, unit.profile.men - p["dead"])
