@@ -252,7 +252,7 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
                 if not out.as_json:
                     out.console.print(
                         f"[bold]{name}[/] #{result.head.seq}: {purpose}: {notation} → "
-                        f"{result.events[0].payload['faces']}"
+                        f"{next(e for e in result.events if e.type == 'dice.rolled').payload['faces']}"
                     )
                 progress.advance(task)
             info = ledger.resolve(name)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from campaign.commands import command
 from campaign.ledger import Ledger, TableEntry
 from campaign.rules import fighting_spirit as fs
 from campaign.rules.decision import Decision
@@ -126,6 +127,7 @@ class FightingSpirit:
 
     # -- roster and battles ----------------------------------------------------------------------------
 
+    @command("fs.muster")
     def muster(
         self,
         info: CampaignInfo,
@@ -159,6 +161,7 @@ class FightingSpirit:
         )
         return self._facts(info, "fs.muster", [event], command_id)
 
+    @command("fs.battle_start", deployments=lambda ds: [Deployment(**d) for d in ds])
     def start_battle(
         self,
         info: CampaignInfo,
@@ -217,6 +220,7 @@ class FightingSpirit:
             )
         return self._facts(info, "fs.battle_start", events, command_id)
 
+    @command("fs.battle_end")
     def end_battle(
         self, info: CampaignInfo, result: str, winner: str | None, command_id: str | None = None
     ) -> AppendResult:
@@ -228,10 +232,12 @@ class FightingSpirit:
             info, "fs.battle_end", [BattleEnded(battle_id=battle.battle_id, result=result, winner=winner)], command_id
         )
 
+    @command("fs.turn")
     def next_turn(self, info: CampaignInfo, command_id: str | None = None) -> AppendResult:
         battle = self.battle(self.state(info)[0])
         return self._facts(info, "fs.turn", [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)], command_id)
 
+    @command("fs.activate")
     def activate(self, info: CampaignInfo, unit_name: str, command_id: str | None = None) -> AppendResult:
         state, _ = self.state(info)
         battle = self.battle(state)
@@ -240,6 +246,7 @@ class FightingSpirit:
         event = UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)
         return self._facts(info, "fs.activate", [event], command_id)
 
+    @command("fs.wounded")
     def wounded(
         self, info: CampaignInfo, unit_name: str, *, checked: int | None, abandoned: bool, command_id: str | None = None
     ) -> AppendResult:
@@ -259,6 +266,7 @@ class FightingSpirit:
             event = WoundedAbandoned(battle_id=battle.battle_id, unit_id=unit.unit_id)
         return self._facts(info, "fs.wounded", [event], command_id)
 
+    @command("fs.position")
     def position(
         self,
         info: CampaignInfo,
@@ -277,6 +285,7 @@ class FightingSpirit:
         event = PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, prone=prone, in_cover=in_cover)
         return self._facts(info, "fs.position", [event], command_id)
 
+    @command("fs.house_rule")
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None
     ) -> AppendResult:
@@ -289,6 +298,7 @@ class FightingSpirit:
 
     # -- the campaign between battles (RULES.md §5) ------------------------------------------------------
 
+    @command("fs.days")
     def pass_days(
         self, info: CampaignInfo, days: int, activity: str, side: str | None = None, command_id: str | None = None
     ) -> AppendResult:
@@ -305,6 +315,7 @@ class FightingSpirit:
         event = DaysPassed(days=days, activity=activity, side=side)  # type: ignore[arg-type]
         return self._facts(info, "fs.days", [event], command_id)
 
+    @command("fs.condition")
     def condition(
         self, info: CampaignInfo, side: str, condition: str, active: bool, command_id: str | None = None
     ) -> AppendResult:
@@ -316,6 +327,7 @@ class FightingSpirit:
         event = SideCondition(side=side, condition=condition, active=active)  # type: ignore[arg-type]
         return self._facts(info, "fs.condition", [event], command_id)
 
+    @command("fs.recruit")
     def recruit(self, info: CampaignInfo, unit_name: str, men: int, command_id: str | None = None) -> AppendResult:
         """Replacements join a unit with no battles behind them (its experience is re-averaged, §5)."""
         state, _ = self.state(info)
@@ -327,6 +339,7 @@ class FightingSpirit:
         event = TroopsRecruited(unit_id=unit.unit_id, men=men, quality="recruit", experience=0, cost=0)
         return self._facts(info, "fs.recruit", [event], command_id)
 
+    @command("fs.funds")
     def funds(
         self, info: CampaignInfo, side: str, amount: int, reason: str, command_id: str | None = None
     ) -> AppendResult:
@@ -335,6 +348,7 @@ class FightingSpirit:
             raise InvalidInputError(f"{side}'s treasury holds {state.treasury.get(side, 0)}; it cannot pay {-amount}")
         return self._facts(info, "fs.funds", [FundsChanged(side=side, amount=amount, reason=reason)], command_id)
 
+    @command("fs.month_end")
     def month_end(self, info: CampaignInfo, pay_pct: dict[str, int], command_id: str | None = None) -> AppendResult:
         """Optional pay (the 002 pay rules switched on, §5): wages per man; a missed payday is owed."""
         state, tables = self.state(info)
@@ -371,6 +385,7 @@ class FightingSpirit:
 
     # -- rules ------------------------------------------------------------------------------------------
 
+    @command("fs.attack")
     def attack(
         self,
         info: CampaignInfo,
@@ -404,6 +419,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.morale")
     def morale(
         self,
         info: CampaignInfo,
@@ -426,6 +442,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.rally")
     def rally(
         self,
         info: CampaignInfo,
@@ -458,6 +475,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.react")
     def react(
         self,
         info: CampaignInfo,
@@ -475,6 +493,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.panic")
     def panic(
         self,
         info: CampaignInfo,
@@ -492,6 +511,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.last_stand")
     def last_stand(
         self,
         info: CampaignInfo,
@@ -521,6 +541,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.last_stand_end")
     def end_last_stand(
         self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None
     ) -> AppendResult:
@@ -532,6 +553,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.surrender")
     def surrender(
         self, info: CampaignInfo, unit_name: str, enemy_within: int, command_id: str | None = None
     ) -> AppendResult:
@@ -543,6 +565,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.psi")
     def psi(
         self,
         info: CampaignInfo,
@@ -575,6 +598,7 @@ class FightingSpirit:
             command_id,
         )
 
+    @command("fs.defence")
     def defence(
         self, info: CampaignInfo, unit_name: str, *, table: TableEntry | None = None, command_id: str | None = None
     ) -> AppendResult:

@@ -15,11 +15,13 @@ from typing import Any
 
 import structlog
 
+from campaign.commands import CURRENT, command
 from campaign.rulesets import ruleset as find_ruleset
 from events.dice import DERIVATION, Dice, SeededDice, TableDice, parse, seed_commitment
 from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
 from events.families.dice import SeedCommitted, SeedRevealed
+from events.families.timeline import CommandIssued
 from events.registry import Event, registry
 from events.store import AppendResult, EventStore
 from events.vault import SeedVault
@@ -61,6 +63,8 @@ class Ledger:
         self._clock = clock
         self._new_id = new_id
         self._new_seed = new_seed
+        self.replay_dice: Dice | None = None
+        """Set while re-running recorded commands (amend, audit): their own dice, in order."""
 
     # -- campaigns ---------------------------------------------------------------------------------
 
@@ -119,6 +123,12 @@ class Ledger:
         """Run one command: give ``decide`` the campaign's dice, append its events after the dice it used."""
         if command_id is not None and (seen := self.store.command_events(info.campaign_id, command_id)):
             return AppendResult(seen, duplicate=True)
+        issued = CURRENT.get()
+        header = [CommandIssued(command=issued[0], args=issued[1])] if issued is not None else []
+        if self.replay_dice is not None:
+            return self._append(
+                info.campaign_id, info.last_seq, [*header, *decide(self.replay_dice)], command, command_id
+            )
         dice: SeededDice | TableDice
         if table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index)
@@ -128,8 +138,9 @@ class Ledger:
         decided = list(decide(dice))
         if isinstance(dice, TableDice):
             dice.finish()
-        return self._append(info.campaign_id, info.last_seq, [*dice.rolled, *decided], command, command_id)
+        return self._append(info.campaign_id, info.last_seq, [*header, *dice.rolled, *decided], command, command_id)
 
+    @command("ledger.roll")
     def roll(
         self,
         info: CampaignInfo,

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from campaign.commands import command
 from campaign.fighting_spirit import decision_events
 from campaign.ledger import Ledger, TableEntry
 from campaign.rules.decision import Decision
@@ -137,6 +138,7 @@ class MassCombat:
         state: mc_state.CampaignState = self.ledger.states.get(info, at_seq)
         return state, Tables(apply_overrides(base_values("mass_combat"), state.overrides))
 
+    @command("mc.muster")
     def muster(
         self, info: CampaignInfo, name: str, side: str, profile: Mapping[str, Any], command_id: str | None = None
     ) -> AppendResult:
@@ -163,6 +165,7 @@ class MassCombat:
             raise InvalidInputError(f"unknown unit {name!r}")
         return troop_strength(tables, unit.profile, men=unit.profile.men if full else unit.fit)
 
+    @command("mc.battle", setup=parse_setup)
     def battle(
         self,
         info: CampaignInfo,
@@ -284,6 +287,7 @@ class MassCombat:
         if amount > balance:
             raise InvalidInputError(f"{side}'s treasury holds ${balance}; it cannot cover {what} (${amount})")
 
+    @command("mc.funds")
     def funds(
         self, info: CampaignInfo, side: str, amount: int, reason: str, command_id: str | None = None
     ) -> AppendResult:
@@ -296,6 +300,7 @@ class MassCombat:
         event = FundsChanged(side=side, amount=amount, reason=reason)
         return self.ledger.run(info, "mc.funds", lambda _d: [event], command_id=command_id)
 
+    @command("mc.raise")
     def raise_unit(
         self,
         info: CampaignInfo,
@@ -356,6 +361,7 @@ class MassCombat:
 
         return self.ledger.run(info, "mc.raise", decide, table=table, command_id=command_id)
 
+    @command("mc.recruit")
     def recruit(
         self,
         info: CampaignInfo,
@@ -412,6 +418,7 @@ class MassCombat:
 
         return self.ledger.run(info, "mc.recruit", decide, table=table, command_id=command_id)
 
+    @command("mc.month_end")
     def month_end(
         self,
         info: CampaignInfo,
@@ -488,6 +495,7 @@ class MassCombat:
 
         return self.ledger.run(info, "mc.month_end", decide, table=table, command_id=command_id)
 
+    @command("mc.pay")
     def pay(
         self,
         info: CampaignInfo,
@@ -528,6 +536,7 @@ class MassCombat:
         ]
         return self.ledger.run(info, "mc.pay", lambda _d: events, table=table, command_id=command_id)
 
+    @command("mc.days")
     def pass_days(
         self,
         info: CampaignInfo,
@@ -567,6 +576,7 @@ class MassCombat:
 
         return self.ledger.run(info, "mc.days", decide, table=table, command_id=command_id)
 
+    @command("mc.loot")
     def loot(self, info: CampaignInfo, battle_id: str, side: str, command_id: str | None = None) -> AppendResult:
         """Strip the enemy's fallen (§2.12): ⅓ of their raise cost, sold for 20%, halved for cavalry; the
         wounded too where the enemy routed. The side must have held the field."""
@@ -596,6 +606,7 @@ class MassCombat:
         event = FundsChanged(side=side, amount=total, reason=f"loot of {battle_id}")
         return self.ledger.run(info, "mc.loot", lambda _d: [event], command_id=command_id)
 
+    @command("mc.morale")
     def morale_modifier(
         self,
         info: CampaignInfo,
@@ -617,6 +628,7 @@ class MassCombat:
         event = MoraleModifierSet(name=name, value=value, unit_id=unit_id, side=side, until=until)
         return self.ledger.run(info, "mc.morale", lambda _d: [event], command_id=command_id)
 
+    @command("mc.commander")
     def new_commander(
         self,
         info: CampaignInfo,
@@ -667,6 +679,7 @@ class MassCombat:
 
         return self.ledger.run(info, "mc.commander", decide, table=table, command_id=command_id)
 
+    @command("mc.train")
     def train(self, info: CampaignInfo, unit_name: str, months: int, command_id: str | None = None) -> AppendResult:
         state, tables = self.state(info)
         unit = self._unit(state, unit_name)
@@ -686,6 +699,7 @@ class MassCombat:
         )
         return self.ledger.run(info, "mc.train", lambda _d: [event], command_id=command_id)
 
+    @command("mc.treason")
     def treason(
         self, info: CampaignInfo, unit_name: str, *, table: TableEntry | None = None, command_id: str | None = None
     ) -> AppendResult:
@@ -720,12 +734,14 @@ class MassCombat:
 
         return self.ledger.run(info, "mc.treason", decide, table=table, command_id=command_id)
 
+    @command("mc.disband")
     def disband(self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None) -> AppendResult:
         state, _ = self.state(info)
         unit = self._unit(state, unit_name)
         event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
         return self.ledger.run(info, "mc.disband", lambda _d: [event], command_id=command_id)
 
+    @command("mc.house_rule")
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None
     ) -> AppendResult:

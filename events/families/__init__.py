@@ -1,5 +1,5 @@
 """One module per event family. Importing this package registers every event type."""
 
-from events.families import battle, calendar, campaign, career, dice, economy, morale, roster, rules
+from events.families import battle, calendar, campaign, career, dice, economy, morale, roster, rules, timeline
 
-__all__ = ["battle", "calendar", "campaign", "career", "dice", "economy", "morale", "roster", "rules"]
+__all__ = ["battle", "calendar", "campaign", "career", "dice", "economy", "morale", "roster", "rules", "timeline"]

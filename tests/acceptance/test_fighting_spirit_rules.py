@@ -215,7 +215,7 @@ def test_a_house_rule_is_an_event_and_only_later_tests_use_it(front: FsTable) ->
     refused(front, lambda: front.fs.house_rule(front.info, "threats.unverified_casualty.lo", 2), "no table value")
     refused(front, lambda: front.fs.house_rule(front.info, "threats.unverified_casualty.low", "lots"), "same kind")
     result = front.fs.house_rule(front.info, "threats.unverified_casualty.low", 2, note="the seed text's reading")
-    event = result.events[0]
+    event = next(e for e in result.events if e.type == "rules.table_overridden")
     assert event.type == "rules.table_overridden" and event.payload["value"] == 2
     _, tables = front.fs.state(front.info)
     assert tables.threat("unverified_casualty", "low") == 2

@@ -192,7 +192,9 @@ def test_the_side_holding_the_field_strips_the_fallen(game: tuple[MassCombat, An
     spears = next(e.payload for e in result.events if e.type == "battle.casualties_taken" and e.payload["percent"] > 50)
     loot = g.loot(ledger.resolve(None), battle_id, "North")
     # ⅓ of $1500, sold for 20% = $100 a man; the Spears routed, so their wounded are stripped too.
-    assert loot.events[0].payload["amount"] == 100 * (spears["dead"] + spears["wounded"])
+    assert next(e for e in loot.events if e.type == "economy.funds_changed").payload["amount"] == 100 * (
+        spears["dead"] + spears["wounded"]
+    )
     with pytest.raises(InvalidInputError, match="stripped already"):
         g.loot(ledger.resolve(None), battle_id, "North")
     with pytest.raises(InvalidInputError, match="did not hold the field"):

@@ -44,13 +44,15 @@ def test_new_roll_log_and_list(cli: Cli) -> None:
     created = cli.json("new", "Ardennes", "--ruleset", "fighting-spirit", "--seed", SEED)
     assert created["events"][0]["type"] == "campaign.created"
     rolled = cli.json("roll", "2d6+1", "--purpose", "morale check")
-    payload = rolled["events"][0]["payload"]
+    assert rolled["events"][0]["type"] == "timeline.command_issued"
+    assert rolled["events"][0]["payload"]["args"] == {"notation": "2d6+1", "purpose": "morale check"}
+    payload = rolled["events"][1]["payload"]
     assert payload["source"] == "seeded" and payload["total"] == sum(payload["faces"]) + 1
     table = cli.json("roll", "d8", "-p", "confidence", "--dice", "6")
-    assert table["events"][0]["payload"]["faces"] == [6]
-    assert table["events"][0]["payload"]["entered_by"] == "tester"
+    assert table["events"][1]["payload"]["faces"] == [6]
+    assert table["events"][1]["payload"]["entered_by"] == "tester"
     log = cli.json("log")
-    assert [e["seq"] for e in log["events"]] == [1, 2, 3]
+    assert [e["seq"] for e in log["events"]] == [1, 2, 3, 4, 5]
     assert log["head_hash"] == table["head"]["hash"]
     listed = cli.json("list")
     assert listed[0]["name"] == "Ardennes" and listed[0]["head_hash"] == table["head"]["hash"]
@@ -91,12 +93,13 @@ def test_a_hand_edited_event_fails_verify_which_names_it(cli: Cli) -> None:
     with sqlite3.connect(cli.db) as conn:
         conn.execute(
             "UPDATE events SET payload = CAST(replace(CAST(payload AS TEXT), '\"faces\":[3]', '\"faces\":[8]') AS BLOB)"
-            " WHERE seq = 3"
+            " WHERE type = 'dice.rolled' AND CAST(payload AS TEXT) LIKE '%\"faces\":[3]%'"
         )
+        edited = conn.execute("SELECT seq FROM events WHERE CAST(payload AS TEXT) LIKE '%\"faces\":[8]%'").fetchone()[0]
     result = cli("verify", code=3)
-    assert "seq 3 (dice.rolled)" in result.stdout + result.stderr
+    assert f"seq {edited} (dice.rolled)" in result.stdout + result.stderr
     report = cli.json("verify", code=3)
-    assert report[0]["first_failure"]["seq"] == 3
+    assert report[0]["first_failure"]["seq"] == edited
 
 
 def test_after_reveal_verify_rederives_every_seeded_roll(cli: Cli) -> None:
@@ -117,7 +120,7 @@ def test_a_repeated_command_id_appends_nothing(cli: Cli) -> None:
     first = cli.json("roll", "d6", "-p", "x", "--command-id", "k1")
     again = cli.json("roll", "d6", "-p", "x", "--command-id", "k1")
     assert again["duplicate"] and again["events"] == first["events"]
-    assert cli.events() == 2
+    assert cli.events() == 3  # created; the roll's command and its die
 
 
 def test_the_demo_builds_and_verifies_a_campaign_under_each_ruleset(cli: Cli) -> None:

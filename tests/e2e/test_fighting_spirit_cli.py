@@ -86,7 +86,14 @@ def test_e3_at_the_table_prints_its_explanation_and_json_prints_the_events(cli: 
     assert "LV 2 + threat 6" in human and "= 8" in human and "confident → steady" in human
     as_json = cli.json("fs", "attack", "Keno 3rd Squad", "--leader-hit", "--dice", "3")
     types = [e["type"] for e in as_json["events"]]
-    assert types == ["dice.rolled", "rules.applied", "battle.attack_resolved", "rules.applied", "morale.grade_changed"]
+    assert types == [
+        "timeline.command_issued",
+        "dice.rolled",
+        "rules.applied",
+        "battle.attack_resolved",
+        "rules.applied",
+        "morale.grade_changed",
+    ]
     status = cli.json("fs", "battle-status")
     squad = next(u for u in status["units"] if u["unit"] == "Keno 3rd Squad")
     assert (squad["grade"], squad["men"], squad["unverified"], squad["dead"]) == ("broken", 3, 2, 2)

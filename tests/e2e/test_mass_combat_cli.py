@@ -77,7 +77,7 @@ def test_troop_strength_roster_and_a_battle_from_the_example_file(cli: Cli) -> N
     assert "15" in cli("mc", "ts", "Caliburn's gang").stdout
     result = cli.json("mc", "battle", str(EXAMPLE))
     types = [e["type"] for e in result["events"]]
-    assert types[0] == "dice.rolled" and "battle.started" in types
+    assert types[:2] == ["timeline.command_issued", "dice.rolled"] and "battle.started" in types
     rules = [e["payload"]["rule"] for e in result["events"] if e["type"] == "rules.applied"]
     for step in (
         "battle_day",

@@ -50,8 +50,9 @@ def rehash_from(events: list[RecordedEvent], start: int) -> list[RecordedEvent]:
     return out
 
 
-def check(events: list[RecordedEvent]) -> object:
-    return verify_events(events[0].campaign_id, events, registry)
+def dice_at(events: list[RecordedEvent]) -> list[int]:
+    """Indexes of the dice events (each roll's command comes just before it)."""
+    return [i for i, e in enumerate(events) if e.type == "dice.rolled"]
 
 
 def test_an_untouched_log_verifies_and_revealed_rolls_are_rederived(
@@ -66,37 +67,42 @@ def test_an_untouched_log_verifies_and_revealed_rolls_are_rederived(
 
 def test_an_edited_payload_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
     _, events = played
-    edited = dict(events[2].payload, faces=[1], total=1)
-    events[2] = events[2]._replace(payload=edited, payload_json=canonical_json(edited))
+    k = dice_at(events)[1]
+    edited = dict(events[k].payload, faces=[1], total=1)
+    events[k] = events[k]._replace(payload=edited, payload_json=canonical_json(edited))
     report = verify_events(events[0].campaign_id, events, registry)
     assert not report.ok and report.first is not None
-    assert (report.first.seq, report.first.check) == (3, "chain")
+    assert (report.first.seq, report.first.check) == (events[k].seq, "chain")
 
 
 def test_a_deleted_event_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
     _, events = played
-    del events[3]
+    k = dice_at(events)[1]
+    after = events[k + 1].seq
+    del events[k]
     report = verify_events(events[0].campaign_id, events, registry)
-    assert report.first is not None and report.first.seq == 5 and "missing" in report.first.message
+    assert report.first is not None and report.first.seq == after and "missing" in report.first.message
 
 
 def test_a_reordered_pair_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
     _, events = played
-    events[2], events[3] = events[3], events[2]
+    k = dice_at(events)[1]
+    events[k], events[k + 1] = events[k + 1], events[k]
     report = verify_events(events[0].campaign_id, events, registry)
-    assert report.first is not None and report.first.seq == 4 and report.first.check == "sequence"
+    assert report.first is not None and report.first.seq == events[k].seq and report.first.check == "sequence"
 
 
 def test_a_forged_roll_with_a_rebuilt_chain_is_caught_by_the_revealed_seed(
     played: tuple[Ledger, list[RecordedEvent]],
 ) -> None:
     _, events = played
-    roll = dict(events[1].payload)
+    k = dice_at(events)[0]
+    roll = dict(events[k].payload)
     forged_face = 1 if roll["faces"][0] != 1 else 2
     roll.update(faces=[forged_face], total=forged_face)
-    events[1] = events[1]._replace(payload=roll)
-    report = verify_events(events[0].campaign_id, rehash_from(events, 1), registry)
-    assert report.first is not None and report.first.seq == 2 and report.first.check == "dice"
+    events[k] = events[k]._replace(payload=roll)
+    report = verify_events(events[0].campaign_id, rehash_from(events, k), registry)
+    assert report.first is not None and report.first.seq == events[k].seq and report.first.check == "dice"
     assert "the seed gives" in report.first.message
 
 
@@ -104,16 +110,19 @@ def test_an_impossible_face_or_a_reused_roll_index_is_caught(
     played: tuple[Ledger, list[RecordedEvent]],
 ) -> None:
     _, events = played
-    impossible = dict(events[5].payload, faces=[3, 7], total=10)
+    t = next(i for i, e in enumerate(events) if e.type == "dice.rolled" and e.payload["source"] == "table")
+    impossible = dict(events[t].payload, faces=[3, 7], total=10)
     bad = list(events)
-    bad[5] = events[5]._replace(payload=impossible)
-    report = verify_events(events[0].campaign_id, rehash_from(bad, 5), registry)
-    assert report.first is not None and report.first.seq == 6 and "impossible on a d6" in report.first.message
+    bad[t] = events[t]._replace(payload=impossible)
+    report = verify_events(events[0].campaign_id, rehash_from(bad, t), registry)
+    assert report.first is not None and report.first.seq == events[t].seq
+    assert "impossible on a d6" in report.first.message
 
+    k = dice_at(events)[1]
     reused = list(events)
-    reused[2] = events[2]._replace(payload=dict(events[2].payload, roll_index=0))
-    report = verify_events(events[0].campaign_id, rehash_from(reused, 2), registry)
-    assert report.first is not None and report.first.seq == 3 and "reuses" in report.first.message
+    reused[k] = events[k]._replace(payload=dict(events[k].payload, roll_index=0))
+    report = verify_events(events[0].campaign_id, rehash_from(reused, k), registry)
+    assert report.first is not None and report.first.seq == events[k].seq and "reuses" in report.first.message
 
 
 def test_a_revealed_seed_that_does_not_match_its_commitment_is_caught(

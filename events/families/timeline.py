@@ -1,0 +1,42 @@
+"""The campaign's own history: which command ran with which inputs, and rewinds that retract events."""
+
+from __future__ import annotations
+
+from events.registry import Event, JsonValue, registry
+
+
+@registry.register
+class CommandIssued(Event):
+    """The command whose events follow, with its inputs: enough to run it again on its recorded dice."""
+
+    event_name = "timeline.command_issued"
+
+    command: str
+    args: dict[str, JsonValue]
+    amends: int | None = None
+    """For a command re-run by an amendment: the seq of the command it replaces."""
+
+
+@registry.register
+class Rewound(Event):
+    """Every event after ``to_seq`` (up to this one) is retracted: kept in the log, skipped by projections.
+
+    Dice rolled in the retracted stretch stay rolled: their roll indexes are never used again.
+    """
+
+    event_name = "timeline.rewound"
+
+    to_seq: int
+    reason: str
+
+
+@registry.register
+class Branched(Event):
+    """This campaign is a what-if branch of ``parent_id``, sharing its history up to ``at_seq``."""
+
+    event_name = "timeline.branched"
+
+    parent_id: str
+    parent_name: str
+    at_seq: int
+    parent_hash: str
