@@ -18,6 +18,7 @@ import structlog
 from campaign.commands import CURRENT, command
 from campaign.rulesets import ruleset as find_ruleset
 from events.dice import DERIVATION, Dice, SeededDice, TableDice, parse, seed_commitment
+from events.envelope import NewEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
 from events.families.dice import SeedCommitted, SeedRevealed
@@ -175,6 +176,15 @@ class Ledger:
     def new_id(self) -> str:
         """A fresh identifier for a unit, battle or other entity named in events."""
         return self._new_id()
+
+    def append_prepared(
+        self, info: CampaignInfo, events: Sequence[NewEvent], command: str, command_id: str | None = None
+    ) -> AppendResult:
+        """Append events already encoded (an amendment's re-run commands), with this ledger's meta."""
+        meta: dict[str, Any] = {"actor": self.actor, "command": command, "recorded_at": self._clock()}
+        return self.store.append(
+            info.campaign_id, events, info.last_seq, command_id=command_id or self._new_id(), meta=meta
+        )
 
     # -- plumbing ------------------------------------------------------------------------------------
 

@@ -45,6 +45,21 @@ class InMemoryEventStore(EventStore):
                 self._commands[(campaign_id, command_id)] = recorded
             return AppendResult(recorded, duplicate=False)
 
+    def load(self, events: Sequence[RecordedEvent]) -> None:
+        """Take recorded events as they are (a sandbox copy of a real log); they must continue each stream."""
+        with self._lock:
+            for event in events:
+                stream = self._streams.setdefault(event.campaign_id, [])
+                if event.seq != len(stream) + 1:
+                    raise ValueError(f"event {event.seq} does not continue stream {event.campaign_id}")
+                copied = event._replace(position=len(self._all) + 1)
+                stream.append(copied)
+                self._all.append(copied)
+                command_id = event.meta.get("command_id")
+                if command_id is not None:
+                    key = (event.campaign_id, str(command_id))
+                    self._commands[key] = (*self._commands.get(key, ()), copied)
+
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
         stream = list(self._streams.get(campaign_id, ()))
         stop = len(stream) if upto_seq is None else min(upto_seq, len(stream))

@@ -148,6 +148,14 @@ def _decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEven
         prev_hash = r[6]
 
 
+def read_in_transaction(conn: Connection, campaign_id: str) -> list[RecordedEvent]:
+    """A campaign's whole stream through ``conn``: what an inline projector sees inside the append."""
+    query = (
+        select(*_READ_COLUMNS).select_from(_JOINED).where(events.c.campaign_id == campaign_id).order_by(events.c.seq)
+    )
+    return list(_decode_stream(list(conn.execute(query)), GENESIS_HASH))
+
+
 def write_connection(engine: Engine) -> Connection:
     """A connection whose transactions take the write lock at once (see :mod:`events.db`)."""
     return engine.connect().execution_options(campaign_write=True)

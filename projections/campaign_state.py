@@ -15,7 +15,9 @@ from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from campaign.folds import RulesetFold, fold_for
 from events.envelope import RecordedEvent
+from events.sql import read_in_transaction
 from events.store import EventStore
+from events.timeline import effective, has_rewind
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
 
@@ -57,6 +59,12 @@ class CampaignStateProjector:
             return
         state = fold.decode(bytes(row[1])) if row is not None else fold.initial()
         for event in batch:
+            if event.type == "timeline.rewound":
+                # Refold what is still in effect: the stream so far (read in this transaction) plus this batch.
+                committed = [e for e in read_in_transaction(connection, campaign_id) if e.seq < batch[0].seq]
+                upto = [e for e in batch if e.seq <= event.seq]
+                state = fold.fold(effective([*committed, *upto]))
+                continue
             state = fold.apply(state, event)
             if event.seq % SNAPSHOT_EVERY == 0:
                 connection.execute(
@@ -133,7 +141,7 @@ class FoldingCampaignStates:
         fold = fold_for(info.ruleset)
         if fold is None:
             return None
-        return fold.fold(self._store.read(info.campaign_id, upto_seq=at_seq))
+        return fold.fold(effective(self._store.read(info.campaign_id, upto_seq=at_seq)))
 
 
 class SqlCampaignStates:
@@ -154,9 +162,11 @@ class SqlCampaignStates:
                 ).first()
                 if row is not None:
                     state = fold.decode(bytes(row[1]))
-                    # Only a rebuild in progress or a database older than its projections leaves a gap.
-                    return fold.fold(self._store.read(info.campaign_id, after_seq=row[0]), state)
-                return fold.fold(self._store.read(info.campaign_id))
+                    gap = list(self._store.read(info.campaign_id, after_seq=row[0]))
+                    if not has_rewind(gap):
+                        # Only a rebuild in progress or a database older than its projections leaves a gap.
+                        return fold.fold(gap, state)
+                return fold.fold(effective(self._store.read(info.campaign_id)))
             snapshot = conn.execute(
                 select(campaign_snapshots.c.seq, campaign_snapshots.c.state)
                 .where(campaign_snapshots.c.campaign_id == info.campaign_id, campaign_snapshots.c.seq <= at_seq)
@@ -164,7 +174,10 @@ class SqlCampaignStates:
                 .limit(1)
             ).first()
         start, state = (0, fold.initial()) if snapshot is None else (snapshot[0], fold.decode(bytes(snapshot[1])))
-        return fold.fold(self._store.read(info.campaign_id, after_seq=start, upto_seq=at_seq), state)
+        tail = list(self._store.read(info.campaign_id, after_seq=start, upto_seq=at_seq))
+        if has_rewind(tail):  # a rewind may reach back before the snapshot: fold what was in effect then
+            return fold.fold(effective(self._store.read(info.campaign_id, upto_seq=at_seq)))
+        return fold.fold(tail, state)
 
 
 def rebuild(

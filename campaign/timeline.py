@@ -1,0 +1,290 @@
+"""Rewind, amend and re-evaluate a campaign's commands (DESIGN.md, "Rewinding and auditing").
+
+Every command was recorded with its inputs (``timeline.command_issued``) and the dice it used. A sandbox
+ledger, loaded with a copy of the log, re-runs commands on their own recorded dice; what the sandbox
+appends is exactly what the real log will append, in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaign.commands import REGISTRY, Registered
+from campaign.ledger import Ledger
+from events.dice import ReplayDice
+from events.envelope import NewEvent, RecordedEvent
+from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.families.dice import DiceRolled
+from events.families.timeline import Rewound
+from events.memory import InMemoryEventStore
+from events.registry import registry
+from events.store import AppendResult
+from events.timeline import effective
+from events.vault import SeedVault
+from projections.campaign_state import FoldingCampaignStates
+from projections.campaigns import FoldingCampaignDirectory
+from projections.state.campaigns import CampaignInfo
+
+
+@dataclass(frozen=True)
+class CommandGroup:
+    """One command's events in the log: its ``command_issued`` (if recorded), dice and effects."""
+
+    events: tuple[RecordedEvent, ...]
+
+    @property
+    def first_seq(self) -> int:
+        return self.events[0].seq
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq
+
+    @property
+    def issued(self) -> RecordedEvent | None:
+        head = self.events[0]
+        return head if head.type == "timeline.command_issued" else None
+
+    @property
+    def dice(self) -> list[DiceRolled]:
+        return [
+            d for d in (registry.decode(e) for e in self.events if e.type == "dice.rolled") if isinstance(d, DiceRolled)
+        ]
+
+    @property
+    def outcomes(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "rule": e.payload["rule"],
+                "unit_id": e.payload.get("unit_id"),
+                "outcome": e.payload["outcome"],
+                "explanation": e.payload["explanation"],
+            }
+            for e in self.events
+            if e.type == "rules.applied"
+        ]
+
+
+def command_groups(events: Iterable[RecordedEvent]) -> list[CommandGroup]:
+    """Consecutive events appended by the same command (they share its command id)."""
+    groups: list[list[RecordedEvent]] = []
+    last_id: object = object()
+    for event in events:
+        command_id = event.meta.get("command_id", f"seq-{event.seq}")
+        if command_id != last_id or event.type in ("timeline.command_issued", "timeline.rewound"):
+            groups.append([])
+        groups[-1].append(event)
+        last_id = command_id
+    return [CommandGroup(tuple(g)) for g in groups if g]
+
+
+@dataclass
+class Change:
+    seq: int
+    command: str
+    before: list[dict[str, Any]]
+    after: list[dict[str, Any]]
+
+
+@dataclass
+class AmendReport:
+    amended_seq: int
+    command: str
+    changes: list[Change] = field(default_factory=list)
+    rerun: int = 0
+    stopped_at: int | None = None
+    stopped_because: str | None = None
+    retracted: tuple[int, int] = (0, 0)
+    result: AppendResult | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "amended_seq": self.amended_seq,
+            "command": self.command,
+            "rerun": self.rerun,
+            "changed": [
+                {"seq": c.seq, "command": c.command, "before": c.before, "after": c.after} for c in self.changes
+            ],
+            "stopped_at": self.stopped_at,
+            "stopped_because": self.stopped_because,
+            "retracted": list(self.retracted),
+            "appended": [e.seq for e in self.result.events] if self.result else [],
+        }
+
+
+class Sandbox:
+    """A throw-away ledger over a copy of a campaign's log, re-running commands on recorded dice."""
+
+    def __init__(self, ledger: Ledger, events: Sequence[RecordedEvent]) -> None:
+        self.store = InMemoryEventStore()
+        self.store.load(events)
+        self.start = len(events)
+        self.ledger = Ledger(
+            store=self.store,
+            directory=FoldingCampaignDirectory(self.store),
+            vault=SeedVault(),
+            states=FoldingCampaignStates(self.store),
+            actor=ledger.actor,
+            clock=lambda: "replay",
+            new_id=ledger.new_id,
+            new_seed=lambda: b"\0" * 32,
+        )
+
+    def info(self, campaign_id: str) -> CampaignInfo:
+        info = self.ledger.directory.get(campaign_id)
+        assert info is not None
+        return info
+
+    def run(self, campaign_id: str, group: CommandGroup, args: Mapping[str, Any] | None = None) -> list[RecordedEvent]:
+        """Re-run a recorded command on its own dice; raise if it no longer applies."""
+        issued = group.issued
+        if issued is None:
+            raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
+        name = str(issued.payload["command"])
+        entry = REGISTRY.get(name)
+        if entry is None:
+            raise InvalidInputError(f"{name} cannot be run again by this version of the program")
+        inputs = dict(issued.payload["args"] if args is None else args)
+        dice = ReplayDice(group.dice)
+        before = self.store.head(campaign_id).seq
+        self.ledger.replay_dice = dice
+        try:
+            _call(entry, self.ledger, self.info(campaign_id), inputs)
+        finally:
+            self.ledger.replay_dice = None
+        if dice.unused:
+            raise InvalidInputError(f"it now rolls fewer dice than the {len(group.dice)} it was recorded with")
+        return list(self.store.read(campaign_id, after_seq=before))
+
+    def appended(self, campaign_id: str) -> list[RecordedEvent]:
+        return [e for e in self.store.read(campaign_id) if e.seq > self.start]
+
+
+def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping[str, Any]) -> Any:
+    from campaign.fighting_spirit import FightingSpirit
+    from campaign.mass_combat import MassCombat
+
+    services: dict[str, Any] = {"FightingSpirit": FightingSpirit, "MassCombat": MassCombat, "Ledger": None}
+    if entry.service not in services:
+        raise InvalidInputError(f"no service {entry.service} for {entry.name}")
+    target = ledger if entry.service == "Ledger" else services[entry.service](ledger)
+    kwargs = {k: entry.decoders[k](v) if k in entry.decoders else v for k, v in inputs.items()}
+    return getattr(target, entry.method)(info, **kwargs)
+
+
+class Timeline:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def groups(self, info: CampaignInfo) -> tuple[list[RecordedEvent], list[CommandGroup]]:
+        events = list(self.ledger.store.read(info.campaign_id))
+        return events, command_groups(effective(events))
+
+    def rewind(self, info: CampaignInfo, to_seq: int, reason: str = "", command_id: str | None = None) -> AppendResult:
+        """Retract every event after ``to_seq``; nothing is deleted, and no roll index is used again."""
+        events, groups = self.groups(info)
+        if not 1 <= to_seq < info.last_seq:
+            raise InvalidInputError(f"rewind to a seq between 1 and {info.last_seq - 1}")
+        live = {e.seq for e in effective(events)}
+        if to_seq not in live:
+            raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
+        inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
+        if inside is not None:
+            raise InvalidInputError(
+                f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
+                f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
+            )
+        event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master")
+        return self.ledger.run(info, "rewind", lambda _d: [event], command_id=command_id)
+
+    def amend(
+        self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], command_id: str | None = None
+    ) -> AmendReport:
+        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs."""
+        events, groups = self.groups(info)
+        target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
+        if target is None:
+            raise NotFoundError(f"no command in effect at seq {seq}")
+        issued = target.issued
+        if issued is None:
+            raise InvalidInputError(f"the command at seq {seq} was not recorded with its inputs; it cannot be amended")
+        args = dict(issued.payload["args"])
+        unknown = sorted(set(changes) - set(args))
+        if unknown:
+            raise InvalidInputError(
+                f"{issued.payload['command']} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})"
+            )
+        args.update(changes)
+        report = AmendReport(seq, str(issued.payload["command"]))
+        sandbox = Sandbox(self.ledger, events)
+        rewind_to = target.first_seq - 1
+        sandbox.store.append(
+            info.campaign_id,
+            [registry.encode(Rewound(to_seq=rewind_to, reason=f"amend of seq {seq}"))],
+            sandbox.store.head(info.campaign_id).seq,
+            command_id="amend-rewind",
+        )
+        try:
+            new = sandbox.run(info.campaign_id, target, args)
+        except CampaignError as exc:
+            raise InvalidInputError(f"the amended command does not apply: {exc}") from None
+        report.changes.append(
+            Change(target.first_seq, report.command, target.outcomes, CommandGroup(tuple(new)).outcomes)
+        )
+        later = [g for g in groups if g.first_seq > target.last_seq]
+        for group in later:
+            if group.events[0].type == "timeline.rewound":
+                continue
+            try:
+                rerun = sandbox.run(info.campaign_id, group)
+            except CampaignError as exc:
+                report.stopped_at, report.stopped_because = group.first_seq, str(exc)
+                break
+            report.rerun += 1
+            after = CommandGroup(tuple(rerun)).outcomes
+            if after != group.outcomes:
+                name = str(group.issued.payload["command"]) if group.issued else "?"
+                report.changes.append(Change(group.first_seq, name, group.outcomes, after))
+        tail = sandbox.appended(info.campaign_id)
+        batch: list[NewEvent] = []
+        for event in tail:
+            payload = dict(event.payload)
+            if event.type == "timeline.command_issued":
+                payload["amends"] = seq if len(batch) == 1 else None
+            batch.append(NewEvent(event.type, payload, event.schema_version))
+        report.retracted = (target.first_seq, info.last_seq)
+        report.result = self.ledger.store.append(
+            info.campaign_id,
+            batch,
+            info.last_seq,
+            command_id=command_id or self.ledger.new_id(),
+            meta={"actor": self.ledger.actor, "command": "amend", "recorded_at": "amend"},
+        )
+        return report
+
+    def reevaluate(self, info: CampaignInfo) -> list[Change]:
+        """Re-run every recorded command in effect, in order, on its own dice; report any that now differ
+        (the engine changed since): drift, reported and never written back."""
+        events, groups = self.groups(info)
+        sandbox = Sandbox(self.ledger, events)
+        drift: list[Change] = []
+        sandbox.store.append(
+            info.campaign_id,
+            [registry.encode(Rewound(to_seq=groups[0].last_seq, reason="re-evaluation"))],
+            sandbox.store.head(info.campaign_id).seq,
+            command_id="reevaluate",
+        )
+        for group in groups[1:]:
+            if group.issued is None or group.events[0].type == "timeline.rewound":
+                continue
+            name = str(group.issued.payload["command"])
+            try:
+                rerun = sandbox.run(info.campaign_id, group)
+            except CampaignError as exc:
+                drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}]))
+                break
+            if CommandGroup(tuple(rerun)).outcomes != group.outcomes:
+                drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
+        return drift

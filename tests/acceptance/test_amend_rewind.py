@@ -1,0 +1,97 @@
+"""Amending a past command and rewinding (DESIGN.md "Rewinding and auditing"), on every backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.ledger import Ledger, TableEntry
+from campaign.timeline import Timeline
+from events.errors import InvalidInputError
+from events.registry import registry
+from events.timeline import retracted
+from events.verify import verify_events
+from tests.conftest import Backend, make_ledger
+
+
+def dice(*faces: int) -> TableEntry:
+    return TableEntry(faces)
+
+
+def grade(ledger: Ledger, unit: str) -> tuple[str, int]:
+    game = FightingSpirit(ledger)
+    state, _ = game.state(ledger.resolve(None))
+    battle = state.battles[state.active_battle or ""]
+    found = state.unit_by_name(unit)
+    assert found is not None
+    u = battle.units[found.unit_id]
+    return u.grade, u.men
+
+
+def patrol(backend: Backend) -> tuple[Ledger, FightingSpirit, dict[str, int]]:
+    """E3's patrol, then a second test that depends on the first: the leader is hit."""
+    ledger = make_ledger(backend)
+    ledger.create_campaign("Patrol", "fighting-spirit")
+    game = FightingSpirit(ledger)
+    info = lambda: ledger.resolve(None)  # noqa: E731
+    game.muster(info(), "Keno 3rd Squad", "Keno", {"quality": "regular", "leadership": 2, "size": 7})
+    game.start_battle(info(), "Hill 203", {"Keno": "low"}, [Deployment("Keno 3rd Squad", "fresh")])
+    first = game.attack(info(), "Keno 3rd Squad", killed=2, wounded=2, table=dice(5))
+    second = game.attack(info(), "Keno 3rd Squad", killed=0, wounded=0, leader_hit=True, table=dice(6))
+    return ledger, game, {"first": first.events[0].seq, "second": second.events[0].seq}
+
+
+def test_amending_an_early_test_changes_the_later_outcomes_as_worked_out_by_hand(backend: Backend) -> None:
+    ledger, _, seqs = patrol(backend)
+    # As played: 2 killed, 2 wounded of 7: base 4 (lost more than left) + 2 unverified = 6, LV 2 → 8; d8 5 → −1.
+    # Then the leader is hit: 4 + 2 unverified = 6 → 8; d8 6 → −1 more: Shaken, 3 men.
+    assert grade(ledger, "Keno 3rd Squad") == ("shaken", 3)
+    before = list(ledger.store.read(ledger.resolve(None).campaign_id))
+
+    # "It was 1 killed and no wounded!" By hand: casualties 2 (Low), no unverified → 4; d8 5 > 4 → holds.
+    # The leader hit: 4, no unverified → 6; d8 6 ≤ 6 → −1: Steady, with 6 men.
+    report = Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"killed": 1, "wounded": 0})
+    assert grade(ledger, "Keno 3rd Squad") == ("steady", 6)
+    assert report.rerun == 1 and report.stopped_at is None
+    first, second = report.changes
+    assert first.before[-1]["outcome"]["result"] == "fail" and first.after[-1]["outcome"]["result"] == "pass"
+    assert second.before[-1]["outcome"]["to"] == "shaken" and second.after[-1]["outcome"]["to"] == "steady"
+    assert "= 6; d8 rolled 6" in second.after[-1]["explanation"]
+
+    after = list(ledger.store.read(ledger.resolve(None).campaign_id))
+    gone = retracted(after)
+    # The retracted events remain in the log, every one of them.
+    assert [e for e in after if e.seq <= before[-1].seq] == [e._replace(position=e.position) for e in before]
+    assert {e.seq for e in before if e.seq >= seqs["first"] and e.type != "dice.rolled"} <= gone
+    # The amended commands used the very same dice (no new roll), and the log still verifies.
+    assert not any(e.type == "dice.rolled" for e in after if e.seq > before[-1].seq)
+    report_ok = verify_events(after[0].campaign_id, after, registry)
+    assert report_ok.ok, report_ok.findings
+
+
+def test_rewinding_and_retaking_a_test_rolls_new_dice(backend: Backend) -> None:
+    ledger, game, seqs = patrol(backend)
+    info = ledger.resolve(None)
+    old = next(e for e in ledger.store.read(info.campaign_id) if e.type == "dice.rolled" and e.seq > seqs["second"])
+    with pytest.raises(InvalidInputError, match="middle of a command"):
+        Timeline(ledger).rewind(info, seqs["second"])
+    Timeline(ledger).rewind(info, seqs["second"] - 1, "the leader was not hit after all")
+    assert grade(ledger, "Keno 3rd Squad") == ("steady", 3)
+    retaken = game.attack(ledger.resolve(None), "Keno 3rd Squad", killed=0, wounded=0, leader_hit=True)
+    new = next(e for e in retaken.events if e.type == "dice.rolled")
+    assert new.payload["roll_index"] > old.payload["roll_index"], "a rewound roll index is never used again"
+    events = list(ledger.store.read(info.campaign_id))
+    assert old in events and old.seq not in retracted(events)  # the old die is still in the log
+    assert verify_events(info.campaign_id, events, registry).ok
+
+
+def test_amend_refuses_unknown_inputs_and_commands_without_a_record() -> None:
+    ledger, _, seqs = patrol(Backend("memory"))
+    before = len(list(ledger.store.read(ledger.resolve(None).campaign_id)))
+    with pytest.raises(InvalidInputError, match="has no input bananas"):
+        Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"bananas": 1})
+    with pytest.raises(InvalidInputError, match="does not apply"):
+        Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"killed": 99})
+    with pytest.raises(InvalidInputError, match="not recorded with its inputs"):
+        Timeline(ledger).amend(ledger.resolve(None), 1, {"name": "x"})
+    assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before
