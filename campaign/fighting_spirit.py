@@ -354,10 +354,10 @@ class FightingSpirit:
         state, tables = self.state(info)
         wage = int(tables.value("campaign.pay.monthly_per_man"))
         events: list[Event] = []
-        for side, pct in pay_pct.items():
+        for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
             if pct < 0:
                 raise InvalidInputError("pay cannot be negative")
-            units = [u for u in state.roster.values() if u.side == side and state.records[u.unit_id].men > 0]
+            units = [u for u in state.units() if u.side == side and state.records[u.unit_id].men > 0]
             if not units:
                 raise InvalidInputError(f"no unit of this campaign fights for {side}")
             total = 0

@@ -430,8 +430,8 @@ class MassCombat:
         """The month ends: each side named pays upkeep and its units' pay at the given percentage (100 = in
         full, 150 or 200 = bonus pay, 0 = a missed payday, which costs Morale and calls for a Morale roll)."""
         state, tables = self.state(info)
-        units = [u for u in state.roster.values() if not u.disbanded and u.profile.men > 0]
-        for side, pct in pay_pct.items():
+        units = [u for u in state.units() if not u.disbanded and u.profile.men > 0]
+        for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
             mine = [u for u in units if u.side == side]
             if not mine:
                 raise InvalidInputError(f"{side!r} has no units to pay")
@@ -442,7 +442,7 @@ class MassCombat:
 
         def decide(dice: Dice) -> list[Event]:
             events: list[Event] = []
-            for side, pct in pay_pct.items():
+            for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
                 spent = 0
                 for u in (u for u in units if u.side == side):
                     charge = upkeep(tables, u.profile)
@@ -555,7 +555,7 @@ class MassCombat:
             raise InvalidInputError("time only moves forward: give a positive number of days")
         if activity not in ("rest", "march", "other"):
             raise InvalidInputError("days are spent in rest, march or other")
-        units = [u for u in state.roster.values() if not u.disbanded and u.wounded and (side is None or u.side == side)]
+        units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
 
         def decide(dice: Dice) -> list[Event]:
             magic = dice.roll(parse("1d"), "magical healing rate (%)").total if magic_healing else 0

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.commands import REGISTRY, Registered
+from campaign.fighting_spirit import FightingSpirit  # importing the services registers their commands
 from campaign.ledger import Ledger
+from campaign.mass_combat import MassCombat
 from events.dice import ReplayDice
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
@@ -114,13 +116,36 @@ class AmendReport:
         }
 
 
+def _ids_in(event: RecordedEvent) -> list[str]:
+    return [str(v) for k, v in event.payload.items() if k.endswith("_id") and isinstance(v, str)]
+
+
+def new_ids(group: CommandGroup, earlier: Iterable[RecordedEvent]) -> list[str]:
+    """The ids a command generated: those first seen in its events (a new unit's, a new battle's)."""
+    seen = {i for e in earlier for i in _ids_in(e)}
+    out: list[str] = []
+    for event in group.events:
+        for i in _ids_in(event):
+            if i not in seen:
+                seen.add(i)
+                out.append(i)
+    return out
+
+
 class Sandbox:
-    """A throw-away ledger over a copy of a campaign's log, re-running commands on recorded dice."""
+    """A throw-away ledger over a copy of a campaign's log, re-running commands on recorded dice.
+
+    A re-run command gets back the ids it generated the first time, so that the units and battles it
+    created keep their identity for the commands after it.
+    """
 
     def __init__(self, ledger: Ledger, events: Sequence[RecordedEvent]) -> None:
         self.store = InMemoryEventStore()
         self.store.load(events)
         self.start = len(events)
+        self.original = list(events)
+        self._ids: list[str] = []
+        self._fresh = ledger.new_id
         self.ledger = Ledger(
             store=self.store,
             directory=FoldingCampaignDirectory(self.store),
@@ -128,9 +153,12 @@ class Sandbox:
             states=FoldingCampaignStates(self.store),
             actor=ledger.actor,
             clock=lambda: "replay",
-            new_id=ledger.new_id,
-            new_seed=lambda: b"\0" * 32,
+            new_id=self._next_id,
+            new_seed=lambda: bytes(32),
         )
+
+    def _next_id(self) -> str:
+        return self._ids.pop(0) if self._ids else self._fresh()
 
     def info(self, campaign_id: str) -> CampaignInfo:
         info = self.ledger.directory.get(campaign_id)
@@ -149,11 +177,13 @@ class Sandbox:
         inputs = dict(issued.payload["args"] if args is None else args)
         dice = ReplayDice(group.dice)
         before = self.store.head(campaign_id).seq
+        self._ids = new_ids(group, (e for e in self.original if e.seq < group.first_seq))
         self.ledger.replay_dice = dice
         try:
-            _call(entry, self.ledger, self.info(campaign_id), inputs)
+            _call(entry, self.ledger, self.info(campaign_id), inputs, f"replay-{before}-{group.first_seq}")
         finally:
             self.ledger.replay_dice = None
+            self._ids = []
         if dice.unused:
             raise InvalidInputError(f"it now rolls fewer dice than the {len(group.dice)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
@@ -162,16 +192,19 @@ class Sandbox:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
 
-def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping[str, Any]) -> Any:
-    from campaign.fighting_spirit import FightingSpirit
-    from campaign.mass_combat import MassCombat
+def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping[str, Any], command_id: str) -> Any:
 
     services: dict[str, Any] = {"FightingSpirit": FightingSpirit, "MassCombat": MassCombat, "Ledger": None}
     if entry.service not in services:
         raise InvalidInputError(f"no service {entry.service} for {entry.name}")
     target = ledger if entry.service == "Ledger" else services[entry.service](ledger)
     kwargs = {k: entry.decoders[k](v) if k in entry.decoders else v for k, v in inputs.items()}
-    return getattr(target, entry.method)(info, **kwargs)
+    return getattr(target, entry.method)(info, **kwargs, command_id=command_id)
+
+
+def _decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    """What a rule decided, without the wording of its explanation."""
+    return [(o["rule"], o["outcome"]) for o in outcomes]
 
 
 class Timeline:
@@ -285,6 +318,6 @@ class Timeline:
             except CampaignError as exc:
                 drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}]))
                 break
-            if CommandGroup(tuple(rerun)).outcomes != group.outcomes:
+            if _decided(CommandGroup(tuple(rerun)).outcomes) != _decided(group.outcomes):
                 drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
         return drift

@@ -9,15 +9,17 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from campaign.cli import campaign_views, fighting_spirit, mass_combat
+from campaign.cli import campaign_views, fighting_spirit, mass_combat, timeline_cli
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
+from campaign.timeline import Timeline
 from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
-from events.verify import verify_events
+from events.verify import Finding, verify_events
 
 app = typer.Typer(
     name="campaign",
@@ -30,6 +32,7 @@ app = typer.Typer(
 app.add_typer(fighting_spirit.app, name="fs")
 app.add_typer(mass_combat.app, name="mc")
 campaign_views.register(app)
+timeline_cli.register(app)
 
 
 @app.callback()
@@ -132,21 +135,41 @@ def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_jso
 def log_(
     campaign: CampaignOpt = None,
     type_: Annotated[str | None, typer.Option("--type", help="Only events of this type (prefix, e.g. dice.).")] = None,
+    unit: Annotated[str | None, typer.Option("--unit", help="Only events about this unit.")] = None,
+    battle: Annotated[str | None, typer.Option("--battle", help="Only events of this battle.")] = None,
     after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
+    upto: Annotated[int | None, typer.Option("--upto", "--at", help="Only events up to this seq.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Retracted events too, marked.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """The campaign's log, each event with a readable explanation."""
+    """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    events = [e for e in ledger.store.read(info.campaign_id, after_seq=after) if not type_ or e.type.startswith(type_)]
+    every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
+    entries = [
+        (e, gone)
+        for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
+        if e.seq > after and (not type_ or e.type.startswith(type_))
+    ]
     if limit is not None:
-        events = events[:limit]
+        entries = entries[:limit]
     out = Output(as_json)
     if as_json:
-        out.json({"campaign": info.name, "head_hash": info.head_hash, "events": [e.as_dict() for e in events]})
+        out.json(
+            {
+                "campaign": info.name,
+                "head_hash": info.head_hash,
+                "events": [{**e.as_dict(), "retracted": gone} for e, gone in entries],
+            }
+        )
         return
-    out.events_table(events, f"{info.name} ({info.ruleset})", unit_names(ledger.store.read(info.campaign_id)))
+    out.events_table(
+        [e for e, _ in entries],
+        f"{info.name} ({info.ruleset})",
+        unit_names(every),
+        retracted={e.seq for e, gone in entries if gone},
+    )
     out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
 
 
@@ -155,9 +178,11 @@ def log_(
 def verify(
     campaign: CampaignOpt = None,
     every: Annotated[bool, typer.Option("--all", help="Verify every campaign in the database.")] = False,
+    rules: Annotated[bool, typer.Option("--rules/--no-rules", help="Re-evaluate every rule on its dice.")] = True,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check the hash chain, every event's schema and every die; name the first bad event."""
+    """Check the hash chain, every event's schema and every die, and re-evaluate every rule on its recorded
+    inputs and dice (a difference is drift: reported, never written back); name the first failure."""
     ledger = open_app().ledger
     targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
     out = Output(as_json)
@@ -171,6 +196,17 @@ def verify(
                 registry,
                 on_event=lambda _e, t=task: progress.advance(t),  # type: ignore[misc]
             )
+        if rules and report.ok:
+            for change in Timeline(ledger).reevaluate(info):
+                report.findings.append(
+                    Finding(
+                        change.seq,
+                        change.command,
+                        "drift",
+                        "re-evaluated now, the rule gives a different outcome: "
+                        f"{change.after[-1] if change.after else 'nothing'}",
+                    )
+                )
         reports.append((info, report))
     if as_json:
         out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])

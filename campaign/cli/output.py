@@ -54,14 +54,27 @@ class Output:
             console.print(f"  [dim]#{event.seq}[/] {escape(describe(event, names))}")
         console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
 
-    def events_table(self, events: Iterable[RecordedEvent], title: str, names: Mapping[str, str] | None = None) -> None:
+    def events_table(
+        self,
+        events: Iterable[RecordedEvent],
+        title: str,
+        names: Mapping[str, str] | None = None,
+        retracted: set[int] | None = None,
+    ) -> None:
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
         table.add_column("type")
         table.add_column("by")
         table.add_column("what happened")
         for e in events:
-            table.add_row(str(e.seq), e.type, str(e.meta.get("actor", "")), escape(describe(e, names)))
+            gone = retracted is not None and e.seq in retracted
+            what = escape(describe(e, names))
+            table.add_row(
+                f"[strike]{e.seq}[/]" if gone else str(e.seq),
+                e.type,
+                str(e.meta.get("actor", "")),
+                f"[dim](retracted)[/] {what}" if gone else what,
+            )
         self.console.print(table)
 
     def progress(self, total: int | None, description: str) -> Progress:

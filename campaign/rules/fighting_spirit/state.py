@@ -112,6 +112,11 @@ class CampaignState:
             return "tired"
         return "fresh"
 
+    def units(self) -> list[RosterUnit]:
+        """The roster in a fixed order (side, then name): commands that walk it must not depend on how
+        the state was loaded, since a folded state and one read back from storage order dicts differently."""
+        return sorted(self.roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
+
     def unit_by_name(self, name: str) -> RosterUnit | None:
         return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
 

@@ -1,0 +1,191 @@
+"""``rewind``, ``amend``, ``audit``: settling disputes and fixing mistakes without losing the record."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import orjson
+import typer
+
+from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
+from campaign.cli.output import Output, handles_errors
+from campaign.describe import describe, unit_names
+from campaign.rules.tables import parse_value
+from campaign.timeline import Sandbox, Timeline, command_groups
+from events.dice.derive import derive_faces
+from events.envelope import RecordedEvent
+from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.registry import registry
+from events.timeline import effective, retracted
+from events.verify import verify_events
+
+
+def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str, Any]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    events = list(ledger.store.read(info.campaign_id))
+    gone = retracted(events)
+    if roll is not None:
+        dice = [e for e in events if e.type == "dice.rolled" and e.payload["roll_index"] == roll]
+        if not dice:
+            raise NotFoundError(f"no roll #{roll} in this campaign")
+        seq = dice[0].seq
+    if seq is None or not 1 <= seq <= len(events):
+        raise NotFoundError(f"no event {seq} in this campaign (it has {len(events)})")
+    event = events[seq - 1]
+    groups = command_groups(events)
+    group = next(g for g in groups if g.first_seq <= seq <= g.last_seq)
+    names = unit_names(events)
+    chain = verify_events(info.campaign_id, events[:seq], registry)
+    revealed = {e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in events if e.type == "dice.seed_revealed"}
+    dice_checks = []
+    for d in (e for e in group.events if e.type == "dice.rolled"):
+        p = d.payload
+        if p["source"] == "table":
+            dice_checks.append({"roll": p["roll_index"], "check": f"table dice entered by {p['entered_by']}"})
+        elif p["seed_epoch"] in revealed:
+            again = derive_faces(revealed[p["seed_epoch"]], info.campaign_id, p["roll_index"], p["count"], p["sides"])
+            dice_checks.append(
+                {
+                    "roll": p["roll_index"],
+                    "check": "re-derived from the revealed seed: "
+                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}"),
+                }
+            )
+        else:
+            dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
+    users = []
+    indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
+    for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
+        if e.type == "rules.applied" and indexes & set(e.payload["dice"]):
+            users.append({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]})
+    rule_check = "no rule applied"
+    if group.issued is not None and group.outcomes:
+        before = [e for e in events if e.seq < group.first_seq]
+        sandbox = Sandbox(ledger, before)
+        try:
+            rerun = sandbox.run(info.campaign_id, group)
+            same = [o["outcome"] for o in command_groups(rerun)[0].outcomes] == [o["outcome"] for o in group.outcomes]
+            rule_check = "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
+        except CampaignError as exc:
+            rule_check = f"cannot be re-evaluated: {exc}"
+    clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
+    return {
+        "seq": seq,
+        "type": event.type,
+        "retracted": seq in gone,
+        "what": describe(event, names),
+        "actor": event.meta.get("actor"),
+        "recorded_at": event.meta.get("recorded_at"),
+        "command": group.issued.payload["command"] if group.issued else event.meta.get("command"),
+        "inputs": group.issued.payload["args"] if group.issued else None,
+        "explanations": [o["explanation"] for o in group.outcomes],
+        "clauses": clauses,
+        "checks": {
+            "chain": "intact up to here" if chain.ok else f"BROKEN: {chain.first}",
+            "dice": dice_checks,
+            "rule": rule_check,
+        },
+        "dice_used_by": users,
+        "hash": event.hash,
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("rewind")
+    @handles_errors
+    def rewind(
+        to: Annotated[int, typer.Option("--to", help="The last seq to keep in effect.")],
+        reason: Annotated[str, typer.Option("--reason")] = "",
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        Output(as_json).appended(Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{info.name}[/]:")
+
+    @app.command("amend")
+    @handles_errors
+    def amend(
+        seq: int,
+        set_: Annotated[list[str], typer.Option("--set", help="INPUT=VALUE: the corrected input (repeat).")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Correct a past command's inputs: it and every later command are re-run on their own dice."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        changes: dict[str, Any] = {}
+        for item in set_:
+            key, sep, raw = item.partition("=")
+            if not sep:
+                raise InvalidInputError(f"--set takes INPUT=VALUE, not {item!r}")
+            changes[key.strip()] = orjson.loads(raw) if raw[:1] in "[{" else parse_value(raw)
+        report = Timeline(ledger).amend(info, seq, changes, command_id)
+        out = Output(as_json)
+        if as_json:
+            out.json(report.as_dict())
+            return
+        out.console.print(f"amended {report.command} at #{seq}; {report.rerun} later commands re-run on their dice")
+        for change in report.changes:
+            out.console.print(f"  #{change.seq} {change.command}:")
+            for before, after in zip(change.before, change.after, strict=False):
+                if before != after:
+                    out.console.print(f"    was: {before['explanation']}\n    now: {after['explanation']}")
+        if report.stopped_at is not None:
+            out.console.print(
+                f"[yellow]stopped at #{report.stopped_at}[/]: {report.stopped_because}; it and the "
+                "commands after it are retracted: enter them again"
+            )
+
+    @app.command("audit")
+    @handles_errors
+    def audit(
+        seq: Annotated[int | None, typer.Argument(help="An event's seq.")] = None,
+        roll: Annotated[int | None, typer.Option("--roll", help="A roll index instead of a seq.")] = None,
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """A roll or rule application: who entered it and when, its inputs, its explanation and clause,
+        and three checks (the chain up to it, the dice, the rule re-evaluated)."""
+        if (seq is None) == (roll is None):
+            raise InvalidInputError("audit a SEQ or a --roll INDEX")
+        found = _audit(seq, roll, campaign)
+        out = Output(as_json)
+        if as_json:
+            out.json(found)
+            return
+        c = out.console
+        c.print(
+            f"#{found['seq']} {found['type']}{' [yellow](retracted)[/]' if found['retracted'] else ''}: {found['what']}"
+        )
+        c.print(
+            f"entered by {found['actor']} at {found['recorded_at']}; command {found['command']} {found['inputs'] or ''}"
+        )
+        for text in found["explanations"]:
+            c.print(f"  {text}")
+        if found["clauses"]:
+            c.print(f"rule: {', '.join(found['clauses'])}")
+        c.print(f"chain: {found['checks']['chain']}")
+        for d in found["checks"]["dice"]:
+            c.print(f"roll #{d['roll']}: {d['check']}")
+        c.print(f"rule check: {found['checks']['rule']}")
+        for use in found["dice_used_by"]:
+            c.print(f"  used at #{use['seq']}{' (retracted)' if use['retracted'] else ''}: {use['explanation']}")
+
+
+def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
+    """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
+    names = unit_names(events)
+    gone = retracted(events)
+    chosen = events if show_all else effective(events)
+    if unit is not None:
+        ids = {k for k, v in names.items() if v == unit} | {unit}
+        chosen = [e for e in chosen if e.payload.get("unit_id") in ids or e.payload.get("officer_id") in ids]
+    if battle is not None:
+        ids = {k for k, v in names.items() if v == battle} | {battle}
+        chosen = [e for e in chosen if e.payload.get("battle_id") in ids]
+    return [(e, e.seq in gone) for e in chosen]
