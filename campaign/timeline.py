@@ -51,9 +51,17 @@ class CommandGroup:
 
     @property
     def dice(self) -> list[DiceRolled]:
-        return [
-            d for d in (registry.decode(e) for e in self.events if e.type == "dice.rolled") if isinstance(d, DiceRolled)
-        ]
+        decoded = (registry.decode(e) for e in self.events if e.type == "dice.rolled")
+        return [d for d in decoded if isinstance(d, DiceRolled)]
+
+    def dice_used(self, by_index: Mapping[int, DiceRolled]) -> list[DiceRolled]:
+        """The dice this command used, in the order it used them: its own, or (for a command re-run by an
+        amendment, which rolls nothing new) those its rule applications name."""
+        own = self.dice
+        if own:
+            return own
+        named = [i for e in self.events if e.type == "rules.applied" for i in e.payload["dice"]]
+        return [by_index[i] for i in named if i in by_index]
 
     @property
     def outcomes(self) -> list[dict[str, Any]]:
@@ -146,6 +154,11 @@ class Sandbox:
         self.original = list(events)
         self._ids: list[str] = []
         self._fresh = ledger.new_id
+        self.dice_by_index = {
+            d.roll_index: d
+            for d in (registry.decode(e) for e in events if e.type == "dice.rolled")
+            if isinstance(d, DiceRolled)
+        }
         self.ledger = Ledger(
             store=self.store,
             directory=FoldingCampaignDirectory(self.store),
@@ -175,7 +188,8 @@ class Sandbox:
         if entry is None:
             raise InvalidInputError(f"{name} cannot be run again by this version of the program")
         inputs = dict(issued.payload["args"] if args is None else args)
-        dice = ReplayDice(group.dice)
+        recorded = group.dice_used(self.dice_by_index)
+        dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
         self._ids = new_ids(group, (e for e in self.original if e.seq < group.first_seq))
         self.ledger.replay_dice = dice
@@ -185,7 +199,7 @@ class Sandbox:
             self.ledger.replay_dice = None
             self._ids = []
         if dice.unused:
-            raise InvalidInputError(f"it now rolls fewer dice than the {len(group.dice)} it was recorded with")
+            raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
 
     def appended(self, campaign_id: str) -> list[RecordedEvent]:
