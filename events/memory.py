@@ -45,6 +45,16 @@ class InMemoryEventStore(EventStore):
                 self._commands[(campaign_id, command_id)] = recorded
             return AppendResult(recorded, duplicate=False)
 
+    def import_stream(self, campaign_id: str, events: Sequence[RecordedEvent]) -> AppendResult:
+        if self._streams.get(campaign_id):
+            raise ConcurrencyError(f"campaign {campaign_id} already has events here")
+        start = len(self._all)
+        self.load(events)
+        recorded = tuple(self._all[start:])
+        for projector in self._projectors:
+            projector.project(self, recorded)
+        return AppendResult(recorded, duplicate=False)
+
     def load(self, events: Sequence[RecordedEvent]) -> None:
         """Take recorded events as they are (a sandbox copy of a real log); they must continue each stream."""
         with self._lock:

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 import psycopg
-from sqlalchemy import Connection, Engine, and_, select, tuple_
+from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
@@ -255,6 +255,60 @@ class SqlEventStore(EventStore):
                     cursor.executemany(self._statement(conn, "insert_events"), rows)
                 finally:
                     cursor.close()
+                result = tuple(recorded)
+                for projector in self._projectors:
+                    projector.project(conn, result)
+                return AppendResult(result, duplicate=False)
+        except Exception as exc:
+            translated = _translate(exc, campaign_id)
+            if translated is None:
+                raise
+            raise translated from exc
+
+    def import_stream(self, campaign_id: str, events_: Sequence[RecordedEvent]) -> AppendResult:
+        """Write a verified stream verbatim: one commands row per run of events sharing a command's meta."""
+        try:
+            with write_connection(self.engine) as conn, conn.begin():
+                lock_for_append(conn)
+                if self._head(conn, campaign_id).seq != 0:
+                    raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
+                aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
+                position = int(aggregate[0]) if aggregate is not None else 0
+                recorded: list[RecordedEvent] = []
+                runs: list[list[RecordedEvent]] = []
+                for event in events_:
+                    if not runs or event.meta_json != runs[-1][-1].meta_json:
+                        runs.append([])
+                    runs[-1].append(event)
+                for run in runs:
+                    first = run[0]
+                    command_id = first.meta.get("command_id")
+                    conn.execute(
+                        insert(commands).values(
+                            campaign_id=campaign_id,
+                            first_seq=first.seq,
+                            last_seq=run[-1].seq,
+                            command_id=str(command_id) if command_id is not None else None,
+                            meta=first.meta_json,
+                        )
+                    )
+                    rows = []
+                    for event in run:
+                        position += 1
+                        rows.append(
+                            {
+                                "position": position,
+                                "campaign_id": campaign_id,
+                                "seq": event.seq,
+                                "command_seq": first.seq,
+                                "type": event.type,
+                                "schema_version": event.schema_version,
+                                "payload": event.payload_json,
+                                "hash": event.hash,
+                            }
+                        )
+                        recorded.append(event._replace(position=position))
+                    conn.execute(insert(events), rows)
                 result = tuple(recorded)
                 for projector in self._projectors:
                     projector.project(conn, result)

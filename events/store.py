@@ -83,6 +83,10 @@ class EventStore(ABC):
     def command_events(self, campaign_id: str, command_id: str) -> tuple[RecordedEvent, ...] | None:
         """The events a command appended, or None if the command id is new."""
 
+    @abstractmethod
+    def import_stream(self, campaign_id: str, events: Sequence[RecordedEvent]) -> AppendResult:
+        """Write a whole, already-verified campaign stream as it is (an import): seqs, meta and hashes kept."""
+
 
 def prepare_events(
     campaign_id: str,

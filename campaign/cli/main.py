@@ -33,6 +33,7 @@ app.add_typer(fighting_spirit.app, name="fs")
 app.add_typer(mass_combat.app, name="mc")
 campaign_views.register(app)
 timeline_cli.register(app)
+timeline_cli.register_exchange(app)
 
 
 @app.callback()

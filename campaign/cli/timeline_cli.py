@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
@@ -10,6 +12,7 @@ import typer
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
+from campaign.exchange import export_lines, import_campaign
 from campaign.rules.tables import parse_value
 from campaign.timeline import Sandbox, Timeline, command_groups
 from events.dice.derive import derive_faces
@@ -175,6 +178,64 @@ def register(app: typer.Typer) -> None:
         c.print(f"rule check: {found['checks']['rule']}")
         for use in found["dice_used_by"]:
             c.print(f"  used at #{use['seq']}{' (retracted)' if use['retracted'] else ''}: {use['explanation']}")
+
+
+def register_exchange(app: typer.Typer) -> None:
+    @app.command("export")
+    @handles_errors
+    def export(
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="A file (default: standard output).")
+        ] = None,
+        with_secrets: Annotated[bool, typer.Option("--with-secrets", help="Include the secret dice seeds.")] = False,
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        lines = list(export_lines(ledger, info, with_secrets=with_secrets))
+        data = b"".join(line + b"\n" for line in lines)
+        out = Output(as_json)
+        if output is None:
+            sys.stdout.buffer.write(data)  # the export itself is the output
+            sys.stdout.flush()
+            return
+        output.write_bytes(data)
+        if as_json:
+            out.json({"file": str(output), "events": len(lines) - 1})
+        else:
+            out.console.print(f"wrote {len(lines) - 1} events of {info.name} to {output}")
+
+    @app.command("import")
+    @handles_errors
+    def import_(path: Path, as_json: JsonOpt = False) -> None:
+        """Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a
+        file with any fault is refused whole."""
+        try:
+            raw = path.read_bytes().splitlines()
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+        out = Output(as_json)
+        with out.progress(len(raw), "checking and importing") as progress:
+            task = progress.add_task("checking and importing", total=len(raw))
+
+            def lines() -> Any:
+                for line in raw:
+                    progress.advance(task)
+                    yield line
+
+            result = import_campaign(open_app().ledger, lines())
+        if as_json:
+            out.json(
+                {
+                    "campaign_id": result.events[0].campaign_id,
+                    "events": len(result.events),
+                    "head_hash": result.head.hash,
+                }
+            )
+        else:
+            out.console.print(f"imported {len(result.events)} events; head {result.head.hash}")
 
 
 def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
