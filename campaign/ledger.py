@@ -135,7 +135,7 @@ class Ledger:
             dice = TableDice(table.faces, self.actor, info.next_roll_index)
         else:
             seed = self.vault.seed(info.campaign_id, info.seed_epoch)
-            dice = SeededDice(info.campaign_id, seed, info.seed_epoch, info.next_roll_index)
+            dice = SeededDice(info.dice_id or info.campaign_id, seed, info.seed_epoch, info.next_roll_index)
         decided = list(decide(dice))
         if isinstance(dice, TableDice):
             dice.finish()
@@ -172,6 +172,13 @@ class Ledger:
             SeedCommitted(epoch=info.seed_epoch + 1, commitment=self.vault.stage(next_seed)),
         ]
         return self._append(info.campaign_id, info.last_seq, events, "reveal", command_id)
+
+    def fresh_seed(self) -> bytes:
+        return self._new_seed()
+
+    def now(self) -> str:
+        """Informational wall-clock time for metadata (never read by rules)."""
+        return self._clock()
 
     def new_id(self) -> str:
         """A fresh identifier for a unit, battle or other entity named in events."""

@@ -7,6 +7,7 @@ appends is exactly what the real log will append, in one transaction.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,13 +17,14 @@ from campaign.fighting_spirit import FightingSpirit  # importing the services re
 from campaign.ledger import Ledger
 from campaign.mass_combat import MassCombat
 from events.dice import ReplayDice
+from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.families.dice import DiceRolled
-from events.families.timeline import Rewound
+from events.families.dice import DiceRolled, SeedCommitted
+from events.families.timeline import Branched, Rewound
 from events.memory import InMemoryEventStore
 from events.registry import registry
-from events.store import AppendResult
+from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
 from events.timeline import effective
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
@@ -335,3 +337,63 @@ class Timeline:
             if _decided(CommandGroup(tuple(rerun)).outcomes) != _decided(group.outcomes):
                 drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
         return drift
+
+
+def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> AppendResult:
+    """A what-if campaign sharing ``parent``'s history up to ``at_seq``; the parent is untouched.
+
+    The shared events are copied command by command (their meta kept) and chained under the branch's own
+    id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
+    that nobody can branch to see the parent's coming dice.
+    """
+    if ledger.directory.find(name) is not None:
+        raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
+    events = list(ledger.store.read(parent.campaign_id))
+    if not 1 <= at_seq <= len(events):
+        raise InvalidInputError(f"branch at a seq between 1 and {len(events)}")
+    groups = command_groups(events)
+    inside = next((g for g in groups if g.first_seq <= at_seq < g.last_seq), None)
+    if inside is not None:
+        raise InvalidInputError(
+            f"seq {at_seq} is in the middle of a command (seqs {inside.first_seq}–"
+            f"{inside.last_seq}): branch at {inside.first_seq - 1} or {inside.last_seq}"
+        )
+    branch_id = ledger.new_id()
+    shared = [g for g in groups if g.last_seq <= at_seq]
+    recorded: list[RecordedEvent] = []
+    head = EMPTY_HEAD
+    for group in shared:
+        batch = []
+        for event in group.events:
+            payload = dict(event.payload)
+            if event.type == "campaign.created":
+                payload.update(
+                    name=name, dice_campaign_id=payload.get("dice_campaign_id") or parent.dice_id or parent.campaign_id
+                )
+            batch.append(NewEvent(event.type, payload, event.schema_version))
+        meta = {k: v for k, v in group.events[0].meta.items() if k != "command_id"}
+        chained = prepare_events(branch_id, batch, head, 0, group.events[0].meta.get("command_id"), meta)
+        recorded.extend(chained)
+        head = Head(chained[-1].seq, chained[-1].hash)
+    epochs = sorted({0} | {int(e.payload["epoch"]) for e in events[:at_seq] if e.type == "dice.seed_committed"})
+    new_epoch = epochs[-1] + 1
+    seed = ledger.fresh_seed()
+    own = [
+        registry.encode(
+            Branched(
+                parent_id=parent.campaign_id,
+                parent_name=parent.name,
+                at_seq=at_seq,
+                parent_hash=events[at_seq - 1].hash,
+            )
+        ),
+        registry.encode(SeedCommitted(epoch=new_epoch, commitment=seed_commitment(seed))),
+    ]
+    meta = {"actor": ledger.actor, "command": "branch", "recorded_at": ledger.now()}
+    recorded.extend(prepare_events(branch_id, own, head, 0, ledger.new_id(), meta))
+    result = ledger.store.import_stream(branch_id, recorded)
+    for epoch in epochs:
+        with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
+            ledger.vault.keep(branch_id, epoch, ledger.vault.seed(parent.campaign_id, epoch))
+    ledger.vault.keep(branch_id, new_epoch, seed)
+    return result

@@ -98,6 +98,7 @@ def verify_events(
     revealed: dict[int, bytes] = {}
     last_roll_index = -1
     pending: list[tuple[RecordedEvent, DiceRolled]] = []
+    dice_id = campaign_id
 
     def fail(event: RecordedEvent, check: str, message: str) -> None:
         report.findings.append(Finding(event.seq, event.type, check, message))
@@ -134,6 +135,7 @@ def verify_events(
             if event.seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")
             commitments[0] = event.payload["seed_commitment"]
+            dice_id = event.payload.get("dice_campaign_id") or campaign_id
         elif event.type == "dice.seed_committed":
             commitments[event.payload["epoch"]] = event.payload["commitment"]
         elif event.type == "dice.seed_revealed":
@@ -170,7 +172,7 @@ def verify_events(
         if revealed_seed is None:
             report.rolls_pending += 1
             continue
-        derived = derive_faces(revealed_seed, event.campaign_id, roll.roll_index, roll.count, roll.sides)
+        derived = derive_faces(revealed_seed, dice_id, roll.roll_index, roll.count, roll.sides)
         if derived != tuple(roll.faces):
             fail(
                 event,

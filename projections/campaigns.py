@@ -32,6 +32,7 @@ def _to_row(info: CampaignInfo) -> dict[str, Any]:
         "next_roll_index": info.next_roll_index,
         "last_seq": info.last_seq,
         "head_hash": info.head_hash,
+        "dice_id": info.dice_id,
     }
 
 

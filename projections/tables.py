@@ -19,6 +19,7 @@ campaigns = Table(
     Column("next_roll_index", BigInteger, nullable=False),
     Column("last_seq", BigInteger, nullable=False),
     Column("head_hash", String(64), nullable=False),
+    Column("dice_id", String(64), nullable=False, server_default=""),
 )
 
 projection_checkpoints = Table(

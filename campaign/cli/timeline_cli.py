@@ -14,7 +14,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
 from campaign.exchange import export_lines, import_campaign
 from campaign.rules.tables import parse_value
-from campaign.timeline import Sandbox, Timeline, command_groups
+from campaign.timeline import Sandbox, Timeline, branch, command_groups
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
@@ -47,7 +47,9 @@ def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str,
         if p["source"] == "table":
             dice_checks.append({"roll": p["roll_index"], "check": f"table dice entered by {p['entered_by']}"})
         elif p["seed_epoch"] in revealed:
-            again = derive_faces(revealed[p["seed_epoch"]], info.campaign_id, p["roll_index"], p["count"], p["sides"])
+            again = derive_faces(
+                revealed[p["seed_epoch"]], info.dice_id or info.campaign_id, p["roll_index"], p["count"], p["sides"]
+            )
             dice_checks.append(
                 {
                     "roll": p["roll_index"],
@@ -181,6 +183,20 @@ def register(app: typer.Typer) -> None:
 
 
 def register_exchange(app: typer.Typer) -> None:
+    @app.command("branch")
+    @handles_errors
+    def branch_(
+        name: str,
+        at: Annotated[int, typer.Option("--at", help="The last seq the branch shares.")],
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """A what-if campaign sharing this one's history up to SEQ; the original is untouched."""
+        ledger = open_app().ledger
+        parent = ledger.resolve(campaign)
+        result = branch(ledger, parent, name, at)
+        Output(as_json).appended(result, f"[bold]{name}[/] branches from {parent.name} at #{at}:")
+
     @app.command("export")
     @handles_errors
     def export(

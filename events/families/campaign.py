@@ -16,3 +16,6 @@ class CampaignCreated(Event):
     ruleset_version: str
     seed_commitment: str
     dice_derivation: str
+    dice_campaign_id: str | None = None
+    """The campaign id its dice are derived with, when not its own: a branch keeps its parent's, so that
+    the rolls it shares with the parent still verify."""

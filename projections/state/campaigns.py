@@ -19,6 +19,8 @@ class CampaignInfo:
     next_roll_index: int
     last_seq: int
     head_hash: str
+    dice_id: str = ""
+    """The campaign id dice are derived with (its own, or a branch's parent's)."""
 
 
 def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | None:
@@ -36,6 +38,7 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
             next_roll_index=0,
             last_seq=event.seq,
             head_hash=event.hash,
+            dice_id=p.get("dice_campaign_id") or event.campaign_id,
         )
     if info is None:
         return None

@@ -1,0 +1,29 @@
+"""The campaign id each campaign's dice are derived with (a branch keeps its parent's).
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-11-29
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+
+from alembic import op
+
+revision: str = "0003"
+down_revision: str | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("campaigns") as batch:
+        batch.add_column(sa.Column("dice_id", sa.String(64), nullable=False, server_default=""))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("campaigns") as batch:
+        batch.drop_column("dice_id")
