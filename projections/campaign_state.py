@@ -132,16 +132,30 @@ class CampaignStates(Protocol):
 
 
 class FoldingCampaignStates:
-    """States folded straight from the log: for the in-memory fake, and the reference a rebuild must equal."""
+    """States folded straight from the log: for the in-memory fake, sandboxes, and the reference a rebuild
+    must equal. The head state is kept and only newer events are folded into it, unless they rewind."""
 
     def __init__(self, store: EventStore) -> None:
         self._store = store
+        self._head: dict[str, tuple[int, Any]] = {}
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
         fold = fold_for(info.ruleset)
         if fold is None:
             return None
-        return fold.fold(effective(self._store.read(info.campaign_id, upto_seq=at_seq)))
+        if at_seq is not None and at_seq < info.last_seq:
+            return fold.fold(effective(self._store.read(info.campaign_id, upto_seq=at_seq)))
+        cached = self._head.get(info.campaign_id)
+        if cached is not None:
+            newer = list(self._store.read(info.campaign_id, after_seq=cached[0]))
+            if not has_rewind(newer):
+                state = fold.fold(newer, cached[1])
+                self._head[info.campaign_id] = (newer[-1].seq if newer else cached[0], state)
+                return state
+        events = list(self._store.read(info.campaign_id))
+        state = fold.fold(effective(events))
+        self._head[info.campaign_id] = (events[-1].seq if events else 0, state)
+        return state
 
 
 class SqlCampaignStates:

@@ -77,3 +77,17 @@ def test_rewind_retake_amend_and_log_all(cli: Cli) -> None:
     audit = cli.json("audit", "--roll", str(old))
     assert any(u["retracted"] for u in audit["dice_used_by"])  # the audit shows the rewound use of the old die
     assert cli.json("verify")[0]["ok"]
+
+
+def test_branch_on_the_command_line_leaves_the_original_alone(cli: Cli) -> None:
+    cli("fs", "attack", "Keno 3rd Squad", "--killed", "1", "--wounded", "1", "--dice", "7")
+    head = cli.json("log")["events"][-1]["seq"]
+    before = cli.json("fs", "battle-status")
+    made = cli.json("branch", "What if", "--at", str(head))
+    assert made["events"][-1]["type"] == "dice.seed_committed"
+    cli("fs", "attack", "Keno 3rd Squad", "--killed", "3", "--dice", "1", "-c", "What if")
+    assert cli.json("fs", "battle-status", "-c", "Patrol") == before
+    assert cli.json("fs", "battle-status", "-c", "What if")["units"][0]["men"] == 2
+    assert all(r["ok"] for r in cli.json("verify", "--all"))
+    cli("branch", "Again", "--at", str(head - 1), code=2)  # the middle of a command
+    cli("branch", "What if", "--at", str(head), code=2)  # the name is taken
