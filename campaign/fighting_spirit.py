@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from campaign.commands import command
-from campaign.ledger import Ledger, TableEntry
+from campaign.ledger import TableEntry
 from campaign.rules import fighting_spirit as fs
 from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.profile import UnitProfile
 from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
-from campaign.rules.tables import Value, apply_overrides, check_override
+from campaign.rules.tables import Value, apply_overrides
+from campaign.ruleset_service import RulesetService
 from campaign.rulesets import RULESETS
 from campaign.tables import base_values
 from events.dice import Dice, die
@@ -33,7 +34,7 @@ from events.families.battle import (
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
 from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
 from events.families.roster import UnitMustered
-from events.families.rules import RuleApplied, TableOverridden
+from events.families.rules import RuleApplied
 from events.registry import Event
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -74,15 +75,10 @@ def decision_events(
     return out
 
 
-class FightingSpirit:
-    def __init__(self, ledger: Ledger) -> None:
-        self.ledger = ledger
+class FightingSpirit(RulesetService):
+    ruleset = RULESET
 
     # -- state ---------------------------------------------------------------------------------------
-
-    def check(self, info: CampaignInfo) -> None:
-        if info.ruleset != RULESET.name:
-            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {RULESET.name}")
 
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[CampaignState, Tables]:
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
@@ -289,12 +285,7 @@ class FightingSpirit:
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None
     ) -> AppendResult:
-        _, tables = self.state(info)
-        check_override(tables.values, path, value)
-        event = TableOverridden(
-            ruleset=RULESET.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
-        )
-        return self._facts(info, "fs.house_rule", [event], command_id)
+        return self._house_rule(info, path, value, note, "fs.house_rule", command_id)
 
     # -- the campaign between battles (RULES.md §5) ------------------------------------------------------
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from campaign.commands import command
 from campaign.fighting_spirit import decision_events
-from campaign.ledger import Ledger, TableEntry
+from campaign.ledger import TableEntry
 from campaign.rules.decision import Decision
 from campaign.rules.mass_combat import battle as mc_battle
 from campaign.rules.mass_combat import state as mc_state
@@ -35,17 +35,18 @@ from campaign.rules.mass_combat.quality import (
 from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rules.mass_combat.strength import Strength, troop_strength
 from campaign.rules.mass_combat.tables import QUALITIES, Tables
-from campaign.rules.tables import Value, apply_overrides, check_override
+from campaign.rules.tables import Value, apply_overrides
+from campaign.ruleset_service import RulesetService
 from campaign.rulesets import RULESETS
 from campaign.tables import base_values
-from events.dice import Dice, ReplayDice, parse
+from events.dice import Dice, ReplayDice, Roll, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted
 from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled, TroopsRecruited, UnitDisbanded
 from events.families.roster import UnitMustered, UnitQualityChanged
-from events.families.rules import RuleApplied, TableOverridden
+from events.families.rules import RuleApplied
 from events.registry import Event, registry
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -104,6 +105,19 @@ def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_da
     return out
 
 
+def _roll_quality(
+    tables: Tables, dice: Dice, purpose: str, *, new_unit: bool, replacements: int
+) -> tuple[str, list[Roll]]:
+    """The 3d quality table (§2.3), rerolling Veterans and Elite for a new unit or more than 10 recruits."""
+    rolls: list[Roll] = []
+    while True:
+        roll = dice.roll(parse("3d"), purpose)
+        rolls.append(roll)
+        quality = quality_from_roll(tables, roll.total)
+        if not needs_reroll(tables, quality, new_unit=new_unit, replacements=replacements):
+            return quality, rolls
+
+
 def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
     return {
         "unit_id": unit.unit_id,
@@ -124,13 +138,8 @@ def _army_from_json(data: Mapping[str, Any]) -> mc_battle.ArmyUnit:
     )
 
 
-class MassCombat:
-    def __init__(self, ledger: Ledger) -> None:
-        self.ledger = ledger
-
-    def check(self, info: CampaignInfo) -> None:
-        if info.ruleset != RULESET.name:
-            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {RULESET.name}")
+class MassCombat(RulesetService):
+    ruleset = RULESET
 
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[mc_state.CampaignState, Tables]:
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
@@ -330,13 +339,7 @@ class MassCombat:
             final = checked
             events: list[Event] = []
             if random_quality:
-                rolls = []
-                while True:
-                    roll = dice.roll(parse("3d"), f"troop quality of {name}")
-                    rolls.append(roll)
-                    quality = quality_from_roll(tables, roll.total)
-                    if not needs_reroll(tables, quality, new_unit=True, replacements=0):
-                        break
+                quality, rolls = _roll_quality(tables, dice, f"troop quality of {name}", new_unit=True, replacements=0)
                 experience = tables.number(f"quality.{quality}.experience_from")
                 final = checked.model_copy(update={"quality": quality, "experience": experience})
                 events.append(
@@ -389,13 +392,9 @@ class MassCombat:
             chosen = quality
             events: list[Event] = []
             if chosen is None:
-                rolls = []
-                while True:
-                    roll = dice.roll(parse("3d"), f"quality of {men} recruits for {unit.name}")
-                    rolls.append(roll)
-                    chosen = quality_from_roll(tables, roll.total)
-                    if not needs_reroll(tables, chosen, new_unit=False, replacements=men):
-                        break
+                chosen, rolls = _roll_quality(
+                    tables, dice, f"quality of {men} recruits for {unit.name}", new_unit=False, replacements=men
+                )
                 events.append(
                     RuleApplied(
                         ruleset=RULESET.name,
@@ -745,9 +744,4 @@ class MassCombat:
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None
     ) -> AppendResult:
-        _, tables = self.state(info)
-        check_override(tables.values, path, value)
-        event = TableOverridden(
-            ruleset=RULESET.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
-        )
-        return self.ledger.run(info, "mc.house_rule", lambda _d: [event], command_id=command_id)
+        return self._house_rule(info, path, value, note, "mc.house_rule", command_id)

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, table_entry
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.describe import unit_names
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.rules.tables import parse_value
@@ -509,17 +509,7 @@ def tables(
     """The tables in force (house rules included), each value with its provenance."""
     game, info = _game(campaign)
     _, in_force = game.state(info)
-    rows = sorted((p, s) for p, s in in_force.values.items() if p.startswith(prefix))
-    out = Output(as_json)
-    if as_json:
-        out.json({p: {"value": s.value, "source": s.source} for p, s in rows})
-        return
-    view = Table(title=f"{info.name}: five-grade tables in force")
-    for column in ("path", "value", "provenance"):
-        view.add_column(column)
-    for path, sourced in rows:
-        view.add_row(path, str(sourced.value), sourced.source)
-    out.console.print(view)
+    print_tables(Output(as_json), f"{info.name}: five-grade tables in force", in_force.values, prefix)
 
 
 @app.command("battle-status")

@@ -108,3 +108,17 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
+
+
+def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str) -> None:
+    """The rule tables in force (house rules included) under ``prefix``, each value with its provenance."""
+    rows = sorted((p, s) for p, s in values.items() if p.startswith(prefix))
+    if out.as_json:
+        out.json({p: {"value": s.value, "source": s.source} for p, s in rows})
+        return
+    view = Table(title=title)
+    for column in ("path", "value", "provenance"):
+        view.add_column(column)
+    for path, sourced in rows:
+        view.add_row(path, escape(str(sourced.value)), escape(sourced.source))
+    out.console.print(view)
