@@ -130,14 +130,13 @@ def _ids_in(event: RecordedEvent) -> list[str]:
     return [str(v) for k, v in event.payload.items() if k.endswith("_id") and isinstance(v, str)]
 
 
-def new_ids(group: CommandGroup, earlier: Iterable[RecordedEvent]) -> list[str]:
-    """The ids a command generated: those first seen in its events (a new unit's, a new battle's)."""
-    seen = {i for e in earlier for i in _ids_in(e)}
+def new_ids(group: CommandGroup, seen: set[str]) -> list[str]:
+    """The ids a command generated: those first seen in its events (a new unit's, a new battle's);
+    ``seen`` holds every id of the events before it."""
     out: list[str] = []
     for event in group.events:
         for i in _ids_in(event):
-            if i not in seen:
-                seen.add(i)
+            if i not in seen and i not in out:
                 out.append(i)
     return out
 
@@ -154,6 +153,9 @@ class Sandbox:
         self.store.load(events)
         self.start = len(events)
         self.original = list(events)
+        self._seen: set[str] = set()
+        self._seen_upto = 1
+        """``_seen`` holds the ids of ``original`` events with seq below ``_seen_upto``."""
         self._ids: list[str] = []
         self._fresh = ledger.new_id
         self.dice_by_index = {
@@ -171,6 +173,15 @@ class Sandbox:
             new_id=self._next_id,
             new_seed=lambda: bytes(32),
         )
+
+    def _ids_before(self, seq: int) -> set[str]:
+        """Every id in the original events before ``seq``: grown as commands are re-run in order."""
+        if seq < self._seen_upto:
+            self._seen, self._seen_upto = set(), 1
+        for event in self.original[self._seen_upto - 1 : seq - 1]:
+            self._seen.update(_ids_in(event))
+        self._seen_upto = max(self._seen_upto, seq)
+        return self._seen
 
     def _next_id(self) -> str:
         return self._ids.pop(0) if self._ids else self._fresh()
@@ -193,7 +204,7 @@ class Sandbox:
         recorded = group.dice_used(self.dice_by_index)
         dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
-        self._ids = new_ids(group, (e for e in self.original if e.seq < group.first_seq))
+        self._ids = new_ids(group, self._ids_before(group.first_seq))
         self.ledger.replay_dice = dice
         try:
             _call(entry, self.ledger, self.info(campaign_id), inputs, f"replay-{before}-{group.first_seq}")

@@ -71,9 +71,11 @@ class InMemoryEventStore(EventStore):
                     self._commands[key] = (*self._commands.get(key, ()), copied)
 
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
-        stream = list(self._streams.get(campaign_id, ()))
-        stop = len(stream) if upto_seq is None else min(upto_seq, len(stream))
-        yield from stream[after_seq:stop]
+        with self._lock:  # only the slice asked for is copied: a sandbox reads its tail after every command
+            stream = self._streams.get(campaign_id, [])
+            stop = len(stream) if upto_seq is None else min(upto_seq, len(stream))
+            chosen = stream[after_seq:stop]
+        yield from chosen
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         end = None if limit is None else after_position + limit

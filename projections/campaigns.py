@@ -95,11 +95,14 @@ class FoldingCampaignDirectory:
 
     def __init__(self, store: EventStore) -> None:
         self._store = store
+        self._folded: dict[str, tuple[int, CampaignInfo | None]] = {}
 
     def get(self, campaign_id: str) -> CampaignInfo | None:
-        info: CampaignInfo | None = None
-        for event in self._store.read(campaign_id):
-            info = apply(info, event)
+        # The entry only grows with the stream (a rewind retracts nothing here), so only newer events are folded.
+        seq, info = self._folded.get(campaign_id, (0, None))
+        for event in self._store.read(campaign_id, after_seq=seq):
+            info, seq = apply(info, event), event.seq
+        self._folded[campaign_id] = (seq, info)
         return info
 
     def find(self, name: str) -> CampaignInfo | None:
