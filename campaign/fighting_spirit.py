@@ -33,7 +33,7 @@ from events.families.battle import (
 )
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
 from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
-from events.families.roster import UnitMustered
+from events.families.roster import MenTransferred, UnitMustered
 from events.families.rules import RuleApplied
 from events.registry import Event
 from events.store import AppendResult
@@ -329,6 +329,32 @@ class FightingSpirit(RulesetService):
             raise InvalidInputError(f"{unit.name} is in the battle being fought: recruits join between battles")
         event = TroopsRecruited(unit_id=unit.unit_id, men=men, quality="recruit", experience=0, cost=0)
         return self._facts(info, "fs.recruit", [event], command_id)
+
+    @command("fs.transfer")
+    def transfer(
+        self, info: CampaignInfo, from_unit: str, to_unit: str, men: int, command_id: str | None = None
+    ) -> AppendResult:
+        """Men move to another unit of the same side between battles; its experience is re-averaged (§5)."""
+        state, _ = self.state(info)
+        giver, receiver = self.unit(state, from_unit), self.unit(state, to_unit)
+        if men <= 0:
+            raise InvalidInputError("transfer at least one man")
+        if giver.unit_id == receiver.unit_id:
+            raise InvalidInputError("a unit cannot transfer men to itself")
+        if giver.side != receiver.side:
+            raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
+        if state.active_battle is not None:
+            fighting = state.battles[state.active_battle].units
+            for u in (giver, receiver):
+                if u.unit_id in fighting:
+                    raise InvalidInputError(f"{u.name} is in the battle being fought: men move between battles")
+        record = state.records[giver.unit_id]
+        if men > record.men:
+            raise InvalidInputError(f"{giver.name} has {record.men} men; it cannot transfer {men}")
+        event = MenTransferred(
+            from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=record.experience
+        )
+        return self._facts(info, "fs.transfer", [event], command_id)
 
     @command("fs.funds")
     def funds(

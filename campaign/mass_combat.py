@@ -45,7 +45,7 @@ from events.families.battle import BattleStarted
 from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled, TroopsRecruited, UnitDisbanded
-from events.families.roster import UnitMustered, UnitQualityChanged
+from events.families.roster import MenTransferred, UnitMustered, UnitQualityChanged
 from events.families.rules import RuleApplied
 from events.registry import Event, registry
 from events.store import AppendResult
@@ -739,6 +739,31 @@ class MassCombat(RulesetService):
         unit = self._unit(state, unit_name)
         event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
         return self.ledger.run(info, "mc.disband", lambda _d: [event], command_id=command_id)
+
+    @command("mc.transfer")
+    def transfer(
+        self, info: CampaignInfo, from_unit: str, to_unit: str, men: int, command_id: str | None = None
+    ) -> AppendResult:
+        """Fit men move to another unit of the same side and troop type; its experience is re-averaged."""
+        state, _ = self.state(info)
+        giver, receiver = self._unit(state, from_unit), self._unit(state, to_unit)
+        if men <= 0:
+            raise InvalidInputError("transfer at least one man")
+        if giver.unit_id == receiver.unit_id:
+            raise InvalidInputError("a unit cannot transfer men to itself")
+        if giver.side != receiver.side:
+            raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
+        if giver.profile.troop_type != receiver.profile.troop_type:
+            raise InvalidInputError(
+                f"{giver.name} are {giver.profile.troop_type or 'custom troops'} and {receiver.name} "
+                f"{receiver.profile.troop_type or 'custom troops'}: men move only between units of one troop type"
+            )
+        if men > giver.fit:
+            raise InvalidInputError(f"{giver.name} has {giver.fit} fit men; it cannot transfer {men}")
+        event = MenTransferred(
+            from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=giver.profile.experience
+        )
+        return self.ledger.run(info, "mc.transfer", lambda _d: [event], command_id=command_id)
 
     @command("mc.house_rule")
     def house_rule(

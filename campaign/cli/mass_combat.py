@@ -284,6 +284,21 @@ def battle(
     _show(result, as_json, info)
 
 
+@app.command("transfer")
+@handles_errors
+def transfer(
+    from_unit: str,
+    to_unit: str,
+    men: Annotated[int, typer.Option("--men", help="How many men move.")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Men move from one unit to another of the same side between battles (experience re-averaged)."""
+    game, info = _game(campaign)
+    _show(game.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
+
+
 @app.command("funds")
 @handles_errors
 def funds(

@@ -29,3 +29,18 @@ class UnitQualityChanged(Event):
     experience: int
     leader_leadership: int | None = None
     reason: str
+
+
+@registry.register
+class MenTransferred(Event):
+    """Fit men moved between two units of one side between battles (a depleted unit merged into another).
+
+    ``experience`` is the giving unit's at the time; the receiving unit's is re-averaged with it, as for recruits.
+    """
+
+    event_name = "roster.men_transferred"
+
+    from_unit_id: str
+    to_unit_id: str
+    men: int
+    experience: int

@@ -1,7 +1,7 @@
 """Ten battles of a five-grade campaign (RULES.md §5), the database closed and reopened between them.
 
 After every battle the projections must equal what this test works out on its own from the rules of §5:
-men lost, experience and veterancy, recruits, fatigue from rest and march, and pay with missed paydays.
+men lost, experience and veterancy, recruits and transfers, fatigue from rest and march, and pay with missed paydays.
 """
 
 from __future__ import annotations
@@ -100,6 +100,12 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
             a = expected["Alpha"]
             a.gain((a.men * a.experience) // (a.men + 3))
             a.men += 3
+        if battle == 7:  # two of Bravo's men go to Alpha, bringing Bravo's experience with them
+            game.transfer(info(), "Bravo", "Alpha", 2)
+            a, b = expected["Alpha"], expected["Bravo"]
+            a.gain((a.men * a.experience + 2 * b.experience) // (a.men + 2))
+            a.men += 2
+            b.men -= 2
         if battle % 4 == 0:  # month's end: Keno pays, Steel's treasury is empty: a missed payday
             game.month_end(info(), {"Keno": 100, "Steel": 0})
             for e in expected.values():

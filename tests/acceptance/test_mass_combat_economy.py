@@ -284,3 +284,35 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
         assert 0 <= u.wounded <= u.profile.men
         if u.profile.quality in ("veteran", "elite"):
             assert T.number(f"quality.{u.profile.quality}.morale") - u.pay.penalty >= 14
+
+
+def test_a_transfer_moves_fit_men_and_re_averages_the_receivers_experience(company: tuple[MassCombat, Any]) -> None:
+    game, ledger = company
+    info = lambda: ledger.resolve(None)  # noqa: E731
+    kit = {"troop_type": "MI", "armour": "medium"}
+    veterans = {"men": 40, **kit, "quality": "veteran", "experience": 10}
+    game.raise_unit(info(), "Old Guard", "Company", veterans, pay=False)
+    game.raise_unit(info(), "New Band", "Company", {"men": 60, **kit, "quality": "average", "experience": 3}, pay=False)
+    game.raise_unit(info(), "Archers", "Company", {"men": 20, "troop_type": "LI"}, pay=False)
+    game.transfer(info(), "Old Guard", "New Band", 20)
+    guard, band = unit(game, ledger, "Old Guard"), unit(game, ledger, "New Band")
+    assert (guard.profile.men, guard.profile.experience, guard.original_men) == (20, 10, 20)
+    # (60 × 3 + 20 × 10) // 80 = 4: still Average (Seasoned begins at 6).
+    assert (band.profile.men, band.profile.experience, band.profile.quality) == (80, 4, "average")
+    assert band.original_men == 80
+
+    game.raise_unit(info(), "Rivals", "Enemy", {"men": 20, **kit}, pay=False)
+    before = info().last_seq
+    refusals = [
+        (("Old Guard", "New Band", 0), "at least one man"),
+        (("Old Guard", "New Band", -3), "at least one man"),
+        (("Old Guard", "New Band", 21), "has 20 fit men"),
+        (("Old Guard", "Old Guard", 5), "to itself"),
+        (("Old Guard", "Archers", 5), "one troop type"),
+        (("Old Guard", "Nobody", 5), "unknown unit"),
+        (("Old Guard", "Rivals", 5), "fights for Company"),
+    ]
+    for args, message in refusals:
+        with pytest.raises(InvalidInputError, match=message):
+            game.transfer(info(), *args)
+    assert info().last_seq == before  # nothing refused was appended

@@ -124,3 +124,22 @@ def test_house_rules_and_tables_with_provenance(cli: Cli) -> None:
     cli("fs", "attack", "Steel Veterans", "--killed", "-1", code=2)
     assert cli.events() == before
     assert orjson.loads(cli("verify", "--json").stdout)[0]["ok"]
+
+
+def test_transfer_between_battles_and_its_refusals(cli: Cli) -> None:
+    before = cli.events()
+    in_battle = cli("fs", "transfer", "Steel Veterans", "Company HQ", "--men", "3", code=2).output
+    assert "in the battle being fought" in in_battle and cli.events() == before
+    cli("fs", "battle-end", "--result", "both sides withdraw")
+    moved = cli.json("fs", "transfer", "Steel Veterans", "Company HQ", "--men", "3")
+    event = moved["events"][-1]
+    assert event["type"] == "roster.men_transferred" and event["payload"]["men"] == 3
+    units = {u["name"]: u for u in cli.json("status")["units"]}
+    assert (units["Steel Veterans"]["men"], units["Company HQ"]["men"]) == (7, 8)
+    before = cli.events()
+    refused = cli("fs", "transfer", "Steel Veterans", "Keno 3rd Squad", "--men", "1", code=2)
+    assert "fights for Steel" in refused.output
+    assert "has 7 men" in cli("fs", "transfer", "Steel Veterans", "Company HQ", "--men", "8", code=2).output
+    assert "at least one man" in cli("fs", "transfer", "Steel Veterans", "Company HQ", "--men", "-2", code=2).output
+    assert cli.events() == before
+    assert "3 men transferred from Steel Veterans to Company HQ" in cli("log").output

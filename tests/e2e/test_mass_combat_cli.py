@@ -119,3 +119,16 @@ def test_money_time_and_refusals(cli: Cli) -> None:
     assert roster["treasury"]["Megalos"] == 210000 - (15 + 120) * 200
     cli("mc", "disband", "Militia archers", "--reason", "harvest time")
     assert "was disbanded" in cli("mc", "pay", "Militia archers", code=2).stderr
+
+
+def test_transfer_on_the_command_line(cli: Cli) -> None:
+    watch = ("--side", "Megalos", "--men", "30", "--armour", "light", "--ranged", "crossbow", "--troop-type", "LI")
+    cli("mc", "muster", "Town watch", *watch)
+    before = cli.events()
+    assert "one troop type" in cli("mc", "transfer", "Caliburn's gang", "Town watch", "--men", "5", code=2).stderr
+    assert "fights for Megalos" in cli("mc", "transfer", "Town watch", "LC archers", "--men", "5", code=2).stderr
+    assert cli.events() == before
+    moved = cli.json("mc", "transfer", "Militia archers", "Town watch", "--men", "20")
+    assert moved["events"][-1]["type"] == "roster.men_transferred"
+    men = {u["unit"]: u["men"] for u in cli.json("mc", "roster")["units"]}
+    assert (men["Militia archers"], men["Town watch"]) == (100, 50)

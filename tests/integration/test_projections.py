@@ -26,6 +26,7 @@ five_grade_step = st.one_of(
     st.tuples(st.just("rally"), st.integers(1, 30)),
     st.tuples(st.just("days"), st.sampled_from(["rest", "march", "front", "forced_march"]), st.integers(1, 9)),
     st.tuples(st.just("recruit"), st.integers(1, 4)),
+    st.tuples(st.just("transfer"), st.sampled_from([("Squad", "HQ"), ("HQ", "Squad")]), st.integers(1, 3)),
     st.tuples(
         st.just("battle_end"),
     ),
@@ -39,6 +40,11 @@ mass_step = st.one_of(
     st.tuples(st.just("days"), st.sampled_from(["rest", "march"]), st.integers(1, 9)),
     st.tuples(st.just("month"), st.sampled_from([0, 100, 200])),
     st.tuples(st.just("recruit"), st.integers(1, 12)),
+    st.tuples(
+        st.just("transfer"),
+        st.sampled_from([("Blue foot", "Blue reserve"), ("Blue reserve", "Blue foot")]),
+        st.integers(1, 60),
+    ),
 )
 
 
@@ -55,6 +61,7 @@ def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
         "rally": lambda d: game.rally(info(), "Squad", "HQ", distance=d, in_sight=True),
         "days": lambda a, d: game.pass_days(info(), d, a),
         "recruit": lambda n: game.recruit(info(), "Squad", n),
+        "transfer": lambda pair, n: game.transfer(info(), *pair, n),
         "battle_end": lambda: game.end_battle(info(), "over", None),
         "battle_start": lambda: game.start_battle(
             info(),
@@ -77,6 +84,7 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     game.funds(info(), "Red", 5_000_000, "chest")
     game.raise_unit(info(), "Blue foot", "Blue", {"men": 150, "troop_type": "MI", "armour": "medium"})
     game.raise_unit(info(), "Red foot", "Red", {"men": 200, "troop_type": "LI", "armour": "light"})
+    game.raise_unit(info(), "Blue reserve", "Blue", {"men": 50, "troop_type": "MI", "armour": "medium"}, pay=False)
     for step in steps:
         try:
             if step[0] == "battle":
@@ -102,6 +110,8 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
                 )
             elif step[0] == "days":
                 game.pass_days(info(), step[2], step[1])
+            elif step[0] == "transfer":
+                game.transfer(info(), *step[1], step[2])
             elif step[0] == "month":
                 game.month_end(info(), {"Blue": step[1], "Red": 100})
             else:

@@ -137,6 +137,15 @@ def _record(state: CampaignState, unit_id: str, **changes: Any) -> CampaignState
     return replace(state, records=records)
 
 
+def _joined(state: CampaignState, unit_id: str, men: int, experience: int, tables: Tables) -> CampaignState:
+    """Men join a unit (recruits, or a transfer): its experience is re-averaged with theirs (§5)."""
+    record = state.records[unit_id]
+    total = record.men + men
+    averaged = (record.men * record.experience + men * experience) // max(1, total)
+    state = _record(state, unit_id, men=total, experience=averaged)
+    return _veterancy(state, unit_id, averaged, tables)
+
+
 def _veterancy(state: CampaignState, unit_id: str, experience: int, tables: Tables) -> CampaignState:
     """Green, Regular and Veteran follow experience upward; Untrained and Elite come only by scenario."""
     unit = state.roster[unit_id]
@@ -225,11 +234,10 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         records[p["unit_id"]] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
         return replace(state, roster=roster, records=records)
     if kind == "economy.troops_recruited" and p["unit_id"] in state.records:
-        record = state.records[p["unit_id"]]
-        men = record.men + p["men"]
-        experience = (record.men * record.experience + p["men"] * p["experience"]) // max(1, men)
-        state = _record(state, p["unit_id"], men=men, experience=experience)
-        return _veterancy(state, p["unit_id"], experience, tables)
+        return _joined(state, p["unit_id"], p["men"], p["experience"], tables)
+    if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.records.keys():
+        state = _record(state, p["from_unit_id"], men=state.records[p["from_unit_id"]].men - p["men"])
+        return _joined(state, p["to_unit_id"], p["men"], p["experience"], tables)
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]

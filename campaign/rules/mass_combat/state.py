@@ -119,6 +119,15 @@ class CampaignState:
         return total
 
 
+def _joined(unit: Unit, men: int, experience: int, tables: Tables) -> Unit:
+    """Men join a unit (recruits, or a transfer): experience re-averaged, quality following it (§2.3)."""
+    total = unit.profile.men + men
+    averaged = (unit.profile.men * unit.profile.experience + men * experience) // max(1, total)
+    quality = quality_for_experience(tables, averaged)
+    profile = unit.profile.model_copy(update={"men": total, "experience": averaged, "quality": quality})
+    return replace(unit, profile=profile, original_men=unit.original_men + men)
+
+
 def _set_unit(state: CampaignState, unit: Unit) -> CampaignState:
     roster = dict(state.roster)
     roster[unit.unit_id] = unit
@@ -150,11 +159,16 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
         return replace(state, treasury=treasury)
     if kind == "economy.troops_recruited" and unit is not None:
-        total = unit.profile.men + p["men"]
-        experience = (unit.profile.men * unit.profile.experience + p["men"] * p["experience"]) // max(1, total)
-        quality = quality_for_experience(tables, experience)
-        profile = unit.profile.model_copy(update={"men": total, "experience": experience, "quality": quality})
-        return _set_unit(state, replace(unit, profile=profile, original_men=unit.original_men + p["men"]))
+        return _set_unit(state, _joined(unit, p["men"], p["experience"], tables))
+    if kind == "roster.men_transferred":
+        giver, receiver = state.roster.get(p["from_unit_id"]), state.roster.get(p["to_unit_id"])
+        if giver is None or receiver is None:
+            return state
+        men = giver.profile.men - p["men"]
+        # The men who left no longer count in the strength the giver's wounded return against.
+        original = max(men, giver.original_men - p["men"])
+        giver = replace(giver, profile=giver.profile.model_copy(update={"men": men}), original_men=original)
+        return _set_unit(_set_unit(state, giver), _joined(receiver, p["men"], p["experience"], tables))
     if kind == "economy.pay_settled" and unit is not None:
         pay = PayState(p["penalty"], p["paid_streak"], 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1)
         return _set_unit(state, replace(unit, pay=pay, bonus_morale=p["bonus_morale"], bonus_month=p["month"] + 1))
