@@ -48,6 +48,8 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         profile = ", ".join(f"{k} {v}" for k, v in p["profile"].items() if v not in (None, False))
         chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
         return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
+    if kind == "roster.unit_disbanded":
+        return f"{n('unit_id')} disbanded: {p['reason']}"
     if kind == "roster.men_transferred":
         return (
             f"{p['men']} men transferred from {n('from_unit_id')} to {n('to_unit_id')} (experience {p['experience']})"

@@ -32,7 +32,7 @@ from events.families.battle import (
     WoundedChecked,
 )
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
-from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
+from events.families.economy import FundsChanged, PaySettled, TroopsRecruited, UnitDisbanded
 from events.families.roster import MenTransferred, UnitMustered
 from events.families.rules import RuleApplied
 from events.registry import Event
@@ -87,11 +87,14 @@ class FightingSpirit(RulesetService):
         return state, Tables(apply_overrides(base_values("fighting_spirit"), state.overrides))
 
     @staticmethod
-    def unit(state: CampaignState, name: str) -> RosterUnit:
+    def unit(state: CampaignState, name: str, *, active: bool = True) -> RosterUnit:
+        """The unit named (or with this id); with ``active``, a disbanded unit is refused."""
         found = state.unit_by_name(name)
         if found is None:
             known = ", ".join(sorted(u.name for u in state.roster.values())) or "none yet"
             raise InvalidInputError(f"unknown unit {name!r} (units: {known})")
+        if active and found.disbanded:
+            raise InvalidInputError(f"{found.name} was disbanded ({found.disbanded})")
         return found
 
     @staticmethod
@@ -356,6 +359,16 @@ class FightingSpirit(RulesetService):
         )
         return self._facts(info, "fs.transfer", [event], command_id)
 
+    @command("fs.disband")
+    def disband(self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None) -> AppendResult:
+        """A unit leaves the campaign between battles: it is paid no more and fights no more (its record stays)."""
+        state, _ = self.state(info)
+        unit = self.unit(state, unit_name)
+        if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+            raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
+        event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
+        return self._facts(info, "fs.disband", [event], command_id)
+
     @command("fs.funds")
     def funds(
         self, info: CampaignInfo, side: str, amount: int, reason: str, command_id: str | None = None
@@ -374,7 +387,9 @@ class FightingSpirit(RulesetService):
         for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
             if pct < 0:
                 raise InvalidInputError("pay cannot be negative")
-            units = [u for u in state.units() if u.side == side and state.records[u.unit_id].men > 0]
+            units = [
+                u for u in state.units() if u.side == side and not u.disbanded and state.records[u.unit_id].men > 0
+            ]
             if not units:
                 raise InvalidInputError(f"no unit of this campaign fights for {side}")
             total = 0

@@ -80,6 +80,7 @@ def _fs_summary(state: fs.CampaignState) -> Summary:
                 "fatigue": state.fatigue(u.unit_id, tables),
                 "pay_owed": record.pay_owed if record else 0,
                 "paydays_missed": record.paydays_missed if record else 0,
+                "disbanded": u.disbanded,
             }
         )
     battles = [

@@ -465,6 +465,20 @@ def transfer(
     _show(game.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
 
 
+@app.command("disband")
+@handles_errors
+def disband(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason")] = "disbanded",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Disband a unit between battles: it is paid no more and fights no more."""
+    game, info = _game(campaign)
+    _show(game.disband(info, unit, reason, command_id), as_json, info)
+
+
 @app.command("funds")
 @handles_errors
 def funds(

@@ -143,3 +143,24 @@ def test_transfer_between_battles_and_its_refusals(cli: Cli) -> None:
     assert "at least one man" in cli("fs", "transfer", "Steel Veterans", "Company HQ", "--men", "-2", code=2).output
     assert cli.events() == before
     assert "3 men transferred from Steel Veterans to Company HQ" in cli("log").output
+
+
+def test_a_disbanded_unit_is_paid_no_more_and_fights_no_more(cli: Cli) -> None:
+    assert "end the battle first" in cli("fs", "disband", "Platoon HQ", code=2).output
+    cli("fs", "battle-end", "--result", "Steel withdraws")
+    cli("fs", "disband", "Steel Veterans", "--reason", "sent home")
+    units = {u["name"]: u for u in cli.json("status")["units"]}
+    assert units["Steel Veterans"]["disbanded"] == "sent home" and units["Company HQ"]["disbanded"] is None
+    before = cli.events()
+    assert "was disbanded (sent home)" in cli("fs", "recruit", "Steel Veterans", "--men", "2", code=2).output
+    battle = ("battle-start", "Ridge", "--side", "Keno=low", "--side", "Steel=low", "--unit", "Steel Veterans=fresh")
+    assert "was disbanded" in cli("fs", *battle, code=2).output
+    assert cli.events() == before
+    cli("fs", "funds", "Steel", "100000", "--reason", "pay chest")
+    paid = cli.json("fs", "month-end", "--pay", "Steel=100")
+    settled = {e["payload"]["unit_id"] for e in paid["events"] if e["type"] == "economy.pay_settled"}
+    assert units["Steel Veterans"]["unit_id"] not in settled and units["Company HQ"]["unit_id"] in settled
+    assert "Steel Veterans disbanded: sent home" in cli("log").output
+    inline = cli.json("status")
+    cli("rebuild")
+    assert cli.json("status") == inline

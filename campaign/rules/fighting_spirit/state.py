@@ -24,6 +24,8 @@ class RosterUnit:
     side: str
     profile: UnitProfile
     reports_to: str | None
+    disbanded: str | None = None
+    """Why the unit was disbanded; a disbanded unit is paid no more and fights no more."""
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,10 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.records.keys():
         state = _record(state, p["from_unit_id"], men=state.records[p["from_unit_id"]].men - p["men"])
         return _joined(state, p["to_unit_id"], p["men"], p["experience"], tables)
+    if kind == "roster.unit_disbanded" and p["unit_id"] in state.roster:
+        roster = dict(state.roster)
+        roster[p["unit_id"]] = replace(roster[p["unit_id"]], disbanded=p["reason"])
+        return replace(state, roster=roster)
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
