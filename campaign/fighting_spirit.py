@@ -340,20 +340,13 @@ class FightingSpirit(RulesetService):
         """Men move to another unit of the same side between battles; its experience is re-averaged (§5)."""
         state, _ = self.state(info)
         giver, receiver = self.unit(state, from_unit), self.unit(state, to_unit)
-        if men <= 0:
-            raise InvalidInputError("transfer at least one man")
-        if giver.unit_id == receiver.unit_id:
-            raise InvalidInputError("a unit cannot transfer men to itself")
-        if giver.side != receiver.side:
-            raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
+        record = state.records[giver.unit_id]
+        self._check_transfer(giver, receiver, men, record.men, "men")
         if state.active_battle is not None:
             fighting = state.battles[state.active_battle].units
             for u in (giver, receiver):
                 if u.unit_id in fighting:
                     raise InvalidInputError(f"{u.name} is in the battle being fought: men move between battles")
-        record = state.records[giver.unit_id]
-        if men > record.men:
-            raise InvalidInputError(f"{giver.name} has {record.men} men; it cannot transfer {men}")
         event = MenTransferred(
             from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=record.experience
         )

@@ -747,19 +747,12 @@ class MassCombat(RulesetService):
         """Fit men move to another unit of the same side and troop type; its experience is re-averaged."""
         state, _ = self.state(info)
         giver, receiver = self._unit(state, from_unit), self._unit(state, to_unit)
-        if men <= 0:
-            raise InvalidInputError("transfer at least one man")
-        if giver.unit_id == receiver.unit_id:
-            raise InvalidInputError("a unit cannot transfer men to itself")
-        if giver.side != receiver.side:
-            raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
+        self._check_transfer(giver, receiver, men, giver.fit, "fit men")
         if giver.profile.troop_type != receiver.profile.troop_type:
             raise InvalidInputError(
                 f"{giver.name} are {giver.profile.troop_type or 'custom troops'} and {receiver.name} "
                 f"{receiver.profile.troop_type or 'custom troops'}: men move only between units of one troop type"
             )
-        if men > giver.fit:
-            raise InvalidInputError(f"{giver.name} has {giver.fit} fit men; it cannot transfer {men}")
         event = MenTransferred(
             from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=giver.profile.experience
         )

@@ -37,3 +37,15 @@ class RulesetService:
             ruleset=self.ruleset.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
         )
         return self.ledger.run(info, command, lambda _dice: [event], command_id=command_id)
+
+    @staticmethod
+    def _check_transfer(giver: Any, receiver: Any, men: int, available: int, what: str) -> None:
+        """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``)."""
+        if men <= 0:
+            raise InvalidInputError("transfer at least one man")
+        if giver.unit_id == receiver.unit_id:
+            raise InvalidInputError("a unit cannot transfer men to itself")
+        if giver.side != receiver.side:
+            raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
+        if men > available:
+            raise InvalidInputError(f"{giver.name} has {available} {what}; it cannot transfer {men}")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
 from campaign.bootstrap import App, bootstrap
+from campaign.cli.output import handles_errors
 from campaign.ledger import TableEntry
 from events.dice import parse_table_dice
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 CampaignOpt = Annotated[
@@ -42,3 +46,37 @@ def open_app() -> App:
 
 def table_entry(dice: str | None) -> TableEntry | None:
     return TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
+
+
+def add_roster_commands(
+    app: typer.Typer,
+    game: Callable[[str | None], tuple[Any, CampaignInfo]],
+    show: Callable[[AppendResult, bool, CampaignInfo], None],
+    transfer_help: str,
+) -> None:
+    """``transfer`` and ``disband``, which every ruleset's roster offers alike (its service checks the rest)."""
+
+    @app.command("transfer", help=transfer_help)
+    @handles_errors
+    def transfer(
+        from_unit: str,
+        to_unit: str,
+        men: Annotated[int, typer.Option("--men", help="How many men move.")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        service, info = game(campaign)
+        show(service.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
+
+    @app.command("disband", help="Disband a unit between battles: it is paid no more and fights no more.")
+    @handles_errors
+    def disband(
+        unit: str,
+        reason: Annotated[str, typer.Option("--reason")] = "disbanded",
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        service, info = game(campaign)
+        show(service.disband(info, unit, reason, command_id), as_json, info)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, table_entry
+from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, add_roster_commands, open_app, table_entry
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.describe import unit_names
 from campaign.fighting_spirit import Deployment, FightingSpirit
@@ -450,35 +450,6 @@ def recruit(
     _show(game.recruit(info, unit, men, command_id), as_json, info)
 
 
-@app.command("transfer")
-@handles_errors
-def transfer(
-    from_unit: str,
-    to_unit: str,
-    men: Annotated[int, typer.Option("--men", help="How many men move.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Men move from one unit to another of the same side between battles (experience re-averaged)."""
-    game, info = _game(campaign)
-    _show(game.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
-
-
-@app.command("disband")
-@handles_errors
-def disband(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason")] = "disbanded",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Disband a unit between battles: it is paid no more and fights no more."""
-    game, info = _game(campaign)
-    _show(game.disband(info, unit, reason, command_id), as_json, info)
-
-
 @app.command("funds")
 @handles_errors
 def funds(
@@ -611,3 +582,8 @@ def status(
             str(status_text),
         )
     out.console.print(view)
+
+
+add_roster_commands(
+    app, _game, _show, "Men move from one unit to another of the same side between battles (experience re-averaged)."
+)

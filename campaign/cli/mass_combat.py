@@ -10,7 +10,7 @@ import orjson
 import typer
 from rich.table import Table
 
-from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, table_entry
+from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, add_roster_commands, open_app, table_entry
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.describe import unit_names
 from campaign.mass_combat import MassCombat, parse_setup
@@ -284,21 +284,6 @@ def battle(
     _show(result, as_json, info)
 
 
-@app.command("transfer")
-@handles_errors
-def transfer(
-    from_unit: str,
-    to_unit: str,
-    men: Annotated[int, typer.Option("--men", help="How many men move.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Men move from one unit to another of the same side between battles (experience re-averaged)."""
-    game, info = _game(campaign)
-    _show(game.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
-
-
 @app.command("funds")
 @handles_errors
 def funds(
@@ -494,20 +479,6 @@ def es(
         out.console.print(f"{points} points{f' + {bonus}' if bonus else ''} at {mana} mana → ES {value}")
 
 
-@app.command("disband")
-@handles_errors
-def disband(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason")] = "disbanded",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Disband a unit: it is paid no more and fights no more."""
-    game, info = _game(campaign)
-    _show(game.disband(info, unit, reason, command_id), as_json, info)
-
-
 @app.command("replay")
 @handles_errors
 def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
@@ -551,3 +522,8 @@ def tables(
     game, info = _game(campaign)
     _, in_force = game.state(info)
     print_tables(Output(as_json), f"{info.name}: Mass Combat tables in force", in_force.values, prefix)
+
+
+add_roster_commands(
+    app, _game, _show, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
+)
