@@ -48,6 +48,12 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         profile = ", ".join(f"{k} {v}" for k, v in p["profile"].items() if v not in (None, False))
         chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
         return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
+    if kind == "timeline.command_issued":
+        args = ", ".join(f"{k} {v!r}" for k, v in p["args"].items() if v not in (None, False, [], {}))
+        amends = f", amending seq {p['amends']}" if p.get("amends") is not None else ""
+        return f"command {p['command']}" + (f" ({args})" if args else "") + amends
+    if kind == "timeline.rewound":
+        return f"rewound to seq {p['to_seq']}: {p['reason']} (later events kept, retracted)"
     if kind == "roster.unit_disbanded":
         return f"{n('unit_id')} disbanded: {p['reason']}"
     if kind == "roster.men_transferred":

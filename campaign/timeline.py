@@ -25,7 +25,7 @@ from events.families.timeline import Branched, Rewound
 from events.memory import InMemoryEventStore
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import effective
+from events.timeline import NEVER_RETRACTED, effective
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
 from projections.campaigns import FoldingCampaignDirectory
@@ -50,6 +50,11 @@ class CommandGroup:
     def issued(self) -> RecordedEvent | None:
         head = self.events[0]
         return head if head.type == "timeline.command_issued" else None
+
+    @property
+    def only_dice(self) -> bool:
+        """What a rewind left of a retracted command: its dice and seeds, which stay (nothing to re-run)."""
+        return self.issued is None and all(e.type in NEVER_RETRACTED for e in self.events)
 
     @property
     def dice(self) -> list[DiceRolled]:
@@ -295,7 +300,7 @@ class Timeline:
         )
         later = [g for g in groups if g.first_seq > target.last_seq]
         for group in later:
-            if group.events[0].type == "timeline.rewound":
+            if group.events[0].type == "timeline.rewound" or group.only_dice:
                 continue
             try:
                 rerun = sandbox.run(info.campaign_id, group)

@@ -1,7 +1,8 @@
 """Which events of a campaign are in effect: rewinds retract the events after their target.
 
-A rewind at seq R with target T retracts every event with T < seq < R, except dice (rolled dice stay
-rolled). Rewinds may follow each other; each retracts from what was in effect when it was appended.
+A rewind at seq R with target T retracts every event with T < seq < R, except the dice's own events: rolled
+dice stay rolled, a revealed seed stays public and a committed one stays the commitment. Rewinds may follow
+each other; each retracts from what was in effect when it was appended.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from collections.abc import Iterable
 
 from events.envelope import RecordedEvent
 
+NEVER_RETRACTED = frozenset({"dice.rolled", "dice.seed_revealed", "dice.seed_committed"})
+"""What no rewind can undo: the dice that were rolled and the seeds that were revealed or committed to."""
+
 
 def effective(events: Iterable[RecordedEvent]) -> list[RecordedEvent]:
     """The events in effect, in order: what projections fold."""
@@ -17,7 +21,7 @@ def effective(events: Iterable[RecordedEvent]) -> list[RecordedEvent]:
     for event in events:
         if event.type == "timeline.rewound":
             to_seq = event.payload["to_seq"]
-            kept = [e for e in kept if e.seq <= to_seq or e.type == "dice.rolled"]
+            kept = [e for e in kept if e.seq <= to_seq or e.type in NEVER_RETRACTED]
             continue
         kept.append(event)
     return kept

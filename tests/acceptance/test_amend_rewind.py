@@ -95,3 +95,30 @@ def test_amend_refuses_unknown_inputs_and_commands_without_a_record() -> None:
     with pytest.raises(InvalidInputError, match="not recorded with its inputs"):
         Timeline(ledger).amend(ledger.resolve(None), 1, {"name": "x"})
     assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before
+
+
+def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> None:
+    """A rewound test's dice stay in the log with nothing to re-run: an amendment earlier goes past them."""
+    ledger, game, seqs = patrol(backend)
+    info = lambda: ledger.resolve(None)  # noqa: E731
+    Timeline(ledger).rewind(info(), seqs["second"] - 1, "the leader was not hit")
+    game.attack(info(), "Keno 3rd Squad", killed=0, wounded=1, table=dice(8))
+    # The retaken test rolls an 8 on the d8: it holds whatever the amended first test leaves the squad at.
+    report = Timeline(ledger).amend(info(), seqs["first"], {"killed": 1, "wounded": 0})
+    assert report.stopped_at is None, report.stopped_because
+    assert report.rerun == 1  # the retaken attack; the rewound one's dice are not a command
+    events = list(ledger.store.read(info().campaign_id))
+    assert verify_events(info().campaign_id, events, registry).ok
+
+
+def test_a_rewind_never_retracts_a_revealed_or_committed_seed(backend: Backend) -> None:
+    ledger, game, seqs = patrol(backend)
+    ledger.reveal(ledger.resolve(None))
+    game.attack(ledger.resolve(None), "Keno 3rd Squad", killed=0, wounded=1)
+    Timeline(ledger).rewind(ledger.resolve(None), seqs["second"] - 1, "back to before the reveal")
+    events = list(ledger.store.read(ledger.resolve(None).campaign_id))
+    gone = retracted(events)
+    seeds = [e.seq for e in events if e.type in ("dice.seed_revealed", "dice.seed_committed")]
+    assert len(seeds) >= 2 and not gone & set(seeds)
+    assert ledger.resolve(None).revealed_epochs == (0,)
+    assert verify_events(ledger.resolve(None).campaign_id, events, registry).ok
