@@ -49,7 +49,12 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
         return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
     if kind == "timeline.command_issued":
-        args = ", ".join(f"{k} {v!r}" for k, v in p["args"].items() if v not in (None, False, [], {}))
+        # Scalars in full; a profile or a list of deployments only by name (the events after it spell them out).
+        args = ", ".join(
+            f"{k} {v!r}" if not isinstance(v, dict | list) else f"{k} …"
+            for k, v in p["args"].items()
+            if v not in (None, False, "", [], {})
+        )
         amends = f", amending seq {p['amends']}" if p.get("amends") is not None else ""
         return f"command {p['command']}" + (f" ({args})" if args else "") + amends
     if kind == "timeline.rewound":
