@@ -1,7 +1,7 @@
 """Ten battles of a GURPS Mass Combat campaign (RULES.md §2, §5), the database reopened between them.
 
 After every battle the projections must equal what this test works out on its own: men and wounded,
-wounded coming back by days of rest or march, experience and quality, recruits, pay with missed paydays
+wounded coming back by days of rest or march, experience and quality, recruits, a transfer, pay with missed paydays
 and the treasury, and the PC's career (Survival damage, Reputation, promotions).
 """
 
@@ -138,6 +138,17 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             unit.original += 20
             unit.quality = quality_for(unit.experience)
             treasury -= 20 * unit.cost
+        if n == 8:  # a Red garrison is merged into the levy: all its men transfer, and it is disbanded
+            game.muster(info(), "Red garrison", "Red", {"men": 50, "troop_type": "II", "quality": "average"})
+            game.transfer(info(), "Red garrison", "Red levy", 50)
+            game.disband(info(), "Red garrison", "merged into the levy")
+            garrison_xp = T.number("quality.average.experience_from")
+            expected["Red garrison"] = Expected("Red", 0, 200, 200, garrison_xp, "average", 0, gone=True)
+            levy = expected["Red levy"]
+            levy.experience = (levy.men * levy.experience + 50 * garrison_xp) // (levy.men + 50)
+            levy.quality = quality_for(levy.experience)
+            levy.men += 50
+            levy.original += 50
         if n % 2 == 0:  # month's end: Blue pays except in month 2; Red never can
             blue_pays = n != 4
             game.month_end(info(), {"Blue": 100 if blue_pays else 0, "Red": 0})
