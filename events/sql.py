@@ -13,11 +13,11 @@ event's envelope and of its hash; it is only stored once.
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
-import psycopg
 from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
@@ -62,7 +62,11 @@ def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
     if isinstance(exc, ConcurrencyError):
         return None
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
-    if isinstance(orig, sqlite3.IntegrityError | psycopg.errors.UniqueViolation):
+    # psycopg is looked up, not imported: if no PostgreSQL database was opened, the error cannot be one of its.
+    psycopg = sys.modules.get("psycopg")
+    if isinstance(orig, sqlite3.IntegrityError) or (
+        psycopg is not None and isinstance(orig, psycopg.errors.UniqueViolation)
+    ):
         # Only reachable if a writer bypassed the append lock; the unique (campaign_id, seq) still holds.
         return ConcurrencyError(f"campaign {campaign_id} changed while appending: re-read and retry")
     if isinstance(orig, sqlite3.OperationalError) and ("locked" in str(orig) or "busy" in str(orig)):

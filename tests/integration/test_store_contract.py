@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
+import psycopg
 import pytest
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent, compute_hash
 from events.errors import ConcurrencyError, EventSchemaError, InvalidInputError
+from events.sql import _translate
 from events.store import EventStore
 from tests.conftest import Backend
 
@@ -108,3 +111,10 @@ def test_unicode_and_large_integers_survive_byte_for_byte(backend: Backend) -> N
     read = next(iter(store.read("c1")))
     assert read.payload == payload
     assert read.hash == result.events[0].hash == compute_hash(read)
+
+
+def test_driver_unique_violations_read_as_a_lost_race() -> None:
+    """A writer that bypassed the append lock still cannot duplicate a seq: either driver's error says "retry"."""
+    for error in (sqlite3.IntegrityError("UNIQUE constraint failed"), psycopg.errors.UniqueViolation("duplicate key")):
+        assert isinstance(_translate(error, "c1"), ConcurrencyError)
+    assert _translate(ValueError("something else"), "c1") is None
