@@ -62,9 +62,8 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
     if kind == "roster.unit_disbanded":
         return f"{n('unit_id')} disbanded: {p['reason']}"
     if kind == "roster.men_transferred":
-        return (
-            f"{p['men']} men transferred from {n('from_unit_id')} to {n('to_unit_id')} (experience {p['experience']})"
-        )
+        moved = f"{p['men']} men transferred from {n('from_unit_id')} to {n('to_unit_id')}"
+        return f"{moved}, bringing experience {p['experience']}"
     if kind == "rules.table_overridden":
         return f"house rule: {p['path']} = {p['value']}" + (f" ({p['note']})" if p.get("note") else "")
     if kind == "battle.started":
