@@ -8,7 +8,8 @@ Each takes the battle state, the tables in force, the command's inputs and a Dic
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
@@ -707,97 +708,45 @@ def psi(
         head += f"; android fails to resist on d{resist_sides} ({resist.total})"
     b, uid = battle.battle_id, target.unit_id
     success = Decision("psi", "§0.10", uid, inputs, {"result": "success"}, head + " → succeeds", (), tuple(rolls))
+
+    def succeeded(what: str, facts: tuple[Event, ...] = (), **changes: Any) -> Decision:
+        """The success, with what it did."""
+        return replace(success, explanation=success.explanation + what, facts=facts, **changes)
+
     if effect == "remove_suppression":
-        return [
-            Decision(
-                success.rule,
-                success.clause,
-                uid,
-                inputs,
-                {"result": "success"},
-                head + f" → succeeds: {ts.suppression} suppression marker(s) removed",
-                (SuppressionChanged(battle_id=b, unit_id=uid, markers=0),),
-                tuple(rolls),
-            )
-        ]
+        marker = SuppressionChanged(battle_id=b, unit_id=uid, markers=0)
+        return [succeeded(f": {ts.suppression} suppression marker(s) removed", (marker,))]
     if effect in ("psi_detection", "avert_eyes"):
-        return [
-            Decision(
-                success.rule,
-                success.clause,
-                uid,
-                inputs,
-                {"result": "success"},
-                head + " → succeeds: use the psi die for Observe this turn",
-                (),
-                tuple(rolls),
-            )
-        ]
+        return [succeeded(": use the psi die for Observe this turn")]
     if effect == "confusion":
-        return [
-            Decision(
-                success.rule,
-                success.clause,
-                uid,
-                inputs,
-                {"result": "success"},
-                head + f" → succeeds: {target.name} loses its activation",
-                (ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn),),
-                tuple(rolls),
-            )
-        ]
+        lost = ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn)
+        return [succeeded(f": {target.name} loses its activation", (lost,))]
     if effect == "no_step_back":
-        return [
-            Decision(
-                success.rule,
-                success.clause,
-                uid,
-                inputs,
-                {"result": "success"},
-                head + f" → succeeds: {target.name} enters No step back",
-                (LastStandChanged(battle_id=b, unit_id=uid, active=True, reason="psi"),),
-                tuple(rolls),
-            )
-        ]
+        stand = LastStandChanged(battle_id=b, unit_id=uid, active=True, reason="psi")
+        return [succeeded(f": {target.name} enters No step back", (stand,))]
+    cannot_panic = not tables.panic_triggers(target.profile.quality) or ts.panic == "immune" or ts.last_stand
     if effect == "psi_blast":
+        blast = {**inputs, "blast": blast_choice}
         if blast_choice == "grades":
             new_grade = tables.shifted_grade(ts.grade, 2)
             return [
-                Decision(
-                    success.rule,
-                    success.clause,
-                    uid,
-                    {**inputs, "blast": "grades"},
-                    {"result": "success", "to": new_grade},
-                    head + f" → succeeds: −2 grades ({ts.grade} → {new_grade})",
+                succeeded(
+                    f": −2 grades ({ts.grade} → {new_grade})",
                     grade_facts(battle, ts, new_grade),
-                    tuple(rolls),
+                    inputs=blast,
+                    outcome={"result": "success", "to": new_grade},
                 )
             ]
-        if not tables.panic_triggers(target.profile.quality) or ts.panic == "immune" or ts.last_stand:
-            return [
-                Decision(
-                    success.rule,
-                    success.clause,
-                    uid,
-                    {**inputs, "blast": "panic"},
-                    {"result": "no_effect"},
-                    head + f" → succeeds, but {target.name} cannot panic",
-                    (),
-                    tuple(rolls),
-                )
-            ]
+        if cannot_panic:
+            return [succeeded(f", but {target.name} cannot panic", inputs=blast, outcome={"result": "no_effect"})]
         new_grade = tables.shifted_grade(ts.grade, 1)
+        panics = PanicChanged(battle_id=b, unit_id=uid, panic="panicking")
         return [
-            Decision(
-                success.rule,
-                success.clause,
-                uid,
-                {**inputs, "blast": "panic"},
-                {"result": "success", "to": new_grade},
-                head + f" → succeeds: {target.name} panics (−1 grade, {ts.grade} → {new_grade})",
-                (PanicChanged(battle_id=b, unit_id=uid, panic="panicking"), *grade_facts(battle, ts, new_grade)),
-                tuple(rolls),
+            succeeded(
+                f": {target.name} panics (−1 grade, {ts.grade} → {new_grade})",
+                (panics, *grade_facts(battle, ts, new_grade)),
+                inputs=blast,
+                outcome={"result": "success", "to": new_grade},
             )
         ]
     if effect == "inspire":
@@ -805,33 +754,13 @@ def psi(
     if effect == "psi_strike":
         return [success, morale_test(tables, battle, target, dice, ["psi_strike"], cause="psi strike")]
     if effect == "panic":
-        if not tables.panic_triggers(target.profile.quality) or ts.panic == "immune" or ts.last_stand:
-            return [
-                Decision(
-                    success.rule,
-                    success.clause,
-                    uid,
-                    inputs,
-                    {"result": "no_effect"},
-                    head + f" → succeeds, but {target.name} cannot panic",
-                    (),
-                    tuple(rolls),
-                )
-            ]
+        if cannot_panic:
+            return [succeeded(f", but {target.name} cannot panic", outcome={"result": "no_effect"})]
         return [success, panic_test(tables, battle, target, dice, None, forced=True)]
     # kill: a trooper shoots a comrade (the hit is resolved as normal), the unit is suppressed and tests as if
     # its leader were lost.
     suppressed = SuppressionChanged(battle_id=b, unit_id=uid, markers=ts.suppression + (0 if ts.last_stand else 1))
-    kill = Decision(
-        success.rule,
-        success.clause,
-        uid,
-        inputs,
-        {"result": "success"},
-        head + f" → succeeds: a trooper of {target.name} shoots a comrade (resolve the hit); suppressed",
-        (suppressed,),
-        tuple(rolls),
-    )
+    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit); suppressed", (suppressed,))
     return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill")]
 
 
