@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from campaign.commands import command
 from campaign.ledger import TableEntry
 from campaign.rules import fighting_spirit as fs
@@ -137,15 +135,7 @@ class FightingSpirit(RulesetService):
         command_id: str | None = None,
     ) -> AppendResult:
         state, _ = self.state(info)
-        if not name.strip() or not side.strip():
-            raise InvalidInputError("a unit needs a name and a side")
-        if state.unit_by_name(name) is not None:
-            raise InvalidInputError(f"a unit named {name!r} is already on the roster")
-        try:
-            checked = UnitProfile.model_validate(profile)
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise InvalidInputError(f"not a five-grade unit profile: {problems}") from None
+        checked = self._new_unit(state, name, side, UnitProfile, profile, "five-grade")
         parent = None
         if reports_to is not None:
             parent = self.unit(state, reports_to)

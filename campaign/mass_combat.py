@@ -36,7 +36,7 @@ from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rules.mass_combat.strength import Strength, troop_strength
 from campaign.rules.mass_combat.tables import QUALITIES, Tables
 from campaign.rules.tables import Value, apply_overrides
-from campaign.ruleset_service import RulesetService
+from campaign.ruleset_service import RulesetService, problems
 from campaign.rulesets import RULESETS
 from campaign.tables import base_values
 from events.dice import Dice, ReplayDice, Roll, parse
@@ -54,15 +54,11 @@ from projections.state.campaigns import CampaignInfo
 RULESET = RULESETS["mass-combat"]
 
 
-def _problems(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'battle'}: {e['msg']}" for e in exc.errors())
-
-
 def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
     try:
         return BattleSetup.model_validate(data)
     except ValidationError as exc:
-        raise InvalidInputError(f"not a valid battle set-up: {_problems(exc)}") from None
+        raise InvalidInputError(f"not a valid battle set-up: {problems(exc, 'battle')}") from None
 
 
 def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_day: bool) -> list[Event]:
@@ -152,14 +148,7 @@ class MassCombat(RulesetService):
         self, info: CampaignInfo, name: str, side: str, profile: Mapping[str, Any], command_id: str | None = None
     ) -> AppendResult:
         state, tables = self.state(info)
-        if not name.strip() or not side.strip():
-            raise InvalidInputError("a unit needs a name and a side")
-        if state.unit_by_name(name) is not None:
-            raise InvalidInputError(f"a unit named {name!r} is already on the roster")
-        try:
-            checked = UnitProfile.model_validate(profile)
-        except ValidationError as exc:
-            raise InvalidInputError(f"not a Mass Combat unit profile: {_problems(exc)}") from None
+        checked = self._new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
         troop_strength(tables, checked)  # refuses unknown weapons before anything is appended
         event = UnitMustered(
             unit_id=self.ledger.new_id(), name=name, side=side, profile=checked.model_dump(mode="json")
@@ -325,12 +314,7 @@ class MassCombat(RulesetService):
         """Raise a new unit: its recruitment cost comes out of the side's treasury. With ``random_quality``
         the 3d quality table decides, rerolling Veterans and Elite (new units can't be raised as such)."""
         state, tables = self.state(info)
-        if state.unit_by_name(name) is not None:
-            raise InvalidInputError(f"a unit named {name!r} is already on the roster")
-        try:
-            checked = UnitProfile.model_validate(profile)
-        except ValidationError as exc:
-            raise InvalidInputError(f"not a Mass Combat unit profile: {_problems(exc)}") from None
+        checked = self._new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
         cost = recruitment_cost(tables, checked) * checked.men if pay else 0
         if pay:
             self._afford(state, side, cost, f"raising {name}")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from campaign.ledger import Ledger
 from campaign.rules.tables import Sourced, Value, check_override
@@ -11,6 +14,13 @@ from events.errors import InvalidInputError
 from events.families.rules import TableOverridden
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def problems(exc: ValidationError, whole: str) -> str:
+    """A pydantic error as one line for a person: each bad field by its path (``whole`` for the whole)."""
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in exc.errors())
 
 
 class RulesetService:
@@ -49,3 +59,15 @@ class RulesetService:
             raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
         if men > available:
             raise InvalidInputError(f"{giver.name} has {available} {what}; it cannot transfer {men}")
+
+    @staticmethod
+    def _new_unit(state: Any, name: str, side: str, model: type[M], profile: Mapping[str, Any], what: str) -> M:
+        """A unit about to join the roster: a name and a side, a name not taken, and a valid ``what`` profile."""
+        if not name.strip() or not side.strip():
+            raise InvalidInputError("a unit needs a name and a side")
+        if state.unit_by_name(name) is not None:
+            raise InvalidInputError(f"a unit named {name!r} is already on the roster")
+        try:
+            return model.model_validate(profile)
+        except ValidationError as exc:
+            raise InvalidInputError(f"not a {what} unit profile: {problems(exc, 'profile')}") from None
