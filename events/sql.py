@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
@@ -80,6 +81,12 @@ _APPEND_SQL = {
     "last_position": "SELECT coalesce(max(position), 0) FROM events",
     "insert_command": (
         "INSERT INTO commands (campaign_id, first_seq, last_seq, command_id, meta) VALUES (?, ?, ?, ?, ?)"
+    ),
+    # Run with the driver's executemany: SQLAlchemy's per-row parameter processing cost more than the insert
+    # itself on the batch path. Still derived from the table definition, only bound positionally.
+    "insert_events": (
+        f"INSERT INTO events ({', '.join(c.name for c in _INSERT_COLUMNS)})"  # noqa: S608
+        f" VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
     ),
 }
 
@@ -174,30 +181,35 @@ class SqlEventStore(EventStore):
     def __init__(self, engine: Engine, projectors: Sequence[InlineProjector] = ()) -> None:
         self.engine = engine
         self._projectors = list(projectors)
-        self._insert_sql_by_dialect: dict[str, str] = {}
         self._read_sql_by_key: dict[str, str] = {}
         self._statements: dict[str, str] = {}
 
-    def _insert_sql(self, conn: Connection) -> str:
-        """The events INSERT, generated once per dialect and run with the driver's executemany.
+    @contextmanager
+    def _locked_write(self, campaign_id: str) -> Iterator[Connection]:
+        """One write transaction under the append lock; driver errors come out as the project's own."""
+        try:
+            with write_connection(self.engine) as conn, conn.begin():
+                lock_for_append(conn)
+                yield conn
+        except Exception as exc:
+            translated = _translate(exc, campaign_id)
+            if translated is None:
+                raise
+            raise translated from exc
 
-        SQLAlchemy's per-row parameter processing cost more than the insert itself on the batch path;
-        the statement is still derived from the table definition, only bound positionally.
-        """
-        name = conn.dialect.name
-        if name not in self._insert_sql_by_dialect:
-            marker = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-            columns = ", ".join(c.name for c in _INSERT_COLUMNS)
-            placeholders = ", ".join(marker for _ in _INSERT_COLUMNS)
-            self._insert_sql_by_dialect[name] = f"INSERT INTO events ({columns}) VALUES ({placeholders})"  # noqa: S608
-        return self._insert_sql_by_dialect[name]
+    def _projected(self, conn: Connection, recorded: Sequence[RecordedEvent]) -> AppendResult:
+        """Run the inline projectors on what was just written, in the same transaction."""
+        result = tuple(recorded)
+        for projector in self._projectors:
+            projector.project(conn, result)
+        return AppendResult(result, duplicate=False)
 
     def _statement(self, conn: Connection, name: str) -> str:
         """A fixed statement of the append path in the dialect's parameter style, generated once."""
         key = f"{conn.dialect.name}:{name}"
         sql = self._statements.get(key)
         if sql is None:
-            sql = self._insert_sql(conn) if name == "insert_events" else _APPEND_SQL[name]
+            sql = _APPEND_SQL[name]
             if conn.dialect.paramstyle != "qmark":
                 sql = sql.replace("?", "%s")
             self._statements[key] = sql
@@ -212,116 +224,96 @@ class SqlEventStore(EventStore):
         command_id: str | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
-        try:
-            with write_connection(self.engine) as conn, conn.begin():
-                lock_for_append(conn)
-                # Fixed statements on the DBAPI cursor: building and cache-keying Core expressions for these
-                # four small statements cost more than the whole single-event append. The connection and the
-                # transaction are SQLAlchemy's.
-                cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-                try:
-                    if command_id is not None:
-                        cursor.execute(self._statement(conn, "find_command"), (campaign_id, command_id))
-                        if cursor.fetchone() is not None:
-                            seen = self._command_events(conn, campaign_id, command_id)
-                            assert seen is not None
-                            return AppendResult(seen, duplicate=True)
-                    cursor.execute(self._statement(conn, "head"), (campaign_id,))
-                    row = cursor.fetchone()
-                    head = EMPTY_HEAD if row is None else Head(row[0], row[1])
-                    if head.seq != expected_seq:
-                        raise ConcurrencyError(
-                            f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
-                        )
-                    cursor.execute(self._statement(conn, "last_position"))
-                    aggregate = cursor.fetchone()  # coalesce(max(...)) always returns one row
-                    last_position = int(aggregate[0]) if aggregate is not None else 0
-                    recorded = prepare_events(campaign_id, events_, head, last_position + 1, command_id, meta)
-                    first_seq = recorded[0].seq
-                    cursor.execute(
-                        self._statement(conn, "insert_command"),
-                        (campaign_id, first_seq, recorded[-1].seq, command_id, recorded[0].meta_json),
+        with self._locked_write(campaign_id) as conn:
+            # Fixed statements on the DBAPI cursor: building and cache-keying Core expressions for these
+            # four small statements cost more than the whole single-event append. The connection and the
+            # transaction are SQLAlchemy's.
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                if command_id is not None:
+                    cursor.execute(self._statement(conn, "find_command"), (campaign_id, command_id))
+                    if cursor.fetchone() is not None:
+                        seen = self._command_events(conn, campaign_id, command_id)
+                        assert seen is not None
+                        return AppendResult(seen, duplicate=True)
+                cursor.execute(self._statement(conn, "head"), (campaign_id,))
+                row = cursor.fetchone()
+                head = EMPTY_HEAD if row is None else Head(row[0], row[1])
+                if head.seq != expected_seq:
+                    raise ConcurrencyError(
+                        f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
                     )
-                    # Fed by a generator (DBAPI drivers take any iterable): no second list of rows is held.
-                    rows: Any = (
-                        (
-                            e.position,
-                            e.campaign_id,
-                            e.seq,
-                            first_seq,
-                            e.type,
-                            e.schema_version,
-                            e.payload_json,
-                            e.hash,
-                        )
-                        for e in recorded
+                cursor.execute(self._statement(conn, "last_position"))
+                aggregate = cursor.fetchone()  # coalesce(max(...)) always returns one row
+                last_position = int(aggregate[0]) if aggregate is not None else 0
+                recorded = prepare_events(campaign_id, events_, head, last_position + 1, command_id, meta)
+                first_seq = recorded[0].seq
+                cursor.execute(
+                    self._statement(conn, "insert_command"),
+                    (campaign_id, first_seq, recorded[-1].seq, command_id, recorded[0].meta_json),
+                )
+                # Fed by a generator (DBAPI drivers take any iterable): no second list of rows is held.
+                rows: Any = (
+                    (
+                        e.position,
+                        e.campaign_id,
+                        e.seq,
+                        first_seq,
+                        e.type,
+                        e.schema_version,
+                        e.payload_json,
+                        e.hash,
                     )
-                    cursor.executemany(self._statement(conn, "insert_events"), rows)
-                finally:
-                    cursor.close()
-                result = tuple(recorded)
-                for projector in self._projectors:
-                    projector.project(conn, result)
-                return AppendResult(result, duplicate=False)
-        except Exception as exc:
-            translated = _translate(exc, campaign_id)
-            if translated is None:
-                raise
-            raise translated from exc
+                    for e in recorded
+                )
+                cursor.executemany(self._statement(conn, "insert_events"), rows)
+            finally:
+                cursor.close()
+            return self._projected(conn, recorded)
 
     def import_stream(self, campaign_id: str, events_: Sequence[RecordedEvent]) -> AppendResult:
         """Write a verified stream verbatim: one commands row per run of events sharing a command's meta."""
-        try:
-            with write_connection(self.engine) as conn, conn.begin():
-                lock_for_append(conn)
-                if self._head(conn, campaign_id).seq != 0:
-                    raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
-                aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
-                position = int(aggregate[0]) if aggregate is not None else 0
-                recorded: list[RecordedEvent] = []
-                runs: list[list[RecordedEvent]] = []
-                for event in events_:
-                    if not runs or event.meta_json != runs[-1][-1].meta_json:
-                        runs.append([])
-                    runs[-1].append(event)
-                for run in runs:
-                    first = run[0]
-                    command_id = first.meta.get("command_id")
-                    conn.execute(
-                        insert(commands).values(
-                            campaign_id=campaign_id,
-                            first_seq=first.seq,
-                            last_seq=run[-1].seq,
-                            command_id=str(command_id) if command_id is not None else None,
-                            meta=first.meta_json,
-                        )
+        with self._locked_write(campaign_id) as conn:
+            if self._head(conn, campaign_id).seq != 0:
+                raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
+            aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
+            position = int(aggregate[0]) if aggregate is not None else 0
+            recorded: list[RecordedEvent] = []
+            runs: list[list[RecordedEvent]] = []
+            for event in events_:
+                if not runs or event.meta_json != runs[-1][-1].meta_json:
+                    runs.append([])
+                runs[-1].append(event)
+            for run in runs:
+                first = run[0]
+                command_id = first.meta.get("command_id")
+                conn.execute(
+                    insert(commands).values(
+                        campaign_id=campaign_id,
+                        first_seq=first.seq,
+                        last_seq=run[-1].seq,
+                        command_id=str(command_id) if command_id is not None else None,
+                        meta=first.meta_json,
                     )
-                    rows = []
-                    for event in run:
-                        position += 1
-                        rows.append(
-                            {
-                                "position": position,
-                                "campaign_id": campaign_id,
-                                "seq": event.seq,
-                                "command_seq": first.seq,
-                                "type": event.type,
-                                "schema_version": event.schema_version,
-                                "payload": event.payload_json,
-                                "hash": event.hash,
-                            }
-                        )
-                        recorded.append(event._replace(position=position))
-                    conn.execute(insert(events), rows)
-                result = tuple(recorded)
-                for projector in self._projectors:
-                    projector.project(conn, result)
-                return AppendResult(result, duplicate=False)
-        except Exception as exc:
-            translated = _translate(exc, campaign_id)
-            if translated is None:
-                raise
-            raise translated from exc
+                )
+                rows = []
+                for event in run:
+                    position += 1
+                    rows.append(
+                        {
+                            "position": position,
+                            "campaign_id": campaign_id,
+                            "seq": event.seq,
+                            "command_seq": first.seq,
+                            "type": event.type,
+                            "schema_version": event.schema_version,
+                            "payload": event.payload_json,
+                            "hash": event.hash,
+                        }
+                    )
+                    recorded.append(event._replace(position=position))
+                conn.execute(insert(events), rows)
+            return self._projected(conn, recorded)
 
     def _select(self) -> Select[Any]:
         return select(*_READ_COLUMNS).select_from(_JOINED)
