@@ -36,6 +36,15 @@ class RulesetService:
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[Any, Any]:
         raise NotImplementedError
 
+    # Every ruleset's roster offers these two; the command line registers them once for all (cli.common).
+    def transfer(
+        self, info: CampaignInfo, from_unit: str, to_unit: str, men: int, command_id: str | None = None
+    ) -> AppendResult:
+        raise NotImplementedError
+
+    def disband(self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None) -> AppendResult:
+        raise NotImplementedError
+
     def _house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str, command: str, command_id: str | None
     ) -> AppendResult:

@@ -224,6 +224,22 @@ def rebuild(
     return count
 
 
+def entity_names(engine: Engine, campaign_id: str) -> dict[str, str]:
+    """Unit and battle ids → names, from the projections (what the log view of a command just run needs,
+    without reading the whole log)."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(unit_records.c.unit_id, unit_records.c.name)
+            .where(unit_records.c.campaign_id == campaign_id)
+            .union_all(
+                select(battle_history.c.battle_id, battle_history.c.name).where(
+                    battle_history.c.campaign_id == campaign_id
+                )
+            )
+        ).all()
+    return {str(i): str(name) for i, name in rows}
+
+
 def dump(engine: Engine) -> bytes:
     """Every projection table's rows, sorted, as canonical JSON: two rebuilds must give the same bytes."""
     out: dict[str, list[Any]] = {}

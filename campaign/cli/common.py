@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, TypeVar
 
 import typer
 
 from campaign.bootstrap import App, bootstrap
-from campaign.cli.output import handles_errors
+from campaign.cli.output import Output, handles_errors
 from campaign.ledger import TableEntry
+from campaign.ruleset_service import RulesetService
 from events.dice import parse_table_dice
 from events.store import AppendResult
+from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
+
+S = TypeVar("S", bound=RulesetService)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 CampaignOpt = Annotated[
@@ -48,12 +51,22 @@ def table_entry(dice: str | None) -> TableEntry | None:
     return TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
 
 
-def add_roster_commands(
-    app: typer.Typer,
-    game: Callable[[str | None], tuple[Any, CampaignInfo]],
-    show: Callable[[AppendResult, bool, CampaignInfo], None],
-    transfer_help: str,
-) -> None:
+def ruleset_service(service: type[S], campaign: str | None) -> tuple[S, CampaignInfo]:
+    """The campaign named (or the only one) and its ruleset's service, refusing a campaign of another ruleset."""
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    game = service(ledger)
+    game.check(info)
+    return game, info
+
+
+def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
+    """What a ruleset command appended, each event explained with the names of the units and battles it names."""
+    names = {} if as_json else entity_names(open_app().engine, info.campaign_id)
+    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+
+
+def add_roster_commands(app: typer.Typer, service: type[RulesetService], transfer_help: str) -> None:
     """``transfer`` and ``disband``, which every ruleset's roster offers alike (its service checks the rest)."""
 
     @app.command("transfer", help=transfer_help)
@@ -66,8 +79,8 @@ def add_roster_commands(
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        service, info = game(campaign)
-        show(service.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
+        game, info = ruleset_service(service, campaign)
+        show_appended(game.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
 
     @app.command("disband", help="Disband a unit between battles: it is paid no more and fights no more.")
     @handles_errors
@@ -78,5 +91,5 @@ def add_roster_commands(
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        service, info = game(campaign)
-        show(service.disband(info, unit, reason, command_id), as_json, info)
+        game, info = ruleset_service(service, campaign)
+        show_appended(game.disband(info, unit, reason, command_id), as_json, info)

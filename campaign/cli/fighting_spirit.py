@@ -8,13 +8,20 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, add_roster_commands, open_app, table_entry
+from campaign.cli.common import (
+    CampaignOpt,
+    CommandIdOpt,
+    DiceOpt,
+    JsonOpt,
+    add_roster_commands,
+    ruleset_service,
+    show_appended,
+    table_entry,
+)
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.describe import unit_names
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.rules.tables import parse_value
 from events.errors import InvalidInputError
-from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
 app = typer.Typer(
@@ -28,16 +35,7 @@ EnemyWithin = Annotated[
 
 
 def _game(campaign: str | None) -> tuple[FightingSpirit, CampaignInfo]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    game = FightingSpirit(ledger)
-    game.check(info)
-    return game, info
-
-
-def _show(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
-    names = {} if as_json else unit_names(open_app().ledger.store.read(info.campaign_id))
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+    return ruleset_service(FightingSpirit, campaign)
 
 
 @app.command("muster")
@@ -74,7 +72,7 @@ def muster(
         "keno_guard": keno_guard,
         "terrifying": terrifying,
     }
-    _show(game.muster(info, name, side, profile, reports_to, command_id), as_json, info)
+    show_appended(game.muster(info, name, side, profile, reports_to, command_id), as_json, info)
 
 
 def _parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
@@ -117,7 +115,7 @@ def battle_start(
                 f"--unit {unit_name}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}"
             )
         deployments.append(Deployment(unit_name, parts[0], "cover" in flags, "prone" in flags))
-    _show(game.start_battle(info, name, motivation, deployments, scenario, command_id), as_json, info)
+    show_appended(game.start_battle(info, name, motivation, deployments, scenario, command_id), as_json, info)
 
 
 @app.command("battle-end")
@@ -131,7 +129,7 @@ def battle_end(
 ) -> None:
     """End the battle being fought."""
     game, info = _game(campaign)
-    _show(game.end_battle(info, result, winner, command_id), as_json, info)
+    show_appended(game.end_battle(info, result, winner, command_id), as_json, info)
 
 
 @app.command("turn")
@@ -139,7 +137,7 @@ def battle_end(
 def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """Begin the next turn (failed actions may be tried again; rally actions are counted afresh)."""
     game, info = _game(campaign)
-    _show(game.next_turn(info, command_id), as_json, info)
+    show_appended(game.next_turn(info, command_id), as_json, info)
 
 
 @app.command("activate")
@@ -149,7 +147,7 @@ def activate(
 ) -> None:
     """A unit activates (its officer gets two fresh rally actions)."""
     game, info = _game(campaign)
-    _show(game.activate(info, unit, command_id), as_json, info)
+    show_appended(game.activate(info, unit, command_id), as_json, info)
 
 
 @app.command("attack")
@@ -181,7 +179,7 @@ def attack(
         table=table_entry(dice),
         command_id=command_id,
     )
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("morale")
@@ -198,7 +196,7 @@ def morale(
     """Take a morale (confidence) test for named threat rows (§0.4)."""
     game, info = _game(campaign)
     result = game.morale(info, unit, threat, enemy_within=enemy_within, table=table_entry(dice), command_id=command_id)
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("rally")
@@ -226,7 +224,7 @@ def rally(
         table=table_entry(dice),
         command_id=command_id,
     )
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("react")
@@ -243,7 +241,7 @@ def react(
 ) -> None:
     """A reaction test for an action (§0.7); a failed action may not be retried this turn."""
     game, info = _game(campaign)
-    _show(game.react(info, unit, action, table=table_entry(dice), command_id=command_id), as_json, info)
+    show_appended(game.react(info, unit, action, table=table_entry(dice), command_id=command_id), as_json, info)
 
 
 @app.command("panic")
@@ -263,7 +261,7 @@ def panic(
 ) -> None:
     """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
     game, info = _game(campaign)
-    _show(game.panic(info, unit, trigger, table=table_entry(dice), command_id=command_id), as_json, info)
+    show_appended(game.panic(info, unit, trigger, table=table_entry(dice), command_id=command_id), as_json, info)
 
 
 @app.command("last-stand")
@@ -289,7 +287,7 @@ def last_stand(
         table=table_entry(dice),
         command_id=command_id,
     )
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("last-stand-end")
@@ -303,7 +301,7 @@ def last_stand_end(
 ) -> None:
     """End "No step back": wiped out, or no enemy in view but Broken ones (back to Steady)."""
     game, info = _game(campaign)
-    _show(game.end_last_stand(info, unit, reason, command_id), as_json, info)
+    show_appended(game.end_last_stand(info, unit, reason, command_id), as_json, info)
 
 
 @app.command("surrender")
@@ -317,7 +315,7 @@ def surrender(
 ) -> None:
     """A Routed unit with an enemy within 12" surrenders."""
     game, info = _game(campaign)
-    _show(game.surrender(info, unit, enemy_within, command_id), as_json, info)
+    show_appended(game.surrender(info, unit, enemy_within, command_id), as_json, info)
 
 
 @app.command("psi")
@@ -354,7 +352,7 @@ def psi(
         table=table_entry(dice),
         command_id=command_id,
     )
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("wounded")
@@ -369,7 +367,7 @@ def wounded(
 ) -> None:
     """Check unverified casualties, or record that the unit abandoned its wounded."""
     game, info = _game(campaign)
-    _show(game.wounded(info, unit, checked=checked, abandoned=abandoned, command_id=command_id), as_json, info)
+    show_appended(game.wounded(info, unit, checked=checked, abandoned=abandoned, command_id=command_id), as_json, info)
 
 
 @app.command("position")
@@ -384,7 +382,7 @@ def position(
 ) -> None:
     """Record a move into or out of cover, or going prone where no test is needed."""
     game, info = _game(campaign)
-    _show(game.position(info, unit, prone=prone, in_cover=cover, command_id=command_id), as_json, info)
+    show_appended(game.position(info, unit, prone=prone, in_cover=cover, command_id=command_id), as_json, info)
 
 
 @app.command("defence")
@@ -398,7 +396,7 @@ def defence(
 ) -> None:
     """Roll a unit's defence against aimed small-arms fire (a psion uses its psi die instead of the d4)."""
     game, info = _game(campaign)
-    _show(game.defence(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
+    show_appended(game.defence(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
 
 
 def _days(activity: str) -> Callable[..., None]:
@@ -411,7 +409,7 @@ def _days(activity: str) -> Callable[..., None]:
         as_json: JsonOpt = False,
     ) -> None:
         game, info = _game(campaign)
-        _show(game.pass_days(info, days, activity, side, command_id), as_json, info)
+        show_appended(game.pass_days(info, days, activity, side, command_id), as_json, info)
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command
@@ -433,7 +431,7 @@ def condition(
 ) -> None:
     """A side runs out of supplies or is encircled (its units are exhausted), or no longer."""
     game, info = _game(campaign)
-    _show(game.condition(info, side, name, active, command_id), as_json, info)
+    show_appended(game.condition(info, side, name, active, command_id), as_json, info)
 
 
 @app.command("recruit")
@@ -447,7 +445,7 @@ def recruit(
 ) -> None:
     """Replacements join a unit between battles (with no battles behind them)."""
     game, info = _game(campaign)
-    _show(game.recruit(info, unit, men, command_id), as_json, info)
+    show_appended(game.recruit(info, unit, men, command_id), as_json, info)
 
 
 @app.command("funds")
@@ -462,7 +460,7 @@ def funds(
 ) -> None:
     """Money in or out of a side's treasury (optional pay rules)."""
     game, info = _game(campaign)
-    _show(game.funds(info, side, amount, reason, command_id), as_json, info)
+    show_appended(game.funds(info, side, amount, reason, command_id), as_json, info)
 
 
 @app.command("month-end")
@@ -481,7 +479,7 @@ def month_end(
         if not sep or not pct.strip().isdigit():
             raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
         pcts[side] = int(pct)
-    _show(game.month_end(info, pcts, command_id), as_json, info)
+    show_appended(game.month_end(info, pcts, command_id), as_json, info)
 
 
 @app.command("house-rule")
@@ -496,7 +494,7 @@ def house_rule(
 ) -> None:
     """Override one table value from now on (a house rule, recorded as an event)."""
     game, info = _game(campaign)
-    _show(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+    show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
 
 
 @app.command("tables")
@@ -585,5 +583,5 @@ def status(
 
 
 add_roster_commands(
-    app, _game, _show, "Men move from one unit to another of the same side between battles (experience re-averaged)."
+    app, FightingSpirit, "Men move from one unit to another of the same side between battles (experience re-averaged)."
 )

@@ -10,14 +10,21 @@ import orjson
 import typer
 from rich.table import Table
 
-from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, add_roster_commands, open_app, table_entry
+from campaign.cli.common import (
+    CampaignOpt,
+    CommandIdOpt,
+    DiceOpt,
+    JsonOpt,
+    add_roster_commands,
+    ruleset_service,
+    show_appended,
+    table_entry,
+)
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.describe import unit_names
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rules.mass_combat.quality import extraordinary_force
 from campaign.rules.tables import parse_value
 from events.errors import InvalidInputError
-from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
 app = typer.Typer(
@@ -26,16 +33,7 @@ app = typer.Typer(
 
 
 def _game(campaign: str | None) -> tuple[MassCombat, CampaignInfo]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    game = MassCombat(ledger)
-    game.check(info)
-    return game, info
-
-
-def _show(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
-    names = {} if as_json else unit_names(open_app().ledger.store.read(info.campaign_id))
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+    return ruleset_service(MassCombat, campaign)
 
 
 def _profile(
@@ -120,7 +118,7 @@ def muster(
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
-    _show(game.muster(info, name, side, profile, command_id), as_json, info)
+    show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
 
 
 @app.command("raise")
@@ -154,7 +152,7 @@ def raise_(
     result = game.raise_unit(
         info, name, side, profile, random_quality=random_quality, table=table_entry(dice), command_id=command_id
     )
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("recruit")
@@ -172,7 +170,7 @@ def recruit(
     """Replacements join a unit (experience re-averaged; quality rolled when not given)."""
     game, info = _game(campaign)
     result = game.recruit(info, unit, men, quality, pay=not free, table=table_entry(dice), command_id=command_id)
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("ts")
@@ -281,7 +279,7 @@ def battle(
         table=table_entry(dice),
         command_id=command_id,
     )
-    _show(result, as_json, info)
+    show_appended(result, as_json, info)
 
 
 @app.command("funds")
@@ -296,7 +294,7 @@ def funds(
 ) -> None:
     """Money in (a purse, ransom, plunder) or out (negative); a treasury never goes below nothing."""
     game, info = _game(campaign)
-    _show(game.funds(info, side, amount, reason, command_id), as_json, info)
+    show_appended(game.funds(info, side, amount, reason, command_id), as_json, info)
 
 
 @app.command("month-end")
@@ -316,7 +314,7 @@ def month_end(
         if not sep or not pct.strip().lstrip("-").isdigit():
             raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
         pcts[side] = int(pct)
-    _show(game.month_end(info, pcts, table=table_entry(dice), command_id=command_id), as_json, info)
+    show_appended(game.month_end(info, pcts, table=table_entry(dice), command_id=command_id), as_json, info)
 
 
 @app.command("pay")
@@ -330,7 +328,7 @@ def pay_unit(
 ) -> None:
     """Pay one unit now (back pay, or a bonus)."""
     game, info = _game(campaign)
-    _show(game.pay(info, unit, pct, command_id=command_id), as_json, info)
+    show_appended(game.pay(info, unit, pct, command_id=command_id), as_json, info)
 
 
 def _days(activity: str) -> Any:
@@ -348,7 +346,7 @@ def _days(activity: str) -> Any:
         result = game.pass_days(
             info, days, activity, side=side, magic_healing=magic_healing, table=table_entry(dice), command_id=command_id
         )
-        _show(result, as_json, info)
+        show_appended(result, as_json, info)
 
     command.__doc__ = f"Days of {activity}: the wounded come back ((2+TL)% a day of rest, 2% of march)."
     return command
@@ -369,7 +367,7 @@ def loot(
 ) -> None:
     """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
     game, info = _game(campaign)
-    _show(game.loot(info, battle_id, side, command_id), as_json, info)
+    show_appended(game.loot(info, battle_id, side, command_id), as_json, info)
 
 
 @app.command("ransom")
@@ -386,7 +384,7 @@ def ransom(
     game, info = _game(campaign)
     if amount <= 0:
         raise InvalidInputError("a ransom is a positive sum")
-    _show(game.funds(info, side, amount, f"ransom of {prisoner}", command_id), as_json, info)
+    show_appended(game.funds(info, side, amount, f"ransom of {prisoner}", command_id), as_json, info)
 
 
 @app.command("morale-mod")
@@ -403,7 +401,7 @@ def morale_mod(
 ) -> None:
     """Set a persistent Morale modifier (0 removes it); 'vs SIDE: …' names count only against that side."""
     game, info = _game(campaign)
-    _show(
+    show_appended(
         game.morale_modifier(info, name, value, unit=unit, side=side, until=until, command_id=command_id), as_json, info
     )
 
@@ -421,7 +419,7 @@ def commander(
 ) -> None:
     """A new unit commander takes over: the unit's quality drops one step."""
     game, info = _game(campaign)
-    _show(
+    show_appended(
         game.new_commander(info, unit, leadership, npc=npc, table=table_entry(dice), command_id=command_id),
         as_json,
         info,
@@ -439,7 +437,7 @@ def train(
 ) -> None:
     """Months of training: up to Green at most, never higher without combat."""
     game, info = _game(campaign)
-    _show(game.train(info, unit, months, command_id), as_json, info)
+    show_appended(game.train(info, unit, months, command_id), as_json, info)
 
 
 @app.command("treason")
@@ -453,7 +451,7 @@ def treason(
 ) -> None:
     """Treason forces a Morale roll: failure −1, success +1, until a clear victory."""
     game, info = _game(campaign)
-    _show(game.treason(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
+    show_appended(game.treason(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
 
 
 @app.command("es")
@@ -510,7 +508,7 @@ def house_rule(
 ) -> None:
     """Replace one table value from now on (a house rule, recorded as an event)."""
     game, info = _game(campaign)
-    _show(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+    show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
 
 
 @app.command("tables")
@@ -524,6 +522,4 @@ def tables(
     print_tables(Output(as_json), f"{info.name}: Mass Combat tables in force", in_force.values, prefix)
 
 
-add_roster_commands(
-    app, _game, _show, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
-)
+add_roster_commands(app, MassCombat, "Fit men move to a unit of the same side and troop type (experience re-averaged).")
