@@ -158,9 +158,7 @@ class MassCombat(RulesetService):
     def strength(self, info: CampaignInfo, name: str, *, full: bool = False) -> Strength:
         """A unit's TS now: its fit men (or, with ``full``, every man alive once the wounded return)."""
         state, tables = self.state(info)
-        unit = state.unit_by_name(name)
-        if unit is None:
-            raise InvalidInputError(f"unknown unit {name!r}")
+        unit = self._unit(state, name, active=False)
         return troop_strength(tables, unit.profile, men=unit.profile.men if full else unit.fit)
 
     @command("mc.battle", setup=parse_setup)
