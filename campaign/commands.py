@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from events.store import AppendResult
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 CURRENT: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar("campaign_command", default=None)
@@ -60,6 +62,13 @@ def command(name: str, **decoders: Callable[[Any], Any]) -> Callable[[F], F]:
                 return fn(*args, **kwargs)
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
+            command_id, info = bound.arguments.get("command_id"), bound.arguments.get("info")
+            if command_id is not None and info is not None:
+                # A command id seen before: the earlier result, before any check that its own effects would fail
+                # (a retried transfer finds its men gone, a retried muster its name taken).
+                store = getattr(bound.arguments["self"], "ledger", bound.arguments["self"]).store
+                if seen := store.command_events(info.campaign_id, command_id):
+                    return AppendResult(seen, duplicate=True)
             inputs = {k: to_json(v) for k, v in bound.arguments.items() if k not in NOT_INPUTS}
             token = CURRENT.set((name, inputs))
             try:

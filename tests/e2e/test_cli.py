@@ -123,6 +123,24 @@ def test_a_repeated_command_id_appends_nothing(cli: Cli) -> None:
     assert cli.events() == 3  # created; the roll's command and its die
 
 
+def test_a_retried_command_returns_its_first_result_even_when_its_checks_would_now_refuse(cli: Cli) -> None:
+    """The retry of a command that went through (a lost reply, a double click) is the same command, not a new one
+    for the rules to refuse: its men already moved, its unit name is taken."""
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    squad = ("--side", "Keno", "--quality", "regular", "--lv", "2")
+    mustered = cli.json("fs", "muster", "Alpha", *squad, "--size", "3", "--command-id", "m1")
+    assert cli.json("fs", "muster", "Alpha", *squad, "--size", "3", "--command-id", "m1") == {
+        **mustered,
+        "duplicate": True,
+    }
+    cli("fs", "muster", "Bravo", *squad, "--size", "8")
+    moved = cli.json("fs", "transfer", "Alpha", "Bravo", "--men", "3", "--command-id", "t1")
+    before = cli.events()
+    again = cli.json("fs", "transfer", "Alpha", "Bravo", "--men", "3", "--command-id", "t1")
+    assert again["duplicate"] and again["events"] == moved["events"] and cli.events() == before
+    assert "has 0 men" in cli("fs", "transfer", "Alpha", "Bravo", "--men", "3", code=2).output  # a new transfer
+
+
 def test_the_demo_builds_and_verifies_a_campaign_under_each_ruleset(cli: Cli) -> None:
     summary = cli.json("demo")
     assert {c["ruleset"] for c in summary["campaigns"]} == {
