@@ -320,13 +320,7 @@ class Timeline:
                 payload["amends"] = seq if len(batch) == 1 else None
             batch.append(NewEvent(event.type, payload, event.schema_version))
         report.retracted = (target.first_seq, info.last_seq)
-        report.result = self.ledger.store.append(
-            info.campaign_id,
-            batch,
-            info.last_seq,
-            command_id=command_id or self.ledger.new_id(),
-            meta={"actor": self.ledger.actor, "command": "amend", "recorded_at": "amend"},
-        )
+        report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
         return report
 
     def reevaluate(self, info: CampaignInfo) -> list[Change]:
