@@ -188,10 +188,7 @@ class Ledger:
         self, info: CampaignInfo, events: Sequence[NewEvent], command: str, command_id: str | None = None
     ) -> AppendResult:
         """Append events already encoded (an amendment's re-run commands), with this ledger's meta."""
-        meta: dict[str, Any] = {"actor": self.actor, "command": command, "recorded_at": self._clock()}
-        return self.store.append(
-            info.campaign_id, events, info.last_seq, command_id=command_id or self._new_id(), meta=meta
-        )
+        return self._append_encoded(info.campaign_id, info.last_seq, events, command, command_id)
 
     # -- plumbing ------------------------------------------------------------------------------------
 
@@ -203,8 +200,20 @@ class Ledger:
         command: str,
         command_id: str | None,
     ) -> AppendResult:
+        return self._append_encoded(
+            campaign_id, expected_seq, [registry.encode(e) for e in events], command, command_id
+        )
+
+    def _append_encoded(
+        self,
+        campaign_id: str,
+        expected_seq: int,
+        encoded: Sequence[NewEvent],
+        command: str,
+        command_id: str | None,
+    ) -> AppendResult:
+        """The one way a command's events reach the store: with who entered it, what and when, and a log line."""
         meta: dict[str, Any] = {"actor": self.actor, "command": command, "recorded_at": self._clock()}
-        encoded = [registry.encode(e) for e in events]
         result = self.store.append(
             campaign_id, encoded, expected_seq, command_id=command_id or self._new_id(), meta=meta
         )
