@@ -61,5 +61,6 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
+        # On the driver's connection: a BEGIN through conn.exec_driver_sql cost half of a one-event append.
         immediate = conn.get_execution_options().get("campaign_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -253,18 +253,11 @@ class SqlEventStore(EventStore):
                     (campaign_id, first_seq, recorded[-1].seq, command_id, recorded[0].meta_json),
                 )
                 # Fed by a generator (DBAPI drivers take any iterable): no second list of rows is held.
+                # Unpacked by position, not by attribute: a NamedTuple's attributes are properties, and this
+                # runs once per event.
                 rows: Any = (
-                    (
-                        e.position,
-                        e.campaign_id,
-                        e.seq,
-                        first_seq,
-                        e.type,
-                        e.schema_version,
-                        e.payload_json,
-                        e.hash,
-                    )
-                    for e in recorded
+                    (position, campaign, seq, first_seq, type_, version, payload_json, hash_)
+                    for position, campaign, seq, type_, version, _, _, _, hash_, payload_json, _ in recorded
                 )
                 cursor.executemany(self._statement(conn, "insert_events"), rows)
             finally:
