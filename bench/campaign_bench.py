@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from campaign.bootstrap import bootstrap, projectors
 from campaign.folds import fold_for
-from campaign.ledger import CampaignInfo, Ledger
+from campaign.ledger import Ledger
 from campaign.logging import configure_logging
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.timeline import Timeline
@@ -42,6 +42,7 @@ from events.registry import registry
 from events.timeline import effective
 from events.verify import verify_events
 from projections.campaign_state import rebuild
+from projections.state.campaigns import CampaignInfo
 
 
 def best_of(repeat: int, fn: Callable[[], Any]) -> float:

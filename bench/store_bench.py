@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import sqlite3
 import sys
 import tempfile
@@ -37,10 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from campaign.bootstrap import ensure_schema
 from events.db import make_engine
-from events.envelope import NewEvent
+from events.envelope import NewEvent, envelope_bytes
 from events.families.dice import DiceRolled
 from events.registry import registry
 from events.sql import SqlEventStore
+from events.store import EMPTY_HEAD, Head, prepare_events
 
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=30000")
 
@@ -137,9 +139,23 @@ def bench_raw_append(path: Path, rows: Rows, batch: int) -> float:
 
 
 def es_recorder(path: Path) -> Any:
+    """eventsourcing's SQLite application recorder, on the same footing as the others.
+
+    Its pool opens connections in WAL mode but leaves SQLite's default synchronous=FULL; every other contender
+    runs with NORMAL, so its connections get NORMAL too (a few percent faster for it; the comparison is fairer).
+    """
     from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
-    recorder = SQLiteApplicationRecorder(SQLiteDatastore(str(path)))
+    datastore = SQLiteDatastore(str(path))
+    create = datastore.pool._create_connection
+
+    def create_with_normal_sync() -> Any:
+        connection = create()
+        connection._sqlite_conn.execute("PRAGMA synchronous=NORMAL")
+        return connection
+
+    datastore.pool._create_connection = create_with_normal_sync  # type: ignore[method-assign]
+    recorder = SQLiteApplicationRecorder(datastore)
     recorder.create_table()
     return recorder
 
@@ -194,12 +210,52 @@ def bench_raw_read(path: Path) -> tuple[float, int]:
     return timed(run), count
 
 
+def bench_prepare_only(events: list[NewEvent], batch: int) -> float:
+    """The ledger's own work with no database at all: canonical JSON, envelope, SHA-256 chain, recorded events."""
+
+    def run() -> None:
+        head = EMPTY_HEAD
+        for start in range(0, len(events), batch):
+            recorded = prepare_events("bench", events[start : start + batch], head, start + 1, f"batch-{start}", META)
+            head = Head(recorded[-1].seq, recorded[-1].hash)
+
+    return timed(run)
+
+
+def hashed_inputs(store: SqlEventStore) -> list[bytes]:
+    """The exact bytes DESIGN.md's chain hashes for each stored event: ``prev_hash + canonical envelope``."""
+    return [
+        event.prev_hash.encode()
+        + envelope_bytes(
+            campaign_id=event.campaign_id,
+            seq=event.seq,
+            type=event.type,
+            schema_version=event.schema_version,
+            payload_json=event.payload_json,
+            meta_json=event.meta_json,
+            prev_hash=event.prev_hash,
+        )
+        for event in store.read("bench")
+    ]
+
+
+def bench_hash_only(inputs: list[bytes]) -> float:
+    """SHA-256 (to hex, the next event's prev_hash) of those bytes and nothing else: what any store must spend."""
+    sha256 = hashlib.sha256
+
+    def run() -> None:
+        for data in inputs:
+            sha256(data).hexdigest()
+
+    return timed(run)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=200_000)
     parser.add_argument("--batch", type=int, default=1_000)
     parser.add_argument("--single", type=int, default=5_000, help="events appended one per transaction")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each append contender (the best counts)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of the append contenders (the best counts)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -215,23 +271,40 @@ def main() -> int:
     gc.freeze()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        say(f"[1/4] appending {args.events:,} events in batches of {args.batch:,}, best of {args.repeat}: ledger …")
-        ledger_runs = [bench_ledger_append(d / f"ledger{i}.db", events, args.batch) for i in range(args.repeat)]
-        ledger_s = min(t for t, _ in ledger_runs)
-        store = ledger_runs[0][1]
-        rows = stored_rows(d / "ledger0.db")
-        say("      raw sqlite3 …")
-        raw_s = min(bench_raw_append(d / f"raw{i}.db", rows, args.batch) for i in range(args.repeat))
-        say("      eventsourcing …")
-        es_s = min(bench_es_append(d / f"es{i}.db", events, args.batch) for i in range(args.repeat))
-        results["append"] = {"ledger_s": ledger_s, "raw_s": raw_s, "es_s": es_s}
+        # Rounds, not contender after contender: the machine's speed drifts over a run, and each round gives
+        # every contender the same conditions. The best of each contender's runs counts.
+        ledger_times: list[float] = []
+        raw_times: list[float] = []
+        es_times: list[float] = []
+        store: SqlEventStore | None = None
+        rows: Rows = ([], [])
+        for i in range(args.repeat):
+            say(f"[1/5] appending {args.events:,} events in batches of {args.batch:,}, round {i + 1} of {args.repeat}")
+            elapsed, ledger_store = bench_ledger_append(d / f"ledger{i}.db", events, args.batch)
+            ledger_times.append(elapsed)
+            if store is None:
+                store, rows = ledger_store, stored_rows(d / "ledger0.db")
+            else:
+                ledger_store.engine.dispose()
+            raw_times.append(bench_raw_append(d / f"raw{i}.db", rows, args.batch))
+            es_times.append(bench_es_append(d / f"es{i}.db", events, args.batch))
+        assert store is not None
+        results["append"] = {"ledger_s": min(ledger_times), "raw_s": min(raw_times), "es_s": min(es_times)}
 
-        say(f"[2/4] reading and decoding {args.events:,} events …")
+        say("[2/5] the ledger's work without a database, and SHA-256 alone …")
+        inputs = hashed_inputs(store)
+        results["floors"] = {
+            "prepare_s": min(bench_prepare_only(events, args.batch) for _ in range(args.repeat)),
+            "hash_s": min(bench_hash_only(inputs) for _ in range(args.repeat)),
+        }
+        del inputs
+
+        say(f"[3/5] reading and decoding {args.events:,} events …")
         best_ledger = min(bench_ledger_read(store)[0] for _ in range(3))
         best_raw = min(bench_raw_read(d / "ledger0.db")[0] for _ in range(3))
         results["read"] = {"ledger_s": best_ledger, "raw_s": best_raw}
 
-        say(f"[3/4] {args.single:,} appends of one event per transaction …")
+        say(f"[4/5] {args.single:,} appends of one event per transaction …")
         single = make_events(args.single)
         engine = make_engine(str(d / "single.db"))
         ensure_schema(engine)
@@ -246,9 +319,9 @@ def main() -> int:
         raw_single_s = bench_raw_append(d / "single-raw.db", single_rows, 1)
         es_single_s = bench_es_append(d / "single-es.db", single, 1)
         results["single"] = {"ledger_s": ledger_single_s, "raw_s": raw_single_s, "es_s": es_single_s}
-        say("[4/4] done")
+        say("[5/5] done")
 
-    a, r, s = results["append"], results["read"], results["single"]
+    a, r, s, f = results["append"], results["read"], results["single"], results["floors"]
     ratios = {
         "append_vs_raw": a["raw_s"] / a["ledger_s"],
         "append_vs_es": a["es_s"] / a["ledger_s"],
@@ -256,8 +329,17 @@ def main() -> int:
         "single_vs_raw": s["raw_s"] / s["ledger_s"],
         "single_vs_es": s["es_s"] / s["ledger_s"],
     }
+    # Upper bounds, from this run's own measurements. A store that keeps DESIGN.md's chain must at least insert
+    # these rows (raw) and hash these bytes (hash), one after the other on one interpreter (hashlib holds the GIL
+    # for inputs this small); so no implementation can beat raw + hash, and ours cannot beat raw + prepare.
+    ceilings = {
+        "append_vs_es_any_store": a["es_s"] / (a["raw_s"] + f["hash_s"]),
+        "append_vs_es_this_store": a["es_s"] / (a["raw_s"] + f["prepare_s"]),
+        "append_vs_raw_this_store": a["raw_s"] / (a["raw_s"] + f["prepare_s"]),
+    }
     targets = {"append_vs_raw": 0.6, "append_vs_es": 1.5, "read_vs_raw_orjson": 0.5}
     results["ratios"] = ratios
+    results["ceilings"] = ceilings
     results["targets_met"] = {k: ratios[k] >= v for k, v in targets.items()}
     if args.json:
         print(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode())
@@ -267,10 +349,13 @@ def main() -> int:
         def rate(count: int, seconds: float) -> str:
             return f"{count / seconds:>12,.0f} ev/s  ({seconds:6.2f} s)"
 
-        print(f"\nappend {n:,} events, batches of {args.batch:,} (best of {args.repeat})")
+        print(f"\nappend {n:,} events, batches of {args.batch:,} (best of {args.repeat} rounds)")
         print(f"  ledger (SQLAlchemy Core, hash chain) {rate(n, a['ledger_s'])}")
         print(f"  raw sqlite3 executemany              {rate(n, a['raw_s'])}")
         print(f"  eventsourcing SQLite recorder        {rate(n, a['es_s'])}")
+        print("the same events with no database")
+        print(f"  ledger prepare (JSON, envelope, chain) {rate(n, f['prepare_s'])}")
+        print(f"  SHA-256 of the chained bytes alone     {rate(n, f['hash_s'])}")
         print(f"read and decode {n:,} events (best of 3)")
         print(f"  ledger read()                        {rate(n, r['ledger_s'])}")
         print(f"  raw sqlite3 + orjson                 {rate(n, r['raw_s'])}")
@@ -282,7 +367,11 @@ def main() -> int:
         for key, value in ratios.items():
             target = targets.get(key)
             verdict = "" if target is None else (f"  target ≥ {target}: " + ("met" if value >= target else "MISSED"))
-            print(f"  {key:<22} {value:6.2f}×{verdict}")
+            print(f"  {key:<26} {value:6.2f}×{verdict}")
+        print("ceilings (this run): the best ratio reachable if the database work cost no more than raw sqlite3")
+        print(f"  {'append_vs_es, any store':<26} {ceilings['append_vs_es_any_store']:6.2f}×  (raw + SHA-256 only)")
+        print(f"  {'append_vs_es, this store':<26} {ceilings['append_vs_es_this_store']:6.2f}×  (raw + prepare)")
+        print(f"  {'append_vs_raw, this store':<26} {ceilings['append_vs_raw_this_store']:6.2f}×  (raw + prepare)")
     return 0 if all(results["targets_met"].values()) else 1
 
 
