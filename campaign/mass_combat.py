@@ -22,6 +22,7 @@ from campaign.rules.mass_combat.economy import (
     upkeep,
     wounded_returning,
 )
+from campaign.rules.mass_combat.pcs import check_damage_value
 from campaign.rules.mass_combat.profile import UnitProfile
 from campaign.rules.mass_combat.quality import (
     base_morale,
@@ -739,6 +740,9 @@ class MassCombat(RulesetService):
             from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=giver.profile.experience
         )
         return self.ledger.run(info, "mc.transfer", lambda _d: [event], command_id=command_id)
+
+    def _check_table_value(self, path: str, value: Value) -> None:
+        check_damage_value(path, value)
 
     @command("mc.house_rule")
     def house_rule(

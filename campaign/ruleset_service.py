@@ -52,10 +52,14 @@ class RulesetService:
         _, tables = self.state(info)
         values: dict[str, Sourced] = dict(tables.values)
         check_override(values, path, value)
+        self._check_table_value(path, value)
         event = TableOverridden(
             ruleset=self.ruleset.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
         )
         return self.ledger.run(info, command, lambda _dice: [event], command_id=command_id)
+
+    def _check_table_value(self, path: str, value: Value) -> None:
+        """A ruleset's own check of a house-rule value beyond its kind (a dice cell must hold dice); none here."""
 
     @staticmethod
     def _check_transfer(giver: Any, receiver: Any, men: int, available: int, what: str) -> None:

@@ -18,6 +18,8 @@ import pytest
 
 from campaign.ledger import TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rules.mass_combat.pcs import damage_dice
+from events.dice import parse
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
 
@@ -362,3 +364,27 @@ def test_a_risk_outside_the_range_is_refused_and_nothing_is_appended(war: tuple[
     with pytest.raises(InvalidInputError, match="not a Mass Combat unit profile"):
         game.muster(ledger.resolve(None), "Ghosts", "Megalos", {"men": -5})
     assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before
+
+
+def test_the_damage_table_is_data_a_house_rule_can_change_one_cell_of(war: tuple[MassCombat, Any]) -> None:
+    game, ledger = war
+    info = ledger.resolve(None)
+    _, tables = game.state(info)
+    assert damage_dice(tables, "A", 3) == (1, parse("1d+2"), "DR")
+    before = len(list(ledger.store.read(info.campaign_id)))
+    for path, value, message in [
+        ("damage.tl3.a", "a lot", "malformed dice notation"),
+        ("damage.tl3.armour", "DR/0", "armour 'DR/0'"),
+        ("damage.tl3.armour", "half", "armour 'half'"),
+        ("damage.wounds.a", 0, "at least one wound"),
+        ("damage.tl17.a", "2d", "no table value"),
+    ]:
+        with pytest.raises(InvalidInputError, match=message):
+            game.house_rule(ledger.resolve(None), path, value)
+    assert len(list(ledger.store.read(info.campaign_id))) == before, "a refused house rule appends nothing"
+    game.house_rule(ledger.resolve(None), "damage.tl3.a", "2d", note="our swords bite deeper")
+    game.house_rule(ledger.resolve(None), "damage.tl3.armour", "DR/2")
+    _, tables = game.state(ledger.resolve(None))
+    assert damage_dice(tables, "A", 3) == (1, parse("2d"), "DR/2")
+    assert damage_dice(tables, "B", 3) == (2, parse("1d+2"), "DR/2")
+    assert tables.source("damage.tl3.a").startswith("HOUSE RULE")

@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign.rules.mass_combat.battle import casualty_offset
-from campaign.rules.mass_combat.pcs import battle_skill, glory_target, survival_column, survival_target
+from campaign.rules.mass_combat.pcs import (
+    battle_skill,
+    damage_dice,
+    glory_target,
+    survival_column,
+    survival_target,
+)
 from campaign.rules.mass_combat.profile import NonHuman, UnitProfile
 from campaign.rules.mass_combat.quality import (
     average_experience,
@@ -22,6 +28,7 @@ from campaign.rules.mass_combat.setup import PcInBattle
 from campaign.rules.mass_combat.strength import morale_adjusted_ts, troop_strength
 from campaign.rules.mass_combat.tables import Tables
 from campaign.tables import base_values
+from events.dice import parse
 
 T = Tables(base_values("mass_combat"))
 
@@ -158,3 +165,28 @@ def test_npc_commander_experience_gives_strategy_or_leadership() -> None:
     assert commander_skill(T, 6) == ("veteran", 16)  # Al-Wazif's general
     assert commander_skill(T, 9) == ("seasoned", 14)  # the retired legionary
     assert commander_skill(T, 3) == ("elite", 18) and commander_skill(T, 17) == ("inexperienced", 8)
+
+
+def _published_damage(column: str, tl: int) -> tuple[int, str, str]:
+    """RULES.md's damage table by TL, band by band, as printed ((TL/2)d at an odd TL rounds down: C-8)."""
+    light = column in "AB"
+    if tl <= 3:
+        dice = "1d+2" if light else "2d+2"
+    elif tl <= 7:
+        dice = f"{tl // 2}d" if light else f"{tl}d"
+    elif tl <= 9:
+        dice = f"{tl - 3}d" if light else f"{tl + 3}d"
+    else:
+        dice = f"{tl}d" if light else f"{2 * tl}d"
+    armour = "DR" if tl <= 9 else "DR/2" if tl <= 13 else "DR/5" if tl == 14 else "DR/10"
+    return {"A": 1, "B": 2, "C": 2, "D": 3}[column], dice, armour
+
+
+def test_the_damage_table_in_the_data_is_the_published_one_for_every_tl() -> None:
+    for tl in range(17):
+        for column in "ABCD":
+            wounds, dice, armour = _published_damage(column, tl)
+            assert damage_dice(T, column, tl) == (wounds, parse(dice), armour), f"TL{tl} column {column}"
+    # The odd-TL rounding is an inference, and the data says so.
+    assert all(T.source(f"damage.tl{tl}.{c}").startswith("INF") for tl in (5, 7) for c in "ab")
+    assert T.source("damage.tl6.a").startswith("PUB")

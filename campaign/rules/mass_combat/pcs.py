@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from campaign.rules.decision import Decision
 from campaign.rules.mass_combat.setup import PcInBattle
 from campaign.rules.mass_combat.tables import Tables
 from events.dice import Dice, DiceSpec, Roll, parse
+from events.errors import InvalidInputError
 from events.families.career import PcWounded, PromotionRolled, ReputationChanged
 from events.registry import Event
 
@@ -59,25 +62,34 @@ def survival_column(tables: Tables, roll: int, target: int) -> str:
     return "A"
 
 
-def damage_dice(column: str, tl: int) -> tuple[int, DiceSpec, str]:
-    """(wounds, dice per wound, armour rule) for a damage column at a tech level (the TL damage table)."""
-    if column in ("A", "B"):
-        wounds = 1 if column == "A" else 2
-        if tl <= 3:
-            return wounds, parse("1d+2"), "DR"
-        if tl <= 7:
-            return wounds, parse(f"{max(1, tl // 2)}d"), "DR"
-        if tl <= 9:
-            return wounds, parse(f"{tl - 3}d"), "DR"
-        return wounds, parse(f"{tl}d"), {14: "DR/5"}.get(tl, "DR/2" if tl <= 13 else "DR/10")
-    wounds = 2 if column == "C" else 3
-    if tl <= 3:
-        return wounds, parse("2d+2"), "DR"
-    if tl <= 7:
-        return wounds, parse(f"{tl}d"), "DR"
-    if tl <= 9:
-        return wounds, parse(f"{tl + 3}d"), "DR"
-    return wounds, parse(f"{min(100, 2 * tl)}d"), {14: "DR/5"}.get(tl, "DR/2" if tl <= 13 else "DR/10")
+_ARMOUR = re.compile(r"DR(?:/([1-9][0-9]*))?")
+
+
+def damage_dice(tables: Tables, column: str, tl: int) -> tuple[int, DiceSpec, str]:
+    """(wounds, dice per wound, armour rule) for a damage column at a tech level, from the damage table in force."""
+    cell = column.lower()
+    wounds = tables.number(f"damage.wounds.{cell}")
+    dice = parse(str(tables.value(f"damage.tl{tl}.{cell}")))
+    return wounds, dice, armour_rule(str(tables.value(f"damage.tl{tl}.armour")))
+
+
+def check_damage_value(path: str, value: object) -> None:
+    """Refuse a house rule on the damage table that the table could not use: dice that are not dice, armour that
+    is not DR or DR/n, fewer than one wound."""
+    if path.startswith("damage.wounds.") and (not isinstance(value, int) or value < 1):
+        raise InvalidInputError(f"{path}: a damage column gives at least one wound, not {value!r}")
+    if path.startswith("damage.tl"):
+        if path.endswith(".armour"):
+            armour_rule(str(value))
+        else:
+            parse(str(value))
+
+
+def armour_rule(text: str) -> str:
+    """``text`` if it says how DR counts ("DR", or "DR/n" for a fraction of it); a clear refusal if not."""
+    if _ARMOUR.fullmatch(text) is None:
+        raise InvalidInputError(f"armour {text!r}: write DR for the whole of it, or DR/2, DR/5, … for a fraction")
+    return text
 
 
 def effective_dr(dr: int, rule: str) -> int:
@@ -105,7 +117,7 @@ def _survival(
         facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=hits, wounds=(hits,)))
         text = f"{hits} hit{'s' if hits > 1 else ''}"
     else:
-        wounds, spec, rule = damage_dice(column, tl)
+        wounds, spec, rule = damage_dice(tables, column, tl)
         armour = effective_dr(pc.dr, rule)
         each = []
         for i in range(wounds):
