@@ -77,8 +77,13 @@ def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
 
 _APPEND_SQL = {
     "find_command": "SELECT first_seq FROM commands WHERE campaign_id = ? AND command_id = ?",
-    "head": "SELECT seq, hash FROM events WHERE campaign_id = ? ORDER BY seq DESC LIMIT 1",
-    "last_position": "SELECT coalesce(max(position), 0) FROM events",
+    # The campaign's head (NULLs for a new campaign) and the log's last position, in one round trip.
+    "head_and_last_position": (
+        "SELECT head.seq, head.hash, log.last_position"
+        " FROM (SELECT coalesce(max(position), 0) AS last_position FROM events) AS log"
+        " LEFT JOIN (SELECT seq, hash FROM events WHERE campaign_id = ? ORDER BY seq DESC LIMIT 1) AS head"
+        " ON 1 = 1"
+    ),
     "insert_command": (
         "INSERT INTO commands (campaign_id, first_seq, last_seq, command_id, meta) VALUES (?, ?, ?, ?, ?)"
     ),
@@ -226,7 +231,7 @@ class SqlEventStore(EventStore):
     ) -> AppendResult:
         with self._locked_write(campaign_id) as conn:
             # Fixed statements on the DBAPI cursor: building and cache-keying Core expressions for these
-            # four small statements cost more than the whole single-event append. The connection and the
+            # small statements cost more than the whole single-event append. The connection and the
             # transaction are SQLAlchemy's.
             cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
             try:
@@ -236,17 +241,14 @@ class SqlEventStore(EventStore):
                         seen = self._command_events(conn, campaign_id, command_id)
                         assert seen is not None
                         return AppendResult(seen, duplicate=True)
-                cursor.execute(self._statement(conn, "head"), (campaign_id,))
-                row = cursor.fetchone()
-                head = EMPTY_HEAD if row is None else Head(row[0], row[1])
+                cursor.execute(self._statement(conn, "head_and_last_position"), (campaign_id,))
+                ((seq, hash_, last_position),) = cursor.fetchall()  # one row, always: the log side is an aggregate
+                head = EMPTY_HEAD if seq is None else Head(seq, hash_)
                 if head.seq != expected_seq:
                     raise ConcurrencyError(
                         f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
                     )
-                cursor.execute(self._statement(conn, "last_position"))
-                aggregate = cursor.fetchone()  # coalesce(max(...)) always returns one row
-                last_position = int(aggregate[0]) if aggregate is not None else 0
-                recorded = prepare_events(campaign_id, events_, head, last_position + 1, command_id, meta)
+                recorded = prepare_events(campaign_id, events_, head, int(last_position) + 1, command_id, meta)
                 first_seq = recorded[0].seq
                 cursor.execute(
                     self._statement(conn, "insert_command"),
