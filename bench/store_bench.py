@@ -1,6 +1,7 @@
 """Append and read throughput of the event store, side by side with raw sqlite3 and `eventsourcing`.
 
     .venv/bin/python bench/store_bench.py [--events 200000] [--batch 1000] [--single 5000] [--json]
+                                          [--pg postgresql://… [--pg-single 2000]]
 
 Every contender writes the same events to its own fresh SQLite file in WAL mode with synchronous=NORMAL:
 
@@ -10,6 +11,10 @@ Every contender writes the same events to its own fresh SQLite file in WAL mode 
                one command row and the event rows per batch) into the same schema (created by our Alembic
                migration): the floor for "insert these rows".
 * es         — the eventsourcing library's SQLiteApplicationRecorder.insert_events (no hash chain).
+
+With ``--pg URL`` the run also appends events one per transaction to that PostgreSQL database, the ledger against
+psycopg doing the same writes under the same advisory lock (the ledger's engine pings each connection it checks
+out, one round trip of its ~7; the bench campaigns are deleted afterwards).
 
 Reads: every event read back and decoded (payload and meta parsed, meta joined from its command) — ledger's
 read() against the same join in raw sqlite3 + orjson.
@@ -277,12 +282,69 @@ def bench_overlapped(path: Path, rows: Rows, events: list[NewEvent], batch: int)
     return elapsed
 
 
+def bench_pg_single(url: str, events: list[NewEvent]) -> dict[str, float]:
+    """One event per transaction on PostgreSQL: the ledger against psycopg doing the same writes by hand.
+
+    The raw contender takes the same advisory lock and writes the very rows the ledger wrote (under another
+    campaign id, with fresh positions): the floor for "append one event to PostgreSQL". Both campaigns are
+    deleted afterwards, so a scratch database is best but any will do.
+    """
+    import psycopg
+
+    from events.db import database_url
+    from events.sql import APPEND_LOCK_KEY
+
+    engine = make_engine(url)
+    ensure_schema(engine)
+    store = SqlEventStore(engine)
+    ledger_id, raw_id = f"bench-{uuid.uuid4()}", f"bench-{uuid.uuid4()}"
+    driver_url = database_url(url).replace("postgresql+psycopg://", "postgresql://", 1)
+    try:
+        ledger_s = timed(lambda: [store.append(ledger_id, [e], i, meta=META) for i, e in enumerate(events)])
+        with psycopg.connect(driver_url) as conn:
+            commands = conn.execute(
+                "SELECT first_seq, last_seq, command_id, meta FROM commands WHERE campaign_id = %s ORDER BY first_seq",
+                (ledger_id,),
+            ).fetchall()
+            rows = conn.execute(
+                "SELECT seq, command_seq, type, schema_version, payload, hash FROM events WHERE campaign_id = %s"
+                " ORDER BY seq",
+                (ledger_id,),
+            ).fetchall()
+            conn.commit()
+
+            def raw() -> None:
+                for command, row in zip(commands, rows, strict=True):
+                    with conn.transaction():
+                        conn.execute(f"SELECT pg_advisory_xact_lock({APPEND_LOCK_KEY})")
+                        conn.execute("INSERT INTO commands VALUES (%s, %s, %s, %s, %s)", (raw_id, *command))
+                        conn.execute(
+                            "INSERT INTO events (position, campaign_id, seq, command_seq, type, schema_version,"
+                            " payload, hash) SELECT coalesce(max(position), 0) + 1, %s, %s, %s, %s, %s, %s, %s"
+                            " FROM events",
+                            (raw_id, *row),
+                        )
+
+            raw_s = timed(raw)
+    finally:
+        with psycopg.connect(driver_url) as conn:
+            for campaign in (ledger_id, raw_id):
+                conn.execute("DELETE FROM events WHERE campaign_id = %s", (campaign,))
+                conn.execute("DELETE FROM commands WHERE campaign_id = %s", (campaign,))
+        engine.dispose()
+    return {"ledger_s": ledger_s, "raw_s": raw_s}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=200_000)
     parser.add_argument("--batch", type=int, default=1_000)
     parser.add_argument("--single", type=int, default=5_000, help="events appended one per transaction")
     parser.add_argument("--repeat", type=int, default=5, help="rounds of the append contenders (the best counts)")
+    parser.add_argument(
+        "--pg", metavar="URL", help="also append --pg-single events one per transaction to this PostgreSQL database"
+    )
+    parser.add_argument("--pg-single", type=int, default=2_000)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -290,6 +352,7 @@ def main() -> int:
         if not args.json:
             print(message, file=sys.stderr, flush=True)
 
+    steps = 5 if args.pg else 4
     results: dict[str, Any] = {"events": args.events, "batch": args.batch, "single": args.single}
     events = make_events(args.events)
     # The inputs are built up front and stay alive for the whole run. Freezing them keeps the garbage collector
@@ -306,7 +369,7 @@ def main() -> int:
         store: SqlEventStore | None = None
         rows: Rows = ([], [])
         for i in range(args.repeat):
-            say(f"[1/5] appending {args.events:,} events in batches of {args.batch:,}, round {i + 1} of {args.repeat}")
+            say(f"[1/{steps}] appending {args.events:,} events by {args.batch:,}, round {i + 1} of {args.repeat}")
             elapsed, ledger_store = bench_ledger_append(d / f"ledger{i}.db", events, args.batch)
             ledger_times.append(elapsed)
             if store is None:
@@ -318,7 +381,7 @@ def main() -> int:
         assert store is not None
         results["append"] = {"ledger_s": min(ledger_times), "raw_s": min(raw_times), "es_s": min(es_times)}
 
-        say("[2/5] the ledger's work without a database, SHA-256 alone, and both beside raw on two threads …")
+        say(f"[2/{steps}] the ledger's work without a database, SHA-256 alone, and both beside raw on two threads …")
         inputs = hashed_inputs(store)
         results["floors"] = {
             "prepare_s": min(bench_prepare_only(events, args.batch) for _ in range(args.repeat)),
@@ -329,12 +392,12 @@ def main() -> int:
         }
         del inputs
 
-        say(f"[3/5] reading and decoding {args.events:,} events …")
+        say(f"[3/{steps}] reading and decoding {args.events:,} events …")
         best_ledger = min(bench_ledger_read(store)[0] for _ in range(3))
         best_raw = min(bench_raw_read(d / "ledger0.db")[0] for _ in range(3))
         results["read"] = {"ledger_s": best_ledger, "raw_s": best_raw}
 
-        say(f"[4/5] {args.single:,} appends of one event per transaction …")
+        say(f"[4/{steps}] {args.single:,} appends of one event per transaction …")
         single = make_events(args.single)
         engine = make_engine(str(d / "single.db"))
         ensure_schema(engine)
@@ -349,7 +412,10 @@ def main() -> int:
         raw_single_s = bench_raw_append(d / "single-raw.db", single_rows, 1)
         es_single_s = bench_es_append(d / "single-es.db", single, 1)
         results["single"] = {"ledger_s": ledger_single_s, "raw_s": raw_single_s, "es_s": es_single_s}
-        say("[5/5] done")
+        if args.pg:
+            say(f"[5/{steps}] {args.pg_single:,} appends of one event per transaction on PostgreSQL …")
+            results["pg_single"] = bench_pg_single(args.pg, make_events(args.pg_single))
+        say("done")
 
     a, r, s, f = results["append"], results["read"], results["single"], results["floors"]
     ratios = {
@@ -359,6 +425,8 @@ def main() -> int:
         "single_vs_raw": s["raw_s"] / s["ledger_s"],
         "single_vs_es": s["es_s"] / s["ledger_s"],
     }
+    if "pg_single" in results:
+        ratios["pg_single_vs_raw"] = results["pg_single"]["raw_s"] / results["pg_single"]["ledger_s"]
     # Upper bounds, from this run's own measurements. A store that keeps DESIGN.md's chain must at least insert
     # these rows (raw) and hash these bytes (hash). On one interpreter the two add up: hashlib holds the GIL for
     # inputs this small, and "overlapped" shows a second writer thread buys nothing. So no implementation can
@@ -395,6 +463,11 @@ def main() -> int:
         print(f"  ledger                               {rate(k, s['ledger_s'])}")
         print(f"  raw sqlite3                          {rate(k, s['raw_s'])}")
         print(f"  eventsourcing                        {rate(k, s['es_s'])}")
+        if "pg_single" in results:
+            pg, m = results["pg_single"], args.pg_single
+            print(f"append one event per transaction on PostgreSQL ({m:,})")
+            print(f"  ledger                               {rate(m, pg['ledger_s'])}")
+            print(f"  raw psycopg, same lock and rows      {rate(m, pg['raw_s'])}")
         print("\nratios (ledger throughput ÷ other; higher is better for the ledger)")
         for key, value in ratios.items():
             target = targets.get(key)
