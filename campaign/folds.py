@@ -12,6 +12,7 @@ import orjson
 from pydantic import TypeAdapter
 
 from campaign.rules import fighting_spirit as fs
+from campaign.rules.disorder import state as dis
 from campaign.rules.fighting_spirit.tables import Tables as FsTables
 from campaign.rules.mass_combat import state as mc
 from campaign.rules.mass_combat.strength import troop_strength
@@ -154,11 +155,57 @@ def _mc_summary(state: mc.CampaignState) -> Summary:
     return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), state.day)
 
 
+# -- disorder markers ---------------------------------------------------------------------------------
+
+
+def _dis_summary(state: dis.CampaignState) -> Summary:
+    units = [
+        {
+            "unit_id": u.unit_id,
+            "name": u.name,
+            "side": u.side,
+            "troops": u.profile.troops,
+            "models": u.profile.models,
+            "points": u.profile.points,
+            "battles": u.battles,
+            "disbanded": u.disbanded,
+        }
+        for u in state.roster.values()
+    ]
+    battles = [
+        {
+            "battle_id": b.battle_id,
+            "number": b.number,
+            "name": b.name,
+            "turn": b.turn,
+            "result": b.result,
+            "winner": b.winner,
+            "ended": b.ended,
+        }
+        for b in sorted(state.battles.values(), key=lambda b: b.number)
+    ]
+    careers = [
+        {
+            "pc": c.officer,
+            "side": c.side,
+            "commands": state.officers.get(c.side) == c.officer,
+            "battles": list(c.battles),
+            "glory": c.glory,
+            "glory_by_battle": list(c.glory_by_battle),
+            "rank": c.rank,
+        }
+        for c in state.careers.values()
+    ]
+    units.sort(key=lambda u: (u["side"], u["name"]))
+    return Summary(units, battles, {}, sorted(careers, key=lambda c: c["pc"]), 0)
+
+
 FOLDS: Mapping[str, RulesetFold] = {
     "fighting-spirit": RulesetFold(
         "fighting-spirit", fs.CampaignState, _fs_apply, TypeAdapter(fs.CampaignState), _fs_summary
     ),
     "mass-combat": RulesetFold("mass-combat", mc.CampaignState, _mc_apply, TypeAdapter(mc.CampaignState), _mc_summary),
+    "disorder": RulesetFold("disorder", dis.CampaignState, dis.apply, TypeAdapter(dis.CampaignState), _dis_summary),
 }
 
 

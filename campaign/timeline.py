@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.commands import REGISTRY, Registered
+from campaign.disorder import Disorder
 from campaign.fighting_spirit import FightingSpirit  # importing the services registers their commands
 from campaign.ledger import Ledger
 from campaign.mass_combat import MassCombat
@@ -226,7 +227,12 @@ class Sandbox:
 
 def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping[str, Any], command_id: str) -> Any:
 
-    services: dict[str, Any] = {"FightingSpirit": FightingSpirit, "MassCombat": MassCombat, "Ledger": None}
+    services: dict[str, Any] = {
+        "FightingSpirit": FightingSpirit,
+        "MassCombat": MassCombat,
+        "Disorder": Disorder,
+        "Ledger": None,
+    }
     if entry.service not in services:
         raise InvalidInputError(f"no service {entry.service} for {entry.name}")
     target = ledger if entry.service == "Ledger" else services[entry.service](ledger)

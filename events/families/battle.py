@@ -129,3 +129,38 @@ class BattleEnded(Event):
     battle_id: str
     result: str
     winner: str | None = None
+
+
+@registry.register
+class ModelsLost(Event):
+    """Models a unit lost: to shooting or melee (which calls for a morale check) or captured while retreating."""
+
+    event_name = "battle.models_lost"
+
+    battle_id: str
+    unit_id: str
+    count: int
+    cause: str
+    """shooting, melee or captured."""
+
+
+@registry.register
+class ForceMorale(Event):
+    """A force's morale (seed 001): ``half`` (every unit tests, once) or ``flees`` (its remaining units flee)."""
+
+    event_name = "battle.force_morale"
+
+    battle_id: str
+    side: str
+    status: str
+    lost_points: int
+
+
+@registry.register
+class OfficerRemoved(Event):
+    """A force's officer was removed from play (seed 001): every unit of the side tests, once per game."""
+
+    event_name = "battle.officer_removed"
+
+    battle_id: str
+    side: str

@@ -59,3 +59,37 @@ class PromotionRolled(Event):
     pc: str
     reaction: str
     rank_change: int
+
+
+@registry.register
+class OfficerAppointed(Event):
+    """An officer takes command of a side's force; his career (running Glory, rank) follows him by name."""
+
+    event_name = "career.officer_appointed"
+
+    side: str
+    officer: str
+
+
+@registry.register
+class GloryAwarded(Event):
+    """A force's Glory for one scenario, added to its officer's running total; ``sources`` says where it came from."""
+
+    event_name = "career.glory_awarded"
+
+    battle_id: str
+    side: str
+    officer: str
+    glory: int
+    sources: dict[str, int]
+
+
+@registry.register
+class RankReached(Event):
+    """An officer's running Glory reached a new career rank."""
+
+    event_name = "career.rank_reached"
+
+    officer: str
+    rank: str
+    glory: int

@@ -59,3 +59,16 @@ class RallyAttempted(Event):
     battle_id: str
     officer_id: str
     unit_id: str
+
+
+@registry.register
+class DisorderChanged(Event):
+    """A unit's disorder markers after the change (seed 001): ``markers`` removable ones, ``permanent`` 0 or 1."""
+
+    event_name = "morale.disorder_changed"
+
+    battle_id: str
+    unit_id: str
+    markers: int
+    permanent: int
+    reason: str

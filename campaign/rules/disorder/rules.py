@@ -1,0 +1,402 @@
+"""The disorder-marker rules (RULES.md §1) as pure functions: state and dice in, a :class:`Decision` out.
+
+A unit carries removable disorder markers and at most one permanent marker; their sum is its state (0 in
+order, 1 disordered, 2 broken) and the third flees it. Numbers come from the tables in force, never from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from campaign.rules.decision import Decision
+from campaign.rules.disorder.tables import Tables
+from events.dice import Dice, Roll, parse
+from events.errors import InvalidInputError
+from events.families.battle import ForceMorale, ModelsLost, UnitRemoved
+from events.families.career import GloryAwarded, RankReached
+from events.families.morale import DisorderChanged
+from events.registry import Event
+
+STATES = ("in order", "disordered", "broken")
+LOSS_CAUSES = ("shooting", "melee")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What the rules read of a unit in a battle."""
+
+    unit_id: str
+    name: str
+    side: str
+    start_models: int
+    models: int
+    points: int
+    discipline: int
+    markers: int = 0
+    permanent: int = 0
+
+    @property
+    def total_markers(self) -> int:
+        return self.markers + self.permanent
+
+
+def state_name(total_markers: int) -> str:
+    return STATES[min(total_markers, len(STATES) - 1)]
+
+
+def _rolled(roll: Roll) -> str:
+    return f"{roll.total} ({'+'.join(map(str, roll.faces))})"
+
+
+def _flee(unit: Unit, battle_id: str, reason: str) -> UnitRemoved:
+    return UnitRemoved(battle_id=battle_id, unit_id=unit.unit_id, reason=reason)
+
+
+def lose_models(unit: Unit, battle_id: str, count: int, cause: str) -> tuple[Unit, list[Event], str]:
+    """The unit after losing ``count`` models (never below none), the facts, and a line saying so."""
+    if count <= 0:
+        raise InvalidInputError(f"a loss is at least one model, not {count}")
+    lost = min(count, unit.models)
+    after = Unit(**{**unit.__dict__, "models": unit.models - lost})
+    facts: list[Event] = [ModelsLost(battle_id=battle_id, unit_id=unit.unit_id, count=lost, cause=cause)]
+    if after.models == 0:
+        facts.append(_flee(unit, battle_id, "destroyed"))
+    return after, facts, f"{unit.name} lost {lost} model{'s' if lost != 1 else ''} ({cause}): {after.models} left"
+
+
+def permanent_marker(tables: Tables, unit: Unit, battle_id: str) -> Decision | None:
+    """§1.2: at ≤ ½ of its starting models a unit gets its one permanent marker, before that casualty test."""
+    if not tables.flag("markers.permanent_at_half") or unit.permanent or unit.models * 2 > unit.start_models:
+        return None
+    total = unit.total_markers + 1
+    flees = total >= tables.number("markers.flees_at")
+    facts: list[Event] = [
+        DisorderChanged(
+            battle_id=battle_id, unit_id=unit.unit_id, markers=unit.markers, permanent=1, reason="at half strength"
+        )
+    ]
+    if flees:
+        facts.append(_flee(unit, battle_id, "fled: a third marker"))
+    explanation = (
+        f"{unit.name} is down to {unit.models} of {unit.start_models} models (≤ ½): a permanent marker, "
+        f"{total} in all → " + ("flees at once, no test" if flees else state_name(total))
+    )
+    return Decision(
+        "permanent_marker",
+        "§1.2",
+        unit.unit_id,
+        {"start_models": unit.start_models, "models": unit.models, "markers": unit.markers},
+        {"permanent": 1, "total_markers": total, "flees": flees},
+        explanation,
+        tuple(facts),
+    )
+
+
+def add_marker(tables: Tables, unit: Unit, battle_id: str, reason: str) -> Decision:
+    """§1.2: a disorder marker from another source (a lost melee, a scenario event); the third flees the unit."""
+    if not reason.strip():
+        raise InvalidInputError("say where the marker comes from (e.g. 'lost a melee')")
+    markers = unit.markers + 1
+    total = markers + unit.permanent
+    flees = total >= tables.number("markers.flees_at")
+    facts: list[Event] = [
+        DisorderChanged(
+            battle_id=battle_id, unit_id=unit.unit_id, markers=markers, permanent=unit.permanent, reason=reason
+        )
+    ]
+    if flees:
+        facts.append(_flee(unit, battle_id, "fled: a third marker"))
+    return Decision(
+        "marker",
+        "§1.2",
+        unit.unit_id,
+        {"markers": unit.markers, "permanent": unit.permanent, "reason": reason},
+        {"total_markers": total, "flees": flees},
+        f"{unit.name} takes a marker ({reason}): {total} in all → "
+        + ("flees, removed" if flees else state_name(total)),
+        tuple(facts),
+    )
+
+
+def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[str, ...]:
+    known = tables.causes
+    unknown = [c for c in causes if c not in known]
+    if unknown:
+        raise InvalidInputError(f"unknown cause(s) {', '.join(unknown)}: choose from {', '.join(known)}")
+    if not causes:
+        raise InvalidInputError("a morale check needs a cause")
+    if len(set(causes)) != len(causes):
+        raise InvalidInputError("each cause counts once: one check for them all, −1 per extra cause")
+    if ("casualties" in causes) != (lost > 0):
+        raise InvalidInputError("models lost count only when casualties are a cause of the check, and then they must")
+    return tuple(causes)
+
+
+def morale_check(
+    tables: Tables,
+    unit: Unit,
+    dice: Dice,
+    battle_id: str,
+    *,
+    causes: Sequence[str],
+    lost: int = 0,
+    close_order: bool = False,
+    officer_near: bool = False,
+) -> Decision:
+    """§1.4: one check for all the causes that came together; pass, retreat, a marker, or flight."""
+    causes = _checked_causes(tables, causes, lost)
+    roll = dice.roll(parse(str(tables.value("check.dice"))), f"morale check, {unit.name}")
+    terms = [
+        ("2d6", roll.total),
+        ("models lost", -lost),
+        ("markers", -unit.total_markers),
+        ("discipline", unit.discipline),
+        ("close order", tables.number("check.close_order") if close_order else 0),
+        ('officer within 12"', tables.number("check.officer_near") if officer_near else 0),
+        ("extra causes", tables.number("check.per_extra_cause") * (len(causes) - 1)),
+    ]
+    total = sum(value for _, value in terms)
+    sum_text = " ".join(f"{'+' if v >= 0 else '−'} {abs(v)} {label}" for label, v in terms[1:] if v)
+    working = f"{_rolled(roll)} {sum_text} = {total}".replace("  ", " ")
+    facts: list[Event] = []
+    if total >= tables.number("check.pass_at"):
+        result, text = "pass", "passes: no new marker, the markers it has stay"
+    elif total > tables.number("check.disaster_at_most"):
+        result, text = "retreat", "fails: retreats ½ move, no new marker"
+    elif unit.markers > 0 or (unit.permanent and tables.flag("check.any_marker_flees")):
+        result, text = "flees", f"fails badly while {state_name(unit.total_markers)}: flees, removed"
+        facts.append(_flee(unit, battle_id, "fled: failed a morale check while disordered"))
+    else:
+        markers = unit.markers + 1
+        if markers + unit.permanent >= tables.number("markers.flees_at"):
+            result, text = "flees", "fails badly: the new marker is its third, it flees"
+            facts.append(_flee(unit, battle_id, "fled: a third marker"))
+        else:
+            result = "disordered"
+            text = f"fails badly: a marker ({state_name(markers + unit.permanent)}), retreats ½ move, must rally"
+        facts.insert(
+            0,
+            DisorderChanged(
+                battle_id=battle_id,
+                unit_id=unit.unit_id,
+                markers=markers,
+                permanent=unit.permanent,
+                reason="failed a morale check",
+            ),
+        )
+    return Decision(
+        "morale_check",
+        "§1.4",
+        unit.unit_id,
+        {
+            "causes": list(causes),
+            "lost": lost,
+            "markers": unit.markers,
+            "permanent": unit.permanent,
+            "discipline": unit.discipline,
+            "close_order": close_order,
+            "officer_near": officer_near,
+        },
+        {"total": total, "result": result},
+        f"{unit.name}, morale check for {', '.join(causes)}: {working} → {text}",
+        tuple(facts),
+        (roll,),
+    )
+
+
+def rally(
+    tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, close_order: bool = False, officer_near: bool = False
+) -> Decision:
+    """§1.6 [INF]: 2d6 + Discipline − markers + bonuses ≥ 6 removes the non-permanent markers."""
+    if unit.markers == 0:
+        raise InvalidInputError(
+            f"{unit.name} has no marker a rally can remove"
+            + (" (its permanent marker stays for the game)" if unit.permanent else "")
+        )
+    roll = dice.roll(parse(str(tables.value("rally.dice"))), f"rally, {unit.name}")
+    bonus = (tables.number("rally.close_order") if close_order else 0) + (
+        tables.number("rally.officer_near") if officer_near else 0
+    )
+    total = roll.total + unit.discipline - unit.total_markers + bonus
+    passed = total >= tables.number("rally.pass_at")
+    removes = str(tables.value("rally.removes"))
+    if removes not in ("all", "one"):
+        raise InvalidInputError(f"rally.removes is {removes!r}: it must be 'all' or 'one'")
+    left = 0 if removes == "all" else unit.markers - 1
+    facts: tuple[Event, ...] = ()
+    if passed:
+        facts = (
+            DisorderChanged(
+                battle_id=battle_id, unit_id=unit.unit_id, markers=left, permanent=unit.permanent, reason="rallied"
+            ),
+        )
+    working = (
+        f"{_rolled(roll)} {unit.discipline:+d} discipline − {unit.total_markers} markers"
+        + (f" {bonus:+d} bonuses" if bonus else "")
+        + f" = {total}"
+    )
+    text = f"rallies: {state_name(left + unit.permanent)}" if passed else "fails: no change, it may try again next turn"
+    return Decision(
+        "rally",
+        "§1.6",
+        unit.unit_id,
+        {
+            "markers": unit.markers,
+            "permanent": unit.permanent,
+            "discipline": unit.discipline,
+            "close_order": close_order,
+            "officer_near": officer_near,
+        },
+        {"total": total, "passed": passed, "markers": left if passed else unit.markers},
+        f"{unit.name}, rally: {working} → {text}",
+        facts,
+        (roll,),
+    )
+
+
+def tenths_of_inch(text: str, what: str) -> int:
+    """A distance typed at the table ("3", "1.5") as whole tenths of an inch; no floats reach the log."""
+    whole, _, fraction = text.strip().partition(".")
+    if not whole.isdigit() or (fraction and not (len(fraction) == 1 and fraction.isdigit())):
+        raise InvalidInputError(f"{what} {text!r}: give inches, to a tenth at most (e.g. 3 or 1.5)")
+    tenths = int(whole) * 10 + (int(fraction) if fraction else 0)
+    if tenths > 1000:
+        raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
+    return tenths
+
+
+def retreat(tables: Tables, unit: Unit, battle_id: str, *, needed: int, moved: int, off_table: bool) -> Decision:
+    """§1.5: blocked, a unit loses a model (captured) per full inch not moved; off the table, it is gone."""
+    if moved > needed:
+        raise InvalidInputError(f'it moved {moved / 10:g}" of a {needed / 10:g}" retreat: it cannot move more')
+    short = needed - moved
+    captured = min(unit.models, (short // 10) * tables.number("retreat.models_per_full_inch"))
+    facts: list[Event] = []
+    after = unit
+    text = f'retreats {moved / 10:g}" of {needed / 10:g}"'
+    if captured:
+        after, lost_facts, _ = lose_models(unit, battle_id, captured, "captured")
+        facts.extend(lost_facts)
+        text += f", {short // 10} full inch{'es' if short // 10 != 1 else ''} short: {captured} captured"
+    if off_table and after.models > 0:
+        facts.append(_flee(unit, battle_id, "fled: left the table"))
+        text += "; a model left the table: the whole unit has fled"
+    return Decision(
+        "retreat",
+        "§1.5",
+        unit.unit_id,
+        {"needed_tenths": needed, "moved_tenths": moved, "off_table": off_table, "models": unit.models},
+        {"captured": captured, "fled": off_table},
+        f"{unit.name} {text}",
+        tuple(facts),
+    )
+
+
+def points_lost(unit: Unit, removed: bool) -> int:
+    """A unit's points counted lost: all of them once it is gone, else its share of models lost (rounded down)."""
+    if removed:
+        return unit.points
+    return unit.points * (unit.start_models - unit.models) // unit.start_models
+
+
+def force_morale(
+    tables: Tables,
+    battle_id: str,
+    side: str,
+    *,
+    start_points: int,
+    lost_points: int,
+    status: str | None,
+    remaining: Sequence[Unit],
+) -> Decision | None:
+    """§1.3/§1.8: at ½ of its points lost every unit of the force tests (once); beyond ¾ the rest flee."""
+    if start_points <= 0:
+        return None
+    pct_x = lost_points * 100
+    flee_line = tables.number("force.flees_over") * start_points
+    flees = pct_x >= flee_line if tables.flag("force.flees_at_exactly") else pct_x > flee_line
+    half = pct_x >= tables.number("force.half_at") * start_points
+    share = f"{lost_points} of {start_points} points lost ({pct_x // start_points}%)"
+    inputs = {"start_points": start_points, "lost_points": lost_points}
+    if flees and status != "flees":
+        facts: list[Event] = [ForceMorale(battle_id=battle_id, side=side, status="flees", lost_points=lost_points)]
+        facts.extend(_flee(u, battle_id, "fled: the force broke") for u in remaining)
+        names = ", ".join(u.name for u in remaining) or "none"
+        return Decision(
+            "force_flees",
+            "§1.3",
+            None,
+            {**inputs, "side": side},
+            {"status": "flees", "fled": [u.unit_id for u in remaining]},
+            f"{side}: {share}, beyond the limit: its remaining units flee ({names}); "
+            "the game ends once this turn is played out",
+            tuple(facts),
+        )
+    if half and status is None:
+        return Decision(
+            "force_half",
+            "§1.3",
+            None,
+            {**inputs, "side": side},
+            {"status": "half"},
+            f"{side}: {share}: every one of its units takes a morale check (force_half), once this game",
+            (ForceMorale(battle_id=battle_id, side=side, status="half", lost_points=lost_points),),
+        )
+    return None
+
+
+def glory(
+    tables: Tables,
+    battle_id: str,
+    side: str,
+    officer: str,
+    *,
+    result: str,
+    objectives: int,
+    enemy_removed: int,
+    own_fled: int,
+    officer_removed: bool,
+    glory_before: int,
+) -> Decision:
+    """§1.8 [PLACEHOLDER]: the force's Glory for the scenario, added to its officer's running total."""
+    if result not in ("won", "drawn", "lost"):
+        raise InvalidInputError(f"a scenario is won, drawn or lost, not {result!r}")
+    if objectives < 0:
+        raise InvalidInputError(f"objectives held cannot be negative ({objectives})")
+    sources = {
+        result: tables.number(f"glory.{result}"),
+        "objectives": tables.number("glory.per_objective") * objectives,
+        "enemy units removed": tables.number("glory.per_enemy_unit_removed") * enemy_removed,
+        "own units fled": tables.number("glory.per_own_unit_fled") * own_fled,
+        "officer removed": tables.number("glory.officer_removed") if officer_removed else 0,
+    }
+    sources = {k: v for k, v in sources.items() if v or k == result}
+    earned = sum(sources.values())
+    total = glory_before + earned
+    facts: list[Event] = [
+        GloryAwarded(battle_id=battle_id, side=side, officer=officer, glory=earned, sources=sources),
+    ]
+    rank_before, rank_after = tables.rank(glory_before), tables.rank(total)
+    if rank_after != rank_before:
+        facts.append(RankReached(officer=officer, rank=rank_after, glory=total))
+    parts = " ".join(f"{v:+d} {k}" for k, v in sources.items())
+    return Decision(
+        "glory",
+        "§1.8",
+        None,
+        {
+            "side": side,
+            "officer": officer,
+            "result": result,
+            "objectives": objectives,
+            "enemy_removed": enemy_removed,
+            "own_fled": own_fled,
+            "officer_removed": officer_removed,
+            "glory_before": glory_before,
+        },
+        {"glory": earned, "total": total, "rank": rank_after},
+        f"{side} ({officer}): {parts} = {earned:+d} Glory; running total {total}"
+        + (f", now {rank_after}" if rank_after != rank_before else f" ({rank_after})"),
+        tuple(facts),
+    )

@@ -1,0 +1,195 @@
+"""The disorder-marker campaign, folded from the log: a pure ``apply(state, event) -> state``.
+
+It applies recorded facts only (models lost, markers, removals, Glory); it never re-decides a rule. Markers
+live in a battle's state and end with it (RULES.md §5); what carries on is the roster, the battles each unit
+fought, and each officer's running Glory and rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from campaign.rules.disorder.profile import UnitProfile
+from campaign.rules.disorder.rules import Unit
+from campaign.rules.disorder.tables import Tables
+from campaign.rules.tables import Override
+from events.envelope import RecordedEvent
+
+RULESET = "disorder"
+
+
+@dataclass(frozen=True)
+class RosterUnit:
+    unit_id: str
+    name: str
+    side: str
+    profile: UnitProfile
+    disbanded: str | None = None
+    battles: int = 0
+
+
+@dataclass(frozen=True)
+class UnitInBattle:
+    unit_id: str
+    side: str
+    start_models: int
+    models: int
+    points: int
+    markers: int = 0
+    permanent: int = 0
+    removed: str | None = None
+
+
+@dataclass(frozen=True)
+class BattleState:
+    battle_id: str
+    name: str
+    number: int
+    sides: tuple[str, ...]
+    units: Mapping[str, UnitInBattle] = field(default_factory=dict)
+    turn: int = 1
+    force: Mapping[str, str] = field(default_factory=dict)
+    """Per side: ``half`` once half its points are lost, ``flees`` once it broke."""
+    officer_removed: tuple[str, ...] = ()
+    ended: bool = False
+    result: str | None = None
+    winner: str | None = None
+
+    def start_points(self, side: str) -> int:
+        return sum(u.points for u in self.units.values() if u.side == side)
+
+
+@dataclass(frozen=True)
+class Career:
+    officer: str
+    side: str
+    glory: int = 0
+    rank: str = ""
+    battles: tuple[str, ...] = ()
+    glory_by_battle: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    roster: Mapping[str, RosterUnit] = field(default_factory=dict)
+    officers: Mapping[str, str] = field(default_factory=dict)
+    """The officer commanding each side's force."""
+    careers: Mapping[str, Career] = field(default_factory=dict)
+    battles: Mapping[str, BattleState] = field(default_factory=dict)
+    active_battle: str | None = None
+    overrides: tuple[Override, ...] = ()
+
+    def unit_by_name(self, name: str) -> RosterUnit | None:
+        for unit in self.roster.values():
+            if name in (unit.name, unit.unit_id):
+                return unit
+        return None
+
+    def in_battle(self, battle: BattleState, unit_id: str, tables: Tables) -> Unit:
+        """What the rules read of a unit in ``battle``."""
+        roster, state = self.roster[unit_id], battle.units[unit_id]
+        return Unit(
+            unit_id=unit_id,
+            name=roster.name,
+            side=state.side,
+            start_models=state.start_models,
+            models=state.models,
+            points=state.points,
+            discipline=tables.discipline(roster.profile.troops),
+            markers=state.markers,
+            permanent=state.permanent,
+        )
+
+
+def _battle(state: CampaignState, battle_id: str, change: Any) -> CampaignState:
+    if battle_id not in state.battles:
+        return state
+    battles = dict(state.battles)
+    battles[battle_id] = change(battles[battle_id])
+    return replace(state, battles=battles)
+
+
+def _unit(state: CampaignState, p: Mapping[str, Any], **changes: Any) -> CampaignState:
+    def change(b: BattleState) -> BattleState:
+        if p["unit_id"] not in b.units:
+            return b
+        units = dict(b.units)
+        units[p["unit_id"]] = replace(units[p["unit_id"]], **changes)
+        return replace(b, units=units)
+
+    return _battle(state, p["battle_id"], change)
+
+
+def _models(state: CampaignState, unit_id: str, delta: int) -> CampaignState:
+    roster = dict(state.roster)
+    unit = roster[unit_id]
+    roster[unit_id] = replace(unit, profile=unit.profile.model_copy(update={"models": unit.profile.models + delta}))
+    return replace(state, roster=roster)
+
+
+def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
+    p = event.payload
+    kind = event.type
+    if kind == "roster.unit_mustered":
+        roster = dict(state.roster)
+        roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
+        return replace(state, roster=roster)
+    if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.roster.keys():
+        return _models(_models(state, p["from_unit_id"], -p["men"]), p["to_unit_id"], p["men"])
+    if kind == "roster.unit_disbanded" and p["unit_id"] in state.roster:
+        roster = dict(state.roster)
+        roster[p["unit_id"]] = replace(roster[p["unit_id"]], disbanded=p["reason"])
+        return replace(state, roster=roster)
+    if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
+        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+    if kind == "career.officer_appointed":
+        careers = dict(state.careers)
+        known = careers.get(p["officer"])
+        careers[p["officer"]] = replace(known, side=p["side"]) if known else Career(p["officer"], p["side"])
+        return replace(state, officers={**state.officers, p["side"]: p["officer"]}, careers=careers)
+    if kind == "career.glory_awarded" and p["officer"] in state.careers:
+        careers = dict(state.careers)
+        c = careers[p["officer"]]
+        careers[p["officer"]] = replace(
+            c,
+            glory=c.glory + p["glory"],
+            battles=(*c.battles, p["battle_id"]),
+            glory_by_battle=(*c.glory_by_battle, p["glory"]),
+        )
+        return replace(state, careers=careers)
+    if kind == "career.rank_reached" and p["officer"] in state.careers:
+        careers = dict(state.careers)
+        careers[p["officer"]] = replace(careers[p["officer"]], rank=p["rank"])
+        return replace(state, careers=careers)
+    if kind == "battle.started":
+        battles = dict(state.battles)
+        battles[p["battle_id"]] = BattleState(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
+        return replace(state, battles=battles, active_battle=p["battle_id"])
+    if kind == "battle.unit_deployed":
+        deployed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], int(p["state"]["points"]))
+        return _battle(state, p["battle_id"], lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}))
+    if kind == "battle.turn_began":
+        return _battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
+    if kind == "battle.models_lost":
+        battle = state.battles.get(p["battle_id"])
+        unit = battle.units.get(p["unit_id"]) if battle else None
+        return _unit(state, p, models=max(0, unit.models - p["count"])) if unit else state
+    if kind == "morale.disorder_changed":
+        return _unit(state, p, markers=p["markers"], permanent=p["permanent"])
+    if kind == "battle.unit_removed":
+        return _unit(state, p, removed=p["reason"])
+    if kind == "battle.force_morale":
+        return _battle(state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]}))
+    if kind == "battle.officer_removed":
+        return _battle(state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"])))
+    if kind == "battle.ended" and p["battle_id"] in state.battles:
+        ended = _battle(state, p["battle_id"], lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
+        roster = dict(ended.roster)
+        for unit_id in state.battles[p["battle_id"]].units:
+            if unit_id in roster:
+                roster[unit_id] = replace(roster[unit_id], battles=roster[unit_id].battles + 1)
+        active = None if state.active_battle == p["battle_id"] else state.active_battle
+        return replace(ended, roster=roster, active_battle=active)
+    return state
