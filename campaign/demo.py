@@ -16,6 +16,7 @@ from rich.markup import escape
 from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
+from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.ledger import TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
@@ -28,7 +29,7 @@ from projections.state.campaigns import CampaignInfo
 
 DEMO_ROLLS: dict[str, list[tuple[str, str, tuple[int, ...] | None]]] = {
     "fighting-spirit": [],
-    "disorder": [("2d6", "morale check, 95th Rifles", None), ("2d6", "rally, line company", (4, 3))],
+    "disorder": [],
     "mass-combat": [],
     "grimdark": [
         ("d6", "Saurian Warriors morale test (Q4+)", None),
@@ -215,6 +216,42 @@ def mass_combat_campaign(app: App, name: str) -> None:
     game.battle(info(), setup(2, 1))
 
 
+def disorder_campaign(app: App, name: str) -> None:
+    """Two skirmishes of the Peninsular War under the disorder-marker rules (RULES.md §1), seeded dice: hits,
+    checks, a rally, a blocked retreat, and each officer's Glory carried from the first scenario to the second."""
+    game = Disorder(app.ledger)
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve(name)
+
+    for unit, side, profile in (
+        ("95th Rifles", "British", {"models": 10, "troops": "rifles", "points": 100}),
+        ("Line company", "British", {"models": 12, "troops": "line", "points": 80}),
+        ("Voltigeurs", "French", {"models": 10, "troops": "light", "points": 90}),
+        ("Fusiliers", "French", {"models": 12, "troops": "line", "points": 80}),
+    ):
+        game.muster(info(), unit, side, profile)
+    game.appoint(info(), "British", "Lt Sharpe")
+    game.appoint(info(), "French", "Capt Dubreton")
+    everyone = ["95th Rifles", "Line company", "Voltigeurs", "Fusiliers"]
+    game.start_battle(info(), "The bridge at Sabugal", everyone, "hold the bridge")
+    game.hit(info(), "Voltigeurs", 2, close_order=False, officer_near=True)
+    game.hit(info(), "Line company", 3, cause="melee", close_order=True)
+    with contextlib.suppress(InvalidInputError):  # only a unit that took a marker can rally
+        game.rally(info(), "Line company", officer_near=True)
+    game.next_turn(info())
+    game.hit(info(), "Fusiliers", 4, also=["friend_removed"])
+    with contextlib.suppress(InvalidInputError):  # a unit that fled is no longer on the table
+        game.retreat(info(), "Fusiliers", "3", "1.5")
+    game.end_battle(info(), "British", {"British": 1})
+    game.start_battle(info(), "The convent at Fuentes", everyone, "take the convent")
+    game.hit(info(), "95th Rifles", 2)
+    game.officer_down(info(), "British")
+    with contextlib.suppress(InvalidInputError):
+        game.check_morale(info(), "Line company", ["officer_removed"])
+    game.end_battle(info(), "French", {"French": 2})
+
+
 def build_demo(app: App, out: Output) -> dict[str, Any]:
     ledger = app.ledger
     summary: dict[str, Any] = {"campaigns": []}
@@ -225,10 +262,12 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
             name = f"Demo {ruleset}"
             ledger.create_campaign(name, ruleset, seed=demo_seed(name), command_id=f"demo-new-{ruleset}")
             progress.advance(task)
-            if ruleset in ("fighting-spirit", "mass-combat"):
+            if ruleset in ("fighting-spirit", "mass-combat", "disorder"):
                 if ruleset == "fighting-spirit":
                     play_five_grade_battle(app, name)
                     five_grade_campaign(app, name)
+                elif ruleset == "disorder":
+                    disorder_campaign(app, name)
                 else:
                     mass_combat_campaign(app, name)
                 if not out.as_json:
@@ -237,7 +276,19 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
                         if event.type in ("battle.started", "battle.ended") or (
                             event.type == "rules.applied"
                             and event.payload["rule"]
-                            in ("morale_test", "rally", "strategy_contest", "result", "survival", "glory", "payday")
+                            in (
+                                "morale_test",
+                                "morale_check",
+                                "rally",
+                                "retreat",
+                                "force_half",
+                                "force_flees",
+                                "strategy_contest",
+                                "result",
+                                "survival",
+                                "glory",
+                                "payday",
+                            )
                         ):
                             out.console.print(f"[bold]{name}[/] #{event.seq}: {escape(describe(event, names))}")
             for i, (notation, purpose, table) in enumerate(DEMO_ROLLS[ruleset]):

@@ -103,6 +103,24 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         return f"{n('unit_id')}: No step back {'begins' if p['active'] else 'ends'} ({p['reason']})"
     if kind == "morale.rally_attempted":
         return f"{n('officer_id')} spends a rally action on {n('unit_id')}"
+    if kind == "battle.models_lost":
+        return f"{n('unit_id')} loses {p['count']} model{'s' if p['count'] != 1 else ''} ({p['cause']})"
+    if kind == "morale.disorder_changed":
+        total = p["markers"] + p["permanent"]
+        permanent = " (one permanent)" if p["permanent"] else ""
+        return f"{n('unit_id')}: {total} disorder marker{'s' if total != 1 else ''}{permanent}, {p['reason']}"
+    if kind == "battle.force_morale":
+        what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
+        return f"{p['side']}'s force has lost {p['lost_points']} points: {what}"
+    if kind == "battle.officer_removed":
+        return f"{p['side']}'s officer is removed from play"
+    if kind == "career.officer_appointed":
+        rank = f" ({p['rank']})" if p.get("rank") else ""
+        return f"{p['officer']}{rank} takes command of {p['side']}"
+    if kind == "career.glory_awarded":
+        return f"{p['officer']} ({p['side']}) gains {p['glory']:+d} Glory"
+    if kind == "career.rank_reached":
+        return f"{p['officer']} reaches the rank of {p['rank']} ({p['glory']} Glory)"
     if "unit_id" in p:
         rest = ", ".join(f"{k} {v}" for k, v in p.items() if k not in ("battle_id", "unit_id"))
         return f"{n('unit_id')}: {kind.split('.', 1)[1].replace('_', ' ')}" + (f" ({rest})" if rest else "")

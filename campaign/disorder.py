@@ -105,7 +105,8 @@ class Disorder(RulesetService):
     ) -> Decision | None:
         """The force's morale once this command's ``unit`` (as it is after it; ``gone`` if removed) counts."""
         side = unit.side
-        units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in battle.units]
+        # In id order: a battle's units come back from a JSON snapshot in sorted order, from a fold in log order.
+        units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in sorted(battle.units)]
         gone_ids = {uid for uid, u in battle.units.items() if u.removed}
         if gone or unit.models == 0:
             gone_ids.add(unit.unit_id)
@@ -138,7 +139,7 @@ class Disorder(RulesetService):
     @command("dis.officer")
     def appoint(self, info: CampaignInfo, side: str, officer: str, command_id: str | None = None) -> AppendResult:
         """An officer takes command of a side's force; his Glory and rank follow him from battle to battle."""
-        state, _ = self.state(info)
+        state, tables = self.state(info)
         if not side.strip() or not officer.strip():
             raise InvalidInputError("an officer needs a name and a side")
         if state.active_battle is not None:
@@ -146,7 +147,9 @@ class Disorder(RulesetService):
         known = state.careers.get(officer)
         if known is not None and known.side != side and state.officers.get(known.side) == officer:
             raise InvalidInputError(f"{officer} commands {known.side}: appoint another officer there first")
-        return self._facts(info, "dis.officer", [OfficerAppointed(side=side, officer=officer)], command_id)
+        rank = tables.rank(known.glory if known else 0)
+        event = OfficerAppointed(side=side, officer=officer, rank=rank)
+        return self._facts(info, "dis.officer", [event], command_id)
 
     @command("dis.transfer")
     def transfer(
@@ -419,7 +422,9 @@ class Disorder(RulesetService):
                 raise InvalidInputError(f"{side!r} is not a side of this battle ({', '.join(battle.sides)})")
             if side in battle.officer_removed:
                 raise InvalidInputError(f"{side}'s officer was already removed in this battle")
-            units = [state.roster[uid].name for uid, u in battle.units.items() if u.side == side and u.removed is None]
+            units = sorted(
+                state.roster[uid].name for uid, u in battle.units.items() if u.side == side and u.removed is None
+            )
             return [
                 Decision(
                     "officer_removed",

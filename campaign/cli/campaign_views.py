@@ -69,7 +69,10 @@ def register(app: typer.Typer) -> None:
                 "name",
                 "side",
                 "quality",
+                "troops",
                 "men",
+                "models",
+                "points",
                 "wounded",
                 "experience",
                 "battles",
@@ -83,6 +86,8 @@ def register(app: typer.Typer) -> None:
             if any(c in u for u in s.units)
         ]
         out.console.print(_table("Units", s.units, columns))
+        if s.careers and "glory" in s.careers[0]:
+            out.console.print(_table("Officers", s.careers, ["pc", "side", "glory", "rank"]))
         for side, money in sorted(s.treasury.items()):
             out.console.print(f"treasury of {side}: {money}")
 
@@ -148,7 +153,7 @@ def register(app: typer.Typer) -> None:
     @app.command("career")
     @handles_errors
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
-        """A player character's career: battles, wounds, Reputation now, rank."""
+        """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
         _, s = summary(campaign, at)
         found = next((c for c in s.careers if c["pc"] == pc), None)
         if found is None:
@@ -156,6 +161,12 @@ def register(app: typer.Typer) -> None:
         out = Output(as_json)
         if as_json:
             out.json(found)
+        elif "glory" in found:
+            by_battle = ", ".join(f"{g:+d}" for g in found["glory_by_battle"]) or "none yet"
+            out.console.print(
+                f"{pc} ({found['side']}): {len(found['battles'])} battles, Glory {found['glory']} ({by_battle}), "
+                f"{found['rank'] or 'no rank yet'}"
+            )
         else:
             out.console.print(
                 f"{pc}: {len(found['battles'])} battles, {found['damage']} damage taken, Reputation "

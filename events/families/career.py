@@ -69,6 +69,8 @@ class OfficerAppointed(Event):
 
     side: str
     officer: str
+    rank: str = ""
+    """His rank on taking command (by his running Glory, from the tables in force)."""
 
 
 @registry.register

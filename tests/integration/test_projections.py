@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 
 from campaign.bootstrap import ensure_schema, projectors
+from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.folds import fold_for
 from campaign.ledger import Ledger
@@ -46,6 +47,48 @@ mass_step = st.one_of(
         st.integers(1, 60),
     ),
 )
+
+DIS_UNITS = ("Rifles", "Line", "Fusiliers")
+disorder_step = st.one_of(
+    st.tuples(st.just("hit"), st.sampled_from(DIS_UNITS), st.integers(1, 4), st.booleans()),
+    st.tuples(st.just("check"), st.sampled_from(DIS_UNITS), st.sampled_from(["friend_removed", "force_half"])),
+    st.tuples(st.just("rally"), st.sampled_from(DIS_UNITS), st.booleans()),
+    st.tuples(st.just("retreat"), st.sampled_from(DIS_UNITS), st.integers(0, 40), st.integers(0, 40)),
+    st.tuples(st.just("marker"), st.sampled_from(DIS_UNITS)),
+    st.tuples(st.just("remove"), st.sampled_from(DIS_UNITS)),
+    st.tuples(st.just("officer_down"), st.sampled_from(["British", "French"])),
+    st.tuples(st.just("battle_end"), st.sampled_from(["British", "French", None]), st.integers(0, 2)),
+    st.tuples(st.just("battle_start")),
+    st.tuples(st.just("transfer"), st.sampled_from([("Rifles", "Line"), ("Line", "Rifles")]), st.integers(1, 3)),
+)
+
+
+def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+    ledger.create_campaign("Skirmish", "disorder")
+    game = Disorder(ledger)
+    info = lambda: ledger.resolve("Skirmish")  # noqa: E731
+    game.muster(info(), "Rifles", "British", {"models": 8, "troops": "rifles", "points": 90})
+    game.muster(info(), "Line", "British", {"models": 10, "troops": "line", "points": 70})
+    game.muster(info(), "Fusiliers", "French", {"models": 12, "troops": "line", "points": 80})
+    game.appoint(info(), "British", "Sharpe")
+    game.appoint(info(), "French", "Dubreton")
+    start = lambda: game.start_battle(info(), "Skirmish", list(DIS_UNITS))  # noqa: E731
+    start()
+    actions: dict[str, Callable[..., Any]] = {
+        "hit": lambda u, n, extra: game.hit(info(), u, n, also=["friend_removed"] if extra else []),
+        "check": lambda u, cause: game.check_morale(info(), u, [cause]),
+        "rally": lambda u, near: game.rally(info(), u, officer_near=near),
+        "retreat": lambda u, need, moved: game.retreat(info(), u, f"{need / 10:g}", f"{min(moved, need) / 10:g}"),
+        "marker": lambda u: game.add_marker(info(), u, "lost a melee"),
+        "remove": lambda u: game.remove(info(), u, "destroyed"),
+        "officer_down": lambda side: game.officer_down(info(), side),
+        "battle_end": lambda winner, held: game.end_battle(info(), winner, {"British": held}),
+        "battle_start": start,
+        "transfer": lambda pair, n: game.transfer(info(), *pair, n),
+    }
+    for step in steps:
+        with contextlib.suppress(InvalidInputError):
+            actions[step[0]](*step[1:])
 
 
 def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
@@ -142,14 +185,22 @@ def hypo_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 @settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
-@given(five=st.lists(five_grade_step, max_size=14), mass=st.lists(mass_step, max_size=8))
+@given(
+    five=st.lists(five_grade_step, max_size=14),
+    mass=st.lists(mass_step, max_size=8),
+    disorder=st.lists(disorder_step, max_size=16),
+)
 def test_inline_projections_equal_a_rebuild_after_any_commands(
-    hypo_engine: Engine, five: list[tuple[Any, ...]], mass: list[tuple[Any, ...]]
+    hypo_engine: Engine,
+    five: list[tuple[Any, ...]],
+    mass: list[tuple[Any, ...]],
+    disorder: list[tuple[Any, ...]],
 ) -> None:
     empty_tables(hypo_engine)
     ledger = make_ledger(Backend("sqlite", hypo_engine))
     play_five_grades(ledger, five)
     play_mass_combat(ledger, mass)  # several campaigns, each under its own ruleset, in one database
+    play_disorder(ledger, disorder)
     check_inline_equals_rebuild(hypo_engine, ledger)
 
 

@@ -147,7 +147,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
     if kind == "career.officer_appointed":
         careers = dict(state.careers)
         known = careers.get(p["officer"])
-        careers[p["officer"]] = replace(known, side=p["side"]) if known else Career(p["officer"], p["side"])
+        rank = p.get("rank") or (known.rank if known else "")
+        careers[p["officer"]] = (
+            replace(known, side=p["side"], rank=rank) if known else Career(p["officer"], p["side"], rank=rank)
+        )
         return replace(state, officers={**state.officers, p["side"]: p["officer"]}, careers=careers)
     if kind == "career.glory_awarded" and p["officer"] in state.careers:
         careers = dict(state.careers)

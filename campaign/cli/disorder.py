@@ -1,0 +1,338 @@
+"""``campaign dis …``: the disorder-marker ruleset (seed 001) at the table."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from campaign.cli.common import (
+    CampaignOpt,
+    CommandIdOpt,
+    DiceOpt,
+    JsonOpt,
+    add_roster_commands,
+    ruleset_service,
+    show_appended,
+    table_entry,
+)
+from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.disorder import Disorder
+from campaign.rules.disorder.rules import state_name
+from campaign.rules.tables import parse_value
+from events.errors import InvalidInputError
+from projections.state.campaigns import CampaignInfo
+
+app = typer.Typer(
+    help="Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
+    no_args_is_help=True,
+)
+
+CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order or square (+1).")]
+OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
+
+
+def _game(campaign: str | None) -> tuple[Disorder, CampaignInfo]:
+    return ruleset_service(Disorder, campaign)
+
+
+@app.command("muster")
+@handles_errors
+def muster(
+    name: str,
+    side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
+    models: Annotated[int, typer.Option("--models", help="Models at full strength.")],
+    troops: Annotated[str, typer.Option("--troops", help="militia, line, light, rifles or guard (→ Discipline).")],
+    points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add a unit to the roster."""
+    game, info = _game(campaign)
+    profile: dict[str, object] = {"models": models, "troops": troops, "points": points}
+    show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
+
+
+@app.command("officer")
+@handles_errors
+def officer(
+    side: str,
+    name: str,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Appoint the officer commanding a side's force; his Glory and rank follow him."""
+    game, info = _game(campaign)
+    show_appended(game.appoint(info, side, name, command_id), as_json, info)
+
+
+@app.command("battle-start")
+@handles_errors
+def battle_start(
+    name: str,
+    unit: Annotated[list[str], typer.Option("--unit", help="A unit deployed at its roster strength; repeat.")],
+    scenario: Annotated[str, typer.Option("--scenario")] = "",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a scenario with the units deployed (two sides at least, each under an officer)."""
+    game, info = _game(campaign)
+    show_appended(game.start_battle(info, name, unit, scenario, command_id), as_json, info)
+
+
+@app.command("turn")
+@handles_errors
+def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+    """Begin the next turn."""
+    game, info = _game(campaign)
+    show_appended(game.next_turn(info, command_id), as_json, info)
+
+
+@app.command("hit")
+@handles_errors
+def hit(
+    unit: str,
+    lost: Annotated[int, typer.Option("--lost", help="Models lost.")],
+    cause: Annotated[str, typer.Option("--cause", help="shooting or melee.")] = "shooting",
+    also: Annotated[
+        list[str] | None,
+        typer.Option("--also", help="Another cause in the same action: friend_removed, officer_removed, force_half."),
+    ] = None,
+    close_order: CloseOrder = False,
+    officer_near: OfficerNear = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
+    the force's morale (§1.3)."""
+    game, info = _game(campaign)
+    result = game.hit(
+        info,
+        unit,
+        lost,
+        cause,
+        also or [],
+        close_order=close_order,
+        officer_near=officer_near,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    show_appended(result, as_json, info)
+
+
+@app.command("check")
+@handles_errors
+def check(
+    unit: str,
+    cause: Annotated[
+        list[str], typer.Option("--cause", help="friend_removed, officer_removed or force_half; repeat for several.")
+    ],
+    close_order: CloseOrder = False,
+    officer_near: OfficerNear = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause."""
+    game, info = _game(campaign)
+    result = game.check_morale(
+        info,
+        unit,
+        cause,
+        close_order=close_order,
+        officer_near=officer_near,
+        table=table_entry(dice),
+        command_id=command_id,
+    )
+    show_appended(result, as_json, info)
+
+
+@app.command("rally")
+@handles_errors
+def rally(
+    unit: str,
+    close_order: CloseOrder = False,
+    officer_near: OfficerNear = False,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
+    game, info = _game(campaign)
+    result = game.rally(
+        info, unit, close_order=close_order, officer_near=officer_near, table=table_entry(dice), command_id=command_id
+    )
+    show_appended(result, as_json, info)
+
+
+@app.command("marker")
+@handles_errors
+def marker(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason", help="Where it comes from, e.g. 'lost a melee'.")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A disorder marker from another source (§1.2); the third flees the unit."""
+    game, info = _game(campaign)
+    show_appended(game.add_marker(info, unit, reason, command_id), as_json, info)
+
+
+@app.command("retreat")
+@handles_errors
+def retreat(
+    unit: str,
+    needed: Annotated[str, typer.Option("--needed", help="Inches it must retreat (½ its move), e.g. 3.")],
+    moved: Annotated[str | None, typer.Option("--moved", help="Inches it could move, if blocked, e.g. 1.5.")] = None,
+    off_table: Annotated[bool, typer.Option("--off-table", help="A model left the table.")] = False,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A retreat (§1.5): one model captured per full inch it could not move; off the table, the unit is gone."""
+    game, info = _game(campaign)
+    show_appended(game.retreat(info, unit, needed, moved, off_table, command_id), as_json, info)
+
+
+@app.command("remove")
+@handles_errors
+def remove(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason", help="e.g. 'destroyed in melee'.")],
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove a unit from the table (then the force's morale is counted)."""
+    game, info = _game(campaign)
+    show_appended(game.remove(info, unit, reason, command_id), as_json, info)
+
+
+@app.command("officer-down")
+@handles_errors
+def officer_down(
+    side: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
+) -> None:
+    """The side's officer is removed from play: each of its units checks (once per game); −2 Glory."""
+    game, info = _game(campaign)
+    show_appended(game.officer_down(info, side, command_id), as_json, info)
+
+
+@app.command("battle-end")
+@handles_errors
+def battle_end(
+    winner: Annotated[str | None, typer.Option("--winner", help="The side that won; leave out for a draw.")] = None,
+    objectives: Annotated[
+        list[str] | None, typer.Option("--objectives", help="SIDE=N scenario objectives held at the end; repeat.")
+    ] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The last turn is played out (§1.8): each force's Glory goes to its officer; markers end with the battle."""
+    game, info = _game(campaign)
+    held: dict[str, int] = {}
+    for pair in objectives or []:
+        side, sep, count = pair.rpartition("=")
+        if not sep or not side.strip() or not count.strip().isdigit():
+            raise InvalidInputError(f"--objectives must look like SIDE=N, not {pair!r}")
+        held[side.strip()] = int(count)
+    show_appended(game.end_battle(info, winner, held, command_id), as_json, info)
+
+
+@app.command("roster")
+@handles_errors
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
+    game, info = _game(campaign)
+    state, _ = game.state(info)
+    battle = state.battles[state.active_battle] if state.active_battle else None
+    units = []
+    for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
+        row: dict[str, object] = {
+            "unit": u.name,
+            "side": u.side,
+            "troops": u.profile.troops,
+            "models": u.profile.models,
+            "points": u.profile.points,
+            "battles": u.battles,
+            "disbanded": u.disbanded,
+        }
+        if battle is not None and u.unit_id in battle.units:
+            b = battle.units[u.unit_id]
+            row["in_battle"] = {
+                "models": b.models,
+                "markers": b.markers,
+                "permanent": b.permanent,
+                "state": b.removed or state_name(b.markers + b.permanent),
+            }
+        units.append(row)
+    officers = [
+        {"officer": c.officer, "side": c.side, "glory": c.glory, "rank": c.rank or "—", "battles": len(c.battles)}
+        for c in sorted(state.careers.values(), key=lambda c: c.officer)
+    ]
+    out = Output(as_json)
+    if as_json:
+        out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
+        return
+    title = f"{info.name}" + (f" — {battle.name}, turn {battle.turn}" if battle else "")
+    view = Table(title=title)
+    for column in ("unit", "side", "troops", "models", "points", "battles", "on the table"):
+        view.add_column(column)
+    for r in units:
+        on_table = r.get("in_battle")
+        shown = (
+            f"{on_table['models']} models, {on_table['state']}"  # type: ignore[index]
+            if on_table
+            else str(r["disbanded"] or "")
+        )
+        view.add_row(
+            str(r["unit"]),
+            str(r["side"]),
+            str(r["troops"]),
+            str(r["models"]),
+            str(r["points"]),
+            str(r["battles"]),
+            shown,
+        )
+    out.console.print(view)
+    for o in officers:
+        out.console.print(f"{o['officer']} ({o['side']}): Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
+
+
+@app.command("house-rule")
+@handles_errors
+def house_rule(
+    path: str,
+    value: str,
+    note: Annotated[str, typer.Option("--note")] = "",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replace one table value from now on (a house rule, recorded as an event)."""
+    game, info = _game(campaign)
+    show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+
+
+@app.command("tables")
+@handles_errors
+def tables(
+    prefix: Annotated[str, typer.Argument()] = "", campaign: CampaignOpt = None, as_json: JsonOpt = False
+) -> None:
+    """The tables in force (house rules included), each value with its provenance."""
+    game, info = _game(campaign)
+    _, in_force = game.state(info)
+    print_tables(Output(as_json), f"{info.name}: disorder-marker tables in force", in_force.values, prefix)
+
+
+add_roster_commands(app, Disorder, "Models move to another unit of the same side between battles.")

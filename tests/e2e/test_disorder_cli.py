@@ -1,0 +1,68 @@
+"""A disorder-marker skirmish at the table through ``campaign dis``: table dice, --json, refusals, two battles,
+the officers' careers, and a log that verifies with every rule re-evaluated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli import Cli
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    c = Cli(str(tmp_path / "dis.db"))
+    c("new", "Peninsula", "--ruleset", "disorder")
+    c("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    c("dis", "muster", "Fusiliers", "--side", "French", "--models", "12", "--troops", "line", "--points", "80")
+    c("dis", "muster", "Voltigeurs", "--side", "French", "--models", "8", "--troops", "light", "--points", "70")
+    c("dis", "officer", "British", "Sharpe")
+    c("dis", "officer", "French", "Dubreton")
+    return c
+
+
+def test_a_skirmish_and_the_careers_it_leaves(cli: Cli) -> None:
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Fusiliers", "--unit", "Voltigeurs")
+    hit = cli.json("dis", "hit", "Fusiliers", "--lost", "3", "--dice", "2,1")
+    check = next(e for e in hit["events"] if e["type"] == "rules.applied" and e["payload"]["rule"] == "morale_check")
+    assert check["payload"]["outcome"] == {"total": 0, "result": "disordered"}
+    roster = cli.json("dis", "roster")
+    fusiliers = next(u for u in roster["units"] if u["unit"] == "Fusiliers")
+    assert fusiliers["in_battle"] == {"models": 9, "markers": 1, "permanent": 0, "state": "disordered"}
+    rally = cli.json("dis", "rally", "Fusiliers", "--officer-near", "--dice", "4,3")  # 7 + 0 − 1 + 1 = 7
+    assert rally["events"][-1]["payload"]["reason"] == "rallied"
+    cli("dis", "retreat", "Voltigeurs", "--needed", "3", "--moved", "0.5")
+    cli("dis", "marker", "Voltigeurs", "--reason", "lost a melee")
+    cli("dis", "officer-down", "French")
+    cli("dis", "check", "Voltigeurs", "--cause", "officer_removed", "--dice", "6,5")
+    cli("dis", "battle-end", "--winner", "British", "--objectives", "British=2")
+    cli("dis", "battle-start", "Fuentes", "--unit", "95th Rifles", "--unit", "Fusiliers")
+    assert next(u for u in cli.json("dis", "roster")["units"] if u["unit"] == "Fusiliers")["in_battle"]["markers"] == 0
+    cli("dis", "remove", "Fusiliers", "--reason", "destroyed in melee")
+    cli("dis", "battle-end", "--winner", "British")
+    sharpe = cli.json("career", "Sharpe")
+    assert sharpe["glory"] == 5 + 4 and sharpe["rank"] == "Lieutenant" and len(sharpe["battles"]) == 2
+    assert "Glory 9" in cli("career", "Sharpe").stdout
+    status = cli.json("status")
+    assert {u["name"]: u["battles"] for u in status["units"]} == {"95th Rifles": 2, "Fusiliers": 2, "Voltigeurs": 1}
+    assert "Dubreton" in cli("status").stdout
+    report = cli.json("verify")[0]  # chain, schemas, dice, and every rule re-evaluated: no drift
+    assert report["ok"] and report["failures"] == []
+
+
+def test_refusals_exit_two_and_append_nothing(cli: Cli) -> None:
+    cli("dis", "hit", "Fusiliers", "--lost", "1", code=2)  # no battle yet
+    cli("dis", "battle-start", "Sabugal", "--unit", "Fusiliers", code=2)  # one side only
+    cli("dis", "muster", "Hussars", "--side", "French", "--models", "6", "--troops", "hussars", "--points", "5", code=2)
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Fusiliers")
+    before = cli.events()
+    cli("dis", "hit", "Fusiliers", "--lost", "1", "--dice", "7,1", code=2)
+    cli("dis", "hit", "Fusiliers", "--lost", "-2", code=2)
+    cli("dis", "hit", "Grenadiers", "--lost", "1", code=2)
+    cli("dis", "check", "Fusiliers", "--cause", "weather", code=2)
+    cli("dis", "retreat", "Fusiliers", "--needed", "three", code=2)
+    cli("dis", "battle-end", "--objectives", "British=two", code=2)
+    cli("dis", "house-rule", "check.pass_at", "many", code=2)
+    assert cli.events() == before
+    assert "INF" in cli("dis", "tables", "rally").stdout
