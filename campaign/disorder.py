@@ -172,6 +172,9 @@ class Disorder(RulesetService):
             raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
         return self._facts(info, "dis.disband", [UnitDisbanded(unit_id=unit.unit_id, reason=reason)], command_id)
 
+    def _check_table_value(self, path: str, value: Value) -> None:
+        dis.check_table_value(path, value)
+
     @command("dis.house_rule")
     def house_rule(
         self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None

@@ -199,6 +199,7 @@ def test_a_rally_removes_the_markers_but_never_the_permanent_one(table: Skirmish
 
 
 def test_glory_and_careers_carry_across_battles_and_markers_do_not(table: Skirmish) -> None:
+    assert table.game.state(table.info)[0].careers["Sharpe"].rank == "Lieutenant", "the first rank, from the start"
     table.hit("Line company", 1, 1, 1)  # British disordered
     table.game.remove(table.info, "Fusiliers", "destroyed in melee")
     table.game.officer_down(table.info, "French")
@@ -235,6 +236,10 @@ def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
     refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 6, "troops": "hussars", "points": 50}), "troop")
     refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 0, "troops": "line", "points": 50}), "models")
     refused(table, lambda: g.start_battle(i, "Another", ["Fusiliers"]), "still being fought")
+    refused(table, lambda: g.house_rule(i, "rally.removes", "some"), "'all'")
+    refused(table, lambda: g.house_rule(i, "check.dice", "2q6"), "malformed dice notation")
+    refused(table, lambda: g.house_rule(i, "force.flees_over", 175), "percentage")
+    refused(table, lambda: g.house_rule(i, "markers.flees_at", 0), "at least 1")
     refused(table, lambda: g.appoint(i, "French", "Massena"), "between battles")
     refused(table, lambda: g.transfer(i, "Fusiliers", "Voltigeurs", 2), "between battles")
     g.remove(i, "Fusiliers", "destroyed")

@@ -41,6 +41,18 @@ class Unit:
         return self.markers + self.permanent
 
 
+def check_table_value(path: str, value: object) -> None:
+    """Refuse a house rule these rules could not use (beyond its kind, which every ruleset checks)."""
+    if path == "rally.removes" and value not in ("all", "one"):
+        raise InvalidInputError(f"rally.removes is 'all' (every removable marker) or 'one', not {value!r}")
+    if path.endswith(".dice"):
+        parse(str(value))
+    if path == "markers.flees_at" and (not isinstance(value, int) or value < 1):
+        raise InvalidInputError(f"markers.flees_at is at least 1, not {value!r}")
+    if path in ("force.half_at", "force.flees_over") and (not isinstance(value, int) or not 0 <= value <= 100):
+        raise InvalidInputError(f"{path} is a percentage of the force's points (0–100), not {value!r}")
+
+
 def state_name(total_markers: int) -> str:
     return STATES[min(total_markers, len(STATES) - 1)]
 
