@@ -55,16 +55,6 @@ class Disorder(RulesetService):
         return state, Tables(apply_overrides(base_values("disorder"), state.overrides))
 
     @staticmethod
-    def unit(state: CampaignState, name: str, *, active: bool = True) -> RosterUnit:
-        found = state.unit_by_name(name)
-        if found is None:
-            known = ", ".join(sorted(u.name for u in state.roster.values())) or "none yet"
-            raise InvalidInputError(f"unknown unit {name!r} (units: {known})")
-        if active and found.disbanded:
-            raise InvalidInputError(f"{found.name} was disbanded ({found.disbanded})")
-        return found
-
-    @staticmethod
     def battle(state: CampaignState) -> BattleState:
         if state.active_battle is None:
             raise InvalidInputError("no battle is being fought: start one with `campaign dis battle-start`")

@@ -11,7 +11,7 @@ from campaign.ledger import TableEntry
 from campaign.rules import fighting_spirit as fs
 from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.profile import UnitProfile
-from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit
+from campaign.rules.fighting_spirit.state import BattleState, CampaignState
 from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
 from campaign.rules.tables import Value, apply_overrides
 from campaign.ruleset_service import RulesetService
@@ -83,17 +83,6 @@ class FightingSpirit(RulesetService):
         self.check(info)
         state: CampaignState = self.ledger.states.get(info, at_seq)
         return state, Tables(apply_overrides(base_values("fighting_spirit"), state.overrides))
-
-    @staticmethod
-    def unit(state: CampaignState, name: str, *, active: bool = True) -> RosterUnit:
-        """The unit named (or with this id); with ``active``, a disbanded unit is refused."""
-        found = state.unit_by_name(name)
-        if found is None:
-            known = ", ".join(sorted(u.name for u in state.roster.values())) or "none yet"
-            raise InvalidInputError(f"unknown unit {name!r} (units: {known})")
-        if active and found.disbanded:
-            raise InvalidInputError(f"{found.name} was disbanded ({found.disbanded})")
-        return found
 
     @staticmethod
     def battle(state: CampaignState) -> BattleState:

@@ -271,11 +271,7 @@ class MassCombat(RulesetService):
     # -- economy and time (§2.11–2.12) ----------------------------------------------------------------
 
     def _unit(self, state: mc_state.CampaignState, name: str, *, active: bool = True) -> mc_state.Unit:
-        unit = state.unit_by_name(name)
-        if unit is None:
-            raise InvalidInputError(f"unknown unit {name!r}")
-        if active and unit.disbanded:
-            raise InvalidInputError(f"{unit.name} was disbanded ({unit.disbanded})")
+        unit: mc_state.Unit = self.unit(state, name, active=active)
         return unit
 
     @staticmethod

@@ -36,6 +36,17 @@ class RulesetService:
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[Any, Any]:
         raise NotImplementedError
 
+    @staticmethod
+    def unit(state: Any, name: str, *, active: bool = True) -> Any:
+        """The roster unit of that name (or id); with ``active``, a disbanded one is refused."""
+        found = state.unit_by_name(name)
+        if found is None:
+            known = ", ".join(sorted(u.name for u in state.roster.values())) or "none yet"
+            raise InvalidInputError(f"unknown unit {name!r} (units: {known})")
+        if active and found.disbanded:
+            raise InvalidInputError(f"{found.name} was disbanded ({found.disbanded})")
+        return found
+
     # Every ruleset's roster offers these two; the command line registers them once for all (cli.common).
     def transfer(
         self, info: CampaignInfo, from_unit: str, to_unit: str, men: int, command_id: str | None = None
@@ -43,6 +54,12 @@ class RulesetService:
         raise NotImplementedError
 
     def disband(self, info: CampaignInfo, unit_name: str, reason: str, command_id: str | None = None) -> AppendResult:
+        raise NotImplementedError
+
+    def house_rule(
+        self, info: CampaignInfo, path: str, value: Value, note: str = "", command_id: str | None = None
+    ) -> AppendResult:
+        """Each ruleset records it under its own command name, through :meth:`_house_rule`."""
         raise NotImplementedError
 
     def _house_rule(

@@ -7,8 +7,9 @@ from typing import Annotated, TypeVar
 import typer
 
 from campaign.bootstrap import App, bootstrap
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.ledger import TableEntry
+from campaign.rules.tables import parse_value
 from campaign.ruleset_service import RulesetService
 from events.dice import parse_table_dice
 from events.store import AppendResult
@@ -93,3 +94,34 @@ def add_roster_commands(app: typer.Typer, service: type[RulesetService], transfe
     ) -> None:
         game, info = ruleset_service(service, campaign)
         show_appended(game.disband(info, unit, reason, command_id), as_json, info)
+
+
+def add_table_commands(app: typer.Typer, service: type[RulesetService], what: str, example: str) -> None:
+    """``house-rule`` and ``tables``, alike for every ruleset: its tables in force, and a value replaced."""
+
+    @app.command("house-rule")
+    @handles_errors
+    def house_rule(
+        # Defaults, not Annotated: an annotation is read later, where ``example`` is not in scope.
+        path: str = typer.Argument(..., help=f"Table path, e.g. {example} (see `tables`)."),
+        value: str = typer.Argument(..., help="The new value: a whole number, NTR, true/false or a word."),
+        note: Annotated[str, typer.Option("--note")] = "",
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Override one table value from now on (a house rule, recorded as an event)."""
+        game, info = ruleset_service(service, campaign)
+        show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+
+    @app.command("tables")
+    @handles_errors
+    def tables(
+        prefix: Annotated[str, typer.Argument(help="Only paths starting with this.")] = "",
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """The tables in force (house rules included), each value with its provenance."""
+        game, info = ruleset_service(service, campaign)
+        _, in_force = game.state(info)
+        print_tables(Output(as_json), f"{info.name}: {what} tables in force", in_force.values, prefix)

@@ -13,14 +13,14 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     add_roster_commands,
+    add_table_commands,
     ruleset_service,
     show_appended,
     table_entry,
 )
-from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.cli.output import Output, handles_errors
 from campaign.disorder import Disorder
 from campaign.rules.disorder.rules import state_name
-from campaign.rules.tables import parse_value
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
 
@@ -309,30 +309,5 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         out.console.print(f"{o['officer']} ({o['side']}): Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
-@app.command("house-rule")
-@handles_errors
-def house_rule(
-    path: str,
-    value: str,
-    note: Annotated[str, typer.Option("--note")] = "",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Replace one table value from now on (a house rule, recorded as an event)."""
-    game, info = _game(campaign)
-    show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
-
-
-@app.command("tables")
-@handles_errors
-def tables(
-    prefix: Annotated[str, typer.Argument()] = "", campaign: CampaignOpt = None, as_json: JsonOpt = False
-) -> None:
-    """The tables in force (house rules included), each value with its provenance."""
-    game, info = _game(campaign)
-    _, in_force = game.state(info)
-    print_tables(Output(as_json), f"{info.name}: disorder-marker tables in force", in_force.values, prefix)
-
-
 add_roster_commands(app, Disorder, "Models move to another unit of the same side between battles.")
+add_table_commands(app, Disorder, "disorder-marker", "force.flees_at_exactly")

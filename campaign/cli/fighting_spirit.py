@@ -14,13 +14,13 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     add_roster_commands,
+    add_table_commands,
     ruleset_service,
     show_appended,
     table_entry,
 )
-from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.cli.output import Output, handles_errors
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.rules.tables import parse_value
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
 
@@ -482,34 +482,6 @@ def month_end(
     show_appended(game.month_end(info, pcts, command_id), as_json, info)
 
 
-@app.command("house-rule")
-@handles_errors
-def house_rule(
-    path: Annotated[str, typer.Argument(help="Table path, e.g. threats.unverified_casualty.low (see `fs tables`).")],
-    value: Annotated[str, typer.Argument(help="The new value: a whole number, NTR, true/false or a word.")],
-    note: Annotated[str, typer.Option("--note")] = "",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Override one table value from now on (a house rule, recorded as an event)."""
-    game, info = _game(campaign)
-    show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
-
-
-@app.command("tables")
-@handles_errors
-def tables(
-    prefix: Annotated[str, typer.Argument(help="Only paths starting with this.")] = "",
-    campaign: CampaignOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """The tables in force (house rules included), each value with its provenance."""
-    game, info = _game(campaign)
-    _, in_force = game.state(info)
-    print_tables(Output(as_json), f"{info.name}: five-grade tables in force", in_force.values, prefix)
-
-
 @app.command("battle-status")
 @handles_errors
 def status(
@@ -585,3 +557,4 @@ def status(
 add_roster_commands(
     app, FightingSpirit, "Men move from one unit to another of the same side between battles (experience re-averaged)."
 )
+add_table_commands(app, FightingSpirit, "five-grade", "threats.unverified_casualty.low")

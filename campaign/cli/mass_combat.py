@@ -16,11 +16,12 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     add_roster_commands,
+    add_table_commands,
     ruleset_service,
     show_appended,
     table_entry,
 )
-from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.cli.output import Output, handles_errors
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rules.mass_combat.quality import extraordinary_force
 from campaign.rules.tables import parse_value
@@ -496,30 +497,5 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
         raise typer.Exit(3)
 
 
-@app.command("house-rule")
-@handles_errors
-def house_rule(
-    path: str,
-    value: str,
-    note: Annotated[str, typer.Option("--note")] = "",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Replace one table value from now on (a house rule, recorded as an event)."""
-    game, info = _game(campaign)
-    show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
-
-
-@app.command("tables")
-@handles_errors
-def tables(
-    prefix: Annotated[str, typer.Argument()] = "", campaign: CampaignOpt = None, as_json: JsonOpt = False
-) -> None:
-    """The tables in force (house rules included), each value with its provenance."""
-    game, info = _game(campaign)
-    _, in_force = game.state(info)
-    print_tables(Output(as_json), f"{info.name}: Mass Combat tables in force", in_force.values, prefix)
-
-
 add_roster_commands(app, MassCombat, "Fit men move to a unit of the same side and troop type (experience re-averaged).")
+add_table_commands(app, MassCombat, "Mass Combat", "casualties.offset_base")

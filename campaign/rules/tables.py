@@ -30,6 +30,32 @@ class Override:
     source: str
 
 
+@dataclass(frozen=True)
+class RuleTables:
+    """The tables in force at one point of a campaign; every lookup names the path it read. Each ruleset's
+    ``Tables`` adds the lookups its rules need."""
+
+    values: Mapping[str, Sourced]
+
+    def value(self, path: str) -> Any:
+        try:
+            return self.values[path].value
+        except KeyError:
+            raise InvalidInputError(f"the rule tables have no value at {path!r}") from None
+
+    def number(self, path: str) -> int:
+        return int(self.value(path))
+
+    def flag(self, path: str) -> bool:
+        return bool(self.value(path))
+
+    def has(self, path: str) -> bool:
+        return path in self.values
+
+    def source(self, path: str) -> str:
+        return self.values[path].source
+
+
 def _is_leaf(node: Any) -> bool:
     return isinstance(node, dict) and set(node) == {"value", "source"}
 

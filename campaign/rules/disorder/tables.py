@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.rules.tables import Sourced
+from campaign.rules.tables import RuleTables
 from events.errors import InvalidInputError
 
 
 @dataclass(frozen=True)
-class Tables:
+class Tables(RuleTables):
     """The tables in force at one point of a campaign; every lookup names the path it read."""
-
-    values: Mapping[str, Sourced]
-
-    def value(self, path: str) -> Any:
-        try:
-            return self.values[path].value
-        except KeyError:
-            raise InvalidInputError(f"the rule tables have no value at {path!r}") from None
-
-    def number(self, path: str) -> int:
-        return int(self.value(path))
-
-    def flag(self, path: str) -> bool:
-        return bool(self.value(path))
-
-    def source(self, path: str) -> str:
-        return self.values[path].source
 
     @property
     def troop_types(self) -> tuple[str, ...]:

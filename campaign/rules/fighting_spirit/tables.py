@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from campaign.rules.tables import Sourced
+from campaign.rules.tables import RuleTables
 from events.errors import InvalidInputError
 
 MOTIVATIONS = ("low", "medium", "high")
@@ -15,19 +13,8 @@ NTR = "NTR"
 
 
 @dataclass(frozen=True)
-class Tables:
+class Tables(RuleTables):
     """The tables in force at one point of a campaign; every lookup names the path it read."""
-
-    values: Mapping[str, Sourced]
-
-    def value(self, path: str) -> Any:
-        try:
-            return self.values[path].value
-        except KeyError:
-            raise InvalidInputError(f"the rule tables have no value at {path!r}") from None
-
-    def source(self, path: str) -> str:
-        return self.values[path].source
 
     @property
     def grades(self) -> tuple[str, ...]:

@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.rules.tables import Sourced
-from events.errors import InvalidInputError
+from campaign.rules.tables import RuleTables
 
 QUALITIES = ("inexperienced", "green", "average", "seasoned", "veteran", "elite")
 
 
 @dataclass(frozen=True)
-class Tables:
-    values: Mapping[str, Sourced]
-
-    def value(self, path: str) -> Any:
-        try:
-            return self.values[path].value
-        except KeyError:
-            raise InvalidInputError(f"the rule tables have no value at {path!r}") from None
-
-    def number(self, path: str) -> int:
-        return int(self.value(path))
-
-    def has(self, path: str) -> bool:
-        return path in self.values
-
-    def source(self, path: str) -> str:
-        return self.values[path].source
-
+class Tables(RuleTables):
     def names(self, prefix: str) -> tuple[str, ...]:
         depth = prefix.count(".") + 1
         return tuple(sorted({p.split(".")[depth] for p in self.values if p.startswith(prefix + ".")}))
