@@ -121,6 +121,23 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         return f"{p['officer']} ({p['side']}) gains {p['glory']:+d} Glory"
     if kind == "career.rank_reached":
         return f"{p['officer']} reaches the rank of {p['rank']} ({p['glory']} Glory)"
+    if kind == "battle.wounds_taken":
+        by = f" from {n('by_unit_id')}" if p.get("by_unit_id") else ""
+        killed = f": {p['models_lost']} model{'s' if p['models_lost'] != 1 else ''} killed" if p["models_lost"] else ""
+        return f"{n('unit_id')} takes {p['wounds']} wound{'s' if p['wounds'] != 1 else ''} ({p['source']}{by}){killed}"
+    if kind == "morale.shaken_changed":
+        return f"{n('unit_id')} is {'Shaken' if p['shaken'] else 'no longer Shaken'} ({p['reason']})"
+    if kind == "battle.kill_credited":
+        return f"{n('unit_id')} is credited with {n('victim_id')}" + (" (a hero)" if p["victim_hero"] else "")
+    if kind == "battle.victory_points":
+        return f"{p['side']} scores {p['points']} VP"
+    if kind == "economy.funds_changed":
+        return f"{p['side']}: {p['amount']:+d} ({p['reason']})"
+    if kind == "career.xp_gained":
+        return f"{n('unit_id')} gains {p['xp']} XP"
+    if kind == "career.trait_gained":
+        cost = f", {p['points']:+d} pts" if p.get("points") else ""
+        return f"{n('unit_id')} gains the {p['kind']} trait {p['trait']}{cost}"
     if "unit_id" in p:
         rest = ", ".join(f"{k} {v}" for k, v in p.items() if k not in ("battle_id", "unit_id"))
         return f"{n('unit_id')}: {kind.split('.', 1)[1].replace('_', ' ')}" + (f" ({rest})" if rest else "")

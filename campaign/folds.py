@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 from campaign.rules import fighting_spirit as fs
 from campaign.rules.disorder import state as dis
 from campaign.rules.fighting_spirit.tables import Tables as FsTables
+from campaign.rules.grimdark import state as gf
 from campaign.rules.mass_combat import state as mc
 from campaign.rules.mass_combat.strength import troop_strength
 from campaign.rules.mass_combat.tables import Tables as McTables
@@ -200,12 +201,48 @@ def _dis_summary(state: dis.CampaignState) -> Summary:
     return Summary(units, battles, {}, sorted(careers, key=lambda c: c["pc"]), 0)
 
 
+# -- Grimdark Future ----------------------------------------------------------------------------------
+
+
+def _gf_summary(state: gf.CampaignState) -> Summary:
+    units = [
+        {
+            "unit_id": u.unit_id,
+            "name": u.name,
+            "side": u.side,
+            "models": u.profile.models,
+            "quality": f"{u.profile.quality}+",
+            "points": u.points,
+            "xp": u.xp,
+            "traits": list(u.traits),
+            "battles": u.battles,
+            "disbanded": u.disbanded,
+        }
+        for u in state.roster.values()
+    ]
+    battles = [
+        {
+            "battle_id": b.battle_id,
+            "number": b.number,
+            "name": b.name,
+            "round": b.round,
+            "result": b.result,
+            "winner": b.winner,
+            "ended": b.ended,
+        }
+        for b in sorted(state.battles.values(), key=lambda b: b.number)
+    ]
+    units.sort(key=lambda u: (u["side"], u["name"]))
+    return Summary(units, battles, dict(state.treasury), [], 0)
+
+
 FOLDS: Mapping[str, RulesetFold] = {
     "fighting-spirit": RulesetFold(
         "fighting-spirit", fs.CampaignState, _fs_apply, TypeAdapter(fs.CampaignState), _fs_summary
     ),
     "mass-combat": RulesetFold("mass-combat", mc.CampaignState, _mc_apply, TypeAdapter(mc.CampaignState), _mc_summary),
     "disorder": RulesetFold("disorder", dis.CampaignState, dis.apply, TypeAdapter(dis.CampaignState), _dis_summary),
+    "grimdark": RulesetFold("grimdark", gf.CampaignState, gf.apply, TypeAdapter(gf.CampaignState), _gf_summary),
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from campaign.commands import REGISTRY, Registered
 from campaign.disorder import Disorder
 from campaign.fighting_spirit import FightingSpirit  # importing the services registers their commands
+from campaign.grimdark import Grimdark
 from campaign.ledger import Ledger
 from campaign.mass_combat import MassCombat
 from events.dice import ReplayDice
@@ -231,6 +232,7 @@ def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping
         "FightingSpirit": FightingSpirit,
         "MassCombat": MassCombat,
         "Disorder": Disorder,
+        "Grimdark": Grimdark,
         "Ledger": None,
     }
     if entry.service not in services:

@@ -164,3 +164,41 @@ class OfficerRemoved(Event):
 
     battle_id: str
     side: str
+
+
+@registry.register
+class WoundsTaken(Event):
+    """Unblocked wounds a unit took in one activation (seed 004), the models they killed, and who caused them."""
+
+    event_name = "battle.wounds_taken"
+
+    battle_id: str
+    unit_id: str
+    wounds: int
+    models_lost: int
+    source: str
+    """shooting or melee."""
+    by_unit_id: str | None = None
+    carried: int = 0
+    """Wounds left on the model now taking them, short of killing it (Tough above 1)."""
+
+
+@registry.register
+class VictoryPoints(Event):
+    event_name = "battle.victory_points"
+
+    battle_id: str
+    side: str
+    points: int
+
+
+@registry.register
+class KillCredited(Event):
+    """Which unit destroyed or routed another (seed 004): the campaign's XP counts kills."""
+
+    event_name = "battle.kill_credited"
+
+    battle_id: str
+    unit_id: str
+    victim_id: str
+    victim_hero: bool = False

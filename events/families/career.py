@@ -95,3 +95,29 @@ class RankReached(Event):
     officer: str
     rank: str
     glory: int
+
+
+@registry.register
+class XpGained(Event):
+    """A unit's campaign experience from one battle; ``sources`` says where it came from."""
+
+    event_name = "career.xp_gained"
+
+    battle_id: str
+    unit_id: str
+    xp: int
+    sources: dict[str, int]
+
+
+@registry.register
+class TraitGained(Event):
+    """A trait rolled in the campaign: ``kind`` unit (a level-up), injury or talent (a hero's casualty roll);
+    ``points`` is what it changes the unit's cost by, ``tough`` its Tough."""
+
+    event_name = "career.trait_gained"
+
+    unit_id: str
+    kind: str
+    trait: str
+    points: int = 0
+    tough: int = 0

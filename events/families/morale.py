@@ -72,3 +72,15 @@ class DisorderChanged(Event):
     markers: int
     permanent: int
     reason: str
+
+
+@registry.register
+class ShakenChanged(Event):
+    """A unit became Shaken (a failed morale test) or stopped being Shaken (an activation spent idle)."""
+
+    event_name = "morale.shaken_changed"
+
+    battle_id: str
+    unit_id: str
+    shaken: bool
+    reason: str

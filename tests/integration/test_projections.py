@@ -258,4 +258,4 @@ def test_refusals_append_nothing() -> None:
     with pytest.raises(InvalidInputError, match="time only moves forward"):
         mc_game.pass_days(mass, 0, "march")
     assert {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)} == before
-    assert fold_for("grimdark") is None  # its campaign rules come with its own issue
+    assert fold_for("no-such-ruleset") is None

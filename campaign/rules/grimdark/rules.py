@@ -1,0 +1,432 @@
+"""Grimdark Future morale (RULES.md §4.1) and campaign (§4.2) as pure functions: state and dice in, a
+:class:`Decision` out. Numbers come from the tables in force, never from here.
+
+A unit is at half strength when its models are at most half its starting size (a single model: when its wounds
+reach half its Tough). Wounds in a unit of Tough(X) models pile onto one model until it dies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from campaign.rules.decision import Decision
+from campaign.rules.grimdark.tables import Tables
+from events.dice import Dice, Roll, parse
+from events.errors import InvalidInputError
+from events.families.battle import KillCredited, UnitRemoved, VictoryPoints, WoundsTaken
+from events.families.career import TraitGained, XpGained
+from events.families.economy import FundsChanged, UnitDisbanded
+from events.families.morale import ShakenChanged
+from events.registry import Event
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What the rules read of a unit in a battle."""
+
+    unit_id: str
+    name: str
+    side: str
+    quality: int
+    start_size: int
+    models: int
+    tough: int
+    carried: int = 0
+    """Wounds on the model that is taking them, short of killing it."""
+    total_wounds: int = 0
+    fearless: bool = False
+    hero: bool = False
+    shaken: bool = False
+    traits: tuple[str, ...] = ()
+    tested: bool = False
+    """It has taken a morale test this battle (Motivated passes only the first)."""
+
+    @property
+    def half(self) -> bool:
+        if self.start_size == 1:
+            return self.total_wounds * 2 >= self.tough
+        return self.models * 2 <= self.start_size
+
+    @property
+    def destroyed(self) -> bool:
+        return self.models == 0
+
+
+def _rolled(roll: Roll) -> str:
+    return "+".join(map(str, roll.faces))
+
+
+def take_wounds(unit: Unit, wounds: int, models_lost: int | None = None) -> tuple[Unit, int]:
+    """The unit after ``wounds`` unblocked wounds, and the models they killed (``models_lost`` overrides the
+    count when the wounds were allocated otherwise, e.g. to a joined hero)."""
+    if wounds < 0:
+        raise InvalidInputError(f"wounds cannot be negative ({wounds})")
+    pool = unit.carried + wounds
+    lost = min(unit.models, pool // unit.tough) if models_lost is None else models_lost
+    if not 0 <= lost <= unit.models:
+        raise InvalidInputError(f"{unit.name} has {unit.models} models: it cannot lose {lost}")
+    models = unit.models - lost
+    carried = 0 if models == 0 or models_lost is not None else pool % unit.tough
+    return replace(unit, models=models, carried=carried, total_wounds=unit.total_wounds + wounds), lost
+
+
+def _wound_facts(
+    battle_id: str, before: Unit, after: Unit, wounds: int, lost: int, source: str, by: Unit | None
+) -> list[Event]:
+    facts: list[Event] = [
+        WoundsTaken(
+            battle_id=battle_id,
+            unit_id=before.unit_id,
+            wounds=wounds,
+            models_lost=lost,
+            source=source,
+            by_unit_id=by.unit_id if by else None,
+            carried=after.carried,
+        )
+    ]
+    if after.destroyed:
+        facts.append(UnitRemoved(battle_id=battle_id, unit_id=before.unit_id, reason="destroyed"))
+        if by is not None:
+            facts.append(
+                KillCredited(battle_id=battle_id, unit_id=by.unit_id, victim_id=before.unit_id, victim_hero=before.hero)
+            )
+    return facts
+
+
+def morale_test(tables: Tables, unit: Unit, dice: Dice, why: str) -> tuple[bool, str, list[Roll]]:
+    """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+."""
+    if unit.shaken and tables.flag("morale.shaken_auto_fails"):
+        passed, how, rolls = False, "Shaken: fails without a roll", []
+        fearless_may = tables.flag("morale.fearless_after_auto_fail")
+    elif not unit.tested and tables.first_test_passes(unit.traits):
+        return True, "Motivated: its first morale test this battle passes", []
+    else:
+        roll = dice.roll(parse(str(tables.value("test.dice"))), f"morale test ({why}), {unit.name}")
+        rolls = [roll]
+        face, mod = roll.total, tables.morale_modifier(unit.traits)
+        if face == 6 and tables.flag("test.natural_six_passes"):
+            passed, how = True, f"rolled {_rolled(roll)}: an unmodified 6 passes"
+        elif face == 1 and tables.flag("test.natural_one_fails"):
+            passed, how = False, f"rolled {_rolled(roll)}: an unmodified 1 fails"
+        else:
+            passed = face + mod >= unit.quality
+            shown = f"{face}{mod:+d}" if mod else f"{face}"
+            how = f"rolled {shown} against Quality {unit.quality}+: {'passes' if passed else 'fails'}"
+        fearless_may = True
+    if not passed and unit.fearless and fearless_may:
+        again = dice.roll(parse(str(tables.value("test.dice"))), f"Fearless, {unit.name}")
+        rolls.append(again)
+        passed = again.total >= tables.number("morale.fearless_passes_on")
+        how += f"; Fearless rolls {again.total}: " + ("passed after all" if passed else "still failed")
+    return passed, how, rolls
+
+
+def _test_decision(
+    tables: Tables, unit: Unit, dice: Dice, battle_id: str, trigger: str, *, can_rout: bool, by: Unit | None
+) -> Decision:
+    passed, how, rolls = morale_test(tables, unit, dice, trigger)
+    facts: list[Event] = []
+    if passed:
+        result = "passed"
+    elif can_rout and unit.half:
+        result = "routed"
+        facts.append(UnitRemoved(battle_id=battle_id, unit_id=unit.unit_id, reason="routed"))
+        if by is not None:
+            facts.append(
+                KillCredited(battle_id=battle_id, unit_id=by.unit_id, victim_id=unit.unit_id, victim_hero=unit.hero)
+            )
+    else:
+        result = "shaken"
+        if not unit.shaken:
+            facts.append(ShakenChanged(battle_id=battle_id, unit_id=unit.unit_id, shaken=True, reason=trigger))
+    outcome_text = {"passed": "holds", "routed": "at half strength: Routs, removed", "shaken": "Shaken"}[result]
+    return Decision(
+        "morale_test",
+        "§4.1",
+        unit.unit_id,
+        {
+            "trigger": trigger,
+            "quality": unit.quality,
+            "half": unit.half,
+            "shaken": unit.shaken,
+            "fearless": unit.fearless,
+            "traits": list(unit.traits),
+        },
+        {"passed": passed, "result": result},
+        f"{unit.name}, morale test ({trigger}): {how} → {outcome_text}",
+        tuple(facts),
+        tuple(rolls),
+    )
+
+
+def shot(
+    tables: Tables,
+    unit: Unit,
+    dice: Dice,
+    battle_id: str,
+    *,
+    wounds: int,
+    by: Unit | None = None,
+    models_lost: int | None = None,
+) -> list[Decision]:
+    """Trigger A (§4.1): wounds in an activation (not in melee); at its end, a unit at half strength tests and
+    on a failure is Shaken (this trigger never Routs)."""
+    if wounds <= 0:
+        raise InvalidInputError("record at least one unblocked wound")
+    after, lost = take_wounds(unit, wounds, models_lost)
+    text = f"{unit.name} takes {wounds} wound{'s' if wounds != 1 else ''}" + (
+        f": {lost} model{'s' if lost != 1 else ''} killed" if lost else ""
+    )
+    text += f", {after.models} of {unit.start_size} left" + (" (destroyed)" if after.destroyed else "")
+    decisions = [
+        Decision(
+            "wounds",
+            "§4.1",
+            unit.unit_id,
+            {"wounds": wounds, "models": unit.models, "tough": unit.tough, "by": by.unit_id if by else None},
+            {"models_lost": lost, "models": after.models, "half": after.half},
+            text,
+            tuple(_wound_facts(battle_id, unit, after, wounds, lost, "shooting", by)),
+        )
+    ]
+    if not after.destroyed and after.half:
+        decisions.append(
+            _test_decision(tables, after, dice, battle_id, "wounds at half strength", can_rout=False, by=by)
+        )
+    return decisions
+
+
+def melee(
+    tables: Tables,
+    a: Unit,
+    b: Unit,
+    dice: Dice,
+    battle_id: str,
+    *,
+    wounds_by_a: int,
+    wounds_by_b: int,
+    a_lost: int | None = None,
+    b_lost: int | None = None,
+) -> list[Decision]:
+    """Trigger B (§4.1): the side that caused fewer unblocked wounds loses and tests; a tie, nobody. A unit
+    destroyed loses, and its opponent does not test. Failing at half strength Routs; otherwise Shaken."""
+    if wounds_by_a < 0 or wounds_by_b < 0:
+        raise InvalidInputError("wounds cannot be negative")
+    if a.side == b.side:
+        raise InvalidInputError(f"{a.name} and {b.name} fight for the same side")
+    a_after, a_lost_n = take_wounds(a, wounds_by_b, a_lost)
+    b_after, b_lost_n = take_wounds(b, wounds_by_a, b_lost)
+    facts: list[Event] = []
+    if wounds_by_b:
+        facts += _wound_facts(battle_id, a, a_after, wounds_by_b, a_lost_n, "melee", b)
+    if wounds_by_a:
+        facts += _wound_facts(battle_id, b, b_after, wounds_by_a, b_lost_n, "melee", a)
+    loser: tuple[Unit, Unit] | None = None
+    if a_after.destroyed or b_after.destroyed:
+        verdict = "a unit was destroyed: it lost, and its opponent does not test"
+    elif wounds_by_a == wounds_by_b:
+        verdict = f"a tie, {wounds_by_a}–{wounds_by_b}: nobody tests"
+    else:
+        loser = (a_after, b_after) if wounds_by_a < wounds_by_b else (b_after, a_after)
+        low, high = sorted((wounds_by_a, wounds_by_b))
+        verdict = f"{loser[0].name} caused fewer wounds ({low}–{high}) and tests"
+    decisions = [
+        Decision(
+            "melee",
+            "§4.1",
+            None,
+            {"a": a.unit_id, "b": b.unit_id, "wounds_by_a": wounds_by_a, "wounds_by_b": wounds_by_b},
+            {"loser": loser[0].unit_id if loser else None},
+            f"melee, {a.name} {wounds_by_a} wounds, {b.name} {wounds_by_b}: {verdict}",
+            tuple(facts),
+        )
+    ]
+    if loser is not None:
+        decisions.append(_test_decision(tables, loser[0], dice, battle_id, "lost a melee", can_rout=True, by=loser[1]))
+    return decisions
+
+
+def recover(unit: Unit, battle_id: str) -> Decision:
+    """A Shaken unit spends its activation idle and stops being Shaken at its end (§4.1)."""
+    if not unit.shaken:
+        raise InvalidInputError(f"{unit.name} is not Shaken")
+    return Decision(
+        "recover",
+        "§4.1",
+        unit.unit_id,
+        {"shaken": True},
+        {"shaken": False},
+        f"{unit.name} stays idle this activation and is no longer Shaken",
+        (ShakenChanged(battle_id=battle_id, unit_id=unit.unit_id, shaken=False, reason="an activation spent idle"),),
+    )
+
+
+# -- the campaign after a battle (§4.2) -----------------------------------------------------------------
+
+
+def _new_trait(tables: Tables, kind: str, had: Sequence[str], dice: Dice, who: str) -> tuple[str, list[Roll]]:
+    """A D6 on the ``kind`` table, rolled again while it gives a trait the unit already has."""
+    table = tables.traits(kind)
+    rolls: list[Roll] = []
+    for _ in range(20):  # a bound, not a rule: six faces cannot all repeat twenty times running in practice
+        roll = dice.roll(parse(f"d{len(table)}"), f"{kind} trait, {who}")
+        rolls.append(roll)
+        trait = table[roll.total - 1]
+        if trait not in had:
+            return trait, rolls
+    raise InvalidInputError(f"{who} has every {kind} trait already")
+
+
+def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Sequence[str]) -> Decision:
+    """A unit destroyed or routed rolls on the casualty table; a hero on 1 and 6 rolls an injury or a talent."""
+    roll = dice.roll(parse(str(tables.value("casualty.dice"))), f"casualty roll, {unit.name}")
+    rolls = [roll]
+    facts: list[Event] = []
+    dead_on, talent_on = tables.number("casualty.dead_on"), tables.number("casualty.talent_on")
+    points = tables.number("casualty.hero_points")
+    result = "recovered"
+    if unit.hero and roll.total in (dead_on, talent_on):
+        kind = "injury" if roll.total == dead_on else "talent"
+        trait, more = _new_trait(tables, kind, had, dice, unit.name)
+        rolls += more
+        if kind == "injury" and trait == tables.traits("injury")[0]:
+            result = "dead"
+            facts.append(
+                UnitDisbanded(unit_id=unit.unit_id, reason=f"dead: casualty roll {roll.total}, injury {trait}")
+            )
+        else:
+            result = trait
+            tough = 1 if trait == "Toughened" else 0
+            facts.append(
+                TraitGained(
+                    unit_id=unit.unit_id,
+                    kind=kind,
+                    trait=trait,
+                    points=points if kind == "talent" else -points,
+                    tough=tough,
+                )
+            )
+            if trait == tables.traits("talent")[0]:
+                facts.append(
+                    XpGained(
+                        battle_id=battle_id,
+                        unit_id=unit.unit_id,
+                        xp=tables.number("casualty.talent_xp"),
+                        sources={"Natural Talent": tables.number("casualty.talent_xp")},
+                    )
+                )
+    elif roll.total == dead_on:
+        result = "dead"
+        facts.append(UnitDisbanded(unit_id=unit.unit_id, reason=f"dead: casualty roll {roll.total}"))
+    elif roll.total == talent_on:
+        result = "Natural Talent"
+        xp = tables.number("casualty.talent_xp")
+        facts.append(XpGained(battle_id=battle_id, unit_id=unit.unit_id, xp=xp, sources={"Natural Talent": xp}))
+    return Decision(
+        "casualty",
+        "§4.2",
+        unit.unit_id,
+        {"hero": unit.hero, "traits": list(had)},
+        {"roll": roll.total, "result": result},
+        f"{unit.name}, casualty roll {roll.total}: {result}",
+        tuple(facts),
+        tuple(rolls),
+    )
+
+
+def experience(
+    tables: Tables, battle_id: str, unit: Unit, *, casualty: bool, kills: Sequence[bool], hero_and_unit: int = 0
+) -> Decision | None:
+    """XP for one battle: +1 if not a casualty, and for each unit killed (+2 a hero, +3 a hero and its unit)."""
+    sources: dict[str, int] = {}
+    if not casualty:
+        sources["not a casualty"] = tables.number("xp.not_a_casualty")
+    units_killed = sum(1 for hero in kills if not hero)
+    heroes_killed = sum(1 for hero in kills if hero) - hero_and_unit
+    if units_killed - hero_and_unit > 0:
+        sources["units killed"] = tables.number("xp.killed_unit") * (units_killed - hero_and_unit)
+    if heroes_killed > 0:
+        sources["heroes killed"] = tables.number("xp.killed_hero") * heroes_killed
+    if hero_and_unit:
+        sources["a hero and its unit killed"] = tables.number("xp.killed_hero_and_unit") * hero_and_unit
+    xp = sum(sources.values())
+    if not xp:
+        return None
+    parts = ", ".join(f"{v:+d} {k}" for k, v in sources.items())
+    return Decision(
+        "experience",
+        "§4.2",
+        unit.unit_id,
+        {"casualty": casualty, "kills": list(kills), "hero_and_unit": hero_and_unit},
+        {"xp": xp},
+        f"{unit.name}: {parts} = {xp:+d} XP",
+        (XpGained(battle_id=battle_id, unit_id=unit.unit_id, xp=xp, sources=sources),),
+    )
+
+
+def level_up(
+    tables: Tables, unit: Unit, dice: Dice, *, xp_before: int, xp_after: int, had: Sequence[str]
+) -> Decision | None:
+    """A regular unit at every 5 XP costs +25 pts and rolls a trait (rolled again if it has it already)."""
+    step = tables.number("level_up.every_xp")
+    levels = xp_after // step - xp_before // step
+    if unit.hero or levels <= 0:
+        return None
+    traits: list[str] = []
+    rolls: list[Roll] = []
+    facts: list[Event] = []
+    for _ in range(levels):
+        trait, more = _new_trait(tables, "unit", [*had, *traits], dice, unit.name)
+        traits.append(trait)
+        rolls += more
+        facts.append(
+            TraitGained(unit_id=unit.unit_id, kind="unit", trait=trait, points=tables.number("level_up.points"))
+        )
+    return Decision(
+        "level_up",
+        "§4.2",
+        unit.unit_id,
+        {"xp_before": xp_before, "xp_after": xp_after},
+        {"traits": traits},
+        f"{unit.name} reaches {xp_after} XP: +{tables.number('level_up.points') * levels} pts, {', '.join(traits)}",
+        tuple(facts),
+        tuple(rolls),
+    )
+
+
+def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | None) -> Decision:
+    """§4.2 mission rewards: the winner 2 VP and 150 pts, every loser 300 pts (a draw: as the tables say)."""
+    facts: list[Event] = []
+    shares: dict[str, list[int]] = {}
+    for side in sides:
+        if winner is None:
+            vp, pts = tables.number("rewards.draw_vp"), tables.number("rewards.draw_points")
+        elif side == winner:
+            vp, pts = tables.number("rewards.winner_vp"), tables.number("rewards.winner_points")
+        else:
+            vp, pts = 0, tables.number("rewards.loser_points")
+        shares[side] = [vp, pts]
+        if vp:
+            facts.append(VictoryPoints(battle_id=battle_id, side=side, points=vp))
+        if pts:
+            facts.append(FundsChanged(side=side, amount=pts, reason="mission reward (campaign points)"))
+    text = "; ".join(f"{side} {vp} VP, {pts} pts" for side, (vp, pts) in shares.items())
+    return Decision(
+        "rewards",
+        "§4.2",
+        None,
+        {"winner": winner, "sides": list(sides)},
+        {side: {"vp": vp, "points": pts} for side, (vp, pts) in shares.items()},
+        f"mission rewards: {text}",
+        tuple(facts),
+    )
+
+
+def underdog_points(tables: Tables, army_values: dict[str, int]) -> dict[str, int]:
+    """§4.2: one underdog point per full 50 pts between an army and the most valuable one."""
+    if not army_values:
+        return {}
+    top = max(army_values.values())
+    per = tables.number("underdog.per_points")
+    return {side: (top - value) // per for side, value in army_values.items()}

@@ -1,0 +1,215 @@
+"""The Grimdark Future campaign, folded from the log: a pure ``apply(state, event) -> state``.
+
+It applies recorded facts only (wounds, Shaken, removals, kills, XP, traits, points); it never re-decides a
+rule. Shaken and Rout end with the battle (RULES.md §5); XP, traits, the units' cost, each side's campaign
+points and victory points carry on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from campaign.rules.grimdark.profile import UnitProfile
+from campaign.rules.grimdark.rules import Unit
+from campaign.rules.tables import Override
+from events.envelope import RecordedEvent
+
+RULESET = "grimdark"
+
+
+@dataclass(frozen=True)
+class RosterUnit:
+    unit_id: str
+    name: str
+    side: str
+    profile: UnitProfile
+    xp: int = 0
+    traits: tuple[str, ...] = ()
+    points_change: int = 0
+    tough_bonus: int = 0
+    battles: int = 0
+    disbanded: str | None = None
+    """Why it left the roster (dead, or disbanded)."""
+
+    @property
+    def points(self) -> int:
+        return self.profile.points + self.points_change
+
+    @property
+    def tough(self) -> int:
+        return self.profile.tough + self.tough_bonus
+
+
+@dataclass(frozen=True)
+class UnitInBattle:
+    unit_id: str
+    side: str
+    start_size: int
+    models: int
+    tough: int
+    quality: int
+    carried: int = 0
+    total_wounds: int = 0
+    shaken: bool = False
+    tested: bool = False
+    removed: str | None = None
+    joined_to: str | None = None
+    """For a hero: the unit it joined. Its models count in that unit."""
+    kills: tuple[tuple[str, bool], ...] = ()
+    """(victim id, victim was a hero) for each unit it destroyed or routed."""
+
+
+@dataclass(frozen=True)
+class BattleState:
+    battle_id: str
+    name: str
+    number: int
+    sides: tuple[str, ...]
+    units: Mapping[str, UnitInBattle] = field(default_factory=dict)
+    round: int = 1
+    ended: bool = False
+    result: str | None = None
+    winner: str | None = None
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    roster: Mapping[str, RosterUnit] = field(default_factory=dict)
+    battles: Mapping[str, BattleState] = field(default_factory=dict)
+    active_battle: str | None = None
+    treasury: Mapping[str, int] = field(default_factory=dict)
+    """Each side's campaign points (to buy and sell upgrades and units)."""
+    victory_points: Mapping[str, int] = field(default_factory=dict)
+    overrides: tuple[Override, ...] = ()
+
+    def unit_by_name(self, name: str) -> RosterUnit | None:
+        for unit in self.roster.values():
+            if name in (unit.name, unit.unit_id):
+                return unit
+        return None
+
+    def army_values(self) -> dict[str, int]:
+        values: dict[str, int] = {}
+        for u in self.roster.values():
+            if u.disbanded is None:
+                values[u.side] = values.get(u.side, 0) + u.points
+        return values
+
+    def in_battle(self, battle: BattleState, unit_id: str) -> Unit:
+        """What the rules read of a unit in ``battle`` (a joined hero's Quality serves its unit when better)."""
+        roster, state = self.roster[unit_id], battle.units[unit_id]
+        quality = state.quality
+        for other_id, other in battle.units.items():
+            if other.joined_to == unit_id and other.removed is None:
+                quality = min(quality, self.roster[other_id].profile.quality)
+        return Unit(
+            unit_id=unit_id,
+            name=roster.name,
+            side=state.side,
+            quality=quality,
+            start_size=state.start_size,
+            models=state.models,
+            tough=state.tough,
+            carried=state.carried,
+            total_wounds=state.total_wounds,
+            fearless=roster.profile.fearless,
+            hero=roster.profile.hero,
+            shaken=state.shaken,
+            traits=roster.traits,
+            tested=state.tested,
+        )
+
+
+def _battle(state: CampaignState, battle_id: str, change: Any) -> CampaignState:
+    if battle_id not in state.battles:
+        return state
+    return replace(state, battles={**state.battles, battle_id: change(state.battles[battle_id])})
+
+
+def _unit(state: CampaignState, battle_id: str, unit_id: str, change: Any) -> CampaignState:
+    def apply_to(b: BattleState) -> BattleState:
+        if unit_id not in b.units:
+            return b
+        return replace(b, units={**b.units, unit_id: change(b.units[unit_id])})
+
+    return _battle(state, battle_id, apply_to)
+
+
+def _roster(state: CampaignState, unit_id: str, change: Any) -> CampaignState:
+    if unit_id not in state.roster:
+        return state
+    return replace(state, roster={**state.roster, unit_id: change(state.roster[unit_id])})
+
+
+def _wounded(u: UnitInBattle, p: Mapping[str, Any]) -> UnitInBattle:
+    models = max(0, u.models - p["models_lost"])
+    return replace(u, models=models, carried=p["carried"], total_wounds=u.total_wounds + p["wounds"])
+
+
+def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
+    p = event.payload
+    kind = event.type
+    if kind == "roster.unit_mustered":
+        unit = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
+        return replace(state, roster={**state.roster, p["unit_id"]: unit})
+    if kind == "roster.unit_disbanded":
+        return _roster(state, p["unit_id"], lambda u: replace(u, disbanded=p["reason"]))
+    if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
+        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+    if kind == "economy.funds_changed":
+        return replace(state, treasury={**state.treasury, p["side"]: state.treasury.get(p["side"], 0) + p["amount"]})
+    if kind == "battle.victory_points":
+        vp = {**state.victory_points, p["side"]: state.victory_points.get(p["side"], 0) + p["points"]}
+        return replace(state, victory_points=vp)
+    if kind == "career.xp_gained":
+        return _roster(state, p["unit_id"], lambda u: replace(u, xp=u.xp + p["xp"]))
+    if kind == "career.trait_gained":
+        return _roster(
+            state,
+            p["unit_id"],
+            lambda u: replace(
+                u,
+                traits=(*u.traits, p["trait"]),
+                points_change=u.points_change + p["points"],
+                tough_bonus=u.tough_bonus + p["tough"],
+            ),
+        )
+    if kind == "battle.started":
+        battle = BattleState(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
+        return replace(state, battles={**state.battles, p["battle_id"]: battle}, active_battle=p["battle_id"])
+    if kind == "battle.unit_deployed":
+        s = p["state"]
+        deployed = UnitInBattle(
+            p["unit_id"],
+            p["side"],
+            int(s["start_size"]),
+            p["men"],
+            int(s["tough"]),
+            int(s["quality"]),
+            joined_to=s.get("joined_to"),
+        )
+        return _battle(state, p["battle_id"], lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}))
+    if kind == "battle.turn_began":
+        return _battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
+    if kind == "battle.wounds_taken":
+        return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
+    if kind == "morale.shaken_changed":
+        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
+    if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
+        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
+    if kind == "battle.unit_removed":
+        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, removed=p["reason"]))
+    if kind == "battle.kill_credited":
+        kill = (p["victim_id"], p["victim_hero"])
+        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, kills=(*u.kills, kill)))
+    if kind == "battle.ended" and p["battle_id"] in state.battles:
+        ended = _battle(state, p["battle_id"], lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
+        roster = dict(ended.roster)
+        for unit_id in state.battles[p["battle_id"]].units:
+            if unit_id in roster:
+                roster[unit_id] = replace(roster[unit_id], battles=roster[unit_id].battles + 1)
+        active = None if state.active_battle == p["battle_id"] else state.active_battle
+        return replace(ended, roster=roster, active_battle=active)
+    return state

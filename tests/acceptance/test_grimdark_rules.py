@@ -1,0 +1,270 @@
+"""RULES.md §4 (seed 004) through the public service with table dice: the worked examples O1–O14, the campaign
+after a battle (casualty rolls, XP, level-ups, hero injuries and talents, rewards), refusals, re-evaluation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from campaign.grimdark import Grimdark
+from campaign.ledger import Ledger, TableEntry
+from campaign.rules.grimdark import rules as gf
+from campaign.rules.grimdark.tables import Tables
+from campaign.tables import base_values
+from campaign.timeline import Timeline
+from events.dice import TableDice
+from events.errors import InvalidInputError
+from events.store import AppendResult
+from tests.conftest import Backend, make_ledger
+
+T = Tables(base_values("grimdark"))
+UNITS = {
+    "Saurian Warriors": ("Saurians", {"models": 10, "quality": 4, "points": 140}),
+    "Saurian Hero": ("Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),
+    "Robot Squad": ("Robots", {"models": 10, "quality": 4, "points": 150}),
+    "Robot Tank": ("Robots", {"models": 1, "quality": 4, "tough": 12, "points": 200}),
+    "Fearless Guard": ("Robots", {"models": 5, "quality": 5, "fearless": True, "points": 100}),
+}
+
+
+class Match:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.game = Grimdark(ledger)
+
+    @property
+    def info(self) -> Any:
+        return self.ledger.resolve(None)
+
+    def log_length(self) -> int:
+        return len(list(self.ledger.store.read(self.info.campaign_id)))
+
+    def unit(self, name: str) -> Any:
+        state, _ = self.game.state(self.info)
+        battle = state.battles[state.active_battle] if state.active_battle else None
+        assert battle is not None
+        return state.in_battle(battle, state.unit_by_name(name).unit_id)  # type: ignore[union-attr]
+
+    def roster(self, name: str) -> Any:
+        return self.game.state(self.info)[0].unit_by_name(name)
+
+
+def rules(result: AppendResult, rule: str) -> list[dict[str, Any]]:
+    return [dict(e.payload) for e in result.events if e.type == "rules.applied" and e.payload["rule"] == rule]
+
+
+def facts(result: AppendResult, kind: str) -> list[dict[str, Any]]:
+    return [dict(e.payload) for e in result.events if e.type == kind]
+
+
+def start(m: Match, joins: dict[str, str] | None = None) -> None:
+    m.game.start_battle(m.info, "Ambush at the ruins", list(UNITS), joins)
+
+
+@pytest.fixture
+def match() -> Match:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Sector 7", "grimdark")
+    m = Match(ledger)
+    for name, (side, profile) in UNITS.items():
+        m.game.muster(m.info, name, side, profile)
+    return m
+
+
+def refused(m: Match, action: Callable[[], Any], message: str) -> None:
+    before = m.log_length()
+    with pytest.raises(InvalidInputError, match=message):
+        action()
+    assert m.log_length() == before, "a refused command appended something"
+
+
+@pytest.mark.parametrize(("face", "passed"), [(4, True), (5, True), (6, True), (1, False), (2, False), (3, False)])
+def test_o1_a_quality_test_passes_on_its_quality_or_more(face: int, passed: bool) -> None:
+    unit = gf.Unit("u", "Saurian Warriors", "Saurians", quality=4, start_size=10, models=4, tough=1)
+    assert gf.morale_test(T, unit, TableDice((face,), "gm", 0), "test")[0] is passed
+
+
+def test_an_unmodified_six_passes_and_an_unmodified_one_fails_whatever_the_modifiers() -> None:
+    poor = gf.Unit("u", "Rabble", "X", quality=6, start_size=10, models=4, tough=1, traits=("Traumatized",))
+    assert gf.morale_test(T, poor, TableDice((6,), "gm", 0), "test")[0] is True  # 6 − 1 = 5 < 6, but a natural 6
+    bold = gf.Unit("u", "Elite", "X", quality=2, start_size=10, models=4, tough=1, traits=("Headstrong",))
+    assert gf.morale_test(T, bold, TableDice((1,), "gm", 0), "test")[0] is False  # 1 + 1 ≥ 2, but a natural 1
+
+
+def test_o2_o3_o8_wounds_test_only_at_half_and_every_time_after(match: Match) -> None:
+    start(match)
+    no_test = match.game.shoot(match.info, "Saurian Warriors", 4, by="Robot Squad")  # 6 left of 10
+    assert not rules(no_test, "morale_test")
+    passed = match.game.shoot(match.info, "Saurian Warriors", 1, table=TableEntry((5,)))  # 5 left: tests
+    assert rules(passed, "morale_test")[0]["outcome"] == {"passed": True, "result": "passed"}
+    shaken = match.game.shoot(match.info, "Saurian Warriors", 1, table=TableEntry((2,)))  # O8: 4 left, roll 2
+    assert rules(shaken, "morale_test")[0]["outcome"] == {"passed": False, "result": "shaken"}
+    assert match.unit("Saurian Warriors").shaken and not facts(shaken, "battle.unit_removed"), "shooting never Routs"
+
+
+def test_o4_a_tough_vehicle_reaches_half_at_six_wounds(match: Match) -> None:
+    start(match)
+    assert not rules(match.game.shoot(match.info, "Robot Tank", 5), "morale_test")
+    at_half = match.game.shoot(match.info, "Robot Tank", 1, table=TableEntry((4,)))
+    assert rules(at_half, "morale_test")[0]["inputs"]["half"] is True
+    later = match.game.shoot(match.info, "Robot Tank", 1, table=TableEntry((3,)))
+    assert rules(later, "morale_test")[0]["outcome"]["result"] == "shaken"
+
+
+def test_o5_o6_the_side_that_caused_fewer_unblocked_wounds_tests(match: Match) -> None:
+    start(match)
+    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 3, 1, table=TableEntry((5,)))
+    melee = rules(result, "melee")[0]
+    assert melee["outcome"]["loser"] == match.roster("Robot Squad").unit_id
+    test = rules(result, "morale_test")[0]
+    assert test["unit_id"] == match.roster("Robot Squad").unit_id and test["inputs"]["trigger"] == "lost a melee"
+    # O6: the score is unblocked wounds, whatever the attacks: 12 attacks, 1 wound is a melee score of 1.
+    assert melee["inputs"]["wounds_by_b"] == 1
+
+
+def test_o7_o9_losing_a_melee_at_half_routs(match: Match) -> None:
+    start(match)
+    match.game.shoot(match.info, "Saurian Warriors", 4)  # 6 left
+    match.game.shoot(match.info, "Saurian Warriors", 2, table=TableEntry((5,)))  # 4 left, passes
+    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 1, 2, table=TableEntry((3,)))  # O9
+    assert rules(result, "morale_test")[0]["outcome"] == {"passed": False, "result": "routed"}
+    assert facts(result, "battle.unit_removed")[0]["reason"] == "routed"
+    assert facts(result, "battle.kill_credited")[0]["unit_id"] == match.roster("Robot Squad").unit_id
+
+
+def test_o10_losing_a_melee_above_half_is_shaken_not_routed(match: Match) -> None:
+    start(match)
+    match.game.shoot(match.info, "Saurian Warriors", 3)  # 7 left
+    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 1, table=TableEntry((2,)))
+    assert rules(result, "morale_test")[0]["outcome"]["result"] == "shaken"
+
+
+def test_o12_a_joined_hero_adds_to_the_starting_size_and_lends_its_quality(match: Match) -> None:
+    start(match, {"Saurian Hero": "Saurian Warriors"})
+    warriors = match.unit("Saurian Warriors")
+    assert (warriors.start_size, warriors.quality) == (11, 3)
+    routed = match.game.shoot(match.info, "Saurian Warriors", 6, table=TableEntry((1,)))  # 4 of 11: shaken
+    assert rules(routed, "morale_test")[0]["outcome"]["result"] == "shaken"
+    wiped = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 4)  # destroyed: the hero falls too
+    assert [f["reason"] for f in facts(wiped, "battle.unit_removed")] == ["destroyed", "destroyed"]
+    assert {f["victim_hero"] for f in facts(wiped, "battle.kill_credited")} == {True, False}
+
+
+def test_o13_a_shaken_unit_that_loses_a_melee_at_half_routs_without_a_roll(match: Match) -> None:
+    start(match)
+    match.game.shoot(match.info, "Saurian Warriors", 5, table=TableEntry((2,)))  # 5 left: shaken
+    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 1)  # seeded dice: none rolled
+    assert rules(result, "morale_test")[0]["outcome"]["result"] == "routed"
+    assert not facts(result, "dice.rolled")
+
+
+def test_o14_a_tie_means_nobody_tests(match: Match) -> None:
+    start(match)
+    for a, b in ((0, 0), (2, 2)):
+        result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", a, b)
+        assert not rules(result, "morale_test") and rules(result, "melee")[0]["outcome"]["loser"] is None
+
+
+def test_a_destroyed_unit_loses_and_its_opponent_does_not_test(match: Match) -> None:
+    start(match)
+    result = match.game.melee(match.info, "Saurian Warriors", "Fearless Guard", 5, 9)
+    assert not rules(result, "morale_test")
+    assert facts(result, "battle.unit_removed")[0]["unit_id"] == match.roster("Fearless Guard").unit_id
+
+
+def test_shaken_clears_after_an_idle_activation_and_fearless_saves_on_four(match: Match) -> None:
+    start(match)
+    saved = match.game.shoot(match.info, "Fearless Guard", 3, table=TableEntry((2, 4)))  # fails 2, Fearless 4
+    assert rules(saved, "morale_test")[0]["outcome"]["passed"] is True
+    shaken = match.game.shoot(match.info, "Fearless Guard", 1, table=TableEntry((2, 3)))
+    assert match.unit("Fearless Guard").shaken and rules(shaken, "morale_test")[0]["outcome"]["result"] == "shaken"
+    match.game.recover(match.info, "Fearless Guard")
+    assert not match.unit("Fearless Guard").shaken
+    refused(match, lambda: match.game.recover(match.info, "Fearless Guard"), "not Shaken")
+
+
+def test_after_the_battle_casualties_xp_level_ups_and_rewards(match: Match) -> None:
+    start(match, {"Saurian Hero": "Saurian Warriors"})
+    match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 10, 0)  # the squad destroyed by the warriors
+    match.game.remove(match.info, "Robot Tank", "destroyed", by="Saurian Warriors")
+    # Casualty rolls in unit-id order for Robot Squad and Robot Tank; the warriors reach 3 XP: no level-up yet.
+    end = match.game.end_battle(match.info, "Saurians", table=TableEntry((6, 1)))
+    results = {r["unit_id"]: r["outcome"]["result"] for r in rules(end, "casualty")}
+    assert sorted(results.values()) == ["Natural Talent", "dead"]
+    xp = {f["unit_id"]: f["xp"] for f in facts(end, "career.xp_gained")}
+    warriors, hero = match.roster("Saurian Warriors"), match.roster("Saurian Hero")
+    assert xp[warriors.unit_id] == 1 + 2 and xp[hero.unit_id] == 1  # survived +1, two units killed +2
+    assert rules(end, "rewards")[0]["outcome"] == {
+        "Saurians": {"vp": 2, "points": 150},
+        "Robots": {"vp": 0, "points": 300},
+    }
+    state, _ = match.game.state(match.info)
+    assert state.victory_points == {"Saurians": 2} and state.treasury == {"Saurians": 150, "Robots": 300}
+    dead = [u for u in state.roster.values() if u.disbanded and u.disbanded.startswith("dead")]
+    assert len(dead) == 1
+    assert state.active_battle is None and state.unit_by_name("Saurian Warriors").xp == 3  # type: ignore[union-attr]
+
+
+def test_a_unit_at_five_xp_levels_up_and_a_hero_rolls_injuries_and_talents(match: Match) -> None:
+    # Each battle the warriors destroy the squad and the tank routs the hero. After it, in unit-id order (muster
+    # order): the hero's casualty roll and its trait roll, the squad's casualty roll, then level-ups.
+    for dice in ((6, 2, 3), (1, 5, 3, 2)):
+        start(match)
+        match.game.remove(match.info, "Robot Squad", "destroyed", by="Saurian Warriors")
+        match.game.remove(match.info, "Saurian Hero", "routed", by="Robot Tank")
+        end = match.game.end_battle(match.info, "Saurians", table=TableEntry(dice))
+    hero_rolls = [r["outcome"]["result"] for r in rules(end, "casualty") if r["inputs"]["hero"]]
+    assert hero_rolls == ["Traumatized"]  # 1: an injury, D6 = 5
+    assert rules(end, "level_up")[0]["outcome"]["traits"] == ["Headstrong"]  # the tank: 3 + 3 = 6 XP, D6 = 2
+    state, _ = match.game.state(match.info)
+    hero, tank = state.unit_by_name("Saurian Hero"), state.unit_by_name("Robot Tank")
+    warriors = state.unit_by_name("Saurian Warriors")
+    assert hero is not None and tank is not None and warriors is not None
+    assert hero.traits == ("Motivated", "Traumatized") and hero.points == 60 + 5 - 5
+    assert (tank.xp, tank.traits, tank.points) == (6, ("Headstrong",), 200 + 25)  # +1 survived, +2 a hero, twice
+    assert warriors.xp == 4 and warriors.traits == ()  # 2 battles × (survived +1, a unit killed +1)
+
+
+def test_bad_input_is_refused_and_nothing_is_appended(match: Match) -> None:
+    g, i = match.game, match.info
+    refused(
+        match,
+        lambda: g.muster(i, "Big Hero", "Saurians", {"models": 3, "quality": 3, "hero": True, "points": 9}),
+        "single model",
+    )
+    refused(match, lambda: g.muster(i, "Bad", "Saurians", {"models": 3, "quality": 7, "points": 9}), "quality")
+    refused(match, lambda: g.shoot(i, "Saurian Warriors", 1), "no battle is being fought")
+    refused(match, lambda: g.start_battle(i, "Solo", ["Saurian Warriors"]), "two sides")
+    refused(match, lambda: g.start_battle(i, "J", list(UNITS), {"Robot Tank": "Robot Squad"}), "only a hero joins")
+    start(match)
+    refused(match, lambda: g.shoot(i, "Saurian Warriors", 0), "at least one")
+    refused(match, lambda: g.shoot(i, "Saurian Warriors", 5, table=TableEntry((7,))), "7 is not a face")
+    refused(match, lambda: g.shoot(i, "Saurian Warriors", 1, by="Saurian Hero"), "same side")
+    refused(match, lambda: g.melee(i, "Saurian Warriors", "Robot Squad", -1, 2), "negative")
+    refused(match, lambda: g.melee(i, "Robot Tank", "Robot Squad", 1, 2), "same side")
+    refused(match, lambda: g.shoot(i, "Saurian Warriors", 2, models_lost=11), "cannot lose 11")
+    refused(match, lambda: g.end_battle(i, "Orks"), "not a side")
+    refused(match, lambda: g.transfer(i, "Saurian Warriors", "Saurian Hero", 1), "do not trade models")
+
+
+def test_every_recorded_rule_re_evaluates_to_what_was_recorded(match: Match) -> None:
+    start(match, {"Saurian Hero": "Saurian Warriors"})
+    match.game.shoot(match.info, "Saurian Warriors", 5, by="Robot Squad")
+    match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 2, 3)
+    match.game.shoot(match.info, "Robot Tank", 7)
+    match.game.next_round(match.info)
+    match.game.end_battle(match.info, None)
+    assert Timeline(match.ledger).reevaluate(match.info) == []
+
+
+def test_motivated_passes_the_first_morale_test_of_a_match_only() -> None:
+    hero = gf.Unit("h", "Hero", "X", quality=5, start_size=1, models=1, tough=3, hero=True, traits=("Motivated",))
+    assert gf.morale_test(T, hero, TableDice((), "gm", 0), "test") == (
+        True,
+        gf.morale_test(T, hero, TableDice((), "gm", 0), "t")[1],
+        [],
+    )
+    tested = gf.Unit("h", "Hero", "X", quality=5, start_size=1, models=1, tough=3, traits=("Motivated",), tested=True)
+    assert gf.morale_test(T, tested, TableDice((2,), "gm", 0), "test")[0] is False
