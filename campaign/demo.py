@@ -18,7 +18,7 @@ from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
 from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.ledger import TableEntry
+from campaign.grimdark import Grimdark
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rulesets import RULESETS
@@ -26,16 +26,6 @@ from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
-
-DEMO_ROLLS: dict[str, list[tuple[str, str, tuple[int, ...] | None]]] = {
-    "fighting-spirit": [],
-    "disorder": [],
-    "mass-combat": [],
-    "grimdark": [
-        ("d6", "Saurian Warriors morale test (Q4+)", None),
-        ("d6", "casualty roll after the battle", (6,)),
-    ],
-}
 
 
 def demo_seed(name: str) -> bytes:
@@ -252,60 +242,82 @@ def disorder_campaign(app: App, name: str) -> None:
     game.end_battle(info(), "French", {"French": 2})
 
 
+def grimdark_campaign(app: App, name: str) -> None:
+    """Two Grimdark Future matches (RULES.md §4), seeded dice: shooting and melee at half strength, a hero joined
+    to its unit, and after each match the casualty rolls, XP and the mission rewards."""
+    game = Grimdark(app.ledger)
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve(name)
+
+    roster: tuple[tuple[str, str, dict[str, object]], ...] = (
+        ("Saurian Warriors", "Saurians", {"models": 10, "quality": 4, "points": 140}),
+        ("Saurian Hero", "Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),
+        ("Robot Squad", "Robots", {"models": 10, "quality": 4, "points": 150}),
+        ("Robot Tank", "Robots", {"models": 1, "quality": 4, "tough": 12, "fearless": True, "points": 200}),
+    )
+    for unit, side, profile in roster:
+        game.muster(info(), unit, side, profile)
+    everyone = ["Saurian Warriors", "Saurian Hero", "Robot Squad", "Robot Tank"]
+    game.start_battle(info(), "The ruins of Kessel", everyone, {"Saurian Hero": "Saurian Warriors"})
+    game.shoot(info(), "Saurian Warriors", 5, by="Robot Squad")
+    game.melee(info(), "Saurian Warriors", "Robot Squad", 4, 2)
+    game.next_round(info())
+    game.shoot(info(), "Robot Tank", 7, by="Saurian Warriors")
+    with contextlib.suppress(InvalidInputError):  # only a Shaken unit recovers
+        game.recover(info(), "Robot Squad")
+    game.end_battle(info(), "Saurians")
+    game.start_battle(info(), "The spire", everyone)
+    game.melee(info(), "Robot Squad", "Saurian Warriors", 3, 1)
+    game.shoot(info(), "Saurian Hero", 2, by="Robot Tank")
+    game.end_battle(info(), "Robots")
+
+
 def build_demo(app: App, out: Output) -> dict[str, Any]:
     ledger = app.ledger
     summary: dict[str, Any] = {"campaigns": []}
-    total = sum(len(rolls) + 2 for rolls in DEMO_ROLLS.values())
+    total = 2 * len(RULESETS)
     with out.progress(total, "building the demo") as progress:
         task = progress.add_task("building the demo", total=total)
         for ruleset in RULESETS:
             name = f"Demo {ruleset}"
             ledger.create_campaign(name, ruleset, seed=demo_seed(name), command_id=f"demo-new-{ruleset}")
             progress.advance(task)
-            if ruleset in ("fighting-spirit", "mass-combat", "disorder"):
-                if ruleset == "fighting-spirit":
-                    play_five_grade_battle(app, name)
-                    five_grade_campaign(app, name)
-                elif ruleset == "disorder":
-                    disorder_campaign(app, name)
-                else:
-                    mass_combat_campaign(app, name)
-                if not out.as_json:
-                    names = unit_names(ledger.store.read(ledger.resolve(name).campaign_id))
-                    for event in ledger.store.read(ledger.resolve(name).campaign_id):
-                        if event.type in ("battle.started", "battle.ended") or (
-                            event.type == "rules.applied"
-                            and event.payload["rule"]
-                            in (
-                                "morale_test",
-                                "morale_check",
-                                "rally",
-                                "retreat",
-                                "force_half",
-                                "force_flees",
-                                "strategy_contest",
-                                "result",
-                                "survival",
-                                "glory",
-                                "payday",
-                            )
-                        ):
-                            out.console.print(f"[bold]{name}[/] #{event.seq}: {escape(describe(event, names))}")
-            for i, (notation, purpose, table) in enumerate(DEMO_ROLLS[ruleset]):
-                info = ledger.resolve(name)
-                result = ledger.roll(
-                    info,
-                    notation,
-                    purpose,
-                    table=TableEntry(table) if table else None,
-                    command_id=f"demo-roll-{ruleset}-{i}",
-                )
-                if not out.as_json:
-                    out.console.print(
-                        f"[bold]{name}[/] #{result.head.seq}: {purpose}: {notation} → "
-                        f"{next(e for e in result.events if e.type == 'dice.rolled').payload['faces']}"
-                    )
-                progress.advance(task)
+            if ruleset == "fighting-spirit":
+                play_five_grade_battle(app, name)
+                five_grade_campaign(app, name)
+            elif ruleset == "disorder":
+                disorder_campaign(app, name)
+            elif ruleset == "grimdark":
+                grimdark_campaign(app, name)
+            else:
+                mass_combat_campaign(app, name)
+            if not out.as_json:
+                names = unit_names(ledger.store.read(ledger.resolve(name).campaign_id))
+                for event in ledger.store.read(ledger.resolve(name).campaign_id):
+                    if event.type in ("battle.started", "battle.ended") or (
+                        event.type == "rules.applied"
+                        and event.payload["rule"]
+                        in (
+                            "morale_test",
+                            "morale_check",
+                            "melee",
+                            "casualty",
+                            "experience",
+                            "level_up",
+                            "rewards",
+                            "rally",
+                            "retreat",
+                            "force_half",
+                            "force_flees",
+                            "strategy_contest",
+                            "result",
+                            "survival",
+                            "glory",
+                            "payday",
+                        )
+                    ):
+                        out.console.print(f"[bold]{name}[/] #{event.seq}: {escape(describe(event, names))}")
             info = ledger.resolve(name)
             ledger.reveal(info, command_id=f"demo-reveal-{ruleset}")
             progress.advance(task)

@@ -68,7 +68,8 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         return f"house rule: {p['path']} = {p['value']}" + (f" ({p['note']})" if p.get("note") else "")
     if kind == "battle.started":
         settings = "; ".join(
-            f"{side} " + ", ".join(f"{k} {v}" for k, v in s.items()) for side, s in p["settings"].items()
+            f"{side} " + ", ".join(f"{k} {v}" for k, v in s.items()) if s else str(side)
+            for side, s in p["settings"].items()
         )
         return f"battle {p['name']!r} begins: {settings}"
     if kind == "battle.unit_deployed":

@@ -95,8 +95,7 @@ class Disorder(RulesetService):
     ) -> Decision | None:
         """The force's morale once this command's ``unit`` (as it is after it; ``gone`` if removed) counts."""
         side = unit.side
-        # In id order: a battle's units come back from a JSON snapshot in sorted order, from a fold in log order.
-        units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in sorted(battle.units)]
+        units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in battle.order]
         gone_ids = {uid for uid, u in battle.units.items() if u.removed}
         if gone or unit.models == 0:
             gone_ids.add(unit.unit_id)

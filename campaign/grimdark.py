@@ -56,8 +56,12 @@ class Grimdark(RulesetService):
         unit = self.unit(state, name)
         if unit.unit_id not in battle.units:
             raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
-        if battle.units[unit.unit_id].removed:
-            raise InvalidInputError(f"{unit.name} is no longer on the table ({battle.units[unit.unit_id].removed})")
+        here = battle.units[unit.unit_id]
+        if here.removed:
+            raise InvalidInputError(f"{unit.name} is no longer on the table ({here.removed})")
+        if here.joined_to is not None:
+            host = state.roster[here.joined_to].name
+            raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {host}'s")
         return state.in_battle(battle, unit.unit_id)
 
     def _rule(
@@ -67,7 +71,7 @@ class Grimdark(RulesetService):
         battle = self.battle(state)
 
         def run(dice: Dice) -> list[Event]:
-            decisions = _with_joined_heroes(state, battle, decide(state, tables, battle, dice))
+            decisions = _with_joined(state, battle, decide(state, tables, battle, dice))
             return decision_events(decisions, battle.battle_id, ruleset=RULESET.name, version=RULESET.version)
 
         return self.ledger.run(info, name, run, table=table, command_id=command_id)
@@ -125,7 +129,8 @@ class Grimdark(RulesetService):
         joins: Mapping[str, str] | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
-        """A match begins with the units listed; ``joins`` puts a hero into a unit of its side (HERO → UNIT)."""
+        """A match begins with the units listed. ``joins`` (JOINER → UNIT) puts a hero into a unit of its side
+        (+1 to its starting size), or combines two like units into one (their models summed; RULES.md O11)."""
         state, tables = self.state(info)
         if state.active_battle is not None:
             raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
@@ -141,29 +146,37 @@ class Grimdark(RulesetService):
         if len(sides) < 2:
             raise InvalidInputError("a battle needs units of two sides at least")
         joined: dict[str, str] = {}
-        for hero_name, unit_name in (joins or {}).items():
-            hero, unit = self.unit(state, hero_name), self.unit(state, unit_name)
-            if hero not in deployed or unit not in deployed:
-                raise InvalidInputError(f"{hero.name} and {unit.name} must both be deployed to join")
-            if not hero.profile.hero or unit.profile.hero:
-                raise InvalidInputError(f"only a hero joins a unit: {hero.name} into {unit.name} is not that")
-            if hero.side != unit.side:
-                raise InvalidInputError(f"{hero.name} fights for {hero.side}, {unit.name} for {unit.side}")
-            if unit.unit_id in joined.values():
-                raise InvalidInputError(f"{unit.name} already has a hero")
-            joined[hero.unit_id] = unit.unit_id
+        for joiner_name, unit_name in (joins or {}).items():
+            joiner, unit = self.unit(state, joiner_name), self.unit(state, unit_name)
+            if joiner not in deployed or unit not in deployed:
+                raise InvalidInputError(f"{joiner.name} and {unit.name} must both be deployed to join")
+            if joiner == unit or unit.profile.hero:
+                raise InvalidInputError(f"{joiner.name} cannot join {unit.name}: join a hero or a like unit to a unit")
+            if joiner.side != unit.side:
+                raise InvalidInputError(f"{joiner.name} fights for {joiner.side}, {unit.name} for {unit.side}")
+            if not joiner.profile.hero and (joiner.profile.quality, joiner.tough) != (unit.profile.quality, unit.tough):
+                raise InvalidInputError(f"only like units combine: {joiner.name} and {unit.name} differ")
+            if unit.unit_id in joined or joiner.unit_id in joined.values():
+                raise InvalidInputError(f"{joiner.name} into {unit.name}: a unit joins once, into a unit not joined")
+            if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
+                raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
+            joined[joiner.unit_id] = unit.unit_id
         battle_id = self.ledger.new_id()
         events: list[Event] = [
             BattleStarted(battle_id=battle_id, name=name, sides=sides, settings={side: {} for side in sides})
         ]
-        adds = tables.number("morale.joined_hero_adds")
+        hero_adds = tables.number("morale.joined_hero_adds")
         for u in deployed:
-            start = u.profile.models + (adds if u.unit_id in joined.values() else 0)
+            joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]
+            twins = sum(j.profile.models for j in joiners if not j.profile.hero)
+            start = u.profile.models + twins + sum(hero_adds for j in joiners if j.profile.hero)
             state_: dict[str, JsonValue] = {"start_size": start, "tough": u.tough, "quality": u.profile.quality}
             if u.unit_id in joined:
                 state_["joined_to"] = joined[u.unit_id]
             events.append(
-                UnitDeployed(battle_id=battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models, state=state_)
+                UnitDeployed(
+                    battle_id=battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models + twins, state=state_
+                )
             )
         return self._facts(info, "gf.battle_start", events, command_id)
 
@@ -280,7 +293,7 @@ class Grimdark(RulesetService):
             if winner is not None and winner not in battle.sides:
                 raise InvalidInputError(f"{winner!r} is not a side of this battle ({', '.join(battle.sides)})")
             decisions: list[Decision] = []
-            for unit_id in sorted(battle.units):
+            for unit_id in battle.order:  # as deployed: the casualty and trait dice go in this order
                 in_battle, roster = battle.units[unit_id], state.roster[unit_id]
                 unit = state.in_battle(battle, unit_id)
                 is_casualty = (in_battle.removed or "").startswith(CASUALTY_REASONS)
@@ -328,30 +341,32 @@ class Grimdark(RulesetService):
         return self._rule(info, "gf.battle_end", decide, table, command_id)
 
 
-def _with_joined_heroes(state: CampaignState, battle: BattleState, decisions: Sequence[Decision]) -> list[Decision]:
-    """A hero joined to a unit shares its fate: when the unit is destroyed or routed, so is the hero."""
+def _with_joined(state: CampaignState, battle: BattleState, decisions: Sequence[Decision]) -> list[Decision]:
+    """A hero joined to a unit, or a unit combined with it, shares its fate: when it is destroyed or routed."""
     out = list(decisions)
     for d in decisions:
         for fact in d.facts:
             if not isinstance(fact, UnitRemoved):
                 continue
-            for hero_id, hero in sorted(battle.units.items()):
-                if hero.joined_to != fact.unit_id or hero.removed is not None:
+            for joiner_id in battle.order:
+                joiner = battle.units[joiner_id]
+                if joiner.joined_to != fact.unit_id or joiner.removed is not None:
                     continue
                 killer = next(
                     (f.unit_id for f in d.facts if isinstance(f, KillCredited) and f.victim_id == fact.unit_id), None
                 )
-                facts: list[Event] = [UnitRemoved(battle_id=battle.battle_id, unit_id=hero_id, reason=fact.reason)]
+                facts: list[Event] = [UnitRemoved(battle_id=battle.battle_id, unit_id=joiner_id, reason=fact.reason)]
                 if killer is not None:
+                    hero = state.roster[joiner_id].profile.hero
                     facts.append(
-                        KillCredited(battle_id=battle.battle_id, unit_id=killer, victim_id=hero_id, victim_hero=True)
+                        KillCredited(battle_id=battle.battle_id, unit_id=killer, victim_id=joiner_id, victim_hero=hero)
                     )
-                name = state.roster[hero_id].name
+                name = state.roster[joiner_id].name
                 out.append(
                     Decision(
-                        "hero_falls",
+                        "shares_fate",
                         "§4.1",
-                        hero_id,
+                        joiner_id,
                         {"joined_to": fact.unit_id},
                         {"removed": fact.reason},
                         f"{name}, joined to {state.roster[fact.unit_id].name}, shares its fate: {fact.reason}",

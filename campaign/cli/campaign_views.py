@@ -75,6 +75,7 @@ def register(app: typer.Typer) -> None:
                 "points",
                 "wounded",
                 "experience",
+                "xp",
                 "battles",
                 "fatigue",
                 "ts",

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from campaign.cli import campaign_views, disorder, fighting_spirit, mass_combat, timeline_cli
+from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.timeline_cli import log_filter
@@ -32,6 +32,7 @@ app = typer.Typer(
 app.add_typer(fighting_spirit.app, name="fs")
 app.add_typer(mass_combat.app, name="mc")
 app.add_typer(disorder.app, name="dis")
+app.add_typer(grimdark.app, name="gf")
 campaign_views.register(app)
 timeline_cli.register(app)
 timeline_cli.register_exchange(app)

@@ -26,6 +26,7 @@ UNITS = {
     "Robot Squad": ("Robots", {"models": 10, "quality": 4, "points": 150}),
     "Robot Tank": ("Robots", {"models": 1, "quality": 4, "tough": 12, "points": 200}),
     "Fearless Guard": ("Robots", {"models": 5, "quality": 5, "fearless": True, "points": 100}),
+    "Guard Twins": ("Robots", {"models": 5, "quality": 5, "fearless": True, "points": 100}),
 }
 
 
@@ -152,6 +153,24 @@ def test_o12_a_joined_hero_adds_to_the_starting_size_and_lends_its_quality(match
     assert {f["victim_hero"] for f in facts(wiped, "battle.kill_credited")} == {True, False}
 
 
+def test_o11_two_like_units_combined_start_at_ten_and_are_at_half_at_five(match: Match) -> None:
+    start(match, {"Guard Twins": "Fearless Guard"})
+    guard = match.unit("Fearless Guard")
+    assert (guard.start_size, guard.models) == (10, 10)
+    assert not rules(match.game.shoot(match.info, "Fearless Guard", 4), "morale_test")  # 6 of 10
+    assert rules(match.game.shoot(match.info, "Fearless Guard", 1, table=TableEntry((5,))), "morale_test")  # 5
+    refused(match, lambda: match.game.shoot(match.info, "Guard Twins", 1), "has joined Fearless Guard")
+    wiped = match.game.melee(match.info, "Saurian Warriors", "Fearless Guard", 5, 0)
+    assert sorted(f["unit_id"] for f in facts(wiped, "battle.unit_removed")) == sorted(
+        [match.roster("Fearless Guard").unit_id, match.roster("Guard Twins").unit_id]
+    )
+    refused(match, lambda: match.game.start_battle(match.info, "Again", list(UNITS)), "still being fought")
+
+
+def test_only_like_units_combine(match: Match) -> None:
+    refused(match, lambda: start(match, {"Robot Squad": "Fearless Guard"}), "only like units combine")
+
+
 def test_o13_a_shaken_unit_that_loses_a_melee_at_half_routs_without_a_roll(match: Match) -> None:
     start(match)
     match.game.shoot(match.info, "Saurian Warriors", 5, table=TableEntry((2,)))  # 5 left: shaken
@@ -237,7 +256,7 @@ def test_bad_input_is_refused_and_nothing_is_appended(match: Match) -> None:
     refused(match, lambda: g.muster(i, "Bad", "Saurians", {"models": 3, "quality": 7, "points": 9}), "quality")
     refused(match, lambda: g.shoot(i, "Saurian Warriors", 1), "no battle is being fought")
     refused(match, lambda: g.start_battle(i, "Solo", ["Saurian Warriors"]), "two sides")
-    refused(match, lambda: g.start_battle(i, "J", list(UNITS), {"Robot Tank": "Robot Squad"}), "only a hero joins")
+    refused(match, lambda: g.start_battle(i, "J", list(UNITS), {"Robot Tank": "Robot Squad"}), "only like units")
     start(match)
     refused(match, lambda: g.shoot(i, "Saurian Warriors", 0), "at least one")
     refused(match, lambda: g.shoot(i, "Saurian Warriors", 5, table=TableEntry((7,))), "7 is not a face")

@@ -15,6 +15,7 @@ from campaign.bootstrap import ensure_schema, projectors
 from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.folds import fold_for
+from campaign.grimdark import Grimdark
 from campaign.ledger import Ledger
 from campaign.mass_combat import MassCombat, parse_setup
 from events.db import make_engine
@@ -85,6 +86,45 @@ def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
         "battle_end": lambda winner, held: game.end_battle(info(), winner, {"British": held}),
         "battle_start": start,
         "transfer": lambda pair, n: game.transfer(info(), *pair, n),
+    }
+    for step in steps:
+        with contextlib.suppress(InvalidInputError):
+            actions[step[0]](*step[1:])
+
+
+GF_UNITS = ("Warriors", "Hero", "Squad", "Tank")
+grimdark_step = st.one_of(
+    st.tuples(st.just("shoot"), st.sampled_from(GF_UNITS), st.integers(1, 6), st.sampled_from([*GF_UNITS, None])),
+    st.tuples(st.just("melee"), st.sampled_from(["Warriors", "Hero"]), st.integers(0, 4), st.integers(0, 4)),
+    st.tuples(st.just("recover"), st.sampled_from(GF_UNITS)),
+    st.tuples(st.just("remove"), st.sampled_from(GF_UNITS), st.sampled_from(["destroyed", "routed", "withdrawn"])),
+    st.tuples(st.just("battle_end"), st.sampled_from(["Saurians", "Robots", None])),
+    st.tuples(st.just("battle_start"), st.booleans()),
+    st.tuples(st.just("round")),
+)
+
+
+def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+    ledger.create_campaign("Match", "grimdark")
+    game = Grimdark(ledger)
+    info = lambda: ledger.resolve("Match")  # noqa: E731
+    game.muster(info(), "Warriors", "Saurians", {"models": 10, "quality": 4, "points": 140})
+    game.muster(info(), "Hero", "Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60})
+    game.muster(info(), "Squad", "Robots", {"models": 8, "quality": 4, "points": 150, "fearless": True})
+    game.muster(info(), "Tank", "Robots", {"models": 1, "quality": 4, "tough": 6, "points": 200})
+
+    def start(join: bool) -> Any:
+        return game.start_battle(info(), "Match", list(GF_UNITS), {"Hero": "Warriors"} if join else None)
+
+    start(True)
+    actions: dict[str, Callable[..., Any]] = {
+        "shoot": lambda u, w, by: game.shoot(info(), u, w, by=by),
+        "melee": lambda u, a, b: game.melee(info(), u, "Squad", a, b),
+        "recover": lambda u: game.recover(info(), u),
+        "remove": lambda u, why: game.remove(info(), u, why),
+        "battle_end": lambda winner: game.end_battle(info(), winner),
+        "battle_start": start,
+        "round": lambda: game.next_round(info()),
     }
     for step in steps:
         with contextlib.suppress(InvalidInputError):
@@ -189,18 +229,21 @@ def hypo_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     five=st.lists(five_grade_step, max_size=14),
     mass=st.lists(mass_step, max_size=8),
     disorder=st.lists(disorder_step, max_size=16),
+    grimdark=st.lists(grimdark_step, max_size=16),
 )
 def test_inline_projections_equal_a_rebuild_after_any_commands(
     hypo_engine: Engine,
     five: list[tuple[Any, ...]],
     mass: list[tuple[Any, ...]],
     disorder: list[tuple[Any, ...]],
+    grimdark: list[tuple[Any, ...]],
 ) -> None:
     empty_tables(hypo_engine)
     ledger = make_ledger(Backend("sqlite", hypo_engine))
     play_five_grades(ledger, five)
     play_mass_combat(ledger, mass)  # several campaigns, each under its own ruleset, in one database
     play_disorder(ledger, disorder)
+    play_grimdark(ledger, grimdark)
     check_inline_equals_rebuild(hypo_engine, ledger)
 
 

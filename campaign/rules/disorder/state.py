@@ -49,6 +49,8 @@ class BattleState:
     number: int
     sides: tuple[str, ...]
     units: Mapping[str, UnitInBattle] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     turn: int = 1
     force: Mapping[str, str] = field(default_factory=dict)
     """Per side: ``half`` once half its points are lost, ``flees`` once it broke."""
@@ -172,7 +174,11 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return replace(state, battles=battles, active_battle=p["battle_id"])
     if kind == "battle.unit_deployed":
         deployed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], int(p["state"]["points"]))
-        return _battle(state, p["battle_id"], lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}))
+        return _battle(
+            state,
+            p["battle_id"],
+            lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}, order=(*b.order, p["unit_id"])),
+        )
     if kind == "battle.turn_began":
         return _battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
     if kind == "battle.models_lost":

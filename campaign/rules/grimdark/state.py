@@ -68,6 +68,8 @@ class BattleState:
     number: int
     sides: tuple[str, ...]
     units: Mapping[str, UnitInBattle] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     round: int = 1
     ended: bool = False
     result: str | None = None
@@ -190,7 +192,11 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             int(s["quality"]),
             joined_to=s.get("joined_to"),
         )
-        return _battle(state, p["battle_id"], lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}))
+        return _battle(
+            state,
+            p["battle_id"],
+            lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}, order=(*b.order, p["unit_id"])),
+        )
     if kind == "battle.turn_began":
         return _battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
     if kind == "battle.wounds_taken":

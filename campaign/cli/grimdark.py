@@ -1,0 +1,250 @@
+"""``campaign gf …``: One Page Rules Grimdark Future (grimdark) at the table and between matches."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from campaign.cli.common import (
+    CampaignOpt,
+    CommandIdOpt,
+    DiceOpt,
+    JsonOpt,
+    add_table_commands,
+    ruleset_service,
+    show_appended,
+    table_entry,
+)
+from campaign.cli.output import Output, handles_errors
+from campaign.grimdark import Grimdark
+from campaign.rules.grimdark.rules import underdog_points
+from events.errors import InvalidInputError
+from projections.state.campaigns import CampaignInfo
+
+app = typer.Typer(
+    help="One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
+    no_args_is_help=True,
+)
+
+
+def _game(campaign: str | None) -> tuple[Grimdark, CampaignInfo]:
+    return ruleset_service(Grimdark, campaign)
+
+
+@app.command("muster")
+@handles_errors
+def muster(
+    name: str,
+    side: Annotated[str, typer.Option("--side", help="The army it belongs to.")],
+    models: Annotated[int, typer.Option("--models")],
+    quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
+    points: Annotated[int, typer.Option("--points")],
+    tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
+    fearless: Annotated[bool, typer.Option("--fearless", help="Every model has Fearless.")] = False,
+    hero: Annotated[bool, typer.Option("--hero", help="A hero (a single model).")] = False,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add a unit to the army sheet."""
+    game, info = _game(campaign)
+    profile: dict[str, object] = {
+        "models": models,
+        "quality": quality,
+        "points": points,
+        "tough": tough,
+        "fearless": fearless,
+        "hero": hero,
+    }
+    show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
+
+
+@app.command("battle-start")
+@handles_errors
+def battle_start(
+    name: str,
+    unit: Annotated[list[str], typer.Option("--unit", help="A unit on the table; repeat.")],
+    join: Annotated[list[str] | None, typer.Option("--join", help="HERO=UNIT: a hero joins a unit; repeat.")] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a match with the units listed (their starting size is set now)."""
+    game, info = _game(campaign)
+    joins: dict[str, str] = {}
+    for pair in join or []:
+        hero, sep, target = pair.partition("=")
+        if not sep or not hero.strip() or not target.strip():
+            raise InvalidInputError(f"--join must look like HERO=UNIT, not {pair!r}")
+        joins[hero.strip()] = target.strip()
+    show_appended(game.start_battle(info, name, unit, joins, command_id), as_json, info)
+
+
+@app.command("round")
+@handles_errors
+def next_round(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+    """Begin the next round."""
+    game, info = _game(campaign)
+    show_appended(game.next_round(info, command_id), as_json, info)
+
+
+@app.command("shoot")
+@handles_errors
+def shoot(
+    unit: str,
+    wounds: Annotated[int, typer.Option("--wounds", help="Unblocked wounds it took in this activation.")],
+    by: Annotated[str | None, typer.Option("--by", help="The unit that caused them (for XP).")] = None,
+    models_lost: Annotated[
+        int | None, typer.Option("--models-lost", help="Models killed, when the wounds were allocated otherwise.")
+    ] = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Wounds outside melee; at half strength the unit tests at the end of the activation (Shaken on a fail)."""
+    game, info = _game(campaign)
+    result = game.shoot(info, unit, wounds, by, models_lost, table=table_entry(dice), command_id=command_id)
+    show_appended(result, as_json, info)
+
+
+@app.command("melee")
+@handles_errors
+def melee(
+    a: str,
+    b: str,
+    a_wounds: Annotated[int, typer.Option("--a-wounds", help="Unblocked wounds caused by A.")],
+    b_wounds: Annotated[int, typer.Option("--b-wounds", help="Unblocked wounds caused by B.")],
+    a_lost: Annotated[int | None, typer.Option("--a-lost", help="Models A lost, if allocated otherwise.")] = None,
+    b_lost: Annotated[int | None, typer.Option("--b-lost", help="Models B lost, if allocated otherwise.")] = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs."""
+    game, info = _game(campaign)
+    result = game.melee(info, a, b, a_wounds, b_wounds, a_lost, b_lost, table=table_entry(dice), command_id=command_id)
+    show_appended(result, as_json, info)
+
+
+@app.command("recover")
+@handles_errors
+def recover(unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+    """A Shaken unit spends its activation idle and is no longer Shaken."""
+    game, info = _game(campaign)
+    show_appended(game.recover(info, unit, command_id), as_json, info)
+
+
+@app.command("remove")
+@handles_errors
+def remove(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason", help="destroyed, routed, or another reason.")],
+    by: Annotated[str | None, typer.Option("--by", help="The unit that destroyed or routed it (for XP).")] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove a unit from the table (destroyed or routed makes it a casualty)."""
+    game, info = _game(campaign)
+    show_appended(game.remove(info, unit, reason, by, command_id), as_json, info)
+
+
+@app.command("battle-end")
+@handles_errors
+def battle_end(
+    winner: Annotated[str | None, typer.Option("--winner", help="The winning army; leave out for a draw.")] = None,
+    dice: DiceOpt = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """End the match: casualty rolls, XP and level-ups, mission rewards (VP and campaign points)."""
+    game, info = _game(campaign)
+    show_appended(game.end_battle(info, winner, table_entry(dice), command_id), as_json, info)
+
+
+@app.command("disband")
+@handles_errors
+def disband(
+    unit: str,
+    reason: Annotated[str, typer.Option("--reason")] = "sold",
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Take a unit off the army sheet between matches."""
+    game, info = _game(campaign)
+    show_appended(game.disband(info, unit, reason, command_id), as_json, info)
+
+
+@app.command("army")
+@handles_errors
+def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
+    game, info = _game(campaign)
+    state, tables = game.state(info)
+    battle = state.battles[state.active_battle] if state.active_battle else None
+    units = []
+    for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
+        row: dict[str, object] = {
+            "unit": u.name,
+            "side": u.side,
+            "models": u.profile.models,
+            "quality": u.profile.quality,
+            "tough": u.tough,
+            "points": u.points,
+            "xp": u.xp,
+            "traits": list(u.traits),
+            "battles": u.battles,
+            "off_roster": u.disbanded,
+        }
+        if battle is not None and u.unit_id in battle.units:
+            b = battle.units[u.unit_id]
+            row["in_battle"] = {"models": b.models, "shaken": b.shaken, "removed": b.removed}
+        units.append(row)
+    values = state.army_values()
+    underdog = underdog_points(tables, values)
+    armies = {
+        side: {
+            "value": values.get(side, 0),
+            "underdog_points": underdog.get(side, 0),
+            "victory_points": state.victory_points.get(side, 0),
+            "campaign_points": state.treasury.get(side, 0),
+        }
+        for side in sorted({u.side for u in state.roster.values()})
+    }
+    out = Output(as_json)
+    if as_json:
+        out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
+        return
+    view = Table(title=f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else ""))
+    for column in ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table"):
+        view.add_column(column)
+    for r in units:
+        on_table = r.get("in_battle")
+        shown = ""
+        if isinstance(on_table, dict):
+            shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
+        view.add_row(
+            str(r["unit"]),
+            str(r["side"]),
+            str(r["models"]),
+            f"{r['quality']}+",
+            str(r["points"]),
+            str(r["xp"]),
+            ", ".join(r["traits"]) if isinstance(r["traits"], list) else "",
+            shown or str(r["off_roster"] or ""),
+        )
+    out.console.print(view)
+    for side, a in armies.items():
+        out.console.print(
+            f"{side}: army {a['value']} pts, {a['underdog_points']} underdog points, {a['victory_points']} VP, "
+            f"{a['campaign_points']} campaign points"
+        )
+
+
+add_table_commands(app, Grimdark, "Grimdark Future", "rewards.loser_points")
