@@ -18,10 +18,9 @@ from campaign.rules.disorder import rules as dis
 from campaign.rules.disorder.profile import UnitProfile
 from campaign.rules.disorder.state import BattleState, CampaignState, RosterUnit
 from campaign.rules.disorder.tables import Tables
-from campaign.rules.tables import Value, apply_overrides
+from campaign.rules.tables import Value
 from campaign.ruleset_service import RulesetService
 from campaign.rulesets import RULESETS
-from campaign.tables import base_values
 from events.dice import Dice
 from events.errors import InvalidInputError
 from events.families.battle import (
@@ -48,11 +47,12 @@ class Disorder(RulesetService):
 
     # -- state ---------------------------------------------------------------------------------------
 
+    tables_type = Tables
+
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[CampaignState, Tables]:
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
-        self.check(info)
-        state: CampaignState = self.ledger.states.get(info, at_seq)
-        return state, Tables(apply_overrides(base_values("disorder"), state.overrides))
+        state, tables = self._in_force(info, at_seq)
+        return state, tables
 
     @staticmethod
     def battle(state: CampaignState) -> BattleState:
@@ -83,9 +83,6 @@ class Disorder(RulesetService):
             )
 
         return self.ledger.run(info, name, run, table=table, command_id=command_id)
-
-    def _facts(self, info: CampaignInfo, name: str, events: Sequence[Event], command_id: str | None) -> AppendResult:
-        return self.ledger.run(info, name, lambda _dice: list(events), command_id=command_id)
 
     # -- the consequences of a loss, in one place ---------------------------------------------------------
 

@@ -13,10 +13,9 @@ from campaign.rules.decision import Decision
 from campaign.rules.fighting_spirit.profile import UnitProfile
 from campaign.rules.fighting_spirit.state import BattleState, CampaignState
 from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
-from campaign.rules.tables import Value, apply_overrides
+from campaign.rules.tables import Value
 from campaign.ruleset_service import RulesetService
 from campaign.rulesets import RULESETS
-from campaign.tables import base_values
 from events.dice import Dice, die
 from events.errors import InvalidInputError
 from events.families.battle import (
@@ -78,11 +77,12 @@ class FightingSpirit(RulesetService):
 
     # -- state ---------------------------------------------------------------------------------------
 
+    tables_type = Tables
+
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[CampaignState, Tables]:
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
-        self.check(info)
-        state: CampaignState = self.ledger.states.get(info, at_seq)
-        return state, Tables(apply_overrides(base_values("fighting_spirit"), state.overrides))
+        state, tables = self._in_force(info, at_seq)
+        return state, tables
 
     @staticmethod
     def battle(state: CampaignState) -> BattleState:
@@ -107,9 +107,6 @@ class FightingSpirit(RulesetService):
             )
 
         return self.ledger.run(info, command, run, table=table, command_id=command_id)
-
-    def _facts(self, info: CampaignInfo, command: str, events: Sequence[Event], command_id: str | None) -> AppendResult:
-        return self.ledger.run(info, command, lambda _dice: list(events), command_id=command_id)
 
     # -- roster and battles ----------------------------------------------------------------------------
 

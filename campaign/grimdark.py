@@ -17,10 +17,9 @@ from campaign.rules.grimdark import rules as gf
 from campaign.rules.grimdark.profile import UnitProfile
 from campaign.rules.grimdark.state import BattleState, CampaignState, RosterUnit
 from campaign.rules.grimdark.tables import Tables
-from campaign.rules.tables import Value, apply_overrides
+from campaign.rules.tables import Value
 from campaign.ruleset_service import RulesetService
 from campaign.rulesets import RULESETS
-from campaign.tables import base_values
 from events.dice import Dice, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
@@ -39,11 +38,12 @@ CASUALTY_REASONS = ("destroyed", "routed")
 class Grimdark(RulesetService):
     ruleset = RULESET
 
+    tables_type = Tables
+
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[CampaignState, Tables]:
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
-        self.check(info)
-        state: CampaignState = self.ledger.states.get(info, at_seq)
-        return state, Tables(apply_overrides(base_values("grimdark"), state.overrides))
+        state, tables = self._in_force(info, at_seq)
+        return state, tables
 
     @staticmethod
     def battle(state: CampaignState) -> BattleState:
@@ -75,9 +75,6 @@ class Grimdark(RulesetService):
             return decision_events(decisions, battle.battle_id, ruleset=RULESET.name, version=RULESET.version)
 
         return self.ledger.run(info, name, run, table=table, command_id=command_id)
-
-    def _facts(self, info: CampaignInfo, name: str, events: Sequence[Event], command_id: str | None) -> AppendResult:
-        return self.ledger.run(info, name, lambda _dice: list(events), command_id=command_id)
 
     # -- roster ----------------------------------------------------------------------------------------
 

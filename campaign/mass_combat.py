@@ -138,11 +138,12 @@ def _army_from_json(data: Mapping[str, Any]) -> mc_battle.ArmyUnit:
 class MassCombat(RulesetService):
     ruleset = RULESET
 
+    tables_type = Tables
+
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[mc_state.CampaignState, Tables]:
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
-        self.check(info)
-        state: mc_state.CampaignState = self.ledger.states.get(info, at_seq)
-        return state, Tables(apply_overrides(base_values("mass_combat"), state.overrides))
+        state, tables = self._in_force(info, at_seq)
+        return state, tables
 
     @command("mc.muster")
     def muster(

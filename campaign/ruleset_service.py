@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from campaign.ledger import Ledger
-from campaign.rules.tables import Sourced, Value, check_override
+from campaign.rules.tables import RuleTables, Sourced, Value, apply_overrides, check_override
 from campaign.rulesets import RulesetInfo
+from campaign.tables import base_values
 from events.errors import InvalidInputError
 from events.families.rules import TableOverridden
+from events.registry import Event
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
@@ -33,8 +35,21 @@ class RulesetService:
         if info.ruleset != self.ruleset.name:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {self.ruleset.name}")
 
+    tables_type: ClassVar[type[RuleTables]]
+    """The ruleset's typed view of its tables (``Tables``)."""
+
     def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[Any, Any]:
-        raise NotImplementedError
+        """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
+        return self._in_force(info, at_seq)
+
+    def _in_force(self, info: CampaignInfo, at_seq: int | None) -> tuple[Any, Any]:
+        self.check(info)
+        state = self.ledger.states.get(info, at_seq)
+        return state, self.tables_type(apply_overrides(base_values(self.ruleset.package), state.overrides))
+
+    def _facts(self, info: CampaignInfo, name: str, events: Sequence[Event], command_id: str | None) -> AppendResult:
+        """Append facts that no dice decide (a muster, a turn), recorded as command ``name``."""
+        return self.ledger.run(info, name, lambda _dice: list(events), command_id=command_id)
 
     @staticmethod
     def unit(state: Any, name: str, *, active: bool = True) -> Any:
