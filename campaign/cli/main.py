@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from campaign.bootstrap import bootstrap
 from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
@@ -242,7 +243,7 @@ def demo(
     as_json: JsonOpt = False,
 ) -> None:
     """Build a ready sample campaign under each ruleset on a fresh SQLite file, then verify it."""
-    from campaign.demo import build_demo
+    from campaign.demo import build_demo, demo_ids
 
     if fresh and "://" not in state.db and state.db != ":memory:":
         for suffix in ("", "-wal", "-shm"):
@@ -250,7 +251,8 @@ def demo(
             if path.exists():
                 os.remove(path)
     out = Output(as_json)
-    summary = build_demo(open_app(), out)
+    state.app = bootstrap(state.db, actor=state.actor, new_id=demo_ids())
+    summary = build_demo(state.app, out)
     if as_json:
         out.json(summary)
 
