@@ -24,7 +24,7 @@ from events.dice import Dice, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
-from events.families.economy import UnitDisbanded
+from events.families.economy import FundsChanged, UnitDisbanded
 from events.families.roster import UnitMustered
 from events.registry import Event, JsonValue
 from events.store import AppendResult
@@ -100,6 +100,43 @@ class Grimdark(RulesetService):
             raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
         return self._facts(info, "gf.disband", [UnitDisbanded(unit_id=unit.unit_id, reason=reason)], command_id)
 
+    @command("gf.buy")
+    def buy(
+        self, info: CampaignInfo, name: str, side: str, profile: dict[str, object], command_id: str | None = None
+    ) -> AppendResult:
+        """A unit bought with the side's campaign points (§4.2); no army may grow past the lowest + 250 pts."""
+        state, tables = self.state(info)
+        checked = self._new_unit(state, name, side, UnitProfile, profile, "Grimdark Future")
+        if checked.hero and checked.models != 1:
+            raise InvalidInputError("a hero is a single model")
+        held = state.treasury.get(side, 0)
+        if checked.points > held:
+            raise InvalidInputError(f"{side} has {held} campaign points: {name} costs {checked.points}")
+        values = state.army_values()
+        problem = gf.army_cap_problem(tables, values, side, values.get(side, 0) + checked.points)
+        if problem:
+            raise InvalidInputError(problem)
+        unit_id = self.ledger.new_id()
+        events: list[Event] = [
+            UnitMustered(unit_id=unit_id, name=name, side=side, profile=checked.model_dump(mode="json")),
+            FundsChanged(side=side, amount=-checked.points, reason=f"bought {name}"),
+        ]
+        return self._facts(info, "gf.buy", events, command_id)
+
+    @command("gf.sell")
+    def sell(self, info: CampaignInfo, unit_name: str, command_id: str | None = None) -> AppendResult:
+        """A unit sold between matches: off the army sheet, its points (as the tables refund them) back."""
+        state, tables = self.state(info)
+        unit = self.unit(state, unit_name)
+        if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+            raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
+        refund = unit.points * tables.number("army.sell_refund_pct") // 100
+        events: list[Event] = [
+            UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
+            FundsChanged(side=unit.side, amount=refund, reason=f"sold {unit.name}"),
+        ]
+        return self._facts(info, "gf.sell", events, command_id)
+
     def transfer(
         self, info: CampaignInfo, from_unit: str, to_unit: str, men: int, command_id: str | None = None
     ) -> AppendResult:
@@ -124,10 +161,13 @@ class Grimdark(RulesetService):
         name: str,
         units: Sequence[str],
         joins: Mapping[str, str] | None = None,
+        special: bool = False,
+        table: TableEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
         """A match begins with the units listed. ``joins`` (JOINER → UNIT) puts a hero into a unit of its side
-        (+1 to its starting size), or combines two like units into one (their models summed; RULES.md O11)."""
+        (+1 to its starting size), or combines two like units into one (their models summed; RULES.md O11).
+        With ``special``, each side rolls its special objective (§4.2)."""
         state, tables = self.state(info)
         if state.active_battle is not None:
             raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
@@ -175,7 +215,14 @@ class Grimdark(RulesetService):
                     battle_id=battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models + twins, state=state_
                 )
             )
-        return self._facts(info, "gf.battle_start", events, command_id)
+        if not special:
+            return self._facts(info, "gf.battle_start", events, command_id)
+
+        def run(dice: Dice) -> list[Event]:
+            rolled = gf.special_objectives(tables, sides, dice)
+            return [*events, *decision_events([rolled], battle_id, ruleset=RULESET.name, version=RULESET.version)]
+
+        return self.ledger.run(info, "gf.battle_start", run, table=table, command_id=command_id)
 
     @command("gf.round")
     def next_round(self, info: CampaignInfo, command_id: str | None = None) -> AppendResult:
@@ -281,14 +328,19 @@ class Grimdark(RulesetService):
         self,
         info: CampaignInfo,
         winner: str | None,
+        special_achieved: Sequence[str] = (),
         table: TableEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
-        """The match ends (§4.2): casualty rolls, XP and level-ups, mission rewards; Shaken ends with it."""
+        """The match ends (§4.2): casualty rolls, XP and level-ups, mission rewards and the special objectives
+        achieved (``special_achieved``: the sides); Shaken ends with it."""
 
         def decide(state: CampaignState, tables: Tables, battle: BattleState, dice: Dice) -> list[Decision]:
             if winner is not None and winner not in battle.sides:
                 raise InvalidInputError(f"{winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+            for side in special_achieved:
+                if side not in battle.special:
+                    raise InvalidInputError(f"{side!r} had no special objective in this battle")
             decisions: list[Decision] = []
             for unit_id in battle.order:  # as deployed: the casualty and trait dice go in this order
                 in_battle, roster = battle.units[unit_id], state.roster[unit_id]
@@ -321,6 +373,9 @@ class Grimdark(RulesetService):
                 if level is not None:
                     decisions.append(level)
             decisions.append(gf.rewards(tables, battle.battle_id, battle.sides, winner))
+            decisions.extend(
+                gf.special_bonus(tables, side, battle.special[side]) for side in dict.fromkeys(special_achieved)
+            )
             result = "draw" if winner is None else f"won by {winner}"
             decisions.append(
                 Decision(

@@ -61,12 +61,52 @@ def muster(
     show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
 
 
+@app.command("buy")
+@handles_errors
+def buy(
+    name: str,
+    side: Annotated[str, typer.Option("--side", help="The army that pays with its campaign points.")],
+    models: Annotated[int, typer.Option("--models")],
+    quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
+    points: Annotated[int, typer.Option("--points")],
+    tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
+    fearless: Annotated[bool, typer.Option("--fearless")] = False,
+    hero: Annotated[bool, typer.Option("--hero")] = False,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts)."""
+    game, info = _game(campaign)
+    profile: dict[str, object] = {
+        "models": models,
+        "quality": quality,
+        "points": points,
+        "tough": tough,
+        "fearless": fearless,
+        "hero": hero,
+    }
+    show_appended(game.buy(info, name, side, profile, command_id), as_json, info)
+
+
+@app.command("sell")
+@handles_errors
+def sell(unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+    """Sell a unit between matches: its points go back to the army's campaign points."""
+    game, info = _game(campaign)
+    show_appended(game.sell(info, unit, command_id), as_json, info)
+
+
 @app.command("battle-start")
 @handles_errors
 def battle_start(
     name: str,
     unit: Annotated[list[str], typer.Option("--unit", help="A unit on the table; repeat.")],
-    join: Annotated[list[str] | None, typer.Option("--join", help="HERO=UNIT: a hero joins a unit; repeat.")] = None,
+    join: Annotated[
+        list[str] | None, typer.Option("--join", help="JOINER=UNIT: a hero joins a unit, or a like unit combines.")
+    ] = None,
+    special: Annotated[bool, typer.Option("--special", help="Each side rolls a special objective.")] = False,
+    dice: DiceOpt = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
@@ -79,7 +119,8 @@ def battle_start(
         if not sep or not hero.strip() or not target.strip():
             raise InvalidInputError(f"--join must look like HERO=UNIT, not {pair!r}")
         joins[hero.strip()] = target.strip()
-    show_appended(game.start_battle(info, name, unit, joins, command_id), as_json, info)
+    result = game.start_battle(info, name, unit, joins, special, table_entry(dice), command_id)
+    show_appended(result, as_json, info)
 
 
 @app.command("round")
@@ -157,6 +198,9 @@ def remove(
 @handles_errors
 def battle_end(
     winner: Annotated[str | None, typer.Option("--winner", help="The winning army; leave out for a draw.")] = None,
+    special_achieved: Annotated[
+        list[str] | None, typer.Option("--special-achieved", help="A side that achieved its special objective.")
+    ] = None,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
@@ -164,7 +208,8 @@ def battle_end(
 ) -> None:
     """End the match: casualty rolls, XP and level-ups, mission rewards (VP and campaign points)."""
     game, info = _game(campaign)
-    show_appended(game.end_battle(info, winner, table_entry(dice), command_id), as_json, info)
+    result = game.end_battle(info, winner, special_achieved or [], table_entry(dice), command_id)
+    show_appended(result, as_json, info)
 
 
 @app.command("disband")

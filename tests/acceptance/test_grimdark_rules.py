@@ -287,3 +287,34 @@ def test_motivated_passes_the_first_morale_test_of_a_match_only() -> None:
     )
     tested = gf.Unit("h", "Hero", "X", quality=5, start_size=1, models=1, tough=3, traits=("Motivated",), tested=True)
     assert gf.morale_test(T, tested, TableDice((2,), "gm", 0), "test")[0] is False
+
+
+def test_campaign_points_buy_and_sell_units_within_the_army_cap(match: Match) -> None:
+    start(match)
+    match.game.end_battle(match.info, "Saurians")  # Saurians +150, Robots +300
+    g = match.game
+    # Armies now: Saurians 200, Robots 550. Saurians buy with their 150 pts; none may exceed the lowest + 250.
+    refused(
+        match, lambda: g.buy(match.info, "Big Beast", "Saurians", {"models": 1, "quality": 3, "points": 160}), "has 150"
+    )
+    g.buy(match.info, "Raptors", "Saurians", {"models": 5, "quality": 4, "points": 100})
+    assert match.game.state(match.info)[0].treasury["Saurians"] == 50
+    refused(
+        match, lambda: g.buy(match.info, "Drones", "Robots", {"models": 5, "quality": 4, "points": 100}), "lowest army"
+    )
+    sold = g.sell(match.info, "Robot Tank")
+    assert [e.payload.get("amount") for e in sold.events if e.type == "economy.funds_changed"] == [200]
+    state, _ = match.game.state(match.info)
+    assert state.army_values() == {"Saurians": 300, "Robots": 350} and state.treasury["Robots"] == 500
+    g.house_rule(match.info, "army.sell_refund_pct", 50, note="a buyer's market")
+    half = g.sell(match.info, "Guard Twins")
+    assert [e.payload.get("amount") for e in half.events if e.type == "economy.funds_changed"] == [50]
+
+
+def test_special_objectives_are_rolled_at_the_start_and_pay_when_achieved(match: Match) -> None:
+    started = match.game.start_battle(match.info, "Ruins", list(UNITS), special=True, table=TableEntry((1, 5)))
+    assert rules(started, "special_objectives")[0]["outcome"] == {"Saurians": "Mastery", "Robots": "Rage"}
+    refused(match, lambda: match.game.end_battle(match.info, None, ["Orks"]), "had no special objective")
+    end = match.game.end_battle(match.info, "Saurians", ["Robots"])
+    assert rules(end, "special_objective_achieved")[0]["outcome"] == {"points": 75}
+    assert match.game.state(match.info)[0].treasury == {"Saurians": 150, "Robots": 300 + 75}

@@ -430,3 +430,45 @@ def underdog_points(tables: Tables, army_values: dict[str, int]) -> dict[str, in
     top = max(army_values.values())
     per = tables.number("underdog.per_points")
     return {side: (top - value) // per for side, value in army_values.items()}
+
+
+def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_value: int) -> str | None:
+    """§4.2: why ``side`` may not grow to ``new_value`` pts (none more than 250 above the lowest army), or None."""
+    after = {**values, side: new_value}
+    if len(after) < 2:
+        return None
+    lowest = min(after.values())
+    limit = lowest + tables.number("army.max_above_lowest")
+    if new_value > limit:
+        return f"{side} would be worth {new_value} pts: more than the lowest army ({lowest}) + {limit - lowest}"
+    return None
+
+
+def special_objectives(tables: Tables, sides: Sequence[str], dice: Dice) -> Decision:
+    """§4.2: each side rolls a D6 for its special objective (a player rerolls one that cannot be done)."""
+    names = tuple(str(n) for n in tables.value("special.names"))
+    rolls = [dice.roll(parse(f"d{len(names)}"), f"special objective, {side}") for side in sides]
+    chosen = {side: names[roll.total - 1] for side, roll in zip(sides, rolls, strict=True)}
+    return Decision(
+        "special_objectives",
+        "§4.2",
+        None,
+        {"sides": list(sides)},
+        dict(chosen),
+        "special objectives: " + "; ".join(f"{side} {name}" for side, name in chosen.items()),
+        (),
+        tuple(rolls),
+    )
+
+
+def special_bonus(tables: Tables, side: str, objective: str) -> Decision:
+    bonus = tables.number("special.bonus")
+    return Decision(
+        "special_objective_achieved",
+        "§4.2",
+        None,
+        {"side": side, "objective": objective},
+        {"points": bonus},
+        f"{side} achieved its special objective ({objective}): +{bonus} pts",
+        (FundsChanged(side=side, amount=bonus, reason=f"special objective {objective} achieved"),),
+    )

@@ -71,6 +71,8 @@ class BattleState:
     order: tuple[str, ...] = ()
     """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     round: int = 1
+    special: Mapping[str, str] = field(default_factory=dict)
+    """Each side's special objective, if the match has them."""
     ended: bool = False
     result: str | None = None
     winner: str | None = None
@@ -203,6 +205,8 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
     if kind == "morale.shaken_changed":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
+    if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "special_objectives" and p["battle_id"]:
+        return _battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
     if kind == "battle.unit_removed":
