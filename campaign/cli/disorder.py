@@ -274,6 +274,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
                 "markers": b.markers,
                 "permanent": b.permanent,
                 "state": b.removed or state_name(b.markers + b.permanent),
+                "must_rally": b.removed is None and b.must_rally is not None and b.must_rally <= battle.turn,
             }
         units.append(row)
     officers = [
@@ -292,6 +293,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         on_table = r.get("in_battle")
         shown = (
             f"{on_table['models']} models, {on_table['state']}"  # type: ignore[index]
+            + (", must rally" if on_table["must_rally"] else "")  # type: ignore[index]
             if on_table
             else str(r["disbanded"] or "")
         )

@@ -105,6 +105,10 @@ def test_c4_a_fail_of_two_or_less_in_order_takes_a_marker(table: Skirmish) -> No
     check = applied(result, "morale_check")[0]
     assert check["outcome"] == {"total": 2, "result": "disordered"}
     assert "must rally" in check["explanation"]
+    assert table.unit("Line company").must_rally == 2, "it must try to rally next turn"
+    table.game.next_turn(table.info)
+    table.game.rally(table.info, "Line company", table=TableEntry((1, 1)))  # it tried: failed, but tried
+    assert table.unit("Line company").must_rally is None
     assert facts(result, "morale.disorder_changed") == [
         {
             "battle_id": check["battle_id"],

@@ -29,7 +29,15 @@ def test_a_skirmish_and_the_careers_it_leaves(cli: Cli) -> None:
     assert check["payload"]["outcome"] == {"total": 0, "result": "disordered"}
     roster = cli.json("dis", "roster")
     fusiliers = next(u for u in roster["units"] if u["unit"] == "Fusiliers")
-    assert fusiliers["in_battle"] == {"models": 9, "markers": 1, "permanent": 0, "state": "disordered"}
+    assert fusiliers["in_battle"] == {
+        "models": 9,
+        "markers": 1,
+        "permanent": 0,
+        "state": "disordered",
+        "must_rally": False,  # next turn
+    }
+    cli("dis", "turn")
+    assert "must rally" in cli("dis", "roster").stdout
     rally = cli.json("dis", "rally", "Fusiliers", "--officer-near", "--dice", "4,3")  # 7 + 0 − 1 + 1 = 7
     assert rally["events"][-1]["payload"]["reason"] == "rallied"
     cli("dis", "retreat", "Voltigeurs", "--needed", "3", "--moved", "0.5")

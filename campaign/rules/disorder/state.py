@@ -40,6 +40,8 @@ class UnitInBattle:
     markers: int = 0
     permanent: int = 0
     removed: str | None = None
+    must_rally: int | None = None
+    """The turn in which it must try to rally (set by a check that disordered it, cleared by a rally attempt)."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,12 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return _unit(state, p, markers=p["markers"], permanent=p["permanent"])
     if kind == "battle.unit_removed":
         return _unit(state, p, removed=p["reason"])
+    if kind == "rules.applied" and p["ruleset"] == RULESET and p["unit_id"] and p["battle_id"] in state.battles:
+        battle = state.battles[p["battle_id"]]
+        if p["rule"] == "morale_check" and p["outcome"]["result"] == "disordered":
+            return _unit(state, p, must_rally=battle.turn + 1)
+        if p["rule"] == "rally":
+            return _unit(state, p, must_rally=None)
     if kind == "battle.force_morale":
         return _battle(state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]}))
     if kind == "battle.officer_removed":
