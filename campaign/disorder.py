@@ -9,6 +9,7 @@ officers and their Glory carry on; markers end with the battle.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from campaign.commands import command
 from campaign.fighting_spirit import decision_events
@@ -256,7 +257,7 @@ class Disorder(RulesetService):
             marker = None if gone else dis.permanent_marker(tables, after, battle.battle_id)
             if marker is not None:
                 decisions.append(marker)
-                after = dis.Unit(**{**after.__dict__, "permanent": 1})
+                after = replace(after, permanent=1)
                 gone = bool(marker.outcome["flees"])
             if not gone:
                 check = dis.morale_check(
@@ -362,13 +363,13 @@ class Disorder(RulesetService):
             unit = self.fighting(state, tables, unit_name)
             decision = dis.retreat(tables, unit, battle.battle_id, needed=need, moved=done, off_table=off_table)
             decisions = [decision]
-            after = dis.Unit(**{**unit.__dict__, "models": unit.models - int(decision.outcome["captured"])})
+            after = replace(unit, models=unit.models - int(decision.outcome["captured"]))
             gone = off_table or after.models == 0
             if not gone and decision.outcome["captured"]:
                 marker = dis.permanent_marker(tables, after, battle.battle_id)
                 if marker is not None:
                     decisions.append(marker)
-                    after = dis.Unit(**{**after.__dict__, "permanent": 1})
+                    after = replace(after, permanent=1)
                     gone = bool(marker.outcome["flees"])
             if decision.outcome["captured"] or gone:
                 force = self._force(state, tables, battle, after, gone=gone)

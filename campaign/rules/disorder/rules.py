@@ -7,7 +7,7 @@ order, 1 disordered, 2 broken) and the third flees it. Numbers come from the tab
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from campaign.rules.decision import Decision
 from campaign.rules.disorder.tables import Tables
@@ -70,7 +70,7 @@ def lose_models(unit: Unit, battle_id: str, count: int, cause: str) -> tuple[Uni
     if count <= 0:
         raise InvalidInputError(f"a loss is at least one model, not {count}")
     lost = min(count, unit.models)
-    after = Unit(**{**unit.__dict__, "models": unit.models - lost})
+    after = replace(unit, models=unit.models - lost)
     facts: list[Event] = [ModelsLost(battle_id=battle_id, unit_id=unit.unit_id, count=lost, cause=cause)]
     if after.models == 0:
         facts.append(_flee(unit, battle_id, "destroyed"))
