@@ -16,8 +16,9 @@ from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.folds import fold_for
 from campaign.grimdark import Grimdark
-from campaign.ledger import Ledger
+from campaign.ledger import Ledger, TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
+from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import FoldingCampaignStates, dump, rebuild
@@ -73,7 +74,8 @@ def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     game.muster(info(), "Fusiliers", "French", {"models": 12, "troops": "line", "points": 80})
     game.appoint(info(), "British", "Sharpe")
     game.appoint(info(), "French", "Dubreton")
-    start = lambda: game.start_battle(info(), "Skirmish", list(DIS_UNITS))  # noqa: E731
+    # Deployed in another order than mustered (ids follow the muster): a rule leaning on a mapping's order shows.
+    start = lambda: game.start_battle(info(), "Skirmish", list(reversed(DIS_UNITS)))  # noqa: E731
     start()
     actions: dict[str, Callable[..., Any]] = {
         "hit": lambda u, n, extra: game.hit(info(), u, n, also=["friend_removed"] if extra else []),
@@ -114,7 +116,7 @@ def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     game.muster(info(), "Tank", "Robots", {"models": 1, "quality": 4, "tough": 6, "points": 200})
 
     def start(join: bool) -> Any:
-        return game.start_battle(info(), "Match", list(GF_UNITS), {"Hero": "Warriors"} if join else None)
+        return game.start_battle(info(), "Match", list(reversed(GF_UNITS)), {"Hero": "Warriors"} if join else None)
 
     start(True)
     actions: dict[str, Callable[..., Any]] = {
@@ -302,3 +304,39 @@ def test_refusals_append_nothing() -> None:
         mc_game.pass_days(mass, 0, "march")
     assert {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)} == before
     assert fold_for("no-such-ruleset") is None
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(disorder=st.lists(disorder_step, max_size=14), grimdark=st.lists(grimdark_step, max_size=14))
+def test_any_play_of_the_newer_rulesets_re_evaluates_without_drift(
+    hypo_engine: Engine, disorder: list[tuple[Any, ...]], grimdark: list[tuple[Any, ...]]
+) -> None:
+    """Every recorded rule, re-run on its recorded inputs and dice over a fresh fold, gives what was recorded:
+    no rule may depend on anything but the log. The commands ran on states read back from the SQL projection
+    (JSON, keys sorted), the re-run on an in-memory fold: a rule that leaned on a mapping's order would drift."""
+    empty_tables(hypo_engine)
+    ledger = make_ledger(Backend("sqlite", hypo_engine))
+    play_disorder(ledger, disorder)
+    play_grimdark(ledger, grimdark)
+    timeline = Timeline(ledger)
+    for name in ("Skirmish", "Match"):
+        assert timeline.reevaluate(ledger.resolve(name)) == [], name
+
+
+def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_read(sql_backend: Backend) -> None:
+    """The units that flee with their force are listed in the order they were deployed, whether the state came
+    from the SQL projection (JSON, keys sorted) or from a fold; so re-evaluating the command finds no drift."""
+    ledger = make_ledger(sql_backend)
+    play_disorder(ledger, [])  # deployed: Fusiliers, Line, Rifles (not their muster order)
+    game = Disorder(ledger)
+    info = lambda: ledger.resolve("Skirmish")  # noqa: E731
+    game.hit(info(), "Rifles", 3, table=TableEntry((6, 6)))  # British: 90 × 3/8 = 33 of 160
+    game.hit(info(), "Line", 7, table=TableEntry((6, 6)))  # + 70 × 7/10 = 49: 82 (51%), every unit tests
+    broke = game.hit(info(), "Rifles", 4, table=TableEntry((6, 6)))  # 90 × 7/8 = 78 + 49 = 127 (79%) > 75%
+    fled = next(e.payload for e in broke.events if e.type == "rules.applied" and e.payload["rule"] == "force_flees")
+    state, _ = game.state(info())
+    battle = state.battles[state.active_battle]  # type: ignore[index]
+    assert fled["outcome"]["fled"] == [uid for uid in battle.order if battle.units[uid].side == "British"]
+    assert Timeline(ledger).reevaluate(info()) == []
