@@ -309,19 +309,30 @@ def test_refusals_append_nothing() -> None:
 @settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
-@given(disorder=st.lists(disorder_step, max_size=14), grimdark=st.lists(grimdark_step, max_size=14))
-def test_any_play_of_the_newer_rulesets_re_evaluates_without_drift(
-    hypo_engine: Engine, disorder: list[tuple[Any, ...]], grimdark: list[tuple[Any, ...]]
+@given(
+    five=st.lists(five_grade_step, max_size=10),
+    mass=st.lists(mass_step, max_size=5),
+    disorder=st.lists(disorder_step, max_size=14),
+    grimdark=st.lists(grimdark_step, max_size=14),
+)
+def test_any_play_of_any_ruleset_re_evaluates_without_drift(
+    hypo_engine: Engine,
+    five: list[tuple[Any, ...]],
+    mass: list[tuple[Any, ...]],
+    disorder: list[tuple[Any, ...]],
+    grimdark: list[tuple[Any, ...]],
 ) -> None:
     """Every recorded rule, re-run on its recorded inputs and dice over a fresh fold, gives what was recorded:
     no rule may depend on anything but the log. The commands ran on states read back from the SQL projection
     (JSON, keys sorted), the re-run on an in-memory fold: a rule that leaned on a mapping's order would drift."""
     empty_tables(hypo_engine)
     ledger = make_ledger(Backend("sqlite", hypo_engine))
+    play_five_grades(ledger, five)
+    play_mass_combat(ledger, mass)
     play_disorder(ledger, disorder)
     play_grimdark(ledger, grimdark)
     timeline = Timeline(ledger)
-    for name in ("Skirmish", "Match"):
+    for name in ("Five", "Mass", "Skirmish", "Match"):
         assert timeline.reevaluate(ledger.resolve(name)) == [], name
 
 
