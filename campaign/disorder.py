@@ -8,11 +8,10 @@ officers and their Glory carry on; markers end with the battle.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from campaign.commands import command
-from campaign.fighting_spirit import decision_events
 from campaign.ledger import TableEntry
 from campaign.rules.decision import Decision
 from campaign.rules.disorder import rules as dis
@@ -20,7 +19,7 @@ from campaign.rules.disorder.profile import UnitProfile
 from campaign.rules.disorder.state import BattleState, CampaignState, RosterUnit
 from campaign.rules.disorder.tables import Tables
 from campaign.rules.tables import Value
-from campaign.ruleset_service import RulesetService
+from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
 from events.dice import Dice
 from events.errors import InvalidInputError
@@ -40,11 +39,11 @@ from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
 RULESET = RULESETS["disorder"]
-Decide = Callable[[CampaignState, Tables, BattleState, Dice], Sequence[Decision]]
 
 
-class Disorder(RulesetService):
+class Disorder(TableBattles):
     ruleset = RULESET
+    cli = "dis"
 
     # -- state ---------------------------------------------------------------------------------------
 
@@ -55,15 +54,9 @@ class Disorder(RulesetService):
         state, tables = self._in_force(info, at_seq)
         return state, tables
 
-    @staticmethod
-    def battle(state: CampaignState) -> BattleState:
-        if state.active_battle is None:
-            raise InvalidInputError("no battle is being fought: start one with `campaign dis battle-start`")
-        return state.battles[state.active_battle]
-
     def fighting(self, state: CampaignState, tables: Tables, name: str) -> dis.Unit:
         """A unit still on the table in the battle being fought, as the rules read it."""
-        battle = self.battle(state)
+        battle = self.current_battle(state)
         unit = self.unit(state, name)
         if unit.unit_id not in battle.units:
             raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
@@ -71,19 +64,6 @@ class Disorder(RulesetService):
         if removed:
             raise InvalidInputError(f"{unit.name} is no longer on the table ({removed})")
         return state.in_battle(battle, unit.unit_id, tables)
-
-    def _rule(
-        self, info: CampaignInfo, name: str, decide: Decide, table: TableEntry | None, command_id: str | None
-    ) -> AppendResult:
-        state, tables = self.state(info)
-        battle = self.battle(state)
-
-        def run(dice: Dice) -> list[Event]:
-            return decision_events(
-                decide(state, tables, battle, dice), battle.battle_id, ruleset=RULESET.name, version=RULESET.version
-            )
-
-        return self.ledger.run(info, name, run, table=table, command_id=command_id)
 
     # -- the consequences of a loss, in one place ---------------------------------------------------------
 
@@ -218,7 +198,7 @@ class Disorder(RulesetService):
 
     @command("dis.turn")
     def next_turn(self, info: CampaignInfo, command_id: str | None = None) -> AppendResult:
-        battle = self.battle(self.state(info)[0])
+        battle = self.current_battle(self.state(info)[0])
         return self._facts(info, "dis.turn", [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)], command_id)
 
     @command("dis.hit")

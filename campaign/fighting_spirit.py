@@ -3,7 +3,7 @@ append the rule application and the facts it caused."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from campaign.commands import command
@@ -14,7 +14,7 @@ from campaign.rules.fighting_spirit.profile import UnitProfile
 from campaign.rules.fighting_spirit.state import BattleState, CampaignState
 from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
 from campaign.rules.tables import Value
-from campaign.ruleset_service import RulesetService
+from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
 from events.dice import Dice, die
 from events.errors import InvalidInputError
@@ -31,7 +31,6 @@ from events.families.battle import (
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
 from events.families.economy import FundsChanged, PaySettled, TroopsRecruited, UnitDisbanded
 from events.families.roster import MenTransferred, UnitMustered
-from events.families.rules import RuleApplied
 from events.registry import Event
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -48,32 +47,9 @@ class Deployment:
     prone: bool = False
 
 
-def decision_events(
-    decisions: Sequence[Decision], battle_id: str | None, *, ruleset: str = "fighting-spirit", version: str = "0.1"
-) -> list[Event]:
-    """Each decision as a ``rules.applied`` event followed by the facts it caused."""
-    out: list[Event] = []
-    for d in decisions:
-        out.append(
-            RuleApplied(
-                ruleset=ruleset,
-                ruleset_version=version,
-                rule=d.rule,
-                clause=f"RULES.md {d.clause}",
-                battle_id=battle_id,
-                unit_id=d.unit_id,
-                inputs=dict(d.inputs),
-                dice=tuple(r.roll_index for r in d.rolls),
-                outcome=dict(d.outcome),
-                explanation=d.explanation,
-            )
-        )
-        out.extend(d.facts)
-    return out
-
-
-class FightingSpirit(RulesetService):
+class FightingSpirit(TableBattles):
     ruleset = RULESET
+    cli = "fs"
 
     # -- state ---------------------------------------------------------------------------------------
 
@@ -83,30 +59,6 @@ class FightingSpirit(RulesetService):
         """The campaign as it stands (or stood at ``at_seq``), and the tables in force then."""
         state, tables = self._in_force(info, at_seq)
         return state, tables
-
-    @staticmethod
-    def battle(state: CampaignState) -> BattleState:
-        if state.active_battle is None:
-            raise InvalidInputError("no battle is being fought: start one with `campaign fs battle-start`")
-        return state.battles[state.active_battle]
-
-    def _rule(
-        self,
-        info: CampaignInfo,
-        command: str,
-        decide: Callable[[CampaignState, Tables, BattleState, Dice], Sequence[Decision]],
-        table: TableEntry | None,
-        command_id: str | None,
-    ) -> AppendResult:
-        state, tables = self.state(info)
-        battle = self.battle(state)
-
-        def run(dice: Dice) -> list[Event]:
-            return decision_events(
-                decide(state, tables, battle, dice), battle.battle_id, ruleset=RULESET.name, version=RULESET.version
-            )
-
-        return self.ledger.run(info, command, run, table=table, command_id=command_id)
 
     # -- roster and battles ----------------------------------------------------------------------------
 
@@ -200,7 +152,7 @@ class FightingSpirit(RulesetService):
         self, info: CampaignInfo, result: str, winner: str | None, command_id: str | None = None
     ) -> AppendResult:
         state, _ = self.state(info)
-        battle = self.battle(state)
+        battle = self.current_battle(state)
         if winner is not None and winner not in battle.sides:
             raise InvalidInputError(f"{winner!r} is not a side of this battle ({', '.join(battle.sides)})")
         return self._facts(
@@ -209,13 +161,13 @@ class FightingSpirit(RulesetService):
 
     @command("fs.turn")
     def next_turn(self, info: CampaignInfo, command_id: str | None = None) -> AppendResult:
-        battle = self.battle(self.state(info)[0])
+        battle = self.current_battle(self.state(info)[0])
         return self._facts(info, "fs.turn", [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)], command_id)
 
     @command("fs.activate")
     def activate(self, info: CampaignInfo, unit_name: str, command_id: str | None = None) -> AppendResult:
         state, _ = self.state(info)
-        battle = self.battle(state)
+        battle = self.current_battle(state)
         unit = self.unit(state, unit_name)
         fs.active_unit(battle, unit)
         event = UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)
@@ -226,7 +178,7 @@ class FightingSpirit(RulesetService):
         self, info: CampaignInfo, unit_name: str, *, checked: int | None, abandoned: bool, command_id: str | None = None
     ) -> AppendResult:
         state, _ = self.state(info)
-        battle = self.battle(state)
+        battle = self.current_battle(state)
         unit = self.unit(state, unit_name)
         us = fs.active_unit(battle, unit)
         if abandoned == (checked is not None):
@@ -252,7 +204,7 @@ class FightingSpirit(RulesetService):
         command_id: str | None = None,
     ) -> AppendResult:
         state, _ = self.state(info)
-        battle = self.battle(state)
+        battle = self.current_battle(state)
         unit = self.unit(state, unit_name)
         fs.active_unit(battle, unit)
         if prone is None and in_cover is None:

@@ -7,10 +7,10 @@ A battle's wounds, melees and Shaken units end with it; its end rolls every casu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from campaign.commands import command
-from campaign.fighting_spirit import decision_events
 from campaign.ledger import TableEntry
 from campaign.rules.decision import Decision
 from campaign.rules.grimdark import rules as gf
@@ -18,7 +18,7 @@ from campaign.rules.grimdark.profile import UnitProfile
 from campaign.rules.grimdark.state import BattleState, CampaignState, RosterUnit
 from campaign.rules.grimdark.tables import Tables
 from campaign.rules.tables import Value
-from campaign.ruleset_service import RulesetService
+from campaign.ruleset_service import TableBattles, decision_events
 from campaign.rulesets import RULESETS
 from events.dice import Dice, parse
 from events.errors import InvalidInputError
@@ -31,12 +31,12 @@ from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
 RULESET = RULESETS["grimdark"]
-Decide = Callable[[CampaignState, Tables, BattleState, Dice], Sequence[Decision]]
 CASUALTY_REASONS = ("destroyed", "routed")
 
 
-class Grimdark(RulesetService):
+class Grimdark(TableBattles):
     ruleset = RULESET
+    cli = "gf"
 
     tables_type = Tables
 
@@ -45,14 +45,8 @@ class Grimdark(RulesetService):
         state, tables = self._in_force(info, at_seq)
         return state, tables
 
-    @staticmethod
-    def battle(state: CampaignState) -> BattleState:
-        if state.active_battle is None:
-            raise InvalidInputError("no battle is being fought: start one with `campaign gf battle-start`")
-        return state.battles[state.active_battle]
-
     def fighting(self, state: CampaignState, name: str) -> gf.Unit:
-        battle = self.battle(state)
+        battle = self.current_battle(state)
         unit = self.unit(state, name)
         if unit.unit_id not in battle.units:
             raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
@@ -64,17 +58,8 @@ class Grimdark(RulesetService):
             raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {host}'s")
         return state.in_battle(battle, unit.unit_id)
 
-    def _rule(
-        self, info: CampaignInfo, name: str, decide: Decide, table: TableEntry | None, command_id: str | None
-    ) -> AppendResult:
-        state, tables = self.state(info)
-        battle = self.battle(state)
-
-        def run(dice: Dice) -> list[Event]:
-            decisions = _with_joined(state, battle, decide(state, tables, battle, dice))
-            return decision_events(decisions, battle.battle_id, ruleset=RULESET.name, version=RULESET.version)
-
-        return self.ledger.run(info, name, run, table=table, command_id=command_id)
+    def _consequences(self, state: Any, battle: Any, decisions: Sequence[Decision]) -> Sequence[Decision]:
+        return _with_joined(state, battle, decisions)
 
     # -- roster ----------------------------------------------------------------------------------------
 
@@ -220,13 +205,13 @@ class Grimdark(RulesetService):
 
         def run(dice: Dice) -> list[Event]:
             rolled = gf.special_objectives(tables, sides, dice)
-            return [*events, *decision_events([rolled], battle_id, ruleset=RULESET.name, version=RULESET.version)]
+            return [*events, *decision_events([rolled], battle_id, RULESET)]
 
         return self.ledger.run(info, "gf.battle_start", run, table=table, command_id=command_id)
 
     @command("gf.round")
     def next_round(self, info: CampaignInfo, command_id: str | None = None) -> AppendResult:
-        battle = self.battle(self.state(info)[0])
+        battle = self.current_battle(self.state(info)[0])
         return self._facts(info, "gf.round", [TurnBegan(battle_id=battle.battle_id, turn=battle.round + 1)], command_id)
 
     @command("gf.shoot")

@@ -9,7 +9,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from campaign.commands import command
-from campaign.fighting_spirit import decision_events
 from campaign.ledger import TableEntry
 from campaign.rules.decision import Decision
 from campaign.rules.mass_combat import battle as mc_battle
@@ -37,7 +36,7 @@ from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rules.mass_combat.strength import Strength, troop_strength
 from campaign.rules.mass_combat.tables import QUALITIES, Tables
 from campaign.rules.tables import Value, apply_overrides
-from campaign.ruleset_service import RulesetService, problems
+from campaign.ruleset_service import RulesetService, decision_events, problems
 from campaign.rulesets import RULESETS
 from campaign.tables import base_values
 from events.dice import Dice, ReplayDice, Roll, parse
@@ -226,7 +225,7 @@ class MassCombat(RulesetService):
             events = [
                 started,
                 record,
-                *decision_events(decisions, battle_id, ruleset=RULESET.name, version=RULESET.version),
+                *decision_events(decisions, battle_id, RULESET),
                 *_lasting_effects(decisions, setup, final_day),
             ]
             if not final_day:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from campaign.ledger import Ledger
+from campaign.ledger import Ledger, TableEntry
+from campaign.rules.decision import Decision
 from campaign.rules.tables import RuleTables, Sourced, Value, apply_overrides, check_override
 from campaign.rulesets import RulesetInfo
 from campaign.tables import base_values
+from events.dice import Dice
 from events.errors import InvalidInputError
-from events.families.rules import TableOverridden
+from events.families.rules import RuleApplied, TableOverridden
 from events.registry import Event
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -23,6 +25,28 @@ M = TypeVar("M", bound=BaseModel)
 def problems(exc: ValidationError, whole: str) -> str:
     """A pydantic error as one line for a person: each bad field by its path (``whole`` for the whole)."""
     return "; ".join(f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in exc.errors())
+
+
+def decision_events(decisions: Sequence[Decision], battle_id: str | None, ruleset: RulesetInfo) -> list[Event]:
+    """Each decision as a ``rules.applied`` event followed by the facts it caused."""
+    out: list[Event] = []
+    for d in decisions:
+        out.append(
+            RuleApplied(
+                ruleset=ruleset.name,
+                ruleset_version=ruleset.version,
+                rule=d.rule,
+                clause=f"RULES.md {d.clause}",
+                battle_id=battle_id,
+                unit_id=d.unit_id,
+                inputs=dict(d.inputs),
+                dice=tuple(r.roll_index for r in d.rolls),
+                outcome=dict(d.outcome),
+                explanation=d.explanation,
+            )
+        )
+        out.extend(d.facts)
+    return out
 
 
 class RulesetService:
@@ -116,3 +140,40 @@ class RulesetService:
             return model.model_validate(profile)
         except ValidationError as exc:
             raise InvalidInputError(f"not a {what} unit profile: {problems(exc, 'profile')}") from None
+
+
+class TableBattles(RulesetService):
+    """A ruleset whose battles are played command by command at the table (every ruleset but Mass Combat, which
+    resolves a battle day in one): one battle in progress at a time, and rules run on it with the campaign's dice."""
+
+    cli: ClassVar[str]
+    """Its command group (``campaign fs …``), for the messages that point there."""
+
+    def current_battle(self, state: Any) -> Any:
+        """The battle being fought; a clear refusal if there is none."""
+        if state.active_battle is None:
+            raise InvalidInputError(f"no battle is being fought: start one with `campaign {self.cli} battle-start`")
+        return state.battles[state.active_battle]
+
+    def _rule(
+        self,
+        info: CampaignInfo,
+        name: str,
+        decide: Callable[[Any, Any, Any, Dice], Sequence[Decision]],
+        table: TableEntry | None,
+        command_id: str | None,
+    ) -> AppendResult:
+        """Run ``decide`` on the battle being fought with the campaign's dice (or the table's); append what it
+        decided, each decision followed by its facts, as command ``name``."""
+        state, tables = self.state(info)
+        battle = self.current_battle(state)
+
+        def run(dice: Dice) -> list[Event]:
+            decisions = self._consequences(state, battle, decide(state, tables, battle, dice))
+            return decision_events(decisions, battle.battle_id, self.ruleset)
+
+        return self.ledger.run(info, name, run, table=table, command_id=command_id)
+
+    def _consequences(self, state: Any, battle: Any, decisions: Sequence[Decision]) -> Sequence[Decision]:
+        """What the decisions bring about beyond themselves (a ruleset may add to them); none by default."""
+        return decisions
