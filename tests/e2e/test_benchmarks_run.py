@@ -1,0 +1,33 @@
+"""The benchmarks still run, end to end, on a small scale: their numbers are for people; here only that every
+contender ran and every ratio and ceiling was computed (timing is never asserted in tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def run(*args: str) -> dict[str, object]:
+    out = subprocess.run([sys.executable, *args, "--json"], capture_output=True, check=False, timeout=300)
+    assert out.returncode in (0, 1), out.stderr.decode()  # 1: a target missed, which is a result, not a failure
+    parsed: dict[str, object] = orjson.loads(out.stdout)
+    return parsed
+
+
+def test_the_store_benchmark_runs_every_contender() -> None:
+    result = run(str(BENCH / "store_bench.py"), "--events", "3000", "--single", "30", "--repeat", "1")
+    assert set(result["append"]) == {"ledger_s", "raw_s", "es_s", "es_store_s", "es_store_orjson_s"}  # type: ignore[arg-type]
+    assert set(result["floors"]) == {"prepare_s", "hash_s", "overlapped_s"}  # type: ignore[arg-type]
+    ratios, ceilings = result["ratios"], result["ceilings"]
+    assert all(v > 0 for v in ratios.values()) and all(v > 0 for v in ceilings.values())  # type: ignore[attr-defined]
+    assert set(result["targets_met"]) == {"append_vs_raw", "append_vs_es", "read_vs_raw_orjson"}  # type: ignore[arg-type]
+
+
+def test_the_campaign_benchmark_plays_and_verifies_its_campaign() -> None:
+    result = run(str(BENCH / "campaign_bench.py"), "--battles", "3", "--units", "3")
+    assert result["verified"] is True and result["drift"] == 0 and result["battles"] == 3, result
