@@ -63,15 +63,28 @@ class Grimdark(TableBattles):
 
     # -- roster ----------------------------------------------------------------------------------------
 
+    def _checked_profile(
+        self, state: CampaignState, tables: Tables, name: str, side: str, profile: Mapping[str, object]
+    ) -> UnitProfile:
+        checked = self._new_unit(state, name, side, UnitProfile, profile, "Grimdark Future")
+        if checked.hero and checked.models != 1:
+            raise InvalidInputError("a hero is a single model")
+        if checked.skill_set is not None:
+            if not checked.hero:
+                raise InvalidInputError("only a hero has a skill set")
+            if checked.skill_set not in tables.skill_sets:
+                raise InvalidInputError(
+                    f"unknown skill set {checked.skill_set!r}: choose one of {', '.join(tables.skill_sets)}"
+                )
+        return checked
+
     @command("gf.muster")
     def muster(
         self, info: CampaignInfo, name: str, side: str, profile: dict[str, object], command_id: str | None = None
     ) -> AppendResult:
         """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
-        state, _ = self.state(info)
-        checked = self._new_unit(state, name, side, UnitProfile, profile, "Grimdark Future")
-        if checked.hero and checked.models != 1:
-            raise InvalidInputError("a hero is a single model")
+        state, tables = self.state(info)
+        checked = self._checked_profile(state, tables, name, side, profile)
         event = UnitMustered(
             unit_id=self.ledger.new_id(), name=name, side=side, profile=checked.model_dump(mode="json")
         )
@@ -91,9 +104,7 @@ class Grimdark(TableBattles):
     ) -> AppendResult:
         """A unit bought with the side's campaign points (§4.2); no army may grow past the lowest + 250 pts."""
         state, tables = self.state(info)
-        checked = self._new_unit(state, name, side, UnitProfile, profile, "Grimdark Future")
-        if checked.hero and checked.models != 1:
-            raise InvalidInputError("a hero is a single model")
+        checked = self._checked_profile(state, tables, name, side, profile)
         held = state.treasury.get(side, 0)
         if checked.points > held:
             raise InvalidInputError(f"{side} has {held} campaign points: {name} costs {checked.points}")
@@ -354,7 +365,15 @@ class Grimdark(TableBattles):
                 had = roster.traits + tuple(
                     f.trait for d in decisions if d.unit_id == unit_id for f in d.facts if isinstance(f, TraitGained)
                 )
-                level = gf.level_up(tables, unit, dice, xp_before=roster.xp, xp_after=roster.xp + gained, had=had)
+                level = gf.level_up(
+                    tables,
+                    unit,
+                    dice,
+                    xp_before=roster.xp,
+                    xp_after=roster.xp + gained,
+                    had=had,
+                    skill_set=roster.profile.skill_set,
+                )
                 if level is not None:
                     decisions.append(level)
             decisions.append(gf.rewards(tables, battle.battle_id, battle.sides, winner))

@@ -44,6 +44,9 @@ def muster(
     tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
     fearless: Annotated[bool, typer.Option("--fearless", help="Every model has Fearless.")] = False,
     hero: Annotated[bool, typer.Option("--hero", help="A hero (a single model).")] = False,
+    skill_set: Annotated[
+        str | None, typer.Option("--skill-set", help="A hero's skill set: Captain, Healer or Support.")
+    ] = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
@@ -57,6 +60,7 @@ def muster(
         "tough": tough,
         "fearless": fearless,
         "hero": hero,
+        "skill_set": skill_set,
     }
     show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
 
@@ -72,6 +76,7 @@ def buy(
     tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
     fearless: Annotated[bool, typer.Option("--fearless")] = False,
     hero: Annotated[bool, typer.Option("--hero")] = False,
+    skill_set: Annotated[str | None, typer.Option("--skill-set", help="A hero's skill set.")] = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
@@ -85,6 +90,7 @@ def buy(
         "tough": tough,
         "fearless": fearless,
         "hero": hero,
+        "skill_set": skill_set,
     }
     show_appended(game.buy(info, name, side, profile, command_id), as_json, info)
 

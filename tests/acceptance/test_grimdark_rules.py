@@ -318,3 +318,37 @@ def test_special_objectives_are_rolled_at_the_start_and_pay_when_achieved(match:
     end = match.game.end_battle(match.info, "Saurians", ["Robots"])
     assert rules(end, "special_objective_achieved")[0]["outcome"] == {"points": 75}
     assert match.game.state(match.info)[0].treasury == {"Saurians": 150, "Robots": 300 + 75}
+
+
+def test_a_hero_levels_up_on_its_skill_set(match: Match) -> None:
+    g = match.game
+    refused(
+        match,
+        lambda: g.muster(
+            match.info, "X", "Saurians", {"models": 1, "quality": 3, "hero": True, "points": 1, "skill_set": "Pirate"}
+        ),
+        "unknown skill set",
+    )
+    refused(
+        match,
+        lambda: g.muster(match.info, "Y", "Saurians", {"models": 5, "quality": 3, "points": 1, "skill_set": "Captain"}),
+        "only a hero",
+    )
+    g.muster(
+        match.info,
+        "Captain Vex",
+        "Robots",
+        {"models": 1, "quality": 3, "hero": True, "points": 80, "skill_set": "Captain"},
+    )
+    for dice in ((), ()):
+        g.start_battle(match.info, "Ruins", ["Saurian Warriors", "Captain Vex"])
+        g.remove(match.info, "Saurian Warriors", "withdrawn")  # not a casualty: no roll
+        end = g.end_battle(match.info, "Robots", table=TableEntry(dice))
+    # Two battles × (+1 not a casualty) = 2 XP: no level yet. Three kills of heroes later it is.
+    g.start_battle(match.info, "Spire", ["Saurian Hero", "Captain Vex"])
+    g.remove(match.info, "Saurian Hero", "destroyed", by="Captain Vex")
+    end = g.end_battle(match.info, "Robots", table=TableEntry((3, 4)))  # the hero's casualty roll 3; Vex's skill 4
+    level = rules(end, "level_up")[0]
+    assert level["inputs"]["skill_set"] == "Captain" and level["outcome"]["traits"] == ["Instigator"]  # 3–4
+    vex = match.roster("Captain Vex")
+    assert vex.xp == 2 + 1 + 2 and vex.traits == ("Instigator",) and vex.points == 80 + 25

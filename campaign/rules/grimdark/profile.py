@@ -17,3 +17,5 @@ class UnitProfile(BaseModel):
     """Every model has Fearless (a failed morale test is passed after all on 4+)."""
     hero: bool = False
     points: int = Field(ge=0, le=10_000)
+    skill_set: str | None = None
+    """A hero's skill set (``skills.*`` in the tables), rolled on at each level-up."""

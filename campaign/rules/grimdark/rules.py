@@ -366,33 +366,58 @@ def experience(
 
 
 def level_up(
-    tables: Tables, unit: Unit, dice: Dice, *, xp_before: int, xp_after: int, had: Sequence[str]
+    tables: Tables,
+    unit: Unit,
+    dice: Dice,
+    *,
+    xp_before: int,
+    xp_after: int,
+    had: Sequence[str],
+    skill_set: str | None = None,
 ) -> Decision | None:
-    """A regular unit at every 5 XP costs +25 pts and rolls a trait (rolled again if it has it already)."""
-    step = tables.number("level_up.every_xp")
+    """At every level (5 XP) a unit costs +25 pts and rolls a trait; a hero rolls a D6 on its skill set instead
+    (1–2, 3–4, 5–6). Either is rolled again if it gives one the unit has already."""
+    section = "hero_level_up" if unit.hero else "level_up"
+    step = tables.number(f"{section}.every_xp")
     levels = xp_after // step - xp_before // step
-    if unit.hero or levels <= 0:
+    if levels <= 0 or (unit.hero and skill_set is None):
         return None
-    traits: list[str] = []
+    points = tables.number(f"{section}.points")
+    gained: list[str] = []
     rolls: list[Roll] = []
     facts: list[Event] = []
     for _ in range(levels):
-        trait, more = _new_trait(tables, "unit", [*had, *traits], dice, unit.name)
-        traits.append(trait)
+        if unit.hero:
+            trait, more = _new_skill(tables, str(skill_set), [*had, *gained], dice, unit.name)
+        else:
+            trait, more = _new_trait(tables, "unit", [*had, *gained], dice, unit.name)
+        gained.append(trait)
         rolls += more
-        facts.append(
-            TraitGained(unit_id=unit.unit_id, kind="unit", trait=trait, points=tables.number("level_up.points"))
-        )
+        kind = "skill" if unit.hero else "unit"
+        facts.append(TraitGained(unit_id=unit.unit_id, kind=kind, trait=trait, points=points))
     return Decision(
         "level_up",
         "§4.2",
         unit.unit_id,
-        {"xp_before": xp_before, "xp_after": xp_after},
-        {"traits": traits},
-        f"{unit.name} reaches {xp_after} XP: +{tables.number('level_up.points') * levels} pts, {', '.join(traits)}",
+        {"xp_before": xp_before, "xp_after": xp_after, "skill_set": skill_set},
+        {"traits": gained},
+        f"{unit.name} reaches {xp_after} XP: +{points * levels} pts, {', '.join(gained)}",
         tuple(facts),
         tuple(rolls),
     )
+
+
+def _new_skill(tables: Tables, skill_set: str, had: Sequence[str], dice: Dice, who: str) -> tuple[str, list[Roll]]:
+    """A D6 on a hero's skill set, two faces a skill, rolled again while it gives one the hero has."""
+    skills = tables.skills(skill_set)
+    rolls: list[Roll] = []
+    for _ in range(20):  # a bound, as for traits
+        roll = dice.roll(parse("d6"), f"{skill_set} skill, {who}")
+        rolls.append(roll)
+        skill = skills[min(len(skills) - 1, (roll.total - 1) * len(skills) // 6)]
+        if skill not in had:
+            return skill, rolls
+    raise InvalidInputError(f"{who} has every {skill_set} skill already")
 
 
 def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | None) -> Decision:

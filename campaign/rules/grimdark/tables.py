@@ -22,3 +22,10 @@ class Tables(RuleTables):
         return any(
             self.flag(f"traits.first_test_passes.{t}") for t in traits if self.has(f"traits.first_test_passes.{t}")
         )
+
+    @property
+    def skill_sets(self) -> tuple[str, ...]:
+        return tuple(sorted({p.split(".")[1] for p in self.values if p.startswith("skills.")}))
+
+    def skills(self, skill_set: str) -> tuple[str, ...]:
+        return tuple(str(s) for s in self.value(f"skills.{skill_set}.names"))
