@@ -140,6 +140,7 @@ class Disorder(TableBattles):
         return self._facts(info, "dis.disband", [UnitDisbanded(unit_id=unit.unit_id, reason=reason)], command_id)
 
     def _check_table_value(self, path: str, value: Value) -> None:
+        super()._check_table_value(path, value)
         dis.check_table_value(path, value)
 
     @command("dis.house_rule")

@@ -247,5 +247,5 @@ FOLDS: Mapping[str, RulesetFold] = {
 
 
 def fold_for(ruleset: str) -> RulesetFold | None:
-    """The ruleset's campaign fold, or None for a ruleset whose campaign rules have not been built yet."""
+    """The ruleset's campaign fold, or None for a name that is not one of the four rulesets."""
     return FOLDS.get(ruleset)

@@ -20,7 +20,7 @@ from campaign.rules.grimdark.tables import Tables
 from campaign.rules.tables import Value
 from campaign.ruleset_service import TableBattles, decision_events
 from campaign.rulesets import RULESETS
-from events.dice import Dice, parse
+from events.dice import Dice
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
@@ -137,10 +137,6 @@ class Grimdark(TableBattles):
         self, info: CampaignInfo, from_unit: str, to_unit: str, men: int, command_id: str | None = None
     ) -> AppendResult:
         raise InvalidInputError("Grimdark Future units do not trade models: buy, sell or disband units instead")
-
-    def _check_table_value(self, path: str, value: Value) -> None:
-        if path.endswith(".dice"):
-            parse(str(value))
 
     @command("gf.house_rule")
     def house_rule(

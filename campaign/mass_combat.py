@@ -154,7 +154,7 @@ class MassCombat(RulesetService):
         event = UnitMustered(
             unit_id=self.ledger.new_id(), name=name, side=side, profile=checked.model_dump(mode="json")
         )
-        return self.ledger.run(info, "mc.muster", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.muster", [event], command_id)
 
     def strength(self, info: CampaignInfo, name: str, *, full: bool = False) -> Strength:
         """A unit's TS now: its fit men (or, with ``full``, every man alive once the wounded return)."""
@@ -291,7 +291,7 @@ class MassCombat(RulesetService):
         if amount < 0:
             self._afford(state, side, -amount, reason)
         event = FundsChanged(side=side, amount=amount, reason=reason)
-        return self.ledger.run(info, "mc.funds", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.funds", [event], command_id)
 
     @command("mc.raise")
     def raise_unit(
@@ -582,7 +582,7 @@ class MassCombat(RulesetService):
         if any(e.type == "economy.funds_changed" and e.payload["reason"] == f"loot of {battle_id}" for e in events):
             raise InvalidInputError(f"the field of {record.name} has been stripped already")
         event = FundsChanged(side=side, amount=total, reason=f"loot of {battle_id}")
-        return self.ledger.run(info, "mc.loot", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.loot", [event], command_id)
 
     @command("mc.morale")
     def morale_modifier(
@@ -604,7 +604,7 @@ class MassCombat(RulesetService):
             raise InvalidInputError("until: removed, clear_victory, year_end or month_end")
         unit_id = self._unit(state, unit).unit_id if unit else None
         event = MoraleModifierSet(name=name, value=value, unit_id=unit_id, side=side, until=until)
-        return self.ledger.run(info, "mc.morale", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.morale", [event], command_id)
 
     @command("mc.commander")
     def new_commander(
@@ -675,7 +675,7 @@ class MassCombat(RulesetService):
             experience=unit.profile.experience,
             reason=f"{months} months of training",
         )
-        return self.ledger.run(info, "mc.train", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.train", [event], command_id)
 
     @command("mc.treason")
     def treason(
@@ -717,7 +717,7 @@ class MassCombat(RulesetService):
         state, _ = self.state(info)
         unit = self._unit(state, unit_name)
         event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
-        return self.ledger.run(info, "mc.disband", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.disband", [event], command_id)
 
     @command("mc.transfer")
     def transfer(
@@ -735,9 +735,10 @@ class MassCombat(RulesetService):
         event = MenTransferred(
             from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=giver.profile.experience
         )
-        return self.ledger.run(info, "mc.transfer", lambda _d: [event], command_id=command_id)
+        return self._facts(info, "mc.transfer", [event], command_id)
 
     def _check_table_value(self, path: str, value: Value) -> None:
+        super()._check_table_value(path, value)
         check_damage_value(path, value)
 
     @command("mc.house_rule")

@@ -9,10 +9,10 @@ from pydantic import BaseModel, ValidationError
 
 from campaign.ledger import Ledger, TableEntry
 from campaign.rules.decision import Decision
-from campaign.rules.tables import RuleTables, Sourced, Value, apply_overrides, check_override
+from campaign.rules.tables import RuleTables, Value, apply_overrides, check_override
 from campaign.rulesets import RulesetInfo
 from campaign.tables import base_values
-from events.dice import Dice
+from events.dice import Dice, parse
 from events.errors import InvalidInputError
 from events.families.rules import RuleApplied, TableOverridden
 from events.registry import Event
@@ -106,16 +106,18 @@ class RulesetService:
     ) -> AppendResult:
         """Replace one table value from now on: an event, so a replay uses the tables in force at each point."""
         _, tables = self.state(info)
-        values: dict[str, Sourced] = dict(tables.values)
-        check_override(values, path, value)
+        check_override(tables.values, path, value)
         self._check_table_value(path, value)
         event = TableOverridden(
             ruleset=self.ruleset.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note
         )
-        return self.ledger.run(info, command, lambda _dice: [event], command_id=command_id)
+        return self._facts(info, command, [event], command_id)
 
     def _check_table_value(self, path: str, value: Value) -> None:
-        """A ruleset's own check of a house-rule value beyond its kind (a dice cell must hold dice); none here."""
+        """A house-rule value's check beyond its kind: here, for every ruleset, that a ``….dice`` value is dice;
+        a ruleset adds its own (calling this one)."""
+        if path.endswith(".dice"):
+            parse(str(value))
 
     @staticmethod
     def _check_transfer(giver: Any, receiver: Any, men: int, available: int, what: str) -> None:

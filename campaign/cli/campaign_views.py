@@ -23,7 +23,7 @@ def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary
     info = ledger.resolve(campaign)
     fold = fold_for(info.ruleset)
     if fold is None:
-        raise InvalidInputError(f"the {info.ruleset} ruleset keeps no campaign record yet")
+        raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
     if at is not None and not 0 <= at <= info.last_seq:
         raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
     return info, fold.summary(ledger.states.get(info, at))

@@ -42,11 +42,9 @@ class Unit:
 
 
 def check_table_value(path: str, value: object) -> None:
-    """Refuse a house rule these rules could not use (beyond its kind, which every ruleset checks)."""
+    """Refuse a house rule these rules could not use (beyond its kind and its dice, which every ruleset checks)."""
     if path == "rally.removes" and value not in ("all", "one"):
         raise InvalidInputError(f"rally.removes is 'all' (every removable marker) or 'one', not {value!r}")
-    if path.endswith(".dice"):
-        parse(str(value))
     if path == "markers.flees_at" and (not isinstance(value, int) or value < 1):
         raise InvalidInputError(f"markers.flees_at is at least 1, not {value!r}")
     if path in ("force.half_at", "force.flees_over") and (not isinstance(value, int) or not 0 <= value <= 100):
