@@ -239,17 +239,25 @@ def verify(
 @app.command("demo")
 @handles_errors
 def demo(
-    fresh: Annotated[bool, typer.Option("--fresh/--keep", help="Start from an empty database file.")] = True,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace the database file if it exists (its campaigns are lost).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Build a ready sample campaign under each ruleset on a fresh SQLite file, then verify it."""
+    """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
+
+    An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
     from campaign.demo import build_demo, demo_ids
 
-    if fresh and "://" not in state.db and state.db != ":memory:":
-        for suffix in ("", "-wal", "-shm"):
-            path = Path(state.db + suffix)
-            if path.exists():
-                os.remove(path)
+    if "://" not in state.db and state.db != ":memory:":
+        existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]
+        if existing and not replace:
+            raise InvalidInputError(
+                f"{state.db} already exists and may hold a real campaign: the demo writes to a new file. "
+                f"Name one with `campaign --db demo.db demo`, or add --replace to overwrite {state.db}"
+            )
+        for path in existing:
+            os.remove(path)
     out = Output(as_json)
     state.app = bootstrap(state.db, actor=state.actor, new_id=demo_ids())
     summary = build_demo(state.app, out)

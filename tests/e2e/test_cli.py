@@ -179,3 +179,19 @@ def test_the_installed_command_runs_in_a_fresh_process(tmp_path: Path) -> None:
     assert orjson.loads(out.stdout)["head"]["seq"] == 1
     bad = subprocess.run([exe, "--db", db, "roll", "d6", "-p", "x", "--dice", "9"], capture_output=True, check=False)
     assert bad.returncode == 2 and b"9 is not a face of a d6" in bad.stderr
+
+
+def test_the_demo_never_touches_an_existing_database(cli: Cli) -> None:
+    """Issue 13: `campaign demo` once deleted the current database, a real campaign with it."""
+    cli("new", "Real war", "--ruleset", "disorder")
+    before = cli.events()
+    refused = cli("demo", code=2)
+    assert "already exists" in refused.output and "--replace" in refused.output
+    assert cli.events() == before
+    assert {c["name"] for c in cli.json("list")} == {"Real war"}
+
+
+def test_the_demo_replaces_a_file_only_when_told(cli: Cli) -> None:
+    cli("new", "Scratch", "--ruleset", "disorder")
+    cli.json("demo", "--replace")
+    assert "Scratch" not in {c["name"] for c in cli.json("list")}
