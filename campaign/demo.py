@@ -21,8 +21,8 @@ from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.grimdark import Grimdark
 from campaign.mass_combat import MassCombat, parse_setup
-from campaign.rules.mass_combat.setup import BattleSetup
 from campaign.rulesets import RULESETS
+from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
 from events.verify import verify_events

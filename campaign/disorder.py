@@ -13,14 +13,14 @@ from dataclasses import replace
 
 from campaign.commands import command
 from campaign.ledger import TableEntry
-from campaign.rules.decision import Decision
-from campaign.rules.disorder import rules as dis
-from campaign.rules.disorder.profile import UnitProfile
-from campaign.rules.disorder.state import BattleState, CampaignState, RosterUnit
-from campaign.rules.disorder.tables import Tables
-from campaign.rules.tables import Value
 from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.disorder import rules as dis
+from campaign.rulesets.disorder.profile import UnitProfile
+from campaign.rulesets.disorder.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.tables import Value
 from events.dice import Dice
 from events.errors import InvalidInputError
 from events.families.battle import (

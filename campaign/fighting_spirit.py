@@ -8,14 +8,14 @@ from dataclasses import dataclass
 
 from campaign.commands import command
 from campaign.ledger import TableEntry
-from campaign.rules import fighting_spirit as fs
-from campaign.rules.decision import Decision
-from campaign.rules.fighting_spirit.profile import UnitProfile
-from campaign.rules.fighting_spirit.state import BattleState, CampaignState
-from campaign.rules.fighting_spirit.tables import MOTIVATIONS, Tables
-from campaign.rules.tables import Value
 from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
+from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.fighting_spirit.profile import UnitProfile
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
+from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
+from campaign.rulesets.tables import Value
 from events.dice import Dice, die
 from events.errors import InvalidInputError
 from events.families.battle import (

@@ -11,14 +11,14 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter
 
-from campaign.rules import fighting_spirit as fs
-from campaign.rules.disorder import state as dis
-from campaign.rules.fighting_spirit.tables import Tables as FsTables
-from campaign.rules.grimdark import state as gf
-from campaign.rules.mass_combat import state as mc
-from campaign.rules.mass_combat.strength import troop_strength
-from campaign.rules.mass_combat.tables import Tables as McTables
-from campaign.rules.tables import Override, apply_overrides
+from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.disorder import state as dis
+from campaign.rulesets.fighting_spirit.tables import Tables as FsTables
+from campaign.rulesets.grimdark import state as gf
+from campaign.rulesets.mass_combat import state as mc
+from campaign.rulesets.mass_combat.strength import troop_strength
+from campaign.rulesets.mass_combat.tables import Tables as McTables
+from campaign.rulesets.tables import Override, apply_overrides
 from campaign.tables import base_values
 from events.envelope import RecordedEvent
 

@@ -12,14 +12,14 @@ from typing import Any
 
 from campaign.commands import command
 from campaign.ledger import TableEntry
-from campaign.rules.decision import Decision
-from campaign.rules.grimdark import rules as gf
-from campaign.rules.grimdark.profile import UnitProfile
-from campaign.rules.grimdark.state import BattleState, CampaignState, RosterUnit
-from campaign.rules.grimdark.tables import Tables
-from campaign.rules.tables import Value
 from campaign.ruleset_service import TableBattles, decision_events
 from campaign.rulesets import RULESETS
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.profile import UnitProfile
+from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.grimdark.tables import Tables
+from campaign.rulesets.tables import Value
 from events.dice import Dice
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved

@@ -10,10 +10,12 @@ from pydantic import ValidationError
 
 from campaign.commands import command
 from campaign.ledger import TableEntry
-from campaign.rules.decision import Decision
-from campaign.rules.mass_combat import battle as mc_battle
-from campaign.rules.mass_combat import state as mc_state
-from campaign.rules.mass_combat.economy import (
+from campaign.ruleset_service import RulesetService, decision_events, problems
+from campaign.rulesets import RULESETS
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat import battle as mc_battle
+from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.economy import (
     monthly_pay,
     payday,
     recruitment_cost,
@@ -21,9 +23,9 @@ from campaign.rules.mass_combat.economy import (
     upkeep,
     wounded_returning,
 )
-from campaign.rules.mass_combat.pcs import check_damage_value
-from campaign.rules.mass_combat.profile import UnitProfile
-from campaign.rules.mass_combat.quality import (
+from campaign.rulesets.mass_combat.pcs import check_damage_value
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.quality import (
     base_morale,
     commander_skill,
     leadership_modifier,
@@ -32,12 +34,10 @@ from campaign.rules.mass_combat.quality import (
     quality_step_down,
     trained_quality,
 )
-from campaign.rules.mass_combat.setup import BattleSetup
-from campaign.rules.mass_combat.strength import Strength, troop_strength
-from campaign.rules.mass_combat.tables import QUALITIES, Tables
-from campaign.rules.tables import Value, apply_overrides
-from campaign.ruleset_service import RulesetService, decision_events, problems
-from campaign.rulesets import RULESETS
+from campaign.rulesets.mass_combat.setup import BattleSetup
+from campaign.rulesets.mass_combat.strength import Strength, troop_strength
+from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.tables import Value, apply_overrides
 from campaign.tables import base_values
 from events.dice import Dice, ReplayDice, Roll, parse
 from events.errors import InvalidInputError

@@ -8,9 +8,9 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from campaign.ledger import Ledger, TableEntry
-from campaign.rules.decision import Decision
-from campaign.rules.tables import RuleTables, Value, apply_overrides, check_override
 from campaign.rulesets import RulesetInfo
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.tables import RuleTables, Value, apply_overrides, check_override
 from campaign.tables import base_values
 from events.dice import Dice, parse
 from events.errors import InvalidInputError

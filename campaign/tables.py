@@ -7,12 +7,12 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-from campaign.rules.tables import Sourced, flatten
+from campaign.rulesets.tables import Sourced, flatten
 
 
 @functools.cache
 def ruleset_document(package: str) -> dict[str, Any]:
-    text = resources.files(f"campaign.rules.{package}").joinpath("tables.toml").read_text("utf-8")
+    text = resources.files(f"campaign.rulesets.{package}").joinpath("tables.toml").read_text("utf-8")
     return tomllib.loads(text)
 
 

@@ -9,8 +9,8 @@ import typer
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.ledger import TableEntry
-from campaign.rules.tables import parse_value
 from campaign.ruleset_service import RulesetService
+from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
 from events.store import AppendResult
 from projections.campaign_state import entity_names

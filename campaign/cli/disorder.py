@@ -20,7 +20,7 @@ from campaign.cli.common import (
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.disorder import Disorder
-from campaign.rules.disorder.rules import state_name
+from campaign.rulesets.disorder.rules import state_name
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
 

@@ -19,7 +19,7 @@ from campaign.cli.common import (
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.grimdark import Grimdark
-from campaign.rules.grimdark.rules import underdog_points
+from campaign.rulesets.grimdark.rules import underdog_points
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
 

@@ -23,8 +23,8 @@ from campaign.cli.common import (
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.mass_combat import MassCombat, parse_setup
-from campaign.rules.mass_combat.quality import extraordinary_force
-from campaign.rules.tables import parse_value
+from campaign.rulesets.mass_combat.quality import extraordinary_force
+from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
 

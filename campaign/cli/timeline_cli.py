@@ -13,7 +13,7 @@ from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
 from campaign.exchange import export_lines, import_campaign
-from campaign.rules.tables import parse_value
+from campaign.rulesets.tables import parse_value
 from campaign.timeline import Sandbox, Timeline, branch, command_groups
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent

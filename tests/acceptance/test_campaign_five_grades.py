@@ -12,7 +12,7 @@ from pathlib import Path
 from campaign.bootstrap import bootstrap
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.folds import fold_for
-from campaign.rules.fighting_spirit.tables import Tables
+from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 
 T = Tables(base_values("fighting_spirit"))

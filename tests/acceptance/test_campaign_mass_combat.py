@@ -15,7 +15,7 @@ from typing import Any
 
 from campaign.bootstrap import bootstrap
 from campaign.mass_combat import MassCombat, parse_setup
-from campaign.rules.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.tables import base_values
 
 T = Tables(base_values("mass_combat"))

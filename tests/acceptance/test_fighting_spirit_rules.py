@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from campaign.fighting_spirit import Deployment
-from campaign.rules.fighting_spirit.tables import Tables
+from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, applied, dice

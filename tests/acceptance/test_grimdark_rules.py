@@ -10,8 +10,8 @@ import pytest
 
 from campaign.grimdark import Grimdark
 from campaign.ledger import Ledger, TableEntry
-from campaign.rules.grimdark import rules as gf
-from campaign.rules.grimdark.tables import Tables
+from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.tables import Tables
 from campaign.tables import base_values
 from campaign.timeline import Timeline
 from events.dice import TableDice

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from campaign.ledger import TableEntry
 from campaign.mass_combat import MassCombat
-from campaign.rules.mass_combat import state as mc_state
-from campaign.rules.mass_combat.economy import PayState, payday, recruitment_cost
-from campaign.rules.mass_combat.profile import UnitProfile
-from campaign.rules.mass_combat.tables import Tables
+from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.economy import PayState, payday, recruitment_cost
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
@@ -145,7 +145,7 @@ def test_paying_a_disbanded_unit_is_refused(company: tuple[MassCombat, Any]) -> 
 
 
 def test_wounded_return_by_days_of_rest_and_march(company: tuple[MassCombat, Any]) -> None:
-    from campaign.rules.mass_combat.economy import wounded_returning
+    from campaign.rulesets.mass_combat.economy import wounded_returning
 
     profile = UnitProfile(men=100, tl=3)
     assert wounded_returning(T, profile, original_men=100, wounded=30, days=3, activity="rest") == 15  # 5%/day
@@ -218,7 +218,7 @@ def test_treason_forces_a_morale_roll(company: tuple[MassCombat, Any]) -> None:
 
 @pytest.mark.parametrize(("points", "es"), [(99, 0), (100, 0), (150, 1), (299, 3), (300, 5), (500, 20), (530, 23)])
 def test_extraordinary_force_from_points(points: int, es: int) -> None:
-    from campaign.rules.mass_combat.quality import extraordinary_force
+    from campaign.rulesets.mass_combat.quality import extraordinary_force
 
     assert extraordinary_force(T, points) == es
     assert extraordinary_force(T, 400, mana_pct=25) == 3 and extraordinary_force(T, 400, mana_pct=200) == 24

@@ -128,7 +128,7 @@ def test_several_opponents_contest_together_and_compare_with_their_average_ts(ga
 
 def _fit(g: MassCombat, ledger: Any, setup: Any, dice: list[int]) -> TableEntry:
     """Table dice: use as many as the battle asks for (the number of Morale rolls depends on the result)."""
-    from campaign.rules.mass_combat import battle as mc_battle
+    from campaign.rulesets.mass_combat import battle as mc_battle
     from events.dice import TableDice
 
     state, tables = g.state(ledger.resolve(None))

@@ -18,7 +18,7 @@ import pytest
 
 from campaign.ledger import TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
-from campaign.rules.mass_combat.pcs import damage_dice
+from campaign.rulesets.mass_combat.pcs import damage_dice
 from events.dice import parse
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger

@@ -40,7 +40,7 @@ def test_audit_a_roll_shows_who_what_why_and_three_checks(cli: Cli) -> None:
 def test_verify_reports_drift_when_the_engine_changes(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--wounded", "2", "--dice", "5")
     assert cli.json("verify")[0]["ok"]
-    import campaign.rules.fighting_spirit.rules as rules
+    import campaign.rulesets.fighting_spirit.rules as rules
 
     monkeypatch.setattr(rules, "morale_outcome", lambda roll, target: 0)  # "a new engine" that never fails
     report = cli.json("verify", code=3)[0]

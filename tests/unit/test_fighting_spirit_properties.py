@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.folds import FOLDS
-from campaign.rules import fighting_spirit as fs
+from campaign.rulesets import fighting_spirit as fs
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
 

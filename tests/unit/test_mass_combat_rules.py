@@ -6,16 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campaign.rules.mass_combat.battle import casualty_offset
-from campaign.rules.mass_combat.pcs import (
+from campaign.rulesets.mass_combat.battle import casualty_offset
+from campaign.rulesets.mass_combat.pcs import (
     battle_skill,
     damage_dice,
     glory_target,
     survival_column,
     survival_target,
 )
-from campaign.rules.mass_combat.profile import NonHuman, UnitProfile
-from campaign.rules.mass_combat.quality import (
+from campaign.rulesets.mass_combat.profile import NonHuman, UnitProfile
+from campaign.rulesets.mass_combat.quality import (
     average_experience,
     base_morale,
     leadership_modifier,
@@ -24,9 +24,9 @@ from campaign.rules.mass_combat.quality import (
     quality_from_roll,
     quality_step_down,
 )
-from campaign.rules.mass_combat.setup import PcInBattle
-from campaign.rules.mass_combat.strength import morale_adjusted_ts, troop_strength
-from campaign.rules.mass_combat.tables import Tables
+from campaign.rulesets.mass_combat.setup import PcInBattle
+from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_strength
+from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import parse
 
@@ -160,7 +160,7 @@ def test_casualties_never_exceed_strength_and_ts_never_goes_negative(
 
 
 def test_npc_commander_experience_gives_strategy_or_leadership() -> None:
-    from campaign.rules.mass_combat.quality import commander_skill
+    from campaign.rulesets.mass_combat.quality import commander_skill
 
     assert commander_skill(T, 6) == ("veteran", 16)  # Al-Wazif's general
     assert commander_skill(T, 9) == ("seasoned", 14)  # the retired legionary

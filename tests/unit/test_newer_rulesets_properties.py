@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campaign.rules.disorder import rules as dis
-from campaign.rules.disorder.tables import Tables as DisTables
-from campaign.rules.grimdark import rules as gf
-from campaign.rules.grimdark.tables import Tables as GfTables
+from campaign.rulesets.disorder import rules as dis
+from campaign.rulesets.disorder.tables import Tables as DisTables
+from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.tables import Tables as GfTables
 from campaign.tables import base_values
 from events.dice import TableDice
 

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from campaign.rules.disorder.profile import UnitProfile
-from campaign.rules.disorder.rules import Unit
-from campaign.rules.disorder.tables import Tables
-from campaign.rules.tables import Override
+from campaign.rulesets.disorder.profile import UnitProfile
+from campaign.rulesets.disorder.rules import Unit
+from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
 
 RULESET = "disorder"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.rules.mass_combat.profile import UnitProfile
-from campaign.rules.mass_combat.quality import base_morale
-from campaign.rules.mass_combat.tables import Tables
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.quality import base_morale
+from campaign.rulesets.mass_combat.tables import Tables
 from events.errors import InvalidInputError
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from campaign.rules.decision import Decision
-from campaign.rules.mass_combat.setup import PcInBattle
-from campaign.rules.mass_combat.tables import Tables
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat.setup import PcInBattle
+from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, DiceSpec, Roll, parse
 from events.errors import InvalidInputError
 from events.families.career import PcWounded, PromotionRolled, ReputationChanged

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from campaign.rules.grimdark.profile import UnitProfile
-from campaign.rules.grimdark.rules import Unit
-from campaign.rules.tables import Override
+from campaign.rulesets.grimdark.profile import UnitProfile
+from campaign.rulesets.grimdark.rules import Unit
+from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
 
 RULESET = "grimdark"

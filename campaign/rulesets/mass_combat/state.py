@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from campaign.rules.mass_combat.economy import PayState
-from campaign.rules.mass_combat.profile import UnitProfile
-from campaign.rules.mass_combat.quality import quality_for_experience
-from campaign.rules.mass_combat.tables import QUALITIES, Tables
-from campaign.rules.tables import Override, Sourced, apply_overrides
+from campaign.rulesets.mass_combat.economy import PayState
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.quality import quality_for_experience
+from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
 RULESET = "mass-combat"

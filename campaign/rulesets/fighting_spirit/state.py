@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from campaign.rules.fighting_spirit.profile import UnitProfile
-from campaign.rules.fighting_spirit.tables import Tables
-from campaign.rules.tables import Override, Sourced, apply_overrides
+from campaign.rulesets.fighting_spirit.profile import UnitProfile
+from campaign.rulesets.fighting_spirit.tables import Tables
+from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
 RULESET = "fighting-spirit"

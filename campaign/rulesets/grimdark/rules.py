@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from campaign.rules.decision import Decision
-from campaign.rules.grimdark.tables import Tables
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.grimdark.tables import Tables
 from events.dice import Dice, Roll, parse
 from events.errors import InvalidInputError
 from events.families.battle import KillCredited, UnitRemoved, VictoryPoints, WoundsTaken

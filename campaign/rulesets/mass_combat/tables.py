@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.rules.tables import RuleTables
+from campaign.rulesets.tables import RuleTables
 
 QUALITIES = ("inexperienced", "green", "average", "seasoned", "veteran", "elite")
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from campaign.rules.decision import Decision
-from campaign.rules.mass_combat.pcs import resolve_pc
-from campaign.rules.mass_combat.profile import UnitProfile
-from campaign.rules.mass_combat.quality import base_morale, leadership_modifier
-from campaign.rules.mass_combat.setup import BattleSetup, Side
-from campaign.rules.mass_combat.strength import morale_adjusted_ts, troop_strength
-from campaign.rules.mass_combat.tables import Tables
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat.pcs import resolve_pc
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
+from campaign.rulesets.mass_combat.setup import BattleSetup, Side
+from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_strength
+from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, die, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded

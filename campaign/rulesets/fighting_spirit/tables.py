@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.rules.tables import RuleTables
+from campaign.rulesets.tables import RuleTables
 from events.errors import InvalidInputError
 
 MOTIVATIONS = ("low", "medium", "high")

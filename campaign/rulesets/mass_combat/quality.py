@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from campaign.rules.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from events.errors import InvalidInputError
 
 

@@ -1,4 +1,10 @@
-"""The four rulesets a campaign can run, by the names used on the command line."""
+"""One subpackage per ruleset: pure rule functions and their tables as data (TOML, with provenance tags).
+
+Nothing here may touch a database, a clock, randomness or I/O: dice arrive as a Dice object, tables as
+validated data. ``pyproject.toml``'s import-linter contract keeps that true.
+
+The package itself lists the four rulesets a campaign can run, by the names used on the command line.
+"""
 
 from __future__ import annotations
 

@@ -3,9 +3,9 @@
 Pure: tables arrive as data (:class:`Tables`), dice as a Dice object; every rule returns a Decision.
 """
 
-from campaign.rules.decision import Decision
-from campaign.rules.fighting_spirit.profile import UnitProfile
-from campaign.rules.fighting_spirit.rules import (
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.fighting_spirit.profile import UnitProfile
+from campaign.rulesets.fighting_spirit.rules import (
     active_unit,
     attack,
     chain_links,
@@ -22,8 +22,8 @@ from campaign.rules.fighting_spirit.rules import (
     surrender_check,
     threat_level,
 )
-from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState, apply, fold
-from campaign.rules.fighting_spirit.tables import Tables
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState, apply, fold
+from campaign.rulesets.fighting_spirit.tables import Tables
 
 __all__ = [
     "BattleState",

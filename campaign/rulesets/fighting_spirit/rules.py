@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from campaign.rules.decision import Decision
-from campaign.rules.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
-from campaign.rules.fighting_spirit.tables import Tables
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
+from campaign.rulesets.fighting_spirit.tables import Tables
 from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError
 from events.families.battle import (
