@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from campaign.bootstrap import bootstrap, projectors
 from campaign.folds import fold_for
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from campaign.logging import configure_logging
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.timeline import Timeline

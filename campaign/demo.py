@@ -19,12 +19,13 @@ from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
 from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.grimdark import Grimdark
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command
+from campaign.rulesets.grimdark import commands as gf
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
-from events.registry import registry
+from events.registry import JsonValue, registry
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
 
@@ -253,32 +254,31 @@ def disorder_campaign(app: App, name: str) -> None:
 def grimdark_campaign(app: App, name: str) -> None:
     """Two Grimdark Future matches (RULES.md §4), seeded dice: shooting and melee at half strength, a hero joined
     to its unit, and after each match the casualty rolls, XP and the mission rewards."""
-    game = Grimdark(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any]) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command)
 
-    roster: tuple[tuple[str, str, dict[str, object]], ...] = (
+    roster: tuple[tuple[str, str, dict[str, JsonValue]], ...] = (
         ("Saurian Warriors", "Saurians", {"models": 10, "quality": 4, "points": 140}),
         ("Saurian Hero", "Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),
         ("Robot Squad", "Robots", {"models": 10, "quality": 4, "points": 150}),
         ("Robot Tank", "Robots", {"models": 1, "quality": 4, "tough": 12, "fearless": True, "points": 200}),
     )
     for unit, side, profile in roster:
-        game.muster(info(), unit, side, profile)
-    everyone = ["Saurian Warriors", "Saurian Hero", "Robot Squad", "Robot Tank"]
-    game.start_battle(info(), "The ruins of Kessel", everyone, {"Saurian Hero": "Saurian Warriors"})
-    game.shoot(info(), "Saurian Warriors", 5, by="Robot Squad")
-    game.melee(info(), "Saurian Warriors", "Robot Squad", 4, 2)
-    game.next_round(info())
-    game.shoot(info(), "Robot Tank", 7, by="Saurian Warriors")
+        run(gf.Muster(unit_name=unit, side=side, profile=profile))
+    everyone = ("Saurian Warriors", "Saurian Hero", "Robot Squad", "Robot Tank")
+    run(gf.StartBattle(battle_name="The ruins of Kessel", units=everyone, joins={"Saurian Hero": "Saurian Warriors"}))
+    run(gf.Shoot(unit_name="Saurian Warriors", wounds=5, by="Robot Squad"))
+    run(gf.Melee(a="Saurian Warriors", b="Robot Squad", wounds_by_a=4, wounds_by_b=2))
+    run(gf.NextRound())
+    run(gf.Shoot(unit_name="Robot Tank", wounds=7, by="Saurian Warriors"))
     with contextlib.suppress(InvalidInputError):  # only a Shaken unit recovers
-        game.recover(info(), "Robot Squad")
-    game.end_battle(info(), "Saurians")
-    game.start_battle(info(), "The spire", everyone)
-    game.melee(info(), "Robot Squad", "Saurian Warriors", 3, 1)
-    game.shoot(info(), "Saurian Hero", 2, by="Robot Tank")
-    game.end_battle(info(), "Robots")
+        run(gf.Recover(unit_name="Robot Squad"))
+    run(gf.EndBattle(winner="Saurians"))
+    run(gf.StartBattle(battle_name="The spire", units=everyone))
+    run(gf.Melee(a="Robot Squad", b="Saurian Warriors", wounds_by_a=3, wounds_by_b=1))
+    run(gf.Shoot(unit_name="Saurian Hero", wounds=2, by="Robot Tank"))
+    run(gf.EndBattle(winner="Robots"))
 
 
 def build_demo(app: App, out: Output) -> dict[str, Any]:

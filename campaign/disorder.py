@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from campaign.commands import command
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
 from campaign.rulesets.decision import Decision

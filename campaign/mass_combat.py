@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from campaign.commands import command
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.ruleset_service import RulesetService, decision_events, problems
 from campaign.rulesets import RULESETS
 from campaign.rulesets.decision import Decision

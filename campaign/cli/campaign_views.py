@@ -10,9 +10,10 @@ from rich.table import Table
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
-from campaign.folds import Summary, fold_for
+from campaign.commands import fold_for
 from events.errors import InvalidInputError
 from projections.campaign_state import rebuild as rebuild_projections
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
 AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it was at this seq.")]

@@ -12,8 +12,6 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
-    add_roster_commands,
-    add_table_commands,
     ruleset_service,
     show_appended,
     table_entry,
@@ -311,5 +309,5 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         out.console.print(f"{o['officer']} ({o['side']}): Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
-add_roster_commands(app, Disorder, "Models move to another unit of the same side between battles.")
-add_table_commands(app, Disorder, "disorder-marker", "force.flees_at_exactly")
+# TEMPORARY until converted (issue 10): add_roster_commands(app, Disorder, "Models move to another unit of the same side between battles.")
+# TEMPORARY until converted (issue 10): add_table_commands(app, Disorder, "disorder-marker", "force.flees_at_exactly")

@@ -15,8 +15,6 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
-    add_roster_commands,
-    add_table_commands,
     ruleset_service,
     show_appended,
     table_entry,
@@ -497,5 +495,5 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
         raise typer.Exit(3)
 
 
-add_roster_commands(app, MassCombat, "Fit men move to a unit of the same side and troop type (experience re-averaged).")
-add_table_commands(app, MassCombat, "Mass Combat", "casualties.offset_base")
+# TEMPORARY until converted (issue 10): add_roster_commands(app, MassCombat, "Fit men move to a unit of the same side and troop type (experience re-averaged).")
+# TEMPORARY until converted (issue 10): add_table_commands(app, MassCombat, "Mass Combat", "casualties.offset_base")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from campaign.disorder import Disorder
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.store import AppendResult

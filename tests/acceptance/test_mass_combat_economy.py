@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.mass_combat import MassCombat
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import PayState, payday, recruitment_cost

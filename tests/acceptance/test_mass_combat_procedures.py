@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rulesets.mass_combat.pcs import damage_dice
 from events.dice import parse

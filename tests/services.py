@@ -1,0 +1,71 @@
+"""The rules' tests call commands the way the services of the first edition were called (``game.shoot(info,
+"Warriors", 5, by="Squad")``): this adapter builds the command model from those arguments and runs it through
+the one executor, so the tests exercise exactly the path the CLI and the server take."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.command import Command, Ruleset
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
+
+OMITTED_WHEN_NONE = frozenset({"joins"})
+"""Inputs the old methods took as None for "none", which the models take as their empty default."""
+
+Signature = tuple[type[Command[Any, Any]], Sequence[str]]
+"""A command and the order of the old method's positional parameters (after ``info``)."""
+
+
+class Service:
+    def __init__(self, ledger: Ledger, plugin: Ruleset[Any, Any], methods: Mapping[str, Signature]) -> None:
+        self.ledger = ledger
+        self.plugin = plugin
+        self._methods = methods
+
+    def state(self, info: CampaignInfo, at_seq: int | None = None) -> tuple[Any, Any]:
+        return self.ledger.in_force(info, self.plugin, at_seq)
+
+    def __getattr__(self, method: str) -> Callable[..., AppendResult]:
+        try:
+            model, order = self._methods[method]
+        except KeyError:
+            raise AttributeError(method) from None
+
+        def call(info: CampaignInfo, *args: Any, **kwargs: Any) -> AppendResult:
+            table: TableEntry | None = kwargs.pop("table", None)
+            command_id: str | None = kwargs.pop("command_id", None)
+            given = {**dict(zip(order, args, strict=False)), **kwargs}
+            table = given.pop("table", table)
+            command_id = given.pop("command_id", command_id)
+            fields = {k: v for k, v in given.items() if v is not None or k not in OMITTED_WHEN_NONE}
+            return self.ledger.execute(info, model.build(**fields), table=table, command_id=command_id)
+
+        return call
+
+
+def grimdark(ledger: Ledger) -> Service:
+    from campaign.rulesets.grimdark import commands as gf
+    from campaign.rulesets.grimdark.plugin import PLUGIN
+
+    return Service(
+        ledger,
+        PLUGIN,
+        {
+            "muster": (gf.Muster, ("name", "side", "profile")),
+            "buy": (gf.Buy, ("name", "side", "profile")),
+            "sell": (gf.Sell, ("unit_name",)),
+            "disband": (gf.Disband, ("unit_name", "reason")),
+            "transfer": (gf.Transfer, ("from_unit", "to_unit", "men")),
+            "house_rule": (gf.HouseRule, ("path", "value", "note")),
+            "start_battle": (gf.StartBattle, ("name", "units", "joins", "special", "table", "command_id")),
+            "next_round": (gf.NextRound, ("command_id",)),
+            "shoot": (gf.Shoot, ("unit_name", "wounds", "by", "models_lost", "table", "command_id")),
+            "melee": (gf.Melee, ("a", "b", "wounds_by_a", "wounds_by_b", "a_lost", "b_lost", "table", "command_id")),
+            "recover": (gf.Recover, ("unit_name", "command_id")),
+            "remove": (gf.Remove, ("unit_name", "reason", "by", "command_id")),
+            "end_battle": (gf.EndBattle, ("winner", "special_achieved", "table", "command_id")),
+        },
+    )
