@@ -36,7 +36,8 @@ from campaign.bootstrap import bootstrap, projectors
 from campaign.folds import fold_for
 from campaign.executor import Ledger
 from campaign.logging import configure_logging
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rulesets.mass_combat.commands import parse_setup
+from tests.services import MassCombat
 from campaign.timeline import Timeline
 from events.registry import registry
 from events.timeline import effective

@@ -19,13 +19,17 @@ from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
 from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
 from campaign.rulesets.grimdark import commands as gf
+from campaign.rulesets.mass_combat import calendar_commands as mct
+from campaign.rulesets.mass_combat import commands as mcc
+from campaign.rulesets.mass_combat.commands import parse_setup
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MC
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
 from events.registry import JsonValue, registry
+from events.store import AppendResult
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
 
@@ -129,51 +133,52 @@ def five_grade_campaign(app: App, name: str) -> None:
 
 def mass_combat_campaign(app: App, name: str) -> None:
     """Three days of war on the Megalos border: money, a battle over two days, rest, pay, another battle."""
-    game = MassCombat(app.ledger)
 
     def info() -> CampaignInfo:
         return app.ledger.resolve(name)
 
-    game.funds(info(), "Megalos", 2_000_000, "the city of Bannok's war chest")
-    game.funds(info(), "Al-Wazif", 1_500_000, "the border emir's treasury")
-    game.raise_unit(
-        info(),
-        "5th Heavy Legion cohort",
-        "Megalos",
-        {"men": 120, "troop_type": "HI", "armour": "heavy", "quality": "seasoned", "experience": 7},
-        pay=False,
+    def run(command: Command[Any, Any]) -> AppendResult:
+        return app.ledger.execute(info(), command)
+
+    run(mct.Funds(side="Megalos", amount=2_000_000, reason="the city of Bannok's war chest"))
+    run(mct.Funds(side="Al-Wazif", amount=1_500_000, reason="the border emir's treasury"))
+    run(
+        mcc.Raise(
+            unit_name="5th Heavy Legion cohort",
+            side="Megalos",
+            profile={"men": 120, "troop_type": "HI", "armour": "heavy", "quality": "seasoned", "experience": 7},
+            pay=False,
+        )
     )
-    game.raise_unit(
-        info(),
-        "Militia archers",
-        "Megalos",
-        {"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+    run(
+        mcc.Raise(
+            unit_name="Militia archers",
+            side="Megalos",
+            profile={"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+        )
     )
-    game.muster(
-        info(),
-        "Caliburn's gang",
-        "Megalos",
-        {
-            "men": 15,
-            "troop_type": "II",
-            "armour": "light",
-            "irregular": True,
-            "quality": "inexperienced",
-            "experience": 0,
-        },
-    )
-    game.raise_unit(
-        info(),
-        "Desert riders",
-        "Al-Wazif",
-        {"men": 200, "troop_type": "LC", "armour": "light", "mount": "light_horse", "ranged": "bow"},
-    )
-    game.raise_unit(
-        info(), "Al-Wazif foot", "Al-Wazif", {"men": 400, "troop_type": "MI", "armour": "medium"}, pay=False
-    )
+    gang: dict[str, JsonValue] = {
+        "men": 15,
+        "troop_type": "II",
+        "armour": "light",
+        "irregular": True,
+        "quality": "inexperienced",
+        "experience": 0,
+    }
+    run(mcc.Muster(unit_name="Caliburn's gang", side="Megalos", profile=gang))
+    riders: dict[str, JsonValue] = {
+        "men": 200,
+        "troop_type": "LC",
+        "armour": "light",
+        "mount": "light_horse",
+        "ranged": "bow",
+    }
+    run(mcc.Raise(unit_name="Desert riders", side="Al-Wazif", profile=riders))
+    foot: dict[str, JsonValue] = {"men": 400, "troop_type": "MI", "armour": "medium"}
+    run(mcc.Raise(unit_name="Al-Wazif foot", side="Al-Wazif", profile=foot, pay=False))
 
     def setup(n: int, day: int) -> BattleSetup:
-        state, _ = game.state(info())
+        state, _ = app.ledger.in_force(info(), MC)
         serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
 
         def units(side: str) -> list[dict[str, object]]:
@@ -206,13 +211,13 @@ def mass_combat_campaign(app: App, name: str) -> None:
             }
         )
 
-    first = game.battle(info(), setup(1, 1), final_day=False)
+    first = run(mcc.Battle(setup=setup(1, 1), final_day=False))
     battle_id = next(str(e.payload["battle_id"]) for e in first.events if e.type == "battle.started")
-    game.battle(info(), setup(1, 2), battle_id=battle_id)
-    game.pass_days(info(), 10, "rest")
-    game.month_end(info(), {"Megalos": 100, "Al-Wazif": 0})
-    game.pass_days(info(), 5, "march")
-    game.battle(info(), setup(2, 1))
+    run(mcc.Battle(setup=setup(1, 2), battle_id=battle_id))
+    run(mct.Days(days=10, activity="rest"))
+    run(mct.MonthEnd(pay_pct={"Megalos": 100, "Al-Wazif": 0}))
+    run(mct.Days(days=5, activity="march"))
+    run(mcc.Battle(setup=setup(2, 1)))
 
 
 def disorder_campaign(app: App, name: str) -> None:

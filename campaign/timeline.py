@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.commands import fold_for, recorded_command
+from campaign.commands import command_type, fold_for, recorded_command
 from campaign.executor import Ledger, Replay
 from campaign.rulesets.command import Command
 from events.dice import ReplayDice
@@ -221,6 +221,16 @@ class Sandbox:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
 
+def _as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A re-run's outcomes as the version of the command that ``group`` recorded would have recorded them."""
+    issued = group.issued
+    if issued is None:
+        return outcomes
+    kind = command_type(str(issued.payload["command"]))
+    version = issued.payload.get("version") or 0
+    return [dict(o) for o in kind.recorded_by(version, outcomes)]
+
+
 def _decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
     """What a rule decided, without the wording of its explanation."""
     return [(o["rule"], o["outcome"]) for o in outcomes]
@@ -296,7 +306,7 @@ class Timeline:
                 report.stopped_at, report.stopped_because = group.first_seq, str(exc)
                 break
             report.rerun += 1
-            after = CommandGroup(tuple(rerun)).outcomes
+            after = _as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
             if after != group.outcomes:
                 name = str(group.issued.payload["command"]) if group.issued else "?"
                 report.changes.append(Change(group.first_seq, name, group.outcomes, after))
@@ -327,7 +337,7 @@ class Timeline:
             except CampaignError as exc:
                 drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}]))
                 break
-            if _decided(CommandGroup(tuple(rerun)).outcomes) != _decided(group.outcomes):
+            if _decided(_as_recorded(group, CommandGroup(tuple(rerun)).outcomes)) != _decided(group.outcomes):
                 drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
         return drift
 

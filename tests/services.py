@@ -12,7 +12,7 @@ from campaign.rulesets.command import Command, Ruleset
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
-OMITTED_WHEN_NONE = frozenset({"joins"})
+OMITTED_WHEN_NONE = frozenset({"joins", "battle_id"})
 """Inputs the old methods took as None for "none", which the models take as their empty default."""
 
 Signature = tuple[type[Command[Any, Any]], Sequence[str]]
@@ -46,26 +46,81 @@ class Service:
         return call
 
 
-def grimdark(ledger: Ledger) -> Service:
-    from campaign.rulesets.grimdark import commands as gf
-    from campaign.rulesets.grimdark.plugin import PLUGIN
+class Grimdark(Service):
+    def __init__(self, ledger: Ledger) -> None:
+        from campaign.rulesets.grimdark import commands as gf
+        from campaign.rulesets.grimdark.plugin import PLUGIN
 
-    return Service(
-        ledger,
-        PLUGIN,
-        {
-            "muster": (gf.Muster, ("name", "side", "profile")),
-            "buy": (gf.Buy, ("name", "side", "profile")),
-            "sell": (gf.Sell, ("unit_name",)),
-            "disband": (gf.Disband, ("unit_name", "reason")),
-            "transfer": (gf.Transfer, ("from_unit", "to_unit", "men")),
-            "house_rule": (gf.HouseRule, ("path", "value", "note")),
-            "start_battle": (gf.StartBattle, ("name", "units", "joins", "special", "table", "command_id")),
-            "next_round": (gf.NextRound, ("command_id",)),
-            "shoot": (gf.Shoot, ("unit_name", "wounds", "by", "models_lost", "table", "command_id")),
-            "melee": (gf.Melee, ("a", "b", "wounds_by_a", "wounds_by_b", "a_lost", "b_lost", "table", "command_id")),
-            "recover": (gf.Recover, ("unit_name", "command_id")),
-            "remove": (gf.Remove, ("unit_name", "reason", "by", "command_id")),
-            "end_battle": (gf.EndBattle, ("winner", "special_achieved", "table", "command_id")),
-        },
-    )
+        super().__init__(
+            ledger,
+            PLUGIN,
+            {
+                "muster": (gf.Muster, ("name", "side", "profile")),
+                "buy": (gf.Buy, ("name", "side", "profile")),
+                "sell": (gf.Sell, ("unit_name",)),
+                "disband": (gf.Disband, ("unit_name", "reason")),
+                "transfer": (gf.Transfer, ("from_unit", "to_unit", "men")),
+                "house_rule": (gf.HouseRule, ("path", "value", "note")),
+                "start_battle": (gf.StartBattle, ("name", "units", "joins", "special", "table", "command_id")),
+                "next_round": (gf.NextRound, ("command_id",)),
+                "shoot": (gf.Shoot, ("unit_name", "wounds", "by", "models_lost", "table", "command_id")),
+                "melee": (
+                    gf.Melee,
+                    ("a", "b", "wounds_by_a", "wounds_by_b", "a_lost", "b_lost", "table", "command_id"),
+                ),
+                "recover": (gf.Recover, ("unit_name", "command_id")),
+                "remove": (gf.Remove, ("unit_name", "reason", "by", "command_id")),
+                "end_battle": (gf.EndBattle, ("winner", "special_achieved", "table", "command_id")),
+            },
+        )
+
+
+def grimdark(ledger: Ledger) -> Grimdark:
+    return Grimdark(ledger)
+
+
+class MassCombat(Service):
+    def __init__(self, ledger: Ledger) -> None:
+        from campaign.rulesets.mass_combat import calendar_commands as mct
+        from campaign.rulesets.mass_combat import commands as mcc
+        from campaign.rulesets.mass_combat.plugin import PLUGIN
+
+        super().__init__(
+            ledger,
+            PLUGIN,
+            {
+                "muster": (mcc.Muster, ("name", "side", "profile")),
+                "battle": (mcc.Battle, ("setup", "battle_id", "final_day")),
+                "raise_unit": (mcc.Raise, ("name", "side", "profile", "pay", "random_quality")),
+                "recruit": (mcc.Recruit, ("unit_name", "men", "quality", "pay")),
+                "morale_modifier": (mcc.Morale, ("name", "value", "unit", "side", "until")),
+                "new_commander": (mcc.Commander, ("unit_name", "leadership", "npc")),
+                "train": (mcc.Train, ("unit_name", "months")),
+                "disband": (mcc.Disband, ("unit_name", "reason")),
+                "transfer": (mcc.Transfer, ("from_unit", "to_unit", "men")),
+                "house_rule": (mcc.HouseRule, ("path", "value", "note")),
+                "funds": (mct.Funds, ("side", "amount", "reason")),
+                "month_end": (mct.MonthEnd, ("pay_pct",)),
+                "pay": (mct.Pay, ("unit_name", "pay_pct")),
+                "pass_days": (mct.Days, ("days", "activity", "side", "magic_healing")),
+                "loot": (mct.Loot, ("battle_id", "side")),
+                "treason": (mct.Treason, ("unit_name",)),
+            },
+        )
+
+    def reevaluate(self, info: CampaignInfo, battle_seq: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        from campaign.rulesets.mass_combat.commands import replay_battle_day
+
+        events = list(self.ledger.store.read(info.campaign_id))
+        record = next(e for e in events if e.seq == battle_seq)
+        _, tables = self.state(info, battle_seq - 1)
+        command = [e for e in events if e.meta.get("command_id") == record.meta.get("command_id")]
+        return replay_battle_day(tables, record, command)
+
+    def strength(self, info: CampaignInfo, name: str, *, full: bool = False) -> Any:
+        from campaign.rulesets.common import find_unit
+        from campaign.rulesets.mass_combat.strength import troop_strength
+
+        state, tables = self.state(info)
+        unit = find_unit(state, name, active=False)
+        return troop_strength(tables, unit.profile, men=unit.profile.men if full else unit.fit)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -52,6 +53,9 @@ class Command(BaseModel, Generic[S, T]):
     """Raised when the fields change shape; an upcaster reads the older inputs (campaign/commands.py)."""
     rolls: ClassVar[bool] = True
     """Whether it may roll the campaign's dice (and so take ``--dice``)."""
+    records_since: ClassVar[Mapping[str, int]] = MappingProxyType({})
+    """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
+    older version did not record them, so re-evaluating it does not count their absence as drift."""
 
     @classmethod
     def build(cls, **fields: Any) -> Self:
@@ -64,6 +68,11 @@ class Command(BaseModel, Generic[S, T]):
 
     def decide(self, s: Situation[S, T]) -> Sequence[Event]:
         raise NotImplementedError(f"{type(self).__name__} does not decide")
+
+    @classmethod
+    def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        """``outcomes`` of this command as its ``version`` would have recorded them."""
+        return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
 
     def inputs(self) -> dict[str, JsonValue]:
         """The inputs as recorded in the log: the model's JSON (by the fields' recorded names), defaults included."""

@@ -16,13 +16,13 @@ from campaign.commands import fold_for
 from campaign.disorder import Disorder
 from campaign.executor import Ledger, TableEntry
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import FoldingCampaignStates, dump, rebuild
 from tests.conftest import Backend, empty_tables, make_ledger
-from tests.services import grimdark
+from tests.services import MassCombat, grimdark
 
 five_grade_step = st.one_of(
     st.tuples(st.just("attack"), st.integers(0, 2), st.integers(0, 2), st.booleans()),
