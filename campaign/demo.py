@@ -17,10 +17,11 @@ from rich.markup import escape
 from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
-from campaign.disorder import Disorder
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
+from campaign.rulesets.disorder import battle_commands as disb
+from campaign.rulesets.disorder import commands as disc
 from campaign.rulesets.grimdark import commands as gf
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
@@ -223,37 +224,37 @@ def mass_combat_campaign(app: App, name: str) -> None:
 def disorder_campaign(app: App, name: str) -> None:
     """Two skirmishes of the Peninsular War under the disorder-marker rules (RULES.md §1), seeded dice: hits,
     checks, a rally, a blocked retreat, and each officer's Glory carried from the first scenario to the second."""
-    game = Disorder(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any]) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command)
 
-    for unit, side, profile in (
+    roster: tuple[tuple[str, str, dict[str, JsonValue]], ...] = (
         ("95th Rifles", "British", {"models": 10, "troops": "rifles", "points": 100}),
         ("Line company", "British", {"models": 12, "troops": "line", "points": 80}),
         ("Voltigeurs", "French", {"models": 10, "troops": "light", "points": 90}),
         ("Fusiliers", "French", {"models": 12, "troops": "line", "points": 80}),
-    ):
-        game.muster(info(), unit, side, profile)
-    game.appoint(info(), "British", "Lt Sharpe")
-    game.appoint(info(), "French", "Capt Dubreton")
-    everyone = ["95th Rifles", "Line company", "Voltigeurs", "Fusiliers"]
-    game.start_battle(info(), "The bridge at Sabugal", everyone, "hold the bridge")
-    game.hit(info(), "Voltigeurs", 2, close_order=False, officer_near=True)
-    game.hit(info(), "Line company", 3, cause="melee", close_order=True)
+    )
+    for unit, side, profile in roster:
+        run(disc.Muster(unit_name=unit, side=side, profile=profile))
+    run(disc.Appoint(side="British", officer="Lt Sharpe"))
+    run(disc.Appoint(side="French", officer="Capt Dubreton"))
+    everyone = ("95th Rifles", "Line company", "Voltigeurs", "Fusiliers")
+    run(disb.StartBattle(battle_name="The bridge at Sabugal", units=everyone, scenario="hold the bridge"))
+    run(disb.Hit(unit_name="Voltigeurs", lost=2, close_order=False, officer_near=True))
+    run(disb.Hit(unit_name="Line company", lost=3, cause="melee", close_order=True))
     with contextlib.suppress(InvalidInputError):  # only a unit that took a marker can rally
-        game.rally(info(), "Line company", officer_near=True)
-    game.next_turn(info())
-    game.hit(info(), "Fusiliers", 4, also=["friend_removed"])
+        run(disb.Rally(unit_name="Line company", officer_near=True))
+    run(disb.NextTurn())
+    run(disb.Hit(unit_name="Fusiliers", lost=4, also=("friend_removed",)))
     with contextlib.suppress(InvalidInputError):  # a unit that fled is no longer on the table
-        game.retreat(info(), "Fusiliers", "3", "1.5")
-    game.end_battle(info(), "British", {"British": 1})
-    game.start_battle(info(), "The convent at Fuentes", everyone, "take the convent")
-    game.hit(info(), "95th Rifles", 2)
-    game.officer_down(info(), "British")
+        run(disb.Retreat(unit_name="Fusiliers", needed="3", moved="1.5"))
+    run(disb.EndBattle(winner="British", objectives={"British": 1}))
+    run(disb.StartBattle(battle_name="The convent at Fuentes", units=everyone, scenario="take the convent"))
+    run(disb.Hit(unit_name="95th Rifles", lost=2))
+    run(disb.OfficerDown(side="British"))
     with contextlib.suppress(InvalidInputError):
-        game.check_morale(info(), "Line company", ["officer_removed"])
-    game.end_battle(info(), "French", {"French": 2})
+        run(disb.CheckMorale(unit_name="Line company", causes=("officer_removed",)))
+    run(disb.EndBattle(winner="French", objectives={"French": 2}))
 
 
 def grimdark_campaign(app: App, name: str) -> None:

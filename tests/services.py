@@ -12,7 +12,7 @@ from campaign.rulesets.command import Command, Ruleset
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
-OMITTED_WHEN_NONE = frozenset({"joins", "battle_id"})
+OMITTED_WHEN_NONE = frozenset({"joins", "battle_id", "objectives"})
 """Inputs the old methods took as None for "none", which the models take as their empty default."""
 
 Signature = tuple[type[Command[Any, Any]], Sequence[str]]
@@ -124,3 +124,37 @@ class MassCombat(Service):
         state, tables = self.state(info)
         unit = find_unit(state, name, active=False)
         return troop_strength(tables, unit.profile, men=unit.profile.men if full else unit.fit)
+
+
+def disorder(ledger: Ledger) -> Service:
+    from campaign.rulesets.disorder import battle_commands as b
+    from campaign.rulesets.disorder import commands as c
+    from campaign.rulesets.disorder.plugin import PLUGIN
+
+    return Service(
+        ledger,
+        PLUGIN,
+        {
+            "muster": (c.Muster, ("name", "side", "profile", "command_id")),
+            "appoint": (c.Appoint, ("side", "officer", "command_id")),
+            "transfer": (c.Transfer, ("from_unit", "to_unit", "men", "command_id")),
+            "disband": (c.Disband, ("unit_name", "reason", "command_id")),
+            "house_rule": (c.HouseRule, ("path", "value", "note", "command_id")),
+            "start_battle": (b.StartBattle, ("name", "units", "scenario", "command_id")),
+            "next_turn": (b.NextTurn, ("command_id",)),
+            "hit": (
+                b.Hit,
+                ("unit_name", "lost", "cause", "also", "close_order", "officer_near", "table", "command_id"),
+            ),
+            "check_morale": (
+                b.CheckMorale,
+                ("unit_name", "causes", "close_order", "officer_near", "table", "command_id"),
+            ),
+            "add_marker": (b.AddMarker, ("unit_name", "reason", "command_id")),
+            "rally": (b.Rally, ("unit_name", "close_order", "officer_near", "table", "command_id")),
+            "retreat": (b.Retreat, ("unit_name", "needed", "moved", "off_table", "command_id")),
+            "remove": (b.Remove, ("unit_name", "reason", "command_id")),
+            "officer_down": (b.OfficerDown, ("side", "command_id")),
+            "end_battle": (b.EndBattle, ("winner", "objectives", "command_id")),
+        },
+    )

@@ -13,7 +13,6 @@ from sqlalchemy import Engine
 
 from campaign.bootstrap import ensure_schema, projectors
 from campaign.commands import fold_for
-from campaign.disorder import Disorder
 from campaign.executor import Ledger, TableEntry
 from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.rulesets.mass_combat.commands import parse_setup
@@ -23,6 +22,7 @@ from events.errors import InvalidInputError
 from projections.campaign_state import FoldingCampaignStates, dump, rebuild
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.services import MassCombat, grimdark
+from tests.services import disorder as disorder_game
 
 five_grade_step = st.one_of(
     st.tuples(st.just("attack"), st.integers(0, 2), st.integers(0, 2), st.booleans()),
@@ -67,7 +67,7 @@ disorder_step = st.one_of(
 
 def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     ledger.create_campaign("Skirmish", "disorder")
-    game = Disorder(ledger)
+    game = disorder_game(ledger)
     info = lambda: ledger.resolve("Skirmish")  # noqa: E731
     game.muster(info(), "Rifles", "British", {"models": 8, "troops": "rifles", "points": 90})
     game.muster(info(), "Line", "British", {"models": 10, "troops": "line", "points": 70})
@@ -341,7 +341,7 @@ def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_re
     from the SQL projection (JSON, keys sorted) or from a fold; so re-evaluating the command finds no drift."""
     ledger = make_ledger(sql_backend)
     play_disorder(ledger, [])  # deployed: Fusiliers, Line, Rifles (not their muster order)
-    game = Disorder(ledger)
+    game = disorder_game(ledger)
     info = lambda: ledger.resolve("Skirmish")  # noqa: E731
     game.hit(info(), "Rifles", 3, table=TableEntry((6, 6)))  # British: 90 × 3/8 = 33 of 160
     game.hit(info(), "Line", 7, table=TableEntry((6, 6)))  # + 70 × 7/10 = 49: 82 (51%), every unit tests
