@@ -24,7 +24,7 @@ from events.families.timeline import Branched, Rewound
 from events.memory import InMemoryEventStore
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import NEVER_RETRACTED, effective
+from events.timeline import NEVER_RETRACTED, effective, live_seqs
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
 from projections.campaigns import FoldingCampaignDirectory
@@ -117,6 +117,8 @@ class AmendReport:
     stopped_at: int | None = None
     stopped_because: str | None = None
     retracted: tuple[int, int] = (0, 0)
+    dropped: list[tuple[int, str]] = field(default_factory=list)
+    """Later commands the amendment retracts for good (they no longer apply): seq and command."""
     result: AppendResult | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -130,6 +132,8 @@ class AmendReport:
             "stopped_at": self.stopped_at,
             "stopped_because": self.stopped_because,
             "retracted": list(self.retracted),
+            "dropped": [{"seq": seq, "command": command} for seq, command in self.dropped],
+            "dry_run": self.result is None,
             "appended": [e.seq for e in self.result.events] if self.result else [],
         }
 
@@ -252,6 +256,8 @@ class Timeline:
         live = {e.seq for e in effective(events)}
         if to_seq not in live:
             raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
+        if not any(s > to_seq for s in live if s not in self._dice_seqs(events)):
+            raise InvalidInputError(f"nothing after seq {to_seq} is in effect: there is nothing to rewind")
         inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
         if inside is not None:
             raise InvalidInputError(
@@ -261,10 +267,38 @@ class Timeline:
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master")
         return self.ledger.record(info, [event], "rewind", command_id)
 
+    @staticmethod
+    def _dice_seqs(events: Sequence[RecordedEvent]) -> set[int]:
+        return {e.seq for e in events if e.type in NEVER_RETRACTED}
+
+    def undo(self, info: CampaignInfo, command_id: str | None = None) -> tuple[AppendResult, str, int]:
+        """Take back the last thing appended that is still in effect: a command, a rewind or an amendment
+        (whose retractions are then in effect no more). A rewind to just before it: nothing is deleted, and an
+        undo can itself be undone. Returns the result, what was undone and the seq it started at."""
+        events = list(self.ledger.store.read(info.campaign_id))
+        live = live_seqs(events)
+        last = next(
+            (e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None
+        )
+        if last is None:
+            raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
+        key = last.meta.get("command_id")
+        start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
+        what = str(last.meta.get("command") or last.type)
+        event = Rewound(to_seq=start - 1, reason=f"undo of {what} (#{start}–#{last.seq})")
+        return self.ledger.record(info, [event], "undo", command_id), what, start
+
     def amend(
-        self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], command_id: str | None = None
+        self,
+        info: CampaignInfo,
+        seq: int,
+        changes: Mapping[str, Any],
+        command_id: str | None = None,
+        *,
+        dry_run: bool = False,
     ) -> AmendReport:
-        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs."""
+        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs.
+        With ``dry_run`` nothing is appended: the report says what would change and what would be dropped."""
         events, groups = self.groups(info)
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:
@@ -313,6 +347,14 @@ class Timeline:
         tail = sandbox.appended(info.campaign_id)
         batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
         report.retracted = (target.first_seq, info.last_seq)
+        if report.stopped_at is not None:
+            report.dropped = [
+                (g.first_seq, str(g.issued.payload["command"]))
+                for g in later
+                if g.first_seq >= report.stopped_at and g.issued is not None
+            ]
+        if dry_run:
+            return report
         report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
         return report
 
