@@ -225,6 +225,47 @@ class Sandbox:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
 
+def dice_left_on_table(
+    events: Sequence[RecordedEvent], since_seq: int, queued: Sequence[int]
+) -> tuple[tuple[int, int], ...]:
+    """After ``events`` (the whole log, the new rewind included): the dice that no command in effect uses, in the
+    order rolled, as (seq, roll index): those already on the table (``queued``) and those rolled after
+    ``since_seq``. A die is used by a command in effect that rolled it, names it (``command_issued.dice``, a rule
+    application's dice), was offered it again, or set it aside by a reroll."""
+    live = live_seqs(events)
+    in_use: set[int] = set()
+    live_commands: set[object] = set()
+    taken: set[int] = set()
+    for e in events:
+        p = e.payload
+        if e.type == "dice.rolled" and p.get("offered_from") is not None:
+            taken.add(int(p["offered_from"]))
+        elif e.type == "dice.set_aside":  # never retracted: a reroll stays a reroll
+            taken.add(int(p["roll_index"]))
+        if e.seq not in live or e.type in NEVER_RETRACTED:
+            continue
+        live_commands.add(e.meta.get("command_id"))
+        if e.type in ("timeline.command_issued", "rules.applied"):
+            in_use.update(int(i) for i in (p.get("dice") or ()))
+    held = set(queued)
+    out: list[tuple[int, int]] = []
+    for e in events:
+        if e.type != "dice.rolled" or (e.seq <= since_seq and e.seq not in held):
+            continue
+        index = int(e.payload["roll_index"])
+        if e.meta.get("command_id") in live_commands or index in in_use or index in taken:
+            continue
+        out.append((e.seq, index))
+    return tuple(out)
+
+
+def _rewind_at(events: Sequence[RecordedEvent], to_seq: int) -> list[RecordedEvent]:
+    """``events`` with a rewind to ``to_seq`` appended (not stored): what the log would be."""
+    last = events[-1]
+    rewind = RecordedEvent(0, last.campaign_id, last.seq + 1, "timeline.rewound", 1, {"to_seq": to_seq}, {}, "", "")
+    return [*events, rewind]
+
+
 def _as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A re-run's outcomes as the version of the command that ``group`` recorded would have recorded them."""
     issued = group.issued
@@ -264,7 +305,8 @@ class Timeline:
                 f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
                 f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
             )
-        event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master")
+        on_table = dice_left_on_table(_rewind_at(events, to_seq), to_seq, info.on_table)
+        event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
         return self.ledger.record(info, [event], "rewind", command_id)
 
     @staticmethod
@@ -285,7 +327,8 @@ class Timeline:
         key = last.meta.get("command_id")
         start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
         what = str(last.meta.get("command") or last.type)
-        event = Rewound(to_seq=start - 1, reason=f"undo of {what} (#{start}–#{last.seq})")
+        on_table = dice_left_on_table(_rewind_at(events, start - 1), start - 1, info.on_table)
+        event = Rewound(to_seq=start - 1, reason=f"undo of {what} (#{start}–#{last.seq})", on_table=on_table)
         return self.ledger.record(info, [event], "undo", command_id), what, start
 
     def amend(
@@ -346,6 +389,10 @@ class Timeline:
                 report.changes.append(Change(group.first_seq, name, group.outcomes, after))
         tail = sandbox.appended(info.campaign_id)
         batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
+        # The amendment's rewind says which dice its dropped commands leave on the table.
+        whole = list(sandbox.store.read(info.campaign_id))
+        left = [list(pair) for pair in dice_left_on_table(whole, rewind_to, info.on_table)]
+        batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         report.retracted = (target.first_seq, info.last_seq)
         if report.stopped_at is not None:
             report.dropped = [

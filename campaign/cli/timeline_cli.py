@@ -152,6 +152,20 @@ def register(app: typer.Typer) -> None:
             return
         _show_amend(out, report, seq)
 
+    @app.command("reroll")
+    @handles_errors
+    def reroll(
+        reason: Annotated[str, typer.Option("--reason", help="Why the table agreed to roll again (recorded).")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Take the next die a retracted command left on the table off it, on the record: the next command that
+        rolls those dice rolls new ones. `audit` and `verify` list every reroll."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        Output(as_json).appended(ledger.reroll(info, reason, command_id), f"[bold]{escape(info.name)}[/]:")
+
     @app.command("undo")
     @handles_errors
     def undo(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:

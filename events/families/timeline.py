@@ -34,6 +34,9 @@ class Rewound(Event):
 
     to_seq: int
     reason: str
+    on_table: tuple[tuple[int, int], ...] | None = None
+    """The dice left on the table once this takes effect (dice of retracted commands, offered again in order),
+    each as (seq of its ``dice.rolled`` event, roll index); None: recorded before dice stayed on the table."""
 
 
 @registry.register
