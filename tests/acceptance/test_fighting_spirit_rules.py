@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from campaign.fighting_spirit import Deployment
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
@@ -27,7 +27,7 @@ def front(table: FsTable) -> FsTable:
     table.battle(
         {"Keno": "medium", "Otlok": "low"},
         *(
-            Deployment(n, "fresh")
+            Deployment(unit=n, fatigue="fresh")
             for n in (
                 "Company HQ",
                 "1st Platoon",
