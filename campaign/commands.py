@@ -92,10 +92,3 @@ def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> Co
         return model.model_validate(inputs)
     except ValidationError as exc:
         raise InvalidInputError(f"the recorded inputs of {name} no longer read: {problems(exc, 'inputs')}") from None
-
-
-def command(name: str, **_decoders: Any) -> Any:  # TEMPORARY: until every ruleset is converted (issue 10)
-    def keep(fn: Any) -> Any:
-        return fn
-
-    return keep

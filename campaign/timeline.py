@@ -208,7 +208,8 @@ class Sandbox:
         payload = issued.payload
         if command is None:
             command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
-        recorded = group.dice_used(self.dice_by_index)
+        # The group's own dice too: an audit's sandbox holds only the log before the command it re-runs.
+        recorded = group.dice_used({**self.dice_by_index, **{d.roll_index: d for d in group.dice}})
         dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
         given = payload.get("ids")
