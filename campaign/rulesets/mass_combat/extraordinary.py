@@ -1,0 +1,86 @@
+"""Extraordinary Force spent in a battle (§2.13): spells on units, the enemy's catastrophe roll, recon."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat.runs import SideRun
+from campaign.rulesets.mass_combat.tables import Tables
+from events.errors import InvalidInputError
+
+
+def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
+    """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
+    per_point = tables.number("extraordinary.ts_per_point")
+    every_unit = {u.unit.name: (side, u) for side in sides for u in side.units}
+    for side in sides:
+        for spell in side.setup.spells:
+            if spell.kind != "defence":
+                continue
+            if spell.target is None:
+                side.army_defence += spell.points // 2
+            else:
+                owner, unit = every_unit.get(spell.target, (None, None))
+                if unit is None or owner is not side:
+                    raise InvalidInputError(f"{side.name} can only shield its own units, not {spell.target!r}")
+                unit.blocked += spell.points
+    decisions: list[Decision] = []
+    for side in sides:
+        lines = []
+        for spell in side.setup.spells:
+            if spell.kind == "defence":
+                lines.append(f"defence {spell.points} on {spell.target or 'the whole army'}")
+                continue
+            if spell.kind == "recon":
+                gain = spell.points // 3
+                side.strategy_mods["recon (Extraordinary Force)"] = (
+                    side.strategy_mods.get("recon (Extraordinary Force)", 0) + gain
+                )
+                lines.append(f"recon {spell.points} points → Strategy +{gain}")
+                continue
+            if spell.kind == "catastrophe":
+                enemies = [s for s in sides if s is not side]
+                target = (
+                    next((s for s in enemies if s.name == spell.target), None)
+                    if spell.target
+                    else (enemies[0] if len(enemies) == 1 else None)
+                )
+                if target is None:
+                    raise InvalidInputError("with several enemies, a catastrophe spell names the side it curses")
+                blocked = min(spell.points, target.army_defence * 2)
+                target.army_defence -= blocked // 2
+                bonus = (spell.points - blocked) // tables.number("catastrophe.rules.es_per_point")
+                target.catastrophe_bonus += bonus
+                lines.append(f"{spell.points} points on {target.name}'s catastrophe roll → +{bonus}")
+                continue
+            owner, unit = every_unit.get(spell.target or "", (None, None))
+            if unit is None or owner is None:
+                raise InvalidInputError(f"no unit {spell.target!r} in this battle")
+            points = spell.points
+            if owner is not side:
+                stopped = min(points, unit.blocked)
+                unit.blocked -= stopped
+                points -= stopped
+            effect = points * per_point // max(unit.ts, 1)
+            if spell.kind == "morale":
+                unit.morale += effect * spell.direction
+                lines.append(f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts})")
+            elif spell.kind == "strike":
+                unit.strike_rows += effect
+                lines.append(f"Strike on {unit.unit.name}: {effect} row(s) up")
+            else:
+                unit.healing_rows += effect
+                lines.append(f"Healing on {unit.unit.name}: {effect} row(s) down")
+        if side.setup.spells:
+            decisions.append(
+                Decision(
+                    "extraordinary_force",
+                    "§2.13",
+                    None,
+                    {"side": side.name, "es": side.setup.es},
+                    {"spent": sum(sp.points for sp in side.setup.spells)},
+                    f"{side.name} spends Extraordinary Force: " + "; ".join(lines),
+                )
+            )
+    return decisions
