@@ -32,6 +32,7 @@ from campaign.rulesets.mass_combat.quality import (
     needs_reroll,
     quality_from_roll,
     quality_step_down,
+    settle_experience,
     trained_quality,
 )
 from campaign.rulesets.mass_combat.setup import BattleSetup
@@ -65,7 +66,7 @@ def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_da
     """What outlives the battle (§2.11): a lost commander until a clear victory; the same enemy this year."""
     out: list[Event] = []
     for d in decisions:
-        if d.rule != "catastrophe":
+        if d.rule not in ("catastrophe", "next_day_morale"):  # R2-18: the next-day −2 is recorded too
             continue
         for item in d.outcome.get("persist", []):
             if "defected" in item:  # the unit went over to the enemy: lost to its side for good
@@ -73,11 +74,11 @@ def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_da
                 continue
             out.append(
                 MoraleModifierSet(
-                    name=f"commander lost ({setup.name})",
+                    name=f"commander lost ({setup.name})" if d.rule == "catastrophe" else f"the day after {setup.name}",
                     value=int(item["value"]),
                     unit_id=item.get("unit_id"),
                     side=item.get("side"),
-                    until="clear_victory",
+                    until=str(item.get("until", "clear_victory")),
                 )
             )
     end = next((d for d in decisions if d.rule == "battle_end"), None)
@@ -149,6 +150,7 @@ class MassCombat(RulesetService):
         self, info: CampaignInfo, name: str, side: str, profile: Mapping[str, Any], command_id: str | None = None
     ) -> AppendResult:
         state, tables = self.state(info)
+        profile = settle_experience(tables, profile)  # R2-12
         checked = self._new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
         troop_strength(tables, checked)  # refuses unknown weapons before anything is appended
         event = UnitMustered(
@@ -309,6 +311,7 @@ class MassCombat(RulesetService):
         """Raise a new unit: its recruitment cost comes out of the side's treasury. With ``random_quality``
         the 3d quality table decides, rerolling Veterans and Elite (new units can't be raised as such)."""
         state, tables = self.state(info)
+        profile = settle_experience(tables, profile)  # R2-12
         checked = self._new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
         cost = recruitment_cost(tables, checked) * checked.men if pay else 0
         if pay:

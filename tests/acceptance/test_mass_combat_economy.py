@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from campaign.ledger import TableEntry
 from campaign.mass_combat import MassCombat
 from campaign.rulesets.mass_combat import state as mc_state
-from campaign.rulesets.mass_combat.economy import PayState, payday, recruitment_cost
+from campaign.rulesets.mass_combat.economy import PayState, arrears_applied, payday, recruitment_cost
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
@@ -172,7 +172,8 @@ def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], qu
     pay = PayState()
     for pct in pays:
         pay = payday(T, profile, pay, pct).state
-        assert T.number(f"quality.{quality}.morale") - pay.penalty >= 14
+        # R2-19 (b): the floor is on the unit's final Morale, so it is applied where Morale is reckoned.
+        assert T.number(f"quality.{quality}.morale") - arrears_applied(T, profile, pay.penalty, 0) >= 14
 
 
 def test_a_new_commander_drops_quality_and_an_npcs_leadership_is_rolled(company: tuple[MassCombat, Any]) -> None:

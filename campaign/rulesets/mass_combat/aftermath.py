@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.runs import SideRun, UnitRun
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_strength
@@ -30,6 +31,7 @@ class Outcome:
     table: str
     winner: SideRun
     defeats: tuple[Defeat, ...]
+    clear_from: int = 8
 
     @property
     def w(self) -> int:
@@ -40,28 +42,48 @@ class Outcome:
         return min(self.defeats, key=lambda d: d.w).key
 
     @property
+    def decided(self) -> bool:
+        """Someone has the better of it, clearly or not (not Table A 0–3)."""
+        return self.key != "no_clear_winner"
+
+    @property
     def clear(self) -> bool:
-        return self.key not in ("no_clear_winner",)
+        """A clear victory (R2-11): W ≥ ``economy.clear_victory_from`` (8) in Table A, B or C."""
+        return self.decided and self.w >= self.clear_from
 
     def lost(self, side: SideRun) -> bool:
         return any(d.side is side and d.key != "no_clear_winner" for d in self.defeats)
 
 
+def is_clear_victory(tables: Tables, result: str) -> bool:
+    """Whether a recorded result key is a clear victory (R2-11): its band of W starts at ``clear_victory_from``
+    or higher in Table A, B or C."""
+    clear_from = tables.number("economy.clear_victory_from")
+    for path in ("results.open_field", "results.defender_wins", "results.attacker_wins"):
+        for low, key in tables.value(path):
+            if key == result:
+                return int(low) >= clear_from
+    return False
+
+
 def result_of(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> Outcome:
+    """Table A unless the defender holds a starred position; then B (defender wins) or C (attacker wins), R2-16."""
     ranked = sorted(sides, key=lambda s: -s.margin)
     winner = ranked[0]
-    if setup.kind == "open_field":
+    clear_from = tables.number("economy.clear_victory_from")
+    defender = next((s for s in sides if s.setup.role == "defender"), None)
+    attacker = next((s for s in sides if s.setup.role == "attacker"), None)
+    starred = defender is not None and position(tables, defender.setup, enemy_artillery_or_sappers=False).starred
+    if defender is None or attacker is None or not starred:
         defeats = tuple(
             Defeat(s, winner.margin - s.margin, tables.band("results.open_field", winner.margin - s.margin))
             for s in ranked[1:]
         )
-        return Outcome("A", winner, defeats)
-    attacker = next(s for s in sides if s.setup.role == "attacker")
-    defender = next(s for s in sides if s.setup.role == "defender")
+        return Outcome("A", winner, defeats, clear_from)
     w = abs(attacker.margin - defender.margin)
     if attacker.margin > defender.margin:
-        return Outcome("C", attacker, (Defeat(defender, w, tables.band("results.attacker_wins", w)),))
-    return Outcome("B", defender, (Defeat(attacker, w, tables.band("results.defender_wins", w)),))
+        return Outcome("C", attacker, (Defeat(defender, w, tables.band("results.attacker_wins", w)),), clear_from)
+    return Outcome("B", defender, (Defeat(attacker, w, tables.band("results.defender_wins", w)),), clear_from)
 
 
 def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[Roll, int, str]:
@@ -82,6 +104,19 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
     nowhere = tables.number("results.nowhere_to_go_bonus")
 
     def roll_unit(u: UnitRun, key: str, penalty: int, on_pass: str, on_fail: str, *, needs_room: bool = False) -> bool:
+        if u.exempt:  # R2-26: not subject to Morale, it passes without a roll
+            u.fate = on_pass
+            decisions.append(
+                Decision(
+                    "unit_morale",
+                    "§2.11",
+                    u.unit.unit_id,
+                    {"exempt": "not subject to Morale"},
+                    {"fate": on_pass},
+                    f"{u.unit.name}: not subject to Morale → passes → {on_pass}",
+                )
+            )
+            return True
         roll, margin, detail = _morale_roll(dice, u, penalty)
         fate = on_pass if margin >= 0 else on_fail
         if key == "no_clear_winner" and margin < 0:
@@ -161,6 +196,25 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
     return decisions
 
 
+def next_day_morale(tables: Tables, outcome: Outcome) -> Decision | None:
+    """R2-18: Table B 0–3 leaves every attacker unit that fought at −2 Morale the next day, Table C 4–7 every
+    defender unit; it lapses at the end of the next calendar day."""
+    key = outcome.key
+    if (outcome.table, key) not in (("B", "thrown_back"), ("C", "both_hold")):
+        return None
+    side = outcome.defeats[0].side  # B: the attacker thrown back; C: the defender who held
+    value = tables.number("results.next_day_morale")
+    units = [u for u in side.units if not u.exempt]
+    return Decision(
+        "next_day_morale",
+        "§2.11",
+        None,
+        {"side": side.name, "result": key},
+        {"persist": [{"unit_id": u.unit.unit_id, "value": value, "until": "next_day"} for u in units]},
+        f"{side.name}: Morale {value:+d} on the next day for " + ", ".join(u.unit.name for u in units),
+    )
+
+
 def casualty_offset(tables: Tables, row: int) -> int:
     """The casualty table's modifier to 4d on a row: round((30 − 10·r) / 3) by default (§2.12, [INF])."""
     r = max(tables.number("casualties.row_min"), min(tables.number("casualties.row_max"), row))
@@ -183,9 +237,9 @@ def _captured_artillery(outcome: Outcome, lost: Mapping[str, dict[str, int]]) ->
         for item, count in items.items():
             if not count:
                 continue
-            if outcome.clear and side_name != outcome.winner.name:
+            if outcome.decided and side_name != outcome.winner.name:
                 notes.append(f"{outcome.winner.name} captures {count} {item.replace('_', ' ')} of {side_name}")
-            elif not outcome.clear:
+            elif not outcome.decided:
                 notes.append(
                     f"{side_name} keeps {count // 2} of {count} lost {item.replace('_', ' ')}, the rest is destroyed"
                 )
@@ -205,8 +259,8 @@ def casualties(
         facts: list[Event] = []
         for u in side.units:
             shifts: dict[str, int] = {}
-            if side.setup.role == "defender":
-                starred = sum(v for k, v in side.setup.defensive.items() if k.startswith("*"))
+            if side.setup.role == "defender" and outcome.table != "A":  # only starred rows, so B and C (R2-16)
+                starred = position(tables, side.setup, enemy_artillery_or_sappers=False).casualty_rows
                 if starred:
                     shifts["fortification"] = starred
             armour = u.unit.profile.casualty_armour()
@@ -230,9 +284,10 @@ def casualties(
                 if "artillery" in item or "siege" in item or "ballista" in item:
                     lost_artillery.setdefault(side.name, {})[item] = count * pct // 100
             after = troop_strength(tables, u.unit.profile, men=men - dead).total
-            if setup.morale_ts:
+            if setup.morale_ts and not u.exempt:
                 after = morale_adjusted_ts(tables, after, u.morale, u.base)
             u.ts = after
+            u.wiped_out = men > 0 and lost >= men
             shown = ", ".join(f"{k} {v:+d}" for k, v in shifts.items())
             lines.append(
                 f"{u.unit.name} row {unit_row:+d}{f' ({shown})' if shown else ''} → {pct}%: {dead} dead, "

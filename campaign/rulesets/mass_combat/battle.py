@@ -12,12 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from campaign.rulesets.decision import Decision
-from campaign.rulesets.mass_combat.aftermath import casualties, casualty_offset, morale_phase, result_of, side_row
+from campaign.rulesets.mass_combat.aftermath import (
+    Outcome,
+    casualties,
+    casualty_offset,
+    morale_phase,
+    next_day_morale,
+    result_of,
+    side_row,
+)
 from campaign.rulesets.mass_combat.extraordinary import spend_force
-from campaign.rulesets.mass_combat.pcs import resolve_pc
-from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
+from campaign.rulesets.mass_combat.pcs import first_rolls, second_roll
+from campaign.rulesets.mass_combat.position import position
+from campaign.rulesets.mass_combat.quality import base_morale, exempt_from_morale, leadership_modifier
 from campaign.rulesets.mass_combat.runs import ArmyUnit, SideRun, UnitRun, find_unit
-from campaign.rulesets.mass_combat.setup import BattleSetup, Side
+from campaign.rulesets.mass_combat.setup import BattleSetup, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, parse
@@ -41,8 +50,16 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
         p = unit.profile
         base = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
         ts = troop_strength(tables, p).total
+        exempt = exempt_from_morale(tables, p)
         run = UnitRun(
-            unit, base, base + unit.campaign_morale, dict(u.morale_mods), ts, ts, nowhere_to_go=u.nowhere_to_go
+            unit,
+            base,
+            base + (0 if exempt else unit.campaign_morale),
+            dict(u.morale_mods),
+            ts,
+            ts,
+            nowhere_to_go=u.nowhere_to_go,
+            exempt=exempt,
         )
         runs.append(run)
     if len({r.unit.unit_id for r in runs}) != len(runs):
@@ -50,7 +67,23 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
     return SideRun(side, runs, base_strategy=side.commander.strategy)
 
 
-def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: Dice) -> Decision:
+def _picked_pc(result: int, me: SideRun, target: UnitRun | None, pcs: Sequence[PcInBattle]) -> PcInBattle | None:
+    """The PC a catastrophe 17 or 18 falls on (R2-14): the leader of the unit picked, or the army's commander."""
+    for pc in pcs:
+        if pc.side != me.name:
+            continue
+        if result == 17 and target is not None and pc.leads == "unit" and pc.unit == target.unit.name:
+            return pc
+        if result == 18 and pc.leads == "army":
+            return pc
+    return None
+
+
+def _catastrophe(
+    tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: Dice, pcs: Sequence[PcInBattle] = ()
+) -> Decision:
+    """§2.8 with R2-10 and R2-14: only a leader who really died (17, 18) leaves a penalty that outlasts the battle;
+    a side-wide part is recorded on each unit present, unless the tables say it reaches later units too."""
     bonus = me.catastrophe_bonus
     roll = dice.roll(THREE_D, f"catastrophe roll, {me.name}")
     rolls: list[Roll] = [roll]
@@ -63,46 +96,65 @@ def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: 
         result = min(result, 18, again.total + bonus)
         notes.append(f"Luck reroll {again.total} → {result}")
     effects: list[str] = []
-    persist: list[dict[str, object]] = []
     if result <= none_to:
         effects.append("no catastrophe")
     prefix = f"catastrophe.effects.{result}"
+    target = (
+        _major_unit(tables, me)
+        if tables.has(f"{prefix}.morale_unit") or tables.has(f"{prefix}.defection") or result == 17
+        else None
+    )
+    picked = _picked_pc(result, me, target, pcs)
+    if picked is not None:
+        effects.append(f"{picked.name} (a PC) is wounded and unconscious, not killed: no further rolls for him")
+    lasting = result in tables.value("catastrophe.rules.lasting") and picked is None
+    lasting_mods: dict[str, int] = {}
+    side_wide: list[dict[str, object]] = []
     if tables.has(f"{prefix}.strategy") and tables.number(f"{prefix}.strategy"):
         me.strategy_mods[f"catastrophe {result}"] = tables.number(f"{prefix}.strategy")
         effects.append(f"Strategy {tables.number(f'{prefix}.strategy'):+d}")
     if tables.has(f"{prefix}.halve_strategy"):
         me.base_strategy = -(-me.base_strategy // 2)
-        effects.append(f"army commander killed: base Strategy halved to {me.base_strategy}")
+        effects.append(f"army commander out: base Strategy halved to {me.base_strategy}")
     if tables.has(f"{prefix}.enemy_ts_pct"):
         pct = tables.number(f"{prefix}.enemy_ts_pct")
         for enemy in enemies:
             for u in enemy.units:
                 u.ts = u.ts * (100 + pct) // 100
         effects.append(f"enemy TS +{pct}%")
-    commander_lost = result >= 15  # 15–18: a leader wounded or killed: lasts until a clear victory (§2.11)
     if tables.has(f"{prefix}.morale_all") and tables.number(f"{prefix}.morale_all"):
+        value = tables.number(f"{prefix}.morale_all")
         for u in me.units:
-            u.morale += tables.number(f"{prefix}.morale_all")
-        if commander_lost:
-            persist.append({"side": me.name, "value": tables.number(f"{prefix}.morale_all")})
-        effects.append(f"Morale {tables.number(f'{prefix}.morale_all'):+d} for every unit")
-    if tables.has(f"{prefix}.morale_unit") or tables.has(f"{prefix}.defection"):
-        target = _major_unit(tables, me)
-        if tables.has(f"{prefix}.morale_unit"):
-            target.morale += tables.number(f"{prefix}.morale_unit")
-            if commander_lost:
-                persist.append({"unit_id": target.unit.unit_id, "value": tables.number(f"{prefix}.morale_unit")})
-            effects.append(f"{target.unit.name} Morale {tables.number(f'{prefix}.morale_unit'):+d}")
+            if not u.exempt:
+                u.morale += value
+                if lasting and not tables.flag("catastrophe.rules.lasting_reaches_later_units"):
+                    lasting_mods[u.unit.unit_id] = lasting_mods.get(u.unit.unit_id, 0) + value
+        if lasting and tables.flag("catastrophe.rules.lasting_reaches_later_units"):
+            side_wide.append({"side": me.name, "value": value})
+        effects.append(f"Morale {value:+d} for every unit")
+    persist: list[dict[str, object]] = []
+    if target is not None:
+        if tables.has(f"{prefix}.morale_unit") and not target.exempt:
+            value = tables.number(f"{prefix}.morale_unit")
+            target.morale += value
+            if lasting:
+                lasting_mods[target.unit.unit_id] = lasting_mods.get(target.unit.unit_id, 0) + value
+            effects.append(f"{target.unit.name} Morale {value:+d}")
         if tables.has(f"{prefix}.defection"):
             me.units.remove(target)
             persist.append({"defected": target.unit.unit_id})
             effects.append(f"{target.unit.name} defects with its troops")
+    persist += [{"unit_id": unit_id, "value": value} for unit_id, value in lasting_mods.items() if value]
+    persist += side_wide
+    if lasting and (lasting_mods or side_wide):
+        effects.append("the Morale loss lasts until a clear victory")
     if tables.has(f"{prefix}.atrocity"):
-        average = sum(u.morale for u in me.units) // max(1, len(me.units))
+        subject = [u for u in me.units if not u.exempt]
+        average = sum(u.morale for u in subject) // max(1, len(subject))
         anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}")
         rolls.append(anger)
         change = 1 if anger.total <= average else -1
-        for u in me.units:
+        for u in subject:
             u.morale += change
         effects.append(f"atrocity: army Morale roll {anger.total} vs {average} → Morale {change:+d} for every unit")
     return Decision(
@@ -110,7 +162,12 @@ def _catastrophe(tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: 
         "§2.8",
         None,
         {"side": me.name, "enemy_es_bonus": bonus},
-        {"result": result, "effects": effects, "persist": persist},
+        {
+            "result": result,
+            "effects": effects,
+            "persist": persist,
+            "knocked_out_pc": picked.name if picked is not None else "",
+        },
         f"{me.name} catastrophe: {'; '.join(notes)} → {result}: {'; '.join(effects)}",
         (),
         tuple(rolls),
@@ -129,7 +186,7 @@ def _major_unit(tables: Tables, side: SideRun) -> UnitRun:
 def _apply_morale_ts(tables: Tables, sides: Sequence[SideRun], enabled: bool) -> None:
     for side in sides:
         for u in side.units:
-            if enabled:
+            if enabled and not u.exempt:  # R2-26: §2.7 does not apply to troops not subject to Morale
                 u.ts = morale_adjusted_ts(tables, u.ts, u.morale, u.base)
         side.ts = sum(u.ts for u in side.units)
 
@@ -178,20 +235,20 @@ def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[Side
                 )
         s = side.setup
         for name, value in s.circumstances.items():
-            side.strategy_mods[name.replace("_", " ")] = value
+            if name != "home_soil":  # home soil is weighed against a fortification (R2-17)
+                side.strategy_mods[name.replace("_", " ")] = value
         for name, value in (("battle plan", s.plan), ("recon", s.recon), ("diviner", s.diviner), ("GM", s.misc)):
             if value:
                 side.strategy_mods[name] = value
-        if s.role == "defender":
-            for name, value in s.defensive.items():
-                starred = name.startswith("*")
-                side.strategy_mods[f"position {name.lstrip('*')}"] = value - (
-                    2 if starred and setup.attacker_has_artillery_or_sappers else 0
-                )
+        held = position(tables, s, enemy_artillery_or_sappers=setup.attacker_has_artillery_or_sappers)
+        side.strategy_mods.update(held.strategy)
 
 
-def _effective_skill(side: SideRun, tables: Tables) -> tuple[int, str]:
-    men = sum(u.unit.profile.men for u in side.units)
+def _effective_skill(tables: Tables, side: SideRun, sides: Sequence[SideRun]) -> tuple[int, str]:
+    """Tactics instead of Strategy when the whole battle has fewer than 200 men (R2-15): every side's men at the
+    contest, after defections; ``results.tactics_counts`` "side" counts each side's own instead."""
+    counted = sides if tables.value("results.tactics_counts") == "battle" else [side]
+    men = sum(u.unit.profile.men for s in counted for u in s.units)
     commander = side.setup.commander
     if men < tables.number("results.tactics_under_men") and commander.tactics is not None:
         return commander.tactics, "Tactics"
@@ -208,7 +265,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
             side.margin = -100
             parts.append(f"{side.name} has no troops left and cannot fight")
             continue
-        skill, which = _effective_skill(side, tables)
+        skill, which = _effective_skill(tables, side, sides)
         total = sum(side.strategy_mods.values())
         effective[side.name] = skill + total
         roll = dice.roll(THREE_D, f"{which} roll, {side.name}")
@@ -242,10 +299,69 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     )
 
 
+def _pcs_first(
+    tables: Tables, setup: BattleSetup, sides: Sequence[SideRun], knocked: set[str], battle_id: str, dice: Dice
+) -> list[Decision]:
+    """Step 4 of R2-13: each PC's first Survival and Glory rolls, then modifier E (his Glory, if he leads) or, for a
+    leader knocked out, the Strategy effect of catastrophe 17 (a unit leader) or 18 (the army's) (R2-14)."""
+    by_name = {side.name: side for side in sides}
+    decisions: list[Decision] = []
+    for pc in setup.pcs:
+        if pc.name in knocked:
+            continue  # a catastrophe 17 or 18 fell on him: no Survival or Glory roll this battle (R2-14)
+        side = by_name[pc.side]
+        rolls = first_rolls(tables, pc, battle_id, dice, tl=side.setup.tl)
+        decisions += rolls.decisions
+        if rolls.knocked_out:
+            as_ = tables.number(f"pc.knocked_out_{pc.leads}_leader_as")
+            if tables.has(f"catastrophe.effects.{as_}.halve_strategy"):
+                side.base_strategy = -(-side.base_strategy // 2)
+            elif tables.has(f"catastrophe.effects.{as_}.strategy"):
+                side.strategy_mods[f"{pc.name} knocked out"] = tables.number(f"catastrophe.effects.{as_}.strategy")
+        elif rolls.strategy:
+            side.strategy_mods[f"Glory of {pc.name}"] = (
+                side.strategy_mods.get(f"Glory of {pc.name}", 0) + rolls.strategy
+            )
+    return decisions
+
+
+def _pcs_second(
+    tables: Tables,
+    setup: BattleSetup,
+    outcome: Outcome,
+    sides: Sequence[SideRun],
+    knocked: set[str],
+    battle_id: str,
+    dice: Dice,
+) -> list[Decision]:
+    by_name = {side.name: side for side in sides}
+    decisions: list[Decision] = []
+    for pc in setup.pcs:
+        if pc.name in knocked:
+            continue
+        mine = by_name[pc.side]
+        # The PC's unit may have defected in a catastrophe; he fights on without it.
+        unit = next((u for u in mine.units if u.unit.name == pc.unit), None) if pc.unit else None
+        held = position(tables, mine.setup, enemy_artillery_or_sappers=setup.attacker_has_artillery_or_sappers)
+        defensive = sum(v for k, v in held.strategy.items() if k.startswith("position "))
+        decisions += second_roll(
+            tables,
+            pc,
+            battle_id,
+            dice,
+            tl=mine.setup.tl,
+            losing=outcome.lost(mine),
+            contest_difference=abs(side_row(outcome, mine)),
+            defensive_bonus=defensive,
+            unit_routed=unit is not None and (unit.fate in ("routs", "surrenders") or unit.wiped_out),
+        )
+    return decisions
+
+
 def resolve_battle(
     tables: Tables, setup: BattleSetup, roster: Mapping[str, ArmyUnit], battle_id: str, dice: Dice
 ) -> list[Decision]:
-    """Resolve one battle day from the set-up; every step is a Decision, in the order rolled."""
+    """Resolve one battle day from the set-up in the order of R2-13; every step is a Decision, in the order rolled."""
     sides = [_muster(tables, s, roster) for s in setup.sides]
     if any(not side.units for side in sides):
         raise InvalidInputError("each side needs at least one unit")
@@ -259,7 +375,9 @@ def resolve_battle(
         if not tables.number("pc.risk_min") <= pc.risk <= tables.number("pc.risk_max"):
             raise InvalidInputError(f"{pc.name}'s Risk {pc.risk} is outside −6…+6")
     decisions = spend_force(tables, sides)
-    decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice) for side in sides]
+    decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice, setup.pcs) for side in sides]
+    knocked = {str(d.outcome["knocked_out_pc"]) for d in decisions if d.rule == "catastrophe"} - {""}
+    decisions += _pcs_first(tables, setup, sides, knocked, battle_id, dice)
     _apply_morale_ts(tables, sides, setup.morale_ts)
     _strategy_modifiers(tables, setup, sides)
     decisions.append(_contest(tables, sides, dice))
@@ -271,30 +389,19 @@ def resolve_battle(
             "§2.11",
             None,
             {"table": outcome.table, "w": outcome.w},
-            {"result": outcome.key, "winner": outcome.winner.name},
+            {"result": outcome.key, "winner": outcome.winner.name, "clear_victory": "yes" if outcome.clear else "no"},
             f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}; {outcome.winner.name} has the better of it"
+            + (" (a clear victory)" if outcome.clear else "")
             + "".join(f"; against {d.side.name} (W {d.w}): {d.key.replace('_', ' ')}" for d in outcome.defeats[1:]),
         )
     )
     decisions += morale_phase(tables, outcome, dice)
+    next_day = next_day_morale(tables, outcome)
+    if next_day is not None:
+        decisions.append(next_day)
     decisions += casualties(tables, setup, outcome, sides, battle_id, dice)
-    for pc in setup.pcs:
-        mine = by_name[pc.side]
-        # The PC's unit may have defected in a catastrophe; he fights on without it.
-        unit = next((u for u in mine.units if u.unit.name == pc.unit), None) if pc.unit else None
-        defending = mine.setup.role == "defender"
-        decisions += resolve_pc(
-            tables,
-            pc,
-            battle_id,
-            dice,
-            tl=mine.setup.tl,
-            losing=outcome.lost(mine),
-            contest_difference=abs(side_row(outcome, mine)),
-            defensive_bonus=sum(mine.setup.defensive.values()) if defending else 0,
-            unit_routed=unit is not None and unit.fate in ("routs", "surrenders"),
-        )
-    winner = outcome.winner.name if outcome.clear else None
+    decisions += _pcs_second(tables, setup, outcome, sides, knocked, battle_id, dice)
+    winner = outcome.winner.name if outcome.decided else None
     ts_text = ", ".join(f"{s.name} {s.ts}" for s in sides)
     decisions.append(
         Decision(

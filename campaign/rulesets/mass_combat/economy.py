@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.quality import base_morale
+from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
 from campaign.rulesets.mass_combat.tables import Tables
 from events.errors import InvalidInputError
 
@@ -25,7 +25,9 @@ def recruitment_cost(tables: Tables, p: UnitProfile) -> int:
 
 
 def monthly_pay(tables: Tables, p: UnitProfile) -> int:
-    return recruitment_cost(tables, p) * p.men * tables.number("economy.pay_pct_of_cost") // 100
+    """10% of the recruitment cost × the quality's pay factor (R2-20; every factor 100% until the column is found)."""
+    pct = tables.number("economy.pay_pct_of_cost") * tables.number(f"economy.pay_quality_pct.{p.quality}")
+    return recruitment_cost(tables, p) * p.men * pct // 10000
 
 
 def upkeep(tables: Tables, p: UnitProfile) -> int:
@@ -57,8 +59,6 @@ def payday(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int) -> Payd
         raise InvalidInputError("pay cannot be negative")
     due = monthly_pay(tables, p)
     paid = due * paid_pct // 100
-    if p.conscript and paid_pct == 0:
-        due = 0  # conscripts need not be paid; their Morale pays for it instead (see conscript_modifier)
     bonus = 0
     if paid >= due:
         streak = pay.paid_streak + 1
@@ -76,14 +76,24 @@ def payday(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int) -> Payd
         text += "; a second paid payday: 1 point of arrears forgiven" if restored else ""
         return Payday(due, paid, state, bonus, False, text)
     missed = pay.missed_streak + 1
+    if p.conscript and paid_pct == 0:
+        # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
+        state = PayState(pay.penalty, 0, missed)
+        return Payday(0, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
     step = tables.number("economy.missed_first" if missed == 1 else "economy.missed_later")
     penalty = pay.penalty + step
-    if p.quality in ("veteran", "elite"):
-        floor = tables.number("morale.veteran_pay_floor")
-        penalty = min(penalty, max(0, base_morale(tables, p.quality) - floor))
     state = PayState(penalty, 0, missed)
     text = f"paid ${paid} of ${due}: payday missed ({'first' if missed == 1 else 'again'}), arrears Morale −{penalty}"
     return Payday(due, paid, state, 0, True, text)
+
+
+def arrears_applied(tables: Tables, p: UnitProfile, penalty: int, other: int) -> int:
+    """The part of an arrears penalty that counts (R2-19 (b)): Veterans and Elite never fall below 14 from
+    non-payment, on their final Morale M = base + leader + ``other`` current modifiers."""
+    if p.quality not in ("veteran", "elite"):
+        return penalty
+    final = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
+    return min(penalty, max(0, final + other - tables.number("morale.veteran_pay_floor")))
 
 
 def conscript_modifier(tables: Tables, p: UnitProfile, paid: bool) -> int:

@@ -10,9 +10,23 @@ from campaign.rulesets.mass_combat.tables import Tables
 from events.errors import InvalidInputError
 
 
+def effect_size(tables: Tables, points: int, ts: int) -> int:
+    """Rows or Morale points that ``points`` of ES buy on a unit of TS ``ts``: points × 100 ÷ TS, to the nearest
+    whole number, a half up (R2-23); ``extraordinary.rounding`` "down" is the first edition's."""
+    numerator = points * tables.number("extraordinary.ts_per_point")
+    ts = max(ts, 1)
+    if tables.value("extraordinary.rounding") == "down":
+        return numerator // ts
+    return (2 * numerator + ts) // (2 * ts)
+
+
+def recon_bonus(tables: Tables, points: int) -> int:
+    """NPC recon by ES (R2-24): +1 Strategy per full 3 points, at most +2; more points buy nothing."""
+    return min(tables.number("extraordinary.recon_max"), points // tables.number("extraordinary.recon_per_points"))
+
+
 def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
     """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
-    per_point = tables.number("extraordinary.ts_per_point")
     every_unit = {u.unit.name: (side, u) for side in sides for u in side.units}
     for side in sides:
         for spell in side.setup.spells:
@@ -28,16 +42,16 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
     decisions: list[Decision] = []
     for side in sides:
         lines = []
+        recon_points = 0
         for spell in side.setup.spells:
             if spell.kind == "defence":
                 lines.append(f"defence {spell.points} on {spell.target or 'the whole army'}")
                 continue
             if spell.kind == "recon":
-                gain = spell.points // 3
-                side.strategy_mods["recon (Extraordinary Force)"] = (
-                    side.strategy_mods.get("recon (Extraordinary Force)", 0) + gain
-                )
-                lines.append(f"recon {spell.points} points → Strategy +{gain}")
+                recon_points += spell.points
+                gain = recon_bonus(tables, recon_points)
+                side.strategy_mods["recon (Extraordinary Force)"] = gain
+                lines.append(f"recon {spell.points} points → Strategy +{gain} for {recon_points} points in all")
                 continue
             if spell.kind == "catastrophe":
                 enemies = [s for s in sides if s is not side]
@@ -62,8 +76,10 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
                 stopped = min(points, unit.blocked)
                 unit.blocked -= stopped
                 points -= stopped
-            effect = points * per_point // max(unit.ts, 1)
-            if spell.kind == "morale":
+            effect = effect_size(tables, points, unit.ts)
+            if spell.kind == "morale" and unit.exempt:
+                lines.append(f"Morale on {unit.unit.name}: not subject to Morale, no effect")
+            elif spell.kind == "morale":
                 unit.morale += effect * spell.direction
                 lines.append(f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts})")
             elif spell.kind == "strike":

@@ -36,6 +36,10 @@ class UnitRun:
     nowhere_to_go: bool = False
     blocked: int = 0
     """Enemy Extraordinary Force points this unit's own side blocks (defence spells)."""
+    exempt: bool = False
+    """Not subject to Morale (R2-26): passes every Morale roll unrolled; no Morale modifier touches it."""
+    wiped_out: bool = False
+    """Casualties took every man (R2-22)."""
 
 
 @dataclass

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from campaign.rulesets.mass_combat.economy import PayState
+from campaign.rulesets.mass_combat.aftermath import is_clear_victory
+from campaign.rulesets.mass_combat.economy import PayState, arrears_applied
 from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.quality import quality_for_experience
+from campaign.rulesets.mass_combat.quality import exempt_from_morale, quality_for_experience
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
@@ -105,7 +106,9 @@ class CampaignState:
 
         A modifier named ``vs SIDE: …`` counts only in a battle against that side.
         """
-        total = -unit.pay.penalty
+        if exempt_from_morale(tables, unit.profile):
+            return 0  # R2-26: no Morale modifier touches troops not subject to Morale
+        total = 0
         if unit.bonus_month == self.month:
             total += unit.bonus_morale
         if unit.profile.conscript:
@@ -115,8 +118,10 @@ class CampaignState:
         for m in mods:
             if m.name.startswith("vs ") and m.name[3:].split(":")[0] not in enemies:
                 continue
+            if m.until == "next_day" and self.day > m.since_day + 1:
+                continue  # R2-18: lapsed at the end of the next day
             total += m.value
-        return total
+        return total - arrears_applied(tables, unit.profile, unit.pay.penalty, total)
 
 
 def _joined(unit: Unit, men: int, experience: int, tables: Tables) -> Unit:
@@ -241,7 +246,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         battles = dict(state.battles)
         battles[record.battle_id] = replace(record, result=p["result"], winner=p.get("winner"))
         roster = dict(state.roster)
-        clear = p.get("winner") is not None
+        clear = p.get("winner") is not None and is_clear_victory(tables, p["result"])  # R2-10, R2-11
         for u in state.roster.values():
             if p["battle_id"] not in u.fought_in:
                 continue
