@@ -147,7 +147,7 @@ def test_troop_strengths_before_the_battle(war: tuple[MassCombat, Any]) -> None:
     assert sum(ts[n] for n in WAZIF) == 4014
 
 
-def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
+def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[MassCombat, Any]) -> None:
     game, ledger = war
     day1 = [
         2,
@@ -235,6 +235,9 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
     assert fates["LC archers"] == {"margin": -4, "fate": "retreats"}
     casualties = by_rule(decisions, "casualties")
     assert casualties[0]["outcome"]["base_percent"] == 13 and casualties[1]["outcome"]["base_percent"] == 30
+    # R2-23: Al-Wazif's 2 points of Strike on the company (TS 288): 200 ÷ 288 = 0.69 → 1 row up, as the seed says;
+    # row +3, medium armour +2, Strike −1 = +4.
+    assert "Mercenary company row +4 (medium armour +2, strike/healing -1)" in casualties[0]["explanation"]
     megalos_after, wazif_after = (c["outcome"]["ts_after"] for c in casualties)
     assert abs(megalos_after - 3268) <= 3268 // 100 and abs(wazif_after - 3351) <= 3351 // 100
     survival, glory = by_rule(decisions, "survival")[0], by_rule(decisions, "glory")[0]

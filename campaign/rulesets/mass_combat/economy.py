@@ -79,7 +79,7 @@ def payday(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int) -> Payd
     if p.conscript and paid_pct == 0:
         # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
         state = PayState(pay.penalty, 0, missed)
-        return Payday(0, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
+        return Payday(due, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
     step = tables.number("economy.missed_first" if missed == 1 else "economy.missed_later")
     penalty = pay.penalty + step
     state = PayState(penalty, 0, missed)
