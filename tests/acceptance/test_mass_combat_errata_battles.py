@@ -229,3 +229,20 @@ def test_r2_18_table_c_4_to_7_leaves_the_defender_at_minus_2(
     assert applied(result, "result")[0]["inputs"] == {"table": "C", "w": w}
     assert war.morale("Blue foot") == (-2 if penalised else 0)
     assert war.morale("Red foot") == 0
+
+
+@pytest.mark.parametrize(("roll", "fate"), [(17, "retreats"), (18, "routs")])
+def test_table_a_no_clear_winner_fail_by_4_retreats_and_by_5_routs(war: War, roll: int, fate: str) -> None:
+    # W 0 (both roll 10): every unit rolls Morale 13; Red foot fails by 4 (17) or 5 (18).
+    result = war.fight(battle("Draw", side("Crimson", RED), side("Azure", BLUE)), d3(3, 3, 10, 10, roll))
+    red = next(d for d in applied(result, "unit_morale") if d["explanation"].startswith("Red foot"))
+    assert red["outcome"] == {"margin": 13 - roll, "fate": fate}
+
+
+@pytest.mark.parametrize(("second_roll", "holds"), [(13, True), (14, False)])
+def test_table_b_4_to_7_the_attacker_holds_if_half_its_units_pass(war: War, second_roll: int, holds: bool) -> None:
+    # Palisade: Azure 15 rolls 5 → 10; Crimson 12 rolls 6 → 6: W 4, Table B. Red foot rolls 18 (fails); Red guard
+    # 13 (passes: 1 of 2, half: the army holds) or 14 (fails: 0 of 2, the army retreats in good order).
+    result = war.fight(_assault(["palisade"]), d3(3, 3, 6, 5, 18, second_roll))
+    assert applied(result, "result")[0]["outcome"]["result"] == "attacker_holds_half"
+    assert applied(result, "army_morale")[0]["outcome"] == {"holds": holds}

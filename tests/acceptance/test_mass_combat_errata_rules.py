@@ -258,3 +258,32 @@ def test_r2_26_exempt_troops_are_named_in_the_tables() -> None:
     assert exempt_from_morale(T, UnitProfile(men=10, troop_type="Skeletons", cost_per_man=1))
     assert exempt_from_morale(T, UnitProfile(men=10, no_morale=True))
     assert not exempt_from_morale(T, UnitProfile(men=10, troop_type="MI"))
+
+
+@pytest.mark.parametrize(
+    ("table", "edges"),
+    [
+        # §2.11 Table A: 0–3 no clear winner, 4–7 minor, 8–12 loser −2, 13–16 loser −4, 17+ the loser routs.
+        (
+            "results.open_field",
+            [(3, "no_clear_winner"), (4, "minor_victory"), (7, "minor_victory"), (8, "victory_morale_2"),
+             (12, "victory_morale_2"), (13, "victory_morale_4"), (16, "victory_morale_4"), (17, "overwhelming")],
+        ),
+        # Table B: 0–3 thrown back, 4–7 holds if half pass, 8–12 the same at −2, 13–16 each unit rolls, 17+ at −2.
+        (
+            "results.defender_wins",
+            [(0, "thrown_back"), (3, "thrown_back"), (4, "attacker_holds_half"), (7, "attacker_holds_half"),
+             (8, "attacker_holds_half_2"), (12, "attacker_holds_half_2"), (13, "attacker_breaks"),
+             (16, "attacker_breaks"), (17, "attacker_breaks_2")],
+        ),
+        # Table C: 1–3 technical, 4–7 both hold, 8–12 defender holds if half pass, 13–16 taken, 17+ captured.
+        (
+            "results.attacker_wins",
+            [(1, "technical_win"), (3, "technical_win"), (4, "both_hold"), (7, "both_hold"),
+             (8, "defender_holds_half"), (12, "defender_holds_half"), (13, "position_taken"),
+             (16, "position_taken"), (17, "position_taken_captured")],
+        ),
+    ],
+)  # fmt: skip
+def test_the_2_11_result_tables_on_both_sides_of_every_edge(table: str, edges: list[tuple[int, str]]) -> None:
+    assert [(w, T.band(table, w)) for w, _ in edges] == edges
