@@ -15,6 +15,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat import battle as mc_battle
 from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
 from campaign.rulesets.mass_combat.economy import (
     monthly_pay,
     payday,
@@ -427,7 +428,7 @@ class MassCombat(RulesetService):
                 spent = 0
                 for u in (u for u in units if u.side == side):
                     charge = upkeep(tables, u.profile)
-                    result = payday(tables, u.profile, u.pay, pct)
+                    result = payday(tables, u.profile, u.pay, pct, day=state.day)
                     spent += charge + result.paid
                     events.append(
                         PaySettled(
@@ -438,6 +439,8 @@ class MassCombat(RulesetService):
                             penalty=result.state.penalty,
                             paid_streak=result.state.paid_streak,
                             bonus_morale=result.bonus_morale,
+                            owed=result.state.owed,
+                            unpaid_days=result.state.unpaid_days,
                         )
                     )
                     rolls = []
@@ -491,7 +494,7 @@ class MassCombat(RulesetService):
         unit = self._unit(state, unit_name)
         if pay_pct <= 0:
             raise InvalidInputError("paying a unit means paying it something: use month-end with 0 for a missed payday")
-        result = payday(tables, unit.profile, unit.pay, pay_pct)
+        result = payday(tables, unit.profile, unit.pay, pay_pct, day=state.day, on_payday=False)
         self._afford(state, unit.side, result.paid, f"paying {unit.name}")
         events: list[Event] = [
             PaySettled(
@@ -502,6 +505,8 @@ class MassCombat(RulesetService):
                 penalty=result.state.penalty,
                 paid_streak=result.state.paid_streak,
                 bonus_morale=result.bonus_morale,
+                owed=result.state.owed,
+                unpaid_days=result.state.unpaid_days,
             ),
             RuleApplied(
                 ruleset=RULESET.name,
@@ -553,7 +558,7 @@ class MassCombat(RulesetService):
                 )
                 if back:
                     events.append(WoundedReturned(unit_id=u.unit_id, men=back))
-            return events
+            return events + decision_events(unpaid_day_rolls(tables, state, days, dice), None, RULESET)  # R2-19
 
         return self.ledger.run(info, "mc.days", decide, table=table, command_id=command_id)
 

@@ -92,7 +92,9 @@ def test_recruits_are_averaged_in_at_their_lower_bound(company: tuple[MassCombat
 
 
 def test_missed_paydays_cost_morale_and_paid_ones_win_it_back(company: tuple[MassCombat, Any]) -> None:
+    """The first edition's reading, kept as a house rule: arrears counted in paydays (R2-19 counts days)."""
     game, ledger = company
+    game.house_rule(ledger.resolve(None), "economy.arrears_counted_in", "paydays")
     game.raise_unit(
         ledger.resolve(None),
         "Swords",

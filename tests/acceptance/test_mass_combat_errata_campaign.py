@@ -134,3 +134,41 @@ def test_r2_26_undead_pass_every_morale_roll_without_rolling() -> None:
     assert morale["Red foot"]["outcome"]["fate"] == "routs"  # it took the 18: 12 − 18, failed by 6
     purposes = [e.payload["purpose"] for e in result.events if e.type == "dice.rolled"]
     assert "Morale roll, Dead men" not in purposes
+
+
+def test_r2_19_arrears_run_in_days_and_fall_by_1_every_second_day_once_paid() -> None:
+    # (c) Three unpaid days: −1, −3, −5, with three Morale rolls; paid on the fourth day: −4 two days later,
+    # −3 after four days, … 0 after ten.
+    w = War()
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+
+    def arrears() -> int:
+        return -w.morale("Swords")
+
+    rolls = [applied(w.game.month_end(w.info, {"Crimson": 0}), "payday")]
+    assert arrears() == 1
+    for expected in (3, 5):
+        rolls.append(applied(w.game.pass_days(w.info, 1, "march"), "unpaid_day"))
+        assert arrears() == expected
+    assert [len(r) for r in rolls] == [1, 1, 1] and "morale_roll" in rolls[0][0]["outcome"]
+    w.game.pay(w.info, "Swords", 100)  # the month's arrears paid in full
+    seen = []
+    for _ in range(10):
+        w.game.pass_days(w.info, 1, "rest")
+        seen.append(arrears())
+    assert seen == [5, 4, 4, 3, 3, 2, 2, 1, 1, 0]
+    assert not applied(w.game.pass_days(w.info, 1, "rest"), "unpaid_day")  # nothing owed: no roll
+
+
+def test_r2_19_a_payday_paid_in_full_does_not_clear_older_arrears() -> None:
+    w = War()
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    w.game.month_end(w.info, {"Crimson": 0})  # −1, $1000 owed
+    w.game.month_end(w.info, {"Crimson": 100})  # pays the month only: the arrears are still owed, another unpaid day
+    assert w.morale("Swords") == -3
+    w.game.month_end(w.info, {"Crimson": 200})  # the month and the arrears: paid in full
+    state, _ = w.game.state(w.info)
+    swords = state.unit_by_name("Swords")
+    assert swords is not None and swords.pay.owed == 0 and w.morale("Swords") == -3

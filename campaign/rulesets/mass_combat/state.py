@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from campaign.rulesets.mass_combat.aftermath import is_clear_victory
-from campaign.rulesets.mass_combat.economy import PayState, arrears_applied
+from campaign.rulesets.mass_combat.economy import PayState, after_unpaid_days, arrears_applied, current_penalty
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import exempt_from_morale, quality_for_experience
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
@@ -121,7 +121,8 @@ class CampaignState:
             if m.until == "next_day" and self.day > m.since_day + 1:
                 continue  # R2-18: lapsed at the end of the next day
             total += m.value
-        return total - arrears_applied(tables, unit.profile, unit.pay.penalty, total)
+        penalty = current_penalty(tables, unit.pay, self.day)
+        return total - arrears_applied(tables, unit.profile, penalty, total)
 
 
 def _joined(unit: Unit, men: int, experience: int, tables: Tables) -> Unit:
@@ -175,7 +176,8 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         giver = replace(giver, profile=giver.profile.model_copy(update={"men": men}), original_men=original)
         return _set_unit(_set_unit(state, giver), _joined(receiver, p["men"], p["experience"], tables))
     if kind == "economy.pay_settled" and unit is not None:
-        pay = PayState(p["penalty"], p["paid_streak"], 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1)
+        missed = 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1
+        pay = PayState(p["penalty"], p["paid_streak"], missed, p.get("owed", 0), p.get("unpaid_days", 0), state.day)
         return _set_unit(state, replace(unit, pay=pay, bonus_morale=p["bonus_morale"], bonus_month=p["month"] + 1))
     if kind == "morale.modifier_set":
         mod = Modifier(p["name"], p["value"], p["until"], state.day)
@@ -213,6 +215,12 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         return replace(state, careers=careers)
     if kind == "calendar.days_passed":
         day = state.day + p["days"]
+        if any(u.pay.owed > 0 for u in state.roster.values()):  # R2-19 (c): each day that ends with pay owed
+            owing = {
+                k: u if u.disbanded else replace(u, pay=after_unpaid_days(tables, u.pay, p["days"]))
+                for k, u in state.roster.items()
+            }
+            state = replace(state, roster=owing)
         year = tables.number("economy.year_days")
         if day // year != state.day // year:  # a new year: "the same enemy this year" is forgotten
             roster = {k: replace(u, modifiers=_expire(u.modifiers, "year_end")) for k, u in state.roster.items()}
