@@ -75,7 +75,8 @@ def _lasting_effects(decisions: Sequence[Decision], setup: BattleSetup, final_da
                 continue
             out.append(
                 MoraleModifierSet(
-                    name=f"commander lost ({setup.name})" if d.rule == "catastrophe" else f"the day after {setup.name}",
+                    name=f"{'commander lost' if d.rule == 'catastrophe' else 'the day after'} "
+                    f"({setup.name}, day {setup.day})",
                     value=int(item["value"]),
                     unit_id=item.get("unit_id"),
                     side=item.get("side"),

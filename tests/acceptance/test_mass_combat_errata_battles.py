@@ -246,3 +246,23 @@ def test_table_b_4_to_7_the_attacker_holds_if_half_its_units_pass(war: War, seco
     result = war.fight(_assault(["palisade"]), d3(3, 3, 6, 5, 18, second_roll))
     assert applied(result, "result")[0]["outcome"]["result"] == "attacker_holds_half"
     assert applied(result, "army_morale")[0]["outcome"] == {"holds": holds}
+
+
+@pytest.mark.parametrize(("reaches_later", "reserve"), [(False, 0), (True, -5)])
+def test_r2_10_the_side_wide_part_reaches_later_units_only_by_house_rule(
+    war: War, reaches_later: bool, reserve: int
+) -> None:
+    if reaches_later:
+        war.game.house_rule(war.info, "catastrophe.rules.lasting_reaches_later_units", True)
+    war.fight(battle("Battle 1", side("Crimson", RED), side("Azure", BLUE)), d3(18, 3, 3, 5))
+    war.muster("Red reserve", "Crimson")
+    assert war.morale("Red foot") == -5 and war.morale("Red reserve") == reserve
+
+
+def test_r2_10_two_days_of_one_battle_each_losing_a_leader_add_up(war: War) -> None:
+    # Several lasting penalties on one unit add up and clear together: 17 on Red foot on day 1 and on day 2.
+    setup = battle("Long fight", side("Crimson", RED, catastrophe_unit="Red foot"), side("Azure", BLUE))
+    first = war.fight(setup, d3(17, 3, 3, 11), final_day=False)
+    battle_id = next(e.payload["battle_id"] for e in first.events if e.type == "battle.started")
+    war.fight({**setup, "day": 2}, d3(17, 3, 3, 11), battle_id=battle_id)
+    assert war.morale("Red foot") == -6
