@@ -1,6 +1,7 @@
 """Rule tables as data: every value carries its provenance tag, and a campaign may override any of them.
 
-A ruleset's tables are a TOML document in which each leaf is ``{ value = …, source = "…" }``. They are
+A ruleset's tables are a TOML document in which each leaf is ``{ value = …, source = "…" }`` (and
+``erratum = "R2-n"`` where a second-edition erratum decided it). They are
 addressed by dotted paths (``threats.leader_lost.medium``). A house rule replaces one value; it is an event
 in the log, so the tables in force at any point of a campaign are the base tables plus the overrides
 recorded before it. Pure: the file is read by :mod:`campaign.tables`, not here.
@@ -21,6 +22,7 @@ Value = int | str | bool | list[Any]
 class Sourced:
     value: Any
     source: str
+    erratum: str = ""  # the second-edition erratum (R2-n) that decided this value, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +58,11 @@ class RuleTables:
         return self.values[path].source
 
 
+LEAF_KEYS = frozenset({"value", "source"})
+
+
 def _is_leaf(node: Any) -> bool:
-    return isinstance(node, dict) and set(node) == {"value", "source"}
+    return isinstance(node, dict) and LEAF_KEYS <= set(node) <= LEAF_KEYS | {"erratum"}
 
 
 def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]:
@@ -68,7 +73,7 @@ def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]
         if _is_leaf(node):
             if isinstance(node["value"], float):
                 raise ValueError(f"{path}: table values are integers, strings, booleans or lists, not floats")
-            out[path] = Sourced(node["value"], str(node["source"]))
+            out[path] = Sourced(node["value"], str(node["source"]), str(node.get("erratum", "")))
         elif isinstance(node, dict):
             out.update(flatten(node, path + "."))
     return out
@@ -100,7 +105,7 @@ def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]
     out = dict(values)
     for o in overrides:
         check_override(out, o.path, o.value)
-        out[o.path] = Sourced(o.value, o.source)
+        out[o.path] = Sourced(o.value, o.source, out[o.path].erratum)
     return out
 
 

@@ -120,6 +120,13 @@ def threat_level(
     return Threat(best[0] + plus, (*head, *parts), best[0])
 
 
+def die_for_test(tables: Tables, unit: RosterUnit, psi_caused: bool) -> int:
+    """The die of a test: the quality die, or for an android resisting a hostile psi effect the d6 (R2-1)."""
+    if psi_caused and unit.profile.kind == "android":
+        return int(tables.value("psi.rules.android_resist_die"))
+    return tables.quality_die(unit.profile.quality)
+
+
 def morale_outcome(roll: int, target: int) -> int:
     """Grades lost: 0 if roll > target, 2 if 2×roll ≤ target ("half or less"), else 1 (§0.4)."""
     if roll > target:
@@ -138,8 +145,11 @@ def morale_test(
     enemy_within: int | None = None,
     cause: str = "",
     state: UnitState | None = None,
+    psi_caused: bool = False,
 ) -> Decision:
-    """A confidence test (§0.4): quality die against LV + threat; lose one or two grades."""
+    """A confidence test (§0.4): quality die against LV + threat; lose one or two grades.
+
+    ``psi_caused``: the test resists a hostile psi effect, so an android rolls its psi-resistance die (R2-1)."""
     us = state or active_unit(battle, unit)
     motivation = battle.motivation[us.side]
     for row in rows:
@@ -179,7 +189,7 @@ def morale_test(
         )
     lv = unit.profile.leadership
     target = lv + threat.total
-    sides = tables.quality_die(unit.profile.quality)
+    sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"morale test of {unit.name}")
     lost = morale_outcome(roll.total, target)
     new_grade = tables.shifted_grade(us.grade, lost)
@@ -483,16 +493,25 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
 
 
 def panic_test(
-    tables: Tables, battle: BattleState, unit: RosterUnit, dice: Dice, trigger: str | None, *, forced: bool = False
+    tables: Tables,
+    battle: BattleState,
+    unit: RosterUnit,
+    dice: Dice,
+    trigger: str | None,
+    *,
+    forced: bool = False,
+    psi_caused: bool = False,
 ) -> Decision:
-    """Quality die > LV (threat 0). A pass ends panic for the game; a failure panics the unit, −1 grade."""
+    """Quality die > LV (threat 0). A pass ends panic for the game; a failure panics the unit, −1 grade.
+
+    A psi-caused test (R2-2) reaches Veterans, Elite and units that passed a panic test already."""
     us = active_unit(battle, unit)
     triggers = tables.panic_triggers(unit.profile.quality)
     if us.last_stand:
         raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
-    if not triggers:
+    if not triggers and not psi_caused:
         raise InvalidInputError(f"{unit.name} is {unit.profile.quality}: Veterans and Elite never panic")
-    if us.panic == "immune":
+    if us.panic == "immune" and not psi_caused:
         raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
     if us.panic != "panicking" and not forced:
         if trigger is None:
@@ -503,7 +522,7 @@ def panic_test(
             )
     lv = unit.profile.leadership
     target = lv + int(tables.value("panic.threat"))
-    sides = tables.quality_die(unit.profile.quality)
+    sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"panic test of {unit.name}")
     passed = roll.total > target
     if passed:
@@ -688,24 +707,7 @@ def psi(
     rolls: list[Roll] = [roll]
     if roll.total < need:
         return [Decision("psi", "§0.10", target.unit_id, inputs, {"result": "fail"}, head + " → fails", (), (roll,))]
-    if target.profile.kind == "android":
-        resist_sides = int(tables.value("psi.rules.android_resist_die"))
-        resist = dice.roll(die(resist_sides), f"android {target.name} resists psi")
-        rolls.append(resist)
-        if resist.total >= roll.total:
-            return [
-                Decision(
-                    "psi",
-                    "§0.10",
-                    target.unit_id,
-                    inputs,
-                    {"result": "resisted"},
-                    head + f"; android resists on d{resist_sides}: {resist.total} ≥ {roll.total} → no effect",
-                    (),
-                    tuple(rolls),
-                )
-            ]
-        head += f"; android fails to resist on d{resist_sides} ({resist.total})"
+    # R2-1: there is no android save; the tests a hostile psi effect calls for are rolled on the android die.
     b, uid = battle.battle_id, target.unit_id
     success = Decision("psi", "§0.10", uid, inputs, {"result": "success"}, head + " → succeeds", (), tuple(rolls))
 
@@ -721,10 +723,15 @@ def psi(
     if effect == "confusion":
         lost = ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn)
         return [succeeded(f": {target.name} loses its activation", (lost,))]
+    if ts.last_stand and effect in ("no_step_back", "psi_blast", "psi_strike", "panic"):
+        # R2-2, R2-4 (b): a unit in No step back has no grade; none of these reaches it.
+        return [succeeded(f", but {target.name} is in No step back: no effect", outcome={"result": "no_effect"})]
     if effect == "no_step_back":
         stand = LastStandChanged(battle_id=b, unit_id=uid, active=True, reason="psi")
         return [succeeded(f": {target.name} enters No step back", (stand,))]
-    cannot_panic = not tables.panic_triggers(target.profile.quality) or ts.panic == "immune" or ts.last_stand
+    # R2-2: psionics override the ordinary limits on panic (Veterans, Elite, a unit that passed its test).
+    overrides = tables.flag("psi.rules.overrides_ordinary_limits")
+    cannot_panic = not overrides and (not tables.panic_triggers(target.profile.quality) or ts.panic == "immune")
     if effect == "psi_blast":
         blast = {**inputs, "blast": blast_choice}
         if blast_choice == "grades":
@@ -739,29 +746,25 @@ def psi(
             ]
         if cannot_panic:
             return [succeeded(f", but {target.name} cannot panic", inputs=blast, outcome={"result": "no_effect"})]
-        new_grade = tables.shifted_grade(ts.grade, 1)
-        panics = PanicChanged(battle_id=b, unit_id=uid, panic="panicking")
+        # R2-2: the panic option makes the target take a panic test (§0.8), not panic outright.
         return [
-            succeeded(
-                f": {target.name} panics (−1 grade, {ts.grade} → {new_grade})",
-                (panics, *grade_facts(battle, ts, new_grade)),
-                inputs=blast,
-                outcome={"result": "success", "to": new_grade},
-            )
+            succeeded(": the target takes a panic test", inputs=blast),
+            panic_test(tables, battle, target, dice, None, forced=True, psi_caused=True),
         ]
     if effect == "inspire":
         return [success, inspire(tables, battle, psion, target, dice)]
     if effect == "psi_strike":
-        return [success, morale_test(tables, battle, target, dice, ["psi_strike"], cause="psi strike")]
+        strike = morale_test(tables, battle, target, dice, ["psi_strike"], cause="psi strike", psi_caused=True)
+        return [success, strike]
     if effect == "panic":
         if cannot_panic:
             return [succeeded(f", but {target.name} cannot panic", outcome={"result": "no_effect"})]
-        return [success, panic_test(tables, battle, target, dice, None, forced=True)]
+        return [success, panic_test(tables, battle, target, dice, None, forced=True, psi_caused=True)]
     # kill: a trooper shoots a comrade (the hit is resolved as normal), the unit is suppressed and tests as if
     # its leader were lost.
     suppressed = SuppressionChanged(battle_id=b, unit_id=uid, markers=ts.suppression + (0 if ts.last_stand else 1))
     kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit); suppressed", (suppressed,))
-    return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill")]
+    return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill", psi_caused=True)]
 
 
 def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: RosterUnit, dice: Dice) -> Decision:
