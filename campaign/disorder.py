@@ -69,9 +69,18 @@ class Disorder(TableBattles):
 
     @staticmethod
     def _force(
-        state: CampaignState, tables: Tables, battle: BattleState, unit: dis.Unit, *, gone: bool
+        state: CampaignState,
+        tables: Tables,
+        battle: BattleState,
+        unit: dis.Unit,
+        *,
+        gone: bool,
+        status: str | None = None,
+        folded: str | None = None,
     ) -> Decision | None:
-        """The force's morale once this command's ``unit`` (as it is after it; ``gone`` if removed) counts."""
+        """The force's morale once this command's ``unit`` (as it is after it; ``gone`` if removed) counts;
+        ``status`` the force's status if this command changed it already, ``folded`` a unit whose check
+        already counts force at half (R2-7)."""
         side = unit.side
         units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in battle.order]
         gone_ids = {uid for uid, u in battle.units.items() if u.removed}
@@ -83,10 +92,24 @@ class Disorder(TableBattles):
             battle.battle_id,
             side,
             start_points=battle.start_points(side),
-            lost_points=sum(dis.points_lost(u, u.unit_id in gone_ids) for u in mine),
-            status=battle.force.get(side),
+            lost_points=sum(dis.points_lost(tables, u, u.unit_id in gone_ids) for u in mine),
+            status=status or battle.force.get(side),
             remaining=[u for u in mine if u.unit_id not in gone_ids],
+            folded=folded,
         )
+
+    @staticmethod
+    def _causes_checked(
+        battle: BattleState, unit: dis.Unit, tables: Tables, causes: Sequence[str], force: str | None = None
+    ) -> None:
+        """R2-7 (4): the causes a check cites have happened (``force``: the force's status if this command changed
+        it), and a once-per-game cause is not used again."""
+        force_half = bool(force or battle.force.get(unit.side))
+        happened = [
+            *(["force_half"] if force_half else []),
+            *(["officer_removed"] * (unit.side in battle.officer_removed)),
+        ]
+        dis.causes_that_happened(tables, unit, causes, happened=happened, used=battle.units[unit.unit_id].checked_for)
 
     # -- roster and officers --------------------------------------------------------------------------
 
@@ -240,21 +263,32 @@ class Disorder(TableBattles):
                 decisions.append(marker)
                 after = replace(after, permanent=1)
                 gone = bool(marker.outcome["flees"])
-            if not gone:
-                check = dis.morale_check(
-                    tables,
-                    after,
-                    dice,
-                    battle.battle_id,
-                    causes=("casualties", *also),
-                    lost=min(lost, unit.models),
-                    close_order=close_order,
-                    officer_near=officer_near,
-                )
-                decisions.append(check)
-                gone = check.outcome["result"] == "flees"
-            force = self._force(state, tables, battle, after, gone=gone)
-            return [*decisions, force] if force else decisions
+            # R2-7: recount the force before the check; beyond the flight threshold nobody checks at all.
+            folded = None if gone else after.unit_id
+            force = self._force(state, tables, battle, after, gone=gone, folded=folded)
+            status = force.outcome["status"] if force else None
+            if gone or status == "flees":
+                return [*decisions, force] if force else decisions
+            causes = ("casualties", *also)
+            if status == "half" and "force_half" not in causes:
+                causes = (*causes, "force_half")  # its own losses brought the force to half: one more cause
+            self._causes_checked(battle, after, tables, causes, status)
+            check = dis.morale_check(
+                tables,
+                after,
+                dice,
+                battle.battle_id,
+                causes=causes,
+                lost=min(lost, unit.models),
+                close_order=close_order,
+                officer_near=officer_near,
+            )
+            decisions.extend([check, force] if force else [check])
+            if check.outcome["result"] == "flees":
+                fled = self._force(state, tables, battle, after, gone=True, status=status)
+                if fled:
+                    decisions.append(fled)
+            return decisions
 
         return self._rule(info, "dis.hit", decide, table, command_id)
 
@@ -275,6 +309,7 @@ class Disorder(TableBattles):
 
         def decide(state: CampaignState, tables: Tables, battle: BattleState, dice: Dice) -> list[Decision]:
             unit = self.fighting(state, tables, unit_name)
+            self._causes_checked(battle, unit, tables, causes)
             check = dis.morale_check(
                 tables,
                 unit,

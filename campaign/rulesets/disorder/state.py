@@ -42,6 +42,8 @@ class UnitInBattle:
     removed: str | None = None
     must_rally: int | None = None
     """The turn in which it must try to rally (set by a check that disordered it, cleared by a rally attempt)."""
+    checked_for: tuple[str, ...] = ()
+    """Every cause its morale checks have cited in this battle (R2-7: some count once per game)."""
 
 
 @dataclass(frozen=True)
@@ -193,8 +195,12 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return _unit(state, p, removed=p["reason"])
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["unit_id"] and p["battle_id"] in state.battles:
         battle = state.battles[p["battle_id"]]
-        if p["rule"] == "morale_check" and p["outcome"]["result"] == "disordered":
-            return _unit(state, p, must_rally=battle.turn + 1)
+        unit = battle.units.get(p["unit_id"])
+        if p["rule"] == "morale_check" and unit is not None:
+            cited = tuple(dict.fromkeys((*unit.checked_for, *p["inputs"]["causes"])))
+            if p["outcome"]["result"] == "disordered":
+                return _unit(state, p, checked_for=cited, must_rally=battle.turn + 1)
+            return _unit(state, p, checked_for=cited)
         if p["rule"] == "rally":
             return _unit(state, p, must_rally=None)
     if kind == "battle.force_morale":
