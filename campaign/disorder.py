@@ -104,11 +104,8 @@ class Disorder(TableBattles):
     ) -> None:
         """R2-7 (4): the causes a check cites have happened (``force``: the force's status if this command changed
         it), and a once-per-game cause is not used again."""
-        force_half = bool(force or battle.force.get(unit.side))
-        happened = [
-            *(["force_half"] if force_half else []),
-            *(["officer_removed"] * (unit.side in battle.officer_removed)),
-        ]
+        happened = ["force_half"] * bool(force or battle.force.get(unit.side))
+        happened += ["officer_removed"] * (unit.side in battle.officer_removed)
         dis.causes_that_happened(tables, unit, causes, happened=happened, used=battle.units[unit.unit_id].checked_for)
 
     # -- roster and officers --------------------------------------------------------------------------
@@ -179,7 +176,7 @@ class Disorder(TableBattles):
         self, info: CampaignInfo, name: str, units: Sequence[str], scenario: str = "", command_id: str | None = None
     ) -> AppendResult:
         """A scenario begins: the units deployed (at their roster strength), each side under its officer."""
-        state, _ = self.state(info)
+        state, tables = self.state(info)
         if state.active_battle is not None:
             raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
         if not name.strip():
@@ -208,13 +205,14 @@ class Disorder(TableBattles):
                 settings={side: {"officer": state.officers[side]} for side in sides},
             )
         ]
+        kept = {} if tables.flag("markers.cleared_after_battle") else state.permanent_markers()
         events.extend(
             UnitDeployed(
                 battle_id=battle_id,
                 unit_id=u.unit_id,
                 side=u.side,
                 men=u.profile.models,
-                state={"points": u.profile.points, "troops": u.profile.troops},
+                state={"points": u.profile.points, "troops": u.profile.troops, "permanent": kept.get(u.unit_id, 0)},
             )
             for u in deployed
         )
@@ -491,7 +489,7 @@ class Disorder(TableBattles):
                 None,
                 {"winner": winner, "objectives": held},
                 {"result": result},
-                f"{battle.name} ends: {result}; every marker comes off (§5)",
+                f"{battle.name} ends: {result}; {dis.markers_after_battle(tables)}",
                 (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),
             )
             return [*decisions, ended]

@@ -11,7 +11,7 @@ from campaign.ledger import Ledger, TableEntry
 from campaign.rulesets import RulesetInfo
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.tables import RuleTables, Value, apply_overrides, check_override
-from campaign.tables import base_values
+from campaign.tables import base_values, check_read
 from events.dice import Dice, parse
 from events.errors import InvalidInputError
 from events.families.rules import RuleApplied, TableOverridden
@@ -107,6 +107,7 @@ class RulesetService:
         """Replace one table value from now on: an event, so a replay uses the tables in force at each point."""
         _, tables = self.state(info)
         check_override(tables.values, path, value)
+        check_read(self.ruleset.package, path)
         self._check_table_value(path, value)
         event = TableOverridden(
             ruleset=self.ruleset.name, path=path, value=value, source=f"HOUSE RULE by {self.ledger.actor}", note=note

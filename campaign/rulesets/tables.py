@@ -9,6 +9,7 @@ recorded before it. Pure: the file is read by :mod:`campaign.tables`, not here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,12 +18,29 @@ from events.errors import InvalidInputError
 
 Value = int | str | bool | list[Any]
 
+TAGS = ("SEED-DERIVED", "SEED", "PUB", "INF", "PLACEHOLDER", "HOUSE RULE")
+"""RULES.md's provenance tags (and a house rule's), longest first so that SEED-DERIVED is not read as SEED."""
+_TAG = re.compile(r"^(" + "|".join(re.escape(t) for t in TAGS) + r")\b")
+_ERRATUM = re.compile(r"\bR2-\d+\b")
+
 
 @dataclass(frozen=True, slots=True)
 class Sourced:
     value: Any
     source: str
     erratum: str = ""  # the second-edition erratum (R2-n) that decided this value, if any
+
+    @property
+    def tag(self) -> str:
+        """The provenance tag the source begins with (RULES.md's table of tags), or HOUSE RULE."""
+        found = _TAG.match(self.source)
+        return found.group(1) if found else ""
+
+    @property
+    def errata(self) -> str:
+        """The R2 errata behind this value: the one named, and any its source cites."""
+        named = [self.erratum] if self.erratum else []
+        return ", ".join(dict.fromkeys([*named, *_ERRATUM.findall(self.source)]))
 
 
 @dataclass(frozen=True, slots=True)

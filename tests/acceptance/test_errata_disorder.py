@@ -194,3 +194,25 @@ def test_r2_8_flight_beyond_seventy_five_percent(reserve: int, flees_at_exactly:
     result = force.game.remove(force.info, "Reserve", "destroyed")
     assert bool(applied(result, "force_flees")) is flees
     assert bool(applied(result, "force_half")) is not flees
+
+
+# -- R2-9: clearing the markers after the battle is a reading [INF], kept as a house rule ----------------------
+
+
+@pytest.mark.parametrize(("cleared", "permanent"), [(True, 0), (False, 1)])
+def test_r2_9_markers_cleared_after_the_battle(cleared: bool, permanent: int) -> None:
+    force = Force({"Line": (10, 100, "line"), "Reserve": (10, 200, "line")})
+    assert tables_source("markers.cleared_after_battle").startswith("INF")
+    if not cleared:
+        force.game.house_rule(force.info, "markers.cleared_after_battle", False)
+    # 5 of 10 models lost: ≤ ½, the permanent marker; check 12 − 5 − 1 = 6 passes.
+    force.game.hit(force.info, "Line", 5, table=dice(6, 6))
+    force.game.end_battle(force.info, None)
+    force.game.start_battle(force.info, "Fuentes", ["Line", "Voltigeurs"])
+    state, _ = force.game.state(force.info)
+    line = state.unit_by_name("Line")
+    assert line is not None and state.battles[state.active_battle or ""].units[line.unit_id].permanent == permanent
+
+
+def tables_source(path: str) -> str:
+    return base_values("disorder")[path].source

@@ -273,6 +273,13 @@ def rally(
     )
 
 
+def markers_after_battle(tables: Tables) -> str:
+    """§5, R2-9 [INF]: the markers end with the battle, unless a house rule keeps the permanent ones."""
+    if tables.flag("markers.cleared_after_battle"):
+        return "every marker comes off (§5)"
+    return "the markers come off; the permanent ones stay with their units into their next battle (house rule)"
+
+
 def tenths_of_inch(text: str, what: str) -> int:
     """A distance typed at the table ("3", "1.5") as whole tenths of an inch; no floats reach the log."""
     whole, _, fraction = text.strip().partition(".")

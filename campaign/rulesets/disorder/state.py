@@ -93,6 +93,13 @@ class CampaignState:
                 return unit
         return None
 
+    def permanent_markers(self) -> dict[str, int]:
+        """Each unit's permanent marker at the end of its last battle (kept only if a house rule says so, §5)."""
+        kept: dict[str, int] = {}
+        for battle in sorted(self.battles.values(), key=lambda b: b.number):
+            kept.update({uid: u.permanent for uid, u in battle.units.items() if battle.ended})
+        return kept
+
     def in_battle(self, battle: BattleState, unit_id: str, tables: Tables) -> Unit:
         """What the rules read of a unit in ``battle``."""
         roster, state = self.roster[unit_id], battle.units[unit_id]
@@ -177,7 +184,14 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         battles[p["battle_id"]] = BattleState(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
         return replace(state, battles=battles, active_battle=p["battle_id"])
     if kind == "battle.unit_deployed":
-        deployed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], int(p["state"]["points"]))
+        deployed = UnitInBattle(
+            p["unit_id"],
+            p["side"],
+            p["men"],
+            p["men"],
+            int(p["state"]["points"]),
+            permanent=p["state"].get("permanent", 0),
+        )
         return _battle(
             state,
             p["battle_id"],

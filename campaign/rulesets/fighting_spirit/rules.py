@@ -567,7 +567,8 @@ def last_stand(
     if not (us.in_cover or us.prone):
         problems.append("it is neither in cover nor prone")
     if friends_within_12 > 0:
-        problems.append(f'{friends_within_12} friendly unit(s) are within 12"')
+        near = tables.number("last_stand.friends_within")
+        problems.append(f'{friends_within_12} friendly unit(s) are within {near}"')
     need_enemies = int(tables.value("last_stand.enemy_squads_in_sight"))
     if enemy_squads_in_sight < need_enemies:
         problems.append(
