@@ -12,6 +12,7 @@ from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.decision import Decision
+from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
@@ -45,6 +46,8 @@ class Deployment:
     """FRESH, TIRED or EXHAUSTED; None takes what the campaign record gives (RULES.md §5)."""
     in_cover: bool = False
     prone: bool = False
+    start_grade: str | None = None
+    """A scenario's start grade for this unit (R2-3), instead of its side's fatigue."""
 
 
 class FightingSpirit(TableBattles):
@@ -122,16 +125,19 @@ class FightingSpirit(TableBattles):
         strangers = sorted(set(motivation) - campaign_sides)
         if strangers:
             raise InvalidInputError(f"no unit of this campaign fights for {', '.join(strangers)}")
+        units = [self.unit(state, d.unit) for d in deployments]
+        records = [state.fatigue(u.unit_id, tables) for u in units]
+        deployed = [start.Deployed(*row) for row in zip(units, (d.fatigue for d in deployments), records, strict=True)]
+        fatigues = start.side_fatigues(tables, deployed)
         seen: set[str] = set()
-        for d in deployments:
-            unit = self.unit(state, d.unit)
+        for d, unit in zip(deployments, units, strict=True):
             if unit.side not in motivation:
                 raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, which is not a side of this battle")
             if unit.unit_id in seen:
                 raise InvalidInputError(f"{unit.name} is deployed twice")
             seen.add(unit.unit_id)
-            fatigue = d.fatigue or state.fatigue(unit.unit_id, tables)
-            start = tables.start_grade(fatigue)
+            fatigue = fatigues[unit.unit_id]
+            grade = start.start_grade(tables, unit, fatigue, d.start_grade)
             record = state.records.get(unit.unit_id)
             men = record.men if record is not None else unit.profile.size
             if men <= 0:
@@ -142,7 +148,7 @@ class FightingSpirit(TableBattles):
                     unit_id=unit.unit_id,
                     side=unit.side,
                     men=men,
-                    state={"fatigue": fatigue, "start_grade": start, "in_cover": d.in_cover, "prone": d.prone},
+                    state={"fatigue": fatigue, "start_grade": grade, "in_cover": d.in_cover, "prone": d.prone},
                 )
             )
         return self._facts(info, "fs.battle_start", events, command_id)
@@ -553,14 +559,22 @@ class FightingSpirit(TableBattles):
 
     @command("fs.defence")
     def defence(
-        self, info: CampaignInfo, unit_name: str, *, table: TableEntry | None = None, command_id: str | None = None
+        self,
+        info: CampaignInfo,
+        unit_name: str,
+        *,
+        aimed: bool = True,
+        from_air: bool = False,
+        on_psion: bool = True,
+        table: TableEntry | None = None,
+        command_id: str | None = None,
     ) -> AppendResult:
         def decide(s: CampaignState, t: Tables, b: BattleState, d: Dice) -> list[Decision]:
             unit = self.unit(s, unit_name)
             fs.active_unit(b, unit)
-            sides = fs.defence_die(t, unit)
+            sides = fs.defence_die(t, unit, aimed=aimed, from_air=from_air, on_psion=on_psion)
             roll = d.roll(die(sides), f"defence of {unit.name} against aimed small arms")
-            which = "psi die" if unit.profile.psi_rank is not None else "d4"
+            which = "psi die" if sides != int(t.value("defence.aimed_small_arms_die")) else "d4"
             return [
                 Decision(
                     "defence",

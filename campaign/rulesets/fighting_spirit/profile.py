@@ -30,6 +30,8 @@ class UnitProfile(BaseModel):
     psi_rank: PsiRank | None = None
     keno_guard: bool = False
     terrifying: bool = False
+    crew_weapon: bool = False
+    """It has a crew-served weapon (e.g. a mounted machine gun): Kill may target it even as a one-man unit (R2-4 c)."""
 
     @property
     def living(self) -> bool:

@@ -192,6 +192,8 @@ def morale_test(
     sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"morale test of {unit.name}")
     lost = morale_outcome(roll.total, target)
+    if lost == 1 and 2 * roll.total <= target + tables.number("test.two_grades_slack"):
+        lost = 2  # R2-5: A-7's alternative reading of "half of what is needed", by house rule
     new_grade = tables.shifted_grade(us.grade, lost)
     verdict = {0: "passes", 1: "−1 grade", 2: "−2 grades (half or less)"}[lost]
     explanation = (
@@ -642,6 +644,8 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
 
 def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy_within: int) -> Decision:
     us = active_unit(battle, unit)
+    if us.last_stand and tables.flag("last_stand.no_morale_stat"):  # R2-4 (b): "die, but not surrender"
+        raise InvalidInputError(f"{unit.name} is in No step back: it has no grade and cannot surrender")
     facts, note = surrender_facts(tables, battle, us, us.grade, enemy_within)
     if not facts:
         limit = tables.value("surrender.enemy_within")
@@ -693,11 +697,14 @@ def psi(
         raise InvalidInputError(
             f'{target.name} is {distance}" away: beyond the first {band}" band a psion needs line of sight'
         )
-    if effect == "kill" and ts.men < int(tables.value("psi.rules.kill_min_men")):
-        raise InvalidInputError(f"Kill cannot be used on a one-man unit ({target.name})")
+    crew_weapon = target.profile.crew_weapon and tables.flag("psi.rules.kill_crew_weapon_exception")
+    if effect == "kill" and ts.men < int(tables.value("psi.rules.kill_min_men")) and not crew_weapon:
+        raise InvalidInputError(f"Kill cannot be used on a one-man unit ({target.name}) without a crew-served weapon")
     if blast_choice not in ("grades", "panic"):
         raise InvalidInputError("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
-    del ps
+    per_activation = tables.number("psi.rules.actions_per_activation")
+    if ps.psi_actions >= per_activation:  # R2-4 (a)
+        raise InvalidInputError(f"{psion.name} has made its {per_activation} psi actions this activation")
     rank = psion.profile.psi_rank
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
@@ -724,7 +731,8 @@ def psi(
     if effect == "confusion":
         lost = ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn)
         return [succeeded(f": {target.name} loses its activation", (lost,))]
-    if ts.last_stand and effect in ("no_step_back", "psi_blast", "psi_strike", "panic"):
+    no_grade = ts.last_stand and tables.flag("last_stand.no_morale_stat")
+    if no_grade and effect in ("no_step_back", "psi_blast", "psi_strike", "panic"):
         # R2-2, R2-4 (b): a unit in No step back has no grade; none of these reaches it.
         return [succeeded(f", but {target.name} is in No step back: no effect", outcome={"result": "no_effect"})]
     if effect == "no_step_back":
@@ -732,7 +740,9 @@ def psi(
         return [succeeded(f": {target.name} enters No step back", (stand,))]
     # R2-2: psionics override the ordinary limits on panic (Veterans, Elite, a unit that passed its test).
     overrides = tables.flag("psi.rules.overrides_ordinary_limits")
-    cannot_panic = not overrides and (not tables.panic_triggers(target.profile.quality) or ts.panic == "immune")
+    cannot_panic = ts.last_stand or (
+        not overrides and (not tables.panic_triggers(target.profile.quality) or ts.panic == "immune")
+    )
     if effect == "psi_blast":
         blast = {**inputs, "blast": blast_choice}
         if blast_choice == "grades":
@@ -764,7 +774,8 @@ def psi(
     # kill: a trooper shoots a comrade (the hit is resolved as normal), the unit is suppressed and tests as if
     # its leader were lost.
     suppressed = SuppressionChanged(battle_id=b, unit_id=uid, markers=ts.suppression + (0 if ts.last_stand else 1))
-    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit); suppressed", (suppressed,))
+    what = "; no suppression marker (No step back)" if ts.last_stand else "; suppressed"
+    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit){what}", (suppressed,))
     return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill", psi_caused=True)]
 
 
@@ -799,9 +810,12 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
     )
 
 
-def defence_die(tables: Tables, unit: RosterUnit) -> int:
-    """Against aimed small-arms fire a psion defends with the psi die instead of the d4 (§0.10)."""
+def defence_die(
+    tables: Tables, unit: RosterUnit, *, aimed: bool = True, from_air: bool = False, on_psion: bool = True
+) -> int:
+    """Against small-arms fire a psion defends with the psi die instead of the d4 (§0.10), only when the fire is
+    aimed (not fragments or blast), not from the air, and the hit falls on the psion himself (R2-4 d)."""
     base = int(tables.value("defence.aimed_small_arms_die"))
-    if unit.profile.psi_rank is None:
+    if unit.profile.psi_rank is None or not aimed or from_air or not on_psion:
         return base
     return max(base, tables.psi_die(unit.profile.psi_rank))
