@@ -96,6 +96,13 @@ def test_r2_2_psi_panic_reaches_a_veteran_squad(front: FsTable, roll: int, panic
     assert front.grade("Veterans") == grade
 
 
+def test_r2_2_a_veteran_panicked_by_psi_takes_the_usual_later_tests(front: FsTable) -> None:
+    psi(front, "Veterans", "panic", 4, 1)  # d10 1 ≤ LV 3: panics, −1 grade
+    assert front.unit_state("Veterans").panic == "panicking" and front.grade("Veterans") == "steady"
+    later = applied(front.fs.panic(front.info, "Veterans", None, table=dice(4)))  # 4 > 3: the panic is over
+    assert later[0]["outcome"]["result"] == "pass" and front.unit_state("Veterans").panic == "immune"
+
+
 def test_r2_2_psi_panic_reaches_a_unit_that_passed_its_panic_test(front: FsTable) -> None:
     front.fs.panic(front.info, "Greens", "fired_on", table=dice(3))  # d6 3 > LV 2: passes, never again
     refused(front, lambda: front.fs.panic(front.info, "Greens", "fired_on", table=dice(1)), "never panic again")
@@ -304,3 +311,35 @@ def test_a_routed_unit_surrenders_with_an_enemy_at_exactly_12(
     assert result[0]["outcome"]["to"] == "routed"
     assert result[0]["outcome"]["surrendered"] is surrenders
     assert (front.unit_state("Greens").removed == "surrendered") is surrenders
+
+
+def last_stand(front: FsTable, *faces: int, enemies: int = 3, enemy_within: int | None = None) -> dict[str, Any]:
+    if not front.unit_state("Greens").in_cover:
+        front.fs.position(front.info, "Greens", prone=None, in_cover=True)
+    result = front.fs.last_stand(
+        front.info,
+        "Greens",
+        friends_within_12=0,
+        enemy_squads_in_sight=enemies,
+        enemy_within=enemy_within,
+        table=dice(*faces),
+    )
+    return applied(result)[0]
+
+
+@pytest.mark.parametrize(("roll", "result"), [(6, "stands"), (5, "scattered")])
+def test_no_step_back_succeeds_on_six_or_more(front: FsTable, roll: int, result: str) -> None:
+    assert last_stand(front, roll)["outcome"]["result"] == result  # d6 (not Keno Guard), success ≥ 6
+
+
+@pytest.mark.parametrize(("enemy_within", "result"), [(12, "surrendered"), (13, "scattered")])
+def test_a_failed_no_step_back_surrenders_with_an_enemy_at_exactly_12(
+    front: FsTable, enemy_within: int, result: str
+) -> None:
+    assert last_stand(front, 1, enemy_within=enemy_within)["outcome"]["result"] == result
+
+
+def test_no_step_back_needs_three_enemy_squads_in_sight(front: FsTable) -> None:
+    front.fs.position(front.info, "Greens", prone=None, in_cover=True)
+    refused(front, lambda: last_stand(front, 6, enemies=2), "only 2 enemy squads")
+    assert last_stand(front, 6, enemies=3)["outcome"]["result"] == "stands"

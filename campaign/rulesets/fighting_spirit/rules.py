@@ -511,7 +511,7 @@ def panic_test(
     triggers = tables.panic_triggers(unit.profile.quality)
     if us.last_stand:
         raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
-    if not triggers and not psi_caused:
+    if not triggers and not psi_caused and us.panic != "panicking":  # a psi-made panic has its later tests (R2-2)
         raise InvalidInputError(f"{unit.name} is {unit.profile.quality}: Veterans and Elite never panic")
     if us.panic == "immune" and not psi_caused:
         raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
