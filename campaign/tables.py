@@ -12,7 +12,6 @@ from importlib import resources
 from typing import Any
 
 from campaign.rulesets.tables import Sourced, flatten
-from events.errors import InvalidInputError
 
 READERS = frozenset({"value", "number", "flag", "has", "source", "band", "step_bonus"})
 """The table lookups that take a path (:class:`campaign.rulesets.tables.RuleTables`'s and Mass Combat's bands
@@ -118,10 +117,16 @@ def unread_paths(package: str) -> list[str]:
     ]
 
 
-def check_read(package: str, path: str) -> None:
-    """Refuse a house rule on a path that no rule reads: it would change nothing (R2-36)."""
-    if path in (replaced := alternatives(package)):
-        rules = " and ".join(f"`house-rule {table} {value}`" for table, value in replaced[path])
-        raise InvalidInputError(f"{path} is an alternative reading kept as data: apply it with {rules}")
-    if path in base_values(package) and not is_read(package, path):
-        raise InvalidInputError(f"no rule reads {path}: a house rule on it would change nothing")
+@functools.cache
+def house_rule_refusals(package: str) -> dict[str, str]:
+    """R2-36: each path a house rule may not name, with the words that refuse it: a path that no rule reads (it
+    would change nothing), and an alternative reading (applied through the house rules on its table paths)."""
+    refusals = {
+        path: f"no rule reads {path}: a house rule on it would change nothing"
+        for path in base_values(package)
+        if not path.startswith(ALTERNATIVES) and not is_read(package, path)
+    }
+    for path, applied in alternatives(package).items():
+        rules = " and ".join(f"`house-rule {table} {value}`" for table, value in applied)
+        refusals[path] = f"{path} is an alternative reading kept as data: apply it with {rules}"
+    return refusals

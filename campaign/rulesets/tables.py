@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from events.errors import InvalidInputError
@@ -56,6 +56,8 @@ class RuleTables:
     ``Tables`` adds the lookups its rules need."""
 
     values: Mapping[str, Sourced]
+    refused: Mapping[str, str] = field(default_factory=dict)
+    """Paths a house rule may not name, with the words that refuse it (R2-36: no rule reads them)."""
 
     def value(self, path: str) -> Any:
         try:

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from campaign.disorder import Disorder
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.tables import Sourced
@@ -19,6 +18,7 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
+from tests.services import disorder
 
 
 class Force:
@@ -27,7 +27,7 @@ class Force:
     def __init__(self, units: dict[str, tuple[int, int, str]]) -> None:
         self.ledger = make_ledger(Backend("memory"))
         self.ledger.create_campaign("Peninsula", "disorder")
-        self.game = Disorder(self.ledger)
+        self.game = disorder(self.ledger)
         for name, (models, points, troops) in units.items():
             self.game.muster(self.info, name, "British", {"models": models, "points": points, "troops": troops})
         self.game.muster(self.info, "Voltigeurs", "French", {"models": 10, "points": 90, "troops": "light"})

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from campaign.fighting_spirit import Deployment
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, applied, dice
@@ -27,7 +27,7 @@ def front(table: FsTable) -> FsTable:
     table.muster("Greens", side="Otlok", quality="green", leadership=2, size=8)
     table.battle(
         {"Keno": "medium", "Otlok": "low"},
-        *(Deployment(n, "fresh") for n in (PSION, "Elite Androids", "Veterans", "Greens")),
+        *(Deployment(unit=n, fatigue="fresh") for n in (PSION, "Elite Androids", "Veterans", "Greens")),
     )
     return table
 
@@ -163,35 +163,41 @@ def test_r2_3_a_side_starts_at_its_most_tired_units_fatigue(blue: FsTable) -> No
     state, tables = blue.fs.state(blue.info)
     records = {n: state.fatigue(state.unit_by_name(n).unit_id, tables) for n in ("Alpha", "Bravo", "Charlie")}  # type: ignore[union-attr]
     assert records == {"Alpha": "fresh", "Bravo": "tired", "Charlie": "fresh"}
-    grades = start_grades(blue, Deployment("Alpha"), Deployment("Bravo"), Deployment("Charlie"))
+    grades = start_grades(blue, Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Charlie"))
     assert grades == {"Alpha": "steady", "Bravo": "steady", "Charlie": "steady"}
 
 
 def test_r2_3_the_gm_may_state_the_sides_fatigue(blue: FsTable) -> None:
-    grades = start_grades(blue, Deployment("Alpha", "fresh"), Deployment("Bravo"), Deployment("Charlie"))
+    grades = start_grades(
+        blue, Deployment(unit="Alpha", fatigue="fresh"), Deployment(unit="Bravo"), Deployment(unit="Charlie")
+    )
     assert grades == {"Alpha": "confident", "Bravo": "confident", "Charlie": "confident"}
 
 
 def test_r2_3_different_fatigues_for_one_side_are_refused(blue: FsTable) -> None:
     before = blue.log_length()
     with pytest.raises(InvalidInputError, match="one fatigue for all its troops"):
-        blue.battle({"Blue": "medium"}, Deployment("Alpha", "fresh"), Deployment("Bravo", "tired"))
+        blue.battle(
+            {"Blue": "medium"}, Deployment(unit="Alpha", fatigue="fresh"), Deployment(unit="Bravo", fatigue="tired")
+        )
     assert blue.log_length() == before
 
 
 def test_r2_3_a_scenario_start_grade_for_one_unit(blue: FsTable) -> None:
-    grades = start_grades(blue, Deployment("Alpha"), Deployment("Bravo"), Deployment("Charlie", start_grade="broken"))
+    grades = start_grades(
+        blue, Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Charlie", start_grade="broken")
+    )
     assert grades == {"Alpha": "steady", "Bravo": "steady", "Charlie": "broken"}
 
 
 def test_r2_3_routed_is_never_a_start_grade(blue: FsTable) -> None:
     with pytest.raises(InvalidInputError, match="not 'routed'"):
-        blue.battle({"Blue": "medium"}, Deployment("Alpha", start_grade="routed"))
+        blue.battle({"Blue": "medium"}, Deployment(unit="Alpha", start_grade="routed"))
 
 
 def test_r2_3_house_rule_per_unit_fatigue(blue: FsTable) -> None:
     blue.fs.house_rule(blue.info, "campaign.side_fatigue", "per_unit")
-    grades = start_grades(blue, Deployment("Alpha"), Deployment("Bravo"), Deployment("Charlie"))
+    grades = start_grades(blue, Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Charlie"))
     assert grades == {"Alpha": "confident", "Bravo": "steady", "Charlie": "confident"}
 
 
@@ -220,7 +226,9 @@ def test_r2_4_c_kill_on_a_one_man_unit_only_with_a_crew_served_weapon(table: FsT
     table.muster(PSION, quality="regular", leadership=2, size=1, psi_rank="master")
     table.muster("Sniper", side="Otlok", quality="regular", leadership=2, size=1)
     table.muster("Gunner", side="Otlok", quality="regular", leadership=2, size=1, crew_weapon=True)
-    table.battle({"Keno": "medium", "Otlok": "low"}, *(Deployment(n, "fresh") for n in (PSION, "Sniper", "Gunner")))
+    table.battle(
+        {"Keno": "medium", "Otlok": "low"}, *(Deployment(unit=n, fatigue="fresh") for n in (PSION, "Sniper", "Gunner"))
+    )
     refused(table, lambda: psi(table, "Sniper", "kill", 8), "one-man unit")
     # Kill ≥ 8, then the leader-lost test at low motivation: LV 2 + 4 = 6 on the d8: a 7 passes.
     assert psi(table, "Gunner", "kill", 8, 7)[0]["outcome"]["result"] == "success"

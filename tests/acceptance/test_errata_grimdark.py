@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from campaign.grimdark import Grimdark
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.tables import base_values
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
+from tests.services import grimdark
 
 UNITS = {
     # R2-32's example: 7 soldiers (one wound each) and a hero with Tough(3).
@@ -34,7 +34,7 @@ class Match:
     def __init__(self, joins: dict[str, str]) -> None:
         self.ledger = make_ledger(Backend("memory"))
         self.ledger.create_campaign("Sector 7", "grimdark")
-        self.game = Grimdark(self.ledger)
+        self.game = grimdark(self.ledger)
         for name, (side, profile) in UNITS.items():
             self.game.muster(self.info, name, side, profile)
         self.game.start_battle(self.info, "Ruins", list(UNITS), joins)
@@ -167,3 +167,11 @@ def test_r2_35_project_defaults_carry_their_tags() -> None:
         assert values[path].source.startswith("INF") and values[path].erratum == "R2-35"
     names = values["traits.unit.names"]
     assert names.value[5] == "Veteran" and "PUB" in names.source and "PLACEHOLDER (face 6" in names.source
+
+
+def test_r2_32_a_battle_recorded_before_it_keeps_the_first_editions_reading() -> None:
+    from campaign.commands import recorded_command
+
+    args = {"name": "Ruins", "units": ["Squad", "Captain"], "joins": {"Captain": "Squad"}, "special": False}
+    assert recorded_command("gf.battle_start", 1, args).hero_is_model is False  # type: ignore[attr-defined]
+    assert recorded_command("gf.battle_start", 2, args).hero_is_model is True  # type: ignore[attr-defined]

