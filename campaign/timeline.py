@@ -226,38 +226,44 @@ class Sandbox:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
 
-def dice_left_on_table(
-    events: Sequence[RecordedEvent], since_seq: int, queued: Sequence[int]
-) -> tuple[tuple[int, int], ...]:
-    """After ``events`` (the whole log, the new rewind included): the dice that no command in effect uses, in the
-    order rolled, as (seq, roll index): those already on the table (``queued``) and those rolled after
-    ``since_seq``. A die is used by a command in effect that rolled it, names it (``command_issued.dice``, a rule
-    application's dice), was offered it again, or set it aside by a reroll."""
+def _dice_in_use(events: Sequence[RecordedEvent]) -> tuple[dict[int, int], set[int], set[int]]:
+    """Every die rolled (seq → roll index), the seqs of those a command in effect uses, and the roll indexes
+    taken off the table (offered again, or set aside by a reroll). A die is used by the command in effect that
+    rolled it, or that names it (``command_issued.dice``, a rule application's dice)."""
     live = live_seqs(events)
-    in_use: set[int] = set()
+    rolled: dict[int, int] = {}
+    command_of: dict[int, object] = {}
+    named: set[int] = set()
     live_commands: set[object] = set()
     taken: set[int] = set()
     for e in events:
         p = e.payload
-        if e.type == "dice.rolled" and p.get("offered_from") is not None:
-            taken.add(int(p["offered_from"]))
+        if e.type == "dice.rolled":
+            rolled[e.seq] = int(p["roll_index"])
+            command_of[e.seq] = e.meta.get("command_id")
+            if p.get("offered_from") is not None:
+                taken.add(int(p["offered_from"]))
         elif e.type == "dice.set_aside":  # never retracted: a reroll stays a reroll
             taken.add(int(p["roll_index"]))
         if e.seq not in live or e.type in NEVER_RETRACTED:
             continue
         live_commands.add(e.meta.get("command_id"))
         if e.type in ("timeline.command_issued", "rules.applied"):
-            in_use.update(int(i) for i in (p.get("dice") or ()))
-    held = set(queued)
-    out: list[tuple[int, int]] = []
-    for e in events:
-        if e.type != "dice.rolled" or (e.seq <= since_seq and e.seq not in held):
-            continue
-        index = int(e.payload["roll_index"])
-        if e.meta.get("command_id") in live_commands or index in in_use or index in taken:
-            continue
-        out.append((e.seq, index))
-    return tuple(out)
+            named.update(int(i) for i in (p.get("dice") or ()))
+    used = {seq for seq, index in rolled.items() if command_of[seq] in live_commands or index in named}
+    return rolled, used, taken
+
+
+def dice_left_on_table(
+    before: Sequence[RecordedEvent], after: Sequence[RecordedEvent], queued: Sequence[int]
+) -> tuple[tuple[int, int], ...]:
+    """The dice on the table once a rewind, undo or amendment turns the log ``before`` into ``after``: those
+    already on it (``queued``: seqs) and those a command in effect used before and no longer uses, less any a
+    command in effect uses now or that were taken off; in the order rolled, as (seq, roll index)."""
+    _, used_before, _ = _dice_in_use(before)
+    rolled, used_after, taken = _dice_in_use(after)
+    held = (set(queued) | used_before) - used_after
+    return tuple((seq, rolled[seq]) for seq in sorted(held) if seq in rolled and rolled[seq] not in taken)
 
 
 def _rewind_at(events: Sequence[RecordedEvent], to_seq: int) -> list[RecordedEvent]:
@@ -306,7 +312,7 @@ class Timeline:
                 f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
                 f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
             )
-        on_table = dice_left_on_table(_rewind_at(events, to_seq), to_seq, info.on_table)
+        on_table = dice_left_on_table(events, _rewind_at(events, to_seq), info.on_table)
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
         return self.ledger.record(info, [event], "rewind", command_id)
 
@@ -328,7 +334,7 @@ class Timeline:
         key = last.meta.get("command_id")
         start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
         what = str(last.meta.get("command") or last.type)
-        on_table = dice_left_on_table(_rewind_at(events, start - 1), start - 1, info.on_table)
+        on_table = dice_left_on_table(events, _rewind_at(events, start - 1), info.on_table)
         event = Rewound(to_seq=start - 1, reason=f"undo of {what} (#{start}–#{last.seq})", on_table=on_table)
         return self.ledger.record(info, [event], "undo", command_id), what, start
 
@@ -392,7 +398,7 @@ class Timeline:
         batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
         # The amendment's rewind says which dice its dropped commands leave on the table.
         whole = list(sandbox.store.read(info.campaign_id))
-        left = [list(pair) for pair in dice_left_on_table(whole, rewind_to, info.on_table)]
+        left = [list(pair) for pair in dice_left_on_table(events, whole, info.on_table)]
         batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         report.retracted = (target.first_seq, info.last_seq)
         if report.stopped_at is not None:
