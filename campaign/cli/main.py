@@ -71,7 +71,7 @@ def new(
             seed_bytes = bytes.fromhex(seed)
         except ValueError:
             raise InvalidInputError("--seed must be hexadecimal") from None
-    result = open_app().ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
+    result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
     Output(as_json).appended(result, f"Campaign [bold]{name}[/] created ({ruleset}).")
 
 
