@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from campaign.bootstrap import bootstrap
 from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
+from campaign.cli.argv import CampaignGroup
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.timeline_cli import log_filter
@@ -26,7 +27,7 @@ app = typer.Typer(
     name="campaign",
     help="Campaign Ledger: run long tabletop wargame campaigns on an auditable, replayable event log.",
     no_args_is_help=True,
-    add_completion=False,
+    cls=CampaignGroup,
     pretty_exceptions_enable=False,
 )
 
@@ -39,15 +40,27 @@ timeline_cli.register(app)
 timeline_cli.register_exchange(app)
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"campaign {version('campaign-ledger')}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _options(
     db: Annotated[
-        str, typer.Option("--db", envvar="CAMPAIGN_DB", help="SQLite file or postgresql:// URL.")
+        str, typer.Option("--db", envvar="CAMPAIGN_DB", metavar="FILE|URL", help="SQLite file or postgresql:// URL.")
     ] = "campaign.db",
     actor: Annotated[
         str | None, typer.Option("--actor", envvar="CAMPAIGN_ACTOR", help="Who is entering commands.")
     ] = None,
     verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help="Log more (repeatable).")] = 0,
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit."),
+    ] = False,
 ) -> None:
     configure_logging(verbose)
     state.db, state.actor, state.app = db, actor, None
