@@ -83,9 +83,8 @@ def arrange(root: Command, args: Sequence[str]) -> list[str]:
                 path.append(tokens[i])
                 i += 1
             continue
-        commands = _subcommands(command)
-        if commands is not None and not positionals:
-            sub = commands.get(token)
+        if _subcommands(command) is not None and not positionals:
+            sub = command.get_command(None, token)
             path.append(token)
             # Not a command: Click will say so, with its suggestions; the rest is kept in order.
             command = sub if sub is not None else SimpleNamespace(params=[])
@@ -120,7 +119,46 @@ def tidy_help(command: Command) -> None:
 
 
 class CampaignGroup(typer.core.TyperGroup):
-    """The ``campaign`` command: arranges its arguments (see above) and tidies its help before Click runs."""
+    """The ``campaign`` command: arranges its arguments (see above), tidies its help, and loads a command's
+    module only when that command runs. ``lazy`` maps each command's name to its module, the function there
+    that registers it (or the attribute holding its Typer group) and its one-line help, which the command
+    list shows without importing anything."""
+
+    lazy: dict[str, tuple[str, str, str]] = {}  # noqa: RUF012 (set by the subclass, read only)
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.commands, *(name for name in self.lazy if name not in self.commands)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in self.commands or cmd_name not in self.lazy:
+            return self.commands.get(cmd_name)
+        module_name, attribute, short_help = self.lazy[cmd_name]
+        if self._listing:  # the command list of `campaign --help`: its line of help is all it needs
+            return typer.core.TyperCommand(cmd_name, help=short_help)
+        import importlib
+
+        from typer.main import get_group
+
+        module = importlib.import_module(module_name)
+        found = getattr(module, attribute)
+        if isinstance(found, typer.Typer):
+            command = get_group(found)
+        else:  # a function registering its commands on the app given to it
+            holder = typer.Typer()
+            found(holder)
+            command = get_group(holder).commands[cmd_name]
+        command.name = cmd_name
+        tidy_help(command)
+        self.commands[cmd_name] = command
+        return command
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
         import sys
