@@ -12,7 +12,7 @@ import typer
 
 from campaign.cli.argv import CampaignGroup
 
-# name: (module, what registers it, one-line help). A test checks these against the modules.
+# name: (module, what registers it there, its help's first sentences). A test checks these against the modules.
 COMMANDS = {
     "new": (
         "campaign.cli.basics",
@@ -69,6 +69,16 @@ COMMANDS = {
         "campaign.cli.timeline_cli",
         "register",
         "Correct a past command's inputs: it and every later command are re-run on their own dice.",
+    ),
+    "undo": (
+        "campaign.cli.timeline_cli", "register",
+        "Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice it "
+        "rolled stay rolled.",
+    ),
+    "reroll": (
+        "campaign.cli.timeline_cli", "register",
+        "Take the next die a retracted command left on the table off it, on the record: the next command that rolls "
+        "those dice rolls new ones.",
     ),
     "branch": (
         "campaign.cli.timeline_cli",
