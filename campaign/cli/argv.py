@@ -143,7 +143,7 @@ class CampaignGroup(typer.core.TyperGroup):
         module = importlib.import_module(module_name)
         found = getattr(module, attribute)
         if isinstance(found, typer.Typer):
-            command = get_group(found)
+            command: Any = get_group(found)
         else:  # a function registering its commands on the app given to it
             holder = typer.Typer()
             found(holder)

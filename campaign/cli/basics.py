@@ -92,7 +92,8 @@ def register(app: typer.Typer) -> None:
     @app.command("reveal")
     @handles_errors
     def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
-        """Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret."""
+        """Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay
+        secret."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
         result = ledger.reveal(info, command_id=command_id)

@@ -71,12 +71,14 @@ COMMANDS = {
         "Correct a past command's inputs: it and every later command are re-run on their own dice.",
     ),
     "undo": (
-        "campaign.cli.timeline_cli", "register",
+        "campaign.cli.timeline_cli",
+        "register",
         "Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice it "
         "rolled stay rolled.",
     ),
     "reroll": (
-        "campaign.cli.timeline_cli", "register",
+        "campaign.cli.timeline_cli",
+        "register",
         "Take the next die a retracted command left on the table off it, on the record: the next command that rolls "
         "those dice rolls new ones.",
     ),

@@ -31,3 +31,11 @@ def test_the_store_benchmark_runs_every_contender() -> None:
 def test_the_campaign_benchmark_plays_and_verifies_its_campaign() -> None:
     result = run(str(BENCH / "campaign_bench.py"), "--battles", "3", "--units", "3")
     assert result["verified"] is True and result["drift"] == 0 and result["battles"] == 3, result
+
+
+def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> None:
+    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1")
+    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"}  # type: ignore[arg-type]
+    assert all(v > 0 for v in result["cpu_s"].values())  # type: ignore[attr-defined]
+    assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"}  # type: ignore[arg-type]
+    assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6}

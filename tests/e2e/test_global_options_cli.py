@@ -95,10 +95,11 @@ def test_shell_completion_is_offered_and_completes_commands() -> None:
     assert completed.stdout.split() == ["funds"]
 
 
-def _every_command(command: Any, path: list[str]) -> list[list[str]]:
-    found = [path]
-    for name, sub in getattr(command, "commands", {}).items():
-        found += _every_command(sub, [*path, name])
+def _every_command(command: Any, path: list[str]) -> list[tuple[list[str], Any]]:
+    found = [(path, command)]
+    if hasattr(command, "commands"):
+        for name in command.list_commands(None):
+            found += _every_command(command.get_command(None, name), [*path, name])
     return found
 
 
@@ -108,10 +109,7 @@ def test_no_help_shows_type_tags() -> None:
     pages = _every_command(root, [])
     assert len(pages) > 60
     tags = re.compile(r"<(?:str|bool|int|float|path)>")
-    for path in pages:
-        command = root
-        for name in path:
-            command = command.commands[name]
+    for path, command in pages:
         ctx = typer.Context(command, info_name=path[-1] if path else "campaign")
         shown = [p.display_type_rich(ctx) or "" for p in command.get_params(ctx)]
         assert not [t for t in shown if tags.search(t)], f"campaign {' '.join(path)} --help shows {shown}"
