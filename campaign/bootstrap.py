@@ -27,8 +27,8 @@ from projections.campaigns import CampaignsProjector, SqlCampaignDirectory
 if TYPE_CHECKING:
     from alembic.config import Config
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+"""Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
 SCHEMA_HEAD = "0004"
 """The newest migration; a test checks it equals Alembic's head."""
 
@@ -36,9 +36,12 @@ SCHEMA_HEAD = "0004"
 def alembic_config() -> Config:
     from alembic.config import Config  # Alembic is loaded only when a database needs migrating
 
-    if not ALEMBIC_INI.is_file():
-        raise ConfigurationError(f"migrations not found at {ALEMBIC_INI}: install the project with `pip install -e .`")
-    return Config(str(ALEMBIC_INI))
+    if not (MIGRATIONS / "env.py").is_file():
+        raise ConfigurationError(f"migrations not found at {MIGRATIONS}: reinstall Campaign Ledger")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    return config
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -62,9 +65,8 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             return
         if revision is None and not create:
             raise NotFoundError(f"{where(engine)} holds no campaign yet: {HOW_TO_START}")
-        from alembic.runtime.migration import MigrationContext
-
         from alembic import command
+        from alembic.runtime.migration import MigrationContext
 
         with write_connection(engine) as conn, conn.begin():
             lock_for_append(conn)

@@ -79,6 +79,7 @@ def test_a_command_loads_neither_alembic_nor_progress_bars_nor_postgresql_nor_ot
 def test_a_database_behind_the_schema_is_still_migrated(tmp_path: Path) -> None:
     """Alembic is loaded when it is needed: a database one migration behind is brought up to date."""
     from alembic import command
+
     from campaign.bootstrap import SCHEMA_HEAD, alembic_config, current_revision
     from events.db import make_engine
 

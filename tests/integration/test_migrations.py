@@ -6,13 +6,13 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect
 
 import projections.tables  # noqa: F401
-from alembic import command
 from campaign.bootstrap import SCHEMA_HEAD, alembic_config, ensure_schema
 from events.db import make_engine
 from events.schema import metadata

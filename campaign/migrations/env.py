@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
+from alembic import context
 from sqlalchemy import Connection
 
 import projections.tables  # noqa: F401  (declares the projection tables on the shared metadata)
-from alembic import context
 from events.db import make_engine
 from events.schema import metadata
 
