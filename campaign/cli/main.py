@@ -103,6 +103,12 @@ COMMANDS = {
         "register",
         "Drop every projection and refold it from the log (streamed, with progress).",
     ),
+    "rules": (
+        "campaign.cli.rules_cli",
+        "register",
+        "Print a clause of the rules (RULES.md, as cited by the log and by `audit`), with the errata that amend it; "
+        "without a clause, list them all.",
+    ),
     "demo": (
         "campaign.cli.basics",
         "register",

@@ -57,7 +57,7 @@ def test_the_wheel_carries_the_migrations_and_the_rules(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     versions = {p.name for p in (ROOT / "campaign" / "migrations" / "versions").glob("*.py")}
     assert versions and {f"campaign/migrations/versions/{v}" for v in versions} <= names
-    assert {"campaign/migrations/env.py", "campaign/migrations/script.py.mako"} <= names
+    assert {"campaign/migrations/env.py", "campaign/migrations/script.py.mako", "campaign/RULES.md"} <= names
 
 
 @pytest.mark.slow
@@ -100,3 +100,4 @@ def test_the_installed_wheel_creates_and_reads_a_campaign(wheel: Path, tmp_path:
     run("new", "Peninsula", "--ruleset", "disorder")
     assert "Peninsula (disorder)" in run("status")
     assert (work / "campaign.db").is_file()
+    assert run("rules", "§1.1").startswith("## 1.1 Identification")  # the rules ship in the wheel
