@@ -14,6 +14,7 @@ from typing import Any
 
 from campaign.commands import command_type, fold_for, recorded_command
 from campaign.executor import Ledger, Replay
+from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
 from events.dice import ReplayDice
 from events.dice.derive import seed_commitment
@@ -106,6 +107,9 @@ class Change:
     command: str
     before: list[dict[str, Any]]
     after: list[dict[str, Any]]
+    recorded_under: str | None = None
+    """The ruleset version its rules were recorded under, when that is not today's: the rules changed since (a
+    new edition of RULES.md), so a different outcome is expected, not a sign that the log was altered."""
 
 
 @dataclass
@@ -222,6 +226,12 @@ class Sandbox:
             raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
 
+    def keep(self, campaign_id: str, group: CommandGroup) -> None:
+        """Append ``group``'s recorded events as they stand (a command that cannot be re-run any more)."""
+        events = [NewEvent(e.type, dict(e.payload), e.schema_version) for e in group.events]
+        head = self.store.head(campaign_id).seq
+        self.store.append(campaign_id, events, head, command_id=f"kept-{group.first_seq}")
+
     def appended(self, campaign_id: str) -> list[RecordedEvent]:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
@@ -281,6 +291,20 @@ def _as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[di
     kind = command_type(str(issued.payload["command"]))
     version = issued.payload.get("version") or 0
     return [dict(o) for o in kind.recorded_by(version, outcomes)]
+
+
+def _edition(group: CommandGroup, info: CampaignInfo) -> str | None:
+    """The ruleset version ``group``'s rules were recorded under, if it is not the version of today."""
+    recorded = {str(e.payload.get("ruleset_version")) for e in group.events if e.type == "rules.applied"}
+    issued = group.issued
+    if issued is not None:
+        # A command recorded before commands had versions ran under the first edition (0.1).
+        kept = issued.payload.get("ruleset_version") or ("0.1" if issued.payload.get("version") is None else None)
+        if kept is not None:
+            recorded.add(str(kept))
+    today = RULESETS[info.ruleset].version if info.ruleset in RULESETS else None
+    older = sorted(v for v in recorded if v != today)
+    return older[0] if older else None
 
 
 def _decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
@@ -428,13 +452,18 @@ class Timeline:
             if group.issued is None or group.events[0].type == "timeline.rewound":
                 continue
             name = str(group.issued.payload["command"])
+            edition = _edition(group, info)
             try:
                 rerun = sandbox.run(info.campaign_id, group)
             except CampaignError as exc:
-                drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}]))
-                break
+                drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}], edition))
+                if edition is None:
+                    break
+                sandbox.keep(info.campaign_id, group)  # the rules changed since: go on from what was recorded
+                continue
             if _decided(_as_recorded(group, CommandGroup(tuple(rerun)).outcomes)) != _decided(group.outcomes):
-                drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
+                after = CommandGroup(tuple(rerun)).outcomes
+                drift.append(Change(group.first_seq, name, group.outcomes, after, edition))
         return drift
 
 
