@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from campaign.bootstrap import bootstrap
-from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
+from campaign.cli import campaign_views, chart, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.timeline_cli import log_filter
@@ -35,6 +35,7 @@ app.add_typer(mass_combat.app, name="mc")
 app.add_typer(disorder.app, name="dis")
 app.add_typer(grimdark.app, name="gf")
 campaign_views.register(app)
+chart.register(app)
 timeline_cli.register(app)
 timeline_cli.register_exchange(app)
 
@@ -247,7 +248,7 @@ def demo(
     """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
 
     An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
-    from campaign.cli.demo import build_demo, demo_ids
+    from campaign.cli.demo import build_demo, demo_ids, write_charts
 
     if "://" not in state.db and state.db != ":memory:":
         existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]
@@ -261,6 +262,7 @@ def demo(
     out = Output(as_json)
     state.app = bootstrap(state.db, actor=state.actor, new_id=demo_ids())
     summary = build_demo(state.app, out)
+    summary["charts"] = write_charts(state.app, state.db, out, replace)
     if as_json:
         out.json(summary)
 
