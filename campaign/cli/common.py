@@ -81,7 +81,7 @@ def ask_die(request: DieRequest) -> int:
     while True:
         try:
             typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
-        except click.exceptions.Abort:
+        except (click.exceptions.Abort, typer.Abort):
             raise InvalidInputError("stopped before every die was entered: nothing was recorded") from None
         if typed.isdigit() and 1 <= int(typed) <= request.sides:
             return int(typed)
