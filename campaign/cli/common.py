@@ -120,21 +120,29 @@ def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bo
         counting = CountingDice(face, info.next_roll_index, ledger.on_table(info))
         ledger.dry_run(info, command, counting)
         runs.append(counting.needed)
-    least, most = (runs[0], runs[1]) if runs else ([], [])
+    low, high = (runs[0], runs[1]) if runs else ([], [])
     out = Output(as_json)
     if as_json:
-        out.json({"command": command.name, "dice": [vars_of(n) for n in least], "at_most": [vars_of(n) for n in most]})
+        out.json({"command": command.name, "dice": [vars_of(n) for n in low], "if_highest": [vars_of(n) for n in high]})
         return
     console = out.console
-    console.print(f"[bold]{escape(info.name)}[/]: {escape(command.name)} needs {tally(least)} (nothing was recorded)")
-    for i, needed in enumerate(least, 1):
-        still = " [yellow](still on the table: enter the same faces again)[/]" if needed.on_table else ""
-        console.print(f"  {i}. {needed.notation} for {escape(needed.purpose)}{still}")
-    if [n.count for n in most] != [n.count for n in least] or [n.sides for n in most] != [n.sides for n in least]:
-        console.print(f"  depending on the rolls, up to {tally(most)}:")
-        for i, needed in enumerate(most, 1):
-            console.print(f"  {i}. {needed.notation} for {escape(needed.purpose)}")
-    if least or most:
+    same = [(n.count, n.sides) for n in low] == [(n.count, n.sides) for n in high]
+    if same:
+        console.print(f"[bold]{escape(info.name)}[/]: {escape(command.name)} needs {tally(low)} (nothing was recorded)")
+    else:
+        console.print(
+            f"[bold]{escape(info.name)}[/]: how many dice {escape(command.name)} needs depends on the rolls "
+            "(nothing was recorded)"
+        )
+    for title, needed in (
+        (("", low),) if same else (("every die at its lowest", low), ("every die at its highest", high))
+    ):
+        if title:
+            console.print(f" with {title}: {tally(needed)}")
+        for i, n in enumerate(needed, 1):
+            still = " [yellow](still on the table: enter the same faces again)[/]" if n.on_table else ""
+            console.print(f"  {i}. {n.notation} for {escape(n.purpose)}{still}")
+    if low or high:
         console.print("Roll them and give the faces in this order with --dice, or use --dice ask to be asked for each.")
 
 

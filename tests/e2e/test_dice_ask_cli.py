@@ -43,12 +43,14 @@ def test_count_says_when_the_rolls_decide_how_many_dice(cli: Cli) -> None:
         "fs", "rally", "Steel Veterans", "--officer", "Company HQ", "--distance", "20", "--dice", "count"
     )
     assert [d["purpose"] for d in counted["dice"]] == ["communication test, Company HQ → Steel Veterans"]
-    assert [d["purpose"] for d in counted["at_most"]] == [
+    assert [d["purpose"] for d in counted["if_highest"]] == [
         "communication test, Company HQ → Steel Veterans",
         "rally test of Steel Veterans",
     ]
     shown = cli("fs", "rally", "Steel Veterans", "--officer", "Company HQ", "--distance", "20", "--dice", "count")
-    assert "depending on the rolls, up to 2 dice" in shown.stdout
+    assert "how many dice fs.rally needs depends on the rolls" in shown.stdout
+    assert f"with every die at its lowest: 1 die: 1 d{counted['dice'][0]['sides']}" in shown.stdout
+    assert "with every die at its highest: 2 dice" in shown.stdout
     assert cli.events() == before
 
 
@@ -60,3 +62,26 @@ def test_count_and_ask_are_refused_where_they_mean_nothing(cli: Cli) -> None:
     # A command its rules refuse is refused by the dry run too, before any die is rolled.
     assert "calls for nothing" in cli("fs", "attack", "Keno 3rd Squad", "--dice", "count", code=2).stderr
     assert cli.events() == before
+
+
+def test_a_mass_combat_battle_says_how_many_dice_before_it_is_fought(tmp_path: Path) -> None:
+    """Issue 13: a Mass Combat battle needs dozens of table dice and nothing said so before it failed."""
+    from tests.e2e.test_mass_combat_cli import EXAMPLE
+
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
+        "--quality", "inexperienced", "--experience", "0", "--troop-type", "II")  # fmt: skip
+    cli("mc", "muster", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--set", "fine_weapons=true", "--troop-type", "LI")  # fmt: skip
+    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "40", "--armour", "light", "--mount",
+        "light_horse", "--ranged", "bow", "--troop-type", "LC")  # fmt: skip
+    before = cli.events()
+    counted = cli.json("mc", "battle", str(EXAMPLE), "--dice", "count")
+    lowest = sum(d["count"] for d in counted["dice"])
+    assert lowest > 30 and {d["sides"] for d in counted["dice"]} == {6}
+    assert cli.events() == before
+    # Exactly that many dice, each at its lowest face, fight the battle; one fewer is refused.
+    short = cli("mc", "battle", str(EXAMPLE), "--dice", ",".join(["1"] * (lowest - 1)), code=2)
+    assert "not enough table dice" in short.stderr
+    cli("mc", "battle", str(EXAMPLE), "--dice", ",".join(["1"] * lowest))

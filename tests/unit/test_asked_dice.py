@@ -68,3 +68,18 @@ def test_counting_dice_answer_at_either_end_and_tally_the_kinds() -> None:
     assert tally(low.needed) == "3 dice: 2 d6, 1 d8"
     assert tally(low.needed[1:]) == "1 die: 1 d8"
     assert tally([]) == "no dice"
+
+
+def test_a_die_left_on_the_table_by_an_undo_is_asked_for_again_and_must_match(mem: Ledger) -> None:
+    from campaign.timeline import Timeline
+
+    mem.roll(mem.resolve(None), "d8", "morale test of 3rd Squad", table=AskEntry(lambda _: 6))
+    Timeline(mem).undo(mem.resolve(None))
+    asked: list[str] = []
+    before = mem.resolve(None).last_seq
+    with pytest.raises(DiceError, match="still on the table"):
+        mem.roll(mem.resolve(None), "d8", "again", table=AskEntry(lambda r: asked.append(r.question()) or 2))
+    assert asked == ["Again: d8 [still on the table: 6]?"] and mem.resolve(None).last_seq == before
+    result = mem.roll(mem.resolve(None), "d8", "again", table=AskEntry(lambda _: 6))
+    rolled = next(e for e in result.events if e.type == "dice.rolled").payload
+    assert (rolled["faces"], rolled["source"]) == ([6], "offered")
