@@ -235,3 +235,40 @@ def test_the_demo_draws_charts_beside_its_database_and_says_where(tmp_path: Path
         assert ET.fromstring(path.read_bytes()).tag == "{http://www.w3.org/2000/svg}svg"
     assert "Demo mass-combat: Treasury" in (tmp_path / "d-mass-combat-treasury.svg").read_text()
     assert mine.read_text() == "my own drawing" and "left" in shown and "--replace" in shown
+
+
+def test_grimdark_experience_and_treasury(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "gf.db"))
+    cli("new", "Sector 7", "--ruleset", "grimdark")
+    warriors = seq(cli, "gf", "muster", "Saurian Warriors", "--side", "Saurians", "--models", "10", "--quality", "4",
+                   "--points", "140")  # fmt: skip
+    hero = seq(cli, "gf", "muster", "Saurian Hero", "--side", "Saurians", "--models", "1", "--quality", "3",
+               "--tough", "3", "--hero", "--points", "60")  # fmt: skip
+    robots = seq(cli, "gf", "muster", "Robot Squad", "--side", "Robots", "--models", "10", "--quality", "4",
+                 "--points", "150")  # fmt: skip
+    cli("gf", "battle-start", "Ruins", "--unit", "Saurian Warriors", "--unit", "Saurian Hero", "--unit", "Robot Squad",
+        "--join", "Saurian Hero=Saurian Warriors")  # fmt: skip
+    cli("gf", "shoot", "Saurian Warriors", "--wounds", "6", "--by", "Robot Squad", "--dice", "2")  # Shaken
+    cli("gf", "melee", "Saurian Warriors", "Robot Squad", "--a-wounds", "1", "--b-wounds", "2")  # Shaken: routs
+    cli("gf", "round")
+    end = seq(cli, "gf", "battle-end", "--winner", "Robots", "--dice", "6,3")
+    xp = cli.json("chart", "morale")
+    assert xp["axis"] == "XP"
+    assert [(s["seq"], s["label"]) for s in xp["steps"]] == [
+        (warriors, "muster"),
+        (hero, "muster"),
+        (robots, "muster"),
+        (end, "Ruins ends"),
+    ]
+    # As test_grimdark_cli works it out: the Robot Squad 1 + 3 for routing a hero and its unit, the warriors 1,
+    # the hero 0; nothing changes before the battle's end.
+    assert series(xp) == {
+        "Robot Squad": [None, None, 0, 4],
+        "Saurian Hero": [None, 0, 0, 0],
+        "Saurian Warriors": [0, 0, 0, 1],
+    }
+    treasury = cli.json("chart", "treasury")
+    # §4.2 mission rewards: the winner 150 pts, the loser 300.
+    assert [s["seq"] for s in treasury["steps"]] == [end]
+    assert series(treasury) == {"Robots": [150], "Saurians": [300]}
+    assert "Grimdark heroes earn XP, not Glory" in cli("chart", "glory", code=2).stderr
