@@ -272,3 +272,22 @@ def test_grimdark_experience_and_treasury(tmp_path: Path) -> None:
     assert [s["seq"] for s in treasury["steps"]] == [end]
     assert series(treasury) == {"Robots": [150], "Saurians": [300]}
     assert "Grimdark heroes earn XP, not Glory" in cli("chart", "glory", code=2).stderr
+
+
+def test_mass_combat_troop_strength_treasury_and_reputation(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    profile = ("--armour", "light", "--ranged", "crossbow", "--irregular", "--set", "fine_weapons=true")
+    archers = seq(
+        cli, "mc", "muster", "Militia archers", "--side", "Megalos", "--men", "120", *profile, "--troop-type", "LI"
+    )
+    purse = seq(cli, "mc", "funds", "Megalos", "10000", "--reason", "the town's purse")
+    patron = seq(cli, "mc", "funds", "Megalos", "200000", "--reason", "a patron")
+    strength = cli.json("chart", "strength")
+    assert strength["axis"] == "TS"
+    assert [s["seq"] for s in strength["steps"]] == [archers]  # money changes no troop strength
+    assert series(strength) == {"Militia archers": [600]}  # as `mc ts` works it out (test_mass_combat_cli)
+    treasury = cli.json("chart", "treasury")
+    assert [s["seq"] for s in treasury["steps"]] == [purse, patron]
+    assert series(treasury) == {"Megalos": [10000, 210000]}
+    assert "nothing to chart yet" in cli("chart", "glory", code=2).stderr  # no player character yet
