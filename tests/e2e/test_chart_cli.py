@@ -3,6 +3,8 @@ played), the files drawn (real PNG and SVG), the terminal view, and the refusals
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -99,6 +101,11 @@ def test_the_drawn_files_are_real_images(five_grades: tuple[Cli, dict[str, int]]
     shown = cli("chart", "morale", "-o", str(png)).stdout
     assert "3 steps drawn to" in shown and png.name in shown
     assert png.read_bytes()[:8] == PNG_MAGIC and png.stat().st_size > 2000
+    from PIL import Image  # matplotlib's own dependency: a full decode of the file, not just its first bytes
+
+    with Image.open(png) as image:
+        image.load()
+        assert image.format == "PNG" and image.width > 400 and image.height > 300
     drawn = cli.json("chart", "treasury", "--output", str(svg))
     assert drawn["file"] == str(svg)
     root = ET.fromstring(svg.read_bytes())
@@ -291,3 +298,10 @@ def test_mass_combat_troop_strength_treasury_and_reputation(tmp_path: Path) -> N
     assert [s["seq"] for s in treasury["steps"]] == [purse, patron]
     assert series(treasury) == {"Megalos": [10000, 210000]}
     assert "nothing to chart yet" in cli("chart", "glory", code=2).stderr  # no player character yet
+
+
+def test_no_other_command_loads_the_plotting_library() -> None:
+    """Matplotlib (and numpy under it) cost a second at start-up: only drawing a chart may import them."""
+    probe = "import sys, campaign.cli.main; print(sorted(m for m in ('matplotlib', 'numpy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
