@@ -19,7 +19,8 @@ from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
 from campaign.rulesets.common import RollDice
-from events.dice import DERIVATION, ReplayDice, SeededDice, TableDice, seed_commitment
+from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, seed_commitment
+from events.dice.ask import Ask, AskedDice
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
@@ -44,6 +45,13 @@ class TableEntry:
     """Physical dice typed in by a person at the table."""
 
     faces: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AskEntry:
+    """Physical dice asked for one at a time, as the rules need them (``--dice ask``)."""
+
+    ask: Ask
 
 
 @dataclass(frozen=True)
@@ -162,7 +170,7 @@ class Ledger:
         info: CampaignInfo,
         command: Command[Any, Any],
         *,
-        table: TableEntry | None = None,
+        table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
         replay: Replay | None = None,
     ) -> AppendResult:
@@ -183,9 +191,11 @@ class Ledger:
             raise InvalidInputError(f"{command.name} rolls no dice: leave out --dice")
         state, tables = self.in_force(info, owner) if owner is not None else (None, None)
         ids = _Ids(self._new_id, replay.ids if replay is not None else ())
-        dice: SeededDice | TableDice | ReplayDice
+        dice: SeededDice | TableDice | AskedDice | ReplayDice
         if replay is not None:
             dice = replay.dice
+        elif isinstance(table, AskEntry):
+            dice = AskedDice(table.ask, self.actor, info.next_roll_index, self.on_table(info))
         elif table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
@@ -207,6 +217,13 @@ class Ledger:
             amends=replay.amends if replay is not None else None,
         )
         return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
+
+    def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: Dice) -> None:
+        """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run
+        learns which dice a command asks for before anyone rolls them."""
+        owner = ruleset_of(type(command))
+        state, tables = self.in_force(info, owner) if owner is not None else (None, None)
+        command.decide(Situation(state, tables, dice, _Ids(self._new_id, ()), self.actor))
 
     def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
         """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""
@@ -240,7 +257,7 @@ class Ledger:
         notation: str,
         purpose: str,
         *,
-        table: TableEntry | None = None,
+        table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
         return self.execute(info, RollDice(notation=notation, purpose=purpose), table=table, command_id=command_id)

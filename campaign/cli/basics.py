@@ -241,7 +241,7 @@ def register(app: typer.Typer) -> None:
         """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
 
         An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
-        from campaign.cli.demo import build_demo, demo_ids
+        from campaign.cli.demo import build_demo, demo_ids, write_charts
 
         if "://" not in state.db and state.db != ":memory:":
             existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]
@@ -255,5 +255,6 @@ def register(app: typer.Typer) -> None:
         out = Output(as_json)
         state.app = bootstrap(state.db, actor=state.actor, new_id=demo_ids())
         summary = build_demo(state.app, out)
+        summary["charts"] = write_charts(state.app, state.db, out, replace)
         if as_json:
             out.json(summary)

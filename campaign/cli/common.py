@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Any, TypeVar
 
+import click
 import typer
+from rich.markup import escape
 
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.executor import TableEntry
+from campaign.executor import AskEntry, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
+from events.dice.ask import CountingDice, DieRequest, Needed, tally
+from events.errors import InvalidInputError
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
@@ -29,7 +34,12 @@ CommandIdOpt = Annotated[
     typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
 ]
 DiceOpt = Annotated[
-    str | None, typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded).")
+    str | None,
+    typer.Option(
+        "--dice",
+        help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
+        "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
+    ),
 ]
 
 
@@ -50,8 +60,33 @@ def open_app(*, create: bool = False) -> App:
     return state.app
 
 
-def table_entry(dice: str | None) -> TableEntry | None:
-    return TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
+def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
+    """What ``--dice`` says: faces typed in, ``ask`` (one prompt per die, on a terminal only), or nothing."""
+    if dice is None:
+        return None
+    word = dice.strip().lower()
+    if word == "ask":
+        if not sys.stdin.isatty():
+            raise InvalidInputError(
+                "--dice ask asks for each die on a terminal, and this input is not one: "
+                "give the faces instead (--dice 4,2), or leave --dice out to roll the campaign's dice"
+            )
+        return AskEntry(ask_die)
+    if word == "count":
+        raise InvalidInputError("--dice count is for the rules' commands: a roll needs the dice its notation says")
+    return TableEntry(tuple(parse_table_dice(dice)))
+
+
+def ask_die(request: DieRequest) -> int:
+    """Prompt on the terminal for one die until a face of it is typed; Ctrl-D or Ctrl-C records nothing."""
+    while True:
+        try:
+            typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
+        except (click.exceptions.Abort, typer.Abort):
+            raise InvalidInputError("stopped before every die was entered: nothing was recorded") from None
+        if typed.isdigit() and 1 <= int(typed) <= request.sides:
+            return int(typed)
+        typer.echo(f"{typed!r} is not a face of a d{request.sides}: type a number from 1 to {request.sides}", err=True)
 
 
 def make(model: type[C], **fields: Any) -> C:
@@ -70,8 +105,50 @@ def execute(
     """Run one command on the campaign named (or the only one) and show what it appended."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
+    if dice is not None and dice.strip().lower() == "count":
+        show_dice_needed(info, command, as_json)
+        return
     result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
     show_appended(result, as_json, info)
+
+
+def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bool) -> None:
+    """``--dice count``: the command's decision run on stand-in dice (every die at its lowest face, then at its
+    highest), appending nothing, to tell which dice to roll before anyone rolls them."""
+    ledger = open_app().ledger
+    runs: list[list[Needed]] = []
+    for face in ("low", "high") if command.rolls else ():
+        counting = CountingDice(face, info.next_roll_index, ledger.on_table(info))
+        ledger.dry_run(info, command, counting)
+        runs.append(counting.needed)
+    low, high = (runs[0], runs[1]) if runs else ([], [])
+    out = Output(as_json)
+    if as_json:
+        out.json({"command": command.name, "dice": [vars_of(n) for n in low], "if_highest": [vars_of(n) for n in high]})
+        return
+    console = out.console
+    same = [(n.count, n.sides) for n in low] == [(n.count, n.sides) for n in high]
+    if same:
+        console.print(f"[bold]{escape(info.name)}[/]: {escape(command.name)} needs {tally(low)} (nothing was recorded)")
+    else:
+        console.print(
+            f"[bold]{escape(info.name)}[/]: how many dice {escape(command.name)} needs depends on the rolls "
+            "(nothing was recorded)"
+        )
+    for title, needed in (
+        (("", low),) if same else (("every die at its lowest", low), ("every die at its highest", high))
+    ):
+        if title:
+            console.print(f" with {title}: {tally(needed)}")
+        for i, n in enumerate(needed, 1):
+            still = " [yellow](still on the table: enter the same faces again)[/]" if n.on_table else ""
+            console.print(f"  {i}. {n.notation} for {escape(n.purpose)}{still}")
+    if low or high:
+        console.print("Roll them and give the faces in this order with --dice, or use --dice ask to be asked for each.")
+
+
+def vars_of(needed: Needed) -> dict[str, Any]:
+    return {"notation": needed.notation, "count": needed.count, "sides": needed.sides, "purpose": needed.purpose}
 
 
 def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:

@@ -103,6 +103,11 @@ COMMANDS = {
         "register",
         "Drop every projection and refold it from the log (streamed, with progress).",
     ),
+    "chart": (
+        "campaign.cli.chart",
+        "register",
+        "Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out).",
+    ),
     "rules": (
         "campaign.cli.rules_cli",
         "register",
