@@ -81,6 +81,7 @@ class Ledger:
             raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
         if seed is not None and len(seed) < 16:
             raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
+        chosen = seed is not None
         seed = seed if seed is not None else self._new_seed()
         commitment = self.vault.stage(seed)
         created = CampaignCreated(
@@ -89,6 +90,7 @@ class Ledger:
             ruleset_version=info.version,
             seed_commitment=commitment,
             dice_derivation=DERIVATION,
+            seed_chosen=chosen,
         )
         campaign_id = self._new_id()
         return self._append(campaign_id, 0, [created], "new", command_id)

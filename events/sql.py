@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
-from events.errors import ConcurrencyError
+from events.errors import ConcurrencyError, CorruptEventError
 from events.schema import commands, events
 from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_events
 
@@ -101,6 +101,10 @@ def _as_bytes(value: Any) -> bytes:
     return value if type(value) is bytes else bytes(value.encode() if isinstance(value, str) else value)
 
 
+def _not_json(campaign_id: str, seq: int, type_: str) -> CorruptEventError:
+    return CorruptEventError(campaign_id, seq, type_, "its stored payload or meta is not JSON")
+
+
 def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     """Rows of ``_READ_COLUMNS`` to events.
 
@@ -114,10 +118,14 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     for position, campaign_id, seq, type_, version, payload, hash_, command_seq, meta in rows:
         key = (campaign_id, command_seq)
         parsed = metas.get(key)
-        if parsed is None:
-            meta_json = _as_bytes(meta)
-            parsed = metas[key] = (loads(meta_json), meta_json)
-        payload_json = payload if type(payload) is bytes else _as_bytes(payload)
+        try:
+            if parsed is None:
+                meta_json = _as_bytes(meta)
+                parsed = metas[key] = (loads(meta_json), meta_json)
+            payload_json = payload if type(payload) is bytes else _as_bytes(payload)
+            decoded = loads(payload_json)
+        except orjson.JSONDecodeError:
+            raise _not_json(campaign_id, seq, type_) from None
         prev = prev_hashes.get(campaign_id, GENESIS_HASH)
         prev_hashes[campaign_id] = hash_
         out.append(
@@ -129,7 +137,7 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
                     seq,
                     type_,
                     version,
-                    loads(payload_json),
+                    decoded,
                     parsed[0],
                     prev,
                     hash_,
@@ -153,13 +161,17 @@ def _decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEven
     meta: Any = None
     meta_json = b""
     for r in rows:
-        if r[7] != command_seq:
-            command_seq, meta_json = r[7], _as_bytes(r[8])
-            meta = loads(meta_json)
-        payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+        try:  # free unless raised (Python 3.11+)
+            if r[7] != command_seq:
+                command_seq, meta_json = r[7], _as_bytes(r[8])
+                meta = loads(meta_json)
+            payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+            payload = loads(payload_json)
+        except orjson.JSONDecodeError:
+            raise _not_json(r[1], r[2], r[3]) from None
         yield new(
             RecordedEvent,
-            (r[0], r[1], r[2], r[3], r[4], loads(payload_json), meta, prev_hash, r[6], payload_json, meta_json),
+            (r[0], r[1], r[2], r[3], r[4], payload, meta, prev_hash, r[6], payload_json, meta_json),
         )
         prev_hash = r[6]
 

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, insert, select
 
 from events.dice.derive import seed_commitment
 from events.envelope import RecordedEvent
-from events.errors import NotFoundError
+from events.errors import NotFoundError, VerificationError
 from events.schema import campaign_secrets
 
 
@@ -78,4 +78,9 @@ class SqlSeedVault(SeedVault):
             ).scalar()
         if found is None:
             raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held in this database")
-        return bytes.fromhex(found)
+        try:
+            return bytes.fromhex(found)
+        except ValueError:
+            raise VerificationError(
+                f"the seed held for epoch {epoch} of campaign {campaign_id} is not hexadecimal: it was edited"
+            ) from None

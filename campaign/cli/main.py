@@ -10,17 +10,22 @@ import typer
 from rich.markup import escape
 
 from campaign.bootstrap import bootstrap
-from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
+from campaign.cli import (
+    campaign_views,
+    disorder,
+    fighting_spirit,
+    grimdark,
+    mass_combat,
+    timeline_cli,
+    verify_cli,
+)
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
-from campaign.timeline import Timeline
-from events.errors import InvalidInputError, VerificationError
-from events.registry import registry
-from events.verify import Finding, verify_events
+from events.errors import InvalidInputError
 
 app = typer.Typer(
     name="campaign",
@@ -37,6 +42,7 @@ app.add_typer(grimdark.app, name="gf")
 campaign_views.register(app)
 timeline_cli.register(app)
 timeline_cli.register_exchange(app)
+verify_cli.register(app)
 
 
 @app.callback()
@@ -103,7 +109,7 @@ def list_(as_json: JsonOpt = False) -> None:
     for column in ("name", "ruleset", "events", "rolls", "head hash"):
         table.add_column(column)
     for c in campaigns:
-        table.add_row(c.name, c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
+        table.add_row(escape(c.name), c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
     out.console.print(table)
 
 
@@ -175,65 +181,6 @@ def log_(
         retracted={e.seq for e, gone in entries if gone},
     )
     out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
-
-
-@app.command("verify")
-@handles_errors
-def verify(
-    campaign: CampaignOpt = None,
-    every: Annotated[bool, typer.Option("--all", help="Verify every campaign in the database.")] = False,
-    rules: Annotated[bool, typer.Option("--rules/--no-rules", help="Re-evaluate every rule on its dice.")] = True,
-    as_json: JsonOpt = False,
-) -> None:
-    """Check the hash chain, every event's schema and every die, and re-evaluate every rule on its recorded
-    inputs and dice (a difference is drift: reported, never written back); name the first failure."""
-    ledger = open_app().ledger
-    targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
-    out = Output(as_json)
-    reports = []
-    for info in targets:
-        with out.progress(info.last_seq, f"verifying {info.name}") as progress:
-            task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
-            report = verify_events(
-                info.campaign_id,
-                ledger.store.read(info.campaign_id),
-                registry,
-                on_event=lambda _e, t=task: progress.advance(t),  # type: ignore[misc]
-            )
-        if rules and report.ok:
-            for change in Timeline(ledger).reevaluate(info):
-                report.findings.append(
-                    Finding(
-                        change.seq,
-                        change.command,
-                        "drift",
-                        "re-evaluated now, the rule gives a different outcome: "
-                        f"{change.after[-1] if change.after else 'nothing'}",
-                    )
-                )
-        reports.append((info, report))
-    if as_json:
-        out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])
-    else:
-        for info, report in reports:
-            if report.ok:
-                out.console.print(
-                    f"[green]ok[/] {info.name}: {report.events} events, chain intact to {report.head_hash}; "
-                    f"{report.rolls_rederived} rolls re-derived, {report.rolls_pending} awaiting a seed reveal, "
-                    f"{report.table_rolls} table rolls in range"
-                )
-            else:
-                out.console.print(f"[red]FAILED[/] {escape(info.name)}: first bad event {escape(str(report.first))}")
-                for finding in report.findings[1:]:
-                    out.console.print(f"  also: {escape(str(finding))}")
-    failed = [r for _, r in reports if not r.ok]
-    if failed:
-        first = failed[0].first
-        raise (
-            VerificationError(f"verification failed at {first}")
-            if not as_json
-            else typer.Exit(VerificationError.exit_code)
-        )
 
 
 @app.command("demo")
