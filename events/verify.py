@@ -326,3 +326,19 @@ def check_held_seeds(report: VerifyReport, held: Callable[[int], bytes | None]) 
             )
         elif epoch not in report.revealed_epochs:
             report.held_unrevealed.append(epoch)
+
+
+def first_damaged(events: Iterable[RecordedEvent], registry: EventRegistry) -> CorruptEventError | None:
+    """The first event that cannot be read as its type (unreadable JSON, a payload not of its schema), or None.
+
+    What a command that failed on a stored event calls to name it, instead of showing a traceback.
+    """
+    try:
+        for event in events:
+            try:
+                registry.decode(event)
+            except CampaignError as exc:
+                return CorruptEventError(event.campaign_id, event.seq, event.type, str(exc).split("\n")[0])
+    except CorruptEventError as exc:
+        return exc
+    return None

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
+import click
 import orjson
 import typer
 from rich.console import Console
@@ -106,8 +107,35 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except CampaignError as exc:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
+        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception:
+            damaged = _damaged_event()
+            if damaged is None:
+                raise  # a defect of the program, not of the data: the traceback is for its developers
+            raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
+
+
+def _damaged_event() -> CampaignError | None:
+    """After an unexpected failure: an event of the open database that was damaged by hand, if any (named,
+    exit 3), since a stored event that is not of its schema can break any command that reads it."""
+    from campaign.cli.common import state
+    from events.registry import registry
+    from events.verify import first_damaged
+
+    if state.app is None:
+        return None
+    store = state.app.ledger.store
+    try:
+        for campaign_id in store.campaign_ids():
+            found = first_damaged(store.read(campaign_id), registry)
+            if found is not None:
+                return found
+    except Exception:  # the first failure is the one to show
+        return None
+    return None
 
 
 def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str) -> None:
