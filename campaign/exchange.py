@@ -140,7 +140,6 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes]) -> AppendResult:
     name = str(parsed.events[0].payload["name"])
     if ledger.directory.find(name) is not None:
         raise InvalidInputError(f"a campaign named {name!r} is already in this database")
-    result = ledger.store.import_stream(campaign_id, parsed.events)
-    for epoch, seed in sorted(parsed.secrets.items()):
-        ledger.vault.keep(campaign_id, epoch, seed)
-    return result
+    for seed in parsed.secrets.values():  # stored with the events committing to them, in one transaction
+        ledger.vault.stage(seed)
+    return ledger.store.import_stream(campaign_id, parsed.events)

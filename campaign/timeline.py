@@ -409,9 +409,10 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     ]
     meta = {"actor": ledger.actor, "command": "branch", "recorded_at": ledger.now()}
     recorded.extend(prepare_events(branch_id, own, head, 0, ledger.new_id(), meta))
-    result = ledger.store.import_stream(branch_id, recorded)
+    # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the
+    # branch's events (each with the event committing to it): a branch is never left without its seeds.
     for epoch in epochs:
         with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
-            ledger.vault.keep(branch_id, epoch, ledger.vault.seed(parent.campaign_id, epoch))
-    ledger.vault.keep(branch_id, new_epoch, seed)
-    return result
+            ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
+    ledger.vault.stage(seed)
+    return ledger.store.import_stream(branch_id, recorded)

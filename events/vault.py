@@ -52,10 +52,6 @@ class SeedVault:
         except KeyError:
             raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held here") from None
 
-    def keep(self, campaign_id: str, epoch: int, seed: bytes) -> None:
-        """Hold a seed brought in from elsewhere (an import with secrets, a branch)."""
-        self._seeds[(campaign_id, epoch)] = seed
-
 
 class SqlSeedVault(SeedVault):
     def __init__(self, engine: Engine) -> None:
@@ -64,10 +60,6 @@ class SqlSeedVault(SeedVault):
 
     def _store(self, connection: Connection, campaign_id: str, epoch: int, seed: bytes) -> None:
         connection.execute(insert(campaign_secrets).values(campaign_id=campaign_id, epoch=epoch, seed=seed.hex()))
-
-    def keep(self, campaign_id: str, epoch: int, seed: bytes) -> None:
-        with self._engine.begin() as conn:
-            conn.execute(insert(campaign_secrets).values(campaign_id=campaign_id, epoch=epoch, seed=seed.hex()))
 
     def seed(self, campaign_id: str, epoch: int) -> bytes:
         with self._engine.connect() as conn:
