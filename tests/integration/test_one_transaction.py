@@ -14,12 +14,12 @@ from campaign.timeline import branch
 from events.vault import SqlSeedVault
 
 
-class DiskGone(RuntimeError):
+class DiskGoneError(RuntimeError):
     pass
 
 
 def _fail(*_args: Any, **_kwargs: Any) -> None:
-    raise DiskGone("the disk went away while storing a seed")
+    raise DiskGoneError("the disk went away while storing a seed")
 
 
 def played(path: Path) -> Any:
@@ -35,7 +35,7 @@ def test_a_branch_whose_seeds_cannot_be_stored_leaves_nothing(tmp_path: Path, mo
     parent = app.ledger.resolve("Hill")
     monkeypatch.setattr(SqlSeedVault, "_store", _fail)
     monkeypatch.setattr(SqlSeedVault, "keep", _fail, raising=False)
-    with pytest.raises(DiskGone):
+    with pytest.raises(DiskGoneError):
         branch(app.ledger, parent, "What if", 3)
     assert [c.name for c in app.ledger.directory.all()] == ["Hill"]
     assert app.ledger.store.campaign_ids() == [parent.campaign_id]
@@ -53,7 +53,7 @@ def test_an_import_whose_seeds_cannot_be_stored_leaves_nothing(tmp_path: Path, m
     target = bootstrap(str(tmp_path / "target.db"), actor="tester")
     monkeypatch.setattr(SqlSeedVault, "_store", _fail)
     monkeypatch.setattr(SqlSeedVault, "keep", _fail, raising=False)
-    with pytest.raises(DiskGone):
+    with pytest.raises(DiskGoneError):
         import_campaign(target.ledger, lines)
     assert target.ledger.directory.all() == [] and target.ledger.store.campaign_ids() == []
     monkeypatch.undo()
