@@ -12,6 +12,7 @@ from campaign.ledger import TableEntry
 from campaign.ruleset_service import RulesetService
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
+from events.limits import check_name, check_utf8
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
@@ -44,7 +45,9 @@ state = State()
 def open_app() -> App:
     """The database named by ``--db``, opened (and migrated) on first use by a command."""
     if state.app is None:
-        state.app = bootstrap(state.db, actor=state.actor)
+        check_utf8(state.db, "--db")
+        actor = check_name(state.actor, "--actor") if state.actor is not None else None
+        state.app = bootstrap(state.db, actor=actor)
     return state.app
 
 

@@ -103,8 +103,10 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from campaign.cli.inputs import checked_arguments
+
         try:
-            return fn(*args, **kwargs)
+            return fn(*args, **checked_arguments(kwargs))
         except CampaignError as exc:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
         except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException, click.Abort):
