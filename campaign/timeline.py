@@ -289,6 +289,15 @@ class Timeline:
             raise InvalidInputError(
                 f"{issued.payload['command']} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})"
             )
+        changes = {  # "--set name=12" on a word input: the word 12
+            key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
+            for key, value in changes.items()
+        }
+        for key, value in changes.items():
+            if args[key] is not None and _kind(value) != _kind(args[key]):
+                raise InvalidInputError(
+                    f"{key} takes {_kind(args[key])} (it was {args[key]!r}), not {value!r}: nothing was amended"
+                )
         args.update(changes)
         report = AmendReport(seq, str(issued.payload["command"]))
         sandbox = Sandbox(self.ledger, events)
@@ -355,6 +364,12 @@ class Timeline:
             if _decided(CommandGroup(tuple(rerun)).outcomes) != _decided(group.outcomes):
                 drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
         return drift
+
+
+def _kind(value: Any) -> str:
+    """What sort of input a command's recorded argument is, in words (an amendment must give the same)."""
+    kinds = ((bool, "true or false"), (int, "a whole number"), (str, "a word"), (list, "a list"), (dict, "an object"))
+    return next((words for cls, words in kinds if isinstance(value, cls)), "nothing")
 
 
 def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> AppendResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, TypeVar
 
 import typer
+from rich.markup import escape
 
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors, print_tables
@@ -67,7 +68,7 @@ def ruleset_service(service: type[S], campaign: str | None) -> tuple[S, Campaign
 def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
     """What a ruleset command appended, each event explained with the names of the units and battles it names."""
     names = {} if as_json else entity_names(open_app().engine, info.campaign_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
 def add_roster_commands(app: typer.Typer, service: type[RulesetService], transfer_help: str) -> None:
@@ -127,4 +128,4 @@ def add_table_commands(app: typer.Typer, service: type[RulesetService], what: st
         """The tables in force (house rules included), each value with its provenance."""
         game, info = ruleset_service(service, campaign)
         _, in_force = game.state(info)
-        print_tables(Output(as_json), f"{info.name}: {what} tables in force", in_force.values, prefix)
+        print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force.values, prefix)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import (
@@ -529,7 +530,7 @@ def status(
         )
         return
     title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
-    view = Table(title=title)
+    view = Table(title=escape(title))
     for column in ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status"):
         view.add_column(column)
     for r in rows:
@@ -540,8 +541,8 @@ def status(
             or ("abandoned wounded" if r["abandoned_wounded"] else "")
         )
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["grade"]),
             str(r["start_grade"]),
             str(r["men"]),

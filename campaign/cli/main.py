@@ -78,7 +78,7 @@ def new(
         except ValueError:
             raise InvalidInputError("--seed must be hexadecimal") from None
     result = open_app().ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
-    Output(as_json).appended(result, f"Campaign [bold]{name}[/] created ({ruleset}).")
+    Output(as_json).appended(result, f"Campaign [bold]{escape(name)}[/] created ({escape(ruleset)}).")
 
 
 @app.command("list")
@@ -127,7 +127,7 @@ def roll(
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
     result = ledger.roll(info, notation, purpose, table=table_entry(dice), command_id=command_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:")
+    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:")
 
 
 @app.command("reveal")
@@ -137,7 +137,7 @@ def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_jso
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
     result = ledger.reveal(info, command_id=command_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]: seed of epoch {info.seed_epoch} revealed.")
+    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]: seed of epoch {info.seed_epoch} revealed.")
 
 
 @app.command("log")
@@ -176,7 +176,7 @@ def log_(
         return
     out.events_table(
         [e for e, _ in entries],
-        f"{info.name} ({info.ruleset})",
+        escape(f"{info.name} ({info.ruleset})"),
         unit_names(every),
         retracted={e.seq for e, gone in entries if gone},
     )

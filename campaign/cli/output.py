@@ -11,9 +11,11 @@ import click
 import orjson
 import typer
 from rich.console import Console
+from rich.errors import MarkupError
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from campaign.describe import describe
 from events.envelope import RecordedEvent
@@ -24,6 +26,17 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class _Console(Console):
+    """A console that never fails on user text: text read as broken markup (a name holding ``[/]`` that a
+    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        try:
+            return super().render_str(text, **kwargs)
+        except MarkupError:
+            return super().render_str(text, **{**kwargs, "markup": False})
+
+
 class Output:
     def __init__(self, as_json: bool) -> None:
         self.as_json = as_json
@@ -32,7 +45,7 @@ class Output:
     def console(self) -> Console:
         # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
         width = None if sys.stdout.isatty() else 140
-        return Console(highlight=False, width=width)
+        return _Console(highlight=False, width=width)
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -73,7 +86,7 @@ class Output:
             table.add_row(
                 f"[strike]{e.seq}[/]" if gone else str(e.seq),
                 e.type,
-                str(e.meta.get("actor", "")),
+                escape(str(e.meta.get("actor", ""))),
                 f"[dim](retracted)[/] {what}" if gone else what,
             )
         self.console.print(table)

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import orjson
 import typer
+from rich.markup import escape
 
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
@@ -109,7 +110,9 @@ def register(app: typer.Typer) -> None:
         """Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        Output(as_json).appended(Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{info.name}[/]:")
+        Output(as_json).appended(
+            Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{escape(info.name)}[/]:"
+        )
 
     @app.command("amend")
     @handles_errors
@@ -126,9 +129,12 @@ def register(app: typer.Typer) -> None:
         changes: dict[str, Any] = {}
         for item in set_:
             key, sep, raw = item.partition("=")
-            if not sep:
-                raise InvalidInputError(f"--set takes INPUT=VALUE, not {item!r}")
-            changes[key.strip()] = orjson.loads(raw) if raw[:1] in "[{" else parse_value(raw)
+            if not sep or not key.strip() or not raw.strip():
+                raise InvalidInputError(f"--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}")
+            try:
+                changes[key.strip()] = orjson.loads(raw) if raw.strip()[:1] in "[{" else parse_value(raw)
+            except orjson.JSONDecodeError:
+                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or object") from None
         report = Timeline(ledger).amend(info, seq, changes, command_id)
         out = Output(as_json)
         if as_json:
@@ -139,7 +145,9 @@ def register(app: typer.Typer) -> None:
             out.console.print(f"  #{change.seq} {change.command}:")
             for before, after in zip(change.before, change.after, strict=False):
                 if before != after:
-                    out.console.print(f"    was: {before['explanation']}\n    now: {after['explanation']}")
+                    out.console.print(
+                        f"    was: {escape(str(before['explanation']))}\n    now: {escape(str(after['explanation']))}"
+                    )
         if report.stopped_at is not None:
             out.console.print(
                 f"[yellow]stopped at #{report.stopped_at}[/]: {report.stopped_because}; it and the "
@@ -195,7 +203,7 @@ def register_exchange(app: typer.Typer) -> None:
         ledger = open_app().ledger
         parent = ledger.resolve(campaign)
         result = branch(ledger, parent, name, at)
-        Output(as_json).appended(result, f"[bold]{name}[/] branches from {parent.name} at #{at}:")
+        Output(as_json).appended(result, f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}:")
 
     @app.command("export")
     @handles_errors
@@ -217,11 +225,14 @@ def register_exchange(app: typer.Typer) -> None:
             sys.stdout.buffer.write(data)  # the export itself is the output
             sys.stdout.flush()
             return
-        output.write_bytes(data)
+        try:
+            output.write_bytes(data)
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
         if as_json:
             out.json({"file": str(output), "events": len(lines) - 1})
         else:
-            out.console.print(f"wrote {len(lines) - 1} events of {info.name} to {output}")
+            out.console.print(escape(f"wrote {len(lines) - 1} events of {info.name} to {output}"))
 
     @app.command("import")
     @handles_errors
