@@ -16,7 +16,7 @@ from campaign.commands import REGISTRY, Registered
 from campaign.disorder import Disorder
 from campaign.fighting_spirit import FightingSpirit  # importing the services registers their commands
 from campaign.grimdark import Grimdark
-from campaign.ledger import Ledger
+from campaign.ledger import NAME_PATTERN, Ledger
 from campaign.mass_combat import MassCombat
 from events.dice import ReplayDice
 from events.dice.derive import seed_commitment
@@ -379,6 +379,10 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
     that nobody can branch to see the parent's coming dice.
     """
+    if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
+        raise InvalidInputError(
+            f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        )
     if ledger.directory.find(name) is not None:
         raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
     events = list(ledger.store.read(parent.campaign_id))

@@ -19,14 +19,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
+from sqlalchemy import Connection, Engine, and_, select, tuple_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import ConcurrencyError, CorruptEventError
 from events.schema import commands, events
-from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_events
+from events.sql_import import import_session
+from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, ImportSink, InlineProjector, prepare_events
 
 READ_PAGE = 5000
 APPEND_LOCK_KEY = 0x0CA4_9A16
@@ -280,47 +281,20 @@ class SqlEventStore(EventStore):
 
     def import_stream(self, campaign_id: str, events_: Sequence[RecordedEvent]) -> AppendResult:
         """Write a verified stream verbatim: one commands row per run of events sharing a command's meta."""
-        with self._locked_write(campaign_id) as conn:
-            if self._head(conn, campaign_id).seq != 0:
-                raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
-            aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
-            position = int(aggregate[0]) if aggregate is not None else 0
-            recorded: list[RecordedEvent] = []
-            runs: list[list[RecordedEvent]] = []
+        with (
+            self._locked_write(campaign_id) as conn,
+            import_session(conn, campaign_id, self._projectors, keep=True) as sink,
+        ):
             for event in events_:
-                if not runs or event.meta_json != runs[-1][-1].meta_json:
-                    runs.append([])
-                runs[-1].append(event)
-            for run in runs:
-                first = run[0]
-                command_id = first.meta.get("command_id")
-                conn.execute(
-                    insert(commands).values(
-                        campaign_id=campaign_id,
-                        first_seq=first.seq,
-                        last_seq=run[-1].seq,
-                        command_id=str(command_id) if command_id is not None else None,
-                        meta=first.meta_json,
-                    )
-                )
-                rows = []
-                for event in run:
-                    position += 1
-                    rows.append(
-                        {
-                            "position": position,
-                            "campaign_id": campaign_id,
-                            "seq": event.seq,
-                            "command_seq": first.seq,
-                            "type": event.type,
-                            "schema_version": event.schema_version,
-                            "payload": event.payload_json,
-                            "hash": event.hash,
-                        }
-                    )
-                    recorded.append(event._replace(position=position))
-                conn.execute(insert(events), rows)
-            return self._projected(conn, recorded)
+                sink.add(event)
+        assert sink.recorded is not None
+        return AppendResult(tuple(sink.recorded), duplicate=False)
+
+    @contextmanager
+    def import_session(self, campaign_id: str) -> Iterator[ImportSink]:
+        """A whole campaign streamed in, page by page, in one transaction (see :mod:`events.sql_import`)."""
+        with self._locked_write(campaign_id) as conn, import_session(conn, campaign_id, self._projectors) as sink:
+            yield sink
 
     def _select(self) -> Select[Any]:
         return select(*_READ_COLUMNS).select_from(_JOINED)

@@ -46,6 +46,10 @@ class SeedVault:
     def _store(self, connection: Any, campaign_id: str, epoch: int, seed: bytes) -> None:
         self._seeds[(campaign_id, epoch)] = seed
 
+    def keep_in(self, connection: Any, campaign_id: str, epoch: int, seed: bytes) -> None:
+        """Store a seed brought in from elsewhere (an import), in the caller's transaction."""
+        self._store(connection, campaign_id, epoch, seed)
+
     def seed(self, campaign_id: str, epoch: int) -> bytes:
         try:
             return self._seeds[(campaign_id, epoch)]

@@ -114,6 +114,15 @@ def _readable(events: Iterable[RecordedEvent], report: VerifyReport) -> Iterator
         report.findings.append(Finding(exc.seq, exc.type, "stored bytes", exc.what))
 
 
+def _checked_as_they_pass(
+    events: Iterable[RecordedEvent], report: VerifyReport, on_checked: Callable[[RecordedEvent], None] | None
+) -> Iterator[RecordedEvent]:
+    for event in events:
+        yield event  # resumed once the loop has checked it
+        if on_checked is not None and report.ok:
+            on_checked(event)
+
+
 def verify_events(
     campaign_id: str,
     events: Iterable[RecordedEvent],
@@ -122,14 +131,18 @@ def verify_events(
     *,
     checkpoint: tuple[int, str] | None = None,
     expect_head: str | None = None,
+    on_checked: Callable[[RecordedEvent], None] | None = None,
 ) -> VerifyReport:
+    """Verify a campaign's events; ``on_checked`` sees each event once it passed its own checks, while the
+    log has no failure so far (an import writes exactly those)."""
     report = VerifyReport(campaign_id)
     expected_seq, prev_hash = 1, GENESIS_HASH
     revealed: dict[int, bytes] = {}
     last_roll_index = -1
-    pending: list[tuple[RecordedEvent, DiceRolled]] = []
-    rolls: list[tuple[RecordedEvent, DiceRolled]] = []
-    consumed: set[int] = set()
+    # Held only until they can be settled, so that a long log is verified (and imported) in bounded memory:
+    # seeded rolls until their seed is revealed, rolls until a rule consumes them.
+    pending: dict[int, list[tuple[int, DiceRolled]]] = {}
+    unconsumed: dict[int, tuple[int, str]] = {}
     anchored: str | None = None
     seen_hashes: set[str] = set()
     dice_id = campaign_id
@@ -137,7 +150,22 @@ def verify_events(
     def fail(event: RecordedEvent, check: str, message: str) -> None:
         report.findings.append(Finding(event.seq, event.type, check, message))
 
-    for event in _readable(events, report):
+    def rederive(epoch: int, seed: bytes) -> None:
+        for seq, roll in pending.pop(epoch, []):
+            derived = derive_faces(seed, dice_id, roll.roll_index, roll.count, roll.sides)
+            if derived != tuple(roll.faces):
+                report.findings.append(
+                    Finding(
+                        seq,
+                        "dice.rolled",
+                        "dice",
+                        f"roll {roll.roll_index} recorded {list(roll.faces)} but the seed gives {list(derived)}",
+                    )
+                )
+            else:
+                report.rolls_rederived += 1
+
+    for event in _checked_as_they_pass(_readable(events, report), report, on_checked):
         if on_event is not None:
             on_event(event)
         report.events += 1
@@ -199,8 +227,10 @@ def verify_events(
                 continue
             revealed[epoch] = seed
             report.revealed_epochs.add(epoch)
+            rederive(epoch, seed)
         elif isinstance(typed, RuleApplied):
-            consumed.update(typed.dice)
+            for index in typed.dice:
+                unconsumed.pop(index, None)
         elif isinstance(typed, DiceRolled):
             problem = check_roll(typed)
             if problem is None and typed.roll_index <= last_roll_index:
@@ -220,36 +250,18 @@ def verify_events(
                 fail(event, "dice", problem)
                 continue
             last_roll_index = typed.roll_index
-            rolls.append((event, typed))
+            unconsumed[typed.roll_index] = (event.seq, f"{typed.notation}, {typed.purpose!r}")
             if typed.source == "table":
                 report.table_rolls += 1
             else:
-                pending.append((event, typed))
+                pending.setdefault(typed.seed_epoch or 0, []).append((event.seq, typed))
 
-    for event, roll in pending:
-        revealed_seed = revealed.get(roll.seed_epoch or 0)
-        if revealed_seed is None:
-            report.rolls_pending += 1
-            continue
-        derived = derive_faces(revealed_seed, dice_id, roll.roll_index, roll.count, roll.sides)
-        if derived != tuple(roll.faces):
-            fail(
-                event,
-                "dice",
-                f"roll {roll.roll_index} recorded {list(roll.faces)} but the seed gives {list(derived)}",
-            )
-        else:
-            report.rolls_rederived += 1
-    for event, roll in rolls:
-        if roll.roll_index not in consumed:
-            report.flags.append(
-                Finding(
-                    event.seq,
-                    event.type,
-                    "throwaway roll",
-                    f"roll {roll.roll_index} ({roll.notation}, {roll.purpose!r}) was consumed by no rule",
-                )
-            )
+    report.rolls_pending = sum(len(rolls) for rolls in pending.values())
+    for index, (seq, what) in sorted(unconsumed.items()):
+        report.flags.append(
+            Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} ({what}) was consumed by no rule")
+        )
+    report.flags.sort(key=lambda f: f.seq)
     _check_anchors(report, checkpoint, anchored, expect_head, seen_hashes)
     return report
 

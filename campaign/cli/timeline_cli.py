@@ -13,7 +13,7 @@ from rich.markup import escape
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
-from campaign.exchange import export_lines, import_campaign
+from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import Sandbox, Timeline, branch, command_groups
 from events.dice.derive import derive_faces
@@ -218,21 +218,24 @@ def register_exchange(app: typer.Typer) -> None:
         """Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        lines = list(export_lines(ledger, info, with_secrets=with_secrets))
-        data = b"".join(line + b"\n" for line in lines)
         out = Output(as_json)
         if output is None:
-            sys.stdout.buffer.write(data)  # the export itself is the output
+            for line in export_lines(ledger, info, with_secrets=with_secrets):
+                sys.stdout.buffer.write(line + b"\n")  # the export itself is the output
             sys.stdout.flush()
             return
+        count = -1
         try:
-            output.write_bytes(data)
+            with output.open("wb") as handle:
+                for line in export_lines(ledger, info, with_secrets=with_secrets):
+                    handle.write(line + b"\n")
+                    count += not line.startswith(b'{"secret"')
         except OSError as exc:
             raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
         if as_json:
-            out.json({"file": str(output), "events": len(lines) - 1})
+            out.json({"file": str(output), "events": count})
         else:
-            out.console.print(escape(f"wrote {len(lines) - 1} events of {info.name} to {output}"))
+            out.console.print(escape(f"wrote {count} events of {info.name} to {output}"))
 
     @app.command("import")
     @handles_errors
@@ -240,29 +243,27 @@ def register_exchange(app: typer.Typer) -> None:
         """Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a
         file with any fault is refused whole."""
         try:
-            raw = path.read_bytes().splitlines()
+            handle = path.open("rb")
         except OSError as exc:
             raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
         out = Output(as_json)
-        with out.progress(len(raw), "checking and importing") as progress:
-            task = progress.add_task("checking and importing", total=len(raw))
+        with handle, out.progress(None, "checking and importing") as progress:
+            task = progress.add_task("checking and importing", total=None)
 
             def lines() -> Any:
-                for line in raw:
+                for line in read_lines(handle):
                     progress.advance(task)
                     yield line
 
-            result = import_campaign(open_app().ledger, lines())
+            try:
+                sink = import_campaign(open_app().ledger, lines())
+            except OSError as exc:
+                raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+        assert sink.last is not None
         if as_json:
-            out.json(
-                {
-                    "campaign_id": result.events[0].campaign_id,
-                    "events": len(result.events),
-                    "head_hash": result.head.hash,
-                }
-            )
+            out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
         else:
-            out.console.print(f"imported {len(result.events)} events; head {result.head.hash}")
+            out.console.print(f"imported {sink.count} events; head {sink.last.hash}")
 
 
 def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
