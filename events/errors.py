@@ -25,6 +25,8 @@ class ConcurrencyError(CampaignError):
     """Another writer appended to the campaign first: re-read and retry."""
 
     exit_code = 4
+    campaign_id: str | None = None
+    """The campaign being written, when known (the store sets it)."""
 
 
 class EventSchemaError(CampaignError):

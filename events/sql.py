@@ -212,7 +212,10 @@ class SqlEventStore(EventStore):
         except Exception as exc:
             translated = _translate(exc, campaign_id)
             if translated is None:
+                if isinstance(exc, ConcurrencyError):
+                    exc.campaign_id = campaign_id
                 raise
+            translated.campaign_id = campaign_id
             raise translated from exc
 
     def _projected(self, conn: Connection, recorded: Sequence[RecordedEvent]) -> AppendResult:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import random
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
@@ -19,7 +21,7 @@ from rich.text import Text
 
 from campaign.describe import describe
 from events.envelope import RecordedEvent
-from events.errors import CampaignError
+from events.errors import CampaignError, ConcurrencyError
 from events.store import AppendResult
 
 P = ParamSpec("P")
@@ -119,7 +121,15 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
         from campaign.cli.inputs import checked_arguments
 
         try:
-            return fn(*args, **checked_arguments(kwargs))
+            checked = checked_arguments(kwargs)
+            for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+                try:
+                    return fn(*args, **checked)
+                except ConcurrencyError as exc:
+                    if attempt == CONFLICT_ATTEMPTS:
+                        raise ConcurrencyError(_conflict(exc, attempt)) from None
+                    time.sleep(random.uniform(0.02, 0.1) * attempt)
+            raise AssertionError("unreachable")
         except CampaignError as exc:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
         except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException, click.Abort):
@@ -131,6 +141,28 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
+
+
+CONFLICT_ATTEMPTS = 3
+"""How many times a command that met another writer's append is run again, on the new head, before giving up."""
+
+
+def _conflict(exc: ConcurrencyError, attempts: int) -> str:
+    """A conflict in words, naming the campaign by its name when it can be read."""
+    from campaign.cli.common import state
+
+    name = None
+    if exc.campaign_id is not None and state.app is not None:
+        try:
+            found = state.app.ledger.directory.get(exc.campaign_id)
+            name = found.name if found is not None else None
+        except CampaignError:
+            name = None
+    what = f"campaign {name!r}" if name else (f"campaign {exc.campaign_id}" if exc.campaign_id else "the database")
+    return (
+        f"{what} was being written by someone else at the same time; tried {attempts} times on the new state "
+        f"and gave up ({exc}). Nothing was recorded: run the command again"
+    )
 
 
 def _damaged_event() -> CampaignError | None:
