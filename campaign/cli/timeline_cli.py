@@ -60,6 +60,12 @@ def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str,
             )
         else:
             dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
+    consumed = {i for e in events if e.type == "rules.applied" for i in e.payload["dice"]}
+    for entry in dice_checks:
+        if entry["roll"] not in consumed:
+            entry["check"] += (
+                "; consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
+            )
     users = []
     indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
     for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
@@ -93,6 +99,7 @@ def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str,
             "rule": rule_check,
         },
         "dice_used_by": users,
+        "seed_chosen": bool(events[0].payload.get("seed_chosen")),
         "hash": event.hash,
     }
 
@@ -184,7 +191,9 @@ def register(app: typer.Typer) -> None:
             c.print(f"rule: {', '.join(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
         for d in found["checks"]["dice"]:
-            c.print(f"roll #{d['roll']}: {d['check']}")
+            c.print(f"roll #{d['roll']}: {escape(d['check'])}")
+        if found["seed_chosen"] and found["checks"]["dice"]:
+            c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
         c.print(f"rule check: {found['checks']['rule']}")
         for use in found["dice_used_by"]:
             c.print(f"  used at #{use['seq']}{' (retracted)' if use['retracted'] else ''}: {use['explanation']}")

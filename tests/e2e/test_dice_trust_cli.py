@@ -58,3 +58,11 @@ def test_a_checkpoint_is_one_canonical_line_that_verify_reads_back(cli: Cli, tmp
     assert "not JSON" in cli("verify", "--checkpoint", str(tmp_path / "junk.json"), code=2).stderr
     assert "cannot read" in cli("verify", "--checkpoint", str(tmp_path / "none.json"), code=2).stderr
     assert "cannot write" in cli("checkpoint", "-o", str(tmp_path / "no" / "dir.json"), code=2).stderr
+
+
+def test_audit_flags_a_throwaway_roll_and_a_chosen_seed(cli: Cli) -> None:
+    cli("new", "Hill", "--ruleset", "fighting-spirit", "--seed", SEED)
+    cli("roll", "d20", "-p", "weather")
+    audit = cli.json("audit", "--roll", "0")
+    assert "consumed by no rule" in audit["checks"]["dice"][0]["check"] and audit["seed_chosen"] is True
+    assert "chosen by its creator" in cli("audit", "--roll", "0").stdout
