@@ -134,6 +134,7 @@ class Ledger:
             raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
         if seed is not None and len(seed) < 16:
             raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
+        chosen = seed is not None
         seed = seed if seed is not None else self._new_seed()
         commitment = self.vault.stage(seed)
         created = CampaignCreated(
@@ -142,6 +143,7 @@ class Ledger:
             ruleset_version=info.version,
             seed_commitment=commitment,
             dice_derivation=DERIVATION,
+            seed_chosen=chosen,
         )
         campaign_id = self._new_id()
         return self._append(campaign_id, 0, [created], "new", command_id)
@@ -260,7 +262,9 @@ class Ledger:
         table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
-        return self.execute(info, RollDice(notation=notation, purpose=purpose), table=table, command_id=command_id)
+        return self.execute(
+            info, RollDice.build(notation=notation, purpose=purpose), table=table, command_id=command_id
+        )
 
     def reveal(self, info: CampaignInfo, *, command_id: str | None = None) -> AppendResult:
         """Publish the current seed and commit to a fresh one: past rolls become checkable, future ones not."""

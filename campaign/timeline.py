@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.commands import recorded_command
-from campaign.executor import Ledger
+from campaign.executor import NAME_PATTERN, Ledger
 from campaign.replay import (
     CommandGroup,
     Sandbox,
@@ -150,6 +150,10 @@ class Timeline:
         unknown = sorted(set(changes) - set(args))
         if unknown:
             raise InvalidInputError(f"{name} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})")
+        changes = {  # "--set name=12" on a word input: the word 12
+            key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
+            for key, value in changes.items()
+        }
         args.update(changes)
         report = AmendReport(seq, name)
         sandbox = Sandbox(self.ledger, events)
@@ -161,7 +165,10 @@ class Timeline:
             command_id="amend-rewind",
         )
         try:
-            amended = recorded_command(name, type(current).schema_version, args)
+            amended = type(current).build(**args)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{exc}: nothing was amended") from None
+        try:
             new = sandbox.run(info.campaign_id, target, amended, amends=seq)
         except CampaignError as exc:
             raise InvalidInputError(f"the amended command does not apply: {exc}") from None
@@ -238,6 +245,10 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
     that nobody can branch to see the parent's coming dice.
     """
+    if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
+        raise InvalidInputError(
+            f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        )
     if ledger.directory.find(name) is not None:
         raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
     events = list(ledger.store.read(parent.campaign_id))
@@ -283,9 +294,10 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     ]
     meta = {"actor": ledger.actor, "command": "branch", "recorded_at": ledger.now()}
     recorded.extend(prepare_events(branch_id, own, head, 0, ledger.new_id(), meta))
-    result = ledger.store.import_stream(branch_id, recorded)
+    # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the
+    # branch's events (each with the event committing to it): a branch is never left without its seeds.
     for epoch in epochs:
         with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
-            ledger.vault.keep(branch_id, epoch, ledger.vault.seed(parent.campaign_id, epoch))
-    ledger.vault.keep(branch_id, new_epoch, seed)
-    return result
+            ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
+    ledger.vault.stage(seed)
+    return ledger.store.import_stream(branch_id, recorded)

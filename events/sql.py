@@ -19,14 +19,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
+from sqlalchemy import Connection, Engine, and_, select, tuple_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
-from events.errors import ConcurrencyError
+from events.errors import ConcurrencyError, CorruptEventError
 from events.schema import commands, events
-from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_events
+from events.sql_import import import_session
+from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, ImportSink, InlineProjector, prepare_events
 
 READ_PAGE = 5000
 APPEND_LOCK_KEY = 0x0CA4_9A16
@@ -101,6 +102,10 @@ def _as_bytes(value: Any) -> bytes:
     return value if type(value) is bytes else bytes(value.encode() if isinstance(value, str) else value)
 
 
+def _not_json(campaign_id: str, seq: int, type_: str) -> CorruptEventError:
+    return CorruptEventError(campaign_id, seq, type_, "its stored payload or meta is not JSON")
+
+
 def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     """Rows of ``_READ_COLUMNS`` to events.
 
@@ -114,10 +119,14 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     for position, campaign_id, seq, type_, version, payload, hash_, command_seq, meta in rows:
         key = (campaign_id, command_seq)
         parsed = metas.get(key)
-        if parsed is None:
-            meta_json = _as_bytes(meta)
-            parsed = metas[key] = (loads(meta_json), meta_json)
-        payload_json = payload if type(payload) is bytes else _as_bytes(payload)
+        try:
+            if parsed is None:
+                meta_json = _as_bytes(meta)
+                parsed = metas[key] = (loads(meta_json), meta_json)
+            payload_json = payload if type(payload) is bytes else _as_bytes(payload)
+            decoded = loads(payload_json)
+        except orjson.JSONDecodeError:
+            raise _not_json(campaign_id, seq, type_) from None
         prev = prev_hashes.get(campaign_id, GENESIS_HASH)
         prev_hashes[campaign_id] = hash_
         out.append(
@@ -129,7 +138,7 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
                     seq,
                     type_,
                     version,
-                    loads(payload_json),
+                    decoded,
                     parsed[0],
                     prev,
                     hash_,
@@ -153,13 +162,17 @@ def _decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEven
     meta: Any = None
     meta_json = b""
     for r in rows:
-        if r[7] != command_seq:
-            command_seq, meta_json = r[7], _as_bytes(r[8])
-            meta = loads(meta_json)
-        payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+        try:  # free unless raised (Python 3.11+)
+            if r[7] != command_seq:
+                command_seq, meta_json = r[7], _as_bytes(r[8])
+                meta = loads(meta_json)
+            payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+            payload = loads(payload_json)
+        except orjson.JSONDecodeError:
+            raise _not_json(r[1], r[2], r[3]) from None
         yield new(
             RecordedEvent,
-            (r[0], r[1], r[2], r[3], r[4], loads(payload_json), meta, prev_hash, r[6], payload_json, meta_json),
+            (r[0], r[1], r[2], r[3], r[4], payload, meta, prev_hash, r[6], payload_json, meta_json),
         )
         prev_hash = r[6]
 
@@ -199,7 +212,10 @@ class SqlEventStore(EventStore):
         except Exception as exc:
             translated = _translate(exc, campaign_id)
             if translated is None:
+                if isinstance(exc, ConcurrencyError):
+                    exc.campaign_id = campaign_id
                 raise
+            translated.campaign_id = campaign_id
             raise translated from exc
 
     def _projected(self, conn: Connection, recorded: Sequence[RecordedEvent]) -> AppendResult:
@@ -268,47 +284,20 @@ class SqlEventStore(EventStore):
 
     def import_stream(self, campaign_id: str, events_: Sequence[RecordedEvent]) -> AppendResult:
         """Write a verified stream verbatim: one commands row per run of events sharing a command's meta."""
-        with self._locked_write(campaign_id) as conn:
-            if self._head(conn, campaign_id).seq != 0:
-                raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
-            aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
-            position = int(aggregate[0]) if aggregate is not None else 0
-            recorded: list[RecordedEvent] = []
-            runs: list[list[RecordedEvent]] = []
+        with (
+            self._locked_write(campaign_id) as conn,
+            import_session(conn, campaign_id, self._projectors, keep=True) as sink,
+        ):
             for event in events_:
-                if not runs or event.meta_json != runs[-1][-1].meta_json:
-                    runs.append([])
-                runs[-1].append(event)
-            for run in runs:
-                first = run[0]
-                command_id = first.meta.get("command_id")
-                conn.execute(
-                    insert(commands).values(
-                        campaign_id=campaign_id,
-                        first_seq=first.seq,
-                        last_seq=run[-1].seq,
-                        command_id=str(command_id) if command_id is not None else None,
-                        meta=first.meta_json,
-                    )
-                )
-                rows = []
-                for event in run:
-                    position += 1
-                    rows.append(
-                        {
-                            "position": position,
-                            "campaign_id": campaign_id,
-                            "seq": event.seq,
-                            "command_seq": first.seq,
-                            "type": event.type,
-                            "schema_version": event.schema_version,
-                            "payload": event.payload_json,
-                            "hash": event.hash,
-                        }
-                    )
-                    recorded.append(event._replace(position=position))
-                conn.execute(insert(events), rows)
-            return self._projected(conn, recorded)
+                sink.add(event)
+        assert sink.recorded is not None
+        return AppendResult(tuple(sink.recorded), duplicate=False)
+
+    @contextmanager
+    def import_session(self, campaign_id: str) -> Iterator[ImportSink]:
+        """A whole campaign streamed in, page by page, in one transaction (see :mod:`events.sql_import`)."""
+        with self._locked_write(campaign_id) as conn, import_session(conn, campaign_id, self._projectors) as sink:
+            yield sink
 
     def _select(self) -> Select[Any]:
         return select(*_READ_COLUMNS).select_from(_JOINED)

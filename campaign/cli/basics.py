@@ -17,7 +17,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.rulesets import RULESETS
-from events.errors import InvalidInputError, VerificationError
+from events.errors import InvalidInputError
 
 
 def register(app: typer.Typer) -> None:
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             except ValueError:
                 raise InvalidInputError("--seed must be hexadecimal") from None
         result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
-        Output(as_json).appended(result, f"Campaign [bold]{name}[/] created ({ruleset}).")
+        Output(as_json).appended(result, f"Campaign [bold]{escape(name)}[/] created ({escape(ruleset)}).")
 
     @app.command("list")
     @handles_errors
@@ -70,7 +70,7 @@ def register(app: typer.Typer) -> None:
         for column in ("name", "ruleset", "events", "rolls", "head hash"):
             table.add_column(column)
         for c in campaigns:
-            table.add_row(c.name, c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
+            table.add_row(escape(c.name), c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
         out.console.print(table)
 
     @app.command("roll")
@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
         result = ledger.roll(info, notation, purpose, table=table_entry(dice), command_id=command_id)
-        Output(as_json).appended(result, f"[bold]{info.name}[/]:")
+        Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:")
 
     @app.command("reveal")
     @handles_errors
@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
         result = ledger.reveal(info, command_id=command_id)
-        Output(as_json).appended(result, f"[bold]{info.name}[/]: seed of epoch {info.seed_epoch} revealed.")
+        Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]: seed of epoch {info.seed_epoch} revealed.")
 
     @app.command("log")
     @handles_errors
@@ -137,98 +137,11 @@ def register(app: typer.Typer) -> None:
             return
         out.events_table(
             [e for e, _ in entries],
-            f"{info.name} ({info.ruleset})",
+            escape(f"{info.name} ({info.ruleset})"),
             unit_names(every),
             retracted={e.seq for e, gone in entries if gone},
         )
         out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
-
-    @app.command("verify")
-    @handles_errors
-    def verify(
-        campaign: CampaignOpt = None,
-        every: Annotated[bool, typer.Option("--all", help="Verify every campaign in the database.")] = False,
-        rules: Annotated[bool, typer.Option("--rules/--no-rules", help="Re-evaluate every rule on its dice.")] = True,
-        as_json: JsonOpt = False,
-    ) -> None:
-        """Check the hash chain, every event's schema and every die, and re-evaluate every rule on its recorded
-        inputs and dice (a difference is drift: reported, never written back); name the first failure."""
-        from campaign.timeline import Change, Timeline
-        from events.registry import registry
-        from events.verify import Finding, verify_events
-
-        ledger = open_app().ledger
-        targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
-        out = Output(as_json)
-        reports = []
-        editions: dict[str, list[Change]] = {}
-        """Differences expected because the rules changed since they were recorded: reported, not failures."""
-        for info in targets:
-            with out.progress(info.last_seq, f"verifying {info.name}") as progress:
-                task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
-                report = verify_events(
-                    info.campaign_id,
-                    ledger.store.read(info.campaign_id),
-                    registry,
-                    on_event=lambda _e, t=task: progress.advance(t),  # type: ignore[misc]
-                )
-            if rules and report.ok:
-                for change in Timeline(ledger).reevaluate(info):
-                    if change.recorded_under is not None:
-                        editions.setdefault(info.name, []).append(change)
-                        continue
-                    report.findings.append(
-                        Finding(
-                            change.seq,
-                            change.command,
-                            "drift",
-                            "re-evaluated now, the rule gives a different outcome: "
-                            f"{change.after[-1] if change.after else 'nothing'}",
-                        )
-                    )
-            reports.append((info, report))
-        if as_json:
-            out.json(
-                [
-                    {
-                        "campaign": info.name,
-                        **report.as_dict(),
-                        "rules_changed_since": [
-                            {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under}
-                            for c in editions.get(info.name, [])
-                        ],
-                    }
-                    for info, report in reports
-                ]
-            )
-        else:
-            for info, report in reports:
-                if report.ok:
-                    out.console.print(
-                        f"[green]ok[/] {info.name}: {report.events} events, chain intact to {report.head_hash}; "
-                        f"{report.rolls_rederived} rolls re-derived, {report.rolls_pending} awaiting a seed reveal, "
-                        f"{report.table_rolls} table rolls in range"
-                    )
-                else:
-                    out.console.print(
-                        f"[red]FAILED[/] {escape(info.name)}: first bad event {escape(str(report.first))}"
-                    )
-                    for finding in report.findings[1:]:
-                        out.console.print(f"  also: {escape(str(finding))}")
-                for change in editions.get(info.name, []):
-                    out.console.print(
-                        f"  note: #{change.seq} {change.command} was recorded under ruleset version "
-                        f"{change.recorded_under}; today's rules (RULES.md, second edition) decide it differently — "
-                        "expected after a rules change, not a sign the log was altered"
-                    )
-        failed = [r for _, r in reports if not r.ok]
-        if failed:
-            first = failed[0].first
-            raise (
-                VerificationError(f"verification failed at {first}")
-                if not as_json
-                else typer.Exit(VerificationError.exit_code)
-            )
 
     @app.command("demo")
     @handles_errors

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.bootstrap import projectors
@@ -37,7 +38,7 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
     for column in columns:
         view.add_column(column.replace("_", " "))
     for row in rows:
-        view.add_row(*(str(row.get(c, "")) if row.get(c) is not None else "" for c in columns))
+        view.add_row(*(escape(str(row.get(c, ""))) if row.get(c) is not None else "" for c in columns))
     return view
 
 
@@ -64,7 +65,8 @@ def register(app: typer.Typer) -> None:
             return
         where = f" at #{at}" if at is not None else ""
         out.console.print(
-            f"[bold]{info.name}[/] ({info.ruleset}){where}: day {s.day}, {len(s.units)} units, {len(s.battles)} battles"
+            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {len(s.units)} units, "
+            f"{len(s.battles)} battles"
         )
         columns = [
             c
@@ -93,7 +95,7 @@ def register(app: typer.Typer) -> None:
         if s.careers and "glory" in s.careers[0]:
             out.console.print(_table("Officers", s.careers, ["pc", "side", "glory", "rank"]))
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"treasury of {side}: {money}")
+            out.console.print(f"treasury of {escape(side)}: {money}")
 
     @app.command("unit")
     @handles_errors
@@ -116,9 +118,9 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json({"unit": found, "history": history})
             return
-        out.console.print(" · ".join(f"{k} {v}" for k, v in found.items() if k != "unit_id"))
+        out.console.print(escape(" · ".join(f"{k} {v}" for k, v in found.items() if k != "unit_id")))
         for item in history:
-            out.console.print(f"  [dim]#{item['seq']}[/] {item['type']}: {item['what']}")
+            out.console.print(f"  [dim]#{item['seq']}[/] {item['type']}: {escape(str(item['what']))}")
 
     @app.command("battles")
     @handles_errors
@@ -147,7 +149,7 @@ def register(app: typer.Typer) -> None:
             out.json({"treasury": s.treasury, "owed": owed})
             return
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"{side}: {money}")
+            out.console.print(f"{escape(side)}: {money}")
         out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
 
     @app.command("career")

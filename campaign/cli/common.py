@@ -18,6 +18,7 @@ from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
 from events.dice.ask import CountingDice, DieRequest, Needed, tally
 from events.errors import InvalidInputError
+from events.limits import check_name, check_utf8
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
@@ -56,7 +57,9 @@ def open_app(*, create: bool = False) -> App:
     """The database named by ``--db``, opened (and migrated) on first use by a command. Only a command that
     starts a campaign (``create``) may create the database: any other refuses a missing one."""
     if state.app is None:
-        state.app = bootstrap(state.db, actor=state.actor, create=create)
+        check_utf8(state.db, "--db")
+        actor = check_name(state.actor, "--actor") if state.actor is not None else None
+        state.app = bootstrap(state.db, actor=actor, create=create)
     return state.app
 
 
@@ -154,7 +157,7 @@ def vars_of(needed: Needed) -> dict[str, Any]:
 def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
     """What a ruleset command appended, each event explained with the names of the units and battles it names."""
     names = {} if as_json else entity_names(open_app().engine, info.campaign_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
 def add_roster_commands(
@@ -218,4 +221,4 @@ def add_table_commands(
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
         _, in_force = ledger.in_force(info, plugin)
-        print_tables(Output(as_json), f"{info.name}: {what} tables in force", in_force.values, prefix)
+        print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force.values, prefix)

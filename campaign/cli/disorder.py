@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import (
@@ -265,7 +266,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return
     title = f"{info.name}" + (f" — {battle.name}, turn {battle.turn}" if battle else "")
-    view = Table(title=title)
+    view = Table(title=escape(title))
     for column in ("unit", "side", "troops", "models", "points", "battles", "on the table"):
         view.add_column(column)
     for r in units:
@@ -277,8 +278,8 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             else str(r["disbanded"] or "")
         )
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["troops"]),
             str(r["models"]),
             str(r["points"]),
@@ -287,7 +288,8 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
     out.console.print(view)
     for o in officers:
-        out.console.print(f"{o['officer']} ({o['side']}): Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
+        who = escape(f"{o['officer']} ({o['side']})")
+        out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
 add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import (
@@ -266,7 +267,7 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
-    view = Table(title=f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else ""))
+    view = Table(title=escape(f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")))
     for column in ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table"):
         view.add_column(column)
     for r in units:
@@ -275,8 +276,8 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         if isinstance(on_table, dict):
             shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["models"]),
             f"{r['quality']}+",
             str(r["points"]),

@@ -49,10 +49,17 @@ COMMANDS = {
         "Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret.",
     ),
     "verify": (
-        "campaign.cli.basics",
+        "campaign.cli.verify_cli",
         "register",
-        "Check the hash chain, every event's schema and every die, and re-evaluate every rule on its recorded inputs "
-        "and dice (a difference is drift: reported, never written back); name the first failure.",
+        "Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed "
+        "against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is "
+        "drift: reported, never written back); name the first failure.",
+    ),
+    "checkpoint": (
+        "campaign.cli.verify_cli",
+        "register",
+        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the "
+        "database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`).",
     ),
     "audit": (
         "campaign.cli.timeline_cli",

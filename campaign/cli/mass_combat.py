@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import orjson
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import (
@@ -210,7 +211,7 @@ def ts(
             }
         )
     else:
-        out.console.print(f"{unit}: {strength}")
+        out.console.print(escape(f"{unit}: {strength}"))
 
 
 @app.command("roster")
@@ -240,13 +241,13 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
-    view = Table(title=f"{info.name} — day {state.day}, month {state.month}")
+    view = Table(title=escape(f"{info.name} — day {state.day}, month {state.month}"))
     for column in ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status"):
         view.add_column(column)
     for r in rows:
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["men"]),
             str(r["wounded"]),
             str(r["quality"]),
@@ -258,7 +259,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
     out.console.print(view)
     for side, money in sorted(state.treasury.items()):
-        out.console.print(f"treasury of {side}: ${money}")
+        out.console.print(f"treasury of {escape(side)}: ${money}")
 
 
 @app.command("battle")

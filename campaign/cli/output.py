@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import functools
+import random
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+import click
 import orjson
 import typer
 from rich.console import Console
+from rich.errors import MarkupError
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from campaign.describe import describe
 from events.envelope import RecordedEvent
-from events.errors import CampaignError
+from events.errors import CampaignError, ConcurrencyError
 from events.store import AppendResult
 
 if TYPE_CHECKING:
@@ -23,6 +28,17 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class _Console(Console):
+    """A console that never fails on user text: text read as broken markup (a name holding ``[/]`` that a
+    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        try:
+            return super().render_str(text, **kwargs)
+        except MarkupError:
+            return super().render_str(text, **{**kwargs, "markup": False})
 
 
 class Output:
@@ -33,7 +49,7 @@ class Output:
     def console(self) -> Console:
         # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
         width = None if sys.stdout.isatty() else 140
-        return Console(highlight=False, width=width)
+        return _Console(highlight=False, width=width)
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -74,7 +90,7 @@ class Output:
             table.add_row(
                 f"[strike]{e.seq}[/]" if gone else str(e.seq),
                 e.type,
-                str(e.meta.get("actor", "")),
+                escape(str(e.meta.get("actor", ""))),
                 f"[dim](retracted)[/] {what}" if gone else what,
             )
         self.console.print(table)
@@ -106,12 +122,71 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from campaign.cli.inputs import checked_arguments
+
         try:
-            return fn(*args, **kwargs)
+            checked = checked_arguments(kwargs)
+            for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+                try:
+                    return fn(*args, **checked)
+                except ConcurrencyError as exc:
+                    if attempt == CONFLICT_ATTEMPTS:
+                        raise ConcurrencyError(_conflict(exc, attempt)) from None
+                    time.sleep(random.uniform(0.02, 0.1) * attempt)
+            raise AssertionError("unreachable")
         except CampaignError as exc:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
+        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception:
+            damaged = _damaged_event()
+            if damaged is None:
+                raise  # a defect of the program, not of the data: the traceback is for its developers
+            raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
+
+
+CONFLICT_ATTEMPTS = 3
+"""How many times a command that met another writer's append is run again, on the new head, before giving up."""
+
+
+def _conflict(exc: ConcurrencyError, attempts: int) -> str:
+    """A conflict in words, naming the campaign by its name when it can be read."""
+    from campaign.cli.common import state
+
+    name = None
+    if exc.campaign_id is not None and state.app is not None:
+        try:
+            found = state.app.ledger.directory.get(exc.campaign_id)
+            name = found.name if found is not None else None
+        except CampaignError:
+            name = None
+    what = f"campaign {name!r}" if name else (f"campaign {exc.campaign_id}" if exc.campaign_id else "the database")
+    return (
+        f"{what} was being written by someone else at the same time; tried {attempts} times on the new state "
+        f"and gave up ({exc}). Nothing was recorded: run the command again"
+    )
+
+
+def _damaged_event() -> CampaignError | None:
+    """After an unexpected failure: an event of the open database that was damaged by hand, if any (named,
+    exit 3), since a stored event that is not of its schema can break any command that reads it."""
+    from campaign.cli.common import state
+    from events.registry import registry
+    from events.verify import first_damaged
+
+    if state.app is None:
+        return None
+    store = state.app.ledger.store
+    try:
+        for campaign_id in store.campaign_ids():
+            found = first_damaged(store.read(campaign_id), registry)
+            if found is not None:
+                return found
+    except Exception:  # the first failure is the one to show
+        return None
+    return None
 
 
 def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str) -> None:

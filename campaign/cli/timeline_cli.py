@@ -13,7 +13,7 @@ from rich.markup import escape
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
-from campaign.exchange import export_lines, import_campaign
+from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.replay import Sandbox, command_groups
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
@@ -61,6 +61,12 @@ def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str,
             )
         else:
             dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
+    consumed = {i for e in events if e.type == "rules.applied" for i in e.payload["dice"]}
+    for entry in dice_checks:
+        if entry["roll"] not in consumed:
+            entry["check"] += (
+                "; consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
+            )
     users = []
     indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
     for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
@@ -94,6 +100,7 @@ def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str,
             "rule": rule_check,
         },
         "dice_used_by": users,
+        "seed_chosen": bool(events[0].payload.get("seed_chosen")),
         "hash": event.hash,
     }
 
@@ -111,7 +118,9 @@ def register(app: typer.Typer) -> None:
         """Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        Output(as_json).appended(Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{info.name}[/]:")
+        Output(as_json).appended(
+            Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{escape(info.name)}[/]:"
+        )
 
     @app.command("amend")
     @handles_errors
@@ -211,7 +220,9 @@ def register(app: typer.Typer) -> None:
             c.print(f"rule: {', '.join(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
         for d in found["checks"]["dice"]:
-            c.print(f"roll #{d['roll']}: {d['check']}")
+            c.print(f"roll #{d['roll']}: {escape(d['check'])}")
+        if found["seed_chosen"] and found["checks"]["dice"]:
+            c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
         c.print(f"rule check: {found['checks']['rule']}")
         for use in found["dice_used_by"]:
             c.print(f"  used at #{use['seq']}{' (retracted)' if use['retracted'] else ''}: {use['explanation']}")
@@ -230,7 +241,7 @@ def register_exchange(app: typer.Typer) -> None:
         ledger = open_app().ledger
         parent = ledger.resolve(campaign)
         result = branch(ledger, parent, name, at)
-        Output(as_json).appended(result, f"[bold]{name}[/] branches from {parent.name} at #{at}:")
+        Output(as_json).appended(result, f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}:")
 
     @app.command("export")
     @handles_errors
@@ -245,18 +256,24 @@ def register_exchange(app: typer.Typer) -> None:
         """Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        lines = list(export_lines(ledger, info, with_secrets=with_secrets))
-        data = b"".join(line + b"\n" for line in lines)
         out = Output(as_json)
         if output is None:
-            sys.stdout.buffer.write(data)  # the export itself is the output
+            for line in export_lines(ledger, info, with_secrets=with_secrets):
+                sys.stdout.buffer.write(line + b"\n")  # the export itself is the output
             sys.stdout.flush()
             return
-        output.write_bytes(data)
+        count = -1
+        try:
+            with output.open("wb") as handle:
+                for line in export_lines(ledger, info, with_secrets=with_secrets):
+                    handle.write(line + b"\n")
+                    count += not line.startswith(b'{"secret"')
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
         if as_json:
-            out.json({"file": str(output), "events": len(lines) - 1})
+            out.json({"file": str(output), "events": count})
         else:
-            out.console.print(f"wrote {len(lines) - 1} events of {info.name} to {output}")
+            out.console.print(escape(f"wrote {count} events of {info.name} to {output}"))
 
     @app.command("import")
     @handles_errors
@@ -264,42 +281,40 @@ def register_exchange(app: typer.Typer) -> None:
         """Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a
         file with any fault is refused whole."""
         try:
-            raw = path.read_bytes().splitlines()
+            handle = path.open("rb")
         except OSError as exc:
             raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
         out = Output(as_json)
-        with out.progress(len(raw), "checking and importing") as progress:
-            task = progress.add_task("checking and importing", total=len(raw))
+        with handle, out.progress(None, "checking and importing") as progress:
+            task = progress.add_task("checking and importing", total=None)
 
             def lines() -> Any:
-                for line in raw:
+                for line in read_lines(handle):
                     progress.advance(task)
                     yield line
 
-            result = import_campaign(open_app(create=True).ledger, lines())
+            try:
+                sink = import_campaign(open_app(create=True).ledger, lines())
+            except OSError as exc:
+                raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+        assert sink.last is not None
         if as_json:
-            out.json(
-                {
-                    "campaign_id": result.events[0].campaign_id,
-                    "events": len(result.events),
-                    "head_hash": result.head.hash,
-                }
-            )
+            out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
         else:
-            out.console.print(f"imported {len(result.events)} events; head {result.head.hash}")
+            out.console.print(f"imported {sink.count} events; head {sink.last.hash}")
 
 
 def _amend_changes(items: list[str]) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise InvalidInputError(f"--set takes INPUT=VALUE, not {item!r}")
+        if not sep or not key.strip() or not raw.strip():
+            raise InvalidInputError(f"--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}")
         if raw[:1] in "[{":
             try:
                 changes[key.strip()] = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or mapping") from None
+                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or object") from None
         else:
             changes[key.strip()] = parse_value(raw)
     return changes

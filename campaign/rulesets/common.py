@@ -116,7 +116,7 @@ class RollDice(Command[None, None]):
 
     name: ClassVar[str] = "ledger.roll"
 
-    notation: str = Field(min_length=1, max_length=40)
+    notation: str = Field(min_length=1, max_length=200)
     purpose: str = Field(max_length=200)
 
     def decide(self, s: Situation[None, None]) -> list[Event]:

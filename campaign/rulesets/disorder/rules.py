@@ -283,8 +283,11 @@ def markers_after_battle(tables: Tables) -> str:
 def tenths_of_inch(text: str, what: str) -> int:
     """A distance typed at the table ("3", "1.5") as whole tenths of an inch; no floats reach the log."""
     whole, _, fraction = text.strip().partition(".")
-    if not whole.isdigit() or (fraction and not (len(fraction) == 1 and fraction.isdigit())):
+    digits = whole.isascii() and whole.isdigit() and (not fraction or (fraction.isascii() and fraction.isdigit()))
+    if not digits or len(fraction) > 1:
         raise InvalidInputError(f"{what} {text!r}: give inches, to a tenth at most (e.g. 3 or 1.5)")
+    if len(whole) > 3:
+        raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
     tenths = int(whole) * 10 + (int(fraction) if fraction else 0)
     if tenths > 1000:
         raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
