@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from campaign.access.memberships import MembershipsProjector
 from campaign.ledger import Ledger
+from campaign.live import NotifyOnAppend
 from events.db import make_engine
 from events.errors import ConfigurationError
 from events.sql import SqlEventStore, lock_for_append, write_connection
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -92,9 +94,9 @@ class App:
         self.engine.dispose()
 
 
-def projectors() -> list[CampaignsProjector | CampaignStateProjector]:
-    """The read models kept inline in every append (and refolded by ``rebuild``)."""
-    return [CampaignsProjector(), CampaignStateProjector()]
+def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
+    """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
+    return [CampaignsProjector(), CampaignStateProjector(), MembershipsProjector(), NotifyOnAppend()]
 
 
 def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> App:

@@ -9,18 +9,15 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from campaign import views
 from campaign.bootstrap import bootstrap
-from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
+from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, server_cli, timeline_cli
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
-from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
-from campaign.timeline import Timeline
 from events.errors import InvalidInputError, VerificationError
-from events.registry import registry
-from events.verify import Finding, verify_events
 
 app = typer.Typer(
     name="campaign",
@@ -37,6 +34,7 @@ app.add_typer(grimdark.app, name="gf")
 campaign_views.register(app)
 timeline_cli.register(app)
 timeline_cli.register_exchange(app)
+server_cli.register(app)
 
 
 @app.callback()
@@ -150,14 +148,9 @@ def log_(
     """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
-    entries = [
-        (e, gone)
-        for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
-        if e.seq > after and (not type_ or e.type.startswith(type_))
-    ]
-    if limit is not None:
-        entries = entries[:limit]
+    every, entries = views.log_entries(
+        ledger, info, type_=type_, unit=unit, battle=battle, after=after, upto=upto, limit=limit, show_all=show_all
+    )
     out = Output(as_json)
     if as_json:
         out.json(
@@ -194,23 +187,12 @@ def verify(
     for info in targets:
         with out.progress(info.last_seq, f"verifying {info.name}") as progress:
             task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
-            report = verify_events(
-                info.campaign_id,
-                ledger.store.read(info.campaign_id),
-                registry,
-                on_event=lambda _e, t=task: progress.advance(t),  # type: ignore[misc]
+            report = views.verify(
+                ledger,
+                info,
+                rules=rules,
+                on_event=lambda _e, t=task: progress.advance(t),
             )
-        if rules and report.ok:
-            for change in Timeline(ledger).reevaluate(info):
-                report.findings.append(
-                    Finding(
-                        change.seq,
-                        change.command,
-                        "drift",
-                        "re-evaluated now, the rule gives a different outcome: "
-                        f"{change.after[-1] if change.after else 'nothing'}",
-                    )
-                )
         reports.append((info, report))
     if as_json:
         out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])

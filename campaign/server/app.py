@@ -1,0 +1,58 @@
+"""``create_app``: the ASGI application over one database (``campaign serve`` runs it under uvicorn)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from campaign.access.accounts import Accounts
+from campaign.access.memberships import Memberships
+from campaign.bootstrap import App, bootstrap, wall_clock
+from campaign.server import api, pages
+from campaign.server.context import Server, status_for
+from campaign.server.live import Live
+from events.errors import CampaignError
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(db: str | App, *, secure_cookies: bool = False) -> FastAPI:
+    """The application; ``db`` is a URL (opened and migrated here) or an opened :class:`App`."""
+    opened = bootstrap(db, actor="server") if isinstance(db, str) else db
+
+    def head_of(campaign_id: str) -> int:
+        info = opened.ledger.directory.get(campaign_id)
+        return 0 if info is None else info.last_seq
+
+    srv = Server(opened, Accounts(opened.engine, wall_clock), Memberships(opened.engine), Live(opened.engine, head_of))
+    srv.secure_cookies = secure_cookies
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await srv.live.start()
+        try:
+            yield
+        finally:
+            await srv.live.stop()
+
+    app = FastAPI(
+        title="Campaign Ledger",
+        summary="A campaign's log shared by its group: game master, players and observers.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.server = srv
+
+    @app.exception_handler(CampaignError)
+    async def refused(request: Request, exc: CampaignError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=status_for(exc))
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,65 @@
+"""A server over a fresh database, and signed-in clients for each role of one campaign (and a stranger).
+
+The campaign: a Fighting Spirit one, GM ``gina``; ``pat`` plays Steel; ``olive`` observes; ``sam`` is the
+GM of another campaign only. Each client holds its own session cookie and sends its CSRF token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from campaign.bootstrap import App, bootstrap
+from campaign.server.app import create_app
+
+PASSWORD = "correct horse battery"
+STEEL_SQUAD = {"quality": "veteran", "leadership": 2, "size": 10, "radio": True}
+
+
+@dataclass
+class World:
+    app: FastAPI
+    opened: App
+    campaign_id: str
+    other_campaign_id: str
+    clients: dict[str, TestClient]
+
+    def client(self, who: str) -> TestClient:
+        return self.clients[who]
+
+
+def sign_in(app: FastAPI, name: str, *, sign_up: bool = True) -> TestClient:
+    client = TestClient(app)
+    if sign_up:
+        assert client.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
+    answer = client.post("/api/session", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+    return client
+
+
+def post(client: TestClient, url: str, body: Any = None, code: int = 200) -> Any:
+    answer = client.post(url, json=body)
+    assert answer.status_code == code, answer.text
+    return answer.json()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    opened = bootstrap(str(tmp_path / "server.db"), actor="test")
+    app = create_app(opened)
+    with TestClient(app):  # runs the lifespan (live updates)
+        clients = {name: sign_in(app, name) for name in ("gina", "pat", "olive", "sam")}
+        gina = clients["gina"]
+        cid = post(gina, "/api/campaigns", {"name": "Otlok Front", "ruleset": "fighting-spirit"}, 201)["campaign_id"]
+        other = post(clients["sam"], "/api/campaigns", {"name": "Elsewhere", "ruleset": "disorder"}, 201)["campaign_id"]
+        post(gina, f"/api/campaigns/{cid}/members", {"account": "pat", "role": "player", "sides": ["Steel"]})
+        post(gina, f"/api/campaigns/{cid}/members", {"account": "olive", "role": "observer"})
+        yield World(app, opened, cid, other, clients)
+    opened.close()
