@@ -34,9 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from campaign.bootstrap import bootstrap, projectors
 from campaign.folds import fold_for
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from campaign.logging import configure_logging
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rulesets.mass_combat.commands import parse_setup
+from tests.services import MassCombat
 from campaign.timeline import Timeline
 from events.registry import registry
 from events.timeline import effective

@@ -16,7 +16,8 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from campaign.access.memberships import MembershipsProjector
-from campaign.ledger import Ledger
+from campaign.commands import fold_for
+from campaign.executor import Ledger
 from campaign.live import NotifyOnAppend
 from events.db import make_engine
 from events.errors import ConfigurationError
@@ -96,7 +97,7 @@ class App:
 
 def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
     """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
-    return [CampaignsProjector(), CampaignStateProjector(), MembershipsProjector(), NotifyOnAppend()]
+    return [CampaignsProjector(), CampaignStateProjector(fold_for), MembershipsProjector(), NotifyOnAppend()]
 
 
 def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> App:
@@ -110,7 +111,7 @@ def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | 
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
-        states=SqlCampaignStates(engine, store),
+        states=SqlCampaignStates(engine, store, fold_for),
         actor=actor or default_actor(),
         clock=wall_clock,
         new_id=new_id or (lambda: uuid.uuid4().hex),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from campaign.commands import command
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.ruleset_service import TableBattles
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
 from campaign.rulesets import RulesetInfo
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.tables import RuleTables, Value, apply_overrides, check_override

@@ -12,12 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.commands import REGISTRY, Registered
-from campaign.disorder import Disorder
-from campaign.fighting_spirit import FightingSpirit  # importing the services registers their commands
-from campaign.grimdark import Grimdark
-from campaign.ledger import Ledger
-from campaign.mass_combat import MassCombat
+from campaign.commands import command_type, fold_for, recorded_command
+from campaign.executor import Ledger, Replay
+from campaign.rulesets.command import Command
 from events.dice import ReplayDice
 from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
@@ -64,8 +61,12 @@ class CommandGroup:
         return [d for d in decoded if isinstance(d, DiceRolled)]
 
     def dice_used(self, by_index: Mapping[int, DiceRolled]) -> list[DiceRolled]:
-        """The dice this command used, in the order it used them: its own, or (for a command re-run by an
-        amendment, which rolls nothing new) those its rule applications name."""
+        """The dice this command used, in the order it used them: as its ``command_issued`` records them, or
+        (recorded before that was kept) its own, or those its rule applications name."""
+        issued = self.issued
+        recorded = issued.payload.get("dice") if issued is not None else None
+        if recorded is not None:
+            return [by_index[i] for i in recorded if i in by_index]
         own = self.dice
         if own:
             return own
@@ -163,8 +164,6 @@ class Sandbox:
         self._seen: set[str] = set()
         self._seen_upto = 1
         """``_seen`` holds the ids of ``original`` events with seq below ``_seen_upto``."""
-        self._ids: list[str] = []
-        self._fresh = ledger.new_id
         self.dice_by_index = {
             d.roll_index: d
             for d in (registry.decode(e) for e in events if e.type == "dice.rolled")
@@ -174,10 +173,10 @@ class Sandbox:
             store=self.store,
             directory=FoldingCampaignDirectory(self.store),
             vault=SeedVault(),
-            states=FoldingCampaignStates(self.store),
+            states=FoldingCampaignStates(self.store, fold_for),
             actor=ledger.actor,
             clock=lambda: "replay",
-            new_id=self._next_id,
+            new_id=ledger.new_id,
             new_seed=lambda: bytes(32),
         )
 
@@ -190,34 +189,30 @@ class Sandbox:
         self._seen_upto = max(self._seen_upto, seq)
         return self._seen
 
-    def _next_id(self) -> str:
-        return self._ids.pop(0) if self._ids else self._fresh()
-
     def info(self, campaign_id: str) -> CampaignInfo:
         info = self.ledger.directory.get(campaign_id)
         assert info is not None
         return info
 
-    def run(self, campaign_id: str, group: CommandGroup, args: Mapping[str, Any] | None = None) -> list[RecordedEvent]:
-        """Re-run a recorded command on its own dice; raise if it no longer applies."""
+    def run(
+        self, campaign_id: str, group: CommandGroup, command: Command[Any, Any] | None = None, amends: int | None = None
+    ) -> list[RecordedEvent]:
+        """Re-run a recorded command on its own dice, through the executor; raise if it no longer applies."""
         issued = group.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
-        name = str(issued.payload["command"])
-        entry = REGISTRY.get(name)
-        if entry is None:
-            raise InvalidInputError(f"{name} cannot be run again by this version of the program")
-        inputs = dict(issued.payload["args"] if args is None else args)
+        payload = issued.payload
+        if command is None:
+            command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
         recorded = group.dice_used(self.dice_by_index)
         dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
-        self._ids = new_ids(group, self._ids_before(group.first_seq))
-        self.ledger.replay_dice = dice
-        try:
-            _call(entry, self.ledger, self.info(campaign_id), inputs, f"replay-{before}-{group.first_seq}")
-        finally:
-            self.ledger.replay_dice = None
-            self._ids = []
+        given = payload.get("ids")
+        ids = tuple(given) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
+        replay = Replay(dice, ids, amends)
+        self.ledger.execute(
+            self.info(campaign_id), command, command_id=f"replay-{before}-{group.first_seq}", replay=replay
+        )
         if dice.unused:
             raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
@@ -226,20 +221,14 @@ class Sandbox:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
 
-def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping[str, Any], command_id: str) -> Any:
-
-    services: dict[str, Any] = {
-        "FightingSpirit": FightingSpirit,
-        "MassCombat": MassCombat,
-        "Disorder": Disorder,
-        "Grimdark": Grimdark,
-        "Ledger": None,
-    }
-    if entry.service not in services:
-        raise InvalidInputError(f"no service {entry.service} for {entry.name}")
-    target = ledger if entry.service == "Ledger" else services[entry.service](ledger)
-    kwargs = {k: entry.decoders[k](v) if k in entry.decoders else v for k, v in inputs.items()}
-    return getattr(target, entry.method)(info, **kwargs, command_id=command_id)
+def _as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A re-run's outcomes as the version of the command that ``group`` recorded would have recorded them."""
+    issued = group.issued
+    if issued is None:
+        return outcomes
+    kind = command_type(str(issued.payload["command"]))
+    version = issued.payload.get("version") or 0
+    return [dict(o) for o in kind.recorded_by(version, outcomes)]
 
 
 def _decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
@@ -270,7 +259,7 @@ class Timeline:
                 f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
             )
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master")
-        return self.ledger.run(info, "rewind", lambda _d: [event], command_id=command_id)
+        return self.ledger.record(info, [event], "rewind", command_id)
 
     def amend(
         self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], command_id: str | None = None
@@ -283,14 +272,14 @@ class Timeline:
         issued = target.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {seq} was not recorded with its inputs; it cannot be amended")
-        args = dict(issued.payload["args"])
+        name = str(issued.payload["command"])
+        current = recorded_command(name, issued.payload.get("version"), dict(issued.payload["args"]))
+        args = current.inputs()
         unknown = sorted(set(changes) - set(args))
         if unknown:
-            raise InvalidInputError(
-                f"{issued.payload['command']} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})"
-            )
+            raise InvalidInputError(f"{name} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})")
         args.update(changes)
-        report = AmendReport(seq, str(issued.payload["command"]))
+        report = AmendReport(seq, name)
         sandbox = Sandbox(self.ledger, events)
         rewind_to = target.first_seq - 1
         sandbox.store.append(
@@ -300,7 +289,8 @@ class Timeline:
             command_id="amend-rewind",
         )
         try:
-            new = sandbox.run(info.campaign_id, target, args)
+            amended = recorded_command(name, type(current).schema_version, args)
+            new = sandbox.run(info.campaign_id, target, amended, amends=seq)
         except CampaignError as exc:
             raise InvalidInputError(f"the amended command does not apply: {exc}") from None
         report.changes.append(
@@ -316,17 +306,12 @@ class Timeline:
                 report.stopped_at, report.stopped_because = group.first_seq, str(exc)
                 break
             report.rerun += 1
-            after = CommandGroup(tuple(rerun)).outcomes
+            after = _as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
             if after != group.outcomes:
                 name = str(group.issued.payload["command"]) if group.issued else "?"
                 report.changes.append(Change(group.first_seq, name, group.outcomes, after))
         tail = sandbox.appended(info.campaign_id)
-        batch: list[NewEvent] = []
-        for event in tail:
-            payload = dict(event.payload)
-            if event.type == "timeline.command_issued":
-                payload["amends"] = seq if len(batch) == 1 else None
-            batch.append(NewEvent(event.type, payload, event.schema_version))
+        batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
         report.retracted = (target.first_seq, info.last_seq)
         report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
         return report
@@ -352,7 +337,7 @@ class Timeline:
             except CampaignError as exc:
                 drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}]))
                 break
-            if _decided(CommandGroup(tuple(rerun)).outcomes) != _decided(group.outcomes):
+            if _decided(_as_recorded(group, CommandGroup(tuple(rerun)).outcomes)) != _decided(group.outcomes):
                 drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
         return drift
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from campaign.commands import fold_for
 from campaign.describe import describe, unit_names
-from campaign.folds import Summary, fold_for
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from campaign.timeline import Sandbox, Timeline, command_groups
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
@@ -16,6 +16,7 @@ from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.registry import registry
 from events.timeline import effective, retracted
 from events.verify import Finding, VerifyReport, verify_events
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
 
@@ -44,22 +45,19 @@ def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[st
 
 
 def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -> dict[str, Any]:
-    """One unit's record and every event about it (its explanation, or its payload)."""
+    """One unit's record and every event in effect about it, in words."""
     s = summary(ledger, info, at)
     found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
     if found is None:
         raise InvalidInputError(f"unknown unit {name!r}")
     history = []
-    for event in ledger.store.read(info.campaign_id, upto_seq=at):
+    # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
+    events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
+    names = unit_names(events)
+    for event in events:
         p = event.payload
         if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
-            history.append(
-                {
-                    "seq": event.seq,
-                    "type": event.type,
-                    "what": p.get("explanation") or {k: v for k, v in p.items() if k not in ("unit_id", "battle_id")},
-                }
-            )
+            history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
     return {"unit": found, "history": history}
 
 

@@ -13,7 +13,7 @@ import orjson
 from sqlalchemy import Connection, Engine, delete, insert, select
 
 from campaign.access.tables import memberships
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
 from events.families.membership import MemberGranted, MemberRemoved, Role

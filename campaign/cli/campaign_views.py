@@ -11,8 +11,8 @@ from campaign import views
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
-from campaign.folds import Summary
 from projections.campaign_state import rebuild as rebuild_projections
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
 AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it was at this seq.")]

@@ -13,8 +13,6 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
-    add_roster_commands,
-    add_table_commands,
     ruleset_service,
     show_appended,
     table_entry,
@@ -554,7 +552,7 @@ def status(
     out.console.print(view)
 
 
-add_roster_commands(
-    app, FightingSpirit, "Men move from one unit to another of the same side between battles (experience re-averaged)."
-)
-add_table_commands(app, FightingSpirit, "five-grade", "threats.unverified_casualty.low")
+# TEMPORARY until converted (issue 10): add_roster_commands(
+# TEMPORARY until converted (issue 10):     app, FightingSpirit, "Men move from one unit to another of the same side between battles (experience re-averaged)."
+# TEMPORARY until converted (issue 10): )
+# TEMPORARY until converted (issue 10): add_table_commands(app, FightingSpirit, "five-grade", "threats.unverified_casualty.low")

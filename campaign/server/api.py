@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from campaign import views
 from campaign.access import memberships
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from campaign.server import runner
 from campaign.server.context import (
     SESSION_COOKIE,
@@ -211,6 +211,7 @@ def commands(m: Member) -> list[dict[str, Any]]:
             "command": s.name,
             "summary": s.summary,
             "table_dice": s.takes_table_dice,
+            "schema": s.model.model_json_schema(by_alias=True),
             "inputs": {f.name: {"kind": f.kind, "required": f.required, "default": f.default} for f in s.fields},
         }
         for s in runner.commands_for(m.info.ruleset)
@@ -218,18 +219,15 @@ def commands(m: Member) -> list[dict[str, Any]]:
 
 
 def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
-    """Check that the member may run it, then run it as the CLI does (the one place the server runs one)."""
+    """Build the command model, check that the member may run it, and run it through the executor."""
     srv = server(srv_request)
-    units = views.summary(srv.app.ledger, m.info).units
-    refused = runner.refusal(m.member, body.command, body.args, units)
-    if refused is not None:
-        from fastapi import HTTPException
-
-        raise HTTPException(403, refused)
+    command = runner.build(body.command, body.args)
+    if m.member.role != "gm":
+        refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, m.info).units)
+        if refused is not None:
+            raise HTTPException(403, refused)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
-    return runner.run(
-        srv.ledger_for(m.caller.account), m.info, body.command, body.args, table=table, command_id=body.command_id
-    )
+    return runner.run(srv.ledger_for(m.caller.account), m.info, command, table=table, command_id=body.command_id)
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from campaign import views
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 

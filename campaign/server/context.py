@@ -22,7 +22,7 @@ from fastapi import HTTPException, Request
 from campaign.access.accounts import Accounts, Session
 from campaign.access.memberships import Member, Memberships
 from campaign.bootstrap import App
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from campaign.server.live import Live
 from events.errors import CampaignError, ConcurrencyError, NotFoundError
 from projections.state.campaigns import CampaignInfo

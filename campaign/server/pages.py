@@ -19,7 +19,7 @@ from starlette.datastructures import FormData
 from campaign import views
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
-from campaign.commands import REGISTRY
+from campaign.commands import command_type
 from campaign.describe import ROLE_WORDS
 from campaign.rulesets import RULESETS
 from campaign.rulesets.tables import parse_value
@@ -48,6 +48,7 @@ Member = Annotated[InCampaign, Depends(member_of)]
 Player = Annotated[InCampaign, Depends(player_of)]
 GM = Annotated[InCampaign, Depends(gm_of)]
 Account = Annotated[Caller, Depends(signed_in)]
+PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
 STATUS_COLUMNS = (
     "name", "side", "quality", "troops", "men", "models", "points", "wounded", "experience", "xp", "battles",
     "fatigue", "ts", "campaign_morale", "pay_penalty", "pay_owed", "disbanded",
@@ -187,17 +188,15 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
 
 @router.get("/c/{campaign_id}", openapi_extra=access("member"))
 def campaign_page(request: Request, m: Member) -> HTMLResponse:
-    units = views.summary(server(request).app.ledger, m.info).units
     allowed = [
         c
         for c in runner.commands_for(m.info.ruleset)
         if m.member.role == "gm"
         or (
             m.member.role == "player"
-            and (c.name.endswith(".muster") or any(f.name in runner.UNIT_INPUTS for f in c.fields))
+            and (c.name.endswith(runner.NEW_UNIT) or any(k in PLAYER_FIELDS for k in c.model.model_fields))
         )
     ]
-    del units
     return templates.TemplateResponse(
         request,
         "campaign.html",
@@ -228,7 +227,7 @@ def audit_page(request: Request, seq: int, m: Member) -> HTMLResponse:
 
 def form_inputs(command: str, form: FormData) -> dict[str, Any]:
     """A command form's fields as the command's inputs (numbers, ticks, JSON), empty optional ones left out."""
-    spec = runner.spec(REGISTRY[command])
+    spec = runner.spec(command_type(command))
     inputs: dict[str, Any] = {}
     for f in spec.fields:
         raw = str(form.get(f.name, "")).strip()
@@ -256,8 +255,6 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     form = await request.form()
     name = str(form.get("_command", ""))
     try:
-        if name not in REGISTRY:
-            raise InvalidInputError(f"no command named {name!r}")
         body = api.CommandRequest(command=name, args=form_inputs(name, form), dice=str(form.get("_dice") or "") or None)
         result = api.run_command(request, m, body)
     except HTTPException as exc:

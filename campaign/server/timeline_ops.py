@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from campaign.timeline import Sandbox, Timeline
 from events.errors import InvalidInputError
 from events.store import AppendResult

@@ -129,6 +129,11 @@ class ReplayDice:
     def unused(self) -> int:
         return len(self._recorded) - self._used
 
+    @property
+    def used(self) -> tuple[int, ...]:
+        """The roll indexes handed back so far, in order."""
+        return tuple(e.roll_index for e in self._recorded[: self._used])
+
 
 def parse_table_dice(text: str) -> list[int]:
     """``"4,2"`` or ``"4 2"`` → ``[4, 2]``; anything but whole numbers is refused."""

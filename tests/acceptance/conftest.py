@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from campaign.executor import Ledger, TableEntry
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.ledger import Ledger, TableEntry
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.executor import Ledger, TableEntry
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.ledger import Ledger, TableEntry
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.registry import registry

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.commands import fold_for
+from campaign.executor import TableEntry
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import fold_for
-from campaign.ledger import TableEntry
 from campaign.timeline import branch
 from events.errors import InvalidInputError
 from events.registry import registry

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from campaign.bootstrap import bootstrap
+from campaign.commands import fold_for
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import fold_for
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 

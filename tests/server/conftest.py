@@ -1,6 +1,6 @@
 """A server over a fresh database, and signed-in clients for each role of one campaign (and a stranger).
 
-The campaign: a Fighting Spirit one, GM ``gina``; ``pat`` plays Steel; ``olive`` observes; ``sam`` is the
+The campaign: a Grimdark one, GM ``gina``; ``pat`` plays Robots; ``olive`` observes; ``sam`` is the
 GM of another campaign only. Each client holds its own session cookie and sends its CSRF token.
 """
 
@@ -19,7 +19,8 @@ from campaign.bootstrap import App, bootstrap
 from campaign.server.app import create_app
 
 PASSWORD = "correct horse battery"
-STEEL_SQUAD = {"quality": "veteran", "leadership": 2, "size": 10, "radio": True}
+SQUAD = {"models": 10, "quality": 4, "points": 150, "tough": 1}
+"""A Grimdark unit of ten models, Quality 4+ (RULES.md §4)."""
 
 
 @dataclass
@@ -57,9 +58,9 @@ def world(tmp_path: Path) -> Iterator[World]:
     with TestClient(app):  # runs the lifespan (live updates)
         clients = {name: sign_in(app, name) for name in ("gina", "pat", "olive", "sam")}
         gina = clients["gina"]
-        cid = post(gina, "/api/campaigns", {"name": "Otlok Front", "ruleset": "fighting-spirit"}, 201)["campaign_id"]
+        cid = post(gina, "/api/campaigns", {"name": "Kessel", "ruleset": "grimdark"}, 201)["campaign_id"]
         other = post(clients["sam"], "/api/campaigns", {"name": "Elsewhere", "ruleset": "disorder"}, 201)["campaign_id"]
-        post(gina, f"/api/campaigns/{cid}/members", {"account": "pat", "role": "player", "sides": ["Steel"]})
+        post(gina, f"/api/campaigns/{cid}/members", {"account": "pat", "role": "player", "sides": ["Robots"]})
         post(gina, f"/api/campaigns/{cid}/members", {"account": "olive", "role": "observer"})
         yield World(app, opened, cid, other, clients)
     opened.close()

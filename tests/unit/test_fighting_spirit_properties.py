@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from campaign.commands import fold_for
 from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import FOLDS
 from campaign.rulesets import fighting_spirit as fs
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
@@ -82,7 +82,8 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
 ) -> None:
     game, info = play(steps, quality, fatigue, motivation)
     events = list(game.ledger.store.read(info.campaign_id))
-    fold = FOLDS["fighting-spirit"]
+    fold = fold_for("fighting-spirit")
+    assert fold is not None
     state = fs.CampaignState()
     start = {"fresh": 0, "tired": 1, "exhausted": 2}[fatigue]
     in_last_stand = False
