@@ -23,8 +23,8 @@ from events.errors import InvalidInputError
 
 ACCOUNT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{1,39}$")
 MIN_PASSWORD = 10
-_hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash("not a password anyone has")
+ARGON2 = PasswordHasher()
+"""argon2id with the library's recommended costs (RFC 9106's second recommendation)."""
 
 
 class SignInError(InvalidInputError):
@@ -44,9 +44,11 @@ def digest(secret: str) -> str:
 
 
 class Accounts:
-    def __init__(self, engine: Engine, clock: Callable[[], str]) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], str], hasher: PasswordHasher = ARGON2) -> None:
         self.engine = engine
         self._clock = clock
+        self._hasher = hasher
+        self._dummy = hasher.hash("not a password anyone has")
 
     def add(self, name: str, password: str) -> None:
         name = name.strip().lower()
@@ -59,7 +61,9 @@ class Accounts:
         try:
             with self.engine.begin() as conn:
                 conn.execute(
-                    insert(accounts).values(name=name, password_hash=_hasher.hash(password), created_at=self._clock())
+                    insert(accounts).values(
+                        name=name, password_hash=self._hasher.hash(password), created_at=self._clock()
+                    )
                 )
         except IntegrityError:
             raise InvalidInputError(f"the account name {name!r} is taken") from None
@@ -73,17 +77,17 @@ class Accounts:
         name = name.strip().lower()
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts.c.password_hash).where(accounts.c.name == name)).first()
-        stored = row[0] if row is not None else _DUMMY_HASH  # as slow for an unknown name as for a wrong password
+        stored = row[0] if row is not None else self._dummy  # as slow for an unknown name as for a wrong password
         try:
-            _hasher.verify(stored, password)
+            self._hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise SignInError("wrong account name or password") from None
         if row is None:
             raise SignInError("wrong account name or password")
-        if _hasher.check_needs_rehash(stored):
+        if self._hasher.check_needs_rehash(stored):
             with self.engine.begin() as conn:
                 conn.execute(
-                    update(accounts).where(accounts.c.name == name).values(password_hash=_hasher.hash(password))
+                    update(accounts).where(accounts.c.name == name).values(password_hash=self._hasher.hash(password))
                 )
         return name
 

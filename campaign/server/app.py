@@ -6,11 +6,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from argon2 import PasswordHasher
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
-from campaign.access.accounts import Accounts
+from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.server import api, pages
@@ -19,9 +22,15 @@ from campaign.server.live import Live
 from events.errors import CampaignError
 
 STATIC = Path(__file__).parent / "static"
+ROUTERS = (api.router, pages.router)
 
 
-def create_app(db: str | App, *, secure_cookies: bool = False) -> FastAPI:
+def route_table() -> list[APIRoute]:
+    """Every route the application serves (each declaring its access level): what the authorisation test walks."""
+    return [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
+
+
+def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordHasher = ARGON2) -> FastAPI:
     """The application; ``db`` is a URL (opened and migrated here) or an opened :class:`App`."""
     opened = bootstrap(db, actor="server") if isinstance(db, str) else db
 
@@ -29,7 +38,9 @@ def create_app(db: str | App, *, secure_cookies: bool = False) -> FastAPI:
         info = opened.ledger.directory.get(campaign_id)
         return 0 if info is None else info.last_seq
 
-    srv = Server(opened, Accounts(opened.engine, wall_clock), Memberships(opened.engine), Live(opened.engine, head_of))
+    srv = Server(
+        opened, Accounts(opened.engine, wall_clock, hasher), Memberships(opened.engine), Live(opened.engine, head_of)
+    )
     srv.secure_cookies = secure_cookies
 
     @asynccontextmanager
@@ -52,7 +63,14 @@ def create_app(db: str | App, *, secure_cookies: bool = False) -> FastAPI:
     async def refused(request: Request, exc: CampaignError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=status_for(exc))
 
-    app.include_router(api.router)
-    app.include_router(pages.router)
+    @app.exception_handler(HTTPException)
+    async def http_refusal(request: Request, exc: HTTPException) -> Response:
+        """A page asked for without a session goes to the sign-in form; the API answers in JSON."""
+        if exc.status_code == 401 and request.method == "GET" and not request.url.path.startswith("/api/"):
+            return RedirectResponse("/signin", status_code=303)
+        return await http_exception_handler(request, exc)
+
+    for router in ROUTERS:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

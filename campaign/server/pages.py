@@ -30,7 +30,6 @@ from campaign.server.context import (
     Caller,
     InCampaign,
     access,
-    caller_or_none,
     gm_of,
     member_of,
     player_of,
@@ -136,10 +135,7 @@ def signout(request: Request, who: Account) -> Response:
 
 
 @router.get("/", openapi_extra=access("account"))
-def home(request: Request) -> Response:
-    who = caller_or_none(request)
-    if who is None:
-        return RedirectResponse("/signin", status_code=303)
+def home(request: Request, who: Account) -> Response:
     mine = api.campaigns(who, request)
     return templates.TemplateResponse(
         request,

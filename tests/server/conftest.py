@@ -6,12 +6,14 @@ GM of another campaign only. Each client holds its own session cookie and sends 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -51,10 +53,23 @@ def post(client: TestClient, url: str, body: Any = None, code: int = 200) -> Any
     return answer.json()
 
 
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""argon2id at a cost tests can pay hundreds of times (the server's default costs are the library's)."""
+
+
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty database at the newest schema, copied for each test (migrating costs a second)."""
+    path = tmp_path_factory.mktemp("template") / "server.db"
+    bootstrap(str(path), actor="test").close()
+    return path
+
+
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
+def world(tmp_path: Path, migrated: Path) -> Iterator[World]:
+    shutil.copy(migrated, tmp_path / "server.db")
     opened = bootstrap(str(tmp_path / "server.db"), actor="test")
-    app = create_app(opened)
+    app = create_app(opened, hasher=FAST_HASHER)
     with TestClient(app):  # runs the lifespan (live updates)
         clients = {name: sign_in(app, name) for name in ("gina", "pat", "olive", "sam")}
         gina = clients["gina"]
