@@ -14,10 +14,14 @@ function line(id, title, series) {
   const canvas = document.getElementById(id);
   if (!canvas || typeof Chart === "undefined") return;
   if (charts[id]) charts[id].destroy();
+  if (!series.lines.length) {
+    canvas.parentElement.dataset.empty = `${title}: nothing to draw yet`;
+    return;
+  }
   charts[id] = new Chart(canvas, {
     type: "line",
     data: {labels: series.labels, datasets: series.lines.map((l) => ({label: l.label, data: l.values, spanGaps: true}))},
-    options: {animation: false, plugins: {title: {display: true, text: title}}, scales: {x: {title: {display: true, text: "seq"}}}},
+    options: {animation: false, maintainAspectRatio: false, plugins: {title: {display: true, text: title}}, scales: {x: {title: {display: true, text: "seq"}}}},
   });
 }
 
@@ -29,3 +33,7 @@ function drawCharts() {
   line("chart-treasury", "Treasury", data.treasury);
   line("chart-glory", "Officers' Glory", data.glory);
 }
+
+// Drawn when the page loads and again each time a live update replaces the roster, log and charts.
+document.addEventListener("DOMContentLoaded", drawCharts);
+document.addEventListener("htmx:afterSettle", drawCharts);
