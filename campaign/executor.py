@@ -23,7 +23,7 @@ from events.dice import DERIVATION, ReplayDice, SeededDice, TableDice, seed_comm
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
-from events.families.dice import SeedCommitted, SeedRevealed
+from events.families.dice import DiceRolled, DiceSetAside, SeedCommitted, SeedRevealed
 from events.families.timeline import CommandIssued
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
@@ -187,10 +187,11 @@ class Ledger:
         if replay is not None:
             dice = replay.dice
         elif table is not None:
-            dice = TableDice(table.faces, self.actor, info.next_roll_index)
+            dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
             seed = self.vault.seed(info.campaign_id, info.seed_epoch)
-            dice = SeededDice(info.dice_id or info.campaign_id, seed, info.seed_epoch, info.next_roll_index)
+            offered = self.on_table(info)
+            dice = SeededDice(info.dice_id or info.campaign_id, seed, info.seed_epoch, info.next_roll_index, offered)
         decided = list(command.decide(Situation(state, tables, dice, ids, self.actor)))
         if isinstance(dice, TableDice):
             dice.finish()
@@ -202,9 +203,29 @@ class Ledger:
             version=command.schema_version,
             dice=used,
             ids=tuple(ids.given),
+            ruleset_version=owner.info.version if owner is not None else None,
             amends=replay.amends if replay is not None else None,
         )
         return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
+
+    def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
+        """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""
+        held: list[DiceRolled] = []
+        for seq in info.on_table:
+            for event in self.store.read(info.campaign_id, after_seq=seq - 1, upto_seq=seq):
+                decoded = registry.decode(event)
+                if isinstance(decoded, DiceRolled):
+                    held.append(decoded)
+        return held
+
+    def reroll(self, info: CampaignInfo, reason: str, command_id: str | None = None) -> AppendResult:
+        """Take the next die off the table, explicitly and on the record: the next command rolls new dice."""
+        if not reason.strip():
+            raise InvalidInputError("a reroll needs a reason (--reason), recorded with it for everyone to see")
+        if not info.on_table_index:
+            raise InvalidInputError("no dice are on the table: only dice of a retracted command can be rerolled")
+        event = DiceSetAside(roll_index=info.on_table_index[0], reason=reason.strip())
+        return self._append(info.campaign_id, info.last_seq, [event], "reroll", command_id)
 
     def in_force(self, info: CampaignInfo, owner: Ruleset[S, T], at_seq: int | None = None) -> tuple[S, T]:
         """A campaign of ``owner``'s ruleset as it stands (or stood at ``at_seq``), and its tables in force."""

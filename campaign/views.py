@@ -9,7 +9,7 @@ from typing import Any
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names
 from campaign.executor import Ledger
-from campaign.timeline import Sandbox, Timeline, command_groups
+from campaign.timeline import Change, Sandbox, Timeline, command_groups
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
@@ -206,11 +206,19 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     }
 
 
-def verify(ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Any = None) -> VerifyReport:
-    """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice."""
+def verify(
+    ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Any = None
+) -> tuple[VerifyReport, list[Change]]:
+    """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
+    different outcome is drift (a finding), unless the command was recorded under an older version of the
+    rules (returned apart: expected after a rules change, not a sign the log was altered)."""
     report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
+    editions: list[Change] = []
     if rules and report.ok:
         for change in Timeline(ledger).reevaluate(info):
+            if change.recorded_under is not None:
+                editions.append(change)
+                continue
             report.findings.append(
                 Finding(
                     change.seq,
@@ -220,4 +228,13 @@ def verify(ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: 
                     f"{change.after[-1] if change.after else 'nothing'}",
                 )
             )
-    return report
+    return report, editions
+
+
+def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:
+    return {
+        **report.as_dict(),
+        "rules_changed_since": [
+            {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under} for c in editions
+        ],
+    }

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 
 from events.envelope import RecordedEvent
 
-NEVER_RETRACTED = frozenset({"dice.rolled", "dice.seed_revealed", "dice.seed_committed"})
-"""What no rewind can undo: the dice that were rolled and the seeds that were revealed or committed to."""
+NEVER_RETRACTED = frozenset({"dice.rolled", "dice.set_aside", "dice.seed_revealed", "dice.seed_committed"})
+"""What no rewind can undo: the dice that were rolled (and set aside by a reroll), and the seeds that were revealed
+or committed to."""
 
 REWOUND = "timeline.rewound"
 

@@ -1,8 +1,8 @@
 """Each campaign's folded state and summaries, kept inline in the append transaction, with snapshots.
 
-The fold is the ruleset's, handed in by the wiring (projections never import the rulesets); this module only stores and serves it: the state at the
-head for commands, any earlier state (``--at SEQ``) from the nearest snapshot plus the events after it,
-and summary tables (units, battles, treasuries) for the read commands a game master uses.
+The fold is the ruleset's, handed in by the wiring (projections never import the rulesets); this module only
+stores and serves it: the state at the head for commands, any earlier state (``--at SEQ``) from the nearest
+snapshot plus the events after it, and summary tables (units, battles, treasuries) for the read commands.
 """
 
 from __future__ import annotations

@@ -158,3 +158,41 @@ def disorder(ledger: Ledger) -> Service:
             "end_battle": (b.EndBattle, ("winner", "objectives", "command_id")),
         },
     )
+
+
+def fighting_spirit(ledger: Ledger) -> Service:
+    from campaign.rulesets.fighting_spirit import battle_commands as fsb
+    from campaign.rulesets.fighting_spirit import commands as fs
+    from campaign.rulesets.fighting_spirit.plugin import PLUGIN
+
+    return Service(
+        ledger,
+        PLUGIN,
+        {
+            "muster": (fs.Muster, ("name", "side", "profile", "reports_to", "command_id")),
+            "recruit": (fs.Recruit, ("unit_name", "men", "command_id")),
+            "transfer": (fs.Transfer, ("from_unit", "to_unit", "men", "command_id")),
+            "disband": (fs.Disband, ("unit_name", "reason", "command_id")),
+            "house_rule": (fs.HouseRule, ("path", "value", "note", "command_id")),
+            "start_battle": (fs.StartBattle, ("name", "motivation", "deployments", "scenario", "command_id")),
+            "end_battle": (fs.EndBattle, ("result", "winner", "command_id")),
+            "next_turn": (fs.NextTurn, ("command_id",)),
+            "activate": (fs.Activate, ("unit_name", "command_id")),
+            "wounded": (fs.Wounded, ("unit_name",)),
+            "position": (fs.Position, ("unit_name",)),
+            "pass_days": (fs.PassDays, ("days", "activity", "side", "command_id")),
+            "condition": (fs.Condition, ("side", "condition", "active", "command_id")),
+            "funds": (fs.Funds, ("side", "amount", "reason", "command_id")),
+            "month_end": (fs.MonthEnd, ("pay_pct", "command_id")),
+            "attack": (fsb.Attack, ("unit_name",)),
+            "morale": (fsb.Morale, ("unit_name", "rows")),
+            "rally": (fsb.Rally, ("unit_name", "officer_name")),
+            "react": (fsb.React, ("unit_name", "action")),
+            "panic": (fsb.Panic, ("unit_name", "trigger")),
+            "last_stand": (fsb.LastStand, ("unit_name",)),
+            "end_last_stand": (fsb.EndLastStand, ("unit_name", "reason", "command_id")),
+            "surrender": (fsb.Surrender, ("unit_name", "enemy_within", "command_id")),
+            "psi": (fsb.Psi, ("psion_name", "target_name")),
+            "defence": (fsb.Defence, ("unit_name",)),
+        },
+    )

@@ -1,4 +1,4 @@
-"""The access tables, on the log's metadata so Alembic manages them with the rest (migration 0004).
+"""The access tables, on the log's metadata so Alembic manages them with the rest (migration 0005).
 
 Accounts, sessions and tokens are not campaign events: they hold secrets (hashes), and a campaign's log must
 be exportable without them. Memberships are events; ``memberships`` is their read model.

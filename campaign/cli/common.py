@@ -9,7 +9,6 @@ import typer
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.executor import TableEntry
-from campaign.ruleset_service import RulesetService
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
@@ -18,7 +17,6 @@ from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
 
-S = TypeVar("S", bound=RulesetService)
 C = TypeVar("C", bound=Command[Any, Any])
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
@@ -73,15 +71,6 @@ def execute(
     info = ledger.resolve(campaign)
     result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
     show_appended(result, as_json, info)
-
-
-def ruleset_service(service: type[S], campaign: str | None) -> tuple[S, CampaignInfo]:
-    """The campaign named (or the only one) and its ruleset's service, refusing a campaign of another ruleset."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    game = service(ledger)
-    game.check(info)
-    return game, info
 
 
 def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:

@@ -71,6 +71,7 @@ class Amend(BaseModel):
     seq: int
     set: dict[str, Any]
     preview: bool = Field(default=False, description="Show what would change; append nothing.")
+    drop_later: bool = Field(default=False, description="Go ahead even if later commands would be dropped.")
 
 
 def appended(srv_request: Request, info_id: str, result: AppendResult) -> dict[str, Any]:
@@ -194,7 +195,7 @@ def audit(m: Member, request: Request, seq: int | None = None, roll: int | None 
 
 @router.get("/campaigns/{campaign_id}/verify", openapi_extra=access("member"))
 def verify(m: Member, request: Request, rules: bool = True) -> dict[str, Any]:
-    return views.verify(server(request).app.ledger, m.info, rules=rules).as_dict()
+    return views.verify_dict(*views.verify(server(request).app.ledger, m.info, rules=rules))
 
 
 @router.get("/campaigns/{campaign_id}/members", openapi_extra=access("member"))
@@ -267,15 +268,22 @@ def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, Any]:
 
 @router.post("/campaigns/{campaign_id}/undo", openapi_extra=access("gm"))
 def undo_(m: GM, request: Request) -> dict[str, Any]:
-    """Retract the last command in effect (a rewind to just before it)."""
-    result = undo(server(request).ledger_for(m.caller.account), m.info)
-    return appended(request, m.info.campaign_id, result)
+    """Take back the last command, rewind, amendment or undo (nothing is deleted; an undo can be undone)."""
+    result, said = undo(server(request).ledger_for(m.caller.account), m.info)
+    return {**appended(request, m.info.campaign_id, result), "undone": said}
 
 
 @router.post("/campaigns/{campaign_id}/amend", openapi_extra=access("gm"))
 def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
     """Correct a past command's inputs; with ``preview``, only show what would change."""
-    report = amend(server(request).ledger_for(m.caller.account), m.info, body.seq, body.set, preview=body.preview)
+    report = amend(
+        server(request).ledger_for(m.caller.account),
+        m.info,
+        body.seq,
+        body.set,
+        preview=body.preview,
+        drop_later=body.drop_later,
+    )
     if not body.preview:
         server(request).live.appended(m.info.campaign_id)
     return report

@@ -305,9 +305,11 @@ def amend_form(
     seq: Annotated[int, Form()],
     set: Annotated[str, Form()],
     preview: Annotated[str, Form()] = "1",
+    drop_later: Annotated[str, Form()] = "",
 ) -> HTMLResponse:
+    ledger = server(request).ledger_for(m.caller.account)
     try:
-        report = amend(server(request).ledger_for(m.caller.account), m.info, seq, _changes(set), preview=preview != "0")
+        report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", drop_later=bool(drop_later))
     except CampaignError as exc:
         return message(request, str(exc), error=True, code=status_for(exc))
     lines = [
@@ -316,8 +318,7 @@ def amend_form(
         for b, a in zip(c["before"], c["after"], strict=False)
         if b != a
     ]
-    if report["stopped_at"] is not None:
-        lines.append(f"stops at #{report['stopped_at']}: {report['stopped_because']}")
+    lines += [f"#{d['seq']} {d['command']} no longer applies: it would be dropped" for d in report["dropped"]]
     if report["preview"]:
         return message(
             request, f"Preview of amending {report['command']} at #{seq} (nothing appended yet):", lines=lines
@@ -343,8 +344,8 @@ def rewind_form(
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
 def undo_form(request: Request, m: GM) -> HTMLResponse:
     try:
-        result = undo(server(request).ledger_for(m.caller.account), m.info)
+        _, said = undo(server(request).ledger_for(m.caller.account), m.info)
     except CampaignError as exc:
         return message(request, str(exc), error=True, code=status_for(exc))
     server(request).live.appended(m.info.campaign_id)
-    return message(request, f"the last command is retracted (head #{result.head.seq})")
+    return message(request, said)

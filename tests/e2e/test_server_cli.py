@@ -13,7 +13,9 @@ from tests.e2e.test_cli import Cli
 def test_a_user_added_and_invited_as_game_master_by_the_cli(tmp_path: Path) -> None:
     cli = Cli(str(tmp_path / "group.db"))
     cli("new", "Kessel", "--ruleset", "grimdark")
-    added = CliRunner().invoke(app, ["--db", cli.db, "user", "add", "Gina", "--password-stdin"], input="a long password\n")
+    added = CliRunner().invoke(
+        app, ["--db", cli.db, "user", "add", "Gina", "--password-stdin"], input="a long password\n"
+    )
     assert added.exit_code == 0 and "account gina created" in added.output
     before = cli.events()
     out = cli("invite", "gina", "--role", "gm").output
@@ -32,7 +34,9 @@ def test_refusals_append_nothing(tmp_path: Path) -> None:
     CliRunner().invoke(app, ["--db", cli.db, "user", "add", "pat", "--password-stdin"], input="a long password\n")
     assert "a player plays one or more sides" in cli("invite", "pat", "--role", "player", code=2).output
     assert "role must be one of gm, player, observer" in cli("invite", "pat", "--role", "king", code=2).output
-    taken = CliRunner().invoke(app, ["--db", cli.db, "user", "add", "PAT", "--password-stdin"], input="another password\n")
+    taken = CliRunner().invoke(
+        app, ["--db", cli.db, "user", "add", "PAT", "--password-stdin"], input="another password\n"
+    )
     assert taken.exit_code == 2 and "taken" in taken.output
     assert cli.events() == before
     assert "--port must be between 1 and 65535" in cli("serve", "--port", "0", code=2).output

@@ -14,14 +14,14 @@ from sqlalchemy import Engine
 from campaign.bootstrap import ensure_schema, projectors
 from campaign.commands import fold_for
 from campaign.executor import Ledger, TableEntry
-from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import FoldingCampaignStates, dump, rebuild
 from tests.conftest import Backend, empty_tables, make_ledger
-from tests.services import MassCombat, grimdark
+from tests.services import MassCombat, fighting_spirit, grimdark
 from tests.services import disorder as disorder_game
 
 five_grade_step = st.one_of(
@@ -135,7 +135,7 @@ def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
 
 def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     ledger.create_campaign("Five", "fighting-spirit")
-    game = FightingSpirit(ledger)
+    game = fighting_spirit(ledger)
     info = lambda: ledger.resolve("Five")  # noqa: E731
     game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
     game.muster(info(), "Squad", "Keno", {"quality": "green", "leadership": 2, "size": 9, "radio": True}, "HQ")
@@ -152,7 +152,7 @@ def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
             info(),
             "Fight",
             {"Keno": "medium", "Otlok": "low"},
-            [Deployment("HQ"), Deployment("Squad"), Deployment("Foe")],
+            [Deployment(unit="HQ"), Deployment(unit="Squad"), Deployment(unit="Foe")],
         ),
         "pay": lambda pct: game.month_end(info(), {"Keno": pct}),
     }
@@ -289,13 +289,13 @@ def test_refusals_append_nothing() -> None:
     play_mass_combat(ledger, [])
     five, mass = ledger.resolve("Five"), ledger.resolve("Mass")
     before = {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)}
-    fs_game, mc_game = FightingSpirit(ledger), MassCombat(ledger)
+    fs_game, mc_game = fighting_spirit(ledger), MassCombat(ledger)
     with pytest.raises(InvalidInputError, match="runs fighting-spirit, not mass-combat"):
         mc_game.muster(five, "Knights", "Keno", {"men": 10})
     with pytest.raises(InvalidInputError, match="not a five-grade unit profile"):
         fs_game.muster(five, "Knights", "Keno", {"men": 10, "armour": "heavy"})
     with pytest.raises(InvalidInputError, match="no unit of this campaign fights for Atlantis"):
-        fs_game.start_battle(five, "Nowhere", {"Keno": "low", "Atlantis": "high"}, [Deployment("Squad")])
+        fs_game.start_battle(five, "Nowhere", {"Keno": "low", "Atlantis": "high"}, [Deployment(unit="Squad")])
     with pytest.raises(InvalidInputError, match="cannot cover"):
         mc_game.funds(mass, "Blue", -10_000_000, "a palace")
     with pytest.raises(InvalidInputError, match="time only moves forward"):

@@ -17,11 +17,12 @@ from rich.markup import escape
 from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
-from campaign.fighting_spirit import Deployment, FightingSpirit
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
 from campaign.rulesets.disorder import battle_commands as disb
 from campaign.rulesets.disorder import commands as disc
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fsc
 from campaign.rulesets.grimdark import commands as gf
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
@@ -48,12 +49,11 @@ def demo_ids() -> Callable[[], str]:
 
 def play_five_grade_battle(app: App, name: str) -> int:
     """A patrol at Hill 203 under the five-grade rules (RULES.md §0), seeded dice; returns commands run."""
-    game = FightingSpirit(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any], command_id: str | None = None) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command, command_id=command_id)
 
-    roster: list[tuple[str, str, dict[str, object], str | None]] = [
+    roster: list[tuple[str, str, dict[str, JsonValue], str | None]] = [
         ("Company HQ", "Steel", {"quality": "veteran", "leadership": 2, "size": 5, "radio": True}, None),
         ("2nd Platoon HQ", "Steel", {"quality": "veteran", "leadership": 2, "size": 4, "radio": True}, "Company HQ"),
         (
@@ -66,35 +66,38 @@ def play_five_grade_battle(app: App, name: str) -> int:
         ("Barf-jat Master", "Keno", {"quality": "regular", "leadership": 2, "size": 1, "psi_rank": "master"}, None),
     ]
     for i, (unit, side, profile, reports_to) in enumerate(roster):
-        game.muster(info(), unit, side, profile, reports_to, command_id=f"demo-fs-muster-{i}")
-    game.start_battle(
-        info(),
-        "Patrol at Hill 203",
-        {"Keno": "low", "Steel": "medium"},
-        [
-            Deployment("Keno 3rd Squad", "fresh"),
-            Deployment("Barf-jat Master", "fresh"),
-            Deployment("Company HQ", "tired"),
-            Deployment("2nd Platoon HQ", "tired"),
-            Deployment("Steel Veterans", "tired", in_cover=True),
-        ],
-        scenario="routine patrol meets a Steel outpost",
-        command_id="demo-fs-battle",
+        run(fsc.Muster(unit_name=unit, side=side, profile=profile, reports_to=reports_to), f"demo-fs-muster-{i}")
+    run(
+        fsc.StartBattle(
+            battle_name="Patrol at Hill 203",
+            motivation={"Keno": "low", "Steel": "medium"},
+            deployments=(
+                fsc.Deployment(unit="Keno 3rd Squad", fatigue="fresh"),
+                fsc.Deployment(unit="Barf-jat Master", fatigue="fresh"),
+                fsc.Deployment(unit="Company HQ", fatigue="tired"),
+                fsc.Deployment(unit="2nd Platoon HQ", fatigue="tired"),
+                fsc.Deployment(unit="Steel Veterans", fatigue="tired", in_cover=True),
+            ),
+            scenario="routine patrol meets a Steel outpost",
+        ),
+        "demo-fs-battle",
     )
-    steps: list[Callable[[], object]] = [
-        lambda: game.attack(info(), "Keno 3rd Squad", killed=2, wounded=2, suppressing=True),
-        lambda: game.attack(info(), "Steel Veterans", killed=1, wounded=2, artillery=True),
-        lambda: game.psi(info(), "Barf-jat Master", "Steel Veterans", effect="psi_strike", distance=10, in_sight=True),
-        lambda: game.react(info(), "Keno 3rd Squad", "go_prone_open"),
-        lambda: game.rally(info(), "Steel Veterans", "Company HQ", distance=20, in_sight=True),
-        lambda: game.next_turn(info()),
-        lambda: game.wounded(info(), "Keno 3rd Squad", checked=2, abandoned=False),
-        lambda: game.end_battle(info(), "the patrol withdrew", "Steel"),
+    steps: list[Command[Any, Any]] = [
+        fsb.Attack(unit_name="Keno 3rd Squad", killed=2, wounded=2, suppressing=True),
+        fsb.Attack(unit_name="Steel Veterans", killed=1, wounded=2, artillery=True),
+        fsb.Psi(
+            psion_name="Barf-jat Master", target_name="Steel Veterans", effect="psi_strike", distance=10, in_sight=True
+        ),
+        fsb.React(unit_name="Keno 3rd Squad", action="go_prone_open"),
+        fsb.Rally(unit_name="Steel Veterans", officer_name="Company HQ", distance=20, in_sight=True),
+        fsc.NextTurn(),
+        fsc.Wounded(unit_name="Keno 3rd Squad", checked=2, abandoned=False),
+        fsc.EndBattle(result="the patrol withdrew", winner="Steel"),
     ]
     done = 0
     for step in steps:
         try:
-            step()
+            run(step)
             done += 1
         except InvalidInputError:
             pass  # the seeded dice decided otherwise (a unit already at its start grade needs no rally)
@@ -103,33 +106,34 @@ def play_five_grade_battle(app: App, name: str) -> int:
 
 def five_grade_campaign(app: App, name: str) -> None:
     """Two more five-grade battles after the patrol: days at the front and at rest, recruits, pay."""
-    game = FightingSpirit(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any]) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command)
 
-    game.funds(info(), "Keno", 1000, "the regiment's chest")
-    for n, (activity, days) in enumerate((("march", 6), ("front", 10)), start=2):
-        game.pass_days(info(), days, activity)
+    run(fsc.Funds(side="Keno", amount=1000, reason="the regiment's chest"))
+    schedule: tuple[tuple[fsc.Activity, int], ...] = (("march", 6), ("front", 10))
+    for n, (activity, days) in enumerate(schedule, start=2):
+        run(fsc.PassDays(days=days, activity=activity))
         if n == 3:
-            game.recruit(info(), "Keno 3rd Squad", 3)
-            game.month_end(info(), {"Keno": 100, "Steel": 0})
-        game.start_battle(
-            info(),
-            f"Hill 203, battle {n}",
-            {"Keno": "medium", "Steel": "medium"},
-            [
-                Deployment("Keno 3rd Squad"),
-                Deployment("Company HQ"),
-                Deployment("2nd Platoon HQ"),
-                Deployment("Steel Veterans", in_cover=True),
-            ],
+            run(fsc.Recruit(unit_name="Keno 3rd Squad", men=3))
+            run(fsc.MonthEnd(pay_pct={"Keno": 100, "Steel": 0}))
+        run(
+            fsc.StartBattle(
+                battle_name=f"Hill 203, battle {n}",
+                motivation={"Keno": "medium", "Steel": "medium"},
+                deployments=(
+                    fsc.Deployment(unit="Keno 3rd Squad"),
+                    fsc.Deployment(unit="Company HQ"),
+                    fsc.Deployment(unit="2nd Platoon HQ"),
+                    fsc.Deployment(unit="Steel Veterans", in_cover=True),
+                ),
+            )
         )
         with contextlib.suppress(InvalidInputError):  # a unit already broken may be beyond a test
-            game.attack(info(), "Steel Veterans", killed=1, wounded=1, suppressing=True)
+            run(fsb.Attack(unit_name="Steel Veterans", killed=1, wounded=1, suppressing=True))
         with contextlib.suppress(InvalidInputError):
-            game.attack(info(), "Keno 3rd Squad", killed=1, wounded=0, leader_hit=n == 3)
-        game.end_battle(info(), "both sides pull back", None)
+            run(fsb.Attack(unit_name="Keno 3rd Squad", killed=1, wounded=0, leader_hit=n == 3))
+        run(fsc.EndBattle(result="both sides pull back", winner=None))
 
 
 def mass_combat_campaign(app: App, name: str) -> None:
