@@ -112,9 +112,12 @@ def play(player: dict[str, str], base: str, commands: int, out: dict[str, Any], 
                     break
                 retries += 1
                 time.sleep(random.uniform(0.005, 0.05) * min(retries, 8))  # lost a race: back off, then again
+            else:
+                out.setdefault("errors", []).append(f"{body['command_id']}: gave up at the run's --timeout")
+                continue
             latencies.append(time.perf_counter() - start)
             if answer.status_code != 200:
-                out.setdefault("errors", []).append(answer.text[:200])
+                out.setdefault("errors", []).append(f"{answer.status_code} {answer.text[:200]}")
     out["latencies"], out["retries"], out["resent"] = latencies, retries, resent
 
 
@@ -210,6 +213,7 @@ def main() -> None:
             "retries_after_409": sum(r.get("retries", 0) for r in results),
             "resent_after_a_dropped_connection": sum(r.get("resent", 0) for r in results),
             "errors": sum(len(r.get("errors", [])) for r in results),
+            "first_errors": [e for r in results for e in r.get("errors", [])][:3],
             "server_cpu_ms_per_command": 1000 * server_cpu / total,
             "in_process_commands_per_s": local_total / local_wall,
             "in_process_cpu_ms_per_command": 1000 * local_cpu / local_total,
@@ -251,6 +255,8 @@ def main() -> None:
         f"  lost {f['lost']}, duplicated {f['duplicated']}, errors {f['errors']}, "
         f"every campaign verifies: {f['every_campaign_verifies']}"
     )
+    for error in f["first_errors"]:
+        print(f"  error: {error}")
     if figures["lost"] or figures["duplicated"] or not figures["every_campaign_verifies"]:
         raise SystemExit(1)
 
