@@ -94,7 +94,7 @@ def setup(db: str, clients: int, campaigns: int) -> list[dict[str, str]]:
 
 def play(player: dict[str, str], base: str, commands: int, out: dict[str, Any], deadline: float) -> None:
     latencies, retries, resent = [], 0, 0
-    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {player['token']}"}, timeout=30) as client:
+    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {player['token']}"}, timeout=300) as client:
         for k in range(commands):
             body = {
                 "command": "gf.muster",

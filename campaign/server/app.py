@@ -6,12 +6,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from argon2 import PasswordHasher
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
@@ -22,6 +24,7 @@ from campaign.server.live import Live
 from events.errors import CampaignError
 
 STATIC = Path(__file__).parent / "static"
+WORKERS = 12
 ROUTERS = (api.router, pages.router)
 
 
@@ -45,6 +48,9 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Requests run in threads, each holding a database connection at a time: no more threads than the
+        # engine's pool holds (5 + 10 overflow), so a busy server queues requests instead of timing them out.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
         await srv.live.start()
         try:
             yield
@@ -62,6 +68,10 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
     @app.exception_handler(CampaignError)
     async def refused(request: Request, exc: CampaignError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=status_for(exc))
+
+    @app.exception_handler(PoolTimeout)
+    async def busy(request: Request, exc: PoolTimeout) -> JSONResponse:
+        return JSONResponse({"detail": "the server is busy: nothing was appended, try again"}, status_code=503)
 
     @app.exception_handler(HTTPException)
     async def http_refusal(request: Request, exc: HTTPException) -> Response:
