@@ -20,8 +20,10 @@ from campaign.server.app import create_app
 from tests.live_server import serving
 from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD
 
-LIVE_MS = 1000
-"""The issue's "within a second of its append"."""
+LIVE_MS = 3000
+"""How long an open page may take to show an append here: the stream, a fetch of the page's live part and its
+drawing on a shared machine. The issue's "within a second of its append" is asserted where only the stream is
+timed (tests/server/test_live.py)."""
 
 
 @pytest.fixture
