@@ -156,3 +156,16 @@ def test_the_openapi_document_lists_the_command_endpoint_and_the_read_views(tmp_
     ):
         assert path in paths
     assert paths["/api/campaigns/{campaign_id}/rewind"]["post"]["x-access"] == "gm"
+
+
+def test_an_invitation_between_a_shot_and_its_amendment_stays_and_is_not_undone(battle: World) -> None:
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    post(battle.client("gina"), url(battle, "/members"), {"account": "sam", "role": "observer"})
+    done = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}})
+    assert done["dropped"] == [] and done["appended"]
+    undone = post(battle.client("gina"), url(battle, "/undo"))
+    assert undone["undone"].startswith("undid amend")
+    in_effect = [e["what"] for e in log(battle) if e["type"] == "membership.granted"]
+    assert in_effect[-1] == "sam joins as observer"
+    assert battle.client("sam").get(url(battle)).status_code == 200
