@@ -21,6 +21,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -50,11 +51,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         [sys.executable, "-m", "campaign.cli.main", "--db", db, "serve", "--port", str(port)],
         env={**os.environ, "CAMPAIGN_ACTOR": "server"},
-        stderr=subprocess.DEVNULL,
+        stderr=log.open("wb"),
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -179,7 +180,8 @@ def main() -> None:
     try:
         players = setup(db, args.clients, args.campaigns)
         ports = [20000 + (os.getpid() % 20000), 20001 + (os.getpid() % 20000)]
-        servers = [start_server(db, port) for port in ports]
+        logs = [Path(tempfile.gettempdir()) / f"server_load-{port}.log" for port in ports]
+        servers = [start_server(db, port, log) for port, log in zip(ports, logs, strict=True)]
         cpu_before = sum(cpu_seconds(s.pid) for s in servers)
         results: list[dict[str, Any]] = [{} for _ in players]
         deadline = time.monotonic() + args.timeout
@@ -257,6 +259,8 @@ def main() -> None:
     )
     for error in f["first_errors"]:
         print(f"  error: {error}")
+    if f["errors"]:
+        print(f"  the servers' own logs: {', '.join(str(log) for log in logs)}")
     if figures["lost"] or figures["duplicated"] or not figures["every_campaign_verifies"]:
         raise SystemExit(1)
 
