@@ -9,7 +9,8 @@ from typing import Any
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names
 from campaign.executor import Ledger
-from campaign.timeline import Change, Sandbox, Timeline, command_groups
+from campaign.replay import Sandbox, command_groups
+from campaign.timeline import Change, Timeline
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError

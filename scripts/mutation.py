@@ -29,7 +29,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ("fighting_spirit", "disorder", "mass_combat", "grimdark")
-RULE_FILES = ("rules.py", "battle.py", "economy.py", "pcs.py", "quality.py", "strength.py", "lasting.py")
+RULE_FILES = (
+    "rules.py",
+    "battle.py",
+    "economy.py",
+    "pcs.py",
+    "quality.py",
+    "strength.py",
+    "lasting.py",
+    "units.py",
+    "start.py",
+)
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 TESTS = {
     "fighting_spirit": ("*fighting_spirit*", "*five_grade*"),

@@ -42,10 +42,11 @@ class State:
 state = State()
 
 
-def open_app() -> App:
-    """The database named by ``--db``, opened (and migrated) on first use by a command."""
+def open_app(*, create: bool = False) -> App:
+    """The database named by ``--db``, opened (and migrated) on first use by a command. Only a command that
+    starts a campaign (``create``) may create the database: any other refuses a missing one."""
     if state.app is None:
-        state.app = bootstrap(state.db, actor=state.actor)
+        state.app = bootstrap(state.db, actor=state.actor, create=create)
     return state.app
 
 

@@ -5,19 +5,21 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from campaign.describe import describe
 from events.envelope import RecordedEvent
 from events.errors import CampaignError
 from events.store import AppendResult
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -79,6 +81,8 @@ class Output:
 
     def progress(self, total: int | None, description: str) -> Progress:
         """A progress bar on stderr for long work; silent under --json or off a terminal."""
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
         return Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),

@@ -31,7 +31,7 @@ def user_add(
         password = sys.stdin.readline().rstrip("\n")
     else:
         password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
-    Accounts(open_app().engine, wall_clock).add(name, password)
+    Accounts(open_app(create=True).engine, wall_clock).add(name, password)
     out = Output(as_json)
     if as_json:
         out.json({"account": name.strip().lower()})
@@ -80,7 +80,7 @@ def serve(
         ) from None
     if not 0 < port < 65536:
         raise InvalidInputError("--port must be between 1 and 65535")
-    app = create_app(open_app(), secure_cookies=secure_cookies)
+    app = create_app(open_app(create=True), secure_cookies=secure_cookies)
     typer.echo(f"serving {state.db} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
 

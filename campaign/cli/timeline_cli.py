@@ -202,7 +202,7 @@ def register_exchange(app: typer.Typer) -> None:
                     progress.advance(task)
                     yield line
 
-            result = import_campaign(open_app().ledger, lines())
+            result = import_campaign(open_app(create=True).ledger, lines())
         if as_json:
             out.json(
                 {

@@ -23,7 +23,6 @@ PENDING = {
     # R2-36 names these Mass Combat keys and the rule that must read each; those rules belong to the Mass Combat
     # errata (branch errata-b). Nothing may join this list: a key that no rule reads fails the test.
     "mass_combat": {
-        "economy.clear_victory_from",  # R2-10, R2-11
         "extraordinary_modifiers.power_stone_capacity",  # ES: +1 per that much stone capacity (§2.13)
         "glory.made_10_counts_as",  # the Glory roll (C-7)
         "healing.magic_healers_per_wounded",  # magical healing

@@ -42,3 +42,11 @@ def test_one_rule_command_goes_from_the_command_line_to_its_rule_through_at_most
     assert modules == result["modules_to_rule"] and len(modules) <= 8, stack
     assert [m for i, m in enumerate(stack) if i == 0 or stack[i - 1] != m] == modules, "each module once"
     assert modules[-1].endswith(".rules") and "campaign.executor" in modules, modules
+
+
+def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> None:
+    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1")
+    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"}  # type: ignore[arg-type]
+    assert all(v > 0 for v in result["cpu_s"].values())  # type: ignore[attr-defined]
+    assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"}  # type: ignore[arg-type]
+    assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6}

@@ -15,9 +15,8 @@ class UnitProfile(BaseModel):
     """Quality die, the leader's leadership value (LV: 1 best … 3 worst), size, and what the unit is.
 
     ``psi_rank`` is None for a unit with no psion; ``"none"`` is an ordinary non-psi Barf-jat (d4).
-    ``kind``: psionics affect only the living (infantry, vehicle crews, androids: these take every psi-resistance
-    test on a d6, R2-1),
-    never vehicles or robots (§0.10).
+    ``kind``: psionics affect only the living (infantry, vehicle crews, androids), never vehicles or robots
+    (§0.10); androids take every psi-resistance test on a d6 (R2-1).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
