@@ -86,6 +86,6 @@ def serve(
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(users, name="user")
+    """``invite`` and ``serve`` (``user`` is the group :data:`users`, listed apart in the command table)."""
     app.command("invite")(handles_errors(invite))
     app.command("serve")(handles_errors(serve))
