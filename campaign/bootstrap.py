@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
+from campaign.access.memberships import MembershipsProjector
 from campaign.commands import fold_for
 from campaign.executor import Ledger
+from campaign.live import NotifyOnAppend
 from events.db import make_engine
 from events.errors import ConfigurationError, NotFoundError
 from events.sql import SqlEventStore, lock_for_append, write_connection
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -129,9 +131,9 @@ class App:
         self.engine.dispose()
 
 
-def projectors() -> list[CampaignsProjector | CampaignStateProjector]:
-    """The read models kept inline in every append (and refolded by ``rebuild``)."""
-    return [CampaignsProjector(), CampaignStateProjector(fold_for)]
+def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
+    """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
+    return [CampaignsProjector(), CampaignStateProjector(fold_for), MembershipsProjector(), NotifyOnAppend()]
 
 
 def bootstrap(

@@ -7,6 +7,8 @@ from typing import Any
 
 from events.envelope import RecordedEvent
 
+ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
+
 
 def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
     """Unit and battle ids → names, from the roster and battle events of a log."""
@@ -57,6 +59,11 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
         )
         amends = f", amending seq {p['amends']}" if p.get("amends") is not None else ""
         return f"command {p['command']}" + (f" ({args})" if args else "") + amends
+    if kind == "membership.granted":
+        sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
+        return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
+    if kind == "membership.removed":
+        return f"{p['account']} leaves the campaign" + (f": {p['reason']}" if p.get("reason") else "")
     if kind == "timeline.rewound":
         return f"rewound to seq {p['to_seq']}: {p['reason']} (later events kept, retracted)"
     if kind == "roster.unit_disbanded":

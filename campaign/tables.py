@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import threading
 import tomllib
 from collections.abc import Iterator
 from importlib import resources
@@ -67,12 +68,18 @@ def _template(node: ast.expr, names: dict[str, list[ast.expr]]) -> str | None:
     return None
 
 
+_PARSING = threading.Lock()
+"""Two server threads parsing at once made CPython 3.11 fail ("AST constructor recursion depth mismatch",
+seen under bench/server_load.py): one parse at a time."""
+
+
 @functools.cache
 def read_templates(package: str) -> tuple[re.Pattern[str], ...]:
     """Every path the ruleset's code looks up through a table reader, as a pattern over dotted paths."""
     found: set[str] = set()
     for text in _sources(package):
-        tree = ast.parse(text)
+        with _PARSING:
+            tree = ast.parse(text)
         names: dict[str, list[ast.expr]] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):

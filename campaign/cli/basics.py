@@ -14,9 +14,9 @@ from rich.markup import escape
 from campaign.bootstrap import bootstrap
 from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
 from campaign.cli.output import Output, handles_errors
-from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.rulesets import RULESETS
+from campaign.views import log_filter
 from events.errors import InvalidInputError
 
 

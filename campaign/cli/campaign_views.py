@@ -8,13 +8,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from campaign import views
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
-from campaign.commands import fold_for
-from campaign.describe import describe, unit_names
-from events.errors import InvalidInputError
-from events.timeline import effective
 from projections.campaign_state import rebuild as rebuild_projections
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
@@ -25,12 +22,7 @@ AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it
 def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    fold = fold_for(info.ruleset)
-    if fold is None:
-        raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
-    if at is not None and not 0 <= at <= info.last_seq:
-        raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
-    return info, fold.summary(ledger.states.get(info, at))
+    return info, views.summary(ledger, info, at)
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
@@ -101,19 +93,10 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """One unit's record across all its battles."""
-        info, s = summary(campaign, at)
-        found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
-        if found is None:
-            raise InvalidInputError(f"unknown unit {name!r}")
         ledger = open_app().ledger
-        history = []
-        # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
-        events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
-        names = unit_names(events)
-        for event in events:
-            p = event.payload
-            if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
-                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
+        info = ledger.resolve(campaign)
+        record = views.unit(ledger, info, name, at)
+        found, history = record["unit"], record["history"]
         out = Output(as_json)
         if as_json:
             out.json({"unit": found, "history": history})
@@ -138,28 +121,23 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def treasury(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """Each side's money, and who is owed pay."""
-        _, s = summary(campaign, at)
-        owed = [
-            {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
-            for u in s.units
-            if u.get("pay_owed") or u.get("pay_penalty")
-        ]
+        ledger = open_app().ledger
+        money = views.treasury(ledger, ledger.resolve(campaign), at)
+        treasury_, owed = money["treasury"], money["owed"]
         out = Output(as_json)
         if as_json:
-            out.json({"treasury": s.treasury, "owed": owed})
+            out.json({"treasury": treasury_, "owed": owed})
             return
-        for side, money in sorted(s.treasury.items()):
-            out.console.print(f"{escape(side)}: {money}")
+        for side, amount in sorted(treasury_.items()):
+            out.console.print(f"{escape(side)}: {amount}")
         out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
 
     @app.command("career")
     @handles_errors
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
-        _, s = summary(campaign, at)
-        found = next((c for c in s.careers if c["pc"] == pc), None)
-        if found is None:
-            raise InvalidInputError(f"no career for {pc!r} in this campaign")
+        ledger = open_app().ledger
+        found = views.career(ledger, ledger.resolve(campaign), pc, at)
         out = Output(as_json)
         if as_json:
             out.json(found)

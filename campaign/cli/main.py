@@ -126,6 +126,17 @@ COMMANDS = {
         "register",
         "Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.",
     ),
+    "serve": (
+        "campaign.cli.server_cli",
+        "register",
+        "Serve the database to a group: the web page and the JSON API (OpenAPI at /openapi.json).",
+    ),
+    "invite": (
+        "campaign.cli.server_cli",
+        "register",
+        "Give an account a role in a campaign (the first game master is made here): a membership event.",
+    ),
+    "user": ("campaign.cli.server_cli", "users", "Accounts of the shared server (`campaign serve`)."),
     "fs": (
         "campaign.cli.fighting_spirit",
         "app",

@@ -10,99 +10,18 @@ import orjson
 import typer
 from rich.markup import escape
 
+from campaign import views
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
-from campaign.describe import describe, unit_names
 from campaign.exchange import export_lines, import_campaign, read_lines
-from campaign.replay import Sandbox, command_groups
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
-from events.dice.derive import derive_faces
-from events.envelope import RecordedEvent
-from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.registry import registry
-from events.timeline import effective, retracted
-from events.verify import verify_events
+from events.errors import InvalidInputError
 
 
 def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str, Any]:
     ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    events = list(ledger.store.read(info.campaign_id))
-    gone = retracted(events)
-    if roll is not None:
-        dice = [e for e in events if e.type == "dice.rolled" and e.payload["roll_index"] == roll]
-        if not dice:
-            raise NotFoundError(f"no roll #{roll} in this campaign")
-        seq = dice[0].seq
-    if seq is None or not 1 <= seq <= len(events):
-        raise NotFoundError(f"no event {seq} in this campaign (it has {len(events)})")
-    event = events[seq - 1]
-    groups = command_groups(events)
-    group = next(g for g in groups if g.first_seq <= seq <= g.last_seq)
-    names = unit_names(events)
-    chain = verify_events(info.campaign_id, events[:seq], registry)
-    revealed = {e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in events if e.type == "dice.seed_revealed"}
-    dice_checks = []
-    for d in (e for e in group.events if e.type == "dice.rolled"):
-        p = d.payload
-        if p["source"] == "table":
-            dice_checks.append({"roll": p["roll_index"], "check": f"table dice entered by {p['entered_by']}"})
-        elif p["seed_epoch"] in revealed:
-            again = derive_faces(
-                revealed[p["seed_epoch"]], info.dice_id or info.campaign_id, p["roll_index"], p["count"], p["sides"]
-            )
-            dice_checks.append(
-                {
-                    "roll": p["roll_index"],
-                    "check": "re-derived from the revealed seed: "
-                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}"),
-                }
-            )
-        else:
-            dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
-    consumed = {i for e in events if e.type == "rules.applied" for i in e.payload["dice"]}
-    for entry in dice_checks:
-        if entry["roll"] not in consumed:
-            entry["check"] += (
-                "; consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
-            )
-    users = []
-    indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
-    for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
-        if e.type == "rules.applied" and indexes & set(e.payload["dice"]):
-            users.append({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]})
-    rule_check = "no rule applied"
-    if group.issued is not None and group.outcomes:
-        before = [e for e in events if e.seq < group.first_seq]
-        sandbox = Sandbox(ledger, before)
-        try:
-            rerun = sandbox.run(info.campaign_id, group)
-            same = [o["outcome"] for o in command_groups(rerun)[0].outcomes] == [o["outcome"] for o in group.outcomes]
-            rule_check = "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
-        except CampaignError as exc:
-            rule_check = f"cannot be re-evaluated: {exc}"
-    clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
-    return {
-        "seq": seq,
-        "type": event.type,
-        "retracted": seq in gone,
-        "what": describe(event, names),
-        "actor": event.meta.get("actor"),
-        "recorded_at": event.meta.get("recorded_at"),
-        "command": group.issued.payload["command"] if group.issued else event.meta.get("command"),
-        "inputs": group.issued.payload["args"] if group.issued else None,
-        "explanations": [o["explanation"] for o in group.outcomes],
-        "clauses": clauses,
-        "checks": {
-            "chain": "intact up to here" if chain.ok else f"BROKEN: {chain.first}",
-            "dice": dice_checks,
-            "rule": rule_check,
-        },
-        "dice_used_by": users,
-        "seed_chosen": bool(events[0].payload.get("seed_chosen")),
-        "hash": event.hash,
-    }
+    return views.audit(ledger, ledger.resolve(campaign), seq, roll)
 
 
 def register(app: typer.Typer) -> None:
@@ -335,17 +254,3 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         )
         for dropped_seq, command in report.dropped:
             out.console.print(f"    #{dropped_seq} {command}")
-
-
-def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
-    """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
-    names = unit_names(events)
-    gone = retracted(events)
-    chosen = events if show_all else effective(events)
-    if unit is not None:
-        ids = {k for k, v in names.items() if v == unit} | {unit}
-        chosen = [e for e in chosen if e.payload.get("unit_id") in ids or e.payload.get("officer_id") in ids]
-    if battle is not None:
-        ids = {k for k, v in names.items() if v == battle} | {battle}
-        chosen = [e for e in chosen if e.payload.get("battle_id") in ids]
-    return [(e, e.seq in gone) for e in chosen]
