@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
+from sqlalchemy import Connection, Engine, and_, func, insert, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
@@ -77,6 +77,7 @@ def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
 
 _APPEND_SQL = {
     "find_command": "SELECT first_seq FROM commands WHERE campaign_id = ? AND command_id = ?",
+    "hash_at": "SELECT hash FROM events WHERE campaign_id = ? AND seq = ?",
     # The campaign's head (NULLs for a new campaign) and the log's last position, in one round trip.
     "head_and_last_position": (
         "SELECT head.seq, head.hash, log.last_position"
@@ -363,16 +364,27 @@ class SqlEventStore(EventStore):
             prev_hashes = self._hashes_before(conn, [(c, s) for c, s in firsts.items() if s > 1])
             return _decode(rows, prev_hashes)
 
-    @staticmethod
-    def _hashes_before(conn: Connection, starts: list[tuple[str, int]]) -> dict[str, str]:
-        """For each (campaign, seq): the hash of the event at seq - 1, where the chain continues from."""
+    def _hashes_before(self, conn: Connection, starts: list[tuple[str, int]]) -> dict[str, str]:
+        """For each (campaign, seq): the hash of the event at seq - 1, where the chain continues from.
+
+        One point read of the unique ``(campaign_id, seq)`` index per campaign: a row-value ``IN (VALUES …)``
+        is planned by SQLite as a scan of the campaign's whole index, which made every command's state load
+        grow with its log.
+        """
+        found: dict[str, str] = {}
         if not starts:
-            return {}
-        wanted = [(campaign_id, seq - 1) for campaign_id, seq in starts]
-        rows = conn.execute(
-            select(events.c.campaign_id, events.c.hash).where(tuple_(events.c.campaign_id, events.c.seq).in_(wanted))
-        )
-        return {str(c): str(h) for c, h in rows}
+            return found
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            sql = self._statement(conn, "hash_at")
+            for campaign_id, seq in starts:
+                cursor.execute(sql, (campaign_id, seq - 1))
+                row = cursor.fetchone()
+                if row is not None:
+                    found[campaign_id] = str(row[0])
+        finally:
+            cursor.close()
+        return found
 
     def head(self, campaign_id: str) -> Head:
         with self.engine.connect() as conn:
