@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -351,6 +351,59 @@ class SqlEventStore(EventStore):
             if len(rows) < READ_PAGE:
                 return
             last, prev_hash = rows[-1][2], rows[-1][6]
+
+    def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
+        if count <= 0:
+            return []
+        query = self._select().where(events.c.campaign_id == campaign_id)
+        if upto_seq is not None:
+            query = query.where(events.c.seq <= upto_seq)
+        with self.engine.connect() as conn:
+            rows = list(reversed(conn.execute(query.order_by(events.c.seq.desc()).limit(count)).all()))
+            if not rows:
+                return []
+            first = rows[0][2]
+            prev = self._hashes_before(conn, [(campaign_id, first)]).get(campaign_id, GENESIS_HASH)
+        return list(_decode_stream(rows, prev))
+
+    def read_types(
+        self,
+        campaign_id: str,
+        types: Collection[str],
+        after_seq: int = 0,
+        upto_seq: int | None = None,
+        *,
+        limit: int | None = None,
+        last: bool = False,
+    ) -> list[RecordedEvent]:
+        if limit is not None and limit <= 0:
+            return []
+        before = events.alias("before")
+        prev_hash = (
+            select(before.c.hash)
+            .where(before.c.campaign_id == events.c.campaign_id, before.c.seq == events.c.seq - 1)
+            .scalar_subquery()
+        )
+        rows: list[Any] = []
+        with self.engine.connect() as conn:
+            # One index range per type (equality on campaign and type, a range of seq), each already in seq
+            # order and cut at ``limit``; merged here, so ``--last 20 --type …`` reads at most 20 rows a type.
+            for type_ in sorted(set(types)):
+                query = (
+                    select(*_READ_COLUMNS, prev_hash)
+                    .select_from(_JOINED)
+                    .where(events.c.campaign_id == campaign_id, events.c.type == type_, events.c.seq > after_seq)
+                )
+                if upto_seq is not None:
+                    query = query.where(events.c.seq <= upto_seq)
+                query = query.order_by(events.c.seq.desc() if last else events.c.seq)
+                if limit is not None:
+                    query = query.limit(limit)
+                rows.extend(conn.execute(query).all())
+        rows.sort(key=lambda r: r[2])
+        if limit is not None:
+            rows = rows[-limit:] if last else rows[:limit]
+        return [next(_decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         query = self._select().where(events.c.position > after_position).order_by(events.c.position)

@@ -15,6 +15,7 @@ from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, ope
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
+from campaign.log_view import log_page
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
 from campaign.timeline import Timeline
@@ -144,20 +145,33 @@ def log_(
     after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
     upto: Annotated[int | None, typer.Option("--upto", "--at", help="Only events up to this seq.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,
+    last: Annotated[int | None, typer.Option("--last", help="Only the last N events (of those chosen).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Retracted events too, marked.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
-    entries = [
-        (e, gone)
-        for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
-        if e.seq > after and (not type_ or e.type.startswith(type_))
-    ]
-    if limit is not None:
-        entries = entries[:limit]
+    if (last is not None and last < 0) or (limit is not None and limit < 0):
+        raise InvalidInputError("--last and --limit take a number of events: 0 or more")
+    if unit is None and battle is None:  # served by the store's indexes, page by page (issue 14)
+        page = log_page(
+            ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_,
+            last=last, limit=limit, show_all=show_all,
+        )  # fmt: skip
+        entries, names = page.entries, page.names
+    else:
+        every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
+        entries = [
+            (e, gone)
+            for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
+            if e.seq > after and (not type_ or e.type.startswith(type_))
+        ]
+        if last is not None:
+            entries = entries[max(0, len(entries) - last) :]
+        if limit is not None:
+            entries = entries[:limit]
+        names = unit_names(every)
     out = Output(as_json)
     if as_json:
         out.json(
@@ -171,7 +185,7 @@ def log_(
     out.events_table(
         [e for e, _ in entries],
         f"{info.name} ({info.ruleset})",
-        unit_names(every),
+        names,
         retracted={e.seq for e, gone in entries if gone},
     )
     out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")

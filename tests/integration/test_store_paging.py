@@ -52,3 +52,48 @@ def test_a_command_read_back_by_its_id_chains_from_the_command_before(backend: B
     assert seen is not None
     assert [e.seq for e in seen] == [5, 6]
     assert seen[0].prev_hash == list(store.read("b"))[3].hash
+
+
+def test_the_last_events_are_the_streams_end_in_seq_order(backend: Backend) -> None:
+    store = backend.store()
+    interleaved(store)
+    whole = list(store.read("a"))
+    assert [e.seq for e in store.read_last("a", 2)] == [5, 6]
+    assert store.read_last("a", 2) == whole[4:]
+    assert [e.seq for e in store.read_last("a", 3, upto_seq=4)] == [2, 3, 4]
+    assert store.read_last("a", 3, upto_seq=4)[0].prev_hash == whole[0].hash
+    assert store.read_last("a", 100) == whole
+    assert store.read_last("a", 1, upto_seq=1) == whole[:1] and whole[0].prev_hash == GENESIS_HASH
+    assert store.read_last("a", 0) == [] and store.read_last("nobody", 5) == []
+
+
+def typed(store: EventStore) -> list[str]:
+    """Campaign c: seq 1 x, 2 y, 3 x, 4 z, 5 y, 6 x, 7 x, with campaign d's x events in between."""
+    kinds = ["t.x", "t.y", "t.x", "t.z", "t.y", "t.x", "t.x"]
+    for seq, kind in enumerate(kinds):
+        store.append("c", [ev(seq + 1, kind)], seq)
+        store.append("d", [ev(seq + 1, "t.x")], seq)
+    return kinds
+
+
+def test_events_by_type_come_in_seq_order_each_with_the_hash_before_it(backend: Backend) -> None:
+    store = backend.store()
+    typed(store)
+    whole = list(store.read("c"))
+    xs = store.read_types("c", ["t.x"])
+    assert [e.seq for e in xs] == [1, 3, 6, 7]
+    assert xs == [e for e in whole if e.type == "t.x"]
+    assert [e.prev_hash for e in xs] == [GENESIS_HASH, whole[1].hash, whole[4].hash, whole[5].hash]
+    assert [e.seq for e in store.read_types("c", ["t.x", "t.y"])] == [1, 2, 3, 5, 6, 7]
+    assert [e.seq for e in store.read_types("c", {"t.y", "t.z"}, after_seq=2, upto_seq=4)] == [4]
+    assert store.read_types("c", ["t.none"]) == [] and store.read_types("nobody", ["t.x"]) == []
+
+
+def test_events_by_type_are_cut_at_the_first_or_last_limit(backend: Backend) -> None:
+    store = backend.store()
+    typed(store)
+    assert [e.seq for e in store.read_types("c", ["t.x", "t.y"], limit=3)] == [1, 2, 3]
+    assert [e.seq for e in store.read_types("c", ["t.x", "t.y"], limit=3, last=True)] == [5, 6, 7]
+    assert [e.seq for e in store.read_types("c", ["t.x"], upto_seq=6, limit=2, last=True)] == [3, 6]
+    assert [e.seq for e in store.read_types("c", ["t.x"], after_seq=1, limit=1)] == [3]
+    assert store.read_types("c", ["t.x"], limit=0) == []

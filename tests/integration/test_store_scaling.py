@@ -55,7 +55,7 @@ def cost(steps: list[int], operation: Callable[[], Any]) -> int:
     return steps[0] - before
 
 
-def test_reading_from_the_head_appending_and_finding_a_command_cost_the_same_on_a_long_log(
+def test_reading_from_the_head_the_last_events_or_a_type_appending_and_finding_a_command_cost_the_same_on_a_long_log(
     counted: tuple[Engine, list[int]],
 ) -> None:
     engine, steps = counted
@@ -63,14 +63,16 @@ def test_reading_from_the_head_appending_and_finding_a_command_cost_the_same_on_
     # Two campaigns, so that neither is alone in the index; "long" holds thirty times more events.
     grow(store, "short", SHORT)
     grow(store, "long", LONG)
-    store.append("short", [NewEvent("test.happened", {"n": 0})], SHORT, command_id="probe")
-    store.append("long", [NewEvent("test.happened", {"n": 0})], LONG, command_id="probe")
+    store.append("short", [NewEvent("test.probe", {"n": 0})], SHORT, command_id="probe")
+    store.append("long", [NewEvent("test.probe", {"n": 0})], LONG, command_id="probe")
     costs: dict[str, dict[str, int]] = {}
     for campaign_id, size in (("short", SHORT + 1), ("long", LONG + 1)):
         costs[campaign_id] = {
             "tail": cost(steps, lambda c=campaign_id, s=size: list(store.read(c, after_seq=s - 1))),
             "head": cost(steps, lambda c=campaign_id: store.head(c)),
             "command": cost(steps, lambda c=campaign_id: store.command_events(c, "probe")),
+            "last 20": cost(steps, lambda c=campaign_id: store.read_last(c, 20)),
+            "by type": cost(steps, lambda c=campaign_id: store.read_types(c, ["test.probe"], limit=5, last=True)),
             "append": cost(
                 steps, lambda c=campaign_id, s=size: store.append(c, [NewEvent("test.happened", {"n": 1})], s)
             ),
