@@ -18,6 +18,9 @@ from events.errors import CampaignError
 from events.families.dice import DiceRolled
 from events.registry import EventRegistry
 
+PendingRoll = tuple[int, int, int, int, tuple[int, ...]]
+"""A seeded roll awaiting its seed: seq, roll index, count, sides, faces."""
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -97,11 +100,28 @@ def verify_events(
     commitments: dict[int, str] = {}
     revealed: dict[int, bytes] = {}
     last_roll_index = -1
-    pending: list[tuple[RecordedEvent, DiceRolled]] = []
+    # Seeded rolls whose seed is still secret, kept small (not the event and its model): they are checked and
+    # dropped as soon as their epoch's seed is revealed, so memory follows the rolls awaiting a reveal only.
+    pending: dict[int, list[PendingRoll]] = {}
     dice_id = campaign_id
 
     def fail(event: RecordedEvent, check: str, message: str) -> None:
         report.findings.append(Finding(event.seq, event.type, check, message))
+
+    def rederive(epoch: int, seed: bytes) -> None:
+        for seq, index, count, sides, faces in pending.pop(epoch, ()):
+            derived = derive_faces(seed, dice_id, index, count, sides)
+            if derived != faces:
+                report.findings.append(
+                    Finding(
+                        seq,
+                        "dice.rolled",
+                        "dice",
+                        f"roll {index} recorded {list(faces)} but the seed gives {list(derived)}",
+                    )
+                )
+            else:
+                report.rolls_rederived += 1
 
     for event in events:
         if on_event is not None:
@@ -149,6 +169,7 @@ def verify_events(
                 fail(event, "dice", f"revealed seed of epoch {epoch} does not match the commitment made for it")
                 continue
             revealed[epoch] = seed
+            rederive(epoch, seed)
         elif isinstance(typed, DiceRolled):
             problem = check_roll(typed)
             if problem is None and typed.roll_index <= last_roll_index:
@@ -165,20 +186,8 @@ def verify_events(
             if typed.source == "table":
                 report.table_rolls += 1
             else:
-                pending.append((event, typed))
+                roll = (event.seq, typed.roll_index, typed.count, typed.sides, tuple(typed.faces))
+                pending.setdefault(typed.seed_epoch or 0, []).append(roll)
 
-    for event, roll in pending:
-        revealed_seed = revealed.get(roll.seed_epoch or 0)
-        if revealed_seed is None:
-            report.rolls_pending += 1
-            continue
-        derived = derive_faces(revealed_seed, dice_id, roll.roll_index, roll.count, roll.sides)
-        if derived != tuple(roll.faces):
-            fail(
-                event,
-                "dice",
-                f"roll {roll.roll_index} recorded {list(roll.faces)} but the seed gives {list(derived)}",
-            )
-        else:
-            report.rolls_rederived += 1
+    report.rolls_pending += sum(len(rolls) for rolls in pending.values())
     return report

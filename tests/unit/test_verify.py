@@ -135,3 +135,40 @@ def test_a_revealed_seed_that_does_not_match_its_commitment_is_caught(
     report = verify_events(events[0].campaign_id, rehash_from(events, index), registry)
     assert report.first is not None and report.first.seq == index + 1
     assert "does not match the commitment" in report.first.message
+
+
+def campaign_revealing_every(rolls: int, every: int) -> list[RecordedEvent]:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Long", "fighting-spirit")
+    for i in range(rolls):
+        ledger.roll(ledger.resolve(None), "2d6", f"roll {i}")
+        if (i + 1) % every == 0:
+            ledger.reveal(ledger.resolve(None))
+    return list(ledger.store.read(ledger.resolve(None).campaign_id))
+
+
+def test_verify_holds_only_the_rolls_awaiting_a_reveal_not_the_whole_log() -> None:
+    import tracemalloc
+
+    peaks = {}
+    for rolls in (200, 2000):
+        events = campaign_revealing_every(rolls, 50)
+        tracemalloc.start()
+        report = verify_events(events[0].campaign_id, iter(events), registry)
+        peaks[rolls] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert report.ok and report.rolls_rederived == rolls and report.rolls_pending == 0
+    # Ten times the log, the same fifty rolls at most awaiting their seed at any time.
+    assert peaks[2000] < 1.5 * peaks[200], peaks
+
+
+def test_a_forged_roll_is_caught_when_its_seed_is_revealed_later_in_the_log() -> None:
+    events = campaign_revealing_every(6, 3)
+    second = dice_at(events)[4]  # a roll of the second epoch, revealed at the end
+    payload = dict(events[second].payload)
+    faces = [7 - f for f in payload["faces"]]
+    payload.update(faces=faces, total=sum(faces))
+    forged = rehash_from([*events[:second], events[second]._replace(payload=payload), *events[second + 1 :]], second)
+    report = verify_events(events[0].campaign_id, forged, registry)
+    assert [(f.seq, f.check) for f in report.findings] == [(events[second].seq, "dice")]
+    assert report.rolls_rederived == 5 and "but the seed gives" in report.findings[0].message
