@@ -8,12 +8,13 @@ and summary tables (units, battles, treasuries) for the read commands a game mas
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
 
-from campaign.folds import RulesetFold, fold_for
+from campaign.folds import Summary, fold_for
 from events.envelope import RecordedEvent
 from events.sql import read_in_transaction
 from events.store import EventStore
@@ -22,7 +23,9 @@ from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
 
 SNAPSHOT_EVERY = 256
-"""A snapshot every this many events of a campaign (a storage setting, not a rule)."""
+"""Snapshots fall on multiples of this seq (a storage setting, not a rule), and only once the campaign has
+logged twice the last snapshot's bytes since it: a state that grows with the campaign is then copied at a
+stride that grows with it, and the snapshots together stay under half the log's bytes plus the last one."""
 
 PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries)
 
@@ -31,10 +34,65 @@ def _json(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
+def logged_bytes(event: RecordedEvent) -> int:
+    """What an event adds to the log, as counted against snapshots: its payload and its hash."""
+    return len(event.payload_json) + len(event.hash)
+
+
+SummaryRows = dict[Table, dict[str, dict[str, Any]]]
+"""Summary rows by table, then by key (unit id, battle id or side)."""
+
+
+def _summary_rows(campaign_id: str, summary: Summary) -> SummaryRows:
+    return {
+        unit_records: {
+            u["unit_id"]: {
+                "campaign_id": campaign_id,
+                "unit_id": u["unit_id"],
+                "name": u["name"],
+                "side": u["side"],
+                "summary": _json(u),
+            }
+            for u in summary.units
+        },
+        battle_history: {
+            b["battle_id"]: {
+                "campaign_id": campaign_id,
+                "battle_id": b["battle_id"],
+                "name": b["name"],
+                "summary": _json(b),
+            }
+            for b in summary.battles
+        },
+        treasuries: {
+            side: {"campaign_id": campaign_id, "side": side, "balance": balance}
+            for side, balance in summary.treasury.items()
+        },
+    }
+
+
+_KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side"}
+
+
+@dataclass
+class _Held:
+    """What the projector wrote last for a campaign, kept between appends of one process: the state at
+    ``last_seq`` (states are immutable values) and its summary rows, so the next append neither decodes the
+    state nor rereads its rows."""
+
+    last_seq: int
+    state: Any
+    rows: SummaryRows
+
+
 class CampaignStateProjector:
-    """Inline writer: folds each appended batch into its campaign's stored state."""
+    """Inline writer: folds each appended batch into its campaign's stored state, writing only the summary
+    rows the batch changed, and a snapshot when one is due."""
 
     name = "campaign_state"
+
+    def __init__(self) -> None:
+        self._held: dict[str, _Held] = {}
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
         batches: dict[str, list[RecordedEvent]] = {}
@@ -50,79 +108,91 @@ class CampaignStateProjector:
         return connection.execute(select(campaigns.c.ruleset).where(campaigns.c.campaign_id == campaign_id)).scalar()
 
     def _project_campaign(self, connection: Connection, campaign_id: str, batch: Sequence[RecordedEvent]) -> None:
+        # Taken, not peeked: if this transaction fails, nothing held here describes what it did not commit.
+        held = self._held.pop(campaign_id, None)
         row = connection.execute(
-            select(campaign_state.c.ruleset, campaign_state.c.state).where(campaign_state.c.campaign_id == campaign_id)
+            select(
+                campaign_state.c.ruleset,
+                campaign_state.c.last_seq,
+                campaign_state.c.logged_bytes,
+                campaign_state.c.snapshot_bytes,
+            ).where(campaign_state.c.campaign_id == campaign_id)
         ).first()
         ruleset = row[0] if row is not None else self._ruleset(connection, campaign_id, batch)
         fold = fold_for(ruleset or "")
         if fold is None:
             return
-        state = fold.decode(bytes(row[1])) if row is not None else fold.initial()
+        if row is None:
+            state, before = fold.initial(), None
+            logged, snapshot_size = 0, 0
+        else:
+            logged, snapshot_size = int(row[2]), int(row[3])
+            if held is not None and held.last_seq == row[1]:
+                state, before = held.state, held.rows
+            else:  # another process appended, or this one just started: read what is stored
+                stored = connection.execute(
+                    select(campaign_state.c.state).where(campaign_state.c.campaign_id == campaign_id)
+                ).scalar_one()
+                state, before = fold.decode(bytes(stored)), None
         for event in batch:
             if event.type == "timeline.rewound":
                 # Refold what is still in effect: the stream so far (read in this transaction) plus this batch.
                 committed = [e for e in read_in_transaction(connection, campaign_id) if e.seq < batch[0].seq]
                 upto = [e for e in batch if e.seq <= event.seq]
                 state = fold.fold(effective([*committed, *upto]))
-                continue
-            state = fold.apply(state, event)
-            if event.seq % SNAPSHOT_EVERY == 0:
+            else:
+                state = fold.apply(state, event)
+            logged += logged_bytes(event)
+            if event.seq % SNAPSHOT_EVERY == 0 and logged >= 2 * snapshot_size:
+                encoded = fold.encode(state)
                 connection.execute(
-                    insert(campaign_snapshots).values(campaign_id=campaign_id, seq=event.seq, state=fold.encode(state))
+                    insert(campaign_snapshots).values(campaign_id=campaign_id, seq=event.seq, state=encoded)
                 )
-        encoded = fold.encode(state)
+                logged, snapshot_size = 0, len(encoded)
         last_seq = batch[-1].seq
+        values = {
+            "last_seq": last_seq,
+            "state": fold.encode(state),
+            "logged_bytes": logged,
+            "snapshot_bytes": snapshot_size,
+        }
         if row is None:
-            connection.execute(
-                insert(campaign_state).values(
-                    campaign_id=campaign_id, ruleset=fold.ruleset, last_seq=last_seq, state=encoded
-                )
-            )
+            connection.execute(insert(campaign_state).values(campaign_id=campaign_id, ruleset=fold.ruleset, **values))
         else:
             connection.execute(
-                update(campaign_state)
-                .where(campaign_state.c.campaign_id == campaign_id)
-                .values(last_seq=last_seq, state=encoded)
+                update(campaign_state).where(campaign_state.c.campaign_id == campaign_id).values(**values)
             )
-        self._summaries(connection, campaign_id, fold, state)
+        rows = _summary_rows(campaign_id, fold.summary(state))
+        self._write_summaries(connection, campaign_id, before, rows, fresh=row is None)
+        self._held[campaign_id] = _Held(last_seq, state, rows)
 
     @staticmethod
-    def _summaries(connection: Connection, campaign_id: str, fold: RulesetFold, state: Any) -> None:
-        summary = fold.summary(state)
-        for table in (unit_records, battle_history, treasuries):
-            connection.execute(delete(table).where(table.c.campaign_id == campaign_id))
-        if summary.units:
-            connection.execute(
-                insert(unit_records),
-                [
-                    {
-                        "campaign_id": campaign_id,
-                        "unit_id": u["unit_id"],
-                        "name": u["name"],
-                        "side": u["side"],
-                        "summary": _json(u),
-                    }
-                    for u in summary.units
-                ],
-            )
-        if summary.battles:
-            connection.execute(
-                insert(battle_history),
-                [
-                    {"campaign_id": campaign_id, "battle_id": b["battle_id"], "name": b["name"], "summary": _json(b)}
-                    for b in summary.battles
-                ],
-            )
-        if summary.treasury:
-            connection.execute(
-                insert(treasuries),
-                [
-                    {"campaign_id": campaign_id, "side": side, "balance": balance}
-                    for side, balance in summary.treasury.items()
-                ],
-            )
+    def _write_summaries(
+        connection: Connection, campaign_id: str, before: SummaryRows | None, after: SummaryRows, *, fresh: bool
+    ) -> None:
+        """Write the rows that changed. Without the rows written last (``before``), every row is replaced,
+        unless the campaign is new (``fresh``) and has none yet."""
+        for table, now in after.items():
+            key = table.c[_KEYS[table]]
+            if before is None:
+                if not fresh:
+                    connection.execute(delete(table).where(table.c.campaign_id == campaign_id))
+                if now:
+                    connection.execute(insert(table), list(now.values()))
+                continue
+            was = before[table]
+            gone = [k for k in was if k not in now]
+            if gone:
+                connection.execute(delete(table).where(table.c.campaign_id == campaign_id, key.in_(gone)))
+            added = [r for k, r in now.items() if k not in was]
+            if added:
+                connection.execute(insert(table), added)
+            for k, r in now.items():
+                if k in was and was[k] != r:
+                    connection.execute(update(table).where(table.c.campaign_id == campaign_id, key == k).values(**r))
 
     def reset(self, connection: Connection) -> None:
+        self._held.clear()
         for table in PROJECTION_TABLES:
             connection.execute(delete(table))
 
