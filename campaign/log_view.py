@@ -73,18 +73,18 @@ def log_page(
 
     chosen: list[RecordedEvent] = []
     if last is not None:
-        end = upto
+        end, size = upto, min(PAGE, last + 8)  # a first page just past what is asked, doubling if thinned out
         while len(chosen) < last:
             page = (
-                store.read_last(campaign_id, PAGE, upto_seq=end)
+                store.read_last(campaign_id, size, upto_seq=end)
                 if types is None
-                else store.read_types(campaign_id, types, upto_seq=end, limit=PAGE, last=True)
+                else store.read_types(campaign_id, types, upto_seq=end, limit=size, last=True)
             )
             page = [e for e in page if e.seq > after]
             chosen[:0] = [e for e in page if shown(e)]
-            if len(page) < PAGE:
+            if len(page) < size:
                 break
-            end = page[0].seq - 1
+            end, size = page[0].seq - 1, min(PAGE, 2 * size)
         chosen = chosen[len(chosen) - last :] if len(chosen) > last else chosen
         if limit is not None:
             chosen = chosen[:limit]

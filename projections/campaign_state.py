@@ -14,11 +14,12 @@ from typing import Any, Protocol
 import orjson
 from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
 
-from campaign.folds import Summary, fold_for
+from campaign.folds import RulesetFold, Summary, fold_for
 from events.envelope import RecordedEvent
 from events.sql import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
+from projections.driver import execute
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
 
@@ -77,12 +78,15 @@ _KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side
 @dataclass
 class _Held:
     """What the projector wrote last for a campaign, kept between appends of one process: the state at
-    ``last_seq`` (states are immutable values) and its summary rows, so the next append neither decodes the
-    state nor rereads its rows."""
+    ``last_seq`` (states are immutable values), its summary rows and snapshot budget, so the next append
+    reads nothing back, decodes nothing and rewrites only what changed."""
 
+    fold: RulesetFold
     last_seq: int
     state: Any
     rows: SummaryRows
+    logged: int
+    snapshot_size: int
 
 
 class CampaignStateProjector:
@@ -110,30 +114,28 @@ class CampaignStateProjector:
     def _project_campaign(self, connection: Connection, campaign_id: str, batch: Sequence[RecordedEvent]) -> None:
         # Taken, not peeked: if this transaction fails, nothing held here describes what it did not commit.
         held = self._held.pop(campaign_id, None)
-        row = connection.execute(
-            select(
-                campaign_state.c.ruleset,
-                campaign_state.c.last_seq,
-                campaign_state.c.logged_bytes,
-                campaign_state.c.snapshot_bytes,
-            ).where(campaign_state.c.campaign_id == campaign_id)
-        ).first()
-        ruleset = row[0] if row is not None else self._ruleset(connection, campaign_id, batch)
-        fold = fold_for(ruleset or "")
-        if fold is None:
-            return
-        if row is None:
-            state, before = fold.initial(), None
-            logged, snapshot_size = 0, 0
-        else:
-            logged, snapshot_size = int(row[2]), int(row[3])
-            if held is not None and held.last_seq == row[1]:
-                state, before = held.state, held.rows
-            else:  # another process appended, or this one just started: read what is stored
-                stored = connection.execute(
-                    select(campaign_state.c.state).where(campaign_state.c.campaign_id == campaign_id)
-                ).scalar_one()
-                state, before = fold.decode(bytes(stored)), None
+        if held is not None and held.last_seq == batch[0].seq - 1:
+            # Seqs are gap-free and appends serialised: nobody else wrote this campaign since; no read needed.
+            fold, exists = held.fold, True
+            state, before, logged, snapshot_size = held.state, held.rows, held.logged, held.snapshot_size
+        else:  # another process appended, or this one just started: read what is stored
+            row = connection.execute(
+                select(
+                    campaign_state.c.ruleset,
+                    campaign_state.c.state,
+                    campaign_state.c.logged_bytes,
+                    campaign_state.c.snapshot_bytes,
+                ).where(campaign_state.c.campaign_id == campaign_id)
+            ).first()
+            exists = row is not None
+            found = fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
+            if found is None:
+                return
+            fold, before = found, None
+            if row is None:
+                state, logged, snapshot_size = fold.initial(), 0, 0
+            else:
+                state, logged, snapshot_size = fold.decode(bytes(row[1])), int(row[2]), int(row[3])
         for event in batch:
             if event.type == "timeline.rewound":
                 # Refold what is still in effect: the stream so far (read in this transaction) plus this batch.
@@ -150,21 +152,28 @@ class CampaignStateProjector:
                 )
                 logged, snapshot_size = 0, len(encoded)
         last_seq = batch[-1].seq
-        values = {
-            "last_seq": last_seq,
-            "state": fold.encode(state),
-            "logged_bytes": logged,
-            "snapshot_bytes": snapshot_size,
-        }
-        if row is None:
-            connection.execute(insert(campaign_state).values(campaign_id=campaign_id, ruleset=fold.ruleset, **values))
+        encoded = fold.encode(state)
+        if exists:
+            execute(
+                connection,
+                "UPDATE campaign_state SET last_seq = ?, state = ?, logged_bytes = ?, snapshot_bytes = ?"
+                " WHERE campaign_id = ?",
+                (last_seq, encoded, logged, snapshot_size, campaign_id),
+            )
         else:
             connection.execute(
-                update(campaign_state).where(campaign_state.c.campaign_id == campaign_id).values(**values)
+                insert(campaign_state).values(
+                    campaign_id=campaign_id,
+                    ruleset=fold.ruleset,
+                    last_seq=last_seq,
+                    state=encoded,
+                    logged_bytes=logged,
+                    snapshot_bytes=snapshot_size,
+                )
             )
         rows = _summary_rows(campaign_id, fold.summary(state))
-        self._write_summaries(connection, campaign_id, before, rows, fresh=row is None)
-        self._held[campaign_id] = _Held(last_seq, state, rows)
+        self._write_summaries(connection, campaign_id, before, rows, fresh=not exists)
+        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size)
 
     @staticmethod
     def _write_summaries(
