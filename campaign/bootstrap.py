@@ -103,12 +103,15 @@ def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | 
     engine = make_engine(db)
     ensure_schema(engine)
     vault = SqlSeedVault(engine)
-    store = SqlEventStore(engine, projectors=[*projectors(), vault])
+    writers = projectors()
+    store = SqlEventStore(engine, projectors=[*writers, vault])
+    # The state writer hands the state it wrote last to the next command (issue 14: loaded once per command).
+    writer = next(w for w in writers if isinstance(w, CampaignStateProjector))
     ledger = Ledger(
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
-        states=SqlCampaignStates(engine, store),
+        states=SqlCampaignStates(engine, store, writer),
         actor=actor or default_actor(),
         clock=wall_clock,
         new_id=new_id or (lambda: uuid.uuid4().hex),

@@ -73,6 +73,14 @@ def _summary_rows(campaign_id: str, summary: Summary) -> SummaryRows:
 
 
 _KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side"}
+_UPDATED = {
+    table: [c.name for c in table.columns if c.name not in ("campaign_id", key)] for table, key in _KEYS.items()
+}
+_UPDATES = {
+    table: f"UPDATE {table.name} SET {', '.join(f'{c} = ?' for c in _UPDATED[table])}"  # noqa: S608
+    f" WHERE campaign_id = ? AND {_KEYS[table]} = ?"
+    for table in _KEYS
+}
 
 
 @dataclass
@@ -200,6 +208,12 @@ class CampaignStateProjector:
                 if k in was and was[k] != r:
                     connection.execute(update(table).where(table.c.campaign_id == campaign_id, key == k).values(**r))
 
+    def held(self, campaign_id: str, last_seq: int) -> Any:
+        """The state at ``last_seq`` if it is the one this writer wrote last (else None): what a command
+        decides from, without reading or decoding it."""
+        held = self._held.get(campaign_id)
+        return held.state if held is not None and held.last_seq == last_seq else None
+
     def reset(self, connection: Connection) -> None:
         self._held.clear()
         for table in PROJECTION_TABLES:
@@ -238,14 +252,22 @@ class FoldingCampaignStates:
 
 
 class SqlCampaignStates:
-    def __init__(self, engine: Engine, store: EventStore) -> None:
+    """States from the stored read models: the head state (held by this process's inline writer when it
+    wrote it last, else read and decoded once), earlier ones from the nearest snapshot."""
+
+    def __init__(self, engine: Engine, store: EventStore, writer: CampaignStateProjector | None = None) -> None:
         self._engine = engine
         self._store = store
+        self._writer = writer
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
         fold = fold_for(info.ruleset)
         if fold is None:
             return None
+        if (at_seq is None or at_seq >= info.last_seq) and self._writer is not None:
+            held = self._writer.held(info.campaign_id, info.last_seq)
+            if held is not None:
+                return held
         with self._engine.connect() as conn:
             if at_seq is None or at_seq >= info.last_seq:
                 row = conn.execute(

@@ -127,16 +127,19 @@ def _sql_backend(request: pytest.FixtureRequest) -> Backend:
 
 def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
     vault = backend.vault()
-    store = backend.store(
-        [CampaignsProjector(), CampaignStateProjector(), vault] if backend.engine is not None else [vault]
-    )
+    writer = CampaignStateProjector()
+    store = backend.store([CampaignsProjector(), writer, vault] if backend.engine is not None else [vault])
     counter = iter(range(1, 1_000_000))
     seeds = iter(range(1, 1_000_000))
     return Ledger(
         store=store,
         directory=backend.directory(store),
         vault=vault,
-        states=SqlCampaignStates(backend.engine, store) if backend.engine is not None else FoldingCampaignStates(store),
+        states=(
+            SqlCampaignStates(backend.engine, store, writer)
+            if backend.engine is not None
+            else FoldingCampaignStates(store)
+        ),
         actor=actor,
         clock=lambda: "2026-11-29T20:00:00+00:00",
         new_id=lambda: uuid.UUID(int=next(counter)).hex,
