@@ -406,11 +406,22 @@ class SqlEventStore(EventStore):
         return [next(_decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
-        query = self._select().where(events.c.position > after_position).order_by(events.c.position)
-        if limit is not None:
-            query = query.limit(limit)
+        m = "?"
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+            if conn.dialect.paramstyle != "qmark":
+                m = "%s"
+            columns = ", ".join(f"{c.table.name}.{c.name}" for c in _READ_COLUMNS)
+            sql = (
+                f"SELECT {columns} FROM events JOIN commands ON commands.campaign_id = events.campaign_id"  # noqa: S608
+                f" AND commands.first_seq = events.command_seq WHERE events.position > {m} ORDER BY events.position"
+                + ("" if limit is None else f" LIMIT {int(limit)}")
+            )
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(sql, (after_position,))
+                rows = cursor.fetchall()
+            finally:
+                cursor.close()
             firsts: dict[str, int] = {}
             for row in rows:
                 firsts.setdefault(row[1], row[2])

@@ -99,3 +99,24 @@ def test_snapshots_fall_on_the_grid_once_the_log_grew_twice_the_last_one_and_nev
     assert (skipped > 0) == (grid == 8), skipped
     assert sum(taken.values()) <= sum(logged_bytes(e) for e in events)
     check_inline_equals_rebuild(sqlite_engine, ledger)
+
+
+def test_a_rebuild_turns_the_cyclic_collector_back_on_even_when_it_fails(
+    sqlite_engine: Engine, sqlite_url: str
+) -> None:
+    import gc
+
+    from projections.campaign_state import rebuild
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [])
+
+    class Failing:
+        def reset(self, connection: object) -> None:
+            raise RuntimeError("disk full")
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        rebuild(sqlite_engine, ledger.store, [Failing()])
+    assert gc.isenabled()
+    assert rebuild(sqlite_engine, ledger.store, []) == ledger.resolve("Mass").last_seq and gc.isenabled()
