@@ -31,3 +31,20 @@ def test_the_store_benchmark_runs_every_contender() -> None:
 def test_the_campaign_benchmark_plays_and_verifies_its_campaign() -> None:
     result = run(str(BENCH / "campaign_bench.py"), "--battles", "3", "--units", "3")
     assert result["verified"] is True and result["drift"] == 0 and result["battles"] == 3, result
+
+
+def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw() -> None:
+    result = run(str(BENCH / "scale_bench.py"), "--sizes", "300,600", "--rounds", "2")
+    assert result["sizes"] == [300, 600]
+    for size, measured in result["results"].items():  # type: ignore[attr-defined]
+        assert measured["events"] >= int(size)
+        for key in ("rule_command", "roll", "rebuild", "log_last_20"):
+            assert measured[key]["vs_raw"] > 0, (size, key)
+        assert measured["verify"]["events_per_s"] > 0 and measured["verify_rules"]["events_per_s"] > 0
+        assert 0 < measured["storage"]["log"] < measured["storage"]["file"]
+        names = sorted(measured["processes"])
+        assert names[0].startswith("audit --roll ") and names[1:] == [
+            "log --last 20", "rebuild", "start-up (list)", "verify --no-rules"
+        ]  # fmt: skip
+        assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
+    assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]
