@@ -80,3 +80,38 @@ def test_reading_from_the_head_the_last_events_or_a_type_appending_and_finding_a
     for name, short in costs["short"].items():
         # The index's depth may grow by a level between the two sizes; a scan would cost thirty times more.
         assert costs["long"][name] <= 1.5 * short + 50, (name, costs)
+
+
+def test_a_rule_command_and_a_roll_cost_the_same_on_a_long_campaign(counted: tuple[Engine, list[int]]) -> None:
+    """The whole command: directory, seed, state, decision, append and every inline read model."""
+    from campaign.mass_combat import MassCombat
+    from events.dice import parse
+    from tests.conftest import Backend, make_ledger
+
+    engine, steps = counted
+    ledger = make_ledger(Backend("sqlite", engine, str(engine.url.database)))
+    game = MassCombat(ledger)
+    spec = parse("3d")
+
+    def grow(name: str, size: int) -> None:
+        ledger.create_campaign(name, "mass-combat")
+        game.funds(ledger.resolve(name), "Blue", 10**6, "war chest")
+        game.raise_unit(
+            ledger.resolve(name), f"{name} foot", "Blue", {"men": 100, "troop_type": "MI", "armour": "medium"}
+        )
+        while (info := ledger.resolve(name)).last_seq < size:
+            batch = min(100, size - info.last_seq)
+            ledger.run(info, "roll", lambda dice, n=batch: [dice.roll(spec, "filler") for _ in range(n)] and [])
+
+    grow("Short", SHORT)
+    grow("Long", LONG)
+    costs = {
+        name: {
+            "funds": cost(steps, lambda n=name: game.funds(ledger.resolve(n), "Blue", 5, "a purse")),
+            "roll": cost(steps, lambda n=name: ledger.roll(ledger.resolve(n), "2d6", "a roll")),
+            "state": cost(steps, lambda n=name: game.state(ledger.resolve(n))),
+        }
+        for name in ("Short", "Long")
+    }
+    for what, short in costs["Short"].items():
+        assert costs["Long"][what] <= 1.5 * short + 50, (what, costs)
