@@ -5,9 +5,9 @@ campaign's log grows, side by side with raw sqlite3 on the same rows, in CPU tim
     .venv/bin/python bench/scale_bench.py --sizes 10000,100000,300000     # the issue's sizes (≈ 10 min here)
     .venv/bin/python bench/scale_bench.py --sizes 10000,1000000 --no-rss  # the 1M benchmark, not for CI
 
-One GURPS Mass Combat campaign is played on a fresh SQLite file through the public Ledger API (a war chest, a
-few units raised, then commands rolling a batch of dice each, a rule command now and then) and measured as it
-reaches each size. At each size, in CPU time (``time.process_time``):
+One GURPS Mass Combat campaign is played on a fresh SQLite file through the executor, ``Ledger.execute`` (a war
+chest, a few units raised, then rolls, with a rule command every tenth) and measured as it reaches each size.
+At each size, in CPU time (``time.process_time``):
 
 * command   — one rule command (``funds``) and one ``roll``, each paired round by round with a raw sqlite3
               transaction inserting one event row into a copy of the schema; the ratio is raw / ledger
@@ -47,16 +47,13 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from campaign.bootstrap import App, bootstrap, projectors
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from campaign.logging import configure_logging
-from campaign.mass_combat import MassCombat
-from events.dice import Dice, parse
-from events.registry import Event
+from campaign.rulesets.mass_combat import calendar_commands as mct
+from campaign.rulesets.mass_combat import commands as mcc
 from projections.state.campaigns import CampaignInfo
 
 NAME = "Scale"
-DICE_PER_COMMAND = 50
-"""Dice rolled by each filler command: the log grows fast enough to reach 300k events in minutes."""
 KIT = {"Blue": {"troop_type": "MI", "armour": "medium"}, "Red": {"troop_type": "LI", "armour": "light"}}
 
 
@@ -67,44 +64,37 @@ def cpu(fn: Callable[[], Any]) -> float:
 
 
 class Campaign:
-    """The bench's campaign, played through the public Ledger API with fixed ids and seed."""
+    """The bench's campaign, played through the executor (``Ledger.execute``) with fixed ids and seed."""
 
     def __init__(self, app: App) -> None:
         self.app = app
         self.ledger: Ledger = app.ledger
-        self.game = MassCombat(self.ledger)
         self.ledger.create_campaign(NAME, "mass-combat", seed=hashlib.sha256(b"scale bench").digest())
         for side in ("Blue", "Red"):
-            self.game.funds(self.info(), side, 10**9, "war chest")
+            self.ledger.execute(self.info(), mct.Funds(side=side, amount=10**9, reason="war chest"))
             for n in range(3):
-                self.game.raise_unit(self.info(), f"{side} {n + 1}", side, {"men": 300, **KIT[side]})
+                name, profile = f"{side} {n + 1}", {"men": 300, **KIT[side]}
+                self.ledger.execute(self.info(), mcc.Raise(unit_name=name, side=side, profile=profile))
         self._turn = itertools.count(1)
 
     def info(self) -> CampaignInfo:
         return self.ledger.resolve(NAME)
 
     def grow_to(self, size: int, progress: Callable[[str], None]) -> None:
-        """Fill commands (a batch of dice each, a rule command every tenth) until the log holds ``size`` events."""
-        spec = parse("3d")
+        """Rolls (two events each: the command and its dice) and a rule command every tenth, until the log
+        holds ``size`` events."""
         while (info := self.info()).last_seq < size:
             turn = next(self._turn)
             if turn % 10 == 0:
                 self.rule_command(info)
-                continue
-            batch = min(DICE_PER_COMMAND, size - info.last_seq)
-
-            def decide(dice: Dice, batch: int = batch) -> list[Event]:
-                for _ in range(batch):
-                    dice.roll(spec, "bench filler")
-                return []
-
-            self.ledger.run(info, "roll", decide)
-            if turn % 200 == 0:
+            else:
+                self.ledger.roll(info, "3d", "bench filler")
+            if turn % 1000 == 0:
                 progress(f"\r  {info.last_seq:,} events")
         progress(f"\r  {self.info().last_seq:,} events\n")
 
     def rule_command(self, info: CampaignInfo) -> None:
-        self.game.funds(info, "Blue", 1, "a patron's purse")
+        self.ledger.execute(info, mct.Funds(side="Blue", amount=1, reason="a patron's purse"))
 
     def roll(self) -> None:
         self.ledger.roll(self.info(), "3d", "bench roll")

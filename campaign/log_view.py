@@ -2,9 +2,9 @@
 the store's indexes instead of decoding the whole log (issue 14).
 
 Two things the whole log used to be read for come from small indexed reads of their own: which events are
-retracted (from the campaign's rewinds alone: a rewind at seq R to T retracts every event T < seq < R except
-the dice's own events, as :func:`events.timeline.effective` does) and the names of units and battles (from
-their mustering and battle-start events).
+retracted (from the campaign's rewinds alone, as :func:`events.timeline.live_seqs` decides: a rewind in effect
+at seq R to T retracts every event T < seq < R except the dice's own, and a rewind is in effect unless a later
+one in effect retracts it) and the names of units and battles (from their mustering and battle-start events).
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from campaign.describe import unit_names
 from events.envelope import RecordedEvent
 from events.registry import registry
 from events.store import EventStore
-from events.timeline import NEVER_RETRACTED
+from events.timeline import NEVER_RETRACTED, REWOUND
 
-REWOUND = "timeline.rewound"
 NAMING = ("roster.unit_mustered", "battle.started")
 PAGE = 500
 """Events read at a time while looking for the ones in effect."""
@@ -37,12 +36,20 @@ def matching_types(prefix: str) -> list[str]:
 
 
 def _retracted_by(rewinds: list[RecordedEvent]) -> list[tuple[int, int]]:
-    """The open seq intervals (to, at) the rewinds retract."""
-    return [(int(r.payload["to_seq"]), r.seq) for r in rewinds]
+    """The open seq intervals (to, at) that the rewinds still in effect retract: read backwards, a rewind is
+    in effect unless a later one in effect went back before it."""
+    spans: list[tuple[int, int]] = []
+    floor: int | None = None
+    for rewind in reversed(rewinds):
+        if floor is None or rewind.seq <= floor:
+            to_seq = int(rewind.payload["to_seq"])
+            spans.append((to_seq, rewind.seq))
+            floor = to_seq if floor is None else min(floor, to_seq)
+    return spans
 
 
 def is_retracted(event: RecordedEvent, spans: list[tuple[int, int]]) -> bool:
-    if event.type in NEVER_RETRACTED or event.type == REWOUND:
+    if event.type in NEVER_RETRACTED:
         return False
     return any(to < event.seq < at for to, at in spans)
 

@@ -1,8 +1,8 @@
 """Each campaign's folded state and summaries, kept inline in the append transaction, with snapshots.
 
-The fold is the ruleset's (``campaign.folds``); this module only stores and serves it: the state at the
-head for commands, any earlier state (``--at SEQ``) from the nearest snapshot plus the events after it,
-and summary tables (units, battles, treasuries) for the read commands a game master uses.
+The fold is the ruleset's, handed in by the wiring (projections never import the rulesets); this module only
+stores and serves it: the state at the head for commands, any earlier state (``--at SEQ``) from the nearest
+snapshot plus the events after it, and summary tables (units, battles, treasuries) for the read commands.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import Any, Protocol
 import orjson
 from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
 
-from campaign.folds import RulesetFold, Summary, fold_for
 from events.envelope import RecordedEvent
 from events.sql import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
 from projections.driver import execute
+from projections.fold import FoldFor, RulesetFold, Summary
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
 
@@ -90,7 +90,7 @@ class _Held:
     ``last_seq`` (states are immutable values), its summary rows and snapshot budget, so the next append
     reads nothing back, decodes nothing and rewrites only what changed."""
 
-    fold: RulesetFold
+    fold: RulesetFold[Any]
     last_seq: int
     state: Any
     rows: SummaryRows
@@ -104,7 +104,8 @@ class CampaignStateProjector:
 
     name = "campaign_state"
 
-    def __init__(self) -> None:
+    def __init__(self, fold_for: FoldFor) -> None:
+        self._fold_for = fold_for
         self._held: dict[str, _Held] = {}
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
@@ -137,7 +138,7 @@ class CampaignStateProjector:
                 ).where(campaign_state.c.campaign_id == campaign_id)
             ).first()
             exists = row is not None
-            found = fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
+            found = self._fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
             if found is None:
                 return
             fold, before = found, None
@@ -229,12 +230,13 @@ class FoldingCampaignStates:
     """States folded straight from the log: for the in-memory fake, sandboxes, and the reference a rebuild
     must equal. The head state is kept and only newer events are folded into it, unless they rewind."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, fold_for: FoldFor) -> None:
         self._store = store
+        self._fold_for = fold_for
         self._head: dict[str, tuple[int, Any]] = {}
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
-        fold = fold_for(info.ruleset)
+        fold = self._fold_for(info.ruleset)
         if fold is None:
             return None
         if at_seq is not None and at_seq < info.last_seq:
@@ -256,13 +258,16 @@ class SqlCampaignStates:
     """States from the stored read models: the head state (held by this process's inline writer when it
     wrote it last, else read and decoded once), earlier ones from the nearest snapshot."""
 
-    def __init__(self, engine: Engine, store: EventStore, writer: CampaignStateProjector | None = None) -> None:
+    def __init__(
+        self, engine: Engine, store: EventStore, fold_for: FoldFor, writer: CampaignStateProjector | None = None
+    ) -> None:
         self._engine = engine
         self._store = store
+        self._fold_for = fold_for
         self._writer = writer
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
-        fold = fold_for(info.ruleset)
+        fold = self._fold_for(info.ruleset)
         if fold is None:
             return None
         if (at_seq is None or at_seq >= info.last_seq) and self._writer is not None:

@@ -34,19 +34,21 @@ def _to_row(info: CampaignInfo) -> dict[str, Any]:
         "last_seq": info.last_seq,
         "head_hash": info.head_hash,
         "dice_id": info.dice_id,
+        "on_table": orjson.dumps(
+            [list(pair) for pair in zip(info.on_table, info.on_table_index, strict=True)]
+        ).decode(),
     }
 
 
 def _from_row(row: Any) -> CampaignInfo:
     data = dict(row._mapping)
     data["revealed_epochs"] = tuple(orjson.loads(data["revealed_epochs"]))
-    return CampaignInfo(**data)
+    pairs = orjson.loads(data.pop("on_table") or "[]")
+    return CampaignInfo(**data, on_table=tuple(p[0] for p in pairs), on_table_index=tuple(p[1] for p in pairs))
 
 
-_UPDATE = (
-    "UPDATE campaigns SET name = ?, ruleset = ?, ruleset_version = ?, seed_epoch = ?, seed_commitment = ?,"
-    " revealed_epochs = ?, next_roll_index = ?, last_seq = ?, head_hash = ?, dice_id = ? WHERE campaign_id = ?"
-)
+_UPDATED = [c.name for c in campaigns.columns if c.name != "campaign_id"]
+_UPDATE = f"UPDATE campaigns SET {', '.join(f'{c} = ?' for c in _UPDATED)} WHERE campaign_id = ?"  # noqa: S608
 
 
 class CampaignsProjector:
@@ -80,7 +82,7 @@ class CampaignsProjector:
                 connection.execute(insert(campaigns).values(**_to_row(info)))
             elif info != before:
                 values = _to_row(info)
-                execute(connection, _UPDATE, (*(values[k] for k in list(values)[1:]), campaign_id))
+                execute(connection, _UPDATE, (*(values[c] for c in _UPDATED), campaign_id))
             self._held[campaign_id] = info
 
     def reset(self, connection: Connection) -> None:

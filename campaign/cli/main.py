@@ -261,7 +261,7 @@ def demo(
     """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
 
     An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
-    from campaign.demo import build_demo, demo_ids
+    from campaign.cli.demo import build_demo, demo_ids
 
     if "://" not in state.db and state.db != ":memory:":
         existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]

@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
-from campaign.disorder import Disorder
-from campaign.ledger import Ledger, TableEntry
+from campaign.commands import recorded_command
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.disorder.battle_commands import EndBattle
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
+from tests.services import disorder
 
 UNITS = {
     "95th Rifles": ("British", {"models": 10, "troops": "rifles", "points": 100}),
@@ -26,7 +28,7 @@ UNITS = {
 class Skirmish:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.game = Disorder(ledger)
+        self.game = disorder(ledger)
 
     @property
     def info(self) -> Any:
@@ -228,7 +230,8 @@ def test_glory_and_careers_carry_across_battles_and_markers_do_not(table: Skirmi
 def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
     g, i = table.game, table.info
     refused(table, lambda: g.hit(i, "Grenadiers", 1), "unknown unit 'Grenadiers'")
-    refused(table, lambda: g.hit(i, "Fusiliers", -1), "at least one model")
+    refused(table, lambda: g.hit(i, "Fusiliers", -1), "lost must be at least 1")
+    refused(table, lambda: g.hit(i, "Fusiliers", 0), "lost must be at least 1")
     refused(table, lambda: g.hit(i, "Fusiliers", 1, table=TableEntry((7, 1))), "7 is not a face of a d6")
     refused(table, lambda: g.hit(i, "Fusiliers", 1, cause="artillery"), "shooting or melee")
     refused(table, lambda: g.hit(i, "Fusiliers", 1, also=["weather"]), "unknown cause")
@@ -237,6 +240,9 @@ def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
     refused(table, lambda: g.retreat(i, "Fusiliers", "2", "3"), "cannot move more")
     refused(table, lambda: g.retreat(i, "Fusiliers", "1.25"), "to a tenth at most")
     refused(table, lambda: g.end_battle(i, "Prussians"), "not a side of this battle")
+    refused(table, lambda: g.end_battle(i, "British", {"British": -1}), "objectives.British cannot be negative")
+    refused(table, lambda: g.end_battle(i, "British", {"British": 1001}), "objectives.British must be at most 1000")
+    refused(table, lambda: g.hit(i, "Fusiliers", 1001), "lost must be at most 1000")
     refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 6, "troops": "hussars", "points": 50}), "troop")
     refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 0, "troops": "line", "points": 50}), "models")
     refused(table, lambda: g.start_battle(i, "Another", ["Fusiliers"]), "still being fought")
@@ -259,3 +265,15 @@ def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) 
     table.game.check_morale(table.info, "95th Rifles", ["friend_removed"])
     table.game.end_battle(table.info, None)
     assert Timeline(table.ledger).reevaluate(table.info) == []
+
+
+def test_a_loss_of_the_most_models_any_unit_has_destroys_it(table: Skirmish) -> None:
+    result = table.game.hit(table.info, "Fusiliers", 1000)  # a unit has at most 1000 models: all of its 12 go
+    assert applied(result, "models_lost")[0]["outcome"] == {"models": 0}
+    assert facts(result, "battle.unit_removed")[0]["reason"] == "destroyed"
+
+
+def test_a_battle_end_recorded_before_commands_were_models_reads_with_no_objectives() -> None:
+    """Version 0 (the service's parameters) may hold ``objectives: null``: it reads as no objectives held."""
+    read = recorded_command("dis.battle_end", None, {"winner": None, "objectives": None})
+    assert read == EndBattle(winner=None, objectives={})

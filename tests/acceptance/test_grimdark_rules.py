@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from campaign.grimdark import Grimdark
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.tables import Tables
 from campaign.tables import base_values
@@ -18,6 +17,7 @@ from events.dice import TableDice
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
+from tests.services import grimdark
 
 T = Tables(base_values("grimdark"))
 UNITS = {
@@ -33,7 +33,7 @@ UNITS = {
 class Match:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.game = Grimdark(ledger)
+        self.game = grimdark(ledger)
 
     @property
     def info(self) -> Any:

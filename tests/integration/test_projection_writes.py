@@ -8,12 +8,12 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Engine, text
 
-from campaign.mass_combat import MassCombat
 from events.envelope import RecordedEvent
 from projections import campaign_state
 from projections.campaign_state import SNAPSHOT_EVERY, logged_bytes
 from tests.conftest import Backend, make_ledger
 from tests.integration.test_projections import check_inline_equals_rebuild, play_mass_combat
+from tests.services import MassCombat
 
 SUMMARY_TABLES = ("unit_records", "battle_history", "treasuries")
 

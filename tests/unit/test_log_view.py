@@ -15,7 +15,8 @@ from events.memory import InMemoryEventStore
 
 
 def campaign_with_rewinds() -> InMemoryEventStore:
-    """Seqs 1–30: a unit and a battle, dice and funds; a rewind at 12 back to 8 and one at 25 back to 4."""
+    """Seqs 1–30: a unit and a battle, dice and funds; rewinds at 12 back to 8, at 18 back to 11 (which takes
+    back the first, as an undo does) and at 28 back to 20."""
     store = InMemoryEventStore()
     kinds: list[NewEvent] = [
         NewEvent("campaign.created", {"name": "C"}),
@@ -23,10 +24,8 @@ def campaign_with_rewinds() -> InMemoryEventStore:
         NewEvent("battle.started", {"battle_id": "b1", "name": "Hill"}),
     ]
     for seq in range(4, 31):
-        if seq == 12:
-            kinds.append(NewEvent("timeline.rewound", {"to_seq": 8}))
-        elif seq == 25:
-            kinds.append(NewEvent("timeline.rewound", {"to_seq": 4}))
+        if seq in (12, 18, 28):
+            kinds.append(NewEvent("timeline.rewound", {"to_seq": {12: 8, 18: 11, 28: 20}[seq]}))
         elif seq % 3 == 0:
             kinds.append(NewEvent("dice.rolled", {"total": seq}))
         else:
@@ -83,13 +82,17 @@ def test_every_combination_of_paging_options_shows_what_the_whole_log_showed(
 
 def test_the_last_events_skip_the_retracted_ones_and_the_rewinds_unless_all() -> None:
     store = campaign_with_rewinds()
-    # Worked by hand: the rewind at 25 retracts 5–24 except the dice (seqs divisible by 3, 12 being the first
-    # rewind); so the last eight in effect are 18, 21, 24 and 26–30.
-    assert [e.seq for e, _ in log_page(store, "c", last=8).entries] == [18, 21, 24, 26, 27, 28, 29, 30]
+    # Worked by hand. Read backwards: 28 (back to 20) is in effect, so is 18 (back to 11, 18 ≤ 20); 12 is not
+    # (12 > 11): 9–11 are in effect again. Retracted: 12–17 and 21–27, except the dice (multiples of 3).
+    # The last eight in effect, rewinds left out: 15, 19, 20, 21, 24, 27, 29, 30.
+    assert [e.seq for e, _ in log_page(store, "c", last=8).entries] == [15, 19, 20, 21, 24, 27, 29, 30]
     # Up to 14 only the rewind at 12 (back to 8) counts: 10 and 11 are gone, 9 is a die.
     assert [e.seq for e, _ in log_page(store, "c", upto=14, last=5).entries] == [7, 8, 9, 13, 14]
     with_all = log_page(store, "c", upto=14, last=5, show_all=True).entries
     assert [(e.seq, gone) for e, gone in with_all] == [(10, True), (11, True), (12, False), (13, False), (14, False)]
+    # With every rewind counted, the one at 12 is retracted by the one at 18 and so are its own retractions.
+    marked_all = {e.seq: gone for e, gone in log_page(store, "c", show_all=True).entries}
+    assert [s for s, gone in marked_all.items() if gone] == [12, 13, 14, 16, 17, 22, 23, 25, 26]
     marked = log_page(store, "c", after=7, upto=13, show_all=True).entries
     assert [(e.seq, gone) for e, gone in marked] == [
         (8, False),
