@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0007"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -147,12 +147,15 @@ def bootstrap(
         check_exists(engine)
     ensure_schema(engine, create=create)
     vault = SqlSeedVault(engine)
-    store = SqlEventStore(engine, projectors=[*projectors(), vault])
+    writers = projectors()
+    store = SqlEventStore(engine, projectors=[*writers, vault])
+    # The state writer hands the state it wrote last to the next command (issue 14: loaded once per command).
+    writer = next(w for w in writers if isinstance(w, CampaignStateProjector))
     ledger = Ledger(
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
-        states=SqlCampaignStates(engine, store, fold_for),
+        states=SqlCampaignStates(engine, store, fold_for, writer),
         actor=actor or default_actor(),
         clock=wall_clock,
         new_id=new_id or (lambda: uuid.uuid4().hex),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from events.envelope import NewEvent, RecordedEvent
@@ -76,6 +76,27 @@ class InMemoryEventStore(EventStore):
             stop = len(stream) if upto_seq is None else min(upto_seq, len(stream))
             chosen = stream[after_seq:stop]
         yield from chosen
+
+    def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
+        with self._lock:
+            stream = self._streams.get(campaign_id, [])
+            stop = len(stream) if upto_seq is None else max(0, min(upto_seq, len(stream)))
+            return stream[max(0, stop - count) : stop] if count > 0 else []
+
+    def read_types(
+        self,
+        campaign_id: str,
+        types: Collection[str],
+        after_seq: int = 0,
+        upto_seq: int | None = None,
+        *,
+        limit: int | None = None,
+        last: bool = False,
+    ) -> list[RecordedEvent]:
+        chosen = [e for e in self.read(campaign_id, after_seq, upto_seq) if e.type in types]
+        if limit is None:
+            return chosen
+        return (chosen[-limit:] if limit > 0 else []) if last else chosen[: max(limit, 0)]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         end = None if limit is None else after_position + limit

@@ -13,6 +13,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -47,6 +48,7 @@ events = Table(
     Column("payload", LargeBinary, nullable=False),
     Column("hash", String(64), nullable=False),
     UniqueConstraint("campaign_id", "seq"),
+    Index("ix_events_campaign_id_type_seq", "campaign_id", "type", "seq"),
 )
 
 commands = Table(

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, select, tuple_
+from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
@@ -78,6 +78,7 @@ def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
 
 _APPEND_SQL = {
     "find_command": "SELECT first_seq FROM commands WHERE campaign_id = ? AND command_id = ?",
+    "hash_at": "SELECT hash FROM events WHERE campaign_id = ? AND seq = ?",
     # The campaign's head (NULLs for a new campaign) and the log's last position, in one round trip.
     "head_and_last_position": (
         "SELECT head.seq, head.hash, log.last_position"
@@ -340,28 +341,103 @@ class SqlEventStore(EventStore):
                 return
             last, prev_hash = rows[-1][2], rows[-1][6]
 
-    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
-        query = self._select().where(events.c.position > after_position).order_by(events.c.position)
-        if limit is not None:
-            query = query.limit(limit)
+    def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
+        if count <= 0:
+            return []
+        query = self._select().where(events.c.campaign_id == campaign_id)
+        if upto_seq is not None:
+            query = query.where(events.c.seq <= upto_seq)
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+            rows = list(reversed(conn.execute(query.order_by(events.c.seq.desc()).limit(count)).all()))
+            if not rows:
+                return []
+            first = rows[0][2]
+            prev = self._hashes_before(conn, [(campaign_id, first)]).get(campaign_id, GENESIS_HASH)
+        return list(_decode_stream(rows, prev))
+
+    def read_types(
+        self,
+        campaign_id: str,
+        types: Collection[str],
+        after_seq: int = 0,
+        upto_seq: int | None = None,
+        *,
+        limit: int | None = None,
+        last: bool = False,
+    ) -> list[RecordedEvent]:
+        if limit is not None and limit <= 0:
+            return []
+        before = events.alias("before")
+        prev_hash = (
+            select(before.c.hash)
+            .where(before.c.campaign_id == events.c.campaign_id, before.c.seq == events.c.seq - 1)
+            .scalar_subquery()
+        )
+        rows: list[Any] = []
+        with self.engine.connect() as conn:
+            # One index range per type (equality on campaign and type, a range of seq), each already in seq
+            # order and cut at ``limit``; merged here, so ``--last 20 --type …`` reads at most 20 rows a type.
+            for type_ in sorted(set(types)):
+                query = (
+                    select(*_READ_COLUMNS, prev_hash)
+                    .select_from(_JOINED)
+                    .where(events.c.campaign_id == campaign_id, events.c.type == type_, events.c.seq > after_seq)
+                )
+                if upto_seq is not None:
+                    query = query.where(events.c.seq <= upto_seq)
+                query = query.order_by(events.c.seq.desc() if last else events.c.seq)
+                if limit is not None:
+                    query = query.limit(limit)
+                rows.extend(conn.execute(query).all())
+        rows.sort(key=lambda r: r[2])
+        if limit is not None:
+            rows = rows[-limit:] if last else rows[:limit]
+        return [next(_decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+        m = "?"
+        with self.engine.connect() as conn:
+            if conn.dialect.paramstyle != "qmark":
+                m = "%s"
+            columns = ", ".join(f"{c.table.name}.{c.name}" for c in _READ_COLUMNS)
+            sql = (
+                f"SELECT {columns} FROM events JOIN commands ON commands.campaign_id = events.campaign_id"  # noqa: S608
+                f" AND commands.first_seq = events.command_seq WHERE events.position > {m} ORDER BY events.position"
+                + ("" if limit is None else f" LIMIT {int(limit)}")
+            )
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(sql, (after_position,))
+                rows = cursor.fetchall()
+            finally:
+                cursor.close()
             firsts: dict[str, int] = {}
             for row in rows:
                 firsts.setdefault(row[1], row[2])
             prev_hashes = self._hashes_before(conn, [(c, s) for c, s in firsts.items() if s > 1])
             return _decode(rows, prev_hashes)
 
-    @staticmethod
-    def _hashes_before(conn: Connection, starts: list[tuple[str, int]]) -> dict[str, str]:
-        """For each (campaign, seq): the hash of the event at seq - 1, where the chain continues from."""
+    def _hashes_before(self, conn: Connection, starts: list[tuple[str, int]]) -> dict[str, str]:
+        """For each (campaign, seq): the hash of the event at seq - 1, where the chain continues from.
+
+        One point read of the unique ``(campaign_id, seq)`` index per campaign: a row-value ``IN (VALUES …)``
+        is planned by SQLite as a scan of the campaign's whole index, which made every command's state load
+        grow with its log.
+        """
+        found: dict[str, str] = {}
         if not starts:
-            return {}
-        wanted = [(campaign_id, seq - 1) for campaign_id, seq in starts]
-        rows = conn.execute(
-            select(events.c.campaign_id, events.c.hash).where(tuple_(events.c.campaign_id, events.c.seq).in_(wanted))
-        )
-        return {str(c): str(h) for c, h in rows}
+            return found
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            sql = self._statement(conn, "hash_at")
+            for campaign_id, seq in starts:
+                cursor.execute(sql, (campaign_id, seq - 1))
+                row = cursor.fetchone()
+                if row is not None:
+                    found[campaign_id] = str(row[0])
+        finally:
+            cursor.close()
+        return found
 
     def head(self, campaign_id: str) -> Head:
         with self.engine.connect() as conn:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -103,6 +103,26 @@ class EventStore(ABC):
     @abstractmethod
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
         """The campaign's events in ``seq`` order."""
+
+    @abstractmethod
+    def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
+        """The last ``count`` events up to ``upto_seq`` (the head by default), in ``seq`` order: a point read
+        of the stream's end, whatever its length."""
+
+    @abstractmethod
+    def read_types(
+        self,
+        campaign_id: str,
+        types: Collection[str],
+        after_seq: int = 0,
+        upto_seq: int | None = None,
+        *,
+        limit: int | None = None,
+        last: bool = False,
+    ) -> list[RecordedEvent]:
+        """The campaign's events of these exact types in ``seq`` order, after ``after_seq`` and up to ``upto_seq``:
+        the first ``limit`` of them, or with ``last`` the last ``limit``. Read by the (campaign, type, seq)
+        index: the cost follows what is returned, not the log's length."""
 
     @abstractmethod
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:

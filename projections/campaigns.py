@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select
 
 from events.envelope import RecordedEvent
 from events.store import EventStore
+from projections.driver import execute
 from projections.state.campaigns import CampaignInfo, apply
 from projections.tables import campaigns
 
@@ -46,31 +47,46 @@ def _from_row(row: Any) -> CampaignInfo:
     return CampaignInfo(**data, on_table=tuple(p[0] for p in pairs), on_table_index=tuple(p[1] for p in pairs))
 
 
+_UPDATED = [c.name for c in campaigns.columns if c.name != "campaign_id"]
+_UPDATE = f"UPDATE campaigns SET {', '.join(f'{c} = ?' for c in _UPDATED)} WHERE campaign_id = ?"  # noqa: S608
+
+
 class CampaignsProjector:
-    """Inline SQL writer of the ``campaigns`` table."""
+    """Inline SQL writer of the ``campaigns`` table.
+
+    The entry written last for each campaign is held between appends of one process: when the next batch
+    follows it (seqs are gap-free and appends serialised, so nobody else wrote the campaign since), the row
+    is not read back. Taken, not peeked, so that a failed transaction leaves nothing held.
+    """
 
     name = "campaigns"
+
+    def __init__(self) -> None:
+        self._held: dict[str, CampaignInfo] = {}
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
         by_campaign: dict[str, list[RecordedEvent]] = {}
         for event in events:
             by_campaign.setdefault(event.campaign_id, []).append(event)
         for campaign_id, batch in by_campaign.items():
-            row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()
-            before = None if row is None else _from_row(row)
+            before = self._held.pop(campaign_id, None)
+            if before is None or before.last_seq != batch[0].seq - 1:
+                row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()
+                before = None if row is None else _from_row(row)
             info = before
             for event in batch:
                 info = apply(info, event)
-            if info is None or info == before:
+            if info is None:
                 continue
             if before is None:
                 connection.execute(insert(campaigns).values(**_to_row(info)))
-            else:
-                connection.execute(
-                    update(campaigns).where(campaigns.c.campaign_id == campaign_id).values(**_to_row(info))
-                )
+            elif info != before:
+                values = _to_row(info)
+                execute(connection, _UPDATE, (*(values[c] for c in _UPDATED), campaign_id))
+            self._held[campaign_id] = info
 
     def reset(self, connection: Connection) -> None:
+        self._held.clear()
         connection.execute(delete(campaigns))
 
 

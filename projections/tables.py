@@ -37,8 +37,11 @@ campaign_state = Table(
     Column("ruleset", String(40), nullable=False),
     Column("last_seq", BigInteger, nullable=False),
     Column("state", LargeBinary, nullable=False),
+    Column("logged_bytes", BigInteger, nullable=False, server_default="0"),
+    Column("snapshot_bytes", BigInteger, nullable=False, server_default="0"),
 )
-"""Each campaign's folded state at its head, as canonical JSON: what commands decide from."""
+"""Each campaign's folded state at its head, as canonical JSON: what commands decide from; with the bytes
+logged since its last snapshot and that snapshot's size (what decides when the next one is due)."""
 
 campaign_snapshots = Table(
     "campaign_snapshots",
@@ -48,7 +51,8 @@ campaign_snapshots = Table(
     Column("state", LargeBinary, nullable=False),
     PrimaryKeyConstraint("campaign_id", "seq"),
 )
-"""The state every SNAPSHOT_EVERY events, so ``--at SEQ`` folds a few events instead of the whole log."""
+"""The state at some seqs, so ``--at SEQ`` folds a few events instead of the whole log: on a multiple of
+SNAPSHOT_EVERY once the log has grown by twice the last snapshot's bytes (all of them stay below the log's size)."""
 
 unit_records = Table(
     "unit_records",

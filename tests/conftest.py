@@ -128,18 +128,19 @@ def _sql_backend(request: pytest.FixtureRequest) -> Backend:
 
 def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
     vault = backend.vault()
-    store = backend.store(
-        [CampaignsProjector(), CampaignStateProjector(fold_for), vault] if backend.engine is not None else [vault]
-    )
+    writer = CampaignStateProjector(fold_for)
+    store = backend.store([CampaignsProjector(), writer, vault] if backend.engine is not None else [vault])
     counter = iter(range(1, 1_000_000))
     seeds = iter(range(1, 1_000_000))
     return Ledger(
         store=store,
         directory=backend.directory(store),
         vault=vault,
-        states=SqlCampaignStates(backend.engine, store, fold_for)
-        if backend.engine is not None
-        else FoldingCampaignStates(store, fold_for),
+        states=(
+            SqlCampaignStates(backend.engine, store, fold_for, writer)
+            if backend.engine is not None
+            else FoldingCampaignStates(store, fold_for)
+        ),
         actor=actor,
         clock=lambda: "2026-11-29T20:00:00+00:00",
         new_id=lambda: uuid.UUID(int=next(counter)).hex,

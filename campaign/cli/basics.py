@@ -111,20 +111,35 @@ def register(app: typer.Typer) -> None:
         after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
         upto: Annotated[int | None, typer.Option("--upto", "--at", help="Only events up to this seq.")] = None,
         limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,
+        last: Annotated[int | None, typer.Option("--last", help="Only the last N events (of those chosen).")] = None,
         show_all: Annotated[bool, typer.Option("--all", help="Retracted events too, marked.")] = False,
         as_json: JsonOpt = False,
     ) -> None:
         """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
+        from campaign.log_view import log_page
+
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
-        entries = [
-            (e, gone)
-            for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
-            if e.seq > after and (not type_ or e.type.startswith(type_))
-        ]
-        if limit is not None:
-            entries = entries[:limit]
+        if (last is not None and last < 0) or (limit is not None and limit < 0):
+            raise InvalidInputError("--last and --limit take a number of events: 0 or more")
+        if unit is None and battle is None:  # served by the store's indexes, page by page (issue 14)
+            page = log_page(
+                ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_,
+                last=last, limit=limit, show_all=show_all,
+            )  # fmt: skip
+            entries, names = page.entries, page.names
+        else:
+            every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
+            entries = [
+                (e, gone)
+                for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
+                if e.seq > after and (not type_ or e.type.startswith(type_))
+            ]
+            if last is not None:
+                entries = entries[max(0, len(entries) - last) :]
+            if limit is not None:
+                entries = entries[:limit]
+            names = unit_names(every)
         out = Output(as_json)
         if as_json:
             out.json(
@@ -138,7 +153,7 @@ def register(app: typer.Typer) -> None:
         out.events_table(
             [e for e, _ in entries],
             escape(f"{info.name} ({info.ruleset})"),
-            unit_names(every),
+            names,
             retracted={e.seq for e, gone in entries if gone},
         )
         out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")

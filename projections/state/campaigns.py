@@ -57,18 +57,42 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
         )
     if info is None:
         return None
-    info = replace(info, last_seq=event.seq, head_hash=event.hash)
-    if event.type == "dice.rolled":
+    # One constructor call per event, not dataclasses.replace (two per event were half of a rebuild).
+    kind = event.type
+    next_roll_index, revealed, epoch, commitment = (
+        info.next_roll_index,
+        info.revealed_epochs,
+        info.seed_epoch,
+        info.seed_commitment,
+    )
+    on_table, on_table_index = info.on_table, info.on_table_index
+    if kind == "dice.rolled":
         # max(), not +1: roll indexes only grow, whatever order a replay or import brings them in.
-        info = replace(info, next_roll_index=max(info.next_roll_index, p["roll_index"] + 1))
-        return _off_table(info, p.get("offered_from"))
-    if event.type == "dice.set_aside":
-        return _off_table(info, p["roll_index"])
-    if event.type == "timeline.rewound" and p.get("on_table") is not None:
+        next_roll_index = max(next_roll_index, p["roll_index"] + 1)
+    elif kind == "timeline.rewound" and p.get("on_table") is not None:
         pairs = [tuple(pair) for pair in p["on_table"]]
-        return replace(info, on_table=tuple(s for s, _ in pairs), on_table_index=tuple(i for _, i in pairs))
-    if event.type == "dice.seed_revealed":
-        return replace(info, revealed_epochs=(*info.revealed_epochs, p["epoch"]))
-    if event.type == "dice.seed_committed":
-        return replace(info, seed_epoch=p["epoch"], seed_commitment=p["commitment"])
+        on_table, on_table_index = tuple(s for s, _ in pairs), tuple(i for _, i in pairs)
+    elif kind == "dice.seed_revealed":
+        revealed = (*revealed, p["epoch"])
+    elif kind == "dice.seed_committed":
+        epoch, commitment = p["epoch"], p["commitment"]
+    info = CampaignInfo(
+        info.campaign_id,
+        info.name,
+        info.ruleset,
+        info.ruleset_version,
+        epoch,
+        commitment,
+        revealed,
+        next_roll_index,
+        event.seq,
+        event.hash,
+        info.dice_id,
+        on_table,
+        on_table_index,
+    )
+    if kind == "dice.rolled":
+        return _off_table(info, p.get("offered_from"))
+    if kind == "dice.set_aside":
+        return _off_table(info, p["roll_index"])
     return info

@@ -21,11 +21,11 @@ def run(*args: str) -> dict[str, object]:
 
 def test_the_store_benchmark_runs_every_contender() -> None:
     result = run(str(BENCH / "store_bench.py"), "--events", "3000", "--single", "30", "--repeat", "1")
-    assert set(result["append"]) == {"ledger_s", "raw_s", "es_s", "es_store_s", "es_store_orjson_s"}  # type: ignore[arg-type]
-    assert set(result["floors"]) == {"prepare_s", "hash_s", "overlapped_s"}  # type: ignore[arg-type]
+    assert set(result["append"]) == {"ledger_s", "raw_s", "es_app_s", "es_s", "es_store_s", "es_store_orjson_s"}  # type: ignore[arg-type]
+    assert set(result["floors"]) == {"encode_s", "prepare_s", "hash_s", "overlapped_s"}  # type: ignore[arg-type]
     ratios, ceilings = result["ratios"], result["ceilings"]
     assert all(v > 0 for v in ratios.values()) and all(v > 0 for v in ceilings.values())  # type: ignore[attr-defined]
-    assert set(result["targets_met"]) == {"append_vs_raw", "append_vs_es", "read_vs_raw_orjson"}  # type: ignore[arg-type]
+    assert set(result["targets_met"]) == {"append_vs_raw", "append_vs_es_app", "single_vs_raw", "read_vs_raw_orjson"}  # type: ignore[arg-type]
 
 
 def test_the_campaign_benchmark_plays_and_verifies_its_campaign() -> None:
@@ -50,3 +50,20 @@ def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> Non
     assert all(v > 0 for v in result["cpu_s"].values())  # type: ignore[attr-defined]
     assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"}  # type: ignore[arg-type]
     assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6}
+
+
+def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw() -> None:
+    result = run(str(BENCH / "scale_bench.py"), "--sizes", "300,600", "--rounds", "2")
+    assert result["sizes"] == [300, 600]
+    for size, measured in result["results"].items():  # type: ignore[attr-defined]
+        assert measured["events"] >= int(size)
+        for key in ("rule_command", "roll", "rebuild", "log_last_20"):
+            assert measured[key]["vs_raw"] > 0, (size, key)
+        assert measured["verify"]["events_per_s"] > 0 and measured["verify_rules"]["events_per_s"] > 0
+        assert 0 < measured["storage"]["log"] < measured["storage"]["file"]
+        names = sorted(measured["processes"])
+        assert names[0].startswith("audit --roll ") and names[1:] == [
+            "log --last 20", "rebuild", "start-up (list)", "verify --no-rules"
+        ]  # fmt: skip
+        assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
+    assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]

@@ -58,6 +58,12 @@ def test_new_roll_log_and_list(cli: Cli) -> None:
     assert listed[0]["name"] == "Ardennes" and listed[0]["head_hash"] == table["head"]["hash"]
     human = cli("log").stdout
     assert "confidence" in human and table["head"]["hash"] in human
+    # Paged (issue 14): 1 created, 2 and 4 the commands issued, 3 and 5 their dice.
+    assert [e["seq"] for e in cli.json("log", "--last", "2")["events"]] == [4, 5]
+    assert [e["seq"] for e in cli.json("log", "--type", "dice.", "--last", "1")["events"]] == [5]
+    assert [e["seq"] for e in cli.json("log", "--type", "timeline.")["events"]] == [2, 4]
+    assert [e["seq"] for e in cli.json("log", "--after", "2", "--limit", "2")["events"]] == [3, 4]
+    assert "confidence" in cli("log", "--last", "1").stdout
 
 
 @pytest.mark.parametrize(
@@ -71,6 +77,7 @@ def test_new_roll_log_and_list(cli: Cli) -> None:
         (["new", "Other", "--ruleset", "warhammer"], "unknown ruleset"),
         (["new", "Ardennes", "--ruleset", "grimdark"], "already exists"),
         (["new", "Other", "--ruleset", "grimdark", "--seed", "xyz"], "hexadecimal"),
+        (["log", "--last", "-1"], "0 or more"),
     ],
 )
 def test_bad_input_gets_a_clear_message_a_nonzero_exit_and_appends_nothing(

@@ -135,3 +135,44 @@ def test_a_revealed_seed_that_does_not_match_its_commitment_is_caught(
     report = verify_events(events[0].campaign_id, rehash_from(events, index), registry)
     assert report.first is not None and report.first.seq == index + 1
     assert "does not match the commitment" in report.first.message
+
+
+def campaign_revealing_every(rolls: int, every: int) -> list[RecordedEvent]:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Long", "fighting-spirit")
+    for i in range(rolls):
+        ledger.roll(ledger.resolve(None), "2d6", f"roll {i}")
+        if (i + 1) % every == 0:
+            ledger.reveal(ledger.resolve(None))
+    return list(ledger.store.read(ledger.resolve(None).campaign_id))
+
+
+@pytest.mark.parametrize("every", [50, 10**9])
+def test_verify_keeps_a_few_integers_per_roll_not_its_event_or_model(every: int) -> None:
+    """Streaming in bounded memory: what verify holds grows by under 400 bytes a roll (the faces an offered die
+    must repeat, and a seeded roll's indexes until its seed is revealed), whether or not seeds are revealed.
+    Holding each roll's event and pydantic model until the end cost 1,440 bytes a roll."""
+    import tracemalloc
+
+    peaks = {}
+    for rolls in (200, 2000):
+        events = campaign_revealing_every(rolls, every)
+        tracemalloc.start()
+        report = verify_events(events[0].campaign_id, iter(events), registry)
+        peaks[rolls] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert report.ok and report.rolls_rederived + report.rolls_pending == rolls
+        assert report.rolls_pending == (0 if every == 50 else rolls)
+    assert (peaks[2000] - peaks[200]) / 1800 < 400, peaks
+
+
+def test_a_forged_roll_is_caught_when_its_seed_is_revealed_later_in_the_log() -> None:
+    events = campaign_revealing_every(6, 3)
+    second = dice_at(events)[4]  # a roll of the second epoch, revealed at the end
+    payload = dict(events[second].payload)
+    faces = [7 - f for f in payload["faces"]]
+    payload.update(faces=faces, total=sum(faces))
+    forged = rehash_from([*events[:second], events[second]._replace(payload=payload), *events[second + 1 :]], second)
+    report = verify_events(events[0].campaign_id, forged, registry)
+    assert [(f.seq, f.check) for f in report.findings] == [(events[second].seq, "dice")]
+    assert report.rolls_rederived == 5 and "but the seed gives" in report.findings[0].message

@@ -1,0 +1,27 @@
+"""Fixed statements of the inline writers, run on the driver's cursor inside SQLAlchemy's transaction.
+
+Building and cache-keying a Core expression costs more than the small statement itself, and the writers run
+a few of them on every append (the store's append path does the same, see :mod:`events.sql`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection
+
+_BY_DIALECT: dict[tuple[str, str], str] = {}
+
+
+def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    """Run ``sql`` (``?`` placeholders) on ``connection``'s driver cursor; the rows it returns, if any."""
+    key = (connection.dialect.name, sql)
+    statement = _BY_DIALECT.get(key)
+    if statement is None:
+        statement = _BY_DIALECT[key] = sql if connection.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(statement, params)
+        return list(cursor.fetchall()) if cursor.description is not None else []
+    finally:
+        cursor.close()

@@ -1,0 +1,122 @@
+"""The inline projector writes what a command changed, not the whole read model, and its snapshots stay
+smaller than the log they summarise (issue 14); what it keeps still equals a rebuild."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import Engine, text
+
+from events.envelope import RecordedEvent
+from projections import campaign_state
+from projections.campaign_state import SNAPSHOT_EVERY, logged_bytes
+from tests.conftest import Backend, make_ledger
+from tests.integration.test_projections import check_inline_equals_rebuild, play_mass_combat
+from tests.services import MassCombat
+
+SUMMARY_TABLES = ("unit_records", "battle_history", "treasuries")
+
+
+@pytest.fixture
+def writes(sqlite_engine: Engine) -> Iterator[Engine]:
+    """Every insert, update and delete on the summary tables, counted by SQLite triggers."""
+    with sqlite_engine.begin() as conn:
+        conn.execute(text("CREATE TABLE summary_writes (tbl TEXT, kind TEXT)"))
+        for table in SUMMARY_TABLES:
+            for kind in ("INSERT", "UPDATE", "DELETE"):
+                conn.execute(
+                    text(
+                        f"CREATE TRIGGER count_{table}_{kind} AFTER {kind} ON {table} "
+                        f"BEGIN INSERT INTO summary_writes VALUES ('{table}', '{kind}'); END"
+                    )
+                )
+    yield sqlite_engine
+
+
+def written(engine: Engine) -> list[tuple[str, str]]:
+    with engine.begin() as conn:
+        rows = [(str(t), str(k)) for t, k in conn.execute(text("SELECT tbl, kind FROM summary_writes"))]
+        conn.execute(text("DELETE FROM summary_writes"))
+    return sorted(rows)
+
+
+def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlite_url: str) -> None:
+    ledger = make_ledger(Backend("sqlite", writes, sqlite_url))
+    play_mass_combat(ledger, [("days", "rest", 2)])  # three units, two treasuries
+    game = MassCombat(ledger)
+    written(writes)
+    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    assert written(writes) == [("treasuries", "UPDATE")]
+    game.disband(ledger.resolve("Mass"), "Blue reserve", "sent home")
+    assert written(writes) == [("unit_records", "UPDATE")]
+    game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
+    assert written(writes) == [("treasuries", "UPDATE"), ("unit_records", "INSERT")]
+
+
+def test_a_projector_that_did_not_write_last_rereads_the_stored_state(writes: Engine, sqlite_url: str) -> None:
+    """Two processes on one database: each append after the other's starts from what is stored."""
+    backend = Backend("sqlite", writes, sqlite_url)
+    first, second = make_ledger(backend), make_ledger(backend)
+    play_mass_combat(first, [("days", "rest", 2)])
+    for n in range(3):
+        MassCombat(first).funds(first.resolve("Mass"), "Blue", n + 1, "first")
+        MassCombat(second).funds(second.resolve("Mass"), "Blue", -(n + 1), "second")
+    MassCombat(first).funds(first.resolve("Mass"), "Blue", 7, "first again")
+    check_inline_equals_rebuild(writes, first)
+
+
+def snapshots(engine: Engine) -> list[tuple[int, int]]:
+    with engine.connect() as conn:
+        return [(int(s), int(n)) for s, n in conn.execute(text("SELECT seq, length(state) FROM campaign_snapshots"))]
+
+
+@pytest.mark.parametrize("grid", [8, SNAPSHOT_EVERY])
+def test_snapshots_fall_on_the_grid_once_the_log_grew_twice_the_last_one_and_never_outweigh_it(
+    sqlite_engine: Engine, sqlite_url: str, grid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A grid of 8 events makes the state outweigh what is logged between grid seqs: snapshots are skipped.
+    monkeypatch.setattr(campaign_state, "SNAPSHOT_EVERY", grid)
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [("battle", 2), ("days", "rest", 3), ("battle", 0), ("month", 100)])
+    game = MassCombat(ledger)
+    while ledger.resolve("Mass").last_seq < 1280:
+        game.pass_days(ledger.resolve("Mass"), 1, "rest")
+    events: list[RecordedEvent] = list(ledger.store.read(ledger.resolve("Mass").campaign_id))
+    taken = dict(snapshots(sqlite_engine))
+    assert taken, "a campaign this long has snapshots"
+    # The rule, from the log alone: on each grid seq, a snapshot iff the bytes logged since the last one
+    # reach twice its size (the first one: at the first grid seq).
+    logged, last_size, skipped = 0, 0, 0
+    for event in events:
+        logged += logged_bytes(event)
+        if event.seq % grid == 0:
+            due = logged >= 2 * last_size
+            assert (event.seq in taken) == due, (event.seq, logged, last_size)
+            if due:
+                logged, last_size = 0, taken[event.seq]
+            skipped += not due
+    assert (skipped > 0) == (grid == 8), skipped
+    assert sum(taken.values()) <= sum(logged_bytes(e) for e in events)
+    check_inline_equals_rebuild(sqlite_engine, ledger)
+
+
+def test_a_rebuild_turns_the_cyclic_collector_back_on_even_when_it_fails(
+    sqlite_engine: Engine, sqlite_url: str
+) -> None:
+    import gc
+
+    from projections.campaign_state import rebuild
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [])
+
+    class Failing:
+        def reset(self, connection: object) -> None:
+            raise RuntimeError("disk full")
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        rebuild(sqlite_engine, ledger.store, [Failing()])
+    assert gc.isenabled()
+    assert rebuild(sqlite_engine, ledger.store, []) == ledger.resolve("Mass").last_seq and gc.isenabled()
