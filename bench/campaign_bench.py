@@ -33,10 +33,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from campaign.bootstrap import bootstrap, projectors
-from campaign.folds import fold_for
-from campaign.ledger import Ledger
+from campaign.commands import fold_for
+from campaign.executor import Ledger
 from campaign.logging import configure_logging
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rulesets.mass_combat import calendar_commands as mct
+from campaign.rulesets.mass_combat import commands as mcc
+from campaign.rulesets.mass_combat.commands import parse_setup
+from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.timeline import Timeline
 from events.registry import registry
 from events.timeline import effective
@@ -57,17 +60,16 @@ def best_of(repeat: int, fn: Callable[[], Any]) -> float:
 def play(ledger: Ledger, battles: int, units: int, progress: Callable[[str], None]) -> tuple[CampaignInfo, int]:
     """A campaign of ``battles`` battles; returns its info and how many units were raised."""
     ledger.create_campaign("Bench", "mass-combat", seed=hashlib.sha256(b"campaign bench").digest())
-    game = MassCombat(ledger)
 
     def info() -> CampaignInfo:
         return ledger.resolve("Bench")
 
     for side in ("Blue", "Red"):
-        game.funds(info(), side, 10**9, "war chest")
+        ledger.execute(info(), mct.Funds(side=side, amount=10**9, reason="war chest"))
     kit = {"Blue": {"troop_type": "MI", "armour": "medium"}, "Red": {"troop_type": "LI", "armour": "light"}}
     raised = 0
     for n in range(battles):
-        state, _ = game.state(info())
+        state, _ = ledger.in_force(info(), PLUGIN)
         fielded: dict[str, list[dict[str, str]]] = {}
         for side in ("Blue", "Red"):
             fielded[side] = [
@@ -76,7 +78,7 @@ def play(ledger: Ledger, battles: int, units: int, progress: Callable[[str], Non
             while len(fielded[side]) < units:  # the side recruits back to strength between battles
                 raised += 1
                 name = f"{side} {raised}"
-                game.raise_unit(info(), name, side, {"men": 300, **kit[side]})
+                ledger.execute(info(), mcc.Raise(unit_name=name, side=side, profile={"men": 300, **kit[side]}))
                 fielded[side].append({"unit": name})
         setup = {
             "name": f"Battle {n + 1}",
@@ -84,9 +86,9 @@ def play(ledger: Ledger, battles: int, units: int, progress: Callable[[str], Non
                 {"name": side, "commander": {"strategy": 13}, "units": fielded[side]} for side in ("Blue", "Red")
             ],
         }
-        game.battle(info(), parse_setup(setup))
-        game.pass_days(info(), 10, "rest")
-        game.month_end(info(), {"Blue": 100, "Red": 100})
+        ledger.execute(info(), mcc.Battle(setup=parse_setup(setup)))
+        ledger.execute(info(), mct.Days(days=10, activity="rest"))
+        ledger.execute(info(), mct.MonthEnd(pay_pct={"Blue": 100, "Red": 100}))
         progress(f"\r  played {n + 1}/{battles} rounds, {info().last_seq:,} events")
     progress("\n")
     return info(), raised

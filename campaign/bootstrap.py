@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from campaign.ledger import Ledger
+from campaign.commands import fold_for
+from campaign.executor import Ledger
 from events.db import make_engine
 from events.errors import ConfigurationError
 from events.sql import SqlEventStore, lock_for_append, write_connection
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -94,7 +95,7 @@ class App:
 
 def projectors() -> list[CampaignsProjector | CampaignStateProjector]:
     """The read models kept inline in every append (and refolded by ``rebuild``)."""
-    return [CampaignsProjector(), CampaignStateProjector()]
+    return [CampaignsProjector(), CampaignStateProjector(fold_for)]
 
 
 def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> App:
@@ -108,7 +109,7 @@ def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | 
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
-        states=SqlCampaignStates(engine, store),
+        states=SqlCampaignStates(engine, store, fold_for),
         actor=actor or default_actor(),
         clock=wall_clock,
         new_id=new_id or (lambda: uuid.uuid4().hex),

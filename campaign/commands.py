@@ -1,82 +1,98 @@
-"""Commands are recorded with their inputs, so that any of them can be run again later.
+"""Every command by its stable name, and the rulesets' plug-ins, loaded only when a campaign needs one.
 
-A service method marked ``@command("fs.attack")`` has its arguments (as JSON) written into the log as a
-``timeline.command_issued`` event ahead of its effects. ``REGISTRY`` maps the name back to the method, so
-``amend`` and ``audit`` can re-run it on a campaign's history with its recorded dice.
+A command's name starts with its ruleset's prefix (``gf.shoot``: Grimdark Future) or ``ledger.`` for the
+commands of no ruleset; so a recorded name finds its model without loading the other rulesets. Recorded
+inputs of an older ``schema_version`` are read through the ruleset's upcasters; version 0 is what the program
+recorded before commands were models (the service methods' parameter names).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import inspect
-from collections.abc import Callable, Mapping
-from contextvars import ContextVar
-from typing import Any, TypeVar
+import importlib
+from typing import Any
 
-from pydantic import BaseModel
+from pydantic import ValidationError
 
-from events.store import AppendResult
+from campaign.rulesets import RULESETS, RulesetInfo, ruleset
+from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.common import COMMON
+from campaign.rulesets.decision import problems
+from campaign.tables import base_values, house_rule_refusals
+from events.errors import InvalidInputError
+from projections.fold import RulesetFold
 
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["Command", "command_type", "fold_for", "plugin", "recorded_command", "tables_in_force"]
 
-CURRENT: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar("campaign_command", default=None)
-"""The command being run by this call stack (set by the decorator, read by ``Ledger.run``)."""
-
-NOT_INPUTS = frozenset({"self", "info", "table", "command_id"})
-
-
-@dataclasses.dataclass(frozen=True)
-class Registered:
-    name: str
-    service: str
-    method: str
-    decoders: Mapping[str, Callable[[Any], Any]]
+PREFIXES: dict[str, RulesetInfo] = {r.prefix: r for r in RULESETS.values()}
 
 
-REGISTRY: dict[str, Registered] = {}
+@functools.cache
+def plugin(name: str) -> Ruleset[Any, Any]:
+    """The plug-in of the ruleset called ``name`` on the command line (its package imported now)."""
+    info = ruleset(name)
+    module = importlib.import_module(f"campaign.rulesets.{info.package}.plugin")
+    declared: Ruleset[Any, Any] = module.PLUGIN
+    return declared
 
 
-def to_json(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, list | tuple):
-        return [to_json(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
-    return value
+@functools.cache
+def fold_for(name: str) -> RulesetFold[Any] | None:
+    """The ruleset's campaign fold, or None for a name that is not a ruleset (what projections are handed)."""
+    if name not in RULESETS:
+        return None
+    declared = plugin(name)
+    return declared.make_fold(base_values(declared.info.package))
 
 
-def command(name: str, **decoders: Callable[[Any], Any]) -> Callable[[F], F]:
-    """Record the decorated service method's inputs as ``name``; ``decoders`` rebuild typed arguments."""
+def tables_in_force(declared: Ruleset[Any, Any], overrides: Any) -> Any:
+    """The ruleset's tables as shipped, with the campaign's house rules applied."""
+    from dataclasses import replace
 
-    def decorate(fn: F) -> F:
-        signature = inspect.signature(fn)
-        service, method = fn.__qualname__.split(".")[0], fn.__name__
+    from campaign.rulesets.tables import apply_overrides
 
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if CURRENT.get() is not None:  # a command calling another records only the outer one
-                return fn(*args, **kwargs)
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            command_id, info = bound.arguments.get("command_id"), bound.arguments.get("info")
-            if command_id is not None and info is not None:
-                # A command id seen before: the earlier result, before any check that its own effects would fail
-                # (a retried transfer finds its men gone, a retried muster its name taken).
-                store = getattr(bound.arguments["self"], "ledger", bound.arguments["self"]).store
-                if seen := store.command_events(info.campaign_id, command_id):
-                    return AppendResult(seen, duplicate=True)
-            inputs = {k: to_json(v) for k, v in bound.arguments.items() if k not in NOT_INPUTS}
-            token = CURRENT.set((name, inputs))
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                CURRENT.reset(token)
+    package = declared.info.package
+    tables = declared.tables_type(apply_overrides(base_values(package), overrides))
+    return replace(tables, refused=house_rule_refusals(package))
 
-        REGISTRY[name] = Registered(name, service, method, decoders)
-        return wrapper  # type: ignore[return-value]
 
-    return decorate
+@functools.cache
+def _by_name(prefix: str) -> dict[str, type[Command[Any, Any]]]:
+    if prefix == "ledger":
+        return {c.name: c for c in COMMON}
+    info = PREFIXES.get(prefix)
+    if info is None:
+        return {}
+    return {c.name: c for c in plugin(info.name).commands}
+
+
+def command_type(name: str) -> type[Command[Any, Any]]:
+    found = _by_name(name.partition(".")[0]).get(name)
+    if found is None:
+        raise InvalidInputError(f"{name} cannot be run by this version of the program")
+    return found
+
+
+def ruleset_of(command: type[Command[Any, Any]]) -> Ruleset[Any, Any] | None:
+    """The plug-in a command belongs to (None for a ``ledger.`` command)."""
+    info = PREFIXES.get(command.name.partition(".")[0])
+    return plugin(info.name) if info is not None else None
+
+
+def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> Command[Any, Any]:
+    """A command as the log recorded it, upcast to the model of today."""
+    model = command_type(name)
+    owner = ruleset_of(model)
+    upcasters = owner.upcasters if owner is not None else {}
+    inputs, at = dict(args), version or 0
+    while at < model.schema_version:
+        step = upcasters.get((name, at))
+        if step is not None:
+            inputs = step(inputs)
+        at += 1
+    if at > model.schema_version:
+        raise InvalidInputError(f"{name} was recorded by a newer program (version {at}): upgrade Campaign Ledger")
+    try:
+        return model.model_validate(inputs)
+    except ValidationError as exc:
+        raise InvalidInputError(f"the recorded inputs of {name} no longer read: {problems(exc, 'inputs')}") from None

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from campaign.ledger import Ledger
+from campaign.executor import Ledger
 from events.canonical import canonical_json
 from events.dice.derive import seed_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash

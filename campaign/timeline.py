@@ -12,12 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.commands import REGISTRY, Registered
-from campaign.disorder import Disorder
-from campaign.fighting_spirit import FightingSpirit  # importing the services registers their commands
-from campaign.grimdark import Grimdark
-from campaign.ledger import Ledger
-from campaign.mass_combat import MassCombat
+from campaign.commands import command_type, fold_for, recorded_command
+from campaign.executor import Ledger, Replay
+from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command
 from events.dice import ReplayDice
 from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
@@ -27,7 +25,7 @@ from events.families.timeline import Branched, Rewound
 from events.memory import InMemoryEventStore
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import NEVER_RETRACTED, effective
+from events.timeline import NEVER_RETRACTED, effective, live_seqs
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
 from projections.campaigns import FoldingCampaignDirectory
@@ -64,8 +62,12 @@ class CommandGroup:
         return [d for d in decoded if isinstance(d, DiceRolled)]
 
     def dice_used(self, by_index: Mapping[int, DiceRolled]) -> list[DiceRolled]:
-        """The dice this command used, in the order it used them: its own, or (for a command re-run by an
-        amendment, which rolls nothing new) those its rule applications name."""
+        """The dice this command used, in the order it used them: as its ``command_issued`` records them, or
+        (recorded before that was kept) its own, or those its rule applications name."""
+        issued = self.issued
+        recorded = issued.payload.get("dice") if issued is not None else None
+        if recorded is not None:
+            return [by_index[i] for i in recorded if i in by_index]
         own = self.dice
         if own:
             return own
@@ -105,6 +107,9 @@ class Change:
     command: str
     before: list[dict[str, Any]]
     after: list[dict[str, Any]]
+    recorded_under: str | None = None
+    """The ruleset version its rules were recorded under, when that is not today's: the rules changed since (a
+    new edition of RULES.md), so a different outcome is expected, not a sign that the log was altered."""
 
 
 @dataclass
@@ -116,6 +121,8 @@ class AmendReport:
     stopped_at: int | None = None
     stopped_because: str | None = None
     retracted: tuple[int, int] = (0, 0)
+    dropped: list[tuple[int, str]] = field(default_factory=list)
+    """Later commands the amendment retracts for good (they no longer apply): seq and command."""
     result: AppendResult | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -129,6 +136,8 @@ class AmendReport:
             "stopped_at": self.stopped_at,
             "stopped_because": self.stopped_because,
             "retracted": list(self.retracted),
+            "dropped": [{"seq": seq, "command": command} for seq, command in self.dropped],
+            "dry_run": self.result is None,
             "appended": [e.seq for e in self.result.events] if self.result else [],
         }
 
@@ -163,8 +172,6 @@ class Sandbox:
         self._seen: set[str] = set()
         self._seen_upto = 1
         """``_seen`` holds the ids of ``original`` events with seq below ``_seen_upto``."""
-        self._ids: list[str] = []
-        self._fresh = ledger.new_id
         self.dice_by_index = {
             d.roll_index: d
             for d in (registry.decode(e) for e in events if e.type == "dice.rolled")
@@ -174,10 +181,10 @@ class Sandbox:
             store=self.store,
             directory=FoldingCampaignDirectory(self.store),
             vault=SeedVault(),
-            states=FoldingCampaignStates(self.store),
+            states=FoldingCampaignStates(self.store, fold_for),
             actor=ledger.actor,
             clock=lambda: "replay",
-            new_id=self._next_id,
+            new_id=ledger.new_id,
             new_seed=lambda: bytes(32),
         )
 
@@ -190,56 +197,114 @@ class Sandbox:
         self._seen_upto = max(self._seen_upto, seq)
         return self._seen
 
-    def _next_id(self) -> str:
-        return self._ids.pop(0) if self._ids else self._fresh()
-
     def info(self, campaign_id: str) -> CampaignInfo:
         info = self.ledger.directory.get(campaign_id)
         assert info is not None
         return info
 
-    def run(self, campaign_id: str, group: CommandGroup, args: Mapping[str, Any] | None = None) -> list[RecordedEvent]:
-        """Re-run a recorded command on its own dice; raise if it no longer applies."""
+    def run(
+        self, campaign_id: str, group: CommandGroup, command: Command[Any, Any] | None = None, amends: int | None = None
+    ) -> list[RecordedEvent]:
+        """Re-run a recorded command on its own dice, through the executor; raise if it no longer applies."""
         issued = group.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
-        name = str(issued.payload["command"])
-        entry = REGISTRY.get(name)
-        if entry is None:
-            raise InvalidInputError(f"{name} cannot be run again by this version of the program")
-        inputs = dict(issued.payload["args"] if args is None else args)
-        recorded = group.dice_used(self.dice_by_index)
+        payload = issued.payload
+        if command is None:
+            command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+        # The group's own dice too: an audit's sandbox holds only the log before the command it re-runs.
+        recorded = group.dice_used({**self.dice_by_index, **{d.roll_index: d for d in group.dice}})
         dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
-        self._ids = new_ids(group, self._ids_before(group.first_seq))
-        self.ledger.replay_dice = dice
-        try:
-            _call(entry, self.ledger, self.info(campaign_id), inputs, f"replay-{before}-{group.first_seq}")
-        finally:
-            self.ledger.replay_dice = None
-            self._ids = []
+        given = payload.get("ids")
+        ids = tuple(given) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
+        replay = Replay(dice, ids, amends)
+        self.ledger.execute(
+            self.info(campaign_id), command, command_id=f"replay-{before}-{group.first_seq}", replay=replay
+        )
         if dice.unused:
             raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
+
+    def keep(self, campaign_id: str, group: CommandGroup) -> None:
+        """Append ``group``'s recorded events as they stand (a command that cannot be re-run any more)."""
+        events = [NewEvent(e.type, dict(e.payload), e.schema_version) for e in group.events]
+        head = self.store.head(campaign_id).seq
+        self.store.append(campaign_id, events, head, command_id=f"kept-{group.first_seq}")
 
     def appended(self, campaign_id: str) -> list[RecordedEvent]:
         return [e for e in self.store.read(campaign_id) if e.seq > self.start]
 
 
-def _call(entry: Registered, ledger: Ledger, info: CampaignInfo, inputs: Mapping[str, Any], command_id: str) -> Any:
+def _dice_in_use(events: Sequence[RecordedEvent]) -> tuple[dict[int, int], set[int], set[int]]:
+    """Every die rolled (seq → roll index), the seqs of those a command in effect uses, and the roll indexes
+    taken off the table (offered again, or set aside by a reroll). A die is used by the command in effect that
+    rolled it, or that names it (``command_issued.dice``, a rule application's dice)."""
+    live = live_seqs(events)
+    rolled: dict[int, int] = {}
+    command_of: dict[int, object] = {}
+    named: set[int] = set()
+    live_commands: set[object] = set()
+    taken: set[int] = set()
+    for e in events:
+        p = e.payload
+        if e.type == "dice.rolled":
+            rolled[e.seq] = int(p["roll_index"])
+            command_of[e.seq] = e.meta.get("command_id")
+            if p.get("offered_from") is not None:
+                taken.add(int(p["offered_from"]))
+        elif e.type == "dice.set_aside":  # never retracted: a reroll stays a reroll
+            taken.add(int(p["roll_index"]))
+        if e.seq not in live or e.type in NEVER_RETRACTED:
+            continue
+        live_commands.add(e.meta.get("command_id"))
+        if e.type in ("timeline.command_issued", "rules.applied"):
+            named.update(int(i) for i in (p.get("dice") or ()))
+    used = {seq for seq, index in rolled.items() if command_of[seq] in live_commands or index in named}
+    return rolled, used, taken
 
-    services: dict[str, Any] = {
-        "FightingSpirit": FightingSpirit,
-        "MassCombat": MassCombat,
-        "Disorder": Disorder,
-        "Grimdark": Grimdark,
-        "Ledger": None,
-    }
-    if entry.service not in services:
-        raise InvalidInputError(f"no service {entry.service} for {entry.name}")
-    target = ledger if entry.service == "Ledger" else services[entry.service](ledger)
-    kwargs = {k: entry.decoders[k](v) if k in entry.decoders else v for k, v in inputs.items()}
-    return getattr(target, entry.method)(info, **kwargs, command_id=command_id)
+
+def dice_left_on_table(
+    before: Sequence[RecordedEvent], after: Sequence[RecordedEvent], queued: Sequence[int]
+) -> tuple[tuple[int, int], ...]:
+    """The dice on the table once a rewind, undo or amendment turns the log ``before`` into ``after``: those
+    already on it (``queued``: seqs) and those a command in effect used before and no longer uses, less any a
+    command in effect uses now or that were taken off; in the order rolled, as (seq, roll index)."""
+    _, used_before, _ = _dice_in_use(before)
+    rolled, used_after, taken = _dice_in_use(after)
+    held = (set(queued) | used_before) - used_after
+    return tuple((seq, rolled[seq]) for seq in sorted(held) if seq in rolled and rolled[seq] not in taken)
+
+
+def _rewind_at(events: Sequence[RecordedEvent], to_seq: int) -> list[RecordedEvent]:
+    """``events`` with a rewind to ``to_seq`` appended (not stored): what the log would be."""
+    last = events[-1]
+    rewind = RecordedEvent(0, last.campaign_id, last.seq + 1, "timeline.rewound", 1, {"to_seq": to_seq}, {}, "", "")
+    return [*events, rewind]
+
+
+def _as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A re-run's outcomes as the version of the command that ``group`` recorded would have recorded them."""
+    issued = group.issued
+    if issued is None:
+        return outcomes
+    kind = command_type(str(issued.payload["command"]))
+    version = issued.payload.get("version") or 0
+    return [dict(o) for o in kind.recorded_by(version, outcomes)]
+
+
+def _edition(group: CommandGroup, info: CampaignInfo) -> str | None:
+    """The ruleset version ``group``'s rules were recorded under, if it is not the version of today."""
+    recorded = {str(e.payload.get("ruleset_version")) for e in group.events if e.type == "rules.applied"}
+    issued = group.issued
+    if issued is not None:
+        # A command recorded before commands had versions ran under the first edition (0.1).
+        kept = issued.payload.get("ruleset_version") or ("0.1" if issued.payload.get("version") is None else None)
+        if kept is not None:
+            recorded.add(str(kept))
+    today = RULESETS[info.ruleset].version if info.ruleset in RULESETS else None
+    older = sorted(v for v in recorded if v != today)
+    return older[0] if older else None
 
 
 def _decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
@@ -263,19 +328,51 @@ class Timeline:
         live = {e.seq for e in effective(events)}
         if to_seq not in live:
             raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
+        if not any(s > to_seq for s in live if s not in self._dice_seqs(events)):
+            raise InvalidInputError(f"nothing after seq {to_seq} is in effect: there is nothing to rewind")
         inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
         if inside is not None:
             raise InvalidInputError(
                 f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
                 f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
             )
-        event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master")
-        return self.ledger.run(info, "rewind", lambda _d: [event], command_id=command_id)
+        on_table = dice_left_on_table(events, _rewind_at(events, to_seq), info.on_table)
+        event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
+        return self.ledger.record(info, [event], "rewind", command_id)
+
+    @staticmethod
+    def _dice_seqs(events: Sequence[RecordedEvent]) -> set[int]:
+        return {e.seq for e in events if e.type in NEVER_RETRACTED}
+
+    def undo(self, info: CampaignInfo, command_id: str | None = None) -> tuple[AppendResult, str, int]:
+        """Take back the last thing appended that is still in effect: a command, a rewind or an amendment
+        (whose retractions are then in effect no more). A rewind to just before it: nothing is deleted, and an
+        undo can itself be undone. Returns the result, what was undone and the seq it started at."""
+        events = list(self.ledger.store.read(info.campaign_id))
+        live = live_seqs(events)
+        last = next(
+            (e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None
+        )
+        if last is None:
+            raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
+        key = last.meta.get("command_id")
+        start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
+        what = str(last.meta.get("command") or last.type)
+        on_table = dice_left_on_table(events, _rewind_at(events, start - 1), info.on_table)
+        event = Rewound(to_seq=start - 1, reason=f"undo of {what} (#{start}–#{last.seq})", on_table=on_table)
+        return self.ledger.record(info, [event], "undo", command_id), what, start
 
     def amend(
-        self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], command_id: str | None = None
+        self,
+        info: CampaignInfo,
+        seq: int,
+        changes: Mapping[str, Any],
+        command_id: str | None = None,
+        *,
+        dry_run: bool = False,
     ) -> AmendReport:
-        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs."""
+        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs.
+        With ``dry_run`` nothing is appended: the report says what would change and what would be dropped."""
         events, groups = self.groups(info)
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:
@@ -283,14 +380,14 @@ class Timeline:
         issued = target.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {seq} was not recorded with its inputs; it cannot be amended")
-        args = dict(issued.payload["args"])
+        name = str(issued.payload["command"])
+        current = recorded_command(name, issued.payload.get("version"), dict(issued.payload["args"]))
+        args = current.inputs()
         unknown = sorted(set(changes) - set(args))
         if unknown:
-            raise InvalidInputError(
-                f"{issued.payload['command']} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})"
-            )
+            raise InvalidInputError(f"{name} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})")
         args.update(changes)
-        report = AmendReport(seq, str(issued.payload["command"]))
+        report = AmendReport(seq, name)
         sandbox = Sandbox(self.ledger, events)
         rewind_to = target.first_seq - 1
         sandbox.store.append(
@@ -300,7 +397,8 @@ class Timeline:
             command_id="amend-rewind",
         )
         try:
-            new = sandbox.run(info.campaign_id, target, args)
+            amended = recorded_command(name, type(current).schema_version, args)
+            new = sandbox.run(info.campaign_id, target, amended, amends=seq)
         except CampaignError as exc:
             raise InvalidInputError(f"the amended command does not apply: {exc}") from None
         report.changes.append(
@@ -316,18 +414,25 @@ class Timeline:
                 report.stopped_at, report.stopped_because = group.first_seq, str(exc)
                 break
             report.rerun += 1
-            after = CommandGroup(tuple(rerun)).outcomes
+            after = _as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
             if after != group.outcomes:
                 name = str(group.issued.payload["command"]) if group.issued else "?"
                 report.changes.append(Change(group.first_seq, name, group.outcomes, after))
         tail = sandbox.appended(info.campaign_id)
-        batch: list[NewEvent] = []
-        for event in tail:
-            payload = dict(event.payload)
-            if event.type == "timeline.command_issued":
-                payload["amends"] = seq if len(batch) == 1 else None
-            batch.append(NewEvent(event.type, payload, event.schema_version))
+        batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
+        # The amendment's rewind says which dice its dropped commands leave on the table.
+        whole = list(sandbox.store.read(info.campaign_id))
+        left = [list(pair) for pair in dice_left_on_table(events, whole, info.on_table)]
+        batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         report.retracted = (target.first_seq, info.last_seq)
+        if report.stopped_at is not None:
+            report.dropped = [
+                (g.first_seq, str(g.issued.payload["command"]))
+                for g in later
+                if g.first_seq >= report.stopped_at and g.issued is not None
+            ]
+        if dry_run:
+            return report
         report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
         return report
 
@@ -347,13 +452,18 @@ class Timeline:
             if group.issued is None or group.events[0].type == "timeline.rewound":
                 continue
             name = str(group.issued.payload["command"])
+            edition = _edition(group, info)
             try:
                 rerun = sandbox.run(info.campaign_id, group)
             except CampaignError as exc:
-                drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}]))
-                break
-            if _decided(CommandGroup(tuple(rerun)).outcomes) != _decided(group.outcomes):
-                drift.append(Change(group.first_seq, name, group.outcomes, CommandGroup(tuple(rerun)).outcomes))
+                drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}], edition))
+                if edition is None:
+                    break
+                sandbox.keep(info.campaign_id, group)  # the rules changed since: go on from what was recorded
+                continue
+            if _decided(_as_recorded(group, CommandGroup(tuple(rerun)).outcomes)) != _decided(group.outcomes):
+                after = CommandGroup(tuple(rerun)).outcomes
+                drift.append(Change(group.first_seq, name, group.outcomes, after, edition))
         return drift
 
 

@@ -1,8 +1,12 @@
 """Which events of a campaign are in effect: rewinds retract the events after their target.
 
 A rewind at seq R with target T retracts every event with T < seq < R, except the dice's own events: rolled
-dice stay rolled, a revealed seed stays public and a committed one stays the commitment. Rewinds may follow
-each other; each retracts from what was in effect when it was appended.
+dice stay rolled, a revealed seed stays public and a committed one stays the commitment. A rewind can itself be
+retracted by a later one (that is how ``undo`` takes back a rewind or an amendment): a retracted rewind retracts
+nothing, so what it had retracted is in effect again. Nothing is ever deleted.
+
+Read backwards, this is one pass: an event is retracted when some later rewind still in effect targets a seq
+before it, and every rewind seen so far (they all come after it) is later.
 """
 
 from __future__ import annotations
@@ -11,28 +15,40 @@ from collections.abc import Iterable
 
 from events.envelope import RecordedEvent
 
-NEVER_RETRACTED = frozenset({"dice.rolled", "dice.seed_revealed", "dice.seed_committed"})
-"""What no rewind can undo: the dice that were rolled and the seeds that were revealed or committed to."""
+NEVER_RETRACTED = frozenset({"dice.rolled", "dice.set_aside", "dice.seed_revealed", "dice.seed_committed"})
+"""What no rewind can undo: the dice that were rolled (and set aside by a reroll), and the seeds that were revealed
+or committed to."""
+
+REWOUND = "timeline.rewound"
+
+
+def live_seqs(events: Iterable[RecordedEvent]) -> set[int]:
+    """The seqs of every event in effect, rewinds in effect included."""
+    ordered = list(events)
+    floor: int | None = None
+    live: set[int] = set()
+    for event in reversed(ordered):
+        if event.type in NEVER_RETRACTED or floor is None or event.seq <= floor:
+            live.add(event.seq)
+            if event.type == REWOUND:
+                to_seq = int(event.payload["to_seq"])
+                floor = to_seq if floor is None else min(floor, to_seq)
+    return live
 
 
 def effective(events: Iterable[RecordedEvent]) -> list[RecordedEvent]:
-    """The events in effect, in order: what projections fold."""
-    kept: list[RecordedEvent] = []
-    for event in events:
-        if event.type == "timeline.rewound":
-            to_seq = event.payload["to_seq"]
-            kept = [e for e in kept if e.seq <= to_seq or e.type in NEVER_RETRACTED]
-            continue
-        kept.append(event)
-    return kept
+    """The events in effect, in order, rewinds left out: what projections fold."""
+    ordered = list(events)
+    live = live_seqs(ordered)
+    return [e for e in ordered if e.seq in live and e.type != REWOUND]
 
 
 def retracted(events: Iterable[RecordedEvent]) -> set[int]:
-    """The seqs of retracted events (what ``log --all`` marks)."""
-    all_events = list(events)
-    live = {e.seq for e in effective(all_events)}
-    return {e.seq for e in all_events if e.seq not in live and e.type != "timeline.rewound"}
+    """The seqs of retracted events (what ``log --all`` marks), retracted rewinds included."""
+    ordered = list(events)
+    live = live_seqs(ordered)
+    return {e.seq for e in ordered if e.seq not in live}
 
 
 def has_rewind(events: Iterable[RecordedEvent]) -> bool:
-    return any(e.type == "timeline.rewound" for e in events)
+    return any(e.type == REWOUND for e in events)

@@ -38,6 +38,8 @@ class VerifyReport:
     rolls_rederived: int = 0
     rolls_pending: int = 0
     table_rolls: int = 0
+    offered_rolls: int = 0
+    """Rolls that repeated the dice of a retracted command (dice stay on the table)."""
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -57,6 +59,7 @@ class VerifyReport:
             "rolls_rederived": self.rolls_rederived,
             "rolls_pending_reveal": self.rolls_pending,
             "table_rolls": self.table_rolls,
+            "offered_rolls": self.offered_rolls,
             "first_failure": None if self.first is None else vars_of(self.first),
             "failures": [vars_of(f) for f in sorted(self.findings, key=lambda f: f.seq)],
         }
@@ -98,6 +101,8 @@ def verify_events(
     revealed: dict[int, bytes] = {}
     last_roll_index = -1
     pending: list[tuple[RecordedEvent, DiceRolled]] = []
+    faces_of: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
+    """Each roll index: count, sides, modifier and faces (what a die offered again must repeat)."""
     dice_id = campaign_id
 
     def fail(event: RecordedEvent, check: str, message: str) -> None:
@@ -153,6 +158,13 @@ def verify_events(
             problem = check_roll(typed)
             if problem is None and typed.roll_index <= last_roll_index:
                 problem = f"roll index {typed.roll_index} reuses or goes back from {last_roll_index}"
+            if problem is None and typed.source == "offered":
+                original = faces_of.get(typed.offered_from if typed.offered_from is not None else -1)
+                mine = (typed.count, typed.sides, typed.modifier, tuple(typed.faces))
+                if original is None:
+                    problem = f"offered again from roll {typed.offered_from}, which was never rolled before it"
+                elif original != mine:
+                    problem = f"offered again from roll {typed.offered_from} but its dice differ from that roll's"
             if problem is None and typed.source == "seeded":
                 if typed.seed_epoch not in commitments:
                     problem = f"seed epoch {typed.seed_epoch} was never committed"
@@ -162,7 +174,10 @@ def verify_events(
                 fail(event, "dice", problem)
                 continue
             last_roll_index = typed.roll_index
-            if typed.source == "table":
+            faces_of[typed.roll_index] = (typed.count, typed.sides, typed.modifier, tuple(typed.faces))
+            if typed.source == "offered":
+                report.offered_rolls += 1
+            elif typed.source == "table":
                 report.table_rolls += 1
             else:
                 pending.append((event, typed))

@@ -1,8 +1,8 @@
 """Each campaign's folded state and summaries, kept inline in the append transaction, with snapshots.
 
-The fold is the ruleset's (``campaign.folds``); this module only stores and serves it: the state at the
-head for commands, any earlier state (``--at SEQ``) from the nearest snapshot plus the events after it,
-and summary tables (units, battles, treasuries) for the read commands a game master uses.
+The fold is the ruleset's, handed in by the wiring (projections never import the rulesets); this module only
+stores and serves it: the state at the head for commands, any earlier state (``--at SEQ``) from the nearest
+snapshot plus the events after it, and summary tables (units, battles, treasuries) for the read commands.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any, Protocol
 import orjson
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
-from campaign.folds import RulesetFold, fold_for
 from events.envelope import RecordedEvent
 from events.sql import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
+from projections.fold import FoldFor, RulesetFold
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
 
@@ -35,6 +35,9 @@ class CampaignStateProjector:
     """Inline writer: folds each appended batch into its campaign's stored state."""
 
     name = "campaign_state"
+
+    def __init__(self, fold_for: FoldFor) -> None:
+        self._fold_for = fold_for
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
         batches: dict[str, list[RecordedEvent]] = {}
@@ -54,7 +57,7 @@ class CampaignStateProjector:
             select(campaign_state.c.ruleset, campaign_state.c.state).where(campaign_state.c.campaign_id == campaign_id)
         ).first()
         ruleset = row[0] if row is not None else self._ruleset(connection, campaign_id, batch)
-        fold = fold_for(ruleset or "")
+        fold = self._fold_for(ruleset or "")
         if fold is None:
             return
         state = fold.decode(bytes(row[1])) if row is not None else fold.initial()
@@ -87,7 +90,7 @@ class CampaignStateProjector:
         self._summaries(connection, campaign_id, fold, state)
 
     @staticmethod
-    def _summaries(connection: Connection, campaign_id: str, fold: RulesetFold, state: Any) -> None:
+    def _summaries(connection: Connection, campaign_id: str, fold: RulesetFold[Any], state: Any) -> None:
         summary = fold.summary(state)
         for table in (unit_records, battle_history, treasuries):
             connection.execute(delete(table).where(table.c.campaign_id == campaign_id))
@@ -135,12 +138,13 @@ class FoldingCampaignStates:
     """States folded straight from the log: for the in-memory fake, sandboxes, and the reference a rebuild
     must equal. The head state is kept and only newer events are folded into it, unless they rewind."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, fold_for: FoldFor) -> None:
         self._store = store
+        self._fold_for = fold_for
         self._head: dict[str, tuple[int, Any]] = {}
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
-        fold = fold_for(info.ruleset)
+        fold = self._fold_for(info.ruleset)
         if fold is None:
             return None
         if at_seq is not None and at_seq < info.last_seq:
@@ -159,12 +163,13 @@ class FoldingCampaignStates:
 
 
 class SqlCampaignStates:
-    def __init__(self, engine: Engine, store: EventStore) -> None:
+    def __init__(self, engine: Engine, store: EventStore, fold_for: FoldFor) -> None:
         self._engine = engine
         self._store = store
+        self._fold_for = fold_for
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
-        fold = fold_for(info.ruleset)
+        fold = self._fold_for(info.ruleset)
         if fold is None:
             return None
         with self._engine.connect() as conn:

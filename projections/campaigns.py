@@ -33,13 +33,17 @@ def _to_row(info: CampaignInfo) -> dict[str, Any]:
         "last_seq": info.last_seq,
         "head_hash": info.head_hash,
         "dice_id": info.dice_id,
+        "on_table": orjson.dumps(
+            [list(pair) for pair in zip(info.on_table, info.on_table_index, strict=True)]
+        ).decode(),
     }
 
 
 def _from_row(row: Any) -> CampaignInfo:
     data = dict(row._mapping)
     data["revealed_epochs"] = tuple(orjson.loads(data["revealed_epochs"]))
-    return CampaignInfo(**data)
+    pairs = orjson.loads(data.pop("on_table") or "[]")
+    return CampaignInfo(**data, on_table=tuple(p[0] for p in pairs), on_table_index=tuple(p[1] for p in pairs))
 
 
 class CampaignsProjector:

@@ -20,6 +20,7 @@ campaigns = Table(
     Column("last_seq", BigInteger, nullable=False),
     Column("head_hash", String(64), nullable=False),
     Column("dice_id", String(64), nullable=False, server_default=""),
+    Column("on_table", Text, nullable=False, server_default="[]"),
 )
 
 projection_checkpoints = Table(

@@ -14,7 +14,8 @@ from sqlalchemy import Engine, delete
 
 import projections.tables  # noqa: F401  (registers projection tables on the metadata)
 from campaign.bootstrap import ensure_schema
-from campaign.ledger import Ledger
+from campaign.commands import fold_for
+from campaign.executor import Ledger
 from campaign.logging import configure_logging
 from events.db import make_engine
 from events.memory import InMemoryEventStore
@@ -128,7 +129,7 @@ def _sql_backend(request: pytest.FixtureRequest) -> Backend:
 def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
     vault = backend.vault()
     store = backend.store(
-        [CampaignsProjector(), CampaignStateProjector(), vault] if backend.engine is not None else [vault]
+        [CampaignsProjector(), CampaignStateProjector(fold_for), vault] if backend.engine is not None else [vault]
     )
     counter = iter(range(1, 1_000_000))
     seeds = iter(range(1, 1_000_000))
@@ -136,7 +137,9 @@ def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
         store=store,
         directory=backend.directory(store),
         vault=vault,
-        states=SqlCampaignStates(backend.engine, store) if backend.engine is not None else FoldingCampaignStates(store),
+        states=SqlCampaignStates(backend.engine, store, fold_for)
+        if backend.engine is not None
+        else FoldingCampaignStates(store, fold_for),
         actor=actor,
         clock=lambda: "2026-11-29T20:00:00+00:00",
         new_id=lambda: uuid.UUID(int=next(counter)).hex,

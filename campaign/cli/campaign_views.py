@@ -10,9 +10,12 @@ from rich.table import Table
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
-from campaign.folds import Summary, fold_for
+from campaign.commands import fold_for
+from campaign.describe import describe, unit_names
 from events.errors import InvalidInputError
+from events.timeline import effective
 from projections.campaign_state import rebuild as rebuild_projections
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
 AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it was at this seq.")]
@@ -102,17 +105,13 @@ def register(app: typer.Typer) -> None:
             raise InvalidInputError(f"unknown unit {name!r}")
         ledger = open_app().ledger
         history = []
-        for event in ledger.store.read(info.campaign_id, upto_seq=at):
+        # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
+        events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
+        names = unit_names(events)
+        for event in events:
             p = event.payload
             if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
-                history.append(
-                    {
-                        "seq": event.seq,
-                        "type": event.type,
-                        "what": p.get("explanation")
-                        or {k: v for k, v in p.items() if k not in ("unit_id", "battle_id")},
-                    }
-                )
+                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
         out = Output(as_json)
         if as_json:
             out.json({"unit": found, "history": history})

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.ledger import TableEntry
-from campaign.ruleset_service import RulesetService
+from campaign.executor import TableEntry
+from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
 
-S = TypeVar("S", bound=RulesetService)
+C = TypeVar("C", bound=Command[Any, Any])
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 CampaignOpt = Annotated[
@@ -52,13 +53,24 @@ def table_entry(dice: str | None) -> TableEntry | None:
     return TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
 
 
-def ruleset_service(service: type[S], campaign: str | None) -> tuple[S, CampaignInfo]:
-    """The campaign named (or the only one) and its ruleset's service, refusing a campaign of another ruleset."""
+def make(model: type[C], **fields: Any) -> C:
+    """A command built from what was typed; a value out of bounds refused in the program's words."""
+    return model.build(**fields)
+
+
+def execute(
+    campaign: str | None,
+    command: Command[Any, Any],
+    *,
+    dice: str | None = None,
+    command_id: str | None = None,
+    as_json: bool = False,
+) -> None:
+    """Run one command on the campaign named (or the only one) and show what it appended."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    game = service(ledger)
-    game.check(info)
-    return game, info
+    result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
+    show_appended(result, as_json, info)
 
 
 def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
@@ -67,12 +79,14 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> No
     Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
 
 
-def add_roster_commands(app: typer.Typer, service: type[RulesetService], transfer_help: str) -> None:
-    """``transfer`` and ``disband``, which every ruleset's roster offers alike (its service checks the rest)."""
+def add_roster_commands(
+    app: typer.Typer, transfer: type[Command[Any, Any]], disband: type[Command[Any, Any]], transfer_help: str
+) -> None:
+    """``transfer`` and ``disband``, which every ruleset's roster offers alike (its command checks the rest)."""
 
     @app.command("transfer", help=transfer_help)
     @handles_errors
-    def transfer(
+    def transfer_(
         from_unit: str,
         to_unit: str,
         men: Annotated[int, typer.Option("--men", help="How many men move.")],
@@ -80,28 +94,29 @@ def add_roster_commands(app: typer.Typer, service: type[RulesetService], transfe
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        game, info = ruleset_service(service, campaign)
-        show_appended(game.transfer(info, from_unit, to_unit, men, command_id), as_json, info)
+        command = make(transfer, from_unit=from_unit, to_unit=to_unit, men=men)
+        execute(campaign, command, command_id=command_id, as_json=as_json)
 
     @app.command("disband", help="Disband a unit between battles: it is paid no more and fights no more.")
     @handles_errors
-    def disband(
+    def disband_(
         unit: str,
         reason: Annotated[str, typer.Option("--reason")] = "disbanded",
         campaign: CampaignOpt = None,
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        game, info = ruleset_service(service, campaign)
-        show_appended(game.disband(info, unit, reason, command_id), as_json, info)
+        execute(campaign, make(disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
 
 
-def add_table_commands(app: typer.Typer, service: type[RulesetService], what: str, example: str) -> None:
+def add_table_commands(
+    app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[HouseRule[Any, Any]], what: str, example: str
+) -> None:
     """``house-rule`` and ``tables``, alike for every ruleset: its tables in force, and a value replaced."""
 
     @app.command("house-rule")
     @handles_errors
-    def house_rule(
+    def house_rule_(
         # Defaults, not Annotated: an annotation is read later, where ``example`` is not in scope.
         path: str = typer.Argument(..., help=f"Table path, e.g. {example} (see `tables`)."),
         value: str = typer.Argument(..., help="The new value: a whole number, NTR, true/false or a word."),
@@ -111,8 +126,8 @@ def add_table_commands(app: typer.Typer, service: type[RulesetService], what: st
         as_json: JsonOpt = False,
     ) -> None:
         """Override one table value from now on (a house rule, recorded as an event)."""
-        game, info = ruleset_service(service, campaign)
-        show_appended(game.house_rule(info, path, parse_value(value), note, command_id), as_json, info)
+        command = make(house_rule, path=path, value=parse_value(value), note=note)
+        execute(campaign, command, command_id=command_id, as_json=as_json)
 
     @app.command("tables")
     @handles_errors
@@ -122,6 +137,7 @@ def add_table_commands(app: typer.Typer, service: type[RulesetService], what: st
         as_json: JsonOpt = False,
     ) -> None:
         """The tables in force (house rules included), each value with its provenance."""
-        game, info = ruleset_service(service, campaign)
-        _, in_force = game.state(info)
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        _, in_force = ledger.in_force(info, plugin)
         print_tables(Output(as_json), f"{info.name}: {what} tables in force", in_force.values, prefix)

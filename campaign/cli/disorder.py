@@ -14,15 +14,16 @@ from campaign.cli.common import (
     JsonOpt,
     add_roster_commands,
     add_table_commands,
-    ruleset_service,
-    show_appended,
-    table_entry,
+    execute,
+    make,
+    open_app,
 )
 from campaign.cli.output import Output, handles_errors
-from campaign.disorder import Disorder
+from campaign.rulesets.disorder import battle_commands as disb
+from campaign.rulesets.disorder import commands as disc
+from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
 from events.errors import InvalidInputError
-from projections.state.campaigns import CampaignInfo
 
 app = typer.Typer(
     help="Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
@@ -31,10 +32,6 @@ app = typer.Typer(
 
 CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order or square (+1).")]
 OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
-
-
-def _game(campaign: str | None) -> tuple[Disorder, CampaignInfo]:
-    return ruleset_service(Disorder, campaign)
 
 
 @app.command("muster")
@@ -50,9 +47,8 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster."""
-    game, info = _game(campaign)
     profile: dict[str, object] = {"models": models, "troops": troops, "points": points}
-    show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
+    execute(campaign, make(disc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
 
 
 @app.command("officer")
@@ -65,8 +61,7 @@ def officer(
     as_json: JsonOpt = False,
 ) -> None:
     """Appoint the officer commanding a side's force; his Glory and rank follow him."""
-    game, info = _game(campaign)
-    show_appended(game.appoint(info, side, name, command_id), as_json, info)
+    execute(campaign, make(disc.Appoint, side=side, officer=name), command_id=command_id, as_json=as_json)
 
 
 @app.command("battle-start")
@@ -80,16 +75,15 @@ def battle_start(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a scenario with the units deployed (two sides at least, each under an officer)."""
-    game, info = _game(campaign)
-    show_appended(game.start_battle(info, name, unit, scenario, command_id), as_json, info)
+    command = make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("turn")
 @handles_errors
 def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """Begin the next turn."""
-    game, info = _game(campaign)
-    show_appended(game.next_turn(info, command_id), as_json, info)
+    execute(campaign, disb.NextTurn(), command_id=command_id, as_json=as_json)
 
 
 @app.command("hit")
@@ -111,19 +105,16 @@ def hit(
 ) -> None:
     """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
     the force's morale (§1.3)."""
-    game, info = _game(campaign)
-    result = game.hit(
-        info,
-        unit,
-        lost,
-        cause,
-        also or [],
+    command = make(
+        disb.Hit,
+        unit_name=unit,
+        lost=lost,
+        cause=cause,
+        also=tuple(also or ()),
         close_order=close_order,
         officer_near=officer_near,
-        table=table_entry(dice),
-        command_id=command_id,
     )
-    show_appended(result, as_json, info)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("check")
@@ -141,17 +132,10 @@ def check(
     as_json: JsonOpt = False,
 ) -> None:
     """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause."""
-    game, info = _game(campaign)
-    result = game.check_morale(
-        info,
-        unit,
-        cause,
-        close_order=close_order,
-        officer_near=officer_near,
-        table=table_entry(dice),
-        command_id=command_id,
+    command = make(
+        disb.CheckMorale, unit_name=unit, causes=tuple(cause), close_order=close_order, officer_near=officer_near
     )
-    show_appended(result, as_json, info)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("rally")
@@ -166,11 +150,8 @@ def rally(
     as_json: JsonOpt = False,
 ) -> None:
     """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
-    game, info = _game(campaign)
-    result = game.rally(
-        info, unit, close_order=close_order, officer_near=officer_near, table=table_entry(dice), command_id=command_id
-    )
-    show_appended(result, as_json, info)
+    command = make(disb.Rally, unit_name=unit, close_order=close_order, officer_near=officer_near)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("marker")
@@ -183,8 +164,7 @@ def marker(
     as_json: JsonOpt = False,
 ) -> None:
     """A disorder marker from another source (§1.2); the third flees the unit."""
-    game, info = _game(campaign)
-    show_appended(game.add_marker(info, unit, reason, command_id), as_json, info)
+    execute(campaign, make(disb.AddMarker, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
 
 
 @app.command("retreat")
@@ -199,8 +179,8 @@ def retreat(
     as_json: JsonOpt = False,
 ) -> None:
     """A retreat (§1.5): one model captured per full inch it could not move; off the table, the unit is gone."""
-    game, info = _game(campaign)
-    show_appended(game.retreat(info, unit, needed, moved, off_table, command_id), as_json, info)
+    command = make(disb.Retreat, unit_name=unit, needed=needed, moved=moved, off_table=off_table)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("remove")
@@ -213,8 +193,7 @@ def remove(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove a unit from the table (then the force's morale is counted)."""
-    game, info = _game(campaign)
-    show_appended(game.remove(info, unit, reason, command_id), as_json, info)
+    execute(campaign, make(disb.Remove, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
 
 
 @app.command("officer-down")
@@ -223,8 +202,7 @@ def officer_down(
     side: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
 ) -> None:
     """The side's officer is removed from play: each of its units checks (once per game); −2 Glory."""
-    game, info = _game(campaign)
-    show_appended(game.officer_down(info, side, command_id), as_json, info)
+    execute(campaign, make(disb.OfficerDown, side=side), command_id=command_id, as_json=as_json)
 
 
 @app.command("battle-end")
@@ -239,22 +217,23 @@ def battle_end(
     as_json: JsonOpt = False,
 ) -> None:
     """The last turn is played out (§1.8): each force's Glory goes to its officer; markers end with the battle."""
-    game, info = _game(campaign)
     held: dict[str, int] = {}
     for pair in objectives or []:
         side, sep, count = pair.rpartition("=")
         if not sep or not side.strip() or not count.strip().isdigit():
             raise InvalidInputError(f"--objectives must look like SIDE=N, not {pair!r}")
         held[side.strip()] = int(count)
-    show_appended(game.end_battle(info, winner, held, command_id), as_json, info)
+    command = make(disb.EndBattle, winner=winner, objectives=held)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("roster")
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
-    game, info = _game(campaign)
-    state, _ = game.state(info)
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    state, _ = ledger.in_force(info, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
     for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
@@ -311,5 +290,5 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         out.console.print(f"{o['officer']} ({o['side']}): Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
-add_roster_commands(app, Disorder, "Models move to another unit of the same side between battles.")
-add_table_commands(app, Disorder, "disorder-marker", "force.flees_at_exactly")
+add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")
+add_table_commands(app, PLUGIN, disc.HouseRule, "disorder-marker", "force.flees_at_exactly")

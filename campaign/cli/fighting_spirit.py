@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from campaign.cli.common import (
     CampaignOpt,
@@ -15,14 +14,15 @@ from campaign.cli.common import (
     JsonOpt,
     add_roster_commands,
     add_table_commands,
-    ruleset_service,
-    show_appended,
-    table_entry,
+    execute,
+    make,
 )
-from campaign.cli.output import Output, handles_errors
-from campaign.fighting_spirit import Deployment, FightingSpirit
+from campaign.cli.fighting_spirit_status import status
+from campaign.cli.output import handles_errors
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fsc
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 from events.errors import InvalidInputError
-from projections.state.campaigns import CampaignInfo
 
 app = typer.Typer(
     help="Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics.", no_args_is_help=True
@@ -32,10 +32,6 @@ EnemyWithin = Annotated[
     int | None,
     typer.Option("--enemy-within", help='Inches to the nearest enemy (a Routed unit within 12" surrenders).'),
 ]
-
-
-def _game(campaign: str | None) -> tuple[FightingSpirit, CampaignInfo]:
-    return ruleset_service(FightingSpirit, campaign)
 
 
 @app.command("muster")
@@ -53,6 +49,7 @@ def muster(
     psi_rank: Annotated[str | None, typer.Option("--psi-rank", help="none, pupil, master, renowned, legend.")] = None,
     keno_guard: Annotated[bool, typer.Option("--keno-guard", help="Keno Guard (d8 for No step back).")] = False,
     terrifying: Annotated[bool, typer.Option("--terrifying", help="Terrifying troops.")] = False,
+    crew_weapon: Annotated[bool, typer.Option("--crew-weapon", help="Has a crew-served weapon (R2-4).")] = False,
     reports_to: Annotated[
         str | None, typer.Option("--reports-to", help="Its superior in the chain of command.")
     ] = None,
@@ -61,7 +58,6 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster with its five-grade profile."""
-    game, info = _game(campaign)
     profile: dict[str, object] = {
         "quality": quality,
         "leadership": leadership,
@@ -71,8 +67,10 @@ def muster(
         "psi_rank": psi_rank,
         "keno_guard": keno_guard,
         "terrifying": terrifying,
+        "crew_weapon": crew_weapon,
     }
-    show_appended(game.muster(info, name, side, profile, reports_to, command_id), as_json, info)
+    command = make(fsc.Muster, name=name, side=side, profile=profile, reports_to=reports_to)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 def _parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
@@ -91,7 +89,10 @@ def battle_start(
     name: str,
     side: Annotated[list[str], typer.Option("--side", help="SIDE=MOTIVATION (low, medium, high); repeat per side.")],
     unit: Annotated[
-        list[str], typer.Option("--unit", help="UNIT=FATIGUE[,cover][,prone] (fresh, tired, exhausted); repeat.")
+        list[str],
+        typer.Option(
+            "--unit", help="UNIT=FATIGUE[,cover][,prone][,start:GRADE] (one fatigue per side; a scenario start grade)."
+        ),
     ],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
     campaign: CampaignOpt = None,
@@ -99,7 +100,6 @@ def battle_start(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a battle: each side's motivation, each unit's fatigue (→ its starting grade)."""
-    game, info = _game(campaign)
     motivation = {}
     for side_name, parts in _parse_pairs(side, "--side"):
         if len(parts) != 1:
@@ -109,13 +109,23 @@ def battle_start(
     for unit_name, parts in _parse_pairs(unit, "--unit"):
         if not parts:
             raise InvalidInputError(f"--unit {unit_name}= needs a fatigue")
-        flags = set(parts[1:])
+        starts = [p.removeprefix("start:") for p in parts[1:] if p.startswith("start:")]
+        flags = {p for p in parts[1:] if not p.startswith("start:")}
         if flags - {"cover", "prone"}:
             raise InvalidInputError(
                 f"--unit {unit_name}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}"
             )
-        deployments.append(Deployment(unit_name, parts[0], "cover" in flags, "prone" in flags))
-    show_appended(game.start_battle(info, name, motivation, deployments, scenario, command_id), as_json, info)
+        deployments.append(
+            {
+                "unit": unit_name,
+                "fatigue": parts[0],
+                "in_cover": "cover" in flags,
+                "prone": "prone" in flags,
+                "start_grade": starts[0] if starts else None,
+            }
+        )
+    command = make(fsc.StartBattle, name=name, motivation=motivation, deployments=deployments, scenario=scenario)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("battle-end")
@@ -128,16 +138,14 @@ def battle_end(
     as_json: JsonOpt = False,
 ) -> None:
     """End the battle being fought."""
-    game, info = _game(campaign)
-    show_appended(game.end_battle(info, result, winner, command_id), as_json, info)
+    execute(campaign, make(fsc.EndBattle, result=result, winner=winner), command_id=command_id, as_json=as_json)
 
 
 @app.command("turn")
 @handles_errors
 def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """Begin the next turn (failed actions may be tried again; rally actions are counted afresh)."""
-    game, info = _game(campaign)
-    show_appended(game.next_turn(info, command_id), as_json, info)
+    execute(campaign, fsc.NextTurn(), command_id=command_id, as_json=as_json)
 
 
 @app.command("activate")
@@ -146,8 +154,7 @@ def activate(
     unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
 ) -> None:
     """A unit activates (its officer gets two fresh rally actions)."""
-    game, info = _game(campaign)
-    show_appended(game.activate(info, unit, command_id), as_json, info)
+    execute(campaign, make(fsc.Activate, unit_name=unit), command_id=command_id, as_json=as_json)
 
 
 @app.command("attack")
@@ -166,20 +173,17 @@ def attack(
     as_json: JsonOpt = False,
 ) -> None:
     """Record fire or an assault on a unit, then take the morale test it calls for (§0.4–0.5)."""
-    game, info = _game(campaign)
-    result = game.attack(
-        info,
-        unit,
+    command = make(
+        fsb.Attack,
+        unit_name=unit,
         killed=killed,
         wounded=wounded,
         suppressing=suppress,
         artillery=artillery,
         leader_hit=leader_hit,
         enemy_within=enemy_within,
-        table=table_entry(dice),
-        command_id=command_id,
     )
-    show_appended(result, as_json, info)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("morale")
@@ -194,9 +198,8 @@ def morale(
     as_json: JsonOpt = False,
 ) -> None:
     """Take a morale (confidence) test for named threat rows (§0.4)."""
-    game, info = _game(campaign)
-    result = game.morale(info, unit, threat, enemy_within=enemy_within, table=table_entry(dice), command_id=command_id)
-    show_appended(result, as_json, info)
+    command = make(fsb.Morale, unit_name=unit, rows=tuple(threat), enemy_within=enemy_within)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("rally")
@@ -213,18 +216,15 @@ def rally(
     as_json: JsonOpt = False,
 ) -> None:
     """An officer rallies a unit: communication test, then the rally test (§0.6)."""
-    game, info = _game(campaign)
-    result = game.rally(
-        info,
-        unit,
-        officer,
+    command = make(
+        fsb.Rally,
+        unit_name=unit,
+        officer_name=officer,
         distance=distance,
         in_sight=in_sight,
         under_artillery=under_artillery,
-        table=table_entry(dice),
-        command_id=command_id,
     )
-    show_appended(result, as_json, info)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("react")
@@ -240,8 +240,8 @@ def react(
     as_json: JsonOpt = False,
 ) -> None:
     """A reaction test for an action (§0.7); a failed action may not be retried this turn."""
-    game, info = _game(campaign)
-    show_appended(game.react(info, unit, action, table=table_entry(dice), command_id=command_id), as_json, info)
+    command = make(fsb.React, unit_name=unit, action=action)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("panic")
@@ -260,8 +260,8 @@ def panic(
     as_json: JsonOpt = False,
 ) -> None:
     """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
-    game, info = _game(campaign)
-    show_appended(game.panic(info, unit, trigger, table=table_entry(dice), command_id=command_id), as_json, info)
+    command = make(fsb.Panic, unit_name=unit, trigger=trigger)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("last-stand")
@@ -277,17 +277,14 @@ def last_stand(
     as_json: JsonOpt = False,
 ) -> None:
     """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise, success on 6+."""
-    game, info = _game(campaign)
-    result = game.last_stand(
-        info,
-        unit,
+    command = make(
+        fsb.LastStand,
+        unit_name=unit,
         friends_within_12=friends_within_12,
         enemy_squads_in_sight=enemy_squads,
         enemy_within=enemy_within,
-        table=table_entry(dice),
-        command_id=command_id,
     )
-    show_appended(result, as_json, info)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("last-stand-end")
@@ -300,8 +297,8 @@ def last_stand_end(
     as_json: JsonOpt = False,
 ) -> None:
     """End "No step back": wiped out, or no enemy in view but Broken ones (back to Steady)."""
-    game, info = _game(campaign)
-    show_appended(game.end_last_stand(info, unit, reason, command_id), as_json, info)
+    command = make(fsb.EndLastStand, unit_name=unit, reason=reason)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("surrender")
@@ -314,8 +311,8 @@ def surrender(
     as_json: JsonOpt = False,
 ) -> None:
     """A Routed unit with an enemy within 12" surrenders."""
-    game, info = _game(campaign)
-    show_appended(game.surrender(info, unit, enemy_within, command_id), as_json, info)
+    command = make(fsb.Surrender, unit_name=unit, enemy_within=enemy_within)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("psi")
@@ -340,19 +337,16 @@ def psi(
     as_json: JsonOpt = False,
 ) -> None:
     """A psi action (§0.10): the psi die, a step down per 12\" band after the first; success on ≥ the number."""
-    game, info = _game(campaign)
-    result = game.psi(
-        info,
-        psion,
-        target,
+    command = make(
+        fsb.Psi,
+        psion_name=psion,
+        target_name=target,
         effect=effect,
         distance=distance,
         in_sight=in_sight,
         blast_choice=blast,
-        table=table_entry(dice),
-        command_id=command_id,
     )
-    show_appended(result, as_json, info)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("wounded")
@@ -366,8 +360,8 @@ def wounded(
     as_json: JsonOpt = False,
 ) -> None:
     """Check unverified casualties, or record that the unit abandoned its wounded."""
-    game, info = _game(campaign)
-    show_appended(game.wounded(info, unit, checked=checked, abandoned=abandoned, command_id=command_id), as_json, info)
+    command = make(fsc.Wounded, unit_name=unit, checked=checked, abandoned=abandoned)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("position")
@@ -381,22 +375,28 @@ def position(
     as_json: JsonOpt = False,
 ) -> None:
     """Record a move into or out of cover, or going prone where no test is needed."""
-    game, info = _game(campaign)
-    show_appended(game.position(info, unit, prone=prone, in_cover=cover, command_id=command_id), as_json, info)
+    command = make(fsc.Position, unit_name=unit, prone=prone, in_cover=cover)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("defence")
 @handles_errors
 def defence(
     unit: str,
+    fragments: Annotated[bool, typer.Option("--fragments", help="Fragments or blast, not aimed fire.")] = False,
+    from_air: Annotated[bool, typer.Option("--from-air", help="Fire from the air.")] = False,
+    hit_elsewhere: Annotated[
+        bool, typer.Option("--hit-elsewhere", help="The hit fell on the unit, not on the psion himself.")
+    ] = False,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Roll a unit's defence against aimed small-arms fire (a psion uses its psi die instead of the d4)."""
-    game, info = _game(campaign)
-    show_appended(game.defence(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
+    """Roll a unit's defence against small-arms fire (a psion uses its psi die instead of the d4 only against
+    aimed fire, not from the air, that hits the psion himself: R2-4)."""
+    command = make(fsb.Defence, unit_name=unit, aimed=not fragments, from_air=from_air, on_psion=not hit_elsewhere)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 def _days(activity: str) -> Callable[..., None]:
@@ -408,8 +408,8 @@ def _days(activity: str) -> Callable[..., None]:
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        game, info = _game(campaign)
-        show_appended(game.pass_days(info, days, activity, side, command_id), as_json, info)
+        command = make(fsc.PassDays, days=days, activity=activity, side=side)
+        execute(campaign, command, command_id=command_id, as_json=as_json)
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command
@@ -430,8 +430,8 @@ def condition(
     as_json: JsonOpt = False,
 ) -> None:
     """A side runs out of supplies or is encircled (its units are exhausted), or no longer."""
-    game, info = _game(campaign)
-    show_appended(game.condition(info, side, name, active, command_id), as_json, info)
+    command = make(fsc.Condition, side=side, condition=name, active=active)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("recruit")
@@ -444,8 +444,7 @@ def recruit(
     as_json: JsonOpt = False,
 ) -> None:
     """Replacements join a unit between battles (with no battles behind them)."""
-    game, info = _game(campaign)
-    show_appended(game.recruit(info, unit, men, command_id), as_json, info)
+    execute(campaign, make(fsc.Recruit, unit_name=unit, men=men), command_id=command_id, as_json=as_json)
 
 
 @app.command("funds")
@@ -459,8 +458,8 @@ def funds(
     as_json: JsonOpt = False,
 ) -> None:
     """Money in or out of a side's treasury (optional pay rules)."""
-    game, info = _game(campaign)
-    show_appended(game.funds(info, side, amount, reason, command_id), as_json, info)
+    command = make(fsc.Funds, side=side, amount=amount, reason=reason)
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("month-end")
@@ -472,89 +471,21 @@ def month_end(
     as_json: JsonOpt = False,
 ) -> None:
     """The month ends; each side named pays its men (optional pay rules)."""
-    game, info = _game(campaign)
     pcts = {}
     for item in pay:
         side, sep, pct = item.rpartition("=")
         if not sep or not pct.strip().isdigit():
             raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
         pcts[side] = int(pct)
-    show_appended(game.month_end(info, pcts, command_id), as_json, info)
+    execute(campaign, make(fsc.MonthEnd, pay_pct=pcts), command_id=command_id, as_json=as_json)
 
 
-@app.command("battle-status")
-@handles_errors
-def status(
-    campaign: CampaignOpt = None,
-    at: Annotated[int | None, typer.Option("--at", help="As it was at this seq.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
-    game, info = _game(campaign)
-    state, _ = game.state(info, at)
-    battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
-    if battle_id is None:
-        raise InvalidInputError("no battle has been fought in this campaign yet")
-    battle = state.battles[battle_id]
-    rows = []
-    for unit_id, u in battle.units.items():
-        roster = state.roster[unit_id]
-        rows.append(
-            {
-                "unit": roster.name,
-                "side": u.side,
-                "grade": "no step back" if u.last_stand else u.grade,
-                "start_grade": u.start_grade,
-                "men": u.men,
-                "unverified": u.unverified,
-                "dead": u.dead,
-                "suppression": u.suppression,
-                "prone": u.prone,
-                "in_cover": u.in_cover,
-                "panic": u.panic,
-                "abandoned_wounded": u.abandoned_wounded,
-                "removed": u.removed,
-            }
-        )
-    out = Output(as_json)
-    if as_json:
-        out.json(
-            {
-                "battle": battle.name,
-                "turn": battle.turn,
-                "ended": battle.ended,
-                "motivation": dict(battle.motivation),
-                "units": rows,
-            }
-        )
-        return
-    title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
-    view = Table(title=title)
-    for column in ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status"):
-        view.add_column(column)
-    for r in rows:
-        position = ", ".join(p for p, on in (("prone", r["prone"]), ("cover", r["in_cover"])) if on) or "open"
-        status_text = (
-            r["removed"]
-            or (r["panic"] if r["panic"] != "none" else "")
-            or ("abandoned wounded" if r["abandoned_wounded"] else "")
-        )
-        view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
-            str(r["grade"]),
-            str(r["start_grade"]),
-            str(r["men"]),
-            str(r["unverified"]),
-            str(r["dead"]),
-            str(r["suppression"]),
-            position,
-            str(status_text),
-        )
-    out.console.print(view)
-
+app.command("battle-status")(status)
 
 add_roster_commands(
-    app, FightingSpirit, "Men move from one unit to another of the same side between battles (experience re-averaged)."
+    app,
+    fsc.Transfer,
+    fsc.Disband,
+    "Men move from one unit to another of the same side between battles (experience re-averaged).",
 )
-add_table_commands(app, FightingSpirit, "five-grade", "threats.unverified_casualty.low")
+add_table_commands(app, PLUGIN, fsc.HouseRule, "five-grade", "threats.unverified_casualty.low")

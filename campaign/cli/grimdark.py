@@ -13,13 +13,16 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     add_table_commands,
-    ruleset_service,
-    show_appended,
-    table_entry,
+    execute,
+    make,
+    open_app,
 )
 from campaign.cli.output import Output, handles_errors
-from campaign.grimdark import Grimdark
+from campaign.rulesets.grimdark import commands as gfc
+from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
+from campaign.rulesets.grimdark.state import CampaignState
+from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
 
@@ -29,8 +32,11 @@ app = typer.Typer(
 )
 
 
-def _game(campaign: str | None) -> tuple[Grimdark, CampaignInfo]:
-    return ruleset_service(Grimdark, campaign)
+def _in_force(campaign: str | None) -> tuple[CampaignInfo, CampaignState, Tables]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    state, tables = ledger.in_force(info, PLUGIN)
+    return info, state, tables
 
 
 @app.command("muster")
@@ -52,7 +58,6 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the army sheet."""
-    game, info = _game(campaign)
     profile: dict[str, object] = {
         "models": models,
         "quality": quality,
@@ -62,7 +67,7 @@ def muster(
         "hero": hero,
         "skill_set": skill_set,
     }
-    show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
+    execute(campaign, make(gfc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
 
 
 @app.command("buy")
@@ -82,7 +87,6 @@ def buy(
     as_json: JsonOpt = False,
 ) -> None:
     """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts)."""
-    game, info = _game(campaign)
     profile: dict[str, object] = {
         "models": models,
         "quality": quality,
@@ -92,15 +96,14 @@ def buy(
         "hero": hero,
         "skill_set": skill_set,
     }
-    show_appended(game.buy(info, name, side, profile, command_id), as_json, info)
+    execute(campaign, make(gfc.Buy, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
 
 
 @app.command("sell")
 @handles_errors
 def sell(unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """Sell a unit between matches: its points go back to the army's campaign points."""
-    game, info = _game(campaign)
-    show_appended(game.sell(info, unit, command_id), as_json, info)
+    execute(campaign, make(gfc.Sell, unit_name=unit), command_id=command_id, as_json=as_json)
 
 
 @app.command("battle-start")
@@ -118,23 +121,21 @@ def battle_start(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match with the units listed (their starting size is set now)."""
-    game, info = _game(campaign)
     joins: dict[str, str] = {}
     for pair in join or []:
         hero, sep, target = pair.partition("=")
         if not sep or not hero.strip() or not target.strip():
             raise InvalidInputError(f"--join must look like HERO=UNIT, not {pair!r}")
         joins[hero.strip()] = target.strip()
-    result = game.start_battle(info, name, unit, joins, special, table_entry(dice), command_id)
-    show_appended(result, as_json, info)
+    command = make(gfc.StartBattle, name=name, units=tuple(unit), joins=joins, special=special)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("round")
 @handles_errors
 def next_round(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """Begin the next round."""
-    game, info = _game(campaign)
-    show_appended(game.next_round(info, command_id), as_json, info)
+    execute(campaign, gfc.NextRound(), command_id=command_id, as_json=as_json)
 
 
 @app.command("shoot")
@@ -152,9 +153,8 @@ def shoot(
     as_json: JsonOpt = False,
 ) -> None:
     """Wounds outside melee; at half strength the unit tests at the end of the activation (Shaken on a fail)."""
-    game, info = _game(campaign)
-    result = game.shoot(info, unit, wounds, by, models_lost, table=table_entry(dice), command_id=command_id)
-    show_appended(result, as_json, info)
+    command = make(gfc.Shoot, unit_name=unit, wounds=wounds, by=by, models_lost=models_lost)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("melee")
@@ -172,17 +172,15 @@ def melee(
     as_json: JsonOpt = False,
 ) -> None:
     """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs."""
-    game, info = _game(campaign)
-    result = game.melee(info, a, b, a_wounds, b_wounds, a_lost, b_lost, table=table_entry(dice), command_id=command_id)
-    show_appended(result, as_json, info)
+    command = make(gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("recover")
 @handles_errors
 def recover(unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """A Shaken unit spends its activation idle and is no longer Shaken."""
-    game, info = _game(campaign)
-    show_appended(game.recover(info, unit, command_id), as_json, info)
+    execute(campaign, make(gfc.Recover, unit_name=unit), command_id=command_id, as_json=as_json)
 
 
 @app.command("remove")
@@ -196,8 +194,7 @@ def remove(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove a unit from the table (destroyed or routed makes it a casualty)."""
-    game, info = _game(campaign)
-    show_appended(game.remove(info, unit, reason, by, command_id), as_json, info)
+    execute(campaign, make(gfc.Remove, unit_name=unit, reason=reason, by=by), command_id=command_id, as_json=as_json)
 
 
 @app.command("battle-end")
@@ -213,9 +210,8 @@ def battle_end(
     as_json: JsonOpt = False,
 ) -> None:
     """End the match: casualty rolls, XP and level-ups, mission rewards (VP and campaign points)."""
-    game, info = _game(campaign)
-    result = game.end_battle(info, winner, special_achieved or [], table_entry(dice), command_id)
-    show_appended(result, as_json, info)
+    command = make(gfc.EndBattle, winner=winner, special_achieved=tuple(special_achieved or ()))
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("disband")
@@ -228,16 +224,14 @@ def disband(
     as_json: JsonOpt = False,
 ) -> None:
     """Take a unit off the army sheet between matches."""
-    game, info = _game(campaign)
-    show_appended(game.disband(info, unit, reason, command_id), as_json, info)
+    execute(campaign, make(gfc.Disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
 
 
 @app.command("army")
 @handles_errors
 def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
-    game, info = _game(campaign)
-    state, tables = game.state(info)
+    info, state, tables = _in_force(campaign)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
     for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
@@ -298,4 +292,4 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
 
 
-add_table_commands(app, Grimdark, "Grimdark Future", "rewards.loser_points")
+add_table_commands(app, PLUGIN, gfc.HouseRule, "Grimdark Future", "rewards.loser_points")

@@ -17,7 +17,7 @@ from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.logging import configure_logging
 from campaign.rulesets import RULESETS
-from campaign.timeline import Timeline
+from campaign.timeline import Change, Timeline
 from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
 from events.verify import Finding, verify_events
@@ -191,6 +191,8 @@ def verify(
     targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
     out = Output(as_json)
     reports = []
+    editions: dict[str, list[Change]] = {}
+    """Differences expected because the rules changed since they were recorded: reported, not failures."""
     for info in targets:
         with out.progress(info.last_seq, f"verifying {info.name}") as progress:
             task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
@@ -202,6 +204,9 @@ def verify(
             )
         if rules and report.ok:
             for change in Timeline(ledger).reevaluate(info):
+                if change.recorded_under is not None:
+                    editions.setdefault(info.name, []).append(change)
+                    continue
                 report.findings.append(
                     Finding(
                         change.seq,
@@ -213,7 +218,19 @@ def verify(
                 )
         reports.append((info, report))
     if as_json:
-        out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])
+        out.json(
+            [
+                {
+                    "campaign": info.name,
+                    **report.as_dict(),
+                    "rules_changed_since": [
+                        {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under}
+                        for c in editions.get(info.name, [])
+                    ],
+                }
+                for info, report in reports
+            ]
+        )
     else:
         for info, report in reports:
             if report.ok:
@@ -224,6 +241,12 @@ def verify(
                 )
             else:
                 out.console.print(f"[red]FAILED[/] {escape(info.name)}: first bad event {escape(str(report.first))}")
+            for change in editions.get(info.name, []):
+                out.console.print(
+                    f"  note: #{change.seq} {change.command} was recorded under ruleset version "
+                    f"{change.recorded_under}; today's rules (RULES.md, second edition) decide it differently — "
+                    "expected after a rules change, not a sign the log was altered"
+                )
                 for finding in report.findings[1:]:
                     out.console.print(f"  also: {escape(str(finding))}")
     failed = [r for _, r in reports if not r.ok]
@@ -247,7 +270,7 @@ def demo(
     """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
 
     An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
-    from campaign.demo import build_demo, demo_ids
+    from campaign.cli.demo import build_demo, demo_ids
 
     if "://" not in state.db and state.db != ":memory:":
         existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]

@@ -17,13 +17,20 @@ from campaign.cli.common import (
     JsonOpt,
     add_roster_commands,
     add_table_commands,
-    ruleset_service,
-    show_appended,
-    table_entry,
+    execute,
+    make,
+    open_app,
 )
 from campaign.cli.output import Output, handles_errors
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rulesets.common import find_unit
+from campaign.rulesets.mass_combat import calendar_commands as mct
+from campaign.rulesets.mass_combat import commands as mcc
+from campaign.rulesets.mass_combat.commands import parse_setup, replay_battle_day
+from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.quality import extraordinary_force
+from campaign.rulesets.mass_combat.state import CampaignState
+from campaign.rulesets.mass_combat.strength import Strength, troop_strength
+from campaign.rulesets.mass_combat.tables import Tables
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
@@ -33,8 +40,17 @@ app = typer.Typer(
 )
 
 
-def _game(campaign: str | None) -> tuple[MassCombat, CampaignInfo]:
-    return ruleset_service(MassCombat, campaign)
+def _in_force(campaign: str | None, at_seq: int | None = None) -> tuple[CampaignInfo, CampaignState, Tables]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    state, tables = ledger.in_force(info, PLUGIN, at_seq)
+    return info, state, tables
+
+
+def _strength(state: CampaignState, tables: Tables, name: str, *, full: bool = False) -> Strength:
+    """A unit's TS now: its fit men (or, with ``full``, every man alive once the wounded return)."""
+    unit = find_unit(state, name, active=False)
+    return troop_strength(tables, unit.profile, men=unit.profile.men if full else unit.fit)
 
 
 def _profile(
@@ -115,11 +131,10 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
-    game, info = _game(campaign)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
-    show_appended(game.muster(info, name, side, profile, command_id), as_json, info)
+    execute(campaign, make(mcc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
 
 
 @app.command("raise")
@@ -146,14 +161,11 @@ def raise_(
     as_json: JsonOpt = False,
 ) -> None:
     """Raise a new unit and pay its recruitment cost from the side's treasury."""
-    game, info = _game(campaign)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
-    result = game.raise_unit(
-        info, name, side, profile, random_quality=random_quality, table=table_entry(dice), command_id=command_id
-    )
-    show_appended(result, as_json, info)
+    command = make(mcc.Raise, name=name, side=side, profile=profile, random_quality=random_quality)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("recruit")
@@ -169,9 +181,8 @@ def recruit(
     as_json: JsonOpt = False,
 ) -> None:
     """Replacements join a unit (experience re-averaged; quality rolled when not given)."""
-    game, info = _game(campaign)
-    result = game.recruit(info, unit, men, quality, pay=not free, table=table_entry(dice), command_id=command_id)
-    show_appended(result, as_json, info)
+    command = make(mcc.Recruit, unit_name=unit, men=men, quality=quality, pay=not free)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("ts")
@@ -183,8 +194,8 @@ def ts(
     as_json: JsonOpt = False,
 ) -> None:
     """A unit's troop strength, with how it is made up."""
-    game, info = _game(campaign)
-    strength = game.strength(info, unit, full=full)
+    _, state, tables = _in_force(campaign)
+    strength = _strength(state, tables, unit, full=full)
     out = Output(as_json)
     if as_json:
         out.json(
@@ -206,11 +217,10 @@ def ts(
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit: men, wounded, quality, experience, TS, campaign Morale, arrears; and the treasuries."""
-    game, info = _game(campaign)
-    state, tables = game.state(info)
+    info, state, tables = _in_force(campaign)
     rows = []
     for u in state.roster.values():
-        strength = game.strength(info, u.unit_id)
+        strength = _strength(state, tables, u.unit_id)
         rows.append(
             {
                 "unit": u.name,
@@ -263,7 +273,6 @@ def battle(
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory."""
-    game, info = _game(campaign)
     try:
         text = setup_file.read_bytes()
     except OSError as exc:
@@ -272,15 +281,8 @@ def battle(
         data = tomllib.loads(text.decode()) if setup_file.suffix == ".toml" else orjson.loads(text)
     except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidInputError(f"{setup_file} is not valid {setup_file.suffix.lstrip('.') or 'JSON'}: {exc}") from None
-    result = game.battle(
-        info,
-        parse_setup(data),
-        battle_id=continue_,
-        final_day=not more_days,
-        table=table_entry(dice),
-        command_id=command_id,
-    )
-    show_appended(result, as_json, info)
+    command = make(mcc.Battle, setup=parse_setup(data), battle_id=continue_, final_day=not more_days)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("funds")
@@ -294,8 +296,7 @@ def funds(
     as_json: JsonOpt = False,
 ) -> None:
     """Money in (a purse, ransom, plunder) or out (negative); a treasury never goes below nothing."""
-    game, info = _game(campaign)
-    show_appended(game.funds(info, side, amount, reason, command_id), as_json, info)
+    execute(campaign, make(mct.Funds, side=side, amount=amount, reason=reason), command_id=command_id, as_json=as_json)
 
 
 @app.command("month-end")
@@ -308,14 +309,13 @@ def month_end(
     as_json: JsonOpt = False,
 ) -> None:
     """End the month: upkeep and pay for each side named."""
-    game, info = _game(campaign)
     pcts: dict[str, int] = {}
     for item in pay:
         side, sep, pct = item.rpartition("=")
         if not sep or not pct.strip().lstrip("-").isdigit():
             raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
         pcts[side] = int(pct)
-    show_appended(game.month_end(info, pcts, table=table_entry(dice), command_id=command_id), as_json, info)
+    execute(campaign, make(mct.MonthEnd, pay_pct=pcts), dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("pay")
@@ -328,8 +328,7 @@ def pay_unit(
     as_json: JsonOpt = False,
 ) -> None:
     """Pay one unit now (back pay, or a bonus)."""
-    game, info = _game(campaign)
-    show_appended(game.pay(info, unit, pct, command_id=command_id), as_json, info)
+    execute(campaign, make(mct.Pay, unit_name=unit, pay_pct=pct), command_id=command_id, as_json=as_json)
 
 
 def _days(activity: str) -> Any:
@@ -343,11 +342,8 @@ def _days(activity: str) -> Any:
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        game, info = _game(campaign)
-        result = game.pass_days(
-            info, days, activity, side=side, magic_healing=magic_healing, table=table_entry(dice), command_id=command_id
-        )
-        show_appended(result, as_json, info)
+        command = make(mct.Days, days=days, activity=activity, side=side, magic_healing=magic_healing)
+        execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
     command.__doc__ = f"Days of {activity}: the wounded come back ((2+TL)% a day of rest, 2% of march)."
     return command
@@ -367,8 +363,7 @@ def loot(
     as_json: JsonOpt = False,
 ) -> None:
     """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
-    game, info = _game(campaign)
-    show_appended(game.loot(info, battle_id, side, command_id), as_json, info)
+    execute(campaign, make(mct.Loot, battle_id=battle_id, side=side), command_id=command_id, as_json=as_json)
 
 
 @app.command("ransom")
@@ -382,10 +377,10 @@ def ransom(
     as_json: JsonOpt = False,
 ) -> None:
     """A prisoner ransomed: the money goes to the side's treasury."""
-    game, info = _game(campaign)
     if amount <= 0:
         raise InvalidInputError("a ransom is a positive sum")
-    show_appended(game.funds(info, side, amount, f"ransom of {prisoner}", command_id), as_json, info)
+    command = make(mct.Funds, side=side, amount=amount, reason=f"ransom of {prisoner}")
+    execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
 @app.command("morale-mod")
@@ -401,9 +396,11 @@ def morale_mod(
     as_json: JsonOpt = False,
 ) -> None:
     """Set a persistent Morale modifier (0 removes it); 'vs SIDE: …' names count only against that side."""
-    game, info = _game(campaign)
-    show_appended(
-        game.morale_modifier(info, name, value, unit=unit, side=side, until=until, command_id=command_id), as_json, info
+    execute(
+        campaign,
+        make(mcc.Morale, name=name, value=value, unit=unit, side=side, until=until),
+        command_id=command_id,
+        as_json=as_json,
     )
 
 
@@ -419,11 +416,12 @@ def commander(
     as_json: JsonOpt = False,
 ) -> None:
     """A new unit commander takes over: the unit's quality drops one step."""
-    game, info = _game(campaign)
-    show_appended(
-        game.new_commander(info, unit, leadership, npc=npc, table=table_entry(dice), command_id=command_id),
-        as_json,
-        info,
+    execute(
+        campaign,
+        make(mcc.Commander, unit_name=unit, leadership=leadership, npc=npc),
+        dice=dice,
+        command_id=command_id,
+        as_json=as_json,
     )
 
 
@@ -437,8 +435,7 @@ def train(
     as_json: JsonOpt = False,
 ) -> None:
     """Months of training: up to Green at most, never higher without combat."""
-    game, info = _game(campaign)
-    show_appended(game.train(info, unit, months, command_id), as_json, info)
+    execute(campaign, make(mcc.Train, unit_name=unit, months=months), command_id=command_id, as_json=as_json)
 
 
 @app.command("treason")
@@ -451,8 +448,7 @@ def treason(
     as_json: JsonOpt = False,
 ) -> None:
     """Treason forces a Morale roll: failure −1, success +1, until a clear victory."""
-    game, info = _game(campaign)
-    show_appended(game.treason(info, unit, table=table_entry(dice), command_id=command_id), as_json, info)
+    execute(campaign, make(mct.Treason, unit_name=unit), dice=dice, command_id=command_id, as_json=as_json)
 
 
 @app.command("es")
@@ -465,8 +461,7 @@ def es(
     as_json: JsonOpt = False,
 ) -> None:
     """Extraordinary Force from the character points invested (§2.13)."""
-    game, info = _game(campaign)
-    _, in_force = game.state(info)
+    _, _, in_force = _in_force(campaign)
     key = f"extraordinary_modifiers.mana_{mana}_pct"
     if not in_force.has(key):
         raise InvalidInputError("--mana is low, normal or very_high")
@@ -482,8 +477,7 @@ def es(
 @handles_errors
 def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Re-run a recorded battle day on its own dice with the tables then in force; report any difference."""
-    game, info = _game(campaign)
-    recorded, recomputed = game.reevaluate(info, seq)
+    recorded, recomputed = _reevaluate(seq, campaign)
     same = recorded == recomputed
     out = Output(as_json)
     if as_json:
@@ -497,5 +491,19 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
         raise typer.Exit(3)
 
 
-add_roster_commands(app, MassCombat, "Fit men move to a unit of the same side and troop type (experience re-averaged).")
-add_table_commands(app, MassCombat, "Mass Combat", "casualties.offset_base")
+def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    events = list(ledger.store.read(info.campaign_id))
+    record = next((e for e in events if e.seq == battle_seq), None)
+    if record is None or record.payload.get("rule") != "battle_day":
+        raise InvalidInputError(f"event {battle_seq} is not a recorded battle day")
+    _, tables = ledger.in_force(info, PLUGIN, battle_seq - 1)
+    command = [e for e in events if e.meta.get("command_id") == record.meta.get("command_id")]
+    return replay_battle_day(tables, record, command)
+
+
+add_roster_commands(
+    app, mcc.Transfer, mcc.Disband, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
+)
+add_table_commands(app, PLUGIN, mcc.HouseRule, "Mass Combat", "casualties.offset_base")

@@ -8,13 +8,14 @@ from typing import Annotated, Any
 
 import orjson
 import typer
+from rich.markup import escape
 
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
 from campaign.exchange import export_lines, import_campaign
 from campaign.rulesets.tables import parse_value
-from campaign.timeline import Sandbox, Timeline, branch, command_groups
+from campaign.timeline import AmendReport, Sandbox, Timeline, branch, command_groups
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
@@ -116,35 +117,68 @@ def register(app: typer.Typer) -> None:
     def amend(
         seq: int,
         set_: Annotated[list[str], typer.Option("--set", help="INPUT=VALUE: the corrected input (repeat).")],
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Show what would change and what would be dropped; append nothing.")
+        ] = False,
+        yes: Annotated[
+            bool, typer.Option("--yes", "-y", help="Go ahead even if later commands would be dropped.")
+        ] = False,
         campaign: CampaignOpt = None,
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Correct a past command's inputs: it and every later command are re-run on their own dice."""
+        """Correct a past command's inputs: it and every later command are re-run on their own dice. If a later
+        command would no longer apply, it and those after it are dropped: shown first, asked or --yes."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        changes: dict[str, Any] = {}
-        for item in set_:
-            key, sep, raw = item.partition("=")
-            if not sep:
-                raise InvalidInputError(f"--set takes INPUT=VALUE, not {item!r}")
-            changes[key.strip()] = orjson.loads(raw) if raw[:1] in "[{" else parse_value(raw)
-        report = Timeline(ledger).amend(info, seq, changes, command_id)
+        changes = _amend_changes(set_)
+        timeline = Timeline(ledger)
+        preview = timeline.amend(info, seq, changes, command_id, dry_run=True)
         out = Output(as_json)
+        if not dry_run and preview.dropped and not yes:
+            _show_amend(out, preview, seq)
+            if (
+                as_json
+                or not sys.stdin.isatty()
+                or not typer.confirm(f"drop these {len(preview.dropped)} later commands?", default=False)
+            ):
+                raise InvalidInputError(
+                    f"this amendment would drop {len(preview.dropped)} later commands that no longer apply "
+                    "(listed above): nothing was changed; run it with --yes to go ahead, or --dry-run to look first"
+                )
+        report = preview if dry_run else timeline.amend(ledger.resolve(campaign), seq, changes, command_id)
         if as_json:
             out.json(report.as_dict())
             return
-        out.console.print(f"amended {report.command} at #{seq}; {report.rerun} later commands re-run on their dice")
-        for change in report.changes:
-            out.console.print(f"  #{change.seq} {change.command}:")
-            for before, after in zip(change.before, change.after, strict=False):
-                if before != after:
-                    out.console.print(f"    was: {before['explanation']}\n    now: {after['explanation']}")
-        if report.stopped_at is not None:
-            out.console.print(
-                f"[yellow]stopped at #{report.stopped_at}[/]: {report.stopped_because}; it and the "
-                "commands after it are retracted: enter them again"
-            )
+        _show_amend(out, report, seq)
+
+    @app.command("reroll")
+    @handles_errors
+    def reroll(
+        reason: Annotated[str, typer.Option("--reason", help="Why the table agreed to roll again (recorded).")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Take the next die a retracted command left on the table off it, on the record: the next command that
+        rolls those dice rolls new ones. `audit` and `verify` list every reroll."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        Output(as_json).appended(ledger.reroll(info, reason, command_id), f"[bold]{escape(info.name)}[/]:")
+
+    @app.command("undo")
+    @handles_errors
+    def undo(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+        """Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice
+        it rolled stay rolled."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        result, what, start = Timeline(ledger).undo(info, command_id)
+        out = Output(as_json)
+        if as_json:
+            out.appended(result, "")
+            return
+        out.console.print(f"undid {escape(what)} (from #{start}); `campaign undo` again takes back this undo")
 
     @app.command("audit")
     @handles_errors
@@ -252,6 +286,39 @@ def register_exchange(app: typer.Typer) -> None:
             )
         else:
             out.console.print(f"imported {len(result.events)} events; head {result.head.hash}")
+
+
+def _amend_changes(items: list[str]) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInputError(f"--set takes INPUT=VALUE, not {item!r}")
+        if raw[:1] in "[{":
+            try:
+                changes[key.strip()] = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or mapping") from None
+        else:
+            changes[key.strip()] = parse_value(raw)
+    return changes
+
+
+def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
+    verb = "would amend" if report.result is None else "amended"
+    out.console.print(f"{verb} {report.command} at #{seq}; {report.rerun} later commands re-run on their dice")
+    for change in report.changes:
+        out.console.print(f"  #{change.seq} {change.command}:")
+        for before, after in zip(change.before, change.after, strict=False):
+            if before != after:
+                out.console.print(f"    was: {escape(before['explanation'])}\n    now: {escape(after['explanation'])}")
+    if report.stopped_at is not None:
+        out.console.print(
+            f"[yellow]#{report.stopped_at} no longer applies[/]: {escape(report.stopped_because or '')}; "
+            + ("it and the commands after it are dropped (enter them again):" if report.result else "would drop:")
+        )
+        for dropped_seq, command in report.dropped:
+            out.console.print(f"    #{dropped_seq} {command}")
 
 
 def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:

@@ -39,9 +39,18 @@ class Dice(Protocol):
 
 
 class _RecordingDice:
-    def __init__(self, next_index: int) -> None:
+    def __init__(self, next_index: int, offered: Sequence[DiceRolled] = ()) -> None:
         self.next_index = next_index
         self.rolled: list[DiceRolled] = []
+        self._offered = list(offered)
+
+    def _offered_roll(self, spec: DiceSpec, purpose: str) -> Roll | None:
+        """The first die left on the table for the same dice (count, sides, modifier), taken off it."""
+        for i, held in enumerate(self._offered):
+            if (held.count, held.sides, held.modifier) == spec.key:
+                del self._offered[i]
+                return self._record(spec, tuple(held.faces), purpose, source="offered", offered_from=held.roll_index)
+        return None
 
     def _record(self, spec: DiceSpec, faces: tuple[int, ...], purpose: str, **source: str | int | None) -> Roll:
         roll = Roll(spec, faces, self.next_index)
@@ -65,13 +74,17 @@ class _RecordingDice:
 class SeededDice(_RecordingDice):
     """Dice derived from the campaign's current seed, at the next unused roll indexes."""
 
-    def __init__(self, campaign_id: str, seed: bytes, epoch: int, next_index: int) -> None:
-        super().__init__(next_index)
+    def __init__(
+        self, campaign_id: str, seed: bytes, epoch: int, next_index: int, offered: Sequence[DiceRolled] = ()
+    ) -> None:
+        super().__init__(next_index, offered)
         self._campaign_id = campaign_id
         self._seed = seed
         self._epoch = epoch
 
     def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+        if (held := self._offered_roll(spec, purpose)) is not None:
+            return held
         faces = derive_faces(self._seed, self._campaign_id, self.next_index, spec.count, spec.sides)
         return self._record(spec, faces, purpose, source="seeded", seed_epoch=self._epoch)
 
@@ -79,13 +92,26 @@ class SeededDice(_RecordingDice):
 class TableDice(_RecordingDice):
     """Physical dice entered at the table (``--dice 4,2``), consumed in order and checked against each roll."""
 
-    def __init__(self, faces: Sequence[int], entered_by: str, next_index: int) -> None:
-        super().__init__(next_index)
+    def __init__(
+        self, faces: Sequence[int], entered_by: str, next_index: int, offered: Sequence[DiceRolled] = ()
+    ) -> None:
+        super().__init__(next_index, offered)
         self._faces = list(faces)
         self._used = 0
         self._entered_by = entered_by
 
     def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+        held = next((h for h in self._offered if (h.count, h.sides, h.modifier) == spec.key), None)
+        if held is not None:  # the dice of a retracted command are still on the table: they are what is entered
+            typed = tuple(self._faces[self._used : self._used + spec.count])
+            if typed != tuple(held.faces):
+                raise DiceError(
+                    f"the {spec.notation} a retracted command rolled is still on the table "
+                    f"({', '.join(map(str, held.faces))}; {purpose}): enter those dice again, or take them off "
+                    "the table first with `campaign reroll --reason …`"
+                )
+            self._used += spec.count
+            return self._offered_roll(spec, purpose)  # type: ignore[return-value]
         wanted = self._faces[self._used : self._used + spec.count]
         if len(wanted) < spec.count:
             raise DiceError(
@@ -128,6 +154,11 @@ class ReplayDice:
     @property
     def unused(self) -> int:
         return len(self._recorded) - self._used
+
+    @property
+    def used(self) -> tuple[int, ...]:
+        """The roll indexes handed back so far, in order."""
+        return tuple(e.roll_index for e in self._recorded[: self._used])
 
 
 def parse_table_dice(text: str) -> list[int]:

@@ -25,9 +25,24 @@ class DiceRolled(Event):
     faces: tuple[int, ...]
     total: int
     purpose: str
-    source: Literal["seeded", "table"]
+    source: Literal["seeded", "table", "offered"]
     seed_epoch: int | None = None
     entered_by: str | None = None
+    offered_from: int | None = None
+    """For ``source="offered"``: the roll index whose dice these are. A command retracted by a rewind, amend or
+    undo leaves its dice on the table, offered in order to the next commands that roll the same dice: the same
+    faces, under a new roll index (indexes are never reused)."""
+
+
+@registry.register
+class DiceSetAside(Event):
+    """A die left on the table by a retracted command, taken off it by an explicit reroll: the next command
+    that rolls those dice rolls new ones. Recorded with who asked and why, and listed by ``audit`` and ``verify``."""
+
+    event_name = "dice.set_aside"
+
+    roll_index: int
+    reason: str
 
 
 @registry.register

@@ -15,6 +15,15 @@ class CommandIssued(Event):
     args: dict[str, JsonValue]
     amends: int | None = None
     """For a command re-run by an amendment: the seq of the command it replaces."""
+    version: int | None = None
+    """The command's ``schema_version`` (None: recorded before commands had versions, read as 0)."""
+    dice: tuple[int, ...] | None = None
+    """The roll indexes it used, in order (None: recorded before this was kept; its rules name them)."""
+    ids: tuple[str, ...] | None = None
+    """The ids it gave the units and battles it created, in order, so that a re-run gives the same."""
+    ruleset_version: str | None = None
+    """The version of the rules it ran under (None: a command of no ruleset, or recorded before this was kept,
+    which was under the first edition, 0.1)."""
 
 
 @registry.register
@@ -28,6 +37,9 @@ class Rewound(Event):
 
     to_seq: int
     reason: str
+    on_table: tuple[tuple[int, int], ...] | None = None
+    """The dice left on the table once this takes effect (dice of retracted commands, offered again in order),
+    each as (seq of its ``dice.rolled`` event, roll index); None: recorded before dice stayed on the table."""
 
 
 @registry.register

@@ -21,6 +21,21 @@ class CampaignInfo:
     head_hash: str
     dice_id: str = ""
     """The campaign id dice are derived with (its own, or a branch's parent's)."""
+    on_table: tuple[int, ...] = ()
+    """Seqs of the ``dice.rolled`` events left on the table by retracted commands, offered again in order."""
+    on_table_index: tuple[int, ...] = ()
+    """Their roll indexes, in the same order (what an offered roll or a set-aside names)."""
+
+
+def _off_table(info: CampaignInfo, roll_index: int | None) -> CampaignInfo:
+    if roll_index is None or roll_index not in info.on_table_index:
+        return info
+    at = info.on_table_index.index(roll_index)
+    return replace(
+        info,
+        on_table=info.on_table[:at] + info.on_table[at + 1 :],
+        on_table_index=info.on_table_index[:at] + info.on_table_index[at + 1 :],
+    )
 
 
 def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | None:
@@ -45,7 +60,13 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
     info = replace(info, last_seq=event.seq, head_hash=event.hash)
     if event.type == "dice.rolled":
         # max(), not +1: roll indexes only grow, whatever order a replay or import brings them in.
-        return replace(info, next_roll_index=max(info.next_roll_index, p["roll_index"] + 1))
+        info = replace(info, next_roll_index=max(info.next_roll_index, p["roll_index"] + 1))
+        return _off_table(info, p.get("offered_from"))
+    if event.type == "dice.set_aside":
+        return _off_table(info, p["roll_index"])
+    if event.type == "timeline.rewound" and p.get("on_table") is not None:
+        pairs = [tuple(pair) for pair in p["on_table"]]
+        return replace(info, on_table=tuple(s for s, _ in pairs), on_table_index=tuple(i for _, i in pairs))
     if event.type == "dice.seed_revealed":
         return replace(info, revealed_epochs=(*info.revealed_epochs, p["epoch"]))
     if event.type == "dice.seed_committed":

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
+from tests.services import fighting_spirit
 
 
 class FsTable:
@@ -19,7 +20,7 @@ class FsTable:
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.fs = FightingSpirit(ledger)
+        self.fs = fighting_spirit(ledger)
         ledger.create_campaign("Otlok Front", "fighting-spirit")
 
     @property
@@ -60,4 +61,4 @@ def table() -> FsTable:
 
 
 def deploy(*specs: tuple[str, str]) -> Sequence[Deployment]:
-    return [Deployment(name, fatigue) for name, fatigue in specs]
+    return [Deployment(unit=name, fatigue=fatigue) for name, fatigue in specs]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.ledger import TableEntry
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.executor import TableEntry
 from campaign.rulesets.mass_combat import battle as mc_battle
+from campaign.rulesets.mass_combat.commands import parse_setup
 from events.dice import TableDice
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
+from tests.services import MassCombat
 
 
 def faces(total: int, count: int = 3) -> list[int]:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import retracted
 from events.verify import verify_events
 from tests.conftest import Backend, make_ledger
+from tests.services import Service, fighting_spirit
 
 
 def dice(*faces: int) -> TableEntry:
@@ -19,7 +20,7 @@ def dice(*faces: int) -> TableEntry:
 
 
 def grade(ledger: Ledger, unit: str) -> tuple[str, int]:
-    game = FightingSpirit(ledger)
+    game = fighting_spirit(ledger)
     state, _ = game.state(ledger.resolve(None))
     battle = state.battles[state.active_battle or ""]
     found = state.unit_by_name(unit)
@@ -28,14 +29,14 @@ def grade(ledger: Ledger, unit: str) -> tuple[str, int]:
     return u.grade, u.men
 
 
-def patrol(backend: Backend) -> tuple[Ledger, FightingSpirit, dict[str, int]]:
+def patrol(backend: Backend) -> tuple[Ledger, Service, dict[str, int]]:
     """E3's patrol, then a second test that depends on the first: the leader is hit."""
     ledger = make_ledger(backend)
     ledger.create_campaign("Patrol", "fighting-spirit")
-    game = FightingSpirit(ledger)
+    game = fighting_spirit(ledger)
     info = lambda: ledger.resolve(None)  # noqa: E731
     game.muster(info(), "Keno 3rd Squad", "Keno", {"quality": "regular", "leadership": 2, "size": 7})
-    game.start_battle(info(), "Hill 203", {"Keno": "low"}, [Deployment("Keno 3rd Squad", "fresh")])
+    game.start_battle(info(), "Hill 203", {"Keno": "low"}, [Deployment(unit="Keno 3rd Squad", fatigue="fresh")])
     first = game.attack(info(), "Keno 3rd Squad", killed=2, wounded=2, table=dice(5))
     second = game.attack(info(), "Keno 3rd Squad", killed=0, wounded=0, leader_hit=True, table=dice(6))
     return ledger, game, {"first": first.events[0].seq, "second": second.events[0].seq}
@@ -102,6 +103,8 @@ def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> No
     ledger, game, seqs = patrol(backend)
     info = lambda: ledger.resolve(None)  # noqa: E731
     Timeline(ledger).rewind(info(), seqs["second"] - 1, "the leader was not hit")
+    # The rewound test's d8 stays on the table (DESIGN.md, "Dice"): a new one only by a recorded reroll.
+    ledger.reroll(info(), "the retaken attack is a different attack")
     game.attack(info(), "Keno 3rd Squad", killed=0, wounded=1, table=dice(8))
     # The retaken test rolls an 8 on the d8: it holds whatever the amended first test leaves the squad at.
     report = Timeline(ledger).amend(info(), seqs["first"], {"killed": 1, "wounded": 0})

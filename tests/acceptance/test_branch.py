@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import fold_for
-from campaign.ledger import TableEntry
+from campaign.commands import fold_for
+from campaign.executor import TableEntry
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.timeline import branch
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.verify import verify_events
 from tests.conftest import Backend, make_ledger
+from tests.services import fighting_spirit
 
 
 def test_a_branch_diverges_and_the_original_is_untouched(backend: Backend) -> None:
     ledger = make_ledger(backend)
     ledger.create_campaign("Ardennes", "fighting-spirit")
-    game = FightingSpirit(ledger)
+    game = fighting_spirit(ledger)
     info = lambda name="Ardennes": ledger.resolve(name)  # noqa: E731
     game.muster(info(), "Alpha", "Keno", {"quality": "regular", "leadership": 2, "size": 8})
-    game.start_battle(info(), "Bastogne", {"Keno": "medium"}, [Deployment("Alpha", "fresh")])
+    game.start_battle(info(), "Bastogne", {"Keno": "medium"}, [Deployment(unit="Alpha", fatigue="fresh")])
     game.attack(info(), "Alpha", killed=1, wounded=1)  # seeded dice: shared by both timelines
     at = info().last_seq
     with pytest.raises(InvalidInputError, match="middle of a command"):

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from campaign.bootstrap import bootstrap
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import fold_for
+from campaign.commands import fold_for
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
+from tests.services import fighting_spirit
 
 T = Tables(base_values("fighting_spirit"))
 TIRED, BATTLES, WINDOW, REST = (
@@ -58,7 +59,7 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
     db = str(tmp_path / "long-war.db")
     app = bootstrap(db, actor="gm")
     app.ledger.create_campaign("Long War", "fighting-spirit")
-    game = FightingSpirit(app.ledger)
+    game = fighting_spirit(app.ledger)
     info = lambda: app.ledger.resolve("Long War")  # noqa: E731
     game.muster(info(), "Alpha", "Keno", {"quality": "regular", "leadership": 2, "size": 10, "radio": True})
     game.muster(info(), "Bravo", "Keno", {"quality": "green", "leadership": 3, "size": 8})
@@ -75,7 +76,7 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
 
     for battle in range(1, 11):
         app = bootstrap(db, actor="gm")  # a new evening: the database is opened afresh
-        game = FightingSpirit(app.ledger)
+        game = fighting_spirit(app.ledger)
         # Between battles: march to the front, rest every third battle, a forced march before the sixth.
         activity, days = ("rest", 8) if battle % 3 == 0 else ("forced_march", 2) if battle == 6 else ("march", 5)
         game.pass_days(info(), days, activity)
@@ -120,7 +121,7 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
             info(),
             f"Battle {battle}",
             {"Keno": "medium", "Steel": "high"},
-            [Deployment("Alpha"), Deployment("Bravo"), Deployment("Steel")],
+            [Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Steel")],
         )
         state, _tables = game.state(info())
         battle_state = state.battles[state.active_battle or ""]

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from campaign.bootstrap import bootstrap
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.tables import base_values
+from tests.services import MassCombat
 
 T = Tables(base_values("mass_combat"))
 SEED = hashlib.sha256(b"ten battles for Bannok, 2nd ed").digest()  # R2-13 reordered the dice

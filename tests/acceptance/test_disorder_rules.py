@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
-from campaign.disorder import Disorder
-from campaign.ledger import Ledger, TableEntry
+from campaign.commands import recorded_command
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.disorder.battle_commands import EndBattle
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
+from tests.services import disorder
 
 UNITS = {
     "95th Rifles": ("British", {"models": 10, "troops": "rifles", "points": 100}),
@@ -26,7 +28,7 @@ UNITS = {
 class Skirmish:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.game = Disorder(ledger)
+        self.game = disorder(ledger)
 
     @property
     def info(self) -> Any:
@@ -165,13 +167,15 @@ def test_c9_a_force_beyond_three_quarters_lost_flees_and_at_half_every_unit_test
     # French: Voltigeurs 90 + Fusiliers 80 = 170 points. Fusiliers gone: 80 (47%): nothing yet.
     table.game.remove(table.info, "Fusiliers", "destroyed in melee")
     half = table.hit("Voltigeurs", 1, 6, 6)  # 9 of 10 models: 80 + 9 = 89 of 170 (52%)
-    assert applied(half, "force_half")[0]["outcome"] == {"status": "half"}
-    assert "every one of its units takes a morale check" in applied(half, "force_half")[0]["explanation"]
+    # R2-7: the Voltigeurs' own loss brought the force to half: one more cause of their single check.
+    assert applied(half, "force_half")[0]["outcome"] == {"status": "half", "units_to_check": []}
+    assert applied(half, "morale_check")[0]["inputs"]["causes"] == ["casualties", "force_half"]
     again = table.hit("Voltigeurs", 1, 6, 6)  # 98 of 170: still only once
     assert not applied(again, "force_half")
     broke = table.hit("Voltigeurs", 3, 6, 6)  # 5 of 10 models left: 80 + 45 = 125 (73%): not yet
     assert not applied(broke, "force_flees")
-    fled = table.hit("Voltigeurs", 1, 6, 6)  # 80 + 54 = 134 of 170 (78%) > 75%
+    fled = table.hit("Voltigeurs", 1)  # 80 + 54 = 134 of 170 (78%) > 75%: they flee with no check (R2-7)
+    assert not applied(fled, "morale_check")
     assert applied(fled, "force_flees")[0]["outcome"]["status"] == "flees"
     assert facts(fled, "battle.unit_removed")[-1]["reason"] == "fled: the force broke"
     state, _ = table.game.state(table.info)
@@ -182,7 +186,7 @@ def test_c9_house_rule_b3_reads_seventy_five_percent_or_more(table: Skirmish) ->
     table.game.house_rule(table.info, "force.flees_at_exactly", True, note="ch.6 wording")
     table.game.house_rule(table.info, "force.flees_over", 50)
     table.game.remove(table.info, "Fusiliers", "destroyed in melee")
-    result = table.hit("Voltigeurs", 1, 6, 6)  # 89 of 170 = 52% ≥ 50
+    result = table.hit("Voltigeurs", 1)  # 89 of 170 = 52% ≥ 50: flight, no check (R2-7)
     assert applied(result, "force_flees")
 
 
@@ -196,7 +200,7 @@ def test_a_rally_removes_the_markers_but_never_the_permanent_one(table: Skirmish
     failed = table.game.rally(table.info, "Line company", table=TableEntry((2, 2)))  # 4 + 0 − 1 = 3
     assert applied(failed, "rally")[0]["outcome"]["passed"] is False
     rallied = table.game.rally(table.info, "Line company", officer_near=True, table=TableEntry((3, 3)))  # 6 − 1 + 1
-    assert applied(rallied, "rally")[0]["outcome"] == {"total": 6, "passed": True, "markers": 0}
+    assert applied(rallied, "rally")[0]["outcome"] == {"total": 6, "passed": True, "markers": 0, "retreats": False}
     refused(table, lambda: table.game.rally(table.info, "Line company"), "no marker a rally can remove")
     table.hit("Line company", 4, 6, 6)  # 5 of 10: permanent marker, 12 − 4 − 1 = 7 passes
     refused(table, lambda: table.game.rally(table.info, "Line company"), "permanent marker stays")
@@ -228,7 +232,8 @@ def test_glory_and_careers_carry_across_battles_and_markers_do_not(table: Skirmi
 def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
     g, i = table.game, table.info
     refused(table, lambda: g.hit(i, "Grenadiers", 1), "unknown unit 'Grenadiers'")
-    refused(table, lambda: g.hit(i, "Fusiliers", -1), "at least one model")
+    refused(table, lambda: g.hit(i, "Fusiliers", -1), "lost must be at least 1")
+    refused(table, lambda: g.hit(i, "Fusiliers", 0), "lost must be at least 1")
     refused(table, lambda: g.hit(i, "Fusiliers", 1, table=TableEntry((7, 1))), "7 is not a face of a d6")
     refused(table, lambda: g.hit(i, "Fusiliers", 1, cause="artillery"), "shooting or melee")
     refused(table, lambda: g.hit(i, "Fusiliers", 1, also=["weather"]), "unknown cause")
@@ -237,6 +242,9 @@ def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
     refused(table, lambda: g.retreat(i, "Fusiliers", "2", "3"), "cannot move more")
     refused(table, lambda: g.retreat(i, "Fusiliers", "1.25"), "to a tenth at most")
     refused(table, lambda: g.end_battle(i, "Prussians"), "not a side of this battle")
+    refused(table, lambda: g.end_battle(i, "British", {"British": -1}), "objectives.British cannot be negative")
+    refused(table, lambda: g.end_battle(i, "British", {"British": 1001}), "objectives.British must be at most 1000")
+    refused(table, lambda: g.hit(i, "Fusiliers", 1001), "lost must be at most 1000")
     refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 6, "troops": "hussars", "points": 50}), "troop")
     refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 0, "troops": "line", "points": 50}), "models")
     refused(table, lambda: g.start_battle(i, "Another", ["Fusiliers"]), "still being fought")
@@ -253,9 +261,22 @@ def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
 
 def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) -> None:
     table.hit("Fusiliers", 2, 1, 1)
+    table.game.officer_down(table.info, "British")
     table.game.hit(table.info, "Line company", 3, also=["officer_removed"], close_order=True)
     table.game.rally(table.info, "Fusiliers")
     table.game.retreat(table.info, "Voltigeurs", "3", "0.5")
     table.game.check_morale(table.info, "95th Rifles", ["friend_removed"])
     table.game.end_battle(table.info, None)
     assert Timeline(table.ledger).reevaluate(table.info) == []
+
+
+def test_a_loss_of_the_most_models_any_unit_has_destroys_it(table: Skirmish) -> None:
+    result = table.game.hit(table.info, "Fusiliers", 1000)  # a unit has at most 1000 models: all of its 12 go
+    assert applied(result, "models_lost")[0]["outcome"] == {"models": 0}
+    assert facts(result, "battle.unit_removed")[0]["reason"] == "destroyed"
+
+
+def test_a_battle_end_recorded_before_commands_were_models_reads_with_no_objectives() -> None:
+    """Version 0 (the service's parameters) may hold ``objectives: null``: it reads as no objectives held."""
+    read = recorded_command("dis.battle_end", None, {"winner": None, "objectives": None})
+    assert read == EndBattle(winner=None, objectives={})

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.fighting_spirit import Deployment
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from tests.acceptance.conftest import FsTable, applied, dice
 
 
 def test_e1_medium_first_suppression_casualties_and_commander_lost_is_threat_3(table: FsTable) -> None:
     table.muster("1st Squad", quality="regular", leadership=2, size=10)
-    table.battle({"Keno": "medium"}, Deployment("1st Squad", "fresh"))
+    table.battle({"Keno": "medium"}, Deployment(unit="1st Squad", fatigue="fresh"))
     result = table.fs.attack(
         table.info, "1st Squad", killed=1, wounded=0, suppressing=True, leader_hit=True, table=dice(6)
     )
@@ -23,7 +23,7 @@ def test_e1_medium_first_suppression_casualties_and_commander_lost_is_threat_3(t
 
 def test_e2_the_same_under_artillery_is_threat_4(table: FsTable) -> None:
     table.muster("1st Squad", quality="regular", leadership=2, size=10)
-    table.battle({"Keno": "medium"}, Deployment("1st Squad", "fresh"))
+    table.battle({"Keno": "medium"}, Deployment(unit="1st Squad", fatigue="fresh"))
     result = table.fs.attack(
         table.info,
         "1st Squad",
@@ -44,7 +44,7 @@ def test_e2_the_same_under_artillery_is_threat_4(table: FsTable) -> None:
 def test_e3_keno_patrol_under_mg_fire(table: FsTable, roll: int, grades_lost: int, grade: str) -> None:
     # Keno Guard, Regular d8, 7 men, LV 2, routine patrol (Low). MG fire: 2 killed, 2 wounded, leader fine.
     table.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7, keno_guard=True)
-    table.battle({"Keno": "low"}, Deployment("Keno 3rd Squad", "fresh"))
+    table.battle({"Keno": "low"}, Deployment(unit="Keno 3rd Squad", fatigue="fresh"))
     result = table.fs.attack(table.info, "Keno 3rd Squad", killed=2, wounded=2, table=dice(roll))
     test = applied(result)[-1]
     # 4 lost > 3 left → base 4 (Low); +1 × 2 unverified; target = 2 + 4 + 2 = 8.
@@ -75,9 +75,9 @@ def _steel_veterans_broken(table: FsTable) -> None:
     )
     table.battle(
         {"Steel": "medium"},
-        Deployment("Company HQ", "tired"),
-        Deployment("2nd Platoon HQ", "tired"),
-        Deployment("Steel Veterans", "tired"),
+        Deployment(unit="Company HQ", fatigue="tired"),
+        Deployment(unit="2nd Platoon HQ", fatigue="tired"),
+        Deployment(unit="Steel Veterans", fatigue="tired"),
     )
     # Two wounded: casualties (Med 1) → target 3; d10 rolls 1 → half or less → −2: Steady → Broken.
     table.fs.attack(table.info, "Steel Veterans", killed=0, wounded=2, table=dice(1))
@@ -118,7 +118,7 @@ def test_e4b_second_action_rallies_broken_to_shaken(table: FsTable) -> None:
 @pytest.mark.parametrize(("roll", "grade"), [(4, "confident"), (3, "steady"), (2, "steady"), (1, "shaken")])
 def test_d1_veteran_high_motivation_leader_hit(table: FsTable, roll: int, grade: str) -> None:
     table.muster("Veterans", quality="veteran", leadership=1, size=8)
-    table.battle({"Keno": "high"}, Deployment("Veterans", "fresh"))
+    table.battle({"Keno": "high"}, Deployment(unit="Veterans", fatigue="fresh"))
     result = table.fs.attack(table.info, "Veterans", killed=0, wounded=0, leader_hit=True, table=dice(roll))
     assert applied(result)[-1]["inputs"]["target"] == 3
     assert table.grade("Veterans") == grade
@@ -127,7 +127,7 @@ def test_d1_veteran_high_motivation_leader_hit(table: FsTable, roll: int, grade:
 @pytest.mark.parametrize(("roll", "lost"), [(6, 1), (4, 1), (3, 2), (1, 2)])
 def test_d2_green_low_motivation_artillery_first_casualties(table: FsTable, roll: int, lost: int) -> None:
     table.muster("Conscripts", quality="green", leadership=3, size=10)
-    table.battle({"Keno": "low"}, Deployment("Conscripts", "fresh"))
+    table.battle({"Keno": "low"}, Deployment(unit="Conscripts", fatigue="fresh"))
     result = table.fs.attack(table.info, "Conscripts", killed=1, wounded=0, artillery=True, table=dice(roll))
     test = applied(result)[-1]
     assert test["inputs"]["threat"] == 4 and test["inputs"]["target"] == 7  # max(2) + 2 artillery; LV 3
@@ -138,7 +138,12 @@ def test_d2_green_low_motivation_artillery_first_casualties(table: FsTable, roll
 def test_d3_sgii_rally_example(table: FsTable, roll: int, grade: str) -> None:
     table.muster("Platoon HQ", quality="veteran", leadership=1, size=4)
     table.muster("Squad", quality="regular", leadership=2, size=8, reports_to="Platoon HQ")
-    table.battle({"Keno": "medium"}, Deployment("Platoon HQ", "fresh"), Deployment("Squad", "tired"))
+    # R2-3: one fatigue per side; the scenario starts the Squad at Steady (its rally cap).
+    table.battle(
+        {"Keno": "medium"},
+        Deployment(unit="Platoon HQ", fatigue="fresh"),
+        Deployment(unit="Squad", start_grade="steady"),
+    )
     table.fs.morale(table.info, "Squad", ["leader_lost"], table=dice(2))  # target 5, 2×2 ≤ 5 → −2: Steady → Broken
     assert table.grade("Squad") == "broken"
     result = table.fs.rally(table.info, "Squad", "Platoon HQ", distance=4, in_sight=True, table=dice(roll))

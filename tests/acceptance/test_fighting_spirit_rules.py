@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from campaign.fighting_spirit import Deployment
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
@@ -27,7 +27,7 @@ def front(table: FsTable) -> FsTable:
     table.battle(
         {"Keno": "medium", "Otlok": "low"},
         *(
-            Deployment(n, "fresh")
+            Deployment(unit=n, fatigue="fresh")
             for n in (
                 "Company HQ",
                 "1st Platoon",
@@ -166,7 +166,7 @@ def test_psi_effects_succeed_on_at_least_their_number(
     assert f"d{die}" in first["explanation"]
 
 
-def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_resist_on_a_d6(front: FsTable) -> None:
+def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_have_no_save(front: FsTable) -> None:
     refused(
         front,
         lambda: front.fs.psi(
@@ -174,12 +174,9 @@ def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_resist_on_a_
         ),
         "needs line of sight",
     )
-    resisted = front.fs.psi(
-        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5, 6)
-    )
-    assert applied(resisted)[0]["outcome"]["result"] == "resisted"
+    # R2-1: no android save; Confusion calls for no test, so the psion's roll alone decides.
     affected = front.fs.psi(
-        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5, 2)
+        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5)
     )
     assert applied(affected)[0]["outcome"]["result"] == "success"
 
@@ -223,3 +220,15 @@ def test_a_house_rule_is_an_event_and_only_later_tests_use_it(front: FsTable) ->
     # A test taken now uses the house rule: Otlok (Low) untrained LV 3, 2 wounded of 10 → casualties 2 + 2×2.
     test = applied(front.fs.attack(front.info, "Otlok Squad", killed=0, wounded=2, table=dice(4)))[-1]
     assert test["inputs"]["threat"] == 6
+
+
+def test_numbers_past_the_commands_bounds_are_refused_in_words_and_append_nothing(front: FsTable) -> None:
+    front.fs.end_battle(front.info, "the front is quiet", None)
+    refused(front, lambda: front.fs.pass_days(front.info, 36_501, "rest"), "days must be at most 36500")
+    refused(front, lambda: front.fs.pass_days(front.info, 0, "rest"), "time only moves forward")
+    refused(front, lambda: front.fs.recruit(front.info, "1st Squad", 10_001), "men must be at most 10000")
+    refused(front, lambda: front.fs.funds(front.info, "Keno", -(2**70), "a palace"), "amount must be at least")
+    before = front.log_length()
+    front.fs.pass_days(front.info, 36_500, "rest")  # a century at rest: the longest a command may say
+    front.fs.recruit(front.info, "1st Squad", 10_000)
+    assert front.log_length() > before

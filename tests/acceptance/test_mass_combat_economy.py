@@ -8,8 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign.ledger import TableEntry
-from campaign.mass_combat import MassCombat
+from campaign.executor import TableEntry
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import PayState, arrears_applied, payday, recruitment_cost
 from campaign.rulesets.mass_combat.profile import UnitProfile
@@ -17,6 +16,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
+from tests.services import MassCombat
 
 T = Tables(base_values("mass_combat"))
 
@@ -242,7 +242,7 @@ command = st.one_of(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(command, max_size=12))
 def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any, ...]]) -> None:
-    from campaign.mass_combat import parse_setup
+    from campaign.rulesets.mass_combat.commands import parse_setup
 
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Prop", "mass-combat")

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from campaign.ledger import TableEntry
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.executor import TableEntry
+from campaign.rulesets.mass_combat.commands import parse_setup
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
+from tests.services import MassCombat
 
 NO_CATASTROPHE = [1, 1, 1]  # a catastrophe roll of 3: nothing happens
 

@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from campaign.ledger import TableEntry
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.executor import TableEntry
+from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.pcs import damage_dice
 from events.dice import parse
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
+from tests.services import MassCombat
 
 MEGALOS = {
     "Caliburn's gang": {"men": 15, "armour": "light", "irregular": True, "quality": "inexperienced", "experience": 0},

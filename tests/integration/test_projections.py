@@ -12,17 +12,17 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 
 from campaign.bootstrap import ensure_schema, projectors
-from campaign.disorder import Disorder
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import fold_for
-from campaign.grimdark import Grimdark
-from campaign.ledger import Ledger, TableEntry
-from campaign.mass_combat import MassCombat, parse_setup
+from campaign.commands import fold_for
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import FoldingCampaignStates, dump, rebuild
 from tests.conftest import Backend, empty_tables, make_ledger
+from tests.services import MassCombat, fighting_spirit, grimdark
+from tests.services import disorder as disorder_game
 
 five_grade_step = st.one_of(
     st.tuples(st.just("attack"), st.integers(0, 2), st.integers(0, 2), st.booleans()),
@@ -67,7 +67,7 @@ disorder_step = st.one_of(
 
 def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     ledger.create_campaign("Skirmish", "disorder")
-    game = Disorder(ledger)
+    game = disorder_game(ledger)
     info = lambda: ledger.resolve("Skirmish")  # noqa: E731
     game.muster(info(), "Rifles", "British", {"models": 8, "troops": "rifles", "points": 90})
     game.muster(info(), "Line", "British", {"models": 10, "troops": "line", "points": 70})
@@ -108,7 +108,7 @@ grimdark_step = st.one_of(
 
 def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     ledger.create_campaign("Match", "grimdark")
-    game = Grimdark(ledger)
+    game = grimdark(ledger)
     info = lambda: ledger.resolve("Match")  # noqa: E731
     game.muster(info(), "Warriors", "Saurians", {"models": 10, "quality": 4, "points": 140})
     game.muster(info(), "Hero", "Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60})
@@ -135,7 +135,7 @@ def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
 
 def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     ledger.create_campaign("Five", "fighting-spirit")
-    game = FightingSpirit(ledger)
+    game = fighting_spirit(ledger)
     info = lambda: ledger.resolve("Five")  # noqa: E731
     game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
     game.muster(info(), "Squad", "Keno", {"quality": "green", "leadership": 2, "size": 9, "radio": True}, "HQ")
@@ -152,7 +152,7 @@ def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
             info(),
             "Fight",
             {"Keno": "medium", "Otlok": "low"},
-            [Deployment("HQ"), Deployment("Squad"), Deployment("Foe")],
+            [Deployment(unit="HQ"), Deployment(unit="Squad"), Deployment(unit="Foe")],
         ),
         "pay": lambda pct: game.month_end(info(), {"Keno": pct}),
     }
@@ -207,7 +207,7 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
 
 def check_inline_equals_rebuild(engine: Engine, ledger: Ledger) -> None:
     inline = dump(engine)
-    folding = FoldingCampaignStates(ledger.store)
+    folding = FoldingCampaignStates(ledger.store, fold_for)
     for info in ledger.directory.all():
         assert ledger.states.get(info) == folding.get(info), f"{info.name}: inline state differs from a fold"
     rebuild(engine, ledger.store, projectors())
@@ -260,7 +260,7 @@ def test_state_at_any_seq_equals_a_fold_stopped_there(
     ledger = make_ledger(Backend("sqlite", hypo_engine))
     play_mass_combat(ledger, steps)
     info = ledger.resolve("Mass")
-    folding = FoldingCampaignStates(ledger.store)
+    folding = FoldingCampaignStates(ledger.store, fold_for)
     for at in data.draw(st.lists(st.integers(0, info.last_seq), min_size=1, max_size=5)):
         assert ledger.states.get(info, at) == folding.get(info, at), f"--at {at}"
 
@@ -277,7 +277,7 @@ def test_snapshots_serve_long_campaigns_and_match_the_fold(sql_backend: Backend)
             break
     info = ledger.resolve("Mass")
     assert info.last_seq > 256, "long enough for a snapshot"
-    folding = FoldingCampaignStates(ledger.store)
+    folding = FoldingCampaignStates(ledger.store, fold_for)
     for at in (1, 100, 256, 257, info.last_seq - 1, info.last_seq):
         assert ledger.states.get(info, at) == folding.get(info, at)
     check_inline_equals_rebuild(sql_backend.engine, ledger)
@@ -289,13 +289,13 @@ def test_refusals_append_nothing() -> None:
     play_mass_combat(ledger, [])
     five, mass = ledger.resolve("Five"), ledger.resolve("Mass")
     before = {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)}
-    fs_game, mc_game = FightingSpirit(ledger), MassCombat(ledger)
+    fs_game, mc_game = fighting_spirit(ledger), MassCombat(ledger)
     with pytest.raises(InvalidInputError, match="runs fighting-spirit, not mass-combat"):
         mc_game.muster(five, "Knights", "Keno", {"men": 10})
     with pytest.raises(InvalidInputError, match="not a five-grade unit profile"):
         fs_game.muster(five, "Knights", "Keno", {"men": 10, "armour": "heavy"})
     with pytest.raises(InvalidInputError, match="no unit of this campaign fights for Atlantis"):
-        fs_game.start_battle(five, "Nowhere", {"Keno": "low", "Atlantis": "high"}, [Deployment("Squad")])
+        fs_game.start_battle(five, "Nowhere", {"Keno": "low", "Atlantis": "high"}, [Deployment(unit="Squad")])
     with pytest.raises(InvalidInputError, match="cannot cover"):
         mc_game.funds(mass, "Blue", -10_000_000, "a palace")
     with pytest.raises(InvalidInputError, match="time only moves forward"):
@@ -341,7 +341,7 @@ def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_re
     from the SQL projection (JSON, keys sorted) or from a fold; so re-evaluating the command finds no drift."""
     ledger = make_ledger(sql_backend)
     play_disorder(ledger, [])  # deployed: Fusiliers, Line, Rifles (not their muster order)
-    game = Disorder(ledger)
+    game = disorder_game(ledger)
     info = lambda: ledger.resolve("Skirmish")  # noqa: E731
     game.hit(info(), "Rifles", 3, table=TableEntry((6, 6)))  # British: 90 × 3/8 = 33 of 160
     game.hit(info(), "Line", 7, table=TableEntry((6, 6)))  # + 70 × 7/10 = 49: 82 (51%), every unit tests

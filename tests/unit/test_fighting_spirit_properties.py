@@ -8,11 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.folds import FOLDS
+from campaign.commands import fold_for
 from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
+from tests.services import Service, fighting_spirit
 
 GRADES = ("confident", "steady", "shaken", "broken", "routed")
 
@@ -31,14 +32,15 @@ command = st.one_of(
 )
 
 
-def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: str) -> tuple[FightingSpirit, Any]:
+def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: str) -> tuple[Service, Any]:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Prop", "fighting-spirit")
-    game = FightingSpirit(ledger)
+    game = fighting_spirit(ledger)
     info = lambda: ledger.resolve("Prop")  # noqa: E731
     game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
     game.muster(info(), "Squad", "Keno", {"quality": quality, "leadership": 2, "size": 12, "radio": True}, "HQ")
-    game.start_battle(info(), "Prop", {"Keno": motivation}, [Deployment("HQ", "fresh"), Deployment("Squad", fatigue)])
+    deployed = [Deployment(unit="HQ", fatigue=fatigue), Deployment(unit="Squad", fatigue=fatigue)]  # R2-3
+    game.start_battle(info(), "Prop", {"Keno": motivation}, deployed)
     for step in steps:
         try:
             if step[0] == "attack":
@@ -82,7 +84,8 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
 ) -> None:
     game, info = play(steps, quality, fatigue, motivation)
     events = list(game.ledger.store.read(info.campaign_id))
-    fold = FOLDS["fighting-spirit"]
+    fold = fold_for("fighting-spirit")
+    assert fold is not None
     state = fs.CampaignState()
     start = {"fresh": 0, "tired": 1, "exhausted": 2}[fatigue]
     in_last_stand = False
@@ -113,7 +116,7 @@ def test_a_unit_in_no_step_back_never_takes_a_morale_or_reaction_test() -> None:
 
     table = FsTable(make_ledger(Backend("memory")))
     table.muster("Last Squad", quality="regular", leadership=2, size=6, keno_guard=True)
-    table.battle({"Keno": "medium"}, Deployment("Last Squad", "fresh", in_cover=True))
+    table.battle({"Keno": "medium"}, Deployment(unit="Last Squad", fatigue="fresh", in_cover=True))
     table.fs.last_stand(table.info, "Last Squad", friends_within_12=0, enemy_squads_in_sight=3, table=dice(7))
     assert table.unit_state("Last Squad").last_stand
     result = table.fs.attack(table.info, "Last Squad", killed=2, wounded=1, suppressing=True, leader_hit=True)
@@ -133,7 +136,7 @@ def test_no_step_back_needs_6_on_a_d6_for_others_and_failure_scatters(roll: int)
 
     table = FsTable(make_ledger(Backend("memory")))
     table.muster("Line Squad", quality="regular", leadership=2, size=6)
-    table.battle({"Keno": "medium"}, Deployment("Line Squad", "fresh", prone=True))
+    table.battle({"Keno": "medium"}, Deployment(unit="Line Squad", fatigue="fresh", prone=True))
     table.fs.last_stand(
         table.info, "Line Squad", friends_within_12=0, enemy_squads_in_sight=3, enemy_within=20, table=dice(roll)
     )

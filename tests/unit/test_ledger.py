@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
 from events.dice import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import ConcurrencyError, DiceError, InvalidInputError, NotFoundError

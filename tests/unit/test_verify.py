@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from campaign.ledger import Ledger, TableEntry
+from campaign.executor import Ledger, TableEntry
 from events.canonical import canonical_json
 from events.envelope import RecordedEvent, chain_hash, envelope_bytes
 from events.registry import registry

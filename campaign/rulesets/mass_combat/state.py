@@ -58,6 +58,11 @@ class BattleRecord:
     result: str | None = None
     winner: str | None = None
     number: int = 0
+    fallen: tuple[tuple[str, int, int], ...] = ()
+    """Each casualty report of the battle: (unit id, dead, wounded), what the loot of the field counts."""
+    fates: Mapping[str, str] = field(default_factory=dict)
+    """Each unit's fate in it (``routs``…)."""
+    looted: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,15 @@ class CampaignState:
 
     def unit_by_name(self, name: str) -> Unit | None:
         return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
+
+    def battle_named(self, name: str) -> BattleRecord | None:
+        """A battle by its id, its name or its number (the latest of that name)."""
+        if name in self.battles:
+            return self.battles[name]
+        found = [b for b in self.battles.values() if b.name.casefold() == name.strip().casefold()]
+        if not found and name.strip().isdigit():
+            found = [b for b in self.battles.values() if b.number == int(name)]
+        return max(found, key=lambda b: b.number) if found else None
 
     def campaign_morale(self, unit: Unit, tables: Tables, enemies: set[str]) -> int:
         """Persistent Morale the campaign gives a unit now: arrears, bonus pay, conscription, modifiers.
@@ -163,6 +177,11 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
+        looted = state.battles.get(p["reason"].removeprefix("loot of ")) if p["reason"].startswith("loot of ") else None
+        if looted is not None:
+            return replace(
+                state, treasury=treasury, battles={**state.battles, looted.battle_id: replace(looted, looted=True)}
+            )
         return replace(state, treasury=treasury)
     if kind == "economy.troops_recruited" and unit is not None:
         return _set_unit(state, _joined(unit, p["men"], p["experience"], tables))
@@ -240,7 +259,15 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
                 p["battle_id"], p["name"], tuple(p["sides"]), state.day, number=len(state.battles) + 1
             )
         return replace(state, open_battle=p["battle_id"], battles=battles)
+    if kind == "battle.unit_fate" and p["battle_id"] in state.battles:
+        fated = state.battles[p["battle_id"]]
+        fates = {**fated.fates, p["unit_id"]: p["fate"]}
+        return replace(state, battles={**state.battles, fated.battle_id: replace(fated, fates=fates)})
     if kind == "battle.casualties_taken" and unit is not None:
+        struck = state.battles.get(p["battle_id"])
+        if struck is not None:
+            fallen = (*struck.fallen, (unit.unit_id, int(p["dead"]), int(p["wounded"])))
+            state = replace(state, battles={**state.battles, struck.battle_id: replace(struck, fallen=fallen)})
         men = max(0, unit.profile.men - p["dead"])
         fought = unit.fought_in if p["battle_id"] in unit.fought_in else (*unit.fought_in, p["battle_id"])
         profile = unit.profile.model_copy(update={"men": men})

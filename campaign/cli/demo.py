@@ -17,14 +17,21 @@ from rich.markup import escape
 from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.describe import describe, unit_names
-from campaign.disorder import Disorder
-from campaign.fighting_spirit import Deployment, FightingSpirit
-from campaign.grimdark import Grimdark
-from campaign.mass_combat import MassCombat, parse_setup
 from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command
+from campaign.rulesets.disorder import battle_commands as disb
+from campaign.rulesets.disorder import commands as disc
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fsc
+from campaign.rulesets.grimdark import commands as gf
+from campaign.rulesets.mass_combat import calendar_commands as mct
+from campaign.rulesets.mass_combat import commands as mcc
+from campaign.rulesets.mass_combat.commands import parse_setup
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MC
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
-from events.registry import registry
+from events.registry import JsonValue, registry
+from events.store import AppendResult
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
 
@@ -42,12 +49,11 @@ def demo_ids() -> Callable[[], str]:
 
 def play_five_grade_battle(app: App, name: str) -> int:
     """A patrol at Hill 203 under the five-grade rules (RULES.md §0), seeded dice; returns commands run."""
-    game = FightingSpirit(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any], command_id: str | None = None) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command, command_id=command_id)
 
-    roster: list[tuple[str, str, dict[str, object], str | None]] = [
+    roster: list[tuple[str, str, dict[str, JsonValue], str | None]] = [
         ("Company HQ", "Steel", {"quality": "veteran", "leadership": 2, "size": 5, "radio": True}, None),
         ("2nd Platoon HQ", "Steel", {"quality": "veteran", "leadership": 2, "size": 4, "radio": True}, "Company HQ"),
         (
@@ -60,35 +66,38 @@ def play_five_grade_battle(app: App, name: str) -> int:
         ("Barf-jat Master", "Keno", {"quality": "regular", "leadership": 2, "size": 1, "psi_rank": "master"}, None),
     ]
     for i, (unit, side, profile, reports_to) in enumerate(roster):
-        game.muster(info(), unit, side, profile, reports_to, command_id=f"demo-fs-muster-{i}")
-    game.start_battle(
-        info(),
-        "Patrol at Hill 203",
-        {"Keno": "low", "Steel": "medium"},
-        [
-            Deployment("Keno 3rd Squad", "fresh"),
-            Deployment("Barf-jat Master", "fresh"),
-            Deployment("Company HQ", "tired"),
-            Deployment("2nd Platoon HQ", "tired"),
-            Deployment("Steel Veterans", "tired", in_cover=True),
-        ],
-        scenario="routine patrol meets a Steel outpost",
-        command_id="demo-fs-battle",
+        run(fsc.Muster(unit_name=unit, side=side, profile=profile, reports_to=reports_to), f"demo-fs-muster-{i}")
+    run(
+        fsc.StartBattle(
+            battle_name="Patrol at Hill 203",
+            motivation={"Keno": "low", "Steel": "medium"},
+            deployments=(
+                fsc.Deployment(unit="Keno 3rd Squad", fatigue="fresh"),
+                fsc.Deployment(unit="Barf-jat Master", fatigue="fresh"),
+                fsc.Deployment(unit="Company HQ", fatigue="tired"),
+                fsc.Deployment(unit="2nd Platoon HQ", fatigue="tired"),
+                fsc.Deployment(unit="Steel Veterans", fatigue="tired", in_cover=True),
+            ),
+            scenario="routine patrol meets a Steel outpost",
+        ),
+        "demo-fs-battle",
     )
-    steps: list[Callable[[], object]] = [
-        lambda: game.attack(info(), "Keno 3rd Squad", killed=2, wounded=2, suppressing=True),
-        lambda: game.attack(info(), "Steel Veterans", killed=1, wounded=2, artillery=True),
-        lambda: game.psi(info(), "Barf-jat Master", "Steel Veterans", effect="psi_strike", distance=10, in_sight=True),
-        lambda: game.react(info(), "Keno 3rd Squad", "go_prone_open"),
-        lambda: game.rally(info(), "Steel Veterans", "Company HQ", distance=20, in_sight=True),
-        lambda: game.next_turn(info()),
-        lambda: game.wounded(info(), "Keno 3rd Squad", checked=2, abandoned=False),
-        lambda: game.end_battle(info(), "the patrol withdrew", "Steel"),
+    steps: list[Command[Any, Any]] = [
+        fsb.Attack(unit_name="Keno 3rd Squad", killed=2, wounded=2, suppressing=True),
+        fsb.Attack(unit_name="Steel Veterans", killed=1, wounded=2, artillery=True),
+        fsb.Psi(
+            psion_name="Barf-jat Master", target_name="Steel Veterans", effect="psi_strike", distance=10, in_sight=True
+        ),
+        fsb.React(unit_name="Keno 3rd Squad", action="go_prone_open"),
+        fsb.Rally(unit_name="Steel Veterans", officer_name="Company HQ", distance=20, in_sight=True),
+        fsc.NextTurn(),
+        fsc.Wounded(unit_name="Keno 3rd Squad", checked=2, abandoned=False),
+        fsc.EndBattle(result="the patrol withdrew", winner="Steel"),
     ]
     done = 0
     for step in steps:
         try:
-            step()
+            run(step)
             done += 1
         except InvalidInputError:
             pass  # the seeded dice decided otherwise (a unit already at its start grade needs no rally)
@@ -97,82 +106,84 @@ def play_five_grade_battle(app: App, name: str) -> int:
 
 def five_grade_campaign(app: App, name: str) -> None:
     """Two more five-grade battles after the patrol: days at the front and at rest, recruits, pay."""
-    game = FightingSpirit(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any]) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command)
 
-    game.funds(info(), "Keno", 1000, "the regiment's chest")
-    for n, (activity, days) in enumerate((("march", 6), ("front", 10)), start=2):
-        game.pass_days(info(), days, activity)
+    run(fsc.Funds(side="Keno", amount=1000, reason="the regiment's chest"))
+    schedule: tuple[tuple[fsc.Activity, int], ...] = (("march", 6), ("front", 10))
+    for n, (activity, days) in enumerate(schedule, start=2):
+        run(fsc.PassDays(days=days, activity=activity))
         if n == 3:
-            game.recruit(info(), "Keno 3rd Squad", 3)
-            game.month_end(info(), {"Keno": 100, "Steel": 0})
-        game.start_battle(
-            info(),
-            f"Hill 203, battle {n}",
-            {"Keno": "medium", "Steel": "medium"},
-            [
-                Deployment("Keno 3rd Squad"),
-                Deployment("Company HQ"),
-                Deployment("2nd Platoon HQ"),
-                Deployment("Steel Veterans", in_cover=True),
-            ],
+            run(fsc.Recruit(unit_name="Keno 3rd Squad", men=3))
+            run(fsc.MonthEnd(pay_pct={"Keno": 100, "Steel": 0}))
+        run(
+            fsc.StartBattle(
+                battle_name=f"Hill 203, battle {n}",
+                motivation={"Keno": "medium", "Steel": "medium"},
+                deployments=(
+                    fsc.Deployment(unit="Keno 3rd Squad"),
+                    fsc.Deployment(unit="Company HQ"),
+                    fsc.Deployment(unit="2nd Platoon HQ"),
+                    fsc.Deployment(unit="Steel Veterans", in_cover=True),
+                ),
+            )
         )
         with contextlib.suppress(InvalidInputError):  # a unit already broken may be beyond a test
-            game.attack(info(), "Steel Veterans", killed=1, wounded=1, suppressing=True)
+            run(fsb.Attack(unit_name="Steel Veterans", killed=1, wounded=1, suppressing=True))
         with contextlib.suppress(InvalidInputError):
-            game.attack(info(), "Keno 3rd Squad", killed=1, wounded=0, leader_hit=n == 3)
-        game.end_battle(info(), "both sides pull back", None)
+            run(fsb.Attack(unit_name="Keno 3rd Squad", killed=1, wounded=0, leader_hit=n == 3))
+        run(fsc.EndBattle(result="both sides pull back", winner=None))
 
 
 def mass_combat_campaign(app: App, name: str) -> None:
     """Three days of war on the Megalos border: money, a battle over two days, rest, pay, another battle."""
-    game = MassCombat(app.ledger)
 
     def info() -> CampaignInfo:
         return app.ledger.resolve(name)
 
-    game.funds(info(), "Megalos", 2_000_000, "the city of Bannok's war chest")
-    game.funds(info(), "Al-Wazif", 1_500_000, "the border emir's treasury")
-    game.raise_unit(
-        info(),
-        "5th Heavy Legion cohort",
-        "Megalos",
-        {"men": 120, "troop_type": "HI", "armour": "heavy", "quality": "seasoned", "experience": 7},
-        pay=False,
+    def run(command: Command[Any, Any]) -> AppendResult:
+        return app.ledger.execute(info(), command)
+
+    run(mct.Funds(side="Megalos", amount=2_000_000, reason="the city of Bannok's war chest"))
+    run(mct.Funds(side="Al-Wazif", amount=1_500_000, reason="the border emir's treasury"))
+    run(
+        mcc.Raise(
+            unit_name="5th Heavy Legion cohort",
+            side="Megalos",
+            profile={"men": 120, "troop_type": "HI", "armour": "heavy", "quality": "seasoned", "experience": 7},
+            pay=False,
+        )
     )
-    game.raise_unit(
-        info(),
-        "Militia archers",
-        "Megalos",
-        {"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+    run(
+        mcc.Raise(
+            unit_name="Militia archers",
+            side="Megalos",
+            profile={"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+        )
     )
-    game.muster(
-        info(),
-        "Caliburn's gang",
-        "Megalos",
-        {
-            "men": 15,
-            "troop_type": "II",
-            "armour": "light",
-            "irregular": True,
-            "quality": "inexperienced",
-            "experience": 0,
-        },
-    )
-    game.raise_unit(
-        info(),
-        "Desert riders",
-        "Al-Wazif",
-        {"men": 200, "troop_type": "LC", "armour": "light", "mount": "light_horse", "ranged": "bow"},
-    )
-    game.raise_unit(
-        info(), "Al-Wazif foot", "Al-Wazif", {"men": 400, "troop_type": "MI", "armour": "medium"}, pay=False
-    )
+    gang: dict[str, JsonValue] = {
+        "men": 15,
+        "troop_type": "II",
+        "armour": "light",
+        "irregular": True,
+        "quality": "inexperienced",
+        "experience": 0,
+    }
+    run(mcc.Muster(unit_name="Caliburn's gang", side="Megalos", profile=gang))
+    riders: dict[str, JsonValue] = {
+        "men": 200,
+        "troop_type": "LC",
+        "armour": "light",
+        "mount": "light_horse",
+        "ranged": "bow",
+    }
+    run(mcc.Raise(unit_name="Desert riders", side="Al-Wazif", profile=riders))
+    foot: dict[str, JsonValue] = {"men": 400, "troop_type": "MI", "armour": "medium"}
+    run(mcc.Raise(unit_name="Al-Wazif foot", side="Al-Wazif", profile=foot, pay=False))
 
     def setup(n: int, day: int) -> BattleSetup:
-        state, _ = game.state(info())
+        state, _ = app.ledger.in_force(info(), MC)
         serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
 
         def units(side: str) -> list[dict[str, object]]:
@@ -205,80 +216,79 @@ def mass_combat_campaign(app: App, name: str) -> None:
             }
         )
 
-    first = game.battle(info(), setup(1, 1), final_day=False)
+    first = run(mcc.Battle(setup=setup(1, 1), final_day=False))
     battle_id = next(str(e.payload["battle_id"]) for e in first.events if e.type == "battle.started")
-    game.battle(info(), setup(1, 2), battle_id=battle_id)
-    game.pass_days(info(), 10, "rest")
-    game.month_end(info(), {"Megalos": 100, "Al-Wazif": 0})
-    game.pass_days(info(), 5, "march")
-    game.battle(info(), setup(2, 1))
+    run(mcc.Battle(setup=setup(1, 2), battle_id=battle_id))
+    run(mct.Days(days=10, activity="rest"))
+    run(mct.MonthEnd(pay_pct={"Megalos": 100, "Al-Wazif": 0}))
+    run(mct.Days(days=5, activity="march"))
+    run(mcc.Battle(setup=setup(2, 1)))
 
 
 def disorder_campaign(app: App, name: str) -> None:
     """Two skirmishes of the Peninsular War under the disorder-marker rules (RULES.md §1), seeded dice: hits,
     checks, a rally, a blocked retreat, and each officer's Glory carried from the first scenario to the second."""
-    game = Disorder(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any]) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command)
 
-    for unit, side, profile in (
+    roster: tuple[tuple[str, str, dict[str, JsonValue]], ...] = (
         ("95th Rifles", "British", {"models": 10, "troops": "rifles", "points": 100}),
         ("Line company", "British", {"models": 12, "troops": "line", "points": 80}),
         ("Voltigeurs", "French", {"models": 10, "troops": "light", "points": 90}),
         ("Fusiliers", "French", {"models": 12, "troops": "line", "points": 80}),
-    ):
-        game.muster(info(), unit, side, profile)
-    game.appoint(info(), "British", "Lt Sharpe")
-    game.appoint(info(), "French", "Capt Dubreton")
-    everyone = ["95th Rifles", "Line company", "Voltigeurs", "Fusiliers"]
-    game.start_battle(info(), "The bridge at Sabugal", everyone, "hold the bridge")
-    game.hit(info(), "Voltigeurs", 2, close_order=False, officer_near=True)
-    game.hit(info(), "Line company", 3, cause="melee", close_order=True)
+    )
+    for unit, side, profile in roster:
+        run(disc.Muster(unit_name=unit, side=side, profile=profile))
+    run(disc.Appoint(side="British", officer="Lt Sharpe"))
+    run(disc.Appoint(side="French", officer="Capt Dubreton"))
+    everyone = ("95th Rifles", "Line company", "Voltigeurs", "Fusiliers")
+    run(disb.StartBattle(battle_name="The bridge at Sabugal", units=everyone, scenario="hold the bridge"))
+    run(disb.Hit(unit_name="Voltigeurs", lost=2, close_order=False, officer_near=True))
+    run(disb.Hit(unit_name="Line company", lost=3, cause="melee", close_order=True))
     with contextlib.suppress(InvalidInputError):  # only a unit that took a marker can rally
-        game.rally(info(), "Line company", officer_near=True)
-    game.next_turn(info())
-    game.hit(info(), "Fusiliers", 4, also=["friend_removed"])
+        run(disb.Rally(unit_name="Line company", officer_near=True))
+    run(disb.NextTurn())
+    run(disb.Hit(unit_name="Fusiliers", lost=4, also=("friend_removed",)))
     with contextlib.suppress(InvalidInputError):  # a unit that fled is no longer on the table
-        game.retreat(info(), "Fusiliers", "3", "1.5")
-    game.end_battle(info(), "British", {"British": 1})
-    game.start_battle(info(), "The convent at Fuentes", everyone, "take the convent")
-    game.hit(info(), "95th Rifles", 2)
-    game.officer_down(info(), "British")
+        run(disb.Retreat(unit_name="Fusiliers", needed="3", moved="1.5"))
+    run(disb.EndBattle(winner="British", objectives={"British": 1}))
+    run(disb.StartBattle(battle_name="The convent at Fuentes", units=everyone, scenario="take the convent"))
+    run(disb.Hit(unit_name="95th Rifles", lost=2))
+    run(disb.OfficerDown(side="British"))
     with contextlib.suppress(InvalidInputError):
-        game.check_morale(info(), "Line company", ["officer_removed"])
-    game.end_battle(info(), "French", {"French": 2})
+        run(disb.CheckMorale(unit_name="Line company", causes=("officer_removed",)))
+    run(disb.EndBattle(winner="French", objectives={"French": 2}))
 
 
 def grimdark_campaign(app: App, name: str) -> None:
     """Two Grimdark Future matches (RULES.md §4), seeded dice: shooting and melee at half strength, a hero joined
     to its unit, and after each match the casualty rolls, XP and the mission rewards."""
-    game = Grimdark(app.ledger)
 
-    def info() -> CampaignInfo:
-        return app.ledger.resolve(name)
+    def run(command: Command[Any, Any]) -> None:
+        app.ledger.execute(app.ledger.resolve(name), command)
 
-    roster: tuple[tuple[str, str, dict[str, object]], ...] = (
+    roster: tuple[tuple[str, str, dict[str, JsonValue]], ...] = (
         ("Saurian Warriors", "Saurians", {"models": 10, "quality": 4, "points": 140}),
         ("Saurian Hero", "Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),
         ("Robot Squad", "Robots", {"models": 10, "quality": 4, "points": 150}),
         ("Robot Tank", "Robots", {"models": 1, "quality": 4, "tough": 12, "fearless": True, "points": 200}),
     )
     for unit, side, profile in roster:
-        game.muster(info(), unit, side, profile)
-    everyone = ["Saurian Warriors", "Saurian Hero", "Robot Squad", "Robot Tank"]
-    game.start_battle(info(), "The ruins of Kessel", everyone, {"Saurian Hero": "Saurian Warriors"})
-    game.shoot(info(), "Saurian Warriors", 5, by="Robot Squad")
-    game.melee(info(), "Saurian Warriors", "Robot Squad", 4, 2)
-    game.next_round(info())
-    game.shoot(info(), "Robot Tank", 7, by="Saurian Warriors")
+        run(gf.Muster(unit_name=unit, side=side, profile=profile))
+    everyone = ("Saurian Warriors", "Saurian Hero", "Robot Squad", "Robot Tank")
+    run(gf.StartBattle(battle_name="The ruins of Kessel", units=everyone, joins={"Saurian Hero": "Saurian Warriors"}))
+    run(gf.Shoot(unit_name="Saurian Warriors", wounds=5, by="Robot Squad"))
+    run(gf.Melee(a="Saurian Warriors", b="Robot Squad", wounds_by_a=4, wounds_by_b=2))
+    run(gf.NextRound())
+    run(gf.Shoot(unit_name="Robot Tank", wounds=7, by="Saurian Warriors"))
     with contextlib.suppress(InvalidInputError):  # only a Shaken unit recovers
-        game.recover(info(), "Robot Squad")
-    game.end_battle(info(), "Saurians")
-    game.start_battle(info(), "The spire", everyone)
-    game.melee(info(), "Robot Squad", "Saurian Warriors", 3, 1)
-    game.shoot(info(), "Saurian Hero", 2, by="Robot Tank")
-    game.end_battle(info(), "Robots")
+        run(gf.Recover(unit_name="Robot Squad"))
+    run(gf.EndBattle(winner="Saurians"))
+    run(gf.StartBattle(battle_name="The spire", units=everyone))
+    run(gf.Melee(a="Robot Squad", b="Saurian Warriors", wounds_by_a=3, wounds_by_b=1))
+    run(gf.Shoot(unit_name="Saurian Hero", wounds=2, by="Robot Tank"))
+    run(gf.EndBattle(winner="Robots"))
 
 
 def build_demo(app: App, out: Output) -> dict[str, Any]:

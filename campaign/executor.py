@@ -11,19 +11,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 
-from campaign.commands import CURRENT, command
+from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.rulesets import ruleset as find_ruleset
-from events.dice import DERIVATION, Dice, SeededDice, TableDice, parse, seed_commitment
-from events.envelope import NewEvent
+from campaign.rulesets.command import Command, Ruleset, Situation
+from campaign.rulesets.common import RollDice
+from events.dice import DERIVATION, ReplayDice, SeededDice, TableDice, seed_commitment
+from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
-from events.families.dice import SeedCommitted, SeedRevealed
+from events.families.dice import DiceRolled, DiceSetAside, SeedCommitted, SeedRevealed
 from events.families.timeline import CommandIssued
-from events.registry import Event, registry
+from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
 from events.vault import SeedVault
 from projections.campaign_state import CampaignStates, FoldingCampaignStates
@@ -33,7 +35,8 @@ from projections.state.campaigns import CampaignInfo
 log = structlog.get_logger(__name__)
 
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]{0,99}$")
-Decision = Callable[[Dice], Sequence[Event]]
+S = TypeVar("S")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,50 @@ class TableEntry:
     """Physical dice typed in by a person at the table."""
 
     faces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recorded command run again (amend, audit, verify): its own dice, the ids it gave the first time, and
+    for an amendment the seq of the command it replaces."""
+
+    dice: ReplayDice
+    ids: tuple[str, ...] = ()
+    amends: int | None = None
+
+
+class _Ids:
+    """Fresh ids for what a command creates: the recorded ones first (a re-run), then new ones."""
+
+    def __init__(self, fresh: Callable[[], str], recorded: Sequence[str]) -> None:
+        self._fresh = fresh
+        self._recorded = list(recorded)
+        self.given: list[str] = []
+
+    def __call__(self) -> str:
+        given = self._recorded.pop(0) if self._recorded else self._fresh()
+        self.given.append(given)
+        return given
+
+
+def _already_recorded(
+    seen: tuple[RecordedEvent, ...], command_id: str, name: str, inputs: dict[str, JsonValue]
+) -> AppendResult:
+    """A retried command id: the earlier result if it was this command with these inputs; refused otherwise
+    (a reused id must not silently drop a different command)."""
+    issued = next((e for e in seen if e.type == "timeline.command_issued"), None)
+    recorded = (
+        (issued.payload["command"], issued.payload["args"])
+        if issued is not None
+        else (seen[0].meta.get("command"), None)
+    )
+    if recorded[0] != name or (recorded[1] is not None and recorded[1] != inputs):
+        raise InvalidInputError(
+            f"command id {command_id!r} was already used for another command ({recorded[0]}"
+            f"{'' if recorded[1] is None or recorded[0] != name else ' with other inputs'}): "
+            "use a new --command-id"
+        )
+    return AppendResult(seen, duplicate=True)
 
 
 class Ledger:
@@ -59,13 +106,11 @@ class Ledger:
         self.store = store
         self.directory = directory
         self.vault = vault
-        self.states: CampaignStates = states if states is not None else FoldingCampaignStates(store)
+        self.states: CampaignStates = states if states is not None else FoldingCampaignStates(store, fold_for)
         self.actor = actor
         self._clock = clock
         self._new_id = new_id
         self._new_seed = new_seed
-        self.replay_dice: Dice | None = None
-        """Set while re-running recorded commands (amend, audit): their own dice, in order."""
 
     # -- campaigns ---------------------------------------------------------------------------------
 
@@ -112,36 +157,83 @@ class Ledger:
 
     # -- commands ------------------------------------------------------------------------------------
 
-    def run(
+    def execute(
         self,
         info: CampaignInfo,
-        command: str,
-        decide: Decision,
+        command: Command[Any, Any],
         *,
         table: TableEntry | None = None,
         command_id: str | None = None,
+        replay: Replay | None = None,
     ) -> AppendResult:
-        """Run one command: give ``decide`` the campaign's dice, append its events after the dice it used."""
+        """Run one command: the only way any command runs (CLI, server, demo, replay, amend, audit).
+
+        A command id seen before returns the earlier result if it was the same command with the same inputs,
+        and is refused otherwise. Then: the campaign's state at its head and the tables in force, the dice
+        (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
+        decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
+        """
+        inputs = command.inputs()
         if command_id is not None and (seen := self.store.command_events(info.campaign_id, command_id)):
-            return AppendResult(seen, duplicate=True)
-        issued = CURRENT.get()
-        header = [CommandIssued(command=issued[0], args=issued[1])] if issued is not None else []
-        if self.replay_dice is not None:
-            return self._append(
-                info.campaign_id, info.last_seq, [*header, *decide(self.replay_dice)], command, command_id
-            )
-        dice: SeededDice | TableDice
-        if table is not None:
-            dice = TableDice(table.faces, self.actor, info.next_roll_index)
+            return _already_recorded(seen, command_id, command.name, inputs)
+        owner = ruleset_of(type(command))
+        if owner is not None and owner.info.name != info.ruleset:
+            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+        if table is not None and not command.rolls:
+            raise InvalidInputError(f"{command.name} rolls no dice: leave out --dice")
+        state, tables = self.in_force(info, owner) if owner is not None else (None, None)
+        ids = _Ids(self._new_id, replay.ids if replay is not None else ())
+        dice: SeededDice | TableDice | ReplayDice
+        if replay is not None:
+            dice = replay.dice
+        elif table is not None:
+            dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
             seed = self.vault.seed(info.campaign_id, info.seed_epoch)
-            dice = SeededDice(info.dice_id or info.campaign_id, seed, info.seed_epoch, info.next_roll_index)
-        decided = list(decide(dice))
+            offered = self.on_table(info)
+            dice = SeededDice(info.dice_id or info.campaign_id, seed, info.seed_epoch, info.next_roll_index, offered)
+        decided = list(command.decide(Situation(state, tables, dice, ids, self.actor)))
         if isinstance(dice, TableDice):
             dice.finish()
-        return self._append(info.campaign_id, info.last_seq, [*header, *dice.rolled, *decided], command, command_id)
+        rolled: list[Event] = [] if isinstance(dice, ReplayDice) else list(dice.rolled)
+        used = dice.used if isinstance(dice, ReplayDice) else tuple(r.roll_index for r in dice.rolled)
+        header = CommandIssued(
+            command=command.name,
+            args=inputs,
+            version=command.schema_version,
+            dice=used,
+            ids=tuple(ids.given),
+            ruleset_version=owner.info.version if owner is not None else None,
+            amends=replay.amends if replay is not None else None,
+        )
+        return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
 
-    @command("ledger.roll")
+    def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
+        """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""
+        held: list[DiceRolled] = []
+        for seq in info.on_table:
+            for event in self.store.read(info.campaign_id, after_seq=seq - 1, upto_seq=seq):
+                decoded = registry.decode(event)
+                if isinstance(decoded, DiceRolled):
+                    held.append(decoded)
+        return held
+
+    def reroll(self, info: CampaignInfo, reason: str, command_id: str | None = None) -> AppendResult:
+        """Take the next die off the table, explicitly and on the record: the next command rolls new dice."""
+        if not reason.strip():
+            raise InvalidInputError("a reroll needs a reason (--reason), recorded with it for everyone to see")
+        if not info.on_table_index:
+            raise InvalidInputError("no dice are on the table: only dice of a retracted command can be rerolled")
+        event = DiceSetAside(roll_index=info.on_table_index[0], reason=reason.strip())
+        return self._append(info.campaign_id, info.last_seq, [event], "reroll", command_id)
+
+    def in_force(self, info: CampaignInfo, owner: Ruleset[S, T], at_seq: int | None = None) -> tuple[S, T]:
+        """A campaign of ``owner``'s ruleset as it stands (or stood at ``at_seq``), and its tables in force."""
+        if owner.info.name != info.ruleset:
+            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+        state = self.states.get(info, at_seq)
+        return state, tables_in_force(owner, state.overrides)
+
     def roll(
         self,
         info: CampaignInfo,
@@ -151,15 +243,7 @@ class Ledger:
         table: TableEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
-        spec = parse(notation)
-        if not purpose.strip():
-            raise InvalidInputError("--purpose must say what the roll is for")
-
-        def decide(dice: Dice) -> Sequence[Event]:
-            dice.roll(spec, purpose.strip())
-            return []
-
-        return self.run(info, "roll", decide, table=table, command_id=command_id)
+        return self.execute(info, RollDice(notation=notation, purpose=purpose), table=table, command_id=command_id)
 
     def reveal(self, info: CampaignInfo, *, command_id: str | None = None) -> AppendResult:
         """Publish the current seed and commit to a fresh one: past rolls become checkable, future ones not."""
@@ -183,6 +267,12 @@ class Ledger:
     def new_id(self) -> str:
         """A fresh identifier for a unit, battle or other entity named in events."""
         return self._new_id()
+
+    def record(
+        self, info: CampaignInfo, events: Sequence[Event], what: str, command_id: str | None = None
+    ) -> AppendResult:
+        """Append what the campaign's own timeline decides (a rewind): facts of no ruleset, rolling no dice."""
+        return self._append(info.campaign_id, info.last_seq, events, what, command_id)
 
     def append_prepared(
         self, info: CampaignInfo, events: Sequence[NewEvent], command: str, command_id: str | None = None

@@ -1,0 +1,84 @@
+"""``campaign fs battle-status``: the battle being fought (or the last one), as the five-grade rules see it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.output import Output, handles_errors
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN
+from events.errors import InvalidInputError
+
+
+@handles_errors
+def status(
+    campaign: CampaignOpt = None,
+    at: Annotated[int | None, typer.Option("--at", help="As it was at this seq.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
+    ledger = open_app().ledger
+    state, _ = ledger.in_force(ledger.resolve(campaign), PLUGIN, at)
+    battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
+    if battle_id is None:
+        raise InvalidInputError("no battle has been fought in this campaign yet")
+    battle = state.battles[battle_id]
+    rows = []
+    for unit_id, u in battle.units.items():
+        roster = state.roster[unit_id]
+        rows.append(
+            {
+                "unit": roster.name,
+                "side": u.side,
+                "grade": "no step back" if u.last_stand else u.grade,
+                "start_grade": u.start_grade,
+                "men": u.men,
+                "unverified": u.unverified,
+                "dead": u.dead,
+                "suppression": u.suppression,
+                "prone": u.prone,
+                "in_cover": u.in_cover,
+                "panic": u.panic,
+                "abandoned_wounded": u.abandoned_wounded,
+                "removed": u.removed,
+            }
+        )
+    out = Output(as_json)
+    if as_json:
+        out.json(
+            {
+                "battle": battle.name,
+                "turn": battle.turn,
+                "ended": battle.ended,
+                "motivation": dict(battle.motivation),
+                "units": rows,
+            }
+        )
+        return
+    title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
+    view = Table(title=title)
+    for column in ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status"):
+        view.add_column(column)
+    for r in rows:
+        position = ", ".join(p for p, on in (("prone", r["prone"]), ("cover", r["in_cover"])) if on) or "open"
+        status_text = (
+            r["removed"]
+            or (r["panic"] if r["panic"] != "none" else "")
+            or ("abandoned wounded" if r["abandoned_wounded"] else "")
+        )
+        view.add_row(
+            str(r["unit"]),
+            str(r["side"]),
+            str(r["grade"]),
+            str(r["start_grade"]),
+            str(r["men"]),
+            str(r["unverified"]),
+            str(r["dead"]),
+            str(r["suppression"]),
+            position,
+            str(status_text),
+        )
+    out.console.print(view)

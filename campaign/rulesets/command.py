@@ -1,0 +1,100 @@
+"""What a command is, what its decision sees, and what a ruleset declares to plug in (DESIGN.md, "Commands").
+
+A command is a typed value: a frozen pydantic model with a stable ``name`` (``"gf.shoot"``) and a
+``schema_version``, whose fields are its inputs. Its :meth:`Command.decide` is pure: given the campaign's
+state, the tables in force and the campaign's dice (a :class:`Situation`), it returns the events it causes,
+or refuses with an :class:`~events.errors.InvalidInputError`. The executor (``campaign/executor.py``) is the
+only caller: it records the command's inputs ahead of its effects, so any command can be run again later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from campaign.rulesets.decision import problems
+from events.dice import Dice
+from events.errors import InvalidInputError
+from events.registry import Event, JsonValue
+
+if TYPE_CHECKING:
+    from campaign.rulesets import RulesetInfo
+    from campaign.rulesets.tables import Sourced
+    from projections.fold import RulesetFold
+
+S = TypeVar("S")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Situation(Generic[S, T]):
+    """All a decision may read: the campaign as it stands, the tables in force, its dice, fresh ids for the
+    units and battles it creates (recorded, so a re-run gets the same ones) and who entered the command."""
+
+    state: S
+    tables: T
+    dice: Dice
+    new_id: Callable[[], str]
+    actor: str
+
+
+class Command(BaseModel, Generic[S, T]):
+    """A command's inputs, and the pure decision they lead to."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    name: ClassVar[str]
+    """Stable across versions of the program: it is written into the log."""
+    schema_version: ClassVar[int] = 1
+    """Raised when the fields change shape; an upcaster reads the older inputs (campaign/commands.py)."""
+    rolls: ClassVar[bool] = True
+    """Whether it may roll the campaign's dice (and so take ``--dice``)."""
+    records_since: ClassVar[Mapping[str, int]] = MappingProxyType({})
+    """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
+    older version did not record them, so re-evaluating it does not count their absence as drift."""
+
+    @classmethod
+    def build(cls, **fields: Any) -> Self:
+        """The command from inputs given by a person or a script; a value out of bounds is refused in the
+        program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error."""
+        try:
+            return cls(**fields)
+        except ValidationError as exc:
+            raise InvalidInputError(f"{cls.name}: {problems(exc, 'inputs')}") from None
+
+    def decide(self, s: Situation[S, T]) -> Sequence[Event]:
+        raise NotImplementedError(f"{type(self).__name__} does not decide")
+
+    @classmethod
+    def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        """``outcomes`` of this command as its ``version`` would have recorded them."""
+        return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
+
+    def inputs(self) -> dict[str, JsonValue]:
+        """The inputs as recorded in the log: the model's JSON (by the fields' recorded names), defaults included."""
+        dumped: dict[str, JsonValue] = self.model_dump(mode="json", by_alias=True)
+        return dumped
+
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""Recorded inputs of one version → the next version's (pure, like the event upcasters)."""
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S, T]):
+    """One ruleset, declared once: its commands, its fold and summary, and its tables' typed view.
+
+    ``upcasters`` maps ``(command name, version)`` to the function reading that version's recorded inputs as
+    the next one's; version 0 is the inputs recorded before commands were models (the service methods'
+    parameter names).
+    """
+
+    info: RulesetInfo
+    commands: tuple[type[Command[S, T]], ...]
+    make_fold: Callable[[Mapping[str, Sourced]], RulesetFold[S]]
+    tables_type: Callable[[Mapping[str, Sourced]], T]
+    upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)

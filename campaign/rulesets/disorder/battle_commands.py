@@ -1,0 +1,405 @@
+"""The disorder-marker ruleset's battle commands (seed 001, RULES.md §1): each a typed value with its pure decision.
+
+A command that costs a unit models decides, in one batch, everything the loss calls for: the permanent marker at
+half strength, the morale check (one for all causes), and the force's morale. Markers end with the battle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated, ClassVar
+
+from pydantic import Field
+
+from campaign.rulesets.command import Command
+from campaign.rulesets.common import find_unit
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.disorder import rules as dis
+from campaign.rulesets.disorder.commands import (
+    Appoint,
+    At,
+    Disband,
+    DisCommand,
+    HouseRule,
+    Muster,
+    Name,
+    Transfer,
+    causes_checked,
+    current_battle,
+    fighting,
+    force,
+    ruled,
+    with_force,
+)
+from campaign.rulesets.disorder.state import CampaignState, RosterUnit
+from campaign.rulesets.disorder.tables import Tables
+from events.errors import InvalidInputError
+from events.families.battle import BattleEnded, BattleStarted, OfficerRemoved, TurnBegan, UnitDeployed, UnitRemoved
+from events.registry import Event
+
+Cause = Annotated[str, Field(min_length=1, max_length=50)]
+MAX_CAUSES = 10
+"""No check has more causes than the tables know (four); ten leaves room to spare."""
+Distance = Field(min_length=1, max_length=20)
+"""Inches as typed at the table ("3", "1.5"), kept as typed: the rules read them as whole tenths, so no float
+reaches the log."""
+
+
+class StartBattle(DisCommand):
+    """A scenario begins: the units deployed (at their roster strength), each side under its officer."""
+
+    name: ClassVar[str] = "dis.battle_start"
+    rolls: ClassVar[bool] = False
+
+    battle_name: str = Field(min_length=1, max_length=100, alias="name")
+    units: tuple[str, ...] = Field(min_length=1, max_length=200)
+    scenario: str = Field(default="", max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        state = s.state
+        if state.active_battle is not None:
+            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+        if not self.battle_name.strip():
+            raise InvalidInputError("a battle needs a name")
+        deployed: list[RosterUnit] = []
+        for unit_name in self.units:
+            unit = find_unit(state, unit_name)
+            if unit in deployed:
+                raise InvalidInputError(f"{unit.name} is deployed twice")
+            deployed.append(unit)
+        sides = tuple(dict.fromkeys(u.side for u in deployed))
+        if len(sides) < 2:
+            raise InvalidInputError("a battle needs units of two sides at least")
+        leaderless = [side for side in sides if side not in state.officers]
+        if leaderless:
+            raise InvalidInputError(
+                f"no officer commands {', '.join(leaderless)}: appoint one with `campaign dis officer SIDE NAME`"
+            )
+        battle_id = s.new_id()
+        events: list[Event] = [
+            BattleStarted(
+                battle_id=battle_id,
+                name=self.battle_name,
+                scenario=self.scenario,
+                sides=sides,
+                settings={side: {"officer": state.officers[side]} for side in sides},
+            )
+        ]
+        kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
+        events.extend(
+            UnitDeployed(
+                battle_id=battle_id,
+                unit_id=u.unit_id,
+                side=u.side,
+                men=u.profile.models,
+                state={"points": u.profile.points, "troops": u.profile.troops, "permanent": kept.get(u.unit_id, 0)},
+            )
+            for u in deployed
+        )
+        return events
+
+
+class NextTurn(DisCommand):
+    name: ClassVar[str] = "dis.turn"
+    rolls: ClassVar[bool] = False
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        return [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)]
+
+
+class Hit(DisCommand):
+    """Models lost to shooting or melee (§1.3), then what that calls for: the permanent marker at half strength,
+    one morale check for this and any cause that came with it (``also``), and the force's morale."""
+
+    name: ClassVar[str] = "dis.hit"
+
+    unit_name: str = Name
+    lost: int = Field(ge=1, le=1000)
+    cause: str = Field(default="shooting", max_length=50)
+    also: tuple[Cause, ...] = Field(default=(), max_length=MAX_CAUSES)
+    close_order: bool = False
+    officer_near: bool = False
+
+    def decide(self, s: At) -> list[Event]:
+        if self.cause not in dis.LOSS_CAUSES:
+            raise InvalidInputError(f"models are lost to {' or '.join(dis.LOSS_CAUSES)} here, not {self.cause!r}")
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        unit = fighting(state, tables, self.unit_name)
+        after, facts, text = dis.lose_models(unit, battle.battle_id, self.lost, self.cause)
+        decisions = [
+            Decision(
+                "models_lost",
+                "§1.3",
+                unit.unit_id,
+                {"lost": self.lost, "cause": self.cause, "models": unit.models},
+                {"models": after.models},
+                text,
+                tuple(facts),
+            )
+        ]
+        gone = after.models == 0
+        marker = None if gone else dis.permanent_marker(tables, after, battle.battle_id)
+        if marker is not None:
+            decisions.append(marker)
+            after = replace(after, permanent=1)
+            gone = bool(marker.outcome["flees"])
+        # R2-7: recount the force before the check; beyond the flight threshold nobody checks at all.
+        counted = force(state, tables, battle, after, gone=gone, folded=None if gone else after.unit_id)
+        status = counted.outcome["status"] if counted else None
+        if gone or status == "flees":
+            return ruled(battle, [*decisions, counted] if counted else decisions)
+        causes: tuple[str, ...] = ("casualties", *self.also)
+        if status == "half" and "force_half" not in causes:
+            causes = (*causes, "force_half")  # its own losses brought the force to half: one more cause
+        causes_checked(battle, after, tables, causes, status)
+        check = dis.morale_check(
+            tables,
+            after,
+            s.dice,
+            battle.battle_id,
+            causes=causes,
+            lost=min(self.lost, unit.models),
+            close_order=self.close_order,
+            officer_near=self.officer_near,
+        )
+        decisions.extend([check, counted] if counted else [check])
+        if check.outcome["result"] == "flees":
+            fled = force(state, tables, battle, after, gone=True, status=status)
+            decisions.extend([fled] if fled else [])
+        return ruled(battle, decisions)
+
+
+class CheckMorale(DisCommand):
+    """A morale check without casualties (§1.3): a friend removed nearby, the officer lost, the force at half."""
+
+    name: ClassVar[str] = "dis.check"
+
+    unit_name: str = Name
+    causes: tuple[Cause, ...] = Field(max_length=MAX_CAUSES)
+    close_order: bool = False
+    officer_near: bool = False
+
+    def decide(self, s: At) -> list[Event]:
+        if "casualties" in self.causes:
+            raise InvalidInputError("a check for casualties comes with the loss: use `campaign dis hit`")
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        unit = fighting(state, tables, self.unit_name)
+        causes_checked(battle, unit, tables, self.causes)
+        check = dis.morale_check(
+            tables,
+            unit,
+            s.dice,
+            battle.battle_id,
+            causes=self.causes,
+            close_order=self.close_order,
+            officer_near=self.officer_near,
+        )
+        if check.outcome["result"] != "flees":
+            return ruled(battle, [check])
+        return ruled(battle, with_force(state, tables, battle, [check], unit))
+
+
+class AddMarker(DisCommand):
+    """A disorder marker from a source other than a morale check (a lost melee, a scenario rule)."""
+
+    name: ClassVar[str] = "dis.marker"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    reason: str = Field(max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        unit = fighting(state, tables, self.unit_name)
+        decision = dis.add_marker(tables, unit, battle.battle_id, self.reason)
+        if not decision.outcome["flees"]:
+            return ruled(battle, [decision])
+        return ruled(battle, with_force(state, tables, battle, [decision], unit))
+
+
+class Rally(DisCommand):
+    """A rally action (§1.6): on a pass the unit's non-permanent markers come off."""
+
+    name: ClassVar[str] = "dis.rally"
+
+    unit_name: str = Name
+    close_order: bool = False
+    officer_near: bool = False
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        unit = fighting(state, tables, self.unit_name)
+        decision = dis.rally(
+            tables, unit, s.dice, battle.battle_id, close_order=self.close_order, officer_near=self.officer_near
+        )
+        return ruled(battle, [decision])
+
+
+class Retreat(DisCommand):
+    """A retreat (§1.5): ``needed`` inches, ``moved`` of them (all by default); a model per full inch short is
+    captured; a model off the table takes the whole unit with it."""
+
+    name: ClassVar[str] = "dis.retreat"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    needed: str = Distance
+    moved: str | None = Field(default=None, min_length=1, max_length=20)
+    off_table: bool = False
+
+    def decide(self, s: At) -> list[Event]:
+        need = dis.tenths_of_inch(self.needed, "the retreat")
+        done = need if self.moved is None else dis.tenths_of_inch(self.moved, "the distance moved")
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        unit = fighting(state, tables, self.unit_name)
+        decision = dis.retreat(tables, unit, battle.battle_id, needed=need, moved=done, off_table=self.off_table)
+        decisions = [decision]
+        after = replace(unit, models=unit.models - int(decision.outcome["captured"]))
+        gone = self.off_table or after.models == 0
+        if not gone and decision.outcome["captured"]:
+            marker = dis.permanent_marker(tables, after, battle.battle_id)
+            if marker is not None:
+                decisions.append(marker)
+                after = replace(after, permanent=1)
+                gone = bool(marker.outcome["flees"])
+        if decision.outcome["captured"] or gone:
+            counted = force(state, tables, battle, after, gone=gone)
+            if counted:
+                decisions.append(counted)
+        return ruled(battle, decisions)
+
+
+class Remove(DisCommand):
+    """A unit leaves the table for a reason no other command records (destroyed in one melee, say)."""
+
+    name: ClassVar[str] = "dis.remove"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    reason: str = Field(max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        if not self.reason.strip():
+            raise InvalidInputError("say why the unit is removed")
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        unit = fighting(state, tables, self.unit_name)
+        removed = Decision(
+            "unit_removed",
+            "§1.2",
+            unit.unit_id,
+            {"reason": self.reason},
+            {"removed": True},
+            f"{unit.name} is removed: {self.reason}",
+            (UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason=self.reason),),
+        )
+        return ruled(battle, with_force(state, tables, battle, [removed], unit))
+
+
+class OfficerDown(DisCommand):
+    """The force's officer is removed from play (§1.3): every unit of the side checks, once per game."""
+
+    name: ClassVar[str] = "dis.officer_down"
+    rolls: ClassVar[bool] = False
+
+    side: str = Field(min_length=1, max_length=100)
+
+    def decide(self, s: At) -> list[Event]:
+        state = s.state
+        battle = current_battle(state)
+        if self.side not in battle.sides:
+            raise InvalidInputError(f"{self.side!r} is not a side of this battle ({', '.join(battle.sides)})")
+        if self.side in battle.officer_removed:
+            raise InvalidInputError(f"{self.side}'s officer was already removed in this battle")
+        units = sorted(
+            state.roster[uid].name for uid, u in battle.units.items() if u.side == self.side and u.removed is None
+        )
+        officer = state.officers.get(self.side, "")
+        decision = Decision(
+            "officer_removed",
+            "§1.3",
+            None,
+            {"side": self.side, "officer": officer},
+            {"units_to_check": units},
+            f"{self.side}'s officer {officer} is removed from play: "
+            f"each of its units takes a morale check (officer_removed): {', '.join(units) or 'none left'}",
+            (OfficerRemoved(battle_id=battle.battle_id, side=self.side),),
+        )
+        return ruled(battle, [decision])
+
+
+class EndBattle(DisCommand):
+    """The last turn is played out (§1.8): each force's Glory goes to its officer; markers end with the battle.
+
+    ``winner`` is a side, or None for a draw; ``objectives`` the scenario objectives each side holds."""
+
+    name: ClassVar[str] = "dis.battle_end"
+    rolls: ClassVar[bool] = False
+
+    winner: str | None = Field(default=None, max_length=100)
+    objectives: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(default_factory=dict)
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        battle = current_battle(state)
+        held = dict(self.objectives)
+        if self.winner is not None and self.winner not in battle.sides:
+            raise InvalidInputError(f"{self.winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+        strangers = sorted(set(held) - set(battle.sides))
+        if strangers:
+            raise InvalidInputError(f"{', '.join(strangers)}: not a side of this battle")
+        decisions: list[Decision] = []
+        removed = [u for u in battle.units.values() if u.removed]
+        for side in battle.sides:
+            officer = str(state.officers.get(side, ""))
+            career = state.careers.get(officer)
+            decisions.append(
+                dis.glory(
+                    tables,
+                    battle.battle_id,
+                    side,
+                    officer,
+                    result="drawn" if self.winner is None else ("won" if self.winner == side else "lost"),
+                    objectives=held.get(side, 0),
+                    enemy_removed=sum(1 for u in removed if u.side != side),
+                    own_fled=sum(1 for u in removed if u.side == side and (u.removed or "").startswith("fled")),
+                    officer_removed=side in battle.officer_removed,
+                    glory_before=career.glory if career else 0,
+                )
+            )
+        result = "draw" if self.winner is None else f"won by {self.winner}"
+        ended = Decision(
+            "battle_end",
+            "§1.8",
+            None,
+            {"winner": self.winner, "objectives": held},
+            {"result": result},
+            f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
+            (BattleEnded(battle_id=battle.battle_id, result=result, winner=self.winner),),
+        )
+        return ruled(battle, [*decisions, ended])
+
+
+COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
+    Muster,
+    Appoint,
+    Transfer,
+    Disband,
+    HouseRule,
+    StartBattle,
+    NextTurn,
+    Hit,
+    CheckMorale,
+    AddMarker,
+    Rally,
+    Retreat,
+    Remove,
+    OfficerDown,
+    EndBattle,
+)

@@ -1,0 +1,197 @@
+"""The disorder-marker ruleset's roster commands (seed 001): units, officers, transfers and house rules, and what
+its battle commands share (``battle_commands.py``).
+
+Between battles the roster, the officers and their Glory carry on; markers end with the battle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from pydantic import Field
+
+from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import HouseRule as BaseHouseRule
+from campaign.rulesets.common import check_transfer, find_unit, new_unit
+from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.disorder import rules as dis
+from campaign.rulesets.disorder.profile import UnitProfile
+from campaign.rulesets.disorder.state import BattleState, CampaignState
+from campaign.rulesets.disorder.tables import Tables
+from events.errors import InvalidInputError
+from events.families.career import OfficerAppointed
+from events.families.economy import UnitDisbanded
+from events.families.roster import MenTransferred, UnitMustered
+from events.registry import Event, JsonValue
+
+RULESET = RULESETS["disorder"]
+Name = Field(min_length=1, max_length=100)
+
+At = Situation[CampaignState, Tables]
+
+
+class DisCommand(Command[CampaignState, Tables]):
+    """A disorder-marker command."""
+
+
+def current_battle(state: CampaignState) -> BattleState:
+    """The battle being fought; a clear refusal if there is none."""
+    if state.active_battle is None:
+        raise InvalidInputError("no battle is being fought: start one with `campaign dis battle-start`")
+    return state.battles[state.active_battle]
+
+
+def fighting(state: CampaignState, tables: Tables, name: str) -> dis.Unit:
+    """A unit still on the table in the battle being fought, as the rules read it."""
+    battle = current_battle(state)
+    unit = find_unit(state, name)
+    if unit.unit_id not in battle.units:
+        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
+    removed = battle.units[unit.unit_id].removed
+    if removed:
+        raise InvalidInputError(f"{unit.name} is no longer on the table ({removed})")
+    return state.in_battle(battle, unit.unit_id, tables)
+
+
+def force(
+    state: CampaignState,
+    tables: Tables,
+    battle: BattleState,
+    unit: dis.Unit,
+    *,
+    gone: bool,
+    status: str | None = None,
+    folded: str | None = None,
+) -> Decision | None:
+    """The force's morale (§1.3) once this command's ``unit`` (as it is after it; ``gone`` if removed) counts;
+    ``status`` the force's status if this command changed it already, ``folded`` a unit whose check already
+    counts force at half (R2-7)."""
+    side = unit.side
+    units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in battle.order]
+    gone_ids = {uid for uid, u in battle.units.items() if u.removed}
+    if gone or unit.models == 0:
+        gone_ids.add(unit.unit_id)
+    mine = [u for u in units if u.side == side]
+    return dis.force_morale(
+        tables,
+        battle.battle_id,
+        side,
+        start_points=battle.start_points(side),
+        lost_points=sum(dis.points_lost(tables, u, u.unit_id in gone_ids) for u in mine),
+        status=status or battle.force.get(side),
+        remaining=[u for u in mine if u.unit_id not in gone_ids],
+        folded=folded,
+    )
+
+
+def causes_checked(
+    battle: BattleState, unit: dis.Unit, tables: Tables, causes: Sequence[str], force_now: str | None = None
+) -> None:
+    """R2-7 (4): the causes a check cites have happened (``force_now``: the force's status if this command
+    changed it), and a once-per-game cause is not used again."""
+    happened = ["force_half"] * bool(force_now or battle.force.get(unit.side))
+    happened += ["officer_removed"] * (unit.side in battle.officer_removed)
+    dis.causes_that_happened(tables, unit, causes, happened=happened, used=battle.units[unit.unit_id].checked_for)
+
+
+def with_force(
+    state: CampaignState, tables: Tables, battle: BattleState, decisions: Sequence[Decision], unit: dis.Unit
+) -> list[Decision]:
+    """The decisions, and the force's morale after them when ``unit`` has left the table."""
+    counted = force(state, tables, battle, unit, gone=True)
+    return [*decisions, counted] if counted else list(decisions)
+
+
+def ruled(battle: BattleState, decisions: Sequence[Decision]) -> list[Event]:
+    """Decisions on the battle being fought, each as a ``rules.applied`` record followed by its facts."""
+    return decision_events(decisions, battle.battle_id, RULESET)
+
+
+# -- roster and officers ------------------------------------------------------------------------------
+
+
+class Muster(DisCommand):
+    """A unit joins the roster: its models, troop type (→ Discipline) and points."""
+
+    name: ClassVar[str] = "dis.muster"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=100, alias="name")
+    side: str = Field(min_length=1, max_length=100)
+    profile: dict[str, JsonValue]
+
+    def decide(self, s: At) -> list[Event]:
+        checked = new_unit(s.state, self.unit_name, self.side, UnitProfile, self.profile, "disorder-marker")
+        s.tables.discipline(checked.troops)
+        return [
+            UnitMustered(
+                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
+            )
+        ]
+
+
+class Appoint(DisCommand):
+    """An officer takes command of a side's force; his Glory and rank follow him from battle to battle."""
+
+    name: ClassVar[str] = "dis.officer"
+    rolls: ClassVar[bool] = False
+
+    side: str = Field(min_length=1, max_length=100)
+    officer: str = Field(min_length=1, max_length=100)
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        if not self.side.strip() or not self.officer.strip():
+            raise InvalidInputError("an officer needs a name and a side")
+        if state.active_battle is not None:
+            raise InvalidInputError("officers take command between battles: end the battle first")
+        known = state.careers.get(self.officer)
+        if known is not None and known.side != self.side and state.officers.get(known.side) == self.officer:
+            raise InvalidInputError(f"{self.officer} commands {known.side}: appoint another officer there first")
+        rank = tables.rank(known.glory if known else 0)
+        return [OfficerAppointed(side=self.side, officer=self.officer, rank=rank)]
+
+
+class Transfer(DisCommand):
+    """Models move to another unit of the same side between battles."""
+
+    name: ClassVar[str] = "dis.transfer"
+    rolls: ClassVar[bool] = False
+
+    from_unit: str = Name
+    to_unit: str = Name
+    men: int = Field(ge=1, le=1000)
+
+    def decide(self, s: At) -> list[Event]:
+        state = s.state
+        if state.active_battle is not None:
+            raise InvalidInputError("models move between units between battles: end the battle first")
+        giver, receiver = find_unit(state, self.from_unit), find_unit(state, self.to_unit)
+        check_transfer(giver, receiver, self.men, giver.profile.models - 1, "models to spare (one stays)")
+        return [MenTransferred(from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=0)]
+
+
+class Disband(DisCommand):
+    name: ClassVar[str] = "dis.disband"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    reason: str = Field(min_length=1, max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        state = s.state
+        unit = find_unit(state, self.unit_name)
+        if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+            raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
+        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
+
+
+class HouseRule(BaseHouseRule[CampaignState, Tables]):
+    name: ClassVar[str] = "dis.house_rule"
+    ruleset_name: ClassVar[str] = RULESET.name
+
+    def check_value(self, tables: Tables) -> None:
+        super().check_value(tables)
+        dis.check_table_value(self.path, self.value)

@@ -1,0 +1,441 @@
+"""The five-grade ruleset's commands (seed 000) on the roster, between battles and around a battle: each a typed
+value with its pure decision. The morale rules played during a battle are in ``battle_commands``."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from campaign.rulesets import RULESETS
+from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import HouseRule as BaseHouseRule
+from campaign.rulesets.common import check_transfer, find_unit, new_unit
+from campaign.rulesets.fighting_spirit import start
+from campaign.rulesets.fighting_spirit.profile import UnitProfile
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
+from events.errors import InvalidInputError
+from events.families.battle import (
+    BattleEnded,
+    BattleStarted,
+    PositionChanged,
+    TurnBegan,
+    UnitActivated,
+    UnitDeployed,
+    WoundedAbandoned,
+    WoundedChecked,
+)
+from events.families.calendar import DaysPassed, MonthEnded, SideCondition
+from events.families.economy import FundsChanged, PaySettled, TroopsRecruited, UnitDisbanded
+from events.families.roster import MenTransferred, UnitMustered
+from events.registry import Event, JsonValue
+
+RULESET = RULESETS["fighting-spirit"]
+MEN = 10_000
+"""More men than any unit holds (a profile's size is at most 500; recruits and transfers add to it)."""
+MONEY = 1_000_000_000_000
+Name = Field(min_length=1, max_length=100)
+SideName = Annotated[str, Field(min_length=1, max_length=100)]
+
+Activity = Literal["rest", "march", "forced_march", "front"]
+
+At = Situation[CampaignState, Tables]
+
+
+class FsCommand(Command[CampaignState, Tables]):
+    """A five-grade command."""
+
+
+class Deployment(BaseModel):
+    """A unit on the table at a battle's start: its fatigue (→ its starting grade) and its position."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    unit: str = Field(min_length=1, max_length=100)
+    fatigue: str | None = Field(default=None, max_length=20)
+    """FRESH, TIRED or EXHAUSTED; None takes what the campaign record gives (RULES.md §5)."""
+    in_cover: bool = False
+    prone: bool = False
+    start_grade: str | None = Field(default=None, max_length=20)
+    """A scenario's start grade for this unit (R2-3), instead of its side's fatigue."""
+
+
+def current_battle(state: CampaignState) -> BattleState:
+    """The battle being fought; a clear refusal if there is none."""
+    if state.active_battle is None:
+        raise InvalidInputError("no battle is being fought: start one with `campaign fs battle-start`")
+    return state.battles[state.active_battle]
+
+
+def _off_table(state: CampaignState, unit: RosterUnit, why: str) -> None:
+    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+        raise InvalidInputError(f"{unit.name} is in the battle being fought: {why}")
+
+
+def _campaign_side(state: CampaignState, side: str) -> None:
+    if side not in {u.side for u in state.roster.values()}:
+        raise InvalidInputError(f"no unit of this campaign fights for {side}")
+
+
+# -- roster ----------------------------------------------------------------------------------------
+
+
+class Muster(FsCommand):
+    """A unit joins the roster with its five-grade profile, under its superior in the chain of command."""
+
+    name: ClassVar[str] = "fs.muster"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=100, alias="name")
+    side: str = Field(min_length=1, max_length=100)
+    profile: dict[str, JsonValue]
+    reports_to: str | None = Field(default=None, max_length=100)
+
+    def decide(self, s: At) -> list[Event]:
+        state = s.state
+        checked = new_unit(state, self.unit_name, self.side, UnitProfile, self.profile, "five-grade")
+        parent = None
+        if self.reports_to is not None:
+            parent = find_unit(state, self.reports_to)
+            if parent.side != self.side:
+                raise InvalidInputError(f"{parent.name} is on side {parent.side!r}, not {self.side!r}")
+        return [
+            UnitMustered(
+                unit_id=s.new_id(),
+                name=self.unit_name,
+                side=self.side,
+                profile=checked.model_dump(mode="json"),
+                reports_to=parent.unit_id if parent else None,
+            )
+        ]
+
+
+class Recruit(FsCommand):
+    """Replacements join a unit with no battles behind them (its experience is re-averaged, §5)."""
+
+    name: ClassVar[str] = "fs.recruit"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    men: int = Field(ge=1, le=MEN)
+
+    def decide(self, s: At) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        _off_table(s.state, unit, "recruits join between battles")
+        return [TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality="recruit", experience=0, cost=0)]
+
+
+class Transfer(FsCommand):
+    """Men move to another unit of the same side between battles; its experience is re-averaged (§5)."""
+
+    name: ClassVar[str] = "fs.transfer"
+    rolls: ClassVar[bool] = False
+
+    from_unit: str = Name
+    to_unit: str = Name
+    men: int = Field(ge=-MEN, le=MEN)
+    """Its sign is checked by the decision, in the words every ruleset's transfer uses."""
+
+    def decide(self, s: At) -> list[Event]:
+        state = s.state
+        giver, receiver = find_unit(state, self.from_unit), find_unit(state, self.to_unit)
+        record = state.records[giver.unit_id]
+        check_transfer(giver, receiver, self.men, record.men, "men")
+        for u in (giver, receiver):
+            _off_table(state, u, "men move between battles")
+        return [
+            MenTransferred(
+                from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=record.experience
+            )
+        ]
+
+
+class Disband(FsCommand):
+    """A unit leaves the campaign between battles: it is paid no more and fights no more (its record stays)."""
+
+    name: ClassVar[str] = "fs.disband"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    reason: str = Field(default="", max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        _off_table(s.state, unit, "end the battle first")
+        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
+
+
+class HouseRule(BaseHouseRule[CampaignState, Tables]):
+    name: ClassVar[str] = "fs.house_rule"
+    ruleset_name: ClassVar[str] = RULESET.name
+
+
+# -- a battle's course -------------------------------------------------------------------------------
+
+
+class StartBattle(FsCommand):
+    """A battle begins: each side's motivation, each unit's fatigue (→ its starting grade) and position."""
+
+    name: ClassVar[str] = "fs.battle_start"
+    rolls: ClassVar[bool] = False
+
+    battle_name: str = Field(max_length=100, alias="name")
+    motivation: dict[SideName, str] = Field(max_length=20)
+    deployments: tuple[Deployment, ...] = Field(max_length=500)
+    scenario: str = Field(default="", max_length=500)
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        if state.active_battle is not None:
+            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+        if not self.motivation:
+            raise InvalidInputError("a battle needs its sides, each with a motivation (e.g. --side Keno=low)")
+        for side, level in self.motivation.items():
+            if level not in MOTIVATIONS:
+                raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
+        if not self.deployments:
+            raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
+        battle_id = s.new_id()
+        events: list[Event] = [
+            BattleStarted(
+                battle_id=battle_id,
+                name=self.battle_name,
+                scenario=self.scenario,
+                sides=tuple(self.motivation),
+                settings={side: {"motivation": level} for side, level in self.motivation.items()},
+            )
+        ]
+        campaign_sides = {u.side for u in state.roster.values()}
+        strangers = sorted(set(self.motivation) - campaign_sides)
+        if strangers:
+            raise InvalidInputError(f"no unit of this campaign fights for {', '.join(strangers)}")
+        units = [find_unit(state, d.unit) for d in self.deployments]
+        records = [state.fatigue(u.unit_id, tables) for u in units]
+        stated = (d.fatigue for d in self.deployments)
+        fatigues = start.side_fatigues(
+            tables, [start.Deployed(*row) for row in zip(units, stated, records, strict=True)]
+        )
+        seen: set[str] = set()
+        for d, unit in zip(self.deployments, units, strict=True):
+            if unit.side not in self.motivation:
+                raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, which is not a side of this battle")
+            if unit.unit_id in seen:
+                raise InvalidInputError(f"{unit.name} is deployed twice")
+            seen.add(unit.unit_id)
+            fatigue = fatigues[unit.unit_id]
+            grade = start.start_grade(tables, unit, fatigue, d.start_grade)
+            record = state.records.get(unit.unit_id)
+            men = record.men if record is not None else unit.profile.size
+            if men <= 0:
+                raise InvalidInputError(f"{unit.name} has no men left to deploy")
+            events.append(
+                UnitDeployed(
+                    battle_id=battle_id,
+                    unit_id=unit.unit_id,
+                    side=unit.side,
+                    men=men,
+                    state={"fatigue": fatigue, "start_grade": grade, "in_cover": d.in_cover, "prone": d.prone},
+                )
+            )
+        return events
+
+
+class EndBattle(FsCommand):
+    name: ClassVar[str] = "fs.battle_end"
+    rolls: ClassVar[bool] = False
+
+    result: str = Field(max_length=500)
+    winner: str | None = Field(default=None, max_length=100)
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        if self.winner is not None and self.winner not in battle.sides:
+            raise InvalidInputError(f"{self.winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+        return [BattleEnded(battle_id=battle.battle_id, result=self.result, winner=self.winner)]
+
+
+class NextTurn(FsCommand):
+    name: ClassVar[str] = "fs.turn"
+    rolls: ClassVar[bool] = False
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        return [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)]
+
+
+class Activate(FsCommand):
+    name: ClassVar[str] = "fs.activate"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = find_unit(s.state, self.unit_name)
+        fs.active_unit(battle, unit)
+        return [UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)]
+
+
+class Wounded(FsCommand):
+    """Unverified casualties checked by a Reorganise action, or the wounded abandoned."""
+
+    name: ClassVar[str] = "fs.wounded"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    checked: int | None = Field(default=None, ge=0, le=MEN)
+    abandoned: bool = False
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = find_unit(s.state, self.unit_name)
+        us = fs.active_unit(battle, unit)
+        if self.abandoned == (self.checked is not None):
+            raise InvalidInputError("say either --checked N (a Reorganise action) or --abandoned")
+        if self.checked is not None:
+            if not 0 < self.checked <= us.unverified:
+                raise InvalidInputError(
+                    f"{unit.name} has {us.unverified} unverified casualties; cannot check {self.checked}"
+                )
+            return [WoundedChecked(battle_id=battle.battle_id, unit_id=unit.unit_id, count=self.checked)]
+        return [WoundedAbandoned(battle_id=battle.battle_id, unit_id=unit.unit_id)]
+
+
+class Position(FsCommand):
+    """A move into or out of cover, or going prone, where no test is needed."""
+
+    name: ClassVar[str] = "fs.position"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    prone: bool | None = None
+    in_cover: bool | None = None
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = find_unit(s.state, self.unit_name)
+        fs.active_unit(battle, unit)
+        if self.prone is None and self.in_cover is None:
+            raise InvalidInputError("say what changed: --prone/--standing, --cover/--open")
+        return [
+            PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, prone=self.prone, in_cover=self.in_cover)
+        ]
+
+
+# -- the campaign between battles (RULES.md §5) ------------------------------------------------------
+
+
+class PassDays(FsCommand):
+    """Days at rest, on the march (forced or not) or at the front: fatigue follows from them."""
+
+    name: ClassVar[str] = "fs.days"
+    rolls: ClassVar[bool] = False
+
+    days: int = Field(ge=-36_500, le=36_500)
+    """Its sign is checked by the decision, in the rules' words."""
+    activity: Activity
+    side: str | None = Field(default=None, max_length=100)
+
+    def decide(self, s: At) -> list[Event]:
+        if self.days <= 0:
+            raise InvalidInputError("time only moves forward: give a positive number of days")
+        if s.state.active_battle is not None:
+            raise InvalidInputError("a battle is being fought: end it before days pass")
+        if self.side is not None:
+            _campaign_side(s.state, self.side)
+        return [DaysPassed(days=self.days, activity=self.activity, side=self.side)]
+
+
+class Condition(FsCommand):
+    """A side runs out of supplies or is encircled (its units are exhausted), or no longer."""
+
+    name: ClassVar[str] = "fs.condition"
+    rolls: ClassVar[bool] = False
+
+    side: str = Name
+    condition: Literal["no_supplies", "encircled"]
+    active: bool
+
+    def decide(self, s: At) -> list[Event]:
+        _campaign_side(s.state, self.side)
+        return [SideCondition(side=self.side, condition=self.condition, active=self.active)]
+
+
+class Funds(FsCommand):
+    """Money in or out of a side's treasury (optional pay rules); a treasury never goes below nothing."""
+
+    name: ClassVar[str] = "fs.funds"
+    rolls: ClassVar[bool] = False
+
+    side: str = Name
+    amount: int = Field(ge=-MONEY, le=MONEY)
+    reason: str = Field(max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        held = s.state.treasury.get(self.side, 0)
+        if self.amount < 0 and held < -self.amount:
+            raise InvalidInputError(f"{self.side}'s treasury holds {held}; it cannot pay {-self.amount}")
+        return [FundsChanged(side=self.side, amount=self.amount, reason=self.reason)]
+
+
+class MonthEnd(FsCommand):
+    """Optional pay (the 002 pay rules switched on, §5): wages per man; a missed payday is owed."""
+
+    name: ClassVar[str] = "fs.month_end"
+    rolls: ClassVar[bool] = False
+
+    pay_pct: dict[SideName, Annotated[int, Field(ge=0, le=1_000)]] = Field(default_factory=dict, max_length=20)
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        wage = int(tables.value("campaign.pay.monthly_per_man"))
+        events: list[Event] = []
+        for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
+            units = [
+                u for u in state.units() if u.side == side and not u.disbanded and state.records[u.unit_id].men > 0
+            ]
+            if not units:
+                raise InvalidInputError(f"no unit of this campaign fights for {side}")
+            total = 0
+            for u in units:
+                due = wage * state.records[u.unit_id].men
+                paid = due * pct // 100
+                total += paid
+                events.append(
+                    PaySettled(
+                        unit_id=u.unit_id,
+                        month=state.month,
+                        due=due,
+                        paid=paid,
+                        penalty=0,
+                        paid_streak=0,
+                        bonus_morale=0,
+                    )
+                )
+            if total > state.treasury.get(side, 0):
+                raise InvalidInputError(f"{side}'s treasury holds {state.treasury.get(side, 0)}; the pay is {total}")
+            if total:
+                events.append(FundsChanged(side=side, amount=-total, reason=f"pay, month {state.month}"))
+        events.append(MonthEnded(month=state.month))
+        return events
+
+
+COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
+    Muster,
+    Recruit,
+    Transfer,
+    Disband,
+    HouseRule,
+    StartBattle,
+    EndBattle,
+    NextTurn,
+    Activate,
+    Wounded,
+    Position,
+    PassDays,
+    Condition,
+    Funds,
+    MonthEnd,
+)

@@ -1,0 +1,496 @@
+"""Grimdark Future's commands (seed 004): each a typed value with its pure decision.
+
+A battle's wounds, melees and Shaken units end with it; its end rolls every casualty, counts each unit's XP
+(and level-ups), and pays the mission rewards, which carry on through the campaign.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from pydantic import Field
+
+from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import HouseRule as BaseHouseRule
+from campaign.rulesets.common import find_unit, new_unit
+from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.profile import UnitProfile
+from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.grimdark.tables import Tables
+from events.errors import InvalidInputError
+from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
+from events.families.career import TraitGained, XpGained
+from events.families.economy import FundsChanged, UnitDisbanded
+from events.families.roster import UnitMustered
+from events.registry import Event, JsonValue
+
+RULESET = RULESETS["grimdark"]
+CASUALTY_REASONS = ("destroyed", "routed")
+Name = Field(min_length=1, max_length=100)
+
+At = Situation[CampaignState, Tables]
+
+
+class GfCommand(Command[CampaignState, Tables]):
+    """A Grimdark Future command."""
+
+
+def current_battle(state: CampaignState) -> BattleState:
+    """The battle being fought; a clear refusal if there is none."""
+    if state.active_battle is None:
+        raise InvalidInputError("no battle is being fought: start one with `campaign gf battle-start`")
+    return state.battles[state.active_battle]
+
+
+def fighting(state: CampaignState, name: str) -> gf.Unit:
+    """A unit on the table in the battle being fought, as the rules read it."""
+    battle = current_battle(state)
+    unit = find_unit(state, name)
+    if unit.unit_id not in battle.units:
+        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
+    here = battle.units[unit.unit_id]
+    if here.removed:
+        raise InvalidInputError(f"{unit.name} is no longer on the table ({here.removed})")
+    if here.joined_to is not None:
+        host = state.roster[here.joined_to].name
+        raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {host}'s")
+    return state.in_battle(battle, unit.unit_id)
+
+
+def ruled(state: CampaignState, battle: BattleState, decisions: Sequence[Decision]) -> list[Event]:
+    """A rule's decisions on the battle being fought, with what they bring about (a joined hero shares its
+    unit's fate), each as a ``rules.applied`` record followed by its facts."""
+    return decision_events(_with_joined(state, battle, decisions), battle.battle_id, RULESET)
+
+
+def checked_profile(
+    state: CampaignState, tables: Tables, name: str, side: str, profile: dict[str, JsonValue]
+) -> UnitProfile:
+    checked = new_unit(state, name, side, UnitProfile, profile, "Grimdark Future")
+    if checked.hero and checked.models != 1:
+        raise InvalidInputError("a hero is a single model")
+    if checked.skill_set is not None:
+        if not checked.hero:
+            raise InvalidInputError("only a hero has a skill set")
+        if checked.skill_set not in tables.skill_sets:
+            raise InvalidInputError(
+                f"unknown skill set {checked.skill_set!r}: choose one of {', '.join(tables.skill_sets)}"
+            )
+    return checked
+
+
+def _off_table(state: CampaignState, unit: RosterUnit) -> None:
+    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+        raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
+
+
+# -- roster ----------------------------------------------------------------------------------------
+
+
+class Muster(GfCommand):
+    """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
+
+    name: ClassVar[str] = "gf.muster"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=100, alias="name")
+    side: str = Field(min_length=1, max_length=100)
+    profile: dict[str, JsonValue]
+
+    def decide(self, s: At) -> list[Event]:
+        checked = checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile)
+        return [
+            UnitMustered(
+                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
+            )
+        ]
+
+
+class Disband(GfCommand):
+    name: ClassVar[str] = "gf.disband"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    reason: str = Field(min_length=1, max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        _off_table(s.state, unit)
+        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
+
+
+class Buy(GfCommand):
+    """A unit bought with the side's campaign points (§4.2); no army may grow past the lowest + 250 pts."""
+
+    name: ClassVar[str] = "gf.buy"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=100, alias="name")
+    side: str = Field(min_length=1, max_length=100)
+    profile: dict[str, JsonValue]
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        checked = checked_profile(state, tables, self.unit_name, self.side, self.profile)
+        held = state.treasury.get(self.side, 0)
+        if checked.points > held:
+            raise InvalidInputError(f"{self.side} has {held} campaign points: {self.unit_name} costs {checked.points}")
+        values = state.army_values()
+        problem = gf.army_cap_problem(tables, values, self.side, values.get(self.side, 0) + checked.points)
+        if problem:
+            raise InvalidInputError(problem)
+        return [
+            UnitMustered(
+                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
+            ),
+            FundsChanged(side=self.side, amount=-checked.points, reason=f"bought {self.unit_name}"),
+        ]
+
+
+class Sell(GfCommand):
+    """A unit sold between matches: off the army sheet, its points (as the tables refund them) back."""
+
+    name: ClassVar[str] = "gf.sell"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        _off_table(s.state, unit)
+        refund = unit.points * s.tables.number("army.sell_refund_pct") // 100
+        return [
+            UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
+            FundsChanged(side=unit.side, amount=refund, reason=f"sold {unit.name}"),
+        ]
+
+
+class Transfer(GfCommand):
+    """Every ruleset's roster has a transfer; Grimdark Future's refuses it."""
+
+    name: ClassVar[str] = "gf.transfer"
+    rolls: ClassVar[bool] = False
+
+    from_unit: str = Name
+    to_unit: str = Name
+    men: int = Field(ge=1, le=1_000_000)
+
+    def decide(self, s: At) -> list[Event]:
+        raise InvalidInputError("Grimdark Future units do not trade models: buy, sell or disband units instead")
+
+
+class HouseRule(BaseHouseRule[CampaignState, Tables]):
+    name: ClassVar[str] = "gf.house_rule"
+    ruleset_name: ClassVar[str] = RULESET.name
+
+
+# -- battles ---------------------------------------------------------------------------------------
+
+
+class StartBattle(GfCommand):
+    """A match begins with the units listed. ``joins`` (JOINER → UNIT) puts a hero into a unit of its side
+    (+1 to its starting size), or combines two like units into one (their models summed; RULES.md O11).
+    With ``special``, each side rolls its special objective (§4.2)."""
+
+    name: ClassVar[str] = "gf.battle_start"
+    schema_version: ClassVar[int] = 2
+
+    battle_name: str = Field(min_length=1, max_length=100, alias="name")
+    units: tuple[str, ...] = Field(min_length=1, max_length=200)
+    joins: dict[str, str] = Field(default_factory=dict)
+    special: bool = False
+    hero_is_model: bool = True
+    """R2-32: a joined hero is one of its unit's models. A battle recorded before (version 1) keeps the first
+    edition's reading, so that its later commands re-run as they were recorded."""
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        if state.active_battle is not None:
+            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+        if not self.battle_name.strip():
+            raise InvalidInputError("a battle needs a name")
+        deployed: list[RosterUnit] = []
+        for unit_name in self.units:
+            unit = find_unit(state, unit_name)
+            if unit in deployed:
+                raise InvalidInputError(f"{unit.name} is deployed twice")
+            deployed.append(unit)
+        sides = tuple(dict.fromkeys(u.side for u in deployed))
+        if len(sides) < 2:
+            raise InvalidInputError("a battle needs units of two sides at least")
+        joined: dict[str, str] = {}
+        for joiner_name, unit_name in self.joins.items():
+            joiner, unit = find_unit(state, joiner_name), find_unit(state, unit_name)
+            if joiner not in deployed or unit not in deployed:
+                raise InvalidInputError(f"{joiner.name} and {unit.name} must both be deployed to join")
+            if joiner == unit or unit.profile.hero:
+                raise InvalidInputError(f"{joiner.name} cannot join {unit.name}: join a hero or a like unit to a unit")
+            if joiner.side != unit.side:
+                raise InvalidInputError(f"{joiner.name} fights for {joiner.side}, {unit.name} for {unit.side}")
+            if not joiner.profile.hero and (joiner.profile.quality, joiner.tough) != (unit.profile.quality, unit.tough):
+                raise InvalidInputError(f"only like units combine: {joiner.name} and {unit.name} differ")
+            if unit.unit_id in joined or joiner.unit_id in joined.values():
+                raise InvalidInputError(f"{joiner.name} into {unit.name}: a unit joins once, into a unit not joined")
+            if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
+                raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
+            joined[joiner.unit_id] = unit.unit_id
+        battle_id = s.new_id()
+        events: list[Event] = [
+            BattleStarted(
+                battle_id=battle_id, name=self.battle_name, sides=sides, settings={side: {} for side in sides}
+            )
+        ]
+        hero_adds = tables.number("morale.joined_hero_adds")
+        for u in deployed:
+            joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]
+            twins = sum(j.profile.models for j in joiners if not j.profile.hero)
+            start = u.profile.models + twins + sum(hero_adds for j in joiners if j.profile.hero)
+            state_: dict[str, JsonValue] = {"start_size": start, "tough": u.tough, "quality": u.profile.quality}
+            if u.unit_id in joined:
+                state_["joined_to"] = joined[u.unit_id]
+            if self.hero_is_model and any(j.profile.hero for j in joiners):
+                state_["hero_is_model"] = True
+            events.append(
+                UnitDeployed(
+                    battle_id=battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models + twins, state=state_
+                )
+            )
+        if not self.special:
+            return events
+        rolled = gf.special_objectives(tables, sides, s.dice)
+        return [*events, *decision_events([rolled], battle_id, RULESET)]
+
+
+class NextRound(GfCommand):
+    name: ClassVar[str] = "gf.round"
+    rolls: ClassVar[bool] = False
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        return [TurnBegan(battle_id=battle.battle_id, turn=battle.round + 1)]
+
+
+class Shoot(GfCommand):
+    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A)."""
+
+    name: ClassVar[str] = "gf.shoot"
+
+    unit_name: str = Name
+    wounds: int = Field(ge=0, le=10_000)
+    by: str | None = None
+    models_lost: int | None = Field(default=None, ge=0, le=10_000)
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        target = fighting(s.state, self.unit_name)
+        shooter = fighting(s.state, self.by) if self.by is not None else None
+        if shooter is not None and shooter.side == target.side:
+            raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
+        decided = gf.shot(
+            s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
+        )
+        return ruled(s.state, battle, decided)
+
+
+class Melee(GfCommand):
+    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B)."""
+
+    name: ClassVar[str] = "gf.melee"
+
+    a: str = Name
+    b: str = Name
+    wounds_by_a: int = Field(ge=0, le=10_000)
+    wounds_by_b: int = Field(ge=0, le=10_000)
+    a_lost: int | None = Field(default=None, ge=0, le=10_000)
+    b_lost: int | None = Field(default=None, ge=0, le=10_000)
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        first, second = fighting(s.state, self.a), fighting(s.state, self.b)
+        decided = gf.melee(
+            s.tables,
+            first,
+            second,
+            s.dice,
+            battle.battle_id,
+            wounds_by_a=self.wounds_by_a,
+            wounds_by_b=self.wounds_by_b,
+            a_lost=self.a_lost,
+            b_lost=self.b_lost,
+        )
+        return ruled(s.state, battle, decided)
+
+
+class Recover(GfCommand):
+    """A Shaken unit spends its activation idle and stops being Shaken."""
+
+    name: ClassVar[str] = "gf.recover"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        return ruled(s.state, battle, [gf.recover(fighting(s.state, self.unit_name), battle.battle_id)])
+
+
+class Remove(GfCommand):
+    """A unit leaves the table: destroyed or routed (a casualty, who did it credited), or another reason."""
+
+    name: ClassVar[str] = "gf.remove"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+    reason: str = Field(max_length=200)
+    by: str | None = None
+
+    def decide(self, s: At) -> list[Event]:
+        if not self.reason.strip():
+            raise InvalidInputError("say why the unit is removed (destroyed, routed, or another reason)")
+        battle = current_battle(s.state)
+        unit = fighting(s.state, self.unit_name)
+        killer = fighting(s.state, self.by) if self.by is not None else None
+        facts: list[Event] = [UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason=self.reason)]
+        if killer is not None:
+            if killer.side == unit.side:
+                raise InvalidInputError(f"{killer.name} and {unit.name} fight for the same side")
+            facts.append(
+                KillCredited(
+                    battle_id=battle.battle_id, unit_id=killer.unit_id, victim_id=unit.unit_id, victim_hero=unit.hero
+                )
+            )
+        text = f"{unit.name} is removed: {self.reason}" + (f" (by {killer.name})" if killer else "")
+        decision = Decision(
+            "unit_removed", "§4.1", unit.unit_id, {"reason": self.reason}, {"removed": True}, text, tuple(facts)
+        )
+        return ruled(s.state, battle, [decision])
+
+
+class EndBattle(GfCommand):
+    """The match ends (§4.2): casualty rolls, XP and level-ups, mission rewards and the special objectives
+    achieved (``special_achieved``: the sides); Shaken ends with it."""
+
+    name: ClassVar[str] = "gf.battle_end"
+
+    winner: str | None = None
+    special_achieved: tuple[str, ...] = ()
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables, dice = s.state, s.tables, s.dice
+        battle = current_battle(state)
+        if self.winner is not None and self.winner not in battle.sides:
+            raise InvalidInputError(f"{self.winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+        for side in self.special_achieved:
+            if side not in battle.special:
+                raise InvalidInputError(f"{side!r} had no special objective in this battle")
+        decisions: list[Decision] = []
+        for unit_id in battle.order:  # as deployed: the casualty and trait dice go in this order
+            in_battle, roster = battle.units[unit_id], state.roster[unit_id]
+            unit = state.in_battle(battle, unit_id)
+            is_casualty = (in_battle.removed or "").startswith(CASUALTY_REASONS)
+            gained = 0
+            if is_casualty:
+                roll = gf.casualty(tables, unit, dice, battle.battle_id, had=roster.traits)
+                decisions.append(roll)
+                if roll.outcome["result"] == "dead":
+                    continue
+                gained += sum(f.xp for f in roll.facts if isinstance(f, XpGained))
+            victims = dict(in_battle.kills)
+            both = sum(1 for victim, hero in victims.items() if hero and battle.units[victim].joined_to in victims)
+            xp = gf.experience(
+                tables,
+                battle.battle_id,
+                unit,
+                casualty=is_casualty,
+                kills=list(victims.values()),
+                hero_and_unit=both,
+            )
+            if xp is not None:
+                decisions.append(xp)
+                gained += int(xp.outcome["xp"])
+            had = roster.traits + tuple(
+                f.trait for d in decisions if d.unit_id == unit_id for f in d.facts if isinstance(f, TraitGained)
+            )
+            level = gf.level_up(
+                tables,
+                unit,
+                dice,
+                xp_before=roster.xp,
+                xp_after=roster.xp + gained,
+                had=had,
+                skill_set=roster.profile.skill_set,
+            )
+            if level is not None:
+                decisions.append(level)
+        decisions.append(gf.rewards(tables, battle.battle_id, battle.sides, self.winner))
+        decisions.extend(
+            gf.special_bonus(tables, side, battle.special[side]) for side in dict.fromkeys(self.special_achieved)
+        )
+        result = "draw" if self.winner is None else f"won by {self.winner}"
+        decisions.append(
+            Decision(
+                "battle_end",
+                "§4.2",
+                None,
+                {"winner": self.winner},
+                {"result": result},
+                f"{battle.name} ends: {result}; Shaken ends with it",
+                (BattleEnded(battle_id=battle.battle_id, result=result, winner=self.winner),),
+            )
+        )
+        return ruled(state, battle, decisions)
+
+
+COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
+    Muster,
+    Disband,
+    Buy,
+    Sell,
+    Transfer,
+    HouseRule,
+    StartBattle,
+    NextRound,
+    Shoot,
+    Melee,
+    Recover,
+    Remove,
+    EndBattle,
+)
+
+
+def _with_joined(state: CampaignState, battle: BattleState, decisions: Sequence[Decision]) -> list[Decision]:
+    """A hero joined to a unit, or a unit combined with it, shares its fate: when it is destroyed or routed."""
+    out = list(decisions)
+    for d in decisions:
+        for fact in d.facts:
+            if not isinstance(fact, UnitRemoved):
+                continue
+            for joiner_id in battle.order:
+                joiner = battle.units[joiner_id]
+                if joiner.joined_to != fact.unit_id or joiner.removed is not None:
+                    continue
+                killer = next(
+                    (f.unit_id for f in d.facts if isinstance(f, KillCredited) and f.victim_id == fact.unit_id), None
+                )
+                facts: list[Event] = [UnitRemoved(battle_id=battle.battle_id, unit_id=joiner_id, reason=fact.reason)]
+                if killer is not None:
+                    hero = state.roster[joiner_id].profile.hero
+                    facts.append(
+                        KillCredited(battle_id=battle.battle_id, unit_id=killer, victim_id=joiner_id, victim_hero=hero)
+                    )
+                name = state.roster[joiner_id].name
+                out.append(
+                    Decision(
+                        "shares_fate",
+                        "§4.1",
+                        joiner_id,
+                        {"joined_to": fact.unit_id},
+                        {"removed": fact.reason},
+                        f"{name}, joined to {state.roster[fact.unit_id].name}, shares its fate: {fact.reason}",
+                        tuple(facts),
+                    )
+                )
+    return out

@@ -1,0 +1,49 @@
+"""The Grimdark Future campaign fold as the projections use it, and the summary rows of its views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import TypeAdapter
+
+from campaign.rulesets.grimdark import state as gf
+from campaign.rulesets.tables import Sourced
+from projections.fold import RulesetFold, Summary
+
+
+def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[gf.CampaignState]:
+    """The fold (its rules read no table while folding, so ``base`` is not needed)."""
+    del base
+    return RulesetFold("grimdark", gf.CampaignState, gf.apply, TypeAdapter(gf.CampaignState), _summary)
+
+
+def _summary(state: gf.CampaignState) -> Summary:
+    units = [
+        {
+            "unit_id": u.unit_id,
+            "name": u.name,
+            "side": u.side,
+            "models": u.profile.models,
+            "quality": f"{u.profile.quality}+",
+            "points": u.points,
+            "xp": u.xp,
+            "traits": list(u.traits),
+            "battles": u.battles,
+            "disbanded": u.disbanded,
+        }
+        for u in state.roster.values()
+    ]
+    battles = [
+        {
+            "battle_id": b.battle_id,
+            "number": b.number,
+            "name": b.name,
+            "round": b.round,
+            "result": b.result,
+            "winner": b.winner,
+            "ended": b.ended,
+        }
+        for b in sorted(state.battles.values(), key=lambda b: b.number)
+    ]
+    units.sort(key=lambda u: (u["side"], u["name"]))
+    return Summary(units, battles, dict(state.treasury), [], 0)

@@ -1,0 +1,278 @@
+"""GURPS Mass Combat's commands of money and time (§2.11–2.12): funds, month's end and pay, days of rest or
+march, the loot of a field, treason. Each a typed value with its pure decision."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from campaign.rulesets.command import Command
+from campaign.rulesets.common import find_unit
+from campaign.rulesets.decision import decision_events
+from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
+from campaign.rulesets.mass_combat.commands import RULESET, At, McCommand, afford
+from campaign.rulesets.mass_combat.economy import monthly_pay, payday, upkeep, wounded_returning
+from campaign.rulesets.mass_combat.lasting import loot
+from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
+from campaign.rulesets.mass_combat.tables import Tables
+from events.dice import parse
+from events.errors import InvalidInputError
+from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
+from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled
+from events.families.rules import RuleApplied
+from events.registry import Event
+
+
+class Funds(McCommand):
+    """Money in (loot, ransom, a patron's purse) or out; a treasury never goes below nothing."""
+
+    name: ClassVar[str] = "mc.funds"
+    rolls: ClassVar[bool] = False
+
+    side: str = Field(max_length=200)
+    amount: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    reason: str = Field(max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        side = self.side
+        amount = self.amount
+        reason = self.reason
+        state = s.state
+        if not reason.strip():
+            raise InvalidInputError("say what the money is for")
+        if amount < 0:
+            afford(state, side, -amount, reason)
+        event = FundsChanged(side=side, amount=amount, reason=reason)
+        return [event]
+
+
+class MonthEnd(McCommand):
+    """The month ends: each side named pays upkeep and its units' pay at the given percentage (100 = in
+    full, 150 or 200 = bonus pay, 0 = a missed payday, which costs Morale and calls for a Morale roll)."""
+
+    name: ClassVar[str] = "mc.month_end"
+
+    pay_pct: dict[str, int]
+
+    def decide(self, s: At) -> list[Event]:
+        pay_pct = self.pay_pct
+        dice = s.dice
+        state, tables = s.state, s.tables
+        units = [u for u in state.units() if not u.disbanded and u.profile.men > 0]
+        for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
+            mine = [u for u in units if u.side == side]
+            if not mine:
+                raise InvalidInputError(f"{side!r} has no units to pay")
+            if pct < 0:
+                raise InvalidInputError("pay cannot be negative")
+            owed = sum(upkeep(tables, u.profile) + monthly_pay(tables, u.profile) * pct // 100 for u in mine)
+            afford(state, side, owed, f"month {state.month} upkeep and pay")
+
+        events: list[Event] = []
+        for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
+            spent = 0
+            for u in (u for u in units if u.side == side):
+                charge = upkeep(tables, u.profile)
+                result = payday(tables, u.profile, u.pay, pct, day=state.day)
+                spent += charge + result.paid
+                events.append(
+                    PaySettled(
+                        unit_id=u.unit_id,
+                        month=state.month,
+                        due=result.due,
+                        paid=result.paid,
+                        penalty=result.state.penalty,
+                        paid_streak=result.state.paid_streak,
+                        bonus_morale=result.bonus_morale,
+                        owed=result.state.owed,
+                        unpaid_days=result.state.unpaid_days,
+                    )
+                )
+                rolls = []
+                text = f"{u.name}: upkeep ${charge}; {result.explanation}"
+                outcome: dict[str, Any] = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty}
+                if result.morale_roll_needed:
+                    morale = (
+                        base_morale(tables, u.profile.quality, irregular=u.profile.irregular)
+                        + (leadership_modifier(tables, u.profile.leader_leadership))
+                        + state.campaign_morale(replace(u, pay=result.state), tables, set())
+                    )
+                    roll = dice.roll(parse("3d"), f"Morale roll for missed pay, {u.name}")
+                    rolls.append(roll)
+                    made = roll.total <= morale
+                    outcome["morale_roll"] = "made" if made else "failed"
+                    text += f"; Morale roll {roll.total} vs {morale} → " + (
+                        "the men grumble but stay" if made else "failed: trouble of the game master's choosing"
+                    )
+                events.append(
+                    RuleApplied(
+                        ruleset=RULESET.name,
+                        ruleset_version=RULESET.version,
+                        rule="payday",
+                        clause="RULES.md §2.11",
+                        unit_id=u.unit_id,
+                        inputs={"pay_pct": pct, "month": state.month},
+                        dice=tuple(r.roll_index for r in rolls),
+                        outcome=outcome,
+                        explanation=text,
+                    )
+                )
+            if spent:
+                events.append(FundsChanged(side=side, amount=-spent, reason=f"month {state.month} upkeep and pay"))
+        events.append(MonthEnded(month=state.month))
+        return events
+
+
+class Pay(McCommand):
+    """Pay one unit now (back pay, a bonus): a payday for that unit alone."""
+
+    name: ClassVar[str] = "mc.pay"
+
+    unit_name: str = Field(max_length=200)
+    pay_pct: int = Field(default=100, ge=-1_000_000_000, le=1_000_000_000)
+
+    def decide(self, s: At) -> list[Event]:
+        unit_name = self.unit_name
+        pay_pct = self.pay_pct
+        state, tables = s.state, s.tables
+        unit = find_unit(state, unit_name)
+        if pay_pct <= 0:
+            raise InvalidInputError("paying a unit means paying it something: use month-end with 0 for a missed payday")
+        result = payday(tables, unit.profile, unit.pay, pay_pct, day=state.day, on_payday=False)
+        afford(state, unit.side, result.paid, f"paying {unit.name}")
+        events: list[Event] = [
+            PaySettled(
+                unit_id=unit.unit_id,
+                month=state.month,
+                due=result.due,
+                paid=result.paid,
+                penalty=result.state.penalty,
+                paid_streak=result.state.paid_streak,
+                bonus_morale=result.bonus_morale,
+                owed=result.state.owed,
+                unpaid_days=result.state.unpaid_days,
+            ),
+            RuleApplied(
+                ruleset=RULESET.name,
+                ruleset_version=RULESET.version,
+                rule="payday",
+                clause="RULES.md §2.11",
+                unit_id=unit.unit_id,
+                inputs={"pay_pct": pay_pct, "month": state.month},
+                outcome={"due": result.due, "paid": result.paid, "penalty": result.state.penalty},
+                explanation=f"{unit.name}: {result.explanation}",
+            ),
+            FundsChanged(side=unit.side, amount=-result.paid, reason=f"pay for {unit.name}"),
+        ]
+        return events
+
+
+class Days(McCommand):
+    """Days of rest or march: the wounded come back at (2+TL)% of the original unit a day of rest,
+    2% a day of march, with 1d% more a day where magical healing is at hand."""
+
+    name: ClassVar[str] = "mc.days"
+
+    days: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    activity: str = Field(max_length=200)
+    side: str | None = Field(default=None)
+    magic_healing: bool = Field(default=False)
+
+    def decide(self, s: At) -> list[Event]:
+        days = self.days
+        activity = self.activity
+        side = self.side
+        magic_healing = self.magic_healing
+        dice = s.dice
+        state, tables = s.state, s.tables
+        if days <= 0:
+            raise InvalidInputError("time only moves forward: give a positive number of days")
+        if activity not in ("rest", "march", "other"):
+            raise InvalidInputError("days are spent in rest, march or other")
+        units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
+
+        magic = dice.roll(parse("1d"), "magical healing rate (%)").total if magic_healing else 0
+        events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]  # type: ignore[arg-type]
+        for u in units:
+            back = wounded_returning(
+                tables,
+                u.profile,
+                original_men=u.original_men,
+                wounded=u.wounded,
+                days=days,
+                activity=activity,
+                magic_pct=magic,
+            )
+            if back:
+                events.append(WoundedReturned(unit_id=u.unit_id, men=back))
+        return events + decision_events(unpaid_day_rolls(tables, state, days, dice), None, RULESET)  # R2-19
+
+
+class Loot(McCommand):
+    """Strip the enemy's fallen (§2.12): ⅓ of their raise cost, sold for 20%, halved for cavalry; the
+    wounded too where the enemy routed. The side must have held the field; a field is stripped once."""
+
+    name: ClassVar[str] = "mc.loot"
+    schema_version: ClassVar[int] = 2
+    records_since: ClassVar[Mapping[str, int]] = MappingProxyType({"loot": 2})
+    rolls: ClassVar[bool] = False
+
+    battle_id: str = Field(min_length=1, max_length=200)
+    side: str = Field(min_length=1, max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        state, tables = s.state, s.tables
+        record = state.battle_named(self.battle_id)
+        if record is None or record.result is None:
+            raise InvalidInputError(f"no finished battle {self.battle_id!r}")
+        if record.winner != self.side:
+            raise InvalidInputError(f"{self.side} did not hold the field at {record.name}")
+        if record.looted:
+            raise InvalidInputError(f"the field of {record.name} has been stripped already")
+        return decision_events([loot(tables, state, record, self.side)], record.battle_id, RULESET)
+
+
+class Treason(McCommand):
+    """Treason forces a Morale roll: failure −1 Morale, success +1, until a clear victory (§2.11)."""
+
+    name: ClassVar[str] = "mc.treason"
+
+    unit_name: str = Field(max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        unit_name = self.unit_name
+        dice = s.dice
+        state, tables = s.state, s.tables
+        unit = find_unit(state, unit_name)
+        morale = (
+            base_morale(tables, unit.profile.quality, irregular=unit.profile.irregular)
+            + leadership_modifier(tables, unit.profile.leader_leadership)
+            + state.campaign_morale(unit, tables, set())
+        )
+
+        roll = dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}")
+        made = roll.total <= morale
+        value = tables.number("treason.success" if made else "treason.fail")
+        return [
+            RuleApplied(
+                ruleset=RULESET.name,
+                ruleset_version=RULESET.version,
+                rule="treason",
+                clause="RULES.md §2.11",
+                unit_id=unit.unit_id,
+                inputs={"morale": morale},
+                dice=(roll.roll_index,),
+                outcome={"made": made, "modifier": value},
+                explanation=f"{unit.name} hears of treason: Morale {morale}, rolled {roll.total} → "
+                + ("angry and steadfast, +1" if made else "shaken, −1"),
+            ),
+            MoraleModifierSet(name="treason", value=value, unit_id=unit.unit_id, until="clear_victory"),
+        ]
+
+
+COMMANDS: tuple[type[Command[mc_state.CampaignState, Tables]], ...] = (Funds, MonthEnd, Pay, Days, Loot, Treason)

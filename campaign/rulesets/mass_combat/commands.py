@@ -1,0 +1,487 @@
+"""GURPS Mass Combat's commands (seed 002): each a typed value with its pure decision."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from pydantic import Field, ValidationError
+
+from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import HouseRule as BaseHouseRule
+from campaign.rulesets.common import check_transfer, find_unit, new_unit
+from campaign.rulesets.decision import decision_events, problems
+from campaign.rulesets.mass_combat import battle as mc_battle
+from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.economy import (
+    recruitment_cost,
+)
+from campaign.rulesets.mass_combat.lasting import lasting_effects
+from campaign.rulesets.mass_combat.pcs import check_damage_value
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.quality import (
+    commander_skill,
+    needs_reroll,
+    quality_from_roll,
+    quality_step_down,
+    settle_experience,
+    trained_quality,
+)
+from campaign.rulesets.mass_combat.setup import BattleSetup
+from campaign.rulesets.mass_combat.strength import troop_strength
+from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from events.dice import Dice, ReplayDice, Roll, parse
+from events.envelope import RecordedEvent
+from events.errors import InvalidInputError
+from events.families.battle import BattleStarted
+from events.families.dice import DiceRolled
+from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecruited, UnitDisbanded
+from events.families.roster import MenTransferred, UnitMustered, UnitQualityChanged
+from events.families.rules import RuleApplied
+from events.registry import Event, JsonValue, registry
+
+RULESET = RULESETS["mass-combat"]
+At = Situation[mc_state.CampaignState, Tables]
+
+
+class McCommand(Command[mc_state.CampaignState, Tables]):
+    """A Mass Combat command."""
+
+
+def afford(state: mc_state.CampaignState, side: str, amount: int, what: str) -> None:
+    balance = state.treasury.get(side, 0)
+    if amount > balance:
+        raise InvalidInputError(f"{side}'s treasury holds ${balance}; it cannot cover {what} (${amount})")
+
+
+def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
+    try:
+        return BattleSetup.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidInputError(f"not a valid battle set-up: {problems(exc, 'battle')}") from None
+
+
+def _roll_quality(
+    tables: Tables, dice: Dice, purpose: str, *, new_unit: bool, replacements: int
+) -> tuple[str, list[Roll]]:
+    """The 3d quality table (§2.3), rerolling Veterans and Elite for a new unit or more than 10 recruits."""
+    rolls: list[Roll] = []
+    while True:
+        roll = dice.roll(parse("3d"), purpose)
+        rolls.append(roll)
+        quality = quality_from_roll(tables, roll.total)
+        if not needs_reroll(tables, quality, new_unit=new_unit, replacements=replacements):
+            return quality, rolls
+
+
+def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
+    return {
+        "unit_id": unit.unit_id,
+        "name": unit.name,
+        "side": unit.side,
+        "profile": unit.profile.model_dump(mode="json"),
+        "campaign_morale": unit.campaign_morale,
+    }
+
+
+def replay_battle_day(
+    tables: Tables, record: RecordedEvent, command: Sequence[RecordedEvent]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Re-run the battle day recorded by ``record`` (its ``battle_day`` rule application) on the dice its command
+    rolled (``command``: that command's events), with ``tables`` as they were in force then.
+
+    Returns (recorded, recomputed) outcomes of every step; equal unless the engine changed since.
+    """
+    inputs = record.payload["inputs"]
+    roster = {
+        n: mc_battle.ArmyUnit(
+            u["unit_id"], u["name"], u["side"], UnitProfile.model_validate(u["profile"]), int(u["campaign_morale"])
+        )
+        for n, u in inputs["roster"].items()
+    }
+    rolled = [registry.decode(e) for e in command if e.type == "dice.rolled"]
+    dice = ReplayDice([r for r in rolled if isinstance(r, DiceRolled)])
+    setup = parse_setup(inputs["setup"])
+    decisions = mc_battle.resolve_battle(tables, setup, roster, str(record.payload["battle_id"]), dice)
+    recomputed = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
+    recorded = [
+        {"rule": e.payload["rule"], "outcome": dict(e.payload["outcome"])}
+        for e in command
+        if e.type == "rules.applied" and e.payload["rule"] not in ("battle_day", "same_enemy_this_year")
+    ]
+    return recorded, recomputed
+
+
+class Muster(McCommand):
+    name: ClassVar[str] = "mc.muster"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(max_length=200, alias="name")
+    side: str = Field(max_length=200)
+    profile: dict[str, JsonValue]
+
+    def decide(self, s: At) -> list[Event]:
+        name = self.unit_name
+        side = self.side
+        profile = self.profile
+        state, tables = s.state, s.tables
+        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
+        troop_strength(tables, checked)  # refuses unknown weapons before anything is appended
+        event = UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=checked.model_dump(mode="json"))
+        return [event]
+
+
+class Battle(McCommand):
+    """Resolve one battle day. A battle over several days passes the first day's ``battle_id`` again."""
+
+    name: ClassVar[str] = "mc.battle"
+    schema_version: ClassVar[int] = 2
+    records_since: ClassVar[Mapping[str, int]] = MappingProxyType({"same_enemy_this_year": 2})
+
+    setup: BattleSetup
+    battle_id: str | None = Field(default=None)
+    final_day: bool = Field(default=True)
+
+    def decide(self, s: At) -> list[Event]:
+        setup = self.setup
+        battle_id = self.battle_id
+        final_day = self.final_day
+        dice = s.dice
+        state, tables = s.state, s.tables
+        if battle_id is None:
+            if state.open_battle is not None:
+                raise InvalidInputError("a battle is still being fought over several days: continue it with its id")
+            battle_id = s.new_id()
+        elif battle_id != state.open_battle:
+            raise InvalidInputError(f"no battle {battle_id!r} is being fought")
+        sides = {s.name for s in setup.sides}
+        for listed in (u.unit for side in setup.sides for u in side.units):
+            known = state.unit_by_name(listed)
+            if known is not None and known.disbanded:
+                raise InvalidInputError(f"{known.name} is no longer in service ({known.disbanded})")
+            if known is not None and known.fit <= 0:
+                raise InvalidInputError(f"{known.name} has no men fit to fight (its wounded have not returned)")
+        roster: dict[str, mc_battle.ArmyUnit] = {}
+        for unit in state.roster.values():
+            if unit.fit <= 0 or unit.disbanded:
+                continue
+            fit = unit.profile.model_copy(update={"men": unit.fit})
+            enemies = sides - {unit.side}
+            roster[unit.name] = mc_battle.ArmyUnit(
+                unit.unit_id, unit.name, unit.side, fit, state.campaign_morale(unit, tables, enemies)
+            )
+
+        started = BattleStarted(
+            battle_id=battle_id,
+            name=setup.name,
+            scenario=f"day {setup.day}",
+            sides=tuple(s.name for s in setup.sides),
+            settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in setup.sides},
+        )
+        decisions = mc_battle.resolve_battle(tables, setup, roster, battle_id, dice)
+        # The whole set-up goes in the log: any battle day can be re-run on its recorded dice.
+        record = RuleApplied(
+            ruleset=RULESET.name,
+            ruleset_version=RULESET.version,
+            rule="battle_day",
+            clause="RULES.md §2.8–2.12",
+            battle_id=battle_id,
+            inputs={
+                "setup": setup.model_dump(mode="json"),
+                "final_day": final_day,
+                "roster": {n: _army_json(u) for n, u in roster.items()},
+            },
+            outcome={"decisions": len(decisions)},
+            explanation=f"{setup.name}, day {setup.day}: {len(decisions)} steps resolved",
+        )
+        events = [
+            started,
+            record,
+            *decision_events(decisions, battle_id, RULESET),
+            *lasting_effects(tables, decisions, setup, final_day),
+        ]
+        if not final_day:
+            events = [
+                e.model_copy(update={"result": "continues", "winner": None}) if e.event_name == "battle.ended" else e
+                for e in events
+            ]
+        return events
+
+
+class Raise(McCommand):
+    """Raise a new unit: its recruitment cost comes out of the side's treasury. With ``random_quality``
+    the 3d quality table decides, rerolling Veterans and Elite (new units can't be raised as such)."""
+
+    name: ClassVar[str] = "mc.raise"
+
+    unit_name: str = Field(max_length=200, alias="name")
+    side: str = Field(max_length=200)
+    profile: dict[str, JsonValue]
+    pay: bool = Field(default=True)
+    random_quality: bool = Field(default=False)
+
+    def decide(self, s: At) -> list[Event]:
+        name = self.unit_name
+        side = self.side
+        profile = self.profile
+        pay = self.pay
+        random_quality = self.random_quality
+        dice = s.dice
+        state, tables = s.state, s.tables
+        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
+        cost = recruitment_cost(tables, checked) * checked.men if pay else 0
+        if pay:
+            afford(state, side, cost, f"raising {name}")
+
+        final = checked
+        events: list[Event] = []
+        if random_quality:
+            quality, rolls = _roll_quality(tables, dice, f"troop quality of {name}", new_unit=True, replacements=0)
+            experience = tables.number(f"quality.{quality}.experience_from")
+            final = checked.model_copy(update={"quality": quality, "experience": experience})
+            events.append(
+                RuleApplied(
+                    ruleset=RULESET.name,
+                    ruleset_version=RULESET.version,
+                    rule="troop_quality",
+                    clause="RULES.md §2.3",
+                    inputs={"unit": name},
+                    dice=tuple(r.roll_index for r in rolls),
+                    outcome={"quality": quality},
+                    explanation=f"{name} quality: 3d rolled {', '.join(str(r.total) for r in rolls)} → {quality}"
+                    + (" (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""),
+                )
+            )
+        events.append(UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=final.model_dump(mode="json")))
+        if cost:
+            events.append(FundsChanged(side=side, amount=-cost, reason=f"raising {name}: {checked.men} men"))
+        return events
+
+
+class Recruit(McCommand):
+    """Replacements join a unit at their quality's lower bound of experience (the unit's is re-averaged).
+    Without a quality, the 3d table decides, rerolling Veterans and Elite when more than 10 join."""
+
+    name: ClassVar[str] = "mc.recruit"
+
+    unit_name: str = Field(max_length=200)
+    men: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    quality: str | None = Field(default=None)
+    pay: bool = Field(default=True)
+
+    def decide(self, s: At) -> list[Event]:
+        unit_name = self.unit_name
+        men = self.men
+        quality = self.quality
+        pay = self.pay
+        dice = s.dice
+        state, tables = s.state, s.tables
+        unit = find_unit(state, unit_name)
+        if men <= 0:
+            raise InvalidInputError("recruit at least one man")
+        if quality is not None and quality not in QUALITIES:
+            raise InvalidInputError(f"quality must be one of {', '.join(QUALITIES)}")
+        cost = recruitment_cost(tables, unit.profile) * men if pay else 0
+        if pay:
+            afford(state, unit.side, cost, f"{men} recruits for {unit.name}")
+
+        chosen = quality
+        events: list[Event] = []
+        if chosen is None:
+            chosen, rolls = _roll_quality(
+                tables, dice, f"quality of {men} recruits for {unit.name}", new_unit=False, replacements=men
+            )
+            events.append(
+                RuleApplied(
+                    ruleset=RULESET.name,
+                    ruleset_version=RULESET.version,
+                    rule="troop_quality",
+                    clause="RULES.md §2.3",
+                    inputs={"unit": unit.name, "men": men},
+                    dice=tuple(r.roll_index for r in rolls),
+                    outcome={"quality": chosen},
+                    explanation=f"{men} recruits for {unit.name}: 3d → {chosen}",
+                )
+            )
+        experience = tables.number(f"quality.{chosen}.experience_from")
+        events.append(TroopsRecruited(unit_id=unit.unit_id, men=men, quality=chosen, experience=experience, cost=cost))
+        if cost:
+            events.append(FundsChanged(side=unit.side, amount=-cost, reason=f"{men} recruits for {unit.name}"))
+        return events
+
+
+class Morale(McCommand):
+    """A persistent Morale modifier (hereditary enemy, home soil, spies, loot…); value 0 removes it."""
+
+    name: ClassVar[str] = "mc.morale"
+    rolls: ClassVar[bool] = False
+
+    label: str = Field(max_length=200, alias="name")
+    value: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    unit: str | None = Field(default=None)
+    side: str | None = Field(default=None)
+    until: str = Field(default="removed", max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        name = self.label
+        value = self.value
+        unit = self.unit
+        side = self.side
+        until = self.until
+        state = s.state
+        if (unit is None) == (side is None):
+            raise InvalidInputError("a Morale modifier is for one unit (--unit) or a whole side (--side)")
+        if until not in ("removed", "clear_victory", "year_end", "month_end"):
+            raise InvalidInputError("until: removed, clear_victory, year_end or month_end")
+        unit_id = find_unit(state, unit).unit_id if unit else None
+        event = MoraleModifierSet(name=name, value=value, unit_id=unit_id, side=side, until=until)
+        return [event]
+
+
+class Commander(McCommand):
+    """A new unit commander: quality drops one step (§2.3). An NPC's Leadership comes from the commander
+    experience table (3d) when not given."""
+
+    name: ClassVar[str] = "mc.commander"
+
+    unit_name: str = Field(max_length=200)
+    leadership: int | None = Field(default=None)
+    npc: bool = Field(default=False)
+
+    def decide(self, s: At) -> list[Event]:
+        unit_name = self.unit_name
+        leadership = self.leadership
+        npc = self.npc
+        dice = s.dice
+        state, tables = s.state, s.tables
+        unit = find_unit(state, unit_name)
+        if leadership is not None and not 1 <= leadership <= 30:
+            raise InvalidInputError("Leadership is a skill level from 1 to 30")
+
+        events: list[Event] = []
+        skill = leadership
+        if skill is None and npc:
+            roll = dice.roll(parse("3d"), f"experience of {unit.name}'s new commander")
+            level, skill = commander_skill(tables, roll.total)
+            events.append(
+                RuleApplied(
+                    ruleset=RULESET.name,
+                    ruleset_version=RULESET.version,
+                    rule="commander_experience",
+                    clause="RULES.md §2.5",
+                    unit_id=unit.unit_id,
+                    inputs={},
+                    dice=(roll.roll_index,),
+                    outcome={"experience": level, "leadership": skill},
+                    explanation=f"{unit.name}'s new commander: 3d {roll.total} → {level}, Leadership {skill}",
+                )
+            )
+        quality = quality_step_down(unit.profile.quality)
+        events.append(
+            UnitQualityChanged(
+                unit_id=unit.unit_id,
+                quality=quality,
+                experience=unit.profile.experience,
+                leader_leadership=skill,
+                reason=f"new commander: {unit.profile.quality} → {quality}",
+            )
+        )
+        return events
+
+
+class Train(McCommand):
+    name: ClassVar[str] = "mc.train"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(max_length=200)
+    months: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+
+    def decide(self, s: At) -> list[Event]:
+        unit_name = self.unit_name
+        months = self.months
+        state, tables = s.state, s.tables
+        unit = find_unit(state, unit_name)
+        if months <= 0:
+            raise InvalidInputError("training takes a positive number of months")
+        quality = trained_quality(tables, unit.profile.quality, months)
+        if quality == unit.profile.quality:
+            raise InvalidInputError(
+                f"{unit.name} is {unit.profile.quality}: training alone makes troops no better than Green "
+                f"(and takes {tables.number('training.green_months')} months)"
+            )
+        event = UnitQualityChanged(
+            unit_id=unit.unit_id,
+            quality=quality,
+            experience=unit.profile.experience,
+            reason=f"{months} months of training",
+        )
+        return [event]
+
+
+class Disband(McCommand):
+    name: ClassVar[str] = "mc.disband"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(max_length=200)
+    reason: str = Field(max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        unit_name = self.unit_name
+        reason = self.reason
+        state = s.state
+        unit = find_unit(state, unit_name)
+        event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
+        return [event]
+
+
+class Transfer(McCommand):
+    """Fit men move to another unit of the same side and troop type; its experience is re-averaged."""
+
+    name: ClassVar[str] = "mc.transfer"
+    rolls: ClassVar[bool] = False
+
+    from_unit: str = Field(max_length=200)
+    to_unit: str = Field(max_length=200)
+    men: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+
+    def decide(self, s: At) -> list[Event]:
+        from_unit = self.from_unit
+        to_unit = self.to_unit
+        men = self.men
+        state = s.state
+        giver, receiver = find_unit(state, from_unit), find_unit(state, to_unit)
+        check_transfer(giver, receiver, men, giver.fit, "fit men")
+        if giver.profile.troop_type != receiver.profile.troop_type:
+            raise InvalidInputError(
+                f"{giver.name} are {giver.profile.troop_type or 'custom troops'} and {receiver.name} "
+                f"{receiver.profile.troop_type or 'custom troops'}: men move only between units of one troop type"
+            )
+        event = MenTransferred(
+            from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=giver.profile.experience
+        )
+        return [event]
+
+
+class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):
+    name: ClassVar[str] = "mc.house_rule"
+    ruleset_name: ClassVar[str] = RULESET.name
+
+    def check_value(self, tables: Tables) -> None:
+        super().check_value(tables)
+        check_damage_value(self.path, self.value)
+
+
+COMMANDS: tuple[type[Command[mc_state.CampaignState, Tables]], ...] = (
+    Muster,
+    Battle,
+    Raise,
+    Recruit,
+    Morale,
+    Commander,
+    Train,
+    Disband,
+    Transfer,
+    HouseRule,
+)
