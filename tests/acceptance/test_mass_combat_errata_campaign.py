@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.ledger import TableEntry
+from campaign.executor import TableEntry
 from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
