@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from campaign.cli.campaign_views import summary
 from campaign.cli.common import (
     CampaignOpt,
     CommandIdOpt,
@@ -18,7 +19,7 @@ from campaign.cli.common import (
     make,
 )
 from campaign.cli.fighting_spirit_status import status
-from campaign.cli.output import handles_errors
+from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
@@ -390,7 +391,12 @@ def _days(activity: str) -> Callable[..., None]:
         as_json: JsonOpt = False,
     ) -> None:
         command = make(fsc.PassDays, days=days, activity=activity, side=side)
+        before = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
         execute(campaign, command, command_id=command_id, as_json=as_json)
+        if not as_json:  # whose fatigue the days changed, so nobody has to work it out from the record
+            after = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
+            changed = [f"{n} {before.get(n, 'fresh')} → {f}" for n, f in after.items() if before.get(n) != f]
+            Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "no unit's changed"))
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command
