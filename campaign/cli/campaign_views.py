@@ -13,6 +13,7 @@ from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.commands import fold_for
 from campaign.describe import count, describe, explained_by, unit_names, value, words
+from campaign.rulesets.common import did_you_mean, named
 from events.errors import InvalidInputError
 from events.timeline import effective
 from projections.campaign_state import rebuild as rebuild_projections
@@ -132,9 +133,9 @@ def register(app: typer.Typer) -> None:
     def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """One unit's record across all its battles."""
         info, s = summary(campaign, at)
-        found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
+        found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
         if found is None:
-            raise InvalidInputError(f"unknown unit {name!r}")
+            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
         ledger = open_app().ledger
         history = []
         # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
@@ -202,9 +203,10 @@ def register(app: typer.Typer) -> None:
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
         _, s = summary(campaign, at)
-        found = next((c for c in s.careers if c["pc"] == pc), None)
+        found = named(s.careers, pc, lambda c: c["pc"])
         if found is None:
-            raise InvalidInputError(f"no career for {pc!r} in this campaign")
+            hint = did_you_mean(pc, [c["pc"] for c in s.careers])
+            raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
         out = Output(as_json)
         if as_json:
             out.json(found)

@@ -55,7 +55,8 @@ def table_entry(dice: str | None) -> TableEntry | None:
 
 def make(model: type[C], **fields: Any) -> C:
     """A command built from what was typed; a value out of bounds refused in the program's words."""
-    return model.build(**fields)
+    # Names are trimmed as typed, so " Alpha" and "Alpha" are one unit (and one recorded input).
+    return model.build(**{k: v.strip() if isinstance(v, str) else v for k, v in fields.items()})
 
 
 def execute(

@@ -265,7 +265,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 @handles_errors
 def battle(
     setup_file: Annotated[Path, typer.Argument(help="The battle set-up, TOML or JSON (see README).")],
-    continue_: Annotated[str | None, typer.Option("--continue", help="Battle id: another day of that battle.")] = None,
+    continue_: Annotated[
+        str | None, typer.Option("--continue", help="The battle (its name or number): another day of it.")
+    ] = None,
     more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
@@ -356,14 +358,14 @@ app.command("march")(_days("march"))
 @app.command("loot")
 @handles_errors
 def loot(
-    battle_id: str,
+    battle: Annotated[str, typer.Argument(help="The battle: its name or number.")],
     side: Annotated[str, typer.Option("--side", help="The side that held the field.")],
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
-    execute(campaign, make(mct.Loot, battle_id=battle_id, side=side), command_id=command_id, as_json=as_json)
+    execute(campaign, make(mct.Loot, battle_id=battle, side=side), command_id=command_id, as_json=as_json)
 
 
 @app.command("ransom")

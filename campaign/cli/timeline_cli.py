@@ -14,6 +14,7 @@ from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, kind, unit_names, words
 from campaign.exchange import export_lines, import_campaign
+from campaign.rulesets.common import same_name
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Sandbox, Timeline, branch, command_groups
 from events.dice.derive import derive_faces
@@ -339,9 +340,9 @@ def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None,
     gone = retracted(events)
     chosen = events if show_all else effective(events)
     if unit is not None:
-        ids = {k for k, v in names.items() if v == unit} | {unit}
+        ids = {k for k, v in names.items() if same_name(v, unit)} | {unit}
         chosen = [e for e in chosen if e.payload.get("unit_id") in ids or e.payload.get("officer_id") in ids]
     if battle is not None:
-        ids = {k for k, v in names.items() if v == battle} | {battle}
+        ids = {k for k, v in names.items() if same_name(v, battle)} | {battle}
         chosen = [e for e in chosen if e.payload.get("battle_id") in ids]
     return [(e, e.seq in gone) for e in chosen]

@@ -11,7 +11,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_transfer, find_unit, new_unit
+from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, new_unit
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
@@ -194,6 +194,7 @@ class StartBattle(FsCommand):
                 raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
         if not self.deployments:
             raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(

@@ -14,7 +14,7 @@ from pydantic import Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import find_unit, new_unit
+from campaign.rulesets.common import check_new_battle, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.profile import UnitProfile
@@ -233,6 +233,7 @@ class StartBattle(GfCommand):
             if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
                 raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
             joined[joiner.unit_id] = unit.unit_id
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(
