@@ -34,7 +34,7 @@ def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary
     return info, fold.summary(ledger.states.get(info, at))
 
 
-NAMES = ("name", "side", "unit", "pc", "winner")
+NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 """Columns that hold a name as it was typed (never reworded)."""
 
 COUNTED = {"men": "men", "models": "models", "battles": "battles"}
@@ -166,12 +166,19 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json(s.battles)
             return
-        columns = [
-            c
-            for c in ("name", "day", "turn", "round", "result", "winner", "ended")
-            if any(b.get(c) not in (None, False) for b in s.battles)
+        # The same columns under every ruleset (a round is Grimdark's turn; a result, once the battle is over).
+        rows = [
+            {
+                "#": b.get("number"),
+                "battle": b["name"],
+                "day": b.get("day"),
+                "turns": b.get("turn", b.get("round")),
+                "result": b.get("result") or "being fought",
+                "winner": b.get("winner"),
+            }
+            for b in s.battles
         ]
-        out.console.print(_table("Battles", s.battles, columns))
+        out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
 
     @app.command("treasury")
     @handles_errors
@@ -202,23 +209,37 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
-        _, s = summary(campaign, at)
+        info, s = summary(campaign, at)
         found = named(s.careers, pc, lambda c: c["pc"])
+        if found is None and not s.careers:
+            raise InvalidInputError(
+                f"{info.ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
+                "heroes have them)"
+            )
         if found is None:
             hint = did_you_mean(pc, [c["pc"] for c in s.careers])
             raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
         out = Output(as_json)
         if as_json:
             out.json(found)
+        elif found.get("hero"):
+            injuries = ", ".join(found["injuries"]) or "none"
+            traits = ", ".join(found["traits"]) or "none"
+            out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
+            out.console.print(
+                f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
+                f"injuries: {injuries}; traits: {traits}{out_of_it}"
+            )
         elif "glory" in found:
             by_battle = ", ".join(f"{g:+d}" for g in found["glory_by_battle"]) or "none yet"
             out.console.print(
-                f"{pc} ({found['side']}): {len(found['battles'])} battles, Glory {found['glory']} ({by_battle}), "
+                f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
+                f"Glory {found['glory']} ({by_battle}), "
                 f"{found['rank'] or 'no rank yet'}"
             )
         else:
             out.console.print(
-                f"{pc}: {len(found['battles'])} battles, {found['damage']} damage taken, Reputation "
+                f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, Reputation "
                 f"{found['reputation']:+d} ({found['permanent_reputation']:+d} for ever), rank "
                 f"{found['rank']:+d}"
             )

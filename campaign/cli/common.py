@@ -13,6 +13,7 @@ from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
+from events.errors import InvalidInputError
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
@@ -31,6 +32,20 @@ CommandIdOpt = Annotated[
 DiceOpt = Annotated[
     str | None, typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded).")
 ]
+
+
+SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
+
+
+def size_of(size: int | None, *old: int | None) -> int:
+    """The unit's size from ``--size``, or from the option a ruleset first named it by (``--men``, ``--models``,
+    still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
+    given = {v for v in (size, *old) if v is not None}
+    if not given:
+        raise InvalidInputError("--size is required: how many men or models the unit has")
+    if len(given) > 1:
+        raise InvalidInputError("the unit's size was given twice, with different numbers")
+    return given.pop()
 
 
 class State:

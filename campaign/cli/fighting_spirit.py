@@ -467,7 +467,10 @@ def month_end(
     execute(campaign, make(fsc.MonthEnd, pay_pct=pcts), command_id=command_id, as_json=as_json)
 
 
-app.command("battle-status")(status)
+app.command("roster", help="Every unit in the battle being fought (or the last one): grade, men, markers, status.")(
+    status
+)
+app.command("battle-status", hidden=True)(status)  # its first name, kept for scripts and old notes
 
 add_roster_commands(
     app,

@@ -15,11 +15,13 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    SizeOpt,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
     open_app,
+    size_of,
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.common import find_unit
@@ -92,7 +94,7 @@ def _profile(
     return profile
 
 
-Men = Annotated[int, typer.Option("--men", help="Men in the unit.")]
+Men = Annotated[int | None, typer.Option("--men", hidden=True)]  # --size's first name
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
 Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
 ArmourOpt = Annotated[str, typer.Option("--armour", help="none, light, medium, heavy.")]
@@ -114,7 +116,8 @@ SetOpt = Annotated[list[str], typer.Option("--set", help="Any other profile fiel
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side")],
-    men: Men,
+    size: SizeOpt = None,
+    men: Men = None,
     quality: QualityOpt = "average",
     experience: Experience = None,
     armour: ArmourOpt = "none",
@@ -131,6 +134,7 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+    men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
@@ -142,7 +146,8 @@ def muster(
 def raise_(
     name: str,
     side: Annotated[str, typer.Option("--side")],
-    men: Men,
+    size: SizeOpt = None,
+    men: Men = None,
     quality: QualityOpt = "average",
     random_quality: Annotated[bool, typer.Option("--random-quality", help="Roll 3d on the quality table.")] = False,
     experience: Experience = None,
@@ -161,6 +166,7 @@ def raise_(
     as_json: JsonOpt = False,
 ) -> None:
     """Raise a new unit and pay its recruitment cost from the side's treasury."""
+    men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
@@ -172,7 +178,7 @@ def raise_(
 @handles_errors
 def recruit(
     unit: str,
-    men: Men,
+    men: Annotated[int, typer.Option("--men", help="How many men join.")],
     quality: Annotated[str | None, typer.Option("--quality")] = None,
     free: Annotated[bool, typer.Option("--free", help="Conscripts or volunteers: nothing is paid.")] = False,
     dice: DiceOpt = None,

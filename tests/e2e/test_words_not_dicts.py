@@ -14,10 +14,10 @@ import pytest
 from tests.e2e.test_cli import Cli
 
 CAMPAIGNS = {
-    "Demo fighting-spirit": ("fs", [["battle-status"], ["tables"]]),
+    "Demo fighting-spirit": ("fs", [["roster"], ["tables"]]),
     "Demo mass-combat": ("mc", [["roster"], ["tables"]]),
     "Demo disorder": ("dis", [["roster"], ["tables"]]),
-    "Demo grimdark": ("gf", [["army"], ["tables"]]),
+    "Demo grimdark": ("gf", [["roster"], ["tables"]]),
 }
 
 BAD = [
