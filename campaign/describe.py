@@ -114,6 +114,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"command {command}" + (f" ({args})" if args else "") + amends
     if kind == "timeline.rewound":
         return f"rewound to seq {p['to_seq']}: {p['reason']} (later events kept, retracted)"
+    if kind == "roster.unit_profile_changed":
+        return f"profile of {n('unit_id')} changed: {facts(p['profile'], names)}"
     if kind == "roster.unit_disbanded":
         return f"{n('unit_id')} disbanded: {p['reason']}"
     if kind == "roster.men_transferred":

@@ -125,6 +125,28 @@ def add_roster_commands(
         execute(campaign, make(disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
 
 
+def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
+    """``edit UNIT --set KEY=VALUE …``: a recorded change of a unit's profile, checked as a muster is."""
+
+    @app.command("edit")
+    @handles_errors
+    def edit_(
+        unit: str,
+        set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
+        changes: dict[str, Any] = {}
+        for item in set_:
+            key, sep, raw = item.partition("=")
+            if not sep or not key.strip():
+                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+            changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
+        execute(campaign, make(model, unit_name=unit, changes=changes), command_id=command_id, as_json=as_json)
+
+
 def add_table_commands(
     app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[HouseRule[Any, Any]], what: str, example: str
 ) -> None:

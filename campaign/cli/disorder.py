@@ -13,6 +13,7 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     SizeOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
@@ -294,4 +295,5 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 
 
 add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")
+add_edit_command(app, disc.Edit)
 add_table_commands(app, PLUGIN, disc.HouseRule, "disorder-marker", "force.flees_at_exactly")

@@ -13,6 +13,7 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
@@ -478,4 +479,5 @@ add_roster_commands(
     fsc.Disband,
     "Men move from one unit to another of the same side between battles (experience re-averaged).",
 )
+add_edit_command(app, fsc.Edit)
 add_table_commands(app, PLUGIN, fsc.HouseRule, "five-grade", "threats.unverified_casualty.low")

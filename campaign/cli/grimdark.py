@@ -13,6 +13,7 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     SizeOpt,
+    add_edit_command,
     add_table_commands,
     execute,
     make,
@@ -21,6 +22,7 @@ from campaign.cli.common import (
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.grimdark import commands as gfc
+from campaign.rulesets.grimdark import edit as gf_edit
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
 from campaign.rulesets.grimdark.state import CampaignState
@@ -294,6 +296,7 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
 
 
+add_edit_command(app, gf_edit.Edit)
 add_table_commands(app, PLUGIN, gfc.HouseRule, "Grimdark Future", "rewards.loser_points")
 
 

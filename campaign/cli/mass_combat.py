@@ -16,6 +16,7 @@ from campaign.cli.common import (
     DiceOpt,
     JsonOpt,
     SizeOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
@@ -27,6 +28,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
+from campaign.rulesets.mass_combat import edit as mc_edit
 from campaign.rulesets.mass_combat.commands import parse_setup, replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.quality import extraordinary_force
@@ -514,4 +516,5 @@ def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, A
 add_roster_commands(
     app, mcc.Transfer, mcc.Disband, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
 )
+add_edit_command(app, mc_edit.Edit)
 add_table_commands(app, PLUGIN, mcc.HouseRule, "Mass Combat", "casualties.offset_base")

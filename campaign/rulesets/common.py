@@ -14,8 +14,9 @@ from campaign.rulesets.decision import problems
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
 from events.errors import InvalidInputError
+from events.families.roster import UnitProfileChanged
 from events.families.rules import TableOverridden
-from events.registry import Event
+from events.registry import Event, JsonValue
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S")
@@ -142,6 +143,48 @@ class HouseRule(Command[S, T]):
                 note=self.note,
             )
         ]
+
+
+SIZES = frozenset({"men", "models", "size"})
+"""A unit's strength moves only by what happens to it (recruits, transfers, losses), never by an edit."""
+
+
+class EditUnit(Command[S, T]):
+    """Change fields of a unit's profile (a troop type left out at muster, a mistyped value), checked as a
+    muster checks them. Each ruleset subclasses it under its own name (``gf.edit``)."""
+
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=NAME_MAX)
+    changes: dict[str, JsonValue] = Field(min_length=1, max_length=50)
+
+    def check(self, tables: T, profile: Any) -> None:
+        """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
+
+    def decide(self, s: Situation[S, T]) -> list[Event]:
+        roster: Any = s.state  # every ruleset's state is a roster of units with a pydantic profile
+        unit: Any = find_unit(roster, self.unit_name)
+        current = unit.profile.model_dump(mode="json")
+        unknown = sorted(set(self.changes) - set(current))
+        if unknown:
+            raise InvalidInputError(
+                f"the profile of {unit.name} has no {', '.join(unknown)}: its fields are {', '.join(sorted(current))}"
+            )
+        sizes = sorted(SIZES & set(self.changes))
+        if sizes:
+            raise InvalidInputError(
+                f"the {sizes[0]} of {unit.name} change by recruits, transfers and losses, not by an edit"
+            )
+        try:
+            profile = type(unit.profile).model_validate({**current, **self.changes})
+        except ValidationError as exc:
+            raise InvalidInputError(f"not a profile for {unit.name}: {problems(exc, 'profile')}") from None
+        self.check(s.tables, profile)
+        checked = profile.model_dump(mode="json")
+        changed = {k: v for k, v in checked.items() if v != current.get(k)}
+        if not changed:
+            raise InvalidInputError(f"the profile of {unit.name} has those values already: nothing to change")
+        return [UnitProfileChanged(unit_id=unit.unit_id, profile=changed)]
 
 
 class RollDice(Command[None, None]):

@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import EditUnit, check_new_battle, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, new_unit
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
@@ -167,6 +167,10 @@ class Disband(FsCommand):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "fs.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+
+
+class Edit(EditUnit[CampaignState, Tables]):
+    name: ClassVar[str] = "fs.edit"
 
 
 # -- a battle's course -------------------------------------------------------------------------------
@@ -421,6 +425,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Transfer,
     Disband,
     HouseRule,
+    Edit,
     StartBattle,
     EndBattle,
     NextTurn,

@@ -18,6 +18,7 @@ from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import (
     recruitment_cost,
 )
+from campaign.rulesets.mass_combat.edit import Edit
 from campaign.rulesets.mass_combat.lasting import lasting_effects
 from campaign.rulesets.mass_combat.pcs import check_damage_value
 from campaign.rulesets.mass_combat.profile import UnitProfile
@@ -487,4 +488,5 @@ COMMANDS: tuple[type[Command[mc_state.CampaignState, Tables]], ...] = (
     Disband,
     Transfer,
     HouseRule,
+    Edit,
 )
