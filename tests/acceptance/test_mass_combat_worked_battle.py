@@ -319,10 +319,10 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
 ) -> None:
     game, ledger = war
 
-    def day(n: int) -> Any:
+    def day(n: int, name: str) -> Any:
         state, _ = game.state(ledger.resolve(None))
         serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
-        data = setup(n, -2)
+        data = {**setup(n, -2), "name": name}  # each battle a name of its own
         for side in data["sides"]:  # a seeded catastrophe 14 may have taken a unit over to the enemy
             side["units"] = [u for u in side["units"] if u["unit"] in serving]
             side["spells"] = [sp for sp in side.get("spells", []) if sp.get("target") in serving]
@@ -330,13 +330,13 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
         data["pcs"] = [pc for pc in data["pcs"] if pc["unit"] in serving]
         return game.battle(ledger.resolve(None), parse_setup(data), final_day=True)
 
-    first = day(1)
+    first = day(1, "Battle for Bannok")
     base_rows = {
         e.payload["unit_id"]: e.payload["percent"] for e in first.events if e.type == "battle.casualties_taken"
     }
     # The casualty table is a reconstruction ([INF]); this group uses a bloodier one from now on.
     game.house_rule(ledger.resolve(None), "casualties.offset_base", 45, note="our table is bloodier")
-    second = day(1)
+    second = day(1, "Battle for Bannok, again")
     seq_first = next(e.seq for e in first.events if e.payload.get("rule") == "battle_day")
     seq_second = next(e.seq for e in second.events if e.payload.get("rule") == "battle_day")
     recorded, recomputed = game.reevaluate(ledger.resolve(None), seq_first)
