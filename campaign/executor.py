@@ -203,6 +203,7 @@ class Ledger:
             version=command.schema_version,
             dice=used,
             ids=tuple(ids.given),
+            ruleset_version=owner.info.version if owner is not None else None,
             amends=replay.amends if replay is not None else None,
         )
         return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)

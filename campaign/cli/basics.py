@@ -153,7 +153,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check the hash chain, every event's schema and every die, and re-evaluate every rule on its recorded
         inputs and dice (a difference is drift: reported, never written back); name the first failure."""
-        from campaign.timeline import Timeline
+        from campaign.timeline import Change, Timeline
         from events.registry import registry
         from events.verify import Finding, verify_events
 
@@ -161,6 +161,8 @@ def register(app: typer.Typer) -> None:
         targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
         out = Output(as_json)
         reports = []
+        editions: dict[str, list[Change]] = {}
+        """Differences expected because the rules changed since they were recorded: reported, not failures."""
         for info in targets:
             with out.progress(info.last_seq, f"verifying {info.name}") as progress:
                 task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
@@ -172,6 +174,9 @@ def register(app: typer.Typer) -> None:
                 )
             if rules and report.ok:
                 for change in Timeline(ledger).reevaluate(info):
+                    if change.recorded_under is not None:
+                        editions.setdefault(info.name, []).append(change)
+                        continue
                     report.findings.append(
                         Finding(
                             change.seq,
@@ -183,7 +188,19 @@ def register(app: typer.Typer) -> None:
                     )
             reports.append((info, report))
         if as_json:
-            out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])
+            out.json(
+                [
+                    {
+                        "campaign": info.name,
+                        **report.as_dict(),
+                        "rules_changed_since": [
+                            {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under}
+                            for c in editions.get(info.name, [])
+                        ],
+                    }
+                    for info, report in reports
+                ]
+            )
         else:
             for info, report in reports:
                 if report.ok:
@@ -195,6 +212,12 @@ def register(app: typer.Typer) -> None:
                 else:
                     out.console.print(
                         f"[red]FAILED[/] {escape(info.name)}: first bad event {escape(str(report.first))}"
+                    )
+                for change in editions.get(info.name, []):
+                    out.console.print(
+                        f"  note: #{change.seq} {change.command} was recorded under ruleset version "
+                        f"{change.recorded_under}; today's rules (RULES.md, second edition) decide it differently — "
+                        "expected after a rules change, not a sign the log was altered"
                     )
                     for finding in report.findings[1:]:
                         out.console.print(f"  also: {escape(str(finding))}")

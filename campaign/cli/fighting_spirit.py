@@ -49,6 +49,7 @@ def muster(
     psi_rank: Annotated[str | None, typer.Option("--psi-rank", help="none, pupil, master, renowned, legend.")] = None,
     keno_guard: Annotated[bool, typer.Option("--keno-guard", help="Keno Guard (d8 for No step back).")] = False,
     terrifying: Annotated[bool, typer.Option("--terrifying", help="Terrifying troops.")] = False,
+    crew_weapon: Annotated[bool, typer.Option("--crew-weapon", help="Has a crew-served weapon (R2-4).")] = False,
     reports_to: Annotated[
         str | None, typer.Option("--reports-to", help="Its superior in the chain of command.")
     ] = None,
@@ -66,6 +67,7 @@ def muster(
         "psi_rank": psi_rank,
         "keno_guard": keno_guard,
         "terrifying": terrifying,
+        "crew_weapon": crew_weapon,
     }
     command = make(fsc.Muster, name=name, side=side, profile=profile, reports_to=reports_to)
     execute(campaign, command, command_id=command_id, as_json=as_json)
@@ -87,7 +89,10 @@ def battle_start(
     name: str,
     side: Annotated[list[str], typer.Option("--side", help="SIDE=MOTIVATION (low, medium, high); repeat per side.")],
     unit: Annotated[
-        list[str], typer.Option("--unit", help="UNIT=FATIGUE[,cover][,prone] (fresh, tired, exhausted); repeat.")
+        list[str],
+        typer.Option(
+            "--unit", help="UNIT=FATIGUE[,cover][,prone][,start:GRADE] (one fatigue per side; a scenario start grade)."
+        ),
     ],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
     campaign: CampaignOpt = None,
@@ -104,13 +109,20 @@ def battle_start(
     for unit_name, parts in _parse_pairs(unit, "--unit"):
         if not parts:
             raise InvalidInputError(f"--unit {unit_name}= needs a fatigue")
-        flags = set(parts[1:])
+        starts = [p.removeprefix("start:") for p in parts[1:] if p.startswith("start:")]
+        flags = {p for p in parts[1:] if not p.startswith("start:")}
         if flags - {"cover", "prone"}:
             raise InvalidInputError(
                 f"--unit {unit_name}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}"
             )
         deployments.append(
-            {"unit": unit_name, "fatigue": parts[0], "in_cover": "cover" in flags, "prone": "prone" in flags}
+            {
+                "unit": unit_name,
+                "fatigue": parts[0],
+                "in_cover": "cover" in flags,
+                "prone": "prone" in flags,
+                "start_grade": starts[0] if starts else None,
+            }
         )
     command = make(fsc.StartBattle, name=name, motivation=motivation, deployments=deployments, scenario=scenario)
     execute(campaign, command, command_id=command_id, as_json=as_json)
@@ -371,13 +383,20 @@ def position(
 @handles_errors
 def defence(
     unit: str,
+    fragments: Annotated[bool, typer.Option("--fragments", help="Fragments or blast, not aimed fire.")] = False,
+    from_air: Annotated[bool, typer.Option("--from-air", help="Fire from the air.")] = False,
+    hit_elsewhere: Annotated[
+        bool, typer.Option("--hit-elsewhere", help="The hit fell on the unit, not on the psion himself.")
+    ] = False,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Roll a unit's defence against aimed small-arms fire (a psion uses its psi die instead of the d4)."""
-    execute(campaign, make(fsb.Defence, unit_name=unit), dice=dice, command_id=command_id, as_json=as_json)
+    """Roll a unit's defence against small-arms fire (a psion uses its psi die instead of the d4 only against
+    aimed fire, not from the air, that hits the psion himself: R2-4)."""
+    command = make(fsb.Defence, unit_name=unit, aimed=not fragments, from_air=from_air, on_psion=not hit_elsewhere)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 def _days(activity: str) -> Callable[..., None]:

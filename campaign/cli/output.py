@@ -118,11 +118,11 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
     """The rule tables in force (house rules included) under ``prefix``, each value with its provenance."""
     rows = sorted((p, s) for p, s in values.items() if p.startswith(prefix))
     if out.as_json:
-        out.json({p: {"value": s.value, "source": s.source} for p, s in rows})
+        out.json({p: {"value": s.value, "tag": s.tag, "erratum": s.errata, "source": s.source} for p, s in rows})
         return
     view = Table(title=title)
-    for column in ("path", "value", "provenance"):
+    for column in ("path", "value", "tag", "erratum", "provenance"):
         view.add_column(column)
     for path, sourced in rows:
-        view.add_row(path, escape(str(sourced.value)), escape(sourced.source))
+        view.add_row(path, escape(str(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
     out.console.print(view)

@@ -14,8 +14,9 @@ from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import describe, unit_names
 from campaign.exchange import export_lines, import_campaign
+from campaign.replay import Sandbox, command_groups
 from campaign.rulesets.tables import parse_value
-from campaign.timeline import AmendReport, Sandbox, Timeline, branch, command_groups
+from campaign.timeline import AmendReport, Timeline, branch
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError

@@ -97,6 +97,8 @@ class HouseRule(Command[S, T]):
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
         check_override(s.tables.values, self.path, self.value)
+        if self.path in s.tables.refused:  # R2-36: no rule reads it
+            raise InvalidInputError(s.tables.refused[self.path])
         self.check_value(s.tables)
         return [
             TableOverridden(

@@ -47,7 +47,7 @@ class _RecordingDice:
     def _offered_roll(self, spec: DiceSpec, purpose: str) -> Roll | None:
         """The first die left on the table for the same dice (count, sides, modifier), taken off it."""
         for i, held in enumerate(self._offered):
-            if (held.count, held.sides, held.modifier) == (spec.count, spec.sides, spec.modifier):
+            if (held.count, held.sides, held.modifier) == spec.key:
                 del self._offered[i]
                 return self._record(spec, tuple(held.faces), purpose, source="offered", offered_from=held.roll_index)
         return None
@@ -101,8 +101,17 @@ class TableDice(_RecordingDice):
         self._entered_by = entered_by
 
     def roll(self, spec: DiceSpec, purpose: str) -> Roll:
-        if (held := self._offered_roll(spec, purpose)) is not None:
-            return held
+        held = next((h for h in self._offered if (h.count, h.sides, h.modifier) == spec.key), None)
+        if held is not None:  # the dice of a retracted command are still on the table: they are what is entered
+            typed = tuple(self._faces[self._used : self._used + spec.count])
+            if typed != tuple(held.faces):
+                raise DiceError(
+                    f"the {spec.notation} a retracted command rolled is still on the table "
+                    f"({', '.join(map(str, held.faces))}; {purpose}): enter those dice again, or take them off "
+                    "the table first with `campaign reroll --reason …`"
+                )
+            self._used += spec.count
+            return self._offered_roll(spec, purpose)  # type: ignore[return-value]
         wanted = self._faces[self._used : self._used + spec.count]
         if len(wanted) < spec.count:
             raise DiceError(

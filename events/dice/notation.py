@@ -35,6 +35,11 @@ class DiceSpec:
     step: int = 0
 
     @property
+    def key(self) -> tuple[int, int, int]:
+        """What makes two rolls the same dice: how many, of how many sides, with what modifier."""
+        return (self.count, self.sides, self.modifier)
+
+    @property
     def sides(self) -> int:
         """The die actually rolled, after the step shift."""
         if self.step == 0:

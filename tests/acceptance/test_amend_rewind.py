@@ -103,6 +103,8 @@ def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> No
     ledger, game, seqs = patrol(backend)
     info = lambda: ledger.resolve(None)  # noqa: E731
     Timeline(ledger).rewind(info(), seqs["second"] - 1, "the leader was not hit")
+    # The rewound test's d8 stays on the table (DESIGN.md, "Dice"): a new one only by a recorded reroll.
+    ledger.reroll(info(), "the retaken attack is a different attack")
     game.attack(info(), "Keno 3rd Squad", killed=0, wounded=1, table=dice(8))
     # The retaken test rolls an 8 on the d8: it holds whatever the amended first test leaves the squad at.
     report = Timeline(ledger).amend(info(), seqs["first"], {"killed": 1, "wounded": 0})

@@ -146,9 +146,11 @@ def test_o12_a_joined_hero_adds_to_the_starting_size_and_lends_its_quality(match
     start(match, {"Saurian Hero": "Saurian Warriors"})
     warriors = match.unit("Saurian Warriors")
     assert (warriors.start_size, warriors.quality) == (11, 3)
-    routed = match.game.shoot(match.info, "Saurian Warriors", 6, table=TableEntry((1,)))  # 4 of 11: shaken
+    # R2-32: the hero is one of the current models: 4 soldiers + the hero = 5 of 11 (2 × 5 ≤ 11): a test.
+    routed = match.game.shoot(match.info, "Saurian Warriors", 6, table=TableEntry((1,)))
     assert rules(routed, "morale_test")[0]["outcome"]["result"] == "shaken"
-    wiped = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 4)  # destroyed: the hero falls too
+    # 7 wounds: the 4 soldiers first, then the hero's Tough(3): the unit is destroyed, the hero with it.
+    wiped = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 7)
     assert [f["reason"] for f in facts(wiped, "battle.unit_removed")] == ["destroyed", "destroyed"]
     assert {f["victim_hero"] for f in facts(wiped, "battle.kill_credited")} == {True, False}
 

@@ -39,3 +39,14 @@ def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> Non
     assert all(v > 0 for v in result["cpu_s"].values())  # type: ignore[attr-defined]
     assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"}  # type: ignore[arg-type]
     assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6}
+
+
+def test_one_rule_command_goes_from_the_command_line_to_its_rule_through_at_most_eight_modules_each_once() -> None:
+    """Issue 10: the road from the command line to a rule is one executor, not a maze (29 modules, 59 crossings
+    before): the project's frames on the stack when the rule runs, outermost first."""
+    result = run(str(BENCH / "command_path.py"))
+    stack = [frame.rsplit(".", 1)[0] for frame in result["stack_to_rule"]]  # type: ignore[attr-defined]
+    modules = list(dict.fromkeys(stack))
+    assert modules == result["modules_to_rule"] and len(modules) <= 8, stack
+    assert [m for i, m in enumerate(stack) if i == 0 or stack[i - 1] != m] == modules, "each module once"
+    assert modules[-1].endswith(".rules") and "campaign.executor" in modules, modules

@@ -129,3 +129,14 @@ def test_a_re_entered_roll_never_gets_another_die_unless_a_reroll_is_recorded(sc
                 continue
             timeline.undo(info)
             appends.append({"kind": "undo", "target": target})
+
+
+def test_physical_dice_left_on_the_table_are_entered_again_not_rethrown(cli: Cli) -> None:
+    cli("roll", "d20", "-p", "ambush", "--dice", "7")
+    cli("undo")
+    before = cli.events()
+    refused = cli("roll", "d20", "-p", "ambush", "--dice", "19", code=2)
+    assert "still on the table (7" in refused.output and "reroll" in refused.output
+    assert cli.events() == before
+    again = _rolls(cli.json("roll", "d20", "-p", "ambush", "--dice", "7"))[0]
+    assert again["faces"] == [7] and again["source"] == "offered"

@@ -113,7 +113,7 @@ def test_e4_rally_through_the_chain_of_command(cli: Cli) -> None:
 
 def test_house_rules_and_tables_with_provenance(cli: Cli) -> None:
     tables = cli.json("fs", "tables", "threats.leader_lost")
-    assert tables["threats.leader_lost.medium"] == {"value": 3, "source": "SEED ex.1"}
+    assert tables["threats.leader_lost.medium"] == {"value": 3, "tag": "SEED", "erratum": "", "source": "SEED ex.1"}
     cli("fs", "house-rule", "threats.leader_lost.medium", "4", "--note", "officers matter more here")
     after = cli.json("fs", "tables", "threats.leader_lost.medium")
     assert after["threats.leader_lost.medium"]["value"] == 4

@@ -70,3 +70,15 @@ def test_undo_with_nothing_to_take_back_and_a_rewind_that_changes_nothing_are_re
     head = cli.events()
     assert "nothing after seq" in cli("rewind", "--to", "1", code=2).output
     assert cli.events() == head and head == before + 3
+
+
+def test_a_units_record_leaves_out_what_a_rewind_retracted(cli: Cli) -> None:
+    """Issue 10: `campaign unit` listed retracted events as if they still stood (`log --unit` did not)."""
+    shot = next(e for e in cli.json("log")["events"] if e["type"] == "rules.applied")
+    cli("rewind", "--to", str(shot["seq"] - 2))
+    record = cli.json("unit", "Robot Squad")
+    seqs = {item["seq"] for item in record["history"]}
+    assert shot["seq"] not in seqs and all(s < shot["seq"] for s in seqs), record["history"]
+    assert all(isinstance(item["what"], str) for item in record["history"]), "each line in words"
+    log_unit = {e["seq"] for e in cli.json("log", "--unit", "Robot Squad")["events"]}
+    assert seqs <= log_unit

@@ -120,6 +120,13 @@ def threat_level(
     return Threat(best[0] + plus, (*head, *parts), best[0])
 
 
+def die_for_test(tables: Tables, unit: RosterUnit, psi_caused: bool) -> int:
+    """The die of a test: the quality die, or for an android resisting a hostile psi effect the d6 (R2-1)."""
+    if psi_caused and unit.profile.kind == "android":
+        return int(tables.value("psi.rules.android_resist_die"))
+    return tables.quality_die(unit.profile.quality)
+
+
 def morale_outcome(roll: int, target: int) -> int:
     """Grades lost: 0 if roll > target, 2 if 2×roll ≤ target ("half or less"), else 1 (§0.4)."""
     if roll > target:
@@ -138,8 +145,11 @@ def morale_test(
     enemy_within: int | None = None,
     cause: str = "",
     state: UnitState | None = None,
+    psi_caused: bool = False,
 ) -> Decision:
-    """A confidence test (§0.4): quality die against LV + threat; lose one or two grades."""
+    """A confidence test (§0.4): quality die against LV + threat; lose one or two grades.
+
+    ``psi_caused``: the test resists a hostile psi effect, so an android rolls its psi-resistance die (R2-1)."""
     us = state or active_unit(battle, unit)
     motivation = battle.motivation[us.side]
     for row in rows:
@@ -179,9 +189,11 @@ def morale_test(
         )
     lv = unit.profile.leadership
     target = lv + threat.total
-    sides = tables.quality_die(unit.profile.quality)
+    sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"morale test of {unit.name}")
     lost = morale_outcome(roll.total, target)
+    if lost == 1 and 2 * roll.total <= target + tables.number("test.two_grades_slack"):
+        lost = 2  # R2-5: A-7's alternative reading of "half of what is needed", by house rule
     new_grade = tables.shifted_grade(us.grade, lost)
     verdict = {0: "passes", 1: "−1 grade", 2: "−2 grades (half or less)"}[lost]
     explanation = (
@@ -483,16 +495,25 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
 
 
 def panic_test(
-    tables: Tables, battle: BattleState, unit: RosterUnit, dice: Dice, trigger: str | None, *, forced: bool = False
+    tables: Tables,
+    battle: BattleState,
+    unit: RosterUnit,
+    dice: Dice,
+    trigger: str | None,
+    *,
+    forced: bool = False,
+    psi_caused: bool = False,
 ) -> Decision:
-    """Quality die > LV (threat 0). A pass ends panic for the game; a failure panics the unit, −1 grade."""
+    """Quality die > LV (threat 0). A pass ends panic for the game; a failure panics the unit, −1 grade.
+
+    A psi-caused test (R2-2) reaches Veterans, Elite and units that passed a panic test already."""
     us = active_unit(battle, unit)
     triggers = tables.panic_triggers(unit.profile.quality)
     if us.last_stand:
         raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
-    if not triggers:
+    if not triggers and not psi_caused and us.panic != "panicking":  # a psi-made panic has its later tests (R2-2)
         raise InvalidInputError(f"{unit.name} is {unit.profile.quality}: Veterans and Elite never panic")
-    if us.panic == "immune":
+    if us.panic == "immune" and not psi_caused:
         raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
     if us.panic != "panicking" and not forced:
         if trigger is None:
@@ -503,7 +524,7 @@ def panic_test(
             )
     lv = unit.profile.leadership
     target = lv + int(tables.value("panic.threat"))
-    sides = tables.quality_die(unit.profile.quality)
+    sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"panic test of {unit.name}")
     passed = roll.total > target
     if passed:
@@ -548,7 +569,8 @@ def last_stand(
     if not (us.in_cover or us.prone):
         problems.append("it is neither in cover nor prone")
     if friends_within_12 > 0:
-        problems.append(f'{friends_within_12} friendly unit(s) are within 12"')
+        near = tables.number("last_stand.friends_within")
+        problems.append(f'{friends_within_12} friendly unit(s) are within {near}"')
     need_enemies = int(tables.value("last_stand.enemy_squads_in_sight"))
     if enemy_squads_in_sight < need_enemies:
         problems.append(
@@ -622,6 +644,8 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
 
 def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy_within: int) -> Decision:
     us = active_unit(battle, unit)
+    if us.last_stand and tables.flag("last_stand.no_morale_stat"):  # R2-4 (b): "die, but not surrender"
+        raise InvalidInputError(f"{unit.name} is in No step back: it has no grade and cannot surrender")
     facts, note = surrender_facts(tables, battle, us, us.grade, enemy_within)
     if not facts:
         limit = tables.value("surrender.enemy_within")
@@ -673,11 +697,14 @@ def psi(
         raise InvalidInputError(
             f'{target.name} is {distance}" away: beyond the first {band}" band a psion needs line of sight'
         )
-    if effect == "kill" and ts.men < int(tables.value("psi.rules.kill_min_men")):
-        raise InvalidInputError(f"Kill cannot be used on a one-man unit ({target.name})")
+    crew_weapon = target.profile.crew_weapon and tables.flag("psi.rules.kill_crew_weapon_exception")
+    if effect == "kill" and ts.men < int(tables.value("psi.rules.kill_min_men")) and not crew_weapon:
+        raise InvalidInputError(f"Kill cannot be used on a one-man unit ({target.name}) without a crew-served weapon")
     if blast_choice not in ("grades", "panic"):
         raise InvalidInputError("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
-    del ps
+    per_activation = tables.number("psi.rules.actions_per_activation")
+    if ps.psi_actions >= per_activation:  # R2-4 (a)
+        raise InvalidInputError(f"{psion.name} has made its {per_activation} psi actions this activation")
     rank = psion.profile.psi_rank
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
@@ -688,24 +715,7 @@ def psi(
     rolls: list[Roll] = [roll]
     if roll.total < need:
         return [Decision("psi", "§0.10", target.unit_id, inputs, {"result": "fail"}, head + " → fails", (), (roll,))]
-    if target.profile.kind == "android":
-        resist_sides = int(tables.value("psi.rules.android_resist_die"))
-        resist = dice.roll(die(resist_sides), f"android {target.name} resists psi")
-        rolls.append(resist)
-        if resist.total >= roll.total:
-            return [
-                Decision(
-                    "psi",
-                    "§0.10",
-                    target.unit_id,
-                    inputs,
-                    {"result": "resisted"},
-                    head + f"; android resists on d{resist_sides}: {resist.total} ≥ {roll.total} → no effect",
-                    (),
-                    tuple(rolls),
-                )
-            ]
-        head += f"; android fails to resist on d{resist_sides} ({resist.total})"
+    # R2-1: there is no android save; the tests a hostile psi effect calls for are rolled on the android die.
     b, uid = battle.battle_id, target.unit_id
     success = Decision("psi", "§0.10", uid, inputs, {"result": "success"}, head + " → succeeds", (), tuple(rolls))
 
@@ -721,10 +731,18 @@ def psi(
     if effect == "confusion":
         lost = ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn)
         return [succeeded(f": {target.name} loses its activation", (lost,))]
+    no_grade = ts.last_stand and tables.flag("last_stand.no_morale_stat")
+    if no_grade and effect in ("no_step_back", "psi_blast", "psi_strike", "panic"):
+        # R2-2, R2-4 (b): a unit in No step back has no grade; none of these reaches it.
+        return [succeeded(f", but {target.name} is in No step back: no effect", outcome={"result": "no_effect"})]
     if effect == "no_step_back":
         stand = LastStandChanged(battle_id=b, unit_id=uid, active=True, reason="psi")
         return [succeeded(f": {target.name} enters No step back", (stand,))]
-    cannot_panic = not tables.panic_triggers(target.profile.quality) or ts.panic == "immune" or ts.last_stand
+    # R2-2: psionics override the ordinary limits on panic (Veterans, Elite, a unit that passed its test).
+    overrides = tables.flag("psi.rules.overrides_ordinary_limits")
+    cannot_panic = ts.last_stand or (
+        not overrides and (not tables.panic_triggers(target.profile.quality) or ts.panic == "immune")
+    )
     if effect == "psi_blast":
         blast = {**inputs, "blast": blast_choice}
         if blast_choice == "grades":
@@ -739,29 +757,26 @@ def psi(
             ]
         if cannot_panic:
             return [succeeded(f", but {target.name} cannot panic", inputs=blast, outcome={"result": "no_effect"})]
-        new_grade = tables.shifted_grade(ts.grade, 1)
-        panics = PanicChanged(battle_id=b, unit_id=uid, panic="panicking")
+        # R2-2: the panic option makes the target take a panic test (§0.8), not panic outright.
         return [
-            succeeded(
-                f": {target.name} panics (−1 grade, {ts.grade} → {new_grade})",
-                (panics, *grade_facts(battle, ts, new_grade)),
-                inputs=blast,
-                outcome={"result": "success", "to": new_grade},
-            )
+            succeeded(": the target takes a panic test", inputs=blast),
+            panic_test(tables, battle, target, dice, None, forced=True, psi_caused=True),
         ]
     if effect == "inspire":
         return [success, inspire(tables, battle, psion, target, dice)]
     if effect == "psi_strike":
-        return [success, morale_test(tables, battle, target, dice, ["psi_strike"], cause="psi strike")]
+        strike = morale_test(tables, battle, target, dice, ["psi_strike"], cause="psi strike", psi_caused=True)
+        return [success, strike]
     if effect == "panic":
         if cannot_panic:
             return [succeeded(f", but {target.name} cannot panic", outcome={"result": "no_effect"})]
-        return [success, panic_test(tables, battle, target, dice, None, forced=True)]
+        return [success, panic_test(tables, battle, target, dice, None, forced=True, psi_caused=True)]
     # kill: a trooper shoots a comrade (the hit is resolved as normal), the unit is suppressed and tests as if
     # its leader were lost.
     suppressed = SuppressionChanged(battle_id=b, unit_id=uid, markers=ts.suppression + (0 if ts.last_stand else 1))
-    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit); suppressed", (suppressed,))
-    return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill")]
+    what = "; no suppression marker (No step back)" if ts.last_stand else "; suppressed"
+    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit){what}", (suppressed,))
+    return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill", psi_caused=True)]
 
 
 def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: RosterUnit, dice: Dice) -> Decision:
@@ -795,9 +810,12 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
     )
 
 
-def defence_die(tables: Tables, unit: RosterUnit) -> int:
-    """Against aimed small-arms fire a psion defends with the psi die instead of the d4 (§0.10)."""
+def defence_die(
+    tables: Tables, unit: RosterUnit, *, aimed: bool = True, from_air: bool = False, on_psion: bool = True
+) -> int:
+    """Against small-arms fire a psion defends with the psi die instead of the d4 (§0.10), only when the fire is
+    aimed (not fragments or blast), not from the air, and the hit falls on the psion himself (R2-4 d)."""
     base = int(tables.value("defence.aimed_small_arms_die"))
-    if unit.profile.psi_rank is None:
+    if unit.profile.psi_rank is None or not aimed or from_air or not on_psion:
         return base
     return max(base, tables.psi_die(unit.profile.psi_rank))

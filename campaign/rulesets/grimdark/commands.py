@@ -196,11 +196,15 @@ class StartBattle(GfCommand):
     With ``special``, each side rolls its special objective (§4.2)."""
 
     name: ClassVar[str] = "gf.battle_start"
+    schema_version: ClassVar[int] = 2
 
     battle_name: str = Field(min_length=1, max_length=100, alias="name")
     units: tuple[str, ...] = Field(min_length=1, max_length=200)
     joins: dict[str, str] = Field(default_factory=dict)
     special: bool = False
+    hero_is_model: bool = True
+    """R2-32: a joined hero is one of its unit's models. A battle recorded before (version 1) keeps the first
+    edition's reading, so that its later commands re-run as they were recorded."""
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -247,6 +251,8 @@ class StartBattle(GfCommand):
             state_: dict[str, JsonValue] = {"start_size": start, "tough": u.tough, "quality": u.profile.quality}
             if u.unit_id in joined:
                 state_["joined_to"] = joined[u.unit_id]
+            if self.hero_is_model and any(j.profile.hero for j in joiners):
+                state_["hero_is_model"] = True
             events.append(
                 UnitDeployed(
                     battle_id=battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models + twins, state=state_

@@ -26,6 +26,7 @@ from campaign.rulesets.mass_combat.quality import (
     needs_reroll,
     quality_from_roll,
     quality_step_down,
+    settle_experience,
     trained_quality,
 )
 from campaign.rulesets.mass_combat.setup import BattleSetup
@@ -126,7 +127,7 @@ class Muster(McCommand):
         side = self.side
         profile = self.profile
         state, tables = s.state, s.tables
-        checked = new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
+        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
         troop_strength(tables, checked)  # refuses unknown weapons before anything is appended
         event = UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=checked.model_dump(mode="json"))
         return [event]
@@ -229,7 +230,7 @@ class Raise(McCommand):
         random_quality = self.random_quality
         dice = s.dice
         state, tables = s.state, s.tables
-        checked = new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
+        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
         cost = recruitment_cost(tables, checked) * checked.men if pay else 0
         if pay:
             afford(state, side, cost, f"raising {name}")
