@@ -4,16 +4,6 @@ Pure: tables arrive as data (:class:`Tables`), dice as a Dice object; every rule
 """
 
 from campaign.rulesets.decision import Decision
-from campaign.rulesets.fighting_spirit.profile import UnitProfile
-from campaign.rulesets.fighting_spirit.rules import (
-    active_unit,
-    attack,
-    chain_links,
-    morale_outcome,
-    morale_test,
-    rally,
-    threat_level,
-)
 from campaign.rulesets.fighting_spirit.pressure import (
     defence_die,
     end_last_stand,
@@ -23,6 +13,16 @@ from campaign.rulesets.fighting_spirit.pressure import (
     psi,
     reaction_test,
     surrender_check,
+)
+from campaign.rulesets.fighting_spirit.profile import UnitProfile
+from campaign.rulesets.fighting_spirit.rules import (
+    active_unit,
+    attack,
+    chain_links,
+    morale_outcome,
+    morale_test,
+    rally,
+    threat_level,
 )
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState, apply, fold
 from campaign.rulesets.fighting_spirit.tables import Tables
