@@ -1,15 +1,19 @@
 """Thresholds of RULES.md §1.4–§1.6 that the mutation run (scripts/mutation.py) found untested: the rally's
-close-order bonus (+1, §1.6) on both sides of 6, and a loss of no model at all (§1.4: casualties are models lost)."""
+close-order bonus (+1, §1.6) on both sides of 6, a loss of no model at all (§1.4: casualties are models lost), a
+retreat that captures the last model (§1.5) and a force of no points (§1.3, R2-8)."""
 
 from __future__ import annotations
 
 import pytest
 
+from campaign.executor import TableEntry
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
+from tests.conftest import Backend, make_ledger
+from tests.services import disorder
 
 T = Tables(base_values("disorder"))
 
@@ -45,3 +49,37 @@ def test_a_loss_of_one_model_counts() -> None:
     after, facts, _ = dis.lose_models(line(0), "b", 1, "shooting")
     assert after.models == 9
     assert facts
+
+
+def test_a_retreat_that_captures_every_model_removes_the_unit_once() -> None:
+    # §1.5: 6" needed, 0" moved: 6 full inches short, 1 model captured per inch; the unit has 2, so both are
+    # captured and it is gone. It cannot also flee off the table: it is removed once, captured to the last man.
+    two = dis.Unit("u1", "Line company", "British", start_models=10, models=2, points=60, discipline=0, markers=1)
+    decision = dis.retreat(T, two, "b", needed=60, moved=0, off_table=True)
+    removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    assert [f.reason for f in removed] == ["destroyed"]
+
+
+def test_a_retreat_off_the_table_with_models_left_is_a_flight() -> None:
+    # 6" needed, 1" moved: 5 short, 5 of 10 captured, 5 remain, and one left the table: the whole unit has fled.
+    ten = dis.Unit("u1", "Line company", "British", start_models=10, models=10, points=60, discipline=0, markers=1)
+    decision = dis.retreat(T, ten, "b", needed=60, moved=10, off_table=True)
+    removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    assert [f.reason for f in removed] == ["fled: left the table"]
+
+
+def test_a_force_of_no_points_never_reaches_half() -> None:
+    # §1.3, R2-8: force at half is 2 × lost ≥ start; a force that started with no points has no share to lose,
+    # so a casualty among its 0-point units asks for the casualty check alone, and nothing breaks.
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Drill", "disorder")
+    game = disorder(ledger)
+    game.muster(ledger.resolve(None), "Recruits", "British", {"models": 10, "troops": "line", "points": 0})
+    game.muster(ledger.resolve(None), "Conscripts", "French", {"models": 10, "troops": "line", "points": 0})
+    game.appoint(ledger.resolve(None), "British", "Sharpe")
+    game.appoint(ledger.resolve(None), "French", "Dubreton")
+    game.start_battle(ledger.resolve(None), "Drill field", ["Recruits", "Conscripts"])
+    result = game.hit(ledger.resolve(None), "Recruits", 1, table=TableEntry((6, 6)))
+    rules = [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
+    assert not any(r.startswith("force") for r in rules)
+    assert any(e.type == "battle.models_lost" for e in result.events)
