@@ -1,6 +1,7 @@
 """Thresholds of RULES.md §1.4–§1.6 that the mutation run (scripts/mutation.py) found untested: the rally's
 close-order bonus (+1, §1.6) on both sides of 6, a loss of no model at all (§1.4: casualties are models lost), a
-retreat that captures the last model (§1.5) and a force of no points (§1.3, R2-8)."""
+retreat that captures the last model (§1.5), a force of no points (§1.3, R2-8), a passed rally removing every
+marker (§1.6) and the least number of markers a house rule may make a unit flee at."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from campaign.executor import TableEntry
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.tables import Sourced
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
@@ -83,3 +85,19 @@ def test_a_force_of_no_points_never_reaches_half() -> None:
     rules = [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
     assert not any(r.startswith("force") for r in rules)
     assert any(e.type == "battle.models_lost" for e in result.events)
+
+
+def test_markers_flees_at_is_at_least_one() -> None:
+    # The house rule on the number of markers that makes a unit flee: 1 is the least that makes sense; 0 is refused.
+    dis.check_table_value("markers.flees_at", 1)
+    with pytest.raises(InvalidInputError, match="at least 1"):
+        dis.check_table_value("markers.flees_at", 0)
+
+
+@pytest.mark.parametrize(("removes", "left"), [("all", 0), ("one", 1)])
+def test_a_passed_rally_removes_all_the_markers(removes: str, left: int) -> None:
+    # §1.6: ≥ 6 removes ALL non-permanent markers (B-6; the house rule 'one' removes one). Two markers, line (0):
+    # 4 + 4 + 0 − 2 = 6 rallies.
+    tables = Tables({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
+    decision = dis.rally(tables, line(2), TableDice((4, 4), "rally", 0), "b")
+    assert decision.outcome["markers"] == left

@@ -1,14 +1,16 @@
 """RULES.md §0.5's threat table, §0.7's reaction threats and §0.10's psi dice, cell by cell, where the mutation run
 (scripts/mutation.py) found cells no test read (the psi-strike's +3 at Medium, a prone unit in cover, the
-non-psi Barf-jat's d4). Each expected value is RULES.md's table."""
+non-psi Barf-jat's d4). Each expected value is RULES.md's table. And a unit that surrendered, lost to the campaign."""
 
 from __future__ import annotations
 
 import pytest
 
+from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.rules import threat_level
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
+from tests.acceptance.conftest import FsTable, dice
 
 T = Tables(base_values("fighting_spirit"))
 
@@ -65,3 +67,22 @@ def test_reaction_threats(action: str, threat: int) -> None:
 @pytest.mark.parametrize(("rank", "die"), [("none", 4), ("pupil", 6), ("master", 8), ("renowned", 10), ("legend", 12)])
 def test_psi_die_by_rank(rank: str, die: int) -> None:
     assert T.psi_die(rank) == die
+
+
+def test_a_unit_that_surrendered_is_lost_to_the_campaign(table: FsTable) -> None:
+    # §0.3/§5 [INF] campaign.surrendered_men_lost: a unit that surrendered is gone after the battle (0 men); a unit
+    # that only fought keeps its men. Otlok Squad (untrained, LV 3) at Low: leader lost 4 + 3 = 7, a 1 on the die
+    # is half or less: −2 grades, twice → routed; an enemy within 10" (≤ 12"): it surrenders.
+    table.muster("1st Squad", quality="regular", leadership=2, size=8)
+    table.muster("Otlok Squad", side="Otlok", quality="untrained", leadership=3, size=10)
+    table.battle(
+        {"Keno": "medium", "Otlok": "low"}, *(Deployment(unit=n, fatigue="fresh") for n in ("1st Squad", "Otlok Squad"))
+    )
+    table.fs.morale(table.info, "Otlok Squad", ["leader_lost"], table=dice(1))
+    table.fs.morale(table.info, "Otlok Squad", ["leader_lost"], table=dice(1))
+    table.fs.surrender(table.info, "Otlok Squad", enemy_within=10)
+    assert table.unit_state("Otlok Squad").removed == "surrendered"
+    table.fs.end_battle(table.info, "Otlok surrendered", "Keno")
+    state, _ = table.fs.state(table.info)
+    men = {name: state.records[state.unit_by_name(name).unit_id].men for name in ("1st Squad", "Otlok Squad")}  # type: ignore[union-attr]
+    assert men == {"1st Squad": 8, "Otlok Squad": 0}
