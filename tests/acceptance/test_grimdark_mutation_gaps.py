@@ -20,3 +20,10 @@ def test_a_heros_talent_toughened_adds_one_tough(talent_face: int, trait: str, t
     decision = gf.casualty(T, HERO, TableDice((6, talent_face), "cas", 0), "b", had=())
     gained = [f for f in decision.facts if hasattr(f, "trait")]
     assert [(f.trait, f.tough, f.points) for f in gained] == [(trait, tough, 5)]
+
+
+@pytest.mark.parametrize(("face", "passed"), [(3, True), (2, False)])
+def test_headstrong_adds_one_to_a_morale_test(face: int, passed: bool) -> None:
+    # §4.2 Headstrong: +1 to morale tests. Quality 4+: a 3 + 1 = 4 passes, a 2 + 1 = 3 fails.
+    bold = gf.Unit("u", "Bold", "X", quality=4, start_size=10, models=10, tough=1, traits=("Headstrong",))
+    assert gf.morale_test(T, bold, TableDice((face,), "gm", 0), "test")[0] is passed

@@ -91,3 +91,12 @@ def test_each_special_weapon_adds_its_ts(item: str, ts: int) -> None:
     # §2.2: one light infantryman (light armour +3) with two of the weapon: 3 × 1 + 2 × its TS.
     profile = UnitProfile(men=1, armour="light", special={item: 2})
     assert troop_strength(T, profile).total == 3 + 2 * ts
+
+
+@pytest.mark.parametrize(
+    ("ranged", "ts"),
+    [("sling", 1), ("javelins", 1), ("bow", 2), ("longbow", 3), ("composite_bow", 3), ("crossbow", 3), ("pistol", 3)],
+)
+def test_each_ranged_weapon_adds_its_ts(ranged: str, ts: int) -> None:
+    # §2.2 ranged weapons: one light infantryman (+3) with the weapon.
+    assert troop_strength(T, UnitProfile(men=1, armour="light", ranged=ranged)).total == 3 + ts
