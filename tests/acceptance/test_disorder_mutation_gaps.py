@@ -101,3 +101,22 @@ def test_a_passed_rally_removes_all_the_markers(removes: str, left: int) -> None
     tables = Tables({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
     decision = dis.rally(tables, line(2), TableDice((4, 4), "rally", 0), "b")
     assert decision.outcome["markers"] == left
+
+
+@pytest.mark.parametrize(
+    ("before", "sources", "total", "rank", "reached"),
+    [
+        # §1.8: won +3, 2 objectives +2, 1 enemy unit removed +1, 1 own unit fled −1, officer removed −2.
+        (6, {"objectives": 2, "enemy_removed": 1, "own_fled": 1, "officer_removed": True}, 9, "Lieutenant", False),
+        (7, {"objectives": 2, "enemy_removed": 1, "own_fled": 1, "officer_removed": True}, 10, "Captain", True),
+        (22, {"objectives": 0, "enemy_removed": 0, "own_fled": 0, "officer_removed": False}, 25, "Major", True),
+        (21, {"objectives": 0, "enemy_removed": 0, "own_fled": 0, "officer_removed": False}, 24, "Captain", False),
+    ],
+)
+def test_glory_sources_and_the_rank_at_each_threshold(
+    before: int, sources: dict[str, object], total: int, rank: str, reached: bool
+) -> None:
+    # Career ranks at 0 / 10 / 25 / 45 cumulative Glory; a rank reached is said so ("now Captain").
+    decision = dis.glory(T, "b", "British", "Sharpe", result="won", glory_before=before, **sources)  # type: ignore[arg-type]
+    assert (decision.outcome["total"], decision.outcome["rank"]) == (total, rank)
+    assert decision.explanation.endswith(f", now {rank}" if reached else f"({rank})")

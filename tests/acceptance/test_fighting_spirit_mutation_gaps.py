@@ -86,3 +86,13 @@ def test_a_unit_that_surrendered_is_lost_to_the_campaign(table: FsTable) -> None
     state, _ = table.fs.state(table.info)
     men = {name: state.records[state.unit_by_name(name).unit_id].men for name in ("1st Squad", "Otlok Squad")}  # type: ignore[union-attr]
     assert men == {"1st Squad": 8, "Otlok Squad": 0}
+
+
+def test_a_transfer_between_the_only_two_units_of_a_campaign(table: FsTable) -> None:
+    # §5: men transferred leave one unit and join the other, whatever else the campaign holds (here nothing).
+    table.muster("Alpha", quality="regular", leadership=2, size=8)
+    table.muster("Bravo", quality="regular", leadership=2, size=6)
+    table.fs.transfer(table.info, "Bravo", "Alpha", 2)
+    state, _ = table.fs.state(table.info)
+    men = {n: state.records[state.unit_by_name(n).unit_id].men for n in ("Alpha", "Bravo")}  # type: ignore[union-attr]
+    assert men == {"Alpha": 10, "Bravo": 4}
