@@ -120,3 +120,14 @@ def test_glory_sources_and_the_rank_at_each_threshold(
     decision = dis.glory(T, "b", "British", "Sharpe", result="won", glory_before=before, **sources)  # type: ignore[arg-type]
     assert (decision.outcome["total"], decision.outcome["rank"]) == (total, rank)
     assert decision.explanation.endswith(f", now {rank}" if reached else f"({rank})")
+
+
+@pytest.mark.parametrize(("text", "tenths"), [("100", 1000), ("3", 30), ("1.5", 15), ("0", 0)])
+def test_a_distance_is_taken_in_tenths_of_an_inch_up_to_100_inches(text: str, tenths: int) -> None:
+    assert dis.tenths_of_inch(text, "moved") == tenths
+
+
+@pytest.mark.parametrize("text", ["100.1", "1.25", "-1", "two"])
+def test_a_distance_beyond_100_inches_or_finer_than_a_tenth_is_refused(text: str) -> None:
+    with pytest.raises(InvalidInputError, match="moved"):
+        dis.tenths_of_inch(text, "moved")
