@@ -131,3 +131,44 @@ def test_a_distance_is_taken_in_tenths_of_an_inch_up_to_100_inches(text: str, te
 def test_a_distance_beyond_100_inches_or_finer_than_a_tenth_is_refused(text: str) -> None:
     with pytest.raises(InvalidInputError, match="moved"):
         dis.tenths_of_inch(text, "moved")
+
+
+@pytest.mark.parametrize(
+    ("result", "objectives", "recorded"),
+    [("won", 0, {"won": 3}), ("lost", 0, {"lost": 0}), ("drawn", 2, {"drawn": 1, "objectives": 2})],
+)
+def test_the_glory_recorded_names_the_result_and_only_the_sources_that_gave_some(
+    result: str, objectives: int, recorded: dict[str, int]
+) -> None:
+    # §1.8: the scenario's result always counts (a loss gives 0); the other sources only when they give Glory.
+    decision = dis.glory(
+        T,
+        "b",
+        "British",
+        "Sharpe",
+        result=result,
+        objectives=objectives,
+        enemy_removed=0,
+        own_fled=0,
+        officer_removed=False,
+        glory_before=0,
+    )
+    awarded = [f for f in decision.facts if type(f).__name__ == "GloryAwarded"]
+    assert [dict(f.sources) for f in awarded] == [recorded]
+
+
+@pytest.mark.parametrize(
+    ("troops", "discipline"), [("militia", -1), ("line", 0), ("light", 1), ("rifles", 1), ("guard", 2)]
+)
+def test_discipline_by_troop_type(troops: str, discipline: int) -> None:
+    # §1.7 [INF/PLACEHOLDER]: militia −1, line 0, light +1, rifles +1, guard +2.
+    assert T.discipline(troops) == discipline
+
+
+@pytest.mark.parametrize("path", ["force.half_at", "force.flees_over"])
+def test_a_force_threshold_is_a_percentage_from_0_to_100(path: str) -> None:
+    dis.check_table_value(path, 0)
+    dis.check_table_value(path, 100)
+    for bad in (-1, 101):
+        with pytest.raises(InvalidInputError, match="0–100"):
+            dis.check_table_value(path, bad)
