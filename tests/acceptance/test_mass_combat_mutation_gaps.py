@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.rulesets.mass_combat.economy import wounded_returning
 from campaign.rulesets.mass_combat.pcs import _glory
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.setup import PcInBattle
@@ -100,3 +101,11 @@ def test_each_special_weapon_adds_its_ts(item: str, ts: int) -> None:
 def test_each_ranged_weapon_adds_its_ts(ranged: str, ts: int) -> None:
     # §2.2 ranged weapons: one light infantryman (+3) with the weapon.
     assert troop_strength(T, UnitProfile(men=1, armour="light", ranged=ranged)).total == 3 + ts
+
+
+@pytest.mark.parametrize(("ht", "back"), [(14, 15), (13, 10), (8, 10), (7, 5), (None, 10)])
+def test_wounded_return_faster_from_ht_14_and_slower_at_ht_7(ht: int | None, back: int) -> None:
+    # §2.12: (2 + TL)% of the original unit per day of rest; HT ≥ 14 counts as Fast Healing (×1.5), HT ≤ 7 as
+    # Slow (×½). TL 3, 100 men, 2 days of rest: 5% × 2 = 10 men; fast 15; slow 5.
+    profile = UnitProfile(men=100, tl=3)
+    assert wounded_returning(T, profile, original_men=100, wounded=50, days=2, activity="rest", ht=ht) == back
