@@ -10,6 +10,7 @@ from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.rules import threat_level
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
+from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, dice
 
 T = Tables(base_values("fighting_spirit"))
@@ -96,3 +97,31 @@ def test_a_transfer_between_the_only_two_units_of_a_campaign(table: FsTable) -> 
     state, _ = table.fs.state(table.info)
     men = {n: state.records[state.unit_by_name(n).unit_id].men for n in ("Alpha", "Bravo")}  # type: ignore[union-attr]
     assert men == {"Alpha": 10, "Bravo": 4}
+
+
+@pytest.mark.parametrize(("distance", "allowed"), [(12, True), (13, False)])
+def test_psi_out_of_sight_reaches_only_the_first_band(table: FsTable, distance: int, allowed: bool) -> None:
+    # §0.10: range bands of 12"; band 1 (up to 12"): any target; later bands: line of sight only.
+    table.muster("Barf-jat Master", quality="regular", leadership=2, size=1, psi_rank="master")
+    table.muster("Otlok Squad", side="Otlok", quality="untrained", leadership=3, size=10)
+    table.battle(
+        {"Keno": "medium", "Otlok": "low"},
+        *(Deployment(unit=n, fatigue="fresh") for n in ("Barf-jat Master", "Otlok Squad")),
+    )
+
+    def strike() -> object:
+        return table.fs.psi(
+            table.info,
+            "Barf-jat Master",
+            "Otlok Squad",
+            effect="psi_detection",
+            distance=distance,
+            in_sight=False,
+            table=dice(1),
+        )
+
+    if allowed:
+        strike()
+    else:
+        with pytest.raises(InvalidInputError, match="sight"):
+            strike()
