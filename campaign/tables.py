@@ -34,14 +34,16 @@ def base_values(package: str) -> dict[str, Sourced]:
 
 
 def _sources(package: str) -> Iterator[str]:
-    """The ruleset's rules: its subpackage, and its command and CLI modules (``campaign/<package>.py`` and
-    ``campaign/cli/<package>.py``) where they read a table."""
+    """The ruleset's rules: its subpackage, and its CLI modules (``campaign/cli/<package>.py`` and
+    ``campaign/cli/<package>_*.py``, its views) where they read a table."""
     root = resources.files("campaign")
     folder = root.joinpath("rulesets", package)
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".py"):
             yield entry.read_text("utf-8")
-    for module in (root.joinpath(f"{package}.py"), root.joinpath("cli", f"{package}.py")):
+    cli = root.joinpath("cli")
+    views = sorted((e for e in cli.iterdir() if e.name.startswith(f"{package}_") and e.name.endswith(".py")), key=str)
+    for module in (root.joinpath(f"{package}.py"), cli.joinpath(f"{package}.py"), *views):
         if module.is_file():
             yield module.read_text("utf-8")
 
