@@ -18,7 +18,7 @@ import structlog
 from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
-from campaign.rulesets.common import RollDice
+from campaign.rulesets.common import RollDice, did_you_mean, named
 from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, seed_commitment
 from events.dice.ask import Ask, AskedDice
 from events.envelope import NewEvent, RecordedEvent
@@ -162,7 +162,11 @@ class Ledger:
             raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
         found = self.directory.find(campaign) or self.directory.get(campaign)
         if found is None:
-            raise NotFoundError(f"no campaign named {campaign!r} in this database")
+            every = self.directory.all()
+            found = named(every, campaign, lambda c: c.name)
+            if found is None:
+                hint = did_you_mean(campaign, [c.name for c in every])
+                raise NotFoundError(f"no campaign named {campaign.strip()!r} in this database{hint}")
         return found
 
     # -- commands ------------------------------------------------------------------------------------

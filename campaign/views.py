@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from campaign.commands import fold_for
-from campaign.describe import describe, unit_names
+from campaign.describe import describe, unit_names, words
 from campaign.executor import Ledger
 from campaign.replay import Sandbox, command_groups
+from campaign.rulesets.common import same_name
 from campaign.timeline import Change, Timeline
 from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
@@ -85,10 +86,10 @@ def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None,
     gone = retracted(events)
     chosen = events if show_all else effective(events)
     if unit is not None:
-        ids = {k for k, v in names.items() if v == unit} | {unit}
+        ids = {k for k, v in names.items() if same_name(v, unit)} | {unit}
         chosen = [e for e in chosen if e.payload.get("unit_id") in ids or e.payload.get("officer_id") in ids]
     if battle is not None:
-        ids = {k for k, v in names.items() if v == battle} | {battle}
+        ids = {k for k, v in names.items() if same_name(v, battle)} | {battle}
         chosen = [e for e in chosen if e.payload.get("battle_id") in ids]
     return [(e, e.seq in gone) for e in chosen]
 
@@ -205,6 +206,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
         "recorded_at": event.meta.get("recorded_at"),
         "command": group.issued.payload["command"] if group.issued else event.meta.get("command"),
         "inputs": group.issued.payload["args"] if group.issued else None,
+        "entered": describe(group.issued, names) if group.issued else words(str(event.meta.get("command", ""))),
         "explanations": [o["explanation"] for o in group.outcomes],
         "clauses": clauses,
         "checks": {

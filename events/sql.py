@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, func, insert, select, tuple_
+from sqlalchemy import Connection, Engine, and_, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 

@@ -8,10 +8,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from campaign import views
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
+from campaign.commands import fold_for
+from campaign.describe import count, describe, explained_by, unit_names, value, words
+from campaign.rulesets.common import did_you_mean, named
+from events.errors import InvalidInputError
+from events.timeline import effective
 from projections.campaign_state import rebuild as rebuild_projections
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
@@ -22,7 +26,27 @@ AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it
 def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
-    return info, views.summary(ledger, info, at)
+    fold = fold_for(info.ruleset)
+    if fold is None:
+        raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
+    if at is not None and not 0 <= at <= info.last_seq:
+        raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
+    return info, fold.summary(ledger.states.get(info, at))
+
+
+NAMES = ("name", "side", "unit", "pc", "winner", "battle")
+"""Columns that hold a name as it was typed (never reworded)."""
+
+COUNTED = {"men": "men", "models": "models", "battles": "battles"}
+
+
+def cell(column: str, v: Any) -> str:
+    """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores."""
+    if v is None or v is False or v == []:
+        return ""
+    if column in NAMES:
+        return str(v)
+    return value(v)
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
@@ -30,8 +54,23 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
     for column in columns:
         view.add_column(column.replace("_", " "))
     for row in rows:
-        view.add_row(*(escape(str(row.get(c, ""))) if row.get(c) is not None else "" for c in columns))
+        view.add_row(*(cell(c, row.get(c)) for c in columns))
     return view
+
+
+def unit_line(unit: dict[str, Any]) -> str:
+    """A unit's record as one line of words: "Keno 3rd Squad (Keno): regular, 6 men, 3 battles, …"."""
+    parts = []
+    for key, v in unit.items():
+        if key in ("unit_id", "name", "side") or v is None or v is False or v == []:
+            continue
+        if key in COUNTED and isinstance(v, int):
+            parts.append(count(v, COUNTED[key]))
+        elif key == "disbanded":
+            parts.append(f"disbanded ({v})" if isinstance(v, str) else "disbanded")
+        else:
+            parts.append(words(key) if v is True else f"{words(key)} {value(v)}")
+    return f"{unit['name']} ({unit['side']}): " + ", ".join(parts)
 
 
 def register(app: typer.Typer) -> None:
@@ -57,8 +96,8 @@ def register(app: typer.Typer) -> None:
             return
         where = f" at #{at}" if at is not None else ""
         out.console.print(
-            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {len(s.units)} units, "
-            f"{len(s.battles)} battles"
+            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {count(len(s.units), 'units')}, "
+            f"{count(len(s.battles), 'battles')}"
         )
         columns = [
             c
@@ -81,7 +120,7 @@ def register(app: typer.Typer) -> None:
                 "pay_owed",
                 "disbanded",
             )
-            if any(c in u for u in s.units)
+            if any(u.get(c) not in (None, False, []) for u in s.units)
         ]
         out.console.print(_table("Units", s.units, columns))
         if s.careers and "glory" in s.careers[0]:
@@ -93,17 +132,30 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """One unit's record across all its battles."""
+        info, s = summary(campaign, at)
+        found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
+        if found is None:
+            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
         ledger = open_app().ledger
-        info = ledger.resolve(campaign)
-        record = views.unit(ledger, info, name, at)
-        found, history = record["unit"], record["history"]
+        history = []
+        # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
+        events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
+        names = unit_names(events)
+        covered = explained_by(events)
+        mine = {e.seq for e in events if e.payload.get("unit_id") == found["unit_id"]}
+        for event in events:
+            p = event.payload
+            if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
+                shown = covered.get(event.seq) not in mine
+                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
         out = Output(as_json)
         if as_json:
-            out.json({"unit": found, "history": history})
+            out.json({"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]})
             return
-        out.console.print(escape(" · ".join(f"{k} {v}" for k, v in found.items() if k != "unit_id")))
+        out.console.print(escape(unit_line(found)))
         for item in history:
-            out.console.print(f"  [dim]#{item['seq']}[/] {item['type']}: {escape(str(item['what']))}")
+            if item["shown"]:
+                out.console.print(f"  [dim]#{item['seq']}[/] {escape(str(item['what']))}")
 
     @app.command("battles")
     @handles_errors
@@ -114,42 +166,80 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json(s.battles)
             return
-        columns = [c for c in ("name", "day", "turn", "result", "winner", "ended") if any(c in b for b in s.battles)]
-        out.console.print(_table("Battles", s.battles, columns))
+        # The same columns under every ruleset (a round is Grimdark's turn; a result, once the battle is over).
+        rows = [
+            {
+                "#": b.get("number"),
+                "battle": b["name"],
+                "day": b.get("day"),
+                "turns": b.get("turn", b.get("round")),
+                "result": b.get("result") or "being fought",
+                "winner": b.get("winner"),
+            }
+            for b in s.battles
+        ]
+        out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
 
     @app.command("treasury")
     @handles_errors
     def treasury(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
-        """Each side's money, and who is owed pay."""
-        ledger = open_app().ledger
-        money = views.treasury(ledger, ledger.resolve(campaign), at)
-        treasury_, owed = money["treasury"], money["owed"]
+        """Each side's money, and who is owed pay (or that the ruleset has none)."""
+        info, s = summary(campaign, at)
+        owed = [
+            {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
+            for u in s.units
+            if u.get("pay_owed") or u.get("pay_penalty")
+        ]
         out = Output(as_json)
         if as_json:
-            out.json({"treasury": treasury_, "owed": owed})
+            out.json({"treasury": s.treasury, "owed": owed})
             return
-        for side, amount in sorted(treasury_.items()):
-            out.console.print(f"{escape(side)}: {amount}")
-        out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
+        if not s.treasury:
+            out.console.print(f"{escape(info.name)}: {info.ruleset} keeps no treasury.")
+        for side, money in sorted(s.treasury.items()):
+            out.console.print(f"{escape(side)}: {money}")
+        if not any("pay_owed" in u or "pay_penalty" in u for u in s.units):
+            out.console.print(f"{info.ruleset} has no pay: no unit is ever owed any.")
+        elif not owed:
+            out.console.print("No unit is owed pay.")
+        else:
+            out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
 
     @app.command("career")
     @handles_errors
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
-        ledger = open_app().ledger
-        found = views.career(ledger, ledger.resolve(campaign), pc, at)
+        info, s = summary(campaign, at)
+        found = named(s.careers, pc, lambda c: c["pc"])
+        if found is None and not s.careers:
+            raise InvalidInputError(
+                f"{info.ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
+                "heroes have them)"
+            )
+        if found is None:
+            hint = did_you_mean(pc, [c["pc"] for c in s.careers])
+            raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
         out = Output(as_json)
         if as_json:
             out.json(found)
+        elif found.get("hero"):
+            injuries = ", ".join(found["injuries"]) or "none"
+            traits = ", ".join(found["traits"]) or "none"
+            out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
+            out.console.print(
+                f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
+                f"injuries: {injuries}; traits: {traits}{out_of_it}"
+            )
         elif "glory" in found:
             by_battle = ", ".join(f"{g:+d}" for g in found["glory_by_battle"]) or "none yet"
             out.console.print(
-                f"{pc} ({found['side']}): {len(found['battles'])} battles, Glory {found['glory']} ({by_battle}), "
+                f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
+                f"Glory {found['glory']} ({by_battle}), "
                 f"{found['rank'] or 'no rank yet'}"
             )
         else:
             out.console.print(
-                f"{pc}: {len(found['battles'])} battles, {found['damage']} damage taken, Reputation "
+                f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, Reputation "
                 f"{found['reputation']:+d} ({found['permanent_reputation']:+d} for ever), rank "
                 f"{found['rank']:+d}"
             )

@@ -44,6 +44,20 @@ DiceOpt = Annotated[
 ]
 
 
+SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
+
+
+def size_of(size: int | None, *old: int | None) -> int:
+    """The unit's size from ``--size``, or from the option a ruleset first named it by (``--men``, ``--models``,
+    still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
+    given = {v for v in (size, *old) if v is not None}
+    if not given:
+        raise InvalidInputError("--size is required: how many men or models the unit has")
+    if len(given) > 1:
+        raise InvalidInputError("the unit's size was given twice, with different numbers")
+    return given.pop()
+
+
 class State:
     db: str = "campaign.db"
     actor: str | None = None
@@ -94,7 +108,8 @@ def ask_die(request: DieRequest) -> int:
 
 def make(model: type[C], **fields: Any) -> C:
     """A command built from what was typed; a value out of bounds refused in the program's words."""
-    return model.build(**fields)
+    # Names are trimmed as typed, so " Alpha" and "Alpha" are one unit (and one recorded input).
+    return model.build(**{k: v.strip() if isinstance(v, str) else v for k, v in fields.items()})
 
 
 def execute(
@@ -188,6 +203,28 @@ def add_roster_commands(
         as_json: JsonOpt = False,
     ) -> None:
         execute(campaign, make(disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+
+
+def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
+    """``edit UNIT --set KEY=VALUE …``: a recorded change of a unit's profile, checked as a muster is."""
+
+    @app.command("edit")
+    @handles_errors
+    def edit_(
+        unit: str,
+        set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
+        changes: dict[str, Any] = {}
+        for item in set_:
+            key, sep, raw = item.partition("=")
+            if not sep or not key.strip():
+                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+            changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
+        execute(campaign, make(model, unit_name=unit, changes=changes), command_id=command_id, as_json=as_json)
 
 
 def add_table_commands(

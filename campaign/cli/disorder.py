@@ -13,11 +13,14 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    SizeOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
     open_app,
+    size_of,
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.disorder import battle_commands as disb
@@ -40,15 +43,16 @@ OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
-    models: Annotated[int, typer.Option("--models", help="Models at full strength.")],
     troops: Annotated[str, typer.Option("--troops", help="militia, line, light, rifles or guard (→ Discipline).")],
     points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
+    size: SizeOpt = None,
+    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster."""
-    profile: dict[str, object] = {"models": models, "troops": troops, "points": points}
+    profile: dict[str, object] = {"models": size_of(size, models), "troops": troops, "points": points}
     execute(campaign, make(disc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
 
 
@@ -293,4 +297,5 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 
 
 add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")
+add_edit_command(app, disc.Edit)
 add_table_commands(app, PLUGIN, disc.HouseRule, "disorder-marker", "force.flees_at_exactly")

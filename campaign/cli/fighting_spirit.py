@@ -7,18 +7,20 @@ from typing import Annotated
 
 import typer
 
+from campaign.cli.campaign_views import summary
 from campaign.cli.common import (
     CampaignOpt,
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
 )
 from campaign.cli.fighting_spirit_status import status
-from campaign.cli.output import handles_errors
+from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
@@ -409,7 +411,12 @@ def _days(activity: str) -> Callable[..., None]:
         as_json: JsonOpt = False,
     ) -> None:
         command = make(fsc.PassDays, days=days, activity=activity, side=side)
+        before = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
         execute(campaign, command, command_id=command_id, as_json=as_json)
+        if not as_json:  # whose fatigue the days changed, so nobody has to work it out from the record
+            after = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
+            changed = [f"{n} {before.get(n, 'fresh')} → {f}" for n, f in after.items() if before.get(n) != f]
+            Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "no unit's changed"))
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command
@@ -480,7 +487,10 @@ def month_end(
     execute(campaign, make(fsc.MonthEnd, pay_pct=pcts), command_id=command_id, as_json=as_json)
 
 
-app.command("battle-status")(status)
+app.command("roster", help="Every unit in the battle being fought (or the last one): grade, men, markers, status.")(
+    status
+)
+app.command("battle-status", hidden=True)(status)  # its first name, kept for scripts and old notes
 
 add_roster_commands(
     app,
@@ -488,4 +498,5 @@ add_roster_commands(
     fsc.Disband,
     "Men move from one unit to another of the same side between battles (experience re-averaged).",
 )
+add_edit_command(app, fsc.Edit)
 add_table_commands(app, PLUGIN, fsc.HouseRule, "five-grade", "threats.unverified_casualty.low")

@@ -16,16 +16,20 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    SizeOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
     open_app,
+    size_of,
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
+from campaign.rulesets.mass_combat import edit as mc_edit
 from campaign.rulesets.mass_combat.commands import parse_setup, replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.quality import extraordinary_force
@@ -93,7 +97,7 @@ def _profile(
     return profile
 
 
-Men = Annotated[int, typer.Option("--men", help="Men in the unit.")]
+Men = Annotated[int | None, typer.Option("--men", hidden=True)]  # --size's first name
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
 Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
 ArmourOpt = Annotated[str, typer.Option("--armour", help="none, light, medium, heavy.")]
@@ -115,7 +119,8 @@ SetOpt = Annotated[list[str], typer.Option("--set", help="Any other profile fiel
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side")],
-    men: Men,
+    size: SizeOpt = None,
+    men: Men = None,
     quality: QualityOpt = "average",
     experience: Experience = None,
     armour: ArmourOpt = "none",
@@ -132,6 +137,7 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+    men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
@@ -143,7 +149,8 @@ def muster(
 def raise_(
     name: str,
     side: Annotated[str, typer.Option("--side")],
-    men: Men,
+    size: SizeOpt = None,
+    men: Men = None,
     quality: QualityOpt = "average",
     random_quality: Annotated[bool, typer.Option("--random-quality", help="Roll 3d on the quality table.")] = False,
     experience: Experience = None,
@@ -162,6 +169,7 @@ def raise_(
     as_json: JsonOpt = False,
 ) -> None:
     """Raise a new unit and pay its recruitment cost from the side's treasury."""
+    men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
@@ -173,7 +181,7 @@ def raise_(
 @handles_errors
 def recruit(
     unit: str,
-    men: Men,
+    men: Annotated[int, typer.Option("--men", help="How many men join.")],
     quality: Annotated[str | None, typer.Option("--quality")] = None,
     free: Annotated[bool, typer.Option("--free", help="Conscripts or volunteers: nothing is paid.")] = False,
     dice: DiceOpt = None,
@@ -266,7 +274,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 @handles_errors
 def battle(
     setup_file: Annotated[Path, typer.Argument(help="The battle set-up, TOML or JSON (see README).")],
-    continue_: Annotated[str | None, typer.Option("--continue", help="Battle id: another day of that battle.")] = None,
+    continue_: Annotated[
+        str | None, typer.Option("--continue", help="The battle (its name or number): another day of it.")
+    ] = None,
     more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
@@ -357,14 +367,14 @@ app.command("march")(_days("march"))
 @app.command("loot")
 @handles_errors
 def loot(
-    battle_id: str,
+    battle: Annotated[str, typer.Argument(help="The battle: its name or number.")],
     side: Annotated[str, typer.Option("--side", help="The side that held the field.")],
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
-    execute(campaign, make(mct.Loot, battle_id=battle_id, side=side), command_id=command_id, as_json=as_json)
+    execute(campaign, make(mct.Loot, battle_id=battle, side=side), command_id=command_id, as_json=as_json)
 
 
 @app.command("ransom")
@@ -507,4 +517,5 @@ def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, A
 add_roster_commands(
     app, mcc.Transfer, mcc.Disband, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
 )
+add_edit_command(app, mc_edit.Edit)
 add_table_commands(app, PLUGIN, mcc.HouseRule, "Mass Combat", "casualties.offset_base")

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from campaign.describe import describe
+from campaign.describe import describe, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
 from events.store import AppendResult
@@ -68,8 +68,8 @@ class Output:
         if result.duplicate:
             console.print("[yellow]this command id was already recorded; nothing new was appended[/]")
         console.print(headline)
-        for event in result.events:
-            console.print(f"  [dim]#{event.seq}[/] {escape(describe(event, names))}")
+        for event, text in readable(result.events, names or {}):
+            console.print(f"  [dim]#{event.seq}[/] {escape(text)}")
         console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
 
     def events_table(
@@ -81,7 +81,7 @@ class Output:
     ) -> None:
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
-        table.add_column("type")
+        table.add_column("kind")
         table.add_column("by")
         table.add_column("what happened")
         for e in events:
@@ -89,7 +89,7 @@ class Output:
             what = escape(describe(e, names))
             table.add_row(
                 f"[strike]{e.seq}[/]" if gone else str(e.seq),
-                e.type,
+                kind(e.type),
                 escape(str(e.meta.get("actor", ""))),
                 f"[dim](retracted)[/] {what}" if gone else what,
             )
@@ -199,5 +199,5 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
     for column in ("path", "value", "tag", "erratum", "provenance"):
         view.add_column(column)
     for path, sourced in rows:
-        view.add_row(path, escape(str(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
+        view.add_row(path, escape(value(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
     out.console.print(view)

@@ -13,6 +13,7 @@ from rich.markup import escape
 from campaign import views
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
+from campaign.describe import kind, words
 from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
@@ -124,27 +125,38 @@ def register(app: typer.Typer) -> None:
         found = _audit(seq, roll, campaign)
         out = Output(as_json)
         if as_json:
-            out.json(found)
+            out.json({k: v for k, v in found.items() if k != "entered"})
             return
         c = out.console
-        c.print(
-            f"#{found['seq']} {found['type']}{' [yellow](retracted)[/]' if found['retracted'] else ''}: {found['what']}"
-        )
-        c.print(
-            f"entered by {found['actor']} at {found['recorded_at']}; command {found['command']} {found['inputs'] or ''}"
-        )
+        retracted = " [yellow](retracted)[/]" if found["retracted"] else ""
+        c.print(f"#{found['seq']} {kind(found['type'])}{retracted}: {escape(found['what'])}")
+        c.print(f"entered by {escape(str(found['actor']))} at {found['recorded_at']}: {escape(found['entered'])}")
         for text in found["explanations"]:
-            c.print(f"  {text}")
+            c.print(f"  {escape(words(text))}")
         if found["clauses"]:
             c.print(f"rule: {', '.join(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
-        for d in found["checks"]["dice"]:
-            c.print(f"roll #{d['roll']}: {escape(d['check'])}")
+        for rolls, check in _roll_runs(found["checks"]["dice"]):
+            c.print(f"{rolls}: {escape(check)}")
         if found["seed_chosen"] and found["checks"]["dice"]:
             c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
         c.print(f"rule check: {found['checks']['rule']}")
+        # The explanations of this command are printed above: only other commands' (retracted ones, re-runs).
         for use in found["dice_used_by"]:
-            c.print(f"  used at #{use['seq']}{' (retracted)' if use['retracted'] else ''}: {use['explanation']}")
+            if use["explanation"] not in found["explanations"] or use["retracted"]:
+                gone = " (retracted)" if use["retracted"] else ""
+                c.print(f"  also used at #{use['seq']}{gone}: {escape(words(use['explanation']))}")
+
+
+def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Consecutive rolls with the same check, said once: "rolls #0–#16: re-derived …: matches"."""
+    runs: list[tuple[int, int, str]] = []
+    for d in checks:
+        if runs and runs[-1][2] == d["check"] and runs[-1][1] == d["roll"] - 1:
+            runs[-1] = (runs[-1][0], d["roll"], d["check"])
+        else:
+            runs.append((d["roll"], d["roll"], d["check"]))
+    return [(f"roll #{a}" if a == b else f"rolls #{a}–#{b}", check) for a, b, check in runs]
 
 
 def register_exchange(app: typer.Typer) -> None:

@@ -41,10 +41,12 @@ def test_r2_10_an_army_commanders_death_lasts_until_a_clear_victory_on_the_units
     second = war.fight(battle("Battle 2", side("Crimson", [*RED, "Red reserve"]), side("Azure", BLUE)), d3(3, 3, 4, 11))
     assert applied(second, "result")[0]["outcome"]["result"] == "minor_victory"
     assert applied(second, "result")[0]["inputs"]["w"] == 7
+    assert applied(second, "result")[0]["outcome"]["clear_victory"] == "no"
     assert war.morale("Red foot") == -5 and war.morale("Red reserve") == 0
     # Battle 3: Crimson wins with W 8 (rolls 4 and 12): the −5 applies in battle 3 and is gone after it.
     third = war.fight(battle("Battle 3", side("Crimson", [*RED, "Red reserve"]), side("Azure", BLUE)), d3(3, 3, 4, 12))
     assert applied(third, "result")[0]["inputs"]["w"] == 8
+    assert applied(third, "result")[0]["outcome"]["clear_victory"] == "yes"
     assert war.morale("Red foot") == 0 and war.morale("Red guard") == 0 and war.morale("Red reserve") == 0
 
 
@@ -266,3 +268,37 @@ def test_r2_10_two_days_of_one_battle_each_losing_a_leader_add_up(war: War) -> N
     battle_id = next(e.payload["battle_id"] for e in first.events if e.type == "battle.started")
     war.fight({**setup, "day": 2}, d3(17, 3, 3, 11), battle_id=battle_id)
     assert war.morale("Red foot") == -6
+
+
+def test_r2_16_a_tie_behind_walls_is_the_defenders_table_b(war: War) -> None:
+    # Palisade: Azure 15 rolls 13 → 2; Crimson 12 rolls 10 → 2: equal margins, W 0: Table B, thrown back.
+    result = war.fight(_assault(["palisade"]), d3(3, 3, 10, 13))
+    assert applied(result, "result")[0]["inputs"] == {"table": "B", "w": 0}
+    assert applied(result, "result")[0]["outcome"]["result"] == "thrown_back"
+
+
+def test_r2_14_a_catastrophe_18_on_a_pc_army_commander_ends_with_the_battle(war: War) -> None:
+    pc = {"name": "Caliburn", "side": "Crimson", "leads": "army", "weapon": 14, "risk": 0}
+    result = war.fight(battle("Keep", side("Crimson", RED), side("Azure", BLUE), pcs=[pc]), d3(18, 3, 3, 11))
+    assert applied(result, "catastrophe")[0]["outcome"]["knocked_out_pc"] == "Caliburn"
+    assert not applied(result, "survival")
+    assert war.morale("Red foot") == 0 and war.morale("Red guard") == 0  # −5 only in this battle
+
+
+@pytest.mark.parametrize(("unconscious_at", "out"), [(12, True), (13, False)])
+def test_r2_14_knocked_out_when_the_damage_reaches_the_gms_mark(war: War, unconscious_at: int, out: bool) -> None:
+    # Survival 10 rolled 16 → column C: 2 × (2d+2) at DR 0, each 2d = 4: 6 + 6 = 12 damage.
+    pc = {"name": "Caliburn", "side": "Crimson", "unit": "Red foot", "leads": "unit", "iq": 12, "weapon": 14,
+          "risk": 0, "unconscious_at": unconscious_at}  # fmt: skip
+    dice = [*d3(3, 3), *d3(16), 2, 2, 2, 2, *d3(10)]
+    result = war.fight(battle("Crag", side("Crimson", RED), side("Azure", BLUE), pcs=[pc]), dice)
+    mods = applied(result, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"]
+    assert ("Caliburn knocked out" in mods) is out
+
+
+def test_r2_14_luck_keeps_the_better_of_two_rolls_in_one_column(war: War) -> None:
+    # Survival 10: 14 (failed by 4, B), Luck 13 (failed by 3, also B): the better, 13, is kept.
+    pc = {"name": "Caliburn", "side": "Crimson", "iq": 12, "weapon": 14, "risk": 0, "luck": True}
+    dice = [*d3(3, 3), *d3(14), *d3(13)]
+    result = war.fight(battle("Fen", side("Crimson", RED), side("Azure", BLUE), pcs=[pc]), dice)
+    assert applied(result, "survival")[0]["outcome"] == {"margin": -3, "column": "B"}

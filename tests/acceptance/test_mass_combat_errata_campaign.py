@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.executor import TableEntry
 from events.errors import InvalidInputError
-from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
+from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
 
 def test_r2_12_a_veteran_unit_mustered_without_experience_averages_from_10() -> None:
@@ -172,3 +173,26 @@ def test_r2_19_a_payday_paid_in_full_does_not_clear_older_arrears() -> None:
     state, _ = w.game.state(w.info)
     swords = state.unit_by_name("Swords")
     assert swords is not None and swords.pay.owed == 0 and w.morale("Swords") == -3
+
+
+@pytest.mark.parametrize(("roll", "made"), [(12, "made"), (13, "failed")])
+def test_r2_19_the_unpaid_day_morale_roll_is_made_at_equality(roll: int, made: str) -> None:
+    # Average 13. The payday's roll is after its reduction: 13 − 1 = 12, so 12 is made and 13 failed; the next
+    # unpaid day's: 13 − 3 = 10, so 10 is made and 11 failed.
+    w = War()
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    payday = w.game.month_end(w.info, {"Crimson": 0}, table=TableEntry(tuple(faces(roll))))
+    assert applied(payday, "payday")[0]["outcome"]["morale_roll"] == made
+    day = w.game.pass_days(w.info, 1, "rest", table=TableEntry(tuple(faces(roll - 2))))
+    assert applied(day, "unpaid_day")[0]["inputs"]["morale"] == 10
+    assert applied(day, "unpaid_day")[0]["outcome"]["morale_roll"] == made
+
+
+@pytest.mark.parametrize(("pct", "bonus"), [(149, 0), (150, 1), (199, 1), (200, 2)])
+def test_bonus_pay_from_150_and_200_percent(pct: int, bonus: int) -> None:
+    w = War()
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    w.game.month_end(w.info, {"Crimson": pct})
+    assert w.morale("Swords") == bonus

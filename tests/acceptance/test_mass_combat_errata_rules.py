@@ -287,3 +287,30 @@ def test_r2_26_exempt_troops_are_named_in_the_tables() -> None:
 )  # fmt: skip
 def test_the_2_11_result_tables_on_both_sides_of_every_edge(table: str, edges: list[tuple[int, str]]) -> None:
     assert [(w, T.band(table, w)) for w, _ in edges] == edges
+
+
+@pytest.mark.parametrize(
+    ("roll", "column"),
+    # Target 10. The Survival table: made by 5+ unhurt, 1–4 one hit, exactly two hits, failed by 1–2 A, 3–4 B,
+    # 5–6 C, 7+ D; each edge on both sides.
+    [(5, "unhurt"), (6, "one_hit"), (9, "one_hit"), (10, "two_hits"), (11, "A"), (12, "A"), (13, "B"), (14, "B"),
+     (15, "C"), (16, "C"), (17, "D")],
+)  # fmt: skip
+def test_the_survival_table_on_both_sides_of_every_edge(roll: int, column: str) -> None:
+    assert survival_column(T, roll, 10) == column
+
+
+def test_r2_16_a_starred_row_given_by_its_table_name_is_starred_without_the_star() -> None:
+    held = position(T, _defender(defensive={"palisade": 3}), enemy_artillery_or_sappers=False)
+    assert held.starred and held.casualty_rows == 3
+
+
+def test_r2_23_no_points_no_force() -> None:
+    assert extraordinary_force_pm(T, 0) == 0
+    with pytest.raises(InvalidInputError, match="cannot be negative"):
+        extraordinary_force_pm(T, -1)
+
+
+@pytest.mark.parametrize(("roll", "column"), [(15, "C"), (16, "D")])
+def test_the_survival_table_column_d_from_failed_by_7_without_a_critical(roll: int, column: str) -> None:
+    assert survival_column(T, roll, 9) == column  # 16 vs 9: failed by 7, and 16 is no critical failure at 9

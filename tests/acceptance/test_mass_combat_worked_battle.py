@@ -240,6 +240,9 @@ def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[Ma
     # row +3, medium armour +2, Strike −1 = +4.
     assert "Mercenary company row +4 (medium armour +2, strike/healing -1)" in casualties[0]["explanation"]
     megalos_after, wazif_after = (c["outcome"]["ts_after"] for c in casualties)
+    # RULES.md asks for about 0.2% against the seed's whole-army arithmetic, TS × (1 − cas%/2). Casualties by
+    # §2.12's unit rows (armour, Strike, Healing) give 3281 and 3363 here (+0.40%, +0.36%): the seed's totals
+    # ignore the named units' row shifts (without them: 3271 and 3354, within 0.1%). Held to 1% until decided.
     assert abs(megalos_after - 3268) <= 3268 // 100 and abs(wazif_after - 3351) <= 3351 // 100
     survival, glory = by_rule(decisions, "survival")[0], by_rule(decisions, "glory")[0]
     assert survival["inputs"]["target"] == 8 and survival["outcome"] == {"margin": -2, "column": "A"}
@@ -316,10 +319,10 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
 ) -> None:
     game, ledger = war
 
-    def day(n: int) -> Any:
+    def day(n: int, name: str) -> Any:
         state, _ = game.state(ledger.resolve(None))
         serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
-        data = setup(n, -2)
+        data = {**setup(n, -2), "name": name}  # each battle a name of its own
         for side in data["sides"]:  # a seeded catastrophe 14 may have taken a unit over to the enemy
             side["units"] = [u for u in side["units"] if u["unit"] in serving]
             side["spells"] = [sp for sp in side.get("spells", []) if sp.get("target") in serving]
@@ -327,13 +330,13 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
         data["pcs"] = [pc for pc in data["pcs"] if pc["unit"] in serving]
         return game.battle(ledger.resolve(None), parse_setup(data), final_day=True)
 
-    first = day(1)
+    first = day(1, "Battle for Bannok")
     base_rows = {
         e.payload["unit_id"]: e.payload["percent"] for e in first.events if e.type == "battle.casualties_taken"
     }
     # The casualty table is a reconstruction ([INF]); this group uses a bloodier one from now on.
     game.house_rule(ledger.resolve(None), "casualties.offset_base", 45, note="our table is bloodier")
-    second = day(1)
+    second = day(1, "Battle for Bannok, again")
     seq_first = next(e.seq for e in first.events if e.payload.get("rule") == "battle_day")
     seq_second = next(e.seq for e in second.events if e.payload.get("rule") == "battle_day")
     recorded, recomputed = game.reevaluate(ledger.resolve(None), seq_first)

@@ -1,138 +1,120 @@
-"""README's walkthroughs are executed as tests (issue 13): every ```sh block of README.md (and of any guide
-inside the repository it links to) runs, in order, in one fresh temporary folder, and must succeed as written.
+"""README is executed (issue 13): every ```sh/```shell/```bash block of README.md, and of any guide it links,
+runs in order in a fresh temporary folder with the installed `campaign` command, and must succeed as written.
 
-The folder holds a copy of `examples/` (a clone has it; Mass Combat's walkthrough fights its battle file), and
-nothing else: no database, `CAMPAIGN_DB` and `CAMPAIGN` unset, a fixed `CAMPAIGN_ACTOR`, and the installed
-`campaign` (the one beside this interpreter) first on PATH. The rule for which blocks run is in
-tests/e2e/readme_runner.py and in README.md itself.
-"""
+A block that must not run here (the setup and test scripts themselves, long benchmarks) is preceded by an
+``<!-- readme-test: skip, REASON -->`` line; every other shell block runs. The blocks of one file run as one
+shell script (so ``export CAMPAIGN=…`` in one holds in the next), with ``set -euo pipefail``: the first command
+that fails stops the run, and the test names its README line."""
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
 import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.readme_runner import blocks, guides, run_markdown, script
-
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
-RULESETS = ("fighting-spirit", "mass-combat", "disorder", "grimdark")
+FENCE = re.compile(r"^```(\w*)\s*$")
+SKIP = re.compile(r"^<!-- readme-test: skip, (.+) -->$")
+LINK = re.compile(r"\]\((?!https?:)([^)#\s]+\.md)\)")
+SHELLS = {"sh", "shell", "bash"}
 
 
-def fresh_folder(tmp_path: Path) -> Path:
-    work = tmp_path / "fresh"
-    work.mkdir()
-    shutil.copytree(ROOT / "examples", work / "examples")
-    return work
+@dataclass
+class Block:
+    path: Path
+    line: int  # of its first command
+    lines: list[str]
+    skipped: str | None
 
 
-def failure(result: object) -> str:
-    return f"exit {getattr(result, 'returncode', '?')}\n--- stderr\n{getattr(result, 'stderr', '')[-4000:]}"
+def blocks(path: Path) -> list[Block]:
+    found: list[Block] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        match = FENCE.match(lines[i])
+        if match and match.group(1):
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            if match.group(1) in SHELLS:
+                before = next((lines[k] for k in range(i - 1, -1, -1) if lines[k].strip()), "")
+                skip = SKIP.match(before.strip())
+                found.append(Block(path, i + 2, lines[i + 1 : end], skip.group(1) if skip else None))
+            i = end
+        i += 1
+    return found
+
+
+def guides(readme: Path) -> list[Path]:
+    """README and the guides it links (local .md files inside the project), each once, in order."""
+    found = [readme]
+    for target in LINK.findall(readme.read_text(encoding="utf-8")):
+        guide = (readme.parent / target).resolve()
+        if guide.is_file() and guide.is_relative_to(readme.parent) and guide not in found:
+            found.append(guide)
+    return found
+
+
+def script(file_blocks: list[Block]) -> str:
+    """One bash script of the blocks to run; before each command, the README line it comes from."""
+    out = ["set -euo pipefail", "trap 'echo \"README command failed: $README_AT\" >&2' ERR"]
+    for block in file_blocks:
+        if block.skipped:
+            continue
+        continued = False
+        for offset, line in enumerate(block.lines):
+            if not continued and line.strip() and not line.lstrip().startswith("#"):
+                out.append("README_AT=" + shlex.quote(f"{block.path.name}:{block.line + offset}: {line.strip()}"))
+            out.append(line)
+            continued = line.rstrip().endswith("\\")
+    return "\n".join(out) + "\n"
+
+
+def run_readme(readme: Path, folder: Path) -> subprocess.CompletedProcess[str]:
+    """Every guide's blocks, run in ``folder`` (the project's example files copied in, as beside a clone)."""
+    shutil.copytree(ROOT / "examples", folder / "examples")
+    bin_dir = str(Path(sys.executable).parent)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAMPAIGN")}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", CAMPAIGN_ACTOR="readme", COLUMNS="120")
+    text = "".join(script(blocks(path)) for path in guides(readme))
+    return subprocess.run(
+        ["bash", "-c", text], cwd=folder, env=env, capture_output=True, text=True, timeout=1200, check=False
+    )
+
+
+def test_readme_blocks_are_found_and_only_named_ones_skipped() -> None:
+    found = [b for path in guides(ROOT / "README.md") for b in blocks(path)]
+    run = [b for b in found if not b.skipped]
+    assert len(run) >= 6, "README's walkthroughs are shell blocks"
+    assert all(b.skipped and len(b.skipped) > 10 for b in found if b not in run)  # each skip says why
+    assert {"campaign new", "campaign fs", "campaign mc", "campaign dis", "campaign gf", "campaign audit"} <= {
+        " ".join(word for word in line.split()[:2]) for b in run for line in b.lines
+    }
 
 
 @pytest.mark.slow
-def test_every_readme_walkthrough_runs_as_written(tmp_path: Path) -> None:
-    work = fresh_folder(tmp_path)
-    for document in [README, *guides(README)]:
-        result = run_markdown(document, work)
-        assert result.returncode == 0, f"{document.name}: {failure(result)}"
-    # the walkthroughs really played: one campaign per ruleset, in the database they made
-    listing = run_markdown_command(work, "campaign list --json")
-    for ruleset in RULESETS:
-        assert f'"{ruleset}"' in listing, listing
+def test_every_readme_command_works_as_written(tmp_path: Path) -> None:
+    done = run_readme(ROOT / "README.md", tmp_path)
+    assert done.returncode == 0, f"{done.stderr[-3000:]}\n--- stdout (end) ---\n{done.stdout[-2000:]}"
 
 
-def run_markdown_command(work: Path, command: str) -> str:
-    doc = work / "one.md"
-    doc.write_text(f"```sh\n{command}\n```\n", encoding="utf-8")
-    result = run_markdown(doc, work)
-    assert result.returncode == 0, failure(result)
-    return result.stdout
-
-
-def test_each_ruleset_walkthrough_plays_a_whole_campaign() -> None:
-    """Muster, a battle, steps between, a second battle, an audited roll and an undo, for every ruleset."""
-    text = README.read_text(encoding="utf-8")
-    runnable = [block for block in blocks(text) if block.runs]
-    prefixes = {"fighting-spirit": "fs", "mass-combat": "mc", "disorder": "dis", "grimdark": "gf"}
-    for ruleset, prefix in prefixes.items():
-        (code,) = [
-            "\n".join(b.lines)
-            for b in runnable
-            if f"--ruleset {ruleset}" in b.lines[0] and any(f"campaign {prefix} " in line for line in b.lines)
-        ]
-        assert f"campaign {prefix} muster" in code, ruleset
-        battles = code.count(f"campaign {prefix} battle-start") + code.count(f"campaign {prefix} battle ")
-        assert battles >= 2, ruleset
-        assert "campaign audit --roll" in code and "campaign undo" in code, ruleset
-
-
-def test_a_broken_command_fails_the_run_and_names_its_line(tmp_path: Path) -> None:
-    """The same extraction and execution on a copy of README with one command broken: the run fails, naming the
-    README line of the broken command, and what comes after it never runs."""
-    lines = README.read_text(encoding="utf-8").splitlines()
-    target = next(i for i, line in enumerate(lines) if line.startswith("campaign reveal"))
-    lines[target] = "campaign reveal --no-such-option"
-    broken = tmp_path / "README.md"
-    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    # only the blocks up to the broken one matter: keep the run short by cutting the copy after that block
-    end = next(i for i in range(target, len(lines)) if lines[i].startswith("```"))
-    broken.write_text("\n".join(lines[: end + 1]) + "\n", encoding="utf-8")
-    result = run_markdown(broken, fresh_folder(tmp_path))
-    assert result.returncode != 0
-    assert f"failed at line {target + 1}" in result.stderr, result.stderr
-    assert "Campaigns" not in result.stdout  # `campaign list`, after the broken line, never ran
-
-
-def test_the_blocks_that_run_and_the_ones_that_do_not() -> None:
-    text = "\n".join(
-        [
-            "# Guide",
-            "```sh",
-            "echo one",
-            "```",
-            "<!-- not run: starts a server -->",
-            "",
-            "```sh",
-            "serve forever",
-            "```",
-            "```",
-            "layout, not a command",
-            "```",
-            "```python",
-            "print('not shell')",
-            "```",
-            "<!-- not run: covers only the block right after it -->",
-            "prose in between",
-            "```bash",
-            "echo two",
-            "```",
-        ]
-    )
-    found = blocks(text)
-    assert [(b.first_line, b.runs) for b in found] == [(3, True), (8, False), (11, False), (14, False), (19, True)]
-    assert found[1].skipped == "starts a server"
-    lines = script(text).splitlines()
-    assert lines[2] == "echo one" and lines[18] == "echo two"
-    assert "serve forever" not in script(text) and "layout" not in script(text)
-
-
-def test_an_unclosed_block_is_refused() -> None:
-    with pytest.raises(ValueError, match="line 2"):
-        blocks("text\n```sh\necho never closed\n")
-
-
-def test_guides_are_the_linked_markdown_files_inside_the_repository(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    (repo / "docs").mkdir(parents=True)
-    (repo / "docs" / "guide.md").write_text("```sh\necho guide\n```\n", encoding="utf-8")
-    (tmp_path / "outside.md").write_text("# not ours\n", encoding="utf-8")
-    readme = repo / "README.md"
-    readme.write_text(
-        "See [the guide](docs/guide.md#start), [design](../outside.md), [gone](docs/missing.md), "
-        "[again](docs/guide.md) and [a site](https://example.org/x.md).\n",
-        encoding="utf-8",
-    )
-    assert guides(readme) == [(repo / "docs" / "guide.md").resolve()]
+def test_a_broken_readme_command_fails_the_test_and_is_named(tmp_path: Path) -> None:
+    """A deliberately broken copy: one walkthrough command misspelt. The run stops there and says where."""
+    copy = tmp_path / "README.md"
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = next(b for b in blocks(ROOT / "README.md") if not b.skipped)
+    command = next(line for line in first.lines if line.startswith("campaign "))
+    broken = command.replace("campaign ", "campaign --no-such-option ", 1)
+    copy.write_text(text.replace(command, broken, 1), encoding="utf-8")
+    folder = tmp_path / "run"
+    folder.mkdir()
+    done = run_readme(copy, folder)
+    assert done.returncode != 0
+    line = first.line + first.lines.index(command)
+    assert f"README command failed: README.md:{line}: {broken.strip()}" in done.stderr

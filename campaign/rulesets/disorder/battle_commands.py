@@ -12,7 +12,7 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import find_unit
+from campaign.rulesets.common import check_new_battle, find_unit
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
@@ -20,6 +20,7 @@ from campaign.rulesets.disorder.commands import (
     At,
     Disband,
     DisCommand,
+    Edit,
     HouseRule,
     Muster,
     Name,
@@ -75,6 +76,7 @@ class StartBattle(DisCommand):
             raise InvalidInputError(
                 f"no officer commands {', '.join(leaderless)}: appoint one with `campaign dis officer SIDE NAME`"
             )
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(
@@ -392,6 +394,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Transfer,
     Disband,
     HouseRule,
+    Edit,
     StartBattle,
     NextTurn,
     Hit,

@@ -13,8 +13,8 @@ from pydantic import Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import EditUnit, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_transfer, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.profile import UnitProfile
@@ -195,3 +195,10 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)
         dis.check_table_value(self.path, self.value)
+
+
+class Edit(EditUnit[CampaignState, Tables]):
+    name: ClassVar[str] = "dis.edit"
+
+    def check(self, tables: Tables, profile: UnitProfile) -> None:
+        tables.discipline(profile.troops)  # as a muster: troops the tables know

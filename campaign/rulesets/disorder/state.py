@@ -149,6 +149,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         roster = dict(state.roster)
         roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster=roster)
+    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
+        edited = state.roster[p["unit_id"]]
+        changed = UnitProfile.model_validate({**edited.profile.model_dump(mode="json"), **p["profile"]})
+        return replace(state, roster={**state.roster, edited.unit_id: replace(edited, profile=changed)})
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.roster.keys():
         return _models(_models(state, p["from_unit_id"], -p["men"]), p["to_unit_id"], p["men"])
     if kind == "roster.unit_disbanded" and p["unit_id"] in state.roster:

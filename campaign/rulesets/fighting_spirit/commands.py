@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import EditUnit, check_new_battle, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_transfer, find_unit, new_unit
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
@@ -172,6 +172,10 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     ruleset_name: ClassVar[str] = RULESET.name
 
 
+class Edit(EditUnit[CampaignState, Tables]):
+    name: ClassVar[str] = "fs.edit"
+
+
 # -- a battle's course -------------------------------------------------------------------------------
 
 
@@ -197,6 +201,7 @@ class StartBattle(FsCommand):
                 raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
         if not self.deployments:
             raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(
@@ -428,6 +433,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Transfer,
     Disband,
     HouseRule,
+    Edit,
     StartBattle,
     EndBattle,
     NextTurn,

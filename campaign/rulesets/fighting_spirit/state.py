@@ -237,6 +237,10 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         records = dict(state.records)
         records[p["unit_id"]] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
         return replace(state, roster=roster, records=records)
+    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
+        edited = state.roster[p["unit_id"]]
+        changed = UnitProfile.model_validate({**edited.profile.model_dump(mode="json"), **p["profile"]})
+        return replace(state, roster={**state.roster, edited.unit_id: replace(edited, profile=changed)})
     if kind == "economy.troops_recruited" and p["unit_id"] in state.records:
         return _joined(state, p["unit_id"], p["men"], p["experience"], tables)
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.records.keys():

@@ -175,6 +175,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
     if kind == "roster.unit_mustered":
         unit = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster={**state.roster, p["unit_id"]: unit})
+    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
+        profile = state.roster[p["unit_id"]].profile
+        changed = UnitProfile.model_validate({**profile.model_dump(mode="json"), **p["profile"]})
+        return _roster(state, p["unit_id"], lambda u: replace(u, profile=changed))
     if kind == "roster.unit_disbanded":
         return _roster(state, p["unit_id"], lambda u: replace(u, disbanded=p["reason"]))
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import find_unit
+from campaign.rulesets.common import did_you_mean, find_unit
 from campaign.rulesets.decision import decision_events
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
@@ -229,7 +229,8 @@ class Loot(McCommand):
         state, tables = s.state, s.tables
         record = state.battle_named(self.battle_id)
         if record is None or record.result is None:
-            raise InvalidInputError(f"no finished battle {self.battle_id!r}")
+            hint = did_you_mean(self.battle_id, [b.name for b in state.battles.values() if b.result is not None])
+            raise InvalidInputError(f"no finished battle {self.battle_id!r} (a name or a number){hint}")
         if record.winner != self.side:
             raise InvalidInputError(f"{self.side} did not hold the field at {record.name}")
         if record.looted:

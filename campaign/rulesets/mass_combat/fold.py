@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
+import orjson
 from pydantic import TypeAdapter
 
 from campaign.rulesets.mass_combat import state as mc
@@ -18,9 +18,17 @@ from projections.fold import RulesetFold, Summary
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
 
-    @functools.lru_cache(maxsize=64)
+    cache: dict[str, Tables] = {}
+
     def tables(overrides: tuple[Override, ...]) -> Tables:
-        return Tables(apply_overrides(base, overrides))
+        """The tables in force under ``overrides``, built once per set of house rules (a value may be a list,
+        so the key is their JSON)."""
+        key = orjson.dumps([[o.path, o.value] for o in overrides]).decode()
+        if key not in cache:
+            if len(cache) >= 64:
+                cache.clear()
+            cache[key] = Tables(apply_overrides(base, overrides))
+        return cache[key]
 
     def apply(state: mc.CampaignState, event: RecordedEvent) -> mc.CampaignState:
         return mc.apply(state, event, tables(state.overrides))

@@ -120,7 +120,7 @@ def _survival(
         rolls.append(again)
         other = survival_column(tables, again.total, target)
         luck = f" (Luck: rolled again {again.total} → {other.replace('_', ' ')}"
-        if _SEVERITY.index(other) < _SEVERITY.index(column):
+        if (_SEVERITY.index(other), again.total) < (_SEVERITY.index(column), roll.total):  # the better result
             roll, column = again, other
             luck += ", kept)"
         else:

@@ -170,6 +170,9 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         if p.get("leader_leadership") is not None:
             update["leader_leadership"] = p["leader_leadership"]
         return _set_unit(state, replace(unit, profile=unit.profile.model_copy(update=update)))
+    if kind == "roster.unit_profile_changed" and unit is not None:
+        changed = UnitProfile.model_validate({**unit.profile.model_dump(mode="json"), **p["profile"]})
+        return _set_unit(state, replace(unit, profile=changed))
     if kind == "roster.unit_disbanded" and unit is not None:
         return _set_unit(state, replace(unit, disbanded=p["reason"]))
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
