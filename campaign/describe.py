@@ -97,7 +97,11 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind == "dice.rolled":
         faces = "+".join(str(f) for f in p["faces"])
         source = (
-            f"table dice entered by {p['entered_by']}" if p["source"] == "table" else f"seed epoch {p['seed_epoch']}"
+            f"table dice entered by {p['entered_by']}"
+            if p["source"] == "table"
+            else f"the dice of roll #{p.get('offered_from')}, left on the table"
+            if p["source"] == "offered"
+            else f"seed epoch {p['seed_epoch']}"
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
@@ -111,22 +115,15 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
     if kind == "timeline.command_issued":
         # Scalars in full; a profile or a list of deployments only by name (the events after it spell them out).
-        args = ", ".join(
-            f"{k} {v!r}" if not isinstance(v, dict | list) else f"{k} …"
-            for k, v in p["args"].items()
-            if v not in (None, False, "", [], {})
-        )
-        amends = f", amending seq {p['amends']}" if p.get("amends") is not None else ""
-        return f"command {p['command']}" + (f" ({args})" if args else "") + amends
+        args = facts({k: "…" if isinstance(v, dict | list) else v for k, v in p["args"].items()}, names)
+        amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
+        command = str(p["command"]).replace(".", " ").replace("_", "-")
+        return f"command {command}" + (f" ({args})" if args else "") + amends
     if kind == "membership.granted":
         sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
         return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
     if kind == "membership.removed":
         return f"{p['account']} leaves the campaign" + (f": {p['reason']}" if p.get("reason") else "")
-        args = facts({k: "…" if isinstance(v, dict | list) else v for k, v in p["args"].items()}, names)
-        amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
-        command = str(p["command"]).replace(".", " ").replace("_", "-")
-        return f"command {command}" + (f" ({args})" if args else "") + amends
     if kind == "timeline.rewound":
         return f"rewound to seq {p['to_seq']}: {p['reason']} (later events kept, retracted)"
     if kind == "roster.unit_profile_changed":

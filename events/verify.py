@@ -148,8 +148,10 @@ def verify_events(
     repeat. Eight bytes a roll keeps verify's memory bounded on long logs."""
     # Held only until they can be settled, so that a long log is verified (and imported) in bounded memory:
     # seeded rolls until their seed is revealed, rolls until a rule consumes them.
-    pending: dict[int, list[tuple[int, DiceRolled]]] = {}
-    unconsumed: dict[int, tuple[int, str]] = {}
+    pending: dict[int, list[tuple[int, int, int, int, tuple[int, ...]]]] = {}
+    """Seeded rolls awaiting their seed's reveal, each as five integers (seq, index, count, sides, faces)."""
+    unconsumed: dict[int, int] = {}
+    """Roll index → seq of the rolls no rule has consumed yet (two integers a roll)."""
     anchored: str | None = None
     seen_hashes: set[str] = set()
     dice_id = campaign_id
@@ -158,15 +160,15 @@ def verify_events(
         report.findings.append(Finding(event.seq, event.type, check, message))
 
     def rederive(epoch: int, seed: bytes) -> None:
-        for seq, roll in pending.pop(epoch, []):
-            derived = derive_faces(seed, dice_id, roll.roll_index, roll.count, roll.sides)
-            if derived != tuple(roll.faces):
+        for seq, index, count, sides, faces in pending.pop(epoch, []):
+            derived = derive_faces(seed, dice_id, index, count, sides)
+            if derived != faces:
                 report.findings.append(
                     Finding(
                         seq,
                         "dice.rolled",
                         "dice",
-                        f"roll {roll.roll_index} recorded {list(roll.faces)} but the seed gives {list(derived)}",
+                        f"roll {index} recorded {list(faces)} but the seed gives {list(derived)}",
                     )
                 )
             else:
@@ -264,18 +266,19 @@ def verify_events(
                 continue
             last_roll_index = typed.roll_index
             dice_of.append(_digest(typed))
-            unconsumed[typed.roll_index] = (event.seq, f"{typed.notation}, {typed.purpose!r}")
+            unconsumed[typed.roll_index] = event.seq
             if typed.source == "offered":
                 report.offered_rolls += 1
             elif typed.source == "table":
                 report.table_rolls += 1
             else:
-                pending.setdefault(typed.seed_epoch or 0, []).append((event.seq, typed))
+                roll = (event.seq, typed.roll_index, typed.count, typed.sides, tuple(typed.faces))
+                pending.setdefault(typed.seed_epoch or 0, []).append(roll)
 
     report.rolls_pending = sum(len(rolls) for rolls in pending.values())
-    for index, (seq, what) in sorted(unconsumed.items()):
+    for index, seq in sorted(unconsumed.items()):
         report.flags.append(
-            Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} ({what}) was consumed by no rule")
+            Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} (at seq {seq}) was consumed by no rule")
         )
     report.flags.sort(key=lambda f: f.seq)
     _check_anchors(report, checkpoint, anchored, expect_head, seen_hashes)

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ("fighting_spirit", "disorder", "mass_combat", "grimdark")
 RULE_FILES = (
     "rules.py",
+    "pressure.py",
     "battle.py",
     "economy.py",
     "pcs.py",

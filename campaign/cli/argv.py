@@ -104,6 +104,9 @@ def tidy_help(command: Command) -> None:
     flag shows nothing."""
     help_option = command.get_help_option(SimpleNamespace(help_option_names=["--help"]))  # made once, kept
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        if not _is_option(param):  # an argument: its name says what it is; no type column
+            param.display_type_rich = _no_type
+            continue
         if param.metavar is not None or getattr(getattr(param, "type_descriptor", None), "is_choice", False):
             continue  # named already, or its choices are its best name
         if _is_option(param):

@@ -259,3 +259,13 @@ def add_table_commands(
         info = ledger.resolve(campaign)
         _, in_force = ledger.in_force(info, plugin)
         print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force.values, prefix)
+
+
+def parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
+    out = []
+    for value in values:
+        name, sep, rest = value.rpartition("=")
+        if not sep or not name.strip():
+            raise InvalidInputError(f"{what} must look like NAME=VALUE, not {value!r}")
+        out.append((name.strip(), [p.strip() for p in rest.split(",") if p.strip()]))
+    return out

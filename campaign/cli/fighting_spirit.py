@@ -18,6 +18,7 @@ from campaign.cli.common import (
     add_table_commands,
     execute,
     make,
+    parse_pairs,
 )
 from campaign.cli.fighting_spirit_status import status
 from campaign.cli.output import Output, handles_errors
@@ -75,16 +76,6 @@ def muster(
     execute(campaign, command, command_id=command_id, as_json=as_json)
 
 
-def _parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
-    out = []
-    for value in values:
-        name, sep, rest = value.rpartition("=")
-        if not sep or not name.strip():
-            raise InvalidInputError(f"{what} must look like NAME=VALUE, not {value!r}")
-        out.append((name.strip(), [p.strip() for p in rest.split(",") if p.strip()]))
-    return out
-
-
 @app.command("battle-start")
 @handles_errors
 def battle_start(
@@ -103,12 +94,12 @@ def battle_start(
 ) -> None:
     """Start a battle: each side's motivation, each unit's fatigue (→ its starting grade)."""
     motivation = {}
-    for side_name, parts in _parse_pairs(side, "--side"):
+    for side_name, parts in parse_pairs(side, "--side"):
         if len(parts) != 1:
             raise InvalidInputError(f"--side {side_name}= takes one motivation")
         motivation[side_name] = parts[0]
     deployments = []
-    for unit_name, parts in _parse_pairs(unit, "--unit"):
+    for unit_name, parts in parse_pairs(unit, "--unit"):
         if not parts:
             raise InvalidInputError(f"--unit {unit_name}= needs a fatigue")
         starts = [p.removeprefix("start:") for p in parts[1:] if p.startswith("start:")]

@@ -27,7 +27,11 @@ COMMANDS = {
     ),
     "unit": ("campaign.cli.campaign_views", "register", "One unit's record across all its battles."),
     "battles": ("campaign.cli.campaign_views", "register", "The battle history."),
-    "treasury": ("campaign.cli.campaign_views", "register", "Each side's money, and who is owed pay."),
+    "treasury": (
+        "campaign.cli.campaign_views",
+        "register",
+        "Each side's money, and who is owed pay (or that the ruleset has none).",
+    ),
     "career": (
         "campaign.cli.campaign_views",
         "register",

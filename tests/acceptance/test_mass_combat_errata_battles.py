@@ -181,9 +181,9 @@ def test_r2_15_tactics_when_the_whole_battle_has_fewer_than_200_men(azure_men: i
     assert f"Crimson: {skill}" in contest["explanation"]
 
 
-def _assault(position: list[str], **azure: object) -> dict[str, object]:
+def _assault(position: list[str], name: str = "Assault", **azure: object) -> dict[str, object]:
     return battle(
-        "Assault",
+        name,
         side("Crimson", RED, role="attacker"),
         side("Azure", BLUE, role="defender", position=position, **azure),
     )
@@ -207,7 +207,7 @@ def test_r2_16_a_starred_position_uses_tables_b_and_c(war: War) -> None:
     assert applied(result, "result")[0]["outcome"]["result"] == "thrown_back"
     assert "fortification +3" in applied(result, "casualties")[1]["explanation"]
     # Crimson wins instead (rolls 3 → 9; Azure 10 → 5): W 4, Table C.
-    again = war.fight(_assault(["palisade"]), d3(3, 3, 3, 10))
+    again = war.fight(_assault(["palisade"], name="Second assault"), d3(3, 3, 3, 10))
     assert applied(again, "result")[0]["inputs"] == {"table": "C", "w": 4}
 
 

@@ -34,7 +34,7 @@ def test_a_roll_no_rule_consumed_is_flagged_one_a_rule_consumed_is_not(cli: Cli)
     assert [(f["check"], f["seq"]) for f in report["flags"]] == [("throwaway roll", 3), ("throwaway roll", 5)]
     assert report["ok"]  # a flag, not a failure
     human = cli("verify").stdout
-    assert "roll 0 (d20, 'weather') was consumed by no rule" in human
+    assert "roll 0 (at seq 3) was consumed by no rule" in human
     assert "whoever holds the file can compute the coming rolls" in human
 
 

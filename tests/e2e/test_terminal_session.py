@@ -82,7 +82,7 @@ def test_a_short_campaign_at_a_terminal_with_dice_asked_for(terminal: Terminal, 
     t.child.sendline("6")
     t.child.expect_exact(PROMPT)
     shown = screen(str(t.child.before))
-    assert "d8 for 'morale test of Keno 3rd Squad': 6 (table dice entered by" in shown
+    assert "d8 for “morale test of Keno 3rd Squad”: 6 (table dice entered by" in shown
     assert "LV 2 + threat 6" in shown and "d8 rolled 6" in shown and "confident → steady" in shown
     assert t.status() == 0
 

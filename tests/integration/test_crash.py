@@ -44,7 +44,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     demo("demo")
     export = root / "mc.jsonl"
     demo("export", "-c", NAME, "--with-secrets", "-o", str(export))
-    Cli(str(root / "empty.db"))("list")
+    bootstrap(str(root / "empty.db"), create=True).close()  # a migrated empty database
     played = Cli(str(root / "played.db"))
     played("import", str(export))
     played("mc", "funds", "Megalos", "100", "--reason", "a purse")

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from campaign.bootstrap import bootstrap
 from campaign.cli.common import state
 from campaign.cli.main import app
 from tests.conftest import PG_ENV, empty_tables
@@ -156,7 +157,7 @@ def export_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cli("roll", "d6", "-p", "weather")
     path = root / "war.jsonl"
     cli("export", "--with-secrets", "-o", str(path))
-    Cli(str(root / "empty.db"))("list")  # a migrated empty database, copied for each import
+    bootstrap(str(root / "empty.db"), create=True).close()  # a migrated empty database, copied for each import
     with sqlite3.connect(root / "empty.db") as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
