@@ -118,3 +118,30 @@ def test_a_broken_readme_command_fails_the_test_and_is_named(tmp_path: Path) -> 
     assert done.returncode != 0
     line = first.line + first.lines.index(command)
     assert f"README command failed: README.md:{line}: {broken.strip()}" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "prefix"),
+    [("fighting-spirit", "fs"), ("mass-combat", "mc"), ("disorder", "dis"), ("grimdark", "gf")],
+)
+def test_each_ruleset_walkthrough_plays_a_whole_small_campaign(ruleset: str, prefix: str) -> None:
+    """Issue 13: muster, a battle, steps between, a second battle, a disputed roll audited, an undo."""
+    codes = ["\n".join(b.lines) for b in blocks(ROOT / "README.md") if not b.skipped]
+    (walkthrough,) = [code for code in codes if f"--ruleset {ruleset}" in code and f"campaign {prefix} " in code]
+    assert re.search(rf"campaign {prefix} (muster|raise|buy) ", walkthrough)
+    battles = re.findall(rf"^campaign {prefix} (?:battle-start|battle) ", walkthrough, re.MULTILINE)
+    assert len(battles) >= 2, battles
+    first_end = walkthrough.index(f"campaign {prefix} battle-end" if prefix != "mc" else "campaign mc battle ")
+    second = walkthrough.index(f"campaign {prefix} battle", first_end + 1)
+    between = walkthrough[first_end:second].splitlines()[1:]
+    assert any(line.startswith("campaign ") for line in between), "no step between the battles"
+    assert re.search(r"^campaign audit --roll \d+", walkthrough, re.MULTILINE)
+    assert re.search(r"^campaign undo\b", walkthrough, re.MULTILINE)
+
+
+def test_every_benchmark_and_server_block_is_skipped_with_a_reason() -> None:
+    """What cannot run in a test (a benchmark, a server, the scripts themselves) is marked, never run."""
+    for block in blocks(ROOT / "README.md"):
+        code = "\n".join(block.lines)
+        if "bench/" in code or "campaign serve" in code or code.strip() in {"scripts/demo", "scripts/test"}:
+            assert block.skipped, f"README.md:{block.line} would run: {block.lines[0]}"
