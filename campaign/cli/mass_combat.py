@@ -27,6 +27,7 @@ from campaign.cli.common import (
     size_of,
 )
 from campaign.cli.output import Output, handles_errors
+from campaign.describe import words
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
@@ -219,7 +220,7 @@ def ts(
             }
         )
     else:
-        out.console.print(escape(f"{unit}: {strength}"))
+        out.console.print(f"{escape(unit)}: {escape(words(str(strength)))}")
 
 
 @app.command("roster")

@@ -55,8 +55,14 @@ def command(operation: str, files: dict[str, Path], db: Path) -> tuple[Path, lis
     """The database to start from and the command line of ``operation``."""
     if operation == "import":
         return files["empty"], ["import", str(files["export"])]
-    if operation == "branch":
-        return files["played"], ["branch", "What if", "--at", "134", "-c", NAME]
+    if operation == "branch":  # at the end of a command two thirds of the way into the log
+        issued = [
+            e["seq"]
+            for e in Cli(str(files["played"])).json("log", "-c", NAME)["events"]
+            if e["type"] == "timeline.command_issued"
+        ]
+        at = issued[2 * len(issued) // 3] - 1
+        return files["played"], ["branch", "What if", "--at", str(at), "-c", NAME]
     if operation == "rebuild":
         return files["played"], ["rebuild"]
     seq = next(
