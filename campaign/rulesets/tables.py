@@ -10,9 +10,11 @@ recorded before it. Pure: the file is read by :mod:`campaign.tables`, not here.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+import orjson
 
 from events.errors import InvalidInputError
 
@@ -141,3 +143,25 @@ def parse_value(text: str) -> Value:
     if "." in stripped and stripped.replace(".", "", 1).lstrip("-").isdigit():
         raise InvalidInputError(f"{text!r}: table values are whole numbers")
     return stripped
+
+
+T = TypeVar("T")
+
+
+def tables_in_force_cache(
+    base: Mapping[str, Sourced], typed: Callable[[dict[str, Sourced]], T], size: int = 64
+) -> Callable[[Iterable[Override]], T]:
+    """``typed`` tables under a campaign's house rules, built once per set of them: a fold asks for them at every
+    event. The key is the overrides' JSON, since a house-rule value may be a list (not hashable)."""
+    cache: dict[str, T] = {}
+
+    def tables(overrides: Iterable[Override]) -> T:
+        chosen = tuple(overrides)
+        key = orjson.dumps([[o.path, o.value] for o in chosen]).decode()
+        if key not in cache:
+            if len(cache) >= size:
+                cache.clear()
+            cache[key] = typed(apply_overrides(base, chosen))
+        return cache[key]
+
+    return tables

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import orjson
 from pydantic import TypeAdapter
 
 from campaign.rulesets.mass_combat import state as mc
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
-from campaign.rulesets.tables import Override, Sourced, apply_overrides
+from campaign.rulesets.tables import Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
 from projections.fold import RulesetFold, Summary
 
@@ -18,17 +17,7 @@ from projections.fold import RulesetFold, Summary
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
 
-    cache: dict[str, Tables] = {}
-
-    def tables(overrides: tuple[Override, ...]) -> Tables:
-        """The tables in force under ``overrides``, built once per set of house rules (a value may be a list,
-        so the key is their JSON)."""
-        key = orjson.dumps([[o.path, o.value] for o in overrides]).decode()
-        if key not in cache:
-            if len(cache) >= 64:
-                cache.clear()
-            cache[key] = Tables(apply_overrides(base, overrides))
-        return cache[key]
+    tables = tables_in_force_cache(base, Tables)
 
     def apply(state: mc.CampaignState, event: RecordedEvent) -> mc.CampaignState:
         return mc.apply(state, event, tables(state.overrides))
