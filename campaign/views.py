@@ -227,22 +227,30 @@ def verify(
     different outcome is drift (a finding), unless the command was recorded under an older version of the
     rules (returned apart: expected after a rules change, not a sign the log was altered)."""
     report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
+    return report, rule_drift(ledger, info, report) if rules else []
+
+
+def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list[Change]:
+    """Every rule re-run on its recorded inputs and dice, when ``report`` found nothing else: a different outcome
+    is drift, added to ``report`` as a finding, unless the command was recorded under an older version of the
+    rules; those differences are returned apart (expected after a rules change, not a sign of an altered log)."""
     editions: list[Change] = []
-    if rules and report.ok:
-        for change in Timeline(ledger).reevaluate(info):
-            if change.recorded_under is not None:
-                editions.append(change)
-                continue
-            report.findings.append(
-                Finding(
-                    change.seq,
-                    change.command,
-                    "drift",
-                    "re-evaluated now, the rule gives a different outcome: "
-                    f"{change.after[-1] if change.after else 'nothing'}",
-                )
+    if not report.ok:
+        return editions
+    for change in Timeline(ledger).reevaluate(info):
+        if change.recorded_under is not None:
+            editions.append(change)
+            continue
+        report.findings.append(
+            Finding(
+                change.seq,
+                change.command,
+                "drift",
+                "re-evaluated now, the rule gives a different outcome: "
+                f"{change.after[-1] if change.after else 'nothing'}",
             )
-    return report, editions
+        )
+    return editions
 
 
 def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:

@@ -9,11 +9,12 @@ import orjson
 import typer
 from rich.markup import escape
 
+from campaign import views
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.executor import Ledger
-from campaign.timeline import Change, Timeline
+from campaign.timeline import Change
 from events.canonical import canonical_json
 from events.errors import InvalidInputError, NotFoundError, VerificationError
 from events.registry import registry
@@ -94,20 +95,8 @@ def verify_one(
     if projections and report.ok:
         for difference in compare(open_app().engine, info.campaign_id, ledger.store.read(info.campaign_id), projectors):
             report.findings.append(Finding(info.last_seq, "projection", "projection", str(difference)))
-    if rules and report.ok:
-        for change in Timeline(ledger).reevaluate(info):
-            if change.recorded_under is not None:
-                editions.append(change)
-                continue
-            report.findings.append(
-                Finding(
-                    change.seq,
-                    change.command,
-                    "drift",
-                    "re-evaluated now, the rule gives a different outcome: "
-                    f"{change.after[-1] if change.after else 'nothing'}",
-                )
-            )
+    if rules:
+        editions.extend(views.rule_drift(ledger, info, report))
     return report
 
 
