@@ -59,6 +59,15 @@ _JOINED = events.join(
 )
 
 
+_INT64 = 2**63 - 1
+
+
+def _column_int(value: int) -> int:
+    """A seq, position or count as the integer columns hold them: anything beyond 64 bits means "no bound"
+    (no campaign has that many events), so a caller's 10**30 reads like the largest value, never overflows."""
+    return max(-_INT64 - 1, min(_INT64, value))
+
+
 def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
     """Driver errors (raised through SQLAlchemy or straight from the DBAPI cursor) as the project's own."""
     if isinstance(exc, ConcurrencyError):
@@ -323,7 +332,8 @@ class SqlEventStore(EventStore):
 
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
         # Keyset pages, each in its own short connection: a reader that stops early holds no cursor open.
-        last = after_seq
+        last = _column_int(after_seq)
+        upto_seq = None if upto_seq is None else _column_int(upto_seq)
         prev_hash: str | None = None if last > 0 else GENESIS_HASH
         while True:
             params: tuple[Any, ...] = (campaign_id, last) if upto_seq is None else (campaign_id, last, upto_seq)
@@ -344,9 +354,10 @@ class SqlEventStore(EventStore):
     def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
         if count <= 0:
             return []
+        count = _column_int(count)
         query = self._select().where(events.c.campaign_id == campaign_id)
         if upto_seq is not None:
-            query = query.where(events.c.seq <= upto_seq)
+            query = query.where(events.c.seq <= _column_int(upto_seq))
         with self.engine.connect() as conn:
             rows = list(reversed(conn.execute(query.order_by(events.c.seq.desc()).limit(count)).all()))
             if not rows:
@@ -367,6 +378,9 @@ class SqlEventStore(EventStore):
     ) -> list[RecordedEvent]:
         if limit is not None and limit <= 0:
             return []
+        after_seq = _column_int(after_seq)
+        upto_seq = None if upto_seq is None else _column_int(upto_seq)
+        limit = None if limit is None else _column_int(limit)
         before = events.alias("before")
         prev_hash = (
             select(before.c.hash)
@@ -395,6 +409,8 @@ class SqlEventStore(EventStore):
         return [next(_decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+        after_position = _column_int(after_position)
+        limit = None if limit is None else _column_int(limit)
         m = "?"
         with self.engine.connect() as conn:
             if conn.dialect.paramstyle != "qmark":

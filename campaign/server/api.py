@@ -29,6 +29,7 @@ from campaign.server.context import (
 )
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.dice import parse_table_dice
+from events.limits import MAX_NUMBER
 from events.store import AppendResult
 
 router = APIRouter(prefix="/api")
@@ -36,7 +37,10 @@ Member = Annotated[InCampaign, Depends(member_of)]
 Player = Annotated[InCampaign, Depends(player_of)]
 GM = Annotated[InCampaign, Depends(gm_of)]
 Account = Annotated[Caller, Depends(signed_in)]
-At = Annotated[int | None, Query(description="Show the campaign as it was at this seq.")]
+# Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
+Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
+OptionalSeq = Annotated[int | None, Query(ge=0, le=MAX_NUMBER)]
+At = Annotated[int | None, Query(ge=0, le=MAX_NUMBER, description="Show the campaign as it was at this seq.")]
 
 
 class Credentials(BaseModel):
@@ -63,12 +67,12 @@ class Grant(BaseModel):
 
 
 class Rewind(BaseModel):
-    to: int
+    to: int = Field(ge=0, le=MAX_NUMBER)
     reason: str = Field(default="", max_length=500)
 
 
 class Amend(BaseModel):
-    seq: int
+    seq: int = Field(ge=1, le=MAX_NUMBER)
     set: dict[str, Any]
     preview: bool = Field(default=False, description="Show what would change; append nothing.")
     drop_later: bool = Field(default=False, description="Go ahead even if later commands would be dropped.")
@@ -174,9 +178,9 @@ def log(
     type: str | None = None,
     unit: str | None = None,
     battle: str | None = None,
-    after: int = 0,
+    after: Seq = 0,
     at: At = None,
-    limit: int | None = Query(default=None, ge=0),
+    limit: OptionalSeq = None,
     all: bool = False,
 ) -> dict[str, Any]:
     """The log in words: each event with who entered it, what happened, and its rule's clause."""
@@ -188,7 +192,7 @@ def log(
 
 
 @router.get("/campaigns/{campaign_id}/audit", openapi_extra=access("member"))
-def audit(m: Member, request: Request, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
+def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSeq = None) -> dict[str, Any]:
     """One event or roll: who entered it and when, its inputs, its dice re-derived, its rule re-run."""
     return views.audit(server(request).app.ledger, m.info, seq, roll)
 
@@ -296,7 +300,7 @@ def reveal(m: GM, request: Request) -> dict[str, Any]:
 
 
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)
-async def events(m: Member, request: Request, after: int = 0) -> StreamingResponse:
+async def events(m: Member, request: Request, after: Seq = 0) -> StreamingResponse:
     """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows."""
     live = server(request).live
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
@@ -39,6 +40,7 @@ from campaign.server.context import (
 )
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.errors import CampaignError, InvalidInputError
+from events.limits import MAX_NUMBER
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -214,7 +216,7 @@ def live_part(request: Request, m: Member) -> HTMLResponse:
 
 
 @router.get("/c/{campaign_id}/audit/{seq}", openapi_extra=access("member"))
-def audit_page(request: Request, seq: int, m: Member) -> HTMLResponse:
+def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> HTMLResponse:
     found = views.audit(server(request).app.ledger, m.info, seq)
     return templates.TemplateResponse(
         request, "audit.html", {"info": m.info, "a": found, "account": m.caller.account, "csrf": m.caller.session.csrf}
@@ -302,7 +304,7 @@ def _changes(text: str) -> dict[str, Any]:
 def amend_form(
     request: Request,
     m: GM,
-    seq: Annotated[int, Form()],
+    seq: Annotated[int, Form(ge=1, le=MAX_NUMBER)],
     set: Annotated[str, Form()],
     preview: Annotated[str, Form()] = "1",
     drop_later: Annotated[str, Form()] = "",
@@ -331,7 +333,7 @@ def amend_form(
 
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))
 def rewind_form(
-    request: Request, m: GM, to: Annotated[int, Form()], reason: Annotated[str, Form()] = ""
+    request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
 ) -> HTMLResponse:
     try:
         result = rewind(server(request).ledger_for(m.caller.account), m.info, to, reason)
