@@ -26,6 +26,7 @@ from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
 from events.families.dice import DiceRolled, DiceSetAside, SeedCommitted, SeedRevealed
 from events.families.timeline import CommandIssued
+from events.limits import check_command_id, check_text
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
 from events.vault import SeedVault
@@ -187,6 +188,8 @@ class Ledger:
         (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
         decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
         """
+        if command_id is not None:
+            check_command_id(command_id)
         inputs = command.inputs()
         if command_id is not None and (seen := self.store.command_events(info.campaign_id, command_id)):
             return _already_recorded(seen, command_id, command.name, inputs)
@@ -243,7 +246,7 @@ class Ledger:
 
     def reroll(self, info: CampaignInfo, reason: str, command_id: str | None = None) -> AppendResult:
         """Take the next die off the table, explicitly and on the record: the next command rolls new dice."""
-        if not reason.strip():
+        if not check_text(reason, "a reroll's reason").strip():
             raise InvalidInputError("a reroll needs a reason (--reason), recorded with it for everyone to see")
         if not info.on_table_index:
             raise InvalidInputError("no dice are on the table: only dice of a retracted command can be rerolled")
@@ -328,6 +331,8 @@ class Ledger:
         command_id: str | None,
     ) -> AppendResult:
         """The one way a command's events reach the store: with who entered it, what and when, and a log line."""
+        if command_id is not None:
+            check_command_id(command_id)
         meta: dict[str, Any] = {"actor": self.actor, "command": command, "recorded_at": self._clock()}
         result = self.store.append(
             campaign_id, encoded, expected_seq, command_id=command_id or self._new_id(), meta=meta

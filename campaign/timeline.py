@@ -29,6 +29,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.families.dice import SeedCommitted
 from events.families.timeline import Branched, Rewound
+from events.limits import check_inputs, check_text
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
 from events.timeline import NEVER_RETRACTED, effective, live_seqs
@@ -86,6 +87,7 @@ class Timeline:
 
     def rewind(self, info: CampaignInfo, to_seq: int, reason: str = "", command_id: str | None = None) -> AppendResult:
         """Retract every event after ``to_seq``; nothing is deleted, and no roll index is used again."""
+        check_text(reason, "a rewind's reason")
         events, groups = self.groups(info)
         if not 1 <= to_seq < info.last_seq:
             raise InvalidInputError(f"rewind to a seq between 1 and {info.last_seq - 1}")
@@ -137,6 +139,7 @@ class Timeline:
     ) -> AmendReport:
         """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs.
         With ``dry_run`` nothing is appended: the report says what would change and what would be dropped."""
+        check_inputs(dict(changes), ())
         events, groups = self.groups(info)
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:

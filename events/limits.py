@@ -9,13 +9,18 @@ every database: what fits the schema's columns on PostgreSQL fits them on SQLite
   of a campaign comes near; a day counter or a treasury then cannot leave 64 bits in any number of commands
   a person could enter).
 * A **command id**: 1–100 characters of text.
+* **Structured inputs** (a profile, a list of units, a table value): JSON nested at most 8 deep, each string a
+  text, each key a text of at most 100 characters, each number as above (a fraction must be finite).
 
 Text that is not valid UTF-8 (Python holds it as lone surrogates) is refused everywhere.
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
+from collections.abc import Collection
+from typing import Any
 
 from events.errors import InvalidInputError
 
@@ -23,6 +28,7 @@ MAX_NAME = 100
 MAX_TEXT = 1000
 MAX_NUMBER = 10**9
 MAX_COMMAND_ID = 100
+MAX_DEPTH = 8
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
 
@@ -77,3 +83,43 @@ def check_command_id(value: str) -> str:
     if not value.strip():
         raise InvalidInputError("a command id must not be empty")
     return value
+
+
+def check_json(value: Any, what: str, depth: int = 0) -> Any:
+    """A structured input checked throughout (see the module's rules), or :class:`InvalidInputError` saying
+    where it breaks one: the same value, so a caller may check and pass it on."""
+    if depth > MAX_DEPTH:
+        raise InvalidInputError(f"{what} nests deeper than {MAX_DEPTH} levels")
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return check_number(value, what)
+    if isinstance(value, float):
+        if not math.isfinite(value) or not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise InvalidInputError(f"{what} {value} is out of range: numbers are within ±{MAX_NUMBER:,}")
+        return value
+    if isinstance(value, str):
+        return check_text(value, what)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_text(str(key), f"a key of {what}", MAX_NAME)
+            check_json(item, f"{what}.{key}", depth + 1)
+        return value
+    if isinstance(value, list | tuple):
+        for item in value:
+            check_json(item, what, depth + 1)
+        return value
+    return value  # not JSON (a value the command line built): the command's model judges it
+
+
+def check_inputs(inputs: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
+    """A command's inputs by name, checked: those in ``names`` as names (trimmed), the rest by
+    :func:`check_json`. The checked inputs, or :class:`InvalidInputError` naming the first bad one."""
+    out = dict(inputs)
+    for key, value in inputs.items():
+        what = check_text(str(key), "an input's name", MAX_NAME).replace("_", " ")
+        if key in names and isinstance(value, str):
+            out[key] = check_name(value, what)
+        else:
+            check_json(value, what)
+    return out

@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
-from events.errors import ConcurrencyError, CorruptEventError
+from events.errors import CampaignError, ConcurrencyError, CorruptEventError, InvalidInputError
 from events.schema import commands, events
 from events.sql_import import import_session
 from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, ImportSink, InlineProjector, prepare_events
@@ -68,13 +68,16 @@ def _column_int(value: int) -> int:
     return max(-_INT64 - 1, min(_INT64, value))
 
 
-def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
+def _translate(exc: Exception, campaign_id: str) -> CampaignError | None:
     """Driver errors (raised through SQLAlchemy or straight from the DBAPI cursor) as the project's own."""
-    if isinstance(exc, ConcurrencyError):
+    if isinstance(exc, CampaignError):
         return None
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     # psycopg is looked up, not imported: if no PostgreSQL database was opened, the error cannot be one of its.
     psycopg = sys.modules.get("psycopg")
+    if isinstance(orig, OverflowError) or (psycopg and isinstance(orig, psycopg.errors.NumericValueOutOfRange)):
+        # A projection's integer column (a treasury's balance) would pass 64 bits: the append is rolled back.
+        return InvalidInputError(f"campaign {campaign_id}: a number past 64 bits: nothing was appended")
     if isinstance(orig, sqlite3.IntegrityError) or (
         psycopg is not None and isinstance(orig, psycopg.errors.UniqueViolation)
     ):
@@ -225,7 +228,8 @@ class SqlEventStore(EventStore):
                 if isinstance(exc, ConcurrencyError):
                     exc.campaign_id = campaign_id
                 raise
-            translated.campaign_id = campaign_id
+            if isinstance(translated, ConcurrencyError):
+                translated.campaign_id = campaign_id
             raise translated from exc
 
     def _projected(self, conn: Connection, recorded: Sequence[RecordedEvent]) -> AppendResult:

@@ -17,11 +17,14 @@ from campaign.executor import Ledger
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
 from events.families.membership import MemberGranted, MemberRemoved, Role
+from events.limits import check_name, check_text
 from events.registry import registry
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
 ROLES: tuple[Role, ...] = ("gm", "player", "observer")
+MAX_SIDES = 20
+"""The sides one player may play (a campaign has a handful; a list of thousands is not an invitation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,9 @@ def grant(
         raise InvalidInputError(f"no account named {account!r}: it signs up first (or `campaign user add`)")
     if role not in ROLES:
         raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
-    chosen = sorted({s.strip() for s in sides if s.strip()})
+    if len(sides) > MAX_SIDES:
+        raise InvalidInputError(f"a player plays at most {MAX_SIDES} sides, not {len(sides)}")
+    chosen = sorted({check_name(s, "a side") for s in sides if s.strip()})
     if role == "player" and not chosen:
         raise InvalidInputError("a player plays one or more sides: name them (e.g. --side Keno)")
     if role != "player" and chosen:
@@ -122,6 +127,7 @@ def remove(
     reason: str = "",
     command_id: str | None = None,
 ) -> AppendResult:
+    check_text(reason, "a removal's reason")
     current = members.of(info.campaign_id)
     if account not in current:
         raise InvalidInputError(f"{account} is not a member of {info.name}")

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from campaign.rulesets.decision import problems
 from events.dice import Dice
 from events.errors import InvalidInputError
+from events.limits import check_inputs
 from events.registry import Event, JsonValue
 
 if TYPE_CHECKING:
@@ -28,6 +29,13 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 T = TypeVar("T")
+
+NAME_INPUTS = frozenset(
+    {"name", "unit_name", "unit", "side", "from_unit", "to_unit", "psion_name", "officer_name", "target_name"}
+    | {"officer", "reports_to", "winner", "by", "a", "b"}
+)
+"""Inputs (by field or recorded name) that name a unit, a side, an officer or a battle: held to the name rule
+of ``events/limits.py``, whichever way the command came in (command line, HTTP, an amendment)."""
 
 
 @dataclass(frozen=True)
@@ -60,9 +68,14 @@ class Command(BaseModel, Generic[S, T]):
     @classmethod
     def build(cls, **fields: Any) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
-        program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error."""
+        program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error. Every input
+        is held to the input rules first (``events/limits.py``): names, text, numbers within bounds."""
         try:
-            return cls(**fields)
+            checked = check_inputs(fields, NAME_INPUTS)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{cls.name}: {exc}") from None
+        try:
+            return cls(**checked)
         except ValidationError as exc:
             raise InvalidInputError(f"{cls.name}: {problems(exc, 'inputs')}") from None
 

@@ -28,9 +28,30 @@ class Decision:
     rolls: tuple[Roll, ...] = field(default=())
 
 
+_FIXED_WORDS = {
+    "int_parsing": "must be a whole number",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "bool_parsing": "must be true or false",
+    "bool_type": "must be true or false",
+    "missing": "is required",
+    "extra_forbidden": "is not one of its inputs",
+    "string_unicode": "is not valid UTF-8 text",
+    "string_type": "must be text",
+    "dict_type": "must be a JSON object",
+    "model_attributes_type": "must be a JSON object",
+    "model_type": "must be a JSON object",
+    "list_type": "must be a list",
+    "finite_number": "must be a finite number",
+}
+"""Validation errors that need no detail of their own, in the program's words."""
+
+
 def _words(error: Mapping[str, Any]) -> str:
     """One validation error in the program's words (pydantic's own as the last resort)."""
     kind, ctx = error["type"], error.get("ctx") or {}
+    if kind in _FIXED_WORDS:
+        return _FIXED_WORDS[kind]
     if kind == "greater_than_equal":
         return "cannot be negative" if ctx.get("ge") == 0 else f"must be at least {ctx.get('ge')}"
     if kind == "greater_than":
@@ -47,22 +68,21 @@ def _words(error: Mapping[str, Any]) -> str:
         return f"needs at least {ctx.get('min_length')}"
     if kind == "too_long":
         return f"takes at most {ctx.get('max_length')}"
-    if kind in ("int_parsing", "int_type", "int_from_float"):
-        return "must be a whole number"
-    if kind in ("bool_parsing", "bool_type"):
-        return "must be true or false"
-    if kind == "missing":
-        return "is required"
-    if kind == "extra_forbidden":
-        return "is not one of its inputs"
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected')}"
+    if kind == "json_invalid":
+        return f"is not JSON ({ctx.get('error', 'unreadable')})"
     return str(error["msg"])
 
 
 def problems(exc: ValidationError, whole: str) -> str:
     """A pydantic error as one line for a person: each bad field by its path (``whole`` for the whole)."""
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or whole} {_words(e)}" for e in exc.errors())
+    return problems_in(exc.errors(), whole)
+
+
+def problems_in(errors: Sequence[Mapping[str, Any]], whole: str) -> str:
+    """Validation errors (pydantic's shape) as one line for a person."""
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or whole} {_words(e)}" for e in errors)
 
 
 def decision_events(decisions: Sequence[Decision], battle_id: str | None, ruleset: RulesetInfo) -> list[Event]:

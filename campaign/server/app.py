@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio.to_thread
 from argon2 import PasswordHasher
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.exception_handlers import http_exception_handler
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
 from campaign.bootstrap import App, bootstrap, wall_clock
+from campaign.rulesets.decision import problems_in
 from campaign.server import api, pages
 from campaign.server.context import Server, status_for
 from campaign.server.live import Live
@@ -25,6 +28,59 @@ from events.errors import CampaignError
 
 STATIC = Path(__file__).parent / "static"
 WORKERS = 12
+MAX_BODY = 1_000_000
+"""The largest request body read, in bytes (a command's inputs are a few hundred; an import is the CLI's)."""
+UNREADABLE = "There was an error parsing the body"
+"""FastAPI's words for a body its JSON reader gave up on (invalid UTF-8, nested past the stack, a 5,000-digit
+number): the only sign of it there is."""
+
+
+def refusal(detail: str, status_code: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """A refusal in the product's words; text that is not UTF-8 (a lone surrogate from a ``\\udc80`` in the
+    request's JSON, echoed back) is shown escaped, never a failure to answer."""
+    safe = detail.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"detail": safe}, status_code=status_code, headers=headers)
+
+
+class BodyLimit:
+    """Refuses a body over :data:`MAX_BODY` bytes in the product's words: at once if its ``Content-Length``
+    says so, or when a body sent in chunks passes the limit (nothing past it is read)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        lengths = [v for k, v in scope["headers"] if k == b"content-length"]
+        if any(not v.isdigit() for v in lengths):
+            await refusal("the request's Content-Length is not a number", 400)(scope, receive, send)
+            return
+        if any(int(v) > MAX_BODY for v in lengths):
+            await refusal(http_words(HTTPException(413)), 413)(scope, receive, send)
+            return
+        read = 0
+
+        async def counted() -> Message:
+            nonlocal read
+            message = await receive()
+            read += len(message.get("body", b""))
+            if read > MAX_BODY:
+                raise HTTPException(413)
+            return message
+
+        await self.app(scope, counted, send)
+
+
+def http_words(exc: HTTPException) -> str:
+    if exc.status_code == 413:
+        return f"the request is larger than {MAX_BODY:,} bytes: nothing was read or appended"
+    if exc.status_code == 400 and exc.detail == UNREADABLE:
+        return "the request's body is not JSON this server reads (invalid UTF-8, nested too deep, or a number too long)"
+    return str(exc.detail)
+
+
 ROUTERS = (api.router, pages.router)
 
 
@@ -67,20 +123,32 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
 
     @app.exception_handler(CampaignError)
     async def refused(request: Request, exc: CampaignError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=status_for(exc))
+        return refusal(str(exc), status_for(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A request of the wrong shape (FastAPI's 422), said in words: which input, and what is wrong with it."""
+        return refusal(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in exc.errors()], "the body"), 422)
 
     @app.exception_handler(PoolTimeout)
     async def busy(request: Request, exc: PoolTimeout) -> JSONResponse:
-        return JSONResponse({"detail": "the server is busy: nothing was appended, try again"}, status_code=503)
+        return refusal("the server is busy: nothing was appended, try again", 503)
 
     @app.exception_handler(HTTPException)
     async def http_refusal(request: Request, exc: HTTPException) -> Response:
         """A page asked for without a session goes to the sign-in form; the API answers in JSON."""
         if exc.status_code == 401 and request.method == "GET" and not request.url.path.startswith("/api/"):
             return RedirectResponse("/signin", status_code=303)
-        return await http_exception_handler(request, exc)
+        if exc.status_code in (204, 304):
+            return Response(status_code=exc.status_code, headers=exc.headers)
+        if exc.status_code == 405:
+            return refusal(f"{request.url.path} does not take {request.method} requests", 405, exc.headers)
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            return refusal(f"there is nothing at {request.url.path}", 404)
+        return refusal(http_words(exc), exc.status_code, exc.headers)
 
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit)
     return app

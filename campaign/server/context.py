@@ -82,6 +82,9 @@ def server(request: Request) -> Server:
 def caller_or_none(request: Request) -> Caller | None:
     """The signed-in account, if any; a cookie session on a changing request must show its CSRF token."""
     srv = server(request)
+    for name in ("authorization", CSRF_HEADER):
+        if len(request.headers.getlist(name)) > 1:  # which one counts would be the server's guess
+            raise HTTPException(400, f"this request carries {name} more than once: send it once")
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         token = srv.accounts.session(header[7:].strip(), kind="token")

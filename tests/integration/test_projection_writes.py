@@ -9,6 +9,8 @@ import pytest
 from sqlalchemy import Engine, text
 
 from events.envelope import RecordedEvent
+from events.errors import InvalidInputError
+from events.families.economy import FundsChanged
 from projections import campaign_state
 from projections.campaign_state import SNAPSHOT_EVERY, logged_bytes
 from tests.conftest import Backend, make_ledger
@@ -120,3 +122,21 @@ def test_a_rebuild_turns_the_cyclic_collector_back_on_even_when_it_fails(
         rebuild(sqlite_engine, ledger.store, [Failing()])
     assert gc.isenabled()
     assert rebuild(sqlite_engine, ledger.store, []) == ledger.resolve("Mass").last_seq and gc.isenabled()
+
+
+def test_a_treasury_past_64_bits_is_refused_in_words_and_nothing_is_appended(sql_backend: Backend) -> None:
+    """No command a person can enter gets a treasury near 2**63 (numbers are within ±10**9), but a rule's
+    product could: the balance column would overflow on either database, and that is a refusal, not a crash."""
+    ledger = make_ledger(sql_backend)
+    created = ledger.create_campaign("Purse", "mass-combat")
+    info = ledger.directory.get(created.events[0].campaign_id)
+    assert info is not None
+    ledger.record(info, [FundsChanged(side="Megalos", amount=2**63 - 2, reason="a dragon's hoard")], "test")
+    info = ledger.directory.get(info.campaign_id)
+    assert info is not None
+    ledger.record(info, [FundsChanged(side="Megalos", amount=1, reason="one more")], "test")  # 2**63 − 1: held
+    info = ledger.directory.get(info.campaign_id)
+    assert info is not None
+    with pytest.raises(InvalidInputError, match="a number past 64 bits: nothing was appended"):
+        ledger.record(info, [FundsChanged(side="Megalos", amount=1, reason="the last coin")], "test")
+    assert ledger.store.head(info.campaign_id).seq == info.last_seq == 3

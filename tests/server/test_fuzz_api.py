@@ -1,5 +1,6 @@
-"""API fuzzing from the OpenAPI document (schemathesis) against a running server, signed in as the game master
-of a campaign with units: no input makes a 5xx, and after every request the campaign's log verifies and holds
+"""API fuzzing from the OpenAPI document (schemathesis) against a running server, signed in as each role of a
+campaign with units (its game master, a player of one side, an observer: hostile requests differ by role), on
+SQLite and on PostgreSQL: no input makes a 5xx, and after every request the campaign's log verifies and holds
 no half-appended command (each ``timeline.command_issued`` is followed by its effects in the same append).
 
 The suite's run is derandomized (the same examples on every machine, so CI cannot fail on a draw it never made
@@ -22,34 +23,55 @@ from campaign.bootstrap import App, bootstrap
 from campaign.server.app import create_app
 from events.registry import registry
 from events.verify import verify_events
+from tests.conftest import empty_tables
 from tests.live_server import serving
 from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD
 
 DEEP = int(os.environ.get("CAMPAIGN_FUZZ_EXAMPLES", "0"))
 
 
+ROLES = {"gina": "gm", "pat": "player", "olive": "observer"}
+
+
 @dataclass
 class Target:
     url: str
-    token: str
+    tokens: dict[str, str]
+    """A bearer token per role."""
     campaign_id: str
     opened: App
 
 
-@pytest.fixture(scope="module")
-def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
-    opened = bootstrap(str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"), actor="server")
-    with serving(create_app(opened, hasher=FAST_HASHER)) as url, httpx.Client(base_url=url) as client:
-        assert client.post("/api/accounts", json={"name": "gina", "password": PASSWORD}).status_code == 201
-        client.headers["X-CSRF-Token"] = client.post(
-            "/api/session", json={"name": "gina", "password": PASSWORD}
-        ).json()["csrf"]
-        token = client.post("/api/tokens").json()["token"]
-        cid = client.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"}).json()["campaign_id"]
-        for name, side in (("Robot Squad", "Robots"), ("Saurian Warriors", "Saurians")):
-            muster = {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
-            assert client.post(f"/api/campaigns/{cid}/commands", json=muster).status_code == 200
-        yield Target(url, token, cid, opened)
+def token_of(url: str, name: str) -> str:
+    with httpx.Client(base_url=url) as client:
+        assert client.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
+        client.headers["X-CSRF-Token"] = client.post("/api/session", json={"name": name, "password": PASSWORD}).json()[
+            "csrf"
+        ]
+        token: str = client.post("/api/tokens").json()["token"]
+        return token
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def target(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    if request.param == "postgres":
+        empty_tables(request.getfixturevalue("pg_engine"))
+        opened = bootstrap(request.getfixturevalue("pg_url"), actor="server")
+    else:
+        opened = bootstrap(str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"), actor="server")
+    with serving(create_app(opened, hasher=FAST_HASHER)) as url:
+        tokens = {role: token_of(url, name) for name, role in ROLES.items()}
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {tokens['gm']}"}) as gm:
+            cid = gm.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"}).json()["campaign_id"]
+            for name, side in (("Robot Squad", "Robots"), ("Saurian Warriors", "Saurians")):
+                muster = {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
+                assert gm.post(f"/api/campaigns/{cid}/commands", json=muster).status_code == 200
+            for grant in (
+                {"account": "pat", "role": "player", "sides": ["Robots"]},
+                {"account": "olive", "role": "observer"},
+            ):
+                assert gm.post(f"/api/campaigns/{cid}/members", json=grant).status_code == 200
+        yield Target(url, tokens, cid, opened)
     opened.close()
 
 
@@ -61,7 +83,8 @@ def whole(target: Target) -> None:
             assert i + 1 == len(events) or events[i + 1].meta.get("command") == event.meta.get("command")
 
 
-def test_no_input_makes_a_server_error_or_a_partial_append(target: Target) -> None:
+@pytest.mark.parametrize("role", ["observer", "player", "gm"])  # the GM last: it may remove the others
+def test_no_input_makes_a_server_error_or_a_partial_append(target: Target, role: str) -> None:
     schema = schemathesis.openapi.from_url(f"{target.url}/openapi.json")
     operations = [r.ok() for r in schema.get_all_operations()]
     assert len(operations) >= 20
@@ -80,7 +103,7 @@ def test_no_input_makes_a_server_error_or_a_partial_append(target: Target) -> No
         def call(case: Any) -> None:
             if "campaign_id" in (case.path_parameters or {}):
                 case.path_parameters["campaign_id"] = target.campaign_id
-            response = case.call(headers={"Authorization": f"Bearer {target.token}"})
+            response = case.call(headers={"Authorization": f"Bearer {target.tokens[role]}"})
             assert response.status_code < 500, (case.method, case.formatted_path, response.text[:300])
             whole(target)
 
