@@ -138,6 +138,8 @@ def log_in_words(
 def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
     """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
     where the seed is revealed, and its rule re-run on its recorded inputs and dice."""
+    if seq is None and roll is None:
+        raise InvalidInputError("name what to audit: an event's seq, or a roll's number")
     events = list(ledger.store.read(info.campaign_id))
     gone = retracted(events)
     if roll is not None:

@@ -69,14 +69,18 @@ class Accounts:
             raise InvalidInputError(f"the account name {name!r} is taken") from None
 
     def exists(self, name: str) -> bool:
+        if not ACCOUNT_NAME.match(name):
+            return False
         with self.engine.connect() as conn:
             return conn.execute(select(accounts.c.name).where(accounts.c.name == name)).first() is not None
 
     def check_password(self, name: str, password: str) -> str:
         """The account's name if the password is its own; otherwise :class:`SignInError`."""
         name = name.strip().lower()
-        with self.engine.connect() as conn:
-            row = conn.execute(select(accounts.c.password_hash).where(accounts.c.name == name)).first()
+        row = None
+        if ACCOUNT_NAME.match(name):  # no account has another name: nor is one looked up (PostgreSQL refuses NUL)
+            with self.engine.connect() as conn:
+                row = conn.execute(select(accounts.c.password_hash).where(accounts.c.name == name)).first()
         stored = row[0] if row is not None else self._dummy  # as slow for an unknown name as for a wrong password
         try:
             self._hasher.verify(stored, password)

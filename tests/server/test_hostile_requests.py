@@ -9,12 +9,16 @@ The rules are those of ``events/limits.py`` (names, text, numbers within ±1,000
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import SQUAD, World
+from campaign.bootstrap import App, bootstrap
+from campaign.server.app import create_app
+from tests.conftest import empty_tables
+from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD, World, sign_in
 
 JSON = {"content-type": "application/json"}
 
@@ -183,3 +187,49 @@ def test_a_method_or_address_the_server_lacks_is_refused_in_words(world: World) 
     assert put.status_code == 405
     assert put.json() == {"detail": f"{url} does not take PUT requests"}
     assert world.client("gina").get("/api/nowhere").json() == {"detail": "there is nothing at /api/nowhere"}
+
+
+def test_an_audit_of_nothing_named_asks_for_a_seq_or_a_roll(world: World) -> None:
+    """It said 'no event None in this campaign' (a 404 in Python's words)."""
+    answer = world.client("olive").get(f"/api/campaigns/{world.campaign_id}/audit")
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "name what to audit: an event's seq, or a roll's number"}
+    assert world.client("olive").get(f"/api/campaigns/{world.campaign_id}/audit", params={"seq": 1}).status_code == 200
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[App]:
+    if request.param == "postgres":
+        empty_tables(request.getfixturevalue("pg_engine"))
+        opened = bootstrap(request.getfixturevalue("pg_url"), actor="test")
+    else:
+        opened = bootstrap(str(tmp_path / "nul.db"), actor="test")
+    yield opened
+    opened.close()
+
+
+def test_a_nul_asked_for_is_refused_alike_on_sqlite_and_postgresql(any_db: App) -> None:
+    """The fuzzer's find on PostgreSQL (POST /api/session with a NUL in the name → 500: PostgreSQL refuses a NUL
+    even in a query). No name holds one, so none is looked up: the same 4xx on both databases."""
+    app = create_app(any_db, hasher=FAST_HASHER)
+    with TestClient(app):
+        gina = sign_in(app, "gina")
+        cid = gina.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"}).json()["campaign_id"]
+        head = any_db.ledger.store.head(cid).seq
+        wrong = gina.post("/api/session", json={"name": "gi\x00na", "password": PASSWORD})
+        assert (wrong.status_code, wrong.json()) == (400, {"detail": "wrong account name or password"})
+        invite = gina.post(f"/api/campaigns/{cid}/members", json={"account": "p\x00t", "role": "observer"})
+        assert invite.status_code == 400
+        assert invite.json()["detail"].startswith("no account named 'p\\x00t'")
+        nul = {"detail": "the address holds a NUL character (%00): no name or text does"}
+        for method, url in [
+            ("GET", "/api/campaigns/a%00b"),
+            ("GET", f"/api/campaigns/{cid}/units/a%00b"),
+            ("GET", f"/api/campaigns/{cid}/log?type=%00"),
+            ("POST", f"/api/campaigns/{cid}/members/a%00/remove"),
+            ("GET", "/c/a%00b"),
+        ]:
+            answer = gina.request(method, url)
+            assert (answer.status_code, answer.json()) == (400, nul), url
+        assert gina.get(f"/api/campaigns/{cid}/log", params={"type": "campaign"}).status_code == 200  # no NUL: read
+        assert any_db.ledger.store.head(cid).seq == head
