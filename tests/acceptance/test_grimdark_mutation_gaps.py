@@ -12,6 +12,7 @@ from campaign.rulesets.grimdark.tables import Tables
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.families.battle import WoundsTaken
+from events.families.career import TraitGained
 from events.families.economy import UnitDisbanded
 
 T = Tables(base_values("grimdark"))
@@ -107,3 +108,29 @@ def test_a_volley_past_the_last_soldier_wounds_the_hero() -> None:
     decisions = gf.shot(T, joined(), TableDice((4,), "gm", 0), "b", wounds=9)
     assert hero_wounds(decisions) == [(2, 0, 2)]
     assert decisions[0].outcome["models"] == 1
+
+
+@pytest.mark.parametrize(("face", "passed"), [(5, True), (4, False)])
+def test_traumatized_takes_one_from_a_morale_test(face: int, passed: bool) -> None:
+    # §4.2 Injury 5, Traumatized: −1 to morale tests. Quality 4+: a 5 − 1 = 4 passes, a 4 − 1 = 3 fails.
+    scarred = gf.Unit("u", "Scarred", "X", quality=4, start_size=10, models=10, tough=1, traits=("Traumatized",))
+    assert gf.morale_test(T, scarred, TableDice((face,), "gm", 0), "test")[0] is passed
+
+
+@pytest.mark.parametrize(
+    ("xp_before", "xp_after", "levels"),
+    [
+        # §4.2 Level-up, regular units: "at 5 XP" a level (and again at every further 5 XP [INF]).
+        (3, 4, 0),  # 4 XP: not yet
+        (4, 5, 1),  # 5 XP: a level
+        (5, 9, 0),  # 9 XP: the same level
+        (9, 10, 1),  # 10 XP: the next level
+        (4, 10, 2),  # from 4 to 10 XP in one battle: two levels
+    ],
+)
+def test_a_unit_levels_up_at_every_5_xp(xp_before: int, xp_after: int, levels: int) -> None:
+    unit = gf.Unit("u", "Warriors", "Saurians", quality=4, start_size=10, models=10, tough=1)
+    decision = gf.level_up(T, unit, TableDice((1, 2), "gm", 0), xp_before=xp_before, xp_after=xp_after, had=())
+    gained = [] if decision is None else [f for f in decision.facts if isinstance(f, TraitGained)]
+    assert len(gained) == levels
+    assert all(f.points == 25 for f in gained)  # +25 pts a level
