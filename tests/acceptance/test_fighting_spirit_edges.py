@@ -12,6 +12,7 @@ import pytest
 
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.state import UnitRecord
+from campaign.rulesets.fighting_spirit.state import fold as fs_fold
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
@@ -200,3 +201,58 @@ def test_a_full_rest_clears_the_days_at_the_front(table: FsTable, rest: int, fat
     table.fs.pass_days(table.info, 1, "front")
     state, tables = table.fs.state(table.info)
     assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == fatigue
+
+
+@pytest.mark.parametrize(("side", "fatigue"), [("Keno", "tired"), ("Otlok", "fresh")])
+def test_days_for_one_side_leave_the_other_sides_records(table: FsTable, side: str, fatigue: str) -> None:
+    # §5: days at the front count for the units that spent them: 14 days for one side make only its units TIRED.
+    table.muster("Alpha", quality="regular", leadership=2, size=8)
+    table.muster("Bravo", side="Otlok", quality="regular", leadership=2, size=8)
+    table.fs.pass_days(table.info, 14, "front", side=side)
+    state, tables = table.fs.state(table.info)
+    assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == fatigue
+
+
+def test_a_house_rule_on_rest_applies_to_the_very_next_days(table: FsTable) -> None:
+    # A house rule makes 3 days of rest a full rest: 14 days at the front, the rule, 3 days of rest (a full rest now:
+    # the front days start again), 1 day at the front → fresh (1 day, not 15).
+    table.muster("Alpha", quality="regular", leadership=2, size=8)
+    table.fs.pass_days(table.info, 14, "front")
+    table.fs.house_rule(table.info, "campaign.fresh_after_rest_days", 3)
+    table.fs.pass_days(table.info, 3, "rest")
+    table.fs.pass_days(table.info, 1, "front")
+    state, tables = table.fs.state(table.info)
+    assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == "fresh"
+    # The ruleset's own fold of the whole log (tables rebuilt at each house rule) agrees.
+    again = fs_fold(table.ledger.store.read(table.info.campaign_id), base_values("fighting_spirit"))
+    assert again.fatigue(again.unit_by_name("Alpha").unit_id, tables) == "fresh"
+
+
+def test_the_monthly_pay_is_10_a_man(table: FsTable) -> None:
+    # §5 [PLACEHOLDER]: pay on, 10 a man a month: 8 men are due 80; paid in full, the treasury of 100 keeps 20.
+    table.muster("Alpha", quality="regular", leadership=2, size=8)
+    table.fs.funds(table.info, "Keno", 100, "the war chest")
+    result = table.fs.month_end(table.info, {"Keno": 100})
+    settled = [e.payload for e in result.events if e.type.endswith("pay_settled")]
+    assert [(p["due"], p["paid"]) for p in settled] == [(80, 80)]
+    state, _ = table.fs.state(table.info)
+    assert state.treasury["Keno"] == 20
+
+
+def test_an_attack_may_take_every_man_left(line: FsTable) -> None:
+    # Casualties are at most the men left: 8 of 8 is allowed (the squad is gone), 9 is refused.
+    with pytest.raises(InvalidInputError, match="8 men left"):
+        line.fs.attack(line.info, "Squad", killed=5, wounded=4, table=dice(8))
+    line.fs.attack(line.info, "Squad", killed=4, wounded=4, table=dice(8))
+    assert line.unit_state("Squad").men == 0
+
+
+def test_the_first_suppression_counts_after_unsuppressing_fire(line: FsTable) -> None:
+    # §0.5: "first time the unit is suppressed by fire" (Medium 1). A first attack kills a man but does not
+    # suppress; the next suppresses with no casualties: that is its first suppression, threat 1, target 3: a 3 fails
+    # (−1 grade, 2·3 > 3), so the squad, Confident, is now Steady.
+    line.fs.attack(line.info, "Squad", killed=1, wounded=0, table=dice(8))
+    result = applied(line.fs.attack(line.info, "Squad", killed=0, wounded=0, suppressing=True, table=dice(3)))
+    [test] = [d for d in result if d["rule"] == "morale_test"]
+    assert test["inputs"]["target"] == 3
+    assert line.grade("Squad") == "steady"
