@@ -256,3 +256,43 @@ def test_the_first_suppression_counts_after_unsuppressing_fire(line: FsTable) ->
     [test] = [d for d in result if d["rule"] == "morale_test"]
     assert test["inputs"]["target"] == 3
     assert line.grade("Squad") == "steady"
+
+
+@pytest.mark.parametrize(("face", "result", "grade"), [(5, "rallied", "confident"), (4, "failed", "steady")])
+def test_inspire_rallies_above_the_target(line: FsTable, face: int, result: str, grade: str) -> None:
+    # §0.10 Inspire (≥ 4): "a rally test as if the psion were its direct commander nearby". Steady after a 3;
+    # target LV 2 (psion) + LV 2 + no persisting threat = 4 on the squad's d8: 5 rallies, 4 does not.
+    drop(line, 3)
+    decided = applied(
+        line.fs.psi(line.info, PSION, "Squad", effect="inspire", distance=0, in_sight=True, table=dice(4, face))
+    )
+    assert decided[-1]["outcome"] == {"result": result, "from": "steady", "to": grade}
+    assert line.grade("Squad") == grade
+
+
+def test_inspire_at_the_starting_grade_changes_nothing(line: FsTable) -> None:
+    decided = applied(
+        line.fs.psi(line.info, PSION, "Squad", effect="inspire", distance=0, in_sight=True, table=dice(4))
+    )
+    assert decided[-1]["outcome"] == {"result": "no_effect"}
+
+
+@pytest.mark.parametrize(("face", "result"), [(5, "failed"), (6, "rallied")])
+def test_a_rally_under_artillery_adds_its_threat(line: FsTable, face: int, result: str) -> None:
+    # §0.6 [INF, from E4]: the rally's threat is the persisting "+" rows, artillery if still under fire (Medium +1).
+    # Steady after a 3; target 2 + 2 + 1 = 5: 5 fails, 6 rallies.
+    drop(line, 3)
+    decided = applied(
+        line.fs.rally(line.info, "Squad", "HQ", distance=0, in_sight=True, under_artillery=True, table=dice(face))
+    )[0]
+    assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (5, result)
+
+
+def test_removing_no_suppression_is_not_a_suppression(line: FsTable) -> None:
+    # §0.10 Remove suppression (≥ 2) on a squad never suppressed; then fire suppresses it, no casualties: that is
+    # still its first suppression (Medium 1): target 3, a 3 costs one grade.
+    line.fs.psi(line.info, PSION, "Squad", effect="remove_suppression", distance=0, in_sight=True, table=dice(2))
+    result = applied(line.fs.attack(line.info, "Squad", killed=0, wounded=0, suppressing=True, table=dice(3)))
+    [test] = [d for d in result if d["rule"] == "morale_test"]
+    assert test["inputs"]["target"] == 3
+    assert line.grade("Squad") == "steady"
