@@ -296,3 +296,27 @@ def test_removing_no_suppression_is_not_a_suppression(line: FsTable) -> None:
     [test] = [d for d in result if d["rule"] == "morale_test"]
     assert test["inputs"]["target"] == 3
     assert line.grade("Squad") == "steady"
+
+
+def test_with_the_ordinary_limits_kept_psi_panic_spares_only_a_unit_that_passed_its_test(line: FsTable) -> None:
+    # R2-2's house rule (overrides false): §0.8 binds psi Panic too. The squad passed its panic test (d8 3 > LV 2):
+    # "can never happen again", so psi Panic does nothing; the HQ (Regular, never tested) takes the test.
+    line.fs.panic(line.info, "Squad", "terrifying_assault", table=dice(3))
+    line.fs.house_rule(line.info, "psi.rules.overrides_ordinary_limits", False)
+    spared = applied(line.fs.psi(line.info, PSION, "Squad", effect="panic", distance=0, in_sight=True, table=dice(4)))
+    assert [d["outcome"]["result"] for d in spared] == ["no_effect"]
+    tested = applied(line.fs.psi(line.info, PSION, "HQ", effect="panic", distance=0, in_sight=True, table=dice(4, 3)))
+    assert [d["rule"] for d in tested][-1] == "panic_test" and tested[-1]["outcome"]["result"] == "pass"
+
+
+@pytest.mark.parametrize(("face", "result"), [(6, "failed"), (7, "rallied")])
+def test_a_rally_at_low_counts_each_unverified_casualty(table: FsTable, face: int, result: str) -> None:
+    # §0.5 Low: +1 for each unverified casualty. Two wounded: casualties 2 + 2 × 1 = 4, target 2 + 4 = 6; d8 4:
+    # −1 grade (4 ≤ 6, 2·4 > 6), Steady. The rally (§0.6, persisting rows only): 2 + 2 + 2 = 6: 6 fails, 7 rallies.
+    table.muster("HQ", quality="regular", leadership=2, size=4, radio=True)
+    table.muster("Squad", quality="regular", leadership=2, size=8, radio=True, reports_to="HQ")
+    table.battle({"Keno": "low"}, *(Deployment(unit=n, fatigue="fresh") for n in ("HQ", "Squad")))
+    table.fs.attack(table.info, "Squad", killed=0, wounded=2, table=dice(4))
+    assert table.grade("Squad") == "steady"
+    decided = rally(table, 0, face)
+    assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (6, result)
