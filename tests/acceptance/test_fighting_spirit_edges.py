@@ -320,3 +320,36 @@ def test_a_rally_at_low_counts_each_unverified_casualty(table: FsTable, face: in
     assert table.grade("Squad") == "steady"
     decided = rally(table, 0, face)
     assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (6, result)
+
+
+# -- what the players read ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("face", "said"), [(3, "−1 grade: confident → steady"), (4, "passes")])
+def test_a_morale_test_says_the_grade_it_moves_to_and_only_then(line: FsTable, face: int, said: str) -> None:
+    # Casualties at Medium: target 3; a 3 costs a grade (Confident → Steady), a 4 passes (no grade named).
+    decided = applied(line.fs.attack(line.info, "Squad", killed=1, wounded=0, table=dice(face)))
+    [test] = [d for d in decided if d["rule"] == "morale_test"]
+    assert str(test["explanation"]).endswith(f"rolled {face} → {said}")
+
+
+@pytest.mark.parametrize(
+    ("distance", "said"),
+    [(12, "d8 rolled"), (13, "d6 (−1 step for range) rolled"), (25, "d4 (−2 steps for range) rolled")],
+)
+def test_a_psi_roll_beyond_the_first_band_says_its_steps(line: FsTable, distance: int, said: str) -> None:
+    # §0.10: "each band beyond the first shifts the psi die down one step": d8 at 12" (the first band), d6 at 13",
+    # d4 at 25".
+    decided = applied(
+        line.fs.psi(line.info, PSION, "Loner", effect="confusion", distance=distance, in_sight=True, table=dice(1))
+    )
+    assert said in str(decided[0]["explanation"])
+
+
+@pytest.mark.parametrize(("face", "said"), [(5, "steady → confident"), (4, "no change")])
+def test_an_inspired_rally_says_what_changed(line: FsTable, face: int, said: str) -> None:
+    drop(line, 3)
+    decided = applied(
+        line.fs.psi(line.info, PSION, "Squad", effect="inspire", distance=0, in_sight=True, table=dice(4, face))
+    )
+    assert str(decided[-1]["explanation"]).endswith(f"rolled {face} → {said}")
