@@ -320,6 +320,7 @@ def test_a_rally_at_low_counts_each_unverified_casualty(table: FsTable, face: in
     assert table.grade("Squad") == "steady"
     decided = rally(table, 0, face)
     assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (6, result)
+    assert "threat 2 (unverified_casualty +1×2)" in str(decided["explanation"])
 
 
 # -- what the players read ----------------------------------------------------------------------------------------
