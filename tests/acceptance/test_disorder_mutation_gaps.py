@@ -172,3 +172,32 @@ def test_a_force_threshold_is_a_percentage_from_0_to_100(path: str) -> None:
     for bad in (-1, 101):
         with pytest.raises(InvalidInputError, match="0–100"):
             dis.check_table_value(path, bad)
+
+
+@pytest.mark.parametrize(("markers", "permanent", "flees"), [(1, 0, False), (2, 0, True), (1, 1, True), (0, 1, False)])
+def test_a_third_marker_from_any_source_flees_the_unit(markers: int, permanent: int, flees: bool) -> None:
+    # §1.2: "3 → flees, removed at once: a 3rd marker from any source" (here a lost melee), the permanent marker
+    # counted. 1 + 1 = 2 (broken) stays; 2 + 1 = 3 flees; 1 + 1 permanent + 1 = 3 flees; 1 permanent + 1 = 2 stays.
+    unit = dis.Unit("u1", "Line company", "British", 10, 10, 60, 0, markers=markers, permanent=permanent)
+    decision = dis.add_marker(T, unit, "b", "lost a melee")
+    fled = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    assert decision.outcome["flees"] is flees
+    assert bool(fled) is flees
+
+
+@pytest.mark.parametrize(("flees_at", "result"), [(2, "flees"), (3, "disordered")])
+def test_a_failed_check_whose_new_marker_reaches_the_flight_count_flees(flees_at: int, result: str) -> None:
+    # §1.4 with two house rules: B-4's alternative (only an ordinary marker turns a disaster into flight:
+    # check.any_marker_flees false) and a flight at markers.flees_at. A unit at half with its permanent marker and
+    # no other fails badly: 2d6 = 2 − 1 model lost − 1 marker = 0 ≤ 2, so it takes a marker: its 2nd. With flight
+    # at 2 that marker flees it; at 3 (the seed's) it is only disordered.
+    tables = Tables(
+        {
+            **base_values("disorder"),
+            "check.any_marker_flees": Sourced(False, "HOUSE RULE (test)"),
+            "markers.flees_at": Sourced(flees_at, "HOUSE RULE (test)"),
+        }
+    )
+    unit = dis.Unit("u1", "Line company", "British", 10, 5, 60, 0, permanent=1)
+    decision = dis.morale_check(tables, unit, TableDice((1, 1), "check", 0), "b", causes=["casualties"], lost=1)
+    assert decision.outcome["result"] == result
