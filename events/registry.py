@@ -24,7 +24,7 @@ JsonValue = TypeAliasType("JsonValue", "int | str | bool | list[JsonValue] | dic
 class Event(BaseModel):
     """Base of every event type. Subclasses set ``event_name`` and, when they change, ``schema_version``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int] = 1
