@@ -45,6 +45,7 @@ class Situation(Generic[S, T]):
 class Command(BaseModel, Generic[S, T]):
     """A command's inputs, and the pure decision they lead to."""
 
+    # Built when first validated, not at import: a command line runs one command of the ruleset's thirty.
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     name: ClassVar[str]
