@@ -22,7 +22,8 @@ read them to a few milliseconds).
 
 Ratios are each command's time over the floor's. Targets (issue 13): help ≤ 1.0×, status and rule ≤ 1.6×.
 Exit status 1 when a target is missed (a result, not a failure of the benchmark). The `campaign` code run is
-the one Python imports: set PYTHONPATH to a checkout to measure that checkout.
+the one this Python imports: with an editable install (``scripts/setup``), its own checkout — PYTHONPATH does
+not override an editable install's finder, so measure another checkout with its own virtualenv.
 """
 
 from __future__ import annotations
