@@ -10,9 +10,20 @@ kernel's accounting of the child) of ``--repeat`` runs:
 * status — ``campaign status`` on a small Fighting Spirit campaign (a SQLite file made here first);
 * rule   — ``campaign fs rest 1``: a rule command (fatigue after a day's rest, RULES.md §5) that appends.
 
+Every run reads compiled bytecode, as an installed program does (pip compiles it at install): the bytecode
+goes to a cache in a temporary folder (``PYTHONPYCACHEPREFIX``), filled by an untimed first round, so neither
+a checkout kept free of ``__pycache__`` (``PYTHONDONTWRITEBYTECODE``) nor the first run's compiling is timed
+— it was, before, for the campaign code and not for the floor's libraries, whose bytecode was installed.
+
+``--causes`` also says where a command's time goes: a ladder of programs, each a fresh process doing what the
+one before did and one thing more (Typer, Rich, pydantic's model machinery, the event types, …, the whole
+command), timed the same way; each rung's cost is its time less the rung below's (differences of best times:
+read them to a few milliseconds).
+
 Ratios are each command's time over the floor's. Targets (issue 13): help ≤ 1.0×, status and rule ≤ 1.6×.
 Exit status 1 when a target is missed (a result, not a failure of the benchmark). The `campaign` code run is
-the one Python imports: set PYTHONPATH to a checkout to measure that checkout.
+the one this Python imports: with an editable install (``scripts/setup``), its own checkout — PYTHONPATH does
+not override an editable install's finder, so measure another checkout with its own virtualenv.
 """
 
 from __future__ import annotations
@@ -28,6 +39,32 @@ from pathlib import Path
 FLOOR = [sys.executable, "-c", "import sqlalchemy, pydantic"]
 CAMPAIGN = [sys.executable, "-c", "import sys; from campaign.cli.main import main; sys.argv[0] = 'campaign'; main()"]
 TARGETS = {"help": 1.0, "status": 1.6, "rule": 1.6}
+RUNG = "import sqlalchemy, pydantic"
+FIRST_MODEL = "\n".join(
+    [
+        "from pydantic import BaseModel, ConfigDict",
+        "class M(BaseModel):",
+        "    model_config = ConfigDict(defer_build=True)",
+        "    x: int",
+    ]
+)
+LADDER = [  # (cause, what the rung adds to the program of the import rung below; None: the whole command)
+    ("Typer: the command line", "import typer"),
+    ("Rich: console, tables, markup", "import rich.console, rich.table, rich.markup"),
+    ("pydantic's model machinery (the first model class)", FIRST_MODEL),
+    ("the event types (every family)", "import events"),
+    ("SQLite: engine, dialect, a first query", "sqlalchemy.create_engine(URL).connect().exec_driver_sql('select 1')"),
+    ("store, projections, executor, bootstrap", "import campaign.bootstrap"),
+    ("the CLI's modules (main, common, output, views)", "import campaign.cli.main, campaign.cli.campaign_views"),
+    ("the ruleset's rules, state and fold", "import campaign.rulesets.fighting_spirit.fold"),
+    ("status: running it (parse, open, read the state, print)", None),
+    (
+        "the ruleset's command models and its CLI",
+        "import campaign.rulesets.fighting_spirit.plugin, campaign.cli.fighting_spirit",
+    ),
+    ("fs rest 1: running it (parse, open, decide, append, print)", None),
+]
+"""Where ``status`` and a rule command spend their time; a rung of None is the whole command."""
 
 
 def cpu_seconds(argv: list[str], env: dict[str, str]) -> float:
@@ -54,15 +91,49 @@ def prepare(db: Path, env: dict[str, str]) -> None:
         subprocess.run([*CAMPAIGN, "--db", str(db), *step], env=env, check=True, capture_output=True)
 
 
+def ladder(db: Path, commands: dict[str, list[str]]) -> list[tuple[str, list[str], bool]]:
+    """Each rung's program: the import rungs below it and one thing more, or the whole command (not an import)."""
+    code = [RUNG, f"URL = {'sqlite:///' + str(db)!r}"]
+    rungs = [("floor", FLOOR, True)]
+    whole = iter([commands["status"], commands["rule"]])
+    for cause, more in LADDER:
+        if more is None:
+            rungs.append((cause, next(whole), False))
+        else:
+            code.append(more)
+            rungs.append((cause, [sys.executable, "-c", "\n".join(code)], True))
+    return rungs
+
+
+def causes(
+    rungs: list[tuple[str, list[str], bool]], env: dict[str, str], repeat: int
+) -> list[tuple[str, float, float]]:
+    """(cause, what it adds in seconds, the rung's time) for each rung, best of ``repeat`` interleaved runs. A
+    whole command adds to the imports below it; an import adds to the imports below it (not to a command)."""
+    best = [float("inf")] * len(rungs)
+    for _ in range(max(1, repeat)):
+        for i, (_, argv, _) in enumerate(rungs):
+            best[i] = min(best[i], cpu_seconds(argv, env))
+    found, below = [], 0.0
+    for (cause, _, imports), seconds in zip(rungs, best, strict=True):
+        found.append((cause, seconds - below, seconds))
+        if imports:  # the next rung builds on it
+            below = seconds
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7, help="runs of each command; the best counts")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--causes", action="store_true", help="also the ladder of causes (see above)")
     args = parser.parse_args()
     env = {**os.environ, "COLUMNS": "100", "CAMPAIGN_ACTOR": "bench"}
     env.pop("CAMPAIGN_DB", None)
     env.pop("CAMPAIGN", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as tmp:
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "bytecode")
         db = Path(tmp) / "bench.db"
         prepare(db, env)
         commands = {
@@ -71,10 +142,13 @@ def main() -> int:
             "status": [*CAMPAIGN, "--db", str(db), "status"],
             "rule": [*CAMPAIGN, "--db", str(db), "fs", "rest", "1"],
         }
+        for argv in commands.values():  # untimed: compiles the bytecode every timed run reads
+            cpu_seconds(argv, env)
         best = {name: float("inf") for name in commands}
         for _ in range(max(1, args.repeat)):  # interleaved, so that a busy moment costs every command alike
             for name, argv in commands.items():
                 best[name] = min(best[name], cpu_seconds(argv, env))
+        found = causes(ladder(db, commands), env, args.repeat) if args.causes else []
     ratios = {name: best[name] / best["floor"] for name in TARGETS}
     met = {name: ratios[name] <= target for name, target in TARGETS.items()}
     result = {
@@ -84,6 +158,12 @@ def main() -> int:
         "targets": TARGETS,
         "targets_met": met,
     }
+    if found:
+        floor = found[0][2]
+        result["causes"] = [  # in the ladder's order
+            {"cause": cause, "adds_ms": round(adds * 1000, 1), "vs_floor": round(adds / floor, 2)}
+            for cause, adds, _ in found
+        ]
     if args.json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
@@ -95,6 +175,12 @@ def main() -> int:
                 f"  {name:<7} {'campaign ' + ' '.join(commands[name][3:]).replace(str(db), 'DB'):<34} "
                 f"{best[name] * 1000:7.1f} ms  {ratios[name]:5.2f}× floor  (target ≤ {target}×: {verdict})"
             )
+        if found:
+            print(f"\nWhere the time goes (best of {args.repeat}; each rung adds one cause; × floor):")
+            for cause, adds, total in found:
+                print(
+                    f"  {cause:<58} {adds * 1000:+7.1f} ms  {adds / found[0][2]:+5.2f}×   (rung {total * 1000:6.1f} ms)"
+                )
     return 0 if all(met.values()) else 1
 
 

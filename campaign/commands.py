@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -41,8 +42,12 @@ def fold_for(name: str) -> RulesetFold[Any] | None:
     """The ruleset's campaign fold, or None for a name that is not a ruleset (what projections are handed)."""
     if name not in RULESETS:
         return None
-    declared = plugin(name)
-    return declared.make_fold(base_values(declared.info.package))
+    # The fold's own module, not the plug-in: reading a campaign needs no command models (a test checks it is
+    # the plug-in's make_fold), and loading them costs a read command a tenth of its start-up (issue 13).
+    package = ruleset(name).package
+    make_fold = importlib.import_module(f"campaign.rulesets.{package}.fold").make_fold
+    folded: RulesetFold[Any] = make_fold(base_values(package))
+    return folded
 
 
 def tables_in_force(declared: Ruleset[Any, Any], overrides: Any) -> Any:
@@ -53,7 +58,28 @@ def tables_in_force(declared: Ruleset[Any, Any], overrides: Any) -> Any:
 
     package = declared.info.package
     tables = declared.tables_type(apply_overrides(base_values(package), overrides))
-    return replace(tables, refused=house_rule_refusals(package))
+    return replace(tables, refused=Refusals(package))
+
+
+class Refusals(Mapping[str, str]):
+    """The ruleset's house-rule refusals (R2-36), worked out when first read: only a house rule reads them, and
+    finding them parses the ruleset's source, which would cost every other command a tenth of a second."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+
+    @functools.cached_property
+    def found(self) -> dict[str, str]:
+        return house_rule_refusals(self.package)
+
+    def __getitem__(self, path: str) -> str:
+        return self.found[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.found)
+
+    def __len__(self) -> int:
+        return len(self.found)
 
 
 @functools.cache

@@ -13,9 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import structlog
-
 from campaign.commands import fold_for, ruleset_of, tables_in_force
+from campaign.logging import get_logger
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
 from campaign.rulesets.common import RollDice, did_you_mean, named
@@ -34,7 +33,7 @@ from projections.campaign_state import CampaignStates, FoldingCampaignStates
 from projections.campaigns import CampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]{0,99}$")
 S = TypeVar("S")

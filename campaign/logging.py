@@ -1,26 +1,89 @@
-"""structlog configuration. Called once, by the entry point; libraries and rules never configure it."""
+"""structlog configuration. Called once, by the entry point; libraries and rules never configure it.
+
+structlog is imported when a line is first logged at a level the entry point lets through, not before:
+importing it (and through it Rich's tracebacks and Pygments) costs a command about a tenth of its start-up
+(issue 13), and at the default level a command logs nothing. Modules log through :func:`get_logger`.
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import structlog
+if TYPE_CHECKING:
+    import structlog
+
+LEVELS = (logging.WARNING, logging.INFO, logging.DEBUG)
+"""The level of ``-v`` counted 0, 1, 2 or more times."""
+
+
+@dataclass
+class _Settings:
+    level: int | None = None
+    """The lowest level logged; None until the entry point configures logging (then structlog's own defaults)."""
+    applied: bool = False
+    """Whether structlog has been configured with ``level``."""
+
+
+_settings = _Settings()
 
 
 def configure_logging(verbose: int = 0) -> None:
-    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(verbose, 2)]
-    renderer: structlog.typing.Processor = (
-        structlog.dev.ConsoleRenderer(colors=False) if sys.stderr.isatty() else structlog.processors.JSONRenderer()
-    )
-    structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            renderer,
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
-    )
+    _settings.level = LEVELS[min(verbose, 2)]
+    _settings.applied = False
+    if "structlog" in sys.modules:  # already loaded (e.g. by a test): configure it now, as before
+        _structlog()
+
+
+def _structlog() -> Any:
+    """structlog, imported and configured as the entry point asked (the first time a line passes)."""
+    import structlog
+
+    if _settings.level is not None and not _settings.applied:
+        renderer: structlog.typing.Processor = (
+            structlog.dev.ConsoleRenderer(colors=False) if sys.stderr.isatty() else structlog.processors.JSONRenderer()
+        )
+        structlog.configure(
+            processors=[
+                structlog.contextvars.merge_contextvars,
+                structlog.processors.add_log_level,
+                structlog.processors.TimeStamper(fmt="iso", utc=True),
+                renderer,
+            ],
+            wrapper_class=structlog.make_filtering_bound_logger(_settings.level),
+            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            cache_logger_on_first_use=False,
+        )
+        _settings.applied = True
+    return structlog
+
+
+class Logger:
+    """A structlog logger by name that loads structlog only for a line the configured level lets through."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def _log(self, level: int, event: str, fields: dict[str, Any]) -> None:
+        if _settings.level is not None and level < _settings.level:
+            return
+        logger = _structlog().get_logger(self.name)
+        getattr(logger, logging.getLevelName(level).lower())(event, **fields)
+
+    def debug(self, event: str, **fields: Any) -> None:
+        self._log(logging.DEBUG, event, fields)
+
+    def info(self, event: str, **fields: Any) -> None:
+        self._log(logging.INFO, event, fields)
+
+    def warning(self, event: str, **fields: Any) -> None:
+        self._log(logging.WARNING, event, fields)
+
+    def error(self, event: str, **fields: Any) -> None:
+        self._log(logging.ERROR, event, fields)
+
+
+def get_logger(name: str) -> Logger:
+    return Logger(name)

@@ -24,7 +24,9 @@ JsonValue = TypeAliasType("JsonValue", "int | str | bool | list[JsonValue] | dic
 class Event(BaseModel):
     """Base of every event type. Subclasses set ``event_name`` and, when they change, ``schema_version``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # Built the first time an event of the type is encoded or decoded, not at import: a command meets a few of
+    # the hundred types, and building them all cost every command's start-up (issue 13).
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int] = 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Annotated, Any, TypeVar
 
-import click
 import typer
 from rich.markup import escape
 
@@ -99,7 +98,7 @@ def ask_die(request: DieRequest) -> int:
     while True:
         try:
             typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
-        except (click.exceptions.Abort, typer.Abort):
+        except typer.Abort:
             raise InvalidInputError("stopped before every die was entered: nothing was recorded") from None
         if typed.isdigit() and 1 <= int(typed) <= request.sides:
             return int(typed)

@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-import click
 import orjson
 import typer
 from rich.console import Console
@@ -136,7 +135,7 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise AssertionError("unreachable")
         except CampaignError as exc:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
-        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException, click.Abort):
+        except (typer.Exit, typer.Abort, typer.TyperException):  # typer's own click: usage errors go to it
             raise
         except Exception:
             damaged = _damaged_event()

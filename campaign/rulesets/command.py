@@ -53,7 +53,8 @@ class Situation(Generic[S, T]):
 class Command(BaseModel, Generic[S, T]):
     """A command's inputs, and the pure decision they lead to."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    # Built when first validated, not at import: a command line runs one command of the ruleset's thirty.
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     name: ClassVar[str]
     """Stable across versions of the program: it is written into the log."""

@@ -11,12 +11,12 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable
 
-import structlog
 from sqlalchemy import Engine
 
 from campaign.live import CHANNEL
+from campaign.logging import get_logger
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 POLL_SECONDS = 0.5
 KEEPALIVE_SECONDS = 15.0
 

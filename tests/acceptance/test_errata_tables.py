@@ -105,3 +105,23 @@ def test_campaign_tables_shows_each_values_tag_and_its_erratum(tmp_path: Path) -
     cli("fs", "house-rule", "psi.rules.android_resist_die", "4")
     after = cli.json("fs", "tables", "psi.rules.android_resist_die")["psi.rules.android_resist_die"]
     assert after["tag"] == "HOUSE RULE" and after["erratum"] == "R2-1"
+
+
+def test_r2_36_the_refusals_are_worked_out_for_a_house_rule_only(
+    table: FsTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding them parses the ruleset's source, a tenth of a second (issue 13): a command that takes no house
+    rule does not pay it, and a house rule still meets them."""
+    worked: list[str] = []
+    real = campaign.tables.house_rule_refusals
+
+    def counted(package: str) -> dict[str, str]:
+        worked.append(package)
+        return real(package)
+
+    monkeypatch.setattr(campaign.commands, "house_rule_refusals", counted)
+    table.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7)
+    assert worked == []
+    with pytest.raises(InvalidInputError, match="alternative reading kept as data"):
+        table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 2)
+    assert worked == ["fighting_spirit"]

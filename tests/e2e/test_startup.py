@@ -58,6 +58,15 @@ def test_help_imports_no_database_library_and_no_command_module() -> None:
     assert loads_any(modules, "campaign.") == ["campaign.cli", "campaign.cli.argv", "campaign.cli.main"]
 
 
+HEAVY = (
+    *("alembic", "psycopg", "fastapi", "starlette", "uvicorn", "matplotlib", "numpy", "campaign.server"),
+    # structlog only when a line is logged at the level asked for; Rich's tracebacks and Pygments come with it
+    *("structlog", "rich.traceback", "rich.syntax", "pygments", "rich.progress"),
+    "click",  # Typer carries its own copy of Click; a second one is imported for nothing
+)
+"""What a command that reads or appends to a SQLite campaign has no use for (issue 13)."""
+
+
 @pytest.mark.parametrize(
     ("args", "own_cli"),
     [(["status"], None), (["fs", "rest", "1"], "fs"), (["log"], None)],
@@ -68,12 +77,32 @@ def test_a_command_loads_neither_alembic_nor_progress_bars_nor_postgresql_nor_ot
 ) -> None:
     modules = loaded("--db", db, *args)
     assert "sqlalchemy" in modules  # it did open the database
-    assert loads_any(modules, "alembic", "psycopg", "rich.progress") == []
+    assert loads_any(modules, *HEAVY) == []
     others = {m for name, m in RULESET_CLIS.items() if name != own_cli}
     assert not modules & others
     assert not loads_any(
         modules, "campaign.rulesets.mass_combat", "campaign.rulesets.disorder", "campaign.rulesets.grimdark"
     )
+
+
+def test_reading_a_campaign_loads_its_fold_and_not_its_command_models(db: str) -> None:
+    modules = loaded("--db", db, "status")
+    assert "campaign.rulesets.fighting_spirit.fold" in modules
+    assert not loads_any(
+        modules,
+        "campaign.rulesets.fighting_spirit.plugin",
+        "campaign.rulesets.fighting_spirit.commands",
+        "campaign.rulesets.fighting_spirit.battle_commands",
+    )
+    assert "campaign.rulesets.fighting_spirit.commands" in loaded("--db", db, "fs", "rest", "1")
+
+
+def test_asked_to_log_a_command_loads_structlog_and_logs_the_append(db: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE, "--db", db, "-v", "fs", "rest", "1"], check=False, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert "command.appended" in run.stderr and "structlog" in run.stderr.split()
 
 
 def test_a_database_behind_the_schema_is_still_migrated(tmp_path: Path) -> None:
@@ -115,3 +144,16 @@ def test_the_command_list_is_the_one_the_modules_define() -> None:
             helps = {n: c.help for n, c in commands.items()}
         for name, text in helps.items():
             assert _first_paragraph(text).startswith(COMMANDS[name][2]), f"{name}: {COMMANDS[name][2]!r} vs {text!r}"
+
+
+def test_a_ruleset_group_builds_the_command_run_and_lists_them_all() -> None:
+    """A rule command builds its own command, not its ruleset's thirty; help and suggestions see them all."""
+    from campaign.cli.argv import Pending, lazy_group
+    from campaign.cli.fighting_spirit import app as fs
+
+    group = lazy_group(fs)
+    assert isinstance(group.commands, Pending) and group.commands.built == {}
+    rest = group.get_command(None, "rest")
+    assert rest.name == "rest" and list(group.commands.built) == ["rest"]
+    assert group.get_command(None, "no-such-command") is None
+    assert group.list_commands(None) == list(get_group(fs).commands)  # every one, in the same order (help)

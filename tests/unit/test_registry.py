@@ -70,3 +70,27 @@ def test_floats_cannot_enter_an_event() -> None:
         Moved(inches=1.5)  # type: ignore[arg-type]
     with pytest.raises(EventSchemaError, match="unknown event type"):
         local.cls_for("battle.unknown")
+
+
+def test_an_event_type_is_built_when_first_decoded_and_safely_so_from_many_threads() -> None:
+    """Event models are built on first use (issue 13: start-up builds none it does not need); the server's
+    threads may all meet a type for the first time at once, and each still gets the event, checked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    local = EventRegistry()
+
+    @local.register
+    class Rested(Event):
+        event_name = "calendar.rested"
+        days: int
+        sides: tuple[str, ...]
+
+    assert not Rested.__pydantic_complete__  # declared, not built
+    with ThreadPoolExecutor(8) as pool:
+        decoded = list(
+            pool.map(lambda d: local.decode_payload("calendar.rested", 1, {"days": d, "sides": ["Keno"]}), range(64))
+        )
+    assert Rested.__pydantic_complete__
+    assert decoded == [Rested(days=d, sides=("Keno",)) for d in range(64)]
+    with pytest.raises(EventSchemaError, match="does not match its schema"):
+        local.decode_payload("calendar.rested", 1, {"days": 1, "sides": ["Keno"], "extra": 1})
