@@ -336,6 +336,7 @@ def main() -> int:
         campaign.grow_to(size, progress)
         progress(f"measuring at {size:,} events\n")
         results[size] = measure(campaign, raw, db, args.rounds, args.heavy_rounds, args.rss)
+        progress(json.dumps({size: results[size]}) + "\n")  # each size as it is done: a long run can be cut short
     app.close()
     met = targets(results)
     if args.json:
