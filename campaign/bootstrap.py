@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, text
-from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
+from campaign.access.memberships import MembershipsProjector
 from campaign.commands import fold_for
 from campaign.executor import Ledger
+from campaign.live import NotifyOnAppend
 from events.db import make_engine
-from events.errors import ConfigurationError
+from events.errors import ConfigurationError, NotFoundError
 from events.sql import SqlEventStore, lock_for_append, write_connection
 from events.vault import SqlSeedVault
 from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
@@ -27,18 +29,21 @@ from projections.campaigns import CampaignsProjector, SqlCampaignDirectory
 if TYPE_CHECKING:
     from alembic.config import Config
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
-SCHEMA_HEAD = "0006"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+"""Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
+SCHEMA_HEAD = "0007"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
 def alembic_config() -> Config:
     from alembic.config import Config  # Alembic is loaded only when a database needs migrating
 
-    if not ALEMBIC_INI.is_file():
-        raise ConfigurationError(f"migrations not found at {ALEMBIC_INI}: install the project with `pip install -e .`")
-    return Config(str(ALEMBIC_INI))
+    if not (MIGRATIONS / "env.py").is_file():
+        raise ConfigurationError(f"migrations not found at {MIGRATIONS}: reinstall Campaign Ledger")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    return config
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -52,11 +57,16 @@ def current_revision(engine: Engine) -> str | None:
     return str(rows[0][0]) if len(rows) == 1 else None
 
 
-def ensure_schema(engine: Engine) -> None:
-    """Bring the database to the newest migration (under the append lock, so two starters don't race)."""
+def ensure_schema(engine: Engine, *, create: bool = True) -> None:
+    """Bring the database to the newest migration (under the append lock, so two starters don't race).
+    ``create=False`` (every command but those that start a campaign) refuses a database with no schema yet
+    instead of creating one."""
     try:
-        if current_revision(engine) == SCHEMA_HEAD:
+        revision = current_revision(engine)
+        if revision == SCHEMA_HEAD:
             return
+        if revision is None and not create:
+            raise NotFoundError(f"{where(engine)} holds no campaign yet: {HOW_TO_START}")
         from alembic.runtime.migration import MigrationContext
 
         from alembic import command
@@ -71,8 +81,36 @@ def ensure_schema(engine: Engine) -> None:
             command.upgrade(config, "head")
     except OperationalError as exc:
         raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
+    except DatabaseError as exc:  # e.g. a text file, or a damaged SQLite file, named as --db
+        raise ConfigurationError(
+            f"{where(engine)} is not a Campaign Ledger database, or it is damaged ({exc.orig}): "
+            "name the right file with --db"
+        ) from exc
     if current_revision(engine) != SCHEMA_HEAD:
         raise ConfigurationError("the database schema is newer than this program: upgrade Campaign Ledger")
+
+
+HOW_TO_START = "start a campaign with `campaign new NAME --ruleset RULESET` (or name another with --db)"
+
+
+def where(engine: Engine) -> str:
+    """The database as a person named it: its file, or its URL without the password."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite":
+        return str(url.database or ":memory:")
+    return url.render_as_string(hide_password=True)
+
+
+def check_exists(engine: Engine) -> None:
+    """Refuse a SQLite file that does not exist or is empty, rather than create it (for commands that only
+    read)."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        path = Path(str(url.database))
+        if not path.exists():
+            raise NotFoundError(f"no database at {url.database}: {HOW_TO_START}")
+        if path.is_file() and path.stat().st_size == 0:  # opening it would make it a SQLite file
+            raise NotFoundError(f"{url.database} holds no campaign yet: {HOW_TO_START}")
 
 
 def default_actor() -> str:
@@ -93,16 +131,21 @@ class App:
         self.engine.dispose()
 
 
-def projectors() -> list[CampaignsProjector | CampaignStateProjector]:
-    """The read models kept inline in every append (and refolded by ``rebuild``)."""
-    return [CampaignsProjector(), CampaignStateProjector(fold_for)]
+def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
+    """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
+    return [CampaignsProjector(), CampaignStateProjector(fold_for), MembershipsProjector(), NotifyOnAppend()]
 
 
-def bootstrap(db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> App:
+def bootstrap(
+    db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None, create: bool = True
+) -> App:
     """Open ``db`` (migrating it) and wire the ledger. ``new_id`` fixes entity ids for reproducible runs:
-    seeded dice are derived from the campaign id as well as the seed."""
+    seeded dice are derived from the campaign id as well as the seed. ``create=False`` refuses a database
+    that does not exist yet, or holds no schema, instead of creating it."""
     engine = make_engine(db)
-    ensure_schema(engine)
+    if not create:
+        check_exists(engine)
+    ensure_schema(engine, create=create)
     vault = SqlSeedVault(engine)
     writers = projectors()
     store = SqlEventStore(engine, projectors=[*writers, vault])

@@ -18,7 +18,7 @@ from campaign.rulesets import RULESETS, RulesetInfo, ruleset
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.common import COMMON
 from campaign.rulesets.decision import problems
-from campaign.tables import base_values
+from campaign.tables import base_values, house_rule_refusals
 from events.errors import InvalidInputError
 from projections.fold import RulesetFold
 
@@ -47,9 +47,13 @@ def fold_for(name: str) -> RulesetFold[Any] | None:
 
 def tables_in_force(declared: Ruleset[Any, Any], overrides: Any) -> Any:
     """The ruleset's tables as shipped, with the campaign's house rules applied."""
+    from dataclasses import replace
+
     from campaign.rulesets.tables import apply_overrides
 
-    return declared.tables_type(apply_overrides(base_values(declared.info.package), overrides))
+    package = declared.info.package
+    tables = declared.tables_type(apply_overrides(base_values(package), overrides))
+    return replace(tables, refused=house_rule_refusals(package))
 
 
 @functools.cache

@@ -2,10 +2,66 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from events.envelope import RecordedEvent
+
+ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
+
+
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_SETTING = re.compile(r"^[\w.]+=\S+$")
+_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day"}
+
+
+def words(text: str) -> str:
+    """Row and option names as a person writes them: ``minor_victory`` → "minor victory"."""
+    return _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
+
+
+def kind(event_type: str) -> str:
+    """An event's type in words: ``battle.unit_deployed`` → "battle · unit deployed"."""
+    family, _, name = event_type.partition(".")
+    return f"{family} · {name.replace('_', ' ')}"
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` of a plural ``noun``, in the singular for one: "1 man", "3 men"."""
+    return f"{n} {_PLURALS.get(noun, noun) if n == 1 else noun}"
+
+
+def value(v: Any) -> str:
+    """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, dict):
+        return ", ".join(f"{words(str(k))} {value(x)}" for k, x in v.items() if x not in (None, False, "", [], {}))
+    if isinstance(v, list | tuple):
+        if v and all(isinstance(x, list | tuple) for x in v):  # a table's rows: "0 no clear winner; 4 …"
+            return "; ".join(" ".join(value(y) for y in x) for x in v)
+        return ", ".join(value(x) for x in v) or "none"
+    if isinstance(v, str) and _SETTING.match(v):  # a house rule's path=value, as the tables name it
+        path, _, setting = v.partition("=")
+        return f"{path} set to {setting}"
+    return words(str(v))
+
+
+def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = ()) -> str:
+    """The fields of a payload as "key value" words: flags by name alone, ids by the name they stand for,
+    nothing for what is empty or unknown."""
+    out = []
+    for k, v in p.items():
+        if k in skip or v in (None, False, "", [], {}):
+            continue
+        if k.endswith("_id"):
+            if isinstance(v, str) and v in names:
+                out.append(f"{words(k[:-3])} {names[v]}")
+            continue
+        shown = names.get(v, value(v)) if isinstance(v, str) else value(v)
+        out.append(words(k) if v is True else f"{words(k)} {shown}")
+    return ", ".join(out)
 
 
 def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
@@ -20,61 +76,71 @@ def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
 
 
 def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> str:
+    """The event in words, its units and battles by name (an id never shows: one not on the roster reads as
+    such)."""
+    return words(_describe(event, names or {}))
+
+
+def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     p: Mapping[str, Any] = event.payload
-    names = names or {}
 
     def n(key: str) -> str:
-        value = p.get(key)
-        return names.get(value, str(value)[:8]) if value else "?"
+        found = p.get(key)
+        return names.get(found, "a unit not on the roster") if found else "no one"
 
     if "explanation" in p:
         return str(p["explanation"])
     kind = event.type
     if kind == "campaign.created":
         commitment = p["seed_commitment"][:12]
-        return f"campaign {p['name']!r} created under {p['ruleset']} (dice seed committed: {commitment}…)"
+        return f"campaign “{p['name']}” created under {p['ruleset']} (dice seed committed: {commitment}…)"
     if kind == "dice.rolled":
         faces = "+".join(str(f) for f in p["faces"])
         source = (
-            f"table dice entered by {p['entered_by']}" if p["source"] == "table" else f"seed epoch {p['seed_epoch']}"
+            f"table dice entered by {p['entered_by']}"
+            if p["source"] == "table"
+            else f"the dice of roll #{p.get('offered_from')}, left on the table"
+            if p["source"] == "offered"
+            else f"seed epoch {p['seed_epoch']}"
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
-        return f"roll #{p['roll_index']} {p['notation']} for {p['purpose']!r}: {faces}{total} ({source})"
+        return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
     if kind == "dice.seed_revealed":
         return f"seed of epoch {p['epoch']} revealed: every roll made with it can now be checked"
     if kind == "dice.seed_committed":
         return f"new dice seed committed for epoch {p['epoch']} ({p['commitment'][:12]}…)"
     if kind == "roster.unit_mustered":
-        profile = ", ".join(f"{k} {v}" for k, v in p["profile"].items() if v not in (None, False))
+        profile = facts(p["profile"], names)
         chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
         return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
     if kind == "timeline.command_issued":
         # Scalars in full; a profile or a list of deployments only by name (the events after it spell them out).
-        args = ", ".join(
-            f"{k} {v!r}" if not isinstance(v, dict | list) else f"{k} …"
-            for k, v in p["args"].items()
-            if v not in (None, False, "", [], {})
-        )
-        amends = f", amending seq {p['amends']}" if p.get("amends") is not None else ""
-        return f"command {p['command']}" + (f" ({args})" if args else "") + amends
+        args = facts({k: "…" if isinstance(v, dict | list) else v for k, v in p["args"].items()}, names)
+        amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
+        command = str(p["command"]).replace(".", " ").replace("_", "-")
+        return f"command {command}" + (f" ({args})" if args else "") + amends
+    if kind == "membership.granted":
+        sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
+        return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
+    if kind == "membership.removed":
+        return f"{p['account']} leaves the campaign" + (f": {p['reason']}" if p.get("reason") else "")
     if kind == "timeline.rewound":
         return f"rewound to seq {p['to_seq']}: {p['reason']} (later events kept, retracted)"
+    if kind == "roster.unit_profile_changed":
+        return f"profile of {n('unit_id')} changed: {facts(p['profile'], names)}"
     if kind == "roster.unit_disbanded":
         return f"{n('unit_id')} disbanded: {p['reason']}"
     if kind == "roster.men_transferred":
-        moved = f"{p['men']} men transferred from {n('from_unit_id')} to {n('to_unit_id')}"
+        moved = f"{count(p['men'], 'men')} transferred from {n('from_unit_id')} to {n('to_unit_id')}"
         return f"{moved}, bringing experience {p['experience']}"
     if kind == "rules.table_overridden":
         return f"house rule: {p['path']} = {p['value']}" + (f" ({p['note']})" if p.get("note") else "")
     if kind == "battle.started":
-        settings = "; ".join(
-            f"{side} " + ", ".join(f"{k} {v}" for k, v in s.items()) if s else str(side)
-            for side, s in p["settings"].items()
-        )
-        return f"battle {p['name']!r} begins: {settings}"
+        settings = "; ".join(f"{side} {facts(s, names)}" if s else str(side) for side, s in p["settings"].items())
+        return f"battle “{p['name']}” begins: {settings}"
     if kind == "battle.unit_deployed":
-        state = ", ".join(f"{k} {v}" for k, v in p["state"].items() if v not in (False, None))
-        return f"{n('unit_id')} deployed for {p['side']}: {p['men']} men, {state}"
+        state = facts(p["state"], names)
+        return f"{n('unit_id')} deployed for {p['side']}: {count(p['men'], 'men')}" + (f", {state}" if state else "")
     if kind == "battle.attack_resolved":
         extras = [
             w
@@ -93,7 +159,9 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
     if kind == "battle.unit_removed":
         return f"{n('unit_id')} leaves the battle: {p['reason']}"
     if kind == "battle.ended":
-        return f"battle {n('battle_id')} ends: {p['result']}" + (f" (winner {p['winner']})" if p.get("winner") else "")
+        winner = p.get("winner")
+        shown = f" (winner {winner})" if winner and str(winner) not in str(p["result"]) else ""
+        return f"battle {n('battle_id')} ends: {p['result']}{shown}"
     if kind == "battle.turn_began":
         return f"turn {p['turn']} begins"
     if kind == "morale.action_failed":
@@ -139,7 +207,93 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
     if kind == "career.trait_gained":
         cost = f", {p['points']:+d} pts" if p.get("points") else ""
         return f"{n('unit_id')} gains the {p['kind']} trait {p['trait']}{cost}"
+    if kind == "calendar.days_passed":
+        whose = f"for {p['side']}'s units" if p.get("side") else "for every side"
+        note = f" ({p['note']})" if p.get("note") else ""
+        return f"{count(p['days'], 'days')} of {p['activity']} {whose}{note}"
+    if kind == "calendar.month_ended":
+        return f"month {p['month'] + 1} of the campaign ends"
+    if kind == "calendar.wounded_returned":
+        return f"{n('unit_id')}: {count(p['men'], 'men')} back from the wounded"
+    if kind == "career.pc_wounded":
+        wounds = " + ".join(str(w) for w in p.get("wounds", []))
+        return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(p.get("wounds", [])) > 1 else "")
+    if kind == "economy.pay_settled":
+        arrears = f", arrears Morale −{p['penalty']}" if p.get("penalty") else ""
+        return f"{n('unit_id')}: paid {p['paid']} of {p['due']}{arrears}"
+    if kind == "economy.troops_recruited":
+        return (
+            f"{n('unit_id')}: {count(p['men'], 'men')} recruited ({p['quality']}, experience {p['experience']}, "
+            f"cost {p['cost']})"
+        )
+    if kind == "battle.casualties_taken":
+        return f"{n('unit_id')}: {p['dead']} dead, {p['wounded']} wounded ({p['percent']}%)"
+    if kind == "battle.unit_fate":
+        return f"{n('unit_id')} {p['fate']}"
+    if kind == "battle.wounded_checked":
+        return f"{n('unit_id')}: {p['count']} wounded checked"
+    if kind == "morale.modifier_set":
+        who = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
+        until = f" until {p['until']}" if p.get("until") else ""
+        return f"Morale modifier {p['value']:+d} for {who} ({p['name']}){until}"
+    what = kind.split(".", 1)[1].replace("_", " ")
     if "unit_id" in p:
-        rest = ", ".join(f"{k} {v}" for k, v in p.items() if k not in ("battle_id", "unit_id"))
-        return f"{n('unit_id')}: {kind.split('.', 1)[1].replace('_', ' ')}" + (f" ({rest})" if rest else "")
-    return ", ".join(f"{k}={v}" for k, v in p.items())
+        rest = facts(p, names, skip=("battle_id", "unit_id"))
+        return f"{n('unit_id')}: {what}" + (f" ({rest})" if rest else "")
+    rest = facts(p, names, skip=("battle_id",))
+    return what + (f": {rest}" if rest else "")
+
+
+RESTATED = frozenset(
+    {
+        "battle.attack_resolved",
+        "battle.casualties_taken",
+        "battle.models_lost",
+        "battle.unit_fate",
+        "career.pc_wounded",
+        "career.xp_gained",
+        "economy.pay_settled",
+        "morale.action_failed",
+        "morale.disorder_changed",
+        "morale.grade_changed",
+        "morale.shaken_changed",
+    }
+)
+"""Outcome events whose fact the rule application beside them already states in its explanation."""
+
+
+def explained_by(events: Iterable[RecordedEvent]) -> dict[int, int]:
+    """Each outcome event → the seq of the rule application, in the same command, that already says it.
+
+    A view for a person prints the explanation and leaves the outcome out, so each fact is printed once. Pay
+    is explained after it is settled; every other outcome after the rule that decided it."""
+    listed = list(events)
+    covered: dict[int, int] = {}
+
+    def same(rule: RecordedEvent, event: RecordedEvent) -> bool:
+        unit = rule.payload.get("unit_id")
+        return rule.meta.get("command_id") == event.meta.get("command_id") and unit in (
+            None,
+            event.payload.get("unit_id"),
+        )
+
+    rule: RecordedEvent | None = None
+    for i, event in enumerate(listed):
+        if event.type == "rules.applied":
+            rule = event
+        elif event.type in ("timeline.command_issued", "timeline.rewound"):
+            rule = None
+        elif event.type == "economy.pay_settled":
+            after = listed[i + 1] if i + 1 < len(listed) else None
+            if after is not None and after.type == "rules.applied" and same(after, event):
+                covered[event.seq] = after.seq
+        elif event.type in RESTATED and rule is not None and same(rule, event):
+            covered[event.seq] = rule.seq
+    return covered
+
+
+def readable(events: Iterable[RecordedEvent], names: Mapping[str, str]) -> list[tuple[RecordedEvent, str]]:
+    """The events a person reads, each in words, leaving out an outcome its rule's explanation already says."""
+    listed = list(events)
+    covered = explained_by(listed)
+    return [(e, describe(e, names)) for e in listed if e.seq not in covered]

@@ -8,18 +8,19 @@ Exporting, importing into an empty database and exporting again gives the same b
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
-from campaign.executor import Ledger
+from campaign.executor import NAME_PATTERN, Ledger
 from events.canonical import canonical_json
 from events.dice.derive import seed_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.limits import check_command_id
 from events.registry import registry
-from events.store import AppendResult
+from events.store import ImportSink
+from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
 
 FORMAT = "campaign-ledger/export"
@@ -27,7 +28,8 @@ VERSION = 1
 
 
 def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = False) -> Iterator[bytes]:
-    events = list(ledger.store.read(info.campaign_id))
+    """The export, line by line, streamed from the log (the header's count and head come from the directory,
+    checked against what was read: a campaign appended to meanwhile is refused, not half-exported)."""
     yield canonical_json(
         {
             "format": FORMAT,
@@ -35,18 +37,24 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
             "campaign_id": info.campaign_id,
             "name": info.name,
             "ruleset": info.ruleset,
-            "events": len(events),
-            "head_hash": events[-1].hash if events else GENESIS_HASH,
+            "events": info.last_seq,
+            "head_hash": info.head_hash,
             "secrets": with_secrets,
         }
     )
-    for event in events:
+    epochs = {0}
+    last: RecordedEvent | None = None
+    for event in ledger.store.read(info.campaign_id, upto_seq=info.last_seq):
         envelope = event.as_dict()
         del envelope["position"]
+        if event.type == "dice.seed_committed":
+            epochs.add(int(event.payload["epoch"]))
+        last = event
         yield canonical_json(envelope)
+    if last is None or last.hash != info.head_hash:
+        raise InvalidInputError(f"campaign {info.name} changed while it was exported: export it again")
     if with_secrets:
-        epochs = sorted({0} | {int(e.payload["epoch"]) for e in events if e.type == "dice.seed_committed"})
-        for epoch in epochs:
+        for epoch in sorted(epochs):
             try:
                 seed = ledger.vault.seed(info.campaign_id, epoch)
             except NotFoundError:
@@ -54,93 +62,161 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
             yield canonical_json({"secret": {"epoch": epoch, "seed": seed.hex()}})
 
 
-@dataclass(frozen=True)
-class Parsed:
-    header: dict[str, Any]
-    events: list[RecordedEvent]
-    secrets: dict[int, bytes]
+MAX_LINE = 1 << 20
+"""The longest line an import reads (1 MiB; the longest event of a played campaign is a few KiB)."""
+MAX_EVENTS = 100_000_000
+MAX_SECRETS = 10_000
 
 
-def parse(lines: Iterable[bytes]) -> Parsed:
-    """Read and check a whole export; any problem refuses the file, naming the line."""
-    header: dict[str, Any] | None = None
-    parsed: list[RecordedEvent] = []
-    secrets: dict[int, bytes] = {}
-    prev = GENESIS_HASH
-    for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        try:
-            item = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise InvalidInputError(f"line {number} is not JSON: {exc}") from None
-        if not isinstance(item, dict):
-            raise InvalidInputError(f"line {number} is not a JSON object")
-        if header is None:
-            if item.get("format") != FORMAT or item.get("version") != VERSION:
-                raise InvalidInputError(f"line 1 is not a Campaign Ledger export (format {FORMAT}, version {VERSION})")
-            header = item
-            continue
-        if "secret" in item:
-            secret = item["secret"]
+def read_lines(handle: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes]:
+    """The lines of an export, each at most ``limit`` bytes: endless or oversize input is refused, not read."""
+    number = 0
+    while line := handle.readline(limit + 1):
+        number += 1
+        if len(line) > limit:
+            raise InvalidInputError(
+                f"line {number} is longer than {limit // 1024} KiB: not a Campaign Ledger export (or a damaged one)"
+            )
+        yield line
+
+
+class Reader:
+    """Reads an export line by line: the header, then each event checked for shape and chain as it passes
+    (its schema and dice are checked by :func:`events.verify.verify_events`), then the secret seeds."""
+
+    def __init__(self, lines: Iterable[bytes]) -> None:
+        self._lines = enumerate(lines, start=1)
+        self.secrets: dict[int, bytes] = {}
+        self.count = 0
+        self.last_hash = GENESIS_HASH
+        self.header = self._header()
+
+    def _items(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        for number, raw in self._lines:
+            line = raw.strip()
+            if not line:
+                continue
             try:
-                secrets[int(secret["epoch"])] = bytes.fromhex(secret["seed"])
-            except (KeyError, TypeError, ValueError):
-                raise InvalidInputError(f"line {number}: a malformed secret") from None
-            continue
+                item = orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise InvalidInputError(f"line {number} is not JSON: {exc}") from None
+            if not isinstance(item, dict):
+                raise InvalidInputError(f"line {number} is not a JSON object")
+            yield number, item
+
+    def _header(self) -> dict[str, Any]:
+        for _, item in self._items():
+            count, campaign_id = item.get("events"), item.get("campaign_id")
+            if item.get("format") != FORMAT or item.get("version") != VERSION:
+                break
+            if type(count) is not int or not 1 <= count <= MAX_EVENTS:
+                raise InvalidInputError(f"line 1: the header's event count must be a whole number 1–{MAX_EVENTS:,}")
+            if not isinstance(campaign_id, str) or not 1 <= len(campaign_id) <= 64:
+                raise InvalidInputError("line 1: the header's campaign id must be text of 1–64 characters")
+            return item
+        raise InvalidInputError(f"line 1 is not a Campaign Ledger export (format {FORMAT}, version {VERSION})")
+
+    def events(self) -> Iterator[RecordedEvent]:
+        for number, item in self._items():
+            if "secret" in item:
+                self._secret(number, item["secret"])
+                continue
+            if self.secrets:
+                raise InvalidInputError(f"line {number}: an event after the secret seeds")
+            event = self._event(number, item)
+            self.count += 1
+            self.last_hash = event.hash
+            yield event
+
+    def _secret(self, number: int, secret: Any) -> None:
         try:
+            epoch, seed = secret["epoch"], bytes.fromhex(secret["seed"])
+        except (KeyError, TypeError, ValueError):
+            raise InvalidInputError(f"line {number}: a malformed secret") from None
+        if type(epoch) is not int or not 0 <= epoch < MAX_SECRETS or len(self.secrets) >= MAX_SECRETS:
+            raise InvalidInputError(f"line {number}: a malformed secret")
+        self.secrets[epoch] = seed
+
+    def _event(self, number: int, item: dict[str, Any]) -> RecordedEvent:
+        try:
+            payload, meta = item["payload"], item["meta"]
+            if not isinstance(payload, dict) or not isinstance(meta, dict):
+                raise TypeError("its payload and meta must be JSON objects")
+            command_id = meta.get("command_id")
+            if command_id is not None:
+                check_command_id(command_id if isinstance(command_id, str) else "")
+            fields = (item["campaign_id"], item["type"], item["prev_hash"], item["hash"])
+            if not all(isinstance(f, str) for f in fields) or type(item["seq"]) is not int:
+                raise TypeError("campaign_id, type and hashes are text, seq a whole number")
+            if type(item["schema_version"]) is not int:
+                raise TypeError("schema_version is a whole number")
             event = RecordedEvent(
                 0,
-                str(item["campaign_id"]),
-                int(item["seq"]),
-                str(item["type"]),
-                int(item["schema_version"]),
-                item["payload"],
-                item["meta"],
-                str(item["prev_hash"]),
-                str(item["hash"]),
-                canonical_json(item["payload"]),
-                canonical_json(item["meta"]),
+                item["campaign_id"],
+                item["seq"],
+                item["type"],
+                item["schema_version"],
+                payload,
+                meta,
+                item["prev_hash"],
+                item["hash"],
+                canonical_json(payload),
+                canonical_json(meta),
             )
         except (KeyError, TypeError, ValueError, CampaignError) as exc:
             raise InvalidInputError(f"line {number}: not an event envelope ({exc})") from None
-        if event.campaign_id != header["campaign_id"]:
+        if event.campaign_id != self.header["campaign_id"]:
             raise InvalidInputError(f"line {number}: an event of another campaign")
-        if event.seq != len(parsed) + 1:
-            raise InvalidInputError(f"line {number}: expected seq {len(parsed) + 1}, found {event.seq}")
-        if event.prev_hash != prev or compute_hash(event) != event.hash:
+        if event.seq != self.count + 1:
+            raise InvalidInputError(f"line {number}: expected seq {self.count + 1}, found {event.seq}")
+        if self.count >= self.header["events"]:
+            raise InvalidInputError(f"line {number}: more events than the header's {self.header['events']}")
+        if event.prev_hash != self.last_hash or compute_hash(event) != event.hash:
             raise InvalidInputError(f"line {number} (seq {event.seq}): the hash chain is broken")
-        try:
-            registry.decode(event)
-        except CampaignError as exc:
-            raise InvalidInputError(f"line {number} (seq {event.seq}): {exc}") from None
-        parsed.append(event)
-        prev = event.hash
-    if header is None:
-        raise InvalidInputError("the file is empty")
-    if len(parsed) != header.get("events") or (parsed and parsed[-1].hash != header.get("head_hash")):
-        raise InvalidInputError("the file holds fewer events than its header says, or a different head: truncated?")
-    if not parsed or parsed[0].type != "campaign.created":
-        raise InvalidInputError("a campaign export starts with the campaign's creation")
-    commitments = {0: parsed[0].payload["seed_commitment"]} | {
-        int(e.payload["epoch"]): str(e.payload["commitment"]) for e in parsed if e.type == "dice.seed_committed"
-    }
-    for epoch, seed in secrets.items():
-        if commitments.get(epoch) != seed_commitment(seed):
-            raise InvalidInputError(f"the secret seed of epoch {epoch} does not match the campaign's commitment")
-    return Parsed(header, parsed, secrets)
+        if event.seq == 1 and event.type != "campaign.created":
+            raise InvalidInputError("a campaign export starts with the campaign's creation")
+        return event
 
 
-def import_campaign(ledger: Ledger, lines: Iterable[bytes]) -> AppendResult:
-    parsed = parse(lines)
-    campaign_id = str(parsed.header["campaign_id"])
-    if ledger.directory.get(campaign_id) is not None:
-        raise InvalidInputError(f"campaign {campaign_id} is already in this database")
-    name = str(parsed.events[0].payload["name"])
+def _check_name(ledger: Ledger, name: Any) -> str:
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        raise InvalidInputError(
+            f"the campaign's name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        )
     if ledger.directory.find(name) is not None:
         raise InvalidInputError(f"a campaign named {name!r} is already in this database")
-    result = ledger.store.import_stream(campaign_id, parsed.events)
-    for epoch, seed in sorted(parsed.secrets.items()):
-        ledger.vault.keep(campaign_id, epoch, seed)
-    return result
+    return name
+
+
+def import_campaign(ledger: Ledger, lines: Iterable[bytes]) -> ImportSink:
+    """Import an export, streamed: each event is checked (shape, chain, schema, dice) and written as it
+    passes, in one transaction with the secret seeds; any fault refuses the whole file and leaves nothing."""
+    reader = Reader(lines)
+    campaign_id = str(reader.header["campaign_id"])
+    if ledger.directory.get(campaign_id) is not None:
+        raise InvalidInputError(f"campaign {campaign_id} is already in this database")
+    with ledger.store.import_session(campaign_id) as sink:
+
+        def write(event: RecordedEvent | None) -> None:
+            if event is not None and event.seq == 1:
+                _check_name(ledger, event.payload.get("name"))
+            try:
+                sink.add(event) if event is not None else sink.flush()
+            except CampaignError:
+                raise
+            except Exception as exc:  # a crafted file whose events no fold can follow
+                where = f"seq {event.seq} or the events just before it" if event else "the last events"
+                raise InvalidInputError(f"{where} cannot be folded ({type(exc).__name__}): a damaged export") from None
+
+        report = verify_events(campaign_id, reader.events(), registry, on_checked=write)
+        if not report.ok:
+            raise InvalidInputError(f"the file fails verification at {report.first}: nothing imported")
+        if reader.count != reader.header["events"] or reader.last_hash != reader.header.get("head_hash"):
+            raise InvalidInputError("the file holds fewer events than its header says, or a different head: truncated?")
+        for epoch, seed in sorted(reader.secrets.items()):
+            committed = report.commitments.get(epoch)
+            if committed is None or committed[2] != seed_commitment(seed):
+                raise InvalidInputError(f"the secret seed of epoch {epoch} does not match the campaign's commitment")
+            ledger.vault.keep_in(sink.connection, campaign_id, epoch, seed)
+        write(None)  # the last page, inside the transaction
+    return sink

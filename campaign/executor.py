@@ -18,8 +18,9 @@ import structlog
 from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
-from campaign.rulesets.common import RollDice
-from events.dice import DERIVATION, ReplayDice, SeededDice, TableDice, seed_commitment
+from campaign.rulesets.common import RollDice, did_you_mean, named
+from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, seed_commitment
+from events.dice.ask import Ask, AskedDice
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.campaign import CampaignCreated
@@ -44,6 +45,13 @@ class TableEntry:
     """Physical dice typed in by a person at the table."""
 
     faces: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AskEntry:
+    """Physical dice asked for one at a time, as the rules need them (``--dice ask``)."""
+
+    ask: Ask
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,7 @@ class Ledger:
             raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
         if seed is not None and len(seed) < 16:
             raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
+        chosen = seed is not None
         seed = seed if seed is not None else self._new_seed()
         commitment = self.vault.stage(seed)
         created = CampaignCreated(
@@ -134,6 +143,7 @@ class Ledger:
             ruleset_version=info.version,
             seed_commitment=commitment,
             dice_derivation=DERIVATION,
+            seed_chosen=chosen,
         )
         campaign_id = self._new_id()
         return self._append(campaign_id, 0, [created], "new", command_id)
@@ -152,7 +162,11 @@ class Ledger:
             raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
         found = self.directory.find(campaign) or self.directory.get(campaign)
         if found is None:
-            raise NotFoundError(f"no campaign named {campaign!r} in this database")
+            every = self.directory.all()
+            found = named(every, campaign, lambda c: c.name)
+            if found is None:
+                hint = did_you_mean(campaign, [c.name for c in every])
+                raise NotFoundError(f"no campaign named {campaign.strip()!r} in this database{hint}")
         return found
 
     # -- commands ------------------------------------------------------------------------------------
@@ -162,7 +176,7 @@ class Ledger:
         info: CampaignInfo,
         command: Command[Any, Any],
         *,
-        table: TableEntry | None = None,
+        table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
         replay: Replay | None = None,
     ) -> AppendResult:
@@ -183,9 +197,11 @@ class Ledger:
             raise InvalidInputError(f"{command.name} rolls no dice: leave out --dice")
         state, tables = self.in_force(info, owner) if owner is not None else (None, None)
         ids = _Ids(self._new_id, replay.ids if replay is not None else ())
-        dice: SeededDice | TableDice | ReplayDice
+        dice: SeededDice | TableDice | AskedDice | ReplayDice
         if replay is not None:
             dice = replay.dice
+        elif isinstance(table, AskEntry):
+            dice = AskedDice(table.ask, self.actor, info.next_roll_index, self.on_table(info))
         elif table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
@@ -203,9 +219,17 @@ class Ledger:
             version=command.schema_version,
             dice=used,
             ids=tuple(ids.given),
+            ruleset_version=owner.info.version if owner is not None else None,
             amends=replay.amends if replay is not None else None,
         )
         return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
+
+    def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: Dice) -> None:
+        """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run
+        learns which dice a command asks for before anyone rolls them."""
+        owner = ruleset_of(type(command))
+        state, tables = self.in_force(info, owner) if owner is not None else (None, None)
+        command.decide(Situation(state, tables, dice, _Ids(self._new_id, ()), self.actor))
 
     def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
         """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""
@@ -239,10 +263,12 @@ class Ledger:
         notation: str,
         purpose: str,
         *,
-        table: TableEntry | None = None,
+        table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
-        return self.execute(info, RollDice(notation=notation, purpose=purpose), table=table, command_id=command_id)
+        return self.execute(
+            info, RollDice.build(notation=notation, purpose=purpose), table=table, command_id=command_id
+        )
 
     def reveal(self, info: CampaignInfo, *, command_id: str | None = None) -> AppendResult:
         """Publish the current seed and commit to a fresh one: past rolls become checkable, future ones not."""

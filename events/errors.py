@@ -25,6 +25,8 @@ class ConcurrencyError(CampaignError):
     """Another writer appended to the campaign first: re-read and retry."""
 
     exit_code = 4
+    campaign_id: str | None = None
+    """The campaign being written, when known (the store sets it)."""
 
 
 class EventSchemaError(CampaignError):
@@ -43,3 +45,16 @@ class VerificationError(CampaignError):
 
 class ConfigurationError(CampaignError):
     """The database or the environment is not usable as configured."""
+
+
+class CorruptEventError(VerificationError):
+    """A stored event can no longer be read: its payload or meta is not JSON, or not of its schema's shape.
+
+    Only a hand edit of the database does this; the message names the campaign and the event."""
+
+    def __init__(self, campaign_id: str, seq: int, type_: str, what: str) -> None:
+        super().__init__(
+            f"event #{seq} ({type_}) of campaign {campaign_id} is damaged: {what}. The database was edited "
+            "outside Campaign Ledger; `campaign verify` names every damaged event"
+        )
+        self.campaign_id, self.seq, self.type, self.what = campaign_id, seq, type_, what

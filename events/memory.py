@@ -99,8 +99,9 @@ class InMemoryEventStore(EventStore):
         return (chosen[-limit:] if limit > 0 else []) if last else chosen[: max(limit, 0)]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
-        end = None if limit is None else after_position + limit
-        return list(self._all[after_position:end])
+        start = max(0, after_position)
+        end = None if limit is None else start + limit
+        return list(self._all[start:end])
 
     def head(self, campaign_id: str) -> Head:
         with self._lock:

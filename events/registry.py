@@ -81,6 +81,8 @@ class EventRegistry:
 
     def upcast(self, name: str, version: int, payload: Mapping[str, Any]) -> dict[str, Any]:
         cls = self.cls_for(name)
+        if not isinstance(payload, Mapping):
+            raise EventSchemaError(f"{name} v{version} payload is not a JSON object")
         data = dict(payload)
         if version > cls.schema_version:
             raise EventSchemaError(

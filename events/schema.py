@@ -1,4 +1,4 @@
-"""Table definitions of the log. Alembic creates them (``alembic/versions``); nothing else does.
+"""Table definitions of the log. Alembic creates them (``campaign/migrations/versions``); nothing else does.
 
 An event row stores the exact canonical JSON bytes of its payload and its hash. Its ``prev_hash`` is not
 stored: it is by definition the hash of the row before it in the campaign, so readers derive it (and

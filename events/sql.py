@@ -19,14 +19,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, and_, func, insert, select
+from sqlalchemy import Connection, Engine, and_, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
-from events.errors import ConcurrencyError
+from events.errors import ConcurrencyError, CorruptEventError
 from events.schema import commands, events
-from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_events
+from events.sql_import import import_session
+from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, ImportSink, InlineProjector, prepare_events
 
 READ_PAGE = 5000
 APPEND_LOCK_KEY = 0x0CA4_9A16
@@ -56,6 +57,15 @@ _READ_COLUMNS = (
 _JOINED = events.join(
     commands, and_(commands.c.campaign_id == events.c.campaign_id, commands.c.first_seq == events.c.command_seq)
 )
+
+
+_INT64 = 2**63 - 1
+
+
+def _column_int(value: int) -> int:
+    """A seq, position or count as the integer columns hold them: anything beyond 64 bits means "no bound"
+    (no campaign has that many events), so a caller's 10**30 reads like the largest value, never overflows."""
+    return max(-_INT64 - 1, min(_INT64, value))
 
 
 def _translate(exc: Exception, campaign_id: str) -> ConcurrencyError | None:
@@ -102,6 +112,10 @@ def _as_bytes(value: Any) -> bytes:
     return value if type(value) is bytes else bytes(value.encode() if isinstance(value, str) else value)
 
 
+def _not_json(campaign_id: str, seq: int, type_: str) -> CorruptEventError:
+    return CorruptEventError(campaign_id, seq, type_, "its stored payload or meta is not JSON")
+
+
 def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     """Rows of ``_READ_COLUMNS`` to events.
 
@@ -115,10 +129,14 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     for position, campaign_id, seq, type_, version, payload, hash_, command_seq, meta in rows:
         key = (campaign_id, command_seq)
         parsed = metas.get(key)
-        if parsed is None:
-            meta_json = _as_bytes(meta)
-            parsed = metas[key] = (loads(meta_json), meta_json)
-        payload_json = payload if type(payload) is bytes else _as_bytes(payload)
+        try:
+            if parsed is None:
+                meta_json = _as_bytes(meta)
+                parsed = metas[key] = (loads(meta_json), meta_json)
+            payload_json = payload if type(payload) is bytes else _as_bytes(payload)
+            decoded = loads(payload_json)
+        except orjson.JSONDecodeError:
+            raise _not_json(campaign_id, seq, type_) from None
         prev = prev_hashes.get(campaign_id, GENESIS_HASH)
         prev_hashes[campaign_id] = hash_
         out.append(
@@ -130,7 +148,7 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
                     seq,
                     type_,
                     version,
-                    loads(payload_json),
+                    decoded,
                     parsed[0],
                     prev,
                     hash_,
@@ -154,13 +172,17 @@ def _decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEven
     meta: Any = None
     meta_json = b""
     for r in rows:
-        if r[7] != command_seq:
-            command_seq, meta_json = r[7], _as_bytes(r[8])
-            meta = loads(meta_json)
-        payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+        try:  # free unless raised (Python 3.11+)
+            if r[7] != command_seq:
+                command_seq, meta_json = r[7], _as_bytes(r[8])
+                meta = loads(meta_json)
+            payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
+            payload = loads(payload_json)
+        except orjson.JSONDecodeError:
+            raise _not_json(r[1], r[2], r[3]) from None
         yield new(
             RecordedEvent,
-            (r[0], r[1], r[2], r[3], r[4], loads(payload_json), meta, prev_hash, r[6], payload_json, meta_json),
+            (r[0], r[1], r[2], r[3], r[4], payload, meta, prev_hash, r[6], payload_json, meta_json),
         )
         prev_hash = r[6]
 
@@ -200,7 +222,10 @@ class SqlEventStore(EventStore):
         except Exception as exc:
             translated = _translate(exc, campaign_id)
             if translated is None:
+                if isinstance(exc, ConcurrencyError):
+                    exc.campaign_id = campaign_id
                 raise
+            translated.campaign_id = campaign_id
             raise translated from exc
 
     def _projected(self, conn: Connection, recorded: Sequence[RecordedEvent]) -> AppendResult:
@@ -269,47 +294,20 @@ class SqlEventStore(EventStore):
 
     def import_stream(self, campaign_id: str, events_: Sequence[RecordedEvent]) -> AppendResult:
         """Write a verified stream verbatim: one commands row per run of events sharing a command's meta."""
-        with self._locked_write(campaign_id) as conn:
-            if self._head(conn, campaign_id).seq != 0:
-                raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
-            aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
-            position = int(aggregate[0]) if aggregate is not None else 0
-            recorded: list[RecordedEvent] = []
-            runs: list[list[RecordedEvent]] = []
+        with (
+            self._locked_write(campaign_id) as conn,
+            import_session(conn, campaign_id, self._projectors, keep=True) as sink,
+        ):
             for event in events_:
-                if not runs or event.meta_json != runs[-1][-1].meta_json:
-                    runs.append([])
-                runs[-1].append(event)
-            for run in runs:
-                first = run[0]
-                command_id = first.meta.get("command_id")
-                conn.execute(
-                    insert(commands).values(
-                        campaign_id=campaign_id,
-                        first_seq=first.seq,
-                        last_seq=run[-1].seq,
-                        command_id=str(command_id) if command_id is not None else None,
-                        meta=first.meta_json,
-                    )
-                )
-                rows = []
-                for event in run:
-                    position += 1
-                    rows.append(
-                        {
-                            "position": position,
-                            "campaign_id": campaign_id,
-                            "seq": event.seq,
-                            "command_seq": first.seq,
-                            "type": event.type,
-                            "schema_version": event.schema_version,
-                            "payload": event.payload_json,
-                            "hash": event.hash,
-                        }
-                    )
-                    recorded.append(event._replace(position=position))
-                conn.execute(insert(events), rows)
-            return self._projected(conn, recorded)
+                sink.add(event)
+        assert sink.recorded is not None
+        return AppendResult(tuple(sink.recorded), duplicate=False)
+
+    @contextmanager
+    def import_session(self, campaign_id: str) -> Iterator[ImportSink]:
+        """A whole campaign streamed in, page by page, in one transaction (see :mod:`events.sql_import`)."""
+        with self._locked_write(campaign_id) as conn, import_session(conn, campaign_id, self._projectors) as sink:
+            yield sink
 
     def _select(self) -> Select[Any]:
         return select(*_READ_COLUMNS).select_from(_JOINED)
@@ -334,7 +332,8 @@ class SqlEventStore(EventStore):
 
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
         # Keyset pages, each in its own short connection: a reader that stops early holds no cursor open.
-        last = after_seq
+        last = _column_int(after_seq)
+        upto_seq = None if upto_seq is None else _column_int(upto_seq)
         prev_hash: str | None = None if last > 0 else GENESIS_HASH
         while True:
             params: tuple[Any, ...] = (campaign_id, last) if upto_seq is None else (campaign_id, last, upto_seq)
@@ -355,9 +354,10 @@ class SqlEventStore(EventStore):
     def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
         if count <= 0:
             return []
+        count = _column_int(count)
         query = self._select().where(events.c.campaign_id == campaign_id)
         if upto_seq is not None:
-            query = query.where(events.c.seq <= upto_seq)
+            query = query.where(events.c.seq <= _column_int(upto_seq))
         with self.engine.connect() as conn:
             rows = list(reversed(conn.execute(query.order_by(events.c.seq.desc()).limit(count)).all()))
             if not rows:
@@ -378,6 +378,9 @@ class SqlEventStore(EventStore):
     ) -> list[RecordedEvent]:
         if limit is not None and limit <= 0:
             return []
+        after_seq = _column_int(after_seq)
+        upto_seq = None if upto_seq is None else _column_int(upto_seq)
+        limit = None if limit is None else _column_int(limit)
         before = events.alias("before")
         prev_hash = (
             select(before.c.hash)
@@ -406,6 +409,8 @@ class SqlEventStore(EventStore):
         return [next(_decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+        after_position = _column_int(after_position)
+        limit = None if limit is None else _column_int(limit)
         m = "?"
         with self.engine.connect() as conn:
             if conn.dialect.paramstyle != "qmark":

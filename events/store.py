@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -46,6 +47,40 @@ class InlineProjector(Protocol):
     """Keeps read models current inside the append's transaction (``connection`` is the backend's)."""
 
     def project(self, connection: Any, events: Sequence[RecordedEvent]) -> None: ...
+
+
+class ImportSink(Protocol):
+    """Where an import streams a campaign's events, in order, inside one transaction (``connection``)."""
+
+    connection: Any
+    count: int
+    first: RecordedEvent | None
+    last: RecordedEvent | None
+
+    def add(self, event: RecordedEvent) -> None: ...
+
+    def flush(self) -> None:
+        """Write what was added so far (the session's end does it too)."""
+
+
+class _CollectingSink:
+    """The default sink: events gathered, then written whole by ``import_stream`` (the fake's way)."""
+
+    def __init__(self) -> None:
+        self.connection: Any = None
+        self.events: list[RecordedEvent] = []
+        self.count = 0
+        self.first: RecordedEvent | None = None
+        self.last: RecordedEvent | None = None
+
+    def add(self, event: RecordedEvent) -> None:
+        self.events.append(event)
+        self.first = self.first or event
+        self.last = event
+        self.count += 1
+
+    def flush(self) -> None:
+        pass  # written whole when the session ends
 
 
 class EventStore(ABC):
@@ -106,6 +141,14 @@ class EventStore(ABC):
     @abstractmethod
     def import_stream(self, campaign_id: str, events: Sequence[RecordedEvent]) -> AppendResult:
         """Write a whole, already-verified campaign stream as it is (an import): seqs, meta and hashes kept."""
+
+    @contextmanager
+    def import_session(self, campaign_id: str) -> Iterator[ImportSink]:
+        """Stream a campaign in (events checked by the caller as they pass, which raises to abandon it all);
+        written when the block ends, in one transaction. SQL stores write it in pages, in bounded memory."""
+        sink = _CollectingSink()
+        yield sink
+        self.import_stream(campaign_id, sink.events)
 
 
 def prepare_events(

@@ -15,9 +15,19 @@ from collections.abc import Iterable
 
 from events.envelope import RecordedEvent
 
-NEVER_RETRACTED = frozenset({"dice.rolled", "dice.set_aside", "dice.seed_revealed", "dice.seed_committed"})
-"""What no rewind can undo: the dice that were rolled (and set aside by a reroll), and the seeds that were revealed
-or committed to."""
+NEVER_RETRACTED = frozenset(
+    {
+        "dice.rolled",
+        "dice.set_aside",
+        "dice.seed_revealed",
+        "dice.seed_committed",
+        "membership.granted",
+        "membership.removed",
+    }
+)
+"""What no rewind can undo: the dice that were rolled (and set aside by a reroll), the seeds that were revealed
+or committed to, and who was given which role (not part of the story being rewound; changed only by another
+membership event)."""
 
 REWOUND = "timeline.rewound"
 

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, insert, select
 
 from events.dice.derive import seed_commitment
 from events.envelope import RecordedEvent
-from events.errors import NotFoundError
+from events.errors import NotFoundError, VerificationError
 from events.schema import campaign_secrets
 
 
@@ -46,15 +46,15 @@ class SeedVault:
     def _store(self, connection: Any, campaign_id: str, epoch: int, seed: bytes) -> None:
         self._seeds[(campaign_id, epoch)] = seed
 
+    def keep_in(self, connection: Any, campaign_id: str, epoch: int, seed: bytes) -> None:
+        """Store a seed brought in from elsewhere (an import), in the caller's transaction."""
+        self._store(connection, campaign_id, epoch, seed)
+
     def seed(self, campaign_id: str, epoch: int) -> bytes:
         try:
             return self._seeds[(campaign_id, epoch)]
         except KeyError:
             raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held here") from None
-
-    def keep(self, campaign_id: str, epoch: int, seed: bytes) -> None:
-        """Hold a seed brought in from elsewhere (an import with secrets, a branch)."""
-        self._seeds[(campaign_id, epoch)] = seed
 
 
 class SqlSeedVault(SeedVault):
@@ -65,10 +65,6 @@ class SqlSeedVault(SeedVault):
     def _store(self, connection: Connection, campaign_id: str, epoch: int, seed: bytes) -> None:
         connection.execute(insert(campaign_secrets).values(campaign_id=campaign_id, epoch=epoch, seed=seed.hex()))
 
-    def keep(self, campaign_id: str, epoch: int, seed: bytes) -> None:
-        with self._engine.begin() as conn:
-            conn.execute(insert(campaign_secrets).values(campaign_id=campaign_id, epoch=epoch, seed=seed.hex()))
-
     def seed(self, campaign_id: str, epoch: int) -> bytes:
         with self._engine.connect() as conn:
             found = conn.execute(
@@ -78,4 +74,9 @@ class SqlSeedVault(SeedVault):
             ).scalar()
         if found is None:
             raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held in this database")
-        return bytes.fromhex(found)
+        try:
+            return bytes.fromhex(found)
+        except ValueError:
+            raise VerificationError(
+                f"the seed held for epoch {epoch} of campaign {campaign_id} is not hexadecimal: it was edited"
+            ) from None

@@ -1,25 +1,33 @@
 """Checks over a campaign's stored log: the hash chain, every event's schema, and every die.
 
-Dice checks: faces within the die, totals that add up, roll indexes that only grow, and, for every seed
-that has been revealed, each seeded roll re-derived from it. Rolls whose seed is still secret are
-counted as pending, not passed.
+Dice checks: faces within the die, totals that add up, roll indexes that follow each other with no gap
+(a deleted roll is missed even when the chain was recomputed after it), and, for every seed that has been
+revealed, each seeded roll re-derived from it. Rolls whose seed is still secret are counted as pending,
+not passed; the seeds held in the database are checked against their commitments (:func:`check_held_seeds`).
+
+Anchors: a log whose chain was recomputed after an edit is consistent with itself, so only a hash kept
+outside the database shows it: ``expect_head`` (the head must be exactly this hash) and ``checkpoint``
+(a ``(seq, hash)`` published earlier: the log must still hold that event with that hash).
+
+Flags are not failures but what a suspicious player wants to see: a seed its creator chose, and rolls
+that no rule consumed (whoever holds an unrevealed seed can burn such rolls to steer the next one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from events.canonical import dumps_trusted
 from events.dice.derive import derive_faces, seed_commitment
 from events.dice.notation import parse
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
-from events.errors import CampaignError
+from events.errors import CampaignError, CorruptEventError
+from events.families.campaign import CampaignCreated
 from events.families.dice import DiceRolled
+from events.families.rules import RuleApplied
 from events.registry import EventRegistry
-
-PendingRoll = tuple[int, int, int, int, tuple[int, ...]]
-"""A seeded roll awaiting its seed: seq, roll index, count, sides, faces."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +50,16 @@ class VerifyReport:
     rolls_pending: int = 0
     table_rolls: int = 0
     offered_rolls: int = 0
-    """Rolls that repeated the dice of a retracted command (dice stay on the table)."""
+    """Rolls that repeated the dice a retracted command left on the table (checked against that roll)."""
+    last_seq: int = 0
     findings: list[Finding] = field(default_factory=list)
+    flags: list[Finding] = field(default_factory=list)
+    """Not failures: a chosen seed, rolls no rule consumed (see the module's docstring)."""
+    commitments: dict[int, tuple[int, str, str]] = field(default_factory=dict, repr=False)
+    """Seed epoch → (seq, event type, commitment) of the event that committed to it."""
+    revealed_epochs: set[int] = field(default_factory=set, repr=False)
+    held_unrevealed: list[int] = field(default_factory=list)
+    """Epochs whose secret seed this database holds: its holder can compute their coming rolls."""
 
     @property
     def ok(self) -> bool:
@@ -63,6 +79,8 @@ class VerifyReport:
             "rolls_pending_reveal": self.rolls_pending,
             "table_rolls": self.table_rolls,
             "offered_rolls": self.offered_rolls,
+            "seeds_held_unrevealed": self.held_unrevealed,
+            "flags": [vars_of(f) for f in self.flags],
             "first_failure": None if self.first is None else vars_of(self.first),
             "failures": [vars_of(f) for f in sorted(self.findings, key=lambda f: f.seq)],
         }
@@ -92,29 +110,57 @@ def check_roll(roll: DiceRolled) -> str | None:
     return None
 
 
+def _readable(events: Iterable[RecordedEvent], report: VerifyReport) -> Iterator[RecordedEvent]:
+    """The events, stopping with a finding (not a traceback) at one whose stored JSON cannot be read."""
+    try:
+        yield from events
+    except CorruptEventError as exc:
+        report.findings.append(Finding(exc.seq, exc.type, "stored bytes", exc.what))
+
+
+def _checked_as_they_pass(
+    events: Iterable[RecordedEvent], report: VerifyReport, on_checked: Callable[[RecordedEvent], None] | None
+) -> Iterator[RecordedEvent]:
+    for event in events:
+        yield event  # resumed once the loop has checked it
+        if on_checked is not None and report.ok:
+            on_checked(event)
+
+
 def verify_events(
     campaign_id: str,
     events: Iterable[RecordedEvent],
     registry: EventRegistry,
     on_event: Callable[[RecordedEvent], None] | None = None,
+    *,
+    checkpoint: tuple[int, str] | None = None,
+    expect_head: str | None = None,
+    on_checked: Callable[[RecordedEvent], None] | None = None,
 ) -> VerifyReport:
+    """Verify a campaign's events; ``on_checked`` sees each event once it passed its own checks, while the
+    log has no failure so far (an import writes exactly those)."""
     report = VerifyReport(campaign_id)
     expected_seq, prev_hash = 1, GENESIS_HASH
-    commitments: dict[int, str] = {}
     revealed: dict[int, bytes] = {}
     last_roll_index = -1
-    # Seeded rolls whose seed is still secret, kept small (not the event and its model): they are checked and
-    # dropped as soon as their epoch's seed is revealed, so memory follows the rolls awaiting a reveal only.
-    pending: dict[int, list[PendingRoll]] = {}
-    faces_of: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
-    """Each roll index: count, sides, modifier and faces (what a die offered again must repeat)."""
+    dice_of = array("q")
+    """Each roll index's dice in a 64-bit digest (count, sides, modifier, faces): what a die offered again must
+    repeat. Eight bytes a roll keeps verify's memory bounded on long logs."""
+    # Held only until they can be settled, so that a long log is verified (and imported) in bounded memory:
+    # seeded rolls until their seed is revealed, rolls until a rule consumes them.
+    pending: dict[int, list[tuple[int, int, int, int, tuple[int, ...]]]] = {}
+    """Seeded rolls awaiting their seed's reveal, each as five integers (seq, index, count, sides, faces)."""
+    unconsumed: dict[int, int] = {}
+    """Roll index → seq of the rolls no rule has consumed yet (two integers a roll)."""
+    anchored: str | None = None
+    seen_hashes: set[str] = set()
     dice_id = campaign_id
 
     def fail(event: RecordedEvent, check: str, message: str) -> None:
         report.findings.append(Finding(event.seq, event.type, check, message))
 
     def rederive(epoch: int, seed: bytes) -> None:
-        for seq, index, count, sides, faces in pending.pop(epoch, ()):
+        for seq, index, count, sides, faces in pending.pop(epoch, []):
             derived = derive_faces(seed, dice_id, index, count, sides)
             if derived != faces:
                 report.findings.append(
@@ -128,7 +174,7 @@ def verify_events(
             else:
                 report.rolls_rederived += 1
 
-    for event in events:
+    for event in _checked_as_they_pass(_readable(events, report), report, on_checked):
         if on_event is not None:
             on_event(event)
         report.events += 1
@@ -150,19 +196,33 @@ def verify_events(
             fail(event, "chain", "payload is not in canonical form")
             break
         expected_seq, prev_hash = event.seq + 1, event.hash
-        report.head_hash = event.hash
+        report.head_hash, report.last_seq = event.hash, event.seq
+        if expect_head is not None:
+            seen_hashes.add(event.hash)
+        if checkpoint is not None and event.seq == checkpoint[0]:
+            anchored = event.hash
         try:
             typed = registry.decode(event)
         except CampaignError as exc:
             fail(event, "schema", str(exc))
             continue
-        if event.type == "campaign.created":
+        if isinstance(typed, CampaignCreated):
             if event.seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")
-            commitments[0] = event.payload["seed_commitment"]
-            dice_id = event.payload.get("dice_campaign_id") or campaign_id
+            report.commitments[0] = (event.seq, event.type, typed.seed_commitment)
+            dice_id = typed.dice_campaign_id or campaign_id
+            if typed.seed_chosen:
+                report.flags.append(
+                    Finding(
+                        event.seq,
+                        event.type,
+                        "chosen seed",
+                        "the seed of epoch 0 was typed in by the campaign's creator (new --seed), not drawn: "
+                        "whoever chose it knew every roll of that epoch in advance",
+                    )
+                )
         elif event.type == "dice.seed_committed":
-            commitments[event.payload["epoch"]] = event.payload["commitment"]
+            report.commitments[event.payload["epoch"]] = (event.seq, event.type, event.payload["commitment"])
         elif event.type == "dice.seed_revealed":
             epoch = event.payload["epoch"]
             try:
@@ -170,24 +230,34 @@ def verify_events(
             except ValueError:
                 fail(event, "dice", "revealed seed is not hexadecimal")
                 continue
-            if commitments.get(epoch) != seed_commitment(seed):
+            committed = report.commitments.get(epoch)
+            if committed is None or committed[2] != seed_commitment(seed):
                 fail(event, "dice", f"revealed seed of epoch {epoch} does not match the commitment made for it")
                 continue
             revealed[epoch] = seed
+            report.revealed_epochs.add(epoch)
             rederive(epoch, seed)
+        elif isinstance(typed, RuleApplied):
+            for index in typed.dice:
+                unconsumed.pop(index, None)
         elif isinstance(typed, DiceRolled):
             problem = check_roll(typed)
             if problem is None and typed.roll_index <= last_roll_index:
                 problem = f"roll index {typed.roll_index} reuses or goes back from {last_roll_index}"
+            if problem is None and typed.roll_index > last_roll_index + 1:
+                missing = range(last_roll_index + 1, typed.roll_index)
+                problem = (
+                    f"roll index {typed.roll_index} follows {last_roll_index}: roll"
+                    f"{'s' if len(missing) > 1 else ''} {_span(missing)} missing from the log (deleted?)"
+                )
             if problem is None and typed.source == "offered":
-                original = faces_of.get(typed.offered_from if typed.offered_from is not None else -1)
-                mine = (typed.count, typed.sides, typed.modifier, tuple(typed.faces))
-                if original is None:
+                origin = typed.offered_from if typed.offered_from is not None else -1
+                if not 0 <= origin < len(dice_of):
                     problem = f"offered again from roll {typed.offered_from}, which was never rolled before it"
-                elif original != mine:
-                    problem = f"offered again from roll {typed.offered_from} but its dice differ from that roll's"
+                elif dice_of[origin] != _digest(typed):
+                    problem = f"offered again from roll {origin} but its dice differ from that roll's"
             if problem is None and typed.source == "seeded":
-                if typed.seed_epoch not in commitments:
+                if typed.seed_epoch not in report.commitments:
                     problem = f"seed epoch {typed.seed_epoch} was never committed"
                 elif typed.seed_epoch in revealed:
                     problem = f"rolled with the seed of epoch {typed.seed_epoch} after it was revealed"
@@ -195,7 +265,8 @@ def verify_events(
                 fail(event, "dice", problem)
                 continue
             last_roll_index = typed.roll_index
-            faces_of[typed.roll_index] = (typed.count, typed.sides, typed.modifier, tuple(typed.faces))
+            dice_of.append(_digest(typed))
+            unconsumed[typed.roll_index] = event.seq
             if typed.source == "offered":
                 report.offered_rolls += 1
             elif typed.source == "table":
@@ -204,5 +275,106 @@ def verify_events(
                 roll = (event.seq, typed.roll_index, typed.count, typed.sides, tuple(typed.faces))
                 pending.setdefault(typed.seed_epoch or 0, []).append(roll)
 
-    report.rolls_pending += sum(len(rolls) for rolls in pending.values())
+    report.rolls_pending = sum(len(rolls) for rolls in pending.values())
+    for index, seq in sorted(unconsumed.items()):
+        report.flags.append(
+            Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} (at seq {seq}) was consumed by no rule")
+        )
+    report.flags.sort(key=lambda f: f.seq)
+    _check_anchors(report, checkpoint, anchored, expect_head, seen_hashes)
     return report
+
+
+def _digest(roll: DiceRolled) -> int:
+    """A roll's dice as one signed 64-bit number (deterministic: ints hash to themselves, tuples of ints alike)."""
+    return hash((roll.count, roll.sides, roll.modifier, tuple(roll.faces)))
+
+
+def _span(indexes: range) -> str:
+    return str(indexes.start) if len(indexes) == 1 else f"{indexes.start}–{indexes.stop - 1}"
+
+
+def _check_anchors(
+    report: VerifyReport,
+    checkpoint: tuple[int, str] | None,
+    anchored: str | None,
+    expect_head: str | None,
+    seen_hashes: set[str],
+) -> None:
+    """Compare the log with hashes kept outside the database (a checkpoint file, a published head)."""
+    if checkpoint is not None:
+        seq, expected = checkpoint
+        if anchored is None and report.ok:
+            report.findings.append(
+                Finding(
+                    seq,
+                    "checkpoint",
+                    "anchor",
+                    f"the checkpoint records event #{seq} but the log ends at #{report.last_seq}: "
+                    "events were removed (truncated)",
+                )
+            )
+        elif anchored is not None and anchored != expected:
+            report.findings.append(
+                Finding(
+                    seq,
+                    "checkpoint",
+                    "anchor",
+                    f"event #{seq} has hash {anchored} but the checkpoint says {expected}: "
+                    "the history up to it was rewritten",
+                )
+            )
+    if expect_head is not None and report.head_hash != expect_head:
+        why = (
+            "the log has grown past it"
+            if expect_head in seen_hashes
+            else "that hash is nowhere in this log: its history was rewritten or truncated"
+        )
+        report.findings.append(
+            Finding(
+                report.last_seq,
+                "head",
+                "anchor",
+                f"the head is #{report.last_seq} {report.head_hash}, not the expected {expect_head} ({why})",
+            )
+        )
+
+
+def check_held_seeds(report: VerifyReport, held: Callable[[int], bytes | None]) -> None:
+    """Check each seed this database holds against the commitment in the log; note the unrevealed ones.
+
+    ``held(epoch)`` is the stored seed of that epoch, or None when this database holds none (an import
+    without secrets). A swapped seed would otherwise show only as a refused ``reveal``, after it had rolled.
+    """
+    for epoch, (seq, type_, commitment) in sorted(report.commitments.items()):
+        seed = held(epoch)
+        if seed is None:
+            continue
+        if seed_commitment(seed) != commitment:
+            report.findings.append(
+                Finding(
+                    seq,
+                    type_,
+                    "stored seed",
+                    f"the seed held in this database for epoch {epoch} does not match the commitment in the "
+                    "log: it was replaced",
+                )
+            )
+        elif epoch not in report.revealed_epochs:
+            report.held_unrevealed.append(epoch)
+
+
+def first_damaged(events: Iterable[RecordedEvent], registry: EventRegistry) -> CorruptEventError | None:
+    """The first event that cannot be read as its type (unreadable JSON, a payload not of its schema), or None.
+
+    What a command that failed on a stored event calls to name it, instead of showing a traceback.
+    """
+    try:
+        for event in events:
+            try:
+                registry.decode(event)
+            except CampaignError as exc:
+                return CorruptEventError(event.campaign_id, event.seq, event.type, str(exc).split("\n")[0])
+    except CorruptEventError as exc:
+        return exc
+    return None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import Engine, delete
 
 import projections.tables  # noqa: F401  (registers projection tables on the metadata)
@@ -33,6 +34,13 @@ from projections.campaigns import (
 
 PG_ENV = "CAMPAIGN_TEST_PG_URL"
 configure_logging(0)  # as the entry point does: warnings and errors only
+
+# Property tests: the suite (and so CI) draws the same examples on every machine, so a run cannot fail on
+# a draw no one has seen before; `HYPOTHESIS_PROFILE=explore` draws new ones (1,000 a test where it sets no
+# count of its own) to hunt for bugs, and each find becomes a test of its own.
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False, database=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session")

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.bootstrap import projectors
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
 from campaign.commands import fold_for
-from campaign.describe import describe, unit_names
+from campaign.describe import count, describe, explained_by, unit_names, value, words
+from campaign.rulesets.common import did_you_mean, named
 from events.errors import InvalidInputError
 from events.timeline import effective
 from projections.campaign_state import rebuild as rebuild_projections
@@ -32,13 +34,43 @@ def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary
     return info, fold.summary(ledger.states.get(info, at))
 
 
+NAMES = ("name", "side", "unit", "pc", "winner", "battle")
+"""Columns that hold a name as it was typed (never reworded)."""
+
+COUNTED = {"men": "men", "models": "models", "battles": "battles"}
+
+
+def cell(column: str, v: Any) -> str:
+    """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores."""
+    if v is None or v is False or v == []:
+        return ""
+    if column in NAMES:
+        return str(v)
+    return value(v)
+
+
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
     view = Table(title=title)
     for column in columns:
         view.add_column(column.replace("_", " "))
     for row in rows:
-        view.add_row(*(str(row.get(c, "")) if row.get(c) is not None else "" for c in columns))
+        view.add_row(*(cell(c, row.get(c)) for c in columns))
     return view
+
+
+def unit_line(unit: dict[str, Any]) -> str:
+    """A unit's record as one line of words: "Keno 3rd Squad (Keno): regular, 6 men, 3 battles, …"."""
+    parts = []
+    for key, v in unit.items():
+        if key in ("unit_id", "name", "side") or v is None or v is False or v == []:
+            continue
+        if key in COUNTED and isinstance(v, int):
+            parts.append(count(v, COUNTED[key]))
+        elif key == "disbanded":
+            parts.append(f"disbanded ({v})" if isinstance(v, str) else "disbanded")
+        else:
+            parts.append(words(key) if v is True else f"{words(key)} {value(v)}")
+    return f"{unit['name']} ({unit['side']}): " + ", ".join(parts)
 
 
 def register(app: typer.Typer) -> None:
@@ -64,7 +96,8 @@ def register(app: typer.Typer) -> None:
             return
         where = f" at #{at}" if at is not None else ""
         out.console.print(
-            f"[bold]{info.name}[/] ({info.ruleset}){where}: day {s.day}, {len(s.units)} units, {len(s.battles)} battles"
+            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {count(len(s.units), 'units')}, "
+            f"{count(len(s.battles), 'battles')}"
         )
         columns = [
             c
@@ -87,38 +120,42 @@ def register(app: typer.Typer) -> None:
                 "pay_owed",
                 "disbanded",
             )
-            if any(c in u for u in s.units)
+            if any(u.get(c) not in (None, False, []) for u in s.units)
         ]
         out.console.print(_table("Units", s.units, columns))
         if s.careers and "glory" in s.careers[0]:
             out.console.print(_table("Officers", s.careers, ["pc", "side", "glory", "rank"]))
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"treasury of {side}: {money}")
+            out.console.print(f"treasury of {escape(side)}: {money}")
 
     @app.command("unit")
     @handles_errors
     def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """One unit's record across all its battles."""
         info, s = summary(campaign, at)
-        found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
+        found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
         if found is None:
-            raise InvalidInputError(f"unknown unit {name!r}")
+            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
         ledger = open_app().ledger
         history = []
         # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
         events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
         names = unit_names(events)
+        covered = explained_by(events)
+        mine = {e.seq for e in events if e.payload.get("unit_id") == found["unit_id"]}
         for event in events:
             p = event.payload
             if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
-                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
+                shown = covered.get(event.seq) not in mine
+                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
         out = Output(as_json)
         if as_json:
-            out.json({"unit": found, "history": history})
+            out.json({"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]})
             return
-        out.console.print(" · ".join(f"{k} {v}" for k, v in found.items() if k != "unit_id"))
+        out.console.print(escape(unit_line(found)))
         for item in history:
-            out.console.print(f"  [dim]#{item['seq']}[/] {item['type']}: {item['what']}")
+            if item["shown"]:
+                out.console.print(f"  [dim]#{item['seq']}[/] {escape(str(item['what']))}")
 
     @app.command("battles")
     @handles_errors
@@ -129,14 +166,25 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json(s.battles)
             return
-        columns = [c for c in ("name", "day", "turn", "result", "winner", "ended") if any(c in b for b in s.battles)]
-        out.console.print(_table("Battles", s.battles, columns))
+        # The same columns under every ruleset (a round is Grimdark's turn; a result, once the battle is over).
+        rows = [
+            {
+                "#": b.get("number"),
+                "battle": b["name"],
+                "day": b.get("day"),
+                "turns": b.get("turn", b.get("round")),
+                "result": b.get("result") or "being fought",
+                "winner": b.get("winner"),
+            }
+            for b in s.battles
+        ]
+        out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
 
     @app.command("treasury")
     @handles_errors
     def treasury(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
-        """Each side's money, and who is owed pay."""
-        _, s = summary(campaign, at)
+        """Each side's money, and who is owed pay (or that the ruleset has none)."""
+        info, s = summary(campaign, at)
         owed = [
             {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
             for u in s.units
@@ -146,30 +194,52 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json({"treasury": s.treasury, "owed": owed})
             return
+        if not s.treasury:
+            out.console.print(f"{escape(info.name)}: {info.ruleset} keeps no treasury.")
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"{side}: {money}")
-        out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
+            out.console.print(f"{escape(side)}: {money}")
+        if not any("pay_owed" in u or "pay_penalty" in u for u in s.units):
+            out.console.print(f"{info.ruleset} has no pay: no unit is ever owed any.")
+        elif not owed:
+            out.console.print("No unit is owed pay.")
+        else:
+            out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
 
     @app.command("career")
     @handles_errors
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
-        _, s = summary(campaign, at)
-        found = next((c for c in s.careers if c["pc"] == pc), None)
+        info, s = summary(campaign, at)
+        found = named(s.careers, pc, lambda c: c["pc"])
+        if found is None and not s.careers:
+            raise InvalidInputError(
+                f"{info.ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
+                "heroes have them)"
+            )
         if found is None:
-            raise InvalidInputError(f"no career for {pc!r} in this campaign")
+            hint = did_you_mean(pc, [c["pc"] for c in s.careers])
+            raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
         out = Output(as_json)
         if as_json:
             out.json(found)
+        elif found.get("hero"):
+            injuries = ", ".join(found["injuries"]) or "none"
+            traits = ", ".join(found["traits"]) or "none"
+            out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
+            out.console.print(
+                f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
+                f"injuries: {injuries}; traits: {traits}{out_of_it}"
+            )
         elif "glory" in found:
             by_battle = ", ".join(f"{g:+d}" for g in found["glory_by_battle"]) or "none yet"
             out.console.print(
-                f"{pc} ({found['side']}): {len(found['battles'])} battles, Glory {found['glory']} ({by_battle}), "
+                f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
+                f"Glory {found['glory']} ({by_battle}), "
                 f"{found['rank'] or 'no rank yet'}"
             )
         else:
             out.console.print(
-                f"{pc}: {len(found['battles'])} battles, {found['damage']} damage taken, Reputation "
+                f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, Reputation "
                 f"{found['reputation']:+d} ({found['permanent_reputation']:+d} for ever), rank "
                 f"{found['rank']:+d}"
             )

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Any, TypeVar
 
+import click
 import typer
+from rich.markup import escape
 
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.executor import TableEntry
+from campaign.executor import AskEntry, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
+from events.dice.ask import CountingDice, DieRequest, Needed, tally
+from events.errors import InvalidInputError
+from events.limits import check_name, check_utf8
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
@@ -29,8 +35,27 @@ CommandIdOpt = Annotated[
     typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
 ]
 DiceOpt = Annotated[
-    str | None, typer.Option("--dice", help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded).")
+    str | None,
+    typer.Option(
+        "--dice",
+        help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
+        "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
+    ),
 ]
+
+
+SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
+
+
+def size_of(size: int | None, *old: int | None) -> int:
+    """The unit's size from ``--size``, or from the option a ruleset first named it by (``--men``, ``--models``,
+    still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
+    given = {v for v in (size, *old) if v is not None}
+    if not given:
+        raise InvalidInputError("--size is required: how many men or models the unit has")
+    if len(given) > 1:
+        raise InvalidInputError("the unit's size was given twice, with different numbers")
+    return given.pop()
 
 
 class State:
@@ -42,20 +67,49 @@ class State:
 state = State()
 
 
-def open_app() -> App:
-    """The database named by ``--db``, opened (and migrated) on first use by a command."""
+def open_app(*, create: bool = False) -> App:
+    """The database named by ``--db``, opened (and migrated) on first use by a command. Only a command that
+    starts a campaign (``create``) may create the database: any other refuses a missing one."""
     if state.app is None:
-        state.app = bootstrap(state.db, actor=state.actor)
+        check_utf8(state.db, "--db")
+        actor = check_name(state.actor, "--actor") if state.actor is not None else None
+        state.app = bootstrap(state.db, actor=actor, create=create)
     return state.app
 
 
-def table_entry(dice: str | None) -> TableEntry | None:
-    return TableEntry(tuple(parse_table_dice(dice))) if dice is not None else None
+def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
+    """What ``--dice`` says: faces typed in, ``ask`` (one prompt per die, on a terminal only), or nothing."""
+    if dice is None:
+        return None
+    word = dice.strip().lower()
+    if word == "ask":
+        if not sys.stdin.isatty():
+            raise InvalidInputError(
+                "--dice ask asks for each die on a terminal, and this input is not one: "
+                "give the faces instead (--dice 4,2), or leave --dice out to roll the campaign's dice"
+            )
+        return AskEntry(ask_die)
+    if word == "count":
+        raise InvalidInputError("--dice count is for the rules' commands: a roll needs the dice its notation says")
+    return TableEntry(tuple(parse_table_dice(dice)))
+
+
+def ask_die(request: DieRequest) -> int:
+    """Prompt on the terminal for one die until a face of it is typed; Ctrl-D or Ctrl-C records nothing."""
+    while True:
+        try:
+            typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
+        except (click.exceptions.Abort, typer.Abort):
+            raise InvalidInputError("stopped before every die was entered: nothing was recorded") from None
+        if typed.isdigit() and 1 <= int(typed) <= request.sides:
+            return int(typed)
+        typer.echo(f"{typed!r} is not a face of a d{request.sides}: type a number from 1 to {request.sides}", err=True)
 
 
 def make(model: type[C], **fields: Any) -> C:
     """A command built from what was typed; a value out of bounds refused in the program's words."""
-    return model.build(**fields)
+    # Names are trimmed as typed, so " Alpha" and "Alpha" are one unit (and one recorded input).
+    return model.build(**{k: v.strip() if isinstance(v, str) else v for k, v in fields.items()})
 
 
 def execute(
@@ -69,14 +123,56 @@ def execute(
     """Run one command on the campaign named (or the only one) and show what it appended."""
     ledger = open_app().ledger
     info = ledger.resolve(campaign)
+    if dice is not None and dice.strip().lower() == "count":
+        show_dice_needed(info, command, as_json)
+        return
     result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
     show_appended(result, as_json, info)
+
+
+def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bool) -> None:
+    """``--dice count``: the command's decision run on stand-in dice (every die at its lowest face, then at its
+    highest), appending nothing, to tell which dice to roll before anyone rolls them."""
+    ledger = open_app().ledger
+    runs: list[list[Needed]] = []
+    for face in ("low", "high") if command.rolls else ():
+        counting = CountingDice(face, info.next_roll_index, ledger.on_table(info))
+        ledger.dry_run(info, command, counting)
+        runs.append(counting.needed)
+    low, high = (runs[0], runs[1]) if runs else ([], [])
+    out = Output(as_json)
+    if as_json:
+        out.json({"command": command.name, "dice": [vars_of(n) for n in low], "if_highest": [vars_of(n) for n in high]})
+        return
+    console = out.console
+    same = [(n.count, n.sides) for n in low] == [(n.count, n.sides) for n in high]
+    if same:
+        console.print(f"[bold]{escape(info.name)}[/]: {escape(command.name)} needs {tally(low)} (nothing was recorded)")
+    else:
+        console.print(
+            f"[bold]{escape(info.name)}[/]: how many dice {escape(command.name)} needs depends on the rolls "
+            "(nothing was recorded)"
+        )
+    for title, needed in (
+        (("", low),) if same else (("every die at its lowest", low), ("every die at its highest", high))
+    ):
+        if title:
+            console.print(f" with {title}: {tally(needed)}")
+        for i, n in enumerate(needed, 1):
+            still = " [yellow](still on the table: enter the same faces again)[/]" if n.on_table else ""
+            console.print(f"  {i}. {n.notation} for {escape(n.purpose)}{still}")
+    if low or high:
+        console.print("Roll them and give the faces in this order with --dice, or use --dice ask to be asked for each.")
+
+
+def vars_of(needed: Needed) -> dict[str, Any]:
+    return {"notation": needed.notation, "count": needed.count, "sides": needed.sides, "purpose": needed.purpose}
 
 
 def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
     """What a ruleset command appended, each event explained with the names of the units and battles it names."""
     names = {} if as_json else entity_names(open_app().engine, info.campaign_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:", names)
+    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
 def add_roster_commands(
@@ -107,6 +203,28 @@ def add_roster_commands(
         as_json: JsonOpt = False,
     ) -> None:
         execute(campaign, make(disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+
+
+def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
+    """``edit UNIT --set KEY=VALUE …``: a recorded change of a unit's profile, checked as a muster is."""
+
+    @app.command("edit")
+    @handles_errors
+    def edit_(
+        unit: str,
+        set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
+        changes: dict[str, Any] = {}
+        for item in set_:
+            key, sep, raw = item.partition("=")
+            if not sep or not key.strip():
+                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+            changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
+        execute(campaign, make(model, unit_name=unit, changes=changes), command_id=command_id, as_json=as_json)
 
 
 def add_table_commands(
@@ -140,4 +258,14 @@ def add_table_commands(
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
         _, in_force = ledger.in_force(info, plugin)
-        print_tables(Output(as_json), f"{info.name}: {what} tables in force", in_force.values, prefix)
+        print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force.values, prefix)
+
+
+def parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
+    out = []
+    for value in values:
+        name, sep, rest = value.rpartition("=")
+        if not sep or not name.strip():
+            raise InvalidInputError(f"{what} must look like NAME=VALUE, not {value!r}")
+        out.append((name.strip(), [p.strip() for p in rest.split(",") if p.strip()]))
+    return out

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -350,3 +351,38 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
                     f"from the revealed seed, head {report.head_hash}"
                 )
     return summary
+
+
+DEMO_CHARTS = (
+    ("fighting-spirit", "morale"),
+    ("fighting-spirit", "strength"),
+    ("mass-combat", "treasury"),
+    ("disorder", "glory"),
+)
+"""The charts the demo draws next to its database: a grade line, casualties, money and Glory."""
+
+
+def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
+    """Draw :data:`DEMO_CHARTS` as SVG files beside a database file (none for a server URL or in memory); a file
+    already there is left alone unless ``replace`` (``demo --replace``) says so."""
+    if "://" in db or db == ":memory:":
+        return []
+    from campaign.charts import chart
+    from campaign.cli.chart import draw
+
+    base = Path(db)
+    written: list[str] = []
+    for ruleset, measure in DEMO_CHARTS:
+        path = base.with_name(f"{base.stem}-{ruleset}-{measure}.svg")
+        if path.exists() and not replace:
+            out.console.print(f"  [yellow]left {escape(str(path))} as it was[/] (add --replace to draw it again)")
+            continue
+        info = app.ledger.resolve(f"Demo {ruleset}")
+        draw(chart(info.name, info.ruleset, app.ledger.store.read(info.campaign_id), measure), path)
+        written.append(str(path))
+    if written and not out.as_json:
+        out.console.print("Charts drawn from the demo's logs:")
+        for path_name in written:
+            out.console.print(f"  {escape(path_name)}")
+        out.console.print("Draw your own with e.g. `campaign chart strength -c 'Demo grimdark' -o strength.png`.")
+    return written

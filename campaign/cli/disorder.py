@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import (
@@ -12,11 +13,14 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    SizeOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
     open_app,
+    size_of,
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.disorder import battle_commands as disb
@@ -39,15 +43,16 @@ OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
-    models: Annotated[int, typer.Option("--models", help="Models at full strength.")],
     troops: Annotated[str, typer.Option("--troops", help="militia, line, light, rifles or guard (→ Discipline).")],
     points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
+    size: SizeOpt = None,
+    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster."""
-    profile: dict[str, object] = {"models": models, "troops": troops, "points": points}
+    profile: dict[str, object] = {"models": size_of(size, models), "troops": troops, "points": points}
     execute(campaign, make(disc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
 
 
@@ -265,7 +270,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return
     title = f"{info.name}" + (f" — {battle.name}, turn {battle.turn}" if battle else "")
-    view = Table(title=title)
+    view = Table(title=escape(title))
     for column in ("unit", "side", "troops", "models", "points", "battles", "on the table"):
         view.add_column(column)
     for r in units:
@@ -277,8 +282,8 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             else str(r["disbanded"] or "")
         )
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["troops"]),
             str(r["models"]),
             str(r["points"]),
@@ -287,8 +292,10 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
     out.console.print(view)
     for o in officers:
-        out.console.print(f"{o['officer']} ({o['side']}): Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
+        who = escape(f"{o['officer']} ({o['side']})")
+        out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
 add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")
+add_edit_command(app, disc.Edit)
 add_table_commands(app, PLUGIN, disc.HouseRule, "disorder-marker", "force.flees_at_exactly")

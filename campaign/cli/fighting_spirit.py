@@ -7,18 +7,21 @@ from typing import Annotated
 
 import typer
 
+from campaign.cli.campaign_views import summary
 from campaign.cli.common import (
     CampaignOpt,
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
+    parse_pairs,
 )
 from campaign.cli.fighting_spirit_status import status
-from campaign.cli.output import handles_errors
+from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
@@ -49,6 +52,7 @@ def muster(
     psi_rank: Annotated[str | None, typer.Option("--psi-rank", help="none, pupil, master, renowned, legend.")] = None,
     keno_guard: Annotated[bool, typer.Option("--keno-guard", help="Keno Guard (d8 for No step back).")] = False,
     terrifying: Annotated[bool, typer.Option("--terrifying", help="Terrifying troops.")] = False,
+    crew_weapon: Annotated[bool, typer.Option("--crew-weapon", help="Has a crew-served weapon (R2-4).")] = False,
     reports_to: Annotated[
         str | None, typer.Option("--reports-to", help="Its superior in the chain of command.")
     ] = None,
@@ -66,19 +70,10 @@ def muster(
         "psi_rank": psi_rank,
         "keno_guard": keno_guard,
         "terrifying": terrifying,
+        "crew_weapon": crew_weapon,
     }
     command = make(fsc.Muster, name=name, side=side, profile=profile, reports_to=reports_to)
     execute(campaign, command, command_id=command_id, as_json=as_json)
-
-
-def _parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
-    out = []
-    for value in values:
-        name, sep, rest = value.rpartition("=")
-        if not sep or not name.strip():
-            raise InvalidInputError(f"{what} must look like NAME=VALUE, not {value!r}")
-        out.append((name.strip(), [p.strip() for p in rest.split(",") if p.strip()]))
-    return out
 
 
 @app.command("battle-start")
@@ -87,7 +82,10 @@ def battle_start(
     name: str,
     side: Annotated[list[str], typer.Option("--side", help="SIDE=MOTIVATION (low, medium, high); repeat per side.")],
     unit: Annotated[
-        list[str], typer.Option("--unit", help="UNIT=FATIGUE[,cover][,prone] (fresh, tired, exhausted); repeat.")
+        list[str],
+        typer.Option(
+            "--unit", help="UNIT=FATIGUE[,cover][,prone][,start:GRADE] (one fatigue per side; a scenario start grade)."
+        ),
     ],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
     campaign: CampaignOpt = None,
@@ -96,21 +94,28 @@ def battle_start(
 ) -> None:
     """Start a battle: each side's motivation, each unit's fatigue (→ its starting grade)."""
     motivation = {}
-    for side_name, parts in _parse_pairs(side, "--side"):
+    for side_name, parts in parse_pairs(side, "--side"):
         if len(parts) != 1:
             raise InvalidInputError(f"--side {side_name}= takes one motivation")
         motivation[side_name] = parts[0]
     deployments = []
-    for unit_name, parts in _parse_pairs(unit, "--unit"):
+    for unit_name, parts in parse_pairs(unit, "--unit"):
         if not parts:
             raise InvalidInputError(f"--unit {unit_name}= needs a fatigue")
-        flags = set(parts[1:])
+        starts = [p.removeprefix("start:") for p in parts[1:] if p.startswith("start:")]
+        flags = {p for p in parts[1:] if not p.startswith("start:")}
         if flags - {"cover", "prone"}:
             raise InvalidInputError(
                 f"--unit {unit_name}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}"
             )
         deployments.append(
-            {"unit": unit_name, "fatigue": parts[0], "in_cover": "cover" in flags, "prone": "prone" in flags}
+            {
+                "unit": unit_name,
+                "fatigue": parts[0],
+                "in_cover": "cover" in flags,
+                "prone": "prone" in flags,
+                "start_grade": starts[0] if starts else None,
+            }
         )
     command = make(fsc.StartBattle, name=name, motivation=motivation, deployments=deployments, scenario=scenario)
     execute(campaign, command, command_id=command_id, as_json=as_json)
@@ -371,13 +376,20 @@ def position(
 @handles_errors
 def defence(
     unit: str,
+    fragments: Annotated[bool, typer.Option("--fragments", help="Fragments or blast, not aimed fire.")] = False,
+    from_air: Annotated[bool, typer.Option("--from-air", help="Fire from the air.")] = False,
+    hit_elsewhere: Annotated[
+        bool, typer.Option("--hit-elsewhere", help="The hit fell on the unit, not on the psion himself.")
+    ] = False,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Roll a unit's defence against aimed small-arms fire (a psion uses its psi die instead of the d4)."""
-    execute(campaign, make(fsb.Defence, unit_name=unit), dice=dice, command_id=command_id, as_json=as_json)
+    """Roll a unit's defence against small-arms fire (a psion uses its psi die instead of the d4 only against
+    aimed fire, not from the air, that hits the psion himself: R2-4)."""
+    command = make(fsb.Defence, unit_name=unit, aimed=not fragments, from_air=from_air, on_psion=not hit_elsewhere)
+    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
 def _days(activity: str) -> Callable[..., None]:
@@ -390,7 +402,12 @@ def _days(activity: str) -> Callable[..., None]:
         as_json: JsonOpt = False,
     ) -> None:
         command = make(fsc.PassDays, days=days, activity=activity, side=side)
+        before = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
         execute(campaign, command, command_id=command_id, as_json=as_json)
+        if not as_json:  # whose fatigue the days changed, so nobody has to work it out from the record
+            after = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
+            changed = [f"{n} {before.get(n, 'fresh')} → {f}" for n, f in after.items() if before.get(n) != f]
+            Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "no unit's changed"))
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command
@@ -461,7 +478,10 @@ def month_end(
     execute(campaign, make(fsc.MonthEnd, pay_pct=pcts), command_id=command_id, as_json=as_json)
 
 
-app.command("battle-status")(status)
+app.command("roster", help="Every unit in the battle being fought (or the last one): grade, men, markers, status.")(
+    status
+)
+app.command("battle-status", hidden=True)(status)  # its first name, kept for scripts and old notes
 
 add_roster_commands(
     app,
@@ -469,4 +489,5 @@ add_roster_commands(
     fsc.Disband,
     "Men move from one unit to another of the same side between battles (experience re-averaged).",
 )
+add_edit_command(app, fsc.Edit)
 add_table_commands(app, PLUGIN, fsc.HouseRule, "five-grade", "threats.unverified_casualty.low")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import CampaignOpt, JsonOpt, open_app
@@ -59,7 +60,7 @@ def status(
         )
         return
     title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
-    view = Table(title=title)
+    view = Table(title=escape(title))
     for column in ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status"):
         view.add_column(column)
     for r in rows:
@@ -70,8 +71,8 @@ def status(
             or ("abandoned wounded" if r["abandoned_wounded"] else "")
         )
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["grade"]),
             str(r["start_grade"]),
             str(r["men"]),

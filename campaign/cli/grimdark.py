@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.common import (
@@ -12,13 +13,17 @@ from campaign.cli.common import (
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    SizeOpt,
+    add_edit_command,
     add_table_commands,
     execute,
     make,
     open_app,
+    size_of,
 )
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.grimdark import commands as gfc
+from campaign.rulesets.grimdark import edit as gf_edit
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
 from campaign.rulesets.grimdark.state import CampaignState
@@ -44,9 +49,10 @@ def _in_force(campaign: str | None) -> tuple[CampaignInfo, CampaignState, Tables
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The army it belongs to.")],
-    models: Annotated[int, typer.Option("--models")],
     quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
     points: Annotated[int, typer.Option("--points")],
+    size: SizeOpt = None,
+    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
     tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
     fearless: Annotated[bool, typer.Option("--fearless", help="Every model has Fearless.")] = False,
     hero: Annotated[bool, typer.Option("--hero", help="A hero (a single model).")] = False,
@@ -59,7 +65,7 @@ def muster(
 ) -> None:
     """Add a unit to the army sheet."""
     profile: dict[str, object] = {
-        "models": models,
+        "models": size_of(size, models),
         "quality": quality,
         "points": points,
         "tough": tough,
@@ -75,9 +81,10 @@ def muster(
 def buy(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The army that pays with its campaign points.")],
-    models: Annotated[int, typer.Option("--models")],
     quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
     points: Annotated[int, typer.Option("--points")],
+    size: SizeOpt = None,
+    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
     tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
     fearless: Annotated[bool, typer.Option("--fearless")] = False,
     hero: Annotated[bool, typer.Option("--hero")] = False,
@@ -88,7 +95,7 @@ def buy(
 ) -> None:
     """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts)."""
     profile: dict[str, object] = {
-        "models": models,
+        "models": size_of(size, models),
         "quality": quality,
         "points": points,
         "tough": tough,
@@ -131,7 +138,6 @@ def battle_start(
     execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("round")
 @handles_errors
 def next_round(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """Begin the next round."""
@@ -227,7 +233,6 @@ def disband(
     execute(campaign, make(gfc.Disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
 
 
-@app.command("army")
 @handles_errors
 def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
@@ -266,7 +271,7 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
-    view = Table(title=f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else ""))
+    view = Table(title=escape(f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")))
     for column in ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table"):
         view.add_column(column)
     for r in units:
@@ -275,8 +280,8 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         if isinstance(on_table, dict):
             shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["models"]),
             f"{r['quality']}+",
             str(r["points"]),
@@ -292,4 +297,12 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
 
 
+add_edit_command(app, gf_edit.Edit)
 add_table_commands(app, PLUGIN, gfc.HouseRule, "Grimdark Future", "rewards.loser_points")
+
+
+# One vocabulary across the rulesets: `turn` and `roster` as in the others; the old names still work, unlisted.
+app.command("turn", help="Begin the next turn (a round, in Grimdark's words).")(next_round)
+app.command("round", hidden=True)(next_round)
+app.command("roster")(army)
+app.command("army", hidden=True)(army)

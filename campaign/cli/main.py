@@ -1,282 +1,209 @@
-"""``campaign``: the command line. Every command takes ``--json``; errors exit non-zero and append nothing."""
+"""``campaign``: the command line. Every command takes ``--json``; errors exit non-zero and append nothing.
+
+Start-up loads only what the command run uses: the commands are listed here with their one-line help, and the
+module defining a command is imported when it runs (``campaign --help`` imports no database library).
+"""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from campaign.bootstrap import bootstrap
-from campaign.cli import campaign_views, disorder, fighting_spirit, grimdark, mass_combat, timeline_cli
-from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
-from campaign.cli.output import Output, handles_errors
-from campaign.cli.timeline_cli import log_filter
-from campaign.describe import unit_names
-from campaign.log_view import log_page
-from campaign.logging import configure_logging
-from campaign.rulesets import RULESETS
-from campaign.timeline import Timeline
-from events.errors import InvalidInputError, VerificationError
-from events.registry import registry
-from events.verify import Finding, verify_events
+from campaign.cli.argv import CampaignGroup
+
+# name: (module, what registers it there, its help's first sentences). A test checks these against the modules.
+COMMANDS = {
+    "new": (
+        "campaign.cli.basics",
+        "register",
+        "Start a campaign under a ruleset; its dice seed is committed, not revealed.",
+    ),
+    "list": ("campaign.cli.basics", "register", "The campaigns in this database, with their ruleset and head hash."),
+    "status": (
+        "campaign.cli.campaign_views",
+        "register",
+        "The campaign at a glance: day, units, battles fought, treasuries.",
+    ),
+    "unit": ("campaign.cli.campaign_views", "register", "One unit's record across all its battles."),
+    "battles": ("campaign.cli.campaign_views", "register", "The battle history."),
+    "treasury": (
+        "campaign.cli.campaign_views",
+        "register",
+        "Each side's money, and who is owed pay (or that the ruleset has none).",
+    ),
+    "career": (
+        "campaign.cli.campaign_views",
+        "register",
+        "A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank.",
+    ),
+    "log": (
+        "campaign.cli.basics",
+        "register",
+        "The campaign's log, each event with a readable explanation (retracted ones with --all).",
+    ),
+    "roll": (
+        "campaign.cli.basics",
+        "register",
+        "Roll dice (seeded, or the table's own with --dice) and record the roll.",
+    ),
+    "reveal": (
+        "campaign.cli.basics",
+        "register",
+        "Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret.",
+    ),
+    "verify": (
+        "campaign.cli.verify_cli",
+        "register",
+        "Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed "
+        "against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is "
+        "drift: reported, never written back); name the first failure.",
+    ),
+    "checkpoint": (
+        "campaign.cli.verify_cli",
+        "register",
+        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the "
+        "database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`).",
+    ),
+    "audit": (
+        "campaign.cli.timeline_cli",
+        "register",
+        "A roll or rule application: who entered it and when, its inputs, its explanation and clause, and three "
+        "checks (the chain up to it, the dice, the rule re-evaluated).",
+    ),
+    "rewind": (
+        "campaign.cli.timeline_cli",
+        "register",
+        "Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again.",
+    ),
+    "amend": (
+        "campaign.cli.timeline_cli",
+        "register",
+        "Correct a past command's inputs: it and every later command are re-run on their own dice.",
+    ),
+    "undo": (
+        "campaign.cli.timeline_cli",
+        "register",
+        "Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice it "
+        "rolled stay rolled.",
+    ),
+    "reroll": (
+        "campaign.cli.timeline_cli",
+        "register",
+        "Take the next die a retracted command left on the table off it, on the record: the next command that rolls "
+        "those dice rolls new ones.",
+    ),
+    "branch": (
+        "campaign.cli.timeline_cli",
+        "register_exchange",
+        "A what-if campaign sharing this one's history up to SEQ; the original is untouched.",
+    ),
+    "export": (
+        "campaign.cli.timeline_cli",
+        "register_exchange",
+        "Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets.",
+    ),
+    "import": (
+        "campaign.cli.timeline_cli",
+        "register_exchange",
+        "Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a file "
+        "with any fault is refused whole.",
+    ),
+    "rebuild": (
+        "campaign.cli.campaign_views",
+        "register",
+        "Drop every projection and refold it from the log (streamed, with progress).",
+    ),
+    "chart": (
+        "campaign.cli.chart",
+        "register",
+        "Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out).",
+    ),
+    "rules": (
+        "campaign.cli.rules_cli",
+        "register",
+        "Print a clause of the rules (RULES.md, as cited by the log and by `audit`), with the errata that amend it; "
+        "without a clause, list them all.",
+    ),
+    "demo": (
+        "campaign.cli.basics",
+        "register",
+        "Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.",
+    ),
+    "serve": (
+        "campaign.cli.server_cli",
+        "register",
+        "Serve the database to a group: the web page and the JSON API (OpenAPI at /openapi.json).",
+    ),
+    "invite": (
+        "campaign.cli.server_cli",
+        "register",
+        "Give an account a role in a campaign (the first game master is made here): a membership event.",
+    ),
+    "user": ("campaign.cli.server_cli", "users", "Accounts of the shared server (`campaign serve`)."),
+    "fs": (
+        "campaign.cli.fighting_spirit",
+        "app",
+        "Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics.",
+    ),
+    "mc": (
+        "campaign.cli.mass_combat",
+        "app",
+        "GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory.",
+    ),
+    "dis": (
+        "campaign.cli.disorder",
+        "app",
+        "Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
+    ),
+    "gf": (
+        "campaign.cli.grimdark",
+        "app",
+        "One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
+    ),
+}
+
+
+class Campaign(CampaignGroup):
+    lazy = COMMANDS
+
 
 app = typer.Typer(
     name="campaign",
     help="Campaign Ledger: run long tabletop wargame campaigns on an auditable, replayable event log.",
     no_args_is_help=True,
-    add_completion=False,
+    cls=Campaign,
     pretty_exceptions_enable=False,
 )
 
-app.add_typer(fighting_spirit.app, name="fs")
-app.add_typer(mass_combat.app, name="mc")
-app.add_typer(disorder.app, name="dis")
-app.add_typer(grimdark.app, name="gf")
-campaign_views.register(app)
-timeline_cli.register(app)
-timeline_cli.register_exchange(app)
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"campaign {version('campaign-ledger')}")
+        raise typer.Exit()
 
 
 @app.callback()
 def _options(
     db: Annotated[
-        str, typer.Option("--db", envvar="CAMPAIGN_DB", help="SQLite file or postgresql:// URL.")
+        str, typer.Option("--db", envvar="CAMPAIGN_DB", metavar="FILE|URL", help="SQLite file or postgresql:// URL.")
     ] = "campaign.db",
     actor: Annotated[
         str | None, typer.Option("--actor", envvar="CAMPAIGN_ACTOR", help="Who is entering commands.")
     ] = None,
     verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help="Log more (repeatable).")] = 0,
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit."),
+    ] = False,
 ) -> None:
+    from campaign.cli.common import state
+    from campaign.logging import configure_logging
+
     configure_logging(verbose)
     state.db, state.actor, state.app = db, actor, None
-
-
-@app.command("new")
-@handles_errors
-def new(
-    name: str,
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=f"One of: {', '.join(RULESETS)}.")],
-    seed: Annotated[
-        str | None, typer.Option("--seed", help="Dice seed in hex (for reproducible demos and tests).")
-    ] = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Start a campaign under a ruleset; its dice seed is committed, not revealed."""
-    seed_bytes = None
-    if seed is not None:
-        try:
-            seed_bytes = bytes.fromhex(seed)
-        except ValueError:
-            raise InvalidInputError("--seed must be hexadecimal") from None
-    result = open_app().ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
-    Output(as_json).appended(result, f"Campaign [bold]{name}[/] created ({ruleset}).")
-
-
-@app.command("list")
-@handles_errors
-def list_(as_json: JsonOpt = False) -> None:
-    """The campaigns in this database, with their ruleset and head hash."""
-    out = Output(as_json)
-    campaigns = open_app().ledger.directory.all()
-    if as_json:
-        out.json(
-            [
-                {
-                    "campaign_id": c.campaign_id,
-                    "name": c.name,
-                    "ruleset": c.ruleset,
-                    "events": c.last_seq,
-                    "head_hash": c.head_hash,
-                    "next_roll_index": c.next_roll_index,
-                    "seed_epoch": c.seed_epoch,
-                }
-                for c in campaigns
-            ]
-        )
-        return
-    from rich.table import Table
-
-    table = Table(title="Campaigns")
-    for column in ("name", "ruleset", "events", "rolls", "head hash"):
-        table.add_column(column)
-    for c in campaigns:
-        table.add_row(c.name, c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
-    out.console.print(table)
-
-
-@app.command("roll")
-@handles_errors
-def roll(
-    notation: Annotated[str, typer.Argument(help="d6, 2d6, 3d (GURPS), 4d+20, d10-1step …")],
-    purpose: Annotated[str, typer.Option("--purpose", "-p", help="What the roll is for.")],
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Roll dice (seeded, or the table's own with --dice) and record the roll."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    result = ledger.roll(info, notation, purpose, table=table_entry(dice), command_id=command_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:")
-
-
-@app.command("reveal")
-@handles_errors
-def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
-    """Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    result = ledger.reveal(info, command_id=command_id)
-    Output(as_json).appended(result, f"[bold]{info.name}[/]: seed of epoch {info.seed_epoch} revealed.")
-
-
-@app.command("log")
-@handles_errors
-def log_(
-    campaign: CampaignOpt = None,
-    type_: Annotated[str | None, typer.Option("--type", help="Only events of this type (prefix, e.g. dice.).")] = None,
-    unit: Annotated[str | None, typer.Option("--unit", help="Only events about this unit.")] = None,
-    battle: Annotated[str | None, typer.Option("--battle", help="Only events of this battle.")] = None,
-    after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
-    upto: Annotated[int | None, typer.Option("--upto", "--at", help="Only events up to this seq.")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,
-    last: Annotated[int | None, typer.Option("--last", help="Only the last N events (of those chosen).")] = None,
-    show_all: Annotated[bool, typer.Option("--all", help="Retracted events too, marked.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    if (last is not None and last < 0) or (limit is not None and limit < 0):
-        raise InvalidInputError("--last and --limit take a number of events: 0 or more")
-    if unit is None and battle is None:  # served by the store's indexes, page by page (issue 14)
-        page = log_page(
-            ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_,
-            last=last, limit=limit, show_all=show_all,
-        )  # fmt: skip
-        entries, names = page.entries, page.names
-    else:
-        every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
-        entries = [
-            (e, gone)
-            for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
-            if e.seq > after and (not type_ or e.type.startswith(type_))
-        ]
-        if last is not None:
-            entries = entries[max(0, len(entries) - last) :]
-        if limit is not None:
-            entries = entries[:limit]
-        names = unit_names(every)
-    out = Output(as_json)
-    if as_json:
-        out.json(
-            {
-                "campaign": info.name,
-                "head_hash": info.head_hash,
-                "events": [{**e.as_dict(), "retracted": gone} for e, gone in entries],
-            }
-        )
-        return
-    out.events_table(
-        [e for e, _ in entries],
-        f"{info.name} ({info.ruleset})",
-        names,
-        retracted={e.seq for e, gone in entries if gone},
-    )
-    out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
-
-
-@app.command("verify")
-@handles_errors
-def verify(
-    campaign: CampaignOpt = None,
-    every: Annotated[bool, typer.Option("--all", help="Verify every campaign in the database.")] = False,
-    rules: Annotated[bool, typer.Option("--rules/--no-rules", help="Re-evaluate every rule on its dice.")] = True,
-    as_json: JsonOpt = False,
-) -> None:
-    """Check the hash chain, every event's schema and every die, and re-evaluate every rule on its recorded
-    inputs and dice (a difference is drift: reported, never written back); name the first failure."""
-    ledger = open_app().ledger
-    targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
-    out = Output(as_json)
-    reports = []
-    for info in targets:
-        with out.progress(info.last_seq, f"verifying {info.name}") as progress:
-            task = progress.add_task(f"verifying {info.name}", total=info.last_seq)
-            report = verify_events(
-                info.campaign_id,
-                ledger.store.read(info.campaign_id),
-                registry,
-                on_event=lambda _e, t=task: progress.advance(t),  # type: ignore[misc]
-            )
-        if rules and report.ok:
-            for change in Timeline(ledger).reevaluate(info):
-                report.findings.append(
-                    Finding(
-                        change.seq,
-                        change.command,
-                        "drift",
-                        "re-evaluated now, the rule gives a different outcome: "
-                        f"{change.after[-1] if change.after else 'nothing'}",
-                    )
-                )
-        reports.append((info, report))
-    if as_json:
-        out.json([{"campaign": info.name, **report.as_dict()} for info, report in reports])
-    else:
-        for info, report in reports:
-            if report.ok:
-                out.console.print(
-                    f"[green]ok[/] {info.name}: {report.events} events, chain intact to {report.head_hash}; "
-                    f"{report.rolls_rederived} rolls re-derived, {report.rolls_pending} awaiting a seed reveal, "
-                    f"{report.table_rolls} table rolls in range"
-                )
-            else:
-                out.console.print(f"[red]FAILED[/] {escape(info.name)}: first bad event {escape(str(report.first))}")
-                for finding in report.findings[1:]:
-                    out.console.print(f"  also: {escape(str(finding))}")
-    failed = [r for _, r in reports if not r.ok]
-    if failed:
-        first = failed[0].first
-        raise (
-            VerificationError(f"verification failed at {first}")
-            if not as_json
-            else typer.Exit(VerificationError.exit_code)
-        )
-
-
-@app.command("demo")
-@handles_errors
-def demo(
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Replace the database file if it exists (its campaigns are lost).")
-    ] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
-
-    An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
-    from campaign.cli.demo import build_demo, demo_ids
-
-    if "://" not in state.db and state.db != ":memory:":
-        existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]
-        if existing and not replace:
-            raise InvalidInputError(
-                f"{state.db} already exists and may hold a real campaign: the demo writes to a new file. "
-                f"Name one with `campaign --db demo.db demo`, or add --replace to overwrite {state.db}"
-            )
-        for path in existing:
-            os.remove(path)
-    out = Output(as_json)
-    state.app = bootstrap(state.db, actor=state.actor, new_id=demo_ids())
-    summary = build_demo(state.app, out)
-    if as_json:
-        out.json(summary)
 
 
 def main() -> None:

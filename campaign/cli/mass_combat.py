@@ -8,26 +8,32 @@ from typing import Annotated, Any
 
 import orjson
 import typer
+from rich.markup import escape
 from rich.table import Table
 
+from campaign.cli import mass_combat_views
 from campaign.cli.common import (
     CampaignOpt,
     CommandIdOpt,
     DiceOpt,
     JsonOpt,
+    SizeOpt,
+    add_edit_command,
     add_roster_commands,
     add_table_commands,
     execute,
     make,
     open_app,
+    size_of,
 )
 from campaign.cli.output import Output, handles_errors
+from campaign.describe import words
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
-from campaign.rulesets.mass_combat.commands import parse_setup, replay_battle_day
+from campaign.rulesets.mass_combat import edit as mc_edit
+from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN
-from campaign.rulesets.mass_combat.quality import extraordinary_force
 from campaign.rulesets.mass_combat.state import CampaignState
 from campaign.rulesets.mass_combat.strength import Strength, troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
@@ -92,7 +98,7 @@ def _profile(
     return profile
 
 
-Men = Annotated[int, typer.Option("--men", help="Men in the unit.")]
+Men = Annotated[int | None, typer.Option("--men", hidden=True)]  # --size's first name
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
 Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
 ArmourOpt = Annotated[str, typer.Option("--armour", help="none, light, medium, heavy.")]
@@ -114,7 +120,8 @@ SetOpt = Annotated[list[str], typer.Option("--set", help="Any other profile fiel
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side")],
-    men: Men,
+    size: SizeOpt = None,
+    men: Men = None,
     quality: QualityOpt = "average",
     experience: Experience = None,
     armour: ArmourOpt = "none",
@@ -131,6 +138,7 @@ def muster(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+    men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
@@ -142,7 +150,8 @@ def muster(
 def raise_(
     name: str,
     side: Annotated[str, typer.Option("--side")],
-    men: Men,
+    size: SizeOpt = None,
+    men: Men = None,
     quality: QualityOpt = "average",
     random_quality: Annotated[bool, typer.Option("--random-quality", help="Roll 3d on the quality table.")] = False,
     experience: Experience = None,
@@ -161,6 +170,7 @@ def raise_(
     as_json: JsonOpt = False,
 ) -> None:
     """Raise a new unit and pay its recruitment cost from the side's treasury."""
+    men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
@@ -172,7 +182,7 @@ def raise_(
 @handles_errors
 def recruit(
     unit: str,
-    men: Men,
+    men: Annotated[int, typer.Option("--men", help="How many men join.")],
     quality: Annotated[str | None, typer.Option("--quality")] = None,
     free: Annotated[bool, typer.Option("--free", help="Conscripts or volunteers: nothing is paid.")] = False,
     dice: DiceOpt = None,
@@ -210,7 +220,7 @@ def ts(
             }
         )
     else:
-        out.console.print(f"{unit}: {strength}")
+        out.console.print(f"{escape(unit)}: {escape(words(str(strength)))}")
 
 
 @app.command("roster")
@@ -240,13 +250,13 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
-    view = Table(title=f"{info.name} — day {state.day}, month {state.month}")
+    view = Table(title=escape(f"{info.name} — day {state.day}, month {state.month}"))
     for column in ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status"):
         view.add_column(column)
     for r in rows:
         view.add_row(
-            str(r["unit"]),
-            str(r["side"]),
+            escape(str(r["unit"])),
+            escape(str(r["side"])),
             str(r["men"]),
             str(r["wounded"]),
             str(r["quality"]),
@@ -258,14 +268,16 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
     out.console.print(view)
     for side, money in sorted(state.treasury.items()):
-        out.console.print(f"treasury of {side}: ${money}")
+        out.console.print(f"treasury of {escape(side)}: ${money}")
 
 
 @app.command("battle")
 @handles_errors
 def battle(
     setup_file: Annotated[Path, typer.Argument(help="The battle set-up, TOML or JSON (see README).")],
-    continue_: Annotated[str | None, typer.Option("--continue", help="Battle id: another day of that battle.")] = None,
+    continue_: Annotated[
+        str | None, typer.Option("--continue", help="The battle (its name or number): another day of it.")
+    ] = None,
     more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
     dice: DiceOpt = None,
     campaign: CampaignOpt = None,
@@ -356,14 +368,14 @@ app.command("march")(_days("march"))
 @app.command("loot")
 @handles_errors
 def loot(
-    battle_id: str,
+    battle: Annotated[str, typer.Argument(help="The battle: its name or number.")],
     side: Annotated[str, typer.Option("--side", help="The side that held the field.")],
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
-    execute(campaign, make(mct.Loot, battle_id=battle_id, side=side), command_id=command_id, as_json=as_json)
+    execute(campaign, make(mct.Loot, battle_id=battle, side=side), command_id=command_id, as_json=as_json)
 
 
 @app.command("ransom")
@@ -451,59 +463,10 @@ def treason(
     execute(campaign, make(mct.Treason, unit_name=unit), dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("es")
-@handles_errors
-def es(
-    points: int,
-    bonus: Annotated[int, typer.Option("--bonus", help="Power stones, items, drugs: +ES.")] = 0,
-    mana: Annotated[str, typer.Option("--mana", help="low, normal or very_high")] = "normal",
-    campaign: CampaignOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Extraordinary Force from the character points invested (§2.13)."""
-    _, _, in_force = _in_force(campaign)
-    key = f"extraordinary_modifiers.mana_{mana}_pct"
-    if not in_force.has(key):
-        raise InvalidInputError("--mana is low, normal or very_high")
-    value = extraordinary_force(in_force, points, bonus=bonus, mana_pct=in_force.number(key))
-    out = Output(as_json)
-    if as_json:
-        out.json({"points": points, "bonus": bonus, "mana": mana, "es": value})
-    else:
-        out.console.print(f"{points} points{f' + {bonus}' if bonus else ''} at {mana} mana → ES {value}")
-
-
-@app.command("replay")
-@handles_errors
-def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
-    """Re-run a recorded battle day on its own dice with the tables then in force; report any difference."""
-    recorded, recomputed = _reevaluate(seq, campaign)
-    same = recorded == recomputed
-    out = Output(as_json)
-    if as_json:
-        out.json({"seq": seq, "same": same, "recorded": recorded, "recomputed": recomputed})
-    else:
-        out.console.print(
-            f"battle day at #{seq}: {len(recorded)} steps; "
-            + ("re-running it gives the same outcome" if same else "[red]the engine now decides differently[/]")
-        )
-    if not same:
-        raise typer.Exit(3)
-
-
-def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    events = list(ledger.store.read(info.campaign_id))
-    record = next((e for e in events if e.seq == battle_seq), None)
-    if record is None or record.payload.get("rule") != "battle_day":
-        raise InvalidInputError(f"event {battle_seq} is not a recorded battle day")
-    _, tables = ledger.in_force(info, PLUGIN, battle_seq - 1)
-    command = [e for e in events if e.meta.get("command_id") == record.meta.get("command_id")]
-    return replay_battle_day(tables, record, command)
-
-
+app.command("es")(mass_combat_views.es)
+app.command("replay")(mass_combat_views.replay)
 add_roster_commands(
     app, mcc.Transfer, mcc.Disband, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
 )
+add_edit_command(app, mc_edit.Edit)
 add_table_commands(app, PLUGIN, mcc.HouseRule, "Mass Combat", "casualties.offset_base")

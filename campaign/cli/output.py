@@ -3,24 +3,42 @@
 from __future__ import annotations
 
 import functools
+import random
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+import click
 import orjson
 import typer
 from rich.console import Console
+from rich.errors import MarkupError
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
-from campaign.describe import describe
+from campaign.describe import describe, kind, readable, value
 from events.envelope import RecordedEvent
-from events.errors import CampaignError
+from events.errors import CampaignError, ConcurrencyError
 from events.store import AppendResult
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class _Console(Console):
+    """A console that never fails on user text: text read as broken markup (a name holding ``[/]`` that a
+    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        try:
+            return super().render_str(text, **kwargs)
+        except MarkupError:
+            return super().render_str(text, **{**kwargs, "markup": False})
 
 
 class Output:
@@ -31,7 +49,7 @@ class Output:
     def console(self) -> Console:
         # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
         width = None if sys.stdout.isatty() else 140
-        return Console(highlight=False, width=width)
+        return _Console(highlight=False, width=width)
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -50,8 +68,8 @@ class Output:
         if result.duplicate:
             console.print("[yellow]this command id was already recorded; nothing new was appended[/]")
         console.print(headline)
-        for event in result.events:
-            console.print(f"  [dim]#{event.seq}[/] {escape(describe(event, names))}")
+        for event, text in readable(result.events, names or {}):
+            console.print(f"  [dim]#{event.seq}[/] {escape(text)}")
         console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
 
     def events_table(
@@ -63,7 +81,7 @@ class Output:
     ) -> None:
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
-        table.add_column("type")
+        table.add_column("kind")
         table.add_column("by")
         table.add_column("what happened")
         for e in events:
@@ -71,14 +89,16 @@ class Output:
             what = escape(describe(e, names))
             table.add_row(
                 f"[strike]{e.seq}[/]" if gone else str(e.seq),
-                e.type,
-                str(e.meta.get("actor", "")),
+                kind(e.type),
+                escape(str(e.meta.get("actor", ""))),
                 f"[dim](retracted)[/] {what}" if gone else what,
             )
         self.console.print(table)
 
     def progress(self, total: int | None, description: str) -> Progress:
         """A progress bar on stderr for long work; silent under --json or off a terminal."""
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
         return Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
@@ -102,23 +122,82 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from campaign.cli.inputs import checked_arguments
+
         try:
-            return fn(*args, **kwargs)
+            checked = checked_arguments(kwargs)
+            for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+                try:
+                    return fn(*args, **checked)
+                except ConcurrencyError as exc:
+                    if attempt == CONFLICT_ATTEMPTS:
+                        raise ConcurrencyError(_conflict(exc, attempt)) from None
+                    time.sleep(random.uniform(0.02, 0.1) * attempt)
+            raise AssertionError("unreachable")
         except CampaignError as exc:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
+        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception:
+            damaged = _damaged_event()
+            if damaged is None:
+                raise  # a defect of the program, not of the data: the traceback is for its developers
+            raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
+
+
+CONFLICT_ATTEMPTS = 3
+"""How many times a command that met another writer's append is run again, on the new head, before giving up."""
+
+
+def _conflict(exc: ConcurrencyError, attempts: int) -> str:
+    """A conflict in words, naming the campaign by its name when it can be read."""
+    from campaign.cli.common import state
+
+    name = None
+    if exc.campaign_id is not None and state.app is not None:
+        try:
+            found = state.app.ledger.directory.get(exc.campaign_id)
+            name = found.name if found is not None else None
+        except CampaignError:
+            name = None
+    what = f"campaign {name!r}" if name else (f"campaign {exc.campaign_id}" if exc.campaign_id else "the database")
+    return (
+        f"{what} was being written by someone else at the same time; tried {attempts} times on the new state "
+        f"and gave up ({exc}). Nothing was recorded: run the command again"
+    )
+
+
+def _damaged_event() -> CampaignError | None:
+    """After an unexpected failure: an event of the open database that was damaged by hand, if any (named,
+    exit 3), since a stored event that is not of its schema can break any command that reads it."""
+    from campaign.cli.common import state
+    from events.registry import registry
+    from events.verify import first_damaged
+
+    if state.app is None:
+        return None
+    store = state.app.ledger.store
+    try:
+        for campaign_id in store.campaign_ids():
+            found = first_damaged(store.read(campaign_id), registry)
+            if found is not None:
+                return found
+    except Exception:  # the first failure is the one to show
+        return None
+    return None
 
 
 def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str) -> None:
     """The rule tables in force (house rules included) under ``prefix``, each value with its provenance."""
     rows = sorted((p, s) for p, s in values.items() if p.startswith(prefix))
     if out.as_json:
-        out.json({p: {"value": s.value, "source": s.source} for p, s in rows})
+        out.json({p: {"value": s.value, "tag": s.tag, "erratum": s.errata, "source": s.source} for p, s in rows})
         return
     view = Table(title=title)
-    for column in ("path", "value", "provenance"):
+    for column in ("path", "value", "tag", "erratum", "provenance"):
         view.add_column(column)
     for path, sourced in rows:
-        view.add_row(path, escape(str(sourced.value)), escape(sourced.source))
+        view.add_row(path, escape(value(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
     out.console.print(view)

@@ -10,91 +10,19 @@ import orjson
 import typer
 from rich.markup import escape
 
+from campaign import views
 from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
 from campaign.cli.output import Output, handles_errors
-from campaign.describe import describe, unit_names
-from campaign.exchange import export_lines, import_campaign
+from campaign.describe import kind, words
+from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
-from campaign.timeline import AmendReport, Sandbox, Timeline, branch, command_groups
-from events.dice.derive import derive_faces
-from events.envelope import RecordedEvent
-from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.registry import registry
-from events.timeline import effective, retracted
-from events.verify import verify_events
+from campaign.timeline import AmendReport, Timeline, branch
+from events.errors import InvalidInputError
 
 
 def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str, Any]:
     ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    events = list(ledger.store.read(info.campaign_id))
-    gone = retracted(events)
-    if roll is not None:
-        dice = [e for e in events if e.type == "dice.rolled" and e.payload["roll_index"] == roll]
-        if not dice:
-            raise NotFoundError(f"no roll #{roll} in this campaign")
-        seq = dice[0].seq
-    if seq is None or not 1 <= seq <= len(events):
-        raise NotFoundError(f"no event {seq} in this campaign (it has {len(events)})")
-    event = events[seq - 1]
-    groups = command_groups(events)
-    group = next(g for g in groups if g.first_seq <= seq <= g.last_seq)
-    names = unit_names(events)
-    chain = verify_events(info.campaign_id, events[:seq], registry)
-    revealed = {e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in events if e.type == "dice.seed_revealed"}
-    dice_checks = []
-    for d in (e for e in group.events if e.type == "dice.rolled"):
-        p = d.payload
-        if p["source"] == "table":
-            dice_checks.append({"roll": p["roll_index"], "check": f"table dice entered by {p['entered_by']}"})
-        elif p["seed_epoch"] in revealed:
-            again = derive_faces(
-                revealed[p["seed_epoch"]], info.dice_id or info.campaign_id, p["roll_index"], p["count"], p["sides"]
-            )
-            dice_checks.append(
-                {
-                    "roll": p["roll_index"],
-                    "check": "re-derived from the revealed seed: "
-                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}"),
-                }
-            )
-        else:
-            dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
-    users = []
-    indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
-    for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
-        if e.type == "rules.applied" and indexes & set(e.payload["dice"]):
-            users.append({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]})
-    rule_check = "no rule applied"
-    if group.issued is not None and group.outcomes:
-        before = [e for e in events if e.seq < group.first_seq]
-        sandbox = Sandbox(ledger, before)
-        try:
-            rerun = sandbox.run(info.campaign_id, group)
-            same = [o["outcome"] for o in command_groups(rerun)[0].outcomes] == [o["outcome"] for o in group.outcomes]
-            rule_check = "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
-        except CampaignError as exc:
-            rule_check = f"cannot be re-evaluated: {exc}"
-    clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
-    return {
-        "seq": seq,
-        "type": event.type,
-        "retracted": seq in gone,
-        "what": describe(event, names),
-        "actor": event.meta.get("actor"),
-        "recorded_at": event.meta.get("recorded_at"),
-        "command": group.issued.payload["command"] if group.issued else event.meta.get("command"),
-        "inputs": group.issued.payload["args"] if group.issued else None,
-        "explanations": [o["explanation"] for o in group.outcomes],
-        "clauses": clauses,
-        "checks": {
-            "chain": "intact up to here" if chain.ok else f"BROKEN: {chain.first}",
-            "dice": dice_checks,
-            "rule": rule_check,
-        },
-        "dice_used_by": users,
-        "hash": event.hash,
-    }
+    return views.audit(ledger, ledger.resolve(campaign), seq, roll)
 
 
 def register(app: typer.Typer) -> None:
@@ -110,7 +38,9 @@ def register(app: typer.Typer) -> None:
         """Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        Output(as_json).appended(Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{info.name}[/]:")
+        Output(as_json).appended(
+            Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{escape(info.name)}[/]:"
+        )
 
     @app.command("amend")
     @handles_errors
@@ -195,25 +125,38 @@ def register(app: typer.Typer) -> None:
         found = _audit(seq, roll, campaign)
         out = Output(as_json)
         if as_json:
-            out.json(found)
+            out.json({k: v for k, v in found.items() if k != "entered"})
             return
         c = out.console
-        c.print(
-            f"#{found['seq']} {found['type']}{' [yellow](retracted)[/]' if found['retracted'] else ''}: {found['what']}"
-        )
-        c.print(
-            f"entered by {found['actor']} at {found['recorded_at']}; command {found['command']} {found['inputs'] or ''}"
-        )
+        retracted = " [yellow](retracted)[/]" if found["retracted"] else ""
+        c.print(f"#{found['seq']} {kind(found['type'])}{retracted}: {escape(found['what'])}")
+        c.print(f"entered by {escape(str(found['actor']))} at {found['recorded_at']}: {escape(found['entered'])}")
         for text in found["explanations"]:
-            c.print(f"  {text}")
+            c.print(f"  {escape(words(text))}")
         if found["clauses"]:
             c.print(f"rule: {', '.join(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
-        for d in found["checks"]["dice"]:
-            c.print(f"roll #{d['roll']}: {d['check']}")
+        for rolls, check in _roll_runs(found["checks"]["dice"]):
+            c.print(f"{rolls}: {escape(check)}")
+        if found["seed_chosen"] and found["checks"]["dice"]:
+            c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
         c.print(f"rule check: {found['checks']['rule']}")
+        # The explanations of this command are printed above: only other commands' (retracted ones, re-runs).
         for use in found["dice_used_by"]:
-            c.print(f"  used at #{use['seq']}{' (retracted)' if use['retracted'] else ''}: {use['explanation']}")
+            if use["explanation"] not in found["explanations"] or use["retracted"]:
+                gone = " (retracted)" if use["retracted"] else ""
+                c.print(f"  also used at #{use['seq']}{gone}: {escape(words(use['explanation']))}")
+
+
+def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Consecutive rolls with the same check, said once: "rolls #0–#16: re-derived …: matches"."""
+    runs: list[tuple[int, int, str]] = []
+    for d in checks:
+        if runs and runs[-1][2] == d["check"] and runs[-1][1] == d["roll"] - 1:
+            runs[-1] = (runs[-1][0], d["roll"], d["check"])
+        else:
+            runs.append((d["roll"], d["roll"], d["check"]))
+    return [(f"roll #{a}" if a == b else f"rolls #{a}–#{b}", check) for a, b, check in runs]
 
 
 def register_exchange(app: typer.Typer) -> None:
@@ -229,7 +172,7 @@ def register_exchange(app: typer.Typer) -> None:
         ledger = open_app().ledger
         parent = ledger.resolve(campaign)
         result = branch(ledger, parent, name, at)
-        Output(as_json).appended(result, f"[bold]{name}[/] branches from {parent.name} at #{at}:")
+        Output(as_json).appended(result, f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}:")
 
     @app.command("export")
     @handles_errors
@@ -244,18 +187,24 @@ def register_exchange(app: typer.Typer) -> None:
         """Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets."""
         ledger = open_app().ledger
         info = ledger.resolve(campaign)
-        lines = list(export_lines(ledger, info, with_secrets=with_secrets))
-        data = b"".join(line + b"\n" for line in lines)
         out = Output(as_json)
         if output is None:
-            sys.stdout.buffer.write(data)  # the export itself is the output
+            for line in export_lines(ledger, info, with_secrets=with_secrets):
+                sys.stdout.buffer.write(line + b"\n")  # the export itself is the output
             sys.stdout.flush()
             return
-        output.write_bytes(data)
+        count = -1
+        try:
+            with output.open("wb") as handle:
+                for line in export_lines(ledger, info, with_secrets=with_secrets):
+                    handle.write(line + b"\n")
+                    count += not line.startswith(b'{"secret"')
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
         if as_json:
-            out.json({"file": str(output), "events": len(lines) - 1})
+            out.json({"file": str(output), "events": count})
         else:
-            out.console.print(f"wrote {len(lines) - 1} events of {info.name} to {output}")
+            out.console.print(escape(f"wrote {count} events of {info.name} to {output}"))
 
     @app.command("import")
     @handles_errors
@@ -263,42 +212,40 @@ def register_exchange(app: typer.Typer) -> None:
         """Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a
         file with any fault is refused whole."""
         try:
-            raw = path.read_bytes().splitlines()
+            handle = path.open("rb")
         except OSError as exc:
             raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
         out = Output(as_json)
-        with out.progress(len(raw), "checking and importing") as progress:
-            task = progress.add_task("checking and importing", total=len(raw))
+        with handle, out.progress(None, "checking and importing") as progress:
+            task = progress.add_task("checking and importing", total=None)
 
             def lines() -> Any:
-                for line in raw:
+                for line in read_lines(handle):
                     progress.advance(task)
                     yield line
 
-            result = import_campaign(open_app().ledger, lines())
+            try:
+                sink = import_campaign(open_app(create=True).ledger, lines())
+            except OSError as exc:
+                raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+        assert sink.last is not None
         if as_json:
-            out.json(
-                {
-                    "campaign_id": result.events[0].campaign_id,
-                    "events": len(result.events),
-                    "head_hash": result.head.hash,
-                }
-            )
+            out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
         else:
-            out.console.print(f"imported {len(result.events)} events; head {result.head.hash}")
+            out.console.print(f"imported {sink.count} events; head {sink.last.hash}")
 
 
 def _amend_changes(items: list[str]) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise InvalidInputError(f"--set takes INPUT=VALUE, not {item!r}")
+        if not sep or not key.strip() or not raw.strip():
+            raise InvalidInputError(f"--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}")
         if raw[:1] in "[{":
             try:
                 changes[key.strip()] = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or mapping") from None
+                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or object") from None
         else:
             changes[key.strip()] = parse_value(raw)
     return changes
@@ -319,17 +266,3 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         )
         for dropped_seq, command in report.dropped:
             out.console.print(f"    #{dropped_seq} {command}")
-
-
-def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
-    """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
-    names = unit_names(events)
-    gone = retracted(events)
-    chosen = events if show_all else effective(events)
-    if unit is not None:
-        ids = {k for k, v in names.items() if v == unit} | {unit}
-        chosen = [e for e in chosen if e.payload.get("unit_id") in ids or e.payload.get("officer_id") in ids]
-    if battle is not None:
-        ids = {k for k, v in names.items() if v == battle} | {battle}
-        chosen = [e for e in chosen if e.payload.get("battle_id") in ids]
-    return [(e, e.seq in gone) for e in chosen]

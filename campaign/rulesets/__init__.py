@@ -18,6 +18,8 @@ class RulesetInfo:
     name: str
     package: str
     version: str
+    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…). Every rule
+    application records it, so re-evaluating a log tells a rules change from an altered log."""
     seed: str
     title: str
     prefix: str
@@ -27,19 +29,19 @@ class RulesetInfo:
 RULESETS: dict[str, RulesetInfo] = {
     r.name: r
     for r in (
-        RulesetInfo("fighting-spirit", "fighting_spirit", "0.1", "000", "Five-grade morale (Stargrunt II-like)", "fs"),
+        RulesetInfo("fighting-spirit", "fighting_spirit", "0.2", "000", "Five-grade morale (Stargrunt II-like)", "fs"),
         RulesetInfo(
-            "disorder", "disorder", "0.1", "001", "Disorder markers and officer careers (Napoleonic skirmish)", "dis"
+            "disorder", "disorder", "0.2", "001", "Disorder markers and officer careers (Napoleonic skirmish)", "dis"
         ),
         RulesetInfo(
             "mass-combat",
             "mass_combat",
-            "0.1",
+            "0.2",
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",
         ),
-        RulesetInfo("grimdark", "grimdark", "0.1", "004", "One Page Rules Grimdark Future: morale and campaign", "gf"),
+        RulesetInfo("grimdark", "grimdark", "0.2", "004", "One Page Rules Grimdark Future: morale and campaign", "gf"),
     )
 }
 

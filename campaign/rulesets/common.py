@@ -3,7 +3,8 @@ the one command that belongs to no ruleset (a plain roll of the campaign's dice)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
@@ -13,8 +14,9 @@ from campaign.rulesets.decision import problems
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
 from events.errors import InvalidInputError
+from events.families.roster import UnitProfileChanged
 from events.families.rules import TableOverridden
-from events.registry import Event
+from events.registry import Event, JsonValue
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S")
@@ -36,6 +38,7 @@ class RosterUnit(Protocol):
 
 U_co = TypeVar("U_co", bound=RosterUnit, covariant=True)
 U = TypeVar("U", bound=RosterUnit)
+Item = TypeVar("Item")
 
 
 class Roster(Protocol[U_co]):
@@ -44,12 +47,42 @@ class Roster(Protocol[U_co]):
     def unit_by_name(self, name: str) -> U_co | None: ...
 
 
+def same_name(a: str, b: str) -> bool:
+    """Two names a person means as one: spaces around them and letter case do not count."""
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """ "; did you mean 'Alpha'?" with the names close to ``name`` (difflib), or nothing when none is."""
+    names = sorted(set(known))
+    by_fold = {n.casefold(): n for n in names}
+    close = difflib.get_close_matches(name.strip().casefold(), list(by_fold), n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(repr(by_fold[c]) for c in close)}?" if close else ""
+
+
+def named(items: Iterable[Item], name: str, key: Any) -> Item | None:
+    """The item whose ``key`` is ``name`` exactly, else the one it names case-insensitively and trimmed."""
+    listed = list(items)
+    exact = next((i for i in listed if key(i) == name), None)
+    return exact or next((i for i in listed if same_name(key(i), name)), None)
+
+
+def check_new_battle(name: str, fought: Iterable[str]) -> None:
+    """A new battle's name is its own: a battle is referred to by it (or its number) later."""
+    taken = next((b for b in fought if same_name(b, name)), None)
+    if taken is not None:
+        raise InvalidInputError(f"a battle named {taken!r} was fought already: give this one a name of its own")
+
+
 def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
-    """The roster unit of that name (or id); with ``active``, a disbanded one is refused."""
-    found = state.unit_by_name(name)
+    """The roster unit of that name (or id; letter case and spaces around it aside); with ``active``, a
+    disbanded one is refused. An unknown name is answered with the close ones."""
+    found = state.unit_by_name(name) or named(state.roster.values(), name, lambda u: u.name)
     if found is None:
-        known = ", ".join(sorted(u.name for u in state.roster.values())) or "none yet"
-        raise InvalidInputError(f"unknown unit {name!r} (units: {known})")
+        every = [u.name for u in state.roster.values()]
+        hint = did_you_mean(name, every)
+        known = hint or f" (units: {', '.join(sorted(every)) or 'none yet'})"
+        raise InvalidInputError(f"unknown unit {name.strip()!r}{known}")
     if active and found.disbanded:
         raise InvalidInputError(f"{found.name} was disbanded ({found.disbanded})")
     return found
@@ -71,8 +104,11 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
     """A unit about to join the roster: a name and a side, a name not taken, and a valid ``what`` profile."""
     if not name.strip() or not side.strip():
         raise InvalidInputError("a unit needs a name and a side")
-    if state.unit_by_name(name) is not None:
-        raise InvalidInputError(f"a unit named {name!r} is already on the roster")
+    taken = state.unit_by_name(name) or named(state.roster.values(), name, lambda u: u.name)
+    if taken is not None:
+        raise InvalidInputError(
+            f"a unit named {taken.name!r} is already on the roster (names differ by more than case)"
+        )
     try:
         return model.model_validate(profile)
     except ValidationError as exc:
@@ -97,6 +133,8 @@ class HouseRule(Command[S, T]):
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
         check_override(s.tables.values, self.path, self.value)
+        if self.path in s.tables.refused:  # R2-36: no rule reads it
+            raise InvalidInputError(s.tables.refused[self.path])
         self.check_value(s.tables)
         return [
             TableOverridden(
@@ -109,12 +147,54 @@ class HouseRule(Command[S, T]):
         ]
 
 
+SIZES = frozenset({"men", "models", "size"})
+"""A unit's strength moves only by what happens to it (recruits, transfers, losses), never by an edit."""
+
+
+class EditUnit(Command[S, T]):
+    """Change fields of a unit's profile (a troop type left out at muster, a mistyped value), checked as a
+    muster checks them. Each ruleset subclasses it under its own name (``gf.edit``)."""
+
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=NAME_MAX)
+    changes: dict[str, JsonValue] = Field(min_length=1, max_length=50)
+
+    def check(self, tables: T, profile: Any) -> None:
+        """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
+
+    def decide(self, s: Situation[S, T]) -> list[Event]:
+        roster: Any = s.state  # every ruleset's state is a roster of units with a pydantic profile
+        unit: Any = find_unit(roster, self.unit_name)
+        current = unit.profile.model_dump(mode="json")
+        unknown = sorted(set(self.changes) - set(current))
+        if unknown:
+            raise InvalidInputError(
+                f"the profile of {unit.name} has no {', '.join(unknown)}: its fields are {', '.join(sorted(current))}"
+            )
+        sizes = sorted(SIZES & set(self.changes))
+        if sizes:
+            raise InvalidInputError(
+                f"the {sizes[0]} of {unit.name} change by recruits, transfers and losses, not by an edit"
+            )
+        try:
+            profile = type(unit.profile).model_validate({**current, **self.changes})
+        except ValidationError as exc:
+            raise InvalidInputError(f"not a profile for {unit.name}: {problems(exc, 'profile')}") from None
+        self.check(s.tables, profile)
+        checked = profile.model_dump(mode="json")
+        changed = {k: v for k, v in checked.items() if v != current.get(k)}
+        if not changed:
+            raise InvalidInputError(f"the profile of {unit.name} has those values already: nothing to change")
+        return [UnitProfileChanged(unit_id=unit.unit_id, profile=changed)]
+
+
 class RollDice(Command[None, None]):
     """A roll of the campaign's dice for anything the rules do not cover (a scatter, a random event)."""
 
     name: ClassVar[str] = "ledger.roll"
 
-    notation: str = Field(min_length=1, max_length=40)
+    notation: str = Field(min_length=1, max_length=200)
     purpose: str = Field(max_length=200)
 
     def decide(self, s: Situation[None, None]) -> list[Event]:

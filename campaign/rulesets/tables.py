@@ -1,6 +1,7 @@
 """Rule tables as data: every value carries its provenance tag, and a campaign may override any of them.
 
-A ruleset's tables are a TOML document in which each leaf is ``{ value = …, source = "…" }``. They are
+A ruleset's tables are a TOML document in which each leaf is ``{ value = …, source = "…" }`` (and
+``erratum = "R2-n"`` where a second-edition erratum decided it). They are
 addressed by dotted paths (``threats.leader_lost.medium``). A house rule replaces one value; it is an event
 in the log, so the tables in force at any point of a campaign are the base tables plus the overrides
 recorded before it. Pure: the file is read by :mod:`campaign.tables`, not here.
@@ -8,19 +9,40 @@ recorded before it. Pure: the file is read by :mod:`campaign.tables`, not here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import orjson
 
 from events.errors import InvalidInputError
 
 Value = int | str | bool | list[Any]
+
+TAGS = ("SEED-DERIVED", "SEED", "PUB", "INF", "PLACEHOLDER", "HOUSE RULE")
+"""RULES.md's provenance tags (and a house rule's), longest first so that SEED-DERIVED is not read as SEED."""
+_TAG = re.compile(r"^(" + "|".join(re.escape(t) for t in TAGS) + r")\b")
+_ERRATUM = re.compile(r"\bR2-\d+\b")
 
 
 @dataclass(frozen=True, slots=True)
 class Sourced:
     value: Any
     source: str
+    erratum: str = ""  # the second-edition erratum (R2-n) that decided this value, if any
+
+    @property
+    def tag(self) -> str:
+        """The provenance tag the source begins with (RULES.md's table of tags), or HOUSE RULE."""
+        found = _TAG.match(self.source)
+        return found.group(1) if found else ""
+
+    @property
+    def errata(self) -> str:
+        """The R2 errata behind this value: the one named, and any its source cites."""
+        named = [self.erratum] if self.erratum else []
+        return ", ".join(dict.fromkeys([*named, *_ERRATUM.findall(self.source)]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +58,8 @@ class RuleTables:
     ``Tables`` adds the lookups its rules need."""
 
     values: Mapping[str, Sourced]
+    refused: Mapping[str, str] = field(default_factory=dict)
+    """Paths a house rule may not name, with the words that refuse it (R2-36: no rule reads them)."""
 
     def value(self, path: str) -> Any:
         try:
@@ -56,8 +80,11 @@ class RuleTables:
         return self.values[path].source
 
 
+LEAF_KEYS = frozenset({"value", "source"})
+
+
 def _is_leaf(node: Any) -> bool:
-    return isinstance(node, dict) and set(node) == {"value", "source"}
+    return isinstance(node, dict) and LEAF_KEYS <= set(node) <= LEAF_KEYS | {"erratum"}
 
 
 def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]:
@@ -68,7 +95,7 @@ def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]
         if _is_leaf(node):
             if isinstance(node["value"], float):
                 raise ValueError(f"{path}: table values are integers, strings, booleans or lists, not floats")
-            out[path] = Sourced(node["value"], str(node["source"]))
+            out[path] = Sourced(node["value"], str(node["source"]), str(node.get("erratum", "")))
         elif isinstance(node, dict):
             out.update(flatten(node, path + "."))
     return out
@@ -100,7 +127,7 @@ def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]
     out = dict(values)
     for o in overrides:
         check_override(out, o.path, o.value)
-        out[o.path] = Sourced(o.value, o.source)
+        out[o.path] = Sourced(o.value, o.source, out[o.path].erratum)
     return out
 
 
@@ -116,3 +143,25 @@ def parse_value(text: str) -> Value:
     if "." in stripped and stripped.replace(".", "", 1).lstrip("-").isdigit():
         raise InvalidInputError(f"{text!r}: table values are whole numbers")
     return stripped
+
+
+T = TypeVar("T")
+
+
+def tables_in_force_cache(
+    base: Mapping[str, Sourced], typed: Callable[[dict[str, Sourced]], T], size: int = 64
+) -> Callable[[Iterable[Override]], T]:
+    """``typed`` tables under a campaign's house rules, built once per set of them: a fold asks for them at every
+    event. The key is the overrides' JSON, since a house-rule value may be a list (not hashable)."""
+    cache: dict[str, T] = {}
+
+    def tables(overrides: Iterable[Override]) -> T:
+        chosen = tuple(overrides)
+        key = orjson.dumps([[o.path, o.value] for o in chosen]).decode()
+        if key not in cache:
+            if len(cache) >= size:
+                cache.clear()
+            cache[key] = typed(apply_overrides(base, chosen))
+        return cache[key]
+
+    return tables

@@ -168,8 +168,7 @@ def parse_table_dice(text: str) -> list[int]:
         raise DiceError("--dice needs the faces rolled, e.g. --dice 4,2")
     faces: list[int] = []
     for part in parts:
-        try:
-            faces.append(int(part))
-        except ValueError:
-            raise DiceError(f"{part!r} is not a die face: --dice takes whole numbers such as 4,2") from None
+        if not (part.isascii() and part.isdigit() and len(part) <= 3):
+            raise DiceError(f"{part[:20]!r} is not a die face: --dice takes whole numbers such as 4,2")
+        faces.append(int(part))
     return faces

@@ -21,7 +21,7 @@ _PATTERN = re.compile(
     r"""^\s*(?P<count>\d+)?\s*d\s*(?P<sides>\d+)?
         \s*(?:(?P<step>[+-]\s*\d+)\s*steps?)?
         \s*(?P<mod>[+-]\s*\d+)?\s*$""",
-    re.IGNORECASE | re.VERBOSE,
+    re.IGNORECASE | re.VERBOSE | re.ASCII,
 )
 
 
@@ -94,6 +94,8 @@ def parse(text: str) -> DiceSpec:
         )
     if not match["count"] and not match["sides"]:
         raise DiceError(f"malformed dice notation {text!r}: say which die, e.g. d6, or 3d for three GURPS d6s")
+    if any(len(part) > 9 for part in match.groups() if part):
+        raise DiceError(f"dice notation {text[:40]!r}: a number in it is out of range (modifiers are ±{MAX_MODIFIER})")
     count = int(match["count"]) if match["count"] else 1
     sides = int(match["sides"]) if match["sides"] else 6  # GURPS: "3d" means three six-sided dice
     step = int(match["step"].replace(" ", "")) if match["step"] else 0

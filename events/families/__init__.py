@@ -1,5 +1,29 @@
 """One module per event family. Importing this package registers every event type."""
 
-from events.families import battle, calendar, campaign, career, dice, economy, morale, roster, rules, timeline
+from events.families import (
+    battle,
+    calendar,
+    campaign,
+    career,
+    dice,
+    economy,
+    membership,
+    morale,
+    roster,
+    rules,
+    timeline,
+)
 
-__all__ = ["battle", "calendar", "campaign", "career", "dice", "economy", "morale", "roster", "rules", "timeline"]
+__all__ = [
+    "battle",
+    "calendar",
+    "campaign",
+    "career",
+    "dice",
+    "economy",
+    "membership",
+    "morale",
+    "roster",
+    "rules",
+    "timeline",
+]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import SerializerFunctionWrapHandler, model_serializer
+
 from events.registry import Event, registry
 
 
@@ -19,3 +23,14 @@ class CampaignCreated(Event):
     dice_campaign_id: str | None = None
     """The campaign id its dice are derived with, when not its own: a branch keeps its parent's, so that
     the rolls it shares with the parent still verify."""
+    seed_chosen: bool = False
+    """True when the campaign's creator typed its seed in (``new --seed``) rather than drawing it: whoever
+    chose it knew every roll in advance. ``verify`` and ``audit`` flag it. Left out of the payload when false,
+    so the creation events of drawn seeds keep the bytes they always had."""
+
+    @model_serializer(mode="wrap")
+    def _omit_drawn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("seed_chosen"):
+            data.pop("seed_chosen", None)
+        return data

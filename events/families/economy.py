@@ -42,6 +42,9 @@ class PaySettled(Event):
     penalty: int
     paid_streak: int
     bonus_morale: int
+    owed: int = 0
+    """Pay still owed after it (arrears counted in days, RULES.md R2-19)."""
+    unpaid_days: int = 0
 
 
 @registry.register

@@ -19,6 +19,17 @@ class UnitMustered(Event):
 
 
 @registry.register
+class UnitProfileChanged(Event):
+    """Fields of a unit's profile were corrected or changed (``campaign <ruleset> edit``): only those given,
+    each with its new value under its ruleset's unit profile schema."""
+
+    event_name = "roster.unit_profile_changed"
+
+    unit_id: str
+    profile: dict[str, JsonValue]
+
+
+@registry.register
 class UnitQualityChanged(Event):
     """A unit's quality, experience or commander changed outside battle (a new commander, training)."""
 

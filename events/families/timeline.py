@@ -21,6 +21,9 @@ class CommandIssued(Event):
     """The roll indexes it used, in order (None: recorded before this was kept; its rules name them)."""
     ids: tuple[str, ...] | None = None
     """The ids it gave the units and battles it created, in order, so that a re-run gives the same."""
+    ruleset_version: str | None = None
+    """The version of the rules it ran under (None: a command of no ruleset, or recorded before this was kept,
+    which was under the first edition, 0.1)."""
 
 
 @registry.register

@@ -20,7 +20,7 @@ from campaign.tables import base_values
 from tests.services import MassCombat
 
 T = Tables(base_values("mass_combat"))
-SEED = hashlib.sha256(b"ten battles for Bannok").digest()
+SEED = hashlib.sha256(b"ten battles for Bannok, 2nd ed").digest()  # R2-13 reordered the dice
 
 
 def quality_for(experience: int) -> str:
@@ -43,19 +43,38 @@ class Expected:
     gone: bool = False
     missed_total: int = 0
 
-    def payday(self, paid: bool) -> None:
-        if paid:
+    owed_months: int = 0
+    unpaid_days: int = 0
+    anchor_day: int = 0
+
+    def current(self, day: int) -> int:
+        """RULES.md R2-19 (c): while pay is owed the penalty stands; paid, it falls by 1 every 2nd day."""
+        return self.penalty if self.owed_months else max(0, self.penalty - (day - self.anchor_day) // 2)
+
+    def unpaid_day(self) -> None:
+        self.unpaid_days += 1
+        self.penalty += 1 if self.unpaid_days == 1 else 2
+
+    def payday(self, pct: int, day: int) -> None:
+        """A month's end paying ``pct`` % of a month: arrears are cleared only by paying them too (R2-19 (c))."""
+        self.penalty = self.current(day)
+        self.anchor_day = day
+        owed = 1 + self.owed_months - pct // 100
+        if owed <= 0:
+            self.owed_months = 0
             self.paid_streak += 1
             self.missed_streak = 0
-            if self.penalty and self.paid_streak % 2 == 0:
-                self.penalty -= 1
-        else:
-            self.missed_streak += 1
-            self.missed_total += 1
-            self.paid_streak = 0
-            self.penalty += 1 if self.missed_streak == 1 else 2
-            if self.quality in ("veteran", "elite"):  # never below Morale 14 from non-payment
-                self.penalty = min(self.penalty, max(0, T.number(f"quality.{self.quality}.morale") - 14))
+            self.unpaid_days = 0
+            return
+        self.missed_streak += 1
+        self.missed_total += 1
+        self.paid_streak = 0
+        self.owed_months = owed
+        self.unpaid_day()
+
+    def days_passed(self, days: int) -> None:
+        for _ in range(days if self.owed_months else 0):
+            self.unpaid_day()
 
 
 def setup(n: int, active: dict[str, Expected]) -> dict[str, Any]:
@@ -125,9 +144,11 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             activity, days = ("march", 4) if n % 3 == 0 else ("rest", 5)
             game.pass_days(info(), days, activity)
             day += days
-            for e in expected.values():
+            for e in (e for e in expected.values() if not e.gone):  # a defected unit's wounded are not ours
                 rate = (2 + 3) if activity == "rest" else 2
                 e.wounded -= min(e.wounded, e.original * rate * 100 * days // 10000)
+            for e in (e for e in expected.values() if not e.gone):  # arrears run while a unit serves
+                e.days_passed(days)
         if n == 6:  # 20 Green recruits for a Blue unit, at Green's lower bound of experience
             target = next(name for name, e in expected.items() if e.side == "Blue" and not e.gone)
             game.recruit(info(), target, 20, "green")
@@ -150,16 +171,18 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             levy.quality = quality_for(levy.experience)
             levy.men += 50
             levy.original += 50
-        if n % 2 == 0:  # month's end: Blue pays except in month 2; Red never can
-            blue_pays = n != 4
-            game.month_end(info(), {"Blue": 100 if blue_pays else 0, "Red": 0})
+        if n % 2 == 0:  # month's end: Blue misses month 2 and pays it back with month 3; Red never can pay
+            blue_pct = {4: 0, 6: 200}.get(n, 100)
+            serving = {e.side for e in expected.values() if not e.gone}  # a side whose units all defected pays none
+            pay = {"Blue": blue_pct, "Red": 0}
+            game.month_end(info(), {side: pct for side, pct in pay.items() if side in serving})
             for e in (e for e in expected.values() if not e.gone):
-                paid = e.side == "Blue" and blue_pays
+                pct = blue_pct if e.side == "Blue" else 0
                 if e.side == "Blue":
-                    treasury -= e.men * e.upkeep_each + (e.men * e.cost // 10 if paid else 0)
+                    treasury -= e.men * e.upkeep_each + e.men * e.cost // 10 * pct // 100
                 else:
                     red_treasury -= e.men * e.upkeep_each
-                e.payday(paid)
+                e.payday(pct, day)
         result = game.battle(info(), parse_setup(setup(n, expected)))
         for event in result.events:
             p = event.payload
@@ -202,6 +225,7 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             assert (unit.disbanded is not None) == e.gone, f"battle {n}: {unit.name}"
             got = (unit.profile.men, unit.wounded, unit.profile.experience, unit.profile.quality, unit.pay.penalty)
             assert got == (e.men, e.wounded, e.experience, e.quality, e.penalty), f"battle {n}: {unit.name}"
+            assert state.campaign_morale(unit, T, set()) == -e.current(day) or e.quality in ("veteran", "elite")
         assert state.treasury["Blue"] == treasury and state.treasury["Red"] == red_treasury, f"battle {n}"
         cal = state.careers["Caliburn"]
         assert cal.damage == career["damage"] and cal.rank == career["rank"], f"battle {n}"

@@ -167,13 +167,15 @@ def test_c9_a_force_beyond_three_quarters_lost_flees_and_at_half_every_unit_test
     # French: Voltigeurs 90 + Fusiliers 80 = 170 points. Fusiliers gone: 80 (47%): nothing yet.
     table.game.remove(table.info, "Fusiliers", "destroyed in melee")
     half = table.hit("Voltigeurs", 1, 6, 6)  # 9 of 10 models: 80 + 9 = 89 of 170 (52%)
-    assert applied(half, "force_half")[0]["outcome"] == {"status": "half"}
-    assert "every one of its units takes a morale check" in applied(half, "force_half")[0]["explanation"]
+    # R2-7: the Voltigeurs' own loss brought the force to half: one more cause of their single check.
+    assert applied(half, "force_half")[0]["outcome"] == {"status": "half", "units_to_check": []}
+    assert applied(half, "morale_check")[0]["inputs"]["causes"] == ["casualties", "force_half"]
     again = table.hit("Voltigeurs", 1, 6, 6)  # 98 of 170: still only once
     assert not applied(again, "force_half")
     broke = table.hit("Voltigeurs", 3, 6, 6)  # 5 of 10 models left: 80 + 45 = 125 (73%): not yet
     assert not applied(broke, "force_flees")
-    fled = table.hit("Voltigeurs", 1, 6, 6)  # 80 + 54 = 134 of 170 (78%) > 75%
+    fled = table.hit("Voltigeurs", 1)  # 80 + 54 = 134 of 170 (78%) > 75%: they flee with no check (R2-7)
+    assert not applied(fled, "morale_check")
     assert applied(fled, "force_flees")[0]["outcome"]["status"] == "flees"
     assert facts(fled, "battle.unit_removed")[-1]["reason"] == "fled: the force broke"
     state, _ = table.game.state(table.info)
@@ -184,7 +186,7 @@ def test_c9_house_rule_b3_reads_seventy_five_percent_or_more(table: Skirmish) ->
     table.game.house_rule(table.info, "force.flees_at_exactly", True, note="ch.6 wording")
     table.game.house_rule(table.info, "force.flees_over", 50)
     table.game.remove(table.info, "Fusiliers", "destroyed in melee")
-    result = table.hit("Voltigeurs", 1, 6, 6)  # 89 of 170 = 52% ≥ 50
+    result = table.hit("Voltigeurs", 1)  # 89 of 170 = 52% ≥ 50: flight, no check (R2-7)
     assert applied(result, "force_flees")
 
 
@@ -198,7 +200,7 @@ def test_a_rally_removes_the_markers_but_never_the_permanent_one(table: Skirmish
     failed = table.game.rally(table.info, "Line company", table=TableEntry((2, 2)))  # 4 + 0 − 1 = 3
     assert applied(failed, "rally")[0]["outcome"]["passed"] is False
     rallied = table.game.rally(table.info, "Line company", officer_near=True, table=TableEntry((3, 3)))  # 6 − 1 + 1
-    assert applied(rallied, "rally")[0]["outcome"] == {"total": 6, "passed": True, "markers": 0}
+    assert applied(rallied, "rally")[0]["outcome"] == {"total": 6, "passed": True, "markers": 0, "retreats": False}
     refused(table, lambda: table.game.rally(table.info, "Line company"), "no marker a rally can remove")
     table.hit("Line company", 4, 6, 6)  # 5 of 10: permanent marker, 12 − 4 − 1 = 7 passes
     refused(table, lambda: table.game.rally(table.info, "Line company"), "permanent marker stays")
@@ -259,6 +261,7 @@ def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
 
 def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) -> None:
     table.hit("Fusiliers", 2, 1, 1)
+    table.game.officer_down(table.info, "British")
     table.game.hit(table.info, "Line company", 3, also=["officer_removed"], close_order=True)
     table.game.rally(table.info, "Fusiliers")
     table.game.retreat(table.info, "Voltigeurs", "3", "0.5")

@@ -138,8 +138,11 @@ def test_d2_green_low_motivation_artillery_first_casualties(table: FsTable, roll
 def test_d3_sgii_rally_example(table: FsTable, roll: int, grade: str) -> None:
     table.muster("Platoon HQ", quality="veteran", leadership=1, size=4)
     table.muster("Squad", quality="regular", leadership=2, size=8, reports_to="Platoon HQ")
+    # R2-3: one fatigue per side; the scenario starts the Squad at Steady (its rally cap).
     table.battle(
-        {"Keno": "medium"}, Deployment(unit="Platoon HQ", fatigue="fresh"), Deployment(unit="Squad", fatigue="tired")
+        {"Keno": "medium"},
+        Deployment(unit="Platoon HQ", fatigue="fresh"),
+        Deployment(unit="Squad", start_grade="steady"),
     )
     table.fs.morale(table.info, "Squad", ["leader_lost"], table=dice(2))  # target 5, 2×2 ≤ 5 → −2: Steady → Broken
     assert table.grade("Squad") == "broken"

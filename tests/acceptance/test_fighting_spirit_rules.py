@@ -166,7 +166,7 @@ def test_psi_effects_succeed_on_at_least_their_number(
     assert f"d{die}" in first["explanation"]
 
 
-def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_resist_on_a_d6(front: FsTable) -> None:
+def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_have_no_save(front: FsTable) -> None:
     refused(
         front,
         lambda: front.fs.psi(
@@ -174,12 +174,9 @@ def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_resist_on_a_
         ),
         "needs line of sight",
     )
-    resisted = front.fs.psi(
-        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5, 6)
-    )
-    assert applied(resisted)[0]["outcome"]["result"] == "resisted"
+    # R2-1: no android save; Confusion calls for no test, so the psion's roll alone decides.
     affected = front.fs.psi(
-        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5, 2)
+        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5)
     )
     assert applied(affected)[0]["outcome"]["result"] == "success"
 

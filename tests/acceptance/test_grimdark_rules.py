@@ -3,6 +3,7 @@ after a battle (casualty rolls, XP, level-ups, hero injuries and talents, reward
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -60,8 +61,11 @@ def facts(result: AppendResult, kind: str) -> list[dict[str, Any]]:
     return [dict(e.payload) for e in result.events if e.type == kind]
 
 
+BATTLES = itertools.count(1)  # a battle's name is its own (issue 13): each ambush gets a number
+
+
 def start(m: Match, joins: dict[str, str] | None = None) -> None:
-    m.game.start_battle(m.info, "Ambush at the ruins", list(UNITS), joins)
+    m.game.start_battle(m.info, f"Ambush at the ruins {next(BATTLES)}", list(UNITS), joins)
 
 
 @pytest.fixture
@@ -146,9 +150,11 @@ def test_o12_a_joined_hero_adds_to_the_starting_size_and_lends_its_quality(match
     start(match, {"Saurian Hero": "Saurian Warriors"})
     warriors = match.unit("Saurian Warriors")
     assert (warriors.start_size, warriors.quality) == (11, 3)
-    routed = match.game.shoot(match.info, "Saurian Warriors", 6, table=TableEntry((1,)))  # 4 of 11: shaken
+    # R2-32: the hero is one of the current models: 4 soldiers + the hero = 5 of 11 (2 × 5 ≤ 11): a test.
+    routed = match.game.shoot(match.info, "Saurian Warriors", 6, table=TableEntry((1,)))
     assert rules(routed, "morale_test")[0]["outcome"]["result"] == "shaken"
-    wiped = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 4)  # destroyed: the hero falls too
+    # 7 wounds: the 4 soldiers first, then the hero's Tough(3): the unit is destroyed, the hero with it.
+    wiped = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 7)
     assert [f["reason"] for f in facts(wiped, "battle.unit_removed")] == ["destroyed", "destroyed"]
     assert {f["victim_hero"] for f in facts(wiped, "battle.kill_credited")} == {True, False}
 
@@ -340,8 +346,8 @@ def test_a_hero_levels_up_on_its_skill_set(match: Match) -> None:
         "Robots",
         {"models": 1, "quality": 3, "hero": True, "points": 80, "skill_set": "Captain"},
     )
-    for dice in ((), ()):
-        g.start_battle(match.info, "Ruins", ["Saurian Warriors", "Captain Vex"])
+    for number, dice in enumerate(((), ()), start=1):
+        g.start_battle(match.info, f"Ruins {number}", ["Saurian Warriors", "Captain Vex"])
         g.remove(match.info, "Saurian Warriors", "withdrawn")  # not a casualty: no roll
         end = g.end_battle(match.info, "Robots", table=TableEntry(dice))
     # Two battles × (+1 not a casualty) = 2 XP: no level yet. Three kills of heroes later it is.

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from campaign.executor import TableEntry
 from campaign.rulesets.mass_combat import state as mc_state
-from campaign.rulesets.mass_combat.economy import PayState, payday, recruitment_cost
+from campaign.rulesets.mass_combat.economy import PayState, arrears_applied, payday, recruitment_cost
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
@@ -92,7 +92,9 @@ def test_recruits_are_averaged_in_at_their_lower_bound(company: tuple[MassCombat
 
 
 def test_missed_paydays_cost_morale_and_paid_ones_win_it_back(company: tuple[MassCombat, Any]) -> None:
+    """The first edition's reading, kept as a house rule: arrears counted in paydays (R2-19 counts days)."""
     game, ledger = company
+    game.house_rule(ledger.resolve(None), "economy.arrears_counted_in", "paydays")
     game.raise_unit(
         ledger.resolve(None),
         "Swords",
@@ -172,7 +174,8 @@ def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], qu
     pay = PayState()
     for pct in pays:
         pay = payday(T, profile, pay, pct).state
-        assert T.number(f"quality.{quality}.morale") - pay.penalty >= 14
+        # R2-19 (b): the floor is on the unit's final Morale, so it is applied where Morale is reckoned.
+        assert T.number(f"quality.{quality}.morale") - arrears_applied(T, profile, pay.penalty, 0) >= 14
 
 
 def test_a_new_commander_drops_quality_and_an_npcs_leadership_is_rolled(company: tuple[MassCombat, Any]) -> None:

@@ -148,7 +148,7 @@ def test_troop_strengths_before_the_battle(war: tuple[MassCombat, Any]) -> None:
     assert sum(ts[n] for n in WAZIF) == 4014
 
 
-def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
+def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[MassCombat, Any]) -> None:
     game, ledger = war
     day1 = [
         2,
@@ -157,6 +157,14 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
         6,
         6,
         5,  # Al-Wazif catastrophe 17: LC archers' leader killed: −2 Strategy, unit Morale −3
+        # R2-13: the PCs' first Survival and Glory rolls come before the Strategy modifiers.
+        3,
+        3,
+        4,  # Caliburn's Survival roll 10 vs 8: failed by 2 → column A
+        4,  # 1d+2 − DR 2 = 4 damage
+        4,
+        4,
+        3,  # Glory roll 11 vs 12: made by 1 → competent
         3,
         3,
         4,  # Megalos Strategy roll 10
@@ -202,13 +210,6 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
         2,
         3,
         4,  # Al-Wazif casualties: row −3, 4d+20 = 30%
-        3,
-        3,
-        4,  # Caliburn's Survival roll 10 vs 8: failed by 2 → column A
-        4,  # 1d+2 − DR 2 = 4 damage
-        4,
-        4,
-        3,  # Glory roll 11 vs 12: made by 1 → competent
     ]
     result = game.battle(
         ledger.resolve(None), parse_setup(setup(1, -2)), final_day=False, table=TableEntry(tuple(day1))
@@ -225,13 +226,23 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
     assert wazif_mods["cavalry: the enemy has none"] == 3
     assert contest["outcome"]["margins"] == {"Megalos": 7, "Al-Wazif": 4}
     assert contest["outcome"]["difference"] == 3
-    assert by_rule(decisions, "result")[0]["outcome"] == {"result": "no_clear_winner", "winner": "Megalos"}
+    assert by_rule(decisions, "result")[0]["outcome"] == {
+        "result": "no_clear_winner",
+        "winner": "Megalos",
+        "clear_victory": "no",
+    }
     fates = {d["explanation"].split(":")[0]: d["outcome"] for d in by_rule(decisions, "unit_morale")}
     assert fates["Caliburn's gang"] == {"margin": 1, "fate": "holds"}
     assert fates["LC archers"] == {"margin": -4, "fate": "retreats"}
     casualties = by_rule(decisions, "casualties")
     assert casualties[0]["outcome"]["base_percent"] == 13 and casualties[1]["outcome"]["base_percent"] == 30
+    # R2-23: Al-Wazif's 2 points of Strike on the company (TS 288): 200 ÷ 288 = 0.69 → 1 row up, as the seed says;
+    # row +3, medium armour +2, Strike −1 = +4.
+    assert "Mercenary company row +4 (medium armour +2, strike/healing -1)" in casualties[0]["explanation"]
     megalos_after, wazif_after = (c["outcome"]["ts_after"] for c in casualties)
+    # RULES.md asks for about 0.2% against the seed's whole-army arithmetic, TS × (1 − cas%/2). Casualties by
+    # §2.12's unit rows (armour, Strike, Healing) give 3281 and 3363 here (+0.40%, +0.36%): the seed's totals
+    # ignore the named units' row shifts (without them: 3271 and 3354, within 0.1%). Held to 1% until decided.
     assert abs(megalos_after - 3268) <= 3268 // 100 and abs(wazif_after - 3351) <= 3351 // 100
     survival, glory = by_rule(decisions, "survival")[0], by_rule(decisions, "glory")[0]
     assert survival["inputs"]["target"] == 8 and survival["outcome"] == {"margin": -2, "column": "A"}
@@ -242,65 +253,57 @@ def test_the_whole_worked_battle(war: tuple[MassCombat, Any]) -> None:
     assert battle_skill == {"battle": 10, "survival": 8, "glory": 12}
 
     battle_id = wounded[0]["battle_id"]
+    # Day 2 (R2-27): "today Megalos wins a Significant Victory and Al-Wazif retreats": Table A, W 8–12.
     day2 = [
-        1,
-        1,
-        2,  # Megalos catastrophe 4: none
-        1,
-        1,
-        3,  # Al-Wazif catastrophe 5: none
-        3,
-        4,
-        4,  # Megalos Strategy 19 (TS +1, archers +2, home soil +2), rolls 11 → margin +8
-        6,
-        6,
-        4,  # Al-Wazif Strategy 19 (no Megalos cavalry +3), rolls 16 → margin +3: W = 5, a minor victory
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,
-        2,  # the losers' Morale rolls: each retreats in good order
-        6,
-        5,
-        3,
-        3,  # Megalos casualties: row +5, 4d = 17 → 10%: one more of the gang killed
-        1,
-        2,
-        3,
-        4,  # Al-Wazif casualties 4d = 10
-        4,
-        4,
-        5,  # Caliburn's Survival 13 vs 9: failed by 4 → column B
-        1,
-        2,  # two wounds of 1d+2 − 2: 1 + 2 = 3
-        3,
-        3,
-        4,  # Glory 10 vs 11: made by 1
+        *(1, 1, 2),  # Megalos catastrophe 4: none
+        *(1, 1, 3),  # Al-Wazif catastrophe 5: none
+        *(4, 4, 5),  # Caliburn's Survival 13 vs 9: failed by 4 → column B
+        *(1, 2),  # two wounds of 1d+2 − DR 2: 1 + 2 = 3
+        *(3, 3, 4),  # Glory 10 vs 11: made by 1
+        *(2, 3, 3),  # Megalos Strategy roll 8
+        *(6, 6, 5),  # Al-Wazif Strategy roll 17
+        # W 8–12: only the loser's units roll Morale, at −2: success → retreat in good order, failure → rout.
+        *(4, 3, 3),  # LC archers: 13 − 3 (leader killed on day 1, still lost) + 1 sworn enemy − 2 = 9; 10 → routs
+        *(2, 2, 2),
+        *(2, 2, 2),
+        *(2, 2, 2),
+        *(2, 2, 2),  # the other Al-Wazif units make their rolls: they retreat in good order
+        *(3, 3, 3, 3),  # Megalos casualties 4d = 12
+        *(3, 3, 3, 3),  # Al-Wazif casualties 4d = 12
+        3,  # the routed LC archers move up 1d = 3 rows
+        # Caliburn's side won and his unit did not rout: no second Survival roll.
     ]
     info = ledger.resolve(None)
     second = game.battle(info, parse_setup(setup(2, -1)), battle_id=battle_id, table=TableEntry(tuple(day2)))
     decisions2 = applied(second)
-    assert by_rule(decisions2, "result")[0]["outcome"]["result"] == "minor_victory"
-    # The LC archers' leader, killed on day 1 (catastrophe 17), is still lost: −3 until a clear victory.
-    archers = next(d for d in by_rule(decisions2, "unit_morale") if d["explanation"].startswith("LC archers"))
-    assert archers["inputs"]["morale"] == 10
-    survival2 = by_rule(decisions2, "survival")[0]
-    assert survival2["inputs"]["target"] == 9 and survival2["outcome"]["column"] == "B"
+    contest2 = by_rule(decisions2, "strategy_contest")[0]
+    # Megalos 14 + 1 (TS 1.1 : 1, R2-21) + 2 (archers) + 2 (home soil) = 19, rolled 8 → +11;
+    # Al-Wazif 16 + 3 (no Megalos cavalry) = 19, rolled 17 → +2: W = 9.
+    assert contest2["outcome"]["margins"] == {"Megalos": 11, "Al-Wazif": 2}
+    result2 = by_rule(decisions2, "result")[0]
+    assert result2["outcome"] == {"result": "victory_morale_2", "winner": "Megalos", "clear_victory": "yes"}
+    assert 8 <= result2["inputs"]["w"] <= 12
+    morale2 = {d["explanation"].split(":")[0]: d for d in by_rule(decisions2, "unit_morale")}
+    assert set(morale2) == set(WAZIF), "only the loser's units roll"
+    archers = morale2["LC archers"]
+    assert archers["inputs"]["morale"] == 10 and archers["inputs"]["penalty"] == -2
+    assert archers["outcome"] == {"margin": -1, "fate": "routs"}
+    assert all(
+        morale2[n]["outcome"] == {"margin": morale2[n]["outcome"]["margin"], "fate": "retreats"}
+        for n in WAZIF
+        if n != "LC archers"
+    )
+    survival2 = by_rule(decisions2, "survival")
+    assert len(survival2) == 1, "no second Survival roll for Caliburn"
+    assert survival2[0]["inputs"]["target"] == 9 and survival2[0]["outcome"]["column"] == "B"
     assert [e.payload["damage"] for e in second.events if e.type == "career.pc_wounded"] == [3]
     assert by_rule(decisions2, "glory")[0]["inputs"]["target"] == 11
-    # After the battle: 2 of the gang dead, the survivors Green: 13 × 2 × 0.8 = 20.8 → 20.
+    # After two battles the gang is Green (experience 0 + 2 = 2, Green's band 1–2): men × 2 × 0.8, rounded down.
+    # The seed's "2 dead → 13 × 2 × 0.8 = 20" needs a second death on day 2, which the reconstructed casualty
+    # table cannot give a winner of W 8–12 (row +9: 4d − 20, at most 4% of 14 men, 1 casualty, 0 dead); day 1's
+    # 13% of 15 gave 2 casualties, 1 dead. So 14 men: 14 × 2 × 0.8 = 22.4 → 22.
     gang = game.strength(ledger.resolve(None), "Caliburn's gang", full=True)
-    assert (gang.men, gang.quality_pct, gang.total) == (13, 80, 20)
+    assert (gang.men, gang.quality_pct, gang.total) == (14, 80, 22)
     # The same enemy this year: Megalos +1 against Al-Wazif, Al-Wazif −2 against Megalos, until the year ends.
     state, tables = game.state(ledger.resolve(None))
     gang_unit = state.unit_by_name("Caliburn's gang")
@@ -316,10 +319,10 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
 ) -> None:
     game, ledger = war
 
-    def day(n: int) -> Any:
+    def day(n: int, name: str) -> Any:
         state, _ = game.state(ledger.resolve(None))
         serving = {u.name for u in state.roster.values() if not u.disbanded and u.fit > 0}
-        data = setup(n, -2)
+        data = {**setup(n, -2), "name": name}  # each battle a name of its own
         for side in data["sides"]:  # a seeded catastrophe 14 may have taken a unit over to the enemy
             side["units"] = [u for u in side["units"] if u["unit"] in serving]
             side["spells"] = [sp for sp in side.get("spells", []) if sp.get("target") in serving]
@@ -327,13 +330,13 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
         data["pcs"] = [pc for pc in data["pcs"] if pc["unit"] in serving]
         return game.battle(ledger.resolve(None), parse_setup(data), final_day=True)
 
-    first = day(1)
+    first = day(1, "Battle for Bannok")
     base_rows = {
         e.payload["unit_id"]: e.payload["percent"] for e in first.events if e.type == "battle.casualties_taken"
     }
     # The casualty table is a reconstruction ([INF]); this group uses a bloodier one from now on.
     game.house_rule(ledger.resolve(None), "casualties.offset_base", 45, note="our table is bloodier")
-    second = day(1)
+    second = day(1, "Battle for Bannok, again")
     seq_first = next(e.seq for e in first.events if e.payload.get("rule") == "battle_day")
     seq_second = next(e.seq for e in second.events if e.payload.get("rule") == "battle_day")
     recorded, recomputed = game.reevaluate(ledger.resolve(None), seq_first)

@@ -44,6 +44,14 @@ def test_one_rule_command_goes_from_the_command_line_to_its_rule_through_at_most
     assert modules[-1].endswith(".rules") and "campaign.executor" in modules, modules
 
 
+def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> None:
+    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1")
+    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"}  # type: ignore[arg-type]
+    assert all(v > 0 for v in result["cpu_s"].values())  # type: ignore[attr-defined]
+    assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"}  # type: ignore[arg-type]
+    assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6}
+
+
 def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw() -> None:
     result = run(str(BENCH / "scale_bench.py"), "--sizes", "300,600", "--rounds", "2")
     assert result["sizes"] == [300, 600]

@@ -67,7 +67,7 @@ def test_a_damaged_file_is_refused_whole(source: Cli, tmp_path: Path, damage: ob
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"\n".join(damage(lines_of(good))) + b"\n")  # type: ignore[operator]
     target = Cli(str(tmp_path / "target.db"))
-    target("list")
+    target("list", code=2)  # no database there yet, and listing creates none
     result = target("import", str(bad), code=2)
     assert message in result.stderr
     assert target.json("list") == []

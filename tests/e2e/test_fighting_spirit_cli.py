@@ -83,7 +83,9 @@ def cli(tmp_path: Path) -> Cli:
 
 def test_e3_at_the_table_prints_its_explanation_and_json_prints_the_events(cli: Cli) -> None:
     human = cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--wounded", "2", "--dice", "6").stdout
+    human = " ".join(human.split())  # a long explanation wraps
     assert "LV 2 + threat 6" in human and "= 8" in human and "confident → steady" in human
+    assert human.count("confident → steady") == 1  # said once: by the explanation, not again by the grade change
     as_json = cli.json("fs", "attack", "Keno 3rd Squad", "--leader-hit", "--dice", "3")
     types = [e["type"] for e in as_json["events"]]
     assert types == [
@@ -113,7 +115,7 @@ def test_e4_rally_through_the_chain_of_command(cli: Cli) -> None:
 
 def test_house_rules_and_tables_with_provenance(cli: Cli) -> None:
     tables = cli.json("fs", "tables", "threats.leader_lost")
-    assert tables["threats.leader_lost.medium"] == {"value": 3, "source": "SEED ex.1"}
+    assert tables["threats.leader_lost.medium"] == {"value": 3, "tag": "SEED", "erratum": "", "source": "SEED ex.1"}
     cli("fs", "house-rule", "threats.leader_lost.medium", "4", "--note", "officers matter more here")
     after = cli.json("fs", "tables", "threats.leader_lost.medium")
     assert after["threats.leader_lost.medium"]["value"] == 4

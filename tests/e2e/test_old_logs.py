@@ -20,7 +20,7 @@ RULESETS = ("disorder", "fighting-spirit", "grimdark", "mass-combat")
 
 def _issued(path: Path) -> list[dict[str, object]]:
     rows = [orjson.loads(line) for line in path.read_bytes().splitlines()[1:]]
-    return [r for r in rows if r["type"] == "timeline.command_issued"]
+    return [r for r in rows if r.get("type") == "timeline.command_issued"]
 
 
 @pytest.fixture
@@ -37,19 +37,26 @@ def test_an_old_log_imports_and_verifies_with_its_rules_re_run(cli: Cli, ruleset
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_an_old_logs_first_command_amends_unchanged_and_every_later_command_re_runs(cli: Cli, ruleset: str) -> None:
+def test_an_old_logs_first_command_amends_and_every_later_command_is_re_run_or_shown_dropped(
+    cli: Cli, ruleset: str
+) -> None:
+    """Amending an old log re-runs every later command under today's rules. A command the second edition of the
+    rules decides differently may no longer apply: it is shown before anything is appended, and dropped only
+    with --yes; the campaign verifies after either way."""
     path = FIXTURES / f"{ruleset}.jsonl"
     cli("import", str(path))
     before = cli.events()
-    rows = [orjson.loads(line) for line in path.read_bytes().splitlines()[1:]]
-    first = next(r for r in rows if r["type"] == "timeline.command_issued" and r["payload"]["args"])
+    issued = _issued(path)
+    first = next(r for r in issued if r["payload"]["args"])  # type: ignore[index]
     payload = first["payload"]
     assert isinstance(payload, dict)
-    args = payload["args"]
-    assert isinstance(args, dict)
-    key, value = next((k, v) for k, v in args.items() if isinstance(v, str))
-    report = cli.json("amend", str(first["seq"]), "--set", f"{key}={value}")
-    assert report["stopped_at"] is None, report
-    assert report["changed"] == [] or all(c["before"] == c["after"] for c in report["changed"])
-    assert cli.events() > before
-    assert cli.json("verify")[0]["ok"] is True
+    key, value = next((k, v) for k, v in payload["args"].items() if isinstance(v, str))
+    preview = cli.json("amend", str(first["seq"]), "--set", f"{key}={value}", "--dry-run")
+    assert cli.events() == before, "a dry run appends nothing"
+    later = [r for r in issued if int(str(r["seq"])) > int(str(first["seq"]))]
+    assert preview["rerun"] + len(preview["dropped"]) >= len(later) - 1, preview
+    report = cli.json("amend", str(first["seq"]), "--set", f"{key}={value}", "--yes")
+    assert report["dropped"] == preview["dropped"] and cli.events() > before
+    assert all(c["before"] == c["after"] for c in report["changed"][:1]), "the amended command itself is unchanged"
+    [verified] = cli.json("verify")
+    assert verified["ok"] is True, verified

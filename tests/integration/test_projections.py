@@ -345,7 +345,7 @@ def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_re
     info = lambda: ledger.resolve("Skirmish")  # noqa: E731
     game.hit(info(), "Rifles", 3, table=TableEntry((6, 6)))  # British: 90 × 3/8 = 33 of 160
     game.hit(info(), "Line", 7, table=TableEntry((6, 6)))  # + 70 × 7/10 = 49: 82 (51%), every unit tests
-    broke = game.hit(info(), "Rifles", 4, table=TableEntry((6, 6)))  # 90 × 7/8 = 78 + 49 = 127 (79%) > 75%
+    broke = game.hit(info(), "Rifles", 4)  # 90 × 7/8 = 78 + 49 = 127 (79%) > 75%: they flee, nobody checks (R2-7)
     fled = next(e.payload for e in broke.events if e.type == "rules.applied" and e.payload["rule"] == "force_flees")
     state, _ = game.state(info())
     battle = state.battles[state.active_battle]  # type: ignore[index]

@@ -14,7 +14,8 @@ from sqlalchemy import Engine
 
 from campaign.commands import fold_for
 from campaign.executor import Ledger
-from campaign.timeline import Timeline, command_groups
+from campaign.replay import command_groups
+from campaign.timeline import Timeline
 from events.errors import CampaignError
 from events.registry import registry
 from events.timeline import effective

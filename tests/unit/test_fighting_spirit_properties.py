@@ -39,12 +39,8 @@ def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: s
     info = lambda: ledger.resolve("Prop")  # noqa: E731
     game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
     game.muster(info(), "Squad", "Keno", {"quality": quality, "leadership": 2, "size": 12, "radio": True}, "HQ")
-    game.start_battle(
-        info(),
-        "Prop",
-        {"Keno": motivation},
-        [Deployment(unit="HQ", fatigue="fresh"), Deployment(unit="Squad", fatigue=fatigue)],
-    )
+    deployed = [Deployment(unit="HQ", fatigue=fatigue), Deployment(unit="Squad", fatigue=fatigue)]  # R2-3
+    game.start_battle(info(), "Prop", {"Keno": motivation}, deployed)
     for step in steps:
         try:
             if step[0] == "attack":

@@ -7,9 +7,9 @@ import itertools
 import pytest
 
 import campaign.log_view as log_view
-from campaign.cli.timeline_cli import log_filter
 from campaign.describe import unit_names
 from campaign.log_view import log_page
+from campaign.views import log_filter
 from events.envelope import NewEvent, RecordedEvent
 from events.memory import InMemoryEventStore
 

@@ -12,7 +12,7 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import find_unit
+from campaign.rulesets.common import check_new_battle, find_unit
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
@@ -20,10 +20,12 @@ from campaign.rulesets.disorder.commands import (
     At,
     Disband,
     DisCommand,
+    Edit,
     HouseRule,
     Muster,
     Name,
     Transfer,
+    causes_checked,
     current_battle,
     fighting,
     force,
@@ -74,6 +76,7 @@ class StartBattle(DisCommand):
             raise InvalidInputError(
                 f"no officer commands {', '.join(leaderless)}: appoint one with `campaign dis officer SIDE NAME`"
             )
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(
@@ -84,13 +87,14 @@ class StartBattle(DisCommand):
                 settings={side: {"officer": state.officers[side]} for side in sides},
             )
         ]
+        kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
         events.extend(
             UnitDeployed(
                 battle_id=battle_id,
                 unit_id=u.unit_id,
                 side=u.side,
                 men=u.profile.models,
-                state={"points": u.profile.points, "troops": u.profile.troops},
+                state={"points": u.profile.points, "troops": u.profile.troops, "permanent": kept.get(u.unit_id, 0)},
             )
             for u in deployed
         )
@@ -143,21 +147,30 @@ class Hit(DisCommand):
             decisions.append(marker)
             after = replace(after, permanent=1)
             gone = bool(marker.outcome["flees"])
-        if not gone:
-            check = dis.morale_check(
-                tables,
-                after,
-                s.dice,
-                battle.battle_id,
-                causes=("casualties", *self.also),
-                lost=min(self.lost, unit.models),
-                close_order=self.close_order,
-                officer_near=self.officer_near,
-            )
-            decisions.append(check)
-            gone = check.outcome["result"] == "flees"
-        counted = force(state, tables, battle, after, gone=gone)
-        return ruled(battle, [*decisions, counted] if counted else decisions)
+        # R2-7: recount the force before the check; beyond the flight threshold nobody checks at all.
+        counted = force(state, tables, battle, after, gone=gone, folded=None if gone else after.unit_id)
+        status = counted.outcome["status"] if counted else None
+        if gone or status == "flees":
+            return ruled(battle, [*decisions, counted] if counted else decisions)
+        causes: tuple[str, ...] = ("casualties", *self.also)
+        if status == "half" and "force_half" not in causes:
+            causes = (*causes, "force_half")  # its own losses brought the force to half: one more cause
+        causes_checked(battle, after, tables, causes, status)
+        check = dis.morale_check(
+            tables,
+            after,
+            s.dice,
+            battle.battle_id,
+            causes=causes,
+            lost=min(self.lost, unit.models),
+            close_order=self.close_order,
+            officer_near=self.officer_near,
+        )
+        decisions.extend([check, counted] if counted else [check])
+        if check.outcome["result"] == "flees":
+            fled = force(state, tables, battle, after, gone=True, status=status)
+            decisions.extend([fled] if fled else [])
+        return ruled(battle, decisions)
 
 
 class CheckMorale(DisCommand):
@@ -176,6 +189,7 @@ class CheckMorale(DisCommand):
         state, tables = s.state, s.tables
         battle = current_battle(state)
         unit = fighting(state, tables, self.unit_name)
+        causes_checked(battle, unit, tables, self.causes)
         check = dis.morale_check(
             tables,
             unit,
@@ -368,7 +382,7 @@ class EndBattle(DisCommand):
             None,
             {"winner": self.winner, "objectives": held},
             {"result": result},
-            f"{battle.name} ends: {result}; every marker comes off (§5)",
+            f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
             (BattleEnded(battle_id=battle.battle_id, result=result, winner=self.winner),),
         )
         return ruled(battle, [*decisions, ended])
@@ -380,6 +394,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Transfer,
     Disband,
     HouseRule,
+    Edit,
     StartBattle,
     NextTurn,
     Hit,

@@ -13,8 +13,8 @@ from pydantic import Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import EditUnit, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_transfer, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.profile import UnitProfile
@@ -55,8 +55,19 @@ def fighting(state: CampaignState, tables: Tables, name: str) -> dis.Unit:
     return state.in_battle(battle, unit.unit_id, tables)
 
 
-def force(state: CampaignState, tables: Tables, battle: BattleState, unit: dis.Unit, *, gone: bool) -> Decision | None:
-    """The force's morale (§1.3) once this command's ``unit`` (as it is after it; ``gone`` if removed) counts."""
+def force(
+    state: CampaignState,
+    tables: Tables,
+    battle: BattleState,
+    unit: dis.Unit,
+    *,
+    gone: bool,
+    status: str | None = None,
+    folded: str | None = None,
+) -> Decision | None:
+    """The force's morale (§1.3) once this command's ``unit`` (as it is after it; ``gone`` if removed) counts;
+    ``status`` the force's status if this command changed it already, ``folded`` a unit whose check already
+    counts force at half (R2-7)."""
     side = unit.side
     units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in battle.order]
     gone_ids = {uid for uid, u in battle.units.items() if u.removed}
@@ -68,10 +79,21 @@ def force(state: CampaignState, tables: Tables, battle: BattleState, unit: dis.U
         battle.battle_id,
         side,
         start_points=battle.start_points(side),
-        lost_points=sum(dis.points_lost(u, u.unit_id in gone_ids) for u in mine),
-        status=battle.force.get(side),
+        lost_points=sum(dis.points_lost(tables, u, u.unit_id in gone_ids) for u in mine),
+        status=status or battle.force.get(side),
         remaining=[u for u in mine if u.unit_id not in gone_ids],
+        folded=folded,
     )
+
+
+def causes_checked(
+    battle: BattleState, unit: dis.Unit, tables: Tables, causes: Sequence[str], force_now: str | None = None
+) -> None:
+    """R2-7 (4): the causes a check cites have happened (``force_now``: the force's status if this command
+    changed it), and a once-per-game cause is not used again."""
+    happened = ["force_half"] * bool(force_now or battle.force.get(unit.side))
+    happened += ["officer_removed"] * (unit.side in battle.officer_removed)
+    dis.causes_that_happened(tables, unit, causes, happened=happened, used=battle.units[unit.unit_id].checked_for)
 
 
 def with_force(
@@ -173,3 +195,10 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)
         dis.check_table_value(self.path, self.value)
+
+
+class Edit(EditUnit[CampaignState, Tables]):
+    name: ClassVar[str] = "dis.edit"
+
+    def check(self, tables: Tables, profile: UnitProfile) -> None:
+        tables.discipline(profile.troops)  # as a muster: troops the tables know

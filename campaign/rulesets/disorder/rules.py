@@ -47,6 +47,8 @@ def check_table_value(path: str, value: object) -> None:
         raise InvalidInputError(f"rally.removes is 'all' (every removable marker) or 'one', not {value!r}")
     if path == "markers.flees_at" and (not isinstance(value, int) or value < 1):
         raise InvalidInputError(f"markers.flees_at is at least 1, not {value!r}")
+    if path == "force.points_lost" and value not in ("per_model", "removed_units_only"):
+        raise InvalidInputError(f"force.points_lost is 'per_model' or 'removed_units_only', not {value!r}")
     if path in ("force.half_at", "force.flees_over") and (not isinstance(value, int) or not 0 <= value <= 100):
         raise InvalidInputError(f"{path} is a percentage of the force's points (0–100), not {value!r}")
 
@@ -246,7 +248,13 @@ def rally(
         + (f" {bonus:+d} bonuses" if bonus else "")
         + f" = {total}"
     )
-    text = f"rallies: {state_name(left + unit.permanent)}" if passed else "fails: no change, it may try again next turn"
+    retreats = not passed and tables.flag("rally.failed_retreats")
+    if passed:
+        text = f"rallies: {state_name(left + unit.permanent)}"
+    elif retreats:  # R2-6: a failed rally test makes the unit retreat (§1.5), away from the nearest enemy
+        text = "fails: retreats ½ move directly away from the nearest enemy; it may try again next turn"
+    else:
+        text = "fails: no change, it may try again next turn"
     return Decision(
         "rally",
         "§1.6",
@@ -258,18 +266,28 @@ def rally(
             "close_order": close_order,
             "officer_near": officer_near,
         },
-        {"total": total, "passed": passed, "markers": left if passed else unit.markers},
+        {"total": total, "passed": passed, "markers": left if passed else unit.markers, "retreats": retreats},
         f"{unit.name}, rally: {working} → {text}",
         facts,
         (roll,),
     )
 
 
+def markers_after_battle(tables: Tables) -> str:
+    """§5, R2-9 [INF]: the markers end with the battle, unless a house rule keeps the permanent ones."""
+    if tables.flag("markers.cleared_after_battle"):
+        return "every marker comes off (§5)"
+    return "the markers come off; the permanent ones stay with their units into their next battle (house rule)"
+
+
 def tenths_of_inch(text: str, what: str) -> int:
     """A distance typed at the table ("3", "1.5") as whole tenths of an inch; no floats reach the log."""
     whole, _, fraction = text.strip().partition(".")
-    if not whole.isdigit() or (fraction and not (len(fraction) == 1 and fraction.isdigit())):
+    digits = whole.isascii() and whole.isdigit() and (not fraction or (fraction.isascii() and fraction.isdigit()))
+    if not digits or len(fraction) > 1:
         raise InvalidInputError(f"{what} {text!r}: give inches, to a tenth at most (e.g. 3 or 1.5)")
+    if len(whole) > 3:
+        raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
     tenths = int(whole) * 10 + (int(fraction) if fraction else 0)
     if tenths > 1000:
         raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
@@ -303,11 +321,42 @@ def retreat(tables: Tables, unit: Unit, battle_id: str, *, needed: int, moved: i
     )
 
 
-def points_lost(unit: Unit, removed: bool) -> int:
-    """A unit's points counted lost: all of them once it is gone, else its share of models lost (rounded down)."""
+def points_lost(tables: Tables, unit: Unit, removed: bool) -> int:
+    """A unit's points counted lost (R2-8): all of them once it has left play; while it is on the table
+    floor(points × models lost ÷ starting models), or nothing if the tables count removed units only."""
     if removed:
         return unit.points
+    if str(tables.value("force.points_lost")) == "removed_units_only":
+        return 0
     return unit.points * (unit.start_models - unit.models) // unit.start_models
+
+
+def force_status(tables: Tables, start_points: int, lost_points: int) -> str | None:
+    """R2-8: ``flees`` beyond the flight threshold (4 × lost > 3 × start by default; ≥ with
+    ``force.flees_at_exactly``), ``half`` at 2 × lost ≥ start, else None."""
+    if start_points <= 0:
+        return None
+    pct_x = lost_points * 100
+    flee_line = tables.number("force.flees_over") * start_points
+    if pct_x >= flee_line if tables.flag("force.flees_at_exactly") else pct_x > flee_line:
+        return "flees"
+    if pct_x >= tables.number("force.half_at") * start_points:
+        return "half"
+    return None
+
+
+def causes_that_happened(
+    tables: Tables, unit: Unit, causes: Sequence[str], *, happened: Sequence[str], used: Sequence[str]
+) -> None:
+    """R2-7 (4): a check may cite force at half or officer removed only once it has happened, and each of the
+    ``causes.once_per_game`` at most once per unit per game."""
+    once = set(tables.value("causes.once_per_game"))
+    for cause in causes:
+        if cause in ("force_half", "officer_removed") and cause not in happened:
+            what = "its force has not lost half its points" if cause == "force_half" else "its officer is in play"
+            raise InvalidInputError(f"{unit.name} cannot check for {cause}: {what}")
+        if cause in once and cause in used:
+            raise InvalidInputError(f"{unit.name} has already checked for {cause}: once per game")
 
 
 def force_morale(
@@ -319,14 +368,15 @@ def force_morale(
     lost_points: int,
     status: str | None,
     remaining: Sequence[Unit],
+    folded: str | None = None,
 ) -> Decision | None:
-    """§1.3/§1.8: at ½ of its points lost every unit of the force tests (once); beyond ¾ the rest flee."""
+    """§1.3/§1.8, R2-7, R2-8: at ½ of its points lost every unit of the force tests (once); beyond ¾ the rest
+    flee, with no check at all. ``folded``: the unit whose single check already counts force at half."""
     if start_points <= 0:
         return None
     pct_x = lost_points * 100
-    flee_line = tables.number("force.flees_over") * start_points
-    flees = pct_x >= flee_line if tables.flag("force.flees_at_exactly") else pct_x > flee_line
-    half = pct_x >= tables.number("force.half_at") * start_points
+    status_now = force_status(tables, start_points, lost_points)
+    flees, half = status_now == "flees", status_now is not None
     share = f"{lost_points} of {start_points} points lost ({pct_x // start_points}%)"
     inputs = {"start_points": start_points, "lost_points": lost_points}
     if flees and status != "flees":
@@ -344,13 +394,20 @@ def force_morale(
             tuple(facts),
         )
     if half and status is None:
+        to_check = [u.name for u in remaining if u.unit_id != folded]
+        folded_text = (
+            f" ({next(u.name for u in remaining if u.unit_id == folded)}'s check counts it already)"
+            if folded in {u.unit_id for u in remaining}
+            else ""
+        )
         return Decision(
             "force_half",
             "§1.3",
             None,
             {**inputs, "side": side},
-            {"status": "half"},
-            f"{side}: {share}: every one of its units takes a morale check (force_half), once this game",
+            {"status": "half", "units_to_check": to_check},
+            f"{side}: {share}: each of its units takes one morale check (force_half), once this game: "
+            f"{', '.join(to_check) or 'none'}{folded_text}",
             (ForceMorale(battle_id=battle_id, side=side, status="half", lost_points=lost_points),),
         )
     return None

@@ -42,6 +42,8 @@ class UnitInBattle:
     removed: str | None = None
     must_rally: int | None = None
     """The turn in which it must try to rally (set by a check that disordered it, cleared by a rally attempt)."""
+    checked_for: tuple[str, ...] = ()
+    """Every cause its morale checks have cited in this battle (R2-7: some count once per game)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,13 @@ class CampaignState:
             if name in (unit.name, unit.unit_id):
                 return unit
         return None
+
+    def permanent_markers(self) -> dict[str, int]:
+        """Each unit's permanent marker at the end of its last battle (kept only if a house rule says so, §5)."""
+        kept: dict[str, int] = {}
+        for battle in sorted(self.battles.values(), key=lambda b: b.number):
+            kept.update({uid: u.permanent for uid, u in battle.units.items() if battle.ended})
+        return kept
 
     def in_battle(self, battle: BattleState, unit_id: str, tables: Tables) -> Unit:
         """What the rules read of a unit in ``battle``."""
@@ -140,6 +149,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         roster = dict(state.roster)
         roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster=roster)
+    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
+        edited = state.roster[p["unit_id"]]
+        changed = UnitProfile.model_validate({**edited.profile.model_dump(mode="json"), **p["profile"]})
+        return replace(state, roster={**state.roster, edited.unit_id: replace(edited, profile=changed)})
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.roster.keys():
         return _models(_models(state, p["from_unit_id"], -p["men"]), p["to_unit_id"], p["men"])
     if kind == "roster.unit_disbanded" and p["unit_id"] in state.roster:
@@ -175,7 +188,14 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         battles[p["battle_id"]] = BattleState(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
         return replace(state, battles=battles, active_battle=p["battle_id"])
     if kind == "battle.unit_deployed":
-        deployed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], int(p["state"]["points"]))
+        deployed = UnitInBattle(
+            p["unit_id"],
+            p["side"],
+            p["men"],
+            p["men"],
+            int(p["state"]["points"]),
+            permanent=p["state"].get("permanent", 0),
+        )
         return _battle(
             state,
             p["battle_id"],
@@ -193,8 +213,12 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return _unit(state, p, removed=p["reason"])
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["unit_id"] and p["battle_id"] in state.battles:
         battle = state.battles[p["battle_id"]]
-        if p["rule"] == "morale_check" and p["outcome"]["result"] == "disordered":
-            return _unit(state, p, must_rally=battle.turn + 1)
+        unit = battle.units.get(p["unit_id"])
+        if p["rule"] == "morale_check" and unit is not None:
+            cited = tuple(dict.fromkeys((*unit.checked_for, *p["inputs"]["causes"])))
+            if p["outcome"]["result"] == "disordered":
+                return _unit(state, p, checked_for=cited, must_rally=battle.turn + 1)
+            return _unit(state, p, checked_for=cited)
         if p["rule"] == "rally":
             return _unit(state, p, must_rally=None)
     if kind == "battle.force_morale":

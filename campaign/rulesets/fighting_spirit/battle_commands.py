@@ -222,21 +222,25 @@ class Defence(FsCommand):
     name: ClassVar[str] = "fs.defence"
 
     unit_name: str = Name
+    aimed: bool = True
+    from_air: bool = False
+    on_psion: bool = True
+    """R2-4 (d): the psi die serves only against aimed small arms, not from the air, hitting the psion himself."""
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         unit = find_unit(s.state, self.unit_name)
         fs.active_unit(battle, unit)
-        sides = fs.defence_die(s.tables, unit)
-        roll = s.dice.roll(die(sides), f"defence of {unit.name} against aimed small arms")
-        which = "psi die" if unit.profile.psi_rank is not None else "d4"
+        sides = fs.defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
+        roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms")
+        which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
         decision = Decision(
             "defence",
             "§0.10",
             unit.unit_id,
-            {"die": sides},
+            {"die": sides, "aimed": self.aimed, "from_air": self.from_air, "on_psion": self.on_psion},
             {"roll": roll.total},
-            f"{unit.name} defends against aimed small arms with its {which} (d{sides}): rolled {roll.total}",
+            f"{unit.name} defends against small arms with its {which} (d{sides}): rolled {roll.total}",
             (),
             (roll,),
         )

@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import EditUnit, check_new_battle, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_transfer, find_unit, new_unit
+from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
@@ -57,6 +58,8 @@ class Deployment(BaseModel):
     """FRESH, TIRED or EXHAUSTED; None takes what the campaign record gives (RULES.md §5)."""
     in_cover: bool = False
     prone: bool = False
+    start_grade: str | None = Field(default=None, max_length=20)
+    """A scenario's start grade for this unit (R2-3), instead of its side's fatigue."""
 
 
 def current_battle(state: CampaignState) -> BattleState:
@@ -169,6 +172,10 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     ruleset_name: ClassVar[str] = RULESET.name
 
 
+class Edit(EditUnit[CampaignState, Tables]):
+    name: ClassVar[str] = "fs.edit"
+
+
 # -- a battle's course -------------------------------------------------------------------------------
 
 
@@ -194,6 +201,7 @@ class StartBattle(FsCommand):
                 raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
         if not self.deployments:
             raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(
@@ -208,16 +216,21 @@ class StartBattle(FsCommand):
         strangers = sorted(set(self.motivation) - campaign_sides)
         if strangers:
             raise InvalidInputError(f"no unit of this campaign fights for {', '.join(strangers)}")
+        units = [find_unit(state, d.unit) for d in self.deployments]
+        records = [state.fatigue(u.unit_id, tables) for u in units]
+        stated = (d.fatigue for d in self.deployments)
+        fatigues = start.side_fatigues(
+            tables, [start.Deployed(*row) for row in zip(units, stated, records, strict=True)]
+        )
         seen: set[str] = set()
-        for d in self.deployments:
-            unit = find_unit(state, d.unit)
+        for d, unit in zip(self.deployments, units, strict=True):
             if unit.side not in self.motivation:
                 raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, which is not a side of this battle")
             if unit.unit_id in seen:
                 raise InvalidInputError(f"{unit.name} is deployed twice")
             seen.add(unit.unit_id)
-            fatigue = d.fatigue or state.fatigue(unit.unit_id, tables)
-            start = tables.start_grade(fatigue)
+            fatigue = fatigues[unit.unit_id]
+            grade = start.start_grade(tables, unit, fatigue, d.start_grade)
             record = state.records.get(unit.unit_id)
             men = record.men if record is not None else unit.profile.size
             if men <= 0:
@@ -228,7 +241,7 @@ class StartBattle(FsCommand):
                     unit_id=unit.unit_id,
                     side=unit.side,
                     men=men,
-                    state={"fatigue": fatigue, "start_grade": start, "in_cover": d.in_cover, "prone": d.prone},
+                    state={"fatigue": fatigue, "start_grade": grade, "in_cover": d.in_cover, "prone": d.prone},
                 )
             )
         return events
@@ -420,6 +433,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Transfer,
     Disband,
     HouseRule,
+    Edit,
     StartBattle,
     EndBattle,
     NextTurn,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 from pydantic import TypeAdapter
 
 from campaign.rulesets.fighting_spirit import state as fs
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.tables import Override, Sourced, apply_overrides
+from campaign.rulesets.tables import Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
 from projections.fold import RulesetFold, Summary
 
@@ -17,9 +16,7 @@ from projections.fold import RulesetFold, Summary
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[fs.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
 
-    @functools.lru_cache(maxsize=64)
-    def tables(overrides: tuple[Override, ...]) -> Tables:
-        return Tables(apply_overrides(base, overrides))
+    tables = tables_in_force_cache(base, Tables)
 
     def apply(state: fs.CampaignState, event: RecordedEvent) -> fs.CampaignState:
         return fs.apply(state, event, tables(state.overrides))

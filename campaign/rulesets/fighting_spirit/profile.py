@@ -15,8 +15,8 @@ class UnitProfile(BaseModel):
     """Quality die, the leader's leadership value (LV: 1 best … 3 worst), size, and what the unit is.
 
     ``psi_rank`` is None for a unit with no psion; ``"none"`` is an ordinary non-psi Barf-jat (d4).
-    ``kind``: psionics affect only the living (infantry, vehicle crews, androids who resist on a d6),
-    never vehicles or robots (§0.10).
+    ``kind``: psionics affect only the living (infantry, vehicle crews, androids), never vehicles or robots
+    (§0.10); androids take every psi-resistance test on a d6 (R2-1).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -29,6 +29,8 @@ class UnitProfile(BaseModel):
     psi_rank: PsiRank | None = None
     keno_guard: bool = False
     terrifying: bool = False
+    crew_weapon: bool = False
+    """It has a crew-served weapon (e.g. a mounted machine gun): Kill may target it even as a one-man unit (R2-4 c)."""
 
     @property
     def living(self) -> bool:

@@ -49,6 +49,8 @@ class UnitState:
     removed: str | None = None
     failed_actions: frozenset[tuple[int, str]] = frozenset()
     rally_attempts: int = 0
+    psi_actions: int = 0
+    """Psi actions its psion has made this activation (R2-4 a: two at most)."""
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,10 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         records = dict(state.records)
         records[p["unit_id"]] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
         return replace(state, roster=roster, records=records)
+    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
+        edited = state.roster[p["unit_id"]]
+        changed = UnitProfile.model_validate({**edited.profile.model_dump(mode="json"), **p["profile"]})
+        return replace(state, roster={**state.roster, edited.unit_id: replace(edited, profile=changed)})
     if kind == "economy.troops_recruited" and p["unit_id"] in state.records:
         return _joined(state, p["unit_id"], p["men"], p["experience"], tables)
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.records.keys():
@@ -301,7 +307,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     if kind == "battle.turn_began":
 
         def next_turn(b: BattleState) -> BattleState:
-            units = {k: replace(u, rally_attempts=0) for k, u in b.units.items()}
+            units = {k: replace(u, rally_attempts=0, psi_actions=0) for k, u in b.units.items()}
             return replace(b, turn=p["turn"], units=units)
 
         return _in_battle(state, {"battle_id": p["battle_id"]}, next_turn)
@@ -318,10 +324,13 @@ def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any]) -> BattleState:
         if officer is None:
             return b
         return _unit(b, officer.unit_id, rally_attempts=officer.rally_attempts + 1)
+    if kind == "rules.applied" and p.get("rule") == "psi" and p["inputs"].get("psion") in b.units:
+        psion = b.units[p["inputs"]["psion"]]
+        return _unit(b, psion.unit_id, psi_actions=psion.psi_actions + 1)
     if u is None:
         return b
     if kind == "battle.unit_activated":
-        return _unit(b, uid, rally_attempts=0)
+        return _unit(b, uid, rally_attempts=0, psi_actions=0)
     if kind == "battle.attack_resolved":
         lost = p["killed"] + p["wounded"]
         suppression = u.suppression + (1 if p["suppressing"] and not u.last_stand else 0)

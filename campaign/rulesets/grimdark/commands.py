@@ -14,9 +14,10 @@ from pydantic import Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import find_unit, new_unit
+from campaign.rulesets.common import check_new_battle, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.edit import Edit, check_profile
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.grimdark.tables import Tables
@@ -70,15 +71,7 @@ def checked_profile(
     state: CampaignState, tables: Tables, name: str, side: str, profile: dict[str, JsonValue]
 ) -> UnitProfile:
     checked = new_unit(state, name, side, UnitProfile, profile, "Grimdark Future")
-    if checked.hero and checked.models != 1:
-        raise InvalidInputError("a hero is a single model")
-    if checked.skill_set is not None:
-        if not checked.hero:
-            raise InvalidInputError("only a hero has a skill set")
-        if checked.skill_set not in tables.skill_sets:
-            raise InvalidInputError(
-                f"unknown skill set {checked.skill_set!r}: choose one of {', '.join(tables.skill_sets)}"
-            )
+    check_profile(tables, checked)
     return checked
 
 
@@ -196,11 +189,15 @@ class StartBattle(GfCommand):
     With ``special``, each side rolls its special objective (§4.2)."""
 
     name: ClassVar[str] = "gf.battle_start"
+    schema_version: ClassVar[int] = 2
 
     battle_name: str = Field(min_length=1, max_length=100, alias="name")
     units: tuple[str, ...] = Field(min_length=1, max_length=200)
     joins: dict[str, str] = Field(default_factory=dict)
     special: bool = False
+    hero_is_model: bool = True
+    """R2-32: a joined hero is one of its unit's models. A battle recorded before (version 1) keeps the first
+    edition's reading, so that its later commands re-run as they were recorded."""
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -233,6 +230,7 @@ class StartBattle(GfCommand):
             if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
                 raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
             joined[joiner.unit_id] = unit.unit_id
+        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
         battle_id = s.new_id()
         events: list[Event] = [
             BattleStarted(
@@ -247,6 +245,8 @@ class StartBattle(GfCommand):
             state_: dict[str, JsonValue] = {"start_size": start, "tough": u.tough, "quality": u.profile.quality}
             if u.unit_id in joined:
                 state_["joined_to"] = joined[u.unit_id]
+            if self.hero_is_model and any(j.profile.hero for j in joiners):
+                state_["hero_is_model"] = True
             events.append(
                 UnitDeployed(
                     battle_id=battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models + twins, state=state_
@@ -445,6 +445,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Sell,
     Transfer,
     HouseRule,
+    Edit,
     StartBattle,
     NextRound,
     Shoot,

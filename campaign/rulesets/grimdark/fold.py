@@ -12,12 +12,16 @@ from projections.fold import RulesetFold, Summary
 
 
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[gf.CampaignState]:
-    """The fold (its rules read no table while folding, so ``base`` is not needed)."""
-    del base
-    return RulesetFold("grimdark", gf.CampaignState, gf.apply, TypeAdapter(gf.CampaignState), _summary)
+    """The fold (its rules read no table while folding: ``base`` only names the injuries for the views)."""
+    injuries = frozenset(str(n) for n in base["traits.injury.names"].value) if "traits.injury.names" in base else None
+
+    def summary(state: gf.CampaignState) -> Summary:
+        return _summary(state, injuries or frozenset())
+
+    return RulesetFold("grimdark", gf.CampaignState, gf.apply, TypeAdapter(gf.CampaignState), summary)
 
 
-def _summary(state: gf.CampaignState) -> Summary:
+def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) -> Summary:
     units = [
         {
             "unit_id": u.unit_id,
@@ -45,5 +49,19 @@ def _summary(state: gf.CampaignState) -> Summary:
         }
         for b in sorted(state.battles.values(), key=lambda b: b.number)
     ]
+    careers = [  # a hero's career: its battles, XP, the injuries and other traits it carries
+        {
+            "pc": u.name,
+            "side": u.side,
+            "hero": True,
+            "battles": u.battles,
+            "xp": u.xp,
+            "injuries": [t for t in u.traits if t in injuries],
+            "traits": [t for t in u.traits if t not in injuries],
+            "out": u.disbanded,
+        }
+        for u in state.roster.values()
+        if u.profile.hero
+    ]
     units.sort(key=lambda u: (u["side"], u["name"]))
-    return Summary(units, battles, dict(state.treasury), [], 0)
+    return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), 0)

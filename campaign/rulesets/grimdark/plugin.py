@@ -16,10 +16,15 @@ def _joins_given(inputs: dict[str, Any]) -> dict[str, Any]:
     return {**inputs, "joins": inputs.get("joins") or {}}
 
 
+def _first_edition_heroes(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 started battles in which a joined hero was not one of its unit's models (before R2-32)."""
+    return {**inputs, "hero_is_model": False}
+
+
 PLUGIN: Ruleset[CampaignState, Tables] = Ruleset(
     info=RULESET,
     commands=COMMANDS,
     make_fold=make_fold,
     tables_type=Tables,
-    upcasters={("gf.battle_start", 0): _joins_given},
+    upcasters={("gf.battle_start", 0): _joins_given, ("gf.battle_start", 1): _first_edition_heroes},
 )

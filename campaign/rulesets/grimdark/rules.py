@@ -8,10 +8,10 @@ reach half its Tough). Wounds in a unit of Tough(X) models pile onto one model u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.grimdark.tables import Tables
+from campaign.rulesets.grimdark.units import Unit, take_wounds
 from events.dice import Dice, Roll, parse
 from events.errors import InvalidInputError
 from events.families.battle import KillCredited, UnitRemoved, VictoryPoints, WoundsTaken
@@ -20,55 +20,26 @@ from events.families.economy import FundsChanged, UnitDisbanded
 from events.families.morale import ShakenChanged
 from events.registry import Event
 
-
-@dataclass(frozen=True)
-class Unit:
-    """What the rules read of a unit in a battle."""
-
-    unit_id: str
-    name: str
-    side: str
-    quality: int
-    start_size: int
-    models: int
-    tough: int
-    carried: int = 0
-    """Wounds on the model that is taking them, short of killing it."""
-    total_wounds: int = 0
-    fearless: bool = False
-    hero: bool = False
-    shaken: bool = False
-    traits: tuple[str, ...] = ()
-    tested: bool = False
-    """It has taken a morale test this battle (Motivated passes only the first)."""
-
-    @property
-    def half(self) -> bool:
-        if self.start_size == 1:
-            return self.total_wounds * 2 >= self.tough
-        return self.models * 2 <= self.start_size
-
-    @property
-    def destroyed(self) -> bool:
-        return self.models == 0
+__all__ = [
+    "Unit",
+    "army_cap_problem",
+    "casualty",
+    "experience",
+    "level_up",
+    "melee",
+    "morale_test",
+    "recover",
+    "rewards",
+    "shot",
+    "special_bonus",
+    "special_objectives",
+    "take_wounds",
+    "underdog_points",
+]
 
 
 def _rolled(roll: Roll) -> str:
     return "+".join(map(str, roll.faces))
-
-
-def take_wounds(unit: Unit, wounds: int, models_lost: int | None = None) -> tuple[Unit, int]:
-    """The unit after ``wounds`` unblocked wounds, and the models they killed (``models_lost`` overrides the
-    count when the wounds were allocated otherwise, e.g. to a joined hero)."""
-    if wounds < 0:
-        raise InvalidInputError(f"wounds cannot be negative ({wounds})")
-    pool = unit.carried + wounds
-    lost = min(unit.models, pool // unit.tough) if models_lost is None else models_lost
-    if not 0 <= lost <= unit.models:
-        raise InvalidInputError(f"{unit.name} has {unit.models} models: it cannot lose {lost}")
-    models = unit.models - lost
-    carried = 0 if models == 0 or models_lost is not None else pool % unit.tough
-    return replace(unit, models=models, carried=carried, total_wounds=unit.total_wounds + wounds), lost
 
 
 def _wound_facts(
@@ -85,6 +56,18 @@ def _wound_facts(
             carried=after.carried,
         )
     ]
+    if after.hero_id is not None and after.hero_carried > before.hero_carried:  # R2-32: the hero's own wounds
+        facts.append(
+            WoundsTaken(
+                battle_id=battle_id,
+                unit_id=after.hero_id,
+                wounds=after.hero_carried - before.hero_carried,
+                models_lost=0 if after.hero_alive else 1,
+                source=source,
+                by_unit_id=by.unit_id if by else None,
+                carried=after.hero_carried if after.hero_alive else 0,
+            )
+        )
     if after.destroyed:
         facts.append(UnitRemoved(battle_id=battle_id, unit_id=before.unit_id, reason="destroyed"))
         if by is not None:
@@ -114,7 +97,9 @@ def morale_test(tables: Tables, unit: Unit, dice: Dice, why: str) -> tuple[bool,
             shown = f"{face}{mod:+d}" if mod else f"{face}"
             how = f"rolled {shown} against Quality {unit.quality}+: {'passes' if passed else 'fails'}"
         fearless_may = True
-    if not passed and unit.fearless and fearless_may:
+    every = unit.fearless if unit.every_model_fearless is None else unit.every_model_fearless
+    fearless = every if tables.flag("morale.fearless_needs_every_model") else unit.fearless
+    if not passed and fearless and fearless_may:  # R2-33: every model now in the unit, the hero included
         again = dice.roll(parse(str(tables.value("test.dice"))), f"Fearless, {unit.name}")
         rolls.append(again)
         passed = again.total >= tables.number("morale.fearless_passes_on")
@@ -174,18 +159,20 @@ def shot(
     on a failure is Shaken (this trigger never Routs)."""
     if wounds <= 0:
         raise InvalidInputError("record at least one unblocked wound")
-    after, lost = take_wounds(unit, wounds, models_lost)
+    after, lost = take_wounds(unit, wounds, models_lost, hero_last=tables.flag("morale.hero_takes_wounds_last"))
     text = f"{unit.name} takes {wounds} wound{'s' if wounds != 1 else ''}" + (
         f": {lost} model{'s' if lost != 1 else ''} killed" if lost else ""
     )
-    text += f", {after.models} of {unit.start_size} left" + (" (destroyed)" if after.destroyed else "")
+    text += f", {after.size} of {unit.start_size} left" + (" (destroyed)" if after.destroyed else "")
+    if unit.models and not after.models and after.hero_alive:
+        text += ": the hero fights on alone"
     decisions = [
         Decision(
             "wounds",
             "§4.1",
             unit.unit_id,
             {"wounds": wounds, "models": unit.models, "tough": unit.tough, "by": by.unit_id if by else None},
-            {"models_lost": lost, "models": after.models, "half": after.half},
+            {"models_lost": lost, "models": after.size, "half": after.half},
             text,
             tuple(_wound_facts(battle_id, unit, after, wounds, lost, "shooting", by)),
         )
@@ -215,8 +202,9 @@ def melee(
         raise InvalidInputError("wounds cannot be negative")
     if a.side == b.side:
         raise InvalidInputError(f"{a.name} and {b.name} fight for the same side")
-    a_after, a_lost_n = take_wounds(a, wounds_by_b, a_lost)
-    b_after, b_lost_n = take_wounds(b, wounds_by_a, b_lost)
+    hero_last = tables.flag("morale.hero_takes_wounds_last")
+    a_after, a_lost_n = take_wounds(a, wounds_by_b, a_lost, hero_last=hero_last)
+    b_after, b_lost_n = take_wounds(b, wounds_by_a, b_lost, hero_last=hero_last)
     facts: list[Event] = []
     if wounds_by_b:
         facts += _wound_facts(battle_id, a, a_after, wounds_by_b, a_lost_n, "melee", b)

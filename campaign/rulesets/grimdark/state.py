@@ -57,6 +57,8 @@ class UnitInBattle:
     removed: str | None = None
     joined_to: str | None = None
     """For a hero: the unit it joined. Its models count in that unit."""
+    hero_is_model: bool = False
+    """For a unit a hero joined: the hero is one of its models (R2-32); false in battles recorded before it."""
     kills: tuple[tuple[str, bool], ...] = ()
     """(victim id, victim was a hero) for each unit it destroyed or routed."""
 
@@ -102,12 +104,22 @@ class CampaignState:
         return values
 
     def in_battle(self, battle: BattleState, unit_id: str) -> Unit:
-        """What the rules read of a unit in ``battle`` (a joined hero's Quality serves its unit when better)."""
+        """What the rules read of a unit in ``battle`` (a joined hero's Quality serves its unit when better).
+
+        A joined hero is one model of the unit (R2-32); whether every model now in it has Fearless, the hero
+        included, is for R2-33."""
         roster, state = self.roster[unit_id], battle.units[unit_id]
         quality = state.quality
+        hero: tuple[str, UnitInBattle] | None = None
+        members = [roster] if state.models else []
         for other_id, other in battle.units.items():
             if other.joined_to == unit_id and other.removed is None:
                 quality = min(quality, self.roster[other_id].profile.quality)
+                if self.roster[other_id].profile.hero:
+                    hero = (other_id, other) if state.hero_is_model else None
+                    members.append(self.roster[other_id])
+                elif state.models:
+                    members.append(self.roster[other_id])
         return Unit(
             unit_id=unit_id,
             name=roster.name,
@@ -119,10 +131,15 @@ class CampaignState:
             carried=state.carried,
             total_wounds=state.total_wounds,
             fearless=roster.profile.fearless,
+            every_model_fearless=bool(members) and all(m.profile.fearless for m in members),
             hero=roster.profile.hero,
             shaken=state.shaken,
             traits=roster.traits,
             tested=state.tested,
+            hero_id=hero[0] if hero else None,
+            hero_tough=hero[1].tough if hero else 0,
+            hero_carried=hero[1].carried if hero else 0,
+            hero_fearless=self.roster[hero[0]].profile.fearless if hero else False,
         )
 
 
@@ -158,6 +175,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
     if kind == "roster.unit_mustered":
         unit = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster={**state.roster, p["unit_id"]: unit})
+    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
+        profile = state.roster[p["unit_id"]].profile
+        changed = UnitProfile.model_validate({**profile.model_dump(mode="json"), **p["profile"]})
+        return _roster(state, p["unit_id"], lambda u: replace(u, profile=changed))
     if kind == "roster.unit_disbanded":
         return _roster(state, p["unit_id"], lambda u: replace(u, disbanded=p["reason"]))
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
@@ -193,6 +214,7 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             int(s["tough"]),
             int(s["quality"]),
             joined_to=s.get("joined_to"),
+            hero_is_model=bool(s.get("hero_is_model", False)),
         )
         return _battle(
             state,

@@ -11,9 +11,10 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import find_unit
+from campaign.rulesets.common import did_you_mean, find_unit
 from campaign.rulesets.decision import decision_events
 from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
 from campaign.rulesets.mass_combat.commands import RULESET, At, McCommand, afford
 from campaign.rulesets.mass_combat.economy import monthly_pay, payday, upkeep, wounded_returning
 from campaign.rulesets.mass_combat.lasting import loot
@@ -77,7 +78,7 @@ class MonthEnd(McCommand):
             spent = 0
             for u in (u for u in units if u.side == side):
                 charge = upkeep(tables, u.profile)
-                result = payday(tables, u.profile, u.pay, pct)
+                result = payday(tables, u.profile, u.pay, pct, day=state.day)
                 spent += charge + result.paid
                 events.append(
                     PaySettled(
@@ -88,6 +89,8 @@ class MonthEnd(McCommand):
                         penalty=result.state.penalty,
                         paid_streak=result.state.paid_streak,
                         bonus_morale=result.bonus_morale,
+                        owed=result.state.owed,
+                        unpaid_days=result.state.unpaid_days,
                     )
                 )
                 rolls = []
@@ -140,7 +143,7 @@ class Pay(McCommand):
         unit = find_unit(state, unit_name)
         if pay_pct <= 0:
             raise InvalidInputError("paying a unit means paying it something: use month-end with 0 for a missed payday")
-        result = payday(tables, unit.profile, unit.pay, pay_pct)
+        result = payday(tables, unit.profile, unit.pay, pay_pct, day=state.day, on_payday=False)
         afford(state, unit.side, result.paid, f"paying {unit.name}")
         events: list[Event] = [
             PaySettled(
@@ -151,6 +154,8 @@ class Pay(McCommand):
                 penalty=result.state.penalty,
                 paid_streak=result.state.paid_streak,
                 bonus_morale=result.bonus_morale,
+                owed=result.state.owed,
+                unpaid_days=result.state.unpaid_days,
             ),
             RuleApplied(
                 ruleset=RULESET.name,
@@ -205,7 +210,7 @@ class Days(McCommand):
             )
             if back:
                 events.append(WoundedReturned(unit_id=u.unit_id, men=back))
-        return events
+        return events + decision_events(unpaid_day_rolls(tables, state, days, dice), None, RULESET)  # R2-19
 
 
 class Loot(McCommand):
@@ -224,7 +229,8 @@ class Loot(McCommand):
         state, tables = s.state, s.tables
         record = state.battle_named(self.battle_id)
         if record is None or record.result is None:
-            raise InvalidInputError(f"no finished battle {self.battle_id!r}")
+            hint = did_you_mean(self.battle_id, [b.name for b in state.battles.values() if b.result is not None])
+            raise InvalidInputError(f"no finished battle {self.battle_id!r} (a name or a number){hint}")
         if record.winner != self.side:
             raise InvalidInputError(f"{self.side} did not hold the field at {record.name}")
         if record.looted:

@@ -11,13 +11,14 @@ from pydantic import Field, ValidationError
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_transfer, find_unit, new_unit
+from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, new_unit
 from campaign.rulesets.decision import decision_events, problems
 from campaign.rulesets.mass_combat import battle as mc_battle
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import (
     recruitment_cost,
 )
+from campaign.rulesets.mass_combat.edit import Edit
 from campaign.rulesets.mass_combat.lasting import lasting_effects
 from campaign.rulesets.mass_combat.pcs import check_damage_value
 from campaign.rulesets.mass_combat.profile import UnitProfile
@@ -26,6 +27,7 @@ from campaign.rulesets.mass_combat.quality import (
     needs_reroll,
     quality_from_roll,
     quality_step_down,
+    settle_experience,
     trained_quality,
 )
 from campaign.rulesets.mass_combat.setup import BattleSetup
@@ -126,7 +128,7 @@ class Muster(McCommand):
         side = self.side
         profile = self.profile
         state, tables = s.state, s.tables
-        checked = new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
+        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
         troop_strength(tables, checked)  # refuses unknown weapons before anything is appended
         event = UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=checked.model_dump(mode="json"))
         return [event]
@@ -152,9 +154,13 @@ class Battle(McCommand):
         if battle_id is None:
             if state.open_battle is not None:
                 raise InvalidInputError("a battle is still being fought over several days: continue it with its id")
+            check_new_battle(setup.name, [b.name for b in state.battles.values()])
             battle_id = s.new_id()
-        elif battle_id != state.open_battle:
-            raise InvalidInputError(f"no battle {battle_id!r} is being fought")
+        else:  # its id, or (as a person types it) its name or number
+            going = state.battle_named(battle_id)
+            if going is None or going.battle_id != state.open_battle:
+                raise InvalidInputError(f"no battle {battle_id!r} is being fought")
+            battle_id = going.battle_id
         sides = {s.name for s in setup.sides}
         for listed in (u.unit for side in setup.sides for u in side.units):
             known = state.unit_by_name(listed)
@@ -229,7 +235,7 @@ class Raise(McCommand):
         random_quality = self.random_quality
         dice = s.dice
         state, tables = s.state, s.tables
-        checked = new_unit(state, name, side, UnitProfile, profile, "Mass Combat")
+        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
         cost = recruitment_cost(tables, checked) * checked.men if pay else 0
         if pay:
             afford(state, side, cost, f"raising {name}")
@@ -483,4 +489,5 @@ COMMANDS: tuple[type[Command[mc_state.CampaignState, Tables]], ...] = (
     Disband,
     Transfer,
     HouseRule,
+    Edit,
 )

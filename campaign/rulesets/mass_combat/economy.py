@@ -3,10 +3,10 @@ and wounded men coming back. Pure: money is whole $, time is whole days."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.quality import base_morale
+from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
 from campaign.rulesets.mass_combat.tables import Tables
 from events.errors import InvalidInputError
 
@@ -25,7 +25,9 @@ def recruitment_cost(tables: Tables, p: UnitProfile) -> int:
 
 
 def monthly_pay(tables: Tables, p: UnitProfile) -> int:
-    return recruitment_cost(tables, p) * p.men * tables.number("economy.pay_pct_of_cost") // 100
+    """10% of the recruitment cost × the quality's pay factor (R2-20; every factor 100% until the column is found)."""
+    pct = tables.number("economy.pay_pct_of_cost") * tables.number(f"economy.pay_quality_pct.{p.quality}")
+    return recruitment_cost(tables, p) * p.men * pct // 10000
 
 
 def upkeep(tables: Tables, p: UnitProfile) -> int:
@@ -36,8 +38,13 @@ def upkeep(tables: Tables, p: UnitProfile) -> int:
 @dataclass(frozen=True)
 class PayState:
     penalty: int = 0
+    """The arrears penalty: while pay is owed, as it stands; once paid, as it stood on ``anchor_day`` (R2-19)."""
     paid_streak: int = 0
     missed_streak: int = 0
+    owed: int = 0
+    """$ of pay still owed (arrears counted in days, R2-19 (c))."""
+    unpaid_days: int = 0
+    anchor_day: int = 0
 
 
 @dataclass(frozen=True)
@@ -50,15 +57,70 @@ class Payday:
     explanation: str
 
 
-def payday(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int) -> Payday:
-    """One payday (§2.11): arrears cost Morale (−1, then −2 each), every 2nd paid payday gives 1 back,
-    bonus pay raises next month's Morale, and Veterans and Elite never fall below 14 from non-payment."""
+def by_days(tables: Tables) -> bool:
+    return str(tables.value("economy.arrears_counted_in")) == "days"
+
+
+def current_penalty(tables: Tables, pay: PayState, day: int) -> int:
+    """The arrears penalty on ``day`` (R2-19 (c)): while pay is owed it stands; once the arrears are paid in full
+    it falls by 1 on every 2nd day after the payment, never below 0."""
+    if not by_days(tables) or pay.owed > 0:
+        return pay.penalty
+    return max(0, pay.penalty - (day - pay.anchor_day) // tables.number("economy.paid_restores_every"))
+
+
+def after_unpaid_days(tables: Tables, pay: PayState, days: int) -> PayState:
+    """Days that end with pay still owed (R2-19 (c)): −2 Morale each (−1 for the first of a run of arrears)."""
+    if not by_days(tables) or pay.owed <= 0 or days <= 0:
+        return pay
+    penalty = pay.penalty
+    for n in range(pay.unpaid_days + 1, pay.unpaid_days + days + 1):
+        penalty += tables.number("economy.missed_first" if n == 1 else "economy.missed_later")
+    return replace(pay, penalty=penalty, unpaid_days=pay.unpaid_days + days)
+
+
+def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int, day: int, on_payday: bool) -> Payday:
+    monthly = monthly_pay(tables, p)
+    paid = monthly * paid_pct // 100
+    current = current_penalty(tables, pay, day)
+    if p.conscript and paid_pct == 0 and on_payday:
+        # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
+        state = PayState(current, 0, pay.missed_streak + 1, 0, 0, day)
+        return Payday(monthly, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
+    due = pay.owed + (monthly if on_payday or pay.owed == 0 else 0)
+    if paid >= due:
+        bonus = 0
+        if on_payday and (paid - pay.owed) * 100 >= monthly * tables.number("economy.bonus_pay_2"):
+            bonus = 2
+        elif on_payday and (paid - pay.owed) * 100 >= monthly * tables.number("economy.bonus_pay_1"):
+            bonus = 1
+        state = PayState(current, pay.paid_streak + 1, 0, 0, 0, day)
+        text = f"paid ${paid} of ${due}" + (f" (+50% or more: Morale +{bonus} next month)" if bonus else "")
+        if pay.owed:
+            text += f"; the arrears are paid: Morale −{current} now, 1 less every 2nd day"
+        return Payday(due, paid, state, bonus, False, text)
+    if not on_payday:  # a part payment of arrears: still owed, no new unpaid day
+        state = replace(pay, owed=due - paid)
+        return Payday(due, paid, state, 0, False, f"paid ${paid} of ${due} owed: still in arrears")
+    state = after_unpaid_days(tables, replace(pay, owed=due - paid, paid_streak=0), 1)
+    state = replace(state, missed_streak=pay.missed_streak + 1, anchor_day=day)
+    text = f"paid ${paid} of ${due}: an unpaid day ({state.unpaid_days} in a row), arrears Morale −{state.penalty}"
+    return Payday(due, paid, state, 0, True, text)
+
+
+def payday(
+    tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int, *, day: int = 0, on_payday: bool = True
+) -> Payday:
+    """One payday (§2.11), or with ``on_payday`` false a payment between paydays. By days (R2-19 (c)): the day
+    ends with pay owed is an unpaid day (−1, then −2 each); paid in full, the penalty falls 1 every 2nd day.
+    By paydays (the first edition): −1, then −2 each missed payday, every 2nd paid payday gives 1 back. Bonus
+    pay raises next month's Morale; the Veteran floor is applied where Morale is reckoned (R2-19 (b))."""
     if paid_pct < 0:
         raise InvalidInputError("pay cannot be negative")
+    if by_days(tables):
+        return _payday_by_days(tables, p, pay, paid_pct, day, on_payday)
     due = monthly_pay(tables, p)
     paid = due * paid_pct // 100
-    if p.conscript and paid_pct == 0:
-        due = 0  # conscripts need not be paid; their Morale pays for it instead (see conscript_modifier)
     bonus = 0
     if paid >= due:
         streak = pay.paid_streak + 1
@@ -76,14 +138,24 @@ def payday(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int) -> Payd
         text += "; a second paid payday: 1 point of arrears forgiven" if restored else ""
         return Payday(due, paid, state, bonus, False, text)
     missed = pay.missed_streak + 1
+    if p.conscript and paid_pct == 0:
+        # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
+        state = PayState(pay.penalty, 0, missed)
+        return Payday(due, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
     step = tables.number("economy.missed_first" if missed == 1 else "economy.missed_later")
     penalty = pay.penalty + step
-    if p.quality in ("veteran", "elite"):
-        floor = tables.number("morale.veteran_pay_floor")
-        penalty = min(penalty, max(0, base_morale(tables, p.quality) - floor))
     state = PayState(penalty, 0, missed)
     text = f"paid ${paid} of ${due}: payday missed ({'first' if missed == 1 else 'again'}), arrears Morale −{penalty}"
     return Payday(due, paid, state, 0, True, text)
+
+
+def arrears_applied(tables: Tables, p: UnitProfile, penalty: int, other: int) -> int:
+    """The part of an arrears penalty that counts (R2-19 (b)): Veterans and Elite never fall below 14 from
+    non-payment, on their final Morale M = base + leader + ``other`` current modifiers."""
+    if p.quality not in ("veteran", "elite"):
+        return penalty
+    final = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
+    return min(penalty, max(0, final + other - tables.number("morale.veteran_pay_floor")))
 
 
 def conscript_modifier(tables: Tables, p: UnitProfile, paid: bool) -> int:

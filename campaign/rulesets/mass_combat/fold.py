@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 from pydantic import TypeAdapter
@@ -10,7 +9,7 @@ from pydantic import TypeAdapter
 from campaign.rulesets.mass_combat import state as mc
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
-from campaign.rulesets.tables import Override, Sourced, apply_overrides
+from campaign.rulesets.tables import Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
 from projections.fold import RulesetFold, Summary
 
@@ -18,9 +17,7 @@ from projections.fold import RulesetFold, Summary
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
 
-    @functools.lru_cache(maxsize=64)
-    def tables(overrides: tuple[Override, ...]) -> Tables:
-        return Tables(apply_overrides(base, overrides))
+    tables = tables_in_force_cache(base, Tables)
 
     def apply(state: mc.CampaignState, event: RecordedEvent) -> mc.CampaignState:
         return mc.apply(state, event, tables(state.overrides))

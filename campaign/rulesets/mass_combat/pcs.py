@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat.setup import PcInBattle
@@ -45,7 +46,10 @@ def is_critical_failure(roll: int, target: int) -> bool:
 
 
 def survival_column(tables: Tables, roll: int, target: int) -> str:
+    """The Survival table's row; a 3 or 4 is a critical success whatever the target: unhurt (R2-22)."""
     margin = target - roll
+    if roll <= tables.number("survival.critical_success_at_most"):
+        return "unhurt"
     if is_critical_failure(roll, target) or -margin >= tables.number("survival.column_d_failed_by"):
         return "D"
     if margin >= tables.number("survival.unhurt_made_by"):
@@ -62,6 +66,7 @@ def survival_column(tables: Tables, roll: int, target: int) -> str:
     return "A"
 
 
+_SEVERITY = ("unhurt", "one_hit", "two_hits", "A", "B", "C", "D")
 _ARMOUR = re.compile(r"DR(?:/([1-9][0-9]*))?")
 
 
@@ -109,6 +114,17 @@ def _survival(
     roll = dice.roll(THREE_D, f"{label}, {pc.name}")
     rolls: list[Roll] = [roll]
     column = survival_column(tables, roll.total, target)
+    luck = ""
+    if column != "unhurt" and pc.luck and tables.flag("pc.luck_rerolls_survival"):
+        again = dice.roll(THREE_D, f"{label} again (Luck), {pc.name}")
+        rolls.append(again)
+        other = survival_column(tables, again.total, target)
+        luck = f" (Luck: rolled again {again.total} → {other.replace('_', ' ')}"
+        if (_SEVERITY.index(other), again.total) < (_SEVERITY.index(column), roll.total):  # the better result
+            roll, column = again, other
+            luck += ", kept)"
+        else:
+            luck += ", the first kept)"
     facts: list[Event] = []
     if column in ("unhurt",):
         text = "unhurt"
@@ -137,7 +153,7 @@ def _survival(
         {"pc": pc.name, "target": target, "risk": pc.risk, "dr": pc.dr, "tl": tl},
         {"margin": margin, "column": column},
         f"{pc.name} {label}: {target}, rolled {roll.total} → "
-        f"{'made' if margin >= 0 else 'failed'} by {abs(margin)}: {text}",
+        f"{'made' if margin >= 0 else 'failed'} by {abs(margin)}{luck}: {text}",
         tuple(facts),
         tuple(rolls),
     )
@@ -168,31 +184,32 @@ def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: i
                 battle_id=battle_id, pc=pc.name, change=tables.number("glory.crit_rep_permanent"), months=0
             )
         )
-        verdict, strategy, promotion = "critical success: Reputation +2 for a while and +1 for ever", 2, True
+        verdict, row, promotion = "critical success: Reputation +2 for a while and +1 for ever", 0, True
     elif margin >= 7:
         m = months("1d-2", 1)
         facts.append(
             ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.made_7_rep"), months=m)
         )
-        verdict, strategy, promotion = f"made by {margin}: Reputation +1 for {m} months", 1, True
+        verdict, row, promotion = f"made by {margin}: Reputation +1 for {m} months", 1, True
     elif margin >= 4:
-        verdict, strategy, promotion = f"made by {margin}: noticed by high command", 1, True
+        verdict, row, promotion = f"made by {margin}: noticed by high command", 2, True
     elif margin >= 0:
-        verdict, strategy = f"made by {margin}: fought competently", 0
+        verdict, row = f"made by {margin}: fought competently", 3
     elif margin >= -3 and not crit_f:
-        verdict, strategy = f"failed by {-margin}: fought adequately", 0
+        verdict, row = f"failed by {-margin}: fought adequately", 4
     elif margin >= -6 and not crit_f:
         m = months("1d-2", 1)
         facts.append(
             ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_4_rep"), months=m)
         )
-        verdict, strategy = f"failed by {-margin}: Reputation −1 for {m} months; high command may demote", -1
+        verdict, row = f"failed by {-margin}: Reputation −1 for {m} months; high command may demote", 5
     else:
         m = months("1d", 1)
         facts.append(
             ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_7_rep"), months=m)
         )
-        verdict, strategy = f"failed by {-margin}: Reputation −2 for {m} months; called a coward by a peer", -3
+        verdict, row = f"failed by {-margin}: Reputation −2 for {m} months; called a coward by a peer", 6
+    strategy = glory_strategy(tables, row, pc.leads)
     if promotion:
         reputation = sum(getattr(f, "change", 0) for f in facts)
         reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}")
@@ -216,7 +233,52 @@ def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: i
     )
 
 
-def resolve_pc(
+def glory_strategy(tables: Tables, row: int, leads: str) -> int:
+    """Modifier E (R2-13): the Glory row's Strategy modifier for a PC who leads a unit; for the army's commander a
+    bonus 1 larger and a penalty 1 smaller (0 stays 0); nothing for a PC who leads nothing."""
+    value = int(tables.value("glory.strategy_unit_leader")[row])
+    if leads == "army":
+        shift = tables.number("glory.army_leader_shift")
+        return value + shift if value > 0 else min(0, value + shift) if value < 0 else 0
+    return value if leads == "unit" else 0
+
+
+@dataclass(frozen=True)
+class FirstRolls:
+    """A PC's Battle skill, first Survival roll and Glory roll, made before the Strategy modifiers (R2-13)."""
+
+    decisions: list[Decision]
+    strategy: int
+    """His Glory's modifier E to his side's Strategy (0 unless he leads)."""
+    knocked_out: bool
+    """He leads, and the first Survival roll's damage reached what the GM set as unconscious (R2-14)."""
+
+
+def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, tl: int) -> FirstRolls:
+    battle = battle_skill(tables, pc)
+    survival = survival_target(tables, battle, pc.risk, pc.other_survival_mods)
+    glory = glory_target(tables, battle, pc.risk)
+    first = _survival(tables, pc, battle_id, dice, target=survival, tl=tl, label="Survival roll")
+    damage = sum(int(getattr(f, "damage", 0)) for f in first.facts)
+    knocked_out = pc.leads != "nothing" and pc.unconscious_at is not None and damage >= pc.unconscious_at
+    glory_roll = _glory(tables, pc, battle_id, dice, glory)
+    out = [
+        Decision(
+            "battle_skill",
+            "§2.9",
+            None,
+            {"pc": pc.name},
+            {"battle": battle, "survival": survival, "glory": glory},
+            f"{pc.name}: Battle {battle}; Risk {pc.risk:+d} → Survival {survival}, Glory {glory}",
+        ),
+        first,
+        glory_roll,
+    ]
+    strategy = 0 if knocked_out else int(glory_roll.outcome["strategy_mod"])
+    return FirstRolls(out, strategy, knocked_out)
+
+
+def second_roll(
     tables: Tables,
     pc: PcInBattle,
     battle_id: str,
@@ -228,27 +290,17 @@ def resolve_pc(
     defensive_bonus: int,
     unit_routed: bool,
 ) -> list[Decision]:
-    battle = battle_skill(tables, pc)
-    survival = survival_target(tables, battle, pc.risk, pc.other_survival_mods)
-    glory = glory_target(tables, battle, pc.risk)
-    out = [
-        Decision(
-            "battle_skill",
-            "§2.9",
-            None,
-            {"pc": pc.name},
-            {"battle": battle, "survival": survival, "glory": glory},
-            f"{pc.name}: Battle {battle}; Risk {pc.risk:+d} → Survival {survival}, Glory {glory}",
-        ),
-        _survival(tables, pc, battle_id, dice, target=survival, tl=tl, label="Survival roll"),
-        _glory(tables, pc, battle_id, dice, glory),
-    ]
+    """The second Survival roll (§2.12, R2-22): every PC of the losing side, and any PC whose unit routed or was
+    wiped out; −1 per full 3 points of difference only for the losers; −2 for a routed or wiped-out unit."""
+    routed = unit_routed and tables.flag("pc.second_roll_when_unit_routs")
+    if not losing and not routed:
+        return []
+    mods = defensive_bonus
     if losing:
-        mods = -(contest_difference // tables.number("pc.second_roll_per_margin")) + defensive_bonus
-        if unit_routed:
-            mods += tables.number("pc.second_roll_routed")
-        second = survival_target(tables, battle, pc.risk, pc.other_survival_mods + mods)
-        out.append(
-            _survival(tables, pc, battle_id, dice, target=second, tl=tl, label="second Survival roll (losing side)")
-        )
-    return out
+        mods -= contest_difference // tables.number("pc.second_roll_per_margin")
+    if unit_routed:
+        mods += tables.number("pc.second_roll_routed")
+    battle = battle_skill(tables, pc)
+    second = survival_target(tables, battle, pc.risk, pc.other_survival_mods + mods)
+    why = "losing side" if losing else "his unit routed or was wiped out"
+    return [_survival(tables, pc, battle_id, dice, target=second, tl=tl, label=f"second Survival roll ({why})")]

@@ -49,6 +49,7 @@ class UnitProfile(BaseModel):
     non_human: NonHuman | None = None
     quality: Quality = "average"
     experience: int = Field(default=3, ge=0)
+    """Average battles per man; a unit mustered without it gets its quality's lower bound (R2-12)."""
     leader_leadership: int | None = Field(default=None, ge=1, le=30)
     ts_per_man: int | None = Field(default=None, ge=0)
     """Quick-and-dirty armies (§2, "Быстрый и Грязный"): the TS of an average man, worked out by hand."""
@@ -59,6 +60,8 @@ class UnitProfile(BaseModel):
     conscript: bool = False
     healing: Literal["slow", "normal", "fast"] = "normal"
     categories: tuple[str, ...] = ()
+    no_morale: bool = False
+    """Not subject to Morale (R2-26): zombies, skeletons, or any troop the GM marks so."""
     """Extra special-unit categories (e.g. "neutralizes:cavalry" for pikemen)."""
 
     def special_categories(self) -> set[str]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from events.errors import InvalidInputError
 
@@ -13,6 +15,11 @@ def base_morale(tables: Tables, quality: str, *, irregular: bool = False) -> int
     if irregular and quality == "inexperienced":
         morale += tables.number("morale.irregular_inexperienced")
     return morale
+
+
+def exempt_from_morale(tables: Tables, p: UnitProfile) -> bool:
+    """R2-26: zombies, skeletons (``morale.exempt_troops``) and any unit the GM marks ``no_morale``."""
+    return p.no_morale or (p.troop_type or "").lower() in tables.value("morale.exempt_troops")
 
 
 def leadership_modifier(tables: Tables, leadership: int | None) -> int:
@@ -32,6 +39,27 @@ def quality_for_experience(tables: Tables, battles: int) -> str:
         if battles >= tables.number(f"quality.{quality}.experience_from"):
             found = quality
     return found
+
+
+def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, Any]:
+    """A new unit's quality and experience (R2-12): given a quality only, the lower bound of its band; given an
+    experience only, the band it falls in; given both, they must agree."""
+    out = dict(profile)
+    quality, experience = out.get("quality"), out.get("experience")
+    if quality is not None and quality not in QUALITIES:
+        return out  # the profile's own validation names the qualities
+    if experience is not None and (isinstance(experience, bool) or not isinstance(experience, int) or experience < 0):
+        return out
+    if experience is None:
+        out["experience"] = tables.number(f"quality.{quality or 'average'}.experience_from")
+    elif quality is None:
+        out["quality"] = quality_for_experience(tables, experience)
+    elif quality_for_experience(tables, experience) != quality:
+        raise InvalidInputError(
+            f"experience {experience} is {quality_for_experience(tables, experience)}, not {quality}: "
+            f"{quality} troops have from {tables.number(f'quality.{quality}.experience_from')} battles"
+        )
+    return out
 
 
 def _band(tables: Tables, table: str, roll: int) -> str:
@@ -80,16 +108,26 @@ def trained_quality(tables: Tables, quality: str, months: int) -> str:
     return quality
 
 
-def extraordinary_force(tables: Tables, points: int, *, bonus: int = 0, mana_pct: int = 100) -> int:
-    """ES from the character points invested (§2.13), plus items and stones, scaled by the mana level."""
+def extraordinary_force_pm(tables: Tables, points: int, *, bonus: int = 0, mana_pct: int = 100) -> int:
+    """One user's ES in per-mille (§2.13, R2-23): 100 points give ½; items and stones add, the mana level scales."""
     if points < 0:
         raise InvalidInputError("points cannot be negative")
-    steps = tables.value("extraordinary.points")
-    es = 0
+    steps = tables.value("extraordinary.points_pm")
+    es_pm = 0
     for threshold, value in steps:
         if points >= threshold:
-            es = int(value)
+            es_pm = int(value)
     top = int(steps[-1][0])
     if points > top:
-        es += (points - top) // 10 * tables.number("extraordinary.per_ten_beyond")
-    return max(0, (es + bonus) * mana_pct // 100)
+        es_pm += (points - top) // 10 * tables.number("extraordinary.per_ten_beyond")
+    return max(0, (es_pm + bonus * 1000) * mana_pct // 100)
+
+
+def army_force(user_pms: Sequence[int]) -> int:
+    """An army's ES (R2-23): each user's ES with its fractions, summed; the army spends whole points."""
+    return sum(user_pms) // 1000
+
+
+def extraordinary_force(tables: Tables, points: int, *, bonus: int = 0, mana_pct: int = 100) -> int:
+    """One user's ES in whole points an army can spend alone (a lone 100-point mage's ½ buys nothing)."""
+    return army_force([extraordinary_force_pm(tables, points, bonus=bonus, mana_pct=mana_pct)])

@@ -56,7 +56,12 @@ class Side(_Model):
     diviner: int = Field(default=0, ge=-2, le=2)
     misc: int = Field(default=0, ge=-5, le=5)
     defensive: dict[str, int] = Field(default_factory=dict)
-    """Defensive-position modifiers (defender only); names starting with '*' are the starred rows."""
+    """Defensive-position modifiers by name with the GM's value (defender only); a name starting with '*', or
+    one of the tables' starred rows, is starred (R2-16)."""
+    position: tuple[str, ...] = ()
+    """Defensive positions by their name in the tables (``positions.*``: castle, steep_slope, …), defender only."""
+    home_soil: bool = False
+    """Fighting on home soil: ``circumstances.home_soil`` to Strategy, not added to a fortification (R2-17)."""
     intensity: int = Field(default=0, ge=0, le=10)
     catastrophe_unit: str | None = None
     """The unit a catastrophe falls on when one must be picked (default: the strongest major unit)."""
@@ -74,6 +79,12 @@ class PcInBattle(_Model):
     risk: int
     dr: int = Field(default=0, ge=0)
     other_survival_mods: int = 0
+    leads: Literal["nothing", "unit", "army"] = "nothing"
+    """What the PC leads (R2-13): his Glory adds to his side's Strategy only if he leads his unit or the army."""
+    luck: bool = False
+    """Luck: a Survival roll that would hurt him is rolled again once, the better kept (R2-14)."""
+    unconscious_at: int | None = Field(default=None, ge=1)
+    """Damage from the first Survival roll at which the GM rules him unconscious (R2-14: a knocked-out leader)."""
 
 
 class BattleSetup(_Model):
@@ -90,17 +101,25 @@ class BattleSetup(_Model):
     @model_validator(mode="after")
     def _roles(self) -> BattleSetup:
         roles = sorted(s.role for s in self.sides)
-        if self.kind == "open_field" and set(roles) != {"open"}:
-            raise ValueError("an open-field battle's sides all have role 'open'")
+        if set(roles) != {"open"} and roles != ["attacker", "defender"]:
+            raise ValueError("the sides all have role 'open', or one attacks and one defends")
         if self.kind == "assault" and roles != ["attacker", "defender"]:
             raise ValueError("an assault has one attacker and one defender")
         if len({s.name for s in self.sides}) != len(self.sides):
             raise ValueError("the sides need different names")
         for side in self.sides:
+            if (side.defensive or side.position) and side.role != "defender":
+                raise ValueError(f"{side.name} does not defend: only a defender has a defensive position")
             spent = sum(spell.points for spell in side.spells)
             if spent > side.es:
                 raise ValueError(f"{side.name} spends {spent} Extraordinary Force points but has {side.es}")
             for spell in side.spells:
                 if spell.kind in ("morale", "strike", "healing") and spell.target is None:
                     raise ValueError(f"a {spell.kind} spell needs a target unit")
+        leaders = [(pc.side, pc.leads) for pc in self.pcs if pc.leads == "army"]
+        if len(set(leaders)) != len(leaders):
+            raise ValueError("one PC at most leads each army")
+        for pc in self.pcs:
+            if pc.leads == "unit" and pc.unit is None:
+                raise ValueError(f"{pc.name} leads a unit: name it (unit)")
         return self

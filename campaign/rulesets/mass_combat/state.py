@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from campaign.rulesets.mass_combat.economy import PayState
+from campaign.rulesets.mass_combat.aftermath import is_clear_victory
+from campaign.rulesets.mass_combat.economy import PayState, after_unpaid_days, arrears_applied, current_penalty
 from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.quality import quality_for_experience
+from campaign.rulesets.mass_combat.quality import exempt_from_morale, quality_for_experience
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
@@ -119,7 +120,9 @@ class CampaignState:
 
         A modifier named ``vs SIDE: …`` counts only in a battle against that side.
         """
-        total = -unit.pay.penalty
+        if exempt_from_morale(tables, unit.profile):
+            return 0  # R2-26: no Morale modifier touches troops not subject to Morale
+        total = 0
         if unit.bonus_month == self.month:
             total += unit.bonus_morale
         if unit.profile.conscript:
@@ -129,8 +132,11 @@ class CampaignState:
         for m in mods:
             if m.name.startswith("vs ") and m.name[3:].split(":")[0] not in enemies:
                 continue
+            if m.until == "next_day" and self.day > m.since_day + 1:
+                continue  # R2-18: lapsed at the end of the next day
             total += m.value
-        return total
+        penalty = current_penalty(tables, unit.pay, self.day)
+        return total - arrears_applied(tables, unit.profile, penalty, total)
 
 
 def _joined(unit: Unit, men: int, experience: int, tables: Tables) -> Unit:
@@ -164,6 +170,9 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         if p.get("leader_leadership") is not None:
             update["leader_leadership"] = p["leader_leadership"]
         return _set_unit(state, replace(unit, profile=unit.profile.model_copy(update=update)))
+    if kind == "roster.unit_profile_changed" and unit is not None:
+        changed = UnitProfile.model_validate({**unit.profile.model_dump(mode="json"), **p["profile"]})
+        return _set_unit(state, replace(unit, profile=changed))
     if kind == "roster.unit_disbanded" and unit is not None:
         return _set_unit(state, replace(unit, disbanded=p["reason"]))
     if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
@@ -189,7 +198,8 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         giver = replace(giver, profile=giver.profile.model_copy(update={"men": men}), original_men=original)
         return _set_unit(_set_unit(state, giver), _joined(receiver, p["men"], p["experience"], tables))
     if kind == "economy.pay_settled" and unit is not None:
-        pay = PayState(p["penalty"], p["paid_streak"], 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1)
+        missed = 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1
+        pay = PayState(p["penalty"], p["paid_streak"], missed, p.get("owed", 0), p.get("unpaid_days", 0), state.day)
         return _set_unit(state, replace(unit, pay=pay, bonus_morale=p["bonus_morale"], bonus_month=p["month"] + 1))
     if kind == "morale.modifier_set":
         mod = Modifier(p["name"], p["value"], p["until"], state.day)
@@ -227,6 +237,12 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         return replace(state, careers=careers)
     if kind == "calendar.days_passed":
         day = state.day + p["days"]
+        if any(u.pay.owed > 0 for u in state.roster.values()):  # R2-19 (c): each day that ends with pay owed
+            owing = {
+                k: u if u.disbanded else replace(u, pay=after_unpaid_days(tables, u.pay, p["days"]))
+                for k, u in state.roster.items()
+            }
+            state = replace(state, roster=owing)
         year = tables.number("economy.year_days")
         if day // year != state.day // year:  # a new year: "the same enemy this year" is forgotten
             roster = {k: replace(u, modifiers=_expire(u.modifiers, "year_end")) for k, u in state.roster.items()}
@@ -268,7 +284,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         battles = dict(state.battles)
         battles[record.battle_id] = replace(record, result=p["result"], winner=p.get("winner"))
         roster = dict(state.roster)
-        clear = p.get("winner") is not None
+        clear = p.get("winner") is not None and is_clear_victory(tables, p["result"])  # R2-10, R2-11
         for u in state.roster.values():
             if p["battle_id"] not in u.fought_in:
                 continue

@@ -23,7 +23,8 @@ class Strength:
 
 
 def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
-    """One man's TS from his equipment, mount and weapons."""
+    """One man's TS from his equipment, mount and weapons (§2.2): max(1, armour + mount + race), then fine weapons,
+    high-tech armour, APC, flying, ranged and rifle, then the irregular cut TS − floor(TS ÷ 3) (R2-28, R2-29)."""
     if p.ts_per_man is not None:
         return p.ts_per_man, [f"{p.ts_per_man} as given (quick and dirty)"]
     parts: list[str] = []
@@ -46,7 +47,11 @@ def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
             parts.append(f"{'+' if mod > 0 else '−'}non-human {abs(mod)}")
         base += mod
     floor = tables.number("ts.rules.floor")
-    base = max(base, floor)
+    if tables.flag("ts.rules.floor_after_armour"):
+        base = max(base, floor)  # R2-28: the hobbit examples: max(1, armour + mount + race)
+    else:  # the text's order: the floor on mount and race, armour added after it
+        armour = tables.number(f"ts.armour.{p.armour}")
+        base = max(base - armour, floor) + armour
     if p.fine_weapons:
         base += tables.number("ts.rules.fine_weapons")
         parts.append("+fine weapons 1")

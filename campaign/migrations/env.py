@@ -6,6 +6,7 @@ import os
 
 from sqlalchemy import Connection
 
+import campaign.access.tables  # noqa: F401  (declares the access tables on the shared metadata)
 import projections.tables  # noqa: F401  (declares the projection tables on the shared metadata)
 from alembic import context
 from events.db import make_engine

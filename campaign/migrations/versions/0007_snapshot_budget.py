@@ -1,8 +1,8 @@
 """What a campaign has logged since its last snapshot, and that snapshot's size: snapshots are written only
 when the log has grown by twice the last one's bytes, so that they never outweigh the log (issue 14).
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01
 """
 
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0006"
-down_revision: str | None = "0005"
+revision: str = "0007"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,1 @@
+"""Accounts, sessions, tokens and campaign memberships: who may read and change which campaign."""

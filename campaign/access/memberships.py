@@ -1,0 +1,136 @@
+"""Campaign memberships: granted and removed by ``membership.*`` events, read from their read model.
+
+A rewind retracts game events, not memberships: who could act on the campaign is not part of the story being
+rewound, and the membership events stay in the log for audit whatever is retracted around them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import orjson
+from sqlalchemy import Connection, Engine, delete, insert, select
+
+from campaign.access.tables import memberships
+from campaign.executor import Ledger
+from events.envelope import RecordedEvent
+from events.errors import InvalidInputError
+from events.families.membership import MemberGranted, MemberRemoved, Role
+from events.registry import registry
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
+
+ROLES: tuple[Role, ...] = ("gm", "player", "observer")
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    account: str
+    role: Role
+    sides: tuple[str, ...] = ()
+
+
+class MembershipsProjector:
+    """Inline writer of ``memberships``, in the same transaction as the events it reads."""
+
+    name = "memberships"
+
+    def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            if event.type not in ("membership.granted", "membership.removed"):
+                continue
+            p = event.payload
+            connection.execute(
+                delete(memberships).where(
+                    memberships.c.campaign_id == event.campaign_id, memberships.c.account == p["account"]
+                )
+            )
+            if event.type == "membership.granted":
+                connection.execute(
+                    insert(memberships).values(
+                        campaign_id=event.campaign_id,
+                        account=p["account"],
+                        role=p["role"],
+                        sides=orjson.dumps(list(p.get("sides", []))).decode(),
+                    )
+                )
+
+    def reset(self, connection: Connection) -> None:
+        connection.execute(delete(memberships))
+
+
+class Memberships:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def of(self, campaign_id: str) -> dict[str, Member]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(memberships.c.account, memberships.c.role, memberships.c.sides).where(
+                    memberships.c.campaign_id == campaign_id
+                )
+            ).all()
+        return {r[0]: Member(r[0], r[1], tuple(orjson.loads(r[2]))) for r in rows}
+
+    def member(self, campaign_id: str, account: str) -> Member | None:
+        return self.of(campaign_id).get(account)
+
+    def campaigns_of(self, account: str) -> dict[str, Member]:
+        """The campaign ids ``account`` belongs to, with its membership in each."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(memberships.c.campaign_id, memberships.c.role, memberships.c.sides).where(
+                    memberships.c.account == account
+                )
+            ).all()
+        return {r[0]: Member(account, r[1], tuple(orjson.loads(r[2]))) for r in rows}
+
+
+def grant(
+    ledger: Ledger,
+    members: Memberships,
+    info: CampaignInfo,
+    account: str,
+    role: str,
+    sides: Sequence[str] = (),
+    *,
+    account_exists: bool,
+    command_id: str | None = None,
+) -> AppendResult:
+    """Give ``account`` a role in the campaign (the invitation), as a ``membership.granted`` event."""
+    if not account_exists:
+        raise InvalidInputError(f"no account named {account!r}: it signs up first (or `campaign user add`)")
+    if role not in ROLES:
+        raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    chosen = sorted({s.strip() for s in sides if s.strip()})
+    if role == "player" and not chosen:
+        raise InvalidInputError("a player plays one or more sides: name them (e.g. --side Keno)")
+    if role != "player" and chosen:
+        raise InvalidInputError(f"only a player is bound to sides, not a {role}")
+    current = members.of(info.campaign_id)
+    _keep_a_gm(current, account, role)
+    event = MemberGranted(account=account, role=role, sides=chosen)
+    return ledger.append_prepared(info, [registry.encode(event)], "membership.grant", command_id)
+
+
+def remove(
+    ledger: Ledger,
+    members: Memberships,
+    info: CampaignInfo,
+    account: str,
+    reason: str = "",
+    command_id: str | None = None,
+) -> AppendResult:
+    current = members.of(info.campaign_id)
+    if account not in current:
+        raise InvalidInputError(f"{account} is not a member of {info.name}")
+    _keep_a_gm(current, account, None)
+    event = MemberRemoved(account=account, reason=reason)
+    return ledger.append_prepared(info, [registry.encode(event)], "membership.remove", command_id)
+
+
+def _keep_a_gm(current: dict[str, Member], account: str, new_role: str | None) -> None:
+    gms = {a for a, m in current.items() if m.role == "gm"}
+    if gms == {account} and new_role != "gm":
+        raise InvalidInputError(f"{account} is the campaign's only game master: make another member GM first")

@@ -1,0 +1,170 @@
+"""The command line as a person types it, put in the order Click reads it.
+
+People write ``campaign status --db demo.db``, ``campaign --json -c Peninsula dis status`` and
+``campaign fs funds Steel -100``. Click reads an option only at the level that defines it, and takes ``-100``
+for an option. So before parsing, the global options move to where they are defined (``--db``, ``--actor``
+and ``-v`` to the top, ``-c/--campaign`` and ``--json`` to the command itself), and a command's negative
+numbers go after ``--``, where they are plain arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import typer.core
+
+TOP_VALUE = ("--db", "--actor")
+TOP_FLAG = ("--verbose",)
+LEAF_VALUE = ("--campaign", "-c")
+LEAF_FLAG = ("--json",)
+NUMBER = re.compile(r"-\d+(\.\d+)?")
+VERBOSE = re.compile(r"-v+")
+
+
+# Typer carries its own copy of Click: its classes are told apart by what they have, not by Click's types.
+Command = Any
+
+
+def _is_option(param: Any) -> bool:
+    return bool(param.param_type_name == "option")
+
+
+def _subcommands(command: Command) -> dict[str, Command] | None:
+    commands: dict[str, Command] | None = getattr(command, "commands", None)
+    return commands
+
+
+def _takes_value(command: Command, name: str) -> bool:
+    for param in command.params:
+        if _is_option(param) and name in (*param.opts, *param.secondary_opts):
+            return not (param.is_flag or param.count)
+    return False
+
+
+def _global(token: str, names: tuple[str, ...]) -> bool:
+    return token in names or any(
+        token.startswith(f"{n}=") if n.startswith("--") else token.startswith(n) and len(token) > len(n) for n in names
+    )
+
+
+def arrange(root: Command, args: Sequence[str]) -> list[str]:
+    """``args`` with the global options where Click expects them and negative numbers made arguments."""
+    top: list[str] = []
+    leaf: list[str] = []
+    path: list[str] = []  # the command names, each level's own options after it
+    positionals: list[str] = []
+    command = root
+    tokens = list(args)
+    rest: list[str] = []
+    if "--" in tokens:
+        cut = tokens.index("--")
+        tokens, rest = tokens[:cut], tokens[cut + 1 :]
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        wanted = None
+        if _global(token, TOP_VALUE) or token in TOP_FLAG or VERBOSE.fullmatch(token):
+            wanted = top
+        elif _global(token, LEAF_VALUE) or token in LEAF_FLAG:
+            wanted = leaf
+        if wanted is not None:
+            wanted.append(token)
+            if token in (*TOP_VALUE, *LEAF_VALUE) and i < len(tokens):
+                wanted.append(tokens[i])
+                i += 1
+            continue
+        if token.startswith("-") and len(token) > 1 and not NUMBER.fullmatch(token):
+            path.append(token)
+            if "=" not in token and _takes_value(command, token) and i < len(tokens):
+                path.append(tokens[i])
+                i += 1
+            continue
+        if _subcommands(command) is not None and not positionals:
+            sub = command.get_command(None, token)
+            path.append(token)
+            # Not a command: Click will say so, with its suggestions; the rest is kept in order.
+            command = sub if sub is not None else SimpleNamespace(params=[])
+            continue
+        positionals.append(token)
+    if any(p.startswith("-") for p in [*positionals, *rest]):
+        return [*top, *path, *leaf, "--", *positionals, *rest]
+    return [*top, *path, *leaf, *positionals, *(["--", *rest] if rest else [])]
+
+
+def _no_type(ctx: Any = None) -> None:
+    return None
+
+
+def tidy_help(command: Command) -> None:
+    """Help without Typer's ``<str>``/``<bool>`` type column: an option's value is named after the option, a
+    flag shows nothing."""
+    help_option = command.get_help_option(SimpleNamespace(help_option_names=["--help"]))  # made once, kept
+    for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        if not _is_option(param):  # an argument: its name says what it is; no type column
+            param.display_type_rich = _no_type
+            continue
+        if param.metavar is not None or getattr(getattr(param, "type_descriptor", None), "is_choice", False):
+            continue  # named already, or its choices are its best name
+        if _is_option(param):
+            if param.is_flag or param.count:
+                param.metavar = ""
+            else:
+                long = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+                param.metavar = long.lstrip("-").upper().replace("-", "_")
+        else:  # an argument: its name says what it is; no type column
+            param.display_type_rich = _no_type
+    for sub in (_subcommands(command) or {}).values():
+        tidy_help(sub)
+
+
+class CampaignGroup(typer.core.TyperGroup):
+    """The ``campaign`` command: arranges its arguments (see above), tidies its help, and loads a command's
+    module only when that command runs. ``lazy`` maps each command's name to its module, the function there
+    that registers it (or the attribute holding its Typer group) and its one-line help, which the command
+    list shows without importing anything."""
+
+    lazy: dict[str, tuple[str, str, str]] = {}  # noqa: RUF012 (set by the subclass, read only)
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.commands, *(name for name in self.lazy if name not in self.commands)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in self.commands or cmd_name not in self.lazy:
+            return self.commands.get(cmd_name)
+        module_name, attribute, short_help = self.lazy[cmd_name]
+        if self._listing:  # the command list of `campaign --help`: its line of help is all it needs
+            return typer.core.TyperCommand(cmd_name, help=short_help)
+        import importlib
+
+        from typer.main import get_group
+
+        module = importlib.import_module(module_name)
+        found = getattr(module, attribute)
+        if isinstance(found, typer.Typer):
+            command: Any = get_group(found)
+        else:  # a function registering its commands on the app given to it
+            holder = typer.Typer()
+            found(holder)
+            command = get_group(holder).commands[cmd_name]
+        command.name = cmd_name
+        tidy_help(command)
+        self.commands[cmd_name] = command
+        return command
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        import sys
+
+        tidy_help(self)
+        return super().main(arrange(self, sys.argv[1:] if args is None else args), *rest, **kwargs)

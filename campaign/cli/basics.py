@@ -1,0 +1,188 @@
+"""The commands every campaign has: ``new``, ``list``, ``roll``, ``reveal``, ``log``, ``verify``, ``demo``.
+
+Loaded only when one of them runs (see ``campaign.cli.main``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from campaign.bootstrap import bootstrap
+from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
+from campaign.cli.output import Output, handles_errors
+from campaign.describe import unit_names
+from campaign.rulesets import RULESETS
+from campaign.views import log_filter
+from events.errors import InvalidInputError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("new")
+    @handles_errors
+    def new(
+        name: str,
+        ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=f"One of: {', '.join(RULESETS)}.")],
+        seed: Annotated[
+            str | None, typer.Option("--seed", help="Dice seed in hex (for reproducible demos and tests).")
+        ] = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Start a campaign under a ruleset; its dice seed is committed, not revealed."""
+        seed_bytes = None
+        if seed is not None:
+            try:
+                seed_bytes = bytes.fromhex(seed)
+            except ValueError:
+                raise InvalidInputError("--seed must be hexadecimal") from None
+        result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
+        Output(as_json).appended(result, f"Campaign [bold]{escape(name)}[/] created ({escape(ruleset)}).")
+
+    @app.command("list")
+    @handles_errors
+    def list_(as_json: JsonOpt = False) -> None:
+        """The campaigns in this database, with their ruleset and head hash."""
+        out = Output(as_json)
+        campaigns = open_app().ledger.directory.all()
+        if as_json:
+            out.json(
+                [
+                    {
+                        "campaign_id": c.campaign_id,
+                        "name": c.name,
+                        "ruleset": c.ruleset,
+                        "events": c.last_seq,
+                        "head_hash": c.head_hash,
+                        "next_roll_index": c.next_roll_index,
+                        "seed_epoch": c.seed_epoch,
+                    }
+                    for c in campaigns
+                ]
+            )
+            return
+        from rich.table import Table
+
+        table = Table(title="Campaigns")
+        for column in ("name", "ruleset", "events", "rolls", "head hash"):
+            table.add_column(column)
+        for c in campaigns:
+            table.add_row(escape(c.name), c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
+        out.console.print(table)
+
+    @app.command("roll")
+    @handles_errors
+    def roll(
+        notation: Annotated[str, typer.Argument(help="d6, 2d6, 3d (GURPS), 4d+20, d10-1step …")],
+        purpose: Annotated[str, typer.Option("--purpose", "-p", help="What the roll is for.")],
+        dice: DiceOpt = None,
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Roll dice (seeded, or the table's own with --dice) and record the roll."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        result = ledger.roll(info, notation, purpose, table=table_entry(dice), command_id=command_id)
+        Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:")
+
+    @app.command("reveal")
+    @handles_errors
+    def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+        """Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay
+        secret."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        result = ledger.reveal(info, command_id=command_id)
+        Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]: seed of epoch {info.seed_epoch} revealed.")
+
+    @app.command("log")
+    @handles_errors
+    def log_(
+        campaign: CampaignOpt = None,
+        type_: Annotated[
+            str | None, typer.Option("--type", help="Only events of this type (prefix, e.g. dice.).")
+        ] = None,
+        unit: Annotated[str | None, typer.Option("--unit", help="Only events about this unit.")] = None,
+        battle: Annotated[str | None, typer.Option("--battle", help="Only events of this battle.")] = None,
+        after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
+        upto: Annotated[int | None, typer.Option("--upto", "--at", help="Only events up to this seq.")] = None,
+        limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,
+        last: Annotated[int | None, typer.Option("--last", help="Only the last N events (of those chosen).")] = None,
+        show_all: Annotated[bool, typer.Option("--all", help="Retracted events too, marked.")] = False,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
+        from campaign.log_view import log_page
+
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        if (last is not None and last < 0) or (limit is not None and limit < 0):
+            raise InvalidInputError("--last and --limit take a number of events: 0 or more")
+        if unit is None and battle is None:  # served by the store's indexes, page by page (issue 14)
+            page = log_page(
+                ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_,
+                last=last, limit=limit, show_all=show_all,
+            )  # fmt: skip
+            entries, names = page.entries, page.names
+        else:
+            every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
+            entries = [
+                (e, gone)
+                for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
+                if e.seq > after and (not type_ or e.type.startswith(type_))
+            ]
+            if last is not None:
+                entries = entries[max(0, len(entries) - last) :]
+            if limit is not None:
+                entries = entries[:limit]
+            names = unit_names(every)
+        out = Output(as_json)
+        if as_json:
+            out.json(
+                {
+                    "campaign": info.name,
+                    "head_hash": info.head_hash,
+                    "events": [{**e.as_dict(), "retracted": gone} for e, gone in entries],
+                }
+            )
+            return
+        out.events_table(
+            [e for e, _ in entries],
+            escape(f"{info.name} ({info.ruleset})"),
+            names,
+            retracted={e.seq for e, gone in entries if gone},
+        )
+        out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
+
+    @app.command("demo")
+    @handles_errors
+    def demo(
+        replace: Annotated[
+            bool, typer.Option("--replace", help="Replace the database file if it exists (its campaigns are lost).")
+        ] = False,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.
+
+        An existing database is never touched unless ``--replace`` says so: it may hold a real campaign."""
+        from campaign.cli.demo import build_demo, demo_ids, write_charts
+
+        if "://" not in state.db and state.db != ":memory:":
+            existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]
+            if existing and not replace:
+                raise InvalidInputError(
+                    f"{state.db} already exists and may hold a real campaign: the demo writes to a new file. "
+                    f"Name one with `campaign --db demo.db demo`, or add --replace to overwrite {state.db}"
+                )
+            for path in existing:
+                os.remove(path)
+        out = Output(as_json)
+        state.app = bootstrap(state.db, actor=state.actor, new_id=demo_ids())
+        summary = build_demo(state.app, out)
+        summary["charts"] = write_charts(state.app, state.db, out, replace)
+        if as_json:
+            out.json(summary)

@@ -1,0 +1,142 @@
+"""``campaign chart``: a measure of the campaign over time, drawn to an SVG or PNG file or shown in the terminal.
+
+The series come from :mod:`campaign.charts` (the log folded command by command); this module only draws them.
+Matplotlib is imported here, inside the drawing function, with its file-only Agg backend: no other command pays
+for loading it, and no display is needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from campaign.charts import MEASURES, Chart, chart
+from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.output import Output, handles_errors
+from events.errors import InvalidInputError
+
+FORMATS = (".svg", ".png")
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def campaign_chart(campaign: str | None, measure: str, only: str | None) -> Chart:
+    ledger = open_app().ledger
+    info = ledger.resolve(campaign)
+    return chart(info.name, info.ruleset, ledger.store.read(info.campaign_id), measure, only)
+
+
+def draw(found: Chart, path: Path) -> None:
+    """The chart as a step line per series, one x position per step of the campaign, written to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    # Text as text (searchable, smaller), and ids from a fixed salt: the same campaign draws the same bytes.
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "campaign-ledger"}):
+        _plot(found, path)
+
+
+def _plot(found: Chart, path: Path) -> None:
+    from matplotlib import pyplot
+
+    xs = list(range(1, len(found.steps) + 1))
+    figure, axes = pyplot.subplots(figsize=(max(6.0, 0.45 * len(xs) + 3), 4.5), layout="constrained")
+    try:
+        for series in found.series:
+            ys = [float("nan") if v is None else v for v in series.values]
+            axes.step(xs, ys, where="post", marker="o", markersize=3, label=series.name)
+        axes.set_title(found.title)
+        axes.set_ylabel(found.axis)
+        axes.set_xticks(xs, [f"#{s.seq} {s.label}" for s in found.steps], rotation=60, ha="right", fontsize=7)
+        if found.levels:
+            axes.set_yticks(range(1, len(found.levels) + 1), list(found.levels))
+        axes.grid(True, alpha=0.3)
+        axes.legend(fontsize=7, loc="best")
+        figure.savefig(path, format=path.suffix[1:].lower(), metadata=_metadata(path))
+    finally:
+        pyplot.close(figure)
+
+
+def _metadata(path: Path) -> dict[str, Any]:
+    return {"Date": None} if path.suffix.lower() == ".svg" else {}
+
+
+def sparkline(values: tuple[int | None, ...], low: int, high: int) -> str:
+    """One character per step: the value's height between the chart's lowest and highest; a blank for none."""
+    span = max(high - low, 1)
+    return "".join(" " if v is None else BARS[(v - low) * (len(BARS) - 1) // span] for v in values)
+
+
+def show(found: Chart, out: Output) -> None:
+    """The compact terminal view: per series a line of bars, its first and last values, its low and high."""
+    present = [v for s in found.series for v in s.values if v is not None]
+    low, high = (1, len(found.levels)) if found.levels else (min(present), max(present))
+
+    def word(value: int) -> str:
+        return found.levels[value - 1] if found.levels and 1 <= value <= len(found.levels) else str(value)
+
+    view = Table(title=escape(found.title), title_justify="left")
+    for column in ("", f"over {len(found.steps)} steps", "first", "now", "low", "high"):
+        view.add_column(column)
+    for series in found.series:
+        values = [v for v in series.values if v is not None]
+        view.add_row(
+            escape(series.name),
+            sparkline(series.values, low, high),
+            word(values[0]),
+            word(values[-1]),
+            word(min(values)),
+            word(max(values)),
+        )
+    out.console.print(view)
+    first, last = found.steps[0], found.steps[-1]
+    out.console.print(
+        f"[dim]from #{first.seq} ({escape(first.label)}) to #{last.seq} ({escape(last.label)}); "
+        "-o FILE.svg or FILE.png draws it[/]"
+    )
+
+
+def chart_json(found: Chart) -> dict[str, Any]:
+    return {
+        "campaign": found.campaign,
+        "measure": found.measure,
+        "title": found.title,
+        "axis": found.axis,
+        "levels": list(found.levels),
+        "steps": [{"seq": s.seq, "label": s.label} for s in found.steps],
+        "series": [{"name": s.name, "side": s.side, "values": list(s.values)} for s in found.series],
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("chart")
+    @handles_errors
+    def chart_(
+        measure: Annotated[str, typer.Argument(help=f"What to chart: {', '.join(MEASURES)}.", metavar="MEASURE")],
+        only: Annotated[
+            str | None, typer.Argument(help="Only this unit, side or officer (by name).", metavar="[UNIT|SIDE]")
+        ] = None,
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="Draw to this file: .svg or .png.", metavar="FILE")
+        ] = None,
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out)."""
+        if output is not None and output.suffix.lower() not in FORMATS:
+            raise InvalidInputError(f"a chart is drawn as .svg or .png, not {output.suffix or 'a file without one'!r}")
+        if output is not None and not output.parent.is_dir():
+            raise InvalidInputError(f"there is no folder {str(output.parent)!r} to draw {output.name} in")
+        found = campaign_chart(campaign, measure.strip().lower(), only)
+        out = Output(as_json)
+        if output is not None:
+            draw(found, output)
+        if as_json:
+            out.json({**chart_json(found), "file": str(output) if output is not None else None})
+        elif output is not None:
+            out.console.print(f"{escape(found.title)}: {len(found.steps)} steps drawn to {escape(str(output))}")
+        else:
+            show(found, out)

@@ -1,0 +1,91 @@
+"""``serve``, ``user add`` and ``invite``: run the shared server, and make its first game master."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app, state
+from campaign.cli.output import Output, handles_errors
+from events.errors import ConfigurationError, InvalidInputError
+
+users = typer.Typer(help="Accounts of the shared server (`campaign serve`).", no_args_is_help=True)
+
+
+@users.command("add")
+@handles_errors
+def user_add(
+    name: str,
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password from standard input (for scripts).")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create an account (its password is asked for, and stored only as an argon2 hash)."""
+    from campaign.access.accounts import Accounts
+    from campaign.bootstrap import wall_clock
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    Accounts(open_app(create=True).engine, wall_clock).add(name, password)
+    out = Output(as_json)
+    if as_json:
+        out.json({"account": name.strip().lower()})
+    else:
+        out.console.print(f"account [bold]{name.strip().lower()}[/] created")
+
+
+def invite(
+    account: str,
+    role: Annotated[str, typer.Option("--role", help="gm, player or observer.")],
+    side: Annotated[list[str] | None, typer.Option("--side", help="A side the player plays (repeat).")] = None,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Give an account a role in a campaign (the first game master is made here): a membership event."""
+    from campaign.access.accounts import Accounts
+    from campaign.access.memberships import Memberships, grant
+    from campaign.bootstrap import wall_clock
+
+    app = open_app()
+    info = app.ledger.resolve(campaign)
+    name = account.strip().lower()
+    exists = Accounts(app.engine, wall_clock).exists(name)
+    result = grant(
+        app.ledger, Memberships(app.engine), info, name, role, side or [], account_exists=exists, command_id=command_id
+    )
+    Output(as_json).appended(result, f"[bold]{info.name}[/]:")
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    secure_cookies: Annotated[
+        bool, typer.Option("--secure-cookies", help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+    ] = False,
+) -> None:
+    """Serve the database to a group: the web page and the JSON API (OpenAPI at /openapi.json)."""
+    try:
+        import uvicorn
+
+        from campaign.server.app import create_app
+    except ImportError as exc:
+        raise ConfigurationError(
+            f"the server needs its extra: pip install 'campaign-ledger[server]' ({exc.name})"
+        ) from None
+    if not 0 < port < 65536:
+        raise InvalidInputError("--port must be between 1 and 65535")
+    app = create_app(open_app(create=True), secure_cookies=secure_cookies)
+    typer.echo(f"serving {state.db} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+
+
+def register(app: typer.Typer) -> None:
+    """``invite`` and ``serve`` (``user`` is the group :data:`users`, listed apart in the command table)."""
+    app.command("invite")(handles_errors(invite))
+    app.command("serve")(handles_errors(serve))

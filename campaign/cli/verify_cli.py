@@ -1,0 +1,250 @@
+"""``verify`` and ``checkpoint``: what can be checked inside the database, and an anchor kept outside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.markup import escape
+
+from campaign import views
+from campaign.bootstrap import projectors
+from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.output import Output, handles_errors
+from campaign.executor import Ledger
+from campaign.timeline import Change
+from events.canonical import canonical_json
+from events.errors import InvalidInputError, NotFoundError, VerificationError
+from events.registry import registry
+from events.verify import Finding, VerifyReport, check_held_seeds, verify_events
+from projections.consistency import compare
+from projections.state.campaigns import CampaignInfo
+
+CHECKPOINT_FORMAT = "campaign-ledger/checkpoint"
+CHECKPOINT_LIMIT = 64 * 1024
+
+
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint file written by ``campaign checkpoint``, checked for shape (never trusted further)."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(CHECKPOINT_LIMIT + 1)
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the checkpoint {path}: {exc.strerror}") from None
+    if len(raw) > CHECKPOINT_LIMIT:
+        raise InvalidInputError(f"{path} is not a checkpoint: a checkpoint is one short line")
+    try:
+        item = orjson.loads(raw.splitlines()[0] if raw.strip() else b"")
+    except (orjson.JSONDecodeError, IndexError):
+        raise InvalidInputError(f"{path} is not a checkpoint: its first line is not JSON") from None
+    ok = (
+        isinstance(item, dict)
+        and item.get("format") == CHECKPOINT_FORMAT
+        and isinstance(item.get("campaign_id"), str)
+        and type(item.get("seq")) is int
+        and item["seq"] >= 1
+        and isinstance(item.get("head_hash"), str)
+        and len(item["head_hash"]) == 64
+    )
+    if not ok:
+        raise InvalidInputError(
+            f"{path} is not a Campaign Ledger checkpoint (format {CHECKPOINT_FORMAT}, campaign_id, seq, head_hash)"
+        )
+    assert isinstance(item, dict)
+    return item
+
+
+def _held(ledger: Ledger, campaign_id: str) -> Any:
+    def held(epoch: int) -> bytes | None:
+        try:
+            return ledger.vault.seed(campaign_id, epoch)
+        except NotFoundError:
+            return None
+        except VerificationError:
+            return b""  # not even hexadecimal: it cannot match its commitment
+
+    return held
+
+
+def verify_one(
+    ledger: Ledger,
+    info: CampaignInfo,
+    out: Output,
+    *,
+    rules: bool,
+    projections: bool,
+    checkpoint: tuple[int, str] | None,
+    expect_head: str | None,
+    editions: list[Change],
+) -> VerifyReport:
+    """Every check of one campaign; ``editions`` receives the differences expected because the rules changed
+    since they were recorded (notes, not failures)."""
+    with out.progress(info.last_seq, f"verifying {info.name}") as progress:
+        task = progress.add_task(f"verifying {escape(info.name)}", total=info.last_seq)
+        report = verify_events(
+            info.campaign_id,
+            ledger.store.read(info.campaign_id),
+            registry,
+            on_event=lambda _e: progress.advance(task),
+            checkpoint=checkpoint,
+            expect_head=expect_head,
+        )
+    check_held_seeds(report, _held(ledger, info.campaign_id))
+    if projections and report.ok:
+        for difference in compare(open_app().engine, info.campaign_id, ledger.store.read(info.campaign_id), projectors):
+            report.findings.append(Finding(info.last_seq, "projection", "projection", str(difference)))
+    if rules:
+        editions.extend(views.rule_drift(ledger, info, report))
+    return report
+
+
+def _print(out: Output, info: CampaignInfo, report: VerifyReport) -> None:
+    name = escape(info.name)
+    if report.ok:
+        out.console.print(
+            f"[green]ok[/] {name}: {report.events} events, chain intact to {report.head_hash}; "
+            f"{report.rolls_rederived} rolls re-derived, {report.rolls_pending} awaiting a seed reveal, "
+            f"{report.table_rolls} table rolls in range"
+        )
+    else:
+        out.console.print(f"[red]FAILED[/] {name}: first bad event {escape(str(report.first))}")
+        for finding in sorted(report.findings, key=lambda f: f.seq)[1:]:
+            out.console.print(f"  also: {escape(str(finding))}")
+    if report.held_unrevealed:
+        epochs = ", ".join(str(e) for e in report.held_unrevealed)
+        out.console.print(
+            f"[yellow]note[/]: this database holds the secret seed of epoch {epochs}: whoever holds the file can "
+            "compute the coming rolls. Steering shows as throwaway rolls and chosen seeds, flagged here."
+        )
+    for flag in report.flags:
+        out.console.print(f"[yellow]flagged[/] {escape(str(flag))}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("verify")
+    @handles_errors
+    def verify(
+        campaign: CampaignOpt = None,
+        every: Annotated[bool, typer.Option("--all", help="Verify every campaign in the database.")] = False,
+        rules: Annotated[bool, typer.Option("--rules/--no-rules", help="Re-evaluate every rule on its dice.")] = True,
+        projections: Annotated[
+            bool, typer.Option("--projections", help="Compare the projection tables with a fresh fold of the log.")
+        ] = False,
+        expect_head: Annotated[
+            str | None, typer.Option("--expect-head", help="The head hash the log must end at (kept elsewhere).")
+        ] = None,
+        checkpoint_file: Annotated[
+            Path | None,
+            typer.Option("--checkpoint", help="A checkpoint file (`campaign checkpoint`): the log must still hold it."),
+        ] = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed
+        against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is
+        drift: reported, never written back); name the first failure. Flag chosen seeds and rolls no rule
+        consumed. A recomputed chain is only caught against an anchor: --expect-head or --checkpoint."""
+        ledger = open_app().ledger
+        anchor: tuple[int, str] | None = None
+        if checkpoint_file is not None:
+            item = read_checkpoint(checkpoint_file)
+            anchor = (item["seq"], item["head_hash"])
+            if campaign is None:
+                campaign = item["campaign_id"]
+        if (anchor is not None or expect_head is not None) and every:
+            raise InvalidInputError("an anchor (--expect-head, --checkpoint) belongs to one campaign, not --all")
+        targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
+        if checkpoint_file is not None and targets[0].campaign_id != item["campaign_id"]:
+            raise InvalidInputError(f"{checkpoint_file} is the checkpoint of another campaign ({item['campaign_id']})")
+        out = Output(as_json)
+        editions: dict[str, list[Change]] = {}
+        reports = [
+            (
+                info,
+                verify_one(
+                    ledger,
+                    info,
+                    out,
+                    rules=rules,
+                    projections=projections,
+                    checkpoint=anchor,
+                    expect_head=expect_head,
+                    editions=editions.setdefault(info.campaign_id, []),
+                ),
+            )
+            for info in targets
+        ]
+        if as_json:
+            out.json(
+                [
+                    {
+                        "campaign": info.name,
+                        **report.as_dict(),
+                        "rules_changed_since": [
+                            {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under}
+                            for c in editions.get(info.campaign_id, [])
+                        ],
+                    }
+                    for info, report in reports
+                ]
+            )
+        else:
+            for info, report in reports:
+                _print(out, info, report)
+                for change in editions.get(info.campaign_id, []):
+                    out.console.print(
+                        f"  note: #{change.seq} {escape(change.command)} was recorded under ruleset version "
+                        f"{change.recorded_under}; today's rules (RULES.md, second edition) decide it differently — "
+                        "expected after a rules change, not a sign the log was altered"
+                    )
+        failed = [r for _, r in reports if not r.ok]
+        if failed:
+            first = failed[0].first
+            raise (
+                VerificationError(f"verification failed at {first}")
+                if not as_json
+                else typer.Exit(VerificationError.exit_code)
+            )
+
+    @app.command("checkpoint")
+    @handles_errors
+    def checkpoint(
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="Write it to this file (default: standard output).")
+        ] = None,
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the
+        database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`). `verify --checkpoint FILE` later shows
+        whether the log still holds that event with that hash: truncation and rewritten history are caught."""
+        ledger = open_app().ledger
+        info = ledger.resolve(campaign)
+        report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry)
+        if not report.ok:
+            raise VerificationError(f"the log fails verification ({report.first}): no checkpoint of a broken log")
+        line = canonical_json(
+            {
+                "format": CHECKPOINT_FORMAT,
+                "version": 1,
+                "campaign_id": info.campaign_id,
+                "name": info.name,
+                "seq": report.last_seq,
+                "head_hash": report.head_hash,
+                "recorded_at": ledger.now(),
+            }
+        )
+        if output is None:
+            typer.echo(line.decode())
+            return
+        try:
+            output.write_bytes(line + b"\n")
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
+        out = Output(as_json)
+        if as_json:
+            out.json({"file": str(output), "seq": report.last_seq, "head_hash": report.head_hash})
+        else:
+            where = escape(str(output))
+            out.console.print(f"checkpoint of {escape(info.name)} at #{report.last_seq} written to {where}")

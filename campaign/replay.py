@@ -1,0 +1,266 @@
+"""Re-running recorded commands: the log read as commands (their events, inputs and dice), a sandbox that
+re-runs them through the executor on their own dice, and which dice a retraction leaves on the table.
+
+What ``campaign/timeline.py`` builds rewind, amend, undo and re-evaluation on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from campaign.commands import command_type, fold_for, recorded_command
+from campaign.executor import Ledger, Replay
+from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Command
+from events.dice import ReplayDice
+from events.envelope import NewEvent, RecordedEvent
+from events.errors import InvalidInputError
+from events.families.dice import DiceRolled
+from events.memory import InMemoryEventStore
+from events.registry import registry
+from events.timeline import NEVER_RETRACTED, live_seqs
+from events.vault import SeedVault
+from projections.campaign_state import FoldingCampaignStates
+from projections.campaigns import FoldingCampaignDirectory
+from projections.state.campaigns import CampaignInfo
+
+
+@dataclass(frozen=True)
+class CommandGroup:
+    """One command's events in the log: its ``command_issued`` (if recorded), dice and effects."""
+
+    events: tuple[RecordedEvent, ...]
+
+    @property
+    def first_seq(self) -> int:
+        return self.events[0].seq
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq
+
+    @property
+    def issued(self) -> RecordedEvent | None:
+        head = self.events[0]
+        return head if head.type == "timeline.command_issued" else None
+
+    @property
+    def only_dice(self) -> bool:
+        """What a rewind left of a retracted command: its dice and seeds, which stay (nothing to re-run)."""
+        return self.issued is None and all(e.type in NEVER_RETRACTED for e in self.events)
+
+    @property
+    def dice(self) -> list[DiceRolled]:
+        decoded = (registry.decode(e) for e in self.events if e.type == "dice.rolled")
+        return [d for d in decoded if isinstance(d, DiceRolled)]
+
+    def dice_used(self, by_index: Mapping[int, DiceRolled]) -> list[DiceRolled]:
+        """The dice this command used, in the order it used them: as its ``command_issued`` records them, or
+        (recorded before that was kept) its own, or those its rule applications name."""
+        issued = self.issued
+        recorded = issued.payload.get("dice") if issued is not None else None
+        if recorded is not None:
+            return [by_index[i] for i in recorded if i in by_index]
+        own = self.dice
+        if own:
+            return own
+        named = [i for e in self.events if e.type == "rules.applied" for i in e.payload["dice"]]
+        return [by_index[i] for i in named if i in by_index]
+
+    @property
+    def outcomes(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "rule": e.payload["rule"],
+                "unit_id": e.payload.get("unit_id"),
+                "outcome": e.payload["outcome"],
+                "explanation": e.payload["explanation"],
+            }
+            for e in self.events
+            if e.type == "rules.applied"
+        ]
+
+
+def command_groups(events: Iterable[RecordedEvent]) -> list[CommandGroup]:
+    """Consecutive events appended by the same command (they share its command id)."""
+    groups: list[list[RecordedEvent]] = []
+    last_id: object = object()
+    for event in events:
+        command_id = event.meta.get("command_id", f"seq-{event.seq}")
+        if command_id != last_id or event.type in ("timeline.command_issued", "timeline.rewound"):
+            groups.append([])
+        groups[-1].append(event)
+        last_id = command_id
+    return [CommandGroup(tuple(g)) for g in groups if g]
+
+
+def _ids_in(event: RecordedEvent) -> list[str]:
+    return [str(v) for k, v in event.payload.items() if k.endswith("_id") and isinstance(v, str)]
+
+
+def new_ids(group: CommandGroup, seen: set[str]) -> list[str]:
+    """The ids a command generated: those first seen in its events (a new unit's, a new battle's);
+    ``seen`` holds every id of the events before it."""
+    out: list[str] = []
+    for event in group.events:
+        for i in _ids_in(event):
+            if i not in seen and i not in out:
+                out.append(i)
+    return out
+
+
+class Sandbox:
+    """A throw-away ledger over a copy of a campaign's log, re-running commands on recorded dice.
+
+    A re-run command gets back the ids it generated the first time, so that the units and battles it
+    created keep their identity for the commands after it.
+    """
+
+    def __init__(self, ledger: Ledger, events: Sequence[RecordedEvent]) -> None:
+        self.store = InMemoryEventStore()
+        self.store.load(events)
+        self.start = len(events)
+        self.original = list(events)
+        self._seen: set[str] = set()
+        self._seen_upto = 1
+        """``_seen`` holds the ids of ``original`` events with seq below ``_seen_upto``."""
+        self.dice_by_index = {
+            d.roll_index: d
+            for d in (registry.decode(e) for e in events if e.type == "dice.rolled")
+            if isinstance(d, DiceRolled)
+        }
+        self.ledger = Ledger(
+            store=self.store,
+            directory=FoldingCampaignDirectory(self.store),
+            vault=SeedVault(),
+            states=FoldingCampaignStates(self.store, fold_for),
+            actor=ledger.actor,
+            clock=lambda: "replay",
+            new_id=ledger.new_id,
+            new_seed=lambda: bytes(32),
+        )
+
+    def _ids_before(self, seq: int) -> set[str]:
+        """Every id in the original events before ``seq``: grown as commands are re-run in order."""
+        if seq < self._seen_upto:
+            self._seen, self._seen_upto = set(), 1
+        for event in self.original[self._seen_upto - 1 : seq - 1]:
+            self._seen.update(_ids_in(event))
+        self._seen_upto = max(self._seen_upto, seq)
+        return self._seen
+
+    def info(self, campaign_id: str) -> CampaignInfo:
+        info = self.ledger.directory.get(campaign_id)
+        assert info is not None
+        return info
+
+    def run(
+        self, campaign_id: str, group: CommandGroup, command: Command[Any, Any] | None = None, amends: int | None = None
+    ) -> list[RecordedEvent]:
+        """Re-run a recorded command on its own dice, through the executor; raise if it no longer applies."""
+        issued = group.issued
+        if issued is None:
+            raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
+        payload = issued.payload
+        if command is None:
+            command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+        # The group's own dice too: an audit's sandbox holds only the log before the command it re-runs.
+        recorded = group.dice_used({**self.dice_by_index, **{d.roll_index: d for d in group.dice}})
+        dice = ReplayDice(recorded)
+        before = self.store.head(campaign_id).seq
+        given = payload.get("ids")
+        ids = tuple(given) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
+        replay = Replay(dice, ids, amends)
+        self.ledger.execute(
+            self.info(campaign_id), command, command_id=f"replay-{before}-{group.first_seq}", replay=replay
+        )
+        if dice.unused:
+            raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
+        return list(self.store.read(campaign_id, after_seq=before))
+
+    def keep(self, campaign_id: str, group: CommandGroup) -> None:
+        """Append ``group``'s recorded events as they stand (a command that cannot be re-run any more)."""
+        events = [NewEvent(e.type, dict(e.payload), e.schema_version) for e in group.events]
+        head = self.store.head(campaign_id).seq
+        self.store.append(campaign_id, events, head, command_id=f"kept-{group.first_seq}")
+
+    def appended(self, campaign_id: str) -> list[RecordedEvent]:
+        return [e for e in self.store.read(campaign_id) if e.seq > self.start]
+
+
+def _dice_in_use(events: Sequence[RecordedEvent]) -> tuple[dict[int, int], set[int], set[int]]:
+    """Every die rolled (seq → roll index), the seqs of those a command in effect uses, and the roll indexes
+    taken off the table (offered again, or set aside by a reroll). A die is used by the command in effect that
+    rolled it, or that names it (``command_issued.dice``, a rule application's dice)."""
+    live = live_seqs(events)
+    rolled: dict[int, int] = {}
+    command_of: dict[int, object] = {}
+    named: set[int] = set()
+    live_commands: set[object] = set()
+    taken: set[int] = set()
+    for e in events:
+        p = e.payload
+        if e.type == "dice.rolled":
+            rolled[e.seq] = int(p["roll_index"])
+            command_of[e.seq] = e.meta.get("command_id")
+            if p.get("offered_from") is not None:
+                taken.add(int(p["offered_from"]))
+        elif e.type == "dice.set_aside":  # never retracted: a reroll stays a reroll
+            taken.add(int(p["roll_index"]))
+        if e.seq not in live or e.type in NEVER_RETRACTED:
+            continue
+        live_commands.add(e.meta.get("command_id"))
+        if e.type in ("timeline.command_issued", "rules.applied"):
+            named.update(int(i) for i in (p.get("dice") or ()))
+    used = {seq for seq, index in rolled.items() if command_of[seq] in live_commands or index in named}
+    return rolled, used, taken
+
+
+def dice_left_on_table(
+    before: Sequence[RecordedEvent], after: Sequence[RecordedEvent], queued: Sequence[int]
+) -> tuple[tuple[int, int], ...]:
+    """The dice on the table once a rewind, undo or amendment turns the log ``before`` into ``after``: those
+    already on it (``queued``: seqs) and those a command in effect used before and no longer uses, less any a
+    command in effect uses now or that were taken off; in the order rolled, as (seq, roll index)."""
+    _, used_before, _ = _dice_in_use(before)
+    rolled, used_after, taken = _dice_in_use(after)
+    held = (set(queued) | used_before) - used_after
+    return tuple((seq, rolled[seq]) for seq in sorted(held) if seq in rolled and rolled[seq] not in taken)
+
+
+def rewind_at(events: Sequence[RecordedEvent], to_seq: int) -> list[RecordedEvent]:
+    """``events`` with a rewind to ``to_seq`` appended (not stored): what the log would be."""
+    last = events[-1]
+    rewind = RecordedEvent(0, last.campaign_id, last.seq + 1, "timeline.rewound", 1, {"to_seq": to_seq}, {}, "", "")
+    return [*events, rewind]
+
+
+def as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A re-run's outcomes as the version of the command that ``group`` recorded would have recorded them."""
+    issued = group.issued
+    if issued is None:
+        return outcomes
+    kind = command_type(str(issued.payload["command"]))
+    version = issued.payload.get("version") or 0
+    return [dict(o) for o in kind.recorded_by(version, outcomes)]
+
+
+def edition_of(group: CommandGroup, info: CampaignInfo) -> str | None:
+    """The ruleset version ``group``'s rules were recorded under, if it is not the version of today."""
+    recorded = {str(e.payload.get("ruleset_version")) for e in group.events if e.type == "rules.applied"}
+    issued = group.issued
+    if issued is not None:
+        # A command recorded before commands had versions ran under the first edition (0.1).
+        kept = issued.payload.get("ruleset_version") or ("0.1" if issued.payload.get("version") is None else None)
+        if kept is not None:
+            recorded.add(str(kept))
+    today = RULESETS[info.ruleset].version if info.ruleset in RULESETS else None
+    older = sorted(v for v in recorded if v != today)
+    return older[0] if older else None
+
+
+def decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    """What a rule decided, without the wording of its explanation."""
+    return [(o["rule"], o["outcome"]) for o in outcomes]

@@ -1,0 +1,80 @@
+"""The rules as the program ships them (``campaign/RULES.md``, the second edition): a clause by its number.
+
+Clause numbers are those the code cites: ``§0`` (a seed's whole section), ``§0.4`` (one clause), ``§5`` (the
+campaign layer) and the second edition's errata ``R2-5``. A clause is its heading and everything under it down to
+the next heading of the same or a higher level; the errata that name a clause are listed with it, since they
+override the body.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from events.errors import NotFoundError
+
+RULES = Path(__file__).resolve().parent / "RULES.md"
+_HEADING = re.compile(r"^(#{1,3}) (.*)$")
+_NUMBER = (
+    re.compile(r"^Seed (\d{3}) — "),  # "# Seed 000 — …": §0
+    re.compile(r"^(\d+(?:\.\d+)*)\.? "),  # "## 0.4 Confidence …", "# 5. The campaign layer"
+    re.compile(r"^(R2-\d+) — "),  # "### R2-5 — §0.3, §0.4 …"
+)
+CITATION = re.compile(r"§ ?(\d+(?:\.\d+)*)|\b(R2-\d+)\b")
+
+
+@dataclass
+class Clause:
+    number: str
+    title: str
+    text: str
+    errata: list[str] = field(default_factory=list)
+
+
+def _number(title: str) -> str | None:
+    for pattern in _NUMBER:
+        match = pattern.match(title)
+        if match:
+            number = match.group(1)
+            return str(int(number)) if pattern is _NUMBER[0] else number
+    return None
+
+
+@cache
+def clauses() -> dict[str, Clause]:
+    """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``)."""
+    lines = RULES.read_text(encoding="utf-8").splitlines()
+    headings = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
+    found: dict[str, Clause] = {}
+    for k, (start, level, title) in enumerate(headings):
+        number = _number(title)
+        if number is None or number in found:
+            continue
+        end = next((i for i, lv, _ in headings[k + 1 :] if lv <= level), len(lines))
+        found[number] = Clause(number, title, "\n".join(lines[start:end]).rstrip())
+    for number, clause in found.items():
+        if number.startswith("R2-"):
+            cited = {m.group(1) for m in CITATION.finditer(clause.title) if m.group(1)}
+            for target in cited:
+                if target in found:
+                    found[target].errata.append(f"{number}: {clause.title.split(' — ', 1)[-1]}")
+    return found
+
+
+def clause(reference: str) -> Clause:
+    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5`` (case and spaces aside)."""
+    key = reference.strip().removeprefix("§").strip().upper().removesuffix(".")
+    found = clauses().get(key)
+    if found is None:
+        raise NotFoundError(
+            f"RULES.md has no clause {reference!r}: try a number such as §0.4, §2.11 or R2-5 "
+            "(`campaign rules` lists them all)"
+        )
+    return found
+
+
+def cited(text: str) -> list[str]:
+    """The clause numbers a text cites (``§0.4–0.5`` cites 0.4; ``R2-5`` cites the erratum)."""
+    return [m.group(1) or m.group(2) for m in CITATION.finditer(text)]

@@ -1,0 +1,22 @@
+"""``mc.edit``: a unit's profile changed on the record (a troop type left out at muster), checked as a muster."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from campaign.rulesets.common import EditUnit
+from campaign.rulesets.mass_combat import state as mc_state
+from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.strength import troop_strength
+from campaign.rulesets.mass_combat.tables import Tables
+from events.errors import InvalidInputError
+
+
+class Edit(EditUnit[mc_state.CampaignState, Tables]):
+    name: ClassVar[str] = "mc.edit"
+
+    def check(self, tables: Tables, profile: UnitProfile) -> None:
+        troop_strength(tables, profile)  # as a muster: unknown weapons refused
+        if profile.troop_type is not None and not tables.has(f"economy.yrth.{profile.troop_type}"):
+            types = ", ".join(tables.names("economy.yrth"))
+            raise InvalidInputError(f"unknown troop type {profile.troop_type!r}: one of {types}")

@@ -1,0 +1,102 @@
+"""Extraordinary Force spent in a battle (§2.13): spells on units, the enemy's catastrophe roll, recon."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat.runs import SideRun
+from campaign.rulesets.mass_combat.tables import Tables
+from events.errors import InvalidInputError
+
+
+def effect_size(tables: Tables, points: int, ts: int) -> int:
+    """Rows or Morale points that ``points`` of ES buy on a unit of TS ``ts``: points × 100 ÷ TS, to the nearest
+    whole number, a half up (R2-23); ``extraordinary.rounding`` "down" is the first edition's."""
+    numerator = points * tables.number("extraordinary.ts_per_point")
+    ts = max(ts, 1)
+    if tables.value("extraordinary.rounding") == "down":
+        return numerator // ts
+    return (2 * numerator + ts) // (2 * ts)
+
+
+def recon_bonus(tables: Tables, points: int) -> int:
+    """NPC recon by ES (R2-24): +1 Strategy per full 3 points, at most +2; more points buy nothing."""
+    return min(tables.number("extraordinary.recon_max"), points // tables.number("extraordinary.recon_per_points"))
+
+
+def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
+    """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
+    every_unit = {u.unit.name: (side, u) for side in sides for u in side.units}
+    for side in sides:
+        for spell in side.setup.spells:
+            if spell.kind != "defence":
+                continue
+            if spell.target is None:
+                side.army_defence += spell.points // 2
+            else:
+                owner, unit = every_unit.get(spell.target, (None, None))
+                if unit is None or owner is not side:
+                    raise InvalidInputError(f"{side.name} can only shield its own units, not {spell.target!r}")
+                unit.blocked += spell.points
+    decisions: list[Decision] = []
+    for side in sides:
+        lines = []
+        recon_points = 0
+        for spell in side.setup.spells:
+            if spell.kind == "defence":
+                lines.append(f"defence {spell.points} on {spell.target or 'the whole army'}")
+                continue
+            if spell.kind == "recon":
+                recon_points += spell.points
+                gain = recon_bonus(tables, recon_points)
+                side.strategy_mods["recon (Extraordinary Force)"] = gain
+                lines.append(f"recon {spell.points} points → Strategy +{gain} for {recon_points} points in all")
+                continue
+            if spell.kind == "catastrophe":
+                enemies = [s for s in sides if s is not side]
+                target = (
+                    next((s for s in enemies if s.name == spell.target), None)
+                    if spell.target
+                    else (enemies[0] if len(enemies) == 1 else None)
+                )
+                if target is None:
+                    raise InvalidInputError("with several enemies, a catastrophe spell names the side it curses")
+                blocked = min(spell.points, target.army_defence * 2)
+                target.army_defence -= blocked // 2
+                bonus = (spell.points - blocked) // tables.number("catastrophe.rules.es_per_point")
+                target.catastrophe_bonus += bonus
+                lines.append(f"{spell.points} points on {target.name}'s catastrophe roll → +{bonus}")
+                continue
+            owner, unit = every_unit.get(spell.target or "", (None, None))
+            if unit is None or owner is None:
+                raise InvalidInputError(f"no unit {spell.target!r} in this battle")
+            points = spell.points
+            if owner is not side:
+                stopped = min(points, unit.blocked)
+                unit.blocked -= stopped
+                points -= stopped
+            effect = effect_size(tables, points, unit.ts)
+            if spell.kind == "morale" and unit.exempt:
+                lines.append(f"Morale on {unit.unit.name}: not subject to Morale, no effect")
+            elif spell.kind == "morale":
+                unit.morale += effect * spell.direction
+                lines.append(f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts})")
+            elif spell.kind == "strike":
+                unit.strike_rows += effect
+                lines.append(f"Strike on {unit.unit.name}: {effect} row(s) up")
+            else:
+                unit.healing_rows += effect
+                lines.append(f"Healing on {unit.unit.name}: {effect} row(s) down")
+        if side.setup.spells:
+            decisions.append(
+                Decision(
+                    "extraordinary_force",
+                    "§2.13",
+                    None,
+                    {"side": side.name, "es": side.setup.es},
+                    {"spent": sum(sp.points for sp in side.setup.spells)},
+                    f"{side.name} spends Extraordinary Force: " + "; ".join(lines),
+                )
+            )
+    return decisions

@@ -1,0 +1,64 @@
+"""A defender's position and home soil (§2.10, R2-16, R2-17): Strategy modifiers, the result tables, casualty rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign.rulesets.mass_combat.setup import Side
+from campaign.rulesets.mass_combat.tables import Tables
+from events.errors import InvalidInputError
+
+
+@dataclass(frozen=True)
+class Position:
+    strategy: dict[str, int]
+    """Named Strategy modifiers: the position rows and home soil."""
+    starred: bool
+    """The defender holds a starred row: the result comes from Tables B and C, not A (R2-16)."""
+    casualty_rows: int
+    """What the starred rows add to the defender's casualty row (§2.12); nothing under Table A."""
+
+
+def _rows(tables: Tables, side: Side) -> list[tuple[str, int, bool]]:
+    """(name, value, starred) of every position row the side holds."""
+    starred_names = set(tables.value("positions.starred"))
+    rows = []
+    for given, value in side.defensive.items():
+        name = given.lstrip("*")
+        rows.append((name, value, given.startswith("*") or name in starred_names))
+    for name in side.position:
+        if name in ("starred", "starred_vs_artillery") or not tables.has(f"positions.{name}"):
+            known = ", ".join(n for n in tables.names("positions") if not n.startswith("starred"))
+            raise InvalidInputError(f"no defensive position {name!r}: one of {known}")
+        rows.append((name, tables.number(f"positions.{name}"), name in starred_names))
+    return rows
+
+
+def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) -> Position:
+    """The side's position modifiers. Starred rows lose 2 against artillery or sappers; home soil is not added to
+    a fortification (the larger of the two counts, after that −2), but still adds to slopes and a defile."""
+    strategy: dict[str, int] = {}
+    rows = _rows(tables, side) if side.role == "defender" else []
+    fortification = set(tables.value("circumstances.home_soil_not_with"))
+    fort_total = 0
+    against = tables.number("positions.starred_vs_artillery") if enemy_artillery_or_sappers else 0
+    for name, given, starred in rows:
+        value = given + (against if starred else 0)
+        if starred and name in fortification:
+            fort_total += value
+        strategy[f"position {name.replace('_', ' ')}"] = value
+    home = side.circumstances.get("home_soil")
+    if home is None and side.home_soil:
+        home = tables.number("circumstances.home_soil")
+    fortified = any(starred and name in fortification for name, _, starred in rows)
+    if home is not None:
+        if fortified and home > fort_total:
+            for name, _, starred in rows:
+                if starred and name in fortification:
+                    strategy.pop(f"position {name.replace('_', ' ')}")
+            strategy["home soil (larger than the fortification)"] = home
+        elif not fortified:
+            strategy["home soil"] = home
+    starred_any = any(starred for _, _, starred in rows)
+    casualty_rows = sum(value for _, value, starred in rows if starred)
+    return Position(strategy, starred_any, casualty_rows)

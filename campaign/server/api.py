@@ -1,0 +1,314 @@
+"""The JSON API: accounts and sessions, the read views, and every command by name, for scripts and the page.
+
+Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 not signed in, 403 not allowed,
+404 not found, 409 another command was appended first (re-read and try again; nothing was appended).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from campaign import views
+from campaign.access import memberships
+from campaign.executor import TableEntry
+from campaign.server import runner
+from campaign.server.context import (
+    SESSION_COOKIE,
+    Caller,
+    InCampaign,
+    access,
+    gm_of,
+    member_of,
+    player_of,
+    server,
+    signed_in,
+)
+from campaign.server.timeline_ops import amend, rewind, undo
+from events.dice import parse_table_dice
+from events.limits import MAX_NUMBER
+from events.store import AppendResult
+
+router = APIRouter(prefix="/api")
+Member = Annotated[InCampaign, Depends(member_of)]
+Player = Annotated[InCampaign, Depends(player_of)]
+GM = Annotated[InCampaign, Depends(gm_of)]
+Account = Annotated[Caller, Depends(signed_in)]
+# Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
+Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
+OptionalSeq = Annotated[int | None, Query(ge=0, le=MAX_NUMBER)]
+At = Annotated[int | None, Query(ge=0, le=MAX_NUMBER, description="Show the campaign as it was at this seq.")]
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=1000)
+
+
+class NewCampaign(BaseModel):
+    name: str = Field(max_length=200)
+    ruleset: str = Field(max_length=40)
+
+
+class CommandRequest(BaseModel):
+    command: str = Field(description="A command's name, e.g. fs.attack (GET …/commands lists them).", max_length=80)
+    args: dict[str, Any] = Field(default_factory=dict, description="The command's inputs by name.")
+    dice: str | None = Field(default=None, description="Table dice rolled at the table, e.g. 4,2.", max_length=200)
+    command_id: str | None = Field(default=None, description="Idempotency key.", max_length=100)
+
+
+class Grant(BaseModel):
+    account: str = Field(max_length=100)
+    role: str = Field(max_length=20)
+    sides: list[str] = Field(default_factory=list)
+
+
+class Rewind(BaseModel):
+    to: int = Field(ge=0, le=MAX_NUMBER)
+    reason: str = Field(default="", max_length=500)
+
+
+class Amend(BaseModel):
+    seq: int = Field(ge=1, le=MAX_NUMBER)
+    set: dict[str, Any]
+    preview: bool = Field(default=False, description="Show what would change; append nothing.")
+    drop_later: bool = Field(default=False, description="Go ahead even if later commands would be dropped.")
+
+
+def appended(srv_request: Request, info_id: str, result: AppendResult) -> dict[str, Any]:
+    server(srv_request).live.appended(info_id)
+    return {
+        "duplicate": result.duplicate,
+        "head_seq": result.head.seq,
+        "events": [{"seq": e.seq, "type": e.type, "what": e.payload.get("explanation")} for e in result.events],
+    }
+
+
+@router.post("/accounts", status_code=201, openapi_extra=access("public"))
+def sign_up(body: Credentials, request: Request) -> dict[str, str]:
+    server(request).accounts.add(body.name, body.password)
+    return {"account": body.name.strip().lower()}
+
+
+@router.post("/session", openapi_extra=access("public"))
+def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, str]:
+    srv = server(request)
+    account = srv.accounts.check_password(body.name, body.password)
+    secret, session = srv.accounts.open_session(account)
+    response.set_cookie(SESSION_COOKIE, secret, httponly=True, samesite="lax", secure=srv.secure_cookies)
+    return {"account": account, "csrf": session.csrf}
+
+
+@router.delete("/session", openapi_extra=access("account"))
+def sign_out(who: Account, request: Request, response: Response) -> dict[str, str]:
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie:
+        server(request).accounts.close_session(cookie)
+    response.delete_cookie(SESSION_COOKIE)
+    return {"account": who.account}
+
+
+@router.post("/tokens", status_code=201, openapi_extra=access("account"))
+def new_token(who: Account, request: Request) -> dict[str, str]:
+    """A bearer token for scripts (shown once)."""
+    secret, _ = server(request).accounts.open_session(who.account, kind="token", label="api")
+    return {"token": secret}
+
+
+@router.get("/campaigns", openapi_extra=access("account"))
+def campaigns(who: Account, request: Request) -> list[dict[str, Any]]:
+    srv = server(request)
+    mine = srv.members.campaigns_of(who.account)
+    return [
+        {
+            "campaign_id": c.campaign_id,
+            "name": c.name,
+            "ruleset": c.ruleset,
+            "events": c.last_seq,
+            "role": mine[c.campaign_id].role,
+        }
+        for c in srv.app.ledger.directory.all()
+        if c.campaign_id in mine
+    ]
+
+
+@router.post("/campaigns", status_code=201, openapi_extra=access("account"))
+def new_campaign(body: NewCampaign, who: Account, request: Request) -> dict[str, Any]:
+    """Start a campaign: its creator is its game master."""
+    srv = server(request)
+    ledger = srv.ledger_for(who.account)
+    result = ledger.create_campaign(body.name, body.ruleset)
+    info = srv.campaign(result.events[0].campaign_id)
+    memberships.grant(ledger, srv.members, info, who.account, "gm", account_exists=True)
+    return {"campaign_id": info.campaign_id, "name": info.name}
+
+
+@router.get("/campaigns/{campaign_id}", openapi_extra=access("member"))
+def status(m: Member, request: Request, at: At = None) -> dict[str, Any]:
+    return {"campaign_id": m.info.campaign_id, **views.status(server(request).app.ledger, m.info, at)}
+
+
+@router.get("/campaigns/{campaign_id}/units/{name}", openapi_extra=access("member"))
+def unit(name: str, m: Member, request: Request, at: At = None) -> dict[str, Any]:
+    return views.unit(server(request).app.ledger, m.info, name, at)
+
+
+@router.get("/campaigns/{campaign_id}/battles", openapi_extra=access("member"))
+def battles(m: Member, request: Request, at: At = None) -> list[dict[str, Any]]:
+    return views.summary(server(request).app.ledger, m.info, at).battles
+
+
+@router.get("/campaigns/{campaign_id}/treasury", openapi_extra=access("member"))
+def treasury(m: Member, request: Request, at: At = None) -> dict[str, Any]:
+    return views.treasury(server(request).app.ledger, m.info, at)
+
+
+@router.get("/campaigns/{campaign_id}/careers/{pc}", openapi_extra=access("member"))
+def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, Any]:
+    return views.career(server(request).app.ledger, m.info, pc, at)
+
+
+@router.get("/campaigns/{campaign_id}/log", openapi_extra=access("member"))
+def log(
+    m: Member,
+    request: Request,
+    type: str | None = None,
+    unit: str | None = None,
+    battle: str | None = None,
+    after: Seq = 0,
+    at: At = None,
+    limit: OptionalSeq = None,
+    all: bool = False,
+) -> dict[str, Any]:
+    """The log in words: each event with who entered it, what happened, and its rule's clause."""
+    ledger = server(request).app.ledger
+    every, entries = views.log_entries(
+        ledger, m.info, type_=type, unit=unit, battle=battle, after=after, upto=at, limit=limit, show_all=all
+    )
+    return {"campaign": m.info.name, "head_seq": m.info.last_seq, "events": views.log_in_words(every, entries)}
+
+
+@router.get("/campaigns/{campaign_id}/audit", openapi_extra=access("member"))
+def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSeq = None) -> dict[str, Any]:
+    """One event or roll: who entered it and when, its inputs, its dice re-derived, its rule re-run."""
+    return views.audit(server(request).app.ledger, m.info, seq, roll)
+
+
+@router.get("/campaigns/{campaign_id}/verify", openapi_extra=access("member"))
+def verify(m: Member, request: Request, rules: bool = True) -> dict[str, Any]:
+    return views.verify_dict(*views.verify(server(request).app.ledger, m.info, rules=rules))
+
+
+@router.get("/campaigns/{campaign_id}/members", openapi_extra=access("member"))
+def members(m: Member, request: Request) -> list[dict[str, Any]]:
+    found = server(request).members.of(m.info.campaign_id)
+    return [{"account": x.account, "role": x.role, "sides": list(x.sides)} for x in found.values()]
+
+
+@router.get("/campaigns/{campaign_id}/commands", openapi_extra=access("member"))
+def commands(m: Member) -> list[dict[str, Any]]:
+    """The commands this campaign's ruleset takes, with their inputs."""
+    return [
+        {
+            "command": s.name,
+            "summary": s.summary,
+            "table_dice": s.takes_table_dice,
+            "schema": s.model.model_json_schema(by_alias=True),
+            "inputs": {f.name: {"kind": f.kind, "required": f.required, "default": f.default} for f in s.fields},
+        }
+        for s in runner.commands_for(m.info.ruleset)
+    ]
+
+
+def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
+    """Build the command model, check that the member may run it, and run it through the executor."""
+    srv = server(srv_request)
+    command = runner.build(body.command, body.args)
+    if m.member.role != "gm":
+        refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, m.info).units)
+        if refused is not None:
+            raise HTTPException(403, refused)
+    table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
+    return runner.run(srv.ledger_for(m.caller.account), m.info, command, table=table, command_id=body.command_id)
+
+
+@router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))
+def command(body: CommandRequest, m: Player, request: Request) -> dict[str, Any]:
+    """Run any command of the campaign's ruleset (a player: only for its own sides' units)."""
+    return appended(request, m.info.campaign_id, run_command(request, m, body))
+
+
+@router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))
+def invite(body: Grant, m: GM, request: Request) -> dict[str, Any]:
+    """Invite an account (or change its role): a ``membership.granted`` event."""
+    srv = server(request)
+    result = memberships.grant(
+        srv.ledger_for(m.caller.account),
+        srv.members,
+        m.info,
+        body.account.strip().lower(),
+        body.role,
+        body.sides,
+        account_exists=srv.accounts.exists(body.account.strip().lower()),
+    )
+    return appended(request, m.info.campaign_id, result)
+
+
+@router.post("/campaigns/{campaign_id}/members/{account}/remove", openapi_extra=access("gm"))
+def remove_member(account: str, m: GM, request: Request) -> dict[str, Any]:
+    srv = server(request)
+    result = memberships.remove(srv.ledger_for(m.caller.account), srv.members, m.info, account)
+    return appended(request, m.info.campaign_id, result)
+
+
+@router.post("/campaigns/{campaign_id}/rewind", openapi_extra=access("gm"))
+def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, Any]:
+    result = rewind(server(request).ledger_for(m.caller.account), m.info, body.to, body.reason)
+    return appended(request, m.info.campaign_id, result)
+
+
+@router.post("/campaigns/{campaign_id}/undo", openapi_extra=access("gm"))
+def undo_(m: GM, request: Request) -> dict[str, Any]:
+    """Take back the last command, rewind, amendment or undo (nothing is deleted; an undo can be undone)."""
+    result, said = undo(server(request).ledger_for(m.caller.account), m.info)
+    return {**appended(request, m.info.campaign_id, result), "undone": said}
+
+
+@router.post("/campaigns/{campaign_id}/amend", openapi_extra=access("gm"))
+def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
+    """Correct a past command's inputs; with ``preview``, only show what would change."""
+    report = amend(
+        server(request).ledger_for(m.caller.account),
+        m.info,
+        body.seq,
+        body.set,
+        preview=body.preview,
+        drop_later=body.drop_later,
+    )
+    if not body.preview:
+        server(request).live.appended(m.info.campaign_id)
+    return report
+
+
+@router.post("/campaigns/{campaign_id}/reveal", openapi_extra=access("gm"))
+def reveal(m: GM, request: Request) -> dict[str, Any]:
+    """Publish the dice seed: every roll made with it becomes checkable."""
+    return appended(request, m.info.campaign_id, server(request).ledger_for(m.caller.account).reveal(m.info))
+
+
+@router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)
+async def events(m: Member, request: Request, after: Seq = 0) -> StreamingResponse:
+    """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows."""
+    live = server(request).live
+
+    async def stream() -> Any:
+        yield "retry: 1000\n\n"
+        async for head in live.heads(m.info.campaign_id, after):
+            if await request.is_disconnected():
+                return
+            yield f"event: appended\ndata: {head}\n\n" if head else ": keep-alive\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})

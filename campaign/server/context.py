@@ -1,0 +1,145 @@
+"""What every request shares: the opened database, the accounts, and who is asking with which role.
+
+Who is asking: a bearer token (``Authorization: Bearer …``, for scripts) or the session cookie (for the page).
+A request that changes anything with the cookie must carry the session's CSRF token in ``X-CSRF-Token``: a
+page of another site can make the browser send the cookie, never read the token. Bearer tokens are not sent
+by a browser on its own, so they need no CSRF token.
+
+Each route declares its access level in its OpenAPI ``x-access`` (read by the authorisation test):
+``public``, ``account`` (any signed-in account), ``member`` (any role in the campaign: the read views),
+``play`` (GM or player; which commands a player may enter is checked per command), ``gm``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import HTTPException, Request
+
+from campaign.access.accounts import Accounts, Session
+from campaign.access.memberships import Member, Memberships
+from campaign.bootstrap import App
+from campaign.executor import Ledger
+from campaign.server.live import Live
+from events.errors import CampaignError, ConcurrencyError, NotFoundError
+from projections.state.campaigns import CampaignInfo
+
+SESSION_COOKIE = "campaign_session"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+LEVELS = ("public", "account", "member", "play", "gm")
+ALLOWED = {"member": ("gm", "player", "observer"), "play": ("gm", "player"), "gm": ("gm",)}
+
+
+def access(level: str) -> dict[str, Any]:
+    """The route's ``openapi_extra``: its access level, for the documentation and the authorisation test."""
+    assert level in LEVELS
+    return {"x-access": level}
+
+
+@dataclass
+class Server:
+    app: App
+    accounts: Accounts
+    members: Memberships
+    live: Live
+    secure_cookies: bool = False
+
+    def ledger_for(self, account: str) -> Ledger:
+        """The ledger, recording ``account`` as the actor of what it appends."""
+        ledger = copy.copy(self.app.ledger)
+        ledger.actor = account
+        return ledger
+
+    def campaign(self, campaign_id: str) -> CampaignInfo:
+        info = self.app.ledger.directory.get(campaign_id)
+        if info is None:
+            raise NotFoundError(f"no campaign {campaign_id!r} on this server")
+        return info
+
+
+@dataclass(frozen=True)
+class Caller:
+    account: str
+    session: Session
+
+
+@dataclass(frozen=True)
+class InCampaign:
+    caller: Caller
+    info: CampaignInfo
+    member: Member
+
+
+def server(request: Request) -> Server:
+    found: Server = request.app.state.server
+    return found
+
+
+def caller_or_none(request: Request) -> Caller | None:
+    """The signed-in account, if any; a cookie session on a changing request must show its CSRF token."""
+    srv = server(request)
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        token = srv.accounts.session(header[7:].strip(), kind="token")
+        if token is None:
+            raise HTTPException(401, "this token opens no session: sign in again")
+        return Caller(token.account, token)
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie:
+        return None
+    session = srv.accounts.session(cookie)
+    if session is None:
+        return None
+    if request.method not in SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode(), session.csrf.encode()):
+            raise HTTPException(403, "this request lacks the page's CSRF token: reload the page and try again")
+    return Caller(session.account, session)
+
+
+def signed_in(request: Request) -> Caller:
+    found = caller_or_none(request)
+    if found is None:
+        raise HTTPException(401, "sign in first")
+    return found
+
+
+def in_campaign(request: Request, campaign_id: str, level: str) -> InCampaign:
+    who = signed_in(request)
+    srv = server(request)
+    try:
+        info = srv.campaign(campaign_id)
+    except NotFoundError as exc:
+        raise HTTPException(404, str(exc)) from None
+    member = srv.members.member(campaign_id, who.account)
+    if member is None:
+        raise HTTPException(403, f"{who.account} is not a member of {info.name}")
+    if member.role not in ALLOWED[level]:
+        words = {"play": "a game master or a player", "gm": "the game master", "member": "a member"}[level]
+        raise HTTPException(403, f"only {words} may do this; {who.account} is {member.role} in {info.name}")
+    return InCampaign(who, info, member)
+
+
+def member_of(request: Request, campaign_id: str) -> InCampaign:
+    return in_campaign(request, campaign_id, "member")
+
+
+def player_of(request: Request, campaign_id: str) -> InCampaign:
+    return in_campaign(request, campaign_id, "play")
+
+
+def gm_of(request: Request, campaign_id: str) -> InCampaign:
+    return in_campaign(request, campaign_id, "gm")
+
+
+def status_for(exc: CampaignError) -> int:
+    """A refusal's HTTP status: 409 a lost race (nothing appended), 404 not found, 400 bad input."""
+    if isinstance(exc, ConcurrencyError):
+        return 409
+    if isinstance(exc, NotFoundError):
+        return 404
+    return 400

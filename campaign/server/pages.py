@@ -1,0 +1,353 @@
+"""The web page: server-rendered (Jinja2), made live by htmx and server-sent events; no build step.
+
+Every form posts through htmx with the session's CSRF token in a header (``base.html``), and runs the same
+functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing the API would refuse.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import Path as InPath
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.datastructures import FormData
+
+from campaign import views
+from campaign.access import memberships
+from campaign.access.accounts import SignInError
+from campaign.commands import command_type
+from campaign.describe import ROLE_WORDS
+from campaign.rulesets import RULESETS
+from campaign.rulesets.tables import parse_value
+from campaign.server import api, runner
+from campaign.server.charts import chart_series
+from campaign.server.context import (
+    SESSION_COOKIE,
+    Caller,
+    InCampaign,
+    access,
+    gm_of,
+    member_of,
+    player_of,
+    server,
+    signed_in,
+    status_for,
+)
+from campaign.server.timeline_ops import amend, rewind, undo
+from events.errors import CampaignError, InvalidInputError
+from events.limits import MAX_NUMBER
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+PRE_COOKIE = "campaign_pre"
+Member = Annotated[InCampaign, Depends(member_of)]
+Player = Annotated[InCampaign, Depends(player_of)]
+GM = Annotated[InCampaign, Depends(gm_of)]
+Account = Annotated[Caller, Depends(signed_in)]
+PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
+STATUS_COLUMNS = (
+    "name", "side", "quality", "troops", "men", "models", "points", "wounded", "experience", "xp", "battles",
+    "fatigue", "ts", "campaign_morale", "pay_penalty", "pay_owed", "disbanded",
+)  # fmt: skip
+
+
+def message(
+    request: Request, text: str, *, error: bool = False, lines: list[str] | None = None, code: int = 200
+) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request, "message.html", {"message": text, "error": error, "lines": lines or []}, status_code=code
+    )
+
+
+def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> HTMLResponse:
+    pre = secrets.token_urlsafe(16)
+    response = templates.TemplateResponse(
+        request, "signin.html", {"signup": signup, "pre": pre, "message": text}, status_code=code
+    )
+    response.set_cookie(PRE_COOKIE, pre, httponly=True, samesite="strict")
+    return response
+
+
+@router.get("/signin", openapi_extra=access("public"))
+def signin_form(request: Request) -> HTMLResponse:
+    return _signin_page(request, signup=False)
+
+
+@router.get("/signup", openapi_extra=access("public"))
+def signup_form(request: Request) -> HTMLResponse:
+    return _signin_page(request, signup=True)
+
+
+def _start_session(request: Request, account: str) -> Response:
+    """A brand-new session for ``account`` (whatever session cookie came with the request is not reused)."""
+    srv = server(request)
+    old = request.cookies.get(SESSION_COOKIE)
+    if old:
+        srv.accounts.close_session(old)
+    secret, _ = srv.accounts.open_session(account)
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(SESSION_COOKIE, secret, httponly=True, samesite="lax", secure=srv.secure_cookies)
+    response.delete_cookie(PRE_COOKIE)
+    return response
+
+
+def _pre_checked(request: Request, pre: str) -> bool:
+    """Sign-in CSRF: the form's token must match the cookie set with the form (a double submit)."""
+    cookie = request.cookies.get(PRE_COOKIE, "")
+    return bool(cookie) and secrets.compare_digest(cookie, pre)
+
+
+@router.post("/signin", openapi_extra=access("public"))
+def signin(
+    request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
+) -> Response:
+    if not _pre_checked(request, pre):
+        return _signin_page(request, signup=False, text="the form expired: sign in again", code=403)
+    try:
+        account = server(request).accounts.check_password(name, password)
+    except SignInError as exc:
+        return _signin_page(request, signup=False, text=str(exc), code=400)
+    return _start_session(request, account)
+
+
+@router.post("/signup", openapi_extra=access("public"))
+def signup(
+    request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
+) -> Response:
+    if not _pre_checked(request, pre):
+        return _signin_page(request, signup=True, text="the form expired: try again", code=403)
+    try:
+        server(request).accounts.add(name, password)
+    except InvalidInputError as exc:
+        return _signin_page(request, signup=True, text=str(exc), code=400)
+    return _start_session(request, name.strip().lower())
+
+
+@router.post("/signout", openapi_extra=access("account"))
+def signout(request: Request, who: Account) -> Response:
+    server(request).accounts.close_session(request.cookies.get(SESSION_COOKIE, ""))
+    response = Response(status_code=204, headers={"HX-Redirect": "/signin"})
+    response.delete_cookie(SESSION_COOKIE)
+    return response
+
+
+@router.get("/", openapi_extra=access("account"))
+def home(request: Request, who: Account) -> Response:
+    mine = api.campaigns(who, request)
+    return templates.TemplateResponse(
+        request,
+        "campaigns.html",
+        {"account": who.account, "csrf": who.session.csrf, "campaigns": mine, "rulesets": list(RULESETS.values())},
+    )
+
+
+@router.post("/campaigns", openapi_extra=access("account"))
+def new_campaign(
+    request: Request, who: Account, name: Annotated[str, Form()], ruleset: Annotated[str, Form()]
+) -> Response:
+    try:
+        made = api.new_campaign(api.NewCampaign(name=name, ruleset=ruleset), who, request)
+    except CampaignError as exc:
+        return message(request, str(exc), error=True, code=400)
+    return Response(status_code=204, headers={"HX-Redirect": f"/c/{made['campaign_id']}"})
+
+
+def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
+    srv = server(request)
+    ledger = srv.app.ledger
+    info = srv.campaign(m.info.campaign_id)
+    s = views.summary(ledger, info)
+    every, entries = views.log_entries(ledger, info, show_all=True)
+    log = views.log_in_words(every, entries)
+    battle = next((b for b in reversed(s.battles) if not b.get("ended") and not b.get("result")), None)
+    battle_log = []
+    if battle is not None:
+        _, in_battle = views.log_entries(ledger, info, battle=battle["battle_id"])
+        battle_log = views.log_in_words(every, in_battle)[-12:]
+    return {
+        "info": info,
+        "head": info.last_seq,
+        "units": s.units,
+        "columns": [c for c in STATUS_COLUMNS if any(c in u for u in s.units)],
+        "careers": s.careers,
+        "treasury": s.treasury,
+        "battle": battle,
+        "battle_log": battle_log,
+        "log": list(reversed(log))[:200],
+        "members": sorted(srv.members.of(info.campaign_id).values(), key=lambda x: (x.role, x.account)),
+        "charts": chart_series(ledger, info, every),
+    }
+
+
+@router.get("/c/{campaign_id}", openapi_extra=access("member"))
+def campaign_page(request: Request, m: Member) -> HTMLResponse:
+    allowed = [
+        c
+        for c in runner.commands_for(m.info.ruleset)
+        if m.member.role == "gm"
+        or (
+            m.member.role == "player"
+            and (c.name.endswith(runner.NEW_UNIT) or any(k in PLAYER_FIELDS for k in c.model.model_fields))
+        )
+    ]
+    return templates.TemplateResponse(
+        request,
+        "campaign.html",
+        {
+            **_live_context(request, m),
+            "account": m.caller.account,
+            "csrf": m.caller.session.csrf,
+            "member": m.member,
+            "role_words": ROLE_WORDS[m.member.role],
+            "is_gm": m.member.role == "gm",
+            "commands": allowed,
+        },
+    )
+
+
+@router.get("/c/{campaign_id}/live", openapi_extra=access("member"))
+def live_part(request: Request, m: Member) -> HTMLResponse:
+    return templates.TemplateResponse(request, "live.html", _live_context(request, m))
+
+
+@router.get("/c/{campaign_id}/audit/{seq}", openapi_extra=access("member"))
+def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> HTMLResponse:
+    found = views.audit(server(request).app.ledger, m.info, seq)
+    return templates.TemplateResponse(
+        request, "audit.html", {"info": m.info, "a": found, "account": m.caller.account, "csrf": m.caller.session.csrf}
+    )
+
+
+def form_inputs(command: str, form: FormData) -> dict[str, Any]:
+    """A command form's fields as the command's inputs (numbers, ticks, JSON), empty optional ones left out."""
+    spec = runner.spec(command_type(command))
+    inputs: dict[str, Any] = {}
+    for f in spec.fields:
+        raw = str(form.get(f.name, "")).strip()
+        if f.kind == "checkbox":
+            inputs[f.name] = f.name in form
+        elif not raw:
+            continue
+        elif f.kind == "number":
+            try:
+                inputs[f.name] = int(raw)
+            except ValueError:
+                raise InvalidInputError(f"{f.name.replace('_', ' ')} must be a whole number, not {raw!r}") from None
+        elif f.kind == "json":
+            try:
+                inputs[f.name] = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                inputs[f.name] = raw
+        else:
+            inputs[f.name] = raw
+    return inputs
+
+
+@router.post("/c/{campaign_id}/command", openapi_extra=access("play"))
+async def command_form(request: Request, m: Player) -> HTMLResponse:
+    form = await request.form()
+    name = str(form.get("_command", ""))
+    try:
+        body = api.CommandRequest(command=name, args=form_inputs(name, form), dice=str(form.get("_dice") or "") or None)
+        result = api.run_command(request, m, body)
+    except HTTPException as exc:
+        return message(request, str(exc.detail), error=True, code=exc.status_code)
+    except CampaignError as exc:
+        return message(request, str(exc), error=True, code=status_for(exc))
+    server(request).live.appended(m.info.campaign_id)
+    said = [str(e.payload["explanation"]) for e in result.events if "explanation" in e.payload]
+    return message(request, f"{name}: {len(result.events)} events appended (head #{result.head.seq})", lines=said)
+
+
+@router.post("/c/{campaign_id}/invite", openapi_extra=access("gm"))
+def invite_form(
+    request: Request,
+    m: GM,
+    account: Annotated[str, Form()],
+    role: Annotated[str, Form()],
+    sides: Annotated[str, Form()] = "",
+) -> HTMLResponse:
+    srv = server(request)
+    name = account.strip().lower()
+    try:
+        memberships.grant(
+            srv.ledger_for(m.caller.account),
+            srv.members,
+            m.info,
+            name,
+            role,
+            sides.split(","),
+            account_exists=srv.accounts.exists(name),
+        )
+    except CampaignError as exc:
+        return message(request, str(exc), error=True, code=status_for(exc))
+    srv.live.appended(m.info.campaign_id)
+    return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
+
+
+def _changes(text: str) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for item in (x for x in text.split(",") if x.strip()):
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise InvalidInputError(f"set takes INPUT=VALUE, not {item.strip()!r}")
+        changes[key.strip()] = parse_value(raw.strip())
+    return changes
+
+
+@router.post("/c/{campaign_id}/amend", openapi_extra=access("gm"))
+def amend_form(
+    request: Request,
+    m: GM,
+    seq: Annotated[int, Form(ge=1, le=MAX_NUMBER)],
+    set: Annotated[str, Form()],
+    preview: Annotated[str, Form()] = "1",
+    drop_later: Annotated[str, Form()] = "",
+) -> HTMLResponse:
+    ledger = server(request).ledger_for(m.caller.account)
+    try:
+        report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", drop_later=bool(drop_later))
+    except CampaignError as exc:
+        return message(request, str(exc), error=True, code=status_for(exc))
+    lines = [
+        f"#{c['seq']} {c['command']}: was {b['explanation']} — now {a['explanation']}"
+        for c in report["changed"]
+        for b, a in zip(c["before"], c["after"], strict=False)
+        if b != a
+    ]
+    lines += [f"#{d['seq']} {d['command']} no longer applies: it would be dropped" for d in report["dropped"]]
+    if report["preview"]:
+        return message(
+            request, f"Preview of amending {report['command']} at #{seq} (nothing appended yet):", lines=lines
+        )
+    server(request).live.appended(m.info.campaign_id)
+    return message(
+        request, f"Amended {report['command']} at #{seq}; {report['rerun']} later commands re-run", lines=lines
+    )
+
+
+@router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))
+def rewind_form(
+    request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
+) -> HTMLResponse:
+    try:
+        result = rewind(server(request).ledger_for(m.caller.account), m.info, to, reason)
+    except CampaignError as exc:
+        return message(request, str(exc), error=True, code=status_for(exc))
+    server(request).live.appended(m.info.campaign_id)
+    return message(request, f"rewound to #{to} (head #{result.head.seq})")
+
+
+@router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
+def undo_form(request: Request, m: GM) -> HTMLResponse:
+    try:
+        _, said = undo(server(request).ledger_for(m.caller.account), m.info)
+    except CampaignError as exc:
+        return message(request, str(exc), error=True, code=status_for(exc))
+    server(request).live.appended(m.info.campaign_id)
+    return message(request, said)

@@ -1,0 +1,262 @@
+"""The read views every interface shows (the CLI's ``status``, ``unit``, ``battles``, ``treasury``, ``career``,
+``log``, ``audit`` and ``verify``, and the server's pages and API): plain data, no printing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from campaign.commands import fold_for
+from campaign.describe import describe, unit_names, words
+from campaign.executor import Ledger
+from campaign.replay import Sandbox, command_groups
+from campaign.rulesets.common import same_name
+from campaign.timeline import Change, Timeline
+from events.dice.derive import derive_faces
+from events.envelope import RecordedEvent
+from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.registry import registry
+from events.timeline import effective, retracted
+from events.verify import Finding, VerifyReport, verify_events
+from projections.fold import Summary
+from projections.state.campaigns import CampaignInfo
+
+
+def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
+    """The campaign folded by its ruleset, as it stands (or stood at seq ``at``)."""
+    fold = fold_for(info.ruleset)
+    if fold is None:
+        raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
+    if at is not None and not 0 <= at <= info.last_seq:
+        raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
+    return fold.summary(ledger.states.get(info, at))
+
+
+def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
+    s = summary(ledger, info, at)
+    return {
+        "campaign": info.name,
+        "ruleset": info.ruleset,
+        "seq": at if at is not None else info.last_seq,
+        "day": s.day,
+        "units": s.units,
+        "battles": s.battles,
+        "treasury": s.treasury,
+        "careers": s.careers,
+    }
+
+
+def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -> dict[str, Any]:
+    """One unit's record and every event in effect about it, in words."""
+    s = summary(ledger, info, at)
+    found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
+    if found is None:
+        raise InvalidInputError(f"unknown unit {name!r}")
+    history = []
+    # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
+    events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
+    names = unit_names(events)
+    for event in events:
+        p = event.payload
+        if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
+            history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
+    return {"unit": found, "history": history}
+
+
+def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
+    s = summary(ledger, info, at)
+    owed = [
+        {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
+        for u in s.units
+        if u.get("pay_owed") or u.get("pay_penalty")
+    ]
+    return {"treasury": s.treasury, "owed": owed}
+
+
+def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, Any]:
+    found = next((c for c in summary(ledger, info, at).careers if c["pc"] == pc), None)
+    if found is None:
+        raise InvalidInputError(f"no career for {pc!r} in this campaign")
+    return found
+
+
+def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
+    """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
+    names = unit_names(events)
+    gone = retracted(events)
+    chosen = events if show_all else effective(events)
+    if unit is not None:
+        ids = {k for k, v in names.items() if same_name(v, unit)} | {unit}
+        chosen = [e for e in chosen if e.payload.get("unit_id") in ids or e.payload.get("officer_id") in ids]
+    if battle is not None:
+        ids = {k for k, v in names.items() if same_name(v, battle)} | {battle}
+        chosen = [e for e in chosen if e.payload.get("battle_id") in ids]
+    return [(e, e.seq in gone) for e in chosen]
+
+
+def log_entries(
+    ledger: Ledger,
+    info: CampaignInfo,
+    *,
+    type_: str | None = None,
+    unit: str | None = None,
+    battle: str | None = None,
+    after: int = 0,
+    upto: int | None = None,
+    limit: int | None = None,
+    show_all: bool = False,
+) -> tuple[list[RecordedEvent], list[tuple[RecordedEvent, bool]]]:
+    """Every event up to ``upto`` (for names), and the chosen entries with whether each is retracted."""
+    every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
+    entries = [
+        (e, gone)
+        for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
+        if e.seq > after and (not type_ or e.type.startswith(type_))
+    ]
+    return every, entries if limit is None else entries[:limit]
+
+
+def log_in_words(
+    events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
+) -> list[dict[str, Any]]:
+    """Each entry as a person reads it: seq, who entered it, when, what happened, its clause."""
+    names = unit_names(events)
+    return [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "actor": e.meta.get("actor"),
+            "recorded_at": e.meta.get("recorded_at"),
+            "what": describe(e, names),
+            "clause": e.payload.get("clause"),
+            "retracted": gone,
+        }
+        for e, gone in entries
+    ]
+
+
+def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
+    """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
+    where the seed is revealed, and its rule re-run on its recorded inputs and dice."""
+    events = list(ledger.store.read(info.campaign_id))
+    gone = retracted(events)
+    if roll is not None:
+        dice = [e for e in events if e.type == "dice.rolled" and e.payload["roll_index"] == roll]
+        if not dice:
+            raise NotFoundError(f"no roll #{roll} in this campaign")
+        seq = dice[0].seq
+    if seq is None or not 1 <= seq <= len(events):
+        raise NotFoundError(f"no event {seq} in this campaign (it has {len(events)})")
+    event = events[seq - 1]
+    groups = command_groups(events)
+    group = next(g for g in groups if g.first_seq <= seq <= g.last_seq)
+    names = unit_names(events)
+    chain = verify_events(info.campaign_id, events[:seq], registry)
+    revealed = {e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in events if e.type == "dice.seed_revealed"}
+    dice_checks = []
+    for d in (e for e in group.events if e.type == "dice.rolled"):
+        p = d.payload
+        if p["source"] == "table":
+            dice_checks.append({"roll": p["roll_index"], "check": f"table dice entered by {p['entered_by']}"})
+        elif p["source"] == "offered":
+            dice_checks.append(
+                {"roll": p["roll_index"], "check": f"the dice of roll #{p['offered_from']}, left on the table"}
+            )
+        elif p["seed_epoch"] in revealed:
+            again = derive_faces(
+                revealed[p["seed_epoch"]], info.dice_id or info.campaign_id, p["roll_index"], p["count"], p["sides"]
+            )
+            dice_checks.append(
+                {
+                    "roll": p["roll_index"],
+                    "check": "re-derived from the revealed seed: "
+                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}"),
+                }
+            )
+        else:
+            dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
+    consumed = {i for e in events if e.type == "rules.applied" for i in e.payload["dice"]}
+    for entry in dice_checks:
+        if entry["roll"] not in consumed:
+            entry["check"] += (
+                "; consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
+            )
+    users = []
+    indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
+    for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
+        if e.type == "rules.applied" and indexes & set(e.payload["dice"]):
+            users.append({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]})
+    rule_check = "no rule applied"
+    if group.issued is not None and group.outcomes:
+        before = [e for e in events if e.seq < group.first_seq]
+        sandbox = Sandbox(ledger, before)
+        try:
+            rerun = sandbox.run(info.campaign_id, group)
+            same = [o["outcome"] for o in command_groups(rerun)[0].outcomes] == [o["outcome"] for o in group.outcomes]
+            rule_check = "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
+        except CampaignError as exc:
+            rule_check = f"cannot be re-evaluated: {exc}"
+    clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
+    return {
+        "seq": seq,
+        "type": event.type,
+        "retracted": seq in gone,
+        "what": describe(event, names),
+        "actor": event.meta.get("actor"),
+        "recorded_at": event.meta.get("recorded_at"),
+        "command": group.issued.payload["command"] if group.issued else event.meta.get("command"),
+        "inputs": group.issued.payload["args"] if group.issued else None,
+        "entered": describe(group.issued, names) if group.issued else words(str(event.meta.get("command", ""))),
+        "explanations": [o["explanation"] for o in group.outcomes],
+        "clauses": clauses,
+        "checks": {
+            "chain": "intact up to here" if chain.ok else f"BROKEN: {chain.first}",
+            "dice": dice_checks,
+            "rule": rule_check,
+        },
+        "dice_used_by": users,
+        "seed_chosen": bool(events[0].payload.get("seed_chosen")),
+        "hash": event.hash,
+    }
+
+
+def verify(
+    ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Any = None
+) -> tuple[VerifyReport, list[Change]]:
+    """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
+    different outcome is drift (a finding), unless the command was recorded under an older version of the
+    rules (returned apart: expected after a rules change, not a sign the log was altered)."""
+    report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
+    return report, rule_drift(ledger, info, report) if rules else []
+
+
+def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list[Change]:
+    """Every rule re-run on its recorded inputs and dice, when ``report`` found nothing else: a different outcome
+    is drift, added to ``report`` as a finding, unless the command was recorded under an older version of the
+    rules; those differences are returned apart (expected after a rules change, not a sign of an altered log)."""
+    editions: list[Change] = []
+    if not report.ok:
+        return editions
+    for change in Timeline(ledger).reevaluate(info):
+        if change.recorded_under is not None:
+            editions.append(change)
+            continue
+        report.findings.append(
+            Finding(
+                change.seq,
+                change.command,
+                "drift",
+                "re-evaluated now, the rule gives a different outcome: "
+                f"{change.after[-1] if change.after else 'nothing'}",
+            )
+        )
+    return editions
+
+
+def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:
+    return {
+        **report.as_dict(),
+        "rules_changed_since": [
+            {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under} for c in editions
+        ],
+    }

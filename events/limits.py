@@ -1,0 +1,79 @@
+"""One set of input rules, the same for every way in (command line, import, and next the HTTP API) and for
+every database: what fits the schema's columns on PostgreSQL fits them on SQLite too.
+
+* A **name** (campaign, unit, side, officer, actor): trimmed, 1–100 characters, no control or invisible
+  formatting characters. Brackets and the like are allowed: output prints names literally.
+* A **text** (a reason, a note, a purpose): at most 1,000 characters, no NUL or control characters except
+  tab and newline.
+* A **number** typed by a person: a whole number within ±1,000,000,000 (no count, day, sum of money or seq
+  of a campaign comes near; a day counter or a treasury then cannot leave 64 bits in any number of commands
+  a person could enter).
+* A **command id**: 1–100 characters of text.
+
+Text that is not valid UTF-8 (Python holds it as lone surrogates) is refused everywhere.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from events.errors import InvalidInputError
+
+MAX_NAME = 100
+MAX_TEXT = 1000
+MAX_NUMBER = 10**9
+MAX_COMMAND_ID = 100
+_ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
+_BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
+
+
+def _shown(value: str) -> str:
+    text = value if len(value) <= 40 else value[:40] + "…"
+    return ascii(text)
+
+
+def check_utf8(value: str, what: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputError(f"{what} is not valid UTF-8 text") from None
+
+
+def check_name(value: str, what: str) -> str:
+    """The name, trimmed, or :class:`InvalidInputError` saying which rule it breaks."""
+    check_utf8(value, what)
+    name = value.strip()
+    if not name:
+        raise InvalidInputError(f"{what} must not be empty")
+    if len(name) > MAX_NAME:
+        raise InvalidInputError(f"{what} is {len(name)} characters long: at most {MAX_NAME}")
+    for char in name:
+        category = unicodedata.category(char)
+        if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
+            raise InvalidInputError(
+                f"{what} {_shown(name)} holds a control or invisible character (U+{ord(char):04X}): not in a name"
+            )
+    return name
+
+
+def check_text(value: str, what: str, limit: int = MAX_TEXT) -> str:
+    check_utf8(value, what)
+    if len(value) > limit:
+        raise InvalidInputError(f"{what} is {len(value)} characters long: at most {limit}")
+    for char in value:
+        if char not in "\t\n" and unicodedata.category(char) == "Cc":
+            raise InvalidInputError(f"{what} {_shown(value)} holds a control character (U+{ord(char):04X})")
+    return value
+
+
+def check_number(value: int, what: str) -> int:
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise InvalidInputError(f"{what} {value} is out of range: numbers are within ±{MAX_NUMBER:,}")
+    return value
+
+
+def check_command_id(value: str) -> str:
+    check_text(value, "a command id", MAX_COMMAND_ID)
+    if not value.strip():
+        raise InvalidInputError("a command id must not be empty")
+    return value

@@ -1,0 +1,112 @@
+"""Writing a whole campaign stream into the SQL store in pages, in one transaction (an import, a branch).
+
+An import streams: each page of events is written and projected as it comes, so memory stays bounded by
+the page, not the campaign. The caller checks the events as they pass and raises to abandon everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from events.envelope import RecordedEvent
+from events.errors import ConcurrencyError
+from events.schema import commands, events
+from events.store import InlineProjector
+
+IMPORT_PAGE = 1000
+
+
+class SqlImport:
+    """Adds a campaign's events in order; every page is written with its ``commands`` rows and projected."""
+
+    def __init__(
+        self, conn: Connection, campaign_id: str, projectors: Sequence[InlineProjector], *, keep: bool = False
+    ) -> None:
+        self.connection = conn
+        self.recorded: list[RecordedEvent] | None = [] if keep else None
+        """Every event written, with its position (kept only when asked: an import does not)."""
+        self.campaign_id = campaign_id
+        self.count = 0
+        self.first: RecordedEvent | None = None
+        self.last: RecordedEvent | None = None
+        self._projectors = projectors
+        self._page: list[RecordedEvent] = []
+        aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
+        self._position = int(aggregate[0]) if aggregate is not None else 0
+        self._run_first = self._run_last = 0
+        self._run_meta: bytes | None = None
+
+    def add(self, event: RecordedEvent) -> None:
+        self._page.append(event)
+        if len(self._page) >= IMPORT_PAGE:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._page:
+            return
+        rows: list[dict[str, Any]] = []
+        recorded: list[RecordedEvent] = []
+        for event in self._page:
+            if event.meta_json != self._run_meta:  # a new command: its row first (a rewind reads through it)
+                self._close_run()
+                self._run_first, self._run_meta = event.seq, event.meta_json
+                command_id = event.meta.get("command_id")
+                self.connection.execute(
+                    insert(commands).values(
+                        campaign_id=self.campaign_id,
+                        first_seq=event.seq,
+                        last_seq=event.seq,
+                        command_id=str(command_id) if command_id is not None else None,
+                        meta=event.meta_json,
+                    )
+                )
+            self._run_last = event.seq
+            self._position += 1
+            rows.append(
+                {
+                    "position": self._position,
+                    "campaign_id": self.campaign_id,
+                    "seq": event.seq,
+                    "command_seq": self._run_first,
+                    "type": event.type,
+                    "schema_version": event.schema_version,
+                    "payload": event.payload_json,
+                    "hash": event.hash,
+                }
+            )
+            recorded.append(event._replace(position=self._position))
+        self.connection.execute(insert(events), rows)
+        self._close_run()
+        for projector in self._projectors:
+            projector.project(self.connection, recorded)
+        if self.recorded is not None:
+            self.recorded.extend(recorded)
+        self.first = self.first or recorded[0]
+        self.last = recorded[-1]
+        self.count += len(recorded)
+        self._page = []
+
+    def _close_run(self) -> None:
+        """The open command's ``last_seq`` as far as it has been read (once per command and page)."""
+        if self._run_meta is not None and self._run_last != self._run_first:
+            self.connection.execute(
+                update(commands)
+                .where(commands.c.campaign_id == self.campaign_id, commands.c.first_seq == self._run_first)
+                .values(last_seq=self._run_last)
+            )
+
+
+@contextmanager
+def import_session(
+    conn: Connection, campaign_id: str, projectors: Sequence[InlineProjector], *, keep: bool = False
+) -> Iterator[SqlImport]:
+    """Inside the store's locked write transaction: refuse a campaign that already has events, then stream."""
+    if conn.execute(select(events.c.seq).where(events.c.campaign_id == campaign_id).limit(1)).first() is not None:
+        raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
+    sink = SqlImport(conn, campaign_id, projectors, keep=keep)
+    yield sink
+    sink.flush()

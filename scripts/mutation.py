@@ -1,0 +1,246 @@
+"""Hand-made mutation testing of the rules (issue 12): does the suite notice when a rule is wrong?
+
+Each mutant changes one thing: a comparison in a ruleset's rule code flipped (``<`` ↔ ``<=``, ``>`` ↔ ``>=``,
+``==`` ↔ ``!=``), or one number of a ``tables.toml`` moved by one (a flag flipped). Each runs the ruleset's
+tests on a copy of the source tree (the working tree is never touched); a mutant is *killed* when a test fails.
+
+    .venv/bin/python scripts/mutation.py [--ruleset grimdark ...] [--sample 40 --seed 1] [--e2e] [--list] [--json]
+
+``--sample N`` draws N mutants *per ruleset* (seeded by ``--seed``); ``--list`` prints them and the test files
+each ruleset's mutants run against, without running anything.
+
+Prints the count killed, the kill rate and every survivor (file:line and the change), which is where a test
+from RULES.md's words is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RULESETS = ("fighting_spirit", "disorder", "mass_combat", "grimdark")
+RULE_FILES = {
+    "fighting_spirit": ("rules.py", "pressure.py", "start.py", "state.py"),
+    "disorder": ("rules.py",),
+    "mass_combat": (
+        "battle.py",
+        "economy.py",
+        "pcs.py",
+        "quality.py",
+        "strength.py",
+        "lasting.py",
+        "arrears.py",
+        "aftermath.py",
+        "position.py",
+        "extraordinary.py",
+        "calendar_commands.py",
+    ),
+    "grimdark": ("rules.py", "units.py"),
+}
+"""The modules of each ruleset that hold its rules (fighting_spirit's fatigue and veterancy live in its state,
+mass_combat's pay and recovery Morale tests in its calendar commands)."""
+NOT_RULES = frozenset(
+    {
+        "__init__.py",
+        "plugin.py",
+        "profile.py",
+        "fold.py",
+        "tables.py",
+        "commands.py",
+        "battle_commands.py",
+        "setup.py",
+        "runs.py",
+        "state.py",
+    }
+)
+"""Modules that hold no rule (the wiring, the fold, the checks of a command's input): a module in neither
+list is reported by ``--list`` so that a rule split off into a new module is not left unmutated."""
+FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+TESTS = {
+    "fighting_spirit": ("*fighting_spirit*", "*five_grade*"),
+    "disorder": ("*disorder*", "*newer_rulesets*"),
+    "mass_combat": ("*mass_combat*", "*one_command_path*"),
+    "grimdark": ("*grimdark*", "*newer_rulesets*", "*one_command_path*"),
+}
+"""The test files (under tests/acceptance and tests/unit) that speak of each ruleset's rules (and, for every
+ruleset, those of the tables: ``COMMON``)."""
+COMMON = ("*errata_tables*",)
+E2E = {
+    "fighting_spirit": ("*fighting_spirit_cli*", "*errata_cli*"),
+    "disorder": ("*disorder_cli*", "*errata_cli*"),
+    "mass_combat": ("*mass_combat_cli*",),
+    "grimdark": ("*grimdark_cli*", "*errata_cli*"),
+}
+"""With ``--e2e``, the CLI tests of the ruleset too (slower: each starts the program)."""
+VALUE = re.compile(r"(\bvalue\s*=\s*)(-?\d+|true|false)\b")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    ruleset: str
+    path: str
+    line: int
+    start: int
+    end: int
+    before: str
+    after: str
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line} {self.before!r} → {self.after!r}"
+
+
+def comparison_mutants(ruleset: str) -> list[Mutant]:
+    out: list[Mutant] = []
+    folder = ROOT / "campaign" / "rulesets" / ruleset
+    for name in RULE_FILES[ruleset]:
+        path = folder / name
+        if not path.is_file():
+            continue
+        text = path.read_text("utf-8")
+        offsets = [0]
+        for line in text.splitlines(keepends=True):
+            offsets.append(offsets[-1] + len(line))
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string in FLIP:
+                start = offsets[token.start[0] - 1] + token.start[1]
+                rel = str(path.relative_to(ROOT))
+                out.append(
+                    Mutant(
+                        ruleset, rel, token.start[0], start, start + len(token.string), token.string, FLIP[token.string]
+                    )
+                )
+    return out
+
+
+def table_mutants(ruleset: str) -> list[Mutant]:
+    path = ROOT / "campaign" / "rulesets" / ruleset / "tables.toml"
+    text = path.read_text("utf-8")
+    out: list[Mutant] = []
+    for match in VALUE.finditer(text):
+        raw = match.group(2)
+        after = {"true": "false", "false": "true"}.get(raw) or str(int(raw) + 1)
+        line = text.count("\n", 0, match.start()) + 1
+        out.append(Mutant(ruleset, str(path.relative_to(ROOT)), line, match.start(2), match.end(2), raw, after))
+    return out
+
+
+def test_files(ruleset: str, tree: Path, e2e: bool = False) -> list[str]:
+    """The test files run against a mutant of ``ruleset`` (relative to ``tree``)."""
+    found = {
+        str(f.relative_to(tree))
+        for d in ("acceptance", "unit")
+        for p in (*TESTS[ruleset], *COMMON)
+        for f in (tree / "tests" / d).glob(f"test_{p}.py")
+    }
+    if e2e:
+        found |= {str(f.relative_to(tree)) for p in E2E[ruleset] for f in (tree / "tests" / "e2e").glob(f"test_{p}.py")}
+    return sorted(found)
+
+
+def unlisted(ruleset: str) -> list[str]:
+    """Modules of ``ruleset`` that are neither mutated nor known to hold no rule."""
+    folder = ROOT / "campaign" / "rulesets" / ruleset
+    known = set(RULE_FILES[ruleset]) | NOT_RULES
+    return sorted(p.name for p in folder.glob("*.py") if p.name not in known)
+
+
+def run(mutant: Mutant, copy: Path, timeout: float, e2e: bool = False) -> bool:
+    """True when the ruleset's tests fail on the mutant (it is killed)."""
+    target = copy / mutant.path
+    original = target.read_text("utf-8")
+    target.write_text(original[: mutant.start] + mutant.after + original[mutant.end :], "utf-8")
+    try:
+        files = test_files(mutant.ruleset, copy, e2e)
+        done = subprocess.run(  # noqa: S603 (our own interpreter and test files)
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                *files,
+            ],
+            cwd=copy,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+            env={**os.environ, "PYTHONPATH": str(copy)},
+        )
+        return done.returncode != 0
+    except subprocess.TimeoutExpired:
+        return True  # a mutant that makes the tests loop is noticed
+    finally:
+        target.write_text(original, "utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", choices=RULESETS, action="append")
+    parser.add_argument("--sample", type=int, help="run this many mutants, drawn at random (--seed)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--e2e", action="store_true", help="run the ruleset's CLI tests too (slower)")
+    parser.add_argument("--list", action="store_true", help="print the mutants (and the tests) without running them")
+    options = parser.parse_args()
+    chosen = options.ruleset or list(RULESETS)
+    mutants: list[Mutant] = []
+    for ruleset in chosen:
+        drawn = [*comparison_mutants(ruleset), *table_mutants(ruleset)]
+        if options.sample is not None and options.sample < len(drawn):
+            drawn = random.Random(options.seed).sample(drawn, options.sample)
+        mutants.extend(drawn)
+    if options.list:
+        for ruleset in chosen:
+            print(f"{ruleset}: tests {' '.join(test_files(ruleset, ROOT, options.e2e))}")
+            for name in unlisted(ruleset):
+                print(f"  not mutated and not known to be free of rules: {name}")
+        for m in mutants:
+            print(f"  {m.where()}")
+        print(f"{len(mutants)} mutants")
+        return 0
+    survivors: list[Mutant] = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "tree"
+        copy.mkdir()
+        for part in ("campaign", "events", "projections", "tests", "alembic", "pyproject.toml", "alembic.ini"):
+            source = ROOT / part
+            (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
+        for n, mutant in enumerate(mutants, start=1):
+            if not run(mutant, copy, options.timeout, options.e2e):
+                survivors.append(mutant)
+            if not options.json:
+                print(f"\r  {n}/{len(mutants)} mutants, {len(survivors)} survived", end="", file=sys.stderr)
+    killed = len(mutants) - len(survivors)
+    rate = killed / len(mutants) if mutants else 1.0
+    if options.json:
+        print(
+            json.dumps(
+                {"mutants": len(mutants), "killed": killed, "rate": rate, "survivors": [m.where() for m in survivors]}
+            )
+        )
+    else:
+        print(f"\n{killed} of {len(mutants)} mutants killed ({rate:.0%}) in {time.monotonic() - started:.0f} s")
+        for m in survivors:
+            print(f"  survived: {m.where()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,174 @@
+"""Thresholds of RULES.md §1.4–§1.6 that the mutation run (scripts/mutation.py) found untested: the rally's
+close-order bonus (+1, §1.6) on both sides of 6, a loss of no model at all (§1.4: casualties are models lost), a
+retreat that captures the last model (§1.5), a force of no points (§1.3, R2-8), a passed rally removing every
+marker (§1.6) and the least number of markers a house rule may make a unit flee at."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.executor import TableEntry
+from campaign.rulesets.disorder import rules as dis
+from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.tables import Sourced
+from campaign.tables import base_values
+from events.dice import TableDice
+from events.errors import InvalidInputError
+from tests.conftest import Backend, make_ledger
+from tests.services import disorder
+
+T = Tables(base_values("disorder"))
+
+
+def line(markers: int) -> dis.Unit:
+    return dis.Unit(
+        "u1", "Line company", "British", start_models=10, models=10, points=60, discipline=0, markers=markers
+    )
+
+
+@pytest.mark.parametrize(("faces", "passed"), [((3, 3), True), ((2, 3), False)])
+def test_rally_in_close_order_adds_one(faces: tuple[int, int], passed: bool) -> None:
+    # §1.6: 2d6 + Discipline − markers + 1 (close order) ≥ 6. One marker, line (0):
+    # 6 + 0 − 1 + 1 = 6 rallies; 5 + 0 − 1 + 1 = 5 does not.
+    decision = dis.rally(T, line(1), TableDice(faces, "rally", 0), "b", close_order=True)
+    assert bool(decision.facts) is passed
+
+
+@pytest.mark.parametrize(("faces", "passed"), [((4, 3), True), ((3, 3), False)])
+def test_rally_without_close_order_adds_nothing(faces: tuple[int, int], passed: bool) -> None:
+    # 7 + 0 − 1 = 6 rallies; 6 + 0 − 1 = 5 does not.
+    decision = dis.rally(T, line(1), TableDice(faces, "rally", 0), "b")
+    assert bool(decision.facts) is passed
+
+
+@pytest.mark.parametrize("count", [0, -1])
+def test_a_loss_is_at_least_one_model(count: int) -> None:
+    with pytest.raises(InvalidInputError, match="at least one model"):
+        dis.lose_models(line(0), "b", count, "shooting")
+
+
+def test_a_loss_of_one_model_counts() -> None:
+    after, facts, _ = dis.lose_models(line(0), "b", 1, "shooting")
+    assert after.models == 9
+    assert facts
+
+
+def test_a_retreat_that_captures_every_model_removes_the_unit_once() -> None:
+    # §1.5: 6" needed, 0" moved: 6 full inches short, 1 model captured per inch; the unit has 2, so both are
+    # captured and it is gone. It cannot also flee off the table: it is removed once, captured to the last man.
+    two = dis.Unit("u1", "Line company", "British", start_models=10, models=2, points=60, discipline=0, markers=1)
+    decision = dis.retreat(T, two, "b", needed=60, moved=0, off_table=True)
+    removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    assert [f.reason for f in removed] == ["destroyed"]
+
+
+def test_a_retreat_off_the_table_with_models_left_is_a_flight() -> None:
+    # 6" needed, 1" moved: 5 short, 5 of 10 captured, 5 remain, and one left the table: the whole unit has fled.
+    ten = dis.Unit("u1", "Line company", "British", start_models=10, models=10, points=60, discipline=0, markers=1)
+    decision = dis.retreat(T, ten, "b", needed=60, moved=10, off_table=True)
+    removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    assert [f.reason for f in removed] == ["fled: left the table"]
+
+
+def test_a_force_of_no_points_never_reaches_half() -> None:
+    # §1.3, R2-8: force at half is 2 × lost ≥ start; a force that started with no points has no share to lose,
+    # so a casualty among its 0-point units asks for the casualty check alone, and nothing breaks.
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Drill", "disorder")
+    game = disorder(ledger)
+    game.muster(ledger.resolve(None), "Recruits", "British", {"models": 10, "troops": "line", "points": 0})
+    game.muster(ledger.resolve(None), "Conscripts", "French", {"models": 10, "troops": "line", "points": 0})
+    game.appoint(ledger.resolve(None), "British", "Sharpe")
+    game.appoint(ledger.resolve(None), "French", "Dubreton")
+    game.start_battle(ledger.resolve(None), "Drill field", ["Recruits", "Conscripts"])
+    result = game.hit(ledger.resolve(None), "Recruits", 1, table=TableEntry((6, 6)))
+    rules = [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
+    assert not any(r.startswith("force") for r in rules)
+    assert any(e.type == "battle.models_lost" for e in result.events)
+
+
+def test_markers_flees_at_is_at_least_one() -> None:
+    # The house rule on the number of markers that makes a unit flee: 1 is the least that makes sense; 0 is refused.
+    dis.check_table_value("markers.flees_at", 1)
+    with pytest.raises(InvalidInputError, match="at least 1"):
+        dis.check_table_value("markers.flees_at", 0)
+
+
+@pytest.mark.parametrize(("removes", "left"), [("all", 0), ("one", 1)])
+def test_a_passed_rally_removes_all_the_markers(removes: str, left: int) -> None:
+    # §1.6: ≥ 6 removes ALL non-permanent markers (B-6; the house rule 'one' removes one). Two markers, line (0):
+    # 4 + 4 + 0 − 2 = 6 rallies.
+    tables = Tables({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
+    decision = dis.rally(tables, line(2), TableDice((4, 4), "rally", 0), "b")
+    assert decision.outcome["markers"] == left
+
+
+@pytest.mark.parametrize(
+    ("before", "sources", "total", "rank", "reached"),
+    [
+        # §1.8: won +3, 2 objectives +2, 1 enemy unit removed +1, 1 own unit fled −1, officer removed −2.
+        (6, {"objectives": 2, "enemy_removed": 1, "own_fled": 1, "officer_removed": True}, 9, "Lieutenant", False),
+        (7, {"objectives": 2, "enemy_removed": 1, "own_fled": 1, "officer_removed": True}, 10, "Captain", True),
+        (22, {"objectives": 0, "enemy_removed": 0, "own_fled": 0, "officer_removed": False}, 25, "Major", True),
+        (21, {"objectives": 0, "enemy_removed": 0, "own_fled": 0, "officer_removed": False}, 24, "Captain", False),
+    ],
+)
+def test_glory_sources_and_the_rank_at_each_threshold(
+    before: int, sources: dict[str, object], total: int, rank: str, reached: bool
+) -> None:
+    # Career ranks at 0 / 10 / 25 / 45 cumulative Glory; a rank reached is said so ("now Captain").
+    decision = dis.glory(T, "b", "British", "Sharpe", result="won", glory_before=before, **sources)  # type: ignore[arg-type]
+    assert (decision.outcome["total"], decision.outcome["rank"]) == (total, rank)
+    assert decision.explanation.endswith(f", now {rank}" if reached else f"({rank})")
+
+
+@pytest.mark.parametrize(("text", "tenths"), [("100", 1000), ("3", 30), ("1.5", 15), ("0", 0)])
+def test_a_distance_is_taken_in_tenths_of_an_inch_up_to_100_inches(text: str, tenths: int) -> None:
+    assert dis.tenths_of_inch(text, "moved") == tenths
+
+
+@pytest.mark.parametrize("text", ["100.1", "1.25", "-1", "two"])
+def test_a_distance_beyond_100_inches_or_finer_than_a_tenth_is_refused(text: str) -> None:
+    with pytest.raises(InvalidInputError, match="moved"):
+        dis.tenths_of_inch(text, "moved")
+
+
+@pytest.mark.parametrize(
+    ("result", "objectives", "recorded"),
+    [("won", 0, {"won": 3}), ("lost", 0, {"lost": 0}), ("drawn", 2, {"drawn": 1, "objectives": 2})],
+)
+def test_the_glory_recorded_names_the_result_and_only_the_sources_that_gave_some(
+    result: str, objectives: int, recorded: dict[str, int]
+) -> None:
+    # §1.8: the scenario's result always counts (a loss gives 0); the other sources only when they give Glory.
+    decision = dis.glory(
+        T,
+        "b",
+        "British",
+        "Sharpe",
+        result=result,
+        objectives=objectives,
+        enemy_removed=0,
+        own_fled=0,
+        officer_removed=False,
+        glory_before=0,
+    )
+    awarded = [f for f in decision.facts if type(f).__name__ == "GloryAwarded"]
+    assert [dict(f.sources) for f in awarded] == [recorded]
+
+
+@pytest.mark.parametrize(
+    ("troops", "discipline"), [("militia", -1), ("line", 0), ("light", 1), ("rifles", 1), ("guard", 2)]
+)
+def test_discipline_by_troop_type(troops: str, discipline: int) -> None:
+    # §1.7 [INF/PLACEHOLDER]: militia −1, line 0, light +1, rifles +1, guard +2.
+    assert T.discipline(troops) == discipline
+
+
+@pytest.mark.parametrize("path", ["force.half_at", "force.flees_over"])
+def test_a_force_threshold_is_a_percentage_from_0_to_100(path: str) -> None:
+    dis.check_table_value(path, 0)
+    dis.check_table_value(path, 100)
+    for bad in (-1, 101):
+        with pytest.raises(InvalidInputError, match="0–100"):
+            dis.check_table_value(path, bad)

@@ -1,0 +1,50 @@
+"""Playwright driving Debian's Chromium (/usr/bin/chromium, installed by scripts/browser-setup) against a real
+server. Without Chromium the browser tests skip, saying so, unless CAMPAIGN_REQUIRE_BROWSER is set (CI sets
+it): then they fail."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CAMPAIGN_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    path = chromium_path()
+    if path is None:
+        reason = "Debian's chromium is not installed: run scripts/browser-setup (as root) to run the browser tests"
+        if os.environ.get("CAMPAIGN_REQUIRE_BROWSER"):
+            pytest.fail(reason + " (CAMPAIGN_REQUIRE_BROWSER is set: they must run)")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

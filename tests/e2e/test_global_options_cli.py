@@ -1,0 +1,118 @@
+"""Global options where a person puts them, negative amounts as numbers, --version, shell completion and help
+without type tags (issue 13)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from campaign.cli.argv import arrange, tidy_help
+from campaign.cli.main import app
+
+
+def run(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}\n{result.exception!r}"
+    return result.output
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    path = str(tmp_path / "c.db")
+    run("--db", path, "new", "Otlok Front", "--ruleset", "fighting-spirit")
+    run("--db", path, "new", "Peninsula", "--ruleset", "disorder")  # two campaigns: -c is needed
+    return path
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ["--db", "{db}", "-c", "Otlok Front", "--json", "status"],
+        ["status", "--db", "{db}", "-c", "Otlok Front", "--json"],
+        ["--json", "status", "--db={db}", "--campaign=Otlok Front"],
+        ["-c", "Otlok Front", "status", "--json", "--db", "{db}"],
+    ],
+    ids=["all-before", "all-after", "mixed-equals", "mixed"],
+)
+def test_db_campaign_and_json_work_before_or_after_the_command(db: str, order: list[str]) -> None:
+    status = orjson.loads(run(*[a.replace("{db}", db) for a in order]))
+    assert status["campaign"] == "Otlok Front" or status.get("name") == "Otlok Front", status
+
+
+def test_global_options_before_a_rulesets_leaf_command(db: str) -> None:
+    out = orjson.loads(run("--json", "-c", "Otlok Front", "--db", db, "fs", "funds", "Steel", "250", "--reason", "pay"))
+    assert [e["payload"].get("amount") for e in out["events"]][-1] == 250
+
+
+def test_a_negative_amount_is_a_number_not_an_option(db: str) -> None:
+    run("--db", db, "-c", "Otlok Front", "fs", "funds", "Steel", "300", "--reason", "war chest")
+    out = orjson.loads(
+        run("--db", db, "fs", "funds", "Steel", "-100", "--reason", "spent", "-c", "Otlok Front", "--json")
+    )
+    assert [e["payload"].get("amount") for e in out["events"]][-1] == -100
+    text = run("--db", db, "-c", "Otlok Front", "fs", "funds", "Steel", "-25", "--reason", "lost")
+    assert "-25" in text
+    treasury = orjson.loads(run("--db", db, "-c", "Otlok Front", "treasury", "--json"))
+    assert "175" in orjson.dumps(treasury).decode()  # 300 - 100 - 25
+
+
+def test_an_option_value_is_never_moved() -> None:
+    root = typer.main.get_command(app)
+    assert arrange(root, ["fs", "funds", "Steel", "-5", "--reason", "--json"]) == [
+        "fs",
+        "funds",
+        "--reason",
+        "--json",
+        "--",
+        "Steel",
+        "-5",
+    ]  # "--json" here is the reason's text: it stays with --reason
+    assert arrange(root, ["status", "-vv", "--actor", "ann"]) == ["-vv", "--actor", "ann", "status"]
+    assert arrange(root, ["stauts", "--db", "x"]) == ["--db", "x", "stauts"]  # Click then suggests `status`
+
+
+def test_version_names_the_installed_package() -> None:
+    assert run("--version").strip() == f"campaign {version('campaign-ledger')}"
+
+
+def test_shell_completion_is_offered_and_completes_commands() -> None:
+    assert "--install-completion" in run("--help") and "--show-completion" in run("--help")
+    script = run("--show-completion", "bash")
+    assert "_campaign_completion" in script
+    exe = Path(sys.executable).with_name("campaign")
+    env = {**os.environ, "_CAMPAIGN_COMPLETE": "complete_bash", "COMP_WORDS": "campaign fs fu", "COMP_CWORD": "2"}
+    completed = subprocess.run([str(exe)], env=env, capture_output=True, text=True, check=True)
+    assert completed.stdout.split() == ["funds"]
+
+
+def _every_command(command: Any, path: list[str]) -> list[tuple[list[str], Any]]:
+    found = [(path, command)]
+    if hasattr(command, "commands"):
+        for name in command.list_commands(None):
+            found += _every_command(command.get_command(None, name), [*path, name])
+    return found
+
+
+def test_no_help_shows_type_tags() -> None:
+    root = typer.main.get_command(app)
+    tidy_help(root)  # as the group does each time it runs
+    pages = _every_command(root, [])
+    assert len(pages) > 60
+    tags = re.compile(r"<(?:str|bool|int|float|path)>")
+    for path, command in pages:
+        ctx = typer.Context(command, info_name=path[-1] if path else "campaign")
+        shown = [p.display_type_rich(ctx) or "" for p in command.get_params(ctx)]
+        assert not [t for t in shown if tags.search(t)], f"campaign {' '.join(path)} --help shows {shown}"
+    for path in (["fs", "funds"], ["new"], [], ["mc"]):  # and as printed
+        page = run(*path, "--help")
+        assert not tags.search(page) and "Usage: campaign" in page, page

@@ -1,0 +1,179 @@
+"""One set of input rules at the boundary (issue 11): every bad input is refused with a clear message, exit 2,
+nothing appended and never a traceback; names are printed literally, markup and all."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from campaign.exchange import MAX_LINE
+from tests.e2e.test_cli import SEED, Cli
+
+
+@pytest.fixture
+def war(tmp_path: Path) -> Cli:
+    cli = Cli(str(tmp_path / "w.db"))
+    cli("new", "War", "--ruleset", "mass-combat", "--seed", SEED)
+    cli("mc", "muster", "[/]Riders", "--side", "[bold]Megalos", "--men", "30")
+    cli("mc", "funds", "[bold]Megalos", "100", "--reason", "a [red]purse")
+    return cli
+
+
+def test_names_holding_markup_are_printed_literally_everywhere(war: Cli) -> None:
+    for command in (["log"], ["status"], ["treasury"], ["verify"], ["list"], ["mc", "roster"], ["unit", "[/]Riders"]):
+        shown = war(*command).stdout
+        assert "[/]Riders" in shown or "[bold]Megalos" in shown or "War" in shown, command
+    assert "[/]Riders" in war("status").stdout and "[bold]Megalos: 100" in war("treasury").stdout
+    assert "a [red]purse" in war("log").stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["mc", "muster", "x" * 101, "--side", "Megalos", "--men", "3"], "at most 100"),
+        (["mc", "muster", "Bad\x00name", "--side", "Megalos", "--men", "3"], "control or invisible character"),
+        (["mc", "muster", "Bad\u202ename", "--side", "Megalos", "--men", "3"], "control or invisible character"),
+        (["mc", "muster", "   ", "--side", "Megalos", "--men", "3"], "must not be empty"),
+        (["mc", "muster", "Ok", "--side", "Megalos", "--men", "9223372036854775808"], "out of range"),
+        (["mc", "rest", "9223372036854775807"], "out of range"),
+        (["mc", "funds", "Megalos", str(10**10), "--reason", "x"], "out of range"),
+        (["log", "--upto", str(2**64)], "out of range"),
+        (["status", "--at", str(2**64)], "out of range"),
+        (["roll", "d6+" + "9" * 50, "-p", "x"], "out of range"),
+        (["roll", "d6+" + "9" * 5000, "-p", "x"], "at most 1000"),
+        (["roll", "d6", "-p", "x", "--dice", "٣"], "not a die face"),
+        (["roll", "d6", "-p", "x", "--command-id", ""], "command id must not be empty"),
+        (["roll", "d6", "-p", "x", "--command-id", "c" * 101], "at most 100"),
+        (["roll", "d6", "-p", "bad\udcffbytes"], "not valid UTF-8"),
+        (["roll", "d6", "-p", "a\x07bell"], "control character"),
+        (["export", "-o", "/no/such/folder/x.jsonl"], "cannot write"),
+        (["branch", "[/]what if", "--at", "1"], "is not usable"),
+        (["branch", "y" * 101, "--at", "1"], "at most 100"),
+    ],
+)
+def test_a_bad_input_is_refused_clearly_and_appends_nothing(war: Cli, args: list[str], message: str) -> None:
+    before = war.events()
+    result = war(*args, code=2)
+    assert message in result.stderr, result.stderr
+    assert war.events() == before
+
+
+def test_amend_refuses_empty_non_json_and_mistyped_values(war: Cli) -> None:
+    seq = war.json("mc", "funds", "Megalos", "50", "--reason", "loot")["events"][0]["seq"]
+    before = war.events()
+    assert "--set takes INPUT=VALUE" in war("amend", str(seq), "--set", "amount=", code=2).stderr
+    assert "not a valid list or object" in war("amend", str(seq), "--set", "amount=[1,", code=2).stderr
+    assert "amount must be a whole number" in war("amend", str(seq), "--set", "amount=lots", code=2).stderr
+    assert "amount must be a whole number" in war("amend", str(seq), "--set", 'amount={"a": 1}', code=2).stderr
+    assert war.events() == before
+    war("amend", str(seq), "--set", "reason=12")  # a word input given digits: the word 12
+    funds = [e for e in war.json("log")["events"] if e["type"] == "economy.funds_changed"]
+    assert funds[-1]["payload"]["reason"] == "12"
+
+
+def test_invalid_utf8_in_a_real_argument_is_refused_with_exit_2(tmp_path: Path) -> None:
+    db = str(tmp_path / "u.db").encode()
+    env = {**os.environ, "PYTHONUTF8": "1"}
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"campaign.cli.main", b"--db", db, b"new", b"Caf\xe9", b"-r", b"disorder"],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert b"not valid UTF-8" in done.stderr and b"Traceback" not in done.stderr
+
+
+def _export(war: Cli, tmp_path: Path) -> list[bytes]:
+    path = tmp_path / "war.jsonl"
+    war("export", "--with-secrets", "-o", str(path))
+    return path.read_bytes().splitlines()
+
+
+def _rechained(lines: list[bytes], change: int, edit: object) -> list[bytes]:
+    """An export with one event edited and every hash after it recomputed (the header's head too)."""
+    from events.canonical import canonical_json
+    from events.envelope import chain_hash, envelope_bytes
+
+    out, prev = [lines[0]], "0" * 64
+    for number, line in enumerate(lines[1:], start=1):
+        item = orjson.loads(line)
+        if "secret" in item:
+            out.append(line)
+            continue
+        if number == change:
+            edit(item)  # type: ignore[operator]
+        item["prev_hash"] = prev
+        payload = item["payload"]
+        item["hash"] = prev = chain_hash(
+            prev,
+            envelope_bytes(
+                campaign_id=item["campaign_id"],
+                seq=item["seq"],
+                type=item["type"],
+                schema_version=item["schema_version"],
+                payload_json=canonical_json(payload) if isinstance(payload, dict) else orjson.dumps(payload),
+                meta_json=canonical_json(item["meta"])
+                if isinstance(item["meta"], dict)
+                else orjson.dumps(item["meta"]),
+                prev_hash=item["prev_hash"],
+            ),
+        )
+        out.append(orjson.dumps(item, option=orjson.OPT_SORT_KEYS))
+    header = orjson.loads(out[0])
+    header["head_hash"] = prev
+    out[0] = orjson.dumps(header, option=orjson.OPT_SORT_KEYS)
+    return out
+
+
+def _seven(item: dict[str, object]) -> None:
+    item["payload"] = {**item["payload"], "faces": [7], "total": 7}  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    ("edit", "at", "message"),
+    [
+        (lambda item: item.update(payload=[1, 2]), 2, "payload and meta must be JSON objects"),
+        (lambda item: item.update(meta="someone"), 2, "payload and meta must be JSON objects"),
+        (lambda item: item.update(payload={**item["payload"], "name": "[/]War"}), 1, "is not usable"),
+        (lambda item: item.update(meta={**item["meta"], "command_id": "c" * 101}), 2, "at most 100"),
+        (lambda item: item.update(seq=True), 2, "seq a whole number"),
+    ],
+)
+def test_an_import_with_wrong_types_or_names_is_refused_whole(
+    war: Cli, tmp_path: Path, edit: object, at: int, message: str
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(_rechained(_export(war, tmp_path), at, edit)) + b"\n")
+    target = Cli(str(tmp_path / "target.db"))
+    result = target("import", str(bad), code=2)
+    assert message in result.stderr, result.stderr
+    assert target.json("list") == []
+
+
+def test_an_import_refuses_a_7_on_a_d6(tmp_path: Path) -> None:
+    source = Cli(str(tmp_path / "s.db"))
+    source("new", "Dice", "--ruleset", "fighting-spirit")
+    source("roll", "d6", "-p", "x")
+    lines = _export(source, tmp_path)
+    dice_line = next(i for i, line in enumerate(lines) if b'"dice.rolled"' in line)
+    bad = tmp_path / "seven.jsonl"
+    bad.write_bytes(b"\n".join(_rechained(lines, dice_line, _seven)) + b"\n")
+    target = Cli(str(tmp_path / "target.db"))
+    result = target("import", str(bad), code=2)
+    assert "face 7 is impossible on a d6" in result.stderr
+    assert target.json("list") == []
+
+
+def test_an_import_of_endless_or_oversize_input_is_refused(tmp_path: Path) -> None:
+    target = Cli(str(tmp_path / "target.db"))
+    assert "longer than 1024 KiB" in target("import", "/dev/zero", code=2).stderr
+    huge = tmp_path / "huge.jsonl"
+    huge.write_bytes(b"{" + b" " * MAX_LINE + b"}\n")
+    assert "longer than 1024 KiB" in target("import", str(huge), code=2).stderr
+    assert target.json("list") == []

@@ -1,0 +1,42 @@
+"""``campaign user add`` and ``campaign invite``: the first game master of a server, made on its machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from campaign.cli.main import app
+from tests.e2e.test_cli import Cli
+
+
+def test_a_user_added_and_invited_as_game_master_by_the_cli(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "group.db"))
+    cli("new", "Kessel", "--ruleset", "grimdark")
+    added = CliRunner().invoke(
+        app, ["--db", cli.db, "user", "add", "Gina", "--password-stdin"], input="a long password\n"
+    )
+    assert added.exit_code == 0 and "account gina created" in added.output
+    before = cli.events()
+    out = cli("invite", "gina", "--role", "gm").output
+    assert "gina joins as game master" in out and cli.events() == before + 1
+    log = cli.json("log")["events"]
+    assert log[-1]["type"] == "membership.granted" and log[-1]["meta"]["actor"] == "tester"
+
+
+def test_refusals_append_nothing(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "group.db"))
+    cli("new", "Kessel", "--ruleset", "grimdark")
+    short = CliRunner().invoke(app, ["--db", cli.db, "user", "add", "pat", "--password-stdin"], input="short\n")
+    assert short.exit_code == 2 and "at least 10 characters" in short.output
+    before = cli.events()
+    assert "no account named 'ghost'" in cli("invite", "ghost", "--role", "gm", code=2).output
+    CliRunner().invoke(app, ["--db", cli.db, "user", "add", "pat", "--password-stdin"], input="a long password\n")
+    assert "a player plays one or more sides" in cli("invite", "pat", "--role", "player", code=2).output
+    assert "role must be one of gm, player, observer" in cli("invite", "pat", "--role", "king", code=2).output
+    taken = CliRunner().invoke(
+        app, ["--db", cli.db, "user", "add", "PAT", "--password-stdin"], input="another password\n"
+    )
+    assert taken.exit_code == 2 and "taken" in taken.output
+    assert cli.events() == before
+    assert "--port must be between 1 and 65535" in cli("serve", "--port", "0", code=2).output

@@ -1,0 +1,171 @@
+"""The JSON API from a group's point of view: commands through the executor with the account as actor,
+the CLI's refusals as 4xx, a lost race as 409, an amendment previewed before it is made, the seed kept secret."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from campaign.server.app import create_app
+from tests.server.conftest import SQUAD, World, post
+
+
+def url(world: World, tail: str = "") -> str:
+    return f"/api/campaigns/{world.campaign_id}{tail}"
+
+
+def command(
+    client: TestClient, world: World, command_: str, code: int = 200, dice: str | None = None, **args: Any
+) -> Any:
+    return post(client, url(world, "/commands"), {"command": command_, "args": args, "dice": dice}, code)
+
+
+@pytest.fixture
+def battle(world: World) -> World:
+    """Robot Squad (pat's, Robots) and Saurian Warriors (the GM's, Saurians) in a match."""
+    command(world.client("pat"), world, "gf.muster", name="Robot Squad", side="Robots", profile=SQUAD)
+    command(world.client("gina"), world, "gf.muster", name="Saurian Warriors", side="Saurians", profile=SQUAD)
+    command(world.client("gina"), world, "gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
+    return world
+
+
+def log(world: World, who: str = "gina") -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = world.client(who).get(url(world, "/log")).json()["events"]
+    return events
+
+
+def test_a_players_shot_with_table_dice_is_ruled_and_recorded_as_entered_by_that_player(battle: World) -> None:
+    # 6 wounds on 10 models of Quality 4+: 4 left, at half strength, so a morale test; the table's 2 fails it.
+    answer = command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    said = [e["what"] for e in answer["events"] if e["what"]]
+    assert said == [
+        "Robot Squad takes 6 wounds: 6 models killed, 4 of 10 left",
+        "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+: fails → Shaken",
+    ]
+    appended = {e["seq"] for e in answer["events"]}
+    entered = [e for e in log(battle, "olive") if e["seq"] in appended]
+    assert {e["actor"] for e in entered} == {"pat"}
+    roll = next(e for e in entered if e["type"] == "dice.rolled")
+    assert "table dice entered by pat" in roll["what"]
+    audit = battle.client("pat").get(url(battle, "/audit"), params={"seq": roll["seq"]}).json()
+    assert audit["actor"] == "pat" and audit["command"] == "gf.shoot"
+    assert audit["inputs"]["wounds"] == 6 and audit["checks"]["dice"] == [
+        {"roll": 0, "check": "table dice entered by pat"}
+    ]
+
+
+def test_a_player_may_not_act_for_another_side_nor_enter_the_game_masters_commands(battle: World) -> None:
+    pat = battle.client("pat")
+    before = len(log(battle))
+    refused = command(pat, battle, "gf.shoot", 403, dice="2", unit_name="Saurian Warriors", wounds=6)
+    assert refused == {"detail": "Saurian Warriors does not fight for your side (Robots)"}
+    assert command(pat, battle, "gf.round", 403) == {"detail": "gf.round is the game master's to enter"}
+    assert post(pat, url(battle, "/rewind"), {"to": 3}, 403)["detail"].startswith("only the game master")
+    assert post(pat, url(battle, "/amend"), {"seq": 5, "set": {}, "preview": True}, 403)
+    assert post(pat, url(battle, "/members"), {"account": "sam", "role": "gm"}, 403)
+    assert len(log(battle)) == before
+
+
+def test_an_observer_can_post_nothing(battle: World) -> None:
+    olive = battle.client("olive")
+    before = len(log(battle))
+    assert command(olive, battle, "gf.shoot", 403, unit_name="Robot Squad", wounds=1)
+    for tail in ("/rewind", "/undo", "/reveal", "/amend", "/members"):
+        assert olive.post(url(battle, tail), json={}).status_code == 403
+    assert len(log(battle)) == before
+
+
+def test_bad_input_gets_the_clis_message_as_a_400_and_appends_nothing(battle: World) -> None:
+    gina = battle.client("gina")
+    before = len(log(battle))
+    unknown = command(gina, battle, "gf.shoot", 400, unit_name="Nobody", wounds=1)
+    assert unknown == {"detail": "unknown unit 'Nobody' (units: Robot Squad, Saurian Warriors)"}
+    assert "wounds" in command(gina, battle, "gf.shoot", 400, unit_name="Robot Squad", wounds=-1)["detail"]
+    assert command(gina, battle, "gf.fly", 400)["detail"] == "gf.fly cannot be run by this version of the program"
+    assert (
+        command(gina, battle, "gf.round", 400, dice="3")["detail"] == "gf.round rolls no dice: leave out the table dice"
+    )
+    assert len(log(battle)) == before
+
+
+def test_a_lost_race_is_a_409_and_appends_nothing(battle: World) -> None:
+    stale = battle.opened.ledger.directory.get(battle.campaign_id)
+    command(battle.client("gina"), battle, "gf.round")
+    head = len(log(battle))
+    directory = battle.opened.ledger.directory
+    real_get = directory.get
+    directory.get = lambda campaign_id: stale  # type: ignore[method-assign]  (read just before the other append)
+    try:
+        answer = battle.client("gina").post(url(battle, "/commands"), json={"command": "gf.round", "args": {}})
+    finally:
+        directory.get = real_get  # type: ignore[method-assign]
+    assert answer.status_code == 409
+    assert len(log(battle)) == head
+
+
+def test_the_amend_preview_appends_nothing_and_the_amendment_is_what_it_showed(battle: World) -> None:
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    head = len(log(battle))
+    preview = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}, "preview": True})
+    assert preview["preview"] is True and preview["appended"] == [] and len(log(battle)) == head
+    now = [a["explanation"] for a in preview["changed"][0]["after"]]
+    assert now[0] == "Robot Squad takes 5 wounds: 5 models killed, 5 of 10 left"
+    done = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}})
+    assert [a["explanation"] for a in done["changed"][0]["after"]] == now
+    assert done["appended"] and min(done["appended"]) == head + 1
+    robots = battle.client("olive").get(url(battle, "/units/Robot Squad")).json()
+    assert "5 models killed" in " ".join(h["what"] for h in robots["history"])
+
+
+def test_the_seed_is_never_served_before_reveal_and_checks_the_rolls_after(world: World) -> None:
+    gina = world.client("gina")
+    rolled = command(gina, world, "ledger.roll", notation="2d6", purpose="weather")
+    seed = world.opened.ledger.vault.seed(world.campaign_id, 0).hex()
+    pages = ["", "/log?all=true", "/verify", "/members", "/commands", "/battles", "/treasury"]
+    seq = rolled["events"][-1]["seq"]
+    texts = [gina.get(url(world, p)).text for p in pages]
+    texts += [gina.get(url(world, "/audit"), params={"seq": s}).text for s in range(1, seq + 1)]
+    texts += [gina.get(f"/c/{world.campaign_id}").text, gina.get(f"/c/{world.campaign_id}/audit/{seq}").text]
+    assert all(seed not in t for t in texts)
+    post(gina, url(world, "/reveal"))
+    audit = gina.get(url(world, "/audit"), params={"seq": seq}).json()
+    assert audit["checks"]["dice"][0]["check"].startswith("re-derived from the revealed seed: matches")
+
+
+def test_memberships_are_events_in_the_log_entered_by_the_game_master(world: World) -> None:
+    joined = [(e["what"], e["actor"]) for e in log(world) if e["type"].startswith("membership.")]
+    assert joined == [
+        ("gina joins as game master", "gina"),
+        ("pat joins as player for Robots", "gina"),
+        ("olive joins as observer", "gina"),
+    ]
+    assert post(world.client("gina"), url(world, "/members"), {"account": "ghost", "role": "observer"}, 400)
+    left = post(world.client("gina"), url(world, "/members/gina/remove"), None, 400)
+    assert left["detail"] == "gina is the campaign's only game master: make another member GM first"
+
+
+def test_the_openapi_document_lists_the_command_endpoint_and_the_read_views(tmp_path: Any) -> None:
+    paths = TestClient(create_app(str(tmp_path / "o.db"))).get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/campaigns/{campaign_id}/commands",
+        "/api/campaigns/{campaign_id}/audit",
+        "/api/campaigns/{campaign_id}/verify",
+    ):
+        assert path in paths
+    assert paths["/api/campaigns/{campaign_id}/rewind"]["post"]["x-access"] == "gm"
+
+
+def test_an_invitation_between_a_shot_and_its_amendment_stays_and_is_not_undone(battle: World) -> None:
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    post(battle.client("gina"), url(battle, "/members"), {"account": "sam", "role": "observer"})
+    done = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}})
+    assert done["dropped"] == [] and done["appended"]
+    undone = post(battle.client("gina"), url(battle, "/undo"))
+    assert undone["undone"].startswith("undid amend")
+    in_effect = [e["what"] for e in log(battle) if e["type"] == "membership.granted"]
+    assert in_effect[-1] == "sam joins as observer"
+    assert battle.client("sam").get(url(battle)).status_code == 200

@@ -1,0 +1,136 @@
+"""Live updates: a campaign's event stream tells every open page of an append within a second, whichever
+process made it (SQLite: the server's own appends at once, other processes' by polling; PostgreSQL: through
+LISTEN/NOTIFY, between two server processes)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from sqlalchemy import Engine
+
+from campaign.bootstrap import bootstrap
+from campaign.server.app import create_app
+from tests.conftest import empty_tables
+from tests.live_server import free_port, serving
+from tests.server.conftest import FAST_HASHER, PASSWORD
+
+LIVE_SECONDS = 1.0
+CAMPAIGN = [sys.executable, "-m", "campaign.cli.main"]
+
+
+def signed_in(base: str, name: str, *, sign_up: bool) -> httpx.Client:
+    client = httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=None))
+    if sign_up:
+        assert client.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
+    answer = client.post("/api/session", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+    return client
+
+
+@contextmanager
+def stream(client: httpx.Client, campaign_id: str, after: int) -> Iterator[queue.Queue[tuple[float, int]]]:
+    """The heads the campaign's event stream announces, each with when it arrived."""
+    heads: queue.Queue[tuple[float, int]] = queue.Queue()
+
+    def read() -> None:
+        try:
+            with client.stream("GET", f"/api/campaigns/{campaign_id}/events", params={"after": after}) as r:
+                heads.put((time.monotonic(), -r.status_code))
+                for line in r.iter_lines():
+                    if line.startswith("data: "):
+                        heads.put((time.monotonic(), int(line[6:])))
+        except httpx.HTTPError:  # the stream is closed under it at the end of the test
+            return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert heads.get(timeout=5)[1] == -200
+    try:
+        yield heads
+    finally:
+        client.close()
+        reader.join(1)  # a daemon thread: it ends when its socket does
+
+
+def roll(client: httpx.Client, campaign_id: str) -> tuple[float, int]:
+    answer = client.post(
+        f"/api/campaigns/{campaign_id}/commands",
+        json={"command": "ledger.roll", "args": {"notation": "d6", "purpose": "t"}},
+    )
+    assert answer.status_code == 200, answer.text
+    return time.monotonic(), int(answer.json()["head_seq"])
+
+
+def announced(heads: queue.Queue[tuple[float, int]], seq: int) -> float:
+    """When the stream announced ``seq`` (or a later head)."""
+    while True:
+        at, head = heads.get(timeout=5)
+        if head >= seq:
+            return at
+
+
+def test_sqlite_pages_hear_of_the_servers_own_appends_and_of_another_processs(tmp_path: Path) -> None:
+    db = str(tmp_path / "live.db")
+    opened = bootstrap(db, actor="server")
+    with serving(create_app(opened, hasher=FAST_HASHER)) as base:
+        gina = signed_in(base, "gina", sign_up=True)
+        cid = gina.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"}).json()["campaign_id"]
+        with stream(signed_in(base, "gina", sign_up=False), cid, 2) as heads:
+            sent, seq = roll(gina, cid)
+            assert announced(heads, seq) - sent < LIVE_SECONDS
+            done = subprocess.run(
+                [*CAMPAIGN, "--db", db, "roll", "d6", "--purpose", "from the command line", "-c", "Kessel"],
+                capture_output=True, text=True, check=True,
+            )  # fmt: skip
+            sent = time.monotonic()
+            assert "from the command line" in done.stdout
+            assert announced(heads, seq + 2) - sent < LIVE_SECONDS
+        gina.close()
+    opened.close()
+
+
+@contextmanager
+def server_process(url: str) -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [*CAMPAIGN, "--db", url, "serve", "--port", str(port)], env={**os.environ, "CAMPAIGN_ACTOR": "server"}
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                httpx.get(base + "/openapi.json", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server process did not start") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.mark.postgres
+def test_postgres_pages_on_one_server_hear_of_appends_made_through_another(pg_engine: Engine, pg_url: str) -> None:
+    empty_tables(pg_engine)
+    with server_process(pg_url) as first, server_process(pg_url) as second:
+        gina = signed_in(first, "gina", sign_up=True)
+        cid = gina.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"}).json()["campaign_id"]
+        with stream(signed_in(second, "gina", sign_up=False), cid, 2) as heads:
+            for _ in range(3):
+                sent, seq = roll(gina, cid)
+                assert announced(heads, seq) - sent < LIVE_SECONDS
+        gina.close()
