@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
 
 import psycopg
 import pytest
 
+from campaign.bootstrap import ensure_schema
+from events.db import make_engine
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent, compute_hash
 from events.errors import ConcurrencyError, EventSchemaError, InvalidInputError
-from events.sql import _translate
+from events.sql import SqlEventStore, _translate
 from events.store import EventStore
 from tests.conftest import Backend
 
@@ -132,3 +135,24 @@ def test_driver_unique_violations_read_as_a_lost_race() -> None:
     for error in (sqlite3.IntegrityError("UNIQUE constraint failed"), psycopg.errors.UniqueViolation("duplicate key")):
         assert isinstance(_translate(error, "c1"), ConcurrencyError)
     assert _translate(ValueError("something else"), "c1") is None
+
+
+def test_sqlite_keeps_one_write_connection_between_appends_and_lets_it_go_on_failure_and_dispose(
+    tmp_path: Path,
+) -> None:
+    """The kept connection never outlives a failed transaction or the engine, and holds no lock between appends."""
+    engine = make_engine(str(tmp_path / "kept.db"))
+    ensure_schema(engine)
+    store = SqlEventStore(engine)
+    store.append("c1", [ev(1)], 0)
+    assert engine.pool.checkedout() == 1  # type: ignore[attr-defined]  # the kept one
+    with sqlite3.connect(tmp_path / "kept.db", timeout=0) as other:  # no write lock held between appends
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+    with pytest.raises(ConcurrencyError):
+        store.append("c1", [ev(2)], 0)
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]  # closed, not kept, after the failure
+    store.append("c1", [ev(2)], 1)
+    assert [e.seq for e in store.read("c1")] == [1, 2]
+    engine.dispose()
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
