@@ -5,9 +5,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
+from sqlalchemy import text
 
 from campaign.bootstrap import ensure_schema
 from events.db import make_engine
@@ -156,3 +158,36 @@ def test_sqlite_keeps_one_write_connection_between_appends_and_lets_it_go_on_fai
     assert [e.seq for e in store.read("c1")] == [1, 2]
     engine.dispose()
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+class _WritesThenFails:
+    """A projector that writes through SQLAlchemy Core (which begins its own transaction over the append's),
+    then fails: the append and its write must both be gone."""
+
+    def __init__(self) -> None:
+        self.fail = True
+
+    def project(self, connection: Any, events: Sequence[RecordedEvent]) -> None:
+        connection.execute(
+            text("INSERT INTO campaign_secrets (campaign_id, epoch, seed) VALUES ('c1', :e, 'x')"), {"e": events[0].seq}
+        )
+        if self.fail:
+            raise RuntimeError("projector failed")
+
+
+def test_sqlite_a_projector_that_wrote_then_failed_leaves_nothing_and_the_next_append_commits_both(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(str(tmp_path / "fails.db"))
+    ensure_schema(engine)
+    projector = _WritesThenFails()
+    store = SqlEventStore(engine, [projector])
+    with pytest.raises(RuntimeError, match="projector failed"):
+        store.append("c1", [ev(1)], 0)
+    projector.fail = False
+    store.append("c1", [ev(1)], 0)
+    store.append("c1", [ev(2)], 1)
+    with engine.connect() as conn:
+        seeds = conn.execute(text("SELECT epoch FROM campaign_secrets ORDER BY epoch")).scalars().all()
+    assert [e.seq for e in store.read("c1")] == [1, 2] and seeds == [1, 2]
+    engine.dispose()
