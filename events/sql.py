@@ -224,9 +224,14 @@ def _sqlite_transaction(conn: Connection) -> Iterator[None]:
         raise
 
 
-def _close_all(connections: list[Connection]) -> None:
+def _close_all(connections: list[Connection], *, hard: bool = False) -> None:
+    """Close the kept connections. ``hard`` when the engine was disposed: its pool is already closed, and a
+    connection closed the ordinary way would go back into it and stay open on the file until collected."""
     while connections:
-        connections.pop().close()
+        conn = connections.pop()
+        if hard:
+            conn.invalidate()
+        conn.close()
 
 
 def lock_for_append(conn: Connection) -> None:
@@ -246,7 +251,7 @@ class SqlEventStore(EventStore):
         self._idle: list[Connection] = []
         if engine.dialect.name == "sqlite":
             idle = self._idle
-            event.listen(engine, "engine_disposed", lambda _engine: _close_all(idle))
+            event.listen(engine, "engine_disposed", lambda _engine: _close_all(idle, hard=True))
             weakref.finalize(self, _close_all, idle)
 
     def _take_write_connection(self) -> Connection:

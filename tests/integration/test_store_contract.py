@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -148,16 +149,30 @@ def test_sqlite_keeps_one_write_connection_between_appends_and_lets_it_go_on_fai
     store = SqlEventStore(engine)
     store.append("c1", [ev(1)], 0)
     assert engine.pool.checkedout() == 1  # type: ignore[attr-defined]  # the kept one
-    with sqlite3.connect(tmp_path / "kept.db", timeout=0) as other:  # no write lock held between appends
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("ROLLBACK")
+    other = sqlite3.connect(tmp_path / "kept.db", timeout=0, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # no write lock is held between appends
+    other.execute("ROLLBACK")
+    other.close()
     with pytest.raises(ConcurrencyError):
         store.append("c1", [ev(2)], 0)
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]  # closed, not kept, after the failure
     store.append("c1", [ev(2)], 1)
     assert [e.seq for e in store.read("c1")] == [1, 2]
     engine.dispose()
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert _open_on(tmp_path / "kept.db") == [], "a disposed engine's kept connection still holds the file"
+
+
+def _open_on(path: Path) -> list[str]:
+    """This process's file descriptors on ``path`` (or its -wal/-shm)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(path)):
+            found.append(target)
+    return found
 
 
 class _WritesThenFails:
