@@ -283,11 +283,10 @@ def roll_seq(store: EventStore, campaign_id: str, roll: int, last_seq: int) -> i
             hi = mid
         else:
             lo = after[0].seq
-    for window in (
-        store.read_types(campaign_id, ["dice.rolled"], lo, hi),
-        store.read_types(campaign_id, ["dice.rolled"]),
-    ):
-        found = [e.seq for e in window if e.payload["roll_index"] == roll]
+    for window in ((lo, hi), (0, None)):  # the narrowed window; the whole log only if the order was broken
+        found = [
+            e.seq for e in store.read_types(campaign_id, ["dice.rolled"], *window) if e.payload["roll_index"] == roll
+        ]
         if found:
             return found[0]
     return None

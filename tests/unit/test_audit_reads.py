@@ -3,9 +3,12 @@ command's rule decided again from the campaign as it stood before it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from campaign.executor import TableEntry
 from campaign.replay import Sandbox, command_groups, command_of, redecide, roll_seq
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from events.envelope import RecordedEvent
 from tests.conftest import Backend, make_ledger
 from tests.services import fighting_spirit
 
@@ -19,8 +22,19 @@ def test_every_roll_is_found_by_point_reads_in_a_log_longer_than_the_search_wind
     events = list(ledger.store.read(info.campaign_id))
     seq_of = {e.payload["roll_index"]: e.seq for e in events if e.type == "dice.rolled"}
     assert len(seq_of) == 400
+    read: list[int] = []
+    real = ledger.store.read_types
+
+    def counted(*args: Any, **kwargs: Any) -> list[RecordedEvent]:
+        found = real(*args, **kwargs)
+        read.append(len(found))
+        return found
+
+    ledger.store.read_types = counted  # type: ignore[method-assign]
     for roll in (0, 1, 127, 200, 398, 399):
+        read.clear()
         assert roll_seq(ledger.store, info.campaign_id, roll, info.last_seq) == seq_of[roll]
+        assert sum(read) <= 256, f"roll {roll}: {sum(read)} dice read, not a narrowed window"
     assert roll_seq(ledger.store, info.campaign_id, 400, info.last_seq) is None
     assert roll_seq(ledger.store, info.campaign_id, -1, info.last_seq) is None
 
