@@ -73,20 +73,20 @@ def test_floats_cannot_enter_an_event() -> None:
         local.cls_for("battle.unknown")
 
 
+class Counted(Event):
+    event_name = "test.counted"
+    n: int
+    faces: tuple[int, ...] = ()
+
+
 def test_encode_makes_the_canonical_bytes_once_and_refuses_what_no_event_may_hold() -> None:
-    local = EventRegistry()
-
-    @local.register
-    class Counted(Event):
-        event_name = "test.counted"
-        n: int
-        faces: tuple[int, ...] = ()
-
-    encoded = local.encode(Counted(n=7, faces=(3, 1)))
+    counting = EventRegistry()
+    counting.register(Counted)
+    encoded = counting.encode(Counted(n=7, faces=(3, 1)))
     assert encoded.payload == {"n": 7, "faces": [3, 1]}
     assert encoded.payload_json == b'{"faces":[3,1],"n":7}'
     with pytest.raises(EventSchemaError, match="64 bits"):
-        local.encode(Counted(n=2**64))
+        counting.encode(Counted(n=2**64))
 
 
 def test_only_the_event_types_that_could_hold_other_values_take_the_full_check() -> None:
