@@ -28,101 +28,24 @@ from __future__ import annotations
 
 import argparse
 import gc
-import hashlib
-import itertools
 import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from campaign.bootstrap import App, bootstrap, projectors
-from campaign.executor import Ledger
+from scale_build import Campaign, cached_campaign, default_cache, open_campaign, postgres_copy, working_copy
+from scale_raw import RawPostgres, RawSqlite
+from timing import timed as cpu
+
+from campaign.bootstrap import projectors
 from campaign.logging import configure_logging
-from campaign.rulesets.mass_combat import calendar_commands as mct
-from campaign.rulesets.mass_combat import commands as mcc
-from projections.state.campaigns import CampaignInfo
-
-NAME = "Scale"
-KIT = {"Blue": {"troop_type": "MI", "armour": "medium"}, "Red": {"troop_type": "LI", "armour": "light"}}
-
-
-def cpu(fn: Callable[[], Any]) -> float:
-    start = time.process_time()
-    fn()
-    return time.process_time() - start
-
-
-class Campaign:
-    """The bench's campaign, played through the executor (``Ledger.execute``) with fixed ids and seed."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-        self.ledger: Ledger = app.ledger
-        self.ledger.create_campaign(NAME, "mass-combat", seed=hashlib.sha256(b"scale bench").digest())
-        for side in ("Blue", "Red"):
-            self.ledger.execute(self.info(), mct.Funds(side=side, amount=10**9, reason="war chest"))
-            for n in range(3):
-                name, profile = f"{side} {n + 1}", {"men": 300, **KIT[side]}
-                self.ledger.execute(self.info(), mcc.Raise(unit_name=name, side=side, profile=profile))
-        self._turn = itertools.count(1)
-
-    def info(self) -> CampaignInfo:
-        return self.ledger.resolve(NAME)
-
-    def grow_to(self, size: int, progress: Callable[[str], None]) -> None:
-        """Rolls (two events each: the command and its dice) and a rule command every tenth, until the log
-        holds ``size`` events."""
-        while (info := self.info()).last_seq < size:
-            turn = next(self._turn)
-            if turn % 10 == 0:
-                self.rule_command(info)
-            else:
-                self.ledger.roll(info, "3d", "bench filler")
-            if turn % 1000 == 0:
-                progress(f"\r  {info.last_seq:,} events")
-        progress(f"\r  {self.info().last_seq:,} events\n")
-
-    def rule_command(self, info: CampaignInfo) -> None:
-        self.ledger.execute(info, mct.Funds(side="Blue", amount=1, reason="a patron's purse"))
-
-    def roll(self) -> None:
-        self.ledger.roll(self.info(), "3d", "bench roll")
-
-
-class RawSqlite:
-    """sqlite3 on a copy of the schema: the floor of a single-event transaction."""
-
-    def __init__(self, path: Path, source: Path) -> None:
-        with sqlite3.connect(source) as src:
-            schema = [sql for (sql,) in src.execute("SELECT sql FROM sqlite_master WHERE name = 'events'")]
-        self.conn = sqlite3.connect(path, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-        for sql in schema:
-            self.conn.execute(sql)
-        self.position = itertools.count(1)
-        self.payload = orjson.dumps({"notation": "3d", "purpose": "bench roll", "rolls": [3, 4, 5], "total": 12})
-
-    def one_event(self) -> None:
-        p = next(self.position)
-        self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.execute(
-            "INSERT INTO events (position, campaign_id, seq, command_seq, type, schema_version, payload, hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (p, "raw", p, p, "dice.rolled", 1, self.payload, hashlib.sha256(self.payload).hexdigest()),
-        )
-        self.conn.execute("COMMIT")
 
 
 def paired(rounds: int, ours: Callable[[], Any], raw: Callable[[], Any]) -> tuple[float, float, float]:
@@ -136,45 +59,11 @@ def paired(rounds: int, ours: Callable[[], Any], raw: Callable[[], Any]) -> tupl
     return statistics.median(mine), statistics.median(theirs), statistics.median(ratios)
 
 
-def raw_read_and_decode(path: Path, campaign_id: str) -> int:
-    """sqlite3 reading the campaign's rows, as the store joins them, and orjson decoding payload and meta."""
-    conn = sqlite3.connect(path)
-    loads = orjson.loads
-    count = 0
-    for _, payload, meta in conn.execute(
-        "SELECT events.seq, events.payload, commands.meta FROM events JOIN commands"
-        " ON commands.campaign_id = events.campaign_id AND commands.first_seq = events.command_seq"
-        " WHERE events.campaign_id = ? ORDER BY events.seq",
-        (campaign_id,),
-    ):
-        loads(payload)
-        loads(meta)
-        count += 1
-    conn.close()
-    return count
+def rebuild_now(c: Campaign) -> None:
+    """The cached file's read models refolded by this code (the cache key covers only the log's contents)."""
+    from projections.campaign_state import rebuild
 
-
-def raw_last(path: Path, campaign_id: str, count: int) -> list[Any]:
-    conn = sqlite3.connect(path)
-    rows = conn.execute(
-        "SELECT events.seq, events.payload, commands.meta FROM events JOIN commands"
-        " ON commands.campaign_id = events.campaign_id AND commands.first_seq = events.command_seq"
-        " WHERE events.campaign_id = ? ORDER BY events.seq DESC LIMIT ?",
-        (campaign_id, count),
-    ).fetchall()
-    conn.close()
-    return [(orjson.loads(p), orjson.loads(m)) for _, p, m in rows]
-
-
-def storage(path: Path) -> dict[str, int]:
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    one = conn.execute
-    log = one("SELECT coalesce(sum(length(payload) + length(hash)), 0) FROM events").fetchone()[0]
-    meta = one("SELECT coalesce(sum(length(meta)), 0) FROM commands").fetchone()[0]
-    snapshots = one("SELECT coalesce(sum(length(state)), 0), count(*) FROM campaign_snapshots").fetchone()
-    conn.close()
-    return {"file": path.stat().st_size, "log": log + meta, "snapshots": snapshots[0], "snapshot_count": snapshots[1]}
+    rebuild(c.app.engine, c.ledger.store, projectors())
 
 
 CHILD = """
@@ -189,13 +78,13 @@ main()
 """
 
 
-def child(db: Path, *args: str) -> dict[str, float]:
+def child(db: str, *args: str) -> dict[str, float]:
     """One ``campaign`` command in its own process: its CPU seconds (wait4) and peak RSS in MiB.
 
     The peak is the child's own VmHWM, read as it exits: the ``ru_maxrss`` that wait4 reports starts from
     this (large) bench process's RSS, inherited through fork and exec.
     """
-    cmd = [sys.executable, "-c", CHILD, "--db", str(db), *args]
+    cmd = [sys.executable, "-c", CHILD, "--db", db, *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     stderr = proc.stderr.read().decode() if proc.stderr else ""
     _, status, usage = os.wait4(proc.pid, 0)
@@ -206,7 +95,7 @@ def child(db: Path, *args: str) -> dict[str, float]:
     return {"cpu_s": usage.ru_utime + usage.ru_stime, "rss_mib": int(peak[-1].split("=")[1]) / 1024}
 
 
-def measure(c: Campaign, raw: RawSqlite, db: Path, rounds: int, heavy: int, rss: bool) -> dict[str, Any]:
+def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, heavy: int, rss: bool) -> dict[str, Any]:
     from campaign.log_view import log_page
     from campaign.timeline import Timeline
     from events.registry import registry
@@ -224,7 +113,7 @@ def measure(c: Campaign, raw: RawSqlite, db: Path, rounds: int, heavy: int, rss:
     info = c.info()
     events = info.last_seq
     ours, theirs, ratio = paired(
-        heavy, lambda: rebuild(c.app.engine, store, projectors()), lambda: raw_read_and_decode(db, cid)
+        heavy, lambda: rebuild(c.app.engine, store, projectors()), lambda: raw.read_and_decode(cid)
     )
     out["rebuild"] = {"s": ours, "raw_s": theirs, "vs_raw": ratio}
     seconds = cpu(lambda: verify_events(cid, store.read(cid), registry))
@@ -234,9 +123,9 @@ def measure(c: Campaign, raw: RawSqlite, db: Path, rounds: int, heavy: int, rss:
     for key, at in (("at_early", 100), ("at_late", info.last_seq - 100)):
         ours, theirs, ratio = paired(3, lambda at=at: ledger.states.get(info, at_seq=at), lambda: None)
         out[key] = {"ms": ours * 1e3}
-    ours, theirs, ratio = paired(rounds, lambda: log_page(store, cid, last=20), lambda: raw_last(db, cid, 20))
+    ours, theirs, ratio = paired(rounds, lambda: log_page(store, cid, last=20), lambda: raw.last(cid, 20))
     out["log_last_20"] = {"ms": ours * 1e3, "raw_ms": theirs * 1e3, "vs_raw": ratio}
-    out["storage"] = storage(db)
+    out["storage"] = raw.storage()
     out["storage"]["bytes_per_event"] = out["storage"]["file"] / events
     if rss:
         last_roll = c.info().next_roll_index - 1
@@ -273,13 +162,13 @@ def targets(results: dict[int, dict[str, Any]]) -> dict[str, bool]:
     return met
 
 
-def report(results: dict[int, dict[str, Any]], met: dict[str, bool]) -> None:
-    sizes = sorted(results)
-    head = f"{'':<34}" + "".join(f"{n:>14,}" for n in sizes)
-    print(head)
+def report(results: dict[str, dict[str, Any]], met: dict[str, bool]) -> None:
+    sizes = list(results)
+    print(f"{'':<34}" + "".join(f"{n.split()[0]:>16}" for n in sizes))
+    print(f"{'':<34}" + "".join(f"{n.split()[1]:>16}" for n in sizes))
 
     def line(label: str, get: Callable[[dict[str, Any]], str]) -> None:
-        print(f"{label:<34}" + "".join(f"{get(results[n]):>14}" for n in sizes))
+        print(f"{label:<34}" + "".join(f"{get(results[n]):>16}" for n in sizes))
 
     line("rule command ms CPU", lambda r: f"{r['rule_command']['ms']:.2f}")
     line("  × raw one-event txn", lambda r: f"{r['rule_command']['vs_raw']:.3f}×")
@@ -315,33 +204,60 @@ def main() -> int:
     parser.add_argument("--heavy-rounds", type=int, default=1, help="paired rounds of rebuild against raw")
     parser.add_argument("--rss", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--cache", help="folder of the campaigns played once and reused (default: ~/.cache/…)")
+    parser.add_argument("--build-only", action="store_true", help="play and cache the sizes, measure nothing")
+    parser.add_argument("--pg", metavar="URL", help="also measure on PostgreSQL (a new database on this server)")
+    parser.add_argument("--pg-sizes", default="100000", help="the sizes measured on PostgreSQL too")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
+    pg_sizes = {int(s) for s in args.pg_sizes.split(",")}
     configure_logging(0)
 
     def progress(text: str) -> None:
         if not args.json:
             print(text, end="", file=sys.stderr, flush=True)
 
-    folder = Path(tempfile.mkdtemp(prefix="scale-bench-"))
-    db = folder / "campaign.db"
-    counter = itertools.count(1)
-    app = bootstrap(str(db), actor="bench", new_id=lambda: f"scale{next(counter):09d}")
-    campaign = Campaign(app)
-    app.ledger.reveal(campaign.info())  # the seed so far is public: verify re-derives the early rolls
-    raw = RawSqlite(folder / "raw.db", db)
+    cache = Path(args.cache) if args.cache else default_cache()
     results: dict[int, dict[str, Any]] = {}
+    columns: dict[str, dict[str, Any]] = {}
     for size in sizes:
-        progress(f"growing the campaign to {size:,} events\n")
-        campaign.grow_to(size, progress)
-        progress(f"measuring at {size:,} events\n")
-        results[size] = measure(campaign, raw, db, args.rounds, args.heavy_rounds, args.rss)
-    app.close()
+        cached, state = cached_campaign(size, cache, progress)
+        if args.build_only:
+            continue
+        with tempfile.TemporaryDirectory(prefix="scale-bench-") as tmp:
+            db = working_copy(cached, Path(tmp))
+            campaign = open_campaign(str(db), state)
+            progress(f"refolding the read models with this code, then measuring at {size:,} events on SQLite\n")
+            rebuild_now(campaign)
+            raw = RawSqlite(db, Path(tmp) / "raw.db")
+            try:
+                results[size] = columns[f"{size:,} SQLite"] = measure(
+                    campaign, raw, str(db), args.rounds, args.heavy_rounds, args.rss
+                )
+            finally:
+                campaign.app.close()
+                raw.close()
+            progress(json.dumps({size: results[size]}) + "\n")  # each as it is done: a long run can be cut short
+            if args.pg and size in pg_sizes:
+                with postgres_copy(db, args.pg, progress) as url:
+                    campaign = open_campaign(url, state)
+                    pg_raw = RawPostgres(url)
+                    try:
+                        progress(f"measuring at {size:,} events on PostgreSQL\n")
+                        columns[f"{size:,} PostgreSQL"] = measure(
+                            campaign, pg_raw, url, args.rounds, args.heavy_rounds, args.rss
+                        )
+                    finally:
+                        campaign.app.close()
+                        pg_raw.close()
+                    progress(json.dumps({f"{size} pg": columns[f"{size:,} PostgreSQL"]}) + "\n")
+    if args.build_only:
+        return 0
     met = targets(results)
     if args.json:
-        print(json.dumps({"sizes": sizes, "results": results, "targets_met": met}, indent=2))
+        print(json.dumps({"sizes": sizes, "results": columns, "targets_met": met}, indent=2))
     else:
-        report(results, met)
+        report(columns, met)
     return 0 if all(met.values()) else 1
 
 

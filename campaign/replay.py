@@ -6,20 +6,23 @@ What ``campaign/timeline.py`` builds rewind, amend, undo and re-evaluation on.
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.commands import command_type, fold_for, recorded_command
+from campaign.commands import command_type, fold_for, recorded_command, ruleset_of
 from campaign.executor import Ledger, Replay
 from campaign.rulesets import RULESETS
-from campaign.rulesets.command import Command
+from campaign.rulesets.command import Command, Situation
 from events.dice import ReplayDice
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError
 from events.families.dice import DiceRolled
+from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.registry import registry
+from events.store import EventStore
 from events.timeline import NEVER_RETRACTED, live_seqs
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
@@ -167,7 +170,8 @@ class Sandbox:
         if command is None:
             command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
         # The group's own dice too: an audit's sandbox holds only the log before the command it re-runs.
-        recorded = group.dice_used({**self.dice_by_index, **{d.roll_index: d for d in group.dice}})
+        # A view, not a copy: copying every roll of the log for each command made re-evaluation quadratic.
+        recorded = group.dice_used(ChainMap({d.roll_index: d for d in group.dice}, self.dice_by_index))
         dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
         given = payload.get("ids")
@@ -264,3 +268,65 @@ def edition_of(group: CommandGroup, info: CampaignInfo) -> str | None:
 def decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
     """What a rule decided, without the wording of its explanation."""
     return [(o["rule"], o["outcome"]) for o in outcomes]
+
+
+def roll_seq(store: EventStore, campaign_id: str, roll: int, last_seq: int) -> int | None:
+    """The seq of roll #``roll``, by point reads of the (campaign, type, seq) index: roll indexes only grow
+    along the log (``verify`` holds it), so a binary search over seqs finds it in some twenty reads, however
+    long the log. A log that breaks that order is searched through its dice in full."""
+    lo, hi = 0, last_seq  # the roll, if any, has lo < seq <= hi
+    while hi - lo > 256:
+        mid = (lo + hi) // 2
+        after = store.read_types(campaign_id, ["dice.rolled"], after_seq=mid, upto_seq=hi, limit=1)
+        index = int(after[0].payload["roll_index"]) if after else None
+        if index == roll:
+            return after[0].seq
+        if index is None or index > roll:
+            hi = mid
+        else:
+            lo = after[0].seq
+    for window in ((lo, hi), (0, None)):  # the narrowed window; the whole log only if the order was broken
+        found = [
+            e.seq for e in store.read_types(campaign_id, ["dice.rolled"], *window) if e.payload["roll_index"] == roll
+        ]
+        if found:
+            return found[0]
+    return None
+
+
+def command_of(store: EventStore, event: RecordedEvent) -> CommandGroup:
+    """The command ``event`` belongs to, by a point read of its command's events."""
+    command_id = event.meta.get("command_id")
+    events = store.command_events(event.campaign_id, str(command_id)) if command_id is not None else None
+    groups = command_groups(events or (event,))
+    return next((g for g in groups if g.first_seq <= event.seq <= g.last_seq), CommandGroup((event,)))
+
+
+def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[dict[str, Any]] | None:
+    """A recorded command's rule outcomes decided again on its own inputs and dice, from the campaign as it stood
+    before it (the nearest snapshot and the events since, not a copy of the log). None for a command recorded
+    without the ids it generated (older logs): those re-run in a :class:`Sandbox`."""
+    issued = group.issued
+    if issued is None or issued.payload.get("ids") is None:
+        return None
+    payload = issued.payload
+    command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+    own = {d.roll_index: d for d in group.dice}
+    named = [int(i) for i in payload.get("dice") or () if int(i) not in own]
+    for index in named:  # dice a command took off the table: rolled by an earlier command
+        seq = roll_seq(ledger.store, info.campaign_id, index, group.first_seq - 1)
+        for event in ledger.store.read(info.campaign_id, after_seq=(seq or 1) - 1, upto_seq=seq or 0):
+            rolled = registry.decode(event)
+            if isinstance(rolled, DiceRolled):
+                own[rolled.roll_index] = rolled
+    recorded = group.dice_used(own)
+    dice = ReplayDice(recorded)
+    owner = ruleset_of(type(command))
+    state, tables = ledger.in_force(info, owner, at_seq=group.first_seq - 1) if owner is not None else (None, None)
+    given = [str(i) for i in payload["ids"]]
+    decided = command.decide(
+        Situation(state, tables, dice, lambda: given.pop(0) if given else ledger.new_id(), ledger.actor)
+    )
+    if dice.unused:
+        raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
+    return [dict(registry.encode(e).payload) for e in decided if isinstance(e, RuleApplied)]

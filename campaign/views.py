@@ -9,14 +9,14 @@ from typing import Any
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
 from campaign.executor import Ledger
-from campaign.replay import Sandbox, command_groups
+from campaign.replay import CommandGroup, Sandbox, command_groups, command_of, redecide, roll_seq
 from campaign.rulesets.common import same_name
 from campaign.timeline import Change, Timeline
 from events.dice.derive import derive_faces
-from events.envelope import RecordedEvent
+from events.envelope import RecordedEvent, compute_hash
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.registry import registry
-from events.timeline import effective, retracted
+from events.timeline import effective, retracted, retracted_among
 from events.verify import Finding, VerifyReport, verify_events
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
@@ -135,26 +135,39 @@ def log_in_words(
     ]
 
 
+AUDIT_CHAIN_WINDOW = 1000
+"""How many events up to the audited one ``audit`` re-hashes: the whole log is ``verify``'s work."""
+
+
 def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
     """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
-    where the seed is revealed, and its rule re-run on its recorded inputs and dice."""
+    where the seed is revealed, and its rule re-run on its recorded inputs and dice.
+
+    By point reads, whatever the log's length: the roll found by the type index, its command by its command id,
+    the campaign before it from the nearest snapshot; the chain re-hashed over the events just before it."""
     if seq is None and roll is None:
         raise InvalidInputError("name what to audit: an event's seq, or a roll's number")
-    events = list(ledger.store.read(info.campaign_id))
-    gone = retracted(events)
+    store, cid = ledger.store, info.campaign_id
     if roll is not None:
-        dice = [e for e in events if e.type == "dice.rolled" and e.payload["roll_index"] == roll]
-        if not dice:
+        found = roll_seq(store, cid, roll, info.last_seq)
+        if found is None:
             raise NotFoundError(f"no roll #{roll} in this campaign")
-        seq = dice[0].seq
-    if seq is None or not 1 <= seq <= len(events):
-        raise NotFoundError(f"no event {seq} in this campaign (it has {len(events)})")
-    event = events[seq - 1]
-    groups = command_groups(events)
-    group = next(g for g in groups if g.first_seq <= seq <= g.last_seq)
-    names = unit_names(events)
-    chain = verify_events(info.campaign_id, events[:seq], registry)
-    revealed = {e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in events if e.type == "dice.seed_revealed"}
+        seq = found
+    if seq is None or not 1 <= seq <= info.last_seq:
+        raise NotFoundError(f"no event {seq} in this campaign (it has {info.last_seq})")
+    event = next(iter(store.read(cid, after_seq=seq - 1, upto_seq=seq)))
+    group = command_of(store, event)
+    indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
+    # Rules that used these dice come at or after the command that rolled them.
+    rules = list(store.read_types(cid, ["rules.applied"], after_seq=group.first_seq - 1))
+    users_events = [e for e in rules if indexes & set(e.payload["dice"])]
+    gone = retracted_among([event, *users_events], store.read_types(cid, ["timeline.rewound"]))
+    names = unit_names(store.read_types(cid, ["roster.unit_mustered", "battle.started"], upto_seq=seq))
+    window = list(store.read(cid, after_seq=max(0, seq - AUDIT_CHAIN_WINDOW), upto_seq=seq))
+    broken = next((e for e in window if compute_hash(e) != e.hash), None)
+    revealed = {
+        e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in store.read_types(cid, ["dice.seed_revealed"])
+    }
     dice_checks = []
     for d in (e for e in group.events if e.type == "dice.rolled"):
         p = d.payload
@@ -177,28 +190,17 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
             )
         else:
             dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
-    consumed = {i for e in events if e.type == "rules.applied" for i in e.payload["dice"]}
+    consumed = {i for e in rules for i in e.payload["dice"]}
     for entry in dice_checks:
         if entry["roll"] not in consumed:
             entry["check"] += (
                 "; consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
             )
-    users = []
-    indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
-    for e in events:  # every rule application that used these dice, retracted or re-run by an amendment
-        if e.type == "rules.applied" and indexes & set(e.payload["dice"]):
-            users.append({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]})
-    rule_check = "no rule applied"
-    if group.issued is not None and group.outcomes:
-        before = [e for e in events if e.seq < group.first_seq]
-        sandbox = Sandbox(ledger, before)
-        try:
-            rerun = sandbox.run(info.campaign_id, group)
-            same = [o["outcome"] for o in command_groups(rerun)[0].outcomes] == [o["outcome"] for o in group.outcomes]
-            rule_check = "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
-        except CampaignError as exc:
-            rule_check = f"cannot be re-evaluated: {exc}"
+    # Every rule application that used these dice, retracted or re-run by an amendment.
+    users = [{"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]} for e in users_events]
     clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
+    first = next(iter(store.read(cid, upto_seq=1)))
+    first_checked = window[0].seq if window else seq
     return {
         "seq": seq,
         "type": event.type,
@@ -212,14 +214,35 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
         "explanations": [o["explanation"] for o in group.outcomes],
         "clauses": clauses,
         "checks": {
-            "chain": "intact up to here" if chain.ok else f"BROKEN: {chain.first}",
+            "chain": (
+                "intact up to here"
+                if broken is None and first_checked == 1
+                else f"intact from #{first_checked} up to here (`verify` checks the whole log)"
+                if broken is None
+                else f"BROKEN: seq {broken.seq} ({broken.type}): its stored hash does not match its content"
+            ),
             "dice": dice_checks,
-            "rule": rule_check,
+            "rule": _rule_check(ledger, info, group),
         },
         "dice_used_by": users,
-        "seed_chosen": bool(events[0].payload.get("seed_chosen")),
+        "seed_chosen": bool(first.payload.get("seed_chosen")),
         "hash": event.hash,
     }
+
+
+def _rule_check(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> str:
+    """The command's rule re-run on its recorded inputs and dice, from the campaign as it stood before it."""
+    if group.issued is None or not group.outcomes:
+        return "no rule applied"
+    try:
+        outcomes = redecide(ledger, info, group)
+        if outcomes is None:  # recorded without its ids: re-run in a sandbox over the log before it
+            before = list(ledger.store.read(info.campaign_id, upto_seq=group.first_seq - 1))
+            outcomes = command_groups(Sandbox(ledger, before).run(info.campaign_id, group))[0].outcomes
+    except CampaignError as exc:
+        return f"cannot be re-evaluated: {exc}"
+    same = [o["outcome"] for o in outcomes] == [o["outcome"] for o in group.outcomes]
+    return "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
 
 
 def verify(

@@ -7,6 +7,7 @@ a float would make two replays disagree across platforms, so it is refused rathe
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import orjson
@@ -14,6 +15,7 @@ import orjson
 from events.errors import EventSchemaError
 
 _OPTIONS = orjson.OPT_SORT_KEYS
+_TRUSTED_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 _LIMIT = 2**63
 
 
@@ -68,3 +70,92 @@ def dumps_trusted(value: Any) -> bytes:
 
 def loads(data: bytes | str) -> Any:
     return orjson.loads(data)
+
+
+_SCALAR_SCHEMAS = frozenset({"str", "int", "bool", "none"})
+_WRAPPER_SCHEMAS = frozenset({"model", "model-field", "nullable"})
+
+
+def _json_scalar(value: Any) -> bool:
+    kind = type(value)
+    return value is None or kind is str or kind is bool or (kind is int and -_LIMIT <= value < _LIMIT)
+
+
+def schema_holds_event_json(schema: Mapping[str, Any]) -> bool:
+    """True when every value a model of this pydantic core ``schema`` can hold dumps (``mode="json"``) to event
+    JSON but for integers' size: no float, no ``Any``, no custom serializer or validator, no default
+    factory but an empty list, dict or tuple.
+
+    Conservative: any schema node it does not know answers False, and such models keep the full value check.
+    """
+    if "serialization" in schema:
+        return False
+    kind = schema.get("type")
+    if kind in _SCALAR_SCHEMAS or kind == "definition-ref":
+        return True
+    if kind in _WRAPPER_SCHEMAS:
+        return schema_holds_event_json(schema["schema"])
+    if kind == "model-fields":
+        return (
+            not schema.get("computed_fields")
+            and "extras_schema" not in schema
+            and all(schema_holds_event_json(field) for field in schema["fields"].values())
+        )
+    if kind == "default":
+        if "default_factory" in schema:
+            # An empty list, dict or tuple is event JSON; what any other factory makes is not known here.
+            return schema["default_factory"] in (list, dict, tuple) and schema_holds_event_json(schema["schema"])
+        default = schema["default"]
+        items = default if type(default) in (tuple, list) else (default,)
+        return all(_json_scalar(item) for item in items) and schema_holds_event_json(schema["schema"])
+    if kind == "union":
+        return all(schema_holds_event_json(c[0] if isinstance(c, tuple | list) else c) for c in schema["choices"])
+    if kind == "definitions":
+        return schema_holds_event_json(schema["schema"]) and all(
+            schema_holds_event_json(d) for d in schema["definitions"]
+        )
+    if kind == "dict":
+        keys, values = schema.get("keys_schema"), schema.get("values_schema")
+        return (
+            keys is not None
+            and values is not None
+            and keys.get("type") == "str"
+            and "serialization" not in keys
+            and schema_holds_event_json(values)
+        )
+    if kind == "list":
+        items_schema = schema.get("items_schema")
+        return items_schema is not None and schema_holds_event_json(items_schema)
+    if kind == "tuple":
+        items_schemas = schema.get("items_schema")
+        return items_schemas is not None and all(schema_holds_event_json(s) for s in items_schemas)
+    if kind == "literal":
+        return all(_json_scalar(value) for value in schema["expected"])
+    return False
+
+
+@cache
+def model_holds_event_json(cls: type) -> bool:
+    """:func:`schema_holds_event_json` of a pydantic model class, worked out once per class."""
+    return schema_holds_event_json(cls.__pydantic_core_schema__)  # type: ignore[attr-defined]
+
+
+def payload_bytes(payload: Mapping[str, Any], trusted: bool) -> bytes:
+    """The canonical bytes of an event payload, checked as :func:`canonical_json` checks it.
+
+    ``trusted`` says the payload comes from a model whose schema holds only event JSON
+    (:func:`schema_holds_event_json`): then only integers' size is left to check, and orjson's strict integers
+    refuse anything beyond 2**53 (rare in events; such a payload takes the full check).
+    """
+    if trusted:
+        try:
+            # Copied into an exactly-sized bytes object: orjson's own result sits in a larger malloc'd buffer,
+            # and keeping a thousand of those alive until the insert cost more than hashing them.
+            return b"%b" % orjson.dumps(payload, option=_TRUSTED_OPTIONS)
+        except orjson.JSONEncodeError:
+            pass
+    check_json_value(payload)
+    try:
+        return b"%b" % orjson.dumps(payload, option=_OPTIONS)
+    except orjson.JSONEncodeError as exc:  # what check_json_value lets through and orjson does not (a cycle)
+        raise EventSchemaError(f"$: not event JSON ({exc})") from None

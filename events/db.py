@@ -62,5 +62,8 @@ def _configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
         # On the driver's connection: a BEGIN through conn.exec_driver_sql cost half of a one-event append.
+        driver = conn.connection.driver_connection
+        if driver.in_transaction:  # the store's append began it on the driver (events.sql): nothing to begin
+            return
         immediate = conn.get_execution_options().get("campaign_write", False)
-        conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        driver.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")

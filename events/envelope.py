@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from events.canonical import dumps_trusted
@@ -18,15 +17,20 @@ GENESIS_HASH = "0" * 64
 """The ``prev_hash`` of a campaign's first event."""
 
 
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    """An event about to be appended: its stable type name, schema version and JSON payload."""
+class NewEvent(NamedTuple):
+    """An event about to be appended: its stable type name, schema version and JSON payload.
+
+    A NamedTuple, as :class:`RecordedEvent` is: one is built per event appended, and a frozen dataclass's
+    ``__init__`` cost more than the registry's whole check of the payload.
+    """
 
     type: str
     payload: Mapping[str, Any]
     schema_version: int = 1
     checked: bool = False
     """True when the payload was already checked to hold only event JSON types (the registry does this)."""
+    payload_json: bytes = b""
+    """The payload's canonical bytes when already made (the registry makes them while checking)."""
 
 
 class RecordedEvent(NamedTuple):

@@ -62,3 +62,14 @@ def retracted(events: Iterable[RecordedEvent]) -> set[int]:
 
 def has_rewind(events: Iterable[RecordedEvent]) -> bool:
     return any(e.type == REWOUND for e in events)
+
+
+def retracted_among(events: Iterable[RecordedEvent], rewinds: Iterable[RecordedEvent]) -> set[int]:
+    """Which of ``events`` are retracted, given the campaign's rewinds (all of them, read by type): whether an
+    event is in effect depends only on the rewinds after it and on whether those are, so a few events are
+    judged without the rest of the log."""
+    mine = list(events)
+    by_seq = {e.seq: e for e in mine}
+    by_seq.update((e.seq, e) for e in rewinds)
+    live = live_seqs(by_seq[s] for s in sorted(by_seq))
+    return {e.seq for e in mine if e.seq not in live}

@@ -40,8 +40,15 @@ def _to_row(info: CampaignInfo) -> dict[str, Any]:
     }
 
 
+_COLUMNS = [c.name for c in campaigns.columns]
+_SELECT_BY = {
+    key: f"SELECT {', '.join(_COLUMNS)} FROM campaigns WHERE {key} = ?"  # noqa: S608
+    for key in ("campaign_id", "name")
+}
+
+
 def _from_row(row: Any) -> CampaignInfo:
-    data = dict(row._mapping)
+    data = dict(row._mapping) if hasattr(row, "_mapping") else dict(zip(_COLUMNS, row, strict=True))
     data["revealed_epochs"] = tuple(orjson.loads(data["revealed_epochs"]))
     pairs = orjson.loads(data.pop("on_table") or "[]")
     return CampaignInfo(**data, on_table=tuple(p[0] for p in pairs), on_table_index=tuple(p[1] for p in pairs))
@@ -95,19 +102,21 @@ class SqlCampaignDirectory:
         self._engine = engine
 
     def get(self, campaign_id: str) -> CampaignInfo | None:
-        return self._one(campaigns.c.campaign_id == campaign_id)
+        return self._one("campaign_id", campaign_id)
 
     def find(self, name: str) -> CampaignInfo | None:
-        return self._one(campaigns.c.name == name)
+        return self._one("name", name)
 
     def all(self) -> list[CampaignInfo]:
         with self._engine.connect() as conn:
             return [_from_row(r) for r in conn.execute(select(campaigns).order_by(campaigns.c.name))]
 
-    def _one(self, condition: Any) -> CampaignInfo | None:
+    def _one(self, key: str, value: str) -> CampaignInfo | None:
+        """A fixed statement on the driver's cursor: every command resolves its campaign, and building and
+        compiling the Core select cost more than the read itself."""
         with self._engine.connect() as conn:
-            row = conn.execute(select(campaigns).where(condition)).first()
-        return None if row is None else _from_row(row)
+            rows = execute(conn, _SELECT_BY[key], (value,))
+        return _from_row(rows[0]) if rows else None
 
 
 class FoldingCampaignDirectory:

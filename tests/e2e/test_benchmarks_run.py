@@ -55,11 +55,15 @@ def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> Non
     assert result["causes"][0]["vs_floor"] == 1.0  # type: ignore[index]
 
 
-def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw() -> None:
-    result = run(str(BENCH / "scale_bench.py"), "--sizes", "300,600", "--rounds", "2")
+def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    result = run(str(BENCH / "scale_bench.py"), "--sizes", "300,600", "--rounds", "2", "--cache", str(cache))
     assert result["sizes"] == [300, 600]
+    assert sorted(result["results"]) == ["300 SQLite", "600 SQLite"]  # type: ignore[arg-type]
+    # Played once: the 600 continued from the 300, and a second run reuses both.
+    assert sorted(p.name.rsplit("-", 1)[1] for p in cache.glob("scale-*.db")) == ["300.db", "600.db"]
     for size, measured in result["results"].items():  # type: ignore[attr-defined]
-        assert measured["events"] >= int(size)
+        assert measured["events"] >= int(size.split()[0].replace(",", ""))
         for key in ("rule_command", "roll", "rebuild", "log_last_20"):
             assert measured[key]["vs_raw"] > 0, (size, key)
         assert measured["verify"]["events_per_s"] > 0 and measured["verify_rules"]["events_per_s"] > 0

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
+from sqlalchemy import text
 
+from campaign.bootstrap import ensure_schema
+from events.db import make_engine
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent, compute_hash
 from events.errors import ConcurrencyError, EventSchemaError, InvalidInputError
-from events.sql import _translate
+from events.sql import SqlEventStore, _translate
 from events.store import EventStore
 from tests.conftest import Backend
 
@@ -132,3 +138,71 @@ def test_driver_unique_violations_read_as_a_lost_race() -> None:
     for error in (sqlite3.IntegrityError("UNIQUE constraint failed"), psycopg.errors.UniqueViolation("duplicate key")):
         assert isinstance(_translate(error, "c1"), ConcurrencyError)
     assert _translate(ValueError("something else"), "c1") is None
+
+
+def test_sqlite_keeps_one_write_connection_between_appends_and_lets_it_go_on_failure_and_dispose(
+    tmp_path: Path,
+) -> None:
+    """The kept connection never outlives a failed transaction or the engine, and holds no lock between appends."""
+    engine = make_engine(str(tmp_path / "kept.db"))
+    ensure_schema(engine)
+    store = SqlEventStore(engine)
+    store.append("c1", [ev(1)], 0)
+    assert engine.pool.checkedout() == 1  # type: ignore[attr-defined]  # the kept one
+    other = sqlite3.connect(tmp_path / "kept.db", timeout=0, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # no write lock is held between appends
+    other.execute("ROLLBACK")
+    other.close()
+    with pytest.raises(ConcurrencyError):
+        store.append("c1", [ev(2)], 0)
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]  # closed, not kept, after the failure
+    store.append("c1", [ev(2)], 1)
+    assert [e.seq for e in store.read("c1")] == [1, 2]
+    engine.dispose()
+    assert _open_on(tmp_path / "kept.db") == [], "a disposed engine's kept connection still holds the file"
+
+
+def _open_on(path: Path) -> list[str]:
+    """This process's file descriptors on ``path`` (or its -wal/-shm)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(path)):
+            found.append(target)
+    return found
+
+
+class _WritesThenFails:
+    """A projector that writes through SQLAlchemy Core (which begins its own transaction over the append's),
+    then fails: the append and its write must both be gone."""
+
+    def __init__(self) -> None:
+        self.fail = True
+
+    def project(self, connection: Any, events: Sequence[RecordedEvent]) -> None:
+        connection.execute(
+            text("INSERT INTO campaign_secrets (campaign_id, epoch, seed) VALUES ('c1', :e, 'x')"), {"e": events[0].seq}
+        )
+        if self.fail:
+            raise RuntimeError("projector failed")
+
+
+def test_sqlite_a_projector_that_wrote_then_failed_leaves_nothing_and_the_next_append_commits_both(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(str(tmp_path / "fails.db"))
+    ensure_schema(engine)
+    projector = _WritesThenFails()
+    store = SqlEventStore(engine, [projector])
+    with pytest.raises(RuntimeError, match="projector failed"):
+        store.append("c1", [ev(1)], 0)
+    projector.fail = False
+    store.append("c1", [ev(1)], 0)
+    store.append("c1", [ev(2)], 1)
+    with engine.connect() as conn:
+        seeds = conn.execute(text("SELECT epoch FROM campaign_secrets ORDER BY epoch")).scalars().all()
+    assert [e.seq for e in store.read("c1")] == [1, 2] and seeds == [1, 2]
+    engine.dispose()

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
-from events.canonical import canonical_json
+from events.canonical import canonical_json, model_holds_event_json, payload_bytes
 from events.envelope import envelope_bytes
 from events.errors import EventSchemaError
 
@@ -80,3 +81,87 @@ def test_assembled_envelope_bytes_equal_canonical_json_of_the_envelope(
         "prev_hash": prev_hash,
     }
     assert assembled == canonical_json(as_dict)
+
+
+class _Kind(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    name: str
+    level: int = 1
+
+
+class _Plain(BaseModel):
+    """Only event JSON: the registry may skip the value walk and check integers' size alone."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    count: int
+    label: str | None = None
+    faces: tuple[int, ...] = ()
+    tags: list[str] = Field(default_factory=list)
+    kind: Literal["a", "b"] = "a"
+    inner: _Kind | None = None
+    scores: dict[str, int] = Field(default_factory=dict)
+
+
+def _payload(model: BaseModel) -> dict[str, Any]:
+    return model.__pydantic_serializer__.to_python(model, mode="json")  # type: ignore[no-any-return]
+
+
+def test_a_model_of_only_event_json_is_trusted_and_its_bytes_are_canonical() -> None:
+    assert model_holds_event_json(_Plain)
+    value = _Plain(count=2**53, label="x", faces=(1, 6), tags=["t"], inner=_Kind(name="k"), scores={"b": 1, "a": 2})
+    assert payload_bytes(_payload(value), True) == canonical_json(_payload(value))
+
+
+@pytest.mark.parametrize("big", [2**63, -(2**63) - 1, 2**64, 2**70])
+def test_a_trusted_payload_beyond_64_bits_is_refused(big: int) -> None:
+    with pytest.raises(EventSchemaError, match="64 bits"):
+        payload_bytes(_payload(_Plain(count=big)), True)
+
+
+@pytest.mark.parametrize("edge", [2**63 - 1, -(2**63), 2**53 + 1, -(2**53) - 1])
+def test_a_trusted_payload_at_the_64_bit_edges_is_kept(edge: int) -> None:
+    """Beyond 2**53 orjson's strict integers refuse; the full check then lets what fits 64 bits through."""
+    payload = _payload(_Plain(count=edge))
+    assert orjson.loads(payload_bytes(payload, True))["count"] == edge
+
+
+def _serialized_as_float(value: int) -> float:
+    return value / 2
+
+
+class _Floaty(BaseModel):
+    x: float
+
+
+class _Anything(BaseModel):
+    x: Any
+
+
+class _Serialized(BaseModel):
+    x: Annotated[int, PlainSerializer(_serialized_as_float)]
+
+
+class _Factory(BaseModel):
+    x: list[int] = Field(default_factory=lambda: [1])
+
+
+class _FloatDefault(BaseModel):
+    x: int = 1.5  # type: ignore[assignment]  # pydantic does not validate defaults
+
+
+class _BareDict(BaseModel):
+    x: dict  # type: ignore[type-arg]
+
+
+class _FloatLiteral(BaseModel):
+    x: Literal[1.5]
+
+
+@pytest.mark.parametrize("model", [_Floaty, _Anything, _Serialized, _Factory, _FloatDefault, _BareDict, _FloatLiteral])
+def test_a_model_that_could_hold_a_float_keeps_the_full_check(model: type[BaseModel]) -> None:
+    assert not model_holds_event_json(model)
+
+
+def test_an_untrusted_payload_with_a_float_is_refused() -> None:
+    with pytest.raises(EventSchemaError, match="floats"):
+        payload_bytes(_payload(_Serialized(x=3)), False)

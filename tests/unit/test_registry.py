@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from events.canonical import model_holds_event_json
 from events.envelope import RecordedEvent
 from events.errors import EventSchemaError
 from events.registry import Event, EventRegistry, registry
@@ -94,3 +95,25 @@ def test_an_event_type_is_built_when_first_decoded_and_safely_so_from_many_threa
     assert decoded == [Rested(days=d, sides=("Keno",)) for d in range(64)]
     with pytest.raises(EventSchemaError, match="does not match its schema"):
         local.decode_payload("calendar.rested", 1, {"days": 1, "sides": ["Keno"], "extra": 1})
+
+
+class Counted(Event):
+    event_name = "test.counted"
+    n: int
+    faces: tuple[int, ...] = ()
+
+
+def test_encode_makes_the_canonical_bytes_once_and_refuses_what_no_event_may_hold() -> None:
+    counting = EventRegistry()
+    counting.register(Counted)
+    encoded = counting.encode(Counted(n=7, faces=(3, 1)))
+    assert encoded.payload == {"n": 7, "faces": [3, 1]}
+    assert encoded.payload_json == b'{"faces":[3,1],"n":7}'
+    with pytest.raises(EventSchemaError, match="64 bits"):
+        counting.encode(Counted(n=2**64))
+
+
+def test_only_the_event_types_that_could_hold_other_values_take_the_full_check() -> None:
+    """campaign.created holds free house-rule values; every other family holds integers and strings only."""
+    untrusted = [n for n in registry.names() if not model_holds_event_json(registry.cls_for(n))]
+    assert untrusted == ["campaign.created"]

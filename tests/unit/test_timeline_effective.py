@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events.envelope import RecordedEvent
-from events.timeline import effective, retracted
+from events.timeline import effective, retracted, retracted_among
 
 
 def log(*kinds: Any) -> list[RecordedEvent]:
@@ -71,3 +71,15 @@ def test_without_undos_the_backward_reading_equals_the_forward_one(script: list[
             kinds.append(item)
             kept.append((seq, item))
     assert seqs(log(*kinds)) == [s for s, _ in kept]
+
+
+@given(
+    st.lists(st.one_of(st.just("x"), st.just("d"), st.integers(0, 30)), max_size=30),
+    st.sets(st.integers(1, 30)),
+)
+def test_a_few_events_are_judged_by_the_rewinds_alone_as_by_the_whole_log(script: list[Any], picked: set[int]) -> None:
+    """What ``audit`` reads (the audited events and every rewind) gives each of them the same verdict as the log."""
+    events = log(*[("r", k) if isinstance(k, int) else k for k in script])
+    some = [e for e in events if e.seq in picked]
+    rewinds = [e for e in events if e.type == "timeline.rewound"]
+    assert retracted_among(some, rewinds) == retracted(events) & {e.seq for e in some}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import pytest
 
@@ -176,3 +177,26 @@ def test_a_forged_roll_is_caught_when_its_seed_is_revealed_later_in_the_log() ->
     report = verify_events(events[0].campaign_id, forged, registry)
     assert [(f.seq, f.check) for f in report.findings] == [(events[second].seq, "dice")]
     assert report.rolls_rederived == 5 and "but the seed gives" in report.findings[0].message
+
+
+def test_verify_recomputes_each_hash_as_compute_hash_does(played: tuple[Ledger, list[RecordedEvent]]) -> None:
+    """The per-command envelope head that verify reuses gives every event's hash, byte for byte; a payload edit
+    in the second event of a command (same meta as the first) still changes it."""
+    from events.envelope import compute_hash
+    from events.verify import _Hashes
+
+    _, events = played
+    hashes = _Hashes()
+    assert [hashes.of(e) for e in events] == [compute_hash(e) for e in events] == [e.hash for e in events]
+    second = next(e for a, e in itertools.pairwise(events) if a.meta_json == e.meta_json)
+    edited = second._replace(payload_json=second.payload_json.replace(b"}", b',"x":1}', 1))
+    assert hashes.of(edited) != second.hash
+
+
+def test_a_payload_that_fails_its_schema_is_named_by_verify(played: tuple[Ledger, list[RecordedEvent]]) -> None:
+    _, events = played
+    roll = next(i for i, e in enumerate(events) if e.type == "dice.rolled")
+    bad = dict(events[roll].payload, total="seven")
+    forged = rehash_from([*events[:roll], events[roll]._replace(payload=bad), *events[roll + 1 :]], roll)
+    report = verify_events(forged[0].campaign_id, forged, registry)
+    assert report.first is not None and report.first.seq == events[roll].seq and report.first.check == "schema"
