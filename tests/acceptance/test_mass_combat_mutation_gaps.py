@@ -187,16 +187,17 @@ def test_npc_commander_experience_and_skill_at_every_band_edge(roll: int, experi
 
 @pytest.mark.parametrize(
     ("target", "roll", "strategy", "permanent"),
-    [(15, 5, 2, True), (14, 5, 1, False), (16, 6, 2, True), (15, 6, 1, False)],
+    [(10, 4, 2, True), (9, 5, 1, False), (15, 5, 2, True), (14, 5, 1, False), (16, 6, 2, True), (15, 6, 1, False)],
 )
-def test_glory_critical_success_on_a_5_from_15_and_a_6_from_16(
+def test_glory_critical_success_on_a_4_a_5_from_15_and_a_6_from_16(
     target: int, roll: int, strategy: int, permanent: bool
 ) -> None:
-    # GURPS (R2-22: "at targets 15–16 the 5 or 6 that GURPS also makes critical"): a 5 is a critical success at 15+,
-    # a 6 at 16+. A critical gives a unit leader +2 Strategy and +1 permanent Reputation; made by 9 gives +1 and
-    # Reputation for 1d−2 months only. Faces: the roll, the 1d of months (3), the promotion roll.
+    # GURPS (R2-22: "a 3 or 4 is a critical success whatever the target"; "at targets 15–16 the 5 or 6 that GURPS
+    # also makes critical"): a 4 is always critical, a 5 at 15+, a 6 at 16+. A critical gives a unit leader +2
+    # Strategy and +1 permanent Reputation; made by 4–9 gives +1 and no permanent Reputation. Target 10 rolled 4:
+    # critical; target 9 rolled 5: made by 4. Faces: the roll, the 1d of months (3), the promotion roll.
     leader = PcInBattle(name="Ayla", side="Crimson", unit="Red foot", leads="unit", weapon=12, risk=0)
-    three = {5: (1, 1, 3), 6: (1, 2, 3)}[roll]
+    three = {4: (1, 1, 2), 5: (1, 1, 3), 6: (1, 2, 3)}[roll]
     decision = _glory(T, leader, "b", TableDice((*three, 3, 3, 3, 3), "glory", 0), target)
     assert decision.outcome["strategy_mod"] == strategy
     assert any(getattr(f, "months", None) == 0 for f in decision.facts) is permanent

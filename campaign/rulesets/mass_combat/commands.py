@@ -414,8 +414,9 @@ class Train(McCommand):
         quality, untrained = trained_quality(tables, unit.profile.quality, months, untrained=was_untrained)
         if quality == unit.profile.quality and untrained == was_untrained:
             raise InvalidInputError(
-                f"{unit.name} is {unit.profile.quality}: training alone makes troops no better than Green "
-                f"(and takes {tables.number('training.green_months')} months)"
+                f"{unit.name} is {'untrained' if was_untrained else unit.profile.quality}: training alone makes "
+                f"troops no better than Green (untrained men need {tables.number('training.inexperienced_months')} "
+                f"months to be Inexperienced troops, {tables.number('training.green_months')} to be Green)"
             )
         # §2.3: trained men are untrained no more; a year of training makes them Green.
         events: list[Event] = [UnitProfileChanged(unit_id=unit.unit_id, profile={"untrained": False})] * was_untrained

@@ -103,7 +103,7 @@ def trained_quality(tables: Tables, quality: str, months: int, *, untrained: boo
     """Training (§2.3): ``training.inexperienced_months`` (6) make untrained men Inexperienced troops, a year
     (``training.green_months``) makes them Green; never higher without combat. (quality, still untrained)."""
     green_after = tables.number("training.green_months")
-    if months >= green_after and QUALITIES.index(quality) < QUALITIES.index("green"):
+    if months >= green_after and quality in QUALITIES[: QUALITIES.index("green")]:
         return "green", False
     if untrained and months >= tables.number("training.inexperienced_months"):
         return quality, False
