@@ -8,11 +8,12 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import TableEntry
-from campaign.rulesets.mass_combat.economy import wounded_returning
-from campaign.rulesets.mass_combat.pcs import _glory
+from campaign.rulesets.mass_combat.economy import recruitment_cost, wounded_returning
+from campaign.rulesets.mass_combat.pcs import _glory, battle_skill
+from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import commander_skill
-from campaign.rulesets.mass_combat.setup import PcInBattle
+from campaign.rulesets.mass_combat.setup import Commander, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
@@ -211,3 +212,67 @@ def test_treason_morale_roll_is_made_at_equality(roll: int, made: bool, morale: 
     result = w.game.treason(w.info, "Swords", table=TableEntry(tuple(faces(roll))))
     assert applied(result, "treason")[0]["outcome"]["made"] is made
     assert w.morale("Swords") == morale
+
+
+@pytest.mark.parametrize(("result", "strategy", "morale"), [(8, -1, 13), (9, -1, 13), (11, -2, 13), (12, -2, 12)])
+def test_catastrophes_8_to_12_strategy_and_friction(result: int, strategy: int, morale: int) -> None:
+    # §2.8: 8–9 −1 Strategy; 11 −2 Strategy; 12 friction: −2 Strategy and −1 Morale for every unit. Crimson rolls
+    # 10 for the contest, Azure 12 rolls 3 → 9: Azure wins with W 8 or 9 and Crimson's units roll Morale (its
+    # Morale before the result's −2: 13, or 12 after friction).
+    w = War()
+    for name in RED:
+        w.muster(name, "Crimson")
+    for name in BLUE:
+        w.muster(name, "Azure")
+    result_ = w.fight(battle("Mill", side("Crimson", RED), side("Azure", BLUE)), d3(result, 3, 10, 3))
+    assert applied(result_, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == {
+        f"catastrophe {result}": strategy
+    }
+    assert [d["inputs"]["morale"] for d in applied(result_, "unit_morale")] == [morale, morale]
+
+
+POSITIONS = {
+    "downhill": -3, "out_of_cover": -1, "gentle_slope": 1, "steep_slope": 2, "steep_difficult": 3, "defile": 2,
+    "palisade": 3, "manor": 4, "unwalled_town": 4, "fort": 4, "walled_town": 6, "castle": 8,
+}  # fmt: skip
+"""§2.10's defensive positions, row by row (defile at its low end, +2)."""
+
+
+@pytest.mark.parametrize(("row", "value"), sorted(POSITIONS.items()))
+def test_each_defensive_position_gives_its_strategy(row: str, value: int) -> None:
+    defender = Side(name="Azure", role="defender", commander=Commander(strategy=12), units=(), position=(row,))
+    assert sum(position(T, defender, enemy_artillery_or_sappers=False).strategy.values()) == value
+
+
+@pytest.mark.parametrize(
+    ("reflexes", "danger", "battle"), [(False, False, 10), (False, True, 11), (True, False, 12), (True, True, 13)]
+)
+def test_battle_skill_combat_reflexes_2_danger_sense_1(reflexes: bool, danger: bool, battle: int) -> None:
+    # §2.9: floor((Tactics (IQ 12 − 6) + weapon 14) / 2) = 10, + 2 Combat Reflexes, + 1 Danger Sense.
+    pc = PcInBattle(name="Ayla", side="Crimson", iq=12, weapon=14, risk=0, combat_reflexes=reflexes,
+                    danger_sense=danger)  # fmt: skip
+    assert battle_skill(T, pc) == battle
+
+
+def test_fast_healing_returns_one_and_a_half_times_as_many() -> None:
+    # §2.12: (2 + TL)% a day of rest, ×1.5 for Fast Healing: 1000 men at TL3, 2 days: 100, fast 150.
+    profile = UnitProfile(men=1000, tl=3, healing="fast")
+    assert wounded_returning(T, profile, original_men=1000, wounded=1000, days=2, activity="rest") == 150
+
+
+@pytest.mark.parametrize(("ranged", "cost"), [("none", 1500), ("sling", 2000), ("bow", 2500), ("longbow", 3000),
+                                             ("composite_bow", 3000), ("crossbow", 3000)])  # fmt: skip
+def test_yrth_light_infantry_with_each_missile_add_on(ranged: str, cost: int) -> None:
+    # R2-30's Yrth prices: LI $1500, missile add-ons sling $500, bow $1000, longbow / composite / crossbow $1500.
+    assert recruitment_cost(T, UnitProfile(men=1, troop_type="LI", ranged=ranged)) == cost
+
+
+@pytest.mark.parametrize(("pct", "bonus"), [(149, 0), (150, 1), (199, 1), (200, 2)])
+def test_bonus_pay_from_150_and_200_percent_when_arrears_count_paydays(pct: int, bonus: int) -> None:
+    # §2.11 "Pay +50% → +1 Morale next month; +100% → +2", under the first edition's reading of arrears too.
+    w = War()
+    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    w.game.month_end(w.info, {"Crimson": pct})
+    assert w.morale("Swords") == bonus

@@ -64,13 +64,11 @@ def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
     if p.flying:
         base += p.tl
         parts.append(f"+flying TL {p.tl}")
-    if p.ranged != "none":
-        if not tables.has(f"ts.ranged.{p.ranged}"):
-            raise InvalidInputError(
-                f"unknown ranged weapon {p.ranged!r}: one of {', '.join(tables.names('ts.ranged'))}"
-            )
-        ranged = tables.number(f"ts.ranged.{p.ranged}")
-        base += ranged
+    if not tables.has(f"ts.ranged.{p.ranged}"):
+        raise InvalidInputError(f"unknown ranged weapon {p.ranged!r}: one of {', '.join(tables.names('ts.ranged'))}")
+    ranged = tables.number(f"ts.ranged.{p.ranged}")  # "none" too: its value is a table value like any other
+    base += ranged
+    if ranged:
         parts.append(f"+{p.ranged} {ranged}")
     if p.rifle:
         base += p.tl
