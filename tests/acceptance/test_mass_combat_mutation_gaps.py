@@ -276,3 +276,23 @@ def test_bonus_pay_from_150_and_200_percent_when_arrears_count_paydays(pct: int,
     w.muster("Swords", "Crimson", cost_per_man=100)
     w.game.month_end(w.info, {"Crimson": pct})
     assert w.morale("Swords") == bonus
+
+
+def test_slow_healing_returns_half_as_many() -> None:
+    # §2.12: (2 + TL)% a day of rest, ×½ for Slow Healing: 1000 men at TL3, 2 days: 100, slow 50.
+    profile = UnitProfile(men=1000, tl=3, healing="slow")
+    assert wounded_returning(T, profile, original_men=1000, wounded=1000, days=2, activity="rest") == 50
+
+
+@pytest.mark.parametrize(("army_roll", "change"), [(13, 1), (14, -1)])
+def test_catastrophe_13_an_atrocity_angers_or_shakes_the_army(army_roll: int, change: int) -> None:
+    # §2.8 13: "enemy atrocity: failed morale roll → −1 Morale all; passed → +1 (anger)". Morale 13: 13 passes,
+    # 14 fails. W 0 (both roll 10): every unit rolls Morale, Crimson's at 13 + change.
+    w = War()
+    for name in RED:
+        w.muster(name, "Crimson")
+    for name in BLUE:
+        w.muster(name, "Azure")
+    result = w.fight(battle("Pyre", side("Crimson", RED), side("Azure", BLUE)), d3(13, army_roll, 3, 10, 10))
+    morale = {d["explanation"].split(":")[0]: d["inputs"]["morale"] for d in applied(result, "unit_morale")}
+    assert morale["Red foot"] == morale["Red guard"] == 13 + change and morale["Blue foot"] == 13
