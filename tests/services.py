@@ -102,7 +102,7 @@ class MassCombat(Service):
                 "funds": (mct.Funds, ("side", "amount", "reason")),
                 "month_end": (mct.MonthEnd, ("pay_pct",)),
                 "pay": (mct.Pay, ("unit_name", "pay_pct")),
-                "pass_days": (mct.Days, ("days", "activity", "side", "magic_healing")),
+                "pass_days": (mct.Days, ("days", "activity", "side", "magic_healing", "healers")),
                 "loot": (mct.Loot, ("battle_id", "side")),
                 "treason": (mct.Treason, ("unit_name",)),
             },

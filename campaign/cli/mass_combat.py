@@ -349,12 +349,13 @@ def _days(activity: str) -> Any:
         days: int,
         side: Annotated[str | None, typer.Option("--side")] = None,
         magic_healing: Annotated[bool, typer.Option("--magic-healing", help="Healers at hand: +1d% a day.")] = False,
+        healers: Annotated[int | None, typer.Option("--healers", help="How many: 1 per 10 wounded.")] = None,
         dice: DiceOpt = None,
         campaign: CampaignOpt = None,
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        command = make(mct.Days, days=days, activity=activity, side=side, magic_healing=magic_healing)
+        command = make(mct.Days, days=days, activity=activity, side=side, magic_healing=magic_healing, healers=healers)
         execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
     command.__doc__ = f"Days of {activity}: the wounded come back ((2+TL)% a day of rest, 2% of march)."

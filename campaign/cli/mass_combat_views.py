@@ -17,7 +17,8 @@ from events.errors import InvalidInputError
 @handles_errors
 def es(
     points: int,
-    bonus: Annotated[int, typer.Option("--bonus", help="Power stones, items, drugs: +ES.")] = 0,
+    bonus: Annotated[int, typer.Option("--bonus", help="Enchanted items, drugs: +ES.")] = 0,
+    stone: Annotated[int, typer.Option("--stone", help="A power stone's capacity: +1 ES per 10.")] = 0,
     mana: Annotated[str, typer.Option("--mana", help="low, normal or very_high")] = "normal",
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
@@ -25,15 +26,13 @@ def es(
     """Extraordinary Force from the character points invested (§2.13)."""
     ledger = open_app().ledger
     _, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
-    key = f"extraordinary_modifiers.mana_{mana}_pct"
-    if not in_force.has(key):
-        raise InvalidInputError("--mana is low, normal or very_high")
-    value = extraordinary_force(in_force, points, bonus=bonus, mana_pct=in_force.number(key))
+    value = extraordinary_force(in_force, points, bonus=bonus, mana=mana, stone_capacity=stone)
     out = Output(as_json)
     if as_json:
-        out.json({"points": points, "bonus": bonus, "mana": mana, "es": value})
+        out.json({"points": points, "bonus": bonus, "stone": stone, "mana": mana, "es": value})
     else:
-        out.console.print(f"{points} points{f' + {bonus}' if bonus else ''} at {mana} mana → ES {value}")
+        extra = (f" + {bonus}" if bonus else "") + (f" + a power stone of {stone}" if stone else "")
+        out.console.print(f"{points} points{extra} at {mana} mana → ES {value}")
 
 
 @handles_errors

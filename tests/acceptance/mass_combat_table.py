@@ -79,7 +79,7 @@ class War:
                 state.campaign_morale(u, tables, names - {u.side}),
             )
             for u in state.roster.values()
-            if u.fit > 0 and not u.disbanded
+            if u.fit + u.profile.crew > 0 and not u.disbanded
         }
         full = [*dice, *[2] * 300]
         probe = TableDice(full, "probe", 0)

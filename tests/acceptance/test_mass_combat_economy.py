@@ -224,7 +224,7 @@ def test_extraordinary_force_from_points(points: int, es: int) -> None:
     from campaign.rulesets.mass_combat.quality import extraordinary_force
 
     assert extraordinary_force(T, points) == es
-    assert extraordinary_force(T, 400, mana_pct=25) == 3 and extraordinary_force(T, 400, mana_pct=200) == 24
+    assert extraordinary_force(T, 400, mana="low") == 3 and extraordinary_force(T, 400, mana="very_high") == 24
 
 
 command = st.one_of(

@@ -7,17 +7,22 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.rulesets.mass_combat.economy import wounded_returning
-from campaign.rulesets.mass_combat.pcs import _glory
+from campaign.executor import TableEntry
+from campaign.rulesets.mass_combat.economy import recruitment_cost, wounded_returning
+from campaign.rulesets.mass_combat.pcs import _glory, battle_skill
+from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.setup import PcInBattle
+from campaign.rulesets.mass_combat.quality import commander_skill
+from campaign.rulesets.mass_combat.setup import Commander, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import TableDice
-from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
+from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
 T = Tables(base_values("mass_combat"))
+RED = ["Red foot", "Red guard"]
+BLUE = ["Blue foot", "Blue guard"]
 PC = PcInBattle(name="Ayla", side="Crimson", weapon=12, risk=0)
 
 
@@ -109,3 +114,185 @@ def test_wounded_return_faster_from_ht_14_and_slower_at_ht_7(ht: int | None, bac
     # Slow (×½). TL 3, 100 men, 2 days of rest: 5% × 2 = 10 men; fast 15; slow 5.
     profile = UnitProfile(men=100, tl=3)
     assert wounded_returning(T, profile, original_men=100, wounded=50, days=2, activity="rest", ht=ht) == back
+
+
+# --- Single table values and edges the mutation run found untested (issue 12) ------------------------------------
+
+
+def _strong(w: War, name: str, side_name: str, ts: int) -> None:
+    """A unit of ``ts`` TS: one man worth all of it."""
+    w.muster(name, side_name, men=1, ts_per_man=ts)
+
+
+def test_catastrophe_10_gives_the_enemy_10_percent_more_ts() -> None:
+    # §2.8 10: "enemy reinforcement/luck: enemy TS +10%". Crimson rolls 10: Azure's 1000 + 1000 → 1100 + 1100;
+    # 2200 : 2000 = 1.10 → +1 for Azure (R2-21).
+    w = War()
+    for name in RED:
+        _strong(w, name, "Crimson", 1000)
+    for name in BLUE:
+        _strong(w, name, "Azure", 1000)
+    result = w.fight(battle("Luck", side("Crimson", RED), side("Azure", BLUE)), d3(10, 3, 10, 10))
+    contest = applied(result, "strategy_contest")[0]
+    assert contest["inputs"]["ts"] == {"Crimson": 2000, "Azure": 2200}
+    assert contest["inputs"]["modifiers"]["Azure"] == {"TS 2200:2000 = 1.10": 1}
+
+
+@pytest.mark.parametrize(
+    ("crimson_ts", "tl", "bonus"),
+    [(3000, 6, 10), (2000, 6, 9), (1999, 6, 8), (3000, 5, 8)],
+)
+def test_beyond_10_to_1_each_further_10_adds_1_for_a_side_3_tl_ahead(crimson_ts: int, tl: int, bonus: int) -> None:
+    # §2.10: "10 (normal cap) +8; each further 10:1 (only for a side ahead by more than 2 TL) +1"; anchor: 30:1 for
+    # TL6 vs TL3 → +10. Against Azure's 100: 30:1 → +10, 20:1 → +9, 19.99:1 → +8; TL5 (2 ahead) at 30:1 → +8.
+    w = War()
+    _strong(w, "Red foot", "Crimson", crimson_ts)
+    _strong(w, "Blue foot", "Azure", 100)
+    setup = battle("Rout", side("Crimson", ["Red foot"], tl=tl), side("Azure", ["Blue foot"]))
+    mods = applied(w.fight(setup, d3(3, 3, 10, 10)), "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"]
+    assert sum(v for k, v in mods.items() if k.startswith("TS ")) == bonus
+    assert mods[f"TL {tl} vs 3"] == tl - 3 + 2
+
+
+def test_temporary_reputation_lasts_its_months_of_30_days() -> None:
+    # §2.9 Glory made by 7–9: +1 Reputation for 1d−2 months; the 1d rolls 4: 2 months = 60 days (a 30-day month,
+    # ``economy.month_days``). Battle 10, Risk −2: Glory 12, rolled 5: made by 7.
+    w = War()
+    for name, side_name in (("Red foot", "Crimson"), ("Blue foot", "Azure")):
+        w.muster(name, side_name)
+    pc = {"name": "Caliburn", "side": "Crimson", "iq": 12, "weapon": 14, "risk": -2}
+    dice = [*d3(3, 3), *d3(6), *d3(5), 4, *d3(10)]
+    w.fight(battle("Glen", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"]), pcs=[pc]), dice)
+
+    def reputation() -> int:
+        state, _ = w.game.state(w.info)
+        return int(state.reputation("Caliburn"))
+
+    assert reputation() == 1
+    w.game.pass_days(w.info, 59, "rest")
+    assert reputation() == 1
+    w.game.pass_days(w.info, 1, "rest")
+    assert reputation() == 0
+
+
+@pytest.mark.parametrize(
+    ("roll", "experience", "skill"),
+    [(3, "elite", 18), (4, "elite", 18), (5, "veteran", 16), (7, "veteran", 16), (8, "seasoned", 14),
+     (9, "seasoned", 14), (10, "average", 12), (12, "average", 12), (13, "green", 10), (15, "green", 10),
+     (16, "inexperienced", 8), (18, "inexperienced", 8)],
+)  # fmt: skip
+def test_npc_commander_experience_and_skill_at_every_band_edge(roll: int, experience: str, skill: int) -> None:
+    # §2.5: 3–4 Elite 18, 5–7 Veteran 16, 8–9 Seasoned 14, 10–12 Average 12, 13–15 Green 10, 16–18 Inexperienced 8.
+    assert commander_skill(T, roll) == (experience, skill)
+
+
+@pytest.mark.parametrize(
+    ("target", "roll", "strategy", "permanent"),
+    [(10, 4, 2, True), (9, 5, 1, False), (15, 5, 2, True), (14, 5, 1, False), (16, 6, 2, True), (15, 6, 1, False)],
+)
+def test_glory_critical_success_on_a_4_a_5_from_15_and_a_6_from_16(
+    target: int, roll: int, strategy: int, permanent: bool
+) -> None:
+    # GURPS (R2-22: "a 3 or 4 is a critical success whatever the target"; "at targets 15–16 the 5 or 6 that GURPS
+    # also makes critical"): a 4 is always critical, a 5 at 15+, a 6 at 16+. A critical gives a unit leader +2
+    # Strategy and +1 permanent Reputation; made by 4–9 gives +1 and no permanent Reputation. Target 10 rolled 4:
+    # critical; target 9 rolled 5: made by 4. Faces: the roll, the 1d of months (3), the promotion roll.
+    leader = PcInBattle(name="Ayla", side="Crimson", unit="Red foot", leads="unit", weapon=12, risk=0)
+    three = {4: (1, 1, 2), 5: (1, 1, 3), 6: (1, 2, 3)}[roll]
+    decision = _glory(T, leader, "b", TableDice((*three, 3, 3, 3, 3), "glory", 0), target)
+    assert decision.outcome["strategy_mod"] == strategy
+    assert any(getattr(f, "months", None) == 0 for f in decision.facts) is permanent
+
+
+@pytest.mark.parametrize(("roll", "made", "morale"), [(13, True, 1), (14, False, -1)])
+def test_treason_morale_roll_is_made_at_equality(roll: int, made: bool, morale: int) -> None:
+    # §2.11: "treason forces a roll: fail −1, success +1"; a Morale roll is made when 3d ≤ Morale (Average 13).
+    w = War()
+    w.muster("Swords", "Crimson")
+    result = w.game.treason(w.info, "Swords", table=TableEntry(tuple(faces(roll))))
+    assert applied(result, "treason")[0]["outcome"]["made"] is made
+    assert w.morale("Swords") == morale
+
+
+@pytest.mark.parametrize(("result", "strategy", "morale"), [(8, -1, 13), (9, -1, 13), (11, -2, 13), (12, -2, 12)])
+def test_catastrophes_8_to_12_strategy_and_friction(result: int, strategy: int, morale: int) -> None:
+    # §2.8: 8–9 −1 Strategy; 11 −2 Strategy; 12 friction: −2 Strategy and −1 Morale for every unit. Crimson rolls
+    # 10 for the contest, Azure 12 rolls 3 → 9: Azure wins with W 8 or 9 and Crimson's units roll Morale (its
+    # Morale before the result's −2: 13, or 12 after friction).
+    w = War()
+    for name in RED:
+        w.muster(name, "Crimson")
+    for name in BLUE:
+        w.muster(name, "Azure")
+    result_ = w.fight(battle("Mill", side("Crimson", RED), side("Azure", BLUE)), d3(result, 3, 10, 3))
+    assert applied(result_, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == {
+        f"catastrophe {result}": strategy
+    }
+    assert [d["inputs"]["morale"] for d in applied(result_, "unit_morale")] == [morale, morale]
+
+
+POSITIONS = {
+    "downhill": -3, "out_of_cover": -1, "gentle_slope": 1, "steep_slope": 2, "steep_difficult": 3, "defile": 2,
+    "palisade": 3, "manor": 4, "unwalled_town": 4, "fort": 4, "walled_town": 6, "castle": 8,
+}  # fmt: skip
+"""§2.10's defensive positions, row by row (defile at its low end, +2)."""
+
+
+@pytest.mark.parametrize(("row", "value"), sorted(POSITIONS.items()))
+def test_each_defensive_position_gives_its_strategy(row: str, value: int) -> None:
+    defender = Side(name="Azure", role="defender", commander=Commander(strategy=12), units=(), position=(row,))
+    assert sum(position(T, defender, enemy_artillery_or_sappers=False).strategy.values()) == value
+
+
+@pytest.mark.parametrize(
+    ("reflexes", "danger", "battle"), [(False, False, 10), (False, True, 11), (True, False, 12), (True, True, 13)]
+)
+def test_battle_skill_combat_reflexes_2_danger_sense_1(reflexes: bool, danger: bool, battle: int) -> None:
+    # §2.9: floor((Tactics (IQ 12 − 6) + weapon 14) / 2) = 10, + 2 Combat Reflexes, + 1 Danger Sense.
+    pc = PcInBattle(name="Ayla", side="Crimson", iq=12, weapon=14, risk=0, combat_reflexes=reflexes,
+                    danger_sense=danger)  # fmt: skip
+    assert battle_skill(T, pc) == battle
+
+
+def test_fast_healing_returns_one_and_a_half_times_as_many() -> None:
+    # §2.12: (2 + TL)% a day of rest, ×1.5 for Fast Healing: 1000 men at TL3, 2 days: 100, fast 150.
+    profile = UnitProfile(men=1000, tl=3, healing="fast")
+    assert wounded_returning(T, profile, original_men=1000, wounded=1000, days=2, activity="rest") == 150
+
+
+@pytest.mark.parametrize(("ranged", "cost"), [("none", 1500), ("sling", 2000), ("bow", 2500), ("longbow", 3000),
+                                             ("composite_bow", 3000), ("crossbow", 3000)])  # fmt: skip
+def test_yrth_light_infantry_with_each_missile_add_on(ranged: str, cost: int) -> None:
+    # R2-30's Yrth prices: LI $1500, missile add-ons sling $500, bow $1000, longbow / composite / crossbow $1500.
+    assert recruitment_cost(T, UnitProfile(men=1, troop_type="LI", ranged=ranged)) == cost
+
+
+@pytest.mark.parametrize(("pct", "bonus"), [(149, 0), (150, 1), (199, 1), (200, 2)])
+def test_bonus_pay_from_150_and_200_percent_when_arrears_count_paydays(pct: int, bonus: int) -> None:
+    # §2.11 "Pay +50% → +1 Morale next month; +100% → +2", under the first edition's reading of arrears too.
+    w = War()
+    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    w.game.month_end(w.info, {"Crimson": pct})
+    assert w.morale("Swords") == bonus
+
+
+def test_slow_healing_returns_half_as_many() -> None:
+    # §2.12: (2 + TL)% a day of rest, ×½ for Slow Healing: 1000 men at TL3, 2 days: 100, slow 50.
+    profile = UnitProfile(men=1000, tl=3, healing="slow")
+    assert wounded_returning(T, profile, original_men=1000, wounded=1000, days=2, activity="rest") == 50
+
+
+@pytest.mark.parametrize(("army_roll", "change"), [(13, 1), (14, -1)])
+def test_catastrophe_13_an_atrocity_angers_or_shakes_the_army(army_roll: int, change: int) -> None:
+    # §2.8 13: "enemy atrocity: failed morale roll → −1 Morale all; passed → +1 (anger)". Morale 13: 13 passes,
+    # 14 fails. W 0 (both roll 10): every unit rolls Morale, Crimson's at 13 + change.
+    w = War()
+    for name in RED:
+        w.muster(name, "Crimson")
+    for name in BLUE:
+        w.muster(name, "Azure")
+    result = w.fight(battle("Pyre", side("Crimson", RED), side("Azure", BLUE)), d3(13, army_roll, 3, 10, 10))
+    morale = {d["explanation"].split(":")[0]: d["inputs"]["morale"] for d in applied(result, "unit_morale")}
+    assert morale["Red foot"] == morale["Red guard"] == 13 + change and morale["Blue foot"] == 13

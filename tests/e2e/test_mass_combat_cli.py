@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -132,3 +133,50 @@ def test_transfer_on_the_command_line(cli: Cli) -> None:
     assert moved["events"][-1]["type"] == "roster.men_transferred"
     men = {u["unit"]: u["men"] for u in cli.json("mc", "roster")["units"]}
     assert (men["Militia archers"], men["Town watch"]) == (100, 50)
+
+
+def _muster_args(name: str, side: str, profile: dict[str, object]) -> list[str]:
+    args = ["mc", "muster", name, "--side", side]
+    for key, value in profile.items():
+        if key == "irregular":
+            args.append("--irregular")
+        elif key == "fine_weapons":
+            args += ["--set", "fine_weapons=true"]
+        else:
+            args += [f"--{key}", str(value)]
+    return args
+
+
+def test_the_worked_battle_of_2_14_through_the_cli(tmp_path: Path) -> None:
+    """RULES.md §2.14 and R2-27, both days, with the seed's dice entered at the table: the values are those worked
+    by hand in tests/acceptance/test_mass_combat_worked_battle.py."""
+    from tests.acceptance.test_mass_combat_worked_battle import DAY1, DAY2, MEGALOS, WAZIF, setup
+
+    cli = Cli(str(tmp_path / "bannok.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    for army, side in ((MEGALOS, "Megalos"), (WAZIF, "Al-Wazif")):
+        for name, profile in army.items():
+            cli(*_muster_args(name, side, profile))
+    day1, day2 = tmp_path / "day1.json", tmp_path / "day2.json"
+    day1.write_bytes(orjson.dumps(setup(1, -2)))
+    day2.write_bytes(orjson.dumps(setup(2, -1)))
+
+    def rules(result: Any, rule: str) -> list[dict[str, Any]]:
+        return [p["payload"] for p in result["events"] if p["type"] == "rules.applied" and p["payload"]["rule"] == rule]
+
+    first = cli.json("mc", "battle", str(day1), "--more-days", "--dice", ",".join(map(str, DAY1)))
+    contest = rules(first, "strategy_contest")[0]
+    assert contest["inputs"]["ts"] == {"Megalos": 3500, "Al-Wazif": 3942}
+    assert contest["outcome"] == {"margins": {"Megalos": 7, "Al-Wazif": 4}, "difference": 3}
+    assert rules(first, "result")[0]["outcome"]["result"] == "no_clear_winner"
+    casualties = rules(first, "casualties")
+    assert [c["outcome"]["base_percent"] for c in casualties] == [13, 30]
+    assert [c["outcome"]["ts_after"] for c in casualties] == [3281, 3363]
+    second = cli.json("mc", "battle", str(day2), "--continue", "Battle for Bannok", "--dice", ",".join(map(str, DAY2)))
+    verdict = rules(second, "result")[0]
+    assert verdict["inputs"] == {"table": "A", "w": 9}
+    assert verdict["outcome"] == {"result": "victory_morale_2", "winner": "Megalos", "clear_victory": "yes"}
+    archers = next(d for d in rules(second, "unit_morale") if d["explanation"].startswith("LC archers"))
+    assert archers["outcome"] == {"margin": -1, "fate": "routs"}  # 13 − 3 + 1 − 2 = 9, rolled 10
+    assert len(rules(second, "survival")) == 1  # Caliburn's side won, his unit held: no second Survival roll
+    assert orjson.loads(cli("verify", "--json").stdout)[0]["ok"]

@@ -67,13 +67,16 @@ def is_clear_victory(tables: Tables, result: str) -> bool:
 
 
 def result_of(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> Outcome:
-    """Table A unless the defender holds a starred position; then B (defender wins) or C (attacker wins), R2-16."""
+    """Table A unless the defender holds a starred position; then B (defender wins) or C (attacker wins), R2-16.
+    A siege battle is a storm of the besieged, who hold a starred position by being besieged: always B or C."""
     ranked = sorted(sides, key=lambda s: -s.margin)
     winner = ranked[0]
     clear_from = tables.number("economy.clear_victory_from")
     defender = next((s for s in sides if s.setup.role == "defender"), None)
     attacker = next((s for s in sides if s.setup.role == "attacker"), None)
-    starred = defender is not None and position(tables, defender.setup, enemy_artillery_or_sappers=False).starred
+    starred = defender is not None and (
+        setup.siege or position(tables, defender.setup, enemy_artillery_or_sappers=False).starred
+    )
     if defender is None or attacker is None or not starred:
         defeats = tuple(
             Defeat(s, winner.margin - s.margin, tables.band("results.open_field", winner.margin - s.margin))

@@ -99,11 +99,11 @@ def _catastrophe(
     if result <= none_to:
         effects.append("no catastrophe")
     prefix = f"catastrophe.effects.{result}"
-    target = (
-        _major_unit(tables, me)
-        if tables.has(f"{prefix}.morale_unit") or tables.has(f"{prefix}.defection") or result == 17
-        else None
-    )
+
+    def on(effect: str) -> bool:  # a flag effect (defection, atrocity, halved Strategy) a house rule may turn off
+        return tables.has(f"{prefix}.{effect}") and tables.flag(f"{prefix}.{effect}")
+
+    target = _major_unit(tables, me) if tables.has(f"{prefix}.morale_unit") or on("defection") or result == 17 else None
     picked = _picked_pc(result, me, target, pcs)
     if picked is not None:
         effects.append(f"{picked.name} (a PC) is wounded and unconscious, not killed: no further rolls for him")
@@ -113,7 +113,7 @@ def _catastrophe(
     if tables.has(f"{prefix}.strategy") and tables.number(f"{prefix}.strategy"):
         me.strategy_mods[f"catastrophe {result}"] = tables.number(f"{prefix}.strategy")
         effects.append(f"Strategy {tables.number(f'{prefix}.strategy'):+d}")
-    if tables.has(f"{prefix}.halve_strategy"):
+    if on("halve_strategy"):
         me.base_strategy = -(-me.base_strategy // 2)
         effects.append(f"army commander out: base Strategy halved to {me.base_strategy}")
     if tables.has(f"{prefix}.enemy_ts_pct"):
@@ -140,7 +140,7 @@ def _catastrophe(
             if lasting:
                 lasting_mods[target.unit.unit_id] = lasting_mods.get(target.unit.unit_id, 0) + value
             effects.append(f"{target.unit.name} Morale {value:+d}")
-        if tables.has(f"{prefix}.defection"):
+        if on("defection"):
             me.units.remove(target)
             persist.append({"defected": target.unit.unit_id})
             effects.append(f"{target.unit.name} defects with its troops")
@@ -148,7 +148,7 @@ def _catastrophe(
     persist += side_wide
     if lasting and (lasting_mods or side_wide):
         effects.append("the Morale loss lasts until a clear victory")
-    if tables.has(f"{prefix}.atrocity"):
+    if on("atrocity"):
         subject = [u for u in me.units if not u.exempt]
         average = sum(u.morale for u in subject) // max(1, len(subject))
         anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}")
@@ -246,9 +246,10 @@ def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[Side
 
 def _effective_skill(tables: Tables, side: SideRun, sides: Sequence[SideRun]) -> tuple[int, str]:
     """Tactics instead of Strategy when the whole battle has fewer than 200 men (R2-15): every side's men at the
-    contest, after defections; ``results.tactics_counts`` "side" counts each side's own instead."""
+    contest, after defections, the crews of crewed objects included; ``results.tactics_counts`` "side" counts each
+    side's own instead."""
     counted = sides if tables.value("results.tactics_counts") == "battle" else [side]
-    men = sum(u.unit.profile.men for s in counted for u in s.units)
+    men = sum(u.unit.profile.all_men for s in counted for u in s.units)
     commander = side.setup.commander
     if men < tables.number("results.tactics_under_men") and commander.tactics is not None:
         return commander.tactics, "Tactics"
@@ -314,15 +315,53 @@ def _pcs_first(
         decisions += rolls.decisions
         if rolls.knocked_out:
             as_ = tables.number(f"pc.knocked_out_{pc.leads}_leader_as")
-            if tables.has(f"catastrophe.effects.{as_}.halve_strategy"):
+            if tables.has(f"catastrophe.effects.{as_}.halve_strategy") and tables.flag(
+                f"catastrophe.effects.{as_}.halve_strategy"
+            ):
                 side.base_strategy = -(-side.base_strategy // 2)
             elif tables.has(f"catastrophe.effects.{as_}.strategy"):
                 side.strategy_mods[f"{pc.name} knocked out"] = tables.number(f"catastrophe.effects.{as_}.strategy")
+            if rolls.died:
+                decisions.append(_leader_lost(tables, side, pc, as_))
         elif rolls.strategy:
             side.strategy_mods[f"Glory of {pc.name}"] = (
                 side.strategy_mods.get(f"Glory of {pc.name}", 0) + rolls.strategy
             )
     return decisions
+
+
+def _leader_lost(tables: Tables, side: SideRun, pc: PcInBattle, as_: int) -> Decision:
+    """R2-14: a PC leader who died is a lost commander, so the Morale loss of the catastrophe his side takes (17 for
+    a unit's leader, 18 for the army's) lasts until a clear victory (R2-10), on his unit or on every unit present.
+    In this battle only the Strategy roll is affected ("his final Strategy roll"): the loss counts from its end."""
+    prefix = f"catastrophe.effects.{as_}"
+    lasting = as_ in tables.value("catastrophe.rules.lasting")
+    parts: dict[str, int] = {}
+    persist: list[dict[str, object]] = []
+    shown: list[str] = []
+    if lasting and tables.has(f"{prefix}.morale_all") and tables.number(f"{prefix}.morale_all"):
+        value = tables.number(f"{prefix}.morale_all")
+        if tables.flag("catastrophe.rules.lasting_reaches_later_units"):
+            persist.append({"side": side.name, "value": value})
+            shown.append(f"every unit of {side.name} {value:+d}")
+        else:
+            parts.update({u.unit.unit_id: value for u in side.units if not u.exempt})
+    his = next((u for u in side.units if u.unit.name == pc.unit), None) if pc.leads == "unit" else None
+    if lasting and his is not None and not his.exempt and tables.has(f"{prefix}.morale_unit"):
+        parts[his.unit.unit_id] = parts.get(his.unit.unit_id, 0) + tables.number(f"{prefix}.morale_unit")
+    for u in side.units:
+        if parts.get(u.unit.unit_id):
+            persist.append({"unit_id": u.unit.unit_id, "value": parts[u.unit.unit_id]})
+            shown.append(f"{u.unit.name} {parts[u.unit.unit_id]:+d}")
+    return Decision(
+        "leader_lost",
+        "§2.9, R2-14",
+        None,
+        {"pc": pc.name, "leads": pc.leads, "as_catastrophe": as_},
+        {"persist": persist},
+        f"{pc.name}, who led {'the army' if pc.leads == 'army' else pc.unit}, died: a lost commander; "
+        + (f"Morale {', '.join(shown)} from the battle's end until a clear victory" if shown else "nothing lasts"),
+    )
 
 
 def _pcs_second(

@@ -16,7 +16,13 @@ from campaign.rulesets.decision import decision_events
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
 from campaign.rulesets.mass_combat.commands import RULESET, At, McCommand, afford
-from campaign.rulesets.mass_combat.economy import monthly_pay, payday, upkeep, wounded_returning
+from campaign.rulesets.mass_combat.economy import (
+    magic_healing_reaches,
+    monthly_pay,
+    payday,
+    upkeep,
+    wounded_returning,
+)
 from campaign.rulesets.mass_combat.lasting import loot
 from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
 from campaign.rulesets.mass_combat.tables import Tables
@@ -182,6 +188,8 @@ class Days(McCommand):
     activity: str = Field(max_length=200)
     side: str | None = Field(default=None)
     magic_healing: bool = Field(default=False)
+    healers: int | None = Field(default=None, ge=0, le=1_000_000)
+    """The healers at hand: the magic reaches the wounded only with one per ``healing.magic_healers_per_wounded``."""
 
     def decide(self, s: At) -> list[Event]:
         days = self.days
@@ -196,6 +204,7 @@ class Days(McCommand):
             raise InvalidInputError("days are spent in rest, march or other")
         units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
 
+        magic_healing = magic_healing and magic_healing_reaches(tables, self.healers, sum(u.wounded for u in units))
         magic = dice.roll(parse("1d"), "magical healing rate (%)").total if magic_healing else 0
         events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]  # type: ignore[arg-type]
         for u in units:

@@ -39,7 +39,7 @@ from events.errors import InvalidInputError
 from events.families.battle import BattleStarted
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecruited, UnitDisbanded
-from events.families.roster import MenTransferred, UnitMustered, UnitQualityChanged
+from events.families.roster import MenTransferred, UnitMustered, UnitProfileChanged, UnitQualityChanged
 from events.families.rules import RuleApplied
 from events.registry import Event, JsonValue, registry
 
@@ -166,11 +166,11 @@ class Battle(McCommand):
             known = state.unit_by_name(listed)
             if known is not None and known.disbanded:
                 raise InvalidInputError(f"{known.name} is no longer in service ({known.disbanded})")
-            if known is not None and known.fit <= 0:
+            if known is not None and known.fit + known.profile.crew <= 0:  # a crew fights with its objects
                 raise InvalidInputError(f"{known.name} has no men fit to fight (its wounded have not returned)")
         roster: dict[str, mc_battle.ArmyUnit] = {}
         for unit in state.roster.values():
-            if unit.fit <= 0 or unit.disbanded:
+            if unit.fit + unit.profile.crew <= 0 or unit.disbanded:
                 continue
             fit = unit.profile.model_copy(update={"men": unit.fit})
             enemies = sides - {unit.side}
@@ -410,19 +410,24 @@ class Train(McCommand):
         unit = find_unit(state, unit_name)
         if months <= 0:
             raise InvalidInputError("training takes a positive number of months")
-        quality = trained_quality(tables, unit.profile.quality, months)
-        if quality == unit.profile.quality:
+        was_untrained = unit.profile.untrained
+        quality, untrained = trained_quality(tables, unit.profile.quality, months, untrained=was_untrained)
+        if quality == unit.profile.quality and untrained == was_untrained:
             raise InvalidInputError(
-                f"{unit.name} is {unit.profile.quality}: training alone makes troops no better than Green "
-                f"(and takes {tables.number('training.green_months')} months)"
+                f"{unit.name} is {'untrained' if was_untrained else unit.profile.quality}: training alone makes "
+                f"troops no better than Green (untrained men need {tables.number('training.inexperienced_months')} "
+                f"months to be Inexperienced troops, {tables.number('training.green_months')} to be Green)"
             )
-        event = UnitQualityChanged(
-            unit_id=unit.unit_id,
-            quality=quality,
-            experience=unit.profile.experience,
-            reason=f"{months} months of training",
-        )
-        return [event]
+        # §2.3: trained men are untrained no more; a year of training makes them Green.
+        events: list[Event] = [UnitProfileChanged(unit_id=unit.unit_id, profile={"untrained": False})] * was_untrained
+        if quality != unit.profile.quality:
+            reason = f"{months} months of training"
+            events.append(
+                UnitQualityChanged(
+                    unit_id=unit.unit_id, quality=quality, experience=unit.profile.experience, reason=reason
+                )
+            )
+        return events
 
 
 class Disband(McCommand):

@@ -176,6 +176,12 @@ def stripped_value(tables: Tables, p: UnitProfile, men: int) -> int:
     return value * men
 
 
+def magic_healing_reaches(tables: Tables, healers: int | None, wounded: int) -> bool:
+    """Magical healing's +1d% a day needs one healer per ``healing.magic_healers_per_wounded`` (10) wounded
+    (§2.12 [INF]); with the healers not counted, the game master has judged them enough."""
+    return healers is None or healers * tables.number("healing.magic_healers_per_wounded") >= wounded
+
+
 def wounded_returning(
     tables: Tables,
     p: UnitProfile,

@@ -63,7 +63,7 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
     """What outlives the battle (§2.11): a lost commander until a clear victory; the same enemy this year."""
     out: list[Event] = []
     for d in decisions:
-        if d.rule not in ("catastrophe", "next_day_morale"):  # R2-18: the next-day −2 is recorded too
+        if d.rule not in ("catastrophe", "leader_lost", "next_day_morale"):  # R2-14, R2-18 recorded too
             continue
         for item in d.outcome.get("persist", []):
             if "defected" in item:  # the unit went over to the enemy: lost to its side for good
@@ -71,7 +71,7 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
                 continue
             out.append(
                 MoraleModifierSet(
-                    name=f"{'commander lost' if d.rule == 'catastrophe' else 'the day after'} "
+                    name=f"{'the day after' if d.rule == 'next_day_morale' else 'commander lost'} "
                     f"({setup.name}, day {setup.day})",
                     value=int(item["value"]),
                     unit_id=item.get("unit_id"),

@@ -56,14 +56,14 @@ def survival_column(tables: Tables, roll: int, target: int) -> str:
         return "unhurt"
     if margin >= tables.number("survival.one_hit_made_by"):
         return "one_hit"
-    if margin == 0:
-        return "two_hits"
     failed = -margin
     if failed >= tables.number("survival.column_c_failed_by"):
         return "C"
     if failed >= tables.number("survival.column_b_failed_by"):
         return "B"
-    return "A"
+    if failed >= tables.number("survival.column_a_failed_by"):
+        return "A"
+    return "two_hits"  # made exactly (a band below column A's low end widens the row above it)
 
 
 _SEVERITY = ("unhurt", "one_hit", "two_hits", "A", "B", "C", "D")
@@ -172,7 +172,10 @@ def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: i
         return max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
 
     promotion = False
-    if crit_s:
+    # C-7: a roll made by 10 or more without a critical reads as ``glory.made_10_counts_as``: "made_7" (the 7–9
+    # row, the default) or "critical".
+    ten_as_critical = margin >= 10 and tables.value("glory.made_10_counts_as") == "critical"
+    if crit_s or ten_as_critical:
         temp = months("1d", 1)
         facts.append(
             ReputationChanged(
@@ -251,7 +254,9 @@ class FirstRolls:
     strategy: int
     """His Glory's modifier E to his side's Strategy (0 unless he leads)."""
     knocked_out: bool
-    """He leads, and the first Survival roll's damage reached what the GM set as unconscious (R2-14)."""
+    """He leads, and the first Survival roll's damage reached what the GM set as unconscious or dead (R2-14)."""
+    died: bool = False
+    """He leads, and the damage reached what the GM set as dead: the loss of a commander (R2-14, R2-10)."""
 
 
 def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, tl: int) -> FirstRolls:
@@ -260,7 +265,8 @@ def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, t
     glory = glory_target(tables, battle, pc.risk)
     first = _survival(tables, pc, battle_id, dice, target=survival, tl=tl, label="Survival roll")
     damage = sum(int(getattr(f, "damage", 0)) for f in first.facts)
-    knocked_out = pc.leads != "nothing" and pc.unconscious_at is not None and damage >= pc.unconscious_at
+    died = pc.leads != "nothing" and pc.dead_at is not None and damage >= pc.dead_at
+    knocked_out = died or (pc.leads != "nothing" and pc.unconscious_at is not None and damage >= pc.unconscious_at)
     glory_roll = _glory(tables, pc, battle_id, dice, glory)
     out = [
         Decision(
@@ -275,7 +281,7 @@ def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, t
         glory_roll,
     ]
     strategy = 0 if knocked_out else int(glory_roll.outcome["strategy_mod"])
-    return FirstRolls(out, strategy, knocked_out)
+    return FirstRolls(out, strategy, knocked_out, died)
 
 
 def second_roll(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Armour = Literal["none", "light", "medium", "heavy"]
 Mount = Literal["none", "light_horse", "medium_horse", "heavy_horse"]
@@ -44,6 +44,10 @@ class UnitProfile(BaseModel):
     ranged: str = "none"
     rifle: bool = False
     special: dict[str, int] = Field(default_factory=dict)
+    crew: int = Field(default=0, ge=0, le=1_000_000)
+    """Men who serve the crewed objects in ``special``, beyond ``men``: an object's TS includes its crew (§2.2), and
+    they count as men towards the 200 of R2-15. A crew without its objects fights alone at ``ts.rules.crew_alone``
+    TS each."""
     irregular: bool = False
     pikemen: bool = False
     non_human: NonHuman | None = None
@@ -60,9 +64,23 @@ class UnitProfile(BaseModel):
     conscript: bool = False
     healing: Literal["slow", "normal", "fast"] = "normal"
     categories: tuple[str, ...] = ()
+    """Extra special-unit categories (e.g. "neutralizes:cavalry" for pikemen)."""
     no_morale: bool = False
     """Not subject to Morale (R2-26): zombies, skeletons, or any troop the GM marks so."""
-    """Extra special-unit categories (e.g. "neutralizes:cavalry" for pikemen)."""
+    untrained: bool = False
+    """Raw men with no training yet (§2.3, C-6): Inexperienced in every table; ``training.inexperienced_months``
+    of training make them trained Inexperienced troops, ``training.green_months`` Green (R2-36)."""
+
+    @model_validator(mode="after")
+    def _untrained_are_inexperienced(self) -> UnitProfile:
+        if self.untrained and self.quality != "inexperienced":
+            raise ValueError("untrained men are Inexperienced: training, then battle, make them better")
+        return self
+
+    @property
+    def all_men(self) -> int:
+        """The men who fight, the crews of their objects included (R2-15)."""
+        return self.men + self.crew
 
     def special_categories(self) -> set[str]:
         found = set(self.categories)

@@ -99,19 +99,28 @@ def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
     return level, tables.number(f"commander.{level}.skill")
 
 
-def trained_quality(tables: Tables, quality: str, months: int) -> str:
-    """Training (§2.3): 6 months make untrained men Inexperienced, a year makes them Green; never higher
-    without combat."""
+def trained_quality(tables: Tables, quality: str, months: int, *, untrained: bool = False) -> tuple[str, bool]:
+    """Training (§2.3): ``training.inexperienced_months`` (6) make untrained men Inexperienced troops, a year
+    (``training.green_months``) makes them Green; never higher without combat. (quality, still untrained)."""
     green_after = tables.number("training.green_months")
-    if months >= green_after and QUALITIES.index(quality) < QUALITIES.index("green"):
-        return "green"
-    return quality
+    if months >= green_after and quality in QUALITIES[: QUALITIES.index("green")]:
+        return "green", False
+    if untrained and months >= tables.number("training.inexperienced_months"):
+        return quality, False
+    return quality, untrained
 
 
-def extraordinary_force_pm(tables: Tables, points: int, *, bonus: int = 0, mana_pct: int = 100) -> int:
-    """One user's ES in per-mille (§2.13, R2-23): 100 points give ½; items and stones add, the mana level scales."""
-    if points < 0:
-        raise InvalidInputError("points cannot be negative")
+def extraordinary_force_pm(
+    tables: Tables, points: int, *, bonus: int = 0, mana: str = "normal", stone_capacity: int = 0
+) -> int:
+    """One user's ES in per-mille (§2.13, R2-23): 100 points give ½; items add ``bonus``, a power stone +1 per
+    ``extraordinary_modifiers.power_stone_capacity`` (10) of its capacity; the mana level (low, normal, very_high)
+    scales the whole by ``extraordinary_modifiers.mana_<level>_pct``."""
+    if points < 0 or stone_capacity < 0:
+        raise InvalidInputError("points and a stone's capacity cannot be negative")
+    key = f"extraordinary_modifiers.mana_{mana}_pct"
+    if not tables.has(key):
+        raise InvalidInputError(f"mana {mana!r}: low, normal or very_high")
     steps = tables.value("extraordinary.points_pm")
     es_pm = 0
     for threshold, value in steps:
@@ -120,7 +129,8 @@ def extraordinary_force_pm(tables: Tables, points: int, *, bonus: int = 0, mana_
     top = int(steps[-1][0])
     if points > top:
         es_pm += (points - top) // 10 * tables.number("extraordinary.per_ten_beyond")
-    return max(0, (es_pm + bonus * 1000) * mana_pct // 100)
+    bonus += stone_capacity // tables.number("extraordinary_modifiers.power_stone_capacity")
+    return max(0, (es_pm + bonus * 1000) * tables.number(key) // 100)
 
 
 def army_force(user_pms: Sequence[int]) -> int:
@@ -128,6 +138,8 @@ def army_force(user_pms: Sequence[int]) -> int:
     return sum(user_pms) // 1000
 
 
-def extraordinary_force(tables: Tables, points: int, *, bonus: int = 0, mana_pct: int = 100) -> int:
+def extraordinary_force(
+    tables: Tables, points: int, *, bonus: int = 0, mana: str = "normal", stone_capacity: int = 0
+) -> int:
     """One user's ES in whole points an army can spend alone (a lone 100-point mage's ½ buys nothing)."""
-    return army_force([extraordinary_force_pm(tables, points, bonus=bonus, mana_pct=mana_pct)])
+    return army_force([extraordinary_force_pm(tables, points, bonus=bonus, mana=mana, stone_capacity=stone_capacity)])

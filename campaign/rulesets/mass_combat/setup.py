@@ -85,6 +85,9 @@ class PcInBattle(_Model):
     """Luck: a Survival roll that would hurt him is rolled again once, the better kept (R2-14)."""
     unconscious_at: int | None = Field(default=None, ge=1)
     """Damage from the first Survival roll at which the GM rules him unconscious (R2-14: a knocked-out leader)."""
+    dead_at: int | None = Field(default=None, ge=1)
+    """Damage from the first Survival roll at which the GM rules him dead (R2-14): a leader who died is a lost
+    commander, whose Morale loss lasts until a clear victory (R2-10)."""
 
 
 class BattleSetup(_Model):
@@ -97,6 +100,8 @@ class BattleSetup(_Model):
     """Apply the optional Morale ↔ TS rule (§2.7) to the TS comparison and the TS after the battle."""
     attacker_has_artillery_or_sappers: bool = False
     siege: bool = False
+    """A storm of a besieged place (C-13, R2-16): the besieged hold a starred position, so Tables B and C decide;
+    artillery is a special category in a siege, cavalry is not (§2.10)."""
 
     @model_validator(mode="after")
     def _roles(self) -> BattleSetup:
@@ -105,6 +110,8 @@ class BattleSetup(_Model):
             raise ValueError("the sides all have role 'open', or one attacks and one defends")
         if self.kind == "assault" and roles != ["attacker", "defender"]:
             raise ValueError("an assault has one attacker and one defender")
+        if self.siege and roles != ["attacker", "defender"]:  # R2-16: a siege battle is fought only as a storm
+            raise ValueError("a siege battle is a storm: one side attacks, the besieged side defends")
         if len({s.name for s in self.sides}) != len(self.sides):
             raise ValueError("the sides need different names")
         for side in self.sides:

@@ -64,13 +64,11 @@ def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
     if p.flying:
         base += p.tl
         parts.append(f"+flying TL {p.tl}")
-    if p.ranged != "none":
-        if not tables.has(f"ts.ranged.{p.ranged}"):
-            raise InvalidInputError(
-                f"unknown ranged weapon {p.ranged!r}: one of {', '.join(tables.names('ts.ranged'))}"
-            )
-        ranged = tables.number(f"ts.ranged.{p.ranged}")
-        base += ranged
+    if not tables.has(f"ts.ranged.{p.ranged}"):
+        raise InvalidInputError(f"unknown ranged weapon {p.ranged!r}: one of {', '.join(tables.names('ts.ranged'))}")
+    ranged = tables.number(f"ts.ranged.{p.ranged}")  # "none" too: its value is a table value like any other
+    base += ranged
+    if ranged:
         parts.append(f"+{p.ranged} {ranged}")
     if p.rifle:
         base += p.tl
@@ -91,11 +89,14 @@ def troop_strength(tables: Tables, p: UnitProfile, *, men: int | None = None, qu
         if not tables.has(f"ts.special.{item}"):
             raise InvalidInputError(f"unknown special weapon {item!r}: one of {', '.join(tables.names('ts.special'))}")
         specials += tables.number(f"ts.special.{item}") * n
+    alone = 0 if p.special else p.crew * tables.number("ts.rules.crew_alone")  # §2.2: a crew without its object
     pct = tables.number(f"quality.{quality or p.quality}.ts_pct")
-    total = (per_man * count + specials) * pct // 100
+    total = (per_man * count + specials + alone) * pct // 100
     shown = [f"{per_man} per man [{', '.join(parts) or 'no equipment'}] × {count} men"]
     if specials:
         shown.append(f"+ specials {specials}")
+    if alone:
+        shown.append(f"+ a crew of {p.crew} without its objects {alone}")
     if pct != 100:
         shown.append(f"× {pct}% ({quality or p.quality})")
     return Strength(per_man, count, specials, pct, total, tuple(shown))
