@@ -150,29 +150,30 @@ class Days(McCommand):
     magic_healing: bool = Field(default=False)
 
     def decide(self, s: At) -> list[Event]:
-        days, activity, side = self.days, self.activity, self.side
         state, tables = s.state, s.tables
-        if days <= 0:
+        if self.days <= 0:
             raise InvalidInputError("time only moves forward: give a positive number of days")
-        if activity not in ("rest", "march", "other"):
+        if self.activity not in ("rest", "march", "other"):
             raise InvalidInputError("days are spent in rest, march or other")
-        units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
+        units = [
+            u for u in state.units() if not u.disbanded and u.wounded and (self.side is None or u.side == self.side)
+        ]
 
         magic = s.dice.roll(parse("1d"), "magical healing rate (%)").total if self.magic_healing else 0
-        events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]  # type: ignore[arg-type]
+        events: list[Event] = [DaysPassed(days=self.days, activity=self.activity, side=self.side)]  # type: ignore[arg-type]
         for u in units:
             back = wounded_returning(
                 tables,
                 u.profile,
                 original_men=u.original_men,
                 wounded=u.wounded,
-                days=days,
-                activity=activity,
+                days=self.days,
+                activity=self.activity,
                 magic_pct=magic,
             )
             if back:
                 events.append(WoundedReturned(unit_id=u.unit_id, men=back))
-        return events + decision_events(unpaid_day_rolls(tables, state, days, s.dice), None, RULESET)  # R2-19
+        return events + decision_events(unpaid_day_rolls(tables, state, self.days, s.dice), None, RULESET)  # R2-19
 
 
 class Loot(McCommand):

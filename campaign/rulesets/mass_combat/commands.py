@@ -154,20 +154,20 @@ class Battle(McCommand):
     final_day: bool = Field(default=True)
 
     def decide(self, s: At) -> list[Event]:
-        setup, battle_id, final_day = self.setup, self.battle_id, self.final_day
+        battle_id = self.battle_id
         state, tables = s.state, s.tables
         if battle_id is None:
             if state.open_battle is not None:
                 raise InvalidInputError("a battle is still being fought over several days: continue it with its id")
-            check_new_battle(setup.name, [b.name for b in state.battles.values()])
+            check_new_battle(self.setup.name, [b.name for b in state.battles.values()])
             battle_id = s.new_id()
         else:  # its id, or (as a person types it) its name or number
             going = state.battle_named(battle_id)
             if going is None or going.battle_id != state.open_battle:
                 raise InvalidInputError(f"no battle {battle_id!r} is being fought")
             battle_id = going.battle_id
-        sides = {s.name for s in setup.sides}
-        for listed in (u.unit for side in setup.sides for u in side.units):
+        sides = {s.name for s in self.setup.sides}
+        for listed in (u.unit for side in self.setup.sides for u in side.units):
             known = state.unit_by_name(listed)
             if known is not None and known.disbanded:
                 raise InvalidInputError(f"{known.name} is no longer in service ({known.disbanded})")
@@ -185,31 +185,31 @@ class Battle(McCommand):
 
         started = BattleStarted(
             battle_id=battle_id,
-            name=setup.name,
-            scenario=f"day {setup.day}",
-            sides=tuple(s.name for s in setup.sides),
-            settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in setup.sides},
+            name=self.setup.name,
+            scenario=f"day {self.setup.day}",
+            sides=tuple(s.name for s in self.setup.sides),
+            settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in self.setup.sides},
         )
-        decisions = mc_battle.resolve_battle(tables, setup, roster, battle_id, s.dice)
+        decisions = mc_battle.resolve_battle(tables, self.setup, roster, battle_id, s.dice)
         # The whole set-up goes in the log: any battle day can be re-run on its recorded dice.
         day = Decision(
             "battle_day",
             "§2.8–2.12",
             None,
             {
-                "setup": setup.model_dump(mode="json"),
-                "final_day": final_day,
+                "setup": self.setup.model_dump(mode="json"),
+                "final_day": self.final_day,
                 "roster": {n: _army_json(u) for n, u in roster.items()},
             },
             {"decisions": len(decisions)},
-            f"{setup.name}, day {setup.day}: {len(decisions)} steps resolved",
+            f"{self.setup.name}, day {self.setup.day}: {len(decisions)} steps resolved",
             leading=(started,),
         )
         events = [
             *decision_events([day, *decisions], battle_id, RULESET),
-            *lasting_effects(tables, decisions, setup, final_day),
+            *lasting_effects(tables, decisions, self.setup, self.final_day),
         ]
-        if not final_day:
+        if not self.final_day:
             events = [
                 e.model_copy(update={"result": "continues", "winner": None}) if e.event_name == "battle.ended" else e
                 for e in events
@@ -230,25 +230,35 @@ class Raise(McCommand):
     random_quality: bool = Field(default=False)
 
     def decide(self, s: At) -> list[Event]:
-        name, side, tables = self.unit_name, self.side, s.tables
-        checked = _checked_profile(s, name, side, self.profile)
+        tables = s.tables
+        checked = _checked_profile(s, self.unit_name, self.side, self.profile)
         cost = recruitment_cost(tables, checked) * checked.men if self.pay else 0
         if self.pay:
-            afford(s.state, side, cost, f"raising {name}")
+            afford(s.state, self.side, cost, f"raising {self.unit_name}")
 
         final = checked
         decided: list[Decision] = []
         if self.random_quality:
-            quality, rolls = _roll_quality(tables, s.dice, f"troop quality of {name}", new_unit=True, replacements=0)
+            quality, rolls = _roll_quality(
+                tables, s.dice, f"troop quality of {self.unit_name}", new_unit=True, replacements=0
+            )
             experience = tables.number(f"quality.{quality}.experience_from")
             final = checked.model_copy(update={"quality": quality, "experience": experience})
             rolled = ", ".join(str(r.total) for r in rolls)
             rerolled = " (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""
-            text = f"{name} quality: 3d rolled {rolled} → {quality}{rerolled}"
-            decided.append(_troop_quality({"unit": name}, quality, rolls, text))
-        mustered = UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=final.model_dump(mode="json"))
-        paid = [FundsChanged(side=side, amount=-cost, reason=f"raising {name}: {checked.men} men")] if cost else []
-        return [*decision_events(decided, None, RULESET), mustered, *paid]
+            text = f"{self.unit_name} quality: 3d rolled {rolled} → {quality}{rerolled}"
+            decided.append(_troop_quality({"unit": self.unit_name}, quality, rolls, text))
+        events = [
+            *decision_events(decided, None, RULESET),
+            UnitMustered(
+                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=final.model_dump(mode="json")
+            ),
+        ]
+        if cost:
+            events.append(
+                FundsChanged(side=self.side, amount=-cost, reason=f"raising {self.unit_name}: {checked.men} men")
+            )
+        return events
 
 
 class Recruit(McCommand):
@@ -263,24 +273,26 @@ class Recruit(McCommand):
     pay: bool = Field(default=True)
 
     def decide(self, s: At) -> list[Event]:
-        men, tables = self.men, s.tables
+        tables = s.tables
         unit = find_unit(s.state, self.unit_name)
-        if men <= 0:
+        if self.men <= 0:
             raise InvalidInputError("recruit at least one man")
         if self.quality is not None and self.quality not in QUALITIES:
             raise InvalidInputError(f"quality must be one of {', '.join(QUALITIES)}")
-        cost = recruitment_cost(tables, unit.profile) * men if self.pay else 0
-        what = f"{men} recruits for {unit.name}"
+        cost = recruitment_cost(tables, unit.profile) * self.men if self.pay else 0
+        what = f"{self.men} recruits for {unit.name}"
         if self.pay:
             afford(s.state, unit.side, cost, what)
 
         chosen = self.quality
         decided: list[Decision] = []
         if chosen is None:
-            chosen, rolls = _roll_quality(tables, s.dice, f"quality of {what}", new_unit=False, replacements=men)
-            decided.append(_troop_quality({"unit": unit.name, "men": men}, chosen, rolls, f"{what}: 3d → {chosen}"))
+            chosen, rolls = _roll_quality(tables, s.dice, f"quality of {what}", new_unit=False, replacements=self.men)
+            decided.append(
+                _troop_quality({"unit": unit.name, "men": self.men}, chosen, rolls, f"{what}: 3d → {chosen}")
+            )
         experience = tables.number(f"quality.{chosen}.experience_from")
-        joined = TroopsRecruited(unit_id=unit.unit_id, men=men, quality=chosen, experience=experience, cost=cost)
+        joined = TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality=chosen, experience=experience, cost=cost)
         paid = [FundsChanged(side=unit.side, amount=-cost, reason=what)] if cost else []
         return [*decision_events(decided, None, RULESET), joined, *paid]
 
@@ -356,11 +368,11 @@ class Train(McCommand):
     months: int = Field(ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
-        months, tables = self.months, s.tables
+        tables = s.tables
         unit = find_unit(s.state, self.unit_name)
-        if months <= 0:
+        if self.months <= 0:
             raise InvalidInputError("training takes a positive number of months")
-        quality = trained_quality(tables, unit.profile.quality, months)
+        quality = trained_quality(tables, unit.profile.quality, self.months)
         if quality == unit.profile.quality:
             raise InvalidInputError(
                 f"{unit.name} is {unit.profile.quality}: training alone makes troops no better than Green "
@@ -371,7 +383,7 @@ class Train(McCommand):
                 unit_id=unit.unit_id,
                 quality=quality,
                 experience=unit.profile.experience,
-                reason=f"{months} months of training",
+                reason=f"{self.months} months of training",
             )
         ]
 
