@@ -150,30 +150,33 @@ class Days(McCommand):
     magic_healing: bool = Field(default=False)
 
     def decide(self, s: At) -> list[Event]:
+        days = self.days
+        activity = self.activity
+        side = self.side
+        magic_healing = self.magic_healing
+        dice = s.dice
         state, tables = s.state, s.tables
-        if self.days <= 0:
+        if days <= 0:
             raise InvalidInputError("time only moves forward: give a positive number of days")
-        if self.activity not in ("rest", "march", "other"):
+        if activity not in ("rest", "march", "other"):
             raise InvalidInputError("days are spent in rest, march or other")
-        units = [
-            u for u in state.units() if not u.disbanded and u.wounded and (self.side is None or u.side == self.side)
-        ]
+        units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
 
-        magic = s.dice.roll(parse("1d"), "magical healing rate (%)").total if self.magic_healing else 0
-        events: list[Event] = [DaysPassed(days=self.days, activity=self.activity, side=self.side)]  # type: ignore[arg-type]
+        magic = dice.roll(parse("1d"), "magical healing rate (%)").total if magic_healing else 0
+        events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]  # type: ignore[arg-type]
         for u in units:
             back = wounded_returning(
                 tables,
                 u.profile,
                 original_men=u.original_men,
                 wounded=u.wounded,
-                days=self.days,
-                activity=self.activity,
+                days=days,
+                activity=activity,
                 magic_pct=magic,
             )
             if back:
                 events.append(WoundedReturned(unit_id=u.unit_id, men=back))
-        return events + decision_events(unpaid_day_rolls(tables, state, self.days, s.dice), None, RULESET)  # R2-19
+        return events + decision_events(unpaid_day_rolls(tables, state, days, dice), None, RULESET)  # R2-19
 
 
 class Loot(McCommand):

@@ -368,24 +368,25 @@ class Train(McCommand):
     months: int = Field(ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
-        tables = s.tables
-        unit = find_unit(s.state, self.unit_name)
-        if self.months <= 0:
+        unit_name = self.unit_name
+        months = self.months
+        state, tables = s.state, s.tables
+        unit = find_unit(state, unit_name)
+        if months <= 0:
             raise InvalidInputError("training takes a positive number of months")
-        quality = trained_quality(tables, unit.profile.quality, self.months)
+        quality = trained_quality(tables, unit.profile.quality, months)
         if quality == unit.profile.quality:
             raise InvalidInputError(
                 f"{unit.name} is {unit.profile.quality}: training alone makes troops no better than Green "
                 f"(and takes {tables.number('training.green_months')} months)"
             )
-        return [
-            UnitQualityChanged(
-                unit_id=unit.unit_id,
-                quality=quality,
-                experience=unit.profile.experience,
-                reason=f"{self.months} months of training",
-            )
-        ]
+        event = UnitQualityChanged(
+            unit_id=unit.unit_id,
+            quality=quality,
+            experience=unit.profile.experience,
+            reason=f"{months} months of training",
+        )
+        return [event]
 
 
 class Disband(McCommand):
