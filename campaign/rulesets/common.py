@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
+from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
 from events.errors import InvalidInputError
@@ -25,19 +26,8 @@ T = TypeVar("T", bound=RuleTables)
 NAME_MAX = 100
 
 
-class RosterUnit(Protocol):
-    @property
-    def unit_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def disbanded(self) -> str | None: ...
-
-
-U_co = TypeVar("U_co", bound=RosterUnit, covariant=True)
-U = TypeVar("U", bound=RosterUnit)
+U_co = TypeVar("U_co", bound=Listed, covariant=True)
+U = TypeVar("U", bound=Listed)
 Item = TypeVar("Item")
 
 
@@ -88,7 +78,7 @@ def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
     return found
 
 
-def check_transfer(giver: RosterUnit, receiver: RosterUnit, men: int, available: int, what: str) -> None:
+def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, what: str) -> None:
     """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``)."""
     if men <= 0:
         raise InvalidInputError("transfer at least one man")

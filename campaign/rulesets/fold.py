@@ -8,6 +8,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import TypeAdapter
 
+from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import Override, Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
 from projections.fold import RulesetFold, Summary
@@ -18,17 +19,6 @@ Row = dict[str, Any]
 class _Tabled(Protocol):
     @property
     def overrides(self) -> tuple[Override, ...]: ...
-
-
-class _Listed(Protocol):
-    @property
-    def unit_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def disbanded(self) -> str | None: ...
 
 
 class _Fought(Protocol):
@@ -42,7 +32,7 @@ class _Fought(Protocol):
 
 S = TypeVar("S", bound=_Tabled)
 T = TypeVar("T")
-U = TypeVar("U", bound=_Listed)
+U = TypeVar("U", bound=Listed)
 B = TypeVar("B", bound=_Fought)
 
 

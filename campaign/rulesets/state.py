@@ -16,6 +16,19 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from campaign.rulesets.tables import Override
 
 
+class Listed(Protocol):
+    """A unit on the roster as the commands of every ruleset read it (a name to find it by, a side)."""
+
+    @property
+    def unit_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def disbanded(self) -> str | None: ...
+
+
 @dataclass(frozen=True)
 class Enlisted:
     """A unit on a campaign's roster, as every ruleset knows it (each adds its profile and its record)."""
@@ -34,6 +47,11 @@ class OnTable:
     number: int
     """Its place in the campaign's battles (1, 2, …): a mapping's order does not survive a JSON snapshot."""
     sides: tuple[str, ...]
+    order: tuple[str, ...] = ()
+    """The units in the order they were deployed (for the same reason)."""
+    ended: bool = False
+    result: str | None = None
+    winner: str | None = None
 
 
 E = TypeVar("E", bound=Enlisted)
@@ -92,7 +110,7 @@ def battle_started(state: F, p: Mapping[str, Any], battle: Callable[[str, str, i
     return replace(state, battles={**state.battles, started.battle_id: started}, active_battle=started.battle_id)
 
 
-def in_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
+def change_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
     """``state`` with ``change`` made to the battle ``battle_id`` (none, for a battle it does not know)."""
     if battle_id not in state.battles:
         return state
@@ -102,7 +120,7 @@ def in_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
 def deployed(state: F, p: Mapping[str, Any], unit: Any) -> F:
     """A unit deployed on the table of battle ``p["battle_id"]``, after those deployed before it."""
     unit_id = p["unit_id"]
-    return in_battle(
+    return change_battle(
         state, p["battle_id"], lambda b: replace(b, units={**b.units, unit_id: unit}, order=(*b.order, unit_id))
     )
 
@@ -112,7 +130,7 @@ def battle_ended(state: F, p: Mapping[str, Any]) -> F:
     battle_id = p["battle_id"]
     if battle_id not in state.battles:
         return state
-    ended = in_battle(state, battle_id, lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
+    ended = change_battle(state, battle_id, lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
     roster = dict(ended.roster)
     for unit_id in state.battles[battle_id].units:
         if unit_id in roster:

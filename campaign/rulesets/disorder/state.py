@@ -11,19 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from campaign.rulesets import state as shared
 from campaign.rulesets.disorder.profile import UnitProfile
 from campaign.rulesets.disorder.rules import Unit
 from campaign.rulesets.disorder.tables import Tables
-from campaign.rulesets.state import (
-    Enlisted,
-    OnTable,
-    battle_ended,
-    battle_started,
-    deployed,
-    in_battle,
-    roster_fact,
-    unit_named,
-)
 from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
 
@@ -31,7 +22,7 @@ RULESET = "disorder"
 
 
 @dataclass(frozen=True)
-class RosterUnit(Enlisted):
+class RosterUnit(shared.Enlisted):
     profile: UnitProfile
     disbanded: str | None = None
     battles: int = 0
@@ -54,17 +45,12 @@ class UnitInBattle:
 
 
 @dataclass(frozen=True)
-class BattleState(OnTable):
+class BattleState(shared.OnTable):
     units: Mapping[str, UnitInBattle] = field(default_factory=dict)
-    order: tuple[str, ...] = ()
-    """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     turn: int = 1
     force: Mapping[str, str] = field(default_factory=dict)
     """Per side: ``half`` once half its points are lost, ``flees`` once it broke."""
     officer_removed: tuple[str, ...] = ()
-    ended: bool = False
-    result: str | None = None
-    winner: str | None = None
 
     def start_points(self, side: str) -> int:
         return sum(u.points for u in self.units.values() if u.side == side)
@@ -91,7 +77,7 @@ class CampaignState:
     overrides: tuple[Override, ...] = ()
 
     def unit_by_name(self, name: str) -> RosterUnit | None:
-        return unit_named(self.roster, name)
+        return shared.unit_named(self.roster, name)
 
     def permanent_markers(self) -> dict[str, int]:
         """Each unit's permanent marker at the end of its last battle (kept only if a house rule says so, §5)."""
@@ -124,7 +110,7 @@ def _unit(state: CampaignState, p: Mapping[str, Any], **changes: Any) -> Campaig
         units[p["unit_id"]] = replace(units[p["unit_id"]], **changes)
         return replace(b, units=units)
 
-    return in_battle(state, p["battle_id"], change)
+    return shared.change_battle(state, p["battle_id"], change)
 
 
 def _models(state: CampaignState, unit_id: str, delta: int) -> CampaignState:
@@ -141,7 +127,7 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         roster = dict(state.roster)
         roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster=roster)
-    if (alike := roster_fact(state, kind, p, RULESET)) is not None:
+    if (alike := shared.roster_fact(state, kind, p, RULESET)) is not None:
         return alike
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.roster.keys():
         return _models(_models(state, p["from_unit_id"], -p["men"]), p["to_unit_id"], p["men"])
@@ -168,13 +154,13 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         careers[p["officer"]] = replace(careers[p["officer"]], rank=p["rank"])
         return replace(state, careers=careers)
     if kind == "battle.started":
-        return battle_started(state, p, BattleState)
+        return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
         points, permanent = int(p["state"]["points"]), p["state"].get("permanent", 0)
         placed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], points, permanent=permanent)
-        return deployed(state, p, placed)
+        return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return in_battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
     if kind == "battle.models_lost":
         battle = state.battles.get(p["battle_id"])
         unit = battle.units.get(p["unit_id"]) if battle else None
@@ -194,9 +180,13 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         if p["rule"] == "rally":
             return _unit(state, p, must_rally=None)
     if kind == "battle.force_morale":
-        return in_battle(state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]}))
+        return shared.change_battle(
+            state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]})
+        )
     if kind == "battle.officer_removed":
-        return in_battle(state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"])))
+        return shared.change_battle(
+            state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"]))
+        )
     if kind == "battle.ended":
-        return battle_ended(state, p)
+        return shared.battle_ended(state, p)
     return state

@@ -11,18 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from campaign.rulesets import state as shared
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.rules import Unit
-from campaign.rulesets.state import (
-    Enlisted,
-    OnTable,
-    battle_ended,
-    battle_started,
-    deployed,
-    in_battle,
-    roster_fact,
-    unit_named,
-)
 from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
 
@@ -30,7 +21,7 @@ RULESET = "grimdark"
 
 
 @dataclass(frozen=True)
-class RosterUnit(Enlisted):
+class RosterUnit(shared.Enlisted):
     profile: UnitProfile
     xp: int = 0
     traits: tuple[str, ...] = ()
@@ -71,16 +62,11 @@ class UnitInBattle:
 
 
 @dataclass(frozen=True)
-class BattleState(OnTable):
+class BattleState(shared.OnTable):
     units: Mapping[str, UnitInBattle] = field(default_factory=dict)
-    order: tuple[str, ...] = ()
-    """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     round: int = 1
     special: Mapping[str, str] = field(default_factory=dict)
     """Each side's special objective, if the match has them."""
-    ended: bool = False
-    result: str | None = None
-    winner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,7 +80,7 @@ class CampaignState:
     overrides: tuple[Override, ...] = ()
 
     def unit_by_name(self, name: str) -> RosterUnit | None:
-        return unit_named(self.roster, name)
+        return shared.unit_named(self.roster, name)
 
     def army_values(self) -> dict[str, int]:
         values: dict[str, int] = {}
@@ -149,7 +135,7 @@ def _unit(state: CampaignState, battle_id: str, unit_id: str, change: Any) -> Ca
             return b
         return replace(b, units={**b.units, unit_id: change(b.units[unit_id])})
 
-    return in_battle(state, battle_id, apply_to)
+    return shared.change_battle(state, battle_id, apply_to)
 
 
 def _roster(state: CampaignState, unit_id: str, change: Any) -> CampaignState:
@@ -169,7 +155,7 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
     if kind == "roster.unit_mustered":
         unit = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster={**state.roster, p["unit_id"]: unit})
-    if (alike := roster_fact(state, kind, p, RULESET)) is not None:
+    if (alike := shared.roster_fact(state, kind, p, RULESET)) is not None:
         return alike
     if kind == "economy.funds_changed":
         return replace(state, treasury={**state.treasury, p["side"]: state.treasury.get(p["side"], 0) + p["amount"]})
@@ -190,7 +176,7 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             ),
         )
     if kind == "battle.started":
-        return battle_started(state, p, BattleState)
+        return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
         s = p["state"]
         placed = UnitInBattle(
@@ -203,15 +189,15 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             joined_to=s.get("joined_to"),
             hero_is_model=bool(s.get("hero_is_model", False)),
         )
-        return deployed(state, p, placed)
+        return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return in_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
     if kind == "battle.wounds_taken":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
     if kind == "morale.shaken_changed":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "special_objectives" and p["battle_id"]:
-        return in_battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
     if kind == "battle.unit_removed":
@@ -220,5 +206,5 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         kill = (p["victim_id"], p["victim_hero"])
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, kills=(*u.kills, kill)))
     if kind == "battle.ended":
-        return battle_ended(state, p)
+        return shared.battle_ended(state, p)
     return state
