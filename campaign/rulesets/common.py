@@ -1,5 +1,5 @@
-"""What every ruleset's commands share: finding a unit, checking a new one or a transfer, a house rule, and
-the one command that belongs to no ruleset (a plain roll of the campaign's dice)."""
+"""What every ruleset's commands share: finding a unit, checking a new one or a transfer, a muster, an edit, a
+house rule, and the one command that belongs to no ruleset (a plain roll of the campaign's dice)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
 from events.errors import InvalidInputError
-from events.families.roster import UnitProfileChanged
+from events.families.roster import UnitMustered, UnitProfileChanged
 from events.families.rules import TableOverridden
 from events.registry import Event, JsonValue
 
@@ -135,6 +135,24 @@ class HouseRule(Command[S, T]):
                 note=self.note,
             )
         ]
+
+
+class MusterUnit(Command[S, T]):
+    """A unit joins the roster under a name and a side, with its ruleset's profile. Each ruleset subclasses it
+    under its own name (``gf.muster``) and checks the profile as its rules need."""
+
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=NAME_MAX, alias="name")
+    side: str = Field(min_length=1, max_length=NAME_MAX)
+    profile: dict[str, JsonValue]
+
+    def mustered(self, s: Situation[S, T], profile: BaseModel, reports_to: str | None = None) -> UnitMustered:
+        """The unit joining the roster under a fresh id, with ``profile`` as checked."""
+        checked = profile.model_dump(mode="json")
+        return UnitMustered(
+            unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked, reports_to=reports_to
+        )
 
 
 SIZES = frozenset({"men", "models", "size"})

@@ -12,9 +12,10 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import RULESETS
+from campaign.rulesets.battles import being_fought, deploying, on_table
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_new_battle, find_unit, new_unit
+from campaign.rulesets.common import MusterUnit, check_new_battle, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -25,7 +26,6 @@ from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
-from events.families.roster import UnitMustered
 from events.registry import Event, JsonValue
 
 RULESET = RULESETS["grimdark"]
@@ -41,22 +41,15 @@ class GfCommand(Command[CampaignState, Tables]):
 
 def current_battle(state: CampaignState) -> BattleState:
     """The battle being fought; a clear refusal if there is none."""
-    if state.active_battle is None:
-        raise InvalidInputError("no battle is being fought: start one with `campaign gf battle-start`")
-    return state.battles[state.active_battle]
+    return being_fought(state, RULESET.prefix)
 
 
 def fighting(state: CampaignState, name: str) -> gf.Unit:
     """A unit on the table in the battle being fought, as the rules read it."""
-    battle = current_battle(state)
-    unit = find_unit(state, name)
-    if unit.unit_id not in battle.units:
-        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
-    here = battle.units[unit.unit_id]
-    if here.removed:
-        raise InvalidInputError(f"{unit.name} is no longer on the table ({here.removed})")
-    if here.joined_to is not None:
-        host = state.roster[here.joined_to].name
+    battle, unit = on_table(state, name, RULESET.prefix)
+    joined_to = battle.units[unit.unit_id].joined_to
+    if joined_to is not None:
+        host = state.roster[joined_to].name
         raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {host}'s")
     return state.in_battle(battle, unit.unit_id)
 
@@ -83,23 +76,13 @@ def _off_table(state: CampaignState, unit: RosterUnit) -> None:
 # -- roster ----------------------------------------------------------------------------------------
 
 
-class Muster(GfCommand):
+class Muster(MusterUnit[CampaignState, Tables]):
     """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
 
     name: ClassVar[str] = "gf.muster"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Field(min_length=1, max_length=100, alias="name")
-    side: str = Field(min_length=1, max_length=100)
-    profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
-        checked = checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile)
-        return [
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
-            )
-        ]
+        return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile))]
 
 
 class Disband(GfCommand):
@@ -115,15 +98,10 @@ class Disband(GfCommand):
         return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
 
 
-class Buy(GfCommand):
+class Buy(MusterUnit[CampaignState, Tables]):
     """A unit bought with the side's campaign points (§4.2); no army may grow past the lowest + 250 pts."""
 
     name: ClassVar[str] = "gf.buy"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Field(min_length=1, max_length=100, alias="name")
-    side: str = Field(min_length=1, max_length=100)
-    profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -136,9 +114,7 @@ class Buy(GfCommand):
         if problem:
             raise InvalidInputError(problem)
         return [
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
-            ),
+            self.mustered(s, checked),
             FundsChanged(side=self.side, amount=-checked.points, reason=f"bought {self.unit_name}"),
         ]
 
@@ -201,19 +177,7 @@ class StartBattle(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
-        if state.active_battle is not None:
-            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
-        if not self.battle_name.strip():
-            raise InvalidInputError("a battle needs a name")
-        deployed: list[RosterUnit] = []
-        for unit_name in self.units:
-            unit = find_unit(state, unit_name)
-            if unit in deployed:
-                raise InvalidInputError(f"{unit.name} is deployed twice")
-            deployed.append(unit)
-        sides = tuple(dict.fromkeys(u.side for u in deployed))
-        if len(sides) < 2:
-            raise InvalidInputError("a battle needs units of two sides at least")
+        deployed, sides = deploying(state, self.battle_name, self.units)
         joined: dict[str, str] = {}
         for joiner_name, unit_name in self.joins.items():
             joiner, unit = find_unit(state, joiner_name), find_unit(state, unit_name)
