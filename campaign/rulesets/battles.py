@@ -7,11 +7,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import Roster, find_unit
+from campaign.rulesets.common import Roster, check_new_battle, find_unit
 from campaign.rulesets.state import Listed
 from events.errors import InvalidInputError
-from events.families.battle import TurnBegan
-from events.registry import Event
+from events.families.battle import BattleStarted, TurnBegan
+from events.registry import Event, JsonValue
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -47,6 +47,9 @@ class Fighting(Roster[U_co], Protocol[U_co, B_co]):
     def battles(self) -> Mapping[str, B_co]: ...
 
 
+F = TypeVar("F", bound=Fighting[Any, Any])
+
+
 def being_fought(state: Fighting[Any, B], prefix: str) -> B:
     """The battle being fought; a clear refusal if there is none (``prefix``: the ruleset's command group)."""
     if state.active_battle is None:
@@ -64,6 +67,18 @@ def on_table(state: Fighting[U, B], name: str, prefix: str) -> tuple[B, U]:
     if removed:
         raise InvalidInputError(f"{unit.name} is no longer on the table ({removed})")
     return battle, unit
+
+
+def started(
+    s: Situation[F, Any],
+    name: str,
+    sides: tuple[str, ...],
+    settings: dict[str, dict[str, JsonValue]],
+    scenario: str = "",
+) -> BattleStarted:
+    """A new battle, under a name no battle of the campaign had, with a fresh id."""
+    check_new_battle(name, [b.name for b in s.state.battles.values()])
+    return BattleStarted(battle_id=s.new_id(), name=name, scenario=scenario, sides=sides, settings=settings)
 
 
 def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -> tuple[list[U], tuple[str, ...]]:

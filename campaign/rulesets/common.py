@@ -155,6 +155,16 @@ class MusterUnit(Command[S, T]):
         )
 
 
+class TransferMen(Command[S, T]):
+    """Men (or models) move from one unit to another of its side. Each ruleset subclasses it under its own name
+    (``dis.transfer``), with the bounds of ``men`` and the checks its rules need."""
+
+    rolls: ClassVar[bool] = False
+
+    from_unit: str = Field(min_length=1, max_length=NAME_MAX)
+    to_unit: str = Field(min_length=1, max_length=NAME_MAX)
+
+
 SIZES = frozenset({"men", "models", "size"})
 """A unit's strength moves only by what happens to it (recruits, transfers, losses), never by an edit."""
 

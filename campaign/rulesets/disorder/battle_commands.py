@@ -12,9 +12,8 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
-from campaign.rulesets.battles import deploying
+from campaign.rulesets.battles import deploying, started
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import check_new_battle
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
@@ -38,8 +37,8 @@ from campaign.rulesets.disorder.commands import (
 from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
 from events.errors import InvalidInputError
-from events.families.battle import BattleEnded, BattleStarted, OfficerRemoved, UnitDeployed, UnitRemoved
-from events.registry import Event
+from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
+from events.registry import Event, JsonValue
 
 Cause = Annotated[str, Field(min_length=1, max_length=50)]
 MAX_CAUSES = 10
@@ -67,21 +66,13 @@ class StartBattle(DisCommand):
             raise InvalidInputError(
                 f"no officer commands {', '.join(leaderless)}: appoint one with `campaign dis officer SIDE NAME`"
             )
-        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
-        battle_id = s.new_id()
-        events: list[Event] = [
-            BattleStarted(
-                battle_id=battle_id,
-                name=self.battle_name,
-                scenario=self.scenario,
-                sides=sides,
-                settings={side: {"officer": state.officers[side]} for side in sides},
-            )
-        ]
+        officers: dict[str, dict[str, JsonValue]] = {side: {"officer": state.officers[side]} for side in sides}
+        begun = started(s, self.battle_name, sides, officers, self.scenario)
+        events: list[Event] = [begun]
         kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
         events.extend(
             UnitDeployed(
-                battle_id=battle_id,
+                battle_id=begun.battle_id,
                 unit_id=u.unit_id,
                 side=u.side,
                 men=u.profile.models,

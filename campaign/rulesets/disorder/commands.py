@@ -14,7 +14,7 @@ from pydantic import Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import being_fought, on_table
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import EditUnit, MusterUnit, check_transfer, find_unit, new_unit
+from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
@@ -129,14 +129,11 @@ class Appoint(DisCommand):
         return [OfficerAppointed(side=self.side, officer=self.officer, rank=rank)]
 
 
-class Transfer(DisCommand):
+class Transfer(TransferMen[CampaignState, Tables]):
     """Models move to another unit of the same side between battles."""
 
     name: ClassVar[str] = "dis.transfer"
-    rolls: ClassVar[bool] = False
 
-    from_unit: str = Name
-    to_unit: str = Name
     men: int = Field(ge=1, le=1000)
 
     def decide(self, s: At) -> list[Event]:

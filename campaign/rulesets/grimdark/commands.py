@@ -12,10 +12,10 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import RULESETS
-from campaign.rulesets.battles import being_fought, deploying, on_table
+from campaign.rulesets.battles import being_fought, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import MusterUnit, check_new_battle, find_unit, new_unit
+from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -23,7 +23,7 @@ from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
-from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
+from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
 from events.registry import Event, JsonValue
@@ -137,14 +137,11 @@ class Sell(GfCommand):
         ]
 
 
-class Transfer(GfCommand):
+class Transfer(TransferMen[CampaignState, Tables]):
     """Every ruleset's roster has a transfer; Grimdark Future's refuses it."""
 
     name: ClassVar[str] = "gf.transfer"
-    rolls: ClassVar[bool] = False
 
-    from_unit: str = Name
-    to_unit: str = Name
     men: int = Field(ge=1, le=1_000_000)
 
     def decide(self, s: At) -> list[Event]:
@@ -194,13 +191,9 @@ class StartBattle(GfCommand):
             if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
                 raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
             joined[joiner.unit_id] = unit.unit_id
-        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
-        battle_id = s.new_id()
-        events: list[Event] = [
-            BattleStarted(
-                battle_id=battle_id, name=self.battle_name, sides=sides, settings={side: {} for side in sides}
-            )
-        ]
+        begun = started(s, self.battle_name, sides, {side: {} for side in sides})
+        battle_id = begun.battle_id
+        events: list[Event] = [begun]
         hero_adds = tables.number("morale.joined_hero_adds")
         for u in deployed:
             joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]
