@@ -1,16 +1,20 @@
 """What the commands of the rulesets played turn by turn on a table share (five grades, disorder markers, Grimdark
-Future): the battle being fought, a unit still on its table, the units a new battle deploys, the next turn."""
+Future): the battle being fought, a unit still on its table, what waits until it ends, the units a new battle
+deploys, the next turn, a unit disbanded."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from pydantic import Field
+
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import Roster, check_new_battle, find_unit
+from campaign.rulesets.common import NAME_MAX, Roster, check_new_battle, find_unit
 from campaign.rulesets.state import Listed
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted, TurnBegan
+from events.families.economy import UnitDisbanded
 from events.registry import Event, JsonValue
 
 S = TypeVar("S")
@@ -81,6 +85,12 @@ def started(
     return BattleStarted(battle_id=s.new_id(), name=name, scenario=scenario, sides=sides, settings=settings)
 
 
+def between_battles(state: Fighting[Any, Any], unit: Listed, why: str) -> None:
+    """Refuse what only happens between battles (``why``) to a unit in the battle being fought."""
+    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+        raise InvalidInputError(f"{unit.name} is in the battle being fought: {why}")
+
+
 def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -> tuple[list[U], tuple[str, ...]]:
     """The units a new battle deploys, each once, and its sides (two at least, in the order they come); refused
     while another battle is being fought."""
@@ -98,6 +108,22 @@ def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -
     if len(sides) < 2:
         raise InvalidInputError("a battle needs units of two sides at least")
     return deployed, sides
+
+
+class DisbandUnit(Command[S, T]):
+    """A unit leaves the campaign between battles: it fights no more (its record stays). Each ruleset subclasses
+    it under its own name (``dis.disband``)."""
+
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=NAME_MAX)
+    reason: str = Field(min_length=1, max_length=200)
+
+    def decide(self, s: Situation[S, T]) -> list[Event]:
+        fighting: Any = s.state  # a state of a ruleset played turn by turn
+        unit = find_unit(fighting, self.unit_name)
+        between_battles(fighting, unit, "end the battle first")
+        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 
 class NextTurn(Command[S, T]):

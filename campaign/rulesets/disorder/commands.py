@@ -12,7 +12,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import RULESETS
-from campaign.rulesets.battles import being_fought, on_table
+from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
@@ -23,7 +23,6 @@ from campaign.rulesets.disorder.state import BattleState, CampaignState
 from campaign.rulesets.disorder.tables import Tables
 from events.errors import InvalidInputError
 from events.families.career import OfficerAppointed
-from events.families.economy import UnitDisbanded
 from events.families.roster import MenTransferred
 from events.registry import Event
 
@@ -145,19 +144,8 @@ class Transfer(TransferMen[CampaignState, Tables]):
         return [MenTransferred(from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=0)]
 
 
-class Disband(DisCommand):
+class Disband(DisbandUnit[CampaignState, Tables]):
     name: ClassVar[str] = "dis.disband"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Name
-    reason: str = Field(min_length=1, max_length=200)
-
-    def decide(self, s: At) -> list[Event]:
-        state = s.state
-        unit = find_unit(state, self.unit_name)
-        if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-            raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
-        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
 
 
 class HouseRule(BaseHouseRule[CampaignState, Tables]):

@@ -9,14 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
-from campaign.rulesets.battles import being_fought, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
-from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
 from events.errors import InvalidInputError
 from events.families.battle import (
@@ -28,7 +28,7 @@ from events.families.battle import (
     WoundedChecked,
 )
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
-from events.families.economy import FundsChanged, PaySettled, TroopsRecruited, UnitDisbanded
+from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
 from events.families.roster import MenTransferred
 from events.registry import Event, JsonValue
 
@@ -65,11 +65,6 @@ class Deployment(BaseModel):
 def current_battle(state: CampaignState) -> BattleState:
     """The battle being fought; a clear refusal if there is none."""
     return being_fought(state, RULESET.prefix)
-
-
-def _off_table(state: CampaignState, unit: RosterUnit, why: str) -> None:
-    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-        raise InvalidInputError(f"{unit.name} is in the battle being fought: {why}")
 
 
 def _campaign_side(state: CampaignState, side: str) -> None:
@@ -109,7 +104,7 @@ class Recruit(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit, "recruits join between battles")
+        between_battles(s.state, unit, "recruits join between battles")
         return [TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality="recruit", experience=0, cost=0)]
 
 
@@ -127,7 +122,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
         record = state.records[giver.unit_id]
         check_transfer(giver, receiver, self.men, record.men, "men")
         for u in (giver, receiver):
-            _off_table(state, u, "men move between battles")
+            between_battles(state, u, "men move between battles")
         return [
             MenTransferred(
                 from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=record.experience
@@ -135,19 +130,12 @@ class Transfer(TransferMen[CampaignState, Tables]):
         ]
 
 
-class Disband(FsCommand):
+class Disband(DisbandUnit[CampaignState, Tables]):
     """A unit leaves the campaign between battles: it is paid no more and fights no more (its record stays)."""
 
     name: ClassVar[str] = "fs.disband"
-    rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
     reason: str = Field(default="", max_length=200)
-
-    def decide(self, s: At) -> list[Event]:
-        unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit, "end the battle first")
-        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 
 class HouseRule(BaseHouseRule[CampaignState, Tables]):

@@ -12,7 +12,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import RULESETS
-from campaign.rulesets.battles import being_fought, deploying, on_table, started
+from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit
@@ -20,7 +20,7 @@ from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.edit import Edit, check_profile
 from campaign.rulesets.grimdark.profile import UnitProfile
-from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.grimdark.state import BattleState, CampaignState
 from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
@@ -68,11 +68,6 @@ def checked_profile(
     return checked
 
 
-def _off_table(state: CampaignState, unit: RosterUnit) -> None:
-    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-        raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
-
-
 # -- roster ----------------------------------------------------------------------------------------
 
 
@@ -85,17 +80,8 @@ class Muster(MusterUnit[CampaignState, Tables]):
         return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile))]
 
 
-class Disband(GfCommand):
+class Disband(DisbandUnit[CampaignState, Tables]):
     name: ClassVar[str] = "gf.disband"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Name
-    reason: str = Field(min_length=1, max_length=200)
-
-    def decide(self, s: At) -> list[Event]:
-        unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit)
-        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
 
 
 class Buy(MusterUnit[CampaignState, Tables]):
@@ -129,7 +115,7 @@ class Sell(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit)
+        between_battles(s.state, unit, "end the battle first")
         refund = unit.points * s.tables.number("army.sell_refund_pct") // 100
         return [
             UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
