@@ -8,7 +8,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import TypeAdapter
 
-from campaign.rulesets.state import Listed
+from campaign.rulesets.state import Listed, Numbered
 from campaign.rulesets.tables import Override, Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
 from projections.fold import RulesetFold, Summary
@@ -21,19 +21,10 @@ class _Tabled(Protocol):
     def overrides(self) -> tuple[Override, ...]: ...
 
 
-class _Fought(Protocol):
-    @property
-    def battle_id(self) -> str: ...
-    @property
-    def number(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-
-
 S = TypeVar("S", bound=_Tabled)
 T = TypeVar("T")
 U = TypeVar("U", bound=Listed)
-B = TypeVar("B", bound=_Fought)
+B = TypeVar("B", bound=Numbered)
 
 
 def fold_in_force(

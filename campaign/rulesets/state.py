@@ -16,19 +16,6 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from campaign.rulesets.tables import Override
 
 
-class Listed(Protocol):
-    """A unit on the roster as the commands of every ruleset read it (a name to find it by, a side)."""
-
-    @property
-    def unit_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def disbanded(self) -> str | None: ...
-
-
 @dataclass(frozen=True)
 class Enlisted:
     """A unit on a campaign's roster, as every ruleset knows it (each adds its profile and its record)."""
@@ -36,6 +23,31 @@ class Enlisted:
     unit_id: str
     name: str
     side: str
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Listed(Named, Protocol):
+    """A unit on the roster as the commands and views of every ruleset read it: a name to find it by, a side."""
+
+    @property
+    def unit_id(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def disbanded(self) -> str | None: ...
+
+
+class Numbered(Named, Protocol):
+    """A battle as every ruleset's views list it: by its id, its number in the campaign and its name."""
+
+    @property
+    def battle_id(self) -> str: ...
+    @property
+    def number(self) -> int: ...
 
 
 @dataclass(frozen=True)
