@@ -1,5 +1,5 @@
-"""What every ruleset's commands share: finding a unit, checking a new one or a transfer, a house rule, and
-the one command that belongs to no ruleset (a plain roll of the campaign's dice)."""
+"""What every ruleset's commands share: finding a unit, checking a new one or a transfer, a muster, an edit, a
+house rule, and the one command that belongs to no ruleset (a plain roll of the campaign's dice)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
+from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
 from events.errors import InvalidInputError
-from events.families.roster import UnitProfileChanged
+from events.families.roster import UnitMustered, UnitProfileChanged
 from events.families.rules import TableOverridden
 from events.registry import Event, JsonValue
 
@@ -25,19 +26,8 @@ T = TypeVar("T", bound=RuleTables)
 NAME_MAX = 100
 
 
-class RosterUnit(Protocol):
-    @property
-    def unit_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def disbanded(self) -> str | None: ...
-
-
-U_co = TypeVar("U_co", bound=RosterUnit, covariant=True)
-U = TypeVar("U", bound=RosterUnit)
+U_co = TypeVar("U_co", bound=Listed, covariant=True)
+U = TypeVar("U", bound=Listed)
 Item = TypeVar("Item")
 
 
@@ -88,7 +78,7 @@ def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
     return found
 
 
-def check_transfer(giver: RosterUnit, receiver: RosterUnit, men: int, available: int, what: str) -> None:
+def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, what: str) -> None:
     """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``)."""
     if men <= 0:
         raise InvalidInputError("transfer at least one man")
@@ -145,6 +135,34 @@ class HouseRule(Command[S, T]):
                 note=self.note,
             )
         ]
+
+
+class MusterUnit(Command[S, T]):
+    """A unit joins the roster under a name and a side, with its ruleset's profile. Each ruleset subclasses it
+    under its own name (``gf.muster``) and checks the profile as its rules need."""
+
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=NAME_MAX, alias="name")
+    side: str = Field(min_length=1, max_length=NAME_MAX)
+    profile: dict[str, JsonValue]
+
+    def mustered(self, s: Situation[S, T], profile: BaseModel, reports_to: str | None = None) -> UnitMustered:
+        """The unit joining the roster under a fresh id, with ``profile`` as checked."""
+        checked = profile.model_dump(mode="json")
+        return UnitMustered(
+            unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked, reports_to=reports_to
+        )
+
+
+class TransferMen(Command[S, T]):
+    """Men (or models) move from one unit to another of its side. Each ruleset subclasses it under its own name
+    (``dis.transfer``), with the bounds of ``men`` and the checks its rules need."""
+
+    rolls: ClassVar[bool] = False
+
+    from_unit: str = Field(min_length=1, max_length=NAME_MAX)
+    to_unit: str = Field(min_length=1, max_length=NAME_MAX)
 
 
 SIZES = frozenset({"men", "models", "size"})

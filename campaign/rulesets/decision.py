@@ -26,9 +26,29 @@ class Decision:
     explanation: str
     facts: tuple[Event, ...] = ()
     rolls: tuple[Roll, ...] = field(default=())
+    leading: tuple[Event, ...] = ()
+    """Facts recorded ahead of the ``rules.applied`` record rather than after it: where a rule's record has
+    always followed its fact (Mass Combat's payday follows the pay settled), logs keep the order they hold."""
 
 
-_FIXED_WORDS = {
+_BOUNDS: Mapping[str, tuple[str, str]] = {
+    "greater_than_equal": ("ge", "must be at least {}"),
+    "greater_than": ("gt", "must be more than {}"),
+    "less_than_equal": ("le", "must be at most {}"),
+    "less_than": ("lt", "must be less than {}"),
+    "string_too_short": ("min_length", "needs at least {} characters"),
+    "string_too_long": ("max_length", "is too long (at most {} characters)"),
+    "too_short": ("min_length", "needs at least {}"),
+    "too_long": ("max_length", "takes at most {}"),
+    "literal_error": ("expected", "must be one of {}"),
+}
+"""A pydantic error kind that names a bound → the bound's key in its context, and the words around it."""
+_AT_EDGE: Mapping[tuple[str, object], str] = {
+    ("greater_than_equal", 0): "cannot be negative",
+    ("string_too_short", 1): "cannot be empty",
+}
+"""Bounds a person reads better in words of their own."""
+_PLAIN: Mapping[str, str] = {
     "int_parsing": "must be a whole number",
     "int_type": "must be a whole number",
     "int_from_float": "must be a whole number",
@@ -44,35 +64,17 @@ _FIXED_WORDS = {
     "list_type": "must be a list",
     "finite_number": "must be a finite number",
 }
-"""Validation errors that need no detail of their own, in the program's words."""
 
 
 def _words(error: Mapping[str, Any]) -> str:
     """One validation error in the program's words (pydantic's own as the last resort)."""
     kind, ctx = error["type"], error.get("ctx") or {}
-    if kind in _FIXED_WORDS:
-        return _FIXED_WORDS[kind]
-    if kind == "greater_than_equal":
-        return "cannot be negative" if ctx.get("ge") == 0 else f"must be at least {ctx.get('ge')}"
-    if kind == "greater_than":
-        return f"must be more than {ctx.get('gt')}"
-    if kind == "less_than_equal":
-        return f"must be at most {ctx.get('le')}"
-    if kind == "less_than":
-        return f"must be less than {ctx.get('lt')}"
-    if kind == "string_too_short":
-        return "cannot be empty" if ctx.get("min_length") == 1 else f"needs at least {ctx.get('min_length')} characters"
-    if kind == "string_too_long":
-        return f"is too long (at most {ctx.get('max_length')} characters)"
-    if kind == "too_short":
-        return f"needs at least {ctx.get('min_length')}"
-    if kind == "too_long":
-        return f"takes at most {ctx.get('max_length')}"
-    if kind == "literal_error":
-        return f"must be one of {ctx.get('expected')}"
+    if kind in _BOUNDS:
+        key, words = _BOUNDS[kind]
+        return _AT_EDGE.get((kind, ctx.get(key))) or words.format(ctx.get(key))
     if kind == "json_invalid":
         return f"is not JSON ({ctx.get('error', 'unreadable')})"
-    return str(error["msg"])
+    return _PLAIN.get(kind) or str(error["msg"])
 
 
 def problems(exc: ValidationError, whole: str) -> str:
@@ -86,9 +88,10 @@ def problems_in(errors: Sequence[Mapping[str, Any]], whole: str) -> str:
 
 
 def decision_events(decisions: Sequence[Decision], battle_id: str | None, ruleset: RulesetInfo) -> list[Event]:
-    """Each decision as a ``rules.applied`` event followed by the facts it caused."""
+    """Each decision as a ``rules.applied`` event followed by the facts it caused (its ``leading`` ones ahead)."""
     out: list[Event] = []
     for d in decisions:
+        out.extend(d.leading)
         out.append(
             RuleApplied(
                 ruleset=ruleset.name,

@@ -11,11 +11,13 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from campaign.rulesets.battles import NextTurn as BaseNextTurn
+from campaign.rulesets.battles import deploying, started
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import check_new_battle, find_unit
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
+    RULESET,
     Appoint,
     At,
     Disband,
@@ -32,11 +34,11 @@ from campaign.rulesets.disorder.commands import (
     ruled,
     with_force,
 )
-from campaign.rulesets.disorder.state import CampaignState, RosterUnit
+from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
 from events.errors import InvalidInputError
-from events.families.battle import BattleEnded, BattleStarted, OfficerRemoved, TurnBegan, UnitDeployed, UnitRemoved
-from events.registry import Event
+from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
+from events.registry import Event, JsonValue
 
 Cause = Annotated[str, Field(min_length=1, max_length=50)]
 MAX_CAUSES = 10
@@ -58,39 +60,19 @@ class StartBattle(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         state = s.state
-        if state.active_battle is not None:
-            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
-        if not self.battle_name.strip():
-            raise InvalidInputError("a battle needs a name")
-        deployed: list[RosterUnit] = []
-        for unit_name in self.units:
-            unit = find_unit(state, unit_name)
-            if unit in deployed:
-                raise InvalidInputError(f"{unit.name} is deployed twice")
-            deployed.append(unit)
-        sides = tuple(dict.fromkeys(u.side for u in deployed))
-        if len(sides) < 2:
-            raise InvalidInputError("a battle needs units of two sides at least")
+        deployed, sides = deploying(state, self.battle_name, self.units)
         leaderless = [side for side in sides if side not in state.officers]
         if leaderless:
             raise InvalidInputError(
                 f"no officer commands {', '.join(leaderless)}: appoint one with `campaign dis officer SIDE NAME`"
             )
-        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
-        battle_id = s.new_id()
-        events: list[Event] = [
-            BattleStarted(
-                battle_id=battle_id,
-                name=self.battle_name,
-                scenario=self.scenario,
-                sides=sides,
-                settings={side: {"officer": state.officers[side]} for side in sides},
-            )
-        ]
+        officers: dict[str, dict[str, JsonValue]] = {side: {"officer": state.officers[side]} for side in sides}
+        begun = started(s, self.battle_name, sides, officers, self.scenario)
+        events: list[Event] = [begun]
         kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
         events.extend(
             UnitDeployed(
-                battle_id=battle_id,
+                battle_id=begun.battle_id,
                 unit_id=u.unit_id,
                 side=u.side,
                 men=u.profile.models,
@@ -101,13 +83,9 @@ class StartBattle(DisCommand):
         return events
 
 
-class NextTurn(DisCommand):
+class NextTurn(BaseNextTurn[CampaignState, Tables]):
     name: ClassVar[str] = "dis.turn"
-    rolls: ClassVar[bool] = False
-
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        return [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)]
+    ruleset_prefix: ClassVar[str] = RULESET.prefix
 
 
 class Hit(DisCommand):
@@ -126,9 +104,8 @@ class Hit(DisCommand):
     def decide(self, s: At) -> list[Event]:
         if self.cause not in dis.LOSS_CAUSES:
             raise InvalidInputError(f"models are lost to {' or '.join(dis.LOSS_CAUSES)} here, not {self.cause!r}")
-        state, tables = s.state, s.tables
-        battle = current_battle(state)
-        unit = fighting(state, tables, self.unit_name)
+        tables = s.tables
+        battle, unit = fighting(s, self.unit_name)
         after, facts, text = dis.lose_models(unit, battle.battle_id, self.lost, self.cause)
         decisions = [
             Decision(
@@ -148,7 +125,7 @@ class Hit(DisCommand):
             after = replace(after, permanent=1)
             gone = bool(marker.outcome["flees"])
         # R2-7: recount the force before the check; beyond the flight threshold nobody checks at all.
-        counted = force(state, tables, battle, after, gone=gone, folded=None if gone else after.unit_id)
+        counted = force(s, battle, after, gone=gone, folded=None if gone else after.unit_id)
         status = counted.outcome["status"] if counted else None
         if gone or status == "flees":
             return ruled(battle, [*decisions, counted] if counted else decisions)
@@ -168,7 +145,7 @@ class Hit(DisCommand):
         )
         decisions.extend([check, counted] if counted else [check])
         if check.outcome["result"] == "flees":
-            fled = force(state, tables, battle, after, gone=True, status=status)
+            fled = force(s, battle, after, gone=True, status=status)
             decisions.extend([fled] if fled else [])
         return ruled(battle, decisions)
 
@@ -186,9 +163,8 @@ class CheckMorale(DisCommand):
     def decide(self, s: At) -> list[Event]:
         if "casualties" in self.causes:
             raise InvalidInputError("a check for casualties comes with the loss: use `campaign dis hit`")
-        state, tables = s.state, s.tables
-        battle = current_battle(state)
-        unit = fighting(state, tables, self.unit_name)
+        tables = s.tables
+        battle, unit = fighting(s, self.unit_name)
         causes_checked(battle, unit, tables, self.causes)
         check = dis.morale_check(
             tables,
@@ -201,7 +177,7 @@ class CheckMorale(DisCommand):
         )
         if check.outcome["result"] != "flees":
             return ruled(battle, [check])
-        return ruled(battle, with_force(state, tables, battle, [check], unit))
+        return ruled(battle, with_force(s, battle, [check], unit))
 
 
 class AddMarker(DisCommand):
@@ -214,13 +190,11 @@ class AddMarker(DisCommand):
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        state, tables = s.state, s.tables
-        battle = current_battle(state)
-        unit = fighting(state, tables, self.unit_name)
-        decision = dis.add_marker(tables, unit, battle.battle_id, self.reason)
+        battle, unit = fighting(s, self.unit_name)
+        decision = dis.add_marker(s.tables, unit, battle.battle_id, self.reason)
         if not decision.outcome["flees"]:
             return ruled(battle, [decision])
-        return ruled(battle, with_force(state, tables, battle, [decision], unit))
+        return ruled(battle, with_force(s, battle, [decision], unit))
 
 
 class Rally(DisCommand):
@@ -233,11 +207,9 @@ class Rally(DisCommand):
     officer_near: bool = False
 
     def decide(self, s: At) -> list[Event]:
-        state, tables = s.state, s.tables
-        battle = current_battle(state)
-        unit = fighting(state, tables, self.unit_name)
+        battle, unit = fighting(s, self.unit_name)
         decision = dis.rally(
-            tables, unit, s.dice, battle.battle_id, close_order=self.close_order, officer_near=self.officer_near
+            s.tables, unit, s.dice, battle.battle_id, close_order=self.close_order, officer_near=self.officer_near
         )
         return ruled(battle, [decision])
 
@@ -257,9 +229,8 @@ class Retreat(DisCommand):
     def decide(self, s: At) -> list[Event]:
         need = dis.tenths_of_inch(self.needed, "the retreat")
         done = need if self.moved is None else dis.tenths_of_inch(self.moved, "the distance moved")
-        state, tables = s.state, s.tables
-        battle = current_battle(state)
-        unit = fighting(state, tables, self.unit_name)
+        tables = s.tables
+        battle, unit = fighting(s, self.unit_name)
         decision = dis.retreat(tables, unit, battle.battle_id, needed=need, moved=done, off_table=self.off_table)
         decisions = [decision]
         after = replace(unit, models=unit.models - int(decision.outcome["captured"]))
@@ -271,7 +242,7 @@ class Retreat(DisCommand):
                 after = replace(after, permanent=1)
                 gone = bool(marker.outcome["flees"])
         if decision.outcome["captured"] or gone:
-            counted = force(state, tables, battle, after, gone=gone)
+            counted = force(s, battle, after, gone=gone)
             if counted:
                 decisions.append(counted)
         return ruled(battle, decisions)
@@ -289,9 +260,7 @@ class Remove(DisCommand):
     def decide(self, s: At) -> list[Event]:
         if not self.reason.strip():
             raise InvalidInputError("say why the unit is removed")
-        state, tables = s.state, s.tables
-        battle = current_battle(state)
-        unit = fighting(state, tables, self.unit_name)
+        battle, unit = fighting(s, self.unit_name)
         removed = Decision(
             "unit_removed",
             "§1.2",
@@ -301,7 +270,7 @@ class Remove(DisCommand):
             f"{unit.name} is removed: {self.reason}",
             (UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason=self.reason),),
         )
-        return ruled(battle, with_force(state, tables, battle, [removed], unit))
+        return ruled(battle, with_force(s, battle, [removed], unit))
 
 
 class OfficerDown(DisCommand):

@@ -12,8 +12,9 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import RULESETS
+from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import EditUnit, check_transfer, find_unit, new_unit
+from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
@@ -22,9 +23,8 @@ from campaign.rulesets.disorder.state import BattleState, CampaignState
 from campaign.rulesets.disorder.tables import Tables
 from events.errors import InvalidInputError
 from events.families.career import OfficerAppointed
-from events.families.economy import UnitDisbanded
-from events.families.roster import MenTransferred, UnitMustered
-from events.registry import Event, JsonValue
+from events.families.roster import MenTransferred
+from events.registry import Event
 
 RULESET = RULESETS["disorder"]
 Name = Field(min_length=1, max_length=100)
@@ -38,38 +38,23 @@ class DisCommand(Command[CampaignState, Tables]):
 
 def current_battle(state: CampaignState) -> BattleState:
     """The battle being fought; a clear refusal if there is none."""
-    if state.active_battle is None:
-        raise InvalidInputError("no battle is being fought: start one with `campaign dis battle-start`")
-    return state.battles[state.active_battle]
+    return being_fought(state, RULESET.prefix)
 
 
-def fighting(state: CampaignState, tables: Tables, name: str) -> dis.Unit:
-    """A unit still on the table in the battle being fought, as the rules read it."""
-    battle = current_battle(state)
-    unit = find_unit(state, name)
-    if unit.unit_id not in battle.units:
-        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
-    removed = battle.units[unit.unit_id].removed
-    if removed:
-        raise InvalidInputError(f"{unit.name} is no longer on the table ({removed})")
-    return state.in_battle(battle, unit.unit_id, tables)
+def fighting(s: At, name: str) -> tuple[BattleState, dis.Unit]:
+    """The battle being fought, and a unit still on its table as the rules read it."""
+    battle, unit = on_table(s.state, name, RULESET.prefix)
+    return battle, s.state.in_battle(battle, unit.unit_id, s.tables)
 
 
 def force(
-    state: CampaignState,
-    tables: Tables,
-    battle: BattleState,
-    unit: dis.Unit,
-    *,
-    gone: bool,
-    status: str | None = None,
-    folded: str | None = None,
+    s: At, battle: BattleState, unit: dis.Unit, *, gone: bool, status: str | None = None, folded: str | None = None
 ) -> Decision | None:
     """The force's morale (§1.3) once this command's ``unit`` (as it is after it; ``gone`` if removed) counts;
     ``status`` the force's status if this command changed it already, ``folded`` a unit whose check already
     counts force at half (R2-7)."""
-    side = unit.side
-    units = [unit if uid == unit.unit_id else state.in_battle(battle, uid, tables) for uid in battle.order]
+    side, tables = unit.side, s.tables
+    units = [unit if uid == unit.unit_id else s.state.in_battle(battle, uid, tables) for uid in battle.order]
     gone_ids = {uid for uid, u in battle.units.items() if u.removed}
     if gone or unit.models == 0:
         gone_ids.add(unit.unit_id)
@@ -96,11 +81,9 @@ def causes_checked(
     dis.causes_that_happened(tables, unit, causes, happened=happened, used=battle.units[unit.unit_id].checked_for)
 
 
-def with_force(
-    state: CampaignState, tables: Tables, battle: BattleState, decisions: Sequence[Decision], unit: dis.Unit
-) -> list[Decision]:
+def with_force(s: At, battle: BattleState, decisions: Sequence[Decision], unit: dis.Unit) -> list[Decision]:
     """The decisions, and the force's morale after them when ``unit`` has left the table."""
-    counted = force(state, tables, battle, unit, gone=True)
+    counted = force(s, battle, unit, gone=True)
     return [*decisions, counted] if counted else list(decisions)
 
 
@@ -112,24 +95,15 @@ def ruled(battle: BattleState, decisions: Sequence[Decision]) -> list[Event]:
 # -- roster and officers ------------------------------------------------------------------------------
 
 
-class Muster(DisCommand):
+class Muster(MusterUnit[CampaignState, Tables]):
     """A unit joins the roster: its models, troop type (→ Discipline) and points."""
 
     name: ClassVar[str] = "dis.muster"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Field(min_length=1, max_length=100, alias="name")
-    side: str = Field(min_length=1, max_length=100)
-    profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
         checked = new_unit(s.state, self.unit_name, self.side, UnitProfile, self.profile, "disorder-marker")
         s.tables.discipline(checked.troops)
-        return [
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
-            )
-        ]
+        return [self.mustered(s, checked)]
 
 
 class Appoint(DisCommand):
@@ -154,14 +128,11 @@ class Appoint(DisCommand):
         return [OfficerAppointed(side=self.side, officer=self.officer, rank=rank)]
 
 
-class Transfer(DisCommand):
+class Transfer(TransferMen[CampaignState, Tables]):
     """Models move to another unit of the same side between battles."""
 
     name: ClassVar[str] = "dis.transfer"
-    rolls: ClassVar[bool] = False
 
-    from_unit: str = Name
-    to_unit: str = Name
     men: int = Field(ge=1, le=1000)
 
     def decide(self, s: At) -> list[Event]:
@@ -173,19 +144,8 @@ class Transfer(DisCommand):
         return [MenTransferred(from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=0)]
 
 
-class Disband(DisCommand):
+class Disband(DisbandUnit[CampaignState, Tables]):
     name: ClassVar[str] = "dis.disband"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Name
-    reason: str = Field(min_length=1, max_length=200)
-
-    def decide(self, s: At) -> list[Event]:
-        state = s.state
-        unit = find_unit(state, self.unit_name)
-        if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-            raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
-        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
 
 
 class HouseRule(BaseHouseRule[CampaignState, Tables]):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pydantic import TypeAdapter
 
 from campaign.rulesets.disorder import state as dis
+from campaign.rulesets.fold import battle_rows, unit_rows
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
@@ -18,31 +19,18 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[dis.CampaignState]:
 
 
 def _summary(state: dis.CampaignState) -> Summary:
-    units = [
-        {
-            "unit_id": u.unit_id,
-            "name": u.name,
-            "side": u.side,
+    units = unit_rows(
+        state.roster.values(),
+        lambda u: {
             "troops": u.profile.troops,
             "models": u.profile.models,
             "points": u.profile.points,
             "battles": u.battles,
-            "disbanded": u.disbanded,
-        }
-        for u in state.roster.values()
-    ]
-    battles = [
-        {
-            "battle_id": b.battle_id,
-            "number": b.number,
-            "name": b.name,
-            "turn": b.turn,
-            "result": b.result,
-            "winner": b.winner,
-            "ended": b.ended,
-        }
-        for b in sorted(state.battles.values(), key=lambda b: b.number)
-    ]
+        },
+    )
+    battles = battle_rows(
+        state.battles.values(), lambda b: {"turn": b.turn, "result": b.result, "winner": b.winner, "ended": b.ended}
+    )
     careers = [
         {
             "pc": c.officer,
@@ -55,5 +43,4 @@ def _summary(state: dis.CampaignState) -> Summary:
         }
         for c in state.careers.values()
     ]
-    units.sort(key=lambda u: (u["side"], u["name"]))
     return Summary(units, battles, {}, sorted(careers, key=lambda c: c["pc"]), 0)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from campaign.rulesets import state as shared
 from campaign.rulesets.disorder.profile import UnitProfile
 from campaign.rulesets.disorder.rules import Unit
 from campaign.rulesets.disorder.tables import Tables
@@ -21,10 +22,7 @@ RULESET = "disorder"
 
 
 @dataclass(frozen=True)
-class RosterUnit:
-    unit_id: str
-    name: str
-    side: str
+class RosterUnit(shared.Enlisted):
     profile: UnitProfile
     disbanded: str | None = None
     battles: int = 0
@@ -47,21 +45,12 @@ class UnitInBattle:
 
 
 @dataclass(frozen=True)
-class BattleState:
-    battle_id: str
-    name: str
-    number: int
-    sides: tuple[str, ...]
+class BattleState(shared.OnTable):
     units: Mapping[str, UnitInBattle] = field(default_factory=dict)
-    order: tuple[str, ...] = ()
-    """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     turn: int = 1
     force: Mapping[str, str] = field(default_factory=dict)
     """Per side: ``half`` once half its points are lost, ``flees`` once it broke."""
     officer_removed: tuple[str, ...] = ()
-    ended: bool = False
-    result: str | None = None
-    winner: str | None = None
 
     def start_points(self, side: str) -> int:
         return sum(u.points for u in self.units.values() if u.side == side)
@@ -88,10 +77,7 @@ class CampaignState:
     overrides: tuple[Override, ...] = ()
 
     def unit_by_name(self, name: str) -> RosterUnit | None:
-        for unit in self.roster.values():
-            if name in (unit.name, unit.unit_id):
-                return unit
-        return None
+        return shared.unit_named(self.roster, name)
 
     def permanent_markers(self) -> dict[str, int]:
         """Each unit's permanent marker at the end of its last battle (kept only if a house rule says so, §5)."""
@@ -116,14 +102,6 @@ class CampaignState:
         )
 
 
-def _battle(state: CampaignState, battle_id: str, change: Any) -> CampaignState:
-    if battle_id not in state.battles:
-        return state
-    battles = dict(state.battles)
-    battles[battle_id] = change(battles[battle_id])
-    return replace(state, battles=battles)
-
-
 def _unit(state: CampaignState, p: Mapping[str, Any], **changes: Any) -> CampaignState:
     def change(b: BattleState) -> BattleState:
         if p["unit_id"] not in b.units:
@@ -132,7 +110,7 @@ def _unit(state: CampaignState, p: Mapping[str, Any], **changes: Any) -> Campaig
         units[p["unit_id"]] = replace(units[p["unit_id"]], **changes)
         return replace(b, units=units)
 
-    return _battle(state, p["battle_id"], change)
+    return shared.change_battle(state, p["battle_id"], change)
 
 
 def _models(state: CampaignState, unit_id: str, delta: int) -> CampaignState:
@@ -149,18 +127,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         roster = dict(state.roster)
         roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster=roster)
-    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
-        edited = state.roster[p["unit_id"]]
-        changed = UnitProfile.model_validate({**edited.profile.model_dump(mode="json"), **p["profile"]})
-        return replace(state, roster={**state.roster, edited.unit_id: replace(edited, profile=changed)})
+    if (alike := shared.roster_fact(state, kind, p, RULESET)) is not None:
+        return alike
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.roster.keys():
         return _models(_models(state, p["from_unit_id"], -p["men"]), p["to_unit_id"], p["men"])
-    if kind == "roster.unit_disbanded" and p["unit_id"] in state.roster:
-        roster = dict(state.roster)
-        roster[p["unit_id"]] = replace(roster[p["unit_id"]], disbanded=p["reason"])
-        return replace(state, roster=roster)
-    if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
-        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
     if kind == "career.officer_appointed":
         careers = dict(state.careers)
         known = careers.get(p["officer"])
@@ -184,25 +154,13 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         careers[p["officer"]] = replace(careers[p["officer"]], rank=p["rank"])
         return replace(state, careers=careers)
     if kind == "battle.started":
-        battles = dict(state.battles)
-        battles[p["battle_id"]] = BattleState(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
-        return replace(state, battles=battles, active_battle=p["battle_id"])
+        return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
-        deployed = UnitInBattle(
-            p["unit_id"],
-            p["side"],
-            p["men"],
-            p["men"],
-            int(p["state"]["points"]),
-            permanent=p["state"].get("permanent", 0),
-        )
-        return _battle(
-            state,
-            p["battle_id"],
-            lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}, order=(*b.order, p["unit_id"])),
-        )
+        points, permanent = int(p["state"]["points"]), p["state"].get("permanent", 0)
+        placed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], points, permanent=permanent)
+        return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return _battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
     if kind == "battle.models_lost":
         battle = state.battles.get(p["battle_id"])
         unit = battle.units.get(p["unit_id"]) if battle else None
@@ -222,15 +180,13 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         if p["rule"] == "rally":
             return _unit(state, p, must_rally=None)
     if kind == "battle.force_morale":
-        return _battle(state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]}))
+        return shared.change_battle(
+            state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]})
+        )
     if kind == "battle.officer_removed":
-        return _battle(state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"])))
-    if kind == "battle.ended" and p["battle_id"] in state.battles:
-        ended = _battle(state, p["battle_id"], lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
-        roster = dict(ended.roster)
-        for unit_id in state.battles[p["battle_id"]].units:
-            if unit_id in roster:
-                roster[unit_id] = replace(roster[unit_id], battles=roster[unit_id].battles + 1)
-        active = None if state.active_battle == p["battle_id"] else state.active_battle
-        return replace(ended, roster=roster, active_battle=active)
+        return shared.change_battle(
+            state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"]))
+        )
+    if kind == "battle.ended":
+        return shared.battle_ended(state, p)
     return state

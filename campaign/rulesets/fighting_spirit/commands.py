@@ -9,27 +9,27 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
+from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import EditUnit, check_new_battle, check_transfer, find_unit, new_unit
+from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
-from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
 from events.errors import InvalidInputError
 from events.families.battle import (
     BattleEnded,
-    BattleStarted,
     PositionChanged,
-    TurnBegan,
     UnitActivated,
     UnitDeployed,
     WoundedAbandoned,
     WoundedChecked,
 )
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
-from events.families.economy import FundsChanged, PaySettled, TroopsRecruited, UnitDisbanded
-from events.families.roster import MenTransferred, UnitMustered
+from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
+from events.families.roster import MenTransferred
 from events.registry import Event, JsonValue
 
 RULESET = RULESETS["fighting-spirit"]
@@ -64,14 +64,7 @@ class Deployment(BaseModel):
 
 def current_battle(state: CampaignState) -> BattleState:
     """The battle being fought; a clear refusal if there is none."""
-    if state.active_battle is None:
-        raise InvalidInputError("no battle is being fought: start one with `campaign fs battle-start`")
-    return state.battles[state.active_battle]
-
-
-def _off_table(state: CampaignState, unit: RosterUnit, why: str) -> None:
-    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-        raise InvalidInputError(f"{unit.name} is in the battle being fought: {why}")
+    return being_fought(state, RULESET.prefix)
 
 
 def _campaign_side(state: CampaignState, side: str) -> None:
@@ -82,15 +75,11 @@ def _campaign_side(state: CampaignState, side: str) -> None:
 # -- roster ----------------------------------------------------------------------------------------
 
 
-class Muster(FsCommand):
+class Muster(MusterUnit[CampaignState, Tables]):
     """A unit joins the roster with its five-grade profile, under its superior in the chain of command."""
 
     name: ClassVar[str] = "fs.muster"
-    rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(min_length=1, max_length=100, alias="name")
-    side: str = Field(min_length=1, max_length=100)
-    profile: dict[str, JsonValue]
     reports_to: str | None = Field(default=None, max_length=100)
 
     def decide(self, s: At) -> list[Event]:
@@ -101,15 +90,7 @@ class Muster(FsCommand):
             parent = find_unit(state, self.reports_to)
             if parent.side != self.side:
                 raise InvalidInputError(f"{parent.name} is on side {parent.side!r}, not {self.side!r}")
-        return [
-            UnitMustered(
-                unit_id=s.new_id(),
-                name=self.unit_name,
-                side=self.side,
-                profile=checked.model_dump(mode="json"),
-                reports_to=parent.unit_id if parent else None,
-            )
-        ]
+        return [self.mustered(s, checked, parent.unit_id if parent else None)]
 
 
 class Recruit(FsCommand):
@@ -123,18 +104,15 @@ class Recruit(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit, "recruits join between battles")
+        between_battles(s.state, unit, "recruits join between battles")
         return [TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality="recruit", experience=0, cost=0)]
 
 
-class Transfer(FsCommand):
+class Transfer(TransferMen[CampaignState, Tables]):
     """Men move to another unit of the same side between battles; its experience is re-averaged (§5)."""
 
     name: ClassVar[str] = "fs.transfer"
-    rolls: ClassVar[bool] = False
 
-    from_unit: str = Name
-    to_unit: str = Name
     men: int = Field(ge=-MEN, le=MEN)
     """Its sign is checked by the decision, in the words every ruleset's transfer uses."""
 
@@ -144,7 +122,7 @@ class Transfer(FsCommand):
         record = state.records[giver.unit_id]
         check_transfer(giver, receiver, self.men, record.men, "men")
         for u in (giver, receiver):
-            _off_table(state, u, "men move between battles")
+            between_battles(state, u, "men move between battles")
         return [
             MenTransferred(
                 from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=record.experience
@@ -152,19 +130,12 @@ class Transfer(FsCommand):
         ]
 
 
-class Disband(FsCommand):
+class Disband(DisbandUnit[CampaignState, Tables]):
     """A unit leaves the campaign between battles: it is paid no more and fights no more (its record stays)."""
 
     name: ClassVar[str] = "fs.disband"
-    rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
     reason: str = Field(default="", max_length=200)
-
-    def decide(self, s: At) -> list[Event]:
-        unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit, "end the battle first")
-        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
@@ -201,17 +172,10 @@ class StartBattle(FsCommand):
                 raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
         if not self.deployments:
             raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
-        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
-        battle_id = s.new_id()
-        events: list[Event] = [
-            BattleStarted(
-                battle_id=battle_id,
-                name=self.battle_name,
-                scenario=self.scenario,
-                sides=tuple(self.motivation),
-                settings={side: {"motivation": level} for side, level in self.motivation.items()},
-            )
-        ]
+        motivation: dict[str, dict[str, JsonValue]] = {side: {"motivation": m} for side, m in self.motivation.items()}
+        begun = started(s, self.battle_name, tuple(self.motivation), motivation, self.scenario)
+        battle_id = begun.battle_id
+        events: list[Event] = [begun]
         campaign_sides = {u.side for u in state.roster.values()}
         strangers = sorted(set(self.motivation) - campaign_sides)
         if strangers:
@@ -261,13 +225,9 @@ class EndBattle(FsCommand):
         return [BattleEnded(battle_id=battle.battle_id, result=self.result, winner=self.winner)]
 
 
-class NextTurn(FsCommand):
+class NextTurn(BaseNextTurn[CampaignState, Tables]):
     name: ClassVar[str] = "fs.turn"
-    rolls: ClassVar[bool] = False
-
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        return [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)]
+    ruleset_prefix: ClassVar[str] = RULESET.prefix
 
 
 class Activate(FsCommand):

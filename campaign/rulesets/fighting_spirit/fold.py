@@ -4,57 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import TypeAdapter
-
 from campaign.rulesets.fighting_spirit import state as fs
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.tables import Sourced, tables_in_force_cache
-from events.envelope import RecordedEvent
+from campaign.rulesets.fold import battle_rows, fold_in_force, unit_rows
+from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
 
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[fs.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
-
-    tables = tables_in_force_cache(base, Tables)
-
-    def apply(state: fs.CampaignState, event: RecordedEvent) -> fs.CampaignState:
-        return fs.apply(state, event, tables(state.overrides))
-
-    def summary(state: fs.CampaignState) -> Summary:
-        return _summary(state, tables(state.overrides))
-
-    return RulesetFold("fighting-spirit", fs.CampaignState, apply, TypeAdapter(fs.CampaignState), summary)
+    return fold_in_force("fighting-spirit", fs.CampaignState, base, Tables, fs.apply, _summary)
 
 
 def _summary(state: fs.CampaignState, tables: Tables) -> Summary:
-    units = []
-    for u in state.roster.values():
+    def columns(u: fs.RosterUnit) -> dict[str, object]:
         record = state.records.get(u.unit_id)
-        units.append(
-            {
-                "unit_id": u.unit_id,
-                "name": u.name,
-                "side": u.side,
-                "quality": u.profile.quality,
-                "men": record.men if record else u.profile.size,
-                "experience": record.experience if record else 0,
-                "battles": len(record.battles) if record else 0,
-                "fatigue": state.fatigue(u.unit_id, tables),
-                "pay_owed": record.pay_owed if record else 0,
-                "paydays_missed": record.paydays_missed if record else 0,
-                "disbanded": u.disbanded,
-            }
-        )
-    battles = [
-        {
-            "battle_id": b.battle_id,
-            "number": b.number,
-            "name": b.name,
-            "result": b.result,
-            "ended": b.ended,
-            "turn": b.turn,
+        return {
+            "quality": u.profile.quality,
+            "men": record.men if record else u.profile.size,
+            "experience": record.experience if record else 0,
+            "battles": len(record.battles) if record else 0,
+            "fatigue": state.fatigue(u.unit_id, tables),
+            "pay_owed": record.pay_owed if record else 0,
+            "paydays_missed": record.paydays_missed if record else 0,
         }
-        for b in sorted(state.battles.values(), key=lambda b: b.number)
-    ]
-    return Summary(sorted(units, key=lambda u: (u["side"], u["name"])), battles, dict(state.treasury), [], state.day)
+
+    units = unit_rows(state.roster.values(), columns)
+    battles = battle_rows(state.battles.values(), lambda b: {"result": b.result, "ended": b.ended, "turn": b.turn})
+    return Summary(units, battles, dict(state.treasury), [], state.day)

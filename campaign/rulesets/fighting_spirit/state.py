@@ -11,6 +11,7 @@ from typing import Any
 
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.tables import Tables
+from campaign.rulesets.state import Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
@@ -18,10 +19,7 @@ RULESET = "fighting-spirit"
 
 
 @dataclass(frozen=True)
-class RosterUnit:
-    unit_id: str
-    name: str
-    side: str
+class RosterUnit(Enlisted):
     profile: UnitProfile
     reports_to: str | None
     disbanded: str | None = None
@@ -117,12 +115,10 @@ class CampaignState:
         return "fresh"
 
     def units(self) -> list[RosterUnit]:
-        """The roster in a fixed order (side, then name): commands that walk it must not depend on how
-        the state was loaded, since a folded state and one read back from storage order dicts differently."""
-        return sorted(self.roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
+        return in_order(self.roster)
 
     def unit_by_name(self, name: str) -> RosterUnit | None:
-        return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
+        return unit_named(self.roster, name)
 
 
 LADDER = ("green", "regular", "veteran")
@@ -237,19 +233,13 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         records = dict(state.records)
         records[p["unit_id"]] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
         return replace(state, roster=roster, records=records)
-    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
-        edited = state.roster[p["unit_id"]]
-        changed = UnitProfile.model_validate({**edited.profile.model_dump(mode="json"), **p["profile"]})
-        return replace(state, roster={**state.roster, edited.unit_id: replace(edited, profile=changed)})
+    if (alike := roster_fact(state, kind, p, RULESET)) is not None:
+        return alike
     if kind == "economy.troops_recruited" and p["unit_id"] in state.records:
         return _joined(state, p["unit_id"], p["men"], p["experience"], tables)
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.records.keys():
         state = _record(state, p["from_unit_id"], men=state.records[p["from_unit_id"]].men - p["men"])
         return _joined(state, p["to_unit_id"], p["men"], p["experience"], tables)
-    if kind == "roster.unit_disbanded" and p["unit_id"] in state.roster:
-        roster = dict(state.roster)
-        roster[p["unit_id"]] = replace(roster[p["unit_id"]], disbanded=p["reason"])
-        return replace(state, roster=roster)
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
@@ -273,8 +263,6 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         return replace(state, conditions={k: v for k, v in conditions.items() if v})
     if kind == "calendar.days_passed":
         return _days(state, p, tables)
-    if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
-        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
     if kind == "battle.started":
         motivation = {side: str(p["settings"].get(side, {}).get("motivation", "medium")) for side in p["sides"]}
         battles = dict(state.battles)

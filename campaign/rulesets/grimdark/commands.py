@@ -12,20 +12,20 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import RULESETS
+from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_new_battle, find_unit, new_unit
+from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.edit import Edit, check_profile
 from campaign.rulesets.grimdark.profile import UnitProfile
-from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
+from campaign.rulesets.grimdark.state import BattleState, CampaignState
 from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
-from events.families.battle import BattleEnded, BattleStarted, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
+from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
-from events.families.roster import UnitMustered
 from events.registry import Event, JsonValue
 
 RULESET = RULESETS["grimdark"]
@@ -41,22 +41,15 @@ class GfCommand(Command[CampaignState, Tables]):
 
 def current_battle(state: CampaignState) -> BattleState:
     """The battle being fought; a clear refusal if there is none."""
-    if state.active_battle is None:
-        raise InvalidInputError("no battle is being fought: start one with `campaign gf battle-start`")
-    return state.battles[state.active_battle]
+    return being_fought(state, RULESET.prefix)
 
 
 def fighting(state: CampaignState, name: str) -> gf.Unit:
     """A unit on the table in the battle being fought, as the rules read it."""
-    battle = current_battle(state)
-    unit = find_unit(state, name)
-    if unit.unit_id not in battle.units:
-        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
-    here = battle.units[unit.unit_id]
-    if here.removed:
-        raise InvalidInputError(f"{unit.name} is no longer on the table ({here.removed})")
-    if here.joined_to is not None:
-        host = state.roster[here.joined_to].name
+    battle, unit = on_table(state, name, RULESET.prefix)
+    joined_to = battle.units[unit.unit_id].joined_to
+    if joined_to is not None:
+        host = state.roster[joined_to].name
         raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {host}'s")
     return state.in_battle(battle, unit.unit_id)
 
@@ -75,55 +68,26 @@ def checked_profile(
     return checked
 
 
-def _off_table(state: CampaignState, unit: RosterUnit) -> None:
-    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-        raise InvalidInputError(f"{unit.name} is in the battle being fought: end the battle first")
-
-
 # -- roster ----------------------------------------------------------------------------------------
 
 
-class Muster(GfCommand):
+class Muster(MusterUnit[CampaignState, Tables]):
     """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
 
     name: ClassVar[str] = "gf.muster"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Field(min_length=1, max_length=100, alias="name")
-    side: str = Field(min_length=1, max_length=100)
-    profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
-        checked = checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile)
-        return [
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
-            )
-        ]
+        return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile))]
 
 
-class Disband(GfCommand):
+class Disband(DisbandUnit[CampaignState, Tables]):
     name: ClassVar[str] = "gf.disband"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Name
-    reason: str = Field(min_length=1, max_length=200)
-
-    def decide(self, s: At) -> list[Event]:
-        unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit)
-        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason)]
 
 
-class Buy(GfCommand):
+class Buy(MusterUnit[CampaignState, Tables]):
     """A unit bought with the side's campaign points (§4.2); no army may grow past the lowest + 250 pts."""
 
     name: ClassVar[str] = "gf.buy"
-    rolls: ClassVar[bool] = False
-
-    unit_name: str = Field(min_length=1, max_length=100, alias="name")
-    side: str = Field(min_length=1, max_length=100)
-    profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -136,9 +100,7 @@ class Buy(GfCommand):
         if problem:
             raise InvalidInputError(problem)
         return [
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
-            ),
+            self.mustered(s, checked),
             FundsChanged(side=self.side, amount=-checked.points, reason=f"bought {self.unit_name}"),
         ]
 
@@ -153,7 +115,7 @@ class Sell(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
-        _off_table(s.state, unit)
+        between_battles(s.state, unit, "end the battle first")
         refund = unit.points * s.tables.number("army.sell_refund_pct") // 100
         return [
             UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
@@ -161,14 +123,11 @@ class Sell(GfCommand):
         ]
 
 
-class Transfer(GfCommand):
+class Transfer(TransferMen[CampaignState, Tables]):
     """Every ruleset's roster has a transfer; Grimdark Future's refuses it."""
 
     name: ClassVar[str] = "gf.transfer"
-    rolls: ClassVar[bool] = False
 
-    from_unit: str = Name
-    to_unit: str = Name
     men: int = Field(ge=1, le=1_000_000)
 
     def decide(self, s: At) -> list[Event]:
@@ -201,19 +160,7 @@ class StartBattle(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
-        if state.active_battle is not None:
-            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
-        if not self.battle_name.strip():
-            raise InvalidInputError("a battle needs a name")
-        deployed: list[RosterUnit] = []
-        for unit_name in self.units:
-            unit = find_unit(state, unit_name)
-            if unit in deployed:
-                raise InvalidInputError(f"{unit.name} is deployed twice")
-            deployed.append(unit)
-        sides = tuple(dict.fromkeys(u.side for u in deployed))
-        if len(sides) < 2:
-            raise InvalidInputError("a battle needs units of two sides at least")
+        deployed, sides = deploying(state, self.battle_name, self.units)
         joined: dict[str, str] = {}
         for joiner_name, unit_name in self.joins.items():
             joiner, unit = find_unit(state, joiner_name), find_unit(state, unit_name)
@@ -230,13 +177,9 @@ class StartBattle(GfCommand):
             if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
                 raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
             joined[joiner.unit_id] = unit.unit_id
-        check_new_battle(self.battle_name, [b.name for b in state.battles.values()])
-        battle_id = s.new_id()
-        events: list[Event] = [
-            BattleStarted(
-                battle_id=battle_id, name=self.battle_name, sides=sides, settings={side: {} for side in sides}
-            )
-        ]
+        begun = started(s, self.battle_name, sides, {side: {} for side in sides})
+        battle_id = begun.battle_id
+        events: list[Event] = [begun]
         hero_adds = tables.number("morale.joined_hero_adds")
         for u in deployed:
             joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]

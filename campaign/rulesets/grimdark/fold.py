@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from pydantic import TypeAdapter
 
+from campaign.rulesets.fold import battle_rows, unit_rows
 from campaign.rulesets.grimdark import state as gf
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
@@ -22,33 +23,20 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[gf.CampaignState]:
 
 
 def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) -> Summary:
-    units = [
-        {
-            "unit_id": u.unit_id,
-            "name": u.name,
-            "side": u.side,
+    units = unit_rows(
+        state.roster.values(),
+        lambda u: {
             "models": u.profile.models,
             "quality": f"{u.profile.quality}+",
             "points": u.points,
             "xp": u.xp,
             "traits": list(u.traits),
             "battles": u.battles,
-            "disbanded": u.disbanded,
-        }
-        for u in state.roster.values()
-    ]
-    battles = [
-        {
-            "battle_id": b.battle_id,
-            "number": b.number,
-            "name": b.name,
-            "round": b.round,
-            "result": b.result,
-            "winner": b.winner,
-            "ended": b.ended,
-        }
-        for b in sorted(state.battles.values(), key=lambda b: b.number)
-    ]
+        },
+    )
+    battles = battle_rows(
+        state.battles.values(), lambda b: {"round": b.round, "result": b.result, "winner": b.winner, "ended": b.ended}
+    )
     careers = [  # a hero's career: its battles, XP, the injuries and other traits it carries
         {
             "pc": u.name,
@@ -63,5 +51,4 @@ def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) ->
         for u in state.roster.values()
         if u.profile.hero
     ]
-    units.sort(key=lambda u: (u["side"], u["name"]))
     return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), 0)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from campaign.rulesets import state as shared
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.rules import Unit
 from campaign.rulesets.tables import Override
@@ -20,10 +21,7 @@ RULESET = "grimdark"
 
 
 @dataclass(frozen=True)
-class RosterUnit:
-    unit_id: str
-    name: str
-    side: str
+class RosterUnit(shared.Enlisted):
     profile: UnitProfile
     xp: int = 0
     traits: tuple[str, ...] = ()
@@ -64,20 +62,11 @@ class UnitInBattle:
 
 
 @dataclass(frozen=True)
-class BattleState:
-    battle_id: str
-    name: str
-    number: int
-    sides: tuple[str, ...]
+class BattleState(shared.OnTable):
     units: Mapping[str, UnitInBattle] = field(default_factory=dict)
-    order: tuple[str, ...] = ()
-    """The units in the order they were deployed (a mapping's order does not survive a JSON snapshot)."""
     round: int = 1
     special: Mapping[str, str] = field(default_factory=dict)
     """Each side's special objective, if the match has them."""
-    ended: bool = False
-    result: str | None = None
-    winner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,10 +80,7 @@ class CampaignState:
     overrides: tuple[Override, ...] = ()
 
     def unit_by_name(self, name: str) -> RosterUnit | None:
-        for unit in self.roster.values():
-            if name in (unit.name, unit.unit_id):
-                return unit
-        return None
+        return shared.unit_named(self.roster, name)
 
     def army_values(self) -> dict[str, int]:
         values: dict[str, int] = {}
@@ -143,19 +129,13 @@ class CampaignState:
         )
 
 
-def _battle(state: CampaignState, battle_id: str, change: Any) -> CampaignState:
-    if battle_id not in state.battles:
-        return state
-    return replace(state, battles={**state.battles, battle_id: change(state.battles[battle_id])})
-
-
 def _unit(state: CampaignState, battle_id: str, unit_id: str, change: Any) -> CampaignState:
     def apply_to(b: BattleState) -> BattleState:
         if unit_id not in b.units:
             return b
         return replace(b, units={**b.units, unit_id: change(b.units[unit_id])})
 
-    return _battle(state, battle_id, apply_to)
+    return shared.change_battle(state, battle_id, apply_to)
 
 
 def _roster(state: CampaignState, unit_id: str, change: Any) -> CampaignState:
@@ -175,14 +155,8 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
     if kind == "roster.unit_mustered":
         unit = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
         return replace(state, roster={**state.roster, p["unit_id"]: unit})
-    if kind == "roster.unit_profile_changed" and p["unit_id"] in state.roster:
-        profile = state.roster[p["unit_id"]].profile
-        changed = UnitProfile.model_validate({**profile.model_dump(mode="json"), **p["profile"]})
-        return _roster(state, p["unit_id"], lambda u: replace(u, profile=changed))
-    if kind == "roster.unit_disbanded":
-        return _roster(state, p["unit_id"], lambda u: replace(u, disbanded=p["reason"]))
-    if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
-        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+    if (alike := shared.roster_fact(state, kind, p, RULESET)) is not None:
+        return alike
     if kind == "economy.funds_changed":
         return replace(state, treasury={**state.treasury, p["side"]: state.treasury.get(p["side"], 0) + p["amount"]})
     if kind == "battle.victory_points":
@@ -202,11 +176,10 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             ),
         )
     if kind == "battle.started":
-        battle = BattleState(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
-        return replace(state, battles={**state.battles, p["battle_id"]: battle}, active_battle=p["battle_id"])
+        return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
         s = p["state"]
-        deployed = UnitInBattle(
+        placed = UnitInBattle(
             p["unit_id"],
             p["side"],
             int(s["start_size"]),
@@ -216,19 +189,15 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
             joined_to=s.get("joined_to"),
             hero_is_model=bool(s.get("hero_is_model", False)),
         )
-        return _battle(
-            state,
-            p["battle_id"],
-            lambda b: replace(b, units={**b.units, p["unit_id"]: deployed}, order=(*b.order, p["unit_id"])),
-        )
+        return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return _battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
     if kind == "battle.wounds_taken":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
     if kind == "morale.shaken_changed":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "special_objectives" and p["battle_id"]:
-        return _battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
     if kind == "battle.unit_removed":
@@ -236,12 +205,6 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
     if kind == "battle.kill_credited":
         kill = (p["victim_id"], p["victim_hero"])
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, kills=(*u.kills, kill)))
-    if kind == "battle.ended" and p["battle_id"] in state.battles:
-        ended = _battle(state, p["battle_id"], lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
-        roster = dict(ended.roster)
-        for unit_id in state.battles[p["battle_id"]].units:
-            if unit_id in roster:
-                roster[unit_id] = replace(roster[unit_id], battles=roster[unit_id].battles + 1)
-        active = None if state.active_battle == p["battle_id"] else state.active_battle
-        return replace(ended, roster=roster, active_battle=active)
+    if kind == "battle.ended":
+        return shared.battle_ended(state, p)
     return state

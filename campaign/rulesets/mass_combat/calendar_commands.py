@@ -6,17 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import Field
 
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import did_you_mean, find_unit
-from campaign.rulesets.decision import decision_events
+from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
 from campaign.rulesets.mass_combat.commands import RULESET, At, McCommand, afford
 from campaign.rulesets.mass_combat.economy import (
+    Payday,
     magic_healing_reaches,
     monthly_pay,
     payday,
@@ -26,12 +27,31 @@ from campaign.rulesets.mass_combat.economy import (
 from campaign.rulesets.mass_combat.lasting import loot
 from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
 from campaign.rulesets.mass_combat.tables import Tables
-from events.dice import parse
+from events.dice import Roll, parse
 from events.errors import InvalidInputError
 from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled
-from events.families.rules import RuleApplied
 from events.registry import Event
+
+
+def _payday(
+    unit: mc_state.Unit, pct: int, month: int, result: Payday, text: str, rolls: tuple[Roll, ...] = (), **more: str
+) -> Decision:
+    """A unit's payday (§2.11): the pay settled, then its record (the order every log holds)."""
+    settled = PaySettled(
+        unit_id=unit.unit_id,
+        month=month,
+        due=result.due,
+        paid=result.paid,
+        penalty=result.state.penalty,
+        paid_streak=result.state.paid_streak,
+        bonus_morale=result.bonus_morale,
+        owed=result.state.owed,
+        unpaid_days=result.state.unpaid_days,
+    )
+    outcome = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty, **more}
+    inputs = {"pay_pct": pct, "month": month}
+    return Decision("payday", "§2.11", unit.unit_id, inputs, outcome, text, rolls=rolls, leading=(settled,))
 
 
 class Funds(McCommand):
@@ -45,16 +65,11 @@ class Funds(McCommand):
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        side = self.side
-        amount = self.amount
-        reason = self.reason
-        state = s.state
-        if not reason.strip():
+        if not self.reason.strip():
             raise InvalidInputError("say what the money is for")
-        if amount < 0:
-            afford(state, side, -amount, reason)
-        event = FundsChanged(side=side, amount=amount, reason=reason)
-        return [event]
+        if self.amount < 0:
+            afford(s.state, self.side, -self.amount, self.reason)
+        return [FundsChanged(side=self.side, amount=self.amount, reason=self.reason)]
 
 
 class MonthEnd(McCommand):
@@ -66,11 +81,9 @@ class MonthEnd(McCommand):
     pay_pct: dict[str, int]
 
     def decide(self, s: At) -> list[Event]:
-        pay_pct = self.pay_pct
-        dice = s.dice
         state, tables = s.state, s.tables
         units = [u for u in state.units() if not u.disbanded and u.profile.men > 0]
-        for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
+        for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
             mine = [u for u in units if u.side == side]
             if not mine:
                 raise InvalidInputError(f"{side!r} has no units to pay")
@@ -80,54 +93,30 @@ class MonthEnd(McCommand):
             afford(state, side, owed, f"month {state.month} upkeep and pay")
 
         events: list[Event] = []
-        for side, pct in sorted(pay_pct.items()):  # a fixed order, however the mapping arrived
+        for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
             spent = 0
+            decided: list[Decision] = []
             for u in (u for u in units if u.side == side):
                 charge = upkeep(tables, u.profile)
                 result = payday(tables, u.profile, u.pay, pct, day=state.day)
                 spent += charge + result.paid
-                events.append(
-                    PaySettled(
-                        unit_id=u.unit_id,
-                        month=state.month,
-                        due=result.due,
-                        paid=result.paid,
-                        penalty=result.state.penalty,
-                        paid_streak=result.state.paid_streak,
-                        bonus_morale=result.bonus_morale,
-                        owed=result.state.owed,
-                        unpaid_days=result.state.unpaid_days,
-                    )
-                )
-                rolls = []
                 text = f"{u.name}: upkeep ${charge}; {result.explanation}"
-                outcome: dict[str, Any] = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty}
-                if result.morale_roll_needed:
-                    morale = (
-                        base_morale(tables, u.profile.quality, irregular=u.profile.irregular)
-                        + (leadership_modifier(tables, u.profile.leader_leadership))
-                        + state.campaign_morale(replace(u, pay=result.state), tables, set())
-                    )
-                    roll = dice.roll(parse("3d"), f"Morale roll for missed pay, {u.name}")
-                    rolls.append(roll)
-                    made = roll.total <= morale
-                    outcome["morale_roll"] = "made" if made else "failed"
-                    text += f"; Morale roll {roll.total} vs {morale} → " + (
-                        "the men grumble but stay" if made else "failed: trouble of the game master's choosing"
-                    )
-                events.append(
-                    RuleApplied(
-                        ruleset=RULESET.name,
-                        ruleset_version=RULESET.version,
-                        rule="payday",
-                        clause="RULES.md §2.11",
-                        unit_id=u.unit_id,
-                        inputs={"pay_pct": pct, "month": state.month},
-                        dice=tuple(r.roll_index for r in rolls),
-                        outcome=outcome,
-                        explanation=text,
-                    )
+                if not result.morale_roll_needed:
+                    decided.append(_payday(u, pct, state.month, result, text))
+                    continue
+                morale = (
+                    base_morale(tables, u.profile.quality, irregular=u.profile.irregular)
+                    + (leadership_modifier(tables, u.profile.leader_leadership))
+                    + state.campaign_morale(replace(u, pay=result.state), tables, set())
                 )
+                roll = s.dice.roll(parse("3d"), f"Morale roll for missed pay, {u.name}")
+                made = roll.total <= morale
+                text += f"; Morale roll {roll.total} vs {morale} → " + (
+                    "the men grumble but stay" if made else "failed: trouble of the game master's choosing"
+                )
+                roll_outcome = "made" if made else "failed"
+                decided.append(_payday(u, pct, state.month, result, text, (roll,), morale_roll=roll_outcome))
+            events.extend(decision_events(decided, None, RULESET))
             if spent:
                 events.append(FundsChanged(side=side, amount=-spent, reason=f"month {state.month} upkeep and pay"))
         events.append(MonthEnded(month=state.month))
@@ -143,39 +132,17 @@ class Pay(McCommand):
     pay_pct: int = Field(default=100, ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
-        unit_name = self.unit_name
-        pay_pct = self.pay_pct
-        state, tables = s.state, s.tables
-        unit = find_unit(state, unit_name)
+        state, pay_pct = s.state, self.pay_pct
+        unit = find_unit(state, self.unit_name)
         if pay_pct <= 0:
             raise InvalidInputError("paying a unit means paying it something: use month-end with 0 for a missed payday")
-        result = payday(tables, unit.profile, unit.pay, pay_pct, day=state.day, on_payday=False)
+        result = payday(s.tables, unit.profile, unit.pay, pay_pct, day=state.day, on_payday=False)
         afford(state, unit.side, result.paid, f"paying {unit.name}")
-        events: list[Event] = [
-            PaySettled(
-                unit_id=unit.unit_id,
-                month=state.month,
-                due=result.due,
-                paid=result.paid,
-                penalty=result.state.penalty,
-                paid_streak=result.state.paid_streak,
-                bonus_morale=result.bonus_morale,
-                owed=result.state.owed,
-                unpaid_days=result.state.unpaid_days,
-            ),
-            RuleApplied(
-                ruleset=RULESET.name,
-                ruleset_version=RULESET.version,
-                rule="payday",
-                clause="RULES.md §2.11",
-                unit_id=unit.unit_id,
-                inputs={"pay_pct": pay_pct, "month": state.month},
-                outcome={"due": result.due, "paid": result.paid, "penalty": result.state.penalty},
-                explanation=f"{unit.name}: {result.explanation}",
-            ),
+        paid = _payday(unit, pay_pct, state.month, result, f"{unit.name}: {result.explanation}")
+        return [
+            *decision_events([paid], None, RULESET),
             FundsChanged(side=unit.side, amount=-result.paid, reason=f"pay for {unit.name}"),
         ]
-        return events
 
 
 class Days(McCommand):
@@ -255,34 +222,29 @@ class Treason(McCommand):
     unit_name: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        unit_name = self.unit_name
-        dice = s.dice
         state, tables = s.state, s.tables
-        unit = find_unit(state, unit_name)
+        unit = find_unit(state, self.unit_name)
         morale = (
             base_morale(tables, unit.profile.quality, irregular=unit.profile.irregular)
             + leadership_modifier(tables, unit.profile.leader_leadership)
             + state.campaign_morale(unit, tables, set())
         )
 
-        roll = dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}")
+        roll = s.dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}")
         made = roll.total <= morale
         value = tables.number("treason.success" if made else "treason.fail")
-        return [
-            RuleApplied(
-                ruleset=RULESET.name,
-                ruleset_version=RULESET.version,
-                rule="treason",
-                clause="RULES.md §2.11",
-                unit_id=unit.unit_id,
-                inputs={"morale": morale},
-                dice=(roll.roll_index,),
-                outcome={"made": made, "modifier": value},
-                explanation=f"{unit.name} hears of treason: Morale {morale}, rolled {roll.total} → "
-                + ("angry and steadfast, +1" if made else "shaken, −1"),
-            ),
-            MoraleModifierSet(name="treason", value=value, unit_id=unit.unit_id, until="clear_victory"),
-        ]
+        treason = Decision(
+            "treason",
+            "§2.11",
+            unit.unit_id,
+            {"morale": morale},
+            {"made": made, "modifier": value},
+            f"{unit.name} hears of treason: Morale {morale}, rolled {roll.total} → "
+            + ("angry and steadfast, +1" if made else "shaken, −1"),
+            (MoraleModifierSet(name="treason", value=value, unit_id=unit.unit_id, until="clear_victory"),),
+            (roll,),
+        )
+        return decision_events([treason], None, RULESET)
 
 
 COMMANDS: tuple[type[Command[mc_state.CampaignState, Tables]], ...] = (Funds, MonthEnd, Pay, Days, Loot, Treason)

@@ -12,7 +12,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, new_unit
-from campaign.rulesets.decision import decision_events, problems
+from campaign.rulesets.decision import Decision, decision_events, problems
 from campaign.rulesets.mass_combat import battle as mc_battle
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import (
@@ -40,7 +40,6 @@ from events.families.battle import BattleStarted
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecruited, UnitDisbanded
 from events.families.roster import MenTransferred, UnitMustered, UnitProfileChanged, UnitQualityChanged
-from events.families.rules import RuleApplied
 from events.registry import Event, JsonValue, registry
 
 RULESET = RULESETS["mass-combat"]
@@ -75,6 +74,16 @@ def _roll_quality(
         quality = quality_from_roll(tables, roll.total)
         if not needs_reroll(tables, quality, new_unit=new_unit, replacements=replacements):
             return quality, rolls
+
+
+def _checked_profile(s: At, name: str, side: str, profile: Mapping[str, JsonValue]) -> UnitProfile:
+    """A new unit's profile, its experience settled from its quality where not given (R2-12)."""
+    return new_unit(s.state, name, side, UnitProfile, settle_experience(s.tables, profile), "Mass Combat")
+
+
+def _troop_quality(inputs: Mapping[str, JsonValue], quality: str, rolls: Sequence[Roll], text: str) -> Decision:
+    """The record of a quality rolled on the 3d table (§2.3)."""
+    return Decision("troop_quality", "§2.3", None, inputs, {"quality": quality}, text, rolls=tuple(rolls))
 
 
 def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
@@ -124,14 +133,13 @@ class Muster(McCommand):
     profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
-        name = self.unit_name
-        side = self.side
-        profile = self.profile
-        state, tables = s.state, s.tables
-        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
-        troop_strength(tables, checked)  # refuses unknown weapons before anything is appended
-        event = UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=checked.model_dump(mode="json"))
-        return [event]
+        checked = _checked_profile(s, self.unit_name, self.side, self.profile)
+        troop_strength(s.tables, checked)  # refuses unknown weapons before anything is appended
+        return [
+            UnitMustered(
+                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
+            )
+        ]
 
 
 class Battle(McCommand):
@@ -146,23 +154,20 @@ class Battle(McCommand):
     final_day: bool = Field(default=True)
 
     def decide(self, s: At) -> list[Event]:
-        setup = self.setup
         battle_id = self.battle_id
-        final_day = self.final_day
-        dice = s.dice
         state, tables = s.state, s.tables
         if battle_id is None:
             if state.open_battle is not None:
                 raise InvalidInputError("a battle is still being fought over several days: continue it with its id")
-            check_new_battle(setup.name, [b.name for b in state.battles.values()])
+            check_new_battle(self.setup.name, [b.name for b in state.battles.values()])
             battle_id = s.new_id()
         else:  # its id, or (as a person types it) its name or number
             going = state.battle_named(battle_id)
             if going is None or going.battle_id != state.open_battle:
                 raise InvalidInputError(f"no battle {battle_id!r} is being fought")
             battle_id = going.battle_id
-        sides = {s.name for s in setup.sides}
-        for listed in (u.unit for side in setup.sides for u in side.units):
+        sides = {s.name for s in self.setup.sides}
+        for listed in (u.unit for side in self.setup.sides for u in side.units):
             known = state.unit_by_name(listed)
             if known is not None and known.disbanded:
                 raise InvalidInputError(f"{known.name} is no longer in service ({known.disbanded})")
@@ -180,34 +185,31 @@ class Battle(McCommand):
 
         started = BattleStarted(
             battle_id=battle_id,
-            name=setup.name,
-            scenario=f"day {setup.day}",
-            sides=tuple(s.name for s in setup.sides),
-            settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in setup.sides},
+            name=self.setup.name,
+            scenario=f"day {self.setup.day}",
+            sides=tuple(s.name for s in self.setup.sides),
+            settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in self.setup.sides},
         )
-        decisions = mc_battle.resolve_battle(tables, setup, roster, battle_id, dice)
+        decisions = mc_battle.resolve_battle(tables, self.setup, roster, battle_id, s.dice)
         # The whole set-up goes in the log: any battle day can be re-run on its recorded dice.
-        record = RuleApplied(
-            ruleset=RULESET.name,
-            ruleset_version=RULESET.version,
-            rule="battle_day",
-            clause="RULES.md §2.8–2.12",
-            battle_id=battle_id,
-            inputs={
-                "setup": setup.model_dump(mode="json"),
-                "final_day": final_day,
+        day = Decision(
+            "battle_day",
+            "§2.8–2.12",
+            None,
+            {
+                "setup": self.setup.model_dump(mode="json"),
+                "final_day": self.final_day,
                 "roster": {n: _army_json(u) for n, u in roster.items()},
             },
-            outcome={"decisions": len(decisions)},
-            explanation=f"{setup.name}, day {setup.day}: {len(decisions)} steps resolved",
+            {"decisions": len(decisions)},
+            f"{self.setup.name}, day {self.setup.day}: {len(decisions)} steps resolved",
+            leading=(started,),
         )
         events = [
-            started,
-            record,
-            *decision_events(decisions, battle_id, RULESET),
-            *lasting_effects(tables, decisions, setup, final_day),
+            *decision_events([day, *decisions], battle_id, RULESET),
+            *lasting_effects(tables, decisions, self.setup, self.final_day),
         ]
-        if not final_day:
+        if not self.final_day:
             events = [
                 e.model_copy(update={"result": "continues", "winner": None}) if e.event_name == "battle.ended" else e
                 for e in events
@@ -228,40 +230,34 @@ class Raise(McCommand):
     random_quality: bool = Field(default=False)
 
     def decide(self, s: At) -> list[Event]:
-        name = self.unit_name
-        side = self.side
-        profile = self.profile
-        pay = self.pay
-        random_quality = self.random_quality
-        dice = s.dice
-        state, tables = s.state, s.tables
-        checked = new_unit(state, name, side, UnitProfile, settle_experience(tables, profile), "Mass Combat")  # R2-12
-        cost = recruitment_cost(tables, checked) * checked.men if pay else 0
-        if pay:
-            afford(state, side, cost, f"raising {name}")
+        tables = s.tables
+        checked = _checked_profile(s, self.unit_name, self.side, self.profile)
+        cost = recruitment_cost(tables, checked) * checked.men if self.pay else 0
+        if self.pay:
+            afford(s.state, self.side, cost, f"raising {self.unit_name}")
 
         final = checked
-        events: list[Event] = []
-        if random_quality:
-            quality, rolls = _roll_quality(tables, dice, f"troop quality of {name}", new_unit=True, replacements=0)
+        decided: list[Decision] = []
+        if self.random_quality:
+            quality, rolls = _roll_quality(
+                tables, s.dice, f"troop quality of {self.unit_name}", new_unit=True, replacements=0
+            )
             experience = tables.number(f"quality.{quality}.experience_from")
             final = checked.model_copy(update={"quality": quality, "experience": experience})
-            events.append(
-                RuleApplied(
-                    ruleset=RULESET.name,
-                    ruleset_version=RULESET.version,
-                    rule="troop_quality",
-                    clause="RULES.md §2.3",
-                    inputs={"unit": name},
-                    dice=tuple(r.roll_index for r in rolls),
-                    outcome={"quality": quality},
-                    explanation=f"{name} quality: 3d rolled {', '.join(str(r.total) for r in rolls)} → {quality}"
-                    + (" (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""),
-                )
-            )
-        events.append(UnitMustered(unit_id=s.new_id(), name=name, side=side, profile=final.model_dump(mode="json")))
+            rolled = ", ".join(str(r.total) for r in rolls)
+            rerolled = " (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""
+            text = f"{self.unit_name} quality: 3d rolled {rolled} → {quality}{rerolled}"
+            decided.append(_troop_quality({"unit": self.unit_name}, quality, rolls, text))
+        events = [
+            *decision_events(decided, None, RULESET),
+            UnitMustered(
+                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=final.model_dump(mode="json")
+            ),
+        ]
         if cost:
-            events.append(FundsChanged(side=side, amount=-cost, reason=f"raising {name}: {checked.men} men"))
+            events.append(
+                FundsChanged(side=self.side, amount=-cost, reason=f"raising {self.unit_name}: {checked.men} men")
+            )
         return events
 
 
@@ -277,44 +273,28 @@ class Recruit(McCommand):
     pay: bool = Field(default=True)
 
     def decide(self, s: At) -> list[Event]:
-        unit_name = self.unit_name
-        men = self.men
-        quality = self.quality
-        pay = self.pay
-        dice = s.dice
-        state, tables = s.state, s.tables
-        unit = find_unit(state, unit_name)
-        if men <= 0:
+        tables = s.tables
+        unit = find_unit(s.state, self.unit_name)
+        if self.men <= 0:
             raise InvalidInputError("recruit at least one man")
-        if quality is not None and quality not in QUALITIES:
+        if self.quality is not None and self.quality not in QUALITIES:
             raise InvalidInputError(f"quality must be one of {', '.join(QUALITIES)}")
-        cost = recruitment_cost(tables, unit.profile) * men if pay else 0
-        if pay:
-            afford(state, unit.side, cost, f"{men} recruits for {unit.name}")
+        cost = recruitment_cost(tables, unit.profile) * self.men if self.pay else 0
+        what = f"{self.men} recruits for {unit.name}"
+        if self.pay:
+            afford(s.state, unit.side, cost, what)
 
-        chosen = quality
-        events: list[Event] = []
+        chosen = self.quality
+        decided: list[Decision] = []
         if chosen is None:
-            chosen, rolls = _roll_quality(
-                tables, dice, f"quality of {men} recruits for {unit.name}", new_unit=False, replacements=men
-            )
-            events.append(
-                RuleApplied(
-                    ruleset=RULESET.name,
-                    ruleset_version=RULESET.version,
-                    rule="troop_quality",
-                    clause="RULES.md §2.3",
-                    inputs={"unit": unit.name, "men": men},
-                    dice=tuple(r.roll_index for r in rolls),
-                    outcome={"quality": chosen},
-                    explanation=f"{men} recruits for {unit.name}: 3d → {chosen}",
-                )
+            chosen, rolls = _roll_quality(tables, s.dice, f"quality of {what}", new_unit=False, replacements=self.men)
+            decided.append(
+                _troop_quality({"unit": unit.name, "men": self.men}, chosen, rolls, f"{what}: 3d → {chosen}")
             )
         experience = tables.number(f"quality.{chosen}.experience_from")
-        events.append(TroopsRecruited(unit_id=unit.unit_id, men=men, quality=chosen, experience=experience, cost=cost))
-        if cost:
-            events.append(FundsChanged(side=unit.side, amount=-cost, reason=f"{men} recruits for {unit.name}"))
-        return events
+        joined = TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality=chosen, experience=experience, cost=cost)
+        paid = [FundsChanged(side=unit.side, amount=-cost, reason=what)] if cost else []
+        return [*decision_events(decided, None, RULESET), joined, *paid]
 
 
 class Morale(McCommand):
@@ -330,19 +310,12 @@ class Morale(McCommand):
     until: str = Field(default="removed", max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        name = self.label
-        value = self.value
-        unit = self.unit
-        side = self.side
-        until = self.until
-        state = s.state
-        if (unit is None) == (side is None):
+        if (self.unit is None) == (self.side is None):
             raise InvalidInputError("a Morale modifier is for one unit (--unit) or a whole side (--side)")
-        if until not in ("removed", "clear_victory", "year_end", "month_end"):
+        if self.until not in ("removed", "clear_victory", "year_end", "month_end"):
             raise InvalidInputError("until: removed, clear_victory, year_end or month_end")
-        unit_id = find_unit(state, unit).unit_id if unit else None
-        event = MoraleModifierSet(name=name, value=value, unit_id=unit_id, side=side, until=until)
-        return [event]
+        unit_id = find_unit(s.state, self.unit).unit_id if self.unit else None
+        return [MoraleModifierSet(name=self.label, value=self.value, unit_id=unit_id, side=self.side, until=self.until)]
 
 
 class Commander(McCommand):
@@ -356,44 +329,35 @@ class Commander(McCommand):
     npc: bool = Field(default=False)
 
     def decide(self, s: At) -> list[Event]:
-        unit_name = self.unit_name
-        leadership = self.leadership
-        npc = self.npc
-        dice = s.dice
-        state, tables = s.state, s.tables
-        unit = find_unit(state, unit_name)
-        if leadership is not None and not 1 <= leadership <= 30:
+        unit = find_unit(s.state, self.unit_name)
+        if self.leadership is not None and not 1 <= self.leadership <= 30:
             raise InvalidInputError("Leadership is a skill level from 1 to 30")
 
-        events: list[Event] = []
-        skill = leadership
-        if skill is None and npc:
-            roll = dice.roll(parse("3d"), f"experience of {unit.name}'s new commander")
-            level, skill = commander_skill(tables, roll.total)
-            events.append(
-                RuleApplied(
-                    ruleset=RULESET.name,
-                    ruleset_version=RULESET.version,
-                    rule="commander_experience",
-                    clause="RULES.md §2.5",
-                    unit_id=unit.unit_id,
-                    inputs={},
-                    dice=(roll.roll_index,),
-                    outcome={"experience": level, "leadership": skill},
-                    explanation=f"{unit.name}'s new commander: 3d {roll.total} → {level}, Leadership {skill}",
+        decided: list[Decision] = []
+        skill = self.leadership
+        if skill is None and self.npc:
+            roll = s.dice.roll(parse("3d"), f"experience of {unit.name}'s new commander")
+            level, skill = commander_skill(s.tables, roll.total)
+            decided.append(
+                Decision(
+                    "commander_experience",
+                    "§2.5",
+                    unit.unit_id,
+                    {},
+                    {"experience": level, "leadership": skill},
+                    f"{unit.name}'s new commander: 3d {roll.total} → {level}, Leadership {skill}",
+                    rolls=(roll,),
                 )
             )
         quality = quality_step_down(unit.profile.quality)
-        events.append(
-            UnitQualityChanged(
-                unit_id=unit.unit_id,
-                quality=quality,
-                experience=unit.profile.experience,
-                leader_leadership=skill,
-                reason=f"new commander: {unit.profile.quality} → {quality}",
-            )
+        changed = UnitQualityChanged(
+            unit_id=unit.unit_id,
+            quality=quality,
+            experience=unit.profile.experience,
+            leader_leadership=skill,
+            reason=f"new commander: {unit.profile.quality} → {quality}",
         )
-        return events
+        return [*decision_events(decided, None, RULESET), changed]
 
 
 class Train(McCommand):
@@ -438,12 +402,8 @@ class Disband(McCommand):
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        unit_name = self.unit_name
-        reason = self.reason
-        state = s.state
-        unit = find_unit(state, unit_name)
-        event = UnitDisbanded(unit_id=unit.unit_id, reason=reason or "disbanded")
-        return [event]
+        unit = find_unit(s.state, self.unit_name)
+        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 
 class Transfer(McCommand):
@@ -457,21 +417,21 @@ class Transfer(McCommand):
     men: int = Field(ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
-        from_unit = self.from_unit
-        to_unit = self.to_unit
-        men = self.men
-        state = s.state
-        giver, receiver = find_unit(state, from_unit), find_unit(state, to_unit)
-        check_transfer(giver, receiver, men, giver.fit, "fit men")
+        giver, receiver = find_unit(s.state, self.from_unit), find_unit(s.state, self.to_unit)
+        check_transfer(giver, receiver, self.men, giver.fit, "fit men")
         if giver.profile.troop_type != receiver.profile.troop_type:
             raise InvalidInputError(
                 f"{giver.name} are {giver.profile.troop_type or 'custom troops'} and {receiver.name} "
                 f"{receiver.profile.troop_type or 'custom troops'}: men move only between units of one troop type"
             )
-        event = MenTransferred(
-            from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=men, experience=giver.profile.experience
-        )
-        return [event]
+        return [
+            MenTransferred(
+                from_unit_id=giver.unit_id,
+                to_unit_id=receiver.unit_id,
+                men=self.men,
+                experience=giver.profile.experience,
+            )
+        ]
 
 
 class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):

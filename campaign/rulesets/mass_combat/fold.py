@@ -4,36 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import TypeAdapter
-
+from campaign.rulesets.fold import battle_rows, fold_in_force, unit_rows
 from campaign.rulesets.mass_combat import state as mc
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
-from campaign.rulesets.tables import Sourced, tables_in_force_cache
-from events.envelope import RecordedEvent
+from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
 
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
-
-    tables = tables_in_force_cache(base, Tables)
-
-    def apply(state: mc.CampaignState, event: RecordedEvent) -> mc.CampaignState:
-        return mc.apply(state, event, tables(state.overrides))
-
-    def summary(state: mc.CampaignState) -> Summary:
-        return _summary(state, tables(state.overrides))
-
-    return RulesetFold("mass-combat", mc.CampaignState, apply, TypeAdapter(mc.CampaignState), summary)
+    return fold_in_force("mass-combat", mc.CampaignState, base, Tables, mc.apply, _summary)
 
 
 def _summary(state: mc.CampaignState, tables: Tables) -> Summary:
-    units = [
-        {
-            "unit_id": u.unit_id,
-            "name": u.name,
-            "side": u.side,
+    units = unit_rows(
+        state.roster.values(),
+        lambda u: {
             "quality": u.profile.quality,
             "men": u.profile.men,
             "wounded": u.wounded,
@@ -42,21 +29,9 @@ def _summary(state: mc.CampaignState, tables: Tables) -> Summary:
             "ts": troop_strength(tables, u.profile, men=u.fit).total,
             "campaign_morale": state.campaign_morale(u, tables, set()),
             "pay_penalty": u.pay.penalty,
-            "disbanded": u.disbanded,
-        }
-        for u in state.roster.values()
-    ]
-    battles = [
-        {
-            "battle_id": b.battle_id,
-            "number": b.number,
-            "name": b.name,
-            "day": b.day,
-            "result": b.result,
-            "winner": b.winner,
-        }
-        for b in sorted(state.battles.values(), key=lambda b: b.number)
-    ]
+        },
+    )
+    battles = battle_rows(state.battles.values(), lambda b: {"day": b.day, "result": b.result, "winner": b.winner})
     careers = [
         {
             "pc": c.pc,
@@ -68,5 +43,4 @@ def _summary(state: mc.CampaignState, tables: Tables) -> Summary:
         }
         for c in state.careers.values()
     ]
-    units.sort(key=lambda u: (u["side"], u["name"]))
     return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), state.day)

@@ -14,6 +14,7 @@ from campaign.rulesets.mass_combat.economy import PayState, after_unpaid_days, a
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import exempt_from_morale, quality_for_experience
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.state import Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
@@ -29,10 +30,7 @@ class Modifier:
 
 
 @dataclass(frozen=True)
-class Unit:
-    unit_id: str
-    name: str
-    side: str
+class Unit(Enlisted):
     profile: UnitProfile
     """``profile.men`` is the men alive; ``wounded`` of them are out until they return."""
     wounded: int = 0
@@ -99,12 +97,10 @@ class CampaignState:
         return career.permanent_reputation + sum(c for c, until in career.temporary_reputation if until > self.day)
 
     def units(self) -> list[Unit]:
-        """The roster in a fixed order (side, then name): commands that walk it must not depend on how
-        the state was loaded, since a folded state and one read back from storage order dicts differently."""
-        return sorted(self.roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
+        return in_order(self.roster)
 
     def unit_by_name(self, name: str) -> Unit | None:
-        return next((u for u in self.roster.values() if name in (u.name, u.unit_id)), None)
+        return unit_named(self.roster, name)
 
     def battle_named(self, name: str) -> BattleRecord | None:
         """A battle by its id, its name or its number (the latest of that name)."""
@@ -170,13 +166,8 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         if p.get("leader_leadership") is not None:
             update["leader_leadership"] = p["leader_leadership"]
         return _set_unit(state, replace(unit, profile=unit.profile.model_copy(update=update)))
-    if kind == "roster.unit_profile_changed" and unit is not None:
-        changed = UnitProfile.model_validate({**unit.profile.model_dump(mode="json"), **p["profile"]})
-        return _set_unit(state, replace(unit, profile=changed))
-    if kind == "roster.unit_disbanded" and unit is not None:
-        return _set_unit(state, replace(unit, disbanded=p["reason"]))
-    if kind == "rules.table_overridden" and p["ruleset"] == RULESET:
-        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+    if (alike := roster_fact(state, kind, p, RULESET)) is not None:
+        return alike
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]

@@ -1,0 +1,139 @@
+"""What the commands of the rulesets played turn by turn on a table share (five grades, disorder markers, Grimdark
+Future): the battle being fought, a unit still on its table, what waits until it ends, the units a new battle
+deploys, the next turn, a unit disbanded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from pydantic import Field
+
+from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.common import NAME_MAX, Roster, check_new_battle, find_unit
+from campaign.rulesets.state import Listed
+from events.errors import InvalidInputError
+from events.families.battle import BattleStarted, TurnBegan
+from events.families.economy import UnitDisbanded
+from events.registry import Event, JsonValue
+
+S = TypeVar("S")
+T = TypeVar("T")
+
+
+class _Placed(Protocol):
+    @property
+    def removed(self) -> str | None: ...
+
+
+P_co = TypeVar("P_co", bound=_Placed, covariant=True)
+
+
+class _Table(Protocol[P_co]):
+    @property
+    def battle_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def units(self) -> Mapping[str, P_co]: ...
+
+
+U_co = TypeVar("U_co", bound=Listed, covariant=True)
+B_co = TypeVar("B_co", bound=_Table[Any], covariant=True)
+U = TypeVar("U", bound=Listed)
+B = TypeVar("B", bound=_Table[Any])
+
+
+class Fighting(Roster[U_co], Protocol[U_co, B_co]):
+    @property
+    def active_battle(self) -> str | None: ...
+    @property
+    def battles(self) -> Mapping[str, B_co]: ...
+
+
+F = TypeVar("F", bound=Fighting[Any, Any])
+
+
+def being_fought(state: Fighting[Any, B], prefix: str) -> B:
+    """The battle being fought; a clear refusal if there is none (``prefix``: the ruleset's command group)."""
+    if state.active_battle is None:
+        raise InvalidInputError(f"no battle is being fought: start one with `campaign {prefix} battle-start`")
+    return state.battles[state.active_battle]
+
+
+def on_table(state: Fighting[U, B], name: str, prefix: str) -> tuple[B, U]:
+    """The battle being fought and the roster unit ``name``, which must still be on its table."""
+    battle = being_fought(state, prefix)
+    unit = find_unit(state, name)
+    if unit.unit_id not in battle.units:
+        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
+    removed = battle.units[unit.unit_id].removed
+    if removed:
+        raise InvalidInputError(f"{unit.name} is no longer on the table ({removed})")
+    return battle, unit
+
+
+def started(
+    s: Situation[F, Any],
+    name: str,
+    sides: tuple[str, ...],
+    settings: dict[str, dict[str, JsonValue]],
+    scenario: str = "",
+) -> BattleStarted:
+    """A new battle, under a name no battle of the campaign had, with a fresh id."""
+    check_new_battle(name, [b.name for b in s.state.battles.values()])
+    return BattleStarted(battle_id=s.new_id(), name=name, scenario=scenario, sides=sides, settings=settings)
+
+
+def between_battles(state: Fighting[Any, Any], unit: Listed, why: str) -> None:
+    """Refuse what only happens between battles (``why``) to a unit in the battle being fought."""
+    if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
+        raise InvalidInputError(f"{unit.name} is in the battle being fought: {why}")
+
+
+def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -> tuple[list[U], tuple[str, ...]]:
+    """The units a new battle deploys, each once, and its sides (two at least, in the order they come); refused
+    while another battle is being fought."""
+    if state.active_battle is not None:
+        raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+    if not battle_name.strip():
+        raise InvalidInputError("a battle needs a name")
+    deployed: list[U] = []
+    for unit_name in names:
+        unit = find_unit(state, unit_name)
+        if unit in deployed:
+            raise InvalidInputError(f"{unit.name} is deployed twice")
+        deployed.append(unit)
+    sides = tuple(dict.fromkeys(u.side for u in deployed))
+    if len(sides) < 2:
+        raise InvalidInputError("a battle needs units of two sides at least")
+    return deployed, sides
+
+
+class DisbandUnit(Command[S, T]):
+    """A unit leaves the campaign between battles: it fights no more (its record stays). Each ruleset subclasses
+    it under its own name (``dis.disband``)."""
+
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Field(min_length=1, max_length=NAME_MAX)
+    reason: str = Field(min_length=1, max_length=200)
+
+    def decide(self, s: Situation[S, T]) -> list[Event]:
+        fighting: Any = s.state  # a state of a ruleset played turn by turn
+        unit = find_unit(fighting, self.unit_name)
+        between_battles(fighting, unit, "end the battle first")
+        return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
+
+
+class NextTurn(Command[S, T]):
+    """The battle being fought moves on to its next turn. Each ruleset whose battles count turns subclasses it
+    under its own name (``dis.turn``)."""
+
+    rolls: ClassVar[bool] = False
+    ruleset_prefix: ClassVar[str]
+
+    def decide(self, s: Situation[S, T]) -> list[Event]:
+        fighting: Any = s.state  # a state of a ruleset played turn by turn
+        battle = being_fought(fighting, self.ruleset_prefix)
+        return [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)]

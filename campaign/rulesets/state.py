@@ -1,0 +1,151 @@
+"""What every ruleset's campaign state shares, and the facts each of their folds applies alike.
+
+A unit on the roster is known by its id, name and side under every ruleset; a unit's profile edited, a unit
+disbanded and a house rule are folded the same way whatever the ruleset. Disorder markers and Grimdark Future
+also keep a battle on the table alike: its sides, the units deployed in order, and its end.
+
+Pure, as the folds that call it: no clock, no I/O, only the recorded facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from campaign.rulesets.tables import Override
+
+
+@dataclass(frozen=True)
+class Enlisted:
+    """A unit on a campaign's roster, as every ruleset knows it (each adds its profile and its record)."""
+
+    unit_id: str
+    name: str
+    side: str
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Listed(Named, Protocol):
+    """A unit on the roster as the commands and views of every ruleset read it: a name to find it by, a side."""
+
+    @property
+    def unit_id(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def disbanded(self) -> str | None: ...
+
+
+class Numbered(Named, Protocol):
+    """A battle as every ruleset's views list it: by its id, its number in the campaign and its name."""
+
+    @property
+    def battle_id(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class OnTable:
+    """A battle as the rulesets that play it turn by turn know it: its place in the campaign and its sides."""
+
+    battle_id: str
+    name: str
+    number: int
+    """Its place in the campaign's battles (1, 2, …): a mapping's order does not survive a JSON snapshot."""
+    sides: tuple[str, ...]
+    order: tuple[str, ...] = ()
+    """The units in the order they were deployed (for the same reason)."""
+    ended: bool = False
+    result: str | None = None
+    winner: str | None = None
+
+
+E = TypeVar("E", bound=Enlisted)
+S = TypeVar("S")
+
+
+def unit_named(roster: Mapping[str, E], name: str) -> E | None:
+    """The roster unit whose name or id is exactly ``name``."""
+    return next((u for u in roster.values() if name in (u.name, u.unit_id)), None)
+
+
+def in_order(roster: Mapping[str, E]) -> list[E]:
+    """The roster in a fixed order (side, then name): commands that walk it must not depend on how the state
+    was loaded, since a folded state and one read back from storage order dicts differently."""
+    return sorted(roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
+
+
+class _Campaign(Protocol):
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def roster(self) -> Mapping[str, Any]: ...
+    @property
+    def overrides(self) -> tuple[Override, ...]: ...
+
+
+class _Fighting(_Campaign, Protocol):
+    @property
+    def battles(self) -> Mapping[str, Any]: ...
+    @property
+    def active_battle(self) -> str | None: ...
+
+
+C = TypeVar("C", bound=_Campaign)
+F = TypeVar("F", bound=_Fighting)
+B = TypeVar("B", bound=OnTable)
+
+
+def roster_fact(state: C, kind: str, p: Mapping[str, Any], ruleset: str) -> C | None:
+    """``state`` after a fact every ruleset folds alike (a unit's profile edited, a unit disbanded, a house rule
+    of ``ruleset``); None for any other fact. A fact about a unit no longer on the roster changes nothing."""
+    unit = state.roster.get(p["unit_id"]) if kind.startswith("roster.unit_") else None
+    if kind == "roster.unit_profile_changed" and unit is not None:
+        profile = type(unit.profile).model_validate({**unit.profile.model_dump(mode="json"), **p["profile"]})
+        return replace(state, roster={**state.roster, unit.unit_id: replace(unit, profile=profile)})
+    if kind == "roster.unit_disbanded" and unit is not None:
+        return replace(state, roster={**state.roster, unit.unit_id: replace(unit, disbanded=p["reason"])})
+    if kind == "rules.table_overridden" and p["ruleset"] == ruleset:
+        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+    return None
+
+
+def battle_started(state: F, p: Mapping[str, Any], battle: Callable[[str, str, int, tuple[str, ...]], OnTable]) -> F:
+    """A battle begins: the next in the campaign's order, and the one being fought."""
+    started = battle(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
+    return replace(state, battles={**state.battles, started.battle_id: started}, active_battle=started.battle_id)
+
+
+def change_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
+    """``state`` with ``change`` made to the battle ``battle_id`` (none, for a battle it does not know)."""
+    if battle_id not in state.battles:
+        return state
+    return replace(state, battles={**state.battles, battle_id: change(state.battles[battle_id])})
+
+
+def deployed(state: F, p: Mapping[str, Any], unit: Any) -> F:
+    """A unit deployed on the table of battle ``p["battle_id"]``, after those deployed before it."""
+    unit_id = p["unit_id"]
+    return change_battle(
+        state, p["battle_id"], lambda b: replace(b, units={**b.units, unit_id: unit}, order=(*b.order, unit_id))
+    )
+
+
+def battle_ended(state: F, p: Mapping[str, Any]) -> F:
+    """A battle ends with its result: one battle more on the record of each unit that fought in it."""
+    battle_id = p["battle_id"]
+    if battle_id not in state.battles:
+        return state
+    ended = change_battle(state, battle_id, lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
+    roster = dict(ended.roster)
+    for unit_id in state.battles[battle_id].units:
+        if unit_id in roster:
+            roster[unit_id] = replace(roster[unit_id], battles=roster[unit_id].battles + 1)
+    active = None if state.active_battle == battle_id else state.active_battle
+    return replace(ended, roster=roster, active_battle=active)
