@@ -10,16 +10,15 @@ from rich.table import Table
 
 from campaign.cli.common import (
     CampaignOpt,
-    CommandIdOpt,
-    DiceOpt,
     JsonOpt,
+    RecordedCommand,
     SizeOpt,
     add_edit_command,
     add_roster_commands,
     add_table_commands,
-    execute,
+    in_force,
     make,
-    open_app,
+    recorded,
     size_of,
 )
 from campaign.cli.output import Output, handles_errors
@@ -38,8 +37,7 @@ CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order 
 OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
 
 
-@app.command("muster")
-@handles_errors
+@recorded(app, "muster")
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
@@ -47,52 +45,35 @@ def muster(
     points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
     size: SizeOpt = None,
     models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Add a unit to the roster."""
     profile: dict[str, object] = {"models": size_of(size, models), "troops": troops, "points": points}
-    execute(campaign, make(disc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
+    return make(disc.Muster, name=name, side=side, profile=profile)
 
 
-@app.command("officer")
-@handles_errors
-def officer(
-    side: str,
-    name: str,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "officer")
+def officer(side: str, name: str) -> RecordedCommand:
     """Appoint the officer commanding a side's force; his Glory and rank follow him."""
-    execute(campaign, make(disc.Appoint, side=side, officer=name), command_id=command_id, as_json=as_json)
+    return make(disc.Appoint, side=side, officer=name)
 
 
-@app.command("battle-start")
-@handles_errors
+@recorded(app, "battle-start")
 def battle_start(
     name: str,
     unit: Annotated[list[str], typer.Option("--unit", help="A unit deployed at its roster strength; repeat.")],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Start a scenario with the units deployed (two sides at least, each under an officer)."""
-    command = make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
 
 
-@app.command("turn")
-@handles_errors
-def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+@recorded(app, "turn")
+def turn() -> RecordedCommand:
     """Begin the next turn."""
-    execute(campaign, disb.NextTurn(), command_id=command_id, as_json=as_json)
+    return disb.NextTurn()
 
 
-@app.command("hit")
-@handles_errors
+@recorded(app, "hit", rolls=True)
 def hit(
     unit: str,
     lost: Annotated[int, typer.Option("--lost", help="Models lost.")],
@@ -103,14 +84,10 @@ def hit(
     ] = None,
     close_order: CloseOrder = False,
     officer_near: OfficerNear = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
     the force's morale (§1.3)."""
-    command = make(
+    return make(
         disb.Hit,
         unit_name=unit,
         lost=lost,
@@ -119,11 +96,9 @@ def hit(
         close_order=close_order,
         officer_near=officer_near,
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("check")
-@handles_errors
+@recorded(app, "check", rolls=True)
 def check(
     unit: str,
     cause: Annotated[
@@ -131,96 +106,59 @@ def check(
     ],
     close_order: CloseOrder = False,
     officer_near: OfficerNear = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause."""
-    command = make(
+    return make(
         disb.CheckMorale, unit_name=unit, causes=tuple(cause), close_order=close_order, officer_near=officer_near
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("rally")
-@handles_errors
-def rally(
-    unit: str,
-    close_order: CloseOrder = False,
-    officer_near: OfficerNear = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "rally", rolls=True)
+def rally(unit: str, close_order: CloseOrder = False, officer_near: OfficerNear = False) -> RecordedCommand:
     """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
-    command = make(disb.Rally, unit_name=unit, close_order=close_order, officer_near=officer_near)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(disb.Rally, unit_name=unit, close_order=close_order, officer_near=officer_near)
 
 
-@app.command("marker")
-@handles_errors
+@recorded(app, "marker")
 def marker(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason", help="Where it comes from, e.g. 'lost a melee'.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+    unit: str, reason: Annotated[str, typer.Option("--reason", help="Where it comes from, e.g. 'lost a melee'.")]
+) -> RecordedCommand:
     """A disorder marker from another source (§1.2); the third flees the unit."""
-    execute(campaign, make(disb.AddMarker, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+    return make(disb.AddMarker, unit_name=unit, reason=reason)
 
 
-@app.command("retreat")
-@handles_errors
+@recorded(app, "retreat")
 def retreat(
     unit: str,
     needed: Annotated[str, typer.Option("--needed", help="Inches it must retreat (½ its move), e.g. 3.")],
     moved: Annotated[str | None, typer.Option("--moved", help="Inches it could move, if blocked, e.g. 1.5.")] = None,
     off_table: Annotated[bool, typer.Option("--off-table", help="A model left the table.")] = False,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A retreat (§1.5): one model captured per full inch it could not move; off the table, the unit is gone."""
-    command = make(disb.Retreat, unit_name=unit, needed=needed, moved=moved, off_table=off_table)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(disb.Retreat, unit_name=unit, needed=needed, moved=moved, off_table=off_table)
 
 
-@app.command("remove")
-@handles_errors
+@recorded(app, "remove")
 def remove(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason", help="e.g. 'destroyed in melee'.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+    unit: str, reason: Annotated[str, typer.Option("--reason", help="e.g. 'destroyed in melee'.")]
+) -> RecordedCommand:
     """Remove a unit from the table (then the force's morale is counted)."""
-    execute(campaign, make(disb.Remove, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+    return make(disb.Remove, unit_name=unit, reason=reason)
 
 
-@app.command("officer-down")
-@handles_errors
-def officer_down(
-    side: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
-) -> None:
+@recorded(app, "officer-down")
+def officer_down(side: str) -> RecordedCommand:
     """The side's officer is removed from play: each of its units checks (once per game); −2 Glory."""
-    execute(campaign, make(disb.OfficerDown, side=side), command_id=command_id, as_json=as_json)
+    return make(disb.OfficerDown, side=side)
 
 
-@app.command("battle-end")
-@handles_errors
+@recorded(app, "battle-end")
 def battle_end(
     winner: Annotated[str | None, typer.Option("--winner", help="The side that won; leave out for a draw.")] = None,
     objectives: Annotated[
         list[str] | None, typer.Option("--objectives", help="SIDE=N scenario objectives held at the end; repeat.")
     ] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """The last turn is played out (§1.8): each force's Glory goes to its officer; markers end with the battle."""
     held: dict[str, int] = {}
     for pair in objectives or []:
@@ -228,17 +166,14 @@ def battle_end(
         if not sep or not side.strip() or not count.strip().isdigit():
             raise InvalidInputError(f"--objectives must look like SIDE=N, not {pair!r}")
         held[side.strip()] = int(count)
-    command = make(disb.EndBattle, winner=winner, objectives=held)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(disb.EndBattle, winner=winner, objectives=held)
 
 
 @app.command("roster")
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    state, _ = ledger.in_force(info, PLUGIN)
+    info, state, _ = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
     for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.common import CampaignOpt, JsonOpt, in_force
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 from events.errors import InvalidInputError
@@ -21,8 +21,7 @@ def status(
     as_json: JsonOpt = False,
 ) -> None:
     """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
-    ledger = open_app().ledger
-    state, _ = ledger.in_force(ledger.resolve(campaign), PLUGIN, at)
+    _, state, _ = in_force(campaign, PLUGIN, at)
     battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
     if battle_id is None:
         raise InvalidInputError("no battle has been fought in this campaign yet")
