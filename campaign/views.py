@@ -4,22 +4,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
 from campaign.executor import Ledger
-from campaign.replay import Sandbox, command_groups
 from campaign.rulesets.common import same_name
-from campaign.timeline import Change, Timeline
-from events.dice.derive import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.registry import registry
 from events.timeline import effective, retracted
-from events.verify import Finding, VerifyReport, verify_events
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:
+    from campaign.timeline import Change
+    from events.verify import VerifyReport
 
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
@@ -65,12 +64,16 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
 
 def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
     s = summary(ledger, info, at)
-    owed = [
+    return {"treasury": s.treasury, "owed": owed_pay(s)}
+
+
+def owed_pay(s: Summary) -> list[dict[str, Any]]:
+    """The units owed pay or in arrears."""
+    return [
         {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
         for u in s.units
         if u.get("pay_owed") or u.get("pay_penalty")
     ]
-    return {"treasury": s.treasury, "owed": owed}
 
 
 def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, Any]:
@@ -138,6 +141,12 @@ def log_in_words(
 def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
     """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
     where the seed is revealed, and its rule re-run on its recorded inputs and dice."""
+    # Replay, dice derivation and verification load for the views that use them only (the CLI's start-up).
+    from campaign.replay import Sandbox, command_groups
+    from events.dice.derive import derive_faces
+    from events.registry import registry
+    from events.verify import verify_events
+
     events = list(ledger.store.read(info.campaign_id))
     gone = retracted(events)
     if roll is not None:
@@ -226,6 +235,9 @@ def verify(
     """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
     different outcome is drift (a finding), unless the command was recorded under an older version of the
     rules (returned apart: expected after a rules change, not a sign the log was altered)."""
+    from events.registry import registry
+    from events.verify import verify_events
+
     report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
     return report, rule_drift(ledger, info, report) if rules else []
 
@@ -234,6 +246,9 @@ def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list
     """Every rule re-run on its recorded inputs and dice, when ``report`` found nothing else: a different outcome
     is drift, added to ``report`` as a finding, unless the command was recorded under an older version of the
     rules; those differences are returned apart (expected after a rules change, not a sign of an altered log)."""
+    from campaign.timeline import Timeline
+    from events.verify import Finding
+
     editions: list[Change] = []
     if not report.ok:
         return editions

@@ -13,8 +13,9 @@ import typer
 from rich.markup import escape
 
 from campaign.bootstrap import App, bootstrap
+from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.executor import AskEntry, TableEntry
+from campaign.executor import AskEntry, Ledger, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
@@ -29,38 +30,6 @@ from projections.state.campaigns import CampaignInfo
 C = TypeVar("C", bound=Command[Any, Any])
 S = TypeVar("S")
 T = TypeVar("T")
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-CampaignOpt = Annotated[
-    str | None,
-    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help="Campaign name or id (default: the only one)."),
-]
-CommandIdOpt = Annotated[
-    str | None,
-    typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
-]
-DiceOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--dice",
-        help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
-        "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
-    ),
-]
-
-
-SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
-
-
-def size_of(size: int | None, *old: int | None) -> int:
-    """The unit's size from ``--size``, or from the option a ruleset first named it by (``--men``, ``--models``,
-    still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
-    given = {v for v in (size, *old) if v is not None}
-    if not given:
-        raise InvalidInputError("--size is required: how many men or models the unit has")
-    if len(given) > 1:
-        raise InvalidInputError("the unit's size was given twice, with different numbers")
-    return given.pop()
 
 
 class State:
@@ -82,11 +51,16 @@ def open_app(*, create: bool = False) -> App:
     return state.app
 
 
+def resolved(campaign: str | None) -> tuple[Ledger, CampaignInfo]:
+    """The ledger, and the campaign named by ``--campaign`` (or the only one)."""
+    ledger = open_app().ledger
+    return ledger, ledger.resolve(campaign)
+
+
 def in_force(campaign: str | None, plugin: Ruleset[S, T], at_seq: int | None = None) -> tuple[CampaignInfo, S, T]:
     """The campaign named (or the only one) as ``plugin``'s ruleset folds it now (or at ``at_seq``), and its
     tables in force: what a ruleset's views show."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
+    ledger, info = resolved(campaign)
     state, tables = ledger.in_force(info, plugin, at_seq)
     return info, state, tables
 
@@ -135,8 +109,7 @@ def execute(
     as_json: bool = False,
 ) -> None:
     """Run one command on the campaign named (or the only one) and show what it appended."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
+    ledger, info = resolved(campaign)
     if dice is not None and dice.strip().lower() == "count":
         show_dice_needed(info, command, as_json)
         return
@@ -234,13 +207,32 @@ def vars_of(needed: Needed) -> dict[str, Any]:
     return {"notation": needed.notation, "count": needed.count, "sides": needed.sides, "purpose": needed.purpose}
 
 
-def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
-    """What a ruleset command appended, each event explained with the names of the units and battles it names."""
-    names = {} if as_json else entity_names(open_app().engine, info.campaign_id)
+def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, named: bool = True) -> None:
+    """What a command appended, each event explained (a ruleset's with the names of the units and battles it
+    names: ``named``)."""
+    names = entity_names(open_app().engine, info.campaign_id) if named and not as_json else {}
     Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
-def add_roster_commands(
+def add_shared_commands(
+    app: typer.Typer,
+    plugin: Ruleset[Any, Any],
+    *,
+    edit: type[RecordedCommand],
+    house_rule: type[HouseRule[Any, Any]],
+    tables: tuple[str, str],
+    roster: tuple[type[RecordedCommand], type[RecordedCommand], str] | None = None,
+) -> None:
+    """The commands every ruleset offers alike: ``transfer`` and ``disband`` when its ``roster`` moves men
+    between units (the two commands and ``transfer``'s help), ``edit``, and ``house-rule`` and ``tables``
+    (``tables``: what the tables are called, and an example path)."""
+    if roster is not None:
+        _add_roster_commands(app, *roster)
+    _add_edit_command(app, edit)
+    _add_table_commands(app, plugin, house_rule, *tables)
+
+
+def _add_roster_commands(
     app: typer.Typer, transfer: type[Command[Any, Any]], disband: type[Command[Any, Any]], transfer_help: str
 ) -> None:
     """``transfer`` and ``disband``, which every ruleset's roster offers alike (its command checks the rest)."""
@@ -256,7 +248,7 @@ def add_roster_commands(
         return make(disband, unit_name=unit, reason=reason)
 
 
-def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
+def _add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
     """``edit UNIT --set KEY=VALUE …``: a recorded change of a unit's profile, checked as a muster is."""
 
     @recorded(app, "edit")
@@ -274,7 +266,7 @@ def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
         return make(model, unit_name=unit, changes=changes)
 
 
-def add_table_commands(
+def _add_table_commands(
     app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[HouseRule[Any, Any]], what: str, example: str
 ) -> None:
     """``house-rule`` and ``tables``, alike for every ruleset: its tables in force, and a value replaced."""

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
-from campaign.cli.common import (
-    CampaignOpt,
-    JsonOpt,
-    RecordedCommand,
-    SizeOpt,
-    add_edit_command,
-    add_roster_commands,
-    add_table_commands,
-    in_force,
-    make,
-    recorded,
-    size_of,
-)
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.disorder import battle_commands as disb
 from campaign.rulesets.disorder import commands as disc
+from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
 from events.errors import InvalidInputError
@@ -175,19 +164,12 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
     info, state, _ = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
+    summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
     units = []
-    for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
-        row: dict[str, object] = {
-            "unit": u.name,
-            "side": u.side,
-            "troops": u.profile.troops,
-            "models": u.profile.models,
-            "points": u.profile.points,
-            "battles": u.battles,
-            "disbanded": u.disbanded,
-        }
-        if battle is not None and u.unit_id in battle.units:
-            b = battle.units[u.unit_id]
+    for u in summary.units:
+        row: dict[str, object] = {"unit": u["name"]} | {k: v for k, v in u.items() if k not in ("unit_id", "name")}
+        if battle is not None and u["unit_id"] in battle.units:
+            b = battle.units[u["unit_id"]]
             row["in_battle"] = {
                 "models": b.models,
                 "markers": b.markers,
@@ -197,40 +179,37 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             }
         units.append(row)
     officers = [
-        {"officer": c.officer, "side": c.side, "glory": c.glory, "rank": c.rank or "—", "battles": len(c.battles)}
-        for c in sorted(state.careers.values(), key=lambda c: c.officer)
+        {"officer": c["pc"], "side": c["side"], "glory": c["glory"], "rank": c["rank"] or "—"}
+        | {"battles": len(c["battles"])}
+        for c in summary.careers
     ]
     out = Output(as_json)
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return
     title = f"{info.name}" + (f" — {battle.name}, turn {battle.turn}" if battle else "")
-    view = Table(title=escape(title))
-    for column in ("unit", "side", "troops", "models", "points", "battles", "on the table"):
-        view.add_column(column)
-    for r in units:
-        on_table = r.get("in_battle")
-        shown = (
-            f"{on_table['models']} models, {on_table['state']}"  # type: ignore[index]
-            + (", must rally" if on_table["must_rally"] else "")  # type: ignore[index]
-            if on_table
-            else str(r["disbanded"] or "")
-        )
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["troops"]),
-            str(r["models"]),
-            str(r["points"]),
-            str(r["battles"]),
-            shown,
-        )
-    out.console.print(view)
+    columns = ("unit", "side", "troops", "models", "points", "battles", "on the table")
+    print_rows(out, title, columns, (_cells(r) for r in units))
     for o in officers:
         who = escape(f"{o['officer']} ({o['side']})")
         out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
-add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")
-add_edit_command(app, disc.Edit)
-add_table_commands(app, PLUGIN, disc.HouseRule, "disorder-marker", "force.flees_at_exactly")
+def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+    on_table = r.get("in_battle")
+    shown = (
+        f"{on_table['models']} models, {on_table['state']}" + (", must rally" if on_table["must_rally"] else "")
+        if on_table
+        else str(r["disbanded"] or "")
+    )
+    return (*(r[k] for k in ("unit", "side", "troops", "models", "points", "battles")), shown)
+
+
+add_shared_commands(
+    app,
+    PLUGIN,
+    roster=(disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles."),
+    edit=disc.Edit,
+    house_rule=disc.HouseRule,
+    tables=("disorder-marker", "force.flees_at_exactly"),
+)

@@ -8,20 +8,9 @@ from typing import Annotated
 import typer
 
 from campaign.cli.campaign_views import summary
-from campaign.cli.common import (
-    CampaignOpt,
-    CommandIdOpt,
-    JsonOpt,
-    RecordedCommand,
-    add_edit_command,
-    add_roster_commands,
-    add_table_commands,
-    execute,
-    make,
-    parse_pairs,
-    recorded,
-)
+from campaign.cli.common import RecordedCommand, add_shared_commands, execute, make, parse_pairs, recorded
 from campaign.cli.fighting_spirit_status import status
+from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
@@ -371,11 +360,15 @@ app.command("roster", help="Every unit in the battle being fought (or the last o
 )
 app.command("battle-status", hidden=True)(status)  # its first name, kept for scripts and old notes
 
-add_roster_commands(
+add_shared_commands(
     app,
-    fsc.Transfer,
-    fsc.Disband,
-    "Men move from one unit to another of the same side between battles (experience re-averaged).",
+    PLUGIN,
+    roster=(
+        fsc.Transfer,
+        fsc.Disband,
+        "Men move from one unit to another of the same side between battles (experience re-averaged).",
+    ),
+    edit=fsc.Edit,
+    house_rule=fsc.HouseRule,
+    tables=("five-grade", "threats.unverified_casualty.low"),
 )
-add_edit_command(app, fsc.Edit)
-add_table_commands(app, PLUGIN, fsc.HouseRule, "five-grade", "threats.unverified_casualty.low")

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from campaign.cli.common import (
-    CampaignOpt,
-    JsonOpt,
-    RecordedCommand,
-    SizeOpt,
-    add_edit_command,
-    add_table_commands,
-    in_force,
-    make,
-    recorded,
-    size_of,
-)
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.grimdark import commands as gfc
 from campaign.rulesets.grimdark import edit as gf_edit
 from campaign.rulesets.grimdark.plugin import PLUGIN
@@ -31,6 +19,24 @@ app = typer.Typer(
     help="One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
     no_args_is_help=True,
 )
+
+
+def _profile(
+    size: int | None,
+    models: int | None,
+    quality: int,
+    points: int,
+    tough: int,
+    fearless: bool,
+    hero: bool,
+    skill_set: str | None,
+) -> dict[str, object]:
+    """A unit's profile as ``muster`` and ``buy`` take it (``--models`` is ``--size``'s first name)."""
+    return {"models": size_of(size, models), "quality": quality, "points": points, "tough": tough} | {
+        "fearless": fearless,
+        "hero": hero,
+        "skill_set": skill_set,
+    }
 
 
 @recorded(app, "muster")
@@ -49,15 +55,7 @@ def muster(
     ] = None,
 ) -> RecordedCommand:
     """Add a unit to the army sheet."""
-    profile: dict[str, object] = {
-        "models": size_of(size, models),
-        "quality": quality,
-        "points": points,
-        "tough": tough,
-        "fearless": fearless,
-        "hero": hero,
-        "skill_set": skill_set,
-    }
+    profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
     return make(gfc.Muster, name=name, side=side, profile=profile)
 
 
@@ -75,15 +73,7 @@ def buy(
     skill_set: Annotated[str | None, typer.Option("--skill-set", help="A hero's skill set.")] = None,
 ) -> RecordedCommand:
     """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts)."""
-    profile: dict[str, object] = {
-        "models": size_of(size, models),
-        "quality": quality,
-        "points": points,
-        "tough": tough,
-        "fearless": fearless,
-        "hero": hero,
-        "skill_set": skill_set,
-    }
+    profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
     return make(gfc.Buy, name=name, side=side, profile=profile)
 
 
@@ -214,25 +204,9 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
-    view = Table(title=escape(f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")))
-    for column in ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table"):
-        view.add_column(column)
-    for r in units:
-        on_table = r.get("in_battle")
-        shown = ""
-        if isinstance(on_table, dict):
-            shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["models"]),
-            f"{r['quality']}+",
-            str(r["points"]),
-            str(r["xp"]),
-            ", ".join(r["traits"]) if isinstance(r["traits"], list) else "",
-            shown or str(r["off_roster"] or ""),
-        )
-    out.console.print(view)
+    title = f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")
+    columns = ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table")
+    print_rows(out, title, columns, (_cells(r) for r in units))
     for side, a in armies.items():
         out.console.print(
             f"{side}: army {a['value']} pts, {a['underdog_points']} underdog points, {a['victory_points']} VP, "
@@ -240,8 +214,19 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
 
 
-add_edit_command(app, gf_edit.Edit)
-add_table_commands(app, PLUGIN, gfc.HouseRule, "Grimdark Future", "rewards.loser_points")
+def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+    on_table = r.get("in_battle")
+    shown = ""
+    if isinstance(on_table, dict):
+        shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
+    traits = ", ".join(r["traits"]) if isinstance(r["traits"], list) else ""
+    shown = shown or str(r["off_roster"] or "")
+    return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
+
+
+add_shared_commands(
+    app, PLUGIN, edit=gf_edit.Edit, house_rule=gfc.HouseRule, tables=("Grimdark Future", "rewards.loser_points")
+)
 
 
 # One vocabulary across the rulesets: `turn` and `roster` as in the others; the old names still work, unlisted.

@@ -9,23 +9,11 @@ from typing import Annotated, Any
 import orjson
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from campaign.cli import mass_combat_views
-from campaign.cli.common import (
-    CampaignOpt,
-    JsonOpt,
-    RecordedCommand,
-    SizeOpt,
-    add_edit_command,
-    add_roster_commands,
-    add_table_commands,
-    in_force,
-    make,
-    recorded,
-    size_of,
-)
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.describe import words
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
@@ -225,23 +213,12 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
-    view = Table(title=escape(f"{info.name} — day {state.day}, month {state.month}"))
-    for column in ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status"):
-        view.add_column(column)
-    for r in rows:
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["men"]),
-            str(r["wounded"]),
-            str(r["quality"]),
-            str(r["experience"]),
-            str(r["ts"]),
-            f"{r['campaign_morale']:+d}",
-            str(r["pay_penalty"]),
-            str(r["disbanded"] or ""),
-        )
-    out.console.print(view)
+    columns = ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status")
+    keys = ("unit", "side", "men", "wounded", "quality", "experience", "ts")
+    cells = (
+        (*(r[k] for k in keys), f"{r['campaign_morale']:+d}", r["pay_penalty"], r["disbanded"] or "") for r in rows
+    )
+    print_rows(out, f"{info.name} — day {state.day}, month {state.month}", columns, cells)
     for side, money in sorted(state.treasury.items()):
         out.console.print(f"treasury of {escape(side)}: ${money}")
 
@@ -361,8 +338,15 @@ def treason(unit: str) -> RecordedCommand:
 
 app.command("es")(mass_combat_views.es)
 app.command("replay")(mass_combat_views.replay)
-add_roster_commands(
-    app, mcc.Transfer, mcc.Disband, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
+add_shared_commands(
+    app,
+    PLUGIN,
+    roster=(
+        mcc.Transfer,
+        mcc.Disband,
+        "Fit men move to a unit of the same side and troop type (experience re-averaged).",
+    ),
+    edit=mc_edit.Edit,
+    house_rule=mcc.HouseRule,
+    tables=("Mass Combat", "casualties.offset_base"),
 )
-add_edit_command(app, mc_edit.Edit)
-add_table_commands(app, PLUGIN, mcc.HouseRule, "Mass Combat", "casualties.offset_base")

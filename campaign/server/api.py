@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -16,27 +16,13 @@ from campaign import views
 from campaign.access import memberships
 from campaign.executor import TableEntry
 from campaign.server import runner
-from campaign.server.context import (
-    SESSION_COOKIE,
-    Caller,
-    InCampaign,
-    access,
-    gm_of,
-    member_of,
-    player_of,
-    server,
-    signed_in,
-)
+from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, server
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER
 from events.store import AppendResult
 
 router = APIRouter(prefix="/api")
-Member = Annotated[InCampaign, Depends(member_of)]
-Player = Annotated[InCampaign, Depends(player_of)]
-GM = Annotated[InCampaign, Depends(gm_of)]
-Account = Annotated[Caller, Depends(signed_in)]
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
 OptionalSeq = Annotated[int | None, Query(ge=0, le=MAX_NUMBER)]

@@ -7,11 +7,12 @@ functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -26,18 +27,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
 from campaign.server.charts import chart_series
-from campaign.server.context import (
-    SESSION_COOKIE,
-    Caller,
-    InCampaign,
-    access,
-    gm_of,
-    member_of,
-    player_of,
-    server,
-    signed_in,
-    status_for,
-)
+from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, server, status_for
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.errors import CampaignError, InvalidInputError
 from events.limits import MAX_NUMBER
@@ -45,10 +35,6 @@ from events.limits import MAX_NUMBER
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 PRE_COOKIE = "campaign_pre"
-Member = Annotated[InCampaign, Depends(member_of)]
-Player = Annotated[InCampaign, Depends(player_of)]
-GM = Annotated[InCampaign, Depends(gm_of)]
-Account = Annotated[Caller, Depends(signed_in)]
 PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
 STATUS_COLUMNS = (
     "name", "side", "quality", "troops", "men", "models", "points", "wounded", "experience", "xp", "battles",
@@ -102,30 +88,37 @@ def _pre_checked(request: Request, pre: str) -> bool:
     return bool(cookie) and secrets.compare_digest(cookie, pre)
 
 
+def _account_form(request: Request, pre: str, signup: bool, attempt: Callable[[], str]) -> Response:
+    """The sign-in or sign-up form sent: its CSRF token checked, then ``attempt`` (the account it opens a
+    session for), or the form again saying why not (a wrong password; a name taken or not allowed)."""
+    if not _pre_checked(request, pre):
+        again = "try again" if signup else "sign in again"
+        return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403)
+    refused = InvalidInputError if signup else SignInError  # a sign-in's other errors are not the form's
+    try:
+        account = attempt()
+    except refused as exc:
+        return _signin_page(request, signup=signup, text=str(exc), code=400)
+    return _start_session(request, account)
+
+
 @router.post("/signin", openapi_extra=access("public"))
 def signin(
     request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
 ) -> Response:
-    if not _pre_checked(request, pre):
-        return _signin_page(request, signup=False, text="the form expired: sign in again", code=403)
-    try:
-        account = server(request).accounts.check_password(name, password)
-    except SignInError as exc:
-        return _signin_page(request, signup=False, text=str(exc), code=400)
-    return _start_session(request, account)
+    return _account_form(request, pre, False, lambda: server(request).accounts.check_password(name, password))
 
 
 @router.post("/signup", openapi_extra=access("public"))
 def signup(
     request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
 ) -> Response:
-    if not _pre_checked(request, pre):
-        return _signin_page(request, signup=True, text="the form expired: try again", code=403)
-    try:
+
+    def add() -> str:
         server(request).accounts.add(name, password)
-    except InvalidInputError as exc:
-        return _signin_page(request, signup=True, text=str(exc), code=400)
-    return _start_session(request, name.strip().lower())
+        return name.strip().lower()
+
+    return _account_form(request, pre, True, add)
 
 
 @router.post("/signout", openapi_extra=access("account"))
