@@ -17,7 +17,6 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.executor import AskEntry, Ledger, TableEntry
 from campaign.rulesets.command import Command, Ruleset
-from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
 from events.dice.ask import CountingDice, DieRequest, Needed, tally
@@ -215,21 +214,16 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, na
 
 
 def add_shared_commands(
-    app: typer.Typer,
-    plugin: Ruleset[Any, Any],
-    *,
-    edit: type[RecordedCommand],
-    house_rule: type[HouseRule[Any, Any]],
-    tables: tuple[str, str],
-    roster: tuple[type[RecordedCommand], type[RecordedCommand], str] | None = None,
+    app: typer.Typer, plugin: Ruleset[Any, Any], tables: tuple[str, str], transfer_help: str | None = None
 ) -> None:
-    """The commands every ruleset offers alike: ``transfer`` and ``disband`` when its ``roster`` moves men
-    between units (the two commands and ``transfer``'s help), ``edit``, and ``house-rule`` and ``tables``
-    (``tables``: what the tables are called, and an example path)."""
-    if roster is not None:
-        _add_roster_commands(app, *roster)
-    _add_edit_command(app, edit)
-    _add_table_commands(app, plugin, house_rule, *tables)
+    """The commands every ruleset offers alike, each running the ruleset's command of that stable name:
+    ``transfer`` (with ``transfer_help``) and ``disband`` when the ruleset's roster moves men between units,
+    ``edit``, and ``house-rule`` and ``tables`` (``tables``: what the tables are called, and an example path)."""
+    named = {command.name.partition(".")[2]: command for command in plugin.commands}
+    if transfer_help is not None:
+        _add_roster_commands(app, named["transfer"], named["disband"], transfer_help)
+    _add_edit_command(app, named["edit"])
+    _add_table_commands(app, plugin, named["house_rule"], *tables)
 
 
 def _add_roster_commands(
@@ -267,7 +261,7 @@ def _add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
 
 
 def _add_table_commands(
-    app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[HouseRule[Any, Any]], what: str, example: str
+    app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[RecordedCommand], what: str, example: str
 ) -> None:
     """``house-rule`` and ``tables``, alike for every ruleset: its tables in force, and a value replaced."""
 

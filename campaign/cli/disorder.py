@@ -208,8 +208,6 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
 add_shared_commands(
     app,
     PLUGIN,
-    roster=(disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles."),
-    edit=disc.Edit,
-    house_rule=disc.HouseRule,
-    tables=("disorder-marker", "force.flees_at_exactly"),
+    ("disorder-marker", "force.flees_at_exactly"),
+    "Models move to another unit of the same side between battles.",
 )

@@ -363,12 +363,6 @@ app.command("battle-status", hidden=True)(status)  # its first name, kept for sc
 add_shared_commands(
     app,
     PLUGIN,
-    roster=(
-        fsc.Transfer,
-        fsc.Disband,
-        "Men move from one unit to another of the same side between battles (experience re-averaged).",
-    ),
-    edit=fsc.Edit,
-    house_rule=fsc.HouseRule,
-    tables=("five-grade", "threats.unverified_casualty.low"),
+    ("five-grade", "threats.unverified_casualty.low"),
+    "Men move from one unit to another of the same side between battles (experience re-averaged).",
 )

@@ -10,7 +10,6 @@ from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, 
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.grimdark import commands as gfc
-from campaign.rulesets.grimdark import edit as gf_edit
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
 from events.errors import InvalidInputError
@@ -224,9 +223,7 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
 
 
-add_shared_commands(
-    app, PLUGIN, edit=gf_edit.Edit, house_rule=gfc.HouseRule, tables=("Grimdark Future", "rewards.loser_points")
-)
+add_shared_commands(app, PLUGIN, ("Grimdark Future", "rewards.loser_points"))
 
 
 # One vocabulary across the rulesets: `turn` and `roster` as in the others; the old names still work, unlisted.

@@ -18,7 +18,6 @@ from campaign.describe import words
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
-from campaign.rulesets.mass_combat import edit as mc_edit
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.state import CampaignState
@@ -341,12 +340,6 @@ app.command("replay")(mass_combat_views.replay)
 add_shared_commands(
     app,
     PLUGIN,
-    roster=(
-        mcc.Transfer,
-        mcc.Disband,
-        "Fit men move to a unit of the same side and troop type (experience re-averaged).",
-    ),
-    edit=mc_edit.Edit,
-    house_rule=mcc.HouseRule,
-    tables=("Mass Combat", "casualties.offset_base"),
+    ("Mass Combat", "casualties.offset_base"),
+    "Fit men move to a unit of the same side and troop type (experience re-averaged).",
 )
