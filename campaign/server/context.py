@@ -143,6 +143,11 @@ Account = Annotated[Caller, Depends(signed_in)]
 """Who may call a route, as its handler's parameter: any member, the GM or a player, the GM, any account."""
 
 
+def ledger_of(request: Request, m: InCampaign) -> Ledger:
+    """The ledger, recording the caller as the actor of what it appends."""
+    return server(request).ledger_for(m.caller.account)
+
+
 def status_for(exc: CampaignError) -> int:
     """A refusal's HTTP status: 409 a lost race (nothing appended), 404 not found, 400 bad input."""
     if isinstance(exc, ConcurrencyError):

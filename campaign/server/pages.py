@@ -27,7 +27,18 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
 from campaign.server.charts import chart_series
-from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, server, status_for
+from campaign.server.context import (
+    GM,
+    SESSION_COOKIE,
+    Account,
+    InCampaign,
+    Member,
+    Player,
+    access,
+    ledger_of,
+    server,
+    status_for,
+)
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.errors import CampaignError, InvalidInputError
 from events.limits import MAX_NUMBER
@@ -48,6 +59,11 @@ def message(
     return templates.TemplateResponse(
         request, "message.html", {"message": text, "error": error, "lines": lines or []}, status_code=code
     )
+
+
+def refused(request: Request, exc: CampaignError) -> HTMLResponse:
+    """The page's answer to a refused command: the program's message, with the API's status."""
+    return message(request, str(exc), error=True, code=status_for(exc))
 
 
 def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> HTMLResponse:
@@ -251,7 +267,7 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     except HTTPException as exc:
         return message(request, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     said = [str(e.payload["explanation"]) for e in result.events if "explanation" in e.payload]
     return message(request, f"{name}: {len(result.events)} events appended (head #{result.head.seq})", lines=said)
@@ -269,7 +285,7 @@ def invite_form(
     name = account.strip().lower()
     try:
         memberships.grant(
-            srv.ledger_for(m.caller.account),
+            ledger_of(request, m),
             srv.members,
             m.info,
             name,
@@ -278,7 +294,7 @@ def invite_form(
             account_exists=srv.accounts.exists(name),
         )
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
     return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
 
@@ -302,11 +318,11 @@ def amend_form(
     preview: Annotated[str, Form()] = "1",
     drop_later: Annotated[str, Form()] = "",
 ) -> HTMLResponse:
-    ledger = server(request).ledger_for(m.caller.account)
+    ledger = ledger_of(request, m)
     try:
         report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", drop_later=bool(drop_later))
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     lines = [
         f"#{c['seq']} {c['command']}: was {b['explanation']} — now {a['explanation']}"
         for c in report["changed"]
@@ -329,9 +345,9 @@ def rewind_form(
     request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
 ) -> HTMLResponse:
     try:
-        result = rewind(server(request).ledger_for(m.caller.account), m.info, to, reason)
+        result = rewind(ledger_of(request, m), m.info, to, reason)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     return message(request, f"rewound to #{to} (head #{result.head.seq})")
 
@@ -339,8 +355,8 @@ def rewind_form(
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
 def undo_form(request: Request, m: GM) -> HTMLResponse:
     try:
-        _, said = undo(server(request).ledger_for(m.caller.account), m.info)
+        _, said = undo(ledger_of(request, m), m.info)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     return message(request, said)
