@@ -195,7 +195,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind == "morale.last_stand_changed":
         return f"{n('unit_id')}: No step back {'begins' if p['active'] else 'ends'} ({p['reason']})"
     if kind == "battle.models_lost":
-        return f"{n('unit_id')} loses {p['count']} model{'s' if p['count'] != 1 else ''} ({p['cause']})"
+        return f"{n('unit_id')} loses {count(p['count'], 'models')} ({p['cause']})"
     if kind == "morale.disorder_changed":
         total = p["markers"] + p["permanent"]
         permanent = " (one permanent)" if p["permanent"] else ""
@@ -208,8 +208,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"{p['officer']}{rank} takes command of {p['side']}"
     if kind == "battle.wounds_taken":
         by = f" from {n('by_unit_id')}" if p.get("by_unit_id") else ""
-        killed = f": {p['models_lost']} model{'s' if p['models_lost'] != 1 else ''} killed" if p["models_lost"] else ""
-        return f"{n('unit_id')} takes {p['wounds']} wound{'s' if p['wounds'] != 1 else ''} ({p['source']}{by}){killed}"
+        killed = f": {count(p['models_lost'], 'models')} killed" if p["models_lost"] else ""
+        return f"{n('unit_id')} takes {count(p['wounds'], 'wounds')} ({p['source']}{by}){killed}"
     if kind == "morale.shaken_changed":
         return f"{n('unit_id')} is {'Shaken' if p['shaken'] else 'no longer Shaken'} ({p['reason']})"
     if kind == "battle.kill_credited":
