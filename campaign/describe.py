@@ -81,16 +81,56 @@ def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> st
     return words(_describe(event, names or {}))
 
 
+SAID: dict[str, str] = {
+    "dice.seed_revealed": "seed of epoch {epoch} revealed: every roll made with it can now be checked",
+    "timeline.rewound": "rewound to seq {to_seq}: {reason} (later events kept, retracted)",
+    "roster.unit_disbanded": "{unit_id} disbanded: {reason}",
+    "morale.grade_changed": "{unit_id}: {from_grade} → {to_grade}",
+    "battle.unit_removed": "{unit_id} leaves the battle: {reason}",
+    "battle.turn_began": "turn {turn} begins",
+    "morale.action_failed": "{unit_id} may not try {action} again this turn",
+    "morale.panic_changed": "{unit_id}: {panic}",
+    "morale.rally_attempted": "{officer_id} spends a rally action on {unit_id}",
+    "battle.officer_removed": "{side}'s officer is removed from play",
+    "career.glory_awarded": "{officer} ({side}) gains {glory:+d} Glory",
+    "career.rank_reached": "{officer} reaches the rank of {rank} ({glory} Glory)",
+    "battle.victory_points": "{side} scores {points} VP",
+    "economy.funds_changed": "{side}: {amount:+d} ({reason})",
+    "career.xp_gained": "{unit_id} gains {xp} XP",
+    "battle.casualties_taken": "{unit_id}: {dead} dead, {wounded} wounded ({percent}%)",
+    "battle.unit_fate": "{unit_id} {fate}",
+    "battle.wounded_checked": "{unit_id}: {count} wounded checked",
+}
+"""The events told in one sentence of their fields (a ``…_id`` by the name it stands for); the others below."""
+
+
+class _Fields:
+    """A payload as a sentence reads it: a ``…_id`` field by the name it stands for, the others as recorded."""
+
+    def __init__(self, payload: Mapping[str, Any], names: Mapping[str, str]) -> None:
+        self.payload = payload
+        self.names = names
+
+    def __getitem__(self, key: str) -> Any:
+        return self.named(key) if key.endswith("_id") else self.payload[key]
+
+    def named(self, key: str) -> str:
+        """The name of the unit (or battle) the field ``key`` refers to."""
+        found = self.payload.get(key)
+        return self.names.get(found, "a unit not on the roster") if found else "no one"
+
+
 def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     p: Mapping[str, Any] = event.payload
 
-    def n(key: str) -> str:
-        found = p.get(key)
-        return names.get(found, "a unit not on the roster") if found else "no one"
+    fields = _Fields(p, names)
+    n = fields.named
 
     if "explanation" in p:
         return str(p["explanation"])
     kind = event.type
+    if kind in SAID:
+        return SAID[kind].format_map(fields)
     if kind == "campaign.created":
         commitment = p["seed_commitment"][:12]
         return f"campaign “{p['name']}” created under {p['ruleset']} (dice seed committed: {commitment}…)"
@@ -105,8 +145,6 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
-    if kind == "dice.seed_revealed":
-        return f"seed of epoch {p['epoch']} revealed: every roll made with it can now be checked"
     if kind == "dice.seed_committed":
         return f"new dice seed committed for epoch {p['epoch']} ({p['commitment'][:12]}…)"
     if kind == "roster.unit_mustered":
@@ -124,12 +162,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
     if kind == "membership.removed":
         return f"{p['account']} leaves the campaign" + (f": {p['reason']}" if p.get("reason") else "")
-    if kind == "timeline.rewound":
-        return f"rewound to seq {p['to_seq']}: {p['reason']} (later events kept, retracted)"
     if kind == "roster.unit_profile_changed":
         return f"profile of {n('unit_id')} changed: {facts(p['profile'], names)}"
-    if kind == "roster.unit_disbanded":
-        return f"{n('unit_id')} disbanded: {p['reason']}"
     if kind == "roster.men_transferred":
         moved = f"{count(p['men'], 'men')} transferred from {n('from_unit_id')} to {n('to_unit_id')}"
         return f"{moved}, bringing experience {p['experience']}"
@@ -154,26 +188,14 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"{n('unit_id')}: {p['killed']} killed, {p['wounded']} wounded" + (
             f" ({', '.join(extras)})" if extras else ""
         )
-    if kind == "morale.grade_changed":
-        return f"{n('unit_id')}: {p['from_grade']} → {p['to_grade']}"
-    if kind == "battle.unit_removed":
-        return f"{n('unit_id')} leaves the battle: {p['reason']}"
     if kind == "battle.ended":
         winner = p.get("winner")
         shown = f" (winner {winner})" if winner and str(winner) not in str(p["result"]) else ""
         return f"battle {n('battle_id')} ends: {p['result']}{shown}"
-    if kind == "battle.turn_began":
-        return f"turn {p['turn']} begins"
-    if kind == "morale.action_failed":
-        return f"{n('unit_id')} may not try {p['action']} again this turn"
-    if kind == "morale.panic_changed":
-        return f"{n('unit_id')}: {p['panic']}"
     if kind == "morale.last_stand_changed":
         return f"{n('unit_id')}: No step back {'begins' if p['active'] else 'ends'} ({p['reason']})"
-    if kind == "morale.rally_attempted":
-        return f"{n('officer_id')} spends a rally action on {n('unit_id')}"
     if kind == "battle.models_lost":
-        return f"{n('unit_id')} loses {p['count']} model{'s' if p['count'] != 1 else ''} ({p['cause']})"
+        return f"{n('unit_id')} loses {count(p['count'], 'models')} ({p['cause']})"
     if kind == "morale.disorder_changed":
         total = p["markers"] + p["permanent"]
         permanent = " (one permanent)" if p["permanent"] else ""
@@ -181,29 +203,17 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind == "battle.force_morale":
         what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
         return f"{p['side']}'s force has lost {p['lost_points']} points: {what}"
-    if kind == "battle.officer_removed":
-        return f"{p['side']}'s officer is removed from play"
     if kind == "career.officer_appointed":
         rank = f" ({p['rank']})" if p.get("rank") else ""
         return f"{p['officer']}{rank} takes command of {p['side']}"
-    if kind == "career.glory_awarded":
-        return f"{p['officer']} ({p['side']}) gains {p['glory']:+d} Glory"
-    if kind == "career.rank_reached":
-        return f"{p['officer']} reaches the rank of {p['rank']} ({p['glory']} Glory)"
     if kind == "battle.wounds_taken":
         by = f" from {n('by_unit_id')}" if p.get("by_unit_id") else ""
-        killed = f": {p['models_lost']} model{'s' if p['models_lost'] != 1 else ''} killed" if p["models_lost"] else ""
-        return f"{n('unit_id')} takes {p['wounds']} wound{'s' if p['wounds'] != 1 else ''} ({p['source']}{by}){killed}"
+        killed = f": {count(p['models_lost'], 'models')} killed" if p["models_lost"] else ""
+        return f"{n('unit_id')} takes {count(p['wounds'], 'wounds')} ({p['source']}{by}){killed}"
     if kind == "morale.shaken_changed":
         return f"{n('unit_id')} is {'Shaken' if p['shaken'] else 'no longer Shaken'} ({p['reason']})"
     if kind == "battle.kill_credited":
         return f"{n('unit_id')} is credited with {n('victim_id')}" + (" (a hero)" if p["victim_hero"] else "")
-    if kind == "battle.victory_points":
-        return f"{p['side']} scores {p['points']} VP"
-    if kind == "economy.funds_changed":
-        return f"{p['side']}: {p['amount']:+d} ({p['reason']})"
-    if kind == "career.xp_gained":
-        return f"{n('unit_id')} gains {p['xp']} XP"
     if kind == "career.trait_gained":
         cost = f", {p['points']:+d} pts" if p.get("points") else ""
         return f"{n('unit_id')} gains the {p['kind']} trait {p['trait']}{cost}"
@@ -226,12 +236,6 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
             f"{n('unit_id')}: {count(p['men'], 'men')} recruited ({p['quality']}, experience {p['experience']}, "
             f"cost {p['cost']})"
         )
-    if kind == "battle.casualties_taken":
-        return f"{n('unit_id')}: {p['dead']} dead, {p['wounded']} wounded ({p['percent']}%)"
-    if kind == "battle.unit_fate":
-        return f"{n('unit_id')} {p['fate']}"
-    if kind == "battle.wounded_checked":
-        return f"{n('unit_id')}: {p['count']} wounded checked"
     if kind == "morale.modifier_set":
         who = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
         until = f" until {p['until']}" if p.get("until") else ""

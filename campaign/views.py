@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
@@ -20,6 +20,10 @@ from events.timeline import effective, retracted, retracted_among
 from events.verify import Finding, VerifyReport, verify_events
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:
+    from campaign.timeline import Change
+    from events.verify import VerifyReport
 
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
@@ -65,12 +69,16 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
 
 def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
     s = summary(ledger, info, at)
-    owed = [
+    return {"treasury": s.treasury, "owed": owed_pay(s)}
+
+
+def owed_pay(s: Summary) -> list[dict[str, Any]]:
+    """The units owed pay or in arrears."""
+    return [
         {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
         for u in s.units
         if u.get("pay_owed") or u.get("pay_penalty")
     ]
-    return {"treasury": s.treasury, "owed": owed}
 
 
 def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, Any]:
@@ -251,6 +259,7 @@ def verify(
     """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
     different outcome is drift (a finding), unless the command was recorded under an older version of the
     rules (returned apart: expected after a rules change, not a sign the log was altered)."""
+
     report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
     return report, rule_drift(ledger, info, report) if rules else []
 
@@ -259,6 +268,7 @@ def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list
     """Every rule re-run on its recorded inputs and dice, when ``report`` found nothing else: a different outcome
     is drift, added to ``report`` as a finding, unless the command was recorded under an older version of the
     rules; those differences are returned apart (expected after a rules change, not a sign of an altered log)."""
+
     editions: list[Change] = []
     if not report.ok:
         return editions

@@ -26,25 +26,17 @@ def check_json_value(value: Any, path: str = "$") -> None:
     recurse (a bool is an int subclass and is allowed; any other int subclass or a float is not).
     """
     kind = type(value)
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str:
+    if kind is dict or kind is list or kind is tuple:
+        is_object = kind is dict
+        for key, item in value.items() if is_object else enumerate(value):
+            if is_object and type(key) is not str:
                 raise EventSchemaError(f"{path}: object key {key!r} is not a string")
             item_kind = type(item)
             if item_kind is str or item is None or item_kind is bool:
                 continue
             if item_kind is int and -_LIMIT <= item < _LIMIT:
                 continue
-            check_json_value(item, f"{path}.{key}")
-        return
-    if kind is list or kind is tuple:
-        for index, item in enumerate(value):
-            item_kind = type(item)
-            if item_kind is str or item is None or item_kind is bool:
-                continue
-            if item_kind is int and -_LIMIT <= item < _LIMIT:
-                continue
-            check_json_value(item, f"{path}[{index}]")
+            check_json_value(item, f"{path}.{key}" if is_object else f"{path}[{key}]")
         return
     if kind is str or value is None or kind is bool:
         return

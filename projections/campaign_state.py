@@ -19,7 +19,7 @@ from events.envelope import RecordedEvent
 from events.sql import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
-from projections.driver import execute
+from projections.driver import by_campaign, execute
 from projections.fold import FoldFor, RulesetFold, Summary
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
@@ -109,10 +109,7 @@ class CampaignStateProjector:
         self._held: dict[str, _Held] = {}
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
-        batches: dict[str, list[RecordedEvent]] = {}
-        for event in events:
-            batches.setdefault(event.campaign_id, []).append(event)
-        for campaign_id, batch in batches.items():
+        for campaign_id, batch in by_campaign(events).items():
             self._project_campaign(connection, campaign_id, batch)
 
     @staticmethod

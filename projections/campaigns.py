@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select
 
 from events.envelope import RecordedEvent
 from events.store import EventStore
-from projections.driver import execute
+from projections.driver import by_campaign, execute
 from projections.state.campaigns import CampaignInfo, apply
 from projections.tables import campaigns
 
@@ -72,10 +72,7 @@ class CampaignsProjector:
         self._held: dict[str, CampaignInfo] = {}
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
-        by_campaign: dict[str, list[RecordedEvent]] = {}
-        for event in events:
-            by_campaign.setdefault(event.campaign_id, []).append(event)
-        for campaign_id, batch in by_campaign.items():
+        for campaign_id, batch in by_campaign(events).items():
             before = self._held.pop(campaign_id, None)
             if before is None or before.last_seq != batch[0].seq - 1:
                 row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()

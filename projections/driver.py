@@ -6,9 +6,12 @@ a few of them on every append (the store's append path does the same, see :mod:`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection
+
+from events.envelope import RecordedEvent
 
 _BY_DIALECT: dict[tuple[str, str], str] = {}
 
@@ -25,3 +28,11 @@ def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[A
         return list(cursor.fetchall()) if cursor.description is not None else []
     finally:
         cursor.close()
+
+
+def by_campaign(events: Iterable[RecordedEvent]) -> dict[str, list[RecordedEvent]]:
+    """An appended batch split per campaign, each part in the order appended: what an inline writer folds."""
+    batches: dict[str, list[RecordedEvent]] = {}
+    for event in events:
+        batches.setdefault(event.campaign_id, []).append(event)
+    return batches

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, delete, insert, select
 
 from campaign.access.tables import memberships
 from campaign.executor import Ledger
@@ -68,26 +68,21 @@ class Memberships:
         self.engine = engine
 
     def of(self, campaign_id: str) -> dict[str, Member]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(memberships.c.account, memberships.c.role, memberships.c.sides).where(
-                    memberships.c.campaign_id == campaign_id
-                )
-            ).all()
-        return {r[0]: Member(r[0], r[1], tuple(orjson.loads(r[2]))) for r in rows}
+        return {m.account: m for _, m in self._where(memberships.c.campaign_id == campaign_id)}
 
     def member(self, campaign_id: str, account: str) -> Member | None:
         return self.of(campaign_id).get(account)
 
     def campaigns_of(self, account: str) -> dict[str, Member]:
         """The campaign ids ``account`` belongs to, with its membership in each."""
+        return dict(self._where(memberships.c.account == account))
+
+    def _where(self, condition: ColumnElement[bool]) -> list[tuple[str, Member]]:
+        """The memberships meeting ``condition``, each with its campaign id."""
+        c = memberships.c
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(memberships.c.campaign_id, memberships.c.role, memberships.c.sides).where(
-                    memberships.c.account == account
-                )
-            ).all()
-        return {r[0]: Member(account, r[1], tuple(orjson.loads(r[2]))) for r in rows}
+            rows = conn.execute(select(c.campaign_id, c.account, c.role, c.sides).where(condition)).all()
+        return [(r[0], Member(r[1], r[2], tuple(orjson.loads(r[3])))) for r in rows]
 
 
 def grant(

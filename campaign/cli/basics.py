@@ -12,7 +12,8 @@ import typer
 from rich.markup import escape
 
 from campaign.bootstrap import bootstrap
-from campaign.cli.common import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt, open_app, state, table_entry
+from campaign.cli.common import open_app, resolved, show_appended, state, table_entry
+from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import unit_names
 from campaign.rulesets import RULESETS
@@ -84,18 +85,16 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Roll dice (seeded, or the table's own with --dice) and record the roll."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         result = ledger.roll(info, notation, purpose, table=table_entry(dice), command_id=command_id)
-        Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:")
+        show_appended(result, as_json, info, named=False)
 
     @app.command("reveal")
     @handles_errors
     def reveal(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
         """Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay
         secret."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         result = ledger.reveal(info, command_id=command_id)
         Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]: seed of epoch {info.seed_epoch} revealed.")
 
@@ -118,8 +117,7 @@ def register(app: typer.Typer) -> None:
         """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
         from campaign.log_view import log_page
 
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         if (last is not None and last < 0) or (limit is not None and limit < 0):
             raise InvalidInputError("--last and --limit take a number of events: 0 or more")
         if unit is None and battle is None:  # served by the store's indexes, page by page (issue 14)

@@ -8,10 +8,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from campaign import views
 from campaign.bootstrap import projectors
-from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.common import open_app, resolved
+from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
-from campaign.commands import fold_for
 from campaign.describe import count, describe, explained_by, unit_names, value, words
 from campaign.rulesets.common import did_you_mean, named
 from events.errors import InvalidInputError
@@ -24,14 +25,8 @@ AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it
 
 
 def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    fold = fold_for(info.ruleset)
-    if fold is None:
-        raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
-    if at is not None and not 0 <= at <= info.last_seq:
-        raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
-    return info, fold.summary(ledger.states.get(info, at))
+    ledger, info = resolved(campaign)
+    return info, views.summary(ledger, info, at)
 
 
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
@@ -78,22 +73,12 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def status(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """The campaign at a glance: day, units, battles fought, treasuries."""
-        info, s = summary(campaign, at)
         out = Output(as_json)
         if as_json:
-            out.json(
-                {
-                    "campaign": info.name,
-                    "ruleset": info.ruleset,
-                    "seq": at if at is not None else info.last_seq,
-                    "day": s.day,
-                    "units": s.units,
-                    "battles": s.battles,
-                    "treasury": s.treasury,
-                    "careers": s.careers,
-                }
-            )
+            ledger = open_app().ledger
+            out.json(views.status(ledger, ledger.resolve(campaign), at))
             return
+        info, s = summary(campaign, at)
         where = f" at #{at}" if at is not None else ""
         out.console.print(
             f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {count(len(s.units), 'units')}, "
@@ -185,11 +170,7 @@ def register(app: typer.Typer) -> None:
     def treasury(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """Each side's money, and who is owed pay (or that the ruleset has none)."""
         info, s = summary(campaign, at)
-        owed = [
-            {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
-            for u in s.units
-            if u.get("pay_owed") or u.get("pay_penalty")
-        ]
+        owed = views.owed_pay(s)
         out = Output(as_json)
         if as_json:
             out.json({"treasury": s.treasury, "owed": owed})

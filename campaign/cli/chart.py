@@ -15,7 +15,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from campaign.charts import MEASURES, Chart, chart
-from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.common import resolved
+from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from events.errors import InvalidInputError
 
@@ -24,8 +25,7 @@ BARS = "▁▂▃▄▅▆▇█"
 
 
 def campaign_chart(campaign: str | None, measure: str, only: str | None) -> Chart:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
+    ledger, info = resolved(campaign)
     return chart(info.name, info.ruleset, ledger.store.read(info.campaign_id), measure, only)
 
 

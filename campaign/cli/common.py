@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.markup import escape
 
 from campaign.bootstrap import App, bootstrap
+from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.executor import AskEntry, TableEntry
+from campaign.executor import AskEntry, Ledger, TableEntry
 from campaign.rulesets.command import Command, Ruleset
-from campaign.rulesets.common import HouseRule
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
 from events.dice.ask import CountingDice, DieRequest, Needed, tally
@@ -23,38 +26,8 @@ from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
 
 C = TypeVar("C", bound=Command[Any, Any])
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-CampaignOpt = Annotated[
-    str | None,
-    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help="Campaign name or id (default: the only one)."),
-]
-CommandIdOpt = Annotated[
-    str | None,
-    typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
-]
-DiceOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--dice",
-        help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
-        "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
-    ),
-]
-
-
-SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
-
-
-def size_of(size: int | None, *old: int | None) -> int:
-    """The unit's size from ``--size``, or from the option a ruleset first named it by (``--men``, ``--models``,
-    still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
-    given = {v for v in (size, *old) if v is not None}
-    if not given:
-        raise InvalidInputError("--size is required: how many men or models the unit has")
-    if len(given) > 1:
-        raise InvalidInputError("the unit's size was given twice, with different numbers")
-    return given.pop()
+S = TypeVar("S")
+T = TypeVar("T")
 
 
 class State:
@@ -74,6 +47,20 @@ def open_app(*, create: bool = False) -> App:
         actor = check_name(state.actor, "--actor") if state.actor is not None else None
         state.app = bootstrap(state.db, actor=actor, create=create)
     return state.app
+
+
+def resolved(campaign: str | None) -> tuple[Ledger, CampaignInfo]:
+    """The ledger, and the campaign named by ``--campaign`` (or the only one)."""
+    ledger = open_app().ledger
+    return ledger, ledger.resolve(campaign)
+
+
+def in_force(campaign: str | None, plugin: Ruleset[S, T], at_seq: int | None = None) -> tuple[CampaignInfo, S, T]:
+    """The campaign named (or the only one) as ``plugin``'s ruleset folds it now (or at ``at_seq``), and its
+    tables in force: what a ruleset's views show."""
+    ledger, info = resolved(campaign)
+    state, tables = ledger.in_force(info, plugin, at_seq)
+    return info, state, tables
 
 
 def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
@@ -120,13 +107,63 @@ def execute(
     as_json: bool = False,
 ) -> None:
     """Run one command on the campaign named (or the only one) and show what it appended."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
+    ledger, info = resolved(campaign)
     if dice is not None and dice.strip().lower() == "count":
         show_dice_needed(info, command, as_json)
         return
     result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
     show_appended(result, as_json, info)
+
+
+RecordedCommand = Command[Any, Any]
+"""Any ruleset's command, as a recorded command's function returns it."""
+Build = Callable[..., RecordedCommand]
+"""A recorded command's own function: what was typed (its own arguments and options) made into a Command."""
+
+
+def _shared(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+
+SHARED = (
+    _shared("campaign", CampaignOpt, None),
+    _shared("command_id", CommandIdOpt, None),
+    _shared("as_json", JsonOpt, False),
+)
+"""The options every recorded command takes after its own, in the order ``--help`` lists them."""
+ROLLS = (_shared("dice", DiceOpt, None), *SHARED)
+"""The same for a command that rolls dice: ``--dice`` first."""
+
+
+def recorded(app: typer.Typer, name: str, *, rolls: bool = False, **settings: Any) -> Callable[[Build], Build]:
+    """Register ``build`` as the command ``name`` of ``app``: the options every recorded command shares
+    (``--dice`` when it ``rolls``, then ``--campaign``, ``--command-id``, ``--json``) follow its own in its
+    ``--help``, and the Command it makes of what was typed is run and what it appended shown."""
+
+    def register(build: Build) -> Build:
+        app.command(name, **settings)(recording(build, rolls=rolls))
+        return build
+
+    return register
+
+
+def recording(build: Build, *, rolls: bool = False) -> Callable[..., None]:
+    """``build`` as a command line command: its signature with the shared options added, run by :func:`execute`."""
+    shared = ROLLS if rolls else SHARED
+    own = inspect.signature(build, eval_str=True)
+
+    @functools.wraps(build)
+    def run(**typed: Any) -> None:
+        given = {p.name: typed.pop(p.name) for p in shared}
+        command = build(**typed)
+        execute(
+            given["campaign"], command, dice=given.get("dice"), command_id=given["command_id"], as_json=given["as_json"]
+        )
+
+    parameters = [*own.parameters.values(), *shared]
+    run.__signature__ = own.replace(parameters=parameters, return_annotation=None)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
+    return handles_errors(run)
 
 
 def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bool) -> None:
@@ -168,54 +205,50 @@ def vars_of(needed: Needed) -> dict[str, Any]:
     return {"notation": needed.notation, "count": needed.count, "sides": needed.sides, "purpose": needed.purpose}
 
 
-def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo) -> None:
-    """What a ruleset command appended, each event explained with the names of the units and battles it names."""
-    names = {} if as_json else entity_names(open_app().engine, info.campaign_id)
+def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, named: bool = True) -> None:
+    """What a command appended, each event explained (a ruleset's with the names of the units and battles it
+    names: ``named``)."""
+    names = entity_names(open_app().engine, info.campaign_id) if named and not as_json else {}
     Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
-def add_roster_commands(
+def add_shared_commands(
+    app: typer.Typer, plugin: Ruleset[Any, Any], tables: tuple[str, str], transfer_help: str | None = None
+) -> None:
+    """The commands every ruleset offers alike, each running the ruleset's command of that stable name:
+    ``transfer`` (with ``transfer_help``) and ``disband`` when the ruleset's roster moves men between units,
+    ``edit``, and ``house-rule`` and ``tables`` (``tables``: what the tables are called, and an example path)."""
+    named = {command.name.partition(".")[2]: command for command in plugin.commands}
+    if transfer_help is not None:
+        _add_roster_commands(app, named["transfer"], named["disband"], transfer_help)
+    _add_edit_command(app, named["edit"])
+    _add_table_commands(app, plugin, named["house_rule"], *tables)
+
+
+def _add_roster_commands(
     app: typer.Typer, transfer: type[Command[Any, Any]], disband: type[Command[Any, Any]], transfer_help: str
 ) -> None:
     """``transfer`` and ``disband``, which every ruleset's roster offers alike (its command checks the rest)."""
 
-    @app.command("transfer", help=transfer_help)
-    @handles_errors
+    @recorded(app, "transfer", help=transfer_help)
     def transfer_(
-        from_unit: str,
-        to_unit: str,
-        men: Annotated[int, typer.Option("--men", help="How many men move.")],
-        campaign: CampaignOpt = None,
-        command_id: CommandIdOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        command = make(transfer, from_unit=from_unit, to_unit=to_unit, men=men)
-        execute(campaign, command, command_id=command_id, as_json=as_json)
+        from_unit: str, to_unit: str, men: Annotated[int, typer.Option("--men", help="How many men move.")]
+    ) -> RecordedCommand:
+        return make(transfer, from_unit=from_unit, to_unit=to_unit, men=men)
 
-    @app.command("disband", help="Disband a unit between battles: it is paid no more and fights no more.")
-    @handles_errors
-    def disband_(
-        unit: str,
-        reason: Annotated[str, typer.Option("--reason")] = "disbanded",
-        campaign: CampaignOpt = None,
-        command_id: CommandIdOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        execute(campaign, make(disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+    @recorded(app, "disband", help="Disband a unit between battles: it is paid no more and fights no more.")
+    def disband_(unit: str, reason: Annotated[str, typer.Option("--reason")] = "disbanded") -> RecordedCommand:
+        return make(disband, unit_name=unit, reason=reason)
 
 
-def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
+def _add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
     """``edit UNIT --set KEY=VALUE …``: a recorded change of a unit's profile, checked as a muster is."""
 
-    @app.command("edit")
-    @handles_errors
+    @recorded(app, "edit")
     def edit_(
         unit: str,
         set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
-        campaign: CampaignOpt = None,
-        command_id: CommandIdOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
+    ) -> RecordedCommand:
         """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
         changes: dict[str, Any] = {}
         for item in set_:
@@ -223,28 +256,23 @@ def add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
             if not sep or not key.strip():
                 raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
             changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
-        execute(campaign, make(model, unit_name=unit, changes=changes), command_id=command_id, as_json=as_json)
+        return make(model, unit_name=unit, changes=changes)
 
 
-def add_table_commands(
-    app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[HouseRule[Any, Any]], what: str, example: str
+def _add_table_commands(
+    app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[RecordedCommand], what: str, example: str
 ) -> None:
     """``house-rule`` and ``tables``, alike for every ruleset: its tables in force, and a value replaced."""
 
-    @app.command("house-rule")
-    @handles_errors
+    @recorded(app, "house-rule")
     def house_rule_(
         # Defaults, not Annotated: an annotation is read later, where ``example`` is not in scope.
         path: str = typer.Argument(..., help=f"Table path, e.g. {example} (see `tables`)."),
         value: str = typer.Argument(..., help="The new value: a whole number, NTR, true/false or a word."),
         note: Annotated[str, typer.Option("--note")] = "",
-        campaign: CampaignOpt = None,
-        command_id: CommandIdOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
+    ) -> RecordedCommand:
         """Override one table value from now on (a house rule, recorded as an event)."""
-        command = make(house_rule, path=path, value=parse_value(value), note=note)
-        execute(campaign, command, command_id=command_id, as_json=as_json)
+        return make(house_rule, path=path, value=parse_value(value), note=note)
 
     @app.command("tables")
     @handles_errors
@@ -254,10 +282,8 @@ def add_table_commands(
         as_json: JsonOpt = False,
     ) -> None:
         """The tables in force (house rules included), each value with its provenance."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
-        _, in_force = ledger.in_force(info, plugin)
-        print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force.values, prefix)
+        info, _, in_force_now = in_force(campaign, plugin)
+        print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force_now.values, prefix)
 
 
 def parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:

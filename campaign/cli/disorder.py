@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
-from campaign.cli.common import (
-    CampaignOpt,
-    CommandIdOpt,
-    DiceOpt,
-    JsonOpt,
-    SizeOpt,
-    add_edit_command,
-    add_roster_commands,
-    add_table_commands,
-    execute,
-    make,
-    open_app,
-    size_of,
-)
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.disorder import battle_commands as disb
 from campaign.rulesets.disorder import commands as disc
+from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
 from events.errors import InvalidInputError
@@ -38,8 +26,7 @@ CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order 
 OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
 
 
-@app.command("muster")
-@handles_errors
+@recorded(app, "muster")
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
@@ -47,52 +34,35 @@ def muster(
     points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
     size: SizeOpt = None,
     models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Add a unit to the roster."""
     profile: dict[str, object] = {"models": size_of(size, models), "troops": troops, "points": points}
-    execute(campaign, make(disc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
+    return make(disc.Muster, name=name, side=side, profile=profile)
 
 
-@app.command("officer")
-@handles_errors
-def officer(
-    side: str,
-    name: str,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "officer")
+def officer(side: str, name: str) -> RecordedCommand:
     """Appoint the officer commanding a side's force; his Glory and rank follow him."""
-    execute(campaign, make(disc.Appoint, side=side, officer=name), command_id=command_id, as_json=as_json)
+    return make(disc.Appoint, side=side, officer=name)
 
 
-@app.command("battle-start")
-@handles_errors
+@recorded(app, "battle-start")
 def battle_start(
     name: str,
     unit: Annotated[list[str], typer.Option("--unit", help="A unit deployed at its roster strength; repeat.")],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Start a scenario with the units deployed (two sides at least, each under an officer)."""
-    command = make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
 
 
-@app.command("turn")
-@handles_errors
-def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+@recorded(app, "turn")
+def turn() -> RecordedCommand:
     """Begin the next turn."""
-    execute(campaign, disb.NextTurn(), command_id=command_id, as_json=as_json)
+    return disb.NextTurn()
 
 
-@app.command("hit")
-@handles_errors
+@recorded(app, "hit", rolls=True)
 def hit(
     unit: str,
     lost: Annotated[int, typer.Option("--lost", help="Models lost.")],
@@ -103,14 +73,10 @@ def hit(
     ] = None,
     close_order: CloseOrder = False,
     officer_near: OfficerNear = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
     the force's morale (§1.3)."""
-    command = make(
+    return make(
         disb.Hit,
         unit_name=unit,
         lost=lost,
@@ -119,11 +85,9 @@ def hit(
         close_order=close_order,
         officer_near=officer_near,
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("check")
-@handles_errors
+@recorded(app, "check", rolls=True)
 def check(
     unit: str,
     cause: Annotated[
@@ -131,96 +95,59 @@ def check(
     ],
     close_order: CloseOrder = False,
     officer_near: OfficerNear = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause."""
-    command = make(
+    return make(
         disb.CheckMorale, unit_name=unit, causes=tuple(cause), close_order=close_order, officer_near=officer_near
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("rally")
-@handles_errors
-def rally(
-    unit: str,
-    close_order: CloseOrder = False,
-    officer_near: OfficerNear = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "rally", rolls=True)
+def rally(unit: str, close_order: CloseOrder = False, officer_near: OfficerNear = False) -> RecordedCommand:
     """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
-    command = make(disb.Rally, unit_name=unit, close_order=close_order, officer_near=officer_near)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(disb.Rally, unit_name=unit, close_order=close_order, officer_near=officer_near)
 
 
-@app.command("marker")
-@handles_errors
+@recorded(app, "marker")
 def marker(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason", help="Where it comes from, e.g. 'lost a melee'.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+    unit: str, reason: Annotated[str, typer.Option("--reason", help="Where it comes from, e.g. 'lost a melee'.")]
+) -> RecordedCommand:
     """A disorder marker from another source (§1.2); the third flees the unit."""
-    execute(campaign, make(disb.AddMarker, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+    return make(disb.AddMarker, unit_name=unit, reason=reason)
 
 
-@app.command("retreat")
-@handles_errors
+@recorded(app, "retreat")
 def retreat(
     unit: str,
     needed: Annotated[str, typer.Option("--needed", help="Inches it must retreat (½ its move), e.g. 3.")],
     moved: Annotated[str | None, typer.Option("--moved", help="Inches it could move, if blocked, e.g. 1.5.")] = None,
     off_table: Annotated[bool, typer.Option("--off-table", help="A model left the table.")] = False,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A retreat (§1.5): one model captured per full inch it could not move; off the table, the unit is gone."""
-    command = make(disb.Retreat, unit_name=unit, needed=needed, moved=moved, off_table=off_table)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(disb.Retreat, unit_name=unit, needed=needed, moved=moved, off_table=off_table)
 
 
-@app.command("remove")
-@handles_errors
+@recorded(app, "remove")
 def remove(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason", help="e.g. 'destroyed in melee'.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+    unit: str, reason: Annotated[str, typer.Option("--reason", help="e.g. 'destroyed in melee'.")]
+) -> RecordedCommand:
     """Remove a unit from the table (then the force's morale is counted)."""
-    execute(campaign, make(disb.Remove, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+    return make(disb.Remove, unit_name=unit, reason=reason)
 
 
-@app.command("officer-down")
-@handles_errors
-def officer_down(
-    side: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
-) -> None:
+@recorded(app, "officer-down")
+def officer_down(side: str) -> RecordedCommand:
     """The side's officer is removed from play: each of its units checks (once per game); −2 Glory."""
-    execute(campaign, make(disb.OfficerDown, side=side), command_id=command_id, as_json=as_json)
+    return make(disb.OfficerDown, side=side)
 
 
-@app.command("battle-end")
-@handles_errors
+@recorded(app, "battle-end")
 def battle_end(
     winner: Annotated[str | None, typer.Option("--winner", help="The side that won; leave out for a draw.")] = None,
     objectives: Annotated[
         list[str] | None, typer.Option("--objectives", help="SIDE=N scenario objectives held at the end; repeat.")
     ] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """The last turn is played out (§1.8): each force's Glory goes to its officer; markers end with the battle."""
     held: dict[str, int] = {}
     for pair in objectives or []:
@@ -228,31 +155,21 @@ def battle_end(
         if not sep or not side.strip() or not count.strip().isdigit():
             raise InvalidInputError(f"--objectives must look like SIDE=N, not {pair!r}")
         held[side.strip()] = int(count)
-    command = make(disb.EndBattle, winner=winner, objectives=held)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(disb.EndBattle, winner=winner, objectives=held)
 
 
 @app.command("roster")
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    state, _ = ledger.in_force(info, PLUGIN)
+    info, state, _ = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
+    summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
     units = []
-    for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
-        row: dict[str, object] = {
-            "unit": u.name,
-            "side": u.side,
-            "troops": u.profile.troops,
-            "models": u.profile.models,
-            "points": u.profile.points,
-            "battles": u.battles,
-            "disbanded": u.disbanded,
-        }
-        if battle is not None and u.unit_id in battle.units:
-            b = battle.units[u.unit_id]
+    for u in summary.units:
+        row: dict[str, object] = {"unit": u["name"]} | {k: v for k, v in u.items() if k not in ("unit_id", "name")}
+        if battle is not None and u["unit_id"] in battle.units:
+            b = battle.units[u["unit_id"]]
             row["in_battle"] = {
                 "models": b.models,
                 "markers": b.markers,
@@ -262,40 +179,35 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             }
         units.append(row)
     officers = [
-        {"officer": c.officer, "side": c.side, "glory": c.glory, "rank": c.rank or "—", "battles": len(c.battles)}
-        for c in sorted(state.careers.values(), key=lambda c: c.officer)
+        {"officer": c["pc"], "side": c["side"], "glory": c["glory"], "rank": c["rank"] or "—"}
+        | {"battles": len(c["battles"])}
+        for c in summary.careers
     ]
     out = Output(as_json)
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return
     title = f"{info.name}" + (f" — {battle.name}, turn {battle.turn}" if battle else "")
-    view = Table(title=escape(title))
-    for column in ("unit", "side", "troops", "models", "points", "battles", "on the table"):
-        view.add_column(column)
-    for r in units:
-        on_table = r.get("in_battle")
-        shown = (
-            f"{on_table['models']} models, {on_table['state']}"  # type: ignore[index]
-            + (", must rally" if on_table["must_rally"] else "")  # type: ignore[index]
-            if on_table
-            else str(r["disbanded"] or "")
-        )
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["troops"]),
-            str(r["models"]),
-            str(r["points"]),
-            str(r["battles"]),
-            shown,
-        )
-    out.console.print(view)
+    columns = ("unit", "side", "troops", "models", "points", "battles", "on the table")
+    print_rows(out, title, columns, (_cells(r) for r in units))
     for o in officers:
         who = escape(f"{o['officer']} ({o['side']})")
         out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
 
 
-add_roster_commands(app, disc.Transfer, disc.Disband, "Models move to another unit of the same side between battles.")
-add_edit_command(app, disc.Edit)
-add_table_commands(app, PLUGIN, disc.HouseRule, "disorder-marker", "force.flees_at_exactly")
+def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+    on_table = r.get("in_battle")
+    shown = (
+        f"{on_table['models']} models, {on_table['state']}" + (", must rally" if on_table["must_rally"] else "")
+        if on_table
+        else str(r["disbanded"] or "")
+    )
+    return (*(r[k] for k in ("unit", "side", "troops", "models", "points", "battles")), shown)
+
+
+add_shared_commands(
+    app,
+    PLUGIN,
+    ("disorder-marker", "force.flees_at_exactly"),
+    "Models move to another unit of the same side between battles.",
+)

@@ -8,19 +8,9 @@ from typing import Annotated
 import typer
 
 from campaign.cli.campaign_views import summary
-from campaign.cli.common import (
-    CampaignOpt,
-    CommandIdOpt,
-    DiceOpt,
-    JsonOpt,
-    add_edit_command,
-    add_roster_commands,
-    add_table_commands,
-    execute,
-    make,
-    parse_pairs,
-)
+from campaign.cli.common import RecordedCommand, add_shared_commands, execute, make, parse_pairs, recorded
 from campaign.cli.fighting_spirit_status import status
+from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
@@ -37,8 +27,7 @@ EnemyWithin = Annotated[
 ]
 
 
-@app.command("muster")
-@handles_errors
+@recorded(app, "muster")
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side it fights for.")],
@@ -56,10 +45,7 @@ def muster(
     reports_to: Annotated[
         str | None, typer.Option("--reports-to", help="Its superior in the chain of command.")
     ] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Add a unit to the roster with its five-grade profile."""
     profile: dict[str, object] = {
         "quality": quality,
@@ -72,12 +58,10 @@ def muster(
         "terrifying": terrifying,
         "crew_weapon": crew_weapon,
     }
-    command = make(fsc.Muster, name=name, side=side, profile=profile, reports_to=reports_to)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsc.Muster, name=name, side=side, profile=profile, reports_to=reports_to)
 
 
-@app.command("battle-start")
-@handles_errors
+@recorded(app, "battle-start")
 def battle_start(
     name: str,
     side: Annotated[list[str], typer.Option("--side", help="SIDE=MOTIVATION (low, medium, high); repeat per side.")],
@@ -88,10 +72,7 @@ def battle_start(
         ),
     ],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Start a battle: each side's motivation, each unit's fatigue (→ its starting grade)."""
     motivation = {}
     for side_name, parts in parse_pairs(side, "--side"):
@@ -117,41 +98,31 @@ def battle_start(
                 "start_grade": starts[0] if starts else None,
             }
         )
-    command = make(fsc.StartBattle, name=name, motivation=motivation, deployments=deployments, scenario=scenario)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsc.StartBattle, name=name, motivation=motivation, deployments=deployments, scenario=scenario)
 
 
-@app.command("battle-end")
-@handles_errors
+@recorded(app, "battle-end")
 def battle_end(
     result: Annotated[str, typer.Option("--result", help="What happened, e.g. 'Keno held the hill'.")],
     winner: Annotated[str | None, typer.Option("--winner")] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """End the battle being fought."""
-    execute(campaign, make(fsc.EndBattle, result=result, winner=winner), command_id=command_id, as_json=as_json)
+    return make(fsc.EndBattle, result=result, winner=winner)
 
 
-@app.command("turn")
-@handles_errors
-def turn(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+@recorded(app, "turn")
+def turn() -> RecordedCommand:
     """Begin the next turn (failed actions may be tried again; rally actions are counted afresh)."""
-    execute(campaign, fsc.NextTurn(), command_id=command_id, as_json=as_json)
+    return fsc.NextTurn()
 
 
-@app.command("activate")
-@handles_errors
-def activate(
-    unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False
-) -> None:
+@recorded(app, "activate")
+def activate(unit: str) -> RecordedCommand:
     """A unit activates (its officer gets two fresh rally actions)."""
-    execute(campaign, make(fsc.Activate, unit_name=unit), command_id=command_id, as_json=as_json)
+    return make(fsc.Activate, unit_name=unit)
 
 
-@app.command("attack")
-@handles_errors
+@recorded(app, "attack", rolls=True)
 def attack(
     unit: str,
     killed: Annotated[int, typer.Option("--killed")] = 0,
@@ -160,13 +131,9 @@ def attack(
     artillery: Annotated[bool, typer.Option("--artillery", help="Artillery or air(space) attack.")] = False,
     leader_hit: Annotated[bool, typer.Option("--leader-hit", help="The unit's leader became a casualty.")] = False,
     enemy_within: EnemyWithin = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Record fire or an assault on a unit, then take the morale test it calls for (§0.4–0.5)."""
-    command = make(
+    return make(
         fsb.Attack,
         unit_name=unit,
         killed=killed,
@@ -176,40 +143,28 @@ def attack(
         leader_hit=leader_hit,
         enemy_within=enemy_within,
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("morale")
-@handles_errors
+@recorded(app, "morale", rolls=True)
 def morale(
     unit: str,
     threat: Annotated[list[str], typer.Option("--threat", help="Threat row(s) that call for the test.")],
     enemy_within: EnemyWithin = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Take a morale (confidence) test for named threat rows (§0.4)."""
-    command = make(fsb.Morale, unit_name=unit, rows=tuple(threat), enemy_within=enemy_within)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(fsb.Morale, unit_name=unit, rows=tuple(threat), enemy_within=enemy_within)
 
 
-@app.command("rally")
-@handles_errors
+@recorded(app, "rally", rolls=True)
 def rally(
     unit: str,
     officer: Annotated[str, typer.Option("--officer", help="A superior on the unit's direct chain of command.")],
     distance: Annotated[int, typer.Option("--distance", help="Inches between officer and unit.")],
     in_sight: Annotated[bool, typer.Option("--in-sight/--out-of-sight")] = True,
     under_artillery: Annotated[bool, typer.Option("--under-artillery", help="Still under artillery fire.")] = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """An officer rallies a unit: communication test, then the rally test (§0.6)."""
-    command = make(
+    return make(
         fsb.Rally,
         unit_name=unit,
         officer_name=officer,
@@ -217,28 +172,20 @@ def rally(
         in_sight=in_sight,
         under_artillery=under_artillery,
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("react")
-@handles_errors
+@recorded(app, "react", rolls=True)
 def react(
     unit: str,
     action: Annotated[
         str, typer.Argument(help="go_prone_open, go_prone_cover, move_while_prone, leave_cover_shaken, close_combat")
     ],
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A reaction test for an action (§0.7); a failed action may not be retried this turn."""
-    command = make(fsb.React, unit_name=unit, action=action)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(fsb.React, unit_name=unit, action=action)
 
 
-@app.command("panic")
-@handles_errors
+@recorded(app, "panic", rolls=True)
 def panic(
     unit: str,
     trigger: Annotated[
@@ -247,69 +194,45 @@ def panic(
             "--trigger", help="enemy_in_sight, armour_in_sight, fired_on, terrifying_assault (none while panicking)"
         ),
     ] = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
-    command = make(fsb.Panic, unit_name=unit, trigger=trigger)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(fsb.Panic, unit_name=unit, trigger=trigger)
 
 
-@app.command("last-stand")
-@handles_errors
+@recorded(app, "last-stand", rolls=True)
 def last_stand(
     unit: str,
     friends_within_12: Annotated[int, typer.Option("--friends-within-12", help='Friendly units within 12".')],
     enemy_squads: Annotated[int, typer.Option("--enemy-squads", help="Enemy squads in sight, not retreating.")],
     enemy_within: EnemyWithin = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise, success on 6+."""
-    command = make(
+    return make(
         fsb.LastStand,
         unit_name=unit,
         friends_within_12=friends_within_12,
         enemy_squads_in_sight=enemy_squads,
         enemy_within=enemy_within,
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("last-stand-end")
-@handles_errors
+@recorded(app, "last-stand-end")
 def last_stand_end(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason", help="wiped_out or only_broken_enemies")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+    unit: str, reason: Annotated[str, typer.Option("--reason", help="wiped_out or only_broken_enemies")]
+) -> RecordedCommand:
     """End "No step back": wiped out, or no enemy in view but Broken ones (back to Steady)."""
-    command = make(fsb.EndLastStand, unit_name=unit, reason=reason)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsb.EndLastStand, unit_name=unit, reason=reason)
 
 
-@app.command("surrender")
-@handles_errors
+@recorded(app, "surrender")
 def surrender(
-    unit: str,
-    enemy_within: Annotated[int, typer.Option("--enemy-within", help="Inches to the nearest enemy.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+    unit: str, enemy_within: Annotated[int, typer.Option("--enemy-within", help="Inches to the nearest enemy.")]
+) -> RecordedCommand:
     """A Routed unit with an enemy within 12" surrenders."""
-    command = make(fsb.Surrender, unit_name=unit, enemy_within=enemy_within)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsb.Surrender, unit_name=unit, enemy_within=enemy_within)
 
 
-@app.command("psi")
-@handles_errors
+@recorded(app, "psi", rolls=True)
 def psi(
     psion: str,
     target: str,
@@ -324,13 +247,9 @@ def psi(
     distance: Annotated[int, typer.Option("--distance", help="Inches from psion to target.")],
     in_sight: Annotated[bool, typer.Option("--in-sight/--out-of-sight")] = True,
     blast: Annotated[str, typer.Option("--blast", help="psi_blast: grades (−2) or panic.")] = "grades",
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A psi action (§0.10): the psi die, a step down per 12\" band after the first; success on ≥ the number."""
-    command = make(
+    return make(
         fsb.Psi,
         psion_name=psion,
         target_name=target,
@@ -339,41 +258,29 @@ def psi(
         in_sight=in_sight,
         blast_choice=blast,
     )
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
 
 
-@app.command("wounded")
-@handles_errors
+@recorded(app, "wounded")
 def wounded(
     unit: str,
     checked: Annotated[int | None, typer.Option("--checked", help="Wounded checked by a Reorganise action.")] = None,
     abandoned: Annotated[bool, typer.Option("--abandoned", help="The unit withdrew without its wounded.")] = False,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Check unverified casualties, or record that the unit abandoned its wounded."""
-    command = make(fsc.Wounded, unit_name=unit, checked=checked, abandoned=abandoned)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsc.Wounded, unit_name=unit, checked=checked, abandoned=abandoned)
 
 
-@app.command("position")
-@handles_errors
+@recorded(app, "position")
 def position(
     unit: str,
     prone: Annotated[bool | None, typer.Option("--prone/--standing")] = None,
     cover: Annotated[bool | None, typer.Option("--cover/--open")] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Record a move into or out of cover, or going prone where no test is needed."""
-    command = make(fsc.Position, unit_name=unit, prone=prone, in_cover=cover)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsc.Position, unit_name=unit, prone=prone, in_cover=cover)
 
 
-@app.command("defence")
-@handles_errors
+@recorded(app, "defence", rolls=True)
 def defence(
     unit: str,
     fragments: Annotated[bool, typer.Option("--fragments", help="Fragments or blast, not aimed fire.")] = False,
@@ -381,15 +288,10 @@ def defence(
     hit_elsewhere: Annotated[
         bool, typer.Option("--hit-elsewhere", help="The hit fell on the unit, not on the psion himself.")
     ] = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Roll a unit's defence against small-arms fire (a psion uses its psi die instead of the d4 only against
     aimed fire, not from the air, that hits the psion himself: R2-4)."""
-    command = make(fsb.Defence, unit_name=unit, aimed=not fragments, from_air=from_air, on_psion=not hit_elsewhere)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(fsb.Defence, unit_name=unit, aimed=not fragments, from_air=from_air, on_psion=not hit_elsewhere)
 
 
 def _days(activity: str) -> Callable[..., None]:
@@ -417,57 +319,32 @@ for _activity, _name in (("rest", "rest"), ("march", "march"), ("forced_march", 
     app.command(_name)(_days(_activity))
 
 
-@app.command("condition")
-@handles_errors
+@recorded(app, "condition")
 def condition(
     side: str,
     name: Annotated[str, typer.Argument(help="no_supplies or encircled")],
     active: Annotated[bool, typer.Option("--on/--off")] = True,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A side runs out of supplies or is encircled (its units are exhausted), or no longer."""
-    command = make(fsc.Condition, side=side, condition=name, active=active)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsc.Condition, side=side, condition=name, active=active)
 
 
-@app.command("recruit")
-@handles_errors
-def recruit(
-    unit: str,
-    men: Annotated[int, typer.Option("--men")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "recruit")
+def recruit(unit: str, men: Annotated[int, typer.Option("--men")]) -> RecordedCommand:
     """Replacements join a unit between battles (with no battles behind them)."""
-    execute(campaign, make(fsc.Recruit, unit_name=unit, men=men), command_id=command_id, as_json=as_json)
+    return make(fsc.Recruit, unit_name=unit, men=men)
 
 
-@app.command("funds")
-@handles_errors
-def funds(
-    side: str,
-    amount: int,
-    reason: Annotated[str, typer.Option("--reason")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "funds")
+def funds(side: str, amount: int, reason: Annotated[str, typer.Option("--reason")]) -> RecordedCommand:
     """Money in or out of a side's treasury (optional pay rules)."""
-    command = make(fsc.Funds, side=side, amount=amount, reason=reason)
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(fsc.Funds, side=side, amount=amount, reason=reason)
 
 
-@app.command("month-end")
-@handles_errors
+@recorded(app, "month-end")
 def month_end(
     pay: Annotated[list[str], typer.Option("--pay", help="SIDE=PCT (100 in full, 0 missed).")] = [],  # noqa: B006
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """The month ends; each side named pays its men (optional pay rules)."""
     pcts = {}
     for item in pay:
@@ -475,7 +352,7 @@ def month_end(
         if not sep or not pct.strip().isdigit():
             raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
         pcts[side] = int(pct)
-    execute(campaign, make(fsc.MonthEnd, pay_pct=pcts), command_id=command_id, as_json=as_json)
+    return make(fsc.MonthEnd, pay_pct=pcts)
 
 
 app.command("roster", help="Every unit in the battle being fought (or the last one): grade, men, markers, status.")(
@@ -483,11 +360,9 @@ app.command("roster", help="Every unit in the battle being fought (or the last o
 )
 app.command("battle-status", hidden=True)(status)  # its first name, kept for scripts and old notes
 
-add_roster_commands(
+add_shared_commands(
     app,
-    fsc.Transfer,
-    fsc.Disband,
+    PLUGIN,
+    ("five-grade", "threats.unverified_casualty.low"),
     "Men move from one unit to another of the same side between battles (experience re-averaged).",
 )
-add_edit_command(app, fsc.Edit)
-add_table_commands(app, PLUGIN, fsc.HouseRule, "five-grade", "threats.unverified_casualty.low")

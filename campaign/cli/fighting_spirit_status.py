@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from campaign.cli.common import CampaignOpt, JsonOpt, open_app
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import in_force
+from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 from events.errors import InvalidInputError
 
@@ -21,8 +20,7 @@ def status(
     as_json: JsonOpt = False,
 ) -> None:
     """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
-    ledger = open_app().ledger
-    state, _ = ledger.in_force(ledger.resolve(campaign), PLUGIN, at)
+    _, state, _ = in_force(campaign, PLUGIN, at)
     battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
     if battle_id is None:
         raise InvalidInputError("no battle has been fought in this campaign yet")
@@ -60,26 +58,16 @@ def status(
         )
         return
     title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
-    view = Table(title=escape(title))
-    for column in ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status"):
-        view.add_column(column)
-    for r in rows:
-        position = ", ".join(p for p, on in (("prone", r["prone"]), ("cover", r["in_cover"])) if on) or "open"
-        status_text = (
-            r["removed"]
-            or (r["panic"] if r["panic"] != "none" else "")
-            or ("abandoned wounded" if r["abandoned_wounded"] else "")
-        )
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["grade"]),
-            str(r["start_grade"]),
-            str(r["men"]),
-            str(r["unverified"]),
-            str(r["dead"]),
-            str(r["suppression"]),
-            position,
-            str(status_text),
-        )
-    out.console.print(view)
+    columns = ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status")
+    print_rows(out, title, columns, (_cells(r) for r in rows))
+
+
+def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+    position = ", ".join(p for p, on in (("prone", r["prone"]), ("cover", r["in_cover"])) if on) or "open"
+    status_text = (
+        r["removed"]
+        or (r["panic"] if r["panic"] != "none" else "")
+        or ("abandoned wounded" if r["abandoned_wounded"] else "")
+    )
+    keys = ("unit", "side", "grade", "start_grade", "men", "unverified", "dead", "suppression")
+    return (*(r[k] for k in keys), position, status_text)

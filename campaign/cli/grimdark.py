@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from campaign.cli.common import (
-    CampaignOpt,
-    CommandIdOpt,
-    DiceOpt,
-    JsonOpt,
-    SizeOpt,
-    add_edit_command,
-    add_table_commands,
-    execute,
-    make,
-    open_app,
-    size_of,
-)
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.grimdark import commands as gfc
-from campaign.rulesets.grimdark import edit as gf_edit
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
-from campaign.rulesets.grimdark.state import CampaignState
-from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
-from projections.state.campaigns import CampaignInfo
 
 app = typer.Typer(
     help="One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
@@ -37,15 +20,25 @@ app = typer.Typer(
 )
 
 
-def _in_force(campaign: str | None) -> tuple[CampaignInfo, CampaignState, Tables]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    state, tables = ledger.in_force(info, PLUGIN)
-    return info, state, tables
+def _profile(
+    size: int | None,
+    models: int | None,
+    quality: int,
+    points: int,
+    tough: int,
+    fearless: bool,
+    hero: bool,
+    skill_set: str | None,
+) -> dict[str, object]:
+    """A unit's profile as ``muster`` and ``buy`` take it (``--models`` is ``--size``'s first name)."""
+    return {"models": size_of(size, models), "quality": quality, "points": points, "tough": tough} | {
+        "fearless": fearless,
+        "hero": hero,
+        "skill_set": skill_set,
+    }
 
 
-@app.command("muster")
-@handles_errors
+@recorded(app, "muster")
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The army it belongs to.")],
@@ -59,25 +52,13 @@ def muster(
     skill_set: Annotated[
         str | None, typer.Option("--skill-set", help="A hero's skill set: Captain, Healer or Support.")
     ] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Add a unit to the army sheet."""
-    profile: dict[str, object] = {
-        "models": size_of(size, models),
-        "quality": quality,
-        "points": points,
-        "tough": tough,
-        "fearless": fearless,
-        "hero": hero,
-        "skill_set": skill_set,
-    }
-    execute(campaign, make(gfc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
+    profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
+    return make(gfc.Muster, name=name, side=side, profile=profile)
 
 
-@app.command("buy")
-@handles_errors
+@recorded(app, "buy")
 def buy(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The army that pays with its campaign points.")],
@@ -89,32 +70,19 @@ def buy(
     fearless: Annotated[bool, typer.Option("--fearless")] = False,
     hero: Annotated[bool, typer.Option("--hero")] = False,
     skill_set: Annotated[str | None, typer.Option("--skill-set", help="A hero's skill set.")] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts)."""
-    profile: dict[str, object] = {
-        "models": size_of(size, models),
-        "quality": quality,
-        "points": points,
-        "tough": tough,
-        "fearless": fearless,
-        "hero": hero,
-        "skill_set": skill_set,
-    }
-    execute(campaign, make(gfc.Buy, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
+    profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
+    return make(gfc.Buy, name=name, side=side, profile=profile)
 
 
-@app.command("sell")
-@handles_errors
-def sell(unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+@recorded(app, "sell")
+def sell(unit: str) -> RecordedCommand:
     """Sell a unit between matches: its points go back to the army's campaign points."""
-    execute(campaign, make(gfc.Sell, unit_name=unit), command_id=command_id, as_json=as_json)
+    return make(gfc.Sell, unit_name=unit)
 
 
-@app.command("battle-start")
-@handles_errors
+@recorded(app, "battle-start", rolls=True)
 def battle_start(
     name: str,
     unit: Annotated[list[str], typer.Option("--unit", help="A unit on the table; repeat.")],
@@ -122,11 +90,7 @@ def battle_start(
         list[str] | None, typer.Option("--join", help="JOINER=UNIT: a hero joins a unit, or a like unit combines.")
     ] = None,
     special: Annotated[bool, typer.Option("--special", help="Each side rolls a special objective.")] = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Start a match with the units listed (their starting size is set now)."""
     joins: dict[str, str] = {}
     for pair in join or []:
@@ -134,18 +98,15 @@ def battle_start(
         if not sep or not hero.strip() or not target.strip():
             raise InvalidInputError(f"--join must look like HERO=UNIT, not {pair!r}")
         joins[hero.strip()] = target.strip()
-    command = make(gfc.StartBattle, name=name, units=tuple(unit), joins=joins, special=special)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(gfc.StartBattle, name=name, units=tuple(unit), joins=joins, special=special)
 
 
-@handles_errors
-def next_round(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+def next_round() -> RecordedCommand:
     """Begin the next round."""
-    execute(campaign, gfc.NextRound(), command_id=command_id, as_json=as_json)
+    return gfc.NextRound()
 
 
-@app.command("shoot")
-@handles_errors
+@recorded(app, "shoot", rolls=True)
 def shoot(
     unit: str,
     wounds: Annotated[int, typer.Option("--wounds", help="Unblocked wounds it took in this activation.")],
@@ -153,18 +114,12 @@ def shoot(
     models_lost: Annotated[
         int | None, typer.Option("--models-lost", help="Models killed, when the wounds were allocated otherwise.")
     ] = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Wounds outside melee; at half strength the unit tests at the end of the activation (Shaken on a fail)."""
-    command = make(gfc.Shoot, unit_name=unit, wounds=wounds, by=by, models_lost=models_lost)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(gfc.Shoot, unit_name=unit, wounds=wounds, by=by, models_lost=models_lost)
 
 
-@app.command("melee")
-@handles_errors
+@recorded(app, "melee", rolls=True)
 def melee(
     a: str,
     b: str,
@@ -172,71 +127,48 @@ def melee(
     b_wounds: Annotated[int, typer.Option("--b-wounds", help="Unblocked wounds caused by B.")],
     a_lost: Annotated[int | None, typer.Option("--a-lost", help="Models A lost, if allocated otherwise.")] = None,
     b_lost: Annotated[int | None, typer.Option("--b-lost", help="Models B lost, if allocated otherwise.")] = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs."""
-    command = make(gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost)
 
 
-@app.command("recover")
-@handles_errors
-def recover(unit: str, campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
+@recorded(app, "recover")
+def recover(unit: str) -> RecordedCommand:
     """A Shaken unit spends its activation idle and is no longer Shaken."""
-    execute(campaign, make(gfc.Recover, unit_name=unit), command_id=command_id, as_json=as_json)
+    return make(gfc.Recover, unit_name=unit)
 
 
-@app.command("remove")
-@handles_errors
+@recorded(app, "remove")
 def remove(
     unit: str,
     reason: Annotated[str, typer.Option("--reason", help="destroyed, routed, or another reason.")],
     by: Annotated[str | None, typer.Option("--by", help="The unit that destroyed or routed it (for XP).")] = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Remove a unit from the table (destroyed or routed makes it a casualty)."""
-    execute(campaign, make(gfc.Remove, unit_name=unit, reason=reason, by=by), command_id=command_id, as_json=as_json)
+    return make(gfc.Remove, unit_name=unit, reason=reason, by=by)
 
 
-@app.command("battle-end")
-@handles_errors
+@recorded(app, "battle-end", rolls=True)
 def battle_end(
     winner: Annotated[str | None, typer.Option("--winner", help="The winning army; leave out for a draw.")] = None,
     special_achieved: Annotated[
         list[str] | None, typer.Option("--special-achieved", help="A side that achieved its special objective.")
     ] = None,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """End the match: casualty rolls, XP and level-ups, mission rewards (VP and campaign points)."""
-    command = make(gfc.EndBattle, winner=winner, special_achieved=tuple(special_achieved or ()))
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(gfc.EndBattle, winner=winner, special_achieved=tuple(special_achieved or ()))
 
 
-@app.command("disband")
-@handles_errors
-def disband(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason")] = "sold",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "disband")
+def disband(unit: str, reason: Annotated[str, typer.Option("--reason")] = "sold") -> RecordedCommand:
     """Take a unit off the army sheet between matches."""
-    execute(campaign, make(gfc.Disband, unit_name=unit, reason=reason), command_id=command_id, as_json=as_json)
+    return make(gfc.Disband, unit_name=unit, reason=reason)
 
 
 @handles_errors
 def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
-    info, state, tables = _in_force(campaign)
+    info, state, tables = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
     for u in sorted(state.roster.values(), key=lambda u: (u.side, u.name)):
@@ -271,25 +203,9 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
-    view = Table(title=escape(f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")))
-    for column in ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table"):
-        view.add_column(column)
-    for r in units:
-        on_table = r.get("in_battle")
-        shown = ""
-        if isinstance(on_table, dict):
-            shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["models"]),
-            f"{r['quality']}+",
-            str(r["points"]),
-            str(r["xp"]),
-            ", ".join(r["traits"]) if isinstance(r["traits"], list) else "",
-            shown or str(r["off_roster"] or ""),
-        )
-    out.console.print(view)
+    title = f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")
+    columns = ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table")
+    print_rows(out, title, columns, (_cells(r) for r in units))
     for side, a in armies.items():
         out.console.print(
             f"{side}: army {a['value']} pts, {a['underdog_points']} underdog points, {a['victory_points']} VP, "
@@ -297,12 +213,21 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
 
 
-add_edit_command(app, gf_edit.Edit)
-add_table_commands(app, PLUGIN, gfc.HouseRule, "Grimdark Future", "rewards.loser_points")
+def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+    on_table = r.get("in_battle")
+    shown = ""
+    if isinstance(on_table, dict):
+        shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
+    traits = ", ".join(r["traits"]) if isinstance(r["traits"], list) else ""
+    shown = shown or str(r["off_roster"] or "")
+    return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
+
+
+add_shared_commands(app, PLUGIN, ("Grimdark Future", "rewards.loser_points"))
 
 
 # One vocabulary across the rulesets: `turn` and `roster` as in the others; the old names still work, unlisted.
-app.command("turn", help="Begin the next turn (a round, in Grimdark's words).")(next_round)
-app.command("round", hidden=True)(next_round)
+recorded(app, "turn", help="Begin the next turn (a round, in Grimdark's words).")(next_round)
+recorded(app, "round", hidden=True)(next_round)
 app.command("roster")(army)
 app.command("army", hidden=True)(army)

@@ -9,29 +9,15 @@ from typing import Annotated, Any
 import orjson
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from campaign.cli import mass_combat_views
-from campaign.cli.common import (
-    CampaignOpt,
-    CommandIdOpt,
-    DiceOpt,
-    JsonOpt,
-    SizeOpt,
-    add_edit_command,
-    add_roster_commands,
-    add_table_commands,
-    execute,
-    make,
-    open_app,
-    size_of,
-)
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.describe import words
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
-from campaign.rulesets.mass_combat import edit as mc_edit
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.state import CampaignState
@@ -39,18 +25,10 @@ from campaign.rulesets.mass_combat.strength import Strength, troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
-from projections.state.campaigns import CampaignInfo
 
 app = typer.Typer(
     help="GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory.", no_args_is_help=True
 )
-
-
-def _in_force(campaign: str | None, at_seq: int | None = None) -> tuple[CampaignInfo, CampaignState, Tables]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
-    state, tables = ledger.in_force(info, PLUGIN, at_seq)
-    return info, state, tables
 
 
 def _strength(state: CampaignState, tables: Tables, name: str, *, full: bool = False) -> Strength:
@@ -115,8 +93,7 @@ LeaderOpt = Annotated[int | None, typer.Option("--leadership", help="The unit co
 SetOpt = Annotated[list[str], typer.Option("--set", help="Any other profile field: KEY=VALUE (repeat).")]
 
 
-@app.command("muster")
-@handles_errors
+@recorded(app, "muster")
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side")],
@@ -133,20 +110,16 @@ def muster(
     cost_per_man: CostOpt = None,
     leadership: LeaderOpt = None,
     set_: SetOpt = [],  # noqa: B006  (Typer reads the default)
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
     men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
-    execute(campaign, make(mcc.Muster, name=name, side=side, profile=profile), command_id=command_id, as_json=as_json)
+    return make(mcc.Muster, name=name, side=side, profile=profile)
 
 
-@app.command("raise")
-@handles_errors
+@recorded(app, "raise", rolls=True)
 def raise_(
     name: str,
     side: Annotated[str, typer.Option("--side")],
@@ -164,35 +137,24 @@ def raise_(
     cost_per_man: CostOpt = None,
     leadership: LeaderOpt = None,
     set_: SetOpt = [],  # noqa: B006
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Raise a new unit and pay its recruitment cost from the side's treasury."""
     men = size_of(size, men)
     profile = _profile(
         men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
     )
-    command = make(mcc.Raise, name=name, side=side, profile=profile, random_quality=random_quality)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(mcc.Raise, name=name, side=side, profile=profile, random_quality=random_quality)
 
 
-@app.command("recruit")
-@handles_errors
+@recorded(app, "recruit", rolls=True)
 def recruit(
     unit: str,
     men: Annotated[int, typer.Option("--men", help="How many men join.")],
     quality: Annotated[str | None, typer.Option("--quality")] = None,
     free: Annotated[bool, typer.Option("--free", help="Conscripts or volunteers: nothing is paid.")] = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Replacements join a unit (experience re-averaged; quality rolled when not given)."""
-    command = make(mcc.Recruit, unit_name=unit, men=men, quality=quality, pay=not free)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(mcc.Recruit, unit_name=unit, men=men, quality=quality, pay=not free)
 
 
 @app.command("ts")
@@ -204,7 +166,7 @@ def ts(
     as_json: JsonOpt = False,
 ) -> None:
     """A unit's troop strength, with how it is made up."""
-    _, state, tables = _in_force(campaign)
+    _, state, tables = in_force(campaign, PLUGIN)
     strength = _strength(state, tables, unit, full=full)
     out = Output(as_json)
     if as_json:
@@ -227,7 +189,7 @@ def ts(
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit: men, wounded, quality, experience, TS, campaign Morale, arrears; and the treasuries."""
-    info, state, tables = _in_force(campaign)
+    info, state, tables = in_force(campaign, PLUGIN)
     rows = []
     for u in state.roster.values():
         strength = _strength(state, tables, u.unit_id)
@@ -250,40 +212,24 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
-    view = Table(title=escape(f"{info.name} — day {state.day}, month {state.month}"))
-    for column in ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status"):
-        view.add_column(column)
-    for r in rows:
-        view.add_row(
-            escape(str(r["unit"])),
-            escape(str(r["side"])),
-            str(r["men"]),
-            str(r["wounded"]),
-            str(r["quality"]),
-            str(r["experience"]),
-            str(r["ts"]),
-            f"{r['campaign_morale']:+d}",
-            str(r["pay_penalty"]),
-            str(r["disbanded"] or ""),
-        )
-    out.console.print(view)
+    columns = ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status")
+    keys = ("unit", "side", "men", "wounded", "quality", "experience", "ts")
+    cells = (
+        (*(r[k] for k in keys), f"{r['campaign_morale']:+d}", r["pay_penalty"], r["disbanded"] or "") for r in rows
+    )
+    print_rows(out, f"{info.name} — day {state.day}, month {state.month}", columns, cells)
     for side, money in sorted(state.treasury.items()):
         out.console.print(f"treasury of {escape(side)}: ${money}")
 
 
-@app.command("battle")
-@handles_errors
+@recorded(app, "battle", rolls=True)
 def battle(
     setup_file: Annotated[Path, typer.Argument(help="The battle set-up, TOML or JSON (see README).")],
     continue_: Annotated[
         str | None, typer.Option("--continue", help="The battle (its name or number): another day of it.")
     ] = None,
     more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory."""
     try:
         text = setup_file.read_bytes()
@@ -293,33 +239,19 @@ def battle(
         data = tomllib.loads(text.decode()) if setup_file.suffix == ".toml" else orjson.loads(text)
     except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidInputError(f"{setup_file} is not valid {setup_file.suffix.lstrip('.') or 'JSON'}: {exc}") from None
-    command = make(mcc.Battle, setup=parse_setup(data), battle_id=continue_, final_day=not more_days)
-    execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    return make(mcc.Battle, setup=parse_setup(data), battle_id=continue_, final_day=not more_days)
 
 
-@app.command("funds")
-@handles_errors
-def funds(
-    side: str,
-    amount: int,
-    reason: Annotated[str, typer.Option("--reason")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "funds")
+def funds(side: str, amount: int, reason: Annotated[str, typer.Option("--reason")]) -> RecordedCommand:
     """Money in (a purse, ransom, plunder) or out (negative); a treasury never goes below nothing."""
-    execute(campaign, make(mct.Funds, side=side, amount=amount, reason=reason), command_id=command_id, as_json=as_json)
+    return make(mct.Funds, side=side, amount=amount, reason=reason)
 
 
-@app.command("month-end")
-@handles_errors
+@recorded(app, "month-end", rolls=True)
 def month_end(
     pay: Annotated[list[str], typer.Option("--pay", help="SIDE=PCT: 100 in full, 150/200 bonus, 0 missed.")],
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """End the month: upkeep and pay for each side named."""
     pcts: dict[str, int] = {}
     for item in pay:
@@ -327,147 +259,88 @@ def month_end(
         if not sep or not pct.strip().lstrip("-").isdigit():
             raise InvalidInputError(f"--pay takes SIDE=PERCENT, not {item!r}")
         pcts[side] = int(pct)
-    execute(campaign, make(mct.MonthEnd, pay_pct=pcts), dice=dice, command_id=command_id, as_json=as_json)
+    return make(mct.MonthEnd, pay_pct=pcts)
 
 
-@app.command("pay")
-@handles_errors
-def pay_unit(
-    unit: str,
-    pct: Annotated[int, typer.Option("--pct")] = 100,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "pay")
+def pay_unit(unit: str, pct: Annotated[int, typer.Option("--pct")] = 100) -> RecordedCommand:
     """Pay one unit now (back pay, or a bonus)."""
-    execute(campaign, make(mct.Pay, unit_name=unit, pay_pct=pct), command_id=command_id, as_json=as_json)
+    return make(mct.Pay, unit_name=unit, pay_pct=pct)
 
 
-def _days(activity: str) -> Any:
-    @handles_errors
+def _days(activity: str) -> None:
     def command(
         days: int,
         side: Annotated[str | None, typer.Option("--side")] = None,
         magic_healing: Annotated[bool, typer.Option("--magic-healing", help="Healers at hand: +1d% a day.")] = False,
         healers: Annotated[int | None, typer.Option("--healers", help="How many: 1 per 10 wounded.")] = None,
-        dice: DiceOpt = None,
-        campaign: CampaignOpt = None,
-        command_id: CommandIdOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        command = make(mct.Days, days=days, activity=activity, side=side, magic_healing=magic_healing, healers=healers)
-        execute(campaign, command, dice=dice, command_id=command_id, as_json=as_json)
+    ) -> RecordedCommand:
+        return make(mct.Days, days=days, activity=activity, side=side, magic_healing=magic_healing, healers=healers)
 
     command.__doc__ = f"Days of {activity}: the wounded come back ((2+TL)% a day of rest, 2% of march)."
-    return command
+    recorded(app, activity, rolls=True)(command)  # after its __doc__, which becomes its help
 
 
-app.command("rest")(_days("rest"))
-app.command("march")(_days("march"))
+_days("rest")
+_days("march")
 
 
-@app.command("loot")
-@handles_errors
+@recorded(app, "loot")
 def loot(
     battle: Annotated[str, typer.Argument(help="The battle: its name or number.")],
     side: Annotated[str, typer.Option("--side", help="The side that held the field.")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry)."""
-    execute(campaign, make(mct.Loot, battle_id=battle, side=side), command_id=command_id, as_json=as_json)
+    return make(mct.Loot, battle_id=battle, side=side)
 
 
-@app.command("ransom")
-@handles_errors
-def ransom(
-    side: str,
-    amount: int,
-    prisoner: Annotated[str, typer.Option("--prisoner")],
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "ransom")
+def ransom(side: str, amount: int, prisoner: Annotated[str, typer.Option("--prisoner")]) -> RecordedCommand:
     """A prisoner ransomed: the money goes to the side's treasury."""
     if amount <= 0:
         raise InvalidInputError("a ransom is a positive sum")
-    command = make(mct.Funds, side=side, amount=amount, reason=f"ransom of {prisoner}")
-    execute(campaign, command, command_id=command_id, as_json=as_json)
+    return make(mct.Funds, side=side, amount=amount, reason=f"ransom of {prisoner}")
 
 
-@app.command("morale-mod")
-@handles_errors
+@recorded(app, "morale-mod")
 def morale_mod(
     name: str,
     value: int,
     unit: Annotated[str | None, typer.Option("--unit")] = None,
     side: Annotated[str | None, typer.Option("--side")] = None,
     until: Annotated[str, typer.Option("--until", help="removed, clear_victory, year_end, month_end")] = "removed",
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """Set a persistent Morale modifier (0 removes it); 'vs SIDE: …' names count only against that side."""
-    execute(
-        campaign,
-        make(mcc.Morale, name=name, value=value, unit=unit, side=side, until=until),
-        command_id=command_id,
-        as_json=as_json,
-    )
+    return make(mcc.Morale, name=name, value=value, unit=unit, side=side, until=until)
 
 
-@app.command("commander")
-@handles_errors
+@recorded(app, "commander", rolls=True)
 def commander(
     unit: str,
     leadership: Annotated[int | None, typer.Option("--leadership")] = None,
     npc: Annotated[bool, typer.Option("--npc", help="Roll the NPC's experience (3d) for his Leadership.")] = False,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+) -> RecordedCommand:
     """A new unit commander takes over: the unit's quality drops one step."""
-    execute(
-        campaign,
-        make(mcc.Commander, unit_name=unit, leadership=leadership, npc=npc),
-        dice=dice,
-        command_id=command_id,
-        as_json=as_json,
-    )
+    return make(mcc.Commander, unit_name=unit, leadership=leadership, npc=npc)
 
 
-@app.command("train")
-@handles_errors
-def train(
-    unit: str,
-    months: int,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "train")
+def train(unit: str, months: int) -> RecordedCommand:
     """Months of training: up to Green at most, never higher without combat."""
-    execute(campaign, make(mcc.Train, unit_name=unit, months=months), command_id=command_id, as_json=as_json)
+    return make(mcc.Train, unit_name=unit, months=months)
 
 
-@app.command("treason")
-@handles_errors
-def treason(
-    unit: str,
-    dice: DiceOpt = None,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@recorded(app, "treason", rolls=True)
+def treason(unit: str) -> RecordedCommand:
     """Treason forces a Morale roll: failure −1, success +1, until a clear victory."""
-    execute(campaign, make(mct.Treason, unit_name=unit), dice=dice, command_id=command_id, as_json=as_json)
+    return make(mct.Treason, unit_name=unit)
 
 
 app.command("es")(mass_combat_views.es)
 app.command("replay")(mass_combat_views.replay)
-add_roster_commands(
-    app, mcc.Transfer, mcc.Disband, "Fit men move to a unit of the same side and troop type (experience re-averaged)."
+add_shared_commands(
+    app,
+    PLUGIN,
+    ("Mass Combat", "casualties.offset_base"),
+    "Fit men move to a unit of the same side and troop type (experience re-averaged).",
 )
-add_edit_command(app, mc_edit.Edit)
-add_table_commands(app, PLUGIN, mcc.HouseRule, "Mass Combat", "casualties.offset_base")

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.common import open_app, resolved
+from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.rulesets.mass_combat.commands import replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
@@ -53,8 +54,7 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
 
 
 def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    ledger = open_app().ledger
-    info = ledger.resolve(campaign)
+    ledger, info = resolved(campaign)
     events = list(ledger.store.read(info.campaign_id))
     record = next((e for e in events if e.seq == battle_seq), None)
     if record is None or record.payload.get("rule") != "battle_day":

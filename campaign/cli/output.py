@@ -6,7 +6,7 @@ import functools
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
@@ -199,4 +199,14 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
         view.add_column(column)
     for path, sourced in rows:
         view.add_row(path, escape(value(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
+    out.console.print(view)
+
+
+def print_rows(out: Output, title: str, columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    """A table for people: ``title`` over ``columns``, every cell shown as the text it is (never as markup)."""
+    view = Table(title=escape(title))
+    for column in columns:
+        view.add_column(column)
+    for row in rows:
+        view.add_row(*(escape(str(cell)) for cell in row))
     out.console.print(view)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from campaign.cli.common import JsonOpt
+from campaign.cli.options import JsonOpt
 from campaign.cli.output import Output, handles_errors
 
 

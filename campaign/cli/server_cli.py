@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app, state
+from campaign.cli.common import open_app, state
+from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from events.errors import ConfigurationError, InvalidInputError
 

@@ -11,7 +11,8 @@ import typer
 from rich.markup import escape
 
 from campaign import views
-from campaign.cli.common import CampaignOpt, CommandIdOpt, JsonOpt, open_app
+from campaign.cli.common import open_app, resolved, show_appended
+from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import kind, words
 from campaign.exchange import export_lines, import_campaign, read_lines
@@ -36,11 +37,8 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
-        Output(as_json).appended(
-            Timeline(ledger).rewind(info, to, reason, command_id), f"[bold]{escape(info.name)}[/]:"
-        )
+        ledger, info = resolved(campaign)
+        show_appended(Timeline(ledger).rewind(info, to, reason, command_id), as_json, info, named=False)
 
     @app.command("amend")
     @handles_errors
@@ -59,8 +57,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Correct a past command's inputs: it and every later command are re-run on their own dice. If a later
         command would no longer apply, it and those after it are dropped: shown first, asked or --yes."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         changes = _amend_changes(set_)
         timeline = Timeline(ledger)
         preview = timeline.amend(info, seq, changes, command_id, dry_run=True)
@@ -92,17 +89,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Take the next die a retracted command left on the table off it, on the record: the next command that
         rolls those dice rolls new ones. `audit` and `verify` list every reroll."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
-        Output(as_json).appended(ledger.reroll(info, reason, command_id), f"[bold]{escape(info.name)}[/]:")
+        ledger, info = resolved(campaign)
+        show_appended(ledger.reroll(info, reason, command_id), as_json, info, named=False)
 
     @app.command("undo")
     @handles_errors
     def undo(campaign: CampaignOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
         """Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice
         it rolled stay rolled."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         result, what, start = Timeline(ledger).undo(info, command_id)
         out = Output(as_json)
         if as_json:
@@ -169,8 +164,7 @@ def register_exchange(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """A what-if campaign sharing this one's history up to SEQ; the original is untouched."""
-        ledger = open_app().ledger
-        parent = ledger.resolve(campaign)
+        ledger, parent = resolved(campaign)
         result = branch(ledger, parent, name, at)
         Output(as_json).appended(result, f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}:")
 
@@ -185,8 +179,7 @@ def register_exchange(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         out = Output(as_json)
         if output is None:
             for line in export_lines(ledger, info, with_secrets=with_secrets):

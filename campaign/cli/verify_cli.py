@@ -11,7 +11,8 @@ from rich.markup import escape
 
 from campaign import views
 from campaign.bootstrap import projectors
-from campaign.cli.common import CampaignOpt, JsonOpt, open_app
+from campaign.cli.common import open_app, resolved
+from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.executor import Ledger
 from campaign.timeline import Change
@@ -219,8 +220,7 @@ def register(app: typer.Typer) -> None:
         """Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the
         database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`). `verify --checkpoint FILE` later shows
         whether the log still holds that event with that hash: truncation and rewritten history are caught."""
-        ledger = open_app().ledger
-        info = ledger.resolve(campaign)
+        ledger, info = resolved(campaign)
         report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry)
         if not report.ok:
             raise VerificationError(f"the log fails verification ({report.first}): no checkpoint of a broken log")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -16,27 +16,13 @@ from campaign import views
 from campaign.access import memberships
 from campaign.executor import TableEntry
 from campaign.server import runner
-from campaign.server.context import (
-    SESSION_COOKIE,
-    Caller,
-    InCampaign,
-    access,
-    gm_of,
-    member_of,
-    player_of,
-    server,
-    signed_in,
-)
+from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER
 from events.store import AppendResult
 
 router = APIRouter(prefix="/api")
-Member = Annotated[InCampaign, Depends(member_of)]
-Player = Annotated[InCampaign, Depends(player_of)]
-GM = Annotated[InCampaign, Depends(gm_of)]
-Account = Annotated[Caller, Depends(signed_in)]
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
 OptionalSeq = Annotated[int | None, Query(ge=0, le=MAX_NUMBER)]
@@ -232,7 +218,7 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> Ap
         if refused is not None:
             raise HTTPException(403, refused)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
-    return runner.run(srv.ledger_for(m.caller.account), m.info, command, table=table, command_id=body.command_id)
+    return runner.run(ledger_of(srv_request, m), m.info, command, table=table, command_id=body.command_id)
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))
@@ -246,7 +232,7 @@ def invite(body: Grant, m: GM, request: Request) -> dict[str, Any]:
     """Invite an account (or change its role): a ``membership.granted`` event."""
     srv = server(request)
     result = memberships.grant(
-        srv.ledger_for(m.caller.account),
+        ledger_of(request, m),
         srv.members,
         m.info,
         body.account.strip().lower(),
@@ -260,20 +246,20 @@ def invite(body: Grant, m: GM, request: Request) -> dict[str, Any]:
 @router.post("/campaigns/{campaign_id}/members/{account}/remove", openapi_extra=access("gm"))
 def remove_member(account: str, m: GM, request: Request) -> dict[str, Any]:
     srv = server(request)
-    result = memberships.remove(srv.ledger_for(m.caller.account), srv.members, m.info, account)
+    result = memberships.remove(ledger_of(request, m), srv.members, m.info, account)
     return appended(request, m.info.campaign_id, result)
 
 
 @router.post("/campaigns/{campaign_id}/rewind", openapi_extra=access("gm"))
 def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, Any]:
-    result = rewind(server(request).ledger_for(m.caller.account), m.info, body.to, body.reason)
+    result = rewind(ledger_of(request, m), m.info, body.to, body.reason)
     return appended(request, m.info.campaign_id, result)
 
 
 @router.post("/campaigns/{campaign_id}/undo", openapi_extra=access("gm"))
 def undo_(m: GM, request: Request) -> dict[str, Any]:
     """Take back the last command, rewind, amendment or undo (nothing is deleted; an undo can be undone)."""
-    result, said = undo(server(request).ledger_for(m.caller.account), m.info)
+    result, said = undo(ledger_of(request, m), m.info)
     return {**appended(request, m.info.campaign_id, result), "undone": said}
 
 
@@ -281,7 +267,7 @@ def undo_(m: GM, request: Request) -> dict[str, Any]:
 def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
     """Correct a past command's inputs; with ``preview``, only show what would change."""
     report = amend(
-        server(request).ledger_for(m.caller.account),
+        ledger_of(request, m),
         m.info,
         body.seq,
         body.set,
@@ -296,7 +282,7 @@ def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
 @router.post("/campaigns/{campaign_id}/reveal", openapi_extra=access("gm"))
 def reveal(m: GM, request: Request) -> dict[str, Any]:
     """Publish the dice seed: every roll made with it becomes checkable."""
-    return appended(request, m.info.campaign_id, server(request).ledger_for(m.caller.account).reveal(m.info))
+    return appended(request, m.info.campaign_id, ledger_of(request, m).reveal(m.info))
 
 
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)

@@ -15,12 +15,12 @@ from __future__ import annotations
 import copy
 import hmac
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 
+from campaign.access import memberships
 from campaign.access.accounts import Accounts, Session
-from campaign.access.memberships import Member, Memberships
 from campaign.bootstrap import App
 from campaign.executor import Ledger
 from campaign.server.live import Live
@@ -44,7 +44,7 @@ def access(level: str) -> dict[str, Any]:
 class Server:
     app: App
     accounts: Accounts
-    members: Memberships
+    members: memberships.Memberships
     live: Live
     secure_cookies: bool = False
 
@@ -71,7 +71,7 @@ class Caller:
 class InCampaign:
     caller: Caller
     info: CampaignInfo
-    member: Member
+    member: memberships.Member
 
 
 def server(request: Request) -> Server:
@@ -137,6 +137,18 @@ def player_of(request: Request, campaign_id: str) -> InCampaign:
 
 def gm_of(request: Request, campaign_id: str) -> InCampaign:
     return in_campaign(request, campaign_id, "gm")
+
+
+Member = Annotated[InCampaign, Depends(member_of)]
+Player = Annotated[InCampaign, Depends(player_of)]
+GM = Annotated[InCampaign, Depends(gm_of)]
+Account = Annotated[Caller, Depends(signed_in)]
+"""Who may call a route, as its handler's parameter: any member, the GM or a player, the GM, any account."""
+
+
+def ledger_of(request: Request, m: InCampaign) -> Ledger:
+    """The ledger, recording the caller as the actor of what it appends."""
+    return server(request).ledger_for(m.caller.account)
 
 
 def status_for(exc: CampaignError) -> int:

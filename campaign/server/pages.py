@@ -7,11 +7,12 @@ functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -27,15 +28,15 @@ from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
 from campaign.server.charts import chart_series
 from campaign.server.context import (
+    GM,
     SESSION_COOKIE,
-    Caller,
+    Account,
     InCampaign,
+    Member,
+    Player,
     access,
-    gm_of,
-    member_of,
-    player_of,
+    ledger_of,
     server,
-    signed_in,
     status_for,
 )
 from campaign.server.timeline_ops import amend, rewind, undo
@@ -45,10 +46,6 @@ from events.limits import MAX_NUMBER
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 PRE_COOKIE = "campaign_pre"
-Member = Annotated[InCampaign, Depends(member_of)]
-Player = Annotated[InCampaign, Depends(player_of)]
-GM = Annotated[InCampaign, Depends(gm_of)]
-Account = Annotated[Caller, Depends(signed_in)]
 PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
 STATUS_COLUMNS = (
     "name", "side", "quality", "troops", "men", "models", "points", "wounded", "experience", "xp", "battles",
@@ -62,6 +59,11 @@ def message(
     return templates.TemplateResponse(
         request, "message.html", {"message": text, "error": error, "lines": lines or []}, status_code=code
     )
+
+
+def refused(request: Request, exc: CampaignError) -> HTMLResponse:
+    """The page's answer to a refused command: the program's message, with the API's status."""
+    return message(request, str(exc), error=True, code=status_for(exc))
 
 
 def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> HTMLResponse:
@@ -102,30 +104,37 @@ def _pre_checked(request: Request, pre: str) -> bool:
     return bool(cookie) and secrets.compare_digest(cookie, pre)
 
 
+def _account_form(request: Request, pre: str, signup: bool, attempt: Callable[[], str]) -> Response:
+    """The sign-in or sign-up form sent: its CSRF token checked, then ``attempt`` (the account it opens a
+    session for), or the form again saying why not (a wrong password; a name taken or not allowed)."""
+    if not _pre_checked(request, pre):
+        again = "try again" if signup else "sign in again"
+        return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403)
+    refused = InvalidInputError if signup else SignInError  # a sign-in's other errors are not the form's
+    try:
+        account = attempt()
+    except refused as exc:
+        return _signin_page(request, signup=signup, text=str(exc), code=400)
+    return _start_session(request, account)
+
+
 @router.post("/signin", openapi_extra=access("public"))
 def signin(
     request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
 ) -> Response:
-    if not _pre_checked(request, pre):
-        return _signin_page(request, signup=False, text="the form expired: sign in again", code=403)
-    try:
-        account = server(request).accounts.check_password(name, password)
-    except SignInError as exc:
-        return _signin_page(request, signup=False, text=str(exc), code=400)
-    return _start_session(request, account)
+    return _account_form(request, pre, False, lambda: server(request).accounts.check_password(name, password))
 
 
 @router.post("/signup", openapi_extra=access("public"))
 def signup(
     request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
 ) -> Response:
-    if not _pre_checked(request, pre):
-        return _signin_page(request, signup=True, text="the form expired: try again", code=403)
-    try:
+
+    def add() -> str:
         server(request).accounts.add(name, password)
-    except InvalidInputError as exc:
-        return _signin_page(request, signup=True, text=str(exc), code=400)
-    return _start_session(request, name.strip().lower())
+        return name.strip().lower()
+
+    return _account_form(request, pre, True, add)
 
 
 @router.post("/signout", openapi_extra=access("account"))
@@ -258,7 +267,7 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     except HTTPException as exc:
         return message(request, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     said = [str(e.payload["explanation"]) for e in result.events if "explanation" in e.payload]
     return message(request, f"{name}: {len(result.events)} events appended (head #{result.head.seq})", lines=said)
@@ -276,7 +285,7 @@ def invite_form(
     name = account.strip().lower()
     try:
         memberships.grant(
-            srv.ledger_for(m.caller.account),
+            ledger_of(request, m),
             srv.members,
             m.info,
             name,
@@ -285,7 +294,7 @@ def invite_form(
             account_exists=srv.accounts.exists(name),
         )
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
     return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
 
@@ -309,11 +318,11 @@ def amend_form(
     preview: Annotated[str, Form()] = "1",
     drop_later: Annotated[str, Form()] = "",
 ) -> HTMLResponse:
-    ledger = server(request).ledger_for(m.caller.account)
+    ledger = ledger_of(request, m)
     try:
         report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", drop_later=bool(drop_later))
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     lines = [
         f"#{c['seq']} {c['command']}: was {b['explanation']} — now {a['explanation']}"
         for c in report["changed"]
@@ -336,9 +345,9 @@ def rewind_form(
     request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
 ) -> HTMLResponse:
     try:
-        result = rewind(server(request).ledger_for(m.caller.account), m.info, to, reason)
+        result = rewind(ledger_of(request, m), m.info, to, reason)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     return message(request, f"rewound to #{to} (head #{result.head.seq})")
 
@@ -346,8 +355,8 @@ def rewind_form(
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
 def undo_form(request: Request, m: GM) -> HTMLResponse:
     try:
-        _, said = undo(server(request).ledger_for(m.caller.account), m.info)
+        _, said = undo(ledger_of(request, m), m.info)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=status_for(exc))
+        return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     return message(request, said)
