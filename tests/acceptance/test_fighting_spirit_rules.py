@@ -227,7 +227,7 @@ def test_numbers_past_the_commands_bounds_are_refused_in_words_and_append_nothin
     refused(front, lambda: front.fs.pass_days(front.info, 36_501, "rest"), "days must be at most 36500")
     refused(front, lambda: front.fs.pass_days(front.info, 0, "rest"), "time only moves forward")
     refused(front, lambda: front.fs.recruit(front.info, "1st Squad", 10_001), "men must be at most 10000")
-    refused(front, lambda: front.fs.funds(front.info, "Keno", -(2**70), "a palace"), "amount must be at least")
+    refused(front, lambda: front.fs.funds(front.info, "Keno", -(2**70), "a palace"), "amount .* is out of range")
     before = front.log_length()
     front.fs.pass_days(front.info, 36_500, "rest")  # a century at rest: the longest a command may say
     front.fs.recruit(front.info, "1st Squad", 10_000)
