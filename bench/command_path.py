@@ -51,6 +51,8 @@ def trace(args: list[str], db: str, leaf: str) -> tuple[list[tuple[str, str]], i
     calls: list[tuple[str, str]] = []
     rule_stack: list[str] = []
     inside = 0
+    # The command's own function makes its Command; cli.common's ``run`` (what Typer calls) runs it: trace both.
+    leaves = {leaf, "run"}
 
     def profile(frame: FrameType, event: str, _arg: Any) -> None:
         nonlocal inside
@@ -58,13 +60,13 @@ def trace(args: list[str], db: str, leaf: str) -> tuple[list[tuple[str, str]], i
         if module is None:
             return
         if event == "call":
-            if frame.f_code.co_name == leaf and module.startswith("campaign.cli."):
+            if frame.f_code.co_name in leaves and module.startswith("campaign.cli."):
                 inside += 1
             if inside:
                 calls.append((module, frame.f_code.co_name))
                 if module.endswith(".rules") and not frame.f_code.co_name.startswith("_") and not rule_stack:
                     rule_stack.extend(_stack(frame))
-        elif event == "return" and inside and frame.f_code.co_name == leaf and module.startswith("campaign.cli."):
+        elif event == "return" and inside and frame.f_code.co_name in leaves and module.startswith("campaign.cli."):
             inside -= 1
 
     sys.setprofile(profile)
