@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
@@ -20,10 +20,6 @@ from events.timeline import effective, retracted, retracted_among
 from events.verify import Finding, VerifyReport, verify_events
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
-
-if TYPE_CHECKING:
-    from campaign.timeline import Change
-    from events.verify import VerifyReport
 
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
