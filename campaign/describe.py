@@ -129,6 +129,12 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if "explanation" in p:
         return str(p["explanation"])
     kind = event.type
+    if kind == "dice.seed_revealed" and p.get("shares"):
+        given = len(p["shares"])
+        return (
+            f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
+            "every roll made with it can now be checked"
+        )
     if kind in SAID:
         return SAID[kind].format_map(fields)
     if kind == "campaign.created":
@@ -147,6 +153,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
     if kind == "dice.seed_committed":
         return f"new dice seed committed for epoch {p['epoch']} ({p['commitment'][:12]}…)"
+    if kind == "dice.share_committed":
+        return f"{p['by']} commits a share of entropy for epoch {p['epoch']} ({p['commitment'][:12]}…)"
     if kind == "roster.unit_mustered":
         profile = facts(p["profile"], names)
         chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
