@@ -29,7 +29,6 @@ import pytest
 
 from campaign.cli.main import app
 from events.canonical import canonical_json
-from events.dice.derive import share_commitment
 from events.envelope import GENESIS_HASH, chain_hash, envelope_bytes
 from tests.e2e.test_cli import Cli
 
@@ -529,6 +528,10 @@ def shared(with_shares: Path, tmp_path: Path) -> Target:
     copy = tmp_path / "attacked.db"
     shutil.copy(with_shares, copy)
     return Target(copy)
+
+
+def share_commitment(share: str) -> str:
+    return hashlib.sha256(share.encode()).hexdigest()
 
 
 def forged_share_rechained(t: Target) -> tuple[str, int, str]:

@@ -71,3 +71,15 @@ def test_the_servers_verify_checks_the_held_seed_and_shares_against_their_commit
     report = world.client("olive").get(url(world, "/verify")).json()
     assert not report["ok"] and report["first_failure"]["check"] == "stored seed"
     assert "cd" * 32 not in str(report)
+
+
+def test_the_servers_verify_names_a_replaced_seed_without_showing_it(world: World) -> None:
+    """Before this, the server's verify checked the log only: a seed swapped in the database passed."""
+    assert world.client("olive").get(url(world, "/verify")).json()["ok"]
+    path = world.opened.engine.url.database
+    assert path is not None
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE campaign_secrets SET seed = ?", ("cd" * 32,))
+    report = world.client("olive").get(url(world, "/verify")).json()
+    assert not report["ok"] and report["first_failure"]["check"] == "stored seed"
+    assert "cd" * 32 not in str(report)
