@@ -170,12 +170,14 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     window = list(store.read(cid, after_seq=max(0, seq - AUDIT_CHAIN_WINDOW), upto_seq=seq))
     broken = next((e for e in window if compute_hash(e) != e.hash), None)
     dice_id = info.dice_id or info.campaign_id
+    reveals = store.read_types(cid, ["dice.seed_revealed"])
     revealed = {  # each revealed epoch's key: its seed, mixed with its shares of entropy if it had any
         e.payload["epoch"]: dice_key(
             bytes.fromhex(e.payload["seed"]), dice_id, e.payload["epoch"], e.payload.get("shares", [])
         )
-        for e in store.read_types(cid, ["dice.seed_revealed"])
+        for e in reveals
     }
+    mixed = {e.payload["epoch"]: len(e.payload.get("shares", [])) for e in reveals}
     dice_checks = []
     for d in (e for e in group.events if e.type == "dice.rolled"):
         p = d.payload
@@ -191,7 +193,8 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
                 {
                     "roll": p["roll_index"],
                     "check": "re-derived from the revealed seed: "
-                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}"),
+                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}")
+                    + (f" (mixed with its {n} share(s) of entropy)" if (n := mixed[p["seed_epoch"]]) else ""),
                 }
             )
         else:

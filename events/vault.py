@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, insert
 
 from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import RecordedEvent
@@ -116,12 +116,20 @@ class SqlSeedVault(SeedVault):
         )
 
     def shares(self, campaign_id: str, epoch: int | None = None) -> list[HeldShare]:
-        query = select(dice_shares).where(dice_shares.c.campaign_id == campaign_id).order_by(dice_shares.c.seq)
-        if epoch is not None:
-            query = query.where(dice_shares.c.epoch == epoch)
+        # A fixed statement on the driver's cursor, as seed() reads: every roll of an epoch with shares reads them.
         with self._engine.connect() as conn:
-            rows = conn.execute(query).all()
-        return [HeldShare(r.epoch, r.seq, r.account, r.share) for r in rows]
+            mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+            where = f"campaign_id = {mark}" + ("" if epoch is None else f" AND epoch = {mark}")
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(
+                    f"SELECT epoch, seq, account, share FROM dice_shares WHERE {where} ORDER BY seq",  # noqa: S608
+                    (campaign_id,) if epoch is None else (campaign_id, epoch),
+                )
+                rows = cursor.fetchall()
+            finally:
+                cursor.close()
+        return [HeldShare(int(e), int(s), a, share) for e, s, a, share in rows]
 
     def seed(self, campaign_id: str, epoch: int) -> bytes:
         # A fixed statement on the driver's cursor: read on every roll, and a Core select cost more to build and

@@ -111,7 +111,9 @@ def test_commit_show_reveal_verify_round_trip(table: Table) -> None:
     [report] = table.json("verify")
     assert report["ok"] and report["rolls_rederived"] == 1 and report["rolls_pending_reveal"] == 0
     audit = table.json("audit", "--roll", "0")
-    assert audit["checks"]["dice"][0]["check"].startswith("re-derived from the revealed seed: matches")
+    assert audit["checks"]["dice"][0]["check"].startswith(
+        "re-derived from the revealed seed: matches (mixed with its 2 share(s) of entropy)"
+    )
     # The next epoch opens with no shares: its dice come from its own seed.
     assert table.json("entropy", "show")["epoch"] == 1 and table.json("entropy", "show")["shares"] == []
     assert rolled["events"][1]["payload"]["seed_epoch"] == 0
