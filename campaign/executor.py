@@ -349,10 +349,12 @@ class Ledger:
             info.campaign_id, ["campaign.created", "dice.seed_committed"], limit=1, last=True
         )
         after = commits[0].seq if commits else 0
-        for event in self.store.read_types(info.campaign_id, ["dice.rolled"], after_seq=after):
-            p = event.payload
-            if p["source"] == "seeded" and p.get("seed_epoch") == info.seed_epoch:
-                return event
+        while page := self.store.read_types(info.campaign_id, ["dice.rolled"], after_seq=after, limit=64):
+            for event in page:  # by pages: most rolls are seeded, so the first page nearly always answers
+                p = event.payload
+                if p["source"] == "seeded" and p.get("seed_epoch") == info.seed_epoch:
+                    return event
+            after = page[-1].seq
         return None
 
     def reveal(self, info: CampaignInfo, *, command_id: str | None = None) -> AppendResult:

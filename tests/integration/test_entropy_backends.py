@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from campaign.executor import Ledger
+from campaign.executor import Ledger, TableEntry
 from events.dice.derive import derive_faces, dice_key
 from events.errors import InvalidInputError, NotFoundError
 from events.registry import registry
@@ -81,3 +81,16 @@ def test_a_seed_whose_shares_are_not_all_held_does_not_roll(backend: Backend) ->
         conn.execute(dice_shares.delete())
     with pytest.raises(NotFoundError, match="holds 0: its dice cannot be derived here"):
         ledger.roll(ledger.resolve("Hill"), "d6", "no key")
+
+
+def test_table_dice_leave_the_round_open_however_many_the_first_seeded_roll_closes_it(backend: Backend) -> None:
+    ledger = make_ledger(backend)
+    ledger.create_campaign("Hill", "fighting-spirit")
+    for _ in range(70):  # more than one page of the roll index the check reads
+        ledger.roll(ledger.resolve("Hill"), "d6", "table", table=TableEntry((3,)))
+    as_actor(ledger, "gina").commit_share(ledger.resolve("Hill"), "after 70 table rolls")
+    ledger.roll(ledger.resolve("Hill"), "d6", "the first seeded roll")
+    closing = ledger.first_seeded_roll(ledger.resolve("Hill"))
+    assert closing is not None and closing.payload["roll_index"] == 70
+    with pytest.raises(InvalidInputError, match=r"roll #70 \(#"):
+        as_actor(ledger, "pat").commit_share(ledger.resolve("Hill"), "too late")
