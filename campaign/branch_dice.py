@@ -22,6 +22,7 @@ from campaign.replay import roll_seq
 from events.envelope import RecordedEvent
 from events.families.dice import DiceRolled
 from events.store import EventStore
+from projections.state.campaigns import CampaignInfo
 
 KEPT = "kept"
 OFFERED_AGAIN = "offered_again"
@@ -179,7 +180,13 @@ def _offered_from(event: RecordedEvent) -> int | None:
     return int(source) if event.payload.get("source") == "offered" and source is not None else None
 
 
-def origins(store: EventStore, campaign_id: str, events: Iterable[RecordedEvent]) -> dict[int, dict[str, Any]]:
+def may_be_branch(info: CampaignInfo) -> bool:
+    """Whether the campaign can be a branch, without reading its log: a branch derives its dice under its root's
+    id (``dice_campaign_id``), every other campaign under its own."""
+    return bool(info.dice_id) and info.dice_id != info.campaign_id
+
+
+def origins(store: EventStore, info: CampaignInfo, events: Iterable[RecordedEvent]) -> dict[int, dict[str, Any]]:
     """The origin of each roll among ``events`` if the campaign is a branch, by seq; nothing otherwise."""
-    point = branch_point(store, campaign_id)
-    return {} if point is None else Origins(store, campaign_id, point).of(events)
+    point = branch_point(store, info.campaign_id) if may_be_branch(info) else None
+    return {} if point is None else Origins(store, info.campaign_id, point).of(events)

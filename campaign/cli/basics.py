@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
             names = unit_names(every)
         from campaign.branch_dice import origins
 
-        origin = origins(ledger.store, info.campaign_id, [e for e, _ in entries])  # a branch's rolls: whence
+        origin = origins(ledger.store, info, [e for e, _ in entries])  # a branch's rolls: whence
         out = Output(as_json)
         if as_json:
             out.json(
