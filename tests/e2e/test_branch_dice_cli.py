@@ -141,3 +141,22 @@ def test_log_and_audit_of_a_branch_label_each_roll(played: tuple[Cli, dict[str, 
     assert "offered again: the dice of Front's roll #2" in words
     parents = cli.json("audit", "--roll", "0", "-c", "Front")["checks"]["dice"][0]
     assert "origin" not in parents, "the parent is no branch"
+
+
+def test_a_branch_of_a_branch_keeps_its_parents_rolls_and_its_table(played: tuple[Cli, dict[str, Any]]) -> None:
+    cli, seen = played
+    cli("branch", "What if", "--at", str(seen["at"]))
+    cli("roll", "d100", "-p", "scouts", "-c", "What if")  # #5: the branch's own, new there; #2 still on its table
+    at = cli.json("log", "-c", "What if")["events"][-1]["seq"]
+    made = cli.json("branch", "Deeper", "--at", str(at), "-c", "What if")["dice"]
+    assert (made["parent"], made["kept"]["count"], made["new_from_roll"], made["seed_epoch"]) == ("What if", 6, 6, 2)
+    assert [d["roll"] for d in made["on_table"]] == [2]
+    shot = _rolls(cli.json("gf", "shoot", "B", "--wounds", "5", "--by", "A", "-c", "Deeper"))[0]
+    assert shot["faces"] == _rolls(seen["b_shot"])[0]["faces"]
+    rolls = cli.json("log", "--type", "dice.rolled", "-c", "Deeper")["events"]
+    assert [(e["payload"]["roll_index"], e["origin"]["kind"]) for e in rolls] == [
+        *((i, "kept") for i in range(6)),
+        (6, "offered_again"),
+    ]
+    assert rolls[5]["origin"]["words"] == "kept from What if: shared history, the same dice"
+    assert rolls[6]["origin"]["words"] == "offered again: the dice of What if's roll #2"
