@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from campaign.rulesets.decision import problems
 from events.dice import Dice
 from events.errors import InvalidInputError
-from events.limits import check_inputs
+from events.limits import NAME_INPUTS, check_inputs
 from events.registry import Event, JsonValue
 
 if TYPE_CHECKING:
@@ -29,13 +29,6 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 T = TypeVar("T")
-
-NAME_INPUTS = frozenset(
-    {"name", "unit_name", "unit", "side", "from_unit", "to_unit", "psion_name", "officer_name", "target_name"}
-    | {"officer", "reports_to", "winner", "by", "a", "b"}
-)
-"""Inputs (by field or recorded name) that name a unit, a side, an officer or a battle: held to the name rule
-of ``events/limits.py``, whichever way the command came in (command line, HTTP, an amendment)."""
 
 
 @dataclass(frozen=True)
