@@ -81,6 +81,11 @@ class Command(BaseModel, Generic[S, T]):
         """``outcomes`` of this command as its ``version`` would have recorded them."""
         return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
 
+    def keywords(self, *naming: str) -> dict[str, Any]:
+        """The inputs its rule takes by keyword, under the fields' names: all but the fields ``naming`` the units
+        (looked up, and passed to the rule, by the command itself)."""
+        return {k: v for k, v in self if k not in naming}
+
     def inputs(self) -> dict[str, JsonValue]:
         """The inputs as recorded in the log: the model's JSON (by the fields' recorded names), defaults included."""
         dumped: dict[str, JsonValue] = self.model_dump(mode="json", by_alias=True)

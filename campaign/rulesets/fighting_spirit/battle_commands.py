@@ -5,7 +5,7 @@ followed by the facts it caused."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import Field
 
@@ -29,11 +29,6 @@ Word = Field(min_length=1, max_length=100)
 def ruled(s: At, decisions: Sequence[Decision]) -> list[Event]:
     """The decisions taken on the battle being fought, each followed by its facts."""
     return decision_events(decisions, current_battle(s.state).battle_id, RULESET)
-
-
-def keywords(command: FsCommand, *units: str) -> dict[str, Any]:
-    """The command's inputs its rule takes by keyword, under the same names: all but the units it names."""
-    return {k: v for k, v in command if k not in units}
 
 
 class OnUnit(FsCommand):
@@ -62,7 +57,7 @@ class Attack(OnUnit):
     enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Sequence[Decision]:
-        return fs.attack(s.tables, battle, unit, s.dice, **keywords(self, "unit_name"))
+        return fs.attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
 class Morale(OnUnit):
@@ -98,7 +93,7 @@ class Rally(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle, officer = current_battle(s.state), find_unit(s.state, self.officer_name)
         unit = find_unit(s.state, self.unit_name)
-        inputs = keywords(self, "unit_name", "officer_name")
+        inputs = self.keywords("unit_name", "officer_name")
         return ruled(s, [fs.rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs)])
 
 
@@ -134,7 +129,7 @@ class LastStand(OnUnit):
     enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.last_stand(s.tables, battle, unit, s.dice, **keywords(self, "unit_name"))
+        return fs.last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
 class EndLastStand(OnUnit):
@@ -176,7 +171,7 @@ class Psi(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle, psion = current_battle(s.state), find_unit(s.state, self.psion_name)
         target = find_unit(s.state, self.target_name)
-        inputs = keywords(self, "psion_name", "target_name")
+        inputs = self.keywords("psion_name", "target_name")
         return ruled(s, fs.psi(s.state, s.tables, battle, psion, target, s.dice, **inputs))
 
 
