@@ -132,7 +132,8 @@ class _Shown:
     * ``facts``: a mapping's fields as words (:func:`facts`);
     * ``WHEN SET|WHEN NOT``: the words before the last bar when the field is recorded and not empty, the words
       after it when not; they may hold the field itself: ``{note: ({note})|}``;
-    * any of Python's: ``{commitment:.12}``, ``{glory:+d}`` (nothing when the field is not recorded)."""
+    * any of Python's: ``{commitment:.12}``, ``{glory:+d}`` (nothing when the field is not recorded, so that
+      ``{points:, {points:+d} pts|}`` reads a missing ``points`` as nothing)."""
 
     __slots__ = ("name", "names", "recorded")
 
@@ -151,7 +152,7 @@ class _Shown:
             return count(self.recorded, spec)
         if spec == "facts":
             return facts(self.recorded, self.names)
-        return "" if self.recorded is None else format(self.recorded, spec)
+        return "" if self.recorded is None and spec else format(self.recorded, spec)
 
 
 class _Fields:
