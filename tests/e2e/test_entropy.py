@@ -230,10 +230,15 @@ def test_a_share_travels_with_an_export_with_secrets_and_into_a_branch(table: Ta
         == other.json("log", "--last", "1")["events"][0]["payload"]["faces"]
     )
     head = table.json("list")[0]["events"]
-    table("branch", "What if", "--at", str(head))  # the branch keeps the parent's dice: its shares too
-    assert table.shares_held() == 2
+    table("branch", "What if", "--at", str(head))
+    assert table.shares_held() == 1  # the parent still rolls with that seed: its share stays the parent's too
     table("reveal", "-c", "Kessel")
     [report] = table.json("verify", "-c", "Kessel")
     assert report["ok"] and report["rolls_rederived"] == 1, report
     [branch] = table.json("verify", "-c", "What if")
     assert branch["ok"] and branch["rolls_pending_reveal"] == 1, branch
+    head = table.json("list")[0]["events"]
+    table("branch", "After the reveal", "--at", str(head), "-c", "Kessel")  # a revealed seed's shares go along
+    assert table.shares_held() == 2
+    [after] = table.json("verify", "-c", "After the reveal")
+    assert after["ok"] and after["rolls_rederived"] == 1, after
