@@ -309,4 +309,7 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
         with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
             ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
     ledger.vault.stage(seed)
+    for held in ledger.vault.shares(parent.campaign_id):  # the shares of entropy of those seeds, likewise
+        if held.seq <= at_seq and held.epoch in revealed:
+            ledger.vault.stage_share(held.share)
     return ledger.store.import_stream(branch_id, recorded)
