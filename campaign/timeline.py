@@ -120,6 +120,11 @@ class Timeline:
             (e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None
         )
         if last is None:
+            if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
+                raise InvalidInputError(
+                    "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
+                    "shares or memberships were recorded, and those are never taken back"
+                )
             raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
         key = last.meta.get("command_id")
         start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
