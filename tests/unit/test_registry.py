@@ -117,3 +117,37 @@ def test_only_the_event_types_that_could_hold_other_values_take_the_full_check()
     """campaign.created holds free house-rule values; every other family holds integers and strings only."""
     untrusted = [n for n in registry.names() if not model_holds_event_json(registry.cls_for(n))]
     assert untrusted == ["campaign.created"]
+
+
+FAMILY_SCRIPT = """
+import sys
+from events.registry import registry
+before = sorted(m for m in sys.modules if m.startswith("events.families."))
+cls = registry.cls_for("calendar.days_passed")
+after = sorted(m for m in sys.modules if m.startswith("events.families."))
+print(before, cls.__module__, after)
+"""
+
+
+def test_a_family_is_imported_when_one_of_its_types_is_first_asked_for() -> None:
+    """issue 13: a command meets a few of the event types; the registry imports a family when it needs it."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", FAMILY_SCRIPT], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["[]", "events.families.calendar", "['events.families.calendar']"]
+
+
+def test_every_event_type_is_found_by_the_prefix_of_its_name() -> None:
+    """FAMILIES names, for each prefix, the family modules that declare such types: a type declared elsewhere
+    would be unknown to a registry that had not imported its module yet."""
+    from events.registry import FAMILIES
+
+    names = registry.names()  # imports every family
+    assert len(names) >= 60
+    for name in names:
+        module = registry.cls_for(name).__module__
+        assert module.rpartition(".")[2] in FAMILIES[name.partition(".")[0]], (name, module)
+    for unknown in ("battle.nothing", "nofamily.nothing"):
+        with pytest.raises(EventSchemaError, match=f"unknown event type '{unknown}'"):
+            registry.cls_for(unknown)
