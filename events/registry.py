@@ -66,8 +66,10 @@ class EventRegistry:
         self._families = dict(families or {})
 
     def _load(self, prefixes: Collection[str]) -> None:
+        # Imported every time asked (a dictionary lookup once imported), never marked done before: a thread that
+        # meets a family another thread is importing waits for Python's import lock, then finds its types.
         for prefix in prefixes:
-            for module in self._families.pop(prefix, ()):
+            for module in self._families.get(prefix, ()):
                 importlib.import_module(f"events.families.{module}")
 
     def register(self, cls: E) -> E:

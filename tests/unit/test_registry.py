@@ -151,3 +151,32 @@ def test_every_event_type_is_found_by_the_prefix_of_its_name() -> None:
     for unknown in ("battle.nothing", "nofamily.nothing"):
         with pytest.raises(EventSchemaError, match=f"unknown event type '{unknown}'"):
             registry.cls_for(unknown)
+
+
+THREADS_SCRIPT = """
+import threading
+from events.registry import registry
+barrier = threading.Barrier(8)
+found, errors = [], []
+def ask():
+    barrier.wait()
+    try:
+        found.append(registry.cls_for("battle.started").__name__)
+    except Exception as exc:
+        errors.append(repr(exc))
+threads = [threading.Thread(target=ask) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(sorted(set(found)), len(found), errors)
+"""
+
+
+def test_threads_meeting_a_family_first_at_once_all_find_its_types() -> None:
+    """The server's threads may ask for a type of a family not imported yet at the same moment: none is told the
+    type is unknown while another is still importing its family."""
+    import subprocess
+    import sys
+
+    for _ in range(5):
+        run = subprocess.run([sys.executable, "-c", THREADS_SCRIPT], capture_output=True, text=True, check=True)
+        assert run.stdout.split() == ["['BattleStarted']", "8", "[]"]
