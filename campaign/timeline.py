@@ -246,7 +246,7 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
 
     The shared events are copied command by command (their meta kept) and chained under the branch's own
     id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
-    that nobody can branch to see the parent's coming dice.
+    that nobody can branch to see the parent's coming dice; it holds only the parent's revealed seeds.
     """
     if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
         raise InvalidInputError(
@@ -299,7 +299,13 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     recorded.extend(prepare_events(branch_id, own, head, 0, ledger.new_id(), meta))
     # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the
     # branch's events (each with the event committing to it): a branch is never left without its seeds.
+    # Only the parent's seeds that the parent has revealed: one it still rolls with stays the parent's
+    # secret (else `export --with-secrets` of the branch would hand out the parent's coming dice). The
+    # branch's rolls of that epoch are checked once the parent reveals it (`verify` of the parent).
+    revealed = {int(e.payload["epoch"]) for e in events if e.type == "dice.seed_revealed"}
     for epoch in epochs:
+        if epoch not in revealed:
+            continue
         with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
             ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
     ledger.vault.stage(seed)

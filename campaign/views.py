@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from campaign.branch_dice import Origins, branch_point, may_be_branch
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
 from events.envelope import RecordedEvent
@@ -199,6 +200,11 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
             )
         else:
             dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
+    point = branch_point(store, cid) if may_be_branch(info) else None
+    if point is not None:  # a branch: each roll kept from its parent, offered again, or new
+        whence = Origins(store, cid, point).of(group.events)
+        for entry, d in zip(dice_checks, (e for e in group.events if e.type == "dice.rolled"), strict=True):
+            entry["origin"] = whence[d.seq]
     consumed = {i for e in rules for i in e.payload["dice"]}
     for entry in dice_checks:
         if entry["roll"] not in consumed:

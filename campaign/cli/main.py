@@ -62,8 +62,8 @@ COMMANDS = {
     "checkpoint": (
         "campaign.cli.verify_cli",
         "register",
-        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the "
-        "database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`).",
+        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish outside the database; "
+        "--sign KEY signs it too (`ssh-keygen -Y sign -n campaign-ledger`, written beside it as FILE.sig).",
     ),
     "audit": (
         "campaign.cli.timeline_cli",

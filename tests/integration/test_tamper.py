@@ -486,3 +486,26 @@ def test_a_checkpoint_names_truncation_and_rewritten_history_in_words(target: Ta
     named(target.verify("--checkpoint", str(checkpoint)), "anchor", words="rewritten")
     target.rewrite(lambda rows: rows[:-4])  # the roll after the checkpoint, and the ambush roll before it
     named(target.verify("--checkpoint", str(checkpoint)), "anchor", words="truncated")
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="OpenSSH's ssh-keygen is not installed")
+def test_a_signed_checkpoint_names_truncation_and_a_forger_cannot_replace_it(target: Target, tmp_path: Path) -> None:
+    """The anchor kept where the forger can reach it too: signed by the GM's key (``checkpoint --sign``), a
+    checkpoint the forger writes over it, of the log as they left it, is refused before the log is read."""
+    from tests.e2e.test_signed_checkpoint_cli import fingerprint, make_key
+
+    gm, mallory = make_key(tmp_path, "gm"), make_key(tmp_path, "mallory")
+    checkpoint, signer = tmp_path / "published.json", f"{gm}.pub"
+    target.cli("checkpoint", "-o", str(checkpoint), "--sign", str(gm))
+    assert target.verify("--checkpoint", str(checkpoint), "--signer", signer, code=0)["ok"]
+    truncate_tail(target)
+    assert target.verify("--no-rules", code=0)["ok"]  # consistent with itself
+    report = target.verify("--checkpoint", str(checkpoint), "--signer", signer, "--no-rules")
+    named(report, "anchor", words="truncated")
+    assert report["checkpoint_signed_by"] == fingerprint(Path(signer)), "the anchor itself is the GM's"
+    target.cli("checkpoint", "-o", str(checkpoint))  # the forger's checkpoint of the truncated log, unsigned
+    refused = target.cli.json("verify", "--checkpoint", str(checkpoint), "--signer", signer, code=3)
+    assert "the checkpoint was changed after it was signed" in refused["error"]
+    target.cli("checkpoint", "-o", str(checkpoint), "--sign", str(mallory))  # signed, with a key of their own
+    refused = target.cli.json("verify", "--checkpoint", str(checkpoint), "--signer", signer, code=3)
+    assert f"but by another key ({fingerprint(Path(f'{mallory}.pub'))})" in refused["error"]
