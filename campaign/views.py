@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from campaign.branch_dice import Origins, branch_point, may_be_branch
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
 from events.envelope import RecordedEvent
@@ -153,6 +152,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     the campaign before it from the nearest snapshot; the chain re-hashed over the events just before it."""
     if seq is None and roll is None:
         raise InvalidInputError("name what to audit: an event's seq, or a roll's number")
+    from campaign.branch_dice import Origins, branch_point, may_be_branch
     from campaign.replay import command_of, roll_seq
     from events.dice.derive import derive_faces
     from events.envelope import compute_hash
