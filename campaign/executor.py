@@ -192,7 +192,6 @@ class Ledger:
         (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
         decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
         """
-        from events.dice.ask import AskedDice
         from events.families.timeline import CommandIssued
 
         if command_id is not None:
@@ -211,6 +210,8 @@ class Ledger:
         if replay is not None:
             dice = replay.dice
         elif isinstance(table, AskEntry):
+            from events.dice.ask import AskedDice  # --dice ask only
+
             dice = AskedDice(table.ask, self.actor, info.next_roll_index, self.on_table(info))
         elif table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))

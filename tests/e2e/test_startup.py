@@ -121,6 +121,7 @@ def test_a_rule_command_loads_the_event_types_it_appends_and_not_the_others(db: 
     modules = loaded("--db", db, "fs", "rest", "1")
     assert {"events.families.calendar", "events.families.timeline"} <= modules  # days passed, the command
     assert loads_any(modules, "campaign.replay", "campaign.timeline", "events.verify", "events.families.career") == []
+    assert "events.dice.ask" not in modules  # --dice ask and --dice count only
 
 
 PARAMETRIZED = """
