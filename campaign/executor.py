@@ -11,29 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.logging import get_logger
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
-from campaign.rulesets.common import RollDice, did_you_mean, named
-from events.dice import (
-    DERIVATION,
-    Dice,
-    ReplayDice,
-    SeededDice,
-    TableDice,
-    dice_key,
-    seed_commitment,
-    share_commitment,
-)
-from events.dice.ask import Ask, AskedDice
+from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, dice_key, seed_commitment, share_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
-from events.families.campaign import CampaignCreated
-from events.families.dice import DiceRolled, DiceSetAside, SeedCommitted, SeedRevealed, ShareCommitted
-from events.families.timeline import CommandIssued
 from events.limits import check_command_id, check_text
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
@@ -41,6 +27,12 @@ from events.vault import SeedVault
 from projections.campaign_state import CampaignStates, FoldingCampaignStates
 from projections.campaigns import CampaignDirectory
 from projections.state.campaigns import CampaignInfo
+
+# What only a command that appends uses is imported where it is used: a command that reads (``status``)
+# loads none of it (issue 13).
+if TYPE_CHECKING:
+    from events.dice.ask import Ask, AskedDice
+    from events.families.dice import DiceRolled
 
 log = get_logger(__name__)
 
@@ -149,6 +141,8 @@ class Ledger:
     def create_campaign(
         self, name: str, ruleset: str, *, seed: bytes | None = None, command_id: str | None = None
     ) -> AppendResult:
+        from events.families.campaign import CampaignCreated
+
         info = find_ruleset(ruleset)
         if not NAME_PATTERN.match(name or ""):
             raise InvalidInputError(
@@ -186,6 +180,8 @@ class Ledger:
             raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
         found = self.directory.find(campaign) or self.directory.get(campaign)
         if found is None:
+            from campaign.rulesets.common import did_you_mean, named
+
             every = self.directory.all()
             found = named(every, campaign, lambda c: c.name)
             if found is None:
@@ -211,6 +207,8 @@ class Ledger:
         (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
         decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
         """
+        from events.families.timeline import CommandIssued
+
         if command_id is not None:
             check_command_id(command_id)
         inputs = command.inputs()
@@ -227,6 +225,8 @@ class Ledger:
         if replay is not None:
             dice = replay.dice
         elif isinstance(table, AskEntry):
+            from events.dice.ask import AskedDice  # --dice ask only
+
             dice = AskedDice(table.ask, self.actor, info.next_roll_index, self.on_table(info))
         elif table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
@@ -259,6 +259,8 @@ class Ledger:
 
     def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
         """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""
+        from events.families.dice import DiceRolled
+
         held: list[DiceRolled] = []
         for seq in info.on_table:
             for event in self.store.read(info.campaign_id, after_seq=seq - 1, upto_seq=seq):
@@ -269,6 +271,8 @@ class Ledger:
 
     def reroll(self, info: CampaignInfo, reason: str, command_id: str | None = None) -> AppendResult:
         """Take the next die off the table, explicitly and on the record: the next command rolls new dice."""
+        from events.families.dice import DiceSetAside
+
         if not check_text(reason, "a reroll's reason").strip():
             raise InvalidInputError("a reroll needs a reason (--reason), recorded with it for everyone to see")
         if not info.on_table_index:
@@ -292,6 +296,8 @@ class Ledger:
         table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
+        from campaign.rulesets.common import RollDice
+
         return self.execute(
             info, RollDice.build(notation=notation, purpose=purpose), table=table, command_id=command_id
         )
@@ -338,6 +344,8 @@ class Ledger:
                 "shares close at an epoch's first seeded roll (they make the key of all its dice); commit yours "
                 "for the next epoch, after `campaign reveal`"
             )
+        from events.families.dice import ShareCommitted
+
         commitment = self.vault.stage_share(share)
         event = ShareCommitted(epoch=epoch, commitment=commitment, by=self.actor)
         return self._append(info.campaign_id, info.last_seq, [event], "entropy commit", None)
@@ -360,6 +368,8 @@ class Ledger:
     def reveal(self, info: CampaignInfo, *, command_id: str | None = None) -> AppendResult:
         """Publish the current seed (with the shares of entropy mixed into it) and commit to a fresh one: past
         rolls become checkable, future ones not."""
+        from events.families.dice import SeedCommitted, SeedRevealed
+
         seed = self.vault.seed(info.campaign_id, info.seed_epoch)
         if seed_commitment(seed) != info.seed_commitment:
             raise NotFoundError("the seed held here does not match the campaign's commitment")

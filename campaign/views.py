@@ -4,23 +4,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from campaign.branch_dice import Origins, branch_point, may_be_branch
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
-from campaign.executor import Ledger
-from campaign.replay import CommandGroup, Sandbox, command_groups, command_of, redecide, roll_seq
-from campaign.rulesets.common import same_name
-from campaign.timeline import Change, Timeline
-from events.dice.derive import derive_faces, dice_key
-from events.envelope import RecordedEvent, compute_hash
+from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError, VerificationError
-from events.registry import registry
 from events.timeline import effective, retracted, retracted_among
-from events.verify import Finding, VerifyReport, check_held_seeds, check_held_shares, verify_events
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (issue 13)
+    from campaign.executor import Ledger
+    from campaign.replay import CommandGroup
+    from campaign.timeline import Change
+    from events.verify import VerifyReport
 
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
@@ -87,6 +85,8 @@ def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -
 
 def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
     """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
+    from campaign.rulesets.common import same_name
+
     names = unit_names(events)
     gone = retracted(events)
     chosen = events if show_all else effective(events)
@@ -152,6 +152,11 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     the campaign before it from the nearest snapshot; the chain re-hashed over the events just before it."""
     if seq is None and roll is None:
         raise InvalidInputError("name what to audit: an event's seq, or a roll's number")
+    from campaign.branch_dice import Origins, branch_point, may_be_branch
+    from campaign.replay import command_of, roll_seq
+    from events.dice.derive import derive_faces, dice_key
+    from events.envelope import compute_hash
+
     store, cid = ledger.store, info.campaign_id
     if roll is not None:
         found = roll_seq(store, cid, roll, info.last_seq)
@@ -247,6 +252,8 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
 
 def _rule_check(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> str:
     """The command's rule re-run on its recorded inputs and dice, from the campaign as it stood before it."""
+    from campaign.replay import Sandbox, command_groups, redecide
+
     if group.issued is None or not group.outcomes:
         return "no rule applied"
     try:
@@ -266,6 +273,8 @@ def verify(
     """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
     different outcome is drift (a finding), unless the command was recorded under an older version of the
     rules (returned apart: expected after a rules change, not a sign the log was altered)."""
+    from events.registry import registry
+    from events.verify import verify_events
 
     report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
     check_held(ledger, info.campaign_id, report)
@@ -309,6 +318,7 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dic
 def check_held(ledger: Ledger, campaign_id: str, report: VerifyReport) -> None:
     """The seeds and shares of entropy this database holds apart from the log, each against its commitment in
     the log (what the CLI's and the server's ``verify`` add to the log's own checks; nothing secret is shown)."""
+    from events.verify import check_held_seeds, check_held_shares
 
     def seed(epoch: int) -> bytes | None:
         try:
@@ -326,6 +336,8 @@ def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list
     """Every rule re-run on its recorded inputs and dice, when ``report`` found nothing else: a different outcome
     is drift, added to ``report`` as a finding, unless the command was recorded under an older version of the
     rules; those differences are returned apart (expected after a rules change, not a sign of an altered log)."""
+    from campaign.timeline import Timeline
+    from events.verify import Finding
 
     editions: list[Change] = []
     if not report.ok:

@@ -53,6 +53,8 @@ def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> Non
     causes = [c["cause"] for c in result["causes"]]  # type: ignore[attr-defined]
     assert causes[0] == "floor" and causes[-1].startswith("fs rest 1: running it") and len(causes) == 12
     assert result["causes"][0]["vs_floor"] == 1.0  # type: ignore[index]
+    # the least a status costs on the libraries alone (Typer, a query, a pydantic state, a Rich table): above the floor
+    assert result["bound"]["vs_floor"] > 1.0  # type: ignore[index]
 
 
 def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path: Path) -> None:
