@@ -13,7 +13,7 @@ ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _SETTING = re.compile(r"^[\w.]+=\S+$")
-_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day"}
+_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day", "units": "unit"}
 
 
 def words(text: str) -> str:
@@ -29,7 +29,7 @@ def kind(event_type: str) -> str:
 
 def count(n: int, noun: str) -> str:
     """``n`` of a plural ``noun``, in the singular for one: "1 man", "3 men"."""
-    return f"{n} {_PLURALS.get(noun, noun) if n == 1 else noun}"
+    return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
 def value(v: Any) -> str:
