@@ -525,7 +525,7 @@ def test_a_signed_checkpoint_names_truncation_and_a_forger_cannot_replace_it(tar
 
 @pytest.fixture(scope="module")
 def with_shares(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Epoch 0: gina's and pat's shares, two rolls, revealed. Epoch 1: gina's share, one roll (pending)."""
+    """Epoch 0: gina's and pat's shares, two rolls, revealed. Epoch 1: gina's share, one roll of ten dice (pending)."""
     path = tmp_path_factory.mktemp("shares") / "shares.db"
     cli = Cli(str(path))
 
@@ -540,7 +540,7 @@ def with_shares(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cli("roll", "d20", "-p", "two")
     cli("reveal")
     by("gina", "entropy", "commit", "gina again")
-    cli("roll", "d6", "-p", "three")
+    cli("roll", "10d6", "-p", "three")  # ten dice: the same faces with and without a share once in 6**10
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
