@@ -28,7 +28,7 @@ from events.dice.derive import derive_faces, seed_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, CorruptEventError
 from events.registry import EventRegistry
-from events.verify_parts import Schemas, digest, roll_problem, span
+from events.verify_parts import PendingRolls, Schemas, digest, roll_problem, span
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +135,11 @@ def verify_events(
     """Each roll index's dice in a 64-bit digest (count, sides, modifier, faces): what a die offered again must
     repeat. Eight bytes a roll keeps verify's memory bounded on long logs."""
     # Held only until they can be settled, so that a long log is verified (and imported) in bounded memory:
-    # seeded rolls until their seed is revealed, rolls until a rule consumes them.
-    pending: dict[int, list[tuple[int, int, int, int, tuple[int, ...]]]] = {}
-    """Seeded rolls awaiting their seed's reveal, each as five integers (seq, index, count, sides, faces)."""
-    unconsumed: dict[int, int] = {}
-    """Roll index → seq of the rolls no rule has consumed yet (two integers a roll)."""
+    # seeded rolls until their seed is revealed, a few bytes each; and for each roll its seq and whether a rule
+    # consumed it (nine bytes: roll indexes have no gaps, so a roll's index is its place in these arrays).
+    pending = PendingRolls()
+    roll_seqs = array("q")
+    consumed = bytearray()
     anchor_seq = checkpoint[0] if checkpoint is not None else -1
     anchored: str | None = None
     head_seen = False
@@ -158,7 +158,7 @@ def verify_events(
         report.findings.append(Finding(event.seq, event.type, check, message))
 
     def rederive(epoch: int, seed: bytes) -> None:
-        for seq, index, count, sides, faces in pending.pop(epoch, []):
+        for seq, index, count, sides, faces in pending.pop(epoch):
             derived = derive_faces(seed, dice_id, index, count, sides)
             if derived != faces:
                 report.findings.append(
@@ -263,19 +263,20 @@ def verify_events(
                 continue
             last_roll_index = index
             dice_of.append(digest(fields))
-            unconsumed[index] = seq
+            roll_seqs.append(seq)
+            consumed.append(0)
             if source == "offered":
                 report.offered_rolls += 1
             elif source == "table":
                 report.table_rolls += 1
             else:
-                roll = (seq, index, fields["count"], fields["sides"], tuple(fields["faces"]))
-                pending.setdefault(epoch or 0, []).append(roll)
+                pending.add(epoch or 0, seq, index, fields["sides"], fields["faces"])
         elif type_ not in _HANDLED:
             continue
         elif type_ == "rules.applied":
             for index in fields["dice"]:
-                unconsumed.pop(index, None)
+                if 0 <= index < len(consumed):
+                    consumed[index] = 1
         elif type_ == "campaign.created":
             if seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")
@@ -311,8 +312,9 @@ def verify_events(
     report.events = count
     if expected_seq > 1:
         report.head_hash, report.last_seq = prev_hash, expected_seq - 1
-    report.rolls_pending = sum(len(rolls) for rolls in pending.values())
-    for index, seq in sorted(unconsumed.items()):
+    report.rolls_pending = pending.count
+    for index in (i for i, used in enumerate(consumed) if not used):
+        seq = roll_seqs[index]
         report.flags.append(
             Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} (at seq {seq}) was consumed by no rule")
         )

@@ -7,7 +7,8 @@ envelope per event and parsing the notation per roll were most of its time; none
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from array import array
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -135,3 +136,32 @@ def digest(roll: Fields) -> int:
 
 def span(indexes: range) -> str:
     return str(indexes.start) if len(indexes) == 1 else f"{indexes.start}–{indexes.stop - 1}"
+
+
+class PendingRolls:
+    """Seeded rolls awaiting their seed's reveal, by epoch, in a few bytes each (four 64-bit integers and a byte a
+    face, rather than a tuple of tuples): on a long campaign whose seed stays secret they are most of its rolls."""
+
+    def __init__(self) -> None:
+        self._epochs: dict[int, tuple[array[int], bytearray, list[tuple[int, int, int, int, tuple[int, ...]]]]] = {}
+        self.count = 0
+
+    def add(self, epoch: int, seq: int, index: int, sides: int, faces: tuple[int, ...]) -> None:
+        ints, face_bytes, odd = self._epochs.setdefault(epoch, (array("q"), bytearray(), []))
+        self.count += 1
+        if faces and max(faces) > 255:  # not a die this program rolls; kept as it is
+            odd.append((seq, index, len(faces), sides, tuple(faces)))
+            return
+        ints.extend((seq, index, len(faces), sides))
+        face_bytes.extend(faces)
+
+    def pop(self, epoch: int) -> Iterator[tuple[int, int, int, int, tuple[int, ...]]]:
+        """The epoch's rolls, each as (seq, index, count, sides, faces), no longer held."""
+        ints, face_bytes, odd = self._epochs.pop(epoch, (array("q"), bytearray(), []))
+        self.count -= len(ints) // 4 + len(odd)
+        at = 0
+        for k in range(0, len(ints), 4):
+            count = ints[k + 2]
+            yield ints[k], ints[k + 1], count, ints[k + 3], tuple(face_bytes[at : at + count])
+            at += count
+        yield from odd

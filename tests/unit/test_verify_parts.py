@@ -168,3 +168,17 @@ ROLL = {
 def test_a_rolls_own_dice_are_checked_in_words(change: dict[str, Any], problem: str | None) -> None:
     found = roll_problem({**ROLL, **change})
     assert found == problem if problem is None else (found is not None and problem in found)
+
+
+def test_pending_rolls_give_back_each_roll_of_an_epoch_as_it_was_added() -> None:
+    from events.verify_parts import PendingRolls
+
+    pending = PendingRolls()
+    pending.add(1, 10, 0, 6, (1, 6, 3))
+    pending.add(2, 12, 1, 100, (100,))
+    pending.add(1, 14, 2, 20, (20, 1))
+    pending.add(1, 16, 3, 1000, (255, 256))  # a face past a byte is kept as it is
+    assert pending.count == 4
+    assert list(pending.pop(1)) == [(10, 0, 3, 6, (1, 6, 3)), (14, 2, 2, 20, (20, 1)), (16, 3, 2, 1000, (255, 256))]
+    assert pending.count == 1 and list(pending.pop(1)) == []
+    assert list(pending.pop(2)) == [(12, 1, 1, 100, (100,))] and pending.count == 0
