@@ -5,6 +5,11 @@ Dice checks: faces within the die, totals that add up, roll indexes that follow 
 revealed, each seeded roll re-derived from it. Rolls whose seed is still secret are counted as pending,
 not passed; the seeds held in the database are checked against their commitments (:func:`check_held_seeds`).
 
+Shares of entropy (``dice.share_committed``): each must follow its seed's commitment, come before the epoch's
+first seeded roll and before its reveal, be the only one of its giver in the epoch, and be given by the actor
+who entered it. The reveal must publish exactly the committed shares, in commit order, each matching its
+SHA-256; the epoch's rolls are then re-derived from the seed and the shares (``events.dice.derive.dice_key``).
+
 Anchors: a log whose chain was recomputed after an edit is consistent with itself, so only a hash kept
 outside the database shows it: ``expect_head`` (the head must be exactly this hash) and ``checkpoint``
 (a ``(seq, hash)`` published earlier: the log must still hold that event with that hash).
@@ -24,11 +29,11 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from events.dice.derive import derive_faces, seed_commitment
+from events.dice.derive import derive_faces, dice_key, seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, CorruptEventError
 from events.registry import EventRegistry
-from events.verify_parts import PendingRolls, Schemas, digest, roll_problem, span
+from events.verify_parts import PendingRolls, Schemas, digest, revealed_shares, roll_problem, share_problem, span
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +64,8 @@ class VerifyReport:
     commitments: dict[int, tuple[int, str, str]] = field(default_factory=dict, repr=False)
     """Seed epoch → (seq, event type, commitment) of the event that committed to it."""
     revealed_epochs: set[int] = field(default_factory=set, repr=False)
+    shares: dict[int, list[tuple[int, str, str]]] = field(default_factory=dict, repr=False)
+    """Seed epoch → the shares of entropy committed for it, in order: (seq, who gave it, commitment)."""
     held_unrevealed: list[int] = field(default_factory=list)
     """Epochs whose secret seed this database holds: its holder can compute their coming rolls."""
 
@@ -108,7 +115,9 @@ def _checked_as_they_pass(
             on_checked(event)
 
 
-_HANDLED = frozenset({"campaign.created", "dice.seed_committed", "dice.seed_revealed", "rules.applied"})
+_HANDLED = frozenset(
+    {"campaign.created", "dice.seed_committed", "dice.seed_revealed", "dice.share_committed", "rules.applied"}
+)
 """The types besides ``dice.rolled`` whose fields a check reads; every other event's schema is checked alone."""
 
 
@@ -130,6 +139,8 @@ def verify_events(
     report = VerifyReport(campaign_id)
     expected_seq, prev_hash = 1, GENESIS_HASH
     revealed: dict[int, bytes] = {}
+    first_seeded: dict[int, tuple[int, int]] = {}
+    """Seed epoch → (roll index, seq) of its first seeded roll: shares for it must come before."""
     last_roll_index = -1
     dice_of = array("q")
     """Each roll index's dice in a 64-bit digest (count, sides, modifier, faces): what a die offered again must
@@ -271,6 +282,7 @@ def verify_events(
                 report.table_rolls += 1
             else:
                 pending.add(epoch or 0, seq, index, fields["sides"], fields["faces"])
+                first_seeded.setdefault(epoch or 0, (index, seq))
         elif type_ not in _HANDLED:
             continue
         elif type_ == "rules.applied":
@@ -294,6 +306,14 @@ def verify_events(
                 )
         elif type_ == "dice.seed_committed":
             report.commitments[fields["epoch"]] = (seq, type_, fields["commitment"])
+        elif type_ == "dice.share_committed":
+            misplaced = share_problem(
+                fields, event.meta.get("actor"), report.commitments, report.shares, revealed, first_seeded
+            )
+            if misplaced:
+                fail(event, "share", misplaced)
+                continue
+            report.shares.setdefault(fields["epoch"], []).append((seq, fields["by"], fields["commitment"]))
         else:  # dice.seed_revealed
             epoch = fields["epoch"]
             try:
@@ -305,9 +325,13 @@ def verify_events(
             if committed is None or committed[2] != seed_commitment(seed):
                 fail(event, "dice", f"revealed seed of epoch {epoch} does not match the commitment made for it")
                 continue
+            problems = revealed_shares(epoch, fields["shares"], report.shares.get(epoch, []))
+            for wrong in problems:
+                fail(event, "share", wrong)
             revealed[epoch] = seed
             report.revealed_epochs.add(epoch)
-            rederive(epoch, seed)
+            if not problems:  # forged or missing shares: the epoch's dice are not re-derived (still pending)
+                rederive(epoch, dice_key(seed, dice_id, epoch, fields["shares"]))
 
     report.events = count
     if expected_seq > 1:
@@ -391,6 +415,38 @@ def check_held_seeds(report: VerifyReport, held: Callable[[int], bytes | None]) 
             )
         elif epoch not in report.revealed_epochs:
             report.held_unrevealed.append(epoch)
+
+
+def check_held_shares(report: VerifyReport, held: Callable[[], list[tuple[int, int, str]]]) -> None:
+    """Check the shares of entropy this database holds against their commitments in the log.
+
+    ``held()`` is every share held for the campaign as (epoch, seq of its commitment, share). An epoch whose seed
+    is held must hold all its shares (its dice cannot be derived without them); a held share must match the
+    commitment at its seq; a share matching no commitment was added."""
+    committed = {seq: (epoch, by, commitment) for epoch, rows in report.shares.items() for seq, by, commitment in rows}
+    kept: dict[int, str] = {}
+    for epoch, seq, share in held():
+        kept[seq] = share
+        found = committed.get(seq)
+        if found is None or found[0] != epoch:
+            report.findings.append(
+                Finding(seq, "dice.share_committed", "stored share",
+                        f"a share of entropy held for epoch {epoch} at #{seq} matches no commitment in the log")
+            )  # fmt: skip
+        elif share_commitment(share) != found[2]:
+            report.findings.append(
+                Finding(seq, "dice.share_committed", "stored share",
+                        f"the share of entropy held for {found[1]}'s commitment at #{seq} (epoch {epoch}) does "
+                        "not match it: it was replaced")
+            )  # fmt: skip
+    seeds_held = set(report.held_unrevealed)
+    for seq, (epoch, by, _) in sorted(committed.items()):
+        if seq not in kept and epoch in seeds_held:
+            report.findings.append(
+                Finding(seq, "dice.share_committed", "stored share",
+                        f"the share of entropy {by} committed at #{seq} (epoch {epoch}) is not held in this "
+                        "database, though its seed is: it was deleted, and the epoch's dice cannot be derived")
+            )  # fmt: skip
 
 
 def first_damaged(events: Iterable[RecordedEvent], registry: EventRegistry) -> CorruptEventError | None:

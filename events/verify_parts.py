@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import SchemaValidator, core_schema
 
+from events.dice.derive import share_commitment
 from events.dice.notation import parse
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, EventSchemaError
@@ -165,3 +166,47 @@ class PendingRolls:
             yield ints[k], ints[k + 1], count, ints[k + 3], tuple(face_bytes[at : at + count])
             at += count
         yield from odd
+
+
+def share_problem(
+    share: Fields,
+    actor: Any,
+    commitments: Mapping[int, Any],
+    shares: Mapping[int, list[tuple[int, str, str]]],
+    revealed: Mapping[int, bytes],
+    first_seeded: Mapping[int, tuple[int, int]],
+) -> str | None:
+    """What is wrong with a share's commitment (its fields) where it stands in the log, or None."""
+    epoch, by = share["epoch"], share["by"]
+    if epoch not in commitments:
+        return f"a share of entropy for epoch {epoch} committed before its seed's commitment (early)"
+    if epoch in revealed:
+        return f"a share of entropy for epoch {epoch} committed after its seed was revealed"
+    earlier = next((seq for seq, giver, _ in shares.get(epoch, []) if giver == by), None)
+    if earlier is not None:
+        return f"a second share of entropy from {by} for epoch {epoch} (the first is #{earlier}): one per person"
+    if epoch in first_seeded:
+        index, seq = first_seeded[epoch]
+        return (
+            f"a share of entropy for epoch {epoch} committed after roll {index} (#{seq}) had used its seed (late): "
+            "the shares make the key of every roll of the epoch"
+        )
+    if actor != by:
+        return f"a share of entropy in the name of {by} entered by {actor}"
+    return None
+
+
+def revealed_shares(epoch: int, shares: tuple[str, ...], committed: list[tuple[int, str, str]]) -> list[str]:
+    """What is wrong with the shares a reveal publishes, against those committed for its epoch (in order)."""
+    problems = []
+    for i, (seq, by, commitment) in enumerate(committed):
+        if i >= len(shares):
+            problems.append(f"the share of entropy {by} committed at #{seq} (epoch {epoch}) was not revealed (missing)")
+        elif share_commitment(shares[i]) != commitment:
+            problems.append(
+                f"the share of entropy revealed as {by}'s (committed at #{seq}, epoch {epoch}) does not match its "
+                "commitment (forged)"
+            )
+    for extra in shares[len(committed) :]:
+        problems.append(f"a share of entropy revealed for epoch {epoch} that was never committed ({extra[:20]!r})")
+    return problems

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from campaign.rulesets.decision import problems
 from events.dice import Dice
 from events.errors import InvalidInputError
-from events.limits import check_inputs
+from events.limits import NAME_INPUTS, check_inputs
 from events.registry import Event, JsonValue
 
 if TYPE_CHECKING:
@@ -29,13 +29,6 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 T = TypeVar("T")
-
-NAME_INPUTS = frozenset(
-    {"name", "unit_name", "unit", "side", "from_unit", "to_unit", "psion_name", "officer_name", "target_name"}
-    | {"officer", "reports_to", "winner", "by", "a", "b"}
-)
-"""Inputs (by field or recorded name) that name a unit, a side, an officer or a battle: held to the name rule
-of ``events/limits.py``, whichever way the command came in (command line, HTTP, an amendment)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +80,11 @@ class Command(BaseModel, Generic[S, T]):
     def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         """``outcomes`` of this command as its ``version`` would have recorded them."""
         return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
+
+    def keywords(self, *naming: str) -> dict[str, Any]:
+        """The inputs its rule takes by keyword, under the fields' names: all but the fields ``naming`` the units
+        (looked up, and passed to the rule, by the command itself)."""
+        return {k: v for k, v in self if k not in naming}
 
     def inputs(self) -> dict[str, JsonValue]:
         """The inputs as recorded in the log: the model's JSON (by the fields' recorded names), defaults included."""

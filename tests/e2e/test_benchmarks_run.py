@@ -74,3 +74,8 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         ]  # fmt: skip
         assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
     assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]
+
+
+def test_the_entropy_benchmark_times_rolls_with_and_without_shares() -> None:
+    result = run(str(BENCH / "entropy_bench.py"), "--rolls", "5", "--rounds", "2")
+    assert result["plain_ms"] > 0 and result["mixed_ms"] > 0 and result["mixed_over_plain"] > 0, result  # type: ignore[operator]
