@@ -6,24 +6,25 @@ What ``campaign/timeline.py`` builds rewind, amend, undo and re-evaluation on.
 
 from __future__ import annotations
 
+import itertools
 from collections import ChainMap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.commands import command_type, fold_for, recorded_command, ruleset_of
+from campaign.commands import command_type, fold_for, recorded_command, ruleset_of, tables_in_force
 from campaign.executor import Ledger, Replay
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from events.dice import ReplayDice
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import InvalidInputError
+from events.errors import CampaignError, InvalidInputError
 from events.families.dice import DiceRolled
 from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.registry import registry
 from events.store import EventStore
-from events.timeline import NEVER_RETRACTED, live_seqs
+from events.timeline import NEVER_RETRACTED, REWOUND, live_seqs
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
 from projections.campaigns import FoldingCampaignDirectory
@@ -330,3 +331,102 @@ def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[di
     if dice.unused:
         raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
     return [dict(registry.encode(e).payload) for e in decided if isinstance(e, RuleApplied)]
+
+
+def live_events(store: EventStore, campaign_id: str) -> Iterator[RecordedEvent]:
+    """The campaign's events in effect, in order, rewinds left out (what :func:`effective` gives), streamed: which
+    are retracted is known from the rewinds alone (read by type), since only the rewinds after an event decide."""
+    rewinds = store.read_types(campaign_id, [REWOUND])
+    live = live_seqs(rewinds)
+    kept = sorted((e.seq, int(e.payload["to_seq"])) for e in rewinds if e.seq in live)
+    floors = list(itertools.accumulate(reversed([to for _, to in kept]), min))[::-1]
+    """floors[i]: the lowest target of the rewinds in effect from the i-th on; an event before the i-th and after
+    the (i-1)-th is retracted when it lies above it."""
+    at = 0
+    for event in store.read(campaign_id):
+        while at < len(kept) and kept[at][0] <= event.seq:
+            at += 1
+        if event.type == REWOUND:
+            continue
+        if event.type in NEVER_RETRACTED or at == len(kept) or event.seq <= floors[at]:
+            yield event
+
+
+def _streamed_groups(events: Iterable[RecordedEvent]) -> Iterator[CommandGroup]:
+    """:func:`command_groups`, one group at a time."""
+    group: list[RecordedEvent] = []
+    last_id: object = object()
+    for event in events:
+        command_id = event.meta.get("command_id", f"seq-{event.seq}")
+        if group and (command_id != last_id or event.type in ("timeline.command_issued", REWOUND)):
+            yield CommandGroup(tuple(group))
+            group = []
+        group.append(event)
+        last_id = command_id
+    if group:
+        yield CommandGroup(tuple(group))
+
+
+def _given_ids(given: list[str], fresh: Callable[[], str]) -> Callable[[], str]:
+    """The ids a command gave the first time, in order, then fresh ones (as the executor's replay gives them)."""
+    return lambda: given.pop(0) if given else fresh()
+
+
+_NOT_EFFECTS = frozenset({"timeline.command_issued", "dice.rolled"})
+
+
+def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
+    """Every recorded command in effect decided again, in order, on its own inputs, ids and dice, against the
+    campaign's state folded from the log as it streams by: ``[]`` when each decides exactly the events it
+    recorded, None as soon as one does not (or cannot be re-run so: recorded without its ids, an error).
+
+    Re-evaluation (``Timeline.reevaluate``) runs this first. While every command decides what it recorded, the
+    state a sandbox would re-run the next one on is the state of the log itself (folds read only the facts'
+    types and payloads, and re-run commands roll no dice), so this is the sandbox's verdict without copying the
+    log or appending anything, in memory bounded by one command. On None the sandbox works out the drift."""
+    campaign_id = info.campaign_id
+    fold = fold_for(info.ruleset)
+    state = fold.initial() if fold is not None else None
+    first = True
+    for group in _streamed_groups(live_events(ledger.store, campaign_id)):
+        issued = group.issued
+        if first or issued is None:
+            if not first and any(e.type not in NEVER_RETRACTED for e in group.events):
+                return None  # a command recorded without its inputs: the sandbox drops its facts
+            first = False
+        else:
+            payload = issued.payload
+            if payload.get("ids") is None:
+                return None
+            try:
+                command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+                owner = ruleset_of(type(command))
+                if owner is not None and owner.info.name != info.ruleset:
+                    return None
+                own = {d.roll_index: d for d in group.dice}
+                for index in (int(i) for i in payload.get("dice") or () if int(i) not in own):
+                    seq = roll_seq(ledger.store, campaign_id, index, group.first_seq - 1)
+                    for event in ledger.store.read(campaign_id, after_seq=(seq or 1) - 1, upto_seq=seq or 0):
+                        rolled = registry.decode(event)
+                        if isinstance(rolled, DiceRolled):
+                            own[rolled.roll_index] = rolled
+                dice = ReplayDice(group.dice_used(own))
+                tables = None
+                if owner is not None:
+                    if state is None:
+                        return None
+                    tables = tables_in_force(owner, state.overrides)
+                ids = _given_ids([str(i) for i in payload["ids"]], ledger.new_id)
+                situation = Situation(state if owner is not None else None, tables, dice, ids, ledger.actor)
+                decided = [registry.encode(e) for e in command.decide(situation)]
+            except CampaignError:
+                return None
+            if dice.unused:
+                return None
+            recorded = [(e.type, e.payload) for e in group.events if e.type not in _NOT_EFFECTS]
+            if [(e.type, e.payload) for e in decided] != recorded:
+                return None
+        if fold is not None:
+            for event in group.events:
+                state = fold.apply(state, event)
+    return []

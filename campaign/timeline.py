@@ -22,6 +22,7 @@ from campaign.replay import (
     decided,
     dice_left_on_table,
     edition_of,
+    rerun_in_place,
     rewind_at,
 )
 from events.dice.derive import seed_commitment
@@ -217,7 +218,12 @@ class Timeline:
 
     def reevaluate(self, info: CampaignInfo) -> list[Change]:
         """Re-run every recorded command in effect, in order, on its own dice; report any that now differ
-        (the engine changed since): drift, reported and never written back."""
+        (the engine changed since): drift, reported and never written back.
+
+        Streamed first (:func:`rerun_in_place`): when every command decides exactly what it recorded, there is
+        no drift, and no copy of the log was made. Otherwise a sandbox re-runs them all to say what differs."""
+        if rerun_in_place(self.ledger, info) == []:
+            return []
         events, groups = self.groups(info)
         sandbox = Sandbox(self.ledger, events)
         drift: list[Change] = []

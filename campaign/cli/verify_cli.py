@@ -26,6 +26,10 @@ from projections.state.campaigns import CampaignInfo
 
 CHECKPOINT_FORMAT = "campaign-ledger/checkpoint"
 CHECKPOINT_LIMIT = 64 * 1024
+THROWAWAY = "throwaway roll"
+FLAGS_SHOWN = 5
+"""Throwaway rolls printed one a line up to this many; more are summed up in words (a long campaign has
+thousands), each listed by ``--all-flags`` and ``--json``."""
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:
@@ -107,7 +111,7 @@ def verify_one(
     return report
 
 
-def _print(out: Output, info: CampaignInfo, report: VerifyReport) -> None:
+def _print(out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False) -> None:
     name = escape(info.name)
     if report.ok:
         out.console.print(
@@ -125,8 +129,23 @@ def _print(out: Output, info: CampaignInfo, report: VerifyReport) -> None:
             f"[yellow]note[/]: this database holds the secret seed of epoch {epochs}: whoever holds the file can "
             "compute the coming rolls. Steering shows as throwaway rolls and chosen seeds, flagged here."
         )
+    throwaway = [f for f in report.flags if f.check == THROWAWAY]
+    summed = not every_flag and len(throwaway) > FLAGS_SHOWN
     for flag in report.flags:
-        out.console.print(f"[yellow]flagged[/] {escape(str(flag))}")
+        if not (summed and flag.check == THROWAWAY):
+            out.console.print(f"[yellow]flagged[/] {escape(str(flag))}")
+    if summed:
+        out.console.print(throwaway_summary(throwaway))
+
+
+def throwaway_summary(throwaway: list[Finding]) -> str:
+    """Many throwaway rolls in one paragraph: how many, the first few, and how to see them all."""
+    first = ", ".join(str(f.seq) for f in throwaway[:FLAGS_SHOWN])
+    return (
+        f"[yellow]flagged[/] {len(throwaway)} throwaway rolls, consumed by no rule (whoever holds an unrevealed "
+        f"seed can burn such rolls to steer the next one): the rolls at seq {first} and "
+        f"{len(throwaway) - FLAGS_SHOWN} more. `campaign verify --all-flags` lists each one; `--json` lists them all."
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -150,6 +169,9 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--signer", help="The signer's OpenSSH public key: the checkpoint's FILE.sig must be theirs."),
         ] = None,
+        all_flags: Annotated[
+            bool, typer.Option("--all-flags", help="Print every throwaway roll, one a line (--json lists them all).")
+        ] = False,
         as_json: JsonOpt = False,
     ) -> None:
         """Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed
@@ -208,7 +230,7 @@ def register(app: typer.Typer) -> None:
                 shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
                 out.console.print(f"[green]signed[/]: {escape(shown)}")
             for info, report in reports:
-                _print(out, info, report)
+                _print(out, info, report, all_flags)
                 for change in editions.get(info.campaign_id, []):
                     out.console.print(
                         f"  note: #{change.seq} {escape(change.command)} was recorded under ruleset version "

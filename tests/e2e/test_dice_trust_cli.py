@@ -38,6 +38,24 @@ def test_a_roll_no_rule_consumed_is_flagged_one_a_rule_consumed_is_not(cli: Cli)
     assert "whoever holds the file can compute the coming rolls" in human
 
 
+def test_up_to_five_throwaway_rolls_are_listed_more_are_summed_up_in_words(cli: Cli) -> None:
+    """A long campaign has thousands of rolls no rule consumed: past five, verify says how many, the first five
+    and how to see them all, instead of a line each (issue 14)."""
+    cli("new", "Hill", "--ruleset", "fighting-spirit")
+    for n in range(5):
+        cli("roll", "d20", "-p", f"weather {n}")
+    five = cli("verify").stdout
+    assert five.count("was consumed by no rule") == 5 and "throwaway rolls," not in five  # 5: one a line
+    cli("roll", "d20", "-p", "weather 5")
+    six = cli("verify").stdout
+    assert "was consumed by no rule" not in six  # 6: in words
+    assert "6 throwaway rolls" in six and "the rolls at seq 3, 5, 7, 9, 11 and 1 more" in " ".join(six.split())
+    assert "--all-flags" in six
+    every = cli("verify", "--all-flags").stdout
+    assert every.count("was consumed by no rule") == 6 and "roll 5 (at seq 13)" in every
+    assert [f["seq"] for f in cli.json("verify")[0]["flags"]] == [3, 5, 7, 9, 11, 13]
+
+
 def test_a_checkpoint_is_one_canonical_line_that_verify_reads_back(cli: Cli, tmp_path: Path) -> None:
     cli("new", "Hill", "--ruleset", "fighting-spirit")
     cli("roll", "d20", "-p", "weather")

@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 
 from campaign.commands import fold_for
 from campaign.executor import Ledger
-from campaign.replay import command_groups
+from campaign.replay import command_groups, live_events, rerun_in_place
 from campaign.timeline import Timeline
 from events.errors import CampaignError
 from events.registry import registry
@@ -99,6 +99,9 @@ def test_any_play_with_amends_rewinds_and_undos_keeps_every_promise(
     report = verify_events(info.campaign_id, events, registry)
     assert report.ok, report.findings
     assert Timeline(ledger).reevaluate(info) == [], "a rule re-run on its recorded inputs and dice differs"
+    # Issue 14: re-evaluation streams the log (no sandbox, no copy) and gives the sandbox's verdict on any play.
+    assert list(live_events(ledger.store, info.campaign_id)) == effective(events)
+    assert rerun_in_place(ledger, info) == [], "the streamed re-run differs where the sandbox's does not"
     views_equal_a_fresh_fold(ledger, info)
     check_inline_equals_rebuild(hypo_engine, ledger)
 

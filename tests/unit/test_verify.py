@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 
+import orjson
 import pytest
 
 from campaign.executor import Ledger, TableEntry
@@ -183,14 +184,17 @@ def test_verify_recomputes_each_hash_as_compute_hash_does(played: tuple[Ledger, 
     """The per-command envelope head that verify reuses gives every event's hash, byte for byte; a payload edit
     in the second event of a command (same meta as the first) still changes it."""
     from events.envelope import compute_hash
-    from events.verify import _Hashes
 
     _, events = played
-    hashes = _Hashes()
-    assert [hashes.of(e) for e in events] == [compute_hash(e) for e in events] == [e.hash for e in events]
-    second = next(e for a, e in itertools.pairwise(events) if a.meta_json == e.meta_json)
-    edited = second._replace(payload_json=second.payload_json.replace(b"}", b',"x":1}', 1))
-    assert hashes.of(edited) != second.hash
+    assert all(e.payload_json and e.meta_json for e in events)  # verify's own hashing path, from stored bytes
+    assert [compute_hash(e) for e in events] == [e.hash for e in events]
+    assert verify_events(events[0].campaign_id, events, registry).ok
+    k, second = next((k, e) for k, (a, e) in enumerate(itertools.pairwise(events), 1) if a.meta_json == e.meta_json)
+    payload = {**second.payload, "x": 1}
+    edited = second._replace(payload=payload, payload_json=orjson.dumps(payload, option=orjson.OPT_SORT_KEYS))
+    report = verify_events(events[0].campaign_id, [*events[:k], edited, *events[k + 1 :]], registry)
+    assert [(f.seq, f.check) for f in report.findings] == [(second.seq, "chain")]
+    assert "stored hash does not match" in report.findings[0].message
 
 
 def test_a_payload_that_fails_its_schema_is_named_by_verify(played: tuple[Ledger, list[RecordedEvent]]) -> None:
