@@ -124,43 +124,43 @@ def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
     """Rows of ``_READ_COLUMNS`` to events.
 
     ``prev_hashes`` holds, per campaign, the hash of the event before the first row read; each event's
-    ``prev_hash`` is the hash of the row before it. A command's meta is parsed once for all its events.
+    ``prev_hash`` is the hash of the row before it (the dict is left holding each campaign's last hash). A
+    command's meta is parsed once for all its events: they are adjacent in position order, so only a change
+    of command (or of campaign) between two rows parses one, and a page of one campaign looks up no dict.
     """
     out: list[RecordedEvent] = []
-    metas: dict[tuple[str, int], tuple[Any, bytes]] = {}
+    append = out.append
     loads = orjson.loads
     new = tuple.__new__
-    for position, campaign_id, seq, type_, version, payload, hash_, command_seq, meta in rows:
-        key = (campaign_id, command_seq)
-        parsed = metas.get(key)
-        try:
-            if parsed is None:
-                meta_json = _as_bytes(meta)
-                parsed = metas[key] = (loads(meta_json), meta_json)
+    campaign: str | None = None
+    command: int | None = None
+    prev = GENESIS_HASH
+    meta: Any = None
+    meta_json = b""
+    for position, campaign_id, seq, type_, version, payload, hash_, command_seq, stored_meta in rows:
+        try:  # free unless raised (Python 3.11+)
+            if command_seq != command or campaign_id != campaign:
+                if campaign_id != campaign:
+                    if campaign is not None:
+                        prev_hashes[campaign] = prev
+                    prev = prev_hashes.get(campaign_id, GENESIS_HASH)
+                    campaign = campaign_id
+                meta_json = _as_bytes(stored_meta)
+                meta = loads(meta_json)
+                command = command_seq
             payload_json = payload if type(payload) is bytes else _as_bytes(payload)
             decoded = loads(payload_json)
         except orjson.JSONDecodeError:
             raise _not_json(campaign_id, seq, type_) from None
-        prev = prev_hashes.get(campaign_id, GENESIS_HASH)
-        prev_hashes[campaign_id] = hash_
-        out.append(
+        append(
             new(
                 RecordedEvent,
-                (
-                    position,
-                    campaign_id,
-                    seq,
-                    type_,
-                    version,
-                    decoded,
-                    parsed[0],
-                    prev,
-                    hash_,
-                    payload_json,
-                    parsed[1],
-                ),
+                (position, campaign_id, seq, type_, version, decoded, meta, prev, hash_, payload_json, meta_json),
             )
         )
+        prev = hash_
+    if campaign is not None:
+        prev_hashes[campaign] = prev
     return out
 
 
@@ -492,8 +492,11 @@ class SqlEventStore(EventStore):
             finally:
                 cursor.close()
             firsts: dict[str, int] = {}
+            last = None
             for row in rows:
-                firsts.setdefault(row[1], row[2])
+                if row[1] != last:  # campaigns come in runs: one dict look-up per run, not per row
+                    last = row[1]
+                    firsts.setdefault(last, row[2])
             prev_hashes = self._hashes_before(conn, [(c, s) for c, s in firsts.items() if s > 1])
             return _decode(rows, prev_hashes)
 

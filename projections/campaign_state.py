@@ -143,20 +143,21 @@ class CampaignStateProjector:
                 state, logged, snapshot_size = fold.initial(), 0, 0
             else:
                 state, logged, snapshot_size = fold.decode(bytes(row[1])), int(row[2]), int(row[3])
+        step = fold.apply
+        # Unpacked by position: a NamedTuple's attributes are properties, and a rebuild runs this per event.
         for event in batch:
-            if event.type == "timeline.rewound":
+            _, _, seq, kind, _, _, _, _, hash_, payload_json, _ = event
+            if kind == "timeline.rewound":
                 # Refold what is still in effect: the stream so far (read in this transaction) plus this batch.
                 committed = [e for e in read_in_transaction(connection, campaign_id) if e.seq < batch[0].seq]
-                upto = [e for e in batch if e.seq <= event.seq]
+                upto = [e for e in batch if e.seq <= seq]
                 state = fold.fold(effective([*committed, *upto]))
             else:
-                state = fold.apply(state, event)
-            logged += logged_bytes(event)
-            if event.seq % SNAPSHOT_EVERY == 0 and logged >= 2 * snapshot_size:
+                state = step(state, event)
+            logged += len(payload_json) + len(hash_)  # logged_bytes(event)
+            if seq % SNAPSHOT_EVERY == 0 and logged >= 2 * snapshot_size:
                 encoded = fold.encode(state)
-                connection.execute(
-                    insert(campaign_snapshots).values(campaign_id=campaign_id, seq=event.seq, state=encoded)
-                )
+                connection.execute(insert(campaign_snapshots).values(campaign_id=campaign_id, seq=seq, state=encoded))
                 logged, snapshot_size = 0, len(encoded)
         last_seq = batch[-1].seq
         encoded = fold.encode(state)
