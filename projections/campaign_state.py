@@ -16,7 +16,7 @@ import orjson
 from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
 
 from events.envelope import RecordedEvent
-from events.sql import read_in_transaction
+from events.sql_rows import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
 from projections.driver import by_campaign, execute
@@ -324,7 +324,7 @@ def rebuild(
 def _refold(
     engine: Engine, store: EventStore, chosen: list[Any], on_page: Callable[[int], None] | None, page: int
 ) -> int:
-    from events.sql import lock_for_append, write_connection
+    from events.sql_write import lock_for_append, write_connection
 
     count = 0
     with write_connection(engine) as conn, conn.begin():
