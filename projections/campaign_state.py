@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, delete, insert, select
 
 from events.envelope import RecordedEvent
 from events.sql_rows import read_in_transaction
@@ -206,7 +206,9 @@ class CampaignStateProjector:
                 connection.execute(insert(table), added)
             for k, r in now.items():
                 if k in was and was[k] != r:
-                    connection.execute(update(table).where(table.c.campaign_id == campaign_id, key == k).values(**r))
+                    # A fixed statement on the driver's cursor: building and compiling a Core update cost a
+                    # third of a whole rule command.
+                    execute(connection, _UPDATES[table], (*(r[c] for c in _UPDATED[table]), campaign_id, k))
 
     def held(self, campaign_id: str, last_seq: int) -> Any:
         """The state at ``last_seq`` if it is the one this writer wrote last (else None): what a command
