@@ -107,7 +107,7 @@ def _same_as_the_serializer(event: Event) -> None:
 
 
 @pytest.mark.parametrize("name", registry.names())
-@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_registered_type_encodes_as_its_serializer_does(name: str, data: st.DataObject) -> None:
     _same_as_the_serializer(data.draw(_instances(registry.cls_for(name))))

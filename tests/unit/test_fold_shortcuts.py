@@ -95,7 +95,7 @@ def test_the_demo_logs_cover_every_ruleset_and_the_other_families_are_the_log_s_
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
-@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_an_event_of_a_family_no_ruleset_folds_changes_no_state(name: str, data: st.DataObject) -> None:
     """Drawn: one of those types with any values its schema allows, mixed with the demo logs' own events."""
