@@ -13,7 +13,7 @@ ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _SETTING = re.compile(r"^[\w.]+=\S+$")
-_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day"}
+_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day", "units": "unit"}
 
 
 def words(text: str) -> str:
@@ -29,7 +29,7 @@ def kind(event_type: str) -> str:
 
 def count(n: int, noun: str) -> str:
     """``n`` of a plural ``noun``, in the singular for one: "1 man", "3 men"."""
-    return f"{n} {_PLURALS.get(noun, noun) if n == 1 else noun}"
+    return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
 def value(v: Any) -> str:
@@ -100,19 +100,72 @@ SAID: dict[str, str] = {
     "battle.casualties_taken": "{unit_id}: {dead} dead, {wounded} wounded ({percent}%)",
     "battle.unit_fate": "{unit_id} {fate}",
     "battle.wounded_checked": "{unit_id}: {count} wounded checked",
+    "campaign.created": "campaign “{name}” created under {ruleset} (dice seed committed: {seed_commitment:.12}…)",
+    "dice.seed_committed": "new dice seed committed for epoch {epoch} ({commitment:.12}…)",
+    "dice.share_committed": "{by} commits a share of entropy for epoch {epoch} ({commitment:.12}…)",
+    "roster.men_transferred": "{men:men} transferred from {from_unit_id} to {to_unit_id}, bringing experience "
+    "{experience}",
+    "morale.last_stand_changed": "{unit_id}: No step back {active:begins|ends} ({reason})",
+    "battle.models_lost": "{unit_id} loses {count:models} ({cause})",
+    "morale.shaken_changed": "{unit_id} is {shaken:Shaken|no longer Shaken} ({reason})",
+    "battle.kill_credited": "{unit_id} is credited with {victim_id}{victim_hero: (a hero)|}",
+    "calendar.wounded_returned": "{unit_id}: {men:men} back from the wounded",
+    "economy.troops_recruited": "{unit_id}: {men:men} recruited ({quality}, experience {experience}, cost {cost})",
+    "membership.removed": "{account} leaves the campaign{reason:: {reason}|}",
+    "rules.table_overridden": "house rule: {path} = {value}{note: ({note})|}",
+    "career.officer_appointed": "{officer}{rank: ({rank})|} takes command of {side}",
+    "calendar.days_passed": "{days:days} of {activity} {side:for {side}'s units|for every side}{note: ({note})|}",
+    "economy.pay_settled": "{unit_id}: paid {paid} of {due}{penalty:, arrears Morale −{penalty}|}",
+    "roster.unit_mustered": "{name} mustered for {side} ({profile:facts}){reports_to:, reports to {reports_to}|}",
+    "roster.unit_profile_changed": "profile of {unit_id} changed: {profile:facts}",
+    "battle.wounds_taken": "{unit_id} takes {wounds:wounds} ({source}{by_unit_id: from {by_unit_id}|})"
+    "{models_lost:: {models_lost:models} killed|}",
+    "career.trait_gained": "{unit_id} gains the {kind} trait {trait}{points:, {points:+d} pts|}",
 }
-"""The events told in one sentence of their fields (a ``…_id`` by the name it stands for); the others below."""
+"""The events told in one sentence of their fields (:class:`_Shown` says how each is written); the others below."""
+
+
+class _Shown:
+    """A recorded field in a sentence of :data:`SAID`, as its format says:
+
+    * none: as recorded; a ``…_id`` (and ``reports_to``) by the name it stands for, "no one" if not recorded;
+    * a plural noun: counted, ``{men:men}`` → "1 man", "3 men";
+    * ``facts``: a mapping's fields as words (:func:`facts`);
+    * ``WHEN SET|WHEN NOT``: the words before the last bar when the field is recorded and not empty, the words
+      after it when not; they may hold the field itself: ``{note: ({note})|}``;
+    * any of Python's: ``{commitment:.12}``, ``{glory:+d}`` (nothing when the field is not recorded, so that
+      ``{points:, {points:+d} pts|}`` reads a missing ``points`` as nothing)."""
+
+    __slots__ = ("name", "names", "recorded")
+
+    def __init__(self, recorded: Any, names: Mapping[str, str], name: str | None) -> None:
+        self.recorded = recorded
+        self.names = names
+        self.name = name
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            when_set, _, when_not = spec.rpartition("|")
+            return when_set if self.recorded else when_not
+        if self.name is not None:
+            return self.name
+        if spec in _PLURALS:
+            return count(self.recorded, spec)
+        if spec == "facts":
+            return facts(self.recorded, self.names)
+        return "" if self.recorded is None and spec else format(self.recorded, spec)
 
 
 class _Fields:
-    """A payload as a sentence reads it: a ``…_id`` field by the name it stands for, the others as recorded."""
+    """A payload as a sentence of :data:`SAID` reads it: each field :class:`_Shown`."""
 
     def __init__(self, payload: Mapping[str, Any], names: Mapping[str, str]) -> None:
         self.payload = payload
         self.names = names
 
-    def __getitem__(self, key: str) -> Any:
-        return self.named(key) if key.endswith("_id") else self.payload[key]
+    def __getitem__(self, key: str) -> _Shown:
+        named = self.named(key) if key.endswith("_id") or key == "reports_to" else None
+        return _Shown(self.payload.get(key), self.names, named)
 
     def named(self, key: str) -> str:
         """The name of the unit (or battle) the field ``key`` refers to."""
@@ -129,11 +182,14 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if "explanation" in p:
         return str(p["explanation"])
     kind = event.type
+    if kind == "dice.seed_revealed" and p.get("shares"):
+        given = len(p["shares"])
+        return (
+            f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
+            "every roll made with it can now be checked"
+        )
     if kind in SAID:
         return SAID[kind].format_map(fields)
-    if kind == "campaign.created":
-        commitment = p["seed_commitment"][:12]
-        return f"campaign “{p['name']}” created under {p['ruleset']} (dice seed committed: {commitment}…)"
     if kind == "dice.rolled":
         faces = "+".join(str(f) for f in p["faces"])
         source = (
@@ -145,12 +201,6 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
-    if kind == "dice.seed_committed":
-        return f"new dice seed committed for epoch {p['epoch']} ({p['commitment'][:12]}…)"
-    if kind == "roster.unit_mustered":
-        profile = facts(p["profile"], names)
-        chain = f", reports to {n('reports_to')}" if p.get("reports_to") else ""
-        return f"{p['name']} mustered for {p['side']} ({profile}){chain}"
     if kind == "timeline.command_issued":
         # Scalars in full; a profile or a list of deployments only by name (the events after it spell them out).
         args = facts({k: "…" if isinstance(v, dict | list) else v for k, v in p["args"].items()}, names)
@@ -160,15 +210,6 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind == "membership.granted":
         sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
         return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
-    if kind == "membership.removed":
-        return f"{p['account']} leaves the campaign" + (f": {p['reason']}" if p.get("reason") else "")
-    if kind == "roster.unit_profile_changed":
-        return f"profile of {n('unit_id')} changed: {facts(p['profile'], names)}"
-    if kind == "roster.men_transferred":
-        moved = f"{count(p['men'], 'men')} transferred from {n('from_unit_id')} to {n('to_unit_id')}"
-        return f"{moved}, bringing experience {p['experience']}"
-    if kind == "rules.table_overridden":
-        return f"house rule: {p['path']} = {p['value']}" + (f" ({p['note']})" if p.get("note") else "")
     if kind == "battle.started":
         settings = "; ".join(f"{side} {facts(s, names)}" if s else str(side) for side, s in p["settings"].items())
         return f"battle “{p['name']}” begins: {settings}"
@@ -192,10 +233,6 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         winner = p.get("winner")
         shown = f" (winner {winner})" if winner and str(winner) not in str(p["result"]) else ""
         return f"battle {n('battle_id')} ends: {p['result']}{shown}"
-    if kind == "morale.last_stand_changed":
-        return f"{n('unit_id')}: No step back {'begins' if p['active'] else 'ends'} ({p['reason']})"
-    if kind == "battle.models_lost":
-        return f"{n('unit_id')} loses {count(p['count'], 'models')} ({p['cause']})"
     if kind == "morale.disorder_changed":
         total = p["markers"] + p["permanent"]
         permanent = " (one permanent)" if p["permanent"] else ""
@@ -203,39 +240,11 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind == "battle.force_morale":
         what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
         return f"{p['side']}'s force has lost {p['lost_points']} points: {what}"
-    if kind == "career.officer_appointed":
-        rank = f" ({p['rank']})" if p.get("rank") else ""
-        return f"{p['officer']}{rank} takes command of {p['side']}"
-    if kind == "battle.wounds_taken":
-        by = f" from {n('by_unit_id')}" if p.get("by_unit_id") else ""
-        killed = f": {count(p['models_lost'], 'models')} killed" if p["models_lost"] else ""
-        return f"{n('unit_id')} takes {count(p['wounds'], 'wounds')} ({p['source']}{by}){killed}"
-    if kind == "morale.shaken_changed":
-        return f"{n('unit_id')} is {'Shaken' if p['shaken'] else 'no longer Shaken'} ({p['reason']})"
-    if kind == "battle.kill_credited":
-        return f"{n('unit_id')} is credited with {n('victim_id')}" + (" (a hero)" if p["victim_hero"] else "")
-    if kind == "career.trait_gained":
-        cost = f", {p['points']:+d} pts" if p.get("points") else ""
-        return f"{n('unit_id')} gains the {p['kind']} trait {p['trait']}{cost}"
-    if kind == "calendar.days_passed":
-        whose = f"for {p['side']}'s units" if p.get("side") else "for every side"
-        note = f" ({p['note']})" if p.get("note") else ""
-        return f"{count(p['days'], 'days')} of {p['activity']} {whose}{note}"
     if kind == "calendar.month_ended":
         return f"month {p['month'] + 1} of the campaign ends"
-    if kind == "calendar.wounded_returned":
-        return f"{n('unit_id')}: {count(p['men'], 'men')} back from the wounded"
     if kind == "career.pc_wounded":
         wounds = " + ".join(str(w) for w in p.get("wounds", []))
         return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(p.get("wounds", [])) > 1 else "")
-    if kind == "economy.pay_settled":
-        arrears = f", arrears Morale −{p['penalty']}" if p.get("penalty") else ""
-        return f"{n('unit_id')}: paid {p['paid']} of {p['due']}{arrears}"
-    if kind == "economy.troops_recruited":
-        return (
-            f"{n('unit_id')}: {count(p['men'], 'men')} recruited ({p['quality']}, experience {p['experience']}, "
-            f"cost {p['cost']})"
-        )
     if kind == "morale.modifier_set":
         who = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
         until = f" until {p['until']}" if p.get("until") else ""

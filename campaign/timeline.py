@@ -120,6 +120,11 @@ class Timeline:
             (e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None
         )
         if last is None:
+            if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
+                raise InvalidInputError(
+                    "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
+                    "shares or memberships were recorded, and those are never taken back"
+                )
             raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
         key = last.meta.get("command_id")
         start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
@@ -246,7 +251,7 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
 
     The shared events are copied command by command (their meta kept) and chained under the branch's own
     id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
-    that nobody can branch to see the parent's coming dice.
+    that nobody can branch to see the parent's coming dice; it holds only the parent's revealed seeds.
     """
     if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
         raise InvalidInputError(
@@ -299,8 +304,17 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     recorded.extend(prepare_events(branch_id, own, head, 0, ledger.new_id(), meta))
     # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the
     # branch's events (each with the event committing to it): a branch is never left without its seeds.
+    # Only the parent's seeds that the parent has revealed: one it still rolls with stays the parent's
+    # secret (else `export --with-secrets` of the branch would hand out the parent's coming dice). The
+    # branch's rolls of that epoch are checked once the parent reveals it (`verify` of the parent).
+    revealed = {int(e.payload["epoch"]) for e in events if e.type == "dice.seed_revealed"}
     for epoch in epochs:
+        if epoch not in revealed:
+            continue
         with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
             ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
     ledger.vault.stage(seed)
+    for held in ledger.vault.shares(parent.campaign_id):  # the shares of entropy of those seeds, likewise
+        if held.seq <= at_seq and held.epoch in revealed:
+            ledger.vault.stage_share(held.share)
     return ledger.store.import_stream(branch_id, recorded)

@@ -29,6 +29,14 @@ MAX_TEXT = 1000
 MAX_NUMBER = 10**9
 MAX_COMMAND_ID = 100
 MAX_DEPTH = 8
+NAME_INPUTS = frozenset(
+    {"name", "unit", "unit_name", "side", "winner", "officer", "officer_name", "reports_to", "by", "a", "b"}
+    | {"from_unit", "to_unit", "psion", "psion_name", "target", "target_name", "prisoner", "pc", "campaign"}
+)
+"""The one list of inputs that name a campaign, a unit, a side, an officer, a character or a battle, by a
+command's field or recorded name and by the command line's parameter (``fs psi PSION TARGET`` is the command's
+``psion_name`` and ``target_name``): held to the name rule whichever way a command comes in (command line, HTTP,
+an amendment), and so refused in the same words."""
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
 

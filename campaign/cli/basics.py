@@ -138,13 +138,19 @@ def register(app: typer.Typer) -> None:
             if limit is not None:
                 entries = entries[:limit]
             names = unit_names(every)
+        from campaign.branch_dice import origins
+
+        origin = origins(ledger.store, info, [e for e, _ in entries])  # a branch's rolls: whence
         out = Output(as_json)
         if as_json:
             out.json(
                 {
                     "campaign": info.name,
                     "head_hash": info.head_hash,
-                    "events": [{**e.as_dict(), "retracted": gone} for e, gone in entries],
+                    "events": [
+                        {**e.as_dict(), "retracted": gone, **({"origin": origin[e.seq]} if e.seq in origin else {})}
+                        for e, gone in entries
+                    ],
                 }
             )
             return
@@ -153,6 +159,7 @@ def register(app: typer.Typer) -> None:
             escape(f"{info.name} ({info.ruleset})"),
             names,
             retracted={e.seq for e, gone in entries if gone},
+            notes={seq: o["words"] for seq, o in origin.items()},
         )
         out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
 

@@ -10,12 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from events.limits import check_command_id, check_name, check_number, check_text, check_utf8
+from events.limits import NAME_INPUTS, check_command_id, check_name, check_number, check_text, check_utf8
 
-NAME_PARAMETERS = frozenset(
-    {"name", "unit", "side", "winner", "officer", "to_unit", "from_unit", "target", "prisoner", "pc", "a", "b"}
-    | {"by", "campaign"}
-)
 LIST_ITEM_LIMIT = 200
 
 
@@ -37,7 +33,7 @@ def checked_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(value, str):
             if parameter == "command_id":
                 check_command_id(value)
-            elif parameter in NAME_PARAMETERS:
+            elif parameter in NAME_INPUTS:
                 out[parameter] = check_name(value, what)
             else:
                 check_text(value, what)

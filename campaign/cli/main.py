@@ -52,6 +52,11 @@ COMMANDS = {
         "register",
         "Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret.",
     ),
+    "entropy": (
+        "campaign.cli.entropy_cli",
+        "entropy",
+        "Shares of entropy the group mixes into the dice seed, so that no single party chose it.",
+    ),
     "verify": (
         "campaign.cli.verify_cli",
         "register",
@@ -62,8 +67,8 @@ COMMANDS = {
     "checkpoint": (
         "campaign.cli.verify_cli",
         "register",
-        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the "
-        "database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`).",
+        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish outside the database; "
+        "--sign KEY signs it too (`ssh-keygen -Y sign -n campaign-ledger`, written beside it as FILE.sig).",
     ),
     "audit": (
         "campaign.cli.timeline_cli",

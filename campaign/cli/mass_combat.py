@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,7 +14,7 @@ import typer
 from rich.markup import escape
 
 from campaign.cli import mass_combat_views
-from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
+from campaign.cli.common import Build, RecordedCommand, add_shared_commands, in_force, make, recorded
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.describe import words
@@ -37,45 +40,6 @@ def _strength(state: CampaignState, tables: Tables, name: str, *, full: bool = F
     return troop_strength(tables, unit.profile, men=unit.profile.men if full else unit.fit)
 
 
-def _profile(
-    men: int,
-    quality: str,
-    experience: int | None,
-    armour: str,
-    mount: str,
-    ranged: str,
-    irregular: bool,
-    tl: int,
-    troop_type: str | None,
-    cost_per_man: int | None,
-    leadership: int | None,
-    extra: list[str],
-) -> dict[str, Any]:
-    profile: dict[str, Any] = {
-        "men": men,
-        "quality": quality,
-        "armour": armour,
-        "mount": mount,
-        "ranged": ranged,
-        "irregular": irregular,
-        "tl": tl,
-    }
-    for key, value in (
-        ("experience", experience),
-        ("troop_type", troop_type),
-        ("cost_per_man", cost_per_man),
-        ("leader_leadership", leadership),
-    ):
-        if value is not None:
-            profile[key] = value
-    for item in extra:
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
-        profile[key.strip()] = orjson.loads(raw) if raw[:1] in "[{" else parse_value(raw)
-    return profile
-
-
 Men = Annotated[int | None, typer.Option("--men", hidden=True)]  # --size's first name
 QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
 Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
@@ -93,8 +57,7 @@ LeaderOpt = Annotated[int | None, typer.Option("--leadership", help="The unit co
 SetOpt = Annotated[list[str], typer.Option("--set", help="Any other profile field: KEY=VALUE (repeat).")]
 
 
-@recorded(app, "muster")
-def muster(
+def _new_unit(
     name: str,
     side: Annotated[str, typer.Option("--side")],
     size: SizeOpt = None,
@@ -110,40 +73,74 @@ def muster(
     cost_per_man: CostOpt = None,
     leadership: LeaderOpt = None,
     set_: SetOpt = [],  # noqa: B006  (Typer reads the default)
-) -> RecordedCommand:
+) -> dict[str, Any]:
+    """A new unit's name, side and profile, from the options `muster` and `raise` share."""
+    profile: dict[str, Any] = {
+        "men": size_of(size, men),
+        "quality": quality,
+        "armour": armour,
+        "mount": mount,
+        "ranged": ranged,
+        "irregular": irregular,
+        "tl": tl,
+    }
+    for key, value in (
+        ("experience", experience),
+        ("troop_type", troop_type),
+        ("cost_per_man", cost_per_man),
+        ("leader_leadership", leadership),
+    ):
+        if value is not None:
+            profile[key] = value
+    for item in set_:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+        profile[key.strip()] = orjson.loads(raw) if raw[:1] in "[{" else parse_value(raw)
+    return {"name": name, "side": side, "profile": profile}
+
+
+def _taking_a_new_unit(*own: inspect.Parameter) -> Callable[[Callable[..., RecordedCommand]], Build]:
+    """``build(unit, **own)`` as a command taking a new unit's options (:func:`_new_unit`'s, its ``own`` after
+    ``--quality``): it is handed the unit's name, side and profile, and its ``own`` options by name."""
+    shared = inspect.signature(_new_unit, eval_str=True)
+    listed = list(shared.parameters.values())
+    at = [p.name for p in listed].index("quality") + 1
+    parameters = [*listed[:at], *own, *listed[at:]]
+
+    def taking(build: Callable[..., RecordedCommand]) -> Build:
+        @functools.wraps(build)
+        def typed(**given: Any) -> RecordedCommand:
+            options = {p.name: given.pop(p.name) for p in own}
+            return build(_new_unit(**given), **options)
+
+        typed.__signature__ = shared.replace(parameters=parameters)  # type: ignore[attr-defined]
+        typed.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": RecordedCommand}
+        return typed
+
+    return taking
+
+
+RANDOM_QUALITY = inspect.Parameter(
+    "random_quality",
+    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    default=False,
+    annotation=Annotated[bool, typer.Option("--random-quality", help="Roll 3d on the quality table.")],
+)
+
+
+@recorded(app, "muster")
+@_taking_a_new_unit()
+def muster(unit: dict[str, Any]) -> RecordedCommand:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
-    men = size_of(size, men)
-    profile = _profile(
-        men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
-    )
-    return make(mcc.Muster, name=name, side=side, profile=profile)
+    return make(mcc.Muster, **unit)
 
 
 @recorded(app, "raise", rolls=True)
-def raise_(
-    name: str,
-    side: Annotated[str, typer.Option("--side")],
-    size: SizeOpt = None,
-    men: Men = None,
-    quality: QualityOpt = "average",
-    random_quality: Annotated[bool, typer.Option("--random-quality", help="Roll 3d on the quality table.")] = False,
-    experience: Experience = None,
-    armour: ArmourOpt = "none",
-    mount: MountOpt = "none",
-    ranged: RangedOpt = "none",
-    irregular: Irregular = False,
-    tl: TlOpt = 3,
-    troop_type: TroopType = None,
-    cost_per_man: CostOpt = None,
-    leadership: LeaderOpt = None,
-    set_: SetOpt = [],  # noqa: B006
-) -> RecordedCommand:
+@_taking_a_new_unit(RANDOM_QUALITY)
+def raise_(unit: dict[str, Any], random_quality: bool) -> RecordedCommand:
     """Raise a new unit and pay its recruitment cost from the side's treasury."""
-    men = size_of(size, men)
-    profile = _profile(
-        men, quality, experience, armour, mount, ranged, irregular, tl, troop_type, cost_per_man, leadership, set_
-    )
-    return make(mcc.Raise, name=name, side=side, profile=profile, random_quality=random_quality)
+    return make(mcc.Raise, **unit, random_quality=random_quality)
 
 
 @recorded(app, "recruit", rolls=True)

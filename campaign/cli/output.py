@@ -77,7 +77,9 @@ class Output:
         title: str,
         names: Mapping[str, str] | None = None,
         retracted: set[int] | None = None,
+        notes: Mapping[int, str] | None = None,
     ) -> None:
+        """The events as a table; ``notes`` adds words to some of them, by seq (where a branch's roll came from)."""
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
         table.add_column("kind")
@@ -86,6 +88,8 @@ class Output:
         for e in events:
             gone = retracted is not None and e.seq in retracted
             what = escape(describe(e, names))
+            if notes and e.seq in notes:
+                what += f" [dim]— {escape(notes[e.seq])}[/]"
             table.add_row(
                 f"[strike]{e.seq}[/]" if gone else str(e.seq),
                 kind(e.type),

@@ -11,6 +11,7 @@ import typer
 from rich.markup import escape
 
 from campaign import views
+from campaign.branch_dice import branch_point, made, made_in_words
 from campaign.cli.common import open_app, resolved, show_appended
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
@@ -147,10 +148,11 @@ def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """Consecutive rolls with the same check, said once: "rolls #0–#16: re-derived …: matches"."""
     runs: list[tuple[int, int, str]] = []
     for d in checks:
-        if runs and runs[-1][2] == d["check"] and runs[-1][1] == d["roll"] - 1:
-            runs[-1] = (runs[-1][0], d["roll"], d["check"])
+        check = d["check"] + (f"; {d['origin']['words']}" if "origin" in d else "")  # a branch's: whence
+        if runs and runs[-1][2] == check and runs[-1][1] == d["roll"] - 1:
+            runs[-1] = (runs[-1][0], d["roll"], check)
         else:
-            runs.append((d["roll"], d["roll"], d["check"]))
+            runs.append((d["roll"], d["roll"], check))
     return [(f"roll #{a}" if a == b else f"rolls #{a}–#{b}", check) for a, b, check in runs]
 
 
@@ -163,10 +165,35 @@ def register_exchange(app: typer.Typer) -> None:
         campaign: CampaignOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """A what-if campaign sharing this one's history up to SEQ; the original is untouched."""
+        """A what-if campaign sharing this one's history up to SEQ; the original is untouched. It keeps the
+        parent's dice for the shared history, offers again the dice left on the table at SEQ, and says from which
+        roll on its dice are new (its own seed)."""
         ledger, parent = resolved(campaign)
         result = branch(ledger, parent, name, at)
-        Output(as_json).appended(result, f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}:")
+        info = ledger.resolve(result.events[0].campaign_id)
+        point = branch_point(ledger.store, info.campaign_id)
+        assert point is not None
+        story = made(point, name, zip(info.on_table, ledger.on_table(info), strict=True))
+        out = Output(as_json)
+        if as_json:
+            out.json(
+                {
+                    "campaign": name,
+                    "duplicate": result.duplicate,
+                    "events": [e.as_dict() for e in result.events],
+                    "head": {"seq": result.head.seq, "hash": result.head.hash},
+                    "dice": story,
+                }
+            )
+            return
+        c = out.console
+        c.print(
+            f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}: "
+            f"{at} event{'s' if at > 1 else ''} shared, "
+            f"head #{result.head.seq} {result.head.hash}"
+        )
+        for line in made_in_words(story, name):
+            c.print(escape(line))
 
     @app.command("export")
     @handles_errors
@@ -191,7 +218,7 @@ def register_exchange(app: typer.Typer) -> None:
             with output.open("wb") as handle:
                 for line in export_lines(ledger, info, with_secrets=with_secrets):
                     handle.write(line + b"\n")
-                    count += not line.startswith(b'{"secret"')
+                    count += not line.startswith((b'{"secret"', b'{"share"'))
         except OSError as exc:
             raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
         if as_json:

@@ -11,15 +11,16 @@ from rich.markup import escape
 
 from campaign import views
 from campaign.bootstrap import projectors
+from campaign.cli import signing
 from campaign.cli.common import open_app, resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.executor import Ledger
 from campaign.timeline import Change
 from events.canonical import canonical_json
-from events.errors import InvalidInputError, NotFoundError, VerificationError
+from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
-from events.verify import Finding, VerifyReport, check_held_seeds, verify_events
+from events.verify import Finding, VerifyReport, verify_events
 from projections.consistency import compare
 from projections.state.campaigns import CampaignInfo
 
@@ -57,16 +58,21 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     return item
 
 
-def _held(ledger: Ledger, campaign_id: str) -> Any:
-    def held(epoch: int) -> bytes | None:
-        try:
-            return ledger.vault.seed(campaign_id, epoch)
-        except NotFoundError:
-            return None
-        except VerificationError:
-            return b""  # not even hexadecimal: it cannot match its commitment
-
-    return held
+def signed_checkpoint(checkpoint: Path | None, signer: Path | None) -> str | None:
+    """With ``--signer``: the checkpoint's signature checked (``FILE.sig``, that key's, over the file as it is
+    now) before the checkpoint is read at all; the signer's fingerprint. Refused in words otherwise."""
+    if signer is None:
+        return None
+    if checkpoint is None:
+        raise InvalidInputError("--signer checks a signed checkpoint: give the checkpoint too, --checkpoint FILE")
+    try:
+        with checkpoint.open("rb") as handle:
+            data = handle.read(CHECKPOINT_LIMIT + 1)
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the checkpoint {checkpoint}: {exc.strerror}") from None
+    if len(data) > CHECKPOINT_LIMIT:
+        raise InvalidInputError(f"{checkpoint} is not a checkpoint: a checkpoint is one short line")
+    return signing.check(data, signing.signature_path(checkpoint), signer, str(checkpoint))
 
 
 def verify_one(
@@ -92,7 +98,7 @@ def verify_one(
             checkpoint=checkpoint,
             expect_head=expect_head,
         )
-    check_held_seeds(report, _held(ledger, info.campaign_id))
+    views.check_held(ledger, info.campaign_id, report)
     if projections and report.ok:
         for difference in compare(open_app().engine, info.campaign_id, ledger.store.read(info.campaign_id), projectors):
             report.findings.append(Finding(info.last_seq, "projection", "projection", str(difference)))
@@ -140,14 +146,20 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--checkpoint", help="A checkpoint file (`campaign checkpoint`): the log must still hold it."),
         ] = None,
+        signer: Annotated[
+            Path | None,
+            typer.Option("--signer", help="The signer's OpenSSH public key: the checkpoint's FILE.sig must be theirs."),
+        ] = None,
         as_json: JsonOpt = False,
     ) -> None:
         """Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed
         against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is
         drift: reported, never written back); name the first failure. Flag chosen seeds and rolls no rule
-        consumed. A recomputed chain is only caught against an anchor: --expect-head or --checkpoint."""
+        consumed. A recomputed chain is only caught against an anchor: --expect-head or --checkpoint (with
+        --signer, its signature FILE.sig is checked first: it must be that key's, over the file as it is)."""
         ledger = open_app().ledger
         anchor: tuple[int, str] | None = None
+        signed_by = signed_checkpoint(checkpoint_file, signer)
         if checkpoint_file is not None:
             item = read_checkpoint(checkpoint_file)
             anchor = (item["seq"], item["head_hash"])
@@ -182,6 +194,7 @@ def register(app: typer.Typer) -> None:
                     {
                         "campaign": info.name,
                         **report.as_dict(),
+                        **({"checkpoint_signed_by": signed_by} if signed_by else {}),
                         "rules_changed_since": [
                             {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under}
                             for c in editions.get(info.campaign_id, [])
@@ -191,6 +204,9 @@ def register(app: typer.Typer) -> None:
                 ]
             )
         else:
+            if signed_by is not None:
+                shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
+                out.console.print(f"[green]signed[/]: {escape(shown)}")
             for info, report in reports:
                 _print(out, info, report)
                 for change in editions.get(info.campaign_id, []):
@@ -214,12 +230,19 @@ def register(app: typer.Typer) -> None:
         output: Annotated[
             Path | None, typer.Option("--output", "-o", help="Write it to this file (default: standard output).")
         ] = None,
+        sign: Annotated[
+            Path | None,
+            typer.Option("--sign", help="Sign it with this OpenSSH private key (ssh-keygen -Y sign): FILE.sig."),
+        ] = None,
         campaign: CampaignOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish or sign outside the
-        database (e.g. `gpg --detach-sign`, `ssh-keygen -Y sign`). `verify --checkpoint FILE` later shows
-        whether the log still holds that event with that hash: truncation and rewritten history are caught."""
+        """Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish outside the database;
+        --sign KEY signs it too (`ssh-keygen -Y sign -n campaign-ledger`, written beside it as FILE.sig).
+        `verify --checkpoint FILE [--signer KEY.pub]` later shows whether the log still holds that event with that
+        hash (truncation and rewritten history are caught) and whether the file is still what that key signed."""
+        if sign is not None and output is None:
+            raise InvalidInputError("--sign needs --output FILE: the signature is written beside it, as FILE.sig")
         ledger, info = resolved(campaign)
         report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry)
         if not report.ok:
@@ -238,13 +261,20 @@ def register(app: typer.Typer) -> None:
         if output is None:
             typer.echo(line.decode())
             return
-        try:
-            output.write_bytes(line + b"\n")
-        except OSError as exc:
-            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
+        signature = signing.sign(line + b"\n", sign) if sign is not None else None  # before writing anything
+        written = [(output, line + b"\n")] + ([(signing.signature_path(output), signature)] if signature else [])
+        for path, data in written:
+            try:
+                path.write_bytes(data)
+            except OSError as exc:
+                raise InvalidInputError(f"cannot write {path}: {exc.strerror}") from None
         out = Output(as_json)
+        signer = signing.signer_of(signature) if signature else None
         if as_json:
-            out.json({"file": str(output), "seq": report.last_seq, "head_hash": report.head_hash})
+            signed = {"signature": str(written[-1][0]), "signed_by": signer} if signature else {}
+            out.json({"file": str(output), "seq": report.last_seq, "head_hash": report.head_hash, **signed})
         else:
             where = escape(str(output))
             out.console.print(f"checkpoint of {escape(info.name)} at #{report.last_seq} written to {where}")
+            if signature:
+                out.console.print(f"signed by {signer} in {escape(str(written[-1][0]))}")

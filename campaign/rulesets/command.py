@@ -16,26 +16,18 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from campaign.rulesets.decision import problems
-from events.dice import Dice
 from events.errors import InvalidInputError
-from events.limits import check_inputs
+from events.limits import NAME_INPUTS, check_inputs
 from events.registry import Event, JsonValue
 
 if TYPE_CHECKING:
     from campaign.rulesets import RulesetInfo
     from campaign.rulesets.tables import Sourced
+    from events.dice import Dice
     from projections.fold import RulesetFold
 
 S = TypeVar("S")
 T = TypeVar("T")
-
-NAME_INPUTS = frozenset(
-    {"name", "unit_name", "unit", "side", "from_unit", "to_unit", "psion_name", "officer_name", "target_name"}
-    | {"officer", "reports_to", "winner", "by", "a", "b"}
-)
-"""Inputs (by field or recorded name) that name a unit, a side, an officer or a battle: held to the name rule
-of ``events/limits.py``, whichever way the command came in (command line, HTTP, an amendment)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +58,15 @@ class Command(BaseModel, Generic[S, T]):
     """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
     older version did not record them, so re-evaluating it does not count their absence as drift."""
 
+    if not TYPE_CHECKING:
+
+        def __class_getitem__(cls, _: Any) -> type[Command[Any, Any]]:
+            """``Command[State, Tables]`` is the class itself at run time: no field is of type S or T, and
+            pydantic's parametrized model would build the schema of the class parametrized at import, on every
+            parametrization (``class Muster(MusterUnit[State, Tables])``), defer_build or not: eight schemas
+            a rule command built for nothing (issue 13). The type checker still reads the parameters."""
+            return cls
+
     @classmethod
     def build(cls, **fields: Any) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
@@ -78,6 +79,8 @@ class Command(BaseModel, Generic[S, T]):
         try:
             return cls(**checked)
         except ValidationError as exc:
+            from campaign.rulesets.decision import problems  # and the rules' event types: not at start-up
+
             raise InvalidInputError(f"{cls.name}: {problems(exc, 'inputs')}") from None
 
     def decide(self, s: Situation[S, T]) -> Sequence[Event]:
@@ -87,6 +90,11 @@ class Command(BaseModel, Generic[S, T]):
     def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         """``outcomes`` of this command as its ``version`` would have recorded them."""
         return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
+
+    def keywords(self, *naming: str) -> dict[str, Any]:
+        """The inputs its rule takes by keyword, under the fields' names: all but the fields ``naming`` the units
+        (looked up, and passed to the rule, by the command itself)."""
+        return {k: v for k, v in self if k not in naming}
 
     def inputs(self) -> dict[str, JsonValue]:
         """The inputs as recorded in the log: the model's JSON (by the fields' recorded names), defaults included."""

@@ -78,6 +78,31 @@ class Boundary:
         await self.app(scope, counted, send)
 
 
+class HeadAsGet:
+    """Answers HEAD wherever GET is answered, as RFC 9110 asks (FastAPI's routes, unlike Starlette's, take only the
+    methods they name): the request runs as a GET, and its status and headers are sent without the body. The routes
+    and the OpenAPI document stay as declared; an address that does not take GET still answers 405."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        ended = False
+
+        async def headers_only(message: Message) -> None:
+            nonlocal ended
+            if message["type"] != "http.response.body":
+                await send(message)
+            elif not ended:  # the first part of the body ends the answer; a stream then sees its client gone
+                ended = True
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def http_words(exc: HTTPException) -> str:
     if exc.status_code == 413:
         return f"the request is larger than {MAX_BODY:,} bytes: nothing was read or appended"
@@ -155,5 +180,6 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
     return app

@@ -63,6 +63,33 @@ def test_a_bad_input_is_refused_clearly_and_appends_nothing(war: Cli, args: list
     assert war.events() == before
 
 
+def test_every_name_argument_is_refused_in_the_words_of_the_argument_as_typed(tmp_path: Path) -> None:
+    """The command line and the command models kept a list of name inputs each: ``fs psi``'s PSION and
+    ``--reports-to`` were on the models' list only, so they were refused in a field's words ("fs.psi: psion
+    name …") where TARGET and ``--officer``, on both, were refused in the argument's. One list now."""
+    cli = Cli(str(tmp_path / "f.db"))
+    cli("new", "Front", "--ruleset", "fighting-spirit", "--seed", SEED)
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    hq = ["fs", "muster", "HQ", "--side", "Steel", "--quality", "regular", "--lv", "2", "--size", "5"]
+    psi = ["--effect", "x", "--distance", "10"]
+    squad, hidden = "Keno 3rd Squad", "Bad\u200bname"
+    invisible = "'Bad\\u200bname' holds a control or invisible character (U+200B): not in a name"
+    before = cli.events()
+    for args, said in [
+        ([*hq, "--reports-to", hidden], f"reports-to {invisible}"),
+        ([*hq, "--reports-to", "x" * 101], "reports-to is 101 characters long: at most 100"),
+        (["fs", "psi", hidden, squad, *psi], f"psion {invisible}"),
+        (["fs", "psi", "   ", squad, *psi], "psion must not be empty"),
+        (["fs", "psi", squad, hidden, *psi], f"target {invisible}"),
+        (["fs", "rally", squad, "--officer", hidden, "--distance", "20"], f"officer {invisible}"),
+    ]:
+        assert cli(*args, code=2).stderr == f"error: {said}\n", args
+    assert cli.events() == before
+    platoon = ["fs", "muster", "Keno Platoon", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "5"]
+    recorded = cli.json(*platoon, "--reports-to", "  Keno 3rd Squad  ")["events"][0]["payload"]["args"]
+    assert recorded["reports_to"] == "Keno 3rd Squad"  # trimmed, as every name is
+
+
 def test_amend_refuses_empty_non_json_and_mistyped_values(war: Cli) -> None:
     seq = war.json("mc", "funds", "Megalos", "50", "--reason", "loot")["events"][0]["seq"]
     before = war.events()

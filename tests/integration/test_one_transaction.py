@@ -60,3 +60,23 @@ def test_an_import_whose_seeds_cannot_be_stored_leaves_nothing(tmp_path: Path, m
     import_campaign(target.ledger, lines)
     target.ledger.roll(target.ledger.resolve("Hill"), "d6", "rolls after the import")
     target.ledger.reveal(target.ledger.resolve("Hill"))
+
+
+def test_a_branch_holds_only_the_parents_revealed_seeds(tmp_path: Path) -> None:
+    """The seed a parent still rolls with is its secret: a branch (and so its `export --with-secrets`) must not
+    hold it, or whoever receives the branch could compute the parent's coming dice. Seeds the parent has
+    revealed are public already and travel with the branch."""
+    app = played(tmp_path / "c.db")
+    ledger = app.ledger
+    ledger.reveal(ledger.resolve("Hill"))  # epoch 0 revealed; the parent now rolls with epoch 1
+    ledger.roll(ledger.resolve("Hill"), "d6", "c")
+    parent = ledger.resolve("Hill")
+    assert parent.seed_epoch == 1
+    revealed, current = ledger.vault.seed(parent.campaign_id, 0), ledger.vault.seed(parent.campaign_id, 1)
+    branch(ledger, parent, "What if", parent.last_seq)
+    child = ledger.resolve("What if")
+    secrets = b"\n".join(line for line in export_lines(ledger, child, with_secrets=True) if b'"secret"' in line)
+    assert revealed.hex().encode() in secrets
+    assert current.hex().encode() not in secrets
+    ledger.roll(child, "d6", "the branch rolls with its own seed")
+    assert ledger.vault.seed(parent.campaign_id, 1) == current  # the parent's seed is untouched

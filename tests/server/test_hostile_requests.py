@@ -189,6 +189,29 @@ def test_a_method_or_address_the_server_lacks_is_refused_in_words(world: World) 
     assert world.client("gina").get("/api/nowhere").json() == {"detail": "there is nothing at /api/nowhere"}
 
 
+def test_head_is_answered_wherever_get_is_with_the_same_status_and_headers_and_no_body(world: World) -> None:
+    """A monitor or a browser probing with HEAD got 405 on every page and read view (FastAPI's routes, unlike
+    Starlette's, do not take HEAD for GET); a method the address does not take is still refused."""
+    gina, campaign = world.client("gina"), f"/api/campaigns/{world.campaign_id}"
+    for url in ("/signin", "/", f"/c/{world.campaign_id}", campaign, f"{campaign}/log", "/static/ledger.css"):
+        get, head = gina.get(url), gina.head(url)
+        assert (head.status_code, head.content) == (200, b""), url
+        assert head.headers["content-type"] == get.headers["content-type"], url
+        assert head.headers["content-length"] == str(len(get.content)), url
+    events = gina.head(f"{campaign}/events")  # the live stream: its headers, then the answer ends
+    assert (events.status_code, events.headers["content-type"], events.content) == (
+        200,
+        "text/event-stream; charset=utf-8",
+        b"",
+    )
+    stranger = TestClient(world.app)
+    assert stranger.head(f"/c/{world.campaign_id}", follow_redirects=False).headers["location"] == "/signin"
+    assert stranger.head(f"{campaign}/log").status_code == 401
+    assert gina.head("/api/nowhere").status_code == 404
+    only_post = gina.head(f"{campaign}/reveal")
+    assert (only_post.status_code, only_post.headers["allow"]) == (405, "POST")
+
+
 def test_an_audit_of_nothing_named_asks_for_a_seq_or_a_roll(world: World) -> None:
     """It said 'no event None in this campaign' (a 404 in Python's words)."""
     answer = world.client("olive").get(f"/api/campaigns/{world.campaign_id}/audit")

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 from pathlib import Path
@@ -23,7 +24,7 @@ from campaign.rulesets.fold import FOLDED_FAMILIES
 from campaign.tables import base_values
 from events.envelope import RecordedEvent
 from events.registry import registry
-from projections.state.campaigns import CampaignInfo, apply, apply_all
+from projections.state.campaigns import _ENTRY_FACTS, CampaignInfo, apply, apply_all
 from tests.unit.test_encode_plan import _instances
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs_2026_12_01"
@@ -167,3 +168,28 @@ def test_the_directory_takes_offered_dice_off_the_table_and_keeps_reveals_in_run
     assert (middle.on_table, middle.on_table_index, middle.next_roll_index) == ((8,), (4,), 7)
     assert apply_all(None, events) == _one_by_one(None, events)
     assert apply_all(None, [_recorded("dice.rolled", {"roll_index": 1})]) is None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_type_outside_the_entry_s_facts_only_moves_its_head(data: st.DataObject) -> None:
+    """What ``apply_all`` assumes of every type it folds in runs: any event of a type not in ``_ENTRY_FACTS`` (a
+    roll taken off no table apart) changes a directory entry's head and nothing else, whatever it holds."""
+    kind = data.draw(st.sampled_from([n for n in registry.names() if n not in _ENTRY_FACTS]))
+    drawn = data.draw(_instances(registry.cls_for(kind)))
+    payload = drawn.__pydantic_serializer__.to_python(drawn, mode="json")
+    if kind == "dice.rolled":
+        payload = {**payload, "offered_from": None}
+    name = data.draw(st.sampled_from(sorted(LOGS)))
+    before = _one_by_one(None, LOGS[name][: data.draw(st.integers(1, len(LOGS[name])))])
+    assert before is not None
+    if "epoch" in payload and data.draw(st.booleans()):  # a fact of the entry's own seed epoch
+        payload = {**payload, "epoch": before.seed_epoch}
+    event = _recorded(kind, payload, seq=before.last_seq + 1)
+    after = apply(before, event)
+    assert after is not None
+    moved = {"last_seq": event.seq, "head_hash": event.hash}
+    if kind == "dice.rolled":
+        moved["next_roll_index"] = max(before.next_roll_index, payload["roll_index"] + 1)
+    assert after == dataclasses.replace(before, **moved)
+    assert apply_all(before, [event]) == after

@@ -166,15 +166,7 @@ class CheckMorale(DisCommand):
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
         causes_checked(battle, unit, tables, self.causes)
-        check = dis.morale_check(
-            tables,
-            unit,
-            s.dice,
-            battle.battle_id,
-            causes=self.causes,
-            close_order=self.close_order,
-            officer_near=self.officer_near,
-        )
+        check = dis.morale_check(tables, unit, s.dice, battle.battle_id, **self.keywords("unit_name"))
         if check.outcome["result"] != "flees":
             return ruled(battle, [check])
         return ruled(battle, with_force(s, battle, [check], unit))
@@ -208,9 +200,7 @@ class Rally(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle, unit = fighting(s, self.unit_name)
-        decision = dis.rally(
-            s.tables, unit, s.dice, battle.battle_id, close_order=self.close_order, officer_near=self.officer_near
-        )
+        decision = dis.rally(s.tables, unit, s.dice, battle.battle_id, **self.keywords("unit_name"))
         return ruled(battle, [decision])
 
 

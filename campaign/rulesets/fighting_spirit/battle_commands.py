@@ -14,7 +14,7 @@ from campaign.rulesets.command import Command
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, Name, current_battle
-from campaign.rulesets.fighting_spirit.state import CampaignState
+from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
 from events.dice import die
 from events.errors import InvalidInputError
@@ -31,12 +31,24 @@ def ruled(s: At, decisions: Sequence[Decision]) -> list[Event]:
     return decision_events(decisions, current_battle(s.state).battle_id, RULESET)
 
 
-class Attack(FsCommand):
+class OnUnit(FsCommand):
+    """A rule played on one unit of the battle being fought (the battle is looked for first, then the unit)."""
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        decided = self.play(s, current_battle(s.state), find_unit(s.state, self.unit_name))
+        return ruled(s, [decided] if isinstance(decided, Decision) else decided)
+
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision | Sequence[Decision]:
+        raise NotImplementedError(f"{type(self).__name__} plays no rule")
+
+
+class Attack(OnUnit):
     """Fire or an assault on a unit, then the morale test it calls for (§0.4–0.5)."""
 
     name: ClassVar[str] = "fs.attack"
 
-    unit_name: str = Name
     killed: int = Field(ge=0, le=10_000)
     wounded: int = Field(ge=0, le=10_000)
     suppressing: bool = False
@@ -44,41 +56,27 @@ class Attack(FsCommand):
     leader_hit: bool = False
     enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        decided = fs.attack(
-            s.tables,
-            battle,
-            find_unit(s.state, self.unit_name),
-            s.dice,
-            killed=self.killed,
-            wounded=self.wounded,
-            suppressing=self.suppressing,
-            artillery=self.artillery,
-            leader_hit=self.leader_hit,
-            enemy_within=self.enemy_within,
-        )
-        return ruled(s, decided)
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Sequence[Decision]:
+        return fs.attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
-class Morale(FsCommand):
+class Morale(OnUnit):
     """A morale (confidence) test for the threat rows named (§0.4)."""
 
     name: ClassVar[str] = "fs.morale"
 
-    unit_name: str = Name
     rows: tuple[str, ...] = Field(max_length=20)
     enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
 
     def decide(self, s: At) -> list[Event]:
         if not self.rows:
             raise InvalidInputError("name the threat row(s) that call for the test, e.g. --threat leader_lost")
-        battle = current_battle(s.state)
-        unit = find_unit(s.state, self.unit_name)
-        test = fs.morale_test(
+        return super().decide(s)
+
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
+        return fs.morale_test(
             s.tables, battle, unit, s.dice, self.rows, enemy_within=self.enemy_within, cause="declared"
         )
-        return ruled(s, [test])
 
 
 class Rally(FsCommand):
@@ -93,98 +91,69 @@ class Rally(FsCommand):
     under_artillery: bool = False
 
     def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        rallied = fs.rally(
-            s.state,
-            s.tables,
-            battle,
-            find_unit(s.state, self.officer_name),
-            find_unit(s.state, self.unit_name),
-            s.dice,
-            distance=self.distance,
-            in_sight=self.in_sight,
-            under_artillery=self.under_artillery,
-        )
-        return ruled(s, [rallied])
+        battle, officer = current_battle(s.state), find_unit(s.state, self.officer_name)
+        unit = find_unit(s.state, self.unit_name)
+        inputs = self.keywords("unit_name", "officer_name")
+        return ruled(s, [fs.rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs)])
 
 
-class React(FsCommand):
+class React(OnUnit):
     """A reaction test for an action (§0.7); a failed action may not be tried again this turn."""
 
     name: ClassVar[str] = "fs.react"
 
-    unit_name: str = Name
     action: str = Word
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        return ruled(s, [fs.reaction_test(s.tables, battle, find_unit(s.state, self.unit_name), s.dice, self.action)])
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
+        return fs.reaction_test(s.tables, battle, unit, s.dice, self.action)
 
 
-class Panic(FsCommand):
+class Panic(OnUnit):
     """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
 
     name: ClassVar[str] = "fs.panic"
 
-    unit_name: str = Name
     trigger: str | None = Field(default=None, min_length=1, max_length=100)
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        return ruled(s, [fs.panic_test(s.tables, battle, find_unit(s.state, self.unit_name), s.dice, self.trigger)])
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
+        return fs.panic_test(s.tables, battle, unit, s.dice, self.trigger)
 
 
-class LastStand(FsCommand):
+class LastStand(OnUnit):
     """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise."""
 
     name: ClassVar[str] = "fs.last_stand"
 
-    unit_name: str = Name
     friends_within_12: int = Field(ge=0, le=1_000)
     enemy_squads_in_sight: int = Field(ge=0, le=1_000)
     enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        decided = fs.last_stand(
-            s.tables,
-            battle,
-            find_unit(s.state, self.unit_name),
-            s.dice,
-            friends_within_12=self.friends_within_12,
-            enemy_squads_in_sight=self.enemy_squads_in_sight,
-            enemy_within=self.enemy_within,
-        )
-        return ruled(s, [decided])
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
+        return fs.last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
-class EndLastStand(FsCommand):
+class EndLastStand(OnUnit):
     """ "No step back" ends: wiped out, or no enemy in view but Broken ones."""
 
     name: ClassVar[str] = "fs.last_stand_end"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
     reason: str = Word
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        return ruled(s, [fs.end_last_stand(s.tables, battle, find_unit(s.state, self.unit_name), self.reason)])
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
+        return fs.end_last_stand(s.tables, battle, unit, self.reason)
 
 
-class Surrender(FsCommand):
+class Surrender(OnUnit):
     """A Routed unit with an enemy within 12" surrenders (§0.3)."""
 
     name: ClassVar[str] = "fs.surrender"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
     enemy_within: int = Inches
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        unit = find_unit(s.state, self.unit_name)
-        return ruled(s, [fs.surrender_check(s.tables, battle, unit, self.enemy_within)])
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
+        return fs.surrender_check(s.tables, battle, unit, self.enemy_within)
 
 
 class Psi(FsCommand):
@@ -200,41 +169,28 @@ class Psi(FsCommand):
     blast_choice: str = Field(default="grades", min_length=1, max_length=100)
 
     def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        decided = fs.psi(
-            s.state,
-            s.tables,
-            battle,
-            find_unit(s.state, self.psion_name),
-            find_unit(s.state, self.target_name),
-            s.dice,
-            effect=self.effect,
-            distance=self.distance,
-            in_sight=self.in_sight,
-            blast_choice=self.blast_choice,
-        )
-        return ruled(s, decided)
+        battle, psion = current_battle(s.state), find_unit(s.state, self.psion_name)
+        target = find_unit(s.state, self.target_name)
+        inputs = self.keywords("psion_name", "target_name")
+        return ruled(s, fs.psi(s.state, s.tables, battle, psion, target, s.dice, **inputs))
 
 
-class Defence(FsCommand):
+class Defence(OnUnit):
     """A unit's defence against aimed small arms: its d4, or a psion's psi die (§0.10)."""
 
     name: ClassVar[str] = "fs.defence"
 
-    unit_name: str = Name
     aimed: bool = True
     from_air: bool = False
     on_psion: bool = True
     """R2-4 (d): the psi die serves only against aimed small arms, not from the air, hitting the psion himself."""
 
-    def decide(self, s: At) -> list[Event]:
-        battle = current_battle(s.state)
-        unit = find_unit(s.state, self.unit_name)
+    def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         fs.active_unit(battle, unit)
         sides = fs.defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
         roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms")
         which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
-        decision = Decision(
+        return Decision(
             "defence",
             "§0.10",
             unit.unit_id,
@@ -244,7 +200,6 @@ class Defence(FsCommand):
             (),
             (roll,),
         )
-        return ruled(s, [decision])
 
 
 BATTLE_COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (

@@ -247,17 +247,7 @@ class Melee(GfCommand):
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         first, second = fighting(s.state, self.a), fighting(s.state, self.b)
-        decided = gf.melee(
-            s.tables,
-            first,
-            second,
-            s.dice,
-            battle.battle_id,
-            wounds_by_a=self.wounds_by_a,
-            wounds_by_b=self.wounds_by_b,
-            a_lost=self.a_lost,
-            b_lost=self.b_lost,
-        )
+        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b"))
         return ruled(s.state, battle, decided)
 
 
