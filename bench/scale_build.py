@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import sqlite3
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -195,7 +196,9 @@ def postgres_copy(sqlite_db: Path, server_url: str, progress: Callable[[str], No
         try:
             progress(f"importing the campaign into PostgreSQL database {name}\n")
             info = source.ledger.resolve(NAME)
+            started = time.perf_counter()
             import_campaign(target.ledger, export_lines(source.ledger, info, with_secrets=True))
+            progress(f"  moved {info.last_seq:,} events in {time.perf_counter() - started:.1f} s wall\n")
         finally:
             source.close()
             target.close()

@@ -273,7 +273,7 @@ def bench_pg_single(url: str, events: list[NewEvent]) -> dict[str, float]:
     import psycopg
 
     from events.db import database_url
-    from events.sql import APPEND_LOCK_KEY
+    from events.sql_write import APPEND_LOCK_KEY
 
     engine = make_engine(url)
     ensure_schema(engine)

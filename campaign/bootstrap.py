@@ -21,7 +21,8 @@ from campaign.executor import Ledger
 from campaign.live import NotifyOnAppend
 from events.db import make_engine
 from events.errors import ConfigurationError, NotFoundError
-from events.sql import SqlEventStore, lock_for_append, write_connection
+from events.sql import SqlEventStore
+from events.sql_write import lock_for_append, write_connection
 from events.vault import SqlSeedVault
 from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
 from projections.campaigns import CampaignsProjector, SqlCampaignDirectory

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from typing_extensions import TypeAliasType
@@ -35,6 +35,111 @@ class Event(BaseModel):
 
 E = TypeVar("E", bound=type[Event])
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+_new_event = tuple.__new__
+_SCALARS = frozenset({"str", "int", "bool", "none", "literal"})
+
+
+def _plain(schema: Mapping[str, Any], definitions: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:
+    """True when every value of this schema is made of dicts with string keys, lists, tuples and scalars only,
+    with no serializer of its own: its JSON form is then the value with tuples as lists (and copied)."""
+    if "serialization" in schema:
+        return False
+    kind = schema.get("type")
+    if kind in _SCALARS:
+        return True
+    if kind in ("default", "nullable"):
+        return _plain(schema["schema"], definitions, seen)
+    if kind == "definition-ref":
+        ref = schema["schema_ref"]
+        return ref in seen or (ref in definitions and _plain(definitions[ref], definitions, seen | {ref}))
+    if kind == "union":
+        return all(_plain(c[0] if isinstance(c, tuple | list) else c, definitions, seen) for c in schema["choices"])
+    if kind == "dict":
+        keys, values = schema.get("keys_schema"), schema.get("values_schema")
+        return (
+            keys is not None
+            and values is not None
+            and keys.get("type") == "str"
+            and "serialization" not in keys
+            and _plain(values, definitions, seen)
+        )
+    if kind == "list":
+        items = schema.get("items_schema")
+        return items is not None and _plain(items, definitions, seen)
+    if kind == "tuple":
+        return bool(schema.get("items_schema")) and all(_plain(i, definitions, seen) for i in schema["items_schema"])
+    return False
+
+
+def _flat_sequence(schema: Mapping[str, Any]) -> bool:
+    """A list or tuple of scalars (or of None-or-scalars): ``list(value)`` is its JSON form."""
+    items = schema.get("items_schema")
+    if schema.get("type") == "list":
+        items = [items] if items is not None else None
+    if schema.get("type") not in ("list", "tuple") or "serialization" in schema or not items:
+        return False
+    for item in items:
+        value = item["schema"] if item.get("type") == "nullable" and "serialization" not in item else item
+        if not (_plain(value, {}) and value.get("type") in _SCALARS):
+            return False
+    return True
+
+
+def _json_copy(value: Any) -> Any:
+    """A plain value (see :func:`_plain`) as JSON holds it: dicts and lists copied, tuples made lists."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _json_copy(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_json_copy(item) for item in value]
+    return value
+
+
+class _EncodePlan(NamedTuple):
+    """How :meth:`EventRegistry.encode` makes a type's payload, worked out once per type.
+
+    A strict model whose every field is plain (:func:`_plain`) holds in ``__dict__`` what its serializer's JSON
+    mode returns, but for sequences, which become lists, and containers, which are copied: ``flat`` names the
+    fields that are sequences of scalars (``list(value)``), ``deep`` the other containers (:func:`_json_copy`);
+    ``fields`` is how many values the model holds (0: some field is not plain, and the serializer makes the
+    payload). A test holds both ways equal for every registered type.
+    """
+
+    name: str
+    version: int
+    trusted: bool
+    fields: int
+    flat: tuple[str, ...]
+    deep: tuple[str, ...]
+
+    @classmethod
+    def of(cls, model: type[Event]) -> _EncodePlan:
+        trusted = model_holds_event_json(model)  # builds the model's schema when deferred
+        core: Mapping[str, Any] = model.__pydantic_core_schema__
+        definitions: dict[str, Any] = {}
+        if core.get("type") == "definitions":
+            definitions = {d["ref"]: d for d in core["definitions"]}
+            core = core["schema"]
+        fields: Mapping[str, Any] = {}
+        if core.get("type") == "model" and core.get("config", {}).get("strict") and "serialization" not in core:
+            inner = core["schema"]
+            if inner.get("type") == "model-fields" and not inner.get("computed_fields"):
+                fields = inner["fields"]
+        flat: list[str] = []
+        deep: list[str] = []
+        for key, field in fields.items():
+            schema = field["schema"]
+            if set(field) - {"type", "schema", "metadata"} or not _plain(schema, definitions):
+                break  # an alias, an exclusion, a serializer of its own, or a value that is not plain
+            while schema.get("type") in ("default", "nullable"):
+                schema = schema["schema"]
+            if schema.get("type") in _SCALARS:
+                continue
+            (flat if _flat_sequence(schema) else deep).append(key)
+        else:
+            if fields and trusted:
+                return cls(model.event_name, model.schema_version, trusted, len(fields), tuple(flat), tuple(deep))
+        return cls(model.event_name, model.schema_version, trusted, 0, (), ())
 
 
 FAMILIES: Mapping[str, tuple[str, ...]] = {
@@ -63,6 +168,7 @@ class EventRegistry:
     def __init__(self, families: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self._types: dict[str, type[Event]] = {}
         self._upcasters: dict[tuple[str, int], Upcaster] = {}
+        self._plans: dict[type[Event], _EncodePlan] = {}
         self._families = dict(families or {})
 
     def _load(self, prefixes: Collection[str]) -> None:
@@ -109,14 +215,31 @@ class EventRegistry:
 
     def encode(self, event: Event) -> NewEvent:
         cls = type(event)
-        if self._types.get(cls.event_name) is not cls:
-            raise EventSchemaError(f"{cls.__name__} is not registered")
-        # The JSON form (every backend hands back the same payload), straight from the serializer: model_dump's
-        # argument handling around it cost half as much again.
-        payload = event.__pydantic_serializer__.to_python(event, mode="json")
+        plan = self._plans.get(cls)
+        if plan is None:
+            if self._types.get(cls.event_name) is not cls:
+                raise EventSchemaError(f"{cls.__name__} is not registered")
+            plan = self._plans[cls] = _EncodePlan.of(cls)
+        name, version, trusted, fields, flat, deep = plan
+        payload: dict[str, Any] | None = None
+        if fields:
+            # The plain form read off the model's own values (see _EncodePlan): a third of the serializer's cost.
+            payload = event.__dict__.copy()
+            if len(payload) == fields:
+                for key in flat:
+                    value = payload[key]
+                    if value is not None:
+                        payload[key] = list(value)
+                for key in deep:
+                    payload[key] = _json_copy(payload[key])
+            else:  # not built by validation (model_construct): the serializer knows
+                payload = None
+        if payload is None:
+            # The JSON form (every backend hands back the same payload), straight from the serializer:
+            # model_dump's argument handling around it cost half as much again.
+            payload = event.__pydantic_serializer__.to_python(event, mode="json")
         # Checked and made canonical here, once: the store hashes and stores these very bytes.
-        payload_json = payload_bytes(payload, model_holds_event_json(cls))
-        return NewEvent(cls.event_name, payload, cls.schema_version, True, payload_json)
+        return _new_event(NewEvent, (name, payload, version, True, payload_bytes(payload, trusted)))
 
     def upcast(self, name: str, version: int, payload: Mapping[str, Any]) -> dict[str, Any]:
         cls = self.cls_for(name)

@@ -8,238 +8,35 @@ position can never skip an event committed late.
 Storage layout: each append writes one ``commands`` row holding the command's meta (who, when, which
 command id) and one ``events`` row per event pointing at it by ``command_seq``. The meta is part of each
 event's envelope and of its hash; it is only stored once.
+
+Around the store: :mod:`events.sql_rows` reads and decodes rows, :mod:`events.sql_write` holds the write
+transaction, the lock and the append's fixed statements, :mod:`events.sql_import` streams a campaign in.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import sys
 import weakref
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import orjson
-from sqlalchemy import Connection, Engine, and_, event, select
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import Connection, Engine, event, select
 from sqlalchemy.sql import Select
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
-from events.errors import CampaignError, ConcurrencyError, CorruptEventError, InvalidInputError
+from events.errors import ConcurrencyError
 from events.schema import commands, events
 from events.sql_import import import_session
+from events.sql_rows import JOINED, READ_COLUMNS, READ_PAGE, column_int, decode_rows, decode_stream
+from events.sql_write import (
+    APPEND_SQL,
+    close_all,
+    lock_for_append,
+    sqlite_transaction,
+    translate,
+    write_connection,
+)
 from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, ImportSink, InlineProjector, prepare_events
-
-READ_PAGE = 5000
-APPEND_LOCK_KEY = 0x0CA4_9A16
-"""PostgreSQL advisory lock taken by every append (``pg_advisory_xact_lock``)."""
-
-_INSERT_COLUMNS = (
-    events.c.position,
-    events.c.campaign_id,
-    events.c.seq,
-    events.c.command_seq,
-    events.c.type,
-    events.c.schema_version,
-    events.c.payload,
-    events.c.hash,
-)
-_READ_COLUMNS = (
-    events.c.position,
-    events.c.campaign_id,
-    events.c.seq,
-    events.c.type,
-    events.c.schema_version,
-    events.c.payload,
-    events.c.hash,
-    events.c.command_seq,
-    commands.c.meta,
-)
-_JOINED = events.join(
-    commands, and_(commands.c.campaign_id == events.c.campaign_id, commands.c.first_seq == events.c.command_seq)
-)
-
-
-_INT64 = 2**63 - 1
-
-
-def _column_int(value: int) -> int:
-    """A seq, position or count as the integer columns hold them: anything beyond 64 bits means "no bound"
-    (no campaign has that many events), so a caller's 10**30 reads like the largest value, never overflows."""
-    return max(-_INT64 - 1, min(_INT64, value))
-
-
-def _translate(exc: Exception, campaign_id: str) -> CampaignError | None:
-    """Driver errors (raised through SQLAlchemy or straight from the DBAPI cursor) as the project's own."""
-    if isinstance(exc, CampaignError):
-        return None
-    orig = exc.orig if isinstance(exc, DBAPIError) else exc
-    # psycopg is looked up, not imported: if no PostgreSQL database was opened, the error cannot be one of its.
-    psycopg = sys.modules.get("psycopg")
-    if isinstance(orig, OverflowError) or (psycopg and isinstance(orig, psycopg.errors.NumericValueOutOfRange)):
-        # A projection's integer column (a treasury's balance) would pass 64 bits: the append is rolled back.
-        return InvalidInputError(f"campaign {campaign_id}: a number past 64 bits: nothing was appended")
-    if isinstance(orig, sqlite3.IntegrityError) or (
-        psycopg is not None and isinstance(orig, psycopg.errors.UniqueViolation)
-    ):
-        # Only reachable if a writer bypassed the append lock; the unique (campaign_id, seq) still holds.
-        return ConcurrencyError(f"campaign {campaign_id} changed while appending: re-read and retry")
-    if isinstance(orig, sqlite3.OperationalError) and ("locked" in str(orig) or "busy" in str(orig)):
-        return ConcurrencyError("the database stayed locked by another writer: retry")
-    return None
-
-
-_APPEND_SQL = {
-    "find_command": "SELECT first_seq FROM commands WHERE campaign_id = ? AND command_id = ?",
-    "hash_at": "SELECT hash FROM events WHERE campaign_id = ? AND seq = ?",
-    # The campaign's head (NULLs for a new campaign) and the log's last position, in one round trip.
-    "head_and_last_position": (
-        "SELECT head.seq, head.hash, log.last_position"
-        " FROM (SELECT coalesce(max(position), 0) AS last_position FROM events) AS log"
-        " LEFT JOIN (SELECT seq, hash FROM events WHERE campaign_id = ? ORDER BY seq DESC LIMIT 1) AS head"
-        " ON 1 = 1"
-    ),
-    "insert_command": (
-        "INSERT INTO commands (campaign_id, first_seq, last_seq, command_id, meta) VALUES (?, ?, ?, ?, ?)"
-    ),
-    # Run with the driver's executemany: SQLAlchemy's per-row parameter processing cost more than the insert
-    # itself on the batch path. Still derived from the table definition, only bound positionally.
-    "insert_events": (
-        f"INSERT INTO events ({', '.join(c.name for c in _INSERT_COLUMNS)})"  # noqa: S608
-        f" VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
-    ),
-}
-
-
-def _as_bytes(value: Any) -> bytes:
-    # A hand edit in the sqlite3 shell (replace(payload, ...)) turns a BLOB into TEXT; read it all the same.
-    return value if type(value) is bytes else bytes(value.encode() if isinstance(value, str) else value)
-
-
-def _not_json(campaign_id: str, seq: int, type_: str) -> CorruptEventError:
-    return CorruptEventError(campaign_id, seq, type_, "its stored payload or meta is not JSON")
-
-
-def _decode(rows: Any, prev_hashes: dict[str, str]) -> list[RecordedEvent]:
-    """Rows of ``_READ_COLUMNS`` to events.
-
-    ``prev_hashes`` holds, per campaign, the hash of the event before the first row read; each event's
-    ``prev_hash`` is the hash of the row before it. A command's meta is parsed once for all its events.
-    """
-    out: list[RecordedEvent] = []
-    metas: dict[tuple[str, int], tuple[Any, bytes]] = {}
-    loads = orjson.loads
-    new = tuple.__new__
-    for position, campaign_id, seq, type_, version, payload, hash_, command_seq, meta in rows:
-        key = (campaign_id, command_seq)
-        parsed = metas.get(key)
-        try:
-            if parsed is None:
-                meta_json = _as_bytes(meta)
-                parsed = metas[key] = (loads(meta_json), meta_json)
-            payload_json = payload if type(payload) is bytes else _as_bytes(payload)
-            decoded = loads(payload_json)
-        except orjson.JSONDecodeError:
-            raise _not_json(campaign_id, seq, type_) from None
-        prev = prev_hashes.get(campaign_id, GENESIS_HASH)
-        prev_hashes[campaign_id] = hash_
-        out.append(
-            new(
-                RecordedEvent,
-                (
-                    position,
-                    campaign_id,
-                    seq,
-                    type_,
-                    version,
-                    decoded,
-                    parsed[0],
-                    prev,
-                    hash_,
-                    payload_json,
-                    parsed[1],
-                ),
-            )
-        )
-    return out
-
-
-def _decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEvent]:
-    """Rows of one campaign in ``seq`` order (a ``read`` page), decoded one by one as the caller pulls them.
-
-    Lazily, not into a list: a replay drops each event once folded, so decoded payloads die young and the
-    cyclic garbage collector never has a page of them to traverse (that doubled the cost of a read).
-    """
-    loads = orjson.loads
-    new = tuple.__new__
-    command_seq = None
-    meta: Any = None
-    meta_json = b""
-    for r in rows:
-        try:  # free unless raised (Python 3.11+)
-            if r[7] != command_seq:
-                command_seq, meta_json = r[7], _as_bytes(r[8])
-                meta = loads(meta_json)
-            payload_json = r[5] if type(r[5]) is bytes else _as_bytes(r[5])
-            payload = loads(payload_json)
-        except orjson.JSONDecodeError:
-            raise _not_json(r[1], r[2], r[3]) from None
-        yield new(
-            RecordedEvent,
-            (r[0], r[1], r[2], r[3], r[4], payload, meta, prev_hash, r[6], payload_json, meta_json),
-        )
-        prev_hash = r[6]
-
-
-def read_in_transaction(conn: Connection, campaign_id: str) -> list[RecordedEvent]:
-    """A campaign's whole stream through ``conn``: what an inline projector sees inside the append."""
-    query = (
-        select(*_READ_COLUMNS).select_from(_JOINED).where(events.c.campaign_id == campaign_id).order_by(events.c.seq)
-    )
-    return list(_decode_stream(list(conn.execute(query)), GENESIS_HASH))
-
-
-def write_connection(engine: Engine) -> Connection:
-    """A connection whose transactions take the write lock at once (see :mod:`events.db`)."""
-    return engine.connect().execution_options(campaign_write=True)
-
-
-@contextmanager
-def _sqlite_transaction(conn: Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` on the driver's connection: SQLAlchemy's begin and commit, their events
-    and transaction objects, cost a fifth of a one-event append. A projector's Core statement inside makes
-    SQLAlchemy begin a transaction of its own over this one (:mod:`events.db` issues no second ``BEGIN``); it
-    is committed or rolled back with it."""
-    driver = conn.connection.driver_connection
-    assert driver is not None
-    driver.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        if conn.in_transaction():
-            conn.commit()
-        if driver.in_transaction:
-            driver.commit()
-    except BaseException:
-        if conn.in_transaction():
-            conn.rollback()
-        if driver.in_transaction:
-            driver.rollback()
-        raise
-
-
-def _close_all(connections: list[Connection], *, hard: bool = False) -> None:
-    """Close the kept connections. ``hard`` when the engine was disposed: its pool is already closed, and a
-    connection closed the ordinary way would go back into it and stay open on the file until collected."""
-    while connections:
-        conn = connections.pop()
-        if hard:
-            conn.invalidate()
-        conn.close()
-
-
-def lock_for_append(conn: Connection) -> None:
-    if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({APPEND_LOCK_KEY})")
 
 
 class SqlEventStore(EventStore):
@@ -254,8 +51,8 @@ class SqlEventStore(EventStore):
         self._idle: list[Connection] = []
         if engine.dialect.name == "sqlite":
             idle = self._idle
-            event.listen(engine, "engine_disposed", lambda _engine: _close_all(idle, hard=True))
-            weakref.finalize(self, _close_all, idle)
+            event.listen(engine, "engine_disposed", lambda _engine: close_all(idle, hard=True))
+            weakref.finalize(self, close_all, idle)
 
     def _take_write_connection(self) -> Connection:
         try:
@@ -276,12 +73,12 @@ class SqlEventStore(EventStore):
         conn = self._take_write_connection()
         clean = False
         try:
-            with _sqlite_transaction(conn) if conn.dialect.name == "sqlite" else conn.begin():
+            with sqlite_transaction(conn) if conn.dialect.name == "sqlite" else conn.begin():
                 lock_for_append(conn)
                 yield conn
             clean = True
         except Exception as exc:
-            translated = _translate(exc, campaign_id)
+            translated = translate(exc, campaign_id)
             if translated is None:
                 if isinstance(exc, ConcurrencyError):
                     exc.campaign_id = campaign_id
@@ -304,7 +101,7 @@ class SqlEventStore(EventStore):
         key = f"{conn.dialect.name}:{name}"
         sql = self._statements.get(key)
         if sql is None:
-            sql = _APPEND_SQL[name]
+            sql = APPEND_SQL[name]
             if conn.dialect.paramstyle != "qmark":
                 sql = sql.replace("?", "%s")
             self._statements[key] = sql
@@ -374,7 +171,7 @@ class SqlEventStore(EventStore):
             yield sink
 
     def _select(self) -> Select[Any]:
-        return select(*_READ_COLUMNS).select_from(_JOINED)
+        return select(*READ_COLUMNS).select_from(JOINED)
 
     def _read_sql(self, conn: Connection, bounded: bool) -> str:
         """The page query of ``read``, generated once per dialect, for the DBAPI cursor.
@@ -385,7 +182,7 @@ class SqlEventStore(EventStore):
         key = f"{conn.dialect.name}:{bounded}"
         if key not in self._read_sql_by_key:
             m = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-            columns = ", ".join(f"{c.table.name}.{c.name}" for c in _READ_COLUMNS)
+            columns = ", ".join(f"{c.table.name}.{c.name}" for c in READ_COLUMNS)
             upto = f" AND events.seq <= {m}" if bounded else ""
             self._read_sql_by_key[key] = (
                 f"SELECT {columns} FROM events JOIN commands ON commands.campaign_id = events.campaign_id"  # noqa: S608
@@ -396,8 +193,8 @@ class SqlEventStore(EventStore):
 
     def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
         # Keyset pages, each in its own short connection: a reader that stops early holds no cursor open.
-        last = _column_int(after_seq)
-        upto_seq = None if upto_seq is None else _column_int(upto_seq)
+        last = column_int(after_seq)
+        upto_seq = None if upto_seq is None else column_int(upto_seq)
         prev_hash: str | None = None if last > 0 else GENESIS_HASH
         while True:
             params: tuple[Any, ...] = (campaign_id, last) if upto_seq is None else (campaign_id, last, upto_seq)
@@ -410,7 +207,7 @@ class SqlEventStore(EventStore):
                     rows: list[Any] = list(cursor.fetchall())
                 finally:
                     cursor.close()
-            yield from _decode_stream(rows, prev_hash)
+            yield from decode_stream(rows, prev_hash)
             if len(rows) < READ_PAGE:
                 return
             last, prev_hash = rows[-1][2], rows[-1][6]
@@ -418,17 +215,17 @@ class SqlEventStore(EventStore):
     def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
         if count <= 0:
             return []
-        count = _column_int(count)
+        count = column_int(count)
         query = self._select().where(events.c.campaign_id == campaign_id)
         if upto_seq is not None:
-            query = query.where(events.c.seq <= _column_int(upto_seq))
+            query = query.where(events.c.seq <= column_int(upto_seq))
         with self.engine.connect() as conn:
             rows = list(reversed(conn.execute(query.order_by(events.c.seq.desc()).limit(count)).all()))
             if not rows:
                 return []
             first = rows[0][2]
             prev = self._hashes_before(conn, [(campaign_id, first)]).get(campaign_id, GENESIS_HASH)
-        return list(_decode_stream(rows, prev))
+        return list(decode_stream(rows, prev))
 
     def read_types(
         self,
@@ -442,9 +239,9 @@ class SqlEventStore(EventStore):
     ) -> list[RecordedEvent]:
         if limit is not None and limit <= 0:
             return []
-        after_seq = _column_int(after_seq)
-        upto_seq = None if upto_seq is None else _column_int(upto_seq)
-        limit = None if limit is None else _column_int(limit)
+        after_seq = column_int(after_seq)
+        upto_seq = None if upto_seq is None else column_int(upto_seq)
+        limit = None if limit is None else column_int(limit)
         before = events.alias("before")
         prev_hash = (
             select(before.c.hash)
@@ -457,8 +254,8 @@ class SqlEventStore(EventStore):
             # order and cut at ``limit``; merged here, so ``--last 20 --type …`` reads at most 20 rows a type.
             for type_ in sorted(set(types)):
                 query = (
-                    select(*_READ_COLUMNS, prev_hash)
-                    .select_from(_JOINED)
+                    select(*READ_COLUMNS, prev_hash)
+                    .select_from(JOINED)
                     .where(events.c.campaign_id == campaign_id, events.c.type == type_, events.c.seq > after_seq)
                 )
                 if upto_seq is not None:
@@ -470,16 +267,16 @@ class SqlEventStore(EventStore):
         rows.sort(key=lambda r: r[2])
         if limit is not None:
             rows = rows[-limit:] if last else rows[:limit]
-        return [next(_decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
+        return [next(decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
-        after_position = _column_int(after_position)
-        limit = None if limit is None else _column_int(limit)
+        after_position = column_int(after_position)
+        limit = None if limit is None else column_int(limit)
         m = "?"
         with self.engine.connect() as conn:
             if conn.dialect.paramstyle != "qmark":
                 m = "%s"
-            columns = ", ".join(f"{c.table.name}.{c.name}" for c in _READ_COLUMNS)
+            columns = ", ".join(f"{c.table.name}.{c.name}" for c in READ_COLUMNS)
             sql = (
                 f"SELECT {columns} FROM events JOIN commands ON commands.campaign_id = events.campaign_id"  # noqa: S608
                 f" AND commands.first_seq = events.command_seq WHERE events.position > {m} ORDER BY events.position"
@@ -492,10 +289,13 @@ class SqlEventStore(EventStore):
             finally:
                 cursor.close()
             firsts: dict[str, int] = {}
+            last = None
             for row in rows:
-                firsts.setdefault(row[1], row[2])
+                if row[1] != last:  # campaigns come in runs: one dict look-up per run, not per row
+                    last = row[1]
+                    firsts.setdefault(last, row[2])
             prev_hashes = self._hashes_before(conn, [(c, s) for c, s in firsts.items() if s > 1])
-            return _decode(rows, prev_hashes)
+            return decode_rows(rows, prev_hashes)
 
     def _hashes_before(self, conn: Connection, starts: list[tuple[str, int]]) -> dict[str, str]:
         """For each (campaign, seq): the hash of the event at seq - 1, where the chain continues from.
@@ -555,4 +355,4 @@ class SqlEventStore(EventStore):
             .where(events.c.campaign_id == campaign_id, events.c.seq.between(found[0], found[1]))
             .order_by(events.c.seq)
         )
-        return tuple(_decode(rows, self._hashes_before(conn, [(campaign_id, found[0])] if found[0] > 1 else [])))
+        return tuple(decode_rows(rows, self._hashes_before(conn, [(campaign_id, found[0])] if found[0] > 1 else [])))

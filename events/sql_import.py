@@ -39,6 +39,10 @@ class SqlImport:
         self._position = int(aggregate[0]) if aggregate is not None else 0
         self._run_first = self._run_last = 0
         self._run_meta: bytes | None = None
+        self._run_row: dict[str, Any] | None = None
+        """The open command's row while it is not written yet (it is written with the page it starts in)."""
+        self._run_stored = 0
+        """The open command's ``last_seq`` as written, once its row is."""
 
     def add(self, event: RecordedEvent) -> None:
         self._page.append(event)
@@ -46,24 +50,31 @@ class SqlImport:
             self.flush()
 
     def flush(self) -> None:
+        """Write the page: its commands' rows and its events, each in one batched statement, then project it.
+
+        A command's row holds its ``last_seq``: written with the page its command starts in, as far as that page
+        goes; only a command that runs on into later pages has it updated, once a page (it was an update for
+        every command of more than one event, a round trip each on PostgreSQL)."""
         if not self._page:
             return
+        command_rows: list[dict[str, Any]] = []
         rows: list[dict[str, Any]] = []
         recorded: list[RecordedEvent] = []
         for event in self._page:
-            if event.meta_json != self._run_meta:  # a new command: its row first (a rewind reads through it)
+            if event.meta_json != self._run_meta:  # a new command
                 self._close_run()
-                self._run_first, self._run_meta = event.seq, event.meta_json
                 command_id = event.meta.get("command_id")
-                self.connection.execute(
-                    insert(commands).values(
-                        campaign_id=self.campaign_id,
-                        first_seq=event.seq,
-                        last_seq=event.seq,
-                        command_id=str(command_id) if command_id is not None else None,
-                        meta=event.meta_json,
-                    )
-                )
+                self._run_first, self._run_meta = event.seq, event.meta_json
+                self._run_row = {
+                    "campaign_id": self.campaign_id,
+                    "first_seq": event.seq,
+                    "last_seq": event.seq,
+                    "command_id": str(command_id) if command_id is not None else None,
+                    "meta": event.meta_json,
+                }
+                command_rows.append(self._run_row)
+            elif self._run_row is not None:
+                self._run_row["last_seq"] = event.seq
             self._run_last = event.seq
             self._position += 1
             rows.append(
@@ -79,8 +90,13 @@ class SqlImport:
                 }
             )
             recorded.append(event._replace(position=self._position))
-        self.connection.execute(insert(events), rows)
+        # Before the projectors run: a rewind among these events reads the stream through its commands' rows.
         self._close_run()
+        if command_rows:
+            self.connection.execute(insert(commands), command_rows)
+        if self._run_row is not None:  # the open command's row is written now, as far as this page goes
+            self._run_row, self._run_stored = None, self._run_last
+        self.connection.execute(insert(events), rows)
         for projector in self._projectors:
             projector.project(self.connection, recorded)
         if self.recorded is not None:
@@ -91,13 +107,15 @@ class SqlImport:
         self._page = []
 
     def _close_run(self) -> None:
-        """The open command's ``last_seq`` as far as it has been read (once per command and page)."""
-        if self._run_meta is not None and self._run_last != self._run_first:
+        """The open command's ``last_seq`` as far as it has been read, if its row was written with an earlier
+        page and it ran on since (at most once a page)."""
+        if self._run_meta is not None and self._run_row is None and self._run_stored != self._run_last:
             self.connection.execute(
                 update(commands)
                 .where(commands.c.campaign_id == self.campaign_id, commands.c.first_seq == self._run_first)
                 .values(last_seq=self._run_last)
             )
+            self._run_stored = self._run_last
 
 
 @contextmanager

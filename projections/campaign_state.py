@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, delete, insert, select
 
 from events.envelope import RecordedEvent
-from events.sql import read_in_transaction
+from events.sql_rows import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
 from projections.driver import by_campaign, execute
@@ -143,20 +143,21 @@ class CampaignStateProjector:
                 state, logged, snapshot_size = fold.initial(), 0, 0
             else:
                 state, logged, snapshot_size = fold.decode(bytes(row[1])), int(row[2]), int(row[3])
+        step = fold.apply
+        # Unpacked by position: a NamedTuple's attributes are properties, and a rebuild runs this per event.
         for event in batch:
-            if event.type == "timeline.rewound":
+            _, _, seq, kind, _, _, _, _, hash_, payload_json, _ = event
+            if kind == "timeline.rewound":
                 # Refold what is still in effect: the stream so far (read in this transaction) plus this batch.
                 committed = [e for e in read_in_transaction(connection, campaign_id) if e.seq < batch[0].seq]
-                upto = [e for e in batch if e.seq <= event.seq]
+                upto = [e for e in batch if e.seq <= seq]
                 state = fold.fold(effective([*committed, *upto]))
             else:
-                state = fold.apply(state, event)
-            logged += logged_bytes(event)
-            if event.seq % SNAPSHOT_EVERY == 0 and logged >= 2 * snapshot_size:
+                state = step(state, event)
+            logged += len(payload_json) + len(hash_)  # logged_bytes(event)
+            if seq % SNAPSHOT_EVERY == 0 and logged >= 2 * snapshot_size:
                 encoded = fold.encode(state)
-                connection.execute(
-                    insert(campaign_snapshots).values(campaign_id=campaign_id, seq=event.seq, state=encoded)
-                )
+                connection.execute(insert(campaign_snapshots).values(campaign_id=campaign_id, seq=seq, state=encoded))
                 logged, snapshot_size = 0, len(encoded)
         last_seq = batch[-1].seq
         encoded = fold.encode(state)
@@ -205,7 +206,9 @@ class CampaignStateProjector:
                 connection.execute(insert(table), added)
             for k, r in now.items():
                 if k in was and was[k] != r:
-                    connection.execute(update(table).where(table.c.campaign_id == campaign_id, key == k).values(**r))
+                    # A fixed statement on the driver's cursor: building and compiling a Core update cost a
+                    # third of a whole rule command.
+                    execute(connection, _UPDATES[table], (*(r[c] for c in _UPDATED[table]), campaign_id, k))
 
     def held(self, campaign_id: str, last_seq: int) -> Any:
         """The state at ``last_seq`` if it is the one this writer wrote last (else None): what a command
@@ -323,7 +326,7 @@ def rebuild(
 def _refold(
     engine: Engine, store: EventStore, chosen: list[Any], on_page: Callable[[int], None] | None, page: int
 ) -> int:
-    from events.sql import lock_for_append, write_connection
+    from events.sql_write import lock_for_append, write_connection
 
     count = 0
     with write_connection(engine) as conn, conn.begin():

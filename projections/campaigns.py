@@ -11,7 +11,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select
 from events.envelope import RecordedEvent
 from events.store import EventStore
 from projections.driver import by_campaign, execute
-from projections.state.campaigns import CampaignInfo, apply
+from projections.state.campaigns import CampaignInfo, apply, apply_all
 from projections.tables import campaigns
 
 
@@ -78,9 +78,7 @@ class CampaignsProjector:
             if before is None or before.last_seq != batch[0].seq - 1:
                 row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()
                 before = None if row is None else _from_row(row)
-            info = before
-            for event in batch:
-                info = apply(info, event)
+            info = apply_all(before, batch)
             if info is None:
                 continue
             if before is None:

@@ -7,6 +7,7 @@ a few of them on every append (the store's append path does the same, see :mod:`
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Connection
@@ -14,6 +15,8 @@ from sqlalchemy import Connection
 from events.envelope import RecordedEvent
 
 _BY_DIALECT: dict[tuple[str, str], str] = {}
+_campaign_id = itemgetter(1)
+"""A RecordedEvent's campaign_id, read by position (a NamedTuple's attributes are properties)."""
 
 
 def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
@@ -32,7 +35,13 @@ def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[A
 
 def by_campaign(events: Iterable[RecordedEvent]) -> dict[str, list[RecordedEvent]]:
     """An appended batch split per campaign, each part in the order appended: what an inline writer folds."""
+    chosen = events if isinstance(events, list | tuple) else list(events)
+    if not chosen:
+        return {}
+    campaign_ids = set(map(_campaign_id, chosen))
+    if len(campaign_ids) == 1:  # an append's batch, or a rebuild's page of one campaign
+        return {campaign_ids.pop(): list(chosen)}
     batches: dict[str, list[RecordedEvent]] = {}
-    for event in events:
+    for event in chosen:
         batches.setdefault(event.campaign_id, []).append(event)
     return batches

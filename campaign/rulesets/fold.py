@@ -15,6 +15,11 @@ from projections.fold import RulesetFold, Summary
 
 Row = dict[str, Any]
 
+FOLDED_FAMILIES = frozenset({"battle", "calendar", "career", "economy", "morale", "roster", "rules"})
+"""The event families (``battle`` of ``battle.started``) a ruleset's campaign fold reads. Dice, the timeline, the
+campaign's creation and memberships change no ruleset's state (the directory and the timeline fold those): a
+test folds every other family's events into the demo campaigns' states and finds each state unchanged."""
+
 
 class _Tabled(Protocol):
     @property
@@ -38,13 +43,39 @@ def fold_in_force(
     """A ruleset's fold whose ``apply`` and ``summary`` read its tables as in force: ``base`` as shipped, under the
     campaign's house rules so far (they arrive as events)."""
     tables = tables_in_force_cache(base, typed)
+    known: dict[str, bool] = {}
+
+    def step(state: S, event: RecordedEvent) -> S:
+        kind = event.type
+        reads = known.get(kind)
+        if reads is None:
+            reads = known[kind] = _reads(kind)
+        return apply(state, event, tables(state.overrides)) if reads else state
+
     return RulesetFold(
-        ruleset,
-        initial,
-        lambda state, event: apply(state, event, tables(state.overrides)),
-        TypeAdapter(initial),
-        lambda state: summary(state, tables(state.overrides)),
+        ruleset, initial, step, TypeAdapter(initial), lambda state: summary(state, tables(state.overrides))
     )
+
+
+def facts_only(apply: Callable[[T, RecordedEvent], T]) -> Callable[[T, RecordedEvent], T]:
+    """``apply``, handed only events of the families a ruleset folds (:data:`FOLDED_FAMILIES`): in a long
+    campaign most events are rolls and command records, and a ruleset's ``apply`` tested each one against
+    every kind of fact it knows before leaving the state as it was."""
+    known: dict[str, bool] = {}
+
+    def step(state: T, event: RecordedEvent) -> T:
+        kind = event.type
+        reads = known.get(kind)
+        if reads is None:
+            reads = known[kind] = _reads(kind)
+        return apply(state, event) if reads else state
+
+    return step
+
+
+def _reads(kind: str) -> bool:
+    """Whether a ruleset's fold reads events of this type (the folds ask once per type)."""
+    return kind.partition(".")[0] in FOLDED_FAMILIES
 
 
 def unit_rows(roster: Iterable[U], columns: Callable[[U], Row]) -> list[Row]:

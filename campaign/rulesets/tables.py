@@ -154,14 +154,26 @@ def tables_in_force_cache(
     """``typed`` tables under a campaign's house rules, built once per set of them: a fold asks for them at every
     event. The key is the overrides' JSON, since a house-rule value may be a list (not hashable)."""
     cache: dict[str, T] = {}
+    # The last overrides asked for and their tables: a fold asks again with the very same tuple (a state's
+    # overrides only change with a house rule), and keying it as JSON cost more than the rest of the fold.
+    # Held, so its identity cannot be taken by another tuple while it is compared; one pair, read and replaced
+    # whole, so that a thread never pairs one caller's overrides with another's tables.
+    last: list[tuple[Any, Any]] = [(None, None)]
 
     def tables(overrides: Iterable[Override]) -> T:
+        held = last[0]
+        if overrides is held[0]:
+            return held[1]  # type: ignore[no-any-return]
         chosen = tuple(overrides)
         key = orjson.dumps([[o.path, o.value] for o in chosen]).decode()
-        if key not in cache:
+        found = cache.get(key)
+        if found is None:
+            found = typed(apply_overrides(base, chosen))
             if len(cache) >= size:
                 cache.clear()
-            cache[key] = typed(apply_overrides(base, chosen))
-        return cache[key]
+            cache[key] = found
+        if type(overrides) is tuple:
+            last[0] = (overrides, found)
+        return found
 
     return tables

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from events.envelope import RecordedEvent
@@ -102,3 +103,70 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
     if kind == "dice.set_aside":
         return _off_table(info, p["roll_index"])
     return info
+
+
+_ENTRY_FACTS = frozenset(
+    {
+        "campaign.created",
+        "timeline.rewound",
+        "dice.seed_revealed",
+        "dice.seed_committed",
+        "dice.set_aside",
+        "dice.share_committed",
+    }
+)
+"""The types that change a directory entry beyond its head and next roll index."""
+
+
+def apply_all(info: CampaignInfo | None, events: Iterable[RecordedEvent]) -> CampaignInfo | None:
+    """:func:`apply` of each event in turn, building one entry per run of events that only move the head and
+    the next roll index (rolls not taken off the table, and every other fact of no directory interest): a
+    rebuild folds every event of the log, and a new entry per event was most of this fold's cost."""
+    events = iter(events)
+    if info is None:
+        for event in events:  # up to the campaign's creation, event by event
+            info = apply(info, event)
+            if info is not None:
+                break
+        else:
+            return info
+    next_roll_index, last_seq, head_hash = info.next_roll_index, info.last_seq, info.head_hash
+    moved = False
+    for event in events:
+        kind = event.type
+        if kind not in _ENTRY_FACTS:
+            if kind != "dice.rolled":
+                last_seq, head_hash, moved = event.seq, event.hash, True
+                continue
+            p = event.payload
+            if p.get("offered_from") is None:
+                # max(), not +1: roll indexes only grow, whatever order a replay or import brings them in.
+                next_roll_index = max(next_roll_index, p["roll_index"] + 1)
+                last_seq, head_hash, moved = event.seq, event.hash, True
+                continue
+        if moved:
+            info = _moved(info, next_roll_index, last_seq, head_hash)
+            moved = False
+        info = apply(info, event)
+        assert info is not None  # an entry is never taken away
+        next_roll_index, last_seq, head_hash = info.next_roll_index, info.last_seq, info.head_hash
+    return _moved(info, next_roll_index, last_seq, head_hash) if moved else info
+
+
+def _moved(info: CampaignInfo, next_roll_index: int, last_seq: int, head_hash: str) -> CampaignInfo:
+    return CampaignInfo(
+        info.campaign_id,
+        info.name,
+        info.ruleset,
+        info.ruleset_version,
+        info.seed_epoch,
+        info.seed_commitment,
+        info.revealed_epochs,
+        next_roll_index,
+        last_seq,
+        head_hash,
+        info.dice_id,
+        info.on_table,
+        info.on_table_index,
+        info.epoch_shares,
+    )

@@ -16,7 +16,8 @@ from campaign.bootstrap import ensure_schema
 from events.db import make_engine
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent, compute_hash
 from events.errors import ConcurrencyError, EventSchemaError, InvalidInputError
-from events.sql import SqlEventStore, _translate
+from events.sql import SqlEventStore
+from events.sql_write import translate as _translate
 from events.store import EventStore
 from tests.conftest import Backend
 

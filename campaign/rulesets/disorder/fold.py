@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pydantic import TypeAdapter
 
 from campaign.rulesets.disorder import state as dis
-from campaign.rulesets.fold import battle_rows, unit_rows
+from campaign.rulesets.fold import battle_rows, facts_only, unit_rows
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
@@ -15,7 +15,7 @@ from projections.fold import RulesetFold, Summary
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[dis.CampaignState]:
     """The fold (its rules read no table while folding, so ``base`` is not needed)."""
     del base
-    return RulesetFold("disorder", dis.CampaignState, dis.apply, TypeAdapter(dis.CampaignState), _summary)
+    return RulesetFold("disorder", dis.CampaignState, facts_only(dis.apply), TypeAdapter(dis.CampaignState), _summary)
 
 
 def _summary(state: dis.CampaignState) -> Summary:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from pydantic import TypeAdapter
 
-from campaign.rulesets.fold import battle_rows, unit_rows
+from campaign.rulesets.fold import battle_rows, facts_only, unit_rows
 from campaign.rulesets.grimdark import state as gf
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
@@ -19,7 +19,7 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[gf.CampaignState]:
     def summary(state: gf.CampaignState) -> Summary:
         return _summary(state, injuries or frozenset())
 
-    return RulesetFold("grimdark", gf.CampaignState, gf.apply, TypeAdapter(gf.CampaignState), summary)
+    return RulesetFold("grimdark", gf.CampaignState, facts_only(gf.apply), TypeAdapter(gf.CampaignState), summary)
 
 
 def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) -> Summary:
