@@ -18,6 +18,7 @@ from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import TableDice
+from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
 T = Tables(base_values("mass_combat"))
@@ -296,3 +297,101 @@ def test_catastrophe_13_an_atrocity_angers_or_shakes_the_army(army_roll: int, ch
     result = w.fight(battle("Pyre", side("Crimson", RED), side("Azure", BLUE)), d3(13, army_roll, 3, 10, 10))
     morale = {d["explanation"].split(":")[0]: d["inputs"]["morale"] for d in applied(result, "unit_morale")}
     assert morale["Red foot"] == morale["Red guard"] == 13 + change and morale["Blue foot"] == 13
+
+
+# --- The second mutation run's survivors (issue 12) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("roll", "fate"), [(13, "holds"), (14, "retreats"), (17, "retreats"), (18, "routs")])
+def test_no_clear_winner_success_holds_failing_by_1_to_4_retreats_by_5_routs(roll: int, fate: str) -> None:
+    # §2.11 Table A 0–3: "Every unit on both sides rolls Morale: success holds; fail by 1–4 retreats in good order;
+    # fail by 5+ routs" (§2.14: "failed by 4 → retreat in good order. Without the +1 → fail by 5 → rout"); a Morale
+    # roll is made when 3d ≤ Morale. Both roll 10 on 12: W 0; each Average unit (Morale 13) rolls 13 (made by 0),
+    # 14 (failed by 1), 17 (failed by 4) or 18 (failed by 5).
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    setup = battle("Ford", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"]))
+    result = w.fight(setup, d3(3, 3, 10, 10, roll, roll))
+    assert applied(result, "result")[0]["outcome"]["result"] == "no_clear_winner"
+    assert [(d["outcome"]["margin"], d["outcome"]["fate"]) for d in applied(result, "unit_morale")] == [
+        (13 - roll, fate),
+        (13 - roll, fate),
+    ]
+
+
+def _cornered(name: str, crimson_strategy: int) -> dict[str, object]:
+    return battle(
+        name,
+        side("Crimson", ["Red foot"], strategy=crimson_strategy, role="attacker"),
+        {
+            "name": "Azure",
+            "commander": {"strategy": 12},
+            "units": [{"unit": "Blue foot", "nowhere_to_go": True}],
+            "role": "defender",
+            "position": ["palisade"],
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("crimson_strategy", "azure_roll", "first", "key"),
+    [(12, 14, 14, "defender_holds_half"), (18, 13, 10, "position_taken")],
+)
+@pytest.mark.parametrize(("again", "fate"), [(15, "holds"), (16, "surrenders")])
+def test_a_unit_with_nowhere_to_retreat_rolls_morale_plus_2(
+    crimson_strategy: int, azure_roll: int, first: int, key: str, again: int, fate: str
+) -> None:
+    # §2.11 Table C: "* A unit told to retreat with nowhere to go rolls Morale +2: success = it holds, failure = it
+    # surrenders". Azure behind a palisade (*+3): 15. C 8–12 (Crimson 12 rolls 3 → 9; Azure rolls 14 → 1: W 8): its
+    # one unit fails (14 > 13), fewer than half pass, the army retreats; C 13–16 (Crimson 18 rolls 3 → 15; Azure
+    # rolls 13 → 2: W 13): its unit passes (10) and is told to retreat. Cornered, it rolls at 13 + 2 = 15: a 15
+    # holds, a 16 surrenders.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    result = w.fight(_cornered("Corner", crimson_strategy), d3(3, 3, 3, azure_roll, first, again))
+    assert applied(result, "result")[0]["outcome"]["result"] == key
+    assert applied(result, "unit_morale")[-1]["outcome"]["fate"] == fate
+
+
+@pytest.mark.parametrize(("mount", "ts"), [("light_horse", 1), ("medium_horse", 2), ("heavy_horse", 3)])
+def test_an_unarmoured_rider_counts_only_his_horse(mount: str, ts: int) -> None:
+    # §2.2: armour light / medium / heavy +3 / +4 / +5, horse light / medium / heavy +1 / +2 / +3; a man without
+    # armour adds nothing for it: an unarmoured man on a heavy horse is worth 3 (the floor of 1 is below it).
+    assert troop_strength(T, UnitProfile(men=1, armour="none", mount=mount)).total == ts
+
+
+@pytest.mark.parametrize(
+    ("rolls", "quality"),
+    [((3, 8), "seasoned"), ((5, 10), "average"), ((13,), "green"), ((8,), "seasoned"), ((16,), "inexperienced")],
+)
+def test_only_veterans_and_elite_are_rerolled_for_a_new_unit(rolls: tuple[int, ...], quality: str) -> None:
+    # §2.3: "* = reroll when raising a new unit": Elite (3–4) and Veteran (5–7) are starred, Seasoned (8–9),
+    # Average (10–12), Green (13–15) and Inexperienced (16–18) are not: their first roll stands.
+    w = War()
+    result = w.game.raise_unit(
+        w.info, "Levy", "Crimson", {"men": 10}, pay=False, random_quality=True, table=TableEntry(tuple(d3(*rolls)))
+    )
+    rolled = applied(result, "troop_quality")[0]
+    assert rolled["outcome"] == {"quality": quality}
+    state, _ = w.game.state(w.info)
+    unit = state.unit_by_name("Levy")
+    assert unit is not None and unit.profile.quality == quality
+
+
+@pytest.mark.parametrize(("pct", "refused"), [(0, True), (1, False)])
+def test_paying_one_unit_means_paying_it_something(pct: int, refused: bool) -> None:
+    # The pay command pays a unit now (back pay, a bonus); a missed payday is month-end with 0, so a payment of 0%
+    # is refused with the product's words and nothing is appended; 1% is a payment.
+    w = War()
+    w.game.funds(w.info, "Crimson", 10_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    before = len(list(w.ledger.store.read(w.info.campaign_id)))
+    if refused:
+        with pytest.raises(InvalidInputError, match="paying a unit means paying it something"):
+            w.game.pay(w.info, "Swords", pct)
+        assert len(list(w.ledger.store.read(w.info.campaign_id))) == before
+    else:
+        w.game.pay(w.info, "Swords", pct)
+        assert len(list(w.ledger.store.read(w.info.campaign_id))) > before
