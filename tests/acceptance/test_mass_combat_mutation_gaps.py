@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import TableEntry
-from campaign.rulesets.mass_combat.economy import recruitment_cost, wounded_returning
-from campaign.rulesets.mass_combat.pcs import _glory, battle_skill
+from campaign.rulesets.mass_combat.economy import monthly_pay, recruitment_cost, wounded_returning
+from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, check_damage_value
 from campaign.rulesets.mass_combat.position import position
-from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.quality import commander_skill
+from campaign.rulesets.mass_combat.profile import NonHuman, UnitProfile
+from campaign.rulesets.mass_combat.quality import base_morale, commander_skill, extraordinary_force
 from campaign.rulesets.mass_combat.setup import Commander, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
@@ -395,3 +395,102 @@ def test_paying_one_unit_means_paying_it_something(pct: int, refused: bool) -> N
     else:
         w.game.pay(w.info, "Swords", pct)
         assert len(list(w.ledger.store.read(w.info.campaign_id))) > before
+
+
+@pytest.mark.parametrize(
+    ("quality", "morale", "ts"),
+    [("elite", 16, 200), ("veteran", 15, 150), ("seasoned", 14, 120), ("average", 13, 100), ("green", 11, 80),
+     ("inexperienced", 9, 50)],
+)  # fmt: skip
+def test_each_quality_has_its_base_morale_and_ts_multiplier(quality: str, morale: int, ts: int) -> None:
+    # §2.3: base Morale 16 / 15 / 14 / 13 / 11 / 9 and TS ×2 / ×1.5 / ×1.2 / ×1 / ×0.8 / ×0.5. 10 men of TS 10: 100.
+    assert base_morale(T, quality) == morale
+    assert troop_strength(T, UnitProfile(men=10, ts_per_man=10, quality=quality)).total == ts
+
+
+@pytest.mark.parametrize(("no_stirrups", "ts"), [(False, 4), (True, 3)])
+def test_no_stirrups_take_1_from_the_horse(no_stirrups: bool, ts: int) -> None:
+    # §2.2: light armour +3, light horse +1, "No stirrups −1": 4, or 3 without stirrups.
+    profile = UnitProfile(men=1, armour="light", mount="light_horse", no_stirrups=no_stirrups)
+    assert troop_strength(T, profile).total == ts
+
+
+def test_each_level_of_super_strength_counts_10_on_the_st_mod() -> None:
+    # §2.2: "±½ × (ST mod + HT mod + extra HP), with each level of Super-Strength counting +10 to the ST mod": ST
+    # mod +1 and one level: ½ × 11 = 5 (rounded down), on light armour 3: 8.
+    profile = UnitProfile(men=1, armour="light", non_human=NonHuman(st_mod=1, super_strength=1))
+    assert troop_strength(T, profile).total == 8
+
+
+@pytest.mark.parametrize(("roll", "strategy"), [(7, {}), (8, {"catastrophe 8": -1})])
+def test_catastrophe_3_to_7_is_none_and_8_is_a_surprise(roll: int, strategy: dict[str, int]) -> None:
+    # §2.8: "3–7 none; 8–9 enemy surprise: −1 Strategy". Crimson's commander has Luck, which rerolls only a
+    # catastrophe (R2-14: "a commander with Luck may reroll"): a 7 is kept without a second roll; an 8 is rerolled
+    # and the reroll (10, worse) loses to it.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    crimson = {"name": "Crimson", "commander": {"strategy": 12, "luck": True}, "units": [{"unit": "Red foot"}]}
+    dice = d3(roll, 10, 3, 10, 10) if roll > 7 else d3(roll, 3, 10, 10)
+    result = w.fight(battle("Dawn", crimson, side("Azure", ["Blue foot"])), dice)
+    catastrophe = applied(result, "catastrophe")[0]
+    assert len(catastrophe["dice"]) == (2 if roll > 7 else 1)
+    assert applied(result, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == strategy
+
+
+@pytest.mark.parametrize(("risk", "allowed"), [(6, True), (7, False), (-6, True), (-7, False)])
+def test_risk_is_chosen_from_minus_6_to_plus_6(risk: int, allowed: bool) -> None:
+    # §2.9: "Risk = chosen in -6..+6".
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    pc = {"name": "Ayla", "side": "Crimson", "weapon": 12, "risk": risk}
+    setup = battle("Dare", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"]), pcs=[pc])
+    if allowed:
+        w.fight(setup, d3(3, 3))
+    else:
+        with pytest.raises(InvalidInputError, match="outside −6…\\+6"):
+            w.fight(setup, d3(3, 3))
+
+
+@pytest.mark.parametrize(("points", "es"), [(500, 20), (510, 21), (10_500, 1020)])
+def test_each_10_points_beyond_500_add_1_es(points: int, es: int) -> None:
+    # §2.13: 500 points → 20 ES, "each +10 → +1": 510 → 21; 10 000 more → 1000 more.
+    assert extraordinary_force(T, points) == es
+
+
+@pytest.mark.parametrize("quality", ["inexperienced", "green", "average", "seasoned", "veteran", "elite"])
+def test_monthly_pay_is_10_percent_of_the_cost_at_every_quality(quality: str) -> None:
+    # R2-20: monthly pay = 10 % of the recruitment cost × the quality's pay factor, "every factor is 100 % until the
+    # lost column is found": a heavy cavalryman ($14000, R2-30) costs $1400 a month whatever his quality.
+    assert monthly_pay(T, UnitProfile(men=1, troop_type="HC", quality=quality)) == 1400
+
+
+def test_no_day_of_rest_brings_no_wounded_back() -> None:
+    # §2.12: (2 + TL)% of the original unit per day of rest: 0 days → 0 men.
+    assert wounded_returning(T, UnitProfile(men=100, tl=3), original_men=100, wounded=50, days=0, activity="rest") == 0
+
+
+@pytest.mark.parametrize(("days", "refused"), [(0, True), (1, False)])
+def test_time_passes_by_at_least_one_day(days: int, refused: bool) -> None:
+    # RULES.md §5 calendar: "time passes only by events (… days of march, days of rest …)": 0 days is no event.
+    w = War()
+    w.muster("Swords", "Crimson")
+    before = len(list(w.ledger.store.read(w.info.campaign_id)))
+    if refused:
+        with pytest.raises(InvalidInputError, match="positive number of days"):
+            w.game.pass_days(w.info, days, "rest")
+        assert len(list(w.ledger.store.read(w.info.campaign_id))) == before
+    else:
+        w.game.pass_days(w.info, days, "rest")
+        assert len(list(w.ledger.store.read(w.info.campaign_id))) > before
+
+
+@pytest.mark.parametrize(("wounds", "ok"), [(1, True), (0, False)])
+def test_a_damage_column_gives_at_least_one_wound(wounds: int, ok: bool) -> None:
+    # §2.9's damage table: a column is one wound or "2×/3×" separate wounds: one is the least a house rule may set.
+    if ok:
+        check_damage_value("damage.wounds.a", wounds)
+    else:
+        with pytest.raises(InvalidInputError, match="at least one wound"):
+            check_damage_value("damage.wounds.a", wounds)
