@@ -9,7 +9,7 @@ import pytest
 
 from campaign.executor import TableEntry
 from campaign.rulesets.mass_combat.economy import monthly_pay, recruitment_cost, wounded_returning
-from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, check_damage_value
+from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, check_damage_value, survival_column
 from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.profile import NonHuman, UnitProfile
 from campaign.rulesets.mass_combat.quality import base_morale, commander_skill, extraordinary_force
@@ -494,3 +494,166 @@ def test_a_damage_column_gives_at_least_one_wound(wounds: int, ok: bool) -> None
     else:
         with pytest.raises(InvalidInputError, match="at least one wound"):
             check_damage_value("damage.wounds.a", wounds)
+
+
+@pytest.mark.parametrize(
+    ("result", "strategy", "foot", "guard"), [(15, {}, 12, 10), (16, {"catastrophe 16": -2}, 10, 10)]
+)
+def test_catastrophe_15_wounds_a_major_units_leader_and_16_the_army_commander(
+    result: int, strategy: dict[str, int], foot: int, guard: int
+) -> None:
+    # §2.8: 15 "leader of a major unit wounded: −1 Morale all, −2 that unit"; 16 "army commander wounded: −2
+    # Strategy, −3 Morale all". Crimson's two units are of equal TS; the GM names Red guard as the unit picked.
+    # Crimson 12 (10 at 16) rolls 10, Azure 12 rolls 3 → 9: Azure wins (W 7 or 9) and Crimson's units roll Morale:
+    # 13 − 1 and 13 − 1 − 2 at 15; 13 − 3 at 16 (the result's own −2 is not in this figure).
+    w = War()
+    for name in RED:
+        w.muster(name, "Crimson")
+    for name in BLUE:
+        w.muster(name, "Azure")
+    crimson = side("Crimson", RED, catastrophe_unit="Red guard")
+    fought = w.fight(battle("Hill", crimson, side("Azure", BLUE)), d3(result, 3, 10, 3))
+    assert applied(fought, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == strategy
+    morale = {d["explanation"].split(":")[0]: d["inputs"]["morale"] for d in applied(fought, "unit_morale")}
+    assert (morale["Red foot"], morale["Red guard"]) == (foot, guard)
+
+
+def test_catastrophe_7_is_recorded_as_none() -> None:
+    # §2.8: "3–7 none": the record says so.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    fought = w.fight(battle("Calm", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(7, 3, 10, 10))
+    assert applied(fought, "catastrophe")[0]["outcome"]["effects"] == ["no catastrophe"]
+
+
+@pytest.mark.parametrize(("target", "column"), [(15, "D"), (16, "A")])
+def test_a_17_is_a_critical_failure_only_at_targets_up_to_15(target: int, column: str) -> None:
+    # §2.9 "failed by 7+, or critical failure → column D"; GURPS: a 17 is a critical failure at a target of 15 or
+    # less. At 16 a 17 is failed by 1: column A.
+    assert survival_column(T, 17, target) == column
+
+
+def _specials(tl: int, crimson: dict[str, object], azure: dict[str, object] | None = None) -> dict[str, int]:
+    w = War()
+    w.muster("Red foot", "Crimson", ts_per_man=1, **crimson)
+    w.muster("Blue foot", "Azure", ts_per_man=1, **(azure or {}))
+    setup = battle("Plain", side("Crimson", ["Red foot"], tl=tl), side("Azure", ["Blue foot"], tl=tl))
+    return applied(w.fight(setup, d3(3, 3, 10, 10)), "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"]
+
+
+@pytest.mark.parametrize(
+    ("tl", "expected"),
+    [(5, {"missile: the enemy has none": 3}), (6, {"armour: the enemy has none": 3})],
+)
+def test_special_categories_are_missile_troops_below_tl_6_and_armour_from_tl_6(
+    tl: int, expected: dict[str, int]
+) -> None:
+    # §2.10: "Categories at TL ≤ 5: artillery (sieges only), cavalry (except sieges), missile troops. Categories at
+    # TL 6+: artillery, armour, air"; none on the other side = 5:1 → +3. Crimson's bowmen with a light tank: at TL5
+    # the bows count, the tank does not; at TL6 the tank counts, the bows do not.
+    mods = _specials(tl, {"ranged": "bow", "special": {"light_tank": 1}})
+    assert {k: v for k, v in mods.items() if k.startswith(("missile", "armour", "air", "cavalry"))} == expected
+
+
+def test_neutralizing_troops_count_only_for_the_side_with_fewer_real_specials() -> None:
+    # §2.10: "'Neutralizing' troops … count for the side with fewer real specials". Both sides have 100 men of
+    # cavalry (TS 100 each); Crimson's are also marked as pikes against cavalry: with equal real cavalry neither
+    # side has fewer, the pikes do not count, and no side has a cavalry bonus.
+    mods = _specials(
+        3,
+        {"mount": "light_horse", "categories": ["neutralizes:cavalry"]},
+        {"mount": "light_horse"},
+    )
+    assert not any(k.startswith("cavalry") for k in mods)
+
+
+def test_a_lucky_commander_who_wins_the_contest_does_not_reroll() -> None:
+    # §2.11 (and R2-14): Luck rerolls a lost contest. Crimson's lucky commander rolls 3 (margin 9) against Azure's 10
+    # (margin 2): he won, so the contest has two rolls, not three.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    crimson = {"name": "Crimson", "commander": {"strategy": 12, "luck": True}, "units": [{"unit": "Red foot"}]}
+    fought = w.fight(battle("Luck", crimson, side("Azure", ["Blue foot"])), d3(3, 3, 3, 10))
+    assert len(applied(fought, "strategy_contest")[0]["dice"]) == 2
+
+
+def test_circumstances_add_to_strategy_and_home_soil_adds_2() -> None:
+    # §2.10 circumstances: forced march −3, home soil +2 (no fortification here, so R2-17 does not apply).
+    mods = _specials(3, {})
+    assert mods == {}
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    crimson = side("Crimson", ["Red foot"], circumstances={"forced_march": -3, "home_soil": 2})
+    fought = w.fight(battle("March", crimson, side("Azure", ["Blue foot"])), d3(3, 3, 10, 10))
+    assert applied(fought, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == {
+        "forced march": -3,
+        "home soil": 2,
+    }
+
+
+def test_paid_paydays_without_arrears_give_no_bonus() -> None:
+    # §2.11: "Each 2nd paid day restores +1 (only cancels the penalties)", read by paydays (the first edition's
+    # reading of arrears): two paid paydays with no arrears leave Morale at 0, never +1.
+    w = War()
+    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    w.game.month_end(w.info, {"Crimson": 100})
+    w.game.month_end(w.info, {"Crimson": 100})
+    assert w.morale("Swords") == 0
+
+
+@pytest.mark.parametrize(("pct", "morale", "rolls"), [(0, -2, 0), (100, -1, 0)])
+def test_unpaid_conscripts_take_2_and_no_arrears_when_paydays_count(pct: int, morale: int, rolls: int) -> None:
+    # R2-19 (a): "−1 while its pay is current and −2 once its monthly pay was not made"; "Unpaid conscripts take no
+    # arrears penalty" (so no Morale roll for missed pay), under the paydays reading too.
+    w = War()
+    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
+    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.muster("Levy", "Crimson", cost_per_man=100, conscript=True)
+    result = w.game.month_end(w.info, {"Crimson": pct})
+    assert w.morale("Levy") == morale
+    assert sum(len(d["dice"]) for d in applied(result, "payday")) == rolls
+
+
+@pytest.mark.parametrize(("men", "second"), [(1, True), (2, False)])
+def test_a_pc_whose_unit_is_wiped_out_rolls_survival_again(men: int, second: bool) -> None:
+    # R2-22: a second Survival roll by "every PC on any side … whose unit routed or was wiped out (casualties equal to
+    # all its men)". W 0 (no clear winner, no losing side); row 0: 4d (8) + 10 = 18%, rounded up: 1 of 1 man (wiped
+    # out) or 1 of 2 (not).
+    w = War()
+    w.muster("Red foot", "Crimson", men=men)
+    w.muster("Blue foot", "Azure")
+    pc = {"name": "Ayla", "side": "Crimson", "unit": "Red foot", "weapon": 12, "risk": 0}
+    setup = battle("Ruin", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"]), pcs=[pc])
+    fought = w.fight(setup, d3(3, 3, 10, 10))
+    texts = [d["explanation"] for d in applied(fought, "survival")]
+    assert any("second Survival roll (his unit routed or was wiped out)" in t for t in texts) is second
+
+
+@pytest.mark.parametrize(("points", "bonus"), [(1, 0), (2, 1), (3, 1), (4, 2)])
+@pytest.mark.parametrize("named", [True, False])
+def test_es_on_the_catastrophe_adds_1_to_the_enemys_roll_per_2_points(points: int, bonus: int, named: bool) -> None:
+    # §2.13: "Catastrophe: 2 points → +1 to the enemy's roll"; against one enemy the spell need not name it.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    spell: dict[str, object] = {"kind": "catastrophe", "points": points, **({"target": "Azure"} if named else {})}
+    crimson = side("Crimson", ["Red foot"], es=points, spells=[spell])
+    fought = w.fight(battle("Hex", crimson, side("Azure", ["Blue foot"])), d3(3, 3, 10, 10))
+    azure = applied(fought, "catastrophe")[1]
+    assert azure["inputs"] == {"side": "Azure", "enemy_es_bonus": bonus}
+    assert azure["outcome"]["result"] == 3 + bonus
+
+
+@pytest.mark.parametrize(("armour", "row"), [("heavy", 4), ("medium", 2), ("light", 1), ("none", 0)])
+def test_armour_moves_a_unit_down_the_casualty_table(armour: str, row: int) -> None:
+    # §2.12: "armour: HC/HI +4, MC/MI +2, LC/LI/pikemen +1" rows. W 0: the unit's row is its armour's.
+    w = War()
+    w.muster("Red foot", "Crimson", armour=armour)
+    w.muster("Blue foot", "Azure")
+    fought = w.fight(battle("Mud", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(3, 3, 10, 10))
+    assert f"Red foot row {row:+d}" in applied(fought, "casualties")[0]["explanation"]
