@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import TableEntry
-from campaign.rulesets.mass_combat.economy import monthly_pay, recruitment_cost, wounded_returning
+from campaign.rulesets.mass_combat.economy import monthly_pay, recruitment_cost, stripped_value, wounded_returning
 from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, check_damage_value, survival_column
 from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.profile import NonHuman, UnitProfile
-from campaign.rulesets.mass_combat.quality import base_morale, commander_skill, extraordinary_force
+from campaign.rulesets.mass_combat.quality import average_experience, base_morale, commander_skill, extraordinary_force
 from campaign.rulesets.mass_combat.setup import Commander, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
@@ -657,3 +657,49 @@ def test_armour_moves_a_unit_down_the_casualty_table(armour: str, row: int) -> N
     w.muster("Blue foot", "Azure")
     fought = w.fight(battle("Mud", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(3, 3, 10, 10))
     assert f"Red foot row {row:+d}" in applied(fought, "casualties")[0]["explanation"]
+
+
+@pytest.mark.parametrize(("mount", "value"), [("none", 600), ("light_horse", 300)])
+def test_stripping_the_dead_fetches_a_fifth_of_a_third_halved_for_cavalry(mount: str, value: int) -> None:
+    # §2.12 "Stripping the dead: gear worth ⅓ of raise cost, sold for 20%, halved for cavalry": men raised at $3000
+    # each: 1000 of gear, sold for 200; halved 100. Three fallen: 600, or 300 for cavalry.
+    assert stripped_value(T, UnitProfile(men=1, cost_per_man=3000, mount=mount), 3) == value
+
+
+def test_beating_an_enemy_counts_until_the_years_end() -> None:
+    # §2.11 "beat the same enemy this year +1"; the campaign's year is twelve 30-day months (§5, R2-19): 360 days.
+    # Crimson wins on day 0 (12 rolls 3 → 9; Azure 10 → 2: W 7); on day 359 its units still have +1 against Azure,
+    # on day 360 a new year has begun.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    w.fight(battle("Ford", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(3, 3, 3, 10))
+
+    def against_azure() -> int:
+        state, tables = w.game.state(w.info)
+        unit = state.unit_by_name("Red foot")
+        assert unit is not None
+        return state.campaign_morale(unit, tables, {"Azure"})
+
+    state, _ = w.game.state(w.info)
+    assert state.day == 0 and against_azure() == 1
+    w.game.pass_days(w.info, 359, "rest")
+    assert against_azure() == 1
+    w.game.pass_days(w.info, 1, "rest")
+    assert against_azure() == 0
+
+
+@pytest.mark.parametrize(
+    ("roll", "words"), [(12, "made by 0: fought competently"), (13, "failed by 1: fought adequately")]
+)
+def test_glory_made_exactly_is_fought_competently(roll: int, words: str) -> None:
+    # §2.9's Glory table: "made by 0–3 | fought competently"; "failed by 1–3 | fought adequately". Target 12.
+    decision = _glory(T, PC, "b", TableDice(tuple(faces(roll)), "glory", 0), 12)
+    assert words in decision.explanation
+
+
+def test_experience_needs_at_least_one_man() -> None:
+    # §2.3: new_avg = floor(Σ(men_i × battles_i) / Σ men_i): with no men there is nothing to average, and the
+    # refusal says so in words.
+    with pytest.raises(InvalidInputError, match="at least one man"):
+        average_experience([])
