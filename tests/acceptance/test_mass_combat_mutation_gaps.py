@@ -703,3 +703,37 @@ def test_experience_needs_at_least_one_man() -> None:
     # refusal says so in words.
     with pytest.raises(InvalidInputError, match="at least one man"):
         average_experience([])
+
+
+def test_days_of_rest_for_one_side_bring_back_only_its_wounded() -> None:
+    # §2.12: "wounded return at (2+TL)% of the original unit per day of rest"; days spent by one side are that
+    # side's. W 0, row 0: 4d (8) + 10 = 18% of 100 men: 9 dead, 9 wounded on each side. One day of rest for Crimson
+    # at TL3: 5% of 100 = 5 of Red foot's come back; Blue foot's 9 stay wounded.
+    w = War()
+    w.muster("Red foot", "Crimson")
+    w.muster("Blue foot", "Azure")
+    w.fight(battle("Mud", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(3, 3, 10, 10))
+
+    def wounded() -> tuple[int, int]:
+        state, _ = w.game.state(w.info)
+        red, blue = state.unit_by_name("Red foot"), state.unit_by_name("Blue foot")
+        assert red is not None and blue is not None
+        return red.wounded, blue.wounded
+
+    assert wounded() == (9, 9)
+    w.game.pass_days(w.info, 1, "rest", "Crimson")
+    assert wounded() == (4, 9)
+
+
+def test_only_a_unit_still_owed_pay_counts_unpaid_days() -> None:
+    # R2-19 (c): "every day that ends with pay still owed is an unpaid day. After n unpaid days the penalty is
+    # 1 + 2 × (n − 1)". Crimson pays in full at the month's end, Azure pays nothing: the payday is Azure's first
+    # unpaid day (−1), two more days make it −5; Crimson's unit, owed nothing, stays at 0.
+    w = War()
+    for side_name in ("Crimson", "Azure"):
+        w.game.funds(w.info, side_name, 100_000, "the chest")
+    w.muster("Swords", "Crimson", cost_per_man=100)
+    w.muster("Spears", "Azure", cost_per_man=100)
+    w.game.month_end(w.info, {"Crimson": 100, "Azure": 0})
+    w.game.pass_days(w.info, 2, "rest")
+    assert (w.morale("Swords"), w.morale("Spears")) == (0, -5)
