@@ -201,3 +201,47 @@ def test_a_failed_check_whose_new_marker_reaches_the_flight_count_flees(flees_at
     unit = dis.Unit("u1", "Line company", "British", 10, 5, 60, 0, permanent=1)
     decision = dis.morale_check(tables, unit, TableDice((1, 1), "check", 0), "b", causes=["casualties"], lost=1)
     assert decision.outcome["result"] == result
+
+
+def _flees_at(n: int) -> Tables:
+    return Tables({**base_values("disorder"), "markers.flees_at": Sourced(n, "HOUSE RULE (test)")})
+
+
+@pytest.mark.parametrize(("flees_at", "markers", "words"), [(3, 2, "third"), (4, 3, "fourth"), (2, 1, "second")])
+def test_the_flight_names_the_marker_the_house_rule_counts(flees_at: int, markers: int, words: str) -> None:
+    # §1.2: "a 3rd marker from any source" flees the unit; with markers.flees_at at 4 it is the fourth marker that
+    # does, at 2 the second, and the record says which (never "third" when the count is not three).
+    decision = dis.add_marker(_flees_at(flees_at), line(markers), "b", "lost a melee")
+    fled = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    assert decision.outcome["flees"] is True
+    assert [getattr(f, "reason", None) for f in fled] == [f"fled: a {words} marker"]
+
+
+def test_a_failed_check_says_which_marker_made_the_unit_flee() -> None:
+    # §1.4 with check.any_marker_flees false and markers.flees_at 2: a unit at half with only its permanent marker
+    # fails badly (2 − 1 model − 1 marker = 0 ≤ 2) and takes a marker, its second: it flees.
+    tables = Tables(
+        {
+            **base_values("disorder"),
+            "check.any_marker_flees": Sourced(False, "HOUSE RULE (test)"),
+            "markers.flees_at": Sourced(2, "HOUSE RULE (test)"),
+        }
+    )
+    unit = dis.Unit("u1", "Line company", "British", 10, 5, 60, 0, permanent=1)
+    decision = dis.morale_check(tables, unit, TableDice((1, 1), "check", 0), "b", causes=["casualties"], lost=1)
+    assert "the new marker is its second, it flees" in decision.explanation
+    assert [getattr(f, "reason", None) for f in decision.facts if type(f).__name__ == "UnitRemoved"] == [
+        "fled: a second marker"
+    ]
+
+
+@pytest.mark.parametrize(("flees_at", "words"), [(3, "third"), (2, "second")])
+def test_the_permanent_marker_that_flees_a_unit_is_named_by_its_place(flees_at: int, words: str) -> None:
+    # §1.2: "If it is the 3rd marker the unit flees at once"; with markers.flees_at at 2, a unit with one marker that
+    # falls to half gets its permanent marker, its second, and flees.
+    unit = dis.Unit("u1", "Line company", "British", 10, 5, 60, 0, markers=flees_at - 1)
+    decision = dis.permanent_marker(_flees_at(flees_at), unit, "b")
+    assert decision is not None
+    assert [getattr(f, "reason", None) for f in decision.facts if type(f).__name__ == "UnitRemoved"] == [
+        f"fled: a {words} marker"
+    ]

@@ -273,3 +273,20 @@ def test_r2_36_a_house_rule_can_turn_catastrophe_14s_defection_off(
     state, _ = war.game.state(war.info)
     red_foot = state.unit_by_name("Red foot")
     assert red_foot is not None and bool(red_foot.disbanded) is not red_foot_fights
+
+
+@pytest.mark.parametrize("leads", ["nothing", "unit"])
+@pytest.mark.parametrize(("dead_at", "second_roll"), [(12, False), (13, True)])
+def test_a_pc_ruled_dead_makes_no_second_survival_roll(war: War, leads: str, dead_at: int, second_roll: bool) -> None:
+    """§2.12: "every PC on the losing side" makes a second Survival roll; §2.9 names the one roll a dead PC still
+    makes: "Roll Glory even for a dead PC". A PC the GM rules dead from his first roll's damage (R2-14: "the GM
+    rules it from the damage and records it") makes no further Survival roll. Caliburn takes 12 damage (above):
+    dead at 12, he rolls no more; dead only at 13, he is alive and his side lost, so he rolls again. Crimson (12, or
+    10 with its leader knocked out) rolls 14, Azure 12 rolls 6: W 8 or 10, Crimson loses."""
+    setup = battle("Crag", side("Crimson", RED), side("Azure", BLUE), pcs=[_leader(leads, dead_at=dead_at)])
+    result = war.fight(setup, [*FALLS, *d3(14, 6)])
+    assert applied(result, "result")[0]["outcome"]["winner"] == "Azure"
+    survival = [d["explanation"] for d in applied(result, "survival")]
+    assert survival[0].startswith("Caliburn Survival roll: 10, rolled 16")
+    assert any("second Survival roll (losing side)" in s for s in survival) is second_roll
+    assert len(survival) == (2 if second_roll else 1)

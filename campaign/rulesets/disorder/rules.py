@@ -1,7 +1,8 @@
 """The disorder-marker rules (RULES.md §1) as pure functions: state and dice in, a :class:`Decision` out.
 
 A unit carries removable disorder markers and at most one permanent marker; their sum is its state (0 in
-order, 1 disordered, 2 broken) and the third flees it. Numbers come from the tables in force, never from here.
+order, 1 disordered, 2 broken) and the third (``markers.flees_at``) flees it. Numbers come from the tables in
+force, never from here.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def check_table_value(path: str, value: object) -> None:
         raise InvalidInputError(f"{path} is a percentage of the force's points (0–100), not {value!r}")
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(n: int) -> str:
+    """'third' for 3: the words for a marker's place, whatever ``markers.flees_at`` a house rule sets."""
+    if 1 <= n <= len(ORDINALS):
+        return ORDINALS[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def state_name(total_markers: int) -> str:
     return STATES[min(total_markers, len(STATES) - 1)]
 
@@ -89,7 +101,7 @@ def permanent_marker(tables: Tables, unit: Unit, battle_id: str) -> Decision | N
         )
     ]
     if flees:
-        facts.append(_flee(unit, battle_id, "fled: a third marker"))
+        facts.append(_flee(unit, battle_id, f"fled: a {ordinal(total)} marker"))
     explanation = (
         f"{unit.name} is down to {unit.models} of {unit.start_models} models (≤ ½): a permanent marker, "
         f"{total} in all → " + ("flees at once, no test" if flees else state_name(total))
@@ -118,7 +130,7 @@ def add_marker(tables: Tables, unit: Unit, battle_id: str, reason: str) -> Decis
         )
     ]
     if flees:
-        facts.append(_flee(unit, battle_id, "fled: a third marker"))
+        facts.append(_flee(unit, battle_id, f"fled: a {ordinal(total)} marker"))
     return Decision(
         "marker",
         "§1.2",
@@ -182,8 +194,9 @@ def morale_check(
     else:
         markers = unit.markers + 1
         if markers + unit.permanent >= tables.number("markers.flees_at"):
-            result, text = "flees", "fails badly: the new marker is its third, it flees"
-            facts.append(_flee(unit, battle_id, "fled: a third marker"))
+            nth = ordinal(markers + unit.permanent)
+            result, text = "flees", f"fails badly: the new marker is its {nth}, it flees"
+            facts.append(_flee(unit, battle_id, f"fled: a {nth} marker"))
         else:
             result = "disordered"
             text = f"fails badly: a marker ({state_name(markers + unit.permanent)}), retreats ½ move, must rally"

@@ -301,10 +301,17 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
 
 
 def _pcs_first(
-    tables: Tables, setup: BattleSetup, sides: Sequence[SideRun], knocked: set[str], battle_id: str, dice: Dice
+    tables: Tables,
+    setup: BattleSetup,
+    sides: Sequence[SideRun],
+    knocked: set[str],
+    battle_id: str,
+    dice: Dice,
+    dead: set[str],
 ) -> list[Decision]:
     """Step 4 of R2-13: each PC's first Survival and Glory rolls, then modifier E (his Glory, if he leads) or, for a
-    leader knocked out, the Strategy effect of catastrophe 17 (a unit leader) or 18 (the army's) (R2-14)."""
+    leader knocked out, the Strategy effect of catastrophe 17 (a unit leader) or 18 (the army's) (R2-14). The PCs
+    the GM rules dead from that roll's damage are added to ``dead``: they roll no second Survival (§2.9)."""
     by_name = {side.name: side for side in sides}
     decisions: list[Decision] = []
     for pc in setup.pcs:
@@ -313,6 +320,8 @@ def _pcs_first(
         side = by_name[pc.side]
         rolls = first_rolls(tables, pc, battle_id, dice, tl=side.setup.tl)
         decisions += rolls.decisions
+        if rolls.dead:
+            dead.add(pc.name)
         if rolls.knocked_out:
             as_ = tables.number(f"pc.knocked_out_{pc.leads}_leader_as")
             if tables.has(f"catastrophe.effects.{as_}.halve_strategy") and tables.flag(
@@ -377,7 +386,7 @@ def _pcs_second(
     decisions: list[Decision] = []
     for pc in setup.pcs:
         if pc.name in knocked:
-            continue
+            continue  # picked by a catastrophe 17 or 18 (R2-14), or ruled dead by his first roll (§2.9)
         mine = by_name[pc.side]
         # The PC's unit may have defected in a catastrophe; he fights on without it.
         unit = next((u for u in mine.units if u.unit.name == pc.unit), None) if pc.unit else None
@@ -416,7 +425,8 @@ def resolve_battle(
     decisions = spend_force(tables, sides)
     decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice, setup.pcs) for side in sides]
     knocked = {str(d.outcome["knocked_out_pc"]) for d in decisions if d.rule == "catastrophe"} - {""}
-    decisions += _pcs_first(tables, setup, sides, knocked, battle_id, dice)
+    dead: set[str] = set()
+    decisions += _pcs_first(tables, setup, sides, knocked, battle_id, dice, dead)
     _apply_morale_ts(tables, sides, setup.morale_ts)
     _strategy_modifiers(tables, setup, sides)
     decisions.append(_contest(tables, sides, dice))
@@ -439,7 +449,7 @@ def resolve_battle(
     if next_day is not None:
         decisions.append(next_day)
     decisions += casualties(tables, setup, outcome, sides, battle_id, dice)
-    decisions += _pcs_second(tables, setup, outcome, sides, knocked, battle_id, dice)
+    decisions += _pcs_second(tables, setup, outcome, sides, knocked | dead, battle_id, dice)
     winner = outcome.winner.name if outcome.decided else None
     ts_text = ", ".join(f"{s.name} {s.ts}" for s in sides)
     decisions.append(

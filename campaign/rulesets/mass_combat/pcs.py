@@ -257,6 +257,9 @@ class FirstRolls:
     """He leads, and the first Survival roll's damage reached what the GM set as unconscious or dead (R2-14)."""
     died: bool = False
     """He leads, and the damage reached what the GM set as dead: the loss of a commander (R2-14, R2-10)."""
+    dead: bool = False
+    """The damage reached what the GM set as dead, whatever he leads: he makes no second Survival roll (§2.9 names
+    Glory as the one roll made "even for a dead PC")."""
 
 
 def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, tl: int) -> FirstRolls:
@@ -265,7 +268,8 @@ def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, t
     glory = glory_target(tables, battle, pc.risk)
     first = _survival(tables, pc, battle_id, dice, target=survival, tl=tl, label="Survival roll")
     damage = sum(int(getattr(f, "damage", 0)) for f in first.facts)
-    died = pc.leads != "nothing" and pc.dead_at is not None and damage >= pc.dead_at
+    dead = pc.dead_at is not None and damage >= pc.dead_at
+    died = pc.leads != "nothing" and dead
     knocked_out = died or (pc.leads != "nothing" and pc.unconscious_at is not None and damage >= pc.unconscious_at)
     glory_roll = _glory(tables, pc, battle_id, dice, glory)
     out = [
@@ -281,7 +285,7 @@ def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, t
         glory_roll,
     ]
     strategy = 0 if knocked_out else int(glory_roll.outcome["strategy_mod"])
-    return FirstRolls(out, strategy, knocked_out, died)
+    return FirstRolls(out, strategy, knocked_out, died, dead)
 
 
 def second_roll(

@@ -87,7 +87,8 @@ class PcInBattle(_Model):
     """Damage from the first Survival roll at which the GM rules him unconscious (R2-14: a knocked-out leader)."""
     dead_at: int | None = Field(default=None, ge=1)
     """Damage from the first Survival roll at which the GM rules him dead (R2-14): a leader who died is a lost
-    commander, whose Morale loss lasts until a clear victory (R2-10)."""
+    commander, whose Morale loss lasts until a clear victory (R2-10); dead, he makes no second Survival roll (§2.9:
+    only Glory is rolled "even for a dead PC")."""
 
 
 class BattleSetup(_Model):
