@@ -103,6 +103,18 @@ class Timeline:
                 f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
                 f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
             )
+        # The dice of a command taken back stay in effect; a rewind to one of them would retract the rewind that
+        # took the command back and so bring back the command's start, but not its rules after the die.
+        taken_back = next(
+            (g for g in command_groups(events) if g.first_seq <= to_seq < g.last_seq and g.first_seq not in live),
+            None,
+        )
+        if taken_back is not None:
+            raise InvalidInputError(
+                f"seq {to_seq} is a die of a command that was taken back (seqs {taken_back.first_seq}–"
+                f"{taken_back.last_seq}): a rewind there would bring back half of that command; rewind to a seq "
+                "in effect before or after it"
+            )
         on_table = dice_left_on_table(events, rewind_at(events, to_seq), info.on_table)
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
         return self.ledger.record(info, [event], "rewind", command_id)

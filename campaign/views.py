@@ -351,11 +351,16 @@ def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list
                 change.seq,
                 change.command,
                 "drift",
-                "re-evaluated now, the rule gives a different outcome: "
-                f"{change.after[-1] if change.after else 'nothing'}",
+                f"re-evaluated now, the rules say: {_outcomes_said(change.after)}; the log records: "
+                f"{_outcomes_said(change.before)}",
             )
         )
     return editions
+
+
+def _outcomes_said(outcomes: list[dict[str, Any]]) -> str:
+    """Rule outcomes in words: each one's explanation (its rule's name where it has none)."""
+    return "; ".join(str(o.get("explanation") or words(str(o.get("rule", "a rule")))) for o in outcomes) or "nothing"
 
 
 def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:

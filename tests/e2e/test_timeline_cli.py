@@ -45,6 +45,8 @@ def test_verify_reports_drift_when_the_engine_changes(cli: Cli, monkeypatch: pyt
     monkeypatch.setattr(rules, "morale_outcome", lambda roll, target: 0)  # "a new engine" that never fails
     report = cli.json("verify", code=3)[0]
     assert report["first_failure"]["check"] == "drift"
+    said = cli("verify", code=3).output
+    assert "the rules say:" in said and "the log records:" in said and "{'" not in said  # words, not dicts
     assert cli.json("verify", "--no-rules")[0]["ok"]  # the chain and the dice are untouched: history is not rewritten
 
 

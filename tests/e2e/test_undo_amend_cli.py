@@ -94,3 +94,18 @@ def test_a_units_record_leaves_out_what_a_rewind_retracted(cli: Cli) -> None:
     assert all(isinstance(item["what"], str) for item in record["history"]), "each line in words"
     log_unit = {e["seq"] for e in cli.json("log", "--unit", "Robot Squad")["events"]}
     assert seqs <= log_unit
+
+
+def test_a_rewind_to_a_die_of_a_command_taken_back_is_refused(cli: Cli) -> None:
+    """An amend takes its command back (a rewind before it) and re-runs it on the same dice; the old command's die
+    stays in effect, as dice do. A rewind to that die would retract the amendment's rewind and so bring back the
+    old command's start but not its rules after the die: refused, nothing appended, the log still verifies."""
+    shot = cli.json("gf", "shoot", "Saurians A", "--wounds", "5", "--by", "Robot Squad")  # half: a morale test
+    die = next(e["seq"] for e in shot["events"] if e["type"] == "dice.rolled")
+    wounds = next(e["seq"] for e in shot["events"] if e["type"] == "rules.applied")
+    cli("amend", str(wounds), "--set", "wounds=6", "--yes")
+    before = cli.events()
+    said = cli("rewind", "--to", str(die), "--reason", "back to the die", code=2).output
+    assert "taken back" in said
+    assert cli.events() == before
+    assert cli.json("verify")[0]["ok"]
