@@ -16,6 +16,8 @@ from typing import Any
 
 import typer.core
 
+from campaign.cli import completion
+
 TOP_VALUE = ("--db", "--actor")
 TOP_FLAG = ("--verbose",)
 LEAF_VALUE = ("--campaign", "-c")
@@ -220,5 +222,10 @@ class CampaignGroup(typer.core.TyperGroup):
     def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
         import sys
 
+        given = sys.argv[1:] if args is None else list(args)
+        if completion.asked(given):
+            named = completion.named_shell(given, self.list_commands(None))
+            if named is not None:
+                completion.answer(*named)
         tidy_help(self)
-        return super().main(arrange(self, sys.argv[1:] if args is None else args), *rest, **kwargs)
+        return super().main(arrange(self, given), *rest, **kwargs)
