@@ -16,8 +16,6 @@ from typing import Any
 
 import typer.core
 
-from campaign.cli import completion
-
 TOP_VALUE = ("--db", "--actor")
 TOP_FLAG = ("--verbose",)
 LEAF_VALUE = ("--campaign", "-c")
@@ -223,7 +221,9 @@ class CampaignGroup(typer.core.TyperGroup):
         import sys
 
         given = sys.argv[1:] if args is None else list(args)
-        if completion.asked(given):
+        if any(token.startswith(("--show-completion", "--install-completion")) for token in given):
+            from campaign.cli import completion  # loaded only when asked for (start-up, issue 13)
+
             named = completion.named_shell(given, self.list_commands(None))
             if named is not None:
                 completion.answer(*named)

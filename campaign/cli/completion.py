@@ -19,11 +19,6 @@ PROG = "campaign"
 COMPLETE_VAR = "_CAMPAIGN_COMPLETE"
 
 
-def asked(args: Sequence[str]) -> bool:
-    """Whether ``args`` hold a completion flag at all (the cheap test made on every start)."""
-    return any(token.startswith(FLAGS) for token in args)
-
-
 def named_shell(args: Sequence[str], commands: Collection[str]) -> tuple[str, str] | None:
     """``(flag, shell)`` when a shell is named after a completion flag (``--show-completion bash`` or
     ``--show-completion=bash``) before any command; None when none is (Typer then detects the shell)."""

@@ -166,6 +166,23 @@ def test_the_shell_named_to_show_completion_wins_over_the_shell_detected() -> No
     assert from_bash("--db", "x.db", "--show-completion=FISH").startswith("complete --command campaign")
 
 
+def test_the_shell_named_to_install_completion_wins(tmp_path: Path) -> None:
+    """From a bash, ``--install-completion fish`` installs fish's script (in that HOME), not bash's."""
+    exe = Path(sys.executable).with_name("campaign")
+    env = {**os.environ, "HOME": str(tmp_path), "PATH": f"{exe.parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        ["bash", "--norc", "-c", "campaign --install-completion fish"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    script = tmp_path / ".config" / "fish" / "completions" / "campaign.fish"
+    assert done.returncode == 0 and f"fish completion installed in {script}" in done.stdout, done
+    assert script.read_text().startswith("complete --command campaign")
+    assert not (tmp_path / ".bashrc").exists()
+
+
 def test_an_unknown_shell_is_refused_in_words() -> None:
     for args in (["--show-completion", "tcsh"], ["--show-completion=tcsh"], ["--install-completion", "tcsh"]):
         said = run(*args, code=2)
