@@ -17,8 +17,6 @@ from pydantic import ValidationError
 
 from campaign.rulesets import RULESETS, RulesetInfo, ruleset
 from campaign.rulesets.command import Command, Ruleset
-from campaign.rulesets.common import COMMON
-from campaign.rulesets.decision import problems
 from campaign.tables import base_values, house_rule_refusals
 from events.errors import InvalidInputError
 from projections.fold import RulesetFold
@@ -85,6 +83,8 @@ class Refusals(Mapping[str, str]):
 @functools.cache
 def _by_name(prefix: str) -> dict[str, type[Command[Any, Any]]]:
     if prefix == "ledger":
+        from campaign.rulesets.common import COMMON  # the ruleset-less commands: not what reading a campaign needs
+
         return {c.name: c for c in COMMON}
     info = PREFIXES.get(prefix)
     if info is None:
@@ -121,4 +121,6 @@ def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> Co
     try:
         return model.model_validate(inputs)
     except ValidationError as exc:
+        from campaign.rulesets.decision import problems
+
         raise InvalidInputError(f"the recorded inputs of {name} no longer read: {problems(exc, 'inputs')}") from None

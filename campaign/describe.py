@@ -13,7 +13,7 @@ ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _SETTING = re.compile(r"^[\w.]+=\S+$")
-_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day"}
+_PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day", "units": "unit"}
 
 
 def words(text: str) -> str:
@@ -29,7 +29,7 @@ def kind(event_type: str) -> str:
 
 def count(n: int, noun: str) -> str:
     """``n`` of a plural ``noun``, in the singular for one: "1 man", "3 men"."""
-    return f"{n} {_PLURALS.get(noun, noun) if n == 1 else noun}"
+    return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
 def value(v: Any) -> str:
@@ -102,6 +102,7 @@ SAID: dict[str, str] = {
     "battle.wounded_checked": "{unit_id}: {count} wounded checked",
     "campaign.created": "campaign “{name}” created under {ruleset} (dice seed committed: {seed_commitment:.12}…)",
     "dice.seed_committed": "new dice seed committed for epoch {epoch} ({commitment:.12}…)",
+    "dice.share_committed": "{by} commits a share of entropy for epoch {epoch} ({commitment:.12}…)",
     "roster.men_transferred": "{men:men} transferred from {from_unit_id} to {to_unit_id}, bringing experience "
     "{experience}",
     "morale.last_stand_changed": "{unit_id}: No step back {active:begins|ends} ({reason})",
@@ -181,6 +182,12 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if "explanation" in p:
         return str(p["explanation"])
     kind = event.type
+    if kind == "dice.seed_revealed" and p.get("shares"):
+        given = len(p["shares"])
+        return (
+            f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
+            "every roll made with it can now be checked"
+        )
     if kind in SAID:
         return SAID[kind].format_map(fields)
     if kind == "dice.rolled":

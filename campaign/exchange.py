@@ -14,12 +14,13 @@ import orjson
 
 from campaign.executor import NAME_PATTERN, Ledger
 from events.canonical import canonical_json
-from events.dice.derive import seed_commitment
+from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.limits import check_command_id
 from events.registry import registry
 from events.store import ImportSink
+from events.vault import HeldShare
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
 
@@ -60,6 +61,10 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
             except NotFoundError:
                 continue
             yield canonical_json({"secret": {"epoch": epoch, "seed": seed.hex()}})
+        for held in ledger.vault.shares(info.campaign_id):
+            yield canonical_json(
+                {"share": {"epoch": held.epoch, "seq": held.seq, "account": held.account, "share": held.share}}
+            )
 
 
 MAX_LINE = 1 << 20
@@ -87,6 +92,8 @@ class Reader:
     def __init__(self, lines: Iterable[bytes]) -> None:
         self._lines = enumerate(lines, start=1)
         self.secrets: dict[int, bytes] = {}
+        self.shares: dict[int, HeldShare] = {}
+        """Secret shares of entropy by the seq of their commitment."""
         self.count = 0
         self.last_hash = GENESIS_HASH
         self.header = self._header()
@@ -121,7 +128,10 @@ class Reader:
             if "secret" in item:
                 self._secret(number, item["secret"])
                 continue
-            if self.secrets:
+            if "share" in item:
+                self._share(number, item["share"])
+                continue
+            if self.secrets or self.shares:
                 raise InvalidInputError(f"line {number}: an event after the secret seeds")
             event = self._event(number, item)
             self.count += 1
@@ -136,6 +146,22 @@ class Reader:
         if type(epoch) is not int or not 0 <= epoch < MAX_SECRETS or len(self.secrets) >= MAX_SECRETS:
             raise InvalidInputError(f"line {number}: a malformed secret")
         self.secrets[epoch] = seed
+
+    def _share(self, number: int, share: Any) -> None:
+        try:
+            held = HeldShare(share["epoch"], share["seq"], share["account"], share["share"])
+        except (KeyError, TypeError):
+            raise InvalidInputError(f"line {number}: a malformed share of entropy") from None
+        ok = (
+            type(held.epoch) is int
+            and type(held.seq) is int
+            and isinstance(held.account, str)
+            and isinstance(held.share, str)
+            and len(self.shares) < MAX_SECRETS
+        )
+        if not ok:
+            raise InvalidInputError(f"line {number}: a malformed share of entropy")
+        self.shares[held.seq] = held
 
     def _event(self, number: int, item: dict[str, Any]) -> RecordedEvent:
         try:
@@ -218,5 +244,17 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes]) -> ImportSink:
             if committed is None or committed[2] != seed_commitment(seed):
                 raise InvalidInputError(f"the secret seed of epoch {epoch} does not match the campaign's commitment")
             ledger.vault.keep_in(sink.connection, campaign_id, epoch, seed)
+        by_seq = {seq: (epoch, by, c) for epoch, rows in report.shares.items() for seq, by, c in rows}
+        for seq, held in sorted(reader.shares.items()):
+            found = by_seq.get(seq)
+            if found != (held.epoch, held.account, share_commitment(held.share)):
+                raise InvalidInputError(f"the secret share of entropy of #{seq} does not match its commitment")
+            ledger.vault.keep_share_in(sink.connection, campaign_id, held)
+        for seq, (epoch, by, _) in sorted(by_seq.items()):
+            if epoch in reader.secrets and seq not in reader.shares:
+                raise InvalidInputError(
+                    f"the file holds the seed of epoch {epoch} but not the share of entropy {by} committed at #{seq}: "
+                    "the epoch's dice could not be derived (a damaged export)"
+                )
         write(None)  # the last page, inside the transaction
     return sink

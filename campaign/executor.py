@@ -11,20 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.logging import get_logger
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
-from campaign.rulesets.common import RollDice, did_you_mean, named
-from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, seed_commitment
-from events.dice.ask import Ask, AskedDice
+from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, dice_key, seed_commitment, share_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
-from events.families.campaign import CampaignCreated
-from events.families.dice import DiceRolled, DiceSetAside, SeedCommitted, SeedRevealed
-from events.families.timeline import CommandIssued
 from events.limits import check_command_id, check_text
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
@@ -32,6 +27,12 @@ from events.vault import SeedVault
 from projections.campaign_state import CampaignStates, FoldingCampaignStates
 from projections.campaigns import CampaignDirectory
 from projections.state.campaigns import CampaignInfo
+
+# What only a command that appends uses is imported where it is used: a command that reads (``status``)
+# loads none of it (issue 13).
+if TYPE_CHECKING:
+    from events.dice.ask import Ask, AskedDice
+    from events.families.dice import DiceRolled
 
 log = get_logger(__name__)
 
@@ -98,6 +99,21 @@ def _already_recorded(
     return AppendResult(seen, duplicate=True)
 
 
+MAX_SHARE = 200
+"""The longest share of entropy, in characters (a drawn one is 64 hexadecimal digits)."""
+
+
+def check_share(share: str) -> str:
+    """A share of entropy as given, or :class:`InvalidInputError` in words: text of 1–200 characters, no control
+    characters (NUL included), valid UTF-8. Kept exactly as typed: its SHA-256 is its commitment."""
+    check_text(share, "a share of entropy", MAX_SHARE)
+    if not share.strip():
+        raise InvalidInputError("a share of entropy must not be empty: type some text, or leave it out to draw one")
+    if any(char in "\t\n\r" for char in share):
+        raise InvalidInputError("a share of entropy is one line: no tabs or line breaks")
+    return share
+
+
 class Ledger:
     def __init__(
         self,
@@ -125,6 +141,8 @@ class Ledger:
     def create_campaign(
         self, name: str, ruleset: str, *, seed: bytes | None = None, command_id: str | None = None
     ) -> AppendResult:
+        from events.families.campaign import CampaignCreated
+
         info = find_ruleset(ruleset)
         if not NAME_PATTERN.match(name or ""):
             raise InvalidInputError(
@@ -162,6 +180,8 @@ class Ledger:
             raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
         found = self.directory.find(campaign) or self.directory.get(campaign)
         if found is None:
+            from campaign.rulesets.common import did_you_mean, named
+
             every = self.directory.all()
             found = named(every, campaign, lambda c: c.name)
             if found is None:
@@ -187,6 +207,8 @@ class Ledger:
         (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
         decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
         """
+        from events.families.timeline import CommandIssued
+
         if command_id is not None:
             check_command_id(command_id)
         inputs = command.inputs()
@@ -203,13 +225,15 @@ class Ledger:
         if replay is not None:
             dice = replay.dice
         elif isinstance(table, AskEntry):
+            from events.dice.ask import AskedDice  # --dice ask only
+
             dice = AskedDice(table.ask, self.actor, info.next_roll_index, self.on_table(info))
         elif table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
-            seed = self.vault.seed(info.campaign_id, info.seed_epoch)
+            key = self.dice_key(info)
             offered = self.on_table(info)
-            dice = SeededDice(info.dice_id or info.campaign_id, seed, info.seed_epoch, info.next_roll_index, offered)
+            dice = SeededDice(info.dice_id or info.campaign_id, key, info.seed_epoch, info.next_roll_index, offered)
         decided = list(command.decide(Situation(state, tables, dice, ids, self.actor)))
         if isinstance(dice, TableDice):
             dice.finish()
@@ -235,6 +259,8 @@ class Ledger:
 
     def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
         """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""
+        from events.families.dice import DiceRolled
+
         held: list[DiceRolled] = []
         for seq in info.on_table:
             for event in self.store.read(info.campaign_id, after_seq=seq - 1, upto_seq=seq):
@@ -245,6 +271,8 @@ class Ledger:
 
     def reroll(self, info: CampaignInfo, reason: str, command_id: str | None = None) -> AppendResult:
         """Take the next die off the table, explicitly and on the record: the next command rolls new dice."""
+        from events.families.dice import DiceSetAside
+
         if not check_text(reason, "a reroll's reason").strip():
             raise InvalidInputError("a reroll needs a reason (--reason), recorded with it for everyone to see")
         if not info.on_table_index:
@@ -268,24 +296,105 @@ class Ledger:
         table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
     ) -> AppendResult:
+        from campaign.rulesets.common import RollDice
+
         return self.execute(
             info, RollDice.build(notation=notation, purpose=purpose), table=table, command_id=command_id
         )
 
+    def dice_key(self, info: CampaignInfo) -> bytes:
+        """The key the current epoch's seeded dice are derived with: its seed, mixed with the group's shares."""
+        seed = self.vault.seed(info.campaign_id, info.seed_epoch)
+        if not info.epoch_shares:
+            return seed
+        return dice_key(seed, info.dice_id or info.campaign_id, info.seed_epoch, self._held_shares(info))
+
+    def _held_shares(self, info: CampaignInfo) -> list[str]:
+        held = self.vault.shares(info.campaign_id, info.seed_epoch)
+        if len(held) != info.epoch_shares:
+            raise NotFoundError(
+                f"the log commits {info.epoch_shares} share(s) of entropy to the seed of epoch {info.seed_epoch}, "
+                f"but this database holds {len(held)}: its dice cannot be derived here"
+            )
+        return [h.share for h in held]
+
+    def epoch_shares(self, info: CampaignInfo, epoch: int | None = None) -> list[RecordedEvent]:
+        """The ``dice.share_committed`` events of the current seed epoch (or of ``epoch``), in commit order."""
+        wanted = info.seed_epoch if epoch is None else epoch
+        found = self.store.read_types(info.campaign_id, ["dice.share_committed"])
+        return [e for e in found if e.payload["epoch"] == wanted]
+
+    def commit_share(self, info: CampaignInfo, share: str) -> AppendResult:
+        """Mix a share of entropy into the current seed: one ``dice.share_committed`` event holding its SHA-256,
+        and the share kept apart from the log (in the same transaction) until ``reveal`` publishes it with the
+        seed. One share per person per epoch, and only before the epoch's first seeded roll: the shares make
+        the key of every roll of the epoch, so a later one would change dice already rolled."""
+        check_share(share)
+        epoch = info.seed_epoch
+        mine = next((e for e in self.epoch_shares(info) if e.payload["by"] == self.actor), None)
+        if mine is not None:
+            raise InvalidInputError(
+                f"{self.actor} already committed a share of entropy for epoch {epoch} (#{mine.seq}): one share "
+                "per person per epoch; the next epoch opens at `campaign reveal`"
+            )
+        rolled = self.first_seeded_roll(info)
+        if rolled is not None:
+            raise InvalidInputError(
+                f"roll #{rolled.payload['roll_index']} (#{rolled.seq}) already used the seed of epoch {epoch}: "
+                "shares close at an epoch's first seeded roll (they make the key of all its dice); commit yours "
+                "for the next epoch, after `campaign reveal`"
+            )
+        from events.families.dice import ShareCommitted
+
+        commitment = self.vault.stage_share(share)
+        event = ShareCommitted(epoch=epoch, commitment=commitment, by=self.actor)
+        return self._append(info.campaign_id, info.last_seq, [event], "entropy commit", None)
+
+    def first_seeded_roll(self, info: CampaignInfo) -> RecordedEvent | None:
+        """The first roll derived from the current seed, if any (after its commitment: rolls before it used
+        earlier seeds)."""
+        commits = self.store.read_types(
+            info.campaign_id, ["campaign.created", "dice.seed_committed"], limit=1, last=True
+        )
+        after = commits[0].seq if commits else 0
+        while page := self.store.read_types(info.campaign_id, ["dice.rolled"], after_seq=after, limit=64):
+            for event in page:  # by pages: most rolls are seeded, so the first page nearly always answers
+                p = event.payload
+                if p["source"] == "seeded" and p.get("seed_epoch") == info.seed_epoch:
+                    return event
+            after = page[-1].seq
+        return None
+
     def reveal(self, info: CampaignInfo, *, command_id: str | None = None) -> AppendResult:
-        """Publish the current seed and commit to a fresh one: past rolls become checkable, future ones not."""
+        """Publish the current seed (with the shares of entropy mixed into it) and commit to a fresh one: past
+        rolls become checkable, future ones not."""
+        from events.families.dice import SeedCommitted, SeedRevealed
+
         seed = self.vault.seed(info.campaign_id, info.seed_epoch)
         if seed_commitment(seed) != info.seed_commitment:
             raise NotFoundError("the seed held here does not match the campaign's commitment")
+        shares = self._held_shares(info) if info.epoch_shares else []
+        if shares:
+            committed = [e.payload["commitment"] for e in self.epoch_shares(info)]
+            wrong = [i for i, (s, c) in enumerate(zip(shares, committed, strict=False)) if share_commitment(s) != c]
+            if wrong or len(committed) != len(shares):
+                raise NotFoundError(
+                    f"a share of entropy held here for epoch {info.seed_epoch} does not match its commitment in "
+                    "the log: it was replaced (`campaign verify` names it)"
+                )
         next_seed = self._new_seed()
         events = [
-            SeedRevealed(epoch=info.seed_epoch, seed=seed.hex()),
+            SeedRevealed(epoch=info.seed_epoch, seed=seed.hex(), shares=tuple(shares)),
             SeedCommitted(epoch=info.seed_epoch + 1, commitment=self.vault.stage(next_seed)),
         ]
         return self._append(info.campaign_id, info.last_seq, events, "reveal", command_id)
 
     def fresh_seed(self) -> bytes:
         return self._new_seed()
+
+    def draw_share(self) -> str:
+        """A share of entropy drawn from the operating system for someone who gave none: 64 hex digits."""
+        return self._new_seed().hex()
 
     def now(self) -> str:
         """Informational wall-clock time for metadata (never read by rules)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import events.families  # noqa: F401  (registers every event type: a ``--type`` prefix is matched against them)
 from campaign.describe import unit_names
 from events.envelope import RecordedEvent
 from events.registry import registry
@@ -31,7 +30,8 @@ class LogPage:
 
 
 def matching_types(prefix: str) -> list[str]:
-    """Every registered event type that starts with ``prefix`` (``dice.`` → ``dice.rolled``, …)."""
+    """Every event type that starts with ``prefix`` (``dice.`` → ``dice.rolled``, …): ``names()`` imports every
+    family first."""
     return [name for name in registry.names() if name.startswith(prefix)]
 
 

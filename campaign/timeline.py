@@ -121,6 +121,11 @@ class Timeline:
             (e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None
         )
         if last is None:
+            if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
+                raise InvalidInputError(
+                    "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
+                    "shares or memberships were recorded, and those are never taken back"
+                )
             raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
         key = last.meta.get("command_id")
         start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
@@ -278,6 +283,9 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
             with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
                 ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
     ledger.vault.stage(seed)
+    for held in ledger.vault.shares(parent.campaign_id):  # the shares of entropy of those seeds, likewise
+        if held.seq <= at_seq and held.epoch in revealed:
+            ledger.vault.stage_share(held.share)
     with store.import_session(branch_id) as sink:
         head, parent_hash = EMPTY_HEAD, ""
         # One event past SEQ tells whether SEQ ends its command.

@@ -4,23 +4,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from campaign.branch_dice import Origins, branch_point, may_be_branch
 from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
-from campaign.executor import Ledger
-from campaign.replay import CommandGroup, Sandbox, command_groups, command_of, redecide, roll_seq
-from campaign.rulesets.common import same_name
-from campaign.timeline import Change, Timeline
-from events.dice.derive import derive_faces
-from events.envelope import RecordedEvent, compute_hash
-from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.registry import registry
+from events.envelope import RecordedEvent
+from events.errors import CampaignError, InvalidInputError, NotFoundError, VerificationError
 from events.timeline import effective, retracted, retracted_among
-from events.verify import Finding, VerifyReport, verify_events
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (issue 13)
+    from campaign.executor import Ledger
+    from campaign.replay import CommandGroup
+    from campaign.timeline import Change
+    from events.verify import VerifyReport
 
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
@@ -87,6 +85,8 @@ def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -
 
 def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
     """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
+    from campaign.rulesets.common import same_name
+
     names = unit_names(events)
     gone = retracted(events)
     chosen = events if show_all else effective(events)
@@ -152,6 +152,11 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     the campaign before it from the nearest snapshot; the chain re-hashed over the events just before it."""
     if seq is None and roll is None:
         raise InvalidInputError("name what to audit: an event's seq, or a roll's number")
+    from campaign.branch_dice import Origins, branch_point, may_be_branch
+    from campaign.replay import command_of, roll_seq
+    from events.dice.derive import derive_faces, dice_key
+    from events.envelope import compute_hash
+
     store, cid = ledger.store, info.campaign_id
     if roll is not None:
         found = roll_seq(store, cid, roll, info.last_seq)
@@ -170,9 +175,15 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     names = unit_names(store.read_types(cid, ["roster.unit_mustered", "battle.started"], upto_seq=seq))
     window = list(store.read(cid, after_seq=max(0, seq - AUDIT_CHAIN_WINDOW), upto_seq=seq))
     broken = next((e for e in window if compute_hash(e) != e.hash), None)
-    revealed = {
-        e.payload["epoch"]: bytes.fromhex(e.payload["seed"]) for e in store.read_types(cid, ["dice.seed_revealed"])
+    dice_id = info.dice_id or info.campaign_id
+    reveals = store.read_types(cid, ["dice.seed_revealed"])
+    revealed = {  # each revealed epoch's key: its seed, mixed with its shares of entropy if it had any
+        e.payload["epoch"]: dice_key(
+            bytes.fromhex(e.payload["seed"]), dice_id, e.payload["epoch"], e.payload.get("shares", [])
+        )
+        for e in reveals
     }
+    mixed = {e.payload["epoch"]: len(e.payload.get("shares", [])) for e in reveals}
     dice_checks = []
     for d in (e for e in group.events if e.type == "dice.rolled"):
         p = d.payload
@@ -183,14 +194,13 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
                 {"roll": p["roll_index"], "check": f"the dice of roll #{p['offered_from']}, left on the table"}
             )
         elif p["seed_epoch"] in revealed:
-            again = derive_faces(
-                revealed[p["seed_epoch"]], info.dice_id or info.campaign_id, p["roll_index"], p["count"], p["sides"]
-            )
+            again = derive_faces(revealed[p["seed_epoch"]], dice_id, p["roll_index"], p["count"], p["sides"])
             dice_checks.append(
                 {
                     "roll": p["roll_index"],
                     "check": "re-derived from the revealed seed: "
-                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}"),
+                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}")
+                    + (f" (mixed with its {n} share(s) of entropy)" if (n := mixed[p["seed_epoch"]]) else ""),
                 }
             )
         else:
@@ -242,6 +252,8 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
 
 def _rule_check(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> str:
     """The command's rule re-run on its recorded inputs and dice, from the campaign as it stood before it."""
+    from campaign.replay import Sandbox, command_groups, redecide
+
     if group.issued is None or not group.outcomes:
         return "no rule applied"
     try:
@@ -261,15 +273,71 @@ def verify(
     """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
     different outcome is drift (a finding), unless the command was recorded under an older version of the
     rules (returned apart: expected after a rules change, not a sign the log was altered)."""
+    from events.registry import registry
+    from events.verify import verify_events
 
     report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry, on_event=on_event)
+    check_held(ledger, info.campaign_id, report)
     return report, rule_drift(ledger, info, report) if rules else []
+
+
+def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dict[str, Any]:
+    """The shares of entropy committed for a seed epoch (the current one by default): who gave each and its
+    commitment; the shares themselves only once the epoch's seed is revealed with them. Whether the epoch still
+    takes shares: until its first seeded roll."""
+    current = info.seed_epoch
+    wanted = current if epoch is None else epoch
+    if not 0 <= wanted <= current:
+        raise NotFoundError(f"no seed epoch {wanted} in {info.name}: its epochs are 0–{current}")
+    committed = ledger.epoch_shares(info, wanted)
+    reveal = next(
+        (e for e in ledger.store.read_types(info.campaign_id, ["dice.seed_revealed"]) if e.payload["epoch"] == wanted),
+        None,
+    )
+    published = list(reveal.payload.get("shares", [])) if reveal is not None else []
+    first = ledger.first_seeded_roll(info) if wanted == current else None
+    return {
+        "campaign": info.name,
+        "epoch": wanted,
+        "current": wanted == current,
+        "revealed": reveal is not None,
+        "open": wanted == current and first is None,
+        "closed_by_roll": None if first is None else {"roll": first.payload["roll_index"], "seq": first.seq},
+        "shares": [
+            {
+                "seq": e.seq,
+                "by": e.payload["by"],
+                "commitment": e.payload["commitment"],
+                **({"share": published[i]} if i < len(published) else {}),
+            }
+            for i, e in enumerate(committed)
+        ],
+    }
+
+
+def check_held(ledger: Ledger, campaign_id: str, report: VerifyReport) -> None:
+    """The seeds and shares of entropy this database holds apart from the log, each against its commitment in
+    the log (what the CLI's and the server's ``verify`` add to the log's own checks; nothing secret is shown)."""
+    from events.verify import check_held_seeds, check_held_shares
+
+    def seed(epoch: int) -> bytes | None:
+        try:
+            return ledger.vault.seed(campaign_id, epoch)
+        except NotFoundError:
+            return None
+        except VerificationError:
+            return b""  # not even hexadecimal: it cannot match its commitment
+
+    check_held_seeds(report, seed)
+    check_held_shares(report, lambda: [(h.epoch, h.seq, h.share) for h in ledger.vault.shares(campaign_id)])
 
 
 def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list[Change]:
     """Every rule re-run on its recorded inputs and dice, when ``report`` found nothing else: a different outcome
     is drift, added to ``report`` as a finding, unless the command was recorded under an older version of the
     rules; those differences are returned apart (expected after a rules change, not a sign of an altered log)."""
+    from campaign.timeline import Timeline
+    from events.verify import Finding
 
     editions: list[Change] = []
     if not report.ok:

@@ -1,9 +1,9 @@
 """The log: envelope, event types, store, hash chain and dice.
 
-Importing :mod:`events` registers every event family with :data:`events.registry.registry`.
+An event family registers its types with :data:`events.registry.registry` when it is imported: the registry
+imports one when a type of it is first asked for.
 """
 
-from events import families
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import (
     CampaignError,
@@ -32,6 +32,5 @@ __all__ = [
     "NotFoundError",
     "RecordedEvent",
     "VerificationError",
-    "families",
     "registry",
 ]

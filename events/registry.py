@@ -7,7 +7,8 @@ class can be renamed or moved without breaking old logs. Old versions are read t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -36,12 +37,40 @@ E = TypeVar("E", bound=type[Event])
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-class EventRegistry:
-    """Maps stable names to event classes and holds the upcasters between schema versions."""
+FAMILIES: Mapping[str, tuple[str, ...]] = {
+    "battle": ("battle", "career"),
+    "calendar": ("calendar",),
+    "campaign": ("campaign",),
+    "career": ("career",),
+    "dice": ("dice",),
+    "economy": ("economy",),
+    "membership": ("membership",),
+    "morale": ("morale", "economy"),
+    "roster": ("roster", "economy"),
+    "rules": ("rules",),
+    "timeline": ("timeline",),
+}
+"""The modules of :mod:`events.families` declaring the event types whose names start ``PREFIX.`` (a test checks
+it against every type). :data:`registry` imports a family when one of its types is first asked for: a command
+meets a few of the hundred types, and declaring them all cost every command's start-up (issue 13)."""
 
-    def __init__(self) -> None:
+
+class EventRegistry:
+    """Maps stable names to event classes and holds the upcasters between schema versions. With ``families``
+    (an event name's prefix → the modules of :mod:`events.families` that declare such types), the family of
+    a type not registered yet is imported, and so registers, when the type is first asked for."""
+
+    def __init__(self, families: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self._types: dict[str, type[Event]] = {}
         self._upcasters: dict[tuple[str, int], Upcaster] = {}
+        self._families = dict(families or {})
+
+    def _load(self, prefixes: Collection[str]) -> None:
+        # Imported every time asked (a dictionary lookup once imported), never marked done before: a thread that
+        # meets a family another thread is importing waits for Python's import lock, then finds its types.
+        for prefix in prefixes:
+            for module in self._families.get(prefix, ()):
+                importlib.import_module(f"events.families.{module}")
 
     def register(self, cls: E) -> E:
         name = getattr(cls, "event_name", None)
@@ -65,9 +94,14 @@ class EventRegistry:
         return decorate
 
     def names(self) -> list[str]:
+        self._load(list(self._families))
         return sorted(self._types)
 
     def cls_for(self, name: str) -> type[Event]:
+        try:
+            return self._types[name]
+        except KeyError:
+            self._load([name.partition(".")[0]])
         try:
             return self._types[name]
         except KeyError:
@@ -115,5 +149,6 @@ class EventRegistry:
             raise EventSchemaError(f"{name} v{version} payload does not match its schema: {exc}") from None
 
 
-registry = EventRegistry()
-"""The registry of every event type the program knows. Families register into it at import."""
+registry = EventRegistry(FAMILIES)
+"""The registry of every event type the program knows. Families register into it at import, each imported when
+one of its types is first asked for (:data:`FAMILIES`)."""

@@ -20,6 +20,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
@@ -74,3 +75,18 @@ campaign_secrets = Table(
     PrimaryKeyConstraint("campaign_id", "epoch"),
 )
 """Dice seeds live apart from the log: the log holds only their commitments until they are revealed."""
+
+dice_shares = Table(
+    "dice_shares",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("account", String(100), nullable=False),
+    Column("share", Text, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "epoch", "seq"),
+    UniqueConstraint("campaign_id", "epoch", "account"),
+)
+"""The shares of entropy a group mixes into each seed (``campaign entropy commit``), kept apart from the log like
+the seeds: the log holds only their commitments (``dice.share_committed``, whose seq is ``seq``) until the
+seed is revealed with them."""

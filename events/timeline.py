@@ -21,13 +21,14 @@ NEVER_RETRACTED = frozenset(
         "dice.set_aside",
         "dice.seed_revealed",
         "dice.seed_committed",
+        "dice.share_committed",
         "membership.granted",
         "membership.removed",
     }
 )
 """What no rewind can undo: the dice that were rolled (and set aside by a reroll), the seeds that were revealed
-or committed to, and who was given which role (not part of the story being rewound; changed only by another
-membership event)."""
+or committed to (and the shares of entropy mixed into them), and who was given which role (not part of the
+story being rewound; changed only by another membership event)."""
 
 REWOUND = "timeline.rewound"
 

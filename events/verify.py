@@ -5,6 +5,11 @@ Dice checks: faces within the die, totals that add up, roll indexes that follow 
 revealed, each seeded roll re-derived from it. Rolls whose seed is still secret are counted as pending,
 not passed; the seeds held in the database are checked against their commitments (:func:`check_held_seeds`).
 
+Shares of entropy (``dice.share_committed``): each must follow its seed's commitment, come before the epoch's
+first seeded roll and before its reveal, be the only one of its giver in the epoch, and be given by the actor
+who entered it. The reveal must publish exactly the committed shares, in commit order, each matching its
+SHA-256; the epoch's rolls are then re-derived from the seed and the shares (``events.dice.derive.dice_key``).
+
 Anchors: a log whose chain was recomputed after an edit is consistent with itself, so only a hash kept
 outside the database shows it: ``expect_head`` (the head must be exactly this hash) and ``checkpoint``
 (a ``(seq, hash)`` published earlier: the log must still hold that event with that hash).
@@ -26,12 +31,12 @@ import orjson
 from pydantic import ValidationError
 
 from events.canonical import dumps_trusted
-from events.dice.derive import derive_faces, seed_commitment
+from events.dice.derive import derive_faces, dice_key, seed_commitment, share_commitment
 from events.dice.notation import DiceSpec, parse
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, CorruptEventError, EventSchemaError
 from events.families.campaign import CampaignCreated
-from events.families.dice import DiceRolled
+from events.families.dice import DiceRolled, SeedRevealed, ShareCommitted
 from events.families.rules import RuleApplied
 from events.registry import Event, EventRegistry
 
@@ -64,6 +69,8 @@ class VerifyReport:
     commitments: dict[int, tuple[int, str, str]] = field(default_factory=dict, repr=False)
     """Seed epoch → (seq, event type, commitment) of the event that committed to it."""
     revealed_epochs: set[int] = field(default_factory=set, repr=False)
+    shares: dict[int, list[tuple[int, str, str]]] = field(default_factory=dict, repr=False)
+    """Seed epoch → the shares of entropy committed for it, in order: (seq, who gave it, commitment)."""
     held_unrevealed: list[int] = field(default_factory=list)
     """Epochs whose secret seed this database holds: its holder can compute their coming rolls."""
 
@@ -156,6 +163,8 @@ def verify_events(
     report = VerifyReport(campaign_id)
     expected_seq, prev_hash = 1, GENESIS_HASH
     revealed: dict[int, bytes] = {}
+    first_seeded: dict[int, tuple[int, int]] = {}
+    """Seed epoch → (roll index, seq) of its first seeded roll: shares for it must come before."""
     last_roll_index = -1
     dice_of = array("q")
     """Each roll index's dice in a 64-bit digest (count, sides, modifier, faces): what a die offered again must
@@ -240,10 +249,10 @@ def verify_events(
                 )
         elif event.type == "dice.seed_committed":
             report.commitments[event.payload["epoch"]] = (event.seq, event.type, event.payload["commitment"])
-        elif event.type == "dice.seed_revealed":
-            epoch = event.payload["epoch"]
+        elif isinstance(typed, SeedRevealed):
+            epoch = typed.epoch
             try:
-                seed = bytes.fromhex(event.payload["seed"])
+                seed = bytes.fromhex(typed.seed)
             except ValueError:
                 fail(event, "dice", "revealed seed is not hexadecimal")
                 continue
@@ -251,9 +260,19 @@ def verify_events(
             if committed is None or committed[2] != seed_commitment(seed):
                 fail(event, "dice", f"revealed seed of epoch {epoch} does not match the commitment made for it")
                 continue
+            problems = _revealed_shares(epoch, typed.shares, report.shares.get(epoch, []))
+            for wrong in problems:
+                fail(event, "share", wrong)
             revealed[epoch] = seed
             report.revealed_epochs.add(epoch)
-            rederive(epoch, seed)
+            if not problems:  # forged or missing shares: the epoch's dice are not re-derived (still pending)
+                rederive(epoch, dice_key(seed, dice_id, epoch, typed.shares))
+        elif isinstance(typed, ShareCommitted):
+            misplaced = _share_problem(typed, event, report, revealed, first_seeded)
+            if misplaced:
+                fail(event, "share", misplaced)
+                continue
+            report.shares.setdefault(typed.epoch, []).append((event.seq, typed.by, typed.commitment))
         elif isinstance(typed, RuleApplied):
             for index in typed.dice:
                 unconsumed.pop(index, None)
@@ -291,6 +310,7 @@ def verify_events(
             else:
                 roll = (event.seq, typed.roll_index, typed.count, typed.sides, tuple(typed.faces))
                 pending.setdefault(typed.seed_epoch or 0, []).append(roll)
+                first_seeded.setdefault(typed.seed_epoch or 0, (typed.roll_index, event.seq))
 
     report.rolls_pending = sum(len(rolls) for rolls in pending.values())
     for index, seq in sorted(unconsumed.items()):
@@ -300,6 +320,50 @@ def verify_events(
     report.flags.sort(key=lambda f: f.seq)
     _check_anchors(report, checkpoint, anchored, expect_head, seen_hashes)
     return report
+
+
+def _share_problem(
+    share: ShareCommitted,
+    event: RecordedEvent,
+    report: VerifyReport,
+    revealed: dict[int, bytes],
+    first_seeded: dict[int, tuple[int, int]],
+) -> str | None:
+    """What is wrong with a share's commitment where it stands in the log, or None."""
+    epoch = share.epoch
+    if epoch not in report.commitments:
+        return f"a share of entropy for epoch {epoch} committed before its seed's commitment (early)"
+    if epoch in revealed:
+        return f"a share of entropy for epoch {epoch} committed after its seed was revealed"
+    earlier = next((seq for seq, by, _ in report.shares.get(epoch, []) if by == share.by), None)
+    if earlier is not None:
+        return f"a second share of entropy from {share.by} for epoch {epoch} (the first is #{earlier}): one per person"
+    if epoch in first_seeded:
+        index, seq = first_seeded[epoch]
+        return (
+            f"a share of entropy for epoch {epoch} committed after roll {index} (#{seq}) had used its seed (late): "
+            "the shares make the key of every roll of the epoch"
+        )
+    actor = event.meta.get("actor")
+    if actor != share.by:
+        return f"a share of entropy in the name of {share.by} entered by {actor}"
+    return None
+
+
+def _revealed_shares(epoch: int, shares: tuple[str, ...], committed: list[tuple[int, str, str]]) -> list[str]:
+    """What is wrong with the shares a reveal publishes, against those committed for its epoch (in order)."""
+    problems = []
+    for i, (seq, by, commitment) in enumerate(committed):
+        if i >= len(shares):
+            problems.append(f"the share of entropy {by} committed at #{seq} (epoch {epoch}) was not revealed (missing)")
+        elif share_commitment(shares[i]) != commitment:
+            problems.append(
+                f"the share of entropy revealed as {by}'s (committed at #{seq}, epoch {epoch}) does not match its "
+                "commitment (forged)"
+            )
+    for extra in shares[len(committed) :]:
+        problems.append(f"a share of entropy revealed for epoch {epoch} that was never committed ({extra[:20]!r})")
+    return problems
 
 
 class _Hashes:
@@ -438,6 +502,38 @@ def check_held_seeds(report: VerifyReport, held: Callable[[int], bytes | None]) 
             )
         elif epoch not in report.revealed_epochs:
             report.held_unrevealed.append(epoch)
+
+
+def check_held_shares(report: VerifyReport, held: Callable[[], list[tuple[int, int, str]]]) -> None:
+    """Check the shares of entropy this database holds against their commitments in the log.
+
+    ``held()`` is every share held for the campaign as (epoch, seq of its commitment, share). An epoch whose seed
+    is held must hold all its shares (its dice cannot be derived without them); a held share must match the
+    commitment at its seq; a share matching no commitment was added."""
+    committed = {seq: (epoch, by, commitment) for epoch, rows in report.shares.items() for seq, by, commitment in rows}
+    kept: dict[int, str] = {}
+    for epoch, seq, share in held():
+        kept[seq] = share
+        found = committed.get(seq)
+        if found is None or found[0] != epoch:
+            report.findings.append(
+                Finding(seq, "dice.share_committed", "stored share",
+                        f"a share of entropy held for epoch {epoch} at #{seq} matches no commitment in the log")
+            )  # fmt: skip
+        elif share_commitment(share) != found[2]:
+            report.findings.append(
+                Finding(seq, "dice.share_committed", "stored share",
+                        f"the share of entropy held for {found[1]}'s commitment at #{seq} (epoch {epoch}) does "
+                        "not match it: it was replaced")
+            )  # fmt: skip
+    seeds_held = set(report.held_unrevealed)
+    for seq, (epoch, by, _) in sorted(committed.items()):
+        if seq not in kept and epoch in seeds_held:
+            report.findings.append(
+                Finding(seq, "dice.share_committed", "stored share",
+                        f"the share of entropy {by} committed at #{seq} (epoch {epoch}) is not held in this "
+                        "database, though its seed is: it was deleted, and the epoch's dice cannot be derived")
+            )  # fmt: skip
 
 
 def first_damaged(events: Iterable[RecordedEvent], registry: EventRegistry) -> CorruptEventError | None:

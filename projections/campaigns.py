@@ -37,6 +37,7 @@ def _to_row(info: CampaignInfo) -> dict[str, Any]:
         "on_table": orjson.dumps(
             [list(pair) for pair in zip(info.on_table, info.on_table_index, strict=True)]
         ).decode(),
+        "epoch_shares": info.epoch_shares,
     }
 
 

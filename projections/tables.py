@@ -21,6 +21,7 @@ campaigns = Table(
     Column("head_hash", String(64), nullable=False),
     Column("dice_id", String(64), nullable=False, server_default=""),
     Column("on_table", Text, nullable=False, server_default="[]"),
+    Column("epoch_shares", Integer, nullable=False, server_default="0"),
 )
 
 projection_checkpoints = Table(

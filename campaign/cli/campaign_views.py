@@ -14,7 +14,6 @@ from campaign.cli.common import open_app, resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.describe import count, describe, explained_by, unit_names, value, words
-from campaign.rulesets.common import did_you_mean, named
 from events.errors import InvalidInputError
 from events.timeline import effective
 from projections.campaign_state import rebuild as rebuild_projections
@@ -117,6 +116,8 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """One unit's record across all its battles."""
+        from campaign.rulesets.common import did_you_mean, named
+
         info, s = summary(campaign, at)
         found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
         if found is None:
@@ -190,6 +191,8 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
+        from campaign.rulesets.common import did_you_mean, named
+
         info, s = summary(campaign, at)
         found = named(s.careers, pc, lambda c: c["pc"])
         if found is None and not s.careers:

@@ -6,7 +6,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -18,12 +18,14 @@ from campaign.executor import AskEntry, Ledger, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
-from events.dice.ask import CountingDice, DieRequest, Needed, tally
 from events.errors import InvalidInputError
 from events.limits import check_name, check_utf8
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:  # --dice ask and --dice count only
+    from events.dice.ask import DieRequest, Needed
 
 C = TypeVar("C", bound=Command[Any, Any])
 S = TypeVar("S")
@@ -169,6 +171,8 @@ def recording(build: Build, *, rolls: bool = False) -> Callable[..., None]:
 def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bool) -> None:
     """``--dice count``: the command's decision run on stand-in dice (every die at its lowest face, then at its
     highest), appending nothing, to tell which dice to roll before anyone rolls them."""
+    from events.dice.ask import CountingDice, tally
+
     ledger = open_app().ledger
     runs: list[list[Needed]] = []
     for face in ("low", "high") if command.rolls else ():

@@ -52,6 +52,11 @@ COMMANDS = {
         "register",
         "Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret.",
     ),
+    "entropy": (
+        "campaign.cli.entropy_cli",
+        "entropy",
+        "Shares of entropy the group mixes into the dice seed, so that no single party chose it.",
+    ),
     "verify": (
         "campaign.cli.verify_cli",
         "register",

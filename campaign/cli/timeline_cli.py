@@ -219,7 +219,7 @@ def register_exchange(app: typer.Typer) -> None:
             with output.open("wb") as handle:
                 for line in export_lines(ledger, info, with_secrets=with_secrets):
                     handle.write(line + b"\n")
-                    count += not line.startswith(b'{"secret"')
+                    count += not line.startswith((b'{"secret"', b'{"share"'))
         except OSError as exc:
             raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
         if as_json:

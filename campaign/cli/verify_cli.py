@@ -18,9 +18,9 @@ from campaign.cli.output import Output, handles_errors
 from campaign.executor import Ledger
 from campaign.timeline import Change
 from events.canonical import canonical_json
-from events.errors import InvalidInputError, NotFoundError, VerificationError
+from events.errors import InvalidInputError, VerificationError
 from events.registry import registry
-from events.verify import Finding, VerifyReport, check_held_seeds, verify_events
+from events.verify import Finding, VerifyReport, verify_events
 from projections.consistency import compare
 from projections.state.campaigns import CampaignInfo
 
@@ -75,18 +75,6 @@ def signed_checkpoint(checkpoint: Path | None, signer: Path | None) -> str | Non
     return signing.check(data, signing.signature_path(checkpoint), signer, str(checkpoint))
 
 
-def _held(ledger: Ledger, campaign_id: str) -> Any:
-    def held(epoch: int) -> bytes | None:
-        try:
-            return ledger.vault.seed(campaign_id, epoch)
-        except NotFoundError:
-            return None
-        except VerificationError:
-            return b""  # not even hexadecimal: it cannot match its commitment
-
-    return held
-
-
 def verify_one(
     ledger: Ledger,
     info: CampaignInfo,
@@ -110,7 +98,7 @@ def verify_one(
             checkpoint=checkpoint,
             expect_head=expect_head,
         )
-    check_held_seeds(report, _held(ledger, info.campaign_id))
+    views.check_held(ledger, info.campaign_id, report)
     if projections and report.ok:
         for difference in compare(open_app().engine, info.campaign_id, ledger.store.read(info.campaign_id), projectors):
             report.findings.append(Finding(info.last_seq, "projection", "projection", str(difference)))

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from campaign.rulesets.decision import problems
-from events.dice import Dice
 from events.errors import InvalidInputError
 from events.limits import NAME_INPUTS, check_inputs
 from events.registry import Event, JsonValue
@@ -25,6 +23,7 @@ from events.registry import Event, JsonValue
 if TYPE_CHECKING:
     from campaign.rulesets import RulesetInfo
     from campaign.rulesets.tables import Sourced
+    from events.dice import Dice
     from projections.fold import RulesetFold
 
 S = TypeVar("S")
@@ -59,6 +58,15 @@ class Command(BaseModel, Generic[S, T]):
     """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
     older version did not record them, so re-evaluating it does not count their absence as drift."""
 
+    if not TYPE_CHECKING:
+
+        def __class_getitem__(cls, _: Any) -> type[Command[Any, Any]]:
+            """``Command[State, Tables]`` is the class itself at run time: no field is of type S or T, and
+            pydantic's parametrized model would build the schema of the class parametrized at import, on every
+            parametrization (``class Muster(MusterUnit[State, Tables])``), defer_build or not: eight schemas
+            a rule command built for nothing (issue 13). The type checker still reads the parameters."""
+            return cls
+
     @classmethod
     def build(cls, **fields: Any) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
@@ -71,6 +79,8 @@ class Command(BaseModel, Generic[S, T]):
         try:
             return cls(**checked)
         except ValidationError as exc:
+            from campaign.rulesets.decision import problems  # and the rules' event types: not at start-up
+
             raise InvalidInputError(f"{cls.name}: {problems(exc, 'inputs')}") from None
 
     def decide(self, s: Situation[S, T]) -> Sequence[Event]:

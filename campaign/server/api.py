@@ -57,6 +57,15 @@ class Rewind(BaseModel):
     reason: str = Field(default="", max_length=500)
 
 
+class ShareRequest(BaseModel):
+    share: str | None = Field(
+        default=None,
+        description="Your share of entropy: a line of text (1–200 characters). Left out, one is drawn and returned "
+        "once.",
+        max_length=1000,
+    )
+
+
 class Amend(BaseModel):
     seq: int = Field(ge=1, le=MAX_NUMBER)
     set: dict[str, Any]
@@ -283,6 +292,28 @@ def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
 def reveal(m: GM, request: Request) -> dict[str, Any]:
     """Publish the dice seed: every roll made with it becomes checkable."""
     return appended(request, m.info.campaign_id, ledger_of(request, m).reveal(m.info))
+
+
+@router.get("/campaigns/{campaign_id}/entropy", openapi_extra=access("member"))
+def entropy(m: Member, request: Request, epoch: OptionalSeq = None) -> dict[str, Any]:
+    """The shares of entropy committed for the current seed epoch (or ``epoch``) and by whom; each share itself
+    only once its seed is revealed; whether the epoch still takes shares (until its first seeded roll)."""
+    return views.entropy(server(request).app.ledger, m.info, epoch)
+
+
+@router.post("/campaigns/{campaign_id}/entropy", openapi_extra=access("play"))
+def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, Any]:
+    """Commit your share of entropy for the current seed epoch (a player or the GM, one each per epoch, before the
+    epoch's first seeded roll): the log records its SHA-256 until ``reveal`` publishes it with the seed."""
+    ledger = ledger_of(request, m)
+    share = ledger.draw_share() if body.share is None else body.share
+    result = ledger.commit_share(m.info, share)
+    return {
+        **appended(request, m.info.campaign_id, result),
+        "epoch": m.info.seed_epoch,
+        "commitment": result.events[0].payload["commitment"],
+        **({"share": share} if body.share is None else {}),
+    }
 
 
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)

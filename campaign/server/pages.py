@@ -273,6 +273,20 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     return message(request, f"{name}: {len(result.events)} events appended (head #{result.head.seq})", lines=said)
 
 
+@router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
+def entropy_form(request: Request, m: Player, share: Annotated[str, Form(max_length=1000)] = "") -> HTMLResponse:
+    """Commit the caller's share of entropy (an empty field: one is drawn and shown once)."""
+    ledger = ledger_of(request, m)
+    given = share or ledger.draw_share()
+    try:
+        ledger.commit_share(m.info, given)
+    except CampaignError as exc:
+        return refused(request, exc)
+    server(request).live.appended(m.info.campaign_id)
+    lines = [] if share else [f"your share, drawn for you (shown once): {given}"]
+    return message(request, f"share of entropy committed for seed epoch {m.info.seed_epoch}", lines=lines)
+
+
 @router.post("/c/{campaign_id}/invite", openapi_extra=access("gm"))
 def invite_form(
     request: Request,

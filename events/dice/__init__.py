@@ -1,6 +1,6 @@
 """Dice: notation, seeded derivation, and the Dice objects rules roll with."""
 
-from events.dice.derive import DERIVATION, derive_face, derive_faces, seed_commitment
+from events.dice.derive import DERIVATION, derive_face, derive_faces, dice_key, seed_commitment, share_commitment
 from events.dice.dice import Dice, ReplayDice, Roll, SeededDice, TableDice, parse_table_dice
 from events.dice.notation import DiceSpec, die, parse
 
@@ -14,8 +14,10 @@ __all__ = [
     "TableDice",
     "derive_face",
     "derive_faces",
+    "dice_key",
     "die",
     "parse",
     "parse_table_dice",
     "seed_commitment",
+    "share_commitment",
 ]

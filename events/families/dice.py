@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from events.registry import Event, registry
 
@@ -53,6 +55,17 @@ class SeedRevealed(Event):
 
     epoch: int
     seed: str
+    shares: tuple[str, ...] = ()
+    """The shares of entropy committed for the epoch (``dice.share_committed``), in commit order: its dice were
+    derived from the seed and these (``events.dice.derive.dice_key``). Left out of the payload when there are
+    none, so reveals of epochs without shares keep the bytes they always had."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_shares(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("shares"):
+            data.pop("shares", None)
+        return data
 
 
 @registry.register
@@ -63,3 +76,16 @@ class SeedCommitted(Event):
 
     epoch: int
     commitment: str
+
+
+@registry.register
+class ShareCommitted(Event):
+    """A share of entropy for the seed of ``epoch``, given by ``by`` (a player or the GM): only its SHA-256 until
+    the seed is revealed with it. Committed after the seed's commitment and before the epoch's first seeded
+    roll, so that neither whoever drew the seed nor whoever gave a share chose the epoch's dice alone."""
+
+    event_name = "dice.share_committed"
+
+    epoch: int
+    commitment: str
+    by: str

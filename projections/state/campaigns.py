@@ -25,6 +25,9 @@ class CampaignInfo:
     """Seqs of the ``dice.rolled`` events left on the table by retracted commands, offered again in order."""
     on_table_index: tuple[int, ...] = ()
     """Their roll indexes, in the same order (what an offered roll or a set-aside names)."""
+    epoch_shares: int = 0
+    """Shares of entropy committed for the current seed epoch (``dice.share_committed``): its dice are derived
+    from the seed and these (``events.dice.derive.dice_key``)."""
 
 
 def _off_table(info: CampaignInfo, roll_index: int | None) -> CampaignInfo:
@@ -65,7 +68,7 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
         info.seed_epoch,
         info.seed_commitment,
     )
-    on_table, on_table_index = info.on_table, info.on_table_index
+    on_table, on_table_index, shares = info.on_table, info.on_table_index, info.epoch_shares
     if kind == "dice.rolled":
         # max(), not +1: roll indexes only grow, whatever order a replay or import brings them in.
         next_roll_index = max(next_roll_index, p["roll_index"] + 1)
@@ -75,7 +78,9 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
     elif kind == "dice.seed_revealed":
         revealed = (*revealed, p["epoch"])
     elif kind == "dice.seed_committed":
-        epoch, commitment = p["epoch"], p["commitment"]
+        epoch, commitment, shares = p["epoch"], p["commitment"], 0
+    elif kind == "dice.share_committed" and p["epoch"] == epoch:
+        shares += 1
     info = CampaignInfo(
         info.campaign_id,
         info.name,
@@ -90,6 +95,7 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
         info.dice_id,
         on_table,
         on_table_index,
+        shares,
     )
     if kind == "dice.rolled":
         return _off_table(info, p.get("offered_from"))

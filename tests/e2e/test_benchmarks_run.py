@@ -53,6 +53,8 @@ def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> Non
     causes = [c["cause"] for c in result["causes"]]  # type: ignore[attr-defined]
     assert causes[0] == "floor" and causes[-1].startswith("fs rest 1: running it") and len(causes) == 12
     assert result["causes"][0]["vs_floor"] == 1.0  # type: ignore[index]
+    # the least a status costs on the libraries alone (Typer, a query, a pydantic state, a Rich table): above the floor
+    assert result["bound"]["vs_floor"] > 1.0  # type: ignore[index]
 
 
 def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path: Path) -> None:
@@ -74,3 +76,8 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         ]  # fmt: skip
         assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
     assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]
+
+
+def test_the_entropy_benchmark_times_rolls_with_and_without_shares() -> None:
+    result = run(str(BENCH / "entropy_bench.py"), "--rolls", "5", "--rounds", "2")
+    assert result["plain_ms"] > 0 and result["mixed_ms"] > 0 and result["mixed_over_plain"] > 0, result  # type: ignore[operator]

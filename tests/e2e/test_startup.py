@@ -97,6 +97,50 @@ def test_reading_a_campaign_loads_its_fold_and_not_its_command_models(db: str) -
     assert "campaign.rulesets.fighting_spirit.commands" in loaded("--db", db, "fs", "rest", "1")
 
 
+READ_ONLY_UNUSED = (
+    # what only an audit, a verify or an amendment runs (campaign/views.py imports them where they are used)
+    *("campaign.replay", "campaign.timeline", "events.verify"),
+    # the commands' shared models and the rules' decisions: a read builds no command
+    *("campaign.rulesets.common", "campaign.rulesets.decision", "campaign.rulesets.battles"),
+    # the five-grade rules and the event types only they and other commands append
+    *("campaign.rulesets.fighting_spirit.rules", "campaign.rulesets.fighting_spirit.pressure"),
+    *("events.families.battle", "events.families.morale", "events.families.career", "events.families.economy"),
+    *("events.families.calendar", "events.families.campaign", "events.families.timeline", "events.families.roster"),
+    *("events.families.rules", "events.dice.ask", "sqlalchemy.orm"),
+)
+"""What ``status`` has no use for (issue 13): a regression here costs every read its start-up."""
+
+
+def test_status_loads_no_replay_no_verify_no_command_models_and_no_event_type_it_does_not_read(db: str) -> None:
+    modules = loaded("--db", db, "status")
+    assert "campaign.rulesets.fighting_spirit.state" in modules  # it did fold the campaign
+    assert loads_any(modules, *READ_ONLY_UNUSED) == []
+
+
+def test_a_rule_command_loads_the_event_types_it_appends_and_not_the_others(db: str) -> None:
+    modules = loaded("--db", db, "fs", "rest", "1")
+    assert {"events.families.calendar", "events.families.timeline"} <= modules  # days passed, the command
+    assert loads_any(modules, "campaign.replay", "campaign.timeline", "events.verify", "events.families.career") == []
+    assert "events.dice.ask" not in modules  # --dice ask and --dice count only
+
+
+PARAMETRIZED = """
+import campaign.rulesets.fighting_spirit.commands
+from campaign.rulesets.battles import DisbandUnit, NextTurn
+from campaign.rulesets.command import Command
+from campaign.rulesets.common import EditUnit, HouseRule, MusterUnit, TransferMen
+print(sorted(c.__name__ for c in (Command, DisbandUnit, NextTurn, EditUnit, HouseRule, MusterUnit, TransferMen)
+             if c.__pydantic_complete__))
+"""
+
+
+def test_a_ruleset_s_command_models_build_no_schema_at_import() -> None:
+    """``class Muster(MusterUnit[State, Tables])`` builds nothing: pydantic's own parametrization built the
+    schema of every generic parent (eight of them, defer_build or not) at each rule command's start-up."""
+    run = subprocess.run([sys.executable, "-c", PARAMETRIZED], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["[]"]
+
+
 def test_asked_to_log_a_command_loads_structlog_and_logs_the_append(db: str) -> None:
     run = subprocess.run(
         [sys.executable, "-c", PROBE, "--db", db, "-v", "fs", "rest", "1"], check=False, capture_output=True, text=True

@@ -72,6 +72,18 @@ def test_undo_with_nothing_to_take_back_and_a_rewind_that_changes_nothing_are_re
     assert cli.events() == head and head == before + 3
 
 
+def test_undo_after_only_an_entropy_share_says_shares_are_never_taken_back(tmp_path: Path) -> None:
+    """An entropy share (like a reveal) is never retracted: with only such events since the campaign was made,
+    undo says so, not that the campaign has only just been created."""
+    cli = Cli(str(tmp_path / "dice.db"))
+    cli("new", "Dice", "--ruleset", "grimdark")
+    cli("entropy", "commit", "a share of mine")
+    before = cli.events()
+    said = cli("undo", code=2).output
+    assert "never taken back" in said and "only just been created" not in said
+    assert cli.events() == before
+
+
 def test_a_units_record_leaves_out_what_a_rewind_retracted(cli: Cli) -> None:
     """Issue 10: `campaign unit` listed retracted events as if they still stood (`log --unit` did not)."""
     shot = next(e for e in cli.json("log")["events"] if e["type"] == "rules.applied")

@@ -55,6 +55,19 @@ def test_the_scanner_catches_each_kind_of_offence() -> None:
     assert not offences("Keno 3rd Squad: 2 battles, 1 man, 1 battle; head #3 " + "ab" * 32)
 
 
+def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path) -> None:
+    """issue 13: "1 units" on a campaign's first evening; one unit and one battle read "1 unit", "1 battle"."""
+    one = Cli(str(tmp_path / "one.db"))
+    one("new", "One", "--ruleset", "grimdark")
+    one("gf", "muster", "A", "--side", "X", "--models", "5", "--quality", "4", "--points", "50")
+    first = one("status").stdout
+    assert "0 battles" in first and "1 unit," in first and not offences(first)
+    one("gf", "muster", "B", "--side", "Y", "--models", "5", "--quality", "4", "--points", "50")
+    one("gf", "battle-start", "Field", "--unit", "A", "--unit", "B")
+    status = one("status").stdout
+    assert "2 units, 1 battle" in status and not offences(status)
+
+
 @pytest.fixture(scope="module")
 def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     c = Cli(str(Path(tmp_path_factory.mktemp("words")) / "demo.db"))

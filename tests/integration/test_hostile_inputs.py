@@ -104,6 +104,8 @@ TEMPLATES: list[tuple[str | st.SearchStrategy[str], ...]] = [
     ("branch", names, "--at", number_slots),
     ("verify", "--no-rules", "--expect-head", texts),
     ("dis", "retreat", names, "--needed", texts),
+    ("entropy", "commit", texts),
+    ("entropy", "show", "--epoch", number_slots),
     ("list",),
 ]
 
@@ -114,22 +116,24 @@ def command_lines(draw: st.DrawFn) -> list[str]:
     return [draw(part) if isinstance(part, st.SearchStrategy) else part for part in template]
 
 
-COUNTS = "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM campaign_secrets)"
+COUNTS = (
+    "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM campaign_secrets), (SELECT count(*) FROM dice_shares)"
+)
 
 
-def counts(db: str) -> tuple[int, int]:
-    """Events and stored seeds in the database: what a refused command must leave as it was."""
+def counts(db: str) -> tuple[int, int, int]:
+    """Events, stored seeds and shares of entropy in the database: what a refused command must leave as it was."""
     if "://" not in db:
         with sqlite3.connect(db) as conn:
             row = conn.execute(COUNTS).fetchone()
-        return int(row[0]), int(row[1])
+        return int(row[0]), int(row[1]), int(row[2])
     from events.db import make_engine
 
     engine = make_engine(db)
     try:
         with engine.connect() as conn:
             found = conn.execute(text(COUNTS)).one()
-        return int(found[0]), int(found[1])
+        return int(found[0]), int(found[1]), int(found[2])
     finally:
         engine.dispose()
 
@@ -155,6 +159,8 @@ def export_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cli("mc", "muster", "Foot", "--side", "Al-Wazif", "--men", "50")
     cli("mc", "funds", "Megalos", "1000", "--reason", "a purse")
     cli("roll", "d6", "-p", "weather")
+    cli("reveal")  # epoch 1 takes shares of entropy: the hostile `entropy commit` may be accepted
+    assert cli.runner.invoke(app, ["--db", cli.db, "--actor", "gina", "entropy", "commit", "gina's"]).exit_code == 0
     path = root / "war.jsonl"
     cli("export", "--with-secrets", "-o", str(path))
     bootstrap(str(root / "empty.db"), create=True).close()  # a migrated empty database, copied for each import
@@ -249,6 +255,6 @@ def test_damaged_import_files_are_refused_whole_or_imported_alike(
     shutil.copy(export_file.parent / "empty.db", db)
     code, _ = run(str(db), ["import", str(damaged)])
     if code != 0:
-        assert counts(str(db)) == (0, 0), "a refused import left something behind"
+        assert counts(str(db)) == (0, 0, 0), "a refused import left something behind"
     else:
         assert run(str(db), ["verify"])[0] == 0

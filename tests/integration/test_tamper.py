@@ -8,6 +8,10 @@ rebuilding the projections so that everything links up again.
 A recomputed chain is consistent with itself: some attacks can only be caught against a hash kept outside
 the database. For those, the test shows both sides: ``verify`` alone passes, ``verify --checkpoint`` (or
 ``--expect-head``) names the attack. ``ANCHOR_ONLY`` lists them (README states the list).
+
+The group's shares of entropy (``entropy commit``) are attacked on a campaign of their own (two shares mixed into
+a revealed seed, one into the current seed): ``SHARES`` lists those attacks, and ``SHARES_ANCHOR_ONLY`` the one
+that needs an anchor (or the next reveal). ``KINDS`` counts every kind (README states the count).
 """
 
 from __future__ import annotations
@@ -389,7 +393,10 @@ def edit_folded_state(t: Target) -> str:
     return "campaign_state"
 
 
-@pytest.mark.parametrize("attack", [edit_treasury, edit_roll_counter, delete_unit_record, edit_folded_state])
+PROJECTION_EDITS = [edit_treasury, edit_roll_counter, delete_unit_record, edit_folded_state]
+
+
+@pytest.mark.parametrize("attack", PROJECTION_EDITS)
 def test_an_edited_projection_is_named_by_verify_projections(target: Target, attack: Callable[[Target], str]) -> None:
     table = attack(target)
     assert target.verify(code=0)["ok"]  # the log itself is intact
@@ -426,7 +433,9 @@ def rewrite_house_rule_value(t: Target) -> None:
 
 def rewrite_pending_roll(t: Target) -> None:
     seq = t.seq_of("dice.rolled", purpose="weather")
-    t.rewrite(lambda rows: [*rows[: seq - 1], rows[seq - 1].with_payload(faces=[20], total=20), *rows[seq:]])
+    # Another face than the one rolled (the seed of epoch 1 is drawn: a fixed 20 was the roll itself one time in 20).
+    face = t.rows()[seq - 1].data["faces"][0] % 20 + 1
+    t.rewrite(lambda rows: [*rows[: seq - 1], rows[seq - 1].with_payload(faces=[face], total=face), *rows[seq:]])
 
 
 def delete_last_roll(t: Target) -> None:
@@ -509,3 +518,183 @@ def test_a_signed_checkpoint_names_truncation_and_a_forger_cannot_replace_it(tar
     target.cli("checkpoint", "-o", str(checkpoint), "--sign", str(mallory))  # signed, with a key of their own
     refused = target.cli.json("verify", "--checkpoint", str(checkpoint), "--signer", signer, code=3)
     assert f"but by another key ({fingerprint(Path(f'{mallory}.pub'))})" in refused["error"]
+
+
+# -- the group's shares of entropy (issue 11) -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def with_shares(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Epoch 0: gina's and pat's shares, two rolls, revealed. Epoch 1: gina's share, one roll (pending)."""
+    path = tmp_path_factory.mktemp("shares") / "shares.db"
+    cli = Cli(str(path))
+
+    def by(actor: str, *args: str) -> None:
+        result = cli.runner.invoke(app, ["--db", str(path), "--actor", actor, *args])
+        assert result.exit_code == 0, result.output
+
+    cli("new", "Shares", "--ruleset", "mass-combat")
+    by("gina", "entropy", "commit", "gina's share")
+    by("pat", "entropy", "commit", "pat's share")
+    cli("roll", "d20", "-p", "one")
+    cli("roll", "d20", "-p", "two")
+    cli("reveal")
+    by("gina", "entropy", "commit", "gina again")
+    cli("roll", "d6", "-p", "three")
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture
+def shared(with_shares: Path, tmp_path: Path) -> Target:
+    copy = tmp_path / "attacked.db"
+    shutil.copy(with_shares, copy)
+    return Target(copy)
+
+
+def share_commitment(share: str) -> str:
+    return hashlib.sha256(share.encode()).hexdigest()
+
+
+def forged_share_rechained(t: Target) -> tuple[str, int, str]:
+    seq = t.seq_of("dice.seed_revealed")
+    t.rewrite(
+        lambda rows: [*rows[: seq - 1], rows[seq - 1].with_payload(shares=["forged", "pat's share"]), *rows[seq:]]
+    )
+    return "share", seq, "forged"
+
+
+def shares_reordered_in_reveal_rechained(t: Target) -> tuple[str, int, str]:
+    seq = t.seq_of("dice.seed_revealed")
+    t.rewrite(
+        lambda rows: [*rows[: seq - 1], rows[seq - 1].with_payload(shares=["pat's share", "gina's share"]), *rows[seq:]]
+    )
+    return "share", seq, "forged"
+
+
+def missing_share_rechained(t: Target) -> tuple[str, int, str]:
+    seq = t.seq_of("dice.seed_revealed")
+    t.rewrite(lambda rows: [*rows[: seq - 1], rows[seq - 1].with_payload(shares=["gina's share"]), *rows[seq:]])
+    return "share", seq, "missing"
+
+
+def late_share_rechained(t: Target) -> tuple[str, int, str]:
+    """Pat's share moved after the epoch's first roll: it would have been chosen knowing that die."""
+    share = t.seq_of("dice.share_committed", 1)
+    roll = t.seq_of("dice.rolled", 0)
+
+    def move(rows: list[Row]) -> list[Row]:
+        moved = rows[share - 1]
+        rest = rows[: share - 1] + rows[share:]
+        return [*rest[: roll - 1], moved, *rest[roll - 1 :]]  # just after the roll (which moved up one)
+
+    t.rewrite(move)
+    return "share", roll, "late"
+
+
+def early_share_rechained(t: Target) -> tuple[str, int, str]:
+    """A share for epoch 2, whose seed is not committed yet."""
+    t.rewrite(
+        lambda rows: [
+            *rows,
+            Row(
+                "dice.share_committed",
+                1,
+                canonical_json({"epoch": 2, "commitment": share_commitment("early"), "by": "pat"}),
+                canonical_json({**orjson.loads(rows[-1].meta), "command_id": "forged", "actor": "pat"}),
+                -1,
+            ),
+        ]
+    )
+    return "share", len(t.rows()), "early"
+
+
+def second_share_rechained(t: Target) -> tuple[str, int, str]:
+    """A second share from gina for epoch 1, right after her first."""
+    seq = t.seq_of("dice.share_committed", 2)
+
+    def double(rows: list[Row]) -> list[Row]:
+        first = rows[seq - 1]
+        meta = canonical_json({**orjson.loads(first.meta), "command_id": "forged"})
+        again = Row(first.type, 1, canonical_json({**first.data, "commitment": share_commitment("x")}), meta, -2)
+        return [*rows[:seq], again, *rows[seq:]]
+
+    t.rewrite(double)
+    return "share", seq + 1, "second"
+
+
+def share_in_another_name_rechained(t: Target) -> tuple[str, int, str]:
+    seq = t.seq_of("dice.share_committed", 1)
+    t.rewrite(lambda rows: [*rows[: seq - 1], rows[seq - 1].with_payload(by="olive"), *rows[seq:]])
+    return "share", seq, "in the name of olive"
+
+
+def swap_stored_share(t: Target) -> tuple[str, int, str]:
+    seq = t.seq_of("dice.share_committed", 2)
+    t.sql("UPDATE dice_shares SET share = 'chosen by the holder' WHERE seq = ?", seq)
+    return "stored share", seq, "replaced"
+
+
+def delete_stored_share(t: Target) -> tuple[str, int, str]:
+    seq = t.seq_of("dice.share_committed", 2)
+    t.sql("DELETE FROM dice_shares WHERE seq = ?", seq)
+    return "stored share", seq, "not held"
+
+
+SHARES = [
+    forged_share_rechained,
+    shares_reordered_in_reveal_rechained,
+    missing_share_rechained,
+    late_share_rechained,
+    early_share_rechained,
+    second_share_rechained,
+    share_in_another_name_rechained,
+    swap_stored_share,
+    delete_stored_share,
+]
+
+
+def test_the_untouched_campaign_with_shares_verifies(shared: Target) -> None:
+    report = shared.verify("--projections", code=0)
+    assert report["ok"] and report["rolls_rederived"] == 2 and report["rolls_pending_reveal"] == 1
+
+
+@pytest.mark.parametrize("attack", SHARES, ids=lambda a: a.__name__)
+def test_an_attack_on_the_shares_is_caught_and_named_by_verify(shared: Target, attack: Callable[[Target], Any]) -> None:
+    check, seq, words = attack(shared)
+    named(shared.verify("--no-rules"), check, seq, words)
+    for command in (["log"], ["log", "--all"], ["status"], ["entropy", "show"], ["rebuild"]):
+        result = shared.cli.runner.invoke(app, ["--db", str(shared.path), *command])
+        assert result.exit_code in (0, 3), (command, result.output, result.exception)
+
+
+def delete_share_and_its_commitment_before_reveal(t: Target) -> None:
+    """Gina's share of the current epoch gone from the log (chain recomputed) and from the database."""
+    seq = t.seq_of("dice.share_committed", 2)
+    t.sql("DELETE FROM dice_shares WHERE seq = ?", seq)
+    t.rewrite(lambda rows: rows[: seq - 1] + rows[seq:])
+
+
+SHARES_ANCHOR_ONLY = [delete_share_and_its_commitment_before_reveal]
+
+
+@pytest.mark.parametrize("attack", SHARES_ANCHOR_ONLY, ids=lambda a: a.__name__)
+def test_a_share_removed_whole_before_reveal_is_caught_by_an_anchor_or_by_the_reveal(
+    shared: Target, tmp_path: Path, attack: Callable[[Target], None]
+) -> None:
+    checkpoint = tmp_path / "published.json"
+    shared.cli("checkpoint", "-o", str(checkpoint))
+    attack(shared)
+    assert shared.verify("--projections", "--no-rules", code=0)["ok"]  # consistent with itself
+    named(shared.verify("--checkpoint", str(checkpoint), "--no-rules"), "anchor")
+    shared.cli("reveal")  # the pending roll was derived with the share: without it, it no longer re-derives
+    named(shared.verify("--no-rules"), "dice", words="the seed gives")
+
+
+KINDS = len(LOG_ALONE) + len(PROJECTION_EDITS) + len(ANCHOR_ONLY) + len(SHARES) + len(SHARES_ANCHOR_ONLY)
+
+
+def test_the_suite_holds_the_kinds_readme_counts() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"tamper suite of {KINDS} attack kinds" in readme

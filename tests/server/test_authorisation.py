@@ -46,6 +46,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/api/campaigns/{campaign_id}/members": {"account": "sam", "role": "observer"},
         "/api/campaigns/{campaign_id}/rewind": {"to": 6},
         "/api/campaigns/{campaign_id}/amend": {"seq": 5, "set": {"side": "Robots"}, "preview": True},
+        "/api/campaigns/{campaign_id}/entropy": {},
     }
     form: dict[str, dict[str, Any]] = {
         "/campaigns": {"name": "Another page", "ruleset": "grimdark"},
@@ -53,6 +54,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/c/{campaign_id}/invite": {"account": "sam", "role": "observer"},
         "/c/{campaign_id}/amend": {"seq": "5", "set": "side=Robots", "preview": "1"},
         "/c/{campaign_id}/rewind": {"to": "6"},
+        "/c/{campaign_id}/entropy": {"share": "a line of our own"},
         "/signin": {"name": "gina", "password": "x", "pre": "x"},
         "/signup": {"name": "x", "password": "x", "pre": "x"},
     }

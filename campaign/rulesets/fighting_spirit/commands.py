@@ -51,7 +51,7 @@ class FsCommand(Command[CampaignState, Tables]):
 class Deployment(BaseModel):
     """A unit on the table at a battle's start: its fatigue (→ its starting grade) and its position."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str = Field(min_length=1, max_length=100)
     fatigue: str | None = Field(default=None, max_length=20)

@@ -19,7 +19,7 @@ class UnitProfile(BaseModel):
     (§0.10); androids take every psi-resistance test on a d6 (R2-1).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     quality: Quality
     leadership: int = Field(ge=1, le=6)

@@ -1,0 +1,85 @@
+"""``entropy commit`` and ``entropy show``: the group's own shares of entropy, mixed into each dice seed."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from campaign import views
+from campaign.cli.common import resolved
+from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.output import Output, handles_errors
+
+entropy = typer.Typer(
+    help="Shares of entropy the group mixes into the dice seed, so that no single party chose it.",
+    no_args_is_help=True,
+)
+
+
+@entropy.command("commit")
+@handles_errors
+def commit(
+    share: Annotated[
+        str | None,
+        typer.Argument(help="Your share: any line of text (1–200 characters). Left out, one is drawn and shown once."),
+    ] = None,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Commit a share of entropy for the current seed epoch: the log records only its SHA-256 (and who gave it)
+    until `campaign reveal` publishes it with the seed. One share per person per epoch, before the epoch's first
+    seeded roll."""
+    ledger, info = resolved(campaign)
+    drawn = share is None
+    given = ledger.draw_share() if share is None else share
+    result = ledger.commit_share(info, given)
+    out = Output(as_json)
+    if as_json:
+        out.json(
+            {
+                "epoch": info.seed_epoch,
+                "by": ledger.actor,
+                "commitment": result.events[0].payload["commitment"],
+                "seq": result.head.seq,
+                **({"share": given} if drawn else {}),
+            }
+        )
+        return
+    out.appended(result, f"[bold]{escape(info.name)}[/]: share of entropy committed for epoch {info.seed_epoch}.")
+    if drawn:
+        out.console.print(f"your share, drawn for you (shown once): {given}")
+
+
+@entropy.command("show")
+@handles_errors
+def show(
+    epoch: Annotated[int | None, typer.Option("--epoch", help="Another seed epoch (default: the current one).")] = None,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Which shares of entropy are committed for the current seed epoch, and by whom (the shares themselves only
+    once the seed is revealed with them); whether the epoch still takes shares."""
+    ledger, info = resolved(campaign)
+    shown = views.entropy(ledger, info, epoch)
+    out = Output(as_json)
+    if as_json:
+        out.json(shown)
+        return
+    console = out.console
+    if shown["open"]:
+        state = "open: shares are taken until its first seeded roll"
+    elif shown["current"]:
+        closed = shown["closed_by_roll"]
+        state = f"closed by roll {closed['roll']} (#{closed['seq']}): shares now go to the next epoch, after reveal"
+    else:
+        state = "revealed" if shown["revealed"] else "past"
+    console.print(f"[bold]{escape(info.name)}[/], seed epoch {shown['epoch']}: {state}")
+    if not shown["shares"]:
+        console.print("  no shares committed: its dice are derived from the seed alone")
+    for entry in shown["shares"]:
+        text = f"  #{entry['seq']} {escape(entry['by'])}: {entry['commitment']}"
+        if "share" in entry:
+            text += f" = {escape(repr(entry['share']))}"
+        console.print(text)
