@@ -89,15 +89,23 @@ class CommandGroup:
 
 def command_groups(events: Iterable[RecordedEvent]) -> list[CommandGroup]:
     """Consecutive events appended by the same command (they share its command id)."""
-    groups: list[list[RecordedEvent]] = []
+    return list(iter_command_groups(events))
+
+
+def iter_command_groups(events: Iterable[RecordedEvent]) -> Iterator[CommandGroup]:
+    """:func:`command_groups` one by one, as ``events`` are pulled: only the command being read is held (a
+    ``branch`` of a long log streams it through)."""
+    group: list[RecordedEvent] = []
     last_id: object = object()
     for event in events:
         command_id = event.meta.get("command_id", f"seq-{event.seq}")
-        if command_id != last_id or event.type in ("timeline.command_issued", "timeline.rewound"):
-            groups.append([])
-        groups[-1].append(event)
+        if group and (command_id != last_id or event.type in ("timeline.command_issued", "timeline.rewound")):
+            yield CommandGroup(tuple(group))
+            group = []
+        group.append(event)
         last_id = command_id
-    return [CommandGroup(tuple(g)) for g in groups if g]
+    if group:
+        yield CommandGroup(tuple(group))
 
 
 def _ids_in(event: RecordedEvent) -> list[str]:

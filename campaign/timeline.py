@@ -22,6 +22,7 @@ from campaign.replay import (
     decided,
     dice_left_on_table,
     edition_of,
+    iter_command_groups,
     rerun_in_place,
     rewind_at,
 )
@@ -270,6 +271,10 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     The shared events are copied command by command (their meta kept) and chained under the branch's own
     id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
     that nobody can branch to see the parent's coming dice; it holds only the parent's revealed seeds.
+
+    Streamed (issue 14): the parent is read page by page and written through the store's import session, one
+    command at a time, all in one transaction; memory stays bounded by a page, not the log. The result holds
+    the branch's own events (``timeline.branched`` and its seed's commitment), not the copied history.
     """
     if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
         raise InvalidInputError(
@@ -277,62 +282,61 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
         )
     if ledger.directory.find(name) is not None:
         raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
-    events = list(ledger.store.read(parent.campaign_id))
-    if not 1 <= at_seq <= len(events):
-        raise InvalidInputError(f"branch at a seq between 1 and {len(events)}")
-    groups = command_groups(events)
-    inside = next((g for g in groups if g.first_seq <= at_seq < g.last_seq), None)
-    if inside is not None:
-        raise InvalidInputError(
-            f"seq {at_seq} is in the middle of a command (seqs {inside.first_seq}–"
-            f"{inside.last_seq}): branch at {inside.first_seq - 1} or {inside.last_seq}"
-        )
-    branch_id = ledger.new_id()
-    shared = [g for g in groups if g.last_seq <= at_seq]
-    recorded: list[RecordedEvent] = []
-    head = EMPTY_HEAD
-    for group in shared:
-        batch = []
-        for event in group.events:
-            payload = dict(event.payload)
-            if event.type == "campaign.created":
-                payload.update(
-                    name=name, dice_campaign_id=payload.get("dice_campaign_id") or parent.dice_id or parent.campaign_id
-                )
-            batch.append(NewEvent(event.type, payload, event.schema_version))
-        meta = {k: v for k, v in group.events[0].meta.items() if k != "command_id"}
-        chained = prepare_events(branch_id, batch, head, 0, group.events[0].meta.get("command_id"), meta)
-        recorded.extend(chained)
-        head = Head(chained[-1].seq, chained[-1].hash)
-    epochs = sorted({0} | {int(e.payload["epoch"]) for e in events[:at_seq] if e.type == "dice.seed_committed"})
-    new_epoch = epochs[-1] + 1
-    seed = ledger.fresh_seed()
-    own = [
-        registry.encode(
-            Branched(
-                parent_id=parent.campaign_id,
-                parent_name=parent.name,
-                at_seq=at_seq,
-                parent_hash=events[at_seq - 1].hash,
-            )
-        ),
-        registry.encode(SeedCommitted(epoch=new_epoch, commitment=seed_commitment(seed))),
-    ]
-    meta = {"actor": ledger.actor, "command": "branch", "recorded_at": ledger.now()}
-    recorded.extend(prepare_events(branch_id, own, head, 0, ledger.new_id(), meta))
-    # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the
-    # branch's events (each with the event committing to it): a branch is never left without its seeds.
+    store = ledger.store
+    last = store.head(parent.campaign_id).seq
+    if not 1 <= at_seq <= last:
+        raise InvalidInputError(f"branch at a seq between 1 and {last}")
+    committed = store.read_types(parent.campaign_id, ["dice.seed_committed"], upto_seq=at_seq)
+    epochs = sorted({0} | {int(e.payload["epoch"]) for e in committed})
     # Only the parent's seeds that the parent has revealed: one it still rolls with stays the parent's
     # secret (else `export --with-secrets` of the branch would hand out the parent's coming dice). The
     # branch's rolls of that epoch are checked once the parent reveals it (`verify` of the parent).
-    revealed = {int(e.payload["epoch"]) for e in events if e.type == "dice.seed_revealed"}
+    revealed = {int(e.payload["epoch"]) for e in store.read_types(parent.campaign_id, ["dice.seed_revealed"])}
+    branch_id = ledger.new_id()
+    seed = ledger.fresh_seed()
+    # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the branch's
+    # events (each with the event committing to it): a branch is never left without its seeds.
     for epoch in epochs:
-        if epoch not in revealed:
-            continue
-        with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
-            ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
+        if epoch in revealed:
+            with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
+                ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
     ledger.vault.stage(seed)
     for held in ledger.vault.shares(parent.campaign_id):  # the shares of entropy of those seeds, likewise
         if held.seq <= at_seq and held.epoch in revealed:
             ledger.vault.stage_share(held.share)
-    return ledger.store.import_stream(branch_id, recorded)
+    with store.import_session(branch_id) as sink:
+        head, parent_hash = EMPTY_HEAD, ""
+        # One event past SEQ tells whether SEQ ends its command.
+        for group in iter_command_groups(store.read(parent.campaign_id, upto_seq=at_seq + 1)):
+            if group.first_seq > at_seq:
+                break
+            if group.last_seq > at_seq:
+                whole = next(iter_command_groups(store.read(parent.campaign_id, after_seq=group.first_seq - 1)))
+                raise InvalidInputError(
+                    f"seq {at_seq} is in the middle of a command (seqs {whole.first_seq}–"
+                    f"{whole.last_seq}): branch at {whole.first_seq - 1} or {whole.last_seq}"
+                )
+            batch = []
+            for event in group.events:
+                payload = dict(event.payload)
+                if event.type == "campaign.created":
+                    payload.update(
+                        name=name,
+                        dice_campaign_id=payload.get("dice_campaign_id") or parent.dice_id or parent.campaign_id,
+                    )
+                batch.append(NewEvent(event.type, payload, event.schema_version))
+            meta = {k: v for k, v in group.events[0].meta.items() if k != "command_id"}
+            for chained in prepare_events(branch_id, batch, head, 0, group.events[0].meta.get("command_id"), meta):
+                sink.add(chained)
+                head = Head(chained.seq, chained.hash)
+            parent_hash = group.events[-1].hash
+        own = [
+            registry.encode(
+                Branched(parent_id=parent.campaign_id, parent_name=parent.name, at_seq=at_seq, parent_hash=parent_hash)
+            ),
+            registry.encode(SeedCommitted(epoch=epochs[-1] + 1, commitment=seed_commitment(seed))),
+        ]
+        meta = {"actor": ledger.actor, "command": "branch", "recorded_at": ledger.now()}
+        for chained in prepare_events(branch_id, own, head, 0, ledger.new_id(), meta):
+            sink.add(chained)
+    return AppendResult(tuple(store.read_last(branch_id, len(own))), duplicate=False)

@@ -2,14 +2,15 @@
 every database: what fits the schema's columns on PostgreSQL fits them on SQLite too.
 
 * A **name** (campaign, unit, side, officer, actor): trimmed, 1–100 characters, no control or invisible
-  formatting characters. Brackets and the like are allowed: output prints names literally.
+  formatting characters. Brackets and the like are allowed: output prints names literally. So is every name
+  inside a list of them (the units a battle starts with, the joins, each deployment's unit).
 * A **text** (a reason, a note, a purpose): at most 1,000 characters, no NUL or control characters except
   tab and newline.
 * A **number** typed by a person: a whole number within ±1,000,000,000 (no count, day, sum of money or seq
   of a campaign comes near; a day counter or a treasury then cannot leave 64 bits in any number of commands
   a person could enter).
 * A **command id**: 1–100 characters of text.
-* **Structured inputs** (a profile, a list of units, a table value): JSON nested at most 8 deep, each string a
+* **Structured inputs** (a profile, a table value): JSON nested at most 8 deep, each string a
   text, each key a text of at most 100 characters, each number as above (a fraction must be finite).
 
 Text that is not valid UTF-8 (Python holds it as lone surrogates) is refused everywhere.
@@ -37,6 +38,10 @@ NAME_INPUTS = frozenset(
 command's field or recorded name and by the command line's parameter (``fs psi PSION TARGET`` is the command's
 ``psion_name`` and ``target_name``): held to the name rule whichever way a command comes in (command line, HTTP,
 an amendment), and so refused in the same words."""
+NAME_LIST_INPUTS: dict[str, str] = {"units": "unit", "deployments": "unit", "joins": "unit", "special_achieved": "side"}
+"""Inputs holding names, by the word a refusal names each by: a list of names (``units``, ``special_achieved``),
+a mapping of name to name (``joins``: JOINER → UNIT), or a list of records whose name inputs (``deployments``:
+each one's ``unit``) are names. Every name in them is held to the name rule and trimmed, as a lone name is."""
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
 
@@ -128,6 +133,30 @@ def check_inputs(inputs: dict[str, Any], names: Collection[str]) -> dict[str, An
         what = check_text(str(key), "an input's name", MAX_NAME).replace("_", " ")
         if key in names and isinstance(value, str):
             out[key] = check_name(value, what)
+        elif key in NAME_LIST_INPUTS and isinstance(value, list | tuple | dict):
+            out[key] = check_names_in(value, key, names)
         else:
             check_json(value, what)
     return out
+
+
+def check_names_in(value: list[Any] | tuple[Any, ...] | dict[Any, Any], key: str, names: Collection[str]) -> Any:
+    """Input ``key`` of :data:`NAME_LIST_INPUTS` (a list of names, a mapping of name to name, or a list of records)
+    with every name in it held to the name rule first and trimmed, then the whole by :func:`check_json`."""
+    what = NAME_LIST_INPUTS[key]
+    out: Any
+    if isinstance(value, dict):
+        out = {check_name(str(k), what): _name_or_value(v, what) for k, v in value.items()}
+    else:
+        out = [_record(item, names) if isinstance(item, dict) else _name_or_value(item, what) for item in value]
+    return check_json(out, key.replace("_", " "))
+
+
+def _name_or_value(value: Any, what: str) -> Any:
+    return check_name(value, what) if isinstance(value, str) else value
+
+
+def _record(record: dict[Any, Any], names: Collection[str]) -> dict[Any, Any]:
+    return {
+        k: check_name(v, k.replace("_", " ")) if k in names and isinstance(v, str) else v for k, v in record.items()
+    }

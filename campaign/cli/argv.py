@@ -220,5 +220,12 @@ class CampaignGroup(typer.core.TyperGroup):
     def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
         import sys
 
+        given = sys.argv[1:] if args is None else list(args)
+        if any(token.startswith(("--show-completion", "--install-completion")) for token in given):
+            from campaign.cli import completion  # loaded only when asked for (start-up, issue 13)
+
+            named = completion.named_shell(given, self.list_commands(None))
+            if named is not None:
+                completion.answer(*named)
         tidy_help(self)
-        return super().main(arrange(self, sys.argv[1:] if args is None else args), *rest, **kwargs)
+        return super().main(arrange(self, given), *rest, **kwargs)

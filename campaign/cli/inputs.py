@@ -2,7 +2,9 @@
 
 Which rule applies goes by the parameter's name: names of things (``name``, ``unit``, ``side`` …), command
 ids, numbers, and everything else as text. A list option's items are ``NAME=VALUE`` forms: text, at most
-200 characters (the widest name column).
+200 characters (the widest name column). The names inside a list (``--unit`` of ``dis``/``gf battle-start``,
+the NAME of ``fs battle-start --unit NAME=FATIGUE``, ``--join``) are held to the name rule by the command's model
+(:data:`events.limits.NAME_LIST_INPUTS`), whichever way the command comes in.
 """
 
 from __future__ import annotations

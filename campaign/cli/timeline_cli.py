@@ -180,7 +180,8 @@ def register_exchange(app: typer.Typer) -> None:
                 {
                     "campaign": name,
                     "duplicate": result.duplicate,
-                    "events": [e.as_dict() for e in result.events],
+                    "shared": at,  # events copied from the parent (not printed: a branch streams them)
+                    "events": [e.as_dict() for e in result.events],  # the branch's own: branched, its seed
                     "head": {"seq": result.head.seq, "hash": result.head.hash},
                     "dice": story,
                 }

@@ -104,6 +104,91 @@ def test_shell_completion_is_offered_and_completes_commands() -> None:
     assert done.stdout.splitlines() == ["complete -o default -F _campaign_completion campaign", "funds"], done
 
 
+DETACHED = """
+import json, os, subprocess, sys, time
+parent = os.getpid()
+if os.fork():
+    os._exit(0)  # the launcher goes at once: its child is taken over by PID 1 (or a subreaper), no shell
+while os.getppid() == parent:
+    time.sleep(0.01)
+os.setsid()
+done = subprocess.run(sys.argv[1:], env={"PATH": os.environ["PATH"]}, capture_output=True, text=True)
+print(json.dumps([done.returncode, done.stdout, done.stderr]))
+"""
+
+
+def detached(*args: str) -> tuple[int, str, str]:
+    """``campaign ARGS``: its exit code, output and errors, run with no shell among its ancestors and a bare
+    environment (``env -i`` with PATH): a plain exec of the entry point from a process in a session of its own,
+    orphaned at once (what a job started by cron or an editor sees)."""
+    exe = str(Path(sys.executable).with_name("campaign"))
+    launched = subprocess.run(
+        [sys.executable, "-c", DETACHED, exe, *args],
+        env={"PATH": f"{Path(exe).parent}{os.pathsep}/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    code, out, err = orjson.loads(launched.stdout)
+    return int(code), str(out), str(err)
+
+
+def test_the_shell_named_to_show_completion_wins_even_with_no_shell_among_the_ancestors() -> None:
+    """``--show-completion bash`` was a flag followed by a stray word: Typer looked for the shell among the
+    process's ancestors, and with none there said "Shell  not supported" (exit 1)."""
+    code, out, err = detached("--show-completion")
+    if code == 0:
+        pytest.skip(f"a shell is among the ancestors even when orphaned here: {out[:40]!r}")
+    assert (code, err) == (1, "Shell  not supported.\n")  # the premise: no shell to detect
+    code, out, err = detached("--show-completion", "bash")
+    assert code == 0, err
+    assert out.strip().endswith("complete -o default -F _campaign_completion campaign")
+    code, out, err = detached("--show-completion=zsh")
+    assert code == 0 and out.startswith("#compdef campaign"), err
+
+
+def test_the_shell_named_to_show_completion_wins_over_the_shell_detected() -> None:
+    """Run from a bash (the test's own, so that one is among the ancestors), zsh and fish are named: their
+    scripts, not bash's."""
+    exe = Path(sys.executable).with_name("campaign")
+    env = {**os.environ, "PATH": f"{exe.parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def from_bash(*args: str) -> str:
+        line = " ".join(["campaign", *args])
+        return subprocess.run(
+            ["bash", "--norc", "-c", line], env=env, capture_output=True, text=True, check=True
+        ).stdout
+
+    assert from_bash("--show-completion").strip().endswith("-F _campaign_completion campaign")  # detected
+    assert from_bash("--show-completion", "zsh").startswith("#compdef campaign")
+    assert from_bash("--show-completion", "fish").startswith("complete --command campaign")
+    assert from_bash("--db", "x.db", "--show-completion=FISH").startswith("complete --command campaign")
+
+
+def test_the_shell_named_to_install_completion_wins(tmp_path: Path) -> None:
+    """From a bash, ``--install-completion fish`` installs fish's script (in that HOME), not bash's."""
+    exe = Path(sys.executable).with_name("campaign")
+    env = {**os.environ, "HOME": str(tmp_path), "PATH": f"{exe.parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        ["bash", "--norc", "-c", "campaign --install-completion fish"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    script = tmp_path / ".config" / "fish" / "completions" / "campaign.fish"
+    assert done.returncode == 0 and f"fish completion installed in {script}" in done.stdout, done
+    assert script.read_text().startswith("complete --command campaign")
+    assert not (tmp_path / ".bashrc").exists()
+
+
+def test_an_unknown_shell_is_refused_in_words() -> None:
+    for args in (["--show-completion", "tcsh"], ["--show-completion=tcsh"], ["--install-completion", "tcsh"]):
+        said = run(*args, code=2)
+        assert "error: unknown shell 'tcsh': completion is offered for bash, zsh, fish" in said, args
+
+
 def _every_command(command: Any, path: list[str]) -> list[tuple[list[str], Any]]:
     found = [(path, command)]
     if hasattr(command, "commands"):

@@ -204,3 +204,83 @@ def test_an_import_of_endless_or_oversize_input_is_refused(tmp_path: Path) -> No
     huge.write_bytes(b"{" + b" " * MAX_LINE + b"}\n")
     assert "longer than 1024 KiB" in target("import", str(huge), code=2).stderr
     assert target.json("list") == []
+
+
+def test_every_unit_named_in_a_list_is_held_to_the_name_rule(tmp_path: Path) -> None:
+    """``--unit`` of ``dis battle-start`` and ``gf battle-start``, ``gf --join`` and ``fs battle-start``'s
+    ``--unit NAME=FATIGUE``: each name in the list trimmed, 1–100 characters, no control or invisible character,
+    and found whatever its letter case, or answered with the close names. They were checked as text: kept
+    untrimmed in the log, and a name too long, empty or with an invisible character was an unknown unit."""
+    hidden, long_name = "Volti\u200bgeurs", "V" * 100
+    invisible = "unit 'Volti\\u200bgeurs' holds a control or invisible character (U+200B): not in a name"
+
+    dis = Cli(str(tmp_path / "d.db"))
+    dis("new", "Peninsula", "--ruleset", "disorder", "--seed", SEED)
+    dis("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    dis("dis", "muster", long_name, "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    dis("dis", "officer", "British", "Lt Sharpe")
+    dis("dis", "officer", "French", "Capitaine Dubois")
+    before = dis.events()
+    for units, said in [
+        ([hidden, "95th Rifles"], f"dis.battle_start: {invisible}"),
+        (["   ", "95th Rifles"], "dis.battle_start: unit must not be empty"),
+        (["V" * 101, "95th Rifles"], "dis.battle_start: unit is 101 characters long: at most 100"),
+        (["95th Rifls", long_name], "unknown unit '95th Rifls'; did you mean '95th Rifles'?"),
+    ]:
+        args = [a for u in units for a in ("--unit", u)]
+        assert dis("dis", "battle-start", "Sabugal", *args, code=2).stderr == f"error: {said}\n", units
+    assert dis.events() == before
+    started = dis.json("dis", "battle-start", "Sabugal", "--unit", "  95TH rifles ", "--unit", f" {long_name.lower()}")
+    assert started["events"][0]["payload"]["args"]["units"] == ["95TH rifles", long_name.lower()]  # trimmed
+    assert [e["type"] for e in started["events"]].count("battle.unit_deployed") == 2  # found whatever the case
+
+    gf = Cli(str(tmp_path / "g.db"))
+    gf("new", "Sector 7", "--ruleset", "grimdark", "--seed", SEED)
+    gf("gf", "muster", "Saurian Warriors", "--side", "Saurians", "--models", "10", "--quality", "4", "--points", "140")
+    gf(
+        "gf",
+        "muster",
+        "Saurian Hero",
+        "--side",
+        "Saurians",
+        "--models",
+        "1",
+        "--quality",
+        "3",
+        "--hero",
+        "--points",
+        "60",
+    )
+    gf("gf", "muster", "Robot Squad", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "150")
+    units = ["--unit", "Saurian Warriors", "--unit", "Saurian Hero", "--unit", "Robot Squad"]
+    before = gf.events()
+    for args, said in [
+        (["--unit", "Saurian Warriors", "--unit", "Robot\u200bSquad"], "unit 'Robot\\u200bSquad' holds a control"),
+        (["--unit", "Saurian Warriors", "--unit", "\t"], "unit must not be empty"),
+        ([*units, "--join", "Saurian Hero=" + "W" * 101], "unit is 101 characters long: at most 100"),
+        ([*units, "--join", f"{hidden}=Saurian Warriors"], invisible),
+    ]:
+        assert said in gf("gf", "battle-start", "Ruins", *args, code=2).stderr, args
+    assert gf.events() == before
+    ruins = gf.json("gf", "battle-start", "Ruins", "--unit", " saurian warriors", "--unit", "Saurian Hero ",
+                    "--unit", "ROBOT SQUAD", "--join", "saurian hero =  Saurian Warriors")  # fmt: skip
+    recorded = ruins["events"][0]["payload"]["args"]
+    assert recorded["units"] == ["saurian warriors", "Saurian Hero", "ROBOT SQUAD"]
+    assert recorded["joins"] == {"saurian hero": "Saurian Warriors"}
+
+    fs = Cli(str(tmp_path / "f.db"))
+    fs("new", "Front", "--ruleset", "fighting-spirit", "--seed", SEED)
+    fs("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    fs("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
+    sides = ["--side", "Keno=low", "--side", "Steel=medium"]
+    before = fs.events()
+    for unit, said in [
+        ("Keno\u200b3rd Squad=fresh", "unit 'Keno\\u200b3rd Squad' holds a control or invisible character"),
+        ("K" * 101 + "=fresh", "unit is 101 characters long: at most 100"),
+        ("Keno 3rd Sqaud=fresh", "unknown unit 'Keno 3rd Sqaud'; did you mean 'Keno 3rd Squad'?"),
+    ]:
+        stderr = fs("fs", "battle-start", "Hill", *sides, "--unit", unit, "--unit", "Company HQ=tired", code=2).stderr
+        assert said in stderr, unit
+    assert fs.events() == before
+    hill = fs.json("fs", "battle-start", "Hill", *sides, "--unit", "keno 3RD squad=fresh", "--unit", "Company HQ=tired")
+    assert [d["unit"] for d in hill["events"][0]["payload"]["args"]["deployments"]] == ["keno 3RD squad", "Company HQ"]

@@ -86,7 +86,9 @@ def test_branch_on_the_command_line_leaves_the_original_alone(cli: Cli) -> None:
     head = cli.json("log")["events"][-1]["seq"]
     before = cli.json("fs", "battle-status")
     made = cli.json("branch", "What if", "--at", str(head))
-    assert made["events"][-1]["type"] == "dice.seed_committed"
+    # --json: the branch's own events and the count it shares, not every copied event (issue 14: bounded memory)
+    assert [e["type"] for e in made["events"]] == ["timeline.branched", "dice.seed_committed"]
+    assert made["shared"] == head and made["head"]["seq"] == head + 2 == made["events"][-1]["seq"]
     cli("fs", "attack", "Keno 3rd Squad", "--killed", "3", "--dice", "1", "-c", "What if")
     assert cli.json("fs", "battle-status", "-c", "Patrol") == before
     assert cli.json("fs", "battle-status", "-c", "What if")["units"][0]["men"] == 2
