@@ -77,7 +77,9 @@ class Live:
             await asyncio.sleep(POLL_SECONDS)
             for campaign_id in [c for c, waiting in self._events.items() if waiting]:
                 head = await asyncio.to_thread(self.head_of, campaign_id)
-                if heads.get(campaign_id, head) != head:
+                # A campaign seen for the first time wakes its pages too: another process may have appended
+                # between a page's own look at the head and this one (a spurious wake only makes it look again).
+                if heads.get(campaign_id) != head:
                     self._wake(campaign_id)
                 heads[campaign_id] = head
 
