@@ -106,7 +106,9 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
     fail_rout = tables.number("results.retreat_fail_by")
     nowhere = tables.number("results.nowhere_to_go_bonus")
 
-    def roll_unit(u: UnitRun, key: str, penalty: int, on_pass: str, on_fail: str, *, needs_room: bool = False) -> bool:
+    def roll_unit(
+        u: UnitRun, key: str, penalty: int, on_pass: str, on_fail: str, *, needs_room: bool = False, extra: int = 0
+    ) -> bool:
         if u.exempt:  # R2-26: not subject to Morale, it passes without a roll
             u.fate = on_pass
             decisions.append(
@@ -120,7 +122,7 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
                 )
             )
             return True
-        roll, margin, detail = _morale_roll(dice, u, penalty)
+        roll, margin, detail = _morale_roll(dice, u, penalty, extra)
         fate = on_pass if margin >= 0 else on_fail
         if key == "no_clear_winner" and margin < 0:
             fate = "retreats" if -margin < fail_rout else "routs"
@@ -136,7 +138,12 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
                 "unit_morale",
                 "§2.11",
                 u.unit.unit_id,
-                {"morale": u.morale, "modifiers": dict(u.roll_mods), "penalty": penalty},
+                {
+                    "morale": u.morale,
+                    "modifiers": dict(u.roll_mods),
+                    "penalty": penalty,
+                    **({"nowhere_to_go": extra} if extra else {}),
+                },
                 {"margin": margin, "fate": fate},
                 f"{u.unit.name}: {detail} → {'made' if margin >= 0 else 'failed'} by {abs(margin)} → {fate}",
                 (),
@@ -180,7 +187,7 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
             if not holds and key == "defender_holds_half":
                 for u in loser.units:
                     if u.nowhere_to_go:
-                        roll_unit(u, key, nowhere, "holds", "surrenders")
+                        roll_unit(u, key, 0, "holds", "surrenders", extra=nowhere)
             decisions.append(
                 Decision(
                     "army_morale",

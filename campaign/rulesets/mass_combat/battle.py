@@ -391,7 +391,6 @@ def _pcs_second(
         # The PC's unit may have defected in a catastrophe; he fights on without it.
         unit = next((u for u in mine.units if u.unit.name == pc.unit), None) if pc.unit else None
         held = position(tables, mine.setup, enemy_artillery_or_sappers=setup.attacker_has_artillery_or_sappers)
-        defensive = sum(v for k, v in held.strategy.items() if k.startswith("position "))
         decisions += second_roll(
             tables,
             pc,
@@ -400,7 +399,7 @@ def _pcs_second(
             tl=mine.setup.tl,
             losing=outcome.lost(mine),
             contest_difference=abs(side_row(outcome, mine)),
-            defensive_bonus=defensive,
+            defensive_bonus=held.defensive_bonus,
             unit_routed=unit is not None and (unit.fate in ("routs", "surrenders") or unit.wiped_out),
         )
     return decisions

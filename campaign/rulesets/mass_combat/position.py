@@ -17,6 +17,10 @@ class Position:
     """The defender holds a starred row: the result comes from Tables B and C, not A (R2-16)."""
     casualty_rows: int
     """What the starred rows add to the defender's casualty row (§2.12); nothing under Table A."""
+    defensive_bonus: int
+    """The defensive-position bonus a defending PC's second Survival roll adds (§2.12, R2-22): every position row,
+    starred rows after the −2 for enemy artillery or sappers. Home soil is no position row, and R2-17 weighs it
+    against a fortification for Strategy only, so a fortification home soil outweighs still counts here."""
 
 
 def _rows(tables: Tables, side: Side) -> list[tuple[str, int, bool]]:
@@ -41,9 +45,11 @@ def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) ->
     rows = _rows(tables, side) if side.role == "defender" else []
     fortification = set(tables.value("circumstances.home_soil_not_with"))
     fort_total = 0
+    defensive_bonus = 0
     against = tables.number("positions.starred_vs_artillery") if enemy_artillery_or_sappers else 0
     for name, given, starred in rows:
         value = given + (against if starred else 0)
+        defensive_bonus += value
         if starred and name in fortification:
             fort_total += value
         strategy[f"position {name.replace('_', ' ')}"] = value
@@ -61,4 +67,4 @@ def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) ->
             strategy["home soil"] = home
     starred_any = any(starred for _, _, starred in rows)
     casualty_rows = sum(value for _, value, starred in rows if starred)
-    return Position(strategy, starred_any, casualty_rows)
+    return Position(strategy, starred_any, casualty_rows, defensive_bonus)
