@@ -2,7 +2,7 @@
 (the inline writer holds the state) and in one that did not (every CLI command, or two processes taking turns),
 and how many times each reads the campaign's state row and decodes it, in CPU time.
 
-    .venv/bin/python bench/state_once_bench.py [--size 10000] [--rounds 31] [--cache DIR]
+    .venv/bin/python bench/state_once_bench.py [--size 10000] [--rounds 31] [--cache DIR] [--json]
 
 The campaign is the scale benchmark's (``bench/scale_build.py``), copied from its cache to a temporary file: the
 cache is never written. Two apps open the copy, each with its own ids: "turns" runs a ``funds`` rule command on
@@ -13,6 +13,7 @@ Nothing is asserted: the figures are for people.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -36,6 +37,7 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=10000)
     parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--cache", help="the scale benchmark's cache folder (default: ~/.cache/…)")
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     configure_logging(0)
     cached, state = cached_campaign(args.size, Path(args.cache) if args.cache else default_cache(), lambda _: None)
@@ -75,10 +77,17 @@ def main() -> int:
             a.app.close()
             b.app.close()
     n = args.rounds
+    results = {
+        label: {"ms": statistics.median(times) * 1e3, "reads": seen["reads"] / n, "decodes": seen["decodes"] / n}
+        for label, times, seen in (("other_wrote_last", turns, turn_counts), ("same_process", same, same_counts))
+    }
+    if args.json:
+        print(json.dumps({"size": args.size, "rounds": n, "results": results}, indent=2))
+        return 0
     print(f"rule command at {args.size:,} events, median of {n} rounds, ms CPU; state row reads, decodes each")
-    for label, times, seen in (("another process wrote last", turns, turn_counts), ("same process", same, same_counts)):
-        ms = statistics.median(times) * 1e3
-        print(f"  {label:28} {ms:6.3f}   {seen['reads'] / n:.0f}, {seen['decodes'] / n:.0f}")
+    for key, label in (("other_wrote_last", "another process wrote last"), ("same_process", "same process")):
+        r = results[key]
+        print(f"  {label:28} {r['ms']:6.3f}   {r['reads']:.0f}, {r['decodes']:.0f}")
     return 0
 
 
