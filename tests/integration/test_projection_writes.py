@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy import event as sql_event
 
+from campaign.executor import Ledger
 from events.envelope import RecordedEvent
 from events.errors import ConcurrencyError, InvalidInputError
 from events.families.economy import FundsChanged
@@ -46,6 +47,15 @@ def written(engine: Engine) -> list[tuple[str, str]]:
     return sorted(rows)
 
 
+def other_process(backend: Backend) -> Ledger:
+    """A second ledger on the same database, as another process: with command ids of its own (two ledgers from
+    ``make_ledger`` count ids alike, and a command id seen before is taken for a retry and appends nothing)."""
+    ledger = make_ledger(backend)
+    others = iter(range(10**6, 2 * 10**6))
+    ledger._new_id = lambda: uuid.UUID(int=next(others)).hex
+    return ledger
+
+
 def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlite_url: str) -> None:
     ledger = make_ledger(Backend("sqlite", writes, sqlite_url))
     play_mass_combat(ledger, [("days", "rest", 2)])  # three units, two treasuries
@@ -62,12 +72,14 @@ def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlit
 def test_a_projector_that_did_not_write_last_rereads_the_stored_state(writes: Engine, sqlite_url: str) -> None:
     """Two processes on one database: each append after the other's starts from what is stored."""
     backend = Backend("sqlite", writes, sqlite_url)
-    first, second = make_ledger(backend), make_ledger(backend)
+    first, second = make_ledger(backend), other_process(backend)
     play_mass_combat(first, [("days", "rest", 2)])
+    results = []
     for n in range(3):
-        MassCombat(first).funds(first.resolve("Mass"), "Blue", n + 1, "first")
-        MassCombat(second).funds(second.resolve("Mass"), "Blue", -(n + 1), "second")
+        results.append(MassCombat(first).funds(first.resolve("Mass"), "Blue", n + 1, "first"))
+        results.append(MassCombat(second).funds(second.resolve("Mass"), "Blue", -(n + 1), "second"))
     MassCombat(first).funds(first.resolve("Mass"), "Blue", 7, "first again")
+    assert [r.duplicate for r in results] == [False] * 6
     check_inline_equals_rebuild(writes, first)
 
 
@@ -109,9 +121,7 @@ def test_a_state_read_before_another_process_appended_is_not_folded_into_and_the
     play_mass_combat(first, [("days", "rest", 2)])
     with sqlite_engine.connect() as conn:
         blue = conn.execute(text("SELECT balance FROM treasuries WHERE side = 'Blue'")).scalar()
-    second = make_ledger(backend)
-    others = iter(range(10**6, 2 * 10**6))
-    second._new_id = lambda: uuid.UUID(int=next(others)).hex  # its own command ids, not the first's again
+    second = other_process(backend)
     stale = second.resolve("Mass")
     second.states.get(stale)  # read and decoded at the head as it was
     MassCombat(first).funds(first.resolve("Mass"), "Blue", 1, "first")
