@@ -93,7 +93,8 @@ class _Held:
     fold: RulesetFold[Any]
     last_seq: int
     state: Any
-    rows: SummaryRows
+    rows: SummaryRows | None
+    """None when the state was read from the database, not written here: every summary row is then rewritten."""
     logged: int
     snapshot_size: int
 
@@ -210,9 +211,20 @@ class CampaignStateProjector:
                     # third of a whole rule command.
                     execute(connection, _UPDATES[table], (*(r[c] for c in _UPDATED[table]), campaign_id, k))
 
+    def hold(
+        self, campaign_id: str, fold: RulesetFold[Any], last_seq: int, state: Any, logged: int, snapshot: int
+    ) -> None:
+        """Keep the state a command just read and decoded at ``last_seq``: the append that follows at
+        ``last_seq + 1`` folds its batch into it, not into the same row read and decoded again (issue 14:
+        the state loaded once per command). A state at a seq depends only on the log up to it, which never
+        changes; if anyone appends first, the command's append is refused as stale and this is not used."""
+        current = self._held.get(campaign_id)
+        if current is None or current.last_seq != last_seq:
+            self._held[campaign_id] = _Held(fold, last_seq, state, None, logged, snapshot)
+
     def held(self, campaign_id: str, last_seq: int) -> Any:
-        """The state at ``last_seq`` if it is the one this writer wrote last (else None): what a command
-        decides from, without reading or decoding it."""
+        """The state at ``last_seq`` if it is the one this writer wrote last or was handed (:meth:`hold`), else
+        None: what a command decides from, without reading or decoding it."""
         held = self._held.get(campaign_id)
         return held.state if held is not None and held.last_seq == last_seq else None
 
@@ -277,13 +289,18 @@ class SqlCampaignStates:
         with self._engine.connect() as conn:
             if at_seq is None or at_seq >= info.last_seq:
                 row = conn.execute(
-                    select(campaign_state.c.last_seq, campaign_state.c.state).where(
-                        campaign_state.c.campaign_id == info.campaign_id
-                    )
+                    select(
+                        campaign_state.c.last_seq,
+                        campaign_state.c.state,
+                        campaign_state.c.logged_bytes,
+                        campaign_state.c.snapshot_bytes,
+                    ).where(campaign_state.c.campaign_id == info.campaign_id)
                 ).first()
                 if row is not None:
                     state = fold.decode(bytes(row[1]))
                     gap = list(self._store.read(info.campaign_id, after_seq=row[0]))
+                    if not gap and self._writer is not None:
+                        self._writer.hold(info.campaign_id, fold, int(row[0]), state, int(row[2]), int(row[3]))
                     if not has_rewind(gap):
                         # Only a rebuild in progress or a database older than its projections leaves a gap.
                         return fold.fold(gap, state)

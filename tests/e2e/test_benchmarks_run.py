@@ -81,3 +81,13 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
 def test_the_entropy_benchmark_times_rolls_with_and_without_shares() -> None:
     result = run(str(BENCH / "entropy_bench.py"), "--rolls", "5", "--rounds", "2")
     assert result["plain_ms"] > 0 and result["mixed_ms"] > 0 and result["mixed_over_plain"] > 0, result  # type: ignore[operator]
+
+
+def test_the_state_once_benchmark_reads_and_decodes_the_state_once_after_another_process_and_never_after_itself(
+    tmp_path: Path,
+) -> None:
+    result = run(str(BENCH / "state_once_bench.py"), "--size", "300", "--rounds", "3", "--cache", str(tmp_path))
+    measured = result["results"]
+    assert measured["other_wrote_last"]["reads"] == measured["other_wrote_last"]["decodes"] == 1  # type: ignore[index]
+    assert measured["same_process"]["reads"] == measured["same_process"]["decodes"] == 0  # type: ignore[index]
+    assert all(m["ms"] > 0 for m in measured.values())  # type: ignore[attr-defined]

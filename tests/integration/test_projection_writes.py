@@ -3,16 +3,20 @@ smaller than the log they summarise (issue 14); what it keeps still equals a reb
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import Engine, text
+from sqlalchemy import event as sql_event
 
+from campaign.executor import Ledger
 from events.envelope import RecordedEvent
-from events.errors import InvalidInputError
+from events.errors import ConcurrencyError, InvalidInputError
 from events.families.economy import FundsChanged
 from projections import campaign_state
 from projections.campaign_state import SNAPSHOT_EVERY, logged_bytes
+from projections.fold import RulesetFold
 from tests.conftest import Backend, make_ledger
 from tests.integration.test_projections import check_inline_equals_rebuild, play_mass_combat
 from tests.services import MassCombat
@@ -43,6 +47,15 @@ def written(engine: Engine) -> list[tuple[str, str]]:
     return sorted(rows)
 
 
+def other_process(backend: Backend) -> Ledger:
+    """A second ledger on the same database, as another process: with command ids of its own (two ledgers from
+    ``make_ledger`` count ids alike, and a command id seen before is taken for a retry and appends nothing)."""
+    ledger = make_ledger(backend)
+    others = iter(range(10**6, 2 * 10**6))
+    ledger._new_id = lambda: uuid.UUID(int=next(others)).hex
+    return ledger
+
+
 def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlite_url: str) -> None:
     ledger = make_ledger(Backend("sqlite", writes, sqlite_url))
     play_mass_combat(ledger, [("days", "rest", 2)])  # three units, two treasuries
@@ -59,13 +72,66 @@ def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlit
 def test_a_projector_that_did_not_write_last_rereads_the_stored_state(writes: Engine, sqlite_url: str) -> None:
     """Two processes on one database: each append after the other's starts from what is stored."""
     backend = Backend("sqlite", writes, sqlite_url)
-    first, second = make_ledger(backend), make_ledger(backend)
+    first, second = make_ledger(backend), other_process(backend)
     play_mass_combat(first, [("days", "rest", 2)])
+    results = []
     for n in range(3):
-        MassCombat(first).funds(first.resolve("Mass"), "Blue", n + 1, "first")
-        MassCombat(second).funds(second.resolve("Mass"), "Blue", -(n + 1), "second")
+        results.append(MassCombat(first).funds(first.resolve("Mass"), "Blue", n + 1, "first"))
+        results.append(MassCombat(second).funds(second.resolve("Mass"), "Blue", -(n + 1), "second"))
     MassCombat(first).funds(first.resolve("Mass"), "Blue", 7, "first again")
+    assert [r.duplicate for r in results] == [False] * 6
     check_inline_equals_rebuild(writes, first)
+
+
+def test_a_command_in_a_process_that_did_not_write_last_reads_and_decodes_the_stored_state_once(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14, "state loaded once per command": a command run by a fresh process (every CLI command) reads the
+    campaign's state row once, to decide, and its append folds into that same state instead of reading and
+    decoding the row again; what it writes still equals a rebuild."""
+    backend = Backend("sqlite", sqlite_engine, sqlite_url)
+    play_mass_combat(make_ledger(backend), [("days", "rest", 2)])
+    fresh = make_ledger(backend)
+    reads: list[str] = []
+    decodes: list[int] = []
+
+    def count(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "campaign_state.state" in statement:
+            reads.append(statement)
+
+    decode = RulesetFold.decode
+    monkeypatch.setattr(RulesetFold, "decode", lambda self, data: decodes.append(1) or decode(self, data))
+    sql_event.listen(sqlite_engine, "before_cursor_execute", count)
+    try:
+        MassCombat(fresh).funds(fresh.resolve("Mass"), "Blue", 5, "a patron")
+    finally:
+        sql_event.remove(sqlite_engine, "before_cursor_execute", count)
+    assert (len(reads), len(decodes)) == (1, 1)
+    MassCombat(fresh).funds(fresh.resolve("Mass"), "Red", 3, "a ransom")  # the writer's own state: none read
+    check_inline_equals_rebuild(sqlite_engine, fresh)
+
+
+def test_a_state_read_before_another_process_appended_is_not_folded_into_and_the_append_is_refused(
+    sqlite_engine: Engine, sqlite_url: str
+) -> None:
+    """The state a command decides from is the head its append checks: read by one process, then outrun by
+    another's append, the first's command is refused as stale, and its next one starts from what is stored."""
+    backend = Backend("sqlite", sqlite_engine, sqlite_url)
+    first = make_ledger(backend)
+    play_mass_combat(first, [("days", "rest", 2)])
+    with sqlite_engine.connect() as conn:
+        blue = conn.execute(text("SELECT balance FROM treasuries WHERE side = 'Blue'")).scalar()
+    second = other_process(backend)
+    stale = second.resolve("Mass")
+    second.states.get(stale)  # read and decoded at the head as it was
+    MassCombat(first).funds(first.resolve("Mass"), "Blue", 1, "first")
+    with pytest.raises(ConcurrencyError):
+        MassCombat(second).funds(stale, "Blue", 100, "stale")
+    MassCombat(second).funds(second.resolve("Mass"), "Blue", 2, "second")
+    MassCombat(first).funds(first.resolve("Mass"), "Blue", 4, "first again")
+    check_inline_equals_rebuild(sqlite_engine, first)
+    with sqlite_engine.connect() as conn:
+        assert conn.execute(text("SELECT balance FROM treasuries WHERE side = 'Blue'")).scalar() == blue + 7
 
 
 def snapshots(engine: Engine) -> list[tuple[int, int]]:
