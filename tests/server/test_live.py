@@ -168,4 +168,8 @@ def test_the_poll_wakes_pages_of_a_campaign_it_sees_for_the_first_time(monkeypat
             live._stop.set()
             poll.cancel()
 
-    assert asyncio.run(scenario()), "the poll saw the campaign for the first time and told no page"
+    seen: list[bool] = []  # its own thread: the suite's browser tests may leave an event loop in this one
+    runner = threading.Thread(target=lambda: seen.append(asyncio.run(scenario())))
+    runner.start()
+    runner.join(30)
+    assert seen == [True], "the poll saw the campaign for the first time and told no page"
