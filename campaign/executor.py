@@ -231,9 +231,14 @@ class Ledger:
         elif table is not None:
             dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
-            key = self.dice_key(info)
             offered = self.on_table(info)
-            dice = SeededDice(info.dice_id or info.campaign_id, key, info.seed_epoch, info.next_roll_index, offered)
+            dice = SeededDice(
+                info.dice_id or info.campaign_id,
+                lambda: self.dice_key(info),  # read when the first die is derived: most commands roll none
+                info.seed_epoch,
+                info.next_roll_index,
+                offered,
+            )
         decided = list(command.decide(Situation(state, tables, dice, ids, self.actor)))
         if isinstance(dice, TableDice):
             dice.finish()

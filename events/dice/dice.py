@@ -7,7 +7,7 @@ command, used by ``verify`` and ``amend`` to re-run a rule on exactly the dice i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -75,17 +75,29 @@ class SeededDice(_RecordingDice):
     """Dice derived from the campaign's current seed, at the next unused roll indexes."""
 
     def __init__(
-        self, campaign_id: str, seed: bytes, epoch: int, next_index: int, offered: Sequence[DiceRolled] = ()
+        self,
+        campaign_id: str,
+        seed: bytes | Callable[[], bytes],
+        epoch: int,
+        next_index: int,
+        offered: Sequence[DiceRolled] = (),
     ) -> None:
+        """``seed``: the key, or what fetches it when the first die is derived (a command that rolls nothing
+        never reads the secret, and runs where the secret is not held, e.g. an import without secrets)."""
         super().__init__(next_index, offered)
         self._campaign_id = campaign_id
         self._seed = seed
         self._epoch = epoch
 
+    def _key(self) -> bytes:
+        if callable(self._seed):
+            self._seed = self._seed()
+        return self._seed
+
     def roll(self, spec: DiceSpec, purpose: str) -> Roll:
         if (held := self._offered_roll(spec, purpose)) is not None:
             return held
-        faces = derive_faces(self._seed, self._campaign_id, self.next_index, spec.count, spec.sides)
+        faces = derive_faces(self._key(), self._campaign_id, self.next_index, spec.count, spec.sides)
         return self._record(spec, faces, purpose, source="seeded", seed_epoch=self._epoch)
 
 

@@ -77,3 +77,21 @@ def test_importing_twice_is_refused(source: Cli, tmp_path: Path) -> None:
     path = tmp_path / "once.jsonl"
     source("export", "-c", "Demo grimdark", "-o", str(path))
     assert "already in this database" in source("import", str(path), code=2).stderr
+
+
+def test_an_import_without_secrets_runs_commands_that_roll_nothing_and_refuses_those_that_roll(
+    source: Cli, tmp_path: Path
+) -> None:
+    """Without its secret seed, a campaign can be played on by commands that roll no dice (funds, a muster) and
+    refuses, in words and appending nothing, a command that would derive a die."""
+    path = tmp_path / "public.jsonl"
+    source("export", "-c", "Demo fighting-spirit", "-o", str(path))
+    target = Cli(str(tmp_path / "target.db"))
+    target("import", str(path))
+    before = target.events()
+    target("fs", "funds", "Keno", "25", "--reason", "loot", "-c", "Demo fighting-spirit")
+    assert target.events() > before
+    head = target.events()
+    refused = target("roll", "d6", "-p", "a die", "-c", "Demo fighting-spirit", code=2)
+    assert "seed" in refused.stderr and "Traceback" not in refused.output
+    assert target.events() == head
