@@ -116,19 +116,27 @@ class TableDice(_RecordingDice):
         held = next((h for h in self._offered if (h.count, h.sides, h.modifier) == spec.key), None)
         if held is not None:  # the dice of a retracted command are still on the table: they are what is entered
             typed = tuple(self._faces[self._used : self._used + spec.count])
+            if len(typed) == spec.count:
+                spec.check_faces(typed)  # a 7 on a d6 is refused as such, table or no table
             if typed != tuple(held.faces):
                 raise DiceError(
-                    f"the {spec.notation} a retracted command rolled is still on the table "
-                    f"({', '.join(map(str, held.faces))}; {purpose}): enter those dice again, or take them off "
-                    "the table first with `campaign reroll --reason …`"
+                    f"the {spec.notation} rolled for “{held.purpose}” by a command that was taken back is still on "
+                    f"the table ({', '.join(map(str, held.faces))}): enter {'it' if spec.count == 1 else 'them'} "
+                    f"again for {purpose}, or take {'it' if spec.count == 1 else 'them'} off the table first with "
+                    "`campaign reroll --reason …`"
                 )
             self._used += spec.count
             return self._offered_roll(spec, purpose)  # type: ignore[return-value]
         wanted = self._faces[self._used : self._used + spec.count]
         if len(wanted) < spec.count:
             raise DiceError(
-                f"not enough table dice: {purpose} needs {spec.notation}, "
-                f"but only {len(self._faces) - self._used} of the {len(self._faces)} entered are left"
+                f"not enough table dice: {purpose} needs {spec.notation}, but "
+                + (
+                    f"only {len(self._faces) - self._used} of the {len(self._faces)} entered "
+                    f"{'is' if len(self._faces) - self._used == 1 else 'are'} left"
+                    if self._used
+                    else f"{len(self._faces)} {'die was' if len(self._faces) == 1 else 'dice were'} entered"
+                )
             )
         faces = tuple(wanted)
         spec.check_faces(faces)
@@ -140,7 +148,8 @@ class TableDice(_RecordingDice):
         if self._used != len(self._faces):
             left = self._faces[self._used :]
             raise DiceError(
-                f"{len(left)} table dice were not used ({', '.join(map(str, left))}): check what was entered"
+                f"{len(left)} table {'die was' if len(left) == 1 else 'dice were'} not used "
+                f"({', '.join(map(str, left))}): check what was entered"
             )
 
 

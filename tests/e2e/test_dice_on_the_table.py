@@ -137,6 +137,9 @@ def test_physical_dice_left_on_the_table_are_entered_again_not_rethrown(cli: Cli
     before = cli.events()
     refused = cli("roll", "d20", "-p", "ambush", "--dice", "19", code=2)
     assert "still on the table (7" in refused.output and "reroll" in refused.output
+    assert "“ambush”" in refused.output  # the purpose the die on the table was rolled for
+    impossible = cli("roll", "d20", "-p", "ambush", "--dice", "21", code=2)
+    assert "21 is not a face of a d20" in impossible.output  # a bad die is named as such, table or no table
     assert cli.events() == before
     again = _rolls(cli.json("roll", "d20", "-p", "ambush", "--dice", "7"))[0]
     assert again["faces"] == [7] and again["source"] == "offered"
