@@ -32,6 +32,13 @@ def count(n: int, noun: str) -> str:
     return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
+def typed(command: str) -> str:
+    """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
+    "roll" (the ledger's own commands have no ruleset word)."""
+    group, _, leaf = command.rpartition(".")
+    return " ".join(w for w in ("" if group == "ledger" else group, leaf.replace("_", "-")) if w)
+
+
 def value(v: Any) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):

@@ -144,8 +144,21 @@ class Timeline:
         start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
         what = str(last.meta.get("command") or last.type)
         on_table = dice_left_on_table(events, rewind_at(events, start - 1), info.on_table)
-        event = Rewound(to_seq=start - 1, reason=f"undo of {what} (#{start}–#{last.seq})", on_table=on_table)
+        from campaign.describe import typed
+
+        said = typed(what) if what not in ("undo", "rewind", "amend") else what
+        event = Rewound(to_seq=start - 1, reason=f"undo of {said} (#{start}–#{last.seq})", on_table=on_table)
         return self.ledger.record(info, [event], "undo", command_id), what, start
+
+    def undone_in_words(self, info: CampaignInfo, what: str, start: int) -> str:
+        """What an undo took back, as a person reads it (``what`` and ``start`` as :meth:`undo` returns them)."""
+        from campaign.describe import typed
+
+        if what not in ("undo", "rewind", "amend"):
+            return f"undid {typed(what)} (from #{start})"
+        back = next(iter(self.ledger.store.read(info.campaign_id, after_seq=start - 1, upto_seq=start)))
+        reason = str(back.payload.get("reason") or what)
+        return f"took back the {what} at #{start} ({reason}): what it had taken back is in effect again"
 
     def amend(
         self,

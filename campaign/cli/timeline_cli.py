@@ -104,7 +104,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.appended(result, "")
             return
-        out.console.print(f"undid {escape(what)} (from #{start}); `campaign undo` again takes back this undo")
+        said = Timeline(ledger).undone_in_words(info, what, start)
+        out.console.print(f"{escape(said)}; `campaign undo` again takes back this undo")
 
     @app.command("audit")
     @handles_errors

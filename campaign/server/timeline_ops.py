@@ -19,8 +19,9 @@ def rewind(ledger: Ledger, info: CampaignInfo, to_seq: int, reason: str = "") ->
 
 def undo(ledger: Ledger, info: CampaignInfo) -> tuple[AppendResult, str]:
     """Take back the last command, rewind, amendment or undo; what was undone, in words."""
-    result, what, start = Timeline(ledger).undo(info)
-    return result, f"undid {what} (from #{start})"
+    timeline = Timeline(ledger)
+    result, what, start = timeline.undo(info)
+    return result, timeline.undone_in_words(info, what, start)
 
 
 def amend(

@@ -53,7 +53,7 @@ def test_an_amend_that_would_drop_later_commands_shows_them_and_needs_yes(cli: C
 def test_undo_takes_back_the_last_command_only(cli: Cli) -> None:
     cli("gf", "round")
     out = cli("undo").stdout
-    assert "gf.round" in out
+    assert "undid gf round" in out
     log = cli.json("log")["events"]
     assert not any(e["type"] == "battle.turn_began" for e in log)
     assert any(e["payload"].get("command") == "gf.shoot" for e in log), "the shot before it stands"
@@ -109,3 +109,14 @@ def test_a_rewind_to_a_die_of_a_command_taken_back_is_refused(cli: Cli) -> None:
     assert "taken back" in said
     assert cli.events() == before
     assert cli.json("verify")[0]["ok"]
+
+
+def test_undo_says_what_it_took_back_as_typed_and_an_undo_of_an_undo_says_what_is_back(cli: Cli) -> None:
+    """"undid gf.shoot" and "undid undo" were the recorder's words: an undo names the command as it is typed, and
+    taking back an undo says which undo and that what it had taken back is in effect again."""
+    first = cli("undo").stdout
+    assert first.startswith("undid gf shoot (from #") and "gf.shoot" not in first
+    second = cli("undo").stdout
+    assert second.startswith("took back the undo at #") and "(undo of gf shoot (#" in second
+    assert "is in effect again" in second
+    assert any(e["payload"].get("command") == "gf.shoot" for e in cli.json("log")["events"])  # the shot is back

@@ -165,7 +165,7 @@ def test_an_invitation_between_a_shot_and_its_amendment_stays_and_is_not_undone(
     done = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}})
     assert done["dropped"] == [] and done["appended"]
     undone = post(battle.client("gina"), url(battle, "/undo"))
-    assert undone["undone"].startswith("undid amend")
+    assert undone["undone"].startswith("took back the amend at #")
     in_effect = [e["what"] for e in log(battle) if e["type"] == "membership.granted"]
     assert in_effect[-1] == "sam joins as observer"
     assert battle.client("sam").get(url(battle)).status_code == 200
