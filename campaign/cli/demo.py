@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -384,5 +385,6 @@ def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
         out.console.print("Charts drawn from the demo's logs:")
         for path_name in written:
             out.console.print(f"  {escape(path_name)}")
-        out.console.print("Draw your own with e.g. `campaign chart strength -c 'Demo grimdark' -o strength.png`.")
+        hint = f"campaign --db {shlex.quote(db)} chart strength -c 'Demo grimdark' -o strength.png"
+        out.console.print(f"Draw your own with e.g. `{escape(hint)}`.")
     return written

@@ -92,3 +92,20 @@ def test_a_foreign_sqlite_database_is_not_changed_by_a_read_only_command(tmp_pat
 def test_an_unsupported_database_url_is_refused_clearly(url: str) -> None:
     code, output = run("--db", url, "status")
     assert code == 2 and "unsupported database" in output and "SQLite" in output
+
+
+def test_the_demos_chart_hint_works_as_printed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo ends with a chart command to try: typed as printed, in the same folder, it must work (it named no
+    database, so it looked in campaign.db and found no demo campaign)."""
+    import re
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CAMPAIGN_DB", raising=False)
+    code, said = run("--db", "my demo.db", "demo")
+    assert code == 0, said
+    hint = re.search(r"`(campaign [^`]+)`", said.replace("\n", " "))
+    assert hint is not None, said
+    code, drawn = run(*shlex.split(hint.group(1))[1:])
+    assert code == 0, drawn
+    assert (tmp_path / "strength.png").stat().st_size > 0
