@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from campaign.bootstrap import App
 from campaign.cli.output import Output
-from campaign.describe import describe, unit_names
+from campaign.describe import count, describe, unit_names
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
 from campaign.rulesets.disorder import battle_commands as disb
@@ -348,8 +348,9 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
             summary["campaigns"].append({"name": name, "ruleset": ruleset, **report.as_dict()})
             if not out.as_json:
                 out.console.print(
-                    f"  [green]verified[/] {report.events} events, {report.rolls_rederived} rolls re-derived "
-                    f"from the revealed seed, head {report.head_hash}"
+                    f"  [green]verified[/] {count(report.events, 'events')}, "
+                    f"{count(report.rolls_rederived, 'rolls')} re-derived from the revealed seed, "
+                    f"head {report.head_hash}"
                 )
     return summary
 

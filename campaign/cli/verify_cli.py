@@ -111,13 +111,16 @@ def verify_one(
     return report
 
 
-def _print(out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False) -> None:
+def _print(out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False, rules: bool = True) -> None:
+    from campaign.describe import count
+
     name = escape(info.name)
     if report.ok:
         out.console.print(
-            f"[green]ok[/] {name}: {report.events} events, chain intact to {report.head_hash}; "
-            f"{report.rolls_rederived} rolls re-derived, {report.rolls_pending} awaiting a seed reveal, "
-            f"{report.table_rolls} table rolls in range"
+            f"[green]ok[/] {name}: {count(report.events, 'events')}, chain intact to {report.head_hash}; "
+            f"{count(report.rolls_rederived, 'rolls')} re-derived, {report.rolls_pending} awaiting a seed reveal, "
+            f"{count(report.table_rolls, 'table rolls')} in range; "
+            + ("every rule re-run on its dice, same outcomes" if rules else "rules not re-run (--no-rules)")
         )
     else:
         out.console.print(f"[red]FAILED[/] {name}: first bad event {escape(str(report.first))}")
@@ -230,7 +233,7 @@ def register(app: typer.Typer) -> None:
                 shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
                 out.console.print(f"[green]signed[/]: {escape(shown)}")
             for info, report in reports:
-                _print(out, info, report, all_flags)
+                _print(out, info, report, all_flags, rules)
                 for change in editions.get(info.campaign_id, []):
                     out.console.print(
                         f"  note: #{change.seq} {escape(change.command)} was recorded under ruleset version "

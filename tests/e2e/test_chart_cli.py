@@ -235,7 +235,7 @@ def test_the_demo_draws_charts_beside_its_database_and_says_where(tmp_path: Path
     mine = tmp_path / "d-disorder-glory.svg"
     mine.write_text("my own drawing")  # a file of the same name is someone's: the demo leaves it
     shown = cli("demo").stdout
-    assert "Charts drawn from the demo's logs:" in shown and "campaign chart strength" in shown
+    assert "Charts drawn from the demo's logs:" in shown and " chart strength -c " in shown
     for name in ("fighting-spirit-morale", "fighting-spirit-strength", "mass-combat-treasury"):
         path = tmp_path / f"d-{name}.svg"
         assert str(path) in shown.replace("\n", "")

@@ -66,6 +66,10 @@ def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path) -> None:
     one("gf", "battle-start", "Field", "--unit", "A", "--unit", "B")
     status = one("status").stdout
     assert "2 units, 1 battle" in status and not offences(status)
+    one("roll", "d6", "-p", "a die", "--dice", "3")
+    checked = one("verify").stdout
+    assert "1 table roll in range" in checked and "every rule re-run" in checked and not offences(checked)
+    assert "rules not re-run" in one("verify", "--no-rules").stdout
 
 
 @pytest.fixture(scope="module")
