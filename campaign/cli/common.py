@@ -14,6 +14,7 @@ from rich.markup import escape
 from campaign.bootstrap import App, bootstrap
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.describe import typed
 from campaign.executor import AskEntry, Ledger, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.tables import parse_value
@@ -187,10 +188,12 @@ def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bo
     console = out.console
     same = [(n.count, n.sides) for n in low] == [(n.count, n.sides) for n in high]
     if same:
-        console.print(f"[bold]{escape(info.name)}[/]: {escape(command.name)} needs {tally(low)} (nothing was recorded)")
+        console.print(
+            f"[bold]{escape(info.name)}[/]: {escape(typed(command.name))} needs {tally(low)} (nothing was recorded)"
+        )
     else:
         console.print(
-            f"[bold]{escape(info.name)}[/]: how many dice {escape(command.name)} needs depends on the rolls "
+            f"[bold]{escape(info.name)}[/]: how many dice {escape(typed(command.name))} needs depends on the rolls "
             "(nothing was recorded)"
         )
     for title, needed in (

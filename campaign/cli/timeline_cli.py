@@ -15,7 +15,7 @@ from campaign.branch_dice import branch_point, made, made_in_words
 from campaign.cli.common import open_app, resolved, show_appended
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
-from campaign.describe import kind, words
+from campaign.describe import count, kind, typed, words
 from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
@@ -275,9 +275,11 @@ def _amend_changes(items: list[str]) -> dict[str, Any]:
 
 def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
     verb = "would amend" if report.result is None else "amended"
-    out.console.print(f"{verb} {report.command} at #{seq}; {report.rerun} later commands re-run on their dice")
+    out.console.print(
+        f"{verb} {typed(report.command)} at #{seq}; {count(report.rerun, 'later commands')} re-run on their dice"
+    )
     for change in report.changes:
-        out.console.print(f"  #{change.seq} {change.command}:")
+        out.console.print(f"  #{change.seq} {typed(change.command)}:")
         for before, after in zip(change.before, change.after, strict=False):
             if before != after:
                 out.console.print(f"    was: {escape(before['explanation'])}\n    now: {escape(after['explanation'])}")

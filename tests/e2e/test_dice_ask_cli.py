@@ -26,7 +26,7 @@ def cli(tmp_path: Path) -> Cli:
 def test_count_names_each_die_and_records_nothing(cli: Cli) -> None:
     before = cli.events()
     shown = cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--dice", "count").stdout
-    assert "fs.attack needs 1 die: 1 d8 (nothing was recorded)" in shown
+    assert "fs attack needs 1 die: 1 d8 (nothing was recorded)" in shown
     assert "1. d8 for morale test of Keno 3rd Squad" in shown and "up to" not in shown
     assert cli.json("fs", "attack", "Keno 3rd Squad", "--killed", "1", "--dice", "count")["dice"] == [
         {"notation": "d8", "count": 1, "sides": 8, "purpose": "morale test of Keno 3rd Squad"}
@@ -48,7 +48,7 @@ def test_count_says_when_the_rolls_decide_how_many_dice(cli: Cli) -> None:
         "rally test of Steel Veterans",
     ]
     shown = cli("fs", "rally", "Steel Veterans", "--officer", "Company HQ", "--distance", "20", "--dice", "count")
-    assert "how many dice fs.rally needs depends on the rolls" in shown.stdout
+    assert "how many dice fs rally needs depends on the rolls" in shown.stdout
     assert f"with every die at its lowest: 1 die: 1 d{counted['dice'][0]['sides']}" in shown.stdout
     assert "with every die at its highest: 2 dice" in shown.stdout
     assert cli.events() == before

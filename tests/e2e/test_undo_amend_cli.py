@@ -35,6 +35,8 @@ def test_an_amend_that_would_drop_later_commands_shows_them_and_needs_yes(cli: C
     before = cli.events()
     preview = cli.json("amend", str(seq), "--set", "name=Robot Team", "--dry-run")
     assert preview["dry_run"] is True and cli.events() == before
+    said = cli("amend", str(seq), "--set", "name=Robot Team", "--dry-run").stdout
+    assert said.startswith("would amend gf muster at #") and "gf.muster" not in said  # as typed, not as recorded
     dropped = [d["command"] for d in preview["dropped"]]
     assert dropped == ["gf.battle_start", "gf.shoot"], "the battle names the Robot Squad, which no longer exists"
     refused = cli("amend", str(seq), "--set", "name=Robot Team", code=2)
