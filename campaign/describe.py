@@ -101,7 +101,7 @@ SAID: dict[str, str] = {
     "battle.officer_removed": "{side}'s officer is removed from play",
     "career.glory_awarded": "{officer} ({side}) gains {glory:+d} Glory",
     "career.rank_reached": "{officer} reaches the rank of {rank} ({glory} Glory)",
-    "battle.victory_points": "{side} scores {points} VP",
+    "battle.victory_points": "{points} VP to {side}",
     "economy.funds_changed": "{side}: {amount:+d} ({reason})",
     "career.xp_gained": "{unit_id} gains {xp} XP",
     "battle.casualties_taken": "{unit_id}: {dead} dead, {wounded} wounded ({percent}%)",
