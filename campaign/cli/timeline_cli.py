@@ -162,7 +162,9 @@ def register_exchange(app: typer.Typer) -> None:
     @handles_errors
     def branch_(
         name: str,
-        at: Annotated[int, typer.Option("--at", help="The last seq the branch shares.")],
+        at: Annotated[
+            int | None, typer.Option("--at", help="The last seq the branch shares (default: the head, all of it).")
+        ] = None,
         campaign: CampaignOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
@@ -170,6 +172,8 @@ def register_exchange(app: typer.Typer) -> None:
         parent's dice for the shared history, offers again the dice left on the table at SEQ, and says from which
         roll on its dice are new (its own seed)."""
         ledger, parent = resolved(campaign)
+        if at is None:
+            at = parent.last_seq
         result = branch(ledger, parent, name, at)
         info = ledger.resolve(result.events[0].campaign_id)
         point = branch_point(ledger.store, info.campaign_id)

@@ -95,3 +95,5 @@ def test_branch_on_the_command_line_leaves_the_original_alone(cli: Cli) -> None:
     assert all(r["ok"] for r in cli.json("verify", "--all"))
     cli("branch", "Again", "--at", str(head - 1), code=2)  # the middle of a command
     cli("branch", "What if", "--at", str(head), code=2)  # the name is taken
+    whole = cli.json("branch", "Whole", "-c", "Patrol")  # no --at: all of it, up to the head
+    assert whole["shared"] == cli.json("log", "-c", "Patrol")["events"][-1]["seq"]
