@@ -360,21 +360,6 @@ def live_events(store: EventStore, campaign_id: str) -> Iterator[RecordedEvent]:
             yield event
 
 
-def _streamed_groups(events: Iterable[RecordedEvent]) -> Iterator[CommandGroup]:
-    """:func:`command_groups`, one group at a time."""
-    group: list[RecordedEvent] = []
-    last_id: object = object()
-    for event in events:
-        command_id = event.meta.get("command_id", f"seq-{event.seq}")
-        if group and (command_id != last_id or event.type in ("timeline.command_issued", REWOUND)):
-            yield CommandGroup(tuple(group))
-            group = []
-        group.append(event)
-        last_id = command_id
-    if group:
-        yield CommandGroup(tuple(group))
-
-
 def _given_ids(given: list[str], fresh: Callable[[], str]) -> Callable[[], str]:
     """The ids a command gave the first time, in order, then fresh ones (as the executor's replay gives them)."""
     return lambda: given.pop(0) if given else fresh()
@@ -396,7 +381,7 @@ def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
     fold = fold_for(info.ruleset)
     state = fold.initial() if fold is not None else None
     first = True
-    for group in _streamed_groups(live_events(ledger.store, campaign_id)):
+    for group in iter_command_groups(live_events(ledger.store, campaign_id)):
         issued = group.issued
         if first or issued is None:
             if not first and any(e.type not in NEVER_RETRACTED for e in group.events):

@@ -32,8 +32,8 @@ FLAGS_SHOWN = 5
 thousands), each listed by ``--all-flags`` and ``--json``."""
 
 
-def read_checkpoint(path: Path) -> dict[str, Any]:
-    """A checkpoint file written by ``campaign checkpoint``, checked for shape (never trusted further)."""
+def _checkpoint_bytes(path: Path) -> bytes:
+    """A checkpoint file's bytes, read no further than a checkpoint can be long."""
     try:
         with path.open("rb") as handle:
             raw = handle.read(CHECKPOINT_LIMIT + 1)
@@ -41,6 +41,12 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
         raise InvalidInputError(f"cannot read the checkpoint {path}: {exc.strerror}") from None
     if len(raw) > CHECKPOINT_LIMIT:
         raise InvalidInputError(f"{path} is not a checkpoint: a checkpoint is one short line")
+    return raw
+
+
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint file written by ``campaign checkpoint``, checked for shape (never trusted further)."""
+    raw = _checkpoint_bytes(path)
     try:
         item = orjson.loads(raw.splitlines()[0] if raw.strip() else b"")
     except (orjson.JSONDecodeError, IndexError):
@@ -69,13 +75,7 @@ def signed_checkpoint(checkpoint: Path | None, signer: Path | None) -> str | Non
         return None
     if checkpoint is None:
         raise InvalidInputError("--signer checks a signed checkpoint: give the checkpoint too, --checkpoint FILE")
-    try:
-        with checkpoint.open("rb") as handle:
-            data = handle.read(CHECKPOINT_LIMIT + 1)
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read the checkpoint {checkpoint}: {exc.strerror}") from None
-    if len(data) > CHECKPOINT_LIMIT:
-        raise InvalidInputError(f"{checkpoint} is not a checkpoint: a checkpoint is one short line")
+    data = _checkpoint_bytes(checkpoint)
     return signing.check(data, signing.signature_path(checkpoint), signer, str(checkpoint))
 
 

@@ -4,6 +4,7 @@ ruleset's summary gives the views (its units, its battles), each ruleset adding 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from typing import Any, Protocol, TypeVar
 
 from pydantic import TypeAdapter
@@ -43,14 +44,9 @@ def fold_in_force(
     """A ruleset's fold whose ``apply`` and ``summary`` read its tables as in force: ``base`` as shipped, under the
     campaign's house rules so far (they arrive as events)."""
     tables = tables_in_force_cache(base, typed)
-    known: dict[str, bool] = {}
 
     def step(state: S, event: RecordedEvent) -> S:
-        kind = event.type
-        reads = known.get(kind)
-        if reads is None:
-            reads = known[kind] = _reads(kind)
-        return apply(state, event, tables(state.overrides)) if reads else state
+        return apply(state, event, tables(state.overrides)) if _reads(event.type) else state
 
     return RulesetFold(
         ruleset, initial, step, TypeAdapter(initial), lambda state: summary(state, tables(state.overrides))
@@ -61,20 +57,15 @@ def facts_only(apply: Callable[[T, RecordedEvent], T]) -> Callable[[T, RecordedE
     """``apply``, handed only events of the families a ruleset folds (:data:`FOLDED_FAMILIES`): in a long
     campaign most events are rolls and command records, and a ruleset's ``apply`` tested each one against
     every kind of fact it knows before leaving the state as it was."""
-    known: dict[str, bool] = {}
-
     def step(state: T, event: RecordedEvent) -> T:
-        kind = event.type
-        reads = known.get(kind)
-        if reads is None:
-            reads = known[kind] = _reads(kind)
-        return apply(state, event) if reads else state
+        return apply(state, event) if _reads(event.type) else state
 
     return step
 
 
+@cache
 def _reads(kind: str) -> bool:
-    """Whether a ruleset's fold reads events of this type (the folds ask once per type)."""
+    """Whether a ruleset's fold reads events of this type (worked out once per type)."""
     return kind.partition(".")[0] in FOLDED_FAMILIES
 
 

@@ -89,5 +89,19 @@ class War:
         return self.game.battle(self.info, parsed, table=TableEntry(tuple(full[:used])), **kw)
 
 
+RED = ["Red foot", "Red guard"]
+BLUE = ["Blue foot", "Blue guard"]
+
+
+def two_armies() -> War:
+    """Crimson's two units (RED) and Azure's two (BLUE), mustered as :meth:`War.muster` makes them."""
+    w = War()
+    for name in RED:
+        w.muster(name, "Crimson")
+    for name in BLUE:
+        w.muster(name, "Azure")
+    return w
+
+
 def applied(result: AppendResult, rule: str) -> list[dict[str, Any]]:
     return [dict(e.payload) for e in result.events if e.type == "rules.applied" and e.payload["rule"] == rule]

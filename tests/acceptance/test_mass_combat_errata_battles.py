@@ -9,21 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
+from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
 
 @pytest.fixture
 def war() -> War:
-    w = War()
-    for name in ("Red foot", "Red guard"):
-        w.muster(name, "Crimson")
-    for name in ("Blue foot", "Blue guard"):
-        w.muster(name, "Azure")
-    return w
-
-
-RED = ["Red foot", "Red guard"]
-BLUE = ["Blue foot", "Blue guard"]
+    return two_armies()
 
 
 def test_r2_10_an_army_commanders_death_lasts_until_a_clear_victory_on_the_units_present(war: War) -> None:

@@ -23,11 +23,9 @@ from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
 from events.store import AppendResult
-from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
+from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
 T = Tables(base_values("mass_combat"))
-RED = ["Red foot", "Red guard"]
-BLUE = ["Blue foot", "Blue guard"]
 
 
 def with_value(path: str, value: object) -> Tables:
@@ -38,12 +36,7 @@ def with_value(path: str, value: object) -> Tables:
 
 @pytest.fixture
 def war() -> War:
-    w = War()
-    for name in RED:
-        w.muster(name, "Crimson")
-    for name in BLUE:
-        w.muster(name, "Azure")
-    return w
+    return two_armies()
 
 
 # --- R2-14: a PC leader who died -----------------------------------------------------------------------------------

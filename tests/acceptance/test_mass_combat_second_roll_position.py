@@ -9,20 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
-
-RED = ["Red foot", "Red guard"]
-BLUE = ["Blue foot", "Blue guard"]
+from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
 
 @pytest.fixture
 def war() -> War:
-    w = War()
-    for name in RED:
-        w.muster(name, "Crimson")
-    for name in BLUE:
-        w.muster(name, "Azure")
-    return w
+    return two_armies()
 
 
 @pytest.mark.parametrize(
