@@ -39,6 +39,13 @@ def _committed(event: RecordedEvent) -> tuple[int, str] | None:
     return None
 
 
+MISSING_SEED = (
+    "the secret seed of dice epoch {epoch} is not held in this database (an import without --with-secrets?): "
+    "its seeded dice cannot be derived here; table dice (--dice) still can be entered"
+)
+"""Said when a seed is asked for and not held; no campaign id in it: the person knows which campaign they named."""
+
+
 class SeedVault:
     """In-memory vault (the fake); :class:`SqlSeedVault` keeps seeds in the database."""
 
@@ -97,7 +104,7 @@ class SeedVault:
         try:
             return self._seeds[(campaign_id, epoch)]
         except KeyError:
-            raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held here") from None
+            raise NotFoundError(MISSING_SEED.format(epoch=epoch)) from None
 
 
 class SqlSeedVault(SeedVault):
@@ -147,7 +154,7 @@ class SqlSeedVault(SeedVault):
                 cursor.close()
         found = None if row is None else row[0]
         if found is None:
-            raise NotFoundError(f"no seed for epoch {epoch} of campaign {campaign_id} is held in this database")
+            raise NotFoundError(MISSING_SEED.format(epoch=epoch))
         try:
             return bytes.fromhex(found)
         except ValueError:

@@ -93,5 +93,7 @@ def test_an_import_without_secrets_runs_commands_that_roll_nothing_and_refuses_t
     assert target.events() > before
     head = target.events()
     refused = target("roll", "d6", "-p", "a die", "-c", "Demo fighting-spirit", code=2)
-    assert "seed" in refused.stderr and "Traceback" not in refused.output
+    assert "secret seed of dice epoch" in refused.stderr and "Traceback" not in refused.output
+    campaign_id = target.json("list")[0]["campaign_id"]
+    assert campaign_id not in refused.output  # words, not the internal id
     assert target.events() == head
