@@ -32,10 +32,22 @@ def count(n: int, noun: str) -> str:
     return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
-def typed(command: str) -> str:
+_TYPED_AS = {"mc.morale": "mc morale-mod"}
+"""Recorded commands whose name is not the words typed for them."""
+_TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
+"""Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
+
+
+def typed(command: str, args: Mapping[str, Any] | None = None) -> str:
     """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
-    "roll" (the ledger's own commands have no ruleset word)."""
+    "roll" (the ledger's own commands have no ruleset word); with its recorded ``args``, a command typed as one
+    of its arguments by that word: ``mc.days`` of rest → "mc rest"."""
     group, _, leaf = command.rpartition(".")
+    activity = (args or {}).get("activity")
+    if command in _TYPED_BY_ACTIVITY and isinstance(activity, str) and activity != "other":
+        leaf = activity
+    elif command in _TYPED_AS:
+        return _TYPED_AS[command]
     return " ".join(w for w in ("" if group == "ledger" else group, leaf.replace("_", "-")) if w)
 
 
@@ -212,8 +224,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         # Scalars in full; a profile or a list of deployments only by name (the events after it spell them out).
         args = facts({k: "…" if isinstance(v, dict | list) else v for k, v in p["args"].items()}, names)
         amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
-        command = str(p["command"]).replace(".", " ").replace("_", "-")
-        return f"command {command}" + (f" ({args})" if args else "") + amends
+        return f"command {typed(str(p['command']), p['args'])}" + (f" ({args})" if args else "") + amends
     if kind == "membership.granted":
         sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
         return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"

@@ -37,6 +37,15 @@ from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
 from events.timeline import NEVER_RETRACTED, effective, live_seqs
 from projections.state.campaigns import CampaignInfo
 
+_TIMELINE = ("undo", "rewind", "amend")
+"""The timeline's own commands: what they took back is said in their reason, not their arguments."""
+
+
+def _args(first: RecordedEvent) -> Mapping[str, Any] | None:
+    """The recorded arguments of the command that starts with ``first``, if it is a ``timeline.command_issued``."""
+    args = first.payload.get("args") if first.type == "timeline.command_issued" else None
+    return args if isinstance(args, Mapping) else None
+
 
 @dataclass
 class Change:
@@ -146,7 +155,7 @@ class Timeline:
         on_table = dice_left_on_table(events, rewind_at(events, start - 1), info.on_table)
         from campaign.describe import typed
 
-        said = typed(what) if what not in ("undo", "rewind", "amend") else what
+        said = typed(what, _args(next(e for e in events if e.seq == start))) if what not in _TIMELINE else what
         event = Rewound(to_seq=start - 1, reason=f"undo of {said} (#{start}–#{last.seq})", on_table=on_table)
         return self.ledger.record(info, [event], "undo", command_id), what, start
 
@@ -154,9 +163,9 @@ class Timeline:
         """What an undo took back, as a person reads it (``what`` and ``start`` as :meth:`undo` returns them)."""
         from campaign.describe import typed
 
-        if what not in ("undo", "rewind", "amend"):
-            return f"undid {typed(what)} (from #{start})"
         back = next(iter(self.ledger.store.read(info.campaign_id, after_seq=start - 1, upto_seq=start)))
+        if what not in _TIMELINE:
+            return f"undid {typed(what, _args(back))} (from #{start})"
         reason = str(back.payload.get("reason") or what)
         return f"took back the {what} at #{start} ({reason}): what it had taken back is in effect again"
 

@@ -122,3 +122,32 @@ def test_undo_says_what_it_took_back_as_typed_and_an_undo_of_an_undo_says_what_i
     assert second.startswith("took back the undo at #") and "(undo of gf shoot (#" in second
     assert "is in effect again" in second
     assert any(e["payload"].get("command") == "gf.shoot" for e in cli.json("log")["events"])  # the shot is back
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "commands", "words"),
+    [
+        ("mass-combat", [["roll", "2d6", "--purpose", "weather"]], "roll"),
+        ("mass-combat", [["mc", "rest", "3"]], "mc rest"),
+        ("mass-combat", [["mc", "march", "2"]], "mc march"),
+        ("mass-combat", [["mc", "morale-mod", "Rain", "-1", "--side", "Red"]], "mc morale-mod"),
+        ("fighting-spirit", [["fs", "forced-march", "1"]], "fs forced-march"),
+        ("fighting-spirit", [["fs", "front", "2"]], "fs front"),
+    ],
+)
+def test_the_log_and_undo_name_a_command_as_it_was_typed(
+    tmp_path: Path, ruleset: str, commands: list[list[str]], words: str
+) -> None:
+    """The log said "command ledger roll" for `campaign roll` and "command mc days" for `mc rest`: a command is
+    named in the log and by `undo` by the words a person types for it."""
+    cli = Cli(str(tmp_path / "typed.db"))
+    cli("new", "Typed", "--ruleset", ruleset)
+    for command in commands:
+        cli(*command)
+    last = cli.json("log", "--last", "5")["events"]
+    issued = [e for e in last if e["type"] == "timeline.command_issued"][-1]
+    shown = cli("log", "--last", "5").stdout
+    assert f"command {words} (" in shown or f"command {words}\n" in shown, shown
+    recorded = issued["payload"]["command"].replace(".", " ").replace("_", "-")
+    assert recorded == words or f"command {recorded} (" not in shown
+    assert cli("undo").stdout.startswith(f"undid {words} (from #")
