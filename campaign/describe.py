@@ -11,13 +11,16 @@ from events.envelope import RecordedEvent
 ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
 
 
-_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_SNAKE = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?!\.\w)")
+"""A row or option name in snake case, not a segment of a table path (``campaign.exhausted_window_days`` is
+typed, and shown, as it is)."""
 _SETTING = re.compile(r"^[\w.]+=\S+$")
 _PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day", "units": "unit"}
 
 
 def words(text: str) -> str:
-    """Row and option names as a person writes them: ``minor_victory`` → "minor victory"."""
+    """Row and option names as a person writes them: ``minor_victory`` → "minor victory"; a table path stays as
+    it is typed."""
     return _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
 
 

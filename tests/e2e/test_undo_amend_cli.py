@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from campaign.describe import words
 from tests.e2e.test_cli import Cli
 
 
@@ -151,3 +152,15 @@ def test_the_log_and_undo_name_a_command_as_it_was_typed(
     recorded = issued["payload"]["command"].replace(".", " ").replace("_", "-")
     assert recorded == words or f"command {recorded} (" not in shown
     assert cli("undo").stdout.startswith(f"undid {words} (from #")
+
+
+def test_a_house_rule_is_logged_with_its_table_path_as_typed(tmp_path: Path) -> None:
+    """`fs house-rule campaign.exhausted_window_days 5` was logged as "campaign.exhausted window days = 5": a
+    path a person types, and `tables` lists, is shown as it is; a row name in a sentence is still in words."""
+    cli = Cli(str(tmp_path / "house.db"))
+    cli("new", "Ardennes", "--ruleset", "fighting-spirit")
+    said = cli("fs", "house-rule", "campaign.exhausted_window_days", "5", "--note", "short war").stdout
+    assert "house rule: campaign.exhausted_window_days = 5 (short war)" in said, said
+    assert "path campaign.exhausted_window_days," in said
+    assert words("the result: minor_victory.") == "the result: minor victory."
+    assert words("threats.unverified_casualty.low set to 2") == "threats.unverified_casualty.low set to 2"
