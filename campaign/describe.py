@@ -35,7 +35,7 @@ def count(n: int, noun: str) -> str:
     return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
-_TYPED_AS = {"mc.morale": "mc morale-mod"}
+_TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
 """Recorded commands whose name is not the words typed for them."""
 _TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
 """Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
