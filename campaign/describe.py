@@ -37,6 +37,8 @@ def count(n: int, noun: str) -> str:
 
 _TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
 """Recorded commands whose name is not the words typed for them."""
+_MODELS_KEYS = frozenset({"start_size", "troops"})
+"""A deployment whose state holds one of these counts models, not men (Grimdark Future, disorder markers)."""
 _TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
 """Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
 
@@ -236,7 +238,9 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return f"battle “{p['name']}” begins: {settings}"
     if kind == "battle.unit_deployed":
         state = facts(p["state"], names)
-        return f"{n('unit_id')} deployed for {p['side']}: {count(p['men'], 'men')}" + (f", {state}" if state else "")
+        # Grimdark and disorder count models (their deployments record a start size or troops), the others men.
+        noun = "models" if _MODELS_KEYS & p["state"].keys() else "men"
+        return f"{n('unit_id')} deployed for {p['side']}: {count(p['men'], noun)}" + (f", {state}" if state else "")
     if kind == "battle.attack_resolved":
         extras = [
             w

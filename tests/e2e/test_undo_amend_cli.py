@@ -175,3 +175,10 @@ def test_a_house_rule_is_logged_with_its_table_path_as_typed(tmp_path: Path) -> 
     assert "path campaign.exhausted_window_days," in said
     assert words("the result: minor_victory.") == "the result: minor victory."
     assert words("threats.unverified_casualty.low set to 2") == "threats.unverified_casualty.low set to 2"
+
+
+def test_a_grimdark_deployment_is_logged_in_models(cli: Cli) -> None:
+    """Grimdark counts a unit in models (its `--models`): its deployments read "10 models", not "10 men"."""
+    shown = cli("log").stdout
+    assert "Saurians A deployed for Saurians: 10 models" in shown, shown
+    assert " men" not in shown
