@@ -358,3 +358,13 @@ def test_a_hero_levels_up_on_its_skill_set(match: Match) -> None:
     assert level["inputs"]["skill_set"] == "Captain" and level["outcome"]["traits"] == ["Instigator"]  # 3–4
     vex = match.roster("Captain Vex")
     assert vex.xp == 2 + 1 + 2 and vex.traits == ("Instigator",) and vex.points == 80 + 25
+
+
+def test_a_melee_of_one_wound_is_told_in_the_singular(match: Match) -> None:
+    """"Saurian Warriors 1 wounds" read as a slip: one wound is "1 wound", two are "2 wounds"."""
+    start(match)
+    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 1, 2, table=TableEntry((5,)))
+    said = rules(result, "melee")[0]["explanation"]
+    assert said.startswith("melee, Saurian Warriors 1 wound, Robot Squad 2: "), said
+    result = match.game.melee(match.info, "Robot Squad", "Saurian Warriors", 2, 1, table=TableEntry((5,)))
+    assert rules(result, "melee")[0]["explanation"].startswith("melee, Robot Squad 2 wounds, Saurian Warriors 1: ")

@@ -97,7 +97,7 @@ def test_a_defence_spell_blocks_the_enemys_strike(game: tuple[MassCombat, Any]) 
         }
     )
     es = applied(g.battle(ledger.resolve(None), setup), "extraordinary_force")
-    assert "Strike on South LI: 0 row(s) up" in es[0]["explanation"]
+    assert "Strike on South LI: 0 rows up" in es[0]["explanation"]
 
 
 def test_several_opponents_contest_together_and_compare_with_their_average_ts(game: tuple[MassCombat, Any]) -> None:

@@ -226,7 +226,7 @@ def melee(
             None,
             {"a": a.unit_id, "b": b.unit_id, "wounds_by_a": wounds_by_a, "wounds_by_b": wounds_by_b},
             {"loser": loser[0].unit_id if loser else None},
-            f"melee, {a.name} {wounds_by_a} wounds, {b.name} {wounds_by_b}: {verdict}",
+            f"melee, {a.name} {wounds_by_a} wound{'s' if wounds_by_a != 1 else ''}, {b.name} {wounds_by_b}: {verdict}",
             tuple(facts),
         )
     ]

@@ -84,10 +84,10 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
                 lines.append(f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts})")
             elif spell.kind == "strike":
                 unit.strike_rows += effect
-                lines.append(f"Strike on {unit.unit.name}: {effect} row(s) up")
+                lines.append(f"Strike on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} up")
             else:
                 unit.healing_rows += effect
-                lines.append(f"Healing on {unit.unit.name}: {effect} row(s) down")
+                lines.append(f"Healing on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} down")
         if side.setup.spells:
             decisions.append(
                 Decision(
