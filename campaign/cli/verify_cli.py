@@ -15,6 +15,7 @@ from campaign.cli import signing
 from campaign.cli.common import open_app, resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.describe import typed
 from campaign.executor import Ledger
 from campaign.timeline import Change
 from events.canonical import canonical_json
@@ -111,7 +112,9 @@ def verify_one(
     return report
 
 
-def _print(out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False, rules: bool = True) -> None:
+def _print(
+    out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False, rules: bool = True, older: int = 0
+) -> None:
     from campaign.describe import count
 
     name = escape(info.name)
@@ -120,7 +123,14 @@ def _print(out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bo
             f"[green]ok[/] {name}: {count(report.events, 'events')}, chain intact to {report.head_hash}; "
             f"{count(report.rolls_rederived, 'rolls')} re-derived, {report.rolls_pending} awaiting a seed reveal, "
             f"{count(report.table_rolls, 'table rolls')} in range; "
-            + ("every rule re-run on its dice, same outcomes" if rules else "rules not re-run (--no-rules)")
+            + (
+                "rules not re-run (--no-rules)"
+                if not rules
+                else "every rule re-run on its dice, same outcomes"
+                if not older
+                else f"every rule re-run on its dice, same outcomes but for {count(older, 'commands')} recorded "
+                "under an older version of the rules (below)"
+            )
         )
     else:
         out.console.print(f"[red]FAILED[/] {name}: first bad event {escape(str(report.first))}")
@@ -233,10 +243,11 @@ def register(app: typer.Typer) -> None:
                 shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
                 out.console.print(f"[green]signed[/]: {escape(shown)}")
             for info, report in reports:
-                _print(out, info, report, all_flags, rules)
-                for change in editions.get(info.campaign_id, []):
+                older = editions.get(info.campaign_id, [])
+                _print(out, info, report, all_flags, rules, len(older))
+                for change in older:
                     out.console.print(
-                        f"  note: #{change.seq} {escape(change.command)} was recorded under ruleset version "
+                        f"  note: #{change.seq} {escape(typed(change.command))} was recorded under ruleset version "
                         f"{change.recorded_under}; today's rules (RULES.md, second edition) decide it differently — "
                         "expected after a rules change, not a sign the log was altered"
                     )

@@ -18,8 +18,9 @@ class RulesetInfo:
     name: str
     package: str
     version: str
-    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…). Every rule
-    application records it, so re-evaluating a log tells a rules change from an altered log."""
+    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…), 0.2.N a fix
+    of the program's reading of it that decides some command differently. Every rule application records it, so
+    re-evaluating a log tells a rules change from an altered log."""
     seed: str
     title: str
     prefix: str
@@ -36,7 +37,7 @@ RULESETS: dict[str, RulesetInfo] = {
         RulesetInfo(
             "mass-combat",
             "mass_combat",
-            "0.2",
+            "0.2.1",  # 0.2.1: `mc pay` with nothing owed is bonus pay (it spent a month's pay for nothing under 0.2)
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",

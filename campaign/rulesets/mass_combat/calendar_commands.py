@@ -37,7 +37,9 @@ from events.registry import Event
 def _payday(
     unit: mc_state.Unit, pct: int, month: int, result: Payday, text: str, rolls: tuple[Roll, ...] = (), **more: str
 ) -> Decision:
-    """A unit's payday (§2.11): the pay settled, then its record (the order every log holds)."""
+    """A unit's payday (§2.11): the pay settled, then its record (the order every log holds). A bonus for next
+    month already earned (bonus pay between paydays) stands unless this payday earns more."""
+    pending = unit.bonus_morale if unit.bonus_month == month + 1 else 0
     settled = PaySettled(
         unit_id=unit.unit_id,
         month=month,
@@ -45,7 +47,7 @@ def _payday(
         paid=result.paid,
         penalty=result.state.penalty,
         paid_streak=result.state.paid_streak,
-        bonus_morale=result.bonus_morale,
+        bonus_morale=max(result.bonus_morale, pending),
         owed=result.state.owed,
         unpaid_days=result.state.unpaid_days,
     )

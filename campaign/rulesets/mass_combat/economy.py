@@ -87,7 +87,22 @@ def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int
         # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
         state = PayState(current, 0, pay.missed_streak + 1, 0, 0, day)
         return Payday(monthly, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
-    due = pay.owed + (monthly if on_payday or pay.owed == 0 else 0)
+    if not on_payday and pay.owed == 0:
+        # Nothing owed: a payment between paydays is bonus pay on top of the month's (§2.11: pay +50% → Morale +1
+        # next month, +100% → +2), not a month paid in advance (the month's end pays the month as ever).
+        bonus = next(
+            (
+                b
+                for b, key in ((2, "bonus_pay_2"), (1, "bonus_pay_1"))
+                if 100 + paid_pct >= tables.number(f"economy.{key}")
+            ),
+            0,
+        )
+        text = f"bonus pay ${paid} ({paid_pct}% of a month's ${monthly}; nothing was owed): " + (
+            f"Morale +{bonus} next month" if bonus else "less than +50%, no Morale bonus"
+        )
+        return Payday(0, paid, pay, bonus, False, text)
+    due = pay.owed + (monthly if on_payday else 0)
     if paid >= due:
         bonus = 0
         if on_payday and (paid - pay.owed) * 100 >= monthly * tables.number("economy.bonus_pay_2"):
