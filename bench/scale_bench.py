@@ -20,8 +20,9 @@ At each size, in CPU time (``time.process_time``):
 * audit     — ``audit --roll`` of the last roll;
 * storage   — file bytes per event, and snapshot bytes against the log's own bytes (payload + hash + meta).
 
-Peak RSS (``--rss``, on by default) runs ``campaign rebuild``, ``verify`` and ``audit`` as child processes on the
-same file and reads each one's own peak from ``wait4``. Nothing is asserted: the figures are for people.
+Peak RSS (``--rss``, on by default) runs ``campaign rebuild``, ``verify`` (with and without rules) and ``audit`` as
+child processes on the same file and reads each one's own peak from ``wait4`` (the issue asks ≤ 300 MiB at 1M
+events). Nothing is asserted: the figures are for people; the exit status is 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -133,6 +134,7 @@ def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, hea
             "start-up (list)": child(db, "list"),
             "rebuild": child(db, "rebuild"),
             "verify --no-rules": child(db, "verify", "--no-rules"),
+            "verify (rules)": child(db, "verify"),
             "log --last 20": child(db, "log", "--last", "20"),
             f"audit --roll {last_roll}": child(db, "audit", "--roll", str(last_roll)),
         }
@@ -159,6 +161,9 @@ def targets(results: dict[int, dict[str, Any]]) -> dict[str, bool]:
         audit_small = next(v for k, v in s["processes"].items() if k.startswith("audit"))
         audit_big = next(v for k, v in big["processes"].items() if k.startswith("audit"))
         met["audit ≤ 2× smallest (process CPU)"] = audit_big["cpu_s"] <= 2 * audit_small["cpu_s"]
+        met["peak RSS of rebuild, verify, audit ≤ 300 MiB"] = all(
+            v["rss_mib"] <= 300 for k, v in big["processes"].items() if k.startswith(("rebuild", "verify", "audit"))
+        )
     return met
 
 
