@@ -164,7 +164,7 @@ def prepare_events(
     """Number the events after ``head``, give them positions and chain their hashes; shared by every backend.
 
     The hashed bytes are assembled from a prefix shared by the whole batch (campaign id and meta), which is
-    equal to :func:`events.envelope.envelope_bytes` (tests hold this) but costs one format per event.
+    equal to :func:`events.envelope.envelope_bytes` (tests hold this) but costs one join per event.
 
     With ``rows``, each event's insert parameters are added to it in the same pass, flat, row after row:
     position, campaign id, seq, command seq (the first event's seq), type, schema version, payload bytes, hash
@@ -178,11 +178,15 @@ def prepare_events(
     if command_id is not None:
         base_meta["command_id"] = command_id
     meta_json = canonical_json(base_meta)
-    # Everything hashed for one event, as one bytes format: prev_hash, then the canonical envelope (sorted keys:
-    # campaign_id, meta, payload, prev_hash, schema_version, seq, type). Equal to envelope_bytes (tests hold it).
-    head_part = b'{"campaign_id":' + dumps_trusted(campaign_id) + b',"meta":' + meta_json.replace(b"%", b"%%")
-    template = b"%b" + head_part + b',"payload":%b,"prev_hash":"%b","schema_version":%d,"seq":%d,"type":%b}'
-    type_json: dict[str, bytes] = {}
+    # Everything hashed for one event: prev_hash, then the canonical envelope (sorted keys: campaign_id, meta,
+    # payload, prev_hash, schema_version, seq, type), joined from pieces: the batch's head, the event's payload,
+    # its type's own two pieces, and its seq (a join of eight pieces cost two thirds of one bytes format).
+    # Equal to envelope_bytes (tests hold it).
+    head_part = b'{"campaign_id":' + dumps_trusted(campaign_id) + b',"meta":' + meta_json + b',"payload":'
+    type_parts: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+    last_name: str | None = None
+    last_version: int | None = None
+    version_part = type_part = b""
     recorded: list[RecordedEvent] = []
     record = recorded.append
     prev = head.hash
@@ -191,6 +195,7 @@ def prepare_events(
     command_seq = seq + 1
     position = first_position
     sha256 = hashlib.sha256
+    join = b"".join
     new = tuple.__new__
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     # Unpacked by position: a NamedTuple's attributes are properties, and this runs once per event.
@@ -202,11 +207,30 @@ def prepare_events(
             # Copied into an exactly-sized bytes object: orjson's own result sits in a larger malloc'd buffer, and
             # keeping a thousand of those alive until the insert cost more than hashing them (3.4 → 1.5 µs).
             payload_json = b"%b" % dumps(payload, None, sort_keys)
-        name_json = type_json.get(name)
-        if name_json is None:
-            name_json = type_json[name] = dumps_trusted(name)
+        if name is not last_name or version != last_version:
+            parts = type_parts.get((name, version))
+            if parts is None:
+                parts = type_parts[name, version] = (
+                    b'","schema_version":%d,"seq":' % version,
+                    b',"type":' + dumps_trusted(name) + b"}",
+                )
+            version_part, type_part = parts
+            last_name, last_version = name, version
         seq += 1
-        hash_ = sha256(template % (prev_bytes, payload_json, prev_bytes, version, seq, name_json)).hexdigest()
+        hash_ = sha256(
+            join(
+                (
+                    prev_bytes,
+                    head_part,
+                    payload_json,
+                    b',"prev_hash":"',
+                    prev_bytes,
+                    version_part,
+                    b"%d" % seq,
+                    type_part,
+                )
+            )
+        ).hexdigest()
         record(
             new(
                 RecordedEvent,
