@@ -233,8 +233,9 @@ class EventRegistry:
                     value = payload[key]
                     if value is not None:
                         payload[key] = [*value]
-                for key in deep:
-                    payload[key] = _json_copy(payload[key])
+                if deep:
+                    for key in deep:
+                        payload[key] = _json_copy(payload[key])
                 try:
                     data = b"%b" % _dumps(payload, None, _STRICT_SORTED)
                 except JSONEncodeError:  # an integer past 2**53: the full check says whether it fits in 64 bits

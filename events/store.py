@@ -207,7 +207,7 @@ def prepare_events(
             # Copied into an exactly-sized bytes object: orjson's own result sits in a larger malloc'd buffer, and
             # keeping a thousand of those alive until the insert cost more than hashing them (3.4 → 1.5 µs).
             payload_json = b"%b" % dumps(payload, None, sort_keys)
-        if name is not last_name or version != last_version:
+        if name is not last_name or version is not last_version:  # the same objects from one type's plan
             parts = type_parts.get((name, version))
             if parts is None:
                 parts = type_parts[name, version] = (
