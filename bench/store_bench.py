@@ -33,6 +33,9 @@ which checks their JSON types once; raw and eventsourcing get the same payloads.
 The targets (issues 2 and 14): append ≥ 0.6× raw and ≥ 1.5× es app; one-event appends ≥ 0.4× raw;
 read-and-decode ≥ 0.5× raw.
 
+Parts of the ledger's append, measured in the same run: the ledger with the garbage collector off, and its
+append of events encoded beforehand (the difference to the ledger is what encoding costs inside it).
+
 Floors, measured in the same run with no database: ``registry.encode`` of the typed events batch by batch (as
 the ledger encodes them), the ledger's own work (``prepare_events``: canonical JSON, envelope, SHA-256 chain, the
 recorded events and the insert's parameters), SHA-256 of the chained bytes alone, and raw's insert on a second
@@ -173,6 +176,32 @@ def bench_raw_append(path: Path, rows: Rows, batch: int) -> float:
     elapsed = timed(run)
     conn.close()
     return elapsed
+
+
+def bench_ledger_parts(path: Path, typed: list[DiceRolled], batch: int) -> dict[str, float]:
+    """What the ledger's append is made of: the same run with the garbage collector off (what its collections cost),
+    and SqlEventStore.append of events encoded beforehand (the append without encoding; its objects not alive
+    through the append either)."""
+    gc.disable()
+    try:
+        no_gc, store = bench_ledger_append(path.with_suffix(".nogc.db"), typed, batch)
+    finally:
+        gc.enable()
+    store.engine.dispose()
+    chunks = [[registry.encode(e) for e in typed[start : start + batch]] for start in range(0, len(typed), batch)]
+    engine = make_engine(str(path.with_suffix(".encoded.db")))
+    ensure_schema(engine)
+    store = SqlEventStore(engine)
+
+    def run() -> None:
+        seq = 0
+        for number, chunk in enumerate(chunks):
+            store.append("bench", chunk, seq, command_id=f"batch-{number}", meta=META)
+            seq += len(chunk)
+
+    encoded = timed(run)
+    engine.dispose()
+    return {"ledger_no_gc_s": no_gc, "append_encoded_s": encoded}
 
 
 def bench_raw_multirow_append(path: Path, rows: Rows, batch: int) -> float:
@@ -460,6 +489,8 @@ def main() -> int:
             ),
         }
         del inputs
+        parts = [bench_ledger_parts(d / f"parts{i}.db", typed, args.batch) for i in range(args.repeat)]
+        results["floors"].update({k: min(p[k] for p in parts) for k in parts[0]})
 
         say(f"[3/{steps}] reading and decoding {args.events:,} events …")
         best_ledger = min(bench_ledger_read(store)[0] for _ in range(3))
@@ -538,6 +569,9 @@ def main() -> int:
         print(f"  ledger prepare (JSON, envelope, chain) {rate(n, f['prepare_s'])}")
         print(f"  SHA-256 of the chained bytes alone     {rate(n, f['hash_s'])}")
         print(f"  raw insert ∥ prepare on two threads    {rate(n, f['overlapped_s'])}")
+        print("what the ledger's append is made of")
+        print(f"  ledger, garbage collector off          {rate(n, f['ledger_no_gc_s'])}")
+        print(f"  ledger, events encoded beforehand      {rate(n, f['append_encoded_s'])}")
         print(f"read and decode {n:,} events (best of 3)")
         print(f"  ledger read()                        {rate(n, r['ledger_s'])}")
         print(f"  raw sqlite3 + orjson                 {rate(n, r['raw_s'])}")
