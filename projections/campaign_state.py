@@ -45,32 +45,55 @@ SummaryRows = dict[Table, dict[str, dict[str, Any]]]
 """Summary rows by table, then by key (unit id, battle id or side)."""
 
 
-def _summary_rows(campaign_id: str, summary: Summary) -> SummaryRows:
+def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, SummaryRows] | None = None) -> SummaryRows:
+    """The rows of ``summary``; with an earlier summary and its rows (``since``), a row whose source (a unit's or
+    a battle's summary) is the very object it was made from is not made and encoded again."""
     return {
-        unit_records: {
-            u["unit_id"]: {
+        unit_records: _rows(
+            summary.units,
+            (since[0].units, since[1][unit_records]) if since is not None else None,
+            "unit_id",
+            lambda u: {
                 "campaign_id": campaign_id,
                 "unit_id": u["unit_id"],
                 "name": u["name"],
                 "side": u["side"],
                 "summary": _json(u),
-            }
-            for u in summary.units
-        },
-        battle_history: {
-            b["battle_id"]: {
+            },
+        ),
+        battle_history: _rows(
+            summary.battles,
+            (since[0].battles, since[1][battle_history]) if since is not None else None,
+            "battle_id",
+            lambda b: {
                 "campaign_id": campaign_id,
                 "battle_id": b["battle_id"],
                 "name": b["name"],
                 "summary": _json(b),
-            }
-            for b in summary.battles
-        },
+            },
+        ),
         treasuries: {
             side: {"campaign_id": campaign_id, "side": side, "balance": balance}
             for side, balance in summary.treasury.items()
         },
     }
+
+
+def _rows(
+    sources: list[dict[str, Any]],
+    since: tuple[list[dict[str, Any]], dict[str, dict[str, Any]]] | None,
+    key: str,
+    row: Callable[[dict[str, Any]], dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """Each source's row by its ``key``; with earlier sources and the rows made of them (``since``), those rows
+    where a source is the very one a row was made from."""
+    if since is None:
+        return {s[key]: row(s) for s in sources}
+    were, made = since
+    if sources is were:
+        return made
+    before = {s[key]: s for s in were}
+    return {s[key]: made[s[key]] if before.get(s[key]) is s else row(s) for s in sources}
 
 
 _KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side"}
@@ -97,6 +120,10 @@ class _Held:
     """None when the state was read from the database, not written here: every summary row is then rewritten."""
     logged: int
     snapshot_size: int
+    summary: Summary | None = None
+    """The summary ``rows`` were made from, and what the fold made it from (``kept``): the next append's
+    summary makes again only the rows whose inputs it changed (every one, when these are None)."""
+    kept: Any = None
 
 
 class CampaignStateProjector:
@@ -126,6 +153,7 @@ class CampaignStateProjector:
             # Seqs are gap-free and appends serialised: nobody else wrote this campaign since; no read needed.
             fold, exists = held.fold, True
             state, before, logged, snapshot_size = held.state, held.rows, held.logged, held.snapshot_size
+            summary, kept = held.summary, held.kept
         else:  # another process appended, or this one just started: read what is stored
             row = connection.execute(
                 select(
@@ -139,7 +167,7 @@ class CampaignStateProjector:
             found = self._fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
             if found is None:
                 return
-            fold, before = found, None
+            fold, before, summary, kept = found, None, None, None
             if row is None:
                 state, logged, snapshot_size = fold.initial(), 0, 0
             else:
@@ -180,9 +208,11 @@ class CampaignStateProjector:
                     snapshot_bytes=snapshot_size,
                 )
             )
-        rows = _summary_rows(campaign_id, fold.summary(state))
+        since = (summary, before) if summary is not None and before is not None else None
+        summary, kept = fold.summarize(state, kept)
+        rows = _summary_rows(campaign_id, summary, since)
         self._write_summaries(connection, campaign_id, before, rows, fresh=not exists)
-        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size)
+        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size, summary, kept)
 
     @staticmethod
     def _write_summaries(
@@ -199,6 +229,8 @@ class CampaignStateProjector:
                     connection.execute(insert(table), list(now.values()))
                 continue
             was = before[table]
+            if was is now:  # the very rows written last: nothing of this table changed
+                continue
             gone = [k for k in was if k not in now]
             if gone:
                 connection.execute(delete(table).where(table.c.campaign_id == campaign_id, key.in_(gone)))
@@ -206,7 +238,7 @@ class CampaignStateProjector:
             if added:
                 connection.execute(insert(table), added)
             for k, r in now.items():
-                if k in was and was[k] != r:
+                if k in was and was[k] is not r and was[k] != r:
                     # A fixed statement on the driver's cursor: building and compiling a Core update cost a
                     # third of a whole rule command.
                     execute(connection, _UPDATES[table], (*(r[c] for c in _UPDATED[table]), campaign_id, k))

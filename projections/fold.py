@@ -1,6 +1,7 @@
 """A ruleset's campaign fold as the projections use it: its initial state, ``apply``, a JSON codec, and the
-summary rows the read views show. Each ruleset declares its own (``campaign/rulesets/<name>/fold.py``) and the
-wiring hands them in: projections never import the rulesets."""
+summary rows the read views show (made again only where they changed, for the inline writer). Each ruleset
+declares its own (``campaign/rulesets/<name>/fold.py``) and the wiring hands them in: projections never import
+the rulesets."""
 
 from __future__ import annotations
 
@@ -31,7 +32,14 @@ class RulesetFold(Generic[S]):
     initial: Callable[[], S]
     apply: Callable[[S, RecordedEvent], S]
     adapter: TypeAdapter[S]
-    summary: Callable[[S], Summary]
+    summarize: Callable[[S, Any], tuple[Summary, Any]]
+    """The summary of a state, and what it was made from (opaque to the projections): handed that of an earlier
+    state's summary (None for none), only the rows whose inputs changed since are made again; the summary is
+    the same either way."""
+
+    def summary(self, state: S) -> Summary:
+        """The summary of ``state``, every row made afresh."""
+        return self.summarize(state, None)[0]
 
     def encode(self, state: S) -> bytes:
         return orjson.dumps(self.adapter.dump_python(state, mode="json"), option=orjson.OPT_SORT_KEYS)
