@@ -20,7 +20,7 @@ from events.sql_rows import read_in_transaction
 from events.store import EventStore
 from events.timeline import effective, has_rewind
 from projections.driver import by_campaign, execute
-from projections.fold import FoldFor, RulesetFold, Summary
+from projections.fold import Dumped, FoldFor, RulesetFold, Summary
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
 
@@ -124,6 +124,9 @@ class _Held:
     """The summary ``rows`` were made from, and what the fold made it from (``kept``): the next append's
     summary makes again only the rows whose inputs it changed (every one, when these are None)."""
     kept: Any = None
+    dumped: Dumped | None = None
+    """The parts of ``state`` as encoded in the stored row, when this writer wrote it: the next append encodes
+    again only the parts it changed, and leaves the row's state as it is when it changed none (a roll)."""
 
 
 class CampaignStateProjector:
@@ -153,7 +156,7 @@ class CampaignStateProjector:
             # Seqs are gap-free and appends serialised: nobody else wrote this campaign since; no read needed.
             fold, exists = held.fold, True
             state, before, logged, snapshot_size = held.state, held.rows, held.logged, held.snapshot_size
-            summary, kept = held.summary, held.kept
+            summary, kept, dumped = held.summary, held.kept, held.dumped
         else:  # another process appended, or this one just started: read what is stored
             row = connection.execute(
                 select(
@@ -167,12 +170,12 @@ class CampaignStateProjector:
             found = self._fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
             if found is None:
                 return
-            fold, before, summary, kept = found, None, None, None
+            fold, before, summary, kept, dumped = found, None, None, None, None
             if row is None:
                 state, logged, snapshot_size = fold.initial(), 0, 0
             else:
                 state, logged, snapshot_size = fold.decode(bytes(row[1])), int(row[2]), int(row[3])
-        step = fold.apply
+        step, start = fold.apply, state
         # Unpacked by position: a NamedTuple's attributes are properties, and a rebuild runs this per event.
         for event in batch:
             _, _, seq, kind, _, _, _, _, hash_, payload_json, _ = event
@@ -189,8 +192,14 @@ class CampaignStateProjector:
                 connection.execute(insert(campaign_snapshots).values(campaign_id=campaign_id, seq=seq, state=encoded))
                 logged, snapshot_size = 0, len(encoded)
         last_seq = batch[-1].seq
-        encoded = fold.encode(state)
-        if exists:
+        if dumped is not None and state is start:  # the stored row holds this very state, encoded by this writer
+            execute(
+                connection,
+                "UPDATE campaign_state SET last_seq = ?, logged_bytes = ?, snapshot_bytes = ? WHERE campaign_id = ?",
+                (last_seq, logged, snapshot_size, campaign_id),
+            )
+        elif exists:
+            encoded, dumped = fold.encode_since(state, dumped)
             execute(
                 connection,
                 "UPDATE campaign_state SET last_seq = ?, state = ?, logged_bytes = ?, snapshot_bytes = ?"
@@ -198,6 +207,7 @@ class CampaignStateProjector:
                 (last_seq, encoded, logged, snapshot_size, campaign_id),
             )
         else:
+            encoded, dumped = fold.encode_since(state, None)
             connection.execute(
                 insert(campaign_state).values(
                     campaign_id=campaign_id,
@@ -212,7 +222,7 @@ class CampaignStateProjector:
         summary, kept = fold.summarize(state, kept)
         rows = _summary_rows(campaign_id, summary, since)
         self._write_summaries(connection, campaign_id, before, rows, fresh=not exists)
-        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size, summary, kept)
+        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size, summary, kept, dumped)
 
     @staticmethod
     def _write_summaries(

@@ -6,7 +6,7 @@ the rulesets."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Generic, TypeVar
 
 import orjson
@@ -15,6 +15,9 @@ from pydantic import TypeAdapter
 from events.envelope import RecordedEvent
 
 S = TypeVar("S")
+
+Dumped = dict[str, tuple[Any, Any]]
+"""A state's parts as :meth:`RulesetFold.encode_since` dumped them: each field's name → its value and its dump."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,29 @@ class RulesetFold(Generic[S]):
 
     def encode(self, state: S) -> bytes:
         return orjson.dumps(self.adapter.dump_python(state, mode="json"), option=orjson.OPT_SORT_KEYS)
+
+    def encode_since(self, state: S, before: Dumped | None) -> tuple[bytes, Dumped | None]:
+        """``encode(state)``, and the parts it was made of: handed those of an earlier state's encoding, a part of
+        the state (a field of its dataclass) that is the very object dumped then is not dumped again (a state is
+        an immutable value: an event replaces the parts it changes). The bytes are those of :meth:`encode`."""
+        if not is_dataclass(state):
+            return self.encode(state), None
+        names = [f.name for f in fields(state)]
+        parts: Dumped = {}
+        changed: set[str] = set()
+        for name in names:
+            value = getattr(state, name)
+            was = before.get(name) if before is not None else None
+            if was is not None and was[0] is value:
+                parts[name] = was
+            else:
+                changed.add(name)
+        if changed:
+            dumped = self.adapter.dump_python(state, mode="json", include=changed)
+            for name in changed:
+                parts[name] = (getattr(state, name), dumped[name])
+        data = orjson.dumps({name: parts[name][1] for name in names}, option=orjson.OPT_SORT_KEYS)
+        return data, parts
 
     def decode(self, data: bytes) -> S:
         return self.adapter.validate_python(orjson.loads(data))

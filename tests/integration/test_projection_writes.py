@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, text
@@ -98,6 +99,28 @@ def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it
     assert counted() == (1, ["Blue foot"])
     game.pass_days(ledger.resolve("Mass"), 1, "rest")
     assert counted() == (3, ["Blue foot", "Blue reserve", "Red foot"])
+    check_inline_equals_rebuild(sqlite_engine, ledger)
+
+
+def test_a_command_encodes_again_only_the_parts_of_the_state_it_changed(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: funds change a treasury: of the stored state only the treasuries are dumped again; a roll
+    changes no part of the state: none is, and the stored state is left as it was."""
+    from pydantic import TypeAdapter
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [])
+    game = MassCombat(ledger)
+    dumped: list[Any] = []
+    dump = TypeAdapter.dump_python
+    counted = lambda self, value, **kw: dumped.append(kw.get("include")) or dump(self, value, **kw)  # noqa: E731
+    monkeypatch.setattr(TypeAdapter, "dump_python", counted)
+    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    assert dumped == [{"treasury"}]
+    dumped.clear()
+    ledger.roll(ledger.resolve("Mass"), "3d", "a test")
+    assert dumped == []
     check_inline_equals_rebuild(sqlite_engine, ledger)
 
 

@@ -23,7 +23,7 @@ from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
-from projections.tables import battle_history, treasuries, unit_records
+from projections.tables import battle_history, campaign_state, treasuries, unit_records
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.services import MassCombat, fighting_spirit, grimdark
 from tests.services import disorder as disorder_game
@@ -219,7 +219,8 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callab
 
 def check_summaries_equal_a_full_summary(engine: Engine, ledger: Ledger) -> None:
     """The summary the inline writer keeps, whose rows it makes again only where what they read changed, equals
-    the summary made afresh from a fold of the log; the stored summary rows equal the rows made from that."""
+    the summary made afresh from a fold of the log; the stored summary rows equal the rows made from that, and
+    the stored state (its parts encoded again only where they changed) equals the fold's, encoded afresh."""
     projectors_: list[Any] = ledger.store._projectors  # type: ignore[attr-defined]
     writer = next(p for p in projectors_ if isinstance(p, CampaignStateProjector))
     folding = FoldingCampaignStates(ledger.store, fold_for)
@@ -239,6 +240,11 @@ def check_summaries_equal_a_full_summary(engine: Engine, ledger: Ledger) -> None
                 }
                 for t, key in ((unit_records, "unit_id"), (battle_history, "battle_id"), (treasuries, "side"))
             }
+        with engine.connect() as conn:
+            stored_state = conn.execute(
+                select(campaign_state.c.state).where(campaign_state.c.campaign_id == info.campaign_id)
+            ).scalar()
+        assert bytes(stored_state) == fold.encode(folding.get(info)), f"{info.name}: the stored state differs"
         for name, rows in expected.items():
             assert {k: _decoded(r) for k, r in stored[name].items()} == {k: _decoded(r) for k, r in rows.items()}, (
                 f"{info.name}: the stored {name} rows differ from those of a summary made afresh"
@@ -311,7 +317,8 @@ def test_summary_rows_made_again_only_where_what_they_read_changed_equal_rows_ma
     parts of a state are replaced, never changed in place, so an unchanged part is the very same object. From
     any state of a play to a later one, and to that state with one part (the day, the roster, the records…)
     taken from another state of the play, the summary so made equals the summary made afresh: a row that read
-    a part its ruleset does not name among what its rows read would be kept when that part alone changed."""
+    a part its ruleset does not name among what its rows read would be kept when that part alone changed. The
+    state's encoding, made again only for the parts that changed, equals it made afresh."""
     ledger = make_ledger(Backend("memory"))
     plays = (
         ("Five", play_five_grades, five),
@@ -328,8 +335,10 @@ def test_summary_rows_made_again_only_where_what_they_read_changed_equal_rows_ma
         for earlier, later in itertools.pairwise(states):
             for start, other in ((earlier, later), (states[0], later), (later, earlier)):
                 _, kept = fold.summarize(start, None)
+                _, dumped = fold.encode_since(start, None)
                 for state in (other, *(replace(start, **{f.name: getattr(other, f.name)}) for f in fields(start))):
                     assert fold.summarize(state, kept)[0] == fold.summary(state), f"{name}: {state}"
+                    assert fold.encode_since(state, dumped)[0] == fold.encode(state), f"{name}: {state}"
 
 
 @settings(
