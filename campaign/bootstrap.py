@@ -7,7 +7,6 @@ import os
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,24 +14,23 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
-from campaign.access.memberships import MembershipsProjector
-from campaign.commands import fold_for
-from campaign.executor import Ledger
-from campaign.live import NotifyOnAppend
 from events.db import make_engine
 from events.errors import ConfigurationError, NotFoundError
-from events.sql import SqlEventStore
-from events.sql_write import lock_for_append, write_connection
-from events.vault import SqlSeedVault
-from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
-from projections.campaigns import CampaignsProjector, SqlCampaignDirectory
 
+# The ledger and what it is wired from are imported when it is first used: a read served from the read models
+# (``status``) opens the database and uses none of it (issue 13).
 if TYPE_CHECKING:
     from alembic.config import Config
 
+    from campaign.access.memberships import MembershipsProjector
+    from campaign.executor import Ledger
+    from campaign.live import NotifyOnAppend
+    from projections.campaign_state import CampaignStateProjector
+    from projections.campaigns import CampaignsProjector
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
-SCHEMA_HEAD = "0008"
+SCHEMA_HEAD = "0009"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -71,6 +69,7 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
         from alembic.runtime.migration import MigrationContext
 
         from alembic import command
+        from events.sql_write import lock_for_append, write_connection
 
         with write_connection(engine) as conn, conn.begin():
             lock_for_append(conn)
@@ -123,10 +122,19 @@ def wall_clock() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-@dataclass
 class App:
-    engine: Engine
-    ledger: Ledger
+    """An opened database, and its ledger, wired on first use."""
+
+    def __init__(self, engine: Engine, wire: Callable[[], Ledger]) -> None:
+        self.engine = engine
+        self._wire = wire
+        self._ledger: Ledger | None = None
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            self._ledger = self._wire()
+        return self._ledger
 
     def close(self) -> None:
         self.engine.dispose()
@@ -134,25 +142,43 @@ class App:
 
 def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
     """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
+    from campaign.access.memberships import MembershipsProjector
+    from campaign.commands import fold_for
+    from campaign.live import NotifyOnAppend
+    from projections.campaign_state import CampaignStateProjector
+    from projections.campaigns import CampaignsProjector
+
     return [CampaignsProjector(), CampaignStateProjector(fold_for), MembershipsProjector(), NotifyOnAppend()]
 
 
 def bootstrap(
     db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None, create: bool = True
 ) -> App:
-    """Open ``db`` (migrating it) and wire the ledger. ``new_id`` fixes entity ids for reproducible runs:
-    seeded dice are derived from the campaign id as well as the seed. ``create=False`` refuses a database
-    that does not exist yet, or holds no schema, instead of creating it."""
+    """Open ``db`` (migrating it); its ledger is wired when first used. ``new_id`` fixes entity ids for
+    reproducible runs: seeded dice are derived from the campaign id as well as the seed. ``create=False``
+    refuses a database that does not exist yet, or holds no schema, instead of creating it."""
     engine = make_engine(db)
     if not create:
         check_exists(engine)
     ensure_schema(engine, create=create)
+    return App(engine, lambda: wire(engine, actor=actor, new_id=new_id))
+
+
+def wire(engine: Engine, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> Ledger:
+    """The ledger of an opened database: its store with the inline projectors, directory, vault and states."""
+    from campaign.commands import fold_for
+    from campaign.executor import Ledger
+    from events.sql import SqlEventStore
+    from events.vault import SqlSeedVault
+    from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
+    from projections.campaigns import SqlCampaignDirectory
+
     vault = SqlSeedVault(engine)
     writers = projectors()
     store = SqlEventStore(engine, projectors=[*writers, vault])
     # The state writer hands the state it wrote last to the next command (issue 14: loaded once per command).
     writer = next(w for w in writers if isinstance(w, CampaignStateProjector))
-    ledger = Ledger(
+    return Ledger(
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
@@ -162,4 +188,3 @@ def bootstrap(
         new_id=new_id or (lambda: uuid.uuid4().hex),
         new_seed=lambda: secrets.token_bytes(32),
     )
-    return App(engine, ledger)

@@ -1,7 +1,9 @@
 """The log: envelope, event types, store, hash chain and dice.
 
 An event family registers its types with :data:`events.registry.registry` when it is imported: the registry
-imports one when a type of it is first asked for.
+imports one when a type of it is first asked for. The registry (pydantic's model machinery) is imported from
+``events.registry`` by what needs it, not here: a command served by the read models (``status``) never loads it
+(issue 13).
 """
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
@@ -14,7 +16,6 @@ from events.errors import (
     NotFoundError,
     VerificationError,
 )
-from events.registry import Event, registry
 from events.store import AppendResult, EventStore, Head
 
 __all__ = [
@@ -23,7 +24,6 @@ __all__ = [
     "CampaignError",
     "ConcurrencyError",
     "DiceError",
-    "Event",
     "EventSchemaError",
     "EventStore",
     "Head",
@@ -32,5 +32,4 @@ __all__ = [
     "NotFoundError",
     "RecordedEvent",
     "VerificationError",
-    "registry",
 ]

@@ -46,6 +46,7 @@ _SELECT_BY = {
     key: f"SELECT {', '.join(_COLUMNS)} FROM campaigns WHERE {key} = ?"  # noqa: S608
     for key in ("campaign_id", "name")
 }
+_SELECT_ALL = f"SELECT {', '.join(_COLUMNS)} FROM campaigns ORDER BY name"  # noqa: S608
 
 
 def _from_row(row: Any) -> CampaignInfo:
@@ -105,7 +106,7 @@ class SqlCampaignDirectory:
 
     def all(self) -> list[CampaignInfo]:
         with self._engine.connect() as conn:
-            return [_from_row(r) for r in conn.execute(select(campaigns).order_by(campaigns.c.name))]
+            return [_from_row(r) for r in execute(conn, _SELECT_ALL, ())]
 
     def _one(self, key: str, value: str) -> CampaignInfo | None:
         """A fixed statement on the driver's cursor: every command resolves its campaign, and building and

@@ -156,7 +156,7 @@ CONFLICT_ATTEMPTS = 3
 
 def _conflict(exc: ConcurrencyError, attempts: int) -> str:
     """A conflict in words, naming the campaign by its name when it can be read."""
-    from campaign.cli.common import state
+    from campaign.cli.session import state
 
     name = None
     if exc.campaign_id is not None and state.app is not None:
@@ -175,7 +175,7 @@ def _conflict(exc: ConcurrencyError, attempts: int) -> str:
 def _damaged_event() -> CampaignError | None:
     """After an unexpected failure: an event of the open database that was damaged by hand, if any (named,
     exit 3), since a stored event that is not of its schema can break any command that reads it."""
-    from campaign.cli.common import state
+    from campaign.cli.session import state
     from events.registry import registry
     from events.verify import first_damaged
 
