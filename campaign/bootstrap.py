@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import getpass
 import os
-import secrets
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -114,6 +111,8 @@ def check_exists(engine: Engine) -> None:
 
 
 def default_actor() -> str:
+    import getpass  # a command that appends needs it; a read does not (issue 13)
+
     return os.environ.get("CAMPAIGN_ACTOR") or getpass.getuser()
 
 
@@ -166,6 +165,9 @@ def bootstrap(
 
 def wire(engine: Engine, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> Ledger:
     """The ledger of an opened database: its store with the inline projectors, directory, vault and states."""
+    import secrets
+    import uuid
+
     from campaign.commands import fold_for
     from campaign.executor import Ledger
     from events.sql import SqlEventStore

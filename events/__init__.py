@@ -2,9 +2,12 @@
 
 An event family registers its types with :data:`events.registry.registry` when it is imported: the registry
 imports one when a type of it is first asked for. The registry (pydantic's model machinery) is imported from
-``events.registry`` by what needs it, not here: a command served by the read models (``status``) never loads it
-(issue 13).
+``events.registry`` by what needs it, not here, and the store's interface when first asked for: a command served
+by the read models (``status``) loads neither (issue 13).
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import (
@@ -16,7 +19,9 @@ from events.errors import (
     NotFoundError,
     VerificationError,
 )
-from events.store import AppendResult, EventStore, Head
+
+if TYPE_CHECKING:
+    from events.store import AppendResult, EventStore, Head
 
 __all__ = [
     "GENESIS_HASH",
@@ -33,3 +38,10 @@ __all__ = [
     "RecordedEvent",
     "VerificationError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The store's interface (``AppendResult``, ``EventStore``, ``Head``), imported when first asked for."""
+    if name in ("AppendResult", "EventStore", "Head"):
+        return getattr(importlib.import_module("events.store"), name)
+    raise AttributeError(f"module 'events' has no attribute {name!r}")

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from sqlalchemy import Connection, Engine, delete, insert, select
 
 from events.envelope import RecordedEvent
-from events.store import EventStore
 from projections.driver import by_campaign, execute
 from projections.state.campaigns import CampaignInfo, apply, apply_all
 from projections.tables import campaigns
+
+if TYPE_CHECKING:
+    from events.store import EventStore
 
 
 class CampaignDirectory(Protocol):

@@ -20,10 +20,11 @@ from rich.text import Text
 from campaign.describe import describe, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
-from events.store import AppendResult
 
 if TYPE_CHECKING:
     from rich.progress import Progress
+
+    from events.store import AppendResult
 
 P = ParamSpec("P")
 R = TypeVar("R")

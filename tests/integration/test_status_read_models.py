@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from campaign import views
 from campaign.cli.main import app
 from campaign.executor import Ledger
-from campaign.timeline import Timeline
+from campaign.timeline import Timeline, branch
 from projections.summaries import stored_summary
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.integration.test_projections import (
@@ -86,9 +86,12 @@ def test_the_read_models_hold_each_ruleset_s_folded_summary_in_the_fold_s_order(
     assert summaries["Mass"].treasury.keys() == {"Blue", "Red"}
     assert all(summaries[name].battles for name in PLAYED)
     check_read_models_hold_the_fold(sql_backend.engine, ledger)
-    # An undo (a rewind: the projector refolds what is still in effect) and a rebuild keep them equal.
+    # An undo (a rewind: the projector refolds what is still in effect) and a branch (a campaign of copied
+    # history) keep them equal.
     for name in ("Mass", "Skirmish"):
         Timeline(ledger).undo(ledger.resolve(name))
+    branch(ledger, ledger.resolve("Match"), "What if", 18)  # before its battle ended (seqs 19–33)
+    assert len(ledger.directory.all()) == 5
     check_read_models_hold_the_fold(sql_backend.engine, ledger)
 
 
