@@ -32,7 +32,9 @@ R = TypeVar("R")
 
 class _Console(Console):
     """A console that never fails on user text: text read as broken markup (a name holding ``[/]`` that a
-    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them."""
+    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them.
+    No emoji codes either: a unit named ``:smile: Lancers`` is printed as typed (and Rich's table of emoji
+    codes is never loaded)."""
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
         try:
@@ -49,7 +51,7 @@ class Output:
     def console(self) -> Console:
         # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
         width = None if sys.stdout.isatty() else 140
-        return _Console(highlight=False, width=width)
+        return _Console(highlight=False, emoji=False, width=width)
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -117,7 +119,7 @@ class Output:
 def fail(message: str, code: int, as_json: bool) -> typer.Exit:
     if as_json:
         typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
-    Console(file=sys.stderr, highlight=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
+    Console(file=sys.stderr, highlight=False, emoji=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
     return typer.Exit(code)
 
 
