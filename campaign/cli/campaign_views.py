@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from campaign import views
 from campaign.cli.options import CampaignOpt, JsonOpt
@@ -17,6 +16,8 @@ from events.errors import InvalidInputError
 from events.timeline import effective
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from projections.fold import Summary
     from projections.state.campaigns import CampaignInfo
 
@@ -55,6 +56,8 @@ def cell(column: str, v: Any) -> str:
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
+    from rich.table import Table  # a rule command imports this module, and prints no table (issue 13)
+
     view = Table(title=title)
     for column in columns:
         view.add_column(column.replace("_", " "))

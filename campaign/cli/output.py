@@ -14,7 +14,6 @@ import typer
 from rich.console import Console
 from rich.errors import MarkupError
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 
 from campaign.describe import describe, kind, readable, value
@@ -83,6 +82,8 @@ class Output:
         notes: Mapping[int, str] | None = None,
     ) -> None:
         """The events as a table; ``notes`` adds words to some of them, by seq (where a branch's roll came from)."""
+        from rich.table import Table  # a command that only appends prints no table (issue 13)
+
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
         table.add_column("kind")
@@ -201,6 +202,8 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
     if out.as_json:
         out.json({p: {"value": s.value, "tag": s.tag, "erratum": s.errata, "source": s.source} for p, s in rows})
         return
+    from rich.table import Table
+
     view = Table(title=title)
     for column in ("path", "value", "tag", "erratum", "provenance"):
         view.add_column(column)
@@ -211,6 +214,8 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
 
 def print_rows(out: Output, title: str, columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
     """A table for people: ``title`` over ``columns``, every cell shown as the text it is (never as markup)."""
+    from rich.table import Table
+
     view = Table(title=escape(title))
     for column in columns:
         view.add_column(column)
