@@ -57,6 +57,7 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
     """Bring the database to the newest migration (under the append lock, so two starters don't race).
     ``create=False`` (every command but those that start a campaign) refuses a database with no schema yet
     instead of creating one."""
+    revision = None
     try:
         revision = current_revision(engine)
         if revision == SCHEMA_HEAD:
@@ -77,6 +78,14 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
     except OperationalError as exc:
+        if "readonly" in str(exc.orig).replace(" ", "").lower() and revision is not None:
+            # Every command brings the tables up to date first, and this database cannot be written.
+            raise ConfigurationError(
+                f"{where(engine)} cannot be written, and this version of Campaign Ledger reads it only once its "
+                f"tables are brought up to date (revision {revision}, this version needs {SCHEMA_HEAD}; nothing is "
+                "lost): run any command once where the file can be written, or read it with the version that "
+                "wrote it"
+            ) from exc
         raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
     except DatabaseError as exc:  # e.g. a text file, or a damaged SQLite file, named as --db
         raise ConfigurationError(
