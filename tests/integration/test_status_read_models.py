@@ -210,3 +210,37 @@ def test_a_database_made_before_the_summary_rows_is_migrated_folded_and_then_ser
 def campaign_id_of(db: str, name: str) -> str:
     result = CliRunner().invoke(app, ["--db", db, "list", "--json"])
     return str(next(c["campaign_id"] for c in orjson.loads(result.output) if c["name"] == name))
+
+
+def test_an_append_rewrites_the_summary_row_only_when_the_day_the_careers_or_the_order_changed(
+    sqlite_engine: Engine, sqlite_url: str
+) -> None:
+    """Like the unit, battle and treasury rows (issue 14), the summary row is written only when it changes."""
+    from tests.services import MassCombat
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [("days", "rest", 2)])
+    with sqlite_engine.begin() as conn:
+        conn.execute(text("CREATE TABLE summary_writes (kind TEXT)"))
+        for kind in ("INSERT", "UPDATE", "DELETE"):
+            conn.execute(
+                text(
+                    f"CREATE TRIGGER count_{kind} AFTER {kind} ON campaign_summary "
+                    f"BEGIN INSERT INTO summary_writes VALUES ('{kind}'); END"
+                )
+            )
+
+    def written() -> list[str]:
+        with sqlite_engine.begin() as conn:
+            kinds = [str(k) for (k,) in conn.execute(text("SELECT kind FROM summary_writes"))]
+            conn.execute(text("DELETE FROM summary_writes"))
+        return kinds
+
+    game = MassCombat(ledger)
+    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")  # a treasury: not this row
+    assert written() == []
+    game.pass_days(ledger.resolve("Mass"), 1, "rest")  # the day
+    assert written() == ["UPDATE"]
+    game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
+    assert written() == ["UPDATE"]  # a unit more: the order of the rows
+    check_read_models_hold_the_fold(sqlite_engine, ledger)
