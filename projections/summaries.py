@@ -38,13 +38,15 @@ _HEAD = (
 _UNITS = "SELECT unit_id, summary FROM unit_records WHERE campaign_id = ?"
 _BATTLES = "SELECT battle_id, summary FROM battle_history WHERE campaign_id = ?"
 _TREASURIES = "SELECT side, balance FROM treasuries WHERE campaign_id = ?"
+_LAST_SEQ = "SELECT last_seq FROM campaign_state WHERE campaign_id = ?"
 
 
 def stored_summary(engine: Engine, campaign_id: str, last_seq: int) -> Summary | None:
     """The campaign's summary at ``last_seq`` (its head) from the read models, units and battles in the fold's
     order, treasuries by side (the fold keeps no order of its sides: a state read back from storage holds them
     sorted, one folded in memory in the order first funded; ``status`` prints them sorted). None when the read
-    models do not hold it: no summary row yet, rows of another seq, or rows that are not one summary's."""
+    models do not hold it: no summary row yet, rows of another seq (an append while they were read), or rows
+    that are not one summary's."""
     with engine.connect() as conn:
         head = execute(conn, _HEAD, (campaign_id,))
         if not head or int(head[0][3]) != last_seq:
@@ -53,6 +55,11 @@ def stored_summary(engine: Engine, campaign_id: str, last_seq: int) -> Summary |
         units = {str(k): v for k, v in execute(conn, _UNITS, (campaign_id,))}
         battles = {str(k): v for k, v in execute(conn, _BATTLES, (campaign_id,))}
         treasury = {str(k): int(v) for k, v in execute(conn, _TREASURIES, (campaign_id,))}
+        # Each read sees the latest commit (PostgreSQL's read committed): an append in between, and the rows may
+        # be of two seqs. Every append moves the head, so the same head after the reads means one summary.
+        still = execute(conn, _LAST_SEQ, (campaign_id,))
+        if not still or int(still[0][0]) != last_seq:
+            return None
     order = orjson.loads(bytes(ordering))
     if set(order["units"]) != units.keys() or set(order["battles"]) != battles.keys():
         return None  # rows that are not one summary's: fold instead

@@ -244,3 +244,33 @@ def test_an_append_rewrites_the_summary_row_only_when_the_day_the_careers_or_the
     game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
     assert written() == ["UPDATE"]  # a unit more: the order of the rows
     check_read_models_hold_the_fold(sqlite_engine, ledger)
+
+
+@pytest.mark.parametrize("sql_backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+def test_rows_read_across_another_process_s_append_are_not_taken_for_a_summary(
+    sql_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read models are read in several queries: an append committed between them (its rows of a later seq)
+    makes them no summary of one seq, and the caller folds instead."""
+    from projections import summaries
+    from tests.services import MassCombat
+
+    assert sql_backend.engine is not None
+    ledger = make_ledger(sql_backend)
+    play_mass_combat(ledger, [("days", "rest", 2)])
+    info = ledger.resolve("Mass")
+    read = summaries.execute
+
+    def with_an_append_between(conn: Any, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        rows = read(conn, sql, params)
+        if sql == summaries._UNITS:  # the head row and the units read; another process appends
+            MassCombat(make_ledger(sql_backend)).pass_days(info, 1, "rest")
+        return rows
+
+    monkeypatch.setattr(summaries, "execute", with_an_append_between)
+    assert stored_summary(sql_backend.engine, info.campaign_id, info.last_seq) is None
+    monkeypatch.setattr(summaries, "execute", read)
+    now = ledger.resolve("Mass")
+    assert now.last_seq > info.last_seq
+    stored = stored_summary(sql_backend.engine, now.campaign_id, now.last_seq)
+    assert stored is not None and stored.day == 3
