@@ -57,7 +57,7 @@ LADDER = [  # (cause, what the rung adds to the program of the import rung below
     ("SQLite: engine, dialect, a first query", "sqlalchemy.create_engine(URL).connect().exec_driver_sql('select 1')"),
     (
         "bootstrap, the campaign directory, the read models",
-        "import campaign.bootstrap, projections.campaigns, projections.summaries",
+        "import campaign.bootstrap, projections.campaign_directory, projections.summaries",
     ),
     ("the CLI's modules (main, session, output, views)", "import campaign.cli.main, campaign.cli.campaign_views"),
     ("status: running it (parse, open, read the read models, print)", None),

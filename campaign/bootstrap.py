@@ -181,8 +181,8 @@ def wire(engine: Engine, *, actor: str | None = None, new_id: Callable[[], str] 
     from campaign.executor import Ledger
     from events.sql import SqlEventStore
     from events.vault import SqlSeedVault
+    from projections.campaign_directory import SqlCampaignDirectory
     from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
-    from projections.campaigns import SqlCampaignDirectory
 
     vault = SqlSeedVault(engine)
     writers = projectors()

@@ -46,6 +46,6 @@ def resolved(campaign: str | None) -> tuple[Ledger, CampaignInfo]:
 def named_campaign(campaign: str | None) -> CampaignInfo:
     """The campaign named by ``--campaign`` (or the only one), read from the directory without wiring the
     ledger."""
-    from projections.campaigns import SqlCampaignDirectory
+    from projections.campaign_directory import SqlCampaignDirectory
 
     return find_campaign(SqlCampaignDirectory(open_app().engine), campaign)

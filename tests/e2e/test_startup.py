@@ -122,6 +122,8 @@ STATUS_UNUSED = (
     # state, fold or tables), no state decoded, no event type, no executor
     *("campaign.rulesets", "campaign.commands", "campaign.tables", "campaign.executor", "events.registry"),
     *("events.families", "events.dice", "events.sql", "events.vault", "projections.campaign_state"),
+    # nor the schema's Table objects: the directory and the read models are read by fixed statements
+    *("events.schema", "projections.tables", "projections.campaigns"),
 )
 """What ``status`` (at the campaign's head) has no use for either (issue 13)."""
 

@@ -79,3 +79,11 @@ def test_a_database_behind_the_schema_that_cannot_be_written_is_refused_in_words
     assert "nothing is lost" in str(e.value) and "run any command once where the file can be written" in str(e.value)
     read_only.dispose()
     assert current_revision(make_engine(str(path))) == "0008"
+
+
+def test_the_directory_reads_the_campaigns_table_s_columns_in_its_order() -> None:
+    """The directory names them without building the table (a read's start-up, issue 13)."""
+    from projections.campaign_directory import COLUMNS
+    from projections.tables import campaigns
+
+    assert tuple(c.name for c in campaigns.columns) == COLUMNS
