@@ -75,6 +75,8 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             if revision == SCHEMA_HEAD:
                 return
             config = alembic_config()
+            if revision is not None and revision not in _known_revisions(config):
+                raise ConfigurationError(NEWER)
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
     except OperationalError as exc:
@@ -93,7 +95,17 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             "name the right file with --db"
         ) from exc
     if current_revision(engine) != SCHEMA_HEAD:
-        raise ConfigurationError("the database schema is newer than this program: upgrade Campaign Ledger")
+        raise ConfigurationError(NEWER)
+
+
+NEWER = "the database schema is newer than this program: upgrade Campaign Ledger"
+
+
+def _known_revisions(config: Config) -> set[str]:
+    """The revisions this version's migrations know (a database made by a newer version holds another)."""
+    from alembic.script import ScriptDirectory
+
+    return {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
 
 
 HOW_TO_START = "start a campaign with `campaign new NAME --ruleset RULESET` (or name another with --db)"

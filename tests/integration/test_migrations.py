@@ -87,3 +87,14 @@ def test_the_directory_reads_the_campaigns_table_s_columns_in_its_order() -> Non
     from projections.tables import campaigns
 
     assert tuple(c.name for c in campaigns.columns) == COLUMNS
+
+
+def test_a_database_made_by_a_newer_version_is_refused_in_words_and_left_as_it_was(tmp_path: Path) -> None:
+    """A newer version's revision (one this version's migrations do not know): Alembic's traceback before."""
+    engine = make_engine(str(tmp_path / "newer.db"))
+    ensure_schema(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
+    with pytest.raises(ConfigurationError, match="newer than this program: upgrade Campaign Ledger"):
+        ensure_schema(engine, create=False)
+    assert current_revision(engine) == "0099"
