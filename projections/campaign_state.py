@@ -22,14 +22,23 @@ from events.timeline import effective, has_rewind
 from projections.driver import by_campaign, execute
 from projections.fold import Dumped, FoldFor, RulesetFold, Summary
 from projections.state.campaigns import CampaignInfo
-from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
+from projections.summaries import summary_row
+from projections.tables import (
+    battle_history,
+    campaign_snapshots,
+    campaign_state,
+    campaign_summary,
+    campaigns,
+    treasuries,
+    unit_records,
+)
 
 SNAPSHOT_EVERY = 256
 """Snapshots fall on multiples of this seq (a storage setting, not a rule), and only once the campaign has
 logged twice the last snapshot's bytes since it: a state that grows with the campaign is then copied at a
 stride that grows with it, and the snapshots together stay under half the log's bytes plus the last one."""
 
-PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries)
+PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries, campaign_summary)
 
 
 def _json(value: Any) -> bytes:
@@ -42,7 +51,7 @@ def logged_bytes(event: RecordedEvent) -> int:
 
 
 SummaryRows = dict[Table, dict[str, dict[str, Any]]]
-"""Summary rows by table, then by key (unit id, battle id or side)."""
+"""Summary rows by table, then by key (unit id, battle id, side, or the campaign's id for its one summary row)."""
 
 
 def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, SummaryRows] | None = None) -> SummaryRows:
@@ -76,6 +85,7 @@ def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, Summ
             side: {"campaign_id": campaign_id, "side": side, "balance": balance}
             for side, balance in summary.treasury.items()
         },
+        campaign_summary: {campaign_id: summary_row(campaign_id, summary)},
     }
 
 
@@ -96,7 +106,7 @@ def _rows(
     return {s[key]: made[s[key]] if before.get(s[key]) is s else row(s) for s in sources}
 
 
-_KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side"}
+_KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side", campaign_summary: "campaign_id"}
 _UPDATED = {
     table: [c.name for c in table.columns if c.name not in ("campaign_id", key)] for table, key in _KEYS.items()
 }

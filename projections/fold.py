@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import orjson
-from pydantic import TypeAdapter
 
 from events.envelope import RecordedEvent
+
+if TYPE_CHECKING:  # a ruleset's fold hands one in; reading the read models (``status``) needs no pydantic
+    from pydantic import TypeAdapter
 
 S = TypeVar("S")
 
