@@ -23,7 +23,7 @@ from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
-from projections.tables import battle_history, campaign_state, treasuries, unit_records
+from projections.tables import battle_history, campaign_state, campaign_summary, treasuries, unit_records
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.services import MassCombat, fighting_spirit, grimdark
 from tests.services import disorder as disorder_game
@@ -238,7 +238,12 @@ def check_summaries_equal_a_full_summary(engine: Engine, ledger: Ledger) -> None
                     r._mapping[key]: {c: bytes(v) if isinstance(v, memoryview) else v for c, v in r._mapping.items()}
                     for r in conn.execute(select(t).where(t.c.campaign_id == info.campaign_id))
                 }
-                for t, key in ((unit_records, "unit_id"), (battle_history, "battle_id"), (treasuries, "side"))
+                for t, key in (
+                    (unit_records, "unit_id"),
+                    (battle_history, "battle_id"),
+                    (treasuries, "side"),
+                    (campaign_summary, "campaign_id"),
+                )
             }
         with engine.connect() as conn:
             stored_state = conn.execute(
