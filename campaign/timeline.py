@@ -38,6 +38,9 @@ from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
 from events.timeline import NEVER_RETRACTED, effective, live_seqs
 from projections.state.campaigns import CampaignInfo
 
+UNDO_PAGE = 64
+"""How many events an undo reads back from the log's end first (four times more each time it must read further)."""
+
 _TIMELINE = ("undo", "rewind", "amend")
 """The timeline's own commands: what they took back is said in their reason, not their arguments."""
 
@@ -100,12 +103,12 @@ class Timeline:
     def rewind(self, info: CampaignInfo, to_seq: int, reason: str = "", command_id: str | None = None) -> AppendResult:
         """Retract every event after ``to_seq``; nothing is deleted, and no roll index is used again.
 
-        Issue 14: what is read is the log from the start of the command at ``to_seq`` on (:meth:`_rewind_window`),
+        Issue 14: what is read is the log from the start of the command at ``to_seq`` on (:meth:`rewind_window`),
         not the whole log; :func:`plan_rewind` decides on it exactly as on the whole log."""
         check_text(reason, "a rewind's reason")
         if not 1 <= to_seq < info.last_seq:
             raise InvalidInputError(f"rewind to a seq between 1 and {info.last_seq - 1}")
-        on_table = plan_rewind(self._rewind_window(info, to_seq), info, to_seq)
+        on_table = plan_rewind(self.rewind_window(info, to_seq), info, to_seq)
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
         return self.ledger.record(info, [event], "rewind", command_id)
 
@@ -114,9 +117,9 @@ class Timeline:
         (whose retractions are then in effect no more). A rewind to just before it: nothing is deleted, and an
         undo can itself be undone. Returns the result, what was undone and the seq it started at.
 
-        Issue 14: the log is read from its end back to the start of what is undone (:meth:`_undo_window`);
+        Issue 14: the log is read from its end back to the start of what is undone (:meth:`undo_window`);
         :func:`plan_undo` decides on it exactly as on the whole log."""
-        plan = plan_undo(self._undo_window(info), info)
+        plan = plan_undo(self.undo_window(info), info)
         event = Rewound(to_seq=plan.to_seq, reason=plan.reason, on_table=plan.on_table)
         return self.ledger.record(info, [event], "undo", command_id), plan.what, plan.start
 
@@ -141,37 +144,39 @@ class Timeline:
         commands, their offers and set-asides all lie at or after those starts, so :func:`dice_left_on_table`
         gives the same on the window as on the whole log."""
         store, campaign_id = self.ledger.store, info.campaign_id
-        held = {e.seq for e in window}
+        by_seq = {e.seq: e for e in window}
         live = live_seqs(window)
-        rolled = {int(e.payload["roll_index"]) for e in window if e.type == "dice.rolled"}
+        rolled = {int(e.payload["roll_index"]): e.seq for e in window if e.type == "dice.rolled"}
         named = {
             int(i)
             for e in window
             if e.seq > to_seq and e.seq in live and e.type in ("timeline.command_issued", "rules.applied")
             for i in e.payload.get("dice") or ()
         }
-        seqs = [s for s in info.on_table if s not in held]
-        for index in sorted(named - rolled):
+        seqs = set(info.on_table) | {rolled[i] for i in named if i in rolled}
+        for index in sorted(named - set(rolled)):
             found = roll_seq(store, campaign_id, index, window[0].seq - 1)
             if found is not None:
-                seqs.append(found)
+                seqs.add(found)
         first = window[0].seq
-        for seq in seqs:
-            for event in store.read(campaign_id, after_seq=seq - 1, upto_seq=seq):
+        for seq in sorted(seqs):
+            # A die's command may begin before the window even when the die is in it.
+            dice = [by_seq[seq]] if seq in by_seq else store.read(campaign_id, after_seq=seq - 1, upto_seq=seq)
+            for event in dice:
                 first = min(first, self._command_start(info, event))
         return self._from(info, window, first)
 
-    def _rewind_window(self, info: CampaignInfo, to_seq: int) -> list[RecordedEvent]:
+    def rewind_window(self, info: CampaignInfo, to_seq: int) -> list[RecordedEvent]:
         """The log from the start of the command at ``to_seq`` on (a command boundary: the groups from there on
         are those of the whole log, and whether an event is in effect depends only on the rewinds after it)."""
         at = next(iter(self.ledger.store.read(info.campaign_id, after_seq=to_seq - 1, upto_seq=to_seq)))
         window = list(self.ledger.store.read(info.campaign_id, after_seq=self._command_start(info, at) - 1))
         return self._with_dice_of(info, window, to_seq)
 
-    def _undo_window(self, info: CampaignInfo) -> list[RecordedEvent]:
+    def undo_window(self, info: CampaignInfo) -> list[RecordedEvent]:
         """The log's end, read back in growing pages until it holds the last thing still in effect that can be
         undone (the whole log only when there is nothing to undo), from the start of its command."""
-        count, window = 64, []
+        count, window = UNDO_PAGE, []
         while True:
             window = self.ledger.store.read_last(info.campaign_id, count)
             last = last_undoable(window)
