@@ -53,12 +53,18 @@ LADDER = [  # (cause, what the rung adds to the program of the import rung below
     ("Typer: the command line", "import typer"),
     ("Rich: console, tables, markup", "import rich.console, rich.table, rich.markup"),
     ("pydantic's model machinery (the first model class)", FIRST_MODEL),
-    ("the event log's types (each family loads when used)", "import events"),
+    ("the event log's envelope and store interface", "import events"),
     ("SQLite: engine, dialect, a first query", "sqlalchemy.create_engine(URL).connect().exec_driver_sql('select 1')"),
-    ("store, projections, executor, bootstrap", "import campaign.bootstrap"),
-    ("the CLI's modules (main, common, output, views)", "import campaign.cli.main, campaign.cli.campaign_views"),
-    ("the ruleset's state and fold", "import campaign.rulesets.fighting_spirit.fold"),
-    ("status: running it (parse, open, read the state, print)", None),
+    (
+        "bootstrap, the campaign directory, the read models",
+        "import campaign.bootstrap, projections.campaign_directory, projections.summaries",
+    ),
+    ("the CLI's modules (main, session, output, views)", "import campaign.cli.main, campaign.cli.campaign_views"),
+    ("status: running it (parse, open, read the read models, print)", None),
+    (
+        "the executor, the store, the ruleset's state and fold",
+        "import campaign.executor, events.sql, projections.campaign_state, campaign.rulesets.fighting_spirit.fold",
+    ),
     (
         "the ruleset's command models and its CLI",
         "import campaign.rulesets.fighting_spirit.plugin, campaign.cli.fighting_spirit",

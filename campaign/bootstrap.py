@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import getpass
 import os
-import secrets
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,24 +11,23 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
-from campaign.access.memberships import MembershipsProjector
-from campaign.commands import fold_for
-from campaign.executor import Ledger
-from campaign.live import NotifyOnAppend
 from events.db import make_engine
 from events.errors import ConfigurationError, NotFoundError
-from events.sql import SqlEventStore
-from events.sql_write import lock_for_append, write_connection
-from events.vault import SqlSeedVault
-from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
-from projections.campaigns import CampaignsProjector, SqlCampaignDirectory
 
+# The ledger and what it is wired from are imported when it is first used: a read served from the read models
+# (``status``) opens the database and uses none of it (issue 13).
 if TYPE_CHECKING:
     from alembic.config import Config
 
+    from campaign.access.memberships import MembershipsProjector
+    from campaign.executor import Ledger
+    from campaign.live import NotifyOnAppend
+    from projections.campaign_state import CampaignStateProjector
+    from projections.campaigns import CampaignsProjector
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
-SCHEMA_HEAD = "0008"
+SCHEMA_HEAD = "0009"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -62,6 +57,7 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
     """Bring the database to the newest migration (under the append lock, so two starters don't race).
     ``create=False`` (every command but those that start a campaign) refuses a database with no schema yet
     instead of creating one."""
+    revision = None
     try:
         revision = current_revision(engine)
         if revision == SCHEMA_HEAD:
@@ -71,6 +67,7 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
         from alembic.runtime.migration import MigrationContext
 
         from alembic import command
+        from events.sql_write import lock_for_append, write_connection
 
         with write_connection(engine) as conn, conn.begin():
             lock_for_append(conn)
@@ -78,9 +75,19 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             if revision == SCHEMA_HEAD:
                 return
             config = alembic_config()
+            if revision is not None and revision not in _known_revisions(config):
+                raise ConfigurationError(NEWER)
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
     except OperationalError as exc:
+        if "readonly" in str(exc.orig).replace(" ", "").lower() and revision is not None:
+            # Every command brings the tables up to date first, and this database cannot be written.
+            raise ConfigurationError(
+                f"{where(engine)} cannot be written, and this version of Campaign Ledger reads it only once its "
+                f"tables are brought up to date (revision {revision}, this version needs {SCHEMA_HEAD}; nothing is "
+                "lost): run any command once where the file can be written, or read it with the version that "
+                "wrote it"
+            ) from exc
         raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
     except DatabaseError as exc:  # e.g. a text file, or a damaged SQLite file, named as --db
         raise ConfigurationError(
@@ -88,7 +95,17 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             "name the right file with --db"
         ) from exc
     if current_revision(engine) != SCHEMA_HEAD:
-        raise ConfigurationError("the database schema is newer than this program: upgrade Campaign Ledger")
+        raise ConfigurationError(NEWER)
+
+
+NEWER = "the database schema is newer than this program: upgrade Campaign Ledger"
+
+
+def _known_revisions(config: Config) -> set[str]:
+    """The revisions this version's migrations know (a database made by a newer version holds another)."""
+    from alembic.script import ScriptDirectory
+
+    return {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
 
 
 HOW_TO_START = "start a campaign with `campaign new NAME --ruleset RULESET` (or name another with --db)"
@@ -115,6 +132,8 @@ def check_exists(engine: Engine) -> None:
 
 
 def default_actor() -> str:
+    import getpass  # a command that appends needs it; a read does not (issue 13)
+
     return os.environ.get("CAMPAIGN_ACTOR") or getpass.getuser()
 
 
@@ -123,10 +142,19 @@ def wall_clock() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-@dataclass
 class App:
-    engine: Engine
-    ledger: Ledger
+    """An opened database, and its ledger, wired on first use."""
+
+    def __init__(self, engine: Engine, wire: Callable[[], Ledger]) -> None:
+        self.engine = engine
+        self._wire = wire
+        self._ledger: Ledger | None = None
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            self._ledger = self._wire()
+        return self._ledger
 
     def close(self) -> None:
         self.engine.dispose()
@@ -134,25 +162,46 @@ class App:
 
 def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
     """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
+    from campaign.access.memberships import MembershipsProjector
+    from campaign.commands import fold_for
+    from campaign.live import NotifyOnAppend
+    from projections.campaign_state import CampaignStateProjector
+    from projections.campaigns import CampaignsProjector
+
     return [CampaignsProjector(), CampaignStateProjector(fold_for), MembershipsProjector(), NotifyOnAppend()]
 
 
 def bootstrap(
     db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None, create: bool = True
 ) -> App:
-    """Open ``db`` (migrating it) and wire the ledger. ``new_id`` fixes entity ids for reproducible runs:
-    seeded dice are derived from the campaign id as well as the seed. ``create=False`` refuses a database
-    that does not exist yet, or holds no schema, instead of creating it."""
+    """Open ``db`` (migrating it); its ledger is wired when first used. ``new_id`` fixes entity ids for
+    reproducible runs: seeded dice are derived from the campaign id as well as the seed. ``create=False``
+    refuses a database that does not exist yet, or holds no schema, instead of creating it."""
     engine = make_engine(db)
     if not create:
         check_exists(engine)
     ensure_schema(engine, create=create)
+    return App(engine, lambda: wire(engine, actor=actor, new_id=new_id))
+
+
+def wire(engine: Engine, *, actor: str | None = None, new_id: Callable[[], str] | None = None) -> Ledger:
+    """The ledger of an opened database: its store with the inline projectors, directory, vault and states."""
+    import secrets
+    import uuid
+
+    from campaign.commands import fold_for
+    from campaign.executor import Ledger
+    from events.sql import SqlEventStore
+    from events.vault import SqlSeedVault
+    from projections.campaign_directory import SqlCampaignDirectory
+    from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
+
     vault = SqlSeedVault(engine)
     writers = projectors()
     store = SqlEventStore(engine, projectors=[*writers, vault])
     # The state writer hands the state it wrote last to the next command (issue 14: loaded once per command).
     writer = next(w for w in writers if isinstance(w, CampaignStateProjector))
-    ledger = Ledger(
+    return Ledger(
         store=store,
         directory=SqlCampaignDirectory(engine),
         vault=vault,
@@ -162,4 +211,3 @@ def bootstrap(
         new_id=new_id or (lambda: uuid.uuid4().hex),
         new_seed=lambda: secrets.token_bytes(32),
     )
-    return App(engine, ledger)

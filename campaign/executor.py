@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from campaign.commands import fold_for, ruleset_of, tables_in_force
+from campaign.directory import find_campaign
 from campaign.logging import get_logger
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
@@ -168,26 +169,7 @@ class Ledger:
 
     def resolve(self, campaign: str | None) -> CampaignInfo:
         """A campaign by name or id; with none given, the only campaign in the database."""
-        if campaign is None:
-            every = self.directory.all()
-            if len(every) == 1:
-                return every[0]
-            if not every:
-                raise NotFoundError(
-                    "this database has no campaign yet: create one with `campaign new NAME --ruleset …`"
-                )
-            names = ", ".join(c.name for c in every)
-            raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
-        found = self.directory.find(campaign) or self.directory.get(campaign)
-        if found is None:
-            from campaign.rulesets.common import did_you_mean, named
-
-            every = self.directory.all()
-            found = named(every, campaign, lambda c: c.name)
-            if found is None:
-                hint = did_you_mean(campaign, [c.name for c in every])
-                raise NotFoundError(f"no campaign named {campaign.strip()!r} in this database{hint}")
-        return found
+        return find_campaign(self.directory, campaign)
 
     # -- commands ------------------------------------------------------------------------------------
 

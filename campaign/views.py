@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from campaign.commands import fold_for
 from campaign.describe import describe, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError, VerificationError
@@ -23,6 +22,8 @@ if TYPE_CHECKING:  # imported where used: `status` and the other views need none
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
     """The campaign folded by its ruleset, as it stands (or stood at seq ``at``)."""
+    from campaign.commands import fold_for  # the ruleset's fold: `status` reads the read models instead
+
     fold = fold_for(info.ruleset)
     if fold is None:
         raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
@@ -32,7 +33,11 @@ def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summar
 
 
 def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
-    s = summary(ledger, info, at)
+    return status_of(info, summary(ledger, info, at), at)
+
+
+def status_of(info: CampaignInfo, s: Summary, at: int | None = None) -> dict[str, Any]:
+    """What ``status --json`` shows of a campaign's summary (at seq ``at``)."""
     return {
         "campaign": info.name,
         "ruleset": info.ruleset,

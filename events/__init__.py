@@ -1,8 +1,13 @@
 """The log: envelope, event types, store, hash chain and dice.
 
 An event family registers its types with :data:`events.registry.registry` when it is imported: the registry
-imports one when a type of it is first asked for.
+imports one when a type of it is first asked for. The registry (pydantic's model machinery) is imported from
+``events.registry`` by what needs it, not here, and the store's interface when first asked for: a command served
+by the read models (``status``) loads neither (issue 13).
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import (
@@ -14,8 +19,9 @@ from events.errors import (
     NotFoundError,
     VerificationError,
 )
-from events.registry import Event, registry
-from events.store import AppendResult, EventStore, Head
+
+if TYPE_CHECKING:
+    from events.store import AppendResult, EventStore, Head
 
 __all__ = [
     "GENESIS_HASH",
@@ -23,7 +29,6 @@ __all__ = [
     "CampaignError",
     "ConcurrencyError",
     "DiceError",
-    "Event",
     "EventSchemaError",
     "EventStore",
     "Head",
@@ -32,5 +37,11 @@ __all__ = [
     "NotFoundError",
     "RecordedEvent",
     "VerificationError",
-    "registry",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The store's interface (``AppendResult``, ``EventStore``, ``Head``), imported when first asked for."""
+    if name in ("AppendResult", "EventStore", "Head"):
+        return getattr(importlib.import_module("events.store"), name)
+    raise AttributeError(f"module 'events' has no attribute {name!r}")

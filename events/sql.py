@@ -30,7 +30,10 @@ from events.sql_import import import_session
 from events.sql_rows import JOINED, READ_COLUMNS, READ_PAGE, column_int, decode_rows, decode_stream
 from events.sql_write import (
     APPEND_SQL,
+    INSERT_COLUMNS,
+    MULTI_ROW_INSERT,
     close_all,
+    insert_events_sql,
     lock_for_append,
     sqlite_transaction,
     translate,
@@ -135,23 +138,42 @@ class SqlEventStore(EventStore):
                     raise ConcurrencyError(
                         f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
                     )
-                recorded = prepare_events(campaign_id, events_, head, int(last_position) + 1, command_id, meta)
-                first_seq = recorded[0].seq
+                params: list[Any] = []
+                recorded = prepare_events(
+                    campaign_id, events_, head, int(last_position) + 1, command_id, meta, rows=params
+                )
                 cursor.execute(
                     self._statement(conn, "insert_command"),
-                    (campaign_id, first_seq, recorded[-1].seq, command_id, recorded[0].meta_json),
+                    (campaign_id, recorded[0].seq, recorded[-1].seq, command_id, recorded[0].meta_json),
                 )
-                # Fed by a generator (DBAPI drivers take any iterable): no second list of rows is held.
-                # Unpacked by position, not by attribute: a NamedTuple's attributes are properties, and this
-                # runs once per event.
-                rows: Any = (
-                    (position, campaign, seq, first_seq, type_, version, payload_json, hash_)
-                    for position, campaign, seq, type_, version, _, _, _, hash_, payload_json, _ in recorded
-                )
-                cursor.executemany(self._statement(conn, "insert_events"), rows)
+                self._insert_events(conn, cursor, params)
             finally:
                 cursor.close()
             return self._projected(conn, recorded)
+
+    def _insert_events(self, conn: Connection, cursor: Any, params: list[Any]) -> None:
+        """Insert the events' rows (``params``: flat, :data:`INSERT_COLUMNS` row after row) by multi-row ``INSERT``
+        statements of 64, 32, … 1 rows: SQLite inserts a thousand rows a third faster so than by ``executemany``
+        of one row at a time, which also wanted a tuple built per row. Seven statement shapes at most, each
+        prepared once per connection; 512 parameters at most, under every SQLite's and PostgreSQL's limit."""
+        width = len(INSERT_COLUMNS)
+        count = len(params) // width
+        at = 0
+        while count:
+            rows = MULTI_ROW_INSERT
+            while rows > count:
+                rows >>= 1
+            end = at + rows * width
+            cursor.execute(self._insert_sql(conn, rows), params[at:end])
+            at = end
+            count -= rows
+
+    def _insert_sql(self, conn: Connection, rows: int) -> str:
+        key = f"{conn.dialect.name}:insert_events:{rows}"
+        sql = self._statements.get(key)
+        if sql is None:
+            sql = self._statements[key] = insert_events_sql(rows, conn.dialect.paramstyle == "qmark")
+        return sql
 
     def import_stream(self, campaign_id: str, events_: Sequence[RecordedEvent]) -> AppendResult:
         """Write a verified stream verbatim: one commands row per run of events sharing a command's meta."""

@@ -63,13 +63,21 @@ APPEND_SQL = {
     "insert_command": (
         "INSERT INTO commands (campaign_id, first_seq, last_seq, command_id, meta) VALUES (?, ?, ?, ?, ?)"
     ),
-    # Run with the driver's executemany: SQLAlchemy's per-row parameter processing cost more than the insert
-    # itself on the batch path. Still derived from the table definition, only bound positionally.
-    "insert_events": (
-        f"INSERT INTO events ({', '.join(c.name for c in INSERT_COLUMNS)})"  # noqa: S608
-        f" VALUES ({', '.join('?' for _ in INSERT_COLUMNS)})"
-    ),
 }
+
+
+MULTI_ROW_INSERT = 64
+"""The most event rows one ``INSERT`` statement writes (see ``SqlEventStore._insert_events``)."""
+
+
+def insert_events_sql(rows: int, qmark: bool) -> str:
+    """``INSERT INTO events (…) VALUES (…), (…), …`` of ``rows`` rows, bound positionally (``?`` or ``%s``).
+
+    Still derived from the table definition; run on the driver's cursor: SQLAlchemy's per-row parameter
+    processing cost more than the insert itself on the batch path."""
+    mark = "?" if qmark else "%s"
+    row = f"({', '.join(mark for _ in INSERT_COLUMNS)})"
+    return f"INSERT INTO events ({', '.join(c.name for c in INSERT_COLUMNS)}) VALUES {', '.join([row] * rows)}"  # noqa: S608
 
 
 def write_connection(engine: Engine) -> Connection:

@@ -158,11 +158,17 @@ def prepare_events(
     first_position: int,
     command_id: str | None,
     meta: Mapping[str, Any] | None,
+    *,
+    rows: list[Any] | None = None,
 ) -> list[RecordedEvent]:
     """Number the events after ``head``, give them positions and chain their hashes; shared by every backend.
 
     The hashed bytes are assembled from a prefix shared by the whole batch (campaign id and meta), which is
     equal to :func:`events.envelope.envelope_bytes` (tests hold this) but costs one join per event.
+
+    With ``rows``, each event's insert parameters are added to it in the same pass, flat, row after row:
+    position, campaign id, seq, command seq (the first event's seq), type, schema version, payload bytes, hash
+    (the SQL store's ``INSERT_COLUMNS``; a row of tuples per event cost more than the insert saves).
     """
     if not events:
         raise InvalidInputError("nothing to append: a command must record at least one event")
@@ -172,53 +178,68 @@ def prepare_events(
     if command_id is not None:
         base_meta["command_id"] = command_id
     meta_json = canonical_json(base_meta)
-    # Everything hashed for one event, as one bytes format: prev_hash, then the canonical envelope (sorted keys:
-    # campaign_id, meta, payload, prev_hash, schema_version, seq, type). Equal to envelope_bytes (tests hold it).
-    head_part = b'{"campaign_id":' + dumps_trusted(campaign_id) + b',"meta":' + meta_json.replace(b"%", b"%%")
-    template = b"%b" + head_part + b',"payload":%b,"prev_hash":"%b","schema_version":%d,"seq":%d,"type":%b}'
-    type_json: dict[str, bytes] = {}
+    # Everything hashed for one event: prev_hash, then the canonical envelope (sorted keys: campaign_id, meta,
+    # payload, prev_hash, schema_version, seq, type), joined from pieces: the batch's head, the event's payload,
+    # its type's own two pieces, and its seq (a join of eight pieces cost two thirds of one bytes format).
+    # Equal to envelope_bytes (tests hold it).
+    head_part = b'{"campaign_id":' + dumps_trusted(campaign_id) + b',"meta":' + meta_json + b',"payload":'
+    type_parts: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+    last_name: str | None = None
+    last_version: int | None = None
+    version_part = type_part = b""
     recorded: list[RecordedEvent] = []
+    record = recorded.append
     prev = head.hash
+    prev_bytes = prev.encode()
     seq = head.seq
+    command_seq = seq + 1
     position = first_position
     sha256 = hashlib.sha256
+    join = b"".join
     new = tuple.__new__
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
-    for event in events:
-        payload = event.payload
-        payload_json = event.payload_json
+    # Unpacked by position: a NamedTuple's attributes are properties, and this runs once per event.
+    for name, payload, version, checked, made_json in events:
+        payload_json = made_json
         if not payload_json:
-            if not event.checked:
+            if not checked:
                 check_json_value(payload)
             # Copied into an exactly-sized bytes object: orjson's own result sits in a larger malloc'd buffer, and
             # keeping a thousand of those alive until the insert cost more than hashing them (3.4 → 1.5 µs).
             payload_json = b"%b" % dumps(payload, None, sort_keys)
-        name = event.type
-        name_json = type_json.get(name)
-        if name_json is None:
-            name_json = type_json[name] = dumps_trusted(name)
+        if name is not last_name or version is not last_version:  # the same objects from one type's plan
+            parts = type_parts.get((name, version))
+            if parts is None:
+                parts = type_parts[name, version] = (
+                    b'","schema_version":%d,"seq":' % version,
+                    b',"type":' + dumps_trusted(name) + b"}",
+                )
+            version_part, type_part = parts
+            last_name, last_version = name, version
         seq += 1
-        prev_bytes = prev.encode()
-        digest = sha256(template % (prev_bytes, payload_json, prev_bytes, event.schema_version, seq, name_json))
-        hash_ = digest.hexdigest()
-        recorded.append(
+        hash_ = sha256(
+            join(
+                (
+                    prev_bytes,
+                    head_part,
+                    payload_json,
+                    b',"prev_hash":"',
+                    prev_bytes,
+                    version_part,
+                    b"%d" % seq,
+                    type_part,
+                )
+            )
+        ).hexdigest()
+        record(
             new(
                 RecordedEvent,
-                (
-                    position,
-                    campaign_id,
-                    seq,
-                    name,
-                    event.schema_version,
-                    payload,
-                    base_meta,
-                    prev,
-                    hash_,
-                    payload_json,
-                    meta_json,
-                ),
+                (position, campaign_id, seq, name, version, payload, base_meta, prev, hash_, payload_json, meta_json),
             )
         )
+        if rows is not None:
+            rows += (position, campaign_id, seq, command_seq, name, version, payload_json, hash_)
         prev = hash_
+        prev_bytes = hash_.encode()
         position += 1
     return recorded

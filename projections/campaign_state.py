@@ -20,16 +20,25 @@ from events.sql_rows import read_range_in_transaction
 from events.store import EventStore
 from events.timeline import REWOUND, effective, has_rewind, live_seqs
 from projections.driver import by_campaign, execute
-from projections.fold import FoldFor, RulesetFold, Summary
+from projections.fold import Dumped, FoldFor, RulesetFold, Summary
 from projections.state.campaigns import CampaignInfo
-from projections.tables import battle_history, campaign_snapshots, campaign_state, campaigns, treasuries, unit_records
+from projections.summaries import summary_row
+from projections.tables import (
+    battle_history,
+    campaign_snapshots,
+    campaign_state,
+    campaign_summary,
+    campaigns,
+    treasuries,
+    unit_records,
+)
 
 SNAPSHOT_EVERY = 256
 """Snapshots fall on multiples of this seq (a storage setting, not a rule), and only once the campaign has
 logged twice the last snapshot's bytes since it: a state that grows with the campaign is then copied at a
 stride that grows with it, and the snapshots together stay under half the log's bytes plus the last one."""
 
-PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries)
+PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries, campaign_summary)
 
 
 def _json(value: Any) -> bytes:
@@ -42,38 +51,62 @@ def logged_bytes(event: RecordedEvent) -> int:
 
 
 SummaryRows = dict[Table, dict[str, dict[str, Any]]]
-"""Summary rows by table, then by key (unit id, battle id or side)."""
+"""Summary rows by table, then by key (unit id, battle id, side, or the campaign's id for its one summary row)."""
 
 
-def _summary_rows(campaign_id: str, summary: Summary) -> SummaryRows:
+def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, SummaryRows] | None = None) -> SummaryRows:
+    """The rows of ``summary``; with an earlier summary and its rows (``since``), a row whose source (a unit's or
+    a battle's summary) is the very object it was made from is not made and encoded again."""
     return {
-        unit_records: {
-            u["unit_id"]: {
+        unit_records: _rows(
+            summary.units,
+            (since[0].units, since[1][unit_records]) if since is not None else None,
+            "unit_id",
+            lambda u: {
                 "campaign_id": campaign_id,
                 "unit_id": u["unit_id"],
                 "name": u["name"],
                 "side": u["side"],
                 "summary": _json(u),
-            }
-            for u in summary.units
-        },
-        battle_history: {
-            b["battle_id"]: {
+            },
+        ),
+        battle_history: _rows(
+            summary.battles,
+            (since[0].battles, since[1][battle_history]) if since is not None else None,
+            "battle_id",
+            lambda b: {
                 "campaign_id": campaign_id,
                 "battle_id": b["battle_id"],
                 "name": b["name"],
                 "summary": _json(b),
-            }
-            for b in summary.battles
-        },
+            },
+        ),
         treasuries: {
             side: {"campaign_id": campaign_id, "side": side, "balance": balance}
             for side, balance in summary.treasury.items()
         },
+        campaign_summary: {campaign_id: summary_row(campaign_id, summary)},
     }
 
 
-_KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side"}
+def _rows(
+    sources: list[dict[str, Any]],
+    since: tuple[list[dict[str, Any]], dict[str, dict[str, Any]]] | None,
+    key: str,
+    row: Callable[[dict[str, Any]], dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """Each source's row by its ``key``; with earlier sources and the rows made of them (``since``), those rows
+    where a source is the very one a row was made from."""
+    if since is None:
+        return {s[key]: row(s) for s in sources}
+    were, made = since
+    if sources is were:
+        return made
+    before = {s[key]: s for s in were}
+    return {s[key]: made[s[key]] if before.get(s[key]) is s else row(s) for s in sources}
+
+
+_KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side", campaign_summary: "campaign_id"}
 _UPDATED = {
     table: [c.name for c in table.columns if c.name not in ("campaign_id", key)] for table, key in _KEYS.items()
 }
@@ -97,6 +130,13 @@ class _Held:
     """None when the state was read from the database, not written here: every summary row is then rewritten."""
     logged: int
     snapshot_size: int
+    summary: Summary | None = None
+    """The summary ``rows`` were made from, and what the fold made it from (``kept``): the next append's
+    summary makes again only the rows whose inputs it changed (every one, when these are None)."""
+    kept: Any = None
+    dumped: Dumped | None = None
+    """The parts of ``state`` as encoded in the stored row, when this writer wrote it: the next append encodes
+    again only the parts it changed, and leaves the row's state as it is when it changed none (a roll)."""
 
 
 class CampaignStateProjector:
@@ -126,6 +166,7 @@ class CampaignStateProjector:
             # Seqs are gap-free and appends serialised: nobody else wrote this campaign since; no read needed.
             fold, exists = held.fold, True
             state, before, logged, snapshot_size = held.state, held.rows, held.logged, held.snapshot_size
+            summary, kept, dumped = held.summary, held.kept, held.dumped
         else:  # another process appended, or this one just started: read what is stored
             row = connection.execute(
                 select(
@@ -139,12 +180,12 @@ class CampaignStateProjector:
             found = self._fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
             if found is None:
                 return
-            fold, before = found, None
+            fold, before, summary, kept, dumped = found, None, None, None, None
             if row is None:
                 state, logged, snapshot_size = fold.initial(), 0, 0
             else:
                 state, logged, snapshot_size = fold.decode(bytes(row[1])), int(row[2]), int(row[3])
-        step = fold.apply
+        step, start = fold.apply, state
         # Unpacked by position: a NamedTuple's attributes are properties, and a rebuild runs this per event.
         for event in batch:
             _, _, seq, kind, _, _, _, _, hash_, payload_json, _ = event
@@ -160,8 +201,14 @@ class CampaignStateProjector:
                 connection.execute(insert(campaign_snapshots).values(campaign_id=campaign_id, seq=seq, state=encoded))
                 logged, snapshot_size = 0, len(encoded)
         last_seq = batch[-1].seq
-        encoded = fold.encode(state)
-        if exists:
+        if dumped is not None and state is start:  # the stored row holds this very state, encoded by this writer
+            execute(
+                connection,
+                "UPDATE campaign_state SET last_seq = ?, logged_bytes = ?, snapshot_bytes = ? WHERE campaign_id = ?",
+                (last_seq, logged, snapshot_size, campaign_id),
+            )
+        elif exists:
+            encoded, dumped = fold.encode_since(state, dumped)
             execute(
                 connection,
                 "UPDATE campaign_state SET last_seq = ?, state = ?, logged_bytes = ?, snapshot_bytes = ?"
@@ -169,6 +216,7 @@ class CampaignStateProjector:
                 (last_seq, encoded, logged, snapshot_size, campaign_id),
             )
         else:
+            encoded, dumped = fold.encode_since(state, None)
             connection.execute(
                 insert(campaign_state).values(
                     campaign_id=campaign_id,
@@ -179,9 +227,11 @@ class CampaignStateProjector:
                     snapshot_bytes=snapshot_size,
                 )
             )
-        rows = _summary_rows(campaign_id, fold.summary(state))
+        since = (summary, before) if summary is not None and before is not None else None
+        summary, kept = fold.summarize(state, kept)
+        rows = _summary_rows(campaign_id, summary, since)
         self._write_summaries(connection, campaign_id, before, rows, fresh=not exists)
-        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size)
+        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size, summary, kept, dumped)
 
     @staticmethod
     def _write_summaries(
@@ -198,6 +248,8 @@ class CampaignStateProjector:
                     connection.execute(insert(table), list(now.values()))
                 continue
             was = before[table]
+            if was is now:  # the very rows written last: nothing of this table changed
+                continue
             gone = [k for k in was if k not in now]
             if gone:
                 connection.execute(delete(table).where(table.c.campaign_id == campaign_id, key.in_(gone)))
@@ -205,7 +257,7 @@ class CampaignStateProjector:
             if added:
                 connection.execute(insert(table), added)
             for k, r in now.items():
-                if k in was and was[k] != r:
+                if k in was and was[k] is not r and was[k] != r:
                     # A fixed statement on the driver's cursor: building and compiling a Core update cost a
                     # third of a whole rule command.
                     execute(connection, _UPDATES[table], (*(r[c] for c in _UPDATED[table]), campaign_id, k))

@@ -1,18 +1,22 @@
-"""The campaign directory: kept inline in the append transaction (SQL), or folded from a store (fake)."""
+"""The campaign directory: kept inline in the append transaction (SQL), or folded from a store (fake). Read from
+SQL by :class:`projections.campaign_directory.SqlCampaignDirectory`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from events.envelope import RecordedEvent
-from events.store import EventStore
+from projections.campaign_directory import from_row
 from projections.driver import by_campaign, execute
 from projections.state.campaigns import CampaignInfo, apply, apply_all
 from projections.tables import campaigns
+
+if TYPE_CHECKING:
+    from events.store import EventStore
 
 
 class CampaignDirectory(Protocol):
@@ -41,20 +45,6 @@ def _to_row(info: CampaignInfo) -> dict[str, Any]:
     }
 
 
-_COLUMNS = [c.name for c in campaigns.columns]
-_SELECT_BY = {
-    key: f"SELECT {', '.join(_COLUMNS)} FROM campaigns WHERE {key} = ?"  # noqa: S608
-    for key in ("campaign_id", "name")
-}
-
-
-def _from_row(row: Any) -> CampaignInfo:
-    data = dict(row._mapping) if hasattr(row, "_mapping") else dict(zip(_COLUMNS, row, strict=True))
-    data["revealed_epochs"] = tuple(orjson.loads(data["revealed_epochs"]))
-    pairs = orjson.loads(data.pop("on_table") or "[]")
-    return CampaignInfo(**data, on_table=tuple(p[0] for p in pairs), on_table_index=tuple(p[1] for p in pairs))
-
-
 _UPDATED = [c.name for c in campaigns.columns if c.name != "campaign_id"]
 _UPDATE = f"UPDATE campaigns SET {', '.join(f'{c} = ?' for c in _UPDATED)} WHERE campaign_id = ?"  # noqa: S608
 
@@ -77,7 +67,7 @@ class CampaignsProjector:
             before = self._held.pop(campaign_id, None)
             if before is None or before.last_seq != batch[0].seq - 1:
                 row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()
-                before = None if row is None else _from_row(row)
+                before = None if row is None else from_row(row)
             info = apply_all(before, batch)
             if info is None:
                 continue
@@ -91,28 +81,6 @@ class CampaignsProjector:
     def reset(self, connection: Connection) -> None:
         self._held.clear()
         connection.execute(delete(campaigns))
-
-
-class SqlCampaignDirectory:
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-
-    def get(self, campaign_id: str) -> CampaignInfo | None:
-        return self._one("campaign_id", campaign_id)
-
-    def find(self, name: str) -> CampaignInfo | None:
-        return self._one("name", name)
-
-    def all(self) -> list[CampaignInfo]:
-        with self._engine.connect() as conn:
-            return [_from_row(r) for r in conn.execute(select(campaigns).order_by(campaigns.c.name))]
-
-    def _one(self, key: str, value: str) -> CampaignInfo | None:
-        """A fixed statement on the driver's cursor: every command resolves its campaign, and building and
-        compiling the Core select cost more than the read itself."""
-        with self._engine.connect() as conn:
-            rows = execute(conn, _SELECT_BY[key], (value,))
-        return _from_row(rows[0]) if rows else None
 
 
 class FoldingCampaignDirectory:

@@ -18,7 +18,7 @@ from events.schema import metadata
 from events.sql import SqlEventStore
 from events.store import InlineProjector
 from projections.campaign_state import PROJECTION_TABLES
-from projections.tables import campaigns
+from projections.tables import campaign_summary, campaigns
 
 CHECKED_TABLES: tuple[Table, ...] = (campaigns, *PROJECTION_TABLES)
 
@@ -68,6 +68,10 @@ def compare(
                 if key not in fresh:
                     found.append(Difference(table.name, label, "a row the log does not give (added by hand?)"))
                 elif key not in stored:
+                    if table is campaign_summary:
+                        # A campaign logged before this table was kept has no row until its next append, and
+                        # `status` folds it meanwhile: the row missing misleads nothing, so it is no finding.
+                        continue
                     found.append(Difference(table.name, label, "a row the log gives is missing (deleted?)"))
                 else:
                     for column, value in fresh[key].items():

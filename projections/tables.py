@@ -84,3 +84,15 @@ treasuries = Table(
     Column("balance", BigInteger, nullable=False),
     PrimaryKeyConstraint("campaign_id", "side"),
 )
+
+campaign_summary = Table(
+    "campaign_summary",
+    metadata,
+    Column("campaign_id", String(64), primary_key=True),
+    Column("day", BigInteger, nullable=False),
+    Column("careers", LargeBinary, nullable=False),
+    Column("ordering", LargeBinary, nullable=False),
+)
+"""What each campaign's summary holds beyond its unit, battle and treasury rows: its day, its careers (a JSON list,
+in the fold's order), and the order the fold gives the unit and battle rows (JSON: their ids), so that
+``status`` shows the summary from the read models, as the fold gives it, without folding."""

@@ -24,13 +24,9 @@ from events.schema import metadata
 from events.sql import SqlEventStore
 from events.store import EventStore, InlineProjector
 from events.vault import SeedVault, SqlSeedVault
+from projections.campaign_directory import SqlCampaignDirectory
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, SqlCampaignStates
-from projections.campaigns import (
-    CampaignDirectory,
-    CampaignsProjector,
-    FoldingCampaignDirectory,
-    SqlCampaignDirectory,
-)
+from projections.campaigns import CampaignDirectory, CampaignsProjector, FoldingCampaignDirectory
 
 PG_ENV = "CAMPAIGN_TEST_PG_URL"
 configure_logging(0)  # as the entry point does: warnings and errors only

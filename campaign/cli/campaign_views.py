@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from campaign import views
-from campaign.bootstrap import projectors
-from campaign.cli.common import open_app, resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import named_campaign, open_app, resolved
 from campaign.describe import count, describe, explained_by, unit_names, value, words
 from events.errors import InvalidInputError
 from events.timeline import effective
-from projections.campaign_state import rebuild as rebuild_projections
-from projections.fold import Summary
-from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from projections.fold import Summary
+    from projections.state.campaigns import CampaignInfo
 
 AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it was at this seq.")]
 
@@ -26,6 +27,17 @@ AtOpt = Annotated[int | None, typer.Option("--at", help="Show the campaign as it
 def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
     ledger, info = resolved(campaign)
     return info, views.summary(ledger, info, at)
+
+
+def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
+    """The campaign's summary as ``status`` shows it: at its head, from the read models the inline projector
+    keeps (no ruleset, no state decoded: issue 13); folded by its ruleset at ``--at SEQ``, or when the read
+    models do not hold it (a campaign logged before they did, until its next append)."""
+    from projections.summaries import stored_summary
+
+    info = named_campaign(campaign)
+    stored = stored_summary(open_app().engine, info.campaign_id, info.last_seq) if at is None else None
+    return info, stored if stored is not None else views.summary(open_app().ledger, info, at)
 
 
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
@@ -44,6 +56,8 @@ def cell(column: str, v: Any) -> str:
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
+    from rich.table import Table  # a rule command imports this module, and prints no table (issue 13)
+
     view = Table(title=title)
     for column in columns:
         view.add_column(column.replace("_", " "))
@@ -73,11 +87,10 @@ def register(app: typer.Typer) -> None:
     def status(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """The campaign at a glance: day, units, battles fought, treasuries."""
         out = Output(as_json)
+        info, s = current_summary(campaign, at)
         if as_json:
-            ledger = open_app().ledger
-            out.json(views.status(ledger, ledger.resolve(campaign), at))
+            out.json(views.status_of(info, s, at))
             return
-        info, s = summary(campaign, at)
         where = f" at #{at}" if at is not None else ""
         out.console.print(
             f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {count(len(s.units), 'units')}, "
@@ -232,6 +245,9 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def rebuild(as_json: JsonOpt = False) -> None:
         """Drop every projection and refold it from the log (streamed, with progress)."""
+        from campaign.bootstrap import projectors
+        from projections.campaign_state import rebuild as rebuild_projections
+
         app_ = open_app()
         with app_.engine.connect() as conn:
             total = conn.exec_driver_sql("SELECT count(*) FROM events").scalar_one()

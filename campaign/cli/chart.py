@@ -15,9 +15,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from campaign.charts import MEASURES, Chart, chart
-from campaign.cli.common import resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import resolved
 from events.errors import InvalidInputError
 
 FORMATS = (".svg", ".png")

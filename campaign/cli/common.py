@@ -11,16 +11,15 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.markup import escape
 
-from campaign.bootstrap import App, bootstrap
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.cli.session import open_app, resolved
 from campaign.describe import typed
-from campaign.executor import AskEntry, Ledger, TableEntry
+from campaign.executor import AskEntry, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.tables import parse_value
 from events.dice import parse_table_dice
 from events.errors import InvalidInputError
-from events.limits import check_name, check_utf8
 from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.state.campaigns import CampaignInfo
@@ -31,31 +30,6 @@ if TYPE_CHECKING:  # --dice ask and --dice count only
 C = TypeVar("C", bound=Command[Any, Any])
 S = TypeVar("S")
 T = TypeVar("T")
-
-
-class State:
-    db: str = "campaign.db"
-    actor: str | None = None
-    app: App | None = None
-
-
-state = State()
-
-
-def open_app(*, create: bool = False) -> App:
-    """The database named by ``--db``, opened (and migrated) on first use by a command. Only a command that
-    starts a campaign (``create``) may create the database: any other refuses a missing one."""
-    if state.app is None:
-        check_utf8(state.db, "--db")
-        actor = check_name(state.actor, "--actor") if state.actor is not None else None
-        state.app = bootstrap(state.db, actor=actor, create=create)
-    return state.app
-
-
-def resolved(campaign: str | None) -> tuple[Ledger, CampaignInfo]:
-    """The ledger, and the campaign named by ``--campaign`` (or the only one)."""
-    ledger = open_app().ledger
-    return ledger, ledger.resolve(campaign)
 
 
 def in_force(campaign: str | None, plugin: Ruleset[S, T], at_seq: int | None = None) -> tuple[CampaignInfo, S, T]:

@@ -8,9 +8,9 @@ import typer
 from rich.markup import escape
 
 from campaign import views
-from campaign.cli.common import resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import resolved
 
 entropy = typer.Typer(
     help="Shares of entropy the group mixes into the dice seed, so that no single party chose it.",

@@ -204,7 +204,7 @@ def _options(
         typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit."),
     ] = False,
 ) -> None:
-    from campaign.cli.common import state
+    from campaign.cli.session import state
     from campaign.logging import configure_logging
 
     configure_logging(verbose)

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 import typer
 
-from campaign.cli.common import open_app, resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import open_app, resolved
 from campaign.rulesets.mass_combat.commands import replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.quality import extraordinary_force

@@ -14,16 +14,16 @@ import typer
 from rich.console import Console
 from rich.errors import MarkupError
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 
 from campaign.describe import describe, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
-from events.store import AppendResult
 
 if TYPE_CHECKING:
     from rich.progress import Progress
+
+    from events.store import AppendResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -31,7 +31,9 @@ R = TypeVar("R")
 
 class _Console(Console):
     """A console that never fails on user text: text read as broken markup (a name holding ``[/]`` that a
-    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them."""
+    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them.
+    No emoji codes either: a unit named ``:smile: Lancers`` is printed as typed (and Rich's table of emoji
+    codes is never loaded)."""
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
         try:
@@ -48,7 +50,7 @@ class Output:
     def console(self) -> Console:
         # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
         width = None if sys.stdout.isatty() else 140
-        return _Console(highlight=False, width=width)
+        return _Console(highlight=False, emoji=False, width=width)
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -80,6 +82,8 @@ class Output:
         notes: Mapping[int, str] | None = None,
     ) -> None:
         """The events as a table; ``notes`` adds words to some of them, by seq (where a branch's roll came from)."""
+        from rich.table import Table  # a command that only appends prints no table (issue 13)
+
         table = Table(title=title, show_lines=False)
         table.add_column("seq", justify="right")
         table.add_column("kind")
@@ -116,7 +120,7 @@ class Output:
 def fail(message: str, code: int, as_json: bool) -> typer.Exit:
     if as_json:
         typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
-    Console(file=sys.stderr, highlight=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
+    Console(file=sys.stderr, highlight=False, emoji=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
     return typer.Exit(code)
 
 
@@ -156,7 +160,7 @@ CONFLICT_ATTEMPTS = 3
 
 def _conflict(exc: ConcurrencyError, attempts: int) -> str:
     """A conflict in words, naming the campaign by its name when it can be read."""
-    from campaign.cli.common import state
+    from campaign.cli.session import state
 
     name = None
     if exc.campaign_id is not None and state.app is not None:
@@ -175,7 +179,7 @@ def _conflict(exc: ConcurrencyError, attempts: int) -> str:
 def _damaged_event() -> CampaignError | None:
     """After an unexpected failure: an event of the open database that was damaged by hand, if any (named,
     exit 3), since a stored event that is not of its schema can break any command that reads it."""
-    from campaign.cli.common import state
+    from campaign.cli.session import state
     from events.registry import registry
     from events.verify import first_damaged
 
@@ -198,6 +202,8 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
     if out.as_json:
         out.json({p: {"value": s.value, "tag": s.tag, "erratum": s.errata, "source": s.source} for p, s in rows})
         return
+    from rich.table import Table
+
     view = Table(title=title)
     for column in ("path", "value", "tag", "erratum", "provenance"):
         view.add_column(column)
@@ -208,6 +214,8 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
 
 def print_rows(out: Output, title: str, columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
     """A table for people: ``title`` over ``columns``, every cell shown as the text it is (never as markup)."""
+    from rich.table import Table
+
     view = Table(title=escape(title))
     for column in columns:
         view.add_column(column)

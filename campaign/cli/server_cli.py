@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from campaign.cli.common import open_app, state
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import open_app, state
 from events.errors import ConfigurationError, InvalidInputError
 
 users = typer.Typer(help="Accounts of the shared server (`campaign serve`).", no_args_is_help=True)

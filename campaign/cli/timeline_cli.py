@@ -12,9 +12,10 @@ from rich.markup import escape
 
 from campaign import views
 from campaign.branch_dice import branch_point, made, made_in_words
-from campaign.cli.common import open_app, resolved, show_appended
+from campaign.cli.common import show_appended
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import open_app, resolved
 from campaign.describe import count, kind, typed, words
 from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value

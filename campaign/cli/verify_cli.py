@@ -12,9 +12,9 @@ from rich.markup import escape
 from campaign import views
 from campaign.bootstrap import projectors
 from campaign.cli import signing
-from campaign.cli.common import open_app, resolved
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.session import open_app, resolved
 from campaign.describe import typed
 from campaign.executor import Ledger
 from campaign.timeline import Change

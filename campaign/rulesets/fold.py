@@ -1,9 +1,11 @@
 """What the rulesets' folds share: a fold that reads the tables in force at each event, and the rows every
-ruleset's summary gives the views (its units, its battles), each ruleset adding its own columns."""
+ruleset's summary gives the views (its units, its battles), each ruleset adding its own columns, made again
+after an append only where what they read changed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol, TypeVar
 
@@ -39,17 +41,21 @@ def fold_in_force(
     base: Mapping[str, Sourced],
     typed: Callable[[dict[str, Sourced]], T],
     apply: Callable[[S, RecordedEvent, T], S],
-    summary: Callable[[S, T], Summary],
+    summarize: Callable[[S, T, Any], tuple[Summary, Any]],
 ) -> RulesetFold[S]:
-    """A ruleset's fold whose ``apply`` and ``summary`` read its tables as in force: ``base`` as shipped, under the
-    campaign's house rules so far (they arrive as events)."""
+    """A ruleset's fold whose ``apply`` and ``summarize`` read its tables as in force: ``base`` as shipped, under
+    the campaign's house rules so far (they arrive as events)."""
     tables = tables_in_force_cache(base, typed)
 
     def step(state: S, event: RecordedEvent) -> S:
         return apply(state, event, tables(state.overrides)) if _reads(event.type) else state
 
     return RulesetFold(
-        ruleset, initial, step, TypeAdapter(initial), lambda state: summary(state, tables(state.overrides))
+        ruleset,
+        initial,
+        step,
+        TypeAdapter(initial),
+        lambda state, before: summarize(state, tables(state.overrides), before),
     )
 
 
@@ -69,18 +75,86 @@ def _reads(kind: str) -> bool:
     return kind.partition(".")[0] in FOLDED_FAMILIES
 
 
-def unit_rows(roster: Iterable[U], columns: Callable[[U], Row]) -> list[Row]:
-    """The units view, by side then name: each unit's id, name and side, its ruleset's ``columns``, and whether
-    it was disbanded."""
-    rows = [
-        {"unit_id": u.unit_id, "name": u.name, "side": u.side, **columns(u), "disbanded": u.disbanded} for u in roster
-    ]
-    return sorted(rows, key=lambda r: (r["side"], r["name"]))
+X = TypeVar("X")
 
 
-def battle_rows(battles: Iterable[B], columns: Callable[[B], Row]) -> list[Row]:
-    """The battles view, in the order fought: each battle's id, number and name, then its ruleset's ``columns``."""
-    return [
-        {"battle_id": b.battle_id, "number": b.number, "name": b.name, **columns(b)}
-        for b in sorted(battles, key=lambda b: b.number)
-    ]
+@dataclass(frozen=True)
+class Kept:
+    """Rows made from one mapping of a state (its roster, its battles…), kept to make the next state's from.
+
+    A state is an immutable value: an event that changes a unit replaces that unit and the roster holding it,
+    and leaves every other unit the very same object. So a row is still right when its item and every other
+    input it reads (``shared``: the tables in force, the day…) are the very objects it was made from.
+    """
+
+    items: Mapping[str, Any]
+    shared: tuple[object, ...]
+    made: dict[str, tuple[Any, Row | None]]
+    """Each item's key → the item and its row (None: the item has no row)."""
+    rows: list[Row]
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def kept_rows(
+    items: Mapping[str, X],
+    row: Callable[[X], Row | None],
+    order: Callable[[Row], Any],
+    before: Kept | None,
+    shared: tuple[object, ...] = (),
+) -> Kept:
+    """The rows of ``items`` (``row`` of each, None for one that has none), sorted by ``order`` (stable, in the
+    mapping's order): ``before``'s where an item and ``shared`` are the objects its row was made from.
+
+    ``row`` must read nothing but its item and what ``shared`` holds: whatever else it read could change
+    while they stay the same (the contract tests compare with rows made afresh after every command)."""
+    if before is not None and before.items is items and _same(before.shared, shared):
+        return before
+    earlier = before.made if before is not None and _same(before.shared, shared) else {}
+    made: dict[str, tuple[Any, Row | None]] = {}
+    for key, item in items.items():
+        was = earlier.get(key)
+        made[key] = was if was is not None and was[0] is item else (item, row(item))
+    rows = sorted((r for _, r in made.values() if r is not None), key=order)
+    return Kept(items, shared, made, rows)
+
+
+def _unit_order(row: Row) -> tuple[Any, Any]:
+    return row["side"], row["name"]
+
+
+def _battle_order(row: Row) -> Any:
+    return row["number"]
+
+
+def unit_rows(
+    roster: Mapping[str, U], columns: Callable[[U], Row], before: Kept | None, shared: tuple[object, ...] = ()
+) -> Kept:
+    """The units view, by side then name: each unit's id, name and side, its ruleset's ``columns`` (reading the
+    unit and ``shared`` only), and whether it was disbanded; made again only for the units that changed."""
+
+    def row(u: U) -> Row:
+        return {"unit_id": u.unit_id, "name": u.name, "side": u.side, **columns(u), "disbanded": u.disbanded}
+
+    return kept_rows(roster, row, _unit_order, before, shared)
+
+
+def battle_rows(battles: Mapping[str, B], columns: Callable[[B], Row], before: Kept | None) -> Kept:
+    """The battles view, in the order fought: each battle's id, number and name, then its ruleset's ``columns``
+    (reading the battle only); made again only for the battles that changed."""
+
+    def row(b: B) -> Row:
+        return {"battle_id": b.battle_id, "number": b.number, "name": b.name, **columns(b)}
+
+    return kept_rows(battles, row, _battle_order, before)
+
+
+@dataclass(frozen=True)
+class KeptSummary:
+    """What a ruleset's summary was made from (see :class:`Kept`), for the next state's."""
+
+    units: Kept | None = None
+    battles: Kept | None = None
+    careers: Kept | None = None

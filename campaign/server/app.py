@@ -122,9 +122,10 @@ def route_table() -> list[APIRoute]:
 def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordHasher = ARGON2) -> FastAPI:
     """The application; ``db`` is a URL (opened and migrated here) or an opened :class:`App`."""
     opened = bootstrap(db, actor="server") if isinstance(db, str) else db
+    directory = opened.ledger.directory  # the ledger wired now, once, not by the first requests' threads at once
 
     def head_of(campaign_id: str) -> int:
-        info = opened.ledger.directory.get(campaign_id)
+        info = directory.get(campaign_id)
         return 0 if info is None else info.last_seq
 
     srv = Server(

@@ -32,6 +32,14 @@ def test_names_holding_markup_are_printed_literally_everywhere(war: Cli) -> None
     assert "a [red]purse" in war("log").stdout
 
 
+def test_names_holding_emoji_codes_are_printed_literally(war: Cli) -> None:
+    """Rich reads ``:smile:`` as an emoji by default: a unit so named must print as typed."""
+    war("mc", "muster", ":smile: Lancers", "--side", ":crossed_swords:", "--men", "20")
+    for command in (["status"], ["log"], ["mc", "roster"], ["unit", ":smile: Lancers"]):
+        shown = war(*command).stdout
+        assert ":smile: Lancers" in shown and "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}" not in shown, command
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

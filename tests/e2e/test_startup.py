@@ -16,13 +16,19 @@ from typer.testing import CliRunner
 
 from campaign.cli.main import COMMANDS, app
 
-PROBE = """
-import atexit, sys
-atexit.register(lambda: print("\\n".join(sorted(sys.modules)), file=sys.stderr))
+RUN = """
+import sys
 from campaign.cli.main import main
 sys.argv = ["campaign", *sys.argv[1:]]
 main()
 """
+PROBE = (
+    """
+import atexit, sys
+atexit.register(lambda: print("\\n".join(sorted(sys.modules)), file=sys.stderr))
+"""
+    + RUN
+)
 RULESET_CLIS = {
     "fs": "campaign.cli.fighting_spirit",
     "mc": "campaign.cli.mass_combat",
@@ -86,7 +92,7 @@ def test_a_command_loads_neither_alembic_nor_progress_bars_nor_postgresql_nor_ot
 
 
 def test_reading_a_campaign_loads_its_fold_and_not_its_command_models(db: str) -> None:
-    modules = loaded("--db", db, "status")
+    modules = loaded("--db", db, "status", "--at", "1")  # an earlier state is folded by the ruleset
     assert "campaign.rulesets.fighting_spirit.fold" in modules
     assert not loads_any(
         modules,
@@ -111,10 +117,66 @@ READ_ONLY_UNUSED = (
 """What ``status`` has no use for (issue 13): a regression here costs every read its start-up."""
 
 
+STATUS_UNUSED = (
+    # the campaign at its head is read from the read models the inline projector keeps: no ruleset (its
+    # state, fold or tables), no state decoded, no event type, no executor
+    *("campaign.rulesets", "campaign.commands", "campaign.tables", "campaign.executor", "events.registry"),
+    *("events.families", "events.dice", "events.sql", "events.vault", "projections.campaign_state"),
+    # nor the schema's Table objects: the directory and the read models are read by fixed statements
+    *("events.schema", "projections.tables", "projections.campaigns"),
+)
+"""What ``status`` (at the campaign's head) has no use for either (issue 13)."""
+
+PYDANTIC_MODELS = """
+import atexit, sys
+def models():
+    if "pydantic.main" not in sys.modules:
+        return []
+    found, todo = [], [sys.modules["pydantic.main"].BaseModel]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.append(f"{sub.__module__}.{sub.__qualname__}")
+            todo.append(sub)
+    return found
+atexit.register(lambda: print("\\n".join(["pydantic"] + sorted(m for m in sys.modules if m.startswith("pydantic"))
+                                         + ["models"] + models()), file=sys.stderr))
+"""
+
+
+def pydantic_loaded(program: str, *args: str) -> tuple[set[str], list[str]]:
+    """The pydantic modules a program loads, and the model classes defined when it ends."""
+    run = subprocess.run(
+        [sys.executable, "-c", PYDANTIC_MODELS + program, *args], capture_output=True, text=True, check=True
+    )
+    lines = run.stderr.split()
+    return set(lines[1 : lines.index("models")]), lines[lines.index("models") + 1 :]
+
+
 def test_status_loads_no_replay_no_verify_no_command_models_and_no_event_type_it_does_not_read(db: str) -> None:
     modules = loaded("--db", db, "status")
-    assert "campaign.rulesets.fighting_spirit.state" in modules  # it did fold the campaign
+    assert "sqlalchemy" in modules  # it did open the database
     assert loads_any(modules, *READ_ONLY_UNUSED) == []
+    assert loads_any(modules, *STATUS_UNUSED) == []
+
+
+def test_status_builds_no_model_and_loads_no_more_of_pydantic_than_typer_does(db: str) -> None:
+    """Typer (0.29) coerces every option through a pydantic TypeAdapter, so pydantic.main comes with any command
+    that takes one; ``status`` adds nothing to it: no model class (the event registry's, a ruleset's state),
+    no pydantic module Typer itself did not load."""
+    typer_alone = """
+import sys, typer
+app = typer.Typer()
+@app.command()
+def status(at: int | None = typer.Option(None, "--at"), as_json: bool = typer.Option(False, "--json")) -> None:
+    pass
+app()
+"""
+    baseline, _ = pydantic_loaded(typer_alone, "--at", "3")
+    modules, models = pydantic_loaded(RUN, "--db", db, "status")
+    assert models == []
+    assert modules - baseline == set()
+    with_fold, models_folded = pydantic_loaded(RUN, "--db", db, "status", "--at", "1")
+    assert models_folded and with_fold - baseline  # the ruleset's state: what the test would see if it came back
 
 
 def test_a_rule_command_loads_the_event_types_it_appends_and_not_the_others(db: str) -> None:

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from campaign.bootstrap import bootstrap
-from campaign.cli.common import state
 from campaign.cli.main import app
+from campaign.cli.session import state
 from tests.conftest import PG_ENV, empty_tables
 from tests.e2e.test_cli import SEED, Cli
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, text
@@ -67,6 +68,60 @@ def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlit
     assert written(writes) == [("unit_records", "UPDATE")]
     game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
     assert written(writes) == [("treasuries", "UPDATE"), ("unit_records", "INSERT")]
+
+
+def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it_changed(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: the units' rows of a Mass Combat campaign read each unit, the tables, the day, the month and the
+    side-wide modifiers. Funds change a treasury only: no unit's row is made (its Troop Strength worked out) or
+    encoded again; recruits join one unit: that unit's row only; a day passing: every unit's."""
+    from campaign.rulesets.mass_combat import fold as mc_fold
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [])  # three units: Blue foot, Red foot, Blue reserve
+    game = MassCombat(ledger)
+    made: list[int] = []
+    encoded: list[bytes] = []
+    strength, encode = mc_fold.troop_strength, campaign_state._json
+    monkeypatch.setattr(mc_fold, "troop_strength", lambda *a, **k: made.append(1) or strength(*a, **k))
+    monkeypatch.setattr(campaign_state, "_json", lambda value: encoded.append(value) or encode(value))
+
+    def counted() -> tuple[int, list[str]]:
+        out = (len(made), sorted(e["name"] for e in encoded))  # type: ignore[index]
+        made.clear()
+        encoded.clear()
+        return out
+
+    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    assert counted() == (0, [])
+    game.recruit(ledger.resolve("Mass"), "Blue foot", 5, "average")
+    assert counted() == (1, ["Blue foot"])
+    game.pass_days(ledger.resolve("Mass"), 1, "rest")
+    assert counted() == (3, ["Blue foot", "Blue reserve", "Red foot"])
+    check_inline_equals_rebuild(sqlite_engine, ledger)
+
+
+def test_a_command_encodes_again_only_the_parts_of_the_state_it_changed(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: funds change a treasury: of the stored state only the treasuries are dumped again; a roll
+    changes no part of the state: none is, and the stored state is left as it was."""
+    from pydantic import TypeAdapter
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [])
+    game = MassCombat(ledger)
+    dumped: list[Any] = []
+    dump = TypeAdapter.dump_python
+    counted = lambda self, value, **kw: dumped.append(kw.get("include")) or dump(self, value, **kw)  # noqa: E731
+    monkeypatch.setattr(TypeAdapter, "dump_python", counted)
+    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    assert dumped == [{"treasury"}]
+    dumped.clear()
+    ledger.roll(ledger.resolve("Mass"), "3d", "a test")
+    assert dumped == []
+    check_inline_equals_rebuild(sqlite_engine, ledger)
 
 
 def test_a_projector_that_did_not_write_last_rereads_the_stored_state(writes: Engine, sqlite_url: str) -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable
+from dataclasses import fields, replace
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from campaign.bootstrap import ensure_schema, projectors
 from campaign.commands import fold_for
@@ -19,7 +22,8 @@ from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
-from projections.campaign_state import FoldingCampaignStates, dump, rebuild
+from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
+from projections.tables import battle_history, campaign_state, treasuries, unit_records
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.services import MassCombat, fighting_spirit, grimdark
 from tests.services import disorder as disorder_game
@@ -65,7 +69,7 @@ disorder_step = st.one_of(
 )
 
 
-def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Skirmish", "disorder")
     game = disorder_game(ledger)
     info = lambda: ledger.resolve("Skirmish")  # noqa: E731
@@ -89,9 +93,11 @@ def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
         "battle_start": start,
         "transfer": lambda pair, n: game.transfer(info(), *pair, n),
     }
+    after()
     for step in steps:
         with contextlib.suppress(InvalidInputError):
             actions[step[0]](*step[1:])
+        after()
 
 
 GF_UNITS = ("Warriors", "Hero", "Squad", "Tank")
@@ -106,7 +112,7 @@ grimdark_step = st.one_of(
 )
 
 
-def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Match", "grimdark")
     game = grimdark(ledger)
     info = lambda: ledger.resolve("Match")  # noqa: E731
@@ -128,12 +134,14 @@ def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
         "battle_start": start,
         "round": lambda: game.next_round(info()),
     }
+    after()
     for step in steps:
         with contextlib.suppress(InvalidInputError):
             actions[step[0]](*step[1:])
+        after()
 
 
-def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Five", "fighting-spirit")
     game = fighting_spirit(ledger)
     info = lambda: ledger.resolve("Five")  # noqa: E731
@@ -156,12 +164,14 @@ def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
         ),
         "pay": lambda pct: game.month_end(info(), {"Keno": pct}),
     }
+    after()
     for step in steps:
         with contextlib.suppress(InvalidInputError):
             actions[step[0]](*step[1:])
+        after()
 
 
-def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
+def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Mass", "mass-combat")
     game = MassCombat(ledger)
     info = lambda: ledger.resolve("Mass")  # noqa: E731
@@ -170,6 +180,7 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
     game.raise_unit(info(), "Blue foot", "Blue", {"men": 150, "troop_type": "MI", "armour": "medium"})
     game.raise_unit(info(), "Red foot", "Red", {"men": 200, "troop_type": "LI", "armour": "light"})
     game.raise_unit(info(), "Blue reserve", "Blue", {"men": 50, "troop_type": "MI", "armour": "medium"}, pay=False)
+    after()
     for step in steps:
         try:
             if step[0] == "battle":
@@ -203,6 +214,45 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]]) -> None:
                 game.recruit(info(), "Blue foot", step[1], "average")
         except InvalidInputError:
             pass
+        after()
+
+
+def check_summaries_equal_a_full_summary(engine: Engine, ledger: Ledger) -> None:
+    """The summary the inline writer keeps, whose rows it makes again only where what they read changed, equals
+    the summary made afresh from a fold of the log; the stored summary rows equal the rows made from that, and
+    the stored state (its parts encoded again only where they changed) equals the fold's, encoded afresh."""
+    projectors_: list[Any] = ledger.store._projectors  # type: ignore[attr-defined]
+    writer = next(p for p in projectors_ if isinstance(p, CampaignStateProjector))
+    folding = FoldingCampaignStates(ledger.store, fold_for)
+    for info in ledger.directory.all():
+        fold = fold_for(info.ruleset)
+        assert fold is not None
+        full = fold.summary(folding.get(info))
+        held = writer._held.get(info.campaign_id)
+        if held is not None and held.summary is not None:
+            assert held.summary == full, f"{info.name}: the kept summary differs from one made afresh"
+        expected = {t.name: rows for t, rows in _summary_rows(info.campaign_id, full).items()}
+        with engine.connect() as conn:
+            stored = {
+                t.name: {
+                    r._mapping[key]: {c: bytes(v) if isinstance(v, memoryview) else v for c, v in r._mapping.items()}
+                    for r in conn.execute(select(t).where(t.c.campaign_id == info.campaign_id))
+                }
+                for t, key in ((unit_records, "unit_id"), (battle_history, "battle_id"), (treasuries, "side"))
+            }
+        with engine.connect() as conn:
+            stored_state = conn.execute(
+                select(campaign_state.c.state).where(campaign_state.c.campaign_id == info.campaign_id)
+            ).scalar()
+        assert bytes(stored_state) == fold.encode(folding.get(info)), f"{info.name}: the stored state differs"
+        for name, rows in expected.items():
+            assert {k: _decoded(r) for k, r in stored[name].items()} == {k: _decoded(r) for k, r in rows.items()}, (
+                f"{info.name}: the stored {name} rows differ from those of a summary made afresh"
+            )
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
+    return {c: orjson.loads(v) if c == "summary" else v for c, v in row.items()}
 
 
 def check_inline_equals_rebuild(engine: Engine, ledger: Ledger) -> None:
@@ -242,11 +292,53 @@ def test_inline_projections_equal_a_rebuild_after_any_commands(
 ) -> None:
     empty_tables(hypo_engine)
     ledger = make_ledger(Backend("sqlite", hypo_engine))
-    play_five_grades(ledger, five)
-    play_mass_combat(ledger, mass)  # several campaigns, each under its own ruleset, in one database
-    play_disorder(ledger, disorder)
-    play_grimdark(ledger, grimdark)
+    after = lambda: check_summaries_equal_a_full_summary(hypo_engine, ledger)  # noqa: E731  (after every command)
+    play_five_grades(ledger, five, after)
+    play_mass_combat(ledger, mass, after)  # several campaigns, each under its own ruleset, in one database
+    play_disorder(ledger, disorder, after)
+    play_grimdark(ledger, grimdark, after)
     check_inline_equals_rebuild(hypo_engine, ledger)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    five=st.lists(five_grade_step, max_size=10),
+    mass=st.lists(mass_step, max_size=6),
+    disorder=st.lists(disorder_step, max_size=10),
+    grimdark=st.lists(grimdark_step, max_size=10),
+)
+def test_summary_rows_made_again_only_where_what_they_read_changed_equal_rows_made_afresh(
+    five: list[tuple[Any, ...]],
+    mass: list[tuple[Any, ...]],
+    disorder: list[tuple[Any, ...]],
+    grimdark: list[tuple[Any, ...]],
+) -> None:
+    """Issue 14: after an append the inline writer makes again only the summary rows whose inputs changed: the
+    parts of a state are replaced, never changed in place, so an unchanged part is the very same object. From
+    any state of a play to a later one, and to that state with one part (the day, the roster, the records…)
+    taken from another state of the play, the summary so made equals the summary made afresh: a row that read
+    a part its ruleset does not name among what its rows read would be kept when that part alone changed. The
+    state's encoding, made again only for the parts that changed, equals it made afresh."""
+    ledger = make_ledger(Backend("memory"))
+    plays = (
+        ("Five", play_five_grades, five),
+        ("Mass", play_mass_combat, mass),
+        ("Skirmish", play_disorder, disorder),
+        ("Match", play_grimdark, grimdark),
+    )
+    for name, play, steps in plays:
+        states: list[Any] = []
+        play(ledger, steps, lambda name=name, states=states: states.append(ledger.states.get(ledger.resolve(name))))
+        fold = fold_for(ledger.resolve(name).ruleset)
+        assert fold is not None
+        assert len(states) == len(steps) + 1
+        for earlier, later in itertools.pairwise(states):
+            for start, other in ((earlier, later), (states[0], later), (later, earlier)):
+                _, kept = fold.summarize(start, None)
+                _, dumped = fold.encode_since(start, None)
+                for state in (other, *(replace(start, **{f.name: getattr(other, f.name)}) for f in fields(start))):
+                    assert fold.summarize(state, kept)[0] == fold.summary(state), f"{name}: {state}"
+                    assert fold.encode_since(state, dumped)[0] == fold.encode(state), f"{name}: {state}"
 
 
 @settings(

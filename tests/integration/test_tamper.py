@@ -393,7 +393,12 @@ def edit_folded_state(t: Target) -> str:
     return "campaign_state"
 
 
-PROJECTION_EDITS = [edit_treasury, edit_roll_counter, delete_unit_record, edit_folded_state]
+def edit_summary_day(t: Target) -> str:
+    t.sql("UPDATE campaign_summary SET day = day + 30")  # what `status` shows, from the read models
+    return "campaign_summary"
+
+
+PROJECTION_EDITS = [edit_treasury, edit_roll_counter, delete_unit_record, edit_folded_state, edit_summary_day]
 
 
 @pytest.mark.parametrize("attack", PROJECTION_EDITS)

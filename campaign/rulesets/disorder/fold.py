@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pydantic import TypeAdapter
 
 from campaign.rulesets.disorder import state as dis
-from campaign.rulesets.fold import battle_rows, facts_only, unit_rows
+from campaign.rulesets.fold import KeptSummary, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
@@ -18,21 +19,27 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[dis.CampaignState]:
     return RulesetFold("disorder", dis.CampaignState, facts_only(dis.apply), TypeAdapter(dis.CampaignState), _summary)
 
 
-def _summary(state: dis.CampaignState) -> Summary:
+def _summary(state: dis.CampaignState, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:
+    """The rows of the views; a unit's reads the unit only, a career its own record and who commands its side."""
+    was = before or KeptSummary()
     units = unit_rows(
-        state.roster.values(),
+        state.roster,
         lambda u: {
             "troops": u.profile.troops,
             "models": u.profile.models,
             "points": u.profile.points,
             "battles": u.battles,
         },
+        was.units,
     )
     battles = battle_rows(
-        state.battles.values(), lambda b: {"turn": b.turn, "result": b.result, "winner": b.winner, "ended": b.ended}
+        state.battles,
+        lambda b: {"turn": b.turn, "result": b.result, "winner": b.winner, "ended": b.ended},
+        was.battles,
     )
-    careers = [
-        {
+
+    def career(c: dis.Career) -> dict[str, Any]:
+        return {
             "pc": c.officer,
             "side": c.side,
             "commands": state.officers.get(c.side) == c.officer,
@@ -41,6 +48,6 @@ def _summary(state: dis.CampaignState) -> Summary:
             "glory_by_battle": list(c.glory_by_battle),
             "rank": c.rank,
         }
-        for c in state.careers.values()
-    ]
-    return Summary(units, battles, {}, sorted(careers, key=lambda c: c["pc"]), 0)
+
+    careers = kept_rows(state.careers, career, lambda c: c["pc"], was.careers, (state.officers,))
+    return Summary(units.rows, battles.rows, {}, careers.rows, 0), KeptSummary(units, battles, careers)

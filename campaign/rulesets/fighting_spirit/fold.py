@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from campaign.rulesets.fighting_spirit import state as fs
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.fold import battle_rows, fold_in_force, unit_rows
+from campaign.rulesets.fold import KeptSummary, battle_rows, fold_in_force, unit_rows
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
@@ -16,7 +16,11 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[fs.CampaignState]:
     return fold_in_force("fighting-spirit", fs.CampaignState, base, Tables, fs.apply, _summary)
 
 
-def _summary(state: fs.CampaignState, tables: Tables) -> Summary:
+def _summary(state: fs.CampaignState, tables: Tables, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:
+    """The rows of the views; a unit's reads the unit, its record, the tables, the day and the sides' conditions
+    (:meth:`~fs.CampaignState.fatigue`)."""
+    was = before or KeptSummary()
+
     def columns(u: fs.RosterUnit) -> dict[str, object]:
         record = state.records.get(u.unit_id)
         return {
@@ -29,6 +33,6 @@ def _summary(state: fs.CampaignState, tables: Tables) -> Summary:
             "paydays_missed": record.paydays_missed if record else 0,
         }
 
-    units = unit_rows(state.roster.values(), columns)
-    battles = battle_rows(state.battles.values(), lambda b: {"result": b.result, "ended": b.ended, "turn": b.turn})
-    return Summary(units, battles, dict(state.treasury), [], state.day)
+    units = unit_rows(state.roster, columns, was.units, (tables, state.day, state.conditions, state.records))
+    battles = battle_rows(state.battles, lambda b: {"result": b.result, "ended": b.ended, "turn": b.turn}, was.battles)
+    return Summary(units.rows, battles.rows, dict(state.treasury), [], state.day), KeptSummary(units, battles)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pydantic import TypeAdapter
 
-from campaign.rulesets.fold import battle_rows, facts_only, unit_rows
+from campaign.rulesets.fold import KeptSummary, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.grimdark import state as gf
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
@@ -16,15 +17,19 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[gf.CampaignState]:
     """The fold (its rules read no table while folding: ``base`` only names the injuries for the views)."""
     injuries = frozenset(str(n) for n in base["traits.injury.names"].value) if "traits.injury.names" in base else None
 
-    def summary(state: gf.CampaignState) -> Summary:
-        return _summary(state, injuries or frozenset())
+    def summarize(state: gf.CampaignState, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:
+        return _summary(state, injuries or frozenset(), before)
 
-    return RulesetFold("grimdark", gf.CampaignState, facts_only(gf.apply), TypeAdapter(gf.CampaignState), summary)
+    return RulesetFold("grimdark", gf.CampaignState, facts_only(gf.apply), TypeAdapter(gf.CampaignState), summarize)
 
 
-def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) -> Summary:
+def _summary(
+    state: gf.CampaignState, injuries: frozenset[str] = frozenset(), before: KeptSummary | None = None
+) -> tuple[Summary, KeptSummary]:
+    """The rows of the views; a unit's reads the unit only, a hero's career the hero and the injuries' names."""
+    was = before or KeptSummary()
     units = unit_rows(
-        state.roster.values(),
+        state.roster,
         lambda u: {
             "models": u.profile.models,
             "quality": f"{u.profile.quality}+",
@@ -33,12 +38,19 @@ def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) ->
             "traits": list(u.traits),
             "battles": u.battles,
         },
+        was.units,
     )
     battles = battle_rows(
-        state.battles.values(), lambda b: {"round": b.round, "result": b.result, "winner": b.winner, "ended": b.ended}
+        state.battles,
+        lambda b: {"round": b.round, "result": b.result, "winner": b.winner, "ended": b.ended},
+        was.battles,
     )
-    careers = [  # a hero's career: its battles, XP, the injuries and other traits it carries
-        {
+
+    def career(u: gf.RosterUnit) -> dict[str, Any] | None:
+        """A hero's career: its battles, XP, the injuries and other traits it carries."""
+        if not u.profile.hero:
+            return None
+        return {
             "pc": u.name,
             "side": u.side,
             "hero": True,
@@ -48,7 +60,7 @@ def _summary(state: gf.CampaignState, injuries: frozenset[str] = frozenset()) ->
             "traits": [t for t in u.traits if t not in injuries],
             "out": u.disbanded,
         }
-        for u in state.roster.values()
-        if u.profile.hero
-    ]
-    return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), 0)
+
+    careers = kept_rows(state.roster, career, lambda c: c["pc"], was.careers, (injuries,))
+    summary = Summary(units.rows, battles.rows, dict(state.treasury), careers.rows, 0)
+    return summary, KeptSummary(units, battles, careers)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from campaign.rulesets.fold import battle_rows, fold_in_force, unit_rows
+from campaign.rulesets.fold import KeptSummary, battle_rows, fold_in_force, kept_rows, unit_rows
 from campaign.rulesets.mass_combat import state as mc
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
@@ -17,9 +18,12 @@ def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     return fold_in_force("mass-combat", mc.CampaignState, base, Tables, mc.apply, _summary)
 
 
-def _summary(state: mc.CampaignState, tables: Tables) -> Summary:
+def _summary(state: mc.CampaignState, tables: Tables, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:
+    """The rows of the views; a unit's reads the unit, the tables, the day, the month and the side-wide Morale
+    modifiers (:meth:`~mc.CampaignState.campaign_morale`), a career its own record and the day."""
+    was = before or KeptSummary()
     units = unit_rows(
-        state.roster.values(),
+        state.roster,
         lambda u: {
             "quality": u.profile.quality,
             "men": u.profile.men,
@@ -30,10 +34,15 @@ def _summary(state: mc.CampaignState, tables: Tables) -> Summary:
             "campaign_morale": state.campaign_morale(u, tables, set()),
             "pay_penalty": u.pay.penalty,
         },
+        was.units,
+        (tables, state.day, state.month, state.side_modifiers),
     )
-    battles = battle_rows(state.battles.values(), lambda b: {"day": b.day, "result": b.result, "winner": b.winner})
-    careers = [
-        {
+    battles = battle_rows(
+        state.battles, lambda b: {"day": b.day, "result": b.result, "winner": b.winner}, was.battles
+    )
+
+    def career(c: mc.Career) -> dict[str, Any]:
+        return {
             "pc": c.pc,
             "battles": c.battles,
             "damage": c.damage,
@@ -41,6 +50,7 @@ def _summary(state: mc.CampaignState, tables: Tables) -> Summary:
             "permanent_reputation": c.permanent_reputation,
             "rank": c.rank,
         }
-        for c in state.careers.values()
-    ]
-    return Summary(units, battles, dict(state.treasury), sorted(careers, key=lambda c: c["pc"]), state.day)
+
+    careers = kept_rows(state.careers, career, lambda c: c["pc"], was.careers, (state.day,))
+    summary = Summary(units.rows, battles.rows, dict(state.treasury), careers.rows, state.day)
+    return summary, KeptSummary(units, battles, careers)

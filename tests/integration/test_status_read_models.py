@@ -1,0 +1,276 @@
+"""``status`` at a campaign's head is served from the read models the inline projector keeps, not by decoding
+and folding the campaign's state (issue 13). What they hold must be the ruleset's folded summary exactly: the
+same units, battles, treasuries, careers and day, in the fold's order (units by side then name, battles in
+the order fought, careers by name), for every ruleset, on SQLite and PostgreSQL; and ``status`` must print
+the same bytes (words, Rich tables, ``--json``) either way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, text
+from typer.testing import CliRunner
+
+from campaign import views
+from campaign.cli.main import app
+from campaign.executor import Ledger
+from campaign.timeline import Timeline, branch
+from projections.summaries import stored_summary
+from tests.conftest import Backend, empty_tables, make_ledger
+from tests.integration.test_projections import (
+    disorder_step,
+    five_grade_step,
+    grimdark_step,
+    mass_step,
+    play_disorder,
+    play_five_grades,
+    play_grimdark,
+    play_mass_combat,
+)
+
+PLAYED = {
+    # Each with battles fought and ended, money, days passed and (where the ruleset keeps them) careers; units
+    # mustered in another order than the fold lists them, so that an order taken from the rows' keys shows.
+    "Five": (
+        play_five_grades,
+        [("battle_start",), ("attack", 1, 1, False), ("battle_end",), ("days", "march", 3), ("pay", 100)],
+    ),
+    "Mass": (play_mass_combat, [("battle", 2), ("days", "rest", 3), ("month", 100), ("battle", -1)]),
+    "Skirmish": (play_disorder, [("hit", "Fusiliers", 2, True), ("battle_end", "British", 1)]),
+    "Match": (play_grimdark, [("shoot", "Squad", 3, "Warriors"), ("battle_end", "Saurians")]),
+}
+
+
+def play_all(ledger: Ledger) -> None:
+    for play, steps in PLAYED.values():
+        play(ledger, steps)
+
+
+def as_json(value: Any) -> Any:
+    """A value as JSON gives it back (a tuple a list): what the read models hold, and what ``status`` prints."""
+    return orjson.loads(orjson.dumps(value))
+
+
+def check_read_models_hold_the_fold(engine: Engine, ledger: Ledger) -> None:
+    for info in ledger.directory.all():
+        folded = views.summary(ledger, info)
+        stored = stored_summary(engine, info.campaign_id, info.last_seq)
+        assert stored is not None, f"{info.name}: no summary in the read models"
+        # Lists: the same rows in the same order.
+        assert stored.units == as_json(folded.units), f"{info.name}: units"
+        assert stored.battles == as_json(folded.battles), f"{info.name}: battles"
+        # Sides in no order of the fold's: a state read back from storage holds them sorted, one folded in memory
+        # in the order first funded (``status`` prints them sorted, and JSON sorts its keys).
+        assert stored.treasury == folded.treasury, f"{info.name}: treasuries"
+        assert stored.careers == as_json(folded.careers), f"{info.name}: careers"
+        assert stored.day == folded.day, f"{info.name}: day"
+
+
+@pytest.mark.parametrize("sql_backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+def test_the_read_models_hold_each_ruleset_s_folded_summary_in_the_fold_s_order(sql_backend: Backend) -> None:
+    assert sql_backend.engine is not None
+    ledger = make_ledger(sql_backend)
+    play_all(ledger)
+    summaries = {info.name: views.summary(ledger, info) for info in ledger.directory.all()}
+    # What the plays must have made for the comparison to say anything (worked out from the steps above).
+    assert [u["name"] for u in summaries["Mass"].units] == ["Blue foot", "Blue reserve", "Red foot"]  # not mustered
+    assert [u["name"] for u in summaries["Skirmish"].units] == ["Line", "Rifles", "Fusiliers"]  # so
+    assert [c["pc"] for c in summaries["Skirmish"].careers] == ["Dubreton", "Sharpe"]
+    assert [c["pc"] for c in summaries["Match"].careers] == ["Hero"]
+    assert summaries["Mass"].careers and summaries["Mass"].battles and summaries["Mass"].day >= 3
+    assert summaries["Five"].day == 3 and summaries["Five"].treasury
+    assert summaries["Mass"].treasury.keys() == {"Blue", "Red"}
+    assert all(summaries[name].battles for name in PLAYED)
+    check_read_models_hold_the_fold(sql_backend.engine, ledger)
+    # An undo (a rewind: the projector refolds what is still in effect) and a branch (a campaign of copied
+    # history) keep them equal.
+    for name in ("Mass", "Skirmish"):
+        Timeline(ledger).undo(ledger.resolve(name))
+    branch(ledger, ledger.resolve("Match"), "What if", 18)  # before its battle ended (seqs 19–33)
+    assert len(ledger.directory.all()) == 5
+    check_read_models_hold_the_fold(sql_backend.engine, ledger)
+
+
+@pytest.fixture(scope="module")
+def hypo_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    from campaign.bootstrap import ensure_schema
+    from events.db import make_engine
+
+    engine = make_engine(str(tmp_path_factory.mktemp("status") / "s.db"))
+    ensure_schema(engine)
+    return engine
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    five=st.lists(five_grade_step, max_size=10),
+    mass=st.lists(mass_step, max_size=6),
+    disorder=st.lists(disorder_step, max_size=12),
+    grimdark=st.lists(grimdark_step, max_size=12),
+)
+def test_after_any_commands_of_any_ruleset_the_read_models_hold_the_folded_summary(
+    hypo_engine: Engine,
+    five: list[tuple[Any, ...]],
+    mass: list[tuple[Any, ...]],
+    disorder: list[tuple[Any, ...]],
+    grimdark: list[tuple[Any, ...]],
+) -> None:
+    empty_tables(hypo_engine)
+    ledger = make_ledger(Backend("sqlite", hypo_engine))
+    play_five_grades(ledger, five)
+    play_mass_combat(ledger, mass)
+    play_disorder(ledger, disorder)
+    play_grimdark(ledger, grimdark)
+    check_read_models_hold_the_fold(hypo_engine, ledger)
+
+
+def status_output(db: str, *args: str) -> str:
+    result = CliRunner().invoke(app, ["--db", db, "status", *args], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def folded_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``status`` as it was: every summary folded by the ruleset."""
+    monkeypatch.setattr("projections.summaries.stored_summary", lambda *_: None)
+
+
+def never_folded(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_: object) -> None:
+        raise AssertionError("status folded the campaign")
+
+    monkeypatch.setattr(views, "summary", refuse)
+
+
+def test_status_prints_the_same_words_tables_and_json_from_the_read_models_as_from_the_fold(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_all(make_ledger(Backend("sqlite", sqlite_engine, sqlite_url)))
+    shown: dict[str, list[str]] = {}
+    for way in (folded_only, never_folded):
+        with monkeypatch.context() as patch:
+            way(patch)
+            shown[way.__name__] = [
+                status_output(sqlite_url, "-c", name, *json) for name in PLAYED for json in ([], ["--json"])
+            ]
+    assert shown["never_folded"] == shown["folded_only"]
+    assert "Officers" in shown["never_folded"][4] and "Sharpe" in shown["never_folded"][4]  # Skirmish, in words
+    assert '"careers": [' in shown["never_folded"][3] and '"day": ' in shown["never_folded"][3]  # Mass, JSON
+
+
+def test_status_at_a_seq_is_still_folded(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [("days", "rest", 3)])
+    head = ledger.resolve("Mass").last_seq
+    never_folded(monkeypatch)
+    with pytest.raises(AssertionError, match="status folded the campaign"):
+        CliRunner().invoke(app, ["--db", sqlite_url, "status", "--at", str(head)], catch_exceptions=False)
+    assert "day 3" in status_output(sqlite_url)
+
+
+def test_a_database_made_before_the_summary_rows_is_migrated_folded_and_then_served_from_them(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database of the version before (revision 0008, no ``campaign_summary``): a read command migrates it, as
+    every command does at start-up, and writes nothing more; ``status`` folds its campaigns and shows what it
+    showed before; ``verify --projections`` finds nothing missing; the next append writes the campaign's row."""
+    from alembic import command
+    from campaign.bootstrap import SCHEMA_HEAD, alembic_config, current_revision
+
+    play_all(make_ledger(Backend("sqlite", sqlite_engine, sqlite_url)))
+    shown = {name: status_output(sqlite_url, "-c", name) for name in PLAYED}
+    config = alembic_config()
+    with sqlite_engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0008")  # what the version before made: no summary rows, no table for them
+    assert current_revision(sqlite_engine) == "0008"
+    assert {name: status_output(sqlite_url, "-c", name) for name in PLAYED} == shown
+    assert current_revision(sqlite_engine) == SCHEMA_HEAD
+    with sqlite_engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM campaign_summary")).scalar_one() == 0
+    checked = CliRunner().invoke(app, ["--db", sqlite_url, "verify", "--projections", "--no-rules", "-c", "Mass"])
+    assert checked.exit_code == 0, checked.output
+    appended = CliRunner().invoke(app, ["--db", sqlite_url, "mc", "rest", "2", "-c", "Mass"])
+    assert appended.exit_code == 0, appended.output
+    with sqlite_engine.connect() as conn:
+        rows = conn.execute(text("SELECT campaign_id, day FROM campaign_summary")).all()
+    assert [(row[0], row[1]) for row in rows] == [(campaign_id_of(sqlite_url, "Mass"), 3 + 2)]
+    never_folded(monkeypatch)
+    assert "day 5" in status_output(sqlite_url, "-c", "Mass")
+
+
+def campaign_id_of(db: str, name: str) -> str:
+    result = CliRunner().invoke(app, ["--db", db, "list", "--json"])
+    return str(next(c["campaign_id"] for c in orjson.loads(result.output) if c["name"] == name))
+
+
+def test_an_append_rewrites_the_summary_row_only_when_the_day_the_careers_or_the_order_changed(
+    sqlite_engine: Engine, sqlite_url: str
+) -> None:
+    """Like the unit, battle and treasury rows (issue 14), the summary row is written only when it changes."""
+    from tests.services import MassCombat
+
+    ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
+    play_mass_combat(ledger, [("days", "rest", 2)])
+    with sqlite_engine.begin() as conn:
+        conn.execute(text("CREATE TABLE summary_writes (kind TEXT)"))
+        for kind in ("INSERT", "UPDATE", "DELETE"):
+            conn.execute(
+                text(
+                    f"CREATE TRIGGER count_{kind} AFTER {kind} ON campaign_summary "
+                    f"BEGIN INSERT INTO summary_writes VALUES ('{kind}'); END"
+                )
+            )
+
+    def written() -> list[str]:
+        with sqlite_engine.begin() as conn:
+            kinds = [str(k) for (k,) in conn.execute(text("SELECT kind FROM summary_writes"))]
+            conn.execute(text("DELETE FROM summary_writes"))
+        return kinds
+
+    game = MassCombat(ledger)
+    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")  # a treasury: not this row
+    assert written() == []
+    game.pass_days(ledger.resolve("Mass"), 1, "rest")  # the day
+    assert written() == ["UPDATE"]
+    game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
+    assert written() == ["UPDATE"]  # a unit more: the order of the rows
+    check_read_models_hold_the_fold(sqlite_engine, ledger)
+
+
+@pytest.mark.parametrize("sql_backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+def test_rows_read_across_another_process_s_append_are_not_taken_for_a_summary(
+    sql_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read models are read in several queries: an append committed between them (its rows of a later seq)
+    makes them no summary of one seq, and the caller folds instead."""
+    from projections import summaries
+    from tests.services import MassCombat
+
+    assert sql_backend.engine is not None
+    ledger = make_ledger(sql_backend)
+    play_mass_combat(ledger, [("days", "rest", 2)])
+    info = ledger.resolve("Mass")
+    read = summaries.execute
+
+    def with_an_append_between(conn: Any, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        rows = read(conn, sql, params)
+        if sql == summaries._UNITS:  # the head row and the units read; another process appends
+            MassCombat(make_ledger(sql_backend)).pass_days(info, 1, "rest")
+        return rows
+
+    monkeypatch.setattr(summaries, "execute", with_an_append_between)
+    assert stored_summary(sql_backend.engine, info.campaign_id, info.last_seq) is None
+    monkeypatch.setattr(summaries, "execute", read)
+    now = ledger.resolve("Mass")
+    assert now.last_seq > info.last_seq
+    stored = stored_summary(sql_backend.engine, now.campaign_id, now.last_seq)
+    assert stored is not None and stored.day == 3
