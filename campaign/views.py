@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # imported where used: `status` and the other views need none
     from campaign.executor import Ledger
     from campaign.replay import CommandGroup
     from campaign.timeline import Change
+    from events.store import EventStore
     from events.verify import VerifyReport
 
 
@@ -56,15 +57,30 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
     found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
     if found is None:
         raise InvalidInputError(f"unknown unit {name!r}")
+    return {"unit": found, "history": unit_history(ledger.store, info.campaign_id, found["unit_id"], at)}
+
+
+def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | None = None) -> list[dict[str, Any]]:
+    """Every event in effect about a unit (its mustering aside), in words: what is in effect only, as
+    ``effective`` says (a rewind or an amendment retracted the rest; ``log --all`` shows it).
+
+    Streamed page by page (issue 14), in memory bounded by a page and the unit's own history: which events are
+    retracted is known from the rewinds alone, and the names from the mustering and battle events (both read by
+    the type index), as ``log`` pages them. It still reads every event up to ``at``: no index by unit yet."""
+    from campaign.log_view import NAMING, _retracted_by, is_retracted
+    from events.timeline import REWOUND
+
+    spans = _retracted_by(store.read_types(campaign_id, [REWOUND], upto_seq=at))
+    names = unit_names(e for e in store.read_types(campaign_id, NAMING, upto_seq=at) if not is_retracted(e, spans))
     history = []
-    # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
-    events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
-    names = unit_names(events)
-    for event in events:
-        p = event.payload
-        if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
+    for event in store.read(campaign_id, upto_seq=at):
+        if (
+            event.payload.get("unit_id") == unit_id
+            and event.type not in ("roster.unit_mustered", REWOUND)
+            and not is_retracted(event, spans)
+        ):
             history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
-    return {"unit": found, "history": history}
+    return history
 
 
 def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:

@@ -17,8 +17,10 @@ from sqlalchemy import Engine
 
 from campaign import timeline as timeline_module
 from campaign.commands import fold_for
+from campaign.describe import describe, unit_names
 from campaign.executor import Ledger
 from campaign.timeline import Timeline, plan_rewind, plan_undo
+from campaign.views import unit_history
 from events import sql, sql_rows
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError
@@ -40,7 +42,7 @@ def _outcome(plan: Any, *args: Any) -> Any:
 
 
 @settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data(), ruleset=st.sampled_from(sorted(PLAYS)))
 def test_the_window_decides_as_the_whole_log_on_any_play(
@@ -76,6 +78,10 @@ def test_the_window_decides_as_the_whole_log_on_any_play(
 
     fold = fold_for(info.ruleset)
     assert fold is not None
+    for unit in fold.summary(fold.fold(effective(whole))).units:  # `unit NAME`'s history, streamed
+        for at in (None, info.last_seq // 2):
+            streamed = unit_history(ledger.store, info.campaign_id, unit["unit_id"], at)
+            assert streamed == whole_log_unit_history(whole[:at], unit["unit_id"]), (unit["name"], at)
     truth = [fold.fold(effective(whole[:seq])) for seq in range(len(whole) + 1)]
     snapshot_seqs = data.draw(st.sets(st.integers(1, info.last_seq)), label="snapshots")
 
@@ -85,6 +91,17 @@ def test_the_window_decides_as_the_whole_log_on_any_play(
 
     for seq in range(1, info.last_seq + 1):
         assert state_at(fold, nearest, lambda a, b: whole[a:b], seq) == truth[seq], seq
+
+
+def whole_log_unit_history(events: list[RecordedEvent], unit_id: str) -> list[dict[str, Any]]:
+    """What ``views.unit`` gave before issue 14: the whole log read, its effective events kept, then filtered."""
+    kept = effective(events)
+    names = unit_names(kept)
+    return [
+        {"seq": e.seq, "type": e.type, "what": describe(e, names)}
+        for e in kept
+        if e.payload.get("unit_id") == unit_id and e.type != "roster.unit_mustered"
+    ]
 
 
 ROLLS = 1500
