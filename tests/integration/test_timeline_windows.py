@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 
 from campaign import timeline as timeline_module
 from campaign.commands import fold_for
-from campaign.describe import describe, unit_names
+from campaign.describe import describe, explained_by, unit_names
 from campaign.executor import Ledger
 from campaign.timeline import Timeline, plan_rewind, plan_undo
 from campaign.views import unit_history
@@ -94,11 +94,13 @@ def test_the_window_decides_as_the_whole_log_on_any_play(
 
 
 def whole_log_unit_history(events: list[RecordedEvent], unit_id: str) -> list[dict[str, Any]]:
-    """What ``views.unit`` gave before issue 14: the whole log read, its effective events kept, then filtered."""
+    """What ``unit NAME`` gave before issue 14: the whole log read, its effective events kept, then filtered."""
     kept = effective(events)
     names = unit_names(kept)
+    covered = explained_by(kept)
+    mine = {e.seq for e in kept if e.payload.get("unit_id") == unit_id}
     return [
-        {"seq": e.seq, "type": e.type, "what": describe(e, names)}
+        {"seq": e.seq, "type": e.type, "what": describe(e, names), "shown": covered.get(e.seq) not in mine}
         for e in kept
         if e.payload.get("unit_id") == unit_id and e.type != "roster.unit_mustered"
     ]
