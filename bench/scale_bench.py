@@ -145,9 +145,7 @@ def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, hea
         # Last, as they append: a rewind to the end of the command before the last, then an undo (of that rewind).
         cid = c.info().campaign_id
         before_last = command_groups(store.read(cid, after_seq=c.info().last_seq - 64))[-2].last_seq
-        out["processes"]["rewind to the command before the last"] = child(
-            db, "rewind", "--to", str(before_last), "--reason", "bench"
-        )
+        out["processes"]["rewind"] = child(db, "rewind", "--to", str(before_last), "--reason", "bench")
         out["processes"]["undo"] = child(db, "undo")
         out["processes"][f"unit {UNIT!r}"] = child(db, "unit", UNIT)
     out["events"] = events
@@ -176,7 +174,7 @@ def targets(results: dict[int, dict[str, Any]]) -> dict[str, bool]:
         for name in ("rewind", "undo", "unit"):
             mine = [(s["processes"][k], v) for k, v in big["processes"].items() if k.startswith(name)]
             if mine:
-                (was, now), = mine
+                ((was, now),) = mine
                 met[f"{name} ≤ 2× smallest (process CPU and peak RSS)"] = (
                     now["cpu_s"] <= 2 * was["cpu_s"] and now["rss_mib"] <= 2 * was["rss_mib"]
                 )

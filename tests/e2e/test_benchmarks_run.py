@@ -80,7 +80,7 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         assert 0 < measured["storage"]["log"] < measured["storage"]["file"]
         names = sorted(measured["processes"])
         assert names[0].startswith("audit --roll ") and names[1:] == [
-            "log --last 20", "rebuild", "rewind to the command before the last", "start-up (list)", "undo",
+            "log --last 20", "rebuild", "rewind", "start-up (list)", "undo",
             "unit 'Red 1'", "verify (rules)", "verify --no-rules"
         ]  # fmt: skip
         assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
