@@ -35,7 +35,7 @@ from events.families.timeline import Branched, Rewound
 from events.limits import check_inputs, check_text
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import NEVER_RETRACTED, effective, live_seqs
+from events.timeline import NEVER_RETRACTED, REWOUND, effective, live_seqs
 from projections.state.campaigns import CampaignInfo
 
 UNDO_PAGE = 64
@@ -139,32 +139,40 @@ class Timeline:
         return [*self.ledger.store.read(info.campaign_id, after_seq=first - 1, upto_seq=upto), *window]
 
     def _with_dice_of(self, info: CampaignInfo, window: list[RecordedEvent], to_seq: int) -> list[RecordedEvent]:
-        """``window`` extended back to the start of each command whose dice a retraction to ``to_seq`` may leave
-        on the table: those on it now, and those taken off it by a command in effect after ``to_seq``. Their
-        commands, their offers and set-asides all lie at or after those starts, so :func:`dice_left_on_table`
-        gives the same on the window as on the whole log."""
+        """``window`` extended back until :func:`dice_left_on_table` gives the same on it as on the whole log.
+
+        Back to the target of each rewind in it: a retraction to ``to_seq`` may retract a rewind (an undo of an
+        undo does), whose own retractions, back to its target, are then undone; before the window starts, no
+        event is then in effect otherwise than before. And back to the start of each command whose dice may
+        leave or take the table: those on it now, and those named (taken off it) by a command in the window. Their
+        commands, their offers and set-asides all lie at or after those starts. Repeated until nothing moves."""
         store, campaign_id = self.ledger.store, info.campaign_id
-        by_seq = {e.seq: e for e in window}
-        live = live_seqs(window)
-        rolled = {int(e.payload["roll_index"]): e.seq for e in window if e.type == "dice.rolled"}
-        named = {
-            int(i)
-            for e in window
-            if e.seq > to_seq and e.seq in live and e.type in ("timeline.command_issued", "rules.applied")
-            for i in e.payload.get("dice") or ()
-        }
-        seqs = set(info.on_table) | {rolled[i] for i in named if i in rolled}
-        for index in sorted(named - set(rolled)):
-            found = roll_seq(store, campaign_id, index, window[0].seq - 1)
-            if found is not None:
-                seqs.add(found)
-        first = window[0].seq
-        for seq in sorted(seqs):
-            # A die's command may begin before the window even when the die is in it.
-            dice = [by_seq[seq]] if seq in by_seq else store.read(campaign_id, after_seq=seq - 1, upto_seq=seq)
-            for event in dice:
-                first = min(first, self._command_start(info, event))
-        return self._from(info, window, first)
+        seen: set[int] = set()
+        while True:
+            by_seq = {e.seq: e for e in window}
+            first = window[0].seq
+            targets = [int(e.payload["to_seq"]) for e in window if e.type == REWOUND]
+            rolled = {int(e.payload["roll_index"]): e.seq for e in window if e.type == "dice.rolled"}
+            named = {
+                int(i)
+                for e in window
+                if e.type in ("timeline.command_issued", "rules.applied")
+                for i in e.payload.get("dice") or ()
+            }
+            seqs = set(info.on_table) | {rolled[i] for i in named if i in rolled} | {t + 1 for t in targets if t > 0}
+            for index in sorted(named - set(rolled)):
+                found = roll_seq(store, campaign_id, index, first - 1)
+                if found is not None:
+                    seqs.add(found)
+            for seq in sorted(seqs - seen):
+                seen.add(seq)
+                # A die's command may begin before the window even when the die is in it.
+                events = [by_seq[seq]] if seq in by_seq else store.read(campaign_id, after_seq=seq - 1, upto_seq=seq)
+                for event in events:
+                    first = min(first, self._command_start(info, event))
+            if first >= window[0].seq:
+                return window
+            window = self._from(info, window, first)
 
     def rewind_window(self, info: CampaignInfo, to_seq: int) -> list[RecordedEvent]:
         """The log from the start of the command at ``to_seq`` on (a command boundary: the groups from there on

@@ -93,6 +93,35 @@ def test_the_window_decides_as_the_whole_log_on_any_play(
         assert state_at(fold, nearest, lambda a, b: whole[a:b], seq) == truth[seq], seq
 
 
+def test_undoing_an_undo_of_an_undo_puts_the_battles_dice_back_on_the_table(
+    hypo_engine: Engine,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by `HYPOTHESIS_PROFILE=explore`: a battle, its undo (its dice on the table), the undo of that undo
+    (the battle back, the table empty). A third undo takes back the second, so the first is in effect again and
+    the battle's twelve dice go back on the table: its window must reach back to the battle, which the first
+    undo's target points to, though the battle lies before the seq the third undo goes back to."""
+    monkeypatch.setattr(timeline_module, "UNDO_PAGE", 2)
+    hypo_engine.dispose()
+    empty_tables(hypo_engine)
+    ledger = make_ledger(Backend("sqlite", hypo_engine))
+    name, play, _ = PLAYS["mass-combat"]
+    play(ledger, [("battle", 0)])
+    timeline = Timeline(ledger)
+    timeline.undo(ledger.resolve(name))
+    dice = ledger.resolve(name).on_table
+    assert len(dice) == 12
+    timeline.undo(ledger.resolve(name))
+    assert ledger.resolve(name).on_table == ()
+    info = ledger.resolve(name)
+    whole = list(ledger.store.read(info.campaign_id))
+    plan = plan_undo(timeline.undo_window(info), info)
+    assert plan == plan_undo(whole, info)
+    assert [seq for seq, _ in plan.on_table] == list(dice)
+    timeline.undo(info)
+    assert ledger.resolve(name).on_table == dice
+
+
 def whole_log_unit_history(events: list[RecordedEvent], unit_id: str) -> list[dict[str, Any]]:
     """What ``unit NAME`` gave before issue 14: the whole log read, its effective events kept, then filtered."""
     kept = effective(events)
