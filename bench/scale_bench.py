@@ -67,6 +67,9 @@ def rebuild_now(c: Campaign) -> None:
     rebuild(c.app.engine, c.ledger.store, projectors())
 
 
+UNIT = "Red 1"
+"""A unit of the bench's Mass Combat campaign (``unit`` is measured on it)."""
+
 CHILD = """
 import atexit, re, sys
 def peak():
@@ -98,6 +101,7 @@ def child(db: str, *args: str) -> dict[str, float]:
 
 def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, heavy: int, rss: bool) -> dict[str, Any]:
     from campaign.log_view import log_page
+    from campaign.replay import command_groups
     from campaign.timeline import Timeline
     from events.registry import registry
     from events.verify import verify_events
@@ -138,6 +142,12 @@ def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, hea
             "log --last 20": child(db, "log", "--last", "20"),
             f"audit --roll {last_roll}": child(db, "audit", "--roll", str(last_roll)),
         }
+        # Last, as they append: a rewind to the end of the command before the last, then an undo (of that rewind).
+        cid = c.info().campaign_id
+        before_last = command_groups(store.read(cid, after_seq=c.info().last_seq - 64))[-2].last_seq
+        out["processes"]["rewind"] = child(db, "rewind", "--to", str(before_last), "--reason", "bench")
+        out["processes"]["undo"] = child(db, "undo")
+        out["processes"][f"unit {UNIT!r}"] = child(db, "unit", UNIT)
     out["events"] = events
     return out
 
@@ -161,6 +171,13 @@ def targets(results: dict[int, dict[str, Any]]) -> dict[str, bool]:
         audit_small = next(v for k, v in s["processes"].items() if k.startswith("audit"))
         audit_big = next(v for k, v in big["processes"].items() if k.startswith("audit"))
         met["audit ≤ 2× smallest (process CPU)"] = audit_big["cpu_s"] <= 2 * audit_small["cpu_s"]
+        for name in ("rewind", "undo", "unit"):
+            mine = [(s["processes"][k], v) for k, v in big["processes"].items() if k.startswith(name)]
+            if mine:
+                ((was, now),) = mine
+                met[f"{name} ≤ 2× smallest (process CPU and peak RSS)"] = (
+                    now["cpu_s"] <= 2 * was["cpu_s"] and now["rss_mib"] <= 2 * was["rss_mib"]
+                )
         met["peak RSS of rebuild, verify, audit ≤ 300 MiB"] = all(
             v["rss_mib"] <= 300 for k, v in big["processes"].items() if k.startswith(("rebuild", "verify", "audit"))
         )

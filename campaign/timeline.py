@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from campaign.commands import recorded_command
 from campaign.executor import NAME_PATTERN, Ledger
@@ -25,6 +25,7 @@ from campaign.replay import (
     iter_command_groups,
     rerun_in_place,
     rewind_at,
+    roll_seq,
 )
 from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
@@ -34,8 +35,11 @@ from events.families.timeline import Branched, Rewound
 from events.limits import check_inputs, check_text
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import NEVER_RETRACTED, effective, live_seqs
+from events.timeline import NEVER_RETRACTED, REWOUND, effective, live_seqs
 from projections.state.campaigns import CampaignInfo
+
+UNDO_PAGE = 64
+"""How many events an undo reads back from the log's end first (four times more each time it must read further)."""
 
 _TIMELINE = ("undo", "rewind", "amend")
 """The timeline's own commands: what they took back is said in their reason, not their arguments."""
@@ -97,67 +101,100 @@ class Timeline:
         return events, command_groups(effective(events))
 
     def rewind(self, info: CampaignInfo, to_seq: int, reason: str = "", command_id: str | None = None) -> AppendResult:
-        """Retract every event after ``to_seq``; nothing is deleted, and no roll index is used again."""
+        """Retract every event after ``to_seq``; nothing is deleted, and no roll index is used again.
+
+        Issue 14: what is read is the log from the start of the command at ``to_seq`` on (:meth:`rewind_window`),
+        not the whole log; :func:`plan_rewind` decides on it exactly as on the whole log."""
         check_text(reason, "a rewind's reason")
-        events, groups = self.groups(info)
         if not 1 <= to_seq < info.last_seq:
             raise InvalidInputError(f"rewind to a seq between 1 and {info.last_seq - 1}")
-        live = {e.seq for e in effective(events)}
-        if to_seq not in live:
-            raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
-        if not any(s > to_seq for s in live if s not in self._dice_seqs(events)):
-            raise InvalidInputError(f"nothing after seq {to_seq} is in effect: there is nothing to rewind")
-        inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
-        if inside is not None:
-            raise InvalidInputError(
-                f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
-                f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
-            )
-        # The dice of a command taken back stay in effect; a rewind to one of them would retract the rewind that
-        # took the command back and so bring back the command's start, but not its rules after the die.
-        taken_back = next(
-            (g for g in command_groups(events) if g.first_seq <= to_seq < g.last_seq and g.first_seq not in live),
-            None,
-        )
-        if taken_back is not None:
-            raise InvalidInputError(
-                f"seq {to_seq} is a die of a command that was taken back (seqs {taken_back.first_seq}–"
-                f"{taken_back.last_seq}): a rewind there would bring back half of that command; rewind to a seq "
-                "in effect before or after it"
-            )
-        on_table = dice_left_on_table(events, rewind_at(events, to_seq), info.on_table)
+        on_table = plan_rewind(self.rewind_window(info, to_seq), info, to_seq)
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
         return self.ledger.record(info, [event], "rewind", command_id)
-
-    @staticmethod
-    def _dice_seqs(events: Sequence[RecordedEvent]) -> set[int]:
-        return {e.seq for e in events if e.type in NEVER_RETRACTED}
 
     def undo(self, info: CampaignInfo, command_id: str | None = None) -> tuple[AppendResult, str, int]:
         """Take back the last thing appended that is still in effect: a command, a rewind or an amendment
         (whose retractions are then in effect no more). A rewind to just before it: nothing is deleted, and an
-        undo can itself be undone. Returns the result, what was undone and the seq it started at."""
-        events = list(self.ledger.store.read(info.campaign_id))
-        live = live_seqs(events)
-        last = next(
-            (e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None
-        )
-        if last is None:
-            if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
-                raise InvalidInputError(
-                    "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
-                    "shares or memberships were recorded, and those are never taken back"
-                )
-            raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
-        key = last.meta.get("command_id")
-        start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
-        what = str(last.meta.get("command") or last.type)
-        on_table = dice_left_on_table(events, rewind_at(events, start - 1), info.on_table)
-        from campaign.describe import typed
+        undo can itself be undone. Returns the result, what was undone and the seq it started at.
 
-        said = typed(what, _args(next(e for e in events if e.seq == start))) if what not in _TIMELINE else what
-        event = Rewound(to_seq=start - 1, reason=f"undo of {said} (#{start}–#{last.seq})", on_table=on_table)
-        return self.ledger.record(info, [event], "undo", command_id), what, start
+        Issue 14: the log is read from its end back to the start of what is undone (:meth:`undo_window`);
+        :func:`plan_undo` decides on it exactly as on the whole log."""
+        plan = plan_undo(self.undo_window(info), info)
+        event = Rewound(to_seq=plan.to_seq, reason=plan.reason, on_table=plan.on_table)
+        return self.ledger.record(info, [event], "undo", command_id), plan.what, plan.start
+
+    # -- what undo and rewind read: a window at the log's end, never the whole log --------------------------
+
+    def _command_start(self, info: CampaignInfo, event: RecordedEvent) -> int:
+        """The first seq of the command ``event`` belongs to (its append), by the commands index."""
+        key = event.meta.get("command_id")
+        found = self.ledger.store.command_events(info.campaign_id, str(key)) if key is not None else None
+        return min(e.seq for e in found) if found else event.seq
+
+    def _from(self, info: CampaignInfo, window: list[RecordedEvent], first: int) -> list[RecordedEvent]:
+        """``window`` (a suffix of the log) extended back to start at ``first``."""
+        if window and first >= window[0].seq:
+            return window
+        upto = window[0].seq - 1 if window else None
+        return [*self.ledger.store.read(info.campaign_id, after_seq=first - 1, upto_seq=upto), *window]
+
+    def _with_dice_of(self, info: CampaignInfo, window: list[RecordedEvent], to_seq: int) -> list[RecordedEvent]:
+        """``window`` extended back until :func:`dice_left_on_table` gives the same on it as on the whole log.
+
+        Back to the target of each rewind in it: a retraction to ``to_seq`` may retract a rewind (an undo of an
+        undo does), whose own retractions, back to its target, are then undone; before the window starts, no
+        event is then in effect otherwise than before. And back to the start of each command whose dice may
+        leave or take the table: those on it now, and those named (taken off it) by a command in the window. Their
+        commands, their offers and set-asides all lie at or after those starts. Repeated until nothing moves."""
+        store, campaign_id = self.ledger.store, info.campaign_id
+        seen: set[int] = set()
+        while True:
+            by_seq = {e.seq: e for e in window}
+            first = window[0].seq
+            targets = [int(e.payload["to_seq"]) for e in window if e.type == REWOUND]
+            rolled = {int(e.payload["roll_index"]): e.seq for e in window if e.type == "dice.rolled"}
+            named = {
+                int(i)
+                for e in window
+                if e.type in ("timeline.command_issued", "rules.applied")
+                for i in e.payload.get("dice") or ()
+            }
+            seqs = set(info.on_table) | {rolled[i] for i in named if i in rolled} | {t + 1 for t in targets if t > 0}
+            for index in sorted(named - set(rolled)):
+                found = roll_seq(store, campaign_id, index, first - 1)
+                if found is not None:
+                    seqs.add(found)
+            for seq in sorted(seqs - seen):
+                seen.add(seq)
+                # A die's command may begin before the window even when the die is in it.
+                events = [by_seq[seq]] if seq in by_seq else store.read(campaign_id, after_seq=seq - 1, upto_seq=seq)
+                for event in events:
+                    first = min(first, self._command_start(info, event))
+            if first >= window[0].seq:
+                return window
+            window = self._from(info, window, first)
+
+    def rewind_window(self, info: CampaignInfo, to_seq: int) -> list[RecordedEvent]:
+        """The log from the start of the command at ``to_seq`` on (a command boundary: the groups from there on
+        are those of the whole log, and whether an event is in effect depends only on the rewinds after it)."""
+        at = next(iter(self.ledger.store.read(info.campaign_id, after_seq=to_seq - 1, upto_seq=to_seq)))
+        window = list(self.ledger.store.read(info.campaign_id, after_seq=self._command_start(info, at) - 1))
+        return self._with_dice_of(info, window, to_seq)
+
+    def undo_window(self, info: CampaignInfo) -> list[RecordedEvent]:
+        """The log's end, read back in growing pages until it holds the last thing still in effect that can be
+        undone (the whole log only when there is nothing to undo), from the start of its command."""
+        count, window = UNDO_PAGE, []
+        while True:
+            window = self.ledger.store.read_last(info.campaign_id, count)
+            last = last_undoable(window)
+            if last is not None or not window or window[0].seq <= 1:
+                break
+            count *= 4
+        if last is None:
+            return window
+        start = self._command_start(info, last)
+        return self._with_dice_of(info, self._from(info, window, start), start - 1)
 
     def undone_in_words(self, info: CampaignInfo, what: str, start: int) -> str:
         """What an undo took back, as a person reads it (``what`` and ``start`` as :meth:`undo` returns them)."""
@@ -285,6 +322,74 @@ class Timeline:
                 after = CommandGroup(tuple(rerun)).outcomes
                 drift.append(Change(group.first_seq, name, group.outcomes, after, edition))
         return drift
+
+
+def plan_rewind(events: Sequence[RecordedEvent], info: CampaignInfo, to_seq: int) -> tuple[tuple[int, int], ...]:
+    """Whether a rewind to ``to_seq`` may be done, on ``events`` (the whole log, or a suffix of it from a command's
+    start at or before ``to_seq``'s that holds the dice a retraction may leave on the table): the dice it leaves
+    on the table, or the refusal."""
+    groups = command_groups(effective(events))
+    live = {e.seq for e in effective(events)}
+    if to_seq not in live:
+        raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
+    dice_seqs = {e.seq for e in events if e.type in NEVER_RETRACTED}
+    if not any(s > to_seq for s in live if s not in dice_seqs):
+        raise InvalidInputError(f"nothing after seq {to_seq} is in effect: there is nothing to rewind")
+    inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
+    if inside is not None:
+        raise InvalidInputError(
+            f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
+            f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
+        )
+    # The dice of a command taken back stay in effect; a rewind to one of them would retract the rewind that
+    # took the command back and so bring back the command's start, but not its rules after the die.
+    taken_back = next(
+        (g for g in command_groups(events) if g.first_seq <= to_seq < g.last_seq and g.first_seq not in live),
+        None,
+    )
+    if taken_back is not None:
+        raise InvalidInputError(
+            f"seq {to_seq} is a die of a command that was taken back (seqs {taken_back.first_seq}–"
+            f"{taken_back.last_seq}): a rewind there would bring back half of that command; rewind to a seq "
+            "in effect before or after it"
+        )
+    return dice_left_on_table(events, rewind_at(events, to_seq), info.on_table)
+
+
+def last_undoable(events: Sequence[RecordedEvent]) -> RecordedEvent | None:
+    """The last event of ``events`` (a suffix of the log) still in effect that an undo can take back."""
+    live = live_seqs(events)
+    return next((e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None)
+
+
+class UndoPlan(NamedTuple):
+    to_seq: int
+    reason: str
+    on_table: tuple[tuple[int, int], ...]
+    what: str
+    start: int
+
+
+def plan_undo(events: Sequence[RecordedEvent], info: CampaignInfo) -> UndoPlan:
+    """What an undo appends, on ``events`` (the whole log, or a suffix of it from the start of what is undone
+    that holds the dice it may leave on the table): the seq it rewinds to, its reason and the dice it leaves on
+    the table, what is undone and the seq that starts; or the refusal."""
+    last = last_undoable(events)
+    if last is None:
+        if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
+            raise InvalidInputError(
+                "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
+                "shares or memberships were recorded, and those are never taken back"
+            )
+        raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
+    key = last.meta.get("command_id")
+    start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
+    what = str(last.meta.get("command") or last.type)
+    on_table = dice_left_on_table(events, rewind_at(events, start - 1), info.on_table)
+    from campaign.describe import typed
+
+    said = typed(what, _args(next(e for e in events if e.seq == start))) if what not in _TIMELINE else what
+    return UndoPlan(start - 1, f"undo of {said} (#{start}–#{last.seq})", on_table, what, start)
 
 
 def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> AppendResult:

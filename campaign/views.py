@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # imported where used: `status` and the other views need none
     from campaign.executor import Ledger
     from campaign.replay import CommandGroup
     from campaign.timeline import Change
+    from events.store import EventStore
     from events.verify import VerifyReport
 
 
@@ -56,15 +57,48 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
     found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
     if found is None:
         raise InvalidInputError(f"unknown unit {name!r}")
-    history = []
-    # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
-    events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
-    names = unit_names(events)
-    for event in events:
-        p = event.payload
-        if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
-            history.append({"seq": event.seq, "type": event.type, "what": describe(event, names)})
-    return {"unit": found, "history": history}
+    history = unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
+    return {"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]}
+
+
+def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | None = None) -> list[dict[str, Any]]:
+    """Every event in effect about a unit (its mustering aside), in words, each with whether a person's view
+    shows it (``shown``: not when a rule application about the unit, in the same command, already says it). What
+    is in effect only, as ``effective`` says (a rewind or an amendment retracted the rest; ``log --all`` shows it).
+
+    Streamed page by page (issue 14), in memory bounded by a page and the unit's own history: which events are
+    retracted is known from the rewinds alone, and the names from the mustering and battle events (both read by
+    the type index), as ``log`` pages them; what explains what is settled within one command's events. It still
+    reads every event up to ``at``: there is no index by unit yet."""
+    from campaign.describe import explained_by
+    from campaign.log_view import NAMING, _retracted_by, is_retracted
+    from events.timeline import REWOUND
+
+    spans = _retracted_by(store.read_types(campaign_id, [REWOUND], upto_seq=at))
+    names = unit_names(e for e in store.read_types(campaign_id, NAMING, upto_seq=at) if not is_retracted(e, spans))
+    history: list[dict[str, Any]] = []
+
+    def add(command: list[RecordedEvent]) -> None:
+        mine = [e for e in command if e.payload.get("unit_id") == unit_id]
+        if not mine:
+            return
+        covered = explained_by(command)
+        about = {e.seq for e in mine}
+        for event in mine:
+            if event.type != "roster.unit_mustered":
+                shown = covered.get(event.seq) not in about
+                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
+
+    command: list[RecordedEvent] = []
+    for event in store.read(campaign_id, upto_seq=at):
+        if event.type == REWOUND or is_retracted(event, spans):
+            continue
+        if command and event.meta.get("command_id") != command[-1].meta.get("command_id"):
+            add(command)
+            command = []
+        command.append(event)
+    add(command)
+    return history
 
 
 def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:

@@ -121,6 +121,18 @@ def decode_stream(rows: Sequence[Any], prev_hash: str) -> Iterator[RecordedEvent
         prev_hash = r[6]
 
 
+def read_range_in_transaction(conn: Connection, campaign_id: str, after_seq: int, upto_seq: int) -> list[RecordedEvent]:
+    """A campaign's events with ``after_seq < seq <= upto_seq`` through ``conn`` (inside the append): a range read
+    of the (campaign, seq) key. The first event's ``prev_hash`` is not read (left empty): this is for folds."""
+    query = (
+        select(*READ_COLUMNS)
+        .select_from(JOINED)
+        .where(events.c.campaign_id == campaign_id, events.c.seq > after_seq, events.c.seq <= upto_seq)
+        .order_by(events.c.seq)
+    )
+    return list(decode_stream(list(conn.execute(query)), ""))
+
+
 def read_in_transaction(conn: Connection, campaign_id: str) -> list[RecordedEvent]:
     """A campaign's whole stream through ``conn``: what an inline projector sees inside the append."""
     query = select(*READ_COLUMNS).select_from(JOINED).where(events.c.campaign_id == campaign_id).order_by(events.c.seq)

@@ -16,9 +16,9 @@ import orjson
 from sqlalchemy import Connection, Engine, Table, delete, insert, select
 
 from events.envelope import RecordedEvent
-from events.sql_rows import read_in_transaction
+from events.sql_rows import read_range_in_transaction
 from events.store import EventStore
-from events.timeline import effective, has_rewind
+from events.timeline import REWOUND, effective, has_rewind, live_seqs
 from projections.driver import by_campaign, execute
 from projections.fold import Dumped, FoldFor, RulesetFold, Summary
 from projections.state.campaigns import CampaignInfo
@@ -190,10 +190,9 @@ class CampaignStateProjector:
         for event in batch:
             _, _, seq, kind, _, _, _, _, hash_, payload_json, _ = event
             if kind == "timeline.rewound":
-                # Refold what is still in effect: the stream so far (read in this transaction) plus this batch.
-                committed = [e for e in read_in_transaction(connection, campaign_id) if e.seq < batch[0].seq]
-                upto = [e for e in batch if e.seq <= seq]
-                state = fold.fold(effective([*committed, *upto]))
+                # The state after a rewind is the state at its seq: what was in effect up to its target and the
+                # dice since. From the nearest snapshot it needs (read in this transaction), not the whole log.
+                state = state_at(fold, _snapshots_in(connection, campaign_id), _range_in(connection, batch), seq)
             else:
                 state = step(state, event)
             logged += len(payload_json) + len(hash_)  # logged_bytes(event)
@@ -357,17 +356,66 @@ class SqlCampaignStates:
                         # Only a rebuild in progress or a database older than its projections leaves a gap.
                         return fold.fold(gap, state)
                 return fold.fold(effective(self._store.read(info.campaign_id)))
-            snapshot = conn.execute(
-                select(campaign_snapshots.c.seq, campaign_snapshots.c.state)
-                .where(campaign_snapshots.c.campaign_id == info.campaign_id, campaign_snapshots.c.seq <= at_seq)
-                .order_by(campaign_snapshots.c.seq.desc())
-                .limit(1)
-            ).first()
-        start, state = (0, fold.initial()) if snapshot is None else (snapshot[0], fold.decode(bytes(snapshot[1])))
-        tail = list(self._store.read(info.campaign_id, after_seq=start, upto_seq=at_seq))
-        if has_rewind(tail):  # a rewind may reach back before the snapshot: fold what was in effect then
-            return fold.fold(effective(self._store.read(info.campaign_id, upto_seq=at_seq)))
-        return fold.fold(tail, state)
+            nearest = _snapshots_in(conn, info.campaign_id)
+
+            def between(after: int, upto: int) -> list[RecordedEvent]:
+                return list(self._store.read(info.campaign_id, after_seq=after, upto_seq=upto))
+
+            return state_at(fold, nearest, between, at_seq)
+
+
+Nearest = Callable[[int, RulesetFold[Any]], tuple[int, Any]]
+"""The latest snapshot at or before a seq, as (its seq, its state); (0, the initial state) when there is none."""
+
+
+def _snapshots_in(connection: Connection, campaign_id: str) -> Nearest:
+    def nearest(seq: int, fold: RulesetFold[Any]) -> tuple[int, Any]:
+        row = connection.execute(
+            select(campaign_snapshots.c.seq, campaign_snapshots.c.state)
+            .where(campaign_snapshots.c.campaign_id == campaign_id, campaign_snapshots.c.seq <= seq)
+            .order_by(campaign_snapshots.c.seq.desc())
+            .limit(1)
+        ).first()
+        return (0, fold.initial()) if row is None else (int(row[0]), fold.decode(bytes(row[1])))
+
+    return nearest
+
+
+def _range_in(connection: Connection, batch: Sequence[RecordedEvent]) -> Callable[[int, int], list[RecordedEvent]]:
+    """Events in a seq range as an inline writer sees them: those committed, read through its connection, then
+    those of the batch being appended."""
+    campaign_id, first = batch[0].campaign_id, batch[0].seq
+
+    def between(after: int, upto: int) -> list[RecordedEvent]:
+        committed = read_range_in_transaction(connection, campaign_id, after, min(upto, first - 1))
+        return [*committed, *(e for e in batch if after < e.seq <= upto)]
+
+    return between
+
+
+def state_at(
+    fold: RulesetFold[Any],
+    nearest: Nearest,
+    between: Callable[[int, int], list[RecordedEvent]],
+    seq: int,
+) -> Any:
+    """The state at ``seq``: the fold of the events in effect up to it (``fold.fold(effective(log[:seq]))``),
+    from the nearest snapshot and the events after it (``between(after, upto)``).
+
+    A snapshot at S holds what was in effect up to S; events after S change that only through a rewind in effect
+    whose target lies before S (whether an event is in effect depends only on the rewinds after it). So the events
+    after S are judged among themselves, and only a rewind reaching back past S sends the search to an earlier
+    snapshot, one at or before its target: the cost follows how far back the rewinds reach, not the log's length."""
+    start, state = nearest(seq, fold)
+    while True:
+        tail = between(start, seq)
+        if not any(e.type == REWOUND for e in tail):
+            return fold.fold(tail, state)
+        live = live_seqs(tail)
+        reach = min(int(e.payload["to_seq"]) for e in tail if e.type == REWOUND and e.seq in live)
+        if reach >= start:
+            return fold.fold([e for e in tail if e.seq in live and e.type != REWOUND], state)
+        start, state = nearest(reach, fold)
 
 
 def rebuild(

@@ -11,9 +11,8 @@ from campaign import views
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import named_campaign, open_app, resolved
-from campaign.describe import count, describe, explained_by, unit_names, value, words
+from campaign.describe import count, value, words
 from events.errors import InvalidInputError
-from events.timeline import effective
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -136,17 +135,8 @@ def register(app: typer.Typer) -> None:
         if found is None:
             raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
         ledger = open_app().ledger
-        history = []
-        # What is in effect only: a rewind or an amendment retracted the rest (``log --all`` shows it).
-        events = effective(ledger.store.read(info.campaign_id, upto_seq=at))
-        names = unit_names(events)
-        covered = explained_by(events)
-        mine = {e.seq for e in events if e.payload.get("unit_id") == found["unit_id"]}
-        for event in events:
-            p = event.payload
-            if p.get("unit_id") == found["unit_id"] and event.type != "roster.unit_mustered":
-                shown = covered.get(event.seq) not in mine
-                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
+        # Streamed (issue 14): what is in effect only, in memory bounded by a page and the unit's own history.
+        history = views.unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
         out = Output(as_json)
         if as_json:
             out.json({"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]})

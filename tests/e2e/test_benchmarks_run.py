@@ -80,11 +80,14 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         assert 0 < measured["storage"]["log"] < measured["storage"]["file"]
         names = sorted(measured["processes"])
         assert names[0].startswith("audit --roll ") and names[1:] == [
-            "log --last 20", "rebuild", "start-up (list)", "verify (rules)", "verify --no-rules"
+            "log --last 20", "rebuild", "rewind", "start-up (list)", "undo",
+            "unit 'Red 1'", "verify (rules)", "verify --no-rules"
         ]  # fmt: skip
         assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
     assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]
     assert "peak RSS of rebuild, verify, audit ≤ 300 MiB" in result["targets_met"]  # type: ignore[operator]
+    for name in ("rewind", "undo", "unit"):  # issue 14: each within 2× of the smallest size, in CPU and peak RSS
+        assert f"{name} ≤ 2× smallest (process CPU and peak RSS)" in result["targets_met"]  # type: ignore[operator]
 
 
 def test_the_entropy_benchmark_times_rolls_with_and_without_shares() -> None:
