@@ -24,10 +24,11 @@ if TYPE_CHECKING:
     from campaign.live import NotifyOnAppend
     from projections.campaign_state import CampaignStateProjector
     from projections.campaigns import CampaignsProjector
+    from projections.event_refs import EventRefsProjector
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """Alembic's scripts, inside the package so that an installed wheel has them (alembic.ini points here too)."""
-SCHEMA_HEAD = "0009"
+SCHEMA_HEAD = "0010"
 """The newest migration; a test checks it equals Alembic's head."""
 
 
@@ -160,15 +161,24 @@ class App:
         self.engine.dispose()
 
 
-def projectors() -> list[CampaignsProjector | CampaignStateProjector | MembershipsProjector | NotifyOnAppend]:
+def projectors() -> list[
+    CampaignsProjector | CampaignStateProjector | EventRefsProjector | MembershipsProjector | NotifyOnAppend
+]:
     """The read models kept inline in every append (and refolded by ``rebuild``), and the append notice."""
     from campaign.access.memberships import MembershipsProjector
     from campaign.commands import fold_for
     from campaign.live import NotifyOnAppend
     from projections.campaign_state import CampaignStateProjector
     from projections.campaigns import CampaignsProjector
+    from projections.event_refs import EventRefsProjector
 
-    return [CampaignsProjector(), CampaignStateProjector(fold_for), MembershipsProjector(), NotifyOnAppend()]
+    return [
+        CampaignsProjector(),
+        CampaignStateProjector(fold_for),
+        EventRefsProjector(),
+        MembershipsProjector(),
+        NotifyOnAppend(),
+    ]
 
 
 def bootstrap(

@@ -9,13 +9,18 @@ one in effect retracts it) and the names of units and battles (from their muster
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from campaign.describe import unit_names
 from events.envelope import RecordedEvent
 from events.registry import registry
 from events.store import EventStore
 from events.timeline import NEVER_RETRACTED, REWOUND
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 NAMING = ("roster.unit_mustered", "battle.started")
 PAGE = 500
@@ -54,6 +59,17 @@ def is_retracted(event: RecordedEvent, spans: list[tuple[int, int]]) -> bool:
     return any(to < event.seq < at for to, at in spans)
 
 
+def ref_index(store: EventStore) -> Engine | None:
+    """The database whose ``event_refs`` index this store keeps inline (``log --unit``/``--battle`` page
+    through it), or None (a store in memory, or one wired without the index): the whole log is read then."""
+    from events.sql import SqlEventStore
+    from projections.event_refs import EventRefsProjector
+
+    if isinstance(store, SqlEventStore) and any(isinstance(p, EventRefsProjector) for p in store.projectors):
+        return store.engine
+    return None
+
+
 def log_page(
     store: EventStore,
     campaign_id: str,
@@ -61,6 +77,8 @@ def log_page(
     after: int = 0,
     upto: int | None = None,
     type_prefix: str | None = None,
+    unit: str | None = None,
+    battle: str | None = None,
     last: int | None = None,
     limit: int | None = None,
     show_all: bool = False,
@@ -69,46 +87,114 @@ def log_page(
 
     Without ``--all`` the retracted events and the rewinds themselves are left out, as ``effective`` does; a
     page that they thin out is topped up from the next one, so ``--last 20`` still shows twenty in effect.
+
+    With ``unit`` or ``battle`` (a name, matched as ``log``'s filter matches it, or an id) the pages are of the
+    events that concern it, read by the ``event_refs`` index; the store must keep it (:func:`ref_index`).
     """
     spans = _retracted_by(store.read_types(campaign_id, [REWOUND], upto_seq=upto))
     names = unit_names(store.read_types(campaign_id, NAMING, upto_seq=upto))
-    types = matching_types(type_prefix) if type_prefix else None
     wanted = last if last is not None else limit
+    about = _about(names, unit, battle)
+    fetch = _by_refs(store, campaign_id, names, unit, battle, type_prefix) if about else None
+    types = matching_types(type_prefix) if type_prefix and fetch is None else None
 
     def shown(e: RecordedEvent) -> bool:
-        return show_all or (e.type != REWOUND and not is_retracted(e, spans))
+        return (show_all or (e.type != REWOUND and not is_retracted(e, spans))) and (about is None or about(e))
 
     chosen: list[RecordedEvent] = []
     if last is not None:
         end, size = upto, min(PAGE, last + 8)  # a first page just past what is asked, doubling if thinned out
         while len(chosen) < last:
-            page = (
-                store.read_last(campaign_id, size, upto_seq=end)
-                if types is None
-                else store.read_types(campaign_id, types, upto_seq=end, limit=size, last=True)
-            )
-            page = [e for e in page if e.seq > after]
+            if fetch is not None:
+                read, edge, page = fetch(after, end, size, True)
+            else:
+                page = (
+                    store.read_last(campaign_id, size, upto_seq=end)
+                    if types is None
+                    else store.read_types(campaign_id, types, upto_seq=end, limit=size, last=True)
+                )
+                read = len(page)
+                page = [e for e in page if e.seq > after]
+                edge = page[0].seq if page else after
             chosen[:0] = [e for e in page if shown(e)]
-            if len(page) < size:
+            if read < size or edge <= after:
                 break
-            end, size = page[0].seq - 1, min(PAGE, 2 * size)
+            end, size = edge - 1, min(PAGE, 2 * size)
         chosen = chosen[len(chosen) - last :] if len(chosen) > last else chosen
         if limit is not None:
             chosen = chosen[:limit]
     else:
         start = after
         while wanted is None or len(chosen) < wanted:
-            if types is None:
-                page = list(_take(store, campaign_id, start, upto, PAGE))
+            if fetch is not None:
+                read, edge, page = fetch(start, upto, PAGE, False)
             else:
-                page = store.read_types(campaign_id, types, start, upto, limit=PAGE)
+                if types is None:
+                    page = list(_take(store, campaign_id, start, upto, PAGE))
+                else:
+                    page = store.read_types(campaign_id, types, start, upto, limit=PAGE)
+                read = len(page)
+                edge = page[-1].seq if page else start
             chosen.extend(e for e in page if shown(e))
-            if len(page) < PAGE:
+            if read < PAGE:
                 break
-            start = page[-1].seq
+            start = edge
         if wanted is not None:
             chosen = chosen[:wanted]
     return LogPage([(e, is_retracted(e, spans)) for e in chosen], names)
+
+
+def _ids(names: dict[str, str], name: str) -> set[str]:
+    """The ids a name given to ``--unit`` or ``--battle`` stands for, as ``log``'s filter matches them."""
+    from campaign.rulesets.common import same_name
+
+    return {k for k, v in names.items() if same_name(v, name)} | {name}
+
+
+def _about(names: dict[str, str], unit: str | None, battle: str | None) -> Callable[[RecordedEvent], bool] | None:
+    """Whether an event is about the unit (its ``unit_id`` or ``officer_id``) and the battle asked for."""
+    if unit is None and battle is None:
+        return None
+    units = _ids(names, unit) if unit is not None else set()
+    battles = _ids(names, battle) if battle is not None else set()
+
+    def about(e: RecordedEvent) -> bool:
+        if unit is not None and e.payload.get("unit_id") not in units and e.payload.get("officer_id") not in units:
+            return False
+        return battle is None or e.payload.get("battle_id") in battles
+
+    return about
+
+
+def _by_refs(
+    store: EventStore,
+    campaign_id: str,
+    names: dict[str, str],
+    unit: str | None,
+    battle: str | None,
+    type_prefix: str | None,
+) -> Callable[[int, int | None, int, bool], tuple[int, int, list[RecordedEvent]]]:
+    """A reader of the events about the unit (or else the battle) by the ``event_refs`` index: given (after,
+    upto, count, last), how many index rows it read, the seq it stopped at (the first read, with ``last``; else
+    the last) and their events of the type asked for, in seq order."""
+    from projections.event_refs import battle_ref, ref_seqs, unit_ref
+
+    engine = ref_index(store)
+    if engine is None:
+        raise ValueError("log --unit/--battle by index needs a store that keeps event_refs")
+    refs = (
+        {unit_ref(i) for i in _ids(names, unit)}
+        if unit is not None
+        else {battle_ref(i) for i in _ids(names, battle or "")}
+    )
+
+    def fetch(after: int, upto: int | None, count: int, last: bool) -> tuple[int, int, list[RecordedEvent]]:
+        seqs = ref_seqs(engine, campaign_id, refs, after, upto, limit=count, last=last)
+        page = store.read_seqs(campaign_id, seqs)
+        edge = (seqs[0] if last else seqs[-1]) if seqs else after
+        return len(seqs), edge, [e for e in page if not type_prefix or e.type.startswith(type_prefix)]
+
+    return fetch
 
 
 def _take(store: EventStore, campaign_id: str, after: int, upto: int | None, count: int) -> list[RecordedEvent]:

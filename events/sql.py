@@ -41,6 +41,9 @@ from events.sql_write import (
 )
 from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, ImportSink, InlineProjector, prepare_events
 
+SEQS_PAGE = 500
+"""Seqs asked for in one ``IN (…)`` of ``read_seqs`` (below SQLite's and PostgreSQL's bound-parameter limits)."""
+
 
 class SqlEventStore(EventStore):
     def __init__(self, engine: Engine, projectors: Sequence[InlineProjector] = ()) -> None:
@@ -289,6 +292,34 @@ class SqlEventStore(EventStore):
         rows.sort(key=lambda r: r[2])
         if limit is not None:
             rows = rows[-limit:] if last else rows[:limit]
+        return [next(decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
+
+    @property
+    def projectors(self) -> tuple[InlineProjector, ...]:
+        """The inline projectors run in every append (a reader asks whether an index it pages through is kept)."""
+        return tuple(self._projectors)
+
+    def read_seqs(self, campaign_id: str, seqs: Collection[int]) -> list[RecordedEvent]:
+        wanted = sorted({column_int(s) for s in seqs})
+        if not wanted:
+            return []
+        before = events.alias("before")
+        prev_hash = (
+            select(before.c.hash)
+            .where(before.c.campaign_id == events.c.campaign_id, before.c.seq == events.c.seq - 1)
+            .scalar_subquery()
+        )
+        rows: list[Any] = []
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), SEQS_PAGE):
+                chunk = wanted[start : start + SEQS_PAGE]
+                query = (
+                    select(*READ_COLUMNS, prev_hash)
+                    .select_from(JOINED)
+                    .where(events.c.campaign_id == campaign_id, events.c.seq.in_(chunk))
+                    .order_by(events.c.seq)
+                )
+                rows.extend(conn.execute(query).all())
         return [next(decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:

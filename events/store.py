@@ -124,6 +124,14 @@ class EventStore(ABC):
         the first ``limit`` of them, or with ``last`` the last ``limit``. Read by the (campaign, type, seq)
         index: the cost follows what is returned, not the log's length."""
 
+    def read_seqs(self, campaign_id: str, seqs: Collection[int]) -> list[RecordedEvent]:
+        """The campaign's events at these seqs, in ``seq`` order (those past the head left out). A SQL store reads
+        them by its (campaign, seq) key; this default, for a store held in memory, walks the stream."""
+        wanted = set(seqs)
+        if not wanted:
+            return []
+        return [e for e in self.read(campaign_id, min(wanted) - 1, max(wanted)) if e.seq in wanted]
+
     @abstractmethod
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         """Events of every campaign in global ``position`` order."""

@@ -29,6 +29,7 @@ from projections.tables import (
     campaign_state,
     campaign_summary,
     campaigns,
+    event_refs,
     treasuries,
     unit_records,
 )
@@ -484,7 +485,7 @@ def dump(engine: Engine) -> bytes:
     """Every projection table's rows, sorted, as canonical JSON: two rebuilds must give the same bytes."""
     out: dict[str, list[Any]] = {}
     with engine.connect() as conn:
-        for table in (*PROJECTION_TABLES, campaigns):
+        for table in (*PROJECTION_TABLES, campaigns, event_refs):
             rows = conn.execute(select(table)).all()
             decoded = [[bytes(v).decode() if isinstance(v, bytes | memoryview) else v for v in r] for r in rows]
             out[str(table.name)] = sorted(decoded, key=orjson.dumps)

@@ -18,9 +18,9 @@ from events.schema import metadata
 from events.sql import SqlEventStore
 from events.store import InlineProjector
 from projections.campaign_state import PROJECTION_TABLES
-from projections.tables import campaign_summary, campaigns
+from projections.tables import campaign_summary, campaigns, event_refs
 
-CHECKED_TABLES: tuple[Table, ...] = (campaigns, *PROJECTION_TABLES)
+CHECKED_TABLES: tuple[Table, ...] = (campaigns, *PROJECTION_TABLES, event_refs)
 
 
 @dataclass(frozen=True, slots=True)

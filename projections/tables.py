@@ -96,3 +96,15 @@ campaign_summary = Table(
 """What each campaign's summary holds beyond its unit, battle and treasury rows: its day, its careers (a JSON list,
 in the fold's order), and the order the fold gives the unit and battle rows (JSON: their ids), so that
 ``status`` shows the summary from the read models, as the fold gives it, without folding."""
+
+event_refs = Table(
+    "event_refs",
+    metadata,
+    Column("campaign_id", String(64), nullable=False),
+    Column("ref", String(200), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    PrimaryKeyConstraint("campaign_id", "ref", "seq"),
+)
+"""Each event by the unit, officer and battle it concerns (``unit:ID`` for its payload's ``unit_id`` and
+``officer_id``, ``battle:ID`` for its ``battle_id``): what ``log --unit`` and ``--battle`` page through instead
+of decoding the whole log (issue 14)."""

@@ -27,6 +27,7 @@ from events.vault import SeedVault, SqlSeedVault
 from projections.campaign_directory import SqlCampaignDirectory
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, SqlCampaignStates
 from projections.campaigns import CampaignDirectory, CampaignsProjector, FoldingCampaignDirectory
+from projections.event_refs import EventRefsProjector
 
 PG_ENV = "CAMPAIGN_TEST_PG_URL"
 configure_logging(0)  # as the entry point does: warnings and errors only
@@ -133,7 +134,8 @@ def _sql_backend(request: pytest.FixtureRequest) -> Backend:
 def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
     vault = backend.vault()
     writer = CampaignStateProjector(fold_for)
-    store = backend.store([CampaignsProjector(), writer, vault] if backend.engine is not None else [vault])
+    sql = [CampaignsProjector(), writer, EventRefsProjector(), vault]
+    store = backend.store(sql if backend.engine is not None else [vault])
     counter = iter(range(1, 1_000_000))
     seeds = iter(range(1, 1_000_000))
     return Ledger(

@@ -116,15 +116,16 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
-        from campaign.log_view import log_page
+        from campaign.log_view import log_page, ref_index
 
         ledger, info = resolved(campaign)
         if (last is not None and last < 0) or (limit is not None and limit < 0):
             raise InvalidInputError("--last and --limit take a number of events: 0 or more")
-        if unit is None and battle is None:  # served by the store's indexes, page by page (issue 14)
+        if (unit is None and battle is None) or ref_index(ledger.store) is not None:
+            # served by the store's indexes (by type, by unit and battle), page by page (issue 14)
             page = log_page(
-                ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_,
-                last=last, limit=limit, show_all=show_all,
+                ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_, unit=unit,
+                battle=battle, last=last, limit=limit, show_all=show_all,
             )  # fmt: skip
             entries, names = page.entries, page.names
         else:
