@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from campaign.describe import describe, unit_names, words
@@ -68,10 +68,11 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
 
     Streamed page by page (issue 14), in memory bounded by a page and the unit's own history: which events are
     retracted is known from the rewinds alone, and the names from the mustering and battle events (both read by
-    the type index), as ``log`` pages them; what explains what is settled within one command's events. It still
-    reads every event up to ``at``: there is no index by unit yet."""
+    the type index), as ``log`` pages them; what explains what is settled within one command's events. Where the
+    store keeps the ``event_refs`` index, only the commands that hold an event about the unit are read (issue 14);
+    elsewhere (a store in memory) every event up to ``at`` is read."""
     from campaign.describe import explained_by
-    from campaign.log_view import NAMING, _retracted_by, is_retracted
+    from campaign.log_view import NAMING, _retracted_by, is_retracted, ref_index
     from events.timeline import REWOUND
 
     spans = _retracted_by(store.read_types(campaign_id, [REWOUND], upto_seq=at))
@@ -89,9 +90,18 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
                 shown = covered.get(event.seq) not in about
                 history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
 
+    def in_effect(event: RecordedEvent) -> bool:
+        return event.type != REWOUND and not is_retracted(event, spans)
+
+    if ref_index(store) is not None:
+        commands = _unit_commands(store, campaign_id, unit_id, at, in_effect)
+        if commands is not None:
+            for events in commands:
+                add(events)
+            return history
     command: list[RecordedEvent] = []
     for event in store.read(campaign_id, upto_seq=at):
-        if event.type == REWOUND or is_retracted(event, spans):
+        if not in_effect(event):
             continue
         if command and event.meta.get("command_id") != command[-1].meta.get("command_id"):
             add(command)
@@ -99,6 +109,40 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
         command.append(event)
     add(command)
     return history
+
+
+def _unit_commands(
+    store: EventStore, campaign_id: str, unit_id: str, at: int | None, in_effect: Callable[[RecordedEvent], bool]
+) -> list[list[RecordedEvent]] | None:
+    """The events in effect (up to ``at``) of each command that holds an event in effect about the unit, in seq
+    order, read by the ``event_refs`` index and the commands' own ranges: what ``unit_history`` groups when it
+    reads the whole log. None where an event about the unit names no command (it is grouped by adjacency then)."""
+    from campaign.log_view import PAGE, ref_index
+    from projections.event_refs import ref_seqs, unit_ref
+
+    engine = ref_index(store)
+    if engine is None:
+        return None
+    ids: dict[str, None] = {}
+    after = 0
+    while True:
+        seqs = ref_seqs(engine, campaign_id, [unit_ref(unit_id)], after, at, limit=PAGE)
+        for event in store.read_seqs(campaign_id, seqs):
+            if event.payload.get("unit_id") == unit_id and in_effect(event):
+                command_id = event.meta.get("command_id")
+                if not isinstance(command_id, str):
+                    return None
+                ids.setdefault(command_id)
+        if len(seqs) < PAGE:
+            break
+        after = seqs[-1]
+    groups: list[list[RecordedEvent]] = []
+    for command_id in ids:
+        events = store.command_events(campaign_id, command_id)
+        if events is None:
+            return None
+        groups.append([e for e in events if (at is None or e.seq <= at) and in_effect(e)])
+    return groups
 
 
 def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""Issue 14: ``log --unit`` and ``--battle`` page through the ``event_refs`` index (kept inline in every append,
-filled by migration 0010 for a log written before it) and show exactly what filtering the whole log showed."""
+"""Issue 14: ``log --unit`` and ``--battle`` (and ``unit NAME``'s history) page through the ``event_refs`` index
+(kept inline in every append, filled by migration 0010 for a log written before it) and show exactly what
+filtering (or streaming) the whole log showed."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from campaign.bootstrap import alembic_config, ensure_schema
 from campaign.describe import unit_names
 from campaign.executor import Ledger
 from campaign.log_view import log_page, ref_index
-from campaign.views import log_filter
+from campaign.views import log_filter, unit_history
 from events.db import make_engine
 from events.envelope import RecordedEvent
+from events.memory import InMemoryEventStore
 from projections.event_refs import refs_of
 from projections.tables import event_refs
 from tests.conftest import Backend, empty_tables, make_ledger
@@ -101,6 +103,15 @@ def test_log_by_unit_or_battle_from_the_index_equals_the_whole_log_filtered(
         got = log_page(ledger.store, info.campaign_id, unit=unit, battle=battle, **options)
         expected = reference(events, unit=unit, battle=battle, **options)
         assert [(e.seq, gone) for e, gone in got.entries] == expected, (unit, battle, options)
+    # `unit NAME`'s history, from the commands the index names, equals the history streamed from the whole log
+    # (a store in memory keeps no index: the same events there are read whole).
+    whole = InMemoryEventStore()
+    whole.import_stream(info.campaign_id, events)
+    assert ref_index(whole) is None
+    for unit_id in sorted(k for k, v in names.items() if any(e.payload.get("unit_id") == k for e in events)):
+        at = data.draw(st.one_of(st.none(), st.integers(0, end)), label="at")
+        got_history = unit_history(ledger.store, info.campaign_id, unit_id, at)
+        assert got_history == unit_history(whole, info.campaign_id, unit_id, at), (unit_id, at)
     # The index holds each event's refs, no more: what a rebuild gives (checked beside the other projections).
     with hypo_engine.connect() as conn:
         stored = {
@@ -134,6 +145,8 @@ def test_log_by_unit_decodes_only_the_units_events_not_the_whole_log(
     blue = {k for k, v in unit_names(events).items() if v == "Blue foot"}
     about = {e.seq for e in events if e.payload.get("unit_id") in blue or e.payload.get("officer_id") in blue}
     assert len(about) == 5, "the fixture raises Blue foot and recruits it four times after the rolls"
+    rolls = {e.seq for e in events if e.type.startswith("dice.")}
+    assert len(rolls) >= 300
     read_by_type = {e.seq for e in events if e.type in ("roster.unit_mustered", "battle.started", "timeline.rewound")}
     seqs = _decoded(monkeypatch)
     got = log_page(ledger.store, info.campaign_id, unit="blue FOOT", last=3)
@@ -143,6 +156,12 @@ def test_log_by_unit_decodes_only_the_units_events_not_the_whole_log(
     every = log_page(ledger.store, info.campaign_id, unit="Blue foot", show_all=True)
     assert [e.seq for e, _ in every.entries] == sorted(about)
     assert set(seqs) <= about | read_by_type
+    # `unit NAME`'s history reads the commands of the unit's events (a recruit: its issue, rule and outcome).
+    seqs.clear()
+    (unit_id,) = blue
+    history = unit_history(ledger.store, info.campaign_id, unit_id)
+    assert [h["seq"] for h in history] == sorted(about)[1:]  # the raising itself aside
+    assert seqs and not set(seqs) & rolls, sorted(set(seqs) & rolls)[:5]
 
 
 def test_migration_0010_fills_the_index_of_a_log_written_before_it(tmp_path: Path) -> None:
