@@ -194,7 +194,17 @@ def log_entries(
     limit: int | None = None,
     show_all: bool = False,
 ) -> tuple[list[RecordedEvent], list[tuple[RecordedEvent, bool]]]:
-    """Every event up to ``upto`` (for names), and the chosen entries with whether each is retracted."""
+    """The events that name units and battles up to ``upto`` (for ``log_in_words``), and the chosen entries with
+    whether each is retracted: paged by the store's indexes as ``log`` pages them (issue 14), or, for a unit or a
+    battle where the store keeps no index of them (in memory), the whole log filtered."""
+    from campaign.log_view import NAMING, log_page, ref_index
+
+    if (unit is None and battle is None) or ref_index(ledger.store) is not None:
+        page = log_page(
+            ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_ or None, unit=unit,
+            battle=battle, limit=limit, show_all=show_all,
+        )  # fmt: skip
+        return ledger.store.read_types(info.campaign_id, NAMING, upto_seq=upto), page.entries
     every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
     entries = [
         (e, gone)
