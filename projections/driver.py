@@ -33,6 +33,19 @@ def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[A
         cursor.close()
 
 
+def execute_many(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """Run ``sql`` (``?`` placeholders) once per row on ``connection``'s driver cursor."""
+    key = (connection.dialect.name, sql)
+    statement = _BY_DIALECT.get(key)
+    if statement is None:
+        statement = _BY_DIALECT[key] = sql if connection.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.executemany(statement, rows)
+    finally:
+        cursor.close()
+
+
 def by_campaign(events: Iterable[RecordedEvent]) -> dict[str, list[RecordedEvent]]:
     """An appended batch split per campaign, each part in the order appended: what an inline writer folds."""
     chosen = events if isinstance(events, list | tuple) else list(events)

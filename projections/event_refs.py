@@ -7,12 +7,13 @@ its ``battle_id`` (a battle), when they are strings (names and ids given on the 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, select
 
 from events.envelope import RecordedEvent
+from projections.driver import execute_many
 from projections.tables import event_refs
 
 UNIT_KEYS = ("unit_id", "officer_id")
@@ -34,13 +35,7 @@ def refs_of(payload: Mapping[str, Any]) -> set[str]:
     return refs
 
 
-def rows_of(events: Iterable[tuple[str, int, Mapping[str, Any]]]) -> list[dict[str, Any]]:
-    """The ``event_refs`` rows of (campaign_id, seq, payload) triples."""
-    return [
-        {"campaign_id": campaign_id, "ref": ref, "seq": seq}
-        for campaign_id, seq, payload in events
-        for ref in sorted(refs_of(payload))
-    ]
+_INSERT = "INSERT INTO event_refs (campaign_id, ref, seq) VALUES (?, ?, ?)"
 
 
 class EventRefsProjector:
@@ -49,9 +44,10 @@ class EventRefsProjector:
     name = "event_refs"
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
-        rows = rows_of((e.campaign_id, e.seq, e.payload) for e in events)
+        # On the driver's cursor: a Core insert cost 34 µs an append, three times the statement's own cost.
+        rows = [(e.campaign_id, ref, e.seq) for e in events for ref in sorted(refs_of(e.payload))]
         if rows:
-            connection.execute(insert(event_refs), rows)
+            execute_many(connection, _INSERT, rows)
 
     def reset(self, connection: Connection) -> None:
         connection.execute(delete(event_refs))
