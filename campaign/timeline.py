@@ -288,14 +288,14 @@ class Timeline:
         if not 1 <= seq <= info.last_seq:
             return [], [], []  # nothing at that seq: refused as the whole log refuses it
         rewinds = store.read_types(campaign_id, [REWOUND])
-        upto, start = seq, None
-        while start is None:
-            page = store.read_types(campaign_id, ["timeline.command_issued"], upto_seq=upto, limit=64, last=True)
+        upto, start, limit = seq, None, 1
+        while start is None:  # the last command record in effect up to seq: pages that double, back from seq
+            page = store.read_types(campaign_id, ["timeline.command_issued"], upto_seq=upto, limit=limit, last=True)
             if not page:
                 return None
             gone = retracted_among(page, rewinds)
             start = next((e.seq for e in reversed(page) if e.seq not in gone), None)
-            upto = page[0].seq - 1
+            upto, limit = page[0].seq - 1, min(2 * limit, 1024)
         tail = list(store.read(campaign_id, after_seq=start - 1))
         groups = command_groups(effective(tail))
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
@@ -321,7 +321,7 @@ class Timeline:
                     dice.append(die)
                     earliest.append(event.seq)
         first = max(1, min(earliest))
-        at_first = next(iter(store.read(campaign_id, after_seq=first - 1, upto_seq=first)))
+        (at_first,) = store.read(campaign_id, after_seq=first - 1, upto_seq=first)
         key = at_first.meta.get("command_id")
         if key is None:
             return None
