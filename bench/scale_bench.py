@@ -96,6 +96,16 @@ def child(db: str, *args: str) -> dict[str, float]:
     return {"cpu_s": usage.ru_utime + usage.ru_stime, "rss_mib": int(peak[-1].split("=")[1]) / 1024}
 
 
+def amendable_near_head(store: Any, cid: str) -> tuple[int, str, int] | None:
+    """The last of the last 64 recorded commands with a whole-number input, that input and a new value for it."""
+    for issued in reversed(store.read_types(cid, ["timeline.command_issued"], limit=64, last=True)):
+        numbers = [(k, v) for k, v in issued.payload["args"].items() if isinstance(v, int) and not isinstance(v, bool)]
+        if numbers:
+            key, value = numbers[0]
+            return issued.seq, key, value + 1
+    return None
+
+
 def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, heavy: int, rss: bool) -> dict[str, Any]:
     from campaign.log_view import log_page
     from campaign.timeline import Timeline
@@ -138,6 +148,10 @@ def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, hea
             "log --last 20": child(db, "log", "--last", "20"),
             f"audit --roll {last_roll}": child(db, "audit", "--roll", str(last_roll)),
         }
+        near_head = amendable_near_head(store, cid)
+        if near_head is not None:  # issue 14: an amend costs what follows the amended command, not the log
+            seq, key, value = near_head
+            out["processes"]["amend --dry-run"] = child(db, "amend", str(seq), "--set", f"{key}={value}", "--dry-run")
     out["events"] = events
     return out
 
