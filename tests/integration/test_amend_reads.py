@@ -27,8 +27,9 @@ from events.errors import CampaignError
 from events.timeline import effective
 from projections.campaign_state import SNAPSHOT_EVERY
 from tests.conftest import Backend, empty_tables, make_ledger
-from tests.integration.test_projections import hypo_engine  # noqa: F401  (a fixture)
+from tests.integration.test_projections import hypo_engine, play_five_grades  # noqa: F401  (a fixture)
 from tests.integration.test_timeline_properties import PLAYS, apply_op, timeline_op
+from tests.services import fighting_spirit
 
 
 def _fresh_ids(ledger: Ledger) -> None:
@@ -161,3 +162,53 @@ def test_amending_a_command_midway_reads_the_half_that_follows_it(
     assert report.rerun == ROLLS // 2 - 1
     after = info.last_seq - seq + 1
     assert after <= len(pulled) < after + SNAPSHOT_EVERY + 100, len(pulled)
+
+
+def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_engine: Engine) -> None:  # noqa: F811
+    """An amendment re-run (its rally naming a die rolled before it), dice left on the table by undos, one taken
+    off it by a later attack, a command after them that rolls nothing, and every command then amended (its numbers
+    up or down by one, or as they were), and the re-run attack amended so that later commands are dropped: the
+    dice the amendment's rewind leaves on the table, and all else, are the whole-log way's. (The plays drawn above
+    seldom leave a die on the table.) Without the dice on the table before the amended command in what is read,
+    the amendment of the last command leaves them off the table: this fails."""
+    empty_tables(hypo_engine)
+    ledger = make_ledger(Backend("sqlite", hypo_engine))
+    play_five_grades(ledger, [("battle_start",), ("attack", 1, 1, False), ("rally", 5)])
+    game = fighting_spirit(ledger)
+    first_attack = next(
+        g
+        for g in command_groups(effective(ledger.store.read(ledger.resolve("Five").campaign_id)))
+        if g.issued is not None and g.issued.payload["command"] == "fs.attack"
+    )
+    assert first_attack.issued is not None
+    # Re-run as they were: the re-run rally names the die its first run rolled, before the amendment.
+    Timeline(ledger).amend(ledger.resolve("Five"), first_attack.first_seq, dict(first_attack.issued.payload["args"]))
+    game.attack(ledger.resolve("Five"), "Squad", killed=0, wounded=1, suppressing=True)
+    Timeline(ledger).undo(ledger.resolve("Five"))  # the last attack's dice go on the table
+    assert ledger.resolve("Five").on_table
+    game.attack(ledger.resolve("Five"), "Squad", killed=1, wounded=1, suppressing=False)  # takes one off it
+    game.attack(ledger.resolve("Five"), "Squad", killed=1, wounded=0, suppressing=False)
+    Timeline(ledger).undo(ledger.resolve("Five"))
+    game.funds(ledger.resolve("Five"), "Keno", 50, "a later purse")  # rolls nothing: the dice stay on the table
+    info = ledger.resolve("Five")
+    assert info.on_table and min(info.on_table) < info.last_seq - 1
+    log = list(ledger.store.read(info.campaign_id))
+    assert any(e.type == "dice.rolled" and e.payload.get("offered_from") is not None for e in log)
+    groups = command_groups(effective(log))
+    outcomes = []
+    for group in groups:
+        for delta in (0, 1, -1):
+            args = dict(group.issued.payload["args"]) if group.issued is not None else {}
+            changes = {k: _changed(v, delta) for k, v in args.items()}
+            whole = _amendment(ledger, "Five", group.first_seq, changes, whole_log=True)
+            assert _amendment(ledger, "Five", group.first_seq, changes, whole_log=False) == whole, group.first_seq
+            outcomes.append(whole)
+    left = [o[2][0][1]["on_table"] for o in outcomes if o[0] == "amended"]
+    assert any(left) and any(pair not in info.on_table for pairs in left for pair in pairs), left
+    # The re-run attack amended to hurt more: the attack after the re-run rally no longer applies and is dropped,
+    # with the funds after it; its die (offered again from the table) is left on it.
+    rerun_attack = next(g for g in groups if g.issued is not None and g.issued.payload.get("amends"))
+    for harder in ({"killed": 7}, {"killed": 8, "wounded": 0}):
+        whole = _amendment(ledger, "Five", rerun_attack.first_seq, harder, whole_log=True)
+        assert _amendment(ledger, "Five", rerun_attack.first_seq, harder, whole_log=False) == whole
+        assert whole[0] == "amended" and [d["command"] for d in whole[1]["dropped"]] == ["fs.attack", "fs.funds"]
