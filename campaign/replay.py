@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,12 +18,12 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from events.dice import ReplayDice
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import CampaignError, InvalidInputError
+from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.families.dice import DiceRolled
 from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.registry import registry
-from events.store import EventStore
+from events.store import AppendResult, EventStore, Head, prepare_events
 from events.timeline import NEVER_RETRACTED, REWOUND, live_seqs
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
@@ -131,10 +131,11 @@ class Sandbox:
     """
 
     def __init__(self, ledger: Ledger, events: Sequence[RecordedEvent]) -> None:
-        self.store = InMemoryEventStore()
-        self.store.load(events)
+        store = InMemoryEventStore()
+        store.load(events)
+        self.store: EventStore = store
         self.start = len(events)
-        self.original = list(events)
+        self.original: list[RecordedEvent] | None = list(events)
         self._seen: set[str] = set()
         self._seen_upto = 1
         """``_seen`` holds the ids of ``original`` events with seq below ``_seen_upto``."""
@@ -143,19 +144,48 @@ class Sandbox:
             for d in (registry.decode(e) for e in events if e.type == "dice.rolled")
             if isinstance(d, DiceRolled)
         }
-        self.ledger = Ledger(
-            store=self.store,
-            directory=FoldingCampaignDirectory(self.store),
-            vault=SeedVault(),
-            states=FoldingCampaignStates(self.store, fold_for),
-            actor=ledger.actor,
-            clock=lambda: "replay",
-            new_id=ledger.new_id,
-            new_seed=lambda: bytes(32),
+        self.ledger = _sandbox_ledger(
+            ledger, store, FoldingCampaignDirectory(store), FoldingCampaignStates(store, fold_for)
         )
+
+    @classmethod
+    def after_rewind(
+        cls,
+        ledger: Ledger,
+        info: CampaignInfo,
+        tail: Sequence[RecordedEvent],
+        dice: Iterable[DiceRolled],
+        rewind: NewEvent,
+        command_id: str,
+    ) -> Sandbox:
+        """A sandbox whose first append is ``rewind`` (to the seq before ``tail``'s first) over the real log,
+        without copying it (issue 14): the real store serves the log, the sandbox holds only what it appends; the
+        state after the rewind is the real state at its target (from the nearest snapshot) with the dice events
+        of ``tail`` folded in (the only events after the target a rewind leaves in effect). ``tail``: the log
+        from the target on; ``dice``: every die its commands may name. Only for commands recorded with the ids
+        they generated (:meth:`run` reads no earlier event)."""
+        sandbox = cls.__new__(cls)
+        store = OverlayStore(ledger.store, info.campaign_id, Head(info.last_seq, info.head_hash))
+        sandbox.store = store
+        sandbox.start = info.last_seq
+        sandbox.original = None
+        sandbox._seen, sandbox._seen_upto = set(), 1
+        sandbox.dice_by_index = {d.roll_index: d for d in dice}
+        to_seq = int(rewind.payload["to_seq"])
+        state = ledger.states.get(info, to_seq)
+        fold = fold_for(info.ruleset)
+        if fold is not None:
+            state = fold.fold((e for e in tail if e.seq > to_seq and e.type in NEVER_RETRACTED), state)
+        (appended,) = store.append(info.campaign_id, [rewind], info.last_seq, command_id=command_id).events
+        directory = _DirectoryFrom(store, info)
+        states = _StatesFrom(store, info.campaign_id, appended.seq, state)
+        sandbox.ledger = _sandbox_ledger(ledger, store, directory, states)
+        return sandbox
 
     def _ids_before(self, seq: int) -> set[str]:
         """Every id in the original events before ``seq``: grown as commands are re-run in order."""
+        if self.original is None:
+            raise InvalidInputError(f"the command at seq {seq} was recorded without the ids it generated")
         if seq < self._seen_upto:
             self._seen, self._seen_upto = set(), 1
         for event in self.original[self._seen_upto - 1 : seq - 1]:
@@ -200,7 +230,123 @@ class Sandbox:
         self.store.append(campaign_id, events, head, command_id=f"kept-{group.first_seq}")
 
     def appended(self, campaign_id: str) -> list[RecordedEvent]:
-        return [e for e in self.store.read(campaign_id) if e.seq > self.start]
+        return list(self.store.read(campaign_id, after_seq=self.start))
+
+
+def _sandbox_ledger(ledger: Ledger, store: EventStore, directory: Any, states: Any) -> Ledger:
+    return Ledger(
+        store=store,
+        directory=directory,
+        vault=SeedVault(),
+        states=states,
+        actor=ledger.actor,
+        clock=lambda: "replay",
+        new_id=ledger.new_id,
+        new_seed=lambda: bytes(32),
+    )
+
+
+class _DirectoryFrom(FoldingCampaignDirectory):
+    """The directory folded from the real entry at the real head (``info``): only what the sandbox appends."""
+
+    def __init__(self, store: EventStore, info: CampaignInfo) -> None:
+        super().__init__(store)
+        self._folded[info.campaign_id] = (info.last_seq, info)
+
+
+class _StatesFrom(FoldingCampaignStates):
+    """States folded from ``state`` at ``seq`` on: only what the sandbox appends after it."""
+
+    def __init__(self, store: EventStore, campaign_id: str, seq: int, state: Any) -> None:
+        super().__init__(store, fold_for)
+        self._head[campaign_id] = (seq, state)
+
+
+class OverlayStore(EventStore):
+    """One campaign's real log (read from ``base``, up to ``head``) with what a sandbox appends after it held in
+    memory: a sandbox over a long log without a copy of it. Nothing is ever written to ``base``."""
+
+    def __init__(self, base: EventStore, campaign_id: str, head: Head) -> None:
+        self._base = base
+        self._campaign_id = campaign_id
+        self._base_head = head
+        self._tail: list[RecordedEvent] = []
+        self._commands: dict[str, tuple[RecordedEvent, ...]] = {}
+
+    def _mine(self, campaign_id: str) -> None:
+        if campaign_id != self._campaign_id:
+            raise InvalidInputError(f"a sandbox of campaign {self._campaign_id} holds no campaign {campaign_id}")
+
+    def append(
+        self,
+        campaign_id: str,
+        events: Sequence[NewEvent],
+        expected_seq: int,
+        *,
+        command_id: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> AppendResult:
+        self._mine(campaign_id)
+        if command_id is not None and (seen := self._commands.get(command_id)):
+            return AppendResult(seen, duplicate=True)
+        head = self.head(campaign_id)
+        if head.seq != expected_seq:
+            raise ConcurrencyError(f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}")
+        recorded = tuple(prepare_events(campaign_id, events, head, 0, command_id, meta))
+        self._tail.extend(recorded)
+        if command_id is not None:
+            self._commands[command_id] = recorded
+        return AppendResult(recorded, duplicate=False)
+
+    def read(self, campaign_id: str, after_seq: int = 0, upto_seq: int | None = None) -> Iterator[RecordedEvent]:
+        self._mine(campaign_id)
+        base = self._base_head.seq
+        if after_seq < base and (upto_seq is None or upto_seq > after_seq):
+            yield from self._base.read(campaign_id, after_seq, base if upto_seq is None else min(upto_seq, base))
+        stop = None if upto_seq is None else max(0, upto_seq - base)
+        yield from self._tail[max(0, after_seq - base) : stop]
+
+    def read_last(self, campaign_id: str, count: int, upto_seq: int | None = None) -> list[RecordedEvent]:
+        stop = self.head(campaign_id).seq if upto_seq is None else upto_seq
+        return list(self.read(campaign_id, max(0, stop - count), stop)) if count > 0 else []
+
+    def read_types(
+        self,
+        campaign_id: str,
+        types: Collection[str],
+        after_seq: int = 0,
+        upto_seq: int | None = None,
+        *,
+        limit: int | None = None,
+        last: bool = False,
+    ) -> list[RecordedEvent]:
+        base = self._base_head.seq
+        chosen = []
+        if after_seq < base:
+            chosen = self._base.read_types(
+                campaign_id, types, after_seq, base if upto_seq is None else min(upto_seq, base)
+            )
+        chosen += [e for e in self.read(campaign_id, max(after_seq, base), upto_seq) if e.type in types]
+        if limit is None:
+            return chosen
+        return (chosen[-limit:] if limit > 0 else []) if last else chosen[: max(limit, 0)]
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+        raise InvalidInputError("a sandbox reads one campaign, not the whole database")
+
+    def head(self, campaign_id: str) -> Head:
+        self._mine(campaign_id)
+        return Head(self._tail[-1].seq, self._tail[-1].hash) if self._tail else self._base_head
+
+    def campaign_ids(self) -> list[str]:
+        return [self._campaign_id]
+
+    def command_events(self, campaign_id: str, command_id: str) -> tuple[RecordedEvent, ...] | None:
+        self._mine(campaign_id)
+        return self._commands.get(command_id)
+
+    def import_stream(self, campaign_id: str, events: Sequence[RecordedEvent]) -> AppendResult:
+        raise InvalidInputError("a sandbox imports nothing")
 
 
 def _dice_in_use(events: Sequence[RecordedEvent]) -> tuple[dict[int, int], set[int], set[int]]:

@@ -30,12 +30,12 @@ from campaign.replay import (
 from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.families.dice import SeedCommitted
+from events.families.dice import DiceRolled, SeedCommitted
 from events.families.timeline import Branched, Rewound
 from events.limits import check_inputs, check_text
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import NEVER_RETRACTED, REWOUND, effective, live_seqs
+from events.timeline import NEVER_RETRACTED, REWOUND, effective, live_seqs, retracted_among
 from projections.state.campaigns import CampaignInfo
 
 UNDO_PAGE = 64
@@ -217,8 +217,28 @@ class Timeline:
     ) -> AmendReport:
         """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs.
         With ``dry_run`` nothing is appended: the report says what would change and what would be dropped."""
+        report, batch = self.amendment(info, seq, changes)
+        if dry_run:
+            return report
+        report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
+        return report
+
+    def amendment(
+        self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], *, whole_log: bool = False
+    ) -> tuple[AmendReport, list[NewEvent]]:
+        """What :meth:`amend` reports and would append, appending nothing.
+
+        Issue 14: read from the amended command on, not the whole log: its group and the later ones from the
+        store's index, the state before it from the nearest snapshot, a sandbox that keeps only what it appends,
+        and the dice left on the table judged from the log after the earliest die that can change hands. A log
+        that needs more (commands recorded without the ids they generated, events without a command id) is read
+        whole, as ``whole_log`` asks: the same report and events either way."""
         check_inputs(dict(changes), ())
-        events, groups = self.groups(info)
+        found = None if whole_log else self._from_command(info, seq)
+        if found is None:
+            events, groups = self.groups(info)
+        else:
+            events, groups, dice = found
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:
             raise NotFoundError(f"no command in effect at seq {seq}")
@@ -237,14 +257,15 @@ class Timeline:
         }
         args.update(changes)
         report = AmendReport(seq, name)
-        sandbox = Sandbox(self.ledger, events)
         rewind_to = target.first_seq - 1
-        sandbox.store.append(
-            info.campaign_id,
-            [registry.encode(Rewound(to_seq=rewind_to, reason=f"amend of seq {seq}"))],
-            sandbox.store.head(info.campaign_id).seq,
-            command_id="amend-rewind",
-        )
+        rewind = registry.encode(Rewound(to_seq=rewind_to, reason=f"amend of seq {seq}"))
+        if found is None:
+            sandbox = Sandbox(self.ledger, events)
+            sandbox.store.append(
+                info.campaign_id, [rewind], sandbox.store.head(info.campaign_id).seq, command_id="amend-rewind"
+            )
+        else:
+            sandbox = Sandbox.after_rewind(self.ledger, info, events, dice, rewind, "amend-rewind")
         try:
             amended = type(current).build(**args)
         except InvalidInputError as exc:
@@ -272,9 +293,9 @@ class Timeline:
                 report.changes.append(Change(group.first_seq, name, group.outcomes, after))
         tail = sandbox.appended(info.campaign_id)
         batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
-        # The amendment's rewind says which dice its dropped commands leave on the table.
-        whole = list(sandbox.store.read(info.campaign_id))
-        left = [list(pair) for pair in dice_left_on_table(events, whole, info.on_table)]
+        # The amendment's rewind says which dice its dropped commands leave on the table. ``events`` holds every
+        # die whose place can change (see _from_command), and every command that uses one.
+        left = [list(pair) for pair in dice_left_on_table(events, [*events, *tail], info.on_table)]
         batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         report.retracted = (target.first_seq, info.last_seq)
         if report.stopped_at is not None:
@@ -283,10 +304,69 @@ class Timeline:
                 for g in later
                 if g.first_seq >= report.stopped_at and g.issued is not None
             ]
-        if dry_run:
-            return report
-        report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
-        return report
+        return report, batch
+
+    def _from_command(
+        self, info: CampaignInfo, seq: int
+    ) -> tuple[list[RecordedEvent], list[CommandGroup], list[DiceRolled]] | None:
+        """What an amendment at ``seq`` needs, read by index from the command it amends on (issue 14): the log
+        from the earliest die whose place on the table the amendment can change (the amended command's first
+        seq, or a die on the table, or one a later command took off it) and from the start of its command; the
+        command groups from the amended one on; and the dice those commands may name. None when the log must
+        be read whole (a command to re-run recorded without its ids, an event without a command id, no
+        command recorded with its inputs before ``seq``): what is read here then gives a different answer.
+
+        The groups from a ``command_issued`` in effect on are the whole log's (one always starts a group). The
+        dice left on the table are decided by the commands after that window's start alone: a die before it is
+        neither on the table nor used by a command the amendment retracts or re-runs, and a command's events
+        are one run of the log, so none is split by the window."""
+        store, campaign_id = self.ledger.store, info.campaign_id
+        if not 1 <= seq <= info.last_seq:
+            return [], [], []  # nothing at that seq: refused as the whole log refuses it
+        rewinds = store.read_types(campaign_id, [REWOUND])
+        upto, start, limit = seq, None, 1
+        while start is None:  # the last command record in effect up to seq: pages that double, back from seq
+            page = store.read_types(campaign_id, ["timeline.command_issued"], upto_seq=upto, limit=limit, last=True)
+            if not page:
+                return None
+            gone = retracted_among(page, rewinds)
+            start = next((e.seq for e in reversed(page) if e.seq not in gone), None)
+            upto, limit = page[0].seq - 1, min(2 * limit, 1024)
+        tail = list(store.read(campaign_id, after_seq=start - 1))
+        groups = command_groups(effective(tail))
+        target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
+        if target is None or target.issued is None:
+            return tail, groups, []  # refused as the whole log refuses it
+        rerun = [g for g in groups[groups.index(target) :] if g.issued is not None]
+        if any(g.issued is not None and g.issued.payload.get("ids") is None for g in rerun):
+            return None
+        dice = [d for d in (registry.decode(e) for e in tail if e.type == "dice.rolled") if isinstance(d, DiceRolled)]
+        rolled = {d.roll_index for d in dice}
+        named = {
+            int(i)
+            for e in tail
+            if e.type in ("timeline.command_issued", "rules.applied")
+            for i in e.payload.get("dice") or ()
+        }
+        earliest = [start, *info.on_table]
+        for index in sorted(named - rolled):  # dice taken off the table, rolled before the amended command
+            at = roll_seq(store, campaign_id, index, start - 1)
+            for event in store.read(campaign_id, after_seq=(at or 1) - 1, upto_seq=at or 0):
+                die = registry.decode(event)
+                if isinstance(die, DiceRolled):
+                    dice.append(die)
+                    earliest.append(event.seq)
+        first = max(1, min(earliest))
+        (at_first,) = store.read(campaign_id, after_seq=first - 1, upto_seq=first)
+        key = at_first.meta.get("command_id")
+        if key is None:
+            return None
+        first = min(e.seq for e in store.command_events(campaign_id, str(key)) or (at_first,))
+        before = list(store.read(campaign_id, after_seq=first - 1, upto_seq=start - 1)) if first < start else []
+        window = [*before, *tail]
+        if any(e.meta.get("command_id") is None for e in window):
+            return None
+        return window, groups, dice
 
     def reevaluate(self, info: CampaignInfo) -> list[Change]:
         """Re-run every recorded command in effect, in order, on its own dice; report any that now differ
