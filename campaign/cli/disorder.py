@@ -10,6 +10,7 @@ from rich.markup import escape
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.describe import count
 from campaign.rulesets.disorder import battle_commands as disb
 from campaign.rulesets.disorder import commands as disc
 from campaign.rulesets.disorder.fold import make_fold
@@ -192,7 +193,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     print_rows(out, title, columns, (_cells(r) for r in units))
     for o in officers:
         who = escape(f"{o['officer']} ({o['side']})")
-        out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {o['battles']} battles")
+        out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {count(o['battles'], 'battles')}")
 
 
 def _cells(r: dict[str, Any]) -> tuple[object, ...]:

@@ -9,6 +9,7 @@ import typer
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.describe import count
 from campaign.rulesets.grimdark import commands as gfc
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
@@ -208,7 +209,8 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     print_rows(out, title, columns, (_cells(r) for r in units))
     for side, a in armies.items():
         out.console.print(
-            f"{side}: army {a['value']} pts, {a['underdog_points']} underdog points, {a['victory_points']} VP, "
+            f"{side}: army {a['value']} pts, {count(a['underdog_points'], 'underdog points')}, "
+            f"{a['victory_points']} VP, "
             f"{a['campaign_points']} campaign points"
         )
 

@@ -281,7 +281,8 @@ def _amend_changes(items: list[str]) -> dict[str, Any]:
 def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
     verb = "would amend" if report.result is None else "amended"
     out.console.print(
-        f"{verb} {typed(report.command)} at #{seq}; {count(report.rerun, 'later commands')} re-run on their dice"
+        f"{verb} {typed(report.command)} at #{seq}; {count(report.rerun, 'later commands')} re-run on "
+        f"{'its' if report.rerun == 1 else 'their'} dice"
     )
     for change in report.changes:
         out.console.print(f"  #{change.seq} {typed(change.command)}:")

@@ -28,7 +28,10 @@ BAD = [
     (re.compile(r"\?:"), "an unknown name"),
     (re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])"), "an id"),
     (re.compile(r"\b[a-z]+_[a-z0-9_]+\b"), "a snake_case word"),
-    (re.compile(r"\b1 (battles|men|models|wounds|units|days|events|rolls)\b"), "a wrong plural"),
+    (
+        re.compile(r"\b1 (battles|men|models|wounds|units|days|events|rolls|underdog points|later commands)\b"),
+        "a wrong plural",
+    ),
 ]
 
 
@@ -125,3 +128,17 @@ def test_days_say_whose_fatigue_changed_and_count_in_words(tmp_path: Path) -> No
     assert "fatigue: Bravo fresh → tired" in front and "Alpha" not in front.split("fatigue:")[1]
     assert "Alpha (Keno): quality regular, 1 man," in cli("unit", "Alpha").stdout
     assert not offences(cli("log").stdout + cli("status").stdout + cli("treasury").stdout)
+
+
+def test_an_officer_of_one_battle_is_counted_in_the_singular(tmp_path: Path) -> None:
+    """`dis roster` said "Lt Sharpe (British): Glory 2, Lieutenant, 1 battles" after his first battle."""
+    cli = Cli(str(tmp_path / "dis.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    cli("dis", "officer", "British", "Lt Sharpe")
+    cli("dis", "officer", "French", "Capitaine Dubois")
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
+    cli("dis", "battle-end", "--winner", "British")
+    roster = cli("dis", "roster").stdout
+    assert "1 battle" in roster and not offences(roster), roster
