@@ -77,6 +77,9 @@ def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = 
     nothing for what is empty or unknown."""
     out = []
     for k, v in p.items():
+        if k == "value" and isinstance(v, bool) and k not in skip:  # a setting's value (house-rule), not a flag
+            out.append(f"value {'true' if v else 'false'}")
+            continue
         if k in skip or v in (None, False, "", [], {}):
             continue
         if k.endswith("_id"):
@@ -173,6 +176,8 @@ class _Shown:
             return when_set if self.recorded else when_not
         if self.name is not None:
             return self.name
+        if isinstance(self.recorded, bool) and not spec:  # a house rule's setting, as typed: not Python's True
+            return "true" if self.recorded else "false"
         if spec in _PLURALS:
             return count(self.recorded, spec)
         if spec == "facts":

@@ -182,3 +182,15 @@ def test_a_grimdark_deployment_is_logged_in_models(cli: Cli) -> None:
     shown = cli("log").stdout
     assert "Saurians A deployed for Saurians: 10 models" in shown, shown
     assert " men" not in shown
+
+
+def test_a_house_rule_set_to_true_or_false_is_said_as_typed(tmp_path: Path) -> None:
+    """`dis house-rule force.flees_at_exactly true` said "= True", Python's word, not the one typed."""
+    cli = Cli(str(tmp_path / "flag.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    said = " ".join(cli("dis", "house-rule", "force.flees_at_exactly", "true").stdout.split())
+    assert "house rule: force.flees_at_exactly = true" in said and "True" not in said, said
+    assert "(path force.flees_at_exactly, value true)" in said
+    said = " ".join(cli("dis", "house-rule", "force.flees_at_exactly", "false").stdout.split())
+    assert "house rule: force.flees_at_exactly = false" in said and "False" not in said, said
+    assert "(path force.flees_at_exactly, value false)" in said
