@@ -19,7 +19,7 @@ from campaign.cli.session import open_app, resolved, state
 from campaign.describe import unit_names
 from campaign.rulesets import RULESETS
 from campaign.views import log_filter
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, NotFoundError
 
 
 def register(app: typer.Typer) -> None:
@@ -140,6 +140,8 @@ def register(app: typer.Typer) -> None:
             if limit is not None:
                 entries = entries[:limit]
             names = unit_names(every)
+        if not entries:
+            _known(names, info.name, upto, ("--unit", unit), ("--battle", battle))
         from campaign.branch_dice import origins
 
         origin = origins(ledger.store, info, [e for e, _ in entries])  # a branch's rolls: whence
@@ -193,3 +195,16 @@ def register(app: typer.Typer) -> None:
         summary["charts"] = write_charts(state.app, state.db, out, replace)
         if as_json:
             out.json(summary)
+
+
+def _known(names: dict[str, str], campaign: str, upto: int | None, *given: tuple[str, str | None]) -> None:
+    """An empty log for ``--unit``/``--battle`` is said in words when no unit or battle goes by that name (or
+    id): a typo is not "nothing happened to it"."""
+    from campaign.rulesets.common import did_you_mean, same_name
+
+    for flag, name in given:
+        if name is None or name in names or any(same_name(v, name) for v in names.values()):
+            continue
+        until = f" up to seq {upto}" if upto is not None else ""
+        hint = did_you_mean(name, sorted(set(names.values())))
+        raise NotFoundError(f"{flag}: no unit or battle named {name.strip()!r} in {campaign}{until}{hint}")

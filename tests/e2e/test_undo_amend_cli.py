@@ -194,3 +194,13 @@ def test_a_house_rule_set_to_true_or_false_is_said_as_typed(tmp_path: Path) -> N
     said = " ".join(cli("dis", "house-rule", "force.flees_at_exactly", "false").stdout.split())
     assert "house rule: force.flees_at_exactly = false" in said and "False" not in said, said
     assert "(path force.flees_at_exactly, value false)" in said
+
+
+def test_log_of_a_unit_or_battle_no_one_is_named_is_refused_in_words(cli: Cli) -> None:
+    """`log --unit Nobody` printed an empty table and exit 0, where `unit Nobody` says "unknown unit": a typo
+    is refused with a "did you mean", a name known but with nothing to show is an empty log."""
+    said = cli("log", "--unit", "Robot Sqaud", code=2).output
+    assert "--unit: no unit or battle named 'Robot Sqaud' in Sector 9; did you mean 'Robot Squad'?" in said, said
+    assert "no unit or battle named 'Nowhere'" in cli("log", "--battle", "Nowhere", code=2).output
+    assert cli.json("log", "--unit", "robot squad")["events"]  # matched as typed in any case
+    assert cli.json("log", "--unit", "Robot Squad", "--type", "economy.")["events"] == []  # known, nothing to show
