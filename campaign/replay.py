@@ -23,7 +23,7 @@ from events.families.dice import DiceRolled
 from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.registry import registry
-from events.store import AppendResult, EventStore, Head, prepare_events
+from events.store import AppendResult, EventStore, Head, limited, prepare_events
 from events.timeline import NEVER_RETRACTED, REWOUND, live_seqs
 from events.vault import SeedVault
 from projections.campaign_state import FoldingCampaignStates
@@ -321,15 +321,17 @@ class OverlayStore(EventStore):
         last: bool = False,
     ) -> list[RecordedEvent]:
         base = self._base_head.seq
-        chosen = []
-        if after_seq < base:
-            chosen = self._base.read_types(
-                campaign_id, types, after_seq, base if upto_seq is None else min(upto_seq, base)
-            )
-        chosen += [e for e in self.read(campaign_id, max(after_seq, base), upto_seq) if e.type in types]
-        if limit is None:
-            return chosen
-        return (chosen[-limit:] if limit > 0 else []) if last else chosen[: max(limit, 0)]
+        mine = [e for e in self.read(campaign_id, max(after_seq, base), upto_seq) if e.type in types]
+        if after_seq >= base:
+            return limited(mine, limit, last)
+        upto = base if upto_seq is None else min(upto_seq, base)
+        # The real store reads by its (campaign, type, seq) index only what the limit still leaves to find.
+        if limit is not None and last:
+            more = max(limit - len(mine), 0)
+            earlier = self._base.read_types(campaign_id, types, after_seq, upto, limit=more, last=True) if more else []
+        else:
+            earlier = self._base.read_types(campaign_id, types, after_seq, upto, limit=limit)
+        return limited(earlier + mine, limit, last)
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         raise InvalidInputError("a sandbox reads one campaign, not the whole database")

@@ -8,7 +8,7 @@ from typing import Any
 
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import ConcurrencyError
-from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, prepare_events
+from events.store import EMPTY_HEAD, AppendResult, EventStore, Head, InlineProjector, limited, prepare_events
 
 
 class InMemoryEventStore(EventStore):
@@ -93,10 +93,7 @@ class InMemoryEventStore(EventStore):
         limit: int | None = None,
         last: bool = False,
     ) -> list[RecordedEvent]:
-        chosen = [e for e in self.read(campaign_id, after_seq, upto_seq) if e.type in types]
-        if limit is None:
-            return chosen
-        return (chosen[-limit:] if limit > 0 else []) if last else chosen[: max(limit, 0)]
+        return limited([e for e in self.read(campaign_id, after_seq, upto_seq) if e.type in types], limit, last)
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         start = max(0, after_position)

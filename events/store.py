@@ -159,6 +159,13 @@ class EventStore(ABC):
         self.import_stream(campaign_id, sink.events)
 
 
+def limited(chosen: list[RecordedEvent], limit: int | None, last: bool) -> list[RecordedEvent]:
+    """``read_types``' ``limit``: the first ``limit`` of ``chosen``, or with ``last`` the last ``limit``."""
+    if limit is None:
+        return chosen
+    return (chosen[-limit:] if limit > 0 else []) if last else chosen[: max(limit, 0)]
+
+
 def prepare_events(
     campaign_id: str,
     events: Sequence[NewEvent],
