@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.bootstrap import bootstrap
 from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
 from campaign.describe import unit_names
 from campaign.rulesets import RULESETS

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from campaign import views
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.plain import escape
 from campaign.cli.session import named_campaign, open_app, resolved
 from campaign.describe import count, value, words
 from events.errors import InvalidInputError

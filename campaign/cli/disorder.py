@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.cli.plain import escape
 from campaign.describe import count
 from campaign.rulesets.disorder import battle_commands as disb
 from campaign.rulesets.disorder import commands as disc

@@ -11,12 +11,12 @@ from typing import Annotated, Any
 
 import orjson
 import typer
-from rich.markup import escape
 
 from campaign.cli import mass_combat_views
 from campaign.cli.common import Build, RecordedCommand, add_shared_commands, in_force, make, recorded
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.cli.plain import escape
 from campaign.describe import words
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct

@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
 import typer
-from rich.console import Console
-from rich.errors import MarkupError
-from rich.markup import escape
-from rich.text import Text
 
+from campaign.cli.plain import Printer, escape
 from campaign.describe import describe, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress
 
     from events.store import AppendResult
@@ -29,17 +27,32 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class _Console(Console):
-    """A console that never fails on user text: text read as broken markup (a name holding ``[/]`` that a
-    view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them.
-    No emoji codes either: a unit named ``:smile: Lancers`` is printed as typed (and Rich's table of emoji
-    codes is never loaded)."""
+@functools.cache
+def _console_type() -> type[Console]:
+    """Rich's console, made never to fail on user text: text read as broken markup (a name holding ``[/]`` that
+    a view forgot to escape) is printed as it is. Views escape what users typed; this is the net under them."""
+    from rich.console import Console
+    from rich.errors import MarkupError
 
-    def render_str(self, text: str, **kwargs: Any) -> Text:
-        try:
-            return super().render_str(text, **kwargs)
-        except MarkupError:
-            return super().render_str(text, **{**kwargs, "markup": False})
+    class _Console(Console):
+        def render_str(self, text: str, **kwargs: Any) -> Any:
+            try:
+                return super().render_str(text, **kwargs)
+            except MarkupError:
+                return super().render_str(text, **{**kwargs, "markup": False})
+
+    return _Console
+
+
+def rich_console(file: Any = None, *, soft_wrap: bool = False) -> Console:
+    """The Rich console the CLI prints tables with (and the lines :class:`Printer` leaves to it). No emoji codes:
+    a unit named ``:smile: Lancers`` is printed as typed (and Rich's table of emoji codes is never loaded). Off a
+    terminal Rich assumes 80 columns; a log or a status table reads better wider."""
+    from campaign.cli.plain import OFF_TERMINAL_WIDTH
+
+    target = file if file is not None else sys.stdout
+    width = None if soft_wrap or target.isatty() else OFF_TERMINAL_WIDTH
+    return _console_type()(file=file, highlight=False, emoji=False, width=width, soft_wrap=soft_wrap)
 
 
 class Output:
@@ -47,10 +60,10 @@ class Output:
         self.as_json = as_json
 
     @property
-    def console(self) -> Console:
-        # Off a terminal Rich assumes 80 columns; a log or a status table reads better wider.
-        width = None if sys.stdout.isatty() else 140
-        return _Console(highlight=False, emoji=False, width=width)
+    def console(self) -> Printer:
+        """Where the output goes: its lines printed without Rich where they can be (a rule command loads no
+        Rich: issue 13), a table through Rich."""
+        return Printer()
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -111,7 +124,7 @@ class Output:
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
-            console=Console(file=sys.stderr),
+            console=rich_console(sys.stderr),
             disable=self.as_json or not sys.stderr.isatty(),
             transient=True,
         )
@@ -120,7 +133,7 @@ class Output:
 def fail(message: str, code: int, as_json: bool) -> typer.Exit:
     if as_json:
         typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
-    Console(file=sys.stderr, highlight=False, emoji=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
+    Printer(sys.stderr, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
     return typer.Exit(code)
 
 

@@ -8,13 +8,13 @@ from typing import Annotated, Any
 
 import orjson
 import typer
-from rich.markup import escape
 
 from campaign import views
 from campaign.branch_dice import branch_point, made, made_in_words
 from campaign.cli.common import show_appended
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
 from campaign.describe import count, kind, typed, words
 from campaign.exchange import export_lines, import_campaign, read_lines

@@ -7,13 +7,13 @@ from typing import Annotated, Any
 
 import orjson
 import typer
-from rich.markup import escape
 
 from campaign import views
 from campaign.bootstrap import projectors
 from campaign.cli import signing
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
 from campaign.describe import typed
 from campaign.executor import Ledger
