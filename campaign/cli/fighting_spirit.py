@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from campaign.cli.campaign_views import summary
+from campaign.cli.campaign_views import current_summary
 from campaign.cli.common import RecordedCommand, add_shared_commands, execute, make, parse_pairs, recorded
 from campaign.cli.fighting_spirit_status import status
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
@@ -304,10 +304,11 @@ def _days(activity: str) -> Callable[..., None]:
         as_json: JsonOpt = False,
     ) -> None:
         command = make(fsc.PassDays, days=days, activity=activity, side=side)
-        before = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
+        # read from the read models the append keeps, as `status` reads them: no second fold of the campaign
+        before = {u["name"]: u["fatigue"] for u in current_summary(campaign, None)[1].units}
         execute(campaign, command, command_id=command_id, as_json=as_json)
         if not as_json:  # whose fatigue the days changed, so nobody has to work it out from the record
-            after = {u["name"]: u["fatigue"] for u in summary(campaign, None)[1].units}
+            after = {u["name"]: u["fatigue"] for u in current_summary(campaign, None)[1].units}
             changed = [f"{n} {before.get(n, 'fresh')} → {f}" for n, f in after.items() if before.get(n) != f]
             Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "no unit's changed"))
 
