@@ -6,6 +6,7 @@ module defining a command is imported when it runs (``campaign --help`` imports 
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -212,7 +213,16 @@ def _options(
 
 
 def main() -> None:
-    app()
+    # Start-up (Typer, the ruleset's models, pydantic's schemas, SQLAlchemy's dialect) makes some hundred
+    # thousand objects and throws few away: the cyclic collector, run every 700 allocations, only walks them
+    # again and again, about a twentieth of a command's start-up (issue 13, bench/cli_latency.py). It is off
+    # until the command itself runs: `handles_errors` turns it back on (``work_begins``), and so does this on
+    # the way out of a command that has no such wrapper.
+    gc.disable()
+    try:
+        app()
+    finally:
+        gc.enable()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import random
 import sys
 import time
@@ -144,6 +145,7 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from campaign.cli.inputs import checked_arguments
 
+        work_begins()
         try:
             checked = checked_arguments(kwargs)
             for attempt in range(1, CONFLICT_ATTEMPTS + 1):
@@ -165,6 +167,15 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
+
+
+def work_begins() -> None:
+    """The command's own work begins: what start-up made is kept for good (never walked by the cyclic collector
+    again), and the collector, off through start-up (``campaign.cli.main.main``), runs again for what the work
+    makes, so a long command (verify, rebuild, serve) keeps its memory bounded."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 CONFLICT_ATTEMPTS = 3
