@@ -117,9 +117,18 @@ class Printer:
         return self._file if self._file is not None else sys.stdout
 
     def _terminal(self) -> bool:
-        if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+        """Whether styles are shown: as Rich decides it (TTY_COMPATIBLE, then FORCE_COLOR, then the file being
+        a terminal; never on a dumb one)."""
+        environ = os.environ
+        if environ.get("TERM", "").strip().lower() in ("dumb", "unknown"):
             return False
-        return bool(os.environ.get("FORCE_COLOR")) or self.file.isatty()
+        compatible = environ.get("TTY_COMPATIBLE", "")
+        if compatible in ("0", "1"):
+            return compatible == "1"
+        force = environ.get("FORCE_COLOR")
+        if force is not None:
+            return force != ""
+        return self.file.isatty()
 
     def width(self) -> int:
         if not self.file.isatty():
@@ -159,7 +168,7 @@ class Printer:
 def _styled(runs: list[tuple[str, tuple[str, ...]]], lines: list[str]) -> str:
     """The lines (the runs' text, wrapped) with each run's styles as a terminal reads them; a style ends at each
     line's end, as Rich ends it."""
-    colours = "NO_COLOR" not in os.environ
+    colours = os.environ.get("NO_COLOR", "") == ""
     plain = "".join(text for text, _ in runs)
     style_at = [styles for text, styles in runs for _ in text]
     out: list[str] = []

@@ -170,3 +170,31 @@ def styled_characters(text: str) -> list[tuple[str, frozenset[str]]]:
         else:
             out.extend((c, codes) for c in piece if c != "\n")
     return out
+
+
+@pytest.mark.parametrize(
+    ("environ", "tty", "styled"),
+    [
+        ({}, True, True),
+        ({}, False, False),
+        ({"FORCE_COLOR": "1"}, False, True),
+        ({"FORCE_COLOR": ""}, True, False),
+        ({"TTY_COMPATIBLE": "0", "FORCE_COLOR": "1"}, True, False),
+        ({"TTY_COMPATIBLE": "1"}, False, True),
+        ({"TERM": "unknown"}, True, False),
+        ({"NO_COLOR": ""}, True, True),
+    ],
+)
+def test_styles_are_shown_where_rich_shows_them(
+    monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], tty: bool, styled: bool
+) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("COLUMNS", "80")
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    line = "[dim]#9[/] [yellow]rest[/]"
+    mine, theirs = printed(line, tty=tty), printed(line, tty=tty, rich=True)
+    assert ("\x1b[" in mine) is styled
+    assert styled_characters(mine) == styled_characters(theirs)
