@@ -30,7 +30,8 @@ STYLES = {"bold": "1", "dim": "2", "i": "3", "italic": "3", "strike": "9", "red"
 COLOURS = frozenset({"red", "green", "yellow"})
 
 NARROW = frozenset("→←—–·…‘’“”−×°§±½¼¾•")
-"""Characters past U+036F that a terminal (and Rich) gives one column: what the CLI's own words use."""
+"""Characters past Latin (U+02FF) that a terminal (and Rich) gives one column: what the CLI's own words use.
+Combining marks (no column of their own) and the soft hyphen are left to Rich."""
 
 OFF_TERMINAL_WIDTH = 140
 """Off a terminal Rich would assume 80 columns; a log or a status table reads better wider."""
@@ -91,7 +92,9 @@ def spans(markup: str) -> list[tuple[str, tuple[str, ...]]] | None:
 
 def _narrow(text: str) -> bool:
     """Whether every character prints one column wide and none is a control character (but a newline)."""
-    return all((" " <= c < "\x7f") or ("\xa0" <= c <= "\u036f") or c in NARROW or c == "\n" for c in text)
+    return all(
+        (" " <= c < "\x7f") or ("\xa0" <= c <= "\u02ff" and c != "\xad") or c in NARROW or c == "\n" for c in text
+    )
 
 
 def _wrapped(line: str, width: int) -> list[str]:

@@ -95,6 +95,8 @@ def test_a_dumb_terminal_shows_no_styles(monkeypatch: pytest.MonkeyPatch) -> Non
 @pytest.mark.parametrize(
     "markup",
     [
+        "a" * 137 + "e\u0301 b",  # 140 columns (a combining accent takes none): not wrapped
+        "a" * 138 + "e\u0301 b",  # 141: wrapped
         "[link=https://x]a[/]",  # a style this printer does not know
         "[/] closes nothing",  # markup Rich refuses: the CLI's console prints it as it is
         "[bold]a[/italic]",
@@ -130,6 +132,8 @@ PIECES = st.sampled_from(
         "→",
         "—",
         "é",
+        "e\u0301",
+        "\xad",
         "x" * 30,
         "word",
         "#12",
