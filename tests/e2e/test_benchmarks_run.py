@@ -65,6 +65,14 @@ def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> Non
     assert result["bound"]["vs_floor"] > 1.0  # type: ignore[index]
 
 
+def test_the_cli_latency_benchmark_times_a_rule_command_of_every_ruleset_too() -> None:
+    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1", "--every-ruleset")
+    every = {"fs attack", "mc rest", "dis hit", "gf shoot"}
+    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"} | every  # type: ignore[arg-type]
+    assert all(result["targets"][name] == 1.6 for name in every)  # type: ignore[index]
+    assert set(result["ratios"]) == {"help", "status", "rule"} | every  # type: ignore[arg-type]
+
+
 def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     result = run(str(BENCH / "scale_bench.py"), "--sizes", "300,600", "--rounds", "2", "--cache", str(cache))
