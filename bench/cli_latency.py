@@ -181,86 +181,47 @@ def cpu_seconds(argv: list[str], env: dict[str, str], fresh: tuple[Path, Path] |
     return usage.ru_utime + usage.ru_stime
 
 
-EVERY_RULESET: dict[str, tuple[list[list[str]], list[str]]] = {
+SEED = "ab" * 32
+EVERY_RULESET: dict[str, tuple[list[str], str]] = {
     # name: (the campaign's set-up, the timed rule command: one that rolls a die, run on a fresh copy each time)
     "fs attack": (
         [
-            ["new", "Otlok Front", "--ruleset", "fighting-spirit", "--seed", "ab" * 32],
-            ["fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7"],
-            ["fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5"],
-            [
-                *("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium"),
-                *("--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired,cover"),
-            ],
+            f'new "Otlok Front" --ruleset fighting-spirit --seed {SEED}',
+            'fs muster "Keno 3rd Squad" --side Keno --quality regular --lv 2 --size 7',
+            'fs muster "Company HQ" --side Steel --quality veteran --lv 2 --size 5',
+            'fs battle-start "Hill 203" --side Keno=low --side Steel=medium --unit "Keno 3rd Squad=fresh" '
+            '--unit "Company HQ=tired,cover"',
         ],
-        ["fs", "attack", "Keno 3rd Squad", "--killed", "1", "--dice", "6"],
+        'fs attack "Keno 3rd Squad" --killed 1 --dice 6',
     ),
     "mc rest": (
         [
-            ["new", "Border War", "--ruleset", "mass-combat", "--seed", "ab" * 32],
-            ["mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest"],
-            [
-                *("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light"),
-                *("--irregular", "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0"),
-            ],
+            f'new "Border War" --ruleset mass-combat --seed {SEED}',
+            'mc funds Megalos 2000000 --reason "the city\'s war chest"',
+            'mc muster "Caliburn\'s gang" --side Megalos --men 15 --armour light --irregular --troop-type LI '
+            "--quality inexperienced --experience 0",
         ],
-        ["mc", "rest", "1"],
+        "mc rest 1",
     ),
     "dis hit": (
         [
-            ["new", "Peninsula", "--ruleset", "disorder", "--seed", "ab" * 32],
-            [
-                "dis",
-                "muster",
-                "95th Rifles",
-                "--side",
-                "British",
-                "--models",
-                "10",
-                "--troops",
-                "rifles",
-                "--points",
-                "100",
-            ],
-            [
-                "dis",
-                "muster",
-                "Voltigeurs",
-                "--side",
-                "French",
-                "--models",
-                "12",
-                "--troops",
-                "light",
-                "--points",
-                "90",
-            ],
-            ["dis", "officer", "British", "Lt Sharpe"],
-            ["dis", "officer", "French", "Capitaine Dubois"],
-            ["dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs"],
+            f"new Peninsula --ruleset disorder --seed {SEED}",
+            'dis muster "95th Rifles" --side British --models 10 --troops rifles --points 100',
+            "dis muster Voltigeurs --side French --models 12 --troops light --points 90",
+            'dis officer British "Lt Sharpe"',
+            'dis officer French "Capitaine Dubois"',
+            'dis battle-start Sabugal --unit "95th Rifles" --unit Voltigeurs',
         ],
-        ["dis", "hit", "Voltigeurs", "--lost", "1", "--dice", "4,3"],
+        "dis hit Voltigeurs --lost 1 --dice 4,3",
     ),
     "gf shoot": (
         [
-            ["new", "Sector 7", "--ruleset", "grimdark", "--seed", "ab" * 32],
-            [
-                "gf",
-                "muster",
-                "Saurian Warriors",
-                "--side",
-                "Saurians",
-                "--models",
-                "10",
-                "--quality",
-                "4",
-                "--points",
-                "140",
-            ],
-            ["gf", "muster", "Robot Squad", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "150"],
-            ["gf", "battle-start", "Ruins", "--unit", "Saurian Warriors", "--unit", "Robot Squad"],
+            f'new "Sector 7" --ruleset grimdark --seed {SEED}',
+            'gf muster "Saurian Warriors" --side Saurians --models 10 --quality 4 --points 140',
+            'gf muster "Robot Squad" --side Robots --models 5 --quality 4 --points 150',
+            'gf battle-start Ruins --unit "Saurian Warriors" --unit "Robot Squad"',
         ],
-        ["gf", "shoot", "Robot Squad", "--wounds", "3", "--dice", "2"],
+        'gf shoot "Robot Squad" --wounds 3 --dice 2',
     ),
 }
 """With ``--every-ruleset``: a rule command of each ruleset, each on a small campaign of its own (README's), timed
@@ -279,7 +240,7 @@ def fresh_copy(base: Path, db: Path) -> None:
 
 def prepare(db: Path, env: dict[str, str]) -> None:
     steps = [
-        ["new", "Otlok Front", "--ruleset", "fighting-spirit", "--seed", "ab" * 32],
+        ["new", "Otlok Front", "--ruleset", "fighting-spirit", "--seed", SEED],
         ["fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7"],
         ["fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5"],
         ["fs", "march", "2"],
@@ -348,11 +309,11 @@ def main() -> int:
         for name, (steps, command) in EVERY_RULESET.items() if args.every_ruleset else ():
             base, copy = Path(tmp) / f"{name.split()[0]}-base.db", Path(tmp) / f"{name.split()[0]}.db"
             for step in steps:
-                argv = [*CAMPAIGN, "--db", str(base), *step]
+                argv = [*CAMPAIGN, "--db", str(base), *shlex.split(step)]
                 done = subprocess.run(argv, check=False, env=env, capture_output=True, text=True)
                 if done.returncode != 0:
-                    raise SystemExit(f"campaign {' '.join(step)} failed ({done.returncode}): {done.stderr}")
-            commands[name], fresh[name] = [*CAMPAIGN, "--db", str(copy), *command], (base, copy)
+                    raise SystemExit(f"campaign {step} failed ({done.returncode}): {done.stderr}")
+            commands[name], fresh[name] = [*CAMPAIGN, "--db", str(copy), *shlex.split(command)], (base, copy)
         for name, argv in commands.items():  # untimed: compiles the bytecode every timed run reads
             cpu_seconds(argv, env, fresh.get(name))
         best = {name: float("inf") for name in commands}
