@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
 ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
@@ -35,25 +36,8 @@ def count(n: int, noun: str) -> str:
     return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
-_TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
-"""Recorded commands whose name is not the words typed for them."""
 _MODELS_KEYS = frozenset({"start_size", "troops"})
 """A deployment whose state holds one of these counts models, not men (Grimdark Future, disorder markers)."""
-_TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
-"""Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
-
-
-def typed(command: str, args: Mapping[str, Any] | None = None) -> str:
-    """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
-    "roll" (the ledger's own commands have no ruleset word); with its recorded ``args``, a command typed as one
-    of its arguments by that word: ``mc.days`` of rest → "mc rest"."""
-    group, _, leaf = command.rpartition(".")
-    activity = (args or {}).get("activity")
-    if command in _TYPED_BY_ACTIVITY and isinstance(activity, str) and activity != "other":
-        leaf = activity
-    elif command in _TYPED_AS:
-        return _TYPED_AS[command]
-    return " ".join(w for w in ("" if group == "ledger" else group, leaf.replace("_", "-")) if w)
 
 
 def value(v: Any) -> str:

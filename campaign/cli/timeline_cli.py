@@ -16,10 +16,11 @@ from campaign.cli.common import show_appended
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved
-from campaign.describe import count, kind, typed, words
+from campaign.describe import count, kind, words
 from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
+from campaign.typed_as import typed
 from events.errors import InvalidInputError
 
 
