@@ -80,9 +80,11 @@ class Command(BaseModel, Generic[S, T]):
         try:
             return cls(**checked)
         except ValidationError as exc:
-            from campaign.rulesets.decision import problems  # and the rules' event types: not at start-up
+            from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
 
-            raise InvalidInputError(f"{typed(cls.name, fields)}: {problems(exc, 'inputs')}") from None
+            # each input by its name in words ("enemy within", as --enemy-within is typed), not "enemy_within"
+            said = [{**e, "loc": tuple(str(part).replace("_", " ") for part in e["loc"])} for e in exc.errors()]
+            raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
 
     def decide(self, s: Situation[S, T]) -> Sequence[Event]:
         raise NotImplementedError(f"{type(self).__name__} does not decide")

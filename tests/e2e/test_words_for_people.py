@@ -100,6 +100,8 @@ def test_an_input_refused_names_the_command_as_typed_and_appends_nothing(fs: Cli
     assert refused.stderr == "error: fs attack: killed cannot be negative\n"
     as_json = fs("fs", "attack", "Keno 3rd Squad", "--killed", "-1", "--json", code=2)
     assert orjson.loads(as_json.stdout) == {"error": "fs attack: killed cannot be negative", "exit_code": 2}
+    named = fs("fs", "attack", "Keno 3rd Squad", "--killed", "1", "--enemy-within", "-3", code=2)
+    assert named.stderr == "error: fs attack: enemy within cannot be negative\n"  # as --enemy-within is typed
     assert fs.events() == before
 
 
