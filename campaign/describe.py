@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
 ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
@@ -18,10 +19,63 @@ _SETTING = re.compile(r"^[\w.]+=\S+$")
 _PLURALS = {"men": "man", "models": "model", "battles": "battle", "wounds": "wound", "days": "day", "units": "unit"}
 
 
+_DOLLARS = re.compile(r"(?<![\w.])\$(\d{4,})(?![\d.])")
+"""A sum of money in a rule's explanation, written without separators when it was recorded ("upkeep $70400")."""
+
+
+_OFFICER_DOWN = re.compile(r"^(.+?)'s officer (.*?) is removed from play: each of its units")
+"""disorder's officer_removed explanation as recorded before issue 13 ("French's officer Capitaine Dubois …")."""
+
+
 def words(text: str) -> str:
     """Row and option names as a person writes them: ``minor_victory`` → "minor victory"; a table path stays as
-    it is typed."""
+    it is typed; a sum in dollars with its thousands separated: "$70400" → "$70,400"; a side's officer named
+    without a possessive on the side ("Capitaine Dubois, commanding French, is removed …")."""
+    text = _DOLLARS.sub(lambda m: f"${int(m.group(1)):,}", text)
+    text = _OFFICER_DOWN.sub(r"\2, commanding \1, is removed from play: each of the side's units", text)
     return _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
+
+
+def money(n: int, *, signed: bool = False) -> str:
+    """A sum for a person: thousands separated, a real minus sign; ``signed``: a plus sign on a gain too.
+    ``12500`` → "12,500", ``-100`` → "−100" (``--json`` keeps the number)."""
+    shown = f"{abs(n):,}"
+    return f"−{shown}" if n < 0 else f"+{shown}" if signed else shown
+
+
+def gains(n: int, what: str) -> str:
+    """A gain that may be a loss, in words: "gains 5 Glory", "loses 2 Glory", "gains no Glory"."""
+    return f"gains {n} {what}" if n > 0 else f"loses {-n} {what}" if n < 0 else f"gains no {what}"
+
+
+_CLAUSE = re.compile(r"^§(\d+)\.(\d+)(?:–(?:(\d+)\.)?(\d+))?$")
+
+
+def _clause_parts(recorded: str) -> list[str]:
+    """One recorded clause field as the clauses it names: "RULES.md §2.9, R2-14" → §2.9, R2-14; a range of one
+    section, "§2.8–2.12", → §2.8 … §2.12."""
+    found: list[str] = []
+    for piece in recorded.removeprefix("RULES.md").split(","):
+        part = piece.strip()
+        m = _CLAUSE.match(part)
+        if m and m.group(4) is not None and m.group(3) in (None, m.group(1)):
+            found += [f"§{m.group(1)}.{n}" for n in range(int(m.group(2)), int(m.group(4)) + 1)]
+        elif part:
+            found.append(part)
+    return found
+
+
+def _clause_key(clause: str) -> tuple[int, tuple[int, ...], str]:
+    """The rules' order: §0.4 < §0.10 < §2.8 < … < the errata R2-1 < R2-10 (numbers compared as numbers)."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", clause))
+    return (1 if clause.startswith("R") else 0 if clause.startswith("§") else 2, numbers, clause)
+
+
+def clause_list(recorded: Iterable[str]) -> str:
+    """The clauses of RULES.md some rules applied, each once and in the rules' order: "RULES.md §2.8, §2.9,
+    §2.10" (recorded as "§2.8–2.12", "§2.10–2.11", "§2.11", … by each rule)."""
+    every = {c for r in recorded for c in _clause_parts(str(r))}
+    return "RULES.md " + ", ".join(sorted(every, key=_clause_key)) if every else ""
 
 
 def kind(event_type: str) -> str:
@@ -35,25 +89,23 @@ def count(n: int, noun: str) -> str:
     return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
-_TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
-"""Recorded commands whose name is not the words typed for them."""
 _MODELS_KEYS = frozenset({"start_size", "troops"})
 """A deployment whose state holds one of these counts models, not men (Grimdark Future, disorder markers)."""
-_TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
-"""Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
+LABELS = {"tl": "TL", "hero_is_model": "its hero counted as a model"}
+"""Recorded field names that read otherwise in words than with their underscores taken out."""
+_SUBJECTS = ("unit_name", "name")
+"""A command's input that names what it acts on: said right after the command, as it is typed
+("fs attack Keno 3rd Squad"), not as "unit name Keno 3rd Squad"."""
+_UNTYPED = frozenset({"hero_is_model"})
+"""Inputs no one types (an edition's reading, recorded for re-runs): left out of the command's line."""
 
 
-def typed(command: str, args: Mapping[str, Any] | None = None) -> str:
-    """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
-    "roll" (the ledger's own commands have no ruleset word); with its recorded ``args``, a command typed as one
-    of its arguments by that word: ``mc.days`` of rest → "mc rest"."""
-    group, _, leaf = command.rpartition(".")
-    activity = (args or {}).get("activity")
-    if command in _TYPED_BY_ACTIVITY and isinstance(activity, str) and activity != "other":
-        leaf = activity
-    elif command in _TYPED_AS:
-        return _TYPED_AS[command]
-    return " ".join(w for w in ("" if group == "ledger" else group, leaf.replace("_", "-")) if w)
+def label(key: str) -> str:
+    """A recorded field's name in words: ``tl`` → "TL", ``psion_name`` → "psion", ``troop_type`` → "troop
+    type"."""
+    if key in LABELS:
+        return LABELS[key]
+    return words(key.removesuffix("_name") if key.endswith("_name") else key)
 
 
 def value(v: Any) -> str:
@@ -61,7 +113,7 @@ def value(v: Any) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, dict):
-        return ", ".join(f"{words(str(k))} {value(x)}" for k, x in v.items() if x not in (None, False, "", [], {}))
+        return ", ".join(f"{label(str(k))} {value(x)}" for k, x in v.items() if x not in (None, False, "", [], {}))
     if isinstance(v, list | tuple):
         if v and all(isinstance(x, list | tuple) for x in v):  # a table's rows: "0 no clear winner; 4 …"
             return "; ".join(" ".join(value(y) for y in x) for x in v)
@@ -87,8 +139,34 @@ def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = 
                 out.append(f"{words(k[:-3])} {names[v]}")
             continue
         shown = names.get(v, value(v)) if isinstance(v, str) else value(v)
-        out.append(words(k) if v is True else f"{words(k)} {shown}")
+        out.append(label(k) if v is True else f"{label(k)} {shown}")
     return ", ".join(out)
+
+
+def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A recorded command as a person reads it: as typed, what it acts on by name, then its inputs in words
+    ("fs attack Keno 3rd Squad (killed 2, wounded 2)"); a profile or a list of deployments only by name (the
+    events after it spell them out)."""
+    rest = {k: v for k, v in args.items() if k not in _UNTYPED}
+    subject = next((str(rest.pop(k)) for k in _SUBJECTS if isinstance(rest.get(k), str) and rest.get(k)), "")
+    if isinstance(rest.get("a"), str) and isinstance(rest.get("b"), str):  # gf melee: the two units by name
+        a, b = str(rest.pop("a")), str(rest.pop("b"))
+        subject = f"{a} against {b}"
+        by = {"wounds_by_a": f"wounds by {a}", "wounds_by_b": f"wounds by {b}", "a_lost": f"models {a} lost"}
+        rest = {by.get(k, f"models {b} lost" if k == "b_lost" else k): v for k, v in rest.items()}
+    if isinstance(rest.get("amount"), int):  # funds: a sum of money
+        rest["amount"] = money(rest["amount"])
+    said = [f"pay {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []
+    more = facts({k: "…" if isinstance(v, dict | list) else v for k, v in rest.items()}, names)
+    shown = ", ".join([*said, more] if more else said)
+    return " ".join(w for w in (typed(command, args), subject) if w) + (f" ({shown})" if shown else "")
+
+
+def _percent(pay: Any) -> str:
+    """Pay as a share of what is due: ``{"Keno": 100}`` → "Keno 100 %"; ``50`` → "50 %"."""
+    if isinstance(pay, dict):
+        return ", ".join(f"{side} {pct} %" for side, pct in pay.items())
+    return f"{pay} %"
 
 
 def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
@@ -118,11 +196,11 @@ SAID: dict[str, str] = {
     "morale.action_failed": "{unit_id} may not try {action} again this turn",
     "morale.panic_changed": "{unit_id}: {panic}",
     "morale.rally_attempted": "{officer_id} spends a rally action on {unit_id}",
-    "battle.officer_removed": "{side}'s officer is removed from play",
-    "career.glory_awarded": "{officer} ({side}) gains {glory:+d} Glory",
+    "battle.officer_removed": "the officer commanding {side} is removed from play",
+    "career.glory_awarded": "{officer} ({side}) {glory:Glory}",
     "career.rank_reached": "{officer} reaches the rank of {rank} ({glory} Glory)",
     "battle.victory_points": "{points} VP to {side}",
-    "economy.funds_changed": "{side}: {amount:+d} ({reason})",
+    "economy.funds_changed": "{side}: {amount:signed} ({reason})",
     "career.xp_gained": "{unit_id} gains {xp} XP",
     "battle.casualties_taken": "{unit_id}: {dead} dead, {wounded} wounded ({percent}%)",
     "battle.unit_fate": "{unit_id} {fate}",
@@ -137,12 +215,13 @@ SAID: dict[str, str] = {
     "morale.shaken_changed": "{unit_id} is {shaken:Shaken|no longer Shaken} ({reason})",
     "battle.kill_credited": "{unit_id} is credited with {victim_id}{victim_hero: (a hero)|}",
     "calendar.wounded_returned": "{unit_id}: {men:men} back from the wounded",
-    "economy.troops_recruited": "{unit_id}: {men:men} recruited ({quality}, experience {experience}, cost {cost})",
+    "economy.troops_recruited": "{unit_id}: {men:men} recruited ({quality}, experience {experience}, "
+    "cost {cost:money})",
     "membership.removed": "{account} leaves the campaign{reason:: {reason}|}",
     "rules.table_overridden": "house rule: {path} = {value}{note: ({note})|}",
     "career.officer_appointed": "{officer}{rank: ({rank})|} takes command of {side}",
     "calendar.days_passed": "{days:days} of {activity} {side:for {side}'s units|for every side}{note: ({note})|}",
-    "economy.pay_settled": "{unit_id}: paid {paid} of {due}{penalty:, arrears Morale −{penalty}|}",
+    "economy.pay_settled": "{unit_id}: paid {paid:money} of {due:money}{penalty:, arrears Morale −{penalty}|}",
     "roster.unit_mustered": "{name} mustered for {side} ({profile:facts}){reports_to:, reports to {reports_to}|}",
     "roster.unit_profile_changed": "profile of {unit_id} changed: {profile:facts}",
     "battle.wounds_taken": "{unit_id} takes {wounds:wounds} ({source}{by_unit_id: from {by_unit_id}|})"
@@ -158,6 +237,8 @@ class _Shown:
     * none: as recorded; a ``…_id`` (and ``reports_to``) by the name it stands for, "no one" if not recorded;
     * a plural noun: counted, ``{men:men}`` → "1 man", "3 men";
     * ``facts``: a mapping's fields as words (:func:`facts`);
+    * ``money``, ``signed``: a sum (:func:`money`), ``signed`` with its sign; ``Glory``: a gain or a loss of it
+      (:func:`gains`);
     * ``WHEN SET|WHEN NOT``: the words before the last bar when the field is recorded and not empty, the words
       after it when not; they may hold the field itself: ``{note: ({note})|}``;
     * any of Python's: ``{commitment:.12}``, ``{glory:+d}`` (nothing when the field is not recorded, so that
@@ -182,6 +263,10 @@ class _Shown:
             return count(self.recorded, spec)
         if spec == "facts":
             return facts(self.recorded, self.names)
+        if spec in ("money", "signed") and isinstance(self.recorded, int):
+            return money(self.recorded, signed=spec == "signed")
+        if spec == "Glory" and isinstance(self.recorded, int):
+            return gains(self.recorded, spec)
         return "" if self.recorded is None and spec else format(self.recorded, spec)
 
 
@@ -231,10 +316,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
     if kind == "timeline.command_issued":
-        # Scalars in full; a profile or a list of deployments only by name (the events after it spell them out).
-        args = facts({k: "…" if isinstance(v, dict | list) else v for k, v in p["args"].items()}, names)
         amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
-        return f"command {typed(str(p['command']), p['args'])}" + (f" ({args})" if args else "") + amends
+        return f"command {command_line(str(p['command']), p['args'], names)}" + amends
     if kind == "membership.granted":
         sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
         return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
@@ -304,6 +387,27 @@ RESTATED = frozenset(
 )
 """Outcome events whose fact the rule application beside them already states in its explanation."""
 
+RESTATED_BY_RULE = frozenset(
+    {
+        ("disorder", "battle_end", "battle.ended"),
+        ("disorder", "glory", "career.glory_awarded"),
+        ("disorder", "officer_removed", "battle.officer_removed"),
+        ("grimdark", "battle_end", "battle.ended"),
+        ("grimdark", "casualty", "career.trait_gained"),
+        ("grimdark", "level_up", "career.trait_gained"),
+        ("grimdark", "morale_test", "battle.unit_removed"),
+        ("grimdark", "rewards", "battle.victory_points"),
+        ("grimdark", "rewards", "economy.funds_changed"),
+        ("grimdark", "shares_fate", "battle.unit_removed"),
+        ("grimdark", "wounds", "battle.wounds_taken"),
+        ("mass-combat", "battle_end", "battle.ended"),
+        ("mass-combat", "glory", "career.promotion_rolled"),
+        ("mass-combat", "same_enemy_this_year", "morale.modifier_set"),
+    }
+)
+"""(ruleset, rule, outcome event) where that rule's explanation states the outcome, beside outcomes that another
+rule of the same command does not state (a Grimdark melee's wounds; its rule names only the wounds caused)."""
+
 
 def explained_by(events: Iterable[RecordedEvent]) -> dict[int, int]:
     """Each outcome event → the seq of the rule application, in the same command, that already says it.
@@ -330,7 +434,14 @@ def explained_by(events: Iterable[RecordedEvent]) -> dict[int, int]:
             after = listed[i + 1] if i + 1 < len(listed) else None
             if after is not None and after.type == "rules.applied" and same(after, event):
                 covered[event.seq] = after.seq
-        elif event.type in RESTATED and rule is not None and same(rule, event):
+        elif (
+            rule is not None
+            and same(rule, event)
+            and (
+                event.type in RESTATED
+                or (rule.payload.get("ruleset"), rule.payload.get("rule"), event.type) in RESTATED_BY_RULE
+            )
+        ):
             covered[event.seq] = rule.seq
     return covered
 

@@ -18,6 +18,7 @@ from campaign.directory import find_campaign
 from campaign.logging import get_logger
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
+from campaign.typed_as import typed
 from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, dice_key, seed_commitment, share_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
@@ -200,7 +201,7 @@ class Ledger:
         if owner is not None and owner.info.name != info.ruleset:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
         if table is not None and not command.rolls:
-            raise InvalidInputError(f"{command.name} rolls no dice: leave out --dice")
+            raise InvalidInputError(f"{typed(command.name, inputs)} rolls no dice: leave out --dice")
         state, tables = self.in_force(info, owner) if owner is not None else (None, None)
         ids = _Ids(self._new_id, replay.ids if replay is not None else ())
         dice: SeededDice | TableDice | AskedDice | ReplayDice

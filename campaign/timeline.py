@@ -27,6 +27,7 @@ from campaign.replay import (
     rewind_at,
     roll_seq,
 )
+from campaign.typed_as import typed
 from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
@@ -198,8 +199,6 @@ class Timeline:
 
     def undone_in_words(self, info: CampaignInfo, what: str, start: int) -> str:
         """What an undo took back, as a person reads it (``what`` and ``start`` as :meth:`undo` returns them)."""
-        from campaign.describe import typed
-
         back = next(iter(self.ledger.store.read(info.campaign_id, after_seq=start - 1, upto_seq=start)))
         if what not in _TIMELINE:
             return f"undid {typed(what, _args(back))} (from #{start})"
@@ -250,7 +249,9 @@ class Timeline:
         args = current.inputs()
         unknown = sorted(set(changes) - set(args))
         if unknown:
-            raise InvalidInputError(f"{name} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})")
+            raise InvalidInputError(
+                f"{typed(name, args)} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})"
+            )
         changes = {  # "--set name=12" on a word input: the word 12
             key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
             for key, value in changes.items()
@@ -466,8 +467,6 @@ def plan_undo(events: Sequence[RecordedEvent], info: CampaignInfo) -> UndoPlan:
     start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
     what = str(last.meta.get("command") or last.type)
     on_table = dice_left_on_table(events, rewind_at(events, start - 1), info.on_table)
-    from campaign.describe import typed
-
     said = typed(what, _args(next(e for e in events if e.seq == start))) if what not in _TIMELINE else what
     return UndoPlan(start - 1, f"undo of {said} (#{start}–#{last.seq})", on_table, what, start)
 

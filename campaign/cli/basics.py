@@ -16,7 +16,7 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
-from campaign.describe import unit_names
+from campaign.describe import count, explained_by, unit_names
 from campaign.rulesets import RULESETS
 from campaign.views import log_filter
 from events.errors import InvalidInputError, NotFoundError
@@ -158,13 +158,24 @@ def register(app: typer.Typer) -> None:
                 }
             )
             return
+        # Each fact once: an outcome its rule's line, shown here too, already says is left out (issue 13).
+        said = explained_by([e for e, _ in entries])
         out.events_table(
-            [e for e, _ in entries],
+            [e for e, _ in entries if e.seq not in said],
             escape(f"{info.name} ({info.ruleset})"),
             names,
             retracted={e.seq for e, gone in entries if gone},
             notes={seq: o["words"] for seq, o in origin.items()},
         )
+        if said:
+            out.console.print(
+                f"[dim]{count(len(said), 'events')} not shown, "
+                + (
+                    "already said by a rule's line above (`--json` lists it)[/]"
+                    if len(said) == 1
+                    else "each already said by a rule's line above (`--json` lists them all)[/]"
+                )
+            )
         out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
 
     @app.command("demo")

@@ -12,6 +12,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import named_campaign, open_app, resolved
 from campaign.describe import count, value, words
+from campaign.describe import money as money_words
 from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -44,6 +45,9 @@ NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 
 COUNTED = {"men": "men", "models": "models", "battles": "battles"}
 
+MONEY = ("owed", "pay_owed")
+"""Columns that hold a sum of money: thousands separated for a person (``--json`` keeps the number)."""
+
 
 def cell(column: str, v: Any) -> str:
     """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores."""
@@ -51,6 +55,8 @@ def cell(column: str, v: Any) -> str:
         return ""
     if column in NAMES:
         return str(v)
+    if column in MONEY and isinstance(v, int) and not isinstance(v, bool):
+        return money_words(v)
     return value(v)
 
 
@@ -73,6 +79,8 @@ def unit_line(unit: dict[str, Any]) -> str:
             continue
         if key in COUNTED and isinstance(v, int):
             parts.append(count(v, COUNTED[key]))
+        elif key in MONEY and isinstance(v, int) and not isinstance(v, bool):
+            parts.append(f"{words(key)} {money_words(v)}")
         elif key == "disbanded":
             parts.append(f"disbanded ({v})" if isinstance(v, str) else "disbanded")
         else:
@@ -122,7 +130,7 @@ def register(app: typer.Typer) -> None:
         if s.careers and "glory" in s.careers[0]:
             out.console.print(_table("Officers", s.careers, ["pc", "side", "glory", "rank"]))
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"treasury of {escape(side)}: {money}")
+            out.console.print(f"treasury of {escape(side)}: {money_words(money)}")
 
     @app.command("unit")
     @handles_errors
@@ -182,7 +190,7 @@ def register(app: typer.Typer) -> None:
         if not s.treasury:
             out.console.print(f"{escape(info.name)}: {info.ruleset} keeps no treasury.")
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"{escape(side)}: {money}")
+            out.console.print(f"{escape(side)}: {money_words(money)}")
         if not any("pay_owed" in u or "pay_penalty" in u for u in s.units):
             out.console.print(f"{info.ruleset} has no pay: no unit is ever owed any.")
         elif not owed:

@@ -14,10 +14,10 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
-from campaign.describe import typed
 from campaign.executor import AskEntry, TableEntry
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.tables import parse_value
+from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import InvalidInputError
 from events.store import AppendResult

@@ -16,10 +16,11 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
-from campaign.describe import count, kind, typed, words
+from campaign.describe import clause_list, count, kind, words
 from campaign.exchange import export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
+from campaign.typed_as import typed
 from events.errors import InvalidInputError
 
 
@@ -132,7 +133,7 @@ def register(app: typer.Typer) -> None:
         for text in found["explanations"]:
             c.print(f"  {escape(words(text))}")
         if found["clauses"]:
-            c.print(f"rule: {', '.join(found['clauses'])}")
+            c.print(f"rule: {clause_list(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
         for rolls, check in _roll_runs(found["checks"]["dice"]):
             c.print(f"{rolls}: {escape(check)}")
@@ -288,11 +289,12 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         out.console.print(f"  #{change.seq} {typed(change.command)}:")
         for before, after in zip(change.before, change.after, strict=False):
             if before != after:
-                out.console.print(f"    was: {escape(before['explanation'])}\n    now: {escape(after['explanation'])}")
+                was, now = words(before["explanation"]), words(after["explanation"])
+                out.console.print(f"    was: {escape(was)}\n    now: {escape(now)}")
     if report.stopped_at is not None:
         out.console.print(
             f"[yellow]#{report.stopped_at} no longer applies[/]: {escape(report.stopped_because or '')}; "
             + ("it and the commands after it are dropped (enter them again):" if report.result else "would drop:")
         )
         for dropped_seq, command in report.dropped:
-            out.console.print(f"    #{dropped_seq} {command}")
+            out.console.print(f"    #{dropped_seq} {typed(command)}")

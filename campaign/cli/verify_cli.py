@@ -15,9 +15,9 @@ from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
-from campaign.describe import typed
 from campaign.executor import Ledger
 from campaign.timeline import Change
+from campaign.typed_as import typed
 from events.canonical import canonical_json
 from events.errors import InvalidInputError, VerificationError
 from events.registry import registry

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from campaign.typed_as import typed
 from events.errors import InvalidInputError
 from events.limits import NAME_INPUTS, check_inputs
 from events.registry import Event, JsonValue
@@ -75,13 +76,15 @@ class Command(BaseModel, Generic[S, T]):
         try:
             checked = check_inputs(fields, NAME_INPUTS)
         except InvalidInputError as exc:
-            raise InvalidInputError(f"{cls.name}: {exc}") from None
+            raise InvalidInputError(f"{typed(cls.name, fields)}: {exc}") from None
         try:
             return cls(**checked)
         except ValidationError as exc:
-            from campaign.rulesets.decision import problems  # and the rules' event types: not at start-up
+            from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
 
-            raise InvalidInputError(f"{cls.name}: {problems(exc, 'inputs')}") from None
+            # each input by its name in words ("enemy within", as --enemy-within is typed), not "enemy_within"
+            said = [{**e, "loc": tuple(str(part).replace("_", " ") for part in e["loc"])} for e in exc.errors()]
+            raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
 
     def decide(self, s: Situation[S, T]) -> Sequence[Event]:
         raise NotImplementedError(f"{type(self).__name__} does not decide")

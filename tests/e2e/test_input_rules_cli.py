@@ -230,9 +230,9 @@ def test_every_unit_named_in_a_list_is_held_to_the_name_rule(tmp_path: Path) -> 
     dis("dis", "officer", "French", "Capitaine Dubois")
     before = dis.events()
     for units, said in [
-        ([hidden, "95th Rifles"], f"dis.battle_start: {invisible}"),
-        (["   ", "95th Rifles"], "dis.battle_start: unit must not be empty"),
-        (["V" * 101, "95th Rifles"], "dis.battle_start: unit is 101 characters long: at most 100"),
+        ([hidden, "95th Rifles"], f"dis battle-start: {invisible}"),
+        (["   ", "95th Rifles"], "dis battle-start: unit must not be empty"),
+        (["V" * 101, "95th Rifles"], "dis battle-start: unit is 101 characters long: at most 100"),
         (["95th Rifls", long_name], "unknown unit '95th Rifls'; did you mean '95th Rifles'?"),
     ]:
         args = [a for u in units for a in ("--unit", u)]

@@ -53,7 +53,7 @@ class McCommand(Command[mc_state.CampaignState, Tables]):
 def afford(state: mc_state.CampaignState, side: str, amount: int, what: str) -> None:
     balance = state.treasury.get(side, 0)
     if amount > balance:
-        raise InvalidInputError(f"{side}'s treasury holds ${balance}; it cannot cover {what} (${amount})")
+        raise InvalidInputError(f"{side}'s treasury holds ${balance:,}; it cannot cover {what} (${amount:,})")
 
 
 def parse_setup(data: Mapping[str, Any]) -> BattleSetup:

@@ -1,0 +1,29 @@
+"""A command's recorded name as a person types it (``gf.battle_end`` → "gf battle-end").
+
+A module of its own, in no layer and importing nothing of the project's, so that the rules may import it (a
+command refusing its inputs names itself as typed, issue 13: "fs attack: killed cannot be negative", not
+"fs.attack: …") as well as the views (``campaign.describe``), and a view such as ``status`` loads no ruleset
+package for it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
+"""Recorded commands whose name is not the words typed for them."""
+TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
+"""Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
+
+
+def typed(command: str, args: Mapping[str, Any] | None = None) -> str:
+    """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
+    "roll" (the ledger's own commands have no ruleset word); with its recorded ``args``, a command typed as one
+    of its arguments by that word: ``mc.days`` of rest → "mc rest"."""
+    group, _, leaf = command.rpartition(".")
+    activity = (args or {}).get("activity")
+    if command in TYPED_BY_ACTIVITY and isinstance(activity, str) and activity != "other":
+        leaf = activity
+    elif command in TYPED_AS:
+        return TYPED_AS[command]
+    return " ".join(w for w in ("" if group == "ledger" else group, leaf.replace("_", "-")) if w)
