@@ -67,7 +67,7 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
     for column in columns:
         view.add_column(column.replace("_", " "))
     for row in rows:
-        view.add_row(*(cell(c, row.get(c)) for c in columns))
+        view.add_row(*(escape(cell(c, row.get(c))) for c in columns))  # a name is shown as typed, never as markup
     return view
 
 
@@ -222,21 +222,28 @@ def register(app: typer.Typer) -> None:
             traits = ", ".join(found["traits"]) or "none"
             out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
             out.console.print(
-                f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
-                f"injuries: {injuries}; traits: {traits}{out_of_it}"
+                escape(
+                    f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
+                    f"injuries: {injuries}; traits: {traits}{out_of_it}"
+                )
             )
         elif "glory" in found:
-            by_battle = ", ".join(f"{g:+d}" for g in found["glory_by_battle"]) or "none yet"
+            by_battle = ", ".join(money_words(g, signed=True) for g in found["glory_by_battle"]) or "none yet"
             out.console.print(
-                f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
-                f"Glory {found['glory']} ({by_battle}), "
-                f"{found['rank'] or 'no rank yet'}"
+                escape(
+                    f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
+                    f"Glory {money_words(found['glory'])} ({by_battle}), "
+                    f"{found['rank'] or 'no rank yet'}"
+                )
             )
         else:
             out.console.print(
-                f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, Reputation "
-                f"{found['reputation']:+d} ({found['permanent_reputation']:+d} for ever), rank "
-                f"{found['rank']:+d}"
+                escape(
+                    f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, "
+                    f"Reputation {money_words(found['reputation'], signed=True)} "
+                    f"({money_words(found['permanent_reputation'], signed=True)} of it permanent), "
+                    f"rank {money_words(found['rank'], signed=True)}"
+                )
             )
 
     @app.command("rebuild")

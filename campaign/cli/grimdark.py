@@ -9,6 +9,7 @@ import typer
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
 from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.cli.plain import escape
 from campaign.describe import count
 from campaign.rulesets.grimdark import commands as gfc
 from campaign.rulesets.grimdark.plugin import PLUGIN
@@ -204,12 +205,12 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
-    title = f"{info.name}" + (f" — {battle.name}, round {battle.round}" if battle else "")
+    title = f"{info.name}" + (f" — {battle.name}, turn {battle.round}" if battle else "")  # `gf turn` begins one
     columns = ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table")
     print_rows(out, title, columns, (_cells(r) for r in units))
     for side, a in armies.items():
         out.console.print(
-            f"{side}: army {a['value']} pts, {count(a['underdog_points'], 'underdog points')}, "
+            f"{escape(side)}: army {a['value']} pts, {count(a['underdog_points'], 'underdog points')}, "
             f"{a['victory_points']} VP, "
             f"{a['campaign_points']} campaign points"
         )
