@@ -214,13 +214,16 @@ def _check_name(ledger: Ledger, name: Any) -> str:
     return name
 
 
-def import_campaign(ledger: Ledger, lines: Iterable[bytes]) -> ImportSink:
+def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSink:
     """Import an export, streamed: each event is checked (shape, chain, schema, dice) and written as it
-    passes, in one transaction with the secret seeds; any fault refuses the whole file and leaves nothing."""
-    reader = Reader(lines)
+    passes, in one transaction with the secret seeds; any fault refuses the whole file and leaves nothing.
+    ``lines`` may be a :class:`Reader` that has read the header already (before the database was opened: a
+    file that is no export at all is refused without making one)."""
+    reader = lines if isinstance(lines, Reader) else Reader(lines)
     campaign_id = str(reader.header["campaign_id"])
-    if ledger.directory.get(campaign_id) is not None:
-        raise InvalidInputError(f"campaign {campaign_id} is already in this database")
+    there = ledger.directory.get(campaign_id)
+    if there is not None:
+        raise InvalidInputError(f"campaign {there.name!r} is already in this database (the same campaign, by its id)")
     with ledger.store.import_session(campaign_id) as sink:
 
         def write(event: RecordedEvent | None) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from campaign.commands import fold_for, ruleset_of, tables_in_force
 from campaign.directory import find_campaign
 from campaign.logging import get_logger
+from campaign.rulesets import RulesetInfo
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
 from campaign.typed_as import typed
@@ -116,6 +117,18 @@ def check_share(share: str) -> str:
     return share
 
 
+def check_new_campaign(name: str, ruleset: str, seed: bytes | None) -> RulesetInfo:
+    """What ``new`` is given, checked before any database is opened (or made): the ruleset, the name, the seed."""
+    info = find_ruleset(ruleset)
+    if not NAME_PATTERN.match(name or ""):
+        raise InvalidInputError(
+            f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        )
+    if seed is not None and len(seed) < 16:
+        raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
+    return info
+
+
 class Ledger:
     def __init__(
         self,
@@ -145,15 +158,9 @@ class Ledger:
     ) -> AppendResult:
         from events.families.campaign import CampaignCreated
 
-        info = find_ruleset(ruleset)
-        if not NAME_PATTERN.match(name or ""):
-            raise InvalidInputError(
-                f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
-            )
+        info = check_new_campaign(name, ruleset, seed)
         if self.directory.find(name) is not None:
             raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
-        if seed is not None and len(seed) < 16:
-            raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
         chosen = seed is not None
         seed = seed if seed is not None else self._new_seed()
         commitment = self.vault.stage(seed)

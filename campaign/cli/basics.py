@@ -35,12 +35,15 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Start a campaign under a ruleset; its dice seed is committed, not revealed."""
+        from campaign.executor import check_new_campaign
+
         seed_bytes = None
         if seed is not None:
             try:
                 seed_bytes = bytes.fromhex(seed)
             except ValueError:
                 raise InvalidInputError("--seed must be hexadecimal") from None
+        check_new_campaign(name, ruleset, seed_bytes)  # before the database is made: a refusal leaves none behind
         result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
         Output(as_json).appended(result, f"Campaign [bold]{escape(name)}[/] created ({escape(ruleset)}).")
 

@@ -17,7 +17,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
 from campaign.describe import clause_list, count, kind, words
-from campaign.exchange import export_lines, import_campaign, read_lines
+from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
 from campaign.typed_as import typed
@@ -253,7 +253,8 @@ def register_exchange(app: typer.Typer) -> None:
                     yield line
 
             try:
-                sink = import_campaign(open_app(create=True).ledger, lines())
+                reader = Reader(lines())  # its header read before the database is opened, or made
+                sink = import_campaign(open_app(create=True).ledger, reader)
             except OSError as exc:
                 raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
         assert sink.last is not None
