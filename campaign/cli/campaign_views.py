@@ -54,6 +54,11 @@ def cell(column: str, v: Any) -> str:
     return value(v)
 
 
+def shown(v: Any) -> bool:
+    """Whether a value says something in a table: a number (0 included) or words; not None, False or []."""
+    return v is not None and v is not False and v != []
+
+
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
     from rich.table import Table  # a rule command imports this module, and prints no table (issue 13)
 
@@ -111,12 +116,14 @@ def register(app: typer.Typer) -> None:
                 "battles",
                 "fatigue",
                 "ts",
-                "campaign_morale",
-                "pay_penalty",
+                "morale",
+                "arrears",
                 "pay_owed",
                 "disbanded",
             )
-            if any(u.get(c) not in (None, False, []) for u in s.units)
+            # A column the ruleset keeps is shown, its zeros too (a 0 is a value, not nothing: 0 == False);
+            # a flag only where it is set.
+            if any(shown(u.get(c)) for u in s.units)
         ]
         out.console.print(_table("Units", s.units, columns))
         if s.careers and "glory" in s.careers[0]:
