@@ -39,6 +39,9 @@ def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo,
     return info, stored if stored is not None else views.summary(open_app().ledger, info, at)
 
 
+UNKEPT = (("campaign days", ("day",)), ("turns", ("turn", "round")))
+"""The battles view's columns a ruleset may not keep, in words, and the row keys that hold them."""
+
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 """Columns that hold a name as it was typed (never reworded)."""
 
@@ -102,25 +105,7 @@ def register(app: typer.Typer) -> None:
         )
         columns = [
             c
-            for c in (
-                "name",
-                "side",
-                "quality",
-                "troops",
-                "men",
-                "models",
-                "points",
-                "wounded",
-                "experience",
-                "xp",
-                "battles",
-                "fatigue",
-                "ts",
-                "morale",
-                "arrears",
-                "pay_owed",
-                "disbanded",
-            )
+            for c in views.STATUS_COLUMNS
             # A column the ruleset keeps is shown, its zeros too (a 0 is a value, not nothing: 0 == False);
             # a flag only where it is set.
             if any(shown(u.get(c)) for u in s.units)
@@ -157,7 +142,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def battles(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """The battle history."""
-        _, s = summary(campaign, at)
+        info, s = summary(campaign, at)
         out = Output(as_json)
         if as_json:
             out.json(s.battles)
@@ -175,6 +160,10 @@ def register(app: typer.Typer) -> None:
             for b in s.battles
         ]
         out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
+        # A column the ruleset does not keep is said so, not left empty unexplained (issue 13).
+        unused = [what for what, keys in UNKEPT if s.battles and not any(k in b for b in s.battles for k in keys)]
+        if unused:
+            out.console.print(f"{info.ruleset} keeps no {' and no '.join(unused)}: those cells stay empty.")
 
     @app.command("treasury")
     @handles_errors

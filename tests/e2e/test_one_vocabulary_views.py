@@ -91,3 +91,23 @@ def test_months_are_counted_from_one_where_people_read_them(cli: Cli) -> None:
     assert cli.json("mc", "roster")["month"] == 1  # --json: the state's own count, from 0, as before
     refused = cli("mc", "month-end", "--pay", "Megalos=100", code=2).stderr
     assert "it cannot cover month 2's upkeep and pay" in refused
+
+
+def test_the_battles_view_says_which_of_its_columns_a_ruleset_does_not_keep(cli: Cli) -> None:
+    """The same columns under every ruleset; one a ruleset does not keep is said so, not left empty unsaid:
+    a disorder skirmish has turns but no campaign calendar (RULES.md §1 counts no days), a five-grade battle
+    both."""
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    cli("dis", "officer", "British", "Lt Sharpe")
+    cli("dis", "officer", "French", "Capitaine Dubois")
+    assert "keeps no" not in cli("battles").stdout  # no battle yet: nothing to say
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
+    shown = cli("battles", "-c", "Peninsula").stdout
+    assert "disorder keeps no campaign days: those cells stay empty." in shown and "no turns" not in shown
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7", "-c",
+        "Otlok Front")  # fmt: skip
+    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--unit", "Keno 3rd Squad=fresh", "-c", "Otlok Front")
+    assert "keeps no" not in cli("battles", "-c", "Otlok Front").stdout
