@@ -75,6 +75,38 @@ def clause(reference: str) -> Clause:
     return found
 
 
+_FENCE = re.compile(r"^\s*```")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_INLINE_CODE = re.compile(r"`([^`]+)`")
+
+
+def as_text(clause: Clause) -> str:
+    """The clause as a person reads it in a terminal: headings as ``§0.4 …`` (as ``campaign rules`` lists them,
+    without Markdown's ``#``), code blocks indented by four spaces without their fences, and no ``**`` or
+    backticks around words. The words themselves are RULES.md's, unchanged (the seed's Cyrillic grade letters
+    too: Бе is the seed's Routed, §0.3)."""
+    out: list[str] = []
+    in_code = False
+    for raw in clause.text.splitlines():
+        line = raw
+        if _FENCE.match(line):
+            in_code = not in_code
+            continue
+        if in_code:
+            out.append(f"    {line}" if line else "")
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            title = heading.group(2)
+            number = _number(title)
+            if number is None or number.startswith("R2-"):
+                line = title
+            else:
+                line = f"§{title}" if title.startswith(number) else f"§{number} {title}"
+        out.append(_INLINE_CODE.sub(r"\1", _BOLD.sub(r"\1", line)).replace("\\*", "*"))
+    return "\n".join(out)
+
+
 def cited(text: str) -> list[str]:
     """The clause numbers a text cites (``§0.4–0.5`` cites 0.4; ``R2-5`` cites the erratum)."""
     return [m.group(1) or m.group(2) for m in CITATION.finditer(text)]

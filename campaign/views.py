@@ -21,6 +21,14 @@ if TYPE_CHECKING:  # imported where used: `status` and the other views need none
     from events.verify import VerifyReport
 
 
+STATUS_COLUMNS = (
+    "name", "side", "quality", "troops", "men", "models", "points", "wounded", "experience", "xp", "battles",
+    "fatigue", "ts", "morale", "arrears", "pay_owed", "disbanded",
+)  # fmt: skip
+"""The units' columns `status` and the page show, in one vocabulary for every ruleset: each ruleset's rows
+carry those it keeps (men or models, experience or XP, fatigue or TS and Morale, arrears)."""
+
+
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
     """The campaign folded by its ruleset, as it stands (or stood at seq ``at``)."""
     from campaign.commands import fold_for  # the ruleset's fold: `status` reads the read models instead

@@ -40,6 +40,9 @@ def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo,
     return info, stored if stored is not None else views.summary(open_app().ledger, info, at)
 
 
+UNKEPT = (("campaign days", ("day",)), ("turns", ("turn", "round")))
+"""The battles view's columns a ruleset may not keep, in words, and the row keys that hold them."""
+
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 """Columns that hold a name as it was typed (never reworded)."""
 
@@ -58,6 +61,11 @@ def cell(column: str, v: Any) -> str:
     if column in MONEY and isinstance(v, int) and not isinstance(v, bool):
         return money_words(v)
     return value(v)
+
+
+def shown(v: Any) -> bool:
+    """Whether a value says something in a table: a number (0 included) or words; not None, False or []."""
+    return v is not None and v is not False and v != []
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
@@ -105,26 +113,10 @@ def register(app: typer.Typer) -> None:
         )
         columns = [
             c
-            for c in (
-                "name",
-                "side",
-                "quality",
-                "troops",
-                "men",
-                "models",
-                "points",
-                "wounded",
-                "experience",
-                "xp",
-                "battles",
-                "fatigue",
-                "ts",
-                "campaign_morale",
-                "pay_penalty",
-                "pay_owed",
-                "disbanded",
-            )
-            if any(u.get(c) not in (None, False, []) for u in s.units)
+            for c in views.STATUS_COLUMNS
+            # A column the ruleset keeps is shown, its zeros too (a 0 is a value, not nothing: 0 == False);
+            # a flag only where it is set.
+            if any(shown(u.get(c)) for u in s.units)
         ]
         out.console.print(_table("Units", s.units, columns))
         if s.careers and "glory" in s.careers[0]:
@@ -158,7 +150,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def battles(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
         """The battle history."""
-        _, s = summary(campaign, at)
+        info, s = summary(campaign, at)
         out = Output(as_json)
         if as_json:
             out.json(s.battles)
@@ -176,6 +168,10 @@ def register(app: typer.Typer) -> None:
             for b in s.battles
         ]
         out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
+        # A column the ruleset does not keep is said so, not left empty unexplained (issue 13).
+        unused = [what for what, keys in UNKEPT if s.battles and not any(k in b for b in s.battles for k in keys)]
+        if unused:
+            out.console.print(f"{info.ruleset} keeps no {' and no '.join(unused)}: those cells stay empty.")
 
     @app.command("treasury")
     @handles_errors

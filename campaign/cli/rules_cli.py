@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print a clause of the rules (RULES.md, as cited by the log and by `audit`), with the errata that
         amend it; without a clause, list them all."""
-        from campaign.rules_text import clause, clauses
+        from campaign.rules_text import as_text, clause, clauses
 
         out = Output(as_json)
         if reference is None:
@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json({"clause": found.number, "title": found.title, "text": found.text, "errata": found.errata})
             return
-        typer.echo(found.text)
+        typer.echo(as_text(found))
         if found.errata:
             typer.echo("\nAmended by the second edition's errata (they stand where they disagree with the text):")
             for erratum in found.errata:

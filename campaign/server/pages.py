@@ -47,10 +47,6 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 PRE_COOKIE = "campaign_pre"
 PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
-STATUS_COLUMNS = (
-    "name", "side", "quality", "troops", "men", "models", "points", "wounded", "experience", "xp", "battles",
-    "fatigue", "ts", "campaign_morale", "pay_penalty", "pay_owed", "disbanded",
-)  # fmt: skip
 
 
 def message(
@@ -182,7 +178,7 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
         "info": info,
         "head": info.last_seq,
         "units": s.units,
-        "columns": [c for c in STATUS_COLUMNS if any(c in u for u in s.units)],
+        "columns": [c for c in views.STATUS_COLUMNS if any(c in u for u in s.units)],
         "careers": s.careers,
         "treasury": s.treasury,
         "battle": battle,

@@ -270,8 +270,13 @@ def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) 
     assert Timeline(table.ledger).reevaluate(table.info) == []
 
 
-def test_a_loss_of_the_most_models_any_unit_has_destroys_it(table: Skirmish) -> None:
-    result = table.game.hit(table.info, "Fusiliers", 1000)  # a unit has at most 1000 models: all of its 12 go
+def test_a_loss_of_all_the_models_left_destroys_the_unit_one_more_is_refused(table: Skirmish) -> None:
+    """A loss is of models the unit has (issue 13: refused like `fs attack`'s, never capped unsaid)."""
+    refused(
+        table, lambda: table.game.hit(table.info, "Fusiliers", 13), "Fusiliers has 12 models left; it cannot lose 13"
+    )
+    refused(table, lambda: table.game.hit(table.info, "Fusiliers", 1000), "it cannot lose 1000")
+    result = table.game.hit(table.info, "Fusiliers", 12)  # all of its 12 go
     assert applied(result, "models_lost")[0]["outcome"] == {"models": 0}
     assert facts(result, "battle.unit_removed")[0]["reason"] == "destroyed"
 

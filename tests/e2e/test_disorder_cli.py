@@ -74,3 +74,17 @@ def test_refusals_exit_two_and_append_nothing(cli: Cli) -> None:
     cli("dis", "house-rule", "check.pass_at", "many", code=2)
     assert cli.events() == before
     assert "INF" in cli("dis", "tables", "rally").stdout
+
+
+def test_a_loss_larger_than_the_models_left_is_refused_in_words_and_nothing_is_appended(cli: Cli) -> None:
+    """Issue 13: like `fs attack`, a unit cannot lose more models than it has left (RULES.md §1.3–1.4 count the
+    models lost to the action, and say nothing of capping a loss). Fusiliers: 12 models, 1 lost → 11 left."""
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Fusiliers")
+    cli("dis", "hit", "Fusiliers", "--lost", "1", "--dice", "6,6")
+    head = cli.json("log")["head_hash"]
+    refused = cli("dis", "hit", "Fusiliers", "--lost", "12", "--dice", "6,6", code=2)
+    assert "Fusiliers has 11 models left; it cannot lose 12" in refused.stderr
+    assert "Traceback" not in refused.output and cli.json("log")["head_hash"] == head
+    assert cli("dis", "hit", "Fusiliers", "--lost", "20", code=2).stderr.count("it cannot lose 20") == 1
+    cli("dis", "hit", "Fusiliers", "--lost", "11")  # all that is left: the unit is destroyed, no check
+    assert "Fusiliers lost 11 models (shooting): 0 left" in cli("log").stdout

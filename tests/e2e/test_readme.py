@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,3 +146,28 @@ def test_every_benchmark_and_server_block_is_skipped_with_a_reason() -> None:
         code = "\n".join(block.lines)
         if "bench/" in code or "campaign serve" in code or code.strip() in {"scripts/demo", "scripts/test"}:
             assert block.skipped, f"README.md:{block.line} would run: {block.lines[0]}"
+
+
+def test_the_first_walkthrough_says_which_of_its_rolls_verify_flags_and_why(tmp_path: Path) -> None:
+    """Issue 13: README's first walkthrough rolled a confidence test by hand (`campaign roll d8 --purpose "3rd
+    Squad confidence test"`), a test the rules make (§0.4), and `verify` rightly flagged it as a roll no rule
+    consumed (whoever holds the seed could burn such a roll to steer the next). A test the rules make is the
+    ruleset command's: README's free rolls are for what no rule covers, and README says verify flags them."""
+    first = next(b for b in blocks(ROOT / "README.md") if not b.skipped)
+    upto = next(i for i, line in enumerate(first.lines) if line.startswith("campaign verify"))
+    commands = first.lines[: upto + 1]
+    bin_dir = str(Path(sys.executable).parent)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAMPAIGN")}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", CAMPAIGN_ACTOR="readme")
+    text = "set -euo pipefail\n" + "\n".join(commands[:-1]) + "\ncampaign verify --json > verify.json\n"
+    done = subprocess.run(["bash", "-c", text], cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    flagged = {f["seq"] for f in orjson.loads((tmp_path / "verify.json").read_bytes())[0]["flags"]}
+    rolls = [line for line in commands if line.startswith("campaign roll ")]
+    assert len(flagged) == len(rolls) > 0  # each free roll is flagged (a notice: verify exits 0)
+    for line in rolls:
+        purpose = line.split("--purpose", 1)[1].split("#", 1)[0].lower()
+        assert not any(test in purpose for test in ("confidence", "morale", "rally", "reaction", "panic")), line
+        assert "no rule" in line.split("#", 1)[1], f"README does not say no rule makes this roll: {line}"
+    said = " ".join(line.split("#", 1)[1] for line in first.lines[upto : upto + 2] if "#" in line)
+    assert "flags" in said and "no rule consumed" in said

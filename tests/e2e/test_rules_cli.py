@@ -24,9 +24,27 @@ def run(*args: str, code: int = 0) -> str:
 
 def test_rules_prints_the_clause_and_the_errata_that_amend_it() -> None:
     out = run("rules", "§0.4")
-    assert out.startswith("## 0.4 Confidence (morale) test — algorithm")
-    assert "## 0.5" not in out  # that clause only
+    assert out.startswith("§0.4 Confidence (morale) test — algorithm")
+    assert "0.5 THREAT" not in out  # that clause only
     assert "R2-5: §0.3, §0.4 Two ambiguities added (A-7, A-8)" in out
+
+
+def test_a_clause_is_printed_as_text_for_a_terminal_not_as_markdown() -> None:
+    """Issue 13: no ``` fences, no **, no backticks, no #; the content kept, the algorithm indented as a block.
+    The Cyrillic Бе is the seed's own grade letter (Routed, RULES.md §0.3's table), not a typo for a Latin
+    letter: the shipped copy equals the project's (test_the_shipped_rules_are_the_projects_rules) and keeps it."""
+    out = run("rules", "§0.4")
+    lines = out.splitlines()
+    assert not [line for line in lines if "```" in line or line.startswith("#") or "**" in line or "`" in line]
+    assert "    target  = LV(unit leader) + ThreatLevel" in lines
+    assert "    grade below Бе: stays Бе (SGII has no state beyond Routed)                       [INF]" in lines
+    assert 'ThreatLevel = max(all base (no "+") rows that apply to this event)' in out
+    assert "“Half” check: 2*roll <= target is the same thing as" in out
+    assert "| 5 | Бе Routed |" in run("rules", "§0.3")
+    seed = run("rules", "§1")
+    assert seed.startswith("§1 Seed 001 —") and "\n§1.4 Morale check — algorithm [SEED]" in seed
+    assert run("rules", "R2-5").startswith("R2-5 — §0.3, §0.4 Two ambiguities added")
+    assert orjson.loads(run("rules", "§0.4", "--json"))["text"].startswith("## 0.4")  # scripts get RULES.md's text
 
 
 @pytest.mark.parametrize("reference", ["0.4", "§ 0.4", " §0.4 "])

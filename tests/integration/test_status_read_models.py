@@ -176,12 +176,13 @@ def test_status_at_a_seq_is_still_folded(
     assert "day 3" in status_output(sqlite_url)
 
 
-def test_a_database_made_before_the_summary_rows_is_migrated_folded_and_then_served_from_them(
+def test_a_database_made_before_the_summary_rows_is_migrated_and_then_served_from_them(
     sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A database of the version before (revision 0008, no ``campaign_summary``): a read command migrates it, as
-    every command does at start-up, and writes nothing more; ``status`` folds its campaigns and shows what it
-    showed before; ``verify --projections`` finds nothing missing; the next append writes the campaign's row."""
+    """A database of a version before (revision 0008, no ``campaign_summary``): a read command migrates it, as
+    every command does at start-up; migration 0011 refolds the campaigns' read models from the log, so each
+    campaign has its summary row at once; ``status`` shows what it showed before, from the read models, and
+    ``verify --projections`` finds nothing differing."""
     from alembic import command
     from campaign.bootstrap import SCHEMA_HEAD, alembic_config, current_revision
 
@@ -192,19 +193,14 @@ def test_a_database_made_before_the_summary_rows_is_migrated_folded_and_then_ser
         config.attributes["connection"] = conn
         command.downgrade(config, "0008")  # what the version before made: no summary rows, no table for them
     assert current_revision(sqlite_engine) == "0008"
-    assert {name: status_output(sqlite_url, "-c", name) for name in PLAYED} == shown
+    checked = CliRunner().invoke(app, ["--db", sqlite_url, "verify", "--all", "--projections", "--no-rules"])
+    assert checked.exit_code == 0, checked.output
     assert current_revision(sqlite_engine) == SCHEMA_HEAD
     with sqlite_engine.connect() as conn:
-        assert conn.execute(text("SELECT count(*) FROM campaign_summary")).scalar_one() == 0
-    checked = CliRunner().invoke(app, ["--db", sqlite_url, "verify", "--projections", "--no-rules", "-c", "Mass"])
-    assert checked.exit_code == 0, checked.output
-    appended = CliRunner().invoke(app, ["--db", sqlite_url, "mc", "rest", "2", "-c", "Mass"])
-    assert appended.exit_code == 0, appended.output
-    with sqlite_engine.connect() as conn:
-        rows = conn.execute(text("SELECT campaign_id, day FROM campaign_summary")).all()
-    assert [(row[0], row[1]) for row in rows] == [(campaign_id_of(sqlite_url, "Mass"), 3 + 2)]
+        rows = dict(conn.execute(text("SELECT campaign_id, day FROM campaign_summary")).all())
+    assert rows[campaign_id_of(sqlite_url, "Mass")] == 3 and len(rows) == len(PLAYED)
     never_folded(monkeypatch)
-    assert "day 5" in status_output(sqlite_url, "-c", "Mass")
+    assert {name: status_output(sqlite_url, "-c", name) for name in PLAYED} == shown
 
 
 def campaign_id_of(db: str, name: str) -> str:
@@ -274,3 +270,83 @@ def test_rows_read_across_another_process_s_append_are_not_taken_for_a_summary(
     assert now.last_seq > info.last_seq
     stored = stored_summary(sql_backend.engine, now.campaign_id, now.last_seq)
     assert stored is not None and stored.day == 3
+
+
+def _as_0010_wrote_them(engine: Engine) -> None:
+    """The read models as the version before 0011 wrote them: five-grade battles without their day and winner
+    (in the stored states, snapshots and battle rows), Mass Combat units without Morale, arrears and pay owed."""
+
+    def old_state(data: bytes) -> bytes:
+        state = orjson.loads(data)
+        for battle in (state.get("battles") or {}).values():
+            if isinstance(battle, dict) and "motivation" in battle:  # a five-grade battle
+                battle.pop("day", None)
+                battle.pop("winner", None)
+        return orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
+
+    def old_row(data: bytes, drop: tuple[str, ...]) -> bytes:
+        row = orjson.loads(data)
+        return orjson.dumps({k: v for k, v in row.items() if k not in drop}, option=orjson.OPT_SORT_KEYS)
+
+    with engine.begin() as conn:
+        for table, key in (("campaign_state", "campaign_id"), ("campaign_snapshots", "seq")):
+            for k, c, data in conn.execute(text(f"SELECT {key}, campaign_id, state FROM {table}")).all():
+                conn.execute(
+                    text(f"UPDATE {table} SET state = :s WHERE campaign_id = :c AND {key} = :k"),
+                    {"s": old_state(bytes(data)), "c": c, "k": k},
+                )
+        for table, key, drop in (
+            ("unit_records", "unit_id", ("morale", "arrears", "pay_owed")),
+            ("battle_history", "battle_id", ("day", "winner")),
+        ):
+            for k, c, data in conn.execute(text(f"SELECT {key}, campaign_id, summary FROM {table}")).all():
+                ruleset = conn.execute(
+                    text("SELECT ruleset FROM campaign_state WHERE campaign_id = :c"), {"c": c}
+                ).scalar_one()
+                if (ruleset, table) in (("mass-combat", "unit_records"), ("fighting-spirit", "battle_history")):
+                    conn.execute(
+                        text(f"UPDATE {table} SET summary = :s WHERE campaign_id = :c AND {key} = :k"),
+                        {"s": old_row(bytes(data), drop), "c": c, "k": k},
+                    )
+        conn.execute(text("UPDATE alembic_version SET version_num = '0010'"))
+
+
+def test_a_database_made_before_0011_gets_its_rows_refolded_and_verifies(
+    sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13: the five-grade battle rows now carry their day and winner and the Mass Combat unit rows their
+    Morale, arrears and pay owed. A database whose read models the version before wrote (0010) is brought up to
+    date by the first command: ``verify --projections`` finds nothing differing from the log, ``status`` and
+    ``battles`` are served from the read models, with the new columns."""
+    from campaign.bootstrap import SCHEMA_HEAD, current_revision
+
+    play_all(make_ledger(Backend("sqlite", sqlite_engine, sqlite_url)))
+
+    def cli(*args: str) -> str:
+        result = CliRunner().invoke(app, ["--db", sqlite_url, *args], env={"COLUMNS": "160"})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    cli("new", "Otlok", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7", "-c", "Otlok")
+    cli("fs", "muster", "HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5", "-c", "Otlok")
+    cli("fs", "rest", "4", "-c", "Otlok")
+    cli("fs", "battle-start", "Hill", "--side", "Keno=low", "--side", "Steel=low", "--unit", "Keno=fresh",
+        "--unit", "HQ=fresh", "-c", "Otlok")  # fmt: skip
+    cli("fs", "battle-end", "--result", "Steel held", "--winner", "Steel", "-c", "Otlok")
+    fresh = {name: status_output(sqlite_url, "-c", name) for name in [*PLAYED, "Otlok"]}
+    battles = orjson.loads(cli("battles", "--json", "-c", "Otlok"))
+    assert [(b["day"], b["winner"]) for b in battles] == [(4, "Steel")]
+    _as_0010_wrote_them(sqlite_engine)
+    info = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url)).resolve("Mass")
+    old = stored_summary(sqlite_engine, info.campaign_id, info.last_seq)
+    assert old is not None and "morale" not in old.units[0]  # what the version before kept
+    assert current_revision(sqlite_engine) == "0010"
+    checked = CliRunner().invoke(app, ["--db", sqlite_url, "verify", "--all", "--projections", "--no-rules"])
+    assert checked.exit_code == 0, checked.output  # the first command migrated it: nothing differs from the log
+    assert "differ" not in checked.output and current_revision(sqlite_engine) == SCHEMA_HEAD
+    never_folded(monkeypatch)
+    assert {name: status_output(sqlite_url, "-c", name) for name in [*PLAYED, "Otlok"]} == fresh
+    assert "morale" in fresh["Mass"] and "arrears" in fresh["Mass"]
+    monkeypatch.undo()
+    assert orjson.loads(cli("battles", "--json", "-c", "Otlok")) == battles

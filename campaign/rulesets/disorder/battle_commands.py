@@ -106,6 +106,8 @@ class Hit(DisCommand):
             raise InvalidInputError(f"models are lost to {' or '.join(dis.LOSS_CAUSES)} here, not {self.cause!r}")
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
+        if self.lost > unit.models:  # as `fs attack` refuses it: RULES.md §1.3–1.4 cap no loss
+            raise InvalidInputError(f"{unit.name} has {unit.models} models left; it cannot lose {self.lost}")
         after, facts, text = dis.lose_models(unit, battle.battle_id, self.lost, self.cause)
         decisions = [
             Decision(
@@ -139,7 +141,7 @@ class Hit(DisCommand):
             s.dice,
             battle.battle_id,
             causes=causes,
-            lost=min(self.lost, unit.models),
+            lost=self.lost,
             close_order=self.close_order,
             officer_near=self.officer_near,
         )

@@ -34,5 +34,9 @@ def _summary(state: fs.CampaignState, tables: Tables, before: KeptSummary | None
         }
 
     units = unit_rows(state.roster, columns, was.units, (tables, state.day, state.conditions, state.records))
-    battles = battle_rows(state.battles, lambda b: {"result": b.result, "ended": b.ended, "turn": b.turn}, was.battles)
+    battles = battle_rows(
+        state.battles,
+        lambda b: {"day": b.day, "result": b.result, "winner": b.winner, "ended": b.ended, "turn": b.turn},
+        was.battles,
+    )
     return Summary(units.rows, battles.rows, dict(state.treasury), [], state.day), KeptSummary(units, battles)

@@ -63,6 +63,10 @@ class BattleState:
     result: str | None = None
     number: int = 0
     """Its place in the campaign's battles (1, 2, …): dictionaries do not keep order through JSON."""
+    day: int | None = None
+    """The campaign's day it began on (None only in a state stored before it was kept: migration 0011 refolds)."""
+    winner: str | None = None
+    """The side that won, as ``battle-end --winner`` recorded it (None: none was named)."""
 
 
 @dataclass(frozen=True)
@@ -267,11 +271,11 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         motivation = {side: str(p["settings"].get(side, {}).get("motivation", "medium")) for side in p["sides"]}
         battles = dict(state.battles)
         battles[p["battle_id"]] = BattleState(
-            p["battle_id"], p["name"], tuple(p["sides"]), motivation, number=len(state.battles) + 1
+            p["battle_id"], p["name"], tuple(p["sides"]), motivation, number=len(state.battles) + 1, day=state.day
         )
         return replace(state, battles=battles, active_battle=p["battle_id"])
     if kind == "battle.ended":
-        ended = _in_battle(state, p, lambda b: replace(b, ended=True, result=p["result"]))
+        ended = _in_battle(state, p, lambda b: replace(b, ended=True, result=p["result"], winner=p.get("winner")))
         ended = _after_battle(ended, p["battle_id"], tables)
         return replace(ended, active_battle=None if state.active_battle == p["battle_id"] else state.active_battle)
     if kind == "battle.unit_deployed":

@@ -92,7 +92,7 @@ class MonthEnd(McCommand):
             if pct < 0:
                 raise InvalidInputError("pay cannot be negative")
             owed = sum(upkeep(tables, u.profile) + monthly_pay(tables, u.profile) * pct // 100 for u in mine)
-            afford(state, side, owed, f"month {state.month} upkeep and pay")
+            afford(state, side, owed, f"month {state.month + 1}'s upkeep and pay")  # words only: counted from 1
 
         events: list[Event] = []
         for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
@@ -120,6 +120,8 @@ class MonthEnd(McCommand):
                 decided.append(_payday(u, pct, state.month, result, text, (roll,), morale_roll=roll_outcome))
             events.extend(decision_events(decided, None, RULESET))
             if spent:
+                # Recorded text, counted from 0 as logs since the first hold it: changed, the same command re-run
+                # on its dice (verify, amend) would record other words than it did. Read "month 0" as the first.
                 events.append(FundsChanged(side=side, amount=-spent, reason=f"month {state.month} upkeep and pay"))
         events.append(MonthEnded(month=state.month))
         return events

@@ -7,6 +7,8 @@ from typing import Any
 
 from campaign.rulesets.fold import KeptSummary, battle_rows, fold_in_force, kept_rows, unit_rows
 from campaign.rulesets.mass_combat import state as mc
+from campaign.rulesets.mass_combat.economy import current_penalty
+from campaign.rulesets.mass_combat.quality import base_morale, exempt_from_morale, leadership_modifier
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.rulesets.tables import Sourced
@@ -16,6 +18,17 @@ from projections.fold import RulesetFold, Summary
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
     return fold_in_force("mass-combat", mc.CampaignState, base, Tables, mc.apply, _summary)
+
+
+def morale_now(state: mc.CampaignState, tables: Tables, u: mc.Unit) -> int | None:
+    """A unit's Morale between battles, as a roll for missed pay or treason reads it (§2.3, §2.6, §2.11, R2-19):
+    its quality's base Morale, its leader's modifier and what the campaign gives it now (arrears, bonus pay,
+    conscription, modifiers not bound to an enemy); None for troops not subject to Morale (R2-26)."""
+    p = u.profile
+    if exempt_from_morale(tables, p):
+        return None
+    base = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
+    return base + state.campaign_morale(u, tables, set())
 
 
 def _summary(state: mc.CampaignState, tables: Tables, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:
@@ -33,6 +46,9 @@ def _summary(state: mc.CampaignState, tables: Tables, before: KeptSummary | None
             "ts": troop_strength(tables, u.profile, men=u.fit).total,
             "campaign_morale": state.campaign_morale(u, tables, set()),
             "pay_penalty": u.pay.penalty,
+            "morale": morale_now(state, tables, u),
+            "arrears": current_penalty(tables, u.pay, state.day),
+            "pay_owed": u.pay.owed,
         },
         was.units,
         (tables, state.day, state.month, state.side_modifiers),

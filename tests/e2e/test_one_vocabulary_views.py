@@ -1,0 +1,113 @@
+"""One vocabulary and one set of views across rulesets (issue 13): what README promises `status` and `battles`
+show, worked by hand from RULES.md, through the real CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli import Cli
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    return Cli(str(tmp_path / "views.db"))
+
+
+def cells(text: str, name: str) -> list[str]:
+    """The cells of a table's row that starts with ``name``."""
+    line = next(line for line in text.splitlines() if line.startswith(f"│ {name} "))
+    return [c.strip() for c in line.strip("│").split("│")]
+
+
+def test_mass_combat_status_shows_each_unit_s_morale_and_arrears(cli: Cli) -> None:
+    """README: status shows "TS and Morale, arrears". Half the month's pay (R2-19 (c), arrears in days): the payday
+    ends unpaid (−1), two days of rest add −2 each: 1 + 2 × (3 − 1) = 5. Green irregulars: base Morale 11 (§2.3)
+    − 5 = 6. Veterans: 15 − 5, but non-payment takes them no lower than 14 (R2-19 (b)): 14. Pay owed: monthly pay
+    10% of the raise cost (§2.11, R2-20), half of it paid: $36000 − $18000 and $27000 − $13500."""
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    cli("mc", "muster", "Veterans", "--side", "Megalos", "--men", "30", "--armour", "heavy", "--troop-type", "HI",
+        "--quality", "veteran")  # fmt: skip
+    paid = cli.json("status")["units"]
+    assert [(u["name"], u["morale"], u["arrears"], u["pay_owed"]) for u in paid] == [
+        ("Militia archers", 11, 0, 0),
+        ("Veterans", 15, 0, 0),
+    ]
+    assert cells(cli("status").stdout, "Militia archers")[-3:] == ["11", "0", "0"]  # zeros shown: kept, not empty
+    header = next(line for line in cli("status").stdout.splitlines() if "name" in line and "side" in line)
+    assert [c.strip() for c in header.strip("┃").split("┃")][-4:] == ["ts", "morale", "arrears", "pay owed"]
+    cli("mc", "month-end", "--pay", "Megalos=50", "--dice", "3,3,3,3,3,3")
+    cli("mc", "rest", "2", "--dice", ",".join(["3"] * 12))
+    owed = {u["name"]: (u["morale"], u["arrears"], u["pay_owed"]) for u in cli.json("status")["units"]}
+    assert owed == {"Militia archers": (6, 5, 18000), "Veterans": (14, 5, 13500)}
+    shown = cli("status").stdout
+    assert cells(shown, "Militia archers")[-3:] == ["6", "5", "18000"]
+    assert cells(shown, "Veterans")[-3:] == ["14", "5", "13500"]
+
+
+def test_a_five_grade_battle_ended_with_a_winner_shows_its_day_and_winner(cli: Cli) -> None:
+    """`battles` of a five-grade campaign: a battle begun on day 3 (after 3 days of rest) and ended with
+    --winner Steel shows day 3 and Steel; one ended without a winner shows none; one being fought, its day."""
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
+    units = ["--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=fresh"]
+    cli("fs", "rest", "3")
+    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium", *units)
+    cli("fs", "battle-end", "--result", "the patrol withdrew", "--winner", "Steel")
+    cli("fs", "march", "2")
+    cli("fs", "battle-start", "Hill 204", "--side", "Keno=low", "--side", "Steel=medium", *units)
+    cli("fs", "battle-end", "--result", "nobody held it")
+    cli("fs", "battle-start", "Hill 205", "--side", "Keno=low", "--side", "Steel=medium", *units)
+    battles = cli.json("battles")
+    assert [(b["name"], b["day"], b["winner"]) for b in battles] == [
+        ("Hill 203", 3, "Steel"),
+        ("Hill 204", 5, None),
+        ("Hill 205", 5, None),
+    ]
+    table = cli("battles").stdout
+    assert cells(table, "1") == ["1", "Hill 203", "3", "1", "the patrol withdrew", "Steel"]
+    assert cells(table, "2") == ["2", "Hill 204", "5", "1", "nobody held it", ""]
+    assert cells(table, "3") == ["3", "Hill 205", "5", "1", "being fought", ""]
+
+
+def test_months_are_counted_from_one_where_people_read_them(cli: Cli) -> None:
+    """The first month is month 1, as a game master counts it: the log says "month 1 of the campaign ends", the
+    roster then shows month 2 in progress, and a month-end refused for want of money names month 2's upkeep.
+    The recorded reason of the treasury's change keeps the words it was recorded with ("month 0 upkeep and pay"):
+    recorded text is never edited."""
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "40000", "--reason", "the city's war chest")
+    cli("mc", "muster", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    assert "Border War — day 0, month 1" in cli("mc", "roster").stdout
+    ended = cli("mc", "month-end", "--pay", "Megalos=0").stdout
+    assert "month 1 of the campaign ends" in ended and "(month 0 upkeep and pay)" in ended
+    assert "Border War — day 0, month 2" in cli("mc", "roster").stdout
+    assert cli.json("mc", "roster")["month"] == 1  # --json: the state's own count, from 0, as before
+    refused = cli("mc", "month-end", "--pay", "Megalos=100", code=2).stderr
+    assert "it cannot cover month 2's upkeep and pay" in refused
+
+
+def test_the_battles_view_says_which_of_its_columns_a_ruleset_does_not_keep(cli: Cli) -> None:
+    """The same columns under every ruleset; one a ruleset does not keep is said so, not left empty unsaid:
+    a disorder skirmish has turns but no campaign calendar (RULES.md §1 counts no days), a five-grade battle
+    both."""
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    cli("dis", "officer", "British", "Lt Sharpe")
+    cli("dis", "officer", "French", "Capitaine Dubois")
+    assert "keeps no" not in cli("battles").stdout  # no battle yet: nothing to say
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
+    shown = cli("battles", "-c", "Peninsula").stdout
+    assert "disorder keeps no campaign days: those cells stay empty." in shown and "no turns" not in shown
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7", "-c",
+        "Otlok Front")  # fmt: skip
+    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--unit", "Keno 3rd Squad=fresh", "-c", "Otlok Front")
+    assert "keeps no" not in cli("battles", "-c", "Otlok Front").stdout
