@@ -460,8 +460,15 @@ def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list
 
 
 def _outcomes_said(outcomes: list[dict[str, Any]]) -> str:
-    """Rule outcomes in words: each one's explanation (its rule's name where it has none)."""
-    return "; ".join(str(o.get("explanation") or words(str(o.get("rule", "a rule")))) for o in outcomes) or "nothing"
+    """Rule outcomes in words: each one's explanation (its rule's name where it has none); a re-run the rules
+    refuse, as refused and why (it said "a rule")."""
+
+    def said(outcome: dict[str, Any]) -> str:
+        if "error" in outcome:
+            return f"the command is refused ({outcome['error']})"
+        return str(outcome.get("explanation") or words(str(outcome.get("rule", "a rule"))))
+
+    return "; ".join(said(o) for o in outcomes) or "nothing"
 
 
 def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:

@@ -32,7 +32,12 @@ RULESETS: dict[str, RulesetInfo] = {
     for r in (
         RulesetInfo("fighting-spirit", "fighting_spirit", "0.2", "000", "Five-grade morale (Stargrunt II-like)", "fs"),
         RulesetInfo(
-            "disorder", "disorder", "0.2", "001", "Disorder markers and officer careers (Napoleonic skirmish)", "dis"
+            "disorder",
+            "disorder",
+            "0.2.1",  # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid)
+            "001",
+            "Disorder markers and officer careers (Napoleonic skirmish)",
+            "dis",
         ),
         RulesetInfo(
             "mass-combat",

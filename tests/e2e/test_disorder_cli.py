@@ -88,3 +88,21 @@ def test_a_loss_larger_than_the_models_left_is_refused_in_words_and_nothing_is_a
     assert cli("dis", "hit", "Fusiliers", "--lost", "20", code=2).stderr.count("it cannot lose 20") == 1
     cli("dis", "hit", "Fusiliers", "--lost", "11")  # all that is left: the unit is destroyed, no check
     assert "Fusiliers lost 11 models (shooting): 0 left" in cli("log").stdout
+
+
+OLD_CAPPED_HIT = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "logs_2026_12_01_dishit" / "disorder-capped-hit.jsonl"
+)
+
+
+def test_a_log_that_capped_a_hit_under_0_2_verifies_with_a_note_not_drift(tmp_path: Path) -> None:
+    """``tests/fixtures/logs_2026_12_01_dishit/disorder-capped-hit.jsonl`` was exported by the code of 2026-12-01
+    (rules 0.2): `dis hit Voltigeurs --lost 20` on its 12 models, capped to 12 unsaid. Today's rules (0.2.1) refuse
+    that input; the log is honest, so verify passes and says why it differs (it failed, exit 3, as drift)."""
+    cli = Cli(str(tmp_path / "old.db"))
+    cli("import", str(OLD_CAPPED_HIT))
+    [report] = cli.json("verify")
+    assert report["ok"] is True, report
+    assert [(c["command"], c["recorded_under"]) for c in report["rules_changed_since"]] == [("dis.hit", "0.2")]
+    said = " ".join(cli("verify").stdout.split())
+    assert "note: #14 dis hit was recorded under ruleset version 0.2" in said
