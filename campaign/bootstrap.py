@@ -54,10 +54,11 @@ def current_revision(engine: Engine) -> str | None:
     return str(rows[0][0]) if len(rows) == 1 else None
 
 
-def ensure_schema(engine: Engine, *, create: bool = True) -> None:
+def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[str, str], None] | None = None) -> None:
     """Bring the database to the newest migration (under the append lock, so two starters don't race).
     ``create=False`` (every command but those that start a campaign) refuses a database with no schema yet
-    instead of creating one."""
+    instead of creating one. ``on_upgrade(database, revision)`` is told before a database made by an older
+    version is brought up to date (a migration may refold a long campaign: seconds, once)."""
     revision = None
     try:
         revision = current_revision(engine)
@@ -78,6 +79,8 @@ def ensure_schema(engine: Engine, *, create: bool = True) -> None:
             config = alembic_config()
             if revision is not None and revision not in _known_revisions(config):
                 raise ConfigurationError(NEWER)
+            if revision is not None and on_upgrade is not None:
+                on_upgrade(where(engine), revision)
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
     except OperationalError as exc:
@@ -182,15 +185,21 @@ def projectors() -> list[
 
 
 def bootstrap(
-    db: str, *, actor: str | None = None, new_id: Callable[[], str] | None = None, create: bool = True
+    db: str,
+    *,
+    actor: str | None = None,
+    new_id: Callable[[], str] | None = None,
+    create: bool = True,
+    on_upgrade: Callable[[str, str], None] | None = None,
 ) -> App:
-    """Open ``db`` (migrating it); its ledger is wired when first used. ``new_id`` fixes entity ids for
-    reproducible runs: seeded dice are derived from the campaign id as well as the seed. ``create=False``
-    refuses a database that does not exist yet, or holds no schema, instead of creating it."""
+    """Open ``db`` (migrating it: ``on_upgrade`` is told first, see :func:`ensure_schema`); its ledger is wired
+    when first used. ``new_id`` fixes entity ids for reproducible runs: seeded dice are derived from the
+    campaign id as well as the seed. ``create=False`` refuses a database that does not exist yet, or holds no
+    schema, instead of creating it."""
     engine = make_engine(db)
     if not create:
         check_exists(engine)
-    ensure_schema(engine, create=create)
+    ensure_schema(engine, create=create, on_upgrade=on_upgrade)
     return App(engine, lambda: wire(engine, actor=actor, new_id=new_id))
 
 

@@ -33,8 +33,21 @@ def open_app(*, create: bool = False) -> App:
 
         check_utf8(state.db, "--db")
         actor = check_name(state.actor, "--actor") if state.actor is not None else None
-        state.app = bootstrap(state.db, actor=actor, create=create)
+        state.app = bootstrap(state.db, actor=actor, create=create, on_upgrade=_upgrading)
     return state.app
+
+
+def _upgrading(database: str, revision: str) -> None:
+    """Said on stderr before a database made by an older version is brought up to date: the first command after
+    an upgrade may take seconds on a long campaign (a migration that refolds its read models), once."""
+    import sys
+
+    print(
+        f"{database} was written by an older version of Campaign Ledger (tables at revision {revision}): bringing "
+        "them up to date, once; nothing in the log changes. A long campaign takes a few seconds.",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def resolved(campaign: str | None) -> tuple[Ledger, CampaignInfo]:
