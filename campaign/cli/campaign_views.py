@@ -43,6 +43,9 @@ def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo,
 UNKEPT = (("campaign days", ("day",)), ("turns", ("turn", "round")))
 """The battles view's columns a ruleset may not keep, in words, and the row keys that hold them."""
 
+HEADINGS = {"pc": "officer"}
+"""A column's heading where its key is not a word a player uses (an officer's career is keyed ``pc``)."""
+
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 """Columns that hold a name as it was typed (never reworded)."""
 
@@ -73,7 +76,7 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
 
     view = Table(title=title)
     for column in columns:
-        view.add_column(column.replace("_", " "))
+        view.add_column(HEADINGS.get(column, column.replace("_", " ")))
     for row in rows:
         view.add_row(*(escape(cell(c, row.get(c))) for c in columns))  # a name is shown as typed, never as markup
     return view

@@ -43,3 +43,13 @@ def test_an_officer_s_career_line_shows_his_name_as_typed(tmp_path: Path) -> Non
     cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
     cli("dis", "officer", "British", "[i]Lt Sharpe[/]")
     assert cli("career", "[i]Lt Sharpe[/]").stdout.startswith("[i]Lt Sharpe[/] (British): 0 battles, Glory 0 (none")
+
+
+def test_status_heads_its_officers_column_officer_not_pc(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "dis.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    cli("dis", "officer", "British", "Lt Sharpe")
+    officers = cli("status").stdout.split("Officers", 1)[1]
+    headings = next(line for line in officers.splitlines() if line.startswith("┃"))
+    assert [h.strip() for h in headings.split("┃")[1:-1]] == ["officer", "side", "glory", "rank"]
