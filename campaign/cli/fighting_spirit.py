@@ -310,7 +310,7 @@ def _days(activity: str) -> Callable[..., None]:
         if not as_json:  # whose fatigue the days changed, so nobody has to work it out from the record
             after = {u["name"]: u["fatigue"] for u in current_summary(campaign, None)[1].units}
             changed = [f"{n} {before.get(n, 'fresh')} → {f}" for n, f in after.items() if before.get(n) != f]
-            Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "no unit's changed"))
+            Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "unchanged for every unit"))
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command

@@ -147,9 +147,15 @@ class TableDice(_RecordingDice):
         """Refuse leftover dice: an extra die entered usually means a mistake in what was typed."""
         if self._used != len(self._faces):
             left = self._faces[self._used :]
+            shown = ", ".join(map(str, left))
+            if not self._used:  # e.g. a unit hit, but not hard enough for a test: say so, not only "not used"
+                raise DiceError(
+                    f"the rules called for no die here, and {len(left)} table "
+                    f"{'die was' if len(left) == 1 else 'dice were'} entered ({shown}): leave out --dice"
+                )
             raise DiceError(
-                f"{len(left)} table {'die was' if len(left) == 1 else 'dice were'} not used "
-                f"({', '.join(map(str, left))}): check what was entered"
+                f"the rules called for {self._used} of the {len(self._faces)} table dice entered; "
+                f"{len(left)} {'was' if len(left) == 1 else 'were'} not used ({shown}): check what was entered"
             )
 
 

@@ -71,8 +71,10 @@ def test_table_dice_are_checked_against_the_notation() -> None:
         TableDice([3], "alice", 0).roll(parse("2d6"), "morale")
     leftover = TableDice([3, 4], "alice", 0)
     leftover.roll(parse("d6"), "x")
-    with pytest.raises(DiceError, match="not used"):
+    with pytest.raises(DiceError, match=r"called for 1 of the 2 table dice entered; 1 was not used \(4\)"):
         leftover.finish()
+    with pytest.raises(DiceError, match=r"called for no die here, and 1 table die was entered \(5\): leave out"):
+        TableDice([5], "alice", 0).finish()  # e.g. a unit hit, but not hard enough for a test
     # A stepped die is checked against the die actually rolled: d10-1step is a d8, so 9 is impossible.
     with pytest.raises(DiceError, match="9 is not a face of a d8"):
         TableDice([9], "alice", 0).roll(parse("d10-1step"), "comms")
