@@ -85,8 +85,9 @@ def kind(event_type: str) -> str:
 
 
 def count(n: int, noun: str) -> str:
-    """``n`` of a plural ``noun``, in the singular for one: "1 man", "3 men"."""
-    return f"{n} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
+    """``n`` of a plural ``noun``, in the singular for one, its thousands separated: "1 man", "3 men",
+    "10,001 events"."""
+    return f"{n:,} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
 _MODELS_KEYS = frozenset({"start_size", "troops"})

@@ -255,13 +255,18 @@ def register(app: typer.Typer) -> None:
         app_ = open_app()
         with app_.engine.connect() as conn:
             total = conn.exec_driver_sql("SELECT count(*) FROM events").scalar_one()
+            campaigns = conn.exec_driver_sql("SELECT count(DISTINCT campaign_id) FROM events").scalar_one()
         out = Output(as_json)
         with out.progress(total, "rebuilding projections") as progress:
             task = progress.add_task("rebuilding projections", total=total)
-            count = rebuild_projections(
+            folded = rebuild_projections(
                 app_.engine, app_.ledger.store, projectors(), on_page=lambda n: progress.advance(task, n)
             )
         if as_json:
-            out.json({"events": count})
+            out.json({"events": folded})
         else:
-            out.console.print(f"rebuilt every projection from {count} events")
+            # every campaign of the file, not only the one a command would name
+            out.console.print(
+                f"rebuilt every projection from the {count(folded, 'events')} of "
+                f"{'its one campaign' if campaigns == 1 else f'all {campaigns} campaigns in the file'}"
+            )

@@ -1,0 +1,24 @@
+"""Counts for people: thousands separated ("10,001 events"), one in the singular; `rebuild` says it rebuilt every
+campaign of the file (a new user read "from 304 events" as one campaign's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from campaign.describe import count
+from tests.e2e.test_cli import Cli
+
+
+def test_a_count_has_its_thousands_separated_and_one_is_singular() -> None:
+    assert count(10_001, "events") == "10,001 events"
+    assert count(999, "events") == "999 events"
+    assert count(1_000, "men") == "1,000 men"
+    assert count(1, "men") == "1 man"
+
+
+def test_rebuild_says_whose_events_it_refolded(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "c.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    assert "rebuilt every projection from the 1 event of its one campaign" in cli("rebuild").stdout
+    cli("new", "Sector 7", "--ruleset", "grimdark")
+    assert "rebuilt every projection from the 2 events of all 2 campaigns in the file" in cli("rebuild").stdout
