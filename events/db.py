@@ -39,6 +39,10 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
             parent = Path(database).parent
             if not parent.is_dir():
                 raise ConfigurationError(f"folder {parent} does not exist (for database {database})")
+            if Path(database).is_dir():
+                raise ConfigurationError(
+                    f"{database} is a folder, not a database file: name a file, e.g. {Path(database) / 'campaign.db'}"
+                )
         engine = create_engine(url, **kwargs)
         _configure_sqlite(engine)
         return engine

@@ -50,3 +50,17 @@ def test_an_export_imported_twice_is_named_by_its_campaign(tmp_path: Path) -> No
     other("import", str(tmp_path / "war.jsonl"))
     again = other("import", str(tmp_path / "war.jsonl"), code=2)
     assert "campaign 'Otlok Front' is already in this database" in again.output
+
+
+def test_a_folder_named_as_the_database_is_refused_in_words(tmp_path: Path) -> None:
+    for args in (("list",), ("new", "X", "--ruleset", "grimdark")):
+        refused = Cli(str(tmp_path))(*args, code=2)
+        assert f"{tmp_path} is a folder, not a database file: name a file, e.g. {tmp_path / 'campaign.db'}" in (
+            refused.stderr
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_in_a_folder_that_does_not_exist_is_refused_in_words(tmp_path: Path) -> None:
+    refused = Cli(str(tmp_path / "nowhere" / "c.db"))("new", "X", "--ruleset", "grimdark", code=2)
+    assert f"folder {tmp_path / 'nowhere'} does not exist" in refused.stderr
