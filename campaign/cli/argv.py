@@ -210,6 +210,15 @@ class CampaignGroup(typer.core.TyperGroup):
         self.commands[cmd_name] = command
         return command
 
+    def invoke(self, ctx: Any) -> Any:
+        from typer._click.exceptions import BadParameter
+
+        try:
+            return super().invoke(ctx)
+        except BadParameter as exc:  # a value typed for an argument or option that is not of its kind
+            exc.message = in_words(exc.message)
+            raise
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True
         try:
@@ -229,3 +238,23 @@ class CampaignGroup(typer.core.TyperGroup):
                 completion.answer(*named)
         tidy_help(self)
         return super().main(arrange(self, given), *rest, **kwargs)
+
+
+PYDANTIC_SAYS = (
+    (re.compile(r"^Input should be a valid integer.*$"), "not a whole number"),
+    (re.compile(r"^Input should be a valid number.*$"), "not a number"),
+    (re.compile(r"^Input should be a valid boolean.*$"), "not true or false"),
+    (re.compile(r"^Input should be greater than or equal to (\S+)$"), r"it must be at least \1"),
+    (re.compile(r"^Input should be less than or equal to (\S+)$"), r"it must be at most \1"),
+    (re.compile(r"^Input should be greater than (\S+)$"), r"it must be more than \1"),
+    (re.compile(r"^Input should be less than (\S+)$"), r"it must be less than \1"),
+)
+"""What Typer 0.29 says of a value it could not read (pydantic's words), in the program's: "Invalid value for
+'amount': not a whole number" (it said "Input should be a valid integer, unable to parse string as an integer")."""
+
+
+def in_words(message: str) -> str:
+    for said, words in PYDANTIC_SAYS:
+        if said.match(message):
+            return said.sub(words, message)
+    return message.removeprefix("Input should be ")
