@@ -112,8 +112,18 @@ def _same_kind(old: Any, new: Any) -> bool:
 def check_override(values: Mapping[str, Sourced], path: str, value: Any) -> None:
     """Refuse a house rule that names no table value, or changes its kind (a number for a number)."""
     if path not in values:
-        near = sorted(p for p in values if p.split(".")[0] == path.split(".", maxsplit=1)[0])[:8]
-        hint = f"; values under {path.split('.', maxsplit=1)[0]!r}: {', '.join(near)}" if near else ""
+        import difflib  # only for a path that names nothing
+
+        close = difflib.get_close_matches(path.strip(), list(values), n=1, cutoff=0.8)
+        top = path.split(".", maxsplit=1)[0]
+        under = sorted(p for p in values if p.split(".")[0] == top)
+        if close:
+            hint = f"; did you mean {close[0]!r}?"
+        elif under:
+            more = f" and {len(under) - 8} more (`tables {top}.` lists them)" if len(under) > 8 else ""
+            hint = f"; values under {top!r}: {', '.join(under[:8])}{more}"
+        else:
+            hint = f"; the tables' first parts are {', '.join(sorted({p.split('.')[0] for p in values}))}"
         raise InvalidInputError(f"no table value at {path!r}{hint}")
     old = values[path].value
     if not _same_kind(old, value):

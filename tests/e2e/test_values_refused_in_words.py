@@ -46,3 +46,26 @@ def test_a_value_not_of_its_kind_is_refused_in_words(tmp_path: Path, args: tuple
 )
 def test_pydantic_s_words_are_put_in_the_program_s(pydantic: str, ours: str) -> None:
     assert in_words(pydantic) == ours
+
+
+def test_a_house_rule_path_that_names_nothing_is_refused_with_the_nearest_one(tmp_path: Path) -> None:
+    """A new user's `house-rule threats.unverified_casualty.lo 2` got the first eight `threats.` paths listed,
+    none of them the one meant; now the nearest path is named, or the rest are counted and `tables` named."""
+    cli = Cli(str(tmp_path / "c.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    before = cli.events()
+
+    def refused(path: str) -> str:
+        return " ".join(cli("fs", "house-rule", path, "2", code=2).stderr.split())
+
+    near = "did you mean 'threats.unverified_casualty.low'?"
+    assert near in refused("threats.unverified_casualty.lo")
+    assert near in refused("threatz.unverified_casualty.low")
+    under = sorted(cli.json("fs", "tables", "threats."))
+    said = refused("threats.nothing")
+    assert (
+        f"values under 'threats': {', '.join(under[:8])} and {len(under) - 8} more (`tables threats.` lists them)"
+        in (said)
+    )
+    assert "the tables' first parts are" in refused("qqq") and "threats" in refused("qqq")
+    assert cli.events() == before
