@@ -222,6 +222,19 @@ class Timeline:
         report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
         return report
 
+    def _not_in_effect(self, info: CampaignInfo, seq: int) -> str:
+        """Why ``seq`` names no command to amend, and where to look instead: a command amended since is in
+        effect at the seq of its re-run (a new user amended #98 twice and was told only "no command in effect")."""
+        if not 0 < seq <= info.last_seq:
+            return f"no event at seq {seq}: the log runs from #1 to #{info.last_seq}"
+        rerun = None
+        for event in self.ledger.store.read_types(info.campaign_id, ["timeline.command_issued"], after_seq=seq):
+            if event.payload.get("amends") == seq:
+                rerun = event.seq
+        if rerun is not None:
+            return f"the command at #{seq} was amended since: it is #{rerun} now (amend that seq)"
+        return f"no command in effect at seq {seq}: what was there was taken back (`log --all` shows it)"
+
     def amendment(
         self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], *, whole_log: bool = False
     ) -> tuple[AmendReport, list[NewEvent]]:
@@ -240,7 +253,7 @@ class Timeline:
             events, groups, dice = found
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:
-            raise NotFoundError(f"no command in effect at seq {seq}")
+            raise NotFoundError(self._not_in_effect(info, seq))
         issued = target.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {seq} was not recorded with its inputs; it cannot be amended")
