@@ -45,8 +45,9 @@ def test_mass_combat_status_shows_each_unit_s_morale_and_arrears(cli: Cli) -> No
     owed = {u["name"]: (u["morale"], u["arrears"], u["pay_owed"]) for u in cli.json("status")["units"]}
     assert owed == {"Militia archers": (6, 5, 18000), "Veterans": (14, 5, 13500)}
     shown = cli("status").stdout
-    assert cells(shown, "Militia archers")[-3:] == ["6", "5", "18000"]
-    assert cells(shown, "Veterans")[-3:] == ["14", "5", "13500"]
+    # money for people has its thousands separated (`--json` keeps the number)
+    assert cells(shown, "Militia archers")[-3:] == ["6", "5", "18,000"]
+    assert cells(shown, "Veterans")[-3:] == ["14", "5", "13,500"]
 
 
 def test_a_five_grade_battle_ended_with_a_winner_shows_its_day_and_winner(cli: Cli) -> None:
