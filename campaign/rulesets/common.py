@@ -42,6 +42,14 @@ def same_name(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
+def known_side(state: Any, side: str) -> str:
+    """``side`` as the campaign already spells it (letter case and spaces around it aside: "saurians" is the
+    "Saurians" a unit fights for or a treasury is kept for), or as typed, trimmed, for a side new to it: a side
+    typed in another case was a second side (issue 13: names matched case-insensitively)."""
+    sides = {u.side for u in state.roster.values()} | set(getattr(state, "treasury", None) or {})
+    return next((known for known in sorted(sides) if same_name(known, side)), side.strip())
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """ "; did you mean 'Alpha'?" with the names close to ``name`` (difflib), or nothing when none is."""
     names = sorted(set(known))
@@ -147,11 +155,15 @@ class MusterUnit(Command[S, T]):
     side: str = Field(min_length=1, max_length=NAME_MAX)
     profile: dict[str, JsonValue]
 
+    def side_in(self, state: Any) -> str:
+        """The side as the campaign spells it (see :func:`known_side`)."""
+        return known_side(state, self.side)
+
     def mustered(self, s: Situation[S, T], profile: BaseModel, reports_to: str | None = None) -> UnitMustered:
         """The unit joining the roster under a fresh id, with ``profile`` as checked."""
         checked = profile.model_dump(mode="json")
         return UnitMustered(
-            unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked, reports_to=reports_to
+            unit_id=s.new_id(), name=self.unit_name, side=self.side_in(s.state), profile=checked, reports_to=reports_to
         )
 
 

@@ -12,7 +12,7 @@ from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
+from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, known_side, new_unit
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
@@ -88,7 +88,7 @@ class Muster(MusterUnit[CampaignState, Tables]):
         parent = None
         if self.reports_to is not None:
             parent = find_unit(state, self.reports_to)
-            if parent.side != self.side:
+            if parent.side != self.side_in(state):
                 raise InvalidInputError(f"{parent.name} is on side {parent.side!r}, not {self.side!r}")
         return [self.mustered(s, checked, parent.unit_id if parent else None)]
 
@@ -339,10 +339,11 @@ class Funds(FsCommand):
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        held = s.state.treasury.get(self.side, 0)
+        side = known_side(s.state, self.side)
+        held = s.state.treasury.get(side, 0)
         if self.amount < 0 and held < -self.amount:
-            raise InvalidInputError(f"{self.side}'s treasury holds {held}; it cannot pay {-self.amount}")
-        return [FundsChanged(side=self.side, amount=self.amount, reason=self.reason)]
+            raise InvalidInputError(f"{side}'s treasury holds {held}; it cannot pay {-self.amount}")
+        return [FundsChanged(side=side, amount=self.amount, reason=self.reason)]
 
 
 class MonthEnd(FsCommand):

@@ -77,7 +77,8 @@ class Muster(MusterUnit[CampaignState, Tables]):
     name: ClassVar[str] = "gf.muster"
 
     def decide(self, s: At) -> list[Event]:
-        return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, self.side, self.profile))]
+        side = self.side_in(s.state)
+        return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, side, self.profile))]
 
 
 class Disband(DisbandUnit[CampaignState, Tables]):
@@ -91,17 +92,18 @@ class Buy(MusterUnit[CampaignState, Tables]):
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
-        checked = checked_profile(state, tables, self.unit_name, self.side, self.profile)
-        held = state.treasury.get(self.side, 0)
+        side = self.side_in(state)
+        checked = checked_profile(state, tables, self.unit_name, side, self.profile)
+        held = state.treasury.get(side, 0)
         if checked.points > held:
-            raise InvalidInputError(f"{self.side} has {held} campaign points: {self.unit_name} costs {checked.points}")
+            raise InvalidInputError(f"{side} has {held} campaign points: {self.unit_name} costs {checked.points}")
         values = state.army_values()
-        problem = gf.army_cap_problem(tables, values, self.side, values.get(self.side, 0) + checked.points)
+        problem = gf.army_cap_problem(tables, values, side, values.get(side, 0) + checked.points)
         if problem:
             raise InvalidInputError(problem)
         return [
             self.mustered(s, checked),
-            FundsChanged(side=self.side, amount=-checked.points, reason=f"bought {self.unit_name}"),
+            FundsChanged(side=side, amount=-checked.points, reason=f"bought {self.unit_name}"),
         ]
 
 

@@ -11,7 +11,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets.command import Command
-from campaign.rulesets.common import did_you_mean, find_unit
+from campaign.rulesets.common import did_you_mean, find_unit, known_side
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
@@ -67,11 +67,12 @@ class Funds(McCommand):
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
+        side = known_side(s.state, self.side)  # as the campaign spells it
         if not self.reason.strip():
             raise InvalidInputError("say what the money is for")
         if self.amount < 0:
-            afford(s.state, self.side, -self.amount, self.reason)
-        return [FundsChanged(side=self.side, amount=self.amount, reason=self.reason)]
+            afford(s.state, side, -self.amount, self.reason)
+        return [FundsChanged(side=side, amount=self.amount, reason=self.reason)]
 
 
 class MonthEnd(McCommand):

@@ -11,7 +11,7 @@ from pydantic import Field, ValidationError
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, new_unit
+from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, known_side, new_unit
 from campaign.rulesets.decision import Decision, decision_events, problems
 from campaign.rulesets.mass_combat import battle as mc_battle
 from campaign.rulesets.mass_combat import state as mc_state
@@ -133,12 +133,11 @@ class Muster(McCommand):
     profile: dict[str, JsonValue]
 
     def decide(self, s: At) -> list[Event]:
-        checked = _checked_profile(s, self.unit_name, self.side, self.profile)
+        side = known_side(s.state, self.side)  # as the campaign spells it
+        checked = _checked_profile(s, self.unit_name, side, self.profile)
         troop_strength(s.tables, checked)  # refuses unknown weapons before anything is appended
         return [
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=checked.model_dump(mode="json")
-            )
+            UnitMustered(unit_id=s.new_id(), name=self.unit_name, side=side, profile=checked.model_dump(mode="json"))
         ]
 
 
@@ -230,11 +229,12 @@ class Raise(McCommand):
     random_quality: bool = Field(default=False)
 
     def decide(self, s: At) -> list[Event]:
+        side = known_side(s.state, self.side)  # as the campaign spells it
         tables = s.tables
-        checked = _checked_profile(s, self.unit_name, self.side, self.profile)
+        checked = _checked_profile(s, self.unit_name, side, self.profile)
         cost = recruitment_cost(tables, checked) * checked.men if self.pay else 0
         if self.pay:
-            afford(s.state, self.side, cost, f"raising {self.unit_name}")
+            afford(s.state, side, cost, f"raising {self.unit_name}")
 
         final = checked
         decided: list[Decision] = []
@@ -250,14 +250,10 @@ class Raise(McCommand):
             decided.append(_troop_quality({"unit": self.unit_name}, quality, rolls, text))
         events = [
             *decision_events(decided, None, RULESET),
-            UnitMustered(
-                unit_id=s.new_id(), name=self.unit_name, side=self.side, profile=final.model_dump(mode="json")
-            ),
+            UnitMustered(unit_id=s.new_id(), name=self.unit_name, side=side, profile=final.model_dump(mode="json")),
         ]
         if cost:
-            events.append(
-                FundsChanged(side=self.side, amount=-cost, reason=f"raising {self.unit_name}: {checked.men} men")
-            )
+            events.append(FundsChanged(side=side, amount=-cost, reason=f"raising {self.unit_name}: {checked.men} men"))
         return events
 
 
