@@ -75,6 +75,8 @@ class AmendReport:
     dropped: list[tuple[int, str]] = field(default_factory=list)
     """Later commands the amendment retracts for good (they no longer apply): seq and command."""
     result: AppendResult | None = None
+    inputs: list[tuple[str, Any, Any]] = field(default_factory=list)
+    """The amended command's inputs that change: name, recorded value, corrected value."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -88,6 +90,7 @@ class AmendReport:
             "stopped_because": self.stopped_because,
             "retracted": list(self.retracted),
             "dropped": [{"seq": seq, "command": command} for seq, command in self.dropped],
+            "inputs": [{"input": key, "was": was, "now": now} for key, was, now in self.inputs],
             "dry_run": self.result is None,
             "appended": [e.seq for e in self.result.events] if self.result else [],
         }
@@ -269,8 +272,8 @@ class Timeline:
             key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
             for key, value in changes.items()
         }
+        report = AmendReport(seq, name, inputs=[(k, args[k], v) for k, v in changes.items() if args[k] != v])
         args.update(changes)
-        report = AmendReport(seq, name)
         rewind_to = target.first_seq - 1
         rewind = registry.encode(Rewound(to_seq=rewind_to, reason=f"amend of seq {seq}"))
         if found is None:
@@ -302,7 +305,9 @@ class Timeline:
                 break
             report.rerun += 1
             after = as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
-            if after != group.outcomes:
+            # a change is one in what the rules decided, not in the words (a re-run lists a battle's Morale
+            # modifiers in the order its recorded set-up keeps them, and that may not be the order typed)
+            if decided(after) != decided(group.outcomes):
                 name = str(group.issued.payload["command"]) if group.issued else "?"
                 report.changes.append(Change(group.first_seq, name, group.outcomes, after))
         tail = sandbox.appended(info.campaign_id)

@@ -16,7 +16,7 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
-from campaign.describe import clause_list, count, kind, words
+from campaign.describe import clause_list, count, kind, label, value, words
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
@@ -286,12 +286,22 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         f"{verb} {typed(report.command)} at #{seq}; {count(report.rerun, 'later commands')} re-run on "
         f"{'its' if report.rerun == 1 else 'their'} dice"
     )
+    for key, was, now in report.inputs:
+        out.console.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")
     for change in report.changes:
+        shown = [(b, a) for b, a in zip(change.before, change.after, strict=False) if b != a]
+        extra = change.after[len(change.before) :]
+        gone = change.before[len(change.after) :]
+        if not (shown or extra or gone):
+            continue  # the amended command decides as it did (its inputs' change is said above)
         out.console.print(f"  #{change.seq} {typed(change.command)}:")
-        for before, after in zip(change.before, change.after, strict=False):
-            if before != after:
-                was, now = words(before["explanation"]), words(after["explanation"])
-                out.console.print(f"    was: {escape(was)}\n    now: {escape(now)}")
+        for before, after in shown:
+            was, now = words(before["explanation"]), words(after["explanation"])
+            out.console.print(f"    was: {escape(was)}\n    now: {escape(now)}")
+        for after in extra:
+            out.console.print(f"    now also: {escape(words(after['explanation']))}")
+        for before in gone:
+            out.console.print(f"    no longer: {escape(words(before['explanation']))}")
     if report.stopped_at is not None:
         out.console.print(
             f"[yellow]#{report.stopped_at} no longer applies[/]: {escape(report.stopped_because or '')}; "
@@ -299,3 +309,8 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         )
         for dropped_seq, command in report.dropped:
             out.console.print(f"    #{dropped_seq} {typed(command)}")
+
+
+def _input(v: Any) -> str:
+    """An input's value as a person reads it: a number with its thousands separated."""
+    return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else value(v)

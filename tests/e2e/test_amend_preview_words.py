@@ -1,0 +1,49 @@
+"""`amend --dry-run` says what a person needs: the input corrected (was → now), and a later command only where what
+the rules decided changes. A new user's amend of `mc funds` showed an empty "#4 mc funds:" and the first day at
+Bannok as changed, where only the order of its Morale modifiers differed in the words ("home soil defence +2
+hereditary enemy +1" and back)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.test_cli import Cli
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DAY1_DICE = ",".join(["3,4"] * 18)  # README's 36 table dice for the first day at Bannok
+
+
+def test_an_amend_that_changes_no_rule_says_its_input_and_no_change(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    purse = cli.json("mc", "funds", "Al-Wazif", "500000", "--reason", "the emir's purse")["events"][0]["seq"]
+    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
+        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
+    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
+        "bow", "--troop-type", "LC")  # fmt: skip
+    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    cli("mc", "battle", str(EXAMPLES / "bannok-day1.toml"), "--dice", DAY1_DICE)
+    preview = cli("amend", str(purse), "--set", "amount=500001", "--dry-run").stdout
+    assert preview.splitlines() == [
+        f"would amend mc funds at #{purse}; 4 later commands re-run on their dice",
+        "  amount: 500,000 → 500,001",
+    ]
+
+
+def test_an_amend_that_changes_a_rule_says_its_input_and_what_the_rule_says_now(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "fs.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
+    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
+        "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired,cover")  # fmt: skip
+    attack = cli.json("fs", "attack", "Company HQ", "--killed", "1", "--dice", "2")["events"][0]["seq"]
+    preview = cli("amend", str(attack), "--set", "killed=2", "--dry-run").stdout.splitlines()
+    assert preview[1:4] == [
+        "  killed: 1 → 2",
+        f"  #{attack} fs attack:",
+        "    was: Company HQ attacked: 1 killed, 0 wounded; 4 men left",
+    ]
+    assert preview[4] == "    now: Company HQ attacked: 2 killed, 0 wounded; 3 men left"
