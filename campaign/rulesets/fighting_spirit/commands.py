@@ -17,7 +17,7 @@ from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
-from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
+from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
 from events.errors import InvalidInputError
 from events.families.battle import (
     BattleEnded,
@@ -141,6 +141,33 @@ class Disband(DisbandUnit[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "fs.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+
+    def check_value(self, tables: Tables) -> None:
+        super().check_value(tables)
+        check_threat_value(self.path, self.value)
+
+
+THREAT_KINDS = ("base", "plus", "plus_each", "trigger")
+
+
+def check_threat_value(path: str, value: object) -> None:
+    """Refuse a threat-table value the morale test (§0.4–0.5) cannot use: a threat level is NTR or 0 and up (the
+    table has no negative cell; its "+" rows add to the target and never lower it), and a row's kind is one of
+    the four the test knows."""
+    parts = path.split(".")
+    if len(parts) != 3 or parts[0] != "threats":
+        return
+    if parts[2] == "kind":
+        if value not in THREAT_KINDS:
+            raise InvalidInputError(f"{path} is one of {', '.join(THREAT_KINDS)}, not {value!r}")
+        return
+    if value == NTR:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInputError(
+            f"{path} is a threat level: NTR (no test) or 0 and up, not {value!r}; a threat adds to the morale "
+            "test's target (LV + threat, §0.4) and no row of the table lowers it (§0.5)"
+        )
 
 
 class Edit(EditUnit[CampaignState, Tables]):
