@@ -18,6 +18,7 @@ from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
+from events.dice.notation import SIDES
 from events.errors import InvalidInputError
 from events.families.battle import (
     BattleEnded,
@@ -145,9 +146,25 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)
         check_threat_value(self.path, self.value)
+        check_die_value(self.path, self.value)
 
 
 THREAT_KINDS = ("base", "plus", "plus_each", "trigger")
+LADDER = (4, 6, 8, 10, 12)
+"""The die-step ladder d4 < d6 < d8 < d10 < d12 (§0.2): the quality dice, and the dice a shift can reach."""
+
+
+def check_die_value(path: str, value: object) -> None:
+    """Refuse a die no test could roll: a quality die (``qualities.*.die``) is one of the ladder's (§0.2), and
+    any other ``…_die`` one the program rolls. A house rule of d0 would leave every test of those units refused."""
+    last = path.rsplit(".", 1)[-1]
+    if last != "die" and not last.endswith("_die"):
+        return
+    allowed = LADDER if path.startswith("qualities.") else SIDES
+    if isinstance(value, bool) or value not in allowed:
+        raise InvalidInputError(
+            f"{path} is a die: one of {', '.join(f'd{n}' for n in allowed)} (give its sides, e.g. 8), not {value!r}"
+        )
 
 
 def check_threat_value(path: str, value: object) -> None:
