@@ -142,6 +142,7 @@ class Disband(DisbandUnit[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "fs.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+    divisors: ClassVar[frozenset[str]] = frozenset({"psi.rules.band_inches"})
 
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)

@@ -453,6 +453,21 @@ class Transfer(McCommand):
 class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):
     name: ClassVar[str] = "mc.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+    divisors: ClassVar[frozenset[str]] = frozenset(
+        {
+            "morale.leadership_step",
+            "ts.rules.irregular_divisor",
+            "catastrophe.rules.es_per_point",
+            "pc.second_roll_per_margin",
+            "casualties.offset_divisor",
+            "casualties.dead_divisor",
+            "extraordinary.recon_per_points",
+            "extraordinary_modifiers.power_stone_capacity",
+            "economy.paid_restores_every",
+            "economy.strip_fraction_divisor",
+            "economy.year_days",
+        }
+    )
 
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)
