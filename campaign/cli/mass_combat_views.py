@@ -11,7 +11,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved
 from campaign.rulesets.mass_combat.commands import replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
-from campaign.rulesets.mass_combat.quality import extraordinary_force
+from campaign.rulesets.mass_combat.quality import extraordinary_force, extraordinary_force_pm
 from events.errors import InvalidInputError
 
 
@@ -28,12 +28,18 @@ def es(
     ledger = open_app().ledger
     _, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
     value = extraordinary_force(in_force, points, bonus=bonus, mana=mana, stone_capacity=stone)
+    per_mille = extraordinary_force_pm(in_force, points, bonus=bonus, mana=mana, stone_capacity=stone)
     out = Output(as_json)
     if as_json:
         out.json({"points": points, "bonus": bonus, "stone": stone, "mana": mana, "es": value})
     else:
         extra = (f" + {bonus}" if bonus else "") + (f" + a power stone of {stone}" if stone else "")
-        out.console.print(f"{points} points{extra} at {mana} mana → ES {value}")
+        exact = f"{per_mille // 1000}.{per_mille % 1000:03d}".rstrip("0").rstrip(".")
+        whole = "" if per_mille % 1000 == 0 else f" ({exact}, of which an army spends whole points: R2-23)"
+        out.console.print(
+            f"{points} points{extra} at {mana} mana → ES {value}{whole}. A reckoning only: nothing is spent; "
+            "a battle's set-up spends its Extraordinary Force on the spells it lists (§2.13)"
+        )
 
 
 @handles_errors

@@ -17,7 +17,8 @@ from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
-from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
+from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
+from events.dice.notation import SIDES
 from events.errors import InvalidInputError
 from events.families.battle import (
     BattleEnded,
@@ -141,6 +142,50 @@ class Disband(DisbandUnit[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "fs.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+    divisors: ClassVar[frozenset[str]] = frozenset({"psi.rules.band_inches"})
+
+    def check_value(self, tables: Tables) -> None:
+        super().check_value(tables)
+        check_threat_value(self.path, self.value)
+        check_die_value(self.path, self.value)
+
+
+THREAT_KINDS = ("base", "plus", "plus_each", "trigger")
+LADDER = (4, 6, 8, 10, 12)
+"""The die-step ladder d4 < d6 < d8 < d10 < d12 (§0.2): the quality dice, and the dice a shift can reach."""
+
+
+def check_die_value(path: str, value: object) -> None:
+    """Refuse a die no test could roll: a quality die (``qualities.*.die``) is one of the ladder's (§0.2), and
+    any other ``…_die`` one the program rolls. A house rule of d0 would leave every test of those units refused."""
+    last = path.rsplit(".", 1)[-1]
+    if last != "die" and not last.endswith("_die"):
+        return
+    allowed = LADDER if path.startswith("qualities.") else SIDES
+    if isinstance(value, bool) or value not in allowed:
+        raise InvalidInputError(
+            f"{path} is a die: one of {', '.join(f'd{n}' for n in allowed)} (give its sides, e.g. 8), not {value!r}"
+        )
+
+
+def check_threat_value(path: str, value: object) -> None:
+    """Refuse a threat-table value the morale test (§0.4–0.5) cannot use: a threat level is NTR or 0 and up (the
+    table has no negative cell; its "+" rows add to the target and never lower it), and a row's kind is one of
+    the four the test knows."""
+    parts = path.split(".")
+    if len(parts) != 3 or parts[0] != "threats":
+        return
+    if parts[2] == "kind":
+        if value not in THREAT_KINDS:
+            raise InvalidInputError(f"{path} is one of {', '.join(THREAT_KINDS)}, not {value!r}")
+        return
+    if value == NTR:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInputError(
+            f"{path} is a threat level: NTR (no test) or 0 and up, not {value!r}; a threat adds to the morale "
+            "test's target (LV + threat, §0.4) and no row of the table lowers it (§0.5)"
+        )
 
 
 class Edit(EditUnit[CampaignState, Tables]):

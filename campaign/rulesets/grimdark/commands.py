@@ -139,6 +139,9 @@ class Transfer(TransferMen[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "gf.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+    divisors: ClassVar[frozenset[str]] = frozenset(
+        {"level_up.every_xp", "hero_level_up.every_xp", "underdog.per_points"}
+    )
 
 
 # -- battles ---------------------------------------------------------------------------------------

@@ -425,13 +425,25 @@ def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | 
         if pts:
             facts.append(FundsChanged(side=side, amount=pts, reason="mission reward (campaign points)"))
     text = "; ".join(f"{side} {vp} VP, {pts} pts" for side, (vp, pts) in shares.items())
+    if winner is None:
+        why = (
+            f"a draw: {tables.number('rewards.draw_vp')} VP and {tables.number('rewards.draw_points')} pts to each "
+            "side (R2-35)"
+        )
+    else:
+        why = (
+            f"the winner takes {tables.number('rewards.winner_vp')} VP and {tables.number('rewards.winner_points')} "
+            f"pts, every loser {tables.number('rewards.loser_points')} pts and no VP"
+        )
+        if tables.number("rewards.loser_points") > tables.number("rewards.winner_points"):
+            why += ": the loser gets more points to spend on its army, the winner the VP"
     return Decision(
         "rewards",
         "§4.2",
         None,
         {"winner": winner, "sides": list(sides)},
         {side: {"vp": vp, "points": pts} for side, (vp, pts) in shares.items()},
-        f"mission rewards: {text}",
+        f"mission rewards: {text} ({why})",
         tuple(facts),
     )
 

@@ -294,7 +294,9 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
         None,
         {"modifiers": {s.name: dict(s.strategy_mods) for s in sides}, "ts": {s.name: s.ts for s in sides}},
         {"margins": {s.name: s.margin for s in sides}, "difference": diff},
-        "Quick Contest — " + "; ".join(parts) + f"; difference {diff} to {ranked[0].name}",
+        "Quick Contest — "
+        + "; ".join(parts)
+        + (f"; difference {diff} to {ranked[0].name}" if diff else "; difference 0: the margins are equal"),
         (),
         tuple(rolls),
     )
@@ -405,6 +407,38 @@ def _pcs_second(
     return decisions
 
 
+def _band_words(tables: Tables, path: str, key: str) -> str:
+    """'W 0–3' for the band of ``key`` in the result table at ``path`` ('W 17+' for the last)."""
+    bands = sorted((int(low), str(k)) for low, k in tables.value(path))
+    for i, (low, k) in enumerate(bands):
+        if k == key:
+            return f"W {low}–{bands[i + 1][0] - 1}" if i + 1 < len(bands) else f"W {low}+"
+    return "W"
+
+
+def _result_words(tables: Tables, outcome: Outcome) -> str:
+    """The result in words (§2.11): with no clear winner nobody has the better of it; a tie in an assault goes to
+    the defender, since Table B begins at W 0 and Table C at W 1."""
+    label = {"A": "Table A (open field)", "B": "Table B (defender wins)", "C": "Table C (attacker wins)"}[outcome.table]
+    head = f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}"
+    if not outcome.decided:
+        band = _band_words(tables, "results.open_field", outcome.key)
+        gap = (
+            "the margins are equal"
+            if outcome.w == 0
+            else f"{outcome.winner.name}'s margin is higher by {outcome.w}, too little to count"
+        )
+        text = (
+            f"{head} ({band} of Table A): {gap}; neither side has the better of it, and every unit of both sides "
+            "rolls Morale"
+        )
+    else:
+        text = f"{head}; {outcome.winner.name} has the better of it" + (" (a clear victory)" if outcome.clear else "")
+        if outcome.table == "B" and outcome.w == 0:
+            text += ": the margins are equal, and a tie goes to the defender (Table B begins at W 0, Table C at W 1)"
+    return text + "".join(f"; against {d.side.name} (W {d.w}): {d.key.replace('_', ' ')}" for d in outcome.defeats[1:])
+
+
 def resolve_battle(
     tables: Tables, setup: BattleSetup, roster: Mapping[str, ArmyUnit], battle_id: str, dice: Dice
 ) -> list[Decision]:
@@ -430,7 +464,6 @@ def resolve_battle(
     _strategy_modifiers(tables, setup, sides)
     decisions.append(_contest(tables, sides, dice))
     outcome = result_of(tables, setup, sides)
-    label = {"A": "Table A (open field)", "B": "Table B (defender wins)", "C": "Table C (attacker wins)"}[outcome.table]
     decisions.append(
         Decision(
             "result",
@@ -438,9 +471,7 @@ def resolve_battle(
             None,
             {"table": outcome.table, "w": outcome.w},
             {"result": outcome.key, "winner": outcome.winner.name, "clear_victory": "yes" if outcome.clear else "no"},
-            f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}; {outcome.winner.name} has the better of it"
-            + (" (a clear victory)" if outcome.clear else "")
-            + "".join(f"; against {d.side.name} (W {d.w}): {d.key.replace('_', ' ')}" for d in outcome.defeats[1:]),
+            _result_words(tables, outcome),
         )
     )
     decisions += morale_phase(tables, outcome, dice)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -24,6 +25,7 @@ from campaign.rulesets.mass_combat.pcs import check_damage_value
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import (
     commander_skill,
+    experience_words,
     needs_reroll,
     quality_from_roll,
     quality_step_down,
@@ -37,6 +39,7 @@ from events.dice import Dice, ReplayDice, Roll, parse
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted
+from events.families.career import CasualtiesTaken
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecruited, UnitDisbanded
 from events.families.roster import MenTransferred, UnitMustered, UnitProfileChanged, UnitQualityChanged
@@ -190,6 +193,8 @@ class Battle(McCommand):
             settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in self.setup.sides},
         )
         decisions = mc_battle.resolve_battle(tables, self.setup, roster, battle_id, s.dice)
+        if self.final_day:
+            decisions = _with_experience(tables, state, battle_id, decisions)
         # The whole set-up goes in the log: any battle day can be re-run on its recorded dice.
         day = Decision(
             "battle_day",
@@ -214,6 +219,17 @@ class Battle(McCommand):
                 for e in events
             ]
         return events
+
+
+def _with_experience(
+    tables: Tables, state: mc_state.CampaignState, battle_id: str, decisions: list[Decision]
+) -> list[Decision]:
+    """The battle's last line says what its end does to each unit that fought on any of its days (§2.3): one
+    battle more of experience, and the quality (and base Morale) that follows. The words only: the fold does it."""
+    fought = {f.unit_id for d in decisions for f in d.facts if isinstance(f, CasualtiesTaken)}
+    fought |= {u.unit_id for u in state.roster.values() if battle_id in u.fought_in}
+    words = experience_words(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
+    return [replace(d, explanation=d.explanation + words) if d.rule == "battle_end" else d for d in decisions]
 
 
 class Raise(McCommand):
@@ -433,6 +449,21 @@ class Transfer(McCommand):
 class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):
     name: ClassVar[str] = "mc.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+    divisors: ClassVar[frozenset[str]] = frozenset(
+        {
+            "morale.leadership_step",
+            "ts.rules.irregular_divisor",
+            "catastrophe.rules.es_per_point",
+            "pc.second_roll_per_margin",
+            "casualties.offset_divisor",
+            "casualties.dead_divisor",
+            "extraordinary.recon_per_points",
+            "extraordinary_modifiers.power_stone_capacity",
+            "economy.paid_restores_every",
+            "economy.strip_fraction_divisor",
+            "economy.year_days",
+        }
+    )
 
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)

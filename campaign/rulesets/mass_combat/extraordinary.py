@@ -20,6 +20,19 @@ def effect_size(tables: Tables, points: int, ts: int) -> int:
     return (2 * numerator + ts) // (2 * ts)
 
 
+def effect_words(tables: Tables, points: int, ts: int, effect: int) -> str:
+    """Why a spell on a unit has the size it has (R2-23): '1 point × 100 ÷ TS 300 = 0.33, to the nearest: 0, too
+    few points for a unit of that strength: no effect'."""
+    per_point = tables.number("extraordinary.ts_per_point")
+    hundredths = points * per_point * 100 // max(ts, 1)
+    way = "rounded down" if tables.value("extraordinary.rounding") == "down" else "to the nearest"
+    ratio = f"{hundredths // 100}.{hundredths % 100:02d}"
+    words = f"{points} point{'s' if points != 1 else ''} × {per_point} ÷ TS {ts} = {ratio}, {way}: {effect}"
+    if effect == 0:
+        words += ", too few points for a unit of that strength: no effect"
+    return words
+
+
 def recon_bonus(tables: Tables, points: int) -> int:
     """NPC recon by ES (R2-24): +1 Strategy per full 3 points, at most +2; more points buy nothing."""
     return min(tables.number("extraordinary.recon_max"), points // tables.number("extraordinary.recon_per_points"))
@@ -81,13 +94,23 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
                 lines.append(f"Morale on {unit.unit.name}: not subject to Morale, no effect")
             elif spell.kind == "morale":
                 unit.morale += effect * spell.direction
-                lines.append(f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts})")
+                lines.append(
+                    f"Morale {effect * spell.direction:+d} on {unit.unit.name} (TS {unit.ts}): "
+                    f"a spell to {'lower' if spell.direction < 0 else 'raise'} it, "
+                    f"{effect_words(tables, points, unit.ts, effect)}"
+                )
             elif spell.kind == "strike":
                 unit.strike_rows += effect
-                lines.append(f"Strike on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} up")
+                lines.append(
+                    f"Strike on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} up "
+                    f"({effect_words(tables, points, unit.ts, effect)})"
+                )
             else:
                 unit.healing_rows += effect
-                lines.append(f"Healing on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} down")
+                lines.append(
+                    f"Healing on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} down "
+                    f"({effect_words(tables, points, unit.ts, effect)})"
+                )
         if side.setup.spells:
             decisions.append(
                 Decision(

@@ -131,7 +131,10 @@ def _survival(
     elif column in ("one_hit", "two_hits"):
         hits = 1 if column == "one_hit" else 2
         facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=hits, wounds=(hits,)))
-        text = f"{hits} hit{'s' if hits > 1 else ''}"
+        text = (
+            f"{hits} hit{'s' if hits > 1 else ''}: {hits} point{'s' if hits > 1 else ''} of damage, as the Survival "
+            "table gives it (no damage roll, no DR)"
+        )
     else:
         wounds, spec, rule = damage_dice(tables, column, tl)
         armour = effective_dr(pc.dr, rule)

@@ -41,6 +41,34 @@ def quality_for_experience(tables: Tables, battles: int) -> str:
     return found
 
 
+def battle_experience(tables: Tables, profile: UnitProfile) -> tuple[int, str]:
+    """A unit's experience and quality after one more battle (§2.3): every man who fought has one battle more,
+    and the quality follows the band it reaches (never lower than it was)."""
+    experience = profile.experience + 1
+    quality = max(profile.quality, quality_for_experience(tables, experience), key=QUALITIES.index)
+    return experience, quality
+
+
+def experience_words(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) -> str:
+    """What the end of a battle does to each unit that fought (§2.3), in words: 'Caliburn's gang 0 → 1, now green
+    (base Morale 6 → 11)'. A unit whose quality changes says its base Morale before and after."""
+    parts = []
+    for name, p in sorted(units, key=lambda u: u[0]):
+        experience, quality = battle_experience(tables, p)
+        words = f"{name} {p.experience} → {experience}"
+        if quality != p.quality:
+            before = base_morale(tables, p.quality, irregular=p.irregular)
+            after = base_morale(tables, quality, irregular=p.irregular)
+            words += f", now {quality} (was {p.quality}): base Morale {before} → {after}"
+            if p.irregular and p.quality == "inexperienced":
+                cut = tables.number("morale.irregular_inexperienced")
+                words += f" (the {cut:+d} for inexperienced irregulars no longer applies)"
+        parts.append(words)
+    if not parts:
+        return ""
+    return "; one battle more of experience for every unit that fought (§2.3): " + "; ".join(parts)
+
+
 def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, Any]:
     """A new unit's quality and experience (R2-12): given a quality only, the lower bound of its band; given an
     experience only, the band it falls in; given both, they must agree."""

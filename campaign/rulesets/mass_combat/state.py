@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from campaign.rulesets.mass_combat.aftermath import is_clear_victory
 from campaign.rulesets.mass_combat.economy import PayState, after_unpaid_days, arrears_applied, current_penalty
 from campaign.rulesets.mass_combat.profile import UnitProfile
-from campaign.rulesets.mass_combat.quality import exempt_from_morale, quality_for_experience
-from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.mass_combat.quality import battle_experience, exempt_from_morale, quality_for_experience
+from campaign.rulesets.mass_combat.tables import Tables
 from campaign.rulesets.state import Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
@@ -280,8 +280,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
             if p["battle_id"] not in u.fought_in:
                 continue
             # One more battle of experience for every man who fought in it (§2.3).
-            experience = u.profile.experience + 1
-            quality = max(u.profile.quality, quality_for_experience(tables, experience), key=QUALITIES.index)
+            experience, quality = battle_experience(tables, u.profile)
             mods = dict(u.modifiers)
             if clear and u.side == p.get("winner"):
                 mods = _expire(mods, "clear_victory")  # a lost commander is avenged by a clear victory
