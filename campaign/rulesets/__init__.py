@@ -42,7 +42,10 @@ RULESETS: dict[str, RulesetInfo] = {
         RulesetInfo(
             "mass-combat",
             "mass_combat",
-            "0.2.1",  # 0.2.1: `mc pay` with nothing owed is bonus pay (it spent a month's pay for nothing under 0.2)
+            # 0.2.1: `mc pay` with nothing owed is bonus pay (it spent a month's pay for nothing under 0.2);
+            # 0.2.2: a clear victory clears a lost commander's lasting penalty on every unit of the army, whether
+            # or not it fought (R2-10); under 0.2.1 only on those that fought
+            "0.2.2",
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",

@@ -41,6 +41,24 @@ def test_r2_10_an_army_commanders_death_lasts_until_a_clear_victory_on_the_units
     assert war.morale("Red foot") == 0 and war.morale("Red guard") == 0 and war.morale("Red reserve") == 0
 
 
+def test_r2_10_a_clear_victory_clears_the_penalty_on_units_that_did_not_fight_in_it(war: War) -> None:
+    # R2-10: "every lasting catastrophe penalty on that side's units is removed, whether or not the unit fought in
+    # it". Battle 1: Crimson's commander killed (18): −5 on Red foot and Red guard. Battle 3, fought by Red foot
+    # alone, won with W 8 (rolls 4 and 12): a clear victory, and Red guard, who sat it out, loses its −5 too.
+    war.fight(battle("Battle 1", side("Crimson", RED), side("Azure", BLUE)), d3(18, 3, 3, 5))
+    assert war.morale("Red foot") == -5 and war.morale("Red guard") == -5
+    third = war.fight(battle("Battle 3", side("Crimson", ["Red foot"]), side("Azure", BLUE)), d3(3, 3, 4, 12))
+    assert applied(third, "result")[0]["outcome"]["clear_victory"] == "yes"
+    assert war.morale("Red foot") == 0 and war.morale("Red guard") == 0
+
+
+def test_r2_10_a_win_that_is_not_clear_leaves_the_penalty_on_those_who_sat_it_out_too(war: War) -> None:
+    war.fight(battle("Battle 1", side("Crimson", RED), side("Azure", BLUE)), d3(18, 3, 3, 5))
+    second = war.fight(battle("Battle 2", side("Crimson", ["Red foot"]), side("Azure", BLUE)), d3(3, 3, 4, 11))
+    assert applied(second, "result")[0]["outcome"]["clear_victory"] == "no"  # W 7: minor
+    assert war.morale("Red foot") == -5 and war.morale("Red guard") == -5
+
+
 def test_r2_10_a_major_unit_leader_killed_lasts_on_that_unit_only(war: War) -> None:
     # 17 on Red foot: −2 Strategy (10, rolls 3 → 7), −3 on Red foot; Azure rolls 11 → 1: W 6 for Crimson.
     result = war.fight(

@@ -277,16 +277,18 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         roster = dict(state.roster)
         clear = p.get("winner") is not None and is_clear_victory(tables, p["result"])  # R2-10, R2-11
         for u in state.roster.values():
-            if p["battle_id"] not in u.fought_in:
+            fought = p["battle_id"] in u.fought_in
+            avenged = clear and u.side == p.get("winner")
+            if not (fought or avenged):
                 continue
-            # One more battle of experience for every man who fought in it (§2.3).
-            experience, quality = battle_experience(tables, u.profile)
-            mods = dict(u.modifiers)
-            if clear and u.side == p.get("winner"):
-                mods = _expire(mods, "clear_victory")  # a lost commander is avenged by a clear victory
-            roster[u.unit_id] = replace(
-                u, profile=u.profile.model_copy(update={"experience": experience, "quality": quality}), modifiers=mods
-            )
+            # A lost commander is avenged by the army's clear victory, on each of its units, whether or not the
+            # unit fought in it (R2-10: "until the army wins").
+            mods = _expire(dict(u.modifiers), "clear_victory") if avenged else dict(u.modifiers)
+            profile = u.profile
+            if fought:  # one more battle of experience for every man who fought in it (§2.3)
+                experience, quality = battle_experience(tables, u.profile)
+                profile = u.profile.model_copy(update={"experience": experience, "quality": quality})
+            roster[u.unit_id] = replace(u, profile=profile, modifiers=mods)
         return replace(state, roster=roster, battles=battles, open_battle=None)
     return state
 
