@@ -277,15 +277,15 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         roster = dict(state.roster)
         clear = p.get("winner") is not None and is_clear_victory(tables, p["result"])  # R2-10, R2-11
         for u in state.roster.values():
-            fought = p["battle_id"] in u.fought_in
+            was_there = p["battle_id"] in u.fought_in
             avenged = clear and u.side == p.get("winner")
-            if not (fought or avenged):
+            if not (was_there or avenged):
                 continue
             # A lost commander is avenged by the army's clear victory, on each of its units, whether or not the
             # unit fought in it (R2-10: "until the army wins").
             mods = _expire(dict(u.modifiers), "clear_victory") if avenged else dict(u.modifiers)
             profile = u.profile
-            if fought:  # one more battle of experience for every man who fought in it (§2.3)
+            if was_there:  # one more battle of experience for every man who fought in it (§2.3)
                 experience, quality = battle_experience(tables, u.profile)
                 profile = u.profile.model_copy(update={"experience": experience, "quality": quality})
             roster[u.unit_id] = replace(u, profile=profile, modifiers=mods)
