@@ -159,12 +159,19 @@ def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[
 
 
 def owed_pay(s: Summary) -> list[dict[str, Any]]:
-    """The units owed pay or in arrears."""
-    return [
-        {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0), "arrears": u.get("pay_penalty", 0)}
-        for u in s.units
-        if u.get("pay_owed") or u.get("pay_penalty")
-    ]
+    """The units owed pay or in arrears: what each owes, and what its ruleset keeps of it (Mass Combat the Morale
+    penalty in arrears, the five-grade paydays missed; a ruleset that keeps neither shows none, not a 0)."""
+    rows = []
+    for u in s.units:
+        if not (u.get("pay_owed") or u.get("pay_penalty")):
+            continue
+        row = {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0)}
+        if "pay_penalty" in u:
+            row["arrears"] = u["pay_penalty"]
+        if "paydays_missed" in u:
+            row["paydays_missed"] = u["paydays_missed"]
+        rows.append(row)
+    return rows
 
 
 def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, Any]:

@@ -195,7 +195,8 @@ def register(app: typer.Typer) -> None:
         elif not owed:
             out.console.print("No unit is owed pay.")
         else:
-            out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", "arrears"]))
+            kept = [c for c in ("arrears", "paydays_missed") if any(c in row for row in owed)]
+            out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", *kept]))
 
     @app.command("career")
     @handles_errors
