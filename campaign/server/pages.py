@@ -22,7 +22,7 @@ from campaign import views
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.commands import command_type
-from campaign.describe import ROLE_WORDS
+from campaign.describe import ROLE_WORDS, count, label, readable, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
@@ -40,8 +40,10 @@ from campaign.server.context import (
     status_for,
 )
 from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.typed_as import typed
 from events.errors import CampaignError, InvalidInputError
 from events.limits import MAX_NUMBER
+from projections.campaign_state import entity_names
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -264,9 +266,13 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
         return message(request, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
         return refused(request, exc)
-    server(request).live.appended(m.info.campaign_id)
-    said = [str(e.payload["explanation"]) for e in result.events if "explanation" in e.payload]
-    return message(request, f"{name}: {len(result.events)} events appended (head #{result.head.seq})", lines=said)
+    srv = server(request)
+    srv.live.appended(m.info.campaign_id)
+    # in the CLI's words: each fact once, names for ids, the command as it is typed
+    said = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
+    return message(
+        request, f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})", lines=said
+    )
 
 
 @router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
@@ -333,21 +339,19 @@ def amend_form(
         report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", drop_later=bool(drop_later))
     except CampaignError as exc:
         return refused(request, exc)
-    lines = [
-        f"#{c['seq']} {c['command']}: was {b['explanation']} — now {a['explanation']}"
+    lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report.get("inputs", [])]
+    lines += [
+        f"#{c['seq']} {typed(c['command'])}: was {words(b['explanation'])} — now {words(a['explanation'])}"
         for c in report["changed"]
         for b, a in zip(c["before"], c["after"], strict=False)
         if b != a
     ]
-    lines += [f"#{d['seq']} {d['command']} no longer applies: it would be dropped" for d in report["dropped"]]
+    lines += [f"#{d['seq']} {typed(d['command'])} no longer applies: it would be dropped" for d in report["dropped"]]
+    what = typed(report["command"])
     if report["preview"]:
-        return message(
-            request, f"Preview of amending {report['command']} at #{seq} (nothing appended yet):", lines=lines
-        )
+        return message(request, f"Preview of amending {what} at #{seq} (nothing appended yet):", lines=lines)
     server(request).live.appended(m.info.campaign_id)
-    return message(
-        request, f"Amended {report['command']} at #{seq}; {report['rerun']} later commands re-run", lines=lines
-    )
+    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
 
 
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))

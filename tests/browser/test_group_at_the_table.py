@@ -100,7 +100,7 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     observer.goto(campaign_url)
     assert player.locator("#role").inner_text() == "player"
     said = enter(player, "gf.muster", {"name": "Robot Squad", "side": "Robots", "profile": json.dumps(SQUAD)})
-    assert "appended" in said
+    assert "gf muster: 2 events appended" in said  # the command as it is typed, not its recorded name
     gm.locator("#roster", has_text="Robot Squad").wait_for(timeout=LIVE_MS)
     enter(gm, "gf.muster", {"name": "Saurian Warriors", "side": "Saurians", "profile": json.dumps(SQUAD)})
     enter(gm, "gf.battle_start", {"name": "Ruins", "units": '["Robot Squad", "Saurian Warriors"]'})
@@ -142,12 +142,14 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     gm.fill("#amend input[name=seq]", str(shot_seq))
     gm.fill("#amend input[name=set]", "wounds=5")
     gm.click("#amend-preview")
-    gm.locator("#gm-result", has_text="Preview of amending gf.shoot").wait_for()
-    assert "now Robot Squad takes 5 wounds: 5 models killed, 5 of 10 left" in gm.locator("#gm-result").inner_text()
+    gm.locator("#gm-result", has_text="Preview of amending gf shoot").wait_for()
+    previewed = gm.locator("#gm-result").inner_text()
+    assert "wounds: 6 → 5" in previewed  # the input corrected, as the CLI's preview says it
+    assert "now Robot Squad takes 5 wounds: 5 models killed, 5 of 10 left" in previewed
     gm.screenshot(path=str(screenshots / "amend-preview-gm.png"), full_page=True)
     assert player.locator("#log", has_text="5 of 10 left").count() == 0  # a preview appends nothing
     gm.click("#amend-apply")
-    gm.locator("#gm-result", has_text="Amended gf.shoot").wait_for()
+    gm.locator("#gm-result", has_text="Amended gf shoot").wait_for()
     for page in (gm, player, observer):
         page.locator("#log tr:not(.retracted)", has_text="5 models killed, 5 of 10 left").first.wait_for(
             timeout=LIVE_MS
