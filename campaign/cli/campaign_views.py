@@ -43,6 +43,10 @@ def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo,
 UNKEPT = (("campaign days", ("day",)), ("turns", ("turn", "round")))
 """The battles view's columns a ruleset may not keep, in words, and the row keys that hold them."""
 
+DAYS_PASS = frozenset({"fighting-spirit", "mass-combat"})
+"""The rulesets whose campaigns count days (`rest`, `march`): `status` gives the day of these only (the others
+said "day 0" for ever)."""
+
 HEADINGS = {"pc": "officer"}
 """A column's heading where its key is not a word a player uses (an officer's career is keyed ``pc``)."""
 
@@ -110,8 +114,9 @@ def register(app: typer.Typer) -> None:
             out.json(views.status_of(info, s, at))
             return
         where = f" at #{at}" if at is not None else ""
+        day = f"day {s.day}, " if info.ruleset in DAYS_PASS else ""
         out.console.print(
-            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: day {s.day}, {count(len(s.units), 'units')}, "
+            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: {day}{count(len(s.units), 'units')}, "
             f"{count(len(s.battles), 'battles')}"
         )
         columns = [

@@ -22,3 +22,16 @@ def test_rebuild_says_whose_events_it_refolded(tmp_path: Path) -> None:
     assert "rebuilt every projection from the 1 event of its one campaign" in cli("rebuild").stdout
     cli("new", "Sector 7", "--ruleset", "grimdark")
     assert "rebuilt every projection from the 2 events of all 2 campaigns in the file" in cli("rebuild").stdout
+
+
+def test_status_gives_the_day_only_where_days_pass(tmp_path: Path) -> None:
+    """Disorder and Grimdark campaigns count no days (no `rest` or `march`): their status said "day 0" for ever."""
+    for ruleset, head in (("grimdark", "Sector 7 (grimdark): 0 units, 0 battles"), ("disorder", "P (disorder): 0")):
+        cli = Cli(str(tmp_path / f"{ruleset}.db"))
+        cli("new", head.split(" (")[0], "--ruleset", ruleset)
+        assert cli("status").stdout.splitlines()[0].startswith(head)
+    fs = Cli(str(tmp_path / "fs.db"))
+    fs("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    fs("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    fs("fs", "rest", "3")
+    assert fs("status").stdout.splitlines()[0] == "Otlok Front (fighting-spirit): day 3, 1 unit, 0 battles"
