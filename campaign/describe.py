@@ -222,7 +222,8 @@ SAID: dict[str, str] = {
     "rules.table_overridden": "house rule: {path} = {value}{note: ({note})|}",
     "career.officer_appointed": "{officer}{rank: ({rank})|} takes command of {side}",
     "calendar.days_passed": "{days:days} of {activity} {side:for {side}'s units|for every side}{note: ({note})|}",
-    "economy.pay_settled": "{unit_id}: paid {paid:money} of {due:money}{penalty:, arrears Morale −{penalty}|}",
+    "economy.pay_settled": "{unit_id}: {due:paid {paid:money} of {due:money}|bonus pay {paid:money}, nothing owed}"
+    "{penalty:, arrears Morale −{penalty}|}",
     "roster.unit_mustered": "{name} mustered for {side} ({profile:facts}){reports_to:, reports to {reports_to}|}",
     "roster.unit_profile_changed": "profile of {unit_id} changed: {profile:facts}",
     "battle.wounds_taken": "{unit_id} takes {wounds:wounds} ({source}{by_unit_id: from {by_unit_id}|})"

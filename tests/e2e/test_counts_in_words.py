@@ -35,3 +35,17 @@ def test_status_gives_the_day_only_where_days_pass(tmp_path: Path) -> None:
     fs("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
     fs("fs", "rest", "3")
     assert fs("status").stdout.splitlines()[0] == "Otlok Front (fighting-spirit): day 3, 1 unit, 0 battles"
+
+
+def test_a_payment_with_nothing_owed_reads_as_bonus_pay() -> None:
+    """`mc pay` with nothing owed is bonus pay (0.2.1): its settlement read "paid 260 of 0"."""
+    from campaign.describe import describe
+    from events.envelope import RecordedEvent
+
+    def said(paid: int, due: int, penalty: int) -> str:
+        payload = {"unit_id": "u1", "paid": paid, "due": due, "penalty": penalty}
+        return describe(RecordedEvent(0, "c", 5, "economy.pay_settled", 1, payload, {}, "", ""), {"u1": "Gang"})
+
+    assert said(260, 0, 0) == "Gang: bonus pay 260, nothing owed"
+    assert said(52_800, 52_800, 0) == "Gang: paid 52,800 of 52,800"
+    assert said(0, 120_000, 1) == "Gang: paid 0 of 120,000, arrears Morale −1"
