@@ -22,6 +22,7 @@ from campaign.rulesets.common import find_unit
 from campaign.rulesets.mass_combat import calendar_commands as mct
 from campaign.rulesets.mass_combat import commands as mcc
 from campaign.rulesets.mass_combat.commands import parse_setup
+from campaign.rulesets.mass_combat.economy import current_penalty
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.state import CampaignState
 from campaign.rulesets.mass_combat.strength import Strength, troop_strength
@@ -201,6 +202,8 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
                 "ts": strength.total,
                 "campaign_morale": state.campaign_morale(u, tables, set()),
                 "pay_penalty": u.pay.penalty,
+                # the penalty in force now, as `status` shows it (the stored one does not decay after payment)
+                "arrears": current_penalty(tables, u.pay, state.day),
                 "modifiers": {m.name: m.value for m in u.modifiers.values()},
                 "disbanded": u.disbanded,
             }
@@ -212,7 +215,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     columns = ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status")
     keys = ("unit", "side", "men", "wounded", "quality", "experience", "ts")
     cells = (
-        (*(r[k] for k in keys), f"{r['campaign_morale']:+d}", r["pay_penalty"], r["disbanded"] or "") for r in rows
+        (*(r[k] for k in keys), f"{r['campaign_morale']:+d}", r["arrears"], r["disbanded"] or "") for r in rows
     )
     # The month in progress as a game master counts it (the first is month 1), as the log's "month 1 of the
     # campaign ends" does; the state and --json count from 0 (issue 13).

@@ -24,3 +24,22 @@ def test_a_five_grade_unit_owed_pay_shows_its_paydays_missed_not_an_arrears_of_0
     assert headings(cli("treasury").stdout, "Owed pay") == ["unit", "side", "owed", "paydays missed"]
     [row] = cli.json("treasury")["owed"]
     assert row["paydays_missed"] == 1 and "arrears" not in row and row["owed"] > 0
+
+
+def test_mc_roster_shows_the_arrears_in_force_as_status_does(tmp_path: Path) -> None:
+    """R2-19(c): once arrears are paid, the penalty falls by 1 every 2nd day. `status` showed the penalty in force;
+    `mc roster` showed the stored one, which does not fall, so the two views disagreed (3 against 1 here)."""
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "raise", "Militia", "--side", "Megalos", "--men", "120", "--armour", "light", "--troop-type", "LI",
+        "--quality", "green")  # fmt: skip
+    cli("mc", "month-end", "--pay", "Megalos=0")  # a missed payday
+    cli("mc", "rest", "1")
+    cli("mc", "pay", "Militia")  # the arrears paid in full
+    cli("mc", "rest", "4")
+    [shown] = cli.json("status")["units"]
+    [listed] = cli.json("mc", "roster")["units"]
+    assert listed["arrears"] == shown["arrears"] < listed["pay_penalty"]
+    row = next(line for line in cli("mc", "roster").stdout.splitlines() if line.startswith("│ Militia"))
+    assert [c.strip() for c in row.split("│")[1:-1]][-2] == str(shown["arrears"])
