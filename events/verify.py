@@ -14,8 +14,9 @@ Anchors: a log whose chain was recomputed after an edit is consistent with itsel
 outside the database shows it: ``expect_head`` (the head must be exactly this hash) and ``checkpoint``
 (a ``(seq, hash)`` published earlier: the log must still hold that event with that hash).
 
-Flags are not failures but what a suspicious player wants to see: a seed its creator chose, and rolls
-that no rule consumed (whoever holds an unrevealed seed can burn such rolls to steer the next one).
+Flags are not failures but what a suspicious player wants to see: a seed its creator chose, rolls that no
+rule consumed (whoever holds an unrevealed seed can burn such rolls to steer the next one), every reroll of a
+die left on the table, and every table die corrected by an amendment (from what to what, by whom, why).
 """
 
 from __future__ import annotations
@@ -116,9 +117,23 @@ def _checked_as_they_pass(
 
 
 _HANDLED = frozenset(
-    {"campaign.created", "dice.seed_committed", "dice.seed_revealed", "dice.share_committed", "rules.applied"}
+    {
+        "campaign.created",
+        "dice.seed_committed",
+        "dice.seed_revealed",
+        "dice.share_committed",
+        "rules.applied",
+        "dice.set_aside",
+        "dice.corrected",
+    }
 )
 """The types besides ``dice.rolled`` whose fields a check reads; every other event's schema is checked alone."""
+
+
+REROLL = "reroll"
+CORRECTED = "table dice corrected"
+"""The checks of two flags: a die a retracted command left on the table, rerolled (``dice.set_aside``); table dice
+read wrong, corrected by an amendment (``dice.corrected``). Neither is a failure; a group wants to see both."""
 
 
 def verify_events(
@@ -151,6 +166,8 @@ def verify_events(
     pending = PendingRolls()
     roll_seqs = array("q")
     consumed = bytearray()
+    entered = bytearray()
+    """Each roll index: 1 for dice entered at the table (the only ones a correction may replace)."""
     anchor_seq = checkpoint[0] if checkpoint is not None else -1
     anchored: str | None = None
     head_seen = False
@@ -276,6 +293,7 @@ def verify_events(
             dice_of.append(digest(fields))
             roll_seqs.append(seq)
             consumed.append(0)
+            entered.append(source == "table")
             if source == "offered":
                 report.offered_rolls += 1
             elif source == "table":
@@ -289,6 +307,42 @@ def verify_events(
             for index in fields["dice"]:
                 if 0 <= index < len(consumed):
                     consumed[index] = 1
+        elif type_ == "dice.set_aside":
+            index = fields["roll_index"]
+            if not 0 <= index < len(consumed):
+                fail(event, "dice", f"sets aside roll {index}, which was never rolled before it")
+                continue
+            report.flags.append(
+                Finding(
+                    seq,
+                    type_,
+                    REROLL,
+                    f"roll {index}, left on the table by a command taken back, was set aside by "
+                    f"{event.meta.get('actor')} (`campaign reroll`): {fields['reason']}; the next command to "
+                    "roll those dice rolled new ones",
+                )
+            )
+        elif type_ == "dice.corrected":
+            index = fields["roll_index"]
+            if not 0 <= index < len(entered) or not entered[index]:
+                fail(
+                    event,
+                    "dice",
+                    f"corrects roll {index}, which is not dice entered at the table before it: only a table entry "
+                    "can be corrected, never a seeded roll",
+                )
+                continue
+            was, now = "+".join(map(str, fields["faces_before"])), "+".join(map(str, fields["faces"]))
+            report.flags.append(
+                Finding(
+                    seq,
+                    type_,
+                    CORRECTED,
+                    f"roll {index} ({fields['notation']}), entered as {was}, corrected to {now or 'no die'} "
+                    + (f"(roll {fields['replaced_by']}) " if fields["replaced_by"] is not None else "")
+                    + f"by {fields['by']} amending seq {fields['amends']}: {fields['reason']}",
+                )
+            )
         elif type_ == "campaign.created":
             if seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")
