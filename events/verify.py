@@ -34,7 +34,16 @@ from events.dice.derive import derive_faces, dice_key, seed_commitment, share_co
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, CorruptEventError
 from events.registry import EventRegistry
-from events.verify_parts import PendingRolls, Schemas, digest, revealed_shares, roll_problem, share_problem, span
+from events.verify_parts import (
+    PendingRolls,
+    Schemas,
+    changed_roll,
+    digest,
+    revealed_shares,
+    roll_problem,
+    share_problem,
+    span,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,42 +316,12 @@ def verify_events(
             for index in fields["dice"]:
                 if 0 <= index < len(consumed):
                     consumed[index] = 1
-        elif type_ == "dice.set_aside":
-            index = fields["roll_index"]
-            if not 0 <= index < len(consumed):
-                fail(event, "dice", f"sets aside roll {index}, which was never rolled before it")
+        elif type_ in ("dice.set_aside", "dice.corrected"):
+            problem, said = changed_roll(type_, fields, event.meta.get("actor"), entered)
+            if problem:
+                fail(event, "dice", problem)
                 continue
-            report.flags.append(
-                Finding(
-                    seq,
-                    type_,
-                    REROLL,
-                    f"roll {index}, left on the table by a command taken back, was set aside by "
-                    f"{event.meta.get('actor')} (`campaign reroll`): {fields['reason']}; the next command to "
-                    "roll those dice rolled new ones",
-                )
-            )
-        elif type_ == "dice.corrected":
-            index = fields["roll_index"]
-            if not 0 <= index < len(entered) or not entered[index]:
-                fail(
-                    event,
-                    "dice",
-                    f"corrects roll {index}, which is not dice entered at the table before it: only a table entry "
-                    "can be corrected, never a seeded roll",
-                )
-                continue
-            was, now = "+".join(map(str, fields["faces_before"])), "+".join(map(str, fields["faces"]))
-            report.flags.append(
-                Finding(
-                    seq,
-                    type_,
-                    CORRECTED,
-                    f"roll {index} ({fields['notation']}), entered as {was}, corrected to {now or 'no die'} "
-                    + (f"(roll {fields['replaced_by']}) " if fields["replaced_by"] is not None else "")
-                    + f"by {fields['by']} amending seq {fields['amends']}: {fields['reason']}",
-                )
-            )
+            report.flags.append(Finding(seq, type_, REROLL if type_ == "dice.set_aside" else CORRECTED, said))
         elif type_ == "campaign.created":
             if seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")

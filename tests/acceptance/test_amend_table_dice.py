@@ -60,7 +60,13 @@ def test_a_misread_d10_corrected_from_3_to_4_passes_the_test_and_the_later_test_
     before = log(ledger)
 
     # The table agrees the first d10 showed 4: 4 > 3 → no change (Confident); the second test, re-run on its own
-    # d10 (2), now drops Confident → Steady.
+    # d10 (2), now drops Confident → Steady. Read from the amended command on or read whole: the same events.
+    said = "the die was on its edge: the table says 4"
+    timeline, info = Timeline(ledger), ledger.resolve(None)
+    _, windowed = timeline.amendment(info, seqs["first"], {}, table=[4], reason=said)
+    _, whole = timeline.amendment(info, seqs["first"], {}, table=[4], reason=said, whole_log=True)
+    assert [(e.type, e.payload) for e in windowed] == [(e.type, e.payload) for e in whole]
+    assert [e.type for e in windowed][:2] == ["timeline.rewound", "dice.corrected"]
     report = Timeline(ledger).amend(
         ledger.resolve(None), seqs["first"], {}, dice=[4], reason="the die was on its edge: the table says 4"
     )
