@@ -72,11 +72,12 @@ def register(app: typer.Typer) -> None:
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Correct a past command's inputs: it and every later command are re-run on their own dice. If a later
-        command would no longer apply, it and those after it are dropped: shown first, asked or --yes.
-        A table die read wrong ("that was a 4, not a 3"): `--dice 4 --reason "…"` re-runs the command on the dice
-        the table agrees, with or without --set; the roll as entered stays in the log, and `audit --roll`,
-        `log` and `verify` show the correction, who made it and why."""
+        """Correct a past command's inputs (or its table dice, --dice … --reason …): it and every later command are
+        re-run on their own dice. If a later command would no longer apply, it and those after it are dropped:
+        shown first, asked or --yes. A table die read wrong ("that was a 4, not a 3"): `--dice 4 --reason "…"`
+        re-runs the command on the dice the table agrees, with or without --set; the roll as entered stays in the
+        log, and `audit --roll`, `log` and `verify` show the correction, who made it and why. Only table dice can
+        be corrected: a seeded roll cannot be changed."""
         ledger, info = resolved(campaign)
         changes = _amend_changes(set_ or [])
         faces = parse_table_dice(dice) if dice is not None else None
