@@ -209,6 +209,7 @@ SAID: dict[str, str] = {
     "campaign.created": "campaign “{name}” created under {ruleset} (dice seed committed: {seed_commitment:.12}…)",
     "dice.seed_committed": "new dice seed committed for epoch {epoch} ({commitment:.12}…)",
     "dice.share_committed": "{by} commits a share of entropy for epoch {epoch} ({commitment:.12}…)",
+    "dice.set_aside": "roll #{roll_index} taken off the table by a reroll: {reason}",
     "roster.men_transferred": "{men:men} transferred from {from_unit_id} to {to_unit_id}, bringing experience "
     "{experience}",
     "morale.last_stand_changed": "{unit_id}: No step back {active:begins|ends} ({reason})",
@@ -317,6 +318,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
+    if kind == "dice.corrected":
+        return corrected(p)
     if kind == "timeline.command_issued":
         amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
         return f"command {command_line(str(p['command']), p['args'], names)}" + amends
@@ -453,3 +456,12 @@ def readable(events: Iterable[RecordedEvent], names: Mapping[str, str]) -> list[
     listed = list(events)
     covered = explained_by(listed)
     return [(e, describe(e, names)) for e in listed if e.seq not in covered]
+
+
+def corrected(p: Mapping[str, Any]) -> str:
+    """A ``dice.corrected`` event in words: which table roll, from what to what, by whom, where and why."""
+    now = f"{'+'.join(map(str, p['faces']))} (roll #{p['replaced_by']})" if p["faces"] else "no die"
+    return (
+        f"table dice of roll #{p['roll_index']} ({p['notation']}) corrected from "
+        f"{'+'.join(map(str, p['faces_before']))} to {now} by {p['by']}, amending #{p['amends']}: {p['reason']}"
+    )

@@ -61,11 +61,14 @@ class AskEntry:
 @dataclass(frozen=True)
 class Replay:
     """A recorded command run again (amend, audit, verify): its own dice, the ids it gave the first time, and
-    for an amendment the seq of the command it replaces."""
+    for an amendment the seq of the command it replaces (and the corrected table dice, if any)."""
 
     dice: ReplayDice
     ids: tuple[str, ...] = ()
     amends: int | None = None
+    table: tuple[int, ...] | None = None
+    """For an amendment that corrects the table dice of the command it replaces (``amend SEQ --dice``): the
+    faces the table agreed, rolled as new table dice (checked as ``--dice`` is) in place of ``dice``."""
 
 
 class _Ids:
@@ -212,7 +215,9 @@ class Ledger:
         state, tables = self.in_force(info, owner) if owner is not None else (None, None)
         ids = _Ids(self._new_id, replay.ids if replay is not None else ())
         dice: SeededDice | TableDice | AskedDice | ReplayDice
-        if replay is not None:
+        if replay is not None and replay.table is not None:
+            dice = TableDice(replay.table, self.actor, info.next_roll_index)
+        elif replay is not None:
             dice = replay.dice
         elif isinstance(table, AskEntry):
             from events.dice.ask import AskedDice  # --dice ask only

@@ -30,6 +30,10 @@ from projections.campaign_state import FoldingCampaignStates
 from projections.campaigns import FoldingCampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
+CORRECTED = "dice.corrected"
+"""A table die corrected by an amendment (``amend SEQ --dice``): retracted with it, kept as it is by a later
+amendment that re-runs past it, and a group of its own (not a fact of the command before it)."""
+
 
 @dataclass(frozen=True)
 class CommandGroup:
@@ -54,6 +58,11 @@ class CommandGroup:
     def only_dice(self) -> bool:
         """What a rewind left of a retracted command: its dice and seeds, which stay (nothing to re-run)."""
         return self.issued is None and all(e.type in NEVER_RETRACTED for e in self.events)
+
+    @property
+    def only_corrections(self) -> bool:
+        """Table dice an amendment corrected (``dice.corrected``): kept as they are by a later amendment."""
+        return self.issued is None and all(e.type == CORRECTED for e in self.events)
 
     @property
     def dice(self) -> list[DiceRolled]:
@@ -99,7 +108,11 @@ def iter_command_groups(events: Iterable[RecordedEvent]) -> Iterator[CommandGrou
     last_id: object = object()
     for event in events:
         command_id = event.meta.get("command_id", f"seq-{event.seq}")
-        if group and (command_id != last_id or event.type in ("timeline.command_issued", "timeline.rewound")):
+        if group and (
+            command_id != last_id
+            or event.type in ("timeline.command_issued", "timeline.rewound")
+            or (event.type == CORRECTED and group[-1].type not in (CORRECTED, REWOUND))
+        ):
             yield CommandGroup(tuple(group))
             group = []
         group.append(event)
@@ -199,9 +212,15 @@ class Sandbox:
         return info
 
     def run(
-        self, campaign_id: str, group: CommandGroup, command: Command[Any, Any] | None = None, amends: int | None = None
+        self,
+        campaign_id: str,
+        group: CommandGroup,
+        command: Command[Any, Any] | None = None,
+        amends: int | None = None,
+        table: Sequence[int] | None = None,
     ) -> list[RecordedEvent]:
-        """Re-run a recorded command on its own dice, through the executor; raise if it no longer applies."""
+        """Re-run a recorded command on its own dice, through the executor; raise if it no longer applies.
+        With ``table``, on those table dice instead (an amendment correcting the dice the table entered)."""
         issued = group.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
@@ -215,11 +234,11 @@ class Sandbox:
         before = self.store.head(campaign_id).seq
         given = payload.get("ids")
         ids = tuple(given) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
-        replay = Replay(dice, ids, amends)
+        replay = Replay(dice, ids, amends, None if table is None else tuple(table))
         self.ledger.execute(
             self.info(campaign_id), command, command_id=f"replay-{before}-{group.first_seq}", replay=replay
         )
-        if dice.unused:
+        if table is None and dice.unused:
             raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
 
@@ -368,7 +387,9 @@ def _dice_in_use(events: Sequence[RecordedEvent]) -> tuple[dict[int, int], set[i
             command_of[e.seq] = e.meta.get("command_id")
             if p.get("offered_from") is not None:
                 taken.add(int(p["offered_from"]))
-        elif e.type == "dice.set_aside":  # never retracted: a reroll stays a reroll
+        elif e.type == "dice.set_aside" or (e.type == CORRECTED and e.seq in live):
+            # A reroll stays a reroll (never retracted); a table die read wrong is replaced while its correction
+            # is in effect: neither is left lying on the table.
             taken.add(int(p["roll_index"]))
         if e.seq not in live or e.type in NEVER_RETRACTED:
             continue
@@ -532,7 +553,7 @@ def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
     for group in iter_command_groups(live_events(ledger.store, campaign_id)):
         issued = group.issued
         if first or issued is None:
-            if not first and any(e.type not in NEVER_RETRACTED for e in group.events):
+            if not first and any(e.type not in NEVER_RETRACTED and e.type != CORRECTED for e in group.events):
                 return None  # a command recorded without its inputs: the sandbox drops its facts
             first = False
         else:

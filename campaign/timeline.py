@@ -8,6 +8,7 @@ appends is exactly what the real log will append, in one transaction.
 from __future__ import annotations
 
 import contextlib
+from collections import ChainMap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -30,8 +31,8 @@ from campaign.replay import (
 from campaign.typed_as import typed
 from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.families.dice import DiceRolled, SeedCommitted
+from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundError
+from events.families.dice import DiceCorrected, DiceRolled, SeedCommitted
 from events.families.timeline import Branched, Rewound
 from events.limits import check_inputs, check_text
 from events.registry import registry
@@ -74,6 +75,8 @@ class AmendReport:
     retracted: tuple[int, int] = (0, 0)
     dropped: list[tuple[int, str]] = field(default_factory=list)
     """Later commands the amendment retracts for good (they no longer apply): seq and command."""
+    corrected: list[DiceCorrected] = field(default_factory=list)
+    """The amended command's table dice, corrected (``--dice``): each roll as entered, and as the table agreed."""
     result: AppendResult | None = None
     inputs: list[tuple[str, Any, Any]] = field(default_factory=list)
     """The amended command's inputs that change: name, recorded value, corrected value."""
@@ -91,6 +94,17 @@ class AmendReport:
             "retracted": list(self.retracted),
             "dropped": [{"seq": seq, "command": command} for seq, command in self.dropped],
             "inputs": [{"input": key, "was": was, "now": now} for key, was, now in self.inputs],
+            "corrected": [
+                {
+                    "roll": c.roll_index,
+                    "notation": c.notation,
+                    "faces_before": list(c.faces_before),
+                    "faces": list(c.faces),
+                    "replaced_by": c.replaced_by,
+                    "reason": c.reason,
+                }
+                for c in self.corrected
+            ],
             "dry_run": self.result is None,
             "appended": [e.seq for e in self.result.events] if self.result else [],
         }
@@ -216,10 +230,14 @@ class Timeline:
         command_id: str | None = None,
         *,
         dry_run: bool = False,
+        dice: Sequence[int] | None = None,
+        reason: str = "",
     ) -> AmendReport:
         """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs.
+        With ``dice`` (and a ``reason``), its table dice are corrected too: it is re-run on those faces, entered
+        as the table agreed (``dice.corrected`` records each roll as it was and as it is now, by whom and why).
         With ``dry_run`` nothing is appended: the report says what would change and what would be dropped."""
-        report, batch = self.amendment(info, seq, changes)
+        report, batch = self.amendment(info, seq, changes, table=dice, reason=reason)
         if dry_run:
             return report
         report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
@@ -239,7 +257,14 @@ class Timeline:
         return f"no command in effect at seq {seq}: what was there was taken back (`log --all` shows it)"
 
     def amendment(
-        self, info: CampaignInfo, seq: int, changes: Mapping[str, Any], *, whole_log: bool = False
+        self,
+        info: CampaignInfo,
+        seq: int,
+        changes: Mapping[str, Any],
+        *,
+        whole_log: bool = False,
+        table: Sequence[int] | None = None,
+        reason: str = "",
     ) -> tuple[AmendReport, list[NewEvent]]:
         """What :meth:`amend` reports and would append, appending nothing.
 
@@ -249,11 +274,20 @@ class Timeline:
         that needs more (commands recorded without the ids they generated, events without a command id) is read
         whole, as ``whole_log`` asks: the same report and events either way."""
         check_inputs(dict(changes), ())
+        check_text(reason, "an amendment's reason")
+        reason = reason.strip()
+        if table is not None and not reason:
+            raise InvalidInputError(
+                "a correction of table dice needs a reason (--reason), recorded with it for everyone to see: "
+                "nothing was amended"
+            )
+        if table is None and not changes:
+            raise InvalidInputError("say what to amend: --set INPUT=VALUE, or --dice FACES with --reason")
         found = None if whole_log else self._from_command(info, seq)
         if found is None:
             events, groups = self.groups(info)
         else:
-            events, groups, dice = found
+            events, groups, rolled_dice = found
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:
             raise NotFoundError(self._not_in_effect(info, seq))
@@ -275,27 +309,58 @@ class Timeline:
         report = AmendReport(seq, name, inputs=[(k, args[k], v) for k, v in changes.items() if args[k] != v])
         args.update(changes)
         rewind_to = target.first_seq - 1
-        rewind = registry.encode(Rewound(to_seq=rewind_to, reason=f"amend of seq {seq}"))
+        said = f"amend of seq {seq}" + (
+            f": table dice corrected to {', '.join(map(str, table))} ({reason})"
+            if table is not None
+            else f" ({reason})"
+            if reason
+            else ""
+        )
+        rewind = registry.encode(Rewound(to_seq=rewind_to, reason=said))
         if found is None:
             sandbox = Sandbox(self.ledger, events)
             sandbox.store.append(
                 info.campaign_id, [rewind], sandbox.store.head(info.campaign_id).seq, command_id="amend-rewind"
             )
         else:
-            sandbox = Sandbox.after_rewind(self.ledger, info, events, dice, rewind, "amend-rewind")
+            sandbox = Sandbox.after_rewind(self.ledger, info, events, rolled_dice, rewind, "amend-rewind")
         try:
             amended = type(current).build(**args)
         except InvalidInputError as exc:
             raise InvalidInputError(f"{exc}: nothing was amended") from None
+        entered = [] if table is None else _table_dice(target, sandbox.dice_by_index, typed(name, args), table)
         try:
-            new = sandbox.run(info.campaign_id, target, amended, amends=seq)
+            new = sandbox.run(info.campaign_id, target, amended, amends=seq, table=table)
+        except DiceError as exc:
+            if table is None:
+                raise InvalidInputError(f"the amended command does not apply: {exc}") from None
+            raise InvalidInputError(f"--dice {','.join(map(str, table))}: {exc}: nothing was amended") from None
         except CampaignError as exc:
             raise InvalidInputError(f"the amended command does not apply: {exc}") from None
+        if entered:
+            rolled = (registry.decode(e) for e in new if e.type == "dice.rolled")
+            now = [d for d in rolled if isinstance(d, DiceRolled)]
+            report.corrected = [
+                DiceCorrected(
+                    roll_index=old.roll_index,
+                    notation=old.notation,
+                    faces_before=old.faces,
+                    faces=now[i].faces if i < len(now) else (),
+                    replaced_by=now[i].roll_index if i < len(now) else None,
+                    amends=seq,
+                    by=self.ledger.actor,
+                    reason=reason,
+                )
+                for i, old in enumerate(entered)
+            ]
         report.changes.append(
             Change(target.first_seq, report.command, target.outcomes, CommandGroup(tuple(new)).outcomes)
         )
         later = [g for g in groups if g.first_seq > target.last_seq]
         for group in later:
+            if group.only_corrections:  # an earlier amendment's corrected table dice stay corrected
+                sandbox.keep(info.campaign_id, group)
+                continue
             if group.events[0].type == "timeline.rewound" or group.only_dice:
                 continue
             try:
@@ -314,8 +379,16 @@ class Timeline:
         batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
         # The amendment's rewind says which dice its dropped commands leave on the table. ``events`` holds every
         # die whose place can change (see _from_command), and every command that uses one.
-        left = [list(pair) for pair in dice_left_on_table(events, [*events, *tail], info.on_table)]
+        # The corrected dice come just after the amendment's rewind (a group of their own, before the command they
+        # correct): taken off the table for good, as the table agreed they never showed those faces.
+        corrections = [registry.encode(c) for c in report.corrected]
+        noted = [
+            RecordedEvent(0, info.campaign_id, tail[-1].seq + 1 + i, c.type, c.schema_version, c.payload, {}, "", "")
+            for i, c in enumerate(corrections)
+        ]
+        left = [list(pair) for pair in dice_left_on_table(events, [*events, *tail, *noted], info.on_table)]
         batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
+        batch[1:1] = corrections
         report.retracted = (target.first_seq, info.last_seq)
         if report.stopped_at is not None:
             report.dropped = [
@@ -421,6 +494,35 @@ class Timeline:
                 after = CommandGroup(tuple(rerun)).outcomes
                 drift.append(Change(group.first_seq, name, group.outcomes, after, edition))
         return drift
+
+
+def _table_dice(
+    target: CommandGroup, by_index: dict[int, DiceRolled], said: str, faces: Sequence[int]
+) -> list[DiceRolled]:
+    """The dice the command of ``target`` used, when every one was entered at the table (what ``amend --dice``
+    may correct); refused in words otherwise: a command that rolled none, a seeded roll (the campaign's own dice
+    cannot be changed, only a table entry), a die a retracted command left on the table, faces unchanged."""
+    used = target.dice_used(ChainMap({d.roll_index: d for d in target.dice}, by_index))
+    if not used:
+        raise InvalidInputError(f"{said} at #{target.first_seq} rolled no dice: there are none to correct")
+    for die in used:
+        what = f"roll #{die.roll_index} ({die.notation} for “{die.purpose}”)"
+        if die.source == "seeded":
+            raise InvalidInputError(
+                f"{what} was rolled by the campaign's own seeded dice: a seeded roll cannot be changed, only dice "
+                "entered from the table (--dice); nothing was amended"
+            )
+        if die.source != "table":
+            raise InvalidInputError(
+                f"{what} repeats roll #{die.offered_from}, left on the table by a command that was taken back: "
+                f"correct it at the command that rolled it; nothing was amended"
+            )
+    if [f for d in used for f in d.faces] == list(faces):
+        shown = ",".join(str(f) for d in used for f in d.faces)
+        raise InvalidInputError(
+            f"--dice {shown} is what was entered for {said} at #{target.first_seq}: nothing to correct"
+        )
+    return used
 
 
 def plan_rewind(events: Sequence[RecordedEvent], info: CampaignInfo, to_seq: int) -> tuple[tuple[int, int], ...]:

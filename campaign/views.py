@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from campaign.describe import describe, unit_names, words
+from campaign.describe import corrected, describe, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError, VerificationError
 from events.timeline import effective, retracted, retracted_among
@@ -252,6 +252,39 @@ AUDIT_CHAIN_WINDOW = 1000
 """How many events up to the audited one ``audit`` re-hashes: the whole log is ``verify``'s work."""
 
 
+def _changed_since(
+    store: EventStore, cid: str, first_seq: int, checks: list[dict[str, Any]], rewinds: list[RecordedEvent]
+) -> None:
+    """Each roll's check told what happened to it since, on the record: a reroll took it off the table, or the
+    table corrected it (``amend --dice``: from what to what, by whom, why), or it is itself such a correction."""
+    # A correction comes just before the command it re-ran: read them all (by the type index; they are few).
+    later = store.read_types(cid, ["dice.set_aside", "dice.corrected"], after_seq=first_seq - 1)
+    later = [*store.read_types(cid, ["dice.corrected"], upto_seq=first_seq - 1), *later]
+    if not later:
+        return
+    gone = retracted_among(later, rewinds)
+    for entry in checks:
+        for e in later:
+            p, taken_back = e.payload, " (since taken back)" if e.seq in gone else ""
+            who = e.meta.get("actor")
+            if e.type == "dice.set_aside" and p["roll_index"] == entry["roll"]:
+                entry["check"] += f"; taken off the table by a reroll at #{e.seq} by {who}: {p['reason']}"
+                entry["changed"] = {"seq": e.seq, "type": e.type, "reason": p["reason"], "by": who}
+            elif e.type == "dice.corrected" and entry["roll"] in (p["roll_index"], p["replaced_by"]):
+                entry["check"] += f"; at #{e.seq}{taken_back}, {corrected(p)}"
+                entry["changed"] = {
+                    "seq": e.seq,
+                    "type": e.type,
+                    "retracted": e.seq in gone,
+                    "roll": p["roll_index"],
+                    "faces_before": list(p["faces_before"]),
+                    "faces": list(p["faces"]),
+                    "replaced_by": p["replaced_by"],
+                    "by": p["by"],
+                    "reason": p["reason"],
+                }
+
+
 def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
     """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
     where the seed is revealed, and its rule re-run on its recorded inputs and dice.
@@ -279,7 +312,8 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     # Rules that used these dice come at or after the command that rolled them.
     rules = list(store.read_types(cid, ["rules.applied"], after_seq=group.first_seq - 1))
     users_events = [e for e in rules if indexes & set(e.payload["dice"])]
-    gone = retracted_among([event, *users_events], store.read_types(cid, ["timeline.rewound"]))
+    rewinds = store.read_types(cid, ["timeline.rewound"])
+    gone = retracted_among([event, *users_events], rewinds)
     names = unit_names(store.read_types(cid, ["roster.unit_mustered", "battle.started"], upto_seq=seq))
     window = list(store.read(cid, after_seq=max(0, seq - AUDIT_CHAIN_WINDOW), upto_seq=seq))
     broken = next((e for e in window if compute_hash(e) != e.hash), None)
@@ -318,6 +352,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
         whence = Origins(store, cid, point).of(group.events)
         for entry, d in zip(dice_checks, (e for e in group.events if e.type == "dice.rolled"), strict=True):
             entry["origin"] = whence[d.seq]
+    _changed_since(store, cid, group.first_seq, dice_checks, rewinds)
     consumed = {i for e in rules for i in e.payload["dice"]}
     for entry in dice_checks:
         if entry["roll"] not in consumed:

@@ -14,8 +14,9 @@ Anchors: a log whose chain was recomputed after an edit is consistent with itsel
 outside the database shows it: ``expect_head`` (the head must be exactly this hash) and ``checkpoint``
 (a ``(seq, hash)`` published earlier: the log must still hold that event with that hash).
 
-Flags are not failures but what a suspicious player wants to see: a seed its creator chose, and rolls
-that no rule consumed (whoever holds an unrevealed seed can burn such rolls to steer the next one).
+Flags are not failures but what a suspicious player wants to see: a seed its creator chose, rolls that no
+rule consumed (whoever holds an unrevealed seed can burn such rolls to steer the next one), every reroll of a
+die left on the table, and every table die corrected by an amendment (from what to what, by whom, why).
 """
 
 from __future__ import annotations
@@ -33,7 +34,16 @@ from events.dice.derive import derive_faces, dice_key, seed_commitment, share_co
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, CorruptEventError
 from events.registry import EventRegistry
-from events.verify_parts import PendingRolls, Schemas, digest, revealed_shares, roll_problem, share_problem, span
+from events.verify_parts import (
+    PendingRolls,
+    Schemas,
+    changed_roll,
+    digest,
+    revealed_shares,
+    roll_problem,
+    share_problem,
+    span,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +126,23 @@ def _checked_as_they_pass(
 
 
 _HANDLED = frozenset(
-    {"campaign.created", "dice.seed_committed", "dice.seed_revealed", "dice.share_committed", "rules.applied"}
+    {
+        "campaign.created",
+        "dice.seed_committed",
+        "dice.seed_revealed",
+        "dice.share_committed",
+        "rules.applied",
+        "dice.set_aside",
+        "dice.corrected",
+    }
 )
 """The types besides ``dice.rolled`` whose fields a check reads; every other event's schema is checked alone."""
+
+
+REROLL = "reroll"
+CORRECTED = "table dice corrected"
+"""The checks of two flags: a die a retracted command left on the table, rerolled (``dice.set_aside``); table dice
+read wrong, corrected by an amendment (``dice.corrected``). Neither is a failure; a group wants to see both."""
 
 
 def verify_events(
@@ -151,6 +175,8 @@ def verify_events(
     pending = PendingRolls()
     roll_seqs = array("q")
     consumed = bytearray()
+    entered = bytearray()
+    """Each roll index: 1 for dice entered at the table (the only ones a correction may replace)."""
     anchor_seq = checkpoint[0] if checkpoint is not None else -1
     anchored: str | None = None
     head_seen = False
@@ -276,6 +302,7 @@ def verify_events(
             dice_of.append(digest(fields))
             roll_seqs.append(seq)
             consumed.append(0)
+            entered.append(source == "table")
             if source == "offered":
                 report.offered_rolls += 1
             elif source == "table":
@@ -289,6 +316,12 @@ def verify_events(
             for index in fields["dice"]:
                 if 0 <= index < len(consumed):
                     consumed[index] = 1
+        elif type_ in ("dice.set_aside", "dice.corrected"):
+            problem, said = changed_roll(type_, fields, event.meta.get("actor"), entered)
+            if problem:
+                fail(event, "dice", problem)
+                continue
+            report.flags.append(Finding(seq, type_, REROLL if type_ == "dice.set_aside" else CORRECTED, said))
         elif type_ == "campaign.created":
             if seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")

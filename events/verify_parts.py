@@ -130,6 +130,33 @@ def roll_problem(roll: Fields) -> str | None:
     return None
 
 
+def changed_roll(kind: str, fields: Fields, actor: object, entered: bytearray) -> tuple[str, str]:
+    """A roll changed on the record since it was rolled: what is wrong with it (a failure), or what to flag.
+
+    ``dice.set_aside``: a die left on the table by a retracted command, rerolled. ``dice.corrected``: table dice
+    read wrong, corrected by an amendment; only dice entered at the table (``entered[index]``) can be, never a
+    seeded roll."""
+    index = fields["roll_index"]
+    if kind == "dice.set_aside":
+        if not 0 <= index < len(entered):
+            return f"sets aside roll {index}, which was never rolled before it", ""
+        return "", (
+            f"roll {index}, left on the table by a command taken back, was set aside by {actor} (`campaign reroll`): "
+            f"{fields['reason']}; the next command to roll those dice rolled new ones"
+        )
+    if not 0 <= index < len(entered) or not entered[index]:
+        return (
+            f"corrects roll {index}, which is not dice entered at the table before it: only a table entry can be "
+            "corrected, never a seeded roll"
+        ), ""
+    was, now = "+".join(map(str, fields["faces_before"])), "+".join(map(str, fields["faces"]))
+    replaced = f"(roll {fields['replaced_by']}) " if fields["replaced_by"] is not None else ""
+    return "", (
+        f"roll {index} ({fields['notation']}), entered as {was}, corrected to {now or 'no die'} {replaced}by "
+        f"{fields['by']} amending seq {fields['amends']}: {fields['reason']}"
+    )
+
+
 def digest(roll: Fields) -> int:
     """A roll's dice as one signed 64-bit number (deterministic: ints hash to themselves, tuples of ints alike)."""
     return hash((roll["count"], roll["sides"], roll["modifier"], tuple(roll["faces"])))

@@ -85,7 +85,8 @@ COMMANDS = {
     "amend": (
         "campaign.cli.timeline_cli",
         "register",
-        "Correct a past command's inputs: it and every later command are re-run on their own dice.",
+        "Correct a past command's inputs (or its table dice, --dice … --reason …): it and every later command are "
+        "re-run on their own dice.",
     ),
     "undo": (
         "campaign.cli.timeline_cli",

@@ -21,6 +21,7 @@ from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
 from campaign.typed_as import typed
+from events.dice import parse_table_dice
 from events.errors import InvalidInputError
 
 
@@ -47,7 +48,20 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def amend(
         seq: int,
-        set_: Annotated[list[str], typer.Option("--set", help="INPUT=VALUE: the corrected input (repeat).")],
+        set_: Annotated[
+            list[str] | None, typer.Option("--set", help="INPUT=VALUE: the corrected input (repeat).")
+        ] = None,
+        dice: Annotated[
+            str | None,
+            typer.Option(
+                "--dice",
+                help="The faces the table agrees its dice showed, e.g. 4 or 4,2: the command's table dice, corrected "
+                "on the record (needs --reason; a seeded roll cannot be changed).",
+            ),
+        ] = None,
+        reason: Annotated[
+            str, typer.Option("--reason", help="Why the table dice are corrected (recorded; audit and verify show it).")
+        ] = "",
         dry_run: Annotated[
             bool, typer.Option("--dry-run", help="Show what would change and what would be dropped; append nothing.")
         ] = False,
@@ -58,12 +72,17 @@ def register(app: typer.Typer) -> None:
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Correct a past command's inputs: it and every later command are re-run on their own dice. If a later
-        command would no longer apply, it and those after it are dropped: shown first, asked or --yes."""
+        """Correct a past command's inputs (or its table dice, --dice … --reason …): it and every later command are
+        re-run on their own dice. If a later command would no longer apply, it and those after it are dropped:
+        shown first, asked or --yes. A table die read wrong ("that was a 4, not a 3"): `--dice 4 --reason "…"`
+        re-runs the command on the dice the table agrees, with or without --set; the roll as entered stays in the
+        log, and `audit --roll`, `log` and `verify` show the correction, who made it and why. Only table dice can
+        be corrected: a seeded roll cannot be changed."""
         ledger, info = resolved(campaign)
-        changes = _amend_changes(set_)
+        changes = _amend_changes(set_ or [])
+        faces = parse_table_dice(dice) if dice is not None else None
         timeline = Timeline(ledger)
-        preview = timeline.amend(info, seq, changes, command_id, dry_run=True)
+        preview = timeline.amend(info, seq, changes, command_id, dry_run=True, dice=faces, reason=reason)
         out = Output(as_json)
         if not dry_run and preview.dropped and not yes:
             _show_amend(out, preview, seq)
@@ -76,7 +95,11 @@ def register(app: typer.Typer) -> None:
                     f"this amendment would drop {len(preview.dropped)} later commands that no longer apply "
                     "(listed above): nothing was changed; run it with --yes to go ahead, or --dry-run to look first"
                 )
-        report = preview if dry_run else timeline.amend(ledger.resolve(campaign), seq, changes, command_id)
+        report = (
+            preview
+            if dry_run
+            else timeline.amend(ledger.resolve(campaign), seq, changes, command_id, dice=faces, reason=reason)
+        )
         if as_json:
             out.json(report.as_dict())
             return
@@ -288,6 +311,14 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
     )
     for key, was, now in report.inputs:
         out.console.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")
+    for fixed in report.corrected:
+        now = f"{', '.join(map(str, fixed.faces))} (roll #{fixed.replaced_by})" if fixed.faces else "no die"
+        out.console.print(
+            escape(
+                f"  table dice of roll #{fixed.roll_index} ({fixed.notation}) corrected: "
+                f"{', '.join(map(str, fixed.faces_before))} → {now}, by {fixed.by}: {fixed.reason}"
+            )
+        )
     for change in report.changes:
         shown = [(b, a) for b, a in zip(change.before, change.after, strict=False) if b != a]
         extra = change.after[len(change.before) :]

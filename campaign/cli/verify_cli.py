@@ -189,9 +189,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed
         against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is
-        drift: reported, never written back); name the first failure. Flag chosen seeds and rolls no rule
-        consumed. A recomputed chain is only caught against an anchor: --expect-head or --checkpoint (with
-        --signer, its signature FILE.sig is checked first: it must be that key's, over the file as it is)."""
+        drift: reported, never written back); name the first failure. Flag chosen seeds, rolls no rule
+        consumed, rerolls and corrected table dice. A recomputed chain is only caught against an anchor:
+        --expect-head or --checkpoint (with --signer, its signature FILE.sig is checked first: it must be that
+        key's, over the file as it is)."""
         ledger = open_app().ledger
         anchor: tuple[int, str] | None = None
         signed_by = signed_checkpoint(checkpoint_file, signer)

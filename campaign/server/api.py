@@ -68,7 +68,11 @@ class ShareRequest(BaseModel):
 
 class Amend(BaseModel):
     seq: int = Field(ge=1, le=MAX_NUMBER)
-    set: dict[str, Any]
+    set: dict[str, Any] = Field(default_factory=dict)
+    dice: str | None = Field(
+        default=None, description="The faces the table agrees its dice showed (e.g. \"4,2\"): its table dice corrected."
+    )
+    reason: str = Field(default="", description="Why the table dice are corrected (needed with dice; recorded).")
     preview: bool = Field(default=False, description="Show what would change; append nothing.")
     drop_later: bool = Field(default=False, description="Go ahead even if later commands would be dropped.")
 
@@ -282,6 +286,8 @@ def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
         body.set,
         preview=body.preview,
         drop_later=body.drop_later,
+        dice=parse_table_dice(body.dice) if body.dice is not None else None,
+        reason=body.reason,
     )
     if not body.preview:
         server(request).live.appended(m.info.campaign_id)

@@ -3,7 +3,7 @@ as the CLI's ``rewind``, ``undo`` and ``amend --dry-run`` / ``--yes``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campaign.executor import Ledger
@@ -32,11 +32,14 @@ def amend(
     *,
     preview: bool = False,
     drop_later: bool = False,
+    dice: Sequence[int] | None = None,
+    reason: str = "",
 ) -> dict[str, Any]:
-    """Amend the command at ``seq``; with ``preview`` nothing is appended. An amendment that would drop later
-    commands (they no longer apply) is refused unless ``drop_later`` says so, after the preview showed them."""
+    """Amend the command at ``seq`` (its inputs, or with ``dice`` and a ``reason`` its table dice); with
+    ``preview`` nothing is appended. An amendment that would drop later commands (they no longer apply) is
+    refused unless ``drop_later`` says so, after the preview showed them."""
     timeline = Timeline(ledger)
-    report = timeline.amend(info, seq, changes, dry_run=True)
+    report = timeline.amend(info, seq, changes, dry_run=True, dice=dice, reason=reason)
     if preview:
         return {**report.as_dict(), "preview": True}
     if report.dropped and not drop_later:
@@ -44,4 +47,4 @@ def amend(
             f"this amendment would drop {len(report.dropped)} later commands that no longer apply: nothing was "
             "changed; preview it, then confirm dropping them"
         )
-    return {**timeline.amend(info, seq, changes).as_dict(), "preview": False}
+    return {**timeline.amend(info, seq, changes, dice=dice, reason=reason).as_dict(), "preview": False}

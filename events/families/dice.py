@@ -48,6 +48,27 @@ class DiceSetAside(Event):
 
 
 @registry.register
+class DiceCorrected(Event):
+    """Table dice that were entered wrong, corrected on the record by ``amend SEQ --dice … --reason …``: roll
+    ``roll_index`` (dice typed in at the table) is taken off the record of the command at ``amends``, which the
+    amendment re-ran on the faces the table agreed, rolled as roll ``replaced_by`` (None: the re-run rolled no
+    die in its place). Who corrected it and why are kept; ``audit`` and ``verify`` list every correction. A
+    seeded roll is never corrected. Retracted with the amendment that made it (an undo of it brings back the
+    command as first entered)."""
+
+    event_name = "dice.corrected"
+
+    roll_index: int
+    notation: str
+    faces_before: tuple[int, ...]
+    faces: tuple[int, ...]
+    replaced_by: int | None = None
+    amends: int
+    by: str
+    reason: str
+
+
+@registry.register
 class SeedRevealed(Event):
     """The seed of ``epoch`` is published: every roll made with it can now be checked by anyone."""
 

@@ -120,6 +120,38 @@ def test_the_amend_preview_appends_nothing_and_the_amendment_is_what_it_showed(b
     assert "5 models killed" in " ".join(h["what"] for h in robots["history"])
 
 
+def test_the_game_master_corrects_a_misread_table_die_with_a_reason(battle: World) -> None:
+    """RULES.md §4.1: a morale test passes on d6 ≥ Quality (4+). The table entered 2 (fails: Shaken); it agrees the
+    die showed 4: passes. A 3 would still fail; a seeded roll or no reason is refused, nothing appended."""
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    head = len(log(battle))
+    for body, words in [
+        ({"seq": shot, "dice": "4"}, "needs a reason"),
+        ({"seq": shot, "dice": "7", "reason": "misread"}, "7 is not a face of a d6"),
+    ]:
+        refused = battle.client("gina").post(url(battle, "/amend"), json=body)
+        assert refused.status_code == 400 and words in refused.json()["detail"], refused.json()
+    assert len(log(battle)) == head
+    gina = battle.client("gina")
+    three = post(gina, url(battle, "/amend"), {"seq": shot, "dice": "3", "reason": "x", "preview": True})
+    assert "fails → Shaken" in three["changed"][0]["after"][-1]["explanation"]
+    done = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "dice": "4", "reason": "it rolled to a 4"})
+    assert done["corrected"] == [
+        {
+            "roll": 0,
+            "notation": "d6",
+            "faces_before": [2],
+            "faces": [4],
+            "replaced_by": 1,
+            "reason": "it rolled to a 4",
+        }
+    ]
+    assert "rolled 4 against Quality 4+: passes" in done["changed"][0]["after"][-1]["explanation"]
+    corrected = next(e for e in log(battle, "olive") if e["type"] == "dice.corrected")
+    assert corrected["actor"] == "gina" and "corrected from 2 to 4" in corrected["what"]
+
+
 def test_the_seed_is_never_served_before_reveal_and_checks_the_rolls_after(world: World) -> None:
     gina = world.client("gina")
     rolled = command(gina, world, "ledger.roll", notation="2d6", purpose="weather")
