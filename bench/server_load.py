@@ -35,7 +35,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from campaign import views
+from campaign import verify_views
 from campaign.access.accounts import Accounts
 from campaign.access.memberships import Memberships, grant
 from campaign.bootstrap import bootstrap, wall_clock
@@ -152,7 +152,7 @@ def check(db: str, players: list[dict[str, str]], commands: int) -> dict[str, An
                 count = names.count(f"{player['side']} unit {k}")
                 lost += count == 0
                 duplicated += count > 1
-        report, _ = views.verify(app.ledger, info, rules=False)
+        report, _ = verify_views.verify(app.ledger, info, rules=False)
         verified &= report.ok
     app.close()
     return {"lost": lost, "duplicated": duplicated, "every_campaign_verifies": verified}

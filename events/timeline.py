@@ -11,9 +11,14 @@ before it, and every rewind seen so far (they all come after it) is later.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from events.envelope import RecordedEvent
+
+if TYPE_CHECKING:
+    from events.store import EventStore
 
 NEVER_RETRACTED = frozenset(
     {
@@ -74,3 +79,22 @@ def retracted_among(events: Iterable[RecordedEvent], rewinds: Iterable[RecordedE
     by_seq.update((e.seq, e) for e in rewinds)
     live = live_seqs(by_seq[s] for s in sorted(by_seq))
     return {e.seq for e in mine if e.seq not in live}
+
+
+def live_events(store: EventStore, campaign_id: str) -> Iterator[RecordedEvent]:
+    """The campaign's events in effect, in order, rewinds left out (what :func:`effective` gives), streamed: which
+    are retracted is known from the rewinds alone (read by type), since only the rewinds after an event decide."""
+    rewinds = store.read_types(campaign_id, [REWOUND])
+    live = live_seqs(rewinds)
+    kept = sorted((e.seq, int(e.payload["to_seq"])) for e in rewinds if e.seq in live)
+    floors = list(itertools.accumulate(reversed([to for _, to in kept]), min))[::-1]
+    """floors[i]: the lowest target of the rewinds in effect from the i-th on; an event before the i-th and after
+    the (i-1)-th is retracted when it lies above it."""
+    at = 0
+    for event in store.read(campaign_id):
+        while at < len(kept) and kept[at][0] <= event.seq:
+            at += 1
+        if event.type == REWOUND:
+            continue
+        if event.type in NEVER_RETRACTED or at == len(kept) or event.seq <= floors[at]:
+            yield event

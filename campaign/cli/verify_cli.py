@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import orjson
 import typer
 
-from campaign import views
+from campaign import verify_views
 from campaign.bootstrap import projectors
 from campaign.cli import signing
 from campaign.cli.options import CampaignOpt, JsonOpt
@@ -103,12 +103,12 @@ def verify_one(
             checkpoint=checkpoint,
             expect_head=expect_head,
         )
-    views.check_held(ledger, info.campaign_id, report)
+    verify_views.check_held(ledger, info.campaign_id, report)
     if projections and report.ok:
         for difference in compare(open_app().engine, info.campaign_id, ledger.store.read(info.campaign_id), projectors):
             report.findings.append(Finding(info.last_seq, "projection", "projection", str(difference)))
     if rules:
-        editions.extend(views.rule_drift(ledger, info, report))
+        editions.extend(verify_views.rule_drift(ledger, info, report))
     return report
 
 

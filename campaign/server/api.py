@@ -12,7 +12,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from campaign import views
+from campaign import verify_views, views
 from campaign.access import memberships
 from campaign.executor import TableEntry
 from campaign.server import runner
@@ -70,7 +70,7 @@ class Amend(BaseModel):
     seq: int = Field(ge=1, le=MAX_NUMBER)
     set: dict[str, Any] = Field(default_factory=dict)
     dice: str | None = Field(
-        default=None, description="The faces the table agrees its dice showed (e.g. \"4,2\"): its table dice corrected."
+        default=None, description='The faces the table agrees its dice showed (e.g. "4,2"): its table dice corrected.'
     )
     reason: str = Field(default="", description="Why the table dice are corrected (needed with dice; recorded).")
     preview: bool = Field(default=False, description="Show what would change; append nothing.")
@@ -198,7 +198,7 @@ def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSe
 
 @router.get("/campaigns/{campaign_id}/verify", openapi_extra=access("member"))
 def verify(m: Member, request: Request, rules: bool = True) -> dict[str, Any]:
-    return views.verify_dict(*views.verify(server(request).app.ledger, m.info, rules=rules))
+    return verify_views.verify_dict(*verify_views.verify(server(request).app.ledger, m.info, rules=rules))
 
 
 @router.get("/campaigns/{campaign_id}/members", openapi_extra=access("member"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from campaign.replay import OverlayStore
 from events.envelope import NewEvent
 from events.memory import InMemoryEventStore
+from events.overlay import OverlayStore
 from events.store import limited
 
 TYPES = ("a.x", "b.y", "c.z")

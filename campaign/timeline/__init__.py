@@ -7,14 +7,12 @@ appends is exactly what the real log will append, in one transaction.
 
 from __future__ import annotations
 
-import contextlib
 from collections import ChainMap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from campaign.commands import recorded_command
-from campaign.executor import NAME_PATTERN, Ledger
+from campaign.executor import Ledger
 from campaign.replay import (
     CommandGroup,
     Sandbox,
@@ -23,91 +21,27 @@ from campaign.replay import (
     decided,
     dice_left_on_table,
     edition_of,
-    iter_command_groups,
     rerun_in_place,
-    rewind_at,
     roll_seq,
 )
+from campaign.timeline.branching import branch
+from campaign.timeline.plans import _TIMELINE, UndoPlan, _args, last_undoable, plan_rewind, plan_undo
+from campaign.timeline.reports import AmendReport, Change
 from campaign.typed_as import typed
-from events.dice.derive import seed_commitment
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundError
-from events.families.dice import DiceCorrected, DiceRolled, SeedCommitted
-from events.families.timeline import Branched, Rewound
+from events.families.dice import DiceCorrected, DiceRolled
+from events.families.timeline import Rewound
 from events.limits import check_inputs, check_text
 from events.registry import registry
-from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
-from events.timeline import NEVER_RETRACTED, REWOUND, effective, live_seqs, retracted_among
+from events.store import AppendResult
+from events.timeline import REWOUND, effective, retracted_among
 from projections.state.campaigns import CampaignInfo
+
+__all__ = ["AmendReport", "Change", "Timeline", "UndoPlan", "branch", "last_undoable", "plan_rewind", "plan_undo"]
 
 UNDO_PAGE = 64
 """How many events an undo reads back from the log's end first (four times more each time it must read further)."""
-
-_TIMELINE = ("undo", "rewind", "amend")
-"""The timeline's own commands: what they took back is said in their reason, not their arguments."""
-
-
-def _args(first: RecordedEvent) -> Mapping[str, Any] | None:
-    """The recorded arguments of the command that starts with ``first``, if it is a ``timeline.command_issued``."""
-    args = first.payload.get("args") if first.type == "timeline.command_issued" else None
-    return args if isinstance(args, Mapping) else None
-
-
-@dataclass
-class Change:
-    seq: int
-    command: str
-    before: list[dict[str, Any]]
-    after: list[dict[str, Any]]
-    recorded_under: str | None = None
-    """The ruleset version its rules were recorded under, when that is not today's: the rules changed since (a
-    new edition of RULES.md), so a different outcome is expected, not a sign that the log was altered."""
-
-
-@dataclass
-class AmendReport:
-    amended_seq: int
-    command: str
-    changes: list[Change] = field(default_factory=list)
-    rerun: int = 0
-    stopped_at: int | None = None
-    stopped_because: str | None = None
-    retracted: tuple[int, int] = (0, 0)
-    dropped: list[tuple[int, str]] = field(default_factory=list)
-    """Later commands the amendment retracts for good (they no longer apply): seq and command."""
-    corrected: list[DiceCorrected] = field(default_factory=list)
-    """The amended command's table dice, corrected (``--dice``): each roll as entered, and as the table agreed."""
-    result: AppendResult | None = None
-    inputs: list[tuple[str, Any, Any]] = field(default_factory=list)
-    """The amended command's inputs that change: name, recorded value, corrected value."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "amended_seq": self.amended_seq,
-            "command": self.command,
-            "rerun": self.rerun,
-            "changed": [
-                {"seq": c.seq, "command": c.command, "before": c.before, "after": c.after} for c in self.changes
-            ],
-            "stopped_at": self.stopped_at,
-            "stopped_because": self.stopped_because,
-            "retracted": list(self.retracted),
-            "dropped": [{"seq": seq, "command": command} for seq, command in self.dropped],
-            "inputs": [{"input": key, "was": was, "now": now} for key, was, now in self.inputs],
-            "corrected": [
-                {
-                    "roll": c.roll_index,
-                    "notation": c.notation,
-                    "faces_before": list(c.faces_before),
-                    "faces": list(c.faces),
-                    "replaced_by": c.replaced_by,
-                    "reason": c.reason,
-                }
-                for c in self.corrected
-            ],
-            "dry_run": self.result is None,
-            "appended": [e.seq for e in self.result.events] if self.result else [],
-        }
 
 
 class Timeline:
@@ -523,146 +457,3 @@ def _table_dice(
             f"--dice {shown} is what was entered for {said} at #{target.first_seq}: nothing to correct"
         )
     return used
-
-
-def plan_rewind(events: Sequence[RecordedEvent], info: CampaignInfo, to_seq: int) -> tuple[tuple[int, int], ...]:
-    """Whether a rewind to ``to_seq`` may be done, on ``events`` (the whole log, or a suffix of it from a command's
-    start at or before ``to_seq``'s that holds the dice a retraction may leave on the table): the dice it leaves
-    on the table, or the refusal."""
-    groups = command_groups(effective(events))
-    live = {e.seq for e in effective(events)}
-    if to_seq not in live:
-        raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
-    dice_seqs = {e.seq for e in events if e.type in NEVER_RETRACTED}
-    if not any(s > to_seq for s in live if s not in dice_seqs):
-        raise InvalidInputError(f"nothing after seq {to_seq} is in effect: there is nothing to rewind")
-    inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
-    if inside is not None:
-        raise InvalidInputError(
-            f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
-            f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
-        )
-    # The dice of a command taken back stay in effect; a rewind to one of them would retract the rewind that
-    # took the command back and so bring back the command's start, but not its rules after the die.
-    taken_back = next(
-        (g for g in command_groups(events) if g.first_seq <= to_seq < g.last_seq and g.first_seq not in live),
-        None,
-    )
-    if taken_back is not None:
-        raise InvalidInputError(
-            f"seq {to_seq} is a die of a command that was taken back (seqs {taken_back.first_seq}–"
-            f"{taken_back.last_seq}): a rewind there would bring back half of that command; rewind to a seq "
-            "in effect before or after it"
-        )
-    return dice_left_on_table(events, rewind_at(events, to_seq), info.on_table)
-
-
-def last_undoable(events: Sequence[RecordedEvent]) -> RecordedEvent | None:
-    """The last event of ``events`` (a suffix of the log) still in effect that an undo can take back."""
-    live = live_seqs(events)
-    return next((e for e in reversed(events) if e.seq in live and e.type not in NEVER_RETRACTED and e.seq > 1), None)
-
-
-class UndoPlan(NamedTuple):
-    to_seq: int
-    reason: str
-    on_table: tuple[tuple[int, int], ...]
-    what: str
-    start: int
-
-
-def plan_undo(events: Sequence[RecordedEvent], info: CampaignInfo) -> UndoPlan:
-    """What an undo appends, on ``events`` (the whole log, or a suffix of it from the start of what is undone
-    that holds the dice it may leave on the table): the seq it rewinds to, its reason and the dice it leaves on
-    the table, what is undone and the seq that starts; or the refusal."""
-    last = last_undoable(events)
-    if last is None:
-        if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
-            raise InvalidInputError(
-                "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
-                "shares or memberships were recorded, and those are never taken back"
-            )
-        raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
-    key = last.meta.get("command_id")
-    start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
-    what = str(last.meta.get("command") or last.type)
-    on_table = dice_left_on_table(events, rewind_at(events, start - 1), info.on_table)
-    said = typed(what, _args(next(e for e in events if e.seq == start))) if what not in _TIMELINE else what
-    return UndoPlan(start - 1, f"undo of {said} (#{start}–#{last.seq})", on_table, what, start)
-
-
-def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> AppendResult:
-    """A what-if campaign sharing ``parent``'s history up to ``at_seq``; the parent is untouched.
-
-    The shared events are copied command by command (their meta kept) and chained under the branch's own
-    id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
-    that nobody can branch to see the parent's coming dice; it holds only the parent's revealed seeds.
-
-    Streamed (issue 14): the parent is read page by page and written through the store's import session, one
-    command at a time, all in one transaction; memory stays bounded by a page, not the log. The result holds
-    the branch's own events (``timeline.branched`` and its seed's commitment), not the copied history.
-    """
-    if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
-        raise InvalidInputError(
-            f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
-        )
-    if ledger.directory.find(name) is not None:
-        raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
-    store = ledger.store
-    last = store.head(parent.campaign_id).seq
-    if not 1 <= at_seq <= last:
-        raise InvalidInputError(f"branch at a seq between 1 and {last}")
-    committed = store.read_types(parent.campaign_id, ["dice.seed_committed"], upto_seq=at_seq)
-    epochs = sorted({0} | {int(e.payload["epoch"]) for e in committed})
-    # Only the parent's seeds that the parent has revealed: one it still rolls with stays the parent's
-    # secret (else `export --with-secrets` of the branch would hand out the parent's coming dice). The
-    # branch's rolls of that epoch are checked once the parent reveals it (`verify` of the parent).
-    revealed = {int(e.payload["epoch"]) for e in store.read_types(parent.campaign_id, ["dice.seed_revealed"])}
-    branch_id = ledger.new_id()
-    seed = ledger.fresh_seed()
-    # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the branch's
-    # events (each with the event committing to it): a branch is never left without its seeds.
-    for epoch in epochs:
-        if epoch in revealed:
-            with contextlib.suppress(NotFoundError):  # a seed not held here (an import without secrets)
-                ledger.vault.stage(ledger.vault.seed(parent.campaign_id, epoch))
-    ledger.vault.stage(seed)
-    for held in ledger.vault.shares(parent.campaign_id):  # the shares of entropy of those seeds, likewise
-        if held.seq <= at_seq and held.epoch in revealed:
-            ledger.vault.stage_share(held.share)
-    with store.import_session(branch_id) as sink:
-        head, parent_hash = EMPTY_HEAD, ""
-        # One event past SEQ tells whether SEQ ends its command.
-        for group in iter_command_groups(store.read(parent.campaign_id, upto_seq=at_seq + 1)):
-            if group.first_seq > at_seq:
-                break
-            if group.last_seq > at_seq:
-                whole = next(iter_command_groups(store.read(parent.campaign_id, after_seq=group.first_seq - 1)))
-                raise InvalidInputError(
-                    f"seq {at_seq} is in the middle of a command (seqs {whole.first_seq}–"
-                    f"{whole.last_seq}): branch at {whole.first_seq - 1} or {whole.last_seq}"
-                )
-            batch = []
-            for event in group.events:
-                payload = dict(event.payload)
-                if event.type == "campaign.created":
-                    payload.update(
-                        name=name,
-                        dice_campaign_id=payload.get("dice_campaign_id") or parent.dice_id or parent.campaign_id,
-                    )
-                batch.append(NewEvent(event.type, payload, event.schema_version))
-            meta = {k: v for k, v in group.events[0].meta.items() if k != "command_id"}
-            for chained in prepare_events(branch_id, batch, head, 0, group.events[0].meta.get("command_id"), meta):
-                sink.add(chained)
-                head = Head(chained.seq, chained.hash)
-            parent_hash = group.events[-1].hash
-        own = [
-            registry.encode(
-                Branched(parent_id=parent.campaign_id, parent_name=parent.name, at_seq=at_seq, parent_hash=parent_hash)
-            ),
-            registry.encode(SeedCommitted(epoch=epochs[-1] + 1, commitment=seed_commitment(seed))),
-        ]
-        meta = {"actor": ledger.actor, "command": "branch", "recorded_at": ledger.now()}
-        for chained in prepare_events(branch_id, own, head, 0, ledger.new_id(), meta):
-            sink.add(chained)
-    return AppendResult(tuple(store.read_last(branch_id, len(own))), duplicate=False)
