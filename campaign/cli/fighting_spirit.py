@@ -68,7 +68,9 @@ def battle_start(
     unit: Annotated[
         list[str],
         typer.Option(
-            "--unit", help="UNIT=FATIGUE[,cover][,prone][,start:GRADE] (one fatigue per side; a scenario start grade)."
+            "--unit",
+            help="UNIT[=FATIGUE][,cover][,prone][,start:GRADE]: the fatigue the campaign record gives unless one is"
+            " typed (one fatigue per side; a scenario start grade).",
         ),
     ],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
@@ -80,11 +82,12 @@ def battle_start(
             raise InvalidInputError(f"--side {side_name}= takes one motivation")
         motivation[side_name] = parts[0]
     deployments = []
-    for unit_name, parts in parse_pairs(unit, "--unit"):
-        if not parts:
-            raise InvalidInputError(f"--unit {unit_name}= needs a fatigue")
-        starts = [p.removeprefix("start:") for p in parts[1:] if p.startswith("start:")]
-        flags = {p for p in parts[1:] if not p.startswith("start:")}
+    for unit_name, given in parse_pairs([u if "=" in u else f"{u}=" for u in unit], "--unit"):
+        # UNIT alone, or UNIT=cover: the fatigue the campaign record gives (§5); UNIT=tired,cover: as typed
+        typed_fatigue = bool(given) and given[0] not in ("cover", "prone") and not given[0].startswith("start:")
+        fatigue, parts = (given[0], given[1:]) if typed_fatigue else (None, given)
+        starts = [p.removeprefix("start:") for p in parts if p.startswith("start:")]
+        flags = {p for p in parts if not p.startswith("start:")}
         if flags - {"cover", "prone"}:
             raise InvalidInputError(
                 f"--unit {unit_name}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}"
@@ -92,7 +95,7 @@ def battle_start(
         deployments.append(
             {
                 "unit": unit_name,
-                "fatigue": parts[0],
+                "fatigue": fatigue,
                 "in_cover": "cover" in flags,
                 "prone": "prone" in flags,
                 "start_grade": starts[0] if starts else None,

@@ -50,6 +50,16 @@ def known_side(state: Any, side: str) -> str:
     return next((known for known in sorted(sides) if same_name(known, side)), side.strip())
 
 
+def side_named(sides: Iterable[str], side: str, what: str = "a side of this battle") -> str:
+    """The one of ``sides`` that ``side`` names, letter case and spaces around it aside ("saurians" is "Saurians");
+    refused in words, with the close names, when it names none."""
+    listed = sorted(sides)
+    found = next((known for known in listed if same_name(known, side)), None)
+    if found is None:
+        raise InvalidInputError(f"{side.strip()!r} is not {what} ({', '.join(listed)}){did_you_mean(side, listed)}")
+    return found
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """ "; did you mean 'Alpha'?" with the names close to ``name`` (difflib), or nothing when none is."""
     names = sorted(set(known))

@@ -14,6 +14,7 @@ from pydantic import Field
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.battles import deploying, started
 from campaign.rulesets.command import Command
+from campaign.rulesets.common import side_named
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
@@ -312,8 +313,7 @@ class EndBattle(DisCommand):
         state, tables = s.state, s.tables
         battle = current_battle(state)
         held = dict(self.objectives)
-        if self.winner is not None and self.winner not in battle.sides:
-            raise InvalidInputError(f"{self.winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+        winner = side_named(battle.sides, self.winner) if self.winner is not None else None
         strangers = sorted(set(held) - set(battle.sides))
         if strangers:
             raise InvalidInputError(f"{', '.join(strangers)}: not a side of this battle")
@@ -328,7 +328,7 @@ class EndBattle(DisCommand):
                     battle.battle_id,
                     side,
                     officer,
-                    result="drawn" if self.winner is None else ("won" if self.winner == side else "lost"),
+                    result="drawn" if winner is None else ("won" if winner == side else "lost"),
                     objectives=held.get(side, 0),
                     enemy_removed=sum(1 for u in removed if u.side != side),
                     own_fled=sum(1 for u in removed if u.side == side and (u.removed or "").startswith("fled")),
@@ -336,15 +336,15 @@ class EndBattle(DisCommand):
                     glory_before=career.glory if career else 0,
                 )
             )
-        result = "draw" if self.winner is None else f"won by {self.winner}"
+        result = "draw" if winner is None else f"won by {winner}"
         ended = Decision(
             "battle_end",
             "§1.8",
             None,
-            {"winner": self.winner, "objectives": held},
+            {"winner": winner, "objectives": held},
             {"result": result},
             f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
-            (BattleEnded(battle_id=battle.battle_id, result=result, winner=self.winner),),
+            (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),
         )
         return ruled(battle, [*decisions, ended])
 

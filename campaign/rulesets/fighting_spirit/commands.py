@@ -12,7 +12,16 @@ from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, known_side, new_unit
+from campaign.rulesets.common import (
+    EditUnit,
+    MusterUnit,
+    TransferMen,
+    check_transfer,
+    find_unit,
+    known_side,
+    new_unit,
+    side_named,
+)
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
@@ -217,12 +226,16 @@ class StartBattle(FsCommand):
                 raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
         if not self.deployments:
             raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
-        motivation: dict[str, dict[str, JsonValue]] = {side: {"motivation": m} for side, m in self.motivation.items()}
-        begun = started(s, self.battle_name, tuple(self.motivation), motivation, self.scenario)
+        # each side as the campaign spells it ("keno" is Keno), a side named twice so refused
+        sides = {known_side(state, side): level for side, level in self.motivation.items()}
+        if len(sides) < len(self.motivation):
+            raise InvalidInputError("a side is named twice (--side NAME=MOTIVATION once for each)")
+        motivation: dict[str, dict[str, JsonValue]] = {side: {"motivation": m} for side, m in sides.items()}
+        begun = started(s, self.battle_name, tuple(sides), motivation, self.scenario)
         battle_id = begun.battle_id
         events: list[Event] = [begun]
         campaign_sides = {u.side for u in state.roster.values()}
-        strangers = sorted(set(self.motivation) - campaign_sides)
+        strangers = sorted(set(sides) - campaign_sides)
         if strangers:
             raise InvalidInputError(f"no unit of this campaign fights for {', '.join(strangers)}")
         units = [find_unit(state, d.unit) for d in self.deployments]
@@ -233,7 +246,7 @@ class StartBattle(FsCommand):
         )
         seen: set[str] = set()
         for d, unit in zip(self.deployments, units, strict=True):
-            if unit.side not in self.motivation:
+            if unit.side not in sides:
                 raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, which is not a side of this battle")
             if unit.unit_id in seen:
                 raise InvalidInputError(f"{unit.name} is deployed twice")
@@ -265,9 +278,8 @@ class EndBattle(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
-        if self.winner is not None and self.winner not in battle.sides:
-            raise InvalidInputError(f"{self.winner!r} is not a side of this battle ({', '.join(battle.sides)})")
-        return [BattleEnded(battle_id=battle.battle_id, result=self.result, winner=self.winner)]
+        winner = side_named(battle.sides, self.winner) if self.winner is not None else None
+        return [BattleEnded(battle_id=battle.battle_id, result=self.result, winner=winner)]
 
 
 class NextTurn(BaseNextTurn[CampaignState, Tables]):
@@ -384,7 +396,9 @@ class Funds(FsCommand):
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
-        side = known_side(s.state, self.side)
+        # a side of the campaign (its units' or a treasury's), letter case aside; a misspelt one opened a treasury
+        sides = {u.side for u in s.state.roster.values()} | set(s.state.treasury)
+        side = side_named(sides, self.side, "a side of this campaign") if sides else self.side.strip()
         held = s.state.treasury.get(side, 0)
         if self.amount < 0 and held < -self.amount:
             raise InvalidInputError(f"{side}'s treasury holds {held}; it cannot pay {-self.amount}")

@@ -15,7 +15,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit
+from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, side_named
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -313,8 +313,7 @@ class EndBattle(GfCommand):
     def decide(self, s: At) -> list[Event]:
         state, tables, dice = s.state, s.tables, s.dice
         battle = current_battle(state)
-        if self.winner is not None and self.winner not in battle.sides:
-            raise InvalidInputError(f"{self.winner!r} is not a side of this battle ({', '.join(battle.sides)})")
+        winner = side_named(battle.sides, self.winner) if self.winner is not None else None
         for side in self.special_achieved:
             if side not in battle.special:
                 raise InvalidInputError(f"{side!r} had no special objective in this battle")
@@ -357,20 +356,20 @@ class EndBattle(GfCommand):
             )
             if level is not None:
                 decisions.append(level)
-        decisions.append(gf.rewards(tables, battle.battle_id, battle.sides, self.winner))
+        decisions.append(gf.rewards(tables, battle.battle_id, battle.sides, winner))
         decisions.extend(
             gf.special_bonus(tables, side, battle.special[side]) for side in dict.fromkeys(self.special_achieved)
         )
-        result = "draw" if self.winner is None else f"won by {self.winner}"
+        result = "draw" if winner is None else f"won by {winner}"
         decisions.append(
             Decision(
                 "battle_end",
                 "§4.2",
                 None,
-                {"winner": self.winner},
+                {"winner": winner},
                 {"result": result},
                 f"{battle.name} ends: {result}; Shaken ends with it",
-                (BattleEnded(battle_id=battle.battle_id, result=result, winner=self.winner),),
+                (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),
             )
         )
         return ruled(state, battle, decisions)
