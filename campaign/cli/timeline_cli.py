@@ -290,16 +290,17 @@ def register_exchange(app: typer.Typer) -> None:
 def _amend_changes(items: list[str]) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip() or not raw.strip():
+        typed_key, sep, raw = item.partition("=")
+        key = typed_key.replace("-", "_")  # as the option is typed (leader-hit) or recorded (leader_hit)
+        if not sep or not key or not raw.strip():
             raise InvalidInputError(f"--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}")
         if raw[:1] in "[{":
             try:
-                changes[key.strip()] = orjson.loads(raw)
+                changes[key] = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise InvalidInputError(f"--set {key.strip()}=…: {raw!r} is not a valid list or object") from None
+                raise InvalidInputError(f"--set {key}=…: {raw!r} is not a valid list or object") from None
         else:
-            changes[key.strip()] = parse_value(raw)
+            changes[key] = parse_value(raw)
     return changes
 
 

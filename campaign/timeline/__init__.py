@@ -234,7 +234,8 @@ class Timeline:
         unknown = sorted(set(changes) - set(args))
         if unknown:
             raise InvalidInputError(
-                f"{typed(name, args)} has no input {', '.join(unknown)} (its inputs: {', '.join(sorted(args))})"
+                f"{typed(name, args)} has no input {', '.join(k.replace('_', '-') for k in unknown)} (its inputs: "
+                f"{', '.join(k.replace('_', '-') for k in sorted(args))})"
             )
         changes = {  # "--set name=12" on a word input: the word 12
             key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value

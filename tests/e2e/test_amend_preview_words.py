@@ -47,3 +47,20 @@ def test_an_amend_that_changes_a_rule_says_its_input_and_what_the_rule_says_now(
         "    was: Company HQ attacked: 1 killed, 0 wounded; 4 men left",
     ]
     assert preview[4] == "    now: Company HQ attacked: 2 killed, 0 wounded; 3 men left"
+
+
+def test_an_input_is_named_for_amend_as_its_option_is_typed(tmp_path: Path) -> None:
+    """`amend SEQ --set leader-hit=true` (the option is `--leader-hit`) was refused: "no input leader-hit (its
+    inputs: … enemy_within, … leader_hit …)"; the recorded name still works."""
+    cli = Cli(str(tmp_path / "fs.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
+        "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=fresh")  # fmt: skip
+    attack = cli.json("fs", "attack", "Company HQ", "--killed", "1", "--dice", "9")["events"][0]["seq"]
+    preview = cli("amend", str(attack), "--set", "leader-hit=true", "--dry-run").stdout
+    assert "  leader hit: no → yes" in preview
+    assert "  leader hit: no → yes" in cli("amend", str(attack), "--set", "leader_hit=true", "--dry-run").stdout
+    refused = cli("amend", str(attack), "--set", "leader-hitt=true", code=2).stderr
+    assert "has no input leader-hitt (its inputs: artillery, enemy-within, killed, leader-hit, suppressing" in refused
