@@ -76,7 +76,7 @@ def show(found: Chart, out: Output) -> None:
     low, high = (1, len(found.levels)) if found.levels else (min(present), max(present))
 
     def word(value: int) -> str:
-        return found.levels[value - 1] if found.levels and 1 <= value <= len(found.levels) else str(value)
+        return found.levels[value - 1] if found.levels and 1 <= value <= len(found.levels) else f"{value:,}"
 
     view = Table(title=escape(found.title), title_justify="left")
     for column in ("", f"over {len(found.steps)} steps", "first", "now", "low", "high"):

@@ -221,7 +221,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     # campaign ends" does; the state and --json count from 0 (issue 13).
     print_rows(out, f"{info.name} — day {state.day}, month {state.month + 1}", columns, cells)
     for side, money in sorted(state.treasury.items()):
-        out.console.print(f"treasury of {escape(side)}: ${money}")
+        out.console.print(f"treasury of {escape(side)}: ${money:,}")
 
 
 @recorded(app, "battle", rolls=True)

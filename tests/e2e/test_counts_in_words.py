@@ -49,3 +49,15 @@ def test_a_payment_with_nothing_owed_reads_as_bonus_pay() -> None:
     assert said(260, 0, 0) == "Gang: bonus pay 260, nothing owed"
     assert said(52_800, 52_800, 0) == "Gang: paid 52,800 of 52,800"
     assert said(0, 120_000, 1) == "Gang: paid 0 of 120,000, arrears Morale −1"
+
+
+def test_mc_roster_and_the_treasury_chart_separate_thousands(tmp_path: Path) -> None:
+    """A new user read `treasury of Megalos: $1524880` in `mc roster` and `2000000 | 1467960` in the chart's view,
+    where `treasury` said 1,524,880."""
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "funds", "Megalos", "-475120", "--reason", "mercenaries")
+    assert "treasury of Megalos: $1,524,880" in cli("mc", "roster").stdout
+    row = next(line for line in cli("chart", "treasury").stdout.splitlines() if line.startswith("│ Megalos"))
+    assert [c.strip() for c in row.split("│")[1:-1]][2:] == ["2,000,000", "1,524,880", "1,524,880", "2,000,000"]
