@@ -76,7 +76,8 @@ class DiceSpec:
             raise DiceError(f"{self.notation} needs {self.count} dice, but {len(faces)} were entered")
         for face in faces:
             if not 1 <= face <= self.sides:
-                raise DiceError(f"{face} is not a face of a d{self.sides} (faces 1–{self.sides}) in {self.notation}")
+                where = "" if self.notation == f"d{self.sides}" else f" in {self.notation}"  # not "a d6 … in d6"
+                raise DiceError(f"{face} is not a face of a d{self.sides} (faces 1–{self.sides}){where}")
 
 
 def die(sides: int, *, step: int = 0, modifier: int = 0) -> DiceSpec:
