@@ -7,6 +7,7 @@ appends is exactly what the real log will append, in one transaction.
 
 from __future__ import annotations
 
+import re
 from collections import ChainMap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -153,7 +154,7 @@ class Timeline:
         back = next(iter(self.ledger.store.read(info.campaign_id, after_seq=start - 1, upto_seq=start)))
         if what not in _TIMELINE:
             return f"undid {typed(what, _args(back))} (from #{start})"
-        reason = str(back.payload.get("reason") or what)
+        reason = undo_reason_words(str(back.payload.get("reason") or what))
         return f"took back the {what} at #{start} ({reason}): what it had taken back is in effect again"
 
     def amend(
@@ -458,3 +459,17 @@ def _table_dice(
             f"--dice {shown} is what was entered for {said} at #{target.first_seq}: nothing to correct"
         )
     return used
+
+
+_UNDO_OF = re.compile(r"^undo of (.+) \(#(\d+)–#(\d+)\)$")
+
+
+def undo_reason_words(reason: str) -> str:
+    """An undo's recorded reason ("undo of fs attack (#10–#14)", "undo of undo (#140–#140)") as a person says it:
+    "it had undone fs attack, #10–#14", "it had undone the undo at #140"; any other reason as it is."""
+    found = _UNDO_OF.match(reason)
+    if found is None:
+        return reason
+    what, first, last = found.groups()
+    span = f"#{first}" if first == last else f"#{first}–#{last}"
+    return f"it had undone the {what} at {span}" if what in _TIMELINE else f"it had undone {what}, {span}"

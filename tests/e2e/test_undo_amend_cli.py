@@ -116,14 +116,18 @@ def test_a_rewind_to_a_die_of_a_command_taken_back_is_refused(cli: Cli) -> None:
 
 
 def test_undo_says_what_it_took_back_as_typed_and_an_undo_of_an_undo_says_what_is_back(cli: Cli) -> None:
-    """"undid gf.shoot" and "undid undo" were the recorder's words: an undo names the command as it is typed, and
+    """ "undid gf.shoot" and "undid undo" were the recorder's words: an undo names the command as it is typed, and
     taking back an undo says which undo and that what it had taken back is in effect again."""
     first = cli("undo").stdout
     assert first.startswith("undid gf shoot (from #") and "gf.shoot" not in first
-    second = cli("undo").stdout
-    assert second.startswith("took back the undo at #") and "(undo of gf shoot (#" in second
+    second = " ".join(cli("undo").stdout.split())
+    undo_seq = int(second.split("#", 1)[1].split(" ", 1)[0])
+    assert second.startswith("took back the undo at #") and "(it had undone gf shoot, #" in second
     assert "is in effect again" in second
     assert any(e["payload"].get("command") == "gf.shoot" for e in cli.json("log")["events"])  # the shot is back
+    # a third undo takes back the second: said as the undo it had undone, not "undo of undo (#N–#N)"
+    third = " ".join(cli("undo").stdout.split())
+    assert f"(it had undone the undo at #{undo_seq}):" in third and "undo of undo" not in third
 
 
 @pytest.mark.parametrize(

@@ -65,9 +65,9 @@ def test_table_dice_are_checked_against_the_notation() -> None:
     assert roll.faces == (4, 2) and roll.total == 6 and roll.roll_index == 5
     assert dice.rolled[0].entered_by == "alice" and dice.rolled[0].source == "table"
     dice.finish()
-    with pytest.raises(DiceError, match="^7 is not a face of a d6 \\(faces 1–6\\)$"):  # not "… in d6" again
+    with pytest.raises(DiceError, match=r"^7 is not a face of a d6 \(faces 1–6\)$"):  # not "… in d6" again
         TableDice([7], "alice", 0).roll(parse("d6"), "morale")
-    with pytest.raises(DiceError, match="^7 is not a face of a d6 \\(faces 1–6\\) in 2d6$"):
+    with pytest.raises(DiceError, match=r"^7 is not a face of a d6 \(faces 1–6\) in 2d6$"):
         TableDice([7, 1], "alice", 0).roll(parse("2d6"), "rally")
     with pytest.raises(DiceError, match="not enough table dice"):
         TableDice([3], "alice", 0).roll(parse("2d6"), "morale")
