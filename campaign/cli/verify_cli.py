@@ -15,6 +15,7 @@ from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
+from campaign.describe import kind
 from campaign.executor import Ledger
 from campaign.timeline import Change
 from campaign.typed_as import typed
@@ -146,9 +147,15 @@ def _print(
     summed = not every_flag and len(throwaway) > FLAGS_SHOWN
     for flag in report.flags:
         if not (summed and flag.check == THROWAWAY):
-            out.console.print(f"[yellow]flagged[/] {escape(str(flag))}")
+            out.console.print(f"[yellow]flagged[/] {escape(flag_words(flag))}")
     if summed:
         out.console.print(throwaway_summary(throwaway))
+
+
+def flag_words(flag: Finding) -> str:
+    """A flag as a person reads it: "#3 (dice · rolled): throwaway roll: roll 0" (it said "seq 3 (dice.rolled): …
+    roll 0 (at seq 3)": the event type as recorded, its seq twice)."""
+    return f"#{flag.seq} ({kind(flag.type)}): {flag.check}: {flag.message.replace(f' (at seq {flag.seq})', '')}"
 
 
 def throwaway_summary(throwaway: list[Finding]) -> str:

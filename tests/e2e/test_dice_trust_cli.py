@@ -34,7 +34,7 @@ def test_a_roll_no_rule_consumed_is_flagged_one_a_rule_consumed_is_not(cli: Cli)
     assert [(f["check"], f["seq"]) for f in report["flags"]] == [("throwaway roll", 3), ("throwaway roll", 5)]
     assert report["ok"]  # a flag, not a failure
     human = cli("verify").stdout
-    assert "roll 0 (at seq 3) was consumed by no rule" in human
+    assert "flagged #3 (dice · rolled): throwaway roll: roll 0 was consumed by no rule" in human  # its seq once
     assert "whoever holds the file can compute the coming rolls" in human
 
 
@@ -52,7 +52,10 @@ def test_up_to_five_throwaway_rolls_are_listed_more_are_summed_up_in_words(cli: 
     assert "6 throwaway rolls" in six and "the rolls at seq 3, 5, 7, 9, 11 and 1 more" in " ".join(six.split())
     assert "--all-flags" in six
     every = cli("verify", "--all-flags").stdout
-    assert every.count("was consumed by no rule") == 6 and "roll 5 (at seq 13)" in every
+    assert (
+        every.count("was consumed by no rule") == 6
+        and "flagged #13 (dice · rolled): throwaway roll: roll 5 was" in every
+    )
     assert [f["seq"] for f in cli.json("verify")[0]["flags"]] == [3, 5, 7, 9, 11, 13]
 
 

@@ -56,7 +56,7 @@ def test_a_misread_table_die_is_corrected_on_the_record(cli: Cli) -> None:
     audit = _flat(cli("audit", "--roll", "0").output)
     assert "corrected from 3 to 4" in audit and "by tester" in audit and "the table agreed it showed a 4" in audit
     verify = _flat(cli("verify").output)
-    assert verify.startswith("ok ") and "flagged seq" in verify and "table dice corrected: roll 0 (d10)" in verify
+    assert verify.startswith("ok ") and "flagged #" in verify and "table dice corrected: roll 0 (d10)" in verify
     [report] = cli.json("verify")
     [flag] = [f for f in report["flags"] if f["check"] == "table dice corrected"]
     assert "entered as 3, corrected to 4" in flag["message"] and "by tester" in flag["message"]
@@ -90,5 +90,5 @@ def test_audit_and_verify_list_every_reroll(cli: Cli) -> None:
     [flag] = [f for f in report["flags"] if f["check"] == "reroll"]
     assert "roll 0" in flag["message"] and "by tester" in flag["message"]
     assert "the die fell off the table" in flag["message"] and report["ok"] is True
-    assert "flagged seq" in cli("verify").output
+    assert "flagged #" in cli("verify").output
     assert "taken off the table by a reroll: the die fell off the table" in _flat(cli("log").output)
