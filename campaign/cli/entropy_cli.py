@@ -81,5 +81,5 @@ def show(
     for entry in shown["shares"]:
         text = f"  #{entry['seq']} {escape(entry['by'])}: {entry['commitment']}"
         if "share" in entry:
-            text += f" = {escape(repr(entry['share']))}"
+            text += f" = “{escape(entry['share'])}”"  # the share as it was given, exactly (it is hashed)
         console.print(text)

@@ -108,6 +108,8 @@ def test_commit_show_reveal_verify_round_trip(table: Table) -> None:
     assert revealed["payload"]["shares"] == ["the moon over Kessel", drawn]  # in commit order
     after = table.json("entropy", "show", "--epoch", "0")
     assert [s["share"] for s in after["shares"]] == ["the moon over Kessel", drawn]
+    shown = table("entropy", "show", "--epoch", "0").stdout
+    assert "= “the moon over Kessel”" in shown and "'the moon over Kessel'" not in shown  # not Python's quotes
     [report] = table.json("verify")
     assert report["ok"] and report["rolls_rederived"] == 1 and report["rolls_pending_reveal"] == 0
     audit = table.json("audit", "--roll", "0")
