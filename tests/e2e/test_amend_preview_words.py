@@ -64,3 +64,21 @@ def test_an_input_is_named_for_amend_as_its_option_is_typed(tmp_path: Path) -> N
     assert "  leader hit: no → yes" in cli("amend", str(attack), "--set", "leader_hit=true", "--dry-run").stdout
     refused = cli("amend", str(attack), "--set", "leader-hitt=true", code=2).stderr
     assert "has no input leader-hitt (its inputs: artillery, enemy-within, killed, leader-hit, suppressing" in refused
+
+
+def test_a_misspelt_unit_in_a_battle_file_gets_a_did_you_mean(tmp_path: Path) -> None:
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
+        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
+    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
+        "bow", "--troop-type", "LC")  # fmt: skip
+    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    setup = tmp_path / "typo.toml"
+    setup.write_text((EXAMPLES / "bannok-day1.toml").read_text().replace('"LC archers"', '"LC archer"'))
+    before = cli.events()
+    refused = cli("mc", "battle", str(setup), "--dice", DAY1_DICE, code=2)
+    assert "unknown unit 'LC archer'; did you mean 'LC archers' or 'Militia archers'?" in refused.stderr
+    assert cli.events() == before

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from campaign.rulesets.common import did_you_mean
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat.aftermath import (
     Outcome,
@@ -44,7 +45,7 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
     for u in side.units:
         unit = roster.get(u.unit)
         if unit is None:
-            raise InvalidInputError(f"unknown unit {u.unit!r}")
+            raise InvalidInputError(f"unknown unit {u.unit!r}{did_you_mean(u.unit, roster)}")
         if unit.side != side.name:
             raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, not {side.name!r}")
         p = unit.profile
