@@ -350,7 +350,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind == "battle.ended":
         winner = p.get("winner")
         shown = f" (winner {winner})" if winner and str(winner) not in str(p["result"]) else ""
-        return f"battle {n('battle_id')} ends: {p['result']}{shown}"
+        return f"battle “{n('battle_id')}” ends: {p['result']}{shown}"  # quoted as its beginning is
     if kind == "morale.disorder_changed":
         total = p["markers"] + p["permanent"]
         permanent = " (one permanent)" if p["permanent"] else ""

@@ -200,7 +200,7 @@ def test_a_grimdark_hit_a_level_and_its_trait_and_a_battles_end_are_each_said_on
     )
     gf("gf", "melee", "Saurian Warriors", "Robot Squad", "--a-wounds", "1", "--b-wounds", "2")
     ended = said(gf("gf", "battle-end", "--winner", "Robots", "--dice", "6,6,6").stdout)
-    assert "Ruins ends: won by Robots; Shaken ends with it" in ended and "battle Ruins ends" not in ended
+    assert "Ruins ends: won by Robots; Shaken ends with it" in ended and "battle “Ruins” ends" not in ended
     assert "Saurian Hero, casualty roll 6: Toughened" in ended and "gains the talent trait" not in ended
     # Robot Squad has 4 XP: +1 not a casualty is its fifth, a level (§4.2): a unit trait, rolled on a d6 (4).
     gf("gf", "battle-start", "Ruins, again", "--unit", "Saurian Warriors", "--unit", "Robot Squad")
@@ -228,7 +228,7 @@ def test_a_log_filtered_to_the_outcomes_still_shows_them(gf: Cli) -> None:
     """Left out only beside the rule's line that says it: ``log --type battle.`` shows the battle's end."""
     gf("gf", "battle-start", "Ruins", "--unit", "Saurian Warriors", "--unit", "Robot Squad")
     gf("gf", "battle-end", "--winner", "Robots")
-    assert "battle Ruins ends: won by Robots" in said(gf("log", "--type", "battle.").stdout)
+    assert "battle “Ruins” ends: won by Robots" in said(gf("log", "--type", "battle.").stdout)
 
 
 # 6. Money.
