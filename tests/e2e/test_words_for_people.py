@@ -206,7 +206,7 @@ def test_a_grimdark_hit_a_level_and_its_trait_and_a_battles_end_are_each_said_on
     gf("gf", "battle-start", "Ruins, again", "--unit", "Saurian Warriors", "--unit", "Robot Squad")
     levelled = said(gf("gf", "battle-end", "--winner", "Saurians", "--dice", "4").stdout)
     assert "Robot Squad reaches 5 XP: +25 pts, Resilient" in levelled
-    assert "gains the unit trait" not in levelled and "battle Ruins, again ends" not in levelled
+    assert "gains the unit trait" not in levelled and "battle “Ruins, again” ends" not in levelled
     log = gf("log").stdout
     every = gf.json("log")["events"]
     hit = next(e["seq"] for e in every if e["type"] == "battle.wounds_taken")
