@@ -45,7 +45,9 @@ def test_r2_10_a_clear_victory_clears_the_penalty_on_units_that_did_not_fight_in
     # R2-10: "every lasting catastrophe penalty on that side's units is removed, whether or not the unit fought in
     # it". Battle 1: Crimson's commander killed (18): −5 on Red foot and Red guard. Battle 3, fought by Red foot
     # alone, won with W 8 (rolls 4 and 12): a clear victory, and Red guard, who sat it out, loses its −5 too.
-    war.fight(battle("Battle 1", side("Crimson", RED), side("Azure", BLUE)), d3(18, 3, 3, 5))
+    first = war.fight(battle("Battle 1", side("Crimson", RED), side("Azure", BLUE)), d3(18, 3, 3, 5))
+    # the roll's line names the −5 apart from the base it comes off (it said "Morale 8 = 8")
+    assert applied(first, "unit_morale")[0]["explanation"].startswith("Red foot: Morale 8 (base 13 −5) = 8, rolled")
     assert war.morale("Red foot") == -5 and war.morale("Red guard") == -5
     third = war.fight(battle("Battle 3", side("Crimson", ["Red foot"]), side("Azure", BLUE)), d3(3, 3, 4, 12))
     assert applied(third, "result")[0]["outcome"]["clear_victory"] == "yes"

@@ -93,7 +93,9 @@ def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[
     mods = sum(u.roll_mods.values()) + penalty + extra
     target = u.morale + mods
     roll = dice.roll(THREE_D, f"Morale roll, {u.unit.name}")
-    detail = f"Morale {u.morale}" + "".join(f" {k.replace('_', ' ')} {v:+d}" for k, v in u.roll_mods.items())
+    # the quality's base apart from what the campaign and this battle add (arrears, a lost commander, bonus pay…)
+    carried = f" (base {u.base} {u.morale - u.base:+d})".replace("-", "−") if u.morale != u.base else ""
+    detail = f"Morale {u.morale}{carried}" + "".join(f" {k.replace('_', ' ')} {v:+d}" for k, v in u.roll_mods.items())
     if penalty:
         detail += f" result {penalty:+d}"
     if extra:
