@@ -308,7 +308,8 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
     if kind in SAID:
         return SAID[kind].format_map(fields)
     if kind == "dice.rolled":
-        faces = "+".join(str(f) for f in p["faces"])
+        modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
+        faces = "+".join(str(f) for f in p["faces"]) + (f"{modifier:+d}".replace("-", "−") if modifier else "")
         source = (
             f"table dice entered by {p['entered_by']}"
             if p["source"] == "table"

@@ -61,3 +61,19 @@ def test_mc_roster_and_the_treasury_chart_separate_thousands(tmp_path: Path) -> 
     assert "treasury of Megalos: $1,524,880" in cli("mc", "roster").stdout
     row = next(line for line in cli("chart", "treasury").stdout.splitlines() if line.startswith("│ Megalos"))
     assert [c.strip() for c in row.split("│")[1:-1]][2:] == ["2,000,000", "1,524,880", "1,524,880", "2,000,000"]
+
+
+def test_a_roll_with_a_modifier_shows_it_before_the_total() -> None:
+    """A new user read "d6+2 for “damage”: 4 = 6": the +2 is now shown ("4+2 = 6")."""
+    from campaign.describe import describe
+    from events.envelope import RecordedEvent
+
+    def said(faces: list[int], modifier: int, total: int) -> str:
+        payload = {"faces": faces, "modifier": modifier, "total": total, "roll_index": 3, "notation": "d6+2",
+                   "purpose": "damage", "source": "seeded", "seed_epoch": 0}  # fmt: skip
+        return describe(RecordedEvent(0, "c", 5, "dice.rolled", 1, payload, {}, "", ""), {})
+
+    assert said([4], 2, 6) == "roll #3 d6+2 for “damage”: 4+2 = 6 (seed epoch 0)"
+    assert said([3], -1, 2) == "roll #3 d6+2 for “damage”: 3−1 = 2 (seed epoch 0)"
+    assert said([5], 0, 5) == "roll #3 d6+2 for “damage”: 5 (seed epoch 0)"
+    assert said([3, 4], 0, 7) == "roll #3 d6+2 for “damage”: 3+4 = 7 (seed epoch 0)"
