@@ -462,6 +462,8 @@ def readable(events: Iterable[RecordedEvent], names: Mapping[str, str]) -> list[
 def corrected(p: Mapping[str, Any]) -> str:
     """A ``dice.corrected`` event in words: which table roll, from what to what, by whom, where and why."""
     now = f"{'+'.join(map(str, p['faces']))} (roll #{p['replaced_by']})" if p["faces"] else "no die"
+    if list(p["faces"]) == list(p["faces_before"]):  # carried with the dice corrected beside it, not changed
+        return f"table dice of roll #{p['roll_index']} ({p['notation']}) entered again as they were: {now}"
     return (
         f"table dice of roll #{p['roll_index']} ({p['notation']}) corrected from "
         f"{'+'.join(map(str, p['faces_before']))} to {now} by {p['by']}, amending #{p['amends']}: {p['reason']}"

@@ -321,7 +321,8 @@ def verify_events(
             if problem:
                 fail(event, "dice", problem)
                 continue
-            report.flags.append(Finding(seq, type_, REROLL if type_ == "dice.set_aside" else CORRECTED, said))
+            if said:  # a die of the corrected command re-entered as it was is carried over, not a correction
+                report.flags.append(Finding(seq, type_, REROLL if type_ == "dice.set_aside" else CORRECTED, said))
         elif type_ == "campaign.created":
             if seq != 1:
                 fail(event, "schema", "a campaign is created only by its first event")

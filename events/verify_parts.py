@@ -149,6 +149,8 @@ def changed_roll(kind: str, fields: Fields, actor: object, entered: bytearray) -
             f"corrects roll {index}, which is not dice entered at the table before it: only a table entry can be "
             "corrected, never a seeded roll"
         ), ""
+    if list(fields["faces_before"]) == list(fields["faces"]):
+        return "", ""  # re-entered as it was, with the dice that were corrected: nothing to flag
     was, now = "+".join(map(str, fields["faces_before"])), "+".join(map(str, fields["faces"]))
     replaced = f"(roll {fields['replaced_by']}) " if fields["replaced_by"] is not None else ""
     return "", (

@@ -82,3 +82,28 @@ def test_a_misspelt_unit_in_a_battle_file_gets_a_did_you_mean(tmp_path: Path) ->
     refused = cli("mc", "battle", str(setup), "--dice", DAY1_DICE, code=2)
     assert "unknown unit 'LC archer'; did you mean 'LC archers' or 'Militia archers'?" in refused.stderr
     assert cli.events() == before
+
+
+def test_correcting_one_die_of_a_battle_flags_that_die_only(tmp_path: Path) -> None:
+    """A new user fixed one misread die of README's 36-die battle: the rolls re-entered as they were were each
+    recorded and flagged as a "correction" ("3, 4, 3 → 3, 4, 3"); only the die that changed is one."""
+    cli = Cli(str(tmp_path / "mc.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "funds", "Al-Wazif", "500000", "--reason", "the emir's purse")
+    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
+        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
+    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
+        "bow", "--troop-type", "LC")  # fmt: skip
+    battle = cli.json("mc", "battle", str(EXAMPLES / "bannok-day1.toml"), "--dice", DAY1_DICE)["events"][0]["seq"]
+    faces = DAY1_DICE.split(",")
+    faces[-1] = "3" if faces[-1] != "3" else "4"  # the last die was read wrong
+    cli("amend", str(battle), "--dice", ",".join(faces), "--reason", "that was a 3, not a 4", "--yes")
+    [report] = cli.json("verify")
+    assert report["ok"] is True
+    corrected = [f for f in report["flags"] if f["check"] == "table dice corrected"]
+    assert len(corrected) == 1 and "corrected to" in corrected[0]["message"]
+    said = cli("log").stdout
+    assert "entered again as they were" in said and said.count("corrected from") == 1
