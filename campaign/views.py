@@ -26,6 +26,14 @@ STATUS_COLUMNS = (
 """The units' columns `status` and the page show, in one vocabulary for every ruleset: each ruleset's rows
 carry those it keeps (men or models, experience or XP, fatigue or TS and Morale, arrears)."""
 
+HEADINGS = {"pc": "officer", "ts": "TS", "xp": "XP", "morale": "Morale", "campaign_morale": "campaign Morale"}
+"""A column's heading (or a unit line's word) where its key is not a word a player uses (an officer's career is
+keyed ``pc``, troop strength ``ts``); any other key is read with its underscores as spaces."""
+
+
+def heading(key: str) -> str:
+    return HEADINGS.get(key, key.replace("_", " "))
+
 
 def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summary:
     """The campaign folded by its ruleset, as it stands (or stood at seq ``at``)."""

@@ -47,9 +47,6 @@ DAYS_PASS = frozenset({"fighting-spirit", "mass-combat"})
 """The rulesets whose campaigns count days (`rest`, `march`): `status` gives the day of these only (the others
 said "day 0" for ever)."""
 
-HEADINGS = {"pc": "officer"}
-"""A column's heading where its key is not a word a player uses (an officer's career is keyed ``pc``)."""
-
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 """Columns that hold a name as it was typed (never reworded)."""
 
@@ -80,10 +77,14 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
 
     view = Table(title=title)
     for column in columns:
-        view.add_column(HEADINGS.get(column, column.replace("_", " ")))
+        view.add_column(views.heading(column))
     for row in rows:
         view.add_row(*(escape(cell(c, row.get(c))) for c in columns))  # a name is shown as typed, never as markup
     return view
+
+
+def _said(key: str) -> str:
+    return views.HEADINGS.get(key, words(key))
 
 
 def unit_line(unit: dict[str, Any]) -> str:
@@ -92,14 +93,19 @@ def unit_line(unit: dict[str, Any]) -> str:
     for key, v in unit.items():
         if key in ("unit_id", "name", "side") or v is None or v is False or v == []:
             continue
+        if key == "pay_penalty" and "arrears" in unit:  # the stored penalty: `arrears` is the one in force now
+            continue
+        if key == "campaign_morale" and isinstance(v, int):
+            parts.append(f"{_said(key)} {money_words(v, signed=True)}")
+            continue
         if key in COUNTED and isinstance(v, int):
             parts.append(count(v, COUNTED[key]))
         elif key in MONEY and isinstance(v, int) and not isinstance(v, bool):
-            parts.append(f"{words(key)} {money_words(v)}")
+            parts.append(f"{_said(key)} {money_words(v)}")
         elif key == "disbanded":
             parts.append(f"disbanded ({v})" if isinstance(v, str) else "disbanded")
         else:
-            parts.append(words(key) if v is True else f"{words(key)} {value(v)}")
+            parts.append(_said(key) if v is True else f"{_said(key)} {value(v)}")
     return f"{unit['name']} ({unit['side']}): " + ", ".join(parts)
 
 

@@ -181,6 +181,7 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
         "head": info.last_seq,
         "units": s.units,
         "columns": [c for c in views.STATUS_COLUMNS if any(c in u for u in s.units)],
+        "headings": views.HEADINGS,
         "careers": s.careers,
         "treasury": s.treasury,
         "battle": battle,

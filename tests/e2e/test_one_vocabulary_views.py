@@ -39,7 +39,7 @@ def test_mass_combat_status_shows_each_unit_s_morale_and_arrears(cli: Cli) -> No
     ]
     assert cells(cli("status").stdout, "Militia archers")[-3:] == ["11", "0", "0"]  # zeros shown: kept, not empty
     header = next(line for line in cli("status").stdout.splitlines() if "name" in line and "side" in line)
-    assert [c.strip() for c in header.strip("┃").split("┃")][-4:] == ["ts", "morale", "arrears", "pay owed"]
+    assert [c.strip() for c in header.strip("┃").split("┃")][-4:] == ["TS", "Morale", "arrears", "pay owed"]
     cli("mc", "month-end", "--pay", "Megalos=50", "--dice", "3,3,3,3,3,3")
     cli("mc", "rest", "2", "--dice", ",".join(["3"] * 12))
     owed = {u["name"]: (u["morale"], u["arrears"], u["pay_owed"]) for u in cli.json("status")["units"]}

@@ -17,8 +17,8 @@ def test_the_page_shows_a_mass_combat_unit_s_morale_arrears_and_pay_owed(world: 
     post(gina, f"/api/campaigns/{cid}/commands", body)
     page = gina.get(f"/c/{cid}").text
     headers = re.findall(r"<th>([^<]*)</th>", page)
-    assert {"ts", "morale", "arrears", "pay owed"} <= set(headers), headers
+    assert {"TS", "Morale", "arrears", "pay owed"} <= set(headers), headers
     assert not {"campaign morale", "pay penalty"} & set(headers), headers
     row = next(r for r in re.findall(r"<tr>(.*?)</tr>", page) if "Militia archers" in r)
     cells = dict(zip(headers, re.findall(r"<td>(.*?)</td>", row), strict=False))
-    assert (cells["morale"], cells["arrears"], cells["pay owed"]) == ("11", "0", "0")  # green: Morale 11 (§2.3)
+    assert (cells["Morale"], cells["arrears"], cells["pay owed"]) == ("11", "0", "0")  # green: Morale 11 (§2.3)
