@@ -63,6 +63,7 @@ def facts_only(apply: Callable[[T, RecordedEvent], T]) -> Callable[[T, RecordedE
     """``apply``, handed only events of the families a ruleset folds (:data:`FOLDED_FAMILIES`): in a long
     campaign most events are rolls and command records, and a ruleset's ``apply`` tested each one against
     every kind of fact it knows before leaving the state as it was."""
+
     def step(state: T, event: RecordedEvent) -> T:
         return apply(state, event) if _reads(event.type) else state
 

@@ -361,7 +361,7 @@ def test_a_hero_levels_up_on_its_skill_set(match: Match) -> None:
 
 
 def test_a_melee_of_one_wound_is_told_in_the_singular(match: Match) -> None:
-    """"Saurian Warriors 1 wounds" read as a slip: one wound is "1 wound", two are "2 wounds"."""
+    """ "Saurian Warriors 1 wounds" read as a slip: one wound is "1 wound", two are "2 wounds"."""
     start(match)
     result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 1, 2, table=TableEntry((5,)))
     said = rules(result, "melee")[0]["explanation"]

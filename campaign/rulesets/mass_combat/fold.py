@@ -53,9 +53,7 @@ def _summary(state: mc.CampaignState, tables: Tables, before: KeptSummary | None
         was.units,
         (tables, state.day, state.month, state.side_modifiers),
     )
-    battles = battle_rows(
-        state.battles, lambda b: {"day": b.day, "result": b.result, "winner": b.winner}, was.battles
-    )
+    battles = battle_rows(state.battles, lambda b: {"day": b.day, "result": b.result, "winner": b.winner}, was.battles)
 
     def career(c: mc.Career) -> dict[str, Any]:
         return {
