@@ -312,7 +312,7 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
     )
     for key, was, now in report.inputs:
         out.console.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")
-    for fixed in report.corrected:
+    for fixed in (c for c in report.corrected if tuple(c.faces) != tuple(c.faces_before)):  # the ones changed
         now = f"{', '.join(map(str, fixed.faces))} (roll #{fixed.replaced_by})" if fixed.faces else "no die"
         out.console.print(
             escape(

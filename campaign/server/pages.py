@@ -41,6 +41,7 @@ from campaign.server.context import (
 )
 from campaign.server.timeline_ops import amend, rewind, undo
 from campaign.typed_as import typed
+from events.dice import parse_table_dice
 from events.errors import CampaignError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
@@ -331,16 +332,34 @@ def amend_form(
     request: Request,
     m: GM,
     seq: Annotated[int, Form(ge=1, le=MAX_NUMBER)],
-    set: Annotated[str, Form()],
+    set: Annotated[str, Form(max_length=10_000)] = "",
+    dice: Annotated[str, Form(max_length=1000)] = "",
+    reason: Annotated[str, Form(max_length=500)] = "",
     preview: Annotated[str, Form()] = "1",
     drop_later: Annotated[str, Form()] = "",
 ) -> HTMLResponse:
     ledger = ledger_of(request, m)
     try:
-        report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", drop_later=bool(drop_later))
+        faces = parse_table_dice(dice) if dice.strip() else None  # a misread table die, corrected (amend --dice)
+        report = amend(
+            ledger,
+            m.info,
+            seq,
+            _changes(set),
+            preview=preview != "0",
+            drop_later=bool(drop_later),
+            dice=faces,
+            reason=reason,
+        )
     except CampaignError as exc:
         return refused(request, exc)
     lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report.get("inputs", [])]
+    lines += [
+        f"table dice of roll #{c['roll']} ({c['notation']}) corrected: {', '.join(map(str, c['faces_before']))} → "
+        f"{', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
+        for c in report.get("corrected", [])
+        if c["faces"] != c["faces_before"]
+    ]
     lines += [
         f"#{c['seq']} {typed(c['command'])}: was {words(b['explanation'])} — now {words(a['explanation'])}"
         for c in report["changed"]

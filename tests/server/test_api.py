@@ -152,6 +152,24 @@ def test_the_game_master_corrects_a_misread_table_die_with_a_reason(battle: Worl
     assert corrected["actor"] == "gina" and "corrected from 2 to 4" in corrected["what"]
 
 
+def test_the_game_master_corrects_a_misread_table_die_on_the_campaign_page_too(battle: World) -> None:
+    """The page's amend form takes the dice read right and why (it had only INPUT=VALUE): RULES.md §4.1, the 2
+    entered fails the morale test, the 4 the table agrees on passes."""
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    gina = battle.client("gina")
+    form = {"seq": str(shot), "dice": "4", "reason": "it rolled to a 4"}
+    head = len(log(battle))
+    preview = gina.post(f"/c/{battle.campaign_id}/amend", data={**form, "preview": "1"}).text
+    assert "table dice of roll #0 (d6) corrected: 2 → 4: it rolled to a 4" in preview
+    assert "rolled 4 against Quality 4+: passes" in preview and len(log(battle)) == head
+    refused = gina.post(f"/c/{battle.campaign_id}/amend", data={"seq": str(shot), "dice": "4", "preview": "0"})
+    assert "needs a reason" in refused.text and len(log(battle)) == head
+    done = gina.post(f"/c/{battle.campaign_id}/amend", data={**form, "preview": "0"}).text
+    assert "Amended gf shoot" in done and "corrected: 2 → 4" in done
+    assert any(e["type"] == "dice.corrected" for e in log(battle))
+
+
 def test_the_seed_is_never_served_before_reveal_and_checks_the_rolls_after(world: World) -> None:
     gina = world.client("gina")
     rolled = command(gina, world, "ledger.roll", notation="2d6", purpose="weather")
