@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.e2e import walkthroughs
 from tests.e2e.test_cli import Cli
 
 
 def test_amending_an_amended_command_again_names_its_re_run_and_a_seq_past_the_end_is_said(tmp_path: Path) -> None:
-    cli = Cli(str(tmp_path / "fs.db"))
-    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
-    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
-    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
-    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
-        "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired,cover")  # fmt: skip
+    cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
     attack = cli.json("fs", "attack", "Company HQ", "--killed", "1", "--dice", "2")["events"][0]["seq"]
     cli("amend", str(attack), "--set", "killed=2", "--yes")
     issued = [e for e in cli.json("log")["events"] if e["type"] == "timeline.command_issued"]

@@ -7,23 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.e2e import walkthroughs
 from tests.e2e.test_cli import Cli
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-DAY1_DICE = ",".join(["3,4"] * 18)  # README's 36 table dice for the first day at Bannok
+from tests.e2e.walkthroughs import DAY1_DICE, EXAMPLES
 
 
 def test_an_amend_that_changes_no_rule_says_its_input_and_no_change(tmp_path: Path) -> None:
-    cli = Cli(str(tmp_path / "mc.db"))
-    cli("new", "Border War", "--ruleset", "mass-combat")
-    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
-    purse = cli.json("mc", "funds", "Al-Wazif", "500000", "--reason", "the emir's purse")["events"][0]["seq"]
-    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
-        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
-    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
-        "bow", "--troop-type", "LC")  # fmt: skip
-    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
-        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    cli = walkthroughs.mass_combat(Cli(str(tmp_path / "mc.db")))
+    purse = next(e["seq"] for e in cli.json("log")["events"] if e["payload"].get("side") == "Al-Wazif")
     cli("mc", "battle", str(EXAMPLES / "bannok-day1.toml"), "--dice", DAY1_DICE)
     preview = cli("amend", str(purse), "--set", "amount=500001", "--dry-run").stdout
     assert preview.splitlines() == [
@@ -33,12 +24,7 @@ def test_an_amend_that_changes_no_rule_says_its_input_and_no_change(tmp_path: Pa
 
 
 def test_an_amend_that_changes_a_rule_says_its_input_and_what_the_rule_says_now(tmp_path: Path) -> None:
-    cli = Cli(str(tmp_path / "fs.db"))
-    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
-    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
-    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
-    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
-        "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired,cover")  # fmt: skip
+    cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
     attack = cli.json("fs", "attack", "Company HQ", "--killed", "1", "--dice", "2")["events"][0]["seq"]
     preview = cli("amend", str(attack), "--set", "killed=2", "--dry-run").stdout.splitlines()
     assert preview[1:4] == [
@@ -52,12 +38,7 @@ def test_an_amend_that_changes_a_rule_says_its_input_and_what_the_rule_says_now(
 def test_an_input_is_named_for_amend_as_its_option_is_typed(tmp_path: Path) -> None:
     """`amend SEQ --set leader-hit=true` (the option is `--leader-hit`) was refused: "no input leader-hit (its
     inputs: … enemy_within, … leader_hit …)"; the recorded name still works."""
-    cli = Cli(str(tmp_path / "fs.db"))
-    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
-    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
-    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
-    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
-        "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=fresh")  # fmt: skip
+    cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
     attack = cli.json("fs", "attack", "Company HQ", "--killed", "1", "--dice", "9")["events"][0]["seq"]
     preview = cli("amend", str(attack), "--set", "leader-hit=true", "--dry-run").stdout
     assert "  leader hit: no → yes" in preview
@@ -67,15 +48,7 @@ def test_an_input_is_named_for_amend_as_its_option_is_typed(tmp_path: Path) -> N
 
 
 def test_a_misspelt_unit_in_a_battle_file_gets_a_did_you_mean(tmp_path: Path) -> None:
-    cli = Cli(str(tmp_path / "mc.db"))
-    cli("new", "Border War", "--ruleset", "mass-combat")
-    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
-    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
-        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
-    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
-        "bow", "--troop-type", "LC")  # fmt: skip
-    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
-        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    cli = walkthroughs.mass_combat(Cli(str(tmp_path / "mc.db")))
     setup = tmp_path / "typo.toml"
     setup.write_text((EXAMPLES / "bannok-day1.toml").read_text().replace('"LC archers"', '"LC archer"'))
     before = cli.events()
@@ -87,16 +60,7 @@ def test_a_misspelt_unit_in_a_battle_file_gets_a_did_you_mean(tmp_path: Path) ->
 def test_correcting_one_die_of_a_battle_flags_that_die_only(tmp_path: Path) -> None:
     """A new user fixed one misread die of README's 36-die battle: the rolls re-entered as they were were each
     recorded and flagged as a "correction" ("3, 4, 3 → 3, 4, 3"); only the die that changed is one."""
-    cli = Cli(str(tmp_path / "mc.db"))
-    cli("new", "Border War", "--ruleset", "mass-combat")
-    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
-    cli("mc", "funds", "Al-Wazif", "500000", "--reason", "the emir's purse")
-    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
-        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
-    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
-        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
-    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
-        "bow", "--troop-type", "LC")  # fmt: skip
+    cli = walkthroughs.mass_combat(Cli(str(tmp_path / "mc.db")))
     battle = cli.json("mc", "battle", str(EXAMPLES / "bannok-day1.toml"), "--dice", DAY1_DICE)["events"][0]["seq"]
     faces = DAY1_DICE.split(",")
     faces[-1] = "3" if faces[-1] != "3" else "4"  # the last die was read wrong

@@ -20,6 +20,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from tests.e2e import walkthroughs
 from tests.e2e.test_cli import Cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -40,55 +41,25 @@ def log_seqs(text: str) -> list[int]:
 @pytest.fixture
 def fs(tmp_path: Path) -> Cli:
     """The README's five-grade walkthrough, up to the first attack."""
-    cli = Cli(str(tmp_path / "fs.db"))
-    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
-    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7",
-        "--keno-guard")  # fmt: skip
-    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5", "--radio")
-    cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
-        "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired,cover")  # fmt: skip
-    return cli
+    return walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
 
 
 @pytest.fixture
 def gf(tmp_path: Path) -> Cli:
     """The README's Grimdark walkthrough, up to the first battle's start (a hero joined to a unit)."""
-    cli = Cli(str(tmp_path / "gf.db"))
-    cli("new", "Sector 7", "--ruleset", "grimdark")
-    cli("gf", "muster", "Saurian Warriors", "--side", "Saurians", "--models", "10", "--quality", "4", "--points", "140")
-    cli("gf", "muster", "Saurian Hero", "--side", "Saurians", "--models", "1", "--quality", "3", "--tough", "3",
-        "--hero", "--points", "60")  # fmt: skip
-    cli("gf", "muster", "Robot Squad", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "150")
-    return cli
+    return walkthroughs.grimdark(Cli(str(tmp_path / "gf.db")))
 
 
 @pytest.fixture
 def dis(tmp_path: Path) -> Cli:
     """The README's disorder walkthrough, up to the first battle's start."""
-    cli = Cli(str(tmp_path / "dis.db"))
-    cli("new", "Peninsula", "--ruleset", "disorder")
-    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
-    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
-    cli("dis", "officer", "British", "Lt Sharpe")
-    cli("dis", "officer", "French", "Capitaine Dubois")
-    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
-    return cli
+    return walkthroughs.disorder(Cli(str(tmp_path / "dis.db")))
 
 
 @pytest.fixture
 def mc(tmp_path: Path) -> Cli:
     """The README's Mass Combat walkthrough, up to the first day at Bannok."""
-    cli = Cli(str(tmp_path / "mc.db"))
-    cli("new", "Border War", "--ruleset", "mass-combat")
-    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
-    cli("mc", "funds", "Al-Wazif", "500000", "--reason", "the emir's purse")
-    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
-        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
-    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
-        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
-    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
-        "bow", "--troop-type", "LC")  # fmt: skip
-    return cli
+    return walkthroughs.mass_combat(Cli(str(tmp_path / "mc.db")))
 
 
 # 1. Errors name the command as typed.
