@@ -309,7 +309,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
         return SAID[kind].format_map(fields)
     if kind == "dice.rolled":
         modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
-        faces = "+".join(str(f) for f in p["faces"]) + (f"{modifier:+d}".replace("-", "−") if modifier else "")
+        faces = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
         source = (
             f"table dice entered by {p['entered_by']}"
             if p["source"] == "table"

@@ -267,12 +267,7 @@ class SqlEventStore(EventStore):
         after_seq = column_int(after_seq)
         upto_seq = None if upto_seq is None else column_int(upto_seq)
         limit = None if limit is None else column_int(limit)
-        before = events.alias("before")
-        prev_hash = (
-            select(before.c.hash)
-            .where(before.c.campaign_id == events.c.campaign_id, before.c.seq == events.c.seq - 1)
-            .scalar_subquery()
-        )
+        prev_hash = _prev_hash()
         rows: list[Any] = []
         with self.engine.connect() as conn:
             # One index range per type (equality on campaign and type, a range of seq), each already in seq
@@ -303,12 +298,7 @@ class SqlEventStore(EventStore):
         wanted = sorted({column_int(s) for s in seqs})
         if not wanted:
             return []
-        before = events.alias("before")
-        prev_hash = (
-            select(before.c.hash)
-            .where(before.c.campaign_id == events.c.campaign_id, before.c.seq == events.c.seq - 1)
-            .scalar_subquery()
-        )
+        prev_hash = _prev_hash()
         rows: list[Any] = []
         with self.engine.connect() as conn:
             for start in range(0, len(wanted), SEQS_PAGE):
@@ -409,3 +399,14 @@ class SqlEventStore(EventStore):
             .order_by(events.c.seq)
         )
         return tuple(decode_rows(rows, self._hashes_before(conn, [(campaign_id, found[0])] if found[0] > 1 else [])))
+
+
+def _prev_hash() -> Any:
+    """The hash of the event just before each one read (a column of its own), for reads that start anywhere: each
+    event read alone is decoded against its own predecessor's hash, so its chain is checked as it is read."""
+    before = events.alias("before")
+    return (
+        select(before.c.hash)
+        .where(before.c.campaign_id == events.c.campaign_id, before.c.seq == events.c.seq - 1)
+        .scalar_subquery()
+    )

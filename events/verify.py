@@ -373,9 +373,7 @@ def verify_events(
     report.rolls_pending = pending.count
     for index in (i for i, used in enumerate(consumed) if not used):
         seq = roll_seqs[index]
-        report.flags.append(
-            Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} (at seq {seq}) was consumed by no rule")
-        )
+        report.flags.append(Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} was consumed by no rule"))
     report.flags.sort(key=lambda f: f.seq)
     _check_anchors(report, checkpoint, anchored, expect_head, head_seen)
     return report

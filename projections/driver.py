@@ -21,10 +21,7 @@ _campaign_id = itemgetter(1)
 
 def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
     """Run ``sql`` (``?`` placeholders) on ``connection``'s driver cursor; the rows it returns, if any."""
-    key = (connection.dialect.name, sql)
-    statement = _BY_DIALECT.get(key)
-    if statement is None:
-        statement = _BY_DIALECT[key] = sql if connection.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+    statement = _statement(connection, sql)
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         cursor.execute(statement, params)
@@ -35,10 +32,7 @@ def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[A
 
 def execute_many(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
     """Run ``sql`` (``?`` placeholders) once per row on ``connection``'s driver cursor."""
-    key = (connection.dialect.name, sql)
-    statement = _BY_DIALECT.get(key)
-    if statement is None:
-        statement = _BY_DIALECT[key] = sql if connection.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+    statement = _statement(connection, sql)
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         cursor.executemany(statement, rows)
@@ -58,3 +52,12 @@ def by_campaign(events: Iterable[RecordedEvent]) -> dict[str, list[RecordedEvent
     for event in chosen:
         batches.setdefault(event.campaign_id, []).append(event)
     return batches
+
+
+def _statement(connection: Connection, sql: str) -> str:
+    """``sql`` (``?`` placeholders) in the placeholders of ``connection``'s driver, made once per dialect."""
+    key = (connection.dialect.name, sql)
+    statement = _BY_DIALECT.get(key)
+    if statement is None:
+        statement = _BY_DIALECT[key] = sql if connection.dialect.paramstyle == "qmark" else sql.replace("?", "%s")
+    return statement

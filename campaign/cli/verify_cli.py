@@ -153,9 +153,9 @@ def _print(
 
 
 def flag_words(flag: Finding) -> str:
-    """A flag as a person reads it: "#3 (dice · rolled): throwaway roll: roll 0" (it said "seq 3 (dice.rolled): …
-    roll 0 (at seq 3)": the event type as recorded, its seq twice)."""
-    return f"#{flag.seq} ({kind(flag.type)}): {flag.check}: {flag.message.replace(f' (at seq {flag.seq})', '')}"
+    """A flag as a person reads it: "#3 (dice · rolled): throwaway roll: roll 0 …" (it said "seq 3 (dice.rolled):
+    …": the event type as recorded)."""
+    return f"#{flag.seq} ({kind(flag.type)}): {flag.check}: {flag.message}"
 
 
 def throwaway_summary(throwaway: list[Finding]) -> str:

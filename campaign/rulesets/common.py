@@ -47,17 +47,22 @@ def known_side(state: Any, side: str) -> str:
     "Saurians" a unit fights for or a treasury is kept for), or as typed, trimmed, for a side new to it: a side
     typed in another case was a second side (issue 13: names matched case-insensitively)."""
     sides = {u.side for u in state.roster.values()} | set(getattr(state, "treasury", None) or {})
-    return next((known for known in sorted(sides) if same_name(known, side)), side.strip())
+    return _spelled(sides, side) or side.strip()
 
 
 def side_named(sides: Iterable[str], side: str, what: str = "a side of this battle") -> str:
     """The one of ``sides`` that ``side`` names, letter case and spaces around it aside ("saurians" is "Saurians");
     refused in words, with the close names, when it names none."""
     listed = sorted(sides)
-    found = next((known for known in listed if same_name(known, side)), None)
+    found = _spelled(listed, side)
     if found is None:
         raise InvalidInputError(f"{side.strip()!r} is not {what} ({', '.join(listed)}){did_you_mean(side, listed)}")
     return found
+
+
+def _spelled(sides: Iterable[str], side: str) -> str | None:
+    """The one of ``sides`` that ``side`` names, letter case and spaces around it aside; None for none."""
+    return next((known for known in sorted(sides) if same_name(known, side)), None)
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
