@@ -9,8 +9,8 @@ command's inputs and its dice together.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from campaign.commands import fold_for, ruleset_of, tables_in_force
@@ -20,7 +20,17 @@ from campaign.rulesets import RulesetInfo
 from campaign.rulesets import ruleset as find_ruleset
 from campaign.rulesets.command import Command, Ruleset, Situation
 from campaign.typed_as import typed
-from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, dice_key, seed_commitment, share_commitment
+from events.dice import (
+    DERIVATION,
+    Dice,
+    ReplayDice,
+    SeededDice,
+    SidedDice,
+    TableDice,
+    dice_key,
+    seed_commitment,
+    share_commitment,
+)
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.limits import check_command_id, check_text
@@ -49,6 +59,21 @@ class TableEntry:
     """Physical dice typed in by a person at the table."""
 
     faces: tuple[int, ...]
+    entered_by: str | None = None
+    """Who read them off the table, when it is not the one who entered the command (another side's player)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """Whose dice the one entering a command may give (DESIGN.md: a roll belongs to the side whose unit it
+    tests): a player on a shared server gives them for the sides it plays only. A roll the command makes for
+    another side's unit is that side's: its own dice in ``others`` (its table dice, or None for the campaign's
+    seeded dice, as that side chose), or the command is refused in words (``AnotherSidesDieError``), never rolled
+    on the dice of the one who typed it. Without an entrant (the command line, the game master) every roll is
+    the entrant's."""
+
+    sides: frozenset[str]
+    others: Mapping[str, TableEntry | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +217,7 @@ class Ledger:
         table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
         replay: Replay | None = None,
+        entrant: Entrant | None = None,
     ) -> AppendResult:
         """Run one command: the only way any command runs (CLI, server, demo, replay, amend, audit).
 
@@ -214,7 +240,7 @@ class Ledger:
             raise InvalidInputError(f"{typed(command.name, inputs)} rolls no dice: leave out --dice")
         state, tables = self.in_force(info, owner) if owner is not None else (None, None)
         ids = _Ids(self._new_id, replay.ids if replay is not None else ())
-        dice: SeededDice | TableDice | AskedDice | ReplayDice
+        dice: SeededDice | TableDice | AskedDice | ReplayDice | SidedDice
         if replay is not None and replay.table is not None:
             dice = TableDice(replay.table, self.actor, info.next_roll_index)
         elif replay is not None:
@@ -223,19 +249,13 @@ class Ledger:
             from events.dice.ask import AskedDice  # --dice ask only
 
             dice = AskedDice(table.ask, self.actor, info.next_roll_index, self.on_table(info))
-        elif table is not None:
-            dice = TableDice(table.faces, self.actor, info.next_roll_index, self.on_table(info))
         else:
-            offered = self.on_table(info)
-            dice = SeededDice(
-                info.dice_id or info.campaign_id,
-                lambda: self.dice_key(info),  # read when the first die is derived: most commands roll none
-                info.seed_epoch,
-                info.next_roll_index,
-                offered,
-            )
+            dice = self._dice(info, table)
+            if entrant is not None:
+                others = {side: self._dice(info, entry) for side, entry in entrant.others.items()}
+                dice = SidedDice(dice, entrant.sides, others)
         decided = list(command.decide(Situation(state, tables, dice, ids, self.actor)))
-        if isinstance(dice, TableDice):
+        if isinstance(dice, TableDice | SidedDice):
             dice.finish()
         rolled: list[Event] = [] if isinstance(dice, ReplayDice) else list(dice.rolled)
         used = dice.used if isinstance(dice, ReplayDice) else tuple(r.roll_index for r in dice.rolled)
@@ -249,6 +269,19 @@ class Ledger:
             amends=replay.amends if replay is not None else None,
         )
         return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
+
+    def _dice(self, info: CampaignInfo, table: TableEntry | None) -> SeededDice | TableDice:
+        """The campaign's dice at its next roll index: the table's (``table``), or the seeded ones."""
+        offered = self.on_table(info)
+        if table is not None:
+            return TableDice(table.faces, table.entered_by or self.actor, info.next_roll_index, offered)
+        return SeededDice(
+            info.dice_id or info.campaign_id,
+            lambda: self.dice_key(info),  # read when the first die is derived: most commands roll none
+            info.seed_epoch,
+            info.next_roll_index,
+            offered,
+        )
 
     def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: Dice) -> None:
         """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run

@@ -2,8 +2,9 @@
 every database: what fits the schema's columns on PostgreSQL fits them on SQLite too.
 
 * A **name** (campaign, unit, side, officer, actor): trimmed, 1–100 characters, no control or invisible
-  formatting characters. Brackets and the like are allowed: output prints names literally. So is every name
-  inside a list of them (the units a battle starts with, the joins, each deployment's unit).
+  formatting characters. Brackets and the like are allowed: output prints names literally. Which inputs of a
+  command are names, and so every name inside a list of them (the units a battle starts with, the joins, each
+  deployment's unit), is said by their types (``campaign/rulesets/inputs.py``), which hold them to this rule.
 * A **text** (a reason, a note, a purpose): at most 1,000 characters, no NUL or control characters except
   tab and newline.
 * A **number** typed by a person: a whole number within ±1,000,000,000 (no count, day, sum of money or seq
@@ -30,18 +31,6 @@ MAX_TEXT = 1000
 MAX_NUMBER = 10**9
 MAX_COMMAND_ID = 100
 MAX_DEPTH = 8
-NAME_INPUTS = frozenset(
-    {"name", "unit", "unit_name", "side", "winner", "officer", "officer_name", "reports_to", "by", "a", "b"}
-    | {"from_unit", "to_unit", "psion", "psion_name", "target", "target_name", "prisoner", "pc", "campaign"}
-)
-"""The one list of inputs that name a campaign, a unit, a side, an officer, a character or a battle, by a
-command's field or recorded name and by the command line's parameter (``fs psi PSION TARGET`` is the command's
-``psion_name`` and ``target_name``): held to the name rule whichever way a command comes in (command line, HTTP,
-an amendment), and so refused in the same words."""
-NAME_LIST_INPUTS: dict[str, str] = {"units": "unit", "deployments": "unit", "joins": "unit", "special_achieved": "side"}
-"""Inputs holding names, by the word a refusal names each by: a list of names (``units``, ``special_achieved``),
-a mapping of name to name (``joins``: JOINER → UNIT), or a list of records whose name inputs (``deployments``:
-each one's ``unit``) are names. Every name in them is held to the name rule and trimmed, as a lone name is."""
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
 
@@ -58,21 +47,31 @@ def check_utf8(value: str, what: str) -> None:
         raise InvalidInputError(f"{what} is not valid UTF-8 text") from None
 
 
-def check_name(value: str, what: str) -> str:
-    """The name, trimmed, or :class:`InvalidInputError` saying which rule it breaks."""
-    check_utf8(value, what)
+def name_problem(value: str) -> str | None:
+    """What is wrong with ``value`` as a name, in words that follow the name of the input ("must not be empty"),
+    or None for a good name (which is ``value.strip()``)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid UTF-8 text"
     name = value.strip()
     if not name:
-        raise InvalidInputError(f"{what} must not be empty")
+        return "must not be empty"
     if len(name) > MAX_NAME:
-        raise InvalidInputError(f"{what} is {len(name)} characters long: at most {MAX_NAME}")
+        return f"is {len(name)} characters long: at most {MAX_NAME}"
     for char in name:
         category = unicodedata.category(char)
         if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
-            raise InvalidInputError(
-                f"{what} {_shown(name)} holds a control or invisible character (U+{ord(char):04X}): not in a name"
-            )
-    return name
+            return f"{_shown(name)} holds a control or invisible character (U+{ord(char):04X}): not in a name"
+    return None
+
+
+def check_name(value: str, what: str) -> str:
+    """The name, trimmed, or :class:`InvalidInputError` saying which rule it breaks."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise InvalidInputError(f"{what} {problem}")
+    return value.strip()
 
 
 def check_text(value: str, what: str, limit: int = MAX_TEXT) -> str:
@@ -125,38 +124,12 @@ def check_json(value: Any, what: str, depth: int = 0) -> Any:
     return value  # not JSON (a value the command line built): the command's model judges it
 
 
-def check_inputs(inputs: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
-    """A command's inputs by name, checked: those in ``names`` as names (trimmed), the rest by
-    :func:`check_json`. The checked inputs, or :class:`InvalidInputError` naming the first bad one."""
-    out = dict(inputs)
+def check_inputs(inputs: dict[str, Any], typed: Collection[str] = ()) -> dict[str, Any]:
+    """A command's inputs by name, each checked by :func:`check_json` but those in ``typed`` (inputs whose types
+    hold them to their own rules: names and what holds names, see ``campaign/rulesets/inputs.py``). The inputs,
+    or :class:`InvalidInputError` naming the first bad one."""
     for key, value in inputs.items():
         what = check_text(str(key), "an input's name", MAX_NAME).replace("_", " ")
-        if key in names and isinstance(value, str):
-            out[key] = check_name(value, what)
-        elif key in NAME_LIST_INPUTS and isinstance(value, list | tuple | dict):
-            out[key] = check_names_in(value, key, names)
-        else:
+        if key not in typed:
             check_json(value, what)
-    return out
-
-
-def check_names_in(value: list[Any] | tuple[Any, ...] | dict[Any, Any], key: str, names: Collection[str]) -> Any:
-    """Input ``key`` of :data:`NAME_LIST_INPUTS` (a list of names, a mapping of name to name, or a list of records)
-    with every name in it held to the name rule first and trimmed, then the whole by :func:`check_json`."""
-    what = NAME_LIST_INPUTS[key]
-    out: Any
-    if isinstance(value, dict):
-        out = {check_name(str(k), what): _name_or_value(v, what) for k, v in value.items()}
-    else:
-        out = [_record(item, names) if isinstance(item, dict) else _name_or_value(item, what) for item in value]
-    return check_json(out, key.replace("_", " "))
-
-
-def _name_or_value(value: Any, what: str) -> Any:
-    return check_name(value, what) if isinstance(value, str) else value
-
-
-def _record(record: dict[Any, Any], names: Collection[str]) -> dict[Any, Any]:
-    return {
-        k: check_name(v, k.replace("_", " ")) if k in names and isinstance(v, str) else v for k, v in record.items()
-    }
+    return dict(inputs)

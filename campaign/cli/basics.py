@@ -18,6 +18,7 @@ from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
 from campaign.describe import count, explained_by, unit_names
 from campaign.rulesets import RULESETS
+from campaign.rulesets.kinds import BATTLE, NEW_CAMPAIGN, UNIT
 from campaign.views import log_filter
 from events.errors import InvalidInputError, NotFoundError
 
@@ -26,7 +27,7 @@ def register(app: typer.Typer) -> None:
     @app.command("new")
     @handles_errors
     def new(
-        name: str,
+        name: Annotated[str, NEW_CAMPAIGN],
         ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=f"One of: {', '.join(RULESETS)}.")],
         seed: Annotated[
             str | None, typer.Option("--seed", help="Dice seed in hex (for reproducible demos and tests).")
@@ -109,8 +110,8 @@ def register(app: typer.Typer) -> None:
         type_: Annotated[
             str | None, typer.Option("--type", help="Only events of this type (prefix, e.g. dice.).")
         ] = None,
-        unit: Annotated[str | None, typer.Option("--unit", help="Only events about this unit.")] = None,
-        battle: Annotated[str | None, typer.Option("--battle", help="Only events of this battle.")] = None,
+        unit: Annotated[str | None, UNIT, typer.Option("--unit", help="Only events about this unit.")] = None,
+        battle: Annotated[str | None, BATTLE, typer.Option("--battle", help="Only events of this battle.")] = None,
         after: Annotated[int, typer.Option("--after", help="Only events after this seq.")] = 0,
         upto: Annotated[int | None, typer.Option("--upto", "--at", help="Only events up to this seq.")] = None,
         limit: Annotated[int | None, typer.Option("--limit", help="At most this many events.")] = None,

@@ -13,6 +13,7 @@ from campaign.cli.plain import escape
 from campaign.cli.session import named_campaign, open_app, resolved
 from campaign.describe import count, value, words
 from campaign.describe import money as money_words
+from campaign.rulesets.kinds import OFFICER, UNIT
 from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -140,7 +141,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("unit")
     @handles_errors
-    def unit(name: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+    def unit(
+        name: Annotated[str, UNIT], campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False
+    ) -> None:
         """One unit's record across all its battles."""
         from campaign.rulesets.common import did_you_mean, named
 
@@ -211,7 +214,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("career")
     @handles_errors
-    def career(pc: str, campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+    def career(
+        pc: Annotated[str, OFFICER], campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False
+    ) -> None:
         """A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."""
         from campaign.rulesets.common import did_you_mean, named
 

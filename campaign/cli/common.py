@@ -16,7 +16,6 @@ from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
 from campaign.executor import AskEntry, TableEntry
 from campaign.rulesets.command import Command, Ruleset
-from campaign.rulesets.tables import parse_value
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import InvalidInputError
@@ -193,67 +192,8 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, na
     Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
-def add_shared_commands(
-    app: typer.Typer, plugin: Ruleset[Any, Any], tables: tuple[str, str], transfer_help: str | None = None
-) -> None:
-    """The commands every ruleset offers alike, each running the ruleset's command of that stable name:
-    ``transfer`` (with ``transfer_help``) and ``disband`` when the ruleset's roster moves men between units,
-    ``edit``, and ``house-rule`` and ``tables`` (``tables``: what the tables are called, and an example path)."""
-    named = {command.name.partition(".")[2]: command for command in plugin.commands}
-    if transfer_help is not None:
-        _add_roster_commands(app, named["transfer"], named["disband"], transfer_help)
-    _add_edit_command(app, named["edit"])
-    _add_table_commands(app, plugin, named["house_rule"], *tables)
-
-
-def _add_roster_commands(
-    app: typer.Typer, transfer: type[Command[Any, Any]], disband: type[Command[Any, Any]], transfer_help: str
-) -> None:
-    """``transfer`` and ``disband``, which every ruleset's roster offers alike (its command checks the rest)."""
-
-    @recorded(app, "transfer", help=transfer_help)
-    def transfer_(
-        from_unit: str, to_unit: str, men: Annotated[int, typer.Option("--men", help="How many men move.")]
-    ) -> RecordedCommand:
-        return make(transfer, from_unit=from_unit, to_unit=to_unit, men=men)
-
-    @recorded(app, "disband", help="Disband a unit between battles: it is paid no more and fights no more.")
-    def disband_(unit: str, reason: Annotated[str, typer.Option("--reason")] = "disbanded") -> RecordedCommand:
-        return make(disband, unit_name=unit, reason=reason)
-
-
-def _add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
-    """``edit UNIT --set KEY=VALUE …``: a recorded change of a unit's profile, checked as a muster is."""
-
-    @recorded(app, "edit")
-    def edit_(
-        unit: str,
-        set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
-    ) -> RecordedCommand:
-        """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
-        changes: dict[str, Any] = {}
-        for item in set_:
-            key, sep, raw = item.partition("=")
-            if not sep or not key.strip():
-                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
-            changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
-        return make(model, unit_name=unit, changes=changes)
-
-
-def _add_table_commands(
-    app: typer.Typer, plugin: Ruleset[Any, Any], house_rule: type[RecordedCommand], what: str, example: str
-) -> None:
-    """``house-rule`` and ``tables``, alike for every ruleset: its tables in force, and a value replaced."""
-
-    @recorded(app, "house-rule")
-    def house_rule_(
-        # Defaults, not Annotated: an annotation is read later, where ``example`` is not in scope.
-        path: str = typer.Argument(..., help=f"Table path, e.g. {example} (see `tables`)."),
-        value: str = typer.Argument(..., help="The new value: a whole number, NTR, true/false or a word."),
-        note: Annotated[str, typer.Option("--note")] = "",
-    ) -> RecordedCommand:
-        """Override one table value from now on (a house rule, recorded as an event)."""
-        return make(house_rule, path=path, value=parse_value(value), note=note)
+def add_tables_view(app: typer.Typer, plugin: Ruleset[Any, Any], what: str) -> None:
+    """``tables [PREFIX]``, alike for every ruleset: its tables in force (``what``: what they are called)."""
 
     @app.command("tables")
     @handles_errors
@@ -265,13 +205,3 @@ def _add_table_commands(
         """The tables in force (house rules included), each value with its provenance."""
         info, _, in_force_now = in_force(campaign, plugin)
         print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force_now.values, prefix)
-
-
-def parse_pairs(values: list[str], what: str) -> list[tuple[str, list[str]]]:
-    out = []
-    for value in values:
-        name, sep, rest = value.rpartition("=")
-        if not sep or not name.strip():
-            raise InvalidInputError(f"{what} must look like NAME=VALUE, not {value!r}")
-        out.append((name.strip(), [p.strip() for p in rest.split(",") if p.strip()]))
-    return out

@@ -8,8 +8,8 @@ cron or an editor, ``env -i`` under ``setsid``) it said "Shell  not supported". 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import NoReturn
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, NoReturn
 
 import typer
 
@@ -51,3 +51,56 @@ def answer(flag: str, shell: str) -> NoReturn:
         _, path = install(shell=name, prog_name=PROG, complete_var=COMPLETE_VAR)
         typer.echo(f"{name} completion installed in {path}; it takes effect in a new terminal")
     raise SystemExit(0)
+
+
+def completer(kind: Any) -> Callable[..., list[str]]:
+    """What completes an argument or option naming a thing of ``kind`` (see :func:`names_of`)."""
+
+    def complete(ctx: Any, incomplete: str) -> list[str]:  # Typer hands them in by these names
+        return names_of(kind, ctx, incomplete)
+
+    return complete
+
+
+def names_of(kind: Any, ctx: Any, incomplete: str) -> list[str]:
+    """The campaign's names of ``kind`` (units, sides, officers, battles, campaigns) that begin with what was typed,
+    for the shell to complete an argument or option naming one. Read from the database ``--db`` names (or
+    ``CAMPAIGN_DB``) and the campaign ``--campaign`` names (or ``CAMPAIGN``, or the only one), from the read
+    models ``status`` reads; a database that is not there, or any failure, completes nothing (tab completion
+    never prints an error nor makes or changes a database)."""
+    import os
+
+    from campaign.rulesets.kinds import Kind
+
+    root = ctx.find_root()
+    db = root.params.get("db") or os.environ.get("CAMPAIGN_DB") or "campaign.db"
+    campaign = ctx.params.get("campaign") or os.environ.get("CAMPAIGN")
+    try:
+        names = sorted(_names(kind, str(db), campaign, Kind))
+    except Exception:  # completion is a convenience: whatever goes wrong, offer nothing
+        return []
+    return [n for n in names if n.startswith(incomplete)]  # as Typer filters them: letter case counts
+
+
+def _names(kind: Any, db: str, campaign: str | None, kinds: Any) -> set[str]:
+    from pathlib import Path
+
+    from campaign.cli import session
+
+    if "://" not in db and not Path(db).is_file():
+        return set()
+    session.state.db = db
+    if kind is kinds.CAMPAIGN:
+        return {c.name for c in session.open_app().ledger.directory.all()}
+    from campaign.cli.campaign_views import current_summary
+
+    _, summary = current_summary(campaign, None)
+    if kind is kinds.UNIT:
+        return {str(u["name"]) for u in summary.units}
+    if kind is kinds.SIDE:
+        return {str(u["side"]) for u in summary.units} | set(summary.treasury)
+    if kind is kinds.OFFICER:
+        return {str(c["pc"]) for c in summary.careers}
+    if kind is kinds.BATTLE:
+        return {str(b["name"]) for b in summary.battles}
+    return set()

@@ -1,165 +1,27 @@
-"""``campaign dis …``: the disorder-marker ruleset (seed 001) at the table."""
+"""``campaign dis …``: the disorder-marker ruleset (seed 001) at the table.
+
+Its commands are made from its command models (``campaign.cli.generated``); written here are its views: the
+roster (units, their markers in the battle being fought, every officer's Glory and rank) and the tables.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
-from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.common import add_tables_view, in_force
+from campaign.cli.generated import ruleset_app
+from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
-from campaign.rulesets.disorder import battle_commands as disb
-from campaign.rulesets.disorder import commands as disc
+from campaign.rulesets import RULESETS
 from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
-from events.errors import InvalidInputError
-
-app = typer.Typer(
-    help="Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
-    no_args_is_help=True,
-)
-
-CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order or square (+1).")]
-OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
 
 
-@recorded(app, "muster")
-def muster(
-    name: str,
-    side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
-    troops: Annotated[str, typer.Option("--troops", help="militia, line, light, rifles or guard (→ Discipline).")],
-    points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
-    size: SizeOpt = None,
-    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
-) -> RecordedCommand:
-    """Add a unit to the roster."""
-    profile: dict[str, object] = {"models": size_of(size, models), "troops": troops, "points": points}
-    return make(disc.Muster, name=name, side=side, profile=profile)
-
-
-@recorded(app, "officer")
-def officer(side: str, name: str) -> RecordedCommand:
-    """Appoint the officer commanding a side's force; his Glory and rank follow him."""
-    return make(disc.Appoint, side=side, officer=name)
-
-
-@recorded(app, "battle-start")
-def battle_start(
-    name: str,
-    unit: Annotated[list[str], typer.Option("--unit", help="A unit deployed at its roster strength; repeat.")],
-    scenario: Annotated[str, typer.Option("--scenario")] = "",
-) -> RecordedCommand:
-    """Start a scenario with the units deployed (two sides at least, each under an officer)."""
-    return make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
-
-
-@recorded(app, "turn")
-def turn() -> RecordedCommand:
-    """Begin the next turn."""
-    return disb.NextTurn()
-
-
-@recorded(app, "hit", rolls=True)
-def hit(
-    unit: str,
-    lost: Annotated[int, typer.Option("--lost", help="Models lost.")],
-    cause: Annotated[str, typer.Option("--cause", help="shooting or melee.")] = "shooting",
-    also: Annotated[
-        list[str] | None,
-        typer.Option("--also", help="Another cause in the same action: friend_removed, officer_removed, force_half."),
-    ] = None,
-    close_order: CloseOrder = False,
-    officer_near: OfficerNear = False,
-) -> RecordedCommand:
-    """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
-    the force's morale (§1.3)."""
-    return make(
-        disb.Hit,
-        unit_name=unit,
-        lost=lost,
-        cause=cause,
-        also=tuple(also or ()),
-        close_order=close_order,
-        officer_near=officer_near,
-    )
-
-
-@recorded(app, "check", rolls=True)
-def check(
-    unit: str,
-    cause: Annotated[
-        list[str], typer.Option("--cause", help="friend_removed, officer_removed or force_half; repeat for several.")
-    ],
-    close_order: CloseOrder = False,
-    officer_near: OfficerNear = False,
-) -> RecordedCommand:
-    """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause."""
-    return make(
-        disb.CheckMorale, unit_name=unit, causes=tuple(cause), close_order=close_order, officer_near=officer_near
-    )
-
-
-@recorded(app, "rally", rolls=True)
-def rally(unit: str, close_order: CloseOrder = False, officer_near: OfficerNear = False) -> RecordedCommand:
-    """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
-    return make(disb.Rally, unit_name=unit, close_order=close_order, officer_near=officer_near)
-
-
-@recorded(app, "marker")
-def marker(
-    unit: str, reason: Annotated[str, typer.Option("--reason", help="Where it comes from, e.g. 'lost a melee'.")]
-) -> RecordedCommand:
-    """A disorder marker from another source (§1.2); the third flees the unit."""
-    return make(disb.AddMarker, unit_name=unit, reason=reason)
-
-
-@recorded(app, "retreat")
-def retreat(
-    unit: str,
-    needed: Annotated[str, typer.Option("--needed", help="Inches it must retreat (½ its move), e.g. 3.")],
-    moved: Annotated[str | None, typer.Option("--moved", help="Inches it could move, if blocked, e.g. 1.5.")] = None,
-    off_table: Annotated[bool, typer.Option("--off-table", help="A model left the table.")] = False,
-) -> RecordedCommand:
-    """A retreat (§1.5): one model captured per full inch it could not move; off the table, the unit is gone."""
-    return make(disb.Retreat, unit_name=unit, needed=needed, moved=moved, off_table=off_table)
-
-
-@recorded(app, "remove")
-def remove(
-    unit: str, reason: Annotated[str, typer.Option("--reason", help="e.g. 'destroyed in melee'.")]
-) -> RecordedCommand:
-    """Remove a unit from the table (then the force's morale is counted)."""
-    return make(disb.Remove, unit_name=unit, reason=reason)
-
-
-@recorded(app, "officer-down")
-def officer_down(side: str) -> RecordedCommand:
-    """The side's officer is removed from play: each of its units checks (once per game); −2 Glory."""
-    return make(disb.OfficerDown, side=side)
-
-
-@recorded(app, "battle-end")
-def battle_end(
-    winner: Annotated[str | None, typer.Option("--winner", help="The side that won; leave out for a draw.")] = None,
-    objectives: Annotated[
-        list[str] | None, typer.Option("--objectives", help="SIDE=N scenario objectives held at the end; repeat.")
-    ] = None,
-) -> RecordedCommand:
-    """The last turn is played out (§1.8): each force's Glory goes to its officer; markers end with the battle."""
-    held: dict[str, int] = {}
-    for pair in objectives or []:
-        side, sep, count = pair.rpartition("=")
-        if not sep or not side.strip() or not count.strip().isdigit():
-            raise InvalidInputError(f"--objectives must look like SIDE=N, not {pair!r}")
-        held[side.strip()] = int(count)
-    return make(disb.EndBattle, winner=winner, objectives=held)
-
-
-@app.command("roster")
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
@@ -206,9 +68,9 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     return (*(r[k] for k in ("unit", "side", "troops", "models", "points", "battles")), shown)
 
 
-add_shared_commands(
-    app,
-    PLUGIN,
-    ("disorder-marker", "force.flees_at_exactly"),
-    "Models move to another unit of the same side between battles.",
-)
+def own(app: typer.Typer) -> None:
+    app.command("roster")(roster)
+    add_tables_view(app, PLUGIN, "disorder-marker")
+
+
+app = ruleset_app(PLUGIN, RULESETS["disorder"].help, own=own)

@@ -1,170 +1,24 @@
-"""``campaign gf …``: One Page Rules Grimdark Future (grimdark) at the table and between matches."""
+"""``campaign gf …``: One Page Rules Grimdark Future (grimdark) at the table and between matches.
+
+Its commands are made from its command models (``campaign.cli.generated``); written here are its views: the
+roster (every unit, each army's value, underdog points and VP) and the tables.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
-from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.common import add_tables_view, in_force
+from campaign.cli.generated import ruleset_app
+from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
-from campaign.rulesets.grimdark import commands as gfc
+from campaign.rulesets import RULESETS
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
-from events.errors import InvalidInputError
-
-app = typer.Typer(
-    help="One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
-    no_args_is_help=True,
-)
-
-
-def _profile(
-    size: int | None,
-    models: int | None,
-    quality: int,
-    points: int,
-    tough: int,
-    fearless: bool,
-    hero: bool,
-    skill_set: str | None,
-) -> dict[str, object]:
-    """A unit's profile as ``muster`` and ``buy`` take it (``--models`` is ``--size``'s first name)."""
-    return {"models": size_of(size, models), "quality": quality, "points": points, "tough": tough} | {
-        "fearless": fearless,
-        "hero": hero,
-        "skill_set": skill_set,
-    }
-
-
-@recorded(app, "muster")
-def muster(
-    name: str,
-    side: Annotated[str, typer.Option("--side", help="The army it belongs to.")],
-    quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
-    points: Annotated[int, typer.Option("--points")],
-    size: SizeOpt = None,
-    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
-    tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
-    fearless: Annotated[bool, typer.Option("--fearless", help="Every model has Fearless.")] = False,
-    hero: Annotated[bool, typer.Option("--hero", help="A hero (a single model).")] = False,
-    skill_set: Annotated[
-        str | None, typer.Option("--skill-set", help="A hero's skill set: Captain, Healer or Support.")
-    ] = None,
-) -> RecordedCommand:
-    """Add a unit to the army sheet."""
-    profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
-    return make(gfc.Muster, name=name, side=side, profile=profile)
-
-
-@recorded(app, "buy")
-def buy(
-    name: str,
-    side: Annotated[str, typer.Option("--side", help="The army that pays with its campaign points.")],
-    quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
-    points: Annotated[int, typer.Option("--points")],
-    size: SizeOpt = None,
-    models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
-    tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
-    fearless: Annotated[bool, typer.Option("--fearless")] = False,
-    hero: Annotated[bool, typer.Option("--hero")] = False,
-    skill_set: Annotated[str | None, typer.Option("--skill-set", help="A hero's skill set.")] = None,
-) -> RecordedCommand:
-    """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts)."""
-    profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
-    return make(gfc.Buy, name=name, side=side, profile=profile)
-
-
-@recorded(app, "sell")
-def sell(unit: str) -> RecordedCommand:
-    """Sell a unit between matches: its points go back to the army's campaign points."""
-    return make(gfc.Sell, unit_name=unit)
-
-
-@recorded(app, "battle-start", rolls=True)
-def battle_start(
-    name: str,
-    unit: Annotated[list[str], typer.Option("--unit", help="A unit on the table; repeat.")],
-    join: Annotated[
-        list[str] | None, typer.Option("--join", help="JOINER=UNIT: a hero joins a unit, or a like unit combines.")
-    ] = None,
-    special: Annotated[bool, typer.Option("--special", help="Each side rolls a special objective.")] = False,
-) -> RecordedCommand:
-    """Start a match with the units listed (their starting size is set now)."""
-    joins: dict[str, str] = {}
-    for pair in join or []:
-        hero, sep, target = pair.partition("=")
-        if not sep or not hero.strip() or not target.strip():
-            raise InvalidInputError(f"--join must look like HERO=UNIT, not {pair!r}")
-        joins[hero.strip()] = target.strip()
-    return make(gfc.StartBattle, name=name, units=tuple(unit), joins=joins, special=special)
-
-
-def next_round() -> RecordedCommand:
-    """Begin the next round."""
-    return gfc.NextRound()
-
-
-@recorded(app, "shoot", rolls=True)
-def shoot(
-    unit: str,
-    wounds: Annotated[int, typer.Option("--wounds", help="Unblocked wounds it took in this activation.")],
-    by: Annotated[str | None, typer.Option("--by", help="The unit that caused them (for XP).")] = None,
-    models_lost: Annotated[
-        int | None, typer.Option("--models-lost", help="Models killed, when the wounds were allocated otherwise.")
-    ] = None,
-) -> RecordedCommand:
-    """Wounds outside melee; at half strength the unit tests at the end of the activation (Shaken on a fail)."""
-    return make(gfc.Shoot, unit_name=unit, wounds=wounds, by=by, models_lost=models_lost)
-
-
-@recorded(app, "melee", rolls=True)
-def melee(
-    a: str,
-    b: str,
-    a_wounds: Annotated[int, typer.Option("--a-wounds", help="Unblocked wounds caused by A.")],
-    b_wounds: Annotated[int, typer.Option("--b-wounds", help="Unblocked wounds caused by B.")],
-    a_lost: Annotated[int | None, typer.Option("--a-lost", help="Models A lost, if allocated otherwise.")] = None,
-    b_lost: Annotated[int | None, typer.Option("--b-lost", help="Models B lost, if allocated otherwise.")] = None,
-) -> RecordedCommand:
-    """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs."""
-    return make(gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost)
-
-
-@recorded(app, "recover")
-def recover(unit: str) -> RecordedCommand:
-    """A Shaken unit spends its activation idle and is no longer Shaken."""
-    return make(gfc.Recover, unit_name=unit)
-
-
-@recorded(app, "remove")
-def remove(
-    unit: str,
-    reason: Annotated[str, typer.Option("--reason", help="destroyed, routed, or another reason.")],
-    by: Annotated[str | None, typer.Option("--by", help="The unit that destroyed or routed it (for XP).")] = None,
-) -> RecordedCommand:
-    """Remove a unit from the table (destroyed or routed makes it a casualty)."""
-    return make(gfc.Remove, unit_name=unit, reason=reason, by=by)
-
-
-@recorded(app, "battle-end", rolls=True)
-def battle_end(
-    winner: Annotated[str | None, typer.Option("--winner", help="The winning army; leave out for a draw.")] = None,
-    special_achieved: Annotated[
-        list[str] | None, typer.Option("--special-achieved", help="A side that achieved its special objective.")
-    ] = None,
-) -> RecordedCommand:
-    """End the match: casualty rolls, XP and level-ups, mission rewards (VP and campaign points)."""
-    return make(gfc.EndBattle, winner=winner, special_achieved=tuple(special_achieved or ()))
-
-
-@recorded(app, "disband")
-def disband(unit: str, reason: Annotated[str, typer.Option("--reason")] = "sold") -> RecordedCommand:
-    """Take a unit off the army sheet between matches."""
-    return make(gfc.Disband, unit_name=unit, reason=reason)
 
 
 @handles_errors
@@ -226,11 +80,11 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
 
 
-add_shared_commands(app, PLUGIN, ("Grimdark Future", "rewards.loser_points"))
+def own(app: typer.Typer) -> None:
+    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`."""
+    app.command("roster")(army)
+    app.command("army", hidden=True)(army)
+    add_tables_view(app, PLUGIN, "Grimdark Future")
 
 
-# One vocabulary across the rulesets: `turn` and `roster` as in the others; the old names still work, unlisted.
-recorded(app, "turn", help="Begin the next turn (a round, in Grimdark's words).")(next_round)
-recorded(app, "round", hidden=True)(next_round)
-app.command("roster")(army)
-app.command("army", hidden=True)(army)
+app = ruleset_app(PLUGIN, RULESETS["grimdark"].help, own=own)

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from campaign.cli.argv import CampaignGroup
+from campaign.rulesets import RULESETS
 
 # name: (module, what registers it there, its help's first sentences). A test checks these against the modules.
 COMMANDS = {
@@ -148,27 +149,9 @@ COMMANDS = {
         "Give an account a role in a campaign (the first game master is made here): a membership event.",
     ),
     "user": ("campaign.cli.server_cli", "users", "Accounts of the shared server (`campaign serve`)."),
-    "fs": (
-        "campaign.cli.fighting_spirit",
-        "app",
-        "Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics.",
-    ),
-    "mc": (
-        "campaign.cli.mass_combat",
-        "app",
-        "GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory.",
-    ),
-    "dis": (
-        "campaign.cli.disorder",
-        "app",
-        "Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
-    ),
-    "gf": (
-        "campaign.cli.grimdark",
-        "app",
-        "One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
-    ),
 }
+COMMANDS |= {r.prefix: (f"campaign.cli.{r.package}", "app", r.help) for r in RULESETS.values()}
+"""Each ruleset's command group, with the help its ruleset declares (its commands are made from its models)."""
 
 
 class Campaign(CampaignGroup):

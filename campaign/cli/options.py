@@ -6,15 +6,25 @@ from typing import Annotated
 
 import typer
 
+from campaign.cli.completion import completer
+from campaign.cli.inputs import CommandId
+from campaign.rulesets.kinds import CAMPAIGN, Kind
 from events.errors import InvalidInputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 CampaignOpt = Annotated[
-    str | None,
-    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help="Campaign name or id (default: the only one)."),
+    Annotated[str, CAMPAIGN] | None,
+    typer.Option(
+        "--campaign",
+        "-c",
+        envvar="CAMPAIGN",
+        help="Campaign name or id (default: the only one).",
+        autocompletion=completer(Kind.CAMPAIGN),
+    ),
 ]
 CommandIdOpt = Annotated[
     str | None,
+    CommandId,
     typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
 ]
 DiceOpt = Annotated[

@@ -147,7 +147,7 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
         work_begins()
         try:
-            checked = checked_arguments(kwargs)
+            checked = checked_arguments(fn, kwargs)
             for attempt in range(1, CONFLICT_ATTEMPTS + 1):
                 try:
                     return fn(*args, **checked)

@@ -10,6 +10,7 @@ import typer
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, state
+from campaign.rulesets.kinds import NAME
 from events.errors import ConfigurationError, InvalidInputError
 
 users = typer.Typer(help="Accounts of the shared server (`campaign serve`).", no_args_is_help=True)
@@ -18,7 +19,7 @@ users = typer.Typer(help="Accounts of the shared server (`campaign serve`).", no
 @users.command("add")
 @handles_errors
 def user_add(
-    name: str,
+    name: Annotated[str, NAME],
     password_stdin: Annotated[
         bool, typer.Option("--password-stdin", help="Read the password from standard input (for scripts).")
     ] = False,

@@ -18,6 +18,7 @@ from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
 from campaign.describe import clause_list, count, kind, label, value, words
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
+from campaign.rulesets.kinds import NEW_CAMPAIGN
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Timeline, branch
 from campaign.typed_as import typed
@@ -186,7 +187,7 @@ def register_exchange(app: typer.Typer) -> None:
     @app.command("branch")
     @handles_errors
     def branch_(
-        name: str,
+        name: Annotated[str, NEW_CAMPAIGN],
         at: Annotated[
             int | None, typer.Option("--at", help="The last seq the branch shares (default: the head, all of it).")
         ] = None,

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events.errors import InvalidInputError
-
 
 @dataclass(frozen=True, slots=True)
 class RulesetInfo:
@@ -25,12 +23,22 @@ class RulesetInfo:
     title: str
     prefix: str
     """The first part of its commands' names (``gf`` in ``gf.shoot``), and its command group on the CLI."""
+    help: str
+    """What its command group is for, as ``campaign --help`` lists it."""
 
 
 RULESETS: dict[str, RulesetInfo] = {
     r.name: r
     for r in (
-        RulesetInfo("fighting-spirit", "fighting_spirit", "0.2", "000", "Five-grade morale (Stargrunt II-like)", "fs"),
+        RulesetInfo(
+            "fighting-spirit",
+            "fighting_spirit",
+            "0.2",
+            "000",
+            "Five-grade morale (Stargrunt II-like)",
+            "fs",
+            "Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics.",
+        ),
         RulesetInfo(
             "disorder",
             "disorder",
@@ -38,6 +46,7 @@ RULESETS: dict[str, RulesetInfo] = {
             "001",
             "Disorder markers and officer careers (Napoleonic skirmish)",
             "dis",
+            "Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
         ),
         RulesetInfo(
             "mass-combat",
@@ -49,8 +58,17 @@ RULESETS: dict[str, RulesetInfo] = {
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",
+            "GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory.",
         ),
-        RulesetInfo("grimdark", "grimdark", "0.2", "004", "One Page Rules Grimdark Future: morale and campaign", "gf"),
+        RulesetInfo(
+            "grimdark",
+            "grimdark",
+            "0.2",
+            "004",
+            "One Page Rules Grimdark Future: morale and campaign",
+            "gf",
+            "One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
+        ),
     )
 }
 
@@ -59,5 +77,7 @@ def ruleset(name: str) -> RulesetInfo:
     try:
         return RULESETS[name]
     except KeyError:
+        from events.errors import InvalidInputError  # not at start-up: `campaign --help` lists RULESETS
+
         known = ", ".join(RULESETS)
         raise InvalidInputError(f"unknown ruleset {name!r}: choose one of {known}") from None

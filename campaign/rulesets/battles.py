@@ -5,12 +5,13 @@ deploys, the next turn, a unit disbanded."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import Field
 
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import NAME_MAX, Roster, check_new_battle, find_unit
+from campaign.rulesets.common import Roster, check_new_battle, find_unit
+from campaign.rulesets.inputs import ARGUMENT, OwnUnit
 from campaign.rulesets.state import Listed
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted, TurnBegan
@@ -111,13 +112,14 @@ def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -
 
 
 class DisbandUnit(Command[S, T]):
-    """A unit leaves the campaign between battles: it fights no more (its record stays). Each ruleset subclasses
-    it under its own name (``dis.disband``)."""
+    """Disband a unit between battles: it is paid no more and fights no more.
+
+    Its record stays. Each ruleset subclasses it under its own name (``dis.disband``)."""
 
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(min_length=1, max_length=NAME_MAX)
-    reason: str = Field(min_length=1, max_length=200)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    reason: str = Field(default="disbanded", min_length=1, max_length=200)
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
         fighting: Any = s.state  # a state of a ruleset played turn by turn
@@ -127,8 +129,9 @@ class DisbandUnit(Command[S, T]):
 
 
 class NextTurn(Command[S, T]):
-    """The battle being fought moves on to its next turn. Each ruleset whose battles count turns subclasses it
-    under its own name (``dis.turn``)."""
+    """Begin the next turn.
+
+    Each ruleset whose battles count turns subclasses it under its own name (``dis.turn``)."""
 
     rolls: ClassVar[bool] = False
     ruleset_prefix: ClassVar[str]

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
-from events.limits import NAME_INPUTS, check_inputs
+from events.limits import check_inputs
 from events.registry import Event, JsonValue
 
 if TYPE_CHECKING:
@@ -72,18 +72,21 @@ class Command(BaseModel, Generic[S, T]):
     def build(cls, **fields: Any) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
         program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error. Every input
-        is held to the input rules first (``events/limits.py``): names, text, numbers within bounds."""
+        is held to the input rules (``events/limits.py``): the names by their types (``inputs.py``: every name,
+        in a list or a record too), the rest as text, numbers within bounds and JSON."""
+        from campaign.rulesets.inputs import typed_names, worded
+
         try:
-            checked = check_inputs(fields, NAME_INPUTS)
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"{typed(cls.name, fields)}: {exc}") from None
-        try:
+            checked = check_inputs(fields, typed_names(cls))
             return cls(**checked)
+        except InvalidInputError as exc:  # an input rule, or a profile that is not one (its type says so)
+            raise InvalidInputError(f"{typed(cls.name, fields)}: {exc}") from None
         except ValidationError as exc:
             from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
 
-            # each input by its name in words ("enemy within", as --enemy-within is typed), not "enemy_within"
-            said = [{**e, "loc": tuple(str(part).replace("_", " ") for part in e["loc"])} for e in exc.errors()]
+            # each input by its name in words ("enemy within", as --enemy-within is typed), and what a list or a
+            # record holds by what it is ("unit"), not "units.0"
+            said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
             raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
 
     def decide(self, s: Situation[S, T]) -> Sequence[Event]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
+from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
@@ -129,14 +130,18 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
 
 
 class HouseRule(Command[S, T]):
-    """Replace one table value from now on: an event, so a replay uses the tables in force at each point.
-    Each ruleset subclasses it under its own name (``gf.house_rule``) and may check values further."""
+    """Override one table value from now on (a house rule, recorded as an event).
+
+    An event, so a replay uses the tables in force at each point. Each ruleset subclasses it under its own name
+    (``gf.house_rule``), with an example of its tables' paths, and may check values further."""
 
     rolls: ClassVar[bool] = False
     ruleset_name: ClassVar[str]
 
-    path: str = Field(min_length=1, max_length=200)
-    value: Value
+    path: Annotated[str, ARGUMENT] = Field(min_length=1, max_length=200, description="Table path (see `tables`).")
+    value: Annotated[
+        Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")
+    ]
     note: str = Field(default="", max_length=500)
 
     divisors: ClassVar[frozenset[str]] = frozenset()
@@ -177,9 +182,10 @@ class MusterUnit(Command[S, T]):
 
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(min_length=1, max_length=NAME_MAX, alias="name")
-    side: str = Field(min_length=1, max_length=NAME_MAX)
+    unit_name: Annotated[NewUnit, ARGUMENT] = Field(alias="name")
+    side: OwnSide
     profile: dict[str, JsonValue]
+    """Each ruleset types it as its profile (``profile_of``); the command line takes its fields as options."""
 
     def side_in(self, state: Any) -> str:
         """The side as the campaign spells it (see :func:`known_side`)."""
@@ -199,8 +205,8 @@ class TransferMen(Command[S, T]):
 
     rolls: ClassVar[bool] = False
 
-    from_unit: str = Field(min_length=1, max_length=NAME_MAX)
-    to_unit: str = Field(min_length=1, max_length=NAME_MAX)
+    from_unit: Annotated[OwnUnit, ARGUMENT]
+    to_unit: Annotated[OwnUnit, ARGUMENT]
 
 
 SIZES = frozenset({"men", "models", "size"})
@@ -208,13 +214,17 @@ SIZES = frozenset({"men", "models", "size"})
 
 
 class EditUnit(Command[S, T]):
-    """Change fields of a unit's profile (a troop type left out at muster, a mistyped value), checked as a
-    muster checks them. Each ruleset subclasses it under its own name (``gf.edit``)."""
+    """Change fields of a unit's profile (recorded: the log keeps what it was before).
+
+    A troop type left out at muster, a mistyped value: checked as a muster checks them. Each ruleset subclasses
+    it under its own name (``gf.edit``)."""
 
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(min_length=1, max_length=NAME_MAX)
-    changes: dict[str, JsonValue] = Field(min_length=1, max_length=50)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    changes: Annotated[dict[str, JsonValue], Typed(names=("--set",), form="KEY=VALUE")] = Field(
+        min_length=1, max_length=50, description="A profile field and its new value: KEY=VALUE."
+    )
 
     def check(self, tables: T, profile: Any) -> None:
         """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
@@ -250,7 +260,7 @@ class RollDice(Command[None, None]):
 
     name: ClassVar[str] = "ledger.roll"
 
-    notation: str = Field(min_length=1, max_length=200)
+    notation: Annotated[str, ARGUMENT] = Field(min_length=1, max_length=200)
     purpose: str = Field(max_length=200)
 
     def decide(self, s: Situation[None, None]) -> list[Event]:

@@ -231,7 +231,9 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> Ap
         if refused is not None:
             raise HTTPException(403, refused)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
-    return runner.run(ledger_of(srv_request, m), m.info, command, table=table, command_id=body.command_id)
+    ledger = ledger_of(srv_request, m)
+    entrant = runner.entrant(m.member)
+    return runner.run(ledger, m.info, command, table=table, command_id=body.command_id, entrant=entrant)
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))

@@ -24,6 +24,7 @@ from campaign.access.accounts import Accounts, Session
 from campaign.bootstrap import App
 from campaign.executor import Ledger
 from campaign.server.live import Live
+from events.dice import AnotherSidesDieError
 from events.errors import CampaignError, ConcurrencyError, NotFoundError
 from projections.state.campaigns import CampaignInfo
 
@@ -152,9 +153,12 @@ def ledger_of(request: Request, m: InCampaign) -> Ledger:
 
 
 def status_for(exc: CampaignError) -> int:
-    """A refusal's HTTP status: 409 a lost race (nothing appended), 404 not found, 400 bad input."""
+    """A refusal's HTTP status: 409 a lost race (nothing appended), 404 not found, 403 another side's roll, 400
+    bad input."""
     if isinstance(exc, ConcurrencyError):
         return 409
     if isinstance(exc, NotFoundError):
         return 404
+    if isinstance(exc, AnotherSidesDieError):  # another side's roll: not the caller's to make
+        return 403
     return 400

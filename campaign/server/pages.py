@@ -24,6 +24,7 @@ from campaign.access.accounts import SignInError
 from campaign.commands import command_type
 from campaign.describe import ROLE_WORDS, count, label, readable, value, words
 from campaign.rulesets import RULESETS
+from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
 from campaign.server.charts import chart_series
@@ -49,7 +50,6 @@ from projections.campaign_state import entity_names
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 PRE_COOKIE = "campaign_pre"
-PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
 
 
 def message(
@@ -199,10 +199,7 @@ def campaign_page(request: Request, m: Member) -> HTMLResponse:
         c
         for c in runner.commands_for(m.info.ruleset)
         if m.member.role == "gm"
-        or (
-            m.member.role == "player"
-            and (c.name.endswith(runner.NEW_UNIT) or any(k in PLAYER_FIELDS for k in c.model.model_fields))
-        )
+        or (m.member.role == "player" and acts(c.model))
     ]
     return templates.TemplateResponse(
         request,

@@ -1,9 +1,11 @@
 """The server's way to run a command: the command model built from JSON inputs, run by ``Ledger.execute``.
 
 No second implementation: the models are those the CLI builds (``campaign.commands``), and the executor is
-the one every interface uses. Which commands a member may run is decided here (:func:`refusal`): the game
-master all; a player those that name only units (or, for a muster or a purchase, the side) of the sides it
-plays; an observer none.
+the one every interface uses. Which commands a member may run is decided here (:func:`refusal`), from what the
+command's inputs *are* (their types, ``campaign/rulesets/inputs.py``), never from their names: the game master
+all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``) and that are acted on
+(``TargetUnit``) are all of the sides it plays; an observer none. What happens to another side's unit is that
+side's or the game master's to enter (README's role table); so are its dice (:func:`dice_for`).
 """
 
 from __future__ import annotations
@@ -16,19 +18,13 @@ from typing import Any
 
 from campaign.access.memberships import Member
 from campaign.commands import Command, command_type, plugin
-from campaign.executor import Ledger, TableEntry
-from campaign.rulesets.common import COMMON
+from campaign.executor import Entrant, Ledger, TableEntry
+from campaign.rulesets.common import COMMON, same_name
+from campaign.rulesets.inputs import Kind, Whose, acts, names_in
+from campaign.typed_as import typed
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
-
-OWN_UNITS = ("unit_name", "unit", "from_unit", "to_unit", "psion_name", "officer_name")
-"""Inputs naming a unit that acts or moves men: a player names only its own sides' units in them."""
-EITHER_UNIT = ("a", "b")
-"""The two units of a melee: a player's unit must be one of them."""
-SIDE_INPUTS = ("side",)
-NEW_UNIT = (".muster", ".buy")
-"""Commands that add a unit to a side: a player may, to its own sides."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,23 +93,41 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
         return None
     if member.role == "observer":
         return "an observer reads the campaign and enters nothing"
+    if not acts(type(command)):
+        return f"{command.name} is the game master's to enter"
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
-    side_of = {str(u["name"]): str(u["side"]) for u in units} | {str(u["unit_id"]): str(u["side"]) for u in units}
-    values = {name: getattr(command, name) for name in type(command).model_fields}
-    own = [v for k in OWN_UNITS if isinstance(v := values.get(k), str)]
-    either = [v for k in EITHER_UNIT if isinstance(v := values.get(k), str)]
-    side = next((v for k in SIDE_INPUTS if isinstance(v := values.get(k), str)), None)
-    if command.name.endswith(NEW_UNIT) and side is not None:
-        return None if side in sides else f"you play {plays}, not {side}"
-    if not own and not either:
-        return f"{command.name} is the game master's to enter"
-    for unit in own:
-        if side_of.get(unit) not in sides:
-            return f"{unit} does not fight for your side ({plays})"
-    if either and not any(side_of.get(u) in sides for u in either):
-        return f"neither {' nor '.join(either)} fights for your side ({plays})"
+    side_of = _sides_of(units)
+    for named in names_in(command):
+        meaning, name = named.meaning, named.value
+        if meaning.whose is Whose.ANY:
+            continue
+        if meaning.kind is Kind.SIDE:
+            if not any(same_name(name, side) for side in sides):
+                return f"you play {plays}, not {name}"
+            continue
+        side = side_of.get(name.strip().casefold())
+        if side in sides:
+            continue
+        if meaning.whose is Whose.TARGET and side is not None:
+            return (
+                f"{typed(command.name)} sets what happens to {name}, a unit of {side}: the game master enters it "
+                f"(you play {plays})"
+            )
+        return f"{name} does not fight for your side ({plays})"
     return None
+
+
+def _sides_of(units: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Each unit's side by its name (letter case and spaces around it aside, as commands read names) and id."""
+    by_name = {str(u["name"]).strip().casefold(): str(u["side"]) for u in units}
+    return by_name | {str(u["unit_id"]).casefold(): str(u["side"]) for u in units}
+
+
+def entrant(member: Member) -> Entrant | None:
+    """Whose dice ``member`` gives with a command: a player's are for the sides it plays only (a roll for
+    another side's unit is that side's to enter, and is refused in words); the game master's for every roll."""
+    return None if member.role == "gm" else Entrant(frozenset(member.sides))
 
 
 def run(
@@ -123,8 +137,9 @@ def run(
     *,
     table: TableEntry | None = None,
     command_id: str | None = None,
+    entrant: Entrant | None = None,
 ) -> AppendResult:
-    """Run ``command`` on ``info`` through the one executor."""
+    """Run ``command`` on ``info`` through the one executor (``entrant``: whose dice the member gives)."""
     if table is not None and not command.rolls:
         raise InvalidInputError(f"{command.name} rolls no dice: leave out the table dice")
-    return ledger.execute(info, command, table=table, command_id=command_id)
+    return ledger.execute(info, command, table=table, command_id=command_id, entrant=entrant)

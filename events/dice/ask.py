@@ -58,7 +58,7 @@ class AskedDice(_RecordingDice):
         self._ask = ask
         self._entered_by = entered_by
 
-    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         held = next((h for h in self._offered if (h.count, h.sides, h.modifier) == spec.key), None)
         faces = tuple(
             self._ask(
@@ -104,7 +104,7 @@ class CountingDice(_RecordingDice):
         self._face = face
         self.needed: list[Needed] = []
 
-    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         held = self._offered_roll(spec, purpose)
         self.needed.append(Needed(spec.notation, spec.count, spec.sides, purpose, held is not None))
         if held is not None:

@@ -3,6 +3,10 @@
 Rules never see where dice come from: seeded (derived from the campaign's secret seed), table (physical
 dice the players entered, checked against the notation), or replayed (the recorded dice of an earlier
 command, used by ``verify`` and ``amend`` to re-run a rule on exactly the dice it had).
+
+A rule says whose a roll is: ``side``, the side of the unit it tests (None for a roll of no side's, the weather).
+:class:`SidedDice` holds a command entered for some sides only (a player's) to that: a roll for another side's
+unit comes from that side's own dice, never from the one who typed the command.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ class Roll:
 
 
 class Dice(Protocol):
-    def roll(self, spec: DiceSpec, purpose: str) -> Roll: ...
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
+        """Roll ``spec`` for ``purpose``; ``side`` is the side of the unit the roll is made for (None: no side's)."""
+        ...
 
 
 class _RecordingDice:
@@ -94,7 +100,7 @@ class SeededDice(_RecordingDice):
             self._seed = self._seed()
         return self._seed
 
-    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         if (held := self._offered_roll(spec, purpose)) is not None:
             return held
         faces = derive_faces(self._key(), self._campaign_id, self.next_index, spec.count, spec.sides)
@@ -112,7 +118,7 @@ class TableDice(_RecordingDice):
         self._used = 0
         self._entered_by = entered_by
 
-    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         held = next((h for h in self._offered if (h.count, h.sides, h.modifier) == spec.key), None)
         if held is not None:  # the dice of a retracted command are still on the table: they are what is entered
             typed = tuple(self._faces[self._used : self._used + spec.count])
@@ -166,7 +172,7 @@ class ReplayDice:
         self._recorded = list(recorded)
         self._used = 0
 
-    def roll(self, spec: DiceSpec, purpose: str) -> Roll:
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         if self._used >= len(self._recorded):
             raise DiceError(f"the rule asked for more dice than were recorded ({purpose}: {spec.notation})")
         event = self._recorded[self._used]
@@ -186,6 +192,63 @@ class ReplayDice:
     def used(self) -> tuple[int, ...]:
         """The roll indexes handed back so far, in order."""
         return tuple(e.roll_index for e in self._recorded[: self._used])
+
+
+class AnotherSidesDieError(DiceError):
+    """A roll for another side's unit, in a command entered for some sides only: that side's to enter."""
+
+    def __init__(self, side: str, purpose: str, notation: str) -> None:
+        self.side, self.purpose, self.notation = side, purpose, notation
+        super().__init__(
+            f"{purpose} ({notation}) is rolled for {side}: the player of {side} or the game master enters it, "
+            "never the one who typed the command"
+        )
+
+
+Recording = SeededDice | TableDice
+"""Dice that record what they roll (as ``dice.rolled`` events)."""
+
+
+class SidedDice:
+    """The dice of a command entered for ``sides`` only (a player's, on a shared server).
+
+    A roll for one of ``sides`` (or for no side's unit) comes from ``own``, the dice the command was entered
+    with; a roll for another side's unit from the dice that side gave for it (``others``: its table dice, or the
+    campaign's seeded dice if it chose them), and is refused (:class:`AnotherSidesDieError`) when it gave none: it
+    is never taken from the one who typed the command. All of them roll at the command's next roll indexes, in
+    the order the rules ask, and share the dice a retracted command left on the table."""
+
+    def __init__(self, own: Recording, sides: frozenset[str], others: dict[str, Recording] | None = None) -> None:
+        self._own = own
+        self._sides = frozenset(s.strip().casefold() for s in sides)
+        self._others = {side.strip().casefold(): dice for side, dice in (others or {}).items()}
+        for dice in self._others.values():
+            dice._offered = own._offered  # one table: a die offered again is taken once, whoever rolls it
+        self.next_index = own.next_index
+        self.rolled: list[DiceRolled] = []
+
+    def _for(self, spec: DiceSpec, purpose: str, side: str | None) -> Recording:
+        if side is None or side.strip().casefold() in self._sides:
+            return self._own
+        found = self._others.get(side.strip().casefold())
+        if found is None:
+            raise AnotherSidesDieError(side, purpose, spec.notation)
+        return found
+
+    def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
+        dice = self._for(spec, purpose, side)
+        dice.next_index = self.next_index
+        had = len(dice.rolled)
+        roll = dice.roll(spec, purpose, side=side)
+        self.rolled.extend(dice.rolled[had:])
+        self.next_index = dice.next_index
+        return roll
+
+    def finish(self) -> None:
+        """Refuse leftover table dice of any of them (see :meth:`TableDice.finish`)."""
+        for dice in (self._own, *self._others.values()):
+            if isinstance(dice, TableDice):
+                dice.finish()
 
 
 def parse_table_dice(text: str) -> list[int]:

@@ -88,7 +88,7 @@ def test_a_test_for_a_removed_unit_is_refused(front: FsTable) -> None:
 def test_an_unknown_threat_row_unit_or_action_is_refused(front: FsTable) -> None:
     refused(front, lambda: front.fs.morale(front.info, "1st Squad", ["dragons"], table=dice(3)), "unknown threat row")
     refused(front, lambda: front.fs.morale(front.info, "Nobody", ["casualties"]), "unknown unit")
-    refused(front, lambda: front.fs.react(front.info, "1st Squad", "dance"), "unknown action")
+    refused(front, lambda: front.fs.react(front.info, "1st Squad", "dance"), "action must be one of .go_prone_open.")
     refused(front, lambda: front.fs.attack(front.info, "1st Squad", killed=-1, wounded=0), "negative")
     refused(front, lambda: front.fs.attack(front.info, "1st Squad", killed=9, wounded=0), "8 men left")
     refused(

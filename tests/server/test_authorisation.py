@@ -138,3 +138,113 @@ def test_each_caller_gets_what_the_role_table_says(route: APIRoute, seeded: Worl
             assert answer.status_code in allowed, (caller, answer.status_code, answer.text)
             if answer.status_code == 303:
                 assert answer.headers["location"] == "/signin"
+
+
+# -- whose units, whose dice: the command route, command by command ------------------------------------------
+#
+# README's role table: a player enters the commands of its own sides' units (the unit that acts, tests, moves,
+# pays, and a unit its own acts on) and the table dice of their rolls; what happens to another side's unit (a
+# melee's wounds dealt to it, a psi action on it) is that side's or the game master's to enter; commands that name
+# no unit or side of the player's (a battle's start and end, a house rule, a plain roll) are the game master's.
+# pat plays Robots (Robot Squad); Saurian Warriors fight for Saurians, the game master's.
+
+OURS, THEIRS = "Robot Squad", "Saurian Warriors"
+CASES: list[tuple[str, dict[str, Any], str]] = [
+    ("gf.muster", {"name": "Robot Squad B", "side": "Robots", "profile": SQUAD}, "player"),
+    ("gf.muster", {"name": "Raptors", "side": "Saurians", "profile": SQUAD}, "gm"),
+    ("gf.buy", {"name": "Robot Squad C", "side": "Robots", "profile": SQUAD}, "player"),
+    ("gf.buy", {"name": "Raptors", "side": "Saurians", "profile": SQUAD}, "gm"),
+    ("gf.sell", {"unit_name": OURS}, "player"),
+    ("gf.sell", {"unit_name": THEIRS}, "gm"),
+    ("gf.transfer", {"from_unit": OURS, "to_unit": OURS, "men": 1}, "player"),
+    ("gf.transfer", {"from_unit": THEIRS, "to_unit": OURS, "men": 1}, "gm"),
+    ("gf.disband", {"unit_name": OURS}, "player"),
+    ("gf.disband", {"unit_name": THEIRS}, "gm"),
+    ("gf.edit", {"unit_name": OURS, "changes": {"points": 160}}, "player"),
+    ("gf.edit", {"unit_name": THEIRS, "changes": {"points": 160}}, "gm"),
+    ("gf.house_rule", {"path": "rewards.loser_points", "value": 250}, "gm"),
+    ("gf.battle_start", {"name": "Ruins, again", "units": [OURS, THEIRS]}, "gm"),
+    ("gf.round", {}, "gm"),
+    ("gf.shoot", {"unit_name": OURS, "wounds": 6}, "player"),
+    ("gf.shoot", {"unit_name": OURS, "wounds": 6, "by": THEIRS}, "player"),  # the shooter, credited: a reference
+    ("gf.shoot", {"unit_name": THEIRS, "wounds": 6}, "gm"),
+    ("gf.melee", {"a": OURS, "b": THEIRS, "wounds_by_a": 9, "wounds_by_b": 0}, "gm"),
+    ("gf.melee", {"a": THEIRS, "b": OURS, "wounds_by_a": 0, "wounds_by_b": 9}, "gm"),
+    ("gf.recover", {"unit_name": OURS}, "player"),
+    ("gf.recover", {"unit_name": THEIRS}, "gm"),
+    ("gf.remove", {"unit_name": OURS, "reason": "destroyed", "by": THEIRS}, "player"),
+    ("gf.remove", {"unit_name": THEIRS, "reason": "destroyed", "by": OURS}, "gm"),
+    ("gf.battle_end", {"winner": "Robots"}, "gm"),
+    ("ledger.roll", {"notation": "d6", "purpose": "the weather"}, "gm"),
+]
+"""Each command of the campaign's ruleset, with inputs naming pat's unit or side and the other side's, and who
+may enter it: ``player`` (pat, and the game master) or ``gm`` (the game master only)."""
+
+
+@pytest.fixture
+def match(world: World) -> World:
+    gina, pat, cid = world.client("gina"), world.client("pat"), world.campaign_id
+    for who, name, side in ((pat, OURS, "Robots"), (gina, THEIRS, "Saurians")):
+        body = {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
+        assert who.post(f"/api/campaigns/{cid}/commands", json=body).status_code == 200
+    start = {"command": "gf.battle_start", "args": {"name": "Ruins", "units": [OURS, THEIRS]}}
+    assert gina.post(f"/api/campaigns/{cid}/commands", json=start).status_code == 200
+    return world
+
+
+def test_every_command_of_the_ruleset_has_its_cases() -> None:
+    from campaign.server.runner import commands_for
+
+    assert {name for name, _, _ in CASES} == {spec.name for spec in commands_for("grimdark")}
+
+
+@pytest.mark.parametrize(("name", "args", "who"), CASES, ids=[f"{n} {a}" for n, a, _ in CASES])
+def test_each_command_is_entered_by_whom_the_role_table_says(
+    match: World, name: str, args: dict[str, Any], who: str
+) -> None:
+    """Refused (403, nothing appended) exactly where the role table refuses; allowed, the rules may still refuse
+    the inputs (400: a unit sold during a match, say), never the caller."""
+    cid = match.campaign_id
+    for caller in ("olive", "pat", "gina"):
+        log = match.client("gina").get(f"/api/campaigns/{cid}/log").json()["events"]
+        answer = match.client(caller).post(f"/api/campaigns/{cid}/commands", json={"command": name, "args": args})
+        assert answer.status_code < 500, answer.text
+        refused = caller == "olive" or (caller == "pat" and who == "gm")
+        assert (answer.status_code == 403) == refused, (caller, answer.status_code, answer.text)
+        if refused:
+            assert match.client("gina").get(f"/api/campaigns/{cid}/log").json()["events"] == log
+        if answer.status_code == 200:
+            return  # done once: the next caller would meet its effects (a unit sold, a battle ended)
+
+
+def test_a_player_may_not_set_the_other_sides_fate_nor_roll_its_die_in_a_melee(match: World) -> None:
+    """The attack on the first server: pat needs only one of the two units to be Robots', sets the wounds it deals
+    (9) and types the table die of the Saurians' morale test (1): Saurian Warriors would Rout, removed."""
+    pat, cid = match.client("pat"), match.campaign_id
+    before = match.client("gina").get(f"/api/campaigns/{cid}/log").json()["events"]
+    melee = {"a": OURS, "b": THEIRS, "wounds_by_a": 9, "wounds_by_b": 0}
+    answer = pat.post(f"/api/campaigns/{cid}/commands", json={"command": "gf.melee", "args": melee, "dice": "1"})
+    assert answer.status_code == 403
+    assert answer.json() == {
+        "detail": "gf melee sets what happens to Saurian Warriors, a unit of Saurians: the game master enters it "
+        "(you play Robots)"
+    }
+    assert match.client("gina").get(f"/api/campaigns/{cid}/log").json()["events"] == before  # nothing appended
+    # the game master enters it, with the table's die for the Saurians' test: the 1 fails at half strength
+    gm = {"command": "gf.melee", "args": melee, "dice": "1"}
+    done = match.client("gina").post(f"/api/campaigns/{cid}/commands", json=gm)
+    assert done.status_code == 200, done.text
+    said = " ".join(e["what"] or "" for e in done.json()["events"])
+    assert "Saurian Warriors" in said and "Rout" in said
+
+
+def test_a_players_table_dice_are_for_its_own_units_rolls(match: World) -> None:
+    """pat's shot on its own unit: the morale test it calls for is Robots', and pat's die is taken for it, entered
+    by pat. 6 wounds on 10 models of Quality 4+ leave 4 (half strength): a test; the table's 2 fails (Shaken)."""
+    pat, cid = match.client("pat"), match.campaign_id
+    shot = {"command": "gf.shoot", "args": {"unit_name": OURS, "wounds": 6, "by": THEIRS}, "dice": "2"}
+    answer = pat.post(f"/api/campaigns/{cid}/commands", json=shot)
+    assert answer.status_code == 200, answer.text
+    [roll] = [e for e in answer.json()["events"] if e["type"] == "dice.rolled"]
+    audit = pat.get(f"/api/campaigns/{cid}/audit", params={"seq": roll["seq"]}).json()
+    assert audit["checks"]["dice"] == [{"roll": 0, "check": "table dice entered by pat"}]

@@ -26,7 +26,6 @@ from campaign.rulesets.disorder.commands import (
     Edit,
     HouseRule,
     Muster,
-    Name,
     Transfer,
     causes_checked,
     current_battle,
@@ -37,26 +36,30 @@ from campaign.rulesets.disorder.commands import (
 )
 from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.inputs import ARGUMENT, NewBattle, OwnUnit, SideName, Typed, UnitName
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
 from events.registry import Event, JsonValue
 
 Cause = Annotated[str, Field(min_length=1, max_length=50)]
+CloseOrder = Annotated[bool, Field(description="In close order or square (+1).")]
+OfficerNear = Annotated[bool, Field(description='Within 12" of a unit containing an officer (+1).')]
 MAX_CAUSES = 10
 """No check has more causes than the tables know (four); ten leaves room to spare."""
-Distance = Field(min_length=1, max_length=20)
-"""Inches as typed at the table ("3", "1.5"), kept as typed: the rules read them as whole tenths, so no float
-reaches the log."""
 
 
 class StartBattle(DisCommand):
-    """A scenario begins: the units deployed (at their roster strength), each side under its officer."""
+    """Start a scenario with the units deployed (two sides at least, each under an officer).
+
+    Each unit at its roster strength."""
 
     name: ClassVar[str] = "dis.battle_start"
     rolls: ClassVar[bool] = False
 
-    battle_name: str = Field(min_length=1, max_length=100, alias="name")
-    units: tuple[str, ...] = Field(min_length=1, max_length=200)
+    battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
+    units: Annotated[tuple[UnitName, ...], Typed(names=("--unit",))] = Field(
+        min_length=1, max_length=200, description="A unit deployed at its roster strength; repeat."
+    )
     scenario: str = Field(default="", max_length=200)
 
     def decide(self, s: At) -> list[Event]:
@@ -90,17 +93,23 @@ class NextTurn(BaseNextTurn[CampaignState, Tables]):
 
 
 class Hit(DisCommand):
-    """Models lost to shooting or melee (§1.3), then what that calls for: the permanent marker at half strength,
-    one morale check for this and any cause that came with it (``also``), and the force's morale."""
+    """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
+    the force's morale (§1.3).
+
+    One morale check for this and any cause that came with it (``also``)."""
 
     name: ClassVar[str] = "dis.hit"
 
-    unit_name: str = Name
-    lost: int = Field(ge=1, le=1000)
-    cause: str = Field(default="shooting", max_length=50)
-    also: tuple[Cause, ...] = Field(default=(), max_length=MAX_CAUSES)
-    close_order: bool = False
-    officer_near: bool = False
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    lost: int = Field(ge=1, le=1000, description="Models lost.")
+    cause: str = Field(default="shooting", max_length=50, description="shooting or melee.")
+    also: tuple[Cause, ...] = Field(
+        default=(),
+        max_length=MAX_CAUSES,
+        description="Another cause in the same action: friend_removed, officer_removed, force_half.",
+    )
+    close_order: CloseOrder = False
+    officer_near: OfficerNear = False
 
     def decide(self, s: At) -> list[Event]:
         if self.cause not in dis.LOSS_CAUSES:
@@ -154,14 +163,18 @@ class Hit(DisCommand):
 
 
 class CheckMorale(DisCommand):
-    """A morale check without casualties (§1.3): a friend removed nearby, the officer lost, the force at half."""
+    """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause.
+
+    A friend removed nearby, the officer lost, the force at half."""
 
     name: ClassVar[str] = "dis.check"
 
-    unit_name: str = Name
-    causes: tuple[Cause, ...] = Field(max_length=MAX_CAUSES)
-    close_order: bool = False
-    officer_near: bool = False
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    causes: Annotated[tuple[Cause, ...], Typed(names=("--cause",))] = Field(
+        max_length=MAX_CAUSES, description="friend_removed, officer_removed or force_half; repeat for several."
+    )
+    close_order: CloseOrder = False
+    officer_near: OfficerNear = False
 
     def decide(self, s: At) -> list[Event]:
         if "casualties" in self.causes:
@@ -176,13 +189,15 @@ class CheckMorale(DisCommand):
 
 
 class AddMarker(DisCommand):
-    """A disorder marker from a source other than a morale check (a lost melee, a scenario rule)."""
+    """A disorder marker from another source (§1.2); the third flees the unit.
+
+    A source other than a morale check: a lost melee, a scenario rule."""
 
     name: ClassVar[str] = "dis.marker"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
-    reason: str = Field(max_length=200)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    reason: str = Field(max_length=200, description="Where it comes from, e.g. 'lost a melee'.")
 
     def decide(self, s: At) -> list[Event]:
         battle, unit = fighting(s, self.unit_name)
@@ -193,13 +208,13 @@ class AddMarker(DisCommand):
 
 
 class Rally(DisCommand):
-    """A rally action (§1.6): on a pass the unit's non-permanent markers come off."""
+    """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
 
     name: ClassVar[str] = "dis.rally"
 
-    unit_name: str = Name
-    close_order: bool = False
-    officer_near: bool = False
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    close_order: CloseOrder = False
+    officer_near: OfficerNear = False
 
     def decide(self, s: At) -> list[Event]:
         battle, unit = fighting(s, self.unit_name)
@@ -208,16 +223,21 @@ class Rally(DisCommand):
 
 
 class Retreat(DisCommand):
-    """A retreat (§1.5): ``needed`` inches, ``moved`` of them (all by default); a model per full inch short is
-    captured; a model off the table takes the whole unit with it."""
+    """A retreat (§1.5): one model captured per full inch it could not move; off the table, the unit is gone.
+
+    ``needed`` inches, ``moved`` of them (all by default)."""
 
     name: ClassVar[str] = "dis.retreat"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
-    needed: str = Distance
-    moved: str | None = Field(default=None, min_length=1, max_length=20)
-    off_table: bool = False
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    needed: str = Field(min_length=1, max_length=20, description="Inches it must retreat (½ its move), e.g. 3.")
+    """Inches as typed at the table ("3", "1.5"), kept as typed: the rules read them as whole tenths, so no float
+    reaches the log."""
+    moved: str | None = Field(
+        default=None, min_length=1, max_length=20, description="Inches it could move, if blocked, e.g. 1.5."
+    )
+    off_table: bool = Field(default=False, description="A model left the table.")
 
     def decide(self, s: At) -> list[Event]:
         need = dis.tenths_of_inch(self.needed, "the retreat")
@@ -242,13 +262,15 @@ class Retreat(DisCommand):
 
 
 class Remove(DisCommand):
-    """A unit leaves the table for a reason no other command records (destroyed in one melee, say)."""
+    """Remove a unit from the table (then the force's morale is counted).
+
+    For a reason no other command records (destroyed in one melee, say)."""
 
     name: ClassVar[str] = "dis.remove"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
-    reason: str = Field(max_length=200)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    reason: str = Field(max_length=200, description="e.g. 'destroyed in melee'.")
 
     def decide(self, s: At) -> list[Event]:
         if not self.reason.strip():
@@ -267,12 +289,14 @@ class Remove(DisCommand):
 
 
 class OfficerDown(DisCommand):
-    """The force's officer is removed from play (§1.3): every unit of the side checks, once per game."""
+    """The side's officer is removed from play: each of its units checks (once per game); −2 Glory.
+
+    RULES.md §1.3."""
 
     name: ClassVar[str] = "dis.officer_down"
     rolls: ClassVar[bool] = False
 
-    side: str = Field(min_length=1, max_length=100)
+    side: Annotated[SideName, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         state = s.state
@@ -306,8 +330,10 @@ class EndBattle(DisCommand):
     name: ClassVar[str] = "dis.battle_end"
     rolls: ClassVar[bool] = False
 
-    winner: str | None = Field(default=None, max_length=100)
-    objectives: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(default_factory=dict)
+    winner: SideName | None = Field(default=None, description="The side that won; leave out for a draw.")
+    objectives: Annotated[dict[SideName, Annotated[int, Field(ge=0, le=1000)]], Typed(form="SIDE=N")] = Field(
+        default_factory=dict, description="SIDE=N scenario objectives held at the end; repeat."
+    )
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables

@@ -7,7 +7,7 @@ Between battles the roster, the officers and their Glory carry on; markers end w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
@@ -21,13 +21,13 @@ from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.profile import UnitProfile
 from campaign.rulesets.disorder.state import BattleState, CampaignState
 from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.inputs import ARGUMENT, OfficerName, OwnSide, ProfileOf, SideName
 from events.errors import InvalidInputError
 from events.families.career import OfficerAppointed
 from events.families.roster import MenTransferred
-from events.registry import Event
+from events.registry import Event, JsonValue
 
 RULESET = RULESETS["disorder"]
-Name = Field(min_length=1, max_length=100)
 
 At = Situation[CampaignState, Tables]
 
@@ -96,9 +96,14 @@ def ruled(battle: BattleState, decisions: Sequence[Decision]) -> list[Event]:
 
 
 class Muster(MusterUnit[CampaignState, Tables]):
-    """A unit joins the roster: its models, troop type (→ Discipline) and points."""
+    """Add a unit to the roster.
+
+    Its models, troop type (→ Discipline) and points."""
 
     name: ClassVar[str] = "dis.muster"
+
+    side: Annotated[OwnSide, Field(description="The side (force) it fights for.")]
+    profile: Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "disorder-marker")]
 
     def decide(self, s: At) -> list[Event]:
         checked = new_unit(s.state, self.unit_name, self.side, UnitProfile, self.profile, "disorder-marker")
@@ -107,13 +112,15 @@ class Muster(MusterUnit[CampaignState, Tables]):
 
 
 class Appoint(DisCommand):
-    """An officer takes command of a side's force; his Glory and rank follow him from battle to battle."""
+    """Appoint the officer commanding a side's force; his Glory and rank follow him.
+
+    From battle to battle."""
 
     name: ClassVar[str] = "dis.officer"
     rolls: ClassVar[bool] = False
 
-    side: str = Field(min_length=1, max_length=100)
-    officer: str = Field(min_length=1, max_length=100)
+    side: Annotated[SideName, ARGUMENT]
+    officer: Annotated[OfficerName, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -133,7 +140,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
 
     name: ClassVar[str] = "dis.transfer"
 
-    men: int = Field(ge=1, le=1000)
+    men: int = Field(ge=1, le=1000, description="How many men move.")
 
     def decide(self, s: At) -> list[Event]:
         state = s.state
@@ -151,6 +158,10 @@ class Disband(DisbandUnit[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "dis.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+
+    path: Annotated[str, ARGUMENT] = Field(
+        min_length=1, max_length=200, description="Table path, e.g. force.flees_at_exactly (see `tables`)."
+    )
 
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from campaign.rulesets.inputs import Typed
 
 
 class UnitProfile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    models: int = Field(ge=1, le=1000)
+    models: Annotated[int, Typed(names=("--size",), old=("--models",))] = Field(
+        ge=1, le=1000, description="Men or models in the unit at full strength."
+    )
     """Models in the unit at full strength."""
-    troops: str = Field(min_length=1)
+    troops: str = Field(min_length=1, description="militia, line, light, rifles or guard (→ Discipline).")
     """Its troop type, which sets its Discipline (``discipline.*`` in the tables)."""
-    points: int = Field(ge=0, le=100_000)
+    points: int = Field(ge=0, le=100_000, description="Its cost in the force's points.")
     """What the unit costs in the force's points: force morale counts the share of points lost."""

@@ -170,7 +170,7 @@ def morale_check(
 ) -> Decision:
     """§1.4: one check for all the causes that came together; pass, retreat, a marker, or flight."""
     causes = _checked_causes(tables, causes, lost)
-    roll = dice.roll(parse(str(tables.value("check.dice"))), f"morale check, {unit.name}")
+    roll = dice.roll(parse(str(tables.value("check.dice"))), f"morale check, {unit.name}", side=unit.side)
     terms = [
         ("2d6", roll.total),
         ("models lost", -lost),
@@ -239,7 +239,7 @@ def rally(
             f"{unit.name} has no marker a rally can remove"
             + (" (its permanent marker stays for the game)" if unit.permanent else "")
         )
-    roll = dice.roll(parse(str(tables.value("rally.dice"))), f"rally, {unit.name}")
+    roll = dice.roll(parse(str(tables.value("rally.dice"))), f"rally, {unit.name}", side=unit.side)
     bonus = (tables.number("rally.close_order") if close_order else 0) + (
         tables.number("rally.officer_near") if officer_near else 0
     )

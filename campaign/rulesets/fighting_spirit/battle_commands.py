@@ -5,7 +5,7 @@ followed by the facts it caused."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,17 +13,22 @@ from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
-from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, Name, current_battle
+from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, current_battle
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
+from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed
 from events.dice import die
 from events.errors import InvalidInputError
 from events.registry import Event
 
 INCHES = 10_000
 """Farther than any table reaches."""
-Inches = Field(ge=0, le=INCHES)
-Word = Field(min_length=1, max_length=100)
+EnemyWithin = Annotated[
+    int | None,
+    Field(ge=0, le=INCHES, description='Inches to the nearest enemy (a Routed unit within 12" surrenders).'),
+]
+Action = Literal["go_prone_open", "go_prone_cover", "move_while_prone", "leave_cover_shaken", "close_combat"]
+"""The actions a reaction test is for (§0.7)."""
 
 
 def ruled(s: At, decisions: Sequence[Decision]) -> list[Event]:
@@ -34,7 +39,7 @@ def ruled(s: At, decisions: Sequence[Decision]) -> list[Event]:
 class OnUnit(FsCommand):
     """A rule played on one unit of the battle being fought (the battle is looked for first, then the unit)."""
 
-    unit_name: str = Name
+    unit_name: Annotated[OwnUnit, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         decided = self.play(s, current_battle(s.state), find_unit(s.state, self.unit_name))
@@ -45,28 +50,32 @@ class OnUnit(FsCommand):
 
 
 class Attack(OnUnit):
-    """Fire or an assault on a unit, then the morale test it calls for (§0.4–0.5)."""
+    """Record fire or an assault on a unit, then take the morale test it calls for (§0.4–0.5)."""
 
     name: ClassVar[str] = "fs.attack"
 
-    killed: int = Field(ge=0, le=10_000)
-    wounded: int = Field(ge=0, le=10_000)
-    suppressing: bool = False
-    artillery: bool = False
-    leader_hit: bool = False
-    enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
+    killed: int = Field(default=0, ge=0, le=10_000)
+    wounded: int = Field(default=0, ge=0, le=10_000, description="Wounded men: unverified casualties until checked.")
+    suppressing: Annotated[bool, Typed(names=("--suppress",))] = Field(
+        default=False, description="The fire suppressed the unit."
+    )
+    artillery: bool = Field(default=False, description="Artillery or air(space) attack.")
+    leader_hit: bool = Field(default=False, description="The unit's leader became a casualty.")
+    enemy_within: EnemyWithin = None
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Sequence[Decision]:
         return fs.attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
 class Morale(OnUnit):
-    """A morale (confidence) test for the threat rows named (§0.4)."""
+    """Take a morale (confidence) test for named threat rows (§0.4)."""
 
     name: ClassVar[str] = "fs.morale"
 
-    rows: tuple[str, ...] = Field(max_length=20)
-    enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
+    rows: Annotated[tuple[str, ...], Typed(names=("--threat",))] = Field(
+        max_length=20, description="Threat row(s) that call for the test."
+    )
+    enemy_within: EnemyWithin = None
 
     def decide(self, s: At) -> list[Event]:
         if not self.rows:
@@ -80,15 +89,17 @@ class Morale(OnUnit):
 
 
 class Rally(FsCommand):
-    """An officer on the unit's direct chain of command rallies it: communication, then the rally test (§0.6)."""
+    """An officer rallies a unit: communication test, then the rally test (§0.6).
+
+    The officer is on the unit's direct chain of command."""
 
     name: ClassVar[str] = "fs.rally"
 
-    unit_name: str = Name
-    officer_name: str = Name
-    distance: int = Inches
-    in_sight: bool
-    under_artillery: bool = False
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    officer_name: Annotated[OwnUnit, Field(description="A superior on the unit's direct chain of command.")]
+    distance: int = Field(ge=0, le=INCHES, description="Inches between officer and unit.")
+    in_sight: Annotated[bool, Typed(names=("--in-sight/--out-of-sight",))] = True
+    under_artillery: bool = Field(default=False, description="Still under artillery fire.")
 
     def decide(self, s: At) -> list[Event]:
         battle, officer = current_battle(s.state), find_unit(s.state, self.officer_name)
@@ -98,11 +109,17 @@ class Rally(FsCommand):
 
 
 class React(OnUnit):
-    """A reaction test for an action (§0.7); a failed action may not be tried again this turn."""
+    """A reaction test for an action (§0.7); a failed action may not be retried this turn."""
 
     name: ClassVar[str] = "fs.react"
 
-    action: str = Word
+    action: Annotated[
+        Action,
+        Typed(
+            argument=True,
+            help="go_prone_open, go_prone_cover, move_while_prone, leave_cover_shaken, close_combat",
+        ),
+    ]
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         return fs.reaction_test(s.tables, battle, unit, s.dice, self.action)
@@ -113,44 +130,53 @@ class Panic(OnUnit):
 
     name: ClassVar[str] = "fs.panic"
 
-    trigger: str | None = Field(default=None, min_length=1, max_length=100)
+    trigger: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="enemy_in_sight, armour_in_sight, fired_on, terrifying_assault (none while panicking)",
+    )
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         return fs.panic_test(s.tables, battle, unit, s.dice, self.trigger)
 
 
 class LastStand(OnUnit):
-    """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise."""
+    """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise, success on 6+."""
 
     name: ClassVar[str] = "fs.last_stand"
 
-    friends_within_12: int = Field(ge=0, le=1_000)
-    enemy_squads_in_sight: int = Field(ge=0, le=1_000)
-    enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
+    friends_within_12: int = Field(ge=0, le=1_000, description='Friendly units within 12".')
+    enemy_squads_in_sight: Annotated[int, Typed(names=("--enemy-squads",))] = Field(
+        ge=0, le=1_000, description="Enemy squads in sight, not retreating."
+    )
+    enemy_within: EnemyWithin = None
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         return fs.last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
 class EndLastStand(OnUnit):
-    """ "No step back" ends: wiped out, or no enemy in view but Broken ones."""
+    """End "No step back": wiped out, or no enemy in view but Broken ones (back to Steady)."""
 
     name: ClassVar[str] = "fs.last_stand_end"
     rolls: ClassVar[bool] = False
 
-    reason: str = Word
+    reason: str = Field(min_length=1, max_length=100, description="wiped_out or only_broken_enemies")
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         return fs.end_last_stand(s.tables, battle, unit, self.reason)
 
 
 class Surrender(OnUnit):
-    """A Routed unit with an enemy within 12" surrenders (§0.3)."""
+    """A Routed unit with an enemy within 12" surrenders.
+
+    RULES.md §0.3."""
 
     name: ClassVar[str] = "fs.surrender"
     rolls: ClassVar[bool] = False
 
-    enemy_within: int = Inches
+    enemy_within: int = Field(ge=0, le=INCHES, description="Inches to the nearest enemy.")
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         return fs.surrender_check(s.tables, battle, unit, self.enemy_within)
@@ -161,12 +187,19 @@ class Psi(FsCommand):
 
     name: ClassVar[str] = "fs.psi"
 
-    psion_name: str = Name
-    target_name: str = Name
-    effect: str = Word
-    distance: int = Inches
-    in_sight: bool
-    blast_choice: str = Field(default="grades", min_length=1, max_length=100)
+    psion_name: Annotated[OwnUnit, ARGUMENT]
+    target_name: Annotated[TargetUnit, ARGUMENT]
+    effect: str = Field(
+        min_length=1,
+        max_length=100,
+        description="remove_suppression, inspire, no_step_back, psi_detection, "
+        "avert_eyes, psi_strike, panic, confusion, psi_blast, kill",
+    )
+    distance: int = Field(ge=0, le=INCHES, description="Inches from psion to target.")
+    in_sight: Annotated[bool, Typed(names=("--in-sight/--out-of-sight",))] = True
+    blast_choice: Annotated[Literal["grades", "panic"], Typed(names=("--blast",))] = Field(
+        default="grades", description="psi_blast: grades (−2) or panic."
+    )
 
     def decide(self, s: At) -> list[Event]:
         battle, psion = current_battle(s.state), find_unit(s.state, self.psion_name)
@@ -176,19 +209,24 @@ class Psi(FsCommand):
 
 
 class Defence(OnUnit):
-    """A unit's defence against aimed small arms: its d4, or a psion's psi die (§0.10)."""
+    """Roll a unit's defence against small-arms fire (a psion uses its psi die instead of the d4 only against
+    aimed fire, not from the air, that hits the psion himself: R2-4)."""
 
     name: ClassVar[str] = "fs.defence"
 
-    aimed: bool = True
-    from_air: bool = False
-    on_psion: bool = True
+    aimed: Annotated[bool, Typed(names=("--fragments",), inverse=True)] = Field(
+        default=True, description="Fragments or blast, not aimed fire."
+    )
+    from_air: bool = Field(default=False, description="Fire from the air.")
+    on_psion: Annotated[bool, Typed(names=("--hit-elsewhere",), inverse=True)] = Field(
+        default=True, description="The hit fell on the unit, not on the psion himself."
+    )
     """R2-4 (d): the psi die serves only against aimed small arms, not from the air, hitting the psion himself."""
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         fs.active_unit(battle, unit)
         sides = fs.defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
-        roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms")
+        roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms", side=unit.side)
         which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
         return Decision(
             "defence",

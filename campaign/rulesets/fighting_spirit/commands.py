@@ -27,6 +27,16 @@ from campaign.rulesets.fighting_spirit import start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
+from campaign.rulesets.inputs import (
+    ARGUMENT,
+    NewBattle,
+    OwnSide,
+    OwnUnit,
+    ProfileOf,
+    SideName,
+    Typed,
+    UnitName,
+)
 from events.dice.notation import SIDES
 from events.errors import InvalidInputError
 from events.families.battle import (
@@ -46,10 +56,9 @@ RULESET = RULESETS["fighting-spirit"]
 MEN = 10_000
 """More men than any unit holds (a profile's size is at most 500; recruits and transfers add to it)."""
 MONEY = 1_000_000_000_000
-Name = Field(min_length=1, max_length=100)
-SideName = Annotated[str, Field(min_length=1, max_length=100)]
-
 Activity = Literal["rest", "march", "forced_march", "front"]
+Motivation = Literal["low", "medium", "high"]
+Fatigue = Literal["fresh", "tired", "exhausted"]
 
 At = Situation[CampaignState, Tables]
 
@@ -63,13 +72,35 @@ class Deployment(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    unit: str = Field(min_length=1, max_length=100)
-    fatigue: str | None = Field(default=None, max_length=20)
-    """FRESH, TIRED or EXHAUSTED; None takes what the campaign record gives (RULES.md §5)."""
+    unit: UnitName
+    fatigue: Fatigue | None = None
+    """fresh, tired or exhausted; None takes what the campaign record gives (RULES.md §5)."""
     in_cover: bool = False
     prone: bool = False
     start_grade: str | None = Field(default=None, max_length=20)
     """A scenario's start grade for this unit (R2-3), instead of its side's fatigue."""
+
+    @classmethod
+    def from_line(cls, line: str) -> dict[str, JsonValue]:
+        """A deployment as typed on one line: ``UNIT[=FATIGUE][,cover][,prone][,start:GRADE]`` (UNIT alone, or
+        ``UNIT=cover``: the fatigue the campaign record gives, §5)."""
+        name, _, rest = (line if "=" in line else f"{line}=").rpartition("=")
+        given = [p.strip() for p in rest.split(",") if p.strip()]
+        if not name.strip():
+            raise InvalidInputError(f"{line!r} does not name a unit: UNIT[=FATIGUE][,cover][,prone][,start:GRADE]")
+        typed_fatigue = bool(given) and given[0] not in ("cover", "prone") and not given[0].startswith("start:")
+        fatigue, parts = (given[0], given[1:]) if typed_fatigue else (None, given)
+        starts = [p.removeprefix("start:") for p in parts if p.startswith("start:")]
+        flags = {p for p in parts if not p.startswith("start:")}
+        if flags - {"cover", "prone"}:
+            raise InvalidInputError(f"{name.strip()}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}")
+        return {
+            "unit": name.strip(),
+            "fatigue": fatigue,
+            "in_cover": "cover" in flags,
+            "prone": "prone" in flags,
+            "start_grade": starts[0] if starts else None,
+        }
 
 
 def current_battle(state: CampaignState) -> BattleState:
@@ -86,11 +117,15 @@ def _campaign_side(state: CampaignState, side: str) -> None:
 
 
 class Muster(MusterUnit[CampaignState, Tables]):
-    """A unit joins the roster with its five-grade profile, under its superior in the chain of command."""
+    """Add a unit to the roster with its five-grade profile.
+
+    Under its superior in the chain of command, if it has one."""
 
     name: ClassVar[str] = "fs.muster"
 
-    reports_to: str | None = Field(default=None, max_length=100)
+    side: Annotated[OwnSide, Field(description="The side it fights for.")]
+    profile: Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "five-grade")]
+    reports_to: UnitName | None = Field(default=None, description="Its superior in the chain of command.")
 
     def decide(self, s: At) -> list[Event]:
         state = s.state
@@ -104,12 +139,14 @@ class Muster(MusterUnit[CampaignState, Tables]):
 
 
 class Recruit(FsCommand):
-    """Replacements join a unit with no battles behind them (its experience is re-averaged, §5)."""
+    """Replacements join a unit between battles (with no battles behind them).
+
+    Its experience is re-averaged (§5)."""
 
     name: ClassVar[str] = "fs.recruit"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
+    unit_name: Annotated[OwnUnit, ARGUMENT]
     men: int = Field(ge=1, le=MEN)
 
     def decide(self, s: At) -> list[Event]:
@@ -119,11 +156,11 @@ class Recruit(FsCommand):
 
 
 class Transfer(TransferMen[CampaignState, Tables]):
-    """Men move to another unit of the same side between battles; its experience is re-averaged (§5)."""
+    """Men move from one unit to another of the same side between battles (experience re-averaged)."""
 
     name: ClassVar[str] = "fs.transfer"
 
-    men: int = Field(ge=-MEN, le=MEN)
+    men: int = Field(ge=-MEN, le=MEN, description="How many men move.")
     """Its sign is checked by the decision, in the words every ruleset's transfer uses."""
 
     def decide(self, s: At) -> list[Event]:
@@ -141,17 +178,23 @@ class Transfer(TransferMen[CampaignState, Tables]):
 
 
 class Disband(DisbandUnit[CampaignState, Tables]):
-    """A unit leaves the campaign between battles: it is paid no more and fights no more (its record stays)."""
+    """Disband a unit between battles: it is paid no more and fights no more.
+
+    Its record stays."""
 
     name: ClassVar[str] = "fs.disband"
 
-    reason: str = Field(default="", max_length=200)
+    reason: str = Field(default="disbanded", max_length=200)
 
 
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "fs.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
     divisors: ClassVar[frozenset[str]] = frozenset({"psi.rules.band_inches"})
+
+    path: Annotated[str, ARGUMENT] = Field(
+        min_length=1, max_length=200, description="Table path, e.g. threats.unverified_casualty.low (see `tables`)."
+    )
 
     def check_value(self, tables: Tables) -> None:
         super().check_value(tables)
@@ -205,14 +248,22 @@ class Edit(EditUnit[CampaignState, Tables]):
 
 
 class StartBattle(FsCommand):
-    """A battle begins: each side's motivation, each unit's fatigue (→ its starting grade) and position."""
+    """Start a battle: each side's motivation, each unit's fatigue (→ its starting grade).
+
+    And each unit's position (in cover, prone)."""
 
     name: ClassVar[str] = "fs.battle_start"
     rolls: ClassVar[bool] = False
 
-    battle_name: str = Field(max_length=100, alias="name")
-    motivation: dict[SideName, str] = Field(max_length=20)
-    deployments: tuple[Deployment, ...] = Field(max_length=500)
+    battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
+    motivation: Annotated[dict[SideName, Motivation], Typed(names=("--side",), form="SIDE=MOTIVATION")] = Field(
+        max_length=20, description="SIDE=MOTIVATION (low, medium, high); repeat per side."
+    )
+    deployments: Annotated[tuple[Deployment, ...], Typed(names=("--unit",))] = Field(
+        max_length=500,
+        description="UNIT[=FATIGUE][,cover][,prone][,start:GRADE]: the fatigue the campaign record gives unless one "
+        "is typed (one fatigue per side; a scenario start grade).",
+    )
     scenario: str = Field(default="", max_length=500)
 
     def decide(self, s: At) -> list[Event]:
@@ -270,11 +321,13 @@ class StartBattle(FsCommand):
 
 
 class EndBattle(FsCommand):
+    """End the battle being fought."""
+
     name: ClassVar[str] = "fs.battle_end"
     rolls: ClassVar[bool] = False
 
-    result: str = Field(max_length=500)
-    winner: str | None = Field(default=None, max_length=100)
+    result: str = Field(max_length=500, description="What happened, e.g. 'Keno held the hill'.")
+    winner: SideName | None = None
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -283,15 +336,19 @@ class EndBattle(FsCommand):
 
 
 class NextTurn(BaseNextTurn[CampaignState, Tables]):
+    """Begin the next turn (failed actions may be tried again; rally actions are counted afresh)."""
+
     name: ClassVar[str] = "fs.turn"
     ruleset_prefix: ClassVar[str] = RULESET.prefix
 
 
 class Activate(FsCommand):
+    """A unit activates (its officer gets two fresh rally actions)."""
+
     name: ClassVar[str] = "fs.activate"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
+    unit_name: Annotated[OwnUnit, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -301,14 +358,14 @@ class Activate(FsCommand):
 
 
 class Wounded(FsCommand):
-    """Unverified casualties checked by a Reorganise action, or the wounded abandoned."""
+    """Check unverified casualties, or record that the unit abandoned its wounded."""
 
     name: ClassVar[str] = "fs.wounded"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
-    checked: int | None = Field(default=None, ge=0, le=MEN)
-    abandoned: bool = False
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    checked: int | None = Field(default=None, ge=0, le=MEN, description="Wounded checked by a Reorganise action.")
+    abandoned: bool = Field(default=False, description="The unit withdrew without its wounded.")
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -326,14 +383,14 @@ class Wounded(FsCommand):
 
 
 class Position(FsCommand):
-    """A move into or out of cover, or going prone, where no test is needed."""
+    """Record a move into or out of cover, or going prone where no test is needed."""
 
     name: ClassVar[str] = "fs.position"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
-    prone: bool | None = None
-    in_cover: bool | None = None
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    prone: Annotated[bool | None, Typed(names=("--prone/--standing",))] = None
+    in_cover: Annotated[bool | None, Typed(names=("--cover/--open",))] = None
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -355,10 +412,12 @@ class PassDays(FsCommand):
     name: ClassVar[str] = "fs.days"
     rolls: ClassVar[bool] = False
 
-    days: int = Field(ge=-36_500, le=36_500)
+    days: Annotated[int, ARGUMENT] = Field(ge=-36_500, le=36_500)
     """Its sign is checked by the decision, in the rules' words."""
-    activity: Activity
-    side: str | None = Field(default=None, max_length=100)
+    activity: Annotated[
+        Activity, Typed(each=True, help="Days of {}: fatigue follows from the campaign record (§5).")
+    ]
+    side: SideName | None = None
 
     def decide(self, s: At) -> list[Event]:
         if self.days <= 0:
@@ -376,9 +435,9 @@ class Condition(FsCommand):
     name: ClassVar[str] = "fs.condition"
     rolls: ClassVar[bool] = False
 
-    side: str = Name
-    condition: Literal["no_supplies", "encircled"]
-    active: bool
+    side: Annotated[SideName, ARGUMENT]
+    condition: Annotated[Literal["no_supplies", "encircled"], ARGUMENT, Field(description="no_supplies or encircled")]
+    active: Annotated[bool, Typed(names=("--on/--off",))] = True
 
     def decide(self, s: At) -> list[Event]:
         _campaign_side(s.state, self.side)
@@ -386,13 +445,15 @@ class Condition(FsCommand):
 
 
 class Funds(FsCommand):
-    """Money in or out of a side's treasury (optional pay rules); a treasury never goes below nothing."""
+    """Money in or out of a side's treasury (optional pay rules).
+
+    A treasury never goes below nothing."""
 
     name: ClassVar[str] = "fs.funds"
     rolls: ClassVar[bool] = False
 
-    side: str = Name
-    amount: int = Field(ge=-MONEY, le=MONEY)
+    side: Annotated[SideName, ARGUMENT]
+    amount: Annotated[int, ARGUMENT] = Field(ge=-MONEY, le=MONEY)
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
@@ -406,12 +467,16 @@ class Funds(FsCommand):
 
 
 class MonthEnd(FsCommand):
-    """Optional pay (the 002 pay rules switched on, §5): wages per man; a missed payday is owed."""
+    """The month ends; each side named pays its men (optional pay rules).
+
+    The 002 pay rules switched on (§5): wages per man; a missed payday is owed."""
 
     name: ClassVar[str] = "fs.month_end"
     rolls: ClassVar[bool] = False
 
-    pay_pct: dict[SideName, Annotated[int, Field(ge=0, le=1_000)]] = Field(default_factory=dict, max_length=20)
+    pay_pct: Annotated[
+        dict[SideName, Annotated[int, Field(ge=0, le=1_000)]], Typed(names=("--pay",), form="SIDE=PERCENT")
+    ] = Field(default_factory=dict, max_length=20, description="SIDE=PCT (100 in full, 0 missed).")
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables

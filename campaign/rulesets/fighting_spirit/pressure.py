@@ -77,7 +77,7 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
     lv = unit.profile.leadership
     target = lv + threat
     sides = tables.quality_die(unit.profile.quality)
-    roll = dice.roll(die(sides), f"reaction test of {unit.name}: {action}")
+    roll = dice.roll(die(sides), f"reaction test of {unit.name}: {action}", side=unit.side)
     passed = roll.total > target
     facts: tuple[Event, ...] = (
         position
@@ -131,7 +131,7 @@ def panic_test(
     lv = unit.profile.leadership
     target = lv + int(tables.value("panic.threat"))
     sides = die_for_test(tables, unit, psi_caused)
-    roll = dice.roll(die(sides), f"panic test of {unit.name}")
+    roll = dice.roll(die(sides), f"panic test of {unit.name}", side=unit.side)
     passed = roll.total > target
     if passed:
         facts: tuple[Event, ...] = (PanicChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, panic="immune"),)
@@ -189,7 +189,7 @@ def last_stand(
         raise InvalidInputError(f"{unit.name} cannot make a last stand: " + "; ".join(problems))
     sides = int(tables.value("last_stand.keno_guard_die" if unit.profile.keno_guard else "last_stand.other_die"))
     need = int(tables.value("last_stand.success_at_least"))
-    roll = dice.roll(die(sides), f"No step back test of {unit.name}")
+    roll = dice.roll(die(sides), f"No step back test of {unit.name}", side=unit.side)
     inputs = {"friends_within_12": friends_within_12, "enemy_squads_in_sight": enemy_squads_in_sight}
     if roll.total >= need:
         return Decision(
@@ -314,7 +314,7 @@ def psi(
     rank = psion.profile.psi_rank
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
-    roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}")
+    roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}", side=psion.side)
     inputs = {"psion": psion.unit_id, "effect": effect, "distance": distance, "in_sight": in_sight, "bands": bands}
     shift = f" (−{bands - 1} step{'s' if bands > 2 else ''} for range)" if bands > 1 else ""
     head = f"{psion.name} psi {effect} on {target.name}: d{spec.sides}{shift} rolled {roll.total}, need ≥ {need}"
@@ -400,7 +400,7 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
     threat = persisting_threat(tables, battle.motivation[us.side], us, False)
     target = psion.profile.leadership + unit.profile.leadership + threat.total
     sides = tables.quality_die(unit.profile.quality)
-    roll = dice.roll(die(sides), f"rally test of {unit.name} (inspired)")
+    roll = dice.roll(die(sides), f"rally test of {unit.name} (inspired)", side=unit.side)
     new_grade = tables.shifted_grade(us.grade, -1) if roll.total > target else us.grade
     return Decision(
         "rally",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from campaign.rulesets.inputs import Typed
 
 Quality = Literal["untrained", "green", "regular", "veteran", "elite"]
 Kind = Literal["infantry", "vehicle_crew", "vehicle", "robot", "android"]
@@ -21,15 +23,17 @@ class UnitProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    quality: Quality
-    leadership: int = Field(ge=1, le=6)
-    size: int = Field(ge=1, le=500)
-    kind: Kind = "infantry"
-    radio: bool = False
-    psi_rank: PsiRank | None = None
-    keno_guard: bool = False
-    terrifying: bool = False
-    crew_weapon: bool = False
+    quality: Quality = Field(description="untrained, green, regular, veteran or elite.")
+    leadership: Annotated[int, Typed(names=("--leadership", "--lv"))] = Field(
+        ge=1, le=6, description="Leader's LV: 1 best … 3 worst."
+    )
+    size: int = Field(ge=1, le=500, description="Men in the unit.")
+    kind: Kind = Field(default="infantry", description="infantry, vehicle_crew, vehicle, robot or android.")
+    radio: bool = Field(default=False, description="Has a radio or telephone.")
+    psi_rank: PsiRank | None = Field(default=None, description="none, pupil, master, renowned, legend.")
+    keno_guard: bool = Field(default=False, description="Keno Guard (d8 for No step back).")
+    terrifying: bool = Field(default=False, description="Terrifying troops.")
+    crew_weapon: bool = Field(default=False, description="Has a crew-served weapon (R2-4).")
     """It has a crew-served weapon (e.g. a mounted machine gun): Kill may target it even as a one-man unit (R2-4 c)."""
 
     @property

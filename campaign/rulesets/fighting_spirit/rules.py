@@ -186,7 +186,7 @@ def morale_test(
     lv = unit.profile.leadership
     target = lv + threat.total
     sides = die_for_test(tables, unit, psi_caused)
-    roll = dice.roll(die(sides), f"morale test of {unit.name}")
+    roll = dice.roll(die(sides), f"morale test of {unit.name}", side=unit.side)
     lost = morale_outcome(roll.total, target)
     if lost == 1 and 2 * roll.total <= target + tables.number("test.two_grades_slack"):
         lost = 2  # R2-5: A-7's alternative reading of "half of what is needed", by house rule
@@ -379,7 +379,7 @@ def rally(
                     sides, note = psi_sides, f"psi die d{psi_sides} (the better of psi and quality)"
             spec = die(sides).shifted(-links)
             need = max(lv_off, lv_unit)
-            roll = dice.roll(spec, f"communication test, {officer.name} → {unit.name}")
+            roll = dice.roll(spec, f"communication test, {officer.name} → {unit.name}", side=unit.side)
             rolls.append(roll)
             shift = f", −{links} step{'s' if links != 1 else ''} for bypassed links → d{spec.sides}" if links else ""
             steps.append(f"communication: {note}{shift}; need > {need} (worse LV); rolled {roll.total}")
@@ -397,7 +397,7 @@ def rally(
     threat = persisting_threat(tables, motivation, us, under_artillery)
     target = lv_off + lv_unit + threat.total
     sides = tables.quality_die(unit.profile.quality)
-    roll = dice.roll(die(sides), f"rally test of {unit.name}")
+    roll = dice.roll(die(sides), f"rally test of {unit.name}", side=unit.side)
     rolls.append(roll)
     improved = roll.total > target
     new_grade = tables.shifted_grade(us.grade, -1) if improved else us.grade

@@ -7,7 +7,7 @@ A battle's wounds, melees and Shaken units end with it; its end rolls every casu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
@@ -22,6 +22,18 @@ from campaign.rulesets.grimdark.edit import Edit, check_profile
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import BattleState, CampaignState
 from campaign.rulesets.grimdark.tables import Tables
+from campaign.rulesets.inputs import (
+    ARGUMENT,
+    UNTYPED,
+    NewBattle,
+    OwnSide,
+    OwnUnit,
+    ProfileOf,
+    SideName,
+    TargetUnit,
+    Typed,
+    UnitName,
+)
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
@@ -30,7 +42,6 @@ from events.registry import Event, JsonValue
 
 RULESET = RULESETS["grimdark"]
 CASUALTY_REASONS = ("destroyed", "routed")
-Name = Field(min_length=1, max_length=100)
 
 At = Situation[CampaignState, Tables]
 
@@ -72,9 +83,14 @@ def checked_profile(
 
 
 class Muster(MusterUnit[CampaignState, Tables]):
-    """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
+    """Add a unit to the army sheet.
+
+    Its models, Quality, Tough, Fearless, hero or not, and its points."""
 
     name: ClassVar[str] = "gf.muster"
+
+    side: Annotated[OwnSide, Field(description="The army it belongs to.")]
+    profile: Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "Grimdark Future")]
 
     def decide(self, s: At) -> list[Event]:
         side = self.side_in(s.state)
@@ -82,13 +98,22 @@ class Muster(MusterUnit[CampaignState, Tables]):
 
 
 class Disband(DisbandUnit[CampaignState, Tables]):
+    """Take a unit off the army sheet between matches."""
+
     name: ClassVar[str] = "gf.disband"
+
+    reason: str = Field(default="sold", min_length=1, max_length=200)
 
 
 class Buy(MusterUnit[CampaignState, Tables]):
-    """A unit bought with the side's campaign points (§4.2); no army may grow past the lowest + 250 pts."""
+    """Buy a unit with the army's campaign points (no army may exceed the lowest by more than 250 pts).
+
+    RULES.md §4.2."""
 
     name: ClassVar[str] = "gf.buy"
+
+    side: Annotated[OwnSide, Field(description="The army that pays with its campaign points.")]
+    profile: Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "Grimdark Future")]
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -108,12 +133,14 @@ class Buy(MusterUnit[CampaignState, Tables]):
 
 
 class Sell(GfCommand):
-    """A unit sold between matches: off the army sheet, its points (as the tables refund them) back."""
+    """Sell a unit between matches: its points go back to the army's campaign points.
+
+    As the tables refund them."""
 
     name: ClassVar[str] = "gf.sell"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
+    unit_name: Annotated[OwnUnit, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
@@ -129,6 +156,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
     """Every ruleset's roster has a transfer; Grimdark Future's refuses it."""
 
     name: ClassVar[str] = "gf.transfer"
+    listed: ClassVar[bool] = False
 
     men: int = Field(ge=1, le=1_000_000)
 
@@ -143,23 +171,33 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
         {"level_up.every_xp", "hero_level_up.every_xp", "underdog.per_points"}
     )
 
+    path: Annotated[str, ARGUMENT] = Field(
+        min_length=1, max_length=200, description="Table path, e.g. rewards.loser_points (see `tables`)."
+    )
+
 
 # -- battles ---------------------------------------------------------------------------------------
 
 
 class StartBattle(GfCommand):
-    """A match begins with the units listed. ``joins`` (JOINER → UNIT) puts a hero into a unit of its side
-    (+1 to its starting size), or combines two like units into one (their models summed; RULES.md O11).
-    With ``special``, each side rolls its special objective (§4.2)."""
+    """Start a match with the units listed (their starting size is set now).
+
+    ``joins`` (JOINER → UNIT) puts a hero into a unit of its side (+1 to its starting size), or combines two
+    like units into one (their models summed; RULES.md O11). With ``special``, each side rolls its special
+    objective (§4.2)."""
 
     name: ClassVar[str] = "gf.battle_start"
     schema_version: ClassVar[int] = 2
 
-    battle_name: str = Field(min_length=1, max_length=100, alias="name")
-    units: tuple[str, ...] = Field(min_length=1, max_length=200)
-    joins: dict[str, str] = Field(default_factory=dict)
-    special: bool = False
-    hero_is_model: bool = True
+    battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
+    units: Annotated[tuple[UnitName, ...], Typed(names=("--unit",))] = Field(
+        min_length=1, max_length=200, description="A unit on the table; repeat."
+    )
+    joins: Annotated[dict[UnitName, UnitName], Typed(names=("--join",), form="JOINER=UNIT")] = Field(
+        default_factory=dict, description="JOINER=UNIT: a hero joins a unit, or a like unit combines."
+    )
+    special: bool = Field(default=False, description="Each side rolls a special objective.")
+    hero_is_model: Annotated[bool, UNTYPED] = True
     """R2-32: a joined hero is one of its unit's models. A battle recorded before (version 1) keeps the first
     edition's reading, so that its later commands re-run as they were recorded."""
 
@@ -207,6 +245,8 @@ class StartBattle(GfCommand):
 
 
 class NextRound(GfCommand):
+    """Begin the next turn (a round, in Grimdark's words)."""
+
     name: ClassVar[str] = "gf.round"
     rolls: ClassVar[bool] = False
 
@@ -216,14 +256,18 @@ class NextRound(GfCommand):
 
 
 class Shoot(GfCommand):
-    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A)."""
+    """Wounds outside melee; at half strength the unit tests at the end of the activation (Shaken on a fail).
+
+    RULES.md §4.1 A."""
 
     name: ClassVar[str] = "gf.shoot"
 
-    unit_name: str = Name
-    wounds: int = Field(ge=0, le=10_000)
-    by: str | None = None
-    models_lost: int | None = Field(default=None, ge=0, le=10_000)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    wounds: int = Field(ge=0, le=10_000, description="Unblocked wounds it took in this activation.")
+    by: UnitName | None = Field(default=None, description="The unit that caused them (for XP).")
+    models_lost: int | None = Field(
+        default=None, ge=0, le=10_000, description="Models killed, when the wounds were allocated otherwise."
+    )
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -238,16 +282,22 @@ class Shoot(GfCommand):
 
 
 class Melee(GfCommand):
-    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B)."""
+    """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs.
+
+    RULES.md §4.1 B. Both units are acted on: the wounds each deals set what happens to the other."""
 
     name: ClassVar[str] = "gf.melee"
 
-    a: str = Name
-    b: str = Name
-    wounds_by_a: int = Field(ge=0, le=10_000)
-    wounds_by_b: int = Field(ge=0, le=10_000)
-    a_lost: int | None = Field(default=None, ge=0, le=10_000)
-    b_lost: int | None = Field(default=None, ge=0, le=10_000)
+    a: Annotated[TargetUnit, ARGUMENT]
+    b: Annotated[TargetUnit, ARGUMENT]
+    wounds_by_a: Annotated[int, Typed(names=("--a-wounds",))] = Field(
+        ge=0, le=10_000, description="Unblocked wounds caused by A."
+    )
+    wounds_by_b: Annotated[int, Typed(names=("--b-wounds",))] = Field(
+        ge=0, le=10_000, description="Unblocked wounds caused by B."
+    )
+    a_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models A lost, if allocated otherwise.")
+    b_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models B lost, if allocated otherwise.")
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -257,12 +307,12 @@ class Melee(GfCommand):
 
 
 class Recover(GfCommand):
-    """A Shaken unit spends its activation idle and stops being Shaken."""
+    """A Shaken unit spends its activation idle and is no longer Shaken."""
 
     name: ClassVar[str] = "gf.recover"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
+    unit_name: Annotated[OwnUnit, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
@@ -270,14 +320,16 @@ class Recover(GfCommand):
 
 
 class Remove(GfCommand):
-    """A unit leaves the table: destroyed or routed (a casualty, who did it credited), or another reason."""
+    """Remove a unit from the table (destroyed or routed makes it a casualty).
+
+    Who did it is credited."""
 
     name: ClassVar[str] = "gf.remove"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Name
-    reason: str = Field(max_length=200)
-    by: str | None = None
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    reason: str = Field(max_length=200, description="destroyed, routed, or another reason.")
+    by: UnitName | None = Field(default=None, description="The unit that destroyed or routed it (for XP).")
 
     def decide(self, s: At) -> list[Event]:
         if not self.reason.strip():
@@ -302,13 +354,16 @@ class Remove(GfCommand):
 
 
 class EndBattle(GfCommand):
-    """The match ends (§4.2): casualty rolls, XP and level-ups, mission rewards and the special objectives
-    achieved (``special_achieved``: the sides); Shaken ends with it."""
+    """End the match: casualty rolls, XP and level-ups, mission rewards (VP and campaign points).
+
+    RULES.md §4.2; and the special objectives achieved (``special_achieved``: the sides). Shaken ends with it."""
 
     name: ClassVar[str] = "gf.battle_end"
 
-    winner: str | None = None
-    special_achieved: tuple[str, ...] = ()
+    winner: SideName | None = Field(default=None, description="The winning army; leave out for a draw.")
+    special_achieved: tuple[SideName, ...] = Field(
+        default=(), description="A side that achieved its special objective."
+    )
 
     def decide(self, s: At) -> list[Event]:
         state, tables, dice = s.state, s.tables, s.dice

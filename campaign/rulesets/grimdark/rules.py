@@ -85,7 +85,7 @@ def morale_test(tables: Tables, unit: Unit, dice: Dice, why: str) -> tuple[bool,
     elif not unit.tested and tables.first_test_passes(unit.traits):
         return True, "Motivated: its first morale test this battle passes", []
     else:
-        roll = dice.roll(parse(str(tables.value("test.dice"))), f"morale test ({why}), {unit.name}")
+        roll = dice.roll(parse(str(tables.value("test.dice"))), f"morale test ({why}), {unit.name}", side=unit.side)
         rolls = [roll]
         face, mod = roll.total, tables.morale_modifier(unit.traits)
         if face == 6 and tables.flag("test.natural_six_passes"):
@@ -100,7 +100,7 @@ def morale_test(tables: Tables, unit: Unit, dice: Dice, why: str) -> tuple[bool,
     every = unit.fearless if unit.every_model_fearless is None else unit.every_model_fearless
     fearless = every if tables.flag("morale.fearless_needs_every_model") else unit.fearless
     if not passed and fearless and fearless_may:  # R2-33: every model now in the unit, the hero included
-        again = dice.roll(parse(str(tables.value("test.dice"))), f"Fearless, {unit.name}")
+        again = dice.roll(parse(str(tables.value("test.dice"))), f"Fearless, {unit.name}", side=unit.side)
         rolls.append(again)
         passed = again.total >= tables.number("morale.fearless_passes_on")
         how += f"; Fearless rolls {again.total}: " + ("passed after all" if passed else "still failed")
@@ -253,22 +253,22 @@ def recover(unit: Unit, battle_id: str) -> Decision:
 # -- the campaign after a battle (§4.2) -----------------------------------------------------------------
 
 
-def _new_trait(tables: Tables, kind: str, had: Sequence[str], dice: Dice, who: str) -> tuple[str, list[Roll]]:
+def _new_trait(tables: Tables, kind: str, had: Sequence[str], dice: Dice, who: Unit) -> tuple[str, list[Roll]]:
     """A D6 on the ``kind`` table, rolled again while it gives a trait the unit already has."""
     table = tables.traits(kind)
     rolls: list[Roll] = []
     for _ in range(20):  # a bound, not a rule: six faces cannot all repeat twenty times running in practice
-        roll = dice.roll(parse(f"d{len(table)}"), f"{kind} trait, {who}")
+        roll = dice.roll(parse(f"d{len(table)}"), f"{kind} trait, {who.name}", side=who.side)
         rolls.append(roll)
         trait = table[roll.total - 1]
         if trait not in had:
             return trait, rolls
-    raise InvalidInputError(f"{who} has every {kind} trait already")
+    raise InvalidInputError(f"{who.name} has every {kind} trait already")
 
 
 def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Sequence[str]) -> Decision:
     """A unit destroyed or routed rolls on the casualty table; a hero on 1 and 6 rolls an injury or a talent."""
-    roll = dice.roll(parse(str(tables.value("casualty.dice"))), f"casualty roll, {unit.name}")
+    roll = dice.roll(parse(str(tables.value("casualty.dice"))), f"casualty roll, {unit.name}", side=unit.side)
     rolls = [roll]
     facts: list[Event] = []
     dead_on, talent_on = tables.number("casualty.dead_on"), tables.number("casualty.talent_on")
@@ -276,7 +276,7 @@ def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Seq
     result = "recovered"
     if unit.hero and roll.total in (dead_on, talent_on):
         kind = "injury" if roll.total == dead_on else "talent"
-        trait, more = _new_trait(tables, kind, had, dice, unit.name)
+        trait, more = _new_trait(tables, kind, had, dice, unit)
         rolls += more
         if kind == "injury" and trait == tables.traits("injury")[0]:
             result = "dead"
@@ -376,9 +376,9 @@ def level_up(
     facts: list[Event] = []
     for _ in range(levels):
         if unit.hero:
-            trait, more = _new_skill(tables, str(skill_set), [*had, *gained], dice, unit.name)
+            trait, more = _new_skill(tables, str(skill_set), [*had, *gained], dice, unit)
         else:
-            trait, more = _new_trait(tables, "unit", [*had, *gained], dice, unit.name)
+            trait, more = _new_trait(tables, "unit", [*had, *gained], dice, unit)
         gained.append(trait)
         rolls += more
         kind = "skill" if unit.hero else "unit"
@@ -395,17 +395,17 @@ def level_up(
     )
 
 
-def _new_skill(tables: Tables, skill_set: str, had: Sequence[str], dice: Dice, who: str) -> tuple[str, list[Roll]]:
+def _new_skill(tables: Tables, skill_set: str, had: Sequence[str], dice: Dice, who: Unit) -> tuple[str, list[Roll]]:
     """A D6 on a hero's skill set, two faces a skill, rolled again while it gives one the hero has."""
     skills = tables.skills(skill_set)
     rolls: list[Roll] = []
     for _ in range(20):  # a bound, as for traits
-        roll = dice.roll(parse("d6"), f"{skill_set} skill, {who}")
+        roll = dice.roll(parse("d6"), f"{skill_set} skill, {who.name}", side=who.side)
         rolls.append(roll)
         skill = skills[min(len(skills) - 1, (roll.total - 1) * len(skills) // 6)]
         if skill not in had:
             return skill, rolls
-    raise InvalidInputError(f"{who} has every {skill_set} skill already")
+    raise InvalidInputError(f"{who.name} has every {skill_set} skill already")
 
 
 def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | None) -> Decision:
@@ -472,7 +472,7 @@ def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_valu
 def special_objectives(tables: Tables, sides: Sequence[str], dice: Dice) -> Decision:
     """§4.2: each side rolls a D6 for its special objective (a player rerolls one that cannot be done)."""
     names = tuple(str(n) for n in tables.value("special.names"))
-    rolls = [dice.roll(parse(f"d{len(names)}"), f"special objective, {side}") for side in sides]
+    rolls = [dice.roll(parse(f"d{len(names)}"), f"special objective, {side}", side=side) for side in sides]
     chosen = {side: names[roll.total - 1] for side, roll in zip(sides, rolls, strict=True)}
     return Decision(
         "special_objectives",

@@ -92,7 +92,7 @@ def result_of(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> O
 def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[Roll, int, str]:
     mods = sum(u.roll_mods.values()) + penalty + extra
     target = u.morale + mods
-    roll = dice.roll(THREE_D, f"Morale roll, {u.unit.name}")
+    roll = dice.roll(THREE_D, f"Morale roll, {u.unit.name}", side=u.unit.side)
     # the quality's base apart from what the campaign and this battle add (arrears, a lost commander, bonus pay…)
     carried = f" (base {u.base} {u.morale - u.base:+d})".replace("-", "−") if u.morale != u.base else ""
     detail = f"Morale {u.morale}{carried}" + "".join(f" {k.replace('_', ' ')} {v:+d}" for k, v in u.roll_mods.items())
@@ -265,7 +265,7 @@ def casualties(
     lost_artillery: dict[str, dict[str, int]] = {}
     for side in sides:
         row = side_row(outcome, side)
-        roll = dice.roll(FOUR_D, f"casualty roll, {side.name}")
+        roll = dice.roll(FOUR_D, f"casualty roll, {side.name}", side=side.name)
         side_rolls: list[Roll] = [roll]
         lines = []
         facts: list[Event] = []
@@ -279,7 +279,7 @@ def casualties(
             if armour != "none":
                 shifts[f"{armour} armour"] = tables.number(f"casualties.armour_{armour}")
             if u.fate == "routs":
-                rout = dice.roll(die(6), f"rout row shift, {u.unit.name}")
+                rout = dice.roll(die(6), f"rout row shift, {u.unit.name}", side=u.unit.side)
                 side_rolls.append(rout)
                 shifts["routed (1d)"] = -rout.total
             if side.setup.intensity:

@@ -28,7 +28,7 @@ def unpaid_day_rolls(tables: Tables, state: CampaignState, days: int, dice: Dice
         for n in range(1, days + 1):
             pay = after_unpaid_days(tables, unit.pay, n)
             morale = base + state.campaign_morale(replace(unit, pay=pay), tables, set())
-            roll = dice.roll(THREE_D, f"Morale roll for an unpaid day, {unit.name}")
+            roll = dice.roll(THREE_D, f"Morale roll for an unpaid day, {unit.name}", side=unit.side)
             made = roll.total <= morale
             out.append(
                 Decision(

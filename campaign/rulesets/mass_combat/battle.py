@@ -86,13 +86,13 @@ def _catastrophe(
     """§2.8 with R2-10 and R2-14: only a leader who really died (17, 18) leaves a penalty that outlasts the battle;
     a side-wide part is recorded on each unit present, unless the tables say it reaches later units too."""
     bonus = me.catastrophe_bonus
-    roll = dice.roll(THREE_D, f"catastrophe roll, {me.name}")
+    roll = dice.roll(THREE_D, f"catastrophe roll, {me.name}", side=me.name)
     rolls: list[Roll] = [roll]
     result = min(18, roll.total + bonus)
     notes = [f"3d rolled {roll.total}" + (f" + {bonus} (enemy Extraordinary Force)" if bonus else "")]
     none_to = tables.number("catastrophe.table.none_to")
     if result > none_to and me.setup.commander.luck:
-        again = dice.roll(THREE_D, f"catastrophe reroll (Luck), {me.name}")
+        again = dice.roll(THREE_D, f"catastrophe reroll (Luck), {me.name}", side=me.name)
         rolls.append(again)
         result = min(result, 18, again.total + bonus)
         notes.append(f"Luck reroll {again.total} → {result}")
@@ -152,7 +152,7 @@ def _catastrophe(
     if on("atrocity"):
         subject = [u for u in me.units if not u.exempt]
         average = sum(u.morale for u in subject) // max(1, len(subject))
-        anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}")
+        anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}", side=me.name)
         rolls.append(anger)
         change = 1 if anger.total <= average else -1
         for u in subject:
@@ -270,7 +270,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
         skill, which = _effective_skill(tables, side, sides)
         total = sum(side.strategy_mods.values())
         effective[side.name] = skill + total
-        roll = dice.roll(THREE_D, f"{which} roll, {side.name}")
+        roll = dice.roll(THREE_D, f"{which} roll, {side.name}", side=side.name)
         rolls.append(roll)
         side.roll, side.margin = roll.total, effective[side.name] - roll.total
         mods = ", ".join(f"{k} {v:+d}" for k, v in side.strategy_mods.items()) or "none"
@@ -282,7 +282,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     for side in sides:
         # A commander with Luck may have the contest rerolled (§2.11); he keeps the better roll.
         if side.units and side.setup.commander.luck and side.margin < best:
-            again = dice.roll(THREE_D, f"Luck reroll of the contest, {side.name}")
+            again = dice.roll(THREE_D, f"Luck reroll of the contest, {side.name}", side=side.name)
             rolls.append(again)
             margin = effective[side.name] - again.total
             parts.append(f"{side.name} uses Luck: rolled {again.total} → margin {margin:+d}")

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import did_you_mean, find_unit, known_side
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.inputs import ARGUMENT, BattleName, OwnUnit, SideName, Typed
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
 from campaign.rulesets.mass_combat.commands import RULESET, At, McCommand, afford
@@ -57,13 +58,13 @@ def _payday(
 
 
 class Funds(McCommand):
-    """Money in (loot, ransom, a patron's purse) or out; a treasury never goes below nothing."""
+    """Money in (a purse, ransom, plunder) or out (negative); a treasury never goes below nothing."""
 
     name: ClassVar[str] = "mc.funds"
     rolls: ClassVar[bool] = False
 
-    side: str = Field(max_length=200)
-    amount: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    side: Annotated[SideName, ARGUMENT]
+    amount: Annotated[int, ARGUMENT] = Field(ge=-1_000_000_000, le=1_000_000_000)
     reason: str = Field(max_length=200)
 
     def decide(self, s: At) -> list[Event]:
@@ -76,12 +77,16 @@ class Funds(McCommand):
 
 
 class MonthEnd(McCommand):
-    """The month ends: each side named pays upkeep and its units' pay at the given percentage (100 = in
-    full, 150 or 200 = bonus pay, 0 = a missed payday, which costs Morale and calls for a Morale roll)."""
+    """End the month: upkeep and pay for each side named.
+
+    Each side pays its units at the given percentage (100 = in full, 150 or 200 = bonus pay, 0 = a missed
+    payday, which costs Morale and calls for a Morale roll)."""
 
     name: ClassVar[str] = "mc.month_end"
 
-    pay_pct: dict[str, int]
+    pay_pct: Annotated[dict[SideName, int], Typed(names=("--pay",), form="SIDE=PERCENT")] = Field(
+        description="SIDE=PCT: 100 in full, 150/200 bonus, 0 missed."
+    )
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -112,7 +117,7 @@ class MonthEnd(McCommand):
                     + (leadership_modifier(tables, u.profile.leader_leadership))
                     + state.campaign_morale(replace(u, pay=result.state), tables, set())
                 )
-                roll = s.dice.roll(parse("3d"), f"Morale roll for missed pay, {u.name}")
+                roll = s.dice.roll(parse("3d"), f"Morale roll for missed pay, {u.name}", side=u.side)
                 made = roll.total <= morale
                 text += f"; Morale roll {roll.total} vs {morale} → " + (
                     "the men grumble but stay" if made else "failed: trouble of the game master's choosing"
@@ -129,12 +134,15 @@ class MonthEnd(McCommand):
 
 
 class Pay(McCommand):
-    """Pay one unit now (back pay, a bonus): a payday for that unit alone."""
+    """Pay one unit now (back pay, or a bonus).
+
+    A payday for that unit alone."""
 
     name: ClassVar[str] = "mc.pay"
+    rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(max_length=200)
-    pay_pct: int = Field(default=100, ge=-1_000_000_000, le=1_000_000_000)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    pay_pct: Annotated[int, Typed(names=("--pct",))] = Field(default=100, ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
         state, pay_pct = s.state, self.pay_pct
@@ -156,11 +164,18 @@ class Days(McCommand):
 
     name: ClassVar[str] = "mc.days"
 
-    days: int = Field(ge=-1_000_000_000, le=1_000_000_000)
-    activity: str = Field(max_length=200)
-    side: str | None = Field(default=None)
-    magic_healing: bool = Field(default=False)
-    healers: int | None = Field(default=None, ge=0, le=1_000_000)
+    days: Annotated[int, ARGUMENT] = Field(ge=-1_000_000_000, le=1_000_000_000)
+    activity: Annotated[
+        Literal["rest", "march", "other"],
+        Typed(
+            each=True,
+            only=("rest", "march"),
+            help="Days of {}: the wounded come back ((2+TL)% a day of rest, 2% of march).",
+        ),
+    ]
+    side: SideName | None = None
+    magic_healing: bool = Field(default=False, description="Healers at hand: +1d% a day.")
+    healers: int | None = Field(default=None, ge=0, le=1_000_000, description="How many: 1 per 10 wounded.")
     """The healers at hand: the magic reaches the wounded only with one per ``healing.magic_healers_per_wounded``."""
 
     def decide(self, s: At) -> list[Event]:
@@ -177,8 +192,8 @@ class Days(McCommand):
         units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
 
         magic_healing = magic_healing and magic_healing_reaches(tables, self.healers, sum(u.wounded for u in units))
-        magic = dice.roll(parse("1d"), "magical healing rate (%)").total if magic_healing else 0
-        events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]  # type: ignore[arg-type]
+        magic = dice.roll(parse("1d"), "magical healing rate (%)", side=side).total if magic_healing else 0
+        events: list[Event] = [DaysPassed(days=days, activity=activity, side=side)]
         for u in units:
             back = wounded_returning(
                 tables,
@@ -195,16 +210,18 @@ class Days(McCommand):
 
 
 class Loot(McCommand):
-    """Strip the enemy's fallen (§2.12): ⅓ of their raise cost, sold for 20%, halved for cavalry; the
-    wounded too where the enemy routed. The side must have held the field; a field is stripped once."""
+    """Strip the enemy's fallen after a battle (⅓ of their cost, sold for 20%, halved for cavalry).
+
+    RULES.md §2.12: ⅓ of their raise cost, sold for 20%; the wounded too where the enemy routed. The side
+    must have held the field; a field is stripped once."""
 
     name: ClassVar[str] = "mc.loot"
     schema_version: ClassVar[int] = 2
     records_since: ClassVar[Mapping[str, int]] = MappingProxyType({"loot": 2})
     rolls: ClassVar[bool] = False
 
-    battle_id: str = Field(min_length=1, max_length=200)
-    side: str = Field(min_length=1, max_length=200)
+    battle_id: Annotated[BattleName, ARGUMENT, Field(description="The battle: its name or number.")]
+    side: SideName = Field(description="The side that held the field.")
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -220,11 +237,13 @@ class Loot(McCommand):
 
 
 class Treason(McCommand):
-    """Treason forces a Morale roll: failure −1 Morale, success +1, until a clear victory (§2.11)."""
+    """Treason forces a Morale roll: failure −1, success +1, until a clear victory.
+
+    RULES.md §2.11."""
 
     name: ClassVar[str] = "mc.treason"
 
-    unit_name: str = Field(max_length=200)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
@@ -235,7 +254,7 @@ class Treason(McCommand):
             + state.campaign_morale(unit, tables, set())
         )
 
-        roll = s.dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}")
+        roll = s.dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}", side=unit.side)
         made = roll.total <= morale
         value = tables.number("treason.success" if made else "treason.fail")
         treason = Decision(

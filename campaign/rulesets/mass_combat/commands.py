@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
@@ -14,6 +14,18 @@ from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, known_side, new_unit
 from campaign.rulesets.decision import Decision, decision_events, problems
+from campaign.rulesets.inputs import (
+    ARGUMENT,
+    UNTYPED,
+    BattleName,
+    Name,
+    NewUnit,
+    OwnSide,
+    OwnUnit,
+    ProfileOf,
+    SideName,
+    Typed,
+)
 from campaign.rulesets.mass_combat import battle as mc_battle
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import (
@@ -67,12 +79,12 @@ def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
 
 
 def _roll_quality(
-    tables: Tables, dice: Dice, purpose: str, *, new_unit: bool, replacements: int
+    tables: Tables, dice: Dice, purpose: str, *, new_unit: bool, replacements: int, side: str
 ) -> tuple[str, list[Roll]]:
     """The 3d quality table (§2.3), rerolling Veterans and Elite for a new unit or more than 10 recruits."""
     rolls: list[Roll] = []
     while True:
-        roll = dice.roll(parse("3d"), purpose)
+        roll = dice.roll(parse("3d"), purpose, side=side)
         rolls.append(roll)
         quality = quality_from_roll(tables, roll.total)
         if not needs_reroll(tables, quality, new_unit=new_unit, replacements=replacements):
@@ -127,13 +139,18 @@ def replay_battle_day(
     return recorded, recomputed
 
 
+Profile = Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "Mass Combat")]
+
+
 class Muster(McCommand):
+    """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+
     name: ClassVar[str] = "mc.muster"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(max_length=200, alias="name")
-    side: str = Field(max_length=200)
-    profile: dict[str, JsonValue]
+    unit_name: Annotated[NewUnit, ARGUMENT] = Field(alias="name")
+    side: OwnSide
+    profile: Profile
 
     def decide(self, s: At) -> list[Event]:
         side = known_side(s.state, self.side)  # as the campaign spells it
@@ -145,15 +162,21 @@ class Muster(McCommand):
 
 
 class Battle(McCommand):
-    """Resolve one battle day. A battle over several days passes the first day's ``battle_id`` again."""
+    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory.
+
+    A battle over several days passes the first day's ``battle_id`` again."""
 
     name: ClassVar[str] = "mc.battle"
     schema_version: ClassVar[int] = 2
     records_since: ClassVar[Mapping[str, int]] = MappingProxyType({"same_enemy_this_year": 2})
 
     setup: BattleSetup
-    battle_id: str | None = Field(default=None)
-    final_day: bool = Field(default=True)
+    battle_id: Annotated[BattleName | None, Typed(names=("--continue",))] = Field(
+        default=None, description="The battle (its name or number): another day of it."
+    )
+    final_day: Annotated[bool, Typed(names=("--more-days",), inverse=True)] = Field(
+        default=True, description="The battle goes on tomorrow."
+    )
 
     def decide(self, s: At) -> list[Event]:
         battle_id = self.battle_id
@@ -233,16 +256,18 @@ def _with_experience(
 
 
 class Raise(McCommand):
-    """Raise a new unit: its recruitment cost comes out of the side's treasury. With ``random_quality``
-    the 3d quality table decides, rerolling Veterans and Elite (new units can't be raised as such)."""
+    """Raise a new unit and pay its recruitment cost from the side's treasury.
+
+    With ``random_quality`` the 3d quality table decides, rerolling Veterans and Elite (new units can't be
+    raised as such)."""
 
     name: ClassVar[str] = "mc.raise"
 
-    unit_name: str = Field(max_length=200, alias="name")
-    side: str = Field(max_length=200)
-    profile: dict[str, JsonValue]
-    pay: bool = Field(default=True)
-    random_quality: bool = Field(default=False)
+    unit_name: Annotated[NewUnit, ARGUMENT] = Field(alias="name")
+    side: OwnSide
+    profile: Profile
+    pay: Annotated[bool, UNTYPED] = True
+    random_quality: bool = Field(default=False, description="Roll 3d on the quality table.")
 
     def decide(self, s: At) -> list[Event]:
         side = known_side(s.state, self.side)  # as the campaign spells it
@@ -256,7 +281,7 @@ class Raise(McCommand):
         decided: list[Decision] = []
         if self.random_quality:
             quality, rolls = _roll_quality(
-                tables, s.dice, f"troop quality of {self.unit_name}", new_unit=True, replacements=0
+                tables, s.dice, f"troop quality of {self.unit_name}", new_unit=True, replacements=0, side=side
             )
             experience = tables.number(f"quality.{quality}.experience_from")
             final = checked.model_copy(update={"quality": quality, "experience": experience})
@@ -274,15 +299,19 @@ class Raise(McCommand):
 
 
 class Recruit(McCommand):
-    """Replacements join a unit at their quality's lower bound of experience (the unit's is re-averaged).
-    Without a quality, the 3d table decides, rerolling Veterans and Elite when more than 10 join."""
+    """Replacements join a unit (experience re-averaged; quality rolled when not given).
+
+    At their quality's lower bound of experience. Without a quality, the 3d table decides, rerolling Veterans
+    and Elite when more than 10 join."""
 
     name: ClassVar[str] = "mc.recruit"
 
-    unit_name: str = Field(max_length=200)
-    men: int = Field(ge=-1_000_000_000, le=1_000_000_000)
-    quality: str | None = Field(default=None)
-    pay: bool = Field(default=True)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    men: int = Field(ge=-1_000_000_000, le=1_000_000_000, description="How many men join.")
+    quality: str | None = Field(default=None, max_length=100)
+    pay: Annotated[bool, Typed(names=("--free",), inverse=True)] = Field(
+        default=True, description="Conscripts or volunteers: nothing is paid."
+    )
 
     def decide(self, s: At) -> list[Event]:
         tables = s.tables
@@ -299,7 +328,9 @@ class Recruit(McCommand):
         chosen = self.quality
         decided: list[Decision] = []
         if chosen is None:
-            chosen, rolls = _roll_quality(tables, s.dice, f"quality of {what}", new_unit=False, replacements=self.men)
+            chosen, rolls = _roll_quality(
+                tables, s.dice, f"quality of {what}", new_unit=False, replacements=self.men, side=unit.side
+            )
             decided.append(
                 _troop_quality({"unit": unit.name, "men": self.men}, chosen, rolls, f"{what}: 3d → {chosen}")
             )
@@ -310,16 +341,20 @@ class Recruit(McCommand):
 
 
 class Morale(McCommand):
-    """A persistent Morale modifier (hereditary enemy, home soil, spies, loot…); value 0 removes it."""
+    """Set a persistent Morale modifier (0 removes it); 'vs SIDE: …' names count only against that side.
+
+    A hereditary enemy, home soil, spies, loot…"""
 
     name: ClassVar[str] = "mc.morale"
     rolls: ClassVar[bool] = False
 
-    label: str = Field(max_length=200, alias="name")
-    value: int = Field(ge=-1_000_000_000, le=1_000_000_000)
-    unit: str | None = Field(default=None)
-    side: str | None = Field(default=None)
-    until: str = Field(default="removed", max_length=200)
+    label: Annotated[Name, ARGUMENT] = Field(alias="name")
+    value: Annotated[int, ARGUMENT] = Field(ge=-1_000_000_000, le=1_000_000_000)
+    unit: OwnUnit | None = None
+    side: SideName | None = None
+    until: Literal["removed", "clear_victory", "year_end", "month_end"] = Field(
+        default="removed", description="removed, clear_victory, year_end, month_end"
+    )
 
     def decide(self, s: At) -> list[Event]:
         if (self.unit is None) == (self.side is None):
@@ -331,14 +366,15 @@ class Morale(McCommand):
 
 
 class Commander(McCommand):
-    """A new unit commander: quality drops one step (§2.3). An NPC's Leadership comes from the commander
-    experience table (3d) when not given."""
+    """A new unit commander takes over: the unit's quality drops one step.
+
+    RULES.md §2.3. An NPC's Leadership comes from the commander experience table (3d) when not given."""
 
     name: ClassVar[str] = "mc.commander"
 
-    unit_name: str = Field(max_length=200)
-    leadership: int | None = Field(default=None)
-    npc: bool = Field(default=False)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    leadership: int | None = None
+    npc: bool = Field(default=False, description="Roll the NPC's experience (3d) for his Leadership.")
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
@@ -348,7 +384,7 @@ class Commander(McCommand):
         decided: list[Decision] = []
         skill = self.leadership
         if skill is None and self.npc:
-            roll = s.dice.roll(parse("3d"), f"experience of {unit.name}'s new commander")
+            roll = s.dice.roll(parse("3d"), f"experience of {unit.name}'s new commander", side=unit.side)
             level, skill = commander_skill(s.tables, roll.total)
             decided.append(
                 Decision(
@@ -373,11 +409,13 @@ class Commander(McCommand):
 
 
 class Train(McCommand):
+    """Months of training: up to Green at most, never higher without combat."""
+
     name: ClassVar[str] = "mc.train"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(max_length=200)
-    months: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    months: Annotated[int, ARGUMENT] = Field(ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
         unit_name = self.unit_name
@@ -407,11 +445,13 @@ class Train(McCommand):
 
 
 class Disband(McCommand):
+    """Disband a unit between battles: it is paid no more and fights no more."""
+
     name: ClassVar[str] = "mc.disband"
     rolls: ClassVar[bool] = False
 
-    unit_name: str = Field(max_length=200)
-    reason: str = Field(max_length=200)
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+    reason: str = Field(default="disbanded", max_length=200)
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
@@ -419,14 +459,14 @@ class Disband(McCommand):
 
 
 class Transfer(McCommand):
-    """Fit men move to another unit of the same side and troop type; its experience is re-averaged."""
+    """Fit men move to a unit of the same side and troop type (experience re-averaged)."""
 
     name: ClassVar[str] = "mc.transfer"
     rolls: ClassVar[bool] = False
 
-    from_unit: str = Field(max_length=200)
-    to_unit: str = Field(max_length=200)
-    men: int = Field(ge=-1_000_000_000, le=1_000_000_000)
+    from_unit: Annotated[OwnUnit, ARGUMENT]
+    to_unit: Annotated[OwnUnit, ARGUMENT]
+    men: int = Field(ge=-1_000_000_000, le=1_000_000_000, description="How many men move.")
 
     def decide(self, s: At) -> list[Event]:
         giver, receiver = find_unit(s.state, self.from_unit), find_unit(s.state, self.to_unit)
@@ -449,6 +489,10 @@ class Transfer(McCommand):
 class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):
     name: ClassVar[str] = "mc.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
+
+    path: Annotated[str, ARGUMENT] = Field(
+        min_length=1, max_length=200, description="Table path, e.g. casualties.offset_base (see `tables`)."
+    )
     divisors: ClassVar[frozenset[str]] = frozenset(
         {
             "morale.leadership_step",

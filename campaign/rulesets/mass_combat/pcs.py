@@ -111,12 +111,12 @@ def _survival(
     tl: int,
     label: str,
 ) -> Decision:
-    roll = dice.roll(THREE_D, f"{label}, {pc.name}")
+    roll = dice.roll(THREE_D, f"{label}, {pc.name}", side=pc.side)
     rolls: list[Roll] = [roll]
     column = survival_column(tables, roll.total, target)
     luck = ""
     if column != "unhurt" and pc.luck and tables.flag("pc.luck_rerolls_survival"):
-        again = dice.roll(THREE_D, f"{label} again (Luck), {pc.name}")
+        again = dice.roll(THREE_D, f"{label} again (Luck), {pc.name}", side=pc.side)
         rolls.append(again)
         other = survival_column(tables, again.total, target)
         luck = f" (Luck: rolled again {again.total} → {other.replace('_', ' ')}"
@@ -140,7 +140,7 @@ def _survival(
         armour = effective_dr(pc.dr, rule)
         each = []
         for i in range(wounds):
-            hit = dice.roll(spec, f"damage, column {column}, wound {i + 1}, {pc.name}")
+            hit = dice.roll(spec, f"damage, column {column}, wound {i + 1}, {pc.name}", side=pc.side)
             rolls.append(hit)
             each.append(max(0, hit.total - armour))
         facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=sum(each), wounds=tuple(each)))
@@ -163,14 +163,14 @@ def _survival(
 
 
 def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: int) -> Decision:
-    roll = dice.roll(THREE_D, f"Glory roll, {pc.name}")
+    roll = dice.roll(THREE_D, f"Glory roll, {pc.name}", side=pc.side)
     rolls: list[Roll] = [roll]
     margin = target - roll.total
     facts: list[Event] = []
     crit_s, crit_f = is_critical_success(roll.total, target), is_critical_failure(roll.total, target)
 
     def months(spec: str, minimum: int) -> int:
-        r = dice.roll(parse(spec.split("-", maxsplit=1)[0]), f"Reputation duration, {pc.name}")
+        r = dice.roll(parse(spec.split("-", maxsplit=1)[0]), f"Reputation duration, {pc.name}", side=pc.side)
         rolls.append(r)
         return max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
 
@@ -218,7 +218,7 @@ def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: i
     strategy = glory_strategy(tables, row, pc.leads)
     if promotion:
         reputation = sum(getattr(f, "change", 0) for f in facts)
-        reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}")
+        reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}", side=pc.side)
         rolls.append(reaction_roll)
         reaction = tables.band("reaction.bands", reaction_roll.total + reputation)
         rank = 1 if reaction in ("very_good", "excellent") else 0

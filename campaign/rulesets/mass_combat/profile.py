@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from campaign.rulesets.inputs import UNTYPED, Typed
 
 Armour = Literal["none", "light", "medium", "heavy"]
 Mount = Literal["none", "light_horse", "medium_horse", "heavy_horse"]
@@ -32,42 +34,49 @@ class UnitProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    men: int = Field(ge=0, le=1_000_000)
+    men: Annotated[int, Typed(names=("--size",), old=("--men",))] = Field(
+        ge=0, le=1_000_000, description="Men or models in the unit at full strength."
+    )
     tl: int = Field(default=3, ge=0, le=16)
-    armour: Armour = "none"
-    high_tech_dr: int = Field(default=0, ge=0)
-    fine_weapons: bool = False
-    mount: Mount = "none"
-    no_stirrups: bool = False
-    apc: bool = False
-    flying: bool = False
-    ranged: str = "none"
-    rifle: bool = False
-    special: dict[str, int] = Field(default_factory=dict)
-    crew: int = Field(default=0, ge=0, le=1_000_000)
+    armour: Armour = Field(default="none", description="none, light, medium, heavy.")
+    high_tech_dr: Annotated[int, UNTYPED] = Field(default=0, ge=0)
+    fine_weapons: Annotated[bool, UNTYPED] = False
+    mount: Mount = Field(default="none", description="none, light_horse, medium_horse, heavy_horse.")
+    no_stirrups: Annotated[bool, UNTYPED] = False
+    apc: Annotated[bool, UNTYPED] = False
+    flying: Annotated[bool, UNTYPED] = False
+    ranged: str = Field(default="none", description="sling, javelins, bow, longbow, crossbow, pistol …")
+    rifle: Annotated[bool, UNTYPED] = False
+    special: Annotated[dict[str, int], UNTYPED] = Field(default_factory=dict)
+    crew: Annotated[int, UNTYPED] = Field(default=0, ge=0, le=1_000_000)
     """Men who serve the crewed objects in ``special``, beyond ``men``: an object's TS includes its crew (§2.2), and
     they count as men towards the 200 of R2-15. A crew without its objects fights alone at ``ts.rules.crew_alone``
     TS each."""
     irregular: bool = False
-    pikemen: bool = False
-    non_human: NonHuman | None = None
-    quality: Quality = "average"
-    experience: int = Field(default=3, ge=0)
-    """Average battles per man; a unit mustered without it gets its quality's lower bound (R2-12)."""
-    leader_leadership: int | None = Field(default=None, ge=1, le=30)
-    ts_per_man: int | None = Field(default=None, ge=0)
+    pikemen: Annotated[bool, UNTYPED] = False
+    non_human: Annotated[NonHuman | None, UNTYPED] = None
+    quality: Quality = Field(default="average", description="inexperienced, green, average, seasoned, veteran, elite.")
+    experience: Annotated[int, Typed(given_only=True)] = Field(default=3, ge=0, description="Average battles per man.")
+    """Average battles per man; a unit mustered without it gets its quality's lower bound (R2-12): left out of a
+    muster's profile unless given."""
+    leader_leadership: Annotated[int | None, Typed(names=("--leadership",))] = Field(
+        default=None, ge=1, le=30, description="The unit commander's Leadership."
+    )
+    ts_per_man: Annotated[int | None, UNTYPED] = Field(default=None, ge=0)
     """Quick-and-dirty armies (§2, "Быстрый и Грязный"): the TS of an average man, worked out by hand."""
-    troop_type: str | None = None
+    troop_type: str | None = Field(
+        default=None, description="Yrth type for its price: HC, MC, LC, IC, HI, MI, PI, LI, II, SE, LE."
+    )
     """A priced troop type (the Yrth list: HC, MC, LC, IC, HI, MI, PI, LI, II, SE, LE)."""
-    cost_per_man: int | None = Field(default=None, ge=0)
+    cost_per_man: int | None = Field(default=None, ge=0, description="Recruitment cost of a man in $.")
     """Recruitment cost of one man in $, where no troop type prices it."""
-    conscript: bool = False
-    healing: Literal["slow", "normal", "fast"] = "normal"
-    categories: tuple[str, ...] = ()
+    conscript: Annotated[bool, UNTYPED] = False
+    healing: Annotated[Literal["slow", "normal", "fast"], UNTYPED] = "normal"
+    categories: Annotated[tuple[str, ...], UNTYPED] = ()
     """Extra special-unit categories (e.g. "neutralizes:cavalry" for pikemen)."""
-    no_morale: bool = False
+    no_morale: Annotated[bool, UNTYPED] = False
     """Not subject to Morale (R2-26): zombies, skeletons, or any troop the GM marks so."""
-    untrained: bool = False
+    untrained: Annotated[bool, UNTYPED] = False
     """Raw men with no training yet (§2.3, C-6): Inexperienced in every table; ``training.inexperienced_months``
     of training make them trained Inexperienced troops, ``training.green_months`` Green (R2-36)."""
 

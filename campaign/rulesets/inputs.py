@@ -1,0 +1,442 @@
+"""What a command's input *is*: annotated types that carry their validation and their meaning, declared once.
+
+A command model (``campaign/rulesets/command.py``) types each input by what it is, not by the Python type it
+happens to be: ``unit_name: OwnUnit`` is a name, held to the name rule (trimmed, 1–100 characters, no control or
+invisible character: ``events/limits.py``), and it names a unit of the side that acts. Every interface reads the
+meaning from the type, never from the field's name — renaming a field changes nothing of what it means:
+
+* the name rules (``Command.build``: which inputs are names, wherever they are — in a list, a mapping, a record);
+* the server's authorisation (``campaign/server/runner.py``: which side's player may run a command);
+* the command line's arguments and options and their shell completion (``campaign/cli/generated.py``);
+* the page's pickers and fieldsets, and the CSV import (they read :func:`meanings`).
+
+The vocabulary
+--------------
+Names, each a ``str`` held to the name rule (:data:`UnitName`, :data:`OwnUnit`, :data:`TargetUnit`,
+:data:`NewUnit`, :data:`SideName`, :data:`OwnSide`, :data:`OfficerName`, :data:`BattleName`,
+:data:`NewBattle`, :data:`Name`); what they name is a :class:`Kind`, and whose it is a :class:`Whose`:
+
+* ``Whose.OWN`` — a unit (or side) of the side that acts: the unit that takes the test, moves, pays; a player
+  may name only its own sides' in it.
+* ``Whose.TARGET`` — a unit the actor acts on (a psion's target, each unit of a melee): what happens to it is its
+  side's, so a player may name another side's unit in it only through the game master (README's role table).
+* ``Whose.ANY`` — a unit named for reference (the shooter credited with the kill, a unit's superior), or in a
+  command that is the game master's anyway (the units a battle starts with).
+
+Other inputs: a closed set is a ``Literal`` (:attr:`Kind.CHOICE`), a number (``int``) or a flag (``bool``) as
+pydantic types them, free text (:attr:`Kind.TEXT`), dice faces (:data:`Faces`), a unit's profile
+(:class:`ProfileOf`: a JSON object checked against the ruleset's profile model, kept as given, so the log records
+what was typed), a nested record (a pydantic model: a five-grade deployment), or any JSON value
+(:attr:`Kind.VALUE`: a table value, a profile's changes). A list (``tuple[UnitName, ...]``) and a mapping
+(``dict[SideName, Motivation]``) keep the meaning of what they hold.
+
+Reading a meaning
+-----------------
+``meaning_of(Model, "field")`` → :class:`Meaning`; ``meanings(Model)`` → every field's, in order (by the field's
+name; ``Meaning.key`` is the name the log records it by, its alias if it has one); ``names_in(command)`` → every
+name a command's inputs hold, at any depth, with its meaning (what authorisation reads). A :class:`Meaning` says:
+
+* ``kind`` and ``whose``, and ``new`` (a name the command gives to something it creates: a muster's unit);
+* its shape: ``many`` (a list of them), ``keys`` (a mapping: the meaning of its keys; ``kind`` is then the
+  meaning of its values), ``model`` (a record's or profile's model: read its fields' meanings with
+  :func:`meanings` too);
+* ``choices`` (a closed set), ``required``, ``optional`` (None allowed), ``default``, bounds
+  (``minimum``/``maximum``/``max_length``), ``description`` (its help text) and ``typed``
+  (:class:`Typed`: how a person types it on the command line, when that is not ``--field-name VALUE``).
+
+Nothing here imports the command line, the server or a database: the rulesets declare their commands with it.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, GetCoreSchemaHandler, ValidationError
+from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
+
+from campaign.rulesets.kinds import (
+    BATTLE,
+    CAMPAIGN,
+    NAME,
+    NEW_BATTLE,
+    NEW_CAMPAIGN,
+    NEW_UNIT,
+    OFFICER,
+    OWN_SIDE,
+    OWN_UNIT,
+    SIDE,
+    TARGET_UNIT,
+    UNIT,
+    Kind,
+    Means,
+    Whose,
+)
+from events.errors import InvalidInputError
+from events.limits import name_problem
+
+__all__ = [
+    "ARGUMENT",
+    "BATTLE",
+    "CAMPAIGN",
+    "NAME",
+    "NAME_RULE",
+    "NEW_BATTLE",
+    "NEW_CAMPAIGN",
+    "NEW_UNIT",
+    "OFFICER",
+    "OWN_SIDE",
+    "OWN_UNIT",
+    "SIDE",
+    "TARGET_UNIT",
+    "UNIT",
+    "UNTYPED",
+    "BattleName",
+    "CampaignName",
+    "Faces",
+    "Kind",
+    "Meaning",
+    "Means",
+    "Name",
+    "Named",
+    "NewBattle",
+    "NewCampaign",
+    "NewUnit",
+    "OfficerName",
+    "OwnSide",
+    "OwnUnit",
+    "ProfileOf",
+    "SideName",
+    "TargetUnit",
+    "Typed",
+    "UnitName",
+    "Whose",
+    "acts",
+    "meaning_of",
+    "meaning_of_type",
+    "meanings",
+    "names_in",
+    "typed_names",
+    "worded",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """How a person types an input on the command line, when it is not ``--field-name VALUE`` (an option named
+    after the field, ``_name`` left off: ``officer_name`` is ``--officer``).
+
+    ``argument``: a positional argument (in the order of the fields). ``names``: the option's names, the listed
+    one first (``("--leadership", "--lv")``, or ``("--in-sight/--out-of-sight",)`` for a pair of flags);
+    ``old``: earlier names still read, unlisted (``--models`` for ``--size``); ``inverse``: a flag that sets the
+    input to false (``--free`` for ``pay``); ``form``: what one item looks like, for a refusal
+    (``"SIDE=PERCENT"``); ``typed=False``: an input nobody types (a version's reading, a setting the command line
+    leaves at its default); ``help``: the option's help, if not the field's description. ``each``: a closed set
+    the command line offers as one command per choice (``fs rest``, ``fs march`` …, each ``fs.days`` of that
+    activity; ``help`` then is each one's, ``{}`` standing for the choice's words); ``only``: those choices only.
+    ``given_only``: a field of a profile left out of it unless typed (a rule reads its absence)."""
+
+    argument: bool = False
+    names: tuple[str, ...] = ()
+    old: tuple[str, ...] = ()
+    inverse: bool = False
+    form: str | None = None
+    typed: bool = True
+    help: str | None = None
+    each: bool = False
+    only: tuple[str, ...] = ()
+    given_only: bool = False
+
+
+ARGUMENT = Typed(argument=True)
+"""A positional argument on the command line, named after its field."""
+UNTYPED = Typed(typed=False)
+"""An input the command line does not take (it keeps its default)."""
+
+
+def _named(value: str) -> str:
+    problem = name_problem(value)
+    if problem is not None:
+        raise PydanticCustomError("name", "{problem}", {"problem": problem})
+    return value.strip()
+
+
+NAME_RULE = AfterValidator(_named)
+"""The name rule (``events/limits.py``) as a validator: the name trimmed, or refused in words."""
+
+UnitName = Annotated[str, NAME_RULE, UNIT]
+"""Any unit of the campaign, by its name (or id)."""
+OwnUnit = Annotated[str, NAME_RULE, OWN_UNIT]
+"""A unit of the side that acts: the one that takes the test, moves, pays or is paid."""
+TargetUnit = Annotated[str, NAME_RULE, TARGET_UNIT]
+"""A unit the actor acts on: what happens to it is its own side's (or the game master's) to enter."""
+NewUnit = Annotated[str, NAME_RULE, NEW_UNIT]
+"""The name of a unit the command adds to the roster."""
+SideName = Annotated[str, NAME_RULE, SIDE]
+"""A side (an army, a force) of the campaign."""
+OwnSide = Annotated[str, NAME_RULE, OWN_SIDE]
+"""The side that acts: the one a new unit joins, or that pays."""
+OfficerName = Annotated[str, NAME_RULE, OFFICER]
+"""An officer, or a player character (a career that carries on between battles)."""
+CampaignName = Annotated[str, NAME_RULE, CAMPAIGN]
+"""A campaign of the database, by its name or id."""
+NewCampaign = Annotated[str, NAME_RULE, NEW_CAMPAIGN]
+"""The name of a campaign about to be made (a new one, a branch)."""
+BattleName = Annotated[str, NAME_RULE, BATTLE]
+"""A battle fought or being fought, by its name, number or id."""
+NewBattle = Annotated[str, NAME_RULE, NEW_BATTLE]
+"""The name of a battle the command begins."""
+Name = Annotated[str, NAME_RULE, NAME]
+"""A name of something the campaign does not list (a Morale modifier, a prisoner)."""
+
+
+def _faces(value: tuple[int, ...]) -> tuple[int, ...]:
+    if not value:
+        raise PydanticCustomError("faces", "needs the faces rolled, e.g. 4,2")
+    if any(face < 1 or face > 999 for face in value):
+        raise PydanticCustomError("faces", "are faces of dice: whole numbers from 1")
+    return value
+
+
+Faces = Annotated[tuple[int, ...], AfterValidator(_faces), Means(Kind.FACES)]
+"""Faces of physical dice read at the table, in the order the rules ask for them (checked against each die by
+the dice themselves: a 7 on a d6 is refused there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileOf:
+    """The marker of a unit's profile, ``Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "five-grade")]``:
+    a JSON object that must read as ``model`` (a ``what`` unit profile, ``what`` the ruleset's word). The input
+    keeps the object as given, so the log records what was typed and a rule can tell a value left out from its
+    default (Mass Combat settles a missing experience from the quality, R2-12); the command line takes the
+    model's fields as options."""
+
+    model: type[BaseModel]
+    what: str
+
+    def check(self, value: dict[str, Any]) -> dict[str, Any]:
+        try:
+            self.model.model_validate(value)
+        except ValidationError as exc:
+            from campaign.rulesets.decision import problems
+
+            raise InvalidInputError(f"not a {self.what} unit profile: {problems(exc, 'profile')}") from None
+        return value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What one input is (see the module's docstring)."""
+
+    kind: Kind
+    whose: Whose = Whose.ANY
+    new: bool = False
+    many: bool = False
+    keys: Meaning | None = None
+    model: type[BaseModel] | None = None
+    choices: tuple[Any, ...] = ()
+    required: bool = True
+    optional: bool = False
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    description: str = ""
+    key: str = ""
+    """The input's name as the log records it (its alias, if any); empty for what a list or mapping holds."""
+    typed: Typed = field(default_factory=Typed)
+
+    @property
+    def names(self) -> bool:
+        """Whether this input is a name (of a unit, side, officer, battle or other thing)."""
+        return self.kind.names and self.keys is None
+
+    @property
+    def holds_names(self) -> bool:
+        """Whether names are found in it: it is one, a list or mapping of them, or a record holding some."""
+        if self.kind.names or (self.keys is not None and self.keys.kind.names):
+            return True
+        inside = meanings(self.model).values() if self.kind is Kind.RECORD and self.model is not None else ()
+        return any(m.holds_names for m in inside)
+
+    @property
+    def word(self) -> str:
+        """What a person calls one of it in a refusal ("unit", "side"): its kind's word for a name."""
+        return self.kind.value if self.kind.names else self.key.replace("_", " ")
+
+
+def _without_none(annotation: Any) -> tuple[Any, bool]:
+    """``X | None`` → (X, True); anything else → (it, False)."""
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) < len(typing.get_args(annotation)):
+            return (args[0] if len(args) == 1 else typing.Union[tuple(args)]), True  # noqa: UP007
+    return annotation, False
+
+
+def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
+    """The meaning of a type (its ``Annotated`` markers in ``metadata`` or on it): what an interface's own
+    parameter typed with this vocabulary is (the command line's ``unit NAME``, typed ``UnitName``)."""
+    annotation, optional = _without_none(annotation)
+    while typing.get_origin(annotation) is Annotated:
+        metadata = (*typing.get_args(annotation)[1:], *metadata)
+        annotation = typing.get_args(annotation)[0]
+        annotation, also = _without_none(annotation)
+        optional = optional or also
+    means = next((m for m in metadata if isinstance(m, Means)), None)
+    profile = next((m for m in metadata if isinstance(m, ProfileOf)), None)
+    origin = typing.get_origin(annotation)
+    if means is not None:
+        found = Meaning(means.kind, means.whose, means.new)
+    elif profile is not None:
+        found = Meaning(Kind.PROFILE, model=profile.model)
+    elif origin in (tuple, list, frozenset, set):
+        inner = meaning_of_type(typing.get_args(annotation)[0])
+        found = _replace(inner, many=True)
+    elif origin in (dict, Mapping):
+        key_type, value_type = typing.get_args(annotation)
+        found = _replace(meaning_of_type(value_type), keys=meaning_of_type(key_type))
+    elif origin is Literal:
+        found = Meaning(Kind.CHOICE, choices=typing.get_args(annotation))
+    elif annotation is bool:
+        found = Meaning(Kind.FLAG)
+    elif annotation is int:
+        found = Meaning(Kind.NUMBER)
+    elif annotation is str:
+        found = Meaning(Kind.TEXT)
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        found = Meaning(Kind.RECORD, model=annotation)
+    else:
+        found = Meaning(Kind.VALUE)
+    return _replace(found, optional=optional) if optional else found
+
+
+def _replace(meaning: Meaning, **changes: Any) -> Meaning:
+    from dataclasses import replace
+
+    return replace(meaning, **changes)
+
+
+def _bounds(metadata: tuple[Any, ...]) -> dict[str, int | None]:
+    found: dict[str, int | None] = {"minimum": None, "maximum": None, "max_length": None}
+    for item in metadata:
+        for attribute, key in (("ge", "minimum"), ("le", "maximum"), ("max_length", "max_length")):
+            value = getattr(item, attribute, None)
+            if isinstance(value, int):
+                found[key] = value
+    return found
+
+
+@functools.cache
+def meanings(model: type[BaseModel]) -> Mapping[str, Meaning]:
+    """Every input of ``model`` (a command, a record or a profile model) by its field's name, in order."""
+    out: dict[str, Meaning] = {}
+    for name, info in model.model_fields.items():
+        read = meaning_of_type(info.annotation, tuple(info.metadata))
+        typed = next((m for m in info.metadata if isinstance(m, Typed)), Typed())
+        required = info.is_required()
+        default = None if required or info.default_factory is not None else info.default
+        if default is PydanticUndefined:
+            default = None
+        out[name] = _replace(
+            read,
+            required=required,
+            default=default,
+            description=info.description or "",
+            key=info.alias or name,
+            typed=typed,
+            **_bounds(tuple(info.metadata)),
+        )
+    return types.MappingProxyType(out)
+
+
+def meaning_of(model: type[BaseModel], name: str) -> Meaning:
+    """What input ``name`` of ``model`` is (its field's name, or the name the log records it by)."""
+    found = meanings(model)
+    if name in found:
+        return found[name]
+    by_key = next((m for m in found.values() if m.key == name), None)
+    if by_key is None:
+        raise KeyError(f"{model.__name__} has no input {name!r}")
+    return by_key
+
+
+def typed_names(model: type[BaseModel]) -> frozenset[str]:
+    """The inputs of ``model`` whose types hold names (by field name and recorded name): their types check them."""
+    return frozenset(k for name, m in meanings(model).items() if m.holds_names for k in (name, m.key))
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """One name a command's inputs hold: the input it is in (``key``, as recorded), its meaning and the name."""
+
+    key: str
+    meaning: Meaning
+    value: str
+
+
+def names_in(value: BaseModel) -> Iterator[Named]:
+    """Every name ``value``'s inputs hold (a command's, a record's), at any depth, with its meaning: what the
+    server's authorisation reads. A list's names and a mapping's keys and values each come with the meaning of
+    one (``many`` and ``keys`` cleared)."""
+    for name, meaning in meanings(type(value)).items():
+        yield from _names(meaning.key, meaning, getattr(value, name))
+
+
+def _names(key: str, meaning: Meaning, value: Any) -> Iterator[Named]:
+    one = _replace(meaning, many=False, keys=None)
+    if value is None:
+        return
+    if meaning.keys is not None and isinstance(value, Mapping):
+        for k, v in value.items():
+            yield from _names(key, meaning.keys, k)
+            yield from _names(key, one, v)
+    elif meaning.many and isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            yield from _names(key, one, item)
+    elif meaning.kind is Kind.RECORD and isinstance(value, BaseModel):  # by the command's input it is in
+        yield from (Named(key, named.meaning, named.value) for named in names_in(value))
+    elif meaning.kind.names and isinstance(value, str):
+        yield Named(key, meaning, value)
+
+
+def acts(model: type[BaseModel]) -> bool:
+    """Whether ``model`` names something of the side that acts or that it acts on (``Whose.OWN`` or
+    ``Whose.TARGET``): a command a player may run for its own sides; one that names neither is the game
+    master's."""
+    return any(_whose(m) for m in meanings(model).values())
+
+
+def _whose(meaning: Meaning) -> bool:
+    if meaning.whose is not Whose.ANY or (meaning.keys is not None and meaning.keys.whose is not Whose.ANY):
+        return True
+    return meaning.kind is Kind.RECORD and meaning.model is not None and acts(meaning.model)
+
+
+def worded(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+    """A validation error's location in a person's words: the input by its name as recorded ("wounds by a"),
+    and what is inside a list, a mapping or a record by what it is ("unit", not "units.0")."""
+    if not loc:
+        return ""
+    found = meanings(model)
+    head = str(loc[0])
+    meaning = found.get(head) or next((m for m in found.values() if m.key == head), None)
+    if meaning is None or len(loc) == 1:
+        return head.replace("_", " ")
+    rest = loc[1:]
+    if meaning.kind is Kind.RECORD and meaning.model is not None:
+        inner = [part for part in rest if isinstance(part, str) and part in meanings(meaning.model)]
+        if inner:
+            return worded(meaning.model, tuple(rest[rest.index(inner[0]) :]))
+    if meaning.keys is not None and rest[-1:] == ("[key]",):
+        return meaning.keys.word
+    if meaning.kind.names:
+        return meaning.word
+    return ".".join([head, *map(str, rest)]).replace("_", " ")

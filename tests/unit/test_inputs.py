@@ -1,0 +1,180 @@
+"""What an input is, read from its type (``campaign/rulesets/inputs.py``), never from its field's name.
+
+DESIGN.md ("Inputs typed by what they are"): the name rules, the server's authorisation and the command line
+read the meaning from the type. So a field renamed keeps its meaning, and a field of a new name that is a unit is
+held to the name rule and to whose unit it may be, with no list of field names to extend.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+import pytest
+from pydantic import Field
+
+from campaign.access.memberships import Member
+from campaign.rulesets.command import Command
+from campaign.rulesets.fighting_spirit import commands as fsc
+from campaign.rulesets.fighting_spirit.profile import UnitProfile as FsProfile
+from campaign.rulesets.grimdark import commands as gfc
+from campaign.rulesets.inputs import (
+    ARGUMENT,
+    Kind,
+    OwnUnit,
+    TargetUnit,
+    UnitName,
+    Whose,
+    acts,
+    meaning_of,
+    names_in,
+)
+from campaign.server.runner import refusal
+from events.errors import InvalidInputError
+
+ROSTER = [
+    {"unit_id": "u1", "name": "Robot Squad", "side": "Robots"},
+    {"unit_id": "u2", "name": "Saurian Warriors", "side": "Saurians"},
+]
+PAT = Member(account="pat", role="player", sides=("Robots",))
+
+
+class Volley(Command[Any, Any]):
+    """A test's own command: ``squad`` and ``at`` are names no list ever held."""
+
+    name: ClassVar[str] = "test.volley"
+
+    squad: Annotated[OwnUnit, ARGUMENT]
+    at: TargetUnit
+    hits: int = Field(default=0, ge=0)
+
+
+class Renamed(Command[Any, Any]):
+    """The same command with its inputs renamed: they mean what they meant."""
+
+    name: ClassVar[str] = "test.volley2"
+
+    shooters: Annotated[OwnUnit, ARGUMENT]
+    victims: TargetUnit
+    hits: int = Field(default=0, ge=0)
+
+
+def test_a_renamed_field_keeps_its_meaning_for_the_name_rule_and_for_who_may_run_it() -> None:
+    for model, own, target in ((Volley, "squad", "at"), (Renamed, "shooters", "victims")):
+        assert (meaning_of(model, own).kind, meaning_of(model, own).whose) == (Kind.UNIT, Whose.OWN)
+        assert (meaning_of(model, target).kind, meaning_of(model, target).whose) == (Kind.UNIT, Whose.TARGET)
+        assert meaning_of(model, own).typed.argument and not meaning_of(model, target).typed.argument
+        # the name rule holds: trimmed, and an invisible character refused in the input's own words
+        built = model.build(**{own: "  Robot Squad ", target: "Robot Squad"})
+        assert getattr(built, own) == "Robot Squad"
+        with pytest.raises(InvalidInputError, match=f"{target} 'Robot\\\\u200bSquad' holds a control or invisible"):
+            model.build(**{own: "Robot Squad", target: "Robot\u200bSquad"})
+        # pat plays Robots: its own unit acting on its own unit may be entered; on the Saurians' unit it may not
+        assert refusal(PAT, model.build(**{own: "Robot Squad", target: "Robot Squad"}), ROSTER) is None
+        on_them = refusal(PAT, model.build(**{own: "Robot Squad", target: "Saurian Warriors"}), ROSTER)
+        assert on_them is not None and "sets what happens to Saurian Warriors, a unit of Saurians" in on_them
+        as_them = refusal(PAT, model.build(**{own: "Saurian Warriors", target: "Robot Squad"}), ROSTER)
+        assert as_them == "Saurian Warriors does not fight for your side (Robots)"
+
+
+def test_a_unit_named_for_reference_authorises_nothing() -> None:
+    class Credit(Command[Any, Any]):
+        name: ClassVar[str] = "test.credit"
+
+        by: UnitName
+
+    assert not acts(Credit)
+    assert refusal(PAT, Credit.build(by="Robot Squad"), ROSTER) == "test.credit is the game master's to enter"
+
+
+def test_lists_mappings_and_records_keep_the_meaning_of_what_they_hold() -> None:
+    units = meaning_of(gfc.StartBattle, "units")
+    assert (units.kind, units.many, units.typed.names) == (Kind.UNIT, True, ("--unit",))
+    joins = meaning_of(gfc.StartBattle, "joins")
+    assert joins.kind is Kind.UNIT and joins.keys is not None and joins.keys.kind is Kind.UNIT
+    motivation = meaning_of(fsc.StartBattle, "motivation")
+    assert motivation.kind is Kind.CHOICE and motivation.choices == ("low", "medium", "high")
+    assert motivation.keys is not None and motivation.keys.kind is Kind.SIDE
+    deployments = meaning_of(fsc.StartBattle, "deployments")
+    assert (deployments.kind, deployments.many, deployments.model) == (Kind.RECORD, True, fsc.Deployment)
+    assert meaning_of(fsc.Deployment, "unit").kind is Kind.UNIT
+    assert meaning_of(fsc.Deployment, "fatigue").choices == ("fresh", "tired", "exhausted")
+    profile = meaning_of(fsc.Muster, "profile")
+    assert (profile.kind, profile.model) == (Kind.PROFILE, FsProfile)
+    assert meaning_of(FsProfile, "leadership").typed.names == ("--leadership", "--lv")
+    # by the name the log records an input by, too (``name`` is the muster's ``unit_name``)
+    assert meaning_of(fsc.Muster, "name") == meaning_of(fsc.Muster, "unit_name")
+    assert meaning_of(fsc.Muster, "name").new and meaning_of(fsc.Muster, "side").whose is Whose.OWN
+
+
+def test_every_name_a_command_holds_is_found_with_its_meaning_at_any_depth() -> None:
+    battle = fsc.StartBattle.build(
+        name="Hill 203",
+        motivation={"Keno": "low", "Steel": "high"},
+        deployments=[{"unit": " Keno 3rd Squad "}, {"unit": "Company HQ", "fatigue": "tired"}],
+    )
+    found = [(n.key, n.meaning.kind, n.value) for n in names_in(battle)]
+    assert found == [
+        ("name", Kind.BATTLE, "Hill 203"),
+        ("motivation", Kind.SIDE, "Keno"),
+        ("motivation", Kind.SIDE, "Steel"),
+        ("deployments", Kind.UNIT, "Keno 3rd Squad"),  # trimmed by its type, inside the record
+        ("deployments", Kind.UNIT, "Company HQ"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "said"),
+    [
+        ({"units": ["Saurian Warriors", "   "]}, "gf battle-start: unit must not be empty"),
+        ({"units": ["A" * 101, "B"]}, "gf battle-start: unit is 101 characters long: at most 100"),
+        ({"units": ["A", "B"], "joins": {"Hero\u200b": "A"}}, "unit 'Hero\\u200b' holds a control or invisible"),
+        ({"units": ["A", "B"], "joins": {"Hero": "\t"}}, "gf battle-start: unit must not be empty"),
+    ],
+)
+def test_a_name_inside_a_list_or_a_mapping_is_held_to_the_name_rule_in_its_kinds_word(
+    inputs: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(InvalidInputError) as refused:
+        gfc.StartBattle.build(name="Ruins", **inputs)
+    assert said in str(refused.value)
+
+
+def test_a_side_of_the_actor_is_what_lets_a_player_muster() -> None:
+    muster = gfc.Muster.build(name="Robot Squad B", side="robots", profile={"models": 5, "quality": 4, "points": 1})
+    assert refusal(PAT, muster, ROSTER) is None  # letter case aside, as the campaign reads a side
+    theirs = gfc.Muster.build(name="Raptors", side="Saurians", profile={"models": 5, "quality": 4, "points": 1})
+    assert refusal(PAT, theirs, ROSTER) == "you play Robots, not Saurians"
+    with pytest.raises(InvalidInputError, match="not a Grimdark Future unit profile: quality must be at most 6"):
+        gfc.Muster.build(name="X", side="Robots", profile={"models": 5, "quality": 7, "points": 1})
+
+
+def test_a_side_named_in_a_list_is_a_side() -> None:
+    assert meaning_of(gfc.EndBattle, "special_achieved").kind is Kind.SIDE
+    assert meaning_of(gfc.EndBattle, "winner").kind is Kind.SIDE
+    assert meaning_of(gfc.EndBattle, "winner").optional
+
+
+def test_a_psi_action_on_another_sides_unit_is_the_game_masters_to_enter() -> None:
+    """The five-grade psi action (§0.10) sets what happens to its target: on a friend (inspire) the player's own
+    to enter, on another side's unit the game master's (README's role table); its psion must be the player's."""
+    roster = [
+        {"unit_id": "p", "name": "Barf-jat", "side": "Keno"},
+        {"unit_id": "k", "name": "Keno 3rd Squad", "side": "Keno"},
+        {"unit_id": "s", "name": "Company HQ", "side": "Steel"},
+    ]
+    keno = Member(account="kim", role="player", sides=("Keno",))
+
+    def psi(psion: str, target: str) -> Any:
+        from campaign.rulesets.fighting_spirit.battle_commands import Psi
+
+        return Psi.build(psion_name=psion, target_name=target, effect="inspire", distance=6)
+
+    assert refusal(keno, psi("Barf-jat", "Keno 3rd Squad"), roster) is None
+    assert refusal(keno, psi("Barf-jat", "Company HQ"), roster) == (
+        "fs psi sets what happens to Company HQ, a unit of Steel: the game master enters it (you play Keno)"
+    )
+    assert (
+        refusal(keno, psi("Company HQ", "Keno 3rd Squad"), roster) == "Company HQ does not fight for your side (Keno)"
+    )
+    gm = Member(account="gina", role="gm", sides=())
+    assert refusal(gm, psi("Barf-jat", "Company HQ"), roster) is None
