@@ -41,7 +41,7 @@ from campaign.cli.common import execute
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import handles_errors
 from campaign.rulesets.command import Command, Ruleset
-from campaign.rulesets.inputs import Meaning, meanings
+from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
@@ -357,8 +357,10 @@ def commands_of(
 ) -> Iterator[tuple[str, Callable[[], Callable[..., Any]], str, bool]]:
     """Each command line command ``model`` is: (word, its function's maker, help, hidden)."""
     listed = getattr(model, "listed", True)
-    for field, meaning in meanings(model).items():
-        if meaning.typed.each:  # one command per choice, which it sets (fs rest, fs march …)
+    for field, info in model.model_fields.items():  # its fields' markers only: meanings are read when it is built
+        each = next((m for m in info.metadata if isinstance(m, Typed) and m.each), None)
+        if each is not None:  # one command per choice, which it sets (fs rest, fs march …)
+            meaning = meanings(model)[field]
             for choice in meaning.typed.only or meaning.choices:
                 word = typed(model.name, {field: choice}).rpartition(" ")[2]
                 said = (meaning.typed.help or help_of(model)).format(str(choice).replace("_", " "))

@@ -9,7 +9,6 @@ import typer
 from campaign.cli.completion import completer
 from campaign.cli.inputs import CommandId
 from campaign.rulesets.kinds import CAMPAIGN, Kind
-from events.errors import InvalidInputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 CampaignOpt = Annotated[
@@ -35,17 +34,3 @@ DiceOpt = Annotated[
         "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
     ),
 ]
-
-
-SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
-
-
-def size_of(size: int | None, *old: int | None) -> int:
-    """The unit's size from ``--size``, or from the option a ruleset first named it by (``--men``, ``--models``,
-    still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
-    given = {v for v in (size, *old) if v is not None}
-    if not given:
-        raise InvalidInputError("--size is required: how many men or models the unit has")
-    if len(given) > 1:
-        raise InvalidInputError("the unit's size was given twice, with different numbers")
-    return given.pop()

@@ -6,7 +6,7 @@ import hashlib
 import math
 from itertools import product
 
-from campaign.rulesets.fighting_spirit import morale_outcome
+from campaign.rulesets.fighting_spirit.rules import morale_outcome
 from events.dice import SeededDice, die
 
 SEED = hashlib.sha256(b"five-grade statistics").digest()

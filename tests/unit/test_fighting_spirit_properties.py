@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign.commands import fold_for
-from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.state import CampaignState
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
 from tests.services import Service, fighting_spirit
@@ -86,7 +86,7 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
     events = list(game.ledger.store.read(info.campaign_id))
     fold = fold_for("fighting-spirit")
     assert fold is not None
-    state = fs.CampaignState()
+    state = CampaignState()
     start = {"fresh": 0, "tired": 1, "exhausted": 2}[fatigue]
     in_last_stand = False
     for event in events:

@@ -1,6 +1,9 @@
 """The five-grade morale rules played during a battle (RULES.md §0.4–§0.10): each command runs a pure rule on
 the battle being fought with the campaign's dice, and returns each decision as a ``rules.applied`` record
-followed by the facts it caused."""
+followed by the facts it caused.
+
+Each command imports its rule where it plays it: the rules (and the event types only they append) load with the
+first rule command run, not with the ruleset's models, which every command of the ruleset (``fs rest``) loads."""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
@@ -64,7 +66,8 @@ class Attack(OnUnit):
     enemy_within: EnemyWithin = None
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Sequence[Decision]:
-        return fs.attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
+        from campaign.rulesets.fighting_spirit.rules import attack
+        return attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
 class Morale(OnUnit):
@@ -83,7 +86,8 @@ class Morale(OnUnit):
         return super().decide(s)
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.morale_test(
+        from campaign.rulesets.fighting_spirit.rules import morale_test
+        return morale_test(
             s.tables, battle, unit, s.dice, self.rows, enemy_within=self.enemy_within, cause="declared"
         )
 
@@ -105,7 +109,8 @@ class Rally(FsCommand):
         battle, officer = current_battle(s.state), find_unit(s.state, self.officer_name)
         unit = find_unit(s.state, self.unit_name)
         inputs = self.keywords("unit_name", "officer_name")
-        return ruled(s, [fs.rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs)])
+        from campaign.rulesets.fighting_spirit.rules import rally
+        return ruled(s, [rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs)])
 
 
 class React(OnUnit):
@@ -122,7 +127,8 @@ class React(OnUnit):
     ]
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.reaction_test(s.tables, battle, unit, s.dice, self.action)
+        from campaign.rulesets.fighting_spirit.pressure import reaction_test
+        return reaction_test(s.tables, battle, unit, s.dice, self.action)
 
 
 class Panic(OnUnit):
@@ -138,7 +144,8 @@ class Panic(OnUnit):
     )
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.panic_test(s.tables, battle, unit, s.dice, self.trigger)
+        from campaign.rulesets.fighting_spirit.pressure import panic_test
+        return panic_test(s.tables, battle, unit, s.dice, self.trigger)
 
 
 class LastStand(OnUnit):
@@ -153,7 +160,8 @@ class LastStand(OnUnit):
     enemy_within: EnemyWithin = None
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
+        from campaign.rulesets.fighting_spirit.pressure import last_stand
+        return last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
 
 
 class EndLastStand(OnUnit):
@@ -165,7 +173,8 @@ class EndLastStand(OnUnit):
     reason: str = Field(min_length=1, max_length=100, description="wiped_out or only_broken_enemies")
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.end_last_stand(s.tables, battle, unit, self.reason)
+        from campaign.rulesets.fighting_spirit.pressure import end_last_stand
+        return end_last_stand(s.tables, battle, unit, self.reason)
 
 
 class Surrender(OnUnit):
@@ -179,7 +188,8 @@ class Surrender(OnUnit):
     enemy_within: int = Field(ge=0, le=INCHES, description="Inches to the nearest enemy.")
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.surrender_check(s.tables, battle, unit, self.enemy_within)
+        from campaign.rulesets.fighting_spirit.pressure import surrender_check
+        return surrender_check(s.tables, battle, unit, self.enemy_within)
 
 
 class Psi(FsCommand):
@@ -205,7 +215,8 @@ class Psi(FsCommand):
         battle, psion = current_battle(s.state), find_unit(s.state, self.psion_name)
         target = find_unit(s.state, self.target_name)
         inputs = self.keywords("psion_name", "target_name")
-        return ruled(s, fs.psi(s.state, s.tables, battle, psion, target, s.dice, **inputs))
+        from campaign.rulesets.fighting_spirit.pressure import psi
+        return ruled(s, psi(s.state, s.tables, battle, psion, target, s.dice, **inputs))
 
 
 class Defence(OnUnit):
@@ -224,8 +235,10 @@ class Defence(OnUnit):
     """R2-4 (d): the psi die serves only against aimed small arms, not from the air, hitting the psion himself."""
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        fs.active_unit(battle, unit)
-        sides = fs.defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
+        from campaign.rulesets.fighting_spirit.rules import active_unit
+        active_unit(battle, unit)
+        from campaign.rulesets.fighting_spirit.pressure import defence_die
+        sides = defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
         roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms", side=unit.side)
         which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
         return Decision(

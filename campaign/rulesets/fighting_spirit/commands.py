@@ -8,7 +8,6 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from campaign.rulesets import RULESETS
-from campaign.rulesets import fighting_spirit as fs
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Situation
@@ -353,7 +352,8 @@ class Activate(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         unit = find_unit(s.state, self.unit_name)
-        fs.active_unit(battle, unit)
+        from campaign.rulesets.fighting_spirit.rules import active_unit
+        active_unit(battle, unit)
         return [UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)]
 
 
@@ -370,7 +370,8 @@ class Wounded(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         unit = find_unit(s.state, self.unit_name)
-        us = fs.active_unit(battle, unit)
+        from campaign.rulesets.fighting_spirit.rules import active_unit
+        us = active_unit(battle, unit)
         if self.abandoned == (self.checked is not None):
             raise InvalidInputError("say either --checked N (a Reorganise action) or --abandoned")
         if self.checked is not None:
@@ -395,7 +396,8 @@ class Position(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         unit = find_unit(s.state, self.unit_name)
-        fs.active_unit(battle, unit)
+        from campaign.rulesets.fighting_spirit.rules import active_unit
+        active_unit(battle, unit)
         if self.prone is None and self.in_cover is None:
             raise InvalidInputError("say what changed: --prone/--standing, --cover/--open")
         return [
