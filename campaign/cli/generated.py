@@ -56,8 +56,8 @@ class Extra:
 
     ``parameters``: its options (``inspect.Parameter``\ s, typed as Typer reads them); ``run(given, typed)``: handed
     their values by name and the command as typed (a function that builds and runs it), it runs that, or what its
-    options say instead. With an extra, none of the command's own options is required by the command line: the
-    model refuses what is missing, in its words, when the command is built from what was typed."""
+    options say instead. With an extra, none of the command's own arguments and options is required by the
+    command line: the model refuses what is missing, in its words, when the command is built from what was typed."""
 
     parameters: tuple[inspect.Parameter, ...]
     run: Callable[[Mapping[str, Any], Callable[[], None]], None]
@@ -284,8 +284,9 @@ def command_function(
         else:
             parts.append(Input(field, meaning))
     own = [p for part in parts if not (isinstance(part, Input) and part.fixed is not None) for p in part.parameters()]
+    own = [_optional(p) for p in own] if extra else own
     arguments = [p for p in own if _is_argument(p)]
-    options = [_optional(p) if extra else p for p in own if not _is_argument(p)]
+    options = [p for p in own if not _is_argument(p)]
     shared = [DICE, *SHARED] if model.rolls else list(SHARED)
 
     def run(**given: Any) -> None:
