@@ -194,17 +194,10 @@ Name = Annotated[str, NAME_RULE, NAME]
 """A name of something the campaign does not list (a Morale modifier, a prisoner)."""
 
 
-def _faces(value: tuple[int, ...]) -> tuple[int, ...]:
-    if not value:
-        raise PydanticCustomError("faces", "needs the faces rolled, e.g. 4,2")
-    if any(face < 1 or face > 999 for face in value):
-        raise PydanticCustomError("faces", "are faces of dice: whole numbers from 1")
-    return value
-
-
-Faces = Annotated[tuple[int, ...], AfterValidator(_faces), Means(Kind.FACES)]
-"""Faces of physical dice read at the table, in the order the rules ask for them (checked against each die by
-the dice themselves: a 7 on a d6 is refused there)."""
+Faces = Annotated[str, Means(Kind.FACES)]
+"""Faces of physical dice read at the table, as typed ("4,2"), in the order the rules ask for them: read by
+``events.dice.parse_table_dice`` where they are taken (a face is then checked against its die: a 7 on a d6 is
+refused there). The API's ``dice`` is one; a page finds its dice input by this meaning."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from campaign import verify_views, views
 from campaign.access import memberships
 from campaign.executor import TableEntry
+from campaign.rulesets.inputs import Faces
 from campaign.server import runner
 from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
 from campaign.server.timeline_ops import amend, rewind, undo
@@ -42,7 +43,7 @@ class NewCampaign(BaseModel):
 class CommandRequest(BaseModel):
     command: str = Field(description="A command's name, e.g. fs.attack (GET …/commands lists them).", max_length=80)
     args: dict[str, Any] = Field(default_factory=dict, description="The command's inputs by name.")
-    dice: str | None = Field(default=None, description="Table dice rolled at the table, e.g. 4,2.", max_length=200)
+    dice: Faces | None = Field(default=None, description="Table dice rolled at the table, e.g. 4,2.", max_length=200)
     command_id: str | None = Field(default=None, description="Idempotency key.", max_length=100)
 
 
@@ -69,7 +70,7 @@ class ShareRequest(BaseModel):
 class Amend(BaseModel):
     seq: int = Field(ge=1, le=MAX_NUMBER)
     set: dict[str, Any] = Field(default_factory=dict)
-    dice: str | None = Field(
+    dice: Faces | None = Field(
         default=None, description='The faces the table agrees its dice showed (e.g. "4,2"): its table dice corrected.'
     )
     reason: str = Field(default="", description="Why the table dice are corrected (needed with dice; recorded).")
@@ -216,7 +217,11 @@ def commands(m: Member) -> list[dict[str, Any]]:
             "summary": s.summary,
             "table_dice": s.takes_table_dice,
             "schema": s.model.model_json_schema(by_alias=True),
-            "inputs": {f.name: {"kind": f.kind, "required": f.required, "default": f.default} for f in s.fields},
+            "inputs": {
+                f.name: {"kind": f.kind, "means": f.means, "whose": f.whose}
+                | {"required": f.required, "default": f.default}
+                for f in s.fields
+            },
         }
         for s in runner.commands_for(m.info.ruleset)
     ]

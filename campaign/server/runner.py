@@ -20,7 +20,7 @@ from campaign.access.memberships import Member
 from campaign.commands import Command, command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
 from campaign.rulesets.common import COMMON, same_name
-from campaign.rulesets.inputs import Kind, Whose, acts, names_in
+from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
 from events.store import AppendResult
@@ -36,6 +36,10 @@ class Field:
     """'text', 'number', 'checkbox' or 'json' (a profile, a list of units…)."""
     required: bool
     default: Any
+    means: str = "text"
+    """What it is (``inputs.Kind``): 'unit', 'side', 'choice', 'profile'… (of each item, for a list or mapping)."""
+    whose: str = "any"
+    """Whose unit or side it names (``inputs.Whose``): 'own' (the acting side's), 'target' (acted on) or 'any'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +65,15 @@ def _kind(annotation: Any) -> str:
 
 
 def spec(model: type[Command[Any, Any]]) -> CommandSpec:
+    read = meanings(model)
     fields = tuple(
         Field(
             info.alias or name,
             _kind(info.annotation),
             info.is_required(),
             None if info.is_required() or info.default_factory is not None else info.default,
+            read[name].kind.value,
+            read[name].whose.value,
         )
         for name, info in model.model_fields.items()
     )
