@@ -198,7 +198,7 @@ def test_every_command_of_the_ruleset_has_its_cases() -> None:
     assert {name for name, _, _ in CASES} == {spec.name for spec in commands_for("grimdark")}
 
 
-@pytest.mark.parametrize(("name", "args", "who"), CASES, ids=[f"{n} {a}" for n, a, _ in CASES])
+@pytest.mark.parametrize(("name", "args", "who"), CASES, ids=[f"{n}-{who}-{i}" for i, (n, _, who) in enumerate(CASES)])
 def test_each_command_is_entered_by_whom_the_role_table_says(
     match: World, name: str, args: dict[str, Any], who: str
 ) -> None:
