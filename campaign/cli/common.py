@@ -194,15 +194,22 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, na
 
 
 def add_shared_commands(
-    app: typer.Typer, plugin: Ruleset[Any, Any], tables: tuple[str, str], transfer_help: str | None = None
+    app: typer.Typer,
+    plugin: Ruleset[Any, Any],
+    tables: tuple[str, str],
+    transfer_help: str | None = None,
+    *,
+    edit: bool = True,
 ) -> None:
     """The commands every ruleset offers alike, each running the ruleset's command of that stable name:
     ``transfer`` (with ``transfer_help``) and ``disband`` when the ruleset's roster moves men between units,
-    ``edit``, and ``house-rule`` and ``tables`` (``tables``: what the tables are called, and an example path)."""
+    ``edit`` (unless the ruleset's takes more: ``edit`` false), and ``house-rule`` and ``tables`` (``tables``:
+    what the tables are called, and an example path)."""
     named = {command.name.partition(".")[2]: command for command in plugin.commands}
     if transfer_help is not None:
         _add_roster_commands(app, named["transfer"], named["disband"], transfer_help)
-    _add_edit_command(app, named["edit"])
+    if edit:
+        _add_edit_command(app, named["edit"])
     _add_table_commands(app, plugin, named["house_rule"], *tables)
 
 
@@ -231,13 +238,18 @@ def _add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
         set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
     ) -> RecordedCommand:
         """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
-        changes: dict[str, Any] = {}
-        for item in set_:
-            key, sep, raw = item.partition("=")
-            if not sep or not key.strip():
-                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
-            changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
-        return make(model, unit_name=unit, changes=changes)
+        return make(model, unit_name=unit, changes=profile_changes(set_))
+
+
+def profile_changes(set_: list[str]) -> dict[str, Any]:
+    """``--set KEY=VALUE …`` as a profile's changes, each value read as a house rule's is."""
+    changes: dict[str, Any] = {}
+    for item in set_:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+        changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
+    return changes
 
 
 def _add_table_commands(
