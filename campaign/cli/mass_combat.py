@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -230,15 +229,11 @@ def battle(
     ] = None,
     more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
 ) -> RecordedCommand:
-    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory."""
-    try:
-        text = setup_file.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {setup_file}: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text.decode()) if setup_file.suffix == ".toml" else orjson.loads(text)
-    except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"{setup_file} is not valid {setup_file.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory. A PC
+    may name a GURPS Character Sheet (gcs = "FILE.gcs", weapon_skill = "SKILL"): read from it."""
+    from campaign.interchange.gurps_sheet import read_battle_file
+
+    data, _ = read_battle_file(setup_file)
     return make(mcc.Battle, setup=parse_setup(data), battle_id=continue_, final_day=not more_days)
 
 
