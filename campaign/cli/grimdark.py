@@ -7,8 +7,8 @@ from typing import Annotated, Any
 import typer
 
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, profile_changes, recorded
-from campaign.cli.interchange_cli import import_list
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.interchange_cli import import_list, print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, SizeOpt, size_of, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
@@ -48,7 +48,7 @@ TraitOpt = Annotated[
 ]
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", from_file=PLUGIN)
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The army it belongs to.")],
@@ -196,8 +196,9 @@ def disband(unit: str, reason: Annotated[str, typer.Option("--reason")] = "sold"
 
 
 @handles_errors
-def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def army(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
+    csv = wants_csv(fmt, as_json)
     info, state, tables = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
@@ -230,6 +231,9 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         for side in sorted({u.side for u in state.roster.values()})
     }
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, units, sorted(state.roster.values(), key=lambda u: (u.side, u.name)), state.roster)
+        return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return

@@ -4,8 +4,10 @@ file is read by ``campaign.interchange``, the command run by the executor like a
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,6 +16,10 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import resolved
 from events.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from campaign.rulesets.command import Ruleset
+    from projections.state.campaigns import CampaignInfo
 
 ListFile = Annotated[
     Path, typer.Argument(help="The Army Forge list: its JSON as exported for TTS or served by /api/tts.")
@@ -79,3 +85,52 @@ def import_list(
     for line in plan_in_words(plan, read.notes)[1:]:
         out.console.print(escape(line))
     out.console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
+
+
+def print_roster_csv(
+    plugin: Ruleset[Any, Any], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
+) -> None:
+    """A roster view's rows (its ``--json`` rows) as CSV on standard output, each with its unit's muster inputs."""
+    from campaign.interchange.rosters import ROSTERS, roster_csv_of
+
+    names = {unit_id: u.name for unit_id, u in roster.items()}
+    typer.echo(roster_csv_of(plugin, ROSTERS[plugin.info.name], rows, units, names), nl=False)
+
+
+def muster_from(
+    plugin: Ruleset[Any, Any], source: Path, campaign: str | None, command_id: str | None, as_json: bool
+) -> None:
+    """``muster --from FILE.csv``: every row of the file mustered, in one append (all or none)."""
+    from campaign.cli.common import show_appended
+    from campaign.interchange.rosters import read_muster_file
+
+    ledger, info = resolved(campaign)
+    what = str(source)
+    commands, read = read_muster_file(plugin, read_file(source), what)
+    numbers = [number for number, _ in read.rows]
+    result = ledger.execute_all(info, commands, command_id=command_id, called=lambda i: f"{what}, row {numbers[i]}")
+    show_appended(result, as_json, info)
+    if not as_json:
+        out = Output(as_json)
+        for number, why in read.left_out:
+            out.console.print(escape(f"row {number} left out: the unit is no longer serving ({why})"))
+
+
+def _cell(column: str, row: Mapping[str, Any]) -> Any:
+    return row.get(column)
+
+
+def print_status_csv(
+    info: CampaignInfo, units: Sequence[Mapping[str, Any]], columns: Sequence[str], at: int | None
+) -> None:
+    """``status --format csv``: the units table's columns, then each unit's muster inputs the table lacks."""
+    from campaign.cli.session import open_app
+    from campaign.commands import plugin
+    from campaign.interchange.csv_roster import CsvColumn
+    from campaign.interchange.rosters import roster_csv_of
+
+    state = open_app().ledger.states.get(info, at)
+    names = {unit_id: u.name for unit_id, u in state.roster.items()}
+    shown = [CsvColumn(c, partial(_cell, c)) for c in columns]
+    roster = [state.roster[u["unit_id"]] for u in units]
+    typer.echo(roster_csv_of(plugin(info.ruleset), shown, units, roster, names), nl=False)

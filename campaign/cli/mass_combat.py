@@ -13,7 +13,8 @@ import typer
 
 from campaign.cli import mass_combat_views
 from campaign.cli.common import Build, RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.interchange_cli import print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, SizeOpt, size_of, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import words
@@ -129,7 +130,7 @@ RANDOM_QUALITY = inspect.Parameter(
 )
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", from_file=PLUGIN)
 @_taking_a_new_unit()
 def muster(unit: dict[str, Any]) -> RecordedCommand:
     """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
@@ -184,8 +185,9 @@ def ts(
 
 @app.command("roster")
 @handles_errors
-def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit: men, wounded, quality, experience, TS, campaign Morale, arrears; and the treasuries."""
+    csv = wants_csv(fmt, as_json)
     info, state, tables = in_force(campaign, PLUGIN)
     rows = []
     for u in state.roster.values():
@@ -208,6 +210,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             }
         )
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, rows, list(state.roster.values()), state.roster)
+        return
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
