@@ -184,8 +184,8 @@ def _listed_units(state: CampaignState, command: ImportList, side: str) -> dict[
             continue
         if unit.side != side:
             raise InvalidInputError(
-                f"the {command.source} list “{command.list_name}” is {unit.side}'s army ({unit.name} came from it): "
-                f"it cannot be {side}'s too"
+                f"the {command.source} list “{command.list_name}” belongs to {unit.side} ({unit.name} came from it): "
+                f"it cannot be imported for {side} too"
             )
         found[unit.listed[1]] = unit
     return found

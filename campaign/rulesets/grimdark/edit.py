@@ -44,6 +44,12 @@ class Edit(EditUnit[CampaignState, Tables]):
 
     def decide(self, s: Situation[CampaignState, Tables]) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
+        carried = sorted({"xp", "traits"} & set(self.changes))
+        if carried:
+            raise InvalidInputError(
+                f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} not part of {unit.name}'s profile: "
+                "give its XP as --xp N and a trait as --trait NAME"
+            )
         if not self.changes and self.xp is None and not self.traits:
             raise InvalidInputError(f"say what to change of {unit.name}: a profile field, its XP or a trait")
         events = self.profile_changed(s, unit) if self.changes else []
