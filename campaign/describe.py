@@ -158,7 +158,7 @@ def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]
     if isinstance(rest.get("amount"), int):  # funds: a sum of money
         rest["amount"] = money(rest["amount"])
     said = [f"pay {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []
-    more = facts({k: "…" if isinstance(v, dict | list) else v for k, v in rest.items()}, names)
+    more = facts({k: "…" if isinstance(v, dict | list) and v else v for k, v in rest.items()}, names)
     shown = ", ".join([*said, more] if more else said)
     return " ".join(w for w in (typed(command, args), subject) if w) + (f" ({shown})" if shown else "")
 

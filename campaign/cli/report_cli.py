@@ -12,6 +12,7 @@ from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import resolved
+from campaign.describe import count
 from events.errors import InvalidInputError
 
 FORMATS = {".md": "Markdown", ".markdown": "Markdown", ".html": "HTML", ".htm": "HTML"}
@@ -54,4 +55,5 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json({"campaign": info.name, "format": kind, "file": str(output), "battles": len(told.battles)})
         else:
-            out.console.print(escape(f"{info.name}: the report ({kind}, {len(told.battles)} battles) is in {output}"))
+            battles = count(len(told.battles), "battles")
+            out.console.print(escape(f"{info.name}: the report ({kind}, {battles}) is in {output}"))
