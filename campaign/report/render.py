@@ -46,10 +46,13 @@ body.report { font: 15px/1.5 Georgia, "Times New Roman", serif; color: #1b1b1b; 
 
 def markdown(report: Report) -> str:
     """The report as Markdown; each chart an SVG image embedded in it (a data URI), so the file stands alone."""
-    lines = [f"# {report.name}", "", f"*{_subtitle(report)}*", ""]
+    lines = [f"# {_md(report.name)}", "", f"*{_md(_subtitle(report))}*", ""]
     for chapter in report.chapters:
-        lines += [f"## {chapter.title}", ""]
-        lines += _chapter_intro(chapter, report)
+        lines += [f"## {_md(chapter.title)}", ""]
+        when, sides, result = _intro(chapter)
+        lines += [_md(line) for line in (when, sides) if line]
+        lines += [f"**{_md(result)}**"] if result else []
+        lines += [""] if when or result else []
         for section, items in _sections(chapter):
             lines += [f"### {section}", "", *(f"- {_md(i)}" for i in items), ""]
     lines += ["## The roster at the end", ""]
@@ -95,7 +98,9 @@ def html_body(report: Report) -> str:
         kind = "battle" if chapter.battle_id is not None else "interlude"
         out.append(f'<section class="{kind}">')
         out.append(f"<h2>{escape(chapter.title)}</h2>")
-        out += [f"<p>{_inline(p)}</p>" for p in _chapter_intro(chapter, report) if p]
+        when, sides, result = _intro(chapter)
+        out += [f'<p class="when">{escape(line)}</p>' for line in (when, sides) if line]
+        out += [f'<p class="result">{escape(result)}</p>'] if result else []
         for section, items in _sections(chapter):
             out.append(f"<h3>{escape(section)}</h3>")
             out.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>")
@@ -145,18 +150,13 @@ def _subtitle(report: Report) -> str:
     return said + (f" · {span.removeprefix(', ')}" if span else "")
 
 
-def _chapter_intro(chapter: Chapter, report: Report) -> list[str]:
-    out = []
-    if chapter.when:
-        out.append(chapter.when.capitalize() + ".")
-    if chapter.battle_id is not None:
-        if chapter.sides:
-            out.append(f"Sides: {' against '.join(chapter.sides)}.")
-        result = chapter.result or "still being fought"
-        out.append(f"**Result: {result}.**")
-    if out:
-        out.append("")
-    return out
+def _intro(chapter: Chapter) -> tuple[str, str, str]:
+    """A chapter's opening, as plain text: when it was, its sides, its result (each empty where it has none)."""
+    when = chapter.when.capitalize() + "." if chapter.when else ""
+    if chapter.battle_id is None:
+        return when, "", ""
+    sides = f"Sides: {' against '.join(chapter.sides)}." if chapter.sides else ""
+    return when, sides, f"Result: {chapter.result or 'still being fought'}."
 
 
 def _sections(chapter: Chapter) -> Iterable[tuple[str, list[str]]]:
@@ -221,13 +221,6 @@ def _cell(v: Any) -> str:
 def _md(text: str) -> str:
     """Text as Markdown shows it literally (a name holding ``*`` or ``[`` is not markup)."""
     return "".join(f"\\{ch}" if ch in "\\`*[]<>#|" else ch for ch in text)
-
-
-def _inline(text: str) -> str:
-    """An intro line: its one ``**bold**`` as HTML, the rest escaped."""
-    if text.startswith("**") and text.endswith("**"):
-        return f'<span class="result">{escape(text[2:-2])}</span>'
-    return escape(text)
 
 
 def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:

@@ -254,9 +254,8 @@ class _Teller:
         chapter.treasury = dict(getattr(self.state, "treasury", {}) or {})
 
     def _when(self, chapter: Chapter, calendar: str) -> str:
-        where = (
-            chapter.title if chapter.battle_id is not None else chapter.title.casefold().replace("battle", "battle", 1)
-        )
+        """Where a moment lies, in words: its chapter ("Battle 2: Ruins", "after Ruins"), and its day."""
+        where = chapter.title if chapter.battle_id is not None else chapter.title[0].lower() + chapter.title[1:]
         return f"{where}, {calendar}" if calendar else where
 
     def _tell(self, chapter: Chapter, group: list[RecordedEvent]) -> None:
@@ -373,25 +372,13 @@ def _paying(rule: str) -> bool:
     return any(word in rule for word in ("pay", "upkeep"))
 
 
-def _section_of_rule(group: Sequence[RecordedEvent], rule: RecordedEvent) -> str:
-    """Where a rule applied between battles is told: by what it brought about."""
-    after = [e.type for e in group if e.seq > rule.seq]
-    if any(t.startswith("economy.") for t in after) or "pay" in str(rule.payload.get("rule")):
-        return "Pay and treasury"
-    if any(t.startswith("career.") for t in after):
-        return "Careers"
-    return "Roster"
-
-
 def _steady(event: RecordedEvent) -> bool:
-    """A morale fact that is no turn: a unit that holds, a force that stays steady, a marker taken away."""
+    """A morale fact that is no turn: a unit that holds its ground, a Shaken unit that recovers."""
     p = event.payload
     if event.type == "battle.unit_fate":
-        return str(p.get("fate")) in ("holds", "stands")
+        return str(p.get("fate")) == "holds"
     if event.type == "morale.shaken_changed":
         return not p.get("shaken")
-    if event.type == "battle.force_morale":
-        return str(p.get("status")) in ("steady", "holds", "ok")
     return False
 
 
