@@ -1,7 +1,8 @@
 """``campaign dis …``: the disorder-marker ruleset (seed 001) at the table.
 
 Its commands are made from its command models (``campaign.cli.generated``); written here are its views: the
-roster (units, their markers in the battle being fought, every officer's Glory and rank) and the tables.
+roster (units, their markers in the battle being fought, every officer's Glory and rank) and the tables; and
+``muster --from FILE.csv``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import typer
 
 from campaign.cli.common import add_tables_view, in_force
 from campaign.cli.generated import ruleset_app
-from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
@@ -23,8 +25,9 @@ from campaign.rulesets.disorder.rules import state_name
 
 
 @handles_errors
-def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
+    csv = wants_csv(fmt, as_json)
     info, state, _ = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
@@ -47,6 +50,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         for c in summary.careers
     ]
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, units, [state.roster[u["unit_id"]] for u in summary.units], state.roster)
+        return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return
@@ -73,4 +79,4 @@ def own(app: typer.Typer) -> None:
     add_tables_view(app, PLUGIN, "disorder-marker")
 
 
-app = ruleset_app(PLUGIN, RULESETS["disorder"].help, own=own)
+app = ruleset_app(PLUGIN, RULESETS["disorder"].help, extras={"dis.muster": muster_from_file(PLUGIN)}, own=own)

@@ -1,8 +1,8 @@
 """``campaign fs …``: the five-grade morale ruleset (fighting-spirit) at the table.
 
 Its commands are made from its command models (``campaign.cli.generated``); written here is only what differs:
-the roster view, the tables view, and the line ``rest``/``march``/… print after what they appended (whose
-fatigue the days changed).
+the roster view, the tables view, the line ``rest``/``march``/… print after what they appended (whose fatigue
+the days changed), and ``muster --from FILE.csv``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from campaign.cli.campaign_views import current_summary
 from campaign.cli.common import add_tables_view
 from campaign.cli.fighting_spirit_status import status
 from campaign.cli.generated import ruleset_app
+from campaign.cli.interchange_cli import muster_from_file
 from campaign.cli.output import Output
 from campaign.rulesets import RULESETS
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
@@ -41,4 +42,10 @@ def views(app: typer.Typer) -> None:
     add_tables_view(app, PLUGIN, "five-grade")
 
 
-app = ruleset_app(PLUGIN, RULESETS["fighting-spirit"].help, around={"fs.days": fatigue_shown}, own=views)
+app = ruleset_app(
+    PLUGIN,
+    RULESETS["fighting-spirit"].help,
+    around={"fs.days": fatigue_shown},
+    extras={"fs.muster": muster_from_file(PLUGIN)},
+    own=views,
+)

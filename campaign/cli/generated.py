@@ -26,6 +26,7 @@ docstrings, and builds the Click command (its parameters from the model's fields
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import typing
@@ -51,16 +52,31 @@ Around = Callable[[str | None, bool], AbstractContextManager[None]]
 
 
 @dataclass(frozen=True)
-class Extra:
-    r"""Options a hand-written part adds to a generated command (``--from FILE.csv`` on ``muster``, say).
+class Typing:
+    """What was typed for a command that has an :class:`Extra`: the extra's options' values (by parameter),
+    the command's own inputs given and its required ones left out (each as typed: ``--side``, ``NAME``), the
+    command as typed (``run()``: built from what was typed, and run), and the options every command takes."""
 
-    ``parameters``: its options (``inspect.Parameter``\ s, typed as Typer reads them); ``run(given, typed)``: handed
-    their values by name and the command as typed (a function that builds and runs it), it runs that, or what its
-    options say instead. With an extra, none of the command's own arguments and options is required by the
-    command line: the model refuses what is missing, in its words, when the command is built from what was typed."""
+    extra: Mapping[str, Any]
+    given: tuple[str, ...]
+    missing: tuple[str, ...]
+    run: Callable[[], None]
+    shared: Mapping[str, Any]
+    """The options every command takes: ``campaign``, ``command_id``, ``as_json`` (and ``dice``)."""
+
+
+@dataclass(frozen=True)
+class Extra:
+    r"""Options a hand-written part adds to a generated command (``--from FILE.csv`` on ``muster``).
+
+    ``parameters``: its options (``inspect.Parameter``\ s, typed as Typer reads them); ``run``: handed what was
+    typed (:class:`Typing`), it runs the command as typed, or what its options say instead. With an extra, none
+    of the command's own arguments and options is required by the command line (``unless``: the words each
+    required one's help then ends with, "Required, unless --from."); ``run`` says what is missing."""
 
     parameters: tuple[inspect.Parameter, ...]
-    run: Callable[[Mapping[str, Any], Callable[[], None]], None]
+    run: Callable[[Typing], None]
+    unless: str = ""
 
 
 def help_of(model: type[Command[Any, Any]]) -> str:
@@ -70,10 +86,10 @@ def help_of(model: type[Command[Any, Any]]) -> str:
 
 
 def _word(meaning: Meaning, field: str) -> str:
-    """What a person calls an input on the command line: the field's name as recorded, ``_name`` (or a name's
-    ``_id``) left off (``officer_name`` → officer, ``battle_id`` → battle)."""
+    """What a person calls an input on the command line: the field's name as recorded, a name's ``_name`` or
+    ``_id`` left off (``officer_name`` → officer, ``battle_id`` → battle; ``list_id`` is not a name: kept)."""
     word = meaning.key or field
-    for suffix in ("_name", "_id"):
+    for suffix in ("_name", "_id") if meaning.kind.names else ():
         if word.endswith(suffix) and word != suffix.lstrip("_"):
             return word.removesuffix(suffix)
     return word
@@ -284,7 +300,10 @@ def command_function(
         else:
             parts.append(Input(field, meaning))
     own = [p for part in parts if not (isinstance(part, Input) and part.fixed is not None) for p in part.parameters()]
-    own = [_optional(p) for p in own] if extra else own
+    required = [p.name for p in own if p.default is inspect.Parameter.empty]
+    defaults = {p.name: p.default for p in own}
+    if extra is not None:
+        own = [_optional(p, extra.unless) for p in own]
     arguments = [p for p in own if _is_argument(p)]
     options = [p for p in own if not _is_argument(p)]
     shared = [DICE, *SHARED] if model.rolls else list(SHARED)
@@ -308,8 +327,12 @@ def command_function(
 
         if extra is None:
             as_typed()
-        else:
-            extra.run({p.name: given[p.name] for p in extra.parameters}, as_typed)
+            return
+        said = {p.name: _said(p) for p in (*arguments, *options)}
+        typed_in = tuple(said[n] for n, d in defaults.items() if given[n] not in (None, d, []))
+        missing = tuple(said[n] for n in required if given[n] is None)
+        values = {p.name: given[p.name] for p in extra.parameters}
+        extra.run(Typing(values, typed_in, missing, as_typed, {p.name: given[p.name] for p in shared}))
 
     parameters = [*arguments, *options, *(extra.parameters if extra else ()), *shared]
     run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -318,12 +341,31 @@ def command_function(
     return handles_errors(run)
 
 
-def _optional(parameter: inspect.Parameter) -> inspect.Parameter:
-    """An option not required by the command line (None unless given): its model says what is missing."""
+def _optional(parameter: inspect.Parameter, unless: str) -> inspect.Parameter:
+    """A required input as one the command line does not require (None unless given), its help ending with
+    ``unless`` ("Required, unless --from.")."""
     if parameter.default is not inspect.Parameter.empty:
         return parameter
     kind, *marks = typing.get_args(parameter.annotation)
+    if unless:
+        marks = [_helped(m, unless) for m in marks]
     return parameter.replace(annotation=Annotated[(kind | None, *marks)], default=None)
+
+
+def _helped(info: Any, unless: str) -> Any:
+    if isinstance(info, typer.models.ParameterInfo):
+        info = copy.copy(info)
+        info.help = f"{info.help or ''} {unless}".strip()
+    return info
+
+
+def _said(parameter: inspect.Parameter) -> str:
+    """An input as a person types it: its option (``--side``) or its argument (``NAME``)."""
+    for info in typing.get_args(parameter.annotation)[1:]:
+        if isinstance(info, typer.models.OptionInfo):  # under Annotated, its first name is where a default would be
+            names = info.param_decls or (info.default,)
+            return str(names[0]).split("/")[0]
+    return parameter.name.upper()
 
 
 def _is_argument(parameter: inspect.Parameter) -> bool:

@@ -1,7 +1,8 @@
 """``campaign gf …``: One Page Rules Grimdark Future (grimdark) at the table and between matches.
 
-Its commands are made from its command models (``campaign.cli.generated``); written here are its views: the
-roster (every unit, each army's value, underdog points and VP) and the tables.
+Its commands are made from its command models (``campaign.cli.generated``); written here are its views (the
+roster: every unit, each army's value, underdog points and VP; the tables), ``import-list`` (an Army Forge list
+read from its file) and ``muster --from FILE.csv``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import typer
 
 from campaign.cli.common import add_tables_view, in_force
 from campaign.cli.generated import ruleset_app
-from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.interchange_cli import import_list, muster_from_file, print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
@@ -22,8 +24,9 @@ from campaign.rulesets.grimdark.rules import underdog_points
 
 
 @handles_errors
-def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def army(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
+    csv = wants_csv(fmt, as_json)
     info, state, tables = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
@@ -56,6 +59,9 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         for side in sorted({u.side for u in state.roster.values()})
     }
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, units, sorted(state.roster.values(), key=lambda u: (u.side, u.name)), state.roster)
+        return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
@@ -81,10 +87,18 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
 
 
 def own(app: typer.Typer) -> None:
-    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`."""
+    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`; and
+    `import-list`, an Army Forge list read from its file."""
     app.command("roster")(army)
     app.command("army", hidden=True)(army)
     add_tables_view(app, PLUGIN, "Grimdark Future")
+    app.command("import-list")(import_list)
 
 
-app = ruleset_app(PLUGIN, RULESETS["grimdark"].help, own=own)
+app = ruleset_app(
+    PLUGIN,
+    RULESETS["grimdark"].help,
+    extras={"gf.muster": muster_from_file(PLUGIN)},
+    own=own,
+    skip=frozenset({"gf.import_list"}),  # read from an Army Forge file: written by hand, in `own`
+)

@@ -1,23 +1,23 @@
 """``campaign mc …``: GURPS Mass Combat — units, battles from a set-up file, pay, time and money.
 
 Its commands are made from its command models (``campaign.cli.generated``); written here is only what differs:
-``battle`` reads its set-up from a file, ``ransom`` is money in for a prisoner (a ``funds`` of its own words),
-and the views (troop strength, the roster, ES, a battle day re-run, the tables).
+``battle`` reads its set-up from a file (a PC's GURPS Character Sheet too), ``ransom`` is money in for a prisoner
+(a ``funds`` of its own words), ``muster --from FILE.csv``, and the views (troop strength, the roster, ES, a
+battle day re-run, the tables).
 """
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Annotated
 
-import orjson
 import typer
 
 from campaign.cli import mass_combat_views
 from campaign.cli.common import RecordedCommand, add_tables_view, in_force, make, recorded
-from campaign.cli.generated import help_of, ruleset_app
-from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.generated import ruleset_app
+from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import words
@@ -70,8 +70,9 @@ def ts(
 
 
 @handles_errors
-def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit: men, wounded, quality, experience, TS, campaign Morale, arrears; and the treasuries."""
+    csv = wants_csv(fmt, as_json)
     info, state, tables = in_force(campaign, PLUGIN)
     rows = []
     for u in state.roster.values():
@@ -94,6 +95,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             }
         )
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, rows, list(state.roster.values()), state.roster)
+        return
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
@@ -116,15 +120,11 @@ def battle(
         bool, typer.Option("--more-days", help=meaning_of(mcc.Battle, "final_day").description)
     ] = False,
 ) -> RecordedCommand:
-    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory."""
-    try:
-        text = setup_file.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {setup_file}: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text.decode()) if setup_file.suffix == ".toml" else orjson.loads(text)
-    except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"{setup_file} is not valid {setup_file.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory. A PC
+    may name a GURPS Character Sheet (gcs = "FILE.gcs", weapon_skill = "SKILL"): read from it."""
+    from campaign.interchange.gurps_sheet import read_battle_file
+
+    data, _ = read_battle_file(setup_file)
     return make(mcc.Battle, setup=parse_setup(data), battle_id=continue_, final_day=not more_days)
 
 
@@ -139,7 +139,7 @@ def ransom(
 
 def own(app: typer.Typer) -> None:
     """The hand-written commands and the views."""
-    recorded(app, "battle", rolls=True, help=help_of(mcc.Battle))(battle)
+    recorded(app, "battle", rolls=True)(battle)
     recorded(app, "ransom")(ransom)
     app.command("ts")(ts)
     app.command("roster")(roster)
@@ -148,4 +148,10 @@ def own(app: typer.Typer) -> None:
     add_tables_view(app, PLUGIN, "Mass Combat")
 
 
-app = ruleset_app(PLUGIN, RULESETS["mass-combat"].help, own=own, skip=frozenset({"mc.battle"}))
+app = ruleset_app(
+    PLUGIN,
+    RULESETS["mass-combat"].help,
+    extras={"mc.muster": muster_from_file(PLUGIN)},
+    own=own,
+    skip=frozenset({"mc.battle"}),
+)

@@ -9,6 +9,7 @@ import typer
 from campaign.cli.completion import completer
 from campaign.cli.inputs import CommandId
 from campaign.rulesets.kinds import CAMPAIGN, Kind
+from events.errors import InvalidInputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 CampaignOpt = Annotated[
@@ -34,3 +35,23 @@ DiceOpt = Annotated[
         "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
     ),
 ]
+
+
+FormatOpt = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        help="table (the default) or csv: the table's columns as CSV, with the muster inputs it does not show "
+        "(`muster --from FILE.csv` takes it back).",
+    ),
+]
+
+
+def wants_csv(fmt: str, as_json: bool = False) -> bool:
+    """Whether ``--format`` asks for CSV (``table`` or ``csv``; not both it and ``--json``)."""
+    chosen = fmt.strip().casefold()
+    if chosen not in ("table", "csv"):
+        raise InvalidInputError(f"--format is table or csv, not {fmt!r}")
+    if chosen == "csv" and as_json:
+        raise InvalidInputError("--format csv and --json: choose one")
+    return chosen == "csv"

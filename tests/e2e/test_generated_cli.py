@@ -15,7 +15,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from campaign.cli.generated import Extra, commands_of, help_of, ruleset_app
+from campaign.cli.generated import Extra, Typing, commands_of, help_of, ruleset_app
 from campaign.cli.main import app
 from campaign.commands import plugin
 from campaign.rulesets import RULESETS
@@ -24,8 +24,8 @@ from campaign.rulesets.grimdark.plugin import PLUGIN as GRIMDARK
 from campaign.rulesets.inputs import meanings
 from tests.e2e.test_cli import SEED, Cli
 
-HAND_WRITTEN = {"mc.battle"}
-"""Commands whose interaction differs from their model's inputs: a battle read from a file."""
+HAND_WRITTEN = {"mc.battle", "gf.import_list"}
+"""Commands whose interaction differs from their model's inputs: a battle, an Army Forge list read from a file."""
 
 
 def help_page(*words: str) -> str:
@@ -68,20 +68,23 @@ def test_a_command_typed_per_choice_is_one_command_each(tmp_path: Path) -> None:
 
 
 def test_a_hand_written_part_may_add_options_to_a_generated_command(tmp_path: Path) -> None:
-    """An extra option on a generated command (as ``--from FILE.csv`` on ``muster`` would be): given, its part
-    runs instead of the command as typed, whose own options the command line then does not require; not given,
-    the command runs as typed."""
+    """An extra option on a generated command (``--from FILE.csv`` on ``muster`` is one): given, its part runs
+    instead of the command as typed, whose own inputs the command line then does not require (the part is told
+    which were given and which required ones are missing); not given, it runs the command as typed."""
     seen: list[Any] = []
 
-    def run(given: dict[str, Any], as_typed: Any) -> None:
-        seen.append(given["source"])
-        if given["source"] is None:
-            as_typed()
+    def run(typing: Typing) -> None:
+        seen.append((typing.extra["source"], typing.given, typing.missing))
+        if typing.extra["source"] is None:
+            typing.run()
 
     source = inspect.Parameter(
-        "source", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str | None, typer.Option("--from")], default=None
+        "source",
+        inspect.Parameter.KEYWORD_ONLY,
+        annotation=Annotated[str | None, typer.Option("--source")],
+        default=None,
     )
-    extra = Extra((source,), run)  # type: ignore[arg-type]
+    extra = Extra((source,), run, unless="Required, unless --source.")
     group = ruleset_app(GRIMDARK, "Grimdark, with an extra option", extras={"gf.muster": extra})
     db = str(tmp_path / "x.db")
     Cli(db)("new", "Sector 7", "--ruleset", "grimdark", "--seed", SEED)
@@ -95,11 +98,14 @@ def test_a_hand_written_part_may_add_options_to_a_generated_command(tmp_path: Pa
         state.db, state.actor, state.app = db, "tester", None
 
     runner = CliRunner()
-    assert runner.invoke(root, ["--db", db, "gf", "muster", "--from", "army.csv"]).exit_code == 0  # no NAME, no --side
+    assert runner.invoke(root, ["--db", db, "gf", "muster", "--source", "army"]).exit_code == 0  # no NAME, no --side
     typed = ["--db", db, "gf", "muster", "Robot Squad", "--side", "Robots", "--size", "5", "--quality", "4"]
     result = runner.invoke(root, [*typed, "--points", "100"])
     assert result.exit_code == 0, result.output
-    assert seen == ["army.csv", None]
+    required = ("NAME", "--side", "--quality", "--points")  # --size too, checked where its old name --models is
+    assert seen == [("army", (), required), (None, ("NAME", "--side", "--size", "--quality", "--points"), ())]
     assert "Robot Squad" in Cli(db)("status").stdout
-    missing = runner.invoke(root, ["--db", db, "gf", "muster", "Raptors", "--side", "Saurians", "--size", "5"])
-    assert missing.exit_code == 2 and "quality is required" in str(missing.output) + str(missing.stderr)
+    helped = " ".join(
+        runner.invoke(root, ["gf", "muster", "--help"], env={"COLUMNS": "200"}, terminal_width=200).output.split()
+    )
+    assert "The army it belongs to. Required, unless --source." in helped

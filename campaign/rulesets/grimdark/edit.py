@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
-from campaign.rulesets.common import EditUnit
+from pydantic import Field
+
+from campaign.rulesets.command import Situation
+from campaign.rulesets.common import EditUnit, find_unit
+from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import CampaignState
 from campaign.rulesets.grimdark.tables import Tables
+from campaign.rulesets.inputs import Typed
 from events.errors import InvalidInputError
+from events.registry import Event, JsonValue
 
 
 def check_profile(tables: Tables, checked: UnitProfile) -> None:
@@ -25,7 +31,37 @@ def check_profile(tables: Tables, checked: UnitProfile) -> None:
 
 
 class Edit(EditUnit[CampaignState, Tables]):
+    """Change a unit's profile, XP or traits (recorded: the log keeps what they were before).
+
+    ``changes`` to its profile, ``xp`` its XP from now on, ``traits`` it has and the record lacks (a campaign begun
+    elsewhere, a roll made away from the ledger)."""
+
     name: ClassVar[str] = "gf.edit"
+
+    changes: Annotated[dict[str, JsonValue], Typed(names=("--set",), form="KEY=VALUE")] = Field(
+        default_factory=dict, max_length=50, description="A profile field and its new value: KEY=VALUE."
+    )
+    xp: int | None = Field(default=None, ge=0, le=10_000, description="Its XP from now on.")
+    traits: Annotated[tuple[str, ...], Typed(names=("--trait",))] = Field(
+        default=(), max_length=30, description="A trait it has and the record lacks; repeat."
+    )
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
         check_profile(tables, profile)
+
+    def decide(self, s: Situation[CampaignState, Tables]) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        carried = sorted({"xp", "traits"} & set(self.changes))
+        if carried:
+            raise InvalidInputError(
+                f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} not part of {unit.name}'s profile: "
+                "give its XP as --xp N and a trait as --trait NAME"
+            )
+        if not self.changes and self.xp is None and not self.traits:
+            raise InvalidInputError(f"say what to change of {unit.name}: a profile field, its XP or a trait")
+        events = self.profile_changed(s, unit) if self.changes else []
+        xp = self.xp if self.xp is not None and self.xp != unit.xp else None
+        if self.xp is not None and xp is None and not events and not self.traits:
+            raise InvalidInputError(f"{unit.name} has {unit.xp} XP already: nothing to change")
+        traits = carried_traits(s.tables, unit.name, self.traits, unit.traits)
+        return [*events, *carried_facts(unit.unit_id, xp, traits, f"edited, was {unit.xp}")]
