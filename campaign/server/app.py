@@ -23,6 +23,7 @@ from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
 from campaign.server import api, pages
 from campaign.server.context import Server, status_for
+from campaign.server.headers import SecurityHeaders
 from campaign.server.live import Live
 from events.errors import CampaignError
 
@@ -149,6 +150,10 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
         summary="A campaign's log shared by its group: game master, players and observers.",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's /docs and /redoc load their script from a CDN (blank on a LAN without internet) and start it
+        # with an inline script (which the CSP refuses): off. The document itself is /openapi.json.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.server = srv
 
@@ -183,4 +188,5 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
+    app.add_middleware(SecurityHeaders, https=secure_cookies)
     return app
