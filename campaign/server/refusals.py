@@ -1,0 +1,75 @@
+"""Refusals in the API's words and one shape, ``{"detail": "…"}``, for what the routes themselves do not answer:
+a database that went away (503: nothing was appended, the client's next request is served once it is back), a
+command that lost a race to another writer (409, naming the campaign by its name), and a defect of the program
+(500 in words; the traceback goes to the log as data, never to the client)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+from events.errors import CampaignError, ConcurrencyError
+
+RETRY_AFTER_S = 2
+"""What a 503 asks the client to wait: a PostgreSQL restart takes a second or two."""
+
+
+class Refusal(BaseModel):
+    """Every refusal's body: what was wrong, in words (nothing was appended)."""
+
+    detail: str
+
+
+def refusal(detail: str, status_code: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """A refusal in the product's words; text that is not UTF-8 (a lone surrogate from a ``\\udc80`` in the
+    request's JSON, echoed back) is shown escaped, never a failure to answer."""
+    safe = detail.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"detail": safe}, status_code=status_code, headers=headers)
+
+
+def database_gone(exc: DBAPIError) -> bool:
+    """Whether ``exc`` says the database is out of reach (restarting, its connection cut), not that a statement
+    was wrong: SQLAlchemy marks a cut connection ``connection_invalidated`` (and drops the pool's others, so the
+    next request connects anew); an operational error is a refused connection or a locked SQLite file."""
+    return exc.connection_invalidated or isinstance(exc, (OperationalError, InterfaceError))
+
+
+def lost_race(request: Request, exc: ConcurrencyError) -> str:
+    """A lost race in words, naming the campaign by its name (its id means nothing to a person)."""
+    from campaign.server.context import server  # context imports this module's Refusal for its routes
+
+    name = None
+    if exc.campaign_id is not None:
+        try:
+            found = server(request).app.ledger.directory.get(exc.campaign_id)
+            name = found.name if found is not None else None
+        except (CampaignError, DBAPIError):
+            name = None
+    what = f"campaign {name!r}" if name else "the campaign"
+    return (
+        f"{what} was changed by another command at the same moment: nothing was recorded; "
+        "read it again and send the command again"
+    )
+
+
+def install(app: FastAPI) -> None:
+    """The application's handlers for the refusals above."""
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if database_gone(exc):
+            return refusal(
+                "the database is not answering (it may be restarting): nothing was appended; try again in a moment",
+                503,
+                {"Retry-After": str(RETRY_AFTER_S)},
+            )
+        return await unexpected(request, exc)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # Starlette answers with this and then raises ``exc`` again: the request log writes it down once.
+        return refusal("the server failed on this request (a defect, logged): nothing was appended", 500)
