@@ -14,6 +14,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import sign_in_failures as failures_t
+from events.sql_write import write_connection
 
 RACES = 8
 """Compare-and-set attempts before an attempt racing others on one row is asked to wait."""
@@ -69,6 +70,9 @@ class Throttle:
     def attempt(self, keys: list[tuple[str, Policy]], now_ms: int) -> Refused | None:
         """Count an attempt on each key as a failure, unless one of them must wait: then nothing is counted and
         the longest wait is returned."""
+        waits = [w for w in (self._waiting(key, policy, now_ms) for key, policy in keys) if w is not None]
+        if waits:  # looked at first, so that a refused attempt leaves no mark on the other keys
+            return max(waits, key=lambda w: w.wait_s)
         counted: list[tuple[str, Policy]] = []
         for key, policy in keys:
             waited = self._count(key, policy, now_ms)
@@ -86,19 +90,27 @@ class Throttle:
             if key in forget:
                 with self.engine.begin() as conn:
                     conn.execute(delete(failures_t).where(failures_t.c.key == key))
-            else:
-                self._forgive(key, policy, now_ms)
+            else:  # no wait after a success (the wait its attempt set could only be reached by waiting it out)
+                self._forgive(key, policy, now_ms, lift=True)
 
     def failures(self, key: str) -> int:
         with self.engine.connect() as conn:
             found = conn.execute(select(failures_t.c.failures).where(failures_t.c.key == key)).scalar()
         return int(found or 0)
 
+    def _waiting(self, key: str, policy: Policy, now_ms: int) -> Refused | None:
+        c = failures_t.c
+        with self.engine.connect() as conn:
+            row = conn.execute(select(c.failures, c.last_failure_ms, c.blocked_until_ms).where(c.key == key)).first()
+        if row is None or now_ms - row.last_failure_ms > policy.forget_s * 1000 or row.blocked_until_ms <= now_ms:
+            return None
+        return Refused(key, (row.blocked_until_ms - now_ms) / 1000, row.failures >= policy.lock_after)
+
     def _count(self, key: str, policy: Policy, now_ms: int) -> Refused | None:
         c = failures_t.c
         for _ in range(RACES):
-            try:
-                with self.engine.begin() as conn:
+            try:  # SQLite: the write lock at BEGIN, not on the UPDATE after the read (else "database is locked")
+                with write_connection(self.engine) as conn, conn.begin():
                     row = conn.execute(
                         select(c.failures, c.last_failure_ms, c.blocked_until_ms).where(c.key == key)
                     ).first()
@@ -108,7 +120,7 @@ class Throttle:
                                 key=key,
                                 failures=1,
                                 last_failure_ms=now_ms,
-                                blocked_until_ms=now_ms + int(policy.wait_after(1) * 1000),
+                                blocked_until_ms=_until(now_ms, policy.wait_after(1)),
                             )
                         )
                         return None
@@ -123,7 +135,7 @@ class Throttle:
                         .values(
                             failures=failures + 1,
                             last_failure_ms=now_ms,
-                            blocked_until_ms=now_ms + int(policy.wait_after(failures + 1) * 1000),
+                            blocked_until_ms=_until(now_ms, policy.wait_after(failures + 1)),
                         )
                     )
                     if counted.rowcount == 1:
@@ -132,12 +144,16 @@ class Throttle:
                 continue
         return Refused(key, policy.first_wait_s, False)
 
-    def _forgive(self, key: str, policy: Policy, now_ms: int) -> None:
-        """Take back one counted failure (the attempt succeeded, or was never made), with the wait it set."""
+    def _forgive(self, key: str, policy: Policy, now_ms: int, *, lift: bool = False) -> None:
+        """Take back one counted failure (the attempt succeeded, or was refused unchecked). The wait it set
+        stands unless ``lift``: an attempt refused unchecked never shortens the wait for the next one."""
         c = failures_t.c
+        values = {"failures": c.failures - 1, **({"blocked_until_ms": 0} if lift else {})}
         with self.engine.begin() as conn:
-            conn.execute(
-                update(failures_t)
-                .where(c.key == key, c.failures > 0)
-                .values(failures=c.failures - 1, blocked_until_ms=now_ms)
-            )
+            conn.execute(update(failures_t).where(c.key == key, c.failures > 0).values(values))
+
+
+def _until(now_ms: int, wait_s: float) -> int:
+    """When the wait ends; 0 for no wait (not ``now``: an attempt that read the clock a moment earlier, racing
+    this one, must not see a wait that is not there)."""
+    return now_ms + int(wait_s * 1000) if wait_s > 0 else 0

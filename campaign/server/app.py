@@ -198,6 +198,6 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
-    app.add_middleware(SecurityHeaders, https=secure_cookies)
     app.add_middleware(RequestLog)
+    app.add_middleware(SecurityHeaders, https=secure_cookies)
     return app

@@ -22,6 +22,7 @@ from fastapi import HTTPException, Request
 from campaign.access.accounts import ACCOUNT_NAME, Accounts, Lifetimes, Session, SignInError
 from campaign.access.throttle import ACCOUNT, ADDRESS, SIGN_UP, Policy, Refused, Throttle
 from campaign.server.request_log import note
+from events.errors import InvalidInputError
 
 T = TypeVar("T")
 
@@ -34,8 +35,8 @@ class Settings:
     account: Policy = ACCOUNT
     address: Policy = ADDRESS
     sign_up: Policy = SIGN_UP
-    hash_slots: int = 2
-    """Passwords hashed at once (one per core of a small server; each takes argon2's 64 MiB)."""
+    hash_slots: int = 1
+    """Passwords hashed at once: one hash already keeps argon2's four lanes busy on as many cores (64 MiB)."""
     hash_wait_s: float = 5.0
     """The longest an attempt waits for a slot before it is refused as busy (503)."""
 
@@ -86,8 +87,7 @@ class Guard:
     async def _checked(self, request: Request, keys: list[tuple[str, Policy]], work: Callable[[], T]) -> T:
         try:
             return await self.hashing(work)
-        except HashingBusyError:
-            await anyio.to_thread.run_sync(self._forgive, keys)
+        except HashingBusyError:  # still counted: a flood must not clear its own waits by overloading the server
             note(request, signin="busy")
             raise HTTPException(
                 503,
@@ -128,7 +128,11 @@ class Guard:
         """A new account (every attempt counts on the client's address: accounts are not made by the thousand)."""
         keys = [(f"sign-up:{client_address(request)}", self.settings.sign_up)]
         await self._counted(request, name, keys)
-        await self._checked(request, [], lambda: self.accounts.add(name, password))
+        try:
+            await self._checked(request, keys, lambda: self.accounts.add(name, password))
+        except InvalidInputError:  # refused before any hashing (a name taken, a weak password): not counted
+            await anyio.to_thread.run_sync(self._forgive, keys)
+            raise
         return name.strip().lower()
 
 

@@ -1,7 +1,8 @@
 """Refusals in the API's words and one shape, ``{"detail": "…"}``, for what the routes themselves do not answer:
 a database that went away (503: nothing was appended, the client's next request is served once it is back), a
 command that lost a race to another writer (409, naming the campaign by its name), and a defect of the program
-(500 in words; the traceback goes to the log as data, never to the client)."""
+(500 in words, from :mod:`campaign.server.request_log`; the traceback goes to the log as data, never to the
+client)."""
 
 from __future__ import annotations
 
@@ -31,11 +32,22 @@ def refusal(detail: str, status_code: int, headers: Mapping[str, str] | None = N
     return JSONResponse({"detail": safe}, status_code=status_code, headers=headers)
 
 
+SQLITE_BUSY = ("locked", "busy", "unable to open", "disk i/o")
+"""What SQLite says when its file is out of reach for now (its other operational errors are defects)."""
+
+
 def database_gone(exc: DBAPIError) -> bool:
-    """Whether ``exc`` says the database is out of reach (restarting, its connection cut), not that a statement
-    was wrong: SQLAlchemy marks a cut connection ``connection_invalidated`` (and drops the pool's others, so the
-    next request connects anew); an operational error is a refused connection or a locked SQLite file."""
-    return exc.connection_invalidated or isinstance(exc, (OperationalError, InterfaceError))
+    """Whether ``exc`` says the database is out of reach (restarting, its connection cut, too busy), not that a
+    statement was wrong: SQLAlchemy marks a cut connection ``connection_invalidated`` (and drops the pool's
+    others, so the next request connects anew); PostgreSQL's operational errors are a refused or cut connection
+    (a restart, a shutdown, too many clients); SQLite's, a locked or unreachable file."""
+    if exc.connection_invalidated or isinstance(exc, InterfaceError):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    if type(exc.orig).__module__.startswith("sqlite3"):
+        return any(word in str(exc.orig).lower() for word in SQLITE_BUSY)
+    return True
 
 
 def lost_race(request: Request, exc: ConcurrencyError) -> str:
@@ -67,9 +79,8 @@ def install(app: FastAPI) -> None:
                 503,
                 {"Retry-After": str(RETRY_AFTER_S)},
             )
-        return await unexpected(request, exc)
+        raise exc  # a defect: the request log answers it (DEFECT) and writes it down
 
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        # Starlette answers with this and then raises ``exc`` again: the request log writes it down once.
-        return refusal("the server failed on this request (a defect, logged): nothing was appended", 500)
+
+DEFECT = "the server failed on this request (a defect, logged): nothing was appended"
+"""The 500's words (campaign.server.request_log sends it)."""

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign.logging import get_logger
+from campaign.server.refusals import DEFECT, refusal
 
 log = get_logger("campaign.server")
 NOTES = "campaign_ledger.log"
@@ -38,18 +39,21 @@ class RequestLog:
         started = time.perf_counter()
         notes: dict[str, Any] = scope.setdefault("state", {}).setdefault(NOTES, {})
         status = 500
+        started_answer = False
 
         async def noted(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started_answer
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, started_answer = message["status"], True
             await send(message)
 
         failed: BaseException | None = None
         try:
             await self.app(scope, receive, noted)
-        except Exception as exc:  # answered already (a 500 in words, by the app's last handler): logged, not re-raised
+        except Exception as exc:  # a defect no handler answered: a 500 in words, and the line below says it all
             failed = exc
+            if not started_answer:
+                await refusal(DEFECT, 500)(scope, receive, send)
         route = scope.get("route")
         fields = {
             "method": scope["method"],

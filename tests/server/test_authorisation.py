@@ -66,7 +66,14 @@ def bodies(route: APIRoute) -> dict[str, Any]:
 
 
 def url(route: APIRoute, world: World) -> str:
-    values = {"campaign_id": world.campaign_id, "name": "Robot Squad", "pc": "nobody", "seq": "6", "account": "sam", "session_id": "0123456789abcdef"}
+    values = {
+        "campaign_id": world.campaign_id,
+        "name": "Robot Squad",
+        "pc": "nobody",
+        "seq": "6",
+        "account": "sam",
+        "session_id": "0123456789abcdef",
+    }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], route.path)
 
 
