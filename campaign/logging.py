@@ -40,6 +40,11 @@ def configure_logging(verbose: int = 0, *, json_lines: bool = False) -> None:
         _structlog()
 
 
+def verbosity() -> int:
+    """How many ``-v`` the entry point was given (0 before it configured logging)."""
+    return LEVELS.index(_settings.level) if _settings.level in LEVELS else 0
+
+
 def _structlog() -> Any:
     """structlog, imported and configured as the entry point asked (the first time a line passes)."""
     import structlog
