@@ -21,12 +21,13 @@ from campaign.executor import TableEntry
 from campaign.server import runner
 from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
 from campaign.server.guard import guard
+from campaign.server.refusals import REFUSALS
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER, check_text
 from events.store import AppendResult
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
 OptionalSeq = Annotated[int | None, Query(ge=0, le=MAX_NUMBER)]

@@ -7,6 +7,7 @@ client)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -23,6 +24,33 @@ class Refusal(BaseModel):
     """Every refusal's body: what was wrong, in words (nothing was appended)."""
 
     detail: str
+
+
+def _said(status: int, description: str, retry: bool = False) -> dict[str, Any]:
+    answer: dict[str, Any] = {"model": Refusal, "description": description}
+    if retry:
+        answer["headers"] = {
+            "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}}
+        }
+    return answer
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: _said(
+        400,
+        "Well-formed but refused by the rules or the data (an unknown unit, a 7 on a d6, a weak "
+        "password, a wrong one): the reason in words; nothing was appended.",
+    ),
+    401: _said(401, "Not signed in, or the session or token has expired or was revoked: sign in again."),
+    403: _said(403, "Signed in, but this account's role does not allow it (or the CSRF token is missing)."),
+    404: _said(404, "No such campaign, unit, event, session or address."),
+    409: _said(409, "Another command was appended to the campaign first: nothing was recorded; send it again."),
+    413: _said(413, "The request is larger than the server reads."),
+    422: _said(422, "The request does not have the shape this route takes: which input, and what is wrong."),
+    429: _said(429, "Too many failed sign-ins for the account or the address: wait, then try again.", retry=True),
+    503: _said(503, "The database is not answering, or the server is too busy: try again in a moment.", retry=True),
+}
+"""Every refusal the API may answer, as its OpenAPI document says them (all in the shape of :class:`Refusal`)."""
 
 
 def refusal(detail: str, status_code: int, headers: Mapping[str, str] | None = None) -> JSONResponse:

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from campaign.bootstrap import bootstrap
 from campaign.access.throttle import Policy
+from campaign.bootstrap import bootstrap
 from campaign.server.app import create_app
 from campaign.server.guard import Settings
 from tests.live_server import serving
