@@ -54,8 +54,12 @@ def _structlog() -> Any:
         renderer: structlog.typing.Processor = (
             structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
         )
-        # In JSON, an exception is a field of its line (never a traceback's loose lines between log lines).
-        tracebacks: list[structlog.typing.Processor] = [structlog.processors.dict_tracebacks] if as_json else []
+        # In JSON, an exception is a field of its line (never a traceback's loose lines between log lines), its
+        # frames without their local variables (a request's locals hold passwords and session secrets).
+        frames = structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+        tracebacks: list[structlog.typing.Processor] = (
+            [structlog.processors.ExceptionRenderer(frames)] if as_json else []
+        )
         structlog.configure(
             processors=[
                 structlog.contextvars.merge_contextvars,

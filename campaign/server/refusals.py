@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from events.errors import CampaignError, ConcurrencyError
+from events.extras import installed
 
 RETRY_AFTER_S = 2
 """What a 503 asks the client to wait: a PostgreSQL restart takes a second or two."""
@@ -102,12 +103,25 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(DBAPIError)
     async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
         if database_gone(exc):
-            return refusal(
-                "the database is not answering (it may be restarting): nothing was appended; try again in a moment",
-                503,
-                {"Retry-After": str(RETRY_AFTER_S)},
-            )
+            return gone()
         raise exc  # a defect: the request log answers it (DEFECT) and writes it down
+
+    if installed("postgres"):
+        import psycopg
+
+        # The store reads and appends on the driver's own cursor (events/sql.py): its errors come unwrapped.
+        @app.exception_handler(psycopg.OperationalError)
+        @app.exception_handler(psycopg.InterfaceError)
+        async def driver_error(request: Request, exc: Exception) -> JSONResponse:
+            return gone()
+
+
+def gone() -> JSONResponse:
+    return refusal(
+        "the database is not answering (it may be restarting): nothing was appended; try again in a moment",
+        503,
+        {"Retry-After": str(RETRY_AFTER_S)},
+    )
 
 
 DEFECT = "the server failed on this request (a defect, logged): nothing was appended"
