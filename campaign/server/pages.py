@@ -320,6 +320,25 @@ def invite_form(
     return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
 
 
+@router.post("/c/{campaign_id}/remove", openapi_extra=access("gm"))
+def remove_form(
+    request: Request,
+    m: GM,
+    account: Annotated[str, Form(max_length=100)],
+    reason: Annotated[str, Form(max_length=500)] = "",
+) -> HTMLResponse:
+    """The GM takes a member out of the campaign: a ``membership.removed`` event (its role changes by inviting
+    it again with another)."""
+    srv = server(request)
+    name = account.strip().lower()
+    try:
+        memberships.remove(ledger_of(request, m), srv.members, m.info, name, reason)
+    except CampaignError as exc:
+        return refused(request, exc)
+    srv.live.appended(m.info.campaign_id)
+    return message(request, f"{name} is no longer a member of {m.info.name}")
+
+
 def _changes(text: str) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for item in (x for x in text.split(",") if x.strip()):

@@ -52,6 +52,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/campaigns": {"name": "Another page", "ruleset": "grimdark"},
         "/c/{campaign_id}/command": {"_command": "gf.recover", "name": "Robot Squad"},
         "/c/{campaign_id}/invite": {"account": "sam", "role": "observer"},
+        "/c/{campaign_id}/remove": {"account": "sam"},
         "/c/{campaign_id}/amend": {"seq": "5", "set": "side=Robots", "preview": "1"},
         "/c/{campaign_id}/rewind": {"to": "6"},
         "/c/{campaign_id}/entropy": {"share": "a line of our own"},
