@@ -41,10 +41,11 @@ from campaign.server.context import (
     status_for,
 )
 from campaign.server.guard import guard
+from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import amend, rewind, undo
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
-from events.errors import CampaignError, InvalidInputError
+from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
 
@@ -63,8 +64,10 @@ def message(
 
 
 def refused(request: Request, exc: CampaignError) -> HTMLResponse:
-    """The page's answer to a refused command: the program's message, with the API's status."""
-    return message(request, str(exc), error=True, code=status_for(exc))
+    """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
+    API's words too, naming the campaign)."""
+    said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+    return message(request, said, error=True, code=status_for(exc))
 
 
 def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> HTMLResponse:

@@ -221,3 +221,15 @@ def test_the_app_made_with_the_test_hasher_still_signs_in(database: Any) -> None
     with TestClient(create_app(database, hasher=FAST_HASHER)) as client:
         assert client.post("/api/accounts", json={"name": "gina", "password": PASSWORD}).status_code == 201
         assert client.post("/api/session", json={"name": "gina", "password": PASSWORD}).status_code == 200
+
+
+def test_a_lost_race_on_the_page_names_the_campaign_by_its_name(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    def lose(*_: Any, **__: Any) -> Any:
+        exc = ConcurrencyError(f"campaign {world.campaign_id} changed while appending: re-read and retry")
+        exc.campaign_id = world.campaign_id
+        raise exc
+
+    monkeypatch.setattr(type(world.opened.ledger), "execute", lose)
+    answer = world.client("gina").post(f"/c/{world.campaign_id}/command", data={"_command": "gf.round"})
+    assert answer.status_code == 409 and "campaign &#39;Kessel&#39; was changed" in answer.text
+    assert world.campaign_id not in answer.text
