@@ -23,7 +23,7 @@ from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, health, pages, refusals
+from campaign.server import api, health, pages, refusals, report_pages
 from campaign.server.context import Server, status_for
 from campaign.server.guard import Guard, Settings
 from campaign.server.headers import SecurityHeaders
@@ -110,7 +110,7 @@ def http_words(exc: HTTPException) -> str:
     return str(exc.detail)
 
 
-ROUTERS = (api.router, pages.router, health.router)
+ROUTERS = (api.router, pages.router, report_pages.router, health.router)
 
 
 def route_table() -> list[APIRoute]:
