@@ -86,7 +86,7 @@ def test_a_sign_in_waits_a_bounded_time_for_hashing_then_is_refused_in_words(dat
     hasher = SlowHasher(1.0)
     started = time.monotonic()
     answers = sign_ins_at_once(create_app(database, hasher=hasher, settings=Settings(hash_wait_s=0.3)), 3)
-    assert time.monotonic() - started < 4  # bounded: one hash answered, the others refused after 0.3 s
+    assert time.monotonic() - started < 10  # bounded: one hash answered, the others refused after 0.3 s
     codes = sorted(a.status_code for a in answers)
     assert codes[0] == 200 and codes[-1] == 503
     busy = next(a for a in answers if a.status_code == 503)
