@@ -7,10 +7,11 @@ importing it (and through it Rich's tracebacks and Pygments) costs a command abo
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
     import structlog
@@ -69,11 +70,30 @@ def _structlog() -> Any:
                 renderer,
             ],
             wrapper_class=structlog.make_filtering_bound_logger(_settings.level),
-            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            logger_factory=structlog.WriteLoggerFactory(file=cast(TextIO, _Stderr())),
             cache_logger_on_first_use=False,
         )
         _settings.applied = True
     return structlog
+
+
+class _Stderr:
+    """The process's standard error as it is when a line is written, not when logging was configured.
+
+    A server's threads (the live listener) outlive whatever stream was ``sys.stderr`` at start-up: a test's
+    captured stream, or a terminal since closed. A line that cannot be written is lost, never an exception that
+    ends the thread that logged it.
+    """
+
+    def write(self, text: str) -> int:
+        try:
+            return sys.stderr.write(text)
+        except (ValueError, OSError):
+            return 0
+
+    def flush(self) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            sys.stderr.flush()
 
 
 class Logger:
