@@ -41,7 +41,9 @@ RULESETS: dict[str, RulesetInfo] = {
         RulesetInfo(
             "disorder",
             "disorder",
-            "0.2.1",  # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid)
+            # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid);
+            # 0.3: the third edition's errata R3-8 … R3-13
+            "0.3",
             "001",
             "Disorder markers and officer careers (Napoleonic skirmish)",
             "dis",
