@@ -272,6 +272,15 @@ def test_r3_13_the_contingent_is_not_in_the_forces_points(allied: Dis) -> None:
     allied.refused(disb.CheckMorale, "P1 cannot check for force_half", 4, 4, unit_name="P1", causes=["force_half"])
 
 
+def test_r3_13_a_contingent_without_an_officer_takes_no_check_for_the_forces_officer(allied: Dis) -> None:
+    down = allied.rules(disb.OfficerDown, side="British")[0]
+    assert down["outcome"]["units_to_check"] == ["A1", "A2"]
+    allied.refused(disb.CheckMorale, "P1 cannot check for officer_removed", 4, 4, unit_name="P1",
+                   causes=["officer_removed"])  # fmt: skip
+    allied.check("A1", 4, 4, causes=("officer_removed",))
+    allied.refused(disb.OfficerDown, "not a side", side="Portuguese")
+
+
 def test_r3_13_the_contingent_losing_all_counts_nothing_for_the_force(allied: Dis) -> None:
     rules = allied.remove("P1")
     assert [r["rule"] for r in rules] == ["unit_removed"], "no force morale for F"

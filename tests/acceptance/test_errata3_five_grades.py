@@ -115,6 +115,21 @@ def test_r3_1_two_psi_actions_per_turn_even_across_an_activation(ridge: Fs) -> N
     ridge.psi("P", "R", "psi_detection", 1)
 
 
+def test_r3_1_two_rally_attempts_per_turn_even_across_an_activation(fs: Fs) -> None:
+    # §0.6: an officer's rally may be tried twice in one activation, and one activation per turn: twice per turn.
+    fs.muster("HQ", "regular", 1, 4)
+    fs.muster("Squad", "regular", 1, 6, reports_to="HQ")
+    fs.start(HQ="fresh", Squad="fresh", E="fresh")
+    fs.rules(fsb.Morale, 1, unit_name="Squad", rows=["leader_lost"])  # 1 + 3 = 4; d8 1: −2, Ув → По
+    for _ in range(2):  # within 6" in sight: LV 1 + 1 = 2; d8 1 → no change
+        fs.rules(fsb.Rally, 1, unit_name="Squad", officer_name="HQ", distance=3, in_sight=True)
+    fs.run(fsc.Activate, unit_name="HQ")
+    fs.refused(fsb.Rally, "2 rally actions this turn", 1, unit_name="Squad", officer_name="HQ", distance=3,
+               in_sight=True)  # fmt: skip
+    fs.turn()
+    fs.rules(fsb.Rally, 1, unit_name="Squad", officer_name="HQ", distance=3, in_sight=True)
+
+
 # -- R3-2: panic, one test per activation and nothing else ----------------------------------------------------
 
 
