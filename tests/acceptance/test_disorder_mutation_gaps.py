@@ -253,3 +253,15 @@ def test_the_permanent_marker_that_flees_a_unit_is_named_by_its_place(flees_at: 
     assert [getattr(f, "reason", None) for f in decision.facts if type(f).__name__ == "UnitRemoved"] == [
         f"fled: a {words} marker"
     ]
+
+
+@pytest.mark.parametrize(("n", "words"), [(1, "first"), (3, "third"), (10, "tenth"), (11, "11th"), (12, "12th"),
+                                          (21, "21st"), (22, "22nd"), (23, "23rd"), (111, "111th")])  # fmt: skip
+def test_a_markers_place_in_words_from_the_first(n: int, words: str) -> None:
+    # A house rule may make the first marker the one that flees (markers.flees_at 1): "a first marker".
+    assert dis.ordinal(n) == words
+
+
+def test_a_force_of_no_points_has_no_status_even_asked_directly() -> None:
+    # 2 × 0 ≥ 0 would read as "at half": a force with no points is never at half nor fleeing.
+    assert dis.force_status(T, 0, 0) is None

@@ -158,6 +158,16 @@ def test_r3_11_one_rally_attempt_per_turn(fuentes: Dis) -> None:
     assert fuentes.rules(disb.Rally, 6, 6, unit_name="A1")[0]["outcome"]["passed"] is True
 
 
+def test_r3_11_a_house_rule_may_allow_more_attempts_never_none(fuentes: Dis) -> None:
+    fuentes.refused(disc.HouseRule, "rally.per_turn is a count of 1 or more", path="rally.per_turn", value=0)
+    fuentes.run(disc.HouseRule, path="rally.per_turn", value=1)  # the default, stated
+    fuentes.run(disc.HouseRule, path="rally.per_turn", value=2)
+    fuentes.run(disb.AddMarker, unit_name="A1", reason="lost a melee")
+    fuentes.rules(disb.Rally, 1, 1, unit_name="A1")
+    fuentes.rules(disb.Rally, 1, 1, unit_name="A1")  # the second of two a turn
+    fuentes.refused(disb.Rally, r"\(2 a turn\)", 6, 6, unit_name="A1")
+
+
 # -- R3-12: the winner of an encounter battle -----------------------------------------------------------------
 
 

@@ -13,7 +13,9 @@ import pytest
 
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
+from campaign.rulesets.fighting_spirit import state as fs_state
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
+from campaign.tables import base_values
 from tests.acceptance.third_edition import Table, facts
 
 
@@ -156,6 +158,7 @@ def test_r3_2_one_panic_test_in_the_units_own_activation(panicking: Fs) -> None:
     panicking.turn()
     [passed] = panicking.rules(fsb.Panic, 2, unit_name="U")
     assert passed["outcome"] == {"result": "pass", "from": "shaken", "to": "shaken"}
+    assert "the panic is over" in passed["explanation"] and "the test was its activation" in passed["explanation"]
     assert panicking.on_table("U").panic == "immune" and panicking.grade("U") == "shaken"
 
 
@@ -180,7 +183,8 @@ def test_r3_2_the_activation_in_which_the_trigger_test_failed_takes_no_other_tes
 def test_r3_2_a_trigger_test_that_passes_costs_no_activation(ridge: Fs) -> None:
     # d4 2 > LV 1: no panic; U goes on with its activation (go prone in the open: 1 + 2 = 3, d4 4 passes).
     ridge.run(fsc.Activate, unit_name="U")
-    ridge.rules(fsb.Panic, 2, unit_name="U", trigger="enemy_in_sight")
+    [test] = ridge.rules(fsb.Panic, 2, unit_name="U", trigger="enemy_in_sight")
+    assert test["explanation"].endswith("passes: no panic, and never again this game")
     assert ridge.rules(fsb.React, 4, unit_name="U", action="go_prone_open")[0]["outcome"] == {"result": "pass"}
 
 
@@ -224,6 +228,14 @@ def test_r3_2_a_trigger_on_a_panicking_unit_calls_for_no_new_test(panicking: Fs)
     rules = panicking.psi("P", "U", "panic", 4)
     assert [r["rule"] for r in rules] == ["psi"] and rules[0]["outcome"] == {"result": "no_effect"}
     assert panicking.grade("U") == "steady"
+    # Psi-blast (≥ 7) with the panic option is such a trigger too; with the grades option it takes its 2 grades.
+    blast = panicking.rules(fsb.Psi, 7, psion_name="P", target_name="U", effect="psi_blast", distance=5,
+                            in_sight=True, blast_choice="panic")  # fmt: skip
+    assert [r["rule"] for r in blast] == ["psi"] and blast[0]["outcome"] == {"result": "no_effect"}
+    panicking.turn()
+    grades = panicking.rules(fsb.Psi, 7, psion_name="P", target_name="U", effect="psi_blast", distance=5,
+                             in_sight=True, blast_choice="grades")  # fmt: skip
+    assert grades[0]["outcome"] == {"result": "success", "to": "broken"} and panicking.grade("U") == "broken"
 
 
 def test_r3_2_events_still_reach_a_panicking_unit(panicking: Fs) -> None:
@@ -452,6 +464,7 @@ def test_r3_6_no_step_back_ends_at_the_worse_of_steady_and_the_start_grade(
     fs.rules(fsb.LastStand, 6, unit_name="S", friends_within_12=0, enemy_squads_in_sight=3)  # d6 6 ≥ 6: stands
     [ended] = fs.rules(fsb.EndLastStand, unit_name="S", reason="only_broken_enemies")
     assert ended["outcome"]["to"] == end and fs.grade("S") == end
+    assert ("its start grade" in ended["explanation"]) is (end != "steady")  # the cap is said where it bites
 
 
 def test_r3_6_a_broken_start_stays_broken_and_the_alternative_is_steady_always(fs: Fs) -> None:
@@ -527,6 +540,9 @@ def test_r3_7_the_upward_only_rule_is_kept_as_a_house_rule(veterans: Fs) -> None
     veterans.run(fsc.HouseRule, path="campaign.veterancy.may_fall", value=False)
     veterans.run(fsc.Recruit, unit_name="B", men=5)
     assert (veterans.experience("B"), veterans.quality("B")) == (2, "regular")
+    # The state folds the same from the log, each event under the house rules then in force.
+    folded = fs_state.fold(veterans.ledger.store.read(veterans.info.campaign_id), base_values("fighting_spirit"))
+    assert folded.roster[veterans.unit_id("B")].profile.quality == "regular"
 
 
 def test_r3_7_untrained_and_elite_are_not_moved_by_experience(fs: Fs) -> None:
