@@ -31,6 +31,7 @@ from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN as MC
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
+from events.extras import installed
 from events.registry import JsonValue, registry
 from events.store import AppendResult
 from events.verify import verify_events
@@ -367,6 +368,10 @@ def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
     """Draw :data:`DEMO_CHARTS` as SVG files beside a database file (none for a server URL or in memory); a file
     already there is left alone unless ``replace`` (``demo --replace``) says so."""
     if "://" in db or db == ":memory:":
+        return []
+    if not installed("charts"):
+        if not out.as_json:
+            out.console.print("No charts drawn: that needs the 'charts' extra (pip install 'campaign-ledger[charts]').")
         return []
     from campaign.charts import chart
     from campaign.cli.chart import draw
