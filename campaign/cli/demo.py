@@ -251,7 +251,7 @@ def disorder_campaign(app: App, name: str) -> None:
     with contextlib.suppress(InvalidInputError):  # only a unit that took a marker can rally
         run(disb.Rally(unit_name="Line company", officer_near=True))
     run(disb.NextTurn())
-    run(disb.Hit(unit_name="Fusiliers", lost=4, also=("friend_removed",)))
+    run(disb.Hit(unit_name="Fusiliers", lost=4))
     with contextlib.suppress(InvalidInputError):  # a unit that fled is no longer on the table
         run(disb.Retreat(unit_name="Fusiliers", needed="3", moved="1.5"))
     run(disb.EndBattle(winner="British", objectives={"British": 1}))

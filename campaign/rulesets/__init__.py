@@ -18,9 +18,9 @@ class RulesetInfo:
     name: str
     package: str
     version: str
-    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…), 0.2.N a fix
-    of the program's reading of it that decides some command differently. Every rule application records it, so
-    re-evaluating a log tells a rules change from an altered log."""
+    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…), 0.3 the
+    third (its errata R3-…), 0.N.M a fix of the program's reading of one that decides some command differently.
+    Every rule application records it, so re-evaluating a log tells a rules change from an altered log."""
     seed: str
     title: str
     prefix: str
@@ -30,11 +30,20 @@ class RulesetInfo:
 RULESETS: dict[str, RulesetInfo] = {
     r.name: r
     for r in (
-        RulesetInfo("fighting-spirit", "fighting_spirit", "0.2", "000", "Five-grade morale (Stargrunt II-like)", "fs"),
+        RulesetInfo(
+            "fighting-spirit",
+            "fighting_spirit",
+            "0.3",  # 0.3: the third edition's errata R3-1 … R3-8
+            "000",
+            "Five-grade morale (Stargrunt II-like)",
+            "fs",
+        ),
         RulesetInfo(
             "disorder",
             "disorder",
-            "0.2.1",  # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid)
+            # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid);
+            # 0.3: the third edition's errata R3-8 … R3-13
+            "0.3",
             "001",
             "Disorder markers and officer careers (Napoleonic skirmish)",
             "dis",
