@@ -55,3 +55,15 @@ class MenTransferred(Event):
     to_unit_id: str
     men: int
     experience: int
+
+
+@registry.register
+class UnitWentOver(Event):
+    """A unit went over to another side, and belongs to it from now on (Mass Combat's catastrophe 14: the troops
+    of a defecting leader join the enemy, RULES.md R3-17)."""
+
+    event_name = "roster.unit_went_over"
+
+    unit_id: str
+    side: str
+    reason: str

@@ -15,7 +15,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, side_named
+from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -215,14 +215,34 @@ class NextRound(GfCommand):
         return [TurnBegan(battle_id=battle.battle_id, turn=battle.round + 1)]
 
 
+def acting(battle: BattleState, unit: gf.Unit, doing: str, tables: Tables) -> list[Decision]:
+    """``unit`` acting of its own (``doing``: shooting, charging) in its activation (R3-25, R3-26): refused while it
+    is Shaken, and once it has activated this round; the record of its activation when this begins one (nothing
+    when it goes on with the one under way)."""
+    if unit.shaken and doing not in tables.value("morale.shaken_allowed"):
+        raise InvalidInputError(
+            f"{unit.name} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
+            f"activation is spent idle, and it recovers at its end (`gf recover {unit.name}`)"
+        )
+    if battle.activating(unit.unit_id):
+        return []
+    return [gf.activation(tables, battle, unit, doing)]
+
+
 class Shoot(GfCommand):
-    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A)."""
+    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A). ``by``,
+    the unit that shot, is in its own activation: a Shaken unit may not shoot (R3-25), a unit activates once a
+    round (R3-26)."""
 
     name: ClassVar[str] = "gf.shoot"
 
     unit_name: str = Name
     wounds: int = Field(ge=0, le=10_000)
-    by: str | None = None
+    by: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The unit that shot, in its activation (its kills count for XP); not a Shaken unit.",
+    )
     models_lost: int | None = Field(default=None, ge=0, le=10_000)
 
     def decide(self, s: At) -> list[Event]:
@@ -231,14 +251,16 @@ class Shoot(GfCommand):
         shooter = fighting(s.state, self.by) if self.by is not None else None
         if shooter is not None and shooter.side == target.side:
             raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
+        began = acting(battle, shooter, "shooting", s.tables) if shooter is not None else []
         decided = gf.shot(
             s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
         )
-        return ruled(s.state, battle, decided)
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Melee(GfCommand):
-    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B)."""
+    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B). ``charger``, A or B, is
+    the unit whose activation it is: a Shaken unit may not charge, only strike back (R3-25)."""
 
     name: ClassVar[str] = "gf.melee"
 
@@ -248,16 +270,28 @@ class Melee(GfCommand):
     wounds_by_b: int = Field(ge=0, le=10_000)
     a_lost: int | None = Field(default=None, ge=0, le=10_000)
     b_lost: int | None = Field(default=None, ge=0, le=10_000)
+    charger: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The unit that charged, A or B, in its activation (not a Shaken unit); the other strikes back.",
+    )
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         first, second = fighting(s.state, self.a), fighting(s.state, self.b)
-        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b"))
-        return ruled(s.state, battle, decided)
+        began: list[Decision] = []
+        if self.charger is not None:
+            charging = next((u for u in (first, second) if same_name(u.name, self.charger)), None)
+            if charging is None:
+                raise InvalidInputError(f"the charger is one of the two in the melee, {first.name} or {second.name}")
+            began = acting(battle, charging, "charging", s.tables)
+        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b", "charger"))
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Recover(GfCommand):
-    """A Shaken unit spends its activation idle and stops being Shaken."""
+    """A Shaken unit spends its next activation idle and stops being Shaken at its end (R3-26): only as that
+    activation, so not in a round it has already activated in."""
 
     name: ClassVar[str] = "gf.recover"
     rolls: ClassVar[bool] = False
@@ -266,7 +300,27 @@ class Recover(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
-        return ruled(s.state, battle, [gf.recover(fighting(s.state, self.unit_name), battle.battle_id)])
+        unit = fighting(s.state, self.unit_name)
+        return ruled(s.state, battle, gf.recovery(s.tables, battle, unit))
+
+
+class Activate(GfCommand):
+    """A unit's activation with nothing else to record (it holds, advances or rushes): a unit activates once a
+    round (R3-26). A Shaken unit's activation is spent idle: it recovers at its end."""
+
+    name: ClassVar[str] = "gf.activate"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = fighting(s.state, self.unit_name)
+        if unit.shaken:
+            return ruled(s.state, battle, gf.recovery(s.tables, battle, unit))
+        if battle.activating(unit.unit_id):
+            raise InvalidInputError(f"{unit.name} is activating already: its activation goes on")
+        return ruled(s.state, battle, [gf.activation(s.tables, battle, unit, "holds, advances or rushes")])
 
 
 class Remove(GfCommand):
@@ -388,6 +442,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Shoot,
     Melee,
     Recover,
+    Activate,
     Remove,
     EndBattle,
 )

@@ -70,16 +70,24 @@ def experience_words(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) -
 
 
 def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, Any]:
-    """A new unit's quality and experience (R2-12): given a quality only, the lower bound of its band; given an
-    experience only, the band it falls in; given both, they must agree."""
-    out = dict(profile)
+    """A new unit's quality and experience (R2-12, R3-23): given a quality only, the lower bound of its band; given
+    an experience only, the band it falls in (no default quality stands in for the missing one); given both, they
+    must agree. Given neither, both are left out for the 3d quality table to decide (``quality.when_unstated``
+    "roll"), or the unit is Average at its lower bound ("average", the second edition's program)."""
+    out = {k: v for k, v in profile.items() if not (k in ("quality", "experience") and v is None)}
     quality, experience = out.get("quality"), out.get("experience")
     if quality is not None and quality not in QUALITIES:
         return out  # the profile's own validation names the qualities
     if experience is not None and (isinstance(experience, bool) or not isinstance(experience, int) or experience < 0):
         return out
+    if quality is None and out.get("untrained") is True:
+        out["quality"] = quality = "inexperienced"  # untrained men are Inexperienced (§2.3, C-6)
+    if quality is None and experience is None:
+        if tables.value("quality.when_unstated") == "roll":
+            return out
+        out["quality"] = "average"
     if experience is None:
-        out["experience"] = tables.number(f"quality.{quality or 'average'}.experience_from")
+        out["experience"] = tables.number(f"quality.{out['quality']}.experience_from")
     elif quality is None:
         out["quality"] = quality_for_experience(tables, experience)
     elif quality_for_experience(tables, experience) != quality:
