@@ -215,20 +215,6 @@ class NextRound(GfCommand):
         return [TurnBegan(battle_id=battle.battle_id, turn=battle.round + 1)]
 
 
-def acting(battle: BattleState, unit: gf.Unit, doing: str, tables: Tables) -> list[Decision]:
-    """``unit`` acting of its own (``doing``: shooting, charging) in its activation (R3-25, R3-26): refused while it
-    is Shaken, and once it has activated this round; the record of its activation when this begins one (nothing
-    when it goes on with the one under way)."""
-    if unit.shaken and doing not in tables.value("morale.shaken_allowed"):
-        raise InvalidInputError(
-            f"{unit.name} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
-            f"activation is spent idle, and it recovers at its end (`gf recover {unit.name}`)"
-        )
-    if battle.activating(unit.unit_id):
-        return []
-    return [gf.activation(tables, battle, unit, doing)]
-
-
 class Shoot(GfCommand):
     """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A). ``by``,
     the unit that shot, is in its own activation: a Shaken unit may not shoot (R3-25), a unit activates once a
@@ -251,7 +237,7 @@ class Shoot(GfCommand):
         shooter = fighting(s.state, self.by) if self.by is not None else None
         if shooter is not None and shooter.side == target.side:
             raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
-        began = acting(battle, shooter, "shooting", s.tables) if shooter is not None else []
+        began = gf.acting(s.tables, battle, shooter, "shooting") if shooter is not None else []
         decided = gf.shot(
             s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
         )
@@ -284,7 +270,7 @@ class Melee(GfCommand):
             charging = next((u for u in (first, second) if same_name(u.name, self.charger)), None)
             if charging is None:
                 raise InvalidInputError(f"the charger is one of the two in the melee, {first.name} or {second.name}")
-            began = acting(battle, charging, "charging", s.tables)
+            began = gf.acting(s.tables, battle, charging, "charging")
         decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b", "charger"))
         return ruled(s.state, battle, [*began, *decided])
 

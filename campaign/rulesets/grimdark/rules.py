@@ -26,6 +26,7 @@ from events.registry import Event
 
 __all__ = [
     "Unit",
+    "acting",
     "activation",
     "army_cap_problem",
     "casualty",
@@ -239,6 +240,20 @@ def melee(
     if loser is not None:
         decisions.append(_test_decision(tables, loser[0], dice, battle_id, "lost a melee", can_rout=True, by=loser[1]))
     return decisions
+
+
+def acting(tables: Tables, battle: BattleState, unit: Unit, doing: str) -> list[Decision]:
+    """``unit`` acting of its own (``doing``: shooting, charging) in its activation (R3-25, R3-26): refused while it
+    is Shaken (it only strikes back: ``morale.shaken_allowed``), and once it has activated this round; the record
+    of its activation when this begins one, nothing when it goes on with the one under way."""
+    if unit.shaken and doing not in tables.value("morale.shaken_allowed"):
+        raise InvalidInputError(
+            f"{unit.name} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
+            f"activation is spent idle, and it recovers at its end (`gf recover {unit.name}`)"
+        )
+    if battle.activating(unit.unit_id):
+        return []
+    return [activation(tables, battle, unit, doing)]
 
 
 def activation(tables: Tables, battle: BattleState, unit: Unit, doing: str, *, idle: bool = False) -> Decision:

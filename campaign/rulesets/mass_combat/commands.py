@@ -31,6 +31,7 @@ from campaign.rulesets.mass_combat.quality import (
     quality_step_down,
     settle_experience,
     trained_quality,
+    training,
 )
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from campaign.rulesets.mass_combat.strength import troop_strength
@@ -418,22 +419,12 @@ class Train(McCommand):
         p = unit.profile
         if self.months <= 0:
             raise InvalidInputError("training takes a positive number of months")
-        to_inexperienced = tables.number("training.inexperienced_months")
-        to_green = tables.number("training.green_months")
-        if QUALITIES.index(p.quality) >= QUALITIES.index("green"):
-            raise InvalidInputError(
-                f"{unit.name} is {p.quality}: training makes troops no better than Green (untrained men need "
-                f"{to_inexperienced} months to be Inexperienced troops, {to_green} to be Green); only battle makes "
-                "them better"
-            )
         if not tables.flag("training.months_add_up"):
             return self._alone(unit, tables)
-        # A unit mustered Inexperienced, not untrained, has had what makes untrained men so (R3-21) [INF].
-        before = p.trained_months if p.untrained or p.trained_months else to_inexperienced
-        total = before + self.months
-        untrained = p.untrained and total < to_inexperienced
-        quality = "green" if total >= to_green else p.quality
-        experience = tables.number("quality.green.experience_from") if quality == "green" else p.experience
+        done = training(tables, unit.name, p, self.months)
+        before, total, untrained, quality = done.before, done.months, done.untrained, done.quality
+        to_inexperienced = tables.number("training.inexperienced_months")
+        to_green = tables.number("training.green_months")
         status = "untrained" if untrained else "Green" if quality == "green" else "Inexperienced troops"
         text = (
             f"{unit.name}: {before} + {self.months} = {total} months of training → {status} "
@@ -447,7 +438,7 @@ class Train(McCommand):
                 UnitQualityChanged(
                     unit_id=unit.unit_id,
                     quality=quality,
-                    experience=experience,
+                    experience=done.experience,
                     reason=f"{total} months of training",
                 )
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
@@ -133,6 +134,42 @@ def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
     """NPC commander experience from 3d (§2.5): the same table gives Strategy or Leadership."""
     level = _band(tables, "commander", roll)
     return level, tables.number(f"commander.{level}.skill")
+
+
+@dataclass(frozen=True)
+class Training:
+    """What months of training make of a unit (§2.3, R3-21)."""
+
+    before: int
+    """The months it had: the sum of every period recorded, or the months that make untrained men Inexperienced
+    for a unit mustered so (not untrained) [INF]."""
+    months: int
+    """Its months now."""
+    quality: str
+    untrained: bool
+    experience: int
+
+
+def training(tables: Tables, name: str, p: UnitProfile, months: int) -> Training:
+    """``months`` more of training for the unit ``name`` (R3-21): the months of every period add up; untrained men are
+    Inexperienced troops from ``training.inexperienced_months``, Green from ``training.green_months`` (counted
+    from untrained), at Green's lower bound of experience; no better without battle. A Green or better unit is
+    refused, naming its quality."""
+    to_inexperienced = tables.number("training.inexperienced_months")
+    to_green = tables.number("training.green_months")
+    if QUALITIES.index(p.quality) >= QUALITIES.index("green"):
+        raise InvalidInputError(
+            f"{name} is {p.quality}: training makes troops no better than Green (untrained men need "
+            f"{to_inexperienced} months to be Inexperienced troops, {to_green} to be Green); only battle makes them "
+            "better"
+        )
+    before = p.trained_months if p.untrained or p.trained_months else to_inexperienced
+    total = before + months
+    green = total >= to_green
+    experience = tables.number("quality.green.experience_from") if green else p.experience
+    return Training(
+        before, total, "green" if green else p.quality, p.untrained and total < to_inexperienced, experience
+    )
 
 
 def trained_quality(tables: Tables, quality: str, months: int, *, untrained: bool = False) -> tuple[str, bool]:
