@@ -157,7 +157,8 @@ def test_r3_26_a_unit_activates_once_a_round() -> None:
 def test_r3_26_an_activation_spent_idle_is_all_of_it_and_activate_records_one() -> None:
     t = Table()
     t.shake("Ten", by="Robots")
-    t.game.activate(t.info, "Ten")  # a Shaken unit's activation: spent idle, it recovers
+    t.refused("Ten is Shaken: it neither holds, moves nor shoots", t.game.activate, "Ten")  # R3-25: no hold
+    t.game.recover(t.info, "Ten")  # a Shaken unit's activation: spent idle, it recovers
     assert not t.shaken("Ten")
     t.refused("Ten has already activated in round 1", t.game.shoot, "Robots", 1, by="Ten")
     activated = t.game.activate(t.info, "Eagles")

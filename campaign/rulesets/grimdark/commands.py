@@ -292,7 +292,7 @@ class Recover(GfCommand):
 
 class Activate(GfCommand):
     """A unit's activation with nothing else to record (it holds, advances or rushes): a unit activates once a
-    round (R3-26). A Shaken unit's activation is spent idle: it recovers at its end."""
+    round (R3-26). Not a Shaken unit's: that one is spent idle, and `recover` records it (R3-25)."""
 
     name: ClassVar[str] = "gf.activate"
     rolls: ClassVar[bool] = False
@@ -303,7 +303,10 @@ class Activate(GfCommand):
         battle = current_battle(s.state)
         unit = fighting(s.state, self.unit_name)
         if unit.shaken:
-            return ruled(s.state, battle, gf.recovery(s.tables, battle, unit))
+            raise InvalidInputError(
+                f"{unit.name} is Shaken: it neither holds, moves nor shoots; its next activation is spent idle, and "
+                f"it recovers at its end (`gf recover {unit.name}`)"
+            )
         if battle.activating(unit.unit_id):
             raise InvalidInputError(f"{unit.name} is activating already: its activation goes on")
         return ruled(s.state, battle, [gf.activation(s.tables, battle, unit, "holds, advances or rushes")])
