@@ -366,10 +366,10 @@ def test_r3_18_with_no_major_unit_the_largest_first_listed_and_with_one_no_die()
 # --- R3-19: Table C, a defender with nowhere to go surrenders; R3-20: the sappers' −2 on the casualty row -------
 
 
-def _storm(pcs: list[dict[str, Any]] | None = None) -> tuple[War, dict[str, Any]]:
+def _storm(pcs: list[dict[str, Any]] | None = None, **profile: Any) -> tuple[War, dict[str, Any]]:
     w = War()
     for name in ("Trapped", "Free", "Cornered"):
-        w.muster(name, "Crimson")
+        w.muster(name, "Crimson", **profile)
     w.muster("Blue foot", "Azure")
     defender = {
         **side("Crimson", [], role="defender", position=["walled_town"]),
@@ -484,3 +484,29 @@ def test_r3_17_18_too_many_units_to_draw_from_asks_for_the_gm() -> None:
     w.muster("Blue host", "Azure")
     with pytest.raises(InvalidInputError, match="101 units to draw from: name the one"):
         w.fight(battle("Mutiny", side("Crimson", names), side("Azure", ["Blue host"])), [*faces(14)])
+
+
+@pytest.mark.parametrize(("units", "die"), [(6, "d6"), (7, "d8")])
+def test_r3_17_18_a_draw_among_more_than_six_takes_the_next_die(units: int, die: str) -> None:
+    # A defection draws among every unit of the side (R3-17): six by a d6 (3 → the third), seven by a d8 [INF].
+    w = War()
+    names = [f"U{i}" for i in range(1, units + 1)]
+    for name in names:
+        w.muster(name, "Crimson", men=1)
+    w.muster("Blue host", "Azure")
+    result = w.fight(battle("Mutiny", side("Crimson", names), side("Azure", ["Blue host"])), [*faces(14), 3])
+    [drawn] = [e.payload for e in result.events if e.type == "dice.rolled" and "defects" in e.payload["purpose"]]
+    assert (drawn["notation"], drawn["total"]) == (die, 3)
+    assert side_of(w, "U3") == "Azure"
+
+
+def test_r3_19_the_victor_strips_the_men_who_surrendered_as_captured() -> None:
+    # §2.12: gear worth ⅓ of the raise cost, sold for 20 %: $300 a man → 300 ÷ 3 × 20 % = $20. R3-19: "its gear may
+    # be stripped as for captured men": the dead and every man left of a unit that surrendered; of a rout, the dead
+    # and the wounded. Trapped and Cornered: 34 dead + 66 prisoners = 100 men each; Free (78 %): 39 + 39. So
+    # (100 + 100 + 78) × 20 = $5560.
+    w, setup = _storm(cost_per_man=300)
+    result = w.fight(setup, STORM)
+    battle_id = next(e.payload["battle_id"] for e in result.events if e.type == "battle.started")
+    looted = w.game.loot(w.info, battle_id, "Azure")
+    assert applied(looted, "loot")[0]["outcome"] == {"value": 5560}
