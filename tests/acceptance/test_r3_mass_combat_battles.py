@@ -75,6 +75,20 @@ def test_r3_14_the_glory_row_for_each_roll(target: int, roll: int, row: str) -> 
     assert glory_row(T, roll, target) == row
 
 
+@pytest.mark.parametrize(("over_by", "roll", "row"), [(5, 15, "failed_7"), (5, 14, "failed_4"), (6, 15, "failed_4")])
+def test_r3_14_how_far_over_the_target_is_a_critical_failure_is_a_table_value(
+    over_by: int, roll: int, row: str
+) -> None:
+    # R3-14: "r ≥ T + 10" (``glory.critical_failure.over_target_by``). At 10 it only ever names rows failing by 7+
+    # already; a group's house rule of 5 makes T 10, r 15 a critical failure (failed by 5 would be the 4–6 row).
+    from campaign.rulesets.mass_combat.pcs import glory_row
+    from campaign.rulesets.tables import Sourced
+
+    values = dict(T.values)
+    values["glory.critical_failure.over_target_by"] = Sourced(over_by, "HOUSE RULE")
+    assert glory_row(Tables(values), roll, 10) == row
+
+
 ALDRIC = {"name": "Aldric", "side": "Crimson", "unit": "Red guard", "leads": "unit", "tactics": 18, "weapon": 20}
 """Battle (18 + 20) ÷ 2 = 19; at Risk −2: Survival min(16, 17) = 16, Glory 21."""
 

@@ -205,3 +205,16 @@ def test_r2_23_a_sides_users_are_summed_with_their_fractions(
         return
     result = w.fight(setup, [])
     assert applied(result, "extraordinary_force")[0]["outcome"] == {"spent": spent}
+
+
+@pytest.mark.parametrize(
+    ("troop_type", "price"),
+    [("HC", 14000), ("MC", 9000), ("LC", 5000), ("IC", 3000), ("HI", 9000), ("MI", 5000), ("PI", 2000),
+     ("LI", 1500), ("II", 200), ("SE", 15000), ("LE", 25000)],
+)  # fmt: skip
+def test_each_yrth_troop_type_costs_what_the_seed_prices_it(troop_type: str, price: int) -> None:
+    # Seed 002's Yrth price list, a man each (R2-30: example data the tables ship): "Иррегулярная Кавалерия: $3000" …
+    # the siege engines "$15000 / $25000 on average, armour included".
+    from campaign.rulesets.mass_combat.economy import recruitment_cost
+
+    assert recruitment_cost(T, UnitProfile(men=1, troop_type=troop_type)) == price
