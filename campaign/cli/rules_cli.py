@@ -1,4 +1,4 @@
-"""``campaign rules``: the rules the program applies, as it ships them (RULES.md, third edition)."""
+"""``campaign rules``: the rules the program applies, as it ships them (RULES.md, second edition)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def rules(
         reference: Annotated[
-            str | None, typer.Argument(help="A clause: §0.4, 2.11, R2-5, R3-14 … (none: the list of clauses).")
+            str | None, typer.Argument(help="A clause: §0.4, 2.11, R2-5, R3-5 … (none: the list of clauses).")
         ] = None,
         as_json: JsonOpt = False,
     ) -> None:
@@ -41,9 +41,6 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(as_text(found))
         if found.errata:
-            typer.echo(
-                "\nAmended by the errata (they stand where they disagree with the text, the third edition's R3 over "
-                "the second's R2):"
-            )
+            typer.echo("\nAmended by the errata (they stand where they disagree with the text; R3 stands over R2):")
             for erratum in found.errata:
                 typer.echo(f"  {erratum}  (campaign rules {erratum.split(':')[0]})")

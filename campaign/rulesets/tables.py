@@ -30,7 +30,7 @@ _ERRATUM = re.compile(r"\bR[23]-\d+\b")
 class Sourced:
     value: Any
     source: str
-    erratum: str = ""  # the erratum (R2-n, or the third edition's R3-n) that decided this value, if any
+    erratum: str = ""  # the erratum (R2-n or R3-n) that decided this value, if any
 
     @property
     def tag(self) -> str:

@@ -103,3 +103,19 @@ def test_grimdark_activations_and_a_shaken_unit_through_the_cli(cli: Cli) -> Non
     melee = cli.json("gf", "melee", "Ten", "Robots", "--a-wounds", "1", "--b-wounds", "0", "--charger", "Ten",
                      "--dice", "6")  # fmt: skip
     assert [d["outcome"]["idle"] for d in applied(melee, "activation")] == [False]
+
+
+def test_a_roster_file_row_with_neither_quality_nor_experience_is_refused_in_words(cli: Cli, tmp_path: Path) -> None:
+    # R3-23 rolls the quality of a unit given neither; the rows of a file are run together and roll no dice.
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    rows = tmp_path / "roster.csv"
+    rows.write_text("name,side,men\nHands,Megalos,10\n", encoding="utf-8")
+    before = cli.events()
+    refused = cli("mc", "muster", "--from", str(rows), code=2)
+    assert "row 2: mc muster would roll dice here, and commands run together roll none" in " ".join(
+        refused.output.split()
+    )
+    assert cli.events() == before
+    rows.write_text("name,side,men,experience\nHands,Megalos,10,6\n", encoding="utf-8")
+    cli("mc", "muster", "--from", str(rows))
+    assert cli.json("mc", "roster")["units"][0]["quality"] == "seasoned"
