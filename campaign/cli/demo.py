@@ -161,7 +161,14 @@ def mass_combat_campaign(app: App, name: str) -> None:
         mcc.Raise(
             unit_name="Militia archers",
             side="Megalos",
-            profile={"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+            profile={
+                "men": 120,
+                "troop_type": "LI",
+                "armour": "light",
+                "ranged": "crossbow",
+                "irregular": True,
+                "quality": "average",  # stated: a quality neither stated nor implied is rolled (R3-23)
+            },
         )
     )
     gang: dict[str, JsonValue] = {
@@ -179,9 +186,10 @@ def mass_combat_campaign(app: App, name: str) -> None:
         "armour": "light",
         "mount": "light_horse",
         "ranged": "bow",
+        "quality": "average",
     }
     run(mcc.Raise(unit_name="Desert riders", side="Al-Wazif", profile=riders))
-    foot: dict[str, JsonValue] = {"men": 400, "troop_type": "MI", "armour": "medium"}
+    foot: dict[str, JsonValue] = {"men": 400, "troop_type": "MI", "armour": "medium", "quality": "average"}
     run(mcc.Raise(unit_name="Al-Wazif foot", side="Al-Wazif", profile=foot, pay=False))
 
     def setup(n: int, day: int) -> BattleSetup:

@@ -53,13 +53,23 @@ RULESETS: dict[str, RulesetInfo] = {
             "mass_combat",
             # 0.2.1: `mc pay` with nothing owed is bonus pay (it spent a month's pay for nothing under 0.2);
             # 0.2.2: a clear victory clears a lost commander's lasting penalty on every unit of the army, whether
-            # or not it fought (R2-10); under 0.2.1 only on those that fought
-            "0.2.2",
+            # or not it fought (R2-10); under 0.2.1 only on those that fought;
+            # 0.3: the third edition's errata R3-14…R3-24 (Glory's criticals and high command's reaction roll,
+            # catastrophes 13, 14, 15 and 17, surrender, the sappers' −2 on the casualty row, training months,
+            # a muster's quality, chariots' archers)
+            "0.3",
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",
         ),
-        RulesetInfo("grimdark", "grimdark", "0.2", "004", "One Page Rules Grimdark Future: morale and campaign", "gf"),
+        RulesetInfo(
+            "grimdark",
+            "grimdark",
+            "0.3",  # 0.3: R3-25, R3-26: a Shaken unit neither shoots nor charges; activations once a round
+            "004",
+            "One Page Rules Grimdark Future: morale (seed 004) and campaign (OPR's published rules)",
+            "gf",
+        ),
     )
 }
 
