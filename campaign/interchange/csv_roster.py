@@ -38,20 +38,26 @@ class Column:
     path: tuple[str, ...]
     annotation: Any
     required: bool
+    new_unit: bool = False
+    """The input naming the unit the muster adds (its type, ``NewUnit``, says so): a roster unit's own name."""
 
 
 def muster_columns(command: type[BaseModel], nested: Mapping[str, type[BaseModel]] | None = None) -> list[Column]:
     """The CSV columns of a muster command: its fields, each field of a model it nests flattened in place of it.
 
     ``nested`` names the model of a field the command types as plain data (a profile kept as a mapping)."""
+    from campaign.rulesets.inputs import Kind, meanings
+
     columns: list[Column] = []
+    read = meanings(command)
     for name, info in command.model_fields.items():
         model = (nested or {}).get(name) or _model_of(info.annotation)
         header = info.alias or name
         if model is not None:
             columns += _flattened(model, (header,), prefix="", required=info.is_required())
         else:
-            columns.append(Column(header, (header,), info.annotation, info.is_required()))
+            new_unit = read[name].kind is Kind.UNIT and read[name].new and not read[name].many
+            columns.append(Column(header, (header,), info.annotation, info.is_required(), new_unit))
     return columns
 
 
@@ -284,7 +290,7 @@ def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str]
             value: Any = profile
             for part in rest:
                 value = value.get(part) if isinstance(value, dict) else None
-        elif head in ("name", "unit_name"):
+        elif column.new_unit:
             value = unit.name
         else:
             value = getattr(unit, head, None)
