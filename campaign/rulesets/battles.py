@@ -13,7 +13,7 @@ from pydantic_core import PydanticCustomError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import Roster, check_new_battle, find_unit
-from campaign.rulesets.inputs import ARGUMENT, OwnUnit
+from campaign.rulesets.inputs import ARGUMENT, Kind, Means, OwnUnit
 from campaign.rulesets.state import Listed
 from events.errors import InvalidInputError
 from events.families.battle import BattleStarted, TurnBegan
@@ -54,7 +54,9 @@ def _inches(value: str) -> str:
     return typed
 
 
-Measured = Annotated[str, BeforeValidator(_as_typed), Field(min_length=1, max_length=20), AfterValidator(_inches)]
+Measured = Annotated[
+    str, BeforeValidator(_as_typed), Field(min_length=1, max_length=20), AfterValidator(_inches), Means(Kind.INCHES)
+]
 """A distance in inches as measured at the table ("6", "6.5"), kept as typed: the rules read it exactly (no float
 reaches the log), to as many decimals as their tables take (RULES.md R3-8)."""
 

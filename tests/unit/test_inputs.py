@@ -178,3 +178,32 @@ def test_a_psi_action_on_another_sides_unit_is_the_game_masters_to_enter() -> No
     )
     gm = Member(account="gina", role="gm", sides=())
     assert refusal(gm, psi("Barf-jat", "Company HQ"), roster) is None
+
+
+def test_a_distance_measured_on_the_table_is_inches_wherever_it_is_asked_for() -> None:
+    """RULES.md R3-8: distances are read as measured, to the decimals the tables take. Each command that asks for
+    one types it so (the page offers a decimal field for it, the API's spec names it), whatever the field's name;
+    a distance nobody gives (an optional one) is left out."""
+    from campaign.rulesets.disorder import battle_commands as disb
+    from campaign.rulesets.fighting_spirit import battle_commands as fsb
+    from campaign.server.runner import spec
+
+    distances = {
+        (fsb.Attack, "enemy_within"),
+        (fsb.Rally, "distance"),
+        (fsb.Psi, "distance"),
+        (fsb.Surrender, "enemy_within"),
+        (fsb.LastStand, "enemy_within"),
+        (disb.Retreat, "needed"),
+        (disb.Retreat, "moved"),
+        (disb.Hit, "friend_at"),
+        (disb.CheckMorale, "friend_at"),
+    }
+    for model, field in distances:
+        assert meaning_of(model, field).kind is Kind.INCHES, (model.__name__, field)
+    assert meaning_of(fsb.Attack, "enemy_within").optional
+    assert not meaning_of(fsb.Rally, "distance").optional
+    assert {f.name: f.means for f in spec(fsb.Rally).fields}["distance"] == "inches"
+    assert fsb.Rally.build(unit_name="A", officer_name="B", distance="6.5").distance == "6.5"
+    with pytest.raises(InvalidInputError):
+        fsb.Rally.build(unit_name="A", officer_name="B", distance="six")
