@@ -207,3 +207,26 @@ def test_a_distance_measured_on_the_table_is_inches_wherever_it_is_asked_for() -
     assert fsb.Rally.build(unit_name="A", officer_name="B", distance="6.5").distance == "6.5"
     with pytest.raises(InvalidInputError):
         fsb.Rally.build(unit_name="A", officer_name="B", distance="six")
+
+
+def test_the_names_of_a_mass_combat_battle_file_are_typed_and_the_battle_is_the_game_masters() -> None:
+    """A battle set-up (RULES.md §2) names sides, units, commanders and PCs: each is found with its meaning, held
+    to the name rule (trimmed; a control character refused), and none is the acting side's, so the battle is the
+    game master's to enter."""
+    from campaign.rulesets.mass_combat.commands import Battle
+
+    side = {"name": " Rome ", "commander": {"strategy": 12, "unit": "Legio X"}, "units": [{"unit": "Legio X"}]}
+    enemy = {
+        "name": "Gauls",
+        "commander": {"strategy": 11},
+        "units": [{"unit": "Warband"}],
+        "catastrophe_unit": "Warband",
+    }
+    pc = {"name": "Marcus", "side": "Rome", "unit": "Legio X", "weapon": 12, "risk": 0}
+    battle = Battle.build(setup={"name": "Alesia", "sides": [side, enemy], "pcs": [pc]})
+    found = {(n.meaning.kind, n.value) for n in names_in(battle)}
+    assert {(Kind.SIDE, "Rome"), (Kind.SIDE, "Gauls"), (Kind.UNIT, "Legio X"), (Kind.UNIT, "Warband")} <= found
+    assert {(Kind.OFFICER, "Marcus"), (Kind.OFFICER, "commander"), (Kind.BATTLE, "Alesia")} <= found
+    assert not acts(Battle)
+    with pytest.raises(InvalidInputError):
+        Battle.build(setup={"name": "Alesia", "sides": [side | {"name": "Ro\x07me"}, enemy]})

@@ -6,13 +6,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from campaign.rulesets.inputs import NewBattle, OfficerName, SideName, UnitName
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class UnitInBattle(_Model):
-    unit: str
+    unit: UnitName
     morale_mods: dict[str, int] = Field(default_factory=dict)
     """Situational Morale-roll modifiers by name: hereditary_enemy 1, home_soil_defence 2, treason, spies…"""
     nowhere_to_go: bool = False
@@ -29,18 +31,17 @@ class Spell(_Model):
 
     kind: Literal["morale", "strike", "healing", "recon", "catastrophe", "defence"]
     points: int = Field(ge=1, le=1000)
-    target: str | None = None
+    target: UnitName | None = None
     direction: Literal[-1, 1] = 1
 
 
 class Commander(_Model):
-    name: str = "commander"
+    name: OfficerName = "commander"
     strategy: int = Field(ge=1, le=30)
     tactics: int | None = Field(default=None, ge=1, le=30)
     luck: bool = False
-    unit: str | None = Field(
+    unit: UnitName | None = Field(
         default=None,
-        max_length=200,
         description="The unit the army commander leads in person: it never defects at catastrophe 14 (R3-17).",
     )
 
@@ -56,7 +57,7 @@ class ForceUser(_Model):
 
 
 class Side(_Model):
-    name: str
+    name: SideName
     role: Literal["attacker", "defender", "open"] = "open"
     commander: Commander
     tl: int = Field(default=3, ge=0, le=16)
@@ -85,15 +86,15 @@ class Side(_Model):
     home_soil: bool = False
     """Fighting on home soil: ``circumstances.home_soil`` to Strategy, not added to a fortification (R2-17)."""
     intensity: int = Field(default=0, ge=0, le=10)
-    catastrophe_unit: str | None = None
+    catastrophe_unit: UnitName | None = None
     """The unit a catastrophe falls on when one must be picked, as the GM names it: the unit that defects at 14,
     the major unit at 15 and 17. Not named, a die draws it (R3-17, R3-18)."""
 
 
 class PcInBattle(_Model):
-    name: str
-    side: str
-    unit: str | None = None
+    name: OfficerName
+    side: SideName
+    unit: UnitName | None = None
     iq: int = Field(default=10, ge=1, le=30)
     tactics: int | None = None
     weapon: int = Field(ge=1, le=30)
@@ -118,7 +119,7 @@ class PcInBattle(_Model):
 
 
 class BattleSetup(_Model):
-    name: str
+    name: NewBattle
     kind: Literal["open_field", "assault"] = "open_field"
     day: int = Field(default=1, ge=1)
     sides: tuple[Side, ...] = Field(min_length=2)
