@@ -356,7 +356,7 @@ class Recruit(McCommand):
         if self.pay:
             afford(s.state, unit.side, cost, what)
 
-        chosen = self.quality
+        chosen: str | None = self.quality
         decided: list[Decision] = []
         if chosen is None:
             chosen, rolls = _roll_quality(
