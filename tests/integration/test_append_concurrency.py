@@ -62,11 +62,11 @@ def test_a_campaign_being_written_holds_up_no_other_campaign_and_refuses_a_secon
 
 
 def test_a_reader_by_position_never_skips_an_event_committed_after_a_later_one(pg: SqlEventStore) -> None:
-    with pg.import_session("slow") as sink:
+    with ThreadPoolExecutor(1) as pool, pg.import_session("slow") as sink:
         for event in stream("slow", 2):
             sink.add(event)
         sink.flush()  # the slow writer holds its positions, and has not committed
-        fast = pg.append("fast", events(2), 0)  # committed, at higher positions
+        fast = pool.submit(pg.append, "fast", events(2), 0).result(timeout=10)  # committed, at higher positions
         assert all(e.position > 0 for e in fast.events)
         # Below the horizon only: what is read can never be joined, later, by an event of a lower position.
         assert pg.read_all() == []
