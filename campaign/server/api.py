@@ -6,11 +6,13 @@ Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 n
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from campaign import verify_views, views
 from campaign.access import memberships
@@ -18,9 +20,12 @@ from campaign.executor import TableEntry
 from campaign.server import runner
 from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
 from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.server.turns import on_the_fresh_state
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER
+from events.pg_engine import release_scope
 from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
 
 router = APIRouter(prefix="/api")
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
@@ -222,22 +227,38 @@ def commands(m: Member) -> list[dict[str, Any]]:
     ]
 
 
-def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
-    """Build the command model, check that the member may run it, and run it through the executor."""
+def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, stale: bool = False) -> AppendResult:
+    """Build the command model, check that the member may run it, and run it through the executor: again on the
+    fresh state if another process appended first (``stale``: another command of the campaign ran since ``m``
+    was read, so its head is read again first)."""
     srv = server(srv_request)
     command = runner.build(body.command, body.args)
-    if m.member.role != "gm":
-        refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, m.info).units)
-        if refused is not None:
-            raise HTTPException(403, refused)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
-    return runner.run(ledger_of(srv_request, m), m.info, command, table=table, command_id=body.command_id)
+    ledger = ledger_of(srv_request, m)
+
+    def attempt(info: CampaignInfo) -> AppendResult:
+        if m.member.role != "gm":
+            refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, info).units)
+            if refused is not None:
+                raise HTTPException(403, refused)
+        return runner.run(ledger, info, command, table=table, command_id=body.command_id)
+
+    def reread() -> CampaignInfo:
+        return srv.campaign(m.info.campaign_id)
+
+    return on_the_fresh_state(reread() if stale else m.info, reread, attempt, m.info.name)
+
+
+async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
+    """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
+    async with server(srv_request).turns.turn(m.info.campaign_id) as waited:
+        return await run_in_threadpool(partial(run_command, srv_request, m, body, stale=waited))
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))
-def command(body: CommandRequest, m: Player, request: Request) -> dict[str, Any]:
+async def command(body: CommandRequest, m: Player, request: Request) -> dict[str, Any]:
     """Run any command of the campaign's ruleset (a player: only for its own sides' units)."""
-    return appended(request, m.info.campaign_id, run_command(request, m, body))
+    return appended(request, m.info.campaign_id, await run_in_turn(request, m, body))
 
 
 @router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))
@@ -326,6 +347,7 @@ def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, A
 async def events(m: Member, request: Request, after: Seq = 0) -> StreamingResponse:
     """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows."""
     live = server(request).live
+    release_scope()  # the stream stays open for minutes: it holds no connection of the request's
 
     async def stream() -> Any:
         yield "retry: 1000\n\n"

@@ -22,6 +22,7 @@ from campaign.access.memberships import Memberships
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
 from campaign.server import api, pages
+from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
 from campaign.server.live import Live
 from events.errors import CampaignError
@@ -183,4 +184,5 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
+    app.add_middleware(OneConnection)
     return app

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
@@ -24,6 +24,7 @@ from campaign.access.accounts import Accounts, Session
 from campaign.bootstrap import App
 from campaign.executor import Ledger
 from campaign.server.live import Live
+from campaign.server.turns import Turns
 from events.errors import CampaignError, ConcurrencyError, NotFoundError
 from projections.state.campaigns import CampaignInfo
 
@@ -47,6 +48,8 @@ class Server:
     members: memberships.Memberships
     live: Live
     secure_cookies: bool = False
+    turns: Turns = field(default_factory=Turns)
+    """Commands of one campaign take turns in this process (:mod:`campaign.server.turns`)."""
 
     def ledger_for(self, account: str) -> Ledger:
         """The ledger, recording ``account`` as the actor of what it appends."""

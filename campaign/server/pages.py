@@ -263,7 +263,7 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     name = str(form.get("_command", ""))
     try:
         body = api.CommandRequest(command=name, args=form_inputs(name, form), dice=str(form.get("_dice") or "") or None)
-        result = api.run_command(request, m, body)
+        result = await api.run_in_turn(request, m, body)
     except HTTPException as exc:
         return message(request, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
