@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaign.describe import corrected, describe, unit_names, words
@@ -239,7 +239,11 @@ def log_in_words(
     events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
 ) -> list[dict[str, Any]]:
     """Each entry as a person reads it: seq, who entered it, when, what happened, its clause."""
-    names = unit_names(events)
+    return entries_in_words(unit_names(events), entries)
+
+
+def entries_in_words(names: Mapping[str, str], entries: Iterable[tuple[RecordedEvent, bool]]) -> list[dict[str, Any]]:
+    """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them)."""
     return [
         {
             "seq": e.seq,

@@ -123,12 +123,15 @@ class _Scope:
         self.held: dict[QueuePool, PoolProxiedConnection] = {}
         self.closed = False
 
-    def release(self) -> None:
-        self.closed = True
+    def give_back(self) -> None:
         while self.held:
             _, held = self.held.popitem()
             if held.is_valid:
                 held.close()
+
+    def release(self) -> None:
+        self.closed = True
+        self.give_back()
 
 
 _scope: ContextVar[_Scope | None] = ContextVar("campaign_ledger_connection_scope", default=None)
@@ -154,3 +157,11 @@ def release_scope() -> None:
     scope = _scope.get()
     if scope is not None:
         scope.release()
+
+
+def give_back_scope_connection() -> None:
+    """Give the current scope's connection back before a wait (the next checkout of the scope takes another one,
+    and holds it to the end): a request queued behind others holds no connection they need."""
+    scope = _scope.get()
+    if scope is not None:
+        scope.give_back()

@@ -6,6 +6,8 @@ Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 n
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Annotated, Any
 
@@ -18,12 +20,23 @@ from campaign import verify_views, views
 from campaign.access import memberships
 from campaign.executor import TableEntry
 from campaign.server import runner
-from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
+from campaign.server.context import (
+    GM,
+    SESSION_COOKIE,
+    Account,
+    InCampaign,
+    Member,
+    Player,
+    access,
+    caller_or_none,
+    ledger_of,
+    server,
+)
 from campaign.server.timeline_ops import amend, rewind, undo
 from campaign.server.turns import on_the_fresh_state
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER
-from events.pg_engine import release_scope
+from events.pg_engine import give_back_scope_connection, release_scope
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
@@ -251,7 +264,10 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
 async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
     """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
-    async with server(srv_request).turns.turn(m.info.campaign_id) as waited:
+    turns = server(srv_request).turns
+    if turns.taken(m.info.campaign_id):
+        give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
+    async with turns.turn(m.info.campaign_id) as waited:
         return await run_in_threadpool(partial(run_command, srv_request, m, body, stale=waited))
 
 
@@ -344,16 +360,35 @@ def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, A
 
 
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)
-async def events(m: Member, request: Request, after: Seq = 0) -> StreamingResponse:
-    """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows."""
-    live = server(request).live
+async def events(m: Member, request: Request, after: Seq = 0, fragments: bool = False) -> StreamingResponse:
+    """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows; with
+    ``fragments``, also ``fragments``: the page's parts that changed, as HTML by element id (JSON), rendered once
+    for every open page. The stream ends when its session or membership does."""
+    srv = server(request)
     release_scope()  # the stream stays open for minutes: it holds no connection of the request's
+    campaign_id, account = m.info.campaign_id, m.caller.account
 
-    async def stream() -> Any:
-        yield "retry: 1000\n\n"
-        async for head in live.heads(m.info.campaign_id, after):
+    def still_member() -> bool:
+        caller = caller_or_none(request)
+        return caller is not None and caller.account == account and srv.members.member(campaign_id, account) is not None
+
+    async def stream() -> AsyncIterator[bytes]:
+        yield b"retry: 1000\n\n"
+        shown = after  # the head the page shows
+        async for update in srv.live.updates(campaign_id, after):
             if await request.is_disconnected():
                 return
-            yield f"event: appended\ndata: {head}\n\n" if head else ": keep-alive\n\n"
+            if update is None:
+                if not await asyncio.to_thread(still_member):
+                    return
+                yield b": keep-alive\n\n"
+                continue
+            if account not in update.members:
+                return
+            sent = update.appended
+            if fragments:
+                sent += update.changed if update.previous == shown else update.every
+            shown = update.head
+            yield sent
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})

@@ -21,9 +21,10 @@ from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, pages
+from campaign.server import api, live_parts, pages
 from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
+from campaign.server.fragments import Fragments
 from campaign.server.live import Live
 from events.errors import CampaignError
 
@@ -123,15 +124,11 @@ def route_table() -> list[APIRoute]:
 def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordHasher = ARGON2) -> FastAPI:
     """The application; ``db`` is a URL (opened and migrated here) or an opened :class:`App`."""
     opened = bootstrap(db, actor="server") if isinstance(db, str) else db
-    directory = opened.ledger.directory  # the ledger wired now, once, not by the first requests' threads at once
-
-    def head_of(campaign_id: str) -> int:
-        info = directory.get(campaign_id)
-        return 0 if info is None else info.last_seq
-
-    srv = Server(
-        opened, Accounts(opened.engine, wall_clock, hasher), Memberships(opened.engine), Live(opened.engine, head_of)
-    )
+    ledger = opened.ledger  # the ledger wired now, once, not by the first requests' threads at once
+    members = Memberships(opened.engine)
+    fragments = Fragments(ledger, members, live_parts.PAGE)
+    live = Live(opened.engine, ledger.directory.get, fragments.at)
+    srv = Server(opened, Accounts(opened.engine, wall_clock, hasher), members, live, fragments)
     srv.secure_cookies = secure_cookies
 
     @asynccontextmanager

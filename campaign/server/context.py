@@ -23,6 +23,7 @@ from campaign.access import memberships
 from campaign.access.accounts import Accounts, Session
 from campaign.bootstrap import App
 from campaign.executor import Ledger
+from campaign.server.fragments import Fragments
 from campaign.server.live import Live
 from campaign.server.turns import Turns
 from events.errors import CampaignError, ConcurrencyError, NotFoundError
@@ -47,6 +48,8 @@ class Server:
     accounts: Accounts
     members: memberships.Memberships
     live: Live
+    fragments: Fragments
+    """The campaign page's live parts, rendered once per head (:mod:`campaign.server.fragments`)."""
     secure_cookies: bool = False
     turns: Turns = field(default_factory=Turns)
     """Commands of one campaign take turns in this process (:mod:`campaign.server.turns`)."""

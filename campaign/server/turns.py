@@ -27,6 +27,11 @@ class Turns:
         self._locks: dict[str, asyncio.Lock] = {}
         self._waiting: dict[str, int] = {}
 
+    def taken(self, campaign_id: str) -> bool:
+        """Whether a command of the campaign holds its turn now (one that asks for it will wait)."""
+        lock = self._locks.get(campaign_id)
+        return lock is not None and lock.locked()
+
     @asynccontextmanager
     async def turn(self, campaign_id: str) -> AsyncIterator[bool]:
         """Hold the campaign's turn for the block; says whether another command of it ran while this one waited

@@ -16,7 +16,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 @pytest.mark.postgres
 @pytest.mark.slow
 def test_the_server_load_benchmark_loses_and_duplicates_nothing(pg_url: str) -> None:
-    args = ["--pg", pg_url, "--clients", "4", "--campaigns", "2", "--commands", "2", "--json"]
+    args = ["--pg", pg_url, "--clients", "4", "--configs", "2x2", "--commands", "2", "--rounds", "1", "--json"]
     out = subprocess.run(
         [sys.executable, str(BENCH / "server_load.py"), *args], capture_output=True, timeout=600, check=False
     )
