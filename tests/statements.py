@@ -1,5 +1,6 @@
-"""Statements sent to PostgreSQL, counted at the driver: every query psycopg sends, a pool's ping, a ``BEGIN``, a
-``COMMIT`` and a ``ROLLBACK`` included (psycopg sends those two only for a connection in a transaction)."""
+"""Statements sent to PostgreSQL and rows read back, counted at the driver: every query psycopg sends, a pool's
+ping, a ``BEGIN``, a ``COMMIT`` and a ``ROLLBACK`` included (psycopg sends those two only for a connection in a
+transaction), and every row fetched."""
 
 from __future__ import annotations
 
@@ -15,7 +16,12 @@ import psycopg
 @dataclass
 class Statements:
     texts: list[str] = field(default_factory=list)
+    rows: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fetched(self, rows: int) -> None:
+        with self._lock:
+            self.rows += rows
 
     @property
     def count(self) -> int:
@@ -50,6 +56,34 @@ def counted() -> Iterator[Statements]:
 
         return ending
 
+    fetchone, fetchmany, fetchall = psycopg.Cursor.fetchone, psycopg.Cursor.fetchmany, psycopg.Cursor.fetchall
+
+    def counted_fetchone(self: Any) -> Any:
+        row = fetchone(self)
+        seen.fetched(row is not None)
+        return row
+
+    def counted_fetchmany(self: Any, size: int = 0) -> Any:
+        rows = fetchmany(self, size)
+        seen.fetched(len(rows))
+        return rows
+
+    def counted_fetchall(self: Any) -> Any:
+        rows = fetchall(self)
+        seen.fetched(len(rows))
+        return rows
+
+    following = psycopg.Cursor.__next__
+
+    def counted_next(self: Any) -> Any:
+        row = following(self)
+        seen.fetched(1)
+        return row
+
+    psycopg.Cursor.__next__ = counted_next  # type: ignore[method-assign]
+    psycopg.Cursor.fetchone = counted_fetchone  # type: ignore[method-assign]
+    psycopg.Cursor.fetchmany = counted_fetchmany  # type: ignore[method-assign]
+    psycopg.Cursor.fetchall = counted_fetchall  # type: ignore[method-assign]
     psycopg.Cursor.execute = counted_execute  # type: ignore[method-assign]
     psycopg.Cursor.executemany = counted_executemany  # type: ignore[method-assign]
     psycopg.Connection.commit = counted_end(commit, "COMMIT")  # type: ignore[method-assign]
@@ -58,6 +92,10 @@ def counted() -> Iterator[Statements]:
         yield seen
     finally:
         psycopg.Cursor.execute = execute  # type: ignore[method-assign]
+        psycopg.Cursor.__next__ = following  # type: ignore[method-assign]
+        psycopg.Cursor.fetchone = fetchone  # type: ignore[method-assign]
+        psycopg.Cursor.fetchmany = fetchmany  # type: ignore[method-assign]
+        psycopg.Cursor.fetchall = fetchall  # type: ignore[method-assign]
         psycopg.Cursor.executemany = executemany  # type: ignore[method-assign]
         psycopg.Connection.commit = commit  # type: ignore[method-assign]
         psycopg.Connection.rollback = rollback  # type: ignore[method-assign]

@@ -65,7 +65,8 @@ def update_of(rendered: Rendered) -> Update:
 @dataclass
 class _Feed:
     poked: asyncio.Event = field(default_factory=asyncio.Event)
-    published: asyncio.Condition = field(default_factory=asyncio.Condition)
+    published: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set (and replaced by a fresh one) at each update: what a page waits for (all of this on the event loop)."""
     latest: Update | None = None
     readers: int = 0
     task: asyncio.Task[None] | None = None
@@ -99,8 +100,7 @@ class Live:
         for feed in self._feeds.values():
             if feed.task is not None:
                 feed.task.cancel()
-            async with feed.published:
-                feed.published.notify_all()
+            feed.published.set()
 
     def appended(self, campaign_id: str) -> None:
         """The campaign's log grew (safe to call from any thread)."""
@@ -146,10 +146,10 @@ class Live:
             except Exception as exc:  # the database went away: the next wake-up (or poll) tries again
                 log.warning("live.refresh_failed", campaign_id=campaign_id, error=str(exc))
                 continue
-            async with feed.published:
-                if feed.latest is None or update.head > feed.latest.head:
-                    feed.latest = update
-                    feed.published.notify_all()
+            if feed.latest is None or update.head > feed.latest.head:
+                feed.latest = update
+                published, feed.published = feed.published, asyncio.Event()
+                published.set()
 
     async def updates(self, campaign_id: str, after: int) -> AsyncIterator[Update | None]:
         """The campaign's updates past head ``after``, each as soon as it is rendered; a None now and then as a
@@ -162,10 +162,9 @@ class Live:
         feed.poked.set()  # look at the head now: an append may have come before the page asked
         try:
             while not self._stop.is_set():
-                async with feed.published:
-                    if feed.latest is None or feed.latest.head <= after:
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(feed.published.wait(), KEEPALIVE_SECONDS)
+                if feed.latest is None or feed.latest.head <= after:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(feed.published.wait(), KEEPALIVE_SECONDS)
                 latest = feed.latest
                 if latest is not None and latest.head > after:
                     yield latest
