@@ -1,6 +1,8 @@
-"""``campaign serve``, measured from inside for ``bench/server_load.py``: the statements it sends to PostgreSQL
-(``tests/statements.py``), how long its commands waited for their campaign's turn, and how many attempts they
-took. On SIGUSR1 it writes what it counted so far, as JSON, to the file ``BENCH_COUNTS`` names.
+"""``campaign serve``, measured from inside for ``bench/server_load.py`` and ``bench/live_bench.py``: the
+statements it sends to PostgreSQL (``tests/statements.py``), how long its commands waited for their campaign's
+turn, and how many attempts they took. On SIGUSR1 it writes what it counted so far, as JSON, to the file
+``BENCH_COUNTS`` names. ``BENCH_KEEPALIVE_SECONDS`` stretches the live streams' keep-alive (each one checks its
+session and membership again), so that a measure of live updates counts the updates only.
 
     BENCH_COUNTS=/tmp/counts.json python bench/serve_counted.py --db URL serve --port 8001
 """
@@ -60,6 +62,10 @@ def _measured() -> None:
 def main() -> None:
     out = Path(os.environ["BENCH_COUNTS"])
     _measured()
+    if os.environ.get("BENCH_KEEPALIVE_SECONDS"):
+        from campaign.server import live
+
+        live.KEEPALIVE_SECONDS = float(os.environ["BENCH_KEEPALIVE_SECONDS"])
     from campaign.cli.main import main as campaign
 
     with counted() as sent:

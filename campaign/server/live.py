@@ -161,16 +161,20 @@ class Live:
         feed.readers += 1
         feed.poked.set()  # look at the head now: an append may have come before the page asked
         try:
+            quiet_since = asyncio.get_running_loop().time()
             while not self._stop.is_set():
-                if feed.latest is None or feed.latest.head <= after:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(feed.published.wait(), KEEPALIVE_SECONDS)
                 latest = feed.latest
                 if latest is not None and latest.head > after:
                     yield latest
-                    after = latest.head
-                elif not self._stop.is_set():
+                    after, quiet_since = latest.head, asyncio.get_running_loop().time()
+                    continue
+                left = quiet_since + KEEPALIVE_SECONDS - asyncio.get_running_loop().time()
+                if left <= 0:
                     yield None
+                    quiet_since = asyncio.get_running_loop().time()
+                    continue
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(feed.published.wait(), left)
         finally:
             feed.readers -= 1
             if not feed.readers and self._feeds.get(campaign_id) is feed:

@@ -71,6 +71,20 @@ def charts(at: At) -> str:
 
 @PAGE.fragment("log")
 def log(at: At) -> str:
+    """The last entries, newest first. Each row is worded and rendered once and kept while it is shown: a new head
+    adds its own rows (a row changes only if a rewind retracts its event, or a name it uses is new)."""
     page = log_page(at.ledger.store, at.info.campaign_id, upto=at.info.last_seq, last=LOG_ENTRIES, show_all=True)
-    entries = views.entries_in_words(page.names, page.entries)
-    return _render("log.html", log=list(reversed(entries)), campaign_id=at.info.campaign_id)
+    kept: dict[tuple[int, bool], str] = at.memo.setdefault("log rows", {})
+    if at.memo.get("log names") != page.names:
+        kept.clear()
+        at.memo["log names"] = dict(page.names)
+    rows = {}
+    for event, gone in reversed(page.entries):
+        key = (event.seq, gone)
+        row = kept.get(key)
+        if row is None:
+            (entry,) = views.entries_in_words(page.names, [(event, gone)])
+            row = _render("log_row.html", e=entry, campaign_id=at.info.campaign_id)
+        rows[key] = row
+    at.memo["log rows"] = rows
+    return _render("log.html", rows=list(rows.values()))
