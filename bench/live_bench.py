@@ -193,7 +193,7 @@ def main() -> None:
         app = bootstrap(db, actor="bench")
         Accounts(app.engine, wall_clock, CHEAP).add("gina", PASSWORD)
         campaigns = {size: build(app, f"Live {size}", size) for size in sizes}
-        with app.engine.connect() as conn:  # as autovacuum does soon after a large import: plans from real counts
+        with app.engine.begin() as conn:  # as autovacuum does soon after a large import: plans from real counts
             conn.execute(text("ANALYZE"))
         heads = {cid: app.ledger.directory.get(cid).last_seq for cid in campaigns.values()}  # type: ignore[union-attr]
         app.close()
