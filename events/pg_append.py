@@ -161,11 +161,7 @@ class AppendWrites:
             self.gathering = False
             assert self._events is not None
             _, rows, count = self._events
-            cursor = self.driver.cursor()
-            try:
-                return self._send_one(cursor, rows, count)
-            finally:
-                cursor.close()
+            return self._send_one(rows, count)
         try:
             self.spill()
             self.driver.commit()
@@ -181,26 +177,61 @@ class AppendWrites:
         if self.driver.info.transaction_status != 0:
             self.driver.rollback()
 
-    def _send_one(self, cursor: Any, rows: list[Any], count: int) -> int:
+    def _send_one(self, rows: list[Any], count: int) -> int:
+        params: list[Any] = []
+        for part in self.parts:
+            params.extend(_without_positions(rows) if part.table == "events" else part.params)
+        shape = (count, *((p.sql, p.returns) for p in self.parts))
+        sql = _STATEMENTS.get(shape)
+        if sql is None:
+            sql = _numbered(self._one_sql(count))
+            if len(_STATEMENTS) < 1000:  # the shapes of a ruleset's commands, kept: a bound for odd ones
+                _STATEMENTS[shape] = sql
+        # PostgreSQL's own placeholders, so psycopg sends the text as it is: it parses a statement of %s placeholders
+        # longer than 4,096 characters again at every execution (a seventh of a server's CPU on the load bench).
+        from psycopg import RawCursor  # here: a SQLite database never loads the driver
+
+        raw = RawCursor(self.driver)
+        try:
+            raw.execute(sql, params)
+            base = int(raw.fetchone()[0])  # type: ignore[index]
+        finally:
+            raw.close()
+        if self.driver.info.transaction_status != 0:  # inside a transaction someone else began: it ends here
+            self.driver.commit()
+        return base
+
+    def _one_sql(self, count: int) -> str:
         clauses = ["x AS (SELECT " + POSITION + " AS base)"]
         joined: list[str] = []
-        params: list[Any] = []
         for n, part in enumerate(self.parts):
             if part.table == "events":
                 values = ", ".join(f"((SELECT base FROM x) + {i}, {EVENT_ROW})" for i in range(count))  # noqa: S608
                 clauses.append(f"w{n} AS (INSERT INTO events ({EVENT_COLUMNS}) VALUES {values})")  # noqa: S608
-                params.extend(_without_positions(rows))
                 continue
             clauses.append(f"w{n} AS ({part.sql})")
-            params.extend(part.params)
             if part.returns:
                 joined.append(f" LEFT JOIN w{n} ON TRUE")
-        sql = "WITH " + ", ".join(clauses) + " SELECT x.base FROM x" + "".join(joined)  # noqa: S608
-        cursor.execute(sql, params)
-        base = int(cursor.fetchone()[0])
-        if self.driver.info.transaction_status != 0:  # inside a transaction someone else began: it ends here
-            self.driver.commit()
-        return base
+        return "WITH " + ", ".join(clauses) + " SELECT x.base FROM x" + "".join(joined)  # noqa: S608
+
+
+_STATEMENTS: dict[tuple[Any, ...], str] = {}
+"""The one statement of each shape of append seen (its parts' statements, and its events' count), numbered."""
+_MARK = re.compile(r"%%|%s")
+
+
+def _numbered(sql: str) -> str:
+    """``%s`` placeholders as ``$1``, ``$2``, …, and ``%%`` as ``%``."""
+    at = 0
+
+    def mark(found: re.Match[str]) -> str:
+        nonlocal at
+        if found.group() == "%%":
+            return "%"
+        at += 1
+        return f"${at}"
+
+    return _MARK.sub(mark, sql)
 
 
 def _without_positions(rows: list[Any]) -> list[Any]:

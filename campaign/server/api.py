@@ -264,11 +264,14 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
 async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
     """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
-    turns = server(srv_request).turns
-    if turns.taken(m.info.campaign_id):
+    turns, campaign_id = server(srv_request).turns, m.info.campaign_id
+    if turns.taken(campaign_id):
         give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
-    async with turns.turn(m.info.campaign_id) as waited:
-        return await run_in_threadpool(partial(run_command, srv_request, m, body, stale=waited))
+    async with turns.turn(campaign_id) as waited:
+        stale = waited or turns.behind(campaign_id, m.info.last_seq)  # another command ran since m was read
+        result = await run_in_threadpool(partial(run_command, srv_request, m, body, stale=stale))
+        turns.appended(campaign_id, result.head.seq)
+        return result
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))

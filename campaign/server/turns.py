@@ -10,6 +10,7 @@ head is run again on the new head, as the CLI does, and refused in words after :
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -22,10 +23,26 @@ ATTEMPTS = 5
 """How many times a command that met another process's append is run, each time on the new head."""
 
 
+KEPT_HEADS = 4096
+"""Campaigns whose last head appended here is remembered (the least recent are let go)."""
+
+
 class Turns:
     def __init__(self) -> None:
         self._locks: dict[str, asyncio.Lock] = {}
         self._waiting: dict[str, int] = {}
+        self._heads: OrderedDict[str, int] = OrderedDict()
+
+    def appended(self, campaign_id: str, head: int) -> None:
+        """A command of this process left the campaign at ``head``."""
+        self._heads[campaign_id] = max(head, self._heads.get(campaign_id, 0))
+        self._heads.move_to_end(campaign_id)
+        while len(self._heads) > KEPT_HEADS:
+            self._heads.popitem(last=False)
+
+    def behind(self, campaign_id: str, head: int) -> bool:
+        """Whether a command of this process has appended past ``head`` (what a request read is then stale)."""
+        return self._heads.get(campaign_id, 0) > head
 
     def taken(self, campaign_id: str) -> bool:
         """Whether a command of the campaign holds its turn now (one that asks for it will wait)."""
