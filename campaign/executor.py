@@ -105,6 +105,28 @@ def _already_recorded(
     return AppendResult(seen, duplicate=True)
 
 
+def _issued(
+    command: Command[Any, Any],
+    inputs: dict[str, JsonValue],
+    dice: tuple[int, ...],
+    ids: _Ids,
+    owner: Ruleset[Any, Any] | None,
+    amends: int | None,
+) -> Event:
+    """The record of a command ahead of its effects: its inputs, the dice and the ids it used, the rules' version."""
+    from events.families.timeline import CommandIssued
+
+    return CommandIssued(
+        command=command.name,
+        args=inputs,
+        version=command.schema_version,
+        dice=dice,
+        ids=tuple(ids.given),
+        ruleset_version=owner.info.version if owner is not None else None,
+        amends=amends,
+    )
+
+
 MAX_SHARE = 200
 """The longest share of entropy, in characters (a drawn one is 64 hexadecimal digits)."""
 
@@ -200,8 +222,6 @@ class Ledger:
         (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
         decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
         """
-        from events.families.timeline import CommandIssued
-
         if command_id is not None:
             check_command_id(command_id)
         inputs = command.inputs()
@@ -239,16 +259,55 @@ class Ledger:
             dice.finish()
         rolled: list[Event] = [] if isinstance(dice, ReplayDice) else list(dice.rolled)
         used = dice.used if isinstance(dice, ReplayDice) else tuple(r.roll_index for r in dice.rolled)
-        header = CommandIssued(
-            command=command.name,
-            args=inputs,
-            version=command.schema_version,
-            dice=used,
-            ids=tuple(ids.given),
-            ruleset_version=owner.info.version if owner is not None else None,
-            amends=replay.amends if replay is not None else None,
-        )
+        header = _issued(command, inputs, used, ids, owner, replay.amends if replay is not None else None)
         return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
+
+    def execute_all(
+        self,
+        info: CampaignInfo,
+        commands: Sequence[Command[Any, Any]],
+        *,
+        command_id: str | None = None,
+        called: Callable[[int], str] | None = None,
+    ) -> AppendResult:
+        """Run several commands of the campaign's ruleset that roll no dice in one append (a roster read from a
+        file): each decided as :meth:`execute` decides it, on the campaign as the ones before it leave it (their
+        facts folded in memory), each with its own record of its inputs. All are recorded or none: a refusal
+        names the command as ``called`` says (``called(i)``: "row 3"). An undo takes them back together."""
+        if not commands:
+            raise InvalidInputError("nothing to run")
+        if command_id is not None:
+            check_command_id(command_id)
+            seen = self.store.command_events(info.campaign_id, command_id)
+            if seen:
+                return _already_recorded(seen, command_id, commands[0].name, commands[0].inputs())
+        owner = ruleset_of(type(commands[0]))
+        fold = fold_for(info.ruleset)
+        if owner is None or fold is None or owner.info.name != info.ruleset:
+            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}: these are not its commands")
+        state, tables = self.in_force(info, owner)
+        batch: list[NewEvent] = []
+        seq = info.last_seq
+        for index, command in enumerate(commands):
+            if ruleset_of(type(command)) is not owner or command.rolls:
+                raise InvalidInputError(f"{typed(command.name)} cannot be run with others in one append")
+            ids = _Ids(self._new_id, ())
+            try:
+                decided = list(command.decide(Situation(state, tables, ReplayDice(()), ids, self.actor)))
+            except InvalidInputError as exc:
+                where = called(index) if called is not None else f"command {index + 1}"
+                raise InvalidInputError(f"{where}: {exc}") from None
+            header = _issued(command, command.inputs(), (), ids, owner, None)
+            for event in (header, *decided):
+                encoded = registry.encode(event)
+                batch.append(encoded)
+                seq += 1
+                recorded = RecordedEvent(
+                    0, info.campaign_id, seq, encoded.type, encoded.schema_version, encoded.payload, {}, "", ""
+                )
+                state = fold.apply(state, recorded)
+            tables = tables_in_force(owner, state.overrides)
+        return self._append_encoded(info.campaign_id, info.last_seq, batch, commands[0].name, command_id)
 
     def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: Dice) -> None:
         """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 import typer
 
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.interchange_cli import print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, SizeOpt, size_of, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
@@ -27,7 +28,7 @@ CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order 
 OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", from_file=PLUGIN)
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
@@ -161,8 +162,9 @@ def battle_end(
 
 @app.command("roster")
 @handles_errors
-def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
+    csv = wants_csv(fmt, as_json)
     info, state, _ = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
@@ -185,6 +187,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         for c in summary.careers
     ]
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, units, [state.roster[u["unit_id"]] for u in summary.units], state.roster)
+        return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return

@@ -27,7 +27,7 @@ EnemyWithin = Annotated[
 ]
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", from_file=PLUGIN)
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side it fights for.")],

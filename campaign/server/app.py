@@ -21,7 +21,7 @@ from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, live_parts, pages
+from campaign.server import api, live_parts, pages, report_pages
 from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
 from campaign.server.fragments import Fragments
@@ -113,7 +113,7 @@ def http_words(exc: HTTPException) -> str:
     return str(exc.detail)
 
 
-ROUTERS = (api.router, pages.router)
+ROUTERS = (api.router, pages.router, report_pages.router)
 
 
 def route_table() -> list[APIRoute]:

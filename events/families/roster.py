@@ -55,3 +55,28 @@ class MenTransferred(Event):
     to_unit_id: str
     men: int
     experience: int
+
+
+@registry.register
+class UnitListed(Event):
+    """A unit is a line of an army list kept in another program (``source``: "Army Forge"): the list's id and the
+    line's own id there, so that a later version of the same list updates this unit instead of adding another."""
+
+    event_name = "roster.unit_listed"
+
+    unit_id: str
+    source: str
+    list_id: str
+    list_name: str
+    entry: str
+
+
+@registry.register
+class JoinPlanned(Event):
+    """A unit joins another of its side at the start of every battle both are deployed in (a hero attached to a
+    unit, one half of a combined unit), until changed; ``joins`` None: it fights on its own again."""
+
+    event_name = "roster.join_planned"
+
+    unit_id: str
+    joins: str | None

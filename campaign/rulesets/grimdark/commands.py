@@ -6,7 +6,7 @@ A battle's wounds, melees and Shaken units end with it; its end rolls every casu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from pydantic import Field
@@ -15,12 +15,13 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, side_named
+from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.edit import Edit, check_profile
 from campaign.rulesets.grimdark.profile import UnitProfile
-from campaign.rulesets.grimdark.state import BattleState, CampaignState
+from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
@@ -72,13 +73,21 @@ def checked_profile(
 
 
 class Muster(MusterUnit[CampaignState, Tables]):
-    """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
+    """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points. A unit of a
+    campaign begun elsewhere brings its ``xp`` and ``traits`` (its points are its cost as its sheet has them)."""
 
     name: ClassVar[str] = "gf.muster"
 
+    xp: int = Field(default=0, ge=0, le=10_000)
+    traits: tuple[str, ...] = Field(default=(), max_length=30)
+
     def decide(self, s: At) -> list[Event]:
         side = self.side_in(s.state)
-        return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, side, self.profile))]
+        profile = checked_profile(s.state, s.tables, self.unit_name, side, self.profile)
+        traits = carried_traits(s.tables, self.unit_name, self.traits)
+        mustered = self.mustered(s, profile)
+        carried = carried_facts(mustered.unit_id, self.xp or None, traits, "brought to the campaign")
+        return [mustered, *carried]
 
 
 class Disband(DisbandUnit[CampaignState, Tables]):
@@ -167,7 +176,7 @@ class StartBattle(GfCommand):
         state, tables = s.state, s.tables
         deployed, sides = deploying(state, self.battle_name, self.units)
         joined: dict[str, str] = {}
-        for joiner_name, unit_name in self.joins.items():
+        for joiner_name, unit_name in planned_joins(state, deployed, self.joins):
             joiner, unit = find_unit(state, joiner_name), find_unit(state, unit_name)
             if joiner not in deployed or unit not in deployed:
                 raise InvalidInputError(f"{joiner.name} and {unit.name} must both be deployed to join")
@@ -204,6 +213,21 @@ class StartBattle(GfCommand):
             return events
         rolled = gf.special_objectives(tables, sides, s.dice)
         return [*events, *decision_events([rolled], battle_id, RULESET)]
+
+
+def planned_joins(
+    state: CampaignState, deployed: Sequence[RosterUnit], joins: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """The joins of a battle's start: those given (JOINER → UNIT), and each deployed unit's standing join (a
+    hero attached to its unit in the army list) when both are deployed and the joiner was given none."""
+    planned = [
+        (u.name, state.roster[u.joins].name)
+        for u in deployed
+        if u.joins is not None
+        and any(t.unit_id == u.joins for t in deployed)
+        and not any(same_name(u.name, given) for given in joins)
+    ]
+    return [*planned, *joins.items()]
 
 
 class NextRound(GfCommand):

@@ -30,6 +30,11 @@ class RosterUnit(shared.Enlisted):
     battles: int = 0
     disbanded: str | None = None
     """Why it left the roster (dead, or disbanded)."""
+    listed: tuple[str, str] | None = None
+    """(list id, entry id) of the army list it came from (Army Forge's ``selectionId``): a later version of the
+    list updates this unit."""
+    joins: str | None = None
+    """The unit it joins at the start of every battle both fight in (a hero attached to it in the army list)."""
 
     @property
     def points(self) -> int:
@@ -164,6 +169,12 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return replace(state, victory_points=vp)
     if kind == "career.xp_gained":
         return _roster(state, p["unit_id"], lambda u: replace(u, xp=u.xp + p["xp"]))
+    if kind == "career.xp_set":
+        return _roster(state, p["unit_id"], lambda u: replace(u, xp=p["xp"]))
+    if kind == "roster.unit_listed":
+        return _roster(state, p["unit_id"], lambda u: replace(u, listed=(p["list_id"], p["entry"])))
+    if kind == "roster.join_planned":
+        return _roster(state, p["unit_id"], lambda u: replace(u, joins=p["joins"]))
     if kind == "career.trait_gained":
         return _roster(
             state,

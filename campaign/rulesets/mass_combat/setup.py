@@ -85,6 +85,9 @@ class PcInBattle(_Model):
     """Luck: a Survival roll that would hurt him is rolled again once, the better kept (R2-14)."""
     unconscious_at: int | None = Field(default=None, ge=1)
     """Damage from the first Survival roll at which the GM rules him unconscious (R2-14: a knocked-out leader)."""
+    points: int | None = Field(default=None, ge=0, le=100_000)
+    """The character's points, as its GURPS Character Sheet totals them (read with the sheet; no rule reads them:
+    `mc es POINTS` reckons the Extraordinary Force of points invested)."""
     dead_at: int | None = Field(default=None, ge=1)
     """Damage from the first Survival roll at which the GM rules him dead (R2-14): a leader who died is a lost
     commander, whose Morale loss lasts until a clear victory (R2-10); dead, he makes no second Survival roll (§2.9:
