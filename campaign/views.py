@@ -44,7 +44,7 @@ def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summar
         raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
     if at is not None and not 0 <= at <= info.last_seq:
         raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
-    return fold.summary(ledger.states.get(info, at))
+    return ledger.states.summary(info, fold, at)
 
 
 def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:

@@ -306,6 +306,13 @@ class CampaignStateProjector:
             return None
         return held.state
 
+    def held_summary(self, campaign_id: str, last_seq: int, last_hash: str) -> Summary | None:
+        """The summary of the state :meth:`held` returns, if this writer made it (it wrote that state)."""
+        held = self._held.get(campaign_id)
+        if held is None or held.last_seq != last_seq or held.last_hash != last_hash:
+            return None
+        return held.summary
+
     def reset(self, connection: Connection) -> None:
         self._held.clear()
         for table in PROJECTION_TABLES:
@@ -314,6 +321,10 @@ class CampaignStateProjector:
 
 class CampaignStates(Protocol):
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any: ...
+
+    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+        """``fold.summary`` of :meth:`get`'s state (one made already, where there is one)."""
+        ...
 
 
 class FoldingCampaignStates:
@@ -324,6 +335,9 @@ class FoldingCampaignStates:
         self._store = store
         self._fold_for = fold_for
         self._head: dict[str, tuple[int, Any]] = {}
+
+    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+        return fold.summary(self.get(info, at_seq))
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
         fold = self._fold_for(info.ruleset)
@@ -355,6 +369,15 @@ class SqlCampaignStates:
         self._store = store
         self._fold_for = fold_for
         self._writer = writer
+
+    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+        """The summary the inline writer made of the head state it holds (a player's command is checked against
+        the roster: made afresh, it was the slowest part of a server's request), else one made now."""
+        if (at_seq is None or at_seq >= info.last_seq) and self._writer is not None:
+            made = self._writer.held_summary(info.campaign_id, info.last_seq, info.head_hash)
+            if made is not None:
+                return made
+        return fold.summary(self.get(info, at_seq))
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
         fold = self._fold_for(info.ruleset)
