@@ -144,7 +144,7 @@ class Live:
                     continue
                 update = update_of(await asyncio.to_thread(self.render, info))
             except Exception as exc:  # the database went away: the next wake-up (or poll) tries again
-                log.warning("live.refresh_failed", campaign_id=campaign_id, error=str(exc))
+                log.warning("live.refresh_failed", campaign_id=campaign_id, error=_first_line(exc))
                 continue
             if feed.latest is None or update.head > feed.latest.head:
                 feed.latest = update
@@ -181,3 +181,8 @@ class Live:
                 del self._feeds[campaign_id]
                 if feed.task is not None:
                     feed.task.cancel()
+
+
+def _first_line(exc: BaseException) -> str:
+    """The error in one line for the log (a driver's message runs on with its SQL and a link)."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
