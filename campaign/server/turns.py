@@ -74,9 +74,11 @@ def on_the_fresh_state(
             return run(info)
         except ConcurrencyError as exc:
             if attempt == ATTEMPTS:
-                raise ConcurrencyError(
+                gave_up = ConcurrencyError(
                     f"campaign {name!r} was being written by someone else at the same time; tried {attempt} times on "
                     f"the new state and gave up ({exc}). Nothing was recorded: send the command again"
-                ) from None
+                )
+                gave_up.campaign_id = exc.campaign_id or info.campaign_id  # the refusal names it by its name
+                raise gave_up from None
             info = reread()
     raise AssertionError("unreachable")
