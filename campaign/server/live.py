@@ -104,8 +104,12 @@ class Live:
 
     def appended(self, campaign_id: str) -> None:
         """The campaign's log grew (safe to call from any thread)."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._wake, campaign_id)
+        loop = self._loop
+        if loop is None or self._stop.is_set():
+            return
+        # The listening thread can hear a notice as the server stops and its loop closes: no page to wake then.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._wake, campaign_id)
 
     def _wake(self, campaign_id: str) -> None:
         feed = self._feeds.get(campaign_id)

@@ -174,3 +174,19 @@ def test_the_poll_wakes_pages_of_a_campaign_it_sees_for_the_first_time(monkeypat
     runner.start()
     runner.join(30)
     assert seen == [3], "the page was not sent the head the poll found"
+
+
+def test_a_notice_heard_as_the_server_stops_is_let_go() -> None:
+    """The listening thread hears an append just as the server's event loop closes: nothing to wake, no error
+    (it was an unhandled exception in that thread, the server's log's last words)."""
+    import asyncio
+
+    from sqlalchemy import create_engine
+
+    from campaign.server.live import Live
+
+    live = Live(create_engine("sqlite://"), lambda cid: None, lambda info: None)  # type: ignore[arg-type,return-value]
+    loop = asyncio.new_event_loop()
+    live._loop = loop
+    loop.close()
+    live.appended("kessel")
