@@ -214,15 +214,17 @@ def wire(engine: Engine, *, actor: str | None = None, new_id: Callable[[], str] 
     from events.vault import SqlSeedVault
     from projections.campaign_directory import SqlCampaignDirectory
     from projections.campaign_state import CampaignStateProjector, SqlCampaignStates
+    from projections.campaigns import CampaignsProjector
 
     vault = SqlSeedVault(engine)
     writers = projectors()
     store = SqlEventStore(engine, projectors=[*writers, vault])
     # The state writer hands the state it wrote last to the next command (issue 14: loaded once per command).
     writer = next(w for w in writers if isinstance(w, CampaignStateProjector))
+    listed = next(w for w in writers if isinstance(w, CampaignsProjector))
     return Ledger(
         store=store,
-        directory=SqlCampaignDirectory(engine),
+        directory=SqlCampaignDirectory(engine, listed),
         vault=vault,
         states=SqlCampaignStates(engine, store, fold_for, writer),
         actor=actor or default_actor(),

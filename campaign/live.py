@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from events.envelope import RecordedEvent
+from projections.driver import execute_with_writes
 
 CHANNEL = "campaign_ledger_appended"
 
@@ -28,9 +29,7 @@ class NotifyOnAppend:
         for event in events:
             last[event.campaign_id] = max(last.get(event.campaign_id, 0), event.seq)
         for campaign_id, seq in last.items():
-            connection.execute(
-                text("SELECT pg_notify(:channel, :message)"), {"channel": CHANNEL, "message": f"{campaign_id}:{seq}"}
-            )
+            execute_with_writes(connection, "SELECT pg_notify(?, ?)", (CHANNEL, f"{campaign_id}:{seq}"))
 
     def reset(self, connection: Connection) -> None:
         """Nothing is kept: a rebuild has nothing to drop."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaign.describe import corrected, describe, unit_names, words
@@ -44,7 +44,7 @@ def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summar
         raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
     if at is not None and not 0 <= at <= info.last_seq:
         raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
-    return fold.summary(ledger.states.get(info, at))
+    return ledger.states.summary(info, fold, at)
 
 
 def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
@@ -239,7 +239,11 @@ def log_in_words(
     events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
 ) -> list[dict[str, Any]]:
     """Each entry as a person reads it: seq, who entered it, when, what happened, its clause."""
-    names = unit_names(events)
+    return entries_in_words(unit_names(events), entries)
+
+
+def entries_in_words(names: Mapping[str, str], entries: Iterable[tuple[RecordedEvent, bool]]) -> list[dict[str, Any]]:
+    """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them)."""
     return [
         {
             "seq": e.seq,

@@ -50,7 +50,13 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
         _configure_sqlite(engine)
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(url, pool_pre_ping=True, **kwargs)
+        from events.pg_append import defer_writes
+        from events.pg_engine import ScopedQueuePool, configure_postgresql
+
+        engine = create_engine(url, poolclass=ScopedQueuePool, **kwargs)
+        configure_postgresql(engine)
+        defer_writes(engine)
+        return engine
     raise ConfigurationError(f"unsupported database {parsed.get_backend_name()!r}: use a SQLite path or PostgreSQL")
 
 

@@ -95,7 +95,9 @@ class InMemoryEventStore(EventStore):
     ) -> list[RecordedEvent]:
         return limited([e for e in self.read(campaign_id, after_seq, upto_seq) if e.type in types], limit, last)
 
-    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+    def read_all(
+        self, after_position: int = 0, limit: int | None = None, *, writers_excluded: bool = False
+    ) -> list[RecordedEvent]:
         start = max(0, after_position)
         end = None if limit is None else start + limit
         return list(self._all[start:end])

@@ -86,7 +86,9 @@ class OverlayStore(EventStore):
             earlier = self._base.read_types(campaign_id, types, after_seq, upto, limit=limit)
         return limited(earlier + mine, limit, last)
 
-    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+    def read_all(
+        self, after_position: int = 0, limit: int | None = None, *, writers_excluded: bool = False
+    ) -> list[RecordedEvent]:
         raise InvalidInputError("a sandbox reads one campaign, not the whole database")
 
     def head(self, campaign_id: str) -> Head:

@@ -23,8 +23,10 @@ from typing import Any
 from sqlalchemy import Connection, Engine, event, select
 from sqlalchemy.sql import Select
 
+from events import pg_append
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import ConcurrencyError
+from events.pg_append import HORIZON
 from events.schema import commands, events
 from events.sql_import import import_session
 from events.sql_rows import JOINED, READ_COLUMNS, READ_PAGE, column_int, decode_rows, decode_stream
@@ -34,7 +36,6 @@ from events.sql_write import (
     MULTI_ROW_INSERT,
     close_all,
     insert_events_sql,
-    lock_for_append,
     sqlite_transaction,
     translate,
     write_connection,
@@ -80,7 +81,8 @@ class SqlEventStore(EventStore):
         clean = False
         try:
             with sqlite_transaction(conn) if conn.dialect.name == "sqlite" else conn.begin():
-                lock_for_append(conn)
+                # SQLite's BEGIN IMMEDIATE is its lock; on PostgreSQL an import locks its campaign by the seqs it
+                # inserts, as an append does (events.pg_append)
                 yield conn
             clean = True
         except Exception as exc:
@@ -122,6 +124,11 @@ class SqlEventStore(EventStore):
         command_id: str | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
+        if self.engine.dialect.name == "postgresql":
+            return pg_append.append(
+                self.engine, self._projectors, self._command_events, campaign_id, events_, expected_seq, command_id,
+                meta,
+            )  # fmt: skip
         with self._locked_write(campaign_id) as conn:
             # Fixed statements on the DBAPI cursor: building and cache-keying Core expressions for these
             # small statements cost more than the whole single-event append. The connection and the
@@ -312,18 +319,25 @@ class SqlEventStore(EventStore):
                 rows.extend(conn.execute(query).all())
         return [next(decode_stream([r], GENESIS_HASH if r[9] is None else str(r[9]))) for r in rows]
 
-    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+    def read_all(
+        self, after_position: int = 0, limit: int | None = None, *, writers_excluded: bool = False
+    ) -> list[RecordedEvent]:
         after_position = column_int(after_position)
         limit = None if limit is None else column_int(limit)
         m = "?"
         with self.engine.connect() as conn:
             if conn.dialect.paramstyle != "qmark":
                 m = "%s"
+            # On PostgreSQL only below the horizon (events.pg_append): what is read there can no longer be joined
+            # by an event of a lower position. A reader holding the append lock waits for nobody (no append runs),
+            # and must not stop at a transaction that writes no event (the horizon is the whole server's).
+            following = conn.dialect.name == "postgresql" and not writers_excluded
+            below = f" AND events.position < {HORIZON}" if following else ""
             columns = ", ".join(f"{c.table.name}.{c.name}" for c in READ_COLUMNS)
             sql = (
                 f"SELECT {columns} FROM events JOIN commands ON commands.campaign_id = events.campaign_id"  # noqa: S608
-                f" AND commands.first_seq = events.command_seq WHERE events.position > {m} ORDER BY events.position"
-                + ("" if limit is None else f" LIMIT {int(limit)}")
+                f" AND commands.first_seq = events.command_seq WHERE events.position > {m}{below}"
+                " ORDER BY events.position" + ("" if limit is None else f" LIMIT {int(limit)}")
             )
             cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
             try:

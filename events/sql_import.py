@@ -13,11 +13,25 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 
 from events.envelope import RecordedEvent
-from events.errors import ConcurrencyError
+from events.errors import ConcurrencyError, InvalidInputError
+from events.pg_append import POSITION, POSITION_BITS
 from events.schema import commands, events
 from events.store import InlineProjector
 
 IMPORT_PAGE = 1000
+
+
+def conn_is_postgresql(conn: Connection) -> bool:
+    return conn.dialect.name == "postgresql"
+
+
+def _before_first_position(conn: Connection) -> int:
+    """The position just before the import's first event: the log's last on SQLite (which imports under its write
+    lock), the transaction's own on PostgreSQL less one (see :mod:`events.pg_append`)."""
+    if conn_is_postgresql(conn):
+        return int(conn.exec_driver_sql(f"SELECT {POSITION}").scalar_one()) - 1
+    aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
+    return int(aggregate[0]) if aggregate is not None else 0
 
 
 class SqlImport:
@@ -35,8 +49,7 @@ class SqlImport:
         self.last: RecordedEvent | None = None
         self._projectors = projectors
         self._page: list[RecordedEvent] = []
-        aggregate = conn.execute(select(func.coalesce(func.max(events.c.position), 0))).first()
-        self._position = int(aggregate[0]) if aggregate is not None else 0
+        self._position = self._first = _before_first_position(conn)
         self._run_first = self._run_last = 0
         self._run_meta: bytes | None = None
         self._run_row: dict[str, Any] | None = None
@@ -77,6 +90,10 @@ class SqlImport:
                 self._run_row["last_seq"] = event.seq
             self._run_last = event.seq
             self._position += 1
+            if conn_is_postgresql(self.connection) and self._position - self._first >= 1 << POSITION_BITS:
+                raise InvalidInputError(
+                    f"an import of more than {(1 << POSITION_BITS) - 1:,} events: one transaction takes no more"
+                )
             rows.append(
                 {
                     "position": self._position,

@@ -16,7 +16,7 @@ from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.schema import events
 
 APPEND_LOCK_KEY = 0x0CA4_9A16
-"""PostgreSQL advisory lock taken by every append (``pg_advisory_xact_lock``)."""
+"""PostgreSQL advisory lock of the transactions that keep every writer out (:func:`lock_for_append`)."""
 
 INSERT_COLUMNS = (
     events.c.position,
@@ -119,5 +119,12 @@ def close_all(connections: list[Connection], *, hard: bool = False) -> None:
 
 
 def lock_for_append(conn: Connection) -> None:
+    """Keep every writer out until the transaction ends (a rebuild, a migration). SQLite: its ``BEGIN IMMEDIATE``.
+    PostgreSQL: appends take no lock of their own (each locks its campaign by the key it inserts), but each
+    inserts into ``events``, which a ``SHARE`` lock refuses until it is released; and such a writer, waiting for
+    the table, takes its snapshot only once it has it, so it sees what this transaction wrote. The advisory lock
+    orders two of these transactions (two starters migrating, before ``events`` exists)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({APPEND_LOCK_KEY})")
+        if conn.exec_driver_sql("SELECT to_regclass('events')").scalar() is not None:
+            conn.exec_driver_sql("LOCK TABLE events IN SHARE MODE")

@@ -133,8 +133,12 @@ class EventStore(ABC):
         return [e for e in self.read(campaign_id, min(wanted) - 1, max(wanted)) if e.seq in wanted]
 
     @abstractmethod
-    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
-        """Events of every campaign in global ``position`` order."""
+    def read_all(
+        self, after_position: int = 0, limit: int | None = None, *, writers_excluded: bool = False
+    ) -> list[RecordedEvent]:
+        """Events of every campaign in global ``position`` order, up to where no event can be added any more: a
+        reader following the log by position never skips one committed late. ``writers_excluded``: the caller
+        holds the append lock (``events.sql_write.lock_for_append``), so every event committed is read."""
 
     @abstractmethod
     def head(self, campaign_id: str) -> Head: ...

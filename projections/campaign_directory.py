@@ -15,6 +15,8 @@ from projections.state.campaigns import CampaignInfo
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from projections.campaigns import CampaignsProjector
+
 COLUMNS = (
     *("campaign_id", "name", "ruleset", "ruleset_version", "seed_epoch", "seed_commitment", "revealed_epochs"),
     *("next_roll_index", "last_seq", "head_hash", "dice_id", "on_table", "epoch_shares"),
@@ -37,11 +39,17 @@ def from_row(row: Any) -> CampaignInfo:
 
 
 class SqlCampaignDirectory:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, writer: CampaignsProjector | None = None) -> None:
         self._engine = engine
+        self._writer = writer
+        """The inline writer of ``campaigns``, handed each entry read by id: the command that reads it appends next,
+        and its writer need not read the row again."""
 
     def get(self, campaign_id: str) -> CampaignInfo | None:
-        return self._one("campaign_id", campaign_id)
+        found = self._one("campaign_id", campaign_id)
+        if found is not None and self._writer is not None:
+            self._writer.hold(found)
+        return found
 
     def find(self, name: str) -> CampaignInfo | None:
         return self._one("name", name)

@@ -126,9 +126,13 @@ class _Held:
 
     fold: RulesetFold[Any]
     last_seq: int
+    last_hash: str
+    """The hash of the event at ``last_seq``: an append whose transaction failed after its projectors ran leaves
+    a state held at that seq which is not the log's; the hash tells them apart."""
     state: Any
     rows: SummaryRows | None
-    """None when the state was read from the database, not written here: every summary row is then rewritten."""
+    """None when the state was read from the database, not written here: the rows are then made from it, to be
+    compared with the batch's."""
     logged: int
     snapshot_size: int
     summary: Summary | None = None
@@ -163,20 +167,24 @@ class CampaignStateProjector:
     def _project_campaign(self, connection: Connection, campaign_id: str, batch: Sequence[RecordedEvent]) -> None:
         # Taken, not peeked: if this transaction fails, nothing held here describes what it did not commit.
         held = self._held.pop(campaign_id, None)
-        if held is not None and held.last_seq == batch[0].seq - 1:
-            # Seqs are gap-free and appends serialised: nobody else wrote this campaign since; no read needed.
+        if held is not None and held.last_seq == batch[0].seq - 1 and held.last_hash == batch[0].prev_hash:
+            # The state at the event this batch follows: nobody else wrote this campaign since; no read needed.
             fold, exists = held.fold, True
             state, before, logged, snapshot_size = held.state, held.rows, held.logged, held.snapshot_size
             summary, kept, dumped = held.summary, held.kept, held.dumped
-        else:  # another process appended, or this one just started: read what is stored
-            row = connection.execute(
-                select(
-                    campaign_state.c.ruleset,
-                    campaign_state.c.state,
-                    campaign_state.c.logged_bytes,
-                    campaign_state.c.snapshot_bytes,
-                ).where(campaign_state.c.campaign_id == campaign_id)
-            ).first()
+        else:  # another process appended, or this one just started: read what is stored (a new campaign has none)
+            row = (
+                None
+                if batch[0].seq == 1
+                else connection.execute(
+                    select(
+                        campaign_state.c.ruleset,
+                        campaign_state.c.state,
+                        campaign_state.c.logged_bytes,
+                        campaign_state.c.snapshot_bytes,
+                    ).where(campaign_state.c.campaign_id == campaign_id)
+                ).first()
+            )
             exists = row is not None
             found = self._fold_for((row[0] if row is not None else self._ruleset(connection, campaign_id, batch)) or "")
             if found is None:
@@ -228,11 +236,20 @@ class CampaignStateProjector:
                     snapshot_bytes=snapshot_size,
                 )
             )
+        if exists and before is None:
+            # The state was read, not written here: its stored rows are the ones made from it (rows depend on the
+            # state alone), so they are made again to be compared, and only the rows the batch changed written.
+            # Rewriting them all instead was two statements on each table, every other command of a campaign
+            # that two server processes write.
+            summary, kept = fold.summarize(start, None)
+            before = _summary_rows(campaign_id, summary)
         since = (summary, before) if summary is not None and before is not None else None
         summary, kept = fold.summarize(state, kept)
         rows = _summary_rows(campaign_id, summary, since)
         self._write_summaries(connection, campaign_id, before, rows, fresh=not exists)
-        self._held[campaign_id] = _Held(fold, last_seq, state, rows, logged, snapshot_size, summary, kept, dumped)
+        self._held[campaign_id] = _Held(
+            fold, last_seq, batch[-1].hash, state, rows, logged, snapshot_size, summary, kept, dumped
+        )
 
     @staticmethod
     def _write_summaries(
@@ -264,21 +281,37 @@ class CampaignStateProjector:
                     execute(connection, _UPDATES[table], (*(r[c] for c in _UPDATED[table]), campaign_id, k))
 
     def hold(
-        self, campaign_id: str, fold: RulesetFold[Any], last_seq: int, state: Any, logged: int, snapshot: int
+        self,
+        campaign_id: str,
+        fold: RulesetFold[Any],
+        last_seq: int,
+        last_hash: str,
+        state: Any,
+        logged: int,
+        snapshot: int,
     ) -> None:
         """Keep the state a command just read and decoded at ``last_seq``: the append that follows at
         ``last_seq + 1`` folds its batch into it, not into the same row read and decoded again (issue 14:
         the state loaded once per command). A state at a seq depends only on the log up to it, which never
         changes; if anyone appends first, the command's append is refused as stale and this is not used."""
         current = self._held.get(campaign_id)
-        if current is None or current.last_seq != last_seq:
-            self._held[campaign_id] = _Held(fold, last_seq, state, None, logged, snapshot)
+        if current is None or current.last_seq != last_seq or current.last_hash != last_hash:
+            self._held[campaign_id] = _Held(fold, last_seq, last_hash, state, None, logged, snapshot)
 
-    def held(self, campaign_id: str, last_seq: int) -> Any:
-        """The state at ``last_seq`` if it is the one this writer wrote last or was handed (:meth:`hold`), else
-        None: what a command decides from, without reading or decoding it."""
+    def held(self, campaign_id: str, last_seq: int, last_hash: str) -> Any:
+        """The state at ``last_seq`` (the event of hash ``last_hash``) if it is the one this writer wrote last or
+        was handed (:meth:`hold`), else None: what a command decides from, without reading or decoding it."""
         held = self._held.get(campaign_id)
-        return held.state if held is not None and held.last_seq == last_seq else None
+        if held is None or held.last_seq != last_seq or held.last_hash != last_hash:
+            return None
+        return held.state
+
+    def held_summary(self, campaign_id: str, last_seq: int, last_hash: str) -> Summary | None:
+        """The summary of the state :meth:`held` returns, if this writer made it (it wrote that state)."""
+        held = self._held.get(campaign_id)
+        if held is None or held.last_seq != last_seq or held.last_hash != last_hash:
+            return None
+        return held.summary
 
     def reset(self, connection: Connection) -> None:
         self._held.clear()
@@ -289,6 +322,10 @@ class CampaignStateProjector:
 class CampaignStates(Protocol):
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any: ...
 
+    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+        """``fold.summary`` of :meth:`get`'s state (one made already, where there is one)."""
+        ...
+
 
 class FoldingCampaignStates:
     """States folded straight from the log: for the in-memory fake, sandboxes, and the reference a rebuild
@@ -298,6 +335,9 @@ class FoldingCampaignStates:
         self._store = store
         self._fold_for = fold_for
         self._head: dict[str, tuple[int, Any]] = {}
+
+    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+        return fold.summary(self.get(info, at_seq))
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
         fold = self._fold_for(info.ruleset)
@@ -330,12 +370,21 @@ class SqlCampaignStates:
         self._fold_for = fold_for
         self._writer = writer
 
+    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+        """The summary the inline writer made of the head state it holds (a player's command is checked against
+        the roster: made afresh, it was the slowest part of a server's request), else one made now."""
+        if (at_seq is None or at_seq >= info.last_seq) and self._writer is not None:
+            made = self._writer.held_summary(info.campaign_id, info.last_seq, info.head_hash)
+            if made is not None:
+                return made
+        return fold.summary(self.get(info, at_seq))
+
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
         fold = self._fold_for(info.ruleset)
         if fold is None:
             return None
         if (at_seq is None or at_seq >= info.last_seq) and self._writer is not None:
-            held = self._writer.held(info.campaign_id, info.last_seq)
+            held = self._writer.held(info.campaign_id, info.last_seq, info.head_hash)
             if held is not None:
                 return held
         with self._engine.connect() as conn:
@@ -350,9 +399,14 @@ class SqlCampaignStates:
                 ).first()
                 if row is not None:
                     state = fold.decode(bytes(row[1]))
+                    if row[0] == info.last_seq:
+                        # Written with the directory's entry, in the same transaction: no event after it to read.
+                        if self._writer is not None:
+                            self._writer.hold(
+                                info.campaign_id, fold, info.last_seq, info.head_hash, state, int(row[2]), int(row[3])
+                            )
+                        return state
                     gap = list(self._store.read(info.campaign_id, after_seq=row[0]))
-                    if not gap and self._writer is not None:
-                        self._writer.hold(info.campaign_id, fold, int(row[0]), state, int(row[2]), int(row[3]))
                     if not has_rewind(gap):
                         # Only a rebuild in progress or a database older than its projections leaves a gap.
                         return fold.fold(gap, state)
@@ -453,7 +507,7 @@ def _refold(
             projector.reset(conn)
         position = 0
         while True:
-            events = store.read_all(after_position=position, limit=page)
+            events = store.read_all(after_position=position, limit=page, writers_excluded=True)
             if not events:
                 break
             for projector in chosen:

@@ -52,9 +52,9 @@ _UPDATE = f"UPDATE campaigns SET {', '.join(f'{c} = ?' for c in _UPDATED)} WHERE
 class CampaignsProjector:
     """Inline SQL writer of the ``campaigns`` table.
 
-    The entry written last for each campaign is held between appends of one process: when the next batch
-    follows it (seqs are gap-free and appends serialised, so nobody else wrote the campaign since), the row
-    is not read back. Taken, not peeked, so that a failed transaction leaves nothing held.
+    The entry written (or read, :meth:`hold`) last for each campaign is held between appends of one process: when
+    the next batch follows its very event (its seq and hash), nobody else wrote the campaign since, and the row is
+    not read back. Taken, not peeked, so that a failed transaction leaves nothing held.
     """
 
     name = "campaigns"
@@ -65,7 +65,9 @@ class CampaignsProjector:
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
         for campaign_id, batch in by_campaign(events).items():
             before = self._held.pop(campaign_id, None)
-            if before is None or before.last_seq != batch[0].seq - 1:
+            if batch[0].seq == 1:  # a new campaign: no row yet
+                before = None
+            elif before is None or before.last_seq != batch[0].seq - 1 or before.head_hash != batch[0].prev_hash:
                 row = connection.execute(select(campaigns).where(campaigns.c.campaign_id == campaign_id)).first()
                 before = None if row is None else from_row(row)
             info = apply_all(before, batch)
@@ -77,6 +79,12 @@ class CampaignsProjector:
                 values = _to_row(info)
                 execute(connection, _UPDATE, (*(values[c] for c in _UPDATED), campaign_id))
             self._held[campaign_id] = info
+
+    def hold(self, info: CampaignInfo) -> None:
+        """Keep the entry a command just read (:class:`projections.campaign_directory.SqlCampaignDirectory`): the
+        append that follows it folds its batch into it instead of reading the row again. An entry is the row at its
+        ``head_hash``, which no later append changes (the batch checks that it follows that very event)."""
+        self._held[info.campaign_id] = info
 
     def reset(self, connection: Connection) -> None:
         self._held.clear()

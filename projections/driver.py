@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import Connection
 
 from events.envelope import RecordedEvent
+from events.pg_append import deferrable, gathered
+from events.pg_engine import begin_on_driver, plain_read
 
 _BY_DIALECT: dict[tuple[str, str], str] = {}
 _campaign_id = itemgetter(1)
@@ -20,8 +22,17 @@ _campaign_id = itemgetter(1)
 
 
 def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
-    """Run ``sql`` (``?`` placeholders) on ``connection``'s driver cursor; the rows it returns, if any."""
+    """Run ``sql`` (``?`` placeholders) on ``connection``'s driver cursor; the rows it returns, if any. Inside a
+    PostgreSQL append a write is kept for the append's one statement (:mod:`events.pg_append`), and returns none."""
     statement = _statement(connection, sql)
+    writes = gathered(connection)
+    if writes is not None and not plain_read(statement):
+        if deferrable(statement):
+            writes.add(statement, params)
+            return []
+        writes.spill()
+    elif connection.dialect.name == "postgresql" and connection.in_transaction() and not plain_read(statement):
+        begin_on_driver(connection.connection.driver_connection)  # the driver is in autocommit (events.pg_engine)
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         cursor.execute(statement, params)
@@ -33,11 +44,28 @@ def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[A
 def execute_many(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
     """Run ``sql`` (``?`` placeholders) once per row on ``connection``'s driver cursor."""
     statement = _statement(connection, sql)
+    writes = gathered(connection)
+    if writes is not None:
+        if deferrable(statement) and writes.add_many(statement, rows, named=False):
+            return
+        writes.spill()
+    elif connection.dialect.name == "postgresql" and connection.in_transaction():
+        begin_on_driver(connection.connection.driver_connection)
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         cursor.executemany(statement, rows)
     finally:
         cursor.close()
+
+
+def execute_with_writes(connection: Connection, sql: str, params: tuple[Any, ...]) -> None:
+    """Run ``sql`` (a ``SELECT`` run for its effect, such as a notification) with the append's writes: in its one
+    statement on PostgreSQL (:mod:`events.pg_append`), else now, in its transaction."""
+    writes = gathered(connection)
+    if writes is not None:
+        writes.add(_statement(connection, sql), params, returns=True)
+        return
+    execute(connection, sql, params)
 
 
 def by_campaign(events: Iterable[RecordedEvent]) -> dict[str, list[RecordedEvent]]:

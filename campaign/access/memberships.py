@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import ColumnElement, Connection, Engine, delete, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, and_, delete, insert, select
 
 from campaign.access.tables import memberships
 from campaign.executor import Ledger
@@ -71,7 +71,10 @@ class Memberships:
         return {m.account: m for _, m in self._where(memberships.c.campaign_id == campaign_id)}
 
     def member(self, campaign_id: str, account: str) -> Member | None:
-        return self.of(campaign_id).get(account)
+        # By its key, not the campaign's every membership: every request of a member reads it.
+        c = memberships.c
+        found = self._where(and_(c.campaign_id == campaign_id, c.account == account))
+        return found[0][1] if found else None
 
     def campaigns_of(self, account: str) -> dict[str, Member]:
         """The campaign ids ``account`` belongs to, with its membership in each."""

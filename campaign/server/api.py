@@ -6,6 +6,9 @@ Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 n
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from functools import partial
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -13,6 +16,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi import Path as InPath
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from campaign import verify_views, views
 from campaign.access import memberships
@@ -20,13 +24,27 @@ from campaign.access.accounts import iso as _iso
 from campaign.executor import TableEntry
 from campaign.rulesets.inputs import Faces
 from campaign.server import runner
-from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
+from campaign.server.context import (
+    GM,
+    SESSION_COOKIE,
+    Account,
+    InCampaign,
+    Member,
+    Player,
+    access,
+    caller_or_none,
+    ledger_of,
+    server,
+)
 from campaign.server.guard import guard
 from campaign.server.refusals import REFUSALS
 from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.server.turns import on_the_fresh_state
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER, check_text
+from events.pg_engine import give_back_scope_connection, release_scope
 from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
 
 router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
@@ -281,24 +299,45 @@ def commands(m: Member) -> list[dict[str, Any]]:
     ]
 
 
-def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
-    """Build the command model, check that the member may run it, and run it through the executor."""
+def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, stale: bool = False) -> AppendResult:
+    """Build the command model, check that the member may run it, and run it through the executor: again on the
+    fresh state if another process appended first (``stale``: another command of the campaign ran since ``m``
+    was read, so its head is read again first)."""
     srv = server(srv_request)
     command = runner.build(body.command, body.args)
-    if m.member.role != "gm":
-        refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, m.info).units)
-        if refused is not None:
-            raise HTTPException(403, refused)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
     ledger = ledger_of(srv_request, m)
-    entrant = runner.entrant(m.member)
-    return runner.run(ledger, m.info, command, table=table, command_id=body.command_id, entrant=entrant)
+
+    def attempt(info: CampaignInfo) -> AppendResult:
+        if m.member.role != "gm":
+            refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, info).units)
+            if refused is not None:
+                raise HTTPException(403, refused)
+        entrant = runner.entrant(m.member)
+        return runner.run(ledger, info, command, table=table, command_id=body.command_id, entrant=entrant)
+
+    def reread() -> CampaignInfo:
+        return srv.campaign(m.info.campaign_id)
+
+    return on_the_fresh_state(reread() if stale else m.info, reread, attempt, m.info.name)
+
+
+async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
+    """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
+    turns, campaign_id = server(srv_request).turns, m.info.campaign_id
+    if turns.taken(campaign_id):
+        give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
+    async with turns.turn(campaign_id) as waited:
+        stale = waited or turns.behind(campaign_id, m.info.last_seq)  # another command ran since m was read
+        result = await run_in_threadpool(partial(run_command, srv_request, m, body, stale=stale))
+        turns.appended(campaign_id, result.head.seq)
+        return result
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))
-def command(body: CommandRequest, m: Player, request: Request) -> dict[str, Any]:
+async def command(body: CommandRequest, m: Player, request: Request) -> dict[str, Any]:
     """Run any command of the campaign's ruleset (a player: only for its own sides' units)."""
-    return appended(request, m.info.campaign_id, run_command(request, m, body))
+    return appended(request, m.info.campaign_id, await run_in_turn(request, m, body))
 
 
 @router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))
@@ -384,15 +423,35 @@ def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, A
 
 
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)
-async def events(m: Member, request: Request, after: Seq = 0) -> StreamingResponse:
-    """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows."""
-    live = server(request).live
+async def events(m: Member, request: Request, after: Seq = 0, fragments: bool = False) -> StreamingResponse:
+    """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows; with
+    ``fragments``, also ``fragments``: the page's parts that changed, as HTML by element id (JSON), rendered once
+    for every open page. The stream ends when its session or membership does."""
+    srv = server(request)
+    release_scope()  # the stream stays open for minutes: it holds no connection of the request's
+    campaign_id, account = m.info.campaign_id, m.caller.account
 
-    async def stream() -> Any:
-        yield "retry: 1000\n\n"
-        async for head in live.heads(m.info.campaign_id, after):
+    def still_member() -> bool:
+        caller = caller_or_none(request)
+        return caller is not None and caller.account == account and srv.members.member(campaign_id, account) is not None
+
+    async def stream() -> AsyncIterator[bytes]:
+        yield b"retry: 1000\n\n"
+        shown = after  # the head the page shows
+        async for update in srv.live.updates(campaign_id, after):
             if await request.is_disconnected():
                 return
-            yield f"event: appended\ndata: {head}\n\n" if head else ": keep-alive\n\n"
+            if update is None:
+                if not await asyncio.to_thread(still_member):
+                    return
+                yield b": keep-alive\n\n"
+                continue
+            if account not in update.members:
+                return
+            sent = update.appended
+            if fragments:
+                sent += update.changed if update.previous == shown else update.every
+            shown = update.head
+            yield sent
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})

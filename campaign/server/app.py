@@ -23,8 +23,10 @@ from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, health, pages, refusals, report_pages
+from campaign.server import api, health, live_parts, pages, refusals, report_pages
+from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
+from campaign.server.fragments import Fragments
 from campaign.server.guard import Guard, Settings
 from campaign.server.headers import SecurityHeaders
 from campaign.server.live import Live
@@ -130,14 +132,12 @@ def create_app(
     limits on signing in, ``now`` its clock for sessions' expiry and sign-in throttling."""
     settings = settings or Settings()
     opened = bootstrap(db, actor="server") if isinstance(db, str) else db
-    directory = opened.ledger.directory  # the ledger wired now, once, not by the first requests' threads at once
-
-    def head_of(campaign_id: str) -> int:
-        info = directory.get(campaign_id)
-        return 0 if info is None else info.last_seq
-
+    ledger = opened.ledger  # the ledger wired now, once, not by the first requests' threads at once
+    members = Memberships(opened.engine)
+    fragments = Fragments(ledger, members, live_parts.PAGE)
+    live = Live(opened.engine, ledger.directory.get, fragments.at)
     accounts = Accounts(opened.engine, wall_clock, hasher, lifetimes=settings.lifetimes, now=now)
-    srv = Server(opened, accounts, Memberships(opened.engine), Live(opened.engine, head_of))
+    srv = Server(opened, accounts, members, live, fragments)
     srv.secure_cookies = secure_cookies
 
     @asynccontextmanager
@@ -198,6 +198,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
+    app.add_middleware(OneConnection)
     app.add_middleware(RequestLog)
     app.add_middleware(SecurityHeaders, https=secure_cookies)
     return app

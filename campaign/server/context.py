@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
@@ -23,8 +23,10 @@ from campaign.access import memberships
 from campaign.access.accounts import Accounts, Session
 from campaign.bootstrap import App
 from campaign.executor import Ledger
+from campaign.server.fragments import Fragments
 from campaign.server.live import Live
 from campaign.server.request_log import note
+from campaign.server.turns import Turns
 from events.dice import AnotherSidesDieError
 from events.errors import CampaignError, ConcurrencyError, NotFoundError
 from projections.state.campaigns import CampaignInfo
@@ -48,7 +50,11 @@ class Server:
     accounts: Accounts
     members: memberships.Memberships
     live: Live
+    fragments: Fragments
+    """The campaign page's live parts, rendered once per head (:mod:`campaign.server.fragments`)."""
     secure_cookies: bool = False
+    turns: Turns = field(default_factory=Turns)
+    """Commands of one campaign take turns in this process (:mod:`campaign.server.turns`)."""
 
     def ledger_for(self, account: str) -> Ledger:
         """The ledger, recording ``account`` as the actor of what it appends."""

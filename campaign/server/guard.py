@@ -23,6 +23,7 @@ from campaign.access.accounts import ACCOUNT_NAME, Accounts, Lifetimes, Session,
 from campaign.access.throttle import ACCOUNT, ADDRESS, SIGN_UP, Policy, Refused, Throttle
 from campaign.server.request_log import note
 from events.errors import InvalidInputError
+from events.pg_engine import give_back_scope_connection
 
 T = TypeVar("T")
 
@@ -61,6 +62,9 @@ class Guard:
         if self._slots is None or self._threads is None:  # made in the event loop, on first use
             self._slots = anyio.CapacityLimiter(self.settings.hash_slots)
             self._threads = anyio.CapacityLimiter(self.settings.hash_slots)
+        # Waiting for a slot and hashing take long: the request's connection goes back to the pool meanwhile, so
+        # guessers queued here hold none a member's read needs.
+        give_back_scope_connection()
         acquired = False
         with anyio.move_on_after(self.settings.hash_wait_s):
             await self._slots.acquire()

@@ -1,32 +1,85 @@
-"""Live updates: wake every open page of a campaign when its log grows, from whichever process appended.
+"""Live updates: every open page of a campaign learns of an append, from whichever process made it, and gets the
+fragments of the page that changed, rendered once for all of them.
 
-PostgreSQL: one ``LISTEN`` connection per server process (a thread) receives the ``NOTIFY`` that every append
-sends in its transaction (:mod:`campaign.live`). SQLite has no such channel: appends made by this process wake
-pages at once, and a poll of the campaigns' heads (twice a second) catches other processes' appends.
+One feed per campaign that has open pages: woken by an append, it reads the campaign's head once, has its
+fragments rendered once for that head (:mod:`campaign.server.fragments`), and hands the same rendering, already
+written as server-sent events, to each of its pages. A page's cost per append is its bytes on the wire.
+
+What wakes a feed: PostgreSQL: one ``LISTEN`` connection per server process (a thread) receives the ``NOTIFY``
+that every append sends in its transaction (:mod:`campaign.live`). SQLite has no such channel: appends made by
+this process wake their feed at once, and a poll of the watched campaigns' heads (twice a second) catches other
+processes' appends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 
+import orjson
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
 
 from campaign.live import CHANNEL
 from campaign.logging import get_logger
+from campaign.server.fragments import Rendered
+from projections.state.campaigns import CampaignInfo
 
 log = get_logger(__name__)
 POLL_SECONDS = 0.5
 KEEPALIVE_SECONDS = 15.0
 
 
+@dataclass(frozen=True)
+class Update:
+    """What a page is sent: the head, and the server-sent events that bring it there."""
+
+    head: int
+    members: frozenset[str]
+    appended: bytes
+    """``event: appended`` with the head: every stream gets it (a script's, too)."""
+    changed: bytes
+    """``event: fragments`` with the fragments that changed since the previous head (a page that shows it)."""
+    every: bytes
+    """``event: fragments`` with every fragment (a page that shows an older head)."""
+    previous: int | None
+
+
+def _fragments_event(head: int, parts: dict[str, str]) -> bytes:
+    return b"event: fragments\ndata: " + orjson.dumps({"head": head, "parts": parts}) + b"\n\n"
+
+
+def update_of(rendered: Rendered) -> Update:
+    return Update(
+        rendered.head,
+        rendered.members,
+        b"event: appended\ndata: %d\n\n" % rendered.head,
+        _fragments_event(rendered.head, {n: rendered.parts[n] for n in rendered.changed}),
+        _fragments_event(rendered.head, rendered.parts),
+        rendered.previous,
+    )
+
+
+@dataclass
+class _Feed:
+    poked: asyncio.Event = field(default_factory=asyncio.Event)
+    published: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set (and replaced by a fresh one) at each update: what a page waits for (all of this on the event loop)."""
+    latest: Update | None = None
+    readers: int = 0
+    task: asyncio.Task[None] | None = None
+
+
 class Live:
-    def __init__(self, engine: Engine, head_of: Callable[[str], int]) -> None:
+    def __init__(
+        self, engine: Engine, info_of: Callable[[str], CampaignInfo | None], render: Callable[[CampaignInfo], Rendered]
+    ) -> None:
         self.engine = engine
-        self.head_of = head_of
-        self._events: dict[str, set[asyncio.Event]] = {}
+        self.info_of = info_of
+        self.render = render
+        self._feeds: dict[str, _Feed] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -44,18 +97,24 @@ class Live:
         self._stop.set()
         for task in self._tasks:
             task.cancel()
-        for events in self._events.values():
-            for event in events:
-                event.set()
+        for feed in self._feeds.values():
+            if feed.task is not None:
+                feed.task.cancel()
+            feed.published.set()
 
     def appended(self, campaign_id: str) -> None:
-        """This process appended to ``campaign_id`` (safe to call from any thread)."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._wake, campaign_id)
+        """The campaign's log grew (safe to call from any thread)."""
+        loop = self._loop
+        if loop is None or self._stop.is_set():
+            return
+        # The listening thread can hear a notice as the server stops and its loop closes: no page to wake then.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._wake, campaign_id)
 
     def _wake(self, campaign_id: str) -> None:
-        for event in self._events.get(campaign_id, ()):
-            event.set()
+        feed = self._feeds.get(campaign_id)
+        if feed is not None:
+            feed.poked.set()
 
     def _listen(self) -> None:
         import psycopg
@@ -73,41 +132,61 @@ class Live:
                 self._stop.wait(1.0)
 
     async def _poll(self) -> None:
-        heads: dict[str, int] = {}
         while not self._stop.is_set():
             await asyncio.sleep(POLL_SECONDS)
-            for campaign_id in [c for c, waiting in self._events.items() if waiting]:
-                head = await self._head(campaign_id)
-                if head is None:
+            for feed in self._feeds.values():  # each feed reads its head once, whether it moved or not
+                feed.poked.set()
+
+    async def _refresh(self, campaign_id: str, feed: _Feed) -> None:
+        """The feed's one reader of the head and asker for its rendering, while the campaign has open pages."""
+        while not self._stop.is_set():
+            await feed.poked.wait()
+            feed.poked.clear()
+            try:
+                info = await asyncio.to_thread(self.info_of, campaign_id)
+                if info is None or (feed.latest is not None and info.last_seq <= feed.latest.head):
                     continue
-                # A campaign seen for the first time wakes its pages too: another process may have appended
-                # between a page's own look at the head and this one (a spurious wake only makes it look again).
-                if heads.get(campaign_id) != head:
-                    self._wake(campaign_id)
-                heads[campaign_id] = head
+                update = update_of(await asyncio.to_thread(self.render, info))
+            except Exception as exc:  # the database went away: the next wake-up (or poll) tries again
+                log.warning("live.refresh_failed", campaign_id=campaign_id, error=_first_line(exc))
+                continue
+            if feed.latest is None or update.head > feed.latest.head:
+                feed.latest = update
+                published, feed.published = feed.published, asyncio.Event()
+                published.set()
 
-    async def _head(self, campaign_id: str) -> int | None:
-        """The campaign's head, or None while the database does not answer (a restart: the stream waits on)."""
+    async def updates(self, campaign_id: str, after: int) -> AsyncIterator[Update | None]:
+        """The campaign's updates past head ``after``, each as soon as it is rendered; a None now and then as a
+        keep-alive (every :data:`KEEPALIVE_SECONDS` without one)."""
+        feed = self._feeds.get(campaign_id)
+        if feed is None:
+            feed = self._feeds[campaign_id] = _Feed()
+            feed.task = asyncio.create_task(self._refresh(campaign_id, feed))
+        feed.readers += 1
+        feed.poked.set()  # look at the head now: an append may have come before the page asked
         try:
-            return await asyncio.to_thread(self.head_of, campaign_id)
-        except SQLAlchemyError as exc:
-            log.warning("live.head_unread", campaign_id=campaign_id, error=str(exc).splitlines()[0])
-            return None
-
-    async def heads(self, campaign_id: str, after: int) -> AsyncIterator[int]:
-        """The campaign's head seq each time it passes ``after`` (None-free); a 0 now and then as keep-alive."""
-        event = asyncio.Event()
-        self._events.setdefault(campaign_id, set()).add(event)
-        try:
+            quiet_since = asyncio.get_running_loop().time()
             while not self._stop.is_set():
-                head = await self._head(campaign_id)
-                if head is not None and head > after:
-                    after = head
-                    yield head
-                try:
-                    await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield 0
-                event.clear()
+                latest = feed.latest
+                if latest is not None and latest.head > after:
+                    yield latest
+                    after, quiet_since = latest.head, asyncio.get_running_loop().time()
+                    continue
+                left = quiet_since + KEEPALIVE_SECONDS - asyncio.get_running_loop().time()
+                if left <= 0:
+                    yield None
+                    quiet_since = asyncio.get_running_loop().time()
+                    continue
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(feed.published.wait(), left)
         finally:
-            self._events[campaign_id].discard(event)
+            feed.readers -= 1
+            if not feed.readers and self._feeds.get(campaign_id) is feed:
+                del self._feeds[campaign_id]
+                if feed.task is not None:
+                    feed.task.cancel()
+
+
+def _first_line(exc: BaseException) -> str:
+    """The error in one line for the log (a driver's message runs on with its SQL and a link)."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0]

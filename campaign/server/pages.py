@@ -28,7 +28,6 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
-from campaign.server.charts import chart_series
 from campaign.server.context import (
     GM,
     SESSION_COOKIE,
@@ -172,31 +171,10 @@ def new_campaign(
 
 
 def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
+    """The page's live parts at the campaign's head, as every open page of it shares them."""
     srv = server(request)
-    ledger = srv.app.ledger
     info = srv.campaign(m.info.campaign_id)
-    s = views.summary(ledger, info)
-    every, entries = views.log_entries(ledger, info, show_all=True)
-    log = views.log_in_words(every, entries)
-    battle = next((b for b in reversed(s.battles) if not b.get("ended") and not b.get("result")), None)
-    battle_log = []
-    if battle is not None:
-        _, in_battle = views.log_entries(ledger, info, battle=battle["battle_id"])
-        battle_log = views.log_in_words(every, in_battle)[-12:]
-    return {
-        "info": info,
-        "head": info.last_seq,
-        "units": s.units,
-        "columns": [c for c in views.STATUS_COLUMNS if any(c in u for u in s.units)],
-        "headings": views.HEADINGS,
-        "careers": s.careers,
-        "treasury": s.treasury,
-        "battle": battle,
-        "battle_log": battle_log,
-        "log": list(reversed(log))[:200],
-        "members": sorted(srv.members.of(info.campaign_id).values(), key=lambda x: (x.role, x.account)),
-        "charts": chart_series(ledger, info, every),
-    }
+    return {"info": info, "parts": srv.fragments.at(info).parts}
 
 
 @router.get("/c/{campaign_id}", openapi_extra=access("member"))
@@ -265,7 +243,7 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     name = str(form.get("_command", ""))
     try:
         body = api.CommandRequest(command=name, args=form_inputs(name, form), dice=str(form.get("_dice") or "") or None)
-        result = api.run_command(request, m, body)
+        result = await api.run_in_turn(request, m, body)
     except HTTPException as exc:
         return message(request, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:

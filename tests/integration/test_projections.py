@@ -241,6 +241,11 @@ def check_summaries_equal_a_full_summary(engine: Engine, ledger: Ledger) -> None
         held = writer._held.get(info.campaign_id)
         if held is not None and held.summary is not None:
             assert held.summary == full, f"{info.name}: the kept summary differs from one made afresh"
+            assert ledger.states.summary(info, fold) is held.summary, f"{info.name}: the head's summary made again"
+        assert ledger.states.summary(info, fold) == full, f"{info.name}: the head's summary differs from a fold's"
+        if info.last_seq > 0:
+            before = fold.summary(folding.get(info, info.last_seq - 1))
+            assert ledger.states.summary(info, fold, info.last_seq - 1) == before, f"{info.name}: --at differs"
         expected = {t.name: rows for t, rows in _summary_rows(info.campaign_id, full).items()}
         with engine.connect() as conn:
             stored = {

@@ -1,11 +1,19 @@
 // Live updates and charts for the campaign page (no build step: plain script, htmx and Chart.js vendored).
+// Each append brings the page's parts that changed, rendered once on the server for every open page: each
+// replaces the element of its id. (A stream that reconnects is sent every part again.)
 function listen(campaignId, after) {
   const state = document.getElementById("live-state");
-  const source = new EventSource(`/api/campaigns/${campaignId}/events?after=${after}`);
+  const source = new EventSource(`/api/campaigns/${campaignId}/events?after=${after}&fragments=true`);
   source.onopen = () => { state.textContent = "live"; state.className = "ok"; };
   source.onerror = () => { state.textContent = "reconnecting…"; state.className = "dim"; };
-  source.addEventListener("appended", (e) => {
-    document.body.dispatchEvent(new CustomEvent("appended", {detail: e.data}));
+  source.addEventListener("fragments", (e) => {
+    const update = JSON.parse(e.data);
+    for (const [id, html] of Object.entries(update.parts)) {
+      const node = document.getElementById(id);
+      if (node) node.outerHTML = html;
+    }
+    drawCharts();
+    document.body.dispatchEvent(new CustomEvent("appended", {detail: update.head}));
   });
 }
 

@@ -1,0 +1,127 @@
+"""The live page's fragments: each rendered once per head of its campaign, and shared by every page that shows it.
+
+A fragment is an element of the campaign page, named by its ``id``, with a renderer registered by that name in the
+page's :class:`Registry` (``campaign.server.live_parts.PAGE``). A renderer is given the campaign as it stands at a
+head (:class:`At`) and returns the element's HTML; it reads by pages (the summary at the head, the last entries of
+the log, a chart's points), never the whole log, so its cost does not grow with the campaign's length.
+:class:`Fragments` renders every fragment of a campaign once for each head and keeps the latest rendering: the
+page's first view, its ``…/live`` part and every open page's live stream are all made of it
+(:mod:`campaign.server.live` sends each page the fragments whose HTML changed). A fragment is the same for every
+member who may see the page: nothing of it depends on who looks.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaign.access.memberships import Member, Memberships
+from campaign.executor import Ledger
+from projections.state.campaigns import CampaignInfo
+
+KEPT_CAMPAIGNS = 256
+"""Campaigns whose latest rendering is kept (the least recently shown are let go)."""
+
+
+@dataclass(frozen=True)
+class At:
+    """A campaign at one head, as a renderer reads it."""
+
+    ledger: Ledger
+    info: CampaignInfo
+    members: dict[str, Member]
+    memo: dict[str, Any]
+    """The campaign's own store for what a renderer works out once and reuses at later heads (what depends only on
+    the log up to a seq it names, which never changes): kept as long as the campaign's rendering is."""
+
+
+Renderer = Callable[[At], str]
+
+
+class Registry:
+    """A page's fragments: each renderer registered by the name of the element it renders."""
+
+    def __init__(self) -> None:
+        self.renderers: dict[str, Renderer] = {}
+
+    def fragment(self, name: str) -> Callable[[Renderer], Renderer]:
+        """Register the decorated function as the renderer of fragment ``name`` (a later one replaces it)."""
+
+        def register(renderer: Renderer) -> Renderer:
+            self.renderers[name] = renderer
+            return renderer
+
+        return register
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Every fragment of a campaign at one head."""
+
+    head: int
+    head_hash: str
+    parts: dict[str, str]
+    members: frozenset[str]
+    """The accounts that may see it (a stream whose account is not among them is closed)."""
+    previous: int | None = None
+    """The head of the rendering this one followed, and the fragments whose HTML changed since (``changed``)."""
+    changed: frozenset[str] = frozenset()
+
+
+@dataclass
+class _Campaign:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    latest: Rendered | None = None
+    memo: dict[str, Any] = field(default_factory=dict)
+
+
+class Fragments:
+    def __init__(self, ledger: Ledger, members: Memberships, page: Registry) -> None:
+        self._ledger = ledger
+        self._members = members
+        self._renderers = page.renderers
+        self._campaigns: OrderedDict[str, _Campaign] = OrderedDict()
+        self._guard = threading.Lock()
+        self.renderings = 0
+        """How many renderings were made (each of every fragment): one per head a page was shown at."""
+
+    def _campaign(self, campaign_id: str) -> _Campaign:
+        with self._guard:
+            found = self._campaigns.get(campaign_id)
+            if found is None:
+                found = self._campaigns[campaign_id] = _Campaign()
+                while len(self._campaigns) > KEPT_CAMPAIGNS:
+                    self._campaigns.popitem(last=False)
+            self._campaigns.move_to_end(campaign_id)
+            return found
+
+    def at(self, info: CampaignInfo) -> Rendered:
+        """The campaign's fragments at ``info``'s head: rendered now if nobody rendered them yet (a second caller
+        meanwhile waits for that rendering instead of making its own)."""
+        kept = self._campaign(info.campaign_id)
+        latest = kept.latest
+        if latest is not None and (latest.head, latest.head_hash) == (info.last_seq, info.head_hash):
+            return latest
+        with kept.lock:
+            latest = kept.latest
+            if latest is not None and (latest.head, latest.head_hash) == (info.last_seq, info.head_hash):
+                return latest
+            members = self._members.of(info.campaign_id)
+            at = At(self._ledger, info, members, kept.memo)
+            parts = {name: render(at) for name, render in self._renderers.items()}
+            self.renderings += 1
+            changed = frozenset(n for n, html in parts.items() if latest is None or latest.parts.get(n) != html)
+            rendered = Rendered(
+                info.last_seq,
+                info.head_hash,
+                parts,
+                frozenset(members),
+                latest.head if latest is not None else None,
+                changed,
+            )
+            if latest is None or rendered.head >= latest.head:  # a late rendering of an older head is not kept
+                kept.latest = rendered
+            return rendered

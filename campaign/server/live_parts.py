@@ -1,0 +1,90 @@
+"""The campaign page's live parts, as fragments (:mod:`campaign.server.fragments`): the roster, the battle being
+fought (with the members), the charts and the log. Each reads by pages: the summary at the head, the battle's
+last entries and the log's last :data:`LOG_ENTRIES` by the store's indexes, the charts' points from snapshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from campaign import views
+from campaign.log_view import log_page
+from campaign.server.charts import chart_series
+from campaign.server.fragments import At, Registry
+from projections.fold import Summary
+
+PAGE = Registry()
+LOG_ENTRIES = 200
+BATTLE_ENTRIES = 12
+_templates = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates" / "fragments"), autoescape=select_autoescape()
+)
+
+
+def _render(name: str, **context: Any) -> str:
+    return _templates.get_template(name).render(**context)
+
+
+def _summary(at: At) -> Summary:
+    """The summary at the head, made once for the parts of one rendering that show it."""
+    key = ("summary", at.info.last_seq, at.info.head_hash)
+    found = at.memo.get("summary")
+    if found is None or found[0] != key:
+        found = at.memo["summary"] = (key, views.summary(at.ledger, at.info))
+    summary: Summary = found[1]
+    return summary
+
+
+@PAGE.fragment("roster")
+def roster(at: At) -> str:
+    s = _summary(at)
+    return _render(
+        "roster.html",
+        head=at.info.last_seq,
+        units=s.units,
+        columns=[c for c in views.STATUS_COLUMNS if any(c in u for u in s.units)],
+        headings=views.HEADINGS,
+        careers=s.careers,
+        treasury=s.treasury,
+    )
+
+
+@PAGE.fragment("battle")
+def battle(at: At) -> str:
+    fought = next((b for b in reversed(_summary(at).battles) if not b.get("ended") and not b.get("result")), None)
+    entries: list[dict[str, Any]] = []
+    if fought is not None:
+        page = log_page(
+            at.ledger.store, at.info.campaign_id, battle=fought["battle_id"], upto=at.info.last_seq, last=BATTLE_ENTRIES
+        )
+        entries = views.entries_in_words(page.names, page.entries)
+    members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
+    return _render("battle.html", battle=fought, battle_log=entries, members=members)
+
+
+@PAGE.fragment("charts")
+def charts(at: At) -> str:
+    return _render("charts.html", charts=chart_series(at.ledger, at.info, at.memo.setdefault("chart points", {})))
+
+
+@PAGE.fragment("log")
+def log(at: At) -> str:
+    """The last entries, newest first. Each row is worded and rendered once and kept while it is shown: a new head
+    adds its own rows (a row changes only if a rewind retracts its event, or a name it uses is new)."""
+    page = log_page(at.ledger.store, at.info.campaign_id, upto=at.info.last_seq, last=LOG_ENTRIES, show_all=True)
+    kept: dict[tuple[int, bool], str] = at.memo.setdefault("log rows", {})
+    if at.memo.get("log names") != page.names:
+        kept.clear()
+        at.memo["log names"] = dict(page.names)
+    rows = {}
+    for event, gone in reversed(page.entries):
+        key = (event.seq, gone)
+        row = kept.get(key)
+        if row is None:
+            (entry,) = views.entries_in_words(page.names, [(event, gone)])
+            row = _render("log_row.html", e=entry, campaign_id=at.info.campaign_id)
+        rows[key] = row
+    at.memo["log rows"] = rows
+    return _render("log.html", rows=list(rows.values()))
