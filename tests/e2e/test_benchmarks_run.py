@@ -52,25 +52,19 @@ def test_one_rule_command_goes_from_the_command_line_to_its_rule_through_at_most
     assert modules[-1].endswith(".rules") and "campaign.executor" in modules, modules
 
 
-def test_the_cli_latency_benchmark_times_each_command_against_the_floor() -> None:
-    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1", "--causes")
-    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"}  # type: ignore[arg-type]
+def test_the_cli_latency_benchmark_times_each_command_and_a_rule_command_of_every_ruleset_against_the_floor() -> None:
+    # One run with both ladders: each run of the benchmark starts some sixty interpreters.
+    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1", "--causes", "--every-ruleset")
+    every = {"fs attack", "mc rest", "dis hit", "gf shoot"}
+    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"} | every  # type: ignore[arg-type]
     assert all(v > 0 for v in result["cpu_s"].values())  # type: ignore[attr-defined]
-    assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"}  # type: ignore[arg-type]
-    assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6}
+    assert set(result["ratios"]) == set(result["targets_met"]) == {"help", "status", "rule"} | every  # type: ignore[arg-type]
+    assert result["targets"] == {"help": 1.0, "status": 1.6, "rule": 1.6} | dict.fromkeys(every, 1.6)
     causes = [c["cause"] for c in result["causes"]]  # type: ignore[attr-defined]
     assert causes[0] == "floor" and causes[-1].startswith("fs rest 1: running it") and len(causes) == 12
     assert result["causes"][0]["vs_floor"] == 1.0  # type: ignore[index]
-    # the least a status costs on the libraries alone (Typer, a query, a pydantic state, a Rich table): above the floor
-    assert result["bound"]["vs_floor"] > 1.0  # type: ignore[index]
-
-
-def test_the_cli_latency_benchmark_times_a_rule_command_of_every_ruleset_too() -> None:
-    result = run(str(BENCH / "cli_latency.py"), "--repeat", "1", "--every-ruleset")
-    every = {"fs attack", "mc rest", "dis hit", "gf shoot"}
-    assert set(result["cpu_s"]) == {"floor", "help", "status", "rule"} | every  # type: ignore[arg-type]
-    assert all(result["targets"][name] == 1.6 for name in every)  # type: ignore[index]
-    assert set(result["ratios"]) == {"help", "status", "rule"} | every  # type: ignore[arg-type]
+    # the least a status costs on the libraries alone is computed (its ratio is a timing: never asserted here)
+    assert result["bound"]["vs_floor"] > 0  # type: ignore[index]
 
 
 def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path: Path) -> None:
