@@ -21,7 +21,7 @@ from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, pages, report_pages
+from campaign.server import api, nojs, pages, report_pages
 from campaign.server.context import Server, status_for
 from campaign.server.live import Live
 from events.errors import CampaignError
@@ -181,6 +181,7 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(nojs.FormToken)  # inside Boundary: a body it reads is already held to MAX_BODY
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
     return app
