@@ -38,20 +38,26 @@ class Column:
     path: tuple[str, ...]
     annotation: Any
     required: bool
+    new_unit: bool = False
+    """The input naming the unit the muster adds (its type, ``NewUnit``, says so): a roster unit's own name."""
 
 
 def muster_columns(command: type[BaseModel], nested: Mapping[str, type[BaseModel]] | None = None) -> list[Column]:
     """The CSV columns of a muster command: its fields, each field of a model it nests flattened in place of it.
 
     ``nested`` names the model of a field the command types as plain data (a profile kept as a mapping)."""
+    from campaign.rulesets.inputs import Kind, meanings
+
     columns: list[Column] = []
+    read = meanings(command)
     for name, info in command.model_fields.items():
         model = (nested or {}).get(name) or _model_of(info.annotation)
         header = info.alias or name
         if model is not None:
             columns += _flattened(model, (header,), prefix="", required=info.is_required())
         else:
-            columns.append(Column(header, (header,), info.annotation, info.is_required()))
+            new_unit = read[name].kind is Kind.UNIT and read[name].new and not read[name].many
+            columns.append(Column(header, (header,), info.annotation, info.is_required(), new_unit))
     return columns
 
 
@@ -172,9 +178,7 @@ def _check_nested(
         except ValidationError as exc:
             said = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
             where = ", ".join(sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["loc"]})) or key
-            raise InvalidInputError(
-                f"{what}, row {number}, column {where}: {problems_in(said, key)}"
-            ) from None
+            raise InvalidInputError(f"{what}, row {number}, column {where}: {problems_in(said, key)}") from None
 
 
 def _put(inputs: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
@@ -206,7 +210,7 @@ def _cell(cell: str, annotation: Any) -> Any:
         try:
             return orjson.loads(cell)
         except orjson.JSONDecodeError:
-            raise ValueError(f"{cell!r} is not a mapping written as JSON ({{\"name\": 1}})") from None
+            raise ValueError(f'{cell!r} is not a mapping written as JSON ({{"name": 1}})') from None
     return cell  # text, or one of a closed set of words: the model judges it
 
 
@@ -274,9 +278,7 @@ def roster_csv(
     return out.getvalue()
 
 
-def muster_values(
-    unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None
-) -> dict[str, Any]:
+def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What a muster of ``unit`` (a roster unit of any ruleset: a name, a side, a profile and what else it keeps)
     would take, by column header: its profile's fields, its name and side, and each other input the unit keeps
     under that name (a unit id as the unit's name, from ``names``)."""
@@ -288,7 +290,7 @@ def muster_values(
             value: Any = profile
             for part in rest:
                 value = value.get(part) if isinstance(value, dict) else None
-        elif head in ("name", "unit_name"):
+        elif column.new_unit:
             value = unit.name
         else:
             value = getattr(unit, head, None)

@@ -139,9 +139,7 @@ class HouseRule(Command[S, T]):
     ruleset_name: ClassVar[str]
 
     path: Annotated[str, ARGUMENT] = Field(min_length=1, max_length=200, description="Table path (see `tables`).")
-    value: Annotated[
-        Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")
-    ]
+    value: Annotated[Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")]
     note: str = Field(default="", max_length=500)
 
     divisors: ClassVar[frozenset[str]] = frozenset()

@@ -24,7 +24,8 @@ Names, each a ``str`` held to the name rule (:data:`UnitName`, :data:`OwnUnit`, 
   command that is the game master's anyway (the units a battle starts with).
 
 Other inputs: a closed set is a ``Literal`` (:attr:`Kind.CHOICE`), a number (``int``) or a flag (``bool``) as
-pydantic types them, free text (:attr:`Kind.TEXT`), dice faces (:data:`Faces`), a unit's profile
+pydantic types them, free text (:attr:`Kind.TEXT`), dice faces (:data:`Faces`), a distance measured on the
+table (:attr:`Kind.INCHES`: ``campaign.rulesets.battles.Measured``), a unit's profile
 (:class:`ProfileOf`: a JSON object checked against the ruleset's profile model, kept as given, so the log records
 what was typed), a nested record (a pydantic model: a five-grade deployment), or any JSON value
 (:attr:`Kind.VALUE`: a table value, a profile's changes). A list (``tuple[UnitName, ...]``) and a mapping

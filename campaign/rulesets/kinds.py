@@ -26,6 +26,8 @@ class Kind(StrEnum):
     FLAG = "flag"
     CHOICE = "choice"
     FACES = "faces"
+    INCHES = "inches"
+    """A distance measured on the table, as typed ("6", "6.5"): kept as text, read exactly by the rules."""
     PROFILE = "profile"
     RECORD = "record"
     VALUE = "value"

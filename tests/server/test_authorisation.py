@@ -52,6 +52,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/campaigns": {"name": "Another page", "ruleset": "grimdark"},
         "/c/{campaign_id}/command": {"_command": "gf.recover", "name": "Robot Squad"},
         "/c/{campaign_id}/invite": {"account": "sam", "role": "observer"},
+        "/c/{campaign_id}/remove": {"account": "sam"},
         "/c/{campaign_id}/amend": {"seq": "5", "set": "side=Robots", "preview": "1"},
         "/c/{campaign_id}/rewind": {"to": "6"},
         "/c/{campaign_id}/entropy": {"share": "a line of our own"},
@@ -66,7 +67,14 @@ def bodies(route: APIRoute) -> dict[str, Any]:
 
 
 def url(route: APIRoute, world: World) -> str:
-    values = {"campaign_id": world.campaign_id, "name": "Robot Squad", "pc": "nobody", "seq": "6", "account": "sam"}
+    values = {
+        "campaign_id": world.campaign_id,
+        "name": "Robot Squad",
+        "pc": "nobody",
+        "seq": "6",
+        "account": "sam",
+        "session_id": "0123456789abcdef",
+    }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], route.path)
 
 
@@ -149,11 +157,14 @@ def test_each_caller_gets_what_the_role_table_says(route: APIRoute, seeded: Worl
 # pat plays Robots (Robot Squad); Saurian Warriors fight for Saurians, the game master's.
 
 OURS, THEIRS = "Robot Squad", "Saurian Warriors"
+LISTED = {"entry": "e1", "name": "Listed Squad", "profile": SQUAD}
 CASES: list[tuple[str, dict[str, Any], str]] = [
     ("gf.muster", {"name": "Robot Squad B", "side": "Robots", "profile": SQUAD}, "player"),
     ("gf.muster", {"name": "Raptors", "side": "Saurians", "profile": SQUAD}, "gm"),
     ("gf.buy", {"name": "Robot Squad C", "side": "Robots", "profile": SQUAD}, "player"),
     ("gf.buy", {"name": "Raptors", "side": "Saurians", "profile": SQUAD}, "gm"),
+    ("gf.import_list", {"side": "Robots", "list_id": "l1", "list_name": "Bots", "entries": [LISTED]}, "player"),
+    ("gf.import_list", {"side": "Saurians", "list_id": "l2", "list_name": "Lizards", "entries": [LISTED]}, "gm"),
     ("gf.sell", {"unit_name": OURS}, "player"),
     ("gf.sell", {"unit_name": THEIRS}, "gm"),
     ("gf.transfer", {"from_unit": OURS, "to_unit": OURS, "men": 1}, "player"),
@@ -170,6 +181,8 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("gf.shoot", {"unit_name": THEIRS, "wounds": 6}, "gm"),
     ("gf.melee", {"a": OURS, "b": THEIRS, "wounds_by_a": 9, "wounds_by_b": 0}, "gm"),
     ("gf.melee", {"a": THEIRS, "b": OURS, "wounds_by_a": 0, "wounds_by_b": 9}, "gm"),
+    ("gf.activate", {"unit_name": OURS}, "player"),
+    ("gf.activate", {"unit_name": THEIRS}, "gm"),
     ("gf.recover", {"unit_name": OURS}, "player"),
     ("gf.recover", {"unit_name": THEIRS}, "gm"),
     ("gf.remove", {"unit_name": OURS, "reason": "destroyed", "by": THEIRS}, "player"),

@@ -178,3 +178,55 @@ def test_a_psi_action_on_another_sides_unit_is_the_game_masters_to_enter() -> No
     )
     gm = Member(account="gina", role="gm", sides=())
     assert refusal(gm, psi("Barf-jat", "Company HQ"), roster) is None
+
+
+def test_a_distance_measured_on_the_table_is_inches_wherever_it_is_asked_for() -> None:
+    """RULES.md R3-8: distances are read as measured, to the decimals the tables take. Each command that asks for
+    one types it so (the page offers a decimal field for it, the API's spec names it), whatever the field's name;
+    a distance nobody gives (an optional one) is left out."""
+    from campaign.rulesets.disorder import battle_commands as disb
+    from campaign.rulesets.fighting_spirit import battle_commands as fsb
+    from campaign.server.runner import spec
+
+    distances = {
+        (fsb.Attack, "enemy_within"),
+        (fsb.Rally, "distance"),
+        (fsb.Psi, "distance"),
+        (fsb.Surrender, "enemy_within"),
+        (fsb.LastStand, "enemy_within"),
+        (disb.Retreat, "needed"),
+        (disb.Retreat, "moved"),
+        (disb.Hit, "friend_at"),
+        (disb.CheckMorale, "friend_at"),
+    }
+    for model, field in distances:
+        assert meaning_of(model, field).kind is Kind.INCHES, (model.__name__, field)
+    assert meaning_of(fsb.Attack, "enemy_within").optional
+    assert not meaning_of(fsb.Rally, "distance").optional
+    assert {f.name: f.means for f in spec(fsb.Rally).fields}["distance"] == "inches"
+    assert fsb.Rally.build(unit_name="A", officer_name="B", distance="6.5").distance == "6.5"
+    with pytest.raises(InvalidInputError):
+        fsb.Rally.build(unit_name="A", officer_name="B", distance="six")
+
+
+def test_the_names_of_a_mass_combat_battle_file_are_typed_and_the_battle_is_the_game_masters() -> None:
+    """A battle set-up (RULES.md §2) names sides, units, commanders and PCs: each is found with its meaning, held
+    to the name rule (trimmed; a control character refused), and none is the acting side's, so the battle is the
+    game master's to enter."""
+    from campaign.rulesets.mass_combat.commands import Battle
+
+    side = {"name": " Rome ", "commander": {"strategy": 12, "unit": "Legio X"}, "units": [{"unit": "Legio X"}]}
+    enemy = {
+        "name": "Gauls",
+        "commander": {"strategy": 11},
+        "units": [{"unit": "Warband"}],
+        "catastrophe_unit": "Warband",
+    }
+    pc = {"name": "Marcus", "side": "Rome", "unit": "Legio X", "weapon": 12, "risk": 0}
+    battle = Battle.build(setup={"name": "Alesia", "sides": [side, enemy], "pcs": [pc]})
+    found = {(n.meaning.kind, n.value) for n in names_in(battle)}
+    assert {(Kind.SIDE, "Rome"), (Kind.SIDE, "Gauls"), (Kind.UNIT, "Legio X"), (Kind.UNIT, "Warband")} <= found
+    assert {(Kind.OFFICER, "Marcus"), (Kind.OFFICER, "commander"), (Kind.BATTLE, "Alesia")} <= found
+    assert not acts(Battle)
+    with pytest.raises(InvalidInputError):
+        Battle.build(setup={"name": "Alesia", "sides": [side | {"name": "Ro\x07me"}, enemy]})

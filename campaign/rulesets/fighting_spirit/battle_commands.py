@@ -12,22 +12,21 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
+from campaign.rulesets.battles import Measured
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, current_battle
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed
+from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed, UnitName
 from events.dice import die
 from events.errors import InvalidInputError
 from events.registry import Event
 
-INCHES = 10_000
-"""Farther than any table reaches."""
 EnemyWithin = Annotated[
-    int | None,
-    Field(ge=0, le=INCHES, description='Inches to the nearest enemy (a Routed unit within 12" surrenders).'),
+    Measured | None,
+    Field(description='Inches to the nearest enemy, as measured (a Routed unit within 12" surrenders).'),
 ]
 Action = Literal["go_prone_open", "go_prone_cover", "move_while_prone", "leave_cover_shaken", "close_combat"]
 """The actions a reaction test is for (§0.7)."""
@@ -52,7 +51,8 @@ class OnUnit(FsCommand):
 
 
 class Attack(OnUnit):
-    """Record fire or an assault on a unit, then take the morale test it calls for (§0.4–0.5)."""
+    """Record fire or an assault on a unit (a miss too), then the morale test it calls for (§0.4–0.5) and a Green
+    unit's panic test at its first fire (R3-4)."""
 
     name: ClassVar[str] = "fs.attack"
 
@@ -61,13 +61,25 @@ class Attack(OnUnit):
     suppressing: Annotated[bool, Typed(names=("--suppress",))] = Field(
         default=False, description="The fire suppressed the unit."
     )
-    artillery: bool = Field(default=False, description="Artillery or air(space) attack.")
+    artillery: bool = Field(default=False, description="Artillery fire (the + threat row).")
+    air: bool = Field(default=False, description="An air(space) attack (the artillery row's + threat).")
+    assault: bool = Field(default=False, description="An assault (close combat), not fire.")
+    """No first-fire panic test follows an assault (R3-4)."""
     leader_hit: bool = Field(default=False, description="The unit's leader became a casualty.")
+    by: UnitName | None = Field(
+        default=None, description="The enemy unit that attacked (a Broken unit may fire back at it)."
+    )
+    """Recorded, so that a Broken unit may fire back at it this turn (R3-3); a Broken firer may fire only at an
+    enemy that fired on it this turn."""
     enemy_within: EnemyWithin = None
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Sequence[Decision]:
-        from campaign.rulesets.fighting_spirit.rules import attack
-        return attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
+        from campaign.rulesets.fighting_spirit.rules import attack, enemy_at
+
+        inputs = self.keywords("unit_name", "by", "enemy_within")
+        by = find_unit(s.state, self.by) if self.by is not None else None
+        near = enemy_at(s.tables, self.enemy_within)
+        return attack(s.tables, battle, unit, s.dice, **inputs, by=by, enemy_within=near)
 
 
 class Morale(OnUnit):
@@ -86,10 +98,10 @@ class Morale(OnUnit):
         return super().decide(s)
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        from campaign.rulesets.fighting_spirit.rules import morale_test
-        return morale_test(
-            s.tables, battle, unit, s.dice, self.rows, enemy_within=self.enemy_within, cause="declared"
-        )
+        from campaign.rulesets.fighting_spirit.rules import enemy_at, morale_test
+
+        near = enemy_at(s.tables, self.enemy_within)
+        return morale_test(s.tables, battle, unit, s.dice, self.rows, enemy_within=near, cause="declared")
 
 
 class Rally(FsCommand):
@@ -101,16 +113,19 @@ class Rally(FsCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     officer_name: Annotated[OwnUnit, Field(description="A superior on the unit's direct chain of command.")]
-    distance: int = Field(ge=0, le=INCHES, description="Inches between officer and unit.")
+    distance: Measured = Field(description="Inches between officer and unit, e.g. 6 or 6.5.")
+    """As measured: within 6" in sight, no communication test."""
     in_sight: Annotated[bool, Typed(names=("--in-sight/--out-of-sight",))] = True
     under_artillery: bool = Field(default=False, description="Still under artillery fire.")
 
     def decide(self, s: At) -> list[Event]:
         battle, officer = current_battle(s.state), find_unit(s.state, self.officer_name)
         unit = find_unit(s.state, self.unit_name)
-        inputs = self.keywords("unit_name", "officer_name")
-        from campaign.rulesets.fighting_spirit.rules import rally
-        return ruled(s, [rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs)])
+        from campaign.rulesets.fighting_spirit.rules import inches, rally
+
+        inputs = self.keywords("unit_name", "officer_name", "distance")
+        apart = inches(s.tables, self.distance, "the distance")
+        return ruled(s, [rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs, distance=apart)])
 
 
 class React(OnUnit):
@@ -128,11 +143,12 @@ class React(OnUnit):
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         from campaign.rulesets.fighting_spirit.pressure import reaction_test
+
         return reaction_test(s.tables, battle, unit, s.dice, self.action)
 
 
 class Panic(OnUnit):
-    """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
+    """A panic test (§0.8): on the quality's trigger, or while panicking the one test of its activation."""
 
     name: ClassVar[str] = "fs.panic"
 
@@ -140,11 +156,13 @@ class Panic(OnUnit):
         default=None,
         min_length=1,
         max_length=100,
-        description="enemy_in_sight, armour_in_sight, fired_on, terrifying_assault (none while panicking)",
+        description="enemy_in_sight, armour_in_sight, terrifying_assault (a first fire's test comes with `fs attack`); "
+        "none while panicking",
     )
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        from campaign.rulesets.fighting_spirit.pressure import panic_test
+        from campaign.rulesets.fighting_spirit.rules import panic_test
+
         return panic_test(s.tables, battle, unit, s.dice, self.trigger)
 
 
@@ -157,11 +175,18 @@ class LastStand(OnUnit):
     enemy_squads_in_sight: Annotated[int, Typed(names=("--enemy-squads",))] = Field(
         ge=0, le=1_000, description="Enemy squads in sight, not retreating."
     )
-    enemy_within: EnemyWithin = None
+    enemy_within: Annotated[
+        Measured | None,
+        Field(description='Inches to the nearest enemy, as measured (on a failure, within 12" it surrenders).'),
+    ] = None
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         from campaign.rulesets.fighting_spirit.pressure import last_stand
-        return last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
+        from campaign.rulesets.fighting_spirit.rules import enemy_at
+
+        near = enemy_at(s.tables, self.enemy_within)
+        inputs = self.keywords("unit_name", "enemy_within")
+        return last_stand(s.tables, battle, unit, s.dice, **inputs, enemy_within=near)
 
 
 class EndLastStand(OnUnit):
@@ -174,6 +199,7 @@ class EndLastStand(OnUnit):
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         from campaign.rulesets.fighting_spirit.pressure import end_last_stand
+
         return end_last_stand(s.tables, battle, unit, self.reason)
 
 
@@ -185,11 +211,13 @@ class Surrender(OnUnit):
     name: ClassVar[str] = "fs.surrender"
     rolls: ClassVar[bool] = False
 
-    enemy_within: int = Field(ge=0, le=INCHES, description="Inches to the nearest enemy.")
+    enemy_within: Measured = Field(description="Inches to the nearest enemy, e.g. 12 or 12.5.")
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         from campaign.rulesets.fighting_spirit.pressure import surrender_check
-        return surrender_check(s.tables, battle, unit, self.enemy_within)
+        from campaign.rulesets.fighting_spirit.rules import inches
+
+        return surrender_check(s.tables, battle, unit, inches(s.tables, self.enemy_within, "the enemy within"))
 
 
 class Psi(FsCommand):
@@ -205,7 +233,8 @@ class Psi(FsCommand):
         description="remove_suppression, inspire, no_step_back, psi_detection, "
         "avert_eyes, psi_strike, panic, confusion, psi_blast, kill",
     )
-    distance: int = Field(ge=0, le=INCHES, description="Inches from psion to target.")
+    distance: Measured = Field(description="Inches from psion to target, e.g. 12 or 12.5.")
+    """As measured: the rules read it in bands of 12"."""
     in_sight: Annotated[bool, Typed(names=("--in-sight/--out-of-sight",))] = True
     blast_choice: Annotated[Literal["grades", "panic"], Typed(names=("--blast",))] = Field(
         default="grades", description="psi_blast: grades (−2) or panic."
@@ -214,9 +243,12 @@ class Psi(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle, psion = current_battle(s.state), find_unit(s.state, self.psion_name)
         target = find_unit(s.state, self.target_name)
-        inputs = self.keywords("psion_name", "target_name")
         from campaign.rulesets.fighting_spirit.pressure import psi
-        return ruled(s, psi(s.state, s.tables, battle, psion, target, s.dice, **inputs))
+        from campaign.rulesets.fighting_spirit.rules import inches
+
+        inputs = self.keywords("psion_name", "target_name", "distance")
+        apart = inches(s.tables, self.distance, "the distance")
+        return ruled(s, psi(s.state, s.tables, battle, psion, target, s.dice, **inputs, distance=apart))
 
 
 class Defence(OnUnit):
@@ -236,8 +268,10 @@ class Defence(OnUnit):
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
         from campaign.rulesets.fighting_spirit.rules import active_unit
+
         active_unit(battle, unit)
         from campaign.rulesets.fighting_spirit.pressure import defence_die
+
         sides = defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
         roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms", side=unit.side)
         which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"

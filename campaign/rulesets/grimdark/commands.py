@@ -282,13 +282,16 @@ class NextRound(GfCommand):
 class Shoot(GfCommand):
     """Wounds outside melee; at half strength the unit tests at the end of the activation (Shaken on a fail).
 
-    RULES.md §4.1 A."""
+    RULES.md §4.1 A. ``by``, the unit that shot, is in its own activation: a Shaken unit may not shoot (R3-25), a
+    unit activates once a round (R3-26)."""
 
     name: ClassVar[str] = "gf.shoot"
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     wounds: int = Field(ge=0, le=10_000, description="Unblocked wounds it took in this activation.")
-    by: UnitName | None = Field(default=None, description="The unit that caused them (for XP).")
+    by: UnitName | None = Field(
+        default=None, description="The unit that shot, in its activation (for XP); not a Shaken unit."
+    )
     models_lost: int | None = Field(
         default=None, ge=0, le=10_000, description="Models killed, when the wounds were allocated otherwise."
     )
@@ -299,16 +302,18 @@ class Shoot(GfCommand):
         shooter = fighting(s.state, self.by) if self.by is not None else None
         if shooter is not None and shooter.side == target.side:
             raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
+        began = gf.acting(s.tables, battle, shooter, "shooting") if shooter is not None else []
         decided = gf.shot(
             s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
         )
-        return ruled(s.state, battle, decided)
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Melee(GfCommand):
     """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs.
 
-    RULES.md §4.1 B. Both units are acted on: the wounds each deals set what happens to the other."""
+    RULES.md §4.1 B. Both units are acted on: the wounds each deals set what happens to the other. ``charger``, A
+    or B, is the unit whose activation it is: a Shaken unit may not charge, only strike back (R3-25)."""
 
     name: ClassVar[str] = "gf.melee"
 
@@ -322,16 +327,28 @@ class Melee(GfCommand):
     )
     a_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models A lost, if allocated otherwise.")
     b_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models B lost, if allocated otherwise.")
+    charger: UnitName | None = Field(
+        default=None, description="The unit that charged (A or B), in its activation; not Shaken."
+    )
+    """The other strikes back."""
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         first, second = fighting(s.state, self.a), fighting(s.state, self.b)
-        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b"))
-        return ruled(s.state, battle, decided)
+        began: list[Decision] = []
+        if self.charger is not None:
+            charging = next((u for u in (first, second) if same_name(u.name, self.charger)), None)
+            if charging is None:
+                raise InvalidInputError(f"the charger is one of the two in the melee, {first.name} or {second.name}")
+            began = gf.acting(s.tables, battle, charging, "charging")
+        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b", "charger"))
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Recover(GfCommand):
-    """A Shaken unit spends its activation idle and is no longer Shaken."""
+    """A Shaken unit's next activation, spent idle: it is no longer Shaken (not in a round it has activated in).
+
+    It stops being Shaken at that activation's end (R3-26)."""
 
     name: ClassVar[str] = "gf.recover"
     rolls: ClassVar[bool] = False
@@ -340,7 +357,32 @@ class Recover(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
-        return ruled(s.state, battle, [gf.recover(fighting(s.state, self.unit_name), battle.battle_id)])
+        unit = fighting(s.state, self.unit_name)
+        return ruled(s.state, battle, gf.recovery(s.tables, battle, unit))
+
+
+class Activate(GfCommand):
+    """A unit's activation with nothing else to record (it holds, advances or rushes); once a round.
+
+    A unit activates once a round (R3-26). Not a Shaken unit's: that one is spent idle, and `recover` records it
+    (R3-25)."""
+
+    name: ClassVar[str] = "gf.activate"
+    rolls: ClassVar[bool] = False
+
+    unit_name: Annotated[OwnUnit, ARGUMENT]
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = fighting(s.state, self.unit_name)
+        if unit.shaken:
+            raise InvalidInputError(
+                f"{unit.name} is Shaken: it neither holds, moves nor shoots; its next activation is spent idle, and "
+                f"it recovers at its end (`gf recover {unit.name}`)"
+            )
+        if battle.activating(unit.unit_id):
+            raise InvalidInputError(f"{unit.name} is activating already: its activation goes on")
+        return ruled(s.state, battle, [gf.activation(s.tables, battle, unit, "holds, advances or rushes")])
 
 
 class Remove(GfCommand):
@@ -467,6 +509,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Shoot,
     Melee,
     Recover,
+    Activate,
     Remove,
     EndBattle,
 )

@@ -55,7 +55,12 @@ class UnitProfile(BaseModel):
     irregular: bool = False
     pikemen: Annotated[bool, UNTYPED] = False
     non_human: Annotated[NonHuman | None, UNTYPED] = None
-    quality: Quality = Field(default="average", description="inexperienced, green, average, seasoned, veteran, elite.")
+    quality: Annotated[Quality, Typed(given_only=True)] = Field(
+        default="average",
+        description="inexperienced, green, average, seasoned, veteran, elite (none: the band of --experience; with "
+        "neither, rolled on the 3d table).",
+    )
+    """Left out of a muster's profile unless given: with neither it nor an experience, a muster rolls it (R3-23)."""
     experience: Annotated[int, Typed(given_only=True)] = Field(default=3, ge=0, description="Average battles per man.")
     """Average battles per man; a unit mustered without it gets its quality's lower bound (R2-12): left out of a
     muster's profile unless given."""
@@ -79,6 +84,9 @@ class UnitProfile(BaseModel):
     untrained: Annotated[bool, UNTYPED] = False
     """Raw men with no training yet (§2.3, C-6): Inexperienced in every table; ``training.inexperienced_months``
     of training make them trained Inexperienced troops, ``training.green_months`` Green (R2-36)."""
+    trained_months: Annotated[int, UNTYPED] = Field(default=0, ge=0, le=10_000)
+    """Months of training the unit has had, every period recorded added up (R3-21); 0 for a unit mustered as it is
+    (an Inexperienced unit not untrained counts ``training.inexperienced_months``)."""
 
     @model_validator(mode="after")
     def _untrained_are_inexperienced(self) -> UnitProfile:
