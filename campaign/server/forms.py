@@ -154,6 +154,8 @@ def _one(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
         w.suggestions = list(choices.officers)
     elif kind is Kind.TEXT and not w.value and isinstance(meaning.default, str):
         w.value = meaning.default
+    if w.control == "select" and w.required and not w.value and len(w.options) == 1:
+        w.value = w.options[0][0]  # the only choice there is: chosen, a tap saved
     return w
 
 
