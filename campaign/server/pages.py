@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -300,8 +300,10 @@ def campaign_page(request: Request, m: Member) -> Response:
 
 
 @router.get("/c/{campaign_id}/live", openapi_extra=access("member"))
-def live_part(request: Request, m: Member) -> Response:
-    return templates.TemplateResponse(request, "live.html", _live_context(request, m))
+def live_part(request: Request, m: Member, part: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """The page's live parts, drawn again on each append: ``top`` the battle and roster (above the commands),
+    ``log`` the charts and log (below them, or beside them on a wide screen); neither: both."""
+    return templates.TemplateResponse(request, "live.html", {**_live_context(request, m), "part": part})
 
 
 @router.get("/c/{campaign_id}/audit/{seq}", openapi_extra=access("member"))

@@ -66,7 +66,12 @@ def person(contexts: list[Any], browser: Any, base_url: str, name: str, size: di
 
 def no_sideways_scroll(page: Any) -> None:
     wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    assert wide[0] <= wide[1], f"{page.url} is {wide[0]} px wide at {wide[1]} px"
+    past = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+             .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > window.innerWidth + 1)
+             .slice(0, 5).map((e) => e.outerHTML.slice(0, 100))"""
+    )
+    assert wide[0] <= wide[1], f"{page.url} is {wide[0]} px wide at {wide[1]} px: {past}"
 
 
 def small_targets(page: Any) -> list[str]:
@@ -87,6 +92,7 @@ def shoot_both_widths(page: Any, screenshots: Path, name: str) -> None:
     was = page.viewport_size
     for label, size in (("390", PHONE), ("1280", DESK)):
         page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # the charts redraw at the new width
         no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
     page.set_viewport_size(was)
