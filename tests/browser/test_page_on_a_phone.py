@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import os
+
 import pytest
 
 from campaign.bootstrap import bootstrap
@@ -30,6 +32,9 @@ DESK = {"width": 1280, "height": 800}
 LIVE_MS = 5000
 TAP = 44
 """The smallest tap target, in CSS pixels (WCAG 2.5.5)."""
+AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""npm's axe-core, installed by scripts/browser-setup."""
+SERIOUS = ("serious", "critical")
 SHAKEN = "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+: fails → Shaken"
 
 
@@ -51,8 +56,10 @@ def contexts(browser: Any) -> Iterator[list[Any]]:
 
 def person(contexts: list[Any], browser: Any, base_url: str, name: str, size: dict[str, int], js: bool = True) -> Any:
     phone = size["width"] < 500
+    # bypass_csp: axe-core is injected as a script of the test's own (tests/browser/test_group_at_the_table.py
+    # checks that the pages need nothing the CSP refuses)
     context = browser.new_context(
-        base_url=base_url, viewport=size, java_script_enabled=js, is_mobile=phone, has_touch=phone
+        base_url=base_url, viewport=size, java_script_enabled=js, is_mobile=phone, has_touch=phone, bypass_csp=True
     )
     contexts.append(context)
     page = context.new_page()
@@ -87,14 +94,39 @@ def small_targets(page: Any) -> list[str]:
     return found
 
 
-def shoot_both_widths(page: Any, screenshots: Path, name: str) -> None:
-    """A screenshot of the page at the phone's width and the desk's (the viewport put back after)."""
+def axe_ready() -> bool:
+    if AXE.exists():
+        return True
+    if os.environ.get("CAMPAIGN_REQUIRE_BROWSER"):
+        pytest.fail(f"{AXE} is missing: scripts/browser-setup installs npm's axe-core (CAMPAIGN_REQUIRE_BROWSER)")
+    return False
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is (WCAG 2.1 A and AA rules)."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']})).violations"
+    )
+    return [
+        f"{page.url} {v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in SERIOUS
+    ]
+
+
+def shoot_both_widths(page: Any, screenshots: Path, name: str, scan: list[str] | None = None) -> None:
+    """A screenshot of the page at the phone's width and the desk's (the viewport put back after); with ``scan``,
+    axe-core's serious findings at each width added to it."""
     was = page.viewport_size
     for label, size in (("390", PHONE), ("1280", DESK)):
         page.set_viewport_size(size)
         page.wait_for_timeout(300)  # the charts redraw at the new width
         no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
+        if scan is not None:
+            scan.extend(f"{label} px: {v}" for v in serious_violations(page))
     page.set_viewport_size(was)
 
 
@@ -162,6 +194,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(browser: Any, base_url: str, c
     assert "morale test" in box.locator(".dice").inner_text().lower()
     assert small_targets(player) == []
     player.screenshot(path=str(screenshots / "dice-asked-player-390.png"), full_page=True)
+    box.screenshot(path=str(screenshots / "dice-asked-form-390.png"))
     box.locator("input[name=_die]").fill("2")
     box.get_by_role("button", name="Record these dice").click()
     player.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
@@ -179,20 +212,25 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(browser: Any, base_url: str, c
     assert player.locator("#cmd-gf-melee button[value=seeded]").is_disabled()
     player.screenshot(path=str(screenshots / "dice-waiting-player-390.png"), full_page=True)
 
+    player.locator("#cmd-gf-melee").screenshot(path=str(screenshots / "dice-waiting-form-390.png"))
+
+    scan: list[str] | None = [] if axe_ready() else None
     for page, who in ((player, "player"), (gm, "gm")):
         page.goto(campaign_url)
-        shoot_both_widths(page, screenshots, f"campaign-{who}")
+        open_command(page, "gf.muster")  # a generated form open: its controls scanned too
+        shoot_both_widths(page, screenshots, f"campaign-{who}", scan)
         page.locator("#log a.audit-link").first.click()
         page.wait_for_url("**/audit/*")
-        shoot_both_widths(page, screenshots, f"audit-{who}")
+        shoot_both_widths(page, screenshots, f"audit-{who}", scan)
         page.goto(campaign_url + "/report")
-        shoot_both_widths(page, screenshots, f"report-{who}")
+        shoot_both_widths(page, screenshots, f"report-{who}", scan)
         page.goto(base_url + "/")
-        shoot_both_widths(page, screenshots, f"campaigns-{who}")
+        shoot_both_widths(page, screenshots, f"campaigns-{who}", scan)
     page = gm.context.new_page()
     page.context.clear_cookies()
     page.goto(base_url + "/signin")
-    shoot_both_widths(page, screenshots, "signin")
+    shoot_both_widths(page, screenshots, "signin", scan)
+    assert not scan, "\n".join(scan)
 
 
 def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
