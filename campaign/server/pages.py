@@ -388,8 +388,9 @@ async def command_form(request: Request, m: Player) -> Response:
         state["errors"], code = exc.errors, 400
     except HTTPException as exc:
         state["error"], code = str(exc.detail), exc.status_code
-    except CampaignError as exc:
-        state["error"], code = str(exc), status_for(exc)
+    except CampaignError as exc:  # a lost race in the API's words too, naming the campaign
+        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+        state["error"], code = said, status_for(exc)
     else:
         srv = server(request)
         srv.live.appended(m.info.campaign_id)

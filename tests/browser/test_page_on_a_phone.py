@@ -14,11 +14,10 @@ test on a d6; a 2 fails (Shaken). §4.1 B: in a melee the side that caused fewer
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import os
 
 import pytest
 
@@ -84,8 +83,8 @@ def no_sideways_scroll(page: Any) -> None:
 def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
-        """(tap) => [...document.querySelectorAll(
-               'button, select, input:not([type=hidden]):not([type=checkbox]), summary, .field.check > label, a.audit-link')]
+        """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
+                                                 + 'input:not([type=hidden]):not([type=checkbox])')]
              .filter((e) => e.offsetParent !== null)
              .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
              .map((e) => e.outerHTML.slice(0, 80))""",
@@ -137,7 +136,9 @@ def open_command(page: Any, command: str) -> Any:
     return box
 
 
-def test_a_player_on_a_phone_and_the_gm_at_a_desk(browser: Any, base_url: str, contexts: list[Any], screenshots: Path):
+def test_a_player_on_a_phone_and_the_gm_at_a_desk(
+    browser: Any, base_url: str, contexts: list[Any], screenshots: Path
+) -> None:
     gm = person(contexts, browser, base_url, "gina", DESK)
     player = person(contexts, browser, base_url, "pat", PHONE)
     shoot_both_widths(player, screenshots, "campaigns-new-player")
@@ -235,7 +236,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(browser: Any, base_url: str, c
 
 def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     browser: Any, base_url: str, contexts: list[Any], screenshots: Path
-):
+) -> None:
     gm = person(contexts, browser, base_url, "gina", PHONE, js=False)
     gm.fill("#new-campaign input[name=name]", "Kessel")
     gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
