@@ -52,6 +52,8 @@ def cli(tmp_path: Path) -> Cli:
         "fine_weapons=true",
         "--troop-type",
         "LI",
+        "--quality",  # without a quality or an experience, a muster rolls it on 3d (R3-23)
+        "average",
     )
     c(
         "mc",
@@ -69,6 +71,8 @@ def cli(tmp_path: Path) -> Cli:
         "bow",
         "--troop-type",
         "LC",
+        "--quality",
+        "average",
     )
     return c
 

@@ -230,3 +230,19 @@ def test_the_names_of_a_mass_combat_battle_file_are_typed_and_the_battle_is_the_
     assert not acts(Battle)
     with pytest.raises(InvalidInputError):
         Battle.build(setup={"name": "Alesia", "sides": [side | {"name": "Ro\x07me"}, enemy]})
+
+
+def test_a_recruits_quality_is_one_of_the_six() -> None:
+    """RULES.md §2.3: the six troop qualities, a closed set the page offers as a choice; another is refused."""
+    from campaign.rulesets.mass_combat.commands import Recruit
+
+    assert meaning_of(Recruit, "quality").choices == (
+        "inexperienced",
+        "green",
+        "average",
+        "seasoned",
+        "veteran",
+        "elite",
+    )
+    with pytest.raises(InvalidInputError, match="quality must be one of"):
+        Recruit.build(unit_name="Legio X", men=3, quality="great")

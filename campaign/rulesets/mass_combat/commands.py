@@ -34,7 +34,7 @@ from campaign.rulesets.mass_combat.economy import (
 from campaign.rulesets.mass_combat.edit import Edit
 from campaign.rulesets.mass_combat.lasting import lasting_effects
 from campaign.rulesets.mass_combat.pcs import check_damage_value
-from campaign.rulesets.mass_combat.profile import UnitProfile
+from campaign.rulesets.mass_combat.profile import Quality, UnitProfile
 from campaign.rulesets.mass_combat.quality import (
     commander_skill,
     experience_words,
@@ -47,7 +47,7 @@ from campaign.rulesets.mass_combat.quality import (
 )
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from campaign.rulesets.mass_combat.strength import troop_strength
-from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, ReplayDice, Roll, parse
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
@@ -341,7 +341,7 @@ class Recruit(McCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     men: int = Field(ge=-1_000_000_000, le=1_000_000_000, description="How many men join.")
-    quality: str | None = Field(default=None, max_length=100)
+    quality: Quality | None = None
     pay: Annotated[bool, Typed(names=("--free",), inverse=True)] = Field(
         default=True, description="Conscripts or volunteers: nothing is paid."
     )
@@ -351,14 +351,12 @@ class Recruit(McCommand):
         unit = find_unit(s.state, self.unit_name)
         if self.men <= 0:
             raise InvalidInputError("recruit at least one man")
-        if self.quality is not None and self.quality not in QUALITIES:
-            raise InvalidInputError(f"quality must be one of {', '.join(QUALITIES)}")
         cost = recruitment_cost(tables, unit.profile) * self.men if self.pay else 0
         what = f"{self.men} recruits for {unit.name}"
         if self.pay:
             afford(s.state, unit.side, cost, what)
 
-        chosen = self.quality
+        chosen: str | None = self.quality
         decided: list[Decision] = []
         if chosen is None:
             chosen, rolls = _roll_quality(
