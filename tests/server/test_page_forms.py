@@ -201,3 +201,24 @@ def test_without_javascript_the_game_masters_forms_redirect_too(world: World) ->
     assert "sam joins as" in plain.get(answer.headers["location"]).text
     signed_out = plain.post("/signout", data={"_csrf": token}, follow_redirects=False)
     assert signed_out.status_code == 303 and signed_out.headers["location"] == "/signin"
+
+
+def test_every_rulesets_forms_are_drawn_and_read_back(world: World) -> None:
+    """Each ruleset's every command has a form of its own controls (none asks for JSON), and an empty form is read
+    back as the model's defaults or refused in words beside its fields, never a failure."""
+    from campaign.rulesets import RULESETS
+    from campaign.server import forms, runner
+
+    gina = world.client("gina")
+    for ruleset in RULESETS:
+        cid = post(gina, "/api/campaigns", {"name": f"All of {ruleset}", "ruleset": ruleset}, 201)["campaign_id"]
+        page = gina.get(f"/c/{cid}")
+        assert page.status_code == 200 and "(JSON)" not in page.text and "<textarea" not in page.text
+        for spec in runner.commands_for(ruleset):
+            assert f'id="cmd-{spec.name.replace(".", "-")}"' in page.text
+            try:
+                inputs = forms.read(spec.model, {})
+            except forms.FormError as exc:
+                assert exc.errors
+                continue
+            assert isinstance(forms.field_errors(spec.model, inputs), dict)
