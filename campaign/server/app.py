@@ -23,7 +23,7 @@ from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, health, live_parts, pages, refusals, report_pages
+from campaign.server import api, health, live_parts, nojs, pages, refusals, report_pages
 from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
 from campaign.server.fragments import Fragments
@@ -196,6 +196,7 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(nojs.FormToken)  # inside Boundary: a body it reads is already held to MAX_BODY
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
     app.add_middleware(OneConnection)

@@ -12,22 +12,21 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.to_thread
-import orjson
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
 
 from campaign import views
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
-from campaign.commands import command_type
+from campaign.commands import Command, command_type
 from campaign.describe import ROLE_WORDS, count, label, readable, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value
-from campaign.server import api, runner
+from campaign.server import api, forms, nojs, runner
 from campaign.server.context import (
     GM,
     SESSION_COOKIE,
@@ -54,22 +53,38 @@ templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 PRE_COOKIE = "campaign_pre"
 
 
+def back_to(request: Request) -> str:
+    """The page a plain form post goes back to: its campaign's, or the list of campaigns."""
+    campaign_id = request.path_params.get("campaign_id")
+    return f"/c/{campaign_id}" if campaign_id else "/"
+
+
 def message(
     request: Request, text: str, *, error: bool = False, lines: list[str] | None = None, code: int = 200
-) -> HTMLResponse:
+) -> Response:
+    """A form's answer: in place (htmx), or a redirect back to the page that shows it (a plain post)."""
+    if nojs.plain(request):
+        return nojs.said(request, back_to(request) + "#said", {"message": text, "error": error, "lines": lines or []})
     return templates.TemplateResponse(
         request, "message.html", {"message": text, "error": error, "lines": lines or []}, status_code=code
     )
 
 
-def refused(request: Request, exc: CampaignError) -> HTMLResponse:
+def shown(request: Request, name: str, context: dict[str, Any]) -> Response:
+    """A page, with what the last plain form post left to show (``said``), which is then cleared."""
+    found = nojs.take_said(request)
+    response = templates.TemplateResponse(request, name, {**context, "said": found})
+    return nojs.cleared(response) if found is not None else response
+
+
+def refused(request: Request, exc: CampaignError) -> Response:
     """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
     API's words too, naming the campaign)."""
     said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
     return message(request, said, error=True, code=status_for(exc))
 
 
-def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> HTMLResponse:
+def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> Response:
     pre = secrets.token_urlsafe(16)
     response = templates.TemplateResponse(
         request, "signin.html", {"signup": signup, "pre": pre, "message": text}, status_code=code
@@ -79,12 +94,12 @@ def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200
 
 
 @router.get("/signin", openapi_extra=access("public"))
-def signin_form(request: Request) -> HTMLResponse:
+def signin_form(request: Request) -> Response:
     return _signin_page(request, signup=False)
 
 
 @router.get("/signup", openapi_extra=access("public"))
-def signup_form(request: Request) -> HTMLResponse:
+def signup_form(request: Request) -> Response:
     return _signin_page(request, signup=True)
 
 
@@ -144,7 +159,11 @@ async def signup(
 @router.post("/signout", openapi_extra=access("account"))
 def signout(request: Request, who: Account) -> Response:
     server(request).accounts.revoke(who.account, who.session.public_id)
-    response = Response(status_code=204, headers={"HX-Redirect": "/signin"})
+    response: Response = (
+        Response(status_code=204, headers={"HX-Redirect": "/signin"})
+        if not nojs.plain(request)
+        else RedirectResponse("/signin", status_code=303)
+    )
     response.delete_cookie(SESSION_COOKIE)
     return response
 
@@ -152,7 +171,7 @@ def signout(request: Request, who: Account) -> Response:
 @router.get("/", openapi_extra=access("account"))
 def home(request: Request, who: Account) -> Response:
     mine = api.campaigns(who, request)
-    return templates.TemplateResponse(
+    return shown(
         request,
         "campaigns.html",
         {"account": who.account, "csrf": who.session.csrf, "campaigns": mine, "rulesets": list(RULESETS.values())},
@@ -167,7 +186,10 @@ def new_campaign(
         made = api.new_campaign(api.NewCampaign(name=name, ruleset=ruleset), who, request)
     except CampaignError as exc:
         return message(request, str(exc), error=True, code=400)
-    return Response(status_code=204, headers={"HX-Redirect": f"/c/{made['campaign_id']}"})
+    where = f"/c/{made['campaign_id']}"
+    if nojs.plain(request):
+        return RedirectResponse(where, status_code=303)
+    return Response(status_code=204, headers={"HX-Redirect": where})
 
 
 def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
@@ -177,14 +199,67 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
     return {"info": info, "parts": srv.fragments.at(info).parts}
 
 
-@router.get("/c/{campaign_id}", openapi_extra=access("member"))
-def campaign_page(request: Request, m: Member) -> HTMLResponse:
-    allowed = [
+def _choices(request: Request, m: InCampaign) -> forms.Choices:
+    """What the campaign offers a form's pickers: its units and sides (a player's own, where its own are
+    meant), its battles and officers."""
+    srv = server(request)
+    s = views.summary(srv.app.ledger, m.info)
+    units = tuple((str(u["name"]), str(u.get("side", ""))) for u in s.units if u.get("name"))
+    sides = {side for _, side in units if side}
+    for member in srv.members.of(m.info.campaign_id).values():
+        sides.update(member.sides)
+    battles = tuple(str(b["name"]) for b in s.battles if b.get("name"))
+    officers = tuple(str(c["pc"]) for c in s.careers if c.get("pc"))
+    plays = None if m.member.role == "gm" else frozenset(m.member.sides)
+    return forms.Choices(units, tuple(sorted(sides, key=str.casefold)), battles, officers, plays)
+
+
+def _allowed(m: InCampaign) -> list[runner.CommandSpec]:
+    """The commands the member's role lets it enter: the game master every one, a player those that act for a
+    side (its own, checked again when it is sent), an observer none."""
+    return [
         c
         for c in runner.commands_for(m.info.ruleset)
         if m.member.role == "gm" or (m.member.role == "player" and acts(c.model))
     ]
-    return templates.TemplateResponse(
+
+
+def _form_context(
+    request: Request,
+    m: InCampaign,
+    c: runner.CommandSpec,
+    choices: forms.Choices,
+    state: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One command's form: its controls, filled from what was sent (``state``: values, errors, dice, answer)."""
+    state = state or {}
+    raw: forms.Raw = state.get("values") or {}
+    widgets = forms.fields_of(c.model, choices, raw)
+    left = forms.place(widgets, state.get("errors") or {})
+    return {
+        "c": c,
+        "typed_name": typed(c.name),
+        "slug": c.name.replace(".", "-"),
+        "widgets": widgets,
+        "form_error": "; ".join([*([state["error"]] if state.get("error") else []), *left]),
+        "dice": state.get("dice"),
+        "waiting": [d for d in state.get("dice") or () if d.get("waiting")],
+        "answer": state.get("answer"),
+        "info": m.info,
+        "csrf": m.caller.session.csrf,
+        "open": bool(state),
+    }
+
+
+@router.get("/c/{campaign_id}", openapi_extra=access("member"))
+def campaign_page(request: Request, m: Member) -> Response:
+    found = nojs.take_said(request)
+    choices = _choices(request, m)
+    forms_of = [
+        _form_context(request, m, c, choices, found if found and found.get("command") == c.name else None)
+        for c in _allowed(m)
+    ]
+    response = templates.TemplateResponse(
         request,
         "campaign.html",
         {
@@ -194,71 +269,137 @@ def campaign_page(request: Request, m: Member) -> HTMLResponse:
             "member": m.member,
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
-            "commands": allowed,
+            "commands": forms_of,
+            "said": found if found and not found.get("command") else None,
+            "sides": choices.sides,
         },
     )
+    return nojs.cleared(response) if found is not None else response
 
 
 @router.get("/c/{campaign_id}/live", openapi_extra=access("member"))
-def live_part(request: Request, m: Member) -> HTMLResponse:
-    return templates.TemplateResponse(request, "live.html", _live_context(request, m))
+def live_part(request: Request, m: Member, part: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """The page's live parts, drawn again on each append: ``top`` the battle and roster (above the commands),
+    ``log`` the charts and log (below them, or beside them on a wide screen); neither: both."""
+    return templates.TemplateResponse(request, "live.html", {**_live_context(request, m), "part": part})
 
 
 @router.get("/c/{campaign_id}/audit/{seq}", openapi_extra=access("member"))
-def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> HTMLResponse:
+def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> Response:
     found = views.audit(server(request).app.ledger, m.info, seq)
     return templates.TemplateResponse(
         request, "audit.html", {"info": m.info, "a": found, "account": m.caller.account, "csrf": m.caller.session.csrf}
     )
 
 
-def form_inputs(command: str, form: FormData) -> dict[str, Any]:
-    """A command form's fields as the command's inputs (numbers, ticks, JSON), empty optional ones left out."""
-    spec = runner.spec(command_type(command))
-    inputs: dict[str, Any] = {}
-    for f in spec.fields:
-        raw = str(form.get(f.name, "")).strip()
-        if f.kind == "checkbox":
-            inputs[f.name] = f.name in form
-        elif not raw:
-            continue
-        elif f.kind == "number":
-            try:
-                inputs[f.name] = int(raw)
-            except ValueError:
-                raise InvalidInputError(f"{f.name.replace('_', ' ')} must be a whole number, not {raw!r}") from None
-        elif f.kind == "json":
-            try:
-                inputs[f.name] = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                inputs[f.name] = raw
-        else:
-            inputs[f.name] = raw
-    return inputs
+def _raw(form: FormData) -> dict[str, list[str]]:
+    """A sent form as each field's values (the page's own fields, ``_…``, left out)."""
+    return {k: [str(v) for v in form.getlist(k)] for k in form if not k.startswith("_")}
+
+
+def _dice_needed(request: Request, m: InCampaign, command: Command[Any, Any]) -> list[dict[str, Any]]:
+    """The dice ``command`` asks for, as ``--dice count`` says them: its decision run on stand-in dice, nothing
+    appended. A roll for a side the player does not play is marked ``waiting``: that side's to enter."""
+    from events.dice.ask import CountingDice
+
+    ledger = server(request).app.ledger
+    runs = []
+    for face in ("low", "high"):
+        counting = CountingDice(face, m.info.next_roll_index, ledger.on_table(m.info))
+        ledger.dry_run(m.info, command, counting)
+        runs.append(counting.needed)
+    low, high = runs
+    plays = {s.strip().casefold() for s in m.member.sides}
+    varies = [(n.count, n.sides) for n in low] != [(n.count, n.sides) for n in high]
+    return [
+        {
+            "notation": n.notation,
+            "purpose": n.purpose[:1].upper() + n.purpose[1:],
+            "sides": n.sides,
+            "dice": [f"d{n.sides} ({i} of {n.count})" if n.count > 1 else f"d{n.sides}" for i in range(1, n.count + 1)],
+            "side": n.side,
+            "on_table": n.on_table,
+            "waiting": m.member.role != "gm" and n.side is not None and n.side.strip().casefold() not in plays,
+            "varies": varies,
+        }
+        for n in low
+    ]
+
+
+def _faces(form: FormData) -> str | None:
+    """The table dice sent die by die (``_die``, in the order asked), and any further ones typed (``_more``)."""
+    faces = [str(v).strip() for v in form.getlist("_die")]
+    if any(not f for f in faces):
+        raise InvalidInputError("enter every die rolled at the table (or roll the campaign's dice instead)")
+    more = str(form.get("_more") or "").strip()
+    joined = ",".join([*faces, *([more] if more else [])])
+    return joined or None
 
 
 @router.post("/c/{campaign_id}/command", openapi_extra=access("play"))
-async def command_form(request: Request, m: Player) -> HTMLResponse:
+async def command_form(request: Request, m: Player) -> Response:
+    """A generated command form sent: ``_step`` is ``count`` (which dice to roll: nothing appended), ``table``
+    (the dice entered die by die) or ``seeded`` / absent (the campaign's dice, or none). Refused inputs come back
+    beside their fields; the answer (or refusal) in place with htmx, or by a redirect back without it."""
     form = await request.form()
     name = str(form.get("_command", ""))
+    spec = next((c for c in _allowed(m) if c.name == name), None)
+    if spec is None:
+        return message(request, f"{typed(name) or 'this'} is not a command you may enter here", error=True, code=400)
+    step = str(form.get("_step") or "seeded")
+    raw = _raw(form)
+    state: dict[str, Any] = {"command": name, "values": raw}
+    code = 200
     try:
-        body = api.CommandRequest(command=name, args=form_inputs(name, form), dice=str(form.get("_dice") or "") or None)
-        result = await api.run_in_turn(request, m, body)
+        inputs = forms.read(spec.model, raw)
+        errors = forms.field_errors(spec.model, inputs)
+        if errors:
+            raise forms.FormError(errors)
+        if step == "count" and spec.takes_table_dice:
+            state["dice"] = _dice_needed(request, m, runner.build(name, inputs))
+            return _command_answer(request, m, spec, state)
+        dice = _faces(form) if step == "table" else None
+        if step == "table" and dice is None:
+            raise InvalidInputError("no dice were entered: ask which dice to roll first")
+        result = await api.run_in_turn(request, m, api.CommandRequest(command=name, args=inputs, dice=dice))
+    except forms.FormError as exc:
+        state["errors"], code = exc.errors, 400
     except HTTPException as exc:
-        return message(request, str(exc.detail), error=True, code=exc.status_code)
-    except CampaignError as exc:
-        return refused(request, exc)
-    srv = server(request)
-    srv.live.appended(m.info.campaign_id)
-    # in the CLI's words: each fact once, names for ids, the command as it is typed
-    said = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
-    return message(
-        request, f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})", lines=said
-    )
+        state["error"], code = str(exc.detail), exc.status_code
+    except CampaignError as exc:  # a lost race in the API's words too, naming the campaign
+        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+        state["error"], code = said, status_for(exc)
+    else:
+        srv = server(request)
+        srv.live.appended(m.info.campaign_id)
+        # in the CLI's words: each fact once, names for ids, the command as it is typed
+        lines = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
+        head = f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})"
+        state = {"command": name, "answer": {"message": head, "lines": lines[:30]}}
+    if state.get("dice") is None and "_die" in form and "answer" not in state:
+        state["dice"] = _dice_needed_or_none(request, m, name, state)
+    return _command_answer(request, m, spec, state, code)
+
+
+def _dice_needed_or_none(request: Request, m: InCampaign, name: str, state: dict[str, Any]) -> Any:
+    """The dice asked for again, after faces entered were refused (None if the inputs no longer build)."""
+    try:
+        return _dice_needed(request, m, runner.build(name, forms.read(command_type(name), state["values"])))
+    except CampaignError:
+        return None
+
+
+def _command_answer(
+    request: Request, m: InCampaign, spec: runner.CommandSpec, state: dict[str, Any], code: int = 200
+) -> Response:
+    if nojs.plain(request):
+        return nojs.said(request, f"/c/{m.info.campaign_id}#cmd-{spec.name.replace('.', '-')}", state)
+    context = _form_context(request, m, spec, _choices(request, m), state)
+    return templates.TemplateResponse(request, "command_form.html", context, status_code=code)
 
 
 @router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
-def entropy_form(request: Request, m: Player, share: Annotated[str, Form(max_length=1000)] = "") -> HTMLResponse:
+def entropy_form(request: Request, m: Player, share: Annotated[str, Form(max_length=1000)] = "") -> Response:
     """Commit the caller's share of entropy (an empty field: one is drawn and shown once)."""
     ledger = ledger_of(request, m)
     given = share or ledger.draw_share()
@@ -278,7 +419,7 @@ def invite_form(
     account: Annotated[str, Form()],
     role: Annotated[str, Form()],
     sides: Annotated[str, Form()] = "",
-) -> HTMLResponse:
+) -> Response:
     srv = server(request)
     name = account.strip().lower()
     try:
@@ -303,7 +444,7 @@ def remove_form(
     m: GM,
     account: Annotated[str, Form(max_length=100)],
     reason: Annotated[str, Form(max_length=500)] = "",
-) -> HTMLResponse:
+) -> Response:
     """The GM takes a member out of the campaign: a ``membership.removed`` event (its role changes by inviting
     it again with another)."""
     srv = server(request)
@@ -336,7 +477,7 @@ def amend_form(
     reason: Annotated[str, Form(max_length=500)] = "",
     preview: Annotated[str, Form()] = "1",
     drop_later: Annotated[str, Form()] = "",
-) -> HTMLResponse:
+) -> Response:
     ledger = ledger_of(request, m)
     try:
         faces = parse_table_dice(dice) if dice.strip() else None  # a misread table die, corrected (amend --dice)
@@ -376,7 +517,7 @@ def amend_form(
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))
 def rewind_form(
     request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
-) -> HTMLResponse:
+) -> Response:
     try:
         result = rewind(ledger_of(request, m), m.info, to, reason)
     except CampaignError as exc:
@@ -386,7 +527,7 @@ def rewind_form(
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
-def undo_form(request: Request, m: GM) -> HTMLResponse:
+def undo_form(request: Request, m: GM) -> Response:
     try:
         _, said = undo(ledger_of(request, m), m.info)
     except CampaignError as exc:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 
 from campaign.report.render import PRINT_CSS, html, html_body, markdown
 from campaign.report.story import campaign_report
@@ -64,7 +64,7 @@ async def army_list_form(
     side: Annotated[str, Form(max_length=100)],
     army_list: Annotated[UploadFile, File()],
     update: Annotated[bool, Form()] = False,
-) -> HTMLResponse:
+) -> Response:
     """An Army Forge list uploaded for ``side``: shown first when it updates units already listed (``update``
     ticked to go ahead), then run by the executor as ``gf import-list`` runs it."""
     from campaign.interchange.army_forge import plan_in_words, preview_import, read_army_list

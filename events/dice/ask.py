@@ -94,6 +94,8 @@ class Needed:
     sides: int
     purpose: str
     on_table: bool
+    side: str | None = None
+    """The side whose unit the roll is for (None: no side's): a player rolls for its own sides only."""
 
 
 class CountingDice(_RecordingDice):
@@ -106,7 +108,7 @@ class CountingDice(_RecordingDice):
 
     def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         held = self._offered_roll(spec, purpose)
-        self.needed.append(Needed(spec.notation, spec.count, spec.sides, purpose, held is not None))
+        self.needed.append(Needed(spec.notation, spec.count, spec.sides, purpose, held is not None, side))
         if held is not None:
             return held
         face = 1 if self._face == "low" else spec.sides

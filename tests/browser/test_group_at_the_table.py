@@ -61,18 +61,32 @@ def sign_up(contexts: list[Any], browser: Any, base_url: str, name: str) -> Any:
     return page
 
 
-def enter(page: Any, command: str, fields: dict[str, str], dice: str | None = None) -> str:
-    """Open a command's form on the page, fill it in and send it; the answer shown under "Enter a command"."""
+def enter(page: Any, command: str, fields: dict[str, str], dice: str | None = None, ticks: tuple[str, ...] = ()) -> str:
+    """Open a command's generated form, fill it in (a picker by its choice, a tick by its label) and send it;
+    with ``dice``, ask which dice to roll first and enter them die by die. The answer shown under the form."""
     box = page.locator(f"#cmd-{command.replace('.', '-')}")
-    box.locator("summary").click()
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
     for name, value in fields.items():
-        box.locator(f"[name={name}]").fill(value)
+        control = box.locator(f"[name='{name}']")
+        if control.evaluate("node => node.tagName") == "SELECT":
+            control.select_option(value)
+        else:
+            control.fill(value)
+    for label in ticks:
+        box.get_by_label(label).check()
     if dice is not None:
-        box.locator("[name=_dice]").fill(dice)
-    page.locator("#command-result").evaluate("node => node.replaceChildren()")
-    box.locator("button[type=submit]").click()
-    page.locator("#command-result p").first.wait_for()
-    text: str = page.locator("#command-result").inner_text()
+        box.get_by_role("button", name="Which dice to roll?").click()
+        box = page.locator(f"#cmd-{command.replace('.', '-')}")
+        box.locator(".dice").wait_for()
+        for die, face in zip(box.locator("input[name=_die]").all(), dice.split(","), strict=True):
+            die.fill(face)
+        box.get_by_role("button", name="Record these dice").click()
+    else:
+        box.locator("button[value=seeded]").first.click()
+    box = page.locator(f"#cmd-{command.replace('.', '-')}")
+    box.locator(".command-result p").first.wait_for()
+    text: str = box.locator(".command-result").inner_text()
     return text
 
 
@@ -104,15 +118,18 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     player.goto(campaign_url)
     observer.goto(campaign_url)
     assert player.locator("#role").inner_text() == "player"
-    said = enter(player, "gf.muster", {"name": "Robot Squad", "side": "Robots", "profile": json.dumps(SQUAD)})
+    profile = {f"profile.{k}": str(v) for k, v in SQUAD.items()}
+    said = enter(player, "gf.muster", {"name": "Robot Squad", "side": "Robots", **profile})
     assert "gf muster: 2 events appended" in said  # the command as it is typed, not its recorded name
     gm.locator("#roster", has_text="Robot Squad").wait_for(timeout=LIVE_MS)
-    enter(gm, "gf.muster", {"name": "Saurian Warriors", "side": "Saurians", "profile": json.dumps(SQUAD)})
-    enter(gm, "gf.battle_start", {"name": "Ruins", "units": '["Robot Squad", "Saurian Warriors"]'})
+    enter(gm, "gf.muster", {"name": "Saurian Warriors", "side": "Saurians", **profile})
+    gm.reload()  # the pickers list the units mustered since the page was drawn
+    enter(gm, "gf.battle_start", {"name": "Ruins"}, ticks=("Robot Squad (Robots)", "Saurian Warriors (Saurians)"))
     player.locator("#battle", has_text="Ruins").wait_for(timeout=LIVE_MS)
 
     # 6 wounds on ten models of Quality 4+: four left, at half strength; the table's 2 fails the morale test.
     shaken = "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+: fails → Shaken"
+    player.reload()
     said = enter(player, "gf.shoot", {"unit_name": "Robot Squad", "wounds": "6"}, dice="2")
     assert shaken in said
     gm.locator("#log", has_text=shaken).wait_for(timeout=LIVE_MS)

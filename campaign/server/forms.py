@@ -1,0 +1,380 @@
+"""A command's form on the page, generated from what its inputs *are* (``campaign/rulesets/inputs.py``).
+
+Nothing here is written per command: each input's meaning gives its control. A unit is a picker of the
+campaign's units (a player's own sides' only where the unit must be of the side that acts), a
+side a picker of the sides, a closed set a picker of its choices, a flag a tick box, a number a number field
+with the model's bounds, a profile or a record a fieldset of its own fields, a list a set of ticks (of units,
+sides, choices) or repeatable rows, a mapping rows of a key and its value. Labels and help come from the
+fields' descriptions. The same tree reads the form back into the command's inputs (:func:`read`), and a
+refusal of the model is put back beside the field it is about (:func:`field_errors`).
+
+Form fields are named by their path: ``profile.quality``, ``deployments.0.unit``, ``motivation.1.key``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from campaign.rulesets.inputs import Kind, Meaning, Whose, meanings
+from campaign.rulesets.tables import parse_value
+from events.errors import InvalidInputError
+
+Raw = Mapping[str, Sequence[str]]
+"""A sent form: each field's path and the values sent under it (a tick list sends several)."""
+
+ROWS_AT_LEAST = 2
+"""Empty rows a list of records or a mapping shows beyond those filled (a row left empty is not an input)."""
+ROWS_AT_MOST = 24
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the campaign offers for names: its units with their sides, its sides, its battles and officers;
+    ``plays``: the sides a player plays (None: the game master, who may name any)."""
+
+    units: tuple[tuple[str, str], ...] = ()
+    sides: tuple[str, ...] = ()
+    battles: tuple[str, ...] = ()
+    officers: tuple[str, ...] = ()
+    plays: frozenset[str] | None = None
+
+    def own(self, side: str) -> bool:
+        return self.plays is None or side.strip().casefold() in {s.strip().casefold() for s in self.plays}
+
+
+@dataclass
+class Widget:
+    """One control (or group of them) of a generated form."""
+
+    path: str
+    label: str
+    control: str
+    """text, number, select, checkbox, checks (a list of tick boxes), fieldset, rows."""
+    help: str = ""
+    required: bool = False
+    options: list[tuple[str, str]] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+    """Names offered by a text field (a datalist): a new side may still be typed."""
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    value: str = ""
+    checked: bool = False
+    chosen: set[str] = field(default_factory=set)
+    children: list[Widget] = field(default_factory=list)
+    rows: list[list[Widget]] = field(default_factory=list)
+    error: str = ""
+    empty_note: str = ""
+
+    @property
+    def id(self) -> str:
+        return "f-" + "".join(c if c.isalnum() else "-" for c in self.path)
+
+
+def _label(name: str, meaning: Meaning) -> str:
+    return meaning.key.replace("_", " ") if meaning.key else name.replace("_", " ")
+
+
+def _unit_options(meaning: Meaning, choices: Choices) -> list[tuple[str, str]]:
+    # a target may be another side's: the form then shows its dice waiting for that side, and the server
+    # refuses a player what is that side's to enter
+    mine_only = meaning.whose is Whose.OWN
+    return [(name, f"{name} ({side})") for name, side in choices.units if not mine_only or choices.own(side)]
+
+
+def _side_options(meaning: Meaning, choices: Choices) -> list[str]:
+    if meaning.whose is Whose.OWN and choices.plays is not None:
+        return sorted(choices.plays)
+    return list(choices.sides)
+
+
+def _first(raw: Raw, path: str) -> str:
+    got = raw.get(path) or ()
+    return str(got[0]).strip() if got else ""
+
+
+def widget(name: str, meaning: Meaning, path: str, choices: Choices, raw: Raw) -> Widget:
+    """The control for one input (``name`` its field, ``path`` its form name), filled from ``raw``."""
+    label = _label(name, meaning)
+    base = Widget(
+        path,
+        label,
+        "text",
+        help=meaning.description,
+        required=meaning.required and not meaning.optional,
+        minimum=meaning.minimum,
+        maximum=meaning.maximum,
+        max_length=meaning.max_length,
+    )
+    if meaning.keys is not None:
+        return _mapping(meaning, base, choices, raw)
+    if meaning.many:
+        return _many(meaning, base, choices, raw)
+    return _one(meaning, base, choices, raw)
+
+
+def _one(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
+    kind = meaning.kind
+    w.value = _first(raw, w.path)
+    if kind is Kind.FLAG:
+        w.control, w.required = "checkbox", False
+        w.checked = (w.path in raw) if raw else bool(meaning.default)
+    elif kind is Kind.NUMBER:
+        w.control = "number"
+        if not w.value and meaning.default is not None:
+            w.value = str(meaning.default)
+    elif kind is Kind.CHOICE:
+        w.control = "select"
+        w.options = [(str(c), str(c).replace("_", " ")) for c in meaning.choices]
+        if not w.value and meaning.default is not None:
+            w.value = str(meaning.default)
+    elif kind is Kind.UNIT and not meaning.new:
+        w.control = "select"
+        w.options = _unit_options(meaning, choices)
+        if not w.options:
+            w.empty_note = "no unit to choose yet"
+    elif kind is Kind.SIDE and not meaning.new:
+        offered = _side_options(meaning, choices)
+        if meaning.whose is Whose.OWN and choices.plays is not None:
+            w.control, w.options = "select", [(s, s) for s in offered]
+        elif meaning.whose is Whose.OWN or not offered:  # the game master may name a side not fighting yet
+            w.suggestions = offered
+        else:
+            w.control, w.options = "select", [(s, s) for s in offered]
+    elif kind in (Kind.PROFILE, Kind.RECORD) and meaning.model is not None:
+        w.control = "fieldset"
+        w.children = fields_of(meaning.model, choices, raw, prefix=w.path + ".")
+    elif kind is Kind.BATTLE and not meaning.new:
+        w.suggestions = list(choices.battles)
+    elif kind is Kind.OFFICER:
+        w.suggestions = list(choices.officers)
+    elif kind is Kind.TEXT and not w.value and isinstance(meaning.default, str):
+        w.value = meaning.default
+    if w.control == "select" and w.required and not w.value and len(w.options) == 1:
+        w.value = w.options[0][0]  # the only choice there is: chosen, a tap saved
+    return w
+
+
+def _rows_sent(raw: Raw, path: str) -> int:
+    """How many rows of ``path`` the form sent (``path.N…``)."""
+    found = -1
+    for key in raw:
+        if key.startswith(path + "."):
+            head = key[len(path) + 1 :].split(".", 1)[0]
+            if head.isdigit():
+                found = max(found, int(head))
+    return found + 1
+
+
+def _many(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
+    kind = meaning.kind
+    one = replace(meaning, many=False, required=True, optional=False, description="")
+    if kind is Kind.UNIT and not meaning.new:
+        w.control, w.options = "checks", _unit_options(meaning, choices)
+    elif kind is Kind.SIDE:
+        w.control, w.options = "checks", [(s, s) for s in _side_options(meaning, choices)]
+    elif kind is Kind.CHOICE:
+        w.control, w.options = "checks", [(str(c), str(c).replace("_", " ")) for c in meaning.choices]
+    if w.control == "checks":
+        w.chosen = {str(v) for v in raw.get(w.path, ())}
+        w.required = False
+        if not w.options:
+            w.empty_note = "none to choose yet"
+        return w
+    w.control = "rows"
+    many = _rows_sent(raw, w.path)
+    wanted = len(choices.units) if kind is Kind.RECORD and _holds_unit(meaning) else 0
+    count = min(ROWS_AT_MOST, max(many + 1 if many else 0, wanted, ROWS_AT_LEAST))
+    w.rows = [[widget("", replace(one, key=""), f"{w.path}.{i}", choices, raw)] for i in range(count)]
+    for i, row in enumerate(w.rows):
+        row[0].label = f"{w.label} {i + 1}"
+        row[0].required = False
+        for child in row[0].children:
+            child.required = False
+    return w
+
+
+def _holds_unit(meaning: Meaning) -> bool:
+    return meaning.model is not None and any(m.kind is Kind.UNIT for m in meanings(meaning.model).values())
+
+
+def _mapping(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
+    assert meaning.keys is not None
+    keys = replace(meaning.keys, required=False, optional=False)
+    values = replace(meaning, keys=None, many=False, required=False, optional=False, description="")
+    w.control = "rows"
+    sides = _side_options(keys, choices) if keys.kind is Kind.SIDE else []
+    count = min(ROWS_AT_MOST, max(_rows_sent(raw, w.path), len(sides), ROWS_AT_LEAST))
+    for i in range(count):
+        path = f"{w.path}.{i}"
+        k = widget("", keys, f"{path}.key", choices, raw)
+        v = widget("", values, f"{path}.value", choices, raw)
+        k.label, v.label = keys.kind.value if keys.kind.names else "which", "value"
+        if not raw and i < len(sides):
+            k.value = sides[i]
+        k.required = v.required = False
+        w.rows.append([k, v])
+    return w
+
+
+def fields_of(model: type[BaseModel], choices: Choices, raw: Raw, prefix: str = "") -> list[Widget]:
+    """The controls for every input of ``model`` (a command, a record or a profile) people type."""
+    out = []
+    for name, meaning in meanings(model).items():
+        if not meaning.typed.typed or meaning.kind is Kind.FACES:
+            continue  # an input nobody types keeps its default; dice are entered die by die
+        out.append(widget(name, meaning, prefix + meaning.key, choices, raw))
+    return out
+
+
+class FormError(InvalidInputError):
+    """The form's inputs refused before the model is built: each field's problem by its path."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{k.replace('.', ' ').replace('_', ' ')}: {v}" for k, v in errors.items()))
+
+
+def read(model: type[BaseModel], raw: Raw, prefix: str = "") -> dict[str, Any]:
+    """The inputs of ``model`` a sent form holds (by their recorded names), empty optional ones left out;
+    :class:`FormError` for what cannot be read as its type (a number that is not one)."""
+    errors: dict[str, str] = {}
+    out: dict[str, Any] = {}
+    for _, meaning in meanings(model).items():
+        if not meaning.typed.typed or meaning.kind is Kind.FACES:
+            continue
+        path = prefix + meaning.key
+        try:
+            got = _read(meaning, path, raw, errors)
+        except _EmptyError:
+            continue
+        out[meaning.key] = got
+    if errors:
+        raise FormError(errors)
+    return out
+
+
+class _EmptyError(Exception):
+    """Nothing was given for an input: it is left out (its default applies)."""
+
+
+def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
+    kind = meaning.kind
+    if meaning.keys is not None:
+        found: dict[str, Any] = {}
+        values = replace(meaning, keys=None, many=False)
+        for i in range(_rows_sent(raw, path)):
+            key = _first(raw, f"{path}.{i}.key")
+            try:
+                value = _read(values, f"{path}.{i}.value", raw, errors)
+            except _EmptyError:
+                if key:
+                    errors[f"{path}.{i}.value"] = f"give a value for {key}"
+                continue
+            if not key:
+                errors[f"{path}.{i}.key"] = f"say which {meaning.keys.kind.value} this value is for"
+                continue
+            found[key] = value
+        if not found:
+            raise _EmptyError
+        return found
+    if meaning.many:
+        if kind in (Kind.UNIT, Kind.SIDE, Kind.CHOICE) and not meaning.new:
+            ticked = [str(v) for v in raw.get(path, ()) if str(v).strip()]
+            if not ticked and not meaning.required:
+                raise _EmptyError
+            return ticked
+        one = replace(meaning, many=False)
+        items = []
+        for i in range(_rows_sent(raw, path)):
+            try:
+                items.append(_read(one, f"{path}.{i}", raw, errors))
+            except _EmptyError:
+                continue
+        if not items and not meaning.required:
+            raise _EmptyError
+        return items
+    if kind in (Kind.PROFILE, Kind.RECORD) and meaning.model is not None:
+        inner: dict[str, Any] = {}
+        for _, m in meanings(meaning.model).items():
+            if not m.typed.typed:
+                continue
+            try:
+                inner[m.key] = _read(m, f"{path}.{m.key}", raw, errors)
+            except _EmptyError:
+                continue
+        if not inner or (kind is Kind.RECORD and all(v is False for v in inner.values())):
+            raise _EmptyError
+        return inner
+    if kind is Kind.FLAG:
+        if path not in raw and not meaning.default:
+            raise _EmptyError
+        return path in raw
+    text = _first(raw, path)
+    if not text:
+        raise _EmptyError
+    if kind is Kind.NUMBER:
+        try:
+            return int(text)
+        except ValueError:
+            errors[path] = f"a whole number, not {text!r}"
+            raise _EmptyError from None
+    if kind is Kind.VALUE:
+        return parse_value(text)
+    return text
+
+
+def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str, str]:
+    """Each field the model refuses in these inputs, by its form path, in words (empty: none it can place)."""
+    from campaign.rulesets.decision import _words
+
+    found: dict[str, str] = {}
+    for name, meaning in meanings(model).items():
+        if meaning.kind is Kind.PROFILE and meaning.model is not None and isinstance(inputs.get(meaning.key), dict):
+            try:
+                meaning.model.model_validate(inputs[meaning.key])
+            except ValidationError as exc:
+                for e in exc.errors():
+                    found[".".join([meaning.key, *map(str, e["loc"])])] = _words(e)
+        del name
+    try:
+        model.model_validate(dict(inputs))
+    except ValidationError as exc:
+        keys = {m.key: m.key for m in meanings(model).values()} | {n: m.key for n, m in meanings(model).items()}
+        for e in exc.errors():
+            loc = [str(p) for p in e["loc"] if p != "[key]"]
+            if loc and loc[0] in keys:
+                loc[0] = keys[loc[0]]
+            found.setdefault(".".join(loc), _words(e))
+    except (InvalidInputError, ValueError):
+        pass
+    return found
+
+
+def place(widgets: Sequence[Widget], errors: Mapping[str, str]) -> list[str]:
+    """Put each error beside its field (the nearest one whose path leads to it); those with no field left over."""
+    by_path: dict[str, Widget] = {}
+
+    def walk(ws: Sequence[Widget]) -> None:
+        for w in ws:
+            by_path[w.path] = w
+            walk(w.children)
+            for row in w.rows:
+                walk(row)
+
+    walk(widgets)
+    left = []
+    for path, text in errors.items():
+        parts = path.split(".")
+        while parts and ".".join(parts) not in by_path:
+            parts.pop()
+        if parts:
+            target = by_path[".".join(parts)]
+            target.error = f"{target.error}; {text}" if target.error else text
+        else:
+            left.append(text)
+    return left

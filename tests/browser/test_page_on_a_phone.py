@@ -1,0 +1,294 @@
+"""The page at a table: a player on a phone (390×844, one thumb), the game master at a desk (1280×800), and the
+same flow with JavaScript turned off, in Debian's Chromium.
+
+The player musters a unit through the generated form (no JSON typed: a picker of its own sides, number fields),
+the GM starts a battle by ticking the units; the player asks which dice its shot rolls, enters the die, and the
+GM's open page shows the outcome live; a melee against the other side's unit shows that side's die waiting. On
+every page and at both widths nothing scrolls sideways, and at 390 px every control is a 44 px tap target.
+Without JavaScript a command still posts, redirects back and shows its answer, and the dice are asked for and
+entered. Screenshots of every page at both widths go to test-output/browser/ (gitignored).
+
+Grimdark, RULES.md §4.1 A: ten models of Quality 4+ taking 6 wounds are four left, at half strength or less, and
+test on a d6; a 2 fails (Shaken). §4.1 B: in a melee the side that caused fewer wounds tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaign.bootstrap import bootstrap
+from campaign.server.app import create_app
+from tests.live_server import serving
+from tests.server.conftest import FAST_HASHER, PASSWORD
+
+PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 800}
+LIVE_MS = 5000
+TAP = 44
+"""The smallest tap target, in CSS pixels (WCAG 2.5.5)."""
+AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""npm's axe-core, installed by scripts/browser-setup."""
+SERIOUS = ("serious", "critical")
+SHAKEN = "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+: fails → Shaken"
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    opened = bootstrap(str(tmp_path / "table.db"), actor="server")
+    with serving(create_app(opened, hasher=FAST_HASHER)) as url:
+        yield url
+    opened.close()
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[list[Any]]:
+    opened: list[Any] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def person(contexts: list[Any], browser: Any, base_url: str, name: str, size: dict[str, int], js: bool = True) -> Any:
+    phone = size["width"] < 500
+    # bypass_csp: axe-core is injected as a script of the test's own (tests/browser/test_group_at_the_table.py
+    # checks that the pages need nothing the CSP refuses)
+    context = browser.new_context(
+        base_url=base_url, viewport=size, java_script_enabled=js, is_mobile=phone, has_touch=phone, bypass_csp=True
+    )
+    contexts.append(context)
+    page = context.new_page()
+    page.goto("/signup")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("#submit")
+    page.wait_for_url(f"{base_url}/")
+    return page
+
+
+def no_sideways_scroll(page: Any) -> None:
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    past = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+             .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > window.innerWidth + 1)
+             .slice(0, 5).map((e) => e.outerHTML.slice(0, 100))"""
+    )
+    assert wide[0] <= wide[1], f"{page.url} is {wide[0]} px wide at {wide[1]} px: {past}"
+
+
+def small_targets(page: Any) -> list[str]:
+    """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
+    found: list[str] = page.evaluate(
+        """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
+                                                 + 'input:not([type=hidden]):not([type=checkbox])')]
+             .filter((e) => e.offsetParent !== null)
+             .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
+             .map((e) => e.outerHTML.slice(0, 80))""",
+        TAP,
+    )
+    return found
+
+
+def axe_ready() -> bool:
+    if AXE.exists():
+        return True
+    if os.environ.get("CAMPAIGN_REQUIRE_BROWSER"):
+        pytest.fail(f"{AXE} is missing: scripts/browser-setup installs npm's axe-core (CAMPAIGN_REQUIRE_BROWSER)")
+    return False
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is (WCAG 2.1 A and AA rules)."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']})).violations"
+    )
+    return [
+        f"{page.url} {v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in SERIOUS
+    ]
+
+
+def shoot_both_widths(page: Any, screenshots: Path, name: str, scan: list[str] | None = None) -> None:
+    """A screenshot of the page at the phone's width and the desk's (the viewport put back after); with ``scan``,
+    axe-core's serious findings at each width added to it."""
+    was = page.viewport_size
+    for label, size in (("390", PHONE), ("1280", DESK)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # the charts redraw at the new width
+        no_sideways_scroll(page)
+        page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
+        if scan is not None:
+            scan.extend(f"{label} px: {v}" for v in serious_violations(page))
+    page.set_viewport_size(was)
+
+
+def open_command(page: Any, command: str) -> Any:
+    box = page.locator(f"#cmd-{command.replace('.', '-')}")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    return box
+
+
+def test_a_player_on_a_phone_and_the_gm_at_a_desk(
+    browser: Any, base_url: str, contexts: list[Any], screenshots: Path
+) -> None:
+    gm = person(contexts, browser, base_url, "gina", DESK)
+    player = person(contexts, browser, base_url, "pat", PHONE)
+    shoot_both_widths(player, screenshots, "campaigns-new-player")
+    gm.fill("#new-campaign input[name=name]", "Kessel")
+    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.click("#new-campaign button")
+    gm.wait_for_url(f"{base_url}/c/*")
+    campaign_url = gm.url
+    gm.fill("#invite input[name=account]", "pat")
+    gm.fill("#invite input[name=sides]", "Robots")
+    gm.click("#invite button")
+    gm.locator("#gm-result", has_text="pat joins").wait_for()
+
+    player.goto(campaign_url)
+    assert small_targets(player) == []
+    box = open_command(player, "gf.muster")
+    assert box.locator("textarea").count() == 0 and "JSON" not in box.inner_text()
+    box.get_by_label("name", exact=True).fill("Robot Squad")
+    assert box.locator("select[name=side] option").all_inner_texts() == ["Robots"]  # its own side, picked
+    box.get_by_label("models").fill("10")
+    box.get_by_label("quality").fill("4")
+    box.get_by_label("points").fill("150")
+    box.get_by_role("button", name="gf muster").click()
+    box = player.locator("#cmd-gf-muster")
+    box.locator(".command-result .ok").wait_for()
+    assert "gf muster:" in box.locator(".command-result").inner_text()
+    gm.locator("#roster", has_text="Robot Squad").wait_for(timeout=LIVE_MS)
+
+    box = open_command(gm, "gf.muster")
+    box.get_by_label("name", exact=True).fill("Saurian Warriors")
+    box.locator("input[name=side]").fill("Saurians")  # a side not fighting yet: the GM types it
+    box.get_by_label("models").fill("10")
+    box.get_by_label("quality").fill("4")
+    box.get_by_label("points").fill("150")
+    box.get_by_role("button", name="gf muster").click()
+    gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
+    gm.reload()  # the pickers list the units mustered since the page was drawn
+    box = open_command(gm, "gf.battle_start")
+    box.locator("input[name=battle_name], input[name=name]").first.fill("Ruins")
+    box.get_by_label("Robot Squad (Robots)").check()
+    box.get_by_label("Saurian Warriors (Saurians)").check()
+    box.get_by_role("button", name="Roll the campaign's dice").click()
+    gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
+    player.locator("#battle", has_text="Ruins").wait_for(timeout=LIVE_MS)
+
+    player.reload()
+    box = open_command(player, "gf.shoot")
+    box.locator("select[name=unit_name]").select_option("Robot Squad")
+    box.get_by_label("wounds", exact=True).fill("6")
+    box.get_by_role("button", name="Which dice to roll?").click()
+    box = player.locator("#cmd-gf-shoot")
+    box.locator(".dice").wait_for()
+    assert box.locator("input[name=_die]").count() == 1  # one d6 for the morale test (§4.1 A)
+    assert "morale test" in box.locator(".dice").inner_text().lower()
+    assert small_targets(player) == []
+    player.screenshot(path=str(screenshots / "dice-asked-player-390.png"), full_page=True)
+    box.screenshot(path=str(screenshots / "dice-asked-form-390.png"))
+    box.locator("input[name=_die]").fill("2")
+    box.get_by_role("button", name="Record these dice").click()
+    player.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
+    gm.locator("#log", has_text=SHAKEN).wait_for(timeout=LIVE_MS)  # the GM's page, live
+
+    box = open_command(player, "gf.melee")
+    box.locator("select[name=a]").select_option("Robot Squad")
+    box.locator("select[name=b]").select_option("Saurian Warriors")
+    box.locator("input[name=wounds_by_a]").fill("3")
+    box.locator("input[name=wounds_by_b]").fill("0")
+    box.get_by_role("button", name="Which dice to roll?").click()
+    waiting = player.locator("#cmd-gf-melee .waiting-note")
+    waiting.wait_for()
+    assert "Waiting for Saurians" in waiting.inner_text()  # their unit caused fewer wounds: their test (§4.1 B)
+    assert player.locator("#cmd-gf-melee button[value=seeded]").is_disabled()
+    player.screenshot(path=str(screenshots / "dice-waiting-player-390.png"), full_page=True)
+
+    player.locator("#cmd-gf-melee").screenshot(path=str(screenshots / "dice-waiting-form-390.png"))
+
+    scan: list[str] | None = [] if axe_ready() else None
+    for page, who in ((player, "player"), (gm, "gm")):
+        page.goto(campaign_url)
+        open_command(page, "gf.muster")  # a generated form open: its controls scanned too
+        shoot_both_widths(page, screenshots, f"campaign-{who}", scan)
+        page.locator("#log a.audit-link").first.click()
+        page.wait_for_url("**/audit/*")
+        shoot_both_widths(page, screenshots, f"audit-{who}", scan)
+        page.goto(campaign_url + "/report")
+        shoot_both_widths(page, screenshots, f"report-{who}", scan)
+        page.goto(base_url + "/")
+        shoot_both_widths(page, screenshots, f"campaigns-{who}", scan)
+    page = gm.context.new_page()
+    page.context.clear_cookies()
+    page.goto(base_url + "/signin")
+    shoot_both_widths(page, screenshots, "signin", scan)
+    assert not scan, "\n".join(scan)
+
+
+def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
+    browser: Any, base_url: str, contexts: list[Any], screenshots: Path
+) -> None:
+    gm = person(contexts, browser, base_url, "gina", PHONE, js=False)
+    gm.fill("#new-campaign input[name=name]", "Kessel")
+    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.click("#new-campaign button")
+    gm.wait_for_url(f"{base_url}/c/*")
+    assert "reload" in gm.locator("#live-state").inner_text()  # no live updates without JavaScript: it says so
+
+    box = open_command(gm, "gf.muster")
+    box.get_by_label("name", exact=True).fill("Robot Squad")
+    box.locator("input[name=side]").fill("Robots")
+    box.get_by_label("models").fill("10")
+    box.get_by_label("quality").fill("9")  # out of Quality 2–6: said beside the field
+    box.get_by_label("points").fill("150")
+    box.get_by_role("button", name="gf muster").click()
+    gm.wait_for_load_state()
+    box = gm.locator("#cmd-gf-muster")
+    assert box.get_attribute("open") is not None
+    assert box.locator(".has-error .field-error").count() == 1
+    assert box.get_by_label("name", exact=True).input_value() == "Robot Squad"  # what was typed is kept
+    gm.screenshot(path=str(screenshots / "nojs-refused-390.png"), full_page=True)
+    box.get_by_label("quality").fill("4")
+    box.get_by_role("button", name="gf muster").click()
+    gm.wait_for_load_state()
+    gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
+    assert "Robot Squad" in gm.locator("#roster").inner_text()
+    box = open_command(gm, "gf.muster")
+    box.get_by_label("name", exact=True).fill("Saurian Warriors")
+    box.locator("input[name=side]").fill("Saurians")
+    box.get_by_label("models").fill("10")
+    box.get_by_label("quality").fill("4")
+    box.get_by_label("points").fill("150")
+    box.get_by_role("button", name="gf muster").click()
+    gm.wait_for_load_state()
+
+    box = open_command(gm, "gf.battle_start")
+    box.locator("input[name=battle_name], input[name=name]").first.fill("Ruins")
+    box.get_by_label("Robot Squad (Robots)").check()
+    box.get_by_label("Saurian Warriors (Saurians)").check()
+    box.get_by_role("button", name="Roll the campaign's dice").click()
+    gm.wait_for_load_state()
+    gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
+
+    box = open_command(gm, "gf.shoot")
+    box.locator("select[name=unit_name]").select_option("Robot Squad")
+    box.get_by_label("wounds", exact=True).fill("6")
+    box.get_by_role("button", name="Which dice to roll?").click()
+    gm.wait_for_load_state()
+    box = gm.locator("#cmd-gf-shoot")
+    box.locator("input[name=_die]").fill("2")
+    box.get_by_role("button", name="Record these dice").click()
+    gm.wait_for_load_state()
+    gm.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
+    assert SHAKEN in gm.locator("#log").inner_text()
+    no_sideways_scroll(gm)
+    gm.screenshot(path=str(screenshots / "nojs-campaign-390.png"), full_page=True)

@@ -1,0 +1,224 @@
+"""The campaign page's command forms, generated from the command models, and the page without JavaScript.
+
+In-process (TestClient): the forms' controls come from what each input is (a picker of the campaign's units, a
+fieldset of a profile's fields with the profile model's bounds, ticks for a list of units), no JSON is typed; a
+refused input comes back in words beside its field; a command that rolls first says which dice to roll, then
+takes them die by die; a player's form for a roll of another side's unit shows it waiting for that side, and the
+server still refuses the player that roll. A plain form post (no htmx) carries the CSRF token as a field and is
+answered by a redirect back to the page, which shows the answer once.
+
+Grimdark (RULES.md §4): Quality N+ is 2–6; a unit at half strength or less after shooting tests Quality on a d6
+(§4.1 A), Shaken on a fail; in a melee the side that caused fewer wounds tests (§4.1 B).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.conftest import SQUAD, World, post
+
+HTMX = {"HX-Request": "true"}
+MUSTER = {"_command": "gf.muster", "name": "Robot Squad", "side": "Robots", "profile.points": "150"}
+
+
+def muster(world: World, name: str, side: str) -> None:
+    body = {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+def battle(world: World) -> None:
+    muster(world, "Robot Squad", "Robots")
+    muster(world, "Saurian Warriors", "Saurians")
+    body = {"command": "gf.battle_start", "args": {"name": "Ruins", "units": ["Robot Squad", "Saurian Warriors"]}}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+def form_of(page: str, command: str) -> str:
+    found = re.search(rf'<details class="command" id="cmd-{command}".*?</details>', page, re.S)
+    assert found, f"no form for {command}"
+    return found.group(0)
+
+
+def field(html: str, name: str) -> str:
+    """The control's block (its label, input, help and error) for the form field ``name``."""
+    found = re.search(
+        rf'<div class="field[^"]*">(?:(?!<div class="field).)*?name="{re.escape(name)}".*?</div>', html, re.S
+    )
+    assert found, f"no field {name}"
+    return found.group(0)
+
+
+def head(world: World) -> int:
+    info = world.opened.ledger.directory.get(world.campaign_id)
+    assert info is not None
+    return info.last_seq
+
+
+def send(client: TestClient, world: World, fields: dict[str, Any], *, htmx: bool = True) -> Any:
+    return client.post(
+        f"/c/{world.campaign_id}/command", data=fields, headers=HTMX if htmx else {}, follow_redirects=False
+    )
+
+
+def test_the_forms_are_the_models_no_json_is_typed(world: World) -> None:
+    battle(world)
+    page = world.client("gina").get(f"/c/{world.campaign_id}").text
+    assert "(JSON)" not in page and "<textarea" not in page
+    muster_form = form_of(page, "gf-muster")
+    quality = field(muster_form, "profile.quality")
+    assert 'type="number"' in quality and 'min="2"' in quality and 'max="6"' in quality  # Quality 2–6
+    assert "<legend>profile</legend>" in muster_form
+    start = form_of(page, "gf-battle_start")
+    # the units a battle starts with: a tick per unit of the campaign, with its side
+    assert 'name="units" value="Robot Squad"' in start and "Saurian Warriors (Saurians)" in start
+    melee = form_of(page, "gf-melee")
+    assert '<select id="gf-melee-f-a" name="a"' in melee
+    assert "<b>gf melee</b>" in melee  # named as typed on the command line, not gf.melee
+
+
+def test_a_players_own_unit_picker_offers_its_own_sides_units_only(world: World) -> None:
+    battle(world)
+    page = world.client("pat").get(f"/c/{world.campaign_id}").text
+    shoot = field(form_of(page, "gf-shoot"), "unit_name")
+    assert "Robot Squad (Robots)" in shoot and "Saurian" not in shoot
+    assert "cmd-gf-battle_start" not in page  # the game master's to enter: not offered
+
+
+def test_a_refused_input_is_said_beside_its_field_and_nothing_is_appended(world: World) -> None:
+    before = head(world)
+    fields = MUSTER | {"profile.models": "10"}
+    answer = send(world.client("gina"), world, {**fields, "profile.quality": "7"})
+    assert answer.status_code == 400
+    quality = field(answer.text, "profile.quality")
+    assert 'class="field-error"' in quality and "6" in quality  # at most 6 (Quality 2–6)
+    assert 'value="Robot Squad"' in answer.text  # what was typed is kept
+    not_a_number = send(world.client("gina"), world, {**fields, "profile.quality": "four"})
+    assert "a whole number, not &#39;four&#39;" in field(not_a_number.text, "profile.quality")
+    assert head(world) == before
+
+
+def test_which_dice_then_die_by_die(world: World) -> None:
+    battle(world)
+    pat = world.client("pat")
+    fields = {"_command": "gf.shoot", "unit_name": "Robot Squad", "wounds": "6"}
+    before = head(world)
+    counted = send(pat, world, {**fields, "_step": "count"})
+    assert counted.status_code == 200, counted.text
+    # 4 models of 10 left: under half, it tests Quality on one d6 (§4.1 A)
+    dice = re.findall(
+        r'<input id="die-[^"]+" name="_die" type="number" inputmode="numeric" min="1" max="6"', counted.text
+    )
+    assert len(dice) == 1 and "Record these dice" in counted.text
+    assert head(world) == before  # asking appends nothing
+    seven = send(pat, world, {**fields, "_step": "table", "_die": "7"})
+    assert seven.status_code == 400 and head(world) == before
+    assert 'name="_die"' in seven.text  # the dice asked for again, with the refusal
+    entered = send(pat, world, {**fields, "_step": "table", "_die": "3"})
+    assert entered.status_code == 200, entered.text
+    assert "gf shoot:" in entered.text and "Shaken" in entered.text  # a 3 fails Quality 4+
+    rolled = [e for e in world.opened.ledger.store.read(world.campaign_id, after_seq=before) if e.type == "dice.rolled"]
+    assert [(e.payload["faces"], e.payload["source"]) for e in rolled] == [([3], "table")]
+
+
+def test_a_players_roll_for_another_sides_unit_waits_for_that_side(world: World) -> None:
+    battle(world)
+    pat = world.client("pat")
+    fields = {"_command": "gf.melee", "a": "Robot Squad", "b": "Saurian Warriors", "wounds_by_a": "9"}
+    fields["wounds_by_b"] = "0"
+    before = head(world)
+    counted = send(pat, world, {**fields, "_step": "count"})
+    assert "Waiting for Saurians" in counted.text  # the Saurians caused fewer wounds: their test (§4.1 B)
+    assert "Record these dice" not in counted.text and 'value="seeded" disabled' in counted.text
+    anyway = send(pat, world, {**fields, "_step": "seeded"})
+    assert anyway.status_code == 403 and "game master" in anyway.text
+    assert head(world) == before
+    gm = send(world.client("gina"), world, {**fields, "_step": "count"})
+    assert "Waiting for" not in gm.text and "Record these dice" in gm.text  # the GM enters any side's dice
+
+
+def without_js(client: TestClient) -> TestClient:
+    """The same browser session as a plain form posts it: the session cookie, no CSRF header, no htmx."""
+    plain = TestClient(client.app)
+    plain.cookies.update(client.cookies)
+    return plain
+
+
+def csrf_of(client: TestClient, world: World) -> str:
+    page = client.get(f"/c/{world.campaign_id}").text
+    found = re.search(r'name="_csrf" value="([^"]+)"', page)
+    assert found
+    return found.group(1)
+
+
+def test_without_javascript_a_form_posts_and_redirects_back(world: World) -> None:
+    plain = without_js(world.client("gina"))
+    token = csrf_of(plain, world)
+    fields = MUSTER | {"profile.models": "10"}
+    answer = send(plain, world, {**fields, "profile.quality": "4", "_csrf": token}, htmx=False)
+    assert answer.status_code == 303 and answer.headers["location"].endswith("#cmd-gf-muster")
+    page = plain.get(answer.headers["location"])
+    assert "gf muster: " in page.text and "events appended" in page.text
+    assert "Robot Squad" in page.text.split('id="roster"')[1].split("</section>")[0]
+    again = plain.get(f"/c/{world.campaign_id}")
+    assert "events appended" not in again.text  # shown once
+
+
+def test_without_javascript_a_refusal_comes_back_beside_its_field(world: World) -> None:
+    plain = without_js(world.client("gina"))
+    token = csrf_of(plain, world)
+    before = head(world)
+    fields = MUSTER | {"profile.models": "0"}
+    answer = send(plain, world, {**fields, "profile.quality": "4", "_csrf": token}, htmx=False)
+    assert answer.status_code == 303
+    page = plain.get(answer.headers["location"]).text
+    assert 'class="field-error"' in field(form_of(page, "gf-muster"), "profile.models")
+    assert "<details" in page and 'id="cmd-gf-muster" open' in page
+    assert head(world) == before
+
+
+def test_a_plain_form_without_the_pages_token_is_refused(world: World) -> None:
+    plain = without_js(world.client("gina"))
+    before = head(world)
+    fields = MUSTER | {"profile.models": "10"}
+    for token in ({}, {"_csrf": "guessed"}):
+        answer = send(plain, world, {**fields, "profile.quality": "4", **token}, htmx=False)
+        assert answer.status_code == 403 and "CSRF" in answer.text
+    assert head(world) == before
+
+
+def test_without_javascript_the_game_masters_forms_redirect_too(world: World) -> None:
+    plain = without_js(world.client("gina"))
+    token = csrf_of(plain, world)
+    answer = plain.post(
+        f"/c/{world.campaign_id}/invite",
+        data={"account": "sam", "role": "observer", "_csrf": token},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    assert "sam joins as" in plain.get(answer.headers["location"]).text
+    signed_out = plain.post("/signout", data={"_csrf": token}, follow_redirects=False)
+    assert signed_out.status_code == 303 and signed_out.headers["location"] == "/signin"
+
+
+def test_every_rulesets_forms_are_drawn_and_read_back(world: World) -> None:
+    """Each ruleset's every command has a form of its own controls (none asks for JSON), and an empty form is read
+    back as the model's defaults or refused in words beside its fields, never a failure."""
+    from campaign.rulesets import RULESETS
+    from campaign.server import forms, runner
+
+    gina = world.client("gina")
+    for ruleset in RULESETS:
+        cid = post(gina, "/api/campaigns", {"name": f"All of {ruleset}", "ruleset": ruleset}, 201)["campaign_id"]
+        page = gina.get(f"/c/{cid}")
+        assert page.status_code == 200 and "(JSON)" not in page.text and "<textarea" not in page.text
+        for spec in runner.commands_for(ruleset):
+            assert f'id="cmd-{spec.name.replace(".", "-")}"' in page.text
+            try:
+                inputs = forms.read(spec.model, {})
+            except forms.FormError as exc:
+                assert exc.errors
+                continue
+            assert isinstance(forms.field_errors(spec.model, inputs), dict)
