@@ -181,10 +181,13 @@ def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
     return names
 
 
-def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> str:
+def describe(
+    event: RecordedEvent, names: Mapping[str, str] | None = None, rolls: Mapping[int, int] | None = None
+) -> str:
     """The event in words, its units and battles by name (an id never shows: one not on the roster reads as
-    such)."""
-    return words(_describe(event, names or {}))
+    such). A rule application reads in the reader's language where its rule has a renderer and ``rolls`` (roll
+    index → total) holds its dice (``campaign.i18n.explain``); otherwise, and in English, as recorded."""
+    return words(_describe(event, names or {}, rolls or {}))
 
 
 SAID: dict[str, str] = {
@@ -293,13 +296,19 @@ class _Fields:
         return self.names.get(found, "a unit not on the roster") if found else "no one"
 
 
-def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
+def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int]) -> str:
     p: Mapping[str, Any] = event.payload
 
     fields = _Fields(p, names)
     n = fields.named
 
     if "explanation" in p:
+        from campaign.i18n import DEFAULT, language
+
+        if language() != DEFAULT:
+            from campaign.i18n.explain import Beside, explained
+
+            return explained(p, Beside(names, rolls))
         return str(p["explanation"])
     kind = event.type
     if kind == "dice.seed_revealed" and p.get("shares"):
@@ -459,7 +468,8 @@ def readable(events: Iterable[RecordedEvent], names: Mapping[str, str]) -> list[
     """The events a person reads, each in words, leaving out an outcome its rule's explanation already says."""
     listed = list(events)
     covered = explained_by(listed)
-    return [(e, describe(e, names)) for e in listed if e.seq not in covered]
+    rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in listed if e.type == "dice.rolled"}
+    return [(e, describe(e, names, rolls)) for e in listed if e.seq not in covered]
 
 
 def corrected(p: Mapping[str, Any]) -> str:

@@ -4,6 +4,12 @@ Clause numbers are those the code cites: ``§0`` (a seed's whole section), ``§0
 campaign layer) and the errata of the second and third editions, ``R2-5`` and ``R3-5``. A clause is its heading
 and everything under it down to the next heading of the same or a higher level; the errata that name a clause
 are listed with it, since they override the body.
+
+The reader's language: ``RULES.ru.md`` and ``RULES.pl.md`` beside it are the program's own translations, clause
+by clause, with the same headings, numbers, tables, values and provenance tags (``tests/unit/test_rules_
+translations.py`` holds each to the English structure), the games' usage and the seeds' own terms; where
+RULES.md translated a seed's words, the seed's original wording is quoted beside them. English is the reference:
+``clauses("ru")`` reads the Russian text, ``clauses()`` the English one.
 """
 
 from __future__ import annotations
@@ -16,9 +22,10 @@ from pathlib import Path
 from events.errors import NotFoundError
 
 RULES = Path(__file__).resolve().parent / "RULES.md"
+TRANSLATED = {"ru": RULES.with_name("RULES.ru.md"), "pl": RULES.with_name("RULES.pl.md")}
 _HEADING = re.compile(r"^(#{1,3}) (.*)$")
 _NUMBER = (
-    re.compile(r"^Seed (\d{3}) — "),  # "# Seed 000 — …": §0
+    re.compile(r"^(?:Seed|Источник|Źródło) (\d{3}) — "),  # "# Seed 000 — …": §0 ("# Источник 000 — …")
     re.compile(r"^(\d+(?:\.\d+)*)\.? "),  # "## 0.4 Confidence …", "# 5. The campaign layer"
     re.compile(r"^(R[23]-\d+) — "),  # "### R2-5 — §0.3, §0.4 …", "### R3-1 — §0.6, …"
 )
@@ -42,10 +49,16 @@ def _number(title: str) -> str | None:
     return None
 
 
+def path(lang: str = "en") -> Path:
+    """The rules' file in ``lang`` (English, the reference, for any language without a translation)."""
+    return TRANSLATED.get(lang, RULES)
+
+
 @cache
-def clauses() -> dict[str, Clause]:
-    """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``, ``R3-5``)."""
-    lines = RULES.read_text(encoding="utf-8").splitlines()
+def clauses(lang: str = "en") -> dict[str, Clause]:
+    """Every numbered clause of RULES.md (or of its translation into ``lang``) by its number (``0.4``, ``5``,
+    ``R2-5``, ``R3-5``)."""
+    lines = path(lang).read_text(encoding="utf-8").splitlines()
     headings = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
     found: dict[str, Clause] = {}
     for k, (start, level, title) in enumerate(headings):
@@ -63,14 +76,18 @@ def clauses() -> dict[str, Clause]:
     return found
 
 
-def clause(reference: str) -> Clause:
-    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5``, ``R3-5`` (case and spaces aside)."""
-    key = reference.strip().removeprefix("§").strip().upper().removesuffix(".")
-    found = clauses().get(key)
+def clause(reference: str, lang: str = "en") -> Clause:
+    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5``, ``R3-5`` (case and spaces aside), in ``lang``."""
+    from campaign.i18n import _
+
+    key = reference.strip().removeprefix("§").strip().upper().replace("Р", "R").removesuffix(".")
+    found = clauses(lang).get(key)
     if found is None:
         raise NotFoundError(
-            f"RULES.md has no clause {reference!r}: try a number such as §0.4, §2.11 or R2-5 "
-            "(`campaign rules` lists them all)"
+            _(
+                "RULES.md has no clause {reference!r}: try a number such as §0.4, §2.11 or R2-5 "
+                "(`campaign rules` lists them all)"
+            ).format(reference=reference)
         )
     return found
 

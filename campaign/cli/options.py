@@ -6,28 +6,31 @@ from typing import Annotated
 
 import typer
 
+from campaign.i18n import N_, _
 from events.errors import InvalidInputError
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help=N_("Print JSON for scripts instead of tables."))]
 CampaignOpt = Annotated[
     str | None,
-    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help="Campaign name or id (default: the only one)."),
+    typer.Option("--campaign", "-c", envvar="CAMPAIGN", help=N_("Campaign name or id (default: the only one).")),
 ]
 CommandIdOpt = Annotated[
     str | None,
-    typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
+    typer.Option("--command-id", help=N_("Idempotency key: a command id seen before appends nothing again.")),
 ]
 DiceOpt = Annotated[
     str | None,
     typer.Option(
         "--dice",
-        help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
-        "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
+        help=N_(
+            "Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
+            "die in turn; 'count' to learn which dice the command needs (nothing is recorded)."
+        ),
     ),
 ]
 
 
-SizeOpt = Annotated[int | None, typer.Option("--size", help="Men or models in the unit at full strength.")]
+SizeOpt = Annotated[int | None, typer.Option("--size", help=N_("Men or models in the unit at full strength."))]
 
 
 def size_of(size: int | None, *old: int | None) -> int:
@@ -35,9 +38,9 @@ def size_of(size: int | None, *old: int | None) -> int:
     still accepted, unlisted): one vocabulary, and the README and scripts of before keep working."""
     given = {v for v in (size, *old) if v is not None}
     if not given:
-        raise InvalidInputError("--size is required: how many men or models the unit has")
+        raise InvalidInputError(_("--size is required: how many men or models the unit has"))
     if len(given) > 1:
-        raise InvalidInputError("the unit's size was given twice, with different numbers")
+        raise InvalidInputError(_("the unit's size was given twice, with different numbers"))
     return given.pop()
 
 
@@ -45,8 +48,10 @@ FormatOpt = Annotated[
     str,
     typer.Option(
         "--format",
-        help="table (the default) or csv: the table's columns as CSV, with the muster inputs it does not show "
-        "(`muster --from FILE.csv` takes it back).",
+        help=N_(
+            "table (the default) or csv: the table's columns as CSV, with the muster inputs it does not show "
+            "(`muster --from FILE.csv` takes it back)."
+        ),
     ),
 ]
 
@@ -55,7 +60,7 @@ def wants_csv(fmt: str, as_json: bool = False) -> bool:
     """Whether ``--format`` asks for CSV (``table`` or ``csv``; not both it and ``--json``)."""
     chosen = fmt.strip().casefold()
     if chosen not in ("table", "csv"):
-        raise InvalidInputError(f"--format is table or csv, not {fmt!r}")
+        raise InvalidInputError(_("--format is table or csv, not {given!r}").format(given=fmt))
     if chosen == "csv" and as_json:
-        raise InvalidInputError("--format csv and --json: choose one")
+        raise InvalidInputError(_("--format csv and --json: choose one"))
     return chosen == "csv"

@@ -80,7 +80,12 @@ class Command(BaseModel, Generic[S, T]):
         try:
             return cls(**checked)
         except ValidationError as exc:
+            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
             from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
+
+            worded = reread(cls, checked, exc.errors())
+            if worded is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
+                return cls.build(**worded)
 
             # each input by its name in words ("enemy within", as --enemy-within is typed), not "enemy_within"
             said = [{**e, "loc": tuple(str(part).replace("_", " ") for part in e["loc"])} for e in exc.errors()]

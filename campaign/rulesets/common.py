@@ -125,6 +125,11 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
     try:
         return model.model_validate(profile)
     except ValidationError as exc:
+        from campaign.i18n.terms import reread
+
+        worded = reread(model, profile, exc.errors())  # a quality typed in the seed's words ("Новобранцы")
+        if worded is not None:
+            return new_unit(state, name, side, model, worded, what)
         raise InvalidInputError(f"not a {what} unit profile: {problems(exc, 'profile')}") from None
 
 
