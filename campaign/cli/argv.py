@@ -261,12 +261,12 @@ class CampaignGroup(typer.core.TyperGroup):
 
 def reads_in(given: Sequence[str]) -> str:
     """Set the reader's language for this command line before anything is parsed or any help made: ``--lang``,
-    ``CAMPAIGN_LANG``, the locale, English (:mod:`campaign.i18n.language`); English with ``--json``, which is
+    ``CAMPAIGN_LANG``, the locale, English (:mod:`campaign.i18n.choice`); English with ``--json``, which is
     language-neutral. A language the program does not speak is refused in words (exit 2)."""
     import sys
 
     from campaign.i18n import DEFAULT, use
-    from campaign.i18n.language import chosen, in_arguments
+    from campaign.i18n.choice import chosen, in_arguments
     from events.errors import InvalidInputError
 
     option, as_json = in_arguments(given)

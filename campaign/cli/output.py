@@ -103,9 +103,12 @@ class Output:
         table.add_column("kind")
         table.add_column("by")
         table.add_column("what happened")
-        for e in events:
+        listed = list(events)
+        # the dice each rule application used, for its sentence in the reader's language (campaign.i18n.explain)
+        rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in listed if e.type == "dice.rolled"}
+        for e in listed:
             gone = retracted is not None and e.seq in retracted
-            what = escape(describe(e, names))
+            what = escape(describe(e, names, rolls))
             if notes and e.seq in notes:
                 what += f" [dim]— {escape(notes[e.seq])}[/]"
             table.add_row(

@@ -31,7 +31,7 @@ Using it (the API the rest of the code calls)
 Whose language: :func:`language` is the reader's language of the moment, a context variable (``contextvars``)
 so that each request of the server (``Accept-Language``, or the account's choice: :func:`negotiate`) and each
 thread reads its own. The command line sets it once from ``--lang``, ``CAMPAIGN_LANG`` or the locale
-(:func:`campaign.i18n.language.chosen`); ``with reading_in("pl"): …`` sets it for a block. Rules, folds and
+(:func:`campaign.i18n.choice.chosen`); ``with reading_in("pl"): …`` sets it for a block. Rules, folds and
 events never read it (nothing under ``campaign/rulesets`` imports this module but the word reading, which accepts
 every language alike): what is recorded, and so the hash chain, is the same whatever language its writer reads.
 ``--json`` is language-neutral: a command run with it speaks English (recorded names, fields, and messages).

@@ -47,9 +47,14 @@ _CHOICE_ERRORS = ("literal_error", "enum")
 def fold(word: str) -> str:
     """A word as it is compared: case folded, accents and Ё/Е aside (ł as l), quotes dropped, ``_``/``-`` as
     spaces, spaces collapsed: ``«Ни шагу назад!»`` → ``ни шагу назад!``, ``Light_Horse`` → ``light horse``."""
-    text = unicodedata.normalize("NFKD", word.casefold().replace("ё", "е").replace("ł", "l"))
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    text = unicodedata.normalize("NFC", text)  # й, decomposed above, is и again: only Latin marks are dropped
+    decomposed = unicodedata.normalize("NFKD", word.casefold().replace("ё", "е").replace("ł", "l"))
+    kept: list[str] = []
+    for c in decomposed:
+        # a Latin letter's accent goes (ą → a); a Cyrillic letter's mark stays (й is not и)
+        if unicodedata.combining(c) and kept and kept[-1] < "\u0250":
+            continue
+        kept.append(c)
+    text = unicodedata.normalize("NFC", "".join(kept))
     for quote in "«»\"“”„'’":
         text = text.replace(quote, "")
     return " ".join(text.replace("_", " ").replace("-", " ").split())
