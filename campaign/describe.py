@@ -194,6 +194,7 @@ SAID: dict[str, str] = {
     "dice.seed_revealed": "seed of epoch {epoch} revealed: every roll made with it can now be checked",
     "timeline.rewound": "rewound to seq {to_seq}: {reason} (later events kept, retracted)",
     "roster.unit_disbanded": "{unit_id} disbanded: {reason}",
+    "roster.unit_went_over": "{unit_id} goes over to {side}: {reason}",
     "morale.grade_changed": "{unit_id}: {from_grade} → {to_grade}",
     "battle.unit_removed": "{unit_id} leaves the battle: {reason}",
     "battle.turn_began": "turn {turn} begins",

@@ -22,7 +22,7 @@ from campaign.rulesets.command import Command, Ruleset, Situation
 from campaign.typed_as import typed
 from events.dice import DERIVATION, Dice, ReplayDice, SeededDice, TableDice, dice_key, seed_commitment, share_commitment
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import InvalidInputError, NotFoundError
+from events.errors import DiceError, InvalidInputError, NotFoundError
 from events.limits import check_command_id, check_text
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
@@ -270,10 +270,11 @@ class Ledger:
         command_id: str | None = None,
         called: Callable[[int], str] | None = None,
     ) -> AppendResult:
-        """Run several commands of the campaign's ruleset that roll no dice in one append (a roster read from a
-        file): each decided as :meth:`execute` decides it, on the campaign as the ones before it leave it (their
-        facts folded in memory), each with its own record of its inputs. All are recorded or none: a refusal
-        names the command as ``called`` says (``called(i)``: "row 3"). An undo takes them back together."""
+        """Run several commands of the campaign's ruleset in one append, rolling no dice (a roster read from a
+        file; a command that would roll is refused): each decided as :meth:`execute` decides it, on the campaign as
+        the ones before it leave it (their facts folded in memory), each with its own record of its inputs. All are
+        recorded or none: a refusal names the command as ``called`` says (``called(i)``: "row 3"). An undo takes
+        them back together."""
         if not commands:
             raise InvalidInputError("nothing to run")
         if command_id is not None:
@@ -289,13 +290,20 @@ class Ledger:
         batch: list[NewEvent] = []
         seq = info.last_seq
         for index, command in enumerate(commands):
-            if ruleset_of(type(command)) is not owner or command.rolls:
+            if ruleset_of(type(command)) is not owner:
                 raise InvalidInputError(f"{typed(command.name)} cannot be run with others in one append")
             ids = _Ids(self._new_id, ())
+            where = called(index) if called is not None else f"command {index + 1}"
             try:
+                # No dice: a command that may roll (a Mass Combat muster with neither a quality nor an experience
+                # rolls the quality, R3-23) is refused only when it would.
                 decided = list(command.decide(Situation(state, tables, ReplayDice(()), ids, self.actor)))
+            except DiceError:
+                raise InvalidInputError(
+                    f"{where}: {typed(command.name)} would roll dice here, and commands run together roll none: "
+                    "give what the roll would decide, or run it on its own"
+                ) from None
             except InvalidInputError as exc:
-                where = called(index) if called is not None else f"command {index + 1}"
                 raise InvalidInputError(f"{where}: {exc}") from None
             header = _issued(command, command.inputs(), (), ids, owner, None)
             for event in (header, *decided):

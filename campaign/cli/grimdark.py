@@ -140,7 +140,9 @@ def next_round() -> RecordedCommand:
 def shoot(
     unit: str,
     wounds: Annotated[int, typer.Option("--wounds", help="Unblocked wounds it took in this activation.")],
-    by: Annotated[str | None, typer.Option("--by", help="The unit that caused them (for XP).")] = None,
+    by: Annotated[
+        str | None, typer.Option("--by", help="The unit that shot, in its activation (for XP); not a Shaken unit.")
+    ] = None,
     models_lost: Annotated[
         int | None, typer.Option("--models-lost", help="Models killed, when the wounds were allocated otherwise.")
     ] = None,
@@ -157,15 +159,26 @@ def melee(
     b_wounds: Annotated[int, typer.Option("--b-wounds", help="Unblocked wounds caused by B.")],
     a_lost: Annotated[int | None, typer.Option("--a-lost", help="Models A lost, if allocated otherwise.")] = None,
     b_lost: Annotated[int | None, typer.Option("--b-lost", help="Models B lost, if allocated otherwise.")] = None,
+    charger: Annotated[
+        str | None, typer.Option("--charger", help="The unit that charged (A or B), in its activation; not Shaken.")
+    ] = None,
 ) -> RecordedCommand:
     """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs."""
-    return make(gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost)
+    return make(
+        gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost, charger=charger
+    )
 
 
 @recorded(app, "recover")
 def recover(unit: str) -> RecordedCommand:
-    """A Shaken unit spends its activation idle and is no longer Shaken."""
+    """A Shaken unit's next activation, spent idle: it is no longer Shaken (not in a round it has activated in)."""
     return make(gfc.Recover, unit_name=unit)
+
+
+@recorded(app, "activate")
+def activate(unit: str) -> RecordedCommand:
+    """A unit's activation with nothing else to record (it holds, advances or rushes); once a round."""
+    return make(gfc.Activate, unit_name=unit)
 
 
 @recorded(app, "remove")

@@ -42,7 +42,14 @@ def _strength(state: CampaignState, tables: Tables, name: str, *, full: bool = F
 
 
 Men = Annotated[int | None, typer.Option("--men", hidden=True)]  # --size's first name
-QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
+QualityOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--quality",
+        help="inexperienced, green, average, seasoned, veteran, elite (none: the band of --experience; with "
+        "neither, rolled on the 3d table).",
+    ),
+]
 Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
 ArmourOpt = Annotated[str, typer.Option("--armour", help="none, light, medium, heavy.")]
 MountOpt = Annotated[str, typer.Option("--mount", help="none, light_horse, medium_horse, heavy_horse.")]
@@ -63,7 +70,7 @@ def _new_unit(
     side: Annotated[str, typer.Option("--side")],
     size: SizeOpt = None,
     men: Men = None,
-    quality: QualityOpt = "average",
+    quality: QualityOpt = None,
     experience: Experience = None,
     armour: ArmourOpt = "none",
     mount: MountOpt = "none",
@@ -78,7 +85,6 @@ def _new_unit(
     """A new unit's name, side and profile, from the options `muster` and `raise` share."""
     profile: dict[str, Any] = {
         "men": size_of(size, men),
-        "quality": quality,
         "armour": armour,
         "mount": mount,
         "ranged": ranged,
@@ -86,6 +92,7 @@ def _new_unit(
         "tl": tl,
     }
     for key, value in (
+        ("quality", quality),
         ("experience", experience),
         ("troop_type", troop_type),
         ("cost_per_man", cost_per_man),
@@ -130,10 +137,11 @@ RANDOM_QUALITY = inspect.Parameter(
 )
 
 
-@recorded(app, "muster", from_file=PLUGIN)
+@recorded(app, "muster", rolls=True, from_file=PLUGIN)
 @_taking_a_new_unit()
 def muster(unit: dict[str, Any]) -> RecordedCommand:
-    """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+    """Add a unit to the roster (no cost: it was already serving; with neither --quality nor --experience, its
+    quality is rolled on 3d). See `raise` to pay for a new one."""
     return make(mcc.Muster, **unit)
 
 

@@ -172,9 +172,7 @@ def _check_nested(
         except ValidationError as exc:
             said = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
             where = ", ".join(sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["loc"]})) or key
-            raise InvalidInputError(
-                f"{what}, row {number}, column {where}: {problems_in(said, key)}"
-            ) from None
+            raise InvalidInputError(f"{what}, row {number}, column {where}: {problems_in(said, key)}") from None
 
 
 def _put(inputs: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
@@ -206,7 +204,7 @@ def _cell(cell: str, annotation: Any) -> Any:
         try:
             return orjson.loads(cell)
         except orjson.JSONDecodeError:
-            raise ValueError(f"{cell!r} is not a mapping written as JSON ({{\"name\": 1}})") from None
+            raise ValueError(f'{cell!r} is not a mapping written as JSON ({{"name": 1}})') from None
     return cell  # text, or one of a closed set of words: the model judges it
 
 
@@ -274,9 +272,7 @@ def roster_csv(
     return out.getvalue()
 
 
-def muster_values(
-    unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None
-) -> dict[str, Any]:
+def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What a muster of ``unit`` (a roster unit of any ruleset: a name, a side, a profile and what else it keeps)
     would take, by column header: its profile's fields, its name and side, and each other input the unit keeps
     under that name (a unit id as the unit's name, from ``names``)."""

@@ -40,7 +40,7 @@ class Sourced:
 
     @property
     def errata(self) -> str:
-        """The R2 errata behind this value: the one named, and any its source cites."""
+        """The errata behind this value (R2-n, R3-n): the one named, and any its source cites."""
         named = [self.erratum] if self.erratum else []
         return ", ".join(dict.fromkeys([*named, *_ERRATUM.findall(self.source)]))
 

@@ -58,6 +58,18 @@ class MenTransferred(Event):
 
 
 @registry.register
+class UnitWentOver(Event):
+    """A unit went over to another side, and belongs to it from now on (Mass Combat's catastrophe 14: the troops
+    of a defecting leader join the enemy, RULES.md R3-17)."""
+
+    event_name = "roster.unit_went_over"
+
+    unit_id: str
+    side: str
+    reason: str
+
+
+@registry.register
 class UnitListed(Event):
     """A unit is a line of an army list kept in another program (``source``: "Army Forge"): the list's id and the
     line's own id there, so that a later version of the same list updates this unit instead of adding another."""

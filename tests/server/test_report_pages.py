@@ -28,7 +28,8 @@ def test_every_member_reads_the_report_printable_and_downloadable(world: World) 
          {"command": "gf.muster", "args": {"name": "Robot Squad", "side": "Robots", "profile": SQUAD}})  # fmt: skip
     page = world.client("olive").get(f"/c/{world.campaign_id}/report")
     assert page.status_code == 200
-    assert "<h1>Kessel</h1>" in page.text and "@media print" in page.text
+    assert "<h1>Kessel</h1>" in page.text and '<link rel="stylesheet" href="/report.css">' in page.text
+    assert "@media print" in world.client("olive").get("/report.css").text  # its print layout, not inline (CSP)
     assert "mustered for Robots: Robot Squad" in page.text
     md = world.client("pat").get(f"/c/{world.campaign_id}/report", params={"format": "md"})
     assert md.headers["content-type"].startswith("text/markdown")

@@ -88,7 +88,6 @@ def carried_facts(unit_id: str, xp: int | None, traits: Sequence[Trait], reason:
     if xp is not None:
         facts.append(XpSet(unit_id=unit_id, xp=xp, reason=reason))
     facts.extend(
-        TraitGained(unit_id=unit_id, kind=t.kind, trait=t.name, tough=1 if t.name == TOUGH_TRAIT else 0)
-        for t in traits
+        TraitGained(unit_id=unit_id, kind=t.kind, trait=t.name, tough=1 if t.name == TOUGH_TRAIT else 0) for t in traits
     )
     return facts

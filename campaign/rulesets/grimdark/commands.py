@@ -240,13 +240,19 @@ class NextRound(GfCommand):
 
 
 class Shoot(GfCommand):
-    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A)."""
+    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A). ``by``,
+    the unit that shot, is in its own activation: a Shaken unit may not shoot (R3-25), a unit activates once a
+    round (R3-26)."""
 
     name: ClassVar[str] = "gf.shoot"
 
     unit_name: str = Name
     wounds: int = Field(ge=0, le=10_000)
-    by: str | None = None
+    by: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The unit that shot, in its activation (its kills count for XP); not a Shaken unit.",
+    )
     models_lost: int | None = Field(default=None, ge=0, le=10_000)
 
     def decide(self, s: At) -> list[Event]:
@@ -255,14 +261,16 @@ class Shoot(GfCommand):
         shooter = fighting(s.state, self.by) if self.by is not None else None
         if shooter is not None and shooter.side == target.side:
             raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
+        began = gf.acting(s.tables, battle, shooter, "shooting") if shooter is not None else []
         decided = gf.shot(
             s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
         )
-        return ruled(s.state, battle, decided)
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Melee(GfCommand):
-    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B)."""
+    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B). ``charger``, A or B, is
+    the unit whose activation it is: a Shaken unit may not charge, only strike back (R3-25)."""
 
     name: ClassVar[str] = "gf.melee"
 
@@ -272,16 +280,28 @@ class Melee(GfCommand):
     wounds_by_b: int = Field(ge=0, le=10_000)
     a_lost: int | None = Field(default=None, ge=0, le=10_000)
     b_lost: int | None = Field(default=None, ge=0, le=10_000)
+    charger: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The unit that charged, A or B, in its activation (not a Shaken unit); the other strikes back.",
+    )
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         first, second = fighting(s.state, self.a), fighting(s.state, self.b)
-        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b"))
-        return ruled(s.state, battle, decided)
+        began: list[Decision] = []
+        if self.charger is not None:
+            charging = next((u for u in (first, second) if same_name(u.name, self.charger)), None)
+            if charging is None:
+                raise InvalidInputError(f"the charger is one of the two in the melee, {first.name} or {second.name}")
+            began = gf.acting(s.tables, battle, charging, "charging")
+        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b", "charger"))
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Recover(GfCommand):
-    """A Shaken unit spends its activation idle and stops being Shaken."""
+    """A Shaken unit spends its next activation idle and stops being Shaken at its end (R3-26): only as that
+    activation, so not in a round it has already activated in."""
 
     name: ClassVar[str] = "gf.recover"
     rolls: ClassVar[bool] = False
@@ -290,7 +310,30 @@ class Recover(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
-        return ruled(s.state, battle, [gf.recover(fighting(s.state, self.unit_name), battle.battle_id)])
+        unit = fighting(s.state, self.unit_name)
+        return ruled(s.state, battle, gf.recovery(s.tables, battle, unit))
+
+
+class Activate(GfCommand):
+    """A unit's activation with nothing else to record (it holds, advances or rushes): a unit activates once a
+    round (R3-26). Not a Shaken unit's: that one is spent idle, and `recover` records it (R3-25)."""
+
+    name: ClassVar[str] = "gf.activate"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = fighting(s.state, self.unit_name)
+        if unit.shaken:
+            raise InvalidInputError(
+                f"{unit.name} is Shaken: it neither holds, moves nor shoots; its next activation is spent idle, and "
+                f"it recovers at its end (`gf recover {unit.name}`)"
+            )
+        if battle.activating(unit.unit_id):
+            raise InvalidInputError(f"{unit.name} is activating already: its activation goes on")
+        return ruled(s.state, battle, [gf.activation(s.tables, battle, unit, "holds, advances or rushes")])
 
 
 class Remove(GfCommand):
@@ -412,6 +455,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Shoot,
     Melee,
     Recover,
+    Activate,
     Remove,
     EndBattle,
 )

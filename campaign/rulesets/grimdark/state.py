@@ -72,6 +72,16 @@ class BattleState(shared.OnTable):
     round: int = 1
     special: Mapping[str, str] = field(default_factory=dict)
     """Each side's special objective, if the match has them."""
+    activations: tuple[tuple[str, bool], ...] = ()
+    """This round's activations in order (R3-26): each unit's id, and whether it was spent idle (a recovery)."""
+
+    def activated(self, unit_id: str) -> bool:
+        """The unit has activated this round."""
+        return any(who == unit_id for who, _ in self.activations)
+
+    def activating(self, unit_id: str) -> bool:
+        """The unit's activation is the one under way: the last this round, and not one spent idle."""
+        return bool(self.activations) and self.activations[-1] == (unit_id, False)
 
 
 @dataclass(frozen=True)
@@ -202,13 +212,16 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         )
         return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"], activations=()))
     if kind == "battle.wounds_taken":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
     if kind == "morale.shaken_changed":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "special_objectives" and p["battle_id"]:
         return shared.change_battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
+    if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "activation" and p["battle_id"]:
+        went = (str(p["unit_id"]), bool(p["outcome"]["idle"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, activations=(*b.activations, went)))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
     if kind == "battle.unit_removed":
