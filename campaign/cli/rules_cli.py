@@ -44,6 +44,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json({"clause": found.number, "title": found.title, "text": found.text, "errata": found.errata})
             return
+        if found.lang != lang:
+            typer.echo(_("(This clause is not translated yet: here it is in English, the reference.)") + "\n")
         typer.echo(as_text(found))
         if found.errata:
             typer.echo(

@@ -58,3 +58,16 @@ def test_the_errata_amend_the_same_clauses(lang: str) -> None:
     assert {n: [e.split(":")[0] for e in c.errata] for n, c in translated.items()} == {
         n: [e.split(":")[0] for e in c.errata] for n, c in english.items()
     }
+
+
+def test_the_russian_rules_are_whole() -> None:
+    assert [n for n, c in clauses("ru").items() if c.lang != "ru"] == []
+
+
+def test_a_clause_the_polish_has_not_reached_is_read_in_english_whole() -> None:
+    polish, english = clauses("pl"), clauses()
+    assert polish["0.4"].lang == "pl" and polish["0.4"].title.startswith("0.4 Test ducha bojowego")
+    # §0 is the whole of seed 000: the Polish has its first clauses only, so the section is read in English.
+    if any(polish[n].lang != "pl" for n in english if n.startswith("0.")):
+        assert polish["0"].lang == "en" and polish["0"].text == english["0"].text
+    assert all(c.text == english[n].text for n, c in polish.items() if c.lang == "en")
