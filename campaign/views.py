@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from campaign.describe import corrected, describe, unit_names, words
+from campaign.i18n import N_
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.timeline import effective, retracted, retracted_among
@@ -31,7 +32,22 @@ HEADINGS = {"pc": "officer", "ts": "TS", "xp": "XP", "morale": "Morale", "campai
 keyed ``pc``, troop strength ``ts``); any other key is read with its underscores as spaces."""
 
 
+COLUMN_WORDS = {
+    "name": N_("name"), "side": N_("side"), "quality": N_("quality"), "troops": N_("troops"), "men": N_("men"),
+    "models": N_("models"), "points": N_("points"), "wounded": N_("wounded"), "experience": N_("experience"),
+    "xp": N_("XP"), "battles": N_("battles"), "fatigue": N_("fatigue"), "ts": N_("TS"), "morale": N_("Morale"),
+    "arrears": N_("arrears"), "pay_owed": N_("pay owed"), "disbanded": N_("disbanded"), "pc": N_("officer"),
+    "glory": N_("glory"), "rank": N_("rank"), "campaign_morale": N_("campaign Morale"), "grade": N_("grade"),
+}  # fmt: skip
+"""The headings a reader of another language reads (English: :data:`HEADINGS`, or the key in words)."""
+
+
 def heading(key: str) -> str:
+    """A column's heading in the reader's language."""
+    from campaign.i18n import DEFAULT, _, language
+
+    if language() != DEFAULT and key in COLUMN_WORDS:
+        return _(COLUMN_WORDS[key])
     return HEADINGS.get(key, key.replace("_", " "))
 
 

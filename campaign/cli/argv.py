@@ -254,9 +254,15 @@ class CampaignGroup(typer.core.TyperGroup):
             named = completion.named_shell(given, self.list_commands(None))
             if named is not None:
                 completion.answer(*named)
-        reads_in(given)
-        tidy_help(self)
-        return super().main(arrange(self, given), *rest, **kwargs)
+        from campaign.i18n import language, restore, use
+
+        before = use(language())  # the language read before this command line, given back after it
+        try:
+            reads_in(given)
+            tidy_help(self)
+            return super().main(arrange(self, given), *rest, **kwargs)
+        finally:
+            restore(before)  # a second command line in the same process (a test, a shell) chooses afresh
 
 
 def reads_in(given: Sequence[str]) -> str:

@@ -233,3 +233,13 @@ def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:
         if primary in LANGUAGES and quality > 0:
             ranked.append((-quality, order, primary))
     return min(ranked)[2] if ranked else default
+
+
+def refusal(error: BaseException) -> str:
+    """An error's message in the reader's language: its template translated and filled when it was raised with
+    ``CampaignError.saying`` (the rules read no catalog: the words come where they are shown), else its text."""
+    words = getattr(error, "words", None)
+    if words is None or _reader.get() == DEFAULT:
+        return str(error)
+    said: str = words.said(_)
+    return said

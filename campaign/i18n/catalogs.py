@@ -30,7 +30,16 @@ from campaign.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 ROOT = LOCALE_DIR.parent.parent
 SOURCES = ("campaign", "events", "projections")
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "lazy": None, "N_": None}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "lazy": None,
+    "N_": None,
+    "saying": None,
+    "Words": None,
+}
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}(?!\})")

@@ -76,7 +76,10 @@ def test_the_check_finds_a_dropped_an_added_and_a_missing_placeholder(
             ("{unit} lost {n}", "{unit} потерял"),  # drops {n}
             ("{unit} rolled {roll}", "{unit} выбросил {roll} {die}"),  # adds {die}
             (("{n} man of {side}", "{n} men of {side}"), ("{n} человек из {side}", "{n} человека из {side}")),  # 2 of 3
-            (("{n} horse of {side}", "{n} horses of {side}"), ("одна лошадь", "{n} лошади {side}", "{n} лошадей {side}")),
+            (
+                ("{n} horse of {side}", "{n} horses of {side}"),
+                ("одна лошадь", "{n} лошади {side}", "{n} лошадей {side}"),
+            ),
             ("left empty", ""),
         ],
     )

@@ -285,7 +285,8 @@ def morale_test(
     # verify compares outcomes, never inputs, so a test recorded before these keys verifies as before.
     said: dict[str, JsonValue] = {"lv": lv, "threat_parts": [list(t) for t in threat.terms]}
     if removed:
-        said |= {"enemy_within": enemy_within, "surrender_within": int(tables.value("surrender.enemy_within"))}
+        # the distance as typed (a Decimal, "2.5"): events hold integers and strings
+        said |= {"enemy_within": str(enemy_within), "surrender_within": int(tables.value("surrender.enemy_within"))}
     return Decision(
         "morale_test",
         "§0.4",
