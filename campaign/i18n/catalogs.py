@@ -6,10 +6,11 @@
     .venv/bin/python -m campaign.i18n.catalogs compile   # each .po → its .mo (committed: see campaign.i18n)
     .venv/bin/python -m campaign.i18n.catalogs check     # what the tests check: complete, placeholders kept
 
-The messages are every string passed to ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``lazy`` and ``N_``
-in ``campaign/``, ``events/`` and ``projections/``. A translation is complete when it has every message of the
-template, none fuzzy, every plural form its language has (Russian and Polish three), and the same
-``{placeholders}`` as its English (Babel's own checkers look at ``%`` formats only: ours are ``str.format``'s).
+The messages are every string passed to ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``lazy``, ``N_``,
+``CampaignError.saying`` and ``Words`` in ``campaign/`` (the server's templates too, by Jinja's extractor),
+``events/`` and ``projections/``. A translation is complete when it has every message of the template, none
+fuzzy, every plural form its language has (Russian and Polish three), and the same ``{placeholders}`` as its
+English (Babel's own checkers look at ``%`` formats only: ours are ``str.format``'s).
 Not imported by the program: only by the developer's commands and the tests.
 """
 
@@ -58,7 +59,10 @@ def extracted() -> Catalog:
     catalog = Catalog(project="Campaign Ledger", domain=DOMAIN, fuzzy=False)
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+            ROOT / source,
+            method_map=[("**.py", "python"), ("**/templates/**.html", "jinja2.ext:babel_extract")],
+            keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",),
         ):
             catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog

@@ -27,6 +27,7 @@ from campaign.server import api, health, pages, refusals, report_pages
 from campaign.server.context import Server, status_for
 from campaign.server.guard import Guard, Settings
 from campaign.server.headers import SecurityHeaders
+from campaign.server.language import ReaderLanguage
 from campaign.server.live import Live
 from campaign.server.refusals import lost_race, refusal
 from campaign.server.request_log import RequestLog
@@ -196,6 +197,7 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(ReaderLanguage)
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
     app.add_middleware(RequestLog)
