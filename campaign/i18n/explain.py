@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.i18n import DEFAULT, _, language, ngettext, reading_in
+from campaign.i18n import DEFAULT, N_, _, language, ngettext, reading_in
 from campaign.i18n.terms import shown
 
 
@@ -131,7 +131,36 @@ def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
     if outcome["from"] != outcome["to"]:
         said += f": {_grade(outcome['from'])} → {_grade(outcome['to'])}"
     if outcome.get("surrendered"):
-        said += _('; Routed with an enemy {distance}" away (≤ {limit}") → surrenders').format(
+        said += _('; Routed with an enemy {distance}" away (within {limit}") → surrenders').format(
             distance=inputs["enemy_within"], limit=inputs["surrender_within"]
         )
     return said
+
+
+_ATTACK_KINDS = {
+    "small_arms": "",
+    "artillery": N_(" (artillery)"),
+    "air": N_(" (from the air)"),
+    "close_combat": N_(" (assault)"),
+}
+
+
+@renders(FS, "attack")
+def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.5: "Keno 3rd Squad attacked: 2 killed, 2 wounded, suppressed (artillery), by Company HQ; 3 men left"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
+    what = _("{killed} killed, {wounded} wounded").format(killed=inputs["killed"], wounded=inputs["wounded"])
+    if inputs.get("suppressing"):
+        what += _(", suppressed")
+    if inputs.get("leader_hit"):
+        what += _(", leader hit")
+    kind = _ATTACK_KINDS[str(inputs.get("kind", "small_arms"))]
+    what += _(kind) if kind else ""
+    if inputs.get("by"):
+        what += _(", by {unit}").format(unit=beside.names.get(str(inputs["by"]), _("a unit not on the roster")))
+    left = int(outcome["men_left"])
+    # English records "men left" whatever the count; the other languages say each count in its own form.
+    return ngettext("{unit} attacked: {what}; {n} men left", "{unit} attacked: {what}; {n} men left", left).format(
+        unit=name, what=what, n=left
+    )

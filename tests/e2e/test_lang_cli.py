@@ -214,6 +214,15 @@ def test_each_renderer_says_in_english_what_was_recorded(db: str) -> None:
     names = {e["payload"]["unit_id"]: e["payload"]["name"] for e in events if e["type"] == "roster.unit_mustered"}
     tests = [e["payload"] for e in events if e["type"] == "rules.applied" and e["payload"]["rule"] == "morale_test"]
     assert len(tests) == 2
+    attacks = [e["payload"] for e in events if e["type"] == "rules.applied" and e["payload"]["rule"] == "attack"]
+    assert len(attacks) == 2  # 3 and 4 men left: the plural in English, whatever the count
+    for payload in attacks:
+        assert render(payload, Beside(names, rolls), "en") == payload["explanation"]
+    assert (
+        render(attacks[0], Beside(names, rolls), "ru")
+        == "Keno 3rd Squad: атака — убито 2, ранено 2; осталось 3 человека"
+    )
+    assert render(attacks[1], Beside(names, rolls), "pl") == "Company HQ: atak — zabitych 1, rannych 0; zostało 4 ludzi"
     for payload in tests:
         assert render(payload, Beside(names, rolls), "en") == payload["explanation"]
         with reading_in("ru"):
