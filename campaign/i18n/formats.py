@@ -30,6 +30,8 @@ def number(n: int, *, signed: bool = False, lang: str | None = None) -> str:
     chosen = lang or language()
     if chosen == DEFAULT:
         shown = f"{abs(n):,}"
+    elif abs(n) < 1000:  # no locale groups fewer than four digits: a count of units needs no Babel (≈50 ms)
+        shown = str(abs(n))
     else:
         from babel.numbers import format_decimal
 
