@@ -54,7 +54,9 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 # The page speaks the reader's language (campaign/server/language.py sets it per request): the templates say
 # their words through _ and ngettext, and know the language (the switch, <html lang>).
-templates.env.globals.update(_=_, ngettext=ngettext, reader_language=language, languages=NATIVE_NAMES)
+templates.env.globals.update(
+    _=_, ngettext=ngettext, reader_language=language, languages=NATIVE_NAMES, heading=views.heading
+)
 PRE_COOKIE = "campaign_pre"
 PLAYER_FIELDS = {*runner.OWN_UNITS, *runner.EITHER_UNIT}
 

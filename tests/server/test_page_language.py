@@ -51,3 +51,13 @@ def test_a_refusal_on_the_page_is_in_the_readers_words_and_the_api_stays_english
     api = gina.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"})
     assert api.status_code == 400 and "a campaign named 'Kessel' already exists" in api.text
     assert api.headers["content-language"] == "en"
+
+
+def test_the_campaign_page_and_its_log_in_russian(world: World) -> None:
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    page = gina.get(f"/c/{world.campaign_id}")
+    assert page.status_code == 200
+    for said in ("Список подразделений", "Идущий бой", "Сейчас бой не идёт.", "Участники", "Журнал", "что произошло"):
+        assert said in page.text
+    assert "кампания «Kessel» создана по правилам grimdark" in page.text  # the log's first sentence
