@@ -342,8 +342,6 @@ def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int
     n = fields.named
 
     if "explanation" in p:
-        from campaign.i18n import DEFAULT, language
-
         if language() != DEFAULT:
             from campaign.i18n.explain import Beside, explained
 

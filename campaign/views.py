@@ -115,10 +115,13 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
             return
         covered = explained_by(command)
         about = {e.seq for e in mine}
+        # the command's dice, for a rule's sentence in the reader's language (campaign.i18n.explain)
+        rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in command if e.type == "dice.rolled"}
         for event in mine:
             if event.type != "roster.unit_mustered":
                 shown = covered.get(event.seq) not in about
-                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
+                what = describe(event, names, rolls)
+                history.append({"seq": event.seq, "type": event.type, "what": what, "shown": shown})
 
     def in_effect(event: RecordedEvent) -> bool:
         return event.type != REWOUND and not is_retracted(event, spans)

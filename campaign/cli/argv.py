@@ -273,12 +273,15 @@ def reads_in(given: Sequence[str]) -> str:
 
     from campaign.i18n import DEFAULT, use
     from campaign.i18n.choice import chosen, in_arguments
-    from events.errors import InvalidInputError
 
     option, as_json = in_arguments(given)
     try:
         lang = chosen(option)
-    except InvalidInputError as exc:
+    except Exception as exc:
+        from events.errors import InvalidInputError  # only for a refusal: `campaign --help` imports no `events`
+
+        if not isinstance(exc, InvalidInputError):
+            raise
         typer.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
     use(DEFAULT if as_json else lang)

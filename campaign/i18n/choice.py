@@ -13,7 +13,6 @@ import os
 from collections.abc import Mapping, Sequence
 
 from campaign.i18n import DEFAULT, LANGUAGES, _
-from events.errors import InvalidInputError
 
 ENVIRONMENT = "CAMPAIGN_LANG"
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -23,6 +22,8 @@ def named(value: str, where: str = "--lang") -> str:
     """A language given by name: ``ru``, ``RU``, ``ru_RU.UTF-8``, ``pl-PL`` …; refused unless the program speaks it."""
     primary = value.strip().lower().replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
     if primary not in LANGUAGES:
+        from events.errors import InvalidInputError  # only to refuse: `campaign --help` imports no `events`
+
         raise InvalidInputError(
             _("{where} is one of {languages}, not {given!r}").format(
                 where=where, languages=", ".join(LANGUAGES), given=value

@@ -147,3 +147,12 @@ def test_a_refusal_keeps_its_english_text_for_the_log_and_scripts() -> None:
     with reading_in("ru"):
         assert refusal(error) == "неизвестное подразделение 'X'"
     assert refusal(error) == "unknown unit 'X'"
+
+
+def test_a_units_record_says_its_grades_in_the_seeds_words(db: str) -> None:
+    """The unit view reads every event about the unit, a grade change too (§0.3's names; Ув → Ст: E3's −1)."""
+    english = flat(run(db, "unit", "Keno 3rd Squad"))
+    assert "confident → steady" in english
+    ru = flat(run(db, "--lang", "ru", "unit", "Keno 3rd Squad"))
+    assert "тест на боевой дух" in ru and "Уверенный → Стойкий" in ru
+    assert "Pewny → Niezachwiany" in flat(run(db, "--lang", "pl", "unit", "Keno 3rd Squad"))
