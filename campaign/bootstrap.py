@@ -12,7 +12,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
 from events.db import make_engine
-from events.errors import ConfigurationError, NotFoundError
+from events.errors import ConfigurationError, NotFoundError, Words
 
 # The ledger and what it is wired from are imported when it is first used: a read served from the read models
 # (``status``) opens the database and uses none of it (issue 13).
@@ -65,7 +65,9 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
         if revision == SCHEMA_HEAD:
             return
         if revision is None and not create:
-            raise NotFoundError(f"{where(engine)} holds no campaign yet: {HOW_TO_START}")
+            raise NotFoundError.saying(
+                "{database} holds no campaign yet: {how}", database=where(engine), how=HOW_TO_START
+            )
         from alembic.runtime.migration import MigrationContext
 
         from alembic import command
@@ -112,7 +114,7 @@ def _known_revisions(config: Config) -> set[str]:
     return {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
 
 
-HOW_TO_START = "start a campaign with `campaign new NAME --ruleset RULESET` (or name another with --db)"
+HOW_TO_START = Words("start a campaign with `campaign new NAME --ruleset RULESET` (or name another with --db)")
 
 
 def where(engine: Engine) -> str:
@@ -130,9 +132,11 @@ def check_exists(engine: Engine) -> None:
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         path = Path(str(url.database))
         if not path.exists():
-            raise NotFoundError(f"no database at {url.database}: {HOW_TO_START}")
+            raise NotFoundError.saying("no database at {database}: {how}", database=url.database, how=HOW_TO_START)
         if path.is_file() and path.stat().st_size == 0:  # opening it would make it a SQLite file
-            raise NotFoundError(f"{url.database} holds no campaign yet: {HOW_TO_START}")
+            raise NotFoundError.saying(
+                "{database} holds no campaign yet: {how}", database=url.database, how=HOW_TO_START
+            )
 
 
 def default_actor() -> str:

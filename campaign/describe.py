@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
@@ -38,14 +39,21 @@ def words(text: str) -> str:
 
 def money(n: int, *, signed: bool = False) -> str:
     """A sum for a person: thousands separated, a real minus sign; ``signed``: a plus sign on a gain too.
-    ``12500`` → "12,500", ``-100`` → "−100" (``--json`` keeps the number)."""
+    ``12500`` → "12,500" ("12 500" for a Russian or Polish reader), ``-100`` → "−100" (``--json`` keeps the
+    number)."""
+    if language() != DEFAULT:
+        from campaign.i18n.formats import number
+
+        return number(n, signed=signed)
     shown = f"{abs(n):,}"
     return f"−{shown}" if n < 0 else f"+{shown}" if signed else shown
 
 
 def gains(n: int, what: str) -> str:
     """A gain that may be a loss, in words: "gains 5 Glory", "loses 2 Glory", "gains no Glory"."""
-    return f"gains {n} {what}" if n > 0 else f"loses {-n} {what}" if n < 0 else f"gains no {what}"
+    if n > 0:
+        return _("gains {n} {what}").format(n=n, what=what)
+    return _("loses {n} {what}").format(n=-n, what=what) if n < 0 else _("gains no {what}").format(what=what)
 
 
 _CLAUSE = re.compile(r"^§(\d+)\.(\d+)(?:–(?:(\d+)\.)?(\d+))?$")
@@ -84,9 +92,33 @@ def kind(event_type: str) -> str:
     return f"{family} · {name.replace('_', ' ')}"
 
 
+_COUNTED = {
+    "men": lambda n: ngettext("{n} man", "{n} men", n),
+    "models": lambda n: ngettext("{n} model", "{n} models", n),
+    "battles": lambda n: ngettext("{n} battle", "{n} battles", n),
+    "wounds": lambda n: ngettext("{n} wound", "{n} wounds", n),
+    "days": lambda n: ngettext("{n} day", "{n} days", n),
+    "units": lambda n: ngettext("{n} unit", "{n} units", n),
+    "events": lambda n: ngettext("{n} event", "{n} events", n),
+}
+"""The nouns the views count, each with its plural forms (three in Russian and Polish: 1 человек, 3 человека,
+5 человек)."""
+
+
+def amount(n: int) -> str:
+    """A whole number for a person, its thousands grouped as the reader's locale groups them."""
+    if language() == DEFAULT:
+        return f"{n:,}"
+    from campaign.i18n.formats import number
+
+    return number(n)
+
+
 def count(n: int, noun: str) -> str:
     """``n`` of a plural ``noun``, in the singular for one, its thousands separated: "1 man", "3 men",
-    "10,001 events"."""
+    "10,001 events"; in the reader's language and its plural forms where the noun is one of :data:`_COUNTED`."""
+    if language() != DEFAULT and noun in _COUNTED:
+        return _COUNTED[noun](n).format(n=amount(n))
     return f"{n:,} {_PLURALS.get(noun, noun.removesuffix('s')) if n == 1 else noun}"
 
 
@@ -181,59 +213,68 @@ def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
     return names
 
 
-def describe(event: RecordedEvent, names: Mapping[str, str] | None = None) -> str:
+def describe(
+    event: RecordedEvent, names: Mapping[str, str] | None = None, rolls: Mapping[int, int] | None = None
+) -> str:
     """The event in words, its units and battles by name (an id never shows: one not on the roster reads as
-    such)."""
-    return words(_describe(event, names or {}))
+    such). A rule application reads in the reader's language where its rule has a renderer and ``rolls`` (roll
+    index → total) holds its dice (``campaign.i18n.explain``); otherwise, and in English, as recorded."""
+    return words(_describe(event, names or {}, rolls or {}))
 
 
 SAID: dict[str, str] = {
-    "dice.seed_revealed": "seed of epoch {epoch} revealed: every roll made with it can now be checked",
-    "timeline.rewound": "rewound to seq {to_seq}: {reason} (later events kept, retracted)",
-    "roster.unit_disbanded": "{unit_id} disbanded: {reason}",
-    "roster.unit_went_over": "{unit_id} goes over to {side}: {reason}",
-    "morale.grade_changed": "{unit_id}: {from_grade} → {to_grade}",
-    "battle.unit_removed": "{unit_id} leaves the battle: {reason}",
-    "battle.turn_began": "turn {turn} begins",
-    "morale.action_failed": "{unit_id} may not try {action} again this turn",
-    "morale.panic_changed": "{unit_id}: {panic}",
-    "morale.rally_attempted": "{officer_id} spends a rally action on {unit_id}",
-    "battle.officer_removed": "the officer commanding {side} is removed from play",
-    "career.glory_awarded": "{officer} ({side}) {glory:Glory}",
-    "career.rank_reached": "{officer} reaches the rank of {rank} ({glory} Glory)",
-    "battle.victory_points": "{points} VP to {side}",
-    "economy.funds_changed": "{side}: {amount:signed} ({reason})",
-    "career.xp_gained": "{unit_id} gains {xp} XP",
-    "battle.casualties_taken": "{unit_id}: {dead} dead, {wounded} wounded ({percent}%)",
-    "battle.unit_fate": "{unit_id} {fate}",
-    "battle.wounded_checked": "{unit_id}: {count} wounded checked",
-    "campaign.created": "campaign “{name}” created under {ruleset} (dice seed committed: {seed_commitment:.12}…)",
-    "dice.seed_committed": "new dice seed committed for epoch {epoch} ({commitment:.12}…)",
-    "dice.share_committed": "{by} commits a share of entropy for epoch {epoch} ({commitment:.12}…)",
-    "dice.set_aside": "roll #{roll_index} taken off the table by a reroll: {reason}",
-    "roster.men_transferred": "{men:men} transferred from {from_unit_id} to {to_unit_id}, bringing experience "
-    "{experience}",
-    "morale.last_stand_changed": "{unit_id}: No step back {active:begins|ends} ({reason})",
-    "battle.models_lost": "{unit_id} loses {count:models} ({cause})",
-    "morale.shaken_changed": "{unit_id} is {shaken:Shaken|no longer Shaken} ({reason})",
-    "battle.kill_credited": "{unit_id} is credited with {victim_id}{victim_hero: (a hero)|}",
-    "calendar.wounded_returned": "{unit_id}: {men:men} back from the wounded",
-    "economy.troops_recruited": "{unit_id}: {men:men} recruited ({quality}, experience {experience}, "
-    "cost {cost:money})",
-    "membership.removed": "{account} leaves the campaign{reason:: {reason}|}",
-    "rules.table_overridden": "house rule: {path} = {value}{note: ({note})|}",
-    "career.officer_appointed": "{officer}{rank: ({rank})|} takes command of {side}",
-    "calendar.days_passed": "{days:days} of {activity} {side:for {side}'s units|for every side}{note: ({note})|}",
-    "economy.pay_settled": "{unit_id}: {due:paid {paid:money} of {due:money}|bonus pay {paid:money}, nothing owed}"
-    "{penalty:, arrears Morale −{penalty}|}",
-    "roster.unit_mustered": "{name} mustered for {side} ({profile:facts}){reports_to:, reports to {reports_to}|}",
-    "roster.unit_profile_changed": "profile of {unit_id} changed: {profile:facts}",
-    "battle.wounds_taken": "{unit_id} takes {wounds:wounds} ({source}{by_unit_id: from {by_unit_id}|})"
-    "{models_lost:: {models_lost:models} killed|}",
-    "career.trait_gained": "{unit_id} gains the {kind} trait {trait}{points:, {points:+d} pts|}",
-    "career.xp_set": "{unit_id} has {xp} XP ({reason})",
-    "roster.unit_listed": "{unit_id} is entry {entry} of the {source} list “{list_name}”",
-    "roster.join_planned": "{unit_id} {joins:joins {joins} at the start of each battle|fights on its own}",
+    "dice.seed_revealed": N_("seed of epoch {epoch} revealed: every roll made with it can now be checked"),
+    "timeline.rewound": N_("rewound to seq {to_seq}: {reason} (later events kept, retracted)"),
+    "roster.unit_disbanded": N_("{unit_id} disbanded: {reason}"),
+    "roster.unit_went_over": N_("{unit_id} goes over to {side}: {reason}"),
+    "morale.grade_changed": N_("{unit_id}: {from_grade} → {to_grade}"),
+    "battle.unit_removed": N_("{unit_id} leaves the battle: {reason}"),
+    "battle.turn_began": N_("turn {turn} begins"),
+    "morale.action_failed": N_("{unit_id} may not try {action} again this turn"),
+    "morale.panic_changed": N_("{unit_id}: {panic}"),
+    "morale.rally_attempted": N_("{officer_id} spends a rally action on {unit_id}"),
+    "battle.officer_removed": N_("the officer commanding {side} is removed from play"),
+    "career.glory_awarded": N_("{officer} ({side}) {glory:Glory}"),
+    "career.rank_reached": N_("{officer} reaches the rank of {rank} ({glory} Glory)"),
+    "battle.victory_points": N_("{points} VP to {side}"),
+    "economy.funds_changed": N_("{side}: {amount:signed} ({reason})"),
+    "career.xp_gained": N_("{unit_id} gains {xp} XP"),
+    "battle.casualties_taken": N_("{unit_id}: {dead} dead, {wounded} wounded ({percent}%)"),
+    "battle.unit_fate": N_("{unit_id} {fate}"),
+    "battle.wounded_checked": N_("{unit_id}: {count} wounded checked"),
+    "campaign.created": N_("campaign “{name}” created under {ruleset} (dice seed committed: {seed_commitment:.12}…)"),
+    "dice.seed_committed": N_("new dice seed committed for epoch {epoch} ({commitment:.12}…)"),
+    "dice.share_committed": N_("{by} commits a share of entropy for epoch {epoch} ({commitment:.12}…)"),
+    "dice.set_aside": N_("roll #{roll_index} taken off the table by a reroll: {reason}"),
+    "roster.men_transferred": N_(
+        "{men:men} transferred from {from_unit_id} to {to_unit_id}, bringing experience {experience}"
+    ),
+    "morale.last_stand_changed": N_("{unit_id}: No step back {active:begins|ends} ({reason})"),
+    "battle.models_lost": N_("{unit_id} loses {count:models} ({cause})"),
+    "morale.shaken_changed": N_("{unit_id} is {shaken:Shaken|no longer Shaken} ({reason})"),
+    "battle.kill_credited": N_("{unit_id} is credited with {victim_id}{victim_hero: (a hero)|}"),
+    "calendar.wounded_returned": N_("{unit_id}: {men:men} back from the wounded"),
+    "economy.troops_recruited": N_(
+        "{unit_id}: {men:men} recruited ({quality}, experience {experience}, cost {cost:money})"
+    ),
+    "membership.removed": N_("{account} leaves the campaign{reason:: {reason}|}"),
+    "rules.table_overridden": N_("house rule: {path} = {value}{note: ({note})|}"),
+    "career.officer_appointed": N_("{officer}{rank: ({rank})|} takes command of {side}"),
+    "calendar.days_passed": N_("{days:days} of {activity} {side:for {side}'s units|for every side}{note: ({note})|}"),
+    "economy.pay_settled": N_(
+        "{unit_id}: {due:paid {paid:money} of {due:money}|bonus pay {paid:money}, nothing owed}"
+        "{penalty:, arrears Morale −{penalty}|}"
+    ),
+    "roster.unit_mustered": N_("{name} mustered for {side} ({profile:facts}){reports_to:, reports to {reports_to}|}"),
+    "roster.unit_profile_changed": N_("profile of {unit_id} changed: {profile:facts}"),
+    "battle.wounds_taken": N_(
+        "{unit_id} takes {wounds:wounds} ({source}{by_unit_id: from {by_unit_id}|})"
+        "{models_lost:: {models_lost:models} killed|}"
+    ),
+    "career.trait_gained": N_("{unit_id} gains the {kind} trait {trait}{points:, {points:+d} pts|}"),
+    "career.xp_set": N_("{unit_id} has {xp} XP ({reason})"),
+    "roster.unit_listed": N_("{unit_id} is entry {entry} of the {source} list “{list_name}”"),
+    "roster.join_planned": N_("{unit_id} {joins:joins {joins} at the start of each battle|fights on its own}"),
 }
 """The events told in one sentence of their fields (:class:`_Shown` says how each is written); the others below."""
 
@@ -291,16 +332,20 @@ class _Fields:
     def named(self, key: str) -> str:
         """The name of the unit (or battle) the field ``key`` refers to."""
         found = self.payload.get(key)
-        return self.names.get(found, "a unit not on the roster") if found else "no one"
+        return self.names.get(found, _("a unit not on the roster")) if found else _("no one")
 
 
-def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
+def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int]) -> str:
     p: Mapping[str, Any] = event.payload
 
     fields = _Fields(p, names)
     n = fields.named
 
     if "explanation" in p:
+        if language() != DEFAULT:
+            from campaign.i18n.explain import Beside, explained
+
+            return explained(p, Beside(names, rolls))
         return str(p["explanation"])
     kind = event.type
     if kind == "dice.seed_revealed" and p.get("shares"):
@@ -309,53 +354,65 @@ def _describe(event: RecordedEvent, names: Mapping[str, str]) -> str:
             f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
             "every roll made with it can now be checked"
         )
+    if kind == "morale.grade_changed" and language() != DEFAULT:  # the seed's grade names, in the reader's words
+        from campaign.i18n.terms import shown as term
+
+        grades = {k: term("fighting-spirit", "grade", str(p[k])) for k in ("from_grade", "to_grade")}
+        return f"{n('unit_id')}: {grades['from_grade']} → {grades['to_grade']}"
     if kind in SAID:
-        return SAID[kind].format_map(fields)
+        return _(SAID[kind]).format_map(fields)
     if kind == "dice.rolled":
         modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
         faces = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
         source = (
-            f"table dice entered by {p['entered_by']}"
+            _("table dice entered by {who}").format(who=p["entered_by"])
             if p["source"] == "table"
-            else f"the dice of roll #{p.get('offered_from')}, left on the table"
+            else _("the dice of roll #{index}, left on the table").format(index=p.get("offered_from"))
             if p["source"] == "offered"
-            else f"seed epoch {p['seed_epoch']}"
+            else _("seed epoch {epoch}").format(epoch=p["seed_epoch"])
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
-        return f"roll #{p['roll_index']} {p['notation']} for “{p['purpose']}”: {faces}{total} ({source})"
+        return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
+            index=p["roll_index"], notation=p["notation"], purpose=p["purpose"], faces=faces, total=total, source=source
+        )
     if kind == "dice.corrected":
         return corrected(p)
     if kind == "timeline.command_issued":
-        amends = f", amending #{p['amends']}" if p.get("amends") is not None else ""
-        return f"command {command_line(str(p['command']), p['args'], names)}" + amends
+        line = command_line(str(p["command"]), p["args"], names)
+        if p.get("amends") is not None:
+            return _("command {line}, amending #{seq}").format(line=line, seq=p["amends"])
+        return _("command {line}").format(line=line)
     if kind == "membership.granted":
         sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
         return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
     if kind == "battle.started":
         settings = "; ".join(f"{side} {facts(s, names)}" if s else str(side) for side, s in p["settings"].items())
-        return f"battle “{p['name']}” begins: {settings}"
+        return _("battle “{name}” begins: {settings}").format(name=p["name"], settings=settings)
     if kind == "battle.unit_deployed":
         state = facts(p["state"], names)
         # Grimdark and disorder count models (their deployments record a start size or troops), the others men.
         noun = "models" if _MODELS_KEYS & p["state"].keys() else "men"
-        return f"{n('unit_id')} deployed for {p['side']}: {count(p['men'], noun)}" + (f", {state}" if state else "")
+        return _("{unit} deployed for {side}: {men}").format(
+            unit=n("unit_id"), side=p["side"], men=count(p["men"], noun)
+        ) + (f", {state}" if state else "")
     if kind == "battle.attack_resolved":
         extras = [
-            w
+            _(w)
             for w, on in (
-                ("suppressed", p["suppressing"]),
-                ("artillery", p["artillery"]),
-                ("leader hit", p["leader_hit"]),
+                (N_("suppressed"), p["suppressing"]),
+                (N_("artillery"), p["artillery"]),
+                (N_("leader hit"), p["leader_hit"]),
             )
             if on
         ]
-        return f"{n('unit_id')}: {p['killed']} killed, {p['wounded']} wounded" + (
-            f" ({', '.join(extras)})" if extras else ""
-        )
+        return _("{unit}: {killed} killed, {wounded} wounded").format(
+            unit=n("unit_id"), killed=p["killed"], wounded=p["wounded"]
+        ) + (f" ({', '.join(extras)})" if extras else "")
     if kind == "battle.ended":
         winner = p.get("winner")
-        shown = f" (winner {winner})" if winner and str(winner) not in str(p["result"]) else ""
-        return f"battle “{n('battle_id')}” ends: {p['result']}{shown}"  # quoted as its beginning is
+        shown = _(" (winner {side})").format(side=winner) if winner and str(winner) not in str(p["result"]) else ""
+        # quoted as its beginning is
+        return _("battle “{name}” ends: {result}{winner}").format(name=n("battle_id"), result=p["result"], winner=shown)
     if kind == "morale.disorder_changed":
         total = p["markers"] + p["permanent"]
         permanent = " (one permanent)" if p["permanent"] else ""
@@ -460,7 +517,8 @@ def readable(events: Iterable[RecordedEvent], names: Mapping[str, str]) -> list[
     """The events a person reads, each in words, leaving out an outcome its rule's explanation already says."""
     listed = list(events)
     covered = explained_by(listed)
-    return [(e, describe(e, names)) for e in listed if e.seq not in covered]
+    rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in listed if e.type == "dice.rolled"}
+    return [(e, describe(e, names, rolls)) for e in listed if e.seq not in covered]
 
 
 def corrected(p: Mapping[str, Any]) -> str:

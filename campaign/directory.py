@@ -19,9 +19,13 @@ def find_campaign(directory: CampaignDirectory, campaign: str | None) -> Campaig
         if len(every) == 1:
             return every[0]
         if not every:
-            raise NotFoundError("this database has no campaign yet: create one with `campaign new NAME --ruleset …`")
+            raise NotFoundError.saying(
+                "this database has no campaign yet: create one with `campaign new NAME --ruleset …`"
+            )
         names = ", ".join(c.name for c in every)
-        raise InvalidInputError(f"this database holds several campaigns ({names}): name one with --campaign")
+        raise InvalidInputError.saying(
+            "this database holds several campaigns ({names}): name one with --campaign", names=names
+        )
     found = directory.find(campaign) or directory.get(campaign)
     if found is None:
         from campaign.rulesets.common import did_you_mean, named
@@ -30,5 +34,7 @@ def find_campaign(directory: CampaignDirectory, campaign: str | None) -> Campaig
         found = named(every, campaign, lambda c: c.name)
         if found is None:
             hint = did_you_mean(campaign, [c.name for c in every])
-            raise NotFoundError(f"no campaign named {campaign.strip()!r} in this database{hint}")
+            raise NotFoundError.saying(
+                "no campaign named {name!r} in this database{hint}", name=campaign.strip(), hint=hint
+            )
     return found

@@ -171,8 +171,9 @@ def check_new_campaign(name: str, ruleset: str, seed: bytes | None) -> RulesetIn
     """What ``new`` is given, checked before any database is opened (or made): the ruleset, the name, the seed."""
     info = find_ruleset(ruleset)
     if not NAME_PATTERN.match(name or ""):
-        raise InvalidInputError(
-            f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        raise InvalidInputError.saying(
+            "campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes",
+            name=name,
         )
     if seed is not None and len(seed) < 16:
         raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
@@ -210,7 +211,7 @@ class Ledger:
 
         info = check_new_campaign(name, ruleset, seed)
         if self.directory.find(name) is not None:
-            raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
+            raise InvalidInputError.saying("a campaign named {name!r} already exists in this database", name=name)
         chosen = seed is not None
         seed = seed if seed is not None else self._new_seed()
         commitment = self.vault.stage(seed)
@@ -257,7 +258,9 @@ class Ledger:
         if owner is not None and owner.info.name != info.ruleset:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
         if table is not None and not command.rolls:
-            raise InvalidInputError(f"{typed(command.name, inputs)} rolls no dice: leave out --dice")
+            raise InvalidInputError.saying(
+                "{command} rolls no dice: leave out --dice", command=typed(command.name, inputs)
+            )
         state, tables = self.in_force(info, owner) if owner is not None else (None, None)
         ids = _Ids(self._new_id, replay.ids if replay is not None else ())
         dice: SeededDice | TableDice | AskedDice | ReplayDice | SidedDice
@@ -374,9 +377,9 @@ class Ledger:
         from events.families.dice import DiceSetAside
 
         if not check_text(reason, "a reroll's reason").strip():
-            raise InvalidInputError("a reroll needs a reason (--reason), recorded with it for everyone to see")
+            raise InvalidInputError.saying("a reroll needs a reason (--reason), recorded with it for everyone to see")
         if not info.on_table_index:
-            raise InvalidInputError("no dice are on the table: only dice of a retracted command can be rerolled")
+            raise InvalidInputError.saying("no dice are on the table: only dice of a retracted command can be rerolled")
         event = DiceSetAside(roll_index=info.on_table_index[0], reason=reason.strip())
         return self._append(info.campaign_id, info.last_seq, [event], "reroll", command_id)
 

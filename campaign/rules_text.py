@@ -4,6 +4,13 @@ Clause numbers are those the code cites: ``§0`` (a seed's whole section), ``§0
 campaign layer) and the errata of the second and third editions, ``R2-5`` and ``R3-5``. A clause is its heading
 and everything under it down to the next heading of the same or a higher level; the errata that name a clause
 are listed with it, since they override the body.
+
+The reader's language: ``RULES.ru.md`` and ``RULES.pl.md`` beside it are the program's own translations, clause
+by clause, with the same headings, numbers, tables, values and provenance tags (``tests/unit/test_rules_
+translations.py`` holds each to the English structure), the games' usage and the seeds' own terms; where
+RULES.md translated a seed's words, the seed's original wording is quoted beside them. English is the reference:
+``clauses("ru")`` reads the Russian text, ``clauses()`` the English one. The Polish translation is under way: a
+clause it has not reached yet is read in English (``Clause.lang``), and ``campaign rules`` says so.
 """
 
 from __future__ import annotations
@@ -16,9 +23,10 @@ from pathlib import Path
 from events.errors import NotFoundError
 
 RULES = Path(__file__).resolve().parent / "RULES.md"
+TRANSLATED = {"ru": RULES.with_name("RULES.ru.md"), "pl": RULES.with_name("RULES.pl.md")}
 _HEADING = re.compile(r"^(#{1,3}) (.*)$")
 _NUMBER = (
-    re.compile(r"^Seed (\d{3}) — "),  # "# Seed 000 — …": §0
+    re.compile(r"^(?:Seed|Источник|Źródło) (\d{3}) — "),  # "# Seed 000 — …": §0 ("# Источник 000 — …")
     re.compile(r"^(\d+(?:\.\d+)*)\.? "),  # "## 0.4 Confidence …", "# 5. The campaign layer"
     re.compile(r"^(R[23]-\d+) — "),  # "### R2-5 — §0.3, §0.4 …", "### R3-1 — §0.6, …"
 )
@@ -31,6 +39,8 @@ class Clause:
     title: str
     text: str
     errata: list[str] = field(default_factory=list)
+    lang: str = "en"
+    """The language the text is in: the reader's, or English where a translation has not reached the clause."""
 
 
 def _number(title: str) -> str | None:
@@ -42,18 +52,39 @@ def _number(title: str) -> str | None:
     return None
 
 
-@cache
-def clauses() -> dict[str, Clause]:
-    """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``, ``R3-5``)."""
-    lines = RULES.read_text(encoding="utf-8").splitlines()
+def path(lang: str = "en") -> Path:
+    """The rules' file in ``lang`` (English, the reference, for any language without a translation)."""
+    return TRANSLATED.get(lang, RULES)
+
+
+def _read(file: Path, lang: str) -> dict[str, tuple[Clause, tuple[str, ...]]]:
+    """Each numbered clause of one file, with the numbers of the clauses under it (itself first)."""
+    lines = file.read_text(encoding="utf-8").splitlines()
     headings = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
-    found: dict[str, Clause] = {}
+    found: dict[str, tuple[Clause, tuple[str, ...]]] = {}
     for k, (start, level, title) in enumerate(headings):
         number = _number(title)
         if number is None or number in found:
             continue
         end = next((i for i, lv, _ in headings[k + 1 :] if lv <= level), len(lines))
-        found[number] = Clause(number, title, "\n".join(lines[start:end]).rstrip())
+        within = tuple(n for i, _lv, t in headings[k:] if i < end and (n := _number(t)) is not None)
+        found[number] = (Clause(number, title, "\n".join(lines[start:end]).rstrip(), lang=lang), within)
+    return found
+
+
+@cache
+def clauses(lang: str = "en") -> dict[str, Clause]:
+    """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``, ``R3-5``), in ``lang``.
+
+    A translation is read clause by clause: a clause is in ``lang`` where the translation has it whole (itself
+    and every clause under it, as in the English), and in English otherwise (``Clause.lang`` says which), so a
+    translation still under way shows what it has and never a section with half its clauses missing."""
+    english = _read(RULES, "en")
+    own = _read(TRANSLATED[lang], lang) if lang in TRANSLATED and TRANSLATED[lang].is_file() else {}
+    found: dict[str, Clause] = {}
+    for number, (clause, within) in english.items():
+        mine = own.get(number)
+        found[number] = mine[0] if mine is not None and mine[1] == within else clause
     for number, clause in found.items():
         if number.startswith(("R2-", "R3-")):
             cited = {m.group(1) for m in CITATION.finditer(clause.title) if m.group(1)}
@@ -63,14 +94,18 @@ def clauses() -> dict[str, Clause]:
     return found
 
 
-def clause(reference: str) -> Clause:
-    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5``, ``R3-5`` (case and spaces aside)."""
-    key = reference.strip().removeprefix("§").strip().upper().removesuffix(".")
-    found = clauses().get(key)
+def clause(reference: str, lang: str = "en") -> Clause:
+    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5``, ``R3-5`` (case and spaces aside), in ``lang``."""
+    from campaign.i18n import _
+
+    key = reference.strip().removeprefix("§").strip().upper().replace("Р", "R").removesuffix(".")
+    found = clauses(lang).get(key)
     if found is None:
         raise NotFoundError(
-            f"RULES.md has no clause {reference!r}: try a number such as §0.4, §2.11 or R2-5 "
-            "(`campaign rules` lists them all)"
+            _(
+                "RULES.md has no clause {reference!r}: try a number such as §0.4, §2.11 or R2-5 "
+                "(`campaign rules` lists them all)"
+            ).format(reference=reference)
         )
     return found
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaign.describe import corrected, describe, unit_names, words
+from campaign.i18n import N_
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.timeline import effective, retracted, retracted_among
@@ -31,7 +32,22 @@ HEADINGS = {"pc": "officer", "ts": "TS", "xp": "XP", "morale": "Morale", "campai
 keyed ``pc``, troop strength ``ts``); any other key is read with its underscores as spaces."""
 
 
+COLUMN_WORDS = {
+    "name": N_("name"), "side": N_("side"), "quality": N_("quality"), "troops": N_("troops"), "men": N_("men"),
+    "models": N_("models"), "points": N_("points"), "wounded": N_("wounded"), "experience": N_("experience"),
+    "xp": N_("XP"), "battles": N_("battles"), "fatigue": N_("fatigue"), "ts": N_("TS"), "morale": N_("Morale"),
+    "arrears": N_("arrears"), "pay_owed": N_("pay owed"), "disbanded": N_("disbanded"), "pc": N_("officer"),
+    "glory": N_("glory"), "rank": N_("rank"), "campaign_morale": N_("campaign Morale"), "grade": N_("grade"),
+}  # fmt: skip
+"""The headings a reader of another language reads (English: :data:`HEADINGS`, or the key in words)."""
+
+
 def heading(key: str) -> str:
+    """A column's heading in the reader's language."""
+    from campaign.i18n import DEFAULT, _, language
+
+    if language() != DEFAULT and key in COLUMN_WORDS:
+        return _(COLUMN_WORDS[key])
     return HEADINGS.get(key, key.replace("_", " "))
 
 
@@ -99,10 +115,13 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
             return
         covered = explained_by(command)
         about = {e.seq for e in mine}
+        # the command's dice, for a rule's sentence in the reader's language (campaign.i18n.explain)
+        rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in command if e.type == "dice.rolled"}
         for event in mine:
             if event.type != "roster.unit_mustered":
                 shown = covered.get(event.seq) not in about
-                history.append({"seq": event.seq, "type": event.type, "what": describe(event, names), "shown": shown})
+                what = describe(event, names, rolls)
+                history.append({"seq": event.seq, "type": event.type, "what": what, "shown": shown})
 
     def in_effect(event: RecordedEvent) -> bool:
         return event.type != REWOUND and not is_retracted(event, spans)

@@ -6,11 +6,54 @@ with :attr:`CampaignError.exit_code`, and nothing has been appended.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Self
+
+
+class Words:
+    """A sentence kept as its English template and its fields, so that whoever shows it can say it in the reader's
+    language (``campaign.i18n.refusal``) while the rules that made it read no catalog: ``str()`` is the English.
+
+    A field may be :class:`Words` itself (a "did you mean …?" inside a refusal), said in the same language."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str = "", /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def said(self, translate: Callable[[str], str]) -> str:
+        if not self.template:  # nothing to say (gettext's empty message is the catalog's header)
+            return ""
+        fields = {k: v.said(translate) if isinstance(v, Words) else v for k, v in self.params.items()}
+        return translate(self.template).format(**fields)
+
+    def __str__(self) -> str:
+        return self.said(lambda text: text)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __bool__(self) -> bool:
+        return bool(self.template)
+
 
 class CampaignError(Exception):
     """Root of every error the project raises on purpose."""
 
     exit_code = 2
+    words: Words | None = None
+    """The message as a template and its fields, when it was raised by :meth:`saying`: shown in the reader's
+    language where it is shown (the English is the exception's own text)."""
+
+    @classmethod
+    def saying(cls, template: str, /, **params: object) -> Self:
+        """The error with the message ``template.format(**params)``, kept so that it can be translated where it
+        is shown: ``raise InvalidInputError.saying("unknown unit {name!r}", name=name)``."""
+        words = Words(template, **params)
+        error = cls(str(words))
+        error.words = words
+        return error
 
 
 class InvalidInputError(CampaignError):

@@ -31,6 +31,8 @@ from projections.campaigns import CampaignDirectory, CampaignsProjector, Folding
 from projections.event_refs import EventRefsProjector
 
 PG_ENV = "CAMPAIGN_TEST_PG_URL"
+# The suite reads English whatever the machine's locale (a test of another language asks for it by name).
+os.environ["CAMPAIGN_LANG"] = "en"
 configure_logging(0)  # as the entry point does: warnings and errors only
 
 # Property tests: the suite (and so CI) draws the same examples on every machine, so a run cannot fail on

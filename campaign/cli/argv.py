@@ -16,7 +16,7 @@ from typing import Any
 
 import typer.core
 
-TOP_VALUE = ("--db", "--actor")
+TOP_VALUE = ("--db", "--actor", "--lang")
 TOP_FLAG = ("--verbose",)
 LEAF_VALUE = ("--campaign", "-c")
 LEAF_FLAG = ("--json",)
@@ -99,11 +99,27 @@ def _no_type(ctx: Any = None) -> None:
     return None
 
 
+def _in_language(thing: Any, attribute: str) -> None:
+    """``thing.attribute`` (a help text) in the reader's language; its English is kept beside it, so a process
+    that reads several languages (the tests, a server) translates from the English each time."""
+    from campaign.i18n import _
+
+    source = getattr(thing, f"{attribute}_source", None) or getattr(thing, attribute, None)
+    if source:
+        setattr(thing, f"{attribute}_source", source)
+        one_line = " ".join(source.split())  # a docstring's help, wrapped over lines, is one line in the catalogs
+        said = _(one_line)
+        setattr(thing, attribute, source if said == one_line else said)
+
+
 def tidy_help(command: Command) -> None:
     """Help without Typer's ``<str>``/``<bool>`` type column: an option's value is named after the option, a
-    flag shows nothing."""
+    flag shows nothing; each help text in the reader's language (its English is the catalogs' message)."""
     help_option = command.get_help_option(SimpleNamespace(help_option_names=["--help"]))  # made once, kept
+    for thing, attribute in ((command, "help"), (command, "short_help")):
+        _in_language(thing, attribute)
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        _in_language(param, "help")
         if not _is_option(param):  # an argument: its name says what it is; no type column
             param.display_type_rich = _no_type
             continue
@@ -192,7 +208,9 @@ class CampaignGroup(typer.core.TyperGroup):
             return self.commands.get(cmd_name)
         module_name, attribute, short_help = self.lazy[cmd_name]
         if self._listing:  # the command list of `campaign --help`: its line of help is all it needs
-            return typer.core.TyperCommand(cmd_name, help=short_help)
+            from campaign.i18n import _
+
+            return typer.core.TyperCommand(cmd_name, help=_(short_help))
         import importlib
 
         from typer.main import get_group
@@ -236,8 +254,38 @@ class CampaignGroup(typer.core.TyperGroup):
             named = completion.named_shell(given, self.list_commands(None))
             if named is not None:
                 completion.answer(*named)
-        tidy_help(self)
-        return super().main(arrange(self, given), *rest, **kwargs)
+        from campaign.i18n import language, restore, use
+
+        before = use(language())  # the language read before this command line, given back after it
+        try:
+            reads_in(given)
+            tidy_help(self)
+            return super().main(arrange(self, given), *rest, **kwargs)
+        finally:
+            restore(before)  # a second command line in the same process (a test, a shell) chooses afresh
+
+
+def reads_in(given: Sequence[str]) -> str:
+    """Set the reader's language for this command line before anything is parsed or any help made: ``--lang``,
+    ``CAMPAIGN_LANG``, the locale, English (:mod:`campaign.i18n.choice`); English with ``--json``, which is
+    language-neutral. A language the program does not speak is refused in words (exit 2)."""
+    import sys
+
+    from campaign.i18n import DEFAULT, use
+    from campaign.i18n.choice import chosen, in_arguments
+
+    option, as_json = in_arguments(given)
+    try:
+        lang = chosen(option)
+    except Exception as exc:
+        from events.errors import InvalidInputError  # only for a refusal: `campaign --help` imports no `events`
+
+        if not isinstance(exc, InvalidInputError):
+            raise
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    use(DEFAULT if as_json else lang)
+    return lang
 
 
 PYDANTIC_SAYS = (

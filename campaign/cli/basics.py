@@ -16,7 +16,8 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
-from campaign.describe import count, explained_by, unit_names
+from campaign.describe import amount, explained_by, unit_names
+from campaign.i18n import _, ngettext
 from campaign.rulesets import RULESETS
 from campaign.rulesets.kinds import BATTLE, NEW_CAMPAIGN, UNIT
 from campaign.views import log_filter
@@ -72,8 +73,8 @@ def register(app: typer.Typer) -> None:
             return
         from rich.table import Table
 
-        table = Table(title="Campaigns")
-        for column in ("name", "ruleset", "events", "rolls", "head hash"):
+        table = Table(title=_("Campaigns"))
+        for column in (_("name"), _("ruleset"), _("events"), _("rolls"), _("head hash")):
             table.add_column(column)
         for c in campaigns:
             table.add_row(escape(c.name), c.ruleset, str(c.last_seq), str(c.next_roll_index), c.head_hash)
@@ -172,14 +173,12 @@ def register(app: typer.Typer) -> None:
             notes={seq: o["words"] for seq, o in origin.items()},
         )
         if said:
-            out.console.print(
-                f"[dim]{count(len(said), 'events')} not shown, "
-                + (
-                    "already said by a rule's line above (`--json` lists it)[/]"
-                    if len(said) == 1
-                    else "each already said by a rule's line above (`--json` lists them all)[/]"
-                )
+            left_out = ngettext(
+                "{n} event not shown, already said by a rule's line above (`--json` lists it)",
+                "{n} events not shown, each already said by a rule's line above (`--json` lists them all)",
+                len(said),
             )
+            out.console.print(f"[dim]{escape(left_out.format(n=amount(len(said))))}[/]")
         out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
 
     @app.command("demo")

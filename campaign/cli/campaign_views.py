@@ -57,12 +57,24 @@ MONEY = ("owed", "pay_owed")
 """Columns that hold a sum of money: thousands separated for a person (``--json`` keeps the number)."""
 
 
-def cell(column: str, v: Any) -> str:
-    """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores."""
+TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank")
+"""Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
+
+
+def cell(column: str, v: Any, ruleset: str | None = None) -> str:
+    """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores; a
+    seed's term (a quality, a fatigue) in the reader's language."""
     if v is None or v is False or v == []:
         return ""
     if column in NAMES:
         return str(v)
+    if ruleset is not None and column in TERMS and isinstance(v, str):
+        from campaign.i18n import DEFAULT, language
+
+        if language() != DEFAULT:
+            from campaign.i18n.terms import shown
+
+            return shown(ruleset, column, v)
     if column in MONEY and isinstance(v, int) and not isinstance(v, bool):
         return money_words(v)
     return value(v)
@@ -73,14 +85,16 @@ def shown(v: Any) -> bool:
     return v is not None and v is not False and v != []
 
 
-def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Table:
+def _table(title: str, rows: list[dict[str, Any]], columns: list[str], ruleset: str | None = None) -> Table:
     from rich.table import Table  # a rule command imports this module, and prints no table (issue 13)
 
     view = Table(title=title)
     for column in columns:
         view.add_column(views.heading(column))
     for row in rows:
-        view.add_row(*(escape(cell(c, row.get(c))) for c in columns))  # a name is shown as typed, never as markup
+        view.add_row(
+            *(escape(cell(c, row.get(c), ruleset)) for c in columns)
+        )  # a name is shown as typed, never as markup
     return view
 
 
@@ -135,17 +149,19 @@ def register(app: typer.Typer) -> None:
 
             print_status_csv(info, s.units, columns, at)
             return
-        where = f" at #{at}" if at is not None else ""
-        day = f"day {s.day}, " if info.ruleset in DAYS_PASS else ""
+        from campaign.i18n import _
+
+        where = _(" at #{seq}").format(seq=at) if at is not None else ""
+        day = _("day {day}, ").format(day=s.day) if info.ruleset in DAYS_PASS else ""
         out.console.print(
             f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: {day}{count(len(s.units), 'units')}, "
             f"{count(len(s.battles), 'battles')}"
         )
-        out.console.print(_table("Units", s.units, columns))
+        out.console.print(_table(_("Units"), s.units, columns, info.ruleset))
         if s.careers and "glory" in s.careers[0]:
-            out.console.print(_table("Officers", s.careers, ["pc", "side", "glory", "rank"]))
+            out.console.print(_table(_("Officers"), s.careers, ["pc", "side", "glory", "rank"], info.ruleset))
         for side, money in sorted(s.treasury.items()):
-            out.console.print(f"treasury of {escape(side)}: {money_words(money)}")
+            out.console.print(_("treasury of {side}: {money}").format(side=escape(side), money=money_words(money)))
 
     @app.command("unit")
     @handles_errors

@@ -46,7 +46,7 @@ def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
     word = dice.strip().lower()
     if word == "ask":
         if not sys.stdin.isatty():
-            raise InvalidInputError(
+            raise InvalidInputError.saying(
                 "--dice ask asks for each die on a terminal, and this input is not one: "
                 "give the faces instead (--dice 4,2), or leave --dice out to roll the campaign's dice"
             )

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from campaign.cli.argv import CampaignGroup
+from campaign.i18n import N_
 from campaign.rulesets import RULESETS
 
 # name: (module, what registers it there, its help's first sentences). A test checks these against the modules.
@@ -19,143 +20,168 @@ COMMANDS = {
     "new": (
         "campaign.cli.basics",
         "register",
-        "Start a campaign under a ruleset; its dice seed is committed, not revealed.",
+        N_("Start a campaign under a ruleset; its dice seed is committed, not revealed."),
     ),
-    "list": ("campaign.cli.basics", "register", "The campaigns in this database, with their ruleset and head hash."),
+    "list": (
+        "campaign.cli.basics",
+        "register",
+        N_("The campaigns in this database, with their ruleset and head hash."),
+    ),
     "status": (
         "campaign.cli.campaign_views",
         "register",
-        "The campaign at a glance: day, units, battles fought, treasuries.",
+        N_("The campaign at a glance: day, units, battles fought, treasuries."),
     ),
-    "unit": ("campaign.cli.campaign_views", "register", "One unit's record across all its battles."),
-    "battles": ("campaign.cli.campaign_views", "register", "The battle history."),
+    "unit": ("campaign.cli.campaign_views", "register", N_("One unit's record across all its battles.")),
+    "battles": ("campaign.cli.campaign_views", "register", N_("The battle history.")),
     "treasury": (
         "campaign.cli.campaign_views",
         "register",
-        "Each side's money, and who is owed pay (or that the ruleset has none).",
+        N_("Each side's money, and who is owed pay (or that the ruleset has none)."),
     ),
     "career": (
         "campaign.cli.campaign_views",
         "register",
-        "A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank.",
+        N_("A career: a player character's battles, wounds, Reputation and rank, or an officer's Glory and rank."),
     ),
     "log": (
         "campaign.cli.basics",
         "register",
-        "The campaign's log, each event with a readable explanation (retracted ones with --all).",
+        N_("The campaign's log, each event with a readable explanation (retracted ones with --all)."),
     ),
     "roll": (
         "campaign.cli.basics",
         "register",
-        "Roll dice (seeded, or the table's own with --dice) and record the roll.",
+        N_("Roll dice (seeded, or the table's own with --dice) and record the roll."),
     ),
     "reveal": (
         "campaign.cli.basics",
         "register",
-        "Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay secret.",
+        N_(
+            "Reveal the current dice seed and commit to a new one: past rolls become checkable, future ones stay "
+            "secret."
+        ),
     ),
     "entropy": (
         "campaign.cli.entropy_cli",
         "entropy",
-        "Shares of entropy the group mixes into the dice seed, so that no single party chose it.",
+        N_("Shares of entropy the group mixes into the dice seed, so that no single party chose it."),
     ),
     "verify": (
         "campaign.cli.verify_cli",
         "register",
-        "Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed "
-        "against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is "
-        "drift: reported, never written back); name the first failure.",
+        N_(
+            "Check the hash chain, every event's schema and every die (roll indexes without gaps, the stored seed "
+            "against its commitment), and re-evaluate every rule on its recorded inputs and dice (a difference is "
+            "drift: reported, never written back); name the first failure."
+        ),
     ),
     "checkpoint": (
         "campaign.cli.verify_cli",
         "register",
-        "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish outside the database; "
-        "--sign KEY signs it too (`ssh-keygen -Y sign -n campaign-ledger`, written beside it as FILE.sig).",
+        N_(
+            "Write the campaign's head (id, seq, hash) as one canonical JSON line, to publish outside the database; "
+            "--sign KEY signs it too (`ssh-keygen -Y sign -n campaign-ledger`, written beside it as FILE.sig)."
+        ),
     ),
     "audit": (
         "campaign.cli.timeline_cli",
         "register",
-        "A roll or rule application: who entered it and when, its inputs, its explanation and clause, and three "
-        "checks (the chain up to it, the dice, the rule re-evaluated).",
+        N_(
+            "A roll or rule application: who entered it and when, its inputs, its explanation and clause, and three "
+            "checks (the chain up to it, the dice, the rule re-evaluated)."
+        ),
     ),
     "rewind": (
         "campaign.cli.timeline_cli",
         "register",
-        "Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again.",
+        N_("Retract every event after SEQ. Nothing is deleted (see `log --all`); no die is rolled again."),
     ),
     "amend": (
         "campaign.cli.timeline_cli",
         "register",
-        "Correct a past command's inputs (or its table dice, --dice … --reason …): it and every later command are "
-        "re-run on their own dice.",
+        N_(
+            "Correct a past command's inputs (or its table dice, --dice … --reason …): it and every later command are "
+            "re-run on their own dice."
+        ),
     ),
     "undo": (
         "campaign.cli.timeline_cli",
         "register",
-        "Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice it "
-        "rolled stay rolled.",
+        N_(
+            "Take back the last command (or the last rewind, amendment or undo): nothing is deleted, and the dice it "
+            "rolled stay rolled."
+        ),
     ),
     "reroll": (
         "campaign.cli.timeline_cli",
         "register",
-        "Take the next die a retracted command left on the table off it, on the record: the next command that rolls "
-        "those dice rolls new ones.",
+        N_(
+            "Take the next die a retracted command left on the table off it, on the record: the next command that "
+            "rolls those dice rolls new ones."
+        ),
     ),
     "branch": (
         "campaign.cli.timeline_cli",
         "register_exchange",
-        "A what-if campaign sharing this one's history up to SEQ; the original is untouched.",
+        N_("A what-if campaign sharing this one's history up to SEQ; the original is untouched."),
     ),
     "export": (
         "campaign.cli.timeline_cli",
         "register_exchange",
-        "Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets.",
+        N_("Write the campaign as JSON Lines: lossless; the secret seeds only with --with-secrets."),
     ),
     "import": (
         "campaign.cli.timeline_cli",
         "register_exchange",
-        "Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a file "
-        "with any fault is refused whole.",
+        N_(
+            "Read a campaign exported as JSON Lines; the chain and every event's schema are checked first, and a file "
+            "with any fault is refused whole."
+        ),
     ),
     "rebuild": (
         "campaign.cli.campaign_views",
         "register",
-        "Drop every projection and refold it from the log (streamed, with progress).",
+        N_("Drop every projection and refold it from the log (streamed, with progress)."),
     ),
     "chart": (
         "campaign.cli.chart",
         "register",
-        "Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out).",
+        N_("Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out)."),
     ),
     "report": (
         "campaign.cli.report_cli",
         "register",
-        "The campaign's story for people: each battle with its sides, result, casualties, morale turns and "
-        "careers, what happened between battles, pay and treasury, disputed rolls and amendments with their "
-        "reasons, and the charts; in the campaign's own calendar.",
+        N_(
+            "The campaign's story for people: each battle with its sides, result, casualties, morale turns and "
+            "careers, what happened between battles, pay and treasury, disputed rolls and amendments with their "
+            "reasons, and the charts; in the campaign's own calendar."
+        ),
     ),
     "rules": (
         "campaign.cli.rules_cli",
         "register",
-        "Print a clause of the rules (RULES.md, as cited by the log and by `audit`), with the errata that amend it; "
-        "without a clause, list them all.",
+        N_(
+            "Print a clause of the rules (RULES.md, as cited by the log and by `audit`), with the errata that amend "
+            "it; without a clause, list them all."
+        ),
     ),
     "demo": (
         "campaign.cli.basics",
         "register",
-        "Build a ready sample campaign under each ruleset on a new SQLite file, then verify it.",
+        N_("Build a ready sample campaign under each ruleset on a new SQLite file, then verify it."),
     ),
     "serve": (
         "campaign.cli.server_cli",
         "register",
-        "Serve the database to a group: the web page and the JSON API (OpenAPI at /openapi.json).",
+        N_("Serve the database to a group: the web page and the JSON API (OpenAPI at /openapi.json)."),
     ),
     "invite": (
         "campaign.cli.server_cli",
         "register",
-        "Give an account a role in a campaign (the first game master is made here): a membership event.",
+        N_("Give an account a role in a campaign (the first game master is made here): a membership event."),
     ),
-    "user": ("campaign.cli.server_cli", "users", "Accounts of the shared server (`campaign serve`)."),
+    "user": ("campaign.cli.server_cli", "users", N_("Accounts of the shared server (`campaign serve`).")),
 }
 COMMANDS |= {r.prefix: (f"campaign.cli.{r.package}", "app", r.help) for r in RULESETS.values()}
 """Each ruleset's command group, with the help its ruleset declares (its commands are made from its models)."""
@@ -167,7 +193,7 @@ class Campaign(CampaignGroup):
 
 app = typer.Typer(
     name="campaign",
-    help="Campaign Ledger: run long tabletop wargame campaigns on an auditable, replayable event log.",
+    help=N_("Campaign Ledger: run long tabletop wargame campaigns on an auditable, replayable event log."),
     no_args_is_help=True,
     cls=Campaign,
     pretty_exceptions_enable=False,
@@ -185,15 +211,27 @@ def _show_version(value: bool) -> None:
 @app.callback()
 def _options(
     db: Annotated[
-        str, typer.Option("--db", envvar="CAMPAIGN_DB", metavar="FILE|URL", help="SQLite file or postgresql:// URL.")
+        str,
+        typer.Option("--db", envvar="CAMPAIGN_DB", metavar="FILE|URL", help=N_("SQLite file or postgresql:// URL.")),
     ] = "campaign.db",
     actor: Annotated[
-        str | None, typer.Option("--actor", envvar="CAMPAIGN_ACTOR", help="Who is entering commands.")
+        str | None, typer.Option("--actor", envvar="CAMPAIGN_ACTOR", help=N_("Who is entering commands."))
     ] = None,
-    verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help="Log more (repeatable).")] = 0,
+    verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help=N_("Log more (repeatable)."))] = 0,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|ru|pl",
+            help=N_(
+                "The language to read in: en, ru or pl (default: CAMPAIGN_LANG, then the locale, then English). "
+                "--json is language-neutral."
+            ),
+        ),
+    ] = None,
     version: Annotated[
         bool,
-        typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit."),
+        typer.Option("--version", is_eager=True, callback=_show_version, help=N_("Print the version and exit.")),
     ] = False,
 ) -> None:
     from campaign.cli.session import state

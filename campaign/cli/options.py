@@ -8,31 +8,34 @@ import typer
 
 from campaign.cli.completion import completer
 from campaign.cli.inputs import CommandId
+from campaign.i18n import N_, _
 from campaign.rulesets.kinds import CAMPAIGN, Kind
 from events.errors import InvalidInputError
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help=N_("Print JSON for scripts instead of tables."))]
 CampaignOpt = Annotated[
     Annotated[str, CAMPAIGN] | None,
     typer.Option(
         "--campaign",
         "-c",
         envvar="CAMPAIGN",
-        help="Campaign name or id (default: the only one).",
+        help=N_("Campaign name or id (default: the only one)."),
         autocompletion=completer(Kind.CAMPAIGN),
     ),
 ]
 CommandIdOpt = Annotated[
     str | None,
     CommandId,
-    typer.Option("--command-id", help="Idempotency key: a command id seen before appends nothing again."),
+    typer.Option("--command-id", help=N_("Idempotency key: a command id seen before appends nothing again.")),
 ]
 DiceOpt = Annotated[
     str | None,
     typer.Option(
         "--dice",
-        help="Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
-        "die in turn; 'count' to learn which dice the command needs (nothing is recorded).",
+        help=N_(
+            "Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
+            "die in turn; 'count' to learn which dice the command needs (nothing is recorded)."
+        ),
     ),
 ]
 
@@ -41,8 +44,10 @@ FormatOpt = Annotated[
     str,
     typer.Option(
         "--format",
-        help="table (the default) or csv: the table's columns as CSV, with the muster inputs it does not show "
-        "(`muster --from FILE.csv` takes it back).",
+        help=N_(
+            "table (the default) or csv: the table's columns as CSV, with the muster inputs it does not show "
+            "(`muster --from FILE.csv` takes it back)."
+        ),
     ),
 ]
 
@@ -51,7 +56,7 @@ def wants_csv(fmt: str, as_json: bool = False) -> bool:
     """Whether ``--format`` asks for CSV (``table`` or ``csv``; not both it and ``--json``)."""
     chosen = fmt.strip().casefold()
     if chosen not in ("table", "csv"):
-        raise InvalidInputError(f"--format is table or csv, not {fmt!r}")
+        raise InvalidInputError(_("--format is table or csv, not {given!r}").format(given=fmt))
     if chosen == "csv" and as_json:
-        raise InvalidInputError("--format csv and --json: choose one")
+        raise InvalidInputError(_("--format csv and --json: choose one"))
     return chosen == "csv"

@@ -15,6 +15,7 @@ import typer
 
 from campaign.cli.plain import Printer, escape
 from campaign.describe import describe, kind, readable, value
+from campaign.i18n import _
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
 
@@ -99,20 +100,24 @@ class Output:
         from rich.table import Table  # a command that only appends prints no table (issue 13)
 
         table = Table(title=title, show_lines=False)
-        table.add_column("seq", justify="right")
-        table.add_column("kind")
-        table.add_column("by")
-        table.add_column("what happened")
-        for e in events:
+        table.add_column(_("seq"), justify="right")
+        table.add_column(_("kind"))
+        table.add_column(_("by"))
+        table.add_column(_("what happened"))
+        listed = list(events)
+        retracted_word = _("(retracted)")
+        # the dice each rule application used, for its sentence in the reader's language (campaign.i18n.explain)
+        rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in listed if e.type == "dice.rolled"}
+        for e in listed:
             gone = retracted is not None and e.seq in retracted
-            what = escape(describe(e, names))
+            what = escape(describe(e, names, rolls))
             if notes and e.seq in notes:
                 what += f" [dim]— {escape(notes[e.seq])}[/]"
             table.add_row(
                 f"[strike]{e.seq}[/]" if gone else str(e.seq),
                 kind(e.type),
                 escape(str(e.meta.get("actor", ""))),
-                f"[dim](retracted)[/] {what}" if gone else what,
+                f"[dim]{retracted_word}[/] {what}" if gone else what,
             )
         self.console.print(table)
 
@@ -134,7 +139,8 @@ class Output:
 def fail(message: str, code: int, as_json: bool) -> typer.Exit:
     if as_json:
         typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
-    Printer(sys.stderr, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
+    said = _("error:")
+    Printer(sys.stderr, soft_wrap=True).print(f"[red]{said}[/] {escape(message)}")
     return typer.Exit(code)
 
 
@@ -157,7 +163,9 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
                     time.sleep(random.uniform(0.02, 0.1) * attempt)
             raise AssertionError("unreachable")
         except CampaignError as exc:
-            raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
+            from campaign.i18n import refusal
+
+            raise fail(refusal(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
         except (typer.Exit, typer.Abort, typer.TyperException):  # typer's own click: usage errors go to it
             raise
         except Exception:

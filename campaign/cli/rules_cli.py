@@ -1,4 +1,5 @@
-"""``campaign rules``: the rules the program applies, as it ships them (RULES.md, second edition)."""
+"""``campaign rules``: the rules the program applies, as it ships them (RULES.md, third edition), in the reader's
+language (``--lang``; RULES.ru.md and RULES.pl.md beside the English reference). ``--json`` is the English text."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import typer
 
 from campaign.cli.options import JsonOpt
 from campaign.cli.output import Output, handles_errors
+from campaign.i18n import N_
 
 
 def register(app: typer.Typer) -> None:
@@ -15,17 +17,20 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def rules(
         reference: Annotated[
-            str | None, typer.Argument(help="A clause: §0.4, 2.11, R2-5, R3-5 … (none: the list of clauses).")
+            str | None,
+            typer.Argument(help=N_("A clause: §0.4, 2.11, R2-5, R3-5 … (none: the list of clauses).")),
         ] = None,
         as_json: JsonOpt = False,
     ) -> None:
         """Print a clause of the rules (RULES.md, as cited by the log and by `audit`), with the errata that
         amend it; without a clause, list them all."""
+        from campaign.i18n import _, language
         from campaign.rules_text import as_text, clause, clauses
 
         out = Output(as_json)
+        lang = language()
         if reference is None:
-            every = clauses()
+            every = clauses(lang)
             if as_json:
                 out.json([{"clause": c.number, "title": c.title} for c in every.values()])
             else:
@@ -35,12 +40,19 @@ def register(app: typer.Typer) -> None:
                     else:
                         typer.echo(f"§{c.title}" if c.title.startswith(c.number) else f"§{c.number} {c.title}")
             return
-        found = clause(reference)
+        found = clause(reference, lang)
         if as_json:
             out.json({"clause": found.number, "title": found.title, "text": found.text, "errata": found.errata})
             return
+        if found.lang != lang:
+            typer.echo(_("(This clause is not translated yet: here it is in English, the reference.)") + "\n")
         typer.echo(as_text(found))
         if found.errata:
-            typer.echo("\nAmended by the errata (they stand where they disagree with the text; R3 stands over R2):")
+            typer.echo(
+                "\n" + _("Amended by the errata (they stand where they disagree with the text; R3 stands over R2):")
+            )
             for erratum in found.errata:
-                typer.echo(f"  {erratum}  (campaign rules {erratum.split(':')[0]})")
+                typer.echo(
+                    "  "
+                    + _("{erratum}  (campaign rules {number})").format(erratum=erratum, number=erratum.split(":")[0])
+                )

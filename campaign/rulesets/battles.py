@@ -113,7 +113,9 @@ F = TypeVar("F", bound=Fighting[Any, Any])
 def being_fought(state: Fighting[Any, B], prefix: str) -> B:
     """The battle being fought; a clear refusal if there is none (``prefix``: the ruleset's command group)."""
     if state.active_battle is None:
-        raise InvalidInputError(f"no battle is being fought: start one with `campaign {prefix} battle-start`")
+        raise InvalidInputError.saying(
+            "no battle is being fought: start one with `campaign {prefix} battle-start`", prefix=prefix
+        )
     return state.battles[state.active_battle]
 
 

@@ -82,7 +82,12 @@ class Command(BaseModel, Generic[S, T]):
         except InvalidInputError as exc:  # an input rule, or a profile that is not one (its type says so)
             raise InvalidInputError(f"{typed(cls.name, fields)}: {exc}") from None
         except ValidationError as exc:
+            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
             from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
+
+            again = reread(cls, checked, exc.errors())
+            if again is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
+                return cls.build(**again)
 
             # each input by its name in words ("enemy within", as --enemy-within is typed), and what a list or a
             # record holds by what it is ("unit"), not "units.0"

@@ -15,7 +15,7 @@ from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
 from events.dice import parse
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
 from events.families.rules import TableOverridden
 from events.registry import Event, JsonValue
@@ -51,13 +51,22 @@ def known_side(state: Any, side: str) -> str:
     return _spelled(sides, side) or side.strip()
 
 
-def side_named(sides: Iterable[str], side: str, what: str = "a side of this battle") -> str:
+A_SIDE_OF_THIS_BATTLE = Words("a side of this battle")
+
+
+def side_named(sides: Iterable[str], side: str, what: str | Words = A_SIDE_OF_THIS_BATTLE) -> str:
     """The one of ``sides`` that ``side`` names, letter case and spaces around it aside ("saurians" is "Saurians");
     refused in words, with the close names, when it names none."""
     listed = sorted(sides)
     found = _spelled(listed, side)
     if found is None:
-        raise InvalidInputError(f"{side.strip()!r} is not {what} ({', '.join(listed)}){did_you_mean(side, listed)}")
+        raise InvalidInputError.saying(
+            "{side!r} is not {what} ({sides}){hint}",
+            side=side.strip(),
+            what=what,
+            sides=", ".join(listed),
+            hint=did_you_mean(side, listed),
+        )
     return found
 
 
@@ -66,12 +75,18 @@ def _spelled(sides: Iterable[str], side: str) -> str | None:
     return next((known for known in sorted(sides) if same_name(known, side)), None)
 
 
-def did_you_mean(name: str, known: Iterable[str]) -> str:
+def did_you_mean(name: str, known: Iterable[str]) -> Words:
     """ "; did you mean 'Alpha'?" with the names close to ``name`` (difflib), or nothing when none is."""
     names = sorted(set(known))
     by_fold = {n.casefold(): n for n in names}
     close = difflib.get_close_matches(name.strip().casefold(), list(by_fold), n=3, cutoff=0.6)
-    return f"; did you mean {' or '.join(repr(by_fold[c]) for c in close)}?" if close else ""
+    # the words come where the refusal is shown, in the reader's language; empty (false) when no name is close
+    if not close:
+        return Words()
+    listed: str | Words = repr(by_fold[close[0]])
+    for other in close[1:]:
+        listed = Words("{some} or {last}", some=listed, last=repr(by_fold[other]))
+    return Words("; did you mean {names}?", names=listed)
 
 
 def named(items: Iterable[Item], name: str, key: Any) -> Item | None:
@@ -85,7 +100,9 @@ def check_new_battle(name: str, fought: Iterable[str]) -> None:
     """A new battle's name is its own: a battle is referred to by it (or its number) later."""
     taken = next((b for b in fought if same_name(b, name)), None)
     if taken is not None:
-        raise InvalidInputError(f"a battle named {taken!r} was fought already: give this one a name of its own")
+        raise InvalidInputError.saying(
+            "a battle named {name!r} was fought already: give this one a name of its own", name=taken
+        )
 
 
 def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
@@ -95,21 +112,29 @@ def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
     if found is None:
         every = [u.name for u in state.roster.values()]
         hint = did_you_mean(name, every)
-        known = hint or f" (units: {', '.join(sorted(every)) or 'none yet'})"
-        raise InvalidInputError(f"unknown unit {name.strip()!r}{known}")
+        known = hint or (
+            Words(" (units: {units})", units=", ".join(sorted(every))) if every else Words(" (units: none yet)")
+        )
+        raise InvalidInputError.saying("unknown unit {name!r}{known}", name=name.strip(), known=known)
     if active and found.disbanded:
-        raise InvalidInputError(f"{found.name} was disbanded ({found.disbanded})")
+        raise InvalidInputError.saying("{unit} was disbanded ({reason})", unit=found.name, reason=found.disbanded)
     return found
 
 
 def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, what: str) -> None:
     """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``)."""
     if men <= 0:
-        raise InvalidInputError("transfer at least one man")
+        raise InvalidInputError.saying("transfer at least one man")
     if giver.unit_id == receiver.unit_id:
-        raise InvalidInputError("a unit cannot transfer men to itself")
+        raise InvalidInputError.saying("a unit cannot transfer men to itself")
     if giver.side != receiver.side:
-        raise InvalidInputError(f"{giver.name} fights for {giver.side} and {receiver.name} for {receiver.side}")
+        raise InvalidInputError.saying(
+            "{giver} fights for {side} and {receiver} for {other}",
+            giver=giver.name,
+            side=giver.side,
+            receiver=receiver.name,
+            other=receiver.side,
+        )
     if men > available:
         raise InvalidInputError(f"{giver.name} has {available} {what}; it cannot transfer {men}")
 
@@ -117,15 +142,20 @@ def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, wh
 def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: Mapping[str, Any], what: str) -> M:
     """A unit about to join the roster: a name and a side, a name not taken, and a valid ``what`` profile."""
     if not name.strip() or not side.strip():
-        raise InvalidInputError("a unit needs a name and a side")
+        raise InvalidInputError.saying("a unit needs a name and a side")
     taken = state.unit_by_name(name) or named(state.roster.values(), name, lambda u: u.name)
     if taken is not None:
-        raise InvalidInputError(
-            f"a unit named {taken.name!r} is already on the roster (names differ by more than case)"
+        raise InvalidInputError.saying(
+            "a unit named {name!r} is already on the roster (names differ by more than case)", name=taken.name
         )
     try:
         return model.model_validate(profile)
     except ValidationError as exc:
+        from campaign.i18n.terms import reread
+
+        worded = reread(model, profile, exc.errors())  # a quality typed in the seed's words ("Новобранцы")
+        if worded is not None:
+            return new_unit(state, name, side, model, worded, what)
         raise InvalidInputError(f"not a {what} unit profile: {problems(exc, 'profile')}") from None
 
 
@@ -268,7 +298,7 @@ class RollDice(Command[None, None]):
     def decide(self, s: Situation[None, None]) -> list[Event]:
         spec = parse(self.notation)
         if not self.purpose.strip():
-            raise InvalidInputError("--purpose must say what the roll is for")
+            raise InvalidInputError.saying("--purpose must say what the roll is for")
         s.dice.roll(spec, self.purpose.strip())
         return []
 

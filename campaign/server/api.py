@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 from fastapi import APIRouter, HTTPException, Query, Request, Response
@@ -45,6 +45,9 @@ from events.limits import MAX_NUMBER, check_text
 from events.pg_engine import give_back_scope_connection, release_scope
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
+
+PageLanguage = Literal["en", "ru", "pl"]
+"""A language the page is read in (``campaign.i18n.LANGUAGES``): the live fragments are rendered in it."""
 
 router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
@@ -423,10 +426,13 @@ def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, A
 
 
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)
-async def events(m: Member, request: Request, after: Seq = 0, fragments: bool = False) -> StreamingResponse:
+async def events(
+    m: Member, request: Request, after: Seq = 0, fragments: bool = False, lang: PageLanguage = "en"
+) -> StreamingResponse:
     """Server-sent events: ``appended`` with the new head seq each time the campaign's log grows; with
-    ``fragments``, also ``fragments``: the page's parts that changed, as HTML by element id (JSON), rendered once
-    for every open page. The stream ends when its session or membership does."""
+    ``fragments``, also ``fragments``: the page's parts that changed, as HTML by element id (JSON), in the page's
+    language ``lang``, rendered once for every open page that reads it in that language. The stream ends when its
+    session or membership does."""
     srv = server(request)
     release_scope()  # the stream stays open for minutes: it holds no connection of the request's
     campaign_id, account = m.info.campaign_id, m.caller.account
@@ -438,7 +444,7 @@ async def events(m: Member, request: Request, after: Seq = 0, fragments: bool = 
     async def stream() -> AsyncIterator[bytes]:
         yield b"retry: 1000\n\n"
         shown = after  # the head the page shows
-        async for update in srv.live.updates(campaign_id, after):
+        async for update in srv.live.updates(campaign_id, after, lang):
             if await request.is_disconnected():
                 return
             if update is None:

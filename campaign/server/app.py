@@ -29,6 +29,7 @@ from campaign.server.context import Server, status_for
 from campaign.server.fragments import Fragments
 from campaign.server.guard import Guard, Settings
 from campaign.server.headers import SecurityHeaders
+from campaign.server.language import ReaderLanguage
 from campaign.server.live import Live
 from campaign.server.refusals import lost_race, refusal
 from campaign.server.request_log import RequestLog
@@ -197,6 +198,7 @@ def create_app(
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(nojs.FormToken)  # inside Boundary: a body it reads is already held to MAX_BODY
+    app.add_middleware(ReaderLanguage)
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
     app.add_middleware(OneConnection)

@@ -7,7 +7,8 @@ the log, a chart's points), never the whole log, so its cost does not grow with 
 :class:`Fragments` renders every fragment of a campaign once for each head and keeps the latest rendering: the
 page's first view, its ``…/live`` part and every open page's live stream are all made of it
 (:mod:`campaign.server.live` sends each page the fragments whose HTML changed). A fragment is the same for every
-member who may see the page: nothing of it depends on who looks.
+member who may see the page: nothing of it depends on who looks, only on the language it is read in (a
+rendering per head for each language some page reads it in).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from campaign.access.memberships import Member, Memberships
 from campaign.executor import Ledger
+from campaign.i18n import language, reading_in
 from projections.state.campaigns import CampaignInfo
 
 KEPT_CAMPAIGNS = 256
@@ -83,25 +85,28 @@ class Fragments:
         self._ledger = ledger
         self._members = members
         self._renderers = page.renderers
-        self._campaigns: OrderedDict[str, _Campaign] = OrderedDict()
+        self._campaigns: OrderedDict[tuple[str, str], _Campaign] = OrderedDict()
         self._guard = threading.Lock()
         self.renderings = 0
         """How many renderings were made (each of every fragment): one per head a page was shown at."""
 
-    def _campaign(self, campaign_id: str) -> _Campaign:
+    def _campaign(self, campaign_id: str, lang: str) -> _Campaign:
+        key = (campaign_id, lang)
         with self._guard:
-            found = self._campaigns.get(campaign_id)
+            found = self._campaigns.get(key)
             if found is None:
-                found = self._campaigns[campaign_id] = _Campaign()
+                found = self._campaigns[key] = _Campaign()
                 while len(self._campaigns) > KEPT_CAMPAIGNS:
                     self._campaigns.popitem(last=False)
-            self._campaigns.move_to_end(campaign_id)
+            self._campaigns.move_to_end(key)
             return found
 
-    def at(self, info: CampaignInfo) -> Rendered:
-        """The campaign's fragments at ``info``'s head: rendered now if nobody rendered them yet (a second caller
-        meanwhile waits for that rendering instead of making its own)."""
-        kept = self._campaign(info.campaign_id)
+    def at(self, info: CampaignInfo, lang: str | None = None) -> Rendered:
+        """The campaign's fragments at ``info``'s head in ``lang`` (the reader's language of the moment if None):
+        rendered now if nobody rendered them yet (a second caller meanwhile waits for that rendering instead of
+        making its own)."""
+        lang = lang or language()
+        kept = self._campaign(info.campaign_id, lang)
         latest = kept.latest
         if latest is not None and (latest.head, latest.head_hash) == (info.last_seq, info.head_hash):
             return latest
@@ -111,7 +116,8 @@ class Fragments:
                 return latest
             members = self._members.of(info.campaign_id)
             at = At(self._ledger, info, members, kept.memo)
-            parts = {name: render(at) for name, render in self._renderers.items()}
+            with reading_in(lang):
+                parts = {name: render(at) for name, render in self._renderers.items()}
             self.renderings += 1
             changed = frozenset(n for n, html in parts.items() if latest is None or latest.parts.get(n) != html)
             rendered = Rendered(

@@ -74,12 +74,16 @@ class _Feed:
 
 class Live:
     def __init__(
-        self, engine: Engine, info_of: Callable[[str], CampaignInfo | None], render: Callable[[CampaignInfo], Rendered]
+        self,
+        engine: Engine,
+        info_of: Callable[[str], CampaignInfo | None],
+        render: Callable[[CampaignInfo, str], Rendered],
     ) -> None:
         self.engine = engine
         self.info_of = info_of
         self.render = render
-        self._feeds: dict[str, _Feed] = {}
+        self._feeds: dict[tuple[str, str], _Feed] = {}
+        """A feed for each campaign and language its open pages read it in."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -112,9 +116,9 @@ class Live:
             loop.call_soon_threadsafe(self._wake, campaign_id)
 
     def _wake(self, campaign_id: str) -> None:
-        feed = self._feeds.get(campaign_id)
-        if feed is not None:
-            feed.poked.set()
+        for (of, _lang), feed in self._feeds.items():
+            if of == campaign_id:
+                feed.poked.set()
 
     def _listen(self) -> None:
         import psycopg
@@ -137,7 +141,7 @@ class Live:
             for feed in self._feeds.values():  # each feed reads its head once, whether it moved or not
                 feed.poked.set()
 
-    async def _refresh(self, campaign_id: str, feed: _Feed) -> None:
+    async def _refresh(self, campaign_id: str, lang: str, feed: _Feed) -> None:
         """The feed's one reader of the head and asker for its rendering, while the campaign has open pages."""
         while not self._stop.is_set():
             await feed.poked.wait()
@@ -146,7 +150,7 @@ class Live:
                 info = await asyncio.to_thread(self.info_of, campaign_id)
                 if info is None or (feed.latest is not None and info.last_seq <= feed.latest.head):
                     continue
-                update = update_of(await asyncio.to_thread(self.render, info))
+                update = update_of(await asyncio.to_thread(self.render, info, lang))
             except Exception as exc:  # the database went away: the next wake-up (or poll) tries again
                 log.warning("live.refresh_failed", campaign_id=campaign_id, error=_first_line(exc))
                 continue
@@ -155,13 +159,14 @@ class Live:
                 published, feed.published = feed.published, asyncio.Event()
                 published.set()
 
-    async def updates(self, campaign_id: str, after: int) -> AsyncIterator[Update | None]:
-        """The campaign's updates past head ``after``, each as soon as it is rendered; a None now and then as a
-        keep-alive (every :data:`KEEPALIVE_SECONDS` without one)."""
-        feed = self._feeds.get(campaign_id)
+    async def updates(self, campaign_id: str, after: int, lang: str = "en") -> AsyncIterator[Update | None]:
+        """The campaign's updates past head ``after``, rendered in ``lang``, each as soon as it is rendered; a None
+        now and then as a keep-alive (every :data:`KEEPALIVE_SECONDS` without one)."""
+        key = (campaign_id, lang)
+        feed = self._feeds.get(key)
         if feed is None:
-            feed = self._feeds[campaign_id] = _Feed()
-            feed.task = asyncio.create_task(self._refresh(campaign_id, feed))
+            feed = self._feeds[key] = _Feed()
+            feed.task = asyncio.create_task(self._refresh(campaign_id, lang, feed))
         feed.readers += 1
         feed.poked.set()  # look at the head now: an append may have come before the page asked
         try:
@@ -181,8 +186,8 @@ class Live:
                     await asyncio.wait_for(feed.published.wait(), left)
         finally:
             feed.readers -= 1
-            if not feed.readers and self._feeds.get(campaign_id) is feed:
-                del self._feeds[campaign_id]
+            if not feed.readers and self._feeds.get(key) is feed:
+                del self._feeds[key]
                 if feed.task is not None:
                     feed.task.cancel()
 

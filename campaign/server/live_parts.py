@@ -10,6 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from campaign import views
+from campaign.i18n import _, ngettext
 from campaign.log_view import log_page
 from campaign.server.charts import chart_series
 from campaign.server.fragments import At, Registry
@@ -21,6 +22,8 @@ BATTLE_ENTRIES = 12
 _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates" / "fragments"), autoescape=select_autoescape()
 )
+# Rendered in the language Fragments.at reads them in: the fragments say their words through _ and ngettext.
+_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading)
 
 
 def _render(name: str, **context: Any) -> str:

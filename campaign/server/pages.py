@@ -23,6 +23,7 @@ from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.commands import Command, command_type
 from campaign.describe import ROLE_WORDS, count, label, readable, value, words
+from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
 from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value
@@ -50,6 +51,11 @@ from projections.campaign_state import entity_names
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+# The page speaks the reader's language (campaign/server/language.py sets it per request): the templates say
+# their words through _ and ngettext, and know the language (the switch, <html lang>).
+templates.env.globals.update(
+    _=_, ngettext=ngettext, reader_language=language, languages=NATIVE_NAMES, heading=views.heading
+)
 PRE_COOKIE = "campaign_pre"
 
 
@@ -80,7 +86,7 @@ def shown(request: Request, name: str, context: dict[str, Any]) -> Response:
 def refused(request: Request, exc: CampaignError) -> Response:
     """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
     API's words too, naming the campaign)."""
-    said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+    said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
     return message(request, said, error=True, code=status_for(exc))
 
 
@@ -134,7 +140,7 @@ async def _account_form(request: Request, pre: str, signup: bool, attempt: Corou
     try:
         account = await attempt
     except refused as exc:
-        return _signin_page(request, signup=signup, text=str(exc), code=400)
+        return _signin_page(request, signup=signup, text=refusal(exc), code=400)
     except HTTPException as exc:  # throttled (429) or busy (503)
         page = _signin_page(request, signup=signup, text=str(exc.detail), code=exc.status_code)
         page.headers.update(exc.headers or {})
@@ -185,7 +191,7 @@ def new_campaign(
     try:
         made = api.new_campaign(api.NewCampaign(name=name, ruleset=ruleset), who, request)
     except CampaignError as exc:
-        return message(request, str(exc), error=True, code=400)
+        return message(request, refusal(exc), error=True, code=400)
     where = f"/c/{made['campaign_id']}"
     if nojs.plain(request):
         return RedirectResponse(where, status_code=303)
@@ -534,3 +540,19 @@ def undo_form(request: Request, m: GM) -> Response:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     return message(request, said)
+
+
+@router.get("/lang/{lang}", openapi_extra=access("public"))
+def switch_language(
+    lang: Annotated[str, InPath(max_length=8)],
+    next_page: Annotated[str | None, Query(alias="next", max_length=2000)] = None,
+) -> Response:
+    """The language switch: keep the reader's choice (a cookie, a year) and go back to the page it was made on."""
+    from campaign.i18n import LANGUAGES
+    from campaign.server.language import COOKIE, YEAR, back_to
+
+    if lang not in LANGUAGES:
+        raise HTTPException(404)
+    response = RedirectResponse(back_to(next_page), status_code=303)
+    response.set_cookie(COOKIE, lang, max_age=YEAR, httponly=True, samesite="lax")
+    return response

@@ -259,6 +259,6 @@ def parse_table_dice(text: str) -> list[int]:
     faces: list[int] = []
     for part in parts:
         if not (part.isascii() and part.isdigit() and len(part) <= 3):
-            raise DiceError(f"{part[:20]!r} is not a die face: --dice takes whole numbers such as 4,2")
+            raise DiceError.saying("{part!r} is not a die face: --dice takes whole numbers such as 4,2", part=part[:20])
         faces.append(int(part))
     return faces

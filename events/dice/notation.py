@@ -73,11 +73,24 @@ class DiceSpec:
     def check_faces(self, faces: tuple[int, ...]) -> None:
         """Refuse table dice that this spec could not have rolled."""
         if len(faces) != self.count:
-            raise DiceError(f"{self.notation} needs {self.count} dice, but {len(faces)} were entered")
+            raise DiceError.saying(
+                "{notation} needs {count} dice, but {entered} were entered",
+                notation=self.notation,
+                count=self.count,
+                entered=len(faces),
+            )
         for face in faces:
             if not 1 <= face <= self.sides:
-                where = "" if self.notation == f"d{self.sides}" else f" in {self.notation}"  # not "a d6 … in d6"
-                raise DiceError(f"{face} is not a face of a d{self.sides} (faces 1–{self.sides}){where}")
+                if self.notation == f"d{self.sides}":  # not "a d6 … in d6"
+                    raise DiceError.saying(
+                        "{face} is not a face of a d{sides} (faces 1–{sides})", face=face, sides=self.sides
+                    )
+                raise DiceError.saying(
+                    "{face} is not a face of a d{sides} (faces 1–{sides}) in {notation}",
+                    face=face,
+                    sides=self.sides,
+                    notation=self.notation,
+                )
 
 
 def die(sides: int, *, step: int = 0, modifier: int = 0) -> DiceSpec:
@@ -106,7 +119,9 @@ def parse(text: str) -> DiceSpec:
 
 def _checked(spec: DiceSpec) -> DiceSpec:
     if spec.base_sides not in SIDES:
-        raise DiceError(f"d{spec.base_sides} is not a die this program rolls (d4, d6, d8, d10, d12, d20, d100)")
+        raise DiceError.saying(
+            "d{sides} is not a die this program rolls (d4, d6, d8, d10, d12, d20, d100)", sides=spec.base_sides
+        )
     if not 1 <= spec.count <= MAX_DICE:
         raise DiceError(f"between 1 and {MAX_DICE} dice may be rolled at once, not {spec.count}")
     if abs(spec.modifier) > MAX_MODIFIER:

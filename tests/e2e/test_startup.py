@@ -61,11 +61,14 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_help_imports_no_database_library_and_no_command_module() -> None:
     modules = loaded("--help")
     assert loads_any(modules, "sqlalchemy", "pydantic", "alembic", "psycopg", "events", "projections") == []
-    # and the rulesets' list (their command groups' help lines), not a ruleset
+    # the rulesets' list (their command groups' help lines), not a ruleset, and the reader's language,
+    # chosen before any help is made (no catalog for an English reader)
     assert loads_any(modules, "campaign.") == [
         "campaign.cli",
         "campaign.cli.argv",
         "campaign.cli.main",
+        "campaign.i18n",
+        "campaign.i18n.choice",
         "campaign.rulesets",
     ]
 

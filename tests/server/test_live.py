@@ -154,7 +154,7 @@ def test_the_poll_wakes_pages_of_a_campaign_it_sees_for_the_first_time(monkeypat
     monkeypatch.setattr(live_module, "POLL_SECONDS", 0)
     moved = CampaignInfo("kessel", "Kessel", "grimdark", "3", 0, "c", (), 0, 3, "h3")  # the page looked at #2
 
-    def render(info: CampaignInfo) -> Rendered:
+    def render(info: CampaignInfo, lang: str) -> Rendered:
         return Rendered(info.last_seq, info.head_hash, {"log": "<section id='log'>#3</section>"}, frozenset({"gina"}))
 
     async def scenario() -> int | None:
@@ -185,7 +185,7 @@ def test_a_notice_heard_as_the_server_stops_is_let_go() -> None:
 
     from campaign.server.live import Live
 
-    live = Live(create_engine("sqlite://"), lambda cid: None, lambda info: None)  # type: ignore[arg-type,return-value]
+    live = Live(create_engine("sqlite://"), lambda cid: None, lambda info, lang: None)  # type: ignore[arg-type,return-value]
     loop = asyncio.new_event_loop()
     live._loop = loop
     loop.close()

@@ -19,7 +19,7 @@ from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError
 from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
 from events.families.morale import GradeChanged, PanicChanged, RallyAttempted
-from events.registry import Event
+from events.registry import Event, JsonValue
 
 # -- helpers -------------------------------------------------------------------------------------------
 
@@ -153,6 +153,8 @@ class Threat:
     total: int
     parts: tuple[str, ...]
     base: int | None
+    terms: tuple[tuple[str, str, int, int], ...] = ()
+    """The parts as data, for a sentence in another language: ``(row, "base" | "plus" | "each", value, count)``."""
 
 
 def threat_level(
@@ -168,6 +170,7 @@ def threat_level(
     plus = 0
     parts: list[str] = []
     triggered = False
+    terms: list[tuple[str, str, int, int]] = []
     for row in rows:
         value = tables.threat(row, motivation)
         kind = tables.threat_kind(row)
@@ -178,19 +181,23 @@ def threat_level(
             triggered = True
             plus += value or 0
             parts.append(f"{row} +{value or 0}")
+            terms.append((row, "plus", value or 0, 1))
         elif kind == "plus_each":
             n = counts.get(row, 0)
             if n and value:
                 plus += value * n
                 parts.append(f"{row} +{value}×{n}")
+                terms.append((row, "each", value, n))
         elif value:
             plus += value
             parts.append(f"{row} +{value}")
+            terms.append((row, "plus", value, 1))
     if not base_values and not triggered:
-        return Threat(0, tuple(parts), None)
+        return Threat(0, tuple(parts), None, tuple(terms))
     best = max(base_values) if base_values else (0, "")
     head = [f"{best[1]} {best[0]}"] if base_values else []
-    return Threat(best[0] + plus, (*head, *parts), best[0])
+    base_term = [(best[1], "base", best[0], 1)] if base_values else []
+    return Threat(best[0] + plus, (*head, *parts), best[0], (*base_term, *terms))
 
 
 def die_for_test(tables: Tables, unit: RosterUnit, psi_caused: bool) -> int:
@@ -274,11 +281,17 @@ def morale_test(
         f"d{sides} rolled {roll.total} → {verdict}" + (f": {us.grade} → {new_grade}" if new_grade != us.grade else "")
     )
     removed, note = surrender_facts(tables, battle, us, new_grade, enemy_within)
+    # What the sentence states, as data, so a view renders it in the reader's language (campaign/i18n/explain.py);
+    # verify compares outcomes, never inputs, so a test recorded before these keys verifies as before.
+    said: dict[str, JsonValue] = {"lv": lv, "threat_parts": [list(t) for t in threat.terms]}
+    if removed:
+        # the distance as typed (a Decimal, "2.5"): events hold integers and strings
+        said |= {"enemy_within": str(enemy_within), "surrender_within": int(tables.value("surrender.enemy_within"))}
     return Decision(
         "morale_test",
         "§0.4",
         unit.unit_id,
-        {**inputs, "threat": threat.total, "target": target, "die": sides},
+        {**inputs, "threat": threat.total, "target": target, "die": sides, **said},
         {
             "result": "pass" if lost == 0 else "fail",
             "grades_lost": lost,

@@ -3,7 +3,9 @@
 // replaces the element of its id. (A stream that reconnects is sent every part again.)
 function listen(campaignId, after) {
   const state = document.getElementById("live-state");
-  const source = new EventSource(`/api/campaigns/${campaignId}/events?after=${after}&fragments=true`);
+  // the fragments in the page's own language (the API is otherwise language-neutral)
+  const lang = document.documentElement.lang || "en";
+  const source = new EventSource(`/api/campaigns/${campaignId}/events?after=${after}&fragments=true&lang=${lang}`);
   source.onopen = () => { state.textContent = "live"; state.className = "ok"; };
   source.onerror = () => { state.textContent = "reconnecting…"; state.className = "dim"; };
   source.addEventListener("fragments", (e) => {

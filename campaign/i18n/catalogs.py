@@ -1,0 +1,184 @@
+"""The message catalogs, made and checked with Babel: extract, update, compile, check.
+
+::
+
+    .venv/bin/python -m campaign.i18n.catalogs update    # sources → campaign.pot → new messages in each .po
+    .venv/bin/python -m campaign.i18n.catalogs compile   # each .po → its .mo (committed: see campaign.i18n)
+    .venv/bin/python -m campaign.i18n.catalogs check     # what the tests check: complete, placeholders kept
+
+The messages are every string passed to ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``lazy``, ``N_``,
+``CampaignError.saying`` and ``Words`` in ``campaign/`` (the server's templates too, by Jinja's extractor),
+``events/`` and ``projections/``. A translation is complete when it has every message of the template, none
+fuzzy, every plural form its language has (Russian and Polish three), and the same ``{placeholders}`` as its
+English (Babel's own checkers look at ``%`` formats only: ours are ``str.format``'s).
+Not imported by the program: only by the developer's commands and the tests.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from campaign.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+
+ROOT = LOCALE_DIR.parent.parent
+SOURCES = ("campaign", "events", "projections")
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "lazy": None,
+    "N_": None,
+    "saying": None,
+    "Words": None,
+}
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
+PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}(?!\})")
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(lang: str) -> Path:
+    return po_path(lang).with_suffix(".mo")
+
+
+def extracted() -> Catalog:
+    """Every message of the sources, with where it is (file:line, relative to the repository)."""
+    catalog = Catalog(project="Campaign Ledger", domain=DOMAIN, fuzzy=False)
+    for source in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT / source,
+            method_map=[("**.py", "python"), ("**/templates/**.html", "jinja2.ext:babel_extract")],
+            keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",),
+        ):
+            catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def read(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as handle:
+        return read_po(handle, locale=lang, domain=DOMAIN)
+
+
+def _write_po(catalog: Catalog, path: Path) -> None:
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=116, omit_header=False, sort_output=False, include_previous=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(buffer.getvalue())
+
+
+def update() -> None:
+    """Write the template from the sources, and merge its new and changed messages into each language's .po."""
+    template = extracted()
+    _write_po(template, TEMPLATE)
+    for lang in TRANSLATED:
+        if po_path(lang).exists():
+            catalog = read(lang)
+            catalog.update(template, no_fuzzy_matching=True)
+        else:
+            catalog = Catalog(locale=lang, domain=DOMAIN, project="Campaign Ledger", fuzzy=False)
+            catalog.update(template, no_fuzzy_matching=True)
+        _write_po(catalog, po_path(lang))
+
+
+def compiled(lang: str) -> bytes:
+    """The .mo bytes of a language's .po (fuzzy entries are left out, as msgfmt leaves them)."""
+    buffer = io.BytesIO()
+    write_mo(buffer, read(lang), use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def compile_all() -> None:
+    for lang in TRANSLATED:
+        mo_path(lang).write_bytes(compiled(lang))
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``str.format`` fields of a message, in order: ``"{unit} lost {n}"`` → ``["unit", "n"]``."""
+    return sorted(PLACEHOLDER.findall(text))
+
+
+def _ids(message: Message) -> tuple[str, ...]:
+    return tuple(message.id) if isinstance(message.id, list | tuple) else (message.id,)
+
+
+def _strings(message: Message) -> tuple[str, ...]:
+    if isinstance(message.string, list | tuple):
+        return tuple(message.string)
+    return (message.string or "",)
+
+
+def problems(lang: str, template: Catalog | None = None) -> Iterator[str]:
+    """What keeps ``lang``'s catalog from complete: each missing, empty, fuzzy or obsolete entry, each
+    translation that drops or adds a placeholder, each plural message short of its language's forms."""
+    wanted = template if template is not None else extracted()
+    catalog = read(lang)
+    forms = catalog.num_plurals
+    for message in wanted:
+        if not message.id:
+            continue
+        found = catalog.get(message.id, message.context)
+        name = repr(_ids(message)[0])
+        if found is None:
+            yield f"{lang}: no entry for {name}"
+            continue
+        if found.fuzzy:
+            yield f"{lang}: the entry for {name} is fuzzy"
+        strings = _strings(found)
+        if not all(strings):
+            yield f"{lang}: no translation of {name}"
+            continue
+        if message.pluralizable and len(strings) != forms:
+            yield f"{lang}: {name} has {len(strings)} plural forms, {lang} has {forms}"
+        english = {p for text in _ids(message) for p in placeholders(text)}
+        for text in strings:
+            said = set(placeholders(text))
+            if said - english:
+                yield f"{lang}: {name} adds {', '.join(sorted(said - english))}"
+            # A plural form may leave out the count ("one man": "один человек"), never another field.
+            missing = english - said - ({"n", "count"} if message.pluralizable else set())
+            if missing:
+                yield f"{lang}: {name} drops {', '.join(sorted(missing))}"
+    ids = {(m.id if not isinstance(m.id, list | tuple) else m.id[0], m.context) for m in wanted if m.id}
+    for message in catalog:
+        key = (_ids(message)[0], message.context)
+        if message.id and key not in ids:
+            yield f"{lang}: {key[0]!r} is no longer in the sources (run `update`)"
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "check"
+    if command == "update":
+        update()
+    elif command == "compile":
+        compile_all()
+    elif command == "check":
+        template = extracted()
+        found = [p for lang in TRANSLATED for p in problems(lang, template)]
+        for problem in found:
+            print(problem)
+        stale = [lang for lang in TRANSLATED if mo_path(lang).read_bytes() != compiled(lang)]
+        for lang in stale:
+            print(f"{lang}: {mo_path(lang).name} is older than its .po (run `compile`)")
+        return 1 if found or stale else 0
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,63 @@
+"""The page in the reader's language, through the server: from ``Accept-Language``, and switched by the reader
+(a plain link, kept in a cookie, over the browser's header); the JSON API stays English."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.server.conftest import World
+
+
+def test_the_sign_in_page_follows_accept_language(world: World) -> None:
+    anonymous = TestClient(world.app)
+    ru = anonymous.get("/signin", headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8"})
+    assert ru.status_code == 200
+    assert '<html lang="ru">' in ru.text and "Имя учётной записи" in ru.text and "Пароль" in ru.text
+    assert ru.headers["content-language"] == "ru" and "Accept-Language" in ru.headers["vary"]
+    pl = anonymous.get("/signin", headers={"Accept-Language": "de, pl;q=0.5"})  # German is not spoken: Polish
+    assert '<html lang="pl">' in pl.text and "Nazwa konta" in pl.text and "Hasło" in pl.text
+    en = anonymous.get("/signin", headers={"Accept-Language": "de"})
+    assert '<html lang="en">' in en.text and "Account name" in en.text
+
+
+def test_the_switch_keeps_the_choice_over_the_browsers_header(world: World) -> None:
+    gina = world.client("gina")
+    assert "Your campaigns" in gina.get("/").text
+    switched = gina.get("/lang/pl", params={"next": "/"}, follow_redirects=False)
+    assert switched.status_code == 303 and switched.headers["location"] == "/"
+    page = gina.get("/", headers={"Accept-Language": "ru"})
+    assert "Twoje kampanie" in page.text and "zalogowano jako" in page.text and '<html lang="pl">' in page.text
+    # each language offered by its own name; the one being read is not a link
+    assert '<b lang="pl">Polski</b>' in page.text and 'href="/lang/ru?next=/"' in page.text
+    gina.get("/lang/ru", params={"next": "/"})
+    assert "Ваши кампании" in gina.get("/").text
+    gina.get("/lang/en", params={"next": "/"})
+    assert "Your campaigns" in gina.get("/").text
+
+
+def test_the_switch_goes_back_to_this_server_only_and_knows_its_languages(world: World) -> None:
+    anonymous = TestClient(world.app)
+    for elsewhere in ("//evil.example/", "https://evil.example/", "\\\\evil", ""):
+        answer = anonymous.get("/lang/ru", params={"next": elsewhere}, follow_redirects=False)
+        assert answer.headers["location"] == "/"
+    assert anonymous.get("/lang/de", follow_redirects=False).status_code == 404
+
+
+def test_a_refusal_on_the_page_is_in_the_readers_words_and_the_api_stays_english(world: World) -> None:
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    page = gina.post("/campaigns", data={"name": "Kessel", "ruleset": "grimdark"})
+    assert page.status_code == 400 and "кампания &#39;Kessel&#39; в этой базе данных уже есть" in page.text
+    api = gina.post("/api/campaigns", json={"name": "Kessel", "ruleset": "grimdark"})
+    assert api.status_code == 400 and "a campaign named 'Kessel' already exists" in api.text
+    assert api.headers["content-language"] == "en"
+
+
+def test_the_campaign_page_and_its_log_in_russian(world: World) -> None:
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    page = gina.get(f"/c/{world.campaign_id}")
+    assert page.status_code == 200
+    for said in ("Список подразделений", "Идущий бой", "Сейчас бой не идёт.", "Участники", "Журнал", "что произошло"):
+        assert said in page.text
+    assert "кампания «Kessel» создана по правилам grimdark" in page.text  # the log's first sentence
