@@ -13,12 +13,26 @@ from typing import Any
 from sqlalchemy import Connection
 
 from events.envelope import RecordedEvent
-from events.pg_append import deferrable, gathered
-from events.pg_engine import begin_on_driver, plain_read
+from events.pg_engine import begin_on_driver, gathering, plain_read
 
 _BY_DIALECT: dict[tuple[str, str], str] = {}
 _campaign_id = itemgetter(1)
 """A RecordedEvent's campaign_id, read by position (a NamedTuple's attributes are properties)."""
+
+
+def gathered(connection: Connection) -> Any:
+    """The PostgreSQL append's writes being gathered on ``connection`` (an ``events.pg_append.AppendWrites``), or
+    None."""
+    return gathering(connection)
+
+
+def deferrable(statement: str) -> bool:
+    # Imported here, not at the top: a read such as `campaign status` loads this module to read the summaries,
+    # and events.pg_append would bring the store's write path and the schema's tables with it. Only inside an
+    # append that gathers its writes (which has loaded it) is this asked.
+    from events.pg_append import deferrable as deferred
+
+    return deferred(statement)
 
 
 def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:

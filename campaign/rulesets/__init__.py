@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaign.i18n import N_  # each group's help is said in the reader's language when listed
+
 
 @dataclass(frozen=True, slots=True)
 class RulesetInfo:
@@ -37,7 +39,7 @@ RULESETS: dict[str, RulesetInfo] = {
             "000",
             "Five-grade morale (Stargrunt II-like)",
             "fs",
-            "Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics.",
+            N_("Five-grade morale (fighting-spirit, RULES.md §0): battles, tests, rallies, psionics."),
         ),
         RulesetInfo(
             "disorder",
@@ -48,7 +50,7 @@ RULESETS: dict[str, RulesetInfo] = {
             "001",
             "Disorder markers and officer careers (Napoleonic skirmish)",
             "dis",
-            "Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory.",
+            N_("Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory."),
         ),
         RulesetInfo(
             "mass-combat",
@@ -63,7 +65,7 @@ RULESETS: dict[str, RulesetInfo] = {
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",
-            "GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory.",
+            N_("GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory."),
         ),
         RulesetInfo(
             "grimdark",
@@ -72,7 +74,7 @@ RULESETS: dict[str, RulesetInfo] = {
             "004",
             "One Page Rules Grimdark Future: morale (seed 004) and campaign (OPR's published rules)",
             "gf",
-            "One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits.",
+            N_("One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits."),
         ),
     )
 }

@@ -28,8 +28,10 @@ def chromium_path() -> str | None:
     return os.environ.get("CAMPAIGN_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    # A module's browser, not the session's: Playwright's sync API keeps an event loop running in this thread
+    # while it is open, and a later test's asyncio.run() would find it (a launch costs about a second).
     path = chromium_path()
     if path is None:
         reason = "Debian's chromium is not installed: run scripts/browser-setup (as root) to run the browser tests"
