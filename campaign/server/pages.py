@@ -40,6 +40,7 @@ from campaign.server.context import (
     status_for,
 )
 from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.timeline.reports import new_dice_words
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, InvalidInputError
@@ -336,42 +337,66 @@ def amend_form(
     dice: Annotated[str, Form(max_length=1000)] = "",
     reason: Annotated[str, Form(max_length=500)] = "",
     preview: Annotated[str, Form()] = "1",
-    drop_later: Annotated[str, Form()] = "",
+    head: Annotated[int | None, Form(ge=0, le=MAX_NUMBER)] = None,
 ) -> HTMLResponse:
+    """The amend form previews; the preview's confirm button (carrying the head it was worked out on) amends."""
     ledger = ledger_of(request, m)
     try:
-        faces = parse_table_dice(dice) if dice.strip() else None  # a misread table die, corrected (amend --dice)
-        report = amend(
-            ledger,
-            m.info,
-            seq,
-            _changes(set),
-            preview=preview != "0",
-            drop_later=bool(drop_later),
-            dice=faces,
-            reason=reason,
-        )
+        faces = parse_table_dice(dice) if dice.strip() else None
+        report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", dice=faces, reason=reason, head=head)
     except CampaignError as exc:
         return refused(request, exc)
-    lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report.get("inputs", [])]
+    lines = amend_lines(report)
+    what = typed(report["command"], report["args"])
+    if report["preview"]:
+        confirm = {"seq": seq, "set": set, "dice": dice, "reason": reason, "head": report["head"]}
+        return templates.TemplateResponse(
+            request,
+            "amend_preview.html",
+            {
+                "message": f"Preview of amending {what} at #{seq} (nothing appended yet):",
+                "error": False,
+                "lines": lines,
+                "confirm": confirm,
+                "campaign_id": m.info.campaign_id,
+            },
+        )
+    server(request).live.appended(m.info.campaign_id)
+    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
+
+
+def amend_lines(report: dict[str, Any]) -> list[str]:
+    """An amendment's report in lines for the page: the inputs and dice corrected, then each re-run command's fate
+    (as the CLI's preview says them)."""
+    lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report["inputs"]]
     lines += [
         f"table dice of roll #{c['roll']} ({c['notation']}) corrected: {', '.join(map(str, c['faces_before']))} → "
         f"{', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
-        for c in report.get("corrected", [])
+        for c in report["corrected"]
         if c["faces"] != c["faces_before"]
     ]
-    lines += [
-        f"#{c['seq']} {typed(c['command'])}: was {words(b['explanation'])} — now {words(a['explanation'])}"
-        for c in report["changed"]
-        for b, a in zip(c["before"], c["after"], strict=False)
-        if b != a
-    ]
-    lines += [f"#{d['seq']} {typed(d['command'])} no longer applies: it would be dropped" for d in report["dropped"]]
-    what = typed(report["command"])
-    if report["preview"]:
-        return message(request, f"Preview of amending {what} at #{seq} (nothing appended yet):", lines=lines)
-    server(request).live.appended(m.info.campaign_id)
-    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
+    for fate in [f for f in [report["amended"]] if f is not None] + report["fates"]:
+        said = f"#{fate['seq']} {typed(fate['command'], fate['args'])}"
+        changed = [
+            f"was {words(b['explanation'])} — now {words(a['explanation'])}"
+            for b, a in zip(fate["before"], fate["after"], strict=False)
+            if b != a
+        ]
+        dice = new_dice_words(fate["new_dice"])
+        if fate["fate"] == "no longer applies":
+            lines.append(f"{said} no longer applies ({fate['why']}): skipped, its dice back on the table")
+        elif fate["fate"] == "depends on the new dice":
+            lines.append(f"{said}: depends on the new dice (decided when they are rolled)")
+        elif fate["fate"] == "new dice":
+            shown = "" if not report["exact"] else "".join(f"; {c}" for c in changed)
+            lines.append(f"{said}: needs new dice: {dice}{shown}")
+        elif fate["fate"] == "changed" or changed:
+            lines.append(f"{said}: " + ("; ".join(changed) or "changed"))
+        elif fate is not report["amended"]:
+            lines.append(f"{said}: unchanged")
+    if not report["exact"]:
+        lines.append("the new dice are not rolled yet: the campaign's dice roll them when you confirm")
+    return lines
 
 
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))

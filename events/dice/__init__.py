@@ -1,13 +1,14 @@
 """Dice: notation, seeded derivation, and the Dice objects rules roll with."""
 
 from events.dice.derive import DERIVATION, derive_face, derive_faces, dice_key, seed_commitment, share_commitment
-from events.dice.dice import Dice, ReplayDice, Roll, SeededDice, TableDice, parse_table_dice
+from events.dice.dice import Dice, HandedDice, ReplayDice, Roll, SeededDice, TableDice, parse_table_dice
 from events.dice.notation import DiceSpec, die, parse
 
 __all__ = [
     "DERIVATION",
     "Dice",
     "DiceSpec",
+    "HandedDice",
     "ReplayDice",
     "Roll",
     "SeededDice",

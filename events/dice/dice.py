@@ -38,6 +38,17 @@ class Dice(Protocol):
     def roll(self, spec: DiceSpec, purpose: str) -> Roll: ...
 
 
+class HandedDice(Dice, Protocol):
+    """Dice a command is run on, as the executor records them: what it rolled anew (to append) and the roll
+    indexes of every die it was handed, in order (its ``command_issued`` names them)."""
+
+    @property
+    def rolled(self) -> Sequence[DiceRolled]: ...
+
+    @property
+    def used(self) -> tuple[int, ...]: ...
+
+
 class _RecordingDice:
     def __init__(self, next_index: int, offered: Sequence[DiceRolled] = ()) -> None:
         self.next_index = next_index
@@ -69,6 +80,11 @@ class _RecordingDice:
         )
         self.next_index += 1
         return roll
+
+    @property
+    def used(self) -> tuple[int, ...]:
+        """The roll indexes of the dice handed out so far, in order."""
+        return tuple(r.roll_index for r in self.rolled)
 
 
 class SeededDice(_RecordingDice):
@@ -181,6 +197,11 @@ class ReplayDice:
     @property
     def unused(self) -> int:
         return len(self._recorded) - self._used
+
+    @property
+    def rolled(self) -> tuple[DiceRolled, ...]:
+        """Recorded dice handed back are no new rolls: nothing to append."""
+        return ()
 
     @property
     def used(self) -> tuple[int, ...]:
