@@ -161,9 +161,8 @@ def register(app: typer.Typer) -> None:
         c = out.console
         retracted = " [yellow](retracted)[/]" if found["retracted"] else ""
         c.print(f"#{found['seq']} {kind(found['type'])}{retracted}: {escape(found['what'])}")
+        _in_force(out, found)
         c.print(f"entered by {escape(str(found['actor']))} at {found['recorded_at']}: {escape(found['entered'])}")
-        for text in found["explanations"]:
-            c.print(f"  {escape(words(text))}")
         if found["clauses"]:
             c.print(f"rule: {clause_list(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
@@ -172,11 +171,22 @@ def register(app: typer.Typer) -> None:
         if found["seed_chosen"] and found["checks"]["dice"]:
             c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
         c.print(f"rule check: {found['checks']['rule']}")
-        # The explanations of this command are printed above: only other commands' (retracted ones, re-runs).
-        for use in found["dice_used_by"]:
-            if use["explanation"] not in found["explanations"] or use["retracted"]:
-                gone = " (retracted)" if use["retracted"] else ""
-                c.print(f"  also used at #{use['seq']}{gone}: {escape(words(use['explanation']))}")
+
+
+def _in_force(out: Output, found: dict[str, Any]) -> None:
+    """The rulings on an audited roll (or of an audited command): the one in force first, then each retracted one,
+    marked so, and superseded where an amendment re-ran it on the same dice."""
+    c = out.console
+    if not found["in_force"] and not found["superseded"]:
+        return
+    if not found["in_force"]:
+        c.print("in force: nothing (every ruling on it was taken back)")
+    for ruling in found["in_force"]:
+        c.print(f"in force: #{ruling['seq']}: {escape(words(ruling['explanation']))}")
+    for ruling in found["superseded"]:
+        by = ruling["superseded_by"]
+        mark = f"superseded by #{by[0]}" if by else "retracted"
+        c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {escape(words(ruling['explanation']))}")
 
 
 def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
@@ -360,11 +370,15 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         )
     if report.amended is not None:
         _show_fate(out, report.amended, report.exact, own=True)
-    unchanged = [f for f in report.fates if f.kind == "unchanged"]
-    if unchanged:
-        c.print("  unchanged: " + escape(", ".join(f"#{f.seq} {typed(f.command, f.args)}" for f in unchanged)))
-    for fate in report.fates:
-        if fate.kind != "unchanged":
+    run: list[Fate] = []  # later commands that decide as before, said in one line for each run of them
+    for fate in [*report.fates, None]:
+        if fate is not None and fate.kind == "unchanged":
+            run.append(fate)
+            continue
+        if run:
+            c.print("  unchanged: " + escape(", ".join(f"#{f.seq} {typed(f.command, f.args)}" for f in run)))
+            run = []
+        if fate is not None:
             _show_fate(out, fate, report.exact)
     if not report.exact:
         c.print(
