@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
-from events.db import make_engine
+from events.db import close, damaged, make_engine
 from events.errors import ConfigurationError, NotFoundError
 
 # The ledger and what it is wired from are imported when it is first used: a read served from the read models
@@ -94,6 +94,8 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
             ) from exc
         raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
     except DatabaseError as exc:  # e.g. a text file, or a damaged SQLite file, named as --db
+        if "malformed" in str(exc.orig).lower() and (found := damaged(exc, where(engine))) is not None:
+            raise found from exc
         raise ConfigurationError(
             f"{where(engine)} is not a Campaign Ledger database, or it is damaged ({exc.orig}): "
             "name the right file with --db"
@@ -161,7 +163,8 @@ class App:
         return self._ledger
 
     def close(self) -> None:
-        self.engine.dispose()
+        """Checkpoint and close the database (see :func:`events.db.close`): the file alone holds every commit."""
+        close(self.engine)
 
 
 def projectors() -> list[

@@ -15,7 +15,7 @@ from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
-from campaign.cli.session import open_app, resolved
+from campaign.cli.session import open_app, resolved, state
 from campaign.describe import clause_list, count, kind, label, value, words
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.executor import AskEntry
@@ -275,6 +275,44 @@ def register_exchange(app: typer.Typer) -> None:
             out.json({"file": str(output), "events": count})
         else:
             out.console.print(escape(f"wrote {count} events of {info.name} to {output}"))
+
+    @app.command("backup")
+    @handles_errors
+    def backup_(
+        file: Annotated[Path, typer.Argument(help="A new file for the copy (an existing one is never replaced).")],
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Copy the database to a new FILE while others may be writing, and check the copy before saying it is
+        done. On SQLite the copy is the database file itself (SQLite's online backup API: one consistent state,
+        every commit acknowledged before it began), checked page by page and as `verify` checks a log: restore it
+        by copying it where the database was, or name it with --db. On PostgreSQL it is the campaign's export with
+        its secrets (--campaign picks one of several), read back and checked: `import` restores it."""
+        from campaign.backup import backup, restore_hint
+
+        opened = open_app()
+        info = None if opened.engine.dialect.name == "sqlite" else opened.ledger.resolve(campaign)
+        out = Output(as_json)
+        with out.progress(None, "copying and checking") as progress:
+            task = progress.add_task("copying and checking", total=None)
+            report = backup(opened, file, info, on_event=lambda n: progress.advance(task, n))
+        if as_json:
+            out.json(
+                {
+                    "file": str(file),
+                    "kind": report.kind,
+                    "campaigns": [{"name": n, "events": e, "head_hash": h} for n, e, h in report.campaigns],
+                    "checked": True,
+                }
+            )
+            return
+        names = ", ".join(n for n, _, _ in report.campaigns) or "no campaign yet"
+        out.console.print(
+            escape(
+                f"backed up {state.db} to {file} ({names}: {count(report.events, 'events')}), checked: every page, "
+                f"chain, schema, die and seed. {restore_hint(report, state.db)}"
+            )
+        )
 
     @app.command("import")
     @handles_errors
