@@ -66,6 +66,8 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
             return
         if revision is None and not create:
             raise NotFoundError(f"{where(engine)} holds no campaign yet: {HOW_TO_START}")
+        if revision is None:
+            _refuse_foreign_tables(engine)
         from alembic.runtime.migration import MigrationContext
 
         from alembic import command
@@ -105,6 +107,26 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
 
 
 NEWER = "the database schema is newer than this program: upgrade Campaign Ledger"
+
+
+def _refuse_foreign_tables(engine: Engine) -> None:
+    """A SQLite file that holds tables and no Campaign Ledger schema is another application's: refused in words,
+    never written into (``new`` wrote its seventeen tables beside them without a word)."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as conn:
+        names = [
+            str(n)
+            for (n,) in conn.execute(
+                text("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            )
+        ]
+    if names:
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise ConfigurationError(
+            f"{where(engine)} is another application's SQLite database (it holds the tables {shown}, and no "
+            "Campaign Ledger schema): nothing was written to it. Name a new file with --db"
+        )
 
 
 def _known_revisions(config: Config) -> set[str]:

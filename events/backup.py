@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 from events.db import SQLITE_BUSY_TIMEOUT_MS
 from events.errors import ConfigurationError, InvalidInputError
@@ -88,6 +89,24 @@ def new_file(target: Path) -> Iterator[Path]:
         for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm"), Path(f"{partial}-journal")):
             with suppress(FileNotFoundError):
                 leftover.unlink()
+
+
+@contextmanager
+def written_whole(target: Path) -> Iterator[BinaryIO]:
+    """A file written whole or not at all: into a temporary file beside ``target``, which replaces ``target`` only
+    when the block ends well and is removed otherwise (an interrupt included). A database is never replaced."""
+    if is_sqlite_file(target):
+        raise InvalidInputError(f"{target} is a database: an export is written to a file of its own, never over one")
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        with partial.open("wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, target)
+    finally:
+        with suppress(FileNotFoundError):
+            partial.unlink()
 
 
 def _sync_folder(folder: Path) -> None:

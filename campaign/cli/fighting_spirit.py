@@ -7,11 +7,10 @@ from typing import Annotated
 
 import typer
 
-from campaign.cli.campaign_views import current_summary
 from campaign.cli.common import RecordedCommand, add_shared_commands, execute, make, parse_pairs, recorded
 from campaign.cli.fighting_spirit_status import status
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import handles_errors
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fsc
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
@@ -32,7 +31,9 @@ def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side it fights for.")],
     quality: Annotated[str, typer.Option("--quality", help="untrained, green, regular, veteran or elite.")],
-    leadership: Annotated[int, typer.Option("--leadership", "--lv", help="Leader's LV: 1 best … 3 worst.")],
+    leadership: Annotated[
+        int, typer.Option("--leadership", "--lv", help="Leader's LV: 1 best … 6 worst (SGII's leaders are 1–3).")
+    ],
     size: Annotated[int, typer.Option("--size", help="Men in the unit.")],
     kind: Annotated[
         str, typer.Option("--kind", help="infantry, vehicle_crew, vehicle, robot or android.")
@@ -307,13 +308,7 @@ def _days(activity: str) -> Callable[..., None]:
         as_json: JsonOpt = False,
     ) -> None:
         command = make(fsc.PassDays, days=days, activity=activity, side=side)
-        # read from the read models the append keeps, as `status` reads them: no second fold of the campaign
-        before = {u["name"]: u["fatigue"] for u in current_summary(campaign, None)[1].units}
-        execute(campaign, command, command_id=command_id, as_json=as_json)
-        if not as_json:  # whose fatigue the days changed, so nobody has to work it out from the record
-            after = {u["name"]: u["fatigue"] for u in current_summary(campaign, None)[1].units}
-            changed = [f"{n} {before.get(n, 'fresh')} → {f}" for n, f in after.items() if before.get(n) != f]
-            Output(False).console.print("fatigue: " + ("; ".join(changed) if changed else "unchanged for every unit"))
+        execute(campaign, command, command_id=command_id, as_json=as_json)  # it says whose fatigue changed
 
     command.__doc__ = f"Days of {activity.replace('_', ' ')}: fatigue follows from the campaign record (§5)."
     return command

@@ -160,6 +160,12 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
         except (typer.Exit, typer.Abort, typer.TyperException):  # typer's own click: usage errors go to it
             raise
+        except OSError as exc:
+            if exc.filename is None:
+                raise
+            # A path the system refuses (a name too long, a folder not there, no permission), wherever it was met.
+            said = f"cannot use {exc.filename}: {exc.strerror or exc}; nothing was recorded"
+            raise fail(said, 2, bool(kwargs.get("as_json"))) from None
         except Exception as exc:
             damaged = _damaged_file(exc) or _damaged_event()
             if damaged is None:

@@ -263,9 +263,11 @@ def register_exchange(app: typer.Typer) -> None:
                 sys.stdout.buffer.write(line + b"\n")  # the export itself is the output
             sys.stdout.flush()
             return
+        from events.backup import written_whole
+
         count = -1
         try:
-            with output.open("wb") as handle:
+            with written_whole(output) as handle:  # whole or not at all: an interrupted export leaves no file
                 for line in export_lines(ledger, info, with_secrets=with_secrets):
                     handle.write(line + b"\n")
                     count += not line.startswith((b'{"secret"', b'{"share"'))

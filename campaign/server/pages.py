@@ -22,7 +22,7 @@ from campaign import views
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.commands import command_type
-from campaign.describe import ROLE_WORDS, count, label, readable, value, words
+from campaign.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, runner
@@ -46,6 +46,7 @@ from events.dice import parse_table_dice
 from events.errors import CampaignError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
+from projections.summaries import stored_summary
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -262,6 +263,8 @@ def form_inputs(command: str, form: FormData) -> dict[str, Any]:
 async def command_form(request: Request, m: Player) -> HTMLResponse:
     form = await request.form()
     name = str(form.get("_command", ""))
+    engine = server(request).app.engine
+    before = stored_summary(engine, m.info.campaign_id, m.info.last_seq)
     try:
         body = api.CommandRequest(command=name, args=form_inputs(name, form), dice=str(form.get("_dice") or "") or None)
         result = api.run_command(request, m, body)
@@ -273,6 +276,11 @@ async def command_form(request: Request, m: Player) -> HTMLResponse:
     srv.live.appended(m.info.campaign_id)
     # in the CLI's words: each fact once, names for ids, the command as it is typed
     said = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
+    # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
+    said += [
+        f"standing: {line}"
+        for line in standing_changes(before, stored_summary(engine, m.info.campaign_id, result.head.seq))
+    ]
     return message(
         request, f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})", lines=said
     )
