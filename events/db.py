@@ -66,7 +66,8 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if _ours_or_new(cursor):  # WAL is a setting of the file: another application's is left as it is
+            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = FULL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
@@ -79,6 +80,12 @@ def _configure_sqlite(engine: Engine) -> None:
             return
         immediate = conn.get_execution_options().get("campaign_write", False)
         driver.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _ours_or_new(cursor: Any) -> bool:
+    """Whether the SQLite file is a Campaign Ledger database (Alembic's table is there) or holds no table yet."""
+    names = {n for (n,) in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return not names or "alembic_version" in names
 
 
 def close(engine: Engine) -> None:
