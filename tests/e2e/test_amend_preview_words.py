@@ -1,7 +1,7 @@
-"""`amend --dry-run` says what a person needs: the input corrected (was → now), the later commands whose rules decide
-as before on one line, and the words of a later command only where what the rules decided changes. A new user's amend of `mc funds` showed an empty "#4 mc funds:" and the first day at
-Bannok as changed, where only the order of its Morale modifiers differed in the words ("home soil defence +2
-hereditary enemy +1" and back)."""
+"""`amend --dry-run` says what a person needs: the input corrected (was → now), the later commands whose rules
+decide as before on one line, and the words of a later command only where what the rules decided changes. A new
+user's amend of `mc funds` showed an empty "#4 mc funds:" and the first day at Bannok as changed, where only the
+order of its Morale modifiers differed in the words ("home soil defence +2 hereditary enemy +1" and back)."""
 
 from __future__ import annotations
 

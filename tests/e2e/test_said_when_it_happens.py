@@ -56,7 +56,8 @@ def test_a_promotion_and_exhaustion_are_said_when_they_happen(tmp_path: Path) ->
         cli("fs", "muster", name, "--side", side, "--quality", "green", "--lv", "2", "--size", "5")
     ends = []
     for i in range(3):
-        cli("fs", "battle-start", f"Hill {i}", "--side", "Keno=low", "--side", "Steel=low", "--unit", "A", "--unit", "B")
+        sides = ("--side", "Keno=low", "--side", "Steel=low")
+        cli("fs", "battle-start", f"Hill {i}", *sides, "--unit", "A", "--unit", "B")
         ends.append(cli("fs", "battle-end", "--result", "a draw").stdout)
     assert "standing" not in ends[0] + ends[1]
     said = " ".join(ends[2].split())
