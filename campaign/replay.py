@@ -397,7 +397,7 @@ def command_of(store: EventStore, event: RecordedEvent) -> CommandGroup:
 
 
 def recorded_dice(
-    store: EventStore, campaign_id: str, group: CommandGroup, known: Mapping[int, DiceRolled] | None = None
+    store: EventStore, campaign_id: str, group: CommandGroup, known: dict[int, DiceRolled] | None = None
 ) -> list[DiceRolled]:
     """The dice ``group``'s command used, in the order it used them: its own, those in ``known``, and any other
     it names (dice it took off the table, rolled by an earlier command), read by the roll's seq."""
