@@ -98,14 +98,41 @@ class GivenIds:
 
 @dataclass(frozen=True)
 class Decision:
-    """What a command decides, before anything is appended: its record (``timeline.command_issued``: the command,
-    its inputs, the dice it used, the ids it gave), the dice it rolled anew, and the facts it decided. ``unused``:
-    recorded dice handed back to it that its rules did not ask for."""
+    """What a command decides, before anything is appended: the dice it rolled anew and the facts it decided, and
+    what its record (``timeline.command_issued``: the command, its inputs, the dice it used, the ids it gave) is
+    made of. ``unused``: recorded dice handed back to it that its rules did not ask for.
 
-    issued: CommandIssued
-    rolled: tuple[DiceRolled, ...]
+    The record is made only when asked for (:attr:`issued`): a re-evaluation compares the facts alone, and making
+    a pydantic model of every command's inputs was a fifth of its cost."""
+
+    command: Command[Any, Any]
+    dice: HandedDice
     facts: tuple[Event, ...]
-    unused: int = 0
+    given: GivenIds
+    ruleset_version: str | None
+    amends: int | None = None
+
+    @property
+    def rolled(self) -> tuple[DiceRolled, ...]:
+        return tuple(self.dice.rolled)
+
+    @property
+    def unused(self) -> int:
+        return self.dice.unused if isinstance(self.dice, ReplayDice) else 0
+
+    @property
+    def issued(self) -> CommandIssued:
+        from events.families.timeline import CommandIssued
+
+        return CommandIssued(
+            command=self.command.name,
+            args=self.command.inputs(),
+            version=self.command.schema_version,
+            dice=self.dice.used,
+            ids=tuple(self.given.given),
+            ruleset_version=self.ruleset_version,
+            amends=self.amends,
+        )
 
     @property
     def events(self) -> list[Event]:
@@ -283,8 +310,6 @@ class Ledger:
         ``audit``'s and ``verify``'s re-evaluation and an amendment all take. The campaign's state at its head (or
         at ``at_seq``, or ``state`` as the caller folded it) and the tables in force; ``ids``: those the command
         gave when it was recorded (a re-run), handed back before fresh ones."""
-        from events.families.timeline import CommandIssued
-
         owner = ruleset_of(type(command))
         if owner is not None and owner.info.name != info.ruleset:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
@@ -298,16 +323,7 @@ class Ledger:
         facts = tuple(command.decide(Situation(folded, tables, dice, given, self.actor)))
         if isinstance(dice, TableDice):
             dice.finish()
-        issued = CommandIssued(
-            command=command.name,
-            args=command.inputs(),
-            version=command.schema_version,
-            dice=dice.used,
-            ids=tuple(given.given),
-            ruleset_version=owner.info.version if owner is not None else None,
-            amends=amends,
-        )
-        return Decision(issued, tuple(dice.rolled), facts, dice.unused if isinstance(dice, ReplayDice) else 0)
+        return Decision(command, dice, facts, given, owner.info.version if owner is not None else None, amends)
 
     def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: HandedDice) -> None:
         """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run

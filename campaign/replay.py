@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.commands import command_type, fold_for, recorded_command, ruleset_of
+from campaign.commands import command_type, fold_for, recorded_command
 from campaign.executor import AT_HEAD, Decision, Ledger, Replay
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
@@ -464,7 +464,9 @@ def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
     log or appending anything, in memory bounded by one command. On None the sandbox works out the drift."""
     campaign_id = info.campaign_id
     fold = fold_for(info.ruleset)
-    state = fold.initial() if fold is not None else None
+    if fold is None:
+        return None  # a ruleset this version does not know: the sandbox says what cannot be re-run
+    state = fold.initial()
     first = True
     for group in iter_command_groups(live_events(ledger.store, campaign_id)):
         issued = group.issued
@@ -476,15 +478,12 @@ def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
             if issued.payload.get("ids") is None:
                 return None
             try:
-                if state is None and ruleset_of(command_type(str(issued.payload["command"]))) is not None:
-                    return None
                 decided = decide_again(ledger, info, group, state=state)
             except CampaignError:
                 return None
             recorded = [(e.type, e.payload) for e in group.events if e.type not in _NOT_EFFECTS]
             if [(e.type, e.payload) for e in map(registry.encode, decided.facts)] != recorded:
                 return None
-        if fold is not None:
-            for event in group.events:
-                state = fold.apply(state, event)
+        for event in group.events:
+            state = fold.apply(state, event)
     return []
