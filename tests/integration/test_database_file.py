@@ -18,9 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
 from campaign.bootstrap import bootstrap
 from campaign.rulesets.common import RollDice
+from tests.conftest import empty_tables
 from tests.e2e.test_cli import Cli
 
 CAMPAIGN = str(Path(sys.executable).with_name("campaign"))
@@ -245,3 +247,20 @@ def test_ctrl_c_during_start_up_is_one_line_and_exit_130(played: Cli) -> None:
     if code == 0:
         pytest.skip("the machine ran the whole command before the signal came")
     assert code == 130 and said and "interrupted" in said[-1] and len(said) == 1, said
+
+
+def test_a_postgresql_backup_is_an_export_that_import_restores(pg_engine: Engine, pg_url: str, tmp_path: Path) -> None:
+    empty_tables(pg_engine)
+    server = Cli(pg_url)
+    server("new", "Shared", "--ruleset", "grimdark")
+    server("gf", "muster", "Robots", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "50")
+    server("roll", "d6", "--purpose", "weather")
+    target = tmp_path / "shared.backup.jsonl"
+    said = server.json("backup", str(target))
+    assert said["kind"] == "export" and said["checked"] is True
+    assert said["campaigns"][0]["events"] == server.json("list")[0]["events"]
+    restored = Cli(str(tmp_path / "restored.db"))
+    restored("import", str(target))
+    [report] = restored.json("verify")
+    assert report["ok"] is True and report["head_hash"] == said["campaigns"][0]["head_hash"]
+    assert restored.json("status")["units"][0]["name"] == "Robots"
