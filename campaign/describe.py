@@ -158,7 +158,7 @@ def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]
     if isinstance(rest.get("amount"), int):  # funds: a sum of money
         rest["amount"] = money(rest["amount"])
     said = [f"pay {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []
-    more = facts({k: "…" if isinstance(v, dict | list) else v for k, v in rest.items()}, names)
+    more = facts({k: "…" if isinstance(v, dict | list) and v else v for k, v in rest.items()}, names)
     shown = ", ".join([*said, more] if more else said)
     return " ".join(w for w in (typed(command, args), subject) if w) + (f" ({shown})" if shown else "")
 
@@ -191,6 +191,7 @@ SAID: dict[str, str] = {
     "dice.seed_revealed": "seed of epoch {epoch} revealed: every roll made with it can now be checked",
     "timeline.rewound": "rewound to seq {to_seq}: {reason} (later events kept, retracted)",
     "roster.unit_disbanded": "{unit_id} disbanded: {reason}",
+    "roster.unit_went_over": "{unit_id} goes over to {side}: {reason}",
     "morale.grade_changed": "{unit_id}: {from_grade} → {to_grade}",
     "battle.unit_removed": "{unit_id} leaves the battle: {reason}",
     "battle.turn_began": "turn {turn} begins",
@@ -230,6 +231,9 @@ SAID: dict[str, str] = {
     "battle.wounds_taken": "{unit_id} takes {wounds:wounds} ({source}{by_unit_id: from {by_unit_id}|})"
     "{models_lost:: {models_lost:models} killed|}",
     "career.trait_gained": "{unit_id} gains the {kind} trait {trait}{points:, {points:+d} pts|}",
+    "career.xp_set": "{unit_id} has {xp} XP ({reason})",
+    "roster.unit_listed": "{unit_id} is entry {entry} of the {source} list “{list_name}”",
+    "roster.join_planned": "{unit_id} {joins:joins {joins} at the start of each battle|fights on its own}",
 }
 """The events told in one sentence of their fields (:class:`_Shown` says how each is written); the others below."""
 
@@ -281,7 +285,7 @@ class _Fields:
         self.names = names
 
     def __getitem__(self, key: str) -> _Shown:
-        named = self.named(key) if key.endswith("_id") or key == "reports_to" else None
+        named = self.named(key) if key.endswith("_id") or key in ("reports_to", "joins") else None
         return _Shown(self.payload.get(key), self.names, named)
 
     def named(self, key: str) -> str:

@@ -31,7 +31,7 @@ from events.dice import (
     share_commitment,
 )
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import InvalidInputError, NotFoundError
+from events.errors import DiceError, InvalidInputError, NotFoundError
 from events.limits import check_command_id, check_text
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
@@ -294,6 +294,58 @@ class Ledger:
                 f"it now rolls fewer dice than the {len(replay.dice.used) + decided.unused} it was recorded with"
             )
         return self._append(info.campaign_id, info.last_seq, decided.events, command.name, command_id)
+
+    def execute_all(
+        self,
+        info: CampaignInfo,
+        commands: Sequence[Command[Any, Any]],
+        *,
+        command_id: str | None = None,
+        called: Callable[[int], str] | None = None,
+    ) -> AppendResult:
+        """Run several commands of the campaign's ruleset in one append, rolling no dice (a roster read from a
+        file; a command that would roll is refused): each decided as :meth:`execute` decides it, on the campaign as
+        the ones before it leave it (their facts folded in memory), each with its own record of its inputs. All are
+        recorded or none: a refusal names the command as ``called`` says (``called(i)``: "row 3"). An undo takes
+        them back together."""
+        if not commands:
+            raise InvalidInputError("nothing to run")
+        if command_id is not None:
+            check_command_id(command_id)
+            seen = self.store.command_events(info.campaign_id, command_id)
+            if seen:
+                return _already_recorded(seen, command_id, commands[0].name, commands[0].inputs())
+        owner = ruleset_of(type(commands[0]))
+        fold = fold_for(info.ruleset)
+        if owner is None or fold is None or owner.info.name != info.ruleset:
+            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}: these are not its commands")
+        state, _ = self.in_force(info, owner)
+        batch: list[NewEvent] = []
+        seq = info.last_seq
+        for index, command in enumerate(commands):
+            if ruleset_of(type(command)) is not owner:
+                raise InvalidInputError(f"{typed(command.name)} cannot be run with others in one append")
+            where = called(index) if called is not None else f"command {index + 1}"
+            try:
+                # No dice: a command that may roll (a Mass Combat muster with neither a quality nor an experience
+                # rolls the quality, R3-23) is refused only when it would.
+                decided = self.decide(info, command, ReplayDice(()), state=state)
+            except DiceError:
+                raise InvalidInputError(
+                    f"{where}: {typed(command.name)} would roll dice here, and commands run together roll none: "
+                    "give what the roll would decide, or run it on its own"
+                ) from None
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"{where}: {exc}") from None
+            for event in decided.events:
+                encoded = registry.encode(event)
+                batch.append(encoded)
+                seq += 1
+                recorded = RecordedEvent(
+                    0, info.campaign_id, seq, encoded.type, encoded.schema_version, encoded.payload, {}, "", ""
+                )
+                state = fold.apply(state, recorded)
+        return self._append_encoded(info.campaign_id, info.last_seq, batch, commands[0].name, command_id)
 
     def decide(
         self,

@@ -7,10 +7,11 @@ importing it (and through it Rich's tracebacks and Pygments) costs a command abo
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
     import structlog
@@ -25,16 +26,24 @@ class _Settings:
     """The lowest level logged; None until the entry point configures logging (then structlog's own defaults)."""
     applied: bool = False
     """Whether structlog has been configured with ``level``."""
+    json_lines: bool = False
+    """JSON lines even on a terminal (the server's log, read by machines)."""
 
 
 _settings = _Settings()
 
 
-def configure_logging(verbose: int = 0) -> None:
+def configure_logging(verbose: int = 0, *, json_lines: bool = False) -> None:
     _settings.level = LEVELS[min(verbose, 2)]
     _settings.applied = False
+    _settings.json_lines = json_lines
     if "structlog" in sys.modules:  # already loaded (e.g. by a test): configure it now, as before
         _structlog()
+
+
+def verbosity() -> int:
+    """How many ``-v`` the entry point was given (0 before it configured logging)."""
+    return LEVELS.index(_settings.level) if _settings.level in LEVELS else 0
 
 
 def _structlog() -> Any:
@@ -42,22 +51,49 @@ def _structlog() -> Any:
     import structlog
 
     if _settings.level is not None and not _settings.applied:
+        as_json = _settings.json_lines or not sys.stderr.isatty()
         renderer: structlog.typing.Processor = (
-            structlog.dev.ConsoleRenderer(colors=False) if sys.stderr.isatty() else structlog.processors.JSONRenderer()
+            structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
+        )
+        # In JSON, an exception is a field of its line (never a traceback's loose lines between log lines), its
+        # frames without their local variables (a request's locals hold passwords and session secrets).
+        frames = structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+        tracebacks: list[structlog.typing.Processor] = (
+            [structlog.processors.ExceptionRenderer(frames)] if as_json else []
         )
         structlog.configure(
             processors=[
                 structlog.contextvars.merge_contextvars,
                 structlog.processors.add_log_level,
                 structlog.processors.TimeStamper(fmt="iso", utc=True),
+                *tracebacks,
                 renderer,
             ],
             wrapper_class=structlog.make_filtering_bound_logger(_settings.level),
-            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            logger_factory=structlog.WriteLoggerFactory(file=cast(TextIO, _Stderr())),
             cache_logger_on_first_use=False,
         )
         _settings.applied = True
     return structlog
+
+
+class _Stderr:
+    """The process's standard error as it is when a line is written, not when logging was configured.
+
+    A server's threads (the live listener) outlive whatever stream was ``sys.stderr`` at start-up: a test's
+    captured stream, or a terminal since closed. A line that cannot be written is lost, never an exception that
+    ends the thread that logged it.
+    """
+
+    def write(self, text: str) -> int:
+        try:
+            return sys.stderr.write(text)
+        except (ValueError, OSError):
+            return 0
+
+    def flush(self) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            sys.stderr.flush()
 
 
 class Logger:

@@ -1,9 +1,9 @@
-"""The rules as the program ships them (``campaign/RULES.md``, the second edition): a clause by its number.
+"""The rules as the program ships them (``campaign/RULES.md``, the third edition): a clause by its number.
 
 Clause numbers are those the code cites: ``§0`` (a seed's whole section), ``§0.4`` (one clause), ``§5`` (the
-campaign layer) and the second edition's errata ``R2-5``. A clause is its heading and everything under it down to
-the next heading of the same or a higher level; the errata that name a clause are listed with it, since they
-override the body.
+campaign layer) and the errata of the second and third editions, ``R2-5`` and ``R3-5``. A clause is its heading
+and everything under it down to the next heading of the same or a higher level; the errata that name a clause
+are listed with it, since they override the body.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ _HEADING = re.compile(r"^(#{1,3}) (.*)$")
 _NUMBER = (
     re.compile(r"^Seed (\d{3}) — "),  # "# Seed 000 — …": §0
     re.compile(r"^(\d+(?:\.\d+)*)\.? "),  # "## 0.4 Confidence …", "# 5. The campaign layer"
-    re.compile(r"^(R2-\d+) — "),  # "### R2-5 — §0.3, §0.4 …"
+    re.compile(r"^(R[23]-\d+) — "),  # "### R2-5 — §0.3, §0.4 …", "### R3-1 — §0.6, …"
 )
-CITATION = re.compile(r"§ ?(\d+(?:\.\d+)*)|\b(R2-\d+)\b")
+CITATION = re.compile(r"§ ?(\d+(?:\.\d+)*)|\b(R[23]-\d+)\b")
 
 
 @dataclass
@@ -44,7 +44,7 @@ def _number(title: str) -> str | None:
 
 @cache
 def clauses() -> dict[str, Clause]:
-    """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``)."""
+    """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``, ``R3-5``)."""
     lines = RULES.read_text(encoding="utf-8").splitlines()
     headings = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
     found: dict[str, Clause] = {}
@@ -55,7 +55,7 @@ def clauses() -> dict[str, Clause]:
         end = next((i for i, lv, _ in headings[k + 1 :] if lv <= level), len(lines))
         found[number] = Clause(number, title, "\n".join(lines[start:end]).rstrip())
     for number, clause in found.items():
-        if number.startswith("R2-"):
+        if number.startswith(("R2-", "R3-")):
             cited = {m.group(1) for m in CITATION.finditer(clause.title) if m.group(1)}
             for target in cited:
                 if target in found:
@@ -64,7 +64,7 @@ def clauses() -> dict[str, Clause]:
 
 
 def clause(reference: str) -> Clause:
-    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5`` (case and spaces aside)."""
+    """The clause ``reference`` names: ``§0.4``, ``0.4``, ``R2-5``, ``R3-5`` (case and spaces aside)."""
     key = reference.strip().removeprefix("§").strip().upper().removesuffix(".")
     found = clauses().get(key)
     if found is None:
@@ -99,7 +99,7 @@ def as_text(clause: Clause) -> str:
         if heading:
             title = heading.group(2)
             number = _number(title)
-            if number is None or number.startswith("R2-"):
+            if number is None or number.startswith(("R2-", "R3-")):
                 line = title
             else:
                 line = f"§{title}" if title.startswith(number) else f"§{number} {title}"
@@ -108,5 +108,5 @@ def as_text(clause: Clause) -> str:
 
 
 def cited(text: str) -> list[str]:
-    """The clause numbers a text cites (``§0.4–0.5`` cites 0.4; ``R2-5`` cites the erratum)."""
+    """The clause numbers a text cites (``§0.4–0.5`` cites 0.4; ``R2-5`` and ``R3-5`` cite the erratum)."""
     return [m.group(1) or m.group(2) for m in CITATION.finditer(text)]

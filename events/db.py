@@ -18,6 +18,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from events.errors import ConfigurationError, DamagedDatabaseError
+from events.extras import need
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -37,6 +38,8 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
         parsed = make_url(url)
     except ArgumentError as exc:
         raise ConfigurationError(f"not a database path or URL: {db!r}") from exc
+    if parsed.get_backend_name() == "postgresql":
+        need("postgres", "a PostgreSQL database")
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database
         if database and database != ":memory:":

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import Engine, delete
 
+import campaign.access.tables  # noqa: F401  (registers the accounts tables on the metadata: dropped and emptied too)
 import projections.tables  # noqa: F401  (registers projection tables on the metadata)
 from campaign.bootstrap import ensure_schema
 from campaign.commands import fold_for

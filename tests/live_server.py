@@ -11,6 +11,8 @@ from contextlib import contextmanager
 import uvicorn
 from fastapi import FastAPI
 
+from campaign.server.serving import HEADER_TIMEOUT, config
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -20,12 +22,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(app: FastAPI) -> Iterator[str]:
-    """``app`` served on http://127.0.0.1:PORT until the block ends; yields the base URL."""
+def serving(app: FastAPI, *, header_timeout: float = HEADER_TIMEOUT) -> Iterator[str]:
+    """``app`` served on http://127.0.0.1:PORT until the block ends, as ``campaign serve`` serves it; yields the
+    base URL."""
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
-    )
+    settings = config(app, "127.0.0.1", port, header_timeout=header_timeout)
+    settings.timeout_graceful_shutdown = 1
+    server = uvicorn.Server(settings)
     thread = threading.Thread(target=server.run, name="test-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

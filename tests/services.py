@@ -69,6 +69,7 @@ class Grimdark(Service):
                     ("a", "b", "wounds_by_a", "wounds_by_b", "a_lost", "b_lost", "table", "command_id"),
                 ),
                 "recover": (gf.Recover, ("unit_name", "command_id")),
+                "activate": (gf.Activate, ("unit_name", "command_id")),
                 "remove": (gf.Remove, ("unit_name", "reason", "by", "command_id")),
                 "end_battle": (gf.EndBattle, ("winner", "special_achieved", "table", "command_id")),
             },

@@ -2,7 +2,9 @@
 
 A session or token is a random secret handed to the client once; the database keeps only its SHA-256, so a
 stolen copy of the database opens nothing. Signing in always starts a new session (no session fixation: a
-session id known before sign-in is never promoted).
+session id known before sign-in is never promoted). Both expire: a session after :attr:`Lifetimes.session_s`
+unused (each use slides its end forward), a token :attr:`Lifetimes.token_s` after it was made. Signing out
+ends the session and the tokens made in it; a password change ends every other session and token.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import account_sessions, accounts
@@ -25,6 +29,22 @@ ACCOUNT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{1,39}$")
 MIN_PASSWORD = 10
 ARGON2 = PasswordHasher()
 """argon2id with the library's recommended costs (RFC 9106's second recommendation)."""
+STRONG_ENOUGH = 3
+"""zxcvbn's score a new password needs (0–4; 3: "safely unguessable" to an online guesser and a slow hash)."""
+ZXCVBN_CHARS = 72
+"""zxcvbn judges at most this many characters (its own limit; a longer password is long enough)."""
+SLIDE_EVERY_S = 300
+"""A session's expiry (and a token's last use) is written at most this often: not a write per request."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lifetimes:
+    """How long a sign-in lasts (seconds): ``campaign serve --session-hours`` and ``--token-days``."""
+
+    session_s: int = 14 * 24 * 3600
+    """A browser's session, from its last use (sliding)."""
+    token_s: int = 90 * 24 * 3600
+    """A script's bearer token, from when it was made (fixed)."""
 
 
 class SignInError(InvalidInputError):
@@ -37,6 +57,23 @@ class Session:
     csrf: str
     kind: str
     """'session' (a browser's cookie) or 'token' (a script's bearer token)."""
+    public_id: str = ""
+    """What names it in the account's list of sessions (never the secret, nor its hash)."""
+    expires_at: int = 0
+    """Unix seconds."""
+
+
+def weakness(password: str, name: str = "") -> str | None:
+    """Why ``password`` is too easy to guess (a common password, a word and a year, a keyboard row), or None."""
+    from zxcvbn import zxcvbn  # loads its frequency lists (a twentieth of a second): only when an account is made
+
+    judged = zxcvbn(password[:ZXCVBN_CHARS], user_inputs=[name] if name else [])
+    if judged["score"] >= STRONG_ENOUGH:
+        return None
+    feedback = judged["feedback"]
+    why = feedback.get("warning") or "it is easy to guess"
+    hint = " ".join(feedback.get("suggestions") or ["Add another word or two."])
+    return f"this password is too easy to guess ({why.rstrip('.')}): {hint}"
 
 
 def digest(secret: str) -> str:
@@ -44,11 +81,29 @@ def digest(secret: str) -> str:
 
 
 class Accounts:
-    def __init__(self, engine: Engine, clock: Callable[[], str], hasher: PasswordHasher = ARGON2) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        clock: Callable[[], str],
+        hasher: PasswordHasher = ARGON2,
+        *,
+        lifetimes: Lifetimes = Lifetimes(),
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.engine = engine
         self._clock = clock
         self._hasher = hasher
         self._dummy = hasher.hash("not a password anyone has")
+        self.lifetimes = lifetimes
+        self.now = now
+
+    @staticmethod
+    def check_new_password(password: str, name: str = "") -> None:
+        if len(password) < MIN_PASSWORD:
+            raise InvalidInputError(f"a password needs at least {MIN_PASSWORD} characters")
+        weak = weakness(password, name)
+        if weak is not None:
+            raise InvalidInputError(weak)
 
     def add(self, name: str, password: str) -> None:
         name = name.strip().lower()
@@ -56,8 +111,7 @@ class Accounts:
             raise InvalidInputError(
                 f"account name {name!r} is not usable: 2–40 lower-case letters, digits, dots, dashes or underscores"
             )
-        if len(password) < MIN_PASSWORD:
-            raise InvalidInputError(f"a password needs at least {MIN_PASSWORD} characters")
+        self.check_new_password(password, name)
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -95,11 +149,32 @@ class Accounts:
                 )
         return name
 
-    def open_session(self, account: str, kind: str = "session", label: str = "") -> tuple[str, Session]:
-        """A new secret for ``account`` (returned once) and the session it opens."""
-        secret = secrets.token_urlsafe(32)
-        session = Session(account, secrets.token_urlsafe(24), kind)
+    def change_password(self, name: str, current: str, new: str, keep: Session | None) -> int:
+        """Set a new password (the current one checked first); every session and token of the account but
+        ``keep`` (the one asking) ends. The number ended."""
+        account = self.check_password(name, current)
+        self.check_new_password(new, account)
         with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts).where(accounts.c.name == account).values(password_hash=self._hasher.hash(new))
+            )
+            others = account_sessions.c.account == account
+            if keep is not None:
+                others &= account_sessions.c.public_id != keep.public_id
+            return conn.execute(delete(account_sessions).where(others)).rowcount
+
+    def open_session(
+        self, account: str, kind: str = "session", label: str = "", parent: Session | None = None
+    ) -> tuple[str, Session]:
+        """A new secret for ``account`` (returned once) and the session it opens; a token made in ``parent``
+        ends when it does. Expired sessions of the account are cleared away here."""
+        secret = secrets.token_urlsafe(32)
+        now = int(self.now())
+        life = self.lifetimes.session_s if kind == "session" else self.lifetimes.token_s
+        session = Session(account, secrets.token_urlsafe(24), kind, secrets.token_hex(8), now + life)
+        c = account_sessions.c
+        with self.engine.begin() as conn:
+            conn.execute(delete(account_sessions).where(c.account == account, c.expires_at <= now))
             conn.execute(
                 insert(account_sessions).values(
                     token_hash=digest(secret),
@@ -108,22 +183,85 @@ class Accounts:
                     kind=kind,
                     created_at=self._clock(),
                     label=label,
+                    public_id=session.public_id,
+                    parent=None if parent is None else self._hash_of(parent),
+                    expires_at=session.expires_at,
+                    last_used_at=now,
                 )
             )
         return secret, session
 
+    def _hash_of(self, session: Session) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(account_sessions.c.token_hash).where(account_sessions.c.public_id == session.public_id)
+            ).scalar()
+
     def session(self, secret: str | None, kind: str = "session") -> Session | None:
+        """The session ``secret`` opens, if it has not expired; a session's use slides its expiry forward."""
         if not secret:
             return None
+        c = account_sessions.c
+        hashed = digest(secret)
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(account_sessions.c.account, account_sessions.c.csrf, account_sessions.c.kind).where(
-                    account_sessions.c.token_hash == digest(secret), account_sessions.c.kind == kind
+                select(c.account, c.csrf, c.kind, c.public_id, c.expires_at, c.last_used_at).where(
+                    c.token_hash == hashed, c.kind == kind
                 )
             ).first()
-        return None if row is None else Session(row[0], row[1], row[2])
+        now = int(self.now())
+        if row is None or row.expires_at <= now:
+            return None
+        expires = row.expires_at
+        if now - row.last_used_at >= SLIDE_EVERY_S:
+            if kind == "session":
+                expires = now + self.lifetimes.session_s
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(account_sessions).where(c.token_hash == hashed).values(expires_at=expires, last_used_at=now)
+                )
+        return Session(row.account, row.csrf, row.kind, row.public_id, expires)
+
+    def sessions_of(self, account: str) -> list[dict[str, Any]]:
+        """The account's sessions and tokens that have not expired, oldest first."""
+        c = account_sessions.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(c.public_id, c.kind, c.label, c.created_at, c.last_used_at, c.expires_at)
+                .where(c.account == account, c.expires_at > int(self.now()))
+                .order_by(c.created_at, c.public_id)
+            ).all()
+        return [
+            {
+                "id": r.public_id,
+                "kind": r.kind,
+                "label": r.label,
+                "created_at": r.created_at,
+                "last_used_at": iso(r.last_used_at),
+                "expires_at": iso(r.expires_at),
+            }
+            for r in rows
+        ]
+
+    def revoke(self, account: str, public_id: str) -> bool:
+        """End one of ``account``'s sessions or tokens (and the tokens made in it); whether there was one."""
+        c = account_sessions.c
+        with self.engine.begin() as conn:
+            hashed = conn.execute(select(c.token_hash).where(c.account == account, c.public_id == public_id)).scalar()
+            if hashed is None:
+                return False
+            conn.execute(delete(account_sessions).where(or_(c.token_hash == hashed, c.parent == hashed)))
+        return True
 
     def close_session(self, secret: str) -> None:
-        """Sign out: the secret opens nothing any more (a session row is not part of any log)."""
+        """Sign out: the secret opens nothing any more, nor do the tokens made in its session (a session row is
+        not part of any log)."""
+        hashed = digest(secret)
+        c = account_sessions.c
         with self.engine.begin() as conn:
-            conn.execute(delete(account_sessions).where(account_sessions.c.token_hash == digest(secret)))
+            conn.execute(delete(account_sessions).where(or_(c.token_hash == hashed, c.parent == hashed)))
+
+
+def iso(seconds: int) -> str:
+    """Unix seconds as an ISO 8601 UTC time (what the API shows)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))

@@ -6,7 +6,7 @@ be exportable without them. Memberships are events; ``memberships`` is their rea
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, PrimaryKeyConstraint, String, Table, Text
+from sqlalchemy import BigInteger, Column, ForeignKey, Integer, PrimaryKeyConstraint, String, Table, Text
 
 from events.schema import metadata
 
@@ -28,9 +28,28 @@ account_sessions = Table(
     Column("kind", String(10), nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("label", String(200), nullable=False, server_default=""),
+    Column("public_id", String(16), nullable=False, unique=True),
+    Column("parent", String(64), nullable=True),
+    Column("expires_at", BigInteger, nullable=False, server_default="0"),
+    Column("last_used_at", BigInteger, nullable=False, server_default="0"),
 )
 """Cookie sessions (``kind`` 'session', with a CSRF token) and bearer tokens for scripts (``kind`` 'token').
-Only the SHA-256 of the secret is stored: a copy of the database opens no session."""
+Only the SHA-256 of the secret is stored: a copy of the database opens no session. ``public_id`` names one in
+the list of an account's sessions (to revoke it); ``parent`` is the session a token was made in (signing out
+of it revokes the token too); ``expires_at`` and ``last_used_at`` are Unix seconds (a session's expiry slides
+forward as it is used; a token's does not) (migration 0012)."""
+
+sign_in_failures = Table(
+    "sign_in_failures",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_failure_ms", BigInteger, nullable=False),
+    Column("blocked_until_ms", BigInteger, nullable=False),
+)
+"""Failed sign-ins counted per account (``account:NAME``) and per client address (``address:ADDR``), shared by
+every server process on the database: how many since the last success, the last one's time, and until when the
+next attempt is refused (Unix milliseconds) (migration 0012)."""
 
 memberships = Table(
     "memberships",

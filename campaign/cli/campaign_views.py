@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from campaign import views
-from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import named_campaign, open_app, resolved
@@ -112,19 +112,16 @@ def unit_line(unit: dict[str, Any]) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("status")
     @handles_errors
-    def status(campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False) -> None:
+    def status(
+        campaign: CampaignOpt = None, at: AtOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table"
+    ) -> None:
         """The campaign at a glance: day, units, battles fought, treasuries."""
+        csv = wants_csv(fmt, as_json)
         out = Output(as_json)
         info, s = current_summary(campaign, at)
         if as_json:
             out.json(views.status_of(info, s, at))
             return
-        where = f" at #{at}" if at is not None else ""
-        day = f"day {s.day}, " if info.ruleset in DAYS_PASS else ""
-        out.console.print(
-            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: {day}{count(len(s.units), 'units')}, "
-            f"{count(len(s.battles), 'battles')}"
-        )
         columns = [
             c
             for c in views.STATUS_COLUMNS
@@ -132,6 +129,17 @@ def register(app: typer.Typer) -> None:
             # a flag only where it is set.
             if any(shown(u.get(c)) for u in s.units)
         ]
+        if csv:
+            from campaign.cli.interchange_cli import print_status_csv
+
+            print_status_csv(info, s.units, columns, at)
+            return
+        where = f" at #{at}" if at is not None else ""
+        day = f"day {s.day}, " if info.ruleset in DAYS_PASS else ""
+        out.console.print(
+            f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: {day}{count(len(s.units), 'units')}, "
+            f"{count(len(s.battles), 'battles')}"
+        )
         out.console.print(_table("Units", s.units, columns))
         if s.careers and "glory" in s.careers[0]:
             out.console.print(_table("Officers", s.careers, ["pc", "side", "glory", "rank"]))

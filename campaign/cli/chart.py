@@ -19,6 +19,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import resolved
 from events.errors import InvalidInputError
+from events.extras import need
 
 FORMATS = (".svg", ".png")
 BARS = "▁▂▃▄▅▆▇█"
@@ -130,6 +131,8 @@ def register(app: typer.Typer) -> None:
             raise InvalidInputError(f"a chart is drawn as .svg or .png, not {output.suffix or 'a file without one'!r}")
         if output is not None and not output.parent.is_dir():
             raise InvalidInputError(f"there is no folder {str(output.parent)!r} to draw {output.name} in")
+        if output is not None:
+            need("charts", f"drawing a chart to {output.name}")
         found = campaign_chart(campaign, measure.strip().lower(), only)
         out = Output(as_json)
         if output is not None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import sys
+import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -132,35 +135,107 @@ ROLLS = (_shared("dice", DiceOpt, None), *SHARED)
 """The same for a command that rolls dice: ``--dice`` first."""
 
 
-def recorded(app: typer.Typer, name: str, *, rolls: bool = False, **settings: Any) -> Callable[[Build], Build]:
+def recorded(
+    app: typer.Typer,
+    name: str,
+    *,
+    rolls: bool = False,
+    from_file: Ruleset[Any, Any] | None = None,
+    **settings: Any,
+) -> Callable[[Build], Build]:
     """Register ``build`` as the command ``name`` of ``app``: the options every recorded command shares
     (``--dice`` when it ``rolls``, then ``--campaign``, ``--command-id``, ``--json``) follow its own in its
-    ``--help``, and the Command it makes of what was typed is run and what it appended shown."""
+    ``--help``, and the Command it makes of what was typed is run and what it appended shown. With
+    ``from_file`` (a ruleset's muster), ``--from FILE.csv`` instead runs the command for every row of a file."""
 
     def register(build: Build) -> Build:
-        app.command(name, **settings)(recording(build, rolls=rolls))
+        app.command(name, **settings)(recording(build, rolls=rolls, from_file=from_file))
         return build
 
     return register
 
 
-def recording(build: Build, *, rolls: bool = False) -> Callable[..., None]:
-    """``build`` as a command line command: its signature with the shared options added, run by :func:`execute`."""
+FROM = _shared(
+    "from_",
+    Annotated[
+        Path | None,
+        typer.Option("--from", help="A CSV file, a unit a row (the muster inputs as columns): muster them all."),
+    ],
+    None,
+)
+
+
+def recording(build: Build, *, rolls: bool = False, from_file: Ruleset[Any, Any] | None = None) -> Callable[..., None]:
+    """``build`` as a command line command: its signature with the shared options added, run by :func:`execute`.
+    With ``from_file``, its required inputs may be left out for ``--from`` (run by
+    :func:`campaign.cli.interchange_cli.muster_from`)."""
     shared = ROLLS if rolls else SHARED
     own = inspect.signature(build, eval_str=True)
+    own_parameters = list(own.parameters.values())
+    required = [p for p in own_parameters if p.default is inspect.Parameter.empty]
+    if from_file is not None:
+        own_parameters = [_unless_from(p) if p in required else p for p in own_parameters]
+        shared = (FROM, *shared)
 
     @functools.wraps(build)
     def run(**typed: Any) -> None:
         given = {p.name: typed.pop(p.name) for p in shared}
+        if from_file is not None:
+            source = given.pop("from_")
+            if source is not None:
+                from campaign.cli.interchange_cli import muster_from
+
+                typed_too = [_said(p) for p in own_parameters if typed.get(p.name) not in (None, p.default, [])]
+                if typed_too:
+                    raise InvalidInputError(f"--from reads every unit from {source}: leave out {', '.join(typed_too)}")
+                muster_from(from_file, source, given["campaign"], given["command_id"], given["as_json"])
+                return
+            missing = [_said(p) for p in required if typed.get(p.name) is None]
+            if missing:
+                raise InvalidInputError(
+                    f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} needed "
+                    "(or --from FILE.csv, a unit a row)"
+                )
         command = build(**typed)
         execute(
             given["campaign"], command, dice=given.get("dice"), command_id=given["command_id"], as_json=given["as_json"]
         )
 
-    parameters = [*own.parameters.values(), *shared]
+    parameters = [*own_parameters, *shared]
     run.__signature__ = own.replace(parameters=parameters, return_annotation=None)  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
     return handles_errors(run)
+
+
+def _unless_from(parameter: inspect.Parameter) -> inspect.Parameter:
+    """A required input as one that ``--from`` may stand for: optional, its help saying so."""
+    annotation = parameter.annotation
+    metadata: tuple[Any, ...] = ()
+    if typing.get_origin(annotation) is Annotated:
+        annotation, *rest = typing.get_args(annotation)
+        metadata = tuple(_helped(m) for m in rest)
+    else:  # a plain parameter is an argument: kept one (a default would make Typer read it as an option)
+        metadata = (typer.Argument(help="Required, unless --from."),)
+    return parameter.replace(default=None, annotation=Annotated[annotation | None, *metadata])
+
+
+def _helped(info: Any) -> Any:
+    if isinstance(info, typer.models.OptionInfo):
+        info = copy.copy(info)
+        info.help = f"{info.help or ''} Required, unless --from.".strip()
+    return info
+
+
+def _said(parameter: inspect.Parameter) -> str:
+    """An input as the command line names it: its option (``--side``) or its argument (``NAME``)."""
+    if typing.get_origin(parameter.annotation) is Annotated:
+        for info in typing.get_args(parameter.annotation)[1:]:
+            if isinstance(info, typer.models.OptionInfo):
+                # Under Annotated, Typer reads an option's first name from where its default would be.
+                names = info.param_decls or (info.default,)
+                if isinstance(names[0], str) and names[0].startswith("-"):
+                    return names[0]
+    return parameter.name.upper()
 
 
 def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bool) -> None:
@@ -214,15 +289,22 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, na
 
 
 def add_shared_commands(
-    app: typer.Typer, plugin: Ruleset[Any, Any], tables: tuple[str, str], transfer_help: str | None = None
+    app: typer.Typer,
+    plugin: Ruleset[Any, Any],
+    tables: tuple[str, str],
+    transfer_help: str | None = None,
+    *,
+    edit: bool = True,
 ) -> None:
     """The commands every ruleset offers alike, each running the ruleset's command of that stable name:
     ``transfer`` (with ``transfer_help``) and ``disband`` when the ruleset's roster moves men between units,
-    ``edit``, and ``house-rule`` and ``tables`` (``tables``: what the tables are called, and an example path)."""
+    ``edit`` (unless the ruleset's takes more: ``edit`` false), and ``house-rule`` and ``tables`` (``tables``:
+    what the tables are called, and an example path)."""
     named = {command.name.partition(".")[2]: command for command in plugin.commands}
     if transfer_help is not None:
         _add_roster_commands(app, named["transfer"], named["disband"], transfer_help)
-    _add_edit_command(app, named["edit"])
+    if edit:
+        _add_edit_command(app, named["edit"])
     _add_table_commands(app, plugin, named["house_rule"], *tables)
 
 
@@ -251,13 +333,18 @@ def _add_edit_command(app: typer.Typer, model: type[Command[Any, Any]]) -> None:
         set_: Annotated[list[str], typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")],
     ) -> RecordedCommand:
         """Change fields of a unit's profile (recorded: the log keeps what it was before)."""
-        changes: dict[str, Any] = {}
-        for item in set_:
-            key, sep, raw = item.partition("=")
-            if not sep or not key.strip():
-                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
-            changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
-        return make(model, unit_name=unit, changes=changes)
+        return make(model, unit_name=unit, changes=profile_changes(set_))
+
+
+def profile_changes(set_: list[str]) -> dict[str, Any]:
+    """``--set KEY=VALUE …`` as a profile's changes, each value read as a house rule's is."""
+    changes: dict[str, Any] = {}
+    for item in set_:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+        changes[key.strip().replace("-", "_")] = parse_value(raw.strip())
+    return changes
 
 
 def _add_table_commands(

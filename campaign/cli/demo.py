@@ -31,6 +31,7 @@ from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN as MC
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
+from events.extras import installed
 from events.registry import JsonValue, registry
 from events.store import AppendResult
 from events.verify import verify_events
@@ -160,7 +161,14 @@ def mass_combat_campaign(app: App, name: str) -> None:
         mcc.Raise(
             unit_name="Militia archers",
             side="Megalos",
-            profile={"men": 120, "troop_type": "LI", "armour": "light", "ranged": "crossbow", "irregular": True},
+            profile={
+                "men": 120,
+                "troop_type": "LI",
+                "armour": "light",
+                "ranged": "crossbow",
+                "irregular": True,
+                "quality": "average",  # stated: a quality neither stated nor implied is rolled (R3-23)
+            },
         )
     )
     gang: dict[str, JsonValue] = {
@@ -178,9 +186,10 @@ def mass_combat_campaign(app: App, name: str) -> None:
         "armour": "light",
         "mount": "light_horse",
         "ranged": "bow",
+        "quality": "average",
     }
     run(mcc.Raise(unit_name="Desert riders", side="Al-Wazif", profile=riders))
-    foot: dict[str, JsonValue] = {"men": 400, "troop_type": "MI", "armour": "medium"}
+    foot: dict[str, JsonValue] = {"men": 400, "troop_type": "MI", "armour": "medium", "quality": "average"}
     run(mcc.Raise(unit_name="Al-Wazif foot", side="Al-Wazif", profile=foot, pay=False))
 
     def setup(n: int, day: int) -> BattleSetup:
@@ -250,7 +259,7 @@ def disorder_campaign(app: App, name: str) -> None:
     with contextlib.suppress(InvalidInputError):  # only a unit that took a marker can rally
         run(disb.Rally(unit_name="Line company", officer_near=True))
     run(disb.NextTurn())
-    run(disb.Hit(unit_name="Fusiliers", lost=4, also=("friend_removed",)))
+    run(disb.Hit(unit_name="Fusiliers", lost=4))
     with contextlib.suppress(InvalidInputError):  # a unit that fled is no longer on the table
         run(disb.Retreat(unit_name="Fusiliers", needed="3", moved="1.5"))
     run(disb.EndBattle(winner="British", objectives={"British": 1}))
@@ -367,6 +376,10 @@ def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
     """Draw :data:`DEMO_CHARTS` as SVG files beside a database file (none for a server URL or in memory); a file
     already there is left alone unless ``replace`` (``demo --replace``) says so."""
     if "://" in db or db == ":memory:":
+        return []
+    if not installed("charts"):
+        if not out.as_json:
+            out.console.print("No charts drawn: that needs the 'charts' extra (pip install 'campaign-ledger[charts]').")
         return []
     from campaign.charts import chart
     from campaign.cli.chart import draw

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 import typer
 
 from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.interchange_cli import print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, SizeOpt, size_of, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
@@ -25,9 +26,13 @@ app = typer.Typer(
 
 CloseOrder = Annotated[bool, typer.Option("--close-order", help="In close order or square (+1).")]
 OfficerNear = Annotated[bool, typer.Option("--officer-near", help='Within 12" of a unit containing an officer (+1).')]
+FriendAt = Annotated[
+    str | None,
+    typer.Option("--friend-at", help='Inches, as measured, to the friendly unit removed (friend_removed: within 12").'),
+]
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", from_file=PLUGIN)
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side (force) it fights for.")],
@@ -35,9 +40,17 @@ def muster(
     points: Annotated[int, typer.Option("--points", help="Its cost in the force's points.")],
     size: SizeOpt = None,
     models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
+    contingent: Annotated[
+        str | None,
+        typer.Option(
+            "--contingent", help="An allied contingent of the side's force: on its side, not in its points (R3-13)."
+        ),
+    ] = None,
 ) -> RecordedCommand:
     """Add a unit to the roster."""
     profile: dict[str, object] = {"models": size_of(size, models), "troops": troops, "points": points}
+    if contingent is not None:
+        profile["contingent"] = contingent
     return make(disc.Muster, name=name, side=side, profile=profile)
 
 
@@ -52,9 +65,13 @@ def battle_start(
     name: str,
     unit: Annotated[list[str], typer.Option("--unit", help="A unit deployed at its roster strength; repeat.")],
     scenario: Annotated[str, typer.Option("--scenario")] = "",
+    encounter: Annotated[
+        bool,
+        typer.Option("--encounter", help="A plain encounter battle: the side that destroys more enemy models wins."),
+    ] = False,
 ) -> RecordedCommand:
     """Start a scenario with the units deployed (two sides at least, each under an officer)."""
-    return make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario)
+    return make(disb.StartBattle, name=name, units=tuple(unit), scenario=scenario, encounter=encounter)
 
 
 @recorded(app, "turn")
@@ -74,6 +91,7 @@ def hit(
     ] = None,
     close_order: CloseOrder = False,
     officer_near: OfficerNear = False,
+    friend_at: FriendAt = None,
 ) -> RecordedCommand:
     """Models lost to shooting or melee, then the permanent marker at half strength, the morale check (§1.4) and
     the force's morale (§1.3)."""
@@ -85,6 +103,7 @@ def hit(
         also=tuple(also or ()),
         close_order=close_order,
         officer_near=officer_near,
+        friend_at=friend_at,
     )
 
 
@@ -96,10 +115,16 @@ def check(
     ],
     close_order: CloseOrder = False,
     officer_near: OfficerNear = False,
+    friend_at: FriendAt = None,
 ) -> RecordedCommand:
     """A morale check without casualties (§1.3): one check for all causes, −1 per extra cause."""
     return make(
-        disb.CheckMorale, unit_name=unit, causes=tuple(cause), close_order=close_order, officer_near=officer_near
+        disb.CheckMorale,
+        unit_name=unit,
+        causes=tuple(cause),
+        close_order=close_order,
+        officer_near=officer_near,
+        friend_at=friend_at,
     )
 
 
@@ -120,7 +145,7 @@ def marker(
 @recorded(app, "retreat")
 def retreat(
     unit: str,
-    needed: Annotated[str, typer.Option("--needed", help="Inches it must retreat (½ its move), e.g. 3.")],
+    needed: Annotated[str, typer.Option("--needed", help="Inches it must retreat (½ its move, unrounded), e.g. 2.5.")],
     moved: Annotated[str | None, typer.Option("--moved", help="Inches it could move, if blocked, e.g. 1.5.")] = None,
     off_table: Annotated[bool, typer.Option("--off-table", help="A model left the table.")] = False,
 ) -> RecordedCommand:
@@ -161,8 +186,9 @@ def battle_end(
 
 @app.command("roster")
 @handles_errors
-def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
+    csv = wants_csv(fmt, as_json)
     info, state, _ = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
@@ -185,6 +211,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         for c in summary.careers
     ]
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, units, [state.roster[u["unit_id"]] for u in summary.units], state.roster)
+        return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return

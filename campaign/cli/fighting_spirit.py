@@ -21,12 +21,14 @@ app = typer.Typer(
 )
 
 EnemyWithin = Annotated[
-    int | None,
-    typer.Option("--enemy-within", help='Inches to the nearest enemy (a Routed unit within 12" surrenders).'),
+    str | None,
+    typer.Option(
+        "--enemy-within", help='Inches to the nearest enemy, as measured (a Routed unit within 12" surrenders).'
+    ),
 ]
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", from_file=PLUGIN)
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The side it fights for.")],
@@ -116,13 +118,14 @@ def battle_end(
 
 @recorded(app, "turn")
 def turn() -> RecordedCommand:
-    """Begin the next turn (failed actions may be tried again; rally actions are counted afresh)."""
+    """Begin the next turn (each unit's one activation; failed actions may be tried again; rally and psi actions
+    are counted afresh)."""
     return fsc.NextTurn()
 
 
 @recorded(app, "activate")
 def activate(unit: str) -> RecordedCommand:
-    """A unit activates (its officer gets two fresh rally actions)."""
+    """A unit's one activation in the turn (R3-1)."""
     return make(fsc.Activate, unit_name=unit)
 
 
@@ -132,11 +135,17 @@ def attack(
     killed: Annotated[int, typer.Option("--killed")] = 0,
     wounded: Annotated[int, typer.Option("--wounded", help="Wounded men: unverified casualties until checked.")] = 0,
     suppress: Annotated[bool, typer.Option("--suppress", help="The fire suppressed the unit.")] = False,
-    artillery: Annotated[bool, typer.Option("--artillery", help="Artillery or air(space) attack.")] = False,
+    artillery: Annotated[bool, typer.Option("--artillery", help="Artillery fire (the + threat row).")] = False,
+    air: Annotated[bool, typer.Option("--air", help="An air(space) attack (the artillery row's + threat).")] = False,
+    assault: Annotated[bool, typer.Option("--assault", help="An assault (close combat), not fire.")] = False,
     leader_hit: Annotated[bool, typer.Option("--leader-hit", help="The unit's leader became a casualty.")] = False,
+    by: Annotated[
+        str | None, typer.Option("--by", help="The enemy unit that attacked (a Broken unit may fire back at it).")
+    ] = None,
     enemy_within: EnemyWithin = None,
 ) -> RecordedCommand:
-    """Record fire or an assault on a unit, then take the morale test it calls for (§0.4–0.5)."""
+    """Record fire or an assault on a unit (a miss too), then the morale test it calls for (§0.4–0.5) and a Green
+    unit's panic test at its first fire (R3-4)."""
     return make(
         fsb.Attack,
         unit_name=unit,
@@ -144,7 +153,10 @@ def attack(
         wounded=wounded,
         suppressing=suppress,
         artillery=artillery,
+        air=air,
+        assault=assault,
         leader_hit=leader_hit,
+        by=by,
         enemy_within=enemy_within,
     )
 
@@ -163,7 +175,7 @@ def morale(
 def rally(
     unit: str,
     officer: Annotated[str, typer.Option("--officer", help="A superior on the unit's direct chain of command.")],
-    distance: Annotated[int, typer.Option("--distance", help="Inches between officer and unit.")],
+    distance: Annotated[str, typer.Option("--distance", help="Inches between officer and unit, e.g. 6 or 6.5.")],
     in_sight: Annotated[bool, typer.Option("--in-sight/--out-of-sight")] = True,
     under_artillery: Annotated[bool, typer.Option("--under-artillery", help="Still under artillery fire.")] = False,
 ) -> RecordedCommand:
@@ -195,11 +207,13 @@ def panic(
     trigger: Annotated[
         str | None,
         typer.Option(
-            "--trigger", help="enemy_in_sight, armour_in_sight, fired_on, terrifying_assault (none while panicking)"
+            "--trigger",
+            help="enemy_in_sight, armour_in_sight, terrifying_assault (a first fire's test comes with `fs attack`); "
+            "none while panicking",
         ),
     ] = None,
 ) -> RecordedCommand:
-    """A panic test (§0.8): on the quality's trigger, or each activation while panicking."""
+    """A panic test (§0.8): on the quality's trigger, or while panicking the one test of its activation."""
     return make(fsb.Panic, unit_name=unit, trigger=trigger)
 
 
@@ -230,7 +244,8 @@ def last_stand_end(
 
 @recorded(app, "surrender")
 def surrender(
-    unit: str, enemy_within: Annotated[int, typer.Option("--enemy-within", help="Inches to the nearest enemy.")]
+    unit: str,
+    enemy_within: Annotated[str, typer.Option("--enemy-within", help="Inches to the nearest enemy, e.g. 12 or 12.5.")],
 ) -> RecordedCommand:
     """A Routed unit with an enemy within 12" surrenders."""
     return make(fsb.Surrender, unit_name=unit, enemy_within=enemy_within)
@@ -248,7 +263,7 @@ def psi(
             "avert_eyes, psi_strike, panic, confusion, psi_blast, kill",
         ),
     ],
-    distance: Annotated[int, typer.Option("--distance", help="Inches from psion to target.")],
+    distance: Annotated[str, typer.Option("--distance", help="Inches from psion to target, e.g. 12 or 12.5.")],
     in_sight: Annotated[bool, typer.Option("--in-sight/--out-of-sight")] = True,
     blast: Annotated[str, typer.Option("--blast", help="psi_blast: grades (−2) or panic.")] = "grades",
 ) -> RecordedCommand:

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 import typer
 
 from campaign.cli.common import in_force
-from campaign.cli.options import CampaignOpt, JsonOpt
+from campaign.cli.interchange_cli import print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 from events.errors import InvalidInputError
@@ -18,8 +19,10 @@ def status(
     campaign: CampaignOpt = None,
     at: Annotated[int | None, typer.Option("--at", help="As it was at this seq.")] = None,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "table",
 ) -> None:
     """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
+    csv = wants_csv(fmt, as_json)
     _, state, _ = in_force(campaign, PLUGIN, at)
     battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
     if battle_id is None:
@@ -46,6 +49,9 @@ def status(
             }
         )
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, rows, [state.roster[unit_id] for unit_id in battle.units], state.roster)
+        return
     if as_json:
         out.json(
             {

@@ -6,12 +6,14 @@ from typing import Annotated, Any
 
 import typer
 
-from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.common import RecordedCommand, add_shared_commands, in_force, make, profile_changes, recorded
+from campaign.cli.interchange_cli import import_list, print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, SizeOpt, size_of, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import count
 from campaign.rulesets.grimdark import commands as gfc
+from campaign.rulesets.grimdark.edit import Edit
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
 from events.errors import InvalidInputError
@@ -40,12 +42,18 @@ def _profile(
     }
 
 
-@recorded(app, "muster")
+XpOpt = Annotated[int, typer.Option("--xp", help="XP it brings from a campaign begun elsewhere.")]
+TraitOpt = Annotated[
+    list[str] | None, typer.Option("--trait", help="A trait it has already (Agile, Toughened …); repeat.")
+]
+
+
+@recorded(app, "muster", from_file=PLUGIN)
 def muster(
     name: str,
     side: Annotated[str, typer.Option("--side", help="The army it belongs to.")],
     quality: Annotated[int, typer.Option("--quality", help="Quality N+ (2–6).")],
-    points: Annotated[int, typer.Option("--points")],
+    points: Annotated[int, typer.Option("--points", help="Its cost as its sheet has it (levels included).")],
     size: SizeOpt = None,
     models: Annotated[int | None, typer.Option("--models", hidden=True)] = None,
     tough: Annotated[int, typer.Option("--tough", help="Tough(X) of each model.")] = 1,
@@ -54,10 +62,30 @@ def muster(
     skill_set: Annotated[
         str | None, typer.Option("--skill-set", help="A hero's skill set: Captain, Healer or Support.")
     ] = None,
+    defense: Annotated[int | None, typer.Option("--defense", help="Defense N+ (2–6), as its sheet has it.")] = None,
+    xp: XpOpt = 0,
+    trait: TraitOpt = None,
 ) -> RecordedCommand:
-    """Add a unit to the army sheet."""
+    """Add a unit to the army sheet (a unit of a campaign begun elsewhere with its --xp and --trait)."""
     profile = _profile(size, models, quality, points, tough, fearless, hero, skill_set)
-    return make(gfc.Muster, name=name, side=side, profile=profile)
+    if defense is not None:
+        profile["defense"] = defense
+    return make(gfc.Muster, name=name, side=side, profile=profile, xp=xp, traits=tuple(trait or ()))
+
+
+@recorded(app, "edit")
+def edit(
+    unit: str,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="A profile field and its new value: KEY=VALUE.")
+    ] = None,
+    xp: Annotated[int | None, typer.Option("--xp", help="Its XP from now on.")] = None,
+    trait: Annotated[
+        list[str] | None, typer.Option("--trait", help="A trait it has and the record lacks; repeat.")
+    ] = None,
+) -> RecordedCommand:
+    """Change a unit's profile, XP or traits (recorded: the log keeps what they were before)."""
+    return make(Edit, unit_name=unit, changes=profile_changes(set_ or []), xp=xp, traits=tuple(trait or ()))
 
 
 @recorded(app, "buy")
@@ -112,7 +140,9 @@ def next_round() -> RecordedCommand:
 def shoot(
     unit: str,
     wounds: Annotated[int, typer.Option("--wounds", help="Unblocked wounds it took in this activation.")],
-    by: Annotated[str | None, typer.Option("--by", help="The unit that caused them (for XP).")] = None,
+    by: Annotated[
+        str | None, typer.Option("--by", help="The unit that shot, in its activation (for XP); not a Shaken unit.")
+    ] = None,
     models_lost: Annotated[
         int | None, typer.Option("--models-lost", help="Models killed, when the wounds were allocated otherwise.")
     ] = None,
@@ -129,15 +159,26 @@ def melee(
     b_wounds: Annotated[int, typer.Option("--b-wounds", help="Unblocked wounds caused by B.")],
     a_lost: Annotated[int | None, typer.Option("--a-lost", help="Models A lost, if allocated otherwise.")] = None,
     b_lost: Annotated[int | None, typer.Option("--b-lost", help="Models B lost, if allocated otherwise.")] = None,
+    charger: Annotated[
+        str | None, typer.Option("--charger", help="The unit that charged (A or B), in its activation; not Shaken.")
+    ] = None,
 ) -> RecordedCommand:
     """A melee: the side that caused fewer unblocked wounds tests; a fail at half strength Routs."""
-    return make(gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost)
+    return make(
+        gfc.Melee, a=a, b=b, wounds_by_a=a_wounds, wounds_by_b=b_wounds, a_lost=a_lost, b_lost=b_lost, charger=charger
+    )
 
 
 @recorded(app, "recover")
 def recover(unit: str) -> RecordedCommand:
-    """A Shaken unit spends its activation idle and is no longer Shaken."""
+    """A Shaken unit's next activation, spent idle: it is no longer Shaken (not in a round it has activated in)."""
     return make(gfc.Recover, unit_name=unit)
+
+
+@recorded(app, "activate")
+def activate(unit: str) -> RecordedCommand:
+    """A unit's activation with nothing else to record (it holds, advances or rushes); once a round."""
+    return make(gfc.Activate, unit_name=unit)
 
 
 @recorded(app, "remove")
@@ -168,8 +209,9 @@ def disband(unit: str, reason: Annotated[str, typer.Option("--reason")] = "sold"
 
 
 @handles_errors
-def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def army(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (XP, traits, cost; on the table: models, Shaken), each army's value, underdog points and VP."""
+    csv = wants_csv(fmt, as_json)
     info, state, tables = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     units = []
@@ -202,6 +244,9 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         for side in sorted({u.side for u in state.roster.values()})
     }
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, units, sorted(state.roster.values(), key=lambda u: (u.side, u.name)), state.roster)
+        return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
@@ -226,7 +271,8 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
 
 
-add_shared_commands(app, PLUGIN, ("Grimdark Future", "rewards.loser_points"))
+add_shared_commands(app, PLUGIN, ("Grimdark Future", "rewards.loser_points"), edit=False)
+app.command("import-list")(import_list)
 
 
 # One vocabulary across the rulesets: `turn` and `roster` as in the others; the old names still work, unlisted.

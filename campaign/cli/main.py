@@ -131,6 +131,13 @@ COMMANDS = {
         "register",
         "Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out).",
     ),
+    "report": (
+        "campaign.cli.report_cli",
+        "register",
+        "The campaign's story for people: each battle with its sides, result, casualties, morale turns and "
+        "careers, what happened between battles, pay and treasury, disputed rolls and amendments with their "
+        "reasons, and the charts; in the campaign's own calendar.",
+    ),
     "rules": (
         "campaign.cli.rules_cli",
         "register",

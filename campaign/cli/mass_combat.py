@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,7 +13,8 @@ import typer
 
 from campaign.cli import mass_combat_views
 from campaign.cli.common import Build, RecordedCommand, add_shared_commands, in_force, make, recorded
-from campaign.cli.options import CampaignOpt, JsonOpt, SizeOpt, size_of
+from campaign.cli.interchange_cli import print_roster_csv
+from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, SizeOpt, size_of, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
 from campaign.describe import words
@@ -42,7 +42,14 @@ def _strength(state: CampaignState, tables: Tables, name: str, *, full: bool = F
 
 
 Men = Annotated[int | None, typer.Option("--men", hidden=True)]  # --size's first name
-QualityOpt = Annotated[str, typer.Option("--quality", help="inexperienced, green, average, seasoned, veteran, elite.")]
+QualityOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--quality",
+        help="inexperienced, green, average, seasoned, veteran, elite (none: the band of --experience; with "
+        "neither, rolled on the 3d table).",
+    ),
+]
 Experience = Annotated[int | None, typer.Option("--experience", help="Average battles per man.")]
 ArmourOpt = Annotated[str, typer.Option("--armour", help="none, light, medium, heavy.")]
 MountOpt = Annotated[str, typer.Option("--mount", help="none, light_horse, medium_horse, heavy_horse.")]
@@ -63,7 +70,7 @@ def _new_unit(
     side: Annotated[str, typer.Option("--side")],
     size: SizeOpt = None,
     men: Men = None,
-    quality: QualityOpt = "average",
+    quality: QualityOpt = None,
     experience: Experience = None,
     armour: ArmourOpt = "none",
     mount: MountOpt = "none",
@@ -78,7 +85,6 @@ def _new_unit(
     """A new unit's name, side and profile, from the options `muster` and `raise` share."""
     profile: dict[str, Any] = {
         "men": size_of(size, men),
-        "quality": quality,
         "armour": armour,
         "mount": mount,
         "ranged": ranged,
@@ -86,6 +92,7 @@ def _new_unit(
         "tl": tl,
     }
     for key, value in (
+        ("quality", quality),
         ("experience", experience),
         ("troop_type", troop_type),
         ("cost_per_man", cost_per_man),
@@ -130,10 +137,11 @@ RANDOM_QUALITY = inspect.Parameter(
 )
 
 
-@recorded(app, "muster")
+@recorded(app, "muster", rolls=True, from_file=PLUGIN)
 @_taking_a_new_unit()
 def muster(unit: dict[str, Any]) -> RecordedCommand:
-    """Add a unit to the roster (no cost: it was already serving). See `raise` to pay for a new one."""
+    """Add a unit to the roster (no cost: it was already serving; with neither --quality nor --experience, its
+    quality is rolled on 3d). See `raise` to pay for a new one."""
     return make(mcc.Muster, **unit)
 
 
@@ -185,8 +193,9 @@ def ts(
 
 @app.command("roster")
 @handles_errors
-def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit: men, wounded, quality, experience, TS, campaign Morale, arrears; and the treasuries."""
+    csv = wants_csv(fmt, as_json)
     info, state, tables = in_force(campaign, PLUGIN)
     rows = []
     for u in state.roster.values():
@@ -209,6 +218,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             }
         )
     out = Output(as_json)
+    if csv:
+        print_roster_csv(PLUGIN, rows, list(state.roster.values()), state.roster)
+        return
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
@@ -230,15 +242,11 @@ def battle(
     ] = None,
     more_days: Annotated[bool, typer.Option("--more-days", help="The battle goes on tomorrow.")] = False,
 ) -> RecordedCommand:
-    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory."""
-    try:
-        text = setup_file.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {setup_file}: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text.decode()) if setup_file.suffix == ".toml" else orjson.loads(text)
-    except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"{setup_file} is not valid {setup_file.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    """Resolve a battle day: catastrophes, the Strategy contest, Morale, casualties, PCs' Survival and Glory. A PC
+    may name a GURPS Character Sheet (gcs = "FILE.gcs", weapon_skill = "SKILL"): read from it."""
+    from campaign.interchange.gurps_sheet import read_battle_file
+
+    data, _ = read_battle_file(setup_file)
     return make(mcc.Battle, setup=parse_setup(data), battle_id=continue_, final_day=not more_days)
 
 

@@ -11,35 +11,76 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved
 from campaign.rulesets.mass_combat.commands import replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
-from campaign.rulesets.mass_combat.quality import extraordinary_force, extraordinary_force_pm
+from campaign.rulesets.mass_combat.quality import army_force, extraordinary_force_pm
 from events.errors import InvalidInputError
 
 
 @handles_errors
 def es(
-    points: int,
-    bonus: Annotated[int, typer.Option("--bonus", help="Enchanted items, drugs: +ES.")] = 0,
-    stone: Annotated[int, typer.Option("--stone", help="A power stone's capacity: +1 ES per 10.")] = 0,
+    points: Annotated[
+        list[int], typer.Argument(help="Each user's character points invested (one number per mage, psion…).")
+    ],
+    bonus: Annotated[
+        list[int] | None, typer.Option("--bonus", help="Enchanted items, drugs: +ES; repeat, one per user in order.")
+    ] = None,
+    stone: Annotated[
+        list[int] | None,
+        typer.Option("--stone", help="A power stone's capacity: +1 ES per 10; repeat, one per user in order."),
+    ] = None,
     mana: Annotated[str, typer.Option("--mana", help="low, normal or very_high")] = "normal",
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Extraordinary Force from the character points invested (§2.13)."""
+    """Extraordinary Force from the character points invested (§2.13): each user's, and the army's sum of them with
+    their fractions (R2-23: two 100-point mages give 1)."""
+    bonuses, stones = list(bonus or []), list(stone or [])
+    if len(bonuses) > len(points) or len(stones) > len(points):
+        raise InvalidInputError(f"{len(points)} users: give at most one --bonus and one --stone for each")
     ledger = open_app().ledger
     _, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
-    value = extraordinary_force(in_force, points, bonus=bonus, mana=mana, stone_capacity=stone)
-    per_mille = extraordinary_force_pm(in_force, points, bonus=bonus, mana=mana, stone_capacity=stone)
+    users = [
+        extraordinary_force_pm(
+            in_force,
+            p,
+            bonus=bonuses[i] if i < len(bonuses) else 0,
+            mana=mana,
+            stone_capacity=stones[i] if i < len(stones) else 0,
+        )
+        for i, p in enumerate(points)
+    ]
+    value = army_force(users)
     out = Output(as_json)
     if as_json:
-        out.json({"points": points, "bonus": bonus, "stone": stone, "mana": mana, "es": value})
-    else:
-        extra = (f" + {bonus}" if bonus else "") + (f" + a power stone of {stone}" if stone else "")
-        exact = f"{per_mille // 1000}.{per_mille % 1000:03d}".rstrip("0").rstrip(".")
-        whole = "" if per_mille % 1000 == 0 else f" ({exact}, of which an army spends whole points: R2-23)"
-        out.console.print(
-            f"{points} points{extra} at {mana} mana → ES {value}{whole}. A reckoning only: nothing is spent; "
-            "a battle's set-up spends its Extraordinary Force on the spells it lists (§2.13)"
+        out.json(
+            {
+                "points": points if len(points) > 1 else points[0],
+                "bonus": bonuses if len(points) > 1 else (bonuses or [0])[0],
+                "stone": stones if len(points) > 1 else (stones or [0])[0],
+                "mana": mana,
+                "es": value,
+                "users_es_pm": users,
+            }
         )
+        return
+    if len(points) == 1:
+        b, st = (bonuses or [0])[0], (stones or [0])[0]
+        extra = (f" + {b}" if b else "") + (f" + a power stone of {st}" if st else "")
+        whole = "" if users[0] % 1000 == 0 else f" ({_exact(users[0])}, of which an army spends whole points: R2-23)"
+        said = f"{points[0]} points{extra} at {mana} mana → ES {value}{whole}"
+    else:
+        each = " + ".join(_exact(pm) for pm in users)
+        said = (
+            f"{len(points)} users at {mana} mana: ES {each} = {_exact(sum(users))}, of which the army spends "
+            f"{value} whole point{'s' if value != 1 else ''} (R2-23)"
+        )
+    out.console.print(
+        f"{said}. A reckoning only: nothing is spent; a battle's set-up spends its Extraordinary Force on the spells "
+        "it lists (§2.13), its users' ES summed the same way"
+    )
+
+
+def _exact(per_mille: int) -> str:
+    return f"{per_mille // 1000}.{per_mille % 1000:03d}".rstrip("0").rstrip(".")
 
 
 @handles_errors

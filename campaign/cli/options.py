@@ -39,3 +39,23 @@ def size_of(size: int | None, *old: int | None) -> int:
     if len(given) > 1:
         raise InvalidInputError("the unit's size was given twice, with different numbers")
     return given.pop()
+
+
+FormatOpt = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        help="table (the default) or csv: the table's columns as CSV, with the muster inputs it does not show "
+        "(`muster --from FILE.csv` takes it back).",
+    ),
+]
+
+
+def wants_csv(fmt: str, as_json: bool = False) -> bool:
+    """Whether ``--format`` asks for CSV (``table`` or ``csv``; not both it and ``--json``)."""
+    chosen = fmt.strip().casefold()
+    if chosen not in ("table", "csv"):
+        raise InvalidInputError(f"--format is table or csv, not {fmt!r}")
+    if chosen == "csv" and as_json:
+        raise InvalidInputError("--format csv and --json: choose one")
+    return chosen == "csv"

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def rules(
         reference: Annotated[
-            str | None, typer.Argument(help="A clause: §0.4, 2.11, R2-5 … (none: the list of clauses).")
+            str | None, typer.Argument(help="A clause: §0.4, 2.11, R2-5, R3-5 … (none: the list of clauses).")
         ] = None,
         as_json: JsonOpt = False,
     ) -> None:
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
                 out.json([{"clause": c.number, "title": c.title} for c in every.values()])
             else:
                 for c in every.values():
-                    if c.number.startswith("R2-"):
+                    if c.number.startswith(("R2-", "R3-")):
                         typer.echo(f"  {c.title}")
                     else:
                         typer.echo(f"§{c.title}" if c.title.startswith(c.number) else f"§{c.number} {c.title}")
@@ -41,6 +41,6 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(as_text(found))
         if found.errata:
-            typer.echo("\nAmended by the second edition's errata (they stand where they disagree with the text):")
+            typer.echo("\nAmended by the errata (they stand where they disagree with the text; R3 stands over R2):")
             for erratum in found.errata:
                 typer.echo(f"  {erratum}  (campaign rules {erratum.split(':')[0]})")

@@ -64,26 +64,77 @@ def invite(
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", envvar="CAMPAIGN_HOST", help="Address to listen on (loopback by default).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", envvar="CAMPAIGN_PORT", help="Port to listen on.")] = 8000,
     secure_cookies: Annotated[
-        bool, typer.Option("--secure-cookies", help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+        bool,
+        typer.Option(
+            "--secure-cookies",
+            envvar="CAMPAIGN_SECURE_COOKIES",
+            help="Behind HTTPS (a TLS proxy): the session cookie over HTTPS only, and HSTS.",
+        ),
     ] = False,
+    session_hours: Annotated[
+        int,
+        typer.Option(
+            "--session-hours",
+            envvar="CAMPAIGN_SESSION_HOURS",
+            help="A browser's session ends after this many hours unused.",
+            min=1,
+            max=24 * 366,
+        ),
+    ] = 14 * 24,
+    token_days: Annotated[
+        int,
+        typer.Option(
+            "--token-days",
+            envvar="CAMPAIGN_TOKEN_DAYS",
+            help="A script's bearer token ends this many days after it is made.",
+            min=1,
+            max=3660,
+        ),
+    ] = 90,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            envvar="CAMPAIGN_TRUSTED_PROXIES",
+            help="Reverse proxies whose X-Forwarded-For names the client (comma-separated addresses).",
+        ),
+    ] = "127.0.0.1",
 ) -> None:
     """Serve the database to a group: the web page and the JSON API (OpenAPI at /openapi.json)."""
     try:
         import uvicorn
 
+        from campaign.access.accounts import Lifetimes
         from campaign.server.app import create_app
+        from campaign.server.guard import Settings
+        from campaign.server.serving import config
     except ImportError as exc:
         raise ConfigurationError(
             f"the server needs its extra: pip install 'campaign-ledger[server]' ({exc.name})"
         ) from None
     if not 0 < port < 65536:
         raise InvalidInputError("--port must be between 1 and 65535")
-    app = create_app(open_app(create=True), secure_cookies=secure_cookies)
-    typer.echo(f"serving {state.db} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    from campaign.logging import configure_logging, verbosity
+
+    configure_logging(max(verbosity(), 1), json_lines=True)  # a line per request, for machines to read
+    lifetimes = Lifetimes(session_s=session_hours * 3600, token_s=token_days * 24 * 3600)
+    app = create_app(open_app(create=True), secure_cookies=secure_cookies, settings=Settings(lifetimes=lifetimes))
+    typer.echo(f"serving {where(state.db)} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    uvicorn.Server(config(app, host, port, forwarded_allow_ips=forwarded_allow_ips)).run()
+
+
+def where(db: str) -> str:
+    """The database as it may be shown: a URL without its password."""
+    if "://" not in db:
+        return db
+    from sqlalchemy.engine import make_url
+
+    return make_url(db).render_as_string(hide_password=True)
 
 
 def register(app: typer.Typer) -> None:

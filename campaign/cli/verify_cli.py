@@ -284,7 +284,7 @@ def register(app: typer.Typer) -> None:
                 for change in older:
                     out.console.print(
                         f"  note: #{change.seq} {escape(typed(change.command))} was recorded under ruleset version "
-                        f"{change.recorded_under}; today's rules (RULES.md, second edition) decide it differently — "
+                        f"{change.recorded_under}; today's rules (RULES.md, third edition) decide it differently — "
                         "expected after a rules change, not a sign the log was altered"
                     )
         failed = [r for _, r in reports if not r.ok]

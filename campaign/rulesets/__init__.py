@@ -18,9 +18,9 @@ class RulesetInfo:
     name: str
     package: str
     version: str
-    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…), 0.2.N a fix
-    of the program's reading of it that decides some command differently. Every rule application records it, so
-    re-evaluating a log tells a rules change from an altered log."""
+    """The version of its rules: 0.1 the first edition of RULES.md, 0.2 the second (its errata R2-…), 0.3 the
+    third (its errata R3-…), 0.N.M a fix of the program's reading of one that decides some command differently.
+    Every rule application records it, so re-evaluating a log tells a rules change from an altered log."""
     seed: str
     title: str
     prefix: str
@@ -30,11 +30,20 @@ class RulesetInfo:
 RULESETS: dict[str, RulesetInfo] = {
     r.name: r
     for r in (
-        RulesetInfo("fighting-spirit", "fighting_spirit", "0.2", "000", "Five-grade morale (Stargrunt II-like)", "fs"),
+        RulesetInfo(
+            "fighting-spirit",
+            "fighting_spirit",
+            "0.3",  # 0.3: the third edition's errata R3-1 … R3-8
+            "000",
+            "Five-grade morale (Stargrunt II-like)",
+            "fs",
+        ),
         RulesetInfo(
             "disorder",
             "disorder",
-            "0.2.1",  # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid)
+            # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid);
+            # 0.3: the third edition's errata R3-8 … R3-13
+            "0.3",
             "001",
             "Disorder markers and officer careers (Napoleonic skirmish)",
             "dis",
@@ -44,13 +53,23 @@ RULESETS: dict[str, RulesetInfo] = {
             "mass_combat",
             # 0.2.1: `mc pay` with nothing owed is bonus pay (it spent a month's pay for nothing under 0.2);
             # 0.2.2: a clear victory clears a lost commander's lasting penalty on every unit of the army, whether
-            # or not it fought (R2-10); under 0.2.1 only on those that fought
-            "0.2.2",
+            # or not it fought (R2-10); under 0.2.1 only on those that fought;
+            # 0.3: the third edition's errata R3-14…R3-24 (Glory's criticals and high command's reaction roll,
+            # catastrophes 13, 14, 15 and 17, surrender, the sappers' −2 on the casualty row, training months,
+            # a muster's quality, chariots' archers)
+            "0.3",
             "002",
             "GURPS Mass Combat: troop strength, quality, pay, glory",
             "mc",
         ),
-        RulesetInfo("grimdark", "grimdark", "0.2", "004", "One Page Rules Grimdark Future: morale and campaign", "gf"),
+        RulesetInfo(
+            "grimdark",
+            "grimdark",
+            "0.3",  # 0.3: R3-25, R3-26: a Shaken unit neither shoots nor charges; activations once a round
+            "004",
+            "One Page Rules Grimdark Future: morale (seed 004) and campaign (OPR's published rules)",
+            "gf",
+        ),
     )
 }
 

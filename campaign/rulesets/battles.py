@@ -1,13 +1,15 @@
 """What the commands of the rulesets played turn by turn on a table share (five grades, disorder markers, Grimdark
 Future): the battle being fought, a unit still on its table, what waits until it ends, the units a new battle
-deploys, the next turn, a unit disbanded."""
+deploys, the next turn, a unit disbanded, and a distance measured on the table."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Protocol, TypeVar
+from decimal import Decimal
+from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
-from pydantic import Field
+from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import NAME_MAX, Roster, check_new_battle, find_unit
@@ -19,6 +21,57 @@ from events.registry import Event, JsonValue
 
 S = TypeVar("S")
 T = TypeVar("T")
+
+
+def _as_typed(value: Any) -> Any:
+    """A number given for a distance (an older log's whole inches, a script's JSON number) as it would be typed."""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+FARTHEST = 10_000
+"""Inches: farther than any table reaches."""
+
+
+def _split(text: str) -> tuple[str, str] | None:
+    """A distance typed as inches ("6", "6.5") as its whole and decimal digits, or None if it is not one."""
+    whole, dot, fraction = text.partition(".")
+    if not (whole.isascii() and whole.isdigit()) or (dot and not (fraction.isascii() and fraction.isdigit())):
+        return None
+    return whole, fraction
+
+
+def _inches(value: str) -> str:
+    typed = value.strip()
+    if typed.startswith("-"):
+        raise PydanticCustomError("inches_negative", "cannot be negative")
+    if _split(typed) is None:
+        raise PydanticCustomError("inches", "must be inches as measured (e.g. 6 or 6.5)")
+    if Decimal(typed) > FARTHEST:
+        raise PydanticCustomError("inches_far", f"is more than {FARTHEST} inches: farther than any table")
+    return typed
+
+
+Measured = Annotated[str, BeforeValidator(_as_typed), Field(min_length=1, max_length=20), AfterValidator(_inches)]
+"""A distance in inches as measured at the table ("6", "6.5"), kept as typed: the rules read it exactly (no float
+reaches the log), to as many decimals as their tables take (RULES.md R3-8)."""
+
+_PLACES = ("whole inches (e.g. 3)", "inches, to a tenth at most (e.g. 3 or 1.5)")
+
+
+def measured(text: str, what: str, decimals: int, limit: int = FARTHEST) -> Decimal:
+    """``text`` as a distance in inches, exactly as measured: at most ``decimals`` places, never rounded (R3-8),
+    and at most ``limit``; refused in words, naming ``what`` it is."""
+    typed = text.strip()
+    parts = _split(typed)
+    places = _PLACES[decimals] if 0 <= decimals < len(_PLACES) else f"inches, to {decimals} decimal places at most"
+    if parts is None or len(parts[1]) > decimals:
+        raise InvalidInputError(f"{what} {text!r}: give {places}")
+    value = Decimal(typed)
+    if value > limit:
+        raise InvalidInputError(f"{what} {text!r}: no such distance is more than {limit} inches")
+    return value
 
 
 class _Placed(Protocol):

@@ -221,12 +221,16 @@ class EditUnit(Command[S, T]):
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
         roster: Any = s.state  # every ruleset's state is a roster of units with a pydantic profile
-        unit: Any = find_unit(roster, self.unit_name)
+        return self.profile_changed(s, find_unit(roster, self.unit_name))
+
+    def profile_changed(self, s: Situation[S, T], unit: Any) -> list[Event]:
+        """The change of ``unit``'s profile that ``changes`` asks for, checked as a muster checks a profile."""
         current = unit.profile.model_dump(mode="json")
-        unknown = sorted(set(self.changes) - set(current))
+        fields = set(type(unit.profile).model_fields)  # a field left out of the recorded profile is one too
+        unknown = sorted(set(self.changes) - fields)
         if unknown:
             raise InvalidInputError(
-                f"the profile of {unit.name} has no {', '.join(unknown)}: its fields are {', '.join(sorted(current))}"
+                f"the profile of {unit.name} has no {', '.join(unknown)}: its fields are {', '.join(sorted(fields))}"
             )
         sizes = sorted(SIZES & set(self.changes))
         if sizes:

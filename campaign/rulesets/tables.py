@@ -23,14 +23,14 @@ Value = int | str | bool | list[Any]
 TAGS = ("SEED-DERIVED", "SEED", "PUB", "INF", "PLACEHOLDER", "HOUSE RULE")
 """RULES.md's provenance tags (and a house rule's), longest first so that SEED-DERIVED is not read as SEED."""
 _TAG = re.compile(r"^(" + "|".join(re.escape(t) for t in TAGS) + r")\b")
-_ERRATUM = re.compile(r"\bR2-\d+\b")
+_ERRATUM = re.compile(r"\bR[23]-\d+\b")
 
 
 @dataclass(frozen=True, slots=True)
 class Sourced:
     value: Any
     source: str
-    erratum: str = ""  # the second-edition erratum (R2-n) that decided this value, if any
+    erratum: str = ""  # the erratum (R2-n or R3-n) that decided this value, if any
 
     @property
     def tag(self) -> str:
@@ -40,7 +40,7 @@ class Sourced:
 
     @property
     def errata(self) -> str:
-        """The R2 errata behind this value: the one named, and any its source cites."""
+        """The errata behind this value (R2-n, R3-n): the one named, and any its source cites."""
         named = [self.erratum] if self.erratum else []
         return ", ".join(dict.fromkeys([*named, *_ERRATUM.findall(self.source)]))
 

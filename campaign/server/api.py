@@ -8,21 +8,26 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import Path as InPath
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from campaign import verify_views, views
 from campaign.access import memberships
+from campaign.access.accounts import iso as _iso
 from campaign.executor import TableEntry
 from campaign.server import runner
 from campaign.server.context import GM, SESSION_COOKIE, Account, InCampaign, Member, Player, access, ledger_of, server
+from campaign.server.guard import guard
+from campaign.server.refusals import REFUSALS
 from campaign.server.timeline_ops import amend, rewind, undo
 from events.dice import parse_table_dice
-from events.limits import MAX_NUMBER
+from events.limits import MAX_NUMBER, check_text
 from events.store import AppendResult
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
 OptionalSeq = Annotated[int | None, Query(ge=0, le=MAX_NUMBER)]
@@ -95,34 +100,83 @@ def appended(srv_request: Request, info_id: str, result: AppendResult) -> dict[s
 
 
 @router.post("/accounts", status_code=201, openapi_extra=access("public"))
-def sign_up(body: Credentials, request: Request) -> dict[str, str]:
-    server(request).accounts.add(body.name, body.password)
-    return {"account": body.name.strip().lower()}
+async def sign_up(body: Credentials, request: Request) -> dict[str, str]:
+    """Make an account (a password too easy to guess, such as a common one, is refused)."""
+    return {"account": await guard(request).sign_up(request, body.name, body.password)}
+
+
+def set_session_cookie(request: Request, response: Response, secret: str) -> None:
+    srv = server(request)
+    response.set_cookie(
+        SESSION_COOKIE,
+        secret,
+        max_age=srv.accounts.lifetimes.session_s,
+        httponly=True,
+        samesite="lax",
+        secure=srv.secure_cookies,
+    )
 
 
 @router.post("/session", openapi_extra=access("public"))
-def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, str]:
-    srv = server(request)
-    account = srv.accounts.check_password(body.name, body.password)
-    secret, session = srv.accounts.open_session(account)
-    response.set_cookie(SESSION_COOKIE, secret, httponly=True, samesite="lax", secure=srv.secure_cookies)
-    return {"account": account, "csrf": session.csrf}
+async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, str]:
+    """Sign in: a session cookie, and the CSRF token to send with each change. Failed attempts slow the next
+    ones on the account and on the address, and many lock them for a while (429, ``Retry-After``)."""
+    account = await guard(request).sign_in(request, body.name, body.password)
+    secret, session = await anyio.to_thread.run_sync(server(request).accounts.open_session, account)
+    set_session_cookie(request, response, secret)
+    return {"account": account, "csrf": session.csrf, "expires_at": _iso(session.expires_at)}
 
 
 @router.delete("/session", openapi_extra=access("account"))
 def sign_out(who: Account, request: Request, response: Response) -> dict[str, str]:
-    cookie = request.cookies.get(SESSION_COOKIE)
-    if cookie:
-        server(request).accounts.close_session(cookie)
+    """Sign out: this session (or token) ends, and so do the tokens made in it."""
+    server(request).accounts.revoke(who.account, who.session.public_id)
     response.delete_cookie(SESSION_COOKIE)
     return {"account": who.account}
 
 
+class NewToken(BaseModel):
+    label: str = Field(
+        default="api", description="What the token is for (shown in the list of sessions).", max_length=200
+    )
+
+
 @router.post("/tokens", status_code=201, openapi_extra=access("account"))
-def new_token(who: Account, request: Request) -> dict[str, str]:
-    """A bearer token for scripts (shown once)."""
-    secret, _ = server(request).accounts.open_session(who.account, kind="token", label="api")
-    return {"token": secret}
+def new_token(who: Account, request: Request, body: NewToken | None = None) -> dict[str, str]:
+    """A bearer token for scripts (shown once). It expires after the server's token lifetime, and ends when the
+    session it was made in signs out."""
+    label = check_text((body or NewToken()).label, "a token's label")
+    secret, token = server(request).accounts.open_session(who.account, kind="token", label=label, parent=who.session)
+    return {"token": secret, "id": token.public_id, "expires_at": _iso(token.expires_at)}
+
+
+@router.get("/sessions", openapi_extra=access("account"))
+def sessions(who: Account, request: Request) -> list[dict[str, Any]]:
+    """Your sessions and tokens that have not expired (the one asking is ``current``)."""
+    return [
+        {**s, "current": s["id"] == who.session.public_id} for s in server(request).accounts.sessions_of(who.account)
+    ]
+
+
+@router.delete("/sessions/{session_id}", openapi_extra=access("account"))
+def revoke(session_id: Annotated[str, InPath(max_length=16)], who: Account, request: Request) -> dict[str, str]:
+    """End one of your sessions or tokens (a session: with the tokens made in it)."""
+    if not server(request).accounts.revoke(who.account, session_id):
+        raise HTTPException(404, f"{who.account} has no session or token {session_id!r}: GET /api/sessions lists them")
+    return {"revoked": session_id}
+
+
+class PasswordChange(BaseModel):
+    current: str = Field(max_length=1000)
+    new: str = Field(max_length=1000)
+
+
+@router.post("/account/password", openapi_extra=access("account"))
+async def change_password(body: PasswordChange, who: Account, request: Request) -> dict[str, Any]:
+    """A new password (the current one checked, and throttled as a sign-in is); every other session and token of
+    the account ends."""
+    ended = await guard(request).change_password(request, who.account, body.current, body.new, who.session)
+    return {"account": who.account, "sessions_ended": ended}
 
 
 @router.get("/campaigns", openapi_extra=access("account"))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,12 +20,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.memberships import Memberships
+from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, pages
+from campaign.server import api, health, pages, refusals, report_pages
 from campaign.server.context import Server, status_for
+from campaign.server.guard import Guard, Settings
+from campaign.server.headers import SecurityHeaders
 from campaign.server.live import Live
-from events.errors import CampaignError
+from campaign.server.refusals import lost_race, refusal
+from campaign.server.request_log import RequestLog
+from events.errors import CampaignError, ConcurrencyError
 
 STATIC = Path(__file__).parent / "static"
 WORKERS = 12
@@ -33,13 +39,6 @@ MAX_BODY = 1_000_000
 UNREADABLE = "There was an error parsing the body"
 """FastAPI's words for a body its JSON reader gave up on (invalid UTF-8, nested past the stack, a 5,000-digit
 number): the only sign of it there is."""
-
-
-def refusal(detail: str, status_code: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    """A refusal in the product's words; text that is not UTF-8 (a lone surrogate from a ``\\udc80`` in the
-    request's JSON, echoed back) is shown escaped, never a failure to answer."""
-    safe = detail.encode("utf-8", "backslashreplace").decode("utf-8")
-    return JSONResponse({"detail": safe}, status_code=status_code, headers=headers)
 
 
 class Boundary:
@@ -111,7 +110,7 @@ def http_words(exc: HTTPException) -> str:
     return str(exc.detail)
 
 
-ROUTERS = (api.router, pages.router)
+ROUTERS = (api.router, pages.router, report_pages.router, health.router)
 
 
 def route_table() -> list[APIRoute]:
@@ -119,8 +118,17 @@ def route_table() -> list[APIRoute]:
     return [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
 
 
-def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordHasher = ARGON2) -> FastAPI:
-    """The application; ``db`` is a URL (opened and migrated here) or an opened :class:`App`."""
+def create_app(
+    db: str | App,
+    *,
+    secure_cookies: bool = False,
+    hasher: PasswordHasher = ARGON2,
+    settings: Settings | None = None,
+    now: Callable[[], float] = time.time,
+) -> FastAPI:
+    """The application; ``db`` is a URL (opened and migrated here) or an opened :class:`App`; ``settings`` its
+    limits on signing in, ``now`` its clock for sessions' expiry and sign-in throttling."""
+    settings = settings or Settings()
     opened = bootstrap(db, actor="server") if isinstance(db, str) else db
     directory = opened.ledger.directory  # the ledger wired now, once, not by the first requests' threads at once
 
@@ -128,9 +136,8 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
         info = directory.get(campaign_id)
         return 0 if info is None else info.last_seq
 
-    srv = Server(
-        opened, Accounts(opened.engine, wall_clock, hasher), Memberships(opened.engine), Live(opened.engine, head_of)
-    )
+    accounts = Accounts(opened.engine, wall_clock, hasher, lifetimes=settings.lifetimes, now=now)
+    srv = Server(opened, accounts, Memberships(opened.engine), Live(opened.engine, head_of))
     srv.secure_cookies = secure_cookies
 
     @asynccontextmanager
@@ -149,11 +156,19 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
         summary="A campaign's log shared by its group: game master, players and observers.",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's /docs and /redoc load their script from a CDN (blank on a LAN without internet) and start it
+        # with an inline script (which the CSP refuses): off. The document itself is /openapi.json.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.server = srv
+    app.state.guard = Guard(accounts, Throttle(opened.engine), settings)
+    refusals.install(app)
 
     @app.exception_handler(CampaignError)
     async def refused(request: Request, exc: CampaignError) -> JSONResponse:
+        if isinstance(exc, ConcurrencyError):
+            return refusal(lost_race(request, exc), 409)
         return refusal(str(exc), status_for(exc))
 
     @app.exception_handler(RequestValidationError)
@@ -183,4 +198,6 @@ def create_app(db: str | App, *, secure_cookies: bool = False, hasher: PasswordH
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
     app.add_middleware(Boundary)
+    app.add_middleware(RequestLog)
+    app.add_middleware(SecurityHeaders, https=secure_cookies)
     return app

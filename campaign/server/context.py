@@ -24,6 +24,7 @@ from campaign.access.accounts import Accounts, Session
 from campaign.bootstrap import App
 from campaign.executor import Ledger
 from campaign.server.live import Live
+from campaign.server.request_log import note
 from events.errors import CampaignError, ConcurrencyError, NotFoundError
 from projections.state.campaigns import CampaignInfo
 
@@ -108,6 +109,7 @@ def signed_in(request: Request) -> Caller:
     found = caller_or_none(request)
     if found is None:
         raise HTTPException(401, "sign in first")
+    note(request, account=found.account)
     return found
 
 
@@ -118,6 +120,7 @@ def in_campaign(request: Request, campaign_id: str, level: str) -> InCampaign:
         info = srv.campaign(campaign_id)
     except NotFoundError as exc:
         raise HTTPException(404, str(exc)) from None
+    note(request, campaign=info.name, campaign_id=campaign_id)
     member = srv.members.member(campaign_id, who.account)
     if member is None:
         raise HTTPException(403, f"{who.account} is not a member of {info.name}")

@@ -12,6 +12,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from campaign.live import CHANNEL
 from campaign.logging import get_logger
@@ -76,12 +77,22 @@ class Live:
         while not self._stop.is_set():
             await asyncio.sleep(POLL_SECONDS)
             for campaign_id in [c for c, waiting in self._events.items() if waiting]:
-                head = await asyncio.to_thread(self.head_of, campaign_id)
+                head = await self._head(campaign_id)
+                if head is None:
+                    continue
                 # A campaign seen for the first time wakes its pages too: another process may have appended
                 # between a page's own look at the head and this one (a spurious wake only makes it look again).
                 if heads.get(campaign_id) != head:
                     self._wake(campaign_id)
                 heads[campaign_id] = head
+
+    async def _head(self, campaign_id: str) -> int | None:
+        """The campaign's head, or None while the database does not answer (a restart: the stream waits on)."""
+        try:
+            return await asyncio.to_thread(self.head_of, campaign_id)
+        except SQLAlchemyError as exc:
+            log.warning("live.head_unread", campaign_id=campaign_id, error=str(exc).splitlines()[0])
+            return None
 
     async def heads(self, campaign_id: str, after: int) -> AsyncIterator[int]:
         """The campaign's head seq each time it passes ``after`` (None-free); a 0 now and then as keep-alive."""
@@ -89,8 +100,8 @@ class Live:
         self._events.setdefault(campaign_id, set()).add(event)
         try:
             while not self._stop.is_set():
-                head = await asyncio.to_thread(self.head_of, campaign_id)
-                if head > after:
+                head = await self._head(campaign_id)
+                if head is not None and head > after:
                     after = head
                     yield head
                 try:

@@ -7,10 +7,11 @@ functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Annotated, Any
 
+import anyio.to_thread
 import orjson
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi import Path as InPath
@@ -39,11 +40,13 @@ from campaign.server.context import (
     server,
     status_for,
 )
+from campaign.server.guard import guard
+from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import amend, rewind, undo
 from campaign.timeline.reports import new_dice_words
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
-from events.errors import CampaignError, InvalidInputError
+from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
 from projections.summaries import stored_summary
@@ -63,8 +66,10 @@ def message(
 
 
 def refused(request: Request, exc: CampaignError) -> HTMLResponse:
-    """The page's answer to a refused command: the program's message, with the API's status."""
-    return message(request, str(exc), error=True, code=status_for(exc))
+    """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
+    API's words too, naming the campaign)."""
+    said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+    return message(request, said, error=True, code=status_for(exc))
 
 
 def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> HTMLResponse:
@@ -86,15 +91,15 @@ def signup_form(request: Request) -> HTMLResponse:
     return _signin_page(request, signup=True)
 
 
-def _start_session(request: Request, account: str) -> Response:
+async def _start_session(request: Request, account: str) -> Response:
     """A brand-new session for ``account`` (whatever session cookie came with the request is not reused)."""
     srv = server(request)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
-        srv.accounts.close_session(old)
-    secret, _ = srv.accounts.open_session(account)
+        await anyio.to_thread.run_sync(srv.accounts.close_session, old)
+    secret, _ = await anyio.to_thread.run_sync(srv.accounts.open_session, account)
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie(SESSION_COOKIE, secret, httponly=True, samesite="lax", secure=srv.secure_cookies)
+    api.set_session_cookie(request, response, secret)
     response.delete_cookie(PRE_COOKIE)
     return response
 
@@ -105,42 +110,43 @@ def _pre_checked(request: Request, pre: str) -> bool:
     return bool(cookie) and secrets.compare_digest(cookie, pre)
 
 
-def _account_form(request: Request, pre: str, signup: bool, attempt: Callable[[], str]) -> Response:
+async def _account_form(request: Request, pre: str, signup: bool, attempt: Coroutine[Any, Any, str]) -> Response:
     """The sign-in or sign-up form sent: its CSRF token checked, then ``attempt`` (the account it opens a
-    session for), or the form again saying why not (a wrong password; a name taken or not allowed)."""
+    session for), or the form again saying why not (a wrong password; a name taken or not allowed; too many
+    attempts, with the API's status)."""
     if not _pre_checked(request, pre):
+        attempt.close()  # never run: nothing is checked or counted
         again = "try again" if signup else "sign in again"
         return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403)
     refused = InvalidInputError if signup else SignInError  # a sign-in's other errors are not the form's
     try:
-        account = attempt()
+        account = await attempt
     except refused as exc:
         return _signin_page(request, signup=signup, text=str(exc), code=400)
-    return _start_session(request, account)
+    except HTTPException as exc:  # throttled (429) or busy (503)
+        page = _signin_page(request, signup=signup, text=str(exc.detail), code=exc.status_code)
+        page.headers.update(exc.headers or {})
+        return page
+    return await _start_session(request, account)
 
 
 @router.post("/signin", openapi_extra=access("public"))
-def signin(
+async def signin(
     request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
 ) -> Response:
-    return _account_form(request, pre, False, lambda: server(request).accounts.check_password(name, password))
+    return await _account_form(request, pre, False, guard(request).sign_in(request, name, password))
 
 
 @router.post("/signup", openapi_extra=access("public"))
-def signup(
+async def signup(
     request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
 ) -> Response:
-
-    def add() -> str:
-        server(request).accounts.add(name, password)
-        return name.strip().lower()
-
-    return _account_form(request, pre, True, add)
+    return await _account_form(request, pre, True, guard(request).sign_up(request, name, password))
 
 
 @router.post("/signout", openapi_extra=access("account"))
 def signout(request: Request, who: Account) -> Response:
-    server(request).accounts.close_session(request.cookies.get(SESSION_COOKIE, ""))
+    server(request).accounts.revoke(who.account, who.session.public_id)
     response = Response(status_code=204, headers={"HX-Redirect": "/signin"})
     response.delete_cookie(SESSION_COOKIE)
     return response
@@ -324,6 +330,25 @@ def invite_form(
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
     return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
+
+
+@router.post("/c/{campaign_id}/remove", openapi_extra=access("gm"))
+def remove_form(
+    request: Request,
+    m: GM,
+    account: Annotated[str, Form(max_length=100)],
+    reason: Annotated[str, Form(max_length=500)] = "",
+) -> HTMLResponse:
+    """The GM takes a member out of the campaign: a ``membership.removed`` event (its role changes by inviting
+    it again with another)."""
+    srv = server(request)
+    name = account.strip().lower()
+    try:
+        memberships.remove(ledger_of(request, m), srv.members, m.info, name, reason)
+    except CampaignError as exc:
+        return refused(request, exc)
+    srv.live.appended(m.info.campaign_id)
+    return message(request, f"{name} is no longer a member of {m.info.name}")
 
 
 def _changes(text: str) -> dict[str, Any]:

@@ -27,8 +27,9 @@ OWN_UNITS = ("unit_name", "unit", "from_unit", "to_unit", "psion_name", "officer
 EITHER_UNIT = ("a", "b")
 """The two units of a melee: a player's unit must be one of them."""
 SIDE_INPUTS = ("side",)
-NEW_UNIT = (".muster", ".buy")
-"""Commands that add a unit to a side: a player may, to its own sides."""
+NEW_UNIT = (".muster", ".buy", ".import_list")
+"""Commands that add units to a side (an army list imported adds and updates that side's units only): a player
+may, to its own sides."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,3 +121,15 @@ class TraitGained(Event):
     trait: str
     points: int = 0
     tough: int = 0
+
+
+@registry.register
+class XpSet(Event):
+    """A unit's XP set outside a battle: brought from a campaign begun elsewhere (an army list, a muster) or
+    corrected by an edit. ``xp`` is its XP from now on; ``reason`` says where it came from."""
+
+    event_name = "career.xp_set"
+
+    unit_id: str
+    xp: int
+    reason: str

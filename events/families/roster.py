@@ -55,3 +55,40 @@ class MenTransferred(Event):
     to_unit_id: str
     men: int
     experience: int
+
+
+@registry.register
+class UnitWentOver(Event):
+    """A unit went over to another side, and belongs to it from now on (Mass Combat's catastrophe 14: the troops
+    of a defecting leader join the enemy, RULES.md R3-17)."""
+
+    event_name = "roster.unit_went_over"
+
+    unit_id: str
+    side: str
+    reason: str
+
+
+@registry.register
+class UnitListed(Event):
+    """A unit is a line of an army list kept in another program (``source``: "Army Forge"): the list's id and the
+    line's own id there, so that a later version of the same list updates this unit instead of adding another."""
+
+    event_name = "roster.unit_listed"
+
+    unit_id: str
+    source: str
+    list_id: str
+    list_name: str
+    entry: str
+
+
+@registry.register
+class JoinPlanned(Event):
+    """A unit joins another of its side at the start of every battle both are deployed in (a hero attached to a
+    unit, one half of a combined unit), until changed; ``joins`` None: it fights on its own again."""
+
+    event_name = "roster.join_planned"
+
+    unit_id: str
+    joins: str | None

@@ -55,8 +55,9 @@ class War:
 
     def muster(self, name: str, side: str, **profile: Any) -> None:
         """These tests turn on other modifiers: troops of TS 0 (given per man) never earn a TS-comparison bonus
-        however the armies shrink."""
-        self.game.muster(self.info, name, side, {"men": 100, "ts_per_man": 0, **profile})
+        however the armies shrink. Average troops unless told (R3-23 would roll a quality given neither)."""
+        stated = {"quality": "average"} if "quality" not in profile and "experience" not in profile else {}
+        self.game.muster(self.info, name, side, {"men": 100, "ts_per_man": 0, **stated, **profile})
 
     def morale(self, name: str) -> int:
         """The campaign's persistent Morale on a unit, outside any battle (no 'same enemy' modifier)."""

@@ -42,6 +42,8 @@ class Expected:
     missed_streak: int = 0
     gone: bool = False
     missed_total: int = 0
+    went_over: bool = False
+    """It defected at a catastrophe 14 and serves the enemy now (R3-17)."""
 
     owed_months: int = 0
     unpaid_days: int = 0
@@ -92,7 +94,7 @@ def setup(n: int, active: dict[str, Expected]) -> dict[str, Any]:
             {
                 "name": "Caliburn",
                 "side": "Blue",
-                "unit": None if active["Blue foot"].gone else "Blue foot",
+                "unit": None if active["Blue foot"].gone or active["Blue foot"].side != "Blue" else "Blue foot",
                 "iq": 14,
                 "weapon": 16,
                 "risk": -6,
@@ -116,15 +118,24 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
     info = lambda: app.ledger.resolve("Bannok")  # noqa: E731
     game.funds(info(), "Blue", 2_000_000, "the city's war chest")
     game.funds(info(), "Red", 500_000, "bread for the levy, and nothing for wages")
-    game.raise_unit(info(), "Blue foot", "Blue", {"men": 100, "troop_type": "MI", "armour": "medium"})
+    game.raise_unit(
+        info(), "Blue foot", "Blue", {"quality": "average", "men": 100, "troop_type": "MI", "armour": "medium"}
+    )
     game.raise_unit(
         info(),
         "Blue horse",
         "Blue",
-        {"men": 40, "troop_type": "LC", "armour": "light", "mount": "light_horse", "ranged": "bow"},
+        {
+            "quality": "average",
+            "men": 40,
+            "troop_type": "LC",
+            "armour": "light",
+            "mount": "light_horse",
+            "ranged": "bow",
+        },
     )
     game.muster(info(), "Red levy", "Red", {"men": 300, "troop_type": "II", "quality": "green", "experience": 1})
-    game.muster(info(), "Red spears", "Red", {"men": 120, "troop_type": "LI", "armour": "light"})
+    game.muster(info(), "Red spears", "Red", {"quality": "average", "men": 120, "troop_type": "LI", "armour": "light"})
     app.close()
     expected = {
         "Blue foot": Expected("Blue", 100, 5000, 200, 3, "average", 100),
@@ -210,9 +221,10 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
                 e.men -= event.payload["dead"]
                 e.wounded = min(e.men, e.wounded + event.payload["wounded"])
                 fought.add(names[event.payload["unit_id"]])
-            if event.type == "roster.unit_disbanded":  # a catastrophe 14: the unit went over to the enemy
-                expected[names[event.payload["unit_id"]]].gone = True
-        for name in fought:  # a unit that defected before the fighting gains nothing
+            if event.type == "roster.unit_went_over":  # a catastrophe 14: the unit went over to the enemy (R3-17)
+                expected[names[event.payload["unit_id"]]].side = event.payload["side"]
+                expected[names[event.payload["unit_id"]]].went_over = True
+        for name in fought:  # a defector fights for the enemy, and gains its battle of experience there
             e = expected[name]
             e.experience += 1
             e.quality = max(e.quality, quality_for(e.experience), key=QUALITIES.index)
@@ -235,6 +247,8 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
         app.close()
     # Across the campaign Caliburn rolled Survival and Glory ten times and was put up for promotion.
     assert career["promotion_rolls"] >= 1  # type: ignore[operator]
-    # Red never paid: five missed paydays for every Red unit still serving; Blue missed one (month 2).
-    assert all(e.missed_total == 5 for e in expected.values() if e.side == "Red" and not e.gone)
-    assert all(e.missed_total == 1 for e in expected.values() if e.side == "Blue" and not e.gone)
+    # Red never paid: five missed paydays for every Red unit still serving; Blue missed one (month 2). A unit that
+    # went over to the enemy was paid by both (R3-17): the checks above followed it.
+    assert all(e.missed_total == 5 for e in expected.values() if e.side == "Red" and not (e.gone or e.went_over))
+    assert all(e.missed_total == 1 for e in expected.values() if e.side == "Blue" and not (e.gone or e.went_over))
+    assert any(e.went_over for e in expected.values()), "the seeded dice defect a unit, as this test means them to"

@@ -5,6 +5,8 @@ marker (§1.6) and the least number of markers a house rule may make a unit flee
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from campaign.executor import TableEntry
@@ -57,7 +59,7 @@ def test_a_retreat_that_captures_every_model_removes_the_unit_once() -> None:
     # §1.5: 6" needed, 0" moved: 6 full inches short, 1 model captured per inch; the unit has 2, so both are
     # captured and it is gone. It cannot also flee off the table: it is removed once, captured to the last man.
     two = dis.Unit("u1", "Line company", "British", start_models=10, models=2, points=60, discipline=0, markers=1)
-    decision = dis.retreat(T, two, "b", needed=60, moved=0, off_table=True)
+    decision = dis.retreat(T, two, "b", needed=Decimal(6), moved=Decimal(0), off_table=True)
     removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
     assert [f.reason for f in removed] == ["destroyed"]
 
@@ -65,7 +67,7 @@ def test_a_retreat_that_captures_every_model_removes_the_unit_once() -> None:
 def test_a_retreat_off_the_table_with_models_left_is_a_flight() -> None:
     # 6" needed, 1" moved: 5 short, 5 of 10 captured, 5 remain, and one left the table: the whole unit has fled.
     ten = dis.Unit("u1", "Line company", "British", start_models=10, models=10, points=60, discipline=0, markers=1)
-    decision = dis.retreat(T, ten, "b", needed=60, moved=10, off_table=True)
+    decision = dis.retreat(T, ten, "b", needed=Decimal(6), moved=Decimal(1), off_table=True)
     removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
     assert [f.reason for f in removed] == ["fled: left the table"]
 
@@ -122,15 +124,21 @@ def test_glory_sources_and_the_rank_at_each_threshold(
     assert decision.explanation.endswith(f", now {rank}" if reached else f"({rank})")
 
 
-@pytest.mark.parametrize(("text", "tenths"), [("100", 1000), ("3", 30), ("1.5", 15), ("0", 0)])
-def test_a_distance_is_taken_in_tenths_of_an_inch_up_to_100_inches(text: str, tenths: int) -> None:
-    assert dis.tenths_of_inch(text, "moved") == tenths
+@pytest.mark.parametrize(("text", "inches"), [("100", "100"), ("3", "3"), ("1.5", "1.5"), ("0", "0")])
+def test_a_distance_is_taken_exactly_up_to_100_inches(text: str, inches: str) -> None:
+    assert dis.distance(T, text, "moved") == Decimal(inches)
 
 
 @pytest.mark.parametrize("text", ["100.1", "1.25", "-1", "two"])
 def test_a_distance_beyond_100_inches_or_finer_than_a_tenth_is_refused(text: str) -> None:
     with pytest.raises(InvalidInputError, match="moved"):
-        dis.tenths_of_inch(text, "moved")
+        dis.distance(T, text, "moved")
+
+
+def test_half_a_move_takes_one_decimal_place_more_and_no_more() -> None:
+    assert dis.distance(T, "2.75", "the retreat", halved=True) == Decimal("2.75")  # R3-8: ½ of 5.5", unrounded
+    with pytest.raises(InvalidInputError, match="the retreat"):
+        dis.distance(T, "2.755", "the retreat", halved=True)
 
 
 @pytest.mark.parametrize(
@@ -245,3 +253,15 @@ def test_the_permanent_marker_that_flees_a_unit_is_named_by_its_place(flees_at: 
     assert [getattr(f, "reason", None) for f in decision.facts if type(f).__name__ == "UnitRemoved"] == [
         f"fled: a {words} marker"
     ]
+
+
+@pytest.mark.parametrize(("n", "words"), [(1, "first"), (3, "third"), (10, "tenth"), (11, "11th"), (12, "12th"),
+                                          (21, "21st"), (22, "22nd"), (23, "23rd"), (111, "111th")])  # fmt: skip
+def test_a_markers_place_in_words_from_the_first(n: int, words: str) -> None:
+    # A house rule may make the first marker the one that flees (markers.flees_at 1): "a first marker".
+    assert dis.ordinal(n) == words
+
+
+def test_a_force_of_no_points_has_no_status_even_asked_directly() -> None:
+    # 2 × 0 ≥ 0 would read as "at half": a force with no points is never at half nor fleeing.
+    assert dis.force_status(T, 0, 0) is None

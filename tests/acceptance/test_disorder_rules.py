@@ -123,6 +123,7 @@ def test_c4_a_fail_of_two_or_less_in_order_takes_a_marker(table: Skirmish) -> No
 
 
 def test_c5_simultaneous_causes_make_one_check_at_minus_one_each_extra(table: Skirmish) -> None:
+    table.game.remove(table.info, "Voltigeurs", "destroyed in melee")  # a friend removed this turn (R3-9)
     result = table.hit("Fusiliers", 1, 4, 4, also=["friend_removed"])
     checks = applied(result, "morale_check")
     assert len(checks) == 1
@@ -191,6 +192,7 @@ def test_c9_house_rule_b3_reads_seventy_five_percent_or_more(table: Skirmish) ->
 
 
 def test_c10_exactly_six_passes(table: Skirmish) -> None:
+    table.game.remove(table.info, "Voltigeurs", "destroyed in melee")  # a friend removed this turn (R3-9)
     result = table.game.check_morale(table.info, "Fusiliers", ["friend_removed"], table=TableEntry((3, 3)))
     assert applied(result, "morale_check")[0]["outcome"] == {"total": 6, "result": "pass"}
 
@@ -199,6 +201,7 @@ def test_a_rally_removes_the_markers_but_never_the_permanent_one(table: Skirmish
     table.hit("Line company", 1, 1, 1)  # a marker
     failed = table.game.rally(table.info, "Line company", table=TableEntry((2, 2)))  # 4 + 0 − 1 = 3
     assert applied(failed, "rally")[0]["outcome"]["passed"] is False
+    table.game.next_turn(table.info)  # one attempt a turn (R3-11)
     rallied = table.game.rally(table.info, "Line company", officer_near=True, table=TableEntry((3, 3)))  # 6 − 1 + 1
     assert applied(rallied, "rally")[0]["outcome"] == {"total": 6, "passed": True, "markers": 0, "retreats": False}
     refused(table, lambda: table.game.rally(table.info, "Line company"), "no marker a rally can remove")
@@ -240,7 +243,7 @@ def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
     refused(table, lambda: g.check_morale(i, "Fusiliers", []), "needs a cause")
     refused(table, lambda: g.check_morale(i, "Fusiliers", ["casualties"]), "comes with the loss")
     refused(table, lambda: g.retreat(i, "Fusiliers", "2", "3"), "cannot move more")
-    refused(table, lambda: g.retreat(i, "Fusiliers", "1.25"), "to a tenth at most")
+    refused(table, lambda: g.retreat(i, "Fusiliers", "3", "1.25"), "to a tenth at most")
     refused(table, lambda: g.end_battle(i, "Prussians"), "not a side of this battle")
     refused(table, lambda: g.end_battle(i, "British", {"British": -1}), "objectives.British cannot be negative")
     refused(table, lambda: g.end_battle(i, "British", {"British": 1001}), "objectives.British must be at most 1000")
@@ -265,6 +268,7 @@ def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) 
     table.game.hit(table.info, "Line company", 3, also=["officer_removed"], close_order=True)
     table.game.rally(table.info, "Fusiliers")
     table.game.retreat(table.info, "Voltigeurs", "3", "0.5")
+    table.game.remove(table.info, "Line company", "destroyed in melee")
     table.game.check_morale(table.info, "95th Rifles", ["friend_removed"])
     table.game.end_battle(table.info, None)
     assert Timeline(table.ledger).reevaluate(table.info) == []

@@ -142,9 +142,11 @@ def test_r2_7_force_at_half_and_officer_removed_only_once_happened_and_once_per_
     example.refused(
         lambda: g.check_morale(example.info, "Guard", ["officer_removed"]), "already checked for officer_removed"
     )
-    # A friend removed within 12" may come again: it is not a once-per-game cause.
-    g.check_morale(example.info, "Guard", ["friend_removed"], table=dice(6, 6))
-    g.check_morale(example.info, "Guard", ["friend_removed"], table=dice(6, 6))
+    # A friend removed within 12" may come again: it is not a once-per-game cause (R3-9: once for each removal).
+    g.check_morale(example.info, "Guard", ["friend_removed"], table=dice(6, 6))  # Lost's
+    g.remove(example.info, "Rifles", "destroyed in melee")  # 120 + 30 + 70 = 220 of 300: not beyond 75%
+    g.check_morale(example.info, "Guard", ["friend_removed"], table=dice(6, 6))  # Rifles'
+    example.refused(lambda: g.check_morale(example.info, "Guard", ["friend_removed"]), "already checked")
 
 
 def test_r2_7_beyond_the_flight_threshold_nobody_checks(example: Force) -> None:

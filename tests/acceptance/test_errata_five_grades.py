@@ -104,8 +104,8 @@ def test_r2_2_a_veteran_panicked_by_psi_takes_the_usual_later_tests(front: FsTab
 
 
 def test_r2_2_psi_panic_reaches_a_unit_that_passed_its_panic_test(front: FsTable) -> None:
-    front.fs.panic(front.info, "Greens", "fired_on", table=dice(3))  # d6 3 > LV 2: passes, never again
-    refused(front, lambda: front.fs.panic(front.info, "Greens", "fired_on", table=dice(1)), "never panic again")
+    front.fs.panic(front.info, "Greens", "armour_in_sight", table=dice(3))  # d6 3 > LV 2: passes, never again
+    refused(front, lambda: front.fs.panic(front.info, "Greens", "armour_in_sight", table=dice(1)), "never panic again")
     rules = psi(front, "Greens", "panic", 4, 2)  # d6 2 ≤ 2: fails
     assert rules[1]["outcome"]["result"] == "fail"
     assert front.unit_state("Greens").panic == "panicking" and front.grade("Greens") == "steady"
@@ -133,7 +133,7 @@ def test_r2_2_psi_no_step_back_needs_no_roll_and_nothing_reaches_a_unit_in_it(fr
     assert rules[0]["outcome"]["result"] == "success" and len(rules) == 1
     assert front.unit_state("Greens").last_stand is True
     before = front.log_length()
-    front.fs.activate(front.info, PSION)  # two psi actions per activation (R2-4 a)
+    front.fs.next_turn(front.info)  # two psi actions per activation (R2-4 a), one activation a turn (R3-1)
     again = psi(front, "Greens", "panic", 4)
     assert again[0]["outcome"]["result"] == "no_effect" and front.unit_state("Greens").panic == "none"
     blast = psi(front, "Greens", "psi_blast", 8)
@@ -207,14 +207,14 @@ def test_r2_3_house_rule_per_unit_fatigue(blue: FsTable) -> None:
 def test_r2_4_a_two_psi_actions_per_activation(front: FsTable) -> None:
     psi(front, "Greens", "confusion", 1)  # fails (< 4), still an action
     psi(front, "Greens", "confusion", 2)
-    refused(front, lambda: psi(front, "Greens", "confusion", 5), "made its 2 psi actions this activation")
-    front.fs.activate(front.info, PSION)
+    refused(front, lambda: psi(front, "Greens", "confusion", 5), "made its 2 psi actions this turn")
+    front.fs.next_turn(front.info)  # its next activation is next turn's (R3-1)
     assert psi(front, "Greens", "confusion", 5)[0]["outcome"]["result"] == "success"
 
 
 def test_r2_4_b_a_unit_in_no_step_back_has_no_grade_and_cannot_surrender(front: FsTable) -> None:
     psi(front, "Greens", "no_step_back", 6)
-    front.fs.activate(front.info, PSION)
+    front.fs.next_turn(front.info)
     blast = psi(front, "Greens", "psi_blast", 7)  # either option: nothing
     assert blast[0]["outcome"]["result"] == "no_effect" and front.grade("Greens") == "confident"
     kill = psi(front, "Greens", "kill", 8)  # a trooper shoots a comrade; no marker; its test passes unrolled
@@ -277,9 +277,10 @@ def test_r2_5_and_r2_9_tags() -> None:
 @pytest.mark.parametrize(("killed", "threat"), [(4, 2), (5, 4)])
 def test_more_lost_than_left_at_equality(front: FsTable, killed: int, threat: int) -> None:
     # The Greens (8 men) fight for Otlok, at low motivation: casualties 2, more lost than left 4 (the highest base
-    # row counts). 4 lost, 4 left: not more than left → 2; 5 lost, 3 left → 4.
-    result = applied(front.fs.attack(front.info, "Greens", killed=killed, wounded=0, table=dice(6)))
-    assert result[-1]["inputs"]["threat"] == threat
+    # row counts). 4 lost, 4 left: not more than left → 2; 5 lost, 3 left → 4. Its first fire: a panic test too
+    # (R3-4; d6 3 > LV 2 passes).
+    result = applied(front.fs.attack(front.info, "Greens", killed=killed, wounded=0, table=dice(6, 3)))
+    assert next(r for r in result if r["rule"] == "morale_test")["inputs"]["threat"] == threat
 
 
 @pytest.mark.parametrize(
@@ -293,8 +294,8 @@ def test_more_lost_than_left_at_equality(front: FsTable, killed: int, threat: in
 def test_artillery_counts_only_when_it_causes_the_first_suppression_or_casualties(
     front: FsTable, suppressing: bool, killed: int, already_suppressed: bool, threat: int
 ) -> None:
-    if already_suppressed:
-        front.fs.attack(front.info, "Greens", killed=0, wounded=0, suppressing=True, table=dice(6))
+    if already_suppressed:  # its first fire, with its panic test (R3-4: d6 3 > LV 2 passes)
+        front.fs.attack(front.info, "Greens", killed=0, wounded=0, suppressing=True, table=dice(6, 3))
     leader = already_suppressed  # the third case needs a base row: the leader is hit
     result = front.fs.attack(
         front.info,
@@ -304,9 +305,9 @@ def test_artillery_counts_only_when_it_causes_the_first_suppression_or_casualtie
         suppressing=suppressing,
         artillery=True,
         leader_hit=leader,
-        table=dice(6),
+        table=dice(6) if already_suppressed else dice(6, 3),
     )
-    assert applied(result)[-1]["inputs"]["threat"] == threat
+    assert next(r for r in applied(result) if r["rule"] == "morale_test")["inputs"]["threat"] == threat
 
 
 @pytest.mark.parametrize(("enemy_within", "surrenders"), [(12, True), (13, False)])

@@ -105,8 +105,9 @@ def test_a_broken_unit_may_not_enter_close_combat_a_shaken_one_may(line: FsTable
     drop(line, 3)  # −1: Shaken → Broken
     with pytest.raises(InvalidInputError, match="may not enter close combat"):
         line.fs.react(line.info, "Squad", "close_combat", table=dice(6))
-    # Broken may still go prone (only close combat is refused for its grade).
-    assert applied(line.fs.react(line.info, "Squad", "go_prone_open", table=dice(8)))[0]["outcome"]["result"] == "pass"
+    # Nor may it go prone (R3-3: it may only move to its edge or to cover, withdraw, or fire back).
+    with pytest.raises(InvalidInputError, match="Squad is broken: it may move"):
+        line.fs.react(line.info, "Squad", "go_prone_open", table=dice(8))
 
 
 # -- §0.9 No step back --------------------------------------------------------------------------------------------

@@ -128,8 +128,9 @@ def test_d1_veteran_high_motivation_leader_hit(table: FsTable, roll: int, grade:
 def test_d2_green_low_motivation_artillery_first_casualties(table: FsTable, roll: int, lost: int) -> None:
     table.muster("Conscripts", quality="green", leadership=3, size=10)
     table.battle({"Keno": "low"}, Deployment(unit="Conscripts", fatigue="fresh"))
-    result = table.fs.attack(table.info, "Conscripts", killed=1, wounded=0, artillery=True, table=dice(roll))
-    test = applied(result)[-1]
+    # The Green unit's first fire calls for its panic test too (R3-4): d6 4 > LV 3 passes.
+    result = table.fs.attack(table.info, "Conscripts", killed=1, wounded=0, artillery=True, table=dice(roll, 4))
+    test = applied(result)[1]
     assert test["inputs"]["threat"] == 4 and test["inputs"]["target"] == 7  # max(2) + 2 artillery; LV 3
     assert test["outcome"]["grades_lost"] == lost
 

@@ -117,14 +117,16 @@ def test_close_combat_threat_depends_on_the_grade(front: FsTable, grade_rolls: t
 def test_panic_needs_the_qualitys_trigger_and_a_pass_gives_immunity(front: FsTable) -> None:
     refused(front, lambda: front.fs.panic(front.info, "Company HQ", "enemy_in_sight"), "never panic")
     refused(front, lambda: front.fs.panic(front.info, "2nd Squad", "enemy_in_sight"), "does not make green")
-    failed = front.fs.panic(front.info, "2nd Squad", "fired_on", table=dice(2))  # d6 > LV 2? no
+    failed = front.fs.panic(front.info, "2nd Squad", "armour_in_sight", table=dice(2))  # d6 > LV 2? no
     assert applied(failed)[0]["outcome"]["result"] == "fail"
     assert front.unit_state("2nd Squad").panic == "panicking" and front.grade("2nd Squad") == "steady"
     again = front.fs.panic(front.info, "2nd Squad", None, table=dice(1))  # still panicking: −1 more
     assert applied(again)[0]["outcome"]["to"] == "shaken"
+    front.fs.next_turn(front.info)  # one panic test per activation, one activation a turn (R3-1, R3-2)
     front.fs.panic(front.info, "2nd Squad", None, table=dice(5))
     assert front.unit_state("2nd Squad").panic == "immune"
-    refused(front, lambda: front.fs.panic(front.info, "2nd Squad", "fired_on", table=dice(1)), "never panic again")
+    again_seen = lambda: front.fs.panic(front.info, "2nd Squad", "armour_in_sight", table=dice(1))  # noqa: E731
+    refused(front, again_seen, "never panic again")
 
 
 def test_a_routed_unit_with_an_enemy_within_12_surrenders_after_its_test(front: FsTable) -> None:

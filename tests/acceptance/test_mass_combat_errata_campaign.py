@@ -41,7 +41,7 @@ def test_r2_12_mustering_a_veteran_unit_with_experience_5_is_refused() -> None:
 def test_r2_19_conscripts_lose_1_when_paid_and_2_when_not_without_arrears() -> None:
     w = War()
     w.game.funds(w.info, "Crimson", 100_000, "the levy's chest")
-    w.game.muster(w.info, "Levy", "Crimson", {"men": 10, "cost_per_man": 100, "conscript": True})
+    w.game.muster(w.info, "Levy", "Crimson", {"quality": "average", "men": 10, "cost_per_man": 100, "conscript": True})
     assert w.morale("Levy") == -1  # pay current
     w.game.month_end(w.info, {"Crimson": 0})  # the monthly pay not made on its payday
     state, _ = w.game.state(w.info)

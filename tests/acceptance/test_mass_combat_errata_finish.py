@@ -216,13 +216,11 @@ def test_r2_36_six_months_make_untrained_men_inexperienced_and_a_year_green() ->
     """§2.3: "6 months turns Untrained into Inexperienced, 1 year makes them Green" (``training.*_months``)."""
     w = War()
     w.muster("Levy", "Crimson", quality="inexperienced", untrained=True)
-    with pytest.raises(InvalidInputError, match="no better"):
-        w.game.train(w.info, "Levy", 5)
     w.game.train(w.info, "Levy", 6)
     state, _ = w.game.state(w.info)
     levy = state.unit_by_name("Levy")
     assert levy is not None and not levy.profile.untrained and levy.profile.quality == "inexperienced"
-    w.game.train(w.info, "Levy", 12)
+    w.game.train(w.info, "Levy", 6)  # 6 + 6: the year (R3-21: the months add up)
     state, _ = w.game.state(w.info)
     levy = state.unit_by_name("Levy")
     assert levy is not None and levy.profile.quality == "green"
@@ -250,22 +248,21 @@ def test_r2_36_the_survival_tables_column_a_starts_where_the_tables_say(a_from: 
     assert survival_column(with_value("survival.column_a_failed_by", a_from), roll, 10) == column
 
 
-@pytest.mark.parametrize(("defection", "red_foot_fights"), [(True, False), (False, True)])
-def test_r2_36_a_house_rule_can_turn_catastrophe_14s_defection_off(
-    war: War, defection: bool, red_foot_fights: bool
-) -> None:
+@pytest.mark.parametrize(("defection", "side_after"), [(True, "Azure"), (False, "Crimson")])
+def test_r2_36_a_house_rule_can_turn_catastrophe_14s_defection_off(war: War, defection: bool, side_after: str) -> None:
     """§2.8 14: "ally/unit leader defects with his troops: recompute TS, −2 Strategy". Its defection is a value, so
-    a house rule setting it false keeps the unit (the −2 Strategy stays)."""
+    a house rule setting it false keeps the unit (the −2 Strategy stays); on, the unit goes over to the enemy and
+    serves it from then on (R3-17)."""
     if not defection:
         war.game.house_rule(war.info, "catastrophe.effects.14.defection", False)
     setup = battle("Treachery", side("Crimson", RED, catastrophe_unit="Red foot"), side("Azure", BLUE))
     result = war.fight(setup, d3(14, 3, 6, 6))
     assert applied(result, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == {"catastrophe 14": -2}
     fought = {d["explanation"].split(":")[0] for d in applied(result, "unit_morale")}
-    assert ("Red foot" in fought) is red_foot_fights
+    assert "Red foot" in fought  # for Azure when it defected (it holds or retreats with Azure's units)
     state, _ = war.game.state(war.info)
     red_foot = state.unit_by_name("Red foot")
-    assert red_foot is not None and bool(red_foot.disbanded) is not red_foot_fights
+    assert red_foot is not None and red_foot.disbanded is None and red_foot.side == side_after
 
 
 @pytest.mark.parametrize("leads", ["nothing", "unit"])

@@ -35,12 +35,13 @@ def reputation(target: int, faces: tuple[int, ...]) -> list[tuple[int, int]]:
 @pytest.mark.parametrize(
     ("target", "faces", "expected"),
     [
-        # target 8, rolled 15 (no critical: 15 − 8 = 7 < 10): failed by 7 → −2 for 1d = 3 months
-        (8, (5, 5, 5, 3), [(-2, 3)]),
+        # target 8, rolled 15 (no critical: 15 − 8 = 7 < 10): failed by 7 → −2 for 1d = 3 months; then high
+        # command's reaction roll (R3-15), 3d 9
+        (8, (5, 5, 5, 3, 3, 3, 3), [(-2, 3)]),
         # target 9, rolled 15: failed by 6 → −1 for 1d−2 months: a 3 gives 1
-        (9, (5, 5, 5, 3), [(-1, 1)]),
+        (9, (5, 5, 5, 3, 3, 3, 3), [(-1, 1)]),
         # target 11, rolled 15: failed by 4 → −1; a 2 gives 0 months, raised to the minimum 1
-        (11, (5, 5, 5, 2), [(-1, 1)]),
+        (11, (5, 5, 5, 2, 3, 3, 3), [(-1, 1)]),
         # target 12, rolled 15: failed by 3 → fought adequately, nothing
         (12, (5, 5, 5), []),
         # target 14, rolled 7 (not a critical: a 7, target below 15): made by 7 → +1 for 1d−2 = 3 months
@@ -95,9 +96,11 @@ SPECIAL_TS = {
 
 @pytest.mark.parametrize(("item", "ts"), sorted(SPECIAL_TS.items()))
 def test_each_special_weapon_adds_its_ts(item: str, ts: int) -> None:
-    # §2.2: one light infantryman (light armour +3) with two of the weapon: 3 × 1 + 2 × its TS.
+    # §2.2: one light infantryman (light armour +3) with two of the weapon: 3 × 1 + 2 × its TS; a chariot with its
+    # extra archer of its weight, with a bow (R3-24): light 3 + 2, medium 4 + 2, heavy 5 + 2.
+    archer = {"light_chariot": 5, "medium_chariot": 6, "heavy_chariot": 7}.get(item, 0)
     profile = UnitProfile(men=1, armour="light", special={item: 2})
-    assert troop_strength(T, profile).total == 3 + 2 * ts
+    assert troop_strength(T, profile).total == 3 + 2 * (ts + archer)
 
 
 @pytest.mark.parametrize(
@@ -287,14 +290,14 @@ def test_slow_healing_returns_half_as_many() -> None:
 
 @pytest.mark.parametrize(("army_roll", "change"), [(13, 1), (14, -1)])
 def test_catastrophe_13_an_atrocity_angers_or_shakes_the_army(army_roll: int, change: int) -> None:
-    # §2.8 13: "enemy atrocity: failed morale roll → −1 Morale all; passed → +1 (anger)". Morale 13: 13 passes,
-    # 14 fails. W 0 (both roll 10): every unit rolls Morale, Crimson's at 13 + change.
+    # §2.8 13: "enemy atrocity: failed morale roll → −1 Morale all; passed → +1 (anger)"; each unit rolls its own
+    # (R3-16). Morale 13: 13 passes, 14 fails. W 0 (both roll 10): every unit rolls Morale, Crimson's at 13 + change.
     w = War()
     for name in RED:
         w.muster(name, "Crimson")
     for name in BLUE:
         w.muster(name, "Azure")
-    result = w.fight(battle("Pyre", side("Crimson", RED), side("Azure", BLUE)), d3(13, army_roll, 3, 10, 10))
+    result = w.fight(battle("Pyre", side("Crimson", RED), side("Azure", BLUE)), d3(13, army_roll, army_roll, 3, 10, 10))
     morale = {d["explanation"].split(":")[0]: d["inputs"]["morale"] for d in applied(result, "unit_morale")}
     assert morale["Red foot"] == morale["Red guard"] == 13 + change and morale["Blue foot"] == 13
 

@@ -23,10 +23,10 @@ def game() -> tuple[MassCombat, Any]:
     g = MassCombat(ledger)
     units = {
         "Green HI": ("North", {"men": 25, "armour": "heavy", "quality": "green", "experience": 1}),  # TS 100
-        "North LI": ("North", {"men": 100, "armour": "light"}),
-        "South LI": ("South", {"men": 100, "armour": "light"}),
-        "South guns": ("South", {"men": 10, "special": {"light_artillery": 4}}),
-        "East LI": ("East", {"men": 60, "armour": "light"}),
+        "North LI": ("North", {"quality": "average", "men": 100, "armour": "light"}),
+        "South LI": ("South", {"quality": "average", "men": 100, "armour": "light"}),
+        "South guns": ("South", {"quality": "average", "men": 10, "special": {"light_artillery": 4}}),
+        "East LI": ("East", {"quality": "average", "men": 60, "armour": "light"}),
         "North horde": ("North", {"men": 1000, "ts_per_man": 3, "quality": "average"}),
         "South horde": ("South", {"men": 800, "ts_per_man": 3, "quality": "average"}),
     }
@@ -183,9 +183,14 @@ def test_the_side_holding_the_field_strips_the_fallen(game: tuple[MassCombat, An
         ledger.resolve(None),
         "Knights",
         "North",
-        {"men": 20, "armour": "heavy", "mount": "heavy_horse", "troop_type": "HC"},
+        {"quality": "average", "men": 20, "armour": "heavy", "mount": "heavy_horse", "troop_type": "HC"},
     )
-    g.muster(ledger.resolve(None), "Spears", "South", {"men": 200, "armour": "light", "troop_type": "LI"})
+    g.muster(
+        ledger.resolve(None),
+        "Spears",
+        "South",
+        {"quality": "average", "men": 200, "armour": "light", "troop_type": "LI"},
+    )
     setup = parse_setup({"name": "Meadow", "sides": [side("North", ["Knights"], plan=3), side("South", ["Spears"])]})
     dice = NO_CATASTROPHE * 2 + [1, 1, 2, 6, 6, 6] + [6, 6, 6] + [6] + [4, 4, 4, 4] * 2
     result = g.battle(ledger.resolve(None), setup, table=_fit(g, ledger, setup, dice))

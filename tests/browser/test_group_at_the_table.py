@@ -43,10 +43,15 @@ def contexts(browser: Any) -> Iterator[list[Any]]:
         context.close()
 
 
+REFUSED_BY_CSP: list[str] = []
+"""What the browser's Content-Security-Policy blocked on any page (a script or style the page needed)."""
+
+
 def sign_up(contexts: list[Any], browser: Any, base_url: str, name: str) -> Any:
     context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
     contexts.append(context)
     page = context.new_page()
+    page.on("console", lambda m: REFUSED_BY_CSP.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto("/signup")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
@@ -155,5 +160,6 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
             timeout=LIVE_MS
         )
     observer.screenshot(path=str(screenshots / "amended-observer.png"), full_page=True)
+    assert REFUSED_BY_CSP == []  # the pages ran under the CSP: live, charts and forms, nothing inline
     gm.goto(base_url + "/")
     gm.screenshot(path=str(screenshots / "campaigns-gm.png"), full_page=True)

@@ -37,8 +37,9 @@ def played(tmp_path: Path) -> tuple[Cli, dict[str, Any]]:
     cli("gf", "battle-start", "Field", "--unit", "A", "--unit", "B")
     seen: dict[str, Any] = {"weather": _rolls(cli.json("roll", "d20", "-p", "weather"))[0]}
     seen["a_morale"] = _rolls(cli.json("gf", "shoot", "A", "--wounds", "5", "--by", "B"))[0]  # half: a d6 test
+    # (A fails it on these dice: Shaken, it shoots no more (R3-25); B's wounds below come from no unit named)
     keep = cli.events()
-    seen["b_shot"] = cli.json("gf", "shoot", "B", "--wounds", "5", "--by", "A")
+    seen["b_shot"] = cli.json("gf", "shoot", "B", "--wounds", "5")
     seen["ambush"] = _rolls(cli.json("roll", "2d6", "-p", "ambush"))[0]
     cli("rewind", "--to", str(keep), "--reason", "B was out of range")
     seen["ambush_again"] = _rolls(cli.json("roll", "2d6", "-p", "ambush"))[0]
@@ -74,8 +75,8 @@ def test_the_parents_next_command_on_the_branch_gets_the_dice_left_on_the_table(
 ) -> None:
     cli, seen = played
     cli("branch", "What if", "--at", str(seen["at"]))
-    parent = cli.json("gf", "shoot", "B", "--wounds", "5", "--by", "A", "-c", "Front")  # the parent's next command
-    mine = cli.json("gf", "shoot", "B", "--wounds", "5", "--by", "A", "-c", "What if")
+    parent = cli.json("gf", "shoot", "B", "--wounds", "5", "-c", "Front")  # the parent's next command
+    mine = cli.json("gf", "shoot", "B", "--wounds", "5", "-c", "What if")
     b_morale = _rolls(seen["b_shot"])[0]
     for result in (parent, mine):
         [rolled] = _rolls(result)
@@ -97,9 +98,9 @@ def test_log_and_audit_of_a_branch_label_each_roll(played: tuple[Cli, dict[str, 
     cli, seen = played
     cli("branch", "What if", "--at", str(seen["at"]))
     w = ("-c", "What if")
-    cli("gf", "shoot", "B", "--wounds", "5", "--by", "A", *w)  # #5: the dice of the parent's #2
+    cli("gf", "shoot", "B", "--wounds", "5", *w)  # #5: the dice of the parent's #2
     cli("undo", *w)
-    again = _rolls(cli.json("gf", "shoot", "B", "--wounds", "5", "--by", "A", *w))[0]  # #6: those of #5, so #2's
+    again = _rolls(cli.json("gf", "shoot", "B", "--wounds", "5", *w))[0]  # #6: those of #5, so #2's
     assert (again["roll_index"], again["offered_from"]) == (6, 5)
     cli("roll", "d100", "-p", "scouts", *w)  # #7: new
     cli("undo", *w)
@@ -151,7 +152,7 @@ def test_a_branch_of_a_branch_keeps_its_parents_rolls_and_its_table(played: tupl
     made = cli.json("branch", "Deeper", "--at", str(at), "-c", "What if")["dice"]
     assert (made["parent"], made["kept"]["count"], made["new_from_roll"], made["seed_epoch"]) == ("What if", 6, 6, 2)
     assert [d["roll"] for d in made["on_table"]] == [2]
-    shot = _rolls(cli.json("gf", "shoot", "B", "--wounds", "5", "--by", "A", "-c", "Deeper"))[0]
+    shot = _rolls(cli.json("gf", "shoot", "B", "--wounds", "5", "-c", "Deeper"))[0]
     assert shot["faces"] == _rolls(seen["b_shot"])[0]["faces"]
     rolls = cli.json("log", "--type", "dice.rolled", "-c", "Deeper")["events"]
     assert [(e["payload"]["roll_index"], e["origin"]["kind"]) for e in rolls] == [

@@ -284,7 +284,8 @@ def test_grimdark_experience_and_treasury(tmp_path: Path) -> None:
 def test_mass_combat_troop_strength_treasury_and_reputation(tmp_path: Path) -> None:
     cli = Cli(str(tmp_path / "mc.db"))
     cli("new", "Border War", "--ruleset", "mass-combat")
-    profile = ("--armour", "light", "--ranged", "crossbow", "--irregular", "--set", "fine_weapons=true")
+    profile = ("--armour", "light", "--ranged", "crossbow", "--irregular", "--set", "fine_weapons=true", "--quality",
+               "average")  # fmt: skip
     archers = seq(
         cli, "mc", "muster", "Militia archers", "--side", "Megalos", "--men", "120", *profile, "--troop-type", "LI"
     )

@@ -60,7 +60,8 @@ def test_count_and_ask_are_refused_where_they_mean_nothing(cli: Cli) -> None:
     assert "--dice ask asks for each die on a terminal, and this input is not one" in refused.stderr
     assert "--dice count is for the rules' commands" in cli("roll", "d6", "-p", "x", "--dice", "count", code=2).stderr
     # A command its rules refuse is refused by the dry run too, before any die is rolled.
-    assert "calls for nothing" in cli("fs", "attack", "Keno 3rd Squad", "--dice", "count", code=2).stderr
+    # (A miss by fire is fire, recorded: RULES.md R3-4; an assault that does nothing calls for nothing.)
+    assert "calls for nothing" in cli("fs", "attack", "Keno 3rd Squad", "--assault", "--dice", "count", code=2).stderr
     assert cli.events() == before
 
 

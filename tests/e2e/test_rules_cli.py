@@ -99,3 +99,12 @@ def test_the_shipped_rules_are_the_projects_rules() -> None:
     if not SHARED.is_file():
         pytest.skip("the project's shared RULES.md is not beside this checkout")
     assert RULES.read_bytes() == SHARED.read_bytes(), "campaign/RULES.md is stale: copy ../shared/RULES.md over it"
+
+
+def test_the_third_editions_errata_are_clauses_and_amend_the_clauses_they_name() -> None:
+    """RULES.md's third edition: `rules R3-5` prints the erratum, and §0.5 lists it among the errata that amend it
+    (R3-5 — §0.5 "More men lost than remain" counts the whole battle), as it lists the second edition's."""
+    assert run("rules", "R3-5").startswith('R3-5 — §0.5 "More men lost than remain" counts the whole battle (A-9)')
+    assert 'R3-5: §0.5 "More men lost than remain" counts the whole battle (A-9)' in run("rules", "§0.5")
+    assert "R3-27" in clauses() and clause("r3-27").text.startswith("### R3-27 — §4.2")
+    assert cited("see R3-3 and §0.3") == ["R3-3", "0.3"]

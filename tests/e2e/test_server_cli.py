@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from campaign.cli.main import app
@@ -40,3 +41,36 @@ def test_refusals_append_nothing(tmp_path: Path) -> None:
     assert taken.exit_code == 2 and "taken" in taken.output
     assert cli.events() == before
     assert "--port must be between 1 and 65535" in cli("serve", "--port", "0", code=2).output
+
+
+def test_serve_takes_its_database_address_port_and_lifetimes_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    ran: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: ran.append(self.config))
+    env = {
+        "CAMPAIGN_DB": str(tmp_path / "served.db"),
+        "CAMPAIGN_HOST": "0.0.0.0",
+        "CAMPAIGN_PORT": "8123",
+        "CAMPAIGN_SESSION_HOURS": "2",
+        "CAMPAIGN_TOKEN_DAYS": "7",
+        "CAMPAIGN_TRUSTED_PROXIES": "127.0.0.1,::1",
+    }
+    done = CliRunner().invoke(app, ["serve"], env=env)
+    assert done.exit_code == 0, done.output
+    assert f"serving {tmp_path / 'served.db'} on http://0.0.0.0:8123/" in done.output
+    (config,) = ran
+    assert (config.host, config.port, config.forwarded_allow_ips) == ("0.0.0.0", 8123, "127.0.0.1,::1")
+    lifetimes = config.app.state.guard.accounts.lifetimes
+    assert (lifetimes.session_s, lifetimes.token_s) == (2 * 3600, 7 * 24 * 3600)
+    assert (tmp_path / "served.db").is_file()
+
+
+def test_serve_never_shows_the_database_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import campaign.cli.server_cli as server_cli
+
+    assert server_cli.where("postgresql://ledger:s3cret@db.example:5432/league") == (
+        "postgresql://ledger:***@db.example:5432/league"
+    )

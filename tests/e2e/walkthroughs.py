@@ -53,5 +53,5 @@ def mass_combat(cli: Cli) -> Cli:
     cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
         "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
     cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
-        "bow", "--troop-type", "LC")  # fmt: skip
+        "bow", "--troop-type", "LC", "--quality", "average")  # fmt: skip
     return cli

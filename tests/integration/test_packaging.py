@@ -1,5 +1,7 @@
-"""A wheel install works on its own (issue 13): migrations and rules inside the package, the `campaign`
-command, `--version`, and a campaign created and read on a fresh SQLite file, run from outside the source tree."""
+"""A wheel install works on its own: migrations and rules inside the package, the `campaign` command,
+`--version`, a campaign created and read on a fresh SQLite file, run from outside the source tree, and the
+server started from it serving its sign-in page, its static files and /healthz; the licence and the extras
+(charts, postgres, both in server) are in its metadata."""
 
 from __future__ import annotations
 
@@ -60,6 +62,22 @@ def test_the_wheel_carries_the_migrations_and_the_rules(wheel: Path) -> None:
     assert {"campaign/migrations/env.py", "campaign/migrations/script.py.mako", "campaign/RULES.md"} <= names
 
 
+def test_the_wheel_carries_the_server_s_templates_and_static_files_its_licence_and_extras(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    server = ROOT / "campaign" / "server"
+    shipped = {f"campaign/server/{p.relative_to(server)}" for p in (server / "templates").glob("*.html")}
+    shipped |= {f"campaign/server/{p.relative_to(server)}" for p in (server / "static").iterdir() if p.is_file()}
+    assert len(shipped) > 10 and shipped <= names
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "License-Expression: MIT" in text and any(n.endswith("/licenses/LICENSE") for n in names)
+    requires = [line for line in text.splitlines() if line.startswith("Requires-Dist:")]
+    for extra, module in (("charts", "matplotlib"), ("postgres", "psycopg")):
+        assert any(module in r and f'extra == "{extra}"' in r for r in requires), (extra, requires)
+        assert not any(module in r and "extra ==" not in r for r in requires), module  # not for everyone
+        assert any(f"campaign-ledger[{extra}" in r or ("," in r and extra in r) for r in requires if "server" in r)
+
+
 @pytest.mark.slow
 def test_the_installed_wheel_creates_and_reads_a_campaign(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
@@ -101,3 +119,41 @@ def test_the_installed_wheel_creates_and_reads_a_campaign(wheel: Path, tmp_path:
     assert "Peninsula (disorder)" in run("status")
     assert (work / "campaign.db").is_file()
     assert run("rules", "§1.1").startswith("§1.1 Identification")  # the rules ship in the wheel
+    served = serve_from(campaign, work)
+    assert served["/signin"].startswith("<!doctype html>") and 'name="password"' in served["/signin"]
+    assert "htmx" in served["/static/htmx-2.0.11.min.js"] and served["/healthz"].startswith('{"status":"ok"')
+
+
+def serve_from(campaign: str, work: Path) -> dict[str, str]:
+    """``campaign serve`` of the installed wheel, on a free port from the environment: each page's text."""
+    import os
+
+    from tests.live_server import free_port
+
+    port = free_port()
+    env = {**os.environ, "CAMPAIGN_PORT": str(port), "CAMPAIGN_DB": str(work / "served.db")}
+    log = work / "serve.log"
+    with log.open("w") as err, subprocess.Popen([campaign, "serve"], cwd=work, env=env, stderr=err) as server:
+        try:
+            return _pages(server, port, log)
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def _pages(server: subprocess.Popen[bytes], port: int, log: Path) -> dict[str, str]:
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + 60
+    texts: dict[str, str] = {}
+    for path in ("/signin", "/static/htmx-2.0.11.min.js", "/healthz"):
+        while path not in texts:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+                    texts[path] = answer.read().decode()
+            except OSError:
+                assert server.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the installed server did not answer"
+                time.sleep(0.2)
+    return texts

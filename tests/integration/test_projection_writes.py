@@ -66,7 +66,12 @@ def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlit
     assert written(writes) == [("treasuries", "UPDATE")]
     game.disband(ledger.resolve("Mass"), "Blue reserve", "sent home")
     assert written(writes) == [("unit_records", "UPDATE")]
-    game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
+    game.raise_unit(
+        ledger.resolve("Mass"),
+        "Red horse",
+        "Red",
+        {"quality": "average", "men": 20, "troop_type": "LI", "armour": "light"},
+    )
     assert written(writes) == [("treasuries", "UPDATE"), ("unit_records", "INSERT")]
 
 

@@ -177,9 +177,19 @@ def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callab
     info = lambda: ledger.resolve("Mass")  # noqa: E731
     game.funds(info(), "Blue", 5_000_000, "chest")
     game.funds(info(), "Red", 5_000_000, "chest")
-    game.raise_unit(info(), "Blue foot", "Blue", {"men": 150, "troop_type": "MI", "armour": "medium"})
-    game.raise_unit(info(), "Red foot", "Red", {"men": 200, "troop_type": "LI", "armour": "light"})
-    game.raise_unit(info(), "Blue reserve", "Blue", {"men": 50, "troop_type": "MI", "armour": "medium"}, pay=False)
+    game.raise_unit(
+        info(), "Blue foot", "Blue", {"quality": "average", "men": 150, "troop_type": "MI", "armour": "medium"}
+    )
+    game.raise_unit(
+        info(), "Red foot", "Red", {"quality": "average", "men": 200, "troop_type": "LI", "armour": "light"}
+    )
+    game.raise_unit(
+        info(),
+        "Blue reserve",
+        "Blue",
+        {"quality": "average", "men": 50, "troop_type": "MI", "armour": "medium"},
+        pay=False,
+    )
     after()
     for step in steps:
         try:
@@ -388,7 +398,7 @@ def test_refusals_append_nothing() -> None:
     before = {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)}
     fs_game, mc_game = fighting_spirit(ledger), MassCombat(ledger)
     with pytest.raises(InvalidInputError, match="runs fighting-spirit, not mass-combat"):
-        mc_game.muster(five, "Knights", "Keno", {"men": 10})
+        mc_game.muster(five, "Knights", "Keno", {"quality": "average", "men": 10})
     with pytest.raises(InvalidInputError, match="not a five-grade unit profile"):
         fs_game.muster(five, "Knights", "Keno", {"men": 10, "armour": "heavy"})
     with pytest.raises(InvalidInputError, match="no unit of this campaign fights for Atlantis"):

@@ -90,7 +90,7 @@ def test_the_read_models_hold_each_ruleset_s_folded_summary_in_the_fold_s_order(
     # history) keep them equal.
     for name in ("Mass", "Skirmish"):
         Timeline(ledger).undo(ledger.resolve(name))
-    branch(ledger, ledger.resolve("Match"), "What if", 18)  # before its battle ended (seqs 19–33)
+    branch(ledger, ledger.resolve("Match"), "What if", 19)  # before its battle ended (seqs 20–34)
     assert len(ledger.directory.all()) == 5
     check_read_models_hold_the_fold(sql_backend.engine, ledger)
 

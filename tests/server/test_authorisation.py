@@ -52,6 +52,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/campaigns": {"name": "Another page", "ruleset": "grimdark"},
         "/c/{campaign_id}/command": {"_command": "gf.recover", "name": "Robot Squad"},
         "/c/{campaign_id}/invite": {"account": "sam", "role": "observer"},
+        "/c/{campaign_id}/remove": {"account": "sam"},
         "/c/{campaign_id}/amend": {"seq": "5", "set": "side=Robots", "preview": "1"},
         "/c/{campaign_id}/rewind": {"to": "6"},
         "/c/{campaign_id}/entropy": {"share": "a line of our own"},
@@ -66,7 +67,14 @@ def bodies(route: APIRoute) -> dict[str, Any]:
 
 
 def url(route: APIRoute, world: World) -> str:
-    values = {"campaign_id": world.campaign_id, "name": "Robot Squad", "pc": "nobody", "seq": "6", "account": "sam"}
+    values = {
+        "campaign_id": world.campaign_id,
+        "name": "Robot Squad",
+        "pc": "nobody",
+        "seq": "6",
+        "account": "sam",
+        "session_id": "0123456789abcdef",
+    }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], route.path)
 
 

@@ -11,11 +11,11 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from campaign.rulesets.battles import Measured, deploying, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
-from campaign.rulesets.battles import deploying, started
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import side_named
-from campaign.rulesets.decision import Decision
+from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
     RULESET,
@@ -31,7 +31,11 @@ from campaign.rulesets.disorder.commands import (
     causes_checked,
     current_battle,
     fighting,
+    fled,
     force,
+    friend_checked,
+    in_play,
+    is_force,
     ruled,
     with_force,
 )
@@ -44,9 +48,11 @@ from events.registry import Event, JsonValue
 Cause = Annotated[str, Field(min_length=1, max_length=50)]
 MAX_CAUSES = 10
 """No check has more causes than the tables know (four); ten leaves room to spare."""
-Distance = Field(min_length=1, max_length=20)
-"""Inches as typed at the table ("3", "1.5"), kept as typed: the rules read them as whole tenths, so no float
-reaches the log."""
+FriendAt = Field(
+    default=None,
+    description='Inches, as measured, to the friendly unit that left play (a check cites friend_removed within 12"); '
+    "recorded with the check.",
+)
 
 
 class StartBattle(DisCommand):
@@ -58,6 +64,11 @@ class StartBattle(DisCommand):
     battle_name: str = Field(min_length=1, max_length=100, alias="name")
     units: tuple[str, ...] = Field(min_length=1, max_length=200)
     scenario: str = Field(default="", max_length=200)
+    encounter: bool = Field(
+        default=False,
+        description="A plain encounter battle, with no scenario objectives: its winner is the side that destroyed "
+        "more of the enemy's models (§1.8, R3-12).",
+    )
 
     def decide(self, s: At) -> list[Event]:
         state = s.state
@@ -71,22 +82,45 @@ class StartBattle(DisCommand):
         begun = started(s, self.battle_name, sides, officers, self.scenario)
         events: list[Event] = [begun]
         kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
-        events.extend(
-            UnitDeployed(
-                battle_id=begun.battle_id,
-                unit_id=u.unit_id,
-                side=u.side,
-                men=u.profile.models,
-                state={"points": u.profile.points, "troops": u.profile.troops, "permanent": kept.get(u.unit_id, 0)},
+        for u in deployed:
+            placed: dict[str, JsonValue] = {
+                "points": u.profile.points,
+                "troops": u.profile.troops,
+                "permanent": kept.get(u.unit_id, 0),
+            }
+            if u.profile.contingent is not None:
+                placed["contingent"] = u.profile.contingent
+            events.append(
+                UnitDeployed(
+                    battle_id=begun.battle_id, unit_id=u.unit_id, side=u.side, men=u.profile.models, state=placed
+                )
             )
-            for u in deployed
-        )
+        if self.encounter:
+            counted = " and ".join(str(c) for c in s.tables.value("encounter.counts"))
+            kind = Decision(
+                "encounter",
+                "§1.8",
+                None,
+                {"encounter": True},
+                {"winner_by": "models destroyed"},
+                f"{self.battle_name} is an encounter battle: the side that destroys more of the enemy's models "
+                f"({counted}) wins",
+            )
+            events.extend(decision_events([kind], begun.battle_id, RULESET))
         return events
 
 
 class NextTurn(BaseNextTurn[CampaignState, Tables]):
     name: ClassVar[str] = "dis.turn"
     ruleset_prefix: ClassVar[str] = RULESET.prefix
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        if battle.last_turn is not None:  # R3-10: the turn in which a force fled is the last
+            raise InvalidInputError(
+                f"the battle ended with turn {battle.last_turn} ({fled(battle)} fled): record battle-end"
+            )
+        return super().decide(s)
 
 
 class Hit(DisCommand):
@@ -101,6 +135,7 @@ class Hit(DisCommand):
     also: tuple[Cause, ...] = Field(default=(), max_length=MAX_CAUSES)
     close_order: bool = False
     officer_near: bool = False
+    friend_at: Measured | None = FriendAt
 
     def decide(self, s: At) -> list[Event]:
         if self.cause not in dis.LOSS_CAUSES:
@@ -109,6 +144,7 @@ class Hit(DisCommand):
         battle, unit = fighting(s, self.unit_name)
         if self.lost > unit.models:  # as `fs attack` refuses it: RULES.md §1.3–1.4 cap no loss
             raise InvalidInputError(f"{unit.name} has {unit.models} models left; it cannot lose {self.lost}")
+        friend, at = friend_checked(s, battle, unit, self.also, self.friend_at)
         after, facts, text = dis.lose_models(unit, battle.battle_id, self.lost, self.cause)
         decisions = [
             Decision(
@@ -135,7 +171,7 @@ class Hit(DisCommand):
         causes: tuple[str, ...] = ("casualties", *self.also)
         if status == "half" and "force_half" not in causes:
             causes = (*causes, "force_half")  # its own losses brought the force to half: one more cause
-        causes_checked(battle, after, tables, causes, status)
+        causes_checked(s, battle, after, causes, status)
         check = dis.morale_check(
             tables,
             after,
@@ -145,6 +181,8 @@ class Hit(DisCommand):
             lost=self.lost,
             close_order=self.close_order,
             officer_near=self.officer_near,
+            friend_removed=friend,
+            friend_at=at,
         )
         decisions.extend([check, counted] if counted else [check])
         if check.outcome["result"] == "flees":
@@ -162,14 +200,17 @@ class CheckMorale(DisCommand):
     causes: tuple[Cause, ...] = Field(max_length=MAX_CAUSES)
     close_order: bool = False
     officer_near: bool = False
+    friend_at: Measured | None = FriendAt
 
     def decide(self, s: At) -> list[Event]:
         if "casualties" in self.causes:
             raise InvalidInputError("a check for casualties comes with the loss: use `campaign dis hit`")
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
-        causes_checked(battle, unit, tables, self.causes)
-        check = dis.morale_check(tables, unit, s.dice, battle.battle_id, **self.keywords("unit_name"))
+        causes_checked(s, battle, unit, self.causes)
+        friend, at = friend_checked(s, battle, unit, self.causes, self.friend_at)
+        inputs = self.keywords("unit_name", "friend_at")
+        check = dis.morale_check(tables, unit, s.dice, battle.battle_id, **inputs, friend_removed=friend, friend_at=at)
         if check.outcome["result"] != "flees":
             return ruled(battle, [check])
         return ruled(battle, with_force(s, battle, [check], unit))
@@ -203,7 +244,8 @@ class Rally(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle, unit = fighting(s, self.unit_name)
-        decision = dis.rally(s.tables, unit, s.dice, battle.battle_id, **self.keywords("unit_name"))
+        tried = battle.units[unit.unit_id].rallied_in.count(battle.turn)
+        decision = dis.rally(s.tables, unit, s.dice, battle.battle_id, **self.keywords("unit_name"), tried=tried)
         return ruled(battle, [decision])
 
 
@@ -215,13 +257,13 @@ class Retreat(DisCommand):
     rolls: ClassVar[bool] = False
 
     unit_name: str = Name
-    needed: str = Distance
-    moved: str | None = Field(default=None, min_length=1, max_length=20)
+    needed: Measured = Field(description="Inches it must retreat: half its move, unrounded (R3-8).")
+    moved: Measured | None = Field(default=None, description="Inches it could move, as measured, if it was blocked.")
     off_table: bool = False
 
     def decide(self, s: At) -> list[Event]:
-        need = dis.tenths_of_inch(self.needed, "the retreat")
-        done = need if self.moved is None else dis.tenths_of_inch(self.moved, "the distance moved")
+        need = dis.distance(s.tables, self.needed, "the retreat", halved=True)
+        done = need if self.moved is None else dis.distance(s.tables, self.moved, "the distance moved")
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
         decision = dis.retreat(tables, unit, battle.battle_id, needed=need, moved=done, off_table=self.off_table)
@@ -276,13 +318,20 @@ class OfficerDown(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         state = s.state
-        battle = current_battle(state)
-        if self.side not in battle.sides:
-            raise InvalidInputError(f"{self.side!r} is not a side of this battle ({', '.join(battle.sides)})")
+        battle = in_play(current_battle(state))
+        contingents = {u.contingent for u in battle.units.values() if u.contingent is not None}
+        forces = [*battle.sides, *sorted(c for c in contingents if is_force(s, c, ""))]
+        if self.side not in forces:  # R3-13: a contingent with an officer of its own is a force of its own
+            raise InvalidInputError(
+                f"{self.side!r} is not a side (or a contingent with an officer of its own) of this battle "
+                f"({', '.join(forces)})"
+            )
         if self.side in battle.officer_removed:
             raise InvalidInputError(f"{self.side}'s officer was already removed in this battle")
         units = sorted(
-            state.roster[uid].name for uid, u in battle.units.items() if u.side == self.side and u.removed is None
+            state.roster[uid].name
+            for uid, u in battle.units.items()
+            if (u.contingent or u.side) == self.side and u.removed is None
         )
         officer = state.officers.get(self.side, "")
         decision = Decision(
@@ -317,6 +366,20 @@ class EndBattle(DisCommand):
         strangers = sorted(set(held) - set(battle.sides))
         if strangers:
             raise InvalidInputError(f"{', '.join(strangers)}: not a side of this battle")
+        counted: dict[str, JsonValue] = {}
+        if battle.encounter and held:
+            raise InvalidInputError("an encounter battle has no scenario objectives (§1.8): leave out --objectives")
+        if battle.encounter and len(battle.sides) == 2:  # R3-12; with three sides or more the players name it
+            computed, scores = dis.encounter_result(tables, battle.sides, battle.losses())
+            if self.winner is not None and winner != computed:
+                first, second = battle.sides
+                said = f"{first} destroyed {scores[first]} of {second}'s models, {second} {scores[second]} of {first}'s"
+                raise InvalidInputError(
+                    f"an encounter battle is won by the side that destroyed more models: {said}, so "
+                    + (f"{computed} won" if computed else "a draw")
+                    + f", not {winner}"
+                )
+            winner, counted = computed, {"scores": dict(scores)}
         decisions: list[Decision] = []
         removed = [u for u in battle.units.values() if u.removed]
         for side in battle.sides:
@@ -331,7 +394,11 @@ class EndBattle(DisCommand):
                     result="drawn" if winner is None else ("won" if winner == side else "lost"),
                     objectives=held.get(side, 0),
                     enemy_removed=sum(1 for u in removed if u.side != side),
-                    own_fled=sum(1 for u in removed if u.side == side and (u.removed or "").startswith("fled")),
+                    own_fled=sum(
+                        1
+                        for u in removed
+                        if u.side == side and u.contingent is None and (u.removed or "").startswith("fled")
+                    ),  # its own units: never an allied contingent's (R3-13)
                     officer_removed=side in battle.officer_removed,
                     glory_before=career.glory if career else 0,
                 )
@@ -342,7 +409,7 @@ class EndBattle(DisCommand):
             "§1.8",
             None,
             {"winner": winner, "objectives": held},
-            {"result": result},
+            {"result": result, **counted},
             f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
             (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),
         )

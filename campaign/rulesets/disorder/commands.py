@@ -7,6 +7,7 @@ Between battles the roster, the officers and their Glory carry on; markers end w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import ClassVar
 
 from pydantic import Field
@@ -14,7 +15,15 @@ from pydantic import Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.common import EditUnit, MusterUnit, TransferMen, check_transfer, find_unit, new_unit
+from campaign.rulesets.common import (
+    EditUnit,
+    MusterUnit,
+    TransferMen,
+    check_transfer,
+    find_unit,
+    new_unit,
+    same_name,
+)
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
@@ -41,44 +50,91 @@ def current_battle(state: CampaignState) -> BattleState:
     return being_fought(state, RULESET.prefix)
 
 
+def in_play(battle: BattleState) -> BattleState:
+    """``battle``, refused once its last turn is over (R3-10: the turn in which a force fled is the last)."""
+    if battle.last_turn is not None and battle.turn > battle.last_turn:
+        raise InvalidInputError(
+            f"the battle ended with turn {battle.last_turn} ({fled(battle)} fled): record `campaign dis battle-end`"
+        )
+    return battle
+
+
+def fled(battle: BattleState) -> str:
+    return " and ".join(side for side, status in battle.force.items() if status == "flees")
+
+
 def fighting(s: At, name: str) -> tuple[BattleState, dis.Unit]:
     """The battle being fought, and a unit still on its table as the rules read it."""
     battle, unit = on_table(s.state, name, RULESET.prefix)
-    return battle, s.state.in_battle(battle, unit.unit_id, s.tables)
+    return in_play(battle), s.state.in_battle(battle, unit.unit_id, s.tables)
+
+
+def is_force(s: At, force_name: str, side: str) -> bool:
+    """R3-13: a side's force is one; an allied contingent only with an officer of its own
+    (``allies.own_officer_makes_force``); one without takes none of a force's rules."""
+    if force_name == side:
+        return True
+    return s.tables.flag("allies.own_officer_makes_force") and force_name in s.state.officers
 
 
 def force(
     s: At, battle: BattleState, unit: dis.Unit, *, gone: bool, status: str | None = None, folded: str | None = None
 ) -> Decision | None:
-    """The force's morale (§1.3) once this command's ``unit`` (as it is after it; ``gone`` if removed) counts;
-    ``status`` the force's status if this command changed it already, ``folded`` a unit whose check already
-    counts force at half (R2-7)."""
-    side, tables = unit.side, s.tables
+    """The morale of ``unit``'s force (§1.3) once this command's ``unit`` (as it is after it; ``gone`` if
+    removed) counts; ``status`` the force's status if this command changed it already, ``folded`` a unit whose
+    check already counts force at half (R2-7). An allied contingent is not in its side's force (R3-13)."""
+    tables, name = s.tables, unit.force
+    if not is_force(s, name, unit.side):
+        return None
     units = [unit if uid == unit.unit_id else s.state.in_battle(battle, uid, tables) for uid in battle.order]
     gone_ids = {uid for uid, u in battle.units.items() if u.removed}
     if gone or unit.models == 0:
         gone_ids.add(unit.unit_id)
-    mine = [u for u in units if u.side == side]
+    mine = [u for u in units if u.force == name]
     return dis.force_morale(
         tables,
         battle.battle_id,
-        side,
-        start_points=battle.start_points(side),
+        name,
+        start_points=battle.start_points(name),
         lost_points=sum(dis.points_lost(tables, u, u.unit_id in gone_ids) for u in mine),
-        status=status or battle.force.get(side),
+        status=status or battle.force.get(name),
         remaining=[u for u in mine if u.unit_id not in gone_ids],
         folded=folded,
     )
 
 
 def causes_checked(
-    battle: BattleState, unit: dis.Unit, tables: Tables, causes: Sequence[str], force_now: str | None = None
+    s: At, battle: BattleState, unit: dis.Unit, causes: Sequence[str], force_now: str | None = None
 ) -> None:
     """R2-7 (4): the causes a check cites have happened (``force_now``: the force's status if this command
-    changed it), and a once-per-game cause is not used again."""
-    happened = ["force_half"] * bool(force_now or battle.force.get(unit.side))
-    happened += ["officer_removed"] * (unit.side in battle.officer_removed)
-    dis.causes_that_happened(tables, unit, causes, happened=happened, used=battle.units[unit.unit_id].checked_for)
+    changed it), and a once-per-game cause is not used again; each for ``unit``'s own force (R3-13)."""
+    force_name = unit.force if is_force(s, unit.force, unit.side) else None
+    happened = ["force_half"] * bool(force_name and (force_now or battle.force.get(force_name)))
+    happened += ["officer_removed"] * (force_name in battle.officer_removed)
+    used = battle.units[unit.unit_id].checked_for
+    dis.causes_that_happened(s.tables, unit, causes, happened=happened, used=used)
+
+
+def friend_checked(
+    s: At, battle: BattleState, unit: dis.Unit, causes: Sequence[str], friend_at: str | None
+) -> tuple[str | None, Decimal | None]:
+    """R3-9: the friendly unit whose removal the check is for (None when it cites no friend_removed), and the
+    distance the players measured to it (R3-8)."""
+    at = None if friend_at is None else dis.distance(s.tables, friend_at, "the removed friend's distance")
+    if "friend_removed" not in causes:
+        if at is not None:
+            raise InvalidInputError("a distance to a removed friend goes with the cause friend_removed")
+        return None, None
+    names = {uid: u.name for uid, u in s.state.roster.items()}
+    removal = dis.friend_removal(
+        s.tables,
+        unit,
+        turn=battle.turn,
+        removals=battle.removed_units(names),
+        checked=battle.units[unit.unit_id].checked_removals,
+        friend_at=at,
+    )
+    return removal, at
 
 
 def with_force(s: At, battle: BattleState, decisions: Sequence[Decision], unit: dis.Unit) -> list[Decision]:
@@ -103,6 +159,17 @@ class Muster(MusterUnit[CampaignState, Tables]):
     def decide(self, s: At) -> list[Event]:
         checked = new_unit(s.state, self.unit_name, self.side, UnitProfile, self.profile, "disorder-marker")
         s.tables.discipline(checked.troops)
+        side = self.side_in(s.state)
+        contingents = {u.profile.contingent for u in s.state.roster.values()} - {None}
+        if side in contingents:  # R3-13: a contingent fights on a side; it is not one
+            raise InvalidInputError(f"{side} is an allied contingent: muster its units on the side it fights for")
+        if checked.contingent is not None:
+            sides = {u.side for u in s.state.roster.values()} | {side}
+            taken = next((known for known in sides if same_name(known, checked.contingent)), None)
+            if taken is not None:
+                raise InvalidInputError(
+                    f"{taken} is a side: an allied contingent has a name of its own (it fights on {side}'s side)"
+                )
         return [self.mustered(s, checked)]
 
 

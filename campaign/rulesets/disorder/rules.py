@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
+from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder.tables import Tables
 from events.dice import Dice, Roll, parse
@@ -21,6 +23,10 @@ from events.registry import Event
 
 STATES = ("in order", "disordered", "broken")
 LOSS_CAUSES = ("shooting", "melee")
+FORCE_BROKE = "fled: the force broke"
+"""Why the units of a force that breaks leave play (R2-7: with no check; R3-9: their flight calls for none)."""
+RETREAT_INCHES = 100
+"""No retreat is longer."""
 
 
 @dataclass(frozen=True)
@@ -36,10 +42,17 @@ class Unit:
     discipline: int
     markers: int = 0
     permanent: int = 0
+    contingent: str | None = None
+    """The allied contingent it was mustered in, fighting on ``side`` (R3-13), or None for the side's own force."""
 
     @property
     def total_markers(self) -> int:
         return self.markers + self.permanent
+
+    @property
+    def force(self) -> str:
+        """The force whose points, half and flight it counts in: its contingent's, or its side's (R3-13)."""
+        return self.contingent or self.side
 
 
 def check_table_value(path: str, value: object) -> None:
@@ -52,6 +65,17 @@ def check_table_value(path: str, value: object) -> None:
         raise InvalidInputError(f"force.points_lost is 'per_model' or 'removed_units_only', not {value!r}")
     if path in ("force.half_at", "force.flees_over") and (not isinstance(value, int) or not 0 <= value <= 100):
         raise InvalidInputError(f"{path} is a percentage of the force's points (0–100), not {value!r}")
+    words: dict[str, tuple[object, ...]] = {
+        "causes.friend_removed_window": ("turn", "battle"),
+        "encounter.tie": ("draw",),
+        "measure.decimals": (0, 1),
+    }
+    if path in words and (isinstance(value, bool) or value not in words[path]):
+        raise InvalidInputError(f"{path} is one of {', '.join(map(str, words[path]))}, not {value!r}")
+    if path == "encounter.counts" and (not isinstance(value, list) or not set(map(str, value)) <= set(COUNTED)):
+        raise InvalidInputError(f"encounter.counts lists some of {', '.join(COUNTED)}, not {value!r}")
+    if path == "rally.per_turn" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidInputError(f"rally.per_turn is a count of 1 or more, not {value!r}")
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -167,8 +191,11 @@ def morale_check(
     lost: int = 0,
     close_order: bool = False,
     officer_near: bool = False,
+    friend_removed: str | None = None,
+    friend_at: Decimal | None = None,
 ) -> Decision:
-    """§1.4: one check for all the causes that came together; pass, retreat, a marker, or flight."""
+    """§1.4: one check for all the causes that came together; pass, retreat, a marker, or flight.
+    ``friend_removed``: the unit whose removal this check is for (R3-9), at ``friend_at`` inches if measured."""
     causes = _checked_causes(tables, causes, lost)
     roll = dice.roll(parse(str(tables.value("check.dice"))), f"morale check, {unit.name}")
     terms = [
@@ -222,6 +249,8 @@ def morale_check(
             "discipline": unit.discipline,
             "close_order": close_order,
             "officer_near": officer_near,
+            **({"friend_removed": friend_removed} if friend_removed is not None else {}),
+            **({"friend_at": str(friend_at)} if friend_at is not None else {}),
         },
         {"total": total, "result": result},
         f"{unit.name}, morale check for {', '.join(causes)}: {working} → {text}",
@@ -231,13 +260,26 @@ def morale_check(
 
 
 def rally(
-    tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, close_order: bool = False, officer_near: bool = False
+    tables: Tables,
+    unit: Unit,
+    dice: Dice,
+    battle_id: str,
+    *,
+    close_order: bool = False,
+    officer_near: bool = False,
+    tried: int = 0,
 ) -> Decision:
-    """§1.6 [INF]: 2d6 + Discipline − markers + bonuses ≥ 6 removes the non-permanent markers."""
+    """§1.6 [INF]: 2d6 + Discipline − markers + bonuses ≥ 6 removes the non-permanent markers; at most
+    ``rally.per_turn`` attempts in a turn, passed or failed (R3-11; ``tried``: those made this turn)."""
     if unit.markers == 0:
         raise InvalidInputError(
             f"{unit.name} has no marker a rally can remove"
             + (" (its permanent marker stays for the game)" if unit.permanent else "")
+        )
+    allowed = tables.number("rally.per_turn")
+    if tried >= allowed:
+        raise InvalidInputError(
+            f"{unit.name} has made its rally attempt this turn ({allowed} a turn): it may try again next turn"
         )
     roll = dice.roll(parse(str(tables.value("rally.dice"))), f"rally, {unit.name}")
     bonus = (tables.number("rally.close_order") if close_order else 0) + (
@@ -293,33 +335,34 @@ def markers_after_battle(tables: Tables) -> str:
     return "the markers come off; the permanent ones stay with their units into their next battle (house rule)"
 
 
-def tenths_of_inch(text: str, what: str) -> int:
-    """A distance typed at the table ("3", "1.5") as whole tenths of an inch; no floats reach the log."""
-    whole, _, fraction = text.strip().partition(".")
-    digits = whole.isascii() and whole.isdigit() and (not fraction or (fraction.isascii() and fraction.isdigit()))
-    if not digits or len(fraction) > 1:
-        raise InvalidInputError(f"{what} {text!r}: give inches, to a tenth at most (e.g. 3 or 1.5)")
-    if len(whole) > 3:
-        raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
-    tenths = int(whole) * 10 + (int(fraction) if fraction else 0)
-    if tenths > 1000:
-        raise InvalidInputError(f"{what} {text!r}: no retreat is longer than 100 inches")
-    return tenths
+def distance(tables: Tables, text: str, what: str, *, halved: bool = False) -> Decimal:
+    """A distance typed at the table, exactly, to ``measure.decimals`` places (R3-8); ``halved``: half a measured
+    move, unrounded, which may take one place more (a 5.5" move retreats 2.75")."""
+    places = tables.number("measure.decimals") + (1 if halved else 0)
+    return measured(text, what, places, RETREAT_INCHES)
 
 
-def retreat(tables: Tables, unit: Unit, battle_id: str, *, needed: int, moved: int, off_table: bool) -> Decision:
-    """§1.5: blocked, a unit loses a model (captured) per full inch not moved; off the table, it is gone."""
+def within(tables: Tables, inches: Decimal, limit: int) -> bool:
+    """ "Within ``limit``": d ≤ N, or d < N when ``measure.within_inclusive`` says so (R3-8)."""
+    return inches <= limit if tables.flag("measure.within_inclusive") else inches < limit
+
+
+def retreat(
+    tables: Tables, unit: Unit, battle_id: str, *, needed: Decimal, moved: Decimal, off_table: bool
+) -> Decision:
+    """§1.5: blocked, a unit loses a model (captured) per full inch not moved (R3-8: floor of the shortfall,
+    never rounded); off the table, it is gone."""
     if moved > needed:
-        raise InvalidInputError(f'it moved {moved / 10:g}" of a {needed / 10:g}" retreat: it cannot move more')
-    short = needed - moved
-    captured = min(unit.models, (short // 10) * tables.number("retreat.models_per_full_inch"))
+        raise InvalidInputError(f'it moved {moved}" of a {needed}" retreat: it cannot move more')
+    short = int(needed - moved)  # the full inches: int() truncates a positive shortfall, 1.9 → 1
+    captured = min(unit.models, short * tables.number("retreat.models_per_full_inch"))
     facts: list[Event] = []
     after = unit
-    text = f'retreats {moved / 10:g}" of {needed / 10:g}"'
+    text = f'retreats {moved}" of {needed}"'
     if captured:
         after, lost_facts, _ = lose_models(unit, battle_id, captured, "captured")
         facts.extend(lost_facts)
-        text += f", {short // 10} full inch{'es' if short // 10 != 1 else ''} short: {captured} captured"
+        text += f", {short} full inch{'es' if short != 1 else ''} short: {captured} captured"
     if off_table and after.models > 0:
         facts.append(_flee(unit, battle_id, "fled: left the table"))
         text += "; a model left the table: the whole unit has fled"
@@ -327,7 +370,7 @@ def retreat(tables: Tables, unit: Unit, battle_id: str, *, needed: int, moved: i
         "retreat",
         "§1.5",
         unit.unit_id,
-        {"needed_tenths": needed, "moved_tenths": moved, "off_table": off_table, "models": unit.models},
+        {"needed": str(needed), "moved": str(moved), "off_table": off_table, "models": unit.models},
         {"captured": captured, "fled": off_table},
         f"{unit.name} {text}",
         tuple(facts),
@@ -356,6 +399,81 @@ def force_status(tables: Tables, start_points: int, lost_points: int) -> str | N
     if pct_x >= tables.number("force.half_at") * start_points:
         return "half"
     return None
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A unit that left play in a battle (R3-9): the turn, the unit, its side."""
+
+    turn: int
+    unit_id: str
+    name: str
+    side: str
+
+
+def friend_removal(
+    tables: Tables,
+    unit: Unit,
+    *,
+    turn: int,
+    removals: Sequence[Removal],
+    checked: Sequence[str],
+    friend_at: Decimal | None = None,
+) -> str:
+    """R3-9: the removal a check citing friend_removed is for: a unit of the same side (its force or an allied
+    contingent, R3-13) other than ``unit`` that left play in this turn (``causes.friend_removed_window``), which
+    ``unit`` has not checked for yet; within 12" if the players measured it (R3-8). Refused in words otherwise."""
+    window = str(tables.value("causes.friend_removed_window"))
+    friends = [r for r in removals if r.side == unit.side and r.unit_id != unit.unit_id]
+    recent = [r for r in friends if window == "battle" or r.turn == turn]
+    if not recent:
+        raise InvalidInputError(
+            f"{unit.name} cannot check for friend_removed: no friendly unit has left play this turn"
+        )
+    open_ = [r for r in recent if r.unit_id not in checked]
+    if not open_:
+        names = ", ".join(r.name for r in recent)
+        raise InvalidInputError(f"{unit.name} has already checked for that removal ({names}): once for each")
+    found = open_[0]
+    limit = tables.number("causes.friend_removed_within")
+    if friend_at is not None and not within(tables, friend_at, limit):
+        raise InvalidInputError(f'{found.name} was {friend_at}" away: not within {limit}", no check for it')
+    return found.unit_id
+
+
+COUNTED = ("killed", "captured", "fled")
+"""What an encounter battle's count may take (R3-12): models killed, captured, and those of units that fled."""
+
+
+@dataclass(frozen=True)
+class Losses:
+    """A unit's losses in a battle, as the encounter count reads them (R3-12)."""
+
+    side: str
+    killed: int
+    captured: int
+    fled: int
+
+
+def encounter_result(
+    tables: Tables, sides: Sequence[str], losses: Sequence[Losses]
+) -> tuple[str | None, dict[str, int]]:
+    """R3-12: each of two sides' score is the models the other side lost (``encounter.counts``: killed in shooting
+    or melee, captured, and with "fled" those of units that fled whole); the higher score wins, equal ones are a
+    draw (``encounter.tie``). The winner (None: a draw) and the scores."""
+    counted = set(tables.value("encounter.counts"))
+    lost = dict.fromkeys(sides, 0)
+    for loss in losses:
+        if loss.side in lost:
+            lost[loss.side] += sum(n for what, n in (("killed", loss.killed), ("captured", loss.captured),
+                                                     ("fled", loss.fled)) if what in counted)  # fmt: skip
+    first, second = sides
+    scores = {first: lost[second], second: lost[first]}
+    if scores[first] == scores[second]:
+        if str(tables.value("encounter.tie")) != "draw":
+            raise InvalidInputError(f"encounter.tie is {tables.value('encounter.tie')!r}: only 'draw' is known")
+        return None, scores
+    return (first if scores[first] > scores[second] else second), scores
 
 
 def causes_that_happened(
@@ -394,7 +512,7 @@ def force_morale(
     inputs = {"start_points": start_points, "lost_points": lost_points}
     if flees and status != "flees":
         facts: list[Event] = [ForceMorale(battle_id=battle_id, side=side, status="flees", lost_points=lost_points)]
-        facts.extend(_flee(u, battle_id, "fled: the force broke") for u in remaining)
+        facts.extend(_flee(u, battle_id, FORCE_BROKE) for u in remaining)
         names = ", ".join(u.name for u in remaining) or "none"
         return Decision(
             "force_flees",

@@ -13,7 +13,7 @@ from typing import Any
 
 from campaign.rulesets import state as shared
 from campaign.rulesets.disorder.profile import UnitProfile
-from campaign.rulesets.disorder.rules import Unit
+from campaign.rulesets.disorder.rules import FORCE_BROKE, Losses, Removal, Unit
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
@@ -42,6 +42,16 @@ class UnitInBattle:
     """The turn in which it must try to rally (set by a check that disordered it, cleared by a rally attempt)."""
     checked_for: tuple[str, ...] = ()
     """Every cause its morale checks have cited in this battle (R2-7: some count once per game)."""
+    contingent: str | None = None
+    """The allied contingent it fights in, on its side (R3-13)."""
+    checked_removals: tuple[str, ...] = ()
+    """The friendly units whose removal its checks were for (R3-9: one check for each)."""
+    rallied_in: tuple[int, ...] = ()
+    """The turn of each of its rally attempts (R3-11: one a turn)."""
+    killed: int = 0
+    """Models it lost killed in shooting or melee (R3-12)."""
+    captured: int = 0
+    """Models it lost captured in a blocked retreat (R3-12)."""
 
 
 @dataclass(frozen=True)
@@ -51,9 +61,30 @@ class BattleState(shared.OnTable):
     force: Mapping[str, str] = field(default_factory=dict)
     """Per side: ``half`` once half its points are lost, ``flees`` once it broke."""
     officer_removed: tuple[str, ...] = ()
+    removals: tuple[tuple[int, str], ...] = ()
+    """Each unit that left play (but in a force's flight), with the turn it did (R3-9)."""
+    last_turn: int | None = None
+    """The turn in which a force fled: the battle's last (R3-10)."""
+    encounter: bool = False
+    """A plain encounter battle: its winner is the side that destroyed more enemy models (R3-12)."""
 
-    def start_points(self, side: str) -> int:
-        return sum(u.points for u in self.units.values() if u.side == side)
+    def start_points(self, force: str) -> int:
+        """A force's starting points: its own units', never an allied contingent's (R3-13)."""
+        return sum(u.points for u in self.units.values() if (u.contingent or u.side) == force)
+
+    def removed_units(self, names: Mapping[str, str]) -> list[Removal]:
+        """The units that left play, for the friend-removed checks (R3-9); ``names`` by unit id."""
+        return [Removal(turn, uid, names.get(uid, uid), self.units[uid].side) for turn, uid in self.removals]
+
+    def losses(self) -> list[Losses]:
+        """Each unit's losses for an encounter battle's count (R3-12): a unit that fled whole took its models
+        away alive; one removed otherwise (destroyed in one melee) lost those it had left."""
+        out = []
+        for u in self.units.values():
+            fled = u.models if (u.removed or "").startswith("fled") else 0
+            gone = u.models if u.removed is not None and not fled else 0
+            out.append(Losses(u.side, u.killed + gone, u.captured, fled))
+        return out
 
 
 @dataclass(frozen=True)
@@ -99,6 +130,7 @@ class CampaignState:
             discipline=tables.discipline(roster.profile.troops),
             markers=state.markers,
             permanent=state.permanent,
+            contingent=state.contingent,
         )
 
 
@@ -157,32 +189,54 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
         points, permanent = int(p["state"]["points"]), p["state"].get("permanent", 0)
-        placed = UnitInBattle(p["unit_id"], p["side"], p["men"], p["men"], points, permanent=permanent)
+        contingent = p["state"].get("contingent")
+        placed = UnitInBattle(
+            p["unit_id"], p["side"], p["men"], p["men"], points, permanent=permanent, contingent=contingent
+        )
         return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
         return shared.change_battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
     if kind == "battle.models_lost":
         battle = state.battles.get(p["battle_id"])
         unit = battle.units.get(p["unit_id"]) if battle else None
-        return _unit(state, p, models=max(0, unit.models - p["count"])) if unit else state
+        if unit is None:
+            return state
+        captured = p["cause"] == "captured"
+        return _unit(
+            state,
+            p,
+            models=max(0, unit.models - p["count"]),
+            killed=unit.killed + (0 if captured else p["count"]),
+            captured=unit.captured + (p["count"] if captured else 0),
+        )
     if kind == "morale.disorder_changed":
         return _unit(state, p, markers=p["markers"], permanent=p["permanent"])
     if kind == "battle.unit_removed":
+        if p["reason"] != FORCE_BROKE:  # a force's flight calls for no check (R2-7, R3-9)
+            state = shared.change_battle(
+                state, p["battle_id"], lambda b: replace(b, removals=(*b.removals, (b.turn, p["unit_id"])))
+            )
         return _unit(state, p, removed=p["reason"])
+    if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "encounter":
+        return shared.change_battle(state, p["battle_id"] or "", lambda b: replace(b, encounter=True))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["unit_id"] and p["battle_id"] in state.battles:
         battle = state.battles[p["battle_id"]]
         unit = battle.units.get(p["unit_id"])
         if p["rule"] == "morale_check" and unit is not None:
             cited = tuple(dict.fromkeys((*unit.checked_for, *p["inputs"]["causes"])))
-            if p["outcome"]["result"] == "disordered":
-                return _unit(state, p, checked_for=cited, must_rally=battle.turn + 1)
-            return _unit(state, p, checked_for=cited)
-        if p["rule"] == "rally":
-            return _unit(state, p, must_rally=None)
+            friend = p["inputs"].get("friend_removed")
+            removals = (*unit.checked_removals, friend) if friend else unit.checked_removals
+            rally = battle.turn + 1 if p["outcome"]["result"] == "disordered" else unit.must_rally
+            return _unit(state, p, checked_for=cited, checked_removals=removals, must_rally=rally)
+        if p["rule"] == "rally" and unit is not None:
+            return _unit(state, p, must_rally=None, rallied_in=(*unit.rallied_in, battle.turn))
     if kind == "battle.force_morale":
-        return shared.change_battle(
-            state, p["battle_id"], lambda b: replace(b, force={**b.force, p["side"]: p["status"]})
-        )
+
+        def status(b: BattleState) -> BattleState:
+            last = b.turn if p["status"] == "flees" and b.last_turn is None else b.last_turn
+            return replace(b, force={**b.force, p["side"]: p["status"]}, last_turn=last)
+
+        return shared.change_battle(state, p["battle_id"], status)
     if kind == "battle.officer_removed":
         return shared.change_battle(
             state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"]))

@@ -10,6 +10,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from campaign.rulesets import fighting_spirit as fs
+from campaign.rulesets.battles import Measured
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
@@ -20,9 +21,6 @@ from events.dice import die
 from events.errors import InvalidInputError
 from events.registry import Event
 
-INCHES = 10_000
-"""Farther than any table reaches."""
-Inches = Field(ge=0, le=INCHES)
 Word = Field(min_length=1, max_length=100)
 
 
@@ -54,10 +52,28 @@ class Attack(OnUnit):
     suppressing: bool = False
     artillery: bool = False
     leader_hit: bool = False
-    enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
+    enemy_within: Measured | None = Field(
+        default=None, description='Inches to the nearest enemy, as measured (a Routed unit within 12" surrenders).'
+    )
+    by: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="The enemy unit that fired or assaulted (recorded, so that a Broken unit may fire back at it "
+        "this turn, R3-3); a Broken firer may fire only at an enemy that fired on it this turn.",
+    )
+    assault: bool = Field(
+        default=False, description="An assault (close combat), not fire: no first-fire panic test (R3-4)."
+    )
+    air: bool = Field(
+        default=False, description="An air(space) attack: fire, and the artillery row's + threat (§0.5, R3-4)."
+    )
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Sequence[Decision]:
-        return fs.attack(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
+        inputs = self.keywords("unit_name", "by", "enemy_within")
+        by = find_unit(s.state, self.by) if self.by is not None else None
+        near = fs.enemy_at(s.tables, self.enemy_within)
+        return fs.attack(s.tables, battle, unit, s.dice, **inputs, by=by, enemy_within=near)
 
 
 class Morale(OnUnit):
@@ -66,7 +82,9 @@ class Morale(OnUnit):
     name: ClassVar[str] = "fs.morale"
 
     rows: tuple[str, ...] = Field(max_length=20)
-    enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
+    enemy_within: Measured | None = Field(
+        default=None, description='Inches to the nearest enemy, as measured (a Routed unit within 12" surrenders).'
+    )
 
     def decide(self, s: At) -> list[Event]:
         if not self.rows:
@@ -74,9 +92,8 @@ class Morale(OnUnit):
         return super().decide(s)
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.morale_test(
-            s.tables, battle, unit, s.dice, self.rows, enemy_within=self.enemy_within, cause="declared"
-        )
+        near = fs.enemy_at(s.tables, self.enemy_within)
+        return fs.morale_test(s.tables, battle, unit, s.dice, self.rows, enemy_within=near, cause="declared")
 
 
 class Rally(FsCommand):
@@ -86,15 +103,17 @@ class Rally(FsCommand):
 
     unit_name: str = Name
     officer_name: str = Name
-    distance: int = Inches
+    distance: Measured = Field(description='Inches between officer and unit, as measured (within 6" in sight: no '
+                               "communication test).")  # fmt: skip
     in_sight: bool
     under_artillery: bool = False
 
     def decide(self, s: At) -> list[Event]:
         battle, officer = current_battle(s.state), find_unit(s.state, self.officer_name)
         unit = find_unit(s.state, self.unit_name)
-        inputs = self.keywords("unit_name", "officer_name")
-        return ruled(s, [fs.rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs)])
+        inputs = self.keywords("unit_name", "officer_name", "distance")
+        apart = fs.inches(s.tables, self.distance, "the distance")
+        return ruled(s, [fs.rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs, distance=apart)])
 
 
 class React(OnUnit):
@@ -126,10 +145,14 @@ class LastStand(OnUnit):
 
     friends_within_12: int = Field(ge=0, le=1_000)
     enemy_squads_in_sight: int = Field(ge=0, le=1_000)
-    enemy_within: int | None = Field(default=None, ge=0, le=INCHES)
+    enemy_within: Measured | None = Field(
+        default=None, description='Inches to the nearest enemy, as measured (on a failure, within 12" it surrenders).'
+    )
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.last_stand(s.tables, battle, unit, s.dice, **self.keywords("unit_name"))
+        near = fs.enemy_at(s.tables, self.enemy_within)
+        inputs = self.keywords("unit_name", "enemy_within")
+        return fs.last_stand(s.tables, battle, unit, s.dice, **inputs, enemy_within=near)
 
 
 class EndLastStand(OnUnit):
@@ -150,10 +173,10 @@ class Surrender(OnUnit):
     name: ClassVar[str] = "fs.surrender"
     rolls: ClassVar[bool] = False
 
-    enemy_within: int = Inches
+    enemy_within: Measured = Field(description="Inches to the nearest enemy, as measured.")
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:
-        return fs.surrender_check(s.tables, battle, unit, self.enemy_within)
+        return fs.surrender_check(s.tables, battle, unit, fs.inches(s.tables, self.enemy_within, "the enemy within"))
 
 
 class Psi(FsCommand):
@@ -164,15 +187,16 @@ class Psi(FsCommand):
     psion_name: str = Name
     target_name: str = Name
     effect: str = Word
-    distance: int = Inches
+    distance: Measured = Field(description='Inches from psion to target, as measured (bands of 12").')
     in_sight: bool
     blast_choice: str = Field(default="grades", min_length=1, max_length=100)
 
     def decide(self, s: At) -> list[Event]:
         battle, psion = current_battle(s.state), find_unit(s.state, self.psion_name)
         target = find_unit(s.state, self.target_name)
-        inputs = self.keywords("psion_name", "target_name")
-        return ruled(s, fs.psi(s.state, s.tables, battle, psion, target, s.dice, **inputs))
+        inputs = self.keywords("psion_name", "target_name", "distance")
+        apart = fs.inches(s.tables, self.distance, "the distance")
+        return ruled(s, fs.psi(s.state, s.tables, battle, psion, target, s.dice, **inputs, distance=apart))
 
 
 class Defence(OnUnit):

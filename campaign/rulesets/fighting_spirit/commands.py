@@ -29,14 +29,7 @@ from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
 from events.dice.notation import SIDES
 from events.errors import InvalidInputError
-from events.families.battle import (
-    BattleEnded,
-    PositionChanged,
-    UnitActivated,
-    UnitDeployed,
-    WoundedAbandoned,
-    WoundedChecked,
-)
+from events.families.battle import BattleEnded, UnitDeployed, WoundedAbandoned, WoundedChecked
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
 from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
 from events.families.roster import MenTransferred
@@ -157,6 +150,29 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
         super().check_value(tables)
         check_threat_value(self.path, self.value)
         check_die_value(self.path, self.value)
+        check_third_edition_value(self.path, self.value)
+
+
+def check_third_edition_value(path: str, value: object) -> None:
+    """Refuse a value the rules of the third edition's keys cannot use (R3-1 … R3-8)."""
+    words: dict[str, tuple[object, ...]] = {
+        "threats.lost_more_than_left.counts": ("battle", "attack"),
+        "measure.decimals": (0, 1),
+    }
+    if path in words and (isinstance(value, bool) or value not in words[path]):
+        raise InvalidInputError(f"{path} is one of {', '.join(map(str, words[path]))}, not {value!r}")
+    at_least_one = ("turn.activations_per_unit", "panic.tests_per_activation")
+    if path in at_least_one and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidInputError(f"{path} is a count of 1 or more, not {value!r}")
+    names = {
+        "grades.broken.allowed": frozenset(fs.ACTION_WORDS),
+        "grades.routed.allowed": frozenset(fs.ACTION_WORDS),
+        "panic.allowed_actions": frozenset(fs.ACTION_WORDS),
+        "panic.fired_on_kinds": frozenset(fs.FIRE_KINDS),
+    }
+    if path in names and isinstance(value, list) and not set(map(str, value)) <= names[path]:
+        unknown = sorted(set(map(str, value)) - names[path])
+        raise InvalidInputError(f"{path}: unknown {', '.join(unknown)}; the names are {', '.join(sorted(names[path]))}")
 
 
 THREAT_KINDS = ("base", "plus", "plus_each", "trigger")
@@ -182,7 +198,7 @@ def check_threat_value(path: str, value: object) -> None:
     table has no negative cell; its "+" rows add to the target and never lower it), and a row's kind is one of
     the four the test knows."""
     parts = path.split(".")
-    if len(parts) != 3 or parts[0] != "threats":
+    if len(parts) != 3 or parts[0] != "threats" or parts[2] == "counts":
         return
     if parts[2] == "kind":
         if value not in THREAT_KINDS:
@@ -295,9 +311,7 @@ class Activate(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
-        unit = find_unit(s.state, self.unit_name)
-        fs.active_unit(battle, unit)
-        return [UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)]
+        return [fs.activation(s.tables, battle, find_unit(s.state, self.unit_name))]
 
 
 class Wounded(FsCommand):
@@ -317,6 +331,7 @@ class Wounded(FsCommand):
         if self.abandoned == (self.checked is not None):
             raise InvalidInputError("say either --checked N (a Reorganise action) or --abandoned")
         if self.checked is not None:
+            fs.may_act(s.tables, battle, unit, us, ("reorganise",), "check its wounded")  # R3-2, R3-3
             if not 0 < self.checked <= us.unverified:
                 raise InvalidInputError(
                     f"{unit.name} has {us.unverified} unverified casualties; cannot check {self.checked}"
@@ -338,12 +353,7 @@ class Position(FsCommand):
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         unit = find_unit(s.state, self.unit_name)
-        fs.active_unit(battle, unit)
-        if self.prone is None and self.in_cover is None:
-            raise InvalidInputError("say what changed: --prone/--standing, --cover/--open")
-        return [
-            PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, prone=self.prone, in_cover=self.in_cover)
-        ]
+        return [fs.position(s.tables, battle, unit, prone=self.prone, in_cover=self.in_cover)]
 
 
 # -- the campaign between battles (RULES.md §5) ------------------------------------------------------

@@ -5,17 +5,22 @@ Pure functions like those of :mod:`campaign.rulesets.fighting_spirit.rules`, who
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.rules import (
     active_unit,
-    die_for_test,
+    fired_on_by,
     grade_facts,
+    may_act,
     morale_test,
+    panic_test,
     persisting_threat,
     surrender_facts,
+    within,
 )
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
@@ -27,7 +32,7 @@ from events.families.battle import (
     SuppressionChanged,
     UnitRemoved,
 )
-from events.families.morale import ActionFailed, LastStandChanged, PanicChanged
+from events.families.morale import ActionFailed, LastStandChanged
 from events.registry import Event
 
 # -- §0.7 reaction tests -------------------------------------------------------------------------------
@@ -39,6 +44,16 @@ REACTION_MOVES: dict[str, dict[str, bool]] = {
     "leave_cover_shaken": {"in_cover": False},
     "close_combat": {},
 }
+HOSTILE = frozenset({"psi_strike", "panic", "confusion", "psi_blast", "kill"})
+"""The psi effects that attack their target (R3-3: a Broken psion's, as its fire, only at an enemy that fired on it)."""
+REACTION_ACTIONS: dict[str, tuple[str, ...]] = {
+    "go_prone_open": ("go_prone",),
+    "go_prone_cover": ("go_prone",),
+    "move_while_prone": ("move_while_prone",),
+    "leave_cover_shaken": ("leave_cover",),
+    "close_combat": ("close_combat",),
+}
+"""The action each reaction test is for (R3-2, R3-3: a unit that may not take the action takes no test for it)."""
 
 
 def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: Dice, action: str) -> Decision:
@@ -61,6 +76,7 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
         raise InvalidInputError(f"{unit.name} is {us.grade}: it may not enter close combat")
     if (battle.turn, action) in us.failed_actions:
         raise InvalidInputError(f"{unit.name} failed {action} this turn: it may not try again until next turn")
+    may_act(tables, battle, unit, us, REACTION_ACTIONS[action], action.replace("_", " "))
     moves = REACTION_MOVES[action]
     position = (PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, **moves),) if moves else ()
     if us.last_stand:
@@ -97,62 +113,24 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
     )
 
 
-# -- §0.8 panic ----------------------------------------------------------------------------------------
-
-
-def panic_test(
-    tables: Tables,
-    battle: BattleState,
-    unit: RosterUnit,
-    dice: Dice,
-    trigger: str | None,
-    *,
-    forced: bool = False,
-    psi_caused: bool = False,
-) -> Decision:
-    """Quality die > LV (threat 0). A pass ends panic for the game; a failure panics the unit, −1 grade.
-
-    A psi-caused test (R2-2) reaches Veterans, Elite and units that passed a panic test already."""
+def position(
+    tables: Tables, battle: BattleState, unit: RosterUnit, *, prone: bool | None, in_cover: bool | None
+) -> PositionChanged:
+    """A move into or out of cover, or going prone or getting up, where no test is needed; refused at Ра, Бе or
+    in panic where the action is not allowed (R3-2, R3-3). Leaving or entering cover is a move, which a Бе unit
+    makes toward its own edge wherever it ends."""
     us = active_unit(battle, unit)
-    triggers = tables.panic_triggers(unit.profile.quality)
-    if us.last_stand:
-        raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
-    if not triggers and not psi_caused and us.panic != "panicking":  # a psi-made panic has its later tests (R2-2)
-        raise InvalidInputError(f"{unit.name} is {unit.profile.quality}: Veterans and Elite never panic")
-    if us.panic == "immune" and not psi_caused:
-        raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
-    if us.panic != "panicking" and not forced:
-        if trigger is None:
-            raise InvalidInputError(f"{unit.name} is not panicking: name the trigger (one of {', '.join(triggers)})")
-        if trigger not in triggers:
-            raise InvalidInputError(
-                f"{trigger!r} does not make {unit.profile.quality} troops panic; their triggers: {', '.join(triggers)}"
-            )
-    lv = unit.profile.leadership
-    target = lv + int(tables.value("panic.threat"))
-    sides = die_for_test(tables, unit, psi_caused)
-    roll = dice.roll(die(sides), f"panic test of {unit.name}")
-    passed = roll.total > target
-    if passed:
-        facts: tuple[Event, ...] = (PanicChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, panic="immune"),)
-        verdict = "passes: no panic, and never again this game"
-        new_grade = us.grade
-    else:
-        new_grade = tables.shifted_grade(us.grade, 1)
-        facts = grade_facts(battle, us, new_grade)
-        if us.panic != "panicking":
-            facts = (PanicChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, panic="panicking"), *facts)
-        verdict = f"fails: panics, −1 grade ({us.grade} → {new_grade}); it does nothing else this activation"
-    return Decision(
-        "panic_test",
-        "§0.8",
-        unit.unit_id,
-        {"trigger": trigger or "still panicking", "target": target},
-        {"result": "pass" if passed else "fail", "from": us.grade, "to": new_grade},
-        f"{unit.name} panic test: LV {lv} = {target}; d{sides} rolled {roll.total} → {verdict}",
-        facts,
-        (roll,),
-    )
+    if prone is None and in_cover is None:
+        raise InvalidInputError("say what changed: --prone/--standing, --cover/--open")
+    changes: list[tuple[tuple[str, ...], str]] = []
+    if prone is not None:
+        changes.append((("go_prone",), "go prone") if prone else (("get_up",), "get up"))
+    if in_cover is not None:
+        into = (("move_to_cover", "move_to_edge"), "move into cover")
+        changes.append(into if in_cover else (("leave_cover_withdraw", "move_to_edge"), "leave cover"))
+    for actions, what in changes:
+        may_act(tables, battle, unit, us, actions, what)
+    return PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, prone=prone, in_cover=in_cover)
 
 
 # -- §0.9 No step back ---------------------------------------------------------------------------------
@@ -166,7 +144,7 @@ def last_stand(
     *,
     friends_within_12: int,
     enemy_squads_in_sight: int,
-    enemy_within: int | None = None,
+    enemy_within: Decimal | None = None,
 ) -> Decision:
     us = active_unit(battle, unit)
     if us.last_stand:
@@ -204,7 +182,8 @@ def last_stand(
             (roll,),
         )
     surrender_limit = int(tables.value("surrender.enemy_within"))
-    reason = "surrendered" if enemy_within is not None and enemy_within <= surrender_limit else "scattered"
+    near = enemy_within is not None and within(tables, enemy_within, surrender_limit)
+    reason = "surrendered" if near else "scattered"
     return Decision(
         "last_stand",
         "§0.9",
@@ -234,13 +213,18 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
     if reason != "only_broken_enemies":
         raise InvalidInputError("No step back ends only when the unit is wiped_out or only_broken_enemies are in view")
     end_grade = str(tables.value("last_stand.end_grade"))
+    capped = ""
+    if tables.flag("last_stand.end_capped_by_start") and tables.grade_index(us.start_grade) > tables.grade_index(
+        end_grade
+    ):  # R3-6: never above the grade it started at (its rally cap)
+        end_grade, capped = us.start_grade, " (its start grade: morale never rises above it, R3-6)"
     return Decision(
         "last_stand_end",
         "§0.9",
         unit.unit_id,
         {"reason": reason},
         {"result": "steady", "to": end_grade},
-        f"{unit.name}: no enemy in view but Broken ones → No step back ends, the unit returns to {end_grade}",
+        f"{unit.name}: no enemy in view but Broken ones → No step back ends, the unit returns to {end_grade}{capped}",
         (
             LastStandChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, active=False, reason=reason),
             *grade_facts(battle, us, end_grade),
@@ -248,7 +232,7 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
     )
 
 
-def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy_within: int) -> Decision:
+def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy_within: Decimal) -> Decision:
     us = active_unit(battle, unit)
     if us.last_stand and tables.flag("last_stand.no_morale_stat"):  # R2-4 (b): "die, but not surrender"
         raise InvalidInputError(f"{unit.name} is in No step back: it has no grade and cannot surrender")
@@ -263,7 +247,7 @@ def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy
         "surrender",
         "§0.3",
         unit.unit_id,
-        {"enemy_within": enemy_within},
+        {"enemy_within": str(enemy_within)},
         {"result": "surrendered"},
         f"{unit.name}{note}",
         facts,
@@ -282,7 +266,7 @@ def psi(
     dice: Dice,
     *,
     effect: str,
-    distance: int,
+    distance: Decimal,
     in_sight: bool,
     blast_choice: str = "grades",
 ) -> list[Decision]:
@@ -293,12 +277,19 @@ def psi(
         raise InvalidInputError(f"{psion.name} has no psion")
     if effect not in tables.psi_effects():
         raise InvalidInputError(f"unknown psi effect {effect!r}: one of {', '.join(tables.psi_effects())}")
+    # R3-3: a Broken psion attacks only an enemy that fired on it this turn ("like shooting, with the same
+    # limits") and gives no support; R3-2: a panicking one makes no psi action at all.
+    back = effect in HOSTILE and fired_on_by(battle, ps, target.unit_id)
+    may_act(tables, battle, psion, ps, ("fire_back",) if back else ("psi",), f"make psi {effect} on {target.name}")
     if not target.profile.living:
         raise InvalidInputError(f"{target.name} is a {target.profile.kind}: psionics affect only living targets")
-    if distance < 0:
-        raise InvalidInputError("a distance cannot be negative")
     band = int(tables.value("psi.rules.band_inches"))
-    bands = max(1, -(-distance // band))
+    # R3-8: band 1 is "within 12"" (d ≤ 12 by default): ceil(d ÷ 12), or with "within" read as d < 12, one band
+    # more for each whole 12".
+    if tables.flag("measure.within_inclusive"):
+        bands = max(1, math.ceil(distance / band))
+    else:
+        bands = math.floor(distance / band) + 1
     if bands > 1 and not in_sight:
         raise InvalidInputError(
             f'{target.name} is {distance}" away: beyond the first {band}" band a psion needs line of sight'
@@ -309,13 +300,13 @@ def psi(
     if blast_choice not in ("grades", "panic"):
         raise InvalidInputError("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
     per_activation = tables.number("psi.rules.actions_per_activation")
-    if ps.psi_actions >= per_activation:  # R2-4 (a)
-        raise InvalidInputError(f"{psion.name} has made its {per_activation} psi actions this activation")
+    if ps.psi_actions >= per_activation:  # R2-4 (a); one activation a turn, so per turn too (R3-1)
+        raise InvalidInputError(f"{psion.name} has made its {per_activation} psi actions this turn")
     rank = psion.profile.psi_rank
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
     roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}")
-    inputs = {"psion": psion.unit_id, "effect": effect, "distance": distance, "in_sight": in_sight, "bands": bands}
+    inputs = {"psion": psion.unit_id, "effect": effect, "distance": str(distance), "in_sight": in_sight, "bands": bands}
     shift = f" (−{bands - 1} step{'s' if bands > 2 else ''} for range)" if bands > 1 else ""
     head = f"{psion.name} psi {effect} on {target.name}: d{spec.sides}{shift} rolled {roll.total}, need ≥ {need}"
     rolls: list[Roll] = [roll]
@@ -349,6 +340,15 @@ def psi(
     cannot_panic = ts.last_stand or (
         not overrides and (not tables.panic_triggers(target.profile.quality) or ts.panic == "immune")
     )
+    if ts.panic == "panicking" and (effect == "panic" or (effect == "psi_blast" and blast_choice == "panic")):
+        # R3-2 (5): a trigger on a unit already panicking calls for no new test.
+        return [
+            succeeded(
+                f", but {target.name} is already panicking: no new test",
+                inputs={**inputs, "blast": blast_choice} if effect == "psi_blast" else inputs,
+                outcome={"result": "no_effect"},
+            )
+        ]
     if effect == "psi_blast":
         blast = {**inputs, "blast": blast_choice}
         if blast_choice == "grades":

@@ -8,18 +8,17 @@ Each takes the battle state, the tables in force, the command's inputs and a Dic
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 
+from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
 from campaign.rulesets.fighting_spirit.tables import Tables
 from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError
-from events.families.battle import (
-    AttackResolved,
-    UnitRemoved,
-)
-from events.families.morale import GradeChanged, RallyAttempted
+from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
+from events.families.morale import GradeChanged, PanicChanged, RallyAttempted
 from events.registry import Event
 
 # -- helpers -------------------------------------------------------------------------------------------
@@ -41,16 +40,94 @@ def grade_facts(battle: BattleState, unit: UnitState, to_grade: str) -> tuple[Ev
     return (GradeChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, from_grade=unit.grade, to_grade=to_grade),)
 
 
+def inches(tables: Tables, text: str, what: str) -> Decimal:
+    """A distance typed at the table, exactly, to the tables' ``measure.decimals`` places (R3-8)."""
+    return measured(text, what, tables.number("measure.decimals"))
+
+
+def enemy_at(tables: Tables, text: str | None) -> Decimal | None:
+    """The nearest enemy's distance, when the players measured it."""
+    return None if text is None else inches(tables, text, "the enemy within")
+
+
+def within(tables: Tables, distance: Decimal, limit: int) -> bool:
+    """ "Within ``limit``": d ≤ N, or d < N when ``measure.within_inclusive`` says so (R3-8)."""
+    return distance <= limit if tables.flag("measure.within_inclusive") else distance < limit
+
+
 def surrender_facts(
-    tables: Tables, battle: BattleState, unit: UnitState, grade: str, enemy_within: int | None
+    tables: Tables, battle: BattleState, unit: UnitState, grade: str, enemy_within: Decimal | None
 ) -> tuple[tuple[Event, ...], str]:
     """A Routed unit with an enemy within 12" surrenders (§0.3)."""
     limit = int(tables.value("surrender.enemy_within"))
-    if grade == "routed" and enemy_within is not None and enemy_within <= limit:
+    if grade == "routed" and enemy_within is not None and within(tables, enemy_within, limit):
         return (UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason="surrendered"),), (
-            f'; Routed with an enemy {enemy_within}" away (≤ {limit}") → surrenders'
+            f'; Routed with an enemy {enemy_within}" away (within {limit}") → surrenders'
         )
     return (), ""
+
+
+# -- R3-1 … R3-3: what a unit may do in its activation ------------------------------------------------------
+
+ACTION_WORDS = {
+    "move_to_edge": "move toward its own edge",
+    "move_to_cover": "move to cover",
+    "leave_cover_withdraw": "leave cover to withdraw",
+    "fire_back": "fire (or attack by psi) only at an enemy that fired on it this turn",
+    "move_while_prone": "take the move-while-prone test",
+    "go_prone": "go prone",
+    "get_up": "get up",
+    "leave_cover": "leave cover",
+    "close_combat": "enter close combat",
+    "fire": "fire",
+    "psi": "make a psi action",
+    "rally": "rally a unit",
+    "reorganise": "check its wounded (Reorganise)",
+}
+"""The actions the ledger records a unit taking, as ``grades.*.allowed`` and ``panic.allowed_actions`` name them."""
+
+
+def activation(tables: Tables, battle: BattleState, unit: RosterUnit) -> UnitActivated:
+    """R3-1: a unit's own activation; at most ``turn.activations_per_unit`` of them in a turn (a unit that lost
+    its activation, or spent it on its panic test, has had it)."""
+    us = active_unit(battle, unit)
+    allowed = tables.number("turn.activations_per_unit")
+    if us.activations >= allowed:
+        raise InvalidInputError(
+            f"{unit.name} has had its activation in turn {battle.turn}: one a turn (R3-1); the next is in turn "
+            f"{battle.turn + 1}"
+        )
+    return UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)
+
+
+def may_act(
+    tables: Tables, battle: BattleState, unit: RosterUnit, us: UnitState, actions: Sequence[str], what: str
+) -> None:
+    """Refuse, before any die is rolled, an action the unit may not take (``actions``: the names it goes by, any
+    one allowed will do; ``what``: it in words): none once its activation this turn is spent (lost, or spent on
+    its panic test: R3-1, R3-2), none but ``panic.allowed_actions`` while it panics (R3-2), and only those of
+    ``grades.<grade>.allowed`` at Ра or Бе (R3-3). A unit in No step back has no grade (R2-4 b)."""
+    if us.last_stand:
+        return
+    if us.spent or us.panic_tests:
+        why = "on its panic test" if us.panic_tests else "lost"
+        raise InvalidInputError(
+            f"{unit.name}'s activation in turn {battle.turn} is spent ({why}): it may not {what} this turn (R3-2)"
+        )
+    if us.panic == "panicking" and not set(actions) & set(tables.value("panic.allowed_actions")):
+        raise InvalidInputError(
+            f"{unit.name} is panicking: it takes no action in its activations but its panic test, so it may not "
+            f"{what} (§0.8, R3-2)"
+        )
+    allowed = tables.allowed(us.grade)
+    if allowed is not None and not set(actions) & set(allowed):
+        may = " or ".join(ACTION_WORDS.get(a, a.replace("_", " ")) for a in allowed) or "do nothing"
+        raise InvalidInputError(f"{unit.name} is {us.grade}: it may {may}, not {what} (§0.3, R3-3)")
+
+
+def fired_on_by(battle: BattleState, us: UnitState, enemy: str) -> bool:
+    """Whether ``enemy`` (a unit id) is recorded as having fired on the unit in this turn (R3-3 d, R3-4)."""
+    return (battle.turn, enemy) in us.fired_on
 
 
 def chain_links(campaign: CampaignState, officer: RosterUnit, unit: RosterUnit) -> int | None:
@@ -138,7 +215,7 @@ def morale_test(
     rows: Sequence[str],
     *,
     counts: Mapping[str, int] | None = None,
-    enemy_within: int | None = None,
+    enemy_within: Decimal | None = None,
     cause: str = "",
     state: UnitState | None = None,
     psi_caused: bool = False,
@@ -215,6 +292,10 @@ def morale_test(
     )
 
 
+FIRE_KINDS = ("small_arms", "artillery", "air", "close_combat")
+"""What an attack on a unit is: fire of three kinds (R3-4), or an assault."""
+
+
 def attack(
     tables: Tables,
     battle: BattleState,
@@ -226,30 +307,53 @@ def attack(
     suppressing: bool,
     artillery: bool,
     leader_hit: bool,
-    enemy_within: int | None = None,
+    enemy_within: Decimal | None = None,
+    by: RosterUnit | None = None,
+    assault: bool = False,
+    air: bool = False,
 ) -> list[Decision]:
-    """Fire or an assault hits the unit: record it, then the morale test it calls for (§0.4, §0.5)."""
+    """Fire or an assault hits the unit: record it, then the morale test it calls for (§0.4, §0.5), and a Green
+    unit's panic test at the first fire on it in the battle (R3-4). ``by``: the enemy unit that attacked, so
+    that a Broken unit may fire back at it this turn (R3-3 d)."""
     us = active_unit(battle, unit)
     if killed < 0 or wounded < 0:
         raise InvalidInputError("casualties cannot be negative")
     if killed + wounded > us.men:
         raise InvalidInputError(f"{unit.name} has {us.men} men left; it cannot lose {killed + wounded}")
-    if not (killed or wounded or suppressing or leader_hit):
+    if artillery + air + assault > 1:
+        raise InvalidInputError("an attack is artillery, air or an assault (close combat): one of them at most")
+    kind = "artillery" if artillery else "air" if air else "close_combat" if assault else "small_arms"
+    fire = kind in tables.value("panic.fired_on_kinds")
+    if not (killed or wounded or suppressing or leader_hit or fire):
         raise InvalidInputError("an attack with no casualties, no suppression and no leader hit calls for nothing")
+    if by is not None:
+        firer = active_unit(battle, by)
+        if firer.side == us.side:
+            raise InvalidInputError(f"{by.name} fights for {firer.side}, as {unit.name} does: it attacks enemies only")
+        back = fired_on_by(battle, firer, unit.unit_id)
+        if fire and firer.grade == "broken" and not back and not firer.last_stand:
+            raise InvalidInputError(
+                f"{by.name} is broken: it may fire only at an enemy that fired on it this turn, and {unit.name} "
+                "has not (§0.3, R3-3)"
+            )
+        action = ("close_combat",) if assault else ("fire_back",) if back else ("fire",)
+        may_act(tables, battle, by, firer, action, f"{'assault' if assault else 'fire at'} {unit.name}")
     left = us.men - killed - wounded
     first_suppression = suppressing and not us.ever_suppressed and not us.last_stand
     casualties = killed + wounded > 0
+    battle_loss = str(tables.value("threats.lost_more_than_left.counts")) == "battle"
+    lost = us.start_men - left if battle_loss else killed + wounded  # R3-5: the battle's losses, by default
     rows: list[str] = []
     if first_suppression:
         rows.append("first_suppression")
     if casualties:
         rows.append("casualties")
-    if killed + wounded > left:
+    if casualties and lost > left:
         rows.append("lost_more_than_left")
     if leader_hit:
         rows.append("leader_lost")
-    # Artillery adds only if that attack causes the first suppression or casualties (§0.5).
-    if artillery and (first_suppression or casualties):
+    # Artillery (and air) adds only if that attack causes the first suppression or casualties (§0.5).
+    if (artillery or air) and (first_suppression or casualties):
         rows.append("artillery")
     fact = AttackResolved(
         battle_id=battle.battle_id,
@@ -257,15 +361,16 @@ def attack(
         killed=killed,
         wounded=wounded,
         suppressing=suppressing,
-        artillery=artillery,
+        artillery=artillery or air,
         leader_hit=leader_hit,
     )
-    after = UnitState(**{**us.__dict__, "men": left, "unverified": us.unverified + wounded})
+    after = replace(us, men=left, unverified=us.unverified + wounded)
     what = (
         f"{killed} killed, {wounded} wounded"
         + (", suppressed" if suppressing else "")
         + (", leader hit" if leader_hit else "")
-        + (" (artillery)" if artillery else "")
+        + {"small_arms": "", "artillery": " (artillery)", "air": " (from the air)", "close_combat": " (assault)"}[kind]
+        + (f", by {by.name}" if by is not None else "")
     )
     recorded = Decision(
         "attack",
@@ -277,15 +382,124 @@ def attack(
             "suppressing": suppressing,
             "artillery": artillery,
             "leader_hit": leader_hit,
+            "kind": kind,
+            "fire": fire,
+            "by": by.unit_id if by is not None else None,
         },
         {"men_left": left, "threat_rows": rows},
         f"{unit.name} attacked: {what}; {left} men left",
         (fact,),
     )
-    if not rows:
-        return [recorded]
-    test = morale_test(tables, battle, unit, dice, rows, enemy_within=enemy_within, cause="attack", state=after)
-    return [recorded, test]
+    decisions = [recorded]
+    if rows:
+        test = morale_test(tables, battle, unit, dice, rows, enemy_within=enemy_within, cause="attack", state=after)
+        decisions.append(test)
+        if test.outcome.get("surrendered"):
+            return decisions
+        after = replace(after, grade=str(test.outcome.get("to", after.grade)))
+    # R3-4: the first recorded fire on a Green unit makes its panic trigger test part of the attack.
+    first = fire and not us.fired_on and us.panic == "none" and not us.last_stand
+    if first and "fired_on" in tables.panic_triggers(unit.profile.quality):
+        decisions.append(panic_test(tables, battle, unit, dice, "fired_on", state=after, fire_event=True))
+    return decisions
+
+
+# -- §0.8 panic ----------------------------------------------------------------------------------------
+
+
+def panic_test(
+    tables: Tables,
+    battle: BattleState,
+    unit: RosterUnit,
+    dice: Dice,
+    trigger: str | None,
+    *,
+    forced: bool = False,
+    psi_caused: bool = False,
+    state: UnitState | None = None,
+    fire_event: bool = False,
+) -> Decision:
+    """Quality die > LV (threat 0). A pass ends panic for the game; a failure panics the unit, −1 grade.
+
+    A trigger test (``trigger``, or ``forced`` by psi) is taken when its event happens and costs no activation; a
+    failure in the unit's own activation loses the rest of it. While it panics, each of its own activations is
+    spent on one test (``trigger`` None), which is that activation: it activates the unit if it has not yet
+    (R3-1, R3-2). ``fire_event``: the test comes with the first fire on the unit (R3-4). A psi-caused test (R2-2)
+    reaches Veterans, Elite and units that passed a panic test already."""
+    us = state or active_unit(battle, unit)
+    triggers = tables.panic_triggers(unit.profile.quality)
+    if us.last_stand:
+        raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
+    if trigger == "fired_on" and not fire_event:  # R3-4: the test of the first fire comes with it, and only then
+        raise InvalidInputError(
+            f"{unit.name}'s first fire (#{us.first_fire}) called for its fired_on panic test with it: there is no other"
+            if us.fired_on
+            else f"{unit.name} has not been fired on: record the fire with `fs attack {unit.name}`, which takes the "
+            "panic test of the first fire"
+        )
+    leading: tuple[Event, ...] = ()
+    if us.panic == "panicking":
+        if trigger is not None or forced:  # R3-2 (5)
+            raise InvalidInputError(
+                f"{unit.name} is already panicking: a trigger calls for no new test; its panic tests are taken "
+                "one in each of its activations"
+            )
+        per = tables.number("panic.tests_per_activation")
+        if us.activations and us.panic_tests >= per:
+            raise InvalidInputError(
+                f"{unit.name} has taken its panic test in this activation (R3-2): the next is in its next activation"
+            )
+        if us.activations and us.spent:
+            raise InvalidInputError(
+                f"{unit.name}'s activation in turn {battle.turn} is spent (its trigger test failed in it, or it was "
+                "lost): its next panic test is in its next activation (R3-2)"
+            )
+        if not us.activations:
+            leading = (activation(tables, battle, unit),)
+    else:
+        if not triggers and not psi_caused:
+            raise InvalidInputError(f"{unit.name} is {unit.profile.quality}: Veterans and Elite never panic")
+        if us.panic == "immune" and not psi_caused:
+            raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
+        if not forced:
+            if trigger is None:
+                raise InvalidInputError(
+                    f"{unit.name} is not panicking: name the trigger (one of {', '.join(triggers)})"
+                )
+            if trigger not in triggers:
+                raise InvalidInputError(
+                    f"{trigger!r} does not make {unit.profile.quality} troops panic; their triggers: "
+                    f"{', '.join(triggers)}"
+                )
+    lv = unit.profile.leadership
+    target = lv + int(tables.value("panic.threat"))
+    sides = die_for_test(tables, unit, psi_caused)
+    roll = dice.roll(die(sides), f"panic test of {unit.name}")
+    passed = roll.total > target
+    if passed:
+        facts: tuple[Event, ...] = (PanicChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, panic="immune"),)
+        verdict = "passes: no panic, and never again this game"
+        if us.panic == "panicking":
+            verdict = "passes: the panic is over, and never again this game; the test was its activation"
+        new_grade = us.grade
+    else:
+        new_grade = tables.shifted_grade(us.grade, 1)
+        facts = grade_facts(battle, us, new_grade)
+        if us.panic != "panicking":
+            facts = (PanicChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, panic="panicking"), *facts)
+        verdict = f"fails: panics, −1 grade ({us.grade} → {new_grade}); it does nothing else this activation"
+    recorded = trigger or ("psi" if psi_caused else "still panicking")
+    return Decision(
+        "panic_test",
+        "§0.8",
+        unit.unit_id,
+        {"trigger": recorded, "target": target},
+        {"result": "pass" if passed else "fail", "from": us.grade, "to": new_grade},
+        f"{unit.name} panic test: LV {lv} = {target}; d{sides} rolled {roll.total} → {verdict}",
+        facts,
+        (roll,),
+        leading,
+    )
 
 
 # -- §0.6 rally ----------------------------------------------------------------------------------------
@@ -322,15 +536,14 @@ def rally(
     unit: RosterUnit,
     dice: Dice,
     *,
-    distance: int,
+    distance: Decimal,
     in_sight: bool,
     under_artillery: bool = False,
 ) -> Decision:
     """An officer on the direct chain of command rallies a unit (§0.6): communication, then the rally test."""
     off = active_unit(battle, officer)
     us = active_unit(battle, unit)
-    if distance < 0:
-        raise InvalidInputError("a distance cannot be negative")
+    may_act(tables, battle, officer, off, ("rally",), f"rally {unit.name}")
     links = chain_links(campaign, officer, unit)
     if links is None:
         raise InvalidInputError(
@@ -343,22 +556,22 @@ def rally(
             f"{unit.name} is at {us.grade}, its starting grade: morale never rises above it, there is nothing to rally"
         )
     attempts = int(tables.value("rally.attempts_per_activation"))
-    if off.rally_attempts >= attempts:
-        raise InvalidInputError(f"{officer.name} has used its {attempts} rally actions this activation")
+    if off.rally_attempts >= attempts:  # per activation, and so per turn (R3-1)
+        raise InvalidInputError(f"{officer.name} has used its {attempts} rally actions this turn")
     free = int(tables.value("rally.comms_free_distance"))
     motivation = battle.motivation[us.side]
     lv_off, lv_unit = officer.profile.leadership, unit.profile.leadership
     attempt = RallyAttempted(battle_id=battle.battle_id, officer_id=officer.unit_id, unit_id=unit.unit_id)
     inputs = {
         "officer": officer.unit_id,
-        "distance": distance,
+        "distance": str(distance),
         "in_sight": in_sight,
         "under_artillery": under_artillery,
         "links_bypassed": links,
     }
     rolls: list[Roll] = []
     steps: list[str] = []
-    if distance <= free and in_sight:
+    if in_sight and within(tables, distance, free):
         steps.append(f'within {free}" and in sight: no communication test')
     else:
         officer_psi, unit_psi = officer.profile.psi_rank is not None, unit.profile.psi_rank is not None

@@ -48,7 +48,17 @@ class UnitState:
     failed_actions: frozenset[tuple[int, str]] = frozenset()
     rally_attempts: int = 0
     psi_actions: int = 0
-    """Psi actions its psion has made this activation (R2-4 a: two at most)."""
+    """Psi actions its psion has made this activation, and so this turn (R2-4 a: two at most; R3-1)."""
+    activations: int = 0
+    """Its own activations in this turn (R3-1: one), a lost one counted."""
+    spent: bool = False
+    """Its activation this turn is spent: lost (psi Confusion), or its trigger test failed in it (R3-2)."""
+    panic_tests: int = 0
+    """Panic tests taken in its activation while panicking (R3-2: one, and that is the activation)."""
+    fired_on: tuple[tuple[int, str], ...] = ()
+    """Each recorded fire on it in this battle: the turn, and the enemy unit that fired (or "") (R3-3 d, R3-4)."""
+    first_fire: int = 0
+    """The seq of the first fire recorded on it in this battle (R3-4)."""
 
 
 @dataclass(frozen=True)
@@ -153,12 +163,16 @@ def _joined(state: CampaignState, unit_id: str, men: int, experience: int, table
 
 
 def _veterancy(state: CampaignState, unit_id: str, experience: int, tables: Tables) -> CampaignState:
-    """Green, Regular and Veteran follow experience upward; Untrained and Elite come only by scenario."""
+    """Green, Regular and Veteran take the band their experience falls in, down as well as up (R3-7; upward only
+    without ``campaign.veterancy.may_fall``); Untrained and Elite come only by scenario or training."""
     unit = state.roster[unit_id]
     if unit.profile.quality not in LADDER:
         return state
     earned = [q for q in LADDER if experience >= int(tables.value(f"campaign.veterancy.{q}"))]
-    if not earned or LADDER.index(earned[-1]) <= LADDER.index(unit.profile.quality):
+    if not earned or earned[-1] == unit.profile.quality:
+        return state
+    falls = LADDER.index(earned[-1]) < LADDER.index(unit.profile.quality)
+    if falls and not tables.flag("campaign.veterancy.may_fall"):
         return state
     earned_quality = earned[-1]
     roster = dict(state.roster)
@@ -303,16 +317,26 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     if kind == "battle.turn_began":
 
         def next_turn(b: BattleState) -> BattleState:
-            units = {k: replace(u, rally_attempts=0, psi_actions=0) for k, u in b.units.items()}
+            units = {k: replace(u, **_FRESH_TURN) for k, u in b.units.items()}
             return replace(b, turn=p["turn"], units=units)
 
         return _in_battle(state, {"battle_id": p["battle_id"]}, next_turn)
     if "battle_id" not in p:
         return state
-    return _in_battle(state, p, lambda b: _unit_fact(b, kind, p))
+    return _in_battle(state, p, lambda b: _unit_fact(b, kind, p, event.seq))
 
 
-def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any]) -> BattleState:
+_FRESH_TURN: Mapping[str, Any] = {
+    "rally_attempts": 0,
+    "psi_actions": 0,
+    "activations": 0,
+    "spent": False,
+    "panic_tests": 0,
+}
+"""What a new turn gives every unit back: its activation and the counts kept per activation (R3-1)."""
+
+
+def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> BattleState:
     uid = p.get("unit_id", "")
     u = b.units.get(uid)
     if kind == "morale.rally_attempted":
@@ -325,8 +349,14 @@ def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any]) -> BattleState:
         return _unit(b, psion.unit_id, psi_actions=psion.psi_actions + 1)
     if u is None:
         return b
+    if kind == "rules.applied":
+        return _ruled(b, u, p, seq)
     if kind == "battle.unit_activated":
-        return _unit(b, uid, rally_attempts=0, psi_actions=0)
+        # A second activation in a turn (by house rule: R3-1 allows one) opens its own per-activation counts.
+        again = {"rally_attempts": 0, "psi_actions": 0} if u.activations else {}
+        return _unit(b, uid, activations=u.activations + 1, spent=False, panic_tests=0, **again)
+    if kind == "battle.activation_lost":
+        return _unit(b, uid, activations=u.activations + 1, spent=True)
     if kind == "battle.attack_resolved":
         lost = p["killed"] + p["wounded"]
         suppression = u.suppression + (1 if p["suppressing"] and not u.last_stand else 0)
@@ -363,6 +393,20 @@ def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any]) -> BattleState:
         return _unit(b, uid, panic=p["panic"])
     if kind == "morale.last_stand_changed":
         return _unit(b, uid, last_stand=p["active"], suppression=0 if p["active"] else u.suppression)
+    return b
+
+
+def _ruled(b: BattleState, u: UnitState, p: Mapping[str, Any], seq: int) -> BattleState:
+    """What a rule's record says of the unit beyond its facts: the fire on it (R3-4) and its panic tests (R3-2)."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if p["rule"] == "attack" and inputs.get("fire", True):  # an older log's attacks were all fire
+        fired = (*u.fired_on, (b.turn, str(inputs.get("by") or "")))
+        return _unit(b, u.unit_id, fired_on=fired, first_fire=u.first_fire or seq)
+    if p["rule"] == "panic_test":
+        if inputs.get("trigger") == "still panicking":
+            return _unit(b, u.unit_id, panic_tests=u.panic_tests + 1)
+        if outcome.get("result") == "fail" and u.activations:  # in (or after) its activation: the rest is lost
+            return _unit(b, u.unit_id, spent=True)
     return b
 
 

@@ -69,3 +69,8 @@ class Tables(RuleTables):
 
     def psi_effects(self) -> tuple[str, ...]:
         return tuple(sorted({p.split(".")[2] for p in self.values if p.startswith("psi.effects.")}))
+
+    def allowed(self, grade: str) -> tuple[str, ...] | None:
+        """The actions a unit at ``grade`` may take (R3-3), or None where any order goes (§0.3)."""
+        path = f"grades.{grade}.allowed"
+        return tuple(self.value(path)) if self.has(path) else None

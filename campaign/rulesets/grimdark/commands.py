@@ -6,7 +6,7 @@ A battle's wounds, melees and Shaken units end with it; its end rolls every casu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from pydantic import Field
@@ -15,12 +15,13 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, side_named
+from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.edit import Edit, check_profile
 from campaign.rulesets.grimdark.profile import UnitProfile
-from campaign.rulesets.grimdark.state import BattleState, CampaignState
+from campaign.rulesets.grimdark.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
@@ -72,13 +73,21 @@ def checked_profile(
 
 
 class Muster(MusterUnit[CampaignState, Tables]):
-    """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points."""
+    """A unit joins the army sheet: models, Quality, Tough, Fearless, hero or not, and its points. A unit of a
+    campaign begun elsewhere brings its ``xp`` and ``traits`` (its points are its cost as its sheet has them)."""
 
     name: ClassVar[str] = "gf.muster"
 
+    xp: int = Field(default=0, ge=0, le=10_000)
+    traits: tuple[str, ...] = Field(default=(), max_length=30)
+
     def decide(self, s: At) -> list[Event]:
         side = self.side_in(s.state)
-        return [self.mustered(s, checked_profile(s.state, s.tables, self.unit_name, side, self.profile))]
+        profile = checked_profile(s.state, s.tables, self.unit_name, side, self.profile)
+        traits = carried_traits(s.tables, self.unit_name, self.traits)
+        mustered = self.mustered(s, profile)
+        carried = carried_facts(mustered.unit_id, self.xp or None, traits, "brought to the campaign")
+        return [mustered, *carried]
 
 
 class Disband(DisbandUnit[CampaignState, Tables]):
@@ -167,7 +176,7 @@ class StartBattle(GfCommand):
         state, tables = s.state, s.tables
         deployed, sides = deploying(state, self.battle_name, self.units)
         joined: dict[str, str] = {}
-        for joiner_name, unit_name in self.joins.items():
+        for joiner_name, unit_name in planned_joins(state, deployed, self.joins):
             joiner, unit = find_unit(state, joiner_name), find_unit(state, unit_name)
             if joiner not in deployed or unit not in deployed:
                 raise InvalidInputError(f"{joiner.name} and {unit.name} must both be deployed to join")
@@ -206,6 +215,21 @@ class StartBattle(GfCommand):
         return [*events, *decision_events([rolled], battle_id, RULESET)]
 
 
+def planned_joins(
+    state: CampaignState, deployed: Sequence[RosterUnit], joins: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """The joins of a battle's start: those given (JOINER → UNIT), and each deployed unit's standing join (a
+    hero attached to its unit in the army list) when both are deployed and the joiner was given none."""
+    planned = [
+        (u.name, state.roster[u.joins].name)
+        for u in deployed
+        if u.joins is not None
+        and any(t.unit_id == u.joins for t in deployed)
+        and not any(same_name(u.name, given) for given in joins)
+    ]
+    return [*planned, *joins.items()]
+
+
 class NextRound(GfCommand):
     name: ClassVar[str] = "gf.round"
     rolls: ClassVar[bool] = False
@@ -216,13 +240,19 @@ class NextRound(GfCommand):
 
 
 class Shoot(GfCommand):
-    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A)."""
+    """Wounds taken in an activation (not a melee): at its end, a unit at half strength tests (§4.1 A). ``by``,
+    the unit that shot, is in its own activation: a Shaken unit may not shoot (R3-25), a unit activates once a
+    round (R3-26)."""
 
     name: ClassVar[str] = "gf.shoot"
 
     unit_name: str = Name
     wounds: int = Field(ge=0, le=10_000)
-    by: str | None = None
+    by: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The unit that shot, in its activation (its kills count for XP); not a Shaken unit.",
+    )
     models_lost: int | None = Field(default=None, ge=0, le=10_000)
 
     def decide(self, s: At) -> list[Event]:
@@ -231,14 +261,16 @@ class Shoot(GfCommand):
         shooter = fighting(s.state, self.by) if self.by is not None else None
         if shooter is not None and shooter.side == target.side:
             raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
+        began = gf.acting(s.tables, battle, shooter, "shooting") if shooter is not None else []
         decided = gf.shot(
             s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
         )
-        return ruled(s.state, battle, decided)
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Melee(GfCommand):
-    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B)."""
+    """A melee: each side's unblocked wounds; the side that caused fewer tests (§4.1 B). ``charger``, A or B, is
+    the unit whose activation it is: a Shaken unit may not charge, only strike back (R3-25)."""
 
     name: ClassVar[str] = "gf.melee"
 
@@ -248,16 +280,28 @@ class Melee(GfCommand):
     wounds_by_b: int = Field(ge=0, le=10_000)
     a_lost: int | None = Field(default=None, ge=0, le=10_000)
     b_lost: int | None = Field(default=None, ge=0, le=10_000)
+    charger: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The unit that charged, A or B, in its activation (not a Shaken unit); the other strikes back.",
+    )
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         first, second = fighting(s.state, self.a), fighting(s.state, self.b)
-        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b"))
-        return ruled(s.state, battle, decided)
+        began: list[Decision] = []
+        if self.charger is not None:
+            charging = next((u for u in (first, second) if same_name(u.name, self.charger)), None)
+            if charging is None:
+                raise InvalidInputError(f"the charger is one of the two in the melee, {first.name} or {second.name}")
+            began = gf.acting(s.tables, battle, charging, "charging")
+        decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b", "charger"))
+        return ruled(s.state, battle, [*began, *decided])
 
 
 class Recover(GfCommand):
-    """A Shaken unit spends its activation idle and stops being Shaken."""
+    """A Shaken unit spends its next activation idle and stops being Shaken at its end (R3-26): only as that
+    activation, so not in a round it has already activated in."""
 
     name: ClassVar[str] = "gf.recover"
     rolls: ClassVar[bool] = False
@@ -266,7 +310,30 @@ class Recover(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
-        return ruled(s.state, battle, [gf.recover(fighting(s.state, self.unit_name), battle.battle_id)])
+        unit = fighting(s.state, self.unit_name)
+        return ruled(s.state, battle, gf.recovery(s.tables, battle, unit))
+
+
+class Activate(GfCommand):
+    """A unit's activation with nothing else to record (it holds, advances or rushes): a unit activates once a
+    round (R3-26). Not a Shaken unit's: that one is spent idle, and `recover` records it (R3-25)."""
+
+    name: ClassVar[str] = "gf.activate"
+    rolls: ClassVar[bool] = False
+
+    unit_name: str = Name
+
+    def decide(self, s: At) -> list[Event]:
+        battle = current_battle(s.state)
+        unit = fighting(s.state, self.unit_name)
+        if unit.shaken:
+            raise InvalidInputError(
+                f"{unit.name} is Shaken: it neither holds, moves nor shoots; its next activation is spent idle, and "
+                f"it recovers at its end (`gf recover {unit.name}`)"
+            )
+        if battle.activating(unit.unit_id):
+            raise InvalidInputError(f"{unit.name} is activating already: its activation goes on")
+        return ruled(s.state, battle, [gf.activation(s.tables, battle, unit, "holds, advances or rushes")])
 
 
 class Remove(GfCommand):
@@ -388,6 +455,7 @@ COMMANDS: tuple[type[Command[CampaignState, Tables]], ...] = (
     Shoot,
     Melee,
     Recover,
+    Activate,
     Remove,
     EndBattle,
 )

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from campaign.rulesets.common import EditUnit
+from pydantic import Field
+
+from campaign.rulesets.command import Situation
+from campaign.rulesets.common import EditUnit, find_unit
+from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import CampaignState
 from campaign.rulesets.grimdark.tables import Tables
 from events.errors import InvalidInputError
+from events.registry import Event, JsonValue
 
 
 def check_profile(tables: Tables, checked: UnitProfile) -> None:
@@ -25,7 +30,31 @@ def check_profile(tables: Tables, checked: UnitProfile) -> None:
 
 
 class Edit(EditUnit[CampaignState, Tables]):
+    """A unit's profile, XP or traits changed on the record: ``changes`` to its profile, ``xp`` its XP from now
+    on, ``traits`` it has and the record lacks (a campaign begun elsewhere, a roll made away from the ledger)."""
+
     name: ClassVar[str] = "gf.edit"
+
+    changes: dict[str, JsonValue] = Field(default_factory=dict, max_length=50)
+    xp: int | None = Field(default=None, ge=0, le=10_000)
+    traits: tuple[str, ...] = Field(default=(), max_length=30)
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
         check_profile(tables, profile)
+
+    def decide(self, s: Situation[CampaignState, Tables]) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        carried = sorted({"xp", "traits"} & set(self.changes))
+        if carried:
+            raise InvalidInputError(
+                f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} not part of {unit.name}'s profile: "
+                "give its XP as --xp N and a trait as --trait NAME"
+            )
+        if not self.changes and self.xp is None and not self.traits:
+            raise InvalidInputError(f"say what to change of {unit.name}: a profile field, its XP or a trait")
+        events = self.profile_changed(s, unit) if self.changes else []
+        xp = self.xp if self.xp is not None and self.xp != unit.xp else None
+        if self.xp is not None and xp is None and not events and not self.traits:
+            raise InvalidInputError(f"{unit.name} has {unit.xp} XP already: nothing to change")
+        traits = carried_traits(s.tables, unit.name, self.traits, unit.traits)
+        return [*events, *carried_facts(unit.unit_id, xp, traits, f"edited, was {unit.xp}")]

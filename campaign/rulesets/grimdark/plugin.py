@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.rulesets.command import Ruleset
+from campaign.rulesets.grimdark.army_list import ImportList
 from campaign.rulesets.grimdark.commands import COMMANDS, RULESET
 from campaign.rulesets.grimdark.fold import make_fold
 from campaign.rulesets.grimdark.state import CampaignState
@@ -23,7 +24,7 @@ def _first_edition_heroes(inputs: dict[str, Any]) -> dict[str, Any]:
 
 PLUGIN: Ruleset[CampaignState, Tables] = Ruleset(
     info=RULESET,
-    commands=COMMANDS,
+    commands=(*COMMANDS, ImportList),
     make_fold=make_fold,
     tables_type=Tables,
     upcasters={("gf.battle_start", 0): _joins_given, ("gf.battle_start", 1): _first_edition_heroes},

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 
 class UnitProfile(BaseModel):
@@ -11,6 +13,8 @@ class UnitProfile(BaseModel):
     models: int = Field(ge=1, le=100)
     quality: int = Field(ge=2, le=6)
     """Quality N+: a test passes on a d6 of N or more."""
+    defense: int | None = Field(default=None, ge=2, le=6)
+    """Defense N+: a hit is blocked on a d6 of N or more. No morale rule reads it: it is the sheet's, kept."""
     tough: int = Field(default=1, ge=1, le=30)
     """Tough(X) of each model: it dies after X wounds."""
     fearless: bool = False
@@ -19,3 +23,12 @@ class UnitProfile(BaseModel):
     points: int = Field(ge=0, le=10_000)
     skill_set: str | None = None
     """A hero's skill set (``skills.*`` in the tables), rolled on at each level-up."""
+
+    @model_serializer(mode="wrap")
+    def _recorded(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A Defense not given is left out: a unit mustered before the profile had one records the very same
+        profile as it always did."""
+        dumped: dict[str, Any] = handler(self)
+        if dumped.get("defense") is None:
+            dumped.pop("defense", None)
+        return dumped

@@ -8,10 +8,14 @@ reach half its Tough). Wounds in a unit of Tough(X) models pile onto one model u
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.grimdark.tables import Tables
 from campaign.rulesets.grimdark.units import Unit, take_wounds
+
+if TYPE_CHECKING:
+    from campaign.rulesets.grimdark.state import BattleState
 from events.dice import Dice, Roll, parse
 from events.errors import InvalidInputError
 from events.families.battle import KillCredited, UnitRemoved, VictoryPoints, WoundsTaken
@@ -22,6 +26,8 @@ from events.registry import Event
 
 __all__ = [
     "Unit",
+    "acting",
+    "activation",
     "army_cap_problem",
     "casualty",
     "experience",
@@ -29,6 +35,7 @@ __all__ = [
     "melee",
     "morale_test",
     "recover",
+    "recovery",
     "rewards",
     "shot",
     "special_bonus",
@@ -233,6 +240,54 @@ def melee(
     if loser is not None:
         decisions.append(_test_decision(tables, loser[0], dice, battle_id, "lost a melee", can_rout=True, by=loser[1]))
     return decisions
+
+
+def acting(tables: Tables, battle: BattleState, unit: Unit, doing: str) -> list[Decision]:
+    """``unit`` acting of its own (``doing``: shooting, charging) in its activation (R3-25, R3-26): refused while it
+    is Shaken (it only strikes back: ``morale.shaken_allowed``), and once it has activated this round; the record
+    of its activation when this begins one, nothing when it goes on with the one under way."""
+    if unit.shaken and doing not in tables.value("morale.shaken_allowed"):
+        raise InvalidInputError(
+            f"{unit.name} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
+            f"activation is spent idle, and it recovers at its end (`gf recover {unit.name}`)"
+        )
+    if battle.activating(unit.unit_id):
+        return []
+    return [activation(tables, battle, unit, doing)]
+
+
+def activation(tables: Tables, battle: BattleState, unit: Unit, doing: str, *, idle: bool = False) -> Decision:
+    """A unit's activation this round (R3-26): refused once it has had ``activation.per_round`` (one) this round."""
+    had = sum(1 for who, _ in battle.activations if who == unit.unit_id)
+    if had >= tables.number("activation.per_round"):
+        raise InvalidInputError(
+            f"{unit.name} has already activated in round {battle.round}: a unit activates once a round (`gf turn` "
+            "begins the next)"
+        )
+    what = "spent idle" if idle else doing
+    return Decision(
+        "activation",
+        "§4.1",
+        unit.unit_id,
+        {"round": battle.round, "doing": doing},
+        {"idle": idle},
+        f"{unit.name} activates (round {battle.round}): {what}",
+    )
+
+
+def recovery(tables: Tables, battle: BattleState, unit: Unit) -> list[Decision]:
+    """A Shaken unit's next activation is spent idle, and it stops being Shaken at its end (§4.1, R3-26): so only a
+    unit that has not yet activated this round recovers in it; one made Shaken during or after its activation
+    waits for its activation next round."""
+    if not unit.shaken:
+        raise InvalidInputError(f"{unit.name} is not Shaken")
+    if battle.activated(unit.unit_id):
+        raise InvalidInputError(
+            f"{unit.name} has already activated in round {battle.round}: Shaken during or after its activation, it "
+            "recovers in its next one, next round (`gf turn` begins it)"
+        )
+    began = activation(tables, battle, unit, "idle", idle=True)
+    return [began, recover(unit, battle.battle_id)]
 
 
 def recover(unit: Unit, battle_id: str) -> Decision:

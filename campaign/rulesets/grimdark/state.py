@@ -30,6 +30,11 @@ class RosterUnit(shared.Enlisted):
     battles: int = 0
     disbanded: str | None = None
     """Why it left the roster (dead, or disbanded)."""
+    listed: tuple[str, str] | None = None
+    """(list id, entry id) of the army list it came from (Army Forge's ``selectionId``): a later version of the
+    list updates this unit."""
+    joins: str | None = None
+    """The unit it joins at the start of every battle both fight in (a hero attached to it in the army list)."""
 
     @property
     def points(self) -> int:
@@ -67,6 +72,16 @@ class BattleState(shared.OnTable):
     round: int = 1
     special: Mapping[str, str] = field(default_factory=dict)
     """Each side's special objective, if the match has them."""
+    activations: tuple[tuple[str, bool], ...] = ()
+    """This round's activations in order (R3-26): each unit's id, and whether it was spent idle (a recovery)."""
+
+    def activated(self, unit_id: str) -> bool:
+        """The unit has activated this round."""
+        return any(who == unit_id for who, _ in self.activations)
+
+    def activating(self, unit_id: str) -> bool:
+        """The unit's activation is the one under way: the last this round, and not one spent idle."""
+        return bool(self.activations) and self.activations[-1] == (unit_id, False)
 
 
 @dataclass(frozen=True)
@@ -164,6 +179,12 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         return replace(state, victory_points=vp)
     if kind == "career.xp_gained":
         return _roster(state, p["unit_id"], lambda u: replace(u, xp=u.xp + p["xp"]))
+    if kind == "career.xp_set":
+        return _roster(state, p["unit_id"], lambda u: replace(u, xp=p["xp"]))
+    if kind == "roster.unit_listed":
+        return _roster(state, p["unit_id"], lambda u: replace(u, listed=(p["list_id"], p["entry"])))
+    if kind == "roster.join_planned":
+        return _roster(state, p["unit_id"], lambda u: replace(u, joins=p["joins"]))
     if kind == "career.trait_gained":
         return _roster(
             state,
@@ -191,13 +212,16 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
         )
         return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"], activations=()))
     if kind == "battle.wounds_taken":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
     if kind == "morale.shaken_changed":
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "special_objectives" and p["battle_id"]:
         return shared.change_battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
+    if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "activation" and p["battle_id"]:
+        went = (str(p["unit_id"]), bool(p["outcome"]["idle"]))
+        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, activations=(*b.activations, went)))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
         return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
     if kind == "battle.unit_removed":

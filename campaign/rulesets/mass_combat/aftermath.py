@@ -203,8 +203,11 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
             )
         elif key in ("attacker_breaks", "attacker_breaks_2", "position_taken", "position_taken_captured"):
             penalty = -2 if key in ("attacker_breaks_2", "position_taken_captured") else 0
+            taken = key.startswith("position")
             for u in loser.units:
-                roll_unit(u, key, penalty, "retreats", "routs", needs_room=key.startswith("position"))
+                # R3-19: a defender that fails and cannot escape surrenders; one that passes is told to retreat.
+                on_fail = "surrenders" if taken and u.nowhere_to_go else "routs"
+                roll_unit(u, key, penalty, "retreats", on_fail, needs_room=taken)
     return decisions
 
 
@@ -272,13 +275,19 @@ def casualties(
         for u in side.units:
             shifts: dict[str, int] = {}
             if side.setup.role == "defender" and outcome.table != "A":  # only starred rows, so B and C (R2-16)
-                starred = position(tables, side.setup, enemy_artillery_or_sappers=False).casualty_rows
+                # R3-20: each starred value as the enemy's artillery or sappers lowered it
+                sappers = setup.attacker_has_artillery_or_sappers
+                starred = position(tables, side.setup, enemy_artillery_or_sappers=sappers).casualty_rows
                 if starred:
                     shifts["fortification"] = starred
             armour = u.unit.profile.casualty_armour()
             if armour != "none":
                 shifts[f"{armour} armour"] = tables.number(f"casualties.armour_{armour}")
-            if u.fate == "routs":
+            # R3-19: a unit that surrenders takes its losses on its row as one that did not rout
+            # (``results.surrender_casualty_row`` "as_routed": 1d rows up as a rout).
+            if u.fate == "routs" or (
+                u.fate == "surrenders" and tables.value("results.surrender_casualty_row") == "as_routed"
+            ):
                 rout = dice.roll(die(6), f"rout row shift, {u.unit.name}")
                 side_rolls.append(rout)
                 shifts["routed (1d)"] = -rout.total
@@ -298,12 +307,14 @@ def casualties(
             after = troop_strength(tables, u.unit.profile, men=men - dead).total
             if setup.morale_ts and not u.exempt:
                 after = morale_adjusted_ts(tables, after, u.morale, u.base)
-            u.ts = after
+            prisoners = u.fate == "surrenders" and tables.flag("results.surrendered_leave_roster")
+            u.ts = 0 if prisoners else after
             u.wiped_out = men > 0 and lost >= men
             shown = ", ".join(f"{k} {v:+d}" for k, v in shifts.items())
             lines.append(
                 f"{u.unit.name} row {unit_row:+d}{f' ({shown})' if shown else ''} → {pct}%: {dead} dead, "
                 f"{wounded} wounded"
+                + (f"; it surrendered: its {men - dead} men left are prisoners, TS 0" if prisoners else "")
             )
             facts.append(
                 CasualtiesTaken(battle_id=battle_id, unit_id=u.unit.unit_id, percent=pct, dead=dead, wounded=wounded)

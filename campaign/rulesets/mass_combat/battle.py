@@ -1,15 +1,17 @@
 """A Mass Combat battle day, resolved in order (RULES.md §2.8–§2.12).
 
 Dice are rolled in this order, which is the order table dice are entered in: each side's catastrophe
-(3d, a reroll for a lucky commander whose roll hurts, and the army Morale roll on a 13); each side's
-Strategy roll (3d); each unit's Morale roll where the result table calls for one (3d, sides in order);
-each side's casualty roll (4d), then 1d for each routed unit; then for each PC: Survival (3d) and its
-damage dice, Glory (3d) and its duration and promotion rolls, and a second Survival roll on the losing side.
+(3d, a reroll for a lucky commander whose roll hurts; then a die drawing the unit it falls on at 14, 15 or 17
+when the GM names none, and each unit's Morale roll on a 13); for each PC: Survival (3d) and its damage dice,
+Glory (3d) and its duration, promotion or high command's reaction rolls; each side's Strategy roll (3d); each
+unit's Morale roll where the result table calls for one (3d, sides in order); each side's casualty roll (4d),
+then 1d for each routed unit; then a second Survival roll for each PC who makes one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from campaign.rulesets.common import did_you_mean
 from campaign.rulesets.decision import Decision
@@ -30,7 +32,7 @@ from campaign.rulesets.mass_combat.runs import ArmyUnit, SideRun, UnitRun, find_
 from campaign.rulesets.mass_combat.setup import BattleSetup, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
-from events.dice import Dice, Roll, parse
+from events.dice import Dice, Roll, die, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded
 
@@ -104,7 +106,8 @@ def _catastrophe(
     def on(effect: str) -> bool:  # a flag effect (defection, atrocity, halved Strategy) a house rule may turn off
         return tables.has(f"{prefix}.{effect}") and tables.flag(f"{prefix}.{effect}")
 
-    target = _major_unit(tables, me) if tables.has(f"{prefix}.morale_unit") or on("defection") or result == 17 else None
+    target = _major_unit(tables, me, dice, rolls) if tables.has(f"{prefix}.morale_unit") or result == 17 else None
+    defector = _defector(tables, me, dice, rolls, pcs) if on("defection") else None
     picked = _picked_pc(result, me, target, pcs)
     if picked is not None:
         effects.append(f"{picked.name} (a PC) is wounded and unconscious, not killed: no further rolls for him")
@@ -134,30 +137,31 @@ def _catastrophe(
             side_wide.append({"side": me.name, "value": value})
         effects.append(f"Morale {value:+d} for every unit")
     persist: list[dict[str, object]] = []
-    if target is not None:
-        if tables.has(f"{prefix}.morale_unit") and not target.exempt:
-            value = tables.number(f"{prefix}.morale_unit")
-            target.morale += value
-            if lasting:
-                lasting_mods[target.unit.unit_id] = lasting_mods.get(target.unit.unit_id, 0) + value
-            effects.append(f"{target.unit.name} Morale {value:+d}")
-        if on("defection"):
-            me.units.remove(target)
-            persist.append({"defected": target.unit.unit_id})
-            effects.append(f"{target.unit.name} defects with its troops")
+    if target is not None and tables.has(f"{prefix}.morale_unit") and not target.exempt:
+        value = tables.number(f"{prefix}.morale_unit")
+        target.morale += value
+        if lasting:
+            lasting_mods[target.unit.unit_id] = lasting_mods.get(target.unit.unit_id, 0) + value
+        effects.append(f"{target.unit.name} Morale {value:+d}")
+    if on("defection") and defector is None:
+        effects.append("no unit can defect (the army commander's own and the PCs' are loyal)")
+    elif defector is not None:
+        me.units.remove(defector)
+        if tables.value("catastrophe.rules.defection_goes") == "to_enemy" and enemies:
+            joined = enemies[0]  # with several enemies, the first the set-up lists [INF]
+            joined.units.append(defector)
+            persist.append({"went_over": defector.unit.unit_id, "to": joined.name})
+            effects.append(f"{defector.unit.name} goes over to {joined.name} with its troops (TS {defector.ts})")
+        else:
+            persist.append({"defected": defector.unit.unit_id})
+            effects.append(f"{defector.unit.name} defects with its troops")
     persist += [{"unit_id": unit_id, "value": value} for unit_id, value in lasting_mods.items() if value]
     persist += side_wide
     if lasting and (lasting_mods or side_wide):
         effects.append("the Morale loss lasts until a clear victory")
+    atrocity: dict[str, int] = {}
     if on("atrocity"):
-        subject = [u for u in me.units if not u.exempt]
-        average = sum(u.morale for u in subject) // max(1, len(subject))
-        anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}")
-        rolls.append(anger)
-        change = 1 if anger.total <= average else -1
-        for u in subject:
-            u.morale += change
-        effects.append(f"atrocity: army Morale roll {anger.total} vs {average} → Morale {change:+d} for every unit")
+        effects.append(_atrocity(tables, me, dice, rolls, atrocity))
     return Decision(
         "catastrophe",
         "§2.8",
@@ -168,6 +172,7 @@ def _catastrophe(
             "effects": effects,
             "persist": persist,
             "knocked_out_pc": picked.name if picked is not None else "",
+            **({"atrocity": atrocity} if atrocity else {}),
         },
         f"{me.name} catastrophe: {'; '.join(notes)} → {result}: {'; '.join(effects)}",
         (),
@@ -175,13 +180,86 @@ def _catastrophe(
     )
 
 
-def _major_unit(tables: Tables, side: SideRun) -> UnitRun:
+def _atrocity(tables: Tables, me: SideRun, dice: Dice, rolls: list[Roll], changes: dict[str, int]) -> str:
+    """Catastrophe 13 (R3-16): every unit subject to Morale rolls 3d against its Morale now; made → +1, failed →
+    −1, on that unit, for this battle. ``catastrophe.rules.atrocity_roll`` "army_average" (C-14) makes one roll
+    against the units' average Morale, rounded down, its result on every unit. ``changes`` gets each unit's."""
+    subject = [u for u in me.units if not u.exempt]
+    if tables.value("catastrophe.rules.atrocity_roll") == "army_average":
+        average = sum(u.morale for u in subject) // max(1, len(subject))
+        anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}")
+        rolls.append(anger)
+        change = 1 if anger.total <= average else -1
+        for u in subject:
+            u.morale += change
+            changes[u.unit.name] = change
+        return f"atrocity: army Morale roll {anger.total} vs {average} → Morale {change:+d} for every unit"
+    parts = []
+    for u in subject:
+        anger = dice.roll(THREE_D, f"Morale roll after an enemy atrocity, {u.unit.name}")
+        rolls.append(anger)
+        change = 1 if anger.total <= u.morale else -1
+        parts.append(f"{u.unit.name} Morale {u.morale}, rolled {anger.total} → {change:+d}")
+        u.morale += change
+        changes[u.unit.name] = change
+    return "atrocity: each unit rolls its Morale: " + ("; ".join(parts) or "none is subject to Morale")
+
+
+DRAW_DICE = (6, 8, 10, 12, 20, 100)
+"""The dice a unit is drawn with (R3-18): the smallest with as many faces as there are candidates."""
+
+
+def _drawn(dice: Dice, candidates: Sequence[UnitRun], purpose: str, rolls: list[Roll]) -> UnitRun:
+    """One of ``candidates`` by a die (R3-18): 1d6, a result above their number rolled again; result k is the
+    k-th. More than six (a defection, R3-17, draws among every unit) take the smallest die that has enough faces
+    [INF]."""
+    if len(candidates) == 1:
+        return candidates[0]
+    sides = next((d for d in DRAW_DICE if d >= len(candidates)), None)
+    if sides is None:
+        raise InvalidInputError(
+            f"{len(candidates)} units to draw from: name the one the catastrophe falls on (catastrophe_unit)"
+        )
+    while True:
+        drawn = dice.roll(die(sides), purpose)
+        rolls.append(drawn)
+        if drawn.total <= len(candidates):
+            return candidates[drawn.total - 1]
+
+
+def _major_unit(tables: Tables, side: SideRun, dice: Dice, rolls: list[Roll]) -> UnitRun | None:
+    """The major unit catastrophes 15 and 17 fall on (R3-18): the one the GM names; otherwise one of the units with
+    at least ``catastrophe.rules.major_unit_ts_pct`` (20 %) of the side's TS, in the order the set-up lists them,
+    drawn by a die; with none, ``catastrophe.rules.no_major_unit``: the largest (the first listed on a tie), or
+    none. ``major_unit_pick`` "largest" always takes the largest major unit (the second edition's reading)."""
     if side.setup.catastrophe_unit:
         return find_unit(side.units, side.setup.catastrophe_unit)
-    total = sum(u.ts for u in side.units) or 1
+    total = sum(u.ts for u in side.units)
     pct = tables.number("catastrophe.rules.major_unit_ts_pct")
-    majors = [u for u in side.units if u.ts * 100 >= total * pct] or side.units
-    return max(majors, key=lambda u: (u.ts, u.unit.name))
+    majors = [u for u in side.units if u.ts * 100 >= total * pct]
+    if tables.value("catastrophe.rules.major_unit_pick") == "largest":
+        return max(majors or side.units, key=lambda u: (u.ts, u.unit.name))
+    if not majors:
+        if tables.value("catastrophe.rules.no_major_unit") == "none" or not side.units:
+            return None
+        return max(side.units, key=lambda u: (u.ts, -side.units.index(u)))
+    return _drawn(dice, majors, f"which major unit, {side.name}", rolls)
+
+
+def _defector(
+    tables: Tables, side: SideRun, dice: Dice, rolls: list[Roll], pcs: Sequence[PcInBattle]
+) -> UnitRun | None:
+    """The unit that defects at catastrophe 14 (R3-17): the one the GM names; otherwise one drawn by R3-18's die
+    among all the side's units but the army commander's own and those PCs lead (a PC's loyalty is his player's)."""
+    if side.setup.catastrophe_unit:
+        return find_unit(side.units, side.setup.catastrophe_unit)
+    loyal = {side.setup.commander.unit} | {
+        pc.unit for pc in pcs if pc.side == side.name and pc.leads != "nothing" and pc.unit is not None
+    }
+    candidates = [u for u in side.units if u.unit.name not in loyal]
+    if not candidates:
+        return None
+    return _drawn(dice, candidates, f"which unit defects, {side.name}", rolls)
 
 
 def _apply_morale_ts(tables: Tables, sides: Sequence[SideRun], enabled: bool) -> None:
@@ -311,6 +389,7 @@ def _pcs_first(
     battle_id: str,
     dice: Dice,
     dead: set[str],
+    reputations: Mapping[str, int],
 ) -> list[Decision]:
     """Step 4 of R2-13: each PC's first Survival and Glory rolls, then modifier E (his Glory, if he leads) or, for a
     leader knocked out, the Strategy effect of catastrophe 17 (a unit leader) or 18 (the army's) (R2-14). The PCs
@@ -321,7 +400,7 @@ def _pcs_first(
         if pc.name in knocked:
             continue  # a catastrophe 17 or 18 fell on him: no Survival or Glory roll this battle (R2-14)
         side = by_name[pc.side]
-        rolls = first_rolls(tables, pc, battle_id, dice, tl=side.setup.tl)
+        rolls = first_rolls(tables, pc, battle_id, dice, tl=side.setup.tl, reputation=reputations.get(pc.name, 0))
         decisions += rolls.decisions
         if rolls.dead:
             dead.add(pc.name)
@@ -394,7 +473,7 @@ def _pcs_second(
         # The PC's unit may have defected in a catastrophe; he fights on without it.
         unit = next((u for u in mine.units if u.unit.name == pc.unit), None) if pc.unit else None
         held = position(tables, mine.setup, enemy_artillery_or_sappers=setup.attacker_has_artillery_or_sappers)
-        decisions += second_roll(
+        rolled = second_roll(
             tables,
             pc,
             battle_id,
@@ -403,8 +482,19 @@ def _pcs_second(
             losing=outcome.lost(mine),
             contest_difference=abs(side_row(outcome, mine)),
             defensive_bonus=held.defensive_bonus,
-            unit_routed=unit is not None and (unit.fate in ("routs", "surrenders") or unit.wiped_out),
+            # R3-19: a unit that surrendered did not rout: no −2 for it, unless casualties took every man
+            unit_routed=unit is not None and (unit.fate == "routs" or unit.wiped_out),
         )
+        if unit is not None and unit.fate == "surrenders":
+            rolled = [
+                replace(
+                    d,
+                    explanation=d.explanation + f"; {unit.unit.name} surrendered: if he lives, {pc.name} is "
+                    "a prisoner unless the GM rules otherwise",
+                )
+                for d in rolled
+            ]
+        decisions += rolled
     return decisions
 
 
@@ -441,9 +531,16 @@ def _result_words(tables: Tables, outcome: Outcome) -> str:
 
 
 def resolve_battle(
-    tables: Tables, setup: BattleSetup, roster: Mapping[str, ArmyUnit], battle_id: str, dice: Dice
+    tables: Tables,
+    setup: BattleSetup,
+    roster: Mapping[str, ArmyUnit],
+    battle_id: str,
+    dice: Dice,
+    *,
+    reputations: Mapping[str, int] | None = None,
 ) -> list[Decision]:
-    """Resolve one battle day from the set-up in the order of R2-13; every step is a Decision, in the order rolled."""
+    """Resolve one battle day from the set-up in the order of R2-13; every step is a Decision, in the order rolled.
+    ``reputations``: each PC's Reputation before the battle (none: 0), which high command's reaction rolls read."""
     sides = [_muster(tables, s, roster) for s in setup.sides]
     if any(not side.units for side in sides):
         raise InvalidInputError("each side needs at least one unit")
@@ -460,7 +557,7 @@ def resolve_battle(
     decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice, setup.pcs) for side in sides]
     knocked = {str(d.outcome["knocked_out_pc"]) for d in decisions if d.rule == "catastrophe"} - {""}
     dead: set[str] = set()
-    decisions += _pcs_first(tables, setup, sides, knocked, battle_id, dice, dead)
+    decisions += _pcs_first(tables, setup, sides, knocked, battle_id, dice, dead, reputations or {})
     _apply_morale_ts(tables, sides, setup.morale_ts)
     _strategy_modifiers(tables, setup, sides)
     decisions.append(_contest(tables, sides, dice))

@@ -31,6 +31,7 @@ from campaign.rulesets.mass_combat.quality import (
     quality_step_down,
     settle_experience,
     trained_quality,
+    training,
 )
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from campaign.rulesets.mass_combat.strength import troop_strength
@@ -79,9 +80,24 @@ def _roll_quality(
             return quality, rolls
 
 
-def _checked_profile(s: At, name: str, side: str, profile: Mapping[str, JsonValue]) -> UnitProfile:
-    """A new unit's profile, its experience settled from its quality where not given (R2-12)."""
-    return new_unit(s.state, name, side, UnitProfile, settle_experience(s.tables, profile), "Mass Combat")
+def _checked_profile(
+    s: At, name: str, side: str, profile: Mapping[str, JsonValue], *, raised: bool
+) -> tuple[UnitProfile, list[Decision]]:
+    """A new unit's profile, its experience settled from its quality where not given (R2-12), its quality from its
+    experience; with neither, its quality rolled on the 3d table, Veterans and Elite rolled again for a unit
+    ``raised`` new (R3-23), and the record of that roll."""
+    settled = settle_experience(s.tables, profile)
+    if "quality" in settled or "experience" in settled:
+        return new_unit(s.state, name, side, UnitProfile, settled, "Mass Combat"), []
+    new_unit(s.state, name, side, UnitProfile, settled, "Mass Combat")  # refused before any die is rolled
+    quality, rolls = _roll_quality(s.tables, s.dice, f"troop quality of {name}", new_unit=raised, replacements=0)
+    settled |= {"quality": quality, "experience": s.tables.number(f"quality.{quality}.experience_from")}
+    rolled = ", ".join(str(r.total) for r in rolls)
+    again = " (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""
+    text = f"{name}: neither a quality nor an experience given: 3d rolled {rolled} → {quality}{again} (R3-23)"
+    return new_unit(s.state, name, side, UnitProfile, settled, "Mass Combat"), [
+        _troop_quality({"unit": name}, quality, rolls, text)
+    ]
 
 
 def _troop_quality(inputs: Mapping[str, JsonValue], quality: str, rolls: Sequence[Roll], text: str) -> Decision:
@@ -117,7 +133,10 @@ def replay_battle_day(
     rolled = [registry.decode(e) for e in command if e.type == "dice.rolled"]
     dice = ReplayDice([r for r in rolled if isinstance(r, DiceRolled)])
     setup = parse_setup(inputs["setup"])
-    decisions = mc_battle.resolve_battle(tables, setup, roster, str(record.payload["battle_id"]), dice)
+    reputations = {str(k): int(v) for k, v in inputs.get("reputation", {}).items()}
+    decisions = mc_battle.resolve_battle(
+        tables, setup, roster, str(record.payload["battle_id"]), dice, reputations=reputations
+    )
     recomputed = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
     recorded = [
         {"rule": e.payload["rule"], "outcome": dict(e.payload["outcome"])}
@@ -128,8 +147,10 @@ def replay_battle_day(
 
 
 class Muster(McCommand):
+    """A unit already serving joins the roster (nothing is paid). With neither a quality nor an experience, its
+    quality is rolled on the 3d table (R3-23)."""
+
     name: ClassVar[str] = "mc.muster"
-    rolls: ClassVar[bool] = False
 
     unit_name: str = Field(max_length=200, alias="name")
     side: str = Field(max_length=200)
@@ -137,11 +158,18 @@ class Muster(McCommand):
 
     def decide(self, s: At) -> list[Event]:
         side = known_side(s.state, self.side)  # as the campaign spells it
-        checked = _checked_profile(s, self.unit_name, side, self.profile)
-        troop_strength(s.tables, checked)  # refuses unknown weapons before anything is appended
+        troop_strength(s.tables, _provisional(s, self.unit_name, side, self.profile))  # unknown weapons refused
+        checked, decided = _checked_profile(s, self.unit_name, side, self.profile, raised=False)
         return [
-            UnitMustered(unit_id=s.new_id(), name=self.unit_name, side=side, profile=checked.model_dump(mode="json"))
+            *decision_events(decided, None, RULESET),
+            UnitMustered(unit_id=s.new_id(), name=self.unit_name, side=side, profile=checked.model_dump(mode="json")),
         ]
+
+
+def _provisional(s: At, name: str, side: str, profile: Mapping[str, JsonValue]) -> UnitProfile:
+    """The profile as checked before any quality is rolled (its weapons, men and name): Average if unstated."""
+    settled = settle_experience(s.tables, profile)
+    return new_unit(s.state, name, side, UnitProfile, {"quality": "average", **settled}, "Mass Combat")
 
 
 class Battle(McCommand):
@@ -192,7 +220,9 @@ class Battle(McCommand):
             sides=tuple(s.name for s in self.setup.sides),
             settings={s.name: {"role": s.role, "strategy": s.commander.strategy, "tl": s.tl} for s in self.setup.sides},
         )
-        decisions = mc_battle.resolve_battle(tables, self.setup, roster, battle_id, s.dice)
+        # R3-15: high command's reaction rolls read each PC's Reputation with this battle's change
+        reputations = {pc.name: state.reputation(pc.name) for pc in self.setup.pcs if state.reputation(pc.name)}
+        decisions = mc_battle.resolve_battle(tables, self.setup, roster, battle_id, s.dice, reputations=reputations)
         if self.final_day:
             decisions = _with_experience(tables, state, battle_id, decisions)
         # The whole set-up goes in the log: any battle day can be re-run on its recorded dice.
@@ -204,6 +234,7 @@ class Battle(McCommand):
                 "setup": self.setup.model_dump(mode="json"),
                 "final_day": self.final_day,
                 "roster": {n: _army_json(u) for n, u in roster.items()},
+                **({"reputation": reputations} if reputations else {}),
             },
             {"decisions": len(decisions)},
             f"{self.setup.name}, day {self.setup.day}: {len(decisions)} steps resolved",
@@ -247,29 +278,29 @@ class Raise(McCommand):
     def decide(self, s: At) -> list[Event]:
         side = known_side(s.state, self.side)  # as the campaign spells it
         tables = s.tables
-        checked = _checked_profile(s, self.unit_name, side, self.profile)
-        cost = recruitment_cost(tables, checked) * checked.men if self.pay else 0
+        provisional = _provisional(s, self.unit_name, side, self.profile)
+        cost = recruitment_cost(tables, provisional) * provisional.men if self.pay else 0
         if self.pay:
             afford(s.state, side, cost, f"raising {self.unit_name}")
 
-        final = checked
-        decided: list[Decision] = []
         if self.random_quality:
             quality, rolls = _roll_quality(
                 tables, s.dice, f"troop quality of {self.unit_name}", new_unit=True, replacements=0
             )
             experience = tables.number(f"quality.{quality}.experience_from")
-            final = checked.model_copy(update={"quality": quality, "experience": experience})
+            final = provisional.model_copy(update={"quality": quality, "experience": experience})
             rolled = ", ".join(str(r.total) for r in rolls)
             rerolled = " (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""
             text = f"{self.unit_name} quality: 3d rolled {rolled} → {quality}{rerolled}"
-            decided.append(_troop_quality({"unit": self.unit_name}, quality, rolls, text))
+            decided = [_troop_quality({"unit": self.unit_name}, quality, rolls, text)]
+        else:  # with neither a quality nor an experience, rolled all the same (R3-23)
+            final, decided = _checked_profile(s, self.unit_name, side, self.profile, raised=True)
         events = [
             *decision_events(decided, None, RULESET),
             UnitMustered(unit_id=s.new_id(), name=self.unit_name, side=side, profile=final.model_dump(mode="json")),
         ]
         if cost:
-            events.append(FundsChanged(side=side, amount=-cost, reason=f"raising {self.unit_name}: {checked.men} men"))
+            events.append(FundsChanged(side=side, amount=-cost, reason=f"raising {self.unit_name}: {final.men} men"))
         return events
 
 
@@ -373,6 +404,9 @@ class Commander(McCommand):
 
 
 class Train(McCommand):
+    """Months of training (§2.3, R3-21): six make untrained men Inexperienced troops, a year (counted from untrained)
+    makes them Green; the months of every period add up, and no training makes troops better than Green."""
+
     name: ClassVar[str] = "mc.train"
     rolls: ClassVar[bool] = False
 
@@ -380,24 +414,58 @@ class Train(McCommand):
     months: int = Field(ge=-1_000_000_000, le=1_000_000_000)
 
     def decide(self, s: At) -> list[Event]:
-        unit_name = self.unit_name
-        months = self.months
         state, tables = s.state, s.tables
-        unit = find_unit(state, unit_name)
-        if months <= 0:
+        unit = find_unit(state, self.unit_name)
+        p = unit.profile
+        if self.months <= 0:
             raise InvalidInputError("training takes a positive number of months")
+        if not tables.flag("training.months_add_up"):
+            return self._alone(unit, tables)
+        done = training(tables, unit.name, p, self.months)
+        before, total, untrained, quality = done.before, done.months, done.untrained, done.quality
+        to_inexperienced = tables.number("training.inexperienced_months")
+        to_green = tables.number("training.green_months")
+        status = "untrained" if untrained else "Green" if quality == "green" else "Inexperienced troops"
+        text = (
+            f"{unit.name}: {before} + {self.months} = {total} months of training → {status} "
+            f"({to_inexperienced} months make untrained men Inexperienced troops, {to_green} make them Green)"
+        )
+        facts: list[Event] = [
+            UnitProfileChanged(unit_id=unit.unit_id, profile={"untrained": untrained, "trained_months": total})
+        ]
+        if quality != p.quality:
+            facts.append(
+                UnitQualityChanged(
+                    unit_id=unit.unit_id,
+                    quality=quality,
+                    experience=done.experience,
+                    reason=f"{total} months of training",
+                )
+            )
+        decision = Decision(
+            "training",
+            "§2.3",
+            unit.unit_id,
+            {"months": self.months, "before": before, "untrained": p.untrained},
+            {"months": total, "quality": quality, "untrained": untrained},
+            text,
+            tuple(facts),
+        )
+        return decision_events([decision], None, RULESET)
+
+    def _alone(self, unit: mc_state.Unit, tables: Tables) -> list[Event]:
+        """``training.months_add_up`` false: each period counts alone (the second edition's program)."""
         was_untrained = unit.profile.untrained
-        quality, untrained = trained_quality(tables, unit.profile.quality, months, untrained=was_untrained)
+        quality, untrained = trained_quality(tables, unit.profile.quality, self.months, untrained=was_untrained)
         if quality == unit.profile.quality and untrained == was_untrained:
             raise InvalidInputError(
                 f"{unit.name} is {'untrained' if was_untrained else unit.profile.quality}: training alone makes "
                 f"troops no better than Green (untrained men need {tables.number('training.inexperienced_months')} "
                 f"months to be Inexperienced troops, {tables.number('training.green_months')} to be Green)"
             )
-        # §2.3: trained men are untrained no more; a year of training makes them Green.
         events: list[Event] = [UnitProfileChanged(unit_id=unit.unit_id, profile={"untrained": False})] * was_untrained
         if quality != unit.profile.quality:
-            reason = f"{months} months of training"
+            reason = f"{self.months} months of training"
             events.append(
                 UnitQualityChanged(
                     unit_id=unit.unit_id, quality=quality, experience=unit.profile.experience, reason=reason

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from campaign.rulesets.decision import Decision
+from campaign.rulesets.mass_combat.quality import army_force, extraordinary_force_pm
 from campaign.rulesets.mass_combat.runs import SideRun
+from campaign.rulesets.mass_combat.setup import Side
 from campaign.rulesets.mass_combat.tables import Tables
 from events.errors import InvalidInputError
 
@@ -38,8 +40,29 @@ def recon_bonus(tables: Tables, points: int) -> int:
     return min(tables.number("extraordinary.recon_max"), points // tables.number("extraordinary.recon_per_points"))
 
 
+def side_force_pm(tables: Tables, side: Side) -> int:
+    """A side's Extraordinary Force in per-mille (R2-23): its whole points given (``es``) and each of its users'
+    ES with the fractions, summed; the side spends the whole points of the sum."""
+    users = (
+        extraordinary_force_pm(tables, u.points, bonus=u.bonus, mana=u.mana, stone_capacity=u.stone) for u in side.users
+    )
+    return side.es * 1000 + sum(users)
+
+
+def _es_words(pm: int) -> str:
+    return f"{pm // 1000}.{pm % 1000:03d}".rstrip("0").rstrip(".")
+
+
 def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
     """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
+    for side in sides:
+        spent = sum(spell.points for spell in side.setup.spells)
+        have = army_force([side_force_pm(tables, side.setup)])
+        if side.setup.users and spent > have:
+            raise InvalidInputError(
+                f"{side.name} spends {spent} Extraordinary Force points but has {have} "
+                f"(ES {_es_words(side_force_pm(tables, side.setup))}: an army spends whole points, R2-23)"
+            )
     every_unit = {u.unit.name: (side, u) for side in sides for u in side.units}
     for side in sides:
         for spell in side.setup.spells:
@@ -112,14 +135,24 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
                     f"({effect_words(tables, points, unit.ts, effect)})"
                 )
         if side.setup.spells:
+            inputs: dict[str, object] = {"side": side.name, "es": side.setup.es}
+            head = f"{side.name} spends Extraordinary Force: "
+            if side.setup.users:
+                pm = side_force_pm(tables, side.setup)
+                inputs["es_pm"] = pm
+                head = (
+                    f"{side.name} has ES {_es_words(pm)} ({len(side.setup.users)} users' fractions summed"
+                    + (f", and {side.setup.es} more" if side.setup.es else "")
+                    + f": {pm // 1000} whole points to spend) and spends: "
+                )
             decisions.append(
                 Decision(
                     "extraordinary_force",
                     "§2.13",
                     None,
-                    {"side": side.name, "es": side.setup.es},
+                    inputs,
                     {"spent": sum(sp.points for sp in side.setup.spells)},
-                    f"{side.name} spends Extraordinary Force: " + "; ".join(lines),
+                    head + "; ".join(lines),
                 )
             )
     return decisions

@@ -12,6 +12,7 @@ from campaign.rulesets.mass_combat.setup import BattleSetup
 from campaign.rulesets.mass_combat.state import BattleRecord, CampaignState
 from campaign.rulesets.mass_combat.tables import Tables
 from events.families.economy import FundsChanged, MoraleModifierSet, UnitDisbanded
+from events.families.roster import UnitWentOver
 from events.registry import Event
 
 RULESET = RULESETS["mass-combat"]
@@ -54,6 +55,10 @@ def loot(tables: Tables, state: CampaignState, record: BattleRecord, side: str) 
             continue
         men = dead + (wounded if record.fates.get(unit_id) == "routs" else 0)
         total += stripped_value(tables, fallen.profile, men)
+    for unit_id, fate in record.fates.items():  # every man left of a unit that surrendered is captured (R3-19)
+        captured = state.roster.get(unit_id)
+        if fate == "surrenders" and captured is not None and captured.side != side:
+            total += stripped_value(tables, captured.profile, captured.profile.men)
     text = f"{side} strips the field of {record.name}: ${total}"
     fact = FundsChanged(side=side, amount=total, reason=f"loot of {record.battle_id}")
     return Decision("loot", "§2.12", None, {"battle": record.name, "side": side}, {"value": total}, text, (fact,))
@@ -66,8 +71,12 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
         if d.rule not in ("catastrophe", "leader_lost", "next_day_morale"):  # R2-14, R2-18 recorded too
             continue
         for item in d.outcome.get("persist", []):
-            if "defected" in item:  # the unit went over to the enemy: lost to its side for good
+            if "defected" in item:  # the unit left the battle with its troops: lost to its side for good
                 out.append(UnitDisbanded(unit_id=str(item["defected"]), reason=f"defected at {setup.name}"))
+                continue
+            if "went_over" in item:  # R3-17: it fought for the enemy, and belongs to the enemy from now on
+                reason = f"defected at {setup.name}, day {setup.day}"
+                out.append(UnitWentOver(unit_id=str(item["went_over"]), side=str(item["to"]), reason=reason))
                 continue
             out.append(
                 MoraleModifierSet(
@@ -77,6 +86,18 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
                     unit_id=item.get("unit_id"),
                     side=item.get("side"),
                     until=str(item.get("until", "clear_victory")),
+                )
+            )
+    if tables.flag("results.surrendered_leave_roster"):  # R3-19: the men who surrendered are prisoners
+        winner_name = next((d.outcome.get("winner") for d in decisions if d.rule == "result"), None)
+        surrendered = dict.fromkeys(
+            str(d.unit_id) for d in decisions if d.rule == "unit_morale" and d.outcome.get("fate") == "surrenders"
+        )
+        for unit_id in surrendered:
+            out.append(
+                UnitDisbanded(
+                    unit_id=unit_id,
+                    reason=f"surrendered at {setup.name}, day {setup.day}: its men are prisoners of {winner_name}",
                 )
             )
     end = next((d for d in decisions if d.rule == "battle_end"), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat.setup import PcInBattle
@@ -35,10 +36,6 @@ def survival_target(tables: Tables, battle: int, risk: int, mods: int = 0) -> in
 def glory_target(tables: Tables, battle: int, risk: int) -> int:
     target = battle - risk
     return min(tables.number("pc.survival_cap"), target) if tables.value("glory.cap_at_16") else target
-
-
-def is_critical_success(roll: int, target: int) -> bool:
-    return roll <= 4 or (roll == 5 and target >= 15) or (roll == 6 and target >= 16)
 
 
 def is_critical_failure(roll: int, target: int) -> bool:
@@ -162,23 +159,61 @@ def _survival(
     )
 
 
-def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: int) -> Decision:
+GLORY_ROWS = ("critical", "made_7", "made_4", "made_0", "failed_1", "failed_4", "failed_7")
+"""The Glory table's rows (§2.9), best first: a row's place is its index in ``glory.strategy_unit_leader``."""
+
+
+def glory_row(tables: Tables, roll: int, target: int) -> str:
+    """The Glory table's row for a 3d ``roll`` against ``target`` (Battle − Risk, not capped: C-7), R3-14 in its
+    order: a critical failure (18; 17 up to target 15; 10 or more over the target) is the worst row whatever the
+    margin; any other 17 is an automatic failure (``glory.automatic_failure_row``); then a critical success (up to
+    4; 5 from target 15; 6 from target 16); else the margin's row, made by 10+ as ``glory.made_10_counts_as``."""
+    fails = "glory.critical_failure"
+    if (
+        roll >= tables.number(f"{fails}.always_from")
+        or (roll == tables.number(f"{fails}.also_on") and target <= tables.number(f"{fails}.also_up_to_target"))
+        or roll - target >= tables.number(f"{fails}.over_target_by")
+    ):
+        return "failed_7"
+    if roll == tables.number(f"{fails}.also_on"):
+        return str(tables.value("glory.automatic_failure_row"))
+    succeeds = "glory.critical_success"
+    if roll <= tables.number(f"{succeeds}.always_up_to") or any(
+        roll == int(face) and target >= int(low) for face, low in tables.value(f"{succeeds}.from_target")
+    ):
+        return "critical"
+    margin = target - roll
+    if margin >= 10 and tables.value("glory.made_10_counts_as") == "critical":
+        return "critical"
+    for row, low in (("made_7", 7), ("made_4", 4), ("made_0", 0), ("failed_1", -3), ("failed_4", -6)):
+        if margin >= low:
+            return row
+    return "failed_7"
+
+
+def _glory(
+    tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: int, *, reputation: int = 0, dead: bool = False
+) -> Decision:
+    """The Glory roll (§2.9, R3-14) and what high command makes of it: a promotion roll from made by 4, a reaction
+    roll that may mean demotion from ``glory.demotion_roll_from`` for a living PC (R3-15), each read on the
+    reaction table with 3d + his Reputation after this battle's change (``reputation`` is his before it)."""
     roll = dice.roll(THREE_D, f"Glory roll, {pc.name}")
     rolls: list[Roll] = [roll]
     margin = target - roll.total
     facts: list[Event] = []
-    crit_s, crit_f = is_critical_success(roll.total, target), is_critical_failure(roll.total, target)
+    row_name = glory_row(tables, roll.total, target)
 
     def months(spec: str, minimum: int) -> int:
         r = dice.roll(parse(spec.split("-", maxsplit=1)[0]), f"Reputation duration, {pc.name}")
         rolls.append(r)
         return max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
 
-    promotion = False
-    # C-7: a roll made by 10 or more without a critical reads as ``glory.made_10_counts_as``: "made_7" (the 7–9
-    # row, the default) or "critical".
-    ten_as_critical = margin >= 10 and tables.value("glory.made_10_counts_as") == "critical"
-    if crit_s or ten_as_critical:
+    said = f"made by {margin}" if margin >= 0 else f"failed by {-margin}"
+    if roll.total == tables.number("glory.critical_failure.also_on") and row_name != "failed_7":
+        said = f"{roll.total}, an automatic failure, read as the smallest failure"
+    elif row_name == "failed_7" and margin > -7:
+        said = f"{roll.total}: a critical failure, whatever the margin"
+    if row_name == "critical":
         temp = months("1d", 1)
         facts.append(
             ReputationChanged(
@@ -190,49 +225,66 @@ def _glory(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: i
                 battle_id=battle_id, pc=pc.name, change=tables.number("glory.crit_rep_permanent"), months=0
             )
         )
-        verdict, row, promotion = "critical success: Reputation +2 for a while and +1 for ever", 0, True
-    elif margin >= 7:
+        verdict = "critical success: Reputation +2 for a while and +1 for ever"
+    elif row_name == "made_7":
         m = months("1d-2", 1)
         facts.append(
             ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.made_7_rep"), months=m)
         )
-        verdict, row, promotion = f"made by {margin}: Reputation +1 for {m} months", 1, True
-    elif margin >= 4:
-        verdict, row, promotion = f"made by {margin}: noticed by high command", 2, True
-    elif margin >= 0:
-        verdict, row = f"made by {margin}: fought competently", 3
-    elif margin >= -3 and not crit_f:
-        verdict, row = f"failed by {-margin}: fought adequately", 4
-    elif margin >= -6 and not crit_f:
+        verdict = f"{said}: Reputation +1 for {m} months"
+    elif row_name == "made_4":
+        verdict = f"{said}: noticed by high command"
+    elif row_name == "made_0":
+        verdict = f"{said}: fought competently"
+    elif row_name == "failed_1":
+        verdict = f"{said}: fought adequately"
+    elif row_name == "failed_4":
         m = months("1d-2", 1)
         facts.append(
             ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_4_rep"), months=m)
         )
-        verdict, row = f"failed by {-margin}: Reputation −1 for {m} months; high command may demote", 5
+        verdict = f"{said}: Reputation −1 for {m} months"
     else:
         m = months("1d", 1)
         facts.append(
             ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_7_rep"), months=m)
         )
-        verdict, row = f"failed by {-margin}: Reputation −2 for {m} months; called a coward by a peer", 6
+        verdict = f"{said}: Reputation −2 for {m} months; called a coward by a peer"
+    row = GLORY_ROWS.index(row_name)
     strategy = glory_strategy(tables, row, pc.leads)
+    promotion = row <= GLORY_ROWS.index("made_4")
+    now = reputation + sum(getattr(f, "change", 0) for f in facts)
+    outcome: dict[str, Any] = {"margin": margin, "strategy_mod": strategy, "promotion": promotion}
+    demotion_from = GLORY_ROWS.index(str(tables.value("glory.demotion_roll_from")))
     if promotion:
-        reputation = sum(getattr(f, "change", 0) for f in facts)
         reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}")
         rolls.append(reaction_roll)
-        reaction = tables.band("reaction.bands", reaction_roll.total + reputation)
+        reaction = tables.band("reaction.bands", reaction_roll.total + now)
         rank = 1 if reaction in ("very_good", "excellent") else 0
         facts.append(PromotionRolled(battle_id=battle_id, pc=pc.name, reaction=reaction, rank_change=rank))
-        verdict += (
-            f"; promotion roll {reaction_roll.total} + Reputation {reputation} → {reaction.replace('_', ' ')}"
-            + (": +1 Rank" if rank else "")
+        verdict += f"; promotion roll {reaction_roll.total} + Reputation {now} → {reaction.replace('_', ' ')}" + (
+            ": +1 Rank" if rank else ""
+        )
+    elif row >= demotion_from and dead:
+        verdict += "; he died: high command makes no reaction roll"
+    elif row >= demotion_from:
+        reaction_roll = dice.roll(THREE_D, f"high command's reaction roll, {pc.name}")
+        rolls.append(reaction_roll)
+        reaction = tables.band("reaction.bands", reaction_roll.total + now)
+        worst = [str(label) for _, label in sorted(tables.value("reaction.bands"), key=lambda b: int(b[0]))]
+        demotion = worst.index(reaction) <= worst.index(str(tables.value("glory.demotion_at_most")))
+        outcome |= {"reaction": reaction, "possible_demotion": demotion}
+        verdict += f"; high command's reaction roll {reaction_roll.total} + Reputation {now} → " + (
+            f"{reaction.replace('_', ' ')}: possible demotion, for the GM to decide"
+            if demotion
+            else f"{reaction.replace('_', ' ')}: nothing comes of it"
         )
     return Decision(
         "glory",
         "§2.9",
         None,
         {"pc": pc.name, "target": target, "risk": pc.risk},
-        {"margin": margin, "strategy_mod": strategy, "promotion": promotion},
+        outcome,
         f"{pc.name} Glory roll: {target}, rolled {roll.total} → {verdict}",
         tuple(facts),
         tuple(rolls),
@@ -265,7 +317,11 @@ class FirstRolls:
     Glory as the one roll made "even for a dead PC")."""
 
 
-def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, tl: int) -> FirstRolls:
+def first_rolls(
+    tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, tl: int, reputation: int = 0
+) -> FirstRolls:
+    """Step 4 of R2-13 for one PC; ``reputation`` is his Reputation before the battle (the reaction rolls read
+    it with this battle's change, R3-15)."""
     battle = battle_skill(tables, pc)
     survival = survival_target(tables, battle, pc.risk, pc.other_survival_mods)
     glory = glory_target(tables, battle, pc.risk)
@@ -274,7 +330,7 @@ def first_rolls(tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, *, t
     dead = pc.dead_at is not None and damage >= pc.dead_at
     died = pc.leads != "nothing" and dead
     knocked_out = died or (pc.leads != "nothing" and pc.unconscious_at is not None and damage >= pc.unconscious_at)
-    glory_roll = _glory(tables, pc, battle_id, dice, glory)
+    glory_roll = _glory(tables, pc, battle_id, dice, glory, reputation=reputation, dead=dead)
     out = [
         Decision(
             "battle_skill",

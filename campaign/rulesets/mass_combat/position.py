@@ -16,7 +16,8 @@ class Position:
     starred: bool
     """The defender holds a starred row: the result comes from Tables B and C, not A (R2-16)."""
     casualty_rows: int
-    """What the starred rows add to the defender's casualty row (§2.12); nothing under Table A."""
+    """What the starred rows add to the defender's casualty row (§2.12), each after the −2 for enemy artillery or
+    sappers (R3-20); nothing under Table A."""
     defensive_bonus: int
     """The defensive-position bonus a defending PC's second Survival roll adds (§2.12, R2-22): every position row,
     starred rows after the −2 for enemy artillery or sappers. Home soil is no position row, and R2-17 weighs it
@@ -47,8 +48,11 @@ def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) ->
     fort_total = 0
     defensive_bonus = 0
     against = tables.number("positions.starred_vs_artillery") if enemy_artillery_or_sappers else 0
+    lowered: list[tuple[str, int, bool]] = []
     for name, given, starred in rows:
-        value = given + (against if starred else 0)
+        # R3-20: the −2 lowers a starred row's own value, not below 0, everywhere it counts
+        value = max(min(given, 0), given + against) if starred else given
+        lowered.append((name, value, starred))
         defensive_bonus += value
         if starred and name in fortification:
             fort_total += value
@@ -66,5 +70,5 @@ def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) ->
         elif not fortified:
             strategy["home soil"] = home
     starred_any = any(starred for _, _, starred in rows)
-    casualty_rows = sum(value for _, value, starred in rows if starred)
+    casualty_rows = sum(value for _, value, starred in lowered if starred)
     return Position(strategy, starred_any, casualty_rows, defensive_bonus)

@@ -70,6 +70,9 @@ class UnitProfile(BaseModel):
     untrained: bool = False
     """Raw men with no training yet (§2.3, C-6): Inexperienced in every table; ``training.inexperienced_months``
     of training make them trained Inexperienced troops, ``training.green_months`` Green (R2-36)."""
+    trained_months: int = Field(default=0, ge=0, le=10_000)
+    """Months of training the unit has had, every period recorded added up (R3-21); 0 for a unit mustered as it is
+    (an Inexperienced unit not untrained counts ``training.inexperienced_months``)."""
 
     @model_validator(mode="after")
     def _untrained_are_inexperienced(self) -> UnitProfile:

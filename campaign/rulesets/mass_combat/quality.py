@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
@@ -70,16 +71,24 @@ def experience_words(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) -
 
 
 def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, Any]:
-    """A new unit's quality and experience (R2-12): given a quality only, the lower bound of its band; given an
-    experience only, the band it falls in; given both, they must agree."""
-    out = dict(profile)
+    """A new unit's quality and experience (R2-12, R3-23): given a quality only, the lower bound of its band; given
+    an experience only, the band it falls in (no default quality stands in for the missing one); given both, they
+    must agree. Given neither, both are left out for the 3d quality table to decide (``quality.when_unstated``
+    "roll"), or the unit is Average at its lower bound ("average", the second edition's program)."""
+    out = {k: v for k, v in profile.items() if not (k in ("quality", "experience") and v is None)}
     quality, experience = out.get("quality"), out.get("experience")
     if quality is not None and quality not in QUALITIES:
         return out  # the profile's own validation names the qualities
     if experience is not None and (isinstance(experience, bool) or not isinstance(experience, int) or experience < 0):
         return out
+    if quality is None and out.get("untrained") is True:
+        out["quality"] = quality = "inexperienced"  # untrained men are Inexperienced (§2.3, C-6)
+    if quality is None and experience is None:
+        if tables.value("quality.when_unstated") == "roll":
+            return out
+        out["quality"] = "average"
     if experience is None:
-        out["experience"] = tables.number(f"quality.{quality or 'average'}.experience_from")
+        out["experience"] = tables.number(f"quality.{out['quality']}.experience_from")
     elif quality is None:
         out["quality"] = quality_for_experience(tables, experience)
     elif quality_for_experience(tables, experience) != quality:
@@ -125,6 +134,42 @@ def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
     """NPC commander experience from 3d (§2.5): the same table gives Strategy or Leadership."""
     level = _band(tables, "commander", roll)
     return level, tables.number(f"commander.{level}.skill")
+
+
+@dataclass(frozen=True)
+class Training:
+    """What months of training make of a unit (§2.3, R3-21)."""
+
+    before: int
+    """The months it had: the sum of every period recorded, or the months that make untrained men Inexperienced
+    for a unit mustered so (not untrained) [INF]."""
+    months: int
+    """Its months now."""
+    quality: str
+    untrained: bool
+    experience: int
+
+
+def training(tables: Tables, name: str, p: UnitProfile, months: int) -> Training:
+    """``months`` more of training for the unit ``name`` (R3-21): the months of every period add up; untrained men are
+    Inexperienced troops from ``training.inexperienced_months``, Green from ``training.green_months`` (counted
+    from untrained), at Green's lower bound of experience; no better without battle. A Green or better unit is
+    refused, naming its quality."""
+    to_inexperienced = tables.number("training.inexperienced_months")
+    to_green = tables.number("training.green_months")
+    if QUALITIES.index(p.quality) >= QUALITIES.index("green"):
+        raise InvalidInputError(
+            f"{name} is {p.quality}: training makes troops no better than Green (untrained men need "
+            f"{to_inexperienced} months to be Inexperienced troops, {to_green} to be Green); only battle makes them "
+            "better"
+        )
+    before = p.trained_months if p.untrained or p.trained_months else to_inexperienced
+    total = before + months
+    green = total >= to_green
+    experience = tables.number("quality.green.experience_from") if green else p.experience
+    return Training(
+        before, total, "green" if green else p.quality, p.untrained and total < to_inexperienced, experience
+    )
 
 
 def trained_quality(tables: Tables, quality: str, months: int, *, untrained: bool = False) -> tuple[str, bool]:

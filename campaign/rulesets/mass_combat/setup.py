@@ -38,6 +38,21 @@ class Commander(_Model):
     strategy: int = Field(ge=1, le=30)
     tactics: int | None = Field(default=None, ge=1, le=30)
     luck: bool = False
+    unit: str | None = Field(
+        default=None,
+        max_length=200,
+        description="The unit the army commander leads in person: it never defects at catastrophe 14 (R3-17).",
+    )
+
+
+class ForceUser(_Model):
+    """One user of Extraordinary Force (§2.13): the character points he invested and what adds to them. The side's
+    users' ES are summed with their fractions, and the side spends the whole points of the sum (R2-23)."""
+
+    points: int = Field(ge=0, le=100_000, description="Character points invested (IQ, Magery, Will, powers…).")
+    bonus: int = Field(default=0, ge=0, le=5, description="Enchanted items, psi drugs or tech: +1 to +5 ES.")
+    stone: int = Field(default=0, ge=0, le=10_000, description="A power stone's capacity: +1 ES per 10.")
+    mana: Literal["low", "normal", "very_high"] = Field(default="normal", description="The mana level: ×¼, ×1, ×2.")
 
 
 class Side(_Model):
@@ -47,7 +62,14 @@ class Side(_Model):
     tl: int = Field(default=3, ge=0, le=16)
     units: tuple[UnitInBattle, ...]
     es: int = Field(default=0, ge=0)
-    """Extraordinary Force points the side has for this battle; its spells may not spend more."""
+    """Extraordinary Force points the side has for this battle, besides its ``users``'; its spells may not spend
+    more than both together."""
+    users: tuple[ForceUser, ...] = Field(
+        default=(),
+        max_length=100,
+        description="The side's users of Extraordinary Force, each worked out from his points and summed with "
+        "the fractions (two 100-point mages give 1 ES, R2-23).",
+    )
     spells: tuple[Spell, ...] = ()
     circumstances: dict[str, int] = Field(default_factory=dict)
     """Named Strategy modifiers: home_soil 2, forced_march −3, no_supplies −3, partial_surprise −2 …"""
@@ -64,7 +86,8 @@ class Side(_Model):
     """Fighting on home soil: ``circumstances.home_soil`` to Strategy, not added to a fortification (R2-17)."""
     intensity: int = Field(default=0, ge=0, le=10)
     catastrophe_unit: str | None = None
-    """The unit a catastrophe falls on when one must be picked (default: the strongest major unit)."""
+    """The unit a catastrophe falls on when one must be picked, as the GM names it: the unit that defects at 14,
+    the major unit at 15 and 17. Not named, a die draws it (R3-17, R3-18)."""
 
 
 class PcInBattle(_Model):
@@ -85,6 +108,9 @@ class PcInBattle(_Model):
     """Luck: a Survival roll that would hurt him is rolled again once, the better kept (R2-14)."""
     unconscious_at: int | None = Field(default=None, ge=1)
     """Damage from the first Survival roll at which the GM rules him unconscious (R2-14: a knocked-out leader)."""
+    points: int | None = Field(default=None, ge=0, le=100_000)
+    """The character's points, as its GURPS Character Sheet totals them (read with the sheet; no rule reads them:
+    `mc es POINTS` reckons the Extraordinary Force of points invested)."""
     dead_at: int | None = Field(default=None, ge=1)
     """Damage from the first Survival roll at which the GM rules him dead (R2-14): a leader who died is a lost
     commander, whose Morale loss lasts until a clear victory (R2-10); dead, he makes no second Survival roll (§2.9:
@@ -119,7 +145,7 @@ class BattleSetup(_Model):
             if (side.defensive or side.position) and side.role != "defender":
                 raise ValueError(f"{side.name} does not defend: only a defender has a defensive position")
             spent = sum(spell.points for spell in side.spells)
-            if spent > side.es:
+            if spent > side.es and not side.users:  # the users' ES needs the tables: counted when fought
                 raise ValueError(f"{side.name} spends {spent} Extraordinary Force points but has {side.es}")
             for spell in side.spells:
                 if spell.kind in ("morale", "strike", "healing") and spell.target is None:

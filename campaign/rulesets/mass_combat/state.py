@@ -170,6 +170,8 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         return _set_unit(state, replace(unit, profile=unit.profile.model_copy(update=update)))
     if (alike := roster_fact(state, kind, p, RULESET)) is not None:
         return alike
+    if kind == "roster.unit_went_over" and unit is not None:  # R3-17: a defector belongs to the enemy now
+        return _set_unit(state, replace(unit, side=p["side"]))
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
         treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]

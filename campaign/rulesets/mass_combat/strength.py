@@ -85,16 +85,24 @@ def troop_strength(tables: Tables, p: UnitProfile, *, men: int | None = None, qu
     count = p.men if men is None else men
     per_man, parts = per_man_ts(tables, p)
     specials = 0
+    archers: list[str] = []
     for item, n in sorted(p.special.items()):
         if not tables.has(f"ts.special.{item}"):
             raise InvalidInputError(f"unknown special weapon {item!r}: one of {', '.join(tables.names('ts.special'))}")
-        specials += tables.number(f"ts.special.{item}") * n
+        each = tables.number(f"ts.special.{item}")
+        if tables.has(f"ts.chariots.{item}"):  # R3-24: and the TS of its extra archer, of the chariot's weight
+            weapon = p.ranged if p.ranged != "none" else str(tables.value("ts.chariots.archer_weapon"))
+            weight = str(tables.value(f"ts.chariots.{item}"))
+            archer = tables.number(f"ts.armour.{weight}") + tables.number(f"ts.ranged.{weapon}")
+            each += archer
+            archers.append(f"{n} {item.replace('_', ' ')} with a {weight} archer ({weapon}) each: {n} × {each}")
+        specials += each * n
     alone = 0 if p.special else p.crew * tables.number("ts.rules.crew_alone")  # §2.2: a crew without its object
     pct = tables.number(f"quality.{quality or p.quality}.ts_pct")
     total = (per_man * count + specials + alone) * pct // 100
     shown = [f"{per_man} per man [{', '.join(parts) or 'no equipment'}] × {count} men"]
     if specials:
-        shown.append(f"+ specials {specials}")
+        shown.append(f"+ specials {specials}" + (f" ({'; '.join(archers)})" if archers else ""))
     if alone:
         shown.append(f"+ a crew of {p.crew} without its objects {alone}")
     if pct != 100:

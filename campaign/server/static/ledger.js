@@ -34,6 +34,12 @@ function drawCharts() {
   line("chart-glory", "Officers' Glory", data.glory);
 }
 
+// The campaign page names its campaign and head on #live-state (no inline script: the CSP allows none).
+document.addEventListener("DOMContentLoaded", () => {
+  const state = document.getElementById("live-state");
+  if (state && state.dataset.campaign) listen(state.dataset.campaign, Number(state.dataset.after));
+});
+
 // Drawn when the page loads and again each time a live update replaces the roster, log and charts.
 document.addEventListener("DOMContentLoaded", drawCharts);
 document.addEventListener("htmx:afterSettle", drawCharts);

@@ -1,0 +1,136 @@
+"""The command line of what comes from other programs' files: ``gf import-list`` (an Army Forge list). Thin: the
+file is read by ``campaign.interchange``, the command run by the executor like any typed command."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
+from campaign.cli.output import Output, handles_errors
+from campaign.cli.plain import escape
+from campaign.cli.session import resolved
+from events.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from campaign.rulesets.command import Ruleset
+    from projections.state.campaigns import CampaignInfo
+
+ListFile = Annotated[
+    Path, typer.Argument(help="The Army Forge list: its JSON as exported for TTS or served by /api/tts.")
+]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what the import would do; append nothing.")]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Go ahead when the import changes units already listed.")]
+
+
+def read_file(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+@handles_errors
+def import_list(
+    list_file: ListFile,
+    side: Annotated[str, typer.Option("--side", help="The army it is: its units fight for this side.")],
+    dry_run: DryRunOpt = False,
+    yes: YesOpt = False,
+    campaign: CampaignOpt = None,
+    command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import an Army Forge list: each unit mustered (models, Quality, Defense, Tough, Fearless, hero, points, XP
+    and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
+    updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""
+    from campaign.interchange.army_forge import plan_as_json, plan_in_words, preview_import, read_army_list
+
+    ledger, info = resolved(campaign)
+    read = read_army_list(read_file(list_file), side, what=str(list_file))
+    plan = preview_import(ledger, info, read.command)
+    out = Output(as_json)
+    if not plan.events:
+        raise InvalidInputError(
+            f"{plan.list_name}: every unit is on {plan.side}'s army sheet as the list has it: nothing to change"
+        )
+    if dry_run or (plan.changes_units and not yes):
+        if as_json:
+            out.json({"dry_run": True, **plan_as_json(plan, read.notes)})
+        else:
+            for line in plan_in_words(plan, read.notes):
+                out.console.print(escape(line))
+        if dry_run:
+            return
+        if as_json or not sys.stdin.isatty() or not typer.confirm(f"update these {len(plan.updated)} units?"):
+            raise InvalidInputError(
+                f"this import changes {len(plan.updated)} units already on the roster (listed above): nothing was "
+                "changed; run it with --yes to go ahead, or --dry-run to look first"
+            )
+    result = ledger.execute(info, read.command, command_id=command_id)
+    if as_json:
+        out.json(
+            {
+                **plan_as_json(plan, read.notes),
+                "events": [e.as_dict() for e in result.events],
+                "head": {"seq": result.head.seq, "hash": result.head.hash},
+            }
+        )
+        return
+    out.console.print(f"[bold]{escape(info.name)}[/]: " + escape(plan_in_words(plan, read.notes)[0]))
+    for line in plan_in_words(plan, read.notes)[1:]:
+        out.console.print(escape(line))
+    out.console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
+
+
+def print_roster_csv(
+    plugin: Ruleset[Any, Any], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
+) -> None:
+    """A roster view's rows (its ``--json`` rows) as CSV on standard output, each with its unit's muster inputs."""
+    from campaign.interchange.rosters import ROSTERS, roster_csv_of
+
+    names = {unit_id: u.name for unit_id, u in roster.items()}
+    typer.echo(roster_csv_of(plugin, ROSTERS[plugin.info.name], rows, units, names), nl=False)
+
+
+def muster_from(
+    plugin: Ruleset[Any, Any], source: Path, campaign: str | None, command_id: str | None, as_json: bool
+) -> None:
+    """``muster --from FILE.csv``: every row of the file mustered, in one append (all or none)."""
+    from campaign.cli.common import show_appended
+    from campaign.interchange.rosters import read_muster_file
+
+    ledger, info = resolved(campaign)
+    what = str(source)
+    commands, read = read_muster_file(plugin, read_file(source), what)
+    numbers = [number for number, _ in read.rows]
+    result = ledger.execute_all(info, commands, command_id=command_id, called=lambda i: f"{what}, row {numbers[i]}")
+    show_appended(result, as_json, info)
+    if not as_json:
+        out = Output(as_json)
+        for number, why in read.left_out:
+            out.console.print(escape(f"row {number} left out: the unit is no longer serving ({why})"))
+
+
+def _cell(column: str, row: Mapping[str, Any]) -> Any:
+    return row.get(column)
+
+
+def print_status_csv(
+    info: CampaignInfo, units: Sequence[Mapping[str, Any]], columns: Sequence[str], at: int | None
+) -> None:
+    """``status --format csv``: the units table's columns, then each unit's muster inputs the table lacks."""
+    from campaign.cli.session import open_app
+    from campaign.commands import plugin
+    from campaign.interchange.csv_roster import CsvColumn
+    from campaign.interchange.rosters import roster_csv_of
+
+    state = open_app().ledger.states.get(info, at)
+    names = {unit_id: u.name for unit_id, u in state.roster.items()}
+    shown = [CsvColumn(c, partial(_cell, c)) for c in columns]
+    roster = [state.roster[u["unit_id"]] for u in units]
+    typer.echo(roster_csv_of(plugin(info.ruleset), shown, units, roster, names), nl=False)

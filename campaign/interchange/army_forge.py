@@ -1,0 +1,267 @@
+"""One Page Rules' Army Forge lists, read into ``gf.import_list``.
+
+The format is Army Forge's own and undocumented as a specification; it is read as Army Forge writes it:
+
+* the list as Army Forge exports it for Tabletop Simulator and serves it at ``/api/tts?id=LIST``: the
+  list's ``id``, ``name``, ``gameSystem`` (``gf`` Grimdark Future, ``gff`` Firefight, ``aof`` Age of Fantasy …),
+  ``campaignMode``, ``points`` and ``units``; each unit its ``name``, ``customName``, ``size``, ``quality``,
+  ``defense``, ``cost``, ``specialRules`` (``{"key": "tough", "name": "Tough", "rating": "3"}``), the upgrades
+  chosen (``selectedUpgrades``: each ``option`` with its ``cost``, ``isModel`` and the rules it ``gains``), its
+  ``selectionId``, ``joinToUnit`` and ``combined``, and in a campaign its ``xp`` and ``traits`` (names).
+  Army Forge's source (github.com/AdamLay/opr-army-forge: ``data/interfaces.ts`` ``ISelectedUnit``,
+  ``data/listSlice.ts`` ``ListState``, ``services/PersistenceService.ts`` ``downloadTTS``,
+  ``services/UpgradeService.tsx`` ``calculateUnitTotal``) defines these fields; lists served by ``/api/tts``
+  add ``gameSystem`` and ``id`` (as in github.com/ydirson/test-yew-tutorial ``src/static_data.rs``), and newer
+  ones give a unit's rules as ``rules`` (``{"name": "Tough", "rating": 3}``), read alike.
+* Army Forge's own save file (``saveVersion``, ``list.units`` naming each unit by its army book id only) holds
+  no unit's profile: it is refused with the way to export the list instead.
+
+A unit's models are its ``size`` and one per upgrade that adds a model; its Tough the sum of its Tough ratings
+(Army Forge adds them up); its points what Army Forge charges for it: its cost, its upgrades' and, in Grimdark
+Future, 25 pts per 5 XP (``calculateUnitTotal``). The morale rules read Tough, Fearless and Hero; the other rules
+are named once, as not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from pydantic import ValidationError
+
+from campaign.rulesets.decision import problems
+from campaign.rulesets.grimdark.army_list import ImportList, ListedUnit
+from campaign.rulesets.grimdark.profile import UnitProfile
+from events.errors import InvalidInputError
+from events.limits import check_name
+
+if TYPE_CHECKING:
+    from campaign.executor import Ledger
+    from campaign.rulesets.grimdark.army_list import ImportPlan
+    from projections.state.campaigns import CampaignInfo
+
+SOURCE = "Army Forge"
+GAME_SYSTEM = "gf"
+SYSTEMS = {
+    "gf": "Grimdark Future",
+    "gff": "Grimdark Future: Firefight",
+    "aof": "Age of Fantasy",
+    "aofs": "Age of Fantasy: Skirmish",
+    "aofr": "Age of Fantasy: Regiments",
+}
+LEVEL_XP, LEVEL_POINTS = 5, 25
+"""What Army Forge charges for a Grimdark Future unit's levels: 25 pts per 5 XP (``calculateUnitTotal``)."""
+READ_RULES = frozenset({"tough", "fearless", "hero"})
+
+
+@dataclass(frozen=True)
+class ArmyList:
+    """A list read from its file: the command that imports it, and what reading it leaves out, in words."""
+
+    command: ImportList
+    notes: tuple[str, ...]
+
+
+def read_army_list(data: bytes, side: str, *, what: str = "the file") -> ArmyList:
+    """The Army Forge list in ``data`` as ``side``'s ``gf.import_list``; anything that is not a Grimdark Future
+    list the rules can take is refused in words naming the unit (nothing is imported)."""
+    try:
+        parsed = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInputError(f"{what} is not an Army Forge list: it is not JSON ({exc})") from None
+    if not isinstance(parsed, dict):
+        raise InvalidInputError(f"{what} is not an Army Forge list: it holds no list (an object with units)")
+    if "saveVersion" in parsed or isinstance(parsed.get("list"), dict):
+        raise InvalidInputError(
+            f"{what} is an Army Forge save file: it names its units by their army book ids only. Export the list "
+            "instead (Army Forge: the list's menu → Export for TTS, or its share link's /api/tts?id=… JSON)"
+        )
+    system = parsed.get("gameSystem")
+    if system != GAME_SYSTEM:
+        said = (
+            f"{SYSTEMS.get(str(system), str(system))} ({system})"
+            if system is not None
+            else "no game system (gameSystem)"
+        )
+        raise InvalidInputError(
+            f"{what} is an Army Forge list for {said}: this campaign plays {SYSTEMS[GAME_SYSTEM]} ({GAME_SYSTEM})"
+        )
+    name = _text(parsed.get("name"), "the list's name") or "Army Forge list"
+    list_id = str(parsed.get("id") or parsed.get("creationTime") or name)
+    units = parsed.get("units")
+    if not isinstance(units, list) or not units:
+        raise InvalidInputError(f"{what} is not an Army Forge list: it holds no units")
+    entries: list[ListedUnit] = []
+    unread: set[str] = set()
+    for index, unit in enumerate(units, 1):
+        entry, left_out = _entry(unit, index)
+        entries.append(entry)
+        unread |= left_out
+    notes: tuple[str, ...] = ()
+    if unread:
+        notes = (f"rules the morale rules do not read are not kept: {', '.join(sorted(unread))}",)
+    try:
+        command = ImportList.build(
+            side=side,
+            source=SOURCE,
+            list_id=list_id,
+            list_name=name,
+            entries=[e.model_dump(mode="json") for e in entries],
+        )
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{what}: {exc}") from None
+    return ArmyList(command, notes)
+
+
+def preview_import(ledger: Ledger, info: CampaignInfo, command: ImportList) -> ImportPlan:
+    """What importing the list would do to the campaign as it stands, appending nothing (new units numbered
+    ``new-1``, ``new-2``… in place of the ids the import will give them)."""
+    from campaign.rulesets.grimdark.army_list import plan_import
+    from campaign.rulesets.grimdark.plugin import PLUGIN
+
+    state, tables = ledger.in_force(info, PLUGIN)
+    fresh = iter(range(1, 10_000))
+    return plan_import(state, tables, command, lambda: f"new-{next(fresh)}")
+
+
+def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
+    """One unit of the list as an entry, and the names of its rules the morale rules do not read."""
+    if not isinstance(unit, dict):
+        raise InvalidInputError(f"unit {index} of the list is not a unit (an object with a name and a size)")
+    base = _text(unit.get("name"), f"unit {index}'s name")
+    custom = _text(unit.get("customName"), f"unit {index}'s custom name")
+    if not (custom or base):
+        raise InvalidInputError(f"unit {index} of the list has no name")
+    name = check_name(custom or base, f"unit {index}'s name")
+    who = f"{name} (unit {index} of the list)"
+    entry = unit.get("selectionId")
+    if not isinstance(entry, str) or not entry.strip():
+        raise InvalidInputError(f"{who} has no selectionId: Army Forge gives every unit of a list one")
+    options = [u.get("option") for u in _listed(unit.get("selectedUpgrades"), who, "selectedUpgrades")]
+    chosen = [o for o in options if isinstance(o, dict)]
+    if len(chosen) != len(options):
+        raise InvalidInputError(f"{who}: its upgrades name no option (an Army Forge save file's units, not a list's)")
+    rules = list(_rules(unit, chosen, who))
+    keys = [k for k, _ in rules]
+    tough = sum(rating for key, rating in rules if key == "tough")
+    xp = _number(unit.get("xp", 0) or 0, who, "xp")
+    upgrades = sum(_number(o.get("cost", 0) or 0, who, "upgrade cost") for o in chosen)
+    points = _number(unit.get("cost"), who, "cost") + upgrades
+    profile_fields = {
+        "models": _number(unit.get("size"), who, "size") + sum(1 for o in chosen if o.get("isModel")),
+        "quality": _number(unit.get("quality"), who, "quality"),
+        "defense": _number(unit.get("defense"), who, "defense") if unit.get("defense") is not None else None,
+        "tough": tough or 1,
+        "fearless": "fearless" in keys,
+        "hero": "hero" in keys,
+        "points": points + xp // LEVEL_XP * LEVEL_POINTS,
+    }
+    try:
+        profile = UnitProfile.model_validate(profile_fields)
+    except ValidationError as exc:
+        raise InvalidInputError(f"{who} cannot be a Grimdark Future unit here: {problems(exc, 'unit')}") from None
+    traits = unit.get("traits") or []
+    if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+        raise InvalidInputError(f"{who}: its traits are not a list of names")
+    joins = unit.get("joinToUnit")
+    if joins is not None and not isinstance(joins, str):
+        raise InvalidInputError(f"{who}: its joinToUnit is not a unit's selectionId")
+    listed = ListedUnit.model_validate(
+        {"entry": entry.strip(), "name": name, "profile": profile, "xp": xp, "traits": traits, "joins": joins or None}
+    )
+    unread = {_rule_name(r) for r in _all_rules(unit, chosen) if _rule_key(r) not in READ_RULES} - {""}
+    return listed, unread
+
+
+def _rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]], who: str) -> Iterable[tuple[str, int]]:
+    """Each rule of the unit as (key, rating): its own and those its upgrades give it."""
+    for rule in _all_rules(unit, options):
+        key = _rule_key(rule)
+        rating = rule.get("rating")
+        if key == "tough":
+            yield key, _number(rating, who, "Tough rating")
+        else:
+            yield key, 0
+
+
+def _all_rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    rules: list[Mapping[str, Any]] = [
+        r for field in ("specialRules", "rules") for r in unit.get(field) or [] if isinstance(r, dict)
+    ]
+    for option in options:
+        for gain in option.get("gains") or []:
+            if not isinstance(gain, dict):
+                continue
+            if gain.get("type") in ("ArmyBookRule", "ArmyBookDefense"):
+                rules.append(gain)
+            elif gain.get("type") == "ArmyBookItem":
+                rules += [c for c in gain.get("content") or [] if isinstance(c, dict) and "Rule" in str(c.get("type"))]
+    return rules
+
+
+def _rule_key(rule: Mapping[str, Any]) -> str:
+    key = rule.get("key") or rule.get("name") or ""
+    return "".join(str(key).split()).casefold()
+
+
+def _rule_name(rule: Mapping[str, Any]) -> str:
+    return str(rule.get("name") or rule.get("key") or "")
+
+
+def _listed(value: Any, who: str, what: str) -> list[Mapping[str, Any]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise InvalidInputError(f"{who}: its {what} are not a list")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} is not text")
+    return " ".join(value.split())
+
+
+def _number(value: Any, who: str, what: str) -> int:
+    """A whole number as Army Forge writes one: a number, or its digits as text ("3", "+1")."""
+    if isinstance(value, bool):
+        raise InvalidInputError(f"{who}: its {what} is not a number ({value!r})")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("+").isdigit():
+        return int(value.strip().lstrip("+"))
+    raise InvalidInputError(f"{who}: its {what} is not a whole number ({value!r})")
+
+
+def plan_in_words(plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
+    """What importing a list does, a line each: the units mustered, updated, unchanged, no longer in the list,
+    and the notes of reading it (names numbered, traits or rules no rule reads)."""
+    lines = [f"the {SOURCE} list “{plan.list_name}” for {plan.side}:"]
+    lines += [f"  mustered {c.name}: {', '.join(c.said)}" for c in plan.added]
+    lines += [f"  updated {c.name}: {', '.join(c.said)}" for c in plan.updated]
+    if plan.unchanged:
+        lines.append(f"  as the list has them already: {', '.join(plan.unchanged)}")
+    if plan.missing:
+        lines.append(
+            f"  no longer in the list, left on the roster: {', '.join(plan.missing)} (`gf disband` takes a unit off)"
+        )
+    lines += [f"  note: {n}" for n in (*plan.notes, *notes)]
+    return lines
+
+
+def plan_as_json(plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
+    return {
+        "list": plan.list_name,
+        "side": plan.side,
+        "added": [{"unit": c.name, "said": list(c.said)} for c in plan.added],
+        "updated": [{"unit": c.name, "said": list(c.said)} for c in plan.updated],
+        "unchanged": list(plan.unchanged),
+        "missing": list(plan.missing),
+        "notes": [*plan.notes, *notes],
+    }

@@ -1,0 +1,293 @@
+"""Rosters as CSV: any ruleset's muster read from a spreadsheet (one row per unit), and the roster views written
+as CSV, so that a roster written out and mustered back in gives the same units.
+
+The columns are a muster command's inputs, read off the command model (generic: no list of field names here):
+each field under the name it is recorded by (``name``, ``side``, ``xp``…), and each field of a nested model (a
+unit's profile: ``models``, ``quality``…) under its own name; a model nested deeper (``non_human``) as
+``non_human.st_mod``. A cell is read as its field's type says: a whole number, yes/no for a flag, a list as
+items separated by ``;``, a mapping as JSON; an empty cell leaves the field to its default. Every problem names
+its row (as a spreadsheet numbers it: the header is row 1) and its column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import types
+import typing
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ValidationError
+
+from campaign.rulesets.decision import problems_in
+from events.errors import InvalidInputError
+
+TRUE = frozenset({"yes", "y", "true", "1", "x", "✓"})
+FALSE = frozenset({"no", "n", "false", "0", ""})
+LIST_SEPARATOR = ";"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One input of a muster as a CSV column: its header, where it goes in the command's inputs, its type."""
+
+    header: str
+    path: tuple[str, ...]
+    annotation: Any
+    required: bool
+
+
+def muster_columns(command: type[BaseModel], nested: Mapping[str, type[BaseModel]] | None = None) -> list[Column]:
+    """The CSV columns of a muster command: its fields, each field of a model it nests flattened in place of it.
+
+    ``nested`` names the model of a field the command types as plain data (a profile kept as a mapping)."""
+    columns: list[Column] = []
+    for name, info in command.model_fields.items():
+        model = (nested or {}).get(name) or _model_of(info.annotation)
+        header = info.alias or name
+        if model is not None:
+            columns += _flattened(model, (header,), prefix="", required=info.is_required())
+        else:
+            columns.append(Column(header, (header,), info.annotation, info.is_required()))
+    return columns
+
+
+def _flattened(model: type[BaseModel], path: tuple[str, ...], *, prefix: str, required: bool) -> list[Column]:
+    out: list[Column] = []
+    for name, info in model.model_fields.items():
+        inner = _model_of(info.annotation)
+        key = info.alias or name
+        if inner is not None:
+            out += _flattened(inner, (*path, key), prefix=f"{prefix}{key}.", required=False)
+        else:
+            out.append(Column(f"{prefix}{key}", (*path, key), info.annotation, required and info.is_required()))
+    return out
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds (alone or as optional), if it holds one."""
+    for option in (annotation, *typing.get_args(annotation)):
+        if isinstance(option, type) and issubclass(option, BaseModel):
+            return option
+    return None
+
+
+def _key(header: str) -> str:
+    return "_".join(header.strip().casefold().replace("-", " ").split())
+
+
+@dataclass(frozen=True)
+class Musters:
+    """A CSV file's rows as a muster's inputs (each with its row number), and the rows left out, with why."""
+
+    rows: list[tuple[int, dict[str, Any]]]
+    left_out: list[tuple[int, str]]
+
+
+def read_musters(
+    data: bytes,
+    command: type[BaseModel],
+    *,
+    nested: Mapping[str, type[BaseModel]] | None = None,
+    ignore: Collection[str] = (),
+    out_of_service: Collection[str] = (),
+    what: str = "the file",
+) -> Musters:
+    """Each row of a CSV file as the inputs of ``command`` (a muster), with its row number: checked cell by cell
+    and, for a nested model, as the model checks it (every problem named by row and column). Columns ``ignore``
+    names (a roster view's own, such as ``battles``) are read past; any other column the command does not take
+    is refused. A row with a cell under one of ``out_of_service`` (a roster view's "disbanded") is a unit no
+    longer serving: left out, and said."""
+    text = _text(data, what)
+    rows = list(csv.reader(io.StringIO(text), _dialect(text)))
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        raise InvalidInputError(f"{what} has no header row: its first row names the columns")
+    columns = {c.header.casefold(): c for c in muster_columns(command, nested)}
+    by_key = {_key(c.header): c for c in columns.values()}
+    skipped = {_key(i) for i in ignore}
+    header: list[Column | None] = []
+    for number, cell in enumerate(rows[0], 1):
+        found = by_key.get(_key(cell))
+        if found is None and _key(cell) not in skipped:
+            raise InvalidInputError(
+                f"{what}, column {number} ({cell.strip()!r}) is not a muster input: the columns are "
+                f"{', '.join(c.header for c in columns.values())}"
+            )
+        if found is not None and found in header:
+            raise InvalidInputError(f"{what}: the column {found.header} is given twice")
+        header.append(found)
+    missing = [c.header for c in columns.values() if c.required and c not in header]
+    if missing:
+        raise InvalidInputError(f"{what} has no column {', '.join(missing)}: every unit needs it")
+    gone = [i for i, cell in enumerate(rows[0]) if _key(cell) in {_key(o) for o in out_of_service}]
+    out: list[tuple[int, dict[str, Any]]] = []
+    left_out: list[tuple[int, str]] = []
+    for number, row in enumerate(rows[1:], 2):
+        if not any(cell.strip() for cell in row):
+            continue
+        why = next((row[i].strip() for i in gone if i < len(row) and row[i].strip()), None)
+        if why is not None:
+            left_out.append((number, why))
+            continue
+        if len(row) > len(header):
+            raise InvalidInputError(f"{what}, row {number}: {len(row)} cells under a header of {len(header)} columns")
+        inputs: dict[str, Any] = {}
+        for column, cell in zip(header, row, strict=False):
+            if column is None or not cell.strip():
+                if column is not None and column.required:
+                    raise InvalidInputError(
+                        f"{what}, row {number}, column {column.header}: empty, and every unit needs it"
+                    )
+                continue
+            try:
+                value = _cell(cell.strip(), column.annotation)
+            except ValueError as exc:
+                raise InvalidInputError(f"{what}, row {number}, column {column.header}: {exc}") from None
+            _put(inputs, column.path, value)
+        _check_nested(command, nested, inputs, number, what)
+        out.append((number, inputs))
+    if not out:
+        raise InvalidInputError(f"{what} has no unit in service to muster")
+    return Musters(out, left_out)
+
+
+def _check_nested(
+    command: type[BaseModel],
+    nested: Mapping[str, type[BaseModel]] | None,
+    inputs: dict[str, Any],
+    number: int,
+    what: str,
+) -> None:
+    """A row's nested model (a unit's profile) checked as the model checks it, each problem by its column."""
+    for name, info in command.model_fields.items():
+        model = (nested or {}).get(name) or _model_of(info.annotation)
+        key = info.alias or name
+        if model is None or key not in inputs:
+            continue
+        try:
+            model.model_validate(inputs[key])
+        except ValidationError as exc:
+            said = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
+            where = ", ".join(sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["loc"]})) or key
+            raise InvalidInputError(f"{what}, row {number}, column {where}: {problems_in(said, key)}") from None
+
+
+def _put(inputs: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    here = inputs
+    for part in path[:-1]:
+        here = here.setdefault(part, {})
+    here[path[-1]] = value
+
+
+def _cell(cell: str, annotation: Any) -> Any:
+    """A cell as its field's type reads it; ValueError in words when it cannot."""
+    given = typing.get_args(annotation) if _is_union(annotation) else (annotation,)
+    options = [a for a in given if a is not type(None)]
+    kinds = [typing.get_origin(a) or a for a in options]
+    if bool in kinds:
+        folded = cell.casefold()
+        if folded in TRUE or folded in FALSE:
+            return folded in TRUE
+        raise ValueError(f"{cell!r} is not yes or no")
+    if int in kinds:
+        # "4+" is how a Quality or a Defense is written (4 or more): read as 4, as "+4" and "1,000" are read
+        text = cell.replace(",", "").replace("_", "").removesuffix("+")
+        if text.lstrip("+-").isdigit():
+            return int(text)
+        raise ValueError(f"{cell!r} is not a whole number")
+    if tuple in kinds or list in kinds:
+        return [item.strip() for item in cell.split(LIST_SEPARATOR) if item.strip()]
+    if dict in kinds:
+        try:
+            return orjson.loads(cell)
+        except orjson.JSONDecodeError:
+            raise ValueError(f'{cell!r} is not a mapping written as JSON ({{"name": 1}})') from None
+    return cell  # text, or one of a closed set of words: the model judges it
+
+
+def _is_union(annotation: Any) -> bool:
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType)
+
+
+def _text(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8-sig")  # a spreadsheet's byte order mark, if it wrote one
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"{what} is not UTF-8 text: save it from the spreadsheet as CSV UTF-8") from None
+
+
+def _dialect(text: str) -> type[csv.Dialect]:
+    """Commas, or the semicolons (or tabs) a spreadsheet in another locale writes."""
+    first = text.splitlines()[0] if text else ""
+    try:
+        return csv.Sniffer().sniff(first, delimiters=",;\t")
+    except csv.Error:
+        return csv.excel
+
+
+# -- writing -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CsvColumn:
+    """A roster view's column as CSV: its header (the muster's name for it, where it is a muster input) and the
+    value of a row of the view's data."""
+
+    header: str
+    value: Callable[[Mapping[str, Any]], Any]
+
+
+def written(value: Any) -> str:
+    """A value as a cell: a flag yes or no, a list its items separated by ``;``, a mapping JSON, nothing for None."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return f"{LIST_SEPARATOR} ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return str(value)
+
+
+def roster_csv(
+    columns: Sequence[CsvColumn],
+    rows: Sequence[Mapping[str, Any]],
+    muster: Sequence[Mapping[str, Any]] | None = None,
+) -> str:
+    """The view as CSV: its columns, then the muster inputs it does not show (``muster``: each row's, by header),
+    so that mustering from the file gives the same units."""
+    headers = [c.header for c in columns]
+    shown = {_key(h) for h in headers}
+    extra = [h for h in dict.fromkeys(h for m in muster or () for h in m) if _key(h) not in shown]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*headers, *extra])
+    for index, row in enumerate(rows):
+        given = muster[index] if muster is not None else {}
+        writer.writerow([written(c.value(row)) for c in columns] + [written(given.get(h)) for h in extra])
+    return out.getvalue()
+
+
+def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """What a muster of ``unit`` (a roster unit of any ruleset: a name, a side, a profile and what else it keeps)
+    would take, by column header: its profile's fields, its name and side, and each other input the unit keeps
+    under that name (a unit id as the unit's name, from ``names``)."""
+    profile = unit.profile.model_dump(mode="json")
+    out: dict[str, Any] = {}
+    for column in columns:
+        head, *rest = column.path
+        if rest:
+            value: Any = profile
+            for part in rest:
+                value = value.get(part) if isinstance(value, dict) else None
+        elif head in ("name", "unit_name"):
+            value = unit.name
+        else:
+            value = getattr(unit, head, None)
+            value = (names or {}).get(value, value) if isinstance(value, str) else value
+        out[column.header] = value
+    return out

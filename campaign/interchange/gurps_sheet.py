@@ -1,0 +1,200 @@
+"""GURPS Character Sheet (GCS) characters as Mass Combat PCs, and battle files that name them.
+
+A ``.gcs`` file is GCS's JSON (github.com/richardwilkes/gcs: ``model/gurps/entity.go`` ``EntityData``, data
+``version`` 2 to 5 as ``model/jio/version.go`` accepts them): ``profile.name``; ``total_points``; ``attributes``,
+each an ``attr_id`` with its ``calc.value`` (``iq``); ``skills``, each a ``name``, an optional
+``specialization`` and its ``calc.level`` (a skill container holds ``children``: ``model/gurps/skill.go``); and
+``traits`` (advantages, older files ``advantages``), each a ``name``, containers holding ``children``. GCS writes
+the ``calc`` values when it saves a sheet.
+
+A battle file's ``[[pcs]]`` entry may say ``gcs = "caliburn.gcs"`` (a path from the battle file's folder) and
+which of the sheet's skills is the PC's main weapon (``weapon_skill = "Broadsword"``); the PC's name, IQ, that
+skill's level, Tactics (when the sheet has the skill; else the rules default it from IQ), Combat Reflexes,
+Danger Sense, Luck and the character's points are read from the sheet. A value the entry gives itself stands
+(the GM's word over the sheet's); a skill the sheet lacks is refused in words.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from events.errors import InvalidInputError
+
+VERSIONS = range(2, 6)
+"""The data versions GCS reads (``MinimumDataVersion`` 2 to ``CurrentDataVersion`` 5)."""
+FLAGS = {
+    "combat_reflexes": ("combat reflexes",),
+    "danger_sense": ("danger sense",),
+    "luck": ("luck", "extraordinary luck", "ridiculous luck"),
+}
+"""The PC's advantages the battle reads, by the names GCS gives them (Extraordinary and Ridiculous Luck are Luck)."""
+SHEET_KEYS = frozenset({"gcs", "weapon_skill"})
+
+
+@dataclass(frozen=True)
+class Character:
+    """What the battle reads of a GURPS character."""
+
+    name: str
+    iq: int
+    points: int
+    skills: Mapping[str, int]
+    """Each skill's level by its name as GCS shows it ("Guns (Rifle)"), in the sheet's order."""
+    traits: tuple[str, ...]
+
+    def skill(self, wanted: str, what: str) -> int:
+        """The level of the skill ``wanted`` (letter case aside; a skill with a specialization by its name alone
+        when the sheet has one of that name); refused in words when the sheet lacks it."""
+        folded = {name.casefold(): level for name, level in self.skills.items()}
+        key = " ".join(wanted.split()).casefold()
+        if key in folded:
+            return folded[key]
+        alike = [level for name, level in self.skills.items() if name.casefold().partition(" (")[0] == key]
+        if len(alike) == 1:
+            return alike[0]
+        known = ", ".join(self.skills) or "none"
+        raise InvalidInputError(f"{what} ({self.name}) has no skill {wanted!r}: its skills are {known}")
+
+    def has(self, names: Iterable[str]) -> bool:
+        """Whether the character has one of the advantages ``names`` (GCS's names, letter case aside)."""
+        wanted = set(names)
+        return any(" ".join(t.split()).casefold() in wanted for t in self.traits)
+
+
+def read_character(data: bytes, what: str) -> Character:
+    """The character of a ``.gcs`` file, or a refusal in words (``what`` names the file)."""
+    try:
+        sheet = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInputError(f"{what} is not a GURPS Character Sheet file: it is not JSON ({exc})") from None
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("profile"), dict):
+        raise InvalidInputError(f"{what} is not a GURPS Character Sheet file: it has no character profile")
+    version = sheet.get("version")
+    if version not in VERSIONS:
+        raise InvalidInputError(
+            f"{what} is GCS data version {version!r}: versions {VERSIONS.start}–{VERSIONS.stop - 1} are read "
+            "(open it in GCS and save it again)"
+        )
+    name = " ".join(str(sheet["profile"].get("name") or "").split())
+    if not name:
+        raise InvalidInputError(f"{what}: the character has no name (its profile's name)")
+    iq = next((a for a in sheet.get("attributes") or [] if isinstance(a, dict) and a.get("attr_id") == "iq"), None)
+    iq_value = _whole((iq or {}).get("calc", {}).get("value") if isinstance(iq, dict) else None)
+    if iq_value is None:
+        raise InvalidInputError(f"{what} ({name}) holds no calculated IQ: open it in GCS and save it again")
+    points = _whole(sheet.get("total_points"))
+    if points is None:
+        raise InvalidInputError(f"{what} ({name}) holds no total points")
+    skills: dict[str, int] = {}
+    for skill in _rows(sheet.get("skills")):
+        level = _whole((skill.get("calc") or {}).get("level"))
+        title = " ".join(str(skill.get("name") or "").split())
+        if not title or level is None:
+            continue
+        special = " ".join(str(skill.get("specialization") or "").split())
+        skills.setdefault(f"{title} ({special})" if special else title, level)
+    traits = tuple(
+        str(t.get("name"))
+        for t in _rows(sheet.get("traits") or sheet.get("advantages"))
+        if t.get("name") and not t.get("disabled")
+    )
+    return Character(name, iq_value, points, skills, traits)
+
+
+def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> dict[str, Any]:
+    """A ``[[pcs]]`` entry naming a sheet, as the battle reads a PC: the sheet's values where the entry gives
+    none (its ``name`` must be the character's)."""
+    fields = {k: v for k, v in entry.items() if k not in SHEET_KEYS}
+    given = fields.get("name")
+    if given is not None and " ".join(str(given).split()).casefold() != character.name.casefold():
+        raise InvalidInputError(f"{what} is {character.name}'s sheet, not {given}'s")
+    fields["name"] = character.name
+    fields.setdefault("iq", character.iq)
+    if "weapon" not in fields:
+        skill = entry.get("weapon_skill")
+        if not isinstance(skill, str) or not skill.strip():
+            raise InvalidInputError(
+                f"{character.name}'s entry names a sheet ({what}): say which skill is the main weapon "
+                '(weapon_skill = "Broadsword")'
+            )
+        fields["weapon"] = character.skill(skill, what)
+    if "tactics" not in fields and any(name.casefold() == "tactics" for name in character.skills):
+        fields["tactics"] = character.skill("Tactics", what)
+    for flag, names in FLAGS.items():
+        fields.setdefault(flag, character.has(names))
+    fields.setdefault("points", character.points)
+    return fields
+
+
+def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """A battle set-up file (TOML or JSON) as the battle command takes it, each PC that names a GCS sheet read
+    from it; and a line of words for each sheet read."""
+    data = _parsed(path)
+    said: list[str] = []
+    pcs = data.get("pcs")
+    if isinstance(pcs, list):
+        resolved = []
+        for entry in pcs:
+            if not isinstance(entry, dict) or "gcs" not in entry:
+                resolved.append(entry)
+                continue
+            sheet_path = path.parent / str(entry["gcs"])
+            what = str(entry["gcs"])
+            character = read_character(_read(sheet_path), what)
+            pc = pc_from_sheet(entry, character, what)
+            resolved.append(pc)
+            tactics = f", Tactics {pc['tactics']}" if "tactics" in pc else ""
+            said.append(
+                f"{character.name} from {what}: IQ {pc['iq']}, weapon skill {pc['weapon']}{tactics}, "
+                f"{character.points} points"
+            )
+        data = {**data, "pcs": resolved}
+    return data, said
+
+
+def _parsed(path: Path) -> dict[str, Any]:
+    text = _read(path)
+    try:
+        data = tomllib.loads(text.decode()) if path.suffix == ".toml" else orjson.loads(text)
+    except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"{path} is not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidInputError(f"{path} holds no battle set-up (a table of its fields)")
+    return data
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _rows(rows: Any) -> Iterator[Mapping[str, Any]]:
+    """Every row of a GCS list, the rows inside its containers included, in the sheet's order."""
+    for row in rows or []:
+        if isinstance(row, dict):
+            yield row
+            yield from _rows(row.get("children"))
+
+
+def _whole(value: Any) -> int | None:
+    """A GCS number as a whole number (GCS writes fixed-point values as JSON numbers)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(float(value))
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,161 @@
+"""The roster views as CSV, and each ruleset's muster as a CSV file reads it.
+
+A view's CSV has the view's table columns, in its order, each headed by the name a muster takes it under where it
+is a muster input (``name``, ``quality``, ``points``…) and by its own name where it is the view's (``battles``,
+``on_the_table``); then the muster inputs the table does not show (a Grimdark unit's Tough, a Mass Combat unit's
+armour), so that ``muster --from`` the file gives the same units. The view's own columns are read past when the
+file is mustered from; a unit no longer serving (its ``disbanded`` or ``off_roster`` cell filled) is left out.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from campaign.interchange.csv_roster import Column, CsvColumn, Musters, muster_columns, muster_values, read_musters
+from campaign.rulesets.command import Command, Ruleset
+from events.errors import InvalidInputError
+
+
+def _col(header: str, key: str | None = None) -> CsvColumn:
+    key = key or header
+    return CsvColumn(header, lambda row: row.get(key))
+
+
+def _on_table_gf(row: Mapping[str, Any]) -> str:
+    b = row.get("in_battle")
+    if not isinstance(b, dict):
+        return ""
+    return str(b["removed"] or f"{b['models']} models" + (", Shaken" if b["shaken"] else ""))
+
+
+def _on_table_dis(row: Mapping[str, Any]) -> str:
+    b = row.get("in_battle")
+    if not isinstance(b, dict):
+        return ""
+    return f"{b['models']} models, {b['state']}" + (", must rally" if b["must_rally"] else "")
+
+
+def _position(row: Mapping[str, Any]) -> str:
+    return ", ".join(p for p, on in (("prone", row.get("prone")), ("cover", row.get("in_cover"))) if on) or "open"
+
+
+def _fs_status(row: Mapping[str, Any]) -> str:
+    panic = row.get("panic")
+    return str(
+        row.get("removed")
+        or (panic if panic and panic != "none" else "")
+        or ("abandoned wounded" if row.get("abandoned_wounded") else "")
+    )
+
+
+ROSTERS: dict[str, tuple[CsvColumn, ...]] = {
+    "grimdark": (
+        _col("name", "unit"), _col("side"), _col("models"), _col("quality"), _col("points"), _col("xp"),
+        _col("traits"), CsvColumn("on_the_table", _on_table_gf), _col("off_roster"),
+    ),
+    "mass-combat": (
+        _col("name", "unit"), _col("side"), _col("men"), _col("wounded"), _col("quality"), _col("experience"),
+        _col("ts"), _col("campaign_morale"), _col("arrears"), _col("disbanded"),
+    ),
+    "disorder": (
+        _col("name", "unit"), _col("side"), _col("troops"), _col("models"), _col("points"), _col("battles"),
+        CsvColumn("on_the_table", _on_table_dis), _col("disbanded"),
+    ),
+    "fighting-spirit": (
+        _col("name", "unit"), _col("side"), _col("grade"), _col("start_grade"), _col("men"), _col("unverified"),
+        _col("dead"), _col("suppression"), CsvColumn("position", _position), CsvColumn("status", _fs_status),
+    ),
+}  # fmt: skip
+"""Each ruleset's ``roster`` as CSV: its table's columns over the rows its ``--json`` prints (the table's "on the
+table" is split in two: the unit on the table, and why it left the roster)."""
+OUT_OF_SERVICE = ("disbanded", "off_roster")
+
+
+def muster_of(plugin: Ruleset[Any, Any]) -> tuple[type[Command[Any, Any]], dict[str, type[BaseModel]]]:
+    """A ruleset's muster command, and the model of its profile (the ruleset's ``profile.UnitProfile``) where
+    the command keeps the profile as plain data."""
+    command = next(c for c in plugin.commands if c.name == f"{plugin.info.prefix}.muster")
+    profile = command.model_fields.get("profile")
+    if profile is not None and not _is_model(profile.annotation):
+        module = importlib.import_module(f"campaign.rulesets.{plugin.info.package}.profile")
+        return command, {"profile": module.UnitProfile}
+    return command, {}
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def roster_csv_of(
+    plugin: Ruleset[Any, Any],
+    columns: Sequence[CsvColumn],
+    rows: Sequence[Mapping[str, Any]],
+    units: Sequence[Any],
+    names: Mapping[str, str],
+) -> str:
+    """A view's rows as CSV, each followed by the muster inputs of its roster unit (``units``, row by row) the
+    view does not show; ``names``: every unit's name by its id."""
+    from campaign.interchange.csv_roster import roster_csv
+
+    command, nested = muster_of(plugin)
+    musters = muster_columns(command, nested)
+    return roster_csv(columns, rows, [muster_values(u, musters, names) for u in units])
+
+
+def view_columns(ruleset: str) -> set[str]:
+    """Every column a view of the ruleset's rosters writes that is the view's own: read past by a muster."""
+    from campaign.views import STATUS_COLUMNS
+
+    return {c.header for c in ROSTERS.get(ruleset, ())} | set(STATUS_COLUMNS)
+
+
+def _superiors_first(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The rows in file order, but a row naming another row's unit (the superior it reports to) after that row,
+    so that a roster written in any order musters."""
+    named = {str(inputs.get("name", "")).strip().casefold(): i for i, (_, inputs) in enumerate(rows)}
+    done: list[int] = []
+    visiting: set[int] = set()
+
+    def place(i: int) -> None:
+        if i in done or i in visiting:
+            return
+        visiting.add(i)
+        for key, value in rows[i][1].items():
+            if key not in ("name", "side") and isinstance(value, str):
+                j = named.get(value.strip().casefold())
+                if j is not None and j != i:
+                    place(j)
+        visiting.discard(i)
+        done.append(i)
+
+    for i in range(len(rows)):
+        place(i)
+    return [rows[i] for i in done]
+
+
+def read_muster_file(plugin: Ruleset[Any, Any], data: bytes, what: str) -> tuple[list[Command[Any, Any]], Musters]:
+    """A CSV file as the ruleset's musters, a command a row (each built as typed inputs are: bounds and names
+    checked, a problem named by its row)."""
+    command, nested = muster_of(plugin)
+    read = read_musters(
+        data,
+        command,
+        nested=nested,
+        ignore=view_columns(plugin.info.name),
+        out_of_service=OUT_OF_SERVICE,
+        what=what,
+    )
+    commands = []
+    for number, inputs in _superiors_first(read.rows):
+        try:
+            commands.append(command.build(**inputs))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{what}, row {number}: {exc}") from None
+    return commands, read
+
+
+__all__ = ["Column", "read_muster_file", "roster_csv_of", "view_columns"]

@@ -1,0 +1,544 @@
+"""A campaign's log read as its story: the battles in order, each with its sides, result and winner, casualties,
+the morale turns, careers and money, what happened between them, the rolls disputed and the commands amended or
+taken back with their reasons, and the charts. Told in the campaign's calendar (its days and months where its
+ruleset counts them, its battles in every ruleset), never in the log's seqs.
+
+What the story says comes from the recorded facts and the rules' own explanations (``campaign.describe``), by
+their event families: a casualty is a unit's loss in any ruleset (men killed, models lost, dead and wounded), a
+morale turn any change of morale state (a grade, Shaken, disorder, a force's morale, a unit's fate), a career
+any ``career.`` fact. So every ruleset's campaign is told alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from campaign.describe import command_line, count, describe, money, unit_names, words
+from campaign.rulesets import RULESETS
+from events.envelope import RecordedEvent
+from events.timeline import REWOUND, effective
+
+if TYPE_CHECKING:
+    from events.store import EventStore
+    from projections.state.campaigns import CampaignInfo
+
+MORALE = frozenset(
+    {
+        "morale.grade_changed",
+        "morale.shaken_changed",
+        "morale.disorder_changed",
+        "morale.panic_changed",
+        "morale.last_stand_changed",
+        "battle.force_morale",
+        "battle.unit_fate",
+    }
+)
+"""Facts that are a turn of a unit's (or a force's) morale."""
+QUIET = frozenset(
+    {
+        "timeline.command_issued",
+        "dice.rolled",
+        "battle.started",
+        "battle.ended",
+        "battle.unit_deployed",
+        "battle.turn_began",
+        "battle.unit_activated",
+        "battle.kill_credited",
+        "battle.wounded_checked",
+        "battle.suppression_changed",
+        "battle.position_changed",
+        "battle.activation_lost",
+        "roster.unit_listed",
+        "roster.join_planned",
+        "morale.action_failed",
+        "morale.rally_attempted",
+        "economy.pay_settled",
+        "dice.seed_committed",
+        "dice.seed_revealed",
+        "dice.share_committed",
+        "dice.set_aside",
+        "dice.corrected",
+        "membership.granted",
+        "membership.removed",
+        "campaign.created",
+    }
+)
+"""Facts the story does not tell one by one (the battle's own lines, the dice, the record keeping)."""
+SECTIONS = ("How it went", "Casualties", "Morale", "Careers", "Roster", "Time", "Pay and treasury", "House rules")
+_AMEND = re.compile(r"^amend of seq (\d+)(.*)$")
+_UNDO = re.compile(r"^undo of (.+) \(#(\d+)[–-]#(\d+)\)$")
+
+
+@dataclass
+class Chapter:
+    """A battle, or the time between two battles (before the first, after the last)."""
+
+    title: str
+    battle_id: str | None = None
+    number: int = 0
+    first: str = ""
+    last: str = ""
+    """The calendar at its start and at its end ("day 3"; empty where the ruleset counts no days)."""
+    sides: list[str] = field(default_factory=list)
+    result: str | None = None
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    treasury: dict[str, int] = field(default_factory=dict)
+    """Each side's treasury (or campaign points) at its end."""
+    losses: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
+    xp: dict[str, int] = field(default_factory=dict, repr=False)
+    mustered: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False)
+    first_seq: int = 0
+    """Where it begins in the log (kept to place a chart's steps, never shown)."""
+
+    def add(self, section: str, line: str) -> None:
+        self.sections.setdefault(section, []).append(line)
+
+    @property
+    def when(self) -> str:
+        if not self.first:
+            return ""
+        return self.first if self.first == self.last or not self.last else f"{self.first} to {self.last}"
+
+    @property
+    def empty(self) -> bool:
+        return self.battle_id is None and not any(self.sections.values())
+
+
+@dataclass(frozen=True)
+class Dispute:
+    when: str
+    what: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    axis: str
+    labels: tuple[str, ...]
+    series: tuple[tuple[str, tuple[int | None, ...]], ...]
+    levels: tuple[str, ...] = ()
+
+
+@dataclass
+class Report:
+    name: str
+    ruleset: str
+    ruleset_title: str
+    head_hash: str
+    chapters: list[Chapter]
+    disputes: list[Dispute]
+    roster_columns: list[str]
+    roster: list[dict[str, Any]]
+    careers: list[dict[str, Any]]
+    treasury: dict[str, int]
+    charts: list[Chart] = field(default_factory=list)
+    money_word: str = "money"
+
+    @property
+    def battles(self) -> list[Chapter]:
+        return [c for c in self.chapters if c.battle_id is not None]
+
+
+def campaign_report(store: EventStore, info: CampaignInfo, *, charts: bool = True) -> Report:
+    """The story of ``info``'s campaign as its log holds it now."""
+    events = list(store.read(info.campaign_id))
+    return story(info.name, info.ruleset, events, head_hash=info.head_hash, charts=charts)
+
+
+def story(
+    name: str, ruleset: str, events: Sequence[RecordedEvent], *, head_hash: str = "", charts: bool = True
+) -> Report:
+    """The story of a campaign's log (pure: no store, no clock)."""
+    from campaign.commands import fold_for
+    from campaign.views import STATUS_COLUMNS
+
+    fold = fold_for(ruleset)
+    if fold is None:
+        raise ValueError(f"{ruleset!r} is not a ruleset this program knows")
+    names = unit_names(events)
+    teller = _Teller(ruleset, names, fold)
+    for group in _groups(effective(events)):
+        teller.command(group)
+    teller.close()
+    summary = fold.summary(teller.state)
+    columns = [c for c in STATUS_COLUMNS if any(u.get(c) not in (None, False, []) for u in summary.units)]
+    info = RULESETS.get(ruleset)
+    report = Report(
+        name=name,
+        ruleset=ruleset,
+        ruleset_title=info.title.partition(":")[0] if info is not None else ruleset,
+        head_hash=head_hash,
+        chapters=[c for c in teller.chapters if not c.empty],
+        disputes=_disputes(events, teller.when_at, names),
+        roster_columns=columns,
+        roster=summary.units,
+        careers=[{k: _named(v, names) for k, v in c.items()} for c in summary.careers],
+        treasury=dict(summary.treasury),
+        money_word="campaign points" if ruleset == "grimdark" else "money",
+    )
+    if charts:
+        report.charts = _charts(name, ruleset, events, teller)
+    return report
+
+
+def _groups(events: Iterable[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """The events in effect, a group per command (it starts at its record of inputs, or where seqs skip)."""
+    groups: list[list[RecordedEvent]] = []
+    for event in events:
+        if event.type == "timeline.command_issued" or not groups or event.seq != groups[-1][-1].seq + 1:
+            groups.append([])
+        groups[-1].append(event)
+    return groups
+
+
+class _Teller:
+    """Folds the log command by command, telling each into the chapter it belongs to."""
+
+    def __init__(self, ruleset: str, names: Mapping[str, str], fold: Any) -> None:
+        self.ruleset = ruleset
+        self.names = names
+        self.fold = fold
+        self.state = fold.initial()
+        self.chapters: list[Chapter] = [Chapter("Before the first battle")]
+        self.battles: dict[str, Chapter] = {}
+        self.when_at: dict[int, str] = {}
+        """The calendar at each seq in effect (what a dispute about it says)."""
+        self.battle_ends: dict[int, str] = {}
+        """The seqs of the commands that ended a battle: the battle they ended."""
+        self.ended: set[object] = set()
+        self.chapter_at: dict[int, Chapter] = {}
+        self.men_word = "men" if ruleset in ("fighting-spirit", "mass-combat") else "models"
+
+    @property
+    def calendar(self) -> str:
+        day = getattr(self.state, "day", None)
+        if self.ruleset in ("fighting-spirit", "mass-combat") and isinstance(day, int):
+            month = getattr(self.state, "month", None)
+            return f"day {day}" + (f", month {month + 1}" if isinstance(month, int) else "")
+        return ""
+
+    def command(self, group: list[RecordedEvent]) -> None:
+        battle_id = next((str(e.payload["battle_id"]) for e in group if e.payload.get("battle_id")), None)
+        if battle_id is not None and battle_id not in self.battles and any(e.type == "battle.started" for e in group):
+            started = next(e for e in group if e.type == "battle.started")
+            chapter = Chapter(
+                f"Battle {len(self.battles) + 1}: {started.payload['name']}",
+                battle_id=battle_id,
+                number=len(self.battles) + 1,
+            )
+            self.battles[battle_id] = chapter
+            self.chapters.append(chapter)
+        found = self.battles.get(battle_id) if battle_id is not None else None
+        chapter = found if found is not None else self.chapters[-1]
+        if found is None and chapter.battle_id is not None and chapter.result is not None:
+            chapter = Chapter(f"After {chapter.title.partition(': ')[2]}")
+            self.chapters.append(chapter)
+        before = self.calendar
+        for event in group:
+            self.state = self.fold.apply(self.state, event)
+        now = self.calendar
+        chapter.first = chapter.first or before
+        chapter.last = now
+        if chapter.battle_id is not None and not chapter.first_seq:
+            chapter.first_seq = group[0].seq
+        for event in group:
+            self.when_at[event.seq] = self._when(chapter, now)
+            self.chapter_at[event.seq] = chapter
+        self._tell(chapter, group)
+        if group[0].meta.get("command_id") in self.ended:
+            self.battle_ends.update((e.seq, chapter.title) for e in group)
+        chapter.treasury = dict(getattr(self.state, "treasury", {}) or {})
+
+    def _when(self, chapter: Chapter, calendar: str) -> str:
+        """Where a moment lies, in words: its chapter ("Battle 2: Ruins", "after Ruins"), and its day."""
+        where = chapter.title if chapter.battle_id is not None else chapter.title[0].lower() + chapter.title[1:]
+        return f"{where}, {calendar}" if calendar else where
+
+    def _tell(self, chapter: Chapter, group: list[RecordedEvent]) -> None:
+        """One command's events into ``chapter``: a rule by its explanation where it tells a turn of the story
+        (a battle's course, a morale turn, a career, pay), every other fact by itself, losses and XP summed."""
+        from campaign.describe import explained_by
+
+        covered = explained_by(group)
+        told: set[int] = set()
+        in_battle = chapter.battle_id is not None
+        for rule in (e for e in group if e.type == "rules.applied"):
+            p = rule.payload
+            facts = [e for e in group if covered.get(e.seq) == rule.seq]
+            kinds = {f.type for f in facts}
+            money_only = bool(kinds) and all(k in _MONEY for k in kinds)
+            if p["rule"] in _ROUTINE:
+                continue
+            if "pc" in (p.get("inputs") or {}):  # a player character's roll: his career
+                chapter.add("Careers", str(p["explanation"]))
+                told |= {f.seq for f in facts}
+            elif _paying(str(p["rule"])):
+                chapter.add("Pay and treasury", str(p["explanation"]))
+                told |= {f.seq for f in facts if f.type in _MONEY}
+            elif any(k.startswith("career.") and k != "career.xp_gained" for k in kinds):
+                chapter.add("Careers", str(p["explanation"]))
+                told |= {f.seq for f in facts if f.type.startswith("career.") and f.type != "career.xp_gained"}
+            elif in_battle and p.get("unit_id") is None:
+                chapter.add("Pay and treasury" if money_only else "How it went", str(p["explanation"]))
+                told |= {f.seq for f in facts if money_only}
+            elif any(f.type in MORALE and not _steady(f) for f in facts):
+                chapter.add("Morale", str(p["explanation"]))
+                told |= {f.seq for f in facts if f.type in MORALE}
+            elif kinds & _MONEY and not in_battle:
+                chapter.add("Pay and treasury", str(p["explanation"]))
+                told |= {f.seq for f in facts if f.type in _MONEY}
+            elif not in_battle and not facts:
+                chapter.add("Roster", str(p["explanation"]))
+        issued = group[0] if group[0].type == "timeline.command_issued" else None
+        args = dict(issued.payload["args"]) if issued is not None else {}
+        source = (
+            f"the {args.get('source')} list “{args.get('list_name')}”"
+            if issued is not None and str(issued.payload["command"]).endswith(".import_list")
+            else ""
+        )
+        for event in group:
+            if event.seq in told or event.type in QUIET or event.type == "rules.applied":
+                self._notable(chapter, event)
+                continue
+            self._fact(chapter, event, source)
+
+    def _notable(self, chapter: Chapter, event: RecordedEvent) -> None:
+        """What a quiet fact still tells: a battle's sides and result."""
+        p = event.payload
+        if event.type == "battle.started" and chapter.battle_id is not None and not chapter.sides:
+            chapter.sides = [str(s) for s in p["sides"]]
+        elif event.type == "battle.ended" and chapter.battle_id is not None:
+            result = words(str(p["result"]))
+            winner = p.get("winner")
+            chapter.result = f"won by {winner} ({result})" if winner and str(winner) not in result else result
+            self.ended.add(event.meta.get("command_id"))
+
+    def _fact(self, chapter: Chapter, event: RecordedEvent, source: str) -> None:
+        p = event.payload
+        kind = event.type
+        said = describe(event, self.names)
+        if kind in MORALE:
+            if not _steady(event):
+                chapter.add("Morale", said)
+        elif kind in _LOSSES:
+            loss = chapter.losses.setdefault(str(p["unit_id"]), {})
+            for key, value in _losses(kind, p).items():
+                loss[key] = loss.get(key, 0) + value
+        elif kind == "battle.unit_removed" or (kind == "roster.unit_disbanded" and chapter.battle_id is not None):
+            chapter.add("Casualties", said)
+        elif kind == "career.xp_gained":
+            unit = self.names.get(str(p["unit_id"]), "a unit")
+            chapter.xp[unit] = chapter.xp.get(unit, 0) + int(p["xp"])
+        elif kind.startswith("career."):
+            chapter.add("Careers", said)
+        elif kind == "roster.unit_mustered":
+            chapter.mustered.setdefault((str(p["side"]), source), []).append(str(p["name"]))
+        elif kind in _MONEY:
+            chapter.add("Pay and treasury", said)
+        elif kind == "rules.table_overridden":
+            chapter.add("House rules", said)
+        elif kind.startswith("calendar."):
+            chapter.add("Time", said)
+        else:
+            chapter.add("How it went" if chapter.battle_id is not None else "Roster", said)
+
+    def close(self) -> None:
+        """Each chapter's sums told (losses, XP, units mustered), and a battle not ended said so."""
+        for chapter in self.chapters:
+            for unit_id, loss in chapter.losses.items():
+                said = _loss_words(loss, self.men_word)
+                if said:
+                    chapter.add("Casualties", f"{self.names.get(unit_id, 'a unit')}: {said}")
+            if chapter.xp:
+                chapter.add("Careers", "XP gained: " + ", ".join(f"{u} {x:+d}" for u, x in chapter.xp.items()))
+            for (side, source), units in chapter.mustered.items():
+                origin = f" from {source}" if source else ""
+                chapter.add("Roster", f"mustered for {side}{origin}: {', '.join(units)}")
+        if self.chapters and self.chapters[-1].battle_id is not None and self.chapters[-1].result is None:
+            self.chapters[-1].result = "still being fought"
+
+
+_MONEY = frozenset({"economy.funds_changed", "battle.victory_points", "economy.pay_settled"})
+_LOSSES = frozenset({"battle.attack_resolved", "battle.models_lost", "battle.wounds_taken", "battle.casualties_taken"})
+_ROUTINE = frozenset({"troop_quality"})
+
+
+def _paying(rule: str) -> bool:
+    """A rule of pay (a payday, an unpaid day, upkeep): told under pay and treasury."""
+    return any(word in rule for word in ("pay", "upkeep"))
+
+
+def _steady(event: RecordedEvent) -> bool:
+    """A morale fact that is no turn: a unit that holds its ground, a Shaken unit that recovers."""
+    p = event.payload
+    if event.type == "battle.unit_fate":
+        return str(p.get("fate")) == "holds"
+    if event.type == "morale.shaken_changed":
+        return not p.get("shaken")
+    return False
+
+
+def _losses(kind: str, p: Mapping[str, Any]) -> dict[str, int]:
+    if kind == "battle.attack_resolved":
+        return {"killed": int(p.get("killed", 0)), "wounded": int(p.get("wounded", 0))}
+    if kind == "battle.models_lost":
+        return {"lost": int(p.get("count", 0))}
+    if kind == "battle.wounds_taken":
+        return {"lost": int(p.get("models_lost", 0) or 0), "wounds": int(p.get("wounds", 0))}
+    return {"dead": int(p.get("dead", 0)), "wounded": int(p.get("wounded", 0))}
+
+
+def _loss_words(loss: Mapping[str, int], men: str) -> str:
+    parts = []
+    if loss.get("killed"):
+        parts.append(f"{count(loss['killed'], men)} killed")
+    if loss.get("dead"):
+        parts.append(f"{loss['dead']} dead")
+    if loss.get("lost"):
+        parts.append(f"{count(loss['lost'], men)} lost")
+    if loss.get("wounded"):
+        parts.append(f"{loss['wounded']} wounded")
+    if loss.get("wounds") and not loss.get("lost"):
+        parts.append(f"{count(loss['wounds'], 'wounds')} taken, no model lost")
+    return ", ".join(parts)
+
+
+def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names: Mapping[str, str]) -> list[Dispute]:
+    """The rolls rerolled or corrected, and the commands amended, undone or rewound, each with its reason and when
+    it was entered, in the order they were recorded."""
+    by_seq = {e.seq: e for e in events}
+    issued = [e for e in events if e.type == "timeline.command_issued"]
+
+    def when(seq: int) -> str:
+        known = [s for s in when_at if s <= seq]
+        return when_at[max(known)] if known else "before the first battle"
+
+    def command_at(seq: int) -> RecordedEvent | None:
+        before = [e for e in issued if e.seq <= seq]
+        return before[-1] if before else None
+
+    def said(command: RecordedEvent | None) -> str:
+        if command is None:
+            return "a command"
+        return command_line(str(command.payload["command"]), dict(command.payload["args"]), names)
+
+    out: list[Dispute] = []
+    for event in events:
+        p = event.payload
+        if event.type == "dice.set_aside":
+            out.append(Dispute(when(event.seq), "reroll", f"a die left on the table was rerolled: {p['reason']}"))
+        elif event.type == "dice.corrected":
+            before = ", ".join(map(str, p["faces_before"]))
+            after = ", ".join(map(str, p["faces"]))
+            out.append(
+                Dispute(
+                    when(event.seq),
+                    "table dice corrected",
+                    f"the {p['notation']} of {said(by_seq.get(int(p['amends'])))} read {before}; {p['by']} corrected "
+                    f"it to {after}: {p['reason']}",
+                )
+            )
+        elif event.type == REWOUND:
+            reason = str(p["reason"])
+            amend = _AMEND.match(reason)
+            undo = _UNDO.match(reason)
+            if amend:
+                original = command_at(int(amend.group(1)))
+                redone = next(
+                    (e for e in issued if e.seq > event.seq and e.payload.get("amends") == int(amend.group(1))), None
+                )
+                changes = _changed(original, redone, names)
+                why = amend.group(2).strip(" :()") or "no reason given"
+                out.append(
+                    Dispute(
+                        when(int(amend.group(1))),
+                        "amendment",
+                        f"{said(original)} was amended{': ' + changes if changes else ''} ({why})",
+                    )
+                )
+            elif undo:
+                first = int(undo.group(2))
+                out.append(Dispute(when(first), "undo", f"{said(by_seq.get(first))} was taken back"))
+            elif reason != "re-evaluation":
+                taken = [e for e in issued if int(p["to_seq"]) < e.seq < event.seq]
+                what = "; ".join(said(c) for c in taken[:5]) + (f" and {len(taken) - 5} more" if len(taken) > 5 else "")
+                out.append(
+                    Dispute(
+                        when(int(p["to_seq"])),
+                        "rewind",
+                        f"rewound: {reason}" + (f" — taken back: {what}" if what else ""),
+                    )
+                )
+    return out
+
+
+def _changed(original: RecordedEvent | None, redone: RecordedEvent | None, names: Mapping[str, str]) -> str:
+    if original is None or redone is None:
+        return ""
+    before, after = dict(original.payload["args"]), dict(redone.payload["args"])
+    changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+    return ", ".join(
+        f"{k.replace('_', ' ')} {_plain(before.get(k), names)} → {_plain(after.get(k), names)}" for k in changed
+    )
+
+
+def _named(value: Any, names: Mapping[str, str]) -> Any:
+    """A recorded value with the ids in it (a career's battles) as the names they stand for."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    return value
+
+
+def _plain(value: Any, names: Mapping[str, str]) -> str:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return money(value)
+    return "none" if value is None else str(value)
+
+
+def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent], teller: _Teller) -> list[Chart]:
+    """Each chart the ruleset keeps, its steps labelled in the campaign's calendar."""
+    from campaign.charts import MEASURE_OF, MEASURES, chart
+    from events.errors import InvalidInputError
+
+    out: list[Chart] = []
+    for measure in MEASURES:
+        if measure not in MEASURE_OF.get(ruleset, {}):
+            continue
+        try:
+            drawn = chart(name, ruleset, events, measure)
+        except InvalidInputError:
+            continue  # nothing recorded for it yet
+        labels = tuple(_step_label(teller, step.seq) for step in drawn.steps)
+        out.append(
+            Chart(
+                drawn.title.partition(": ")[2] or drawn.title,
+                drawn.axis,
+                labels,
+                tuple((s.name, s.values) for s in drawn.series),
+                drawn.levels,
+            )
+        )
+    return out
+
+
+def _step_label(teller: _Teller, seq: int) -> str:
+    """A chart's step in the calendar, as short as an axis needs: "end of battle 2", "battle 2", "day 16",
+    "after battle 1", "before battle 1"."""
+    chapter = teller.chapter_at.get(seq)
+    if seq in teller.battle_ends and chapter is not None:
+        return f"end of battle {chapter.number}"
+    if chapter is not None and chapter.battle_id is not None:
+        return f"battle {chapter.number}"
+    found = re.search(r"day \d+", teller.when_at.get(seq, ""))
+    if found:
+        return found.group(0)
+    before = sum(1 for c in teller.battles.values() if c.first_seq <= seq)
+    return f"after battle {before}" if before else "before battle 1"

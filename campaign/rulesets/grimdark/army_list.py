@@ -1,0 +1,329 @@
+"""``gf.import_list``: an army list kept in another program (One Page Rules' Army Forge) joins the army sheet in
+one command, and a later version of the same list updates the units it names.
+
+The command's inputs are the list as the rules read it (each entry a name, a profile, its XP and traits, the
+entry it joins), not the file: the file is read and checked by ``campaign.interchange.army_forge``. Each entry
+keeps the list's own id for it (Army Forge's ``selectionId``), so importing the list again finds the units it
+made: their profile, XP, traits and joins are changed to the list's, new entries are mustered, and what the list
+no longer holds is left on the roster and said so. Several entries of one name are numbered (``Name 1``,
+``Name 2``…), as :func:`numbered` numbers them; a name the roster already holds takes the next free number.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from campaign.rulesets.battles import between_battles
+from campaign.rulesets.common import NAME_MAX, known_side, same_name
+from campaign.rulesets.grimdark.carried import carried_facts, carried_traits, trait_named
+from campaign.rulesets.grimdark.commands import At, GfCommand, checked_profile
+from campaign.rulesets.grimdark.edit import check_profile
+from campaign.rulesets.grimdark.profile import UnitProfile
+from campaign.rulesets.grimdark.state import CampaignState, RosterUnit
+from campaign.rulesets.grimdark.tables import Tables
+from events.errors import InvalidInputError
+from events.families.roster import JoinPlanned, UnitListed, UnitMustered, UnitProfileChanged
+from events.registry import Event
+
+
+class ListedUnit(BaseModel):
+    """One entry of an army list: the unit as the rules read it, and the list's id for the entry."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entry: str = Field(min_length=1, max_length=40)
+    """The list's own id for the entry (Army Forge's ``selectionId``)."""
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    """The entry's name in the list (its custom name, if it has one)."""
+    profile: UnitProfile
+    xp: int = Field(default=0, ge=0, le=10_000)
+    traits: tuple[str, ...] = Field(default=(), max_length=30)
+    joins: str | None = Field(default=None, max_length=40)
+    """The entry it joins at the start of a battle (a hero attached to a unit, a combined unit's second half)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What importing the list does to one unit, in words, and the facts that do it."""
+
+    name: str
+    said: tuple[str, ...]
+    facts: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """What importing a list does: the units mustered, those updated (each change said), those the list holds
+    as the roster has them, those it no longer holds, and what else is worth saying (a name numbered, a trait
+    no rule reads)."""
+
+    list_name: str
+    side: str
+    added: tuple[Change, ...] = ()
+    updated: tuple[Change, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    events: tuple[Event, ...] = field(default=(), repr=False)
+
+    @property
+    def changes_units(self) -> bool:
+        """Whether it changes units already on the roster (shown before it is run, as an amendment is)."""
+        return bool(self.updated)
+
+
+class ImportList(GfCommand):
+    """An army list joins the army sheet of ``side``: every entry a unit (models, Quality, Defense, Tough,
+    Fearless, hero, points, XP and traits), its joins planned for each battle's start. Importing a later
+    version of the same list (``list_id``) updates the units its entries made instead of adding them again."""
+
+    name: ClassVar[str] = "gf.import_list"
+    rolls: ClassVar[bool] = False
+
+    side: str = Field(min_length=1, max_length=NAME_MAX)
+    source: str = Field(default="Army Forge", min_length=1, max_length=40)
+    list_id: str = Field(min_length=1, max_length=100)
+    list_name: str = Field(min_length=1, max_length=200)
+    entries: tuple[ListedUnit, ...] = Field(min_length=1, max_length=200)
+
+    def decide(self, s: At) -> list[Event]:
+        plan = plan_import(s.state, s.tables, self, s.new_id)
+        if not plan.events:
+            raise InvalidInputError(
+                f"{plan.list_name}: every unit is on {plan.side}'s army sheet as the list has it: nothing to change"
+            )
+        return list(plan.events)
+
+
+def numbered(name: str, taken: Callable[[str], bool], *, several: bool) -> str:
+    """A name for a new unit that ``taken`` says is free: ``name`` itself when it is the only one of its name and
+    free, else ``name`` followed by the smallest number not taken (from 1 when ``several`` units share it, from
+    2 when the roster already has the name)."""
+    if not several and not taken(name):
+        return name
+    n = 1 if several else 2
+    while taken(f"{name} {n}"):
+        n += 1
+    return f"{name} {n}"
+
+
+def plan_import(state: CampaignState, tables: Tables, command: ImportList, new_id: Callable[[], str]) -> ImportPlan:
+    """What importing ``command``'s list does to the campaign as it stands (pure: the command's decision, and
+    the preview shown before it runs)."""
+    side = known_side(state, command.side)
+    listed = _listed_units(state, command, side)
+    by_entry = {e.entry: e for e in command.entries}
+    _check_entries(command.entries, by_entry)
+    notes: list[str] = []
+    # First every entry's unit: those earlier imports made, and a name and an id for each new one, so that a
+    # join can name a unit mustered further down the list.
+    entry_unit = {e: u.unit_id for e, u in listed.items() if u.disbanded is None}
+    new_names: dict[str, str] = {}
+    taken = [u.name for u in state.roster.values()]
+    several = Counter(_spaced(e.name).casefold() for e in command.entries)
+    for entry in command.entries:
+        unit = listed.get(entry.entry)
+        if unit is not None:
+            if unit.disbanded is not None:
+                notes.append(f"{unit.name} is off the roster ({unit.disbanded}): not mustered again")
+            continue
+        shared = several[_spaced(entry.name).casefold()] > 1
+        name = numbered(_spaced(entry.name), lambda n: any(same_name(n, t) for t in taken), several=shared)
+        taken.append(name)
+        new_names[entry.entry] = name
+        entry_unit[entry.entry] = new_id()
+        if name != _spaced(entry.name):
+            why = "several units of the list share its name" if shared else "the roster has a unit of its name"
+            notes.append(f"{entry.name} (entry {entry.entry}) is mustered as {name}: {why}")
+    called = {e: u.name for e, u in listed.items()} | new_names
+    added: list[Change] = []
+    updated: list[Change] = []
+    unchanged: list[str] = []
+    for entry in command.entries:
+        if entry.entry not in entry_unit:
+            continue
+        joins = entry_unit.get(entry.joins) if entry.joins is not None else None
+        unit = listed.get(entry.entry)
+        if unit is None:
+            name = new_names[entry.entry]
+            added.append(_mustered(state, tables, command, entry, side, name, entry_unit, joins, called))
+            continue
+        change = _updated(state, tables, command, entry, unit, joins, called)
+        if change.facts:
+            updated.append(change)
+        else:
+            unchanged.append(unit.name)
+        notes.extend(_kept_traits(tables, entry, unit))
+    missing = tuple(u.name for e, u in listed.items() if e not in by_entry and u.disbanded is None)
+    read = [trait_named(tables, t) for e in command.entries for t in e.traits]
+    renamed = sorted({(t.written, t.name) for t in read if t.renamed})
+    notes += [f"the trait {written} is recorded as the tables name it: {name}" for written, name in renamed]
+    carried = sorted({t for e in command.entries for t in e.traits if trait_named(tables, t).kind == "carried"})
+    if carried:
+        notes.append(f"no rule reads the trait{'s' if len(carried) > 1 else ''} {', '.join(carried)}: kept as written")
+    events = tuple(f for change in (*added, *updated) for f in change.facts)
+    return ImportPlan(
+        command.list_name, side, tuple(added), tuple(updated), tuple(unchanged), missing, tuple(notes), events
+    )
+
+
+def _spaced(name: str) -> str:
+    return " ".join(name.split())
+
+
+def _listed_units(state: CampaignState, command: ImportList, side: str) -> dict[str, RosterUnit]:
+    """The units earlier imports of this list made, by entry; refused if the list was imported for another side."""
+    found: dict[str, RosterUnit] = {}
+    for unit in state.roster.values():
+        if unit.listed is None or unit.listed[0] != command.list_id:
+            continue
+        if unit.side != side:
+            raise InvalidInputError(
+                f"the {command.source} list “{command.list_name}” belongs to {unit.side} ({unit.name} came from it): "
+                f"it cannot be imported for {side} too"
+            )
+        found[unit.listed[1]] = unit
+    return found
+
+
+def _check_entries(entries: Sequence[ListedUnit], by_entry: dict[str, ListedUnit]) -> None:
+    """A list the rules can represent: each entry once, a join to an entry of the list that joins nothing, a
+    hero joining a unit that is no hero, a unit joined by one hero and one twin at most, the twins alike."""
+    if len(by_entry) != len(entries):
+        twice = next(e for e, n in Counter(x.entry for x in entries).items() if n > 1)
+        raise InvalidInputError(f"the list holds the entry {twice} twice: not a list the ledger can take")
+    joined: Counter[tuple[str, bool]] = Counter()
+    for entry in entries:
+        if entry.joins is None:
+            continue
+        target = by_entry.get(entry.joins)
+        if target is None:
+            raise InvalidInputError(f"{entry.name} joins an entry ({entry.joins}) that is not in the list")
+        if target.entry == entry.entry or target.joins is not None:
+            raise InvalidInputError(f"{entry.name} joins {target.name}, which joins another unit itself")
+        if target.profile.hero:
+            raise InvalidInputError(f"{entry.name} joins {target.name}, a hero: a hero joins a unit, not a hero")
+        if not entry.profile.hero and (entry.profile.quality, entry.profile.tough) != (
+            target.profile.quality,
+            target.profile.tough,
+        ):
+            raise InvalidInputError(
+                f"{entry.name} and {target.name} are combined in the list but differ in Quality or Tough: only like "
+                "units combine (RULES.md §4.1)"
+            )
+        joined[(target.entry, entry.profile.hero)] += 1
+        if joined[(target.entry, entry.profile.hero)] > 1:
+            what = "hero" if entry.profile.hero else "combined unit"
+            raise InvalidInputError(f"{target.name} is joined by more than one {what} in the list: one at most")
+
+
+def _mustered(
+    state: CampaignState,
+    tables: Tables,
+    command: ImportList,
+    entry: ListedUnit,
+    side: str,
+    name: str,
+    entry_unit: dict[str, str],
+    joins: str | None,
+    called: dict[str, str],
+) -> Change:
+    """A new unit from an entry: mustered under ``name``, its XP and traits carried, its entry kept, its join
+    planned."""
+    unit_id = entry_unit[entry.entry]
+    try:
+        profile = checked_profile(state, tables, name, side, _with_skill_set(tables, entry).model_dump(mode="json"))
+        traits = carried_traits(tables, name, entry.traits)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{entry.name} (entry {entry.entry}): {exc}") from None
+    facts: list[Event] = [
+        UnitMustered(unit_id=unit_id, name=name, side=side, profile=profile.model_dump(mode="json")),
+        UnitListed(
+            unit_id=unit_id,
+            source=command.source,
+            list_id=command.list_id,
+            list_name=command.list_name,
+            entry=entry.entry,
+        ),
+        *carried_facts(unit_id, entry.xp or None, traits, f"from the {command.source} list"),
+    ]
+    if joins is not None:
+        facts.append(JoinPlanned(unit_id=unit_id, joins=joins))
+    said = [f"{profile.models} model{'s' if profile.models > 1 else ''}, Quality {profile.quality}+"]
+    said += [f"Defense {profile.defense}+"] if profile.defense else []
+    said += [f"Tough({profile.tough})"] if profile.tough > 1 else []
+    said += [w for w, on in (("Fearless", profile.fearless), ("hero", profile.hero)) if on]
+    said += [f"{profile.points} pts"] + ([f"{entry.xp} XP"] if entry.xp else [])
+    said += [f"traits {', '.join(t.name for t in traits)}"] if traits else []
+    said += [f"joins {called.get(str(entry.joins), entry.joins)} at each battle's start"] if joins is not None else []
+    return Change(name, tuple(said), tuple(facts))
+
+
+def _with_skill_set(tables: Tables, entry: ListedUnit) -> UnitProfile:
+    """A hero's skill set, when the list gives none and its traits are the skills of one set of the tables: its
+    next level-up rolls on that set (§4.2)."""
+    if not entry.profile.hero or entry.profile.skill_set is not None:
+        return entry.profile
+    kinds = {s for s in tables.skill_sets if any(trait_named(tables, t).name in tables.skills(s) for t in entry.traits)}
+    return entry.profile.model_copy(update={"skill_set": kinds.pop()}) if len(kinds) == 1 else entry.profile
+
+
+def _updated(
+    state: CampaignState,
+    tables: Tables,
+    command: ImportList,
+    entry: ListedUnit,
+    unit: RosterUnit,
+    joins: str | None,
+    called: dict[str, str],
+) -> Change:
+    """An entry already on the roster: its profile, XP, traits and join changed to the list's (between battles)."""
+    try:
+        wanted = _with_skill_set(tables, entry)
+        if wanted.skill_set is None and unit.profile.skill_set is not None:
+            wanted = wanted.model_copy(update={"skill_set": unit.profile.skill_set})
+        check_profile(tables, wanted)
+        new = [t for t in entry.traits if trait_named(tables, t).name not in unit.traits]
+        traits = carried_traits(tables, unit.name, new)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{unit.name} (entry {entry.entry}): {exc}") from None
+    before, after = unit.profile.model_dump(mode="json"), wanted.model_dump(mode="json")
+    changed = {k: after.get(k) for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)}
+    facts: list[Event] = []
+    said: list[str] = []
+    if changed:
+        facts.append(UnitProfileChanged(unit_id=unit.unit_id, profile=changed))
+        said += [f"{k.replace('_', ' ')} {_value(before.get(k))} → {_value(v)}" for k, v in changed.items()]
+    xp = entry.xp if entry.xp != unit.xp else None
+    if xp is not None:
+        said.append(f"XP {unit.xp} → {entry.xp}")
+    facts.extend(carried_facts(unit.unit_id, xp, traits, f"from the {command.source} list"))
+    said += [f"trait {t.name} added" for t in traits]
+    if joins != unit.joins:
+        facts.append(JoinPlanned(unit_id=unit.unit_id, joins=joins))
+        said.append(
+            f"joins {called.get(str(entry.joins), entry.joins)} at each battle's start"
+            if joins is not None
+            else "no longer joins another unit"
+        )
+    if facts:
+        between_battles(state, unit, "import the list again once the battle is over")
+    return Change(unit.name, tuple(said), tuple(facts))
+
+
+def _value(v: object) -> str:
+    return "none" if v is None else "yes" if v is True else "no" if v is False else str(v)
+
+
+def _kept_traits(tables: Tables, entry: ListedUnit, unit: RosterUnit) -> list[str]:
+    """Traits the ledger recorded and this version of the list drops: kept (no trait is ever taken away)."""
+    listed = {trait_named(tables, t).name for t in entry.traits}
+    gone = [t for t in unit.traits if t not in listed]
+    if not gone:
+        return []
+    return [f"{unit.name} keeps the trait{'s' if len(gone) > 1 else ''} {', '.join(gone)} the list no longer shows"]

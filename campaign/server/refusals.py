@@ -1,0 +1,128 @@
+"""Refusals in the API's words and one shape, ``{"detail": "…"}``, for what the routes themselves do not answer:
+a database that went away (503: nothing was appended, the client's next request is served once it is back), a
+command that lost a race to another writer (409, naming the campaign by its name), and a defect of the program
+(500 in words, from :mod:`campaign.server.request_log`; the traceback goes to the log as data, never to the
+client)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+from events.errors import CampaignError, ConcurrencyError
+from events.extras import installed
+
+RETRY_AFTER_S = 2
+"""What a 503 asks the client to wait: a PostgreSQL restart takes a second or two."""
+
+
+class Refusal(BaseModel):
+    """Every refusal's body: what was wrong, in words (nothing was appended)."""
+
+    detail: str
+
+
+def _said(status: int, description: str, retry: bool = False) -> dict[str, Any]:
+    answer: dict[str, Any] = {"model": Refusal, "description": description}
+    if retry:
+        answer["headers"] = {
+            "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}}
+        }
+    return answer
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: _said(
+        400,
+        "Well-formed but refused by the rules or the data (an unknown unit, a 7 on a d6, a weak "
+        "password, a wrong one): the reason in words; nothing was appended.",
+    ),
+    401: _said(401, "Not signed in, or the session or token has expired or was revoked: sign in again."),
+    403: _said(403, "Signed in, but this account's role does not allow it (or the CSRF token is missing)."),
+    404: _said(404, "No such campaign, unit, event, session or address."),
+    409: _said(409, "Another command was appended to the campaign first: nothing was recorded; send it again."),
+    413: _said(413, "The request is larger than the server reads."),
+    422: _said(422, "The request does not have the shape this route takes: which input, and what is wrong."),
+    429: _said(429, "Too many failed sign-ins for the account or the address: wait, then try again.", retry=True),
+    503: _said(503, "The database is not answering, or the server is too busy: try again in a moment.", retry=True),
+}
+"""Every refusal the API may answer, as its OpenAPI document says them (all in the shape of :class:`Refusal`)."""
+
+
+def refusal(detail: str, status_code: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """A refusal in the product's words; text that is not UTF-8 (a lone surrogate from a ``\\udc80`` in the
+    request's JSON, echoed back) is shown escaped, never a failure to answer."""
+    safe = detail.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"detail": safe}, status_code=status_code, headers=headers)
+
+
+SQLITE_BUSY = ("locked", "busy", "unable to open", "disk i/o")
+"""What SQLite says when its file is out of reach for now (its other operational errors are defects)."""
+
+
+def database_gone(exc: DBAPIError) -> bool:
+    """Whether ``exc`` says the database is out of reach (restarting, its connection cut, too busy), not that a
+    statement was wrong: SQLAlchemy marks a cut connection ``connection_invalidated`` (and drops the pool's
+    others, so the next request connects anew); PostgreSQL's operational errors are a refused or cut connection
+    (a restart, a shutdown, too many clients); SQLite's, a locked or unreachable file."""
+    if exc.connection_invalidated or isinstance(exc, InterfaceError):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    if type(exc.orig).__module__.startswith("sqlite3"):
+        return any(word in str(exc.orig).lower() for word in SQLITE_BUSY)
+    return True
+
+
+def lost_race(request: Request, exc: ConcurrencyError) -> str:
+    """A lost race in words, naming the campaign by its name (its id means nothing to a person)."""
+    from campaign.server.context import server  # context imports this module's Refusal for its routes
+
+    name = None
+    if exc.campaign_id is not None:
+        try:
+            found = server(request).app.ledger.directory.get(exc.campaign_id)
+            name = found.name if found is not None else None
+        except (CampaignError, DBAPIError):
+            name = None
+    what = f"campaign {name!r}" if name else "the campaign"
+    return (
+        f"{what} was changed by another command at the same moment: nothing was recorded; "
+        "read it again and send the command again"
+    )
+
+
+def install(app: FastAPI) -> None:
+    """The application's handlers for the refusals above."""
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if database_gone(exc):
+            return gone()
+        raise exc  # a defect: the request log answers it (DEFECT) and writes it down
+
+    if installed("postgres"):
+        import psycopg
+
+        # The store reads and appends on the driver's own cursor (events/sql.py): its errors come unwrapped.
+        @app.exception_handler(psycopg.OperationalError)
+        @app.exception_handler(psycopg.InterfaceError)
+        async def driver_error(request: Request, exc: Exception) -> JSONResponse:
+            return gone()
+
+
+def gone() -> JSONResponse:
+    return refusal(
+        "the database is not answering (it may be restarting): nothing was appended; try again in a moment",
+        503,
+        {"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+DEFECT = "the server failed on this request (a defect, logged): nothing was appended"
+"""The 500's words (campaign.server.request_log sends it)."""

@@ -1,0 +1,96 @@
+"""The page's report tab (the campaign's story, printable, downloadable as Markdown or HTML) and its Army Forge
+upload (a list imported for a side: the GM's for any side, a player's for its own). Kept apart from the main page
+so that either is re-hosted whole; both run what the CLI runs (``campaign.report``, ``campaign.interchange``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, Response
+
+from campaign.report.render import PRINT_CSS, html, html_body, markdown
+from campaign.report.story import campaign_report
+from campaign.server import runner
+from campaign.server.context import Member, Player, access, ledger_of, server
+from campaign.server.pages import message, refused, templates
+from events.errors import CampaignError
+
+router = APIRouter(include_in_schema=False)
+MAX_LIST_BYTES = 2_000_000
+"""An Army Forge list is tens of kilobytes; a larger upload is refused before it is read as JSON."""
+
+
+@router.get("/report.css", openapi_extra=access("public"))
+def report_style() -> Response:
+    """The report's print layout as a style sheet of its own: the page's CSP takes no inline style."""
+    return Response(PRINT_CSS, media_type="text/css; charset=utf-8")
+
+
+@router.get("/c/{campaign_id}/report", openapi_extra=access("member"))
+def report_page(request: Request, m: Member, format: str = "") -> Response:
+    """The campaign's story on the page (``?format=md`` or ``html``: the file ``campaign report`` writes)."""
+    info = server(request).campaign(m.info.campaign_id)
+    told = campaign_report(server(request).app.ledger.store, info)
+    slug = "".join(ch if ch.isalnum() else "-" for ch in info.name).strip("-").lower() or "campaign"
+    if format == "md":
+        return Response(
+            markdown(told),
+            media_type="text/markdown; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{slug}-report.md"'},
+        )
+    if format == "html":
+        return Response(
+            html(told),
+            media_type="text/html; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{slug}-report.html"'},
+        )
+    return templates.TemplateResponse(
+        request,
+        "report.html",
+        {
+            "info": info,
+            "body": html_body(told),
+            "account": m.caller.account,
+            "csrf": m.caller.session.csrf,
+        },
+    )
+
+
+@router.post("/c/{campaign_id}/army-list", openapi_extra=access("play"))
+async def army_list_form(
+    request: Request,
+    m: Player,
+    side: Annotated[str, Form(max_length=100)],
+    army_list: Annotated[UploadFile, File()],
+    update: Annotated[bool, Form()] = False,
+) -> HTMLResponse:
+    """An Army Forge list uploaded for ``side``: shown first when it updates units already listed (``update``
+    ticked to go ahead), then run by the executor as ``gf import-list`` runs it."""
+    from campaign.interchange.army_forge import plan_in_words, preview_import, read_army_list
+
+    data = await army_list.read(MAX_LIST_BYTES + 1)
+    if len(data) > MAX_LIST_BYTES:
+        return message(request, "an Army Forge list is at most 2 MB: this file is larger", error=True, code=413)
+    ledger = ledger_of(request, m)
+    try:
+        read = read_army_list(data, side, what=army_list.filename or "the file")
+        if m.member.role != "gm":
+            no = runner.refusal(m.member, read.command, [])
+            if no is not None:
+                return message(request, no, error=True, code=403)
+        plan = preview_import(ledger, m.info, read.command)
+        said = plan_in_words(plan, read.notes)
+        if plan.changes_units and not update:
+            return message(
+                request,
+                f"this list updates {len(plan.updated)} units already on the roster: nothing was changed; tick "
+                "“update the units already listed” to go ahead",
+                lines=said,
+                code=409,
+            )
+        result = ledger.execute(m.info, read.command)
+    except CampaignError as exc:
+        return refused(request, exc)
+    server(request).live.appended(m.info.campaign_id)
+    return message(request, f"{said[0]} imported (head #{result.head.seq})", lines=said[1:])

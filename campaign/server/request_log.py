@@ -1,0 +1,69 @@
+"""One JSON line per request (structlog): its route, status, account, campaign and milliseconds.
+
+The routes add what only they know through :func:`note` (who signed in, which campaign, why a sign-in was
+refused); the line is written when the answer has gone, so a refusal by any layer (a body too large, a
+throttled sign-in, a database gone away) has its line too. An exception no handler answered is logged here as
+a field of its line, with its traceback as data, never as loose lines of text.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from campaign.logging import get_logger
+from campaign.server.refusals import DEFECT, refusal
+
+log = get_logger("campaign.server")
+NOTES = "campaign_ledger.log"
+"""Where a request's own fields wait for its line (in the ASGI scope's ``state``, shared by every layer)."""
+
+
+def note(request: Request, **fields: Any) -> None:
+    """Add ``fields`` to the request's log line."""
+    notes: dict[str, Any] = request.scope.setdefault("state", {}).setdefault(NOTES, {})
+    notes.update(fields)
+
+
+class RequestLog:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        notes: dict[str, Any] = scope.setdefault("state", {}).setdefault(NOTES, {})
+        status = 500
+        started_answer = False
+
+        async def noted(message: Message) -> None:
+            nonlocal status, started_answer
+            if message["type"] == "http.response.start":
+                status, started_answer = message["status"], True
+            await send(message)
+
+        failed: BaseException | None = None
+        try:
+            await self.app(scope, receive, noted)
+        except Exception as exc:  # a defect no handler answered: a 500 in words, and the line below says it all
+            failed = exc
+            if not started_answer:
+                await refusal(DEFECT, 500)(scope, receive, send)
+        route = scope.get("route")
+        fields = {
+            "method": scope["method"],
+            "route": getattr(route, "path", None) or scope["path"],
+            "status": status,
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+            "client": (scope.get("client") or ("", 0))[0],
+            **notes,
+        }
+        if failed is not None:
+            log.error("request", **fields, exc_info=failed)
+        else:
+            log.info("request", **fields)

@@ -1,0 +1,54 @@
+"""The page's report tab and its Army Forge upload: read by every member, printable and downloadable; a list
+uploaded by the GM for any side, by a player for its own sides only, shown first when it updates units."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.server.conftest import SQUAD, World, post
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _upload(world: World, who: str, side: str, path: Path, *, update: bool = False) -> tuple[int, str]:
+    data = {"side": side} | ({"update": "true"} if update else {})
+    answer = world.client(who).post(
+        f"/c/{world.campaign_id}/army-list", data=data, files={"army_list": (path.name, path.read_bytes())}
+    )
+    return answer.status_code, answer.text
+
+
+def _units(world: World) -> list[str]:
+    status = world.client("gina").get(f"/api/campaigns/{world.campaign_id}").json()
+    return sorted(u["name"] for u in status["units"])
+
+
+def test_every_member_reads_the_report_printable_and_downloadable(world: World) -> None:
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands",
+         {"command": "gf.muster", "args": {"name": "Robot Squad", "side": "Robots", "profile": SQUAD}})  # fmt: skip
+    page = world.client("olive").get(f"/c/{world.campaign_id}/report")
+    assert page.status_code == 200
+    assert "<h1>Kessel</h1>" in page.text and '<link rel="stylesheet" href="/report.css">' in page.text
+    assert "@media print" in world.client("olive").get("/report.css").text  # its print layout, not inline (CSP)
+    assert "mustered for Robots: Robot Squad" in page.text
+    md = world.client("pat").get(f"/c/{world.campaign_id}/report", params={"format": "md"})
+    assert md.headers["content-type"].startswith("text/markdown")
+    assert "attachment" in md.headers["content-disposition"] and md.text.startswith("# Kessel\n")
+    assert world.client("sam").get(f"/c/{world.campaign_id}/report").status_code == 403, "not a member"
+    campaign = world.client("pat").get(f"/c/{world.campaign_id}").text
+    assert f'href="/c/{world.campaign_id}/report"' in campaign and 'enctype="multipart/form-data"' in campaign
+
+
+def test_a_player_imports_a_list_for_its_own_side_only_and_an_update_is_shown_first(world: World) -> None:
+    code, said = _upload(world, "pat", "Saurians", EXAMPLES / "starhost.json")
+    assert code == 403 and "you play Robots, not Saurians" in said
+    assert _units(world) == []
+    code, said = _upload(world, "pat", "Robots", EXAMPLES / "starhost.json")
+    assert code == 200 and "mustered Saurian Warriors 1" in said
+    assert len(_units(world)) == 6
+    code, said = _upload(world, "pat", "Robots", EXAMPLES / "starhost-later.json")
+    assert code == 409 and "updated Saurian Captain: points 95 → 120" in said and len(_units(world)) == 6
+    code, said = _upload(world, "pat", "Robots", EXAMPLES / "starhost-later.json", update=True)
+    assert code == 200 and len(_units(world)) == 7
+    code, said = _upload(world, "olive", "Robots", EXAMPLES / "starhost.json")
+    assert code == 403, "an observer enters nothing"
