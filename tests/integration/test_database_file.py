@@ -264,3 +264,17 @@ def test_a_postgresql_backup_is_an_export_that_import_restores(pg_engine: Engine
     [report] = restored.json("verify")
     assert report["ok"] is True and report["head_hash"] == said["campaigns"][0]["head_hash"]
     assert restored.json("status")["units"][0]["name"] == "Robots"
+
+
+def test_every_connection_syncs_each_commit_to_disk(played: Cli) -> None:
+    """An acknowledged command survives a power loss: SQLite's WAL is synced at every commit (FULL, 2), not only
+    at checkpoints (NORMAL, 1, which SQLite's documentation says may roll a commit back after a power loss)."""
+    from events.db import make_engine
+
+    engine = make_engine(played.db)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+    finally:
+        engine.dispose()
