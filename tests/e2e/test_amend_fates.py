@@ -10,6 +10,9 @@ changes what its test decides."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from campaign.bootstrap import bootstrap
@@ -97,3 +100,32 @@ def test_the_page_says_the_same_fates(patrol: tuple[Cli, dict[str, int]]) -> Non
         assert ledger.resolve("Patrol").last_seq == head, "a preview appends nothing"
     finally:
         app.close()
+
+
+def copy_of(patrol: tuple[Cli, dict[str, int]], tmp_path: Path) -> Cli:
+    """The campaign as played, in a file of its own (the `.db` file alone holds it: each command checkpoints)."""
+    shutil.copyfile(patrol[0].db, tmp_path / "copy.db")
+    return Cli(str(tmp_path / "copy.db"))
+
+
+def rolled(cli: Cli, after: int) -> list[dict[str, object]]:
+    return [e["payload"] for e in cli.json("log", "--all")["events"] if e["type"] == "dice.rolled" and e["seq"] > after]
+
+
+def test_the_new_dice_are_the_tables_when_given(patrol: tuple[Cli, dict[str, int]], tmp_path: Path) -> None:
+    """As previewed, with the table's d8 given: the later suppression, now the squad's first, tests: LV 2 + first
+    suppression 2 = 4; 8 > 4 passes. Only that die is new (the others re-run on their own)."""
+    cli, s = copy_of(patrol, tmp_path), patrol[1]
+    head = cli.events()
+    said = cli("amend", str(s["suppress"]), "--set", "suppressing=false", "--set", "killed=1", "--dice", "8", "--yes")
+    assert "first suppression 2) = 4; d8 rolled 8 → passes" in " ".join(said.stdout.split())
+    [new] = rolled(cli, head)
+    assert (new["faces"], new["source"], new["notation"]) == ([8], "table", "d8")
+
+
+def test_the_new_dice_are_the_campaigns_when_none_are_given(patrol: tuple[Cli, dict[str, int]], tmp_path: Path) -> None:
+    cli, s = copy_of(patrol, tmp_path), patrol[1]
+    head = cli.events()
+    cli("amend", str(s["suppress"]), "--set", "suppressing=false", "--set", "killed=1", "--yes")
+    [new] = rolled(cli, head)
+    assert (new["source"], new["notation"], new["roll_index"]) == ("seeded", "d8", 4), "the next unused index"
