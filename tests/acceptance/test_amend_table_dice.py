@@ -127,9 +127,10 @@ def test_audit_of_the_corrected_roll_says_from_what_to_what_by_whom_and_why(back
 
 def test_a_correction_and_an_input_change_together(backend: Backend) -> None:
     ledger, seqs = hill(backend)
-    # By hand: 2 killed of 5 (3 left): still not more lost than left; threat 1, target 3. d10 4 > 3 → holds:
-    # Confident, 3 men. The second test (1 killed of 3, 2 left): 3 lost in the battle > 2 left (R3-5), threat 3,
-    # target 5; its own d10 2: not > 5, 2·2 = 4 ≤ 5 → −2: Shaken, 2 men.
+    # By hand: 2 killed of 5 (3 left): not more lost than left; threat 1, target 3. d10 4 > 3 → holds:
+    # Confident, 3 men. The second test (1 killed, 2 left): 3 lost this battle > 2 left (R3-5 counts the whole
+    # battle), so the row "more men lost than remain" at Medium: threat 3, target 5; its own d10 2, 2·2 = 4 ≤ 5
+    # → −2 grades: Shaken, 2 men.
     Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"killed": 2}, dice=[4], reason="both misread")
     assert grade(ledger) == ("shaken", 2)
 
@@ -184,8 +185,8 @@ def test_a_later_amendment_keeps_the_correction(backend: Backend) -> None:
     # By hand: the first test as entered (d10 3 → Steady); the second, corrected to 5 > 3 → holds: Steady.
     assert grade(ledger) == ("steady", 3)
     # Then the first attack's input is amended: 1 killed stays, 1 wounded added (Medium: +0 a wounded man).
-    # 2 lost of 5, 3 left: threat 1, target 3; d10 3 → −1: Steady. The second (1 killed of 3): 3 lost in the
-    # battle > 2 left (R3-5), threat 3, target 5; its corrected 5 is not > 5, 2·5 = 10 > 5 → −1: Shaken, 2 men.
+    # 2 lost of 5, 3 left: threat 1, target 3; d10 3 → −1: Steady. The second (1 killed, 2 left): 3 lost this
+    # battle > 2 left (R3-5), threat 3, target 5; its corrected 5 is not above 5 but 2·5 > 5 → −1: Shaken, 2 men.
     Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"wounded": 1})
     events = log(ledger)
     live = [e for e in effective(events) if e.type == "dice.corrected"]
