@@ -41,7 +41,7 @@ class RawSqlite:
             schema = [sql for (sql,) in src.execute("SELECT sql FROM sqlite_master WHERE name = 'events'")]
         self.conn = sqlite3.connect(scratch, isolation_level=None)
         self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute("PRAGMA synchronous = FULL")  # the ledger's own setting
         for sql in schema:
             self.conn.execute(sql)
         self.position = itertools.count(1)

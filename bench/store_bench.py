@@ -3,7 +3,8 @@
     .venv/bin/python bench/store_bench.py [--events 200000] [--batch 1000] [--single 5000] [--json]
                                           [--pg postgresql://… [--pg-single 2000]]
 
-Every contender writes the same events to its own fresh SQLite file in WAL mode with synchronous=NORMAL:
+Every contender writes the same events to its own fresh SQLite file in WAL mode with synchronous=FULL (the
+ledger's own setting, as durable as SQLite makes a commit):
 
 * ledger     — typed events encoded by the registry (inside the timing), then SqlEventStore.append: head check,
                canonical JSON, SHA-256 chain, gap-free positions, command id row, the event rows by multi-row
@@ -86,7 +87,7 @@ from events.sql import SqlEventStore
 from events.sql_write import MULTI_ROW_INSERT, insert_events_sql
 from events.store import EMPTY_HEAD, Head, prepare_events
 
-PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=30000")
+PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=30000")
 
 
 def make_typed(n: int) -> list[DiceRolled]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
-from events.db import make_engine
+from events.db import close, damaged, make_engine
 from events.errors import ConfigurationError, NotFoundError, Words
 
 # The ledger and what it is wired from are imported when it is first used: a read served from the read models
@@ -68,6 +68,8 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
             raise NotFoundError.saying(
                 "{database} holds no campaign yet: {how}", database=where(engine), how=HOW_TO_START
             )
+        if revision is None:
+            _refuse_foreign_tables(engine)
         from alembic.runtime.migration import MigrationContext
 
         from alembic import command
@@ -96,6 +98,8 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
             ) from exc
         raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
     except DatabaseError as exc:  # e.g. a text file, or a damaged SQLite file, named as --db
+        if "malformed" in str(exc.orig).lower() and (found := damaged(exc, where(engine))) is not None:
+            raise found from exc
         raise ConfigurationError(
             f"{where(engine)} is not a Campaign Ledger database, or it is damaged ({exc.orig}): "
             "name the right file with --db"
@@ -105,6 +109,26 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
 
 
 NEWER = "the database schema is newer than this program: upgrade Campaign Ledger"
+
+
+def _refuse_foreign_tables(engine: Engine) -> None:
+    """A SQLite file that holds tables and no Campaign Ledger schema is another application's: refused in words,
+    never written into (``new`` wrote its seventeen tables beside them without a word)."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as conn:
+        names = [
+            str(n)
+            for (n,) in conn.execute(
+                text("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            )
+        ]
+    if names:
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise ConfigurationError(
+            f"{where(engine)} is another application's SQLite database (it holds the tables {shown}, and no "
+            "Campaign Ledger schema): nothing was written to it. Name a new file with --db"
+        )
 
 
 def _known_revisions(config: Config) -> set[str]:
@@ -165,7 +189,8 @@ class App:
         return self._ledger
 
     def close(self) -> None:
-        self.engine.dispose()
+        """Checkpoint and close the database (see :func:`events.db.close`): the file alone holds every commit."""
+        close(self.engine)
 
 
 def projectors() -> list[

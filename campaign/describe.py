@@ -530,3 +530,45 @@ def corrected(p: Mapping[str, Any]) -> str:
         f"table dice of roll #{p['roll_index']} ({p['notation']}) corrected from "
         f"{'+'.join(map(str, p['faces_before']))} to {now} by {p['by']}, amending #{p['amends']}: {p['reason']}"
     )
+
+
+STANDING = ("quality", "fatigue", "traits", "campaign_morale", "pay_penalty", "disbanded")
+"""A unit's standing between battles, as its ruleset's summary rows hold it: promoted or demoted (quality),
+tired or exhausted (fatigue), a trait won, the Morale the campaign gives it, the arrears penalty in force, and
+whether it was disbanded. Each change is said when the command that made it is entered (and on the page)."""
+CAREER = ("rank", "reputation", "glory")
+"""An officer's or a player character's standing: rank, Reputation, Glory."""
+
+
+def standing_changes(before: Any, after: Any) -> list[str]:
+    """How each unit's (and each career's) standing changed between two summaries of a campaign (``Summary``
+    objects, or None for none yet), one line for each: "Keno 3rd Squad: quality green → regular", "Robot Squad:
+    traits none → Headstrong". A unit new in ``after`` is no change of standing (its muster said it)."""
+    if before is None or after is None:
+        return []
+    lines: list[str] = []
+    for rows_before, rows_after, key, columns in (
+        (before.units, after.units, "unit_id", STANDING),
+        (before.careers, after.careers, "pc", CAREER),
+    ):
+        was = {str(r.get(key)): r for r in rows_before}
+        for row in rows_after:
+            old = was.get(str(row.get(key)))
+            if old is None:
+                continue
+            changed = [
+                f"{label(c)} {_standing(c, old.get(c))} → {_standing(c, row.get(c))}"
+                for c in columns
+                if c in row and old.get(c) != row.get(c)
+            ]
+            if changed:
+                lines.append(f"{row.get('name') or row.get(key)}: {'; '.join(changed)}")
+    return lines
+
+
+def _standing(column: str, v: Any) -> str:
+    if column == "disbanded":
+        return "disbanded" if v else "on the roster"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:+d}" if column in ("campaign_morale", "pay_penalty") else f"{v:,}"
+    return value(v) if v not in (None, "", [], ()) else "none"

@@ -22,7 +22,7 @@ from campaign.rulesets.command import Command, Ruleset, Situation
 from campaign.typed_as import typed
 from events.dice import (
     DERIVATION,
-    Dice,
+    HandedDice,
     ReplayDice,
     SeededDice,
     SidedDice,
@@ -45,7 +45,9 @@ from projections.state.campaigns import CampaignInfo
 # loads none of it (issue 13).
 if TYPE_CHECKING:
     from events.dice.ask import Ask, AskedDice
+    from events.dice.rerun import RerunDice
     from events.families.dice import DiceRolled
+    from events.families.timeline import CommandIssued
 
 log = get_logger(__name__)
 
@@ -85,21 +87,21 @@ class AskEntry:
 
 @dataclass(frozen=True)
 class Replay:
-    """A recorded command run again (amend, audit, verify): its own dice, the ids it gave the first time, and
-    for an amendment the seq of the command it replaces (and the corrected table dice, if any)."""
+    """A recorded command run again (amend, audit, verify): the dice it runs on (its recorded ones, or for an
+    amendment its own first, then the table's and new ones), the ids it gave the first time, and for an
+    amendment the seq of the command it replaces. ``exact``: it must use every recorded die (a re-evaluation:
+    a command that now rolls fewer decides otherwise, and nothing is appended)."""
 
-    dice: ReplayDice
+    dice: ReplayDice | RerunDice | TableDice
     ids: tuple[str, ...] = ()
     amends: int | None = None
-    table: tuple[int, ...] | None = None
-    """For an amendment that corrects the table dice of the command it replaces (``amend SEQ --dice``): the
-    faces the table agreed, rolled as new table dice (checked as ``--dice`` is) in place of ``dice``."""
+    exact: bool = False
 
 
-class _Ids:
-    """Fresh ids for what a command creates: the recorded ones first (a re-run), then new ones."""
+class GivenIds:
+    """Ids for what a command creates: those it gave when it was recorded first (a re-run), then fresh ones."""
 
-    def __init__(self, fresh: Callable[[], str], recorded: Sequence[str]) -> None:
+    def __init__(self, fresh: Callable[[], str], recorded: Sequence[str] = ()) -> None:
         self._fresh = fresh
         self._recorded = list(recorded)
         self.given: list[str] = []
@@ -108,6 +110,53 @@ class _Ids:
         given = self._recorded.pop(0) if self._recorded else self._fresh()
         self.given.append(given)
         return given
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a command decides, before anything is appended: the dice it rolled anew and the facts it decided, and
+    what its record (``timeline.command_issued``: the command, its inputs, the dice it used, the ids it gave) is
+    made of. ``unused``: recorded dice handed back to it that its rules did not ask for.
+
+    The record is made only when asked for (:attr:`issued`): a re-evaluation compares the facts alone, and making
+    a pydantic model of every command's inputs was a fifth of its cost."""
+
+    command: Command[Any, Any]
+    dice: HandedDice
+    facts: tuple[Event, ...]
+    given: GivenIds
+    ruleset_version: str | None
+    amends: int | None = None
+
+    @property
+    def rolled(self) -> tuple[DiceRolled, ...]:
+        return tuple(self.dice.rolled)
+
+    @property
+    def unused(self) -> int:
+        return self.dice.unused if isinstance(self.dice, ReplayDice) else 0
+
+    @property
+    def issued(self) -> CommandIssued:
+        from events.families.timeline import CommandIssued
+
+        return CommandIssued(
+            command=self.command.name,
+            args=self.command.inputs(),
+            version=self.command.schema_version,
+            dice=self.dice.used,
+            ids=tuple(self.given.given),
+            ruleset_version=self.ruleset_version,
+            amends=self.amends,
+        )
+
+    @property
+    def events(self) -> list[Event]:
+        return [self.issued, *self.rolled, *self.facts]
+
+
+AT_HEAD: Any = object()
+"""``Ledger.decide``'s default state: the campaign's as it stands (or at ``at_seq``)."""
 
 
 def _already_recorded(
@@ -128,28 +177,6 @@ def _already_recorded(
             "use a new --command-id"
         )
     return AppendResult(seen, duplicate=True)
-
-
-def _issued(
-    command: Command[Any, Any],
-    inputs: dict[str, JsonValue],
-    dice: tuple[int, ...],
-    ids: _Ids,
-    owner: Ruleset[Any, Any] | None,
-    amends: int | None,
-) -> Event:
-    """The record of a command ahead of its effects: its inputs, the dice and the ids it used, the rules' version."""
-    from events.families.timeline import CommandIssued
-
-    return CommandIssued(
-        command=command.name,
-        args=inputs,
-        version=command.schema_version,
-        dice=dice,
-        ids=tuple(ids.given),
-        ruleset_version=owner.info.version if owner is not None else None,
-        amends=amends,
-    )
 
 
 MAX_SHARE = 200
@@ -245,28 +272,20 @@ class Ledger:
         """Run one command: the only way any command runs (CLI, server, demo, replay, amend, audit).
 
         A command id seen before returns the earlier result if it was the same command with the same inputs,
-        and is refused otherwise. Then: the campaign's state at its head and the tables in force, the dice
-        (the campaign's seeded dice, the table's, or for a re-run the recorded ones), the command's pure
-        decision, and one append: the command and its inputs, the dice it rolled, the events it decided.
+        and is refused otherwise. Then the dice (the campaign's seeded dice, the table's, or for a re-run the
+        recorded ones), the command's decision (:meth:`decide`), and one append: the command and its inputs,
+        the dice it rolled, the events it decided.
         """
         if command_id is not None:
             check_command_id(command_id)
-        inputs = command.inputs()
         if command_id is not None and (seen := self.store.command_events(info.campaign_id, command_id)):
-            return _already_recorded(seen, command_id, command.name, inputs)
-        owner = ruleset_of(type(command))
-        if owner is not None and owner.info.name != info.ruleset:
-            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+            return _already_recorded(seen, command_id, command.name, command.inputs())
         if table is not None and not command.rolls:
             raise InvalidInputError.saying(
-                "{command} rolls no dice: leave out --dice", command=typed(command.name, inputs)
+                "{command} rolls no dice: leave out --dice", command=typed(command.name, command.inputs())
             )
-        state, tables = self.in_force(info, owner) if owner is not None else (None, None)
-        ids = _Ids(self._new_id, replay.ids if replay is not None else ())
-        dice: SeededDice | TableDice | AskedDice | ReplayDice | SidedDice
-        if replay is not None and replay.table is not None:
-            dice = TableDice(replay.table, self.actor, info.next_roll_index)
-        elif replay is not None:
+        dice: SeededDice | TableDice | AskedDice | ReplayDice | RerunDice | SidedDice
+        if replay is not None:
             dice = replay.dice
         elif isinstance(table, AskEntry):
             from events.dice.ask import AskedDice  # --dice ask only
@@ -277,13 +296,18 @@ class Ledger:
             if entrant is not None:
                 others = {side: self._dice(info, entry) for side, entry in entrant.others.items()}
                 dice = SidedDice(dice, entrant.sides, others)
-        decided = list(command.decide(Situation(state, tables, dice, ids, self.actor)))
-        if isinstance(dice, TableDice | SidedDice):
-            dice.finish()
-        rolled: list[Event] = [] if isinstance(dice, ReplayDice) else list(dice.rolled)
-        used = dice.used if isinstance(dice, ReplayDice) else tuple(r.roll_index for r in dice.rolled)
-        header = _issued(command, inputs, used, ids, owner, replay.amends if replay is not None else None)
-        return self._append(info.campaign_id, info.last_seq, [header, *rolled, *decided], command.name, command_id)
+        decided = self.decide(
+            info,
+            command,
+            dice,
+            ids=replay.ids if replay is not None else (),
+            amends=replay.amends if replay is not None else None,
+        )
+        if replay is not None and replay.exact and decided.unused:
+            raise InvalidInputError(
+                f"it now rolls fewer dice than the {len(replay.dice.used) + decided.unused} it was recorded with"
+            )
+        return self._append(info.campaign_id, info.last_seq, decided.events, command.name, command_id)
 
     def _dice(self, info: CampaignInfo, table: TableEntry | None) -> SeededDice | TableDice:
         """The campaign's dice at its next roll index: the table's (``table``), or the seeded ones."""
@@ -322,18 +346,17 @@ class Ledger:
         fold = fold_for(info.ruleset)
         if owner is None or fold is None or owner.info.name != info.ruleset:
             raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}: these are not its commands")
-        state, tables = self.in_force(info, owner)
+        state, _ = self.in_force(info, owner)
         batch: list[NewEvent] = []
         seq = info.last_seq
         for index, command in enumerate(commands):
             if ruleset_of(type(command)) is not owner:
                 raise InvalidInputError(f"{typed(command.name)} cannot be run with others in one append")
-            ids = _Ids(self._new_id, ())
             where = called(index) if called is not None else f"command {index + 1}"
             try:
                 # No dice: a command that may roll (a Mass Combat muster with neither a quality nor an experience
                 # rolls the quality, R3-23) is refused only when it would.
-                decided = list(command.decide(Situation(state, tables, ReplayDice(()), ids, self.actor)))
+                decided = self.decide(info, command, ReplayDice(()), state=state)
             except DiceError:
                 raise InvalidInputError(
                     f"{where}: {typed(command.name)} would roll dice here, and commands run together roll none: "
@@ -341,8 +364,7 @@ class Ledger:
                 ) from None
             except InvalidInputError as exc:
                 raise InvalidInputError(f"{where}: {exc}") from None
-            header = _issued(command, command.inputs(), (), ids, owner, None)
-            for event in (header, *decided):
+            for event in decided.events:
                 encoded = registry.encode(event)
                 batch.append(encoded)
                 seq += 1
@@ -350,15 +372,42 @@ class Ledger:
                     0, info.campaign_id, seq, encoded.type, encoded.schema_version, encoded.payload, {}, "", ""
                 )
                 state = fold.apply(state, recorded)
-            tables = tables_in_force(owner, state.overrides)
         return self._append_encoded(info.campaign_id, info.last_seq, batch, commands[0].name, command_id)
 
-    def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: Dice) -> None:
+    def decide(
+        self,
+        info: CampaignInfo,
+        command: Command[Any, Any],
+        dice: HandedDice,
+        *,
+        ids: Sequence[str] = (),
+        amends: int | None = None,
+        at_seq: int | None = None,
+        state: Any = AT_HEAD,
+    ) -> Decision:
+        """A command's decision on ``dice``, appending nothing: the one decide step that :meth:`execute`, a dry run,
+        ``audit``'s and ``verify``'s re-evaluation and an amendment all take. The campaign's state at its head (or
+        at ``at_seq``, or ``state`` as the caller folded it) and the tables in force; ``ids``: those the command
+        gave when it was recorded (a re-run), handed back before fresh ones."""
+        owner = ruleset_of(type(command))
+        if owner is not None and owner.info.name != info.ruleset:
+            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+        if owner is None:
+            folded, tables = None, None
+        elif state is AT_HEAD:
+            folded, tables = self.in_force(info, owner, at_seq)
+        else:
+            folded, tables = state, tables_in_force(owner, state.overrides)
+        given = GivenIds(self._new_id, ids)
+        facts = tuple(command.decide(Situation(folded, tables, dice, given, self.actor)))
+        if isinstance(dice, TableDice | SidedDice):
+            dice.finish()
+        return Decision(command, dice, facts, given, owner.info.version if owner is not None else None, amends)
+
+    def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: HandedDice) -> None:
         """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run
         learns which dice a command asks for before anyone rolls them."""
-        owner = ruleset_of(type(command))
-        state, tables = self.in_force(info, owner) if owner is not None else (None, None)
-        command.decide(Situation(state, tables, dice, _Ids(self._new_id, ()), self.actor))
+        self.decide(info, command, dice)
 
     def on_table(self, info: CampaignInfo) -> list[DiceRolled]:
         """The dice retracted commands left on the table, in the order they were rolled (DESIGN.md, "Dice")."""

@@ -7,15 +7,17 @@ What ``campaign/timeline.py`` builds rewind, amend, undo and re-evaluation on.
 from __future__ import annotations
 
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.commands import command_type, fold_for, recorded_command, ruleset_of, tables_in_force
-from campaign.executor import Ledger, Replay
+from campaign.commands import command_type, fold_for, recorded_command
+from campaign.executor import AT_HEAD, Decision, Ledger, Replay
 from campaign.rulesets import RULESETS
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command
 from events.dice import ReplayDice
+from events.dice.dice import TableDice
+from events.dice.rerun import RerunDice
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, InvalidInputError
 from events.families.dice import DiceRolled
@@ -211,35 +213,38 @@ class Sandbox:
         assert info is not None
         return info
 
+    def recorded(self, campaign_id: str, group: CommandGroup) -> list[DiceRolled]:
+        """The dice ``group`` used, in order (:func:`recorded_dice`, from the dice this sandbox knows first)."""
+        return recorded_dice(self.store, campaign_id, group, self.dice_by_index)
+
     def run(
         self,
         campaign_id: str,
         group: CommandGroup,
         command: Command[Any, Any] | None = None,
         amends: int | None = None,
-        table: Sequence[int] | None = None,
+        dice: RerunDice | TableDice | None = None,
     ) -> list[RecordedEvent]:
-        """Re-run a recorded command on its own dice, through the executor; raise if it no longer applies.
-        With ``table``, on those table dice instead (an amendment correcting the dice the table entered)."""
+        """Re-run a recorded command through the executor; raise if it no longer applies (then nothing is
+        appended). On its own recorded dice, every one of them (a re-evaluation), or on ``dice`` (an amendment:
+        its own first, then the table's and new ones; or the table dice an amendment corrects)."""
         issued = group.issued
         if issued is None:
             raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
         payload = issued.payload
         if command is None:
             command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
-        # The group's own dice too: an audit's sandbox holds only the log before the command it re-runs.
-        # A view, not a copy: copying every roll of the log for each command made re-evaluation quadratic.
-        recorded = group.dice_used(ChainMap({d.roll_index: d for d in group.dice}, self.dice_by_index))
-        dice = ReplayDice(recorded)
         before = self.store.head(campaign_id).seq
         given = payload.get("ids")
         ids = tuple(given) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
-        replay = Replay(dice, ids, amends, None if table is None else tuple(table))
+        replay = (
+            Replay(ReplayDice(self.recorded(campaign_id, group)), ids, amends, exact=True)
+            if dice is None
+            else Replay(dice, ids, amends)
+        )
         self.ledger.execute(
             self.info(campaign_id), command, command_id=f"replay-{before}-{group.first_seq}", replay=replay
         )
-        if table is None and dice.unused:
-            raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
         return list(self.store.read(campaign_id, after_seq=before))
 
     def keep(self, campaign_id: str, group: CommandGroup) -> None:
@@ -391,6 +396,49 @@ def command_of(store: EventStore, event: RecordedEvent) -> CommandGroup:
     return next((g for g in groups if g.first_seq <= event.seq <= g.last_seq), CommandGroup((event,)))
 
 
+def recorded_dice(
+    store: EventStore, campaign_id: str, group: CommandGroup, known: dict[int, DiceRolled] | None = None
+) -> list[DiceRolled]:
+    """The dice ``group``'s command used, in the order it used them: its own, those in ``known``, and any other
+    it names (dice it took off the table, rolled by an earlier command), read by the roll's seq."""
+    own = {d.roll_index: d for d in group.dice}
+    issued = group.issued
+    for index in (int(i) for i in (issued.payload.get("dice") or () if issued is not None else ())):
+        if index in own:
+            continue
+        if known is not None and index in known:
+            own[index] = known[index]
+            continue
+        seq = roll_seq(store, campaign_id, index, group.first_seq - 1)
+        for event in store.read(campaign_id, after_seq=(seq or 1) - 1, upto_seq=seq or 0):
+            rolled = registry.decode(event)
+            if isinstance(rolled, DiceRolled):
+                own[rolled.roll_index] = rolled
+    if known is not None and issued is not None and issued.payload.get("dice") is None:
+        # Recorded before a command named its dice: its rule applications name them. A view, not a copy: copying
+        # every roll of the log for each command made re-evaluation quadratic.
+        return group.dice_used(ChainMap(own, known))
+    return group.dice_used(own)
+
+
+def decide_again(
+    ledger: Ledger, info: CampaignInfo, group: CommandGroup, *, at_seq: int | None = None, state: Any = AT_HEAD
+) -> Decision:
+    """A recorded command decided again through the executor's decide step, on its own inputs, ids and every one
+    of its recorded dice, from the campaign as it stood before it (``at_seq``, or ``state`` as folded by the
+    caller); refused (:class:`InvalidInputError`) when it now rolls fewer dice than it recorded."""
+    issued = group.issued
+    assert issued is not None and issued.payload.get("ids") is not None
+    payload = issued.payload
+    command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+    recorded = recorded_dice(ledger.store, info.campaign_id, group)
+    ids = [str(i) for i in payload["ids"]]
+    decided = ledger.decide(info, command, ReplayDice(recorded), ids=ids, at_seq=at_seq, state=state)
+    if decided.unused:
+        raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
+    return decided
+
+
 def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[dict[str, Any]] | None:
     """A recorded command's rule outcomes decided again on its own inputs and dice, from the campaign as it stood
     before it (the nearest snapshot and the events since, not a copy of the log). None for a command recorded
@@ -398,32 +446,8 @@ def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[di
     issued = group.issued
     if issued is None or issued.payload.get("ids") is None:
         return None
-    payload = issued.payload
-    command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
-    own = {d.roll_index: d for d in group.dice}
-    named = [int(i) for i in payload.get("dice") or () if int(i) not in own]
-    for index in named:  # dice a command took off the table: rolled by an earlier command
-        seq = roll_seq(ledger.store, info.campaign_id, index, group.first_seq - 1)
-        for event in ledger.store.read(info.campaign_id, after_seq=(seq or 1) - 1, upto_seq=seq or 0):
-            rolled = registry.decode(event)
-            if isinstance(rolled, DiceRolled):
-                own[rolled.roll_index] = rolled
-    recorded = group.dice_used(own)
-    dice = ReplayDice(recorded)
-    owner = ruleset_of(type(command))
-    state, tables = ledger.in_force(info, owner, at_seq=group.first_seq - 1) if owner is not None else (None, None)
-    given = [str(i) for i in payload["ids"]]
-    decided = command.decide(
-        Situation(state, tables, dice, lambda: given.pop(0) if given else ledger.new_id(), ledger.actor)
-    )
-    if dice.unused:
-        raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
-    return [dict(registry.encode(e).payload) for e in decided if isinstance(e, RuleApplied)]
-
-
-def _given_ids(given: list[str], fresh: Callable[[], str]) -> Callable[[], str]:
-    """The ids a command gave the first time, in order, then fresh ones (as the executor's replay gives them)."""
-    return lambda: given.pop(0) if given else fresh()
+    decided = decide_again(ledger, info, group, at_seq=group.first_seq - 1)
+    return [dict(registry.encode(e).payload) for e in decided.facts if isinstance(e, RuleApplied)]
 
 
 _NOT_EFFECTS = frozenset({"timeline.command_issued", "dice.rolled"})
@@ -440,7 +464,9 @@ def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
     log or appending anything, in memory bounded by one command. On None the sandbox works out the drift."""
     campaign_id = info.campaign_id
     fold = fold_for(info.ruleset)
-    state = fold.initial() if fold is not None else None
+    if fold is None:
+        return None  # a ruleset this version does not know: the sandbox says what cannot be re-run
+    state = fold.initial()
     first = True
     for group in iter_command_groups(live_events(ledger.store, campaign_id)):
         issued = group.issued
@@ -449,38 +475,15 @@ def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
                 return None  # a command recorded without its inputs: the sandbox drops its facts
             first = False
         else:
-            payload = issued.payload
-            if payload.get("ids") is None:
+            if issued.payload.get("ids") is None:
                 return None
             try:
-                command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
-                owner = ruleset_of(type(command))
-                if owner is not None and owner.info.name != info.ruleset:
-                    return None
-                own = {d.roll_index: d for d in group.dice}
-                for index in (int(i) for i in payload.get("dice") or () if int(i) not in own):
-                    seq = roll_seq(ledger.store, campaign_id, index, group.first_seq - 1)
-                    for event in ledger.store.read(campaign_id, after_seq=(seq or 1) - 1, upto_seq=seq or 0):
-                        rolled = registry.decode(event)
-                        if isinstance(rolled, DiceRolled):
-                            own[rolled.roll_index] = rolled
-                dice = ReplayDice(group.dice_used(own))
-                tables = None
-                if owner is not None:
-                    if state is None:
-                        return None
-                    tables = tables_in_force(owner, state.overrides)
-                ids = _given_ids([str(i) for i in payload["ids"]], ledger.new_id)
-                situation = Situation(state if owner is not None else None, tables, dice, ids, ledger.actor)
-                decided = [registry.encode(e) for e in command.decide(situation)]
+                decided = decide_again(ledger, info, group, state=state)
             except CampaignError:
                 return None
-            if dice.unused:
-                return None
             recorded = [(e.type, e.payload) for e in group.events if e.type not in _NOT_EFFECTS]
-            if [(e.type, e.payload) for e in decided] != recorded:
+            if [(e.type, e.payload) for e in map(registry.encode, decided.facts)] != recorded:
                 return None
-        if fold is not None:
-            for event in group.events:
-                state = fold.apply(state, event)
+        for event in group.events:
+            state = fold.apply(state, event)
     return []

@@ -341,8 +341,9 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     # Rules that used these dice come at or after the command that rolled them.
     rules = list(store.read_types(cid, ["rules.applied"], after_seq=group.first_seq - 1))
     users_events = [e for e in rules if indexes & set(e.payload["dice"])]
+    own_rules = [e for e in group.events if e.type == "rules.applied" and e not in users_events]
     rewinds = store.read_types(cid, ["timeline.rewound"])
-    gone = retracted_among([event, *users_events], rewinds)
+    gone = retracted_among([event, *users_events, *own_rules], rewinds)
     names = unit_names(store.read_types(cid, ["roster.unit_mustered", "battle.started"], upto_seq=seq))
     window = list(store.read(cid, after_seq=max(0, seq - AUDIT_CHAIN_WINDOW), upto_seq=seq))
     broken = next((e for e in window if compute_hash(e) != e.hash), None)
@@ -390,6 +391,14 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
             )
     # Every rule application that used these dice, retracted or re-run by an amendment.
     users = [{"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]} for e in users_events]
+    # What is in force first: the rulings on these dice (or of this command) still in effect, then each one
+    # retracted, superseded by those in force where there are any (an amendment re-ran it on the same dice).
+    rulings = sorted([*users, *({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]}
+                                for e in own_rules)], key=lambda r: r["seq"])  # fmt: skip
+    in_force = [r for r in rulings if not r["retracted"]]
+    superseded = [
+        {**r, "superseded_by": [f["seq"] for f in in_force if f["seq"] > r["seq"]]} for r in rulings if r["retracted"]
+    ]
     clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
     first = next(iter(store.read(cid, upto_seq=1)))
     first_checked = window[0].seq if window else seq
@@ -417,6 +426,8 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
             "rule": _rule_check(ledger, info, group),
         },
         "dice_used_by": users,
+        "in_force": in_force,
+        "superseded": superseded,
         "seed_chosen": bool(first.payload.get("seed_chosen")),
         "hash": event.hash,
     }

@@ -1,7 +1,11 @@
 """Engines: the SQLite file by default, PostgreSQL by URL; and the schema check at start-up.
 
 SQLite runs in WAL mode with a busy timeout, and a write transaction begins ``IMMEDIATE`` so that two
-writers queue at ``BEGIN`` instead of failing at ``COMMIT``.
+writers queue at ``BEGIN`` instead of failing at ``COMMIT``. Commits are durable (``synchronous = FULL``: the WAL
+is synced at every commit, so an acknowledged command survives a power loss; NORMAL syncs it only at checkpoints,
+and SQLite's documentation says a commit may then roll back after a power loss). :func:`close` checkpoints the WAL
+into the database file and closes every connection: a command leaves the ``.db`` file alone holding everything
+it acknowledged, so a copy of that file is the campaign.
 """
 
 from __future__ import annotations
@@ -11,9 +15,9 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from events.errors import ConfigurationError
+from events.errors import ConfigurationError, DamagedDatabaseError
 from events.extras import need
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -39,13 +43,17 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database
         if database and database != ":memory:":
-            parent = Path(database).parent
-            if not parent.is_dir():
-                raise ConfigurationError(f"folder {parent} does not exist (for database {database})")
-            if Path(database).is_dir():
-                raise ConfigurationError(
-                    f"{database} is a folder, not a database file: name a file, e.g. {Path(database) / 'campaign.db'}"
-                )
+            try:
+                parent = Path(database).parent
+                if not parent.is_dir():
+                    raise ConfigurationError(f"folder {parent} does not exist (for database {database})")
+                if Path(database).is_dir():
+                    raise ConfigurationError(
+                        f"{database} is a folder, not a database file: name a file, e.g. "
+                        f"{Path(database) / 'campaign.db'}"
+                    )
+            except OSError as exc:  # a name longer than the file system takes, a folder it may not look into
+                raise ConfigurationError(f"cannot use {database!r} as a database file: {exc.strerror}") from None
         engine = create_engine(url, **kwargs)
         _configure_sqlite(engine)
         return engine
@@ -67,8 +75,9 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
+        if _ours_or_new(cursor):  # WAL is a setting of the file: another application's is left as it is
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -80,3 +89,41 @@ def _configure_sqlite(engine: Engine) -> None:
             return
         immediate = conn.get_execution_options().get("campaign_write", False)
         driver.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _ours_or_new(cursor: Any) -> bool:
+    """Whether the SQLite file is a Campaign Ledger database (Alembic's table is there) or holds no table yet."""
+    names = {n for (n,) in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return not names or "alembic_version" in names
+
+
+def close(engine: Engine) -> None:
+    """Checkpoint SQLite's write-ahead log into the database file, then close every connection of ``engine``.
+
+    A passive checkpoint copies every committed page it can without waiting for other readers; when this was the
+    last connection to the file, SQLite checkpoints the rest and removes the ``-wal`` file as it closes. Either
+    way the ``.db`` file holds every commit of this process. A file that cannot be written (opened read-only,
+    damaged) is closed as it is."""
+    if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        try:
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except DBAPIError:
+            pass
+    engine.dispose()
+
+
+DAMAGE_WORDS = ("malformed", "file is not a database", "disk i/o error", "database corrupt")
+"""What SQLite says of a file it finds damaged (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``, ``SQLITE_IOERR``)."""
+
+
+def damaged(exc: BaseException, database: str) -> DamagedDatabaseError | None:
+    """A driver error that says the database file is damaged, in the project's words (else None)."""
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    said = str(orig).lower()
+    if not any(w in said for w in DAMAGE_WORDS):
+        return None
+    return DamagedDatabaseError(
+        f"{database} is damaged: SQLite reads it as {str(orig).rstrip('.')!r}. Nothing was recorded. `campaign "
+        "verify` checks the whole file; restore the campaign from a backup (`campaign backup`) or an export"
+    )

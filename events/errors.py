@@ -90,6 +90,10 @@ class ConfigurationError(CampaignError):
     """The database or the environment is not usable as configured."""
 
 
+class DamagedDatabaseError(ConfigurationError):
+    """The database file itself is damaged: SQLite calls it malformed (a page overwritten, a file cut short)."""
+
+
 class CorruptEventError(VerificationError):
     """A stored event can no longer be read: its payload or meta is not JSON, or not of its schema's shape.
 

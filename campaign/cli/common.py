@@ -87,8 +87,28 @@ def execute(
     if dice is not None and dice.strip().lower() == "count":
         show_dice_needed(info, command, as_json)
         return
+    before = standing_at(info.campaign_id, info.last_seq) if not as_json else None
     result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
     show_appended(result, as_json, info)
+    if before is not None and not result.duplicate:
+        say_standing(before, info.campaign_id, result.head.seq)
+
+
+def standing_at(campaign_id: str, seq: int) -> Any:
+    """The campaign's summary at its head ``seq``, from the read models the append keeps (no fold): what a unit's
+    standing is compared on before and after a command."""
+    from projections.summaries import stored_summary
+
+    return stored_summary(open_app().engine, campaign_id, seq)
+
+
+def say_standing(before: Any, campaign_id: str, seq: int) -> None:
+    """Every change of a unit's standing (promoted, demoted, tired, exhausted, a trait, its Morale…) a command
+    made, in words, as it is made: nobody has to find it in `status`."""
+    from campaign.describe import standing_changes
+
+    for line in standing_changes(before, standing_at(campaign_id, seq)):
+        Output(False).console.print(f"[bold]standing[/] {escape(line)}")
 
 
 RecordedCommand = Command[Any, Any]

@@ -139,6 +139,11 @@ COMMANDS = {
             "with any fault is refused whole."
         ),
     ),
+    "backup": (
+        "campaign.cli.timeline_cli",
+        "register_exchange",
+        "Copy the database to a new FILE while others may be writing, and check the copy before saying it is done.",
+    ),
     "rebuild": (
         "campaign.cli.campaign_views",
         "register",
@@ -210,6 +215,7 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     db: Annotated[
         str,
         typer.Option("--db", envvar="CAMPAIGN_DB", metavar="FILE|URL", help=N_("SQLite file or postgresql:// URL.")),
@@ -234,11 +240,12 @@ def _options(
         typer.Option("--version", is_eager=True, callback=_show_version, help=N_("Print the version and exit.")),
     ] = False,
 ) -> None:
-    from campaign.cli.session import state
+    from campaign.cli.session import close_app, state
     from campaign.logging import configure_logging
 
     configure_logging(verbose)
     state.db, state.actor, state.app = db, actor, None
+    ctx.call_on_close(close_app)  # however the command ends: the file alone then holds what it acknowledged
 
 
 def main() -> None:

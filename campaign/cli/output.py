@@ -168,8 +168,14 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(refusal(exc), exc.exit_code, bool(kwargs.get("as_json"))) from None
         except (typer.Exit, typer.Abort, typer.TyperException):  # typer's own click: usage errors go to it
             raise
-        except Exception:
-            damaged = _damaged_event()
+        except OSError as exc:
+            if exc.filename is None:
+                raise
+            # A path the system refuses (a name too long, a folder not there, no permission), wherever it was met.
+            said = f"cannot use {exc.filename}: {exc.strerror or exc}; nothing was recorded"
+            raise fail(said, 2, bool(kwargs.get("as_json"))) from None
+        except Exception as exc:
+            damaged = _damaged_file(exc) or _damaged_event()
             if damaged is None:
                 raise  # a defect of the program, not of the data: the traceback is for its developers
             raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
@@ -206,6 +212,15 @@ def _conflict(exc: ConcurrencyError, attempts: int) -> str:
         f"{what} was being written by someone else at the same time; tried {attempts} times on the new state "
         f"and gave up ({exc}). Nothing was recorded: run the command again"
     )
+
+
+def _damaged_file(exc: Exception) -> CampaignError | None:
+    """A driver error saying the database file is damaged (SQLite: "database disk image is malformed"), in words:
+    the command's transaction was rolled back, nothing was recorded."""
+    from campaign.cli.session import state
+    from events.db import damaged
+
+    return damaged(exc, state.db)
 
 
 def _damaged_event() -> CampaignError | None:

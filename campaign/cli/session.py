@@ -37,6 +37,14 @@ def open_app(*, create: bool = False) -> App:
     return state.app
 
 
+def close_app() -> None:
+    """Close the database a command opened, its write-ahead log checkpointed into the file first (each command
+    does, however it ends: a copy of the ``.db`` file alone then holds everything it acknowledged)."""
+    app, state.app = state.app, None
+    if app is not None:
+        app.close()
+
+
 def _upgrading(database: str, revision: str) -> None:
     """Said on stderr before a database made by an older version is brought up to date: the first command after
     an upgrade may take seconds on a long campaign (a migration that refolds its read models), once."""

@@ -11,18 +11,21 @@ import typer
 
 from campaign import views
 from campaign.branch_dice import branch_point, made, made_in_words
-from campaign.cli.common import show_appended
+from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
-from campaign.cli.session import open_app, resolved
+from campaign.cli.session import open_app, resolved, state
 from campaign.describe import clause_list, count, kind, label, value, words
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
+from campaign.executor import AskEntry
 from campaign.rulesets.kinds import NEW_CAMPAIGN
 from campaign.rulesets.tables import parse_value
-from campaign.timeline import AmendReport, Timeline, branch
+from campaign.timeline import AmendReport, Fate, Timeline, branch
+from campaign.timeline.reports import new_dice_words
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
+from events.dice.rerun import AskedFaces, NewDice, TypedFaces
 from events.errors import InvalidInputError
 
 
@@ -56,51 +59,57 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 "--dice",
-                help="The faces the table agrees its dice showed, e.g. 4 or 4,2: the command's table dice, corrected "
-                "on the record (needs --reason; a seeded roll cannot be changed).",
+                help="FACES or ask: the table's dice for what the amendment rolls anew (dice none of a command's own "
+                "and none on the table serve), in the order the preview lists them; left out, the campaign's dice "
+                "roll them. With --reason: the faces the amended command's own table dice showed, corrected on the "
+                "record (a seeded roll cannot be changed).",
             ),
         ] = None,
         reason: Annotated[
             str, typer.Option("--reason", help="Why the table dice are corrected (recorded; audit and verify show it).")
         ] = "",
         dry_run: Annotated[
-            bool, typer.Option("--dry-run", help="Show what would change and what would be dropped; append nothing.")
+            bool,
+            typer.Option("--dry-run", help="Show what the amendment would do to each later command; append nothing."),
         ] = False,
-        yes: Annotated[
-            bool, typer.Option("--yes", "-y", help="Go ahead even if later commands would be dropped.")
-        ] = False,
+        yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply it without asking, as its preview says.")] = False,
         campaign: CampaignOpt = None,
         command_id: CommandIdOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
         """Correct a past command's inputs (or its table dice, --dice … --reason …): it and every later command are
-        re-run on their own dice. If a later command would no longer apply, it and those after it are dropped:
-        shown first, asked or --yes. A table die read wrong ("that was a 4, not a 3"): `--dice 4 --reason "…"`
-        re-runs the command on the dice the table agrees, with or without --set; the roll as entered stays in the
-        log, and `audit --roll`, `log` and `verify` show the correction, who made it and why. Only table dice can
-        be corrected: a seeded roll cannot be changed."""
+        re-run on their own dice. A later command that no longer applies is skipped alone (its dice go back on the
+        table) and every other is kept; one whose rules now ask for more dice takes those left on the table, then
+        new ones (--dice FACES, --dice ask, or the campaign's). The preview lists each later command's fate
+        (unchanged, changed, needs new dice, no longer applies); nothing is appended until it is accepted (asked
+        at a terminal, or --yes), and the amendment is one append. A table die read wrong ("that was a 4, not a
+        3"): `--dice 4 --reason "…"`; the roll as entered stays in the log, and `audit --roll`, `log` and `verify`
+        show the correction, who made it and why."""
         ledger, info = resolved(campaign)
         changes = _amend_changes(set_ or [])
-        faces = parse_table_dice(dice) if dice is not None else None
         timeline = Timeline(ledger)
-        preview = timeline.amend(info, seq, changes, command_id, dry_run=True, dice=faces, reason=reason)
+        correction, new_dice = _amend_dice(dice, reason, changes, ledger.actor)
+        report, batch = timeline.preview(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
         out = Output(as_json)
-        if not dry_run and preview.dropped and not yes:
-            _show_amend(out, preview, seq)
-            if (
-                as_json
-                or not sys.stdin.isatty()
-                or not typer.confirm(f"drop these {len(preview.dropped)} later commands?", default=False)
-            ):
+        if dry_run:
+            out.json(report.as_dict()) if as_json else _show_amend(out, report, seq)
+            return
+        if not yes:
+            if not as_json:
+                _show_amend(out, report, seq)
+            if as_json or not sys.stdin.isatty() or not typer.confirm("apply this amendment?", default=False):
                 raise InvalidInputError(
-                    f"this amendment would drop {len(preview.dropped)} later commands that no longer apply "
-                    "(listed above): nothing was changed; run it with --yes to go ahead, or --dry-run to look first"
+                    "nothing was amended: an amendment is applied only once its preview is accepted; "
+                    + (
+                        "see it with --dry-run, then run it with --yes"
+                        if as_json
+                        else "the preview above is what it would do: run it with --yes to apply it (or answer yes "
+                        "at a terminal)"
+                    )
                 )
-        report = (
-            preview
-            if dry_run
-            else timeline.amend(ledger.resolve(campaign), seq, changes, command_id, dice=faces, reason=reason)
-        )
+        if batch is None:  # its new dice were not known to the preview: they are rolled now, as it said
+            report, batch = timeline.amendment(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
+        report = timeline.apply(info, report, batch, command_id)
         if as_json:
             out.json(report.as_dict())
             return
@@ -153,9 +162,8 @@ def register(app: typer.Typer) -> None:
         c = out.console
         retracted = " [yellow](retracted)[/]" if found["retracted"] else ""
         c.print(f"#{found['seq']} {kind(found['type'])}{retracted}: {escape(found['what'])}")
+        _in_force(out, found)
         c.print(f"entered by {escape(str(found['actor']))} at {found['recorded_at']}: {escape(found['entered'])}")
-        for text in found["explanations"]:
-            c.print(f"  {escape(words(text))}")
         if found["clauses"]:
             c.print(f"rule: {clause_list(found['clauses'])}")
         c.print(f"chain: {found['checks']['chain']}")
@@ -164,11 +172,22 @@ def register(app: typer.Typer) -> None:
         if found["seed_chosen"] and found["checks"]["dice"]:
             c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
         c.print(f"rule check: {found['checks']['rule']}")
-        # The explanations of this command are printed above: only other commands' (retracted ones, re-runs).
-        for use in found["dice_used_by"]:
-            if use["explanation"] not in found["explanations"] or use["retracted"]:
-                gone = " (retracted)" if use["retracted"] else ""
-                c.print(f"  also used at #{use['seq']}{gone}: {escape(words(use['explanation']))}")
+
+
+def _in_force(out: Output, found: dict[str, Any]) -> None:
+    """The rulings on an audited roll (or of an audited command): the one in force first, then each retracted one,
+    marked so, and superseded where an amendment re-ran it on the same dice."""
+    c = out.console
+    if not found["in_force"] and not found["superseded"]:
+        return
+    if not found["in_force"]:
+        c.print("in force: nothing (every ruling on it was taken back)")
+    for ruling in found["in_force"]:
+        c.print(f"in force: #{ruling['seq']}: {escape(words(ruling['explanation']))}")
+    for ruling in found["superseded"]:
+        by = ruling["superseded_by"]
+        mark = f"superseded by #{by[0]}" if by else "retracted"
+        c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {escape(words(ruling['explanation']))}")
 
 
 def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
@@ -245,9 +264,11 @@ def register_exchange(app: typer.Typer) -> None:
                 sys.stdout.buffer.write(line + b"\n")  # the export itself is the output
             sys.stdout.flush()
             return
+        from events.backup import written_whole
+
         count = -1
         try:
-            with output.open("wb") as handle:
+            with written_whole(output) as handle:  # whole or not at all: an interrupted export leaves no file
                 for line in export_lines(ledger, info, with_secrets=with_secrets):
                     handle.write(line + b"\n")
                     count += not line.startswith((b'{"secret"', b'{"share"'))
@@ -257,6 +278,44 @@ def register_exchange(app: typer.Typer) -> None:
             out.json({"file": str(output), "events": count})
         else:
             out.console.print(escape(f"wrote {count} events of {info.name} to {output}"))
+
+    @app.command("backup")
+    @handles_errors
+    def backup_(
+        file: Annotated[Path, typer.Argument(help="A new file for the copy (an existing one is never replaced).")],
+        campaign: CampaignOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Copy the database to a new FILE while others may be writing, and check the copy before saying it is
+        done. On SQLite the copy is the database file itself (SQLite's online backup API: one consistent state,
+        every commit acknowledged before it began), checked page by page and as `verify` checks a log: restore it
+        by copying it where the database was, or name it with --db. On PostgreSQL it is the campaign's export with
+        its secrets (--campaign picks one of several), read back and checked: `import` restores it."""
+        from campaign.backup import backup, restore_hint
+
+        opened = open_app()
+        info = None if opened.engine.dialect.name == "sqlite" else opened.ledger.resolve(campaign)
+        out = Output(as_json)
+        with out.progress(None, "copying and checking") as progress:
+            task = progress.add_task("copying and checking", total=None)
+            report = backup(opened, file, info, on_event=lambda n: progress.advance(task, n))
+        if as_json:
+            out.json(
+                {
+                    "file": str(file),
+                    "kind": report.kind,
+                    "campaigns": [{"name": n, "events": e, "head_hash": h} for n, e, h in report.campaigns],
+                    "checked": True,
+                }
+            )
+            return
+        names = ", ".join(n for n, _, _ in report.campaigns) or "no campaign yet"
+        out.console.print(
+            escape(
+                f"backed up {state.db} to {file} ({names}: {count(report.events, 'events')}), checked: every page, "
+                f"chain, schema, die and seed. {restore_hint(report, state.db)}"
+            )
+        )
 
     @app.command("import")
     @handles_errors
@@ -305,43 +364,100 @@ def _amend_changes(items: list[str]) -> dict[str, Any]:
     return changes
 
 
+def _amend_dice(
+    dice: str | None, reason: str, changes: dict[str, Any], actor: str
+) -> tuple[list[int] | None, NewDice | None]:
+    """What amend's ``--dice`` says: the amended command's own table dice corrected (with ``--reason``, or with
+    nothing else to amend), or the faces (``ask``: asked at the terminal) of the dice the amendment rolls anew."""
+    if dice is None:
+        return None, None
+    word = dice.strip().lower()
+    if word == "count":
+        raise InvalidInputError("amend --dry-run lists every die the amendment needs: --dice takes FACES or ask")
+    if word == "ask":
+        if reason.strip():
+            raise InvalidInputError("a correction of table dice names the faces the table agreed: --dice 4 --reason …")
+        entry = table_entry("ask")  # refused in words off a terminal
+        assert isinstance(entry, AskEntry)
+        return None, AskedFaces(entry.ask, actor)
+    faces = parse_table_dice(dice)
+    if reason.strip() or not changes:
+        return faces, None
+    return None, TypedFaces(faces, actor)
+
+
 def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
-    verb = "would amend" if report.result is None else "amended"
-    out.console.print(
-        f"{verb} {typed(report.command)} at #{seq}; {count(report.rerun, 'later commands')} re-run on "
-        f"{'its' if report.rerun == 1 else 'their'} dice"
+    c = out.console
+    done = report.result is not None
+    skipped = len(report.dropped)
+    c.print(
+        f"{'amended' if done else 'would amend'} {typed(report.command, report.args)} at #{seq}; "
+        f"{count(report.rerun, 'later commands')} re-run on {'its' if report.rerun == 1 else 'their'} dice"
+        + (
+            f", {count(skipped, 'later commands')} skipped (no longer {'applies' if skipped == 1 else 'apply'})"
+            if skipped
+            else ""
+        )
     )
     for key, was, now in report.inputs:
-        out.console.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")
+        c.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")
     for fixed in (c for c in report.corrected if tuple(c.faces) != tuple(c.faces_before)):  # the ones changed
         now = f"{', '.join(map(str, fixed.faces))} (roll #{fixed.replaced_by})" if fixed.faces else "no die"
-        out.console.print(
+        c.print(
             escape(
                 f"  table dice of roll #{fixed.roll_index} ({fixed.notation}) corrected: "
                 f"{', '.join(map(str, fixed.faces_before))} → {now}, by {fixed.by}: {fixed.reason}"
             )
         )
-    for change in report.changes:
-        shown = [(b, a) for b, a in zip(change.before, change.after, strict=False) if b != a]
-        extra = change.after[len(change.before) :]
-        gone = change.before[len(change.after) :]
-        if not (shown or extra or gone):
-            continue  # the amended command decides as it did (its inputs' change is said above)
-        out.console.print(f"  #{change.seq} {typed(change.command)}:")
-        for before, after in shown:
-            was, now = words(before["explanation"]), words(after["explanation"])
-            out.console.print(f"    was: {escape(was)}\n    now: {escape(now)}")
-        for after in extra:
-            out.console.print(f"    now also: {escape(words(after['explanation']))}")
-        for before in gone:
-            out.console.print(f"    no longer: {escape(words(before['explanation']))}")
-    if report.stopped_at is not None:
-        out.console.print(
-            f"[yellow]#{report.stopped_at} no longer applies[/]: {escape(report.stopped_because or '')}; "
-            + ("it and the commands after it are dropped (enter them again):" if report.result else "would drop:")
+    if report.amended is not None:
+        _show_fate(out, report.amended, report.exact, own=True)
+    run: list[Fate] = []  # later commands that decide as before, said in one line for each run of them
+    for fate in [*report.fates, None]:
+        if fate is not None and fate.kind == "unchanged":
+            run.append(fate)
+            continue
+        if run:
+            c.print("  unchanged: " + escape(", ".join(f"#{f.seq} {typed(f.command, f.args)}" for f in run)))
+            run = []
+        if fate is not None:
+            _show_fate(out, fate, report.exact)
+    if not report.exact:
+        c.print(
+            "[yellow]the new dice are not rolled yet[/]: the campaign's dice roll them when the amendment is applied "
+            "(--dice FACES or --dice ask to give the table's, and see exactly what follows)"
         )
-        for dropped_seq, command in report.dropped:
-            out.console.print(f"    #{dropped_seq} {typed(command)}")
+
+
+def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> None:
+    """One re-run command and what becomes of it; the amended command itself only where its rules decide
+    otherwise (its inputs' change is said above)."""
+    c = out.console
+    said = f"  #{fate.seq} {escape(typed(fate.command, fate.args))}"
+    if fate.kind == "no longer applies":
+        c.print(f"{said}: [yellow]no longer applies[/] ({escape(fate.why)}): skipped, its dice back on the table")
+        return
+    if fate.kind == "depends on the new dice":
+        c.print(f"{said}: depends on the new dice (decided when they are rolled)")
+        return
+    shown = [(b, a) for b, a in zip(fate.before, fate.after, strict=False) if b != a]
+    extra, gone = fate.after[len(fate.before) :], fate.before[len(fate.after) :]
+    if own and not (shown or extra or gone or fate.new_dice):
+        return
+    if fate.new_dice:
+        dice = new_dice_words(fate.as_dict()["new_dice"])
+        c.print(f"{said}: needs new dice, {count(len(fate.new_dice), 'rolls')}: {escape(dice)}")
+    else:
+        c.print(f"{said}:" if own else f"{said}: changed")
+    if fate.back_on_table:
+        c.print(f"    {count(fate.back_on_table, 'rolls')} of its own no longer asked for: back on the table")
+    if fate.new_dice and not exact:
+        return  # what it decides on stand-in dice is no outcome
+    for before, after in shown:
+        c.print(f"    was: {escape(words(before['explanation']))}\n    now: {escape(words(after['explanation']))}")
+    for after in extra:
+        c.print(f"    now also: {escape(words(after['explanation']))}")
+    for before in gone:
+        c.print(f"    no longer: {escape(words(before['explanation']))}")
 
 
 def _input(v: Any) -> str:

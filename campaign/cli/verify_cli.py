@@ -14,7 +14,7 @@ from campaign.cli import signing
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
-from campaign.cli.session import open_app, resolved
+from campaign.cli.session import open_app, resolved, state
 from campaign.describe import kind
 from campaign.executor import Ledger
 from campaign.timeline import Change
@@ -168,6 +168,30 @@ def throwaway_summary(throwaway: list[Finding]) -> str:
     )
 
 
+def _file_is_sound(as_json: bool) -> bool:
+    """A SQLite file's own integrity, every page read (``PRAGMA quick_check``): True when it is sound, False when
+    there is no file to check (PostgreSQL; a file not there yet is refused by the open that follows); a damaged
+    file fails verification here, its damage said in words (exit 3)."""
+    from events.backup import damage_in_words, integrity_problems, is_sqlite_file
+
+    if "://" in state.db or state.db == ":memory:":
+        return False
+    path = Path(state.db).expanduser()
+    try:
+        if not path.is_file() or not path.stat().st_size:
+            return False
+    except OSError:
+        return False
+    problems = integrity_problems(path) if is_sqlite_file(path) else []
+    if not problems:
+        return is_sqlite_file(path)
+    said = damage_in_words(state.db, problems)
+    if as_json:
+        Output(True).json([{"file": {"database": state.db, "ok": False, "damage": problems}, "ok": False}])
+        raise typer.Exit(VerificationError.exit_code)
+    raise VerificationError(said)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     @handles_errors
@@ -200,6 +224,7 @@ def register(app: typer.Typer) -> None:
         consumed, rerolls and corrected table dice. A recomputed chain is only caught against an anchor:
         --expect-head or --checkpoint (with --signer, its signature FILE.sig is checked first: it must be that
         key's, over the file as it is)."""
+        sound = _file_is_sound(as_json)  # before the database is opened: a damaged file is named as such
         ledger = open_app().ledger
         anchor: tuple[int, str] | None = None
         signed_by = signed_checkpoint(checkpoint_file, signer)
@@ -238,6 +263,7 @@ def register(app: typer.Typer) -> None:
                         "campaign": info.name,
                         **report.as_dict(),
                         **({"checkpoint_signed_by": signed_by} if signed_by else {}),
+                        **({"file": {"database": state.db, "ok": True}} if sound else {}),
                         "rules_changed_since": [
                             {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under}
                             for c in editions.get(info.campaign_id, [])
@@ -247,6 +273,8 @@ def register(app: typer.Typer) -> None:
                 ]
             )
         else:
+            if sound:
+                out.console.print(f"[green]ok[/] the file {escape(state.db)}: every page sound (SQLite's quick_check)")
             if signed_by is not None:
                 shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
                 out.console.print(f"[green]signed[/]: {escape(shown)}")

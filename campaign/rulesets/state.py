@@ -10,7 +10,7 @@ Pure, as the folds that call it: no clock, no I/O, only the recorded facts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from campaign.rulesets.tables import Override
@@ -149,3 +149,30 @@ def battle_ended(state: F, p: Mapping[str, Any]) -> F:
             roster[unit_id] = replace(roster[unit_id], battles=roster[unit_id].battles + 1)
     active = None if state.active_battle == battle_id else state.active_battle
     return replace(ended, roster=roster, active_battle=active)
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The campaign's day, and each side's own (RULES.md §5's calendar: time passes only by events).
+
+    Days for one side (``fs front 15 --side Keno``) pass on that side's clock; the campaign's day is the latest
+    any side has reached, so a side resting while the other fights is the same days, not added to them. Days
+    for every side, and a battle for the sides that fight it, bring those clocks to the campaign's day."""
+
+    day: int = 0
+    synced: int = 0
+    """The day every side's clock stood at when time last passed for all of them."""
+    sides: Mapping[str, int] = field(default_factory=dict)
+    """The clocks of the sides that went their own way since (a side not here stands at ``synced``)."""
+
+    def passed(self, days: int, side: str | None) -> Calendar:
+        if side is None:
+            return Calendar(self.day + days, self.day + days, {})
+        clock = self.sides.get(side, self.synced) + days
+        return Calendar(max(self.day, clock), self.synced, {**self.sides, side: clock})
+
+    def fought(self, sides: tuple[str, ...]) -> Calendar:
+        """A battle on the campaign's day: its sides are there on that day."""
+        if not self.sides:
+            return self
+        return Calendar(self.day, self.synced, {**self.sides, **dict.fromkeys(sides, self.day)})

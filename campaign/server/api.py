@@ -97,11 +97,19 @@ class Amend(BaseModel):
     seq: int = Field(ge=1, le=MAX_NUMBER)
     set: dict[str, Any] = Field(default_factory=dict)
     dice: Faces | None = Field(
-        default=None, description='The faces the table agrees its dice showed (e.g. "4,2"): its table dice corrected.'
+        default=None,
+        description='With reason: the faces the table agrees its dice showed (e.g. "4,2"), its table dice corrected. '
+        "Without: the faces of the dice the amendment rolls anew, in the order its preview lists them.",
     )
     reason: str = Field(default="", description="Why the table dice are corrected (needed with dice; recorded).")
-    preview: bool = Field(default=False, description="Show what would change; append nothing.")
-    drop_later: bool = Field(default=False, description="Go ahead even if later commands would be dropped.")
+    preview: bool = Field(default=False, description="Show each later command's fate; append nothing.")
+    head: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_NUMBER,
+        description="The head the preview was worked out on (its answer's head): refused (400) if the campaign "
+        "moved on since.",
+    )
 
 
 def appended(srv_request: Request, info_id: str, result: AppendResult) -> dict[str, Any]:
@@ -388,9 +396,9 @@ def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
         body.seq,
         body.set,
         preview=body.preview,
-        drop_later=body.drop_later,
         dice=parse_table_dice(body.dice) if body.dice is not None else None,
         reason=body.reason,
+        head=body.head,
     )
     if not body.preview:
         server(request).live.appended(m.info.campaign_id)

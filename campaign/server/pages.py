@@ -22,7 +22,7 @@ from campaign import views
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.commands import Command, command_type
-from campaign.describe import ROLE_WORDS, count, label, readable, value, words
+from campaign.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
 from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import acts
@@ -43,11 +43,13 @@ from campaign.server.context import (
 from campaign.server.guard import guard
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.timeline.reports import new_dice_words
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
+from projections.summaries import stored_summary
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -356,6 +358,8 @@ async def command_form(request: Request, m: Player) -> Response:
     raw = _raw(form)
     state: dict[str, Any] = {"command": name, "values": raw}
     code = 200
+    engine = server(request).app.engine
+    before = stored_summary(engine, m.info.campaign_id, m.info.last_seq)
     try:
         inputs = forms.read(spec.model, raw)
         errors = forms.field_errors(spec.model, inputs)
@@ -380,6 +384,11 @@ async def command_form(request: Request, m: Player) -> Response:
         srv.live.appended(m.info.campaign_id)
         # in the CLI's words: each fact once, names for ids, the command as it is typed
         lines = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
+        # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
+        lines += [
+            f"standing: {line}"
+            for line in standing_changes(before, stored_summary(engine, m.info.campaign_id, result.head.seq))
+        ]
         head = f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})"
         state = {"command": name, "answer": {"message": head, "lines": lines[:30]}}
     if state.get("dice") is None and "_die" in form and "answer" not in state:
@@ -482,42 +491,67 @@ def amend_form(
     dice: Annotated[str, Form(max_length=1000)] = "",
     reason: Annotated[str, Form(max_length=500)] = "",
     preview: Annotated[str, Form()] = "1",
-    drop_later: Annotated[str, Form()] = "",
+    head: Annotated[int | None, Form(ge=0, le=MAX_NUMBER)] = None,
 ) -> Response:
+    """The amend form previews; the preview's confirm button (carrying the head it was worked out on) amends."""
     ledger = ledger_of(request, m)
     try:
-        faces = parse_table_dice(dice) if dice.strip() else None  # a misread table die, corrected (amend --dice)
-        report = amend(
-            ledger,
-            m.info,
-            seq,
-            _changes(set),
-            preview=preview != "0",
-            drop_later=bool(drop_later),
-            dice=faces,
-            reason=reason,
-        )
+        faces = parse_table_dice(dice) if dice.strip() else None
+        report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", dice=faces, reason=reason, head=head)
     except CampaignError as exc:
         return refused(request, exc)
-    lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report.get("inputs", [])]
+    lines = amend_lines(report)
+    what = typed(report["command"], report["args"])
+    if report["preview"]:
+        confirm = {"seq": seq, "set": set, "dice": dice, "reason": reason, "head": report["head"]}
+        context = {
+            "message": f"Preview of amending {what} at #{seq} (nothing appended yet):",
+            "error": False,
+            "lines": lines,
+            "confirm": confirm,
+            "campaign_id": m.info.campaign_id,
+            "csrf": m.caller.session.csrf,
+        }
+        if nojs.plain(request):  # without JavaScript: the preview is a page of its own, its confirm a plain form
+            context |= {"info": m.info, "account": m.caller.account}
+            return templates.TemplateResponse(request, "amend_preview_page.html", context)
+        return templates.TemplateResponse(request, "amend_preview.html", context)
+    server(request).live.appended(m.info.campaign_id)
+    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
+
+
+def amend_lines(report: dict[str, Any]) -> list[str]:
+    """An amendment's report in lines for the page: the inputs and dice corrected, then each re-run command's fate
+    (as the CLI's preview says them)."""
+    lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report["inputs"]]
     lines += [
         f"table dice of roll #{c['roll']} ({c['notation']}) corrected: {', '.join(map(str, c['faces_before']))} → "
         f"{', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
-        for c in report.get("corrected", [])
+        for c in report["corrected"]
         if c["faces"] != c["faces_before"]
     ]
-    lines += [
-        f"#{c['seq']} {typed(c['command'])}: was {words(b['explanation'])} — now {words(a['explanation'])}"
-        for c in report["changed"]
-        for b, a in zip(c["before"], c["after"], strict=False)
-        if b != a
-    ]
-    lines += [f"#{d['seq']} {typed(d['command'])} no longer applies: it would be dropped" for d in report["dropped"]]
-    what = typed(report["command"])
-    if report["preview"]:
-        return message(request, f"Preview of amending {what} at #{seq} (nothing appended yet):", lines=lines)
-    server(request).live.appended(m.info.campaign_id)
-    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
+    for fate in [f for f in [report["amended"]] if f is not None] + report["fates"]:
+        said = f"#{fate['seq']} {typed(fate['command'], fate['args'])}"
+        changed = [
+            f"was {words(b['explanation'])} — now {words(a['explanation'])}"
+            for b, a in zip(fate["before"], fate["after"], strict=False)
+            if b != a
+        ]
+        dice = new_dice_words(fate["new_dice"])
+        if fate["fate"] == "no longer applies":
+            lines.append(f"{said} no longer applies ({fate['why']}): skipped, its dice back on the table")
+        elif fate["fate"] == "depends on the new dice":
+            lines.append(f"{said}: depends on the new dice (decided when they are rolled)")
+        elif fate["fate"] == "new dice":
+            shown = "" if not report["exact"] else "".join(f"; {c}" for c in changed)
+            lines.append(f"{said}: needs new dice: {dice}{shown}")
+        elif fate["fate"] == "changed" or changed:
+            lines.append(f"{said}: " + ("; ".join(changed) or "changed"))
+        elif fate is not report["amended"]:
+            lines.append(f"{said}: unchanged")
+    if not report["exact"]:
+        lines.append("the new dice are not rolled yet: the campaign's dice roll them when you confirm")
+    return lines
 
 
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))

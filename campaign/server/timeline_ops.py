@@ -8,6 +8,7 @@ from typing import Any
 
 from campaign.executor import Ledger
 from campaign.timeline import Timeline
+from events.dice.rerun import TypedFaces
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -31,20 +32,24 @@ def amend(
     changes: Mapping[str, Any],
     *,
     preview: bool = False,
-    drop_later: bool = False,
     dice: Sequence[int] | None = None,
     reason: str = "",
+    head: int | None = None,
 ) -> dict[str, Any]:
-    """Amend the command at ``seq`` (its inputs, or with ``dice`` and a ``reason`` its table dice); with
-    ``preview`` nothing is appended. An amendment that would drop later commands (they no longer apply) is
-    refused unless ``drop_later`` says so, after the preview showed them."""
+    """Amend the command at ``seq`` (its inputs; with ``dice`` and a ``reason`` its table dice corrected; with
+    ``dice`` and no reason, the faces of the dice the amendment rolls anew). With ``preview`` nothing is appended:
+    the report lists each later command's fate, and ``head`` (the campaign's head it was worked out on) goes with
+    the confirmation, which is refused if anything was appended since (the preview would be stale)."""
     timeline = Timeline(ledger)
-    report = timeline.amend(info, seq, changes, dry_run=True, dice=dice, reason=reason)
+    correction = list(dice) if dice is not None and (reason.strip() or not changes) else None
+    new_dice = TypedFaces(dice, ledger.actor) if dice is not None and correction is None else None
     if preview:
-        return {**report.as_dict(), "preview": True}
-    if report.dropped and not drop_later:
+        report, _ = timeline.preview(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
+        return {**report.as_dict(), "preview": True, "head": info.last_seq}
+    if head is not None and head != info.last_seq:
         raise InvalidInputError(
-            f"this amendment would drop {len(report.dropped)} later commands that no longer apply: nothing was "
-            "changed; preview it, then confirm dropping them"
+            f"the campaign moved on since this preview (it was at #{head}, it is at #{info.last_seq} now): nothing "
+            "was amended; preview it again"
         )
-    return {**timeline.amend(info, seq, changes, dice=dice, reason=reason).as_dict(), "preview": False}
+    done = timeline.amend(info, seq, changes, dice=correction, reason=reason, new_dice=new_dice)
+    return {**done.as_dict(), "preview": False, "head": info.last_seq}

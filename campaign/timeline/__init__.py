@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campaign.commands import recorded_command
+from campaign.describe import count
 from campaign.executor import Ledger
 from campaign.replay import (
     CommandGroup,
@@ -27,8 +28,10 @@ from campaign.replay import (
 )
 from campaign.timeline.branching import branch
 from campaign.timeline.plans import _TIMELINE, UndoPlan, _args, last_undoable, plan_rewind, plan_undo
-from campaign.timeline.reports import AmendReport, Change
+from campaign.timeline.reports import AmendReport, Change, Fate, FateKind
 from campaign.typed_as import typed
+from events.dice.dice import TableDice
+from events.dice.rerun import NewDice, NotEnoughDiceError, RerunDice, SeededFaces, StandInFaces, TypedFaces
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundError
 from events.families.dice import DiceCorrected, DiceRolled
@@ -39,7 +42,17 @@ from events.store import AppendResult
 from events.timeline import REWOUND, effective, retracted_among
 from projections.state.campaigns import CampaignInfo
 
-__all__ = ["AmendReport", "Change", "Timeline", "UndoPlan", "branch", "last_undoable", "plan_rewind", "plan_undo"]
+__all__ = [
+    "AmendReport",
+    "Change",
+    "Fate",
+    "Timeline",
+    "UndoPlan",
+    "branch",
+    "last_undoable",
+    "plan_rewind",
+    "plan_undo",
+]
 
 UNDO_PAGE = 64
 """How many events an undo reads back from the log's end first (four times more each time it must read further)."""
@@ -167,16 +180,63 @@ class Timeline:
         dry_run: bool = False,
         dice: Sequence[int] | None = None,
         reason: str = "",
+        new_dice: NewDice | None = None,
     ) -> AmendReport:
-        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs.
+        """Correct a past command's inputs, re-run it on its own dice, then every later command on theirs; a later
+        command that no longer applies is skipped alone (its dice go back on the table).
         With ``dice`` (and a ``reason``), its table dice are corrected too: it is re-run on those faces, entered
         as the table agreed (``dice.corrected`` records each roll as it was and as it is now, by whom and why).
-        With ``dry_run`` nothing is appended: the report says what would change and what would be dropped."""
-        report, batch = self.amendment(info, seq, changes, table=dice, reason=reason)
+        ``new_dice``: where the dice come from that a re-run command asks for and none of its own serve, once the
+        table's are taken (the campaign's seeded dice by default). With ``dry_run`` nothing is appended: the
+        report is :meth:`preview`'s."""
         if dry_run:
-            return report
+            return self.preview(info, seq, changes, table=dice, reason=reason, new_dice=new_dice)[0]
+        report, batch = self.amendment(info, seq, changes, table=dice, reason=reason, new_dice=new_dice)
+        return self.apply(info, report, batch, command_id)
+
+    def apply(
+        self, info: CampaignInfo, report: AmendReport, batch: list[NewEvent], command_id: str | None = None
+    ) -> AmendReport:
+        """Append an amendment worked out by :meth:`amendment` on ``info`` (its head): one transaction, refused
+        (:class:`ConcurrencyError`) if anything was appended since."""
         report.result = self.ledger.append_prepared(info, batch, "amend", command_id)
         return report
+
+    def preview(
+        self,
+        info: CampaignInfo,
+        seq: int,
+        changes: Mapping[str, Any],
+        *,
+        table: Sequence[int] | None = None,
+        reason: str = "",
+        new_dice: NewDice | None = None,
+    ) -> tuple[AmendReport, list[NewEvent] | None]:
+        """What an amendment would do, appending nothing, and (when it is exact) what it would append.
+
+        With new dice known (``new_dice``: faces typed or asked for) the preview is the amendment itself. Without
+        (the campaign's seeded dice, which no preview may show before they are rolled), its new dice are stand-ins,
+        every die at its lowest face and then at its highest: a later command whose fate is the same at both is
+        shown with it; one whose fate differs depends on the new dice, decided when they are rolled."""
+        if new_dice is not None and new_dice.known:
+            return self.amendment(info, seq, changes, table=table, reason=reason, new_dice=new_dice)
+        low, batch = self.amendment(info, seq, changes, table=table, reason=reason, new_dice=StandInFaces("low"))
+        if not low.new_dice or all(d.from_table is not None for _, d in low.new_dice):
+            return low, batch  # no die is new: the table's dice and the commands' own are known
+        high, _ = self.amendment(info, seq, changes, table=table, reason=reason, new_dice=StandInFaces("high"))
+        low.exact = False
+        by_seq = {f.seq: f for f in high.fates}
+        for i, fate in enumerate(low.fates):
+            other = by_seq.get(fate.seq)
+            # A command that rolls new dice at both ends does (what it decides on stand-ins is not shown).
+            differs = fate.kind != "new dice" and decided(other.after) != decided(fate.after) if other else True
+            if other is None or other.kind != fate.kind or differs:
+                low.fates[i] = Fate(fate.seq, fate.command, fate.args, "depends on the new dice", fate.before)
+        return low, None
+
+    def seeded(self, info: CampaignInfo) -> SeededFaces:
+        """The campaign's own seeded dice, at the next roll indexes: what an amendment's new dice are by default."""
+        return SeededFaces(info.dice_id or info.campaign_id, lambda: self.ledger.dice_key(info), info.seed_epoch)
 
     def _not_in_effect(self, info: CampaignInfo, seq: int) -> str:
         """Why ``seq`` names no command to amend, and where to look instead: a command amended since is in
@@ -200,8 +260,10 @@ class Timeline:
         whole_log: bool = False,
         table: Sequence[int] | None = None,
         reason: str = "",
+        new_dice: NewDice | None = None,
     ) -> tuple[AmendReport, list[NewEvent]]:
-        """What :meth:`amend` reports and would append, appending nothing.
+        """What :meth:`amend` reports and would append, appending nothing; its new dice from ``new_dice`` (the
+        campaign's seeded dice by default, derived here but appended only by :meth:`apply`).
 
         Issue 14: read from the amended command on, not the whole log: its group and the later ones from the
         store's index, the state before it from the nearest snapshot, a sandbox that keeps only what it appends,
@@ -244,6 +306,7 @@ class Timeline:
         }
         report = AmendReport(seq, name, inputs=[(k, args[k], v) for k, v in changes.items() if args[k] != v])
         args.update(changes)
+        report.args = dict(args)
         rewind_to = target.first_seq - 1
         said = f"amend of seq {seq}" + (
             f": table dice corrected to {', '.join(map(str, table))} ({reason})"
@@ -265,14 +328,17 @@ class Timeline:
         except InvalidInputError as exc:
             raise InvalidInputError(f"{exc}: nothing was amended") from None
         entered = [] if table is None else _table_dice(target, sandbox.dice_by_index, typed(name, args), table)
+        run = _Rerun(sandbox, info.campaign_id, self.ledger.on_table(info), new_dice or self.seeded(info))
         try:
-            new = sandbox.run(info.campaign_id, target, amended, amends=seq, table=table)
+            report.amended, new = run.first(target, amended, seq, table, self.ledger.actor)
+        except NotEnoughDiceError as exc:
+            raise InvalidInputError(f"{exc}: nothing was amended") from None
         except DiceError as exc:
             if table is None:
-                raise InvalidInputError(f"the amended command does not apply: {exc}") from None
+                raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
             raise InvalidInputError(f"--dice {','.join(map(str, table))}: {exc}: nothing was amended") from None
         except CampaignError as exc:
-            raise InvalidInputError(f"the amended command does not apply: {exc}") from None
+            raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
         if entered:
             rolled = (registry.decode(e) for e in new if e.type == "dice.rolled")
             now = [d for d in rolled if isinstance(d, DiceRolled)]
@@ -289,32 +355,21 @@ class Timeline:
                 )
                 for i, old in enumerate(entered)
             ]
-        report.changes.append(
-            Change(target.first_seq, report.command, target.outcomes, CommandGroup(tuple(new)).outcomes)
-        )
-        later = [g for g in groups if g.first_seq > target.last_seq]
-        for group in later:
+        for group in (g for g in groups if g.first_seq > target.last_seq):
             if group.only_corrections:  # an earlier amendment's corrected table dice stay corrected
                 sandbox.keep(info.campaign_id, group)
-                continue
-            if group.events[0].type == "timeline.rewound" or group.only_dice:
-                continue
-            try:
-                rerun = sandbox.run(info.campaign_id, group)
-            except CampaignError as exc:
-                report.stopped_at, report.stopped_because = group.first_seq, str(exc)
-                break
-            report.rerun += 1
-            after = as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
-            # a change is one in what the rules decided, not in the words (a re-run lists a battle's Morale
-            # modifiers in the order its recorded set-up keeps them, and that may not be the order typed)
-            if decided(after) != decided(group.outcomes):
-                name = str(group.issued.payload["command"]) if group.issued else "?"
-                report.changes.append(Change(group.first_seq, name, group.outcomes, after))
+            elif group.events[0].type != "timeline.rewound" and not group.only_dice:
+                try:
+                    report.fates.append(run.later(group))
+                except NotEnoughDiceError as exc:
+                    raise InvalidInputError(f"{exc}: nothing was amended") from None
+        if isinstance(run.new, TypedFaces) and run.new.left():
+            _unused_faces(run.new, report)
         tail = sandbox.appended(info.campaign_id)
         batch = [NewEvent(event.type, dict(event.payload), event.schema_version) for event in tail]
-        # The amendment's rewind says which dice its dropped commands leave on the table. ``events`` holds every
-        # die whose place can change (see _from_command), and every command that uses one.
+        # The amendment's rewind says which dice it leaves on the table: those of the commands it skips, and
+        # those its re-runs no longer ask for. ``events`` holds every die whose place can change (see
+        # _from_command), and every command that uses one.
         # The corrected dice come just after the amendment's rewind (a group of their own, before the command they
         # correct): taken off the table for good, as the table agreed they never showed those faces.
         corrections = [registry.encode(c) for c in report.corrected]
@@ -326,12 +381,6 @@ class Timeline:
         batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         batch[1:1] = corrections
         report.retracted = (target.first_seq, info.last_seq)
-        if report.stopped_at is not None:
-            report.dropped = [
-                (g.first_seq, str(g.issued.payload["command"]))
-                for g in later
-                if g.first_seq >= report.stopped_at and g.issued is not None
-            ]
         return report, batch
 
     def _from_command(
@@ -430,6 +479,90 @@ class Timeline:
                 after = CommandGroup(tuple(rerun)).outcomes
                 drift.append(Change(group.first_seq, name, group.outcomes, after, edition))
         return drift
+
+
+class _Rerun:
+    """An amendment's re-runs in a sandbox, in order, and the dice on the table between them: those retracted
+    commands left there before, then those of each command skipped and those a re-run no longer asks for, in
+    the order they were rolled, offered to the next re-run that asks for the same dice and none of its own serve."""
+
+    def __init__(self, sandbox: Sandbox, campaign_id: str, on_table: Sequence[DiceRolled], new: NewDice) -> None:
+        self.sandbox, self.campaign_id, self.new = sandbox, campaign_id, new
+        self.table = list(on_table)
+
+    def _dice(self, own: Sequence[DiceRolled]) -> RerunDice:
+        return RerunDice(own, self.table, self.new, self.sandbox.info(self.campaign_id).next_roll_index)
+
+    def _back(self, dice: Sequence[DiceRolled]) -> None:
+        held = {d.roll_index: d for d in self.table}
+        held.update((d.roll_index, d) for d in dice)
+        self.table = [held[i] for i in sorted(held)]
+
+    def first(
+        self, target: CommandGroup, amended: Any, seq: int, table: Sequence[int] | None, actor: str
+    ) -> tuple[Fate, list[RecordedEvent]]:
+        """The amended command re-run (on the table dice agreed, when ``table`` corrects them): it must apply."""
+        own = self.sandbox.recorded(self.campaign_id, target)
+        next_index = self.sandbox.info(self.campaign_id).next_roll_index
+        dice: RerunDice | TableDice = TableDice(table, actor, next_index) if table is not None else self._dice(own)
+        new = self.sandbox.run(self.campaign_id, target, amended, amends=seq, dice=dice)
+        return self._fate(target, new, dice, str(amended.name), amended.inputs()), new
+
+    def later(self, group: CommandGroup) -> Fate:
+        """A later command re-run on its own dice (then the table's, then new ones), or skipped alone."""
+        issued = group.issued
+        assert issued is not None
+        name, args = str(issued.payload["command"]), dict(issued.payload["args"])
+        own = self.sandbox.recorded(self.campaign_id, group)
+        dice = self._dice(own)
+        typed_at = self.new.position if isinstance(self.new, TypedFaces) else 0
+        try:
+            rerun = self.sandbox.run(self.campaign_id, group, dice=dice)
+        except NotEnoughDiceError:
+            raise
+        except CampaignError as exc:
+            if isinstance(self.new, TypedFaces):
+                self.new.position = typed_at  # the faces it took are for the next command that asks
+            self._back(own)
+            return Fate(group.first_seq, name, args, "no longer applies", group.outcomes, why=str(exc))
+        return self._fate(group, rerun, dice, name, args)
+
+    def _fate(
+        self, group: CommandGroup, rerun: list[RecordedEvent], dice: RerunDice | TableDice, name: str, args: Any
+    ) -> Fate:
+        after = as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
+        if isinstance(dice, TableDice):
+            return Fate(group.first_seq, name, dict(args), "changed", group.outcomes, after)
+        self.table = dice.table_left
+        self._back(dice.unused)
+        # A change is one in what the rules decided, not in the words (a re-run lists a battle's Morale modifiers
+        # in the order its recorded set-up keeps them, and that may not be the order typed).
+        kind: FateKind = (
+            "new dice"
+            if dice.new_dice
+            else "changed"
+            if dice.unused or decided(after) != decided(group.outcomes)
+            else "unchanged"
+        )
+        return Fate(
+            group.first_seq, name, dict(args), kind, group.outcomes, after, new_dice=dice.new_dice,
+            back_on_table=len(dice.unused),
+        )  # fmt: skip
+
+
+def _unused_faces(faces: TypedFaces, report: AmendReport) -> None:
+    """Faces typed for an amendment's new dice that it did not use: refused, as leftover ``--dice`` are."""
+    left = ", ".join(map(str, faces.left()))
+    if not faces.position:
+        raise InvalidInputError(
+            f"the amendment rolls no new dice (--dice {left}): every command it re-runs has the dice it needs; leave "
+            "out --dice (to correct the amended command's own table dice, give --reason too): nothing was amended"
+        )
+    raise InvalidInputError(
+        f"the amendment rolls {count(len(report.new_dice), 'new rolls')} ({faces.position} of the faces given); "
+        f"{left} {'was' if len(faces.left()) == 1 else 'were'} not used: check what was entered (`amend … --dry-run` "
+        "lists every die it needs): nothing was amended"
+    )
 
 
 def _table_dice(

@@ -1,11 +1,12 @@
-"""What an amendment and a re-evaluation report: each command whose rules decide otherwise (a ``Change``), and an
-amendment's whole account (``AmendReport``)."""
+"""What an amendment and a re-evaluation report: each command whose rules decide otherwise (a ``Change``), each
+later command's fate under an amendment (a ``Fate``), and an amendment's whole account (``AmendReport``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from events.dice.rerun import NewDie
 from events.families.dice import DiceCorrected
 from events.store import AppendResult
 
@@ -21,35 +22,111 @@ class Change:
     new edition of RULES.md), so a different outcome is expected, not a sign that the log was altered."""
 
 
+FateKind = Literal["unchanged", "changed", "new dice", "no longer applies", "depends on the new dice"]
+"""What an amendment does to a command it re-runs: decides as recorded; decides otherwise; rolls dice it did not
+roll before; is skipped alone (its dice go back on the table); or, in a preview that cannot know the new dice yet,
+decides differently at their lowest and their highest faces."""
+
+IN_EFFECT: frozenset[str] = frozenset({"unchanged", "changed", "new dice"})
+"""The fates of the commands an amendment keeps in effect."""
+
+
+@dataclass
+class Fate:
+    """One command an amendment re-runs, and what becomes of it."""
+
+    seq: int
+    command: str
+    args: dict[str, Any]
+    kind: FateKind
+    before: list[dict[str, Any]] = field(default_factory=list)
+    """Its rule outcomes as recorded."""
+    after: list[dict[str, Any]] = field(default_factory=list)
+    """Its rule outcomes re-run (none when it no longer applies)."""
+    why: str = ""
+    """Why it no longer applies, in the rules' words."""
+    new_dice: list[NewDie] = field(default_factory=list)
+    """The dice it rolls that it did not roll before: each taken off the table, or new."""
+    back_on_table: int = 0
+    """How many of its own dice its rules no longer ask for (they go back on the table)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "command": self.command,
+            "args": self.args,
+            "fate": self.kind,
+            "why": self.why,
+            "new_dice": [
+                {"notation": d.notation, "purpose": d.purpose, "from_table": d.from_table} for d in self.new_dice
+            ],
+            "back_on_table": self.back_on_table,
+            "before": self.before,
+            "after": self.after,
+        }
+
+
 @dataclass
 class AmendReport:
     amended_seq: int
     command: str
-    changes: list[Change] = field(default_factory=list)
-    rerun: int = 0
-    stopped_at: int | None = None
-    stopped_because: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    """The amended command's inputs, corrected."""
+    amended: Fate | None = None
+    """The amended command's own re-run: changed, unchanged, or rolling new dice."""
+    fates: list[Fate] = field(default_factory=list)
+    """Every later command the amendment re-runs, in order, with its fate."""
+    exact: bool = True
+    """False for a preview whose commands roll new dice not known yet (the campaign's seeded dice, or dice to be
+    asked for): what depends on them is said so, and decided when they are rolled."""
     retracted: tuple[int, int] = (0, 0)
-    dropped: list[tuple[int, str]] = field(default_factory=list)
-    """Later commands the amendment retracts for good (they no longer apply): seq and command."""
     corrected: list[DiceCorrected] = field(default_factory=list)
     """The amended command's table dice, corrected (``--dice``): each roll as entered, and as the table agreed."""
     result: AppendResult | None = None
     inputs: list[tuple[str, Any, Any]] = field(default_factory=list)
     """The amended command's inputs that change: name, recorded value, corrected value."""
 
+    @property
+    def rerun(self) -> int:
+        """How many later commands stay in effect, re-run on their dice."""
+        return sum(1 for f in self.fates if f.kind in IN_EFFECT)
+
+    @property
+    def dropped(self) -> list[tuple[int, str]]:
+        """Later commands that no longer apply, skipped alone: seq and command."""
+        return [(f.seq, f.command) for f in self.fates if f.kind == "no longer applies"]
+
+    @property
+    def new_dice(self) -> list[tuple[int, NewDie]]:
+        """Every die the amendment rolls that no command rolled before, by the seq of the command rolling it."""
+        return [(f.seq, d) for f in [*([self.amended] if self.amended else []), *self.fates] for d in f.new_dice]
+
+    @property
+    def changes(self) -> list[Change]:
+        """The amended command's outcomes, then each later command's that differ."""
+        out = [Change(f.seq, f.command, f.before, f.after) for f in [self.amended] if f is not None]
+        return out + [Change(f.seq, f.command, f.before, f.after) for f in self.fates if f.kind == "changed"]
+
+    def kept(self) -> list[int]:
+        """The seqs of the later commands this amendment keeps in effect (re-run)."""
+        return [f.seq for f in self.fates if f.kind in IN_EFFECT]
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "amended_seq": self.amended_seq,
             "command": self.command,
+            "args": self.args,
             "rerun": self.rerun,
+            "exact": self.exact,
+            "amended": self.amended.as_dict() if self.amended else None,
+            "fates": [f.as_dict() for f in self.fates],
             "changed": [
                 {"seq": c.seq, "command": c.command, "before": c.before, "after": c.after} for c in self.changes
             ],
-            "stopped_at": self.stopped_at,
-            "stopped_because": self.stopped_because,
             "retracted": list(self.retracted),
-            "dropped": [{"seq": seq, "command": command} for seq, command in self.dropped],
+            "dropped": [
+                {"seq": f.seq, "command": f.command, "why": f.why} for f in self.fates if f.kind == "no longer applies"
+            ],
             "inputs": [{"input": key, "was": was, "now": now} for key, was, now in self.inputs],
             "corrected": [
                 {
@@ -65,3 +142,18 @@ class AmendReport:
             "dry_run": self.result is None,
             "appended": [e.seq for e in self.result.events] if self.result else [],
         }
+
+
+def new_dice_words(entries: list[dict[str, Any]]) -> str:
+    """The dice a re-run command rolls that it did not roll before, as a person reads them (a ``Fate``'s
+    ``new_dice`` as its ``as_dict`` gives them): "3d6 for Morale roll …, 5 times (new); d6 for … (roll #26's, left
+    on the table)"."""
+    runs: list[tuple[str, int]] = []
+    for d in entries:
+        where = f"roll #{d['from_table']}'s, left on the table" if d["from_table"] is not None else "new"
+        said = f"{d['notation']} for {d['purpose']}"
+        if d["from_table"] is None and runs and runs[-1][0] == f"{said} ({where})":
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((f"{said} ({where})", 1))
+    return "; ".join(text if n == 1 else text.replace(" (new)", f", {n} times (new)") for text, n in runs)

@@ -44,6 +44,17 @@ class Dice(Protocol):
         ...
 
 
+class HandedDice(Dice, Protocol):
+    """Dice a command is run on, as the executor records them: what it rolled anew (to append) and the roll
+    indexes of every die it was handed, in order (its ``command_issued`` names them)."""
+
+    @property
+    def rolled(self) -> Sequence[DiceRolled]: ...
+
+    @property
+    def used(self) -> tuple[int, ...]: ...
+
+
 class _RecordingDice:
     def __init__(self, next_index: int, offered: Sequence[DiceRolled] = ()) -> None:
         self.next_index = next_index
@@ -75,6 +86,11 @@ class _RecordingDice:
         )
         self.next_index += 1
         return roll
+
+    @property
+    def used(self) -> tuple[int, ...]:
+        """The roll indexes of the dice handed out so far, in order."""
+        return tuple(r.roll_index for r in self.rolled)
 
 
 class SeededDice(_RecordingDice):
@@ -189,6 +205,11 @@ class ReplayDice:
         return len(self._recorded) - self._used
 
     @property
+    def rolled(self) -> tuple[DiceRolled, ...]:
+        """Recorded dice handed back are no new rolls: nothing to append."""
+        return ()
+
+    @property
     def used(self) -> tuple[int, ...]:
         """The roll indexes handed back so far, in order."""
         return tuple(e.roll_index for e in self._recorded[: self._used])
@@ -243,6 +264,11 @@ class SidedDice:
         self.rolled.extend(dice.rolled[had:])
         self.next_index = dice.next_index
         return roll
+
+    @property
+    def used(self) -> tuple[int, ...]:
+        """The roll indexes of the dice handed out so far, in order, whoever gave them."""
+        return tuple(r.roll_index for r in self.rolled)
 
     def finish(self) -> None:
         """Refuse leftover table dice of any of them (see :meth:`TableDice.finish`)."""

@@ -53,7 +53,7 @@ def test_amending_an_early_test_changes_the_later_outcomes_as_worked_out_by_hand
     # The leader hit: 4, no unverified → 6; d8 6 ≤ 6 → −1: Steady, with 6 men.
     report = Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"killed": 1, "wounded": 0})
     assert grade(ledger, "Keno 3rd Squad") == ("steady", 6)
-    assert report.rerun == 1 and report.stopped_at is None
+    assert report.rerun == 1 and report.dropped == []
     first, second = report.changes
     assert first.before[-1]["outcome"]["result"] == "fail" and first.after[-1]["outcome"]["result"] == "pass"
     assert second.before[-1]["outcome"]["to"] == "shaken" and second.after[-1]["outcome"]["to"] == "steady"
@@ -108,7 +108,7 @@ def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> No
     game.attack(info(), "Keno 3rd Squad", killed=0, wounded=1, table=dice(8))
     # The retaken test rolls an 8 on the d8: it holds whatever the amended first test leaves the squad at.
     report = Timeline(ledger).amend(info(), seqs["first"], {"killed": 1, "wounded": 0})
-    assert report.stopped_at is None, report.stopped_because
+    assert report.dropped == [], report.fates
     assert report.rerun == 1  # the retaken attack; the rewound one's dice are not a command
     events = list(ledger.store.read(info().campaign_id))
     assert verify_events(info().campaign_id, events, registry).ok

@@ -71,7 +71,7 @@ def test_a_misread_d10_corrected_from_3_to_4_passes_the_test_and_the_later_test_
         ledger.resolve(None), seqs["first"], {}, dice=[4], reason="the die was on its edge: the table says 4"
     )
     assert grade(ledger) == ("steady", 3)
-    assert report.rerun == 1 and report.stopped_at is None
+    assert report.rerun == 1 and report.dropped == []
     first, second = report.changes
     assert morale(first.before)["result"] == "fail" and morale(first.after)["result"] == "pass"
     assert "d10 rolled 4" in first.after[-1]["explanation"]

@@ -1,7 +1,7 @@
-"""`amend --dry-run` says what a person needs: the input corrected (was → now), and a later command only where what
-the rules decided changes. A new user's amend of `mc funds` showed an empty "#4 mc funds:" and the first day at
-Bannok as changed, where only the order of its Morale modifiers differed in the words ("home soil defence +2
-hereditary enemy +1" and back)."""
+"""`amend --dry-run` says what a person needs: the input corrected (was → now), the later commands whose rules
+decide as before on one line, and the words of a later command only where what the rules decided changes. A new
+user's amend of `mc funds` showed an empty "#4 mc funds:" and the first day at Bannok as changed, where only the
+order of its Morale modifiers differed in the words ("home soil defence +2 hereditary enemy +1" and back)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ def test_an_amend_that_changes_no_rule_says_its_input_and_no_change(tmp_path: Pa
     purse = next(e["seq"] for e in cli.json("log")["events"] if e["payload"].get("side") == "Al-Wazif")
     cli("mc", "battle", str(EXAMPLES / "bannok-day1.toml"), "--dice", DAY1_DICE)
     preview = cli("amend", str(purse), "--set", "amount=500001", "--dry-run").stdout
-    assert preview.splitlines() == [
+    lines = preview.splitlines()
+    assert lines[:2] == [
         f"would amend mc funds at #{purse}; 4 later commands re-run on their dice",
         "  amount: 500,000 → 500,001",
     ]
+    assert len(lines) == 3 and lines[2].startswith("  unchanged: #") and lines[2].endswith(" mc battle")
 
 
 def test_an_amend_that_changes_a_rule_says_its_input_and_what_the_rule_says_now(tmp_path: Path) -> None:

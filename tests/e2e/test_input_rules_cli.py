@@ -106,7 +106,7 @@ def test_amend_refuses_empty_non_json_and_mistyped_values(war: Cli) -> None:
     assert "amount must be a whole number" in war("amend", str(seq), "--set", "amount=lots", code=2).stderr
     assert "amount must be a whole number" in war("amend", str(seq), "--set", 'amount={"a": 1}', code=2).stderr
     assert war.events() == before
-    war("amend", str(seq), "--set", "reason=12")  # a word input given digits: the word 12
+    war("amend", str(seq), "--set", "reason=12", "--yes")  # a word input given digits: the word 12
     funds = [e for e in war.json("log")["events"] if e["type"] == "economy.funds_changed"]
     assert funds[-1]["payload"]["reason"] == "12"
 

@@ -47,7 +47,7 @@ def test_a_misread_table_die_is_corrected_on_the_record(cli: Cli) -> None:
     )
     assert "would amend" in preview and "corrected: 3 → 4" in preview and "d10 rolled 4 → passes" in preview
     assert _grade(cli) == "steady", "a dry run appends nothing"
-    done = cli.json("amend", str(seq), "--dice", "4", "--reason", "the table agreed it showed a 4")
+    done = cli.json("amend", str(seq), "--dice", "4", "--reason", "the table agreed it showed a 4", "--yes")
     assert done["corrected"][0]["faces_before"] == [3] and done["corrected"][0]["faces"] == [4]
     assert _grade(cli) == "confident"
 

@@ -55,7 +55,7 @@ def test_rewind_retake_amend_and_log_all(cli: Cli) -> None:
     second = cli.json("fs", "attack", "Keno 3rd Squad", "--leader-hit", "--dice", "6")
     status = cli.json("fs", "battle-status")["units"][0]
     assert (status["grade"], status["men"]) == ("shaken", 3)
-    amended = cli.json("amend", str(seq_of(first, "rules.applied")), "--set", "killed=1", "--set", "wounded=0")
+    amended = cli.json("amend", str(seq_of(first, "rules.applied")), "--set", "killed=1", "--set", "wounded=0", "--yes")
     assert amended["rerun"] == 1 and len(amended["changed"]) == 2
     status = cli.json("fs", "battle-status")["units"][0]
     assert (status["grade"], status["men"]) == ("steady", 6)

@@ -119,13 +119,13 @@ def test_days_say_whose_fatigue_changed_and_count_in_words(tmp_path: Path) -> No
     cli("fs", "muster", "Alpha", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "1")
     cli("fs", "muster", "Bravo", "--side", "Steel", "--quality", "regular", "--lv", "2", "--size", "8")
     marched = " ".join(cli("fs", "march", "6", "--side", "Keno").stdout.split())
-    assert "6 days of march for Keno's units" in marched and "fatigue: unchanged for every unit" in marched
+    assert "6 days of march for Keno's units" in marched and "standing" not in marched, "nobody's fatigue changed"
     # §5 (INF): TIRED after 14+ days at the front or on the march since the last rest: Alpha 16, Bravo 10.
     front = " ".join(cli("fs", "front", "10").stdout.split())
-    assert "10 days of front for every side" in front and "fatigue: Alpha fresh → tired" in front
-    assert "Bravo" not in front.split("fatigue:")[1]
+    assert "10 days of front for every side" in front and "standing Alpha: fatigue fresh → tired" in front
+    assert "Bravo" not in front.split("standing")[1]
     front = " ".join(cli("fs", "front", "4").stdout.split())  # Bravo 14, Alpha already tired
-    assert "fatigue: Bravo fresh → tired" in front and "Alpha" not in front.split("fatigue:")[1]
+    assert "standing Bravo: fatigue fresh → tired" in front and "Alpha" not in front.split("standing")[1]
     assert "Alpha (Keno): quality regular, 1 man," in cli("unit", "Alpha").stdout
     assert not offences(cli("log").stdout + cli("status").stdout + cli("treasury").stdout)
 

@@ -167,7 +167,7 @@ def test_amending_a_command_midway_reads_the_half_that_follows_it(
 def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_engine: Engine) -> None:  # noqa: F811
     """An amendment re-run (its rally naming a die rolled before it), dice left on the table by undos, one taken
     off it by a later attack, a command after them that rolls nothing, and every command then amended (its numbers
-    up or down by one, or as they were), and the re-run attack amended so that later commands are dropped: the
+    up or down by one, or as they were), and the re-run attack amended so that a later command is skipped: the
     dice the amendment's rewind leaves on the table, and all else, are the whole-log way's. (The plays drawn above
     seldom leave a die on the table.) Without the dice on the table before the amended command in what is read,
     the amendment of the last command leaves them off the table: this fails."""
@@ -205,10 +205,11 @@ def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_eng
             outcomes.append(whole)
     left = [o[2][0][1]["on_table"] for o in outcomes if o[0] == "amended"]
     assert any(left) and any(pair not in info.on_table for pairs in left for pair in pairs), left
-    # The re-run attack amended to hurt more: the attack after the re-run rally no longer applies and is dropped,
-    # with the funds after it; its die (offered again from the table) is left on it.
+    # The re-run attack amended to hurt more: the attack after the re-run rally no longer applies and is skipped
+    # alone; the funds after it stay in effect, and its die (offered again from the table) is left on it.
     rerun_attack = next(g for g in groups if g.issued is not None and g.issued.payload.get("amends"))
     for harder in ({"killed": 7}, {"killed": 8, "wounded": 0}):
         whole = _amendment(ledger, "Five", rerun_attack.first_seq, harder, whole_log=True)
         assert _amendment(ledger, "Five", rerun_attack.first_seq, harder, whole_log=False) == whole
-        assert whole[0] == "amended" and [d["command"] for d in whole[1]["dropped"]] == ["fs.attack", "fs.funds"]
+        assert whole[0] == "amended" and [d["command"] for d in whole[1]["dropped"]] == ["fs.attack"]
+        assert [f["command"] for f in whole[1]["fates"] if f["fate"] != "no longer applies"][-1] == "fs.funds"

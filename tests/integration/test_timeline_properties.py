@@ -1,9 +1,12 @@
-"""Issue 10's property: any play of the four rulesets, with amends, rewinds and undos interleaved, on SQLite —
-the projections kept inline equal a rebuild, `verify` passes with every rule re-run, and every view equals the
-same view computed by a fresh fold of the log with its retractions applied."""
+"""Any play of the four rulesets, with amends, rewinds and undos interleaved, on SQLite: after each amendment what is
+in effect is exactly what its preview said (later commands that no longer apply skipped alone, those that need
+fewer dice or more kept), no command in effect twice, and `verify` passes with every rule re-run; at the end the
+projections kept inline equal a rebuild, and every view equals the same view computed by a fresh fold of the log
+with its retractions applied."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +19,8 @@ from campaign.commands import fold_for
 from campaign.executor import Ledger
 from campaign.replay import command_groups, live_events, rerun_in_place
 from campaign.timeline import Timeline
+from campaign.timeline.reports import IN_EFFECT
+from events.dice.rerun import AskedFaces
 from events.errors import CampaignError
 from events.registry import registry
 from events.timeline import effective
@@ -45,8 +50,19 @@ PLAYS: dict[str, tuple[str, Callable[[Ledger, list[tuple[Any, ...]]], None], Any
 timeline_op = st.one_of(
     st.tuples(st.just("undo")),
     st.tuples(st.just("rewind"), st.floats(0, 1)),
-    st.tuples(st.just("amend"), st.floats(0, 1)),
+    st.tuples(st.just("amend"), st.floats(0, 1), st.integers(0, 2**32), st.sampled_from([0, 1, -1, 2, -2, 5])),
 )
+"""An amendment: which command, the seed of the faces its new dice show, and by how much its inputs change
+(0: as they were; a number moves by it, a yes/no flips, a word stays): later commands may then no longer apply,
+need fewer dice or more."""
+
+
+def changed(value: Any, delta: int) -> Any:
+    if isinstance(value, bool):
+        return value if delta == 0 else not value
+    if isinstance(value, int):
+        return max(0, value + delta)
+    return value
 
 
 def apply_op(ledger: Ledger, name: str, op: tuple[Any, ...]) -> None:
@@ -65,10 +81,39 @@ def apply_op(ledger: Ledger, name: str, op: tuple[Any, ...]) -> None:
         elif op[0] == "amend" and commands:
             group = commands[min(len(commands) - 1, int(op[1] * len(commands)))]
             assert group.issued is not None
-            key, value = next(iter(group.issued.payload["args"].items()))
-            timeline.amend(info, group.first_seq, {key: value})
+            args = dict(group.issued.payload["args"])
+            key = sorted(args)[op[2] % len(args)]
+            amend_as_previewed(ledger, name, group.first_seq, {key: changed(args[key], op[3])}, op[2])
     except CampaignError:
         pass
+
+
+def amend_as_previewed(ledger: Ledger, name: str, seq: int, changes: dict[str, Any], seed: int) -> None:
+    """An amendment previewed, its new dice thrown at the table (faces drawn from ``seed``), then applied: what is
+    in effect after it is exactly what its preview said. The commands from its rewind on are the amended one and
+    the later commands it kept, in order, as they were entered; each of the commands before is in effect once (a
+    skipped command is in effect no more, a kept one once, none twice); the log verifies with every rule re-run."""
+    faces = random.Random(seed)
+    dice = AskedFaces(lambda asked: faces.randint(1, asked.sides), "gm")
+    timeline = Timeline(ledger)
+    info = ledger.resolve(name)
+    before = command_groups(effective(ledger.store.read(info.campaign_id)))
+    preview, batch = timeline.preview(info, seq, changes, new_dice=dice)
+    assert preview.exact and batch is not None, "new dice thrown before the preview: it is the amendment"
+    assert ledger.resolve(name).last_seq == info.last_seq, "a preview appends nothing"
+    done = timeline.apply(info, preview, batch)
+    assert done.result is not None
+    after = command_groups(effective(ledger.store.read(info.campaign_id)))
+    rerun = [g for g in after if g.first_seq > info.last_seq and g.issued is not None]
+    said = [(done.command, done.args), *((f.command, f.args) for f in done.fates if f.kind in IN_EFFECT)]
+    assert [(str(g.issued.payload["command"]), g.issued.payload["args"]) for g in rerun if g.issued] == said
+    kept_before = [g for g in before if g.issued is not None and g.first_seq < preview.retracted[0]]
+    kept_after = [g for g in after if g.issued is not None and g.first_seq <= info.last_seq]
+    assert kept_after == kept_before, "the commands before the amended one are in effect as they were"
+    assert len([g for g in after if g.issued]) == len([g for g in before if g.issued]) - len(done.dropped)
+    report = verify_events(info.campaign_id, list(ledger.store.read(info.campaign_id)), registry)
+    assert report.ok, report.findings
+    assert Timeline(ledger).reevaluate(ledger.resolve(name)) == [], "a rule re-run on its dice differs"
 
 
 def views_equal_a_fresh_fold(ledger: Ledger, info: CampaignInfo) -> None:

@@ -120,6 +120,21 @@ def test_the_amend_preview_appends_nothing_and_the_amendment_is_what_it_showed(b
     assert "5 models killed" in " ".join(h["what"] for h in robots["history"])
 
 
+def test_an_amendment_confirmed_after_the_campaign_moved_on_is_refused(battle: World) -> None:
+    """The page's confirm carries the head its preview was worked out on: what it would append is what it showed,
+    or nothing."""
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    gina = battle.client("gina")
+    preview = post(gina, url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}, "preview": True})
+    assert [f["fate"] for f in preview["fates"]] == [] and preview["head"] == len(log(battle))
+    command(gina, battle, "gf.round")
+    head = len(log(battle))
+    stale = gina.post(url(battle, "/amend"), json={"seq": shot, "set": {"wounds": 5}, "head": preview["head"]})
+    assert stale.status_code == 400 and "moved on since this preview" in stale.json()["detail"]
+    assert len(log(battle)) == head
+
+
 def test_the_game_master_corrects_a_misread_table_die_with_a_reason(battle: World) -> None:
     """RULES.md §4.1: a morale test passes on d6 ≥ Quality (4+). The table entered 2 (fails: Shaken); it agrees the
     die showed 4: passes. A 3 would still fail; a seeded roll or no reason is refused, nothing appended."""

@@ -14,7 +14,8 @@ PsiRank = Literal["none", "pupil", "master", "renowned", "legend"]
 
 
 class UnitProfile(BaseModel):
-    """Quality die, the leader's leadership value (LV: 1 best … 3 worst), size, and what the unit is.
+    """Quality die, the leader's leadership value (LV: 1 best … 6 worst; SGII's leaders are 1–3), size, and what
+    the unit is.
 
     ``psi_rank`` is None for a unit with no psion; ``"none"`` is an ordinary non-psi Barf-jat (d4).
     ``kind``: psionics affect only the living (infantry, vehicle crews, androids), never vehicles or robots
@@ -25,7 +26,7 @@ class UnitProfile(BaseModel):
 
     quality: Quality = Field(description="untrained, green, regular, veteran or elite.")
     leadership: Annotated[int, Typed(names=("--leadership", "--lv"))] = Field(
-        ge=1, le=6, description="Leader's LV: 1 best … 3 worst."
+        ge=1, le=6, description="Leader's LV: 1 best … 6 worst (SGII's leaders are 1–3)."
     )
     size: int = Field(ge=1, le=500, description="Men in the unit.")
     kind: Kind = Field(default="infantry", description="infantry, vehicle_crew, vehicle, robot or android.")

@@ -11,7 +11,7 @@ from typing import Any
 
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.state import Enlisted, in_order, roster_fact, unit_named
+from campaign.rulesets.state import Calendar, Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
@@ -107,6 +107,8 @@ class CampaignState:
     treasury: Mapping[str, int] = field(default_factory=dict)
     conditions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     month: int = 0
+    calendar: Calendar = field(default_factory=Calendar)
+    """Each side's own days (RULES.md §5): ``day`` is its campaign day."""
 
     def fatigue(self, unit_id: str, tables: Tables) -> str:
         """FRESH, TIRED or EXHAUSTED from the campaign record (the [INF] thresholds of RULES.md §5, as data)."""
@@ -223,7 +225,8 @@ def _days(state: CampaignState, p: Mapping[str, Any], tables: Tables) -> Campaig
                 rest_days=0,
                 forced_march=activity == "forced_march" or record.forced_march,
             )
-    return replace(state, day=state.day + days, records=records)
+    calendar = state.calendar.passed(days, side)
+    return replace(state, day=calendar.day, records=records, calendar=calendar)
 
 
 def _unit(battle: BattleState, unit_id: str, **changes: Any) -> BattleState:
@@ -287,7 +290,8 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         battles[p["battle_id"]] = BattleState(
             p["battle_id"], p["name"], tuple(p["sides"]), motivation, number=len(state.battles) + 1, day=state.day
         )
-        return replace(state, battles=battles, active_battle=p["battle_id"])
+        calendar = state.calendar.fought(tuple(p["sides"]))
+        return replace(state, battles=battles, active_battle=p["battle_id"], calendar=calendar)
     if kind == "battle.ended":
         ended = _in_battle(state, p, lambda b: replace(b, ended=True, result=p["result"], winner=p.get("winner")))
         ended = _after_battle(ended, p["battle_id"], tables)

@@ -14,7 +14,7 @@ from campaign.rulesets.mass_combat.economy import PayState, after_unpaid_days, a
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import battle_experience, exempt_from_morale, quality_for_experience
 from campaign.rulesets.mass_combat.tables import Tables
-from campaign.rulesets.state import Enlisted, in_order, roster_fact, unit_named
+from campaign.rulesets.state import Calendar, Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
 
@@ -88,6 +88,8 @@ class CampaignState:
     month: int = 0
     side_modifiers: Mapping[str, Mapping[str, Modifier]] = field(default_factory=dict)
     careers: Mapping[str, Career] = field(default_factory=dict)
+    calendar: Calendar = field(default_factory=Calendar)
+    """Each side's own days (RULES.md §5): ``day`` is its campaign day."""
 
     def reputation(self, pc: str) -> int:
         """Reputation now: permanent, plus the temporary changes that have not expired by today."""
@@ -229,7 +231,9 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
         careers[p["pc"]] = career
         return replace(state, careers=careers)
     if kind == "calendar.days_passed":
-        day = state.day + p["days"]
+        calendar = state.calendar.passed(p["days"], p.get("side"))
+        day = calendar.day
+        state = replace(state, calendar=calendar)
         if any(u.pay.owed > 0 for u in state.roster.values()):  # R2-19 (c): each day that ends with pay owed
             owing = {
                 k: u if u.disbanded else replace(u, pay=after_unpaid_days(tables, u.pay, p["days"]))
@@ -254,7 +258,8 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
             battles[p["battle_id"]] = BattleRecord(
                 p["battle_id"], p["name"], tuple(p["sides"]), state.day, number=len(state.battles) + 1
             )
-        return replace(state, open_battle=p["battle_id"], battles=battles)
+        calendar = state.calendar.fought(tuple(p["sides"]))
+        return replace(state, open_battle=p["battle_id"], battles=battles, calendar=calendar)
     if kind == "battle.unit_fate" and p["battle_id"] in state.battles:
         fated = state.battles[p["battle_id"]]
         fates = {**fated.fates, p["unit_id"]: p["fate"]}
