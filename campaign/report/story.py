@@ -268,31 +268,32 @@ class _Teller:
         in_battle = chapter.battle_id is not None
         for rule in (e for e in group if e.type == "rules.applied"):
             p = rule.payload
+            said = words(str(p["explanation"]))  # as the log says it: rows by name, money with separators
             facts = [e for e in group if covered.get(e.seq) == rule.seq]
             kinds = {f.type for f in facts}
             money_only = bool(kinds) and all(k in _MONEY for k in kinds)
             if p["rule"] in _ROUTINE:
                 continue
             if "pc" in (p.get("inputs") or {}):  # a player character's roll: his career
-                chapter.add("Careers", str(p["explanation"]))
+                chapter.add("Careers", said)
                 told |= {f.seq for f in facts}
             elif _paying(str(p["rule"])):
-                chapter.add("Pay and treasury", str(p["explanation"]))
+                chapter.add("Pay and treasury", said)
                 told |= {f.seq for f in facts if f.type in _MONEY}
             elif any(k.startswith("career.") and k != "career.xp_gained" for k in kinds):
-                chapter.add("Careers", str(p["explanation"]))
+                chapter.add("Careers", said)
                 told |= {f.seq for f in facts if f.type.startswith("career.") and f.type != "career.xp_gained"}
             elif in_battle and p.get("unit_id") is None:
-                chapter.add("Pay and treasury" if money_only else "How it went", str(p["explanation"]))
+                chapter.add("Pay and treasury" if money_only else "How it went", said)
                 told |= {f.seq for f in facts if money_only}
             elif any(f.type in MORALE and not _steady(f) for f in facts):
-                chapter.add("Morale", str(p["explanation"]))
+                chapter.add("Morale", said)
                 told |= {f.seq for f in facts if f.type in MORALE}
             elif kinds & _MONEY and not in_battle:
-                chapter.add("Pay and treasury", str(p["explanation"]))
+                chapter.add("Pay and treasury", said)
                 told |= {f.seq for f in facts if f.type in _MONEY}
             elif not in_battle and not facts:
-                chapter.add("Roster", str(p["explanation"]))
+                chapter.add("Roster", said)
         issued = group[0] if group[0].type == "timeline.command_issued" else None
         args = dict(issued.payload["args"]) if issued is not None else {}
         source = (

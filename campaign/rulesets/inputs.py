@@ -216,8 +216,12 @@ class ProfileOf:
         try:
             self.model.model_validate(value)
         except ValidationError as exc:
+            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
             from campaign.rulesets.decision import problems
 
+            again = reread(self.model, value, exc.errors())
+            if again is not None and again != value:  # "Новобранцы" for green: the profile holds "green"
+                return self.check(again)
             raise InvalidInputError(f"not a {self.what} unit profile: {problems(exc, 'profile')}") from None
         return value
 

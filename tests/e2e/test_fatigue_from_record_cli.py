@@ -15,7 +15,7 @@ def test_a_unit_deployed_without_a_fatigue_takes_the_record_s_and_one_typed_is_k
     cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
     cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
     marched = cli("fs", "forced-march", "3").stdout  # §5: a forced march → exhausted, as the record then says
-    assert "Keno 3rd Squad fresh → exhausted" in marched
+    assert "standing Keno 3rd Squad: fatigue fresh → exhausted" in marched  # said as it happens
     said = cli("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
                "--unit", "Keno 3rd Squad", "--unit", "Company HQ=cover").stdout  # fmt: skip
     assert "Keno 3rd Squad deployed for Keno: 7 men, fatigue exhausted" in said

@@ -27,7 +27,9 @@ def disputed(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     cli("gf", "muster", "Robot Squad", "--side", "Robots", "--size", "5", "--quality", "4", "--points", "150")
     cli("gf", "battle-start", "Ruins", "--unit", "Saurian Warriors", "--unit", "Robot Squad")
     shot = cli.json("gf", "shoot", "Saurian Warriors", "--wounds", "6", "--by", "Robot Squad", "--dice", "2")
-    cli("amend", str(shot["events"][0]["seq"]), "--dice", "5", "--reason", "the die showed 5, the table agreed")
+    cli(
+        "amend", str(shot["events"][0]["seq"]), "--dice", "5", "--reason", "the die showed 5, the table agreed", "--yes"
+    )
     before = cli.json("status")["seq"]
     cli("gf", "shoot", "Robot Squad", "--wounds", "3", "--by", "Saurian Warriors")
     cli("rewind", "--to", str(before), "--reason", "that volley was out of range")

@@ -178,7 +178,9 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("gf.battle_start", {"name": "Ruins, again", "units": [OURS, THEIRS]}, "gm"),
     ("gf.round", {}, "gm"),
     ("gf.shoot", {"unit_name": OURS, "wounds": 6}, "player"),
-    ("gf.shoot", {"unit_name": OURS, "wounds": 6, "by": THEIRS}, "player"),  # the shooter, credited: a reference
+    # the Saurians' shooter would spend its activation and be credited: theirs or the game master's to name
+    ("gf.shoot", {"unit_name": OURS, "wounds": 6, "by": THEIRS}, "gm"),
+    ("gf.shoot", {"unit_name": OURS, "wounds": 6, "by": OURS}, "player"),
     ("gf.shoot", {"unit_name": THEIRS, "wounds": 6}, "gm"),
     ("gf.melee", {"a": OURS, "b": THEIRS, "wounds_by_a": 9, "wounds_by_b": 0}, "gm"),
     ("gf.melee", {"a": THEIRS, "b": OURS, "wounds_by_a": 0, "wounds_by_b": 9}, "gm"),
@@ -186,7 +188,8 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("gf.activate", {"unit_name": THEIRS}, "gm"),
     ("gf.recover", {"unit_name": OURS}, "player"),
     ("gf.recover", {"unit_name": THEIRS}, "gm"),
-    ("gf.remove", {"unit_name": OURS, "reason": "destroyed", "by": THEIRS}, "player"),
+    ("gf.remove", {"unit_name": OURS, "reason": "destroyed", "by": THEIRS}, "gm"),  # the Saurians credited
+    ("gf.remove", {"unit_name": OURS, "reason": "destroyed"}, "player"),
     ("gf.remove", {"unit_name": THEIRS, "reason": "destroyed", "by": OURS}, "gm"),
     ("gf.battle_end", {"winner": "Robots"}, "gm"),
     ("ledger.roll", {"notation": "d6", "purpose": "the weather"}, "gm"),
@@ -253,10 +256,16 @@ def test_a_player_may_not_set_the_other_sides_fate_nor_roll_its_die_in_a_melee(m
 
 
 def test_a_players_table_dice_are_for_its_own_units_rolls(match: World) -> None:
-    """pat's shot on its own unit: the morale test it calls for is Robots', and pat's die is taken for it, entered
-    by pat. 6 wounds on 10 models of Quality 4+ leave 4 (half strength): a test; the table's 2 fails (Shaken)."""
+    """pat's unit shot at: the morale test it calls for is Robots', and pat's die is taken for it, entered by pat.
+    6 wounds on 10 models of Quality 4+ leave 4 (half strength): a test; the table's 2 fails (Shaken). Naming the
+    Saurians' shooter would spend its activation and credit it: that is the Saurians' or the game master's."""
     pat, cid = match.client("pat"), match.campaign_id
-    shot = {"command": "gf.shoot", "args": {"unit_name": OURS, "wounds": 6, "by": THEIRS}, "dice": "2"}
+    before = match.client("gina").get(f"/api/campaigns/{cid}/log").json()["events"]
+    theirs = {"command": "gf.shoot", "args": {"unit_name": OURS, "wounds": 6, "by": THEIRS}, "dice": "2"}
+    refused = pat.post(f"/api/campaigns/{cid}/commands", json=theirs)
+    assert refused.status_code == 403 and "sets what happens to Saurian Warriors" in refused.json()["detail"]
+    assert match.client("gina").get(f"/api/campaigns/{cid}/log").json()["events"] == before
+    shot = {"command": "gf.shoot", "args": {"unit_name": OURS, "wounds": 6}, "dice": "2"}
     answer = pat.post(f"/api/campaigns/{cid}/commands", json=shot)
     assert answer.status_code == 200, answer.text
     [roll] = [e for e in answer.json()["events"] if e["type"] == "dice.rolled"]

@@ -246,3 +246,34 @@ def test_a_recruits_quality_is_one_of_the_six() -> None:
     )
     with pytest.raises(InvalidInputError, match="quality must be one of"):
         Recruit.build(unit_name="Legio X", men=3, quality="great")
+
+
+def test_a_unit_whose_state_a_command_changes_is_not_named_by_another_sides_player() -> None:
+    """A shot's shooter spends its activation and is credited with the kill; a melee's charger spends its
+    activation; a unit removed credits its destroyer with XP: each changes that unit's state, so pat (Robots) may
+    name only its own there — another side's unit is that side's or the game master's to name."""
+    from campaign.rulesets.fighting_spirit import battle_commands as fsb
+
+    saurians_fired = gfc.Shoot.build(unit_name="Robot Squad", wounds=1, by="Saurian Warriors")
+    said = refusal(PAT, saurians_fired, ROSTER)
+    assert said is not None and "sets what happens to Saurian Warriors, a unit of Saurians" in said
+    charged = gfc.Melee.build(
+        a="Robot Squad", b="Robot Squad", wounds_by_a=1, wounds_by_b=0, charger="Saurian Warriors"
+    )
+    assert refusal(PAT, charged, ROSTER) is not None
+    credited = gfc.Remove.build(unit_name="Robot Squad", reason="destroyed", by="Saurian Warriors")
+    assert refusal(PAT, credited, ROSTER) is not None
+    fired_on = fsb.Attack.build(unit_name="Robot Squad", killed=1, by="Saurian Warriors")
+    assert refusal(PAT, fired_on, ROSTER) is not None
+    # its own unit named there, or none: pat enters it
+    assert refusal(PAT, gfc.Shoot.build(unit_name="Robot Squad", wounds=1, by="Robot Squad"), ROSTER) is None
+    assert refusal(PAT, gfc.Shoot.build(unit_name="Robot Squad", wounds=1), ROSTER) is None
+    assert refusal(Member(account="gina", role="gm"), saurians_fired, ROSTER) is None
+
+
+def test_a_player_sets_a_morale_modifier_for_its_own_side_only() -> None:
+    from campaign.rulesets.mass_combat import commands as mcc
+
+    on_them = mcc.Morale.build(name="demoralised", value=-5, side="Saurians")
+    assert refusal(PAT, on_them, ROSTER) == "you play Robots, not Saurians"
+    assert refusal(PAT, mcc.Morale.build(name="home soil", value=1, side="Robots"), ROSTER) is None

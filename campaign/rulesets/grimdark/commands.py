@@ -289,9 +289,10 @@ class Shoot(GfCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     wounds: int = Field(ge=0, le=10_000, description="Unblocked wounds it took in this activation.")
-    by: UnitName | None = Field(
+    by: TargetUnit | None = Field(
         default=None, description="The unit that shot, in its activation (for XP); not a Shaken unit."
     )
+    """Its activation is spent and it is credited: another side's unit is that side's or the GM's to name."""
     models_lost: int | None = Field(
         default=None, ge=0, le=10_000, description="Models killed, when the wounds were allocated otherwise."
     )
@@ -327,7 +328,7 @@ class Melee(GfCommand):
     )
     a_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models A lost, if allocated otherwise.")
     b_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models B lost, if allocated otherwise.")
-    charger: UnitName | None = Field(
+    charger: TargetUnit | None = Field(
         default=None, description="The unit that charged (A or B), in its activation; not Shaken."
     )
     """The other strikes back."""
@@ -395,7 +396,8 @@ class Remove(GfCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     reason: str = Field(max_length=200, description="destroyed, routed, or another reason.")
-    by: UnitName | None = Field(default=None, description="The unit that destroyed or routed it (for XP).")
+    by: TargetUnit | None = Field(default=None, description="The unit that destroyed or routed it (for XP).")
+    """Credited with the kill (its XP): another side's unit is that side's or the GM's to name."""
 
     def decide(self, s: At) -> list[Event]:
         if not self.reason.strip():

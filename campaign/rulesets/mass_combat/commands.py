@@ -23,7 +23,6 @@ from campaign.rulesets.inputs import (
     OwnSide,
     OwnUnit,
     ProfileOf,
-    SideName,
     Typed,
 )
 from campaign.rulesets.mass_combat import battle as mc_battle
@@ -382,7 +381,7 @@ class Morale(McCommand):
     label: Annotated[Name, ARGUMENT] = Field(alias="name")
     value: Annotated[int, ARGUMENT] = Field(ge=-1_000_000_000, le=1_000_000_000)
     unit: OwnUnit | None = None
-    side: SideName | None = None
+    side: OwnSide | None = None
     until: Literal["removed", "clear_victory", "year_end", "month_end"] = Field(
         default="removed", description="removed, clear_victory, year_end, month_end"
     )
