@@ -25,7 +25,7 @@ def test_the_pattern_finds_each_way_of_citing_and_nothing_else() -> None:
         f"The targets ({word}s 2 and 14): append",
         f"see {word} #7",
         "rolls #0–#16 re-derived; note: #11 mc pay",
-        "an issue with the dice; tissue 3 is no citation",
+        "an issue with the dice on turn 3 is no citation",
     ]
     assert cited("\n".join(lines)) == [1, 2, 3, 4]
 
