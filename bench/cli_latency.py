@@ -29,7 +29,7 @@ about a quarter of a command's CPU time was the collector walking the hundreds o
 importing Typer, pydantic's models and SQLAlchemy's dialect makes and keeps. The ladder's first rung times that
 alone on the floor's imports, and its rungs and ``BOUND`` run so too. The floor is the bare import, as before.
 
-Ratios are each command's time over the floor's. Targets (issue 13): help ≤ 1.0×, status and rule ≤ 1.6×.
+Ratios are each command's time over the floor's. Targets: help ≤ 1.0×, status and rule ≤ 1.6×.
 Exit status 1 when a target is missed (a result, not a failure of the benchmark). The `campaign` code run is
 the one this Python imports: with an editable install (``scripts/setup``), its own checkout — PYTHONPATH does
 not override an editable install's finder, so measure another checkout with its own virtualenv.

@@ -3,7 +3,7 @@
 Plays a small Grimdark Future match on a temporary SQLite database through the command line (in process), then
 traces one more `campaign gf shoot …` (warm: its modules already imported) with ``sys.setprofile`` and prints
 the project's modules the call runs code in, in the order first entered, and the number of crossings between
-modules. Issue 10 asks the main path to visit at most 8 of them, each once; the previous design visited 29 with
+modules. The target: the main path visits at most 8 of them, each once; the previous design visited 29 with
 59 crossings (``campaign fs attack``).
 
     .venv/bin/python bench/command_path.py [--json]

@@ -1,4 +1,4 @@
-"""What shares of entropy cost a seeded roll (issue 11): rolls in a campaign whose current seed has no shares
+"""What shares of entropy cost a seeded roll: rolls in a campaign whose current seed has no shares
 against rolls in one whose seed has three, paired round by round, in CPU time, on one SQLite file (or
 ``--pg URL``). A roll with shares reads the held shares (one indexed query) and makes one more HMAC.
 

@@ -1,4 +1,4 @@
-"""What migration 0011 costs a database written before it (issue 13): it refolds the campaigns' states,
+"""What migration 0011 costs a database written before it: it refolds the campaigns' states,
 snapshots and summary rows from the log, once, at the first command after the upgrade. Paired round by round
 with ``campaign rebuild`` on a copy of the same file (which refolds every projection), in CPU time and peak
 RSS of each child process.

@@ -1,4 +1,4 @@
-"""Long campaigns stay fast (issue 14): what one command, a rebuild, a verify and the paged reads cost as a
+"""Long campaigns stay fast: what one command, a rebuild, a verify and the paged reads cost as a
 campaign's log grows, side by side with raw sqlite3 on the same rows, in CPU time.
 
     .venv/bin/python bench/scale_bench.py [--sizes 10000,30000] [--rounds 15] [--json]
@@ -153,7 +153,7 @@ def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, hea
             f"audit --roll {last_roll}": child(db, "audit", "--roll", str(last_roll)),
         }
         near_head = amendable_near_head(store, cid)
-        if near_head is not None:  # issue 14: an amend costs what follows the amended command, not the log
+        if near_head is not None:  # an amend costs what follows the amended command, not the log
             seq, key, value = near_head
             out["processes"]["amend --dry-run"] = child(db, "amend", str(seq), "--set", f"{key}={value}", "--dry-run")
         # Last, as they append: a rewind to the end of the command before the last, then an undo (of that rewind).

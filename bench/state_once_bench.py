@@ -1,4 +1,4 @@
-"""A rule command's state loaded once (issue 14): what one command costs in a process that wrote the campaign last
+"""A rule command's state loaded once: what one command costs in a process that wrote the campaign last
 (the inline writer holds the state) and in one that did not (every CLI command, or two processes taking turns),
 and how many times each reads the campaign's state row and decodes it, in CPU time.
 

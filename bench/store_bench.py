@@ -15,7 +15,7 @@ ledger's own setting, as durable as SQLite makes a commit):
 * raw multi  — for context: the same rows by the ledger's own multi-row INSERT statements, parameters made
                ready beforehand: the floor for inserting them as the ledger does (a third cheaper than
                executemany, so the ledger's database part now costs less than raw's).
-* es app    — the peer (issue 14): eventsourcing as its users append, an aggregate's methods triggering its
+* es app    — the peer: eventsourcing as its users append, an aggregate's methods triggering its
                events and ``Application.save`` recording them (its mapper, JSON transcoder, SQLite recorder).
 * es         — the floor of eventsourcing: its SQLiteApplicationRecorder.insert_events hand-fed rows whose
                payloads orjson serialises (no domain events, no mapper, no hash chain).
@@ -31,7 +31,7 @@ read() against the same join in raw sqlite3 + orjson.
 
 The events given to the ledger are built as the application builds them: typed events encoded by the registry,
 which checks their JSON types once; raw and eventsourcing get the same payloads.
-The targets (issues 2 and 14): append ≥ 0.6× raw and ≥ 1.5× es app; one-event appends ≥ 0.4× raw;
+The targets: append ≥ 0.6× raw and ≥ 1.5× es app; one-event appends ≥ 0.4× raw;
 read-and-decode ≥ 0.5× raw.
 
 Parts of the ledger's append, measured in the same run: the ledger with the garbage collector off, and its
@@ -435,7 +435,7 @@ def main() -> int:
     # alive (the first ledger store and its rows kept for the reads and for raw, eventsourcing's objects: about
     # 74,000 after the first round) is frozen too, so that it is not traversed by a later round's collections.
     # Without it every round after the first started from a larger heap, and the one contender that allocates
-    # while raw does not paid for it (issue 14: the ledger's rounds went 0.25 → 0.265 s, 0.62× → 0.58×).
+    # while raw does not paid for it (measured: the ledger's rounds went 0.25 → 0.265 s, 0.62× → 0.58×).
     gc.freeze()
 
     def settle() -> None:

@@ -15,7 +15,7 @@ from events.db import close, damaged, make_engine
 from events.errors import ConfigurationError, NotFoundError, Words
 
 # The ledger and what it is wired from are imported when it is first used: a read served from the read models
-# (``status``) opens the database and uses none of it (issue 13).
+# (``status``) opens the database and uses none of it (start-up time).
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -164,7 +164,7 @@ def check_exists(engine: Engine) -> None:
 
 
 def default_actor() -> str:
-    import getpass  # a command that appends needs it; a read does not (issue 13)
+    import getpass  # a command that appends needs it; a read does not (start-up time)
 
     return os.environ.get("CAMPAIGN_ACTOR") or getpass.getuser()
 
@@ -248,7 +248,7 @@ def wire(engine: Engine, *, actor: str | None = None, new_id: Callable[[], str] 
     vault = SqlSeedVault(engine)
     writers = projectors()
     store = SqlEventStore(engine, projectors=[*writers, vault])
-    # The state writer hands the state it wrote last to the next command (issue 14: loaded once per command).
+    # The state writer hands the state it wrote last to the next command (loaded once per command, not read again).
     writer = next(w for w in writers if isinstance(w, CampaignStateProjector))
     listed = next(w for w in writers if isinstance(w, CampaignsProjector))
     return Ledger(

@@ -1,4 +1,4 @@
-"""Where a branch's dice come from (issue 11; DESIGN.md, "Dice"): kept from its parent, offered again, or new.
+"""Where a branch's dice come from (DESIGN.md, "Dice"): kept from its parent, offered again, or new.
 
 ``branch NAME --at SEQ`` copies the parent's events up to SEQ, dice included: those rolls are *kept*, the same
 dice under the same roll indexes. Dice that the parent's retracted commands had left on the table at SEQ are on

@@ -41,7 +41,7 @@ def fold_for(name: str) -> RulesetFold[Any] | None:
     if name not in RULESETS:
         return None
     # The fold's own module, not the plug-in: reading a campaign needs no command models (a test checks it is
-    # the plug-in's make_fold), and loading them costs a read command a tenth of its start-up (issue 13).
+    # the plug-in's make_fold), and loading them costs a read command a tenth of its start-up.
     package = ruleset(name).package
     make_fold = importlib.import_module(f"campaign.rulesets.{package}.fold").make_fold
     folded: RulesetFold[Any] = make_fold(base_values(package))

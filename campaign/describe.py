@@ -25,7 +25,7 @@ _DOLLARS = re.compile(r"(?<![\w.])\$(\d{4,})(?![\d.])")
 
 
 _OFFICER_DOWN = re.compile(r"^(.+?)'s officer (.*?) is removed from play: each of its units")
-"""disorder's officer_removed explanation as recorded before issue 13 ("French's officer Capitaine Dubois …")."""
+"""disorder's officer_removed explanation as older versions recorded it ("French's officer Capitaine Dubois …")."""
 
 
 def words(text: str) -> str:

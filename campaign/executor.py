@@ -42,7 +42,7 @@ from projections.campaigns import CampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
 # What only a command that appends uses is imported where it is used: a command that reads (``status``)
-# loads none of it (issue 13).
+# loads none of it (start-up time).
 if TYPE_CHECKING:
     from events.dice.ask import Ask, AskedDice
     from events.dice.rerun import RerunDice

@@ -1,5 +1,5 @@
 """The log as ``campaign log`` pages it: the last N events, events after a seq, events of some types, read by
-the store's indexes instead of decoding the whole log (issue 14).
+the store's indexes instead of decoding the whole log.
 
 Two things the whole log used to be read for come from small indexed reads of their own: which events are
 retracted (from the campaign's rewinds alone, as :func:`events.timeline.live_seqs` decides: a rewind in effect

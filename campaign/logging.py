@@ -1,8 +1,8 @@
 """structlog configuration. Called once, by the entry point; libraries and rules never configure it.
 
 structlog is imported when a line is first logged at a level the entry point lets through, not before:
-importing it (and through it Rich's tracebacks and Pygments) costs a command about a tenth of its start-up
-(issue 13), and at the default level a command logs nothing. Modules log through :func:`get_logger`.
+importing it (and through it Rich's tracebacks and Pygments) costs a command about a tenth of its start-up,
+and at the default level a command logs nothing. Modules log through :func:`get_logger`.
 """
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ class Sandbox:
         command_id: str,
     ) -> Sandbox:
         """A sandbox whose first append is ``rewind`` (to the seq before ``tail``'s first) over the real log,
-        without copying it (issue 14): the real store serves the log, the sandbox holds only what it appends; the
+        without copying it: the real store serves the log, the sandbox holds only what it appends; the
         state after the rewind is the real state at its target (from the nearest snapshot) with the dice events
         of ``tail`` folded in (the only events after the target a rewind leaves in effect). ``tail``: the log
         from the target on; ``dice``: every die its commands may name. Only for commands recorded with the ids

@@ -1,7 +1,7 @@
 """A command's recorded name as a person types it (``gf.battle_end`` → "gf battle-end").
 
 A module of its own, in no layer and importing nothing of the project's, so that the rules may import it (a
-command refusing its inputs names itself as typed, issue 13: "fs attack: killed cannot be negative", not
+command refusing its inputs names itself as typed: "fs attack: killed cannot be negative", not
 "fs.attack: …") as well as the views (``campaign.describe``), and a view such as ``status`` loads no ruleset
 package for it."""
 

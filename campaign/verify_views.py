@@ -9,7 +9,7 @@ from campaign.describe import words
 from events.errors import NotFoundError, VerificationError
 from projections.state.campaigns import CampaignInfo
 
-if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (issue 13)
+if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
     from campaign.executor import Ledger
     from campaign.timeline import Change
     from events.verify import VerifyReport

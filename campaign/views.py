@@ -14,7 +14,7 @@ from events.timeline import effective, retracted, retracted_among
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
-if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (issue 13)
+if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
     from campaign.executor import Ledger
     from campaign.replay import CommandGroup
     from events.store import EventStore
@@ -96,10 +96,10 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
     shows it (``shown``: not when a rule application about the unit, in the same command, already says it). What
     is in effect only, as ``effective`` says (a rewind or an amendment retracted the rest; ``log --all`` shows it).
 
-    Streamed page by page (issue 14), in memory bounded by a page and the unit's own history: which events are
+    Streamed page by page, in memory bounded by a page and the unit's own history: which events are
     retracted is known from the rewinds alone, and the names from the mustering and battle events (both read by
     the type index), as ``log`` pages them; what explains what is settled within one command's events. Where the
-    store keeps the ``event_refs`` index, only the commands that hold an event about the unit are read (issue 14);
+    store keeps the ``event_refs`` index, only the commands that hold an event about the unit are read;
     elsewhere (a store in memory) every event up to ``at`` is read."""
     from campaign.describe import explained_by
     from campaign.log_view import NAMING, _retracted_by, is_retracted, ref_index
@@ -235,7 +235,7 @@ def log_entries(
     show_all: bool = False,
 ) -> tuple[list[RecordedEvent], list[tuple[RecordedEvent, bool]]]:
     """The events that name units and battles up to ``upto`` (for ``log_in_words``), and the chosen entries with
-    whether each is retracted: paged by the store's indexes as ``log`` pages them (issue 14), or, for a unit or a
+    whether each is retracted: paged by the store's indexes as ``log`` pages them, or, for a unit or a
     battle where the store keeps no index of them (in memory), the whole log filtered."""
     from campaign.log_view import NAMING, log_page, ref_index
 

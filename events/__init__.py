@@ -3,7 +3,7 @@
 An event family registers its types with :data:`events.registry.registry` when it is imported: the registry
 imports one when a type of it is first asked for. The registry (pydantic's model machinery) is imported from
 ``events.registry`` by what needs it, not here, and the store's interface when first asked for: a command served
-by the read models (``status``) loads neither (issue 13).
+by the read models (``status``) loads neither (start-up time).
 """
 
 import importlib

@@ -1,5 +1,5 @@
 """A store over one campaign's real log that holds what is appended after it in memory: what an amendment's
-sandbox re-runs on (issue 14), without a copy of a long log. Nothing is ever written to the real store."""
+sandbox re-runs on, without a copy of a long log. Nothing is ever written to the real store."""
 
 from __future__ import annotations
 

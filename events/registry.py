@@ -28,7 +28,7 @@ class Event(BaseModel):
     """Base of every event type. Subclasses set ``event_name`` and, when they change, ``schema_version``."""
 
     # Built the first time an event of the type is encoded or decoded, not at import: a command meets a few of
-    # the hundred types, and building them all cost every command's start-up (issue 13).
+    # the hundred types, and building them all cost every command's start-up.
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
     event_name: ClassVar[str]
@@ -161,7 +161,7 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
 }
 """The modules of :mod:`events.families` declaring the event types whose names start ``PREFIX.`` (a test checks
 it against every type). :data:`registry` imports a family when one of its types is first asked for: a command
-meets a few of the hundred types, and declaring them all cost every command's start-up (issue 13)."""
+meets a few of the hundred types, and declaring them all cost every command's start-up."""
 
 
 class EventRegistry:
@@ -222,7 +222,7 @@ class EventRegistry:
     def encode(self, event: Event) -> NewEvent:
         # The common way, in one frame: a type whose plan reads the payload off the model (see _EncodePlan), its
         # canonical bytes made and checked by orjson's strict integers. Every event a command appends passes here,
-        # and each step below was timed (issue 14): the payload copied once, sequences made lists in place, the
+        # and each step below was timed: the payload copied once, sequences made lists in place, the
         # bytes copied out of orjson's oversized buffer (keeping a thousand of those alive cost more than this).
         quick = self._quick.get(type(event))
         if quick is not None:

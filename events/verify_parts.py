@@ -1,7 +1,7 @@
 """The per-event parts of :mod:`events.verify`, made for long logs: each payload's schema checked without
 building its model, and a roll's own dice checked.
 
-Issue 14: ``verify`` has to run at 100k events a second. Building a pydantic model per event, re-encoding the
+``verify`` has to run at 100k events a second. Building a pydantic model per event, re-encoding the
 envelope per event and parsing the notation per roll were most of its time; none of them is needed to verify.
 """
 

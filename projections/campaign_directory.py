@@ -1,6 +1,6 @@
 """The campaign directory read from SQL (its ``campaigns`` table, which :mod:`projections.campaigns` keeps inline):
 every command resolves its campaign here first, so this module builds none of the schema's Table objects (a
-read served from the read models, ``status``, never needs them: issue 13). A test checks :data:`COLUMNS` against
+read served from the read models, ``status``, never needs them: start-up time). A test checks :data:`COLUMNS` against
 the table."""
 
 from __future__ import annotations

@@ -291,8 +291,8 @@ class CampaignStateProjector:
         snapshot: int,
     ) -> None:
         """Keep the state a command just read and decoded at ``last_seq``: the append that follows at
-        ``last_seq + 1`` folds its batch into it, not into the same row read and decoded again (issue 14:
-        the state loaded once per command). A state at a seq depends only on the log up to it, which never
+        ``last_seq + 1`` folds its batch into it, not into the same row read and decoded again (the state
+        loaded once per command). A state at a seq depends only on the log up to it, which never
         changes; if anyone appends first, the command's append is refused as stale and this is not used."""
         current = self._held.get(campaign_id)
         if current is None or current.last_seq != last_seq or current.last_hash != last_hash:

@@ -1,5 +1,5 @@
 """The index of events by the unit, officer and battle they concern (``event_refs``), kept inline in the append's
-transaction: ``log --unit`` and ``--battle`` page through it instead of decoding the whole log (issue 14).
+transaction: ``log --unit`` and ``--battle`` page through it instead of decoding the whole log.
 
 What an event concerns is what ``log``'s filter matches: its payload's ``unit_id`` or ``officer_id`` (a unit) and
 its ``battle_id`` (a battle), when they are strings (names and ids given on the command line are).

@@ -2,7 +2,7 @@
 writes from the ruleset's ``fold.summary``, and one row more (day, careers, and the order of those rows).
 
 ``status`` reads it instead of decoding the campaign's state and folding a summary, so it needs neither the
-ruleset nor pydantic (issue 13). It equals the fold's summary (a contract test plays every ruleset and compares
+ruleset nor pydantic (start-up time). It equals the fold's summary (a contract test plays every ruleset and compares
 them); a campaign whose rows are not there or not at its head (logged before they were kept, until its next
 append or a ``rebuild``) gets None: the caller folds it instead.
 """

@@ -107,4 +107,4 @@ event_refs = Table(
 )
 """Each event by the unit, officer and battle it concerns (``unit:ID`` for its payload's ``unit_id`` and
 ``officer_id``, ``battle:ID`` for its ``battle_id``): what ``log --unit`` and ``--battle`` page through instead
-of decoding the whole log (issue 14)."""
+of decoding the whole log."""

@@ -1,4 +1,4 @@
-"""Hand-made mutation testing of the rules (issue 12): does the suite notice when a rule is wrong?
+"""Hand-made mutation testing of the rules: does the suite notice when a rule is wrong?
 
 Each mutant changes one thing: a comparison in a ruleset's rule code flipped (``<`` ↔ ``<=``, ``>`` ↔ ``>=``,
 ``==`` ↔ ``!=``), or one number of a ``tables.toml`` moved by one (a flag flipped). Each runs the ruleset's

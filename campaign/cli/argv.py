@@ -140,7 +140,7 @@ def tidy_help(command: Command) -> None:
 
 class Pending(MutableMapping[str, Any]):
     """A group's commands, each built (and tidied) the first time it is asked for: a rule command builds the
-    one it runs, not its ruleset's thirty (60 ms of its start-up, issue 13); help lists them all."""
+    one it runs, not its ruleset's thirty (60 ms of its start-up); help lists them all."""
 
     def __init__(self, infos: dict[str, Any], build: Any) -> None:
         self.infos = infos
@@ -249,7 +249,7 @@ class CampaignGroup(typer.core.TyperGroup):
 
         given = sys.argv[1:] if args is None else list(args)
         if any(token.startswith(("--show-completion", "--install-completion")) for token in given):
-            from campaign.cli import completion  # loaded only when asked for (start-up, issue 13)
+            from campaign.cli import completion  # loaded only when asked for (start-up time)
 
             named = completion.named_shell(given, self.list_commands(None))
             if named is not None:

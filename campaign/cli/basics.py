@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
         if (last is not None and last < 0) or (limit is not None and limit < 0):
             raise InvalidInputError("--last and --limit take a number of events: 0 or more")
         if (unit is None and battle is None) or ref_index(ledger.store) is not None:
-            # served by the store's indexes (by type, by unit and battle), page by page (issue 14)
+            # served by the store's indexes (by type, by unit and battle), page by page, never by decoding the whole log
             page = log_page(
                 ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_, unit=unit,
                 battle=battle, last=last, limit=limit, show_all=show_all,
@@ -163,7 +163,7 @@ def register(app: typer.Typer) -> None:
                 }
             )
             return
-        # Each fact once: an outcome its rule's line, shown here too, already says is left out (issue 13).
+        # Each fact once: an outcome its rule's line, shown here too, already says is left out.
         said = explained_by([e for e, _ in entries])
         out.events_table(
             [e for e, _ in entries if e.seq not in said],

@@ -32,7 +32,7 @@ def summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary
 
 def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo, Summary]:
     """The campaign's summary as ``status`` shows it: at its head, from the read models the inline projector
-    keeps (no ruleset, no state decoded: issue 13); folded by its ruleset at ``--at SEQ``, or when the read
+    keeps (no ruleset, no state decoded: start-up time); folded by its ruleset at ``--at SEQ``, or when the read
     models do not hold it (a campaign logged before they did, until its next append)."""
     from projections.summaries import stored_summary
 
@@ -86,7 +86,7 @@ def shown(v: Any) -> bool:
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str], ruleset: str | None = None) -> Table:
-    from rich.table import Table  # a rule command imports this module, and prints no table (issue 13)
+    from rich.table import Table  # a rule command imports this module, and prints no table (start-up time)
 
     view = Table(title=title)
     for column in columns:
@@ -176,7 +176,7 @@ def register(app: typer.Typer) -> None:
         if found is None:
             raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
         ledger = open_app().ledger
-        # Streamed (issue 14): what is in effect only, in memory bounded by a page and the unit's own history.
+        # Streamed: what is in effect only, in memory bounded by a page and the unit's own history.
         history = views.unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
         out = Output(as_json)
         if as_json:
@@ -209,7 +209,7 @@ def register(app: typer.Typer) -> None:
             for b in s.battles
         ]
         out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
-        # A column the ruleset does not keep is said so, not left empty unexplained (issue 13).
+        # A column the ruleset does not keep is said so, not left empty unexplained.
         unused = [what for what, keys in UNKEPT if s.battles and not any(k in b for b in s.battles for k in keys)]
         if unused:
             out.console.print(f"{info.ruleset} keeps no {' and no '.join(unused)}: those cells stay empty.")

@@ -251,7 +251,7 @@ def _options(
 def main() -> None:
     # Start-up (Typer, the ruleset's models, pydantic's schemas, SQLAlchemy's dialect) makes some hundred
     # thousand objects and throws few away: the cyclic collector, run every 700 allocations, only walks them
-    # again and again, about a twentieth of a command's start-up (issue 13, bench/cli_latency.py). It is off
+    # again and again, about a twentieth of a command's start-up (bench/cli_latency.py). It is off
     # until the command itself runs: `handles_errors` turns it back on (``work_begins``), and so does this on
     # the way out of a command that has no such wrapper.
     gc.disable()

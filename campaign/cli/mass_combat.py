@@ -105,7 +105,7 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
     keys = ("unit", "side", "men", "wounded", "quality", "experience", "ts")
     cells = ((*(r[k] for k in keys), f"{r['campaign_morale']:+d}", r["arrears"], r["disbanded"] or "") for r in rows)
     # The month in progress as a game master counts it (the first is month 1), as the log's "month 1 of the
-    # campaign ends" does; the state and --json count from 0 (issue 13).
+    # campaign ends" does; the state and --json count from 0.
     print_rows(out, f"{info.name} — day {state.day}, month {state.month + 1}", columns, cells)
     for side, money in sorted(state.treasury.items()):
         out.console.print(f"treasury of {escape(side)}: ${money:,}")

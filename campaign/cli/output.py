@@ -64,7 +64,7 @@ class Output:
     @property
     def console(self) -> Printer:
         """Where the output goes: its lines printed without Rich where they can be (a rule command loads no
-        Rich: issue 13), a table through Rich."""
+        Rich: start-up time), a table through Rich."""
         return Printer()
 
     def json(self, value: Any) -> None:
@@ -97,7 +97,7 @@ class Output:
         notes: Mapping[int, str] | None = None,
     ) -> None:
         """The events as a table; ``notes`` adds words to some of them, by seq (where a branch's roll came from)."""
-        from rich.table import Table  # a command that only appends prints no table (issue 13)
+        from rich.table import Table  # a command that only appends prints no table (start-up time)
 
         table = Table(title=title, show_lines=False)
         table.add_column(_("seq"), justify="right")

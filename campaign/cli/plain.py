@@ -1,4 +1,4 @@
-"""The CLI's lines of text printed without loading Rich (issue 13: a rule command's start-up).
+"""The CLI's lines of text printed without loading Rich (a rule command's start-up time).
 
 The CLI writes its output in Rich's console markup (``[bold]name[/]:``, ``[dim]#12[/]``), and a command that only
 appends prints nothing but such lines. Importing Rich costs a rule command about a tenth of its start-up, so

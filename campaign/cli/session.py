@@ -1,6 +1,6 @@
 """The database a ``campaign`` command opened, and the campaign it names: what every command needs, kept apart
 from the command plumbing in :mod:`campaign.cli.common` so that a read served from the read models (``status``)
-loads neither the executor nor a ruleset (issue 13)."""
+loads neither the executor nor a ruleset (start-up time)."""
 
 from __future__ import annotations
 

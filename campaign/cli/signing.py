@@ -1,4 +1,4 @@
-"""Signed checkpoints (issue 11): a checkpoint file signed with an OpenSSH key, and checked against the signer's
+"""Signed checkpoints: a checkpoint file signed with an OpenSSH key, and checked against the signer's
 public key, by OpenSSH's own ``ssh-keygen -Y sign`` and ``ssh-keygen -Y verify`` under the namespace
 ``campaign-ledger`` (a signature made for anything else, a Git commit or an e-mail, is not a checkpoint's).
 

@@ -65,7 +65,7 @@ class Command(BaseModel, Generic[S, T]):
             """``Command[State, Tables]`` is the class itself at run time: no field is of type S or T, and
             pydantic's parametrized model would build the schema of the class parametrized at import, on every
             parametrization (``class Muster(MusterUnit[State, Tables])``), defer_build or not: eight schemas
-            a rule command built for nothing (issue 13). The type checker still reads the parameters."""
+            a rule command built for nothing (start-up time). The type checker still reads the parameters."""
             return cls
 
     @classmethod

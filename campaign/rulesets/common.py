@@ -46,7 +46,7 @@ def same_name(a: str, b: str) -> bool:
 def known_side(state: Any, side: str) -> str:
     """``side`` as the campaign already spells it (letter case and spaces around it aside: "saurians" is the
     "Saurians" a unit fights for or a treasury is kept for), or as typed, trimmed, for a side new to it: a side
-    typed in another case was a second side (issue 13: names matched case-insensitively)."""
+    typed in another case was a second side (names are matched whatever their letter case)."""
     sides = {u.side for u in state.roster.values()} | set(getattr(state, "treasury", None) or {})
     return _spelled(sides, side) or side.strip()
 

@@ -69,8 +69,8 @@ class Timeline:
     def rewind(self, info: CampaignInfo, to_seq: int, reason: str = "", command_id: str | None = None) -> AppendResult:
         """Retract every event after ``to_seq``; nothing is deleted, and no roll index is used again.
 
-        Issue 14: what is read is the log from the start of the command at ``to_seq`` on (:meth:`rewind_window`),
-        not the whole log; :func:`plan_rewind` decides on it exactly as on the whole log."""
+        Its cost does not grow with the log: what is read is the log from the start of the command at ``to_seq``
+        on (:meth:`rewind_window`), not the whole log; :func:`plan_rewind` decides on it exactly as on the whole log."""
         check_text(reason, "a rewind's reason")
         if not 1 <= to_seq < info.last_seq:
             raise InvalidInputError(f"rewind to a seq between 1 and {info.last_seq - 1}")
@@ -83,8 +83,8 @@ class Timeline:
         (whose retractions are then in effect no more). A rewind to just before it: nothing is deleted, and an
         undo can itself be undone. Returns the result, what was undone and the seq it started at.
 
-        Issue 14: the log is read from its end back to the start of what is undone (:meth:`undo_window`);
-        :func:`plan_undo` decides on it exactly as on the whole log."""
+        Its cost does not grow with the log: the log is read from its end back to the start of what is undone
+        (:meth:`undo_window`); :func:`plan_undo` decides on it exactly as on the whole log."""
         plan = plan_undo(self.undo_window(info), info)
         event = Rewound(to_seq=plan.to_seq, reason=plan.reason, on_table=plan.on_table)
         return self.ledger.record(info, [event], "undo", command_id), plan.what, plan.start
@@ -265,7 +265,7 @@ class Timeline:
         """What :meth:`amend` reports and would append, appending nothing; its new dice from ``new_dice`` (the
         campaign's seeded dice by default, derived here but appended only by :meth:`apply`).
 
-        Issue 14: read from the amended command on, not the whole log: its group and the later ones from the
+        Read from the amended command on, not the whole log: its group and the later ones from the
         store's index, the state before it from the nearest snapshot, a sandbox that keeps only what it appends,
         and the dice left on the table judged from the log after the earliest die that can change hands. A log
         that needs more (commands recorded without the ids they generated, events without a command id) is read
@@ -386,7 +386,7 @@ class Timeline:
     def _from_command(
         self, info: CampaignInfo, seq: int
     ) -> tuple[list[RecordedEvent], list[CommandGroup], list[DiceRolled]] | None:
-        """What an amendment at ``seq`` needs, read by index from the command it amends on (issue 14): the log
+        """What an amendment at ``seq`` needs, read by index from the command it amends on, not the whole log: the log
         from the earliest die whose place on the table the amendment can change (the amended command's first
         seq, or a die on the table, or one a later command took off it) and from the start of its command; the
         command groups from the amended one on; and the dice those commands may name. None when the log must

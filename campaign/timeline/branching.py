@@ -25,7 +25,7 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     id. The branch derives the shared dice as its parent did, and commits to a fresh seed of its own, so
     that nobody can branch to see the parent's coming dice; it holds only the parent's revealed seeds.
 
-    Streamed (issue 14): the parent is read page by page and written through the store's import session, one
+    Streamed (bounded memory): the parent is read page by page and written through the store's import session, one
     command at a time, all in one transaction; memory stays bounded by a page, not the log. The result holds
     the branch's own events (``timeline.branched`` and its seed's commitment), not the copied history.
     """

@@ -275,7 +275,7 @@ def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) 
 
 
 def test_a_loss_of_all_the_models_left_destroys_the_unit_one_more_is_refused(table: Skirmish) -> None:
-    """A loss is of models the unit has (issue 13: refused like `fs attack`'s, never capped unsaid)."""
+    """A loss is of models the unit has (refused like `fs attack`'s, never capped unsaid)."""
     refused(
         table, lambda: table.game.hit(table.info, "Fusiliers", 13), "Fusiliers has 12 models left; it cannot lose 13"
     )

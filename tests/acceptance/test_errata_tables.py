@@ -100,7 +100,7 @@ def test_campaign_tables_shows_each_values_tag_and_its_erratum(tmp_path: Path) -
 def test_r2_36_the_refusals_are_worked_out_for_a_house_rule_only(
     table: FsTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Finding them parses the ruleset's source, a tenth of a second (issue 13): a command that takes no house
+    """Finding them parses the ruleset's source, a tenth of a second of start-up: a command that takes no house
     rule does not pay it, and a house rule still meets them."""
     worked: list[str] = []
     real = campaign.tables.house_rule_refusals

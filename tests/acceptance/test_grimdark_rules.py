@@ -61,7 +61,7 @@ def facts(result: AppendResult, kind: str) -> list[dict[str, Any]]:
     return [dict(e.payload) for e in result.events if e.type == kind]
 
 
-BATTLES = itertools.count(1)  # a battle's name is its own (issue 13): each ambush gets a number
+BATTLES = itertools.count(1)  # a battle's name is its own (no two battles of one name): each ambush gets a number
 
 
 def start(m: Match, joins: dict[str, str] | None = None) -> None:

@@ -120,7 +120,7 @@ def test_wounded_return_faster_from_ht_14_and_slower_at_ht_7(ht: int | None, bac
     assert wounded_returning(T, profile, original_men=100, wounded=50, days=2, activity="rest", ht=ht) == back
 
 
-# --- Single table values and edges the mutation run found untested (issue 12) ------------------------------------
+# --- Single table values and edges the mutation run found untested -----------------------------------------------
 
 
 def _strong(w: War, name: str, side_name: str, ts: int) -> None:
@@ -302,7 +302,7 @@ def test_catastrophe_13_an_atrocity_angers_or_shakes_the_army(army_roll: int, ch
     assert morale["Red foot"] == morale["Red guard"] == 13 + change and morale["Blue foot"] == 13
 
 
-# --- The second mutation run's survivors (issue 12) ---------------------------------------------------------------
+# --- The second mutation run's survivors --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("roll", "fate"), [(13, "holds"), (14, "retreats"), (17, "retreats"), (18, "routs")])

@@ -1,4 +1,4 @@
-"""Issue 10's defects, each kept fixed: loot and the year's record as rules read from the fold, a command id that
+"""The command path's defects, kept fixed: loot and the year's record as rules read from the fold, a command id that
 names one command only, and re-evaluation (what `verify` runs) that agrees with an honest log."""
 
 from __future__ import annotations

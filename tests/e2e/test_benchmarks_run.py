@@ -42,7 +42,7 @@ def test_the_campaign_benchmark_plays_and_verifies_its_campaign() -> None:
 
 
 def test_one_rule_command_goes_from_the_command_line_to_its_rule_through_at_most_eight_modules_each_once() -> None:
-    """Issue 10: the road from the command line to a rule is one executor, not a maze (29 modules, 59 crossings
+    """The road from the command line to a rule is one executor, not a maze (29 modules, 59 crossings
     before): the project's frames on the stack when the rule runs, outermost first."""
     result = run(str(BENCH / "command_path.py"))
     stack = [frame.rsplit(".", 1)[0] for frame in result["stack_to_rule"]]  # type: ignore[attr-defined]
@@ -81,7 +81,7 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         assert measured["verify"]["events_per_s"] > 0 and measured["verify_rules"]["events_per_s"] > 0
         assert 0 < measured["storage"]["log"] < measured["storage"]["file"]
         names = sorted(measured["processes"])
-        assert names[0] == "amend --dry-run"  # of a recorded command near the head (issue 14)
+        assert names[0] == "amend --dry-run"  # of a recorded command near the head (its cost is what follows it)
         assert names[1].startswith("audit --roll ") and names[2:] == [
             "log --last 20", "rebuild", "rewind", "start-up (list)", "undo",
             "unit 'Red 1'", "verify (rules)", "verify --no-rules"
@@ -89,7 +89,7 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
     assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]
     assert "peak RSS of rebuild, verify, audit ≤ 300 MiB" in result["targets_met"]  # type: ignore[operator]
-    for name in ("rewind", "undo", "unit"):  # issue 14: each within 2× of the smallest size, in CPU and peak RSS
+    for name in ("rewind", "undo", "unit"):  # each within 2× of the smallest size, in CPU and peak RSS
         assert f"{name} ≤ 2× smallest (process CPU and peak RSS)" in result["targets_met"]  # type: ignore[operator]
 
 

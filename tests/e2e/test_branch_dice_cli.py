@@ -1,4 +1,4 @@
-"""A branch keeps its parent's dice for the shared history and says which rolls are new (issue 11; DESIGN.md,
+"""A branch keeps its parent's dice for the shared history and says which rolls are new (DESIGN.md,
 "Dice": dice of a retracted command stay on the table and are offered again, in order, to the next commands that
 roll the same dice). ``branch`` says it in words and in ``--json``; ``log`` and ``audit`` label each roll of a
 branch: kept from the parent, offered again, or new."""

@@ -60,7 +60,7 @@ def test_new_roll_log_and_list(cli: Cli) -> None:
     assert listed[0]["name"] == "Ardennes" and listed[0]["head_hash"] == table["head"]["hash"]
     human = cli("log").stdout
     assert "confidence" in human and table["head"]["hash"] in human
-    # Paged (issue 14): 1 created, 2 and 4 the commands issued, 3 and 5 their dice.
+    # Paged: 1 created, 2 and 4 the commands issued, 3 and 5 their dice.
     assert [e["seq"] for e in cli.json("log", "--last", "2")["events"]] == [4, 5]
     assert [e["seq"] for e in cli.json("log", "--type", "dice.", "--last", "1")["events"]] == [5]
     assert [e["seq"] for e in cli.json("log", "--type", "timeline.")["events"]] == [2, 4]
@@ -191,7 +191,7 @@ def test_the_installed_command_runs_in_a_fresh_process(tmp_path: Path) -> None:
 
 
 def test_the_demo_never_touches_an_existing_database(cli: Cli) -> None:
-    """Issue 13: `campaign demo` once deleted the current database, a real campaign with it."""
+    """`campaign demo` once deleted the current database, a real campaign with it."""
     cli("new", "Real war", "--ruleset", "disorder")
     before = cli.events()
     refused = cli("demo", code=2)

@@ -66,7 +66,7 @@ def test_count_and_ask_are_refused_where_they_mean_nothing(cli: Cli) -> None:
 
 
 def test_a_mass_combat_battle_says_how_many_dice_before_it_is_fought(tmp_path: Path) -> None:
-    """Issue 13: a Mass Combat battle needs dozens of table dice and nothing said so before it failed."""
+    """A Mass Combat battle needs dozens of table dice and nothing said so before it failed."""
     from tests.e2e.test_mass_combat_cli import EXAMPLE
 
     cli = Cli(str(tmp_path / "mc.db"))

@@ -1,4 +1,4 @@
-"""Dice stay on the table (DESIGN.md, "Dice"; issue 11): a retracted command's dice are offered again, in order,
+"""Dice stay on the table (DESIGN.md, "Dice"): a retracted command's dice are offered again, in order,
 to the next commands that roll the same dice; only an explicit, recorded reroll takes them off the table."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dice nobody steers unseen (issue 11): chosen seeds and rolls no rule consumed are flagged; the seed held
+"""Dice nobody steers unseen: chosen seeds and rolls no rule consumed are flagged; the seed held
 here is checked; a checkpoint anchors the head outside the database."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_a_roll_no_rule_consumed_is_flagged_one_a_rule_consumed_is_not(cli: Cli)
 
 def test_up_to_five_throwaway_rolls_are_listed_more_are_summed_up_in_words(cli: Cli) -> None:
     """A long campaign has thousands of rolls no rule consumed: past five, verify says how many, the first five
-    and how to see them all, instead of a line each (issue 14)."""
+    and how to see them all, instead of a line each."""
     cli("new", "Hill", "--ruleset", "fighting-spirit")
     for n in range(5):
         cli("roll", "d20", "-p", f"weather {n}")

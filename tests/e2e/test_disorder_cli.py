@@ -77,7 +77,7 @@ def test_refusals_exit_two_and_append_nothing(cli: Cli) -> None:
 
 
 def test_a_loss_larger_than_the_models_left_is_refused_in_words_and_nothing_is_appended(cli: Cli) -> None:
-    """Issue 13: like `fs attack`, a unit cannot lose more models than it has left (RULES.md §1.3–1.4 count the
+    """Like `fs attack`, a unit cannot lose more models than it has left (RULES.md §1.3–1.4 count the
     models lost to the action, and say nothing of capping a loss). Fusiliers: 12 models, 1 lost → 11 left."""
     cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Fusiliers")
     cli("dis", "hit", "Fusiliers", "--lost", "1", "--dice", "6,6")

@@ -1,4 +1,4 @@
-"""Issue 13: a unit's profile edited by a recorded command (`<ruleset> edit UNIT --set KEY=VALUE`), checked as a
+"""A unit's profile edited by a recorded command (`<ruleset> edit UNIT --set KEY=VALUE`), checked as a
 muster is, and folded by each ruleset's state; the log keeps what it was before."""
 
 from __future__ import annotations

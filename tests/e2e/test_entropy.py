@@ -1,4 +1,4 @@
-"""A group's own entropy in the dice (issue 11): "a group may also mix in entropy of its own at each seed rotation
+"""A group's own entropy in the dice: "a group may also mix in entropy of its own at each seed rotation
 (every player commits a share, revealed with the seed), so that no single party chose the next seed".
 
 Through the command line: ``entropy commit`` records only a share's SHA-256 (the share kept apart from the log,

@@ -1,5 +1,5 @@
 """`fs battle-start --unit UNIT` takes the unit's fatigue from the campaign record (RULES.md §5, R2-3), as README
-says; `--unit UNIT=cover` too, with its position. Issue 13's first defect: `--unit "Keno 3rd Squad"` was refused
+says; `--unit UNIT=cover` too, with its position. A newcomer's first defect: `--unit "Keno 3rd Squad"` was refused
 ("--unit must look like NAME=VALUE"). A fatigue typed is the scenario's, as before."""
 
 from __future__ import annotations

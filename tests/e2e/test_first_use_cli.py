@@ -1,5 +1,5 @@
 """A newcomer's first commands: a command that only reads never creates a database, and a wrong --db gets a
-clear message and a non-zero exit, never a traceback (issue 13)."""
+clear message and a non-zero exit, never a traceback."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Global options where a person puts them, negative amounts as numbers, --version, shell completion and help
-without type tags (issue 13)."""
+without type tags."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_a_negative_amount_is_a_number_not_an_option(db: str) -> None:
     )
     assert [e["payload"].get("amount") for e in out["events"]][-1] == -100
     text = run("--db", db, "-c", "Otlok Front", "fs", "funds", "Steel", "-25", "--reason", "lost")
-    assert "−25" in text  # a real minus sign for a person (issue 13); --json keeps -100
+    assert "−25" in text  # a real minus sign for a person; --json keeps -100
     treasury = orjson.loads(run("--db", db, "-c", "Otlok Front", "treasury", "--json"))
     assert "175" in orjson.dumps(treasury).decode()  # 300 - 100 - 25
 

@@ -1,4 +1,4 @@
-"""One set of input rules at the boundary (issue 11): every bad input is refused with a clear message, exit 2,
+"""One set of input rules at the boundary: every bad input is refused with a clear message, exit 2,
 nothing appended and never a traceback; names are printed literally, markup and all."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13, names: trimmed, matched whatever their letter case, an unknown one answered with the close ones
+"""Names: trimmed, matched whatever their letter case, an unknown one answered with the close ones
 ("did you mean"), battles named or numbered, and no two units or battles of one name."""
 
 from __future__ import annotations

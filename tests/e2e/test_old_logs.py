@@ -1,7 +1,7 @@
 """Logs written by an earlier program stay usable: imported, verified (rules re-run included) and amended.
 
 ``tests/fixtures/logs_2026_12_01`` holds the four demo campaigns as exported by main on 2026-12-01, before
-commands became typed, versioned models (issue 10). Their ``timeline.command_issued`` events hold the inputs
+commands became typed, versioned models. Their ``timeline.command_issued`` events hold the inputs
 under the old service methods' parameter names and no command version: the command upcasters must read them.
 """
 

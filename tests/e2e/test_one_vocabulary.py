@@ -1,4 +1,4 @@
-"""Issue 13, one vocabulary and one set of views across the four rulesets (the old names kept, unlisted)."""
+"""One vocabulary and one set of views across the four rulesets (the old names kept, unlisted)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One vocabulary and one set of views across rulesets (issue 13): what README promises `status` and `battles`
+"""One vocabulary and one set of views across rulesets: what README promises `status` and `battles`
 show, worked by hand from RULES.md, through the real CLI."""
 
 from __future__ import annotations

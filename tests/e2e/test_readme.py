@@ -1,4 +1,4 @@
-"""README is executed (issue 13): every ```sh/```shell/```bash block of README.md, and of any guide it links,
+"""README is executed so it stays true: every ```sh/```shell/```bash block of README.md, and of any guide it links,
 runs in order in a fresh temporary folder with the installed `campaign` command, and must succeed as written.
 
 A block that must not run here (the setup and test scripts themselves, long benchmarks) is preceded by an
@@ -126,7 +126,7 @@ def test_a_broken_readme_command_fails_the_test_and_is_named(tmp_path: Path) -> 
     [("fighting-spirit", "fs"), ("mass-combat", "mc"), ("disorder", "dis"), ("grimdark", "gf")],
 )
 def test_each_ruleset_walkthrough_plays_a_whole_small_campaign(ruleset: str, prefix: str) -> None:
-    """Issue 13: muster, a battle, steps between, a second battle, a disputed roll audited, an undo."""
+    """Muster, a battle, steps between, a second battle, a disputed roll audited, an undo."""
     codes = ["\n".join(b.lines) for b in blocks(ROOT / "README.md") if not b.skipped]
     (walkthrough,) = [  # the ruleset's own walkthrough: the one that audits a roll (not an import's)
         code
@@ -153,7 +153,7 @@ def test_every_benchmark_and_server_block_is_skipped_with_a_reason() -> None:
 
 
 def test_the_first_walkthrough_says_which_of_its_rolls_verify_flags_and_why(tmp_path: Path) -> None:
-    """Issue 13: README's first walkthrough rolled a confidence test by hand (`campaign roll d8 --purpose "3rd
+    """README's first walkthrough rolled a confidence test by hand (`campaign roll d8 --purpose "3rd
     Squad confidence test"`), a test the rules make (§0.4), and `verify` rightly flagged it as a roll no rule
     consumed (whoever holds the seed could burn such a roll to steer the next). A test the rules make is the
     ruleset command's: README's free rolls are for what no rule covers, and README says verify flags them."""

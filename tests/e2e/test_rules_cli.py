@@ -1,4 +1,4 @@
-"""The rules ship with the program (issue 13): `campaign rules §0.4` prints that clause of RULES.md with the
+"""The rules ship with the program: `campaign rules §0.4` prints that clause of RULES.md with the
 errata amending it, and every clause the code cites is one the program can show."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_rules_prints_the_clause_and_the_errata_that_amend_it() -> None:
 
 
 def test_a_clause_is_printed_as_text_for_a_terminal_not_as_markdown() -> None:
-    """Issue 13: no ``` fences, no **, no backticks, no #; the content kept, the algorithm indented as a block.
+    """For a person: no ``` fences, no **, no backticks, no #; the content kept, the algorithm indented as a block.
     The Cyrillic Бе is the seed's own grade letter (Routed, RULES.md §0.3's table), not a typo for a Latin
     letter: the shipped copy equals the project's (test_the_shipped_rules_are_the_projects_rules) and keeps it."""
     out = run("rules", "§0.4")

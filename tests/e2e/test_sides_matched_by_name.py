@@ -1,5 +1,5 @@
-"""A side typed in another letter case is the side the campaign already has (issue 13: "Names trimmed, matched
-case-insensitively"): a new user's `gf muster B --side saurians` after a unit of "Saurians" made a second side
+"""A side typed in another letter case is the side the campaign already has (names are matched
+whatever their letter case): a new user's `gf muster B --side saurians` after a unit of "Saurians" made a second side
 "saurians", with its own army and underdog points; funds typed so went to a treasury of their own."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Signed checkpoints (issue 11: "a signed or exported checkpoint file"): ``campaign checkpoint --sign KEY`` writes
+"""Signed checkpoints ("a signed or exported checkpoint file"): ``campaign checkpoint --sign KEY`` writes
 the checkpoint and its OpenSSH signature (``ssh-keygen -Y sign -n campaign-ledger``) as FILE and FILE.sig;
 ``campaign verify --checkpoint FILE --signer KEY.pub`` accepts only that key's signature over the file as it is.
 A bad or missing signature, another key's, a missing ssh-keygen: refused in words, non-zero exit, no traceback."""

@@ -1,4 +1,4 @@
-"""Start-up loads only what the command run uses (issue 13): `campaign --help` no database library, a command
+"""Start-up loads only what the command run uses: `campaign --help` no database library, a command
 no Alembic (the schema is current), no Rich progress bar, no PostgreSQL driver, no other ruleset's CLI; and
 the command list main.py shows without importing is the one the modules define."""
 
@@ -79,7 +79,7 @@ HEAVY = (
     *("structlog", "rich.traceback", "rich.syntax", "pygments", "rich.progress"),
     "click",  # Typer carries its own copy of Click; a second one is imported for nothing
 )
-"""What a command that reads or appends to a SQLite campaign has no use for (issue 13)."""
+"""What a command that reads or appends to a SQLite campaign has no use for (start-up time)."""
 
 
 @pytest.mark.parametrize(
@@ -123,7 +123,7 @@ READ_ONLY_UNUSED = (
     *("events.families.calendar", "events.families.campaign", "events.families.timeline", "events.families.roster"),
     *("events.families.rules", "events.dice.ask", "sqlalchemy.orm"),
 )
-"""What ``status`` has no use for (issue 13): a regression here costs every read its start-up."""
+"""What ``status`` has no use for: a regression here costs every read its start-up."""
 
 
 STATUS_UNUSED = (
@@ -134,7 +134,7 @@ STATUS_UNUSED = (
     # nor the schema's Table objects: the directory and the read models are read by fixed statements
     *("events.schema", "projections.tables", "projections.campaigns"),
 )
-"""What ``status`` (at the campaign's head) has no use for either (issue 13)."""
+"""What ``status`` (at the campaign's head) has no use for either (start-up time)."""
 
 PYDANTIC_MODELS = """
 import atexit, sys

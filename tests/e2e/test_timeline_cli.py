@@ -86,7 +86,7 @@ def test_branch_on_the_command_line_leaves_the_original_alone(cli: Cli) -> None:
     head = cli.json("log")["events"][-1]["seq"]
     before = cli.json("fs", "battle-status")
     made = cli.json("branch", "What if", "--at", str(head))
-    # --json: the branch's own events and the count it shares, not every copied event (issue 14: bounded memory)
+    # --json: the branch's own events and the count it shares, not every copied event (bounded memory)
     assert [e["type"] for e in made["events"]] == ["timeline.branched", "dice.seed_committed"]
     assert made["shared"] == head and made["head"]["seq"] == head + 2 == made["events"][-1]["seq"]
     cli("fs", "attack", "Keno 3rd Squad", "--killed", "3", "--dice", "1", "-c", "What if")

@@ -89,7 +89,7 @@ def test_undo_after_only_an_entropy_share_says_shares_are_never_taken_back(tmp_p
 
 
 def test_a_units_record_leaves_out_what_a_rewind_retracted(cli: Cli) -> None:
-    """Issue 10: `campaign unit` listed retracted events as if they still stood (`log --unit` did not)."""
+    """`campaign unit` listed retracted events as if they still stood (`log --unit` did not)."""
     shot = next(e for e in cli.json("log")["events"] if e["type"] == "rules.applied")
     cli("rewind", "--to", str(shot["seq"] - 2))
     record = cli.json("unit", "Robot Squad")

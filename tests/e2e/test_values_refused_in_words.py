@@ -1,4 +1,4 @@
-"""A value that is not of its kind is refused in the program's words (issue 13: "pydantic's words in messages"):
+"""A value that is not of its kind is refused in the program's words (never pydantic's words):
 `fs funds Keno 1e6` said "Input should be a valid integer, unable to parse string as an integer"."""
 
 from __future__ import annotations

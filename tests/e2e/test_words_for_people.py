@@ -1,4 +1,4 @@
-"""Issue 13, second round: what a new user's test of the CLI found still written for the program, not for a game
+"""What a new user's second test of the CLI found still written for the program, not for a game
 master. Each expected text below is written by hand from what a person at the table would read; ``--json`` is
 held unchanged beside it.
 

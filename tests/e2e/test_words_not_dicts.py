@@ -1,4 +1,4 @@
-"""Issue 13, words not dicts: every view of every ruleset, on the played demo campaigns, reads as words.
+"""Words, not dicts: every view of every ruleset, on the played demo campaigns, reads as words.
 
 No Python dicts or reprs, no ``None``/``True``, no ``key=value`` lists, no ``?:``, no 32-hex ids, no snake_case
 words; ``--json`` keeps its keys for scripts."""
@@ -59,7 +59,7 @@ def test_the_scanner_catches_each_kind_of_offence() -> None:
 
 
 def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path) -> None:
-    """issue 13: "1 units" on a campaign's first evening; one unit and one battle read "1 unit", "1 battle"."""
+    """Grammar: "1 units" on a campaign's first evening; one unit and one battle read "1 unit", "1 battle"."""
     one = Cli(str(tmp_path / "one.db"))
     one("new", "One", "--ruleset", "grimdark")
     one("gf", "muster", "A", "--side", "X", "--models", "5", "--quality", "4", "--points", "50")

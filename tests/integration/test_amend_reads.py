@@ -1,4 +1,4 @@
-"""``amend`` reads from the amended command on (issue 14): the amended command's group and the later ones by the
+"""``amend`` reads from the amended command on, not the whole log: the amended command's group and the later ones by the
 store's index, the state before it from the nearest snapshot, a sandbox that keeps only what it appends. Before,
 it read and grouped the whole log, copied it into an in-memory sandbox and refolded it (29 s CPU and 3.0 GB for
 an amend eight commands from the end of a 1,000,000-event campaign).

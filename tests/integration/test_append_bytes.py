@@ -1,4 +1,4 @@
-"""The append path makes the very bytes and hashes it always made (issue 14 rewrote it for speed).
+"""The append path makes the very bytes and hashes it always made (it was rewritten for speed).
 
 DESIGN.md's chain: ``hash = sha256(prev_hash + canonical_json(envelope without hash))``. The store assembles those
 bytes from pieces, encodes typed events without pydantic's serializer and inserts rows by multi-row statements;

@@ -1,4 +1,4 @@
-"""``branch NAME --at SEQ`` runs in bounded memory (issue 14: every command in bounded memory): the parent is read
+"""``branch NAME --at SEQ`` runs in bounded memory (as every command does): the parent is read
 page by page and the branch written through the store's import session, command by command, in one transaction;
 what it holds does not grow with the history it copies. Before, it held the whole parent log and every copied
 event (544 MiB for a 90k-event parent)."""

@@ -1,4 +1,4 @@
-"""SIGKILL at random points of ``branch``, ``import``, ``rebuild`` and ``amend`` (issue 11): after every kill the
+"""SIGKILL at random points of ``branch``, ``import``, ``rebuild`` and ``amend``: after every kill the
 database verifies (chain, dice, the seeds held against their commitments, projections against a fresh fold)
 and every campaign in it still rolls and reveals; a branch or an import is there whole or not at all.
 

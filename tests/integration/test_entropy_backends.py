@@ -1,4 +1,4 @@
-"""Shares of entropy on every backend (memory, SQLite, PostgreSQL) alike (issue 11): the share and its commitment
+"""Shares of entropy on every backend (memory, SQLite, PostgreSQL) alike: the share and its commitment
 in one transaction, the dice derived with the shares, checked after the reveal; and a share that cannot be stored
 leaves nothing behind."""
 

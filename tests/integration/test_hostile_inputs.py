@@ -1,4 +1,4 @@
-"""Generated hostile input (issue 11): over the command line and the import format, never a traceback, never a
+"""Generated hostile input: over the command line and the import format, never a traceback, never a
 partial append, and the same acceptance on SQLite and PostgreSQL.
 
 Each example is one command line built from a template of a real command with hostile values in its slots

@@ -1,4 +1,4 @@
-"""Issue 14: ``log --unit`` and ``--battle`` (and ``unit NAME``'s history) page through the ``event_refs`` index
+"""``log --unit`` and ``--battle`` (and ``unit NAME``'s history) page through the ``event_refs`` index
 (kept inline in every append, filled by migration 0010 for a log written before it) and show exactly what
 filtering (or streaming) the whole log showed."""
 

@@ -83,7 +83,7 @@ def test_a_database_behind_the_schema_that_cannot_be_written_is_refused_in_words
 
 
 def test_the_directory_reads_the_campaigns_table_s_columns_in_its_order() -> None:
-    """The directory names them without building the table (a read's start-up, issue 13)."""
+    """The directory names them without building the table (a read's start-up time)."""
     from projections.campaign_directory import COLUMNS
     from projections.tables import campaigns
 

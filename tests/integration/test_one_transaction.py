@@ -1,4 +1,4 @@
-"""``branch`` and ``import --with-secrets`` write their events and their seeds in one transaction (issue 11):
+"""``branch`` and ``import --with-secrets`` write their events and their seeds in one transaction:
 a failure while storing the seeds leaves nothing behind, never a campaign that can neither roll nor reveal."""
 
 from __future__ import annotations

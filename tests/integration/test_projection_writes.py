@@ -1,5 +1,5 @@
 """The inline projector writes what a command changed, not the whole read model, and its snapshots stay
-smaller than the log they summarise (issue 14); what it keeps still equals a rebuild."""
+smaller than the log they summarise; what it keeps still equals a rebuild."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlit
 def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it_changed(
     sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14: the units' rows of a Mass Combat campaign read each unit, the tables, the day, the month and the
+    """The units' rows of a Mass Combat campaign read each unit, the tables, the day, the month and the
     side-wide modifiers. Funds change a treasury only: no unit's row is made (its Troop Strength worked out) or
     encoded again; recruits join one unit: that unit's row only; a day passing: every unit's."""
     from campaign.rulesets.mass_combat import fold as mc_fold
@@ -110,7 +110,7 @@ def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it
 def test_a_command_encodes_again_only_the_parts_of_the_state_it_changed(
     sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14: funds change a treasury: of the stored state only the treasuries are dumped again; a roll
+    """Funds change a treasury: of the stored state only the treasuries are dumped again; a roll
     changes no part of the state: none is, and the stored state is left as it was."""
     from pydantic import TypeAdapter
 
@@ -146,7 +146,7 @@ def test_a_projector_that_did_not_write_last_rereads_the_stored_state(writes: En
 def test_a_command_in_a_process_that_did_not_write_last_reads_and_decodes_the_stored_state_once(
     sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14, "state loaded once per command": a command run by a fresh process (every CLI command) reads the
+    """The state loaded once per command: a command run by a fresh process (every CLI command) reads the
     campaign's state row once, to decide, and its append folds into that same state instead of reading and
     decoding the row again; what it writes still equals a rebuild."""
     backend = Backend("sqlite", sqlite_engine, sqlite_url)

@@ -333,7 +333,7 @@ def test_summary_rows_made_again_only_where_what_they_read_changed_equal_rows_ma
     disorder: list[tuple[Any, ...]],
     grimdark: list[tuple[Any, ...]],
 ) -> None:
-    """Issue 14: after an append the inline writer makes again only the summary rows whose inputs changed: the
+    """After an append the inline writer makes again only the summary rows whose inputs changed: the
     parts of a state are replaced, never changed in place, so an unchanged part is the very same object. From
     any state of a play to a later one, and to that state with one part (the day, the roster, the records…)
     taken from another state of the play, the summary so made equals the summary made afresh: a row that read

@@ -1,5 +1,5 @@
 """``status`` at a campaign's head is served from the read models the inline projector keeps, not by decoding
-and folding the campaign's state (issue 13). What they hold must be the ruleset's folded summary exactly: the
+and folding the campaign's state (start-up time). What they hold must be the ruleset's folded summary exactly: the
 same units, battles, treasuries, careers and day, in the fold's order (units by side then name, battles in
 the order fought, careers by name), for every ruleset, on SQLite and PostgreSQL; and ``status`` must print
 the same bytes (words, Rich tables, ``--json``) either way."""
@@ -211,7 +211,7 @@ def campaign_id_of(db: str, name: str) -> str:
 def test_an_append_rewrites_the_summary_row_only_when_the_day_the_careers_or_the_order_changed(
     sqlite_engine: Engine, sqlite_url: str
 ) -> None:
-    """Like the unit, battle and treasury rows (issue 14), the summary row is written only when it changes."""
+    """Like the unit, battle and treasury rows, the summary row is written only when it changes."""
     from tests.services import MassCombat
 
     ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
@@ -314,7 +314,7 @@ def _as_0010_wrote_them(engine: Engine) -> None:
 def test_a_database_made_before_0011_gets_its_rows_refolded_and_verifies(
     sqlite_engine: Engine, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 13: the five-grade battle rows now carry their day and winner and the Mass Combat unit rows their
+    """The five-grade battle rows now carry their day and winner and the Mass Combat unit rows their
     Morale, arrears and pay owed. A database whose read models the version before wrote (0010) is brought up to
     date by the first command: ``verify --projections`` finds nothing differing from the log, ``status`` and
     ``battles`` are served from the read models, with the new columns."""

@@ -1,4 +1,4 @@
-"""What a command costs the store does not grow with its campaign's log (issue 14).
+"""What a command costs the store does not grow with its campaign's log.
 
 Counted, not timed: SQLite's progress handler counts the virtual-machine instructions each statement runs, a
 deterministic measure of the rows it touches. A read that scanned the campaign's index would cost in

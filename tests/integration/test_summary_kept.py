@@ -1,4 +1,4 @@
-"""Issue 14: after an append the inline writer makes again only the summary rows whose inputs changed. A row is
+"""After an append the inline writer makes again only the summary rows whose inputs changed. A row is
 kept when its unit (or battle, or career) and everything else it reads are the very objects it was made from;
 these tests change one such input alone, where the rules say the row must then change, and find the row made
 again and equal to one made afresh (values worked from RULES.md and the tables as shipped)."""

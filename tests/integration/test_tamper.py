@@ -525,7 +525,7 @@ def test_a_signed_checkpoint_names_truncation_and_a_forger_cannot_replace_it(tar
     assert f"but by another key ({fingerprint(Path(f'{mallory}.pub'))})" in refused["error"]
 
 
-# -- the group's shares of entropy (issue 11) -------------------------------------------------------------
+# -- the group's shares of entropy ------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")

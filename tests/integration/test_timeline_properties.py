@@ -144,7 +144,7 @@ def test_any_play_with_amends_rewinds_and_undos_keeps_every_promise(
     report = verify_events(info.campaign_id, events, registry)
     assert report.ok, report.findings
     assert Timeline(ledger).reevaluate(info) == [], "a rule re-run on its recorded inputs and dice differs"
-    # Issue 14: re-evaluation streams the log (no sandbox, no copy) and gives the sandbox's verdict on any play.
+    # Re-evaluation streams the log (no sandbox, no copy) and gives the sandbox's verdict on any play.
     assert list(live_events(ledger.store, info.campaign_id)) == effective(events)
     assert rerun_in_place(ledger, info) == [], "the streamed re-run differs where the sandbox's does not"
     views_equal_a_fresh_fold(ledger, info)

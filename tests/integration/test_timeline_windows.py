@@ -1,4 +1,4 @@
-"""Issue 14: undo and rewind read a window at the log's end, not the whole log, and decide on it exactly as on the
+"""Undo and rewind read a window at the log's end, not the whole log, and decide on it exactly as on the
 whole log; the state after a rewind comes from the nearest snapshot it needs, not from a refold of the log.
 
 The oracle is the whole-log way: :func:`plan_rewind` / :func:`plan_undo` given every event of the campaign (what
@@ -123,7 +123,7 @@ def test_undoing_an_undo_of_an_undo_puts_the_battles_dice_back_on_the_table(
 
 
 def whole_log_unit_history(events: list[RecordedEvent], unit_id: str) -> list[dict[str, Any]]:
-    """What ``unit NAME`` gave before issue 14: the whole log read, its effective events kept, then filtered."""
+    """What ``unit NAME`` gave before it paged: the whole log read, its effective events kept, then filtered."""
     kept = effective(events)
     names = unit_names(kept)
     covered = explained_by(kept)

@@ -1,4 +1,4 @@
-"""Every route × every kind of caller gets exactly what the role table says (issue 15).
+"""Every route × every kind of caller gets exactly what the role table says.
 
 Generated from the application's route table: each route declares its access level (``x-access``), and a
 route added without one fails here. Callers: nobody, a forged session cookie, a member of another campaign

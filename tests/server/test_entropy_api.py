@@ -1,4 +1,4 @@
-"""The group's shares of entropy on the server (issue 11): players and the GM commit one each per seed epoch,
+"""The group's shares of entropy on the server: players and the GM commit one each per seed epoch,
 observers may not; nobody is ever served a share before the reveal; the server's ``verify`` checks the seeds and
 shares it holds against their commitments."""
 

@@ -1,4 +1,4 @@
-"""The page shows a campaign's units in the columns and words `campaign status` uses (issue 13: one vocabulary
+"""The page shows a campaign's units in the columns and words `campaign status` uses (one vocabulary
 across the views): a Mass Combat unit's Morale, arrears and pay owed, not the state's own names."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The folds' shortcuts (issue 14, rebuild speed) give what folding every event one by one gives.
+"""The folds' shortcuts (rebuild speed) give what folding every event one by one gives.
 
 * A ruleset's fold hands its ``apply`` only events of :data:`FOLDED_FAMILIES`: every other family's event must
   leave any state of any ruleset as it was, whatever it holds.

@@ -1,4 +1,4 @@
-"""The CLI's lines printed without Rich (issue 13: a rule command loads no Rich) read exactly as Rich printed them:
+"""The CLI's lines printed without Rich (a rule command loads no Rich: start-up time) read exactly as Rich printed them:
 the same text, wrapped at the same places, the same styles on a terminal; what it cannot print exactly it hands
 to Rich."""
 

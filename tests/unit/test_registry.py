@@ -74,7 +74,7 @@ def test_floats_cannot_enter_an_event() -> None:
 
 
 def test_an_event_type_is_built_when_first_decoded_and_safely_so_from_many_threads() -> None:
-    """Event models are built on first use (issue 13: start-up builds none it does not need); the server's
+    """Event models are built on first use (start-up builds none it does not need); the server's
     threads may all meet a type for the first time at once, and each still gets the event, checked."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -132,7 +132,7 @@ print(before, cls.__module__, after)
 
 
 def test_a_family_is_imported_when_one_of_its_types_is_first_asked_for() -> None:
-    """issue 13: a command meets a few of the event types; the registry imports a family when it needs it."""
+    """Start-up time: a command meets a few of the event types; the registry imports a family when it needs it."""
     import subprocess
     import sys
 

@@ -1,4 +1,4 @@
-"""The cyclic collector is off through a command's start-up and on for its work (issue 13: it was a quarter of a
+"""The cyclic collector is off through a command's start-up and on for its work (it was a quarter of a
 command's CPU time, walking what importing Typer, pydantic's models and SQLAlchemy makes and keeps), so a long
 command (verify, rebuild, serve) still frees what it throws away."""
 

@@ -1,4 +1,4 @@
-"""verify checks each payload with its model's fields alone (issue 14: building every model was most of verify's
+"""verify checks each payload with its model's fields alone (building every model was most of verify's
 time): the same verdict and the same values as the model, on every event type, for any payload."""
 
 from __future__ import annotations

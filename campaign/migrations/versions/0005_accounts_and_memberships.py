@@ -1,4 +1,4 @@
-"""Accounts, their sessions and tokens, and the read model of campaign memberships (issue 15).
+"""Accounts, their sessions and tokens, and the read model of campaign memberships.
 
 Revision ID: 0005
 Revises: 0004

@@ -1,5 +1,5 @@
 """What a campaign has logged since its last snapshot, and that snapshot's size: snapshots are written only
-when the log has grown by twice the last one's bytes, so that they never outweigh the log (issue 14).
+when the log has grown by twice the last one's bytes, so that they never outweigh the log.
 
 Revision ID: 0007
 Revises: 0006

@@ -1,4 +1,4 @@
-"""Shares of entropy a group mixes into each dice seed (issue 11): kept apart from the log like the seeds, and
+"""Shares of entropy a group mixes into each dice seed: kept apart from the log like the seeds, and
 how many the current epoch of each campaign has (a roll derives its key from them).
 
 Revision ID: 0008

@@ -1,5 +1,5 @@
 """Each campaign's day, careers and the order of its summary rows, kept by the inline projector beside its unit,
-battle and treasury rows: ``status`` reads them instead of decoding and folding the campaign's state (issue 13).
+battle and treasury rows: ``status`` reads them instead of decoding and folding the campaign's state (start-up time).
 
 A campaign logged before this revision has no row until its next append (or ``campaign rebuild``); until then
 ``status`` folds it, as before.

@@ -1,5 +1,5 @@
 """Each event by the unit, officer and battle it concerns (``event_refs``): what ``log --unit`` and ``--battle``
-page through instead of decoding the whole log (issue 14). Filled here from the log already written, a page of
+page through instead of decoding the whole log. Filled here from the log already written, a page of
 events at a time (bounded memory whatever the log's length); kept inline by every append from then on.
 
 Revision ID: 0010

@@ -1,5 +1,5 @@
 """The campaigns' states and summary rows refolded from the log, once: the five-grade battles now keep the day
-they began on and their winner, and the Mass Combat units their Morale, arrears and pay owed (issue 13), in the
+they began on and their winner, and the Mass Combat units their Morale, arrears and pay owed, in the
 rows ``status`` and ``battles`` read. A database made before this revision holds rows without them, which
 ``status`` would show and ``verify --projections`` would find differing from the log.
 
