@@ -16,6 +16,7 @@ from campaign.log_view import log_page
 from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
 from campaign.server.fragments import GM, At, Registry
+from events.families.timeline import CommandIssued
 from projections.fold import Summary
 
 PAGE = Registry()
@@ -104,7 +105,7 @@ def log(at: At) -> str:
                 e=entry,
                 campaign_id=at.info.campaign_id,
                 gm=gm,
-                amendable=bool(event.meta.get("command")) and not gone,
+                amendable=event.type == CommandIssued.event_name and not gone,  # one link a command: its own row
                 newest=newest,
             )
         rows[key] = row

@@ -52,6 +52,11 @@ def test_the_sheet_shows_a_five_grade_unit_that_lost_men_and_a_grade(world: Worl
     assert _card(live, "Keno Guard") == card
 
 
+def _rows(log: str) -> dict[int, str]:
+    """The log's rows by seq."""
+    return {int(m[1]): m[2] for m in re.finditer(r'<tr class="[^"]*" data-seq="(\d+)">(.*?)</tr>', log, re.S)}
+
+
 def _log_of(client: TestClient, cid: str) -> str:
     return client.get(f"/c/{cid}/live", params={"part": "log"}).text.split('id="log"', 1)[1]
 
@@ -72,10 +77,14 @@ def test_only_the_game_master_is_offered_amend_rewind_and_undo_on_the_log(world:
             assert "audit-link" in page
             assert not any(tool in page for tool in GM_TOOLS)
             assert f"?amend={seq}" not in page and f"?rewind={seq}" not in page
-    page = gina.get(f"/c/{cid}").text
-    log = page.split('id="log"', 1)[1]
-    assert f'href="/c/{cid}?amend={seq}#amend"' in log and f'href="/c/{cid}?rewind={seq}#rewind"' in log
-    assert log.count("undo-link") == 1 and log.index("undo-link") < log.index(f"?amend={seq - 1}"), "on the newest"
+    rows = _rows(gina.get(f"/c/{cid}").text.split('id="log"', 1)[1])
+    newest = seq + 1  # the squad's mustering, after its command's row
+    assert max(rows) == newest
+    assert f'href="/c/{cid}?amend={seq}#amend"' in rows[seq], "a command's own row: amend it"
+    assert "amend-link" not in rows[newest], "what a command did is amended on its command's row"
+    assert f'href="/c/{cid}?rewind={seq}#rewind"' in rows[seq]
+    assert "rewind-link" not in rows[newest], "nothing after the newest row to rewind"
+    assert [n for n, row in rows.items() if "undo-link" in row] == [newest]
 
     filled = gina.get(f"/c/{cid}", params={"amend": seq}).text
     assert re.search(rf'id="amend-seq" name="seq"[^>]* value="{seq}"', filled)
