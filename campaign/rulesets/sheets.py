@@ -34,7 +34,8 @@ class Card:
     items: tuple[Item, ...]
     flags: tuple[str, ...] = ()
     removed: str | None = None
-    """Why it left the table (as recorded), or None while it is on it."""
+    """Why it left the table (as recorded: a word of the ruleset's ``casualty`` terms where it has them), or None
+    while it is on it."""
     notes: tuple[str, ...] = field(default=())
 
 
@@ -113,9 +114,9 @@ def _mass_combat(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Car
             Item(N_("wounded"), str(u.wounded)),
             Item(N_("quality"), str(u.profile.quality), "quality"),
             *([Item(N_("morale"), str(row["morale"]))] if row.get("morale") is not None else []),
+            *([Item(N_("fate"), battle.fates[uid])] if uid in battle.fates else []),  # routs, retreats…: recorded
         ]
-        fate = battle.fates.get(uid)
-        cards.append(Card(uid, u.name, u.side, tuple(items), (), fate))
+        cards.append(Card(uid, u.name, u.side, tuple(items)))
     return cards
 
 
