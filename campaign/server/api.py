@@ -36,6 +36,7 @@ from campaign.server.context import (
     ledger_of,
     server,
 )
+from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.refusals import REFUSALS
 from campaign.server.timeline_ops import amend, rewind, undo
@@ -452,7 +453,7 @@ async def events(
     async def stream() -> AsyncIterator[bytes]:
         yield b"retry: 1000\n\n"
         shown = after  # the head the page shows
-        async for update in srv.live.updates(campaign_id, after, lang):
+        async for update in srv.live.updates(campaign_id, after, lang, role_kind(m.member.role)):
             if await request.is_disconnected():
                 return
             if update is None:

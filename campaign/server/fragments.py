@@ -7,8 +7,17 @@ the log, a chart's points), never the whole log, so its cost does not grow with 
 :class:`Fragments` renders every fragment of a campaign once for each head and keeps the latest rendering: the
 page's first view, its ``…/live`` part and every open page's live stream are all made of it
 (:mod:`campaign.server.live` sends each page the fragments whose HTML changed). A fragment is the same for every
-member who may see the page: nothing of it depends on who looks, only on the language it is read in (a
-rendering per head for each language some page reads it in).
+member who may see the page, but for the language it is read in and, for a fragment registered ``by_role``,
+whether the reader is the game master (:data:`GM`) or not (:data:`OTHERS`): a rendering per head for each
+language and role kind some page reads it in.
+
+Why the role kind is a key of the rendering and not a check at each page: the game master's log rows carry
+controls (amend, rewind to here, undo) a player or an observer must never be sent, and a fragment is sent as one
+piece to every page of its rendering. Two kinds, not one rendering per member: what a fragment shows depends on
+the role only, so a head costs at most one rendering of each fragment per language, and one more of the
+``by_role`` fragments (the log) if a game master's page is open; the others' fragments are taken as they are
+from the rendering every role shares. A GM's rendering lists only the game masters as those who may see it,
+so a stream whose member stops being a game master is closed (and reopens on the others' rendering).
 """
 
 from __future__ import annotations
@@ -17,12 +26,22 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from campaign.access.memberships import Member, Memberships
 from campaign.executor import Ledger
 from campaign.i18n import language, reading_in
 from projections.state.campaigns import CampaignInfo
+
+RoleKind = Literal["gm", "others"]
+GM: RoleKind = "gm"
+OTHERS: RoleKind = "others"
+
+
+def role_kind(role: str) -> RoleKind:
+    """The rendering a member of ``role`` reads: the game master's, or everyone else's."""
+    return GM if role == "gm" else OTHERS
+
 
 KEPT_CAMPAIGNS = 256
 """Campaigns whose latest rendering is kept (the least recently shown are let go)."""
@@ -38,6 +57,8 @@ class At:
     memo: dict[str, Any]
     """The campaign's own store for what a renderer works out once and reuses at later heads (what depends only on
     the log up to a seq it names, which never changes): kept as long as the campaign's rendering is."""
+    kind: RoleKind = OTHERS
+    """Whose rendering it is: the game master's (a ``by_role`` fragment shows its controls) or everyone else's."""
 
 
 Renderer = Callable[[At], str]
@@ -48,12 +69,16 @@ class Registry:
 
     def __init__(self) -> None:
         self.renderers: dict[str, Renderer] = {}
+        self.by_role: set[str] = set()
+        """The fragments whose HTML depends on the reader's role kind (:attr:`At.kind`)."""
 
-    def fragment(self, name: str) -> Callable[[Renderer], Renderer]:
-        """Register the decorated function as the renderer of fragment ``name`` (a later one replaces it)."""
+    def fragment(self, name: str, *, by_role: bool = False) -> Callable[[Renderer], Renderer]:
+        """Register the decorated function as the renderer of fragment ``name`` (a later one replaces it);
+        ``by_role``: it is rendered once more for the game master's pages."""
 
         def register(renderer: Renderer) -> Renderer:
             self.renderers[name] = renderer
+            (self.by_role.add if by_role else self.by_role.discard)(name)
             return renderer
 
         return register
@@ -85,13 +110,16 @@ class Fragments:
         self._ledger = ledger
         self._members = members
         self._renderers = page.renderers
-        self._campaigns: OrderedDict[tuple[str, str], _Campaign] = OrderedDict()
+        self._by_role = page.by_role
+        self._campaigns: OrderedDict[tuple[str, str, RoleKind], _Campaign] = OrderedDict()
         self._guard = threading.Lock()
         self.renderings = 0
         """How many renderings were made (each of every fragment): one per head a page was shown at."""
+        self.gm_renderings = 0
+        """How many game master's renderings were made (each of the ``by_role`` fragments only)."""
 
-    def _campaign(self, campaign_id: str, lang: str) -> _Campaign:
-        key = (campaign_id, lang)
+    def _campaign(self, campaign_id: str, lang: str, kind: RoleKind) -> _Campaign:
+        key = (campaign_id, lang, kind)
         with self._guard:
             found = self._campaigns.get(key)
             if found is None:
@@ -101,12 +129,12 @@ class Fragments:
             self._campaigns.move_to_end(key)
             return found
 
-    def at(self, info: CampaignInfo, lang: str | None = None) -> Rendered:
-        """The campaign's fragments at ``info``'s head in ``lang`` (the reader's language of the moment if None):
-        rendered now if nobody rendered them yet (a second caller meanwhile waits for that rendering instead of
-        making its own)."""
+    def at(self, info: CampaignInfo, lang: str | None = None, kind: RoleKind = OTHERS) -> Rendered:
+        """The campaign's fragments at ``info``'s head in ``lang`` (the reader's language of the moment if None)
+        for the role ``kind``: rendered now if nobody rendered them yet (a second caller meanwhile waits for that
+        rendering instead of making its own)."""
         lang = lang or language()
-        kept = self._campaign(info.campaign_id, lang)
+        kept = self._campaign(info.campaign_id, lang, kind)
         latest = kept.latest
         if latest is not None and (latest.head, latest.head_hash) == (info.last_seq, info.head_hash):
             return latest
@@ -114,11 +142,19 @@ class Fragments:
             latest = kept.latest
             if latest is not None and (latest.head, latest.head_hash) == (info.last_seq, info.head_hash):
                 return latest
+            shared = self.at(info, lang, OTHERS) if kind != OTHERS else None  # the fragments every role reads
             members = self._members.of(info.campaign_id)
-            at = At(self._ledger, info, members, kept.memo)
+            at = At(self._ledger, info, members, kept.memo, kind)
             with reading_in(lang):
-                parts = {name: render(at) for name, render in self._renderers.items()}
-            self.renderings += 1
+                parts = {
+                    name: shared.parts[name] if shared is not None and name not in self._by_role else render(at)
+                    for name, render in self._renderers.items()
+                }
+            if shared is None:
+                self.renderings += 1
+            else:
+                self.gm_renderings += 1
+                members = {a: m for a, m in members.items() if m.role == "gm"}
             changed = frozenset(n for n, html in parts.items() if latest is None or latest.parts.get(n) != html)
             rendered = Rendered(
                 info.last_seq,

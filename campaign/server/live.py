@@ -24,7 +24,7 @@ from sqlalchemy import Engine
 
 from campaign.live import CHANNEL
 from campaign.logging import get_logger
-from campaign.server.fragments import Rendered
+from campaign.server.fragments import OTHERS, Rendered, RoleKind
 from projections.state.campaigns import CampaignInfo
 
 log = get_logger(__name__)
@@ -77,13 +77,13 @@ class Live:
         self,
         engine: Engine,
         info_of: Callable[[str], CampaignInfo | None],
-        render: Callable[[CampaignInfo, str], Rendered],
+        render: Callable[[CampaignInfo, str, RoleKind], Rendered],
     ) -> None:
         self.engine = engine
         self.info_of = info_of
         self.render = render
-        self._feeds: dict[tuple[str, str], _Feed] = {}
-        """A feed for each campaign and language its open pages read it in."""
+        self._feeds: dict[tuple[str, str, RoleKind], _Feed] = {}
+        """A feed for each campaign, language and role kind its open pages read it in."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -116,7 +116,7 @@ class Live:
             loop.call_soon_threadsafe(self._wake, campaign_id)
 
     def _wake(self, campaign_id: str) -> None:
-        for (of, _lang), feed in self._feeds.items():
+        for (of, _lang, _kind), feed in self._feeds.items():
             if of == campaign_id:
                 feed.poked.set()
 
@@ -141,7 +141,7 @@ class Live:
             for feed in self._feeds.values():  # each feed reads its head once, whether it moved or not
                 feed.poked.set()
 
-    async def _refresh(self, campaign_id: str, lang: str, feed: _Feed) -> None:
+    async def _refresh(self, campaign_id: str, lang: str, kind: RoleKind, feed: _Feed) -> None:
         """The feed's one reader of the head and asker for its rendering, while the campaign has open pages."""
         while not self._stop.is_set():
             await feed.poked.wait()
@@ -150,7 +150,7 @@ class Live:
                 info = await asyncio.to_thread(self.info_of, campaign_id)
                 if info is None or (feed.latest is not None and info.last_seq <= feed.latest.head):
                     continue
-                update = update_of(await asyncio.to_thread(self.render, info, lang))
+                update = update_of(await asyncio.to_thread(self.render, info, lang, kind))
             except Exception as exc:  # the database went away: the next wake-up (or poll) tries again
                 log.warning("live.refresh_failed", campaign_id=campaign_id, error=_first_line(exc))
                 continue
@@ -159,14 +159,16 @@ class Live:
                 published, feed.published = feed.published, asyncio.Event()
                 published.set()
 
-    async def updates(self, campaign_id: str, after: int, lang: str = "en") -> AsyncIterator[Update | None]:
-        """The campaign's updates past head ``after``, rendered in ``lang``, each as soon as it is rendered; a None
-        now and then as a keep-alive (every :data:`KEEPALIVE_SECONDS` without one)."""
-        key = (campaign_id, lang)
+    async def updates(
+        self, campaign_id: str, after: int, lang: str = "en", kind: RoleKind = OTHERS
+    ) -> AsyncIterator[Update | None]:
+        """The campaign's updates past head ``after``, rendered in ``lang`` for the role ``kind``, each as soon as
+        it is rendered; a None now and then as a keep-alive (every :data:`KEEPALIVE_SECONDS` without one)."""
+        key = (campaign_id, lang, kind)
         feed = self._feeds.get(key)
         if feed is None:
             feed = self._feeds[key] = _Feed()
-            feed.task = asyncio.create_task(self._refresh(campaign_id, lang, feed))
+            feed.task = asyncio.create_task(self._refresh(campaign_id, lang, kind, feed))
         feed.readers += 1
         feed.poked.set()  # look at the head now: an append may have come before the page asked
         try:

@@ -11,9 +11,12 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from campaign import views
 from campaign.i18n import _, ngettext
+from campaign.i18n.terms import shown
 from campaign.log_view import log_page
+from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
-from campaign.server.fragments import At, Registry
+from campaign.server.fragments import GM, At, Registry
+from events.families.timeline import CommandIssued
 from projections.fold import Summary
 
 PAGE = Registry()
@@ -23,7 +26,7 @@ _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates" / "fragments"), autoescape=select_autoescape()
 )
 # Rendered in the language Fragments.at reads them in: the fragments say their words through _ and ngettext.
-_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading)
+_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading, shown=shown)
 
 
 def _render(name: str, **context: Any) -> str:
@@ -64,7 +67,10 @@ def battle(at: At) -> str:
         )
         entries = views.entries_in_words(page.names, page.entries)
     members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
-    return _render("battle.html", battle=fought, battle_log=entries, members=members)
+    cards = battle_sheet(at.info.ruleset, at.ledger.states.get(at.info), _summary(at)) if fought else []
+    return _render(
+        "battle.html", battle=fought, battle_log=entries, members=members, cards=cards, ruleset=at.info.ruleset
+    )
 
 
 @PAGE.fragment("charts")
@@ -72,22 +78,37 @@ def charts(at: At) -> str:
     return _render("charts.html", charts=chart_series(at.ledger, at.info, at.memo.setdefault("chart points", {})))
 
 
-@PAGE.fragment("log")
+@PAGE.fragment("log", by_role=True)
 def log(at: At) -> str:
     """The last entries, newest first. Each row is worded and rendered once and kept while it is shown: a new head
-    adds its own rows (a row changes only if a rewind retracts its event, or a name it uses is new)."""
+    adds its own rows (a row changes only if a rewind retracts its event, or a name it uses is new).
+
+    The game master's rendering (``at.kind``) gives each row its corrections: amend a command's row, rewind to
+    a row, and undo on the newest. They are links to the page's own forms, filled in (``?amend=SEQ``,
+    ``?rewind=SEQ``), not forms: a fragment is shared by every game master's page, and a form would need the
+    reader's own session token; the page's form then previews an amendment and asks before a rewind."""
+    gm = at.kind == GM
     page = log_page(at.ledger.store, at.info.campaign_id, upto=at.info.last_seq, last=LOG_ENTRIES, show_all=True)
-    kept: dict[tuple[int, bool], str] = at.memo.setdefault("log rows", {})
+    kept: dict[tuple[int, bool, bool], str] = at.memo.setdefault("log rows", {})
     if at.memo.get("log names") != page.names:
         kept.clear()
         at.memo["log names"] = dict(page.names)
     rows = {}
+    newest = True
     for event, gone in reversed(page.entries):
-        key = (event.seq, gone)
+        key = (event.seq, gone, newest)
         row = kept.get(key)
         if row is None:
             (entry,) = views.entries_in_words(page.names, [(event, gone)])
-            row = _render("log_row.html", e=entry, campaign_id=at.info.campaign_id)
+            row = _render(
+                "log_row.html",
+                e=entry,
+                campaign_id=at.info.campaign_id,
+                gm=gm,
+                amendable=event.type == CommandIssued.event_name and not gone,  # one link a command: its own row
+                newest=newest,
+            )
         rows[key] = row
+        newest = False
     at.memo["log rows"] = rows
     return _render("log.html", rows=list(rows.values()))

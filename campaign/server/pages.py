@@ -40,6 +40,7 @@ from campaign.server.context import (
     server,
     status_for,
 )
+from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import amend, rewind, undo
@@ -204,7 +205,7 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
     """The page's live parts at the campaign's head, as every open page of it shares them."""
     srv = server(request)
     info = srv.campaign(m.info.campaign_id)
-    return {"info": info, "parts": srv.fragments.at(info).parts}
+    return {"info": info, "parts": srv.fragments.at(info, kind=role_kind(m.member.role)).parts}
 
 
 def _choices(request: Request, m: InCampaign) -> forms.Choices:
@@ -260,7 +261,14 @@ def _form_context(
 
 
 @router.get("/c/{campaign_id}", openapi_extra=access("member"))
-def campaign_page(request: Request, m: Member) -> Response:
+def campaign_page(
+    request: Request,
+    m: Member,
+    amend_seq: Annotated[int | None, Query(alias="amend", ge=1, le=MAX_NUMBER)] = None,
+    rewind_to: Annotated[int | None, Query(alias="rewind", ge=0, le=MAX_NUMBER)] = None,
+) -> Response:
+    """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
+    first) or rewind form, filled in with the row's seq."""
     found = nojs.take_said(request)
     choices = _choices(request, m)
     forms_of = [
@@ -280,6 +288,8 @@ def campaign_page(request: Request, m: Member) -> Response:
             "commands": forms_of,
             "said": found if found and not found.get("command") else None,
             "sides": choices.sides,
+            "amend_seq": amend_seq,
+            "rewind_to": rewind_to,
         },
     )
     return nojs.cleared(response) if found is not None else response

@@ -200,6 +200,15 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_role("button", name="Record these dice").click()
     player.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
     gm.locator("#log", has_text=SHAKEN).wait_for(timeout=LIVE_MS)  # the GM's page, live
+    # the battle sheet, live on the GM's page: ten models less six wounds (Tough 1) is four, and Shaken (§4.1 A)
+    card = gm.locator("#battle .unit-card", has_text="Robot Squad")
+    card.filter(has_text="Shaken").wait_for(timeout=LIVE_MS)
+    assert card.inner_text().split()[:4] == ["Robot", "Squad", "Robots", "models"]
+    assert "4/10" in card.inner_text()
+    assert "not activated yet" in gm.locator("#battle .unit-card", has_text="Saurian Warriors").inner_text()
+    no_sideways_scroll(player)
+    player.locator("#battle .sheet").screenshot(path=str(screenshots / "battle-sheet-player-390.png"))
+    assert player.locator("#log a.amend-link, #log a.rewind-link, #log a.undo-link").count() == 0
 
     box = open_command(player, "gf.melee")
     box.locator("select[name=a]").select_option("Robot Squad")
@@ -227,6 +236,26 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
         shoot_both_widths(page, screenshots, f"report-{who}", scan)
         page.goto(base_url + "/")
         shoot_both_widths(page, screenshots, f"campaigns-{who}", scan)
+
+    # the GM amends the shot from its log row: the row's link fills the form, which previews before it amends
+    player.goto(campaign_url)
+    gm.goto(campaign_url)
+    row = gm.locator("#log tr", has_text="command gf shoot Robot Squad")
+    seq = row.get_attribute("data-seq")
+    row.locator("a.amend-link").click()
+    gm.wait_for_url(f"**?amend={seq}#amend")
+    assert gm.locator("#amend-seq").input_value() == seq
+    gm.fill("#amend-set", "wounds=1")  # nine models left of ten: above half, no morale test (§4.1 A)
+    gm.click("#amend-preview")
+    gm.locator("#gm-result", has_text="Preview of amending").wait_for()
+    shoot_both_widths(gm, screenshots, "amend-preview-gm")
+    gm.locator("#battle .unit-card", has_text="Robot Squad").filter(has_text="Shaken").wait_for()  # not yet
+    gm.click("#amend-apply")
+    gm.locator("#gm-result", has_text="Amended").wait_for()
+    card = gm.locator("#battle .unit-card", has_text="Robot Squad")
+    card.filter(has_text="9/10").wait_for(timeout=LIVE_MS)
+    assert "Shaken" not in card.inner_text()
+    player.locator("#battle .unit-card", has_text="Robot Squad").filter(has_text="9/10").wait_for(timeout=LIVE_MS)
     page = gm.context.new_page()
     page.context.clear_cookies()
     page.goto(base_url + "/signin")

@@ -154,7 +154,7 @@ def test_the_poll_wakes_pages_of_a_campaign_it_sees_for_the_first_time(monkeypat
     monkeypatch.setattr(live_module, "POLL_SECONDS", 0)
     moved = CampaignInfo("kessel", "Kessel", "grimdark", "3", 0, "c", (), 0, 3, "h3")  # the page looked at #2
 
-    def render(info: CampaignInfo, lang: str) -> Rendered:
+    def render(info: CampaignInfo, lang: str, kind: str) -> Rendered:
         return Rendered(info.last_seq, info.head_hash, {"log": "<section id='log'>#3</section>"}, frozenset({"gina"}))
 
     async def scenario() -> int | None:

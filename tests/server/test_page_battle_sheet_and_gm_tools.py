@@ -1,0 +1,104 @@
+"""The campaign page during a battle: the battle sheet (a card per unit with its state in the battle), and the
+game master's corrections on each log row, which a player or an observer is never sent."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from campaign.server.fragments import GM, OTHERS, Fragments
+from tests.server.conftest import SQUAD, World, post
+
+GM_TOOLS = ("amend-link", "rewind-link", "undo-link")
+
+
+def _card(page: str, name: str) -> str:
+    """The text of the battle sheet's card whose name is ``name``, its tags dropped."""
+    sheet = page.split('<ul class="sheet">', 1)[1].split("</ul>", 1)[0]
+    for card in sheet.split('<li class="unit-card')[1:]:
+        text = " ".join(re.sub(r"<[^>]+>", " ", card.split(">", 1)[1]).split())
+        if text.startswith(name + " "):
+            return text
+    raise AssertionError(f"no card for {name} in {sheet}")
+
+
+def test_the_sheet_shows_a_five_grade_unit_that_lost_men_and_a_grade(world: World) -> None:
+    """Seed example E3 (RULES.md §0.5): Regular (d8), 7 men, LV 2, Low motivation, fire kills 2 and wounds 2:
+    4 lost > 3 left gives threat 4, +1 for each of the 2 unverified: target 2 + 4 + 2 = 8; a roll of 6 is not
+    above it and more than half of it: one grade down, Confident (a fresh unit's start, §0.3) to Steady."""
+    gina, pat = world.client("gina"), world.client("pat")
+    cid = post(gina, "/api/campaigns", {"name": "Hill", "ruleset": "fighting-spirit"}, 201)["campaign_id"]
+    post(gina, f"/api/campaigns/{cid}/members", {"account": "pat", "role": "player", "sides": ["Keno"]})
+
+    def run(command: str, dice: str | None = None, **args: Any) -> None:
+        post(gina, f"/api/campaigns/{cid}/commands", {"command": command, "args": args, "dice": dice})
+
+    run("fs.muster", name="Keno Guard", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 7})
+    run("fs.muster", name="Steel Squad", side="Steel", profile={"quality": "regular", "leadership": 2, "size": 6})
+    deployed = [{"unit": "Keno Guard"}, {"unit": "Steel Squad"}]
+    run("fs.battle_start", name="Patrol", motivation={"Keno": "low", "Steel": "low"}, deployments=deployed)
+    before = pat.get(f"/c/{cid}").text
+    assert _card(before, "Keno Guard").startswith("Keno Guard Keno men 7/7 grade Confident")
+    assert "not activated yet" in _card(before, "Keno Guard")
+
+    run("fs.attack", dice="6", unit_name="Keno Guard", killed=2, wounded=2)
+    page = pat.get(f"/c/{cid}").text
+    card = _card(page, "Keno Guard")
+    assert card.startswith("Keno Guard Keno men 3/7 grade Steady"), card
+    assert _card(page, "Steel Squad").startswith("Steel Squad Steel men 6/6 grade Confident")
+    live = pat.get(f"/c/{cid}/live", params={"part": "top"}).text  # what the stream replaces: the same sheet
+    assert _card(live, "Keno Guard") == card
+
+
+def _rows(log: str) -> dict[int, str]:
+    """The log's rows by seq."""
+    return {int(m[1]): m[2] for m in re.finditer(r'<tr class="[^"]*" data-seq="(\d+)">(.*?)</tr>', log, re.S)}
+
+
+def _log_of(client: TestClient, cid: str) -> str:
+    return client.get(f"/c/{cid}/live", params={"part": "log"}).text.split('id="log"', 1)[1]
+
+
+def test_only_the_game_master_is_offered_amend_rewind_and_undo_on_the_log(world: World) -> None:
+    gina, pat, olive = world.client("gina"), world.client("pat"), world.client("olive")
+    cid = world.campaign_id
+
+    def muster(name: str) -> int:
+        body = {"command": "gf.muster", "args": {"name": name, "side": "Robots", "profile": SQUAD}}
+        seq: int = post(gina, f"/api/campaigns/{cid}/commands", body)["events"][0]["seq"]
+        return seq
+
+    muster("Robot Squad")
+    seq = muster("Second Squad")
+    for who in (pat, olive):
+        for page in (who.get(f"/c/{cid}").text, _log_of(who, cid)):
+            assert "audit-link" in page
+            assert not any(tool in page for tool in GM_TOOLS)
+            assert f"?amend={seq}" not in page and f"?rewind={seq}" not in page
+    rows = _rows(gina.get(f"/c/{cid}").text.split('id="log"', 1)[1])
+    newest = seq + 1  # the squad's mustering, after its command's row
+    assert max(rows) == newest
+    assert f'href="/c/{cid}?amend={seq}#amend"' in rows[seq], "a command's own row: amend it"
+    assert "amend-link" not in rows[newest], "what a command did is amended on its command's row"
+    assert f'href="/c/{cid}?rewind={seq}#rewind"' in rows[seq]
+    assert "rewind-link" not in rows[newest], "nothing after the newest row to rewind"
+    assert [n for n, row in rows.items() if "undo-link" in row] == [newest]
+
+    filled = gina.get(f"/c/{cid}", params={"amend": seq}).text
+    assert re.search(rf'id="amend-seq" name="seq"[^>]* value="{seq}"', filled)
+    rewinding = gina.get(f"/c/{cid}", params={"rewind": seq - 1}).text
+    assert re.search(rf'id="rewind-to" name="to"[^>]* value="{seq - 1}"', rewinding)
+    # the link's form previews first: nothing is appended until its confirmation
+    head = gina.get(f"/api/campaigns/{cid}").json()["seq"]
+    preview = gina.post(f"/c/{cid}/amend", data={"seq": seq, "set": "name=Third Squad", "preview": "1"})
+    assert preview.status_code == 200 and "Preview of amending" in preview.text
+    assert gina.get(f"/api/campaigns/{cid}").json()["seq"] == head
+
+    fragments: Fragments = world.app.state.server.fragments
+    info = world.app.state.server.campaign(cid)
+    assert fragments.at(info, "en", GM).members == {"gina"}, "a GM's rendering is streamed to the GMs only"
+    assert fragments.at(info, "en", OTHERS).members == {"gina", "pat", "olive"}
+    shared = fragments.at(info, "en", OTHERS).parts
+    assert {n for n, html in fragments.at(info, "en", GM).parts.items() if html is not shared[n]} == {"log"}
