@@ -112,6 +112,7 @@ def grant(
     if role != "player" and chosen:
         raise InvalidInputError(f"only a player is bound to sides, not a {role}")
     current = members.of(info.campaign_id)
+    chosen = _sides_as_known(chosen, members.engine, info, current)
     _keep_a_gm(current, account, role)
     event = MemberGranted(account=account, role=role, sides=chosen)
     return ledger.append_prepared(info, [registry.encode(event)], "membership.grant", command_id)
@@ -132,6 +133,33 @@ def remove(
     _keep_a_gm(current, account, None)
     event = MemberRemoved(account=account, reason=reason)
     return ledger.append_prepared(info, [registry.encode(event)], "membership.remove", command_id)
+
+
+def _sides_as_known(chosen: Sequence[str], engine: Engine, info: CampaignInfo, current: dict[str, Member]) -> list[str]:
+    """The sides as the campaign spells them (its units', its players'; matched as names are, letter case aside).
+    A side it does not know yet may be one not mustered yet; one a letter or two away from a side it knows is a
+    typo that would bind the player to nobody's units: refused, with the side meant."""
+    import difflib
+
+    from projections.summaries import stored_summary
+
+    summary = stored_summary(engine, info.campaign_id, info.last_seq)
+    known = {str(u["side"]) for u in summary.units if u.get("side")} if summary is not None else set()
+    known |= {side for m in current.values() for side in m.sides}
+    folded = {k.casefold(): k for k in known}
+    spelled = []
+    for side in chosen:
+        if side.casefold() in folded:
+            spelled.append(folded[side.casefold()])
+            continue
+        spelled.append(side)
+        near = difflib.get_close_matches(side.casefold(), list(folded), n=1, cutoff=0.75)
+        if near:
+            raise InvalidInputError(
+                f"{info.name} has no side {side!r}: did you mean {folded[near[0]]!r}? (a new side needs a name "
+                "apart from the others)"
+            )
+    return sorted(set(spelled))
 
 
 def _keep_a_gm(current: dict[str, Member], account: str, new_role: str | None) -> None:

@@ -41,6 +41,13 @@ def test_refusals_append_nothing(tmp_path: Path) -> None:
     assert taken.exit_code == 2 and "taken" in taken.output
     assert cli.events() == before
     assert "--port must be between 1 and 65535" in cli("serve", "--port", "0", code=2).output
+    # a side a letter away from the Robots' (their unit mustered) binds pat to nobody's units: said, not granted
+    cli("gf", "muster", "Robot Squad", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "150")
+    before = cli.events()
+    mistyped = cli("invite", "pat", "--role", "player", "--side", "Robts", code=2).output
+    assert "Kessel has no side 'Robts': did you mean 'Robots'?" in " ".join(mistyped.split())
+    assert cli.events() == before
+    assert "pat joins as player for Robots" in cli("invite", "pat", "--role", "player", "--side", "robots").output
 
 
 def test_serve_takes_its_database_address_port_and_lifetimes_from_the_environment(
