@@ -96,15 +96,29 @@ class AskedFaces:
 
 
 class StandInFaces:
-    """Every new die at its lowest (or highest) face, for a preview: the real dice are not rolled yet."""
+    """Every new die at its lowest (or highest) face, for a preview: the real dice are not rolled yet.
+
+    A rule that rolls again until a roll leaves a band (Mass Combat's 3d quality for a new unit, rerolled while it
+    reads Veterans or Elite) would roll constant stand-ins forever: each further die for the same purpose takes
+    the other extreme, so such a roll ends on its second stand-in, and the preview says the command depends on the
+    new dice. :data:`MOST` stand-ins at the most, whatever the rules ask: a preview never runs without end."""
 
     known = False
+    MOST = 1000
 
     def __init__(self, face: Literal["low", "high"]) -> None:
         self.face = face
+        self._asked: dict[str, int] = {}
+        self._taken = 0
 
     def take(self, spec: DiceSpec, purpose: str, roll_index: int) -> tuple[tuple[int, ...], Source]:
-        face = 1 if self.face == "low" else spec.sides
+        self._taken += 1
+        if self._taken > self.MOST:
+            raise DiceError(f"the preview stopped after {self.MOST} stand-in dice: {purpose} keeps asking for more")
+        again = self._asked.get(purpose, 0)
+        self._asked[purpose] = again + 1
+        low = (self.face == "low") == (again % 2 == 0)
+        face = 1 if low else spec.sides
         return (face,) * spec.count, {"source": "table", "entered_by": "stand-in"}
 
 
