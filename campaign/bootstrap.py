@@ -123,6 +123,8 @@ def _refuse_foreign_tables(engine: Engine) -> None:
                 text("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             )
         ]
+    # An empty alembic_version alone is what a downgrade of our own schema leaves: not another application's.
+    names = [n for n in names if n != "alembic_version"]
     if names:
         shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         raise ConfigurationError(

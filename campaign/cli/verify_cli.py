@@ -274,7 +274,9 @@ def register(app: typer.Typer) -> None:
             )
         else:
             if sound:
-                out.console.print(f"[green]ok[/] the file {escape(state.db)}: every page sound (SQLite's quick_check)")
+                out.console.print(
+                    f"[green]ok[/] the file {escape(state.db)}: every page sound (SQLite's own check of its pages)"
+                )
             if signed_by is not None:
                 shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
                 out.console.print(f"[green]signed[/]: {escape(shown)}")

@@ -35,17 +35,21 @@ BAD = [
 ]
 
 
+PATH = re.compile(r"(?<!\S)/\S+")
+
+
 def offences(text: str, *, paths: bool = False) -> list[str]:
     """Each line of ``text`` that is not written for a person, with what is wrong with it.
 
     ``paths``: the tables view lists the table paths a house rule names, which are typed as they are."""
     found = []
-    for line in text.splitlines():
+    for said in text.splitlines():
+        line = PATH.sub("", said)  # a file's path is the user's own name for it, shown as typed
         for pattern, what in BAD:
             if paths and what == "a snake_case word":
                 continue
             if pattern.search(line):
-                found.append(f"{what}: {line.strip()}")
+                found.append(f"{what}: {said.strip()}")
     return found
 
 
@@ -56,6 +60,7 @@ def test_the_scanner_catches_each_kind_of_offence() -> None:
     assert offences("{'a': 1}") and offences("Keno: 1 battles") and offences("1 men left")
     assert offences("a minor_victory") and not offences("a minor_victory", paths=True)
     assert not offences("Keno 3rd Squad: 2 battles, 1 man, 1 battle; head #3 " + "ab" * 32)
+    assert not offences("ok the file /tmp/test_one_0/one.db: every page sound")
 
 
 def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ def command(operation: str, files: dict[str, Path], db: Path) -> tuple[Path, lis
     seq = next(
         e.seq for e in _events(files["played"]) if e.type == "economy.funds_changed" and e.payload["amount"] == 100
     )
-    return files["played"], ["amend", str(seq), "--set", "amount=250", "-c", NAME]
+    return files["played"], ["amend", str(seq), "--set", "amount=250", "-c", NAME, "--yes"]
 
 
 def _events(db: Path) -> list[RecordedEvent]:
