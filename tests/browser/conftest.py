@@ -8,8 +8,14 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from campaign.bootstrap import bootstrap
+from campaign.server.app import create_app
+from tests.live_server import serving
+from tests.server.conftest import FAST_HASHER
 
 CHROMIUM_FLAGS = [
     "--headless=new",
@@ -50,3 +56,20 @@ def browser() -> Iterator[object]:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    opened = bootstrap(str(tmp_path / "table.db"), actor="server")
+    with serving(create_app(opened, hasher=FAST_HASHER)) as url:
+        yield url
+    opened.close()
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[list[Any]]:
+    """Each person's own browser (cookies apart); closed before the server stops (their live streams end)."""
+    opened: list[Any] = []
+    yield opened
+    for context in opened:
+        context.close()

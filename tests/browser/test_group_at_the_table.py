@@ -9,38 +9,15 @@ preview and every open page updates. Screenshots of the main pages go to test-ou
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from campaign.bootstrap import bootstrap
-from campaign.server.app import create_app
-from tests.live_server import serving
-from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD
+from tests.server.conftest import PASSWORD, SQUAD
 
 LIVE_MS = 3000
 """How long an open page may take to show an append here: the stream, a fetch of the page's live part and its
 drawing on a shared machine. The issue's "within a second of its append" is asserted where only the stream is
 timed (tests/server/test_live.py)."""
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    opened = bootstrap(str(tmp_path / "table.db"), actor="server")
-    with serving(create_app(opened, hasher=FAST_HASHER)) as url:
-        yield url
-    opened.close()
-
-
-@pytest.fixture
-def contexts(browser: Any) -> Iterator[list[Any]]:
-    """Each person's own browser (cookies apart); closed before the server stops (their live streams end)."""
-    opened: list[Any] = []
-    yield opened
-    for context in opened:
-        context.close()
 
 
 REFUSED_BY_CSP: list[str] = []

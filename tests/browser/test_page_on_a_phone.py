@@ -15,16 +15,12 @@ test on a d6; a 2 fails (Shaken). §4.1 B: in a melee the side that caused fewer
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from campaign.bootstrap import bootstrap
-from campaign.server.app import create_app
-from tests.live_server import serving
-from tests.server.conftest import FAST_HASHER, PASSWORD
+from tests.server.conftest import PASSWORD
 
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 800}
@@ -35,22 +31,6 @@ AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / 
 """npm's axe-core, installed by scripts/browser-setup."""
 SERIOUS = ("serious", "critical")
 SHAKEN = "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+: fails → Shaken"
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    opened = bootstrap(str(tmp_path / "table.db"), actor="server")
-    with serving(create_app(opened, hasher=FAST_HASHER)) as url:
-        yield url
-    opened.close()
-
-
-@pytest.fixture
-def contexts(browser: Any) -> Iterator[list[Any]]:
-    opened: list[Any] = []
-    yield opened
-    for context in opened:
-        context.close()
 
 
 def person(contexts: list[Any], browser: Any, base_url: str, name: str, size: dict[str, int], js: bool = True) -> Any:
