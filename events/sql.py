@@ -34,6 +34,7 @@ from events.sql_write import (
     APPEND_SQL,
     INSERT_COLUMNS,
     MULTI_ROW_INSERT,
+    checkpoint,
     close_all,
     insert_events_sql,
     sqlite_transaction,
@@ -56,6 +57,11 @@ class SqlEventStore(EventStore):
         # pool's reset, its events, a new Connection object) cost as much as the append's own statements.
         # Not on PostgreSQL, where the checkout's ping is what notices a server that went away.
         self._idle: list[Connection] = []
+        self.checkpoint_each_write = False
+        """On SQLite, copy each write into the database file as soon as it is committed (a passive checkpoint of
+        the WAL): a long-running server sets it, so a ``cp campaign.db`` while it runs holds everything it
+        acknowledged (a command checkpoints as it closes instead). Measured by ``bench/store_bench.py
+        --checkpoint``: see README's figures."""
         if engine.dialect.name == "sqlite":
             idle = self._idle
             event.listen(engine, "engine_disposed", lambda _engine: close_all(idle, hard=True))
@@ -85,6 +91,8 @@ class SqlEventStore(EventStore):
                 # inserts, as an append does (events.pg_append)
                 yield conn
             clean = True
+            if self.checkpoint_each_write and conn.dialect.name == "sqlite":
+                checkpoint(conn)
         except Exception as exc:
             translated = translate(exc, campaign_id)
             if translated is None:

@@ -14,6 +14,7 @@ from campaign.rulesets.decision import problems
 from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
+from events.confusables import confusable_with
 from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
@@ -48,7 +49,24 @@ def known_side(state: Any, side: str) -> str:
     "Saurians" a unit fights for or a treasury is kept for), or as typed, trimmed, for a side new to it: a side
     typed in another case was a second side (names are matched whatever their letter case)."""
     sides = {u.side for u in state.roster.values()} | set(getattr(state, "treasury", None) or {})
-    return _spelled(sides, side) or side.strip()
+    spelled = _spelled(sides, side)
+    if spelled is None:
+        check_not_confusable(side, sides, "side")
+    return spelled or side.strip()
+
+
+def check_not_confusable(name: str, known: Iterable[str], what: str) -> None:
+    """A new name is refused when it looks like one already there ("Kеno" with a Cyrillic е beside "Keno"): a
+    reader could not tell which is meant (``events/confusables.py``)."""
+    like = confusable_with(name, known)
+    if like is not None:
+        raise InvalidInputError.saying(
+            "{name!r} looks like the {what} {like!r} already in the campaign (letters of another alphabet or "
+            "characters that read alike): give it a name that reads differently",
+            name=name.strip(),
+            what=what,
+            like=like,
+        )
 
 
 A_SIDE_OF_THIS_BATTLE = Words("a side of this battle")
@@ -148,6 +166,7 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
         raise InvalidInputError.saying(
             "a unit named {name!r} is already on the roster (names differ by more than case)", name=taken.name
         )
+    check_not_confusable(name, (u.name for u in state.roster.values()), "unit")
     try:
         return model.model_validate(profile)
     except ValidationError as exc:
