@@ -9,6 +9,7 @@ from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
+from campaign.i18n import N_
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
 from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
@@ -55,18 +56,28 @@ def known_side(state: Any, side: str) -> str:
     return spelled or side.strip()
 
 
+LOOKS_LIKE = {
+    "unit": N_(
+        "{name!r} looks like the unit {like!r} already on the roster (letters of another alphabet, or characters "
+        "that read alike): give it a name that reads differently"
+    ),
+    "side": N_(
+        "{name!r} looks like the side {like!r} of this campaign (letters of another alphabet, or characters that "
+        "read alike): name the side as the campaign spells it, or give it a name that reads differently"
+    ),
+    "officer": N_(
+        "{name!r} looks like the officer {like!r} of this campaign (letters of another alphabet, or characters "
+        "that read alike): give a name that reads differently"
+    ),
+}
+
+
 def check_not_confusable(name: str, known: Iterable[str], what: str) -> None:
-    """A new name is refused when it looks like one already there ("Kеno" with a Cyrillic е beside "Keno"): a
-    reader could not tell which is meant (``events/confusables.py``)."""
+    """A new ``what`` (a key of :data:`LOOKS_LIKE`) is refused when its name looks like one already there ("Kеno"
+    with a Cyrillic е beside "Keno"): a reader could not tell which is meant (``events/confusables.py``)."""
     like = confusable_with(name, known)
     if like is not None:
-        raise InvalidInputError.saying(
-            "{name!r} looks like the {what} {like!r} already in the campaign (letters of another alphabet or "
-            "characters that read alike): give it a name that reads differently",
-            name=name.strip(),
-            what=what,
-            like=like,
-        )
+        raise InvalidInputError.saying(LOOKS_LIKE[what], name=name.strip(), like=like)
 
 
 A_SIDE_OF_THIS_BATTLE = Words("a side of this battle")
