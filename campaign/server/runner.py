@@ -24,7 +24,7 @@ from campaign.rulesets.common import COMMON, did_you_mean, same_name
 from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
-from events.limits import MAX_COMMAND_ID
+from events.limits import MAX_COMMAND_ID, check_command_id
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
@@ -149,6 +149,7 @@ def own_command_id(account: str, command_id: str | None) -> str | None:
     first. An account's name holds no ``/``; a key longer than the store keeps is the id's SHA-256."""
     if command_id is None:
         return None
+    check_command_id(command_id)  # the id as sent is held to the rule, not only the key made of it
     key = f"{account}/{command_id}"
     if len(key) > MAX_COMMAND_ID:
         key = f"{account}/sha256:{hashlib.sha256(command_id.encode()).hexdigest()}"
