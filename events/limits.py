@@ -26,7 +26,6 @@ import unicodedata
 from collections.abc import Collection
 from typing import Any
 
-from events.confusables import mixed_script_word
 from events.errors import InvalidInputError
 
 MAX_NAME = 100
@@ -66,6 +65,10 @@ def name_problem(value: str) -> str | None:
         category = unicodedata.category(char)
         if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
             return f"{_shown(name)} holds a control or invisible character (U+{ord(char):04X}): not in a name"
+    if name.isascii():  # one alphabet: most names, which then never load the look-alikes' table
+        return None
+    from events.confusables import mixed_script_word
+
     mixed = mixed_script_word(name)
     if mixed is not None:
         return (

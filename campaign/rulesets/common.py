@@ -15,7 +15,6 @@ from campaign.rulesets.decision import problems
 from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override
-from events.confusables import confusable_with
 from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
@@ -75,6 +74,8 @@ LOOKS_LIKE = {
 def check_not_confusable(name: str, known: Iterable[str], what: str) -> None:
     """A new ``what`` (a key of :data:`LOOKS_LIKE`) is refused when its name looks like one already there ("Kеno"
     with a Cyrillic е beside "Keno"): a reader could not tell which is meant (``events/confusables.py``)."""
+    from events.confusables import confusable_with  # loaded by the commands that name something new only
+
     like = confusable_with(name, known)
     if like is not None:
         raise InvalidInputError.saying(LOOKS_LIKE[what], name=name.strip(), like=like)
