@@ -103,3 +103,112 @@ def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
     return ngettext("{unit} attacked: {what}; {n} men left", "{unit} attacked: {what}; {n} men left", left).format(
         unit=name, what=what, n=left
     )
+
+
+def _rolled_on(sides: int, roll: int) -> str:
+    # TRANSLATORS: "d8 rolled 6": a die by its sides, and what it rolled.
+    return _("{die} rolled {roll}").format(die=_die(sides), roll=roll)
+
+
+@renders(FS, "panic_test")
+def _panic_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.8: "Keno 3rd Squad panic test: LV 2 = 2; d6 rolled 2 → fails: panics, −1 grade (steady → shaken); it does
+    nothing else this activation"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "die" not in inputs:
+        return None  # recorded before the test recorded its die and the leader's LV
+    if outcome["result"] == "pass":
+        verdict = (
+            _("passes: the panic is over, and never again this game; the test was its activation")
+            if inputs["panicking"]
+            else _("passes: no panic, and never again this game")
+        )
+    else:
+        verdict = _("fails: panics, −1 grade ({before} → {after}); it does nothing else this activation").format(
+            before=_grade(outcome["from"]), after=_grade(outcome["to"])
+        )
+    return _("{unit} panic test: LV {lv} = {target}; {rolled} → {verdict}").format(
+        unit=beside.name(p["unit_id"]),
+        lv=inputs["lv"],
+        target=inputs["target"],
+        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        verdict=verdict,
+    )
+
+
+def _action(value: str) -> str:
+    return shown(FS, "action", value) if language() != DEFAULT else value
+
+
+@renders(FS, "reaction_test")
+def _reaction_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.7: "Keno 3rd Squad reaction test (go_prone_open): LV 2 + threat 2 = 4; d8 rolled 2 → fails: not done, and
+    not again this turn"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    name, action = beside.name(p["unit_id"]), _action(str(inputs["action"]))
+    if outcome["result"] == "auto_pass":
+        return _("{unit} is in No step back: {action} passes without a test").format(unit=name, action=action)
+    if "die" not in inputs:
+        return None  # recorded before the test recorded its die
+    threat, target = int(inputs["threat"]), int(inputs["target"])
+    verdict = _("passes") if outcome["result"] == "pass" else _("fails: not done, and not again this turn")
+    return _("{unit} reaction test ({action}): LV {lv} + threat {threat} = {target}; {rolled} → {verdict}").format(
+        unit=name,
+        action=action,
+        lv=target - threat,
+        threat=threat,
+        target=target,
+        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        verdict=verdict,
+    )
+
+
+@renders(FS, "last_stand")
+def _last_stand(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.9: "Keno 3rd Squad No step back: d6 rolled 5 ≥ 4 → stands: …"."""
+    inputs, result = p["inputs"], str(p["outcome"]["result"])
+    if "die" not in inputs:
+        return None
+    name, roll, need = beside.name(p["unit_id"]), beside.rolls[int(p["dice"][0])], inputs["need"]
+    die = _die(int(inputs["die"]))
+    if result == "stands":
+        return _(
+            "{unit} No step back: {die} rolled {roll} ≥ {need} → stands: no more morale or reaction tests, "
+            "no suppression"
+        ).format(unit=name, die=die, roll=roll, need=need)
+    said = (
+        _("{unit} No step back: {die} rolled {roll} < {need} → the unit is surrendered and removed")
+        if result == "surrendered"
+        else _("{unit} No step back: {die} rolled {roll} < {need} → the unit is scattered and removed")
+    )
+    return said.format(unit=name, die=die, roll=roll, need=need)
+
+
+@renders(FS, "last_stand_end")
+def _last_stand_end(p: Mapping[str, Any], beside: Beside) -> str | None:
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.name(p["unit_id"])
+    if outcome["result"] == "wiped_out":
+        return _("{unit} fought to the last man: No step back ends, the unit is wiped out").format(unit=name)
+    if "capped" not in inputs:
+        return None
+    said = _("{unit}: no enemy in view but Broken ones → No step back ends, the unit returns to {grade}").format(
+        unit=name, grade=_grade(outcome["to"])
+    )
+    if inputs["capped"]:
+        said += _(" (its start grade: morale never rises above it, R3-6)")
+    return said
+
+
+@renders(FS, "defence")
+def _defence(p: Mapping[str, Any], beside: Beside) -> str | None:
+    inputs = p["inputs"]
+    if "psi_die" not in inputs:
+        return None  # recorded before the rule recorded which die it was
+    sides = int(inputs["die"])
+    said = (
+        _("{unit} defends against small arms with its psi die ({die}): rolled {roll}")
+        if inputs["psi_die"]
+        else _("{unit} defends against small arms with its d4 ({die}): rolled {roll}")
+    )
+    return said.format(unit=beside.name(p["unit_id"]), die=_die(sides), roll=p["outcome"]["roll"])
