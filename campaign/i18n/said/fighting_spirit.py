@@ -94,7 +94,8 @@ def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
         what += _(", suppressed")
     if inputs.get("leader_hit"):
         what += _(", leader hit")
-    kind = _ATTACK_KINDS[str(inputs.get("kind", "small_arms"))]
+    # a record of 0.1 has no kind: its fire was artillery or small arms
+    kind = _ATTACK_KINDS[str(inputs.get("kind") or ("artillery" if inputs.get("artillery") else "small_arms"))]
     what += _(kind) if kind else ""
     if inputs.get("by"):
         what += _(", by {unit}").format(unit=beside.names.get(str(inputs["by"]), _("a unit not on the roster")))

@@ -189,10 +189,12 @@ def _level_up(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 
 @renders(GF, "rewards")
-def _rewards(p: Mapping[str, Any], beside: Beside) -> str:
+def _rewards(p: Mapping[str, Any], beside: Beside) -> str | None:
     """§4.2: "mission rewards: Saurians 2 VP, 150 pts; Robots 0 VP, 300 pts (the winner takes 2 VP and 150 pts,
     every loser 300 pts and no VP: …)"."""
     inputs, outcome = p["inputs"], p["outcome"]
+    if not inputs.get("says_why"):
+        return None  # recorded before the sentence said why the shares are as they are
     sides, winner = [str(s) for s in inputs["sides"]], inputs["winner"]
     text = "; ".join(
         _("{side} {vp} VP, {points} pts").format(side=s, vp=outcome[s]["vp"], points=outcome[s]["points"])

@@ -527,7 +527,8 @@ def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | 
         "rewards",
         "§4.2",
         None,
-        {"winner": winner, "sides": list(sides)},
+        # "says_why": the sentence gives the shares' reason (older records of this version did not)
+        {"winner": winner, "sides": list(sides), "says_why": True},
         {side: {"vp": vp, "points": pts} for side, (vp, pts) in shares.items()},
         f"mission rewards: {text} ({why})",
         tuple(facts),
