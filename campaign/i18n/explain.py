@@ -89,12 +89,9 @@ def explained(payload: Mapping[str, Any], beside: Beside) -> str:
     return render(payload, beside) or str(payload["explanation"])
 
 
-
-
 def term(ruleset: str, kind: str, value: object, *, short: bool = False) -> str:
     """A recorded value in the reader's words (the seed's own where it has one); as recorded in English, where
     the sentence was recorded with the canonical value itself."""
     if language() == DEFAULT:
         return str(value)
     return shown(ruleset, kind, str(value), short=short)
-
