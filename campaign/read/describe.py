@@ -369,7 +369,7 @@ def _describe(
         return _(SAID[kind]).format_map(fields)
     if kind == "dice.rolled":
         modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
-        faces = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
+        thrown = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
         source = (
             _("table dice entered by {who}").format(who=p["entered_by"])
             if p["source"] == "table"
@@ -379,7 +379,7 @@ def _describe(
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
-            index=p["roll_index"], notation=p["notation"], purpose=p["purpose"], faces=faces, total=total, source=source
+            index=p["roll_index"], notation=p["notation"], purpose=p["purpose"], faces=thrown, total=total, source=source
         )
     if kind == "dice.corrected":
         return corrected(p)
