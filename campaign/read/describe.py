@@ -379,7 +379,12 @@ def _describe(
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
-            index=p["roll_index"], notation=p["notation"], purpose=p["purpose"], faces=thrown, total=total, source=source
+            index=p["roll_index"],
+            notation=p["notation"],
+            purpose=p["purpose"],
+            faces=thrown,
+            total=total,
+            source=source,
         )
     if kind == "dice.corrected":
         return corrected(p)

@@ -143,3 +143,43 @@ def _loot(p: Mapping[str, Any], beside: Beside) -> str:
     return _("{side} strips the field of {battle}: ${value}").format(
         side=inputs["side"], battle=inputs["battle"], value=number(value) if language() != DEFAULT else value
     )
+
+
+@renders(MC, "battle_skill")
+def _battle_skill(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.9: "Caliburn: Battle 10; Risk -2 → Survival 8, Glory 12"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "risk" not in inputs:
+        return None
+    return _("{pc}: Battle {battle}; Risk {risk} → Survival {survival}, Glory {glory}").format(
+        pc=inputs["pc"],
+        battle=outcome["battle"],
+        risk=f"{int(inputs['risk']):+d}",
+        survival=outcome["survival"],
+        glory=outcome["glory"],
+    )
+
+
+@renders(MC, "unpaid_day")
+def _unpaid_day(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.11: "Al-Wazif foot: unpaid day 2, arrears Morale −3; Morale roll 9 vs 10 → the men grumble but stay"."""
+    inputs = p["inputs"]
+    if "unpaid_days" not in inputs:
+        return None
+    said = (
+        _(
+            "{unit}: unpaid day {n}, arrears Morale −{arrears}; Morale roll {roll} vs {morale} → the men grumble but stay"  # noqa: E501 (one message)
+        )
+        if p["outcome"]["morale_roll"] == "made"
+        else _(
+            "{unit}: unpaid day {n}, arrears Morale −{arrears}; Morale roll {roll} vs {morale} → failed: trouble of "
+            "the game master's choosing"
+        )
+    )
+    return said.format(
+        unit=beside.name(p["unit_id"]),
+        n=inputs["unpaid_days"],
+        arrears=inputs["arrears"],
+        roll=beside.rolls[int(p["dice"][0])],
+        morale=inputs["morale"],
+    )
