@@ -137,3 +137,13 @@ def test_every_ruleset_has_renderers_in_a_module_of_its_own() -> None:
     for ruleset in CAMPAIGNS:
         render({"ruleset": ruleset, "rule": "-"}, Beside(), "ru")
         assert any(r == ruleset for r, _rule in RENDERERS), ruleset
+
+
+def test_a_ruleset_commands_help_in_the_readers_language() -> None:
+    """The help generated from disorder's command models (docstrings, field descriptions), in seed 001's words."""
+    ru = " ".join(run("--lang", "ru", "dis", "check", "--help").replace("│", " ").split())
+    assert "Проверка боевого духа без потерь (§1.3): одна проверка на все причины, −1 за каждую лишнюю." in ru
+    assert "В сомкнутом строю или каре (+1)." in ru
+    pl = " ".join(run("--lang", "pl", "dis", "--help").replace("│", " ").split())
+    assert "Test zbiórki (§1.6)" in pl
+    assert "A morale check without casualties (§1.3)" in run("dis", "check", "--help")  # English stays English
