@@ -72,7 +72,7 @@ def extracted() -> Catalog:
     return catalog
 
 
-HELP_GROUPS = ("dis",)
+HELP_GROUPS = ("dis", "gf")
 """The command groups whose help (each command's docstring, each field's description: generated from the models,
 so no call marks them) is in the catalogs; the others' are shown in English until their turn comes."""
 

@@ -140,10 +140,14 @@ def test_every_ruleset_has_renderers_in_a_module_of_its_own() -> None:
 
 
 def test_a_ruleset_commands_help_in_the_readers_language() -> None:
-    """The help generated from disorder's command models (docstrings, field descriptions), in seed 001's words."""
+    """The help generated from disorder's and Grimdark's command models (docstrings, field descriptions), in their
+    seeds' words."""
     ru = " ".join(run("--lang", "ru", "dis", "check", "--help").replace("│", " ").split())
     assert "Проверка боевого духа без потерь (§1.3): одна проверка на все причины, −1 за каждую лишнюю." in ru
     assert "В сомкнутом строю или каре (+1)." in ru
     pl = " ".join(run("--lang", "pl", "dis", "--help").replace("│", " ").split())
     assert "Test zbiórki (§1.6)" in pl
     assert "A morale check without casualties (§1.3)" in run("dis", "check", "--help")  # English stays English
+    # Grimdark's, in seed 004's Polish: OPR's own Rout kept
+    gf = " ".join(run("--lang", "pl", "gf", "melee", "--help").replace("│", " ").split())
+    assert "porażka przy połowie stanu — Rout." in gf
