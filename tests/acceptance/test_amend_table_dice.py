@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from campaign.executor import Ledger, TableEntry
+from campaign.read.views import audit
 from campaign.replay import Sandbox, command_groups
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.timeline import Timeline
-from campaign.views import audit
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import effective, retracted
