@@ -335,7 +335,7 @@ class _Fields:
         return self.names.get(found, _("a unit not on the roster")) if found else _("no one")
 
 
-def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int]) -> str:
+def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int]) -> str:  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     p: Mapping[str, Any] = event.payload
 
     fields = _Fields(p, names)

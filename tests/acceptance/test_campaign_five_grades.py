@@ -57,7 +57,7 @@ class Expected:
                 self.quality = earned
 
 
-def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None:
+def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None:  # noqa: C901 (ten battles played in order, each checked)
     db = str(tmp_path / "long-war.db")
     app = bootstrap(db, actor="gm")
     app.ledger.create_campaign("Long War", "fighting-spirit")

@@ -105,7 +105,7 @@ def setup(n: int, active: dict[str, Expected]) -> dict[str, Any]:
     }
 
 
-def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) -> None:
+def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) -> None:  # noqa: C901 (ten battles played in order, each checked)
     db = str(tmp_path / "bannok.db")
     counter = itertools.count(1)
 
