@@ -14,6 +14,7 @@ from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import retracted
 from events.verify import verify_events
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
 
@@ -34,7 +35,10 @@ def patrol(backend: Backend) -> tuple[Ledger, dict[str, int]]:
     """E3's patrol, then a second test that depends on the first: the leader is hit."""
     ledger = make_ledger(backend)
     ledger.create_campaign("Patrol", "fighting-spirit")
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     ledger.execute(
         info(),
         fs.Muster.build(name="Keno 3rd Squad", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 7}),
@@ -115,7 +119,10 @@ def test_amend_refuses_unknown_inputs_and_commands_without_a_record() -> None:
 def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> None:
     """A rewound test's dice stay in the log with nothing to re-run: an amendment earlier goes past them."""
     ledger, seqs = patrol(backend)
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     Timeline(ledger).rewind(info(), seqs["second"] - 1, "the leader was not hit")
     # The rewound test's d8 stays on the table (DESIGN.md, "Dice"): a new one only by a recorded reroll.
     ledger.reroll(info(), "the retaken attack is a different attack")

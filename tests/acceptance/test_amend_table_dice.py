@@ -19,6 +19,7 @@ from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import effective, retracted
 from events.verify import verify_events
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
 
@@ -27,7 +28,10 @@ def hill(backend: Backend) -> tuple[Ledger, dict[str, int]]:
     killed by each, the table's d10 entered by hand: 3, then 2."""
     ledger = make_ledger(backend)
     ledger.create_campaign("Hill 204", "fighting-spirit")
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     ledger.execute(
         info(),
         fs.Muster.build(name="Company HQ", side="Steel", profile={"quality": "veteran", "leadership": 2, "size": 5}),

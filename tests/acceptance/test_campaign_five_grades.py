@@ -17,6 +17,7 @@ from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
+from projections.state.campaigns import CampaignInfo
 
 T = Tables(base_values("fighting_spirit"))
 TIRED, BATTLES, WINDOW, REST = (
@@ -61,7 +62,10 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
     db = str(tmp_path / "long-war.db")
     app = bootstrap(db, actor="gm")
     app.ledger.create_campaign("Long War", "fighting-spirit")
-    info = lambda: app.ledger.resolve("Long War")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve("Long War")
+
     app.ledger.execute(
         info(),
         fs.Muster.build(

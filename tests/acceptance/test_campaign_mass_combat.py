@@ -19,6 +19,7 @@ from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.tables import base_values
+from projections.state.campaigns import CampaignInfo
 
 T = Tables(base_values("mass_combat"))
 SEED = hashlib.sha256(b"ten battles for Bannok, 2nd ed").digest()  # R2-13 reordered the dice
@@ -115,7 +116,10 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
 
     app = open_db()
     app.ledger.create_campaign("Bannok", "mass-combat", seed=SEED)
-    info = lambda: app.ledger.resolve("Bannok")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve("Bannok")
+
     app.ledger.execute(info(), mcal.Funds.build(side="Blue", amount=2_000_000, reason="the city's war chest"))
     app.ledger.execute(
         info(), mcal.Funds.build(side="Red", amount=500_000, reason="bread for the levy, and nothing for wages")

@@ -18,6 +18,7 @@ from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
 T = Tables(base_values("mass_combat"))
@@ -121,7 +122,10 @@ def test_missed_paydays_cost_morale_and_paid_ones_win_it_back(company: Ledger) -
             pay=False,
         ),
     )
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     penalties = []
     for pct, dice in ((0, (3, 3, 3)), (0, (3, 3, 3)), (100, ()), (100, ()), (100, ()), (100, ())):
         ledger.execute(info(), mcal.MonthEnd.build(pay_pct={"Company": pct}), table=TableEntry(dice) if dice else None)
@@ -298,7 +302,10 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
 
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Prop", "mass-combat")
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     ledger.execute(info(), mcal.Funds.build(side="Blue", amount=10_000_000, reason="war chest"))
     ledger.execute(
         info(),
@@ -357,7 +364,10 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
 
 def test_a_transfer_moves_fit_men_and_re_averages_the_receivers_experience(company: Ledger) -> None:
     ledger = company
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     kit = {"troop_type": "MI", "armour": "medium"}
     veterans = {"men": 40, **kit, "quality": "veteran", "experience": 10}
     ledger.execute(info(), mc.Raise.build(name="Old Guard", side="Company", profile=veterans, pay=False))

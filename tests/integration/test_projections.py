@@ -31,6 +31,7 @@ from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
+from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_state, campaign_summary, treasuries, unit_records
 from tests.conftest import Backend, empty_tables, make_ledger
 
@@ -77,7 +78,10 @@ disorder_step = st.one_of(
 
 def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Skirmish", "disorder")
-    info = lambda: ledger.resolve("Skirmish")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Skirmish")
+
     ledger.execute(
         info(), dic.Muster.build(name="Rifles", side="British", profile={"models": 8, "troops": "rifles", "points": 90})
     )
@@ -134,7 +138,10 @@ grimdark_step = st.one_of(
 
 def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Match", "grimdark")
-    info = lambda: ledger.resolve("Match")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Match")
+
     ledger.execute(
         info(), gd.Muster.build(name="Warriors", side="Saurians", profile={"models": 10, "quality": 4, "points": 140})
     )
@@ -182,7 +189,10 @@ def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[
 
 def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Five", "fighting-spirit")
-    info = lambda: ledger.resolve("Five")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Five")
+
     ledger.execute(
         info(),
         fs.Muster.build(
@@ -234,7 +244,10 @@ def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callab
 
 def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Mass", "mass-combat")
-    info = lambda: ledger.resolve("Mass")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Mass")
+
     ledger.execute(info(), mcal.Funds.build(side="Blue", amount=5_000_000, reason="chest"))
     ledger.execute(info(), mcal.Funds.build(side="Red", amount=5_000_000, reason="chest"))
     ledger.execute(
@@ -531,7 +544,10 @@ def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_re
     from the SQL projection (JSON, keys sorted) or from a fold; so re-evaluating the command finds no drift."""
     ledger = make_ledger(sql_backend)
     play_disorder(ledger, [])  # deployed: Fusiliers, Line, Rifles (not their muster order)
-    info = lambda: ledger.resolve("Skirmish")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Skirmish")
+
     ledger.execute(
         info(), dib.Hit.build(unit_name="Rifles", lost=3), table=TableEntry((6, 6))
     )  # British: 90 × 3/8 = 33 of 160

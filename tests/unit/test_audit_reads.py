@@ -11,6 +11,7 @@ from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from events.envelope import RecordedEvent
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
 
@@ -43,7 +44,10 @@ def test_every_roll_is_found_by_point_reads_in_a_log_longer_than_the_search_wind
 def test_a_rule_decided_again_from_the_state_before_it_gives_what_a_sandbox_of_the_whole_prefix_gives() -> None:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Patrol", "fighting-spirit")
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     ledger.execute(
         info(),
         fs.Muster.build(name="Keno 3rd Squad", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 7}),

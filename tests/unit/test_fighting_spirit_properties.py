@@ -15,6 +15,7 @@ from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.state import CampaignState
 from events.errors import InvalidInputError
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
 GRADES = ("confident", "steady", "shaken", "broken", "routed")
@@ -37,7 +38,10 @@ command = st.one_of(
 def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: str) -> tuple[Ledger, Any]:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Prop", "fighting-spirit")
-    info = lambda: ledger.resolve("Prop")  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Prop")
+
     ledger.execute(
         info(),
         fs.Muster.build(
