@@ -8,14 +8,31 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import Ledger
+from campaign.rulesets.disorder.commands import Appoint
+from campaign.rulesets.fighting_spirit.commands import Muster
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from events.confusables import skeleton
 from events.errors import InvalidInputError
 from events.limits import check_name
 from tests.conftest import Backend, make_ledger
-from tests.services import disorder, fighting_spirit
 
 CYRILLIC_KENO = "K\u0435no"
 SQUAD = {"quality": "regular", "leadership": 2, "size": 7}
+
+
+class Fs:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def muster(self, info: object, name: str, side: str, profile: dict[str, object]) -> None:
+        self.ledger.execute(self.ledger.resolve(None), Muster.build(name=name, side=side, profile=profile))
+
+    def state(self, info: object) -> object:
+        return self.ledger.in_force(self.ledger.resolve(None), FIGHTING_SPIRIT, None)
+
+
+def fighting_spirit(ledger: Ledger) -> Fs:
+    return Fs(ledger)
 
 
 @pytest.fixture
@@ -68,15 +85,14 @@ def test_cyrillic_and_polish_names_of_one_alphabet_are_accepted(ledger: Ledger) 
     fs.muster(ledger.resolve(None), "Сталь", "Кено", SQUAD)
     fs.muster(ledger.resolve(None), "Żółw", "Keno", SQUAD)
     fs.muster(ledger.resolve(None), "Zolw", "Keno", SQUAD)  # reads differently from Żółw
-    state, _ = fs.state(ledger.resolve(None))
+    state, _ = fs.state(ledger.resolve(None))  # type: ignore[misc]
     assert {u.name for u in state.roster.values()} == {"Keno Guard", "Сталь", "Żółw", "Zolw"}
 
 
 def test_an_officer_looking_like_one_with_a_career_is_refused() -> None:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Skirmish", "disorder")
-    game = disorder(ledger)
-    game.appoint(ledger.resolve(None), "British", "Coke")
+    ledger.execute(ledger.resolve(None), Appoint.build(side="British", officer="Coke"))
     with pytest.raises(InvalidInputError, match="looks like the officer 'Coke'"):
-        game.appoint(ledger.resolve(None), "French", "СОКЕ")  # four Cyrillic capitals
-    game.appoint(ledger.resolve(None), "French", "Dubreton")
+        ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="СОКЕ"))  # four Cyrillic capitals
+    ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="Dubreton"))
