@@ -176,7 +176,7 @@ def across_sizes(small: Campaign, large: Campaign, rounds: int, heavy: int) -> d
     """Largest size ÷ smallest, paired: each round measures both campaigns back to back (in alternating order),
     so that the machine's load changes both alike; the median of the per-round ratios. Measured apart, minutes
     apart, the sizes' figures differed by more than the 1.5× a target allows on a loaded machine."""
-    from campaign.log_view import log_page
+    from campaign.read.log import log_page
 
     def ratio(n: int, measure: Callable[[Campaign], Any]) -> float:
         ratios = []
