@@ -187,7 +187,8 @@ def test_a_psi_action_on_another_sides_unit_is_the_game_masters_to_enter() -> No
         "fs psi sets what happens to Company HQ, a unit of Steel: the game master enters it (you play Keno)"
     )
     assert (
-        refusal(keno, psi("Company HQ", "Keno 3rd Squad"), lambda: roster) == "Company HQ does not fight for your side (Keno)"
+        refusal(keno, psi("Company HQ", "Keno 3rd Squad"), lambda: roster)
+        == "Company HQ does not fight for your side (Keno)"
     )
     gm = Member(account="gina", role="gm", sides=())
     assert refusal(gm, psi("Barf-jat", "Company HQ"), lambda: roster) is None
