@@ -277,7 +277,7 @@ def test_r3_13_the_contingent_is_not_in_the_forces_points(allied: Dis) -> None:
     # F is at half when its own units have lost 150 (150 of 300; counted with the contingent: 150 of 400, 37%).
     rules = allied.remove("A1")
     half = next(r for r in rules if r["rule"] == "force_half")
-    assert half["inputs"] == {"start_points": 300, "lost_points": 150, "side": "British"}
+    assert half["inputs"] == {"start_points": 300, "lost_points": 150, "side": "British", "folded": None}
     assert half["outcome"]["units_to_check"] == ["A2"], "the contingent takes no check for F at half"
     allied.refused(disb.CheckMorale, "P1 cannot check for force_half", 4, 4, unit_name="P1", causes=["force_half"])
 
@@ -324,7 +324,7 @@ def test_r3_13_a_contingent_with_its_own_officer_is_a_force_of_its_own() -> None
     table.officers(British="Sharpe", French="Dubreton", Portuguese="Silveira")
     table.start("A1", "P1", "P2", "F1")
     half = next(r for r in table.remove("P1") if r["rule"] == "force_half")
-    assert half["inputs"] == {"start_points": 200, "lost_points": 100, "side": "Portuguese"}
+    assert half["inputs"] == {"start_points": 200, "lost_points": 100, "side": "Portuguese", "folded": None}
     assert half["outcome"]["units_to_check"] == ["P2"]
     table.check("P2", 4, 4, causes=("force_half",))
     down = table.rules(disb.OfficerDown, side="Portuguese")[0]
