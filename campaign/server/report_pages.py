@@ -86,7 +86,7 @@ async def army_list_form(
 
     def attempt(info: CampaignInfo) -> tuple[list[str], int, AppendResult | None]:
         if m.member.role != "gm":
-            no = runner.refusal(m.member, read.command, views.summary(srv.app.ledger, info).units)
+            no = runner.refusal(m.member, read.command, lambda: views.summary(srv.app.ledger, info).units)
             if no is not None:
                 raise HTTPException(403, no)
         plan = preview_import(ledger, info, read.command)

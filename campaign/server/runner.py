@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,9 +94,13 @@ def build(command: str, inputs: Mapping[str, Any]) -> Command[Any, Any]:
     return model.build(**dict(inputs))
 
 
-def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[Mapping[str, Any]]) -> str | None:
-    """Why ``member`` may not run ``command`` (None: it may). ``units`` are the roster's, with their sides; a unit
-    not among them is refused as unknown (:class:`InvalidInputError`), as the command itself would refuse it."""
+def refusal(
+    member: Member | None, command: Command[Any, Any], units: Callable[[], Sequence[Mapping[str, Any]]]
+) -> str | None:
+    """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
+    for only when the command names a unit (a roster's sides by name were made for every command of a player, a
+    cost that grew with the roster, though most commands name only a side). A unit not among them is refused as
+    unknown (:class:`InvalidInputError`), as the command itself would refuse it."""
     if member is None:
         return "you are not a member of this campaign"
     if member.role == "gm":
@@ -107,7 +111,7 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
         return f"{command.name} is the game master's to enter"
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
-    side_of = _sides_of(units)
+    side_of: dict[str, str] | None = None
     for named in names_in(command):
         meaning, name = named.meaning, named.value
         if meaning.whose is Whose.ANY:
@@ -116,11 +120,13 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
             if not any(same_name(name, side) for side in sides):
                 return f"you play {plays}, not {name}"
             continue
+        if side_of is None:
+            side_of = _sides_of(units())
         side = side_of.get(name.strip().casefold())
         if side in sides:
             continue
         if side is None:  # no side's unit: the command is wrong, not the player's reach (nor said to be)
-            known = sorted({str(u["name"]) for u in units})
+            known = sorted({str(u["name"]) for u in units()})
             raise InvalidInputError(f"no unit called {name.strip()!r} in this campaign{did_you_mean(name, known)}")
         if meaning.whose is Whose.TARGET and side is not None:
             return (
