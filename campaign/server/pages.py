@@ -27,6 +27,7 @@ from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, forms, nojs, runner
@@ -45,6 +46,7 @@ from campaign.server.context import (
 )
 from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
+from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import amend, rewind, undo
 from campaign.timeline.reports import new_dice_words
@@ -53,6 +55,7 @@ from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 from projections.summaries import stored_summary
 
@@ -311,11 +314,11 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
     return {"info": info, "parts": srv.fragments.at(info, kind=role_kind(m.member.role)).parts}
 
 
-def _choices(request: Request, m: InCampaign) -> forms.Choices:
+def _choices(request: Request, m: InCampaign, s: Summary | None = None) -> forms.Choices:
     """What the campaign offers a form's pickers: its units and sides (a player's own, where its own are
-    meant), its battles and officers."""
+    meant), its battles and officers (``s``: the campaign's summary, if read already)."""
     srv = server(request)
-    s = views.summary(srv.app.ledger, m.info)
+    s = s if s is not None else views.summary(srv.app.ledger, m.info)
     units = tuple((str(u["name"]), str(u.get("side", ""))) for u in s.units if u.get("name"))
     sides = {side for _, side in units if side}
     for member in srv.members.of(m.info.campaign_id).values():
@@ -334,6 +337,14 @@ def _allowed(m: InCampaign) -> list[runner.CommandSpec]:
         for c in runner.commands_for(m.info.ruleset)
         if m.member.role == "gm" or (m.member.role == "player" and acts(c.model))
     ]
+
+
+def _offered(m: InCampaign, fought: bool) -> list[runner.CommandSpec]:
+    """The commands the page lists: those the member's role allows, and of those the ones the battle's state
+    allows (``fought``: a battle is being fought), as each command declares (``Command.phase``). A form sent
+    from a page drawn before the battle began or ended is still read, and its decision refuses it in words."""
+    now = Phase.BATTLE if fought else Phase.BETWEEN
+    return [c for c in _allowed(m) if c.model.phase in (Phase.ANY, now)]
 
 
 def _form_context(
@@ -373,10 +384,12 @@ def campaign_page(
     """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
     first) or rewind form, filled in with the row's seq."""
     found = nojs.take_said(request)
-    choices = _choices(request, m)
+    summary = views.summary(server(request).app.ledger, m.info)
+    choices = _choices(request, m, summary)
+    fought = battle_being_fought(summary) is not None
     forms_of = [
         _form_context(request, m, c, choices, found if found and found.get("command") == c.name else None)
-        for c in _allowed(m)
+        for c in _offered(m, fought)
     ]
     response = templates.TemplateResponse(
         request,
@@ -389,6 +402,7 @@ def campaign_page(
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
             "commands": forms_of,
+            "fought": fought,
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
             "made": found.get("invitation") if found else None,
             "sides": choices.sides,
