@@ -70,6 +70,10 @@ class Invitation:
     def role_words(self) -> str:
         return f"player for {', '.join(self.sides)}" if self.role == "player" else self.role
 
+    def for_words(self) -> str:
+        """Whom the link is for: "a player for Robots", "an observer"."""
+        return f"a {self.role_words()}" if self.role == "player" else f"an {self.role}"
+
     def as_dict(self, now: int) -> dict[str, object]:
         return {
             "id": self.public_id,
@@ -266,12 +270,18 @@ def known_sides(members: Memberships, info: CampaignInfo) -> list[str]:
     return sorted(known, key=str.casefold)
 
 
+def when(seconds: int) -> str:
+    """A moment as a person reads it: "5 Dec 2026, 02:58 UTC"."""
+    at = time.gmtime(seconds)
+    return f"{at.tm_mday} {time.strftime('%b %Y, %H:%M', at)} UTC"
+
+
 def gone_words(state: str, invitation: Invitation) -> str:
     if state == "used":
         return f"this invitation link was used already ({invitation.used_by} joined by it): ask for a new one"
     if state == "revoked":
         return "this invitation link was revoked by the game master: ask for a new one"
-    return f"this invitation link expired at {iso(invitation.expires_at)}: ask the game master for a new one"
+    return f"this invitation link expired on {when(invitation.expires_at)}: ask the game master for a new one"
 
 
 def _role_words(member: Member) -> str:

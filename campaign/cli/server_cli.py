@@ -100,7 +100,7 @@ def invite(
 
 
 def _invite_link(role: str, sides: list[str], hours: int | None, url: str, campaign: str | None, as_json: bool) -> None:
-    from campaign.access.invitations import DEFAULT_LIFETIME_S, Invitations
+    from campaign.access.invitations import DEFAULT_LIFETIME_S, Invitations, when
     from campaign.access.memberships import Memberships
 
     app = open_app()
@@ -113,8 +113,8 @@ def _invite_link(role: str, sides: list[str], hours: int | None, url: str, campa
     if as_json:
         out.json({"link": address, **made.as_dict(int(invitations.now()))})
     else:
-        until = made.as_dict(made.made_at)["expires_at"]
-        out.console.print(f"[bold]{info.name}[/]: a link for a {made.role_words()}, until {until} (shown once):")
+        until = when(made.expires_at)
+        out.console.print(f"[bold]{info.name}[/]: a link for {made.for_words()}, open until {until} (shown once):")
         out.console.print(address, soft_wrap=True, highlight=False)
 
 

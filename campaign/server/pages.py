@@ -20,8 +20,8 @@ from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
 
 from campaign.access import memberships
-from campaign.access.accounts import SignInError, iso
-from campaign.access.invitations import Invitation, gone_words, known_sides
+from campaign.access.accounts import SignInError
+from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import Command, command_type
 from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
 from campaign.read import views
@@ -233,7 +233,7 @@ def _join_page(
         "already": already,
         "already_words": ROLE_WORDS.get(already.role, already.role) if already else "",
         "pre": pre,
-        "expires": iso(invitation.expires_at) if invitation else "",
+        "expires": when(invitation.expires_at) if invitation else "",
     }
     response = templates.TemplateResponse(request, "join.html", context, status_code=code, headers=dict(headers or {}))
     if caller is None:
@@ -588,7 +588,7 @@ def _invitations_context(request: Request, m: InCampaign) -> dict[str, Any]:
     now = int(srv.invitations.now())
     found = srv.invitations.of(m.info.campaign_id)
     return {
-        "invitations": [(i, i.state(now), iso(i.expires_at)) for i in found],
+        "invitations": [(i, i.state(now), when(i.expires_at)) for i in found],
         "known_sides": known_sides(srv.members, m.info),
         "invite_hours": guard(request).settings.invite_s // 3600,
     }
@@ -618,7 +618,7 @@ def invitation_form(
         link, made = api.make_invitation(request, m, role, [side] if side.strip() else [], hours)
     except CampaignError as exc:
         return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
-    text = f"A link for a {made.role_words()}, until {iso(made.expires_at)} (shown once: copy it now):"
+    text = f"A link for {made.for_words()}, open until {when(made.expires_at)} (shown once: copy it now):"
     return _invitations_answer(request, m, text, link=link)
 
 
@@ -628,7 +628,7 @@ def revoke_invitation_form(request: Request, m: GM, invitation_id: Annotated[str
         gone = server(request).invitations.revoke(m.info.campaign_id, invitation_id)
     except CampaignError as exc:
         return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
-    return _invitations_answer(request, m, f"the link for a {gone.role_words()} is revoked: it opens nothing now")
+    return _invitations_answer(request, m, f"the link for {gone.for_words()} is revoked: it opens nothing now")
 
 
 @router.post("/c/{campaign_id}/remove", openapi_extra=access("gm"))

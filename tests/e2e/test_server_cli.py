@@ -103,7 +103,7 @@ def test_invite_link_prints_a_link_that_opens_on_the_server_once(tmp_path: Path)
     assert "name the account to invite" in cli("invite", "--role", "observer", code=2).output
     cli("gf", "muster", "Robot Squad", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "150")
     said = cli("invite", "--link", "--role", "player", "--side", "robots", "--url", "https://ledger.example.org/")
-    assert "Kessel: a link for a player for Robots, until" in said.output
+    assert "Kessel: a link for a player for Robots, open until" in said.output
     link = said.output.split()[-1]
     assert link.startswith("https://ledger.example.org/join/")
     made = cli.json("invite", "--link", "--role", "observer", "--invite-hours", "2")
