@@ -387,9 +387,13 @@ def campaign_page(
     summary = views.summary(server(request).app.ledger, m.info)
     choices = _choices(request, m, summary)
     fought = battle_being_fought(summary) is not None
+    sent = found.get("command") if found else None
+    offered = {c.name for c in _offered(m, fought)}
     forms_of = [
-        _form_context(request, m, c, choices, found if found and found.get("command") == c.name else None)
-        for c in _offered(m, fought)
+        _form_context(request, m, c, choices, found if sent == c.name else None)
+        for c in _allowed(m)
+        # the form just sent stays once to show its answer, if what it did took it off the list (a battle's start)
+        if c.name in offered or c.name == sent
     ]
     response = templates.TemplateResponse(
         request,

@@ -22,7 +22,7 @@ from campaign.server import runner
 from events.dice.ask import CountingDice
 from events.errors import InvalidInputError
 from tests.server.conftest import SQUAD, World, post
-from tests.server.test_authorisation import CASES
+from tests.server.test_authorisation import CASES, OURS, THEIRS
 
 NO_BATTLE = "no battle is being fought"
 STILL_FOUGHT = "is still being fought"
@@ -108,3 +108,20 @@ def test_each_commands_declared_phase_is_the_rules_own(mustered: World) -> None:
         said = refusal(mustered, name, args)
         assert (STILL_FOUGHT in said) == (command_type(name).phase is Phase.BETWEEN), (name, said)
         assert NO_BATTLE not in said, (name, said)
+
+
+def test_without_javascript_a_battles_start_shows_its_answer_on_the_page_it_redirects_to(mustered: World) -> None:
+    gina = mustered.client("gina")
+    csrf = gina.headers.pop("X-CSRF-Token")
+    try:
+        sent = gina.post(
+            f"/c/{mustered.campaign_id}/command",
+            data={"_csrf": csrf, "_command": "gf.battle_start", "name": "Ruins", "units": [OURS, THEIRS]},
+            follow_redirects=False,
+        )
+        assert sent.status_code == 303
+        page = gina.get(sent.headers["location"]).text
+    finally:
+        gina.headers["X-CSRF-Token"] = csrf
+    assert "gf battle-start: " in page  # its answer, in its form, though the battle has begun
+    assert 'id="cmd-gf-battle_start"' not in gina.get(f"/c/{mustered.campaign_id}").text  # then no more
