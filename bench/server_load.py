@@ -416,7 +416,7 @@ def show(s: dict[str, Any]) -> None:
     )
 
 
-def main() -> None:
+def main() -> None:  # noqa: C901 (one step per option of the script)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pg", default=os.environ.get("CAMPAIGN_TEST_PG_URL"), help="a PostgreSQL server's URL")
     parser.add_argument("--clients", type=int, default=50)

@@ -258,7 +258,7 @@ def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, Any
 
 
 @router.get("/campaigns/{campaign_id}/log", openapi_extra=access("member"))
-def log(
+def log(  # noqa: PLR0913 (the command's options, by keyword)
     m: Member,
     request: Request,
     type: str | None = None,
