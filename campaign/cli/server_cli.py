@@ -56,7 +56,7 @@ InviteHours = Annotated[
 """Left out: :data:`campaign.access.invitations.DEFAULT_LIFETIME_S` (a test checks the help says it)."""
 
 
-def invite(
+def invite(  # noqa: PLR0913 (the command's options, as Typer reads them)
     account: Annotated[str | None, typer.Argument(help="The account (left out with --link).")] = None,
     role: Annotated[str, typer.Option("--role", help="gm, player or observer (a link: player or observer).")] = "",
     side: Annotated[list[str] | None, typer.Option("--side", help="A side the player plays (repeat).")] = None,
