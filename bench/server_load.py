@@ -137,10 +137,11 @@ def start_server(db: str, port: int, counts: Path, log: Path) -> subprocess.Pope
         env={**os.environ, "CAMPAIGN_ACTOR": "server", "PGAPPNAME": SERVER_APP, "BENCH_COUNTS": str(counts)},
         stderr=log.open("wb"),
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
+            # The first answer makes the OpenAPI document: seconds on a loaded machine, not a failed start.
+            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=10)
             return process
         except httpx.TransportError:
             time.sleep(0.1)

@@ -324,7 +324,7 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
     def attempt(info: CampaignInfo) -> AppendResult:
         if m.member.role != "gm":
-            refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, info).units)
+            refused = runner.refusal(m.member, command, lambda: views.summary(srv.app.ledger, info).units)
             if refused is not None:
                 raise HTTPException(403, refused)
         entrant = runner.entrant(m.member)
