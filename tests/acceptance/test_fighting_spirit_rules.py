@@ -210,7 +210,7 @@ def test_a_house_rule_is_an_event_and_only_later_tests_use_it(front: FsTable) ->
     # E3's text reading (+2 per unverified casualty at Low) as a house rule, between two tests.
     front.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7, keno_guard=True)
     before = front.fs.state(front.info)[1]
-    assert Tables(before.values).threat("unverified_casualty", "low") == 1
+    assert Tables.of(before.values).threat("unverified_casualty", "low") == 1
     refused(front, lambda: front.fs.house_rule(front.info, "threats.unverified_casualty.lo", 2), "no table value")
     refused(front, lambda: front.fs.house_rule(front.info, "threats.unverified_casualty.low", "lots"), "same kind")
     result = front.fs.house_rule(front.info, "threats.unverified_casualty.low", 2, note="the seed text's reading")

@@ -20,7 +20,7 @@ from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
 from tests.services import grimdark
 
-T = Tables(base_values("grimdark"))
+T = Tables.of(base_values("grimdark"))
 UNITS = {
     "Saurian Warriors": ("Saurians", {"models": 10, "quality": 4, "points": 140}),
     "Saurian Hero": ("Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),

@@ -302,11 +302,11 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
 
 def fold(events: Iterable[RecordedEvent], base: Mapping[str, Sourced]) -> CampaignState:
     state = CampaignState()
-    tables = Tables(dict(base))
+    tables = Tables.of(dict(base))
     for event in events:
         if event.type == "rules.table_overridden":
             state = apply(state, event, tables)
-            tables = Tables(apply_overrides(base, state.overrides))
+            tables = Tables.of(apply_overrides(base, state.overrides))
             continue
         state = apply(state, event, tables)
     return state
