@@ -170,7 +170,7 @@ def test_the_glory_recorded_names_the_result_and_only_the_sources_that_gave_some
 )
 def test_discipline_by_troop_type(troops: str, discipline: int) -> None:
     # §1.7 [INF/PLACEHOLDER]: militia −1, line 0, light +1, rifles +1, guard +2.
-    assert T.discipline(troops) == discipline
+    assert T.discipline_of(troops) == discipline
 
 
 @pytest.mark.parametrize("path", ["force.half_at", "force.flees_over"])

@@ -88,7 +88,7 @@ class StartBattle(DisCommand):
         officers: dict[str, dict[str, JsonValue]] = {side: {"officer": state.officers[side]} for side in sides}
         begun = started(s, self.battle_name, sides, officers, self.scenario)
         events: list[Event] = [begun]
-        kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
+        kept = {} if s.tables.markers.cleared_after_battle else state.permanent_markers()
         for u in deployed:
             placed: dict[str, JsonValue] = {
                 "points": u.profile.points,
@@ -103,7 +103,7 @@ class StartBattle(DisCommand):
                 )
             )
         if self.encounter:
-            counted = " and ".join(str(c) for c in s.tables.value("encounter.counts"))
+            counted = " and ".join(str(c) for c in s.tables.encounter.counts)
             kind = Decision(
                 "encounter",
                 "§1.8",
