@@ -68,7 +68,7 @@ class Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-R = TypeVar("R", bound=Section)
+R = TypeVar("R")
 
 
 class Keyed(Section, Generic[R]):

@@ -175,7 +175,7 @@ def test_r2_20_monthly_pay_is_10_percent_of_the_cost_times_the_quality_factor() 
 
 @pytest.mark.parametrize(("strong", "weak", "bonus"), [(550, 500, 1), (549, 500, 0), (3942, 3500, 1), (1000, 500, 3)])
 def test_r2_21_ts_comparison_gives_plus_1_from_1_1_to_1(strong: int, weak: int, bonus: int) -> None:
-    assert T.step_bonus("ts_ratio.steps", strong * 1000 // weak) == bonus
+    assert T.step_bonus(T.ts_ratio.steps, strong * 1000 // weak) == bonus
 
 
 @pytest.mark.parametrize(
@@ -286,7 +286,7 @@ def test_r2_26_exempt_troops_are_named_in_the_tables() -> None:
     ],
 )  # fmt: skip
 def test_the_2_11_result_tables_on_both_sides_of_every_edge(table: str, edges: list[tuple[int, str]]) -> None:
-    assert [(w, T.band(table, w)) for w, _ in edges] == edges
+    assert [(w, T.band(T.values[table].value, w)) for w, _ in edges] == edges
 
 
 @pytest.mark.parametrize(
