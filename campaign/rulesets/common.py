@@ -184,8 +184,8 @@ class HouseRule(Command[S, T]):
             isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1
         ):
             raise InvalidInputError(
-                f"{self.path} is a step the rules divide by (one per {tables.values[self.path].value} now): at least 1, "
-                f"not {self.value!r}"
+                f"{self.path} is a step the rules divide by (one per {tables.values[self.path].value} now): at least "
+                f"1, not {self.value!r}"
             )
 
     def decide(self, s: Situation[S, T]) -> list[Event]:

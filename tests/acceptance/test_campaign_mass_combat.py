@@ -164,9 +164,9 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             target = next(name for name, e in expected.items() if e.side == "Blue" and not e.gone)
             game.recruit(info(), target, 20, "green")
             unit = expected[target]
-            unit.experience = (unit.men * unit.experience + 20 * int(T.values["quality.green.experience_from"].value)) // (
-                unit.men + 20
-            )
+            unit.experience = (
+                unit.men * unit.experience + 20 * int(T.values["quality.green.experience_from"].value)
+            ) // (unit.men + 20)
             unit.men += 20
             unit.original += 20
             unit.quality = quality_for(unit.experience)

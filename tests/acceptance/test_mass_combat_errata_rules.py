@@ -248,7 +248,7 @@ def test_r2_30_the_yrth_data_ship_as_seed_example_data() -> None:
 def test_r2_31_provenance_tags_in_the_mass_combat_tables(path: str, tag: str) -> None:
     assert T.source(path).startswith(tag)
     assert "rounded down" not in T.source("extraordinary.points_pm")
-    if ("skills.veteran.combat_reflexes" in T.values):  # until R2-36 removes the typical skills
+    if "skills.veteran.combat_reflexes" in T.values:  # until R2-36 removes the typical skills
         assert T.source("skills.veteran.combat_reflexes").startswith("INF")
         assert T.source("skills.elite.combat_reflexes").startswith("INF")
 

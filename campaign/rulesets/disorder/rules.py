@@ -282,9 +282,7 @@ def rally(
             f"{unit.name} has made its rally attempt this turn ({allowed} a turn): it may try again next turn"
         )
     roll = dice.roll(parse(str(tables.rally.dice)), f"rally, {unit.name}", side=unit.side)
-    bonus = (tables.rally.close_order if close_order else 0) + (
-        tables.rally.officer_near if officer_near else 0
-    )
+    bonus = (tables.rally.close_order if close_order else 0) + (tables.rally.officer_near if officer_near else 0)
     total = roll.total + unit.discipline - unit.total_markers + bonus
     passed = total >= tables.rally.pass_at
     removes = str(tables.rally.removes)

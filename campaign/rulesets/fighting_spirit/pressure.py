@@ -286,10 +286,8 @@ def psi(
     band = int(tables.psi.rules.band_inches)
     # R3-8: band 1 is "within 12"" (d ≤ 12 by default): ceil(d ÷ 12), or with "within" read as d < 12, one band
     # more for each whole 12".
-    if tables.measure.within_inclusive:
-        bands = max(1, math.ceil(distance / band))
-    else:
-        bands = math.floor(distance / band) + 1
+    inclusive = tables.measure.within_inclusive
+    bands = max(1, math.ceil(distance / band)) if inclusive else math.floor(distance / band) + 1
     if bands > 1 and not in_sight:
         raise InvalidInputError(
             f'{target.name} is {distance}" away: beyond the first {band}" band a psion needs line of sight'

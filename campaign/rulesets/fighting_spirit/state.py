@@ -189,9 +189,7 @@ def _after_battle(state: CampaignState, battle_id: str, tables: Tables) -> Campa
         record = state.records.get(unit_id)
         if record is None:
             continue
-        lost = u.removed == "wiped_out" or (
-            u.removed == "surrendered" and tables.campaign.surrendered_men_lost
-        )
+        lost = u.removed == "wiped_out" or (u.removed == "surrendered" and tables.campaign.surrendered_men_lost)
         men = 0 if lost else max(0, u.start_men - u.dead)
         experience = record.experience + 1
         state = _record(

@@ -481,10 +481,7 @@ def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | 
             facts.append(FundsChanged(side=side, amount=pts, reason="mission reward (campaign points)"))
     text = "; ".join(f"{side} {vp} VP, {pts} pts" for side, (vp, pts) in shares.items())
     if winner is None:
-        why = (
-            f"a draw: {tables.rewards.draw_vp} VP and {tables.rewards.draw_points} pts to each "
-            "side (R2-35)"
-        )
+        why = f"a draw: {tables.rewards.draw_vp} VP and {tables.rewards.draw_points} pts to each side (R2-35)"
     else:
         why = (
             f"the winner takes {tables.rewards.winner_vp} VP and {tables.rewards.winner_points} "
