@@ -1,8 +1,6 @@
 """The disorder-marker tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from __future__ import annotations
-
 from campaign.rulesets.tables import Flag, Number, RuleTables, Section, Word
 from events.errors import InvalidInputError
 

@@ -1,8 +1,6 @@
 """The five-grade tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from campaign.rulesets.tables import Flag, Ntr, Number, RuleTables, Section, Word, pick

@@ -1,8 +1,6 @@
 """The Grimdark Future tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from __future__ import annotations
-
 from campaign.rulesets.tables import Flag, Number, RuleTables, Section, Word, pick
 
 TRAIT_KINDS = ("unit", "injury", "talent")

@@ -1,8 +1,6 @@
 """The GURPS Mass Combat tables (``tables.toml``) as a model: the rules read its attributes; base values plus
 house rules."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from campaign.rulesets.tables import Flag, Keyed, Number, RuleTables, Section, Word, pick
@@ -18,7 +16,8 @@ class QualityRow(Section):
     reroll_when_raised: Flag
 
 
-class Quality(Keyed[QualityRow]):
+class Quality(Keyed):
+    rows: dict[str, QualityRow]
     when_unstated: Word
 
 
@@ -126,8 +125,10 @@ class DamageRow(Section):
     armour: Word
 
 
-class Damage(Keyed[DamageRow]):
+class Damage(Keyed):
     """The wounds by column, and the damage rows by tech level (``tl0`` …)."""
+
+    rows: dict[str, DamageRow]
 
     wounds: dict[str, Number]
 
@@ -167,8 +168,10 @@ class TsRatio(Section):
     tl_lead_for_beyond_cap: Number
 
 
-class Positions(Keyed[Number]):
-    """Each position's modifier by its name, and the starred ones (R2-…: they do not count against artillery)."""
+class Positions(Keyed):
+    """Each position's modifier by its name, and the starred ones."""
+
+    rows: dict[str, Number]
 
     starred: list[Word]
     starred_vs_artillery: Number
