@@ -120,6 +120,17 @@ def test_r2_36_a_house_rule_on_a_path_no_field_has_is_refused(table: FsTable) ->
     assert table.log_length() > before
 
 
+def test_a_house_rule_of_ntr_is_refused_where_the_model_takes_only_a_number(table: FsTable) -> None:
+    # NTR is a threat cell's "no test required"; ``panic.threat`` is a number the panic test adds (§0.8), and
+    # the program recorded NTR there once, to fail on the next panic test.
+    before = table.log_length()
+    with pytest.raises(InvalidInputError, match=re.escape("panic.threat holds 0; a house rule must give the same")):
+        table.fs.house_rule(table.info, "panic.threat", "NTR")
+    assert table.log_length() == before
+    table.fs.house_rule(table.info, "threats.artillery.high", "NTR")  # a threat cell takes it
+    assert table.log_length() > before
+
+
 def test_r2_36_the_refusals_name_every_alternative() -> None:
     assert set(campaign.tables.house_rule_refusals("mass_combat")) == {"alternatives.c2_catastrophe_17_table.paths"}
     assert (
