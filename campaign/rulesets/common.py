@@ -190,6 +190,7 @@ class HouseRule(Command[S, T]):
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
         check_path(s.tables, self.path)  # a field of the tables' model, not an alternative reading
+        check_override(s.tables, self.path, self.value, kind_only=True)  # a number for a number
         self.check_value(s.tables)  # the ruleset's words for a value its rules cannot use
         check_override(s.tables, self.path, self.value)  # of its field's kind, as the model declares it
         return [

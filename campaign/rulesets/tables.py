@@ -203,7 +203,7 @@ def check_path(tables: RuleTables, path: str) -> None:
         raise InvalidInputError(tables.refused[path])
 
 
-def check_override(tables: RuleTables, path: str, value: Any) -> None:
+def check_override(tables: RuleTables, path: str, value: Any, *, kind_only: bool = False) -> None:
     """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
     take (a word for a number, a kind of threat row the rules do not know), or one out of a table's range."""
     check_path(tables, path)
@@ -211,6 +211,8 @@ def check_override(tables: RuleTables, path: str, value: Any) -> None:
     try:
         type(tables).model_validate(unflatten({**values, path: Sourced(value, "HOUSE RULE")}))
     except ValidationError as exc:
+        if kind_only and not any(e["type"].endswith("_type") for e in exc.errors()):
+            return  # of the field's kind: the ruleset's own words for a value out of its range come first
         raise InvalidInputError(
             f"{path} holds {values[path].value!r}; a house rule must give the same kind of value, not {value!r} "
             f"({worded(exc)})"
