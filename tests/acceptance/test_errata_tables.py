@@ -17,6 +17,7 @@ from pydantic import BaseModel
 import campaign
 import campaign.tables
 from campaign.rulesets import RULESETS
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.tables import TAGS, Section, Sourced
 from campaign.tables import base_values
 from events.errors import InvalidInputError
@@ -112,11 +113,13 @@ def test_a_malformed_tables_toml_is_refused_in_words() -> None:
 def test_r2_36_a_house_rule_on_a_path_no_field_has_is_refused(table: FsTable) -> None:
     before = table.log_length()
     with pytest.raises(InvalidInputError, match=re.escape("no table value at 'last_stand.friends_within_range'")):
-        table.fs.house_rule(table.info, "last_stand.friends_within_range", 10)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="last_stand.friends_within_range", value=10))
     with pytest.raises(InvalidInputError, match="same kind of value"):
-        table.fs.house_rule(table.info, "last_stand.end_capped_by_start", 3)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="last_stand.end_capped_by_start", value=3))
     assert table.log_length() == before
-    table.fs.house_rule(table.info, "last_stand.other_die", 8)  # a field a rule reads is accepted
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="last_stand.other_die", value=8)
+    )  # a field a rule reads is accepted
     assert table.log_length() > before
 
 
@@ -125,9 +128,11 @@ def test_a_house_rule_of_ntr_is_refused_where_the_model_takes_only_a_number(tabl
     # the program recorded NTR there once, to fail on the next panic test.
     before = table.log_length()
     with pytest.raises(InvalidInputError, match=re.escape("panic.threat holds 0; a house rule must give the same")):
-        table.fs.house_rule(table.info, "panic.threat", "NTR")
+        table.ledger.execute(table.info, fs.HouseRule.build(path="panic.threat", value="NTR"))
     assert table.log_length() == before
-    table.fs.house_rule(table.info, "threats.artillery.high", "NTR")  # a threat cell takes it
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="threats.artillery.high", value="NTR")
+    )  # a threat cell takes it
     assert table.log_length() > before
 
 
@@ -141,13 +146,13 @@ def test_r2_36_the_refusals_name_every_alternative() -> None:
 
 def test_r2_36_an_alternative_reading_is_applied_through_its_table_path(table: FsTable) -> None:
     with pytest.raises(InvalidInputError, match=re.escape("house-rule threats.unverified_casualty.low 2")):
-        table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 3)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="alternatives.a1_unverified_text.value", value=3))
 
 
 def test_r2_1_the_withdrawn_android_save_key_is_refused(table: FsTable) -> None:
     withdrawn = "psi.rules.android_resists_if_at_least_psion"
     with pytest.raises(InvalidInputError, match=re.escape(f"no table value at {withdrawn!r}")):
-        table.fs.house_rule(table.info, withdrawn, False)
+        table.ledger.execute(table.info, fs.HouseRule.build(path=withdrawn, value=False))
 
 
 @pytest.mark.parametrize("package", PACKAGES)
