@@ -284,7 +284,7 @@ class Defence(OnUnit):
 
         sides = defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
         roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms", side=unit.side)
-        which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
+        which = "psi die" if sides != s.tables.defence.aimed_small_arms_die else "d4"
         return Decision(
             "defence",
             "§0.10",

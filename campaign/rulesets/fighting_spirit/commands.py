@@ -503,7 +503,7 @@ class MonthEnd(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
-        wage = int(tables.value("campaign.pay.monthly_per_man"))
+        wage = int(tables.campaign.pay.monthly_per_man)
         events: list[Event] = []
         for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
             units = [

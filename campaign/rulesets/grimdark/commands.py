@@ -154,7 +154,7 @@ class Sell(GfCommand):
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
         between_battles(s.state, unit, "end the battle first")
-        refund = unit.points * s.tables.number("army.sell_refund_pct") // 100
+        refund = unit.points * s.tables.army.sell_refund_pct // 100
         return [
             UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
             FundsChanged(side=unit.side, amount=refund, reason=f"sold {unit.name}"),
@@ -233,7 +233,7 @@ class StartBattle(GfCommand):
         begun = started(s, self.battle_name, sides, {side: {} for side in sides})
         battle_id = begun.battle_id
         events: list[Event] = [begun]
-        hero_adds = tables.number("morale.joined_hero_adds")
+        hero_adds = tables.morale.joined_hero_adds
         for u in deployed:
             joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]
             twins = sum(j.profile.models for j in joiners if not j.profile.hero)
