@@ -22,9 +22,15 @@ ALTERNATIVES = "alternatives."
 """Alternative readings kept as data: read through the house rule that applies one to its ``table`` path."""
 
 
+def module_of(package: str) -> str:
+    """A ruleset's package by its dotted name (its plug-in's ``package``), or a built-in one's by its folder's
+    name under ``campaign/rulesets`` (``fighting_spirit``)."""
+    return package if "." in package else f"campaign.rulesets.{package}"
+
+
 @functools.cache
 def ruleset_document(package: str) -> dict[str, Any]:
-    text = resources.files(f"campaign.rulesets.{package}").joinpath("tables.toml").read_text("utf-8")
+    text = resources.files(module_of(package)).joinpath("tables.toml").read_text("utf-8")
     return tomllib.loads(text)
 
 
@@ -34,13 +40,16 @@ def base_values(package: str) -> dict[str, Sourced]:
 
 
 def _sources(package: str) -> Iterator[str]:
-    """The ruleset's rules: its subpackage, and its CLI modules (``campaign/cli/<package>.py`` and
-    ``campaign/cli/<package>_*.py``, its views) where they read a table."""
-    root = resources.files("campaign")
-    folder = root.joinpath("rulesets", package)
+    """The ruleset's rules: its package, and for the four built in, their CLI modules (``campaign/cli/<package>.py``
+    and ``campaign/cli/<package>_*.py``, its views) where they read a table."""
+    folder = resources.files(module_of(package))
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".py"):
             yield entry.read_text("utf-8")
+    if not module_of(package).startswith("campaign.rulesets."):
+        return
+    package = module_of(package).rpartition(".")[2]
+    root = resources.files("campaign")
     cli = root.joinpath("cli")
     views = sorted((e for e in cli.iterdir() if e.name.startswith(f"{package}_") and e.name.endswith(".py")), key=str)
     for module in (root.joinpath(f"{package}.py"), cli.joinpath(f"{package}.py"), *views):
