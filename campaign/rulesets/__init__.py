@@ -123,11 +123,17 @@ class Installed:
 def installed() -> Installed:
     """Every entry point of :data:`GROUP`, read once: its plug-in is loaded (a declaration; its parts are not
     imported), checked and listed by its seed. One that cannot be read is left out, and said why when named."""
-    from importlib.metadata import entry_points
+    from importlib.metadata import distributions
 
     found: dict[str, RulesetInfo] = {}
     problems: dict[str, str] = {}
-    for point in entry_points(group=GROUP):
+    # Every distribution's, not ``entry_points(group=…)``'s: that keeps one distribution of a name, the first
+    # on sys.path, and a checkout's stale ``campaign_ledger.egg-info`` (a setuptools build left it, without
+    # these entry points; the current folder comes first on ``python -c``'s path) hid the installed one's.
+    points = [p for d in distributions() for p in d.entry_points if p.group == GROUP]
+    for point in points:
+        if point.name in found:  # the same ruleset again, further down sys.path: the first one stands
+            continue
         try:
             declared = point.load()
         except Exception as exc:  # a broken plug-in must not stop the program (or the other rulesets)
@@ -149,10 +155,10 @@ def installed() -> Installed:
 
 def _register_event_families(rulesets: Any) -> None:
     """A ruleset's own event types (named ``PREFIX.…``) are found, like the shared families, when first read."""
-    from events.registry import registry
-
     for info in rulesets:
         if info.events:
+            from events.registry import registry  # only then: `campaign --help` imports no event type
+
             registry.add_family(info.prefix, info.events)
 
 
