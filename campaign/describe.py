@@ -9,7 +9,6 @@ from typing import Any
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
-from events.registry import FAMILIES
 
 ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
 
@@ -362,7 +361,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int
         return f"{n('unit_id')}: {grades['from_grade']} → {grades['to_grade']}"
     if kind in SAID:
         return _(SAID[kind]).format_map(fields)
-    own = own_sentence(kind) if kind.partition(".")[0] not in FAMILIES else None  # the shared ones: no ruleset's
+    own = own_sentence(kind)
     if own is not None:
         return _(own).format_map(fields)
     if kind == "dice.rolled":

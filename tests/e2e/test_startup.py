@@ -61,8 +61,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_help_imports_no_database_library_and_no_command_module() -> None:
     modules = loaded("--help")
     assert loads_any(modules, "sqlalchemy", "pydantic", "alembic", "psycopg", "events", "projections") == []
-    # the rulesets' list (their command groups' help lines), not a ruleset, and the reader's language,
-    # chosen before any help is made (no catalog for an English reader)
+    # the rulesets' list (their plug-ins' declarations: their command groups' help lines), not a ruleset's
+    # rules, and the reader's language, chosen before any help is made (no catalog for an English reader)
     assert loads_any(modules, "campaign.") == [
         "campaign.cli",
         "campaign.cli.argv",
@@ -70,6 +70,10 @@ def test_help_imports_no_database_library_and_no_command_module() -> None:
         "campaign.i18n",
         "campaign.i18n.choice",
         "campaign.rulesets",
+        "campaign.rulesets.disorder",
+        "campaign.rulesets.fighting_spirit",
+        "campaign.rulesets.grimdark",
+        "campaign.rulesets.mass_combat",
     ]
 
 
@@ -95,8 +99,9 @@ def test_a_command_loads_neither_alembic_nor_progress_bars_nor_postgresql_nor_ot
     assert loads_any(modules, *HEAVY) == []
     others = {m for name, m in RULESET_CLIS.items() if name != own_cli}
     assert not modules & others
+    # the other rulesets' plug-ins (declarations: every command lists the groups), none of their modules
     assert not loads_any(
-        modules, "campaign.rulesets.mass_combat", "campaign.rulesets.disorder", "campaign.rulesets.grimdark"
+        modules, "campaign.rulesets.mass_combat.", "campaign.rulesets.disorder.", "campaign.rulesets.grimdark."
     )
 
 
@@ -168,9 +173,14 @@ def test_status_loads_no_replay_no_verify_no_command_models_and_no_event_type_it
     assert loads_any(modules, *STATUS_UNUSED) == sorted(MARKERS)
 
 
-MARKERS = ("campaign.rulesets", "campaign.rulesets.kinds")
-"""What a read loads of ``campaign.rulesets``: the rulesets' list and the markers of what an input names (the
-command line's ``--campaign`` is a campaign's name), two enums and a small class; no ruleset, no model."""
+MARKERS = (
+    *("campaign.rulesets", "campaign.rulesets.kinds"),
+    *("campaign.rulesets.disorder", "campaign.rulesets.fighting_spirit", "campaign.rulesets.grimdark"),
+    "campaign.rulesets.mass_combat",
+)
+"""What a read loads of ``campaign.rulesets``: the rulesets' list (each one's plug-in: a declaration, read from
+its entry point) and the markers of what an input names (the command line's ``--campaign`` is a campaign's
+name), two enums and a small class; no ruleset's rules, no model."""
 
 
 def test_status_builds_no_model_and_loads_no_more_of_pydantic_than_typer_does(db: str) -> None:
