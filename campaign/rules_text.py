@@ -77,7 +77,7 @@ def _plugins_rules() -> dict[str, tuple[Clause, tuple[str, ...]]]:
     """The sections of the rules each installed ruleset's plug-in ships (``rules_md``, in its package)."""
     from importlib import resources
 
-    from campaign.rulesets import RULESETS
+    from campaign.plugins import RULESETS
 
     found: dict[str, tuple[Clause, tuple[str, ...]]] = {}
     for info in RULESETS.values():

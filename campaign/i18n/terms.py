@@ -145,7 +145,7 @@ def parse(ruleset: str, text: str) -> Vocabulary:
 def package_of(ruleset: str) -> str:
     """A ruleset's package (its plug-in's), by the ruleset's name or its package's, whole or its last part:
     ``fighting-spirit``, ``fighting_spirit`` → ``campaign.rulesets.fighting_spirit``."""
-    from campaign.rulesets import RULESETS
+    from campaign.plugins import RULESETS
 
     for info in RULESETS.values():
         if ruleset in (info.name, info.package, info.package.rpartition(".")[2]):
@@ -176,12 +176,10 @@ def read(ruleset: str, set_name: str, word: str) -> str | None:
 
 def ruleset_of(model: type) -> str | None:
     """The ruleset whose package defines ``model`` (a command or a profile), or None for the core's."""
-    from campaign.rulesets import RULESETS
+    from campaign.plugins import RULESETS
 
     module = model.__module__
-    return next(
-        (r.name for r in RULESETS.values() if module.startswith(f"{r.package}.")), None
-    )
+    return next((r.name for r in RULESETS.values() if module.startswith(f"{r.package}.")), None)
 
 
 _QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")

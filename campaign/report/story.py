@@ -3,7 +3,7 @@ the morale turns, careers and money, what happened between them, the rolls dispu
 taken back with their reasons, and the charts. Told in the campaign's calendar (its days and months where its
 ruleset counts them, its battles in every ruleset), never in the log's seqs.
 
-What the story says comes from the recorded facts and the rules' own explanations (``campaign.describe``), by
+What the story says comes from the recorded facts and the rules' own explanations (``campaign.read.describe``), by
 their event families: a casualty is a unit's loss in any ruleset (men killed, models lost, dead and wounded), a
 morale turn any change of morale state (a grade, Shaken, disorder, a force's morale, a unit's fate), a career
 any ``career.`` fact. So every ruleset's campaign is told alike.
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from campaign.describe import command_line, count, describe, money, unit_names, words
+from campaign.read.describe import command_line, count, describe, money, unit_names, words
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
 from events.timeline import REWOUND, effective
@@ -154,7 +154,7 @@ def story(
 ) -> Report:
     """The story of a campaign's log (pure: no store, no clock)."""
     from campaign.commands import fold_for
-    from campaign.views import STATUS_COLUMNS
+    from campaign.read.views import STATUS_COLUMNS
 
     fold = fold_for(ruleset)
     if fold is None:
@@ -263,7 +263,7 @@ class _Teller:
     def _tell(self, chapter: Chapter, group: list[RecordedEvent]) -> None:
         """One command's events into ``chapter``: a rule by its explanation where it tells a turn of the story
         (a battle's course, a morale turn, a career, pay), every other fact by itself, losses and XP summed."""
-        from campaign.describe import explained_by
+        from campaign.read.describe import explained_by
 
         covered = explained_by(group)
         told: set[int] = set()
@@ -508,7 +508,7 @@ def _plain(value: Any, names: Mapping[str, str]) -> str:
 
 def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent], teller: _Teller) -> list[Chart]:
     """Each chart the ruleset keeps, its steps labelled in the campaign's calendar."""
-    from campaign.charts import MEASURES, chart, measures_of
+    from campaign.read.charts import MEASURES, chart, measures_of
     from events.errors import InvalidInputError
 
     out: list[Chart] = []

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign import views
 from campaign.executor import Ledger
+from campaign.read import views
 from projections.state.campaigns import CampaignInfo
 
 MAX_POINTS = 24

@@ -4,7 +4,7 @@
 """
 
 from campaign.i18n import N_
-from campaign.rulesets import Mutation, RulesetInfo
+from campaign.plugins import Mutation, RulesetInfo
 
 RULESET = RulesetInfo(
     name="disorder",

@@ -9,7 +9,7 @@ fold alone (``state``, ``fold``), a command its models (``commands``, ``battle_c
 """
 
 from campaign.i18n import N_
-from campaign.rulesets import Mutation, RulesetInfo
+from campaign.plugins import Mutation, RulesetInfo
 
 RULESET = RulesetInfo(
     name="fighting-spirit",

@@ -457,6 +457,7 @@ RESTATED = frozenset(
 )
 """Outcome events whose fact the rule application beside them already states in its explanation."""
 
+
 def restated_by_rule(ruleset: str) -> frozenset[tuple[str, str]]:
     """(rule, outcome event) where that rule's explanation states the outcome (its plug-in's ``restated``),
     beside outcomes that another rule of the same command does not state (a Grimdark melee's wounds; its rule
