@@ -22,10 +22,12 @@ ALTERNATIVES = "alternatives."
 """Alternative readings kept as data: read through the house rule that applies one to its ``table`` path."""
 
 
+@functools.cache
 def module_of(package: str) -> str:
-    """A ruleset's package by its dotted name (its plug-in's ``package``), or a built-in one's by its folder's
-    name under ``campaign/rulesets`` (``fighting_spirit``)."""
-    return package if "." in package else f"campaign.rulesets.{package}"
+    """A ruleset's package by its name (its plug-in's ``package``), or a built-in one's by its folder's name
+    under ``campaign/rulesets`` (``fighting_spirit``)."""
+    built_in = "." not in package and resources.files("campaign.rulesets").joinpath(package).is_dir()
+    return f"campaign.rulesets.{package}" if built_in else package
 
 
 @functools.cache

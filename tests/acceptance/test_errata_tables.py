@@ -114,4 +114,4 @@ def test_r2_36_the_refusals_are_worked_out_for_a_house_rule_only(
     assert worked == []
     with pytest.raises(InvalidInputError, match="alternative reading kept as data"):
         table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 2)
-    assert worked == ["fighting_spirit"]
+    assert worked == ["campaign.rulesets.fighting_spirit"]
