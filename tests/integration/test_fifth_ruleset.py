@@ -172,7 +172,7 @@ def _json(text: str) -> Any:
 
 
 def _is_duel(event: dict[str, Any], unit: str) -> bool:
-    return event["type"] == "timeline.command_issued" and event["payload"]["args"].get("unit") == unit
+    return bool(event["type"] == "timeline.command_issued" and event["payload"]["args"].get("unit") == unit)
 
 
 def _events(client: TestClient, base: str) -> list[dict[str, Any]]:
