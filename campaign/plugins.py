@@ -139,7 +139,7 @@ def installed() -> Installed:
             continue
         clash = next((r.name for r in found.values() if r.prefix == getattr(declared, "prefix", None)), None)
         if not isinstance(declared, RulesetInfo):
-            problems[point.name] = f"{point.value} is not a ruleset's plug-in (a campaign.rulesets.RulesetInfo)"
+            problems[point.name] = f"{point.value} is not a ruleset's plug-in (a campaign.plugins.RulesetInfo)"
         elif declared.name != point.name:
             problems[point.name] = f"its entry point is called {point.name!r} but its plug-in {declared.name!r}"
         elif declared.name in found or clash is not None:

@@ -55,6 +55,10 @@ def fifth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (info / "entry_points.txt").write_text(
         f"[{GROUP}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items()), "utf-8"
     )
+    broken = site / "campaign_ledger_broken-0.1.dist-info"  # a plug-in whose package is missing: said, not fatal
+    broken.mkdir()
+    (broken / "METADATA").write_text("Metadata-Version: 2.1\nName: campaign-ledger-broken\nVersion: 0.1\n", "utf-8")
+    (broken / "entry_points.txt").write_text(f"[{GROUP}]\nbroken = no_such_package:RULESET\n", "utf-8")
     sys.path.insert(0, str(site))
     _caches_cleared()
     try:
@@ -66,9 +70,12 @@ def fifth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _caches_cleared()
 
 
-def test_the_installed_rulesets_are_the_four_and_the_fifth_in_their_seeds_order(fifth: str) -> None:
+def test_the_installed_rulesets_are_the_four_and_the_fifth_in_their_seeds_order(fifth: str, tmp_path: Path) -> None:
     assert list(RULESETS) == ["fighting-spirit", "disorder", "mass-combat", "grimdark", "duel"]
-    assert RULESETS["duel"].package == "fifth" and installed().problems == {}
+    assert RULESETS["duel"].package == "fifth" and list(installed().problems) == ["broken"]
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "b.db"), "new", "B", "--ruleset", "broken"])
+    assert result.exit_code == 2 and "the ruleset 'broken' is installed but cannot be used" in result.output
+    assert "no_such_package" in result.output and not (tmp_path / "b.db").exists()
 
 
 def test_a_campaign_of_it_is_played_audited_amended_and_verified_on_the_command_line(
