@@ -12,14 +12,14 @@ any ``career.`` fact. So every ruleset's campaign is told alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from campaign.read.describe import command_line, count, describe, money, unit_names, words
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
-from events.timeline import REWOUND, effective
+from events.timeline import REWOUND, by_command, effective
 
 if TYPE_CHECKING:
     from events.store import EventStore
@@ -161,7 +161,7 @@ def story(
         raise ValueError(f"{ruleset!r} is not a ruleset this program knows")
     names = unit_names(events)
     teller = _Teller(ruleset, names, fold)
-    for group in _groups(effective(events)):
+    for group in by_command(effective(events)):
         teller.command(group)
     teller.close()
     summary = fold.summary(teller.state)
@@ -183,16 +183,6 @@ def story(
     if charts:
         report.charts = _charts(name, ruleset, events, teller)
     return report
-
-
-def _groups(events: Iterable[RecordedEvent]) -> list[list[RecordedEvent]]:
-    """The events in effect, a group per command (it starts at its record of inputs, or where seqs skip)."""
-    groups: list[list[RecordedEvent]] = []
-    for event in events:
-        if event.type == "timeline.command_issued" or not groups or event.seq != groups[-1][-1].seq + 1:
-            groups.append([])
-        groups[-1].append(event)
-    return groups
 
 
 class _Teller:
