@@ -27,6 +27,7 @@ from campaign.bootstrap import bootstrap
 from campaign.cli.main import app
 from campaign.plugins import GROUP, RULESETS, installed
 from campaign.server.app import create_app
+from events.registry import registry
 from tests.server.conftest import FAST_HASHER, post, sign_in
 
 FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "fifth_ruleset"
@@ -64,6 +65,10 @@ def fifth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         yield str(site)
     finally:
+        # uninstalled: the event registry as it was (its own event type and family gone), for the other tests
+        registry._families.pop("dl", None)
+        for name in [n for n in registry._types if n.startswith("dl.")]:
+            del registry._types[name]
         sys.path.remove(str(site))
         for name in [m for m in sys.modules if m == "fifth" or m.startswith("fifth.")]:
             del sys.modules[name]
