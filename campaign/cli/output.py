@@ -15,7 +15,7 @@ import typer
 
 from campaign.cli.plain import Printer, escape
 from campaign.i18n import _
-from campaign.read.describe import describe, kind, readable, value
+from campaign.read.describe import describe, dice_of, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
 
@@ -107,10 +107,10 @@ class Output:
         listed = list(events)
         retracted_word = _("(retracted)")
         # the dice each rule application used, for its sentence in the reader's language (campaign.i18n.explain)
-        rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in listed if e.type == "dice.rolled"}
+        rolls, faces = dice_of(listed)
         for e in listed:
             gone = retracted is not None and e.seq in retracted
-            what = escape(describe(e, names, rolls))
+            what = escape(describe(e, names, rolls, faces))
             if notes and e.seq in notes:
                 what += f" [dim]— {escape(notes[e.seq])}[/]"
             table.add_row(

@@ -506,7 +506,8 @@ def panic_test(
         "panic_test",
         "§0.8",
         unit.unit_id,
-        {"trigger": recorded, "target": target},
+        # lv, die and whether it was panicking already: what the sentence states (campaign/i18n/said)
+        {"trigger": recorded, "target": target, "lv": lv, "die": sides, "panicking": us.panic == "panicking"},
         {"result": "pass" if passed else "fail", "from": us.grade, "to": new_grade},
         f"{unit.name} panic test: LV {lv} = {target}; d{sides} rolled {roll.total} → {verdict}",
         facts,

@@ -585,7 +585,8 @@ def resolve_battle(
             "battle_end",
             "§2.11",
             None,
-            {},
+            # what the sentence states, the sides in its order (campaign/i18n/said)
+            {"battle": setup.name, "day": setup.day, "sides": [s.name for s in sides]},
             {"result": outcome.key, "winner": winner, "ts": {s.name: s.ts for s in sides}},
             f"{setup.name}, day {setup.day}: {outcome.key.replace('_', ' ')}; TS after: {ts_text}",
             (BattleEnded(battle_id=battle_id, result=outcome.key, winner=winner),),

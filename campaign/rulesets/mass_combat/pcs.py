@@ -336,7 +336,7 @@ def first_rolls(
             "battle_skill",
             "§2.9",
             None,
-            {"pc": pc.name},
+            {"pc": pc.name, "risk": pc.risk},
             {"battle": battle, "survival": survival, "glory": glory},
             f"{pc.name}: Battle {battle}; Risk {pc.risk:+d} → Survival {survival}, Glory {glory}",
         ),
