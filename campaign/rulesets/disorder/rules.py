@@ -181,7 +181,7 @@ def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[s
     return tuple(causes)
 
 
-def morale_check(
+def morale_check(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     unit: Unit,
     dice: Dice,
@@ -551,7 +551,7 @@ def force_morale(
     return None
 
 
-def glory(
+def glory(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     battle_id: str,
     side: str,

@@ -262,7 +262,7 @@ def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy
 # -- §0.10 psionics ------------------------------------------------------------------------------------
 
 
-def psi(
+def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in its order)
     campaign: CampaignState,
     tables: Tables,
     battle: BattleState,

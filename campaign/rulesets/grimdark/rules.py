@@ -211,7 +211,7 @@ def shot(
     return decisions
 
 
-def melee(
+def melee(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     a: Unit,
     b: Unit,

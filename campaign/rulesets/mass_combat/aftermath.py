@@ -103,7 +103,7 @@ def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[
     return roll, target - roll.total, f"{detail} = {target}, rolled {roll.total}"
 
 
-def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:
+def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:  # noqa: C901, PLR0912 (RULES.md's steps, in its order)
     decisions: list[Decision] = []
     fail_rout = tables.number("results.retreat_fail_by")
     nowhere = tables.number("results.nowhere_to_go_bonus")

@@ -347,7 +347,7 @@ def first_rolls(
     return FirstRolls(out, strategy, knocked_out, died, dead)
 
 
-def second_roll(
+def second_roll(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     pc: PcInBattle,
     battle_id: str,
