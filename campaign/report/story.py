@@ -178,7 +178,7 @@ def story(
         roster=summary.units,
         careers=[{k: _named(v, names) for k, v in c.items()} for c in summary.careers],
         treasury=dict(summary.treasury),
-        money_word="campaign points" if ruleset == "grimdark" else "money",
+        money_word=info.money_word if info is not None else "money",
     )
     if charts:
         report.charts = _charts(name, ruleset, events, teller)
@@ -201,12 +201,14 @@ class _Teller:
         """The seqs of the commands that ended a battle: the battle they ended."""
         self.ended: set[object] = set()
         self.chapter_at: dict[int, Chapter] = {}
-        self.men_word = "men" if ruleset in ("fighting-spirit", "mass-combat") else "models"
+        info = RULESETS.get(ruleset)
+        self.men_word = info.counts if info is not None else "models"
+        self.days_pass = info is not None and info.days_pass
 
     @property
     def calendar(self) -> str:
         day = getattr(self.state, "day", None)
-        if self.ruleset in ("fighting-spirit", "mass-combat") and isinstance(day, int):
+        if self.days_pass and isinstance(day, int):
             month = getattr(self.state, "month", None)
             return f"day {day}" + (f", month {month + 1}" if isinstance(month, int) else "")
         return ""
@@ -496,12 +498,12 @@ def _plain(value: Any, names: Mapping[str, str]) -> str:
 
 def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent], teller: _Teller) -> list[Chart]:
     """Each chart the ruleset keeps, its steps labelled in the campaign's calendar."""
-    from campaign.read.charts import MEASURE_OF, MEASURES, chart
+    from campaign.read.charts import MEASURES, chart, measures_of
     from events.errors import InvalidInputError
 
     out: list[Chart] = []
     for measure in MEASURES:
-        if measure not in MEASURE_OF.get(ruleset, {}):
+        if measure not in measures_of(ruleset):
             continue
         try:
             drawn = chart(name, ruleset, events, measure)

@@ -11,12 +11,12 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.grimdark import RULESET
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -41,7 +41,6 @@ from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
 from events.registry import Event, JsonValue
 
-RULESET = RULESETS["grimdark"]
 CASUALTY_REASONS = ("destroyed", "routed")
 
 At = Situation[CampaignState, Tables]
