@@ -83,6 +83,7 @@ def markdown(report: Report) -> str:
         for chart in report.charts:
             data = base64.b64encode(chart_svg(chart).encode()).decode()
             lines += [f"![{_md(chart.title)}](data:image/svg+xml;base64,{data})", ""]
+            lines += _md_table(*_chart_rows(chart))  # the same series in words
     lines += [f"The log's head: `{report.head_hash}` (`campaign verify` checks it)." if report.head_hash else ""]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -149,16 +150,18 @@ def html_body(report: Report) -> str:
 def chart_table(chart: Chart) -> str:
     """The chart's text alternative: its series as a table, a row per moment (named as the axis names it), under
     the chart in a ``<details>`` (open it to read; it needs no script)."""
-    headers = ["when", *(name for name, _ in chart.series)]
+    table = _html_table(*_chart_rows(chart), label=f"{chart.title}: the table", numeric=not chart.levels)
+    return f"<details><summary>{escape(chart.title)}: the table</summary>{table}</details>"
 
+
+def _chart_rows(chart: Chart) -> tuple[list[str], list[list[str]]]:
     def shown(v: int | None) -> str:
         if v is None:
             return ""
         return chart.levels[v - 1] if chart.levels and 1 <= v <= len(chart.levels) else money(v)
 
-    rows = [[label, *(shown(values[i]) for _, values in chart.series)] for i, label in enumerate(chart.labels)]
-    table = _html_table(headers, rows, label=f"{chart.title}: the table", numeric=not chart.levels)
-    return f"<details><summary>{escape(chart.title)}: the table</summary>{table}</details>"
+    headers = ["when", *(name for name, _ in chart.series)]
+    return headers, [[label, *(shown(values[i]) for _, values in chart.series)] for i, label in enumerate(chart.labels)]
 
 
 # -- what both formats say ------------------------------------------------------------------------------------
