@@ -110,7 +110,7 @@ def amendable_near_head(store: Any, cid: str) -> tuple[int, str, int] | None:
 
 
 def measure(c: Campaign, raw: RawSqlite | RawPostgres, db: str, rounds: int, heavy: int, rss: bool) -> dict[str, Any]:
-    from campaign.log_view import log_page
+    from campaign.read.log import log_page
     from campaign.replay import command_groups
     from campaign.timeline import Timeline
     from events.registry import registry

@@ -48,12 +48,12 @@ from argon2 import PasswordHasher
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
-from campaign import verify_views
 from campaign.access.accounts import Accounts
 from campaign.access.memberships import Memberships, grant
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.commands import command_type
 from campaign.logging import configure_logging
+from campaign.read import verify as verify_views
 from tests.statements import counted
 
 ROOT = Path(__file__).resolve().parents[1]

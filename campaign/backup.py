@@ -107,7 +107,7 @@ def _verified(
         on_event=(lambda _e: on_event(1)) if on_event is not None else None,
     )
     if ledger is not None:
-        from campaign.verify_views import check_held
+        from campaign.read.verify import check_held
 
         check_held(ledger, info.campaign_id, report)
     if not report.ok:

@@ -2,7 +2,7 @@
 
 A module of its own, in no layer and importing nothing of the project's, so that the rules may import it (a
 command refusing its inputs names itself as typed: "fs attack: killed cannot be negative", not
-"fs.attack: …") as well as the views (``campaign.describe``), and a view such as ``status`` loads no ruleset
+"fs.attack: …") as well as the views (``campaign.read.describe``), and a view such as ``status`` loads no ruleset
 package for it."""
 
 from __future__ import annotations

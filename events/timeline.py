@@ -66,6 +66,18 @@ def retracted(events: Iterable[RecordedEvent]) -> set[int]:
     return {e.seq for e in ordered if e.seq not in live}
 
 
+def by_command(events: Iterable[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """Events (in effect, in ``seq`` order) grouped one group per command: a group starts at its
+    ``timeline.command_issued``, and where the seqs skip, since the dice of a retracted command stay in effect
+    (they were rolled) and belong to no command still in effect."""
+    groups: list[list[RecordedEvent]] = []
+    for event in events:
+        if event.type == "timeline.command_issued" or not groups or event.seq != groups[-1][-1].seq + 1:
+            groups.append([])
+        groups[-1].append(event)
+    return groups
+
+
 def has_rewind(events: Iterable[RecordedEvent]) -> bool:
     return any(e.type == REWOUND for e in events)
 

@@ -8,8 +8,9 @@ third-party modules once, and stop at the first failure (``-x``): about half the
 
     .venv/bin/python scripts/mutation.py [--ruleset grimdark ...] [--sample 40 --seed 1] [--e2e] [--list] [--json]
 
-``--sample N`` draws N mutants *per ruleset* (seeded by ``--seed``); ``--list`` prints them and the test files
-each ruleset's mutants run against, without running anything.
+``--sample N`` draws N mutants *per ruleset* (seeded by ``--seed``); ``--shard K/N`` runs every Nth mutant
+from the Kth, so that a whole population can be split over processes (one per core); ``--list`` prints them and
+the test files each ruleset's mutants run against, without running anything.
 
 Prints the count killed, the kill rate and every survivor (file:line and the change), which is where a test
 from RULES.md's words is missing.
@@ -258,6 +259,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--e2e", action="store_true", help="run the ruleset's CLI tests too (slower)")
     parser.add_argument("--list", action="store_true", help="print the mutants (and the tests) without running them")
+    parser.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="run only every Nth mutant from the Kth (1-based): the whole population split over processes",
+    )
     options = parser.parse_args()
     chosen = options.ruleset or list(RULESETS)
     mutants: list[Mutant] = []
@@ -266,6 +272,11 @@ def main() -> int:
         if options.sample is not None and options.sample < len(drawn):
             drawn = random.Random(options.seed).sample(drawn, options.sample)
         mutants.extend(drawn)
+    if options.shard:
+        k, n = (int(part) for part in options.shard.split("/"))
+        if not 1 <= k <= n:
+            parser.error("--shard K/N needs 1 <= K <= N")
+        mutants = mutants[k - 1 :: n]
     if options.list:
         for ruleset in chosen:
             print(f"{ruleset}: tests {' '.join(test_files(ruleset, ROOT, options.e2e))}")
@@ -292,8 +303,8 @@ def main() -> int:
         for n, mutant in enumerate(mutants, start=1):
             if not run(mutant, copy, options.timeout, options.e2e):
                 survivors.append(mutant)
-            if not options.json:
-                print(f"\r  {n}/{len(mutants)} mutants, {len(survivors)} survived", end="", file=sys.stderr)
+            # progress on stderr even with --json, whose answer is on stdout: a whole population runs for an hour
+            print(f"\r  {n}/{len(mutants)} mutants, {len(survivors)} survived", end="", file=sys.stderr)
     killed = len(mutants) - len(survivors)
     rate = killed / len(mutants) if mutants else 1.0
     if options.json:

@@ -16,11 +16,11 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
-from campaign.describe import amount, explained_by, unit_names
 from campaign.i18n import _, ngettext
+from campaign.read.describe import amount, explained_by, unit_names
+from campaign.read.views import log_filter
 from campaign.rulesets import RULESETS
 from campaign.rulesets.kinds import BATTLE, NEW_CAMPAIGN, UNIT
-from campaign.views import log_filter
 from events.errors import InvalidInputError, NotFoundError
 
 
@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
-        from campaign.log_view import log_page, ref_index
+        from campaign.read.log import log_page, ref_index
 
         ledger, info = resolved(campaign)
         if (last is not None and last < 0) or (limit is not None and limit < 0):

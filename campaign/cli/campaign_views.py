@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from campaign import views
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import named_campaign, open_app, resolved
-from campaign.describe import count, value, words
-from campaign.describe import money as money_words
+from campaign.read import views
+from campaign.read.describe import count, value, words
+from campaign.read.describe import money as money_words
 from campaign.rulesets.kinds import OFFICER, UNIT
 from events.errors import InvalidInputError
 

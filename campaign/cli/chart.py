@@ -1,6 +1,6 @@
 """``campaign chart``: a measure of the campaign over time, drawn to an SVG or PNG file or shown in the terminal.
 
-The series come from :mod:`campaign.charts` (the log folded command by command); this module only draws them.
+The series come from :mod:`campaign.read.charts` (the log folded command by command); this module only draws them.
 Matplotlib is imported here, inside the drawing function, with its file-only Agg backend: no other command pays
 for loading it, and no display is needed.
 """
@@ -13,11 +13,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from campaign.charts import MEASURES, Chart, chart
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import resolved
+from campaign.read.charts import MEASURES, Chart, chart
 from events.errors import InvalidInputError
 from events.extras import need
 

@@ -105,7 +105,7 @@ def standing_at(campaign_id: str, seq: int) -> Any:
 def say_standing(before: Any, campaign_id: str, seq: int) -> None:
     """Every change of a unit's standing (promoted, demoted, tired, exhausted, a trait, its Morale…) a command
     made, in words, as it is made: nobody has to find it in `status`."""
-    from campaign.describe import standing_changes
+    from campaign.read.describe import standing_changes
 
     for line in standing_changes(before, standing_at(campaign_id, seq)):
         Output(False).console.print(f"[bold]standing[/] {escape(line)}")

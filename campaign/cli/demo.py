@@ -17,7 +17,7 @@ from typing import Any
 from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.cli.plain import escape
-from campaign.describe import count, describe, unit_names
+from campaign.read.describe import count, describe, unit_names
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command
 from campaign.rulesets.disorder import battle_commands as disb
@@ -381,8 +381,8 @@ def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
         if not out.as_json:
             out.console.print("No charts drawn: that needs the 'charts' extra (pip install 'campaign-ledger[charts]').")
         return []
-    from campaign.charts import chart
     from campaign.cli.chart import draw
+    from campaign.read.charts import chart
 
     base = Path(db)
     written: list[str] = []

@@ -17,7 +17,7 @@ from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
-from campaign.describe import count
+from campaign.read.describe import count
 from campaign.rulesets import RULESETS
 from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN

@@ -6,11 +6,11 @@ from typing import Annotated
 
 import typer
 
-from campaign import views
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import resolved
+from campaign.read import views
 
 entropy = typer.Typer(
     help="Shares of entropy the group mixes into the dice seed, so that no single party chose it.",

@@ -17,7 +17,7 @@ from campaign.cli.interchange_cli import import_list, muster_from_file, print_ro
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
-from campaign.describe import count
+from campaign.read.describe import count
 from campaign.rulesets import RULESETS
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points

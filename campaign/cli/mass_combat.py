@@ -20,7 +20,7 @@ from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.cli.plain import escape
-from campaign.describe import words
+from campaign.read.describe import words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.inputs import meaning_of

@@ -14,8 +14,8 @@ import orjson
 import typer
 
 from campaign.cli.plain import Printer, escape
-from campaign.describe import describe, kind, readable, value
 from campaign.i18n import _
+from campaign.read.describe import describe, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
 

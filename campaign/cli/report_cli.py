@@ -12,7 +12,7 @@ from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import resolved
-from campaign.describe import count
+from campaign.read.describe import count
 from events.errors import InvalidInputError
 
 FORMATS = {".md": "Markdown", ".markdown": "Markdown", ".html": "HTML", ".htm": "HTML"}

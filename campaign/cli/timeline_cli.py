@@ -9,16 +9,16 @@ from typing import Annotated, Any
 import orjson
 import typer
 
-from campaign import views
 from campaign.branch_dice import branch_point, made, made_in_words
 from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
-from campaign.describe import clause_list, count, kind, label, value, words
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.executor import AskEntry
+from campaign.read import views
+from campaign.read.describe import clause_list, count, kind, label, value, words
 from campaign.rulesets.kinds import NEW_CAMPAIGN
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Fate, Timeline, branch

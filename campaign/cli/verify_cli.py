@@ -8,15 +8,15 @@ from typing import Annotated, Any
 import orjson
 import typer
 
-from campaign import verify_views
 from campaign.bootstrap import projectors
 from campaign.cli import signing
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved, state
-from campaign.describe import kind
 from campaign.executor import Ledger
+from campaign.read import verify as verify_views
+from campaign.read.describe import kind
 from campaign.timeline import Change
 from campaign.typed_as import typed
 from events.canonical import canonical_json
@@ -116,7 +116,7 @@ def verify_one(
 def _print(
     out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False, rules: bool = True, older: int = 0
 ) -> None:
-    from campaign.describe import count
+    from campaign.read.describe import count
 
     name = escape(info.name)
     if report.ok:

@@ -105,7 +105,7 @@ def roster_csv_of(
 
 def view_columns(ruleset: str) -> set[str]:
     """Every column a view of the ruleset's rosters writes that is the view's own: read past by a muster."""
-    from campaign.views import STATUS_COLUMNS
+    from campaign.read.views import STATUS_COLUMNS
 
     return {c.header for c in ROSTERS.get(ruleset, ())} | set(STATUS_COLUMNS)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from campaign.describe import money, value
+from campaign.read.describe import money, value
 from campaign.report.story import Chapter, Chart, Report
 from campaign.report.svg import chart_svg
 
@@ -197,7 +197,7 @@ def _sections(chapter: Chapter) -> Iterable[tuple[str, list[str]]]:
 
 
 def _roster_table(report: Report) -> tuple[list[str], list[list[str]]]:
-    from campaign.views import heading
+    from campaign.read.views import heading
 
     columns = report.roster_columns
     rows = [[_cell(u.get(c)) for c in columns] for u in report.roster]
@@ -216,8 +216,8 @@ def _treasury_table(report: Report) -> tuple[list[str], list[list[str]]]:
 
 def _career_lines(report: Report) -> list[str]:
     """Each career at the end, in words: "Lt Sharpe (British): 2 battles, Glory 2, rank Lieutenant"."""
-    from campaign.describe import count
-    from campaign.views import heading
+    from campaign.read.describe import count
+    from campaign.read.views import heading
 
     out = []
     for c in report.careers:

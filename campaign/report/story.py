@@ -3,7 +3,7 @@ the morale turns, careers and money, what happened between them, the rolls dispu
 taken back with their reasons, and the charts. Told in the campaign's calendar (its days and months where its
 ruleset counts them, its battles in every ruleset), never in the log's seqs.
 
-What the story says comes from the recorded facts and the rules' own explanations (``campaign.describe``), by
+What the story says comes from the recorded facts and the rules' own explanations (``campaign.read.describe``), by
 their event families: a casualty is a unit's loss in any ruleset (men killed, models lost, dead and wounded), a
 morale turn any change of morale state (a grade, Shaken, disorder, a force's morale, a unit's fate), a career
 any ``career.`` fact. So every ruleset's campaign is told alike.
@@ -12,14 +12,14 @@ any ``career.`` fact. So every ruleset's campaign is told alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from campaign.describe import command_line, count, describe, money, unit_names, words
+from campaign.read.describe import command_line, count, describe, money, unit_names, words
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
-from events.timeline import REWOUND, effective
+from events.timeline import REWOUND, by_command, effective
 
 if TYPE_CHECKING:
     from events.store import EventStore
@@ -152,14 +152,14 @@ def story(
 ) -> Report:
     """The story of a campaign's log (pure: no store, no clock)."""
     from campaign.commands import fold_for
-    from campaign.views import STATUS_COLUMNS
+    from campaign.read.views import STATUS_COLUMNS
 
     fold = fold_for(ruleset)
     if fold is None:
         raise ValueError(f"{ruleset!r} is not a ruleset this program knows")
     names = unit_names(events)
     teller = _Teller(ruleset, names, fold)
-    for group in _groups(effective(events)):
+    for group in by_command(effective(events)):
         teller.command(group)
     teller.close()
     summary = fold.summary(teller.state)
@@ -181,16 +181,6 @@ def story(
     if charts:
         report.charts = _charts(name, ruleset, events)
     return report
-
-
-def _groups(events: Iterable[RecordedEvent]) -> list[list[RecordedEvent]]:
-    """The events in effect, a group per command (it starts at its record of inputs, or where seqs skip)."""
-    groups: list[list[RecordedEvent]] = []
-    for event in events:
-        if event.type == "timeline.command_issued" or not groups or event.seq != groups[-1][-1].seq + 1:
-            groups.append([])
-        groups[-1].append(event)
-    return groups
 
 
 class _Teller:
@@ -250,7 +240,7 @@ class _Teller:
     def _tell(self, chapter: Chapter, group: list[RecordedEvent]) -> None:
         """One command's events into ``chapter``: a rule by its explanation where it tells a turn of the story
         (a battle's course, a morale turn, a career, pay), every other fact by itself, losses and XP summed."""
-        from campaign.describe import explained_by
+        from campaign.read.describe import explained_by
 
         covered = explained_by(group)
         told: set[int] = set()
@@ -495,7 +485,7 @@ def _plain(value: Any, names: Mapping[str, str]) -> str:
 def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent]) -> list[Chart]:
     """Each chart the ruleset keeps, its steps named in the campaign's calendar as ``campaign chart`` names them
     ("Hill 203, day 3", "end of Hill 203, day 3", "day 7"; "after Ruins" where the ruleset counts no days)."""
-    from campaign.charts import MEASURE_OF, MEASURES, chart
+    from campaign.read.charts import MEASURE_OF, MEASURES, chart
     from events.errors import InvalidInputError
 
     out: list[Chart] = []

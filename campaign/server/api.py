@@ -18,10 +18,11 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from campaign import verify_views, views
 from campaign.access import memberships
 from campaign.access.accounts import iso as _iso
 from campaign.executor import TableEntry
+from campaign.read import verify as verify_views
+from campaign.read import views
 from campaign.rulesets.inputs import Faces
 from campaign.server import runner
 from campaign.server.context import (

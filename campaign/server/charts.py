@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign import views
-from campaign.charts import DAYS_PASS, when_words
 from campaign.executor import Ledger
+from campaign.read import views
+from campaign.read.charts import DAYS_PASS, when_words
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from campaign import views
 from campaign.i18n import _, ngettext
 from campaign.i18n.terms import shown
-from campaign.log_view import log_page
+from campaign.read import views
+from campaign.read.log import log_page
 from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
 from campaign.server.fragments import GM, At, Registry

@@ -18,12 +18,12 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
 
-from campaign import views
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.commands import Command, command_type
-from campaign.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
+from campaign.read import views
+from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campaign.commands import recorded_command
-from campaign.describe import count
 from campaign.executor import Ledger
+from campaign.read.describe import count
 from campaign.replay import (
     CommandGroup,
     Sandbox,

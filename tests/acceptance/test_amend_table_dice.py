@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from campaign.executor import Ledger, TableEntry
+from campaign.read.views import audit
 from campaign.replay import Sandbox, command_groups
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.timeline import Timeline
-from campaign.views import audit
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import effective, retracted

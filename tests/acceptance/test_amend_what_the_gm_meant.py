@@ -170,7 +170,7 @@ def test_audit_of_an_amended_roll_shows_the_ruling_in_force_first() -> None:
     grade). Amended to 1 killed and none wounded (casualties 2 + LV 2 = 4; 6 > 4, no change), the audit of roll #0
     gives the re-run's ruling in force first and marks the first one superseded by it (it gave the retracted ruling
     as its answer, unmarked)."""
-    from campaign.views import audit
+    from campaign.read.views import audit
 
     ledger = patrol()
     first = run(ledger, attack(killed=2, wounded=2), 6)

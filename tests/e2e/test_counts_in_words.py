@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaign.describe import count
+from campaign.read.describe import count
 from tests.e2e.test_cli import Cli
 
 
@@ -39,7 +39,7 @@ def test_status_gives_the_day_only_where_days_pass(tmp_path: Path) -> None:
 
 def test_a_payment_with_nothing_owed_reads_as_bonus_pay() -> None:
     """`mc pay` with nothing owed is bonus pay (0.2.1): its settlement read "paid 260 of 0"."""
-    from campaign.describe import describe
+    from campaign.read.describe import describe
     from events.envelope import RecordedEvent
 
     def said(paid: int, due: int, penalty: int) -> str:
@@ -65,7 +65,7 @@ def test_mc_roster_and_the_treasury_chart_separate_thousands(tmp_path: Path) -> 
 
 def test_a_roll_with_a_modifier_shows_it_before_the_total() -> None:
     """A new user read "d6+2 for “damage”: 4 = 6": the +2 is now shown ("4+2 = 6")."""
-    from campaign.describe import describe
+    from campaign.read.describe import describe
     from events.envelope import RecordedEvent
 
     def said(faces: list[int], modifier: int, total: int) -> str:

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from campaign.cli.main import app
-from campaign.describe import count
 from campaign.i18n import reading_in
+from campaign.read.describe import count
 from events.errors import InvalidInputError
 
 

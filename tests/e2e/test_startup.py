@@ -113,7 +113,7 @@ def test_reading_a_campaign_loads_its_fold_and_not_its_command_models(db: str) -
 
 
 READ_ONLY_UNUSED = (
-    # what only an audit, a verify or an amendment runs (campaign/views.py imports them where they are used)
+    # what only an audit, a verify or an amendment runs (campaign/read/views.py imports them where they are used)
     *("campaign.replay", "campaign.timeline", "events.verify"),
     # the commands' shared models and the rules' decisions: a read builds no command
     *("campaign.rulesets.common", "campaign.rulesets.decision", "campaign.rulesets.battles"),

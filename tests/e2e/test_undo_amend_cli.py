@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from campaign.describe import words
+from campaign.read.describe import words
 from tests.e2e.test_cli import Cli
 
 

@@ -234,7 +234,7 @@ def test_audit_lists_each_clause_once_in_the_rules_order(mc: Cli) -> None:
 
 
 def test_clauses_compare_as_numbers_and_errata_come_after_the_body() -> None:
-    from campaign.describe import clause_list
+    from campaign.read.describe import clause_list
 
     recorded = ["RULES.md §0.10", "RULES.md §2.9, R2-14", "RULES.md §0.4", "RULES.md R2-9", "RULES.md §0.4"]
     assert clause_list(recorded) == "RULES.md §0.4, §0.10, §2.9, R2-9, R2-14"

@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, func, select
 
-import campaign.log_view as log_view
+import campaign.read.log as log_view
 from alembic import command
 from campaign.bootstrap import alembic_config, ensure_schema
-from campaign.describe import unit_names
 from campaign.executor import Ledger
-from campaign.log_view import log_page, ref_index
-from campaign.views import log_filter, unit_history
+from campaign.read.describe import unit_names
+from campaign.read.log import log_page, ref_index
+from campaign.read.views import log_filter, unit_history
 from events.db import make_engine
 from events.envelope import RecordedEvent
 from events.memory import InMemoryEventStore

@@ -12,10 +12,10 @@ import pytest
 
 import campaign
 from campaign.executor import Ledger, TableEntry
+from campaign.read.views import audit
 from campaign.rulesets.fighting_spirit.battle_commands import Attack
 from campaign.rulesets.fighting_spirit.commands import Muster, StartBattle
 from campaign.timeline import Timeline
-from campaign.views import audit
 from events.dice.ask import CountingDice
 from tests.conftest import Backend, make_ledger
 

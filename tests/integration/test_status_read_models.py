@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, text
 from typer.testing import CliRunner
 
-from campaign import views
 from campaign.cli.main import app
 from campaign.executor import Ledger
+from campaign.read import views
 from campaign.timeline import Timeline, branch
 from projections.summaries import stored_summary
 from tests.conftest import Backend, empty_tables, make_ledger

@@ -17,10 +17,10 @@ from sqlalchemy import Engine
 
 from campaign import timeline as timeline_module
 from campaign.commands import fold_for
-from campaign.describe import describe, explained_by, unit_names
 from campaign.executor import Ledger
+from campaign.read.describe import describe, explained_by, unit_names
+from campaign.read.views import unit_history
 from campaign.timeline import Timeline, plan_rewind, plan_undo
-from campaign.views import unit_history
 from events import sql, sql_rows
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError

@@ -131,8 +131,8 @@ def test_campaign_chart_names_its_steps_in_the_calendar(world: World, tmp_path: 
     assert treasury["series"] == [{"name": "Steel", "side": "Steel", "values": [100, 100, 70]}]
     view = chart_cli(world, "Otlok", "treasury")
     assert "from day 0 (funds) to day 7 (funds)" in view and "#" not in view
-    from campaign.charts import chart
     from campaign.cli.chart import axis_labels
+    from campaign.read.charts import chart
 
     info = world.opened.ledger.resolve("Otlok")
     strength = chart(info.name, info.ruleset, world.opened.ledger.store.read(info.campaign_id), "strength")

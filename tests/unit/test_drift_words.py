@@ -3,7 +3,7 @@ rules say: a rule")."""
 
 from __future__ import annotations
 
-from campaign.verify_views import _outcomes_said
+from campaign.read.verify import _outcomes_said
 
 
 def test_a_refused_re_run_is_said_as_refused_with_its_reason() -> None:

@@ -6,10 +6,10 @@ import itertools
 
 import pytest
 
-import campaign.log_view as log_view
-from campaign.describe import unit_names
-from campaign.log_view import log_page
-from campaign.views import log_filter
+import campaign.read.log as log_view
+from campaign.read.describe import unit_names
+from campaign.read.log import log_page
+from campaign.read.views import log_filter
 from events.envelope import NewEvent, RecordedEvent
 from events.memory import InMemoryEventStore
 

@@ -24,7 +24,7 @@ from typing import Any
 from campaign.commands import fold_for, plugin, tables_in_force
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
-from events.timeline import effective
+from events.timeline import by_command, effective
 
 MEASURES = ("morale", "strength", "treasury", "glory")
 
@@ -242,19 +242,6 @@ def measure_for(ruleset: str, measure: str) -> Measure:
 # -- folding the log into steps ------------------------------------------------------------------------------
 
 
-def _commands(events: Sequence[RecordedEvent]) -> list[list[RecordedEvent]]:
-    """The events in effect, one group per command (a group starts at its ``timeline.command_issued``).
-
-    A gap in the seqs also starts one: the dice of a retracted command stay in effect (they were rolled), and
-    belong to no command still in effect."""
-    groups: list[list[RecordedEvent]] = []
-    for event in events:
-        if event.type == "timeline.command_issued" or not groups or event.seq != groups[-1][-1].seq + 1:
-            groups.append([])
-        groups[-1].append(event)
-    return groups
-
-
 def _label(group: Sequence[RecordedEvent], battle_names: dict[str, str]) -> tuple[str, bool]:
     """Words for a step, and whether a battle ended in it."""
     for event in group:
@@ -306,7 +293,7 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
     seen_any: set[str] = set()
     fighting: str | None = None
     fought_last: str | None = None
-    for group in _commands(effective(events)):
+    for group in by_command(effective(events)):
         ended: str | None = None
         for event in group:
             if event.type == "battle.started":

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from campaign.describe import corrected, describe, unit_names, words
 from campaign.i18n import N_
+from campaign.read.describe import corrected, describe, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.timeline import effective, retracted, retracted_among
@@ -101,8 +101,8 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
     the type index), as ``log`` pages them; what explains what is settled within one command's events. Where the
     store keeps the ``event_refs`` index, only the commands that hold an event about the unit are read;
     elsewhere (a store in memory) every event up to ``at`` is read."""
-    from campaign.describe import explained_by
-    from campaign.log_view import NAMING, _retracted_by, is_retracted, ref_index
+    from campaign.read.describe import explained_by
+    from campaign.read.log import NAMING, _retracted_by, is_retracted, ref_index
     from events.timeline import REWOUND
 
     spans = _retracted_by(store.read_types(campaign_id, [REWOUND], upto_seq=at))
@@ -150,7 +150,7 @@ def _unit_commands(
     """The events in effect (up to ``at``) of each command that holds an event in effect about the unit, in seq
     order, read by the ``event_refs`` index and the commands' own ranges: what ``unit_history`` groups when it
     reads the whole log. None where an event about the unit names no command (it is grouped by adjacency then)."""
-    from campaign.log_view import PAGE, ref_index
+    from campaign.read.log import PAGE, ref_index
     from projections.event_refs import ref_seqs, unit_ref
 
     engine = ref_index(store)
@@ -237,7 +237,7 @@ def log_entries(
     """The events that name units and battles up to ``upto`` (for ``log_in_words``), and the chosen entries with
     whether each is retracted: paged by the store's indexes as ``log`` pages them, or, for a unit or a
     battle where the store keeps no index of them (in memory), the whole log filtered."""
-    from campaign.log_view import NAMING, log_page, ref_index
+    from campaign.read.log import NAMING, log_page, ref_index
 
     if (unit is None and battle is None) or ref_index(ledger.store) is not None:
         page = log_page(

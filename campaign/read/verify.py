@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from campaign.describe import words
+from campaign.read.describe import words
 from events.errors import NotFoundError, VerificationError
 from projections.state.campaigns import CampaignInfo
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from campaign.describe import unit_names
+from campaign.read.describe import unit_names
 from events.envelope import RecordedEvent
 from events.registry import registry
 from events.store import EventStore
