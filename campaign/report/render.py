@@ -32,7 +32,7 @@ body.report { font: 15px/1.5 Georgia, "Times New Roman", serif; color: #1b1b1b; 
 .report .hash { font: 12px monospace; color: #555; word-break: break-all; }
 .report .scroll { overflow-x: auto; max-width: 100%; }
 .report details { margin: .2rem 0 1rem; font: 13px/1.35 system-ui, sans-serif; }
-.report summary { min-height: 44px; display: flex; align-items: center; cursor: pointer; }
+.report summary { min-height: 44px; padding: .6rem 0; cursor: pointer; }
 @media (max-width: 30rem) { body.report { padding: .6rem; font-size: 14px; } .report table { font-size: 12px; } }
 @media print {
   @page { margin: 16mm 14mm; }
@@ -41,7 +41,7 @@ body.report { font: 15px/1.5 Georgia, "Times New Roman", serif; color: #1b1b1b; 
   .report section.battle { break-before: page; }
   .report section.battle:first-of-type { break-before: auto; }
   .report h3, .report li, .report tr { break-inside: avoid; break-after: avoid-page; }
-  .report .no-print, .no-print { display: none; }
+  .report .no-print, .no-print, .report details { display: none; }
   body.report, .report { color: #000; background: #fff; }
   .report .subtitle, .report .when, .report .hash { color: #333; }
   .report .scroll { overflow: visible; }

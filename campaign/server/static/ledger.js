@@ -33,7 +33,7 @@ function line(id, series) {
   charts[id] = new Chart(canvas, {
     type: "line",
     data: {labels: series.labels, datasets: series.lines.map((l) => ({label: l.label, data: l.values, spanGaps: true}))},
-    options: {animation: false, maintainAspectRatio: false, scales: {x: {ticks: {autoSkip: true, maxRotation: 60}}}},
+    options: {animation: false, maintainAspectRatio: false, scales: {x: {ticks: {autoSkip: true, maxRotation: 60}}, y: {ticks: {precision: 0}}}},
   });
 }
 
