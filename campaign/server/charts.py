@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.executor import Ledger
+from campaign.i18n import N_
 from campaign.read import views
 from campaign.read.charts import DAYS_PASS, when_words
 from events.envelope import RecordedEvent
@@ -19,8 +20,9 @@ from projections.state.campaigns import CampaignInfo
 MAX_POINTS = 24
 MOMENTS = ("battle.ended", "calendar.month_ended")
 STRENGTH = ("men", "troops", "models", "ts")
-SERIES = {"strength": "Units' strength", "treasury": "Treasury", "glory": "Officers' Glory"}
-"""Each chart's name: its heading, its canvas's accessible name and its table's caption."""
+SERIES = {"strength": N_("Units' strength"), "treasury": N_("Treasury"), "glory": N_("Officers' Glory")}
+"""Each chart's name: its heading, its canvas's accessible name and its table's caption (said in the reader's
+language where the fragment is rendered)."""
 
 Point = tuple[dict[str, int], dict[str, int], dict[str, int], str]
 """Strength by unit, treasury by side, Glory by officer, at one seq; and where that seq lies in the calendar."""
