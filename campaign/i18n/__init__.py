@@ -90,8 +90,18 @@ What a renderer needs, and where today's events record too little:
   rule, before its renderer can be written. Refusals (``InvalidInputError``) are not recorded and are simply
   wrapped in ``_`` where they are raised.
 
-The next round follows the pattern for every ``rule`` of ``Decision`` (about 60 across the four rulesets):
-record what the sentence states, write its renderer beside the others, add its English-equals-recorded test.
+Each ruleset's renderers are a module of their own, ``campaign/i18n/said/<package>.py`` (imported when a view first
+renders one of its decisions): every rule of disorder and Grimdark, five-grade morale's tests, attacks, No step
+back and defence, and Mass Combat's battle days, Morale rolls, year records, PC battle skill and unpaid days.
+Where a rule's English sentence stated a term its record lacked, the rule now records it in ``inputs`` (a
+check's terms, a reward's reasons, a wound's starting size…); a record made before says what it has or renders
+as recorded. Still shown as recorded (their terms are English only): five-grade rally and psi, a Mass Combat
+catastrophe, the strategy contest, the result's words, casualties, the PCs' Survival and Glory rolls, payday.
+``tests/e2e/test_lang_explained.py`` holds every renderer's English to the recorded sentence over the demo's
+logs and every fixture log.
+
+Command help (a command's docstring and its fields' descriptions, which no call marks) is extracted from the
+built command tree for the groups in :data:`campaign.i18n.catalogs.HELP_GROUPS` (``dis`` and ``gf`` so far).
 """
 
 from __future__ import annotations

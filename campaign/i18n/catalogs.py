@@ -21,6 +21,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -65,7 +66,47 @@ def extracted() -> Catalog:
             comment_tags=("TRANSLATORS:",),
         ):
             catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    for message, where in command_help(HELP_GROUPS).items():
+        if message not in catalog:
+            catalog.add(message, None, [(where, 0)], auto_comments=("help of `campaign " + where + "`",))
     return catalog
+
+
+HELP_GROUPS = ("dis", "gf")
+"""The command groups whose help (each command's docstring, each field's description: generated from the models,
+so no call marks them) is in the catalogs; the others' are shown in English until their turn comes."""
+
+
+def command_help(groups: tuple[str, ...]) -> dict[str, str]:
+    """Each help text of the commands under ``groups``, as the command line looks it up (one line), → where it is
+    shown (``dis muster --troops``)."""
+    import click
+    import typer
+
+    from campaign.cli.main import app
+
+    found: dict[str, str] = {}
+
+    def walk(command: Any, path: str) -> None:
+        for thing in (command, *command.params):
+            for attribute in ("help", "short_help"):
+                text = getattr(thing, f"{attribute}_source", None) or getattr(thing, attribute, None)
+                if text:
+                    found.setdefault(" ".join(str(text).split()), path + ("" if thing is command else f" {thing.name}"))
+        if hasattr(command, "list_commands"):  # a group (Typer's own classes, whichever click they build on)
+            context = click.Context(command)
+            for name in command.list_commands(context):
+                sub = command.get_command(context, name)
+                if sub is not None:
+                    walk(sub, f"{path} {name}".strip())
+
+    root: Any = typer.main.get_command(app)
+    context = click.Context(root)
+    for group in groups:
+        command = root.get_command(context, group)
+        if command is not None:
+            walk(command, group)
+    return found
 
 
 def read(lang: str) -> Catalog:

@@ -11,7 +11,8 @@ In English a view shows the recorded sentence itself; each renderer's English is
 (``tests/unit/test_i18n_explain.py``), so the languages never say different things. The plan for the rest of
 the rules, and what each needs recorded, is in :mod:`campaign.i18n`'s docstring.
 
-Adding a renderer::
+The renderers of each ruleset are a module of their own, ``campaign/i18n/said/<package>.py``, imported when a
+view first renders one of its decisions. Adding a renderer::
 
     @renders("fighting-spirit", "morale_test")
     def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None: ...
@@ -19,24 +20,39 @@ Adding a renderer::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
-from campaign.i18n import DEFAULT, N_, _, language, ngettext, reading_in
+from campaign.i18n import DEFAULT, _, language, reading_in
 from campaign.i18n.terms import shown
 
 
 @dataclass(frozen=True)
 class Beside:
-    """What a view knows beside a payload: unit names by id, and roll totals by roll index."""
+    """What a view knows beside a payload: unit (and battle) names by id, roll totals by roll index, and each
+    roll's faces (``4 (2+2)``, as disorder's checks say them) where the view has them."""
 
     names: Mapping[str, str] = field(default_factory=dict)
     rolls: Mapping[int, int] = field(default_factory=dict)
+    faces: Mapping[int, Sequence[int]] = field(default_factory=dict)
+
+    def name(self, unit_id: object) -> str:
+        """A unit's (or battle's) name by id, or words saying it is not on the roster."""
+        return self.names.get(str(unit_id), _("a unit not on the roster"))
 
 
 Renderer = Callable[[Mapping[str, Any], Beside], "str | None"]
 RENDERERS: dict[tuple[str, str], Renderer] = {}
+_PACKAGES = {
+    "fighting-spirit": "fighting_spirit",
+    "disorder": "disorder",
+    "mass-combat": "mass_combat",
+    "grimdark": "grimdark",
+}
+"""Each ruleset → its module of renderers, ``campaign/i18n/said/<package>.py`` (one a ruleset, easy to move)."""
+_LOADED: set[str] = set()
 
 
 def renders(ruleset: str, rule: str) -> Callable[[Renderer], Renderer]:
@@ -50,7 +66,12 @@ def renders(ruleset: str, rule: str) -> Callable[[Renderer], Renderer]:
 def render(payload: Mapping[str, Any], beside: Beside, lang: str | None = None) -> str | None:
     """The decision's sentence in ``lang`` (the reader's language by default), or None when it has no renderer
     or its record is too thin to say it."""
-    renderer = RENDERERS.get((str(payload.get("ruleset")), str(payload.get("rule"))))
+    ruleset = str(payload.get("ruleset"))
+    package = _PACKAGES.get(ruleset)
+    if package is not None and package not in _LOADED:  # each ruleset's renderers, read on first use
+        import_module(f"campaign.i18n.said.{package}")
+        _LOADED.add(package)
+    renderer = RENDERERS.get((ruleset, str(payload.get("rule"))))
     if renderer is None:
         return None
     with reading_in(lang or language()):
@@ -68,99 +89,9 @@ def explained(payload: Mapping[str, Any], beside: Beside) -> str:
     return render(payload, beside) or str(payload["explanation"])
 
 
-# -- five-grade morale (seed 000) ---------------------------------------------------------------------------
-
-FS = "fighting-spirit"
-
-
-def _die(sides: int) -> str:
-    # TRANSLATORS: a die by its sides: d8 in English, к8 as seed 000 writes it, k8 in Polish.
-    return _("d{sides}").format(sides=sides)
-
-
-def _threat_part(row: str, kind: str, value: int, count: int) -> str:
-    name = shown(FS, "threat", row) if language() != DEFAULT else row
-    if kind == "base":
-        return f"{name} {value}"
-    if kind == "each":
-        return f"{name} +{value}×{count}"
-    return f"{name} +{value}"
-
-
-def _grade(value: str) -> str:
-    return shown(FS, "grade", value) if language() != DEFAULT else value
-
-
-@renders(FS, "morale_test")
-def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
-    """§0.4: "Keno 3rd Squad morale test: LV 2 + threat 6 (lost_more_than_left 4 + unverified_casualty +1×2) = 8;
-    d8 rolled 6 → −1 grade: confident → steady"."""
-    inputs, outcome = p["inputs"], p["outcome"]
-    name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
-    result = outcome["result"]
-    if result == "auto_pass":
-        return _("{unit} is in No step back: it passes every morale test without rolling").format(unit=name)
-    if result == "no_test":
-        rows = [shown(FS, "threat", r) if language() != DEFAULT else r for r in inputs["rows"]]
-        motivation = shown(FS, "motivation", inputs["motivation"]) if language() != DEFAULT else inputs["motivation"]
-        return _("{unit}: no morale test ({rows} does not apply at {motivation} motivation)").format(
-            unit=name, rows=", ".join(rows) or _("no row"), motivation=motivation
-        )
-    if "threat_parts" not in inputs or not p.get("dice"):
-        return None  # recorded before the test recorded its terms: shown as recorded
-    lost = int(outcome["grades_lost"])
-    if lost == 0:
-        verdict = _("passes")
-    else:
-        verdict = ngettext("−{n} grade", "−{n} grades", lost).format(n=lost)
-        if lost == 2:
-            verdict += " " + _("(half or less)")
-    parts = " + ".join(_threat_part(*part) for part in inputs["threat_parts"])
-    said = _(
-        "{unit} morale test: LV {lv} + threat {threat} ({parts}) = {target}; {die} rolled {roll} → {verdict}"
-    ).format(
-        unit=name,
-        lv=inputs["lv"],
-        threat=inputs["threat"],
-        parts=parts,
-        target=inputs["target"],
-        die=_die(int(inputs["die"])),
-        roll=beside.rolls[int(p["dice"][0])],
-        verdict=verdict,
-    )
-    if outcome["from"] != outcome["to"]:
-        said += f": {_grade(outcome['from'])} → {_grade(outcome['to'])}"
-    if outcome.get("surrendered"):
-        said += _('; Routed with an enemy {distance}" away (within {limit}") → surrenders').format(
-            distance=inputs["enemy_within"], limit=inputs["surrender_within"]
-        )
-    return said
-
-
-_ATTACK_KINDS = {
-    "small_arms": "",
-    "artillery": N_(" (artillery)"),
-    "air": N_(" (from the air)"),
-    "close_combat": N_(" (assault)"),
-}
-
-
-@renders(FS, "attack")
-def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
-    """§0.5: "Keno 3rd Squad attacked: 2 killed, 2 wounded, suppressed (artillery), by Company HQ; 3 men left"."""
-    inputs, outcome = p["inputs"], p["outcome"]
-    name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
-    what = _("{killed} killed, {wounded} wounded").format(killed=inputs["killed"], wounded=inputs["wounded"])
-    if inputs.get("suppressing"):
-        what += _(", suppressed")
-    if inputs.get("leader_hit"):
-        what += _(", leader hit")
-    kind = _ATTACK_KINDS[str(inputs.get("kind", "small_arms"))]
-    what += _(kind) if kind else ""
-    if inputs.get("by"):
-        what += _(", by {unit}").format(unit=beside.names.get(str(inputs["by"]), _("a unit not on the roster")))
-    left = int(outcome["men_left"])
-    # English records "men left" whatever the count; the other languages say each count in its own form.
-    return ngettext("{unit} attacked: {what}; {n} men left", "{unit} attacked: {what}; {n} men left", left).format(
-        unit=name, what=what, n=left
-    )
+def term(ruleset: str, kind: str, value: object, *, short: bool = False) -> str:
+    """A recorded value in the reader's words (the seed's own where it has one); as recorded in English, where
+    the sentence was recorded with the canonical value itself."""
+    if language() == DEFAULT:
+        return str(value)
+    return shown(ruleset, kind, str(value), short=short)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
@@ -214,12 +214,16 @@ def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
 
 
 def describe(
-    event: RecordedEvent, names: Mapping[str, str] | None = None, rolls: Mapping[int, int] | None = None
+    event: RecordedEvent,
+    names: Mapping[str, str] | None = None,
+    rolls: Mapping[int, int] | None = None,
+    faces: Mapping[int, Sequence[int]] | None = None,
 ) -> str:
     """The event in words, its units and battles by name (an id never shows: one not on the roster reads as
     such). A rule application reads in the reader's language where its rule has a renderer and ``rolls`` (roll
-    index → total) holds its dice (``campaign.i18n.explain``); otherwise, and in English, as recorded."""
-    return words(_describe(event, names or {}, rolls or {}))
+    index → total; ``faces``: index → faces) holds its dice (``campaign.i18n.explain``); otherwise, and in
+    English, as recorded."""
+    return words(_describe(event, names or {}, rolls or {}, faces or {}))
 
 
 SAID: dict[str, str] = {
@@ -335,7 +339,9 @@ class _Fields:
         return self.names.get(found, _("a unit not on the roster")) if found else _("no one")
 
 
-def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int]) -> str:
+def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
+    event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int], faces: Mapping[int, Sequence[int]]
+) -> str:
     p: Mapping[str, Any] = event.payload
 
     fields = _Fields(p, names)
@@ -345,7 +351,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int
         if language() != DEFAULT:
             from campaign.i18n.explain import Beside, explained
 
-            return explained(p, Beside(names, rolls))
+            return explained(p, Beside(names, rolls, faces))
         return str(p["explanation"])
     kind = event.type
     if kind == "dice.seed_revealed" and p.get("shares"):
@@ -363,7 +369,7 @@ def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int
         return _(SAID[kind]).format_map(fields)
     if kind == "dice.rolled":
         modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
-        faces = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
+        thrown = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
         source = (
             _("table dice entered by {who}").format(who=p["entered_by"])
             if p["source"] == "table"
@@ -373,7 +379,12 @@ def _describe(event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int
         )
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
-            index=p["roll_index"], notation=p["notation"], purpose=p["purpose"], faces=faces, total=total, source=source
+            index=p["roll_index"],
+            notation=p["notation"],
+            purpose=p["purpose"],
+            faces=thrown,
+            total=total,
+            source=source,
         )
     if kind == "dice.corrected":
         return corrected(p)
@@ -517,8 +528,16 @@ def readable(events: Iterable[RecordedEvent], names: Mapping[str, str]) -> list[
     """The events a person reads, each in words, leaving out an outcome its rule's explanation already says."""
     listed = list(events)
     covered = explained_by(listed)
-    rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in listed if e.type == "dice.rolled"}
-    return [(e, describe(e, names, rolls)) for e in listed if e.seq not in covered]
+    rolls, faces = dice_of(listed)
+    return [(e, describe(e, names, rolls, faces)) for e in listed if e.seq not in covered]
+
+
+def dice_of(events: Iterable[RecordedEvent]) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """The rolls among ``events``, by roll index: their totals and their faces (what a rule's sentence in the
+    reader's language says of its dice: ``campaign.i18n.explain``)."""
+    thrown = [e.payload for e in events if e.type == "dice.rolled"]
+    rolls = {int(p["roll_index"]): int(p["total"]) for p in thrown}
+    return rolls, {int(p["roll_index"]): tuple(int(f) for f in p["faces"]) for p in thrown}
 
 
 def corrected(p: Mapping[str, Any]) -> str:

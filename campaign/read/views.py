@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaign.i18n import N_
-from campaign.read.describe import corrected, describe, unit_names, words
+from campaign.read.describe import corrected, describe, dice_of, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.timeline import effective, retracted, retracted_among
@@ -116,11 +116,11 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
         covered = explained_by(command)
         about = {e.seq for e in mine}
         # the command's dice, for a rule's sentence in the reader's language (campaign.i18n.explain)
-        rolls = {int(e.payload["roll_index"]): int(e.payload["total"]) for e in command if e.type == "dice.rolled"}
+        rolls, faces = dice_of(command)
         for event in mine:
             if event.type != "roster.unit_mustered":
                 shown = covered.get(event.seq) not in about
-                what = describe(event, names, rolls)
+                what = describe(event, names, rolls, faces)
                 history.append({"seq": event.seq, "type": event.type, "what": what, "shown": shown})
 
     def in_effect(event: RecordedEvent) -> bool:
@@ -222,7 +222,7 @@ def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None,
     return [(e, e.seq in gone) for e in chosen]
 
 
-def log_entries(
+def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
     ledger: Ledger,
     info: CampaignInfo,
     *,

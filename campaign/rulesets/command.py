@@ -59,15 +59,6 @@ class Command(BaseModel, Generic[S, T]):
     """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
     older version did not record them, so re-evaluating it does not count their absence as drift."""
 
-    if not TYPE_CHECKING:
-
-        def __class_getitem__(cls, _: Any) -> type[Command[Any, Any]]:
-            """``Command[State, Tables]`` is the class itself at run time: no field is of type S or T, and
-            pydantic's parametrized model would build the schema of the class parametrized at import, on every
-            parametrization (``class Muster(MusterUnit[State, Tables])``), defer_build or not: eight schemas
-            a rule command built for nothing (start-up time). The type checker still reads the parameters."""
-            return cls
-
     @classmethod
     def build(cls, **fields: Any) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the

@@ -257,7 +257,7 @@ def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, Any
 
 
 @router.get("/campaigns/{campaign_id}/log", openapi_extra=access("member"))
-def log(
+def log(  # noqa: PLR0913 (the command's options, by keyword)
     m: Member,
     request: Request,
     type: str | None = None,
@@ -323,7 +323,7 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
     def attempt(info: CampaignInfo) -> AppendResult:
         if m.member.role != "gm":
-            refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, info).units)
+            refused = runner.refusal(m.member, command, lambda: views.summary(srv.app.ledger, info).units)
             if refused is not None:
                 raise HTTPException(403, refused)
         entrant = runner.entrant(m.member)

@@ -76,7 +76,7 @@ async def army_list_form(
     try:
         read = read_army_list(data, side, what=army_list.filename or "the file")
         if m.member.role != "gm":
-            no = runner.refusal(m.member, read.command, [])
+            no = runner.refusal(m.member, read.command, list)
             if no is not None:
                 return message(request, no, error=True, code=403)
         plan = preview_import(ledger, m.info, read.command)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,8 +92,12 @@ def build(command: str, inputs: Mapping[str, Any]) -> Command[Any, Any]:
     return model.build(**dict(inputs))
 
 
-def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[Mapping[str, Any]]) -> str | None:
-    """Why ``member`` may not run ``command`` (None: it may). ``units`` are the roster's, with their sides."""
+def refusal(
+    member: Member | None, command: Command[Any, Any], units: Callable[[], Sequence[Mapping[str, Any]]]
+) -> str | None:
+    """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
+    for only when the command names a unit (a roster's sides by name were made for every command of a player, a
+    cost that grew with the roster, though most commands name only a side)."""
     if member is None:
         return "you are not a member of this campaign"
     if member.role == "gm":
@@ -104,7 +108,7 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
         return f"{command.name} is the game master's to enter"
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
-    side_of = _sides_of(units)
+    side_of: dict[str, str] | None = None
     for named in names_in(command):
         meaning, name = named.meaning, named.value
         if meaning.whose is Whose.ANY:
@@ -113,6 +117,8 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
             if not any(same_name(name, side) for side in sides):
                 return f"you play {plays}, not {name}"
             continue
+        if side_of is None:
+            side_of = _sides_of(units())
         side = side_of.get(name.strip().casefold())
         if side in sides:
             continue

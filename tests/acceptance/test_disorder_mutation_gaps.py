@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.disorder import battle_commands as dib
+from campaign.rulesets.disorder import commands as dic
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.tables import Sourced
@@ -17,7 +19,6 @@ from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
-from tests.services import disorder
 
 T = Tables(base_values("disorder"))
 
@@ -77,13 +78,18 @@ def test_a_force_of_no_points_never_reaches_half() -> None:
     # so a casualty among its 0-point units asks for the casualty check alone, and nothing breaks.
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Drill", "disorder")
-    game = disorder(ledger)
-    game.muster(ledger.resolve(None), "Recruits", "British", {"models": 10, "troops": "line", "points": 0})
-    game.muster(ledger.resolve(None), "Conscripts", "French", {"models": 10, "troops": "line", "points": 0})
-    game.appoint(ledger.resolve(None), "British", "Sharpe")
-    game.appoint(ledger.resolve(None), "French", "Dubreton")
-    game.start_battle(ledger.resolve(None), "Drill field", ["Recruits", "Conscripts"])
-    result = game.hit(ledger.resolve(None), "Recruits", 1, table=TableEntry((6, 6)))
+    ledger.execute(
+        ledger.resolve(None),
+        dic.Muster.build(name="Recruits", side="British", profile={"models": 10, "troops": "line", "points": 0}),
+    )
+    ledger.execute(
+        ledger.resolve(None),
+        dic.Muster.build(name="Conscripts", side="French", profile={"models": 10, "troops": "line", "points": 0}),
+    )
+    ledger.execute(ledger.resolve(None), dic.Appoint.build(side="British", officer="Sharpe"))
+    ledger.execute(ledger.resolve(None), dic.Appoint.build(side="French", officer="Dubreton"))
+    ledger.execute(ledger.resolve(None), dib.StartBattle.build(name="Drill field", units=["Recruits", "Conscripts"]))
+    result = ledger.execute(ledger.resolve(None), dib.Hit.build(unit_name="Recruits", lost=1), table=TableEntry((6, 6)))
     rules = [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
     assert not any(r.startswith("force") for r in rules)
     assert any(e.type == "battle.models_lost" for e in result.events)

@@ -277,7 +277,7 @@ def test_r3_13_the_contingent_is_not_in_the_forces_points(allied: Dis) -> None:
     # F is at half when its own units have lost 150 (150 of 300; counted with the contingent: 150 of 400, 37%).
     rules = allied.remove("A1")
     half = next(r for r in rules if r["rule"] == "force_half")
-    assert half["inputs"] == {"start_points": 300, "lost_points": 150, "side": "British"}
+    assert half["inputs"] == {"start_points": 300, "lost_points": 150, "side": "British", "folded": None}
     assert half["outcome"]["units_to_check"] == ["A2"], "the contingent takes no check for F at half"
     allied.refused(disb.CheckMorale, "P1 cannot check for force_half", 4, 4, unit_name="P1", causes=["force_half"])
 
@@ -324,7 +324,7 @@ def test_r3_13_a_contingent_with_its_own_officer_is_a_force_of_its_own() -> None
     table.officers(British="Sharpe", French="Dubreton", Portuguese="Silveira")
     table.start("A1", "P1", "P2", "F1")
     half = next(r for r in table.remove("P1") if r["rule"] == "force_half")
-    assert half["inputs"] == {"start_points": 200, "lost_points": 100, "side": "Portuguese"}
+    assert half["inputs"] == {"start_points": 200, "lost_points": 100, "side": "Portuguese", "folded": None}
     assert half["outcome"]["units_to_check"] == ["P2"]
     table.check("P2", 4, 4, causes=("force_half",))
     down = table.rules(disb.OfficerDown, side="Portuguese")[0]
@@ -376,3 +376,19 @@ def test_r3_8_whole_inches_by_house_rule(fuentes: Dis) -> None:
     fuentes.run(disc.HouseRule, path="measure.decimals", value=0)
     fuentes.refused(disb.Retreat, "whole inches", unit_name="A1", needed="3", moved="1.5")
     fuentes.rules(disb.Retreat, unit_name="A1", needed="2.5", moved="1")  # half of a 5" move: allowed
+
+
+@pytest.mark.parametrize(("inclusive", "at", "counts"), [(True, "12.0", True), (True, "12.1", False),
+                                                         (False, "12.0", False), (False, "11.9", True)])  # fmt: skip
+def test_r3_8_within_12_of_the_removed_friend(fuentes: Dis, inclusive: bool, at: str, counts: bool) -> None:
+    # R3-8: "within N" is d ≤ N; measure.within_inclusive false reads it as d < N. A removed friend 12.0" away
+    # calls for the check (d ≤ 12) unless the house rule says d < 12, when 11.9" is the farthest that does.
+    if not inclusive:
+        fuentes.run(disc.HouseRule, path="measure.within_inclusive", value=False)
+    fuentes.remove("A2")
+    if counts:
+        [check] = fuentes.check("A1", 4, 4, friend_at=at)
+        assert check["inputs"]["friend_removed"] == fuentes.unit_id("A2")
+    else:
+        fuentes.refused(disb.CheckMorale, "not within 12", 4, 4, unit_name="A1", causes=["friend_removed"],
+                        friend_at=at)  # fmt: skip

@@ -11,6 +11,7 @@ import pytest
 import campaign.commands
 import campaign.tables
 from campaign.rulesets import RULESETS
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.tables import TAGS
 from campaign.tables import base_values, is_read, unread_paths
 from events.errors import InvalidInputError
@@ -49,9 +50,11 @@ def test_r2_36_a_house_rule_on_a_key_no_rule_reads_is_refused(table: FsTable, mo
     monkeypatch.setattr(campaign.commands, "house_rule_refusals", lambda package: refusals)
     before = table.log_length()
     with pytest.raises(InvalidInputError, match=f"no rule reads {unread}"):
-        table.fs.house_rule(table.info, unread, 10)
+        table.ledger.execute(table.info, fs.HouseRule.build(path=unread, value=10))
     assert table.log_length() == before
-    table.fs.house_rule(table.info, "last_stand.other_die", 8)  # a key a rule reads is accepted
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="last_stand.other_die", value=8)
+    )  # a key a rule reads is accepted
     assert table.log_length() > before
 
 
@@ -68,13 +71,13 @@ def test_r2_36_the_refusals_name_every_unread_key_and_every_alternative() -> Non
 
 def test_r2_36_an_alternative_reading_is_applied_through_its_table_path(table: FsTable) -> None:
     with pytest.raises(InvalidInputError, match=re.escape("house-rule threats.unverified_casualty.low 2")):
-        table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 3)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="alternatives.a1_unverified_text.value", value=3))
 
 
 def test_r2_1_the_withdrawn_android_save_key_is_refused(table: FsTable) -> None:
     withdrawn = "psi.rules.android_resists_if_at_least_psion"
     with pytest.raises(InvalidInputError, match=re.escape(f"no table value at {withdrawn!r}")):
-        table.fs.house_rule(table.info, withdrawn, False)
+        table.ledger.execute(table.info, fs.HouseRule.build(path=withdrawn, value=False))
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -113,5 +116,5 @@ def test_r2_36_the_refusals_are_worked_out_for_a_house_rule_only(
     table.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7)
     assert worked == []
     with pytest.raises(InvalidInputError, match="alternative reading kept as data"):
-        table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 2)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="alternatives.a1_unverified_text.value", value=2))
     assert worked == ["fighting_spirit"]

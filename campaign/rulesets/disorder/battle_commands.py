@@ -108,7 +108,7 @@ class StartBattle(DisCommand):
                 "encounter",
                 "§1.8",
                 None,
-                {"encounter": True},
+                {"encounter": True, "counts": [str(c) for c in s.tables.value("encounter.counts")]},
                 {"winner_by": "models destroyed"},
                 f"{self.battle_name} is an encounter battle: the side that destroys more of the enemy's models "
                 f"({counted}) wins",
@@ -435,7 +435,7 @@ class EndBattle(DisCommand):
             "battle_end",
             "§1.8",
             None,
-            {"winner": winner, "objectives": held},
+            {"winner": winner, "objectives": held, "markers_cleared": s.tables.flag("markers.cleared_after_battle")},
             {"result": result, **counted},
             f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
             (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),

@@ -181,7 +181,7 @@ def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[s
     return tuple(causes)
 
 
-def morale_check(
+def morale_check(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     unit: Unit,
     dice: Dice,
@@ -213,19 +213,23 @@ def morale_check(
     facts: list[Event] = []
     if total >= tables.number("check.pass_at"):
         result, text = "pass", "passes: no new marker, the markers it has stay"
+        verdict = result
     elif total > tables.number("check.disaster_at_most"):
         result, text = "retreat", "fails: retreats ½ move, no new marker"
+        verdict = result
     elif unit.markers > 0 or (unit.permanent and tables.flag("check.any_marker_flees")):
         result, text = "flees", f"fails badly while {state_name(unit.total_markers)}: flees, removed"
+        verdict = "flees_while_disordered"
         facts.append(_flee(unit, battle_id, "fled: failed a morale check while disordered"))
     else:
         markers = unit.markers + 1
         if markers + unit.permanent >= tables.number("markers.flees_at"):
             nth = ordinal(markers + unit.permanent)
             result, text = "flees", f"fails badly: the new marker is its {nth}, it flees"
+            verdict = "flees_new_marker"
             facts.append(_flee(unit, battle_id, f"fled: a {nth} marker"))
         else:
-            result = "disordered"
+            result = verdict = "disordered"
             text = f"fails badly: a marker ({state_name(markers + unit.permanent)}), retreats ½ move, must rally"
         facts.insert(
             0,
@@ -251,6 +255,9 @@ def morale_check(
             "officer_near": officer_near,
             **({"friend_removed": friend_removed} if friend_removed is not None else {}),
             **({"friend_at": str(friend_at)} if friend_at is not None else {}),
+            # what the sentence states, so a view says it in the reader's language (campaign/i18n/said)
+            "terms": [[label, v] for label, v in terms[1:]],
+            "verdict": verdict,
         },
         {"total": total, "result": result},
         f"{unit.name}, morale check for {', '.join(causes)}: {working} → {text}",
@@ -535,7 +542,7 @@ def force_morale(
             "force_half",
             "§1.3",
             None,
-            {**inputs, "side": side},
+            {**inputs, "side": side, "folded": next((u.name for u in remaining if u.unit_id == folded), None)},
             {"status": "half", "units_to_check": to_check},
             f"{side}: {share}: each of its units takes one morale check (force_half), once this game: "
             f"{', '.join(to_check) or 'none'}{folded_text}",
@@ -544,7 +551,7 @@ def force_morale(
     return None
 
 
-def glory(
+def glory(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     battle_id: str,
     side: str,
@@ -592,6 +599,8 @@ def glory(
             "own_fled": own_fled,
             "officer_removed": officer_removed,
             "glory_before": glory_before,
+            "sources": [[k, v] for k, v in sources.items()],
+            "rank_before": rank_before,
         },
         {"glory": earned, "total": total, "rank": rank_after},
         f"{side} ({officer}): {parts} = {earned:+d} Glory; running total {total}"

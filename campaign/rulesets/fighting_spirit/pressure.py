@@ -104,7 +104,7 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
         "reaction_test",
         "§0.7",
         unit.unit_id,
-        {"action": action, "threat": threat, "target": target},
+        {"action": action, "threat": threat, "target": target, "die": sides},
         {"result": "pass" if passed else "fail"},
         f"{unit.name} reaction test ({action}): LV {lv} + threat {threat} = {target}; d{sides} rolled {roll.total} → "
         + ("passes" if passed else "fails: not done, and not again this turn"),
@@ -168,7 +168,12 @@ def last_stand(
     sides = int(tables.value("last_stand.keno_guard_die" if unit.profile.keno_guard else "last_stand.other_die"))
     need = int(tables.value("last_stand.success_at_least"))
     roll = dice.roll(die(sides), f"No step back test of {unit.name}", side=unit.side)
-    inputs = {"friends_within_12": friends_within_12, "enemy_squads_in_sight": enemy_squads_in_sight}
+    inputs = {
+        "friends_within_12": friends_within_12,
+        "enemy_squads_in_sight": enemy_squads_in_sight,
+        "die": sides,
+        "need": need,
+    }
     if roll.total >= need:
         return Decision(
             "last_stand",
@@ -222,7 +227,7 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
         "last_stand_end",
         "§0.9",
         unit.unit_id,
-        {"reason": reason},
+        {"reason": reason, "capped": bool(capped)},
         {"result": "steady", "to": end_grade},
         f"{unit.name}: no enemy in view but Broken ones → No step back ends, the unit returns to {end_grade}{capped}",
         (
@@ -257,7 +262,7 @@ def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy
 # -- §0.10 psionics ------------------------------------------------------------------------------------
 
 
-def psi(
+def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in its order)
     campaign: CampaignState,
     tables: Tables,
     battle: BattleState,

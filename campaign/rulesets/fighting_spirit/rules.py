@@ -214,7 +214,7 @@ def morale_outcome(roll: int, target: int) -> int:
     return 2 if 2 * roll <= target else 1
 
 
-def morale_test(
+def morale_test(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     battle: BattleState,
     unit: RosterUnit,
@@ -309,7 +309,7 @@ FIRE_KINDS = ("small_arms", "artillery", "air", "close_combat")
 """What an attack on a unit is: fire of three kinds (R3-4), or an assault."""
 
 
-def attack(
+def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)
     tables: Tables,
     battle: BattleState,
     unit: RosterUnit,
@@ -420,7 +420,7 @@ def attack(
 # -- §0.8 panic ----------------------------------------------------------------------------------------
 
 
-def panic_test(
+def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
     tables: Tables,
     battle: BattleState,
     unit: RosterUnit,
@@ -506,7 +506,8 @@ def panic_test(
         "panic_test",
         "§0.8",
         unit.unit_id,
-        {"trigger": recorded, "target": target},
+        # lv, die and whether it was panicking already: what the sentence states (campaign/i18n/said)
+        {"trigger": recorded, "target": target, "lv": lv, "die": sides, "panicking": us.panic == "panicking"},
         {"result": "pass" if passed else "fail", "from": us.grade, "to": new_grade},
         f"{unit.name} panic test: LV {lv} = {target}; d{sides} rolled {roll.total} → {verdict}",
         facts,
@@ -541,7 +542,7 @@ def persisting_threat(tables: Tables, motivation: str, us: UnitState, under_arti
     return Threat(total, tuple(parts), 0)
 
 
-def rally(
+def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     campaign: CampaignState,
     tables: Tables,
     battle: BattleState,

@@ -244,7 +244,7 @@ def _in_battle(state: CampaignState, p: Mapping[str, Any], change: Any) -> Campa
     return replace(state, battles=battles)
 
 
-def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:  # noqa: C901, PLR0911 (one case per event type)
     p = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":
@@ -336,7 +336,7 @@ _FRESH_TURN: Mapping[str, Any] = {
 """What a new turn gives every unit back: its activation and the counts kept per activation (R3-1)."""
 
 
-def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> BattleState:
+def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> BattleState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
     uid = p.get("unit_id", "")
     u = b.units.get(uid)
     if kind == "morale.rally_attempted":

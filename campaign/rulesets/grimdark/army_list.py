@@ -224,7 +224,7 @@ def _check_entries(entries: Sequence[ListedUnit], by_entry: dict[str, ListedUnit
             raise InvalidInputError(f"{target.name} is joined by more than one {what} in the list: one at most")
 
 
-def _mustered(
+def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
     state: CampaignState,
     tables: Tables,
     command: ImportList,

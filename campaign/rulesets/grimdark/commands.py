@@ -431,7 +431,13 @@ class Remove(GfCommand):
             )
         text = f"{unit.name} is removed: {self.reason}" + (f" (by {killer.name})" if killer else "")
         decision = Decision(
-            "unit_removed", "§4.1", unit.unit_id, {"reason": self.reason}, {"removed": True}, text, tuple(facts)
+            "unit_removed",
+            "§4.1",
+            unit.unit_id,
+            {"reason": self.reason, "by": killer.unit_id if killer else None},
+            {"removed": True},
+            text,
+            tuple(facts),
         )
         return ruled(s.state, battle, [decision])
 

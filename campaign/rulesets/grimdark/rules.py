@@ -8,7 +8,7 @@ reach half its Tough). Wounds in a unit of Tough(X) models pile onto one model u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.grimdark.tables import Tables
@@ -84,22 +84,32 @@ def _wound_facts(
     return facts
 
 
-def morale_test(tables: Tables, unit: Unit, dice: Dice, why: str) -> tuple[bool, str, list[Roll]]:
-    """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+."""
+def morale_test(
+    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, Any] | None = None
+) -> tuple[bool, str, list[Roll]]:
+    """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+.
+    ``said``, when given, takes which of these the test was (``how``) and the modifier, as its sentence states."""
+    said = {} if said is None else said
     if unit.shaken and tables.flag("morale.shaken_auto_fails"):
         passed, how, rolls = False, "Shaken: fails without a roll", []
+        said["how"] = "shaken"
         fearless_may = tables.flag("morale.fearless_after_auto_fail")
     elif not unit.tested and tables.first_test_passes(unit.traits):
+        said["how"] = "motivated"
         return True, "Motivated: its first morale test this battle passes", []
     else:
         roll = dice.roll(parse(str(tables.value("test.dice"))), f"morale test ({why}), {unit.name}", side=unit.side)
         rolls = [roll]
         face, mod = roll.total, tables.morale_modifier(unit.traits)
+        said["modifier"] = mod
         if face == 6 and tables.flag("test.natural_six_passes"):
             passed, how = True, f"rolled {_rolled(roll)}: an unmodified 6 passes"
+            said["how"] = "six"
         elif face == 1 and tables.flag("test.natural_one_fails"):
             passed, how = False, f"rolled {_rolled(roll)}: an unmodified 1 fails"
+            said["how"] = "one"
         else:
+            said["how"] = "quality"
             passed = face + mod >= unit.quality
             shown = f"{face}{mod:+d}" if mod else f"{face}"
             how = f"rolled {shown} against Quality {unit.quality}+: {'passes' if passed else 'fails'}"
@@ -117,7 +127,8 @@ def morale_test(tables: Tables, unit: Unit, dice: Dice, why: str) -> tuple[bool,
 def _test_decision(
     tables: Tables, unit: Unit, dice: Dice, battle_id: str, trigger: str, *, can_rout: bool, by: Unit | None
 ) -> Decision:
-    passed, how, rolls = morale_test(tables, unit, dice, trigger)
+    said: dict[str, Any] = {}
+    passed, how, rolls = morale_test(tables, unit, dice, trigger, said)
     facts: list[Event] = []
     if passed:
         result = "passed"
@@ -144,6 +155,7 @@ def _test_decision(
             "shaken": unit.shaken,
             "fearless": unit.fearless,
             "traits": list(unit.traits),
+            **said,  # what the sentence states, for a view in the reader's language (campaign/i18n/said)
         },
         {"passed": passed, "result": result},
         f"{unit.name}, morale test ({trigger}): {how} → {outcome_text}",
@@ -178,7 +190,15 @@ def shot(
             "wounds",
             "§4.1",
             unit.unit_id,
-            {"wounds": wounds, "models": unit.models, "tough": unit.tough, "by": by.unit_id if by else None},
+            {
+                "wounds": wounds,
+                "models": unit.models,
+                "tough": unit.tough,
+                "by": by.unit_id if by else None,
+                "start_size": unit.start_size,
+                "destroyed": after.destroyed,
+                "hero_alone": bool(unit.models and not after.models and after.hero_alive),
+            },
             {"models_lost": lost, "models": after.size, "half": after.half},
             text,
             tuple(_wound_facts(battle_id, unit, after, wounds, lost, "shooting", by)),
@@ -191,7 +211,7 @@ def shot(
     return decisions
 
 
-def melee(
+def melee(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     a: Unit,
     b: Unit,
@@ -231,7 +251,13 @@ def melee(
             "melee",
             "§4.1",
             None,
-            {"a": a.unit_id, "b": b.unit_id, "wounds_by_a": wounds_by_a, "wounds_by_b": wounds_by_b},
+            {
+                "a": a.unit_id,
+                "b": b.unit_id,
+                "wounds_by_a": wounds_by_a,
+                "wounds_by_b": wounds_by_b,
+                "destroyed": a_after.destroyed or b_after.destroyed,
+            },
             {"loser": loser[0].unit_id if loser else None},
             f"melee, {a.name} {wounds_by_a} wound{'s' if wounds_by_a != 1 else ''}, {b.name} {wounds_by_b}: {verdict}",
             tuple(facts),
@@ -401,7 +427,12 @@ def experience(
         "experience",
         "§4.2",
         unit.unit_id,
-        {"casualty": casualty, "kills": list(kills), "hero_and_unit": hero_and_unit},
+        {
+            "casualty": casualty,
+            "kills": list(kills),
+            "hero_and_unit": hero_and_unit,
+            "sources": [[k, v] for k, v in sources.items()],
+        },
         {"xp": xp},
         f"{unit.name}: {parts} = {xp:+d} XP",
         (XpGained(battle_id=battle_id, unit_id=unit.unit_id, xp=xp, sources=sources),),
@@ -442,7 +473,7 @@ def level_up(
         "level_up",
         "§4.2",
         unit.unit_id,
-        {"xp_before": xp_before, "xp_after": xp_after, "skill_set": skill_set},
+        {"xp_before": xp_before, "xp_after": xp_after, "skill_set": skill_set, "points": points * levels},
         {"traits": gained},
         f"{unit.name} reaches {xp_after} XP: +{points * levels} pts, {', '.join(gained)}",
         tuple(facts),
@@ -496,7 +527,8 @@ def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | 
         "rewards",
         "§4.2",
         None,
-        {"winner": winner, "sides": list(sides)},
+        # "says_why": the sentence gives the shares' reason (older records of this version did not)
+        {"winner": winner, "sides": list(sides), "says_why": True},
         {side: {"vp": vp, "points": pts} for side, (vp, pts) in shares.items()},
         f"mission rewards: {text} ({why})",
         tuple(facts),

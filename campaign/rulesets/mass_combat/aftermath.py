@@ -103,7 +103,7 @@ def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[
     return roll, target - roll.total, f"{detail} = {target}, rolled {roll.total}"
 
 
-def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:
+def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:  # noqa: C901, PLR0912 (RULES.md's steps, in its order)
     decisions: list[Decision] = []
     fail_rout = tables.number("results.retreat_fail_by")
     nowhere = tables.number("results.nowhere_to_go_bonus")
@@ -144,6 +144,9 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
                     "morale": u.morale,
                     "modifiers": dict(u.roll_mods),
                     "penalty": penalty,
+                    # the sentence's terms in its order (campaign/i18n/said)
+                    "base": u.base,
+                    "terms": [[k, v] for k, v in u.roll_mods.items()],
                     **({"nowhere_to_go": extra} if extra else {}),
                 },
                 {"margin": margin, "fate": fate},
@@ -172,7 +175,7 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
                         "unit_morale",
                         "§2.11",
                         None,
-                        {},
+                        {"side": loser.name},
                         {"fate": "routs"},
                         f"overwhelming victory: every unit of {loser.name} routs",
                     )
@@ -195,7 +198,7 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
                     "army_morale",
                     "§2.11",
                     None,
-                    {"passed": sum(passed), "units": len(passed)},
+                    {"passed": sum(passed), "units": len(passed), "side": loser.name},
                     {"holds": holds},
                     f"{sum(passed)} of {len(passed)} units of {loser.name} pass: the army "
                     f"{'holds' if holds else 'retreats in good order'}",

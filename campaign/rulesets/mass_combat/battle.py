@@ -82,7 +82,7 @@ def _picked_pc(result: int, me: SideRun, target: UnitRun | None, pcs: Sequence[P
     return None
 
 
-def _catastrophe(
+def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its order)
     tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: Dice, pcs: Sequence[PcInBattle] = ()
 ) -> Decision:
     """§2.8 with R2-10 and R2-14: only a leader who really died (17, 18) leaves a penalty that outlasts the battle;
@@ -276,7 +276,7 @@ def _category_ts(sides: Sequence[SideRun], category: str) -> tuple[int, int]:
     return real, neutral
 
 
-def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> None:
+def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> None:  # noqa: C901 (RULES.md's steps, in its order)
     """Each side against its opponents; with several, their average TS (the seed's several-opponents rule)."""
     high_tl = max(s.setup.tl for s in sides)
     categories = ["artillery", "armour", "air"] if high_tl >= 6 else (["artillery"] if setup.siege else ["cavalry"])
@@ -585,7 +585,8 @@ def resolve_battle(
             "battle_end",
             "§2.11",
             None,
-            {},
+            # what the sentence states, the sides in its order (campaign/i18n/said)
+            {"battle": setup.name, "day": setup.day, "sides": [s.name for s in sides]},
             {"result": outcome.key, "winner": winner, "ts": {s.name: s.ts for s in sides}},
             f"{setup.name}, day {setup.day}: {outcome.key.replace('_', ' ')}; TS after: {ts_text}",
             (BattleEnded(battle_id=battle_id, result=outcome.key, winner=winner),),

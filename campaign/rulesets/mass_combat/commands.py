@@ -284,7 +284,12 @@ def _with_experience(
     fought = {f.unit_id for d in decisions for f in d.facts if isinstance(f, CasualtiesTaken)}
     fought |= {u.unit_id for u in state.roster.values() if battle_id in u.fought_in}
     words = experience_words(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
-    return [replace(d, explanation=d.explanation + words) if d.rule == "battle_end" else d for d in decisions]
+    return [
+        replace(d, explanation=d.explanation + words, inputs={**d.inputs, "experience_said": bool(words)})
+        if d.rule == "battle_end"
+        else d
+        for d in decisions
+    ]
 
 
 class Raise(McCommand):

@@ -53,7 +53,7 @@ def _es_words(pm: int) -> str:
     return f"{pm // 1000}.{pm % 1000:03d}".rstrip("0").rstrip(".")
 
 
-def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
+def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its order)
     """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
     for side in sides:
         spent = sum(spell.points for spell in side.setup.spells)

@@ -38,7 +38,7 @@ def year_record(tables: Tables, setup: BattleSetup, winner: str) -> Decision:
         "same_enemy_this_year",
         "§2.11",
         None,
-        {"winner": winner, "losers": losers},
+        {"winner": winner, "losers": losers, "battle": setup.name},
         {"beat": beat, "lost": lost},
         text,
         tuple(facts),

@@ -336,7 +336,7 @@ def first_rolls(
             "battle_skill",
             "§2.9",
             None,
-            {"pc": pc.name},
+            {"pc": pc.name, "risk": pc.risk},
             {"battle": battle, "survival": survival, "glory": glory},
             f"{pc.name}: Battle {battle}; Risk {pc.risk:+d} → Survival {survival}, Glory {glory}",
         ),
@@ -347,7 +347,7 @@ def first_rolls(
     return FirstRolls(out, strategy, knocked_out, died, dead)
 
 
-def second_roll(
+def second_roll(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     pc: PcInBattle,
     battle_id: str,

@@ -156,7 +156,7 @@ def _expire(mods: Mapping[str, Modifier], until: str) -> dict[str, Modifier]:
     return {k: m for k, m in mods.items() if m.until != until}
 
 
-def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:  # noqa: C901, PLR0911, PLR0912, PLR0915 (one case per event type)
     p = event.payload
     kind = event.type
     unit = state.roster.get(p.get("unit_id", "")) if isinstance(p.get("unit_id"), str) else None

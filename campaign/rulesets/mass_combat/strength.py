@@ -22,7 +22,7 @@ class Strength:
         return f"TS {self.total} = ({' '.join(self.parts)})"
 
 
-def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
+def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:  # noqa: C901, PLR0912 (RULES.md's steps, in its order)
     """One man's TS from his equipment, mount and weapons (§2.2): max(1, armour + mount + race), then fine weapons,
     high-tech armour, APC, flying, ranged and rifle, then the irregular cut TS − floor(TS ÷ 3) (R2-28, R2-29)."""
     if p.ts_per_man is not None:

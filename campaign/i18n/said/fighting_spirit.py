@@ -1,0 +1,215 @@
+"""Five-grade morale's (seed 000, RULES.md §0) decisions in the reader's language, from what they recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from campaign.i18n import DEFAULT, N_, _, language, ngettext
+from campaign.i18n.explain import Beside, renders
+from campaign.i18n.terms import shown
+
+FS = "fighting-spirit"
+
+
+def _die(sides: int) -> str:
+    # TRANSLATORS: a die by its sides: d8 in English, к8 as seed 000 writes it, k8 in Polish.
+    return _("d{sides}").format(sides=sides)
+
+
+def _threat_part(row: str, kind: str, value: int, count: int) -> str:
+    name = shown(FS, "threat", row) if language() != DEFAULT else row
+    if kind == "base":
+        return f"{name} {value}"
+    if kind == "each":
+        return f"{name} +{value}×{count}"
+    return f"{name} +{value}"
+
+
+def _grade(value: str) -> str:
+    return shown(FS, "grade", value) if language() != DEFAULT else value
+
+
+@renders(FS, "morale_test")
+def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.4: "Keno 3rd Squad morale test: LV 2 + threat 6 (lost_more_than_left 4 + unverified_casualty +1×2) = 8;
+    d8 rolled 6 → −1 grade: confident → steady"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
+    result = outcome["result"]
+    if result == "auto_pass":
+        return _("{unit} is in No step back: it passes every morale test without rolling").format(unit=name)
+    if result == "no_test":
+        rows = [shown(FS, "threat", r) if language() != DEFAULT else r for r in inputs["rows"]]
+        motivation = shown(FS, "motivation", inputs["motivation"]) if language() != DEFAULT else inputs["motivation"]
+        return _("{unit}: no morale test ({rows} does not apply at {motivation} motivation)").format(
+            unit=name, rows=", ".join(rows) or _("no row"), motivation=motivation
+        )
+    if "threat_parts" not in inputs or not p.get("dice"):
+        return None  # recorded before the test recorded its terms: shown as recorded
+    lost = int(outcome["grades_lost"])
+    if lost == 0:
+        verdict = _("passes")
+    else:
+        verdict = ngettext("−{n} grade", "−{n} grades", lost).format(n=lost)
+        if lost == 2:
+            verdict += " " + _("(half or less)")
+    parts = " + ".join(_threat_part(*part) for part in inputs["threat_parts"])
+    said = _(
+        "{unit} morale test: LV {lv} + threat {threat} ({parts}) = {target}; {die} rolled {roll} → {verdict}"
+    ).format(
+        unit=name,
+        lv=inputs["lv"],
+        threat=inputs["threat"],
+        parts=parts,
+        target=inputs["target"],
+        die=_die(int(inputs["die"])),
+        roll=beside.rolls[int(p["dice"][0])],
+        verdict=verdict,
+    )
+    if outcome["from"] != outcome["to"]:
+        said += f": {_grade(outcome['from'])} → {_grade(outcome['to'])}"
+    if outcome.get("surrendered"):
+        said += _('; Routed with an enemy {distance}" away (within {limit}") → surrenders').format(
+            distance=inputs["enemy_within"], limit=inputs["surrender_within"]
+        )
+    return said
+
+
+_ATTACK_KINDS = {
+    "small_arms": "",
+    "artillery": N_(" (artillery)"),
+    "air": N_(" (from the air)"),
+    "close_combat": N_(" (assault)"),
+}
+
+
+@renders(FS, "attack")
+def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.5: "Keno 3rd Squad attacked: 2 killed, 2 wounded, suppressed (artillery), by Company HQ; 3 men left"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
+    what = _("{killed} killed, {wounded} wounded").format(killed=inputs["killed"], wounded=inputs["wounded"])
+    if inputs.get("suppressing"):
+        what += _(", suppressed")
+    if inputs.get("leader_hit"):
+        what += _(", leader hit")
+    # a record of 0.1 has no kind: its fire was artillery or small arms
+    kind = _ATTACK_KINDS[str(inputs.get("kind") or ("artillery" if inputs.get("artillery") else "small_arms"))]
+    what += _(kind) if kind else ""
+    if inputs.get("by"):
+        what += _(", by {unit}").format(unit=beside.names.get(str(inputs["by"]), _("a unit not on the roster")))
+    left = int(outcome["men_left"])
+    # English records "men left" whatever the count; the other languages say each count in its own form.
+    return ngettext("{unit} attacked: {what}; {n} men left", "{unit} attacked: {what}; {n} men left", left).format(
+        unit=name, what=what, n=left
+    )
+
+
+def _rolled_on(sides: int, roll: int) -> str:
+    # TRANSLATORS: "d8 rolled 6": a die by its sides, and what it rolled.
+    return _("{die} rolled {roll}").format(die=_die(sides), roll=roll)
+
+
+@renders(FS, "panic_test")
+def _panic_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.8: "Keno 3rd Squad panic test: LV 2 = 2; d6 rolled 2 → fails: panics, −1 grade (steady → shaken); it does
+    nothing else this activation"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "die" not in inputs:
+        return None  # recorded before the test recorded its die and the leader's LV
+    if outcome["result"] == "pass":
+        verdict = (
+            _("passes: the panic is over, and never again this game; the test was its activation")
+            if inputs["panicking"]
+            else _("passes: no panic, and never again this game")
+        )
+    else:
+        verdict = _("fails: panics, −1 grade ({before} → {after}); it does nothing else this activation").format(
+            before=_grade(outcome["from"]), after=_grade(outcome["to"])
+        )
+    return _("{unit} panic test: LV {lv} = {target}; {rolled} → {verdict}").format(
+        unit=beside.name(p["unit_id"]),
+        lv=inputs["lv"],
+        target=inputs["target"],
+        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        verdict=verdict,
+    )
+
+
+def _action(value: str) -> str:
+    return shown(FS, "action", value) if language() != DEFAULT else value
+
+
+@renders(FS, "reaction_test")
+def _reaction_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.7: "Keno 3rd Squad reaction test (go_prone_open): LV 2 + threat 2 = 4; d8 rolled 2 → fails: not done, and
+    not again this turn"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    name, action = beside.name(p["unit_id"]), _action(str(inputs["action"]))
+    if outcome["result"] == "auto_pass":
+        return _("{unit} is in No step back: {action} passes without a test").format(unit=name, action=action)
+    if "die" not in inputs:
+        return None  # recorded before the test recorded its die
+    threat, target = int(inputs["threat"]), int(inputs["target"])
+    verdict = _("passes") if outcome["result"] == "pass" else _("fails: not done, and not again this turn")
+    return _("{unit} reaction test ({action}): LV {lv} + threat {threat} = {target}; {rolled} → {verdict}").format(
+        unit=name,
+        action=action,
+        lv=target - threat,
+        threat=threat,
+        target=target,
+        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        verdict=verdict,
+    )
+
+
+@renders(FS, "last_stand")
+def _last_stand(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.9: "Keno 3rd Squad No step back: d6 rolled 5 ≥ 4 → stands: …"."""
+    inputs, result = p["inputs"], str(p["outcome"]["result"])
+    if "die" not in inputs:
+        return None
+    name, roll, need = beside.name(p["unit_id"]), beside.rolls[int(p["dice"][0])], inputs["need"]
+    die = _die(int(inputs["die"]))
+    if result == "stands":
+        return _(
+            "{unit} No step back: {die} rolled {roll} ≥ {need} → stands: no more morale or reaction tests, "
+            "no suppression"
+        ).format(unit=name, die=die, roll=roll, need=need)
+    said = (
+        _("{unit} No step back: {die} rolled {roll} < {need} → the unit is surrendered and removed")
+        if result == "surrendered"
+        else _("{unit} No step back: {die} rolled {roll} < {need} → the unit is scattered and removed")
+    )
+    return said.format(unit=name, die=die, roll=roll, need=need)
+
+
+@renders(FS, "last_stand_end")
+def _last_stand_end(p: Mapping[str, Any], beside: Beside) -> str | None:
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.name(p["unit_id"])
+    if outcome["result"] == "wiped_out":
+        return _("{unit} fought to the last man: No step back ends, the unit is wiped out").format(unit=name)
+    if "capped" not in inputs:
+        return None
+    said = _("{unit}: no enemy in view but Broken ones → No step back ends, the unit returns to {grade}").format(
+        unit=name, grade=_grade(outcome["to"])
+    )
+    if inputs["capped"]:
+        said += _(" (its start grade: morale never rises above it, R3-6)")
+    return said
+
+
+@renders(FS, "defence")
+def _defence(p: Mapping[str, Any], beside: Beside) -> str | None:
+    inputs = p["inputs"]
+    if "psi_die" not in inputs:
+        return None  # recorded before the rule recorded which die it was
+    sides = int(inputs["die"])
+    said = (
+        _("{unit} defends against small arms with its psi die ({die}): rolled {roll}")
+        if inputs["psi_die"]
+        else _("{unit} defends against small arms with its d4 ({die}): rolled {roll}")
+    )
+    return said.format(unit=beside.name(p["unit_id"]), die=_die(sides), roll=p["outcome"]["roll"])
