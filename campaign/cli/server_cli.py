@@ -87,6 +87,16 @@ def serve(
             max=24 * 366,
         ),
     ] = 14 * 24,
+    session_max_days: Annotated[
+        int,
+        typer.Option(
+            "--session-max-days",
+            envvar="CAMPAIGN_SESSION_MAX_DAYS",
+            help="A browser's session ends this many days after signing in, however often it is used.",
+            min=1,
+            max=366,
+        ),
+    ] = 30,
     token_days: Annotated[
         int,
         typer.Option(
@@ -123,7 +133,9 @@ def serve(
     from campaign.logging import configure_logging, verbosity
 
     configure_logging(max(verbosity(), 1), json_lines=True)  # a line per request, for machines to read
-    lifetimes = Lifetimes(session_s=session_hours * 3600, token_s=token_days * 24 * 3600)
+    lifetimes = Lifetimes(
+        session_s=session_hours * 3600, session_max_s=session_max_days * 24 * 3600, token_s=token_days * 24 * 3600
+    )
     app = create_app(open_app(create=True), secure_cookies=secure_cookies, settings=Settings(lifetimes=lifetimes))
     typer.echo(f"serving {where(state.db)} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     uvicorn.Server(config(app, host, port, forwarded_allow_ips=forwarded_allow_ips)).run()

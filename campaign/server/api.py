@@ -7,9 +7,9 @@ Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 n
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, HTTPException, Query, Request, Response
@@ -51,6 +51,7 @@ from projections.state.campaigns import CampaignInfo
 PageLanguage = Literal["en", "ru", "pl"]
 """A language the page is read in (``campaign.i18n.LANGUAGES``): the live fragments are rendered in it."""
 
+T = TypeVar("T")
 router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
@@ -327,7 +328,8 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
             if refused is not None:
                 raise HTTPException(403, refused)
         entrant = runner.entrant(m.member)
-        return runner.run(ledger, info, command, table=table, command_id=body.command_id, entrant=entrant)
+        command_id = runner.own_command_id(m.caller.account, body.command_id)
+        return runner.run(ledger, info, command, table=table, command_id=command_id, entrant=entrant)
 
     def reread() -> CampaignInfo:
         return srv.campaign(m.info.campaign_id)
@@ -337,13 +339,22 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
 async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
     """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
+    return await in_turn(srv_request, m, lambda stale: run_command(srv_request, m, body, stale=stale))
+
+
+async def in_turn(srv_request: Request, m: InCampaign, work: Callable[[bool], T]) -> T:
+    """``work(stale)`` (which appends to the campaign) in a worker thread once the campaign's turn comes: every
+    writing route takes its turn, so none races another command of this process (``stale``: another command of
+    the campaign ran since ``m`` was read). The head it leaves is noted here when it returns an append's result
+    (else by the caller, :meth:`Turns.appended`)."""
     turns, campaign_id = server(srv_request).turns, m.info.campaign_id
     if turns.taken(campaign_id):
         give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
     async with turns.turn(campaign_id) as waited:
         stale = waited or turns.behind(campaign_id, m.info.last_seq)  # another command ran since m was read
-        result = await run_in_threadpool(partial(run_command, srv_request, m, body, stale=stale))
-        turns.appended(campaign_id, result.head.seq)
+        result = await run_in_threadpool(partial(work, stale))
+        if isinstance(result, AppendResult):
+            turns.appended(campaign_id, result.head.seq)
         return result
 
 

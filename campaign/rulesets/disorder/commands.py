@@ -19,6 +19,7 @@ from campaign.rulesets.common import (
     EditUnit,
     MusterUnit,
     TransferMen,
+    check_not_confusable,
     check_transfer,
     find_unit,
     new_unit,
@@ -196,6 +197,8 @@ class Appoint(DisCommand):
         if state.active_battle is not None:
             raise InvalidInputError("officers take command between battles: end the battle first")
         known = state.careers.get(self.officer)
+        if known is None:
+            check_not_confusable(self.officer, state.careers, "officer")
         if known is not None and known.side != self.side and state.officers.get(known.side) == self.officer:
             raise InvalidInputError(f"{self.officer} commands {known.side}: appoint another officer there first")
         rank = tables.rank(known.glory if known else 0)
