@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign.access.accounts import ARGON2, Accounts
+from campaign.access.invitations import Invitations
 from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
@@ -143,7 +144,7 @@ def create_app(
     fragments = Fragments(ledger, members, live_parts.PAGE)
     live = Live(opened.engine, ledger.directory.get, fragments.at)
     accounts = Accounts(opened.engine, wall_clock, hasher, lifetimes=settings.lifetimes, now=now)
-    srv = Server(opened, accounts, members, live, fragments)
+    srv = Server(opened, accounts, members, live, fragments, Invitations(opened.engine, now))
     srv.secure_cookies = secure_cookies
 
     @asynccontextmanager

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
     EditUnit,
     MusterUnit,
@@ -185,6 +185,7 @@ class Appoint(DisCommand):
     From battle to battle."""
 
     name: ClassVar[str] = "dis.officer"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     rolls: ClassVar[bool] = False
 
     side: Annotated[SideName, ARGUMENT]
@@ -209,6 +210,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
     """Models move to another unit of the same side between battles."""
 
     name: ClassVar[str] = "dis.transfer"
+    phase: ClassVar[Phase] = Phase.BETWEEN
 
     men: int = Field(ge=1, le=1000, description="How many men move.")
 

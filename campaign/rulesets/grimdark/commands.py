@@ -13,7 +13,7 @@ from pydantic import Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
@@ -196,6 +196,7 @@ class StartBattle(GfCommand):
     objective (§4.2)."""
 
     name: ClassVar[str] = "gf.battle_start"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     schema_version: ClassVar[int] = 2
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
@@ -272,6 +273,7 @@ class NextRound(GfCommand):
     """Begin the next turn (a round, in Grimdark's words)."""
 
     name: ClassVar[str] = "gf.round"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     def decide(self, s: At) -> list[Event]:
@@ -286,6 +288,7 @@ class Shoot(GfCommand):
     unit activates once a round (R3-26)."""
 
     name: ClassVar[str] = "gf.shoot"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     wounds: int = Field(ge=0, le=10_000, description="Unblocked wounds it took in this activation.")
@@ -317,6 +320,7 @@ class Melee(GfCommand):
     or B, is the unit whose activation it is: a Shaken unit may not charge, only strike back (R3-25)."""
 
     name: ClassVar[str] = "gf.melee"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     # The titles are what the page labels these inputs (their recorded names, a and b, are no words); the
     # descriptions are the help of both the page and the command line.
@@ -367,6 +371,7 @@ class Recover(GfCommand):
     It stops being Shaken at that activation's end (R3-26)."""
 
     name: ClassVar[str] = "gf.recover"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -384,6 +389,7 @@ class Activate(GfCommand):
     (R3-25)."""
 
     name: ClassVar[str] = "gf.activate"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -407,6 +413,7 @@ class Remove(GfCommand):
     Who did it is credited."""
 
     name: ClassVar[str] = "gf.remove"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -448,6 +455,7 @@ class EndBattle(GfCommand):
     RULES.md §4.2; and the special objectives achieved (``special_achieved``: the sides). Shaken ends with it."""
 
     name: ClassVar[str] = "gf.battle_end"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     winner: SideName | None = Field(default=None, description="The winning army; leave out for a draw.")
     special_achieved: tuple[SideName, ...] = Field(
