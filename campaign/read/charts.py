@@ -17,7 +17,7 @@ The measures, in each ruleset's own terms:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +97,7 @@ class Measure:
 def _fs_grade_order(state: Any) -> tuple[str, ...]:
     """Best to worst, as the tables in force say (a house rule may rename or reorder them)."""
     tables = tables_in_force(plugin("fighting-spirit"), state.overrides)
-    return tuple(str(g) for g in tables.value("grades.order"))
+    return tuple(str(g) for g in tables.grades.order)
 
 
 def _fs_levels(state: Any) -> tuple[str, ...]:
@@ -227,14 +227,26 @@ _WHY_NOT = {
 }
 
 
+def measures_of(ruleset: str) -> Mapping[str, Measure]:
+    """The measures a ruleset keeps: its plug-in's (``charts``), else those written here for it, else none."""
+    from campaign.rulesets import RULESETS, load
+
+    info = RULESETS.get(ruleset)
+    if info is not None and info.charts is not None:
+        declared: Mapping[str, Measure] = load(info.charts)
+        return declared
+    return MEASURE_OF.get(ruleset, {})
+
+
 def measure_for(ruleset: str, measure: str) -> Measure:
     """The measure as this ruleset keeps it; refused in words when the ruleset has none."""
     if measure not in MEASURES:
         raise InvalidInputError(f"no chart called {measure!r}: charts are {', '.join(MEASURES)}")
-    found = MEASURE_OF.get(ruleset, {}).get(measure)
+    kept_by = measures_of(ruleset)
+    found = kept_by.get(measure)
     if found is None:
         why = _WHY_NOT.get((ruleset, measure), f"{ruleset} has no {measure} measure")
-        kept = ", ".join(m for m in MEASURES if m in MEASURE_OF.get(ruleset, {}))
+        kept = ", ".join(m for m in MEASURES if m in kept_by)
         raise InvalidInputError(f"no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}")
     return found
 

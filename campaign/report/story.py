@@ -176,7 +176,7 @@ def story(
         roster=summary.units,
         careers=[{k: _named(v, names) for k, v in c.items()} for c in summary.careers],
         treasury=dict(summary.treasury),
-        money_word="campaign points" if ruleset == "grimdark" else "money",
+        money_word=info.money_word if info is not None else "money",
     )
     if charts:
         report.charts = _charts(name, ruleset, events)
@@ -195,12 +195,14 @@ class _Teller:
         self.battles: dict[str, Chapter] = {}
         self.when_at: dict[int, str] = {}
         """The calendar at each seq in effect (what a dispute about it says)."""
-        self.men_word = "men" if ruleset in ("fighting-spirit", "mass-combat") else "models"
+        info = RULESETS.get(ruleset)
+        self.men_word = info.counts if info is not None else "models"
+        self.days_pass = info is not None and info.days_pass
 
     @property
     def calendar(self) -> str:
         day = getattr(self.state, "day", None)
-        if self.ruleset in ("fighting-spirit", "mass-combat") and isinstance(day, int):
+        if self.days_pass and isinstance(day, int):
             month = getattr(self.state, "month", None)
             return f"day {day}" + (f", month {month + 1}" if isinstance(month, int) else "")
         return ""
@@ -485,12 +487,12 @@ def _plain(value: Any, names: Mapping[str, str]) -> str:
 def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent]) -> list[Chart]:
     """Each chart the ruleset keeps, its steps named in the campaign's calendar as ``campaign chart`` names them
     ("Hill 203, day 3", "end of Hill 203, day 3", "day 7"; "after Ruins" where the ruleset counts no days)."""
-    from campaign.read.charts import MEASURE_OF, MEASURES, chart
+    from campaign.read.charts import MEASURES, chart, measures_of
     from events.errors import InvalidInputError
 
     out: list[Chart] = []
     for measure in MEASURES:
-        if measure not in MEASURE_OF.get(ruleset, {}):
+        if measure not in measures_of(ruleset):
             continue
         try:
             drawn = chart(name, ruleset, events, measure)

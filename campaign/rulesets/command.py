@@ -134,5 +134,6 @@ class Ruleset(Generic[S, T]):
     info: RulesetInfo
     commands: tuple[type[Command[S, T]], ...]
     make_fold: Callable[[Mapping[str, Sourced]], RulesetFold[S]]
-    tables_type: Callable[[Mapping[str, Sourced]], T]
+    tables_type: type[T]
+    """The ruleset's tables model (a :class:`~campaign.rulesets.tables.RuleTables`): ``tables_type.of(values)``."""
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)

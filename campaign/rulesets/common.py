@@ -14,7 +14,7 @@ from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
 from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
-from campaign.rulesets.tables import RuleTables, Value, check_override
+from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
 from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
@@ -215,15 +215,15 @@ class HouseRule(Command[S, T]):
             isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1
         ):
             raise InvalidInputError(
-                f"{self.path} is a step the rules divide by (one per {tables.value(self.path)} now): at least 1, "
-                f"not {self.value!r}"
+                f"{self.path} is a step the rules divide by (one per {tables.values[self.path].value} now): at least "
+                f"1, not {self.value!r}"
             )
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
-        check_override(s.tables.values, self.path, self.value)
-        if self.path in s.tables.refused:  # R2-36: no rule reads it
-            raise InvalidInputError(s.tables.refused[self.path])
-        self.check_value(s.tables)
+        check_path(s.tables, self.path)  # a field of the tables' model, not an alternative reading
+        check_override(s.tables, self.path, self.value, kind_only=True)  # a number for a number
+        self.check_value(s.tables)  # the ruleset's words for a value its rules cannot use
+        check_override(s.tables, self.path, self.value)  # of its field's kind, as the model declares it
         return [
             TableOverridden(
                 ruleset=self.ruleset_name,

@@ -19,13 +19,13 @@ from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from projections.state.campaigns import CampaignInfo
 
-T = Tables(base_values("fighting_spirit"))
+T = Tables.of(base_values("fighting_spirit"))
 TIRED, BATTLES, WINDOW, REST = (
-    int(T.value(f"campaign.{k}"))
+    int(T.values[f"campaign.{k}"].value)
     for k in ("tired_after_front_days", "exhausted_battles", "exhausted_window_days", "fresh_after_rest_days")
 )
-VET = {q: int(T.value(f"campaign.veterancy.{q}")) for q in ("green", "regular", "veteran")}
-WAGE = int(T.value("campaign.pay.monthly_per_man"))
+VET = {q: int(T.values[f"campaign.veterancy.{q}"].value) for q in ("green", "regular", "veteran")}
+WAGE = int(T.campaign.pay.monthly_per_man)
 
 
 @dataclass
@@ -143,7 +143,7 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
         for name, e in expected.items():
             unit = state.unit_by_name(name)
             assert unit is not None
-            assert battle_state.units[unit.unit_id].start_grade == T.start_grade(
+            assert battle_state.units[unit.unit_id].start_grade == T.start_grade_for(
                 e.fatigue(day, steel_hungry and e.side == "Steel")
             ), name
         for name in ("Alpha", "Steel"):

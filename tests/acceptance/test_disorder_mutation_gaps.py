@@ -20,7 +20,7 @@ from events.dice import TableDice
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
 
-T = Tables(base_values("disorder"))
+T = Tables.of(base_values("disorder"))
 
 
 def line(markers: int) -> dis.Unit:
@@ -106,7 +106,7 @@ def test_markers_flees_at_is_at_least_one() -> None:
 def test_a_passed_rally_removes_all_the_markers(removes: str, left: int) -> None:
     # §1.6: ≥ 6 removes ALL non-permanent markers (B-6; the house rule 'one' removes one). Two markers, line (0):
     # 4 + 4 + 0 − 2 = 6 rallies.
-    tables = Tables({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
+    tables = Tables.of({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
     decision = dis.rally(tables, line(2), TableDice((4, 4), "rally", 0), "b")
     assert decision.outcome["markers"] == left
 
@@ -176,7 +176,7 @@ def test_the_glory_recorded_names_the_result_and_only_the_sources_that_gave_some
 )
 def test_discipline_by_troop_type(troops: str, discipline: int) -> None:
     # §1.7 [INF/PLACEHOLDER]: militia −1, line 0, light +1, rifles +1, guard +2.
-    assert T.discipline(troops) == discipline
+    assert T.discipline_of(troops) == discipline
 
 
 @pytest.mark.parametrize("path", ["force.half_at", "force.flees_over"])
@@ -205,7 +205,7 @@ def test_a_failed_check_whose_new_marker_reaches_the_flight_count_flees(flees_at
     # check.any_marker_flees false) and a flight at markers.flees_at. A unit at half with its permanent marker and
     # no other fails badly: 2d6 = 2 − 1 model lost − 1 marker = 0 ≤ 2, so it takes a marker: its 2nd. With flight
     # at 2 that marker flees it; at 3 (the seed's) it is only disordered.
-    tables = Tables(
+    tables = Tables.of(
         {
             **base_values("disorder"),
             "check.any_marker_flees": Sourced(False, "HOUSE RULE (test)"),
@@ -218,7 +218,7 @@ def test_a_failed_check_whose_new_marker_reaches_the_flight_count_flees(flees_at
 
 
 def _flees_at(n: int) -> Tables:
-    return Tables({**base_values("disorder"), "markers.flees_at": Sourced(n, "HOUSE RULE (test)")})
+    return Tables.of({**base_values("disorder"), "markers.flees_at": Sourced(n, "HOUSE RULE (test)")})
 
 
 @pytest.mark.parametrize(("flees_at", "markers", "words"), [(3, 2, "third"), (4, 3, "fourth"), (2, 1, "second")])
@@ -234,7 +234,7 @@ def test_the_flight_names_the_marker_the_house_rule_counts(flees_at: int, marker
 def test_a_failed_check_says_which_marker_made_the_unit_flee() -> None:
     # §1.4 with check.any_marker_flees false and markers.flees_at 2: a unit at half with only its permanent marker
     # fails badly (2 − 1 model − 1 marker = 0 ≤ 2) and takes a marker, its second: it flees.
-    tables = Tables(
+    tables = Tables.of(
         {
             **base_values("disorder"),
             "check.any_marker_flees": Sourced(False, "HOUSE RULE (test)"),

@@ -223,12 +223,12 @@ def test_r2_7_beyond_the_flight_threshold_nobody_checks(example: Force) -> None:
 
 
 def test_r2_8_a_unit_on_the_table_counts_its_share_of_points_rounded_down() -> None:
-    tables = Tables(base_values("disorder"))
+    tables = Tables.of(base_values("disorder"))
     # RULES.md R2-8: a 70-point unit of 6 models that has lost 4 counts floor(70 × 4 ÷ 6) = 46.
     unit = dis.Unit("r", "Rifles", "British", start_models=6, models=2, points=70, discipline=1)
     assert dis.points_lost(tables, unit, removed=False) == 46
     assert dis.points_lost(tables, unit, removed=True) == 70
-    only_removed = Tables({**tables.values, "force.points_lost": Sourced("removed_units_only", "HOUSE RULE")})
+    only_removed = Tables.of({**tables.values, "force.points_lost": Sourced("removed_units_only", "HOUSE RULE")})
     assert dis.points_lost(only_removed, unit, removed=False) == 0
 
 

@@ -21,7 +21,7 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, applied, dice
 
-T = Tables(base_values("fighting_spirit"))
+T = Tables.of(base_values("fighting_spirit"))
 PSION = "Barf-jat Master"
 
 

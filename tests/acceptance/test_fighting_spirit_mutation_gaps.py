@@ -16,7 +16,7 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, dice
 
-T = Tables(base_values("fighting_spirit"))
+T = Tables.of(base_values("fighting_spirit"))
 
 # §0.5: Low, Medium, High (None = NTR, the row does not call for a test).
 BASE = {

@@ -295,7 +295,7 @@ def test_a_house_rule_is_an_event_and_only_later_tests_use_it(front: FsTable) ->
     # E3's text reading (+2 per unverified casualty at Low) as a house rule, between two tests.
     front.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7, keno_guard=True)
     before = front.ledger.in_force(front.info, FIGHTING_SPIRIT)[1]
-    assert Tables(before.values).threat("unverified_casualty", "low") == 1
+    assert Tables.of(before.values).threat("unverified_casualty", "low") == 1
     refused(
         front,
         lambda: front.ledger.execute(front.info, fs.HouseRule.build(path="threats.unverified_casualty.lo", value=2)),

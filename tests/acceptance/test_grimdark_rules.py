@@ -21,7 +21,7 @@ from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
 
-T = Tables(base_values("grimdark"))
+T = Tables.of(base_values("grimdark"))
 UNITS = {
     "Saurian Warriors": ("Saurians", {"models": 10, "quality": 4, "points": 140}),
     "Saurian Hero": ("Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),

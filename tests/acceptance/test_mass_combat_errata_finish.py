@@ -28,13 +28,13 @@ from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 
 
 def with_value(path: str, value: object) -> Tables:
     values = dict(T.values)
     values[path] = replace(values[path], value=value)
-    return Tables(values)
+    return Tables.of(values)
 
 
 @pytest.fixture

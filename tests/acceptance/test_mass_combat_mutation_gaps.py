@@ -24,7 +24,7 @@ from events.dice import TableDice
 from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 RED = ["Red foot", "Red guard"]
 BLUE = ["Blue foot", "Blue guard"]
 PC = PcInBattle(name="Ayla", side="Crimson", weapon=12, risk=0)

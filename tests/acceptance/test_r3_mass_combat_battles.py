@@ -23,7 +23,7 @@ from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, faces, side, two_armies
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 NONE = (1, 1, 1)  # a catastrophe roll of 3: nothing happens
 
 
@@ -89,7 +89,7 @@ def test_r3_14_how_far_over_the_target_is_a_critical_failure_is_a_table_value(
 
     values = dict(T.values)
     values["glory.critical_failure.over_target_by"] = Sourced(over_by, "HOUSE RULE")
-    assert glory_row(Tables(values), roll, 10) == row
+    assert glory_row(Tables.of(values), roll, 10) == row
 
 
 ALDRIC = {"name": "Aldric", "side": "Crimson", "unit": "Red guard", "leads": "unit", "tactics": 18, "weapon": 20}

@@ -21,7 +21,7 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, faces, side
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 
 
 def unit(w: War, name: str) -> Any:

@@ -16,9 +16,9 @@ from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase
 from campaign.rulesets.common import side_named
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.disorder import RULESET
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
-    RULESET,
     Appoint,
     At,
     Disband,
@@ -89,7 +89,7 @@ class StartBattle(DisCommand):
         officers: dict[str, dict[str, JsonValue]] = {side: {"officer": state.officers[side]} for side in sides}
         begun = started(s, self.battle_name, sides, officers, self.scenario)
         events: list[Event] = [begun]
-        kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
+        kept = {} if s.tables.markers.cleared_after_battle else state.permanent_markers()
         for u in deployed:
             placed: dict[str, JsonValue] = {
                 "points": u.profile.points,
@@ -104,12 +104,12 @@ class StartBattle(DisCommand):
                 )
             )
         if self.encounter:
-            counted = " and ".join(str(c) for c in s.tables.value("encounter.counts"))
+            counted = " and ".join(str(c) for c in s.tables.encounter.counts)
             kind = Decision(
                 "encounter",
                 "§1.8",
                 None,
-                {"encounter": True, "counts": [str(c) for c in s.tables.value("encounter.counts")]},
+                {"encounter": True, "counts": [str(c) for c in s.tables.encounter.counts]},
                 {"winner_by": "models destroyed"},
                 f"{self.battle_name} is an encounter battle: the side that destroys more of the enemy's models "
                 f"({counted}) wins",
@@ -445,7 +445,7 @@ class EndBattle(DisCommand):
             "battle_end",
             "§1.8",
             None,
-            {"winner": winner, "objectives": held, "markers_cleared": s.tables.flag("markers.cleared_after_battle")},
+            {"winner": winner, "objectives": held, "markers_cleared": s.tables.markers.cleared_after_battle},
             {"result": result, **counted},
             f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
             (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),

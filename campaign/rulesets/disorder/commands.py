@@ -12,7 +12,6 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
@@ -27,6 +26,7 @@ from campaign.rulesets.common import (
 )
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.disorder import RULESET
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.profile import UnitProfile
 from campaign.rulesets.disorder.state import BattleState, CampaignState
@@ -36,8 +36,6 @@ from events.errors import InvalidInputError
 from events.families.career import OfficerAppointed
 from events.families.roster import MenTransferred
 from events.registry import Event, JsonValue
-
-RULESET = RULESETS["disorder"]
 
 At = Situation[CampaignState, Tables]
 
@@ -75,7 +73,7 @@ def is_force(s: At, force_name: str, side: str) -> bool:
     (``allies.own_officer_makes_force``); one without takes none of a force's rules."""
     if force_name == side:
         return True
-    return s.tables.flag("allies.own_officer_makes_force") and force_name in s.state.officers
+    return s.tables.allies.own_officer_makes_force and force_name in s.state.officers
 
 
 def force(
@@ -164,7 +162,7 @@ class Muster(MusterUnit[CampaignState, Tables]):
 
     def decide(self, s: At) -> list[Event]:
         checked = new_unit(s.state, self.unit_name, self.side, UnitProfile, self.profile, "disorder-marker")
-        s.tables.discipline(checked.troops)
+        s.tables.discipline_of(checked.troops)
         side = self.side_in(s.state)
         contingents = {u.profile.contingent for u in s.state.roster.values()} - {None}
         if side in contingents:  # R3-13: a contingent fights on a side; it is not one
@@ -244,4 +242,4 @@ class Edit(EditUnit[CampaignState, Tables]):
     name: ClassVar[str] = "dis.edit"
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
-        tables.discipline(profile.troops)  # as a muster: troops the tables know
+        tables.discipline_of(profile.troops)  # as a muster: troops the tables know

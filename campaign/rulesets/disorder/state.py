@@ -127,7 +127,7 @@ class CampaignState:
             start_models=state.start_models,
             models=state.models,
             points=state.points,
-            discipline=tables.discipline(roster.profile.troops),
+            discipline=tables.discipline_of(roster.profile.troops),
             markers=state.markers,
             permanent=state.permanent,
             contingent=state.contingent,

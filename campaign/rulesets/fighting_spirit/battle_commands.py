@@ -16,7 +16,8 @@ from campaign.rulesets.battles import Measured
 from campaign.rulesets.command import Command, Phase
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
-from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, current_battle
+from campaign.rulesets.fighting_spirit import RULESET
+from campaign.rulesets.fighting_spirit.commands import At, FsCommand, current_battle
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed
@@ -284,7 +285,7 @@ class Defence(OnUnit):
 
         sides = defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
         roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms", side=unit.side)
-        which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
+        which = "psi die" if sides != s.tables.defence.aimed_small_arms_die else "d4"
         return Decision(
             "defence",
             "§0.10",

@@ -11,12 +11,12 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.grimdark import RULESET
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -41,7 +41,6 @@ from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
 from events.registry import Event, JsonValue
 
-RULESET = RULESETS["grimdark"]
 CASUALTY_REASONS = ("destroyed", "routed")
 
 At = Situation[CampaignState, Tables]
@@ -154,7 +153,7 @@ class Sell(GfCommand):
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
         between_battles(s.state, unit, "end the battle first")
-        refund = unit.points * s.tables.number("army.sell_refund_pct") // 100
+        refund = unit.points * s.tables.army.sell_refund_pct // 100
         return [
             UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
             FundsChanged(side=unit.side, amount=refund, reason=f"sold {unit.name}"),
@@ -233,7 +232,7 @@ class StartBattle(GfCommand):
         begun = started(s, self.battle_name, sides, {side: {} for side in sides})
         battle_id = begun.battle_id
         events: list[Event] = [begun]
-        hero_adds = tables.number("morale.joined_hero_adds")
+        hero_adds = tables.morale.joined_hero_adds
         for u in deployed:
             joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]
             twins = sum(j.profile.models for j in joiners if not j.profile.hero)
