@@ -39,12 +39,20 @@ class Reading:
     value: int
 
 
+DAYS_PASS = frozenset({"fighting-spirit", "mass-combat"})
+"""The rulesets whose campaigns keep a day (RULES.md §5's calendar: time passes by days of rest and march and by
+battle days, as events); the others are told by their battles alone."""
+
+
 @dataclass(frozen=True)
 class Step:
     """A moment of the campaign a chart shows: after the command that ends at ``seq``."""
 
     seq: int
     label: str
+    """What that command did ("attack", "Ruins ends")."""
+    when: str = ""
+    """Where it lies in the campaign's calendar, as an axis says it (:func:`when_words`): "Ruins, day 3"."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +266,25 @@ def _label(group: Sequence[RecordedEvent], battle_names: dict[str, str]) -> tupl
     return str(issued.payload["command"]).partition(".")[2].replace("_", " "), False
 
 
+def when_words(day: int | None, battle: str | None = None, *, ended: bool = False, after: str | None = None) -> str:
+    """A moment in the campaign's calendar, as short as an axis needs: the battle being fought ("Ruins"), or at
+    its end ("end of Ruins"), with the campaign's day where its ruleset keeps one ("Ruins, day 3", "day 16");
+    between battles of a ruleset without days, the battle fought last ("after Ruins", "before the first battle").
+    ``day`` is None for a ruleset without days."""
+    if battle is not None:
+        where = f"end of {battle}" if ended else battle
+    elif day is None:
+        where = f"after {after}" if after else "before the first battle"
+    else:
+        where = ""
+    return ", ".join(part for part in (where, f"day {day}" if day is not None else "") if part)
+
+
+def _day(ruleset: str, state: Any) -> int | None:
+    day = getattr(state, "day", None)
+    return day if ruleset in DAYS_PASS and isinstance(day, int) else None
+
+
 def _matches(reading: Reading, only: str | None) -> bool:
     if only is None:
         return True
@@ -276,10 +303,15 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
     rows: list[dict[str, int]] = []
     names: dict[str, tuple[str, str | None]] = {}
     seen_any: set[str] = set()
+    fighting: str | None = None
+    fought_last: str | None = None
     for group in by_command(effective(events)):
+        ended: str | None = None
         for event in group:
             if event.type == "battle.started":
-                battle_names[str(event.payload["battle_id"])] = str(event.payload["name"])
+                battle_names[str(event.payload["battle_id"])] = fighting = str(event.payload["name"])
+            elif event.type == "battle.ended":
+                ended = battle_names.get(str(event.payload.get("battle_id")), fighting)
             state = fold.apply(state, event)
         readings = [r for r in how.read(state) if _matches(r, only)]
         seen_any.update(r.name for r in how.read(state))
@@ -288,8 +320,11 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
             names.setdefault(r.key, (r.name, r.side))
         label, battle_end = _label(group, battle_names)
         if row and (battle_end or not rows or row != rows[-1]):
-            steps.append(Step(group[-1].seq, label))
+            when = when_words(_day(ruleset, state), ended or fighting, ended=ended is not None, after=fought_last)
+            steps.append(Step(group[-1].seq, label, when))
             rows.append(row)
+        if ended is not None:
+            fighting, fought_last = None, ended
     if only is not None and not names:
         known = ", ".join(sorted(seen_any)) or "none yet"
         raise InvalidInputError(f"no unit, side or officer called {only!r} has a {measure} here (known: {known})")

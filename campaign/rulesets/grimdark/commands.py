@@ -321,20 +321,35 @@ class Melee(GfCommand):
     name: ClassVar[str] = "gf.melee"
     phase: ClassVar[Phase] = Phase.BATTLE
 
-    a: Annotated[TargetUnit, ARGUMENT]
-    b: Annotated[TargetUnit, ARGUMENT]
+    # The titles are what the page labels these inputs (their recorded names, a and b, are no words); the
+    # descriptions are the help of both the page and the command line.
+    a: Annotated[TargetUnit, ARGUMENT] = Field(title="unit A", description="One of the two units in the melee (A).")
+    b: Annotated[TargetUnit, ARGUMENT] = Field(title="unit B", description="The other unit in the melee (B).")
     wounds_by_a: Annotated[int, Typed(names=("--a-wounds",))] = Field(
-        ge=0, le=10_000, description="Unblocked wounds caused by A."
+        ge=0, le=10_000, title="wounds caused by unit A", description="Unblocked wounds unit A caused."
     )
     wounds_by_b: Annotated[int, Typed(names=("--b-wounds",))] = Field(
-        ge=0, le=10_000, description="Unblocked wounds caused by B."
+        ge=0, le=10_000, title="wounds caused by unit B", description="Unblocked wounds unit B caused."
     )
-    a_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models A lost, if allocated otherwise.")
-    b_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models B lost, if allocated otherwise.")
+    a_lost: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        title="models unit A lost",
+        description="Models unit A lost, if the wounds were allocated otherwise.",
+    )
+    b_lost: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        title="models unit B lost",
+        description="Models unit B lost, if the wounds were allocated otherwise.",
+    )
     charger: TargetUnit | None = Field(
-        default=None, description="The unit that charged (A or B), in its activation; not Shaken."
+        default=None,
+        title="the unit that charged",
+        description="Unit A or B, in its activation (a Shaken unit may not charge); the other strikes back.",
     )
-    """The other strikes back."""
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
