@@ -140,7 +140,7 @@ def _sql_backend(request: pytest.FixtureRequest) -> Backend:
 def make_ledger(backend: Backend, actor: str = "gm") -> Ledger:
     vault = backend.vault()
     writer = CampaignStateProjector(fold_for)
-    sql = [CampaignsProjector(), writer, EventRefsProjector(), vault]
+    sql: list[InlineProjector] = [CampaignsProjector(), writer, EventRefsProjector(), vault]
     store = backend.store(sql if backend.engine is not None else [vault])
     counter = iter(range(1, 1_000_000))
     seeds = iter(range(1, 1_000_000))

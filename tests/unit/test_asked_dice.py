@@ -7,7 +7,7 @@ import pytest
 
 from campaign.executor import AskEntry, Ledger
 from events.dice import parse
-from events.dice.ask import CountingDice, DieRequest, tally
+from events.dice.ask import Ask, CountingDice, DieRequest, tally
 from events.errors import DiceError
 from tests.conftest import Backend, make_ledger
 
@@ -36,11 +36,19 @@ def test_each_die_is_asked_for_in_order_and_recorded_as_table_dice(mem: Ledger) 
     ]
 
 
+def _answering(asked: list[str], face: int) -> Ask:
+    """The player at the table: notes each question put and answers ``face``."""
+
+    def ask(request: DieRequest) -> int:
+        asked.append(request.question())
+        return face
+
+    return ask
+
+
 def test_a_single_die_is_asked_for_plainly(mem: Ledger) -> None:
     asked: list[str] = []
-    mem.roll(
-        mem.resolve(None), "d8", "morale test of 3rd Squad", table=AskEntry(lambda r: asked.append(r.question()) or 8)
-    )
+    mem.roll(mem.resolve(None), "d8", "morale test of 3rd Squad", table=AskEntry(_answering(asked, 8)))
     assert asked == ["Morale test of 3rd Squad: d8?"]
 
 
@@ -78,7 +86,7 @@ def test_a_die_left_on_the_table_by_an_undo_is_asked_for_again_and_must_match(me
     asked: list[str] = []
     before = mem.resolve(None).last_seq
     with pytest.raises(DiceError, match="still on the table"):
-        mem.roll(mem.resolve(None), "d8", "again", table=AskEntry(lambda r: asked.append(r.question()) or 2))
+        mem.roll(mem.resolve(None), "d8", "again", table=AskEntry(_answering(asked, 2)))
     assert asked == ["Again: d8 [still on the table: 6]?"] and mem.resolve(None).last_seq == before
     result = mem.roll(mem.resolve(None), "d8", "again", table=AskEntry(lambda _: 6))
     rolled = next(e for e in result.events if e.type == "dice.rolled").payload

@@ -11,6 +11,8 @@ from campaign.executor import Ledger
 from campaign.rulesets.disorder.commands import Appoint
 from campaign.rulesets.fighting_spirit.commands import Muster
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
+from campaign.rulesets.fighting_spirit.state import CampaignState
+from campaign.rulesets.fighting_spirit.tables import Tables
 from events.confusables import skeleton
 from events.errors import InvalidInputError
 from events.limits import check_name
@@ -27,7 +29,7 @@ class Fs:
     def muster(self, info: object, name: str, side: str, profile: dict[str, object]) -> None:
         self.ledger.execute(self.ledger.resolve(None), Muster.build(name=name, side=side, profile=profile))
 
-    def state(self, info: object) -> object:
+    def state(self, info: object) -> tuple[CampaignState, Tables]:
         return self.ledger.in_force(self.ledger.resolve(None), FIGHTING_SPIRIT, None)
 
 
@@ -85,7 +87,7 @@ def test_cyrillic_and_polish_names_of_one_alphabet_are_accepted(ledger: Ledger) 
     fs.muster(ledger.resolve(None), "Сталь", "Кено", SQUAD)
     fs.muster(ledger.resolve(None), "Żółw", "Keno", SQUAD)
     fs.muster(ledger.resolve(None), "Zolw", "Keno", SQUAD)  # reads differently from Żółw
-    state, _ = fs.state(ledger.resolve(None))  # type: ignore[misc]
+    state, _ = fs.state(ledger.resolve(None))
     assert {u.name for u in state.roster.values()} == {"Keno Guard", "Сталь", "Żółw", "Zolw"}
 
 

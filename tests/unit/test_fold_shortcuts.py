@@ -188,8 +188,8 @@ def test_every_type_outside_the_entry_s_facts_only_moves_its_head(data: st.DataO
     event = _recorded(kind, payload, seq=before.last_seq + 1)
     after = apply(before, event)
     assert after is not None
-    moved = {"last_seq": event.seq, "head_hash": event.hash}
+    moved = dataclasses.replace(before, last_seq=event.seq, head_hash=event.hash)
     if kind == "dice.rolled":
-        moved["next_roll_index"] = max(before.next_roll_index, payload["roll_index"] + 1)
-    assert after == dataclasses.replace(before, **moved)
+        moved = dataclasses.replace(moved, next_roll_index=max(before.next_roll_index, payload["roll_index"] + 1))
+    assert after == moved
     assert apply_all(before, [event]) == after

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar
 
 import pytest
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from campaign.access.memberships import Member
 from campaign.rulesets.command import Command
@@ -202,7 +202,7 @@ def test_a_distance_measured_on_the_table_is_inches_wherever_it_is_asked_for() -
     from campaign.rulesets.fighting_spirit import battle_commands as fsb
     from campaign.server.runner import spec
 
-    distances = {
+    distances: set[tuple[type[BaseModel], str]] = {
         (fsb.Attack, "enemy_within"),
         (fsb.Rally, "distance"),
         (fsb.Psi, "distance"),

@@ -153,7 +153,7 @@ def test_casualties_never_exceed_strength_and_ts_never_goes_negative(
     lost = -(-men * pct // 100)
     dead = lost // 2
     assert 0 <= dead <= lost <= men
-    profile = UnitProfile(men=men, armour=armour, quality=quality)  # type: ignore[arg-type]
+    profile = UnitProfile(men=men, armour=armour, quality=quality)
     after = troop_strength(T, profile, men=men - dead).total
     assert 0 <= after <= troop_strength(T, profile).total
     assert morale_adjusted_ts(T, after, 0, 20) >= 0
