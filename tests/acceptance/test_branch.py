@@ -13,13 +13,17 @@ from campaign.timeline import branch
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.verify import verify_events
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
 
 def test_a_branch_diverges_and_the_original_is_untouched(backend: Backend) -> None:
     ledger = make_ledger(backend)
     ledger.create_campaign("Ardennes", "fighting-spirit")
-    info = lambda name="Ardennes": ledger.resolve(name)  # noqa: E731
+
+    def info(name: str = "Ardennes") -> CampaignInfo:
+        return ledger.resolve(name)
+
     ledger.execute(
         info(), fs.Muster.build(name="Alpha", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 8})
     )

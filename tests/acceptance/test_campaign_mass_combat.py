@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from campaign.bootstrap import bootstrap
+from campaign.bootstrap import App, bootstrap
 from campaign.rulesets.mass_combat import calendar_commands as mcal
 from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
@@ -110,7 +110,7 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
     db = str(tmp_path / "bannok.db")
     counter = itertools.count(1)
 
-    def open_db() -> Any:
+    def open_db() -> App:
         # Fixed ids: seeded dice derive from the campaign id too, so every run rolls the same.
         return bootstrap(db, actor="gm", new_id=lambda: f"id{next(counter):06d}")
 
@@ -236,13 +236,13 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
                     == next(k for k, v in expected.items() if v is x)
                 )
             if event.type == "career.pc_wounded":
-                career["damage"] += p["damage"]  # type: ignore[operator]
+                career["damage"] += p["damage"]
             elif event.type == "career.reputation_changed":
                 until = -1 if p["months"] == 0 else day + p["months"] * int(T.values["economy.month_days"].value)
                 career["reputation"].append((p["change"], until))  # type: ignore[attr-defined]
             elif event.type == "career.promotion_rolled":
                 career["promotion_rolls"] += 1  # type: ignore[operator]
-                career["rank"] += p["rank_change"]  # type: ignore[operator]
+                career["rank"] += p["rank_change"]
         state = app.ledger.states.get(info())
         names = {u.unit_id: u.name for u in state.roster.values()}
         fought = set()

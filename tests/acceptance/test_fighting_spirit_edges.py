@@ -14,7 +14,7 @@ from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
-from campaign.rulesets.fighting_spirit.state import UnitRecord
+from campaign.rulesets.fighting_spirit.state import CampaignState, UnitRecord
 from campaign.rulesets.fighting_spirit.state import fold as fs_fold
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
@@ -46,6 +46,12 @@ def drop(front: FsTable, *faces: int) -> None:
     (3 > 3 fails, 2·3 > 3), a 1 costs two (2·1 ≤ 3)."""
     for face in faces:
         front.ledger.execute(front.info, fsb.Attack.build(unit_name="Squad", killed=1, wounded=0), table=dice(face))
+
+
+def unit_id(state: CampaignState, name: str) -> str:
+    unit = state.unit_by_name(name)
+    assert unit is not None, name
+    return unit.unit_id
 
 
 def rally(front: FsTable, distance: int, *faces: int) -> dict[str, object]:
@@ -204,7 +210,7 @@ def test_kill_is_refused_on_a_one_man_unit_and_allowed_on_two(line: FsTable) -> 
 def fatigue_of(table: FsTable, day: int, record: UnitRecord) -> str:
     table.muster("Alpha", quality="regular", leadership=2, size=8)
     state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
-    uid = state.unit_by_name("Alpha").unit_id
+    uid = unit_id(state, "Alpha")
     return str(replace(state, day=day, records={uid: record}).fatigue(uid, tables))
 
 
@@ -236,7 +242,7 @@ def test_a_full_rest_clears_the_days_at_the_front(table: FsTable, rest: int, fat
     table.ledger.execute(table.info, fs.PassDays.build(days=rest, activity="rest"))
     table.ledger.execute(table.info, fs.PassDays.build(days=1, activity="front"))
     state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
-    assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == fatigue
+    assert state.fatigue(unit_id(state, "Alpha"), tables) == fatigue
 
 
 @pytest.mark.parametrize(("side", "fatigue"), [("Keno", "tired"), ("Otlok", "fresh")])
@@ -246,7 +252,7 @@ def test_days_for_one_side_leave_the_other_sides_records(table: FsTable, side: s
     table.muster("Bravo", side="Otlok", quality="regular", leadership=2, size=8)
     table.ledger.execute(table.info, fs.PassDays.build(days=14, activity="front", side=side))
     state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
-    assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == fatigue
+    assert state.fatigue(unit_id(state, "Alpha"), tables) == fatigue
 
 
 def test_a_house_rule_on_rest_applies_to_the_very_next_days(table: FsTable) -> None:
@@ -258,10 +264,10 @@ def test_a_house_rule_on_rest_applies_to_the_very_next_days(table: FsTable) -> N
     table.ledger.execute(table.info, fs.PassDays.build(days=3, activity="rest"))
     table.ledger.execute(table.info, fs.PassDays.build(days=1, activity="front"))
     state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
-    assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == "fresh"
+    assert state.fatigue(unit_id(state, "Alpha"), tables) == "fresh"
     # The ruleset's own fold of the whole log (tables rebuilt at each house rule) agrees.
     again = fs_fold(table.ledger.store.read(table.info.campaign_id), base_values("fighting_spirit"))
-    assert again.fatigue(again.unit_by_name("Alpha").unit_id, tables) == "fresh"
+    assert again.fatigue(unit_id(again, "Alpha"), tables) == "fresh"
 
 
 def test_the_monthly_pay_is_10_a_man(table: FsTable) -> None:
@@ -391,7 +397,9 @@ def test_a_rally_at_low_counts_each_unverified_casualty(table: FsTable, face: in
     table.ledger.execute(table.info, fsb.Attack.build(unit_name="Squad", killed=0, wounded=2), table=dice(4))
     assert table.grade("Squad") == "steady"
     decided = rally(table, 0, face)
-    assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (6, result)
+    inputs, outcome = decided["inputs"], decided["outcome"]
+    assert isinstance(inputs, dict) and isinstance(outcome, dict)
+    assert (inputs["target"], outcome["result"]) == (6, result)
     assert "threat 2 (unverified_casualty +1×2)" in str(decided["explanation"])
 
 

@@ -212,7 +212,7 @@ def test_wounded_return_by_days_of_rest_and_march(company: Ledger) -> None:
     quality=st.sampled_from(["veteran", "elite"]),
 )
 def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], quality: str) -> None:
-    profile = UnitProfile(men=10, troop_type="MI", quality=quality)  # type: ignore[arg-type]
+    profile = UnitProfile(men=10, troop_type="MI", quality=quality)
     pay = PayState()
     for pct in pays:
         pay = payday(T, profile, pay, pct).state

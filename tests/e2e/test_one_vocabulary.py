@@ -25,16 +25,17 @@ def test_size_is_one_option_in_every_ruleset_and_the_old_names_still_work(tmp_pa
         "disorder": ("dis", "--troops", "line", "--points", "80"),
         "grimdark": ("gf", "--quality", "4", "--points", "100"),
     }
-    old = {"fs": None, "mc": "--men", "dis": "--models", "gf": "--models"}
+    old: dict[str, str | None] = {"fs": None, "mc": "--men", "dis": "--models", "gf": "--models"}
     for ruleset, (prefix, *rest) in musters.items():
         cli = Cli(str(tmp_path / f"{prefix}.db"))
         cli("new", ruleset.title(), "--ruleset", ruleset)
         cli(prefix, "muster", "First", "--side", "A", "--size", "10", *rest)
         helped = cli(prefix, "muster", "--help").stdout
         assert "--size" in helped and "--models" not in helped and "--men " not in helped
-        if old[prefix]:
-            cli(prefix, "muster", "Second", "--side", "A", old[prefix], "6", *rest)
-            twice = cli(prefix, "muster", "Third", "--side", "A", "--size", "5", old[prefix], "6", *rest, code=2)
+        old_name = old[prefix]
+        if old_name:
+            cli(prefix, "muster", "Second", "--side", "A", old_name, "6", *rest)
+            twice = cli(prefix, "muster", "Third", "--side", "A", "--size", "5", old_name, "6", *rest, code=2)
             assert "given twice" in twice.output
         sizes = {u["name"]: u.get("men", u.get("models")) for u in cli.json("status")["units"]}
         assert sizes == ({"First": 10, "Second": 6} if old[prefix] else {"First": 10})

@@ -18,8 +18,10 @@ def cli(tmp_path: Path) -> Cli:
     return c
 
 
-def seq_of(result: dict, kind: str) -> int:
-    return next(e["seq"] for e in result["events"] if e["type"] == kind)
+def seq_of(result: dict[str, list[dict[str, object]]], kind: str) -> int:
+    seq = next(e["seq"] for e in result["events"] if e["type"] == kind)
+    assert isinstance(seq, int), seq
+    return seq
 
 
 def test_audit_a_roll_shows_who_what_why_and_three_checks(cli: Cli) -> None:

@@ -36,7 +36,7 @@ from tests.integration.test_timeline_properties import PLAYS, apply_op, timeline
 def _fresh_ids(ledger: Ledger) -> None:
     """The same fresh ids for each way of amending (a changed input may create what was never created)."""
     counter = itertools.count(10**6)
-    ledger._new_id = lambda: uuid.UUID(int=next(counter)).hex  # type: ignore[attr-defined]
+    ledger._new_id = lambda: uuid.UUID(int=next(counter)).hex
 
 
 def _amendment(ledger: Ledger, name: str, seq: int, changes: dict[str, Any], *, whole_log: bool) -> Any:
