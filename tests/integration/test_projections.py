@@ -30,6 +30,7 @@ from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
+from events.store import AppendResult
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_state, campaign_summary, treasuries, unit_records
@@ -95,7 +96,10 @@ def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[
     ledger.execute(info(), dic.Appoint.build(side="British", officer="Sharpe"))
     ledger.execute(info(), dic.Appoint.build(side="French", officer="Dubreton"))
     # Deployed in another order than mustered (ids follow the muster): a rule leaning on a mapping's order shows.
-    start = lambda: ledger.execute(info(), dib.StartBattle.build(name="Skirmish", units=list(reversed(DIS_UNITS))))  # noqa: E731
+
+    def start() -> AppendResult:
+        return ledger.execute(info(), dib.StartBattle.build(name="Skirmish", units=list(reversed(DIS_UNITS))))
+
     start()
     actions: dict[str, Callable[..., Any]] = {
         "hit": lambda u, n, extra: ledger.execute(
@@ -352,6 +356,7 @@ def check_summaries_equal_a_full_summary(engine: Engine, ledger: Ledger) -> None
             stored_state = conn.execute(
                 select(campaign_state.c.state).where(campaign_state.c.campaign_id == info.campaign_id)
             ).scalar()
+        assert stored_state is not None, f"{info.name}: no stored state"
         assert bytes(stored_state) == fold.encode(folding.get(info)), f"{info.name}: the stored state differs"
         for name, rows in expected.items():
             assert {k: _decoded(r) for k, r in stored[name].items()} == {k: _decoded(r) for k, r in rows.items()}, (
@@ -436,7 +441,11 @@ def test_summary_rows_made_again_only_where_what_they_read_changed_equal_rows_ma
     )
     for name, play, steps in plays:
         states: list[Any] = []
-        play(ledger, steps, lambda name=name, states=states: states.append(ledger.states.get(ledger.resolve(name))))
+
+        def record(name: str = name, states: list[Any] = states) -> None:
+            states.append(ledger.states.get(ledger.resolve(name)))
+
+        play(ledger, steps, record)
         fold = fold_for(ledger.resolve(name).ruleset)
         assert fold is not None
         assert len(states) == len(steps) + 1

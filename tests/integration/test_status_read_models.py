@@ -199,7 +199,7 @@ def test_a_database_made_before_the_summary_rows_is_migrated_and_then_served_fro
     assert checked.exit_code == 0, checked.output
     assert current_revision(sqlite_engine) == SCHEMA_HEAD
     with sqlite_engine.connect() as conn:
-        rows = dict(conn.execute(text("SELECT campaign_id, day FROM campaign_summary")).all())
+        rows: dict[str, int] = dict(conn.execute(text("SELECT campaign_id, day FROM campaign_summary")).all())
     assert rows[campaign_id_of(sqlite_url, "Mass")] == 3 and len(rows) == len(PLAYED)
     never_folded(monkeypatch)
     assert {name: status_output(sqlite_url, "-c", name) for name in PLAYED} == shown
@@ -253,13 +253,13 @@ def test_rows_read_across_another_process_s_append_are_not_taken_for_a_summary(
 ) -> None:
     """The read models are read in several queries: an append committed between them (its rows of a later seq)
     makes them no summary of one seq, and the caller folds instead."""
-    from projections import summaries
+    from projections import driver, summaries
 
     assert sql_backend.engine is not None
     ledger = make_ledger(sql_backend)
     play_mass_combat(ledger, [("days", "rest", 2)])
     info = ledger.resolve("Mass")
-    read = summaries.execute
+    read = driver.execute  # the function summaries reads through, under that name
 
     def with_an_append_between(conn: Any, sql: str, params: tuple[Any, ...]) -> list[Any]:
         rows = read(conn, sql, params)

@@ -68,18 +68,18 @@ def test_reading_from_the_head_the_last_events_or_a_type_appending_and_finding_a
     grow(store, "long", LONG)
     store.append("short", [NewEvent("test.probe", {"n": 0})], SHORT, command_id="probe")
     store.append("long", [NewEvent("test.probe", {"n": 0})], LONG, command_id="probe")
-    costs: dict[str, dict[str, int]] = {}
-    for campaign_id, size in (("short", SHORT + 1), ("long", LONG + 1)):
-        costs[campaign_id] = {
-            "tail": cost(steps, lambda c=campaign_id, s=size: list(store.read(c, after_seq=s - 1))),
-            "head": cost(steps, lambda c=campaign_id: store.head(c)),
-            "command": cost(steps, lambda c=campaign_id: store.command_events(c, "probe")),
-            "last 20": cost(steps, lambda c=campaign_id: store.read_last(c, 20)),
-            "by type": cost(steps, lambda c=campaign_id: store.read_types(c, ["test.probe"], limit=5, last=True)),
-            "append": cost(
-                steps, lambda c=campaign_id, s=size: store.append(c, [NewEvent("test.happened", {"n": 1})], s)
-            ),
+
+    def probed(c: str, s: int) -> dict[str, int]:
+        return {
+            "tail": cost(steps, lambda: list(store.read(c, after_seq=s - 1))),
+            "head": cost(steps, lambda: store.head(c)),
+            "command": cost(steps, lambda: store.command_events(c, "probe")),
+            "last 20": cost(steps, lambda: store.read_last(c, 20)),
+            "by type": cost(steps, lambda: store.read_types(c, ["test.probe"], limit=5, last=True)),
+            "append": cost(steps, lambda: store.append(c, [NewEvent("test.happened", {"n": 1})], s)),
         }
+
+    costs = {campaign_id: probed(campaign_id, size) for campaign_id, size in (("short", SHORT + 1), ("long", LONG + 1))}
     for name, short in costs["short"].items():
         # The index's depth may grow by a level between the two sizes; a scan would cost thirty times more.
         assert costs["long"][name] <= 1.5 * short + 50, (name, costs)
@@ -106,18 +106,17 @@ def test_a_rule_command_and_a_roll_cost_the_same_on_a_long_campaign(counted: tup
 
     grow("Short", SHORT)
     grow("Long", LONG // 2)  # fifteen times as long: enough to tell a scan from a point read
-    costs = {
-        name: {
+
+    def probed(n: str) -> dict[str, int]:
+        return {
             "funds": cost(
                 steps,
-                lambda n=name: ledger.execute(
-                    ledger.resolve(n), mcal.Funds.build(side="Blue", amount=5, reason="a purse")
-                ),
+                lambda: ledger.execute(ledger.resolve(n), mcal.Funds.build(side="Blue", amount=5, reason="a purse")),
             ),
-            "roll": cost(steps, lambda n=name: ledger.roll(ledger.resolve(n), "2d6", "a roll")),
-            "state": cost(steps, lambda n=name: ledger.in_force(ledger.resolve(n), MASS_COMBAT)),
+            "roll": cost(steps, lambda: ledger.roll(ledger.resolve(n), "2d6", "a roll")),
+            "state": cost(steps, lambda: ledger.in_force(ledger.resolve(n), MASS_COMBAT)),
         }
-        for name in ("Short", "Long")
-    }
+
+    costs = {name: probed(name) for name in ("Short", "Long")}
     for what, short in costs["Short"].items():
         assert costs["Long"][what] <= 1.5 * short + 50, (what, costs)

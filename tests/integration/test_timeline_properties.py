@@ -17,13 +17,13 @@ from sqlalchemy import Engine
 
 from campaign.commands import fold_for
 from campaign.executor import Ledger
-from campaign.replay import command_groups, live_events, rerun_in_place
+from campaign.replay import command_groups, rerun_in_place
 from campaign.timeline import Timeline
 from campaign.timeline.reports import IN_EFFECT
 from events.dice.rerun import AskedFaces
 from events.errors import CampaignError
 from events.registry import registry
-from events.timeline import effective
+from events.timeline import effective, live_events
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, empty_tables, make_ledger
