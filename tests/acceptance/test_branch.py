@@ -10,9 +10,11 @@ from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.timeline import branch
+from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.verify import verify_events
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
 
@@ -42,7 +44,10 @@ def test_a_branch_diverges_and_the_original_is_untouched(backend: Backend) -> No
     branch(ledger, info(), "What if", at)
     fold = fold_for("fighting-spirit")
     assert fold is not None
-    summary = lambda name: fold.summary(ledger.states.get(info(name)))  # noqa: E731
+
+    def summary(name: str) -> Summary:
+        return fold.summary(ledger.states.get(info(name)))
+
     original_before = summary("Ardennes")
     assert summary("What if").units == original_before.units  # the shared history folds the same
 
@@ -73,5 +78,8 @@ def test_a_branch_diverges_and_the_original_is_untouched(backend: Backend) -> No
     assert b["seed_epoch"] > 0 and p["seed_epoch"] > 0
     branch_events = list(ledger.store.read(info("What if").campaign_id))
     parent_events = list(ledger.store.read(info().campaign_id))
-    seeds = lambda evs: {e.payload["commitment"] for e in evs if e.type == "dice.seed_committed"}  # noqa: E731
+
+    def seeds(evs: list[RecordedEvent]) -> set[object]:
+        return {e.payload["commitment"] for e in evs if e.type == "dice.seed_committed"}
+
     assert seeds(branch_events) - seeds(parent_events), "the branch committed to a seed the parent never had"
