@@ -18,6 +18,8 @@ from campaign.rulesets.tables import Sourced
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
+from events.families.battle import UnitRemoved
+from events.families.career import GloryAwarded
 from tests.conftest import Backend, make_ledger
 
 T = Tables.of(base_values("disorder"))
@@ -61,7 +63,7 @@ def test_a_retreat_that_captures_every_model_removes_the_unit_once() -> None:
     # captured and it is gone. It cannot also flee off the table: it is removed once, captured to the last man.
     two = dis.Unit("u1", "Line company", "British", start_models=10, models=2, points=60, discipline=0, markers=1)
     decision = dis.retreat(T, two, "b", needed=Decimal(6), moved=Decimal(0), off_table=True)
-    removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    removed = [f for f in decision.facts if isinstance(f, UnitRemoved)]
     assert [f.reason for f in removed] == ["destroyed"]
 
 
@@ -69,7 +71,7 @@ def test_a_retreat_off_the_table_with_models_left_is_a_flight() -> None:
     # 6" needed, 1" moved: 5 short, 5 of 10 captured, 5 remain, and one left the table: the whole unit has fled.
     ten = dis.Unit("u1", "Line company", "British", start_models=10, models=10, points=60, discipline=0, markers=1)
     decision = dis.retreat(T, ten, "b", needed=Decimal(6), moved=Decimal(1), off_table=True)
-    removed = [f for f in decision.facts if type(f).__name__ == "UnitRemoved"]
+    removed = [f for f in decision.facts if isinstance(f, UnitRemoved)]
     assert [f.reason for f in removed] == ["fled: left the table"]
 
 
@@ -167,7 +169,7 @@ def test_the_glory_recorded_names_the_result_and_only_the_sources_that_gave_some
         officer_removed=False,
         glory_before=0,
     )
-    awarded = [f for f in decision.facts if type(f).__name__ == "GloryAwarded"]
+    awarded = [f for f in decision.facts if isinstance(f, GloryAwarded)]
     assert [dict(f.sources) for f in awarded] == [recorded]
 
 

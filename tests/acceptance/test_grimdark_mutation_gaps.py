@@ -22,7 +22,7 @@ HERO = gf.Unit("h", "Captain", "Saurians", quality=3, start_size=1, models=0, to
 @pytest.mark.parametrize(("talent_face", "trait", "tough"), [(6, "Toughened", 1), (5, "Horrible Scars", 0)])
 def test_a_heros_talent_toughened_adds_one_tough(talent_face: int, trait: str, tough: int) -> None:
     decision = gf.casualty(T, HERO, TableDice((6, talent_face), "cas", 0), "b", had=())
-    gained = [f for f in decision.facts if hasattr(f, "trait")]
+    gained = [f for f in decision.facts if isinstance(f, TraitGained)]
     assert [(f.trait, f.tough, f.points) for f in gained] == [(trait, tough, 5)]
 
 

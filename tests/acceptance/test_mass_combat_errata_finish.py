@@ -25,6 +25,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
+from events.families.career import ReputationChanged
 from events.store import AppendResult
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
@@ -246,7 +247,7 @@ def test_r2_36_glory_made_by_10_without_a_critical(counts_as: str, rows: list[tu
     tables = with_value("glory.made_10_counts_as", counts_as)
     pc = PcInBattle(name="Ayla", side="Crimson", weapon=12, risk=0)
     decision = _glory(tables, pc, "b", TableDice((2, 2, 3, 4, 3, 3, 3), "glory", 0), 17)
-    assert [(f.change, f.months) for f in decision.facts if hasattr(f, "change")] == rows
+    assert [(f.change, f.months) for f in decision.facts if isinstance(f, ReputationChanged)] == rows
 
 
 @pytest.mark.parametrize(("a_from", "roll", "column"), [(1, 11, "A"), (2, 11, "two_hits"), (2, 12, "A")])

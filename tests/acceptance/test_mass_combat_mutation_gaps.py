@@ -22,6 +22,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
+from events.families.career import ReputationChanged
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
 T = Tables.of(base_values("mass_combat"))
@@ -32,7 +33,7 @@ PC = PcInBattle(name="Ayla", side="Crimson", weapon=12, risk=0)
 
 def reputation(target: int, faces: tuple[int, ...]) -> list[tuple[int, int]]:
     decision = _glory(T, PC, "b", TableDice(faces, "glory", 0), target)
-    return [(f.change, f.months) for f in decision.facts if hasattr(f, "change")]
+    return [(f.change, f.months) for f in decision.facts if isinstance(f, ReputationChanged)]
 
 
 @pytest.mark.parametrize(
@@ -547,7 +548,10 @@ def _specials(tl: int, crimson: dict[str, object], azure: dict[str, object] | No
     w.muster("Red foot", "Crimson", ts_per_man=1, **crimson)
     w.muster("Blue foot", "Azure", ts_per_man=1, **(azure or {}))
     setup = battle("Plain", side("Crimson", ["Red foot"], tl=tl), side("Azure", ["Blue foot"], tl=tl))
-    return applied(w.fight(setup, d3(3, 3, 10, 10)), "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"]
+    modifiers: dict[str, int] = applied(w.fight(setup, d3(3, 3, 10, 10)), "strategy_contest")[0]["inputs"]["modifiers"][
+        "Crimson"
+    ]
+    return modifiers
 
 
 @pytest.mark.parametrize(
