@@ -194,11 +194,11 @@ def test_r2_15_tactics_when_the_whole_battle_has_fewer_than_200_men(azure_men: i
     assert f"Crimson: {skill}" in contest["explanation"]
 
 
-def _assault(position: list[str], name: str = "Assault", **azure: object) -> dict[str, object]:
+def _assault(position: list[str], name: str = "Assault") -> dict[str, object]:
     return battle(
         name,
         side("Crimson", RED, role="attacker"),
-        side("Azure", BLUE, role="defender", position=position, **azure),
+        side("Azure", BLUE, role="defender", position=position),
     )
 
 

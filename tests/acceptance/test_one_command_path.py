@@ -3,6 +3,7 @@ names one command only, and re-evaluation (what `verify` runs) that agrees with 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ def ledger() -> Ledger:
     return ledger
 
 
-def _meadow(ledger: Ledger) -> tuple[str, dict[str, Any], int]:
+def _meadow(ledger: Ledger) -> tuple[str, Mapping[str, Any], int]:
     """RULES.md §2.12's loot, played: North's Knights rout South's Spears (the dice of the procedures test)."""
     ledger.execute(
         ledger.resolve(None),

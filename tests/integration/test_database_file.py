@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def test_the_db_file_alone_holds_every_event_after_each_kind_of_command(played: 
         log = played.json("log", "-c", "Otlok")["events"]
         return str(next(e["seq"] for e in log if e["payload"].get("command") == "fs.attack"))
 
-    kinds = [
+    kinds: list[Callable[[], tuple[str, ...]]] = [
         lambda: ("entropy", "commit", "the group's own", "-c", "Otlok"),
         lambda: ("roll", "d6", "--purpose", "weather"),
         lambda: ("fs", "attack", "Keno 3rd Squad", "--killed", "1", "--dice", "3"),
