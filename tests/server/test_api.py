@@ -96,7 +96,7 @@ def test_a_lost_race_is_a_409_and_appends_nothing(battle: World) -> None:
     head = len(log(battle))
     directory = battle.opened.ledger.directory
     real_get = directory.get
-    directory.get = lambda campaign_id: stale  # type: ignore[method-assign]  (read just before the other append)
+    directory.get = lambda campaign_id: stale  # type: ignore[method-assign]  # read just before the other append
     try:
         answer = battle.client("gina").post(url(battle, "/commands"), json={"command": "gf.round", "args": {}})
     finally:

@@ -183,9 +183,17 @@ def test_a_notice_heard_as_the_server_stops_is_let_go() -> None:
 
     from sqlalchemy import create_engine
 
+    from campaign.server.fragments import Rendered, RoleKind
     from campaign.server.live import Live
+    from projections.state.campaigns import CampaignInfo
 
-    live = Live(create_engine("sqlite://"), lambda cid: None, lambda info, lang: None)  # type: ignore[arg-type,return-value]
+    def no_campaign(campaign_id: str) -> CampaignInfo | None:
+        return None
+
+    def nothing_rendered(info: CampaignInfo, lang: str, kind: RoleKind) -> Rendered:
+        raise AssertionError("the server has stopped: nothing is rendered")
+
+    live = Live(create_engine("sqlite://"), no_campaign, nothing_rendered)
     loop = asyncio.new_event_loop()
     live._loop = loop
     loop.close()

@@ -96,7 +96,7 @@ def test_an_append_renders_the_page_once_and_every_open_page_is_sent_what_change
 def grown(ledger: Ledger, rolls: int) -> str:
     """A Grimdark campaign with two units, a battle fought and ended, a house rule, then ``rolls`` rolls."""
     cid = ledger.create_campaign("Long", "grimdark").events[0].campaign_id
-    run = [
+    run: list[tuple[str, dict[str, object]]] = [
         ("gf.muster", {"name": "Robot Squad", "side": "Robots", "profile": SQUAD}),
         ("gf.muster", {"name": "Saurian Warriors", "side": "Saurians", "profile": SQUAD}),
         ("gf.battle_start", {"name": "Ruins", "units": ["Robot Squad", "Saurian Warriors"]}),

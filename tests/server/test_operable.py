@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from argon2 import PasswordHasher
@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 from structlog.testing import capture_logs
+from structlog.typing import EventDict
 
 from campaign.bootstrap import bootstrap
 from campaign.logging import configure_logging
@@ -36,7 +37,7 @@ class SlowHasher(PasswordHasher):
         self.most = 0
         self.lock = threading.Lock()
 
-    def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
         with self.lock:
             self.running += 1
             self.most = max(self.most, self.running)
@@ -120,7 +121,7 @@ def test_healthz_says_when_the_database_does_not_answer(world: World, monkeypatc
 
 
 @pytest.fixture
-def logged() -> Iterator[list[dict[str, Any]]]:
+def logged() -> Iterator[list[EventDict]]:
     configure_logging(1)
     with capture_logs() as lines:
         yield lines
@@ -192,7 +193,7 @@ def test_a_defect_is_a_500_in_words_with_its_traceback_in_the_log_line_only(
         raise RuntimeError("a defect")
 
     monkeypatch.setattr(world.opened.ledger.directory, "get", broken)
-    answer = TestClient(world.app, raise_server_exceptions=False, headers=world.client("olive").headers)
+    answer = TestClient(world.app, raise_server_exceptions=False, headers=dict(world.client("olive").headers))
     answer.cookies = world.client("olive").cookies
     got = answer.get(f"/api/campaigns/{world.campaign_id}/log")
     assert got.status_code == 500, got.text
