@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
 from typer.testing import CliRunner
 
 from campaign.cli.main import app
@@ -71,9 +72,11 @@ def test_serve_takes_its_database_address_port_and_lifetimes_from_the_environmen
     assert f"serving {tmp_path / 'served.db'} on http://0.0.0.0:8123/" in done.output
     (config,) = ran
     assert (config.host, config.port, config.forwarded_allow_ips) == ("0.0.0.0", 8123, "127.0.0.1,::1")
-    lifetimes = config.app.state.guard.accounts.lifetimes
+    served = config.app
+    assert isinstance(served, FastAPI), served  # serve hands uvicorn the application itself, not an import string
+    lifetimes = served.state.guard.accounts.lifetimes
     assert (lifetimes.session_s, lifetimes.token_s) == (2 * 3600, 7 * 24 * 3600)
-    assert config.app.state.guard.settings.invite_s == 5 * 3600
+    assert served.state.guard.settings.invite_s == 5 * 3600
     assert (tmp_path / "served.db").is_file()
 
 
