@@ -87,14 +87,27 @@ def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it
 
     ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
     play_mass_combat(ledger, [])  # three units: Blue foot, Red foot, Blue reserve
+    from campaign.rulesets.mass_combat.profile import UnitProfile
+    from campaign.rulesets.mass_combat.strength import Strength, troop_strength
+    from campaign.rulesets.mass_combat.tables import Tables
+
     made: list[int] = []
-    encoded: list[bytes] = []
-    strength, encode = mc_fold.troop_strength, campaign_state._json
-    monkeypatch.setattr(mc_fold, "troop_strength", lambda *a, **k: made.append(1) or strength(*a, **k))
-    monkeypatch.setattr(campaign_state, "_json", lambda value: encoded.append(value) or encode(value))
+    encoded: list[Any] = []  # what the state's rows are encoded from: JSON values
+    encode = campaign_state._json
+
+    def making(tables: Tables, p: UnitProfile, *, men: int | None = None, quality: str | None = None) -> Strength:
+        made.append(1)
+        return troop_strength(tables, p, men=men, quality=quality)
+
+    def encoding(value: Any) -> bytes:
+        encoded.append(value)
+        return encode(value)
+
+    monkeypatch.setattr(mc_fold, "troop_strength", making)
+    monkeypatch.setattr(campaign_state, "_json", encoding)
 
     def counted() -> tuple[int, list[str]]:
-        out = (len(made), sorted(e["name"] for e in encoded))  # type: ignore[index]
+        out = (len(made), sorted(e["name"] for e in encoded))
         made.clear()
         encoded.clear()
         return out
@@ -119,7 +132,11 @@ def test_a_command_encodes_again_only_the_parts_of_the_state_it_changed(
     play_mass_combat(ledger, [])
     dumped: list[Any] = []
     dump = TypeAdapter.dump_python
-    counted = lambda self, value, **kw: dumped.append(kw.get("include")) or dump(self, value, **kw)  # noqa: E731
+
+    def counted(self: TypeAdapter[Any], value: Any, **kw: Any) -> Any:
+        dumped.append(kw.get("include"))
+        return dump(self, value, **kw)
+
     monkeypatch.setattr(TypeAdapter, "dump_python", counted)
     ledger.execute(ledger.resolve("Mass"), mcal.Funds.build(side="Red", amount=10, reason="a ransom"))
     assert dumped == [{"treasury"}]
@@ -164,7 +181,12 @@ def test_a_command_in_a_process_that_did_not_write_last_reads_and_decodes_the_st
             reads.append(statement)
 
     decode = RulesetFold.decode
-    monkeypatch.setattr(RulesetFold, "decode", lambda self, data: decodes.append(1) or decode(self, data))
+
+    def decoding(self: RulesetFold[Any], data: bytes) -> Any:
+        decodes.append(1)
+        return decode(self, data)
+
+    monkeypatch.setattr(RulesetFold, "decode", decoding)
     sql_event.listen(sqlite_engine, "before_cursor_execute", count)
     try:
         fresh.execute(fresh.resolve("Mass"), mcal.Funds.build(side="Blue", amount=5, reason="a patron"))
@@ -187,6 +209,7 @@ def test_a_state_read_before_another_process_appended_is_not_folded_into_and_the
     play_mass_combat(first, [("days", "rest", 2)])
     with sqlite_engine.connect() as conn:
         blue = conn.execute(text("SELECT balance FROM treasuries WHERE side = 'Blue'")).scalar()
+    assert blue is not None
     second = other_process(backend)
     stale = second.resolve("Mass")
     second.states.get(stale)  # read and decoded at the head as it was
