@@ -5,11 +5,17 @@ row. What they say is the translator's (the games' usage, the seeds' own terms);
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from campaign.rules_text import TRANSLATED, Clause, clauses
 
+ROOT = Path(__file__).resolve().parents[2]
+# The seeds live beside the checkout (shared/), not in it: in a clone, or a worktree one folder further down.
+SEEDS = next(
+    (p / "shared" / "seeds" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "seeds").is_dir()), None
+)
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])|(?<=[dDкk])\d+")
 TAG = re.compile(r"\[(SEED-DERIVED|SEED|PUB|INF|PLACEHOLDER)\b")
 CITED = re.compile(r"§ ?\d+(?:\.\d+)*|\bR[23]-\d+\b|\b[A-D]-\d+\b|\b(?:E|D|C|O)\d+[ab]?\b|\bT-Titus\b")
@@ -71,3 +77,30 @@ def test_a_clause_the_polish_has_not_reached_is_read_in_english_whole() -> None:
     if any(polish[n].lang != "pl" for n in english if n.startswith("0.")):
         assert polish["0"].lang == "en" and polish["0"].text == english["0"].text
     assert all(c.text == english[n].text for n, c in polish.items() if c.lang == "en")
+
+
+def test_the_polish_has_seeds_000_and_004_and_the_third_edition_whole() -> None:
+    polish = clauses("pl")
+    reached = [n for n in polish if n in ("0", "4") or n.startswith(("0.", "4.", "R3-"))]
+    assert {"0.10", "4.1", "4.2", "R3-1", "R3-27"} <= set(reached)
+    assert [n for n in reached if polish[n].lang != "pl"] == []
+    assert polish["4.1"].title.startswith("4.1 Obowiązujące zasady morale")
+    assert polish["R3-25"].title.startswith("R3-25 — §4.1 Jednostka Shaken nie strzela")
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.skipif(SEEDS is None, reason="the seeds are not beside this checkout")
+def test_the_polish_seed_004_quotes_the_polish_seed_word_for_word() -> None:
+    """Seed 004 is Polish: where the rules quote it, the quotation is the seed's own sentence, not a translation
+    back from the English (the code block's quotations are of army data, not of the seed)."""
+    assert SEEDS is not None
+    seed = _spaced((SEEDS / "004_4c8566711314fded.txt").read_text(encoding="utf-8"))
+    polish = clauses("pl")
+    prose = re.sub(r"```.*?```", "", polish["4.1"].text, flags=re.S)
+    quoted = re.findall(r"„([^”]+)”", prose)
+    quoted += [q for n in ("R3-25", "R3-26", "R3-27") for q in re.findall(r"«([^»]+)»", polish[n].text)]
+    assert len(quoted) >= 10
+    assert [q for q in quoted if _spaced(q) not in seed] == []
