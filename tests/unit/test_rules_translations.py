@@ -79,10 +79,11 @@ def test_a_clause_the_polish_has_not_reached_is_read_in_english_whole() -> None:
     assert all(c.text == english[n].text for n, c in polish.items() if c.lang == "en")
 
 
-def test_the_polish_has_seeds_000_001_and_004_and_the_third_edition_whole() -> None:
+def test_the_polish_has_every_seed_the_campaign_layer_and_the_third_edition_whole() -> None:
     polish = clauses("pl")
-    reached = [n for n in polish if n in ("0", "1", "4") or n.startswith(("0.", "1.", "4.", "R3-"))]
-    assert {"0.10", "1.9", "4.1", "4.2", "R3-1", "R3-27"} <= set(reached)
+    reached = [n for n in polish if n in ("0", "1", "2", "4", "5") or n.startswith(("0.", "1.", "2.", "4.", "R3-"))]
+    reached += [f"R2-{k}" for k in range(32, 37)]  # the second edition's entries of seed 004 and of all rulesets
+    assert {"0.10", "1.9", "2.14", "4.1", "4.2", "5", "R3-1", "R3-27"} <= set(reached)
     assert [n for n in reached if polish[n].lang != "pl"] == []
     assert polish["4.1"].title.startswith("4.1 Obowiązujące zasady morale")
     assert polish["R3-25"].title.startswith("R3-25 — §4.1 Jednostka Shaken nie strzela")
