@@ -135,7 +135,7 @@ def status(
     at: Annotated[int | None, typer.Option("--at")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    gc.freeze()  # the command's work begins, as in campaign.cli.output.work_begins
+    gc.freeze()  # the command's work begins, as in campaign.cli.main._collector_back_on
     gc.enable()
     engine = sqlalchemy.create_engine("sqlite:///" + DB)
     with engine.connect() as conn:

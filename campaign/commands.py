@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
 from campaign.rulesets import RULESETS, RulesetInfo, ruleset
 from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.tables import RuleTables
 from campaign.tables import base_values, house_rule_refusals
 from events.errors import InvalidInputError
 from projections.fold import RulesetFold
@@ -49,35 +50,22 @@ def fold_for(name: str) -> RulesetFold[Any] | None:
 
 
 def tables_in_force(declared: Ruleset[Any, Any], overrides: Any) -> Any:
-    """The ruleset's tables as shipped, with the campaign's house rules applied."""
-    from dataclasses import replace
-
-    from campaign.rulesets.tables import apply_overrides
-
+    """The ruleset's tables as shipped, with the campaign's house rules applied (checked against its model)."""
     package = declared.info.package
-    tables = declared.tables_type(apply_overrides(base_values(package), overrides))
-    return replace(tables, refused=Refusals(package))
+    found = _IN_FORCE.get(package)
+    if found is None:
+        from campaign.rulesets.tables import tables_in_force_cache
+
+        model: type[RuleTables] = declared.tables_type
+        refused = house_rule_refusals(package)
+        found = _IN_FORCE.setdefault(
+            package, tables_in_force_cache(base_values(package), lambda v: model.of(v, refused))
+        )
+    return found(overrides)
 
 
-class Refusals(Mapping[str, str]):
-    """The ruleset's house-rule refusals (R2-36), worked out when first read: only a house rule reads them, and
-    finding them parses the ruleset's source, which would cost every other command a tenth of a second."""
-
-    def __init__(self, package: str) -> None:
-        self.package = package
-
-    @functools.cached_property
-    def found(self) -> dict[str, str]:
-        return house_rule_refusals(self.package)
-
-    def __getitem__(self, path: str) -> str:
-        return self.found[path]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.found)
-
-    def __len__(self) -> int:
-        return len(self.found)
+_IN_FORCE: dict[str, Callable[[Any], Any]] = {}
+"""Each ruleset's tables under a set of house rules, built and checked against its model once per set."""
 
 
 @functools.cache

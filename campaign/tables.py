@@ -1,22 +1,21 @@
-"""Reads each ruleset's tables file (the I/O that the pure rules must not do), and finds which of its paths the
-ruleset's rules read (RULES.md R2-36)."""
+"""Reads each ruleset's tables file (the I/O that the pure rules must not do), checks it against the ruleset's
+tables model, and names the house rules it refuses.
+
+R2-36 ("a house rule on a key no rule reads is refused") rests on the models: a ``tables.toml`` key that is not
+a field of its ruleset's model is refused when the tables load, a house rule may only name a field, and
+``tests/acceptance/test_errata_tables.py`` finds every field read by some rule. So no path a house rule may
+name is one no rule reads, and nothing parses the program's source at run time.
+"""
 
 from __future__ import annotations
 
-import ast
 import functools
-import re
-import threading
 import tomllib
-from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
 from campaign.rulesets.tables import Sourced, flatten
-
-READERS = frozenset({"value", "number", "flag", "has", "source", "band", "step_bonus"})
-"""The table lookups that take a path (:class:`campaign.rulesets.tables.RuleTables`'s and Mass Combat's bands
-and steps): a call to one of them with a path reads it."""
+from events.errors import InvalidInputError
 
 ALTERNATIVES = "alternatives."
 """Alternative readings kept as data: read through the house rule that applies one to its ``table`` path."""
@@ -25,82 +24,18 @@ ALTERNATIVES = "alternatives."
 @functools.cache
 def ruleset_document(package: str) -> dict[str, Any]:
     text = resources.files(f"campaign.rulesets.{package}").joinpath("tables.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInputError(f"the {package} rule tables (tables.toml) are not well-formed TOML: {exc}") from None
 
 
 @functools.cache
 def base_values(package: str) -> dict[str, Sourced]:
-    return flatten(ruleset_document(package))
-
-
-def _sources(package: str) -> Iterator[str]:
-    """The ruleset's rules: its subpackage, and its CLI modules (``campaign/cli/<package>.py`` and
-    ``campaign/cli/<package>_*.py``, its views) where they read a table."""
-    root = resources.files("campaign")
-    folder = root.joinpath("rulesets", package)
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".py"):
-            yield entry.read_text("utf-8")
-    cli = root.joinpath("cli")
-    views = sorted((e for e in cli.iterdir() if e.name.startswith(f"{package}_") and e.name.endswith(".py")), key=str)
-    for module in (root.joinpath(f"{package}.py"), cli.joinpath(f"{package}.py"), *views):
-        if module.is_file():
-            yield module.read_text("utf-8")
-
-
-def _template(node: ast.expr, names: dict[str, list[ast.expr]]) -> str | None:
-    """A path argument as a regular expression: a literal as itself, an f-string's fields as any text, a name
-    as whatever the module assigns to it."""
-    if isinstance(node, ast.Name):
-        found = [t for value in names.get(node.id, []) if (t := _template(value, {}))]
-        return "|".join(f"(?:{t})" for t in found) or None
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return re.escape(node.value)
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                parts.append(re.escape(value.value))
-            else:
-                parts.append(r"[^\s]+")
-        return "".join(parts)
-    if isinstance(node, ast.IfExp):  # tables.value("a" if x else "b")
-        both = [_template(node.body, names), _template(node.orelse, names)]
-        return "|".join(f"(?:{t})" for t in both if t) or None
-    return None
-
-
-_PARSING = threading.Lock()
-"""Two server threads parsing at once made CPython 3.11 fail ("AST constructor recursion depth mismatch",
-seen under bench/server_load.py): one parse at a time."""
-
-
-@functools.cache
-def read_templates(package: str) -> tuple[re.Pattern[str], ...]:
-    """Every path the ruleset's code looks up through a table reader, as a pattern over dotted paths."""
-    found: set[str] = set()
-    for text in _sources(package):
-        with _PARSING:
-            tree = ast.parse(text)
-        names: dict[str, list[ast.expr]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                names.setdefault(node.targets[0].id, []).append(node.value)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in READERS
-                and node.args
-                and (template := _template(node.args[0], names))
-            ):
-                found.add(template)
-    return tuple(re.compile(t) for t in sorted(found))
-
-
-def is_read(package: str, path: str) -> bool:
-    """R2-36: some rule of the ruleset reads ``path``."""
-    return any(t.fullmatch(path) for t in read_templates(package))
+    try:
+        return flatten(ruleset_document(package))
+    except (ValueError, KeyError) as exc:
+        raise InvalidInputError(f"the {package} rule tables (tables.toml) are malformed: {exc}") from None
 
 
 def alternatives(package: str) -> dict[str, list[tuple[str, str]]]:
@@ -115,26 +50,11 @@ def alternatives(package: str) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-def unread_paths(package: str) -> list[str]:
-    """The paths of the ruleset's tables that no rule reads (R2-36 wants none). An alternative reading counts
-    as read through the house rules that apply it, so it is unread if one of their paths is."""
-    replaced = alternatives(package)
-    return [
-        p
-        for p in sorted(base_values(package))
-        if not all(is_read(package, target) for target, _ in replaced.get(p, [(p, "")]))
-    ]
-
-
 @functools.cache
 def house_rule_refusals(package: str) -> dict[str, str]:
-    """R2-36: each path a house rule may not name, with the words that refuse it: a path that no rule reads (it
-    would change nothing), and an alternative reading (applied through the house rules on its table paths)."""
-    refusals = {
-        path: f"no rule reads {path}: a house rule on it would change nothing"
-        for path in base_values(package)
-        if not path.startswith(ALTERNATIVES) and not is_read(package, path)
-    }
+    """Each table path a house rule may not name although the model has it, with the words that refuse it: an
+    alternative reading (applied through the house rules on its table paths)."""
+    refusals = {}
     for path, applied in alternatives(package).items():
         rules = " and ".join(f"`house-rule {table} {value}`" for table, value in applied)
         refusals[path] = f"{path} is an alternative reading kept as data: apply it with {rules}"

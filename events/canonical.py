@@ -73,7 +73,7 @@ def _json_scalar(value: Any) -> bool:
     return value is None or kind is str or kind is bool or (kind is int and -_LIMIT <= value < _LIMIT)
 
 
-def schema_holds_event_json(schema: Mapping[str, Any]) -> bool:
+def schema_holds_event_json(schema: Mapping[str, Any]) -> bool:  # noqa: PLR0911 (one case per JSON Schema keyword)
     """True when every value a model of this pydantic core ``schema`` can hold dumps (``mode="json"``) to event
     JSON but for integers' size: no float, no ``Any``, no custom serializer or validator, no default
     factory but an empty list, dict or tuple.

@@ -1,10 +1,12 @@
 """One set of input rules, the same for every way in (command line, import, and next the HTTP API) and for
 every database: what fits the schema's columns on PostgreSQL fits them on SQLite too.
 
-* A **name** (campaign, unit, side, officer, actor): trimmed, 1–100 characters, no control or invisible
-  formatting characters. Brackets and the like are allowed: output prints names literally. Which inputs of a
-  command are names, and so every name inside a list of them (the units a battle starts with, the joins, each
-  deployment's unit), is said by their types (``campaign/rulesets/inputs.py``), which hold them to this rule.
+* A **name** (campaign, unit, side, officer, actor): NFKC-normalised and trimmed, 1–100 characters, no control
+  or invisible formatting characters, no word that mixes Latin, Cyrillic, Greek or Armenian letters (a
+  look-alike: ``events/confusables.py``, which also refuses a new name that looks like one already there).
+  Brackets and the like are allowed: output prints names literally. Which inputs of a command are names, and
+  so every name inside a list of them (the units a battle starts with, the joins, each deployment's unit), is said
+  by their types (``campaign/rulesets/inputs.py``), which hold them to this rule.
 * A **text** (a reason, a note, a purpose): at most 1,000 characters, no NUL or control characters except
   tab and newline.
 * A **number** typed by a person: a whole number within ±1,000,000,000 (no count, day, sum of money or seq
@@ -49,12 +51,12 @@ def check_utf8(value: str, what: str) -> None:
 
 def name_problem(value: str) -> str | None:
     """What is wrong with ``value`` as a name, in words that follow the name of the input ("must not be empty"),
-    or None for a good name (which is ``value.strip()``)."""
+    or None for a good name (which is :func:`normal_name` of it)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return "is not valid UTF-8 text"
-    name = value.strip()
+    name = normal_name(value)
     if not name:
         return "must not be empty"
     if len(name) > MAX_NAME:
@@ -63,7 +65,22 @@ def name_problem(value: str) -> str | None:
         category = unicodedata.category(char)
         if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
             return f"{_shown(name)} holds a control or invisible character (U+{ord(char):04X}): not in a name"
+    if name.isascii():  # one alphabet: most names, which then never load the look-alikes' table
+        return None
+    from events.confusables import mixed_script_word
+
+    mixed = mixed_script_word(name)
+    if mixed is not None:
+        return (
+            f"{name!r} mixes alphabets in the word {mixed!r} (Latin with Cyrillic or Greek letters that look alike):"
+            " type each word in one alphabet"
+        )
     return None
+
+
+def normal_name(value: str) -> str:
+    """A name as it is kept: NFKC-normalised (a fullwidth or mathematical letter is its plain one) and trimmed."""
+    return unicodedata.normalize("NFKC", value).strip()
 
 
 def check_name(value: str, what: str) -> str:
@@ -71,7 +88,7 @@ def check_name(value: str, what: str) -> str:
     problem = name_problem(value)
     if problem is not None:
         raise InvalidInputError(f"{what} {problem}")
-    return value.strip()
+    return normal_name(value)
 
 
 def check_text(value: str, what: str, limit: int = MAX_TEXT) -> str:

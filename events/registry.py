@@ -43,7 +43,7 @@ _STRICT_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 _SCALARS = frozenset({"str", "int", "bool", "none", "literal"})
 
 
-def _plain(schema: Mapping[str, Any], definitions: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:
+def _plain(schema: Mapping[str, Any], definitions: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:  # noqa: PLR0911 (one case per JSON Schema keyword)
     """True when every value of this schema is made of dicts with string keys, lists, tuples and scalars only,
     with no serializer of its own: its JSON form is then the value with tuples as lists (and copied)."""
     if "serialization" in schema:

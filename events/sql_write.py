@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError
@@ -106,6 +106,16 @@ def sqlite_transaction(conn: Connection) -> Iterator[None]:
         if driver.in_transaction:
             driver.rollback()
         raise
+
+
+def checkpoint(conn: Connection) -> None:
+    """Copy what the WAL holds into the SQLite file, as far as no reader's snapshot still needs it (PASSIVE: it
+    waits for nobody; a reader's pages are copied by the next one, or when the last connection closes). The write
+    is committed already: a checkpoint that fails leaves it in the WAL, durable, and says nothing."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    with suppress(sqlite3.Error):
+        driver.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 def close_all(connections: list[Connection], *, hard: bool = False) -> None:

@@ -35,6 +35,7 @@ from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, CorruptEventError
 from events.registry import EventRegistry
 from events.verify_parts import (
+    Fields,
     PendingRolls,
     Schemas,
     changed_roll,
@@ -125,20 +126,6 @@ def _checked_as_they_pass(
             on_checked(event)
 
 
-_HANDLED = frozenset(
-    {
-        "campaign.created",
-        "dice.seed_committed",
-        "dice.seed_revealed",
-        "dice.share_committed",
-        "rules.applied",
-        "dice.set_aside",
-        "dice.corrected",
-    }
-)
-"""The types besides ``dice.rolled`` whose fields a check reads; every other event's schema is checked alone."""
-
-
 REROLL = "reroll"
 CORRECTED = "table dice corrected"
 """The checks of two flags: a die a retracted command left on the table, rerolled (``dice.set_aside``); table dice
@@ -161,222 +148,269 @@ def verify_events(
     One pass, in memory bounded by the rolls still open (awaiting their seed's reveal, or a rule), a few
     integers each: a long log is streamed, not held."""
     report = VerifyReport(campaign_id)
-    expected_seq, prev_hash = 1, GENESIS_HASH
-    revealed: dict[int, bytes] = {}
-    first_seeded: dict[int, tuple[int, int]] = {}
-    """Seed epoch → (roll index, seq) of its first seeded roll: shares for it must come before."""
-    last_roll_index = -1
-    dice_of = array("q")
-    """Each roll index's dice in a 64-bit digest (count, sides, modifier, faces): what a die offered again must
-    repeat. Eight bytes a roll keeps verify's memory bounded on long logs."""
-    # Held only until they can be settled, so that a long log is verified (and imported) in bounded memory:
-    # seeded rolls until their seed is revealed, a few bytes each; and for each roll its seq and whether a rule
-    # consumed it (nine bytes: roll indexes have no gaps, so a roll's index is its place in these arrays).
-    pending = PendingRolls()
-    roll_seqs = array("q")
-    consumed = bytearray()
-    entered = bytearray()
-    """Each roll index: 1 for dice entered at the table (the only ones a correction may replace)."""
-    anchor_seq = checkpoint[0] if checkpoint is not None else -1
-    anchored: str | None = None
-    head_seen = False
-    dice_id = campaign_id
-    # The chain hash of each event from its stored bytes, as compute_hash makes it (a test holds them equal): the
-    # envelope's head made once per command (its events share campaign id and meta), each type's name once.
-    head_id, head_meta, head = "", b"", b""
-    types_json: dict[str, bytes] = {}
-    middle = b'","schema_version":%d,"seq":%d,"type":'
-    schemas = Schemas(registry)
-    validators: dict[tuple[str, int], Callable[..., Any] | None] = {}
-    dumps, sort_keys, sha256 = orjson.dumps, orjson.OPT_SORT_KEYS, hashlib.sha256
+    check = _Pass(campaign_id, registry, report, checkpoint)
+    chained, decoded, kind_of = check.chained, check.decoded, check.of_type.get  # once an event: bound once
     count = 0
-
-    def fail(event: RecordedEvent, check: str, message: str) -> None:
-        report.findings.append(Finding(event.seq, event.type, check, message))
-
-    def rederive(epoch: int, seed: bytes) -> None:
-        for seq, index, count, sides, faces in pending.pop(epoch):
-            derived = derive_faces(seed, dice_id, index, count, sides)
-            if derived != faces:
-                report.findings.append(
-                    Finding(
-                        seq,
-                        "dice.rolled",
-                        "dice",
-                        f"roll {index} recorded {list(faces)} but the seed gives {list(derived)}",
-                    )
-                )
-            else:
-                report.rolls_rederived += 1
-
     stream = _readable(events, report)
     for event in stream if on_checked is None else _checked_as_they_pass(stream, report, on_checked):
         if on_event is not None:
             on_event(event)
         count += 1
-        _, cid, seq, type_, version, payload, _, prev, hash_, payload_json, meta_json = event
-        if seq != expected_seq:
-            what = "missing" if seq > expected_seq else "out of order"
-            fail(event, "sequence", f"expected seq {expected_seq}, found {seq} (an event is {what})")
-            break
-        if prev != prev_hash:
-            fail(event, "chain", "prev_hash does not match the hash of the event before it")
-            break
-        if payload_json and meta_json:
-            if meta_json != head_meta or cid != head_id:
-                head_id, head_meta = cid, meta_json
-                head = b'{"campaign_id":' + dumps(cid) + b',"meta":' + meta_json
-            type_json = types_json.get(type_) or types_json.setdefault(type_, dumps(type_))
-            before = prev.encode("ascii")
-            recomputed = sha256(
-                b"".join(
-                    (
-                        before,
-                        head,
-                        b',"payload":',
-                        payload_json,
-                        b',"prev_hash":"',
-                        before,
-                        middle % (version, seq),
-                        type_json,
-                        b"}",
-                    )
-                )
-            ).hexdigest()
-        else:
-            recomputed = compute_hash(event)
-        if recomputed != hash_:
-            fail(event, "chain", "stored hash does not match the event's content: it was changed after it was written")
-            break
-        if payload_json and dumps(payload, None, sort_keys) != payload_json:
-            fail(event, "chain", "payload is not in canonical form")
-            break
-        expected_seq, prev_hash = seq + 1, hash_
-        if hash_ == expect_head:
-            head_seen = True
-        if seq == anchor_seq:
-            anchored = hash_
-        try:
-            validate = validators[type_, version]
-        except KeyError:
-            validate = validators[type_, version] = schemas.validator(type_, version)
-        fields = None
-        if validate is not None and payload.__class__ is dict:
-            try:  # noqa: SIM105 (a `with suppress` costs more, once an event)
-                fields = validate(payload, strict=False)[0]
-            except ValidationError:
-                pass  # the model says why, in its own words
-        if fields is None:
-            try:
-                fields = schemas.decoded(event)
-            except CampaignError as exc:
-                fail(event, "schema", str(exc))
-                continue
-        if type_ == "dice.rolled":
-            index, source = fields["roll_index"], fields["source"]
-            problem = roll_problem(fields)
-            if problem is None and index <= last_roll_index:
-                problem = f"roll index {index} reuses or goes back from {last_roll_index}"
-            if problem is None and index > last_roll_index + 1:
-                missing = range(last_roll_index + 1, index)
-                problem = (
-                    f"roll index {index} follows {last_roll_index}: roll"
-                    f"{'s' if len(missing) > 1 else ''} {span(missing)} missing from the log (deleted?)"
-                )
-            if problem is None and source == "offered":
-                origin = fields["offered_from"] if fields["offered_from"] is not None else -1
-                if not 0 <= origin < len(dice_of):
-                    problem = f"offered again from roll {fields['offered_from']}, which was never rolled before it"
-                elif dice_of[origin] != digest(fields):
-                    problem = f"offered again from roll {origin} but its dice differ from that roll's"
-            epoch = fields["seed_epoch"]
-            if problem is None and source == "seeded":
-                if epoch not in report.commitments:
-                    problem = f"seed epoch {epoch} was never committed"
-                elif epoch in revealed:
-                    problem = f"rolled with the seed of epoch {epoch} after it was revealed"
-            if problem:
-                fail(event, "dice", problem)
-                continue
-            last_roll_index = index
-            dice_of.append(digest(fields))
-            roll_seqs.append(seq)
-            consumed.append(0)
-            entered.append(source == "table")
-            if source == "offered":
-                report.offered_rolls += 1
-            elif source == "table":
-                report.table_rolls += 1
-            else:
-                pending.add(epoch or 0, seq, index, fields["sides"], fields["faces"])
-                first_seeded.setdefault(epoch or 0, (index, seq))
-        elif type_ not in _HANDLED:
-            continue
-        elif type_ == "rules.applied":
-            for index in fields["dice"]:
-                if 0 <= index < len(consumed):
-                    consumed[index] = 1
-        elif type_ in ("dice.set_aside", "dice.corrected"):
-            problem, said = changed_roll(type_, fields, event.meta.get("actor"), entered)
-            if problem:
-                fail(event, "dice", problem)
-                continue
-            if said:  # a die of the corrected command re-entered as it was is carried over, not a correction
-                report.flags.append(Finding(seq, type_, REROLL if type_ == "dice.set_aside" else CORRECTED, said))
-        elif type_ == "campaign.created":
-            if seq != 1:
-                fail(event, "schema", "a campaign is created only by its first event")
-            report.commitments[0] = (seq, type_, fields["seed_commitment"])
-            dice_id = fields["dice_campaign_id"] or campaign_id
-            if fields["seed_chosen"]:
-                report.flags.append(
-                    Finding(
-                        seq,
-                        type_,
-                        "chosen seed",
-                        "the seed of epoch 0 was typed in by the campaign's creator (new --seed), not drawn: "
-                        "whoever chose it knew every roll of that epoch in advance",
-                    )
-                )
-        elif type_ == "dice.seed_committed":
-            report.commitments[fields["epoch"]] = (seq, type_, fields["commitment"])
-        elif type_ == "dice.share_committed":
-            misplaced = share_problem(
-                fields, event.meta.get("actor"), report.commitments, report.shares, revealed, first_seeded
-            )
-            if misplaced:
-                fail(event, "share", misplaced)
-                continue
-            report.shares.setdefault(fields["epoch"], []).append((seq, fields["by"], fields["commitment"]))
-        else:  # dice.seed_revealed
-            epoch = fields["epoch"]
-            try:
-                seed = bytes.fromhex(fields["seed"])
-            except ValueError:
-                fail(event, "dice", "revealed seed is not hexadecimal")
-                continue
-            committed = report.commitments.get(epoch)
-            if committed is None or committed[2] != seed_commitment(seed):
-                fail(event, "dice", f"revealed seed of epoch {epoch} does not match the commitment made for it")
-                continue
-            problems = revealed_shares(epoch, fields["shares"], report.shares.get(epoch, []))
-            for wrong in problems:
-                fail(event, "share", wrong)
-            revealed[epoch] = seed
-            report.revealed_epochs.add(epoch)
-            if not problems:  # forged or missing shares: the epoch's dice are not re-derived (still pending)
-                rederive(epoch, dice_key(seed, dice_id, epoch, fields["shares"]))
-
-    report.events = count
-    if expected_seq > 1:
-        report.head_hash, report.last_seq = prev_hash, expected_seq - 1
-    report.rolls_pending = pending.count
-    for index in (i for i, used in enumerate(consumed) if not used):
-        seq = roll_seqs[index]
-        report.flags.append(Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} was consumed by no rule"))
-    report.flags.sort(key=lambda f: f.seq)
-    _check_anchors(report, checkpoint, anchored, expect_head, head_seen)
+        if not chained(event):
+            break  # past a broken link nothing can be trusted, nor checked
+        if event.hash == expect_head:
+            check.head_seen = True
+        fields = decoded(event)
+        kind = kind_of(event.type)
+        if fields is not None and kind is not None:
+            kind(event, fields)
+    check.finish(count)
+    _check_anchors(report, checkpoint, check.anchored, expect_head, check.head_seen)
     return report
+
+
+_MIDDLE = b'","schema_version":%d,"seq":%d,"type":'
+"""The envelope's bytes between ``prev_hash`` and the type, as ``compute_hash`` writes them."""
+_dumps, _SORT_KEYS, _sha256 = orjson.dumps, orjson.OPT_SORT_KEYS, hashlib.sha256
+
+
+class _Pass:
+    """What one pass over a campaign's log carries from an event to the next, and the check of each kind of
+    event. Held only until it can be settled, so that a long log is verified (and imported) in bounded memory:
+    seeded rolls until their seed is revealed, a few bytes each; for each roll its seq, its dice's digest,
+    whether a rule consumed it and whether it was entered at the table (roll indexes have no gaps, so a roll's
+    index is its place in these arrays)."""
+
+    def __init__(
+        self, campaign_id: str, registry: EventRegistry, report: VerifyReport, checkpoint: tuple[int, str] | None
+    ) -> None:
+        self.report = report
+        self.campaign_id = self.dice_id = campaign_id
+        self.expected_seq, self.prev_hash = 1, GENESIS_HASH
+        self.anchor_seq = checkpoint[0] if checkpoint is not None else -1
+        self.anchored: str | None = None
+        self.head_seen = False
+        self.revealed: dict[int, bytes] = {}
+        self.first_seeded: dict[int, tuple[int, int]] = {}
+        """Seed epoch → (roll index, seq) of its first seeded roll: shares for it must come before."""
+        self.last_roll_index = -1
+        self.dice_of = array("q")
+        """Each roll index's dice in a 64-bit digest (count, sides, modifier, faces): what a die offered again
+        must repeat. Eight bytes a roll keeps verify's memory bounded on long logs."""
+        self.pending = PendingRolls()
+        self.roll_seqs = array("q")
+        self.consumed = bytearray()
+        self.entered = bytearray()
+        """Each roll index: 1 for dice entered at the table (the only ones a correction may replace)."""
+        # The chain hash of each event from its stored bytes, as compute_hash makes it (a test holds them equal):
+        # the envelope's head made once per command (its events share campaign id and meta), each type once.
+        self.head_id, self.head_meta, self.head = "", b"", b""
+        self.types_json: dict[str, bytes] = {}
+        self.schemas = Schemas(registry)
+        self.validators: dict[tuple[str, int], Callable[..., Any] | None] = {}
+        self.of_type: dict[str, Callable[[RecordedEvent, Fields], None]] = {
+            "dice.rolled": self.rolled,
+            "rules.applied": self.applied,
+            "dice.set_aside": self.changed,
+            "dice.corrected": self.changed,
+            "campaign.created": self.created,
+            "dice.seed_committed": self.seed_committed,
+            "dice.share_committed": self.share_committed,
+            "dice.seed_revealed": self.seed_revealed,
+        }
+        """The kinds whose fields a check reads; every other event's schema is checked alone."""
+
+    def fail(self, event: RecordedEvent, check: str, message: str) -> None:
+        self.report.findings.append(Finding(event.seq, event.type, check, message))
+
+    # -- the chain ------------------------------------------------------------------------------------------
+
+    def chained(self, event: RecordedEvent) -> bool:
+        """Whether the event follows the one before it: its seq, its link, its hash, its canonical payload."""
+        _, cid, seq, type_, version, payload, _, prev, hash_, payload_json, meta_json = event
+        if seq != self.expected_seq:
+            what = "missing" if seq > self.expected_seq else "out of order"
+            self.fail(event, "sequence", f"expected seq {self.expected_seq}, found {seq} (an event is {what})")
+            return False
+        if prev != self.prev_hash:
+            self.fail(event, "chain", "prev_hash does not match the hash of the event before it")
+            return False
+        if not (payload_json and meta_json):
+            recomputed = compute_hash(event)
+        else:  # from the stored bytes, as compute_hash makes it (a test holds them equal)
+            if meta_json != self.head_meta or cid != self.head_id:
+                self.head_id, self.head_meta = cid, meta_json
+                self.head = b'{"campaign_id":' + _dumps(cid) + b',"meta":' + meta_json
+            type_json = self.types_json.get(type_) or self.types_json.setdefault(type_, _dumps(type_))
+            before = prev.encode("ascii")
+            parts = (before, self.head, b',"payload":', payload_json, b',"prev_hash":"', before)
+            recomputed = _sha256(b"".join((*parts, _MIDDLE % (version, seq), type_json, b"}"))).hexdigest()
+        if recomputed != hash_:
+            self.fail(
+                event, "chain", "stored hash does not match the event's content: it was changed after it was written"
+            )
+            return False
+        if payload_json and _dumps(payload, None, _SORT_KEYS) != payload_json:
+            self.fail(event, "chain", "payload is not in canonical form")
+            return False
+        self.expected_seq, self.prev_hash = seq + 1, hash_
+        if seq == self.anchor_seq:
+            self.anchored = hash_
+        return True
+
+    def decoded(self, event: RecordedEvent) -> Fields | None:
+        """The event's fields, held to its schema; None (and a finding) when they are not of it."""
+        key = (event.type, event.schema_version)
+        try:
+            validate = self.validators[key]
+        except KeyError:
+            validate = self.validators[key] = self.schemas.validator(*key)
+        if validate is not None and event.payload.__class__ is dict:
+            try:
+                fields: Fields | None = validate(event.payload, strict=False)[0]
+            except ValidationError:
+                fields = None  # the model says why, in its own words
+            if fields is not None:
+                return fields
+        try:
+            return self.schemas.decoded(event)
+        except CampaignError as exc:
+            self.fail(event, "schema", str(exc))
+            return None
+
+    # -- dice -----------------------------------------------------------------------------------------------
+
+    def rolled(self, event: RecordedEvent, fields: Fields) -> None:
+        problem = self.roll_problem(fields)
+        if problem:
+            self.fail(event, "dice", problem)
+            return
+        index, source, epoch = fields["roll_index"], fields["source"], fields["seed_epoch"]
+        self.last_roll_index = index
+        self.dice_of.append(digest(fields))
+        self.roll_seqs.append(event.seq)
+        self.consumed.append(0)
+        self.entered.append(source == "table")
+        if source == "offered":
+            self.report.offered_rolls += 1
+        elif source == "table":
+            self.report.table_rolls += 1
+        else:
+            self.pending.add(epoch or 0, event.seq, index, fields["sides"], fields["faces"])
+            self.first_seeded.setdefault(epoch or 0, (index, event.seq))
+
+    def roll_problem(self, fields: Fields) -> str | None:
+        """What is wrong with a roll: its dice, its place among the rolls, where its dice came from."""
+        index, source, last = fields["roll_index"], fields["source"], self.last_roll_index
+        problem = roll_problem(fields)
+        if problem is None and index <= last:
+            problem = f"roll index {index} reuses or goes back from {last}"
+        if problem is None and index > last + 1:
+            missing = range(last + 1, index)
+            problem = (
+                f"roll index {index} follows {last}: roll"
+                f"{'s' if len(missing) > 1 else ''} {span(missing)} missing from the log (deleted?)"
+            )
+        if problem is None and source == "offered":
+            origin = fields["offered_from"] if fields["offered_from"] is not None else -1
+            if not 0 <= origin < len(self.dice_of):
+                problem = f"offered again from roll {fields['offered_from']}, which was never rolled before it"
+            elif self.dice_of[origin] != digest(fields):
+                problem = f"offered again from roll {origin} but its dice differ from that roll's"
+        epoch = fields["seed_epoch"]
+        if problem is None and source == "seeded":
+            if epoch not in self.report.commitments:
+                problem = f"seed epoch {epoch} was never committed"
+            elif epoch in self.revealed:
+                problem = f"rolled with the seed of epoch {epoch} after it was revealed"
+        return problem
+
+    def applied(self, event: RecordedEvent, fields: Fields) -> None:
+        for index in fields["dice"]:
+            if 0 <= index < len(self.consumed):
+                self.consumed[index] = 1
+
+    def changed(self, event: RecordedEvent, fields: Fields) -> None:
+        """A die set aside for a reroll, or table dice corrected: flagged, for the group to see."""
+        problem, said = changed_roll(event.type, fields, event.meta.get("actor"), self.entered)
+        if problem:
+            self.fail(event, "dice", problem)
+        elif said:  # a die of the corrected command re-entered as it was is carried over, not a correction
+            flag = REROLL if event.type == "dice.set_aside" else CORRECTED
+            self.report.flags.append(Finding(event.seq, event.type, flag, said))
+
+    # -- seeds and shares -----------------------------------------------------------------------------------
+
+    def created(self, event: RecordedEvent, fields: Fields) -> None:
+        seq, type_ = event.seq, event.type
+        if seq != 1:
+            self.fail(event, "schema", "a campaign is created only by its first event")
+        self.report.commitments[0] = (seq, type_, fields["seed_commitment"])
+        self.dice_id = fields["dice_campaign_id"] or self.campaign_id
+        if fields["seed_chosen"]:
+            self.report.flags.append(
+                Finding(
+                    seq,
+                    type_,
+                    "chosen seed",
+                    "the seed of epoch 0 was typed in by the campaign's creator (new --seed), not drawn: "
+                    "whoever chose it knew every roll of that epoch in advance",
+                )
+            )
+
+    def seed_committed(self, event: RecordedEvent, fields: Fields) -> None:
+        self.report.commitments[fields["epoch"]] = (event.seq, event.type, fields["commitment"])
+
+    def share_committed(self, event: RecordedEvent, fields: Fields) -> None:
+        report = self.report
+        misplaced = share_problem(
+            fields, event.meta.get("actor"), report.commitments, report.shares, self.revealed, self.first_seeded
+        )
+        if misplaced:
+            self.fail(event, "share", misplaced)
+            return
+        report.shares.setdefault(fields["epoch"], []).append((event.seq, fields["by"], fields["commitment"]))
+
+    def seed_revealed(self, event: RecordedEvent, fields: Fields) -> None:
+        epoch = fields["epoch"]
+        try:
+            seed = bytes.fromhex(fields["seed"])
+        except ValueError:
+            self.fail(event, "dice", "revealed seed is not hexadecimal")
+            return
+        committed = self.report.commitments.get(epoch)
+        if committed is None or committed[2] != seed_commitment(seed):
+            self.fail(event, "dice", f"revealed seed of epoch {epoch} does not match the commitment made for it")
+            return
+        problems = revealed_shares(epoch, fields["shares"], self.report.shares.get(epoch, []))
+        for wrong in problems:
+            self.fail(event, "share", wrong)
+        self.revealed[epoch] = seed
+        self.report.revealed_epochs.add(epoch)
+        if not problems:  # forged or missing shares: the epoch's dice are not re-derived (still pending)
+            self.rederive(epoch, dice_key(seed, self.dice_id, epoch, fields["shares"]))
+
+    def rederive(self, epoch: int, seed: bytes) -> None:
+        """Each seeded roll of ``epoch`` derived again from its seed: the faces it recorded, or a finding."""
+        for seq, index, count, sides, faces in self.pending.pop(epoch):
+            derived = derive_faces(seed, self.dice_id, index, count, sides)
+            if derived != faces:
+                said = f"roll {index} recorded {list(faces)} but the seed gives {list(derived)}"
+                self.report.findings.append(Finding(seq, "dice.rolled", "dice", said))
+            else:
+                self.report.rolls_rederived += 1
+
+    def finish(self, count: int) -> None:
+        """The report's totals (``count`` events read), and a flag for each roll no rule consumed."""
+        report = self.report
+        report.events = count
+        if self.expected_seq > 1:
+            report.head_hash, report.last_seq = self.prev_hash, self.expected_seq - 1
+        report.rolls_pending = self.pending.count
+        for index in (i for i, used in enumerate(self.consumed) if not used):
+            seq = self.roll_seqs[index]
+            report.flags.append(Finding(seq, "dice.rolled", "throwaway roll", f"roll {index} was consumed by no rule"))
+        report.flags.sort(key=lambda f: f.seq)
 
 
 def _check_anchors(

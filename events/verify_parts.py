@@ -177,7 +177,10 @@ class PendingRolls:
         self.count = 0
 
     def add(self, epoch: int, seq: int, index: int, sides: int, faces: tuple[int, ...]) -> None:
-        ints, face_bytes, odd = self._epochs.setdefault(epoch, (array("q"), bytearray(), []))
+        held = self._epochs.get(epoch)
+        if held is None:  # not setdefault: that built three empty containers a roll to throw them away
+            held = self._epochs[epoch] = (array("q"), bytearray(), [])
+        ints, face_bytes, odd = held
         self.count += 1
         if faces and max(faces) > 255:  # not a die this program rolls; kept as it is
             odd.append((seq, index, len(faces), sides, tuple(faces)))

@@ -18,6 +18,7 @@ from projections.tables import event_refs
 
 UNIT_KEYS = ("unit_id", "officer_id")
 BATTLE_KEYS = ("battle_id",)
+_NAMING = frozenset((*UNIT_KEYS, *BATTLE_KEYS))
 
 
 def unit_ref(unit_id: str) -> str:
@@ -45,7 +46,14 @@ class EventRefsProjector:
 
     def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None:
         # On the driver's cursor: a Core insert cost 34 µs an append, three times the statement's own cost.
-        rows = [(e.campaign_id, ref, e.seq) for e in events for ref in sorted(refs_of(e.payload))]
+        # Most events name no unit, officer or battle (rolls, command records): a look at their keys passes them
+        # by (1 µs), where making their two empty sets and sorting them cost 9 µs, a tenth of a rebuild's CPU.
+        rows = [
+            (e.campaign_id, ref, e.seq)
+            for e in events
+            if not _NAMING.isdisjoint(e.payload)
+            for ref in sorted(refs_of(e.payload))
+        ]
         if rows:
             execute_many(connection, _INSERT, rows)
 

@@ -250,7 +250,7 @@ def run_in_subprocess(files: list[str], copy: Path, timeout: float) -> bool:
         return True  # a mutant that makes the tests loop is noticed
 
 
-def main() -> int:
+def main() -> int:  # noqa: C901, PLR0912 (one step per option of the script)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", choices=RULESETS, action="append")
     parser.add_argument("--sample", type=int, help="run this many mutants, drawn at random (--seed)")

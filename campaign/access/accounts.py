@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -23,6 +24,7 @@ from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import account_sessions, accounts
+from events.confusables import confusable_with
 from events.errors import InvalidInputError
 
 ACCOUNT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{1,39}$")
@@ -43,6 +45,8 @@ class Lifetimes:
 
     session_s: int = 14 * 24 * 3600
     """A browser's session, from its last use (sliding)."""
+    session_max_s: int = 30 * 24 * 3600
+    """A browser's session, from signing in, however it is used (absolute: ``--session-max-days``)."""
     token_s: int = 90 * 24 * 3600
     """A script's bearer token, from when it was made (fixed)."""
 
@@ -112,6 +116,14 @@ class Accounts:
                 f"account name {name!r} is not usable: 2–40 lower-case letters, digits, dots, dashes or underscores"
             )
         self.check_new_password(password, name)
+        with self.engine.connect() as conn:
+            # every name, for a group's few hundred accounts: a skeleton column would serve a league of thousands
+            like = confusable_with(name, conn.execute(select(accounts.c.name)).scalars())
+        if like is not None:
+            raise InvalidInputError(
+                f"the account name {name!r} reads like {like!r}, an account already there (0 and o, 1 and l, rn and "
+                "m look alike): choose one that reads differently"
+            )
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -171,6 +183,8 @@ class Accounts:
         secret = secrets.token_urlsafe(32)
         now = int(self.now())
         life = self.lifetimes.session_s if kind == "session" else self.lifetimes.token_s
+        if kind == "session":
+            life = min(life, self.lifetimes.session_max_s)
         session = Session(account, secrets.token_urlsafe(24), kind, secrets.token_hex(8), now + life)
         c = account_sessions.c
         with self.engine.begin() as conn:
@@ -181,7 +195,7 @@ class Accounts:
                     account=account,
                     csrf=session.csrf,
                     kind=kind,
-                    created_at=self._clock(),
+                    created_at=iso(now),  # on the sessions' own clock: a session's absolute end is read from it
                     label=label,
                     public_id=session.public_id,
                     parent=None if parent is None else self._hash_of(parent),
@@ -205,7 +219,7 @@ class Accounts:
         hashed = digest(secret)
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(c.account, c.csrf, c.kind, c.public_id, c.expires_at, c.last_used_at).where(
+                select(c.account, c.csrf, c.kind, c.public_id, c.expires_at, c.last_used_at, c.created_at).where(
                     c.token_hash == hashed, c.kind == kind
                 )
             ).first()
@@ -213,9 +227,13 @@ class Accounts:
         if row is None or row.expires_at <= now:
             return None
         expires = row.expires_at
+        if kind == "session":
+            ends = unix(row.created_at) + self.lifetimes.session_max_s
+            if ends <= now:
+                return None
         if now - row.last_used_at >= SLIDE_EVERY_S:
             if kind == "session":
-                expires = now + self.lifetimes.session_s
+                expires = min(now + self.lifetimes.session_s, ends)
             with self.engine.begin() as conn:
                 conn.execute(
                     update(account_sessions).where(c.token_hash == hashed).values(expires_at=expires, last_used_at=now)
@@ -260,6 +278,15 @@ class Accounts:
         c = account_sessions.c
         with self.engine.begin() as conn:
             conn.execute(delete(account_sessions).where(or_(c.token_hash == hashed, c.parent == hashed)))
+
+
+def unix(stamp: str) -> int:
+    """An ISO 8601 time (as :func:`iso` writes it, or with an offset) as Unix seconds; 0 for one unreadable."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return 0
+    return int((when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp())
 
 
 def iso(seconds: int) -> str:

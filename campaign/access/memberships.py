@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import ColumnElement, Connection, Engine, and_, delete, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, bindparam, delete, insert, select
 
 from campaign.access.tables import memberships
 from campaign.executor import Ledger
@@ -63,6 +63,11 @@ class MembershipsProjector:
         connection.execute(delete(memberships))
 
 
+_BY_KEY = select(memberships.c.account, memberships.c.role, memberships.c.sides).where(
+    memberships.c.campaign_id == bindparam("campaign_id"), memberships.c.account == bindparam("account")
+)
+
+
 class Memberships:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -71,10 +76,11 @@ class Memberships:
         return {m.account: m for _, m in self._where(memberships.c.campaign_id == campaign_id)}
 
     def member(self, campaign_id: str, account: str) -> Member | None:
-        # By its key, not the campaign's every membership: every request of a member reads it.
-        c = memberships.c
-        found = self._where(and_(c.campaign_id == campaign_id, c.account == account))
-        return found[0][1] if found else None
+        # By its key, not the campaign's every membership: every request of a member reads it. One statement
+        # built once, its values bound: building and keying a new one cost more than the read itself.
+        with self.engine.connect() as conn:
+            row = conn.execute(_BY_KEY, {"campaign_id": campaign_id, "account": account}).first()
+        return None if row is None else Member(row[0], row[1], tuple(orjson.loads(row[2])))
 
     def campaigns_of(self, account: str) -> dict[str, Member]:
         """The campaign ids ``account`` belongs to, with its membership in each."""

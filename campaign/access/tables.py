@@ -61,3 +61,23 @@ memberships = Table(
     PrimaryKeyConstraint("campaign_id", "account"),
 )
 """Each campaign's members as its ``membership.*`` events leave them (``sides`` as a JSON list)."""
+
+invitations = Table(
+    "invitations",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("public_id", String(16), nullable=False, unique=True),
+    Column("campaign_id", String(64), nullable=False, index=True),
+    Column("role", String(10), nullable=False),
+    Column("sides", Text, nullable=False),
+    Column("made_by", String(100), nullable=False),
+    Column("made_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("used_by", String(100), nullable=True),
+    Column("used_at", BigInteger, nullable=True),
+    Column("revoked_at", BigInteger, nullable=True),
+)
+"""Invitation links a game master made (migration 0013): each opens once, for one role (a player's sides as a JSON
+list), until ``expires_at`` (Unix seconds) unless revoked. Only the SHA-256 of the link's secret is kept, as for
+sessions: a copy of the database joins nobody. Not events: the secret's hash is not part of the story, and a
+campaign's log is exported without it; joining by a link is the ``membership.granted`` event joining always is."""

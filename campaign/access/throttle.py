@@ -52,6 +52,9 @@ ADDRESS = Policy(free=10, first_wait_s=1, max_wait_s=60, lock_after=50, lock_s=9
 """One client address's (a household or a club behind one address shares it): more failures before waits."""
 SIGN_UP = Policy(free=5, first_wait_s=5, max_wait_s=300, lock_after=30, lock_s=3600, forget_s=3600)
 """New accounts from one address (every sign-up counts): a few at once, then slower."""
+LINK_GUESS = Policy(free=10, first_wait_s=1, max_wait_s=60, lock_after=50, lock_s=900, forget_s=3600)
+"""Invitation links opened from one address that are no link of the server (a guess; a link used, revoked or
+expired is a real one and does not count): a link's secret is 192 random bits, so this brakes a flood, not luck."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
-from campaign.cli.plain import escape
 from campaign.cli.session import resolved
 from campaign.read.charts import MEASURES, Chart, chart
 from events.errors import InvalidInputError

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
-from campaign.cli.plain import escape
 from campaign.cli.session import open_app, resolved
 from campaign.executor import AskEntry, TableEntry
 from campaign.rulesets.command import Command, Ruleset

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from campaign.bootstrap import App
 from campaign.cli.output import Output
-from campaign.cli.plain import escape
 from campaign.read.describe import count, describe, unit_names
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import typer
+from rich.markup import escape
 
 from campaign.cli.common import add_tables_view, in_force
 from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import import_list, muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
-from campaign.cli.plain import escape
 from campaign.read.describe import count
 from campaign.rulesets import RULESETS
 from campaign.rulesets.grimdark.plugin import PLUGIN

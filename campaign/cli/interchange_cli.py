@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
-from campaign.cli.plain import escape
 from campaign.cli.session import resolved
 from events.errors import InvalidInputError
 

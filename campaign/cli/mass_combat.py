@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from campaign.cli import mass_combat_views
 from campaign.cli.common import RecordedCommand, add_tables_view, in_force, make, recorded
@@ -19,7 +20,6 @@ from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
-from campaign.cli.plain import escape
 from campaign.read.describe import words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.common import find_unit

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gc
 import random
 import sys
 import time
@@ -12,8 +11,8 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
 import typer
+from rich.markup import escape
 
-from campaign.cli.plain import Printer, escape
 from campaign.i18n import _
 from campaign.read.describe import describe, dice_of, kind, readable, value
 from events.envelope import RecordedEvent
@@ -46,12 +45,13 @@ def _console_type() -> type[Console]:
     return _Console
 
 
-def rich_console(file: Any = None, *, soft_wrap: bool = False) -> Console:
-    """The Rich console the CLI prints tables with (and the lines :class:`Printer` leaves to it). No emoji codes:
-    a unit named ``:smile: Lancers`` is printed as typed (and Rich's table of emoji codes is never loaded). Off a
-    terminal Rich assumes 80 columns; a log or a status table reads better wider."""
-    from campaign.cli.plain import OFF_TERMINAL_WIDTH
+OFF_TERMINAL_WIDTH = 140
+"""Off a terminal Rich would assume 80 columns; a log or a status table reads better wider."""
 
+
+def rich_console(file: Any = None, *, soft_wrap: bool = False) -> Console:
+    """The Rich console the CLI prints with. No emoji codes: a unit named ``:smile: Lancers`` is printed as typed
+    (and Rich's table of emoji codes is never loaded)."""
     target = file if file is not None else sys.stdout
     width = None if soft_wrap or target.isatty() else OFF_TERMINAL_WIDTH
     return _console_type()(file=file, highlight=False, emoji=False, width=width, soft_wrap=soft_wrap)
@@ -62,10 +62,9 @@ class Output:
         self.as_json = as_json
 
     @property
-    def console(self) -> Printer:
-        """Where the output goes: its lines printed without Rich where they can be (a rule command loads no
-        Rich: start-up time), a table through Rich."""
-        return Printer()
+    def console(self) -> Console:
+        """Where the output goes: Rich, made when first printed to (a command under --json never makes one)."""
+        return rich_console()
 
     def json(self, value: Any) -> None:
         typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
@@ -140,7 +139,7 @@ def fail(message: str, code: int, as_json: bool) -> typer.Exit:
     if as_json:
         typer.echo(orjson.dumps({"error": message, "exit_code": code}).decode())
     said = _("error:")
-    Printer(sys.stderr, soft_wrap=True).print(f"[red]{said}[/] {escape(message)}")
+    rich_console(sys.stderr, soft_wrap=True).print(f"[red]{said}[/] {escape(message)}")
     return typer.Exit(code)
 
 
@@ -151,7 +150,6 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from campaign.cli.inputs import checked_arguments
 
-        work_begins()
         try:
             checked = checked_arguments(fn, kwargs)
             for attempt in range(1, CONFLICT_ATTEMPTS + 1):
@@ -181,15 +179,6 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(damaged), damaged.exit_code, bool(kwargs.get("as_json"))) from None
 
     return wrapper
-
-
-def work_begins() -> None:
-    """The command's own work begins: what start-up made is kept for good (never walked by the cyclic collector
-    again), and the collector, off through start-up (``campaign.cli.main.main``), runs again for what the work
-    makes, so a long command (verify, rebuild, serve) keeps its memory bounded."""
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
 
 
 CONFLICT_ATTEMPTS = 3

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
-from campaign.cli.plain import escape
 from campaign.cli.session import resolved
 from campaign.read.describe import count
 from events.errors import InvalidInputError

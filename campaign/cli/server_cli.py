@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -41,19 +42,53 @@ def user_add(
         out.console.print(f"account [bold]{name.strip().lower()}[/] created")
 
 
-def invite(
-    account: str,
-    role: Annotated[str, typer.Option("--role", help="gm, player or observer.")],
+InviteHours = Annotated[
+    int | None,
+    typer.Option(
+        "--invite-hours",
+        envvar="CAMPAIGN_INVITE_HOURS",
+        help="An invitation link opens for this many hours after it is made (default: 72).",
+        min=1,
+        max=366 * 24,
+        show_default=False,
+    ),
+]
+"""Left out: :data:`campaign.access.invitations.DEFAULT_LIFETIME_S` (a test checks the help says it)."""
+
+
+def invite(  # noqa: PLR0913 (the command's options, as Typer reads them)
+    account: Annotated[str | None, typer.Argument(help="The account (left out with --link).")] = None,
+    role: Annotated[str, typer.Option("--role", help="gm, player or observer (a link: player or observer).")] = "",
     side: Annotated[list[str] | None, typer.Option("--side", help="A side the player plays (repeat).")] = None,
+    link: Annotated[
+        bool,
+        typer.Option("--link", help="Print a link instead: whoever opens it signs up or signs in and joins."),
+    ] = False,
+    invite_hours: InviteHours = None,
+    url: Annotated[
+        str, typer.Option("--url", envvar="CAMPAIGN_URL", help="The server's address, as the group reaches it.")
+    ] = "http://127.0.0.1:8000",
     campaign: CampaignOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Give an account a role in a campaign (the first game master is made here): a membership event."""
+    """Give an account a role in a campaign (the first game master is made here): a membership event.
+
+    With --link, no account is named: a link for the role is printed (shown once), to send to whoever should join;
+    it opens once, for --invite-hours, and the game master's page lists and revokes it."""
     from campaign.access.accounts import Accounts
     from campaign.access.memberships import Memberships, grant
     from campaign.bootstrap import wall_clock
 
+    if not role:
+        raise InvalidInputError("say the role: --role gm, player or observer")
+    if link:
+        if account is not None:
+            raise InvalidInputError("a link invites whoever opens it: leave out the account name (or --link)")
+        _invite_link(role, side or [], invite_hours, url, campaign, as_json)
+        return
+    if account is None:
+        raise InvalidInputError("name the account to invite (or make a link with --link)")
     app = open_app()
     info = app.ledger.resolve(campaign)
     name = account.strip().lower()
@@ -62,6 +97,25 @@ def invite(
         app.ledger, Memberships(app.engine), info, name, role, side or [], account_exists=exists, command_id=command_id
     )
     Output(as_json).appended(result, f"[bold]{info.name}[/]:")
+
+
+def _invite_link(role: str, sides: list[str], hours: int | None, url: str, campaign: str | None, as_json: bool) -> None:
+    from campaign.access.invitations import DEFAULT_LIFETIME_S, Invitations, when
+    from campaign.access.memberships import Memberships
+
+    app = open_app()
+    info = app.ledger.resolve(campaign)
+    invitations = Invitations(app.engine)
+    life = hours * 3600 if hours else DEFAULT_LIFETIME_S
+    secret, made = invitations.make(Memberships(app.engine), info, role, sides, app.ledger.actor, life)
+    address = f"{url.rstrip('/')}/join/{secret}"
+    out = Output(as_json)
+    if as_json:
+        out.json({"link": address, **made.as_dict(int(invitations.now()))})
+    else:
+        until = when(made.expires_at)
+        out.console.print(f"[bold]{info.name}[/]: a link for {made.for_words()}, open until {until} (shown once):")
+        out.console.print(address, soft_wrap=True, highlight=False)
 
 
 def serve(
@@ -87,6 +141,16 @@ def serve(
             max=24 * 366,
         ),
     ] = 14 * 24,
+    session_max_days: Annotated[
+        int,
+        typer.Option(
+            "--session-max-days",
+            envvar="CAMPAIGN_SESSION_MAX_DAYS",
+            help="A browser's session ends this many days after signing in, however often it is used.",
+            min=1,
+            max=366,
+        ),
+    ] = 30,
     token_days: Annotated[
         int,
         typer.Option(
@@ -97,6 +161,7 @@ def serve(
             max=3660,
         ),
     ] = 90,
+    invite_hours: InviteHours = None,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -123,8 +188,13 @@ def serve(
     from campaign.logging import configure_logging, verbosity
 
     configure_logging(max(verbosity(), 1), json_lines=True)  # a line per request, for machines to read
-    lifetimes = Lifetimes(session_s=session_hours * 3600, token_s=token_days * 24 * 3600)
-    app = create_app(open_app(create=True), secure_cookies=secure_cookies, settings=Settings(lifetimes=lifetimes))
+    lifetimes = Lifetimes(
+        session_s=session_hours * 3600, session_max_s=session_max_days * 24 * 3600, token_s=token_days * 24 * 3600
+    )
+    settings = Settings(lifetimes=lifetimes)
+    if invite_hours:
+        settings = replace(settings, invite_s=invite_hours * 3600)
+    app = create_app(open_app(create=True), secure_cookies=secure_cookies, settings=settings)
     typer.echo(f"serving {where(state.db)} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     uvicorn.Server(config(app, host, port, forwarded_allow_ips=forwarded_allow_ips)).run()
 

@@ -89,7 +89,7 @@ class Measure:
 def _fs_grade_order(state: Any) -> tuple[str, ...]:
     """Best to worst, as the tables in force say (a house rule may rename or reorder them)."""
     tables = tables_in_force(plugin("fighting-spirit"), state.overrides)
-    return tuple(str(g) for g in tables.value("grades.order"))
+    return tuple(str(g) for g in tables.grades.order)
 
 
 def _fs_levels(state: Any) -> tuple[str, ...]:

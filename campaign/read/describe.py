@@ -339,7 +339,7 @@ class _Fields:
         return self.names.get(found, _("a unit not on the roster")) if found else _("no one")
 
 
-def _describe(
+def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int], faces: Mapping[int, Sequence[int]]
 ) -> str:
     p: Mapping[str, Any] = event.payload

@@ -70,7 +70,7 @@ def ref_index(store: EventStore) -> Engine | None:
     return None
 
 
-def log_page(
+def log_page(  # noqa: PLR0913 (the log's filters, by keyword)
     store: EventStore,
     campaign_id: str,
     *,

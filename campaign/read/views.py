@@ -222,7 +222,7 @@ def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None,
     return [(e, e.seq in gone) for e in chosen]
 
 
-def log_entries(
+def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
     ledger: Ledger,
     info: CampaignInfo,
     *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
@@ -43,6 +44,17 @@ class Situation(Generic[S, T]):
     actor: str
 
 
+class Phase(StrEnum):
+    """When in a campaign a command may be entered, as its rules say: the page offers it only then (the decision
+    still refuses it in words at any other time: the declaration is what interfaces read, not the check)."""
+
+    ANY = "any"
+    BATTLE = "battle"
+    """Only while a battle is being fought (a shot, a melee, a turn, the battle's end)."""
+    BETWEEN = "between"
+    """Only while none is (a battle's start; what the rules keep for between battles, e.g. days passing)."""
+
+
 class Command(BaseModel, Generic[S, T]):
     """A command's inputs, and the pure decision they lead to."""
 
@@ -55,18 +67,11 @@ class Command(BaseModel, Generic[S, T]):
     """Raised when the fields change shape; an upcaster reads the older inputs (campaign/commands.py)."""
     rolls: ClassVar[bool] = True
     """Whether it may roll the campaign's dice (and so take ``--dice``)."""
+    phase: ClassVar[Phase] = Phase.ANY
+    """When it may be entered: at any time, during a battle only, or between battles only."""
     records_since: ClassVar[Mapping[str, int]] = MappingProxyType({})
     """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
     older version did not record them, so re-evaluating it does not count their absence as drift."""
-
-    if not TYPE_CHECKING:
-
-        def __class_getitem__(cls, _: Any) -> type[Command[Any, Any]]:
-            """``Command[State, Tables]`` is the class itself at run time: no field is of type S or T, and
-            pydantic's parametrized model would build the schema of the class parametrized at import, on every
-            parametrization (``class Muster(MusterUnit[State, Tables])``), defer_build or not: eight schemas
-            a rule command built for nothing (start-up time). The type checker still reads the parameters."""
-            return cls
 
     @classmethod
     def build(cls, **fields: Any) -> Self:
@@ -129,5 +134,6 @@ class Ruleset(Generic[S, T]):
     info: RulesetInfo
     commands: tuple[type[Command[S, T]], ...]
     make_fold: Callable[[Mapping[str, Sourced]], RulesetFold[S]]
-    tables_type: Callable[[Mapping[str, Sourced]], T]
+    tables_type: type[T]
+    """The ruleset's tables model (a :class:`~campaign.rulesets.tables.RuleTables`): ``tables_type.of(values)``."""
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)

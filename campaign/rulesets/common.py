@@ -9,11 +9,12 @@ from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
+from campaign.i18n import N_
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
 from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
-from campaign.rulesets.tables import RuleTables, Value, check_override
+from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
 from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
@@ -48,7 +49,36 @@ def known_side(state: Any, side: str) -> str:
     "Saurians" a unit fights for or a treasury is kept for), or as typed, trimmed, for a side new to it: a side
     typed in another case was a second side (names are matched whatever their letter case)."""
     sides = {u.side for u in state.roster.values()} | set(getattr(state, "treasury", None) or {})
-    return _spelled(sides, side) or side.strip()
+    spelled = _spelled(sides, side)
+    if spelled is None:
+        check_not_confusable(side, sides, "side")
+    return spelled or side.strip()
+
+
+LOOKS_LIKE = {
+    "unit": N_(
+        "{name!r} looks like the unit {like!r} already on the roster (letters of another alphabet, or characters "
+        "that read alike): give it a name that reads differently"
+    ),
+    "side": N_(
+        "{name!r} looks like the side {like!r} of this campaign (letters of another alphabet, or characters that "
+        "read alike): name the side as the campaign spells it, or give it a name that reads differently"
+    ),
+    "officer": N_(
+        "{name!r} looks like the officer {like!r} of this campaign (letters of another alphabet, or characters "
+        "that read alike): give a name that reads differently"
+    ),
+}
+
+
+def check_not_confusable(name: str, known: Iterable[str], what: str) -> None:
+    """A new ``what`` (a key of :data:`LOOKS_LIKE`) is refused when its name looks like one already there ("Kеno"
+    with a Cyrillic е beside "Keno"): a reader could not tell which is meant (``events/confusables.py``)."""
+    from events.confusables import confusable_with  # loaded by the commands that name something new only
+
+    like = confusable_with(name, known)
+    if like is not None:
+        raise InvalidInputError.saying(LOOKS_LIKE[what], name=name.strip(), like=like)
 
 
 A_SIDE_OF_THIS_BATTLE = Words("a side of this battle")
@@ -148,6 +178,7 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
         raise InvalidInputError.saying(
             "a unit named {name!r} is already on the roster (names differ by more than case)", name=taken.name
         )
+    check_not_confusable(name, (u.name for u in state.roster.values()), "unit")
     try:
         return model.model_validate(profile)
     except ValidationError as exc:
@@ -184,15 +215,15 @@ class HouseRule(Command[S, T]):
             isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1
         ):
             raise InvalidInputError(
-                f"{self.path} is a step the rules divide by (one per {tables.value(self.path)} now): at least 1, "
-                f"not {self.value!r}"
+                f"{self.path} is a step the rules divide by (one per {tables.values[self.path].value} now): at least "
+                f"1, not {self.value!r}"
             )
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
-        check_override(s.tables.values, self.path, self.value)
-        if self.path in s.tables.refused:  # R2-36: no rule reads it
-            raise InvalidInputError(s.tables.refused[self.path])
-        self.check_value(s.tables)
+        check_path(s.tables, self.path)  # a field of the tables' model, not an alternative reading
+        check_override(s.tables, self.path, self.value, kind_only=True)  # a number for a number
+        self.check_value(s.tables)  # the ruleset's words for a value its rules cannot use
+        check_override(s.tables, self.path, self.value)  # of its field's kind, as the model declares it
         return [
             TableOverridden(
                 ruleset=self.ruleset_name,

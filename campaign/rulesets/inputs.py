@@ -78,7 +78,7 @@ from campaign.rulesets.kinds import (
     Whose,
 )
 from events.errors import InvalidInputError
-from events.limits import name_problem
+from events.limits import name_problem, normal_name
 
 __all__ = [
     "ARGUMENT",
@@ -163,7 +163,7 @@ def _named(value: str) -> str:
     problem = name_problem(value)
     if problem is not None:
         raise PydanticCustomError("name", "{problem}", {"problem": problem})
-    return value.strip()
+    return normal_name(value)
 
 
 NAME_RULE = AfterValidator(_named)

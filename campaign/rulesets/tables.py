@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Self, TypeVar
 
 import orjson
+from pydantic import BaseModel, ConfigDict, PrivateAttr, Strict, ValidationError, model_validator
 
 from events.errors import InvalidInputError
 
@@ -52,32 +53,106 @@ class Override:
     source: str
 
 
-@dataclass(frozen=True)
-class RuleTables:
-    """The tables in force at one point of a campaign; every lookup names the path it read. Each ruleset's
-    ``Tables`` adds the lookups its rules need."""
+Number = Annotated[int, Strict()]
+"""A whole number (a house rule's "3" is typed as 3 before it gets here; a float or a word is refused)."""
+Flag = Annotated[bool, Strict()]
+Word = Annotated[str, Strict()]
+Ntr = Literal["NTR"]
+"""No test required: where a threat row does not apply at a motivation."""
 
-    values: Mapping[str, Sourced]
-    refused: Mapping[str, str] = field(default_factory=dict)
-    """Paths a house rule may not name, with the words that refuse it (R2-36: no rule reads them)."""
 
-    def value(self, path: str) -> Any:
+class Section(BaseModel):
+    """A section of a ruleset's tables: its fields are the keys of that part of ``tables.toml``, and nothing else
+    (a key the model does not declare, or a value of another kind, is refused when the tables load)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+class Keyed(Section):
+    """A section whose rows are keyed by data (a unit's quality, a terrain's name) beside a few named values:
+    each subclass declares its rows as ``rows: dict[str, Row]``, and the named values as fields. Not a generic
+    model: a parametrised one (``Keyed[Row]``) is built when the module is imported, and cost the Mass Combat
+    tables' import some 60 ms of start-up where the rest of the models are built only when first read."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "rows" in data:
+            return data
+        named = set(cls.model_fields) - {"rows"}
+        return {
+            **{k: v for k, v in data.items() if k in named},
+            "rows": {k: v for k, v in data.items() if k not in named},
+        }
+
+
+class RuleTables(Section):
+    """The tables in force at one point of a campaign, as their ruleset's model: the rules read its attributes
+    (``tables.morale.leadership_step``), so a name no table has is a type error, not a lookup that fails in play.
+    ``values`` keeps each value's provenance by its dotted path, for ``tables`` and house rules."""
+
+    _values: Mapping[str, Sourced] = PrivateAttr(default_factory=dict)
+    _refused: Mapping[str, str] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def of(cls, values: Mapping[str, Sourced], refused: Mapping[str, str] | None = None) -> Self:
+        """The tables holding ``values`` (by dotted path), checked against the model: refused in words if the
+        values do not fit it (a malformed ``tables.toml``, or a house rule of the wrong kind)."""
         try:
-            return self.values[path].value
-        except KeyError:
-            raise InvalidInputError(f"the rule tables have no value at {path!r}") from None
+            tables = cls.model_validate(unflatten(values))
+        except ValidationError as exc:
+            raise InvalidInputError(f"the rule tables do not fit their model: {worded(exc)}") from None
+        tables._values = values
+        tables._refused = refused or {}
+        return tables
 
-    def number(self, path: str) -> int:
-        return int(self.value(path))
+    @property
+    def values(self) -> Mapping[str, Sourced]:
+        return self._values
 
-    def flag(self, path: str) -> bool:
-        return bool(self.value(path))
-
-    def has(self, path: str) -> bool:
-        return path in self.values
+    @property
+    def refused(self) -> Mapping[str, str]:
+        """Paths a house rule may not name, with the words that refuse it (an alternative reading kept as
+        data, applied through the house rules on its table paths)."""
+        return self._refused
 
     def source(self, path: str) -> str:
-        return self.values[path].source
+        return self._values[path].source
+
+
+V = TypeVar("V")
+
+
+def pick(rows: Mapping[str, V], key: str, where: str) -> V:
+    """The row ``key`` of a section keyed by data (``where`` names it), refused in words if it has none."""
+    try:
+        return rows[key]
+    except KeyError:
+        raise InvalidInputError(f"the rule tables have no {key!r} under {where}") from None
+
+
+def worded(exc: ValidationError) -> str:
+    """A validation error's problems, each at its dotted table path."""
+    problems = []
+    for error in exc.errors(include_url=False):
+        path = ".".join(str(part) for part in error["loc"] if part != "rows")
+        problems.append(
+            f"{path}: {error['msg'].lower()}"
+            + (f" (not {error['input']!r})" if "input" in error and not isinstance(error["input"], dict) else "")
+        )
+    return "; ".join(problems)
+
+
+def unflatten(values: Mapping[str, Sourced]) -> dict[str, Any]:
+    """The nested document of ``values`` (dotted paths → their values), as the model reads it."""
+    document: dict[str, Any] = {}
+    for path, sourced in values.items():
+        *parents, key = path.split(".")
+        node = document
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[key] = sourced.value
+    return document
 
 
 LEAF_KEYS = frozenset({"value", "source"})
@@ -101,42 +176,57 @@ def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]
     return out
 
 
-def _same_kind(old: Any, new: Any) -> bool:
-    if isinstance(old, bool) or isinstance(new, bool):
-        return isinstance(old, bool) and isinstance(new, bool)
-    if old == "NTR" or new == "NTR":
-        return isinstance(new, int | str)
-    return type(old) is type(new)
+def _known(values: Mapping[str, Sourced], path: str) -> None:
+    """Refuse a path that names no table value, with the close ones."""
+    if path in values:
+        return
+    import difflib  # only for a path that names nothing
+
+    close = difflib.get_close_matches(path.strip(), list(values), n=1, cutoff=0.8)
+    top = path.split(".", maxsplit=1)[0]
+    under = sorted(p for p in values if p.split(".")[0] == top)
+    if close:
+        hint = f"; did you mean {close[0]!r}?"
+    elif under:
+        more = f" and {len(under) - 8} more (`tables {top}.` lists them)" if len(under) > 8 else ""
+        hint = f"; values under {top!r}: {', '.join(under[:8])}{more}"
+    else:
+        hint = f"; the tables' first parts are {', '.join(sorted({p.split('.')[0] for p in values}))}"
+    raise InvalidInputError(f"no table value at {path!r}{hint}")
 
 
-def check_override(values: Mapping[str, Sourced], path: str, value: Any) -> None:
-    """Refuse a house rule that names no table value, or changes its kind (a number for a number)."""
-    if path not in values:
-        import difflib  # only for a path that names nothing
+def check_path(tables: RuleTables, path: str) -> None:
+    """Refuse a house rule on a path that is no field of the tables' model (with the close ones), or on an
+    alternative reading (applied through the house rules it names)."""
+    _known(tables.values, path)
+    if path in tables.refused:
+        raise InvalidInputError(tables.refused[path])
 
-        close = difflib.get_close_matches(path.strip(), list(values), n=1, cutoff=0.8)
-        top = path.split(".", maxsplit=1)[0]
-        under = sorted(p for p in values if p.split(".")[0] == top)
-        if close:
-            hint = f"; did you mean {close[0]!r}?"
-        elif under:
-            more = f" and {len(under) - 8} more (`tables {top}.` lists them)" if len(under) > 8 else ""
-            hint = f"; values under {top!r}: {', '.join(under[:8])}{more}"
-        else:
-            hint = f"; the tables' first parts are {', '.join(sorted({p.split('.')[0] for p in values}))}"
-        raise InvalidInputError(f"no table value at {path!r}{hint}")
-    old = values[path].value
-    if not _same_kind(old, value):
-        raise InvalidInputError(f"{path} holds {old!r}; a house rule must give the same kind of value, not {value!r}")
+
+def check_override(tables: RuleTables, path: str, value: Any, *, kind_only: bool = False) -> None:
+    """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
+    take (a word for a number, a kind of threat row the rules do not know), or one out of a table's range."""
+    check_path(tables, path)
+    values = tables.values
+    try:
+        type(tables).model_validate(unflatten({**values, path: Sourced(value, "HOUSE RULE")}))
+    except ValidationError as exc:
+        if kind_only and not any(e["type"].endswith("_type") for e in exc.errors()):
+            return  # of the field's kind: the ruleset's own words for a value out of its range come first
+        raise InvalidInputError(
+            f"{path} holds {values[path].value!r}; a house rule must give the same kind of value, not {value!r} "
+            f"({worded(exc)})"
+        ) from None
     if isinstance(value, int) and not isinstance(value, bool) and not -1000 <= value <= 1000:
         raise InvalidInputError(f"{value} is out of range for a rule table (−1000…1000)")
 
 
 def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]) -> dict[str, Sourced]:
-    """The tables in force: base values with each house rule applied in the order it was recorded."""
+    """The tables in force: base values with each house rule applied in the order it was recorded (each was
+    checked against the model when it was recorded, and the tables built from these values are checked again)."""
     out = dict(values)
     for o in overrides:
-        check_override(out, o.path, o.value)
+        _known(out, o.path)
         out[o.path] = Sourced(o.value, o.source, out[o.path].erratum)
     return out
 

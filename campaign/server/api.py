@@ -7,9 +7,9 @@ Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 n
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, HTTPException, Query, Request, Response
@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from campaign.access import memberships
 from campaign.access.accounts import iso as _iso
+from campaign.access.invitations import Invitation, LinkGoneError, gone_words
 from campaign.executor import TableEntry
 from campaign.read import verify as verify_views
 from campaign.read import views
@@ -51,6 +52,7 @@ from projections.state.campaigns import CampaignInfo
 PageLanguage = Literal["en", "ru", "pl"]
 """A language the page is read in (``campaign.i18n.LANGUAGES``): the live fragments are rendered in it."""
 
+T = TypeVar("T")
 router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
@@ -257,7 +259,7 @@ def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, Any
 
 
 @router.get("/campaigns/{campaign_id}/log", openapi_extra=access("member"))
-def log(
+def log(  # noqa: PLR0913 (the command's options, by keyword)
     m: Member,
     request: Request,
     type: str | None = None,
@@ -323,11 +325,12 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
     def attempt(info: CampaignInfo) -> AppendResult:
         if m.member.role != "gm":
-            refused = runner.refusal(m.member, command, views.summary(srv.app.ledger, info).units)
+            refused = runner.refusal(m.member, command, lambda: views.summary(srv.app.ledger, info).units)
             if refused is not None:
                 raise HTTPException(403, refused)
         entrant = runner.entrant(m.member)
-        return runner.run(ledger, info, command, table=table, command_id=body.command_id, entrant=entrant)
+        command_id = runner.own_command_id(m.caller.account, body.command_id)
+        return runner.run(ledger, info, command, table=table, command_id=command_id, entrant=entrant)
 
     def reread() -> CampaignInfo:
         return srv.campaign(m.info.campaign_id)
@@ -337,13 +340,22 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
 
 async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
     """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
+    return await in_turn(srv_request, m, lambda stale: run_command(srv_request, m, body, stale=stale))
+
+
+async def in_turn(srv_request: Request, m: InCampaign, work: Callable[[bool], T]) -> T:
+    """``work(stale)`` (which appends to the campaign) in a worker thread once the campaign's turn comes: every
+    writing route takes its turn, so none races another command of this process (``stale``: another command of
+    the campaign ran since ``m`` was read). The head it leaves is noted here when it returns an append's result
+    (else by the caller, :meth:`Turns.appended`)."""
     turns, campaign_id = server(srv_request).turns, m.info.campaign_id
     if turns.taken(campaign_id):
         give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
     async with turns.turn(campaign_id) as waited:
         stale = waited or turns.behind(campaign_id, m.info.last_seq)  # another command ran since m was read
-        result = await run_in_threadpool(partial(run_command, srv_request, m, body, stale=stale))
-        turns.appended(campaign_id, result.head.seq)
+        result = await run_in_threadpool(partial(work, stale))
+        if isinstance(result, AppendResult):
+            turns.appended(campaign_id, result.head.seq)
         return result
 
 
@@ -367,6 +379,84 @@ def invite(body: Grant, m: GM, request: Request) -> dict[str, Any]:
         account_exists=srv.accounts.exists(body.account.strip().lower()),
     )
     return appended(request, m.info.campaign_id, result)
+
+
+class NewInvitation(BaseModel):
+    role: str = Field(description="player or observer.", max_length=20)
+    sides: list[str] = Field(default_factory=list, description="The sides a player plays (known to the campaign).")
+    hours: int | None = Field(
+        default=None, ge=1, le=366 * 24, description="How long the link opens (default: the server's invite hours)."
+    )
+
+
+def link_of(request: Request, secret: str) -> str:
+    """The address to send: the server's own, as the request reached it (behind a proxy, as forwarded)."""
+    return f"{str(request.base_url).rstrip('/')}/join/{secret}"
+
+
+def make_invitation(
+    request: Request, m: InCampaign, role: str, sides: list[str], hours: int | None
+) -> tuple[str, Invitation]:
+    srv = server(request)
+    lifetime = hours * 3600 if hours else guard(request).settings.invite_s
+    secret, made = srv.invitations.make(srv.members, m.info, role, sides, m.caller.account, lifetime)
+    return link_of(request, secret), made
+
+
+@router.post("/campaigns/{campaign_id}/invitations", status_code=201, openapi_extra=access("gm"))
+def new_invitation(body: NewInvitation, m: GM, request: Request) -> dict[str, Any]:
+    """A link for a role (a player of sides the campaign knows, or an observer), shown once: whoever opens it signs
+    up or signs in and joins with that role. It opens once, until it expires or is revoked."""
+    link, made = make_invitation(request, m, body.role, body.sides, body.hours)
+    return {"link": link, **made.as_dict(int(server(request).invitations.now()))}
+
+
+@router.get("/campaigns/{campaign_id}/invitations", openapi_extra=access("gm"))
+def invitations(m: GM, request: Request) -> list[dict[str, Any]]:
+    """The campaign's invitation links, newest first, each with its state: open, used, revoked or expired."""
+    found = server(request).invitations
+    now = int(found.now())
+    return [i.as_dict(now) for i in found.of(m.info.campaign_id)]
+
+
+@router.delete("/campaigns/{campaign_id}/invitations/{invitation_id}", openapi_extra=access("gm"))
+def revoke_invitation(invitation_id: Annotated[str, InPath(max_length=16)], m: GM, request: Request) -> dict[str, str]:
+    """Revoke a link not used yet: it opens nothing any more."""
+    server(request).invitations.revoke(m.info.campaign_id, invitation_id)
+    return {"revoked": invitation_id}
+
+
+Secret = Annotated[str, InPath(max_length=100, description="The secret at the end of the invitation link.")]
+
+
+@router.get("/invitations/{token}", openapi_extra=access("public"))
+async def invitation(token: Secret, request: Request) -> dict[str, Any]:
+    """What an invitation link opens (the campaign and the role), before joining by it: 404 no link of this
+    server's (guesses are throttled per address, 429), 410 used, revoked or expired."""
+    srv = server(request)
+    found = await guard(request).link_opened(request, srv.invitations, token)
+    now = int(srv.invitations.now())
+    if found.state(now) != "open":
+        raise LinkGoneError(gone_words(found.state(now), found))
+    info = srv.campaign(found.campaign_id)
+    return {"campaign": info.name, "ruleset": info.ruleset, **found.as_dict(now)}
+
+
+@router.post("/invitations/{token}", openapi_extra=access("account"))
+async def join(token: Secret, who: Account, request: Request) -> dict[str, Any]:
+    """Join the campaign by an invitation link, with its role: a ``membership.granted`` event entered by the
+    account joining. The link is used up."""
+    info, result = await join_by_link(request, who.account, token)
+    return {"campaign_id": info.campaign_id, "campaign": info.name, **appended(request, info.campaign_id, result)}
+
+
+async def join_by_link(request: Request, account: str, token: str) -> tuple[CampaignInfo, AppendResult]:
+    """``account`` joins by the link ``token`` (looked up as :meth:`Guard.link_opened` counts guesses)."""
+    srv = server(request)
+    await guard(request).link_opened(request, srv.invitations, token)
+    joined = partial(srv.invitations.join, token, account, srv.ledger_for(account), srv.members, srv.campaign)
+    _, info, result = await run_in_threadpool(joined)
+    return info, result
 
 
 @router.post("/campaigns/{campaign_id}/members/{account}/remove", openapi_extra=access("gm"))

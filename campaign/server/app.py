@@ -19,11 +19,12 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign.access.accounts import ARGON2, Accounts
+from campaign.access.invitations import Invitations
 from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
-from campaign.server import api, health, live_parts, nojs, pages, refusals, report_pages
+from campaign.server import account_pages, api, health, live_parts, nojs, pages, refusals, report_pages
 from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
 from campaign.server.fragments import Fragments
@@ -34,6 +35,7 @@ from campaign.server.live import Live
 from campaign.server.refusals import lost_race, refusal
 from campaign.server.request_log import RequestLog
 from events.errors import CampaignError, ConcurrencyError
+from events.sql import SqlEventStore
 
 STATIC = Path(__file__).parent / "static"
 WORKERS = 12
@@ -113,7 +115,7 @@ def http_words(exc: HTTPException) -> str:
     return str(exc.detail)
 
 
-ROUTERS = (api.router, pages.router, report_pages.router, health.router)
+ROUTERS = (api.router, pages.router, account_pages.router, report_pages.router, health.router)
 
 
 def route_table() -> list[APIRoute]:
@@ -134,11 +136,15 @@ def create_app(
     settings = settings or Settings()
     opened = bootstrap(db, actor="server") if isinstance(db, str) else db
     ledger = opened.ledger  # the ledger wired now, once, not by the first requests' threads at once
+    if isinstance(ledger.store, SqlEventStore):
+        # A server runs for weeks: its commits must reach the .db file as they are acknowledged, not when it stops
+        # (a `cp campaign.db` meanwhile would miss them). The cost per command: README, "Storage".
+        ledger.store.checkpoint_each_write = True
     members = Memberships(opened.engine)
     fragments = Fragments(ledger, members, live_parts.PAGE)
     live = Live(opened.engine, ledger.directory.get, fragments.at)
     accounts = Accounts(opened.engine, wall_clock, hasher, lifetimes=settings.lifetimes, now=now)
-    srv = Server(opened, accounts, members, live, fragments)
+    srv = Server(opened, accounts, members, live, fragments, Invitations(opened.engine, now))
     srv.secure_cookies = secure_cookies
 
     @asynccontextmanager

@@ -21,6 +21,7 @@ from fastapi import Depends, HTTPException, Request
 
 from campaign.access import memberships
 from campaign.access.accounts import Accounts, Session
+from campaign.access.invitations import Invitations, LinkGoneError
 from campaign.bootstrap import App
 from campaign.executor import Ledger
 from campaign.server.fragments import Fragments
@@ -52,6 +53,8 @@ class Server:
     live: Live
     fragments: Fragments
     """The campaign page's live parts, rendered once per head (:mod:`campaign.server.fragments`)."""
+    invitations: Invitations
+    """The game masters' invitation links (:mod:`campaign.access.invitations`)."""
     secure_cookies: bool = False
     turns: Turns = field(default_factory=Turns)
     """Commands of one campaign take turns in this process (:mod:`campaign.server.turns`)."""
@@ -162,12 +165,14 @@ def ledger_of(request: Request, m: InCampaign) -> Ledger:
 
 
 def status_for(exc: CampaignError) -> int:
-    """A refusal's HTTP status: 409 a lost race (nothing appended), 404 not found, 403 another side's roll, 400
-    bad input."""
+    """A refusal's HTTP status: 409 a lost race (nothing appended), 404 not found, 403 another side's roll, 410 an
+    invitation link that opens nothing any more, 400 bad input."""
     if isinstance(exc, ConcurrencyError):
         return 409
     if isinstance(exc, NotFoundError):
         return 404
     if isinstance(exc, AnotherSidesDieError):  # another side's roll: not the caller's to make
         return 403
+    if isinstance(exc, LinkGoneError):  # a real invitation link, used, revoked or expired
+        return 410
     return 400

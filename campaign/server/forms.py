@@ -117,7 +117,7 @@ def widget(name: str, meaning: Meaning, path: str, choices: Choices, raw: Raw) -
     return _one(meaning, base, choices, raw)
 
 
-def _one(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
+def _one(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:  # noqa: C901, PLR0912 (one case per kind of input)
     kind = meaning.kind
     w.value = _first(raw, w.path)
     if kind is Kind.FLAG:
@@ -262,7 +262,7 @@ class _EmptyError(Exception):
     """Nothing was given for an input: it is left out (its default applies)."""
 
 
-def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
+def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:  # noqa: C901, PLR0912 (one case per kind of input)
     kind = meaning.kind
     if meaning.keys is not None:
         found: dict[str, Any] = {}

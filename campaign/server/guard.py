@@ -20,7 +20,8 @@ import anyio.to_thread
 from fastapi import HTTPException, Request
 
 from campaign.access.accounts import ACCOUNT_NAME, Accounts, Lifetimes, Session, SignInError
-from campaign.access.throttle import ACCOUNT, ADDRESS, SIGN_UP, Policy, Refused, Throttle
+from campaign.access.invitations import DEFAULT_LIFETIME_S, Invitation, Invitations
+from campaign.access.throttle import ACCOUNT, ADDRESS, LINK_GUESS, SIGN_UP, Policy, Refused, Throttle
 from campaign.server.request_log import note
 from events.errors import InvalidInputError
 from events.pg_engine import give_back_scope_connection
@@ -36,6 +37,9 @@ class Settings:
     account: Policy = ACCOUNT
     address: Policy = ADDRESS
     sign_up: Policy = SIGN_UP
+    link_guess: Policy = LINK_GUESS
+    invite_s: int = DEFAULT_LIFETIME_S
+    """An invitation link's life, from when it is made (``campaign serve --invite-hours``)."""
     hash_slots: int = 1
     """Passwords hashed at once: one hash already keeps argon2's four lanes busy on as many cores (64 MiB)."""
     hash_wait_s: float = 5.0
@@ -138,6 +142,27 @@ class Guard:
             await anyio.to_thread.run_sync(self._forgive, keys)
             raise
         return name.strip().lower()
+
+    async def link_opened(self, request: Request, invitations: Invitations, secret: str) -> Invitation:
+        """The invitation the link ``secret`` opens, or a refusal in words: 404 no link of this server's (counted
+        on the client's address as a guess: many, and the address waits, 429), 410 used, revoked or expired."""
+        keys = [(f"link:{client_address(request)}", self.settings.link_guess)]
+        refused = await anyio.to_thread.run_sync(self.throttle.attempt, keys, self._now_ms())
+        if refused is not None:
+            note(request, invitation="throttled")
+            raise HTTPException(
+                429,
+                f"too many invitation links tried from your address: wait {math.ceil(refused.wait_s)} s",
+                {"Retry-After": str(math.ceil(refused.wait_s))},
+            )
+        found = await anyio.to_thread.run_sync(invitations.find, secret)
+        if found is None:
+            note(request, invitation="unknown")
+            raise HTTPException(
+                404, "this invitation link is not one of this server's: ask the game master for a new one"
+            )
+        await anyio.to_thread.run_sync(self._forgive, keys)  # a real link, in whatever state: not a guess
+        return found
 
 
 def client_address(request: Request) -> str:

@@ -57,9 +57,14 @@ def roster(at: At) -> str:
     )
 
 
+def battle_being_fought(summary: Summary) -> dict[str, Any] | None:
+    """The battle being fought (the last one not ended, with no result yet), or None."""
+    return next((b for b in reversed(summary.battles) if not b.get("ended") and not b.get("result")), None)
+
+
 @PAGE.fragment("battle")
 def battle(at: At) -> str:
-    fought = next((b for b in reversed(_summary(at).battles) if not b.get("ended") and not b.get("result")), None)
+    fought = battle_being_fought(_summary(at))
     entries: list[dict[str, Any]] = []
     if fought is not None:
         page = log_page(

@@ -7,9 +7,10 @@ functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing
 from __future__ import annotations
 
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import anyio.to_thread
 from fastapi import APIRouter, Form, HTTPException, Query, Request
@@ -20,11 +21,13 @@ from starlette.datastructures import FormData
 
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
+from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import Command, command_type
 from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
+from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, forms, nojs, runner
@@ -36,12 +39,14 @@ from campaign.server.context import (
     Member,
     Player,
     access,
+    caller_or_none,
     ledger_of,
     server,
     status_for,
 )
 from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
+from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import amend, rewind, undo
 from campaign.timeline.reports import new_dice_words
@@ -50,6 +55,8 @@ from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
 from projections.campaign_state import entity_names
+from projections.fold import Summary
+from projections.state.campaigns import CampaignInfo
 from projections.summaries import stored_summary
 
 router = APIRouter(include_in_schema=False)
@@ -93,13 +100,18 @@ def refused(request: Request, exc: CampaignError) -> Response:
     return message(request, said, error=True, code=status_for(exc))
 
 
-def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200) -> Response:
+def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200, invite: str = "") -> Response:
+    """The sign-in or sign-up form (``invite``: the invitation link it joins by once the account is in)."""
     pre = secrets.token_urlsafe(16)
     response = templates.TemplateResponse(
-        request, "signin.html", {"signup": signup, "pre": pre, "message": text}, status_code=code
+        request, "signin.html", {"signup": signup, "pre": pre, "message": text, "invite": invite}, status_code=code
     )
-    response.set_cookie(PRE_COOKIE, pre, httponly=True, samesite="strict")
+    _set_pre(response, pre)
     return response
+
+
+def _set_pre(response: Response, pre: str) -> None:
+    response.set_cookie(PRE_COOKIE, pre, httponly=True, samesite="strict")
 
 
 @router.get("/signin", openapi_extra=access("public"))
@@ -112,14 +124,15 @@ def signup_form(request: Request) -> Response:
     return _signin_page(request, signup=True)
 
 
-async def _start_session(request: Request, account: str) -> Response:
-    """A brand-new session for ``account`` (whatever session cookie came with the request is not reused)."""
+async def _start_session(request: Request, account: str, to: str = "/") -> Response:
+    """A brand-new session for ``account`` (whatever session cookie came with the request is not reused), and a
+    redirect to ``to``."""
     srv = server(request)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         await anyio.to_thread.run_sync(srv.accounts.close_session, old)
     secret, _ = await anyio.to_thread.run_sync(srv.accounts.open_session, account)
-    response = RedirectResponse("/", status_code=303)
+    response = RedirectResponse(to, status_code=303)
     api.set_session_cookie(request, response, secret)
     response.delete_cookie(PRE_COOKIE)
     return response
@@ -131,38 +144,131 @@ def _pre_checked(request: Request, pre: str) -> bool:
     return bool(cookie) and secrets.compare_digest(cookie, pre)
 
 
-async def _account_form(request: Request, pre: str, signup: bool, attempt: Coroutine[Any, Any, str]) -> Response:
+async def _account_form(
+    request: Request, pre: str, signup: bool, attempt: Coroutine[Any, Any, str], invite: str = ""
+) -> Response:
     """The sign-in or sign-up form sent: its CSRF token checked, then ``attempt`` (the account it opens a
     session for), or the form again saying why not (a wrong password; a name taken or not allowed; too many
-    attempts, with the API's status)."""
+    attempts, with the API's status). With ``invite``, the account then joins by that invitation link and goes to
+    its campaign (or, refused, to the link's page, which says why)."""
     if not _pre_checked(request, pre):
         attempt.close()  # never run: nothing is checked or counted
         again = "try again" if signup else "sign in again"
-        return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403)
+        return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403, invite=invite)
     refused = InvalidInputError if signup else SignInError  # a sign-in's other errors are not the form's
     try:
         account = await attempt
     except refused as exc:
-        return _signin_page(request, signup=signup, text=refusal(exc), code=400)
+        return _signin_page(request, signup=signup, text=refusal(exc), code=400, invite=invite)
     except HTTPException as exc:  # throttled (429) or busy (503)
-        page = _signin_page(request, signup=signup, text=str(exc.detail), code=exc.status_code)
+        page = _signin_page(request, signup=signup, text=str(exc.detail), code=exc.status_code, invite=invite)
         page.headers.update(exc.headers or {})
         return page
-    return await _start_session(request, account)
+    if not invite:
+        return await _start_session(request, account)
+    try:
+        info, _ = await api.join_by_link(request, account, invite)
+    except (CampaignError, HTTPException):  # the link's page says why, to the account now signed in
+        return await _start_session(request, account, to=f"/join/{quote(invite, safe='')}")
+    server(request).live.appended(info.campaign_id)
+    return await _start_session(request, account, to=f"/c/{info.campaign_id}")
+
+
+Invite = Annotated[str, Form(max_length=100)]
+"""The invitation link's secret a sign-in or sign-up form carries (empty: none)."""
 
 
 @router.post("/signin", openapi_extra=access("public"))
 async def signin(
-    request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
+    request: Request,
+    name: Annotated[str, Form()],
+    password: Annotated[str, Form()],
+    pre: Annotated[str, Form()] = "",
+    invite: Invite = "",
 ) -> Response:
-    return await _account_form(request, pre, False, guard(request).sign_in(request, name, password))
+    return await _account_form(request, pre, False, guard(request).sign_in(request, name, password), invite)
 
 
 @router.post("/signup", openapi_extra=access("public"))
 async def signup(
-    request: Request, name: Annotated[str, Form()], password: Annotated[str, Form()], pre: Annotated[str, Form()] = ""
+    request: Request,
+    name: Annotated[str, Form()],
+    password: Annotated[str, Form()],
+    pre: Annotated[str, Form()] = "",
+    invite: Invite = "",
 ) -> Response:
-    return await _account_form(request, pre, True, guard(request).sign_up(request, name, password))
+    return await _account_form(request, pre, True, guard(request).sign_up(request, name, password), invite)
+
+
+Secret = Annotated[str, InPath(max_length=100)]
+
+
+def _join_page(
+    request: Request,
+    token: str,
+    *,
+    invitation: Invitation | None = None,
+    info: CampaignInfo | None = None,
+    text: str = "",
+    code: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """The invitation link's page: what it opens and a way in (sign up, sign in, or join), or why it opens
+    nothing (``text``, with the status)."""
+    caller = caller_or_none(request)
+    already = (
+        server(request).members.member(info.campaign_id, caller.account)
+        if caller is not None and info is not None
+        else None
+    )
+    pre = secrets.token_urlsafe(16)
+    context = {
+        "token": token,
+        "invitation": invitation,
+        "info": info,
+        "message": text,
+        "error": code >= 400,
+        "account": caller.account if caller else None,
+        "csrf": caller.session.csrf if caller else None,
+        "already": already,
+        "already_words": ROLE_WORDS.get(already.role, already.role) if already else "",
+        "pre": pre,
+        "expires": when(invitation.expires_at) if invitation else "",
+    }
+    response = templates.TemplateResponse(request, "join.html", context, status_code=code, headers=dict(headers or {}))
+    if caller is None:
+        _set_pre(response, pre)
+    return response
+
+
+@router.get("/join/{token}", openapi_extra=access("public"))
+async def join_page(request: Request, token: Secret) -> Response:
+    """An invitation link opened: the campaign and role it invites to; signed out, a sign-up and a sign-in form
+    that join by it; signed in, a button that joins. Opening it joins nobody (a link's preview fetched by a chat
+    program must not use it up)."""
+    srv = server(request)
+    try:
+        found = await guard(request).link_opened(request, srv.invitations, token)
+    except HTTPException as exc:
+        return _join_page(request, token, text=str(exc.detail), code=exc.status_code, headers=exc.headers)
+    state = found.state(int(srv.invitations.now()))
+    info = srv.campaign(found.campaign_id)
+    if state != "open":
+        return _join_page(request, token, info=info, text=gone_words(state, found), code=410)
+    return _join_page(request, token, invitation=found, info=info)
+
+
+@router.post("/join/{token}", openapi_extra=access("account"))
+async def join_form(request: Request, token: Secret, who: Account) -> Response:
+    """Join by the invitation link (signed in): to the campaign's page, or the link's page saying why not."""
+    try:
+        info, _ = await api.join_by_link(request, who.account, token)
+    except HTTPException as exc:
+        return _join_page(request, token, text=str(exc.detail), code=exc.status_code, headers=exc.headers)
+    except CampaignError as exc:
+        return _join_page(request, token, text=refusal(exc), code=status_for(exc))
+    server(request).live.appended(info.campaign_id)
+    return RedirectResponse(f"/c/{info.campaign_id}", status_code=303)
 
 
 @router.post("/signout", openapi_extra=access("account"))
@@ -208,11 +314,11 @@ def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
     return {"info": info, "parts": srv.fragments.at(info, kind=role_kind(m.member.role)).parts}
 
 
-def _choices(request: Request, m: InCampaign) -> forms.Choices:
+def _choices(request: Request, m: InCampaign, s: Summary | None = None) -> forms.Choices:
     """What the campaign offers a form's pickers: its units and sides (a player's own, where its own are
-    meant), its battles and officers."""
+    meant), its battles and officers (``s``: the campaign's summary, if read already)."""
     srv = server(request)
-    s = views.summary(srv.app.ledger, m.info)
+    s = s if s is not None else views.summary(srv.app.ledger, m.info)
     units = tuple((str(u["name"]), str(u.get("side", ""))) for u in s.units if u.get("name"))
     sides = {side for _, side in units if side}
     for member in srv.members.of(m.info.campaign_id).values():
@@ -231,6 +337,14 @@ def _allowed(m: InCampaign) -> list[runner.CommandSpec]:
         for c in runner.commands_for(m.info.ruleset)
         if m.member.role == "gm" or (m.member.role == "player" and acts(c.model))
     ]
+
+
+def _offered(m: InCampaign, fought: bool) -> list[runner.CommandSpec]:
+    """The commands the page lists: those the member's role allows, and of those the ones the battle's state
+    allows (``fought``: a battle is being fought), as each command declares (``Command.phase``). A form sent
+    from a page drawn before the battle began or ended is still read, and its decision refuses it in words."""
+    now = Phase.BATTLE if fought else Phase.BETWEEN
+    return [c for c in _allowed(m) if c.model.phase in (Phase.ANY, now)]
 
 
 def _form_context(
@@ -270,10 +384,16 @@ def campaign_page(
     """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
     first) or rewind form, filled in with the row's seq."""
     found = nojs.take_said(request)
-    choices = _choices(request, m)
+    summary = views.summary(server(request).app.ledger, m.info)
+    choices = _choices(request, m, summary)
+    fought = battle_being_fought(summary) is not None
+    sent = found.get("command") if found else None
+    offered = {c.name for c in _offered(m, fought)}
     forms_of = [
-        _form_context(request, m, c, choices, found if found and found.get("command") == c.name else None)
+        _form_context(request, m, c, choices, found if sent == c.name else None)
         for c in _allowed(m)
+        # the form just sent stays once to show its answer, if what it did took it off the list (a battle's start)
+        if c.name in offered or c.name == sent
     ]
     response = templates.TemplateResponse(
         request,
@@ -286,10 +406,13 @@ def campaign_page(
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
             "commands": forms_of,
-            "said": found if found and not found.get("command") else None,
+            "fought": fought,
+            "said": found if found and not found.get("command") and not found.get("invitation") else None,
+            "made": found.get("invitation") if found else None,
             "sides": choices.sides,
             "amend_seq": amend_seq,
             "rewind_to": rewind_to,
+            **(_invitations_context(request, m) if m.member.role == "gm" else {}),
         },
     )
     return nojs.cleared(response) if found is not None else response
@@ -461,6 +584,55 @@ def invite_form(
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
     return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
+
+
+def _invitations_context(request: Request, m: InCampaign) -> dict[str, Any]:
+    """The game master's invitation links and what a new one may be for (the sides the campaign knows)."""
+    srv = server(request)
+    now = int(srv.invitations.now())
+    found = srv.invitations.of(m.info.campaign_id)
+    return {
+        "invitations": [(i, i.state(now), when(i.expires_at)) for i in found],
+        "known_sides": known_sides(srv.members, m.info),
+        "invite_hours": guard(request).settings.invite_s // 3600,
+    }
+
+
+def _invitations_answer(
+    request: Request, m: InCampaign, text: str, *, link: str = "", error: bool = False, code: int = 200
+) -> Response:
+    """The invitation links' section drawn again with what was done (in place), or a redirect back to it."""
+    made = {"message": text, "error": error, "link": link}
+    if nojs.plain(request):
+        return nojs.said(request, back_to(request) + "#invitations", {"invitation": made})
+    context = {**_invitations_context(request, m), "info": m.info, "csrf": m.caller.session.csrf, "made": made}
+    return templates.TemplateResponse(request, "invitations.html", context, status_code=code)
+
+
+@router.post("/c/{campaign_id}/invitations", openapi_extra=access("gm"))
+def invitation_form(
+    request: Request,
+    m: GM,
+    role: Annotated[str, Form(max_length=20)],
+    side: Annotated[str, Form(max_length=200)] = "",
+    hours: Annotated[int | None, Form(ge=1, le=366 * 24)] = None,
+) -> Response:
+    """The game master makes an invitation link (shown once, to copy and send)."""
+    try:
+        link, made = api.make_invitation(request, m, role, [side] if side.strip() else [], hours)
+    except CampaignError as exc:
+        return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
+    text = f"A link for {made.for_words()}, open until {when(made.expires_at)} (shown once: copy it now):"
+    return _invitations_answer(request, m, text, link=link)
+
+
+@router.post("/c/{campaign_id}/invitations/{invitation_id}/revoke", openapi_extra=access("gm"))
+def revoke_invitation_form(request: Request, m: GM, invitation_id: Annotated[str, InPath(max_length=16)]) -> Response:
+    try:
+        gone = server(request).invitations.revoke(m.info.campaign_id, invitation_id)
+    except CampaignError as exc:
+        return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
+    return _invitations_answer(request, m, f"the link for {gone.for_words()} is revoked: it opens nothing now")
 
 
 @router.post("/c/{campaign_id}/remove", openapi_extra=access("gm"))

@@ -46,6 +46,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     403: _said(403, "Signed in, but this account's role does not allow it (or the CSRF token is missing)."),
     404: _said(404, "No such campaign, unit, event, session or address."),
     409: _said(409, "Another command was appended to the campaign first: nothing was recorded; send it again."),
+    410: _said(410, "An invitation link that was used, revoked or has expired: ask the game master for a new one."),
     413: _said(413, "The request is larger than the server reads."),
     422: _said(422, "The request does not have the shape this route takes: which input, and what is wrong."),
     429: _said(429, "Too many failed sign-ins for the account or the address: wait, then try again.", retry=True),

@@ -4,17 +4,23 @@ so that either is re-hosted whole; both run what the CLI runs (``campaign.report
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
+from campaign.read import views
 from campaign.report.render import PRINT_CSS, html, html_body, markdown
 from campaign.report.story import campaign_report
 from campaign.server import runner
+from campaign.server.api import in_turn
 from campaign.server.context import Member, Player, access, ledger_of, server
 from campaign.server.pages import message, refused, templates
+from campaign.server.turns import on_the_fresh_state
 from events.errors import CampaignError
+from events.store import AppendResult
+from projections.state.campaigns import CampaignInfo
 
 router = APIRouter(include_in_schema=False)
 MAX_LIST_BYTES = 2_000_000
@@ -72,25 +78,42 @@ async def army_list_form(
     data = await army_list.read(MAX_LIST_BYTES + 1)
     if len(data) > MAX_LIST_BYTES:
         return message(request, "an Army Forge list is at most 2 MB: this file is larger", error=True, code=413)
-    ledger = ledger_of(request, m)
+    srv, ledger = server(request), ledger_of(request, m)
     try:
         read = read_army_list(data, side, what=army_list.filename or "the file")
-        if m.member.role != "gm":
-            no = runner.refusal(m.member, read.command, [])
-            if no is not None:
-                return message(request, no, error=True, code=403)
-        plan = preview_import(ledger, m.info, read.command)
-        said = plan_in_words(plan, read.notes)
-        if plan.changes_units and not update:
-            return message(
-                request,
-                f"this list updates {len(plan.updated)} units already on the roster: nothing was changed; tick "
-                "“update the units already listed” to go ahead",
-                lines=said,
-                code=409,
-            )
-        result = ledger.execute(m.info, read.command)
     except CampaignError as exc:
         return refused(request, exc)
-    server(request).live.appended(m.info.campaign_id)
+
+    def attempt(info: CampaignInfo) -> tuple[list[str], int, AppendResult | None]:
+        if m.member.role != "gm":
+            no = runner.refusal(m.member, read.command, lambda: views.summary(srv.app.ledger, info).units)
+            if no is not None:
+                raise HTTPException(403, no)
+        plan = preview_import(ledger, info, read.command)
+        said = plan_in_words(plan, read.notes)
+        if plan.changes_units and not update:
+            return said, len(plan.updated), None
+        return said, len(plan.updated), ledger.execute(info, read.command)
+
+    def in_its_turn(stale: bool) -> tuple[list[str], int, AppendResult | None]:
+        """The import as any command runs: in the campaign's turn, again on the fresh state after a lost race."""
+        reread = partial(srv.campaign, m.info.campaign_id)
+        return on_the_fresh_state(reread() if stale else m.info, reread, attempt, m.info.name)
+
+    try:
+        said, updated, result = await in_turn(request, m, in_its_turn)
+    except HTTPException as exc:
+        return message(request, str(exc.detail), error=True, code=exc.status_code)
+    except CampaignError as exc:
+        return refused(request, exc)
+    if result is None:
+        return message(
+            request,
+            f"this list updates {updated} units already on the roster: nothing was changed; tick "
+            "“update the units already listed” to go ahead",
+            lines=said,
+            code=409,
+        )
+    srv.turns.appended(m.info.campaign_id, result.head.seq)
+    srv.live.appended(m.info.campaign_id)
     return message(request, f"{said[0]} imported (head #{result.head.seq})", lines=said[1:])

@@ -10,19 +10,21 @@ side's or the game master's to enter (README's role table); so are its dice (:fu
 
 from __future__ import annotations
 
+import hashlib
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from campaign.access.memberships import Member
 from campaign.commands import Command, command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
-from campaign.rulesets.common import COMMON, same_name
+from campaign.rulesets.common import COMMON, did_you_mean, same_name
 from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
+from events.limits import MAX_COMMAND_ID, check_command_id
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
@@ -92,8 +94,13 @@ def build(command: str, inputs: Mapping[str, Any]) -> Command[Any, Any]:
     return model.build(**dict(inputs))
 
 
-def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[Mapping[str, Any]]) -> str | None:
-    """Why ``member`` may not run ``command`` (None: it may). ``units`` are the roster's, with their sides."""
+def refusal(
+    member: Member | None, command: Command[Any, Any], units: Callable[[], Sequence[Mapping[str, Any]]]
+) -> str | None:
+    """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
+    for only when the command names a unit (a roster's sides by name were made for every command of a player, a
+    cost that grew with the roster, though most commands name only a side). A unit not among them is refused as
+    unknown (:class:`InvalidInputError`), as the command itself would refuse it."""
     if member is None:
         return "you are not a member of this campaign"
     if member.role == "gm":
@@ -104,7 +111,7 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
         return f"{command.name} is the game master's to enter"
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
-    side_of = _sides_of(units)
+    side_of: dict[str, str] | None = None
     for named in names_in(command):
         meaning, name = named.meaning, named.value
         if meaning.whose is Whose.ANY:
@@ -113,9 +120,14 @@ def refusal(member: Member | None, command: Command[Any, Any], units: Sequence[M
             if not any(same_name(name, side) for side in sides):
                 return f"you play {plays}, not {name}"
             continue
+        if side_of is None:
+            side_of = _sides_of(units())
         side = side_of.get(name.strip().casefold())
         if side in sides:
             continue
+        if side is None:  # no side's unit: the command is wrong, not the player's reach (nor said to be)
+            known = sorted({str(u["name"]) for u in units()})
+            raise InvalidInputError(f"no unit called {name.strip()!r} in this campaign{did_you_mean(name, known)}")
         if meaning.whose is Whose.TARGET and side is not None:
             return (
                 f"{typed(command.name)} sets what happens to {name}, a unit of {side}: the game master enters it "
@@ -135,6 +147,19 @@ def entrant(member: Member) -> Entrant | None:
     """Whose dice ``member`` gives with a command: a player's are for the sides it plays only (a roll for
     another side's unit is that side's to enter, and is refused in words); the game master's for every roll."""
     return None if member.role == "gm" else Entrant(frozenset(member.sides))
+
+
+def own_command_id(account: str, command_id: str | None) -> str | None:
+    """The idempotency key of ``account``'s ``command_id``: each account's ids are its own, so one account can
+    neither replay another's command by guessing its id (and learn its outcome) nor block one by taking it
+    first. An account's name holds no ``/``; a key longer than the store keeps is the id's SHA-256."""
+    if command_id is None:
+        return None
+    check_command_id(command_id)  # the id as sent is held to the rule, not only the key made of it
+    key = f"{account}/{command_id}"
+    if len(key) > MAX_COMMAND_ID:
+        key = f"{account}/sha256:{hashlib.sha256(command_id.encode()).hexdigest()}"
+    return key
 
 
 def run(

@@ -7,9 +7,10 @@ appends is exactly what the real log will append, in one transaction.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import ChainMap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from campaign.commands import recorded_command
@@ -270,16 +271,7 @@ class Timeline:
         and the dice left on the table judged from the log after the earliest die that can change hands. A log
         that needs more (commands recorded without the ids they generated, events without a command id) is read
         whole, as ``whole_log`` asks: the same report and events either way."""
-        check_inputs(dict(changes), ())
-        check_text(reason, "an amendment's reason")
-        reason = reason.strip()
-        if table is not None and not reason:
-            raise InvalidInputError(
-                "a correction of table dice needs a reason (--reason), recorded with it for everyone to see: "
-                "nothing was amended"
-            )
-        if table is None and not changes:
-            raise InvalidInputError("say what to amend: --set INPUT=VALUE, or --dice FACES with --reason")
+        reason = _asked(changes, table, reason)
         found = None if whole_log else self._from_command(info, seq)
         if found is None:
             events, groups = self.groups(info)
@@ -294,28 +286,12 @@ class Timeline:
         name = str(issued.payload["command"])
         current = recorded_command(name, issued.payload.get("version"), dict(issued.payload["args"]))
         args = current.inputs()
-        unknown = sorted(set(changes) - set(args))
-        if unknown:
-            raise InvalidInputError(
-                f"{typed(name, args)} has no input {', '.join(k.replace('_', '-') for k in unknown)} (its inputs: "
-                f"{', '.join(k.replace('_', '-') for k in sorted(args))})"
-            )
-        changes = {  # "--set name=12" on a word input: the word 12
-            key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
-            for key, value in changes.items()
-        }
+        changes = _changed_inputs(name, args, changes)
         report = AmendReport(seq, name, inputs=[(k, args[k], v) for k, v in changes.items() if args[k] != v])
         args.update(changes)
         report.args = dict(args)
         rewind_to = target.first_seq - 1
-        said = f"amend of seq {seq}" + (
-            f": table dice corrected to {', '.join(map(str, table))} ({reason})"
-            if table is not None
-            else f" ({reason})"
-            if reason
-            else ""
-        )
-        rewind = registry.encode(Rewound(to_seq=rewind_to, reason=said))
+        rewind = registry.encode(Rewound(to_seq=rewind_to, reason=_amend_words(seq, table, reason)))
         if found is None:
             sandbox = Sandbox(self.ledger, events)
             sandbox.store.append(
@@ -329,16 +305,8 @@ class Timeline:
             raise InvalidInputError(f"{exc}: nothing was amended") from None
         entered = [] if table is None else _table_dice(target, sandbox.dice_by_index, typed(name, args), table)
         run = _Rerun(sandbox, info.campaign_id, self.ledger.on_table(info), new_dice or self.seeded(info))
-        try:
+        with _refused_as_not_amended(table):
             report.amended, new = run.first(target, amended, seq, table, self.ledger.actor)
-        except NotEnoughDiceError as exc:
-            raise InvalidInputError(f"{exc}: nothing was amended") from None
-        except DiceError as exc:
-            if table is None:
-                raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
-            raise InvalidInputError(f"--dice {','.join(map(str, table))}: {exc}: nothing was amended") from None
-        except CampaignError as exc:
-            raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
         if entered:
             rolled = (registry.decode(e) for e in new if e.type == "dice.rolled")
             now = [d for d in rolled if isinstance(d, DiceRolled)]
@@ -606,3 +574,55 @@ def undo_reason_words(reason: str) -> str:
     what, first, last = found.groups()
     span = f"#{first}" if first == last else f"#{first}–#{last}"
     return f"it had undone the {what} at {span}" if what in _TIMELINE else f"it had undone {what}, {span}"
+
+
+def _asked(changes: Mapping[str, Any], table: Sequence[int] | None, reason: str) -> str:
+    """The amendment asked for, held to the input rules: something to change, and a reason for table dice. Its
+    reason, trimmed."""
+    check_inputs(dict(changes), ())
+    check_text(reason, "an amendment's reason")
+    reason = reason.strip()
+    if table is not None and not reason:
+        raise InvalidInputError(
+            "a correction of table dice needs a reason (--reason), recorded with it for everyone to see: "
+            "nothing was amended"
+        )
+    if table is None and not changes:
+        raise InvalidInputError("say what to amend: --set INPUT=VALUE, or --dice FACES with --reason")
+    return reason
+
+
+def _changed_inputs(name: str, args: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The changes asked for, each an input the command has; ``--set name=12`` on a word input is the word 12."""
+    unknown = sorted(set(changes) - set(args))
+    if unknown:
+        raise InvalidInputError(
+            f"{typed(name, dict(args))} has no input {', '.join(k.replace('_', '-') for k in unknown)} (its inputs: "
+            f"{', '.join(k.replace('_', '-') for k in sorted(args))})"
+        )
+    return {
+        key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
+        for key, value in changes.items()
+    }
+
+
+def _amend_words(seq: int, table: Sequence[int] | None, reason: str) -> str:
+    """The amendment's rewind in words: what it amends, the table dice it corrects, and why."""
+    if table is not None:
+        return f"amend of seq {seq}: table dice corrected to {', '.join(map(str, table))} ({reason})"
+    return f"amend of seq {seq}" + (f" ({reason})" if reason else "")
+
+
+@contextlib.contextmanager
+def _refused_as_not_amended(table: Sequence[int] | None) -> Iterator[None]:
+    """The amended command's refusal, said as the amendment's: nothing was amended."""
+    try:
+        yield
+    except NotEnoughDiceError as exc:
+        raise InvalidInputError(f"{exc}: nothing was amended") from None
+    except DiceError as exc:
+        if table is None:
+            raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
+        raise InvalidInputError(f"--dice {','.join(map(str, table))}: {exc}: nothing was amended") from None
+    except CampaignError as exc:
+        raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None

@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 
 from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
-from tests.services import fighting_spirit
 
 
 class FsTable:
@@ -20,7 +21,6 @@ class FsTable:
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.fs = fighting_spirit(ledger)
         ledger.create_campaign("Otlok Front", "fighting-spirit")
 
     @property
@@ -28,18 +28,20 @@ class FsTable:
         return self.ledger.resolve("Otlok Front")
 
     def muster(self, name: str, side: str = "Keno", reports_to: str | None = None, **profile: Any) -> None:
-        self.fs.muster(self.info, name, side, profile, reports_to)
+        self.ledger.execute(self.info, fs.Muster.build(name=name, side=side, profile=profile, reports_to=reports_to))
 
     def battle(self, motivation: dict[str, str], *deployments: Deployment) -> None:
-        self.fs.start_battle(self.info, "Hill 203", motivation, list(deployments))
+        self.ledger.execute(
+            self.info, fs.StartBattle.build(name="Hill 203", motivation=motivation, deployments=list(deployments))
+        )
 
     def grade(self, name: str) -> str:
-        state, _ = self.fs.state(self.info)
+        state, _ = self.ledger.in_force(self.info, FIGHTING_SPIRIT)
         battle = state.battles[state.active_battle or ""]
         return battle.units[state.unit_by_name(name).unit_id].grade  # type: ignore[union-attr]
 
     def unit_state(self, name: str) -> Any:
-        state, _ = self.fs.state(self.info)
+        state, _ = self.ledger.in_force(self.info, FIGHTING_SPIRIT)
         battle = state.battles[state.active_battle or ""]
         return battle.units[state.unit_by_name(name).unit_id]  # type: ignore[union-attr]
 

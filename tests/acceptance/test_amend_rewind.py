@@ -5,14 +5,17 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import retracted
 from events.verify import verify_events
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
-from tests.services import Service, fighting_spirit
 
 
 def dice(*faces: int) -> TableEntry:
@@ -20,8 +23,7 @@ def dice(*faces: int) -> TableEntry:
 
 
 def grade(ledger: Ledger, unit: str) -> tuple[str, int]:
-    game = fighting_spirit(ledger)
-    state, _ = game.state(ledger.resolve(None))
+    state, _ = ledger.in_force(ledger.resolve(None), FIGHTING_SPIRIT)
     battle = state.battles[state.active_battle or ""]
     found = state.unit_by_name(unit)
     assert found is not None
@@ -29,21 +31,35 @@ def grade(ledger: Ledger, unit: str) -> tuple[str, int]:
     return u.grade, u.men
 
 
-def patrol(backend: Backend) -> tuple[Ledger, Service, dict[str, int]]:
+def patrol(backend: Backend) -> tuple[Ledger, dict[str, int]]:
     """E3's patrol, then a second test that depends on the first: the leader is hit."""
     ledger = make_ledger(backend)
     ledger.create_campaign("Patrol", "fighting-spirit")
-    game = fighting_spirit(ledger)
-    info = lambda: ledger.resolve(None)  # noqa: E731
-    game.muster(info(), "Keno 3rd Squad", "Keno", {"quality": "regular", "leadership": 2, "size": 7})
-    game.start_battle(info(), "Hill 203", {"Keno": "low"}, [Deployment(unit="Keno 3rd Squad", fatigue="fresh")])
-    first = game.attack(info(), "Keno 3rd Squad", killed=2, wounded=2, table=dice(5))
-    second = game.attack(info(), "Keno 3rd Squad", killed=0, wounded=0, leader_hit=True, table=dice(6))
-    return ledger, game, {"first": first.events[0].seq, "second": second.events[0].seq}
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
+    ledger.execute(
+        info(),
+        fs.Muster.build(name="Keno 3rd Squad", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 7}),
+    )
+    ledger.execute(
+        info(),
+        fs.StartBattle.build(
+            name="Hill 203",
+            motivation={"Keno": "low"},
+            deployments=[Deployment(unit="Keno 3rd Squad", fatigue="fresh")],
+        ),
+    )
+    first = ledger.execute(info(), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=2, wounded=2), table=dice(5))
+    second = ledger.execute(
+        info(), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=0, wounded=0, leader_hit=True), table=dice(6)
+    )
+    return ledger, {"first": first.events[0].seq, "second": second.events[0].seq}
 
 
 def test_amending_an_early_test_changes_the_later_outcomes_as_worked_out_by_hand(backend: Backend) -> None:
-    ledger, _, seqs = patrol(backend)
+    ledger, seqs = patrol(backend)
     # As played: 2 killed, 2 wounded of 7: base 4 (lost more than left) + 2 unverified = 6, LV 2 → 8; d8 5 → −1.
     # Then the leader is hit: 4 + 2 unverified = 6 → 8; d8 6 → −1 more: Shaken, 3 men.
     assert grade(ledger, "Keno 3rd Squad") == ("shaken", 3)
@@ -71,14 +87,16 @@ def test_amending_an_early_test_changes_the_later_outcomes_as_worked_out_by_hand
 
 
 def test_rewinding_and_retaking_a_test_rolls_new_dice(backend: Backend) -> None:
-    ledger, game, seqs = patrol(backend)
+    ledger, seqs = patrol(backend)
     info = ledger.resolve(None)
     old = next(e for e in ledger.store.read(info.campaign_id) if e.type == "dice.rolled" and e.seq > seqs["second"])
     with pytest.raises(InvalidInputError, match="middle of a command"):
         Timeline(ledger).rewind(info, seqs["second"])
     Timeline(ledger).rewind(info, seqs["second"] - 1, "the leader was not hit after all")
     assert grade(ledger, "Keno 3rd Squad") == ("steady", 3)
-    retaken = game.attack(ledger.resolve(None), "Keno 3rd Squad", killed=0, wounded=0, leader_hit=True)
+    retaken = ledger.execute(
+        ledger.resolve(None), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=0, wounded=0, leader_hit=True)
+    )
     new = next(e for e in retaken.events if e.type == "dice.rolled")
     assert new.payload["roll_index"] > old.payload["roll_index"], "a rewound roll index is never used again"
     events = list(ledger.store.read(info.campaign_id))
@@ -87,7 +105,7 @@ def test_rewinding_and_retaking_a_test_rolls_new_dice(backend: Backend) -> None:
 
 
 def test_amend_refuses_unknown_inputs_and_commands_without_a_record() -> None:
-    ledger, _, seqs = patrol(Backend("memory"))
+    ledger, seqs = patrol(Backend("memory"))
     before = len(list(ledger.store.read(ledger.resolve(None).campaign_id)))
     with pytest.raises(InvalidInputError, match="has no input bananas"):
         Timeline(ledger).amend(ledger.resolve(None), seqs["first"], {"bananas": 1})
@@ -100,12 +118,15 @@ def test_amend_refuses_unknown_inputs_and_commands_without_a_record() -> None:
 
 def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> None:
     """A rewound test's dice stay in the log with nothing to re-run: an amendment earlier goes past them."""
-    ledger, game, seqs = patrol(backend)
-    info = lambda: ledger.resolve(None)  # noqa: E731
+    ledger, seqs = patrol(backend)
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     Timeline(ledger).rewind(info(), seqs["second"] - 1, "the leader was not hit")
     # The rewound test's d8 stays on the table (DESIGN.md, "Dice"): a new one only by a recorded reroll.
     ledger.reroll(info(), "the retaken attack is a different attack")
-    game.attack(info(), "Keno 3rd Squad", killed=0, wounded=1, table=dice(8))
+    ledger.execute(info(), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=0, wounded=1), table=dice(8))
     # The retaken test rolls an 8 on the d8: it holds whatever the amended first test leaves the squad at.
     report = Timeline(ledger).amend(info(), seqs["first"], {"killed": 1, "wounded": 0})
     assert report.dropped == [], report.fates
@@ -115,9 +136,9 @@ def test_amend_passes_over_the_dice_a_rewind_left_behind(backend: Backend) -> No
 
 
 def test_a_rewind_never_retracts_a_revealed_or_committed_seed(backend: Backend) -> None:
-    ledger, game, seqs = patrol(backend)
+    ledger, seqs = patrol(backend)
     ledger.reveal(ledger.resolve(None))
-    game.attack(ledger.resolve(None), "Keno 3rd Squad", killed=0, wounded=1)
+    ledger.execute(ledger.resolve(None), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=0, wounded=1))
     Timeline(ledger).rewind(ledger.resolve(None), seqs["second"] - 1, "back to before the reveal")
     events = list(ledger.store.read(ledger.resolve(None).campaign_id))
     gone = retracted(events)

@@ -10,14 +10,17 @@ import pytest
 from campaign.executor import Ledger, TableEntry
 from campaign.read.views import audit
 from campaign.replay import Sandbox, command_groups
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.timeline import effective, retracted
 from events.verify import verify_events
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
-from tests.services import fighting_spirit
 
 
 def hill(backend: Backend) -> tuple[Ledger, dict[str, int]]:
@@ -25,18 +28,34 @@ def hill(backend: Backend) -> tuple[Ledger, dict[str, int]]:
     killed by each, the table's d10 entered by hand: 3, then 2."""
     ledger = make_ledger(backend)
     ledger.create_campaign("Hill 204", "fighting-spirit")
-    game = fighting_spirit(ledger)
-    info = lambda: ledger.resolve(None)  # noqa: E731
-    game.muster(info(), "Company HQ", "Steel", {"quality": "veteran", "leadership": 2, "size": 5})
-    game.start_battle(info(), "Hill 204", {"Steel": "medium"}, [Deployment(unit="Company HQ", fatigue="fresh")])
-    first = game.attack(info(), "Company HQ", killed=1, wounded=0, table=TableEntry((3,)))
-    second = game.attack(info(), "Company HQ", killed=1, wounded=0, table=TableEntry((2,)))
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
+    ledger.execute(
+        info(),
+        fs.Muster.build(name="Company HQ", side="Steel", profile={"quality": "veteran", "leadership": 2, "size": 5}),
+    )
+    ledger.execute(
+        info(),
+        fs.StartBattle.build(
+            name="Hill 204",
+            motivation={"Steel": "medium"},
+            deployments=[Deployment(unit="Company HQ", fatigue="fresh")],
+        ),
+    )
+    first = ledger.execute(
+        info(), fsb.Attack.build(unit_name="Company HQ", killed=1, wounded=0), table=TableEntry((3,))
+    )
+    second = ledger.execute(
+        info(), fsb.Attack.build(unit_name="Company HQ", killed=1, wounded=0), table=TableEntry((2,))
+    )
     roll = next(e.payload["roll_index"] for e in first.events if e.type == "dice.rolled")
     return ledger, {"first": first.events[0].seq, "second": second.events[0].seq, "roll": roll}
 
 
 def grade(ledger: Ledger) -> tuple[str, int]:
-    state, _ = fighting_spirit(ledger).state(ledger.resolve(None))
+    state, _ = ledger.in_force(ledger.resolve(None), FIGHTING_SPIRIT)
     battle = state.battles[state.active_battle or ""]
     unit = state.unit_by_name("Company HQ")
     assert unit is not None
@@ -137,8 +156,9 @@ def test_a_correction_and_an_input_change_together(backend: Backend) -> None:
 
 def test_refusals_append_nothing(backend: Backend) -> None:
     ledger, seqs = hill(backend)
-    game = fighting_spirit(ledger)
-    seeded = game.attack(ledger.resolve(None), "Company HQ", killed=0, wounded=1)  # the campaign's own dice
+    seeded = ledger.execute(
+        ledger.resolve(None), fsb.Attack.build(unit_name="Company HQ", killed=0, wounded=1)
+    )  # the campaign's own dice
     timeline, info = Timeline(ledger), ledger.resolve(None)
     length = len(log(ledger))
     muster = next(g for g in command_groups(effective(log(ledger))) if g.issued is not None and g.first_seq > 1)
@@ -203,7 +223,7 @@ def test_verify_fails_a_correction_of_a_seeded_roll_written_past_the_program() -
     from events.families.dice import DiceCorrected
 
     ledger, _ = hill(Backend("memory"))
-    seeded = fighting_spirit(ledger).attack(ledger.resolve(None), "Company HQ", killed=0, wounded=1)
+    seeded = ledger.execute(ledger.resolve(None), fsb.Attack.build(unit_name="Company HQ", killed=0, wounded=1))
     roll = next(e.payload for e in seeded.events if e.type == "dice.rolled")
     assert roll["source"] == "seeded"
     forged = DiceCorrected(

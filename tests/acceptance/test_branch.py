@@ -6,23 +6,32 @@ import pytest
 
 from campaign.commands import fold_for
 from campaign.executor import TableEntry
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.timeline import branch
 from events.errors import InvalidInputError
 from events.registry import registry
 from events.verify import verify_events
 from tests.conftest import Backend, make_ledger
-from tests.services import fighting_spirit
 
 
 def test_a_branch_diverges_and_the_original_is_untouched(backend: Backend) -> None:
     ledger = make_ledger(backend)
     ledger.create_campaign("Ardennes", "fighting-spirit")
-    game = fighting_spirit(ledger)
     info = lambda name="Ardennes": ledger.resolve(name)  # noqa: E731
-    game.muster(info(), "Alpha", "Keno", {"quality": "regular", "leadership": 2, "size": 8})
-    game.start_battle(info(), "Bastogne", {"Keno": "medium"}, [Deployment(unit="Alpha", fatigue="fresh")])
-    game.attack(info(), "Alpha", killed=1, wounded=1)  # seeded dice: shared by both timelines
+    ledger.execute(
+        info(), fs.Muster.build(name="Alpha", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 8})
+    )
+    ledger.execute(
+        info(),
+        fs.StartBattle.build(
+            name="Bastogne", motivation={"Keno": "medium"}, deployments=[Deployment(unit="Alpha", fatigue="fresh")]
+        ),
+    )
+    ledger.execute(
+        info(), fsb.Attack.build(unit_name="Alpha", killed=1, wounded=1)
+    )  # seeded dice: shared by both timelines
     at = info().last_seq
     with pytest.raises(InvalidInputError, match="middle of a command"):
         branch(ledger, info(), "What if", at - 1)
@@ -34,11 +43,11 @@ def test_a_branch_diverges_and_the_original_is_untouched(backend: Backend) -> No
     assert summary("What if").units == original_before.units  # the shared history folds the same
 
     # The timelines diverge: the branch fights on, the original rests.
-    game.attack(info("What if"), "Alpha", killed=2, wounded=0, table=TableEntry((8,)))
-    game.end_battle(info("What if"), "a costly stand", None)
+    ledger.execute(info("What if"), fsb.Attack.build(unit_name="Alpha", killed=2, wounded=0), table=TableEntry((8,)))
+    ledger.execute(info("What if"), fs.EndBattle.build(result="a costly stand", winner=None))
     assert summary("Ardennes") == original_before, "commands in the branch never touch the original"
-    game.end_battle(info(), "withdrawn", None)
-    game.pass_days(info(), 7, "rest")
+    ledger.execute(info(), fs.EndBattle.build(result="withdrawn", winner=None))
+    ledger.execute(info(), fs.PassDays.build(days=7, activity="rest"))
     assert {u["name"]: u["men"] for u in summary("What if").units} == {"Alpha": 5}
     assert {u["name"]: u["men"] for u in summary("Ardennes").units} == {"Alpha": 7}
 

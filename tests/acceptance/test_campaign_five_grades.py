@@ -11,18 +11,21 @@ from pathlib import Path
 
 from campaign.bootstrap import bootstrap
 from campaign.commands import fold_for
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
-from tests.services import fighting_spirit
+from projections.state.campaigns import CampaignInfo
 
-T = Tables(base_values("fighting_spirit"))
+T = Tables.of(base_values("fighting_spirit"))
 TIRED, BATTLES, WINDOW, REST = (
-    int(T.value(f"campaign.{k}"))
+    int(T.values[f"campaign.{k}"].value)
     for k in ("tired_after_front_days", "exhausted_battles", "exhausted_window_days", "fresh_after_rest_days")
 )
-VET = {q: int(T.value(f"campaign.veterancy.{q}")) for q in ("green", "regular", "veteran")}
-WAGE = int(T.value("campaign.pay.monthly_per_man"))
+VET = {q: int(T.values[f"campaign.veterancy.{q}"].value) for q in ("green", "regular", "veteran")}
+WAGE = int(T.campaign.pay.monthly_per_man)
 
 
 @dataclass
@@ -55,16 +58,27 @@ class Expected:
                 self.quality = earned
 
 
-def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None:
+def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None:  # noqa: C901 (ten battles played in order, each checked)
     db = str(tmp_path / "long-war.db")
     app = bootstrap(db, actor="gm")
     app.ledger.create_campaign("Long War", "fighting-spirit")
-    game = fighting_spirit(app.ledger)
-    info = lambda: app.ledger.resolve("Long War")  # noqa: E731
-    game.muster(info(), "Alpha", "Keno", {"quality": "regular", "leadership": 2, "size": 10, "radio": True})
-    game.muster(info(), "Bravo", "Keno", {"quality": "green", "leadership": 3, "size": 8})
-    game.muster(info(), "Steel", "Steel", {"quality": "veteran", "leadership": 1, "size": 10})
-    game.funds(info(), "Keno", 10_000, "the war chest")
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve("Long War")
+
+    app.ledger.execute(
+        info(),
+        fs.Muster.build(
+            name="Alpha", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 10, "radio": True}
+        ),
+    )
+    app.ledger.execute(
+        info(), fs.Muster.build(name="Bravo", side="Keno", profile={"quality": "green", "leadership": 3, "size": 8})
+    )
+    app.ledger.execute(
+        info(), fs.Muster.build(name="Steel", side="Steel", profile={"quality": "veteran", "leadership": 1, "size": 10})
+    )
+    app.ledger.execute(info(), fs.Funds.build(side="Keno", amount=10_000, reason="the war chest"))
     app.close()
     expected = {
         "Alpha": Expected("Keno", "regular", 10, VET["regular"]),
@@ -76,10 +90,9 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
 
     for battle in range(1, 11):
         app = bootstrap(db, actor="gm")  # a new evening: the database is opened afresh
-        game = fighting_spirit(app.ledger)
         # Between battles: march to the front, rest every third battle, a forced march before the sixth.
         activity, days = ("rest", 8) if battle % 3 == 0 else ("forced_march", 2) if battle == 6 else ("march", 5)
-        game.pass_days(info(), days, activity)
+        app.ledger.execute(info(), fs.PassDays.build(days=days, activity=activity))
         day += days
         for e in expected.values():
             if activity == "rest":
@@ -91,24 +104,24 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
                 e.rest = 0
                 e.forced = e.forced or activity == "forced_march"
         if battle == 8:
-            game.condition(info(), "Steel", "no_supplies", True)
+            app.ledger.execute(info(), fs.Condition.build(side="Steel", condition="no_supplies", active=True))
             steel_hungry = True
         if battle == 9:
-            game.condition(info(), "Steel", "no_supplies", False)
+            app.ledger.execute(info(), fs.Condition.build(side="Steel", condition="no_supplies", active=False))
             steel_hungry = False
         if battle == 5:  # replacements for Alpha, who bring no battles with them
-            game.recruit(info(), "Alpha", 3)
+            app.ledger.execute(info(), fs.Recruit.build(unit_name="Alpha", men=3))
             a = expected["Alpha"]
             a.gain((a.men * a.experience) // (a.men + 3))
             a.men += 3
         if battle == 7:  # two of Bravo's men go to Alpha, bringing Bravo's experience with them
-            game.transfer(info(), "Bravo", "Alpha", 2)
+            app.ledger.execute(info(), fs.Transfer.build(from_unit="Bravo", to_unit="Alpha", men=2))
             a, b = expected["Alpha"], expected["Bravo"]
             a.gain((a.men * a.experience + 2 * b.experience) // (a.men + 2))
             a.men += 2
             b.men -= 2
         if battle % 4 == 0:  # month's end: Keno pays, Steel's treasury is empty: a missed payday
-            game.month_end(info(), {"Keno": 100, "Steel": 0})
+            app.ledger.execute(info(), fs.MonthEnd.build(pay_pct={"Keno": 100, "Steel": 0}))
             for e in expected.values():
                 due = WAGE * e.men
                 if e.side == "Keno":
@@ -117,25 +130,27 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
                     e.owed += due
                     e.missed += 1
         # The battle: fatigue comes from the campaign record, the dice from the seed.
-        game.start_battle(
+        app.ledger.execute(
             info(),
-            f"Battle {battle}",
-            {"Keno": "medium", "Steel": "high"},
-            [Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Steel")],
+            fs.StartBattle.build(
+                name=f"Battle {battle}",
+                motivation={"Keno": "medium", "Steel": "high"},
+                deployments=[Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Steel")],
+            ),
         )
-        state, _tables = game.state(info())
+        state, _tables = app.ledger.in_force(info(), FIGHTING_SPIRIT)
         battle_state = state.battles[state.active_battle or ""]
         for name, e in expected.items():
             unit = state.unit_by_name(name)
             assert unit is not None
-            assert battle_state.units[unit.unit_id].start_grade == T.start_grade(
+            assert battle_state.units[unit.unit_id].start_grade == T.start_grade_for(
                 e.fatigue(day, steel_hungry and e.side == "Steel")
             ), name
         for name in ("Alpha", "Steel"):
             if expected[name].men > 2:
-                game.attack(info(), name, killed=1, wounded=1)
+                app.ledger.execute(info(), fsb.Attack.build(unit_name=name, killed=1, wounded=1))
                 expected[name].men -= 1
-        game.end_battle(info(), "fought to a standstill", None)
+        app.ledger.execute(info(), fs.EndBattle.build(result="fought to a standstill", winner=None))
         for e in expected.values():
             e.battles.append(day)
             e.forced = False

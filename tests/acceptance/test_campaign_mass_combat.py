@@ -14,17 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from campaign.bootstrap import bootstrap
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.tables import base_values
-from tests.services import MassCombat
+from projections.state.campaigns import CampaignInfo
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 SEED = hashlib.sha256(b"ten battles for Bannok, 2nd ed").digest()  # R2-13 reordered the dice
 
 
 def quality_for(experience: int) -> str:
-    return [q for q in QUALITIES if experience >= T.number(f"quality.{q}.experience_from")][-1]
+    return [q for q in QUALITIES if experience >= int(T.values[f"quality.{q}.experience_from"].value)][-1]
 
 
 @dataclass
@@ -104,7 +106,7 @@ def setup(n: int, active: dict[str, Expected]) -> dict[str, Any]:
     }
 
 
-def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) -> None:
+def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) -> None:  # noqa: C901 (ten battles played in order, each checked)
     db = str(tmp_path / "bannok.db")
     counter = itertools.count(1)
 
@@ -114,28 +116,51 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
 
     app = open_db()
     app.ledger.create_campaign("Bannok", "mass-combat", seed=SEED)
-    game = MassCombat(app.ledger)
-    info = lambda: app.ledger.resolve("Bannok")  # noqa: E731
-    game.funds(info(), "Blue", 2_000_000, "the city's war chest")
-    game.funds(info(), "Red", 500_000, "bread for the levy, and nothing for wages")
-    game.raise_unit(
-        info(), "Blue foot", "Blue", {"quality": "average", "men": 100, "troop_type": "MI", "armour": "medium"}
+
+    def info() -> CampaignInfo:
+        return app.ledger.resolve("Bannok")
+
+    app.ledger.execute(info(), mcal.Funds.build(side="Blue", amount=2_000_000, reason="the city's war chest"))
+    app.ledger.execute(
+        info(), mcal.Funds.build(side="Red", amount=500_000, reason="bread for the levy, and nothing for wages")
     )
-    game.raise_unit(
+    app.ledger.execute(
         info(),
-        "Blue horse",
-        "Blue",
-        {
-            "quality": "average",
-            "men": 40,
-            "troop_type": "LC",
-            "armour": "light",
-            "mount": "light_horse",
-            "ranged": "bow",
-        },
+        mc.Raise.build(
+            name="Blue foot",
+            side="Blue",
+            profile={"quality": "average", "men": 100, "troop_type": "MI", "armour": "medium"},
+        ),
     )
-    game.muster(info(), "Red levy", "Red", {"men": 300, "troop_type": "II", "quality": "green", "experience": 1})
-    game.muster(info(), "Red spears", "Red", {"quality": "average", "men": 120, "troop_type": "LI", "armour": "light"})
+    app.ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="Blue horse",
+            side="Blue",
+            profile={
+                "quality": "average",
+                "men": 40,
+                "troop_type": "LC",
+                "armour": "light",
+                "mount": "light_horse",
+                "ranged": "bow",
+            },
+        ),
+    )
+    app.ledger.execute(
+        info(),
+        mc.Muster.build(
+            name="Red levy", side="Red", profile={"men": 300, "troop_type": "II", "quality": "green", "experience": 1}
+        ),
+    )
+    app.ledger.execute(
+        info(),
+        mc.Muster.build(
+            name="Red spears",
+            side="Red",
+            profile={"quality": "average", "men": 120, "troop_type": "LI", "armour": "light"},
+        ),
+    )
     app.close()
     expected = {
         "Blue foot": Expected("Blue", 100, 5000, 200, 3, "average", 100),
@@ -150,10 +175,9 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
 
     for n in range(1, 11):
         app = open_db()
-        game = MassCombat(app.ledger)
         if n > 1:  # between battles: rest, or march every third
             activity, days = ("march", 4) if n % 3 == 0 else ("rest", 5)
-            game.pass_days(info(), days, activity)
+            app.ledger.execute(info(), mcal.Days.build(days=days, activity=activity))
             day += days
             for e in (e for e in expected.values() if not e.gone):  # a defected unit's wounded are not ours
                 rate = (2 + 3) if activity == "rest" else 2
@@ -162,20 +186,25 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
                 e.days_passed(days)
         if n == 6:  # 20 Green recruits for a Blue unit, at Green's lower bound of experience
             target = next(name for name, e in expected.items() if e.side == "Blue" and not e.gone)
-            game.recruit(info(), target, 20, "green")
+            app.ledger.execute(info(), mc.Recruit.build(unit_name=target, men=20, quality="green"))
             unit = expected[target]
-            unit.experience = (unit.men * unit.experience + 20 * T.number("quality.green.experience_from")) // (
-                unit.men + 20
-            )
+            unit.experience = (
+                unit.men * unit.experience + 20 * int(T.values["quality.green.experience_from"].value)
+            ) // (unit.men + 20)
             unit.men += 20
             unit.original += 20
             unit.quality = quality_for(unit.experience)
             treasury -= 20 * unit.cost
         if n == 8:  # a Red garrison is merged into the levy: all its men transfer, and it is disbanded
-            game.muster(info(), "Red garrison", "Red", {"men": 50, "troop_type": "II", "quality": "average"})
-            game.transfer(info(), "Red garrison", "Red levy", 50)
-            game.disband(info(), "Red garrison", "merged into the levy")
-            garrison_xp = T.number("quality.average.experience_from")
+            app.ledger.execute(
+                info(),
+                mc.Muster.build(
+                    name="Red garrison", side="Red", profile={"men": 50, "troop_type": "II", "quality": "average"}
+                ),
+            )
+            app.ledger.execute(info(), mc.Transfer.build(from_unit="Red garrison", to_unit="Red levy", men=50))
+            app.ledger.execute(info(), mc.Disband.build(unit_name="Red garrison", reason="merged into the levy"))
+            garrison_xp = int(T.values["quality.average.experience_from"].value)
             expected["Red garrison"] = Expected("Red", 0, 200, 200, garrison_xp, "average", 0, gone=True)
             levy = expected["Red levy"]
             levy.experience = (levy.men * levy.experience + 50 * garrison_xp) // (levy.men + 50)
@@ -186,7 +215,9 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             blue_pct = {4: 0, 6: 200}.get(n, 100)
             serving = {e.side for e in expected.values() if not e.gone}  # a side whose units all defected pays none
             pay = {"Blue": blue_pct, "Red": 0}
-            game.month_end(info(), {side: pct for side, pct in pay.items() if side in serving})
+            app.ledger.execute(
+                info(), mcal.MonthEnd.build(pay_pct={side: pct for side, pct in pay.items() if side in serving})
+            )
             for e in (e for e in expected.values() if not e.gone):
                 pct = blue_pct if e.side == "Blue" else 0
                 if e.side == "Blue":
@@ -194,7 +225,7 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
                 else:
                     red_treasury -= e.men * e.upkeep_each
                 e.payday(pct, day)
-        result = game.battle(info(), parse_setup(setup(n, expected)))
+        result = app.ledger.execute(info(), mc.Battle.build(setup=parse_setup(setup(n, expected))))
         for event in result.events:
             p = event.payload
             if event.type == "battle.casualties_taken":
@@ -207,7 +238,7 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             if event.type == "career.pc_wounded":
                 career["damage"] += p["damage"]  # type: ignore[operator]
             elif event.type == "career.reputation_changed":
-                until = -1 if p["months"] == 0 else day + p["months"] * T.number("economy.month_days")
+                until = -1 if p["months"] == 0 else day + p["months"] * int(T.values["economy.month_days"].value)
                 career["reputation"].append((p["change"], until))  # type: ignore[attr-defined]
             elif event.type == "career.promotion_rolled":
                 career["promotion_rolls"] += 1  # type: ignore[operator]

@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.disorder import battle_commands as dib
+from campaign.rulesets.disorder import commands as dic
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.tables import Sourced
@@ -17,9 +19,8 @@ from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
 from tests.conftest import Backend, make_ledger
-from tests.services import disorder
 
-T = Tables(base_values("disorder"))
+T = Tables.of(base_values("disorder"))
 
 
 def line(markers: int) -> dis.Unit:
@@ -77,13 +78,18 @@ def test_a_force_of_no_points_never_reaches_half() -> None:
     # so a casualty among its 0-point units asks for the casualty check alone, and nothing breaks.
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Drill", "disorder")
-    game = disorder(ledger)
-    game.muster(ledger.resolve(None), "Recruits", "British", {"models": 10, "troops": "line", "points": 0})
-    game.muster(ledger.resolve(None), "Conscripts", "French", {"models": 10, "troops": "line", "points": 0})
-    game.appoint(ledger.resolve(None), "British", "Sharpe")
-    game.appoint(ledger.resolve(None), "French", "Dubreton")
-    game.start_battle(ledger.resolve(None), "Drill field", ["Recruits", "Conscripts"])
-    result = game.hit(ledger.resolve(None), "Recruits", 1, table=TableEntry((6, 6)))
+    ledger.execute(
+        ledger.resolve(None),
+        dic.Muster.build(name="Recruits", side="British", profile={"models": 10, "troops": "line", "points": 0}),
+    )
+    ledger.execute(
+        ledger.resolve(None),
+        dic.Muster.build(name="Conscripts", side="French", profile={"models": 10, "troops": "line", "points": 0}),
+    )
+    ledger.execute(ledger.resolve(None), dic.Appoint.build(side="British", officer="Sharpe"))
+    ledger.execute(ledger.resolve(None), dic.Appoint.build(side="French", officer="Dubreton"))
+    ledger.execute(ledger.resolve(None), dib.StartBattle.build(name="Drill field", units=["Recruits", "Conscripts"]))
+    result = ledger.execute(ledger.resolve(None), dib.Hit.build(unit_name="Recruits", lost=1), table=TableEntry((6, 6)))
     rules = [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
     assert not any(r.startswith("force") for r in rules)
     assert any(e.type == "battle.models_lost" for e in result.events)
@@ -100,7 +106,7 @@ def test_markers_flees_at_is_at_least_one() -> None:
 def test_a_passed_rally_removes_all_the_markers(removes: str, left: int) -> None:
     # §1.6: ≥ 6 removes ALL non-permanent markers (B-6; the house rule 'one' removes one). Two markers, line (0):
     # 4 + 4 + 0 − 2 = 6 rallies.
-    tables = Tables({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
+    tables = Tables.of({**base_values("disorder"), "rally.removes": Sourced(removes, "HOUSE RULE (test)")})
     decision = dis.rally(tables, line(2), TableDice((4, 4), "rally", 0), "b")
     assert decision.outcome["markers"] == left
 
@@ -170,7 +176,7 @@ def test_the_glory_recorded_names_the_result_and_only_the_sources_that_gave_some
 )
 def test_discipline_by_troop_type(troops: str, discipline: int) -> None:
     # §1.7 [INF/PLACEHOLDER]: militia −1, line 0, light +1, rifles +1, guard +2.
-    assert T.discipline(troops) == discipline
+    assert T.discipline_of(troops) == discipline
 
 
 @pytest.mark.parametrize("path", ["force.half_at", "force.flees_over"])
@@ -199,7 +205,7 @@ def test_a_failed_check_whose_new_marker_reaches_the_flight_count_flees(flees_at
     # check.any_marker_flees false) and a flight at markers.flees_at. A unit at half with its permanent marker and
     # no other fails badly: 2d6 = 2 − 1 model lost − 1 marker = 0 ≤ 2, so it takes a marker: its 2nd. With flight
     # at 2 that marker flees it; at 3 (the seed's) it is only disordered.
-    tables = Tables(
+    tables = Tables.of(
         {
             **base_values("disorder"),
             "check.any_marker_flees": Sourced(False, "HOUSE RULE (test)"),
@@ -212,7 +218,7 @@ def test_a_failed_check_whose_new_marker_reaches_the_flight_count_flees(flees_at
 
 
 def _flees_at(n: int) -> Tables:
-    return Tables({**base_values("disorder"), "markers.flees_at": Sourced(n, "HOUSE RULE (test)")})
+    return Tables.of({**base_values("disorder"), "markers.flees_at": Sourced(n, "HOUSE RULE (test)")})
 
 
 @pytest.mark.parametrize(("flees_at", "markers", "words"), [(3, 2, "third"), (4, 3, "fourth"), (2, 1, "second")])
@@ -228,7 +234,7 @@ def test_the_flight_names_the_marker_the_house_rule_counts(flees_at: int, marker
 def test_a_failed_check_says_which_marker_made_the_unit_flee() -> None:
     # §1.4 with check.any_marker_flees false and markers.flees_at 2: a unit at half with only its permanent marker
     # fails badly (2 − 1 model − 1 marker = 0 ≤ 2) and takes a marker, its second: it flees.
-    tables = Tables(
+    tables = Tables.of(
         {
             **base_values("disorder"),
             "check.any_marker_flees": Sourced(False, "HOUSE RULE (test)"),

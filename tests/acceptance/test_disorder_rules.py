@@ -10,12 +10,14 @@ import pytest
 
 from campaign.commands import recorded_command
 from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.disorder import battle_commands as dib
+from campaign.rulesets.disorder import commands as dic
 from campaign.rulesets.disorder.battle_commands import EndBattle
+from campaign.rulesets.disorder.plugin import PLUGIN as DISORDER
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
-from tests.services import disorder
 
 UNITS = {
     "95th Rifles": ("British", {"models": 10, "troops": "rifles", "points": 100}),
@@ -28,7 +30,6 @@ UNITS = {
 class Skirmish:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.game = disorder(ledger)
 
     @property
     def info(self) -> Any:
@@ -38,7 +39,7 @@ class Skirmish:
         return len(list(self.ledger.store.read(self.info.campaign_id)))
 
     def unit(self, name: str) -> Any:
-        state, _ = self.game.state(self.info)
+        state, _ = self.ledger.in_force(self.info, DISORDER)
         battle = (
             state.battles[state.active_battle]
             if state.active_battle
@@ -47,7 +48,8 @@ class Skirmish:
         return battle.units[state.unit_by_name(name).unit_id]  # type: ignore[union-attr]
 
     def hit(self, name: str, lost: int, *faces: int, **kwargs: Any) -> AppendResult:
-        return self.game.hit(self.info, name, lost, table=TableEntry(faces), **kwargs)
+        hit = dib.Hit.build(unit_name=name, lost=lost, **kwargs)
+        return self.ledger.execute(self.info, hit, table=TableEntry(faces))
 
 
 def applied(result: AppendResult, rule: str) -> list[dict[str, Any]]:
@@ -64,10 +66,10 @@ def table() -> Skirmish:
     ledger.create_campaign("Peninsula", "disorder")
     s = Skirmish(ledger)
     for name, (side, profile) in UNITS.items():
-        s.game.muster(s.info, name, side, profile)
-    s.game.appoint(s.info, "British", "Sharpe")
-    s.game.appoint(s.info, "French", "Dubreton")
-    s.game.start_battle(s.info, "The bridge at Sabugal", list(UNITS))
+        s.ledger.execute(s.info, dic.Muster.build(name=name, side=side, profile=profile))
+    s.ledger.execute(s.info, dic.Appoint.build(side="British", officer="Sharpe"))
+    s.ledger.execute(s.info, dic.Appoint.build(side="French", officer="Dubreton"))
+    s.ledger.execute(s.info, dib.StartBattle.build(name="The bridge at Sabugal", units=list(UNITS)))
     return s
 
 
@@ -108,8 +110,10 @@ def test_c4_a_fail_of_two_or_less_in_order_takes_a_marker(table: Skirmish) -> No
     assert check["outcome"] == {"total": 2, "result": "disordered"}
     assert "must rally" in check["explanation"]
     assert table.unit("Line company").must_rally == 2, "it must try to rally next turn"
-    table.game.next_turn(table.info)
-    table.game.rally(table.info, "Line company", table=TableEntry((1, 1)))  # it tried: failed, but tried
+    table.ledger.execute(table.info, dib.NextTurn.build())
+    table.ledger.execute(
+        table.info, dib.Rally.build(unit_name="Line company"), table=TableEntry((1, 1))
+    )  # it tried: failed, but tried
     assert table.unit("Line company").must_rally is None
     assert facts(result, "morale.disorder_changed") == [
         {
@@ -123,7 +127,9 @@ def test_c4_a_fail_of_two_or_less_in_order_takes_a_marker(table: Skirmish) -> No
 
 
 def test_c5_simultaneous_causes_make_one_check_at_minus_one_each_extra(table: Skirmish) -> None:
-    table.game.remove(table.info, "Voltigeurs", "destroyed in melee")  # a friend removed this turn (R3-9)
+    table.ledger.execute(
+        table.info, dib.Remove.build(unit_name="Voltigeurs", reason="destroyed in melee")
+    )  # a friend removed this turn (R3-9)
     result = table.hit("Fusiliers", 1, 4, 4, also=["friend_removed"])
     checks = applied(result, "morale_check")
     assert len(checks) == 1
@@ -143,9 +149,11 @@ def test_c6_the_permanent_marker_comes_before_the_casualty_test(table: Skirmish)
 
 
 def test_c7_a_permanent_marker_that_is_the_third_flees_without_a_test(table: Skirmish) -> None:
-    table.game.add_marker(table.info, "Line company", "lost a melee")
-    table.game.add_marker(table.info, "Line company", "lost a second melee")
-    result = table.game.hit(table.info, "Line company", 5)  # seeded dice: none may be rolled
+    table.ledger.execute(table.info, dib.AddMarker.build(unit_name="Line company", reason="lost a melee"))
+    table.ledger.execute(table.info, dib.AddMarker.build(unit_name="Line company", reason="lost a second melee"))
+    result = table.ledger.execute(
+        table.info, dib.Hit.build(unit_name="Line company", lost=5)
+    )  # seeded dice: none may be rolled
     assert [e.payload["rule"] for e in result.events if e.type == "rules.applied"][:2] == [
         "models_lost",
         "permanent_marker",
@@ -155,18 +163,23 @@ def test_c7_a_permanent_marker_that_is_the_third_flees_without_a_test(table: Ski
 
 
 def test_c8_a_blocked_retreat_loses_a_model_per_full_inch(table: Skirmish) -> None:
-    result = table.game.retreat(table.info, "Voltigeurs", "3", "1.5")
+    result = table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="3", moved="1.5"))
     assert applied(result, "retreat")[0]["outcome"] == {"captured": 1, "fled": False}
     assert facts(result, "battle.models_lost")[0] == {**facts(result, "battle.models_lost")[0], "count": 1}
     assert table.unit("Voltigeurs").models == 9
-    assert table.game.retreat(table.info, "Voltigeurs", "3").events[-1].payload["outcome"]["captured"] == 0
-    off = table.game.retreat(table.info, "Voltigeurs", "2", off_table=True)
+    assert (
+        table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="3"))
+        .events[-1]
+        .payload["outcome"]["captured"]
+        == 0
+    )
+    off = table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="2", off_table=True))
     assert facts(off, "battle.unit_removed")[0]["reason"] == "fled: left the table"
 
 
 def test_c9_a_force_beyond_three_quarters_lost_flees_and_at_half_every_unit_tests(table: Skirmish) -> None:
     # French: Voltigeurs 90 + Fusiliers 80 = 170 points. Fusiliers gone: 80 (47%): nothing yet.
-    table.game.remove(table.info, "Fusiliers", "destroyed in melee")
+    table.ledger.execute(table.info, dib.Remove.build(unit_name="Fusiliers", reason="destroyed in melee"))
     half = table.hit("Voltigeurs", 1, 6, 6)  # 9 of 10 models: 80 + 9 = 89 of 170 (52%)
     # R2-7: the Voltigeurs' own loss brought the force to half: one more cause of their single check.
     assert applied(half, "force_half")[0]["outcome"] == {"status": "half", "units_to_check": []}
@@ -179,108 +192,214 @@ def test_c9_a_force_beyond_three_quarters_lost_flees_and_at_half_every_unit_test
     assert not applied(fled, "morale_check")
     assert applied(fled, "force_flees")[0]["outcome"]["status"] == "flees"
     assert facts(fled, "battle.unit_removed")[-1]["reason"] == "fled: the force broke"
-    state, _ = table.game.state(table.info)
+    state, _ = table.ledger.in_force(table.info, DISORDER)
     assert state.battles[state.active_battle].force["French"] == "flees"  # type: ignore[index]
 
 
 def test_c9_house_rule_b3_reads_seventy_five_percent_or_more(table: Skirmish) -> None:
-    table.game.house_rule(table.info, "force.flees_at_exactly", True, note="ch.6 wording")
-    table.game.house_rule(table.info, "force.flees_over", 50)
-    table.game.remove(table.info, "Fusiliers", "destroyed in melee")
+    table.ledger.execute(
+        table.info, dic.HouseRule.build(path="force.flees_at_exactly", value=True, note="ch.6 wording")
+    )
+    table.ledger.execute(table.info, dic.HouseRule.build(path="force.flees_over", value=50))
+    table.ledger.execute(table.info, dib.Remove.build(unit_name="Fusiliers", reason="destroyed in melee"))
     result = table.hit("Voltigeurs", 1)  # 89 of 170 = 52% ≥ 50: flight, no check (R2-7)
     assert applied(result, "force_flees")
 
 
 def test_c10_exactly_six_passes(table: Skirmish) -> None:
-    table.game.remove(table.info, "Voltigeurs", "destroyed in melee")  # a friend removed this turn (R3-9)
-    result = table.game.check_morale(table.info, "Fusiliers", ["friend_removed"], table=TableEntry((3, 3)))
+    table.ledger.execute(
+        table.info, dib.Remove.build(unit_name="Voltigeurs", reason="destroyed in melee")
+    )  # a friend removed this turn (R3-9)
+    result = table.ledger.execute(
+        table.info, dib.CheckMorale.build(unit_name="Fusiliers", causes=["friend_removed"]), table=TableEntry((3, 3))
+    )
     assert applied(result, "morale_check")[0]["outcome"] == {"total": 6, "result": "pass"}
 
 
 def test_a_rally_removes_the_markers_but_never_the_permanent_one(table: Skirmish) -> None:
     table.hit("Line company", 1, 1, 1)  # a marker
-    failed = table.game.rally(table.info, "Line company", table=TableEntry((2, 2)))  # 4 + 0 − 1 = 3
+    failed = table.ledger.execute(
+        table.info, dib.Rally.build(unit_name="Line company"), table=TableEntry((2, 2))
+    )  # 4 + 0 − 1 = 3
     assert applied(failed, "rally")[0]["outcome"]["passed"] is False
-    table.game.next_turn(table.info)  # one attempt a turn (R3-11)
-    rallied = table.game.rally(table.info, "Line company", officer_near=True, table=TableEntry((3, 3)))  # 6 − 1 + 1
+    table.ledger.execute(table.info, dib.NextTurn.build())  # one attempt a turn (R3-11)
+    rallied = table.ledger.execute(
+        table.info, dib.Rally.build(unit_name="Line company", officer_near=True), table=TableEntry((3, 3))
+    )  # 6 − 1 + 1
     assert applied(rallied, "rally")[0]["outcome"] == {"total": 6, "passed": True, "markers": 0, "retreats": False}
-    refused(table, lambda: table.game.rally(table.info, "Line company"), "no marker a rally can remove")
+    refused(
+        table,
+        lambda: table.ledger.execute(table.info, dib.Rally.build(unit_name="Line company")),
+        "no marker a rally can remove",
+    )
     table.hit("Line company", 4, 6, 6)  # 5 of 10: permanent marker, 12 − 4 − 1 = 7 passes
-    refused(table, lambda: table.game.rally(table.info, "Line company"), "permanent marker stays")
+    refused(
+        table,
+        lambda: table.ledger.execute(table.info, dib.Rally.build(unit_name="Line company")),
+        "permanent marker stays",
+    )
 
 
 def test_glory_and_careers_carry_across_battles_and_markers_do_not(table: Skirmish) -> None:
-    assert table.game.state(table.info)[0].careers["Sharpe"].rank == "Lieutenant", "the first rank, from the start"
+    assert table.ledger.in_force(table.info, DISORDER)[0].careers["Sharpe"].rank == "Lieutenant", (
+        "the first rank, from the start"
+    )
     table.hit("Line company", 1, 1, 1)  # British disordered
-    table.game.remove(table.info, "Fusiliers", "destroyed in melee")
-    table.game.officer_down(table.info, "French")
-    end = table.game.end_battle(table.info, "British", {"British": 2})
+    table.ledger.execute(table.info, dib.Remove.build(unit_name="Fusiliers", reason="destroyed in melee"))
+    table.ledger.execute(table.info, dib.OfficerDown.build(side="French"))
+    end = table.ledger.execute(table.info, dib.EndBattle.build(winner="British", objectives={"British": 2}))
     glory = {g["inputs"]["side"]: g for g in applied(end, "glory")}
     # British: won 3 + 2 objectives + 1 enemy unit removed = 6; French: lost 0, officer removed −2 = −2.
     assert glory["British"]["outcome"] == {"glory": 6, "total": 6, "rank": "Lieutenant"}
     assert glory["French"]["outcome"] == {"glory": -2, "total": -2, "rank": "Lieutenant"}
-    state, _ = table.game.state(table.info)
+    state, _ = table.ledger.in_force(table.info, DISORDER)
     assert state.careers["Sharpe"].glory == 6 and state.roster[state.unit_by_name("Line company").unit_id].battles == 1  # type: ignore[union-attr]
-    table.game.start_battle(table.info, "The convent at Fuentes", list(UNITS))
+    table.ledger.execute(table.info, dib.StartBattle.build(name="The convent at Fuentes", units=list(UNITS)))
     assert table.unit("Line company").markers == 0, "markers end with the battle"
-    table.game.remove(table.info, "Voltigeurs", "destroyed")
-    second = table.game.end_battle(table.info, "British", {"British": 1})
+    table.ledger.execute(table.info, dib.Remove.build(unit_name="Voltigeurs", reason="destroyed"))
+    second = table.ledger.execute(table.info, dib.EndBattle.build(winner="British", objectives={"British": 1}))
     sharpe = next(g for g in applied(second, "glory") if g["inputs"]["side"] == "British")
     assert sharpe["outcome"] == {"glory": 5, "total": 11, "rank": "Captain"}
     assert facts(second, "career.rank_reached") == [{"officer": "Sharpe", "rank": "Captain", "glory": 11}]
-    state, _ = table.game.state(table.info)
+    state, _ = table.ledger.in_force(table.info, DISORDER)
     assert state.careers["Sharpe"].rank == "Captain" and state.careers["Sharpe"].glory_by_battle == (6, 5)
 
 
 def test_bad_input_is_refused_and_nothing_is_appended(table: Skirmish) -> None:
-    g, i = table.game, table.info
-    refused(table, lambda: g.hit(i, "Grenadiers", 1), "unknown unit 'Grenadiers'")
-    refused(table, lambda: g.hit(i, "Fusiliers", -1), "lost must be at least 1")
-    refused(table, lambda: g.hit(i, "Fusiliers", 0), "lost must be at least 1")
-    refused(table, lambda: g.hit(i, "Fusiliers", 1, table=TableEntry((7, 1))), "7 is not a face of a d6")
-    refused(table, lambda: g.hit(i, "Fusiliers", 1, cause="artillery"), "shooting or melee")
-    refused(table, lambda: g.hit(i, "Fusiliers", 1, also=["weather"]), "unknown cause")
-    refused(table, lambda: g.check_morale(i, "Fusiliers", []), "needs a cause")
-    refused(table, lambda: g.check_morale(i, "Fusiliers", ["casualties"]), "comes with the loss")
-    refused(table, lambda: g.retreat(i, "Fusiliers", "2", "3"), "cannot move more")
-    refused(table, lambda: g.retreat(i, "Fusiliers", "3", "1.25"), "to a tenth at most")
-    refused(table, lambda: g.end_battle(i, "Prussians"), "not a side of this battle")
-    refused(table, lambda: g.end_battle(i, "British", {"British": -1}), "objectives.British cannot be negative")
-    refused(table, lambda: g.end_battle(i, "British", {"British": 1001}), "objectives.British must be at most 1000")
-    refused(table, lambda: g.hit(i, "Fusiliers", 1001), "lost must be at most 1000")
-    refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 6, "troops": "hussars", "points": 50}), "troop")
-    refused(table, lambda: g.muster(i, "Hussars", "French", {"models": 0, "troops": "line", "points": 50}), "models")
-    refused(table, lambda: g.start_battle(i, "Another", ["Fusiliers"]), "still being fought")
-    refused(table, lambda: g.house_rule(i, "rally.removes", "some"), "'all'")
-    refused(table, lambda: g.house_rule(i, "check.dice", "2q6"), "malformed dice notation")
-    refused(table, lambda: g.house_rule(i, "force.flees_over", 175), "percentage")
-    refused(table, lambda: g.house_rule(i, "markers.flees_at", 0), "at least 1")
-    refused(table, lambda: g.appoint(i, "French", "Massena"), "between battles")
-    refused(table, lambda: g.transfer(i, "Fusiliers", "Voltigeurs", 2), "between battles")
-    g.remove(i, "Fusiliers", "destroyed")
-    refused(table, lambda: g.hit(i, "Fusiliers", 1), "no longer on the table")
-    refused(table, lambda: g.officer_down(i, "Austrians"), "not a side")
+    i = table.info
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Grenadiers", lost=1)),
+        "unknown unit 'Grenadiers'",
+    )
+    refused(
+        table, lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=-1)), "lost must be at least 1"
+    )
+    refused(
+        table, lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=0)), "lost must be at least 1"
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=1), table=TableEntry((7, 1))),
+        "7 is not a face of a d6",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=1, cause="artillery")),
+        "shooting or melee",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=1, also=["weather"])),
+        "unknown cause",
+    )
+    refused(
+        table, lambda: table.ledger.execute(i, dib.CheckMorale.build(unit_name="Fusiliers", causes=[])), "needs a cause"
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.CheckMorale.build(unit_name="Fusiliers", causes=["casualties"])),
+        "comes with the loss",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Retreat.build(unit_name="Fusiliers", needed="2", moved="3")),
+        "cannot move more",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Retreat.build(unit_name="Fusiliers", needed="3", moved="1.25")),
+        "to a tenth at most",
+    )
+    refused(
+        table, lambda: table.ledger.execute(i, dib.EndBattle.build(winner="Prussians")), "not a side of this battle"
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.EndBattle.build(winner="British", objectives={"British": -1})),
+        "objectives.British cannot be negative",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.EndBattle.build(winner="British", objectives={"British": 1001})),
+        "objectives.British must be at most 1000",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=1001)),
+        "lost must be at most 1000",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(
+            i, dic.Muster.build(name="Hussars", side="French", profile={"models": 6, "troops": "hussars", "points": 50})
+        ),
+        "troop",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(
+            i, dic.Muster.build(name="Hussars", side="French", profile={"models": 0, "troops": "line", "points": 50})
+        ),
+        "models",
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dib.StartBattle.build(name="Another", units=["Fusiliers"])),
+        "still being fought",
+    )
+    refused(table, lambda: table.ledger.execute(i, dic.HouseRule.build(path="rally.removes", value="some")), "'all'")
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dic.HouseRule.build(path="check.dice", value="2q6")),
+        "malformed dice notation",
+    )
+    refused(
+        table, lambda: table.ledger.execute(i, dic.HouseRule.build(path="force.flees_over", value=175)), "percentage"
+    )
+    refused(table, lambda: table.ledger.execute(i, dic.HouseRule.build(path="markers.flees_at", value=0)), "at least 1")
+    refused(
+        table, lambda: table.ledger.execute(i, dic.Appoint.build(side="French", officer="Massena")), "between battles"
+    )
+    refused(
+        table,
+        lambda: table.ledger.execute(i, dic.Transfer.build(from_unit="Fusiliers", to_unit="Voltigeurs", men=2)),
+        "between battles",
+    )
+    table.ledger.execute(i, dib.Remove.build(unit_name="Fusiliers", reason="destroyed"))
+    refused(
+        table, lambda: table.ledger.execute(i, dib.Hit.build(unit_name="Fusiliers", lost=1)), "no longer on the table"
+    )
+    refused(table, lambda: table.ledger.execute(i, dib.OfficerDown.build(side="Austrians")), "not a side")
 
 
 def test_every_recorded_rule_re_evaluates_to_what_was_recorded(table: Skirmish) -> None:
     table.hit("Fusiliers", 2, 1, 1)
-    table.game.officer_down(table.info, "British")
-    table.game.hit(table.info, "Line company", 3, also=["officer_removed"], close_order=True)
-    table.game.rally(table.info, "Fusiliers")
-    table.game.retreat(table.info, "Voltigeurs", "3", "0.5")
-    table.game.remove(table.info, "Line company", "destroyed in melee")
-    table.game.check_morale(table.info, "95th Rifles", ["friend_removed"])
-    table.game.end_battle(table.info, None)
+    table.ledger.execute(table.info, dib.OfficerDown.build(side="British"))
+    table.ledger.execute(
+        table.info, dib.Hit.build(unit_name="Line company", lost=3, also=["officer_removed"], close_order=True)
+    )
+    table.ledger.execute(table.info, dib.Rally.build(unit_name="Fusiliers"))
+    table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="3", moved="0.5"))
+    table.ledger.execute(table.info, dib.Remove.build(unit_name="Line company", reason="destroyed in melee"))
+    table.ledger.execute(table.info, dib.CheckMorale.build(unit_name="95th Rifles", causes=["friend_removed"]))
+    table.ledger.execute(table.info, dib.EndBattle.build(winner=None))
     assert Timeline(table.ledger).reevaluate(table.info) == []
 
 
 def test_a_loss_of_all_the_models_left_destroys_the_unit_one_more_is_refused(table: Skirmish) -> None:
     """A loss is of models the unit has (refused like `fs attack`'s, never capped unsaid)."""
     refused(
-        table, lambda: table.game.hit(table.info, "Fusiliers", 13), "Fusiliers has 12 models left; it cannot lose 13"
+        table,
+        lambda: table.ledger.execute(table.info, dib.Hit.build(unit_name="Fusiliers", lost=13)),
+        "Fusiliers has 12 models left; it cannot lose 13",
     )
-    refused(table, lambda: table.game.hit(table.info, "Fusiliers", 1000), "it cannot lose 1000")
-    result = table.game.hit(table.info, "Fusiliers", 12)  # all of its 12 go
+    refused(
+        table,
+        lambda: table.ledger.execute(table.info, dib.Hit.build(unit_name="Fusiliers", lost=1000)),
+        "it cannot lose 1000",
+    )
+    result = table.ledger.execute(table.info, dib.Hit.build(unit_name="Fusiliers", lost=12))  # all of its 12 go
     assert applied(result, "models_lost")[0]["outcome"] == {"models": 0}
     assert facts(result, "battle.unit_removed")[0]["reason"] == "destroyed"
 

@@ -9,7 +9,7 @@ from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
 from campaign.tables import base_values
 
-T = Tables(base_values("disorder"))
+T = Tables.of(base_values("disorder"))
 
 
 @pytest.mark.parametrize(("result", "glory"), [("won", 3), ("drawn", 1), ("lost", 0)])

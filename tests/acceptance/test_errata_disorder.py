@@ -11,14 +11,16 @@ from typing import Any
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.disorder import battle_commands as dib
+from campaign.rulesets.disorder import commands as dic
 from campaign.rulesets.disorder import rules as dis
+from campaign.rulesets.disorder.plugin import PLUGIN as DISORDER
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.tables import Sourced
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
-from tests.services import disorder
 
 
 class Force:
@@ -27,13 +29,20 @@ class Force:
     def __init__(self, units: dict[str, tuple[int, int, str]]) -> None:
         self.ledger = make_ledger(Backend("memory"))
         self.ledger.create_campaign("Peninsula", "disorder")
-        self.game = disorder(self.ledger)
         for name, (models, points, troops) in units.items():
-            self.game.muster(self.info, name, "British", {"models": models, "points": points, "troops": troops})
-        self.game.muster(self.info, "Voltigeurs", "French", {"models": 10, "points": 90, "troops": "light"})
-        self.game.appoint(self.info, "British", "Sharpe")
-        self.game.appoint(self.info, "French", "Dubreton")
-        self.game.start_battle(self.info, "Sabugal", [*units, "Voltigeurs"])
+            self.ledger.execute(
+                self.info,
+                dic.Muster.build(
+                    name=name, side="British", profile={"models": models, "points": points, "troops": troops}
+                ),
+            )
+        self.ledger.execute(
+            self.info,
+            dic.Muster.build(name="Voltigeurs", side="French", profile={"models": 10, "points": 90, "troops": "light"}),
+        )
+        self.ledger.execute(self.info, dic.Appoint.build(side="British", officer="Sharpe"))
+        self.ledger.execute(self.info, dic.Appoint.build(side="French", officer="Dubreton"))
+        self.ledger.execute(self.info, dib.StartBattle.build(name="Sabugal", units=[*units, "Voltigeurs"]))
 
     @property
     def info(self) -> Any:
@@ -67,22 +76,28 @@ def dice(*faces: int) -> TableEntry:
 @pytest.fixture
 def rallying() -> Force:
     force = Force({"Line": (10, 100, "line"), "Reserve": (10, 200, "line")})
-    force.game.hit(force.info, "Line", 1, table=dice(1, 1))  # 2 − 1 = 1 ≤ 2 with no marker: a marker
+    force.ledger.execute(
+        force.info, dib.Hit.build(unit_name="Line", lost=1), table=dice(1, 1)
+    )  # 2 − 1 = 1 ≤ 2 with no marker: a marker
     return force
 
 
 @pytest.mark.parametrize(("faces", "passed"), [((4, 3), True), ((3, 3), False)])
 def test_r2_6_a_failed_rally_test_retreats_half_a_move(rallying: Force, faces: tuple[int, int], passed: bool) -> None:
     # §1.6: 2d6 + Discipline 0 − 1 marker ≥ 6: 7 − 1 = 6 passes; 6 − 1 = 5 fails → retreat ½ move (R2-6).
-    rally = applied(rallying.game.rally(rallying.info, "Line", table=dice(*faces)), "rally")[0]
+    rally = applied(
+        rallying.ledger.execute(rallying.info, dib.Rally.build(unit_name="Line"), table=dice(*faces)), "rally"
+    )[0]
     assert rally["outcome"]["passed"] is passed
     assert rally["outcome"]["retreats"] is (not passed)
     assert ("retreats ½ move directly away from the nearest enemy" in rally["explanation"]) is (not passed)
 
 
 def test_r2_6_house_rule_a_failed_rally_changes_nothing(rallying: Force) -> None:
-    rallying.game.house_rule(rallying.info, "rally.failed_retreats", False)
-    rally = applied(rallying.game.rally(rallying.info, "Line", table=dice(3, 3)), "rally")[0]
+    rallying.ledger.execute(rallying.info, dic.HouseRule.build(path="rally.failed_retreats", value=False))
+    rally = applied(
+        rallying.ledger.execute(rallying.info, dib.Rally.build(unit_name="Line"), table=dice(3, 3)), "rally"
+    )[0]
     assert rally["outcome"]["retreats"] is False and "no change" in rally["explanation"]
 
 
@@ -100,7 +115,7 @@ def example() -> Force:
             "Guard": (2, 20, "guard"),
         }
     )
-    result = force.game.remove(force.info, "Lost", "destroyed in melee")
+    result = force.ledger.execute(force.info, dib.Remove.build(unit_name="Lost", reason="destroyed in melee"))
     assert not applied(result, "force_half")  # 120 of 300: not yet half
     return force
 
@@ -112,7 +127,7 @@ def test_r2_7_the_hit_that_brings_the_force_to_half_is_one_check_at_minus_one(
     # 3 of 9 models of the 90-point unit: 30 more, 150 lost, exactly ½. One check:
     # 2d6 − 3 (models lost) − 0 markers + 0 (line) − 1 (force at half, its second cause): 10 − 4 = 6 passes,
     # 9 − 4 = 5 retreats.
-    hit = example.game.hit(example.info, "Grenadiers", 3, table=dice(*faces))
+    hit = example.ledger.execute(example.info, dib.Hit.build(unit_name="Grenadiers", lost=3), table=dice(*faces))
     checks = applied(hit, "morale_check")
     assert len(checks) == 1
     assert checks[0]["inputs"]["causes"] == ["casualties", "force_half"]
@@ -123,36 +138,82 @@ def test_r2_7_the_hit_that_brings_the_force_to_half_is_one_check_at_minus_one(
 
 
 def test_r2_7_force_at_half_and_officer_removed_only_once_happened_and_once_per_unit(example: Force) -> None:
-    g = example.game
-    example.refused(lambda: g.check_morale(example.info, "Rifles", ["force_half"]), "has not lost half")
-    example.refused(lambda: g.check_morale(example.info, "Rifles", ["officer_removed"]), "officer is in play")
-    g.hit(example.info, "Grenadiers", 3, table=dice(5, 5))  # brings the force to half (above)
     example.refused(
-        lambda: g.check_morale(example.info, "Grenadiers", ["force_half"]), "already checked for force_half"
+        lambda: example.ledger.execute(example.info, dib.CheckMorale.build(unit_name="Rifles", causes=["force_half"])),
+        "has not lost half",
     )
-    check = applied(g.check_morale(example.info, "Rifles", ["force_half"], table=dice(3, 3)), "morale_check")[0]
+    example.refused(
+        lambda: example.ledger.execute(
+            example.info, dib.CheckMorale.build(unit_name="Rifles", causes=["officer_removed"])
+        ),
+        "officer is in play",
+    )
+    example.ledger.execute(
+        example.info, dib.Hit.build(unit_name="Grenadiers", lost=3), table=dice(5, 5)
+    )  # brings the force to half (above)
+    example.refused(
+        lambda: example.ledger.execute(
+            example.info, dib.CheckMorale.build(unit_name="Grenadiers", causes=["force_half"])
+        ),
+        "already checked for force_half",
+    )
+    check = applied(
+        example.ledger.execute(
+            example.info, dib.CheckMorale.build(unit_name="Rifles", causes=["force_half"]), table=dice(3, 3)
+        ),
+        "morale_check",
+    )[0]
     assert check["outcome"]["total"] == 3 + 3 + 1  # Rifles +1, one cause: no −1
-    example.refused(lambda: g.check_morale(example.info, "Rifles", ["force_half"]), "already checked for force_half")
-    example.refused(lambda: g.check_morale(example.info, "Voltigeurs", ["force_half"]), "has not lost half")
-    g.officer_down(example.info, "British")
+    example.refused(
+        lambda: example.ledger.execute(example.info, dib.CheckMorale.build(unit_name="Rifles", causes=["force_half"])),
+        "already checked for force_half",
+    )
+    example.refused(
+        lambda: example.ledger.execute(
+            example.info, dib.CheckMorale.build(unit_name="Voltigeurs", causes=["force_half"])
+        ),
+        "has not lost half",
+    )
+    example.ledger.execute(example.info, dib.OfficerDown.build(side="British"))
     both = applied(
-        g.check_morale(example.info, "Guard", ["officer_removed", "force_half"], table=dice(3, 3)), "morale_check"
+        example.ledger.execute(
+            example.info,
+            dib.CheckMorale.build(unit_name="Guard", causes=["officer_removed", "force_half"]),
+            table=dice(3, 3),
+        ),
+        "morale_check",
     )
     assert both[0]["outcome"]["total"] == 3 + 3 + 2 - 1  # Guard +2, a second cause −1
     example.refused(
-        lambda: g.check_morale(example.info, "Guard", ["officer_removed"]), "already checked for officer_removed"
+        lambda: example.ledger.execute(
+            example.info, dib.CheckMorale.build(unit_name="Guard", causes=["officer_removed"])
+        ),
+        "already checked for officer_removed",
     )
     # A friend removed within 12" may come again: it is not a once-per-game cause (R3-9: once for each removal).
-    g.check_morale(example.info, "Guard", ["friend_removed"], table=dice(6, 6))  # Lost's
-    g.remove(example.info, "Rifles", "destroyed in melee")  # 120 + 30 + 70 = 220 of 300: not beyond 75%
-    g.check_morale(example.info, "Guard", ["friend_removed"], table=dice(6, 6))  # Rifles'
-    example.refused(lambda: g.check_morale(example.info, "Guard", ["friend_removed"]), "already checked")
+    example.ledger.execute(
+        example.info, dib.CheckMorale.build(unit_name="Guard", causes=["friend_removed"]), table=dice(6, 6)
+    )  # Lost's
+    example.ledger.execute(
+        example.info, dib.Remove.build(unit_name="Rifles", reason="destroyed in melee")
+    )  # 120 + 30 + 70 = 220 of 300: not beyond 75%
+    example.ledger.execute(
+        example.info, dib.CheckMorale.build(unit_name="Guard", causes=["friend_removed"]), table=dice(6, 6)
+    )  # Rifles'
+    example.refused(
+        lambda: example.ledger.execute(
+            example.info, dib.CheckMorale.build(unit_name="Guard", causes=["friend_removed"])
+        ),
+        "already checked",
+    )
 
 
 def test_r2_7_beyond_the_flight_threshold_nobody_checks(example: Force) -> None:
     # 120 + Rifles (70) = 190 lost; then 4 Grenadiers: 190 + 40 = 230 of 300 > 75%: everyone left flees at once.
-    example.game.remove(example.info, "Rifles", "destroyed")
-    hit = example.game.hit(example.info, "Grenadiers", 4)  # no dice: the hit unit's check is not rolled
+    example.ledger.execute(example.info, dib.Remove.build(unit_name="Rifles", reason="destroyed"))
+    hit = example.ledger.execute(
+        example.info, dib.Hit.build(unit_name="Grenadiers", lost=4)
+    )  # no dice: the hit unit's check is not rolled
     assert not applied(hit, "morale_check")
     assert applied(hit, "force_flees")[0]["inputs"]["lost_points"] == 230
     assert removed(hit) == ["fled: the force broke", "fled: the force broke"]
@@ -162,12 +223,12 @@ def test_r2_7_beyond_the_flight_threshold_nobody_checks(example: Force) -> None:
 
 
 def test_r2_8_a_unit_on_the_table_counts_its_share_of_points_rounded_down() -> None:
-    tables = Tables(base_values("disorder"))
+    tables = Tables.of(base_values("disorder"))
     # RULES.md R2-8: a 70-point unit of 6 models that has lost 4 counts floor(70 × 4 ÷ 6) = 46.
     unit = dis.Unit("r", "Rifles", "British", start_models=6, models=2, points=70, discipline=1)
     assert dis.points_lost(tables, unit, removed=False) == 46
     assert dis.points_lost(tables, unit, removed=True) == 70
-    only_removed = Tables({**tables.values, "force.points_lost": Sourced("removed_units_only", "HOUSE RULE")})
+    only_removed = Tables.of({**tables.values, "force.points_lost": Sourced("removed_units_only", "HOUSE RULE")})
     assert dis.points_lost(only_removed, unit, removed=False) == 0
 
 
@@ -176,9 +237,9 @@ def test_r2_8_force_at_half_at_exactly_fifty_percent(reserve: int, half: bool) -
     # 300 points: Reserve + Rifles (70/6) + Line (the rest). Reserve removed, then 4 Rifles lost (46):
     # 103 + 46 = 149 of 300 → nothing; 104 + 46 = 150 → 2 × 150 ≥ 300: force at half.
     force = Force({"Reserve": (5, reserve, "line"), "Rifles": (6, 70, "rifles"), "Line": (10, 230 - reserve, "line")})
-    force.game.remove(force.info, "Reserve", "destroyed")
+    force.ledger.execute(force.info, dib.Remove.build(unit_name="Reserve", reason="destroyed"))
     # Rifles: 2 of 6 left ≤ ½ → permanent marker first; check 12 − 4 − 1 + 1 (rifles) [− 1 force at half].
-    hit = force.game.hit(force.info, "Rifles", 4, table=dice(6, 6))
+    hit = force.ledger.execute(force.info, dib.Hit.build(unit_name="Rifles", lost=4), table=dice(6, 6))
     assert bool(applied(hit, "force_half")) is half
     assert applied(hit, "morale_check")[0]["outcome"]["total"] == (7 if half else 8)
 
@@ -192,8 +253,8 @@ def test_r2_8_flight_beyond_seventy_five_percent(reserve: int, flees_at_exactly:
     # 226 flees. With the ch.6 reading (≥): 224 stays, 225 flees.
     force = Force({"Reserve": (5, reserve, "line"), "Line": (10, 300 - reserve, "line")})
     if flees_at_exactly:
-        force.game.house_rule(force.info, "force.flees_at_exactly", True)
-    result = force.game.remove(force.info, "Reserve", "destroyed")
+        force.ledger.execute(force.info, dic.HouseRule.build(path="force.flees_at_exactly", value=True))
+    result = force.ledger.execute(force.info, dib.Remove.build(unit_name="Reserve", reason="destroyed"))
     assert bool(applied(result, "force_flees")) is flees
     assert bool(applied(result, "force_half")) is not flees
 
@@ -206,12 +267,12 @@ def test_r2_9_markers_cleared_after_the_battle(cleared: bool, permanent: int) ->
     force = Force({"Line": (10, 100, "line"), "Reserve": (10, 200, "line")})
     assert tables_source("markers.cleared_after_battle").startswith("INF")
     if not cleared:
-        force.game.house_rule(force.info, "markers.cleared_after_battle", False)
+        force.ledger.execute(force.info, dic.HouseRule.build(path="markers.cleared_after_battle", value=False))
     # 5 of 10 models lost: ≤ ½, the permanent marker; check 12 − 5 − 1 = 6 passes.
-    force.game.hit(force.info, "Line", 5, table=dice(6, 6))
-    force.game.end_battle(force.info, None)
-    force.game.start_battle(force.info, "Fuentes", ["Line", "Voltigeurs"])
-    state, _ = force.game.state(force.info)
+    force.ledger.execute(force.info, dib.Hit.build(unit_name="Line", lost=5), table=dice(6, 6))
+    force.ledger.execute(force.info, dib.EndBattle.build(winner=None))
+    force.ledger.execute(force.info, dib.StartBattle.build(name="Fuentes", units=["Line", "Voltigeurs"]))
+    state, _ = force.ledger.in_force(force.info, DISORDER)
     line = state.unit_by_name("Line")
     assert line is not None and state.battles[state.active_battle or ""].units[line.unit_id].permanent == permanent
 

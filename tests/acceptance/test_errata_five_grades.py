@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, applied, dice
@@ -40,8 +43,12 @@ def refused(front: FsTable, action: Callable[[], Any], message: str) -> None:
 
 
 def psi(front: FsTable, target: str, effect: str, *faces: int, blast: str = "grades") -> list[dict[str, Any]]:
-    result = front.fs.psi(
-        front.info, PSION, target, effect=effect, distance=5, in_sight=True, blast_choice=blast, table=dice(*faces)
+    result = front.ledger.execute(
+        front.info,
+        fsb.Psi.build(
+            psion_name=PSION, target_name=target, effect=effect, distance=5, in_sight=True, blast_choice=blast
+        ),
+        table=dice(*faces),
     )
     return applied(result)
 
@@ -70,7 +77,11 @@ def test_r2_1_an_elite_android_tests_a_psi_strike_on_a_d6_with_no_save(front: Fs
 
 
 def test_r2_1_an_androids_test_with_no_psi_cause_uses_its_quality_die(front: FsTable) -> None:
-    result = applied(front.fs.morale(front.info, "Elite Androids", ["leader_lost"], table=dice(6)))
+    result = applied(
+        front.ledger.execute(
+            front.info, fsb.Morale.build(unit_name="Elite Androids", rows=["leader_lost"]), table=dice(6)
+        )
+    )
     # Low motivation, leader lost: 4; target 1 + 4 = 5; on its d12 a 6 passes.
     assert result[0]["inputs"]["die"] == 12 and result[0]["outcome"]["result"] == "pass"
 
@@ -89,7 +100,11 @@ def test_r2_1_kills_morale_test_on_an_android_is_on_a_d6(front: FsTable, roll: i
 @pytest.mark.parametrize(("roll", "panicking", "grade"), [(4, False, "confident"), (3, True, "steady")])
 def test_r2_2_psi_panic_reaches_a_veteran_squad(front: FsTable, roll: int, panicking: bool, grade: str) -> None:
     # RULES.md R2-2's example: Veterans (d10), LV 3: 4–10 passes; 1–3 panics and drops one grade.
-    refused(front, lambda: front.fs.panic(front.info, "Veterans", "enemy_in_sight"), "never panic")
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Panic.build(unit_name="Veterans", trigger="enemy_in_sight")),
+        "never panic",
+    )
     rules = psi(front, "Veterans", "panic", 4, roll)  # d8 4 ≥ 4: psi Panic succeeds
     assert rules[1]["rule"] == "panic_test" and rules[1]["inputs"]["target"] == 3
     assert (front.unit_state("Veterans").panic == "panicking") is panicking
@@ -99,13 +114,23 @@ def test_r2_2_psi_panic_reaches_a_veteran_squad(front: FsTable, roll: int, panic
 def test_r2_2_a_veteran_panicked_by_psi_takes_the_usual_later_tests(front: FsTable) -> None:
     psi(front, "Veterans", "panic", 4, 1)  # d10 1 ≤ LV 3: panics, −1 grade
     assert front.unit_state("Veterans").panic == "panicking" and front.grade("Veterans") == "steady"
-    later = applied(front.fs.panic(front.info, "Veterans", None, table=dice(4)))  # 4 > 3: the panic is over
+    later = applied(
+        front.ledger.execute(front.info, fsb.Panic.build(unit_name="Veterans", trigger=None), table=dice(4))
+    )  # 4 > 3: the panic is over
     assert later[0]["outcome"]["result"] == "pass" and front.unit_state("Veterans").panic == "immune"
 
 
 def test_r2_2_psi_panic_reaches_a_unit_that_passed_its_panic_test(front: FsTable) -> None:
-    front.fs.panic(front.info, "Greens", "armour_in_sight", table=dice(3))  # d6 3 > LV 2: passes, never again
-    refused(front, lambda: front.fs.panic(front.info, "Greens", "armour_in_sight", table=dice(1)), "never panic again")
+    front.ledger.execute(
+        front.info, fsb.Panic.build(unit_name="Greens", trigger="armour_in_sight"), table=dice(3)
+    )  # d6 3 > LV 2: passes, never again
+    refused(
+        front,
+        lambda: front.ledger.execute(
+            front.info, fsb.Panic.build(unit_name="Greens", trigger="armour_in_sight"), table=dice(1)
+        ),
+        "never panic again",
+    )
     rules = psi(front, "Greens", "panic", 4, 2)  # d6 2 ≤ 2: fails
     assert rules[1]["outcome"]["result"] == "fail"
     assert front.unit_state("Greens").panic == "panicking" and front.grade("Greens") == "steady"
@@ -121,7 +146,7 @@ def test_r2_2_psi_blast_with_the_panic_option_is_a_panic_test_on_the_android_die
 
 
 def test_r2_2_house_rule_keeps_the_ordinary_limits(front: FsTable) -> None:
-    front.fs.house_rule(front.info, "psi.rules.overrides_ordinary_limits", False)
+    front.ledger.execute(front.info, fs.HouseRule.build(path="psi.rules.overrides_ordinary_limits", value=False))
     rules = psi(front, "Veterans", "panic", 4)
     assert rules[0]["outcome"]["result"] == "no_effect" and len(rules) == 1
     assert front.unit_state("Veterans").panic == "none"
@@ -133,7 +158,9 @@ def test_r2_2_psi_no_step_back_needs_no_roll_and_nothing_reaches_a_unit_in_it(fr
     assert rules[0]["outcome"]["result"] == "success" and len(rules) == 1
     assert front.unit_state("Greens").last_stand is True
     before = front.log_length()
-    front.fs.next_turn(front.info)  # two psi actions per activation (R2-4 a), one activation a turn (R3-1)
+    front.ledger.execute(
+        front.info, fs.NextTurn.build()
+    )  # two psi actions per activation (R2-4 a), one activation a turn (R3-1)
     again = psi(front, "Greens", "panic", 4)
     assert again[0]["outcome"]["result"] == "no_effect" and front.unit_state("Greens").panic == "none"
     blast = psi(front, "Greens", "psi_blast", 8)
@@ -148,7 +175,7 @@ def test_r2_2_psi_no_step_back_needs_no_roll_and_nothing_reaches_a_unit_in_it(fr
 def blue(table: FsTable) -> FsTable:
     # RULES.md R2-3's example: Bravo's record is tired (14 days at the front), Alpha's and Charlie's fresh.
     table.muster("Bravo", side="Blue", quality="regular", leadership=2, size=8)
-    table.fs.pass_days(table.info, 14, "front")
+    table.ledger.execute(table.info, fs.PassDays.build(days=14, activity="front"))
     table.muster("Alpha", side="Blue", quality="regular", leadership=2, size=8)
     table.muster("Charlie", side="Blue", quality="regular", leadership=2, size=8)
     return table
@@ -160,7 +187,7 @@ def start_grades(front: FsTable, *deployments: Deployment) -> dict[str, str]:
 
 
 def test_r2_3_a_side_starts_at_its_most_tired_units_fatigue(blue: FsTable) -> None:
-    state, tables = blue.fs.state(blue.info)
+    state, tables = blue.ledger.in_force(blue.info, FIGHTING_SPIRIT)
     records = {n: state.fatigue(state.unit_by_name(n).unit_id, tables) for n in ("Alpha", "Bravo", "Charlie")}  # type: ignore[union-attr]
     assert records == {"Alpha": "fresh", "Bravo": "tired", "Charlie": "fresh"}
     grades = start_grades(blue, Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Charlie"))
@@ -196,7 +223,7 @@ def test_r2_3_routed_is_never_a_start_grade(blue: FsTable) -> None:
 
 
 def test_r2_3_house_rule_per_unit_fatigue(blue: FsTable) -> None:
-    blue.fs.house_rule(blue.info, "campaign.side_fatigue", "per_unit")
+    blue.ledger.execute(blue.info, fs.HouseRule.build(path="campaign.side_fatigue", value="per_unit"))
     grades = start_grades(blue, Deployment(unit="Alpha"), Deployment(unit="Bravo"), Deployment(unit="Charlie"))
     assert grades == {"Alpha": "confident", "Bravo": "steady", "Charlie": "confident"}
 
@@ -208,18 +235,22 @@ def test_r2_4_a_two_psi_actions_per_activation(front: FsTable) -> None:
     psi(front, "Greens", "confusion", 1)  # fails (< 4), still an action
     psi(front, "Greens", "confusion", 2)
     refused(front, lambda: psi(front, "Greens", "confusion", 5), "made its 2 psi actions this turn")
-    front.fs.next_turn(front.info)  # its next activation is next turn's (R3-1)
+    front.ledger.execute(front.info, fs.NextTurn.build())  # its next activation is next turn's (R3-1)
     assert psi(front, "Greens", "confusion", 5)[0]["outcome"]["result"] == "success"
 
 
 def test_r2_4_b_a_unit_in_no_step_back_has_no_grade_and_cannot_surrender(front: FsTable) -> None:
     psi(front, "Greens", "no_step_back", 6)
-    front.fs.next_turn(front.info)
+    front.ledger.execute(front.info, fs.NextTurn.build())
     blast = psi(front, "Greens", "psi_blast", 7)  # either option: nothing
     assert blast[0]["outcome"]["result"] == "no_effect" and front.grade("Greens") == "confident"
     kill = psi(front, "Greens", "kill", 8)  # a trooper shoots a comrade; no marker; its test passes unrolled
     assert front.unit_state("Greens").suppression == 0 and kill[1]["outcome"]["result"] == "auto_pass"
-    refused(front, lambda: front.fs.surrender(front.info, "Greens", enemy_within=3), "cannot surrender")
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Surrender.build(unit_name="Greens", enemy_within=3)),
+        "cannot surrender",
+    )
 
 
 def test_r2_4_c_kill_on_a_one_man_unit_only_with_a_crew_served_weapon(table: FsTable) -> None:
@@ -241,7 +272,9 @@ def test_r2_4_c_kill_on_a_one_man_unit_only_with_a_crew_served_weapon(table: FsT
 def test_r2_4_d_a_psion_defends_with_the_psi_die_only_against_aimed_fire_on_himself(
     front: FsTable, aimed: bool, from_air: bool, on_psion: bool, die: int
 ) -> None:
-    result = front.fs.defence(front.info, PSION, aimed=aimed, from_air=from_air, on_psion=on_psion, table=dice(3))
+    result = front.ledger.execute(
+        front.info, fsb.Defence.build(unit_name=PSION, aimed=aimed, from_air=from_air, on_psion=on_psion), table=dice(3)
+    )
     assert applied(result)[0]["inputs"]["die"] == die
 
 
@@ -255,8 +288,10 @@ def test_r2_5_two_grades_at_half_of_the_target_and_a7s_alternative(
     # RULES.md R2-5: T = 7 (Veterans LV 3 + leader lost at low motivation 4), roll 4: 2·4 = 8 > 7 → −1 by default;
     # under A-7's alternative 8 ≤ 7 + 1 → −2. A 3: 6 ≤ 7 → −2 either way.
     if slack:
-        front.fs.house_rule(front.info, "test.two_grades_slack", slack)
-    test = applied(front.fs.morale(front.info, "Veterans", ["leader_lost"], table=dice(roll)))[0]
+        front.ledger.execute(front.info, fs.HouseRule.build(path="test.two_grades_slack", value=slack))
+    test = applied(
+        front.ledger.execute(front.info, fsb.Morale.build(unit_name="Veterans", rows=["leader_lost"]), table=dice(roll))
+    )[0]
     assert test["inputs"]["target"] == 7 and front.grade("Veterans") == grade
 
 
@@ -279,7 +314,11 @@ def test_more_lost_than_left_at_equality(front: FsTable, killed: int, threat: in
     # The Greens (8 men) fight for Otlok, at low motivation: casualties 2, more lost than left 4 (the highest base
     # row counts). 4 lost, 4 left: not more than left → 2; 5 lost, 3 left → 4. Its first fire: a panic test too
     # (R3-4; d6 3 > LV 2 passes).
-    result = applied(front.fs.attack(front.info, "Greens", killed=killed, wounded=0, table=dice(6, 3)))
+    result = applied(
+        front.ledger.execute(
+            front.info, fsb.Attack.build(unit_name="Greens", killed=killed, wounded=0), table=dice(6, 3)
+        )
+    )
     assert next(r for r in result if r["rule"] == "morale_test")["inputs"]["threat"] == threat
 
 
@@ -295,16 +334,15 @@ def test_artillery_counts_only_when_it_causes_the_first_suppression_or_casualtie
     front: FsTable, suppressing: bool, killed: int, already_suppressed: bool, threat: int
 ) -> None:
     if already_suppressed:  # its first fire, with its panic test (R3-4: d6 3 > LV 2 passes)
-        front.fs.attack(front.info, "Greens", killed=0, wounded=0, suppressing=True, table=dice(6, 3))
+        front.ledger.execute(
+            front.info, fsb.Attack.build(unit_name="Greens", killed=0, wounded=0, suppressing=True), table=dice(6, 3)
+        )
     leader = already_suppressed  # the third case needs a base row: the leader is hit
-    result = front.fs.attack(
+    result = front.ledger.execute(
         front.info,
-        "Greens",
-        killed=killed,
-        wounded=0,
-        suppressing=suppressing,
-        artillery=True,
-        leader_hit=leader,
+        fsb.Attack.build(
+            unit_name="Greens", killed=killed, wounded=0, suppressing=suppressing, artillery=True, leader_hit=leader
+        ),
         table=dice(6) if already_suppressed else dice(6, 3),
     )
     assert next(r for r in applied(result) if r["rule"] == "morale_test")["inputs"]["threat"] == threat
@@ -315,8 +353,14 @@ def test_a_routed_unit_surrenders_with_an_enemy_at_exactly_12(
     front: FsTable, enemy_within: int, surrenders: bool
 ) -> None:
     # Greens: LV 2 + leader lost (low 4) = 6; a 1 on the d6 (2·1 ≤ 6) → −2 each time: Confident → Shaken → Routed.
-    front.fs.morale(front.info, "Greens", ["leader_lost"], table=dice(1))
-    result = applied(front.fs.morale(front.info, "Greens", ["leader_lost"], enemy_within=enemy_within, table=dice(1)))
+    front.ledger.execute(front.info, fsb.Morale.build(unit_name="Greens", rows=["leader_lost"]), table=dice(1))
+    result = applied(
+        front.ledger.execute(
+            front.info,
+            fsb.Morale.build(unit_name="Greens", rows=["leader_lost"], enemy_within=enemy_within),
+            table=dice(1),
+        )
+    )
     assert result[0]["outcome"]["to"] == "routed"
     assert result[0]["outcome"]["surrendered"] is surrenders
     assert (front.unit_state("Greens").removed == "surrendered") is surrenders
@@ -324,13 +368,12 @@ def test_a_routed_unit_surrenders_with_an_enemy_at_exactly_12(
 
 def last_stand(front: FsTable, *faces: int, enemies: int = 3, enemy_within: int | None = None) -> dict[str, Any]:
     if not front.unit_state("Greens").in_cover:
-        front.fs.position(front.info, "Greens", prone=None, in_cover=True)
-    result = front.fs.last_stand(
+        front.ledger.execute(front.info, fs.Position.build(unit_name="Greens", prone=None, in_cover=True))
+    result = front.ledger.execute(
         front.info,
-        "Greens",
-        friends_within_12=0,
-        enemy_squads_in_sight=enemies,
-        enemy_within=enemy_within,
+        fsb.LastStand.build(
+            unit_name="Greens", friends_within_12=0, enemy_squads_in_sight=enemies, enemy_within=enemy_within
+        ),
         table=dice(*faces),
     )
     return applied(result)[0]
@@ -349,6 +392,6 @@ def test_a_failed_no_step_back_surrenders_with_an_enemy_at_exactly_12(
 
 
 def test_no_step_back_needs_three_enemy_squads_in_sight(front: FsTable) -> None:
-    front.fs.position(front.info, "Greens", prone=None, in_cover=True)
+    front.ledger.execute(front.info, fs.Position.build(unit_name="Greens", prone=None, in_cover=True))
     refused(front, lambda: last_stand(front, 6, enemies=2), "only 2 enemy squads")
     assert last_stand(front, 6, enemies=3)["outcome"]["result"] == "stands"

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.grimdark import commands as gd
+from campaign.rulesets.grimdark.plugin import PLUGIN as GRIMDARK
 from campaign.tables import base_values
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
-from tests.services import grimdark
 
 UNITS = {
     # R2-32's example: 7 soldiers (one wound each) and a hero with Tough(3).
@@ -34,27 +35,26 @@ class Match:
     def __init__(self, joins: dict[str, str]) -> None:
         self.ledger = make_ledger(Backend("memory"))
         self.ledger.create_campaign("Sector 7", "grimdark")
-        self.game = grimdark(self.ledger)
         for name, (side, profile) in UNITS.items():
-            self.game.muster(self.info, name, side, profile)
-        self.game.start_battle(self.info, "Ruins", list(UNITS), joins)
+            self.ledger.execute(self.info, gd.Muster.build(name=name, side=side, profile=profile))
+        self.ledger.execute(self.info, gd.StartBattle.build(name="Ruins", units=list(UNITS), joins=joins))
 
     @property
     def info(self) -> Any:
         return self.ledger.resolve(None)
 
     def unit(self, name: str) -> Any:
-        state, _ = self.game.state(self.info)
+        state, _ = self.ledger.in_force(self.info, GRIMDARK)
         battle = state.battles[state.active_battle or ""]
         return state.in_battle(battle, state.unit_by_name(name).unit_id)  # type: ignore[union-attr]
 
     def removed(self, name: str) -> str | None:
-        state, _ = self.game.state(self.info)
+        state, _ = self.ledger.in_force(self.info, GRIMDARK)
         battle = state.battles[state.active_battle or ""]
         return battle.units[state.unit_by_name(name).unit_id].removed  # type: ignore[union-attr]
 
     def shoot(self, name: str, wounds: int, *faces: int) -> AppendResult:
-        return self.game.shoot(self.info, name, wounds, table=TableEntry(faces))
+        return self.ledger.execute(self.info, gd.Shoot.build(unit_name=name, wounds=wounds), table=TableEntry(faces))
 
 
 def morale_tests(result: AppendResult) -> list[dict[str, Any]]:
@@ -98,16 +98,20 @@ def test_r2_32_a_volley_kills_the_soldiers_then_wounds_the_hero_who_fights_on_al
 
 @pytest.mark.parametrize(("face", "result"), [(4, "passed"), (3, "routed")])
 def test_r2_32_the_lone_hero_loses_a_melee_and_routs_on_a_failed_test(joined: Match, face: int, result: str) -> None:
-    joined.game.house_rule(joined.info, "morale.shaken_auto_fails", False)  # so the melee test is rolled
+    joined.ledger.execute(
+        joined.info, gd.HouseRule.build(path="morale.shaken_auto_fails", value=False)
+    )  # so the melee test is rolled
     joined.shoot("Squad", 7, 6)  # the soldiers die; the hero is untouched, 1 of 8: a 6 holds
-    melee = joined.game.melee(joined.info, "Squad", "Robots", 0, 1, table=TableEntry((face,)))
+    melee = joined.ledger.execute(
+        joined.info, gd.Melee.build(a="Squad", b="Robots", wounds_by_a=0, wounds_by_b=1), table=TableEntry((face,))
+    )
     # Wounds 0–1: the Squad lost; the hero (Tough 3) takes 1 and lives; 1 of 8 is half: a failure Routs.
     assert morale_tests(melee)[0]["outcome"]["result"] == result
     assert (joined.removed("Squad") == "routed") is (result == "routed")
 
 
 def test_r2_32_house_rule_the_hero_falls_with_the_last_soldier(joined: Match) -> None:
-    joined.game.house_rule(joined.info, "morale.hero_takes_wounds_last", False)
+    joined.ledger.execute(joined.info, gd.HouseRule.build(path="morale.hero_takes_wounds_last", value=False))
     joined.shoot("Squad", 7)
     assert joined.removed("Squad") == "destroyed" and joined.removed("Captain") == "destroyed"
 
@@ -126,14 +130,14 @@ def test_r2_33_a_fearless_hero_left_alone_gets_the_fearless_die(joined: Match) -
     # Plain warriors + a Fearless captain: no Fearless die while a plain soldier lives.
     first = joined.shoot("Warriors", 3, 2)  # 3 of 6: a test, 2 fails
     assert rolls(first) == 1 and morale_tests(first)[0]["outcome"]["result"] == "shaken"
-    joined.game.recover(joined.info, "Warriors")
+    joined.ledger.execute(joined.info, gd.Recover.build(unit_name="Warriors"))
     # The last 2 soldiers die: the Fearless captain alone, 1 of 6; a 2 fails, the Fearless die 4 passes.
     alone = joined.shoot("Warriors", 2, 2, 4)
     assert rolls(alone) == 2 and morale_tests(alone)[0]["outcome"]["result"] == "passed"
 
 
 def test_r2_33_house_rule_reads_the_host_units_flag(joined: Match) -> None:
-    joined.game.house_rule(joined.info, "morale.fearless_needs_every_model", False)
+    joined.ledger.execute(joined.info, gd.HouseRule.build(path="morale.fearless_needs_every_model", value=False))
     result = joined.shoot("Fearless Warriors", 3, 2, 4)  # the host is Fearless: its die, 4 ≥ 4 passes
     assert morale_tests(result)[0]["outcome"]["result"] == "passed"
 

@@ -1,18 +1,25 @@
-"""R2-36 and the provenance tags of every ruleset's tables: every key is read by a rule, a house rule on a key no
-rule reads is refused, every value carries a tag, and `campaign … tables` shows the tag and the erratum."""
+"""R2-36 and the provenance tags of every ruleset's tables: every key is a field of its ruleset's model and every
+field is read by a rule, a house rule on a path no field has is refused, every value carries a tag, and
+`campaign … tables` shows the tag and the erratum."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
+import typing
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
-import campaign.commands
+import campaign
 import campaign.tables
 from campaign.rulesets import RULESETS
-from campaign.rulesets.tables import TAGS
-from campaign.tables import base_values, is_read, unread_paths
+from campaign.rulesets.fighting_spirit import commands as fs
+from campaign.rulesets.tables import TAGS, Section, Sourced
+from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable
 from tests.e2e.test_cli import Cli
@@ -23,43 +30,114 @@ PENDING: dict[str, set[str]] = {}
 """Keys R2-36 names whose rule is not built yet: none is left, and nothing may join."""
 
 
+# R2-36 without reading the program's source at run time: a ``tables.toml`` key that is not a field of its
+# ruleset's model is refused when the tables load, a house rule may name only a field, and this test finds each
+# field read by a rule. It is static (each field's name is an attribute some rule module reads) rather than an
+# access-recording run of the worked examples: the rules read a field by attribute only, so its name is in their
+# code, and a static look costs milliseconds where running every worked example again would cost the CI minutes.
+# A section keyed by data (``qualities``, ``ts.armour``) counts as read when the section is: its rows are chosen by
+# a unit's profile or a roll, as a lookup of the section.
+UNREAD_BY_DESIGN = {"alternatives"}
+"""Alternative readings kept as data: applied through the house rules on the paths they name."""
+
+
+def _fields(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, str]]:
+    """Each field of a tables model and its sections, as (dotted path, attribute name)."""
+    for name, info in model.model_fields.items():
+        if name == "rows":
+            continue
+        yield f"{prefix}{name}", name
+        for inner in _models_in(info.annotation):
+            yield from _fields(inner, f"{prefix}{name}.")
+
+
+def _models_in(annotation: object) -> Iterator[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, Section):
+        yield annotation
+        rows = annotation.model_fields.get("rows")
+        if rows is not None:
+            yield from _models_in(rows.annotation)
+    for arg in typing.get_args(annotation):
+        yield from _models_in(arg)
+
+
+def _attributes_read(package: str) -> set[str]:
+    """Every attribute name the ruleset's modules read (``tables.morale.leadership_step`` reads three)."""
+    folder = Path(campaign.__file__).parent / "rulesets" / package
+    names: set[str] = set()
+    for module in [*folder.glob("*.py"), Path(campaign.__file__).parent / "read" / "charts.py"]:
+        names |= {n.attr for n in ast.walk(ast.parse(module.read_text("utf-8"))) if isinstance(n, ast.Attribute)}
+    return names
+
+
 @pytest.mark.parametrize("package", PACKAGES)
-def test_r2_36_every_key_of_every_tables_toml_is_read_by_a_rule(package: str) -> None:
-    unread = set(unread_paths(package))
-    assert unread <= PENDING.get(package, set()), f"read by no rule of {package}: {sorted(unread)}"
+def test_r2_36_every_field_of_every_tables_model_is_read_by_a_rule(package: str) -> None:
+    model = importlib.import_module(f"campaign.rulesets.{package}.tables").Tables
+    read = _attributes_read(package)
+    unread = [p for p, name in _fields(model) if name not in read and p.split(".")[0] not in UNREAD_BY_DESIGN]
+    assert not unread, f"read by no rule of {package}: {unread}"
 
 
-def test_r2_36_the_reads_are_found_in_the_rules_code() -> None:
-    # f-string lookups (threats.{row}.{motivation}) and literal ones (psi.rules.band_inches) count; a path that
-    # appears nowhere in a lookup does not, nor does a part of a path.
-    assert is_read("fighting_spirit", "threats.artillery.low")
-    assert is_read("fighting_spirit", "psi.rules.band_inches")
-    assert not is_read("fighting_spirit", "psi.rules.android_resists_if_at_least_psion")
-    assert not is_read("fighting_spirit", "threats")
-    # The typical skills and the hiring bonus are gone from the Mass Combat tables (R2-36).
-    mass = base_values("mass_combat")
-    assert not any(p.startswith("skills.") for p in mass) and "economy.hiring_bonus_pct" not in mass
+def test_r2_36_a_field_no_rule_reads_is_found() -> None:
+    class Lonely(Section):
+        read_nowhere_by_any_rule: int
+
+    assert [p for p, n in _fields(Lonely) if n not in _attributes_read("fighting_spirit")] == [
+        "read_nowhere_by_any_rule"
+    ]
 
 
-def test_r2_36_a_house_rule_on_a_key_no_rule_reads_is_refused(table: FsTable, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Every five-grade key is read; pretend one is not, as the refusals the tables in force carry are built.
-    unread = "last_stand.friends_within"
-    real = campaign.tables.house_rule_refusals
-    refusals = {**real("fighting_spirit"), unread: f"no rule reads {unread}: a house rule on it would change nothing"}
-    monkeypatch.setattr(campaign.commands, "house_rule_refusals", lambda package: refusals)
+@pytest.mark.parametrize("package", PACKAGES)
+def test_r2_36_every_key_of_every_tables_toml_is_a_field_of_its_model(package: str) -> None:
+    model = importlib.import_module(f"campaign.rulesets.{package}.tables").Tables
+    tables = model.of(base_values(package))
+    assert set(tables.values) == set(base_values(package))
+    with pytest.raises(InvalidInputError, match="not_a_rule_key: extra inputs are not permitted"):
+        extra = next(iter(base_values(package))).rsplit(".", 1)[0] + ".not_a_rule_key"  # a key under a section
+        model.of({**base_values(package), extra: Sourced(1, "INF")})
+
+
+def test_a_malformed_tables_toml_is_refused_in_words() -> None:
+    from campaign.rulesets.fighting_spirit.tables import Tables
+
+    values = {**base_values("fighting_spirit"), "psi.ranks.pupil": Sourced("six", "INF")}
+    with pytest.raises(
+        InvalidInputError, match=re.escape("do not fit their model: psi.ranks.pupil: input should be a valid integer")
+    ):
+        Tables.of(values)
+    missing = {p: v for p, v in base_values("fighting_spirit").items() if p != "panic.threat"}
+    with pytest.raises(InvalidInputError, match=re.escape("panic.threat: field required")):
+        Tables.of(missing)
+
+
+def test_r2_36_a_house_rule_on_a_path_no_field_has_is_refused(table: FsTable) -> None:
     before = table.log_length()
-    with pytest.raises(InvalidInputError, match=f"no rule reads {unread}"):
-        table.fs.house_rule(table.info, unread, 10)
+    with pytest.raises(InvalidInputError, match=re.escape("no table value at 'last_stand.friends_within_range'")):
+        table.ledger.execute(table.info, fs.HouseRule.build(path="last_stand.friends_within_range", value=10))
+    with pytest.raises(InvalidInputError, match="same kind of value"):
+        table.ledger.execute(table.info, fs.HouseRule.build(path="last_stand.end_capped_by_start", value=3))
     assert table.log_length() == before
-    table.fs.house_rule(table.info, "last_stand.other_die", 8)  # a key a rule reads is accepted
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="last_stand.other_die", value=8)
+    )  # a field a rule reads is accepted
     assert table.log_length() > before
 
 
-def test_r2_36_the_refusals_name_every_unread_key_and_every_alternative() -> None:
-    for package in PACKAGES:
-        refused = campaign.tables.house_rule_refusals(package)
-        unread = {p for p in refused if not p.startswith("alternatives.")}
-        assert unread == set(unread_paths(package)) - {p for p in unread_paths(package) if p.startswith("alt")}
+def test_a_house_rule_of_ntr_is_refused_where_the_model_takes_only_a_number(table: FsTable) -> None:
+    # NTR is a threat cell's "no test required"; ``panic.threat`` is a number the panic test adds (§0.8), and
+    # the program recorded NTR there once, to fail on the next panic test.
+    before = table.log_length()
+    with pytest.raises(InvalidInputError, match=re.escape("panic.threat holds 0; a house rule must give the same")):
+        table.ledger.execute(table.info, fs.HouseRule.build(path="panic.threat", value="NTR"))
+    assert table.log_length() == before
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="threats.artillery.high", value="NTR")
+    )  # a threat cell takes it
+    assert table.log_length() > before
+
+
+def test_r2_36_the_refusals_name_every_alternative() -> None:
+    assert set(campaign.tables.house_rule_refusals("mass_combat")) == {"alternatives.c2_catastrophe_17_table.paths"}
     assert (
         "threats.unverified_casualty.low"
         in campaign.tables.house_rule_refusals("fighting_spirit")["alternatives.a1_unverified_text.value"]
@@ -68,13 +146,13 @@ def test_r2_36_the_refusals_name_every_unread_key_and_every_alternative() -> Non
 
 def test_r2_36_an_alternative_reading_is_applied_through_its_table_path(table: FsTable) -> None:
     with pytest.raises(InvalidInputError, match=re.escape("house-rule threats.unverified_casualty.low 2")):
-        table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 3)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="alternatives.a1_unverified_text.value", value=3))
 
 
 def test_r2_1_the_withdrawn_android_save_key_is_refused(table: FsTable) -> None:
     withdrawn = "psi.rules.android_resists_if_at_least_psion"
     with pytest.raises(InvalidInputError, match=re.escape(f"no table value at {withdrawn!r}")):
-        table.fs.house_rule(table.info, withdrawn, False)
+        table.ledger.execute(table.info, fs.HouseRule.build(path=withdrawn, value=False))
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -95,23 +173,3 @@ def test_campaign_tables_shows_each_values_tag_and_its_erratum(tmp_path: Path) -
     cli("fs", "house-rule", "psi.rules.android_resist_die", "4")
     after = cli.json("fs", "tables", "psi.rules.android_resist_die")["psi.rules.android_resist_die"]
     assert after["tag"] == "HOUSE RULE" and after["erratum"] == "R2-1"
-
-
-def test_r2_36_the_refusals_are_worked_out_for_a_house_rule_only(
-    table: FsTable, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Finding them parses the ruleset's source, a tenth of a second of start-up: a command that takes no house
-    rule does not pay it, and a house rule still meets them."""
-    worked: list[str] = []
-    real = campaign.tables.house_rule_refusals
-
-    def counted(package: str) -> dict[str, str]:
-        worked.append(package)
-        return real(package)
-
-    monkeypatch.setattr(campaign.commands, "house_rule_refusals", counted)
-    table.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7)
-    assert worked == []
-    with pytest.raises(InvalidInputError, match="alternative reading kept as data"):
-        table.fs.house_rule(table.info, "alternatives.a1_unverified_text.value", 2)
-    assert worked == ["fighting_spirit"]

@@ -10,7 +10,10 @@ from dataclasses import replace
 
 import pytest
 
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.state import UnitRecord
 from campaign.rulesets.fighting_spirit.state import fold as fs_fold
 from campaign.rulesets.fighting_spirit.tables import Tables
@@ -18,7 +21,7 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, applied, dice
 
-T = Tables(base_values("fighting_spirit"))
+T = Tables.of(base_values("fighting_spirit"))
 PSION = "Barf-jat Master"
 
 
@@ -42,11 +45,15 @@ def drop(front: FsTable, *faces: int) -> None:
     """One man killed per face: casualties at Medium, threat 1, target LV 2 + 1 = 3 on the d8; a 3 costs one grade
     (3 > 3 fails, 2·3 > 3), a 1 costs two (2·1 ≤ 3)."""
     for face in faces:
-        front.fs.attack(front.info, "Squad", killed=1, wounded=0, table=dice(face))
+        front.ledger.execute(front.info, fsb.Attack.build(unit_name="Squad", killed=1, wounded=0), table=dice(face))
 
 
 def rally(front: FsTable, distance: int, *faces: int) -> dict[str, object]:
-    result = front.fs.rally(front.info, "Squad", "HQ", distance=distance, in_sight=True, table=dice(*faces))
+    result = front.ledger.execute(
+        front.info,
+        fsb.Rally.build(unit_name="Squad", officer_name="HQ", distance=distance, in_sight=True),
+        table=dice(*faces),
+    )
     return applied(result)[0]
 
 
@@ -83,31 +90,39 @@ def test_a_unit_at_its_starting_grade_has_nothing_to_rally(line: FsTable) -> Non
 @pytest.mark.parametrize(("face", "result"), [(4, "fail"), (5, "pass")])
 def test_a_reaction_passes_only_above_the_target(line: FsTable, face: int, result: str) -> None:
     # "pass if roll > LV + threat": going prone in the open is threat 2, LV 2: target 4; 4 fails, 5 passes.
-    decided = applied(line.fs.react(line.info, "Squad", "go_prone_open", table=dice(face)))[0]
+    decided = applied(
+        line.ledger.execute(line.info, fsb.React.build(unit_name="Squad", action="go_prone_open"), table=dice(face))
+    )[0]
     assert decided["outcome"]["result"] == result
 
 
 def test_only_a_shaken_unit_in_cover_tests_to_leave_it(line: FsTable) -> None:
     # §0.3: По (Shaken) may leave cover only after a passed reaction test, threat 2: LV 2 + 2 = 4, a 5 passes.
-    line.fs.position(line.info, "Squad", prone=None, in_cover=True)
+    line.ledger.execute(line.info, fs.Position.build(unit_name="Squad", prone=None, in_cover=True))
     with pytest.raises(InvalidInputError, match="only a Shaken unit"):
-        line.fs.react(line.info, "Squad", "leave_cover_shaken", table=dice(5))  # still Confident
+        line.ledger.execute(
+            line.info, fsb.React.build(unit_name="Squad", action="leave_cover_shaken"), table=dice(5)
+        )  # still Confident
     drop(line, 1)  # −2: Confident → Shaken
-    decided = applied(line.fs.react(line.info, "Squad", "leave_cover_shaken", table=dice(5)))[0]
+    decided = applied(
+        line.ledger.execute(line.info, fsb.React.build(unit_name="Squad", action="leave_cover_shaken"), table=dice(5))
+    )[0]
     assert (decided["inputs"]["threat"], decided["outcome"]["result"]) == (2, "pass")
 
 
 def test_a_broken_unit_may_not_enter_close_combat_a_shaken_one_may(line: FsTable) -> None:
     # §0.7: enter close combat at threat Ув 0, Ст 1, По 3; §0.3: a Broken unit may only withdraw or shoot back.
     drop(line, 1)  # Shaken: may try, at threat 3 (LV 2 + 3 = 5; a 6 passes)
-    decided = applied(line.fs.react(line.info, "Squad", "close_combat", table=dice(6)))[0]
+    decided = applied(
+        line.ledger.execute(line.info, fsb.React.build(unit_name="Squad", action="close_combat"), table=dice(6))
+    )[0]
     assert (decided["inputs"]["threat"], decided["outcome"]["result"]) == (3, "pass")
     drop(line, 3)  # −1: Shaken → Broken
     with pytest.raises(InvalidInputError, match="may not enter close combat"):
-        line.fs.react(line.info, "Squad", "close_combat", table=dice(6))
+        line.ledger.execute(line.info, fsb.React.build(unit_name="Squad", action="close_combat"), table=dice(6))
     # Nor may it go prone (R3-3: it may only move to its edge or to cover, withdraw, or fire back).
     with pytest.raises(InvalidInputError, match="Squad is broken: it may move"):
-        line.fs.react(line.info, "Squad", "go_prone_open", table=dice(8))
+        line.ledger.execute(line.info, fsb.React.build(unit_name="Squad", action="go_prone_open"), table=dice(8))
 
 
 # -- §0.9 No step back --------------------------------------------------------------------------------------------
@@ -115,11 +130,17 @@ def test_a_broken_unit_may_not_enter_close_combat_a_shaken_one_may(line: FsTable
 
 def test_no_step_back_is_open_to_a_shaken_unit_and_names_12_inches(line: FsTable) -> None:
     # Condition 4: "grade is По or better": Shaken may try (d6, ≥ 6 stands). Condition 2 names 12".
-    line.fs.position(line.info, "Squad", prone=None, in_cover=True)
+    line.ledger.execute(line.info, fs.Position.build(unit_name="Squad", prone=None, in_cover=True))
     drop(line, 1)  # Shaken
     with pytest.raises(InvalidInputError, match='1 friendly unit\\(s\\) are within 12"'):
-        line.fs.last_stand(line.info, "Squad", friends_within_12=1, enemy_squads_in_sight=3, table=dice(6))
-    stand = line.fs.last_stand(line.info, "Squad", friends_within_12=0, enemy_squads_in_sight=3, table=dice(6))
+        line.ledger.execute(
+            line.info,
+            fsb.LastStand.build(unit_name="Squad", friends_within_12=1, enemy_squads_in_sight=3),
+            table=dice(6),
+        )
+    stand = line.ledger.execute(
+        line.info, fsb.LastStand.build(unit_name="Squad", friends_within_12=0, enemy_squads_in_sight=3), table=dice(6)
+    )
     assert applied(stand)[0]["outcome"]["result"] == "stands"
 
 
@@ -150,7 +171,11 @@ def test_each_psi_effects_number(effect: str, need: int) -> None:
 def test_confusion_succeeds_on_4_or_more(line: FsTable, face: int, result: str) -> None:
     # "Success = roll ≥ number": Confusion needs 4 on the Master's d8, at 0" (the first band, unshifted).
     decided = applied(
-        line.fs.psi(line.info, PSION, "Loner", effect="confusion", distance=0, in_sight=True, table=dice(face))
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Loner", effect="confusion", distance=0, in_sight=True),
+            table=dice(face),
+        )
     )
     assert decided[0]["outcome"]["result"] == result
 
@@ -158,8 +183,18 @@ def test_confusion_succeeds_on_4_or_more(line: FsTable, face: int, result: str) 
 def test_kill_is_refused_on_a_one_man_unit_and_allowed_on_two(line: FsTable) -> None:
     # "not usable on 1-man units" (R2-4 c: unless it has a crew-served weapon). The two-man unit: a 1 fails (need 8).
     with pytest.raises(InvalidInputError, match="one-man unit"):
-        line.fs.psi(line.info, PSION, "Loner", effect="kill", distance=5, in_sight=True, table=dice(8))
-    decided = applied(line.fs.psi(line.info, PSION, "Pair", effect="kill", distance=5, in_sight=True, table=dice(1)))
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Loner", effect="kill", distance=5, in_sight=True),
+            table=dice(8),
+        )
+    decided = applied(
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Pair", effect="kill", distance=5, in_sight=True),
+            table=dice(1),
+        )
+    )
     assert decided[0]["outcome"]["result"] == "fail"
 
 
@@ -168,7 +203,7 @@ def test_kill_is_refused_on_a_one_man_unit_and_allowed_on_two(line: FsTable) -> 
 
 def fatigue_of(table: FsTable, day: int, record: UnitRecord) -> str:
     table.muster("Alpha", quality="regular", leadership=2, size=8)
-    state, tables = table.fs.state(table.info)
+    state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     uid = state.unit_by_name("Alpha").unit_id
     return str(replace(state, day=day, records={uid: record}).fatigue(uid, tables))
 
@@ -197,10 +232,10 @@ def test_a_full_rest_clears_the_days_at_the_front(table: FsTable, rest: int, fat
     # TIRED "after 14+ days at the front since the last rest": 14 days, then a rest, then a day back at the front.
     # A rest of 7 days is a rest (the count starts again: 1 day → fresh); 6 days is not (15 days → tired).
     table.muster("Alpha", quality="regular", leadership=2, size=8)
-    table.fs.pass_days(table.info, 14, "front")
-    table.fs.pass_days(table.info, rest, "rest")
-    table.fs.pass_days(table.info, 1, "front")
-    state, tables = table.fs.state(table.info)
+    table.ledger.execute(table.info, fs.PassDays.build(days=14, activity="front"))
+    table.ledger.execute(table.info, fs.PassDays.build(days=rest, activity="rest"))
+    table.ledger.execute(table.info, fs.PassDays.build(days=1, activity="front"))
+    state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == fatigue
 
 
@@ -209,8 +244,8 @@ def test_days_for_one_side_leave_the_other_sides_records(table: FsTable, side: s
     # §5: days at the front count for the units that spent them: 14 days for one side make only its units TIRED.
     table.muster("Alpha", quality="regular", leadership=2, size=8)
     table.muster("Bravo", side="Otlok", quality="regular", leadership=2, size=8)
-    table.fs.pass_days(table.info, 14, "front", side=side)
-    state, tables = table.fs.state(table.info)
+    table.ledger.execute(table.info, fs.PassDays.build(days=14, activity="front", side=side))
+    state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == fatigue
 
 
@@ -218,11 +253,11 @@ def test_a_house_rule_on_rest_applies_to_the_very_next_days(table: FsTable) -> N
     # A house rule makes 3 days of rest a full rest: 14 days at the front, the rule, 3 days of rest (a full rest now:
     # the front days start again), 1 day at the front → fresh (1 day, not 15).
     table.muster("Alpha", quality="regular", leadership=2, size=8)
-    table.fs.pass_days(table.info, 14, "front")
-    table.fs.house_rule(table.info, "campaign.fresh_after_rest_days", 3)
-    table.fs.pass_days(table.info, 3, "rest")
-    table.fs.pass_days(table.info, 1, "front")
-    state, tables = table.fs.state(table.info)
+    table.ledger.execute(table.info, fs.PassDays.build(days=14, activity="front"))
+    table.ledger.execute(table.info, fs.HouseRule.build(path="campaign.fresh_after_rest_days", value=3))
+    table.ledger.execute(table.info, fs.PassDays.build(days=3, activity="rest"))
+    table.ledger.execute(table.info, fs.PassDays.build(days=1, activity="front"))
+    state, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     assert state.fatigue(state.unit_by_name("Alpha").unit_id, tables) == "fresh"
     # The ruleset's own fold of the whole log (tables rebuilt at each house rule) agrees.
     again = fs_fold(table.ledger.store.read(table.info.campaign_id), base_values("fighting_spirit"))
@@ -232,19 +267,19 @@ def test_a_house_rule_on_rest_applies_to_the_very_next_days(table: FsTable) -> N
 def test_the_monthly_pay_is_10_a_man(table: FsTable) -> None:
     # §5 [PLACEHOLDER]: pay on, 10 a man a month: 8 men are due 80; paid in full, the treasury of 100 keeps 20.
     table.muster("Alpha", quality="regular", leadership=2, size=8)
-    table.fs.funds(table.info, "Keno", 100, "the war chest")
-    result = table.fs.month_end(table.info, {"Keno": 100})
+    table.ledger.execute(table.info, fs.Funds.build(side="Keno", amount=100, reason="the war chest"))
+    result = table.ledger.execute(table.info, fs.MonthEnd.build(pay_pct={"Keno": 100}))
     settled = [e.payload for e in result.events if e.type.endswith("pay_settled")]
     assert [(p["due"], p["paid"]) for p in settled] == [(80, 80)]
-    state, _ = table.fs.state(table.info)
+    state, _ = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     assert state.treasury["Keno"] == 20
 
 
 def test_an_attack_may_take_every_man_left(line: FsTable) -> None:
     # Casualties are at most the men left: 8 of 8 is allowed (the squad is gone), 9 is refused.
     with pytest.raises(InvalidInputError, match="8 men left"):
-        line.fs.attack(line.info, "Squad", killed=5, wounded=4, table=dice(8))
-    line.fs.attack(line.info, "Squad", killed=4, wounded=4, table=dice(8))
+        line.ledger.execute(line.info, fsb.Attack.build(unit_name="Squad", killed=5, wounded=4), table=dice(8))
+    line.ledger.execute(line.info, fsb.Attack.build(unit_name="Squad", killed=4, wounded=4), table=dice(8))
     assert line.unit_state("Squad").men == 0
 
 
@@ -252,8 +287,12 @@ def test_the_first_suppression_counts_after_unsuppressing_fire(line: FsTable) ->
     # §0.5: "first time the unit is suppressed by fire" (Medium 1). A first attack kills a man but does not
     # suppress; the next suppresses with no casualties: that is its first suppression, threat 1, target 3: a 3 fails
     # (−1 grade, 2·3 > 3), so the squad, Confident, is now Steady.
-    line.fs.attack(line.info, "Squad", killed=1, wounded=0, table=dice(8))
-    result = applied(line.fs.attack(line.info, "Squad", killed=0, wounded=0, suppressing=True, table=dice(3)))
+    line.ledger.execute(line.info, fsb.Attack.build(unit_name="Squad", killed=1, wounded=0), table=dice(8))
+    result = applied(
+        line.ledger.execute(
+            line.info, fsb.Attack.build(unit_name="Squad", killed=0, wounded=0, suppressing=True), table=dice(3)
+        )
+    )
     [test] = [d for d in result if d["rule"] == "morale_test"]
     assert test["inputs"]["target"] == 3
     assert line.grade("Squad") == "steady"
@@ -265,7 +304,11 @@ def test_inspire_rallies_above_the_target(line: FsTable, face: int, result: str,
     # target LV 2 (psion) + LV 2 + no persisting threat = 4 on the squad's d8: 5 rallies, 4 does not.
     drop(line, 3)
     decided = applied(
-        line.fs.psi(line.info, PSION, "Squad", effect="inspire", distance=0, in_sight=True, table=dice(4, face))
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Squad", effect="inspire", distance=0, in_sight=True),
+            table=dice(4, face),
+        )
     )
     assert decided[-1]["outcome"] == {"result": result, "from": "steady", "to": grade}
     assert line.grade("Squad") == grade
@@ -273,7 +316,11 @@ def test_inspire_rallies_above_the_target(line: FsTable, face: int, result: str,
 
 def test_inspire_at_the_starting_grade_changes_nothing(line: FsTable) -> None:
     decided = applied(
-        line.fs.psi(line.info, PSION, "Squad", effect="inspire", distance=0, in_sight=True, table=dice(4))
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Squad", effect="inspire", distance=0, in_sight=True),
+            table=dice(4),
+        )
     )
     assert decided[-1]["outcome"] == {"result": "no_effect"}
 
@@ -284,7 +331,11 @@ def test_a_rally_under_artillery_adds_its_threat(line: FsTable, face: int, resul
     # Steady after a 3; target 2 + 2 + 1 = 5: 5 fails, 6 rallies.
     drop(line, 3)
     decided = applied(
-        line.fs.rally(line.info, "Squad", "HQ", distance=0, in_sight=True, under_artillery=True, table=dice(face))
+        line.ledger.execute(
+            line.info,
+            fsb.Rally.build(unit_name="Squad", officer_name="HQ", distance=0, in_sight=True, under_artillery=True),
+            table=dice(face),
+        )
     )[0]
     assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (5, result)
 
@@ -292,8 +343,16 @@ def test_a_rally_under_artillery_adds_its_threat(line: FsTable, face: int, resul
 def test_removing_no_suppression_is_not_a_suppression(line: FsTable) -> None:
     # §0.10 Remove suppression (≥ 2) on a squad never suppressed; then fire suppresses it, no casualties: that is
     # still its first suppression (Medium 1): target 3, a 3 costs one grade.
-    line.fs.psi(line.info, PSION, "Squad", effect="remove_suppression", distance=0, in_sight=True, table=dice(2))
-    result = applied(line.fs.attack(line.info, "Squad", killed=0, wounded=0, suppressing=True, table=dice(3)))
+    line.ledger.execute(
+        line.info,
+        fsb.Psi.build(psion_name=PSION, target_name="Squad", effect="remove_suppression", distance=0, in_sight=True),
+        table=dice(2),
+    )
+    result = applied(
+        line.ledger.execute(
+            line.info, fsb.Attack.build(unit_name="Squad", killed=0, wounded=0, suppressing=True), table=dice(3)
+        )
+    )
     [test] = [d for d in result if d["rule"] == "morale_test"]
     assert test["inputs"]["target"] == 3
     assert line.grade("Squad") == "steady"
@@ -302,11 +361,23 @@ def test_removing_no_suppression_is_not_a_suppression(line: FsTable) -> None:
 def test_with_the_ordinary_limits_kept_psi_panic_spares_only_a_unit_that_passed_its_test(line: FsTable) -> None:
     # R2-2's house rule (overrides false): §0.8 binds psi Panic too. The squad passed its panic test (d8 3 > LV 2):
     # "can never happen again", so psi Panic does nothing; the HQ (Regular, never tested) takes the test.
-    line.fs.panic(line.info, "Squad", "terrifying_assault", table=dice(3))
-    line.fs.house_rule(line.info, "psi.rules.overrides_ordinary_limits", False)
-    spared = applied(line.fs.psi(line.info, PSION, "Squad", effect="panic", distance=0, in_sight=True, table=dice(4)))
+    line.ledger.execute(line.info, fsb.Panic.build(unit_name="Squad", trigger="terrifying_assault"), table=dice(3))
+    line.ledger.execute(line.info, fs.HouseRule.build(path="psi.rules.overrides_ordinary_limits", value=False))
+    spared = applied(
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Squad", effect="panic", distance=0, in_sight=True),
+            table=dice(4),
+        )
+    )
     assert [d["outcome"]["result"] for d in spared] == ["no_effect"]
-    tested = applied(line.fs.psi(line.info, PSION, "HQ", effect="panic", distance=0, in_sight=True, table=dice(4, 3)))
+    tested = applied(
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="HQ", effect="panic", distance=0, in_sight=True),
+            table=dice(4, 3),
+        )
+    )
     assert [d["rule"] for d in tested][-1] == "panic_test" and tested[-1]["outcome"]["result"] == "pass"
 
 
@@ -317,7 +388,7 @@ def test_a_rally_at_low_counts_each_unverified_casualty(table: FsTable, face: in
     table.muster("HQ", quality="regular", leadership=2, size=4, radio=True)
     table.muster("Squad", quality="regular", leadership=2, size=8, radio=True, reports_to="HQ")
     table.battle({"Keno": "low"}, *(Deployment(unit=n, fatigue="fresh") for n in ("HQ", "Squad")))
-    table.fs.attack(table.info, "Squad", killed=0, wounded=2, table=dice(4))
+    table.ledger.execute(table.info, fsb.Attack.build(unit_name="Squad", killed=0, wounded=2), table=dice(4))
     assert table.grade("Squad") == "steady"
     decided = rally(table, 0, face)
     assert (decided["inputs"]["target"], decided["outcome"]["result"]) == (6, result)
@@ -330,7 +401,9 @@ def test_a_rally_at_low_counts_each_unverified_casualty(table: FsTable, face: in
 @pytest.mark.parametrize(("face", "said"), [(3, "−1 grade: confident → steady"), (4, "passes")])
 def test_a_morale_test_says_the_grade_it_moves_to_and_only_then(line: FsTable, face: int, said: str) -> None:
     # Casualties at Medium: target 3; a 3 costs a grade (Confident → Steady), a 4 passes (no grade named).
-    decided = applied(line.fs.attack(line.info, "Squad", killed=1, wounded=0, table=dice(face)))
+    decided = applied(
+        line.ledger.execute(line.info, fsb.Attack.build(unit_name="Squad", killed=1, wounded=0), table=dice(face))
+    )
     [test] = [d for d in decided if d["rule"] == "morale_test"]
     assert str(test["explanation"]).endswith(f"rolled {face} → {said}")
 
@@ -343,7 +416,11 @@ def test_a_psi_roll_beyond_the_first_band_says_its_steps(line: FsTable, distance
     # §0.10: "each band beyond the first shifts the psi die down one step": d8 at 12" (the first band), d6 at 13",
     # d4 at 25".
     decided = applied(
-        line.fs.psi(line.info, PSION, "Loner", effect="confusion", distance=distance, in_sight=True, table=dice(1))
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Loner", effect="confusion", distance=distance, in_sight=True),
+            table=dice(1),
+        )
     )
     assert said in str(decided[0]["explanation"])
 
@@ -352,6 +429,10 @@ def test_a_psi_roll_beyond_the_first_band_says_its_steps(line: FsTable, distance
 def test_an_inspired_rally_says_what_changed(line: FsTable, face: int, said: str) -> None:
     drop(line, 3)
     decided = applied(
-        line.fs.psi(line.info, PSION, "Squad", effect="inspire", distance=0, in_sight=True, table=dice(4, face))
+        line.ledger.execute(
+            line.info,
+            fsb.Psi.build(psion_name=PSION, target_name="Squad", effect="inspire", distance=0, in_sight=True),
+            table=dice(4, face),
+        )
     )
     assert str(decided[-1]["explanation"]).endswith(f"rolled {face} → {said}")

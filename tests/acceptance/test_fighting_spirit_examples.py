@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from tests.acceptance.conftest import FsTable, applied, dice
 
@@ -11,8 +13,10 @@ from tests.acceptance.conftest import FsTable, applied, dice
 def test_e1_medium_first_suppression_casualties_and_commander_lost_is_threat_3(table: FsTable) -> None:
     table.muster("1st Squad", quality="regular", leadership=2, size=10)
     table.battle({"Keno": "medium"}, Deployment(unit="1st Squad", fatigue="fresh"))
-    result = table.fs.attack(
-        table.info, "1st Squad", killed=1, wounded=0, suppressing=True, leader_hit=True, table=dice(6)
+    result = table.ledger.execute(
+        table.info,
+        fsb.Attack.build(unit_name="1st Squad", killed=1, wounded=0, suppressing=True, leader_hit=True),
+        table=dice(6),
     )
     test = applied(result)[-1]
     assert test["rule"] == "morale_test"
@@ -24,14 +28,9 @@ def test_e1_medium_first_suppression_casualties_and_commander_lost_is_threat_3(t
 def test_e2_the_same_under_artillery_is_threat_4(table: FsTable) -> None:
     table.muster("1st Squad", quality="regular", leadership=2, size=10)
     table.battle({"Keno": "medium"}, Deployment(unit="1st Squad", fatigue="fresh"))
-    result = table.fs.attack(
+    result = table.ledger.execute(
         table.info,
-        "1st Squad",
-        killed=1,
-        wounded=0,
-        suppressing=True,
-        leader_hit=True,
-        artillery=True,
+        fsb.Attack.build(unit_name="1st Squad", killed=1, wounded=0, suppressing=True, leader_hit=True, artillery=True),
         table=dice(7),
     )
     assert applied(result)[-1]["inputs"]["threat"] == 4
@@ -45,7 +44,9 @@ def test_e3_keno_patrol_under_mg_fire(table: FsTable, roll: int, grades_lost: in
     # Keno Guard, Regular d8, 7 men, LV 2, routine patrol (Low). MG fire: 2 killed, 2 wounded, leader fine.
     table.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7, keno_guard=True)
     table.battle({"Keno": "low"}, Deployment(unit="Keno 3rd Squad", fatigue="fresh"))
-    result = table.fs.attack(table.info, "Keno 3rd Squad", killed=2, wounded=2, table=dice(roll))
+    result = table.ledger.execute(
+        table.info, fsb.Attack.build(unit_name="Keno 3rd Squad", killed=2, wounded=2), table=dice(roll)
+    )
     test = applied(result)[-1]
     # 4 lost > 3 left → base 4 (Low); +1 × 2 unverified; target = 2 + 4 + 2 = 8.
     assert test["inputs"]["target"] == 8
@@ -80,10 +81,10 @@ def _steel_veterans_broken(table: FsTable) -> None:
         Deployment(unit="Steel Veterans", fatigue="tired"),
     )
     # Two wounded: casualties (Med 1) → target 3; d10 rolls 1 → half or less → −2: Steady → Broken.
-    table.fs.attack(table.info, "Steel Veterans", killed=0, wounded=2, table=dice(1))
-    table.fs.wounded(table.info, "Steel Veterans", checked=None, abandoned=True)
+    table.ledger.execute(table.info, fsb.Attack.build(unit_name="Steel Veterans", killed=0, wounded=2), table=dice(1))
+    table.ledger.execute(table.info, fs.Wounded.build(unit_name="Steel Veterans", checked=None, abandoned=True))
     # One more wounded man later: casualties 1 + abandoned +2 = threat 3 → target 5; rolls 9: holds.
-    table.fs.attack(table.info, "Steel Veterans", killed=0, wounded=1, table=dice(9))
+    table.ledger.execute(table.info, fsb.Attack.build(unit_name="Steel Veterans", killed=0, wounded=1), table=dice(9))
     assert table.grade("Steel Veterans") == "broken"
     state = table.unit_state("Steel Veterans")
     assert (state.unverified, state.abandoned_wounded) == (1, True)
@@ -91,7 +92,11 @@ def _steel_veterans_broken(table: FsTable) -> None:
 
 def test_e4a_company_co_communication_test_fails_on_a_2(table: FsTable) -> None:
     _steel_veterans_broken(table)
-    result = table.fs.rally(table.info, "Steel Veterans", "Company HQ", distance=20, in_sight=True, table=dice(2))
+    result = table.ledger.execute(
+        table.info,
+        fsb.Rally.build(unit_name="Steel Veterans", officer_name="Company HQ", distance=20, in_sight=True),
+        table=dice(2),
+    )
     rally = applied(result)[0]
     # Company CO rallying a squad directly: one link bypassed, d10 → d8; need > max(2, 2) = 2.
     assert rally["outcome"]["result"] == "comms_failed"
@@ -101,8 +106,16 @@ def test_e4a_company_co_communication_test_fails_on_a_2(table: FsTable) -> None:
 
 def test_e4b_second_action_rallies_broken_to_shaken(table: FsTable) -> None:
     _steel_veterans_broken(table)
-    table.fs.rally(table.info, "Steel Veterans", "Company HQ", distance=20, in_sight=True, table=dice(2))
-    result = table.fs.rally(table.info, "Steel Veterans", "Company HQ", distance=20, in_sight=True, table=dice(5, 8))
+    table.ledger.execute(
+        table.info,
+        fsb.Rally.build(unit_name="Steel Veterans", officer_name="Company HQ", distance=20, in_sight=True),
+        table=dice(2),
+    )
+    result = table.ledger.execute(
+        table.info,
+        fsb.Rally.build(unit_name="Steel Veterans", officer_name="Company HQ", distance=20, in_sight=True),
+        table=dice(5, 8),
+    )
     rally = applied(result)[0]
     # target = 2 + 2 + 0 (1 unverified, Med +0) + 2 (abandoned wounded) = 6; d10 rolls 8 > 6.
     assert rally["inputs"]["target"] == 6
@@ -111,7 +124,11 @@ def test_e4b_second_action_rallies_broken_to_shaken(table: FsTable) -> None:
     # Two rally actions per activation: a third is refused, and nothing is appended.
     before = table.log_length()
     with pytest.raises(Exception, match="2 rally actions"):
-        table.fs.rally(table.info, "Steel Veterans", "Company HQ", distance=20, in_sight=True, table=dice(5, 8))
+        table.ledger.execute(
+            table.info,
+            fsb.Rally.build(unit_name="Steel Veterans", officer_name="Company HQ", distance=20, in_sight=True),
+            table=dice(5, 8),
+        )
     assert table.log_length() == before
 
 
@@ -119,7 +136,9 @@ def test_e4b_second_action_rallies_broken_to_shaken(table: FsTable) -> None:
 def test_d1_veteran_high_motivation_leader_hit(table: FsTable, roll: int, grade: str) -> None:
     table.muster("Veterans", quality="veteran", leadership=1, size=8)
     table.battle({"Keno": "high"}, Deployment(unit="Veterans", fatigue="fresh"))
-    result = table.fs.attack(table.info, "Veterans", killed=0, wounded=0, leader_hit=True, table=dice(roll))
+    result = table.ledger.execute(
+        table.info, fsb.Attack.build(unit_name="Veterans", killed=0, wounded=0, leader_hit=True), table=dice(roll)
+    )
     assert applied(result)[-1]["inputs"]["target"] == 3
     assert table.grade("Veterans") == grade
 
@@ -129,7 +148,9 @@ def test_d2_green_low_motivation_artillery_first_casualties(table: FsTable, roll
     table.muster("Conscripts", quality="green", leadership=3, size=10)
     table.battle({"Keno": "low"}, Deployment(unit="Conscripts", fatigue="fresh"))
     # The Green unit's first fire calls for its panic test too (R3-4): d6 4 > LV 3 passes.
-    result = table.fs.attack(table.info, "Conscripts", killed=1, wounded=0, artillery=True, table=dice(roll, 4))
+    result = table.ledger.execute(
+        table.info, fsb.Attack.build(unit_name="Conscripts", killed=1, wounded=0, artillery=True), table=dice(roll, 4)
+    )
     test = applied(result)[1]
     assert test["inputs"]["threat"] == 4 and test["inputs"]["target"] == 7  # max(2) + 2 artillery; LV 3
     assert test["outcome"]["grades_lost"] == lost
@@ -145,8 +166,14 @@ def test_d3_sgii_rally_example(table: FsTable, roll: int, grade: str) -> None:
         Deployment(unit="Platoon HQ", fatigue="fresh"),
         Deployment(unit="Squad", start_grade="steady"),
     )
-    table.fs.morale(table.info, "Squad", ["leader_lost"], table=dice(2))  # target 5, 2×2 ≤ 5 → −2: Steady → Broken
+    table.ledger.execute(
+        table.info, fsb.Morale.build(unit_name="Squad", rows=["leader_lost"]), table=dice(2)
+    )  # target 5, 2×2 ≤ 5 → −2: Steady → Broken
     assert table.grade("Squad") == "broken"
-    result = table.fs.rally(table.info, "Squad", "Platoon HQ", distance=4, in_sight=True, table=dice(roll))
+    result = table.ledger.execute(
+        table.info,
+        fsb.Rally.build(unit_name="Squad", officer_name="Platoon HQ", distance=4, in_sight=True),
+        table=dice(roll),
+    )
     assert applied(result)[0]["inputs"]["target"] == 3
     assert table.grade("Squad") == grade

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.rules import threat_level
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable, dice
 
-T = Tables(base_values("fighting_spirit"))
+T = Tables.of(base_values("fighting_spirit"))
 
 # §0.5: Low, Medium, High (None = NTR, the row does not call for a test).
 BASE = {
@@ -79,12 +82,12 @@ def test_a_unit_that_surrendered_is_lost_to_the_campaign(table: FsTable) -> None
     table.battle(
         {"Keno": "medium", "Otlok": "low"}, *(Deployment(unit=n, fatigue="fresh") for n in ("1st Squad", "Otlok Squad"))
     )
-    table.fs.morale(table.info, "Otlok Squad", ["leader_lost"], table=dice(1))
-    table.fs.morale(table.info, "Otlok Squad", ["leader_lost"], table=dice(1))
-    table.fs.surrender(table.info, "Otlok Squad", enemy_within=10)
+    table.ledger.execute(table.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["leader_lost"]), table=dice(1))
+    table.ledger.execute(table.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["leader_lost"]), table=dice(1))
+    table.ledger.execute(table.info, fsb.Surrender.build(unit_name="Otlok Squad", enemy_within=10))
     assert table.unit_state("Otlok Squad").removed == "surrendered"
-    table.fs.end_battle(table.info, "Otlok surrendered", "Keno")
-    state, _ = table.fs.state(table.info)
+    table.ledger.execute(table.info, fs.EndBattle.build(result="Otlok surrendered", winner="Keno"))
+    state, _ = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     men = {name: state.records[state.unit_by_name(name).unit_id].men for name in ("1st Squad", "Otlok Squad")}  # type: ignore[union-attr]
     assert men == {"1st Squad": 8, "Otlok Squad": 0}
 
@@ -93,8 +96,8 @@ def test_a_transfer_between_the_only_two_units_of_a_campaign(table: FsTable) -> 
     # §5: men transferred leave one unit and join the other, whatever else the campaign holds (here nothing).
     table.muster("Alpha", quality="regular", leadership=2, size=8)
     table.muster("Bravo", quality="regular", leadership=2, size=6)
-    table.fs.transfer(table.info, "Bravo", "Alpha", 2)
-    state, _ = table.fs.state(table.info)
+    table.ledger.execute(table.info, fs.Transfer.build(from_unit="Bravo", to_unit="Alpha", men=2))
+    state, _ = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     men = {n: state.records[state.unit_by_name(n).unit_id].men for n in ("Alpha", "Bravo")}  # type: ignore[union-attr]
     assert men == {"Alpha": 10, "Bravo": 4}
 
@@ -110,13 +113,15 @@ def test_psi_out_of_sight_reaches_only_the_first_band(table: FsTable, distance: 
     )
 
     def strike() -> object:
-        return table.fs.psi(
+        return table.ledger.execute(
             table.info,
-            "Barf-jat Master",
-            "Otlok Squad",
-            effect="psi_detection",
-            distance=distance,
-            in_sight=False,
+            fsb.Psi.build(
+                psion_name="Barf-jat Master",
+                target_name="Otlok Squad",
+                effect="psi_detection",
+                distance=distance,
+                in_sight=False,
+            ),
             table=dice(1),
         )
 

@@ -7,7 +7,10 @@ from typing import Any
 
 import pytest
 
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
@@ -51,16 +54,20 @@ def refused(front: FsTable, action: Callable[[], Any], message: str) -> None:
 
 
 def test_rallying_from_outside_the_chain_of_command_is_refused(front: FsTable) -> None:
-    front.fs.morale(front.info, "2nd Squad", ["leader_lost"], table=dice(1))
+    front.ledger.execute(front.info, fsb.Morale.build(unit_name="2nd Squad", rows=["leader_lost"]), table=dice(1))
     refused(
         front,
-        lambda: front.fs.rally(front.info, "2nd Squad", "1st Squad", distance=3, in_sight=True),
+        lambda: front.ledger.execute(
+            front.info, fsb.Rally.build(unit_name="2nd Squad", officer_name="1st Squad", distance=3, in_sight=True)
+        ),
         "not on 2nd Squad's direct chain of command",
     )
     # Out of sight and with no radio on the squad: no link.
     refused(
         front,
-        lambda: front.fs.rally(front.info, "2nd Squad", "1st Platoon", distance=20, in_sight=False),
+        lambda: front.ledger.execute(
+            front.info, fsb.Rally.build(unit_name="2nd Squad", officer_name="1st Platoon", distance=20, in_sight=False)
+        ),
         "needs both to have a radio",
     )
 
@@ -68,40 +75,87 @@ def test_rallying_from_outside_the_chain_of_command_is_refused(front: FsTable) -
 def test_a_psi_effect_on_a_vehicle_is_refused(front: FsTable) -> None:
     refused(
         front,
-        lambda: front.fs.psi(front.info, "Barf-jat Master", "Walker", effect="psi_strike", distance=5, in_sight=True),
+        lambda: front.ledger.execute(
+            front.info,
+            fsb.Psi.build(
+                psion_name="Barf-jat Master", target_name="Walker", effect="psi_strike", distance=5, in_sight=True
+            ),
+        ),
         "only living targets",
     )
 
 
 def test_a_test_for_a_removed_unit_is_refused(front: FsTable) -> None:
-    front.fs.morale(front.info, "Otlok Squad", ["leader_lost"], table=dice(1))  # Low 4 + LV 3 = 7: −2 → shaken
-    front.fs.morale(front.info, "Otlok Squad", ["leader_lost"], table=dice(1))  # → routed
-    front.fs.surrender(front.info, "Otlok Squad", enemy_within=10)
+    front.ledger.execute(
+        front.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["leader_lost"]), table=dice(1)
+    )  # Low 4 + LV 3 = 7: −2 → shaken
+    front.ledger.execute(
+        front.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["leader_lost"]), table=dice(1)
+    )  # → routed
+    front.ledger.execute(front.info, fsb.Surrender.build(unit_name="Otlok Squad", enemy_within=10))
     assert front.unit_state("Otlok Squad").removed == "surrendered"
     refused(
         front,
-        lambda: front.fs.morale(front.info, "Otlok Squad", ["casualties"], table=dice(3)),
+        lambda: front.ledger.execute(
+            front.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["casualties"]), table=dice(3)
+        ),
         "was removed from the battle",
     )
 
 
 def test_an_unknown_threat_row_unit_or_action_is_refused(front: FsTable) -> None:
-    refused(front, lambda: front.fs.morale(front.info, "1st Squad", ["dragons"], table=dice(3)), "unknown threat row")
-    refused(front, lambda: front.fs.morale(front.info, "Nobody", ["casualties"]), "unknown unit")
-    refused(front, lambda: front.fs.react(front.info, "1st Squad", "dance"), "action must be one of .go_prone_open.")
-    refused(front, lambda: front.fs.attack(front.info, "1st Squad", killed=-1, wounded=0), "negative")
-    refused(front, lambda: front.fs.attack(front.info, "1st Squad", killed=9, wounded=0), "8 men left")
     refused(
-        front, lambda: front.fs.morale(front.info, "1st Squad", ["casualties"], table=dice(9)), "not a face of a d8"
+        front,
+        lambda: front.ledger.execute(
+            front.info, fsb.Morale.build(unit_name="1st Squad", rows=["dragons"]), table=dice(3)
+        ),
+        "unknown threat row",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Morale.build(unit_name="Nobody", rows=["casualties"])),
+        "unknown unit",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.React.build(unit_name="1st Squad", action="dance")),
+        "action must be one of .go_prone_open.",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Attack.build(unit_name="1st Squad", killed=-1, wounded=0)),
+        "negative",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Attack.build(unit_name="1st Squad", killed=9, wounded=0)),
+        "8 men left",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(
+            front.info, fsb.Morale.build(unit_name="1st Squad", rows=["casualties"]), table=dice(9)
+        ),
+        "not a face of a d8",
     )
 
 
 def test_a_failed_reaction_cannot_be_retried_this_turn_but_can_next_turn(front: FsTable) -> None:
-    result = front.fs.react(front.info, "1st Squad", "go_prone_open", table=dice(3))  # LV 2 + 2 = 4; 3 fails
+    result = front.ledger.execute(
+        front.info, fsb.React.build(unit_name="1st Squad", action="go_prone_open"), table=dice(3)
+    )  # LV 2 + 2 = 4; 3 fails
     assert applied(result)[0]["outcome"]["result"] == "fail"
-    refused(front, lambda: front.fs.react(front.info, "1st Squad", "go_prone_open", table=dice(8)), "may not try again")
-    front.fs.next_turn(front.info)
-    passed = front.fs.react(front.info, "1st Squad", "go_prone_open", table=dice(5))
+    refused(
+        front,
+        lambda: front.ledger.execute(
+            front.info, fsb.React.build(unit_name="1st Squad", action="go_prone_open"), table=dice(8)
+        ),
+        "may not try again",
+    )
+    front.ledger.execute(front.info, fs.NextTurn.build())
+    passed = front.ledger.execute(
+        front.info, fsb.React.build(unit_name="1st Squad", action="go_prone_open"), table=dice(5)
+    )
     assert applied(passed)[0]["outcome"]["result"] == "pass"
     assert front.unit_state("1st Squad").prone
 
@@ -109,29 +163,51 @@ def test_a_failed_reaction_cannot_be_retried_this_turn_but_can_next_turn(front: 
 @pytest.mark.parametrize(("grade_rolls", "threat"), [((), 0), ((4,), 1), ((1,), 3)])
 def test_close_combat_threat_depends_on_the_grade(front: FsTable, grade_rolls: tuple[int, ...], threat: int) -> None:
     for roll in grade_rolls:
-        front.fs.morale(front.info, "1st Squad", ["leader_lost"], table=dice(roll))  # Med 3 + LV 2 = 5
-    result = front.fs.react(front.info, "1st Squad", "close_combat", table=dice(8))
+        front.ledger.execute(
+            front.info, fsb.Morale.build(unit_name="1st Squad", rows=["leader_lost"]), table=dice(roll)
+        )  # Med 3 + LV 2 = 5
+    result = front.ledger.execute(
+        front.info, fsb.React.build(unit_name="1st Squad", action="close_combat"), table=dice(8)
+    )
     assert applied(result)[0]["inputs"]["threat"] == threat
 
 
 def test_panic_needs_the_qualitys_trigger_and_a_pass_gives_immunity(front: FsTable) -> None:
-    refused(front, lambda: front.fs.panic(front.info, "Company HQ", "enemy_in_sight"), "never panic")
-    refused(front, lambda: front.fs.panic(front.info, "2nd Squad", "enemy_in_sight"), "does not make green")
-    failed = front.fs.panic(front.info, "2nd Squad", "armour_in_sight", table=dice(2))  # d6 > LV 2? no
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Panic.build(unit_name="Company HQ", trigger="enemy_in_sight")),
+        "never panic",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fsb.Panic.build(unit_name="2nd Squad", trigger="enemy_in_sight")),
+        "does not make green",
+    )
+    failed = front.ledger.execute(
+        front.info, fsb.Panic.build(unit_name="2nd Squad", trigger="armour_in_sight"), table=dice(2)
+    )  # d6 > LV 2? no
     assert applied(failed)[0]["outcome"]["result"] == "fail"
     assert front.unit_state("2nd Squad").panic == "panicking" and front.grade("2nd Squad") == "steady"
-    again = front.fs.panic(front.info, "2nd Squad", None, table=dice(1))  # still panicking: −1 more
+    again = front.ledger.execute(
+        front.info, fsb.Panic.build(unit_name="2nd Squad", trigger=None), table=dice(1)
+    )  # still panicking: −1 more
     assert applied(again)[0]["outcome"]["to"] == "shaken"
-    front.fs.next_turn(front.info)  # one panic test per activation, one activation a turn (R3-1, R3-2)
-    front.fs.panic(front.info, "2nd Squad", None, table=dice(5))
+    front.ledger.execute(
+        front.info, fs.NextTurn.build()
+    )  # one panic test per activation, one activation a turn (R3-1, R3-2)
+    front.ledger.execute(front.info, fsb.Panic.build(unit_name="2nd Squad", trigger=None), table=dice(5))
     assert front.unit_state("2nd Squad").panic == "immune"
-    again_seen = lambda: front.fs.panic(front.info, "2nd Squad", "armour_in_sight", table=dice(1))  # noqa: E731
+    again_seen = lambda: front.ledger.execute(  # noqa: E731
+        front.info, fsb.Panic.build(unit_name="2nd Squad", trigger="armour_in_sight"), table=dice(1)
+    )
     refused(front, again_seen, "never panic again")
 
 
 def test_a_routed_unit_with_an_enemy_within_12_surrenders_after_its_test(front: FsTable) -> None:
-    front.fs.morale(front.info, "Otlok Squad", ["leader_lost"], table=dice(1))
-    result = front.fs.morale(front.info, "Otlok Squad", ["leader_lost"], enemy_within=8, table=dice(1))
+    front.ledger.execute(front.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["leader_lost"]), table=dice(1))
+    result = front.ledger.execute(
+        front.info, fsb.Morale.build(unit_name="Otlok Squad", rows=["leader_lost"], enemy_within=8), table=dice(1)
+    )
     assert applied(result)[0]["outcome"]["surrendered"] is True
     assert front.unit_state("Otlok Squad").removed == "surrendered"
 
@@ -154,13 +230,11 @@ def test_psi_effects_succeed_on_at_least_their_number(
     front: FsTable, effect: str, distance: int, roll: int, succeeds: bool, die: int
 ) -> None:
     extra = (3,) if succeeds and effect in ("psi_strike", "kill") else ()  # the follow-up test: a d4
-    result = front.fs.psi(
+    result = front.ledger.execute(
         front.info,
-        "Barf-jat Master",
-        "Otlok Squad",
-        effect=effect,
-        distance=distance,
-        in_sight=True,
+        fsb.Psi.build(
+            psion_name="Barf-jat Master", target_name="Otlok Squad", effect=effect, distance=distance, in_sight=True
+        ),
         table=dice(roll, *extra),
     )
     first = applied(result)[0]
@@ -171,30 +245,41 @@ def test_psi_effects_succeed_on_at_least_their_number(
 def test_psi_beyond_the_first_band_needs_line_of_sight_and_androids_have_no_save(front: FsTable) -> None:
     refused(
         front,
-        lambda: front.fs.psi(
-            front.info, "Barf-jat Master", "Otlok Squad", effect="confusion", distance=13, in_sight=False
+        lambda: front.ledger.execute(
+            front.info,
+            fsb.Psi.build(
+                psion_name="Barf-jat Master", target_name="Otlok Squad", effect="confusion", distance=13, in_sight=False
+            ),
         ),
         "needs line of sight",
     )
     # R2-1: no android save; Confusion calls for no test, so the psion's roll alone decides.
-    affected = front.fs.psi(
-        front.info, "Barf-jat Master", "Android Team", effect="confusion", distance=5, in_sight=True, table=dice(5)
+    affected = front.ledger.execute(
+        front.info,
+        fsb.Psi.build(
+            psion_name="Barf-jat Master", target_name="Android Team", effect="confusion", distance=5, in_sight=True
+        ),
+        table=dice(5),
     )
     assert applied(affected)[0]["outcome"]["result"] == "success"
 
 
 def test_psi_strike_is_a_morale_test_at_plus_3(front: FsTable) -> None:
-    result = front.fs.psi(
-        front.info, "Barf-jat Master", "Otlok Squad", effect="psi_strike", distance=5, in_sight=True, table=dice(4, 3)
+    result = front.ledger.execute(
+        front.info,
+        fsb.Psi.build(
+            psion_name="Barf-jat Master", target_name="Otlok Squad", effect="psi_strike", distance=5, in_sight=True
+        ),
+        table=dice(4, 3),
     )
     strike = applied(result)[1]
     assert strike["rule"] == "morale_test" and strike["inputs"]["threat"] == 3 and strike["inputs"]["target"] == 6
 
 
 def test_psionic_communication_always_succeeds_between_psions_and_defence_uses_the_psi_die(front: FsTable) -> None:
-    result = front.fs.defence(front.info, "Barf-jat Master", table=dice(7))
+    result = front.ledger.execute(front.info, fsb.Defence.build(unit_name="Barf-jat Master"), table=dice(7))
     assert "d8" in applied(result)[0]["explanation"]
-    plain = front.fs.defence(front.info, "1st Squad", table=dice(3))
+    plain = front.ledger.execute(front.info, fsb.Defence.build(unit_name="1st Squad"), table=dice(3))
     assert "d4" in applied(plain)[0]["explanation"]
 
 
@@ -209,28 +294,60 @@ def test_every_table_value_carries_its_provenance_tag() -> None:
 def test_a_house_rule_is_an_event_and_only_later_tests_use_it(front: FsTable) -> None:
     # E3's text reading (+2 per unverified casualty at Low) as a house rule, between two tests.
     front.muster("Keno 3rd Squad", quality="regular", leadership=2, size=7, keno_guard=True)
-    before = front.fs.state(front.info)[1]
-    assert Tables(before.values).threat("unverified_casualty", "low") == 1
-    refused(front, lambda: front.fs.house_rule(front.info, "threats.unverified_casualty.lo", 2), "no table value")
-    refused(front, lambda: front.fs.house_rule(front.info, "threats.unverified_casualty.low", "lots"), "same kind")
-    result = front.fs.house_rule(front.info, "threats.unverified_casualty.low", 2, note="the seed text's reading")
+    before = front.ledger.in_force(front.info, FIGHTING_SPIRIT)[1]
+    assert Tables.of(before.values).threat("unverified_casualty", "low") == 1
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fs.HouseRule.build(path="threats.unverified_casualty.lo", value=2)),
+        "no table value",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(
+            front.info, fs.HouseRule.build(path="threats.unverified_casualty.low", value="lots")
+        ),
+        "same kind",
+    )
+    result = front.ledger.execute(
+        front.info, fs.HouseRule.build(path="threats.unverified_casualty.low", value=2, note="the seed text's reading")
+    )
     event = next(e for e in result.events if e.type == "rules.table_overridden")
     assert event.type == "rules.table_overridden" and event.payload["value"] == 2
-    _, tables = front.fs.state(front.info)
+    _, tables = front.ledger.in_force(front.info, FIGHTING_SPIRIT)
     assert tables.threat("unverified_casualty", "low") == 2
     assert tables.source("threats.unverified_casualty.low").startswith("HOUSE RULE")
     # A test taken now uses the house rule: Otlok (Low) untrained LV 3, 2 wounded of 10 → casualties 2 + 2×2.
-    test = applied(front.fs.attack(front.info, "Otlok Squad", killed=0, wounded=2, table=dice(4)))[-1]
+    test = applied(
+        front.ledger.execute(front.info, fsb.Attack.build(unit_name="Otlok Squad", killed=0, wounded=2), table=dice(4))
+    )[-1]
     assert test["inputs"]["threat"] == 6
 
 
 def test_numbers_past_the_commands_bounds_are_refused_in_words_and_append_nothing(front: FsTable) -> None:
-    front.fs.end_battle(front.info, "the front is quiet", None)
-    refused(front, lambda: front.fs.pass_days(front.info, 36_501, "rest"), "days must be at most 36500")
-    refused(front, lambda: front.fs.pass_days(front.info, 0, "rest"), "time only moves forward")
-    refused(front, lambda: front.fs.recruit(front.info, "1st Squad", 10_001), "men must be at most 10000")
-    refused(front, lambda: front.fs.funds(front.info, "Keno", -(2**70), "a palace"), "amount .* is out of range")
+    front.ledger.execute(front.info, fs.EndBattle.build(result="the front is quiet", winner=None))
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fs.PassDays.build(days=36_501, activity="rest")),
+        "days must be at most 36500",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fs.PassDays.build(days=0, activity="rest")),
+        "time only moves forward",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fs.Recruit.build(unit_name="1st Squad", men=10_001)),
+        "men must be at most 10000",
+    )
+    refused(
+        front,
+        lambda: front.ledger.execute(front.info, fs.Funds.build(side="Keno", amount=-(2**70), reason="a palace")),
+        "amount .* is out of range",
+    )
     before = front.log_length()
-    front.fs.pass_days(front.info, 36_500, "rest")  # a century at rest: the longest a command may say
-    front.fs.recruit(front.info, "1st Squad", 10_000)
+    front.ledger.execute(
+        front.info, fs.PassDays.build(days=36_500, activity="rest")
+    )  # a century at rest: the longest a command may say
+    front.ledger.execute(front.info, fs.Recruit.build(unit_name="1st Squad", men=10_000))
     assert front.log_length() > before

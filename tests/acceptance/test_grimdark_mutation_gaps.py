@@ -15,7 +15,7 @@ from events.families.battle import WoundsTaken
 from events.families.career import TraitGained
 from events.families.economy import UnitDisbanded
 
-T = Tables(base_values("grimdark"))
+T = Tables.of(base_values("grimdark"))
 HERO = gf.Unit("h", "Captain", "Saurians", quality=3, start_size=1, models=0, tough=3, hero=True)
 
 

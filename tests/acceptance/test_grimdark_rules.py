@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.grimdark import commands as gd
 from campaign.rulesets.grimdark import rules as gf
+from campaign.rulesets.grimdark.plugin import PLUGIN as GRIMDARK
 from campaign.rulesets.grimdark.tables import Tables
 from campaign.tables import base_values
 from campaign.timeline import Timeline
@@ -18,9 +20,8 @@ from events.dice import TableDice
 from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
-from tests.services import grimdark
 
-T = Tables(base_values("grimdark"))
+T = Tables.of(base_values("grimdark"))
 UNITS = {
     "Saurian Warriors": ("Saurians", {"models": 10, "quality": 4, "points": 140}),
     "Saurian Hero": ("Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}),
@@ -34,7 +35,6 @@ UNITS = {
 class Match:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.game = grimdark(ledger)
 
     @property
     def info(self) -> Any:
@@ -44,13 +44,13 @@ class Match:
         return len(list(self.ledger.store.read(self.info.campaign_id)))
 
     def unit(self, name: str) -> Any:
-        state, _ = self.game.state(self.info)
+        state, _ = self.ledger.in_force(self.info, GRIMDARK)
         battle = state.battles[state.active_battle] if state.active_battle else None
         assert battle is not None
         return state.in_battle(battle, state.unit_by_name(name).unit_id)  # type: ignore[union-attr]
 
     def roster(self, name: str) -> Any:
-        return self.game.state(self.info)[0].unit_by_name(name)
+        return self.ledger.in_force(self.info, GRIMDARK)[0].unit_by_name(name)
 
 
 def rules(result: AppendResult, rule: str) -> list[dict[str, Any]]:
@@ -65,7 +65,9 @@ BATTLES = itertools.count(1)  # a battle's name is its own (no two battles of on
 
 
 def start(m: Match, joins: dict[str, str] | None = None) -> None:
-    m.game.start_battle(m.info, f"Ambush at the ruins {next(BATTLES)}", list(UNITS), joins)
+    m.ledger.execute(
+        m.info, gd.StartBattle.build(name=f"Ambush at the ruins {next(BATTLES)}", units=list(UNITS), joins=joins or {})
+    )
 
 
 @pytest.fixture
@@ -74,7 +76,7 @@ def match() -> Match:
     ledger.create_campaign("Sector 7", "grimdark")
     m = Match(ledger)
     for name, (side, profile) in UNITS.items():
-        m.game.muster(m.info, name, side, profile)
+        m.ledger.execute(m.info, gd.Muster.build(name=name, side=side, profile=profile))
     return m
 
 
@@ -100,27 +102,37 @@ def test_an_unmodified_six_passes_and_an_unmodified_one_fails_whatever_the_modif
 
 def test_o2_o3_o8_wounds_test_only_at_half_and_every_time_after(match: Match) -> None:
     start(match)
-    no_test = match.game.shoot(match.info, "Saurian Warriors", 4, by="Robot Squad")  # 6 left of 10
+    no_test = match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=4, by="Robot Squad")
+    )  # 6 left of 10
     assert not rules(no_test, "morale_test")
-    passed = match.game.shoot(match.info, "Saurian Warriors", 1, table=TableEntry((5,)))  # 5 left: tests
+    passed = match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=1), table=TableEntry((5,))
+    )  # 5 left: tests
     assert rules(passed, "morale_test")[0]["outcome"] == {"passed": True, "result": "passed"}
-    shaken = match.game.shoot(match.info, "Saurian Warriors", 1, table=TableEntry((2,)))  # O8: 4 left, roll 2
+    shaken = match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=1), table=TableEntry((2,))
+    )  # O8: 4 left, roll 2
     assert rules(shaken, "morale_test")[0]["outcome"] == {"passed": False, "result": "shaken"}
     assert match.unit("Saurian Warriors").shaken and not facts(shaken, "battle.unit_removed"), "shooting never Routs"
 
 
 def test_o4_a_tough_vehicle_reaches_half_at_six_wounds(match: Match) -> None:
     start(match)
-    assert not rules(match.game.shoot(match.info, "Robot Tank", 5), "morale_test")
-    at_half = match.game.shoot(match.info, "Robot Tank", 1, table=TableEntry((4,)))
+    assert not rules(match.ledger.execute(match.info, gd.Shoot.build(unit_name="Robot Tank", wounds=5)), "morale_test")
+    at_half = match.ledger.execute(match.info, gd.Shoot.build(unit_name="Robot Tank", wounds=1), table=TableEntry((4,)))
     assert rules(at_half, "morale_test")[0]["inputs"]["half"] is True
-    later = match.game.shoot(match.info, "Robot Tank", 1, table=TableEntry((3,)))
+    later = match.ledger.execute(match.info, gd.Shoot.build(unit_name="Robot Tank", wounds=1), table=TableEntry((3,)))
     assert rules(later, "morale_test")[0]["outcome"]["result"] == "shaken"
 
 
 def test_o5_o6_the_side_that_caused_fewer_unblocked_wounds_tests(match: Match) -> None:
     start(match)
-    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 3, 1, table=TableEntry((5,)))
+    result = match.ledger.execute(
+        match.info,
+        gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=3, wounds_by_b=1),
+        table=TableEntry((5,)),
+    )
     melee = rules(result, "melee")[0]
     assert melee["outcome"]["loser"] == match.roster("Robot Squad").unit_id
     test = rules(result, "morale_test")[0]
@@ -131,9 +143,15 @@ def test_o5_o6_the_side_that_caused_fewer_unblocked_wounds_tests(match: Match) -
 
 def test_o7_o9_losing_a_melee_at_half_routs(match: Match) -> None:
     start(match)
-    match.game.shoot(match.info, "Saurian Warriors", 4)  # 6 left
-    match.game.shoot(match.info, "Saurian Warriors", 2, table=TableEntry((5,)))  # 4 left, passes
-    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 1, 2, table=TableEntry((3,)))  # O9
+    match.ledger.execute(match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=4))  # 6 left
+    match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=2), table=TableEntry((5,))
+    )  # 4 left, passes
+    result = match.ledger.execute(
+        match.info,
+        gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=1, wounds_by_b=2),
+        table=TableEntry((3,)),
+    )  # O9
     assert rules(result, "morale_test")[0]["outcome"] == {"passed": False, "result": "routed"}
     assert facts(result, "battle.unit_removed")[0]["reason"] == "routed"
     assert facts(result, "battle.kill_credited")[0]["unit_id"] == match.roster("Robot Squad").unit_id
@@ -141,8 +159,12 @@ def test_o7_o9_losing_a_melee_at_half_routs(match: Match) -> None:
 
 def test_o10_losing_a_melee_above_half_is_shaken_not_routed(match: Match) -> None:
     start(match)
-    match.game.shoot(match.info, "Saurian Warriors", 3)  # 7 left
-    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 1, table=TableEntry((2,)))
+    match.ledger.execute(match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=3))  # 7 left
+    result = match.ledger.execute(
+        match.info,
+        gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=0, wounds_by_b=1),
+        table=TableEntry((2,)),
+    )
     assert rules(result, "morale_test")[0]["outcome"]["result"] == "shaken"
 
 
@@ -151,10 +173,14 @@ def test_o12_a_joined_hero_adds_to_the_starting_size_and_lends_its_quality(match
     warriors = match.unit("Saurian Warriors")
     assert (warriors.start_size, warriors.quality) == (11, 3)
     # R2-32: the hero is one of the current models: 4 soldiers + the hero = 5 of 11 (2 × 5 ≤ 11): a test.
-    routed = match.game.shoot(match.info, "Saurian Warriors", 6, table=TableEntry((1,)))
+    routed = match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=6), table=TableEntry((1,))
+    )
     assert rules(routed, "morale_test")[0]["outcome"]["result"] == "shaken"
     # 7 wounds: the 4 soldiers first, then the hero's Tough(3): the unit is destroyed, the hero with it.
-    wiped = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 7)
+    wiped = match.ledger.execute(
+        match.info, gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=0, wounds_by_b=7)
+    )
     assert [f["reason"] for f in facts(wiped, "battle.unit_removed")] == ["destroyed", "destroyed"]
     assert {f["victim_hero"] for f in facts(wiped, "battle.kill_credited")} == {True, False}
 
@@ -163,14 +189,29 @@ def test_o11_two_like_units_combined_start_at_ten_and_are_at_half_at_five(match:
     start(match, {"Guard Twins": "Fearless Guard"})
     guard = match.unit("Fearless Guard")
     assert (guard.start_size, guard.models) == (10, 10)
-    assert not rules(match.game.shoot(match.info, "Fearless Guard", 4), "morale_test")  # 6 of 10
-    assert rules(match.game.shoot(match.info, "Fearless Guard", 1, table=TableEntry((5,))), "morale_test")  # 5
-    refused(match, lambda: match.game.shoot(match.info, "Guard Twins", 1), "has joined Fearless Guard")
-    wiped = match.game.melee(match.info, "Saurian Warriors", "Fearless Guard", 5, 0)
+    assert not rules(
+        match.ledger.execute(match.info, gd.Shoot.build(unit_name="Fearless Guard", wounds=4)), "morale_test"
+    )  # 6 of 10
+    assert rules(
+        match.ledger.execute(match.info, gd.Shoot.build(unit_name="Fearless Guard", wounds=1), table=TableEntry((5,))),
+        "morale_test",
+    )  # 5
+    refused(
+        match,
+        lambda: match.ledger.execute(match.info, gd.Shoot.build(unit_name="Guard Twins", wounds=1)),
+        "has joined Fearless Guard",
+    )
+    wiped = match.ledger.execute(
+        match.info, gd.Melee.build(a="Saurian Warriors", b="Fearless Guard", wounds_by_a=5, wounds_by_b=0)
+    )
     assert sorted(f["unit_id"] for f in facts(wiped, "battle.unit_removed")) == sorted(
         [match.roster("Fearless Guard").unit_id, match.roster("Guard Twins").unit_id]
     )
-    refused(match, lambda: match.game.start_battle(match.info, "Again", list(UNITS)), "still being fought")
+    refused(
+        match,
+        lambda: match.ledger.execute(match.info, gd.StartBattle.build(name="Again", units=list(UNITS))),
+        "still being fought",
+    )
 
 
 def test_only_like_units_combine(match: Match) -> None:
@@ -179,8 +220,12 @@ def test_only_like_units_combine(match: Match) -> None:
 
 def test_o13_a_shaken_unit_that_loses_a_melee_at_half_routs_without_a_roll(match: Match) -> None:
     start(match)
-    match.game.shoot(match.info, "Saurian Warriors", 5, table=TableEntry((2,)))  # 5 left: shaken
-    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 0, 1)  # seeded dice: none rolled
+    match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=5), table=TableEntry((2,))
+    )  # 5 left: shaken
+    result = match.ledger.execute(
+        match.info, gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=0, wounds_by_b=1)
+    )  # seeded dice: none rolled
     assert rules(result, "morale_test")[0]["outcome"]["result"] == "routed"
     assert not facts(result, "dice.rolled")
 
@@ -188,34 +233,44 @@ def test_o13_a_shaken_unit_that_loses_a_melee_at_half_routs_without_a_roll(match
 def test_o14_a_tie_means_nobody_tests(match: Match) -> None:
     start(match)
     for a, b in ((0, 0), (2, 2)):
-        result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", a, b)
+        result = match.ledger.execute(
+            match.info, gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=a, wounds_by_b=b)
+        )
         assert not rules(result, "morale_test") and rules(result, "melee")[0]["outcome"]["loser"] is None
 
 
 def test_a_destroyed_unit_loses_and_its_opponent_does_not_test(match: Match) -> None:
     start(match)
-    result = match.game.melee(match.info, "Saurian Warriors", "Fearless Guard", 5, 9)
+    result = match.ledger.execute(
+        match.info, gd.Melee.build(a="Saurian Warriors", b="Fearless Guard", wounds_by_a=5, wounds_by_b=9)
+    )
     assert not rules(result, "morale_test")
     assert facts(result, "battle.unit_removed")[0]["unit_id"] == match.roster("Fearless Guard").unit_id
 
 
 def test_shaken_clears_after_an_idle_activation_and_fearless_saves_on_four(match: Match) -> None:
     start(match)
-    saved = match.game.shoot(match.info, "Fearless Guard", 3, table=TableEntry((2, 4)))  # fails 2, Fearless 4
+    saved = match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Fearless Guard", wounds=3), table=TableEntry((2, 4))
+    )  # fails 2, Fearless 4
     assert rules(saved, "morale_test")[0]["outcome"]["passed"] is True
-    shaken = match.game.shoot(match.info, "Fearless Guard", 1, table=TableEntry((2, 3)))
+    shaken = match.ledger.execute(
+        match.info, gd.Shoot.build(unit_name="Fearless Guard", wounds=1), table=TableEntry((2, 3))
+    )
     assert match.unit("Fearless Guard").shaken and rules(shaken, "morale_test")[0]["outcome"]["result"] == "shaken"
-    match.game.recover(match.info, "Fearless Guard")
+    match.ledger.execute(match.info, gd.Recover.build(unit_name="Fearless Guard"))
     assert not match.unit("Fearless Guard").shaken
-    refused(match, lambda: match.game.recover(match.info, "Fearless Guard"), "not Shaken")
+    refused(match, lambda: match.ledger.execute(match.info, gd.Recover.build(unit_name="Fearless Guard")), "not Shaken")
 
 
 def test_after_the_battle_casualties_xp_level_ups_and_rewards(match: Match) -> None:
     start(match, {"Saurian Hero": "Saurian Warriors"})
-    match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 10, 0)  # the squad destroyed by the warriors
-    match.game.remove(match.info, "Robot Tank", "destroyed", by="Saurian Warriors")
+    match.ledger.execute(
+        match.info, gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=10, wounds_by_b=0)
+    )  # the squad destroyed by the warriors
+    match.ledger.execute(match.info, gd.Remove.build(unit_name="Robot Tank", reason="destroyed", by="Saurian Warriors"))
     # Casualty rolls in unit-id order for Robot Squad and Robot Tank; the warriors reach 3 XP: no level-up yet.
-    end = match.game.end_battle(match.info, "Saurians", table=TableEntry((6, 1)))
+    end = match.ledger.execute(match.info, gd.EndBattle.build(winner="Saurians"), table=TableEntry((6, 1)))
     results = {r["unit_id"]: r["outcome"]["result"] for r in rules(end, "casualty")}
     assert sorted(results.values()) == ["Natural Talent", "dead"]
     xp = {f["unit_id"]: f["xp"] for f in facts(end, "career.xp_gained")}
@@ -225,7 +280,7 @@ def test_after_the_battle_casualties_xp_level_ups_and_rewards(match: Match) -> N
         "Saurians": {"vp": 2, "points": 150},
         "Robots": {"vp": 0, "points": 300},
     }
-    state, _ = match.game.state(match.info)
+    state, _ = match.ledger.in_force(match.info, GRIMDARK)
     assert state.victory_points == {"Saurians": 2} and state.treasury == {"Saurians": 150, "Robots": 300}
     dead = [u for u in state.roster.values() if u.disbanded and u.disbanded.startswith("dead")]
     assert len(dead) == 1
@@ -237,13 +292,15 @@ def test_a_unit_at_five_xp_levels_up_and_a_hero_rolls_injuries_and_talents(match
     # order): the hero's casualty roll and its trait roll, the squad's casualty roll, then level-ups.
     for dice in ((6, 2, 3), (1, 5, 3, 2)):
         start(match)
-        match.game.remove(match.info, "Robot Squad", "destroyed", by="Saurian Warriors")
-        match.game.remove(match.info, "Saurian Hero", "routed", by="Robot Tank")
-        end = match.game.end_battle(match.info, "Saurians", table=TableEntry(dice))
+        match.ledger.execute(
+            match.info, gd.Remove.build(unit_name="Robot Squad", reason="destroyed", by="Saurian Warriors")
+        )
+        match.ledger.execute(match.info, gd.Remove.build(unit_name="Saurian Hero", reason="routed", by="Robot Tank"))
+        end = match.ledger.execute(match.info, gd.EndBattle.build(winner="Saurians"), table=TableEntry(dice))
     hero_rolls = [r["outcome"]["result"] for r in rules(end, "casualty") if r["inputs"]["hero"]]
     assert hero_rolls == ["Traumatized"]  # 1: an injury, D6 = 5
     assert rules(end, "level_up")[0]["outcome"]["traits"] == ["Headstrong"]  # the tank: 3 + 3 = 6 XP, D6 = 2
-    state, _ = match.game.state(match.info)
+    state, _ = match.ledger.in_force(match.info, GRIMDARK)
     hero, tank = state.unit_by_name("Saurian Hero"), state.unit_by_name("Robot Tank")
     warriors = state.unit_by_name("Saurian Warriors")
     assert hero is not None and tank is not None and warriors is not None
@@ -253,34 +310,89 @@ def test_a_unit_at_five_xp_levels_up_and_a_hero_rolls_injuries_and_talents(match
 
 
 def test_bad_input_is_refused_and_nothing_is_appended(match: Match) -> None:
-    g, i = match.game, match.info
+    i = match.info
     refused(
         match,
-        lambda: g.muster(i, "Big Hero", "Saurians", {"models": 3, "quality": 3, "hero": True, "points": 9}),
+        lambda: match.ledger.execute(
+            i,
+            gd.Muster.build(
+                name="Big Hero", side="Saurians", profile={"models": 3, "quality": 3, "hero": True, "points": 9}
+            ),
+        ),
         "single model",
     )
-    refused(match, lambda: g.muster(i, "Bad", "Saurians", {"models": 3, "quality": 7, "points": 9}), "quality")
-    refused(match, lambda: g.shoot(i, "Saurian Warriors", 1), "no battle is being fought")
-    refused(match, lambda: g.start_battle(i, "Solo", ["Saurian Warriors"]), "two sides")
-    refused(match, lambda: g.start_battle(i, "J", list(UNITS), {"Robot Tank": "Robot Squad"}), "only like units")
+    refused(
+        match,
+        lambda: match.ledger.execute(
+            i, gd.Muster.build(name="Bad", side="Saurians", profile={"models": 3, "quality": 7, "points": 9})
+        ),
+        "quality",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.Shoot.build(unit_name="Saurian Warriors", wounds=1)),
+        "no battle is being fought",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.StartBattle.build(name="Solo", units=["Saurian Warriors"])),
+        "two sides",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(
+            i, gd.StartBattle.build(name="J", units=list(UNITS), joins={"Robot Tank": "Robot Squad"})
+        ),
+        "only like units",
+    )
     start(match)
-    refused(match, lambda: g.shoot(i, "Saurian Warriors", 0), "at least one")
-    refused(match, lambda: g.shoot(i, "Saurian Warriors", 5, table=TableEntry((7,))), "7 is not a face")
-    refused(match, lambda: g.shoot(i, "Saurian Warriors", 1, by="Saurian Hero"), "same side")
-    refused(match, lambda: g.melee(i, "Saurian Warriors", "Robot Squad", -1, 2), "negative")
-    refused(match, lambda: g.melee(i, "Robot Tank", "Robot Squad", 1, 2), "same side")
-    refused(match, lambda: g.shoot(i, "Saurian Warriors", 2, models_lost=11), "cannot lose 11")
-    refused(match, lambda: g.end_battle(i, "Orks"), "not a side")
-    refused(match, lambda: g.transfer(i, "Saurian Warriors", "Saurian Hero", 1), "do not trade models")
+    refused(
+        match, lambda: match.ledger.execute(i, gd.Shoot.build(unit_name="Saurian Warriors", wounds=0)), "at least one"
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.Shoot.build(unit_name="Saurian Warriors", wounds=5), table=TableEntry((7,))),
+        "7 is not a face",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.Shoot.build(unit_name="Saurian Warriors", wounds=1, by="Saurian Hero")),
+        "same side",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(
+            i, gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=-1, wounds_by_b=2)
+        ),
+        "negative",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.Melee.build(a="Robot Tank", b="Robot Squad", wounds_by_a=1, wounds_by_b=2)),
+        "same side",
+    )
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.Shoot.build(unit_name="Saurian Warriors", wounds=2, models_lost=11)),
+        "cannot lose 11",
+    )
+    refused(match, lambda: match.ledger.execute(i, gd.EndBattle.build(winner="Orks")), "not a side")
+    refused(
+        match,
+        lambda: match.ledger.execute(i, gd.Transfer.build(from_unit="Saurian Warriors", to_unit="Saurian Hero", men=1)),
+        "do not trade models",
+    )
 
 
 def test_every_recorded_rule_re_evaluates_to_what_was_recorded(match: Match) -> None:
     start(match, {"Saurian Hero": "Saurian Warriors"})
-    match.game.shoot(match.info, "Saurian Warriors", 5, by="Robot Squad")
-    match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 2, 3)
-    match.game.shoot(match.info, "Robot Tank", 7)
-    match.game.next_round(match.info)
-    match.game.end_battle(match.info, None)
+    match.ledger.execute(match.info, gd.Shoot.build(unit_name="Saurian Warriors", wounds=5, by="Robot Squad"))
+    match.ledger.execute(
+        match.info, gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=2, wounds_by_b=3)
+    )
+    match.ledger.execute(match.info, gd.Shoot.build(unit_name="Robot Tank", wounds=7))
+    match.ledger.execute(match.info, gd.NextRound.build())
+    match.ledger.execute(match.info, gd.EndBattle.build(winner=None))
     assert Timeline(match.ledger).reevaluate(match.info) == []
 
 
@@ -297,63 +409,96 @@ def test_motivated_passes_the_first_morale_test_of_a_match_only() -> None:
 
 def test_campaign_points_buy_and_sell_units_within_the_army_cap(match: Match) -> None:
     start(match)
-    match.game.end_battle(match.info, "Saurians")  # Saurians +150, Robots +300
-    g = match.game
+    match.ledger.execute(match.info, gd.EndBattle.build(winner="Saurians"))  # Saurians +150, Robots +300
     # Armies now: Saurians 200, Robots 550. Saurians buy with their 150 pts; none may exceed the lowest + 250.
     refused(
-        match, lambda: g.buy(match.info, "Big Beast", "Saurians", {"models": 1, "quality": 3, "points": 160}), "has 150"
+        match,
+        lambda: match.ledger.execute(
+            match.info,
+            gd.Buy.build(name="Big Beast", side="Saurians", profile={"models": 1, "quality": 3, "points": 160}),
+        ),
+        "has 150",
     )
-    g.buy(match.info, "Raptors", "Saurians", {"models": 5, "quality": 4, "points": 100})
-    assert match.game.state(match.info)[0].treasury["Saurians"] == 50
+    match.ledger.execute(
+        match.info, gd.Buy.build(name="Raptors", side="Saurians", profile={"models": 5, "quality": 4, "points": 100})
+    )
+    assert match.ledger.in_force(match.info, GRIMDARK)[0].treasury["Saurians"] == 50
     refused(
-        match, lambda: g.buy(match.info, "Drones", "Robots", {"models": 5, "quality": 4, "points": 100}), "lowest army"
+        match,
+        lambda: match.ledger.execute(
+            match.info, gd.Buy.build(name="Drones", side="Robots", profile={"models": 5, "quality": 4, "points": 100})
+        ),
+        "lowest army",
     )
-    sold = g.sell(match.info, "Robot Tank")
+    sold = match.ledger.execute(match.info, gd.Sell.build(unit_name="Robot Tank"))
     assert [e.payload.get("amount") for e in sold.events if e.type == "economy.funds_changed"] == [200]
-    state, _ = match.game.state(match.info)
+    state, _ = match.ledger.in_force(match.info, GRIMDARK)
     assert state.army_values() == {"Saurians": 300, "Robots": 350} and state.treasury["Robots"] == 500
-    g.house_rule(match.info, "army.sell_refund_pct", 50, note="a buyer's market")
-    half = g.sell(match.info, "Guard Twins")
+    match.ledger.execute(match.info, gd.HouseRule.build(path="army.sell_refund_pct", value=50, note="a buyer's market"))
+    half = match.ledger.execute(match.info, gd.Sell.build(unit_name="Guard Twins"))
     assert [e.payload.get("amount") for e in half.events if e.type == "economy.funds_changed"] == [50]
 
 
 def test_special_objectives_are_rolled_at_the_start_and_pay_when_achieved(match: Match) -> None:
-    started = match.game.start_battle(match.info, "Ruins", list(UNITS), special=True, table=TableEntry((1, 5)))
+    started = match.ledger.execute(
+        match.info, gd.StartBattle.build(name="Ruins", units=list(UNITS), special=True), table=TableEntry((1, 5))
+    )
     assert rules(started, "special_objectives")[0]["outcome"] == {"Saurians": "Mastery", "Robots": "Rage"}
-    refused(match, lambda: match.game.end_battle(match.info, None, ["Orks"]), "had no special objective")
-    end = match.game.end_battle(match.info, "Saurians", ["Robots"])
+    refused(
+        match,
+        lambda: match.ledger.execute(match.info, gd.EndBattle.build(winner=None, special_achieved=["Orks"])),
+        "had no special objective",
+    )
+    end = match.ledger.execute(match.info, gd.EndBattle.build(winner="Saurians", special_achieved=["Robots"]))
     assert rules(end, "special_objective_achieved")[0]["outcome"] == {"points": 75}
-    assert match.game.state(match.info)[0].treasury == {"Saurians": 150, "Robots": 300 + 75}
+    assert match.ledger.in_force(match.info, GRIMDARK)[0].treasury == {"Saurians": 150, "Robots": 300 + 75}
 
 
 def test_a_hero_levels_up_on_its_skill_set(match: Match) -> None:
-    g = match.game
     refused(
         match,
-        lambda: g.muster(
-            match.info, "X", "Saurians", {"models": 1, "quality": 3, "hero": True, "points": 1, "skill_set": "Pirate"}
+        lambda: match.ledger.execute(
+            match.info,
+            gd.Muster.build(
+                name="X",
+                side="Saurians",
+                profile={"models": 1, "quality": 3, "hero": True, "points": 1, "skill_set": "Pirate"},
+            ),
         ),
         "unknown skill set",
     )
     refused(
         match,
-        lambda: g.muster(match.info, "Y", "Saurians", {"models": 5, "quality": 3, "points": 1, "skill_set": "Captain"}),
+        lambda: match.ledger.execute(
+            match.info,
+            gd.Muster.build(
+                name="Y", side="Saurians", profile={"models": 5, "quality": 3, "points": 1, "skill_set": "Captain"}
+            ),
+        ),
         "only a hero",
     )
-    g.muster(
+    match.ledger.execute(
         match.info,
-        "Captain Vex",
-        "Robots",
-        {"models": 1, "quality": 3, "hero": True, "points": 80, "skill_set": "Captain"},
+        gd.Muster.build(
+            name="Captain Vex",
+            side="Robots",
+            profile={"models": 1, "quality": 3, "hero": True, "points": 80, "skill_set": "Captain"},
+        ),
     )
     for number, dice in enumerate(((), ()), start=1):
-        g.start_battle(match.info, f"Ruins {number}", ["Saurian Warriors", "Captain Vex"])
-        g.remove(match.info, "Saurian Warriors", "withdrawn")  # not a casualty: no roll
-        end = g.end_battle(match.info, "Robots", table=TableEntry(dice))
+        match.ledger.execute(
+            match.info, gd.StartBattle.build(name=f"Ruins {number}", units=["Saurian Warriors", "Captain Vex"])
+        )
+        match.ledger.execute(
+            match.info, gd.Remove.build(unit_name="Saurian Warriors", reason="withdrawn")
+        )  # not a casualty: no roll
+        end = match.ledger.execute(match.info, gd.EndBattle.build(winner="Robots"), table=TableEntry(dice))
     # Two battles × (+1 not a casualty) = 2 XP: no level yet. Three kills of heroes later it is.
-    g.start_battle(match.info, "Spire", ["Saurian Hero", "Captain Vex"])
-    g.remove(match.info, "Saurian Hero", "destroyed", by="Captain Vex")
-    end = g.end_battle(match.info, "Robots", table=TableEntry((3, 4)))  # the hero's casualty roll 3; Vex's skill 4
+    match.ledger.execute(match.info, gd.StartBattle.build(name="Spire", units=["Saurian Hero", "Captain Vex"]))
+    match.ledger.execute(match.info, gd.Remove.build(unit_name="Saurian Hero", reason="destroyed", by="Captain Vex"))
+    end = match.ledger.execute(
+        match.info, gd.EndBattle.build(winner="Robots"), table=TableEntry((3, 4))
+    )  # the hero's casualty roll 3; Vex's skill 4
     level = rules(end, "level_up")[0]
     assert level["inputs"]["skill_set"] == "Captain" and level["outcome"]["traits"] == ["Instigator"]  # 3–4
     vex = match.roster("Captain Vex")
@@ -363,8 +508,16 @@ def test_a_hero_levels_up_on_its_skill_set(match: Match) -> None:
 def test_a_melee_of_one_wound_is_told_in_the_singular(match: Match) -> None:
     """ "Saurian Warriors 1 wounds" read as a slip: one wound is "1 wound", two are "2 wounds"."""
     start(match)
-    result = match.game.melee(match.info, "Saurian Warriors", "Robot Squad", 1, 2, table=TableEntry((5,)))
+    result = match.ledger.execute(
+        match.info,
+        gd.Melee.build(a="Saurian Warriors", b="Robot Squad", wounds_by_a=1, wounds_by_b=2),
+        table=TableEntry((5,)),
+    )
     said = rules(result, "melee")[0]["explanation"]
     assert said.startswith("melee, Saurian Warriors 1 wound, Robot Squad 2: "), said
-    result = match.game.melee(match.info, "Robot Squad", "Saurian Warriors", 2, 1, table=TableEntry((5,)))
+    result = match.ledger.execute(
+        match.info,
+        gd.Melee.build(a="Robot Squad", b="Saurian Warriors", wounds_by_a=2, wounds_by_b=1),
+        table=TableEntry((5,)),
+    )
     assert rules(result, "melee")[0]["explanation"].startswith("melee, Robot Squad 2 wounds, Saurian Warriors 1: ")

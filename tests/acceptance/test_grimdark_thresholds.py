@@ -12,7 +12,7 @@ from campaign.tables import base_values
 from events.dice import TableDice
 from events.families.career import TraitGained, XpGained
 
-T = Tables(base_values("grimdark"))
+T = Tables.of(base_values("grimdark"))
 
 
 @pytest.mark.parametrize(("new_value", "allowed"), [(350, True), (351, False)])

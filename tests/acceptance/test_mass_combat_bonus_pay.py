@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from tests.acceptance.mass_combat_table import War, applied
 from tests.e2e.test_cli import Cli
 
@@ -20,14 +22,16 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "logs_2026_12_01_pa
 
 def _war() -> War:
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": 100})  # the month's pay made in full: nothing owed
+    w.ledger.execute(
+        w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100})
+    )  # the month's pay made in full: nothing owed
     return w
 
 
 def _treasury(w: War) -> int:
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     return state.treasury["Crimson"]
 
 
@@ -37,15 +41,17 @@ def test_a_payment_with_nothing_owed_is_bonus_pay_for_next_month(pct: int, bonus
     w = _war()
     before = _treasury(w)
     month = 100_000 - before  # what a month's end costs: upkeep and the month's pay
-    paid = applied(w.game.pay(w.info, "Swords", pct), "payday")[0]
+    paid = applied(w.ledger.execute(w.info, mcal.Pay.build(unit_name="Swords", pay_pct=pct)), "payday")[0]
     assert _treasury(w) == before - 1000 * pct // 100
     assert paid["outcome"]["paid"] == 1000 * pct // 100 and paid["outcome"]["due"] == 0
     assert paid["explanation"].startswith(f"Swords: bonus pay ${1000 * pct // 100} ({pct}% of a month's $1000; nothing")
     assert w.morale("Swords") == 0  # this month: the bonus is for the next
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     swords = state.unit_by_name("Swords")
     assert swords is not None and swords.pay.owed == 0
-    w.game.month_end(w.info, {"Crimson": 100})  # the next month's end costs what the first did …
+    w.ledger.execute(
+        w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100})
+    )  # the next month's end costs what the first did …
     assert _treasury(w) == before - 1000 * pct // 100 - month
     assert w.morale("Swords") == bonus  # … and does not undo the bonus already earned
 
@@ -53,12 +59,12 @@ def test_a_payment_with_nothing_owed_is_bonus_pay_for_next_month(pct: int, bonus
 def test_back_pay_is_not_a_bonus() -> None:
     # A unit in arrears (month's end at 0 %: $1000 owed, −1) paid 100 %: the arrears paid, no bonus.
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": 0})
-    paid = applied(w.game.pay(w.info, "Swords", 100), "payday")[0]
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 0}))
+    paid = applied(w.ledger.execute(w.info, mcal.Pay.build(unit_name="Swords", pay_pct=100)), "payday")[0]
     assert paid["outcome"]["due"] == 1000 and "arrears are paid" in paid["explanation"]
-    w.game.month_end(w.info, {"Crimson": 100})
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100}))
     assert w.morale("Swords") <= 0
 
 

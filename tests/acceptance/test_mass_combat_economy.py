@@ -8,30 +8,32 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign.executor import TableEntry
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import PayState, arrears_applied, payday, recruitment_cost
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
-from tests.services import MassCombat
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 
 
 @pytest.fixture
-def company() -> tuple[MassCombat, Any]:
+def company() -> Ledger:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Free Company", "mass-combat")
-    game = MassCombat(ledger)
-    game.funds(ledger.resolve(None), "Company", 500_000, "a patron's purse")
-    return game, ledger
+    ledger.execute(ledger.resolve(None), mcal.Funds.build(side="Company", amount=500_000, reason="a patron's purse"))
+    return ledger
 
 
-def unit(game: MassCombat, ledger: Any, name: str) -> mc_state.Unit:
-    state, _ = game.state(ledger.resolve(None))
+def unit(ledger: Ledger, name: str) -> mc_state.Unit:
+    state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     found = state.unit_by_name(name)
     assert found is not None
     return found
@@ -46,124 +48,147 @@ def test_yrth_prices_and_monthly_pay() -> None:
 
 
 def test_raising_a_unit_costs_its_recruitment_and_the_treasury_cannot_go_negative(
-    company: tuple[MassCombat, Any],
+    company: Ledger,
 ) -> None:
-    game, ledger = company
-    game.raise_unit(
+    ledger = company
+    ledger.execute(
         ledger.resolve(None),
-        "Pikes",
-        "Company",
-        {"quality": "average", "men": 100, "troop_type": "PI", "armour": "light"},
+        mc.Raise.build(
+            name="Pikes",
+            side="Company",
+            profile={"quality": "average", "men": 100, "troop_type": "PI", "armour": "light"},
+        ),
     )
-    state, _ = game.state(ledger.resolve(None))
+    state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     assert state.treasury["Company"] == 500_000 - 200_000
     before = len(list(ledger.store.read(ledger.resolve(None).campaign_id)))
     with pytest.raises(InvalidInputError, match="cannot cover"):
-        game.raise_unit(
-            ledger.resolve(None), "Knights", "Company", {"quality": "average", "men": 30, "troop_type": "HC"}
+        ledger.execute(
+            ledger.resolve(None),
+            mc.Raise.build(
+                name="Knights", side="Company", profile={"quality": "average", "men": 30, "troop_type": "HC"}
+            ),
         )
     with pytest.raises(InvalidInputError, match="cannot cover"):
-        game.funds(ledger.resolve(None), "Company", -400_000, "a bribe")
+        ledger.execute(ledger.resolve(None), mcal.Funds.build(side="Company", amount=-400_000, reason="a bribe"))
     assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before
 
 
-def test_new_units_reroll_veteran_and_elite_quality(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    result = game.raise_unit(
+def test_new_units_reroll_veteran_and_elite_quality(company: Ledger) -> None:
+    ledger = company
+    result = ledger.execute(
         ledger.resolve(None),
-        "Levy",
-        "Company",
-        {"quality": "average", "men": 50, "troop_type": "II"},
-        random_quality=True,
+        mc.Raise.build(
+            name="Levy",
+            side="Company",
+            profile={"quality": "average", "men": 50, "troop_type": "II"},
+            random_quality=True,
+        ),
         table=TableEntry((2, 2, 2, 3, 4, 4)),
     )  # 6 → Veteran: reroll; 11
     quality = next(e.payload for e in result.events if e.type == "rules.applied")
     assert quality["outcome"] == {"quality": "average"} and "rerolled" in quality["explanation"]
-    assert unit(game, ledger, "Levy").profile.experience == 3
+    assert unit(ledger, "Levy").profile.experience == 3
 
 
-def test_recruits_are_averaged_in_at_their_lower_bound(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
+def test_recruits_are_averaged_in_at_their_lower_bound(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
         ledger.resolve(None),
-        "Titus' Veterans",
-        "Company",
-        {"men": 87, "troop_type": "MI", "armour": "medium", "quality": "veteran", "experience": 10},
-        pay=False,
+        mc.Raise.build(
+            name="Titus' Veterans",
+            side="Company",
+            profile={"men": 87, "troop_type": "MI", "armour": "medium", "quality": "veteran", "experience": 10},
+            pay=False,
+        ),
     )
-    game.recruit(ledger.resolve(None), "Titus' Veterans", 11, "green")
-    titus = unit(game, ledger, "Titus' Veterans")
+    ledger.execute(ledger.resolve(None), mc.Recruit.build(unit_name="Titus' Veterans", men=11, quality="green"))
+    titus = unit(ledger, "Titus' Veterans")
     assert (titus.profile.men, titus.profile.experience, titus.profile.quality) == (98, 8, "seasoned")
-    state, _ = game.state(ledger.resolve(None))
+    state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     assert state.treasury["Company"] == 500_000 - 11 * 5000
 
 
-def test_missed_paydays_cost_morale_and_paid_ones_win_it_back(company: tuple[MassCombat, Any]) -> None:
+def test_missed_paydays_cost_morale_and_paid_ones_win_it_back(company: Ledger) -> None:
     """The first edition's reading, kept as a house rule: arrears counted in paydays (R2-19 counts days)."""
-    game, ledger = company
-    game.house_rule(ledger.resolve(None), "economy.arrears_counted_in", "paydays")
-    game.raise_unit(
+    ledger = company
+    ledger.execute(ledger.resolve(None), mc.HouseRule.build(path="economy.arrears_counted_in", value="paydays"))
+    ledger.execute(
         ledger.resolve(None),
-        "Swords",
-        "Company",
-        {"men": 10, "troop_type": "MI", "armour": "medium", "quality": "average"},
-        pay=False,
+        mc.Raise.build(
+            name="Swords",
+            side="Company",
+            profile={"men": 10, "troop_type": "MI", "armour": "medium", "quality": "average"},
+            pay=False,
+        ),
     )
-    info = lambda: ledger.resolve(None)  # noqa: E731
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     penalties = []
     for pct, dice in ((0, (3, 3, 3)), (0, (3, 3, 3)), (100, ()), (100, ()), (100, ()), (100, ())):
-        game.month_end(info(), {"Company": pct}, table=TableEntry(dice) if dice else None)
-        penalties.append(unit(game, ledger, "Swords").pay.penalty)
+        ledger.execute(info(), mcal.MonthEnd.build(pay_pct={"Company": pct}), table=TableEntry(dice) if dice else None)
+        penalties.append(unit(ledger, "Swords").pay.penalty)
     assert penalties == [1, 3, 3, 2, 2, 1]  # −1, then −2; every second paid payday gives one back
-    state, _ = game.state(info())
+    state, _ = ledger.in_force(info(), MASS_COMBAT)
     # Pay is 10% of $5000 a man; upkeep $200 a man, every month.
     assert state.treasury["Company"] == 500_000 - 6 * 2000 - 4 * 5000
 
 
-def test_a_missed_payday_calls_for_a_morale_roll(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
+def test_a_missed_payday_calls_for_a_morale_roll(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
         ledger.resolve(None),
-        "Swords",
-        "Company",
-        {"quality": "average", "men": 10, "troop_type": "MI", "armour": "medium"},
-        pay=False,
+        mc.Raise.build(
+            name="Swords",
+            side="Company",
+            profile={"quality": "average", "men": 10, "troop_type": "MI", "armour": "medium"},
+            pay=False,
+        ),
     )
-    result = game.month_end(ledger.resolve(None), {"Company": 0}, table=TableEntry((6, 6, 6)))
+    result = ledger.execute(
+        ledger.resolve(None), mcal.MonthEnd.build(pay_pct={"Company": 0}), table=TableEntry((6, 6, 6))
+    )
     roll = next(e.payload for e in result.events if e.type == "rules.applied")
     # Average: Morale 13, −1 for the first missed payday → 12; 3d rolled 18.
     assert roll["outcome"]["morale_roll"] == "failed"
     assert "Morale roll 18 vs 12" in roll["explanation"]
 
 
-def test_bonus_pay_raises_next_months_morale(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
+def test_bonus_pay_raises_next_months_morale(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
         ledger.resolve(None),
-        "Swords",
-        "Company",
-        {"quality": "average", "men": 10, "troop_type": "MI", "armour": "medium"},
-        pay=False,
+        mc.Raise.build(
+            name="Swords",
+            side="Company",
+            profile={"quality": "average", "men": 10, "troop_type": "MI", "armour": "medium"},
+            pay=False,
+        ),
     )
-    game.month_end(ledger.resolve(None), {"Company": 200})
-    state, tables = game.state(ledger.resolve(None))
-    assert state.campaign_morale(unit(game, ledger, "Swords"), tables, set()) == 2
-    game.month_end(ledger.resolve(None), {"Company": 100})
-    state, tables = game.state(ledger.resolve(None))
-    assert state.campaign_morale(unit(game, ledger, "Swords"), tables, set()) == 0
+    ledger.execute(ledger.resolve(None), mcal.MonthEnd.build(pay_pct={"Company": 200}))
+    state, tables = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
+    assert state.campaign_morale(unit(ledger, "Swords"), tables, set()) == 2
+    ledger.execute(ledger.resolve(None), mcal.MonthEnd.build(pay_pct={"Company": 100}))
+    state, tables = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
+    assert state.campaign_morale(unit(ledger, "Swords"), tables, set()) == 0
 
 
-def test_paying_a_disbanded_unit_is_refused(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
-        ledger.resolve(None), "Deserters", "Company", {"quality": "average", "men": 5, "troop_type": "II"}, pay=False
+def test_paying_a_disbanded_unit_is_refused(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
+        ledger.resolve(None),
+        mc.Raise.build(
+            name="Deserters", side="Company", profile={"quality": "average", "men": 5, "troop_type": "II"}, pay=False
+        ),
     )
-    game.disband(ledger.resolve(None), "Deserters", "the contract ended")
+    ledger.execute(ledger.resolve(None), mc.Disband.build(unit_name="Deserters", reason="the contract ended"))
     with pytest.raises(InvalidInputError, match="was disbanded"):
-        game.pay(ledger.resolve(None), "Deserters")
+        ledger.execute(ledger.resolve(None), mcal.Pay.build(unit_name="Deserters"))
 
 
-def test_wounded_return_by_days_of_rest_and_march(company: tuple[MassCombat, Any]) -> None:
+def test_wounded_return_by_days_of_rest_and_march(company: Ledger) -> None:
     from campaign.rulesets.mass_combat.economy import wounded_returning
 
     profile = UnitProfile(men=100, tl=3)
@@ -192,51 +217,62 @@ def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], qu
     for pct in pays:
         pay = payday(T, profile, pay, pct).state
         # R2-19 (b): the floor is on the unit's final Morale, so it is applied where Morale is reckoned.
-        assert T.number(f"quality.{quality}.morale") - arrears_applied(T, profile, pay.penalty, 0) >= 14
+        assert int(T.values[f"quality.{quality}.morale"].value) - arrears_applied(T, profile, pay.penalty, 0) >= 14
 
 
-def test_a_new_commander_drops_quality_and_an_npcs_leadership_is_rolled(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
+def test_a_new_commander_drops_quality_and_an_npcs_leadership_is_rolled(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
         ledger.resolve(None),
-        "Lances",
-        "Company",
-        {"men": 20, "troop_type": "MC", "mount": "medium_horse", "quality": "veteran", "experience": 11},
-        pay=False,
+        mc.Raise.build(
+            name="Lances",
+            side="Company",
+            profile={"men": 20, "troop_type": "MC", "mount": "medium_horse", "quality": "veteran", "experience": 11},
+            pay=False,
+        ),
     )
-    result = game.new_commander(ledger.resolve(None), "Lances", npc=True, table=TableEntry((3, 3, 2)))  # 8: Seasoned
+    result = ledger.execute(
+        ledger.resolve(None), mc.Commander.build(unit_name="Lances", npc=True), table=TableEntry((3, 3, 2))
+    )  # 8: Seasoned
     rolled = next(e.payload for e in result.events if e.type == "rules.applied")
     assert rolled["outcome"] == {"experience": "seasoned", "leadership": 14}
-    lances = unit(game, ledger, "Lances")
+    lances = unit(ledger, "Lances")
     assert (lances.profile.quality, lances.profile.leader_leadership) == ("seasoned", 14)
 
 
-def test_training_stops_at_green(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
+def test_training_stops_at_green(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
         ledger.resolve(None),
-        "Peasants",
-        "Company",
-        {"men": 50, "troop_type": "II", "quality": "inexperienced", "experience": 0},
-        pay=False,
+        mc.Raise.build(
+            name="Peasants",
+            side="Company",
+            profile={"men": 50, "troop_type": "II", "quality": "inexperienced", "experience": 0},
+            pay=False,
+        ),
     )
     # R3-21: mustered Inexperienced (not untrained), they count the 6 months that make untrained men so; 6 more
     # make the year that makes them Green, at Green's lower bound of experience (1).
-    game.train(ledger.resolve(None), "Peasants", 6)
-    assert unit(game, ledger, "Peasants").profile.quality == "green"
-    assert unit(game, ledger, "Peasants").profile.experience == 1
+    ledger.execute(ledger.resolve(None), mc.Train.build(unit_name="Peasants", months=6))
+    assert unit(ledger, "Peasants").profile.quality == "green"
+    assert unit(ledger, "Peasants").profile.experience == 1
     with pytest.raises(InvalidInputError, match="Peasants is green: training makes troops no better than Green"):
-        game.train(ledger.resolve(None), "Peasants", 24)
+        ledger.execute(ledger.resolve(None), mc.Train.build(unit_name="Peasants", months=24))
 
 
-def test_treason_forces_a_morale_roll(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    game.raise_unit(
-        ledger.resolve(None), "Swords", "Company", {"quality": "average", "men": 10, "troop_type": "MI"}, pay=False
+def test_treason_forces_a_morale_roll(company: Ledger) -> None:
+    ledger = company
+    ledger.execute(
+        ledger.resolve(None),
+        mc.Raise.build(
+            name="Swords", side="Company", profile={"quality": "average", "men": 10, "troop_type": "MI"}, pay=False
+        ),
     )
-    game.treason(ledger.resolve(None), "Swords", table=TableEntry((6, 6, 5)))  # 17 vs 13: failed
-    state, tables = game.state(ledger.resolve(None))
-    assert state.campaign_morale(unit(game, ledger, "Swords"), tables, set()) == -1
+    ledger.execute(
+        ledger.resolve(None), mcal.Treason.build(unit_name="Swords"), table=TableEntry((6, 6, 5))
+    )  # 17 vs 13: failed
+    state, tables = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
+    assert state.campaign_morale(unit(ledger, "Swords"), tables, set()) == -1
 
 
 @pytest.mark.parametrize(("points", "es"), [(99, 0), (100, 0), (150, 1), (299, 3), (300, 5), (500, 20), (530, 23)])
@@ -266,25 +302,38 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
 
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Prop", "mass-combat")
-    game = MassCombat(ledger)
-    info = lambda: ledger.resolve(None)  # noqa: E731
-    game.funds(info(), "Blue", 10_000_000, "war chest")
-    game.raise_unit(
-        info(), "Blue foot", "Blue", {"quality": "average", "men": 200, "troop_type": "MI", "armour": "medium"}
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
+    ledger.execute(info(), mcal.Funds.build(side="Blue", amount=10_000_000, reason="war chest"))
+    ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="Blue foot",
+            side="Blue",
+            profile={"quality": "average", "men": 200, "troop_type": "MI", "armour": "medium"},
+        ),
     )
-    game.raise_unit(
-        info(), "Red foot", "Red", {"quality": "average", "men": 180, "troop_type": "LI", "armour": "light"}, pay=False
+    ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="Red foot",
+            side="Red",
+            profile={"quality": "average", "men": 180, "troop_type": "LI", "armour": "light"},
+            pay=False,
+        ),
     )
     for step in steps:
         try:
             if step[0] == "month":
-                game.month_end(info(), {"Blue": step[1]})
+                ledger.execute(info(), mcal.MonthEnd.build(pay_pct={"Blue": step[1]}))
             elif step[0] in ("rest", "march"):
-                game.pass_days(info(), step[1], step[0])
+                ledger.execute(info(), mcal.Days.build(days=step[1], activity=step[0]))
             elif step[0] == "recruit":
-                game.recruit(info(), "Blue foot", step[1], "green")
+                ledger.execute(info(), mc.Recruit.build(unit_name="Blue foot", men=step[1], quality="green"))
             elif step[0] == "treason":
-                game.treason(info(), "Red foot")
+                ledger.execute(info(), mcal.Treason.build(unit_name="Red foot"))
             else:
                 setup = parse_setup(
                     {
@@ -300,7 +349,7 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
                         ],
                     }
                 )
-                game.battle(info(), setup)
+                ledger.execute(info(), mc.Battle.build(setup=setup))
         except InvalidInputError:
             pass
     events = list(ledger.store.read(info().campaign_id))
@@ -310,25 +359,43 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
     for u in once.roster.values():
         assert 0 <= u.wounded <= u.profile.men
         if u.profile.quality in ("veteran", "elite"):
-            assert T.number(f"quality.{u.profile.quality}.morale") - u.pay.penalty >= 14
+            assert int(T.values[f"quality.{u.profile.quality}.morale"].value) - u.pay.penalty >= 14
 
 
-def test_a_transfer_moves_fit_men_and_re_averages_the_receivers_experience(company: tuple[MassCombat, Any]) -> None:
-    game, ledger = company
-    info = lambda: ledger.resolve(None)  # noqa: E731
+def test_a_transfer_moves_fit_men_and_re_averages_the_receivers_experience(company: Ledger) -> None:
+    ledger = company
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
     kit = {"troop_type": "MI", "armour": "medium"}
     veterans = {"men": 40, **kit, "quality": "veteran", "experience": 10}
-    game.raise_unit(info(), "Old Guard", "Company", veterans, pay=False)
-    game.raise_unit(info(), "New Band", "Company", {"men": 60, **kit, "quality": "average", "experience": 3}, pay=False)
-    game.raise_unit(info(), "Archers", "Company", {"quality": "average", "men": 20, "troop_type": "LI"}, pay=False)
-    game.transfer(info(), "Old Guard", "New Band", 20)
-    guard, band = unit(game, ledger, "Old Guard"), unit(game, ledger, "New Band")
+    ledger.execute(info(), mc.Raise.build(name="Old Guard", side="Company", profile=veterans, pay=False))
+    ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="New Band",
+            side="Company",
+            profile={"men": 60, **kit, "quality": "average", "experience": 3},
+            pay=False,
+        ),
+    )
+    ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="Archers", side="Company", profile={"quality": "average", "men": 20, "troop_type": "LI"}, pay=False
+        ),
+    )
+    ledger.execute(info(), mc.Transfer.build(from_unit="Old Guard", to_unit="New Band", men=20))
+    guard, band = unit(ledger, "Old Guard"), unit(ledger, "New Band")
     assert (guard.profile.men, guard.profile.experience, guard.original_men) == (20, 10, 20)
     # (60 × 3 + 20 × 10) // 80 = 4: still Average (Seasoned begins at 6).
     assert (band.profile.men, band.profile.experience, band.profile.quality) == (80, 4, "average")
     assert band.original_men == 80
 
-    game.raise_unit(info(), "Rivals", "Enemy", {"quality": "average", "men": 20, **kit}, pay=False)
+    ledger.execute(
+        info(), mc.Raise.build(name="Rivals", side="Enemy", profile={"quality": "average", "men": 20, **kit}, pay=False)
+    )
     before = info().last_seq
     refusals = [
         (("Old Guard", "New Band", 0), "at least one man"),
@@ -339,7 +406,7 @@ def test_a_transfer_moves_fit_men_and_re_averages_the_receivers_experience(compa
         (("Old Guard", "Nobody", 5), "unknown unit"),
         (("Old Guard", "Rivals", 5), "fights for Company"),
     ]
-    for args, message in refusals:
+    for (from_unit, to_unit, men), message in refusals:
         with pytest.raises(InvalidInputError, match=message):
-            game.transfer(info(), *args)
+            ledger.execute(info(), mc.Transfer.build(from_unit=from_unit, to_unit=to_unit, men=men))
     assert info().last_seq == before  # nothing refused was appended

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
 
@@ -83,7 +85,7 @@ def test_r2_10_a_wounded_leader_ends_with_the_battle(war: War, result: int) -> N
 def test_r2_10_titus_15_in_the_battle_16_after_it(war: War) -> None:
     # A Veteran unit, base Morale 15, +1 for good looting; catastrophe 15 on another unit: −1 all → 15 in the battle.
     war.muster("Titus's veterans", "Crimson", men=20, quality="veteran")
-    war.game.morale_modifier(war.info, "good looting", 1, unit="Titus's veterans")
+    war.ledger.execute(war.info, mc.Morale.build(name="good looting", value=1, unit="Titus's veterans"))
     units = ["Red foot", "Titus's veterans"]
     # Crimson 12 rolls 10 → 2; Azure 12 rolls 6 → 6: W 4, Crimson's units roll Morale.
     result = war.fight(
@@ -225,9 +227,9 @@ def test_r2_16_a_starred_position_uses_tables_b_and_c(war: War) -> None:
 def test_r2_18_table_b_0_to_3_leaves_the_attacker_at_minus_2_the_next_day(war: War) -> None:
     war.fight(_assault(["palisade"]), d3(3, 3, 10, 10))  # W 3 for the defender: thrown back
     assert war.morale("Red foot") == -2 and war.morale("Red guard") == -2 and war.morale("Blue foot") == 0
-    war.game.pass_days(war.info, 1, "rest")
+    war.ledger.execute(war.info, mcal.Days.build(days=1, activity="rest"))
     assert war.morale("Red foot") == -2  # the next day
-    war.game.pass_days(war.info, 1, "rest")
+    war.ledger.execute(war.info, mcal.Days.build(days=1, activity="rest"))
     assert war.morale("Red foot") == 0  # lapsed at the end of it
 
 
@@ -266,7 +268,9 @@ def test_r2_10_the_side_wide_part_reaches_later_units_only_by_house_rule(
     war: War, reaches_later: bool, reserve: int
 ) -> None:
     if reaches_later:
-        war.game.house_rule(war.info, "catastrophe.rules.lasting_reaches_later_units", True)
+        war.ledger.execute(
+            war.info, mc.HouseRule.build(path="catastrophe.rules.lasting_reaches_later_units", value=True)
+        )
     war.fight(battle("Battle 1", side("Crimson", RED), side("Azure", BLUE)), d3(18, 3, 3, 5))
     war.muster("Red reserve", "Crimson")
     assert war.morale("Red foot") == -5 and war.morale("Red reserve") == reserve

@@ -5,19 +5,24 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
 
 def test_r2_12_a_veteran_unit_mustered_without_experience_averages_from_10() -> None:
     w = War()
-    w.game.muster(w.info, "Old guard", "Crimson", {"men": 40, "quality": "veteran"})
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(
+        w.info, mc.Muster.build(name="Old guard", side="Crimson", profile={"men": 40, "quality": "veteran"})
+    )
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     guard = state.unit_by_name("Old guard")
     assert guard is not None and guard.profile.experience == 10
     # 25 Green recruits join: (40 × 10 + 25 × 1) ÷ 65 = 6.54 → 6 → Seasoned (the old default 3 gave Green).
-    w.game.recruit(w.info, "Old guard", 25, "green", pay=False)
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(w.info, mc.Recruit.build(unit_name="Old guard", men=25, quality="green", pay=False))
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     guard = state.unit_by_name("Old guard")
     assert guard is not None and (guard.profile.experience, guard.profile.quality) == (6, "seasoned")
 
@@ -26,29 +31,46 @@ def test_r2_12_mustering_a_veteran_unit_with_experience_5_is_refused() -> None:
     w = War()
     before = len(list(w.ledger.store.read(w.info.campaign_id)))
     with pytest.raises(InvalidInputError, match="experience 5 is average, not veteran"):
-        w.game.muster(w.info, "Pretenders", "Crimson", {"men": 40, "quality": "veteran", "experience": 5})
+        w.ledger.execute(
+            w.info,
+            mc.Muster.build(
+                name="Pretenders", side="Crimson", profile={"men": 40, "quality": "veteran", "experience": 5}
+            ),
+        )
     with pytest.raises(InvalidInputError, match="not veteran"):
-        w.game.raise_unit(
-            w.info, "Pretenders", "Crimson", {"men": 40, "quality": "veteran", "experience": 9}, pay=False
+        w.ledger.execute(
+            w.info,
+            mc.Raise.build(
+                name="Pretenders", side="Crimson", profile={"men": 40, "quality": "veteran", "experience": 9}, pay=False
+            ),
         )
     assert len(list(w.ledger.store.read(w.info.campaign_id))) == before
-    w.game.muster(w.info, "Seasoned hands", "Crimson", {"men": 40, "experience": 6})
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(
+        w.info, mc.Muster.build(name="Seasoned hands", side="Crimson", profile={"men": 40, "experience": 6})
+    )
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     hands = state.unit_by_name("Seasoned hands")
     assert hands is not None and hands.profile.quality == "seasoned"
 
 
 def test_r2_19_conscripts_lose_1_when_paid_and_2_when_not_without_arrears() -> None:
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the levy's chest")
-    w.game.muster(w.info, "Levy", "Crimson", {"quality": "average", "men": 10, "cost_per_man": 100, "conscript": True})
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the levy's chest"))
+    w.ledger.execute(
+        w.info,
+        mc.Muster.build(
+            name="Levy",
+            side="Crimson",
+            profile={"quality": "average", "men": 10, "cost_per_man": 100, "conscript": True},
+        ),
+    )
     assert w.morale("Levy") == -1  # pay current
-    w.game.month_end(w.info, {"Crimson": 0})  # the monthly pay not made on its payday
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 0}))  # the monthly pay not made on its payday
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     levy = state.unit_by_name("Levy")
     assert levy is not None and levy.pay.penalty == 0  # no arrears: conscripts need not be paid
     assert w.morale("Levy") == -2  # −2 replaces the −1
-    w.game.month_end(w.info, {"Crimson": 100})
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100}))
     assert w.morale("Levy") == -1
 
 
@@ -118,11 +140,13 @@ def test_r2_25_three_armies_compare_with_the_average_of_their_opponents() -> Non
 
 def test_r2_26_undead_pass_every_morale_roll_without_rolling() -> None:
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "grave goods")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="grave goods"))
     w.muster("Dead men", "Crimson", troop_type="zombies", cost_per_man=100)
     w.muster("Red foot", "Crimson", cost_per_man=100)
     w.muster("Blue foot", "Azure")
-    w.game.month_end(w.info, {"Crimson": 0})  # a missed payday: arrears, which do not touch the dead
+    w.ledger.execute(
+        w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 0})
+    )  # a missed payday: arrears, which do not touch the dead
     assert w.morale("Dead men") == 0 and w.morale("Red foot") == -1
     # Table A, W 0: every unit rolls Morale, except the dead.
     setup = battle("Barrow", side("Crimson", ["Dead men", "Red foot"]), side("Azure", ["Blue foot"]))
@@ -141,36 +165,40 @@ def test_r2_19_arrears_run_in_days_and_fall_by_1_every_second_day_once_paid() ->
     # (c) Three unpaid days: −1, −3, −5, with three Morale rolls; paid on the fourth day: −4 two days later,
     # −3 after four days, … 0 after ten.
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
 
     def arrears() -> int:
         return -w.morale("Swords")
 
-    rolls = [applied(w.game.month_end(w.info, {"Crimson": 0}), "payday")]
+    rolls = [applied(w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 0})), "payday")]
     assert arrears() == 1
     for expected in (3, 5):
-        rolls.append(applied(w.game.pass_days(w.info, 1, "march"), "unpaid_day"))
+        rolls.append(applied(w.ledger.execute(w.info, mcal.Days.build(days=1, activity="march")), "unpaid_day"))
         assert arrears() == expected
     assert [len(r) for r in rolls] == [1, 1, 1] and "morale_roll" in rolls[0][0]["outcome"]
-    w.game.pay(w.info, "Swords", 100)  # the month's arrears paid in full
+    w.ledger.execute(w.info, mcal.Pay.build(unit_name="Swords", pay_pct=100))  # the month's arrears paid in full
     seen = []
     for _ in range(10):
-        w.game.pass_days(w.info, 1, "rest")
+        w.ledger.execute(w.info, mcal.Days.build(days=1, activity="rest"))
         seen.append(arrears())
     assert seen == [5, 4, 4, 3, 3, 2, 2, 1, 1, 0]
-    assert not applied(w.game.pass_days(w.info, 1, "rest"), "unpaid_day")  # nothing owed: no roll
+    assert not applied(
+        w.ledger.execute(w.info, mcal.Days.build(days=1, activity="rest")), "unpaid_day"
+    )  # nothing owed: no roll
 
 
 def test_r2_19_a_payday_paid_in_full_does_not_clear_older_arrears() -> None:
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": 0})  # −1, $1000 owed
-    w.game.month_end(w.info, {"Crimson": 100})  # pays the month only: the arrears are still owed, another unpaid day
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 0}))  # −1, $1000 owed
+    w.ledger.execute(
+        w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100})
+    )  # pays the month only: the arrears are still owed, another unpaid day
     assert w.morale("Swords") == -3
-    w.game.month_end(w.info, {"Crimson": 200})  # the month and the arrears: paid in full
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 200}))  # the month and the arrears: paid in full
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     swords = state.unit_by_name("Swords")
     assert swords is not None and swords.pay.owed == 0 and w.morale("Swords") == -3
 
@@ -180,11 +208,11 @@ def test_r2_19_the_unpaid_day_morale_roll_is_made_at_equality(roll: int, made: s
     # Average 13. The payday's roll is after its reduction: 13 − 1 = 12, so 12 is made and 13 failed; the next
     # unpaid day's: 13 − 3 = 10, so 10 is made and 11 failed.
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    payday = w.game.month_end(w.info, {"Crimson": 0}, table=TableEntry(tuple(faces(roll))))
+    payday = w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 0}), table=TableEntry(tuple(faces(roll))))
     assert applied(payday, "payday")[0]["outcome"]["morale_roll"] == made
-    day = w.game.pass_days(w.info, 1, "rest", table=TableEntry(tuple(faces(roll - 2))))
+    day = w.ledger.execute(w.info, mcal.Days.build(days=1, activity="rest"), table=TableEntry(tuple(faces(roll - 2))))
     assert applied(day, "unpaid_day")[0]["inputs"]["morale"] == 10
     assert applied(day, "unpaid_day")[0]["outcome"]["morale_roll"] == made
 
@@ -192,7 +220,7 @@ def test_r2_19_the_unpaid_day_morale_roll_is_made_at_equality(roll: int, made: s
 @pytest.mark.parametrize(("pct", "bonus"), [(149, 0), (150, 1), (199, 1), (200, 2)])
 def test_bonus_pay_from_150_and_200_percent(pct: int, bonus: int) -> None:
     w = War()
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": pct})
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": pct}))
     assert w.morale("Swords") == bonus

@@ -11,9 +11,12 @@ from dataclasses import replace
 
 import pytest
 
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.economy import magic_healing_reaches
 from campaign.rulesets.mass_combat.pcs import _glory, survival_column
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import extraordinary_force, extraordinary_force_pm
 from campaign.rulesets.mass_combat.setup import PcInBattle
@@ -25,13 +28,13 @@ from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 
 
 def with_value(path: str, value: object) -> Tables:
     values = dict(T.values)
     values[path] = replace(values[path], value=value)
-    return Tables(values)
+    return Tables.of(values)
 
 
 @pytest.fixture
@@ -203,12 +206,16 @@ def test_r2_36_magical_healing_needs_one_healer_per_10_wounded(
 def test_r2_36_too_few_healers_roll_no_magic(war: War) -> None:
     # A draw (both roll 10) leaves every unit with wounded; one healer is too few for them: no 1d% is rolled.
     war.fight(battle("Draw", side("Crimson", RED), side("Azure", BLUE)), d3(3, 3, 10, 10))
-    state, _ = war.game.state(war.info)
+    state, _ = war.ledger.in_force(war.info, MASS_COMBAT)
     wounded = sum(u.wounded for u in state.roster.values())
     assert wounded > 10
-    few = war.game.pass_days(war.info, 1, "rest", None, True, 1)
+    few = war.ledger.execute(
+        war.info, mcal.Days.build(days=1, activity="rest", side=None, magic_healing=True, healers=1)
+    )
     assert not [e for e in few.events if e.type == "dice.rolled"]
-    enough = war.game.pass_days(war.info, 1, "rest", None, True, wounded)
+    enough = war.ledger.execute(
+        war.info, mcal.Days.build(days=1, activity="rest", side=None, magic_healing=True, healers=wounded)
+    )
     assert [e.payload["purpose"] for e in enough.events if e.type == "dice.rolled"] == ["magical healing rate (%)"]
 
 
@@ -216,12 +223,12 @@ def test_r2_36_six_months_make_untrained_men_inexperienced_and_a_year_green() ->
     """§2.3: "6 months turns Untrained into Inexperienced, 1 year makes them Green" (``training.*_months``)."""
     w = War()
     w.muster("Levy", "Crimson", quality="inexperienced", untrained=True)
-    w.game.train(w.info, "Levy", 6)
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=6))
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     levy = state.unit_by_name("Levy")
     assert levy is not None and not levy.profile.untrained and levy.profile.quality == "inexperienced"
-    w.game.train(w.info, "Levy", 6)  # 6 + 6: the year (R3-21: the months add up)
-    state, _ = w.game.state(w.info)
+    w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=6))  # 6 + 6: the year (R3-21: the months add up)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     levy = state.unit_by_name("Levy")
     assert levy is not None and levy.profile.quality == "green"
 
@@ -254,13 +261,13 @@ def test_r2_36_a_house_rule_can_turn_catastrophe_14s_defection_off(war: War, def
     a house rule setting it false keeps the unit (the −2 Strategy stays); on, the unit goes over to the enemy and
     serves it from then on (R3-17)."""
     if not defection:
-        war.game.house_rule(war.info, "catastrophe.effects.14.defection", False)
+        war.ledger.execute(war.info, mc.HouseRule.build(path="catastrophe.effects.14.defection", value=False))
     setup = battle("Treachery", side("Crimson", RED, catastrophe_unit="Red foot"), side("Azure", BLUE))
     result = war.fight(setup, d3(14, 3, 6, 6))
     assert applied(result, "strategy_contest")[0]["inputs"]["modifiers"]["Crimson"] == {"catastrophe 14": -2}
     fought = {d["explanation"].split(":")[0] for d in applied(result, "unit_morale")}
     assert "Red foot" in fought  # for Azure when it defected (it holds or retreats with Azure's units)
-    state, _ = war.game.state(war.info)
+    state, _ = war.ledger.in_force(war.info, MASS_COMBAT)
     red_foot = state.unit_by_name("Red foot")
     assert red_foot is not None and red_foot.disbanded is None and red_foot.side == side_after
 

@@ -27,13 +27,13 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 
 BASE = base_values("mass_combat")
-T = Tables(BASE)
+T = Tables.of(BASE)
 
 
 def with_value(path: str, value: object) -> Tables:
     values = dict(BASE)
     values[path] = Sourced(value, "HOUSE RULE (test)")
-    return Tables(values)
+    return Tables.of(values)
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,7 @@ def with_value(path: str, value: object) -> Tables:
     ],
 )
 def test_r2_11_a_minor_or_technical_victory_is_not_a_clear_victory(result: str, clear: bool) -> None:
-    assert T.number("economy.clear_victory_from") == 8
+    assert int(T.values["economy.clear_victory_from"].value) == 8
     assert is_clear_victory(T, result) is clear
     # A house rule may move the edge: from 4, a minor victory is clear.
     assert is_clear_victory(with_value("economy.clear_victory_from", 4), "minor_victory") is True
@@ -175,7 +175,7 @@ def test_r2_20_monthly_pay_is_10_percent_of_the_cost_times_the_quality_factor() 
 
 @pytest.mark.parametrize(("strong", "weak", "bonus"), [(550, 500, 1), (549, 500, 0), (3942, 3500, 1), (1000, 500, 3)])
 def test_r2_21_ts_comparison_gives_plus_1_from_1_1_to_1(strong: int, weak: int, bonus: int) -> None:
-    assert T.step_bonus("ts_ratio.steps", strong * 1000 // weak) == bonus
+    assert T.step_bonus(T.ts_ratio.steps, strong * 1000 // weak) == bonus
 
 
 @pytest.mark.parametrize(
@@ -226,8 +226,8 @@ def test_r2_29_irregulars_lose_a_third_rounded_down(profile: UnitProfile, ts: in
 
 
 def test_r2_30_the_yrth_data_ship_as_seed_example_data() -> None:
-    assert T.number("economy.yrth.HC") == 14000 and T.number("economy.yrth.II") == 200
-    assert T.number("economy.upkeep_soldier") == 200 and T.number("economy.upkeep_mounted") == 800
+    assert int(T.values["economy.yrth.HC"].value) == 14000 and int(T.values["economy.yrth.II"].value) == 200
+    assert int(T.values["economy.upkeep_soldier"].value) == 200 and int(T.values["economy.upkeep_mounted"].value) == 800
     assert T.source("economy.yrth.HC").startswith("SEED")
     assert "INF" in T.source("economy.upkeep_mounted")  # charging every mounted man is the project's reading
 
@@ -248,7 +248,7 @@ def test_r2_30_the_yrth_data_ship_as_seed_example_data() -> None:
 def test_r2_31_provenance_tags_in_the_mass_combat_tables(path: str, tag: str) -> None:
     assert T.source(path).startswith(tag)
     assert "rounded down" not in T.source("extraordinary.points_pm")
-    if T.has("skills.veteran.combat_reflexes"):  # until R2-36 removes the typical skills
+    if "skills.veteran.combat_reflexes" in T.values:  # until R2-36 removes the typical skills
         assert T.source("skills.veteran.combat_reflexes").startswith("INF")
         assert T.source("skills.elite.combat_reflexes").startswith("INF")
 
@@ -286,7 +286,7 @@ def test_r2_26_exempt_troops_are_named_in_the_tables() -> None:
     ],
 )  # fmt: skip
 def test_the_2_11_result_tables_on_both_sides_of_every_edge(table: str, edges: list[tuple[int, str]]) -> None:
-    assert [(w, T.band(table, w)) for w, _ in edges] == edges
+    assert [(w, T.band(T.values[table].value, w)) for w, _ in edges] == edges
 
 
 @pytest.mark.parametrize(

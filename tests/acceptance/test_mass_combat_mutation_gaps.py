@@ -8,8 +8,11 @@ from __future__ import annotations
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.economy import monthly_pay, recruitment_cost, stripped_value, wounded_returning
 from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, check_damage_value, survival_column
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.profile import NonHuman, UnitProfile
 from campaign.rulesets.mass_combat.quality import average_experience, base_morale, commander_skill, extraordinary_force
@@ -21,7 +24,7 @@ from events.dice import TableDice
 from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, faces, side
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 RED = ["Red foot", "Red guard"]
 BLUE = ["Blue foot", "Blue guard"]
 PC = PcInBattle(name="Ayla", side="Crimson", weapon=12, risk=0)
@@ -169,13 +172,13 @@ def test_temporary_reputation_lasts_its_months_of_30_days() -> None:
     w.fight(battle("Glen", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"]), pcs=[pc]), dice)
 
     def reputation() -> int:
-        state, _ = w.game.state(w.info)
+        state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
         return int(state.reputation("Caliburn"))
 
     assert reputation() == 1
-    w.game.pass_days(w.info, 59, "rest")
+    w.ledger.execute(w.info, mcal.Days.build(days=59, activity="rest"))
     assert reputation() == 1
-    w.game.pass_days(w.info, 1, "rest")
+    w.ledger.execute(w.info, mcal.Days.build(days=1, activity="rest"))
     assert reputation() == 0
 
 
@@ -213,7 +216,7 @@ def test_treason_morale_roll_is_made_at_equality(roll: int, made: bool, morale: 
     # §2.11: "treason forces a roll: fail −1, success +1"; a Morale roll is made when 3d ≤ Morale (Average 13).
     w = War()
     w.muster("Swords", "Crimson")
-    result = w.game.treason(w.info, "Swords", table=TableEntry(tuple(faces(roll))))
+    result = w.ledger.execute(w.info, mcal.Treason.build(unit_name="Swords"), table=TableEntry(tuple(faces(roll))))
     assert applied(result, "treason")[0]["outcome"]["made"] is made
     assert w.morale("Swords") == morale
 
@@ -275,10 +278,10 @@ def test_yrth_light_infantry_with_each_missile_add_on(ranged: str, cost: int) ->
 def test_bonus_pay_from_150_and_200_percent_when_arrears_count_paydays(pct: int, bonus: int) -> None:
     # §2.11 "Pay +50% → +1 Morale next month; +100% → +2", under the first edition's reading of arrears too.
     w = War()
-    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mc.HouseRule.build(path="economy.arrears_counted_in", value="paydays"))
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": pct})
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": pct}))
     assert w.morale("Swords") == bonus
 
 
@@ -373,12 +376,14 @@ def test_only_veterans_and_elite_are_rerolled_for_a_new_unit(rolls: tuple[int, .
     # §2.3: "* = reroll when raising a new unit": Elite (3–4) and Veteran (5–7) are starred, Seasoned (8–9),
     # Average (10–12), Green (13–15) and Inexperienced (16–18) are not: their first roll stands.
     w = War()
-    result = w.game.raise_unit(
-        w.info, "Levy", "Crimson", {"men": 10}, pay=False, random_quality=True, table=TableEntry(tuple(d3(*rolls)))
+    result = w.ledger.execute(
+        w.info,
+        mc.Raise.build(name="Levy", side="Crimson", profile={"men": 10}, pay=False, random_quality=True),
+        table=TableEntry(tuple(d3(*rolls))),
     )
     rolled = applied(result, "troop_quality")[0]
     assert rolled["outcome"] == {"quality": quality}
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     unit = state.unit_by_name("Levy")
     assert unit is not None and unit.profile.quality == quality
 
@@ -388,15 +393,15 @@ def test_paying_one_unit_means_paying_it_something(pct: int, refused: bool) -> N
     # The pay command pays a unit now (back pay, a bonus); a missed payday is month-end with 0, so a payment of 0%
     # is refused with the product's words and nothing is appended; 1% is a payment.
     w = War()
-    w.game.funds(w.info, "Crimson", 10_000, "the chest")
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=10_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
     before = len(list(w.ledger.store.read(w.info.campaign_id)))
     if refused:
         with pytest.raises(InvalidInputError, match="paying a unit means paying it something"):
-            w.game.pay(w.info, "Swords", pct)
+            w.ledger.execute(w.info, mcal.Pay.build(unit_name="Swords", pay_pct=pct))
         assert len(list(w.ledger.store.read(w.info.campaign_id))) == before
     else:
-        w.game.pay(w.info, "Swords", pct)
+        w.ledger.execute(w.info, mcal.Pay.build(unit_name="Swords", pay_pct=pct))
         assert len(list(w.ledger.store.read(w.info.campaign_id))) > before
 
 
@@ -482,10 +487,10 @@ def test_time_passes_by_at_least_one_day(days: int, refused: bool) -> None:
     before = len(list(w.ledger.store.read(w.info.campaign_id)))
     if refused:
         with pytest.raises(InvalidInputError, match="positive number of days"):
-            w.game.pass_days(w.info, days, "rest")
+            w.ledger.execute(w.info, mcal.Days.build(days=days, activity="rest"))
         assert len(list(w.ledger.store.read(w.info.campaign_id))) == before
     else:
-        w.game.pass_days(w.info, days, "rest")
+        w.ledger.execute(w.info, mcal.Days.build(days=days, activity="rest"))
         assert len(list(w.ledger.store.read(w.info.campaign_id))) > before
 
 
@@ -601,11 +606,11 @@ def test_paid_paydays_without_arrears_give_no_bonus() -> None:
     # §2.11: "Each 2nd paid day restores +1 (only cancels the penalties)", read by paydays (the first edition's
     # reading of arrears): two paid paydays with no arrears leave Morale at 0, never +1.
     w = War()
-    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mc.HouseRule.build(path="economy.arrears_counted_in", value="paydays"))
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": 100})
-    w.game.month_end(w.info, {"Crimson": 100})
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100}))
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100}))
     assert w.morale("Swords") == 0
 
 
@@ -614,10 +619,10 @@ def test_unpaid_conscripts_take_2_and_no_arrears_when_paydays_count(pct: int, mo
     # R2-19 (a): "−1 while its pay is current and −2 once its monthly pay was not made"; "Unpaid conscripts take no
     # arrears penalty" (so no Morale roll for missed pay), under the paydays reading too.
     w = War()
-    w.game.house_rule(w.info, "economy.arrears_counted_in", "paydays")
-    w.game.funds(w.info, "Crimson", 100_000, "the chest")
+    w.ledger.execute(w.info, mc.HouseRule.build(path="economy.arrears_counted_in", value="paydays"))
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=100_000, reason="the chest"))
     w.muster("Levy", "Crimson", cost_per_man=100, conscript=True)
-    result = w.game.month_end(w.info, {"Crimson": pct})
+    result = w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": pct}))
     assert w.morale("Levy") == morale
     assert sum(len(d["dice"]) for d in applied(result, "payday")) == rolls
 
@@ -679,16 +684,16 @@ def test_beating_an_enemy_counts_until_the_years_end() -> None:
     w.fight(battle("Ford", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(3, 3, 3, 10))
 
     def against_azure() -> int:
-        state, tables = w.game.state(w.info)
+        state, tables = w.ledger.in_force(w.info, MASS_COMBAT)
         unit = state.unit_by_name("Red foot")
         assert unit is not None
         return state.campaign_morale(unit, tables, {"Azure"})
 
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     assert state.day == 0 and against_azure() == 1
-    w.game.pass_days(w.info, 359, "rest")
+    w.ledger.execute(w.info, mcal.Days.build(days=359, activity="rest"))
     assert against_azure() == 1
-    w.game.pass_days(w.info, 1, "rest")
+    w.ledger.execute(w.info, mcal.Days.build(days=1, activity="rest"))
     assert against_azure() == 0
 
 
@@ -718,13 +723,13 @@ def test_days_of_rest_for_one_side_bring_back_only_its_wounded() -> None:
     w.fight(battle("Mud", side("Crimson", ["Red foot"]), side("Azure", ["Blue foot"])), d3(3, 3, 10, 10))
 
     def wounded() -> tuple[int, int]:
-        state, _ = w.game.state(w.info)
+        state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
         red, blue = state.unit_by_name("Red foot"), state.unit_by_name("Blue foot")
         assert red is not None and blue is not None
         return red.wounded, blue.wounded
 
     assert wounded() == (9, 9)
-    w.game.pass_days(w.info, 1, "rest", "Crimson")
+    w.ledger.execute(w.info, mcal.Days.build(days=1, activity="rest", side="Crimson"))
     assert wounded() == (4, 9)
 
 
@@ -734,9 +739,9 @@ def test_only_a_unit_still_owed_pay_counts_unpaid_days() -> None:
     # unpaid day (−1), two more days make it −5; Crimson's unit, owed nothing, stays at 0.
     w = War()
     for side_name in ("Crimson", "Azure"):
-        w.game.funds(w.info, side_name, 100_000, "the chest")
+        w.ledger.execute(w.info, mcal.Funds.build(side=side_name, amount=100_000, reason="the chest"))
     w.muster("Swords", "Crimson", cost_per_man=100)
     w.muster("Spears", "Azure", cost_per_man=100)
-    w.game.month_end(w.info, {"Crimson": 100, "Azure": 0})
-    w.game.pass_days(w.info, 2, "rest")
+    w.ledger.execute(w.info, mcal.MonthEnd.build(pay_pct={"Crimson": 100, "Azure": 0}))
+    w.ledger.execute(w.info, mcal.Days.build(days=2, activity="rest"))
     assert (w.morale("Swords"), w.morale("Spears")) == (0, -5)

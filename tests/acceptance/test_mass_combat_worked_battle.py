@@ -18,13 +18,15 @@ from typing import Any
 
 import pytest
 
-from campaign.executor import TableEntry
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.pcs import damage_dice
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from events.dice import parse
 from events.errors import InvalidInputError
+from tests.acceptance.mass_combat_table import reevaluate, strength
 from tests.conftest import Backend, make_ledger
-from tests.services import MassCombat
 
 MEGALOS = {
     "Caliburn's gang": {"men": 15, "armour": "light", "irregular": True, "quality": "inexperienced", "experience": 0},
@@ -175,21 +177,18 @@ DAY2 = (
 
 
 @pytest.fixture
-def war() -> tuple[MassCombat, Any]:
+def ledger() -> Ledger:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Border War", "mass-combat")
-    game = MassCombat(ledger)
     for name, profile in MEGALOS.items():
-        game.muster(ledger.resolve(None), name, "Megalos", profile)
+        ledger.execute(ledger.resolve(None), mc.Muster.build(name=name, side="Megalos", profile=profile))
     for name, profile in WAZIF.items():
-        game.muster(ledger.resolve(None), name, "Al-Wazif", profile)
-    return game, ledger
+        ledger.execute(ledger.resolve(None), mc.Muster.build(name=name, side="Al-Wazif", profile=profile))
+    return ledger
 
 
-def test_troop_strengths_before_the_battle(war: tuple[MassCombat, Any]) -> None:
-    game, ledger = war
-    info = ledger.resolve(None)
-    ts = {name: game.strength(info, name).total for name in (*MEGALOS, *WAZIF)}
+def test_troop_strengths_before_the_battle(ledger: Ledger) -> None:
+    ts = {name: strength(ledger, name).total for name in (*MEGALOS, *WAZIF)}
     assert ts["Caliburn's gang"] == 15  # 15 × 2 × 0.5
     assert ts["Militia archers"] == 600
     assert ts["LC archers"] == 240  # 40 × 6, Average
@@ -198,11 +197,12 @@ def test_troop_strengths_before_the_battle(war: tuple[MassCombat, Any]) -> None:
     assert sum(ts[n] for n in WAZIF) == 4014
 
 
-def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[MassCombat, Any]) -> None:
-    game, ledger = war
+def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(ledger: Ledger) -> None:
     day1 = DAY1
-    result = game.battle(
-        ledger.resolve(None), parse_setup(setup(1, -2)), final_day=False, table=TableEntry(tuple(day1))
+    result = ledger.execute(
+        ledger.resolve(None),
+        mc.Battle.build(setup=parse_setup(setup(1, -2)), final_day=False),
+        table=TableEntry(tuple(day1)),
     )
     decisions = applied(result)
     cat_megalos, cat_wazif = by_rule(decisions, "catastrophe")
@@ -240,7 +240,7 @@ def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[Ma
     #   −2 (medium +2, Strike −1) → 27% → 6 → 3 → 17 × 4.8 = 81 × 0.9 = 73; Elite HI 0 (heavy +4, Strike −1) →
     #   20% → 2 → 1 → 90; Average MI −1 (medium +2) → 23% → 3 → 1 → 44 × 1.2 = 53.
     dead = {e.payload["unit_id"]: e.payload["dead"] for e in result.events if e.type == "battle.casualties_taken"}
-    state, _ = game.state(ledger.resolve(None))
+    state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     names = {u.unit_id: u.name for u in state.roster.values()}
     assert {names.get(u, u): d for u, d in dead.items()} == {
         "Caliburn's gang": 1, "Militia archers": 8, "Mercenary MI platoon": 0, "Mercenary company": 3,
@@ -264,7 +264,9 @@ def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[Ma
     # Day 2 (R2-27): "today Megalos wins a Significant Victory and Al-Wazif retreats": Table A, W 8–12.
     day2 = DAY2
     info = ledger.resolve(None)
-    second = game.battle(info, parse_setup(setup(2, -1)), battle_id=battle_id, table=TableEntry(tuple(day2)))
+    second = ledger.execute(
+        info, mc.Battle.build(setup=parse_setup(setup(2, -1)), battle_id=battle_id), table=TableEntry(tuple(day2))
+    )
     decisions2 = applied(second)
     contest2 = by_rule(decisions2, "strategy_contest")[0]
     # Megalos 14 + 1 (TS 1.1 : 1, R2-21) + 2 (archers) + 2 (home soil) = 19, rolled 8 → +11;
@@ -292,10 +294,10 @@ def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[Ma
     # The seed's "2 dead → 13 × 2 × 0.8 = 20" needs a second death on day 2, which the reconstructed casualty
     # table cannot give a winner of W 8–12 (row +9: 4d − 20, at most 4% of 14 men, 1 casualty, 0 dead); day 1's
     # 13% of 15 gave 2 casualties, 1 dead. So 14 men: 14 × 2 × 0.8 = 22.4 → 22.
-    gang = game.strength(ledger.resolve(None), "Caliburn's gang", full=True)
+    gang = strength(ledger, "Caliburn's gang", full=True)
     assert (gang.men, gang.quality_pct, gang.total) == (14, 80, 22)
     # The same enemy this year: Megalos +1 against Al-Wazif, Al-Wazif −2 against Megalos, until the year ends.
-    state, tables = game.state(ledger.resolve(None))
+    state, tables = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     gang_unit = state.unit_by_name("Caliburn's gang")
     archers_unit = state.unit_by_name("LC archers")
     assert gang_unit is not None and archers_unit is not None
@@ -305,12 +307,11 @@ def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(war: tuple[Ma
 
 
 def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_in_force(
-    war: tuple[MassCombat, Any],
+    ledger: Ledger,
 ) -> None:
-    game, ledger = war
 
     def day(n: int, name: str) -> Any:
-        state, _ = game.state(ledger.resolve(None))
+        state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
         serving = {u.name: u.side for u in state.roster.values() if not u.disbanded and u.fit > 0}
         data = {**setup(n, -2), "name": name}  # each battle a name of its own
         for side in data["sides"]:  # a seeded catastrophe 14 may have taken a unit over to the enemy (R3-17)
@@ -318,20 +319,22 @@ def test_a_house_rule_replaces_a_reconstructed_table_and_replays_use_the_table_i
             side["spells"] = [sp for sp in side.get("spells", []) if sp.get("target") in serving]
             side.pop("catastrophe_unit", None)
         data["pcs"] = [pc for pc in data["pcs"] if serving.get(pc["unit"]) == pc["side"]]
-        return game.battle(ledger.resolve(None), parse_setup(data), final_day=True)
+        return ledger.execute(ledger.resolve(None), mc.Battle.build(setup=parse_setup(data), final_day=True))
 
     first = day(1, "Battle for Bannok")
     base_rows = {
         e.payload["unit_id"]: e.payload["percent"] for e in first.events if e.type == "battle.casualties_taken"
     }
     # The casualty table is a reconstruction ([INF]); this group uses a bloodier one from now on.
-    game.house_rule(ledger.resolve(None), "casualties.offset_base", 45, note="our table is bloodier")
+    ledger.execute(
+        ledger.resolve(None), mc.HouseRule.build(path="casualties.offset_base", value=45, note="our table is bloodier")
+    )
     second = day(1, "Battle for Bannok, again")
     seq_first = next(e.seq for e in first.events if e.payload.get("rule") == "battle_day")
     seq_second = next(e.seq for e in second.events if e.payload.get("rule") == "battle_day")
-    recorded, recomputed = game.reevaluate(ledger.resolve(None), seq_first)
+    recorded, recomputed = reevaluate(ledger, seq_first)
     assert recorded == recomputed, "re-running the first battle with the table of its day gives what was recorded"
-    recorded2, recomputed2 = game.reevaluate(ledger.resolve(None), seq_second)
+    recorded2, recomputed2 = reevaluate(ledger, seq_second)
     assert recorded2 == recomputed2
     casualty_pct = [d["outcome"]["base_percent"] for d in recomputed2 if d["rule"] == "casualties"]
     four_d = [d["outcome"]["roll"] for d in recomputed2 if d["rule"] == "casualties"]
@@ -348,22 +351,23 @@ def _rows(decisions: list[dict[str, Any]]) -> list[int]:
     return [a - b, b - a]
 
 
-def test_a_risk_outside_the_range_is_refused_and_nothing_is_appended(war: tuple[MassCombat, Any]) -> None:
-    game, ledger = war
+def test_a_risk_outside_the_range_is_refused_and_nothing_is_appended(ledger: Ledger) -> None:
     before = len(list(ledger.store.read(ledger.resolve(None).campaign_id)))
     with pytest.raises(InvalidInputError, match="outside −6…\\+6"):
-        game.battle(ledger.resolve(None), parse_setup(setup(1, -7)))
+        ledger.execute(ledger.resolve(None), mc.Battle.build(setup=parse_setup(setup(1, -7))))
     with pytest.raises(InvalidInputError, match="not a valid battle set-up"):
         parse_setup({"name": "x", "sides": []})
     with pytest.raises(InvalidInputError, match="not a Mass Combat unit profile"):
-        game.muster(ledger.resolve(None), "Ghosts", "Megalos", {"quality": "average", "men": -5})
+        ledger.execute(
+            ledger.resolve(None),
+            mc.Muster.build(name="Ghosts", side="Megalos", profile={"quality": "average", "men": -5}),
+        )
     assert len(list(ledger.store.read(ledger.resolve(None).campaign_id))) == before
 
 
-def test_the_damage_table_is_data_a_house_rule_can_change_one_cell_of(war: tuple[MassCombat, Any]) -> None:
-    game, ledger = war
+def test_the_damage_table_is_data_a_house_rule_can_change_one_cell_of(ledger: Ledger) -> None:
     info = ledger.resolve(None)
-    _, tables = game.state(info)
+    _, tables = ledger.in_force(info, MASS_COMBAT)
     assert damage_dice(tables, "A", 3) == (1, parse("1d+2"), "DR")
     before = len(list(ledger.store.read(info.campaign_id)))
     for path, value, message in [
@@ -374,11 +378,13 @@ def test_the_damage_table_is_data_a_house_rule_can_change_one_cell_of(war: tuple
         ("damage.tl17.a", "2d", "no table value"),
     ]:
         with pytest.raises(InvalidInputError, match=message):
-            game.house_rule(ledger.resolve(None), path, value)
+            ledger.execute(ledger.resolve(None), mc.HouseRule.build(path=path, value=value))
     assert len(list(ledger.store.read(info.campaign_id))) == before, "a refused house rule appends nothing"
-    game.house_rule(ledger.resolve(None), "damage.tl3.a", "2d", note="our swords bite deeper")
-    game.house_rule(ledger.resolve(None), "damage.tl3.armour", "DR/2")
-    _, tables = game.state(ledger.resolve(None))
+    ledger.execute(
+        ledger.resolve(None), mc.HouseRule.build(path="damage.tl3.a", value="2d", note="our swords bite deeper")
+    )
+    ledger.execute(ledger.resolve(None), mc.HouseRule.build(path="damage.tl3.armour", value="DR/2"))
+    _, tables = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     assert damage_dice(tables, "A", 3) == (1, parse("2d"), "DR/2")
     assert damage_dice(tables, "B", 3) == (2, parse("1d+2"), "DR/2")
     assert tables.source("damage.tl3.a").startswith("HOUSE RULE")

@@ -7,36 +7,41 @@ from typing import Any
 
 import pytest
 
-from campaign.executor import TableEntry
+from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
 from tests.acceptance.test_mass_combat_procedures import NO_CATASTROPHE, _fit, side
 from tests.conftest import Backend, make_ledger
-from tests.services import MassCombat
-
-Game = tuple[MassCombat, Any]
 
 
 @pytest.fixture
-def game() -> Game:
+def ledger() -> Ledger:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Wars", "mass-combat")
-    return MassCombat(ledger), ledger
+    return ledger
 
 
-def _meadow(g: MassCombat, ledger: Any) -> tuple[str, dict[str, Any], int]:
+def _meadow(ledger: Ledger) -> tuple[str, dict[str, Any], int]:
     """RULES.md §2.12's loot, played: North's Knights rout South's Spears (the dice of the procedures test)."""
-    g.muster(
+    ledger.execute(
         ledger.resolve(None),
-        "Knights",
-        "North",
-        {"men": 20, "armour": "heavy", "mount": "heavy_horse", "troop_type": "HC"},
+        mc.Muster.build(
+            name="Knights",
+            side="North",
+            profile={"men": 20, "armour": "heavy", "mount": "heavy_horse", "troop_type": "HC"},
+        ),
     )
-    g.muster(ledger.resolve(None), "Spears", "South", {"men": 200, "armour": "light", "troop_type": "LI"})
+    ledger.execute(
+        ledger.resolve(None),
+        mc.Muster.build(name="Spears", side="South", profile={"men": 200, "armour": "light", "troop_type": "LI"}),
+    )
     setup = parse_setup({"name": "Meadow", "sides": [side("North", ["Knights"], plan=3), side("South", ["Spears"])]})
     dice = NO_CATASTROPHE * 2 + [1, 1, 2, 6, 6, 6] + [6, 6, 6] + [6] + [4, 4, 4, 4] * 2
-    result = g.battle(ledger.resolve(None), setup, table=_fit(g, ledger, setup, dice))
+    result = ledger.execute(ledger.resolve(None), mc.Battle.build(setup=setup), table=_fit(ledger, setup, dice))
     battle_id = next(e.payload["battle_id"] for e in result.events if e.type == "battle.started")
     spears = next(e.payload for e in result.events if e.type == "battle.casualties_taken" and e.payload["percent"] > 50)
     seq = next(e.seq for e in result.events if e.type == "timeline.command_issued")
@@ -47,45 +52,41 @@ def _paid(result: Any) -> int:
     return int(next(e for e in result.events if e.type == "economy.funds_changed").payload["amount"])
 
 
-def test_loot_after_an_amend_pays_once_for_the_fallen_still_in_effect(game: Game) -> None:
-    g, ledger = game
-    battle_id, spears, seq = _meadow(g, ledger)
+def test_loot_after_an_amend_pays_once_for_the_fallen_still_in_effect(ledger: Ledger) -> None:
+    battle_id, spears, seq = _meadow(ledger)
     # The same battle amended (an unchanged input): its casualty events are retracted and appended again.
     Timeline(ledger).amend(ledger.resolve(None), seq, {"final_day": True})
-    loot = g.loot(ledger.resolve(None), battle_id, "North")
+    loot = ledger.execute(ledger.resolve(None), mcal.Loot.build(battle_id=battle_id, side="North"))
     # ⅓ of $1500 sold for 20% = $100 a man, dead and (the Spears routed) wounded: once, not twice.
     assert _paid(loot) == 100 * (spears["dead"] + spears["wounded"])
 
 
-def test_loot_is_a_rule_with_its_record_and_the_field_is_found_by_the_battles_name(game: Game) -> None:
-    g, ledger = game
-    _, spears, _ = _meadow(g, ledger)
-    loot = g.loot(ledger.resolve(None), "meadow", "North")  # by name, any case
+def test_loot_is_a_rule_with_its_record_and_the_field_is_found_by_the_battles_name(ledger: Ledger) -> None:
+    _, spears, _ = _meadow(ledger)
+    loot = ledger.execute(ledger.resolve(None), mcal.Loot.build(battle_id="meadow", side="North"))  # by name, any case
     [record] = [e.payload for e in loot.events if e.type == "rules.applied"]
     assert record["rule"] == "loot" and record["clause"] == "RULES.md §2.12"
     assert record["outcome"] == {"value": 100 * (spears["dead"] + spears["wounded"])}
 
 
-def test_re_evaluating_a_campaign_that_looted_finds_no_drift(game: Game) -> None:
+def test_re_evaluating_a_campaign_that_looted_finds_no_drift(ledger: Ledger) -> None:
     """`verify` re-runs every command on its dice: a loot must not find its own payment ("stripped already")."""
-    g, ledger = game
-    battle_id, _, _ = _meadow(g, ledger)
-    g.loot(ledger.resolve(None), battle_id, "North")
+    battle_id, _, _ = _meadow(ledger)
+    ledger.execute(ledger.resolve(None), mcal.Loot.build(battle_id=battle_id, side="North"))
     assert Timeline(ledger).reevaluate(ledger.resolve(None)) == []
 
 
-def test_the_year_record_against_the_same_enemy_is_a_rule_a_house_rule_reaches(game: Game) -> None:
-    g, ledger = game
-    _meadow(g, ledger)
-    state, _ = g.state(ledger.resolve(None))
+def test_the_year_record_against_the_same_enemy_is_a_rule_a_house_rule_reaches(ledger: Ledger) -> None:
+    _meadow(ledger)
+    state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     # §2.11: "beat the same enemy this year +1; lost to it −2", each counted only against that enemy.
     assert state.side_modifiers["North"]["vs South: beat them this year"].value == 1
     assert state.side_modifiers["South"]["vs North: lost to them this year"].value == -2
-    g.house_rule(ledger.resolve(None), "same_enemy.beat", 3, "our house rule")
-    g.house_rule(ledger.resolve(None), "same_enemy.lost", -1)
+    ledger.execute(ledger.resolve(None), mc.HouseRule.build(path="same_enemy.beat", value=3, note="our house rule"))
+    ledger.execute(ledger.resolve(None), mc.HouseRule.build(path="same_enemy.lost", value=-1))
     setup = parse_setup({"name": "Ford", "sides": [side("North", ["Knights"], plan=3), side("South", ["Spears"])]})
     dice = NO_CATASTROPHE * 2 + [1, 1, 2, 6, 6, 6] + [6, 6, 6] + [6] + [4, 4, 4, 4] * 2
-    result = g.battle(ledger.resolve(None), setup, table=_fit(g, ledger, setup, dice))
+    result = ledger.execute(ledger.resolve(None), mc.Battle.build(setup=setup), table=_fit(ledger, setup, dice))
     [record] = [
         e.payload for e in result.events if e.type == "rules.applied" and e.payload["rule"] == "same_enemy_this_year"
     ]

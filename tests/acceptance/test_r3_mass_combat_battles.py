@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.setup import Commander, Side
 from campaign.rulesets.mass_combat.tables import Tables
@@ -20,7 +23,7 @@ from events.errors import InvalidInputError
 from events.store import AppendResult
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, faces, side, two_armies
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 NONE = (1, 1, 1)  # a catastrophe roll of 3: nothing happens
 
 
@@ -35,7 +38,7 @@ def morale_of(result: AppendResult) -> dict[str, int]:
 
 
 def side_of(w: War, name: str) -> str:
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     unit = state.unit_by_name(name)
     assert unit is not None
     return unit.side
@@ -86,7 +89,7 @@ def test_r3_14_how_far_over_the_target_is_a_critical_failure_is_a_table_value(
 
     values = dict(T.values)
     values["glory.critical_failure.over_target_by"] = Sourced(over_by, "HOUSE RULE")
-    assert glory_row(Tables(values), roll, 10) == row
+    assert glory_row(Tables.of(values), roll, 10) == row
 
 
 ALDRIC = {"name": "Aldric", "side": "Crimson", "unit": "Red guard", "leads": "unit", "tactics": 18, "weapon": 20}
@@ -181,7 +184,7 @@ def _crowned(w: War) -> None:
         battle("Crown", side("Crimson", RED), side("Azure", BLUE), pcs=[BRENNA]),
         [*NONE, *NONE, *faces(4), 1, 1, 1, 6, *faces(10)],
     )
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     assert state.reputation("Brenna") == 3
 
 
@@ -242,7 +245,7 @@ def test_r3_16_c_14_one_army_roll_against_the_average_is_a_house_rule() -> None:
     # C-14's alternative: one roll against the average Morale, (13 + 9) ÷ 2 = 11, rounded down: 11 made → +1 on
     # both: 14 and 10.
     w = _atrocity_armies()
-    w.game.house_rule(w.info, "catastrophe.rules.atrocity_roll", "army_average")
+    w.ledger.execute(w.info, mc.HouseRule.build(path="catastrophe.rules.atrocity_roll", value="army_average"))
     result = w.fight(battle("Pyre", side("Crimson", ATROCITY), side("Azure", BLUE)), d3(13, 11, 3, 10, 10))
     morale = morale_of(result)
     assert (morale["Red foot"], morale["Red raw"]) == (14, 10)
@@ -271,7 +274,7 @@ def test_r3_17_the_unit_the_gm_names_goes_over_to_the_enemy() -> None:
     # it fights the battle as an enemy unit: its casualties, and after the battle it serves B
     casualties = applied(result, "casualties")
     assert "A2 row" in casualties[1]["explanation"] and "A2 row" not in casualties[0]["explanation"]
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     a2 = state.unit_by_name("A2")
     assert a2 is not None and a2.side == "B" and a2.disbanded is None
     went = [e.payload for e in result.events if e.type == "roster.unit_went_over"]
@@ -307,11 +310,11 @@ def test_r3_17_the_army_commanders_own_unit_and_a_pcs_never_defect() -> None:
 
 def test_r3_17_leave_is_the_second_editions_reading_kept_as_a_house_rule() -> None:
     w = _treachery()
-    w.game.house_rule(w.info, "catastrophe.rules.defection_goes", "leave")
+    w.ledger.execute(w.info, mc.HouseRule.build(path="catastrophe.rules.defection_goes", value="leave"))
     setup = battle("Treachery", side("A", ["A1", "A2"], catastrophe_unit="A2"), side("B", ["B1"]))
     result = w.fight(setup, d3(14, 3, 10, 10))
     assert contest(result)["inputs"]["ts"] == {"A": 400, "B": 520}
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     a2 = state.unit_by_name("A2")
     assert a2 is not None and a2.side == "A" and a2.disbanded == "defected at Treachery"
 
@@ -357,7 +360,7 @@ def test_r3_18_catastrophe_17_draws_the_same_way() -> None:
 
 
 def _id(w: War, name: str) -> str:
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     unit = state.unit_by_name(name)
     assert unit is not None
     return unit.unit_id
@@ -433,7 +436,7 @@ def test_r3_19_a_defender_with_nowhere_to_go_surrenders_and_r3_20_its_walls_coun
     assert "Cornered row -15 (fortification +4) → 68%" in crimson
     assert "Free row -18 (fortification +4, routed (1d) -3) → 78%" in crimson
     assert "its 66 men left are prisoners, TS 0" in crimson
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     gone = {u.name: u.disbanded for u in state.roster.values()}
     assert gone["Free"] is None
     assert gone["Trapped"] == "surrendered at Walls, day 1: its men are prisoners of Azure"
@@ -522,5 +525,5 @@ def test_r3_19_the_victor_strips_the_men_who_surrendered_as_captured() -> None:
     w, setup = _storm(cost_per_man=300)
     result = w.fight(setup, STORM)
     battle_id = next(e.payload["battle_id"] for e in result.events if e.type == "battle.started")
-    looted = w.game.loot(w.info, battle_id, "Azure")
+    looted = w.ledger.execute(w.info, mcal.Loot.build(battle_id=battle_id, side="Azure"))
     assert applied(looted, "loot")[0]["outcome"] == {"value": 5560}

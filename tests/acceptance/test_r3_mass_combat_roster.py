@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 
 from campaign.executor import TableEntry
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
@@ -18,11 +21,11 @@ from campaign.tables import base_values
 from events.errors import InvalidInputError
 from tests.acceptance.mass_combat_table import War, applied, battle, faces, side
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 
 
 def unit(w: War, name: str) -> Any:
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     found = state.unit_by_name(name)
     assert found is not None
     return found
@@ -41,7 +44,7 @@ def test_r3_21_an_untrained_units_months_add_up_to_inexperienced_then_green() ->
     w.muster("Levy", "Crimson", quality="inexperienced", untrained=True)
     seen = []
     for months in (5, 1, 5, 1):
-        w.game.train(w.info, "Levy", months)
+        w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=months))
         p = unit(w, "Levy").profile
         seen.append((p.trained_months, p.untrained, p.quality))
     assert seen == [
@@ -57,8 +60,8 @@ def test_r3_21_five_months_then_eight_make_green_and_the_record_says_the_sum() -
     # "Untrained, 5 then 8 → Green (13)."
     w = War()
     w.muster("Levy", "Crimson", quality="inexperienced", untrained=True)
-    w.game.train(w.info, "Levy", 5)
-    result = w.game.train(w.info, "Levy", 8)
+    w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=5))
+    result = w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=8))
     p = unit(w, "Levy").profile
     assert (p.trained_months, p.quality, p.untrained) == (13, "green", False)
     [training] = applied(result, "training")
@@ -70,7 +73,7 @@ def test_r3_21_a_unit_mustered_inexperienced_counts_six_months(months: int, qual
     # "Mustered Inexperienced: +6 → Green"; +5 → 11 months, still Inexperienced.
     w = War()
     w.muster("Recruits", "Crimson", quality="inexperienced")
-    w.game.train(w.info, "Recruits", months)
+    w.ledger.execute(w.info, mc.Train.build(unit_name="Recruits", months=months))
     assert unit(w, "Recruits").profile.quality == quality
 
 
@@ -80,17 +83,17 @@ def test_r3_21_training_a_green_or_better_unit_is_refused_naming_its_quality(qua
     w.muster("Old hands", "Crimson", quality=quality)
     before = events_now(w)
     with pytest.raises(InvalidInputError, match=f"Old hands is {quality}: training makes troops no better than Green"):
-        w.game.train(w.info, "Old hands", 1)
+        w.ledger.execute(w.info, mc.Train.build(unit_name="Old hands", months=1))
     assert events_now(w) == before
 
 
 def test_r3_21_months_counted_alone_is_a_house_rule() -> None:
     # ``training.months_add_up`` false: the second edition's program: 5 months alone do nothing, and are refused.
     w = War()
-    w.game.house_rule(w.info, "training.months_add_up", False)
+    w.ledger.execute(w.info, mc.HouseRule.build(path="training.months_add_up", value=False))
     w.muster("Levy", "Crimson", quality="inexperienced", untrained=True)
     with pytest.raises(InvalidInputError, match="untrained men need 6 months"):
-        w.game.train(w.info, "Levy", 5)
+        w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=5))
 
 
 # --- R3-23: a muster with an experience and no quality (or neither) ----------------------------------------------
@@ -113,7 +116,9 @@ def test_r3_21_months_counted_alone_is_a_house_rule() -> None:
 )
 def test_r3_23_an_experience_and_no_quality_is_the_band_it_falls_in(experience: int, quality: str) -> None:
     w = War()
-    w.game.muster(w.info, "Hands", "Crimson", {"men": 10, "experience": experience})
+    w.ledger.execute(
+        w.info, mc.Muster.build(name="Hands", side="Crimson", profile={"men": 10, "experience": experience})
+    )
     p = unit(w, "Hands").profile
     assert (p.quality, p.experience) == (quality, experience)
 
@@ -124,7 +129,11 @@ def test_r3_23_an_experience_and_no_quality_is_the_band_it_falls_in(experience: 
 def test_r3_23_neither_rolls_the_quality_on_3d(rolled: int, quality: str, experience: int) -> None:
     # "Neither: 3d 9 → Seasoned, experience 6". A muster is no new unit: a Veteran stands.
     w = War()
-    w.game.muster(w.info, "Hands", "Crimson", {"men": 10}, table=TableEntry(tuple(faces(rolled))))
+    w.ledger.execute(
+        w.info,
+        mc.Muster.build(name="Hands", side="Crimson", profile={"men": 10}),
+        table=TableEntry(tuple(faces(rolled))),
+    )
     p = unit(w, "Hands").profile
     assert (p.quality, p.experience) == (quality, experience)
 
@@ -132,9 +141,11 @@ def test_r3_23_neither_rolls_the_quality_on_3d(rolled: int, quality: str, experi
 def test_r3_23_a_new_unit_raised_with_neither_rerolls_a_veteran() -> None:
     # "3d 6 → Veteran → roll again (a new unit)"; then 11 → Average, experience 3.
     w = War()
-    w.game.funds(w.info, "Crimson", 10_000, "chest")
-    result = w.game.raise_unit(
-        w.info, "Hands", "Crimson", {"men": 10, "cost_per_man": 100}, table=TableEntry((2, 2, 2, 3, 4, 4))
+    w.ledger.execute(w.info, mcal.Funds.build(side="Crimson", amount=10_000, reason="chest"))
+    result = w.ledger.execute(
+        w.info,
+        mc.Raise.build(name="Hands", side="Crimson", profile={"men": 10, "cost_per_man": 100}),
+        table=TableEntry((2, 2, 2, 3, 4, 4)),
     )
     p = unit(w, "Hands").profile
     assert (p.quality, p.experience) == ("average", 3)
@@ -144,9 +155,14 @@ def test_r3_23_a_new_unit_raised_with_neither_rerolls_a_veteran() -> None:
 def test_r3_23_both_must_agree_and_average_unstated_is_a_house_rule() -> None:
     w = War()
     with pytest.raises(InvalidInputError, match="experience 5 is average, not veteran"):
-        w.game.muster(w.info, "Pretenders", "Crimson", {"men": 10, "quality": "veteran", "experience": 5})
-    w.game.house_rule(w.info, "quality.when_unstated", "average")
-    result = w.game.muster(w.info, "Hands", "Crimson", {"men": 10})
+        w.ledger.execute(
+            w.info,
+            mc.Muster.build(
+                name="Pretenders", side="Crimson", profile={"men": 10, "quality": "veteran", "experience": 5}
+            ),
+        )
+    w.ledger.execute(w.info, mc.HouseRule.build(path="quality.when_unstated", value="average"))
+    result = w.ledger.execute(w.info, mc.Muster.build(name="Hands", side="Crimson", profile={"men": 10}))
     assert not [e for e in result.events if e.type == "dice.rolled"]
     assert (unit(w, "Hands").profile.quality, unit(w, "Hands").profile.experience) == ("average", 3)
 

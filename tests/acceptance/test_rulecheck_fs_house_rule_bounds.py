@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.rulesets.fighting_spirit import commands as fs
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable
 
@@ -23,7 +25,7 @@ def test_a_negative_threat_level_is_refused_in_words_and_nothing_is_appended(
 ) -> None:
     before = table.log_length()
     with pytest.raises(InvalidInputError, match=r"threat level: NTR \(no test\) or 0 and up"):
-        table.fs.house_rule(table.info, path, value)
+        table.ledger.execute(table.info, fs.HouseRule.build(path=path, value=value))
     assert table.log_length() == before
 
 
@@ -33,16 +35,18 @@ def test_a_negative_threat_level_is_refused_in_words_and_nothing_is_appended(
 def test_a_threat_level_of_zero_or_more_is_accepted(table: FsTable, path: str, value: int) -> None:
     # 0 is the edge (Medium's own cell for this row); 2 is the A-1 text reading.
     before = table.log_length()
-    table.fs.house_rule(table.info, path, value)
+    table.ledger.execute(table.info, fs.HouseRule.build(path=path, value=value))
     assert table.log_length() > before
-    _, tables = table.fs.state(table.info)
+    _, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     assert tables.threat("unverified_casualty", "low") == value
 
 
 def test_a_threat_row_kind_must_be_one_the_test_knows(table: FsTable) -> None:
     with pytest.raises(InvalidInputError, match=r"threats\.artillery\.kind is one of base, plus, plus_each, trigger"):
-        table.fs.house_rule(table.info, "threats.artillery.kind", "sometimes")
-    table.fs.house_rule(table.info, "threats.artillery.kind", "base")  # a known kind is accepted
+        table.ledger.execute(table.info, fs.HouseRule.build(path="threats.artillery.kind", value="sometimes"))
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="threats.artillery.kind", value="base")
+    )  # a known kind is accepted
 
 
 @pytest.mark.parametrize("value", [0, 3, 5, 20])
@@ -51,18 +55,20 @@ def test_a_quality_die_off_the_ladder_is_refused(table: FsTable, value: int) -> 
     # d20 is a die the program rolls, but no quality's, and no step of the ladder reaches it.
     before = table.log_length()
     with pytest.raises(InvalidInputError, match=r"qualities\.regular\.die is a die: one of d4, d6, d8, d10, d12"):
-        table.fs.house_rule(table.info, "qualities.regular.die", value)
+        table.ledger.execute(table.info, fs.HouseRule.build(path="qualities.regular.die", value=value))
     assert table.log_length() == before
 
 
 @pytest.mark.parametrize("value", [4, 12])
 def test_a_quality_die_on_the_ladder_is_accepted_at_both_ends(table: FsTable, value: int) -> None:
-    table.fs.house_rule(table.info, "qualities.regular.die", value)
-    _, tables = table.fs.state(table.info)
+    table.ledger.execute(table.info, fs.HouseRule.build(path="qualities.regular.die", value=value))
+    _, tables = table.ledger.in_force(table.info, FIGHTING_SPIRIT)
     assert tables.quality_die("regular") == value
 
 
 def test_another_die_is_one_the_program_rolls(table: FsTable) -> None:
     with pytest.raises(InvalidInputError, match=r"last_stand\.other_die is a die: one of d4, d6, d8, d10, d12, d20"):
-        table.fs.house_rule(table.info, "last_stand.other_die", 7)
-    table.fs.house_rule(table.info, "last_stand.other_die", 20)  # a die the program rolls
+        table.ledger.execute(table.info, fs.HouseRule.build(path="last_stand.other_die", value=7))
+    table.ledger.execute(
+        table.info, fs.HouseRule.build(path="last_stand.other_die", value=20)
+    )  # a die the program rolls

@@ -15,11 +15,11 @@ BASE = base_values("grimdark")
 
 def _with(**values: int) -> Tables:
     overrides = [Override(f"rewards.{k}", v, "HOUSE RULE") for k, v in values.items()]
-    return Tables(apply_overrides(BASE, overrides))
+    return Tables.of(apply_overrides(BASE, overrides))
 
 
 def test_the_loser_takes_more_points_and_the_line_says_why() -> None:
-    decision = gf.rewards(Tables(BASE), "b1", ["Saurians", "Robots"], "Robots")
+    decision = gf.rewards(Tables.of(BASE), "b1", ["Saurians", "Robots"], "Robots")
     assert decision.outcome == {"Saurians": {"vp": 0, "points": 300}, "Robots": {"vp": 2, "points": 150}}
     assert decision.explanation == (
         "mission rewards: Saurians 0 VP, 300 pts; Robots 2 VP, 150 pts (the winner takes 2 VP and 150 pts, every "
@@ -35,5 +35,5 @@ def test_a_house_rule_on_the_losers_points_is_the_one_named(loser: int, more: bo
 
 
 def test_a_draw_says_each_side_is_paid_as_a_loser() -> None:
-    decision = gf.rewards(Tables(BASE), "b1", ["Saurians", "Robots"], None)
+    decision = gf.rewards(Tables.of(BASE), "b1", ["Saurians", "Robots"], None)
     assert decision.explanation.endswith("(a draw: 0 VP and 300 pts to each side (R2-35))")

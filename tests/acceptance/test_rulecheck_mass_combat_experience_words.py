@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
 
 
@@ -23,7 +24,7 @@ def _end(w: War, **kw: Any) -> str:
 
 
 def _roster(w: War, name: str) -> Any:
-    state, _ = w.game.state(w.info)
+    state, _ = w.ledger.in_force(w.info, MASS_COMBAT)
     unit = state.unit_by_name(name)
     assert unit is not None
     return unit.profile

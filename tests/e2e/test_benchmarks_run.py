@@ -88,6 +88,10 @@ def test_the_scale_benchmark_measures_every_size_side_by_side_with_raw(tmp_path:
         ]  # fmt: skip
         assert all(p["rss_mib"] > 0 and p["cpu_s"] > 0 for p in measured["processes"].values())
     assert "snapshots ≤ log bytes" in result["targets_met"]  # type: ignore[operator]
+    # The growth targets from the two sizes measured against each other, round by round.
+    growth = result["across_sizes"]
+    assert sorted(growth) == ["log_last_20", "rebuild", "roll", "rule_command"]  # type: ignore[arg-type]
+    assert all(v > 0 for v in growth.values())  # type: ignore[attr-defined]
     assert "peak RSS of rebuild, verify, audit ≤ 300 MiB" in result["targets_met"]  # type: ignore[operator]
     for name in ("rewind", "undo", "unit"):  # each within 2× of the smallest size, in CPU and peak RSS
         assert f"{name} ≤ 2× smallest (process CPU and peak RSS)" in result["targets_met"]  # type: ignore[operator]

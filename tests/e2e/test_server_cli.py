@@ -64,6 +64,7 @@ def test_serve_takes_its_database_address_port_and_lifetimes_from_the_environmen
         "CAMPAIGN_SESSION_HOURS": "2",
         "CAMPAIGN_TOKEN_DAYS": "7",
         "CAMPAIGN_TRUSTED_PROXIES": "127.0.0.1,::1",
+        "CAMPAIGN_INVITE_HOURS": "5",
     }
     done = CliRunner().invoke(app, ["serve"], env=env)
     assert done.exit_code == 0, done.output
@@ -72,6 +73,7 @@ def test_serve_takes_its_database_address_port_and_lifetimes_from_the_environmen
     assert (config.host, config.port, config.forwarded_allow_ips) == ("0.0.0.0", 8123, "127.0.0.1,::1")
     lifetimes = config.app.state.guard.accounts.lifetimes
     assert (lifetimes.session_s, lifetimes.token_s) == (2 * 3600, 7 * 24 * 3600)
+    assert config.app.state.guard.settings.invite_s == 5 * 3600
     assert (tmp_path / "served.db").is_file()
 
 
@@ -81,3 +83,44 @@ def test_serve_never_shows_the_database_password(tmp_path: Path, monkeypatch: py
     assert server_cli.where("postgresql://ledger:s3cret@db.example:5432/league") == (
         "postgresql://ledger:***@db.example:5432/league"
     )
+
+
+def test_invite_link_prints_a_link_that_opens_on_the_server_once(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from campaign.access.invitations import DEFAULT_LIFETIME_S
+    from campaign.bootstrap import bootstrap
+    from campaign.server.app import create_app
+    from tests.server.conftest import FAST_HASHER, PASSWORD
+
+    cli = Cli(str(tmp_path / "group.db"))
+    cli("new", "Kessel", "--ruleset", "grimdark")
+    before = cli.events()
+    assert "Kessel has no side 'Robots' (it has no side yet)" in " ".join(
+        cli("invite", "--link", "--role", "player", "--side", "Robots", code=2).output.split()
+    )
+    assert "leave out the account name" in cli("invite", "pat", "--link", "--role", "observer", code=2).output
+    assert "name the account to invite" in cli("invite", "--role", "observer", code=2).output
+    cli("gf", "muster", "Robot Squad", "--side", "Robots", "--models", "5", "--quality", "4", "--points", "150")
+    said = cli("invite", "--link", "--role", "player", "--side", "robots", "--url", "https://ledger.example.org/")
+    assert "Kessel: a link for a player for Robots, open until" in said.output
+    link = said.output.split()[-1]
+    assert link.startswith("https://ledger.example.org/join/")
+    made = cli.json("invite", "--link", "--role", "observer", "--invite-hours", "2")
+    assert made["role"] == "observer" and made["made_by"] == "tester" and made["state"] == "open"
+    assert "(default: 72)" in cli("invite", "--help").output and DEFAULT_LIFETIME_S == 72 * 3600
+    assert cli.events() == before + 2  # the muster's command and its unit; a link is no event
+
+    opened = bootstrap(cli.db, actor="server")
+    try:
+        client = TestClient(create_app(opened, hasher=FAST_HASHER), follow_redirects=False)
+        page = client.get("/join/" + link.rsplit("/", 1)[1])
+        assert page.status_code == 200 and "tester</b> invites you to <b>Kessel</b>" in page.text
+        pre = page.cookies.get("campaign_pre") or client.cookies.get("campaign_pre")
+        sent = client.post(
+            "/signup", data={"name": "pat", "password": PASSWORD, "pre": pre, "invite": link.rsplit("/", 1)[1]}
+        )
+        assert sent.status_code == 303 and sent.headers["location"].startswith("/c/")
+    finally:
+        opened.close()
+    assert "pat joins as player for Robots" in cli("log").output

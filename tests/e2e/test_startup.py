@@ -200,23 +200,6 @@ def test_a_rule_command_loads_the_event_types_it_appends_and_not_the_others(db: 
     assert "events.dice.ask" not in modules  # --dice ask and --dice count only
 
 
-PARAMETRIZED = """
-import campaign.rulesets.fighting_spirit.commands
-from campaign.rulesets.battles import DisbandUnit, NextTurn
-from campaign.rulesets.command import Command
-from campaign.rulesets.common import EditUnit, HouseRule, MusterUnit, TransferMen
-print(sorted(c.__name__ for c in (Command, DisbandUnit, NextTurn, EditUnit, HouseRule, MusterUnit, TransferMen)
-             if c.__pydantic_complete__))
-"""
-
-
-def test_a_ruleset_s_command_models_build_no_schema_at_import() -> None:
-    """``class Muster(MusterUnit[State, Tables])`` builds nothing: pydantic's own parametrization built the
-    schema of every generic parent (eight of them, defer_build or not) at each rule command's start-up."""
-    run = subprocess.run([sys.executable, "-c", PARAMETRIZED], capture_output=True, text=True, check=True)
-    assert run.stdout.split() == ["[]"]
-
-
 def test_asked_to_log_a_command_loads_structlog_and_logs_the_append(db: str) -> None:
     run = subprocess.run(
         [sys.executable, "-c", PROBE, "--db", db, "-v", "fs", "rest", "1"], check=False, capture_output=True, text=True

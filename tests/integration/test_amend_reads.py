@@ -21,6 +21,8 @@ from sqlalchemy import Engine
 
 from campaign.executor import Ledger
 from campaign.replay import command_groups
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.timeline import Timeline
 from events.envelope import RecordedEvent
 from events.errors import CampaignError
@@ -29,7 +31,6 @@ from projections.campaign_state import SNAPSHOT_EVERY
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.integration.test_projections import hypo_engine, play_five_grades  # noqa: F401  (a fixture)
 from tests.integration.test_timeline_properties import PLAYS, apply_op, timeline_op
-from tests.services import fighting_spirit
 
 
 def _fresh_ids(ledger: Ledger) -> None:
@@ -174,7 +175,6 @@ def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_eng
     empty_tables(hypo_engine)
     ledger = make_ledger(Backend("sqlite", hypo_engine))
     play_five_grades(ledger, [("battle_start",), ("attack", 1, 1, False), ("rally", 5)])
-    game = fighting_spirit(ledger)
     first_attack = next(
         g
         for g in command_groups(effective(ledger.store.read(ledger.resolve("Five").campaign_id)))
@@ -183,13 +183,17 @@ def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_eng
     assert first_attack.issued is not None
     # Re-run as they were: the re-run rally names the die its first run rolled, before the amendment.
     Timeline(ledger).amend(ledger.resolve("Five"), first_attack.first_seq, dict(first_attack.issued.payload["args"]))
-    game.attack(ledger.resolve("Five"), "Squad", killed=0, wounded=1, suppressing=True)
+    ledger.execute(ledger.resolve("Five"), fsb.Attack.build(unit_name="Squad", killed=0, wounded=1, suppressing=True))
     Timeline(ledger).undo(ledger.resolve("Five"))  # the last attack's dice go on the table
     assert ledger.resolve("Five").on_table
-    game.attack(ledger.resolve("Five"), "Squad", killed=1, wounded=1, suppressing=False)  # takes one off it
-    game.attack(ledger.resolve("Five"), "Squad", killed=1, wounded=0, suppressing=False)
+    ledger.execute(
+        ledger.resolve("Five"), fsb.Attack.build(unit_name="Squad", killed=1, wounded=1, suppressing=False)
+    )  # takes one off it
+    ledger.execute(ledger.resolve("Five"), fsb.Attack.build(unit_name="Squad", killed=1, wounded=0, suppressing=False))
     Timeline(ledger).undo(ledger.resolve("Five"))
-    game.funds(ledger.resolve("Five"), "Keno", 50, "a later purse")  # rolls nothing: the dice stay on the table
+    ledger.execute(
+        ledger.resolve("Five"), fs.Funds.build(side="Keno", amount=50, reason="a later purse")
+    )  # rolls nothing: the dice stay on the table
     info = ledger.resolve("Five")
     assert info.on_table and min(info.on_table) < info.last_seq - 1
     log = list(ledger.store.read(info.campaign_id))

@@ -19,6 +19,7 @@ from campaign.executor import Ledger
 from campaign.read.describe import unit_names
 from campaign.read.log import log_page, ref_index
 from campaign.read.views import log_filter, unit_history
+from campaign.rulesets.mass_combat import commands as mc
 from events.db import make_engine
 from events.envelope import RecordedEvent
 from events.memory import InMemoryEventStore
@@ -123,14 +124,13 @@ def test_log_by_unit_or_battle_from_the_index_equals_the_whole_log_filtered(
 @pytest.fixture
 def long_war(sql_backend: Backend) -> Ledger:
     """A Mass Combat campaign: three units raised, 300 rolls, then Blue foot recruits four times."""
-    from tests.services import MassCombat
 
     ledger = make_ledger(sql_backend)
     play_mass_combat(ledger, [])
     for i in range(300):
         ledger.roll(ledger.resolve("Mass"), "d6", f"roll {i}")
     for _ in range(4):
-        MassCombat(ledger).recruit(ledger.resolve("Mass"), "Blue foot", 5, "average")
+        ledger.execute(ledger.resolve("Mass"), mc.Recruit.build(unit_name="Blue foot", men=5, quality="average"))
     return ledger
 
 

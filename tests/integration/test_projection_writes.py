@@ -12,6 +12,8 @@ from sqlalchemy import Engine, text
 from sqlalchemy import event as sql_event
 
 from campaign.executor import Ledger
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from events.envelope import RecordedEvent
 from events.errors import ConcurrencyError, InvalidInputError
 from events.families.economy import FundsChanged
@@ -20,7 +22,6 @@ from projections.campaign_state import SNAPSHOT_EVERY, logged_bytes
 from projections.fold import RulesetFold
 from tests.conftest import Backend, make_ledger
 from tests.integration.test_projections import check_inline_equals_rebuild, play_mass_combat
-from tests.services import MassCombat
 
 SUMMARY_TABLES = ("unit_records", "battle_history", "treasuries")
 
@@ -60,17 +61,18 @@ def other_process(backend: Backend) -> Ledger:
 def test_a_command_writes_only_the_summary_rows_it_changed(writes: Engine, sqlite_url: str) -> None:
     ledger = make_ledger(Backend("sqlite", writes, sqlite_url))
     play_mass_combat(ledger, [("days", "rest", 2)])  # three units, two treasuries
-    game = MassCombat(ledger)
     written(writes)
-    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    ledger.execute(ledger.resolve("Mass"), mcal.Funds.build(side="Red", amount=10, reason="a ransom"))
     assert written(writes) == [("treasuries", "UPDATE")]
-    game.disband(ledger.resolve("Mass"), "Blue reserve", "sent home")
+    ledger.execute(ledger.resolve("Mass"), mc.Disband.build(unit_name="Blue reserve", reason="sent home"))
     assert written(writes) == [("unit_records", "UPDATE")]
-    game.raise_unit(
+    ledger.execute(
         ledger.resolve("Mass"),
-        "Red horse",
-        "Red",
-        {"quality": "average", "men": 20, "troop_type": "LI", "armour": "light"},
+        mc.Raise.build(
+            name="Red horse",
+            side="Red",
+            profile={"quality": "average", "men": 20, "troop_type": "LI", "armour": "light"},
+        ),
     )
     assert written(writes) == [("treasuries", "UPDATE"), ("unit_records", "INSERT")]
 
@@ -85,7 +87,6 @@ def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it
 
     ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
     play_mass_combat(ledger, [])  # three units: Blue foot, Red foot, Blue reserve
-    game = MassCombat(ledger)
     made: list[int] = []
     encoded: list[bytes] = []
     strength, encode = mc_fold.troop_strength, campaign_state._json
@@ -98,11 +99,11 @@ def test_a_command_makes_and_encodes_again_only_the_summary_rows_whose_inputs_it
         encoded.clear()
         return out
 
-    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    ledger.execute(ledger.resolve("Mass"), mcal.Funds.build(side="Red", amount=10, reason="a ransom"))
     assert counted() == (0, [])
-    game.recruit(ledger.resolve("Mass"), "Blue foot", 5, "average")
+    ledger.execute(ledger.resolve("Mass"), mc.Recruit.build(unit_name="Blue foot", men=5, quality="average"))
     assert counted() == (1, ["Blue foot"])
-    game.pass_days(ledger.resolve("Mass"), 1, "rest")
+    ledger.execute(ledger.resolve("Mass"), mcal.Days.build(days=1, activity="rest"))
     assert counted() == (3, ["Blue foot", "Blue reserve", "Red foot"])
     check_inline_equals_rebuild(sqlite_engine, ledger)
 
@@ -116,12 +117,11 @@ def test_a_command_encodes_again_only_the_parts_of_the_state_it_changed(
 
     ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
     play_mass_combat(ledger, [])
-    game = MassCombat(ledger)
     dumped: list[Any] = []
     dump = TypeAdapter.dump_python
     counted = lambda self, value, **kw: dumped.append(kw.get("include")) or dump(self, value, **kw)  # noqa: E731
     monkeypatch.setattr(TypeAdapter, "dump_python", counted)
-    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")
+    ledger.execute(ledger.resolve("Mass"), mcal.Funds.build(side="Red", amount=10, reason="a ransom"))
     assert dumped == [{"treasury"}]
     dumped.clear()
     ledger.roll(ledger.resolve("Mass"), "3d", "a test")
@@ -136,9 +136,13 @@ def test_a_projector_that_did_not_write_last_rereads_the_stored_state(writes: En
     play_mass_combat(first, [("days", "rest", 2)])
     results = []
     for n in range(3):
-        results.append(MassCombat(first).funds(first.resolve("Mass"), "Blue", n + 1, "first"))
-        results.append(MassCombat(second).funds(second.resolve("Mass"), "Blue", -(n + 1), "second"))
-    MassCombat(first).funds(first.resolve("Mass"), "Blue", 7, "first again")
+        results.append(
+            first.execute(first.resolve("Mass"), mcal.Funds.build(side="Blue", amount=n + 1, reason="first"))
+        )
+        results.append(
+            second.execute(second.resolve("Mass"), mcal.Funds.build(side="Blue", amount=-(n + 1), reason="second"))
+        )
+    first.execute(first.resolve("Mass"), mcal.Funds.build(side="Blue", amount=7, reason="first again"))
     assert [r.duplicate for r in results] == [False] * 6
     check_inline_equals_rebuild(writes, first)
 
@@ -163,11 +167,13 @@ def test_a_command_in_a_process_that_did_not_write_last_reads_and_decodes_the_st
     monkeypatch.setattr(RulesetFold, "decode", lambda self, data: decodes.append(1) or decode(self, data))
     sql_event.listen(sqlite_engine, "before_cursor_execute", count)
     try:
-        MassCombat(fresh).funds(fresh.resolve("Mass"), "Blue", 5, "a patron")
+        fresh.execute(fresh.resolve("Mass"), mcal.Funds.build(side="Blue", amount=5, reason="a patron"))
     finally:
         sql_event.remove(sqlite_engine, "before_cursor_execute", count)
     assert (len(reads), len(decodes)) == (1, 1)
-    MassCombat(fresh).funds(fresh.resolve("Mass"), "Red", 3, "a ransom")  # the writer's own state: none read
+    fresh.execute(
+        fresh.resolve("Mass"), mcal.Funds.build(side="Red", amount=3, reason="a ransom")
+    )  # the writer's own state: none read
     check_inline_equals_rebuild(sqlite_engine, fresh)
 
 
@@ -184,11 +190,11 @@ def test_a_state_read_before_another_process_appended_is_not_folded_into_and_the
     second = other_process(backend)
     stale = second.resolve("Mass")
     second.states.get(stale)  # read and decoded at the head as it was
-    MassCombat(first).funds(first.resolve("Mass"), "Blue", 1, "first")
+    first.execute(first.resolve("Mass"), mcal.Funds.build(side="Blue", amount=1, reason="first"))
     with pytest.raises(ConcurrencyError):
-        MassCombat(second).funds(stale, "Blue", 100, "stale")
-    MassCombat(second).funds(second.resolve("Mass"), "Blue", 2, "second")
-    MassCombat(first).funds(first.resolve("Mass"), "Blue", 4, "first again")
+        second.execute(stale, mcal.Funds.build(side="Blue", amount=100, reason="stale"))
+    second.execute(second.resolve("Mass"), mcal.Funds.build(side="Blue", amount=2, reason="second"))
+    first.execute(first.resolve("Mass"), mcal.Funds.build(side="Blue", amount=4, reason="first again"))
     check_inline_equals_rebuild(sqlite_engine, first)
     with sqlite_engine.connect() as conn:
         assert conn.execute(text("SELECT balance FROM treasuries WHERE side = 'Blue'")).scalar() == blue + 7
@@ -207,9 +213,8 @@ def test_snapshots_fall_on_the_grid_once_the_log_grew_twice_the_last_one_and_nev
     monkeypatch.setattr(campaign_state, "SNAPSHOT_EVERY", grid)
     ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
     play_mass_combat(ledger, [("battle", 2), ("days", "rest", 3), ("battle", 0), ("month", 100)])
-    game = MassCombat(ledger)
     while ledger.resolve("Mass").last_seq < 1280:
-        game.pass_days(ledger.resolve("Mass"), 1, "rest")
+        ledger.execute(ledger.resolve("Mass"), mcal.Days.build(days=1, activity="rest"))
     events: list[RecordedEvent] = list(ledger.store.read(ledger.resolve("Mass").campaign_id))
     taken = dict(snapshots(sqlite_engine))
     assert taken, "a campaign this long has snapshots"

@@ -17,16 +17,23 @@ from sqlalchemy import Engine, select
 from campaign.bootstrap import ensure_schema, projectors
 from campaign.commands import fold_for
 from campaign.executor import Ledger, TableEntry
+from campaign.rulesets.disorder import battle_commands as dib
+from campaign.rulesets.disorder import commands as dic
+from campaign.rulesets.disorder.plugin import PLUGIN as DISORDER
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
+from campaign.rulesets.grimdark import commands as gd
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
+from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_state, campaign_summary, treasuries, unit_records
 from tests.conftest import Backend, empty_tables, make_ledger
-from tests.services import MassCombat, fighting_spirit, grimdark
-from tests.services import disorder as disorder_game
 
 five_grade_step = st.one_of(
     st.tuples(st.just("attack"), st.integers(0, 2), st.integers(0, 2), st.booleans()),
@@ -71,27 +78,44 @@ disorder_step = st.one_of(
 
 def play_disorder(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Skirmish", "disorder")
-    game = disorder_game(ledger)
-    info = lambda: ledger.resolve("Skirmish")  # noqa: E731
-    game.muster(info(), "Rifles", "British", {"models": 8, "troops": "rifles", "points": 90})
-    game.muster(info(), "Line", "British", {"models": 10, "troops": "line", "points": 70})
-    game.muster(info(), "Fusiliers", "French", {"models": 12, "troops": "line", "points": 80})
-    game.appoint(info(), "British", "Sharpe")
-    game.appoint(info(), "French", "Dubreton")
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Skirmish")
+
+    ledger.execute(
+        info(), dic.Muster.build(name="Rifles", side="British", profile={"models": 8, "troops": "rifles", "points": 90})
+    )
+    ledger.execute(
+        info(), dic.Muster.build(name="Line", side="British", profile={"models": 10, "troops": "line", "points": 70})
+    )
+    ledger.execute(
+        info(),
+        dic.Muster.build(name="Fusiliers", side="French", profile={"models": 12, "troops": "line", "points": 80}),
+    )
+    ledger.execute(info(), dic.Appoint.build(side="British", officer="Sharpe"))
+    ledger.execute(info(), dic.Appoint.build(side="French", officer="Dubreton"))
     # Deployed in another order than mustered (ids follow the muster): a rule leaning on a mapping's order shows.
-    start = lambda: game.start_battle(info(), "Skirmish", list(reversed(DIS_UNITS)))  # noqa: E731
+    start = lambda: ledger.execute(info(), dib.StartBattle.build(name="Skirmish", units=list(reversed(DIS_UNITS))))  # noqa: E731
     start()
     actions: dict[str, Callable[..., Any]] = {
-        "hit": lambda u, n, extra: game.hit(info(), u, n, also=["friend_removed"] if extra else []),
-        "check": lambda u, cause: game.check_morale(info(), u, [cause]),
-        "rally": lambda u, near: game.rally(info(), u, officer_near=near),
-        "retreat": lambda u, need, moved: game.retreat(info(), u, f"{need / 10:g}", f"{min(moved, need) / 10:g}"),
-        "marker": lambda u: game.add_marker(info(), u, "lost a melee"),
-        "remove": lambda u: game.remove(info(), u, "destroyed"),
-        "officer_down": lambda side: game.officer_down(info(), side),
-        "battle_end": lambda winner, held: game.end_battle(info(), winner, {"British": held}),
+        "hit": lambda u, n, extra: ledger.execute(
+            info(), dib.Hit.build(unit_name=u, lost=n, also=["friend_removed"] if extra else [])
+        ),
+        "check": lambda u, cause: ledger.execute(info(), dib.CheckMorale.build(unit_name=u, causes=[cause])),
+        "rally": lambda u, near: ledger.execute(info(), dib.Rally.build(unit_name=u, officer_near=near)),
+        "retreat": lambda u, need, moved: ledger.execute(
+            info(), dib.Retreat.build(unit_name=u, needed=f"{need / 10:g}", moved=f"{min(moved, need) / 10:g}")
+        ),
+        "marker": lambda u: ledger.execute(info(), dib.AddMarker.build(unit_name=u, reason="lost a melee")),
+        "remove": lambda u: ledger.execute(info(), dib.Remove.build(unit_name=u, reason="destroyed")),
+        "officer_down": lambda side: ledger.execute(info(), dib.OfficerDown.build(side=side)),
+        "battle_end": lambda winner, held: ledger.execute(
+            info(), dib.EndBattle.build(winner=winner, objectives={"British": held})
+        ),
         "battle_start": start,
-        "transfer": lambda pair, n: game.transfer(info(), *pair, n),
+        "transfer": lambda pair, n: ledger.execute(
+            info(), dic.Transfer.build(from_unit=pair[0], to_unit=pair[1], men=n)
+        ),
     }
     after()
     for step in steps:
@@ -114,25 +138,47 @@ grimdark_step = st.one_of(
 
 def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Match", "grimdark")
-    game = grimdark(ledger)
-    info = lambda: ledger.resolve("Match")  # noqa: E731
-    game.muster(info(), "Warriors", "Saurians", {"models": 10, "quality": 4, "points": 140})
-    game.muster(info(), "Hero", "Saurians", {"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60})
-    game.muster(info(), "Squad", "Robots", {"models": 8, "quality": 4, "points": 150, "fearless": True})
-    game.muster(info(), "Tank", "Robots", {"models": 1, "quality": 4, "tough": 6, "points": 200})
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Match")
+
+    ledger.execute(
+        info(), gd.Muster.build(name="Warriors", side="Saurians", profile={"models": 10, "quality": 4, "points": 140})
+    )
+    ledger.execute(
+        info(),
+        gd.Muster.build(
+            name="Hero", side="Saurians", profile={"models": 1, "quality": 3, "tough": 3, "hero": True, "points": 60}
+        ),
+    )
+    ledger.execute(
+        info(),
+        gd.Muster.build(
+            name="Squad", side="Robots", profile={"models": 8, "quality": 4, "points": 150, "fearless": True}
+        ),
+    )
+    ledger.execute(
+        info(),
+        gd.Muster.build(name="Tank", side="Robots", profile={"models": 1, "quality": 4, "tough": 6, "points": 200}),
+    )
 
     def start(join: bool) -> Any:
-        return game.start_battle(info(), "Match", list(reversed(GF_UNITS)), {"Hero": "Warriors"} if join else None)
+        return ledger.execute(
+            info(),
+            gd.StartBattle.build(
+                name="Match", units=list(reversed(GF_UNITS)), joins={"Hero": "Warriors"} if join else {}
+            ),
+        )
 
     start(True)
     actions: dict[str, Callable[..., Any]] = {
-        "shoot": lambda u, w, by: game.shoot(info(), u, w, by=by),
-        "melee": lambda u, a, b: game.melee(info(), u, "Squad", a, b),
-        "recover": lambda u: game.recover(info(), u),
-        "remove": lambda u, why: game.remove(info(), u, why),
-        "battle_end": lambda winner: game.end_battle(info(), winner),
+        "shoot": lambda u, w, by: ledger.execute(info(), gd.Shoot.build(unit_name=u, wounds=w, by=by)),
+        "melee": lambda u, a, b: ledger.execute(info(), gd.Melee.build(a=u, b="Squad", wounds_by_a=a, wounds_by_b=b)),
+        "recover": lambda u: ledger.execute(info(), gd.Recover.build(unit_name=u)),
+        "remove": lambda u, why: ledger.execute(info(), gd.Remove.build(unit_name=u, reason=why)),
+        "battle_end": lambda winner: ledger.execute(info(), gd.EndBattle.build(winner=winner)),
         "battle_start": start,
-        "round": lambda: game.next_round(info()),
+        "round": lambda: ledger.execute(info(), gd.NextRound.build()),
     }
     after()
     for step in steps:
@@ -143,26 +189,51 @@ def play_grimdark(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[
 
 def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Five", "fighting-spirit")
-    game = fighting_spirit(ledger)
-    info = lambda: ledger.resolve("Five")  # noqa: E731
-    game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
-    game.muster(info(), "Squad", "Keno", {"quality": "green", "leadership": 2, "size": 9, "radio": True}, "HQ")
-    game.muster(info(), "Foe", "Otlok", {"quality": "regular", "leadership": 2, "size": 8})
-    game.funds(info(), "Keno", 500, "purse")
-    actions: dict[str, Callable[..., Any]] = {
-        "attack": lambda k, w, s: game.attack(info(), "Squad", killed=k, wounded=w, suppressing=s),
-        "rally": lambda d: game.rally(info(), "Squad", "HQ", distance=d, in_sight=True),
-        "days": lambda a, d: game.pass_days(info(), d, a),
-        "recruit": lambda n: game.recruit(info(), "Squad", n),
-        "transfer": lambda pair, n: game.transfer(info(), *pair, n),
-        "battle_end": lambda: game.end_battle(info(), "over", None),
-        "battle_start": lambda: game.start_battle(
-            info(),
-            "Fight",
-            {"Keno": "medium", "Otlok": "low"},
-            [Deployment(unit="HQ"), Deployment(unit="Squad"), Deployment(unit="Foe")],
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Five")
+
+    ledger.execute(
+        info(),
+        fs.Muster.build(
+            name="HQ", side="Keno", profile={"quality": "veteran", "leadership": 1, "size": 4, "radio": True}
         ),
-        "pay": lambda pct: game.month_end(info(), {"Keno": pct}),
+    )
+    ledger.execute(
+        info(),
+        fs.Muster.build(
+            name="Squad",
+            side="Keno",
+            profile={"quality": "green", "leadership": 2, "size": 9, "radio": True},
+            reports_to="HQ",
+        ),
+    )
+    ledger.execute(
+        info(), fs.Muster.build(name="Foe", side="Otlok", profile={"quality": "regular", "leadership": 2, "size": 8})
+    )
+    ledger.execute(info(), fs.Funds.build(side="Keno", amount=500, reason="purse"))
+    actions: dict[str, Callable[..., Any]] = {
+        "attack": lambda k, w, s: ledger.execute(
+            info(), fsb.Attack.build(unit_name="Squad", killed=k, wounded=w, suppressing=s)
+        ),
+        "rally": lambda d: ledger.execute(
+            info(), fsb.Rally.build(unit_name="Squad", officer_name="HQ", distance=d, in_sight=True)
+        ),
+        "days": lambda a, d: ledger.execute(info(), fs.PassDays.build(days=d, activity=a)),
+        "recruit": lambda n: ledger.execute(info(), fs.Recruit.build(unit_name="Squad", men=n)),
+        "transfer": lambda pair, n: ledger.execute(
+            info(), fs.Transfer.build(from_unit=pair[0], to_unit=pair[1], men=n)
+        ),
+        "battle_end": lambda: ledger.execute(info(), fs.EndBattle.build(result="over", winner=None)),
+        "battle_start": lambda: ledger.execute(
+            info(),
+            fs.StartBattle.build(
+                name="Fight",
+                motivation={"Keno": "medium", "Otlok": "low"},
+                deployments=[Deployment(unit="HQ"), Deployment(unit="Squad"), Deployment(unit="Foe")],
+            ),
+        ),
+        "pay": lambda pct: ledger.execute(info(), fs.MonthEnd.build(pay_pct={"Keno": pct})),
     }
     after()
     for step in steps:
@@ -173,55 +244,72 @@ def play_five_grades(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callab
 
 def play_mass_combat(ledger: Ledger, steps: list[tuple[Any, ...]], after: Callable[[], None] = lambda: None) -> None:
     ledger.create_campaign("Mass", "mass-combat")
-    game = MassCombat(ledger)
-    info = lambda: ledger.resolve("Mass")  # noqa: E731
-    game.funds(info(), "Blue", 5_000_000, "chest")
-    game.funds(info(), "Red", 5_000_000, "chest")
-    game.raise_unit(
-        info(), "Blue foot", "Blue", {"quality": "average", "men": 150, "troop_type": "MI", "armour": "medium"}
-    )
-    game.raise_unit(
-        info(), "Red foot", "Red", {"quality": "average", "men": 200, "troop_type": "LI", "armour": "light"}
-    )
-    game.raise_unit(
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Mass")
+
+    ledger.execute(info(), mcal.Funds.build(side="Blue", amount=5_000_000, reason="chest"))
+    ledger.execute(info(), mcal.Funds.build(side="Red", amount=5_000_000, reason="chest"))
+    ledger.execute(
         info(),
-        "Blue reserve",
-        "Blue",
-        {"quality": "average", "men": 50, "troop_type": "MI", "armour": "medium"},
-        pay=False,
+        mc.Raise.build(
+            name="Blue foot",
+            side="Blue",
+            profile={"quality": "average", "men": 150, "troop_type": "MI", "armour": "medium"},
+        ),
+    )
+    ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="Red foot",
+            side="Red",
+            profile={"quality": "average", "men": 200, "troop_type": "LI", "armour": "light"},
+        ),
+    )
+    ledger.execute(
+        info(),
+        mc.Raise.build(
+            name="Blue reserve",
+            side="Blue",
+            profile={"quality": "average", "men": 50, "troop_type": "MI", "armour": "medium"},
+            pay=False,
+        ),
     )
     after()
     for step in steps:
         try:
             if step[0] == "battle":
-                game.battle(
+                ledger.execute(
                     info(),
-                    parse_setup(
-                        {
-                            "name": "Clash",
-                            "sides": [
-                                {
-                                    "name": "Blue",
-                                    "commander": {"strategy": 13},
-                                    "units": [{"unit": "Blue foot"}],
-                                    "misc": step[1],
-                                },
-                                {"name": "Red", "commander": {"strategy": 13}, "units": [{"unit": "Red foot"}]},
-                            ],
-                            "pcs": [
-                                {"name": "Hero", "side": "Blue", "unit": "Blue foot", "weapon": 14, "risk": step[1]}
-                            ],
-                        }
+                    mc.Battle.build(
+                        setup=parse_setup(
+                            {
+                                "name": "Clash",
+                                "sides": [
+                                    {
+                                        "name": "Blue",
+                                        "commander": {"strategy": 13},
+                                        "units": [{"unit": "Blue foot"}],
+                                        "misc": step[1],
+                                    },
+                                    {"name": "Red", "commander": {"strategy": 13}, "units": [{"unit": "Red foot"}]},
+                                ],
+                                "pcs": [
+                                    {"name": "Hero", "side": "Blue", "unit": "Blue foot", "weapon": 14, "risk": step[1]}
+                                ],
+                            }
+                        )
                     ),
                 )
             elif step[0] == "days":
-                game.pass_days(info(), step[2], step[1])
+                ledger.execute(info(), mcal.Days.build(days=step[2], activity=step[1]))
             elif step[0] == "transfer":
-                game.transfer(info(), *step[1], step[2])
+                giver, taker = step[1]
+                ledger.execute(info(), mc.Transfer.build(from_unit=giver, to_unit=taker, men=step[2]))
             elif step[0] == "month":
-                game.month_end(info(), {"Blue": step[1], "Red": 100})
+                ledger.execute(info(), mcal.MonthEnd.build(pay_pct={"Blue": step[1], "Red": 100}))
             else:
-                game.recruit(info(), "Blue foot", step[1], "average")
+                ledger.execute(info(), mc.Recruit.build(unit_name="Blue foot", men=step[1], quality="average"))
         except InvalidInputError:
             pass
         after()
@@ -382,9 +470,8 @@ def test_snapshots_serve_long_campaigns_and_match_the_fold(sql_backend: Backend)
     ledger = make_ledger(sql_backend)
     play_mass_combat(ledger, [("battle", 2), ("days", "rest", 3), ("battle", 0), ("month", 100), ("battle", -1)])
     assert len(ledger.states.get(ledger.resolve("Mass")).battles) >= 1
-    game = MassCombat(ledger)
     for _ in range(400):  # months of campaigning until the log is past a snapshot
-        game.pass_days(ledger.resolve("Mass"), 1, "rest")
+        ledger.execute(ledger.resolve("Mass"), mcal.Days.build(days=1, activity="rest"))
         if ledger.resolve("Mass").last_seq > 300:
             break
     info = ledger.resolve("Mass")
@@ -401,19 +488,23 @@ def test_refusals_append_nothing() -> None:
     play_mass_combat(ledger, [])
     five, mass = ledger.resolve("Five"), ledger.resolve("Mass")
     before = {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)}
-    fs_game, mc_game = fighting_spirit(ledger), MassCombat(ledger)
     with pytest.raises(InvalidInputError, match="runs fighting-spirit, not mass-combat"):
-        mc_game.muster(five, "Knights", "Keno", {"quality": "average", "men": 10})
+        ledger.execute(five, mc.Muster.build(name="Knights", side="Keno", profile={"quality": "average", "men": 10}))
     with pytest.raises(InvalidInputError, match="not a five-grade unit profile"):
-        fs_game.muster(five, "Knights", "Keno", {"men": 10, "armour": "heavy"})
+        ledger.execute(five, fs.Muster.build(name="Knights", side="Keno", profile={"men": 10, "armour": "heavy"}))
     with pytest.raises(InvalidInputError, match="no unit of this campaign fights for Atlantis"):
-        fs_game.start_battle(five, "Nowhere", {"Keno": "low", "Atlantis": "high"}, [Deployment(unit="Squad")])
+        ledger.execute(
+            five,
+            fs.StartBattle.build(
+                name="Nowhere", motivation={"Keno": "low", "Atlantis": "high"}, deployments=[Deployment(unit="Squad")]
+            ),
+        )
     with pytest.raises(InvalidInputError, match="cannot cover"):
-        mc_game.funds(mass, "Blue", -10_000_000, "a palace")
+        ledger.execute(mass, mcal.Funds.build(side="Blue", amount=-10_000_000, reason="a palace"))
     with pytest.raises(InvalidInputError, match="time only moves forward"):
-        fs_game.pass_days(five, -3, "rest")
+        ledger.execute(five, fs.PassDays.build(days=-3, activity="rest"))
     with pytest.raises(InvalidInputError, match="time only moves forward"):
-        mc_game.pass_days(mass, 0, "march")
+        ledger.execute(mass, mcal.Days.build(days=0, activity="march"))
     assert {c: len(list(ledger.store.read(c.campaign_id))) for c in (five, mass)} == before
     assert fold_for("no-such-ruleset") is None
 
@@ -453,13 +544,21 @@ def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_re
     from the SQL projection (JSON, keys sorted) or from a fold; so re-evaluating the command finds no drift."""
     ledger = make_ledger(sql_backend)
     play_disorder(ledger, [])  # deployed: Fusiliers, Line, Rifles (not their muster order)
-    game = disorder_game(ledger)
-    info = lambda: ledger.resolve("Skirmish")  # noqa: E731
-    game.hit(info(), "Rifles", 3, table=TableEntry((6, 6)))  # British: 90 × 3/8 = 33 of 160
-    game.hit(info(), "Line", 7, table=TableEntry((6, 6)))  # + 70 × 7/10 = 49: 82 (51%), every unit tests
-    broke = game.hit(info(), "Rifles", 4)  # 90 × 7/8 = 78 + 49 = 127 (79%) > 75%: they flee, nobody checks (R2-7)
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Skirmish")
+
+    ledger.execute(
+        info(), dib.Hit.build(unit_name="Rifles", lost=3), table=TableEntry((6, 6))
+    )  # British: 90 × 3/8 = 33 of 160
+    ledger.execute(
+        info(), dib.Hit.build(unit_name="Line", lost=7), table=TableEntry((6, 6))
+    )  # + 70 × 7/10 = 49: 82 (51%), every unit tests
+    broke = ledger.execute(
+        info(), dib.Hit.build(unit_name="Rifles", lost=4)
+    )  # 90 × 7/8 = 78 + 49 = 127 (79%) > 75%: they flee, nobody checks (R2-7)
     fled = next(e.payload for e in broke.events if e.type == "rules.applied" and e.payload["rule"] == "force_flees")
-    state, _ = game.state(info())
+    state, _ = ledger.in_force(info(), DISORDER)
     battle = state.battles[state.active_battle]  # type: ignore[index]
     assert fled["outcome"]["fled"] == [uid for uid in battle.order if battle.units[uid].side == "British"]
     assert Timeline(ledger).reevaluate(info()) == []

@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 from campaign.cli.main import app
 from campaign.executor import Ledger
 from campaign.read import views
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
 from campaign.timeline import Timeline, branch
 from projections.summaries import stored_summary
 from tests.conftest import Backend, empty_tables, make_ledger
@@ -212,7 +214,6 @@ def test_an_append_rewrites_the_summary_row_only_when_the_day_the_careers_or_the
     sqlite_engine: Engine, sqlite_url: str
 ) -> None:
     """Like the unit, battle and treasury rows, the summary row is written only when it changes."""
-    from tests.services import MassCombat
 
     ledger = make_ledger(Backend("sqlite", sqlite_engine, sqlite_url))
     play_mass_combat(ledger, [("days", "rest", 2)])
@@ -232,12 +233,16 @@ def test_an_append_rewrites_the_summary_row_only_when_the_day_the_careers_or_the
             conn.execute(text("DELETE FROM summary_writes"))
         return kinds
 
-    game = MassCombat(ledger)
-    game.funds(ledger.resolve("Mass"), "Red", 10, "a ransom")  # a treasury: not this row
+    ledger.execute(
+        ledger.resolve("Mass"), mcal.Funds.build(side="Red", amount=10, reason="a ransom")
+    )  # a treasury: not this row
     assert written() == []
-    game.pass_days(ledger.resolve("Mass"), 1, "rest")  # the day
+    ledger.execute(ledger.resolve("Mass"), mcal.Days.build(days=1, activity="rest"))  # the day
     assert written() == ["UPDATE"]
-    game.raise_unit(ledger.resolve("Mass"), "Red horse", "Red", {"men": 20, "troop_type": "LI", "armour": "light"})
+    ledger.execute(
+        ledger.resolve("Mass"),
+        mc.Raise.build(name="Red horse", side="Red", profile={"men": 20, "troop_type": "LI", "armour": "light"}),
+    )
     assert written() == ["UPDATE"]  # a unit more: the order of the rows
     check_read_models_hold_the_fold(sqlite_engine, ledger)
 
@@ -249,7 +254,6 @@ def test_rows_read_across_another_process_s_append_are_not_taken_for_a_summary(
     """The read models are read in several queries: an append committed between them (its rows of a later seq)
     makes them no summary of one seq, and the caller folds instead."""
     from projections import summaries
-    from tests.services import MassCombat
 
     assert sql_backend.engine is not None
     ledger = make_ledger(sql_backend)
@@ -260,7 +264,7 @@ def test_rows_read_across_another_process_s_append_are_not_taken_for_a_summary(
     def with_an_append_between(conn: Any, sql: str, params: tuple[Any, ...]) -> list[Any]:
         rows = read(conn, sql, params)
         if sql == summaries._UNITS:  # the head row and the units read; another process appends
-            MassCombat(make_ledger(sql_backend)).pass_days(info, 1, "rest")
+            make_ledger(sql_backend).execute(info, mcal.Days.build(days=1, activity="rest"))
         return rows
 
     monkeypatch.setattr(summaries, "execute", with_an_append_between)

@@ -16,6 +16,9 @@ import pytest
 from sqlalchemy import Engine, event
 
 from campaign.bootstrap import ensure_schema
+from campaign.rulesets.mass_combat import calendar_commands as mcal
+from campaign.rulesets.mass_combat import commands as mc
+from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from events.db import make_engine
 from events.envelope import NewEvent
 from events.sql import SqlEventStore
@@ -85,17 +88,18 @@ def test_reading_from_the_head_the_last_events_or_a_type_appending_and_finding_a
 def test_a_rule_command_and_a_roll_cost_the_same_on_a_long_campaign(counted: tuple[Engine, list[int]]) -> None:
     """The whole command: directory, seed, state, decision, append and every inline read model."""
     from tests.conftest import Backend, make_ledger
-    from tests.services import MassCombat
 
     engine, steps = counted
     ledger = make_ledger(Backend("sqlite", engine, str(engine.url.database)))
-    game = MassCombat(ledger)
 
     def grow(name: str, size: int) -> None:
         ledger.create_campaign(name, "mass-combat")
-        game.funds(ledger.resolve(name), "Blue", 10**6, "war chest")
-        game.raise_unit(
-            ledger.resolve(name), f"{name} foot", "Blue", {"men": 100, "troop_type": "MI", "armour": "medium"}
+        ledger.execute(ledger.resolve(name), mcal.Funds.build(side="Blue", amount=10**6, reason="war chest"))
+        ledger.execute(
+            ledger.resolve(name),
+            mc.Raise.build(
+                name=f"{name} foot", side="Blue", profile={"men": 100, "troop_type": "MI", "armour": "medium"}
+            ),
         )
         while (info := ledger.resolve(name)).last_seq < size:
             ledger.roll(info, "3d", "filler")  # two events: the command and its dice
@@ -104,9 +108,14 @@ def test_a_rule_command_and_a_roll_cost_the_same_on_a_long_campaign(counted: tup
     grow("Long", LONG // 2)  # fifteen times as long: enough to tell a scan from a point read
     costs = {
         name: {
-            "funds": cost(steps, lambda n=name: game.funds(ledger.resolve(n), "Blue", 5, "a purse")),
+            "funds": cost(
+                steps,
+                lambda n=name: ledger.execute(
+                    ledger.resolve(n), mcal.Funds.build(side="Blue", amount=5, reason="a purse")
+                ),
+            ),
             "roll": cost(steps, lambda n=name: ledger.roll(ledger.resolve(n), "2d6", "a roll")),
-            "state": cost(steps, lambda n=name: game.state(ledger.resolve(n))),
+            "state": cost(steps, lambda n=name: ledger.in_force(ledger.resolve(n), MASS_COMBAT)),
         }
         for name in ("Short", "Long")
     }

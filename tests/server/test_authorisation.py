@@ -47,6 +47,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/api/campaigns/{campaign_id}/rewind": {"to": 6},
         "/api/campaigns/{campaign_id}/amend": {"seq": 5, "set": {"side": "Robots"}, "preview": True},
         "/api/campaigns/{campaign_id}/entropy": {},
+        "/api/campaigns/{campaign_id}/invitations": {"role": "observer"},
     }
     form: dict[str, dict[str, Any]] = {
         "/campaigns": {"name": "Another page", "ruleset": "grimdark"},
@@ -56,6 +57,7 @@ def bodies(route: APIRoute) -> dict[str, Any]:
         "/c/{campaign_id}/amend": {"seq": "5", "set": "side=Robots", "preview": "1"},
         "/c/{campaign_id}/rewind": {"to": "6"},
         "/c/{campaign_id}/entropy": {"share": "a line of our own"},
+        "/c/{campaign_id}/invitations": {"role": "observer"},
         "/signin": {"name": "gina", "password": "x", "pre": "x"},
         "/signup": {"name": "x", "password": "x", "pre": "x"},
     }
@@ -75,6 +77,8 @@ def url(route: APIRoute, world: World) -> str:
         "account": "sam",
         "session_id": "0123456789abcdef",
         "lang": "ru",
+        "token": "no-link-of-this-server-0123456789",
+        "invitation_id": "0123456789abcdef",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], route.path)
 

@@ -39,7 +39,7 @@ from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD
 DEEP = int(os.environ.get("CAMPAIGN_FUZZ_EXAMPLES", "0"))
 load_all_checks()
 CHECKS = ALL_CHECKS.get_all()
-EXPECTED = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+EXPECTED = ["2xx", "3xx", "400", "401", "403", "404", "409", "410", "429"]
 """What schema-valid data may get: what the document says each of these means."""
 CONFIG = SchemathesisConfig.from_dict({"checks": {"positive_data_acceptance": {"expected-statuses": EXPECTED}}})
 

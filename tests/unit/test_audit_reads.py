@@ -7,10 +7,12 @@ from typing import Any
 
 from campaign.executor import TableEntry
 from campaign.replay import Sandbox, command_groups, command_of, redecide, roll_seq
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from events.envelope import RecordedEvent
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
-from tests.services import fighting_spirit
 
 
 def test_every_roll_is_found_by_point_reads_in_a_log_longer_than_the_search_window() -> None:
@@ -42,12 +44,28 @@ def test_every_roll_is_found_by_point_reads_in_a_log_longer_than_the_search_wind
 def test_a_rule_decided_again_from_the_state_before_it_gives_what_a_sandbox_of_the_whole_prefix_gives() -> None:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Patrol", "fighting-spirit")
-    game = fighting_spirit(ledger)
-    info = lambda: ledger.resolve(None)  # noqa: E731
-    game.muster(info(), "Keno 3rd Squad", "Keno", {"quality": "regular", "leadership": 2, "size": 7})
-    game.start_battle(info(), "Hill 203", {"Keno": "low"}, [Deployment(unit="Keno 3rd Squad", fatigue="fresh")])
-    game.attack(info(), "Keno 3rd Squad", killed=2, wounded=2, table=TableEntry((5,)))
-    game.attack(info(), "Keno 3rd Squad", killed=0, wounded=0, leader_hit=True, table=TableEntry((6,)))
+
+    def info() -> CampaignInfo:
+        return ledger.resolve(None)
+
+    ledger.execute(
+        info(),
+        fs.Muster.build(name="Keno 3rd Squad", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 7}),
+    )
+    ledger.execute(
+        info(),
+        fs.StartBattle.build(
+            name="Hill 203",
+            motivation={"Keno": "low"},
+            deployments=[Deployment(unit="Keno 3rd Squad", fatigue="fresh")],
+        ),
+    )
+    ledger.execute(info(), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=2, wounded=2), table=TableEntry((5,)))
+    ledger.execute(
+        info(),
+        fsb.Attack.build(unit_name="Keno 3rd Squad", killed=0, wounded=0, leader_hit=True),
+        table=TableEntry((6,)),
+    )
     events = list(ledger.store.read(info().campaign_id))
     for rule in (e for e in events if e.type == "rules.applied"):
         group = command_of(ledger.store, rule)

@@ -9,11 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign.commands import fold_for
+from campaign.executor import Ledger
+from campaign.rulesets.fighting_spirit import battle_commands as fsb
+from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.state import CampaignState
 from events.errors import InvalidInputError
+from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, make_ledger
-from tests.services import Service, fighting_spirit
 
 GRADES = ("confident", "steady", "shaken", "broken", "routed")
 
@@ -32,44 +35,66 @@ command = st.one_of(
 )
 
 
-def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: str) -> tuple[Service, Any]:
+def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: str) -> tuple[Ledger, Any]:
     ledger = make_ledger(Backend("memory"))
     ledger.create_campaign("Prop", "fighting-spirit")
-    game = fighting_spirit(ledger)
-    info = lambda: ledger.resolve("Prop")  # noqa: E731
-    game.muster(info(), "HQ", "Keno", {"quality": "veteran", "leadership": 1, "size": 4, "radio": True})
-    game.muster(info(), "Squad", "Keno", {"quality": quality, "leadership": 2, "size": 12, "radio": True}, "HQ")
+
+    def info() -> CampaignInfo:
+        return ledger.resolve("Prop")
+
+    ledger.execute(
+        info(),
+        fs.Muster.build(
+            name="HQ", side="Keno", profile={"quality": "veteran", "leadership": 1, "size": 4, "radio": True}
+        ),
+    )
+    ledger.execute(
+        info(),
+        fs.Muster.build(
+            name="Squad",
+            side="Keno",
+            profile={"quality": quality, "leadership": 2, "size": 12, "radio": True},
+            reports_to="HQ",
+        ),
+    )
     deployed = [Deployment(unit="HQ", fatigue=fatigue), Deployment(unit="Squad", fatigue=fatigue)]  # R2-3
-    game.start_battle(info(), "Prop", {"Keno": motivation}, deployed)
+    ledger.execute(info(), fs.StartBattle.build(name="Prop", motivation={"Keno": motivation}, deployments=deployed))
     for step in steps:
         try:
             if step[0] == "attack":
-                game.attack(
+                ledger.execute(
                     info(),
-                    "Squad",
-                    killed=step[1],
-                    wounded=step[2],
-                    suppressing=step[3],
-                    artillery=step[4],
-                    leader_hit=step[5],
+                    fsb.Attack.build(
+                        unit_name="Squad",
+                        killed=step[1],
+                        wounded=step[2],
+                        suppressing=step[3],
+                        artillery=step[4],
+                        leader_hit=step[5],
+                    ),
                 )
             elif step[0] == "morale":
-                game.morale(info(), "Squad", [step[1]])
+                ledger.execute(info(), fsb.Morale.build(unit_name="Squad", rows=[step[1]]))
             elif step[0] == "rally":
-                game.rally(info(), "Squad", "HQ", distance=step[1], in_sight=step[2])
+                ledger.execute(
+                    info(), fsb.Rally.build(unit_name="Squad", officer_name="HQ", distance=step[1], in_sight=step[2])
+                )
             elif step[0] == "react":
-                game.react(info(), "Squad", step[1])
+                ledger.execute(info(), fsb.React.build(unit_name="Squad", action=step[1]))
             elif step[0] == "panic":
-                game.panic(info(), "Squad", step[1])
+                ledger.execute(info(), fsb.Panic.build(unit_name="Squad", trigger=step[1]))
             elif step[0] == "last_stand":
-                game.last_stand(info(), "Squad", friends_within_12=step[1], enemy_squads_in_sight=step[2])
+                ledger.execute(
+                    info(),
+                    fsb.LastStand.build(unit_name="Squad", friends_within_12=step[1], enemy_squads_in_sight=step[2]),
+                )
             elif step[0] == "turn":
-                game.next_turn(info())
+                ledger.execute(info(), fs.NextTurn.build())
             else:
-                game.position(info(), "Squad", prone=step[1], in_cover=step[2])
+                ledger.execute(info(), fs.Position.build(unit_name="Squad", prone=step[1], in_cover=step[2]))
         except InvalidInputError:
             pass  # an impossible command is refused; play goes on
-    return game, info()
+    return ledger, info()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -82,8 +107,8 @@ def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: s
 def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_agrees(
     steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: str
 ) -> None:
-    game, info = play(steps, quality, fatigue, motivation)
-    events = list(game.ledger.store.read(info.campaign_id))
+    ledger, info = play(steps, quality, fatigue, motivation)
+    events = list(ledger.store.read(info.campaign_id))
     fold = fold_for("fighting-spirit")
     assert fold is not None
     state = CampaignState()
@@ -108,7 +133,7 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
         assert start <= index <= 4, f"grade {squad.grade} outside start {GRADES[start]} … routed"
         in_last_stand = squad.last_stand
     # Replaying the log gives the same state, twice over.
-    assert fold.fold(events) == state == fold.fold(game.ledger.store.read(info.campaign_id))
+    assert fold.fold(events) == state == fold.fold(ledger.store.read(info.campaign_id))
 
 
 def test_a_unit_in_no_step_back_never_takes_a_morale_or_reaction_test() -> None:
@@ -117,16 +142,22 @@ def test_a_unit_in_no_step_back_never_takes_a_morale_or_reaction_test() -> None:
     table = FsTable(make_ledger(Backend("memory")))
     table.muster("Last Squad", quality="regular", leadership=2, size=6, keno_guard=True)
     table.battle({"Keno": "medium"}, Deployment(unit="Last Squad", fatigue="fresh", in_cover=True))
-    table.fs.last_stand(table.info, "Last Squad", friends_within_12=0, enemy_squads_in_sight=3, table=dice(7))
+    table.ledger.execute(
+        table.info,
+        fsb.LastStand.build(unit_name="Last Squad", friends_within_12=0, enemy_squads_in_sight=3),
+        table=dice(7),
+    )
     assert table.unit_state("Last Squad").last_stand
-    result = table.fs.attack(table.info, "Last Squad", killed=2, wounded=1, suppressing=True, leader_hit=True)
+    result = table.ledger.execute(
+        table.info, fsb.Attack.build(unit_name="Last Squad", killed=2, wounded=1, suppressing=True, leader_hit=True)
+    )
     test = applied(result)[-1]
     assert test["outcome"]["result"] == "auto_pass" and test["dice"] == []
     assert table.unit_state("Last Squad").suppression == 0  # never gets suppression markers
-    react = applied(table.fs.react(table.info, "Last Squad", "close_combat"))[0]
+    react = applied(table.ledger.execute(table.info, fsb.React.build(unit_name="Last Squad", action="close_combat")))[0]
     assert react["outcome"]["result"] == "auto_pass" and react["dice"] == []
     # It ends when no enemy is in view but Broken ones: back to Steady.
-    table.fs.end_last_stand(table.info, "Last Squad", "only_broken_enemies")
+    table.ledger.execute(table.info, fsb.EndLastStand.build(unit_name="Last Squad", reason="only_broken_enemies"))
     assert table.grade("Last Squad") == "steady" and not table.unit_state("Last Squad").last_stand
 
 
@@ -137,8 +168,10 @@ def test_no_step_back_needs_6_on_a_d6_for_others_and_failure_scatters(roll: int)
     table = FsTable(make_ledger(Backend("memory")))
     table.muster("Line Squad", quality="regular", leadership=2, size=6)
     table.battle({"Keno": "medium"}, Deployment(unit="Line Squad", fatigue="fresh", prone=True))
-    table.fs.last_stand(
-        table.info, "Line Squad", friends_within_12=0, enemy_squads_in_sight=3, enemy_within=20, table=dice(roll)
+    table.ledger.execute(
+        table.info,
+        fsb.LastStand.build(unit_name="Line Squad", friends_within_12=0, enemy_squads_in_sight=3, enemy_within=20),
+        table=dice(roll),
     )
     state = table.unit_state("Line Squad")
     assert state.last_stand == (roll == 6)

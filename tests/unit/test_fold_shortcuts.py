@@ -67,7 +67,7 @@ def _raw_apply(name: str) -> tuple[Any, Any]:
     tables = None
     if name in ("mass-combat", "fighting-spirit"):
         tables_module = importlib.import_module(f"campaign.rulesets.{package}.tables")
-        tables = tables_module.Tables(dict(base_values(package)))
+        tables = tables_module.Tables.of(dict(base_values(package)))
 
     def raw(state: Any, event: RecordedEvent) -> Any:
         return state_module.apply(state, event) if tables is None else state_module.apply(state, event, tables)

@@ -69,10 +69,10 @@ def test_a_renamed_field_keeps_its_meaning_for_the_name_rule_and_for_who_may_run
         with pytest.raises(InvalidInputError, match=f"{target} 'Robot\\\\u200bSquad' holds a control or invisible"):
             model.build(**{own: "Robot Squad", target: "Robot\u200bSquad"})
         # pat plays Robots: its own unit acting on its own unit may be entered; on the Saurians' unit it may not
-        assert refusal(PAT, model.build(**{own: "Robot Squad", target: "Robot Squad"}), ROSTER) is None
-        on_them = refusal(PAT, model.build(**{own: "Robot Squad", target: "Saurian Warriors"}), ROSTER)
+        assert refusal(PAT, model.build(**{own: "Robot Squad", target: "Robot Squad"}), lambda: ROSTER) is None
+        on_them = refusal(PAT, model.build(**{own: "Robot Squad", target: "Saurian Warriors"}), lambda: ROSTER)
         assert on_them is not None and "sets what happens to Saurian Warriors, a unit of Saurians" in on_them
-        as_them = refusal(PAT, model.build(**{own: "Saurian Warriors", target: "Robot Squad"}), ROSTER)
+        as_them = refusal(PAT, model.build(**{own: "Saurian Warriors", target: "Robot Squad"}), lambda: ROSTER)
         assert as_them == "Saurian Warriors does not fight for your side (Robots)"
 
 
@@ -83,7 +83,7 @@ def test_a_unit_named_for_reference_authorises_nothing() -> None:
         by: UnitName
 
     assert not acts(Credit)
-    assert refusal(PAT, Credit.build(by="Robot Squad"), ROSTER) == "test.credit is the game master's to enter"
+    assert refusal(PAT, Credit.build(by="Robot Squad"), lambda: ROSTER) == "test.credit is the game master's to enter"
 
 
 def test_lists_mappings_and_records_keep_the_meaning_of_what_they_hold() -> None:
@@ -141,9 +141,9 @@ def test_a_name_inside_a_list_or_a_mapping_is_held_to_the_name_rule_in_its_kinds
 
 def test_a_side_of_the_actor_is_what_lets_a_player_muster() -> None:
     muster = gfc.Muster.build(name="Robot Squad B", side="robots", profile={"models": 5, "quality": 4, "points": 1})
-    assert refusal(PAT, muster, ROSTER) is None  # letter case aside, as the campaign reads a side
+    assert refusal(PAT, muster, lambda: ROSTER) is None  # letter case aside, as the campaign reads a side
     theirs = gfc.Muster.build(name="Raptors", side="Saurians", profile={"models": 5, "quality": 4, "points": 1})
-    assert refusal(PAT, theirs, ROSTER) == "you play Robots, not Saurians"
+    assert refusal(PAT, theirs, lambda: ROSTER) == "you play Robots, not Saurians"
     with pytest.raises(InvalidInputError, match="not a Grimdark Future unit profile: quality must be at most 6"):
         gfc.Muster.build(name="X", side="Robots", profile={"models": 5, "quality": 7, "points": 1})
 
@@ -152,6 +152,19 @@ def test_a_side_named_in_a_list_is_a_side() -> None:
     assert meaning_of(gfc.EndBattle, "special_achieved").kind is Kind.SIDE
     assert meaning_of(gfc.EndBattle, "winner").kind is Kind.SIDE
     assert meaning_of(gfc.EndBattle, "winner").optional
+
+
+def test_the_roster_is_read_only_for_a_command_that_names_a_unit() -> None:
+    asked: list[int] = []
+
+    def roster() -> list[dict[str, str]]:
+        asked.append(1)
+        return ROSTER
+
+    muster = gfc.Muster.build(name="Robot Squad B", side="Robots", profile={"models": 5, "quality": 4, "points": 1})
+    assert refusal(PAT, muster, roster) is None and not asked  # a side only: the roster is not needed
+    shot = gfc.Shoot.build(unit_name="Saurian Warriors", wounds=1, by="Robot Squad")
+    assert refusal(PAT, shot, roster) is not None and len(asked) == 1  # read once for both names
 
 
 def test_a_psi_action_on_another_sides_unit_is_the_game_masters_to_enter() -> None:
@@ -169,15 +182,16 @@ def test_a_psi_action_on_another_sides_unit_is_the_game_masters_to_enter() -> No
 
         return Psi.build(psion_name=psion, target_name=target, effect="inspire", distance=6)
 
-    assert refusal(keno, psi("Barf-jat", "Keno 3rd Squad"), roster) is None
-    assert refusal(keno, psi("Barf-jat", "Company HQ"), roster) == (
+    assert refusal(keno, psi("Barf-jat", "Keno 3rd Squad"), lambda: roster) is None
+    assert refusal(keno, psi("Barf-jat", "Company HQ"), lambda: roster) == (
         "fs psi sets what happens to Company HQ, a unit of Steel: the game master enters it (you play Keno)"
     )
     assert (
-        refusal(keno, psi("Company HQ", "Keno 3rd Squad"), roster) == "Company HQ does not fight for your side (Keno)"
+        refusal(keno, psi("Company HQ", "Keno 3rd Squad"), lambda: roster)
+        == "Company HQ does not fight for your side (Keno)"
     )
     gm = Member(account="gina", role="gm", sides=())
-    assert refusal(gm, psi("Barf-jat", "Company HQ"), roster) is None
+    assert refusal(gm, psi("Barf-jat", "Company HQ"), lambda: roster) is None
 
 
 def test_a_distance_measured_on_the_table_is_inches_wherever_it_is_asked_for() -> None:
@@ -255,25 +269,25 @@ def test_a_unit_whose_state_a_command_changes_is_not_named_by_another_sides_play
     from campaign.rulesets.fighting_spirit import battle_commands as fsb
 
     saurians_fired = gfc.Shoot.build(unit_name="Robot Squad", wounds=1, by="Saurian Warriors")
-    said = refusal(PAT, saurians_fired, ROSTER)
+    said = refusal(PAT, saurians_fired, lambda: ROSTER)
     assert said is not None and "sets what happens to Saurian Warriors, a unit of Saurians" in said
     charged = gfc.Melee.build(
         a="Robot Squad", b="Robot Squad", wounds_by_a=1, wounds_by_b=0, charger="Saurian Warriors"
     )
-    assert refusal(PAT, charged, ROSTER) is not None
+    assert refusal(PAT, charged, lambda: ROSTER) is not None
     credited = gfc.Remove.build(unit_name="Robot Squad", reason="destroyed", by="Saurian Warriors")
-    assert refusal(PAT, credited, ROSTER) is not None
+    assert refusal(PAT, credited, lambda: ROSTER) is not None
     fired_on = fsb.Attack.build(unit_name="Robot Squad", killed=1, by="Saurian Warriors")
-    assert refusal(PAT, fired_on, ROSTER) is not None
+    assert refusal(PAT, fired_on, lambda: ROSTER) is not None
     # its own unit named there, or none: pat enters it
-    assert refusal(PAT, gfc.Shoot.build(unit_name="Robot Squad", wounds=1, by="Robot Squad"), ROSTER) is None
-    assert refusal(PAT, gfc.Shoot.build(unit_name="Robot Squad", wounds=1), ROSTER) is None
-    assert refusal(Member(account="gina", role="gm"), saurians_fired, ROSTER) is None
+    assert refusal(PAT, gfc.Shoot.build(unit_name="Robot Squad", wounds=1, by="Robot Squad"), lambda: ROSTER) is None
+    assert refusal(PAT, gfc.Shoot.build(unit_name="Robot Squad", wounds=1), lambda: ROSTER) is None
+    assert refusal(Member(account="gina", role="gm"), saurians_fired, lambda: ROSTER) is None
 
 
 def test_a_player_sets_a_morale_modifier_for_its_own_side_only() -> None:
     from campaign.rulesets.mass_combat import commands as mcc
 
     on_them = mcc.Morale.build(name="demoralised", value=-5, side="Saurians")
-    assert refusal(PAT, on_them, ROSTER) == "you play Robots, not Saurians"
-    assert refusal(PAT, mcc.Morale.build(name="home soil", value=1, side="Robots"), ROSTER) is None
+    assert refusal(PAT, on_them, lambda: ROSTER) == "you play Robots, not Saurians"
+    assert refusal(PAT, mcc.Morale.build(name="home soil", value=1, side="Robots"), lambda: ROSTER) is None

@@ -30,7 +30,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import parse
 
-T = Tables(base_values("mass_combat"))
+T = Tables.of(base_values("mass_combat"))
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_leadership_examples(leadership: int, modifier: int) -> None:
 
 def test_titus_experience_averaging() -> None:
     # 87 Veterans at 10 battles + 11 Green recruits at their lower bound (1): 881 / 98 = 8.99 → 8 → Seasoned.
-    avg = average_experience([(87, 10), (11, T.number("quality.green.experience_from"))])
+    avg = average_experience([(87, 10), (11, int(T.values["quality.green.experience_from"].value))])
     assert avg == 8 and quality_for_experience(T, avg) == "seasoned"
     assert quality_for_experience(T, avg + 2) == "veteran"  # two more battles
 

@@ -12,8 +12,8 @@ from campaign.rulesets.grimdark.tables import Tables as GfTables
 from campaign.tables import base_values
 from events.dice import TableDice
 
-DIS = DisTables(base_values("disorder"))
-GF = GfTables(base_values("grimdark"))
+DIS = DisTables.of(base_values("disorder"))
+GF = GfTables.of(base_values("grimdark"))
 d6 = st.integers(1, 6)
 
 

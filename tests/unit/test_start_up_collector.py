@@ -1,6 +1,6 @@
-"""The cyclic collector is off through a command's start-up and on for its work (it was a quarter of a
-command's CPU time, walking what importing Typer, pydantic's models and SQLAlchemy makes and keeps), so a long
-command (verify, rebuild, serve) still frees what it throws away."""
+"""The cyclic collector is off through a command's start-up and on for its work (``campaign.cli.main``: it walked
+what importing Typer, pydantic's models and SQLAlchemy makes and keeps), so a long command (verify, rebuild,
+serve) still frees what it throws away."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 PROGRAM = textwrap.dedent(
     """
     import gc, sys
-    from campaign.cli import output
+    from campaign.cli import main as program
 
     seen = {}
-    begins = output.work_begins
+    begins = program._collector_back_on
 
     def spy():
         seen["start-up"] = gc.isenabled()
@@ -23,12 +23,10 @@ PROGRAM = textwrap.dedent(
         seen["work"] = gc.isenabled()
         seen["frozen"] = gc.get_freeze_count()
 
-    output.work_begins = spy
-    from campaign.cli.main import main
-
+    program._collector_back_on = spy
     sys.argv[:] = ["campaign", *sys.argv[1:]]
     try:
-        main()
+        program.main()
     except SystemExit as exit:
         code = exit.code
     print(seen.get("start-up"), seen.get("work"), seen.get("frozen", 0) > 10_000, gc.isenabled(), code or 0)

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from campaign.rulesets.battles import Measured, deploying, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
-from campaign.rulesets.command import Command
+from campaign.rulesets.command import Command, Phase
 from campaign.rulesets.common import side_named
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.disorder import rules as dis
@@ -63,6 +63,7 @@ class StartBattle(DisCommand):
     Each unit at its roster strength."""
 
     name: ClassVar[str] = "dis.battle_start"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     rolls: ClassVar[bool] = False
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
@@ -88,7 +89,7 @@ class StartBattle(DisCommand):
         officers: dict[str, dict[str, JsonValue]] = {side: {"officer": state.officers[side]} for side in sides}
         begun = started(s, self.battle_name, sides, officers, self.scenario)
         events: list[Event] = [begun]
-        kept = {} if s.tables.flag("markers.cleared_after_battle") else state.permanent_markers()
+        kept = {} if s.tables.markers.cleared_after_battle else state.permanent_markers()
         for u in deployed:
             placed: dict[str, JsonValue] = {
                 "points": u.profile.points,
@@ -103,12 +104,12 @@ class StartBattle(DisCommand):
                 )
             )
         if self.encounter:
-            counted = " and ".join(str(c) for c in s.tables.value("encounter.counts"))
+            counted = " and ".join(str(c) for c in s.tables.encounter.counts)
             kind = Decision(
                 "encounter",
                 "§1.8",
                 None,
-                {"encounter": True, "counts": [str(c) for c in s.tables.value("encounter.counts")]},
+                {"encounter": True, "counts": [str(c) for c in s.tables.encounter.counts]},
                 {"winner_by": "models destroyed"},
                 f"{self.battle_name} is an encounter battle: the side that destroys more of the enemy's models "
                 f"({counted}) wins",
@@ -119,6 +120,7 @@ class StartBattle(DisCommand):
 
 class NextTurn(BaseNextTurn[CampaignState, Tables]):
     name: ClassVar[str] = "dis.turn"
+    phase: ClassVar[Phase] = Phase.BATTLE
     ruleset_prefix: ClassVar[str] = RULESET.prefix
 
     def decide(self, s: At) -> list[Event]:
@@ -137,6 +139,7 @@ class Hit(DisCommand):
     One morale check for this and any cause that came with it (``also``)."""
 
     name: ClassVar[str] = "dis.hit"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     lost: int = Field(ge=1, le=1000, description="Models lost.")
@@ -210,6 +213,7 @@ class CheckMorale(DisCommand):
     A friend removed nearby, the officer lost, the force at half."""
 
     name: ClassVar[str] = "dis.check"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     causes: Annotated[tuple[Cause, ...], Typed(names=("--cause",))] = Field(
@@ -239,6 +243,7 @@ class AddMarker(DisCommand):
     A source other than a morale check: a lost melee, a scenario rule."""
 
     name: ClassVar[str] = "dis.marker"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -256,6 +261,7 @@ class Rally(DisCommand):
     """A rally action (§1.6): 2d6 + Discipline − markers (+ bonuses) ≥ 6 removes the non-permanent markers."""
 
     name: ClassVar[str] = "dis.rally"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     close_order: CloseOrder = False
@@ -274,6 +280,7 @@ class Retreat(DisCommand):
     ``needed`` inches, ``moved`` of them (all by default)."""
 
     name: ClassVar[str] = "dis.retreat"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -310,6 +317,7 @@ class Remove(DisCommand):
     For a reason no other command records (destroyed in one melee, say)."""
 
     name: ClassVar[str] = "dis.remove"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -337,6 +345,7 @@ class OfficerDown(DisCommand):
     RULES.md §1.3."""
 
     name: ClassVar[str] = "dis.officer_down"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     side: Annotated[SideName, ARGUMENT]
@@ -378,6 +387,7 @@ class EndBattle(DisCommand):
     ``winner`` is a side, or None for a draw; ``objectives`` the scenario objectives each side holds."""
 
     name: ClassVar[str] = "dis.battle_end"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     winner: SideName | None = Field(default=None, description="The side that won; leave out for a draw.")
@@ -435,7 +445,7 @@ class EndBattle(DisCommand):
             "battle_end",
             "§1.8",
             None,
-            {"winner": winner, "objectives": held, "markers_cleared": s.tables.flag("markers.cleared_after_battle")},
+            {"winner": winner, "objectives": held, "markers_cleared": s.tables.markers.cleared_after_battle},
             {"result": result, **counted},
             f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
             (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),

@@ -14,11 +14,12 @@ from pydantic import Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
     EditUnit,
     MusterUnit,
     TransferMen,
+    check_not_confusable,
     check_transfer,
     find_unit,
     new_unit,
@@ -74,7 +75,7 @@ def is_force(s: At, force_name: str, side: str) -> bool:
     (``allies.own_officer_makes_force``); one without takes none of a force's rules."""
     if force_name == side:
         return True
-    return s.tables.flag("allies.own_officer_makes_force") and force_name in s.state.officers
+    return s.tables.allies.own_officer_makes_force and force_name in s.state.officers
 
 
 def force(
@@ -163,7 +164,7 @@ class Muster(MusterUnit[CampaignState, Tables]):
 
     def decide(self, s: At) -> list[Event]:
         checked = new_unit(s.state, self.unit_name, self.side, UnitProfile, self.profile, "disorder-marker")
-        s.tables.discipline(checked.troops)
+        s.tables.discipline_of(checked.troops)
         side = self.side_in(s.state)
         contingents = {u.profile.contingent for u in s.state.roster.values()} - {None}
         if side in contingents:  # R3-13: a contingent fights on a side; it is not one
@@ -184,6 +185,7 @@ class Appoint(DisCommand):
     From battle to battle."""
 
     name: ClassVar[str] = "dis.officer"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     rolls: ClassVar[bool] = False
 
     side: Annotated[SideName, ARGUMENT]
@@ -196,6 +198,8 @@ class Appoint(DisCommand):
         if state.active_battle is not None:
             raise InvalidInputError("officers take command between battles: end the battle first")
         known = state.careers.get(self.officer)
+        if known is None:
+            check_not_confusable(self.officer, state.careers, "officer")
         if known is not None and known.side != self.side and state.officers.get(known.side) == self.officer:
             raise InvalidInputError(f"{self.officer} commands {known.side}: appoint another officer there first")
         rank = tables.rank(known.glory if known else 0)
@@ -206,6 +210,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
     """Models move to another unit of the same side between battles."""
 
     name: ClassVar[str] = "dis.transfer"
+    phase: ClassVar[Phase] = Phase.BETWEEN
 
     men: int = Field(ge=1, le=1000, description="How many men move.")
 
@@ -239,4 +244,4 @@ class Edit(EditUnit[CampaignState, Tables]):
     name: ClassVar[str] = "dis.edit"
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
-        tables.discipline(profile.troops)  # as a muster: troops the tables know
+        tables.discipline_of(profile.troops)  # as a muster: troops the tables know

@@ -115,10 +115,10 @@ def lose_models(unit: Unit, battle_id: str, count: int, cause: str) -> tuple[Uni
 
 def permanent_marker(tables: Tables, unit: Unit, battle_id: str) -> Decision | None:
     """§1.2: at ≤ ½ of its starting models a unit gets its one permanent marker, before that casualty test."""
-    if not tables.flag("markers.permanent_at_half") or unit.permanent or unit.models * 2 > unit.start_models:
+    if not tables.markers.permanent_at_half or unit.permanent or unit.models * 2 > unit.start_models:
         return None
     total = unit.total_markers + 1
-    flees = total >= tables.number("markers.flees_at")
+    flees = total >= tables.markers.flees_at
     facts: list[Event] = [
         DisorderChanged(
             battle_id=battle_id, unit_id=unit.unit_id, markers=unit.markers, permanent=1, reason="at half strength"
@@ -147,7 +147,7 @@ def add_marker(tables: Tables, unit: Unit, battle_id: str, reason: str) -> Decis
         raise InvalidInputError("say where the marker comes from (e.g. 'lost a melee')")
     markers = unit.markers + 1
     total = markers + unit.permanent
-    flees = total >= tables.number("markers.flees_at")
+    flees = total >= tables.markers.flees_at
     facts: list[Event] = [
         DisorderChanged(
             battle_id=battle_id, unit_id=unit.unit_id, markers=markers, permanent=unit.permanent, reason=reason
@@ -168,7 +168,7 @@ def add_marker(tables: Tables, unit: Unit, battle_id: str, reason: str) -> Decis
 
 
 def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[str, ...]:
-    known = tables.causes
+    known = tables.cause_names
     unknown = [c for c in causes if c not in known]
     if unknown:
         raise InvalidInputError(f"unknown cause(s) {', '.join(unknown)}: choose from {', '.join(known)}")
@@ -181,7 +181,7 @@ def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[s
     return tuple(causes)
 
 
-def morale_check(
+def morale_check(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     unit: Unit,
     dice: Dice,
@@ -197,33 +197,33 @@ def morale_check(
     """§1.4: one check for all the causes that came together; pass, retreat, a marker, or flight.
     ``friend_removed``: the unit whose removal this check is for (R3-9), at ``friend_at`` inches if measured."""
     causes = _checked_causes(tables, causes, lost)
-    roll = dice.roll(parse(str(tables.value("check.dice"))), f"morale check, {unit.name}", side=unit.side)
+    roll = dice.roll(parse(str(tables.check.dice)), f"morale check, {unit.name}", side=unit.side)
     terms = [
         ("2d6", roll.total),
         ("models lost", -lost),
         ("markers", -unit.total_markers),
         ("discipline", unit.discipline),
-        ("close order", tables.number("check.close_order") if close_order else 0),
-        ('officer within 12"', tables.number("check.officer_near") if officer_near else 0),
-        ("extra causes", tables.number("check.per_extra_cause") * (len(causes) - 1)),
+        ("close order", tables.check.close_order if close_order else 0),
+        ('officer within 12"', tables.check.officer_near if officer_near else 0),
+        ("extra causes", tables.check.per_extra_cause * (len(causes) - 1)),
     ]
     total = sum(value for _, value in terms)
     sum_text = " ".join(f"{'+' if v >= 0 else '−'} {abs(v)} {label}" for label, v in terms[1:] if v)
     working = f"{_rolled(roll)} {sum_text} = {total}".replace("  ", " ")
     facts: list[Event] = []
-    if total >= tables.number("check.pass_at"):
+    if total >= tables.check.pass_at:
         result, text = "pass", "passes: no new marker, the markers it has stay"
         verdict = result
-    elif total > tables.number("check.disaster_at_most"):
+    elif total > tables.check.disaster_at_most:
         result, text = "retreat", "fails: retreats ½ move, no new marker"
         verdict = result
-    elif unit.markers > 0 or (unit.permanent and tables.flag("check.any_marker_flees")):
+    elif unit.markers > 0 or (unit.permanent and tables.check.any_marker_flees):
         result, text = "flees", f"fails badly while {state_name(unit.total_markers)}: flees, removed"
         verdict = "flees_while_disordered"
         facts.append(_flee(unit, battle_id, "fled: failed a morale check while disordered"))
     else:
         markers = unit.markers + 1
-        if markers + unit.permanent >= tables.number("markers.flees_at"):
+        if markers + unit.permanent >= tables.markers.flees_at:
             nth = ordinal(markers + unit.permanent)
             result, text = "flees", f"fails badly: the new marker is its {nth}, it flees"
             verdict = "flees_new_marker"
@@ -283,18 +283,16 @@ def rally(
             f"{unit.name} has no marker a rally can remove"
             + (" (its permanent marker stays for the game)" if unit.permanent else "")
         )
-    allowed = tables.number("rally.per_turn")
+    allowed = tables.rally.per_turn
     if tried >= allowed:
         raise InvalidInputError(
             f"{unit.name} has made its rally attempt this turn ({allowed} a turn): it may try again next turn"
         )
-    roll = dice.roll(parse(str(tables.value("rally.dice"))), f"rally, {unit.name}", side=unit.side)
-    bonus = (tables.number("rally.close_order") if close_order else 0) + (
-        tables.number("rally.officer_near") if officer_near else 0
-    )
+    roll = dice.roll(parse(str(tables.rally.dice)), f"rally, {unit.name}", side=unit.side)
+    bonus = (tables.rally.close_order if close_order else 0) + (tables.rally.officer_near if officer_near else 0)
     total = roll.total + unit.discipline - unit.total_markers + bonus
-    passed = total >= tables.number("rally.pass_at")
-    removes = str(tables.value("rally.removes"))
+    passed = total >= tables.rally.pass_at
+    removes = str(tables.rally.removes)
     if removes not in ("all", "one"):
         raise InvalidInputError(f"rally.removes is {removes!r}: it must be 'all' or 'one'")
     left = 0 if removes == "all" else unit.markers - 1
@@ -310,7 +308,7 @@ def rally(
         + (f" {bonus:+d} bonuses" if bonus else "")
         + f" = {total}"
     )
-    retreats = not passed and tables.flag("rally.failed_retreats")
+    retreats = not passed and tables.rally.failed_retreats
     if passed:
         text = f"rallies: {state_name(left + unit.permanent)}"
     elif retreats:  # R2-6: a failed rally test makes the unit retreat (§1.5), away from the nearest enemy
@@ -337,7 +335,7 @@ def rally(
 
 def markers_after_battle(tables: Tables) -> str:
     """§5, R2-9 [INF]: the markers end with the battle, unless a house rule keeps the permanent ones."""
-    if tables.flag("markers.cleared_after_battle"):
+    if tables.markers.cleared_after_battle:
         return "every marker comes off (§5)"
     return "the markers come off; the permanent ones stay with their units into their next battle (house rule)"
 
@@ -345,13 +343,13 @@ def markers_after_battle(tables: Tables) -> str:
 def distance(tables: Tables, text: str, what: str, *, halved: bool = False) -> Decimal:
     """A distance typed at the table, exactly, to ``measure.decimals`` places (R3-8); ``halved``: half a measured
     move, unrounded, which may take one place more (a 5.5" move retreats 2.75")."""
-    places = tables.number("measure.decimals") + (1 if halved else 0)
+    places = tables.measure.decimals + (1 if halved else 0)
     return measured(text, what, places, RETREAT_INCHES)
 
 
 def within(tables: Tables, inches: Decimal, limit: int) -> bool:
     """ "Within ``limit``": d ≤ N, or d < N when ``measure.within_inclusive`` says so (R3-8)."""
-    return inches <= limit if tables.flag("measure.within_inclusive") else inches < limit
+    return inches <= limit if tables.measure.within_inclusive else inches < limit
 
 
 def retreat(
@@ -362,7 +360,7 @@ def retreat(
     if moved > needed:
         raise InvalidInputError(f'it moved {moved}" of a {needed}" retreat: it cannot move more')
     short = int(needed - moved)  # the full inches: int() truncates a positive shortfall, 1.9 → 1
-    captured = min(unit.models, short * tables.number("retreat.models_per_full_inch"))
+    captured = min(unit.models, short * tables.retreat.models_per_full_inch)
     facts: list[Event] = []
     after = unit
     text = f'retreats {moved}" of {needed}"'
@@ -389,7 +387,7 @@ def points_lost(tables: Tables, unit: Unit, removed: bool) -> int:
     floor(points × models lost ÷ starting models), or nothing if the tables count removed units only."""
     if removed:
         return unit.points
-    if str(tables.value("force.points_lost")) == "removed_units_only":
+    if str(tables.force.points_lost) == "removed_units_only":
         return 0
     return unit.points * (unit.start_models - unit.models) // unit.start_models
 
@@ -400,10 +398,10 @@ def force_status(tables: Tables, start_points: int, lost_points: int) -> str | N
     if start_points <= 0:
         return None
     pct_x = lost_points * 100
-    flee_line = tables.number("force.flees_over") * start_points
-    if pct_x >= flee_line if tables.flag("force.flees_at_exactly") else pct_x > flee_line:
+    flee_line = tables.force.flees_over * start_points
+    if pct_x >= flee_line if tables.force.flees_at_exactly else pct_x > flee_line:
         return "flees"
-    if pct_x >= tables.number("force.half_at") * start_points:
+    if pct_x >= tables.force.half_at * start_points:
         return "half"
     return None
 
@@ -430,7 +428,7 @@ def friend_removal(
     """R3-9: the removal a check citing friend_removed is for: a unit of the same side (its force or an allied
     contingent, R3-13) other than ``unit`` that left play in this turn (``causes.friend_removed_window``), which
     ``unit`` has not checked for yet; within 12" if the players measured it (R3-8). Refused in words otherwise."""
-    window = str(tables.value("causes.friend_removed_window"))
+    window = str(tables.causes.friend_removed_window)
     friends = [r for r in removals if r.side == unit.side and r.unit_id != unit.unit_id]
     recent = [r for r in friends if window == "battle" or r.turn == turn]
     if not recent:
@@ -442,7 +440,7 @@ def friend_removal(
         names = ", ".join(r.name for r in recent)
         raise InvalidInputError(f"{unit.name} has already checked for that removal ({names}): once for each")
     found = open_[0]
-    limit = tables.number("causes.friend_removed_within")
+    limit = tables.causes.friend_removed_within
     if friend_at is not None and not within(tables, friend_at, limit):
         raise InvalidInputError(f'{found.name} was {friend_at}" away: not within {limit}", no check for it')
     return found.unit_id
@@ -468,7 +466,7 @@ def encounter_result(
     """R3-12: each of two sides' score is the models the other side lost (``encounter.counts``: killed in shooting
     or melee, captured, and with "fled" those of units that fled whole); the higher score wins, equal ones are a
     draw (``encounter.tie``). The winner (None: a draw) and the scores."""
-    counted = set(tables.value("encounter.counts"))
+    counted = set(tables.encounter.counts)
     lost = dict.fromkeys(sides, 0)
     for loss in losses:
         if loss.side in lost:
@@ -477,8 +475,8 @@ def encounter_result(
     first, second = sides
     scores = {first: lost[second], second: lost[first]}
     if scores[first] == scores[second]:
-        if str(tables.value("encounter.tie")) != "draw":
-            raise InvalidInputError(f"encounter.tie is {tables.value('encounter.tie')!r}: only 'draw' is known")
+        if str(tables.encounter.tie) != "draw":
+            raise InvalidInputError(f"encounter.tie is {tables.encounter.tie!r}: only 'draw' is known")
         return None, scores
     return (first if scores[first] > scores[second] else second), scores
 
@@ -488,7 +486,7 @@ def causes_that_happened(
 ) -> None:
     """R2-7 (4): a check may cite force at half or officer removed only once it has happened, and each of the
     ``causes.once_per_game`` at most once per unit per game."""
-    once = set(tables.value("causes.once_per_game"))
+    once = set(tables.causes.once_per_game)
     for cause in causes:
         if cause in ("force_half", "officer_removed") and cause not in happened:
             what = "its force has not lost half its points" if cause == "force_half" else "its officer is in play"
@@ -551,7 +549,7 @@ def force_morale(
     return None
 
 
-def glory(
+def glory(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     battle_id: str,
     side: str,
@@ -570,11 +568,11 @@ def glory(
     if objectives < 0:
         raise InvalidInputError(f"objectives held cannot be negative ({objectives})")
     sources = {
-        result: tables.number(f"glory.{result}"),
-        "objectives": tables.number("glory.per_objective") * objectives,
-        "enemy units removed": tables.number("glory.per_enemy_unit_removed") * enemy_removed,
-        "own units fled": tables.number("glory.per_own_unit_fled") * own_fled,
-        "officer removed": tables.number("glory.officer_removed") if officer_removed else 0,
+        result: {"won": tables.glory.won, "drawn": tables.glory.drawn, "lost": tables.glory.lost}[result],
+        "objectives": tables.glory.per_objective * objectives,
+        "enemy units removed": tables.glory.per_enemy_unit_removed * enemy_removed,
+        "own units fled": tables.glory.per_own_unit_fled * own_fled,
+        "officer removed": tables.glory.officer_removed if officer_removed else 0,
     }
     sources = {k: v for k, v in sources.items() if v or k == result}
     earned = sum(sources.values())

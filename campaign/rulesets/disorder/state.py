@@ -127,7 +127,7 @@ class CampaignState:
             start_models=state.start_models,
             models=state.models,
             points=state.points,
-            discipline=tables.discipline(roster.profile.troops),
+            discipline=tables.discipline_of(roster.profile.troops),
             markers=state.markers,
             permanent=state.permanent,
             contingent=state.contingent,
@@ -152,7 +152,7 @@ def _models(state: CampaignState, unit_id: str, delta: int) -> CampaignState:
     return replace(state, roster=roster)
 
 
-def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
     p = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":

@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field
 
 from campaign.rulesets.battles import Measured
-from campaign.rulesets.command import Command
+from campaign.rulesets.command import Command, Phase
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, current_battle
@@ -55,6 +55,7 @@ class Attack(OnUnit):
     unit's panic test at its first fire (R3-4)."""
 
     name: ClassVar[str] = "fs.attack"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     killed: int = Field(default=0, ge=0, le=10_000)
     wounded: int = Field(default=0, ge=0, le=10_000, description="Wounded men: unverified casualties until checked.")
@@ -86,6 +87,7 @@ class Morale(OnUnit):
     """Take a morale (confidence) test for named threat rows (§0.4)."""
 
     name: ClassVar[str] = "fs.morale"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     rows: Annotated[tuple[str, ...], Typed(names=("--threat",))] = Field(
         max_length=20, description="Threat row(s) that call for the test."
@@ -110,6 +112,7 @@ class Rally(FsCommand):
     The officer is on the unit's direct chain of command."""
 
     name: ClassVar[str] = "fs.rally"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     officer_name: Annotated[OwnUnit, Field(description="A superior on the unit's direct chain of command.")]
@@ -132,6 +135,7 @@ class React(OnUnit):
     """A reaction test for an action (§0.7); a failed action may not be retried this turn."""
 
     name: ClassVar[str] = "fs.react"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     action: Annotated[
         Action,
@@ -151,6 +155,7 @@ class Panic(OnUnit):
     """A panic test (§0.8): on the quality's trigger, or while panicking the one test of its activation."""
 
     name: ClassVar[str] = "fs.panic"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     trigger: str | None = Field(
         default=None,
@@ -170,6 +175,7 @@ class LastStand(OnUnit):
     """ "No step back!" (§0.9): d8 for Keno Guard, d6 otherwise, success on 6+."""
 
     name: ClassVar[str] = "fs.last_stand"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     friends_within_12: int = Field(ge=0, le=1_000, description='Friendly units within 12".')
     enemy_squads_in_sight: Annotated[int, Typed(names=("--enemy-squads",))] = Field(
@@ -193,6 +199,7 @@ class EndLastStand(OnUnit):
     """End "No step back": wiped out, or no enemy in view but Broken ones (back to Steady)."""
 
     name: ClassVar[str] = "fs.last_stand_end"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     reason: str = Field(min_length=1, max_length=100, description="wiped_out or only_broken_enemies")
@@ -209,6 +216,7 @@ class Surrender(OnUnit):
     RULES.md §0.3."""
 
     name: ClassVar[str] = "fs.surrender"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     enemy_within: Measured = Field(description="Inches to the nearest enemy, e.g. 12 or 12.5.")
@@ -224,6 +232,7 @@ class Psi(FsCommand):
     """A psi action (§0.10): the psi die, a step down per 12" band after the first; success on ≥ the number."""
 
     name: ClassVar[str] = "fs.psi"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     psion_name: Annotated[OwnUnit, ARGUMENT]
     target_name: Annotated[TargetUnit, ARGUMENT]
@@ -256,6 +265,7 @@ class Defence(OnUnit):
     aimed fire, not from the air, that hits the psion himself: R2-4)."""
 
     name: ClassVar[str] = "fs.defence"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     aimed: Annotated[bool, Typed(names=("--fragments",), inverse=True)] = Field(
         default=True, description="Fragments or blast, not aimed fire."
@@ -274,7 +284,7 @@ class Defence(OnUnit):
 
         sides = defence_die(s.tables, unit, aimed=self.aimed, from_air=self.from_air, on_psion=self.on_psion)
         roll = s.dice.roll(die(sides), f"defence of {unit.name} against small arms", side=unit.side)
-        which = "psi die" if sides != s.tables.number("defence.aimed_small_arms_die") else "d4"
+        which = "psi die" if sides != s.tables.defence.aimed_small_arms_die else "d4"
         return Decision(
             "defence",
             "§0.10",

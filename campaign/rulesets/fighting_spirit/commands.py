@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
     EditUnit,
     MusterUnit,
@@ -270,6 +270,7 @@ class StartBattle(FsCommand):
     And each unit's position (in cover, prone)."""
 
     name: ClassVar[str] = "fs.battle_start"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     rolls: ClassVar[bool] = False
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
@@ -341,6 +342,7 @@ class EndBattle(FsCommand):
     """End the battle being fought."""
 
     name: ClassVar[str] = "fs.battle_end"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     result: str = Field(max_length=500, description="What happened, e.g. 'Keno held the hill'.")
@@ -357,6 +359,7 @@ class NextTurn(BaseNextTurn[CampaignState, Tables]):
     are counted afresh)."""
 
     name: ClassVar[str] = "fs.turn"
+    phase: ClassVar[Phase] = Phase.BATTLE
     ruleset_prefix: ClassVar[str] = RULESET.prefix
 
 
@@ -364,6 +367,7 @@ class Activate(FsCommand):
     """A unit's one activation in the turn (R3-1)."""
 
     name: ClassVar[str] = "fs.activate"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -379,6 +383,7 @@ class Wounded(FsCommand):
     """Check unverified casualties, or record that the unit abandoned its wounded."""
 
     name: ClassVar[str] = "fs.wounded"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -407,6 +412,7 @@ class Position(FsCommand):
     """Record a move into or out of cover, or going prone where no test is needed."""
 
     name: ClassVar[str] = "fs.position"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -428,6 +434,7 @@ class PassDays(FsCommand):
     """Days at rest, on the march (forced or not) or at the front: fatigue follows from them."""
 
     name: ClassVar[str] = "fs.days"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     rolls: ClassVar[bool] = False
 
     days: Annotated[int, ARGUMENT] = Field(ge=-36_500, le=36_500)
@@ -496,7 +503,7 @@ class MonthEnd(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
-        wage = int(tables.value("campaign.pay.monthly_per_man"))
+        wage = int(tables.campaign.pay.monthly_per_man)
         events: list[Event] = []
         for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
             units = [

@@ -13,7 +13,7 @@ from projections.fold import RulesetFold, Summary
 
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[fs.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
-    return fold_in_force("fighting-spirit", fs.CampaignState, base, Tables, fs.apply, _summary)
+    return fold_in_force("fighting-spirit", fs.CampaignState, base, Tables.of, fs.apply, _summary)
 
 
 def _summary(state: fs.CampaignState, tables: Tables, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:

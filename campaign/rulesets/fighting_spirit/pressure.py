@@ -153,20 +153,20 @@ def last_stand(
     if not (us.in_cover or us.prone):
         problems.append("it is neither in cover nor prone")
     if friends_within_12 > 0:
-        near = tables.number("last_stand.friends_within")
+        near = tables.last_stand.friends_within
         problems.append(f'{friends_within_12} friendly unit(s) are within {near}"')
-    need_enemies = int(tables.value("last_stand.enemy_squads_in_sight"))
+    need_enemies = int(tables.last_stand.enemy_squads_in_sight)
     if enemy_squads_in_sight < need_enemies:
         problems.append(
             f"only {enemy_squads_in_sight} enemy squads (not retreating) are in sight, it needs {need_enemies}"
         )
-    worst = str(tables.value("last_stand.worst_grade"))
+    worst = str(tables.last_stand.worst_grade)
     if tables.grade_index(us.grade) > tables.grade_index(worst):
         problems.append(f"it is {us.grade}; it must be {worst} or better")
     if problems:
         raise InvalidInputError(f"{unit.name} cannot make a last stand: " + "; ".join(problems))
-    sides = int(tables.value("last_stand.keno_guard_die" if unit.profile.keno_guard else "last_stand.other_die"))
-    need = int(tables.value("last_stand.success_at_least"))
+    sides = tables.last_stand.keno_guard_die if unit.profile.keno_guard else tables.last_stand.other_die
+    need = int(tables.last_stand.success_at_least)
     roll = dice.roll(die(sides), f"No step back test of {unit.name}", side=unit.side)
     inputs = {
         "friends_within_12": friends_within_12,
@@ -186,7 +186,7 @@ def last_stand(
             (LastStandChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, active=True, reason="test passed"),),
             (roll,),
         )
-    surrender_limit = int(tables.value("surrender.enemy_within"))
+    surrender_limit = int(tables.surrender.enemy_within)
     near = enemy_within is not None and within(tables, enemy_within, surrender_limit)
     reason = "surrendered" if near else "scattered"
     return Decision(
@@ -217,9 +217,9 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
         )
     if reason != "only_broken_enemies":
         raise InvalidInputError("No step back ends only when the unit is wiped_out or only_broken_enemies are in view")
-    end_grade = str(tables.value("last_stand.end_grade"))
+    end_grade = str(tables.last_stand.end_grade)
     capped = ""
-    if tables.flag("last_stand.end_capped_by_start") and tables.grade_index(us.start_grade) > tables.grade_index(
+    if tables.last_stand.end_capped_by_start and tables.grade_index(us.start_grade) > tables.grade_index(
         end_grade
     ):  # R3-6: never above the grade it started at (its rally cap)
         end_grade, capped = us.start_grade, " (its start grade: morale never rises above it, R3-6)"
@@ -239,11 +239,11 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
 
 def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy_within: Decimal) -> Decision:
     us = active_unit(battle, unit)
-    if us.last_stand and tables.flag("last_stand.no_morale_stat"):  # R2-4 (b): "die, but not surrender"
+    if us.last_stand and tables.last_stand.no_morale_stat:  # R2-4 (b): "die, but not surrender"
         raise InvalidInputError(f"{unit.name} is in No step back: it has no grade and cannot surrender")
     facts, note = surrender_facts(tables, battle, us, us.grade, enemy_within)
     if not facts:
-        limit = tables.value("surrender.enemy_within")
+        limit = tables.surrender.enemy_within
         raise InvalidInputError(
             f'{unit.name} is {us.grade} with the nearest enemy {enemy_within}" away: only a Routed unit with an '
             f'enemy within {limit}" surrenders'
@@ -262,7 +262,7 @@ def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy
 # -- §0.10 psionics ------------------------------------------------------------------------------------
 
 
-def psi(
+def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in its order)
     campaign: CampaignState,
     tables: Tables,
     battle: BattleState,
@@ -288,23 +288,21 @@ def psi(
     may_act(tables, battle, psion, ps, ("fire_back",) if back else ("psi",), f"make psi {effect} on {target.name}")
     if not target.profile.living:
         raise InvalidInputError(f"{target.name} is a {target.profile.kind}: psionics affect only living targets")
-    band = int(tables.value("psi.rules.band_inches"))
+    band = int(tables.psi.rules.band_inches)
     # R3-8: band 1 is "within 12"" (d ≤ 12 by default): ceil(d ÷ 12), or with "within" read as d < 12, one band
     # more for each whole 12".
-    if tables.flag("measure.within_inclusive"):
-        bands = max(1, math.ceil(distance / band))
-    else:
-        bands = math.floor(distance / band) + 1
+    inclusive = tables.measure.within_inclusive
+    bands = max(1, math.ceil(distance / band)) if inclusive else math.floor(distance / band) + 1
     if bands > 1 and not in_sight:
         raise InvalidInputError(
             f'{target.name} is {distance}" away: beyond the first {band}" band a psion needs line of sight'
         )
-    crew_weapon = target.profile.crew_weapon and tables.flag("psi.rules.kill_crew_weapon_exception")
-    if effect == "kill" and ts.men < int(tables.value("psi.rules.kill_min_men")) and not crew_weapon:
+    crew_weapon = target.profile.crew_weapon and tables.psi.rules.kill_crew_weapon_exception
+    if effect == "kill" and ts.men < int(tables.psi.rules.kill_min_men) and not crew_weapon:
         raise InvalidInputError(f"Kill cannot be used on a one-man unit ({target.name}) without a crew-served weapon")
     if blast_choice not in ("grades", "panic"):
         raise InvalidInputError("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
-    per_activation = tables.number("psi.rules.actions_per_activation")
+    per_activation = tables.psi.rules.actions_per_activation
     if ps.psi_actions >= per_activation:  # R2-4 (a); one activation a turn, so per turn too (R3-1)
         raise InvalidInputError(f"{psion.name} has made its {per_activation} psi actions this turn")
     rank = psion.profile.psi_rank
@@ -333,7 +331,7 @@ def psi(
     if effect == "confusion":
         lost = ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn)
         return [succeeded(f": {target.name} loses its activation", (lost,))]
-    no_grade = ts.last_stand and tables.flag("last_stand.no_morale_stat")
+    no_grade = ts.last_stand and tables.last_stand.no_morale_stat
     if no_grade and effect in ("no_step_back", "psi_blast", "psi_strike", "panic"):
         # R2-2, R2-4 (b): a unit in No step back has no grade; none of these reaches it.
         return [succeeded(f", but {target.name} is in No step back: no effect", outcome={"result": "no_effect"})]
@@ -341,7 +339,7 @@ def psi(
         stand = LastStandChanged(battle_id=b, unit_id=uid, active=True, reason="psi")
         return [succeeded(f": {target.name} enters No step back", (stand,))]
     # R2-2: psionics override the ordinary limits on panic (Veterans, Elite, a unit that passed its test).
-    overrides = tables.flag("psi.rules.overrides_ordinary_limits")
+    overrides = tables.psi.rules.overrides_ordinary_limits
     cannot_panic = ts.last_stand or (
         not overrides and (not tables.panic_triggers(target.profile.quality) or ts.panic == "immune")
     )
@@ -426,7 +424,7 @@ def defence_die(
 ) -> int:
     """Against small-arms fire a psion defends with the psi die instead of the d4 (§0.10), only when the fire is
     aimed (not fragments or blast), not from the air, and the hit falls on the psion himself (R2-4 d)."""
-    base = int(tables.value("defence.aimed_small_arms_die"))
+    base = int(tables.defence.aimed_small_arms_die)
     if unit.profile.psi_rank is None or not aimed or from_air or not on_psion:
         return base
     return max(base, tables.psi_die(unit.profile.psi_rank))

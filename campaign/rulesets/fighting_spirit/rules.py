@@ -42,7 +42,7 @@ def grade_facts(battle: BattleState, unit: UnitState, to_grade: str) -> tuple[Ev
 
 def inches(tables: Tables, text: str, what: str) -> Decimal:
     """A distance typed at the table, exactly, to the tables' ``measure.decimals`` places (R3-8)."""
-    return measured(text, what, tables.number("measure.decimals"))
+    return measured(text, what, tables.measure.decimals)
 
 
 def enemy_at(tables: Tables, text: str | None) -> Decimal | None:
@@ -52,14 +52,14 @@ def enemy_at(tables: Tables, text: str | None) -> Decimal | None:
 
 def within(tables: Tables, distance: Decimal, limit: int) -> bool:
     """ "Within ``limit``": d ≤ N, or d < N when ``measure.within_inclusive`` says so (R3-8)."""
-    return distance <= limit if tables.flag("measure.within_inclusive") else distance < limit
+    return distance <= limit if tables.measure.within_inclusive else distance < limit
 
 
 def surrender_facts(
     tables: Tables, battle: BattleState, unit: UnitState, grade: str, enemy_within: Decimal | None
 ) -> tuple[tuple[Event, ...], str]:
     """A Routed unit with an enemy within 12" surrenders (§0.3)."""
-    limit = int(tables.value("surrender.enemy_within"))
+    limit = int(tables.surrender.enemy_within)
     if grade == "routed" and enemy_within is not None and within(tables, enemy_within, limit):
         return (UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason="surrendered"),), (
             f'; Routed with an enemy {enemy_within}" away (within {limit}") → surrenders'
@@ -91,7 +91,7 @@ def activation(tables: Tables, battle: BattleState, unit: RosterUnit) -> UnitAct
     """R3-1: a unit's own activation; at most ``turn.activations_per_unit`` of them in a turn (a unit that lost
     its activation, or spent it on its panic test, has had it)."""
     us = active_unit(battle, unit)
-    allowed = tables.number("turn.activations_per_unit")
+    allowed = tables.turn.activations_per_unit
     if us.activations >= allowed:
         raise InvalidInputError(
             f"{unit.name} has had its activation in turn {battle.turn}: one a turn (R3-1); the next is in turn "
@@ -114,7 +114,7 @@ def may_act(
         raise InvalidInputError(
             f"{unit.name}'s activation in turn {battle.turn} is spent ({why}): it may not {what} this turn (R3-2)"
         )
-    if us.panic == "panicking" and not set(actions) & set(tables.value("panic.allowed_actions")):
+    if us.panic == "panicking" and not set(actions) & set(tables.panic.allowed_actions):
         raise InvalidInputError(
             f"{unit.name} is panicking: it takes no action in its activations but its panic test, so it may not "
             f"{what} (§0.8, R3-2)"
@@ -203,7 +203,7 @@ def threat_level(
 def die_for_test(tables: Tables, unit: RosterUnit, psi_caused: bool) -> int:
     """The die of a test: the quality die, or for an android resisting a hostile psi effect the d6 (R2-1)."""
     if psi_caused and unit.profile.kind == "android":
-        return int(tables.value("psi.rules.android_resist_die"))
+        return int(tables.psi.rules.android_resist_die)
     return tables.quality_die(unit.profile.quality)
 
 
@@ -214,7 +214,7 @@ def morale_outcome(roll: int, target: int) -> int:
     return 2 if 2 * roll <= target else 1
 
 
-def morale_test(
+def morale_test(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     battle: BattleState,
     unit: RosterUnit,
@@ -272,7 +272,7 @@ def morale_test(
     sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"morale test of {unit.name}", side=unit.side)
     lost = morale_outcome(roll.total, target)
-    if lost == 1 and 2 * roll.total <= target + tables.number("test.two_grades_slack"):
+    if lost == 1 and 2 * roll.total <= target + tables.test.two_grades_slack:
         lost = 2  # R2-5: A-7's alternative reading of "half of what is needed", by house rule
     new_grade = tables.shifted_grade(us.grade, lost)
     verdict = {0: "passes", 1: "−1 grade", 2: "−2 grades (half or less)"}[lost]
@@ -286,7 +286,7 @@ def morale_test(
     said: dict[str, JsonValue] = {"lv": lv, "threat_parts": [list(t) for t in threat.terms]}
     if removed:
         # the distance as typed (a Decimal, "2.5"): events hold integers and strings
-        said |= {"enemy_within": str(enemy_within), "surrender_within": int(tables.value("surrender.enemy_within"))}
+        said |= {"enemy_within": str(enemy_within), "surrender_within": int(tables.surrender.enemy_within)}
     return Decision(
         "morale_test",
         "§0.4",
@@ -309,7 +309,7 @@ FIRE_KINDS = ("small_arms", "artillery", "air", "close_combat")
 """What an attack on a unit is: fire of three kinds (R3-4), or an assault."""
 
 
-def attack(
+def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)
     tables: Tables,
     battle: BattleState,
     unit: RosterUnit,
@@ -336,7 +336,7 @@ def attack(
     if artillery + air + assault > 1:
         raise InvalidInputError("an attack is artillery, air or an assault (close combat): one of them at most")
     kind = "artillery" if artillery else "air" if air else "close_combat" if assault else "small_arms"
-    fire = kind in tables.value("panic.fired_on_kinds")
+    fire = kind in tables.panic.fired_on_kinds
     if not (killed or wounded or suppressing or leader_hit or fire):
         raise InvalidInputError("an attack with no casualties, no suppression and no leader hit calls for nothing")
     if by is not None:
@@ -354,7 +354,7 @@ def attack(
     left = us.men - killed - wounded
     first_suppression = suppressing and not us.ever_suppressed and not us.last_stand
     casualties = killed + wounded > 0
-    battle_loss = str(tables.value("threats.lost_more_than_left.counts")) == "battle"
+    battle_loss = str(tables.threats["lost_more_than_left"].counts) == "battle"
     lost = us.start_men - left if battle_loss else killed + wounded  # R3-5: the battle's losses, by default
     rows: list[str] = []
     if first_suppression:
@@ -420,7 +420,7 @@ def attack(
 # -- §0.8 panic ----------------------------------------------------------------------------------------
 
 
-def panic_test(
+def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
     tables: Tables,
     battle: BattleState,
     unit: RosterUnit,
@@ -457,7 +457,7 @@ def panic_test(
                 f"{unit.name} is already panicking: a trigger calls for no new test; its panic tests are taken "
                 "one in each of its activations"
             )
-        per = tables.number("panic.tests_per_activation")
+        per = tables.panic.tests_per_activation
         if us.activations and us.panic_tests >= per:
             raise InvalidInputError(
                 f"{unit.name} has taken its panic test in this activation (R3-2): the next is in its next activation"
@@ -485,7 +485,7 @@ def panic_test(
                     f"{', '.join(triggers)}"
                 )
     lv = unit.profile.leadership
-    target = lv + int(tables.value("panic.threat"))
+    target = lv + int(tables.panic.threat)
     sides = die_for_test(tables, unit, psi_caused)
     roll = dice.roll(die(sides), f"panic test of {unit.name}", side=unit.side)
     passed = roll.total > target
@@ -521,8 +521,8 @@ def panic_test(
 
 def persisting_threat(tables: Tables, motivation: str, us: UnitState, under_artillery: bool) -> Threat:
     """The rally test's threat term: only the persisting "+" rows ([INF], from E4)."""
-    allowed = set(tables.value("rally.persisting_rows"))
-    rows = [r for r in ("unverified_casualty", "abandoned_wounded", "artillery") if r in allowed]
+    allowed = set(tables.rally.persisting_rows)
+    rows: list[str] = [r for r in ("unverified_casualty", "abandoned_wounded", "artillery") if r in allowed]
     present: list[str] = []
     counts = {"unverified_casualty": us.unverified}
     for row in rows:
@@ -542,7 +542,7 @@ def persisting_threat(tables: Tables, motivation: str, us: UnitState, under_arti
     return Threat(total, tuple(parts), 0)
 
 
-def rally(
+def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     campaign: CampaignState,
     tables: Tables,
     battle: BattleState,
@@ -569,10 +569,10 @@ def rally(
         raise InvalidInputError(
             f"{unit.name} is at {us.grade}, its starting grade: morale never rises above it, there is nothing to rally"
         )
-    attempts = int(tables.value("rally.attempts_per_activation"))
+    attempts = int(tables.rally.attempts_per_activation)
     if off.rally_attempts >= attempts:  # per activation, and so per turn (R3-1)
         raise InvalidInputError(f"{officer.name} has used its {attempts} rally actions this turn")
-    free = int(tables.value("rally.comms_free_distance"))
+    free = int(tables.rally.comms_free_distance)
     motivation = battle.motivation[us.side]
     lv_off, lv_unit = officer.profile.leadership, unit.profile.leadership
     attempt = RallyAttempted(battle_id=battle.battle_id, officer_id=officer.unit_id, unit_id=unit.unit_id)

@@ -29,7 +29,7 @@ def side_fatigues(tables: Tables, deployed: Sequence[Deployed]) -> dict[str, str
     for d in deployed:
         if d.stated is not None and d.stated not in FATIGUES:
             raise InvalidInputError(f"fatigue must be one of {', '.join(FATIGUES)}, not {d.stated!r}")
-    if str(tables.value("campaign.side_fatigue")) == "per_unit":
+    if str(tables.campaign.side_fatigue) == "per_unit":
         return {d.unit.unit_id: d.stated or d.record for d in deployed}
     by_side: dict[str, str] = {}
     for side in dict.fromkeys(d.unit.side for d in deployed):
@@ -47,8 +47,8 @@ def start_grade(tables: Tables, unit: RosterUnit, fatigue: str, scenario_grade: 
     """The unit's starting grade, which is also its rally cap: its side's fatigue's grade (§0.3), or the grade a
     scenario sets for it (R2-3: Confident, Steady, Shaken or Broken; never Routed)."""
     if scenario_grade is None:
-        return tables.start_grade(fatigue)
-    allowed = tuple(tables.value("start_grade.scenario_grades"))
+        return tables.start_grade_for(fatigue)
+    allowed = tuple(tables.start_grade.scenario_grades)
     if scenario_grade not in allowed:
         raise InvalidInputError(f"a scenario starts {unit.name} at one of {', '.join(allowed)}, not {scenario_grade!r}")
     return scenario_grade

@@ -116,17 +116,17 @@ class CampaignState:
         unit = self.roster.get(unit_id)
         if record is None or unit is None:
             return "fresh"
-        window = int(tables.value("campaign.exhausted_window_days"))
+        window = int(tables.campaign.exhausted_window_days)
         recent = [d for d in record.battle_days if self.day - d < window]
         if (
-            len(recent) >= int(tables.value("campaign.exhausted_battles"))
+            len(recent) >= int(tables.campaign.exhausted_battles)
             or record.forced_march
             or self.conditions.get(unit.side)
         ):
             return "exhausted"
-        if record.rest_days >= int(tables.value("campaign.fresh_after_rest_days")):
+        if record.rest_days >= int(tables.campaign.fresh_after_rest_days):
             return "fresh"
-        if record.front_days >= int(tables.value("campaign.tired_after_front_days")):
+        if record.front_days >= int(tables.campaign.tired_after_front_days):
             return "tired"
         return "fresh"
 
@@ -144,7 +144,7 @@ LADDER = ("green", "regular", "veteran")
 def start_experience(tables: Tables, quality: str) -> int:
     """Battles per man a unit is mustered with: the low end of its quality's band (Elite: the Veteran one)."""
     rung = "veteran" if quality == "elite" else quality
-    return int(tables.value(f"campaign.veterancy.{rung}")) if rung in LADDER else 0
+    return tables.campaign.veterancy.battles_for(rung) if rung in LADDER else 0
 
 
 def _record(state: CampaignState, unit_id: str, **changes: Any) -> CampaignState:
@@ -168,11 +168,11 @@ def _veterancy(state: CampaignState, unit_id: str, experience: int, tables: Tabl
     unit = state.roster[unit_id]
     if unit.profile.quality not in LADDER:
         return state
-    earned = [q for q in LADDER if experience >= int(tables.value(f"campaign.veterancy.{q}"))]
+    earned = [q for q in LADDER if experience >= tables.campaign.veterancy.battles_for(q)]
     if not earned or earned[-1] == unit.profile.quality:
         return state
     falls = LADDER.index(earned[-1]) < LADDER.index(unit.profile.quality)
-    if falls and not tables.flag("campaign.veterancy.may_fall"):
+    if falls and not tables.campaign.veterancy.may_fall:
         return state
     earned_quality = earned[-1]
     roster = dict(state.roster)
@@ -189,9 +189,7 @@ def _after_battle(state: CampaignState, battle_id: str, tables: Tables) -> Campa
         record = state.records.get(unit_id)
         if record is None:
             continue
-        lost = u.removed == "wiped_out" or (
-            u.removed == "surrendered" and tables.value("campaign.surrendered_men_lost")
-        )
+        lost = u.removed == "wiped_out" or (u.removed == "surrendered" and tables.campaign.surrendered_men_lost)
         men = 0 if lost else max(0, u.start_men - u.dead)
         experience = record.experience + 1
         state = _record(
@@ -216,7 +214,7 @@ def _days(state: CampaignState, p: Mapping[str, Any], tables: Tables) -> Campaig
             continue
         if activity == "rest":
             rest = record.rest_days + days
-            front = 0 if rest >= int(tables.value("campaign.fresh_after_rest_days")) else record.front_days
+            front = 0 if rest >= int(tables.campaign.fresh_after_rest_days) else record.front_days
             records[unit_id] = replace(record, rest_days=rest, front_days=front, forced_march=False)
         elif activity in ("march", "front", "battle", "forced_march"):
             records[unit_id] = replace(
@@ -244,7 +242,7 @@ def _in_battle(state: CampaignState, p: Mapping[str, Any], change: Any) -> Campa
     return replace(state, battles=battles)
 
 
-def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:  # noqa: C901, PLR0911 (one case per event type)
     p = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":
@@ -336,7 +334,7 @@ _FRESH_TURN: Mapping[str, Any] = {
 """What a new turn gives every unit back: its activation and the counts kept per activation (R3-1)."""
 
 
-def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> BattleState:
+def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> BattleState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
     uid = p.get("unit_id", "")
     u = b.units.get(uid)
     if kind == "morale.rally_attempted":
@@ -415,9 +413,9 @@ def fold(
 ) -> CampaignState:
     """Fold a campaign's events, each with the tables in force when it was recorded (house rules included)."""
     current = state or CampaignState()
-    tables = Tables(apply_overrides(base, current.overrides))
+    tables = Tables.of(apply_overrides(base, current.overrides))
     for event in events:
         current = apply(current, event, tables)
         if event.type == "rules.table_overridden":
-            tables = Tables(apply_overrides(base, current.overrides))
+            tables = Tables.of(apply_overrides(base, current.overrides))
     return current

@@ -224,7 +224,7 @@ def _check_entries(entries: Sequence[ListedUnit], by_entry: dict[str, ListedUnit
             raise InvalidInputError(f"{target.name} is joined by more than one {what} in the list: one at most")
 
 
-def _mustered(
+def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
     state: CampaignState,
     tables: Tables,
     command: ImportList,
@@ -271,7 +271,9 @@ def _with_skill_set(tables: Tables, entry: ListedUnit) -> UnitProfile:
     next level-up rolls on that set (§4.2)."""
     if not entry.profile.hero or entry.profile.skill_set is not None:
         return entry.profile
-    kinds = {s for s in tables.skill_sets if any(trait_named(tables, t).name in tables.skills(s) for t in entry.traits)}
+    kinds = {
+        s for s in tables.skill_sets if any(trait_named(tables, t).name in tables.skill_names(s) for t in entry.traits)
+    }
     return entry.profile.model_copy(update={"skill_set": kinds.pop()}) if len(kinds) == 1 else entry.profile
 
 

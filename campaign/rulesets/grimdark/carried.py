@@ -46,10 +46,10 @@ def known_traits(tables: Tables) -> dict[str, tuple[str, str]]:
     """Every trait the tables name, by its compared spelling: (its name, its kind)."""
     known: dict[str, tuple[str, str]] = {}
     for kind in TRAIT_KINDS:
-        for name in tables.traits(kind):
+        for name in tables.trait_names(kind):
             known.setdefault(_key(name), (name, kind))
     for skill_set in tables.skill_sets:
-        for name in tables.skills(skill_set):
+        for name in tables.skill_names(skill_set):
             known.setdefault(_key(name), (name, "skill"))
     return known
 
@@ -69,7 +69,7 @@ def carried_traits(tables: Tables, unit_name: str, written: Sequence[str], had: 
     """The traits a unit brings, each once; one the tables take for a death ("Dead") is refused: a unit that
     died is not mustered."""
     traits: list[Trait] = []
-    dead = tables.traits("injury")[0]
+    dead = tables.trait_names("injury")[0]
     for text in written:
         trait = trait_named(tables, text)
         if trait.name == dead:

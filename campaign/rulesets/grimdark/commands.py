@@ -13,7 +13,7 @@ from pydantic import Field
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
@@ -154,7 +154,7 @@ class Sell(GfCommand):
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
         between_battles(s.state, unit, "end the battle first")
-        refund = unit.points * s.tables.number("army.sell_refund_pct") // 100
+        refund = unit.points * s.tables.army.sell_refund_pct // 100
         return [
             UnitDisbanded(unit_id=unit.unit_id, reason="sold"),
             FundsChanged(side=unit.side, amount=refund, reason=f"sold {unit.name}"),
@@ -196,6 +196,7 @@ class StartBattle(GfCommand):
     objective (§4.2)."""
 
     name: ClassVar[str] = "gf.battle_start"
+    phase: ClassVar[Phase] = Phase.BETWEEN
     schema_version: ClassVar[int] = 2
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
@@ -232,7 +233,7 @@ class StartBattle(GfCommand):
         begun = started(s, self.battle_name, sides, {side: {} for side in sides})
         battle_id = begun.battle_id
         events: list[Event] = [begun]
-        hero_adds = tables.number("morale.joined_hero_adds")
+        hero_adds = tables.morale.joined_hero_adds
         for u in deployed:
             joiners = [state.roster[j] for j, t in joined.items() if t == u.unit_id]
             twins = sum(j.profile.models for j in joiners if not j.profile.hero)
@@ -272,6 +273,7 @@ class NextRound(GfCommand):
     """Begin the next turn (a round, in Grimdark's words)."""
 
     name: ClassVar[str] = "gf.round"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     def decide(self, s: At) -> list[Event]:
@@ -286,6 +288,7 @@ class Shoot(GfCommand):
     unit activates once a round (R3-26)."""
 
     name: ClassVar[str] = "gf.shoot"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     wounds: int = Field(ge=0, le=10_000, description="Unblocked wounds it took in this activation.")
@@ -317,6 +320,7 @@ class Melee(GfCommand):
     or B, is the unit whose activation it is: a Shaken unit may not charge, only strike back (R3-25)."""
 
     name: ClassVar[str] = "gf.melee"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     a: Annotated[TargetUnit, ARGUMENT]
     b: Annotated[TargetUnit, ARGUMENT]
@@ -352,6 +356,7 @@ class Recover(GfCommand):
     It stops being Shaken at that activation's end (R3-26)."""
 
     name: ClassVar[str] = "gf.recover"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -369,6 +374,7 @@ class Activate(GfCommand):
     (R3-25)."""
 
     name: ClassVar[str] = "gf.activate"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -392,6 +398,7 @@ class Remove(GfCommand):
     Who did it is credited."""
 
     name: ClassVar[str] = "gf.remove"
+    phase: ClassVar[Phase] = Phase.BATTLE
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
@@ -433,6 +440,7 @@ class EndBattle(GfCommand):
     RULES.md §4.2; and the special objectives achieved (``special_achieved``: the sides). Shaken ends with it."""
 
     name: ClassVar[str] = "gf.battle_end"
+    phase: ClassVar[Phase] = Phase.BATTLE
 
     winner: SideName | None = Field(default=None, description="The winning army; leave out for a draw.")
     special_achieved: tuple[SideName, ...] = Field(

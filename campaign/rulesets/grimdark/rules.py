@@ -90,22 +90,22 @@ def morale_test(
     """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+.
     ``said``, when given, takes which of these the test was (``how``) and the modifier, as its sentence states."""
     said = {} if said is None else said
-    if unit.shaken and tables.flag("morale.shaken_auto_fails"):
+    if unit.shaken and tables.morale.shaken_auto_fails:
         passed, how, rolls = False, "Shaken: fails without a roll", []
         said["how"] = "shaken"
-        fearless_may = tables.flag("morale.fearless_after_auto_fail")
+        fearless_may = tables.morale.fearless_after_auto_fail
     elif not unit.tested and tables.first_test_passes(unit.traits):
         said["how"] = "motivated"
         return True, "Motivated: its first morale test this battle passes", []
     else:
-        roll = dice.roll(parse(str(tables.value("test.dice"))), f"morale test ({why}), {unit.name}", side=unit.side)
+        roll = dice.roll(parse(str(tables.test.dice)), f"morale test ({why}), {unit.name}", side=unit.side)
         rolls = [roll]
         face, mod = roll.total, tables.morale_modifier(unit.traits)
         said["modifier"] = mod
-        if face == 6 and tables.flag("test.natural_six_passes"):
+        if face == 6 and tables.test.natural_six_passes:
             passed, how = True, f"rolled {_rolled(roll)}: an unmodified 6 passes"
             said["how"] = "six"
-        elif face == 1 and tables.flag("test.natural_one_fails"):
+        elif face == 1 and tables.test.natural_one_fails:
             passed, how = False, f"rolled {_rolled(roll)}: an unmodified 1 fails"
             said["how"] = "one"
         else:
@@ -115,11 +115,11 @@ def morale_test(
             how = f"rolled {shown} against Quality {unit.quality}+: {'passes' if passed else 'fails'}"
         fearless_may = True
     every = unit.fearless if unit.every_model_fearless is None else unit.every_model_fearless
-    fearless = every if tables.flag("morale.fearless_needs_every_model") else unit.fearless
+    fearless = every if tables.morale.fearless_needs_every_model else unit.fearless
     if not passed and fearless and fearless_may:  # R2-33: every model now in the unit, the hero included
-        again = dice.roll(parse(str(tables.value("test.dice"))), f"Fearless, {unit.name}", side=unit.side)
+        again = dice.roll(parse(str(tables.test.dice)), f"Fearless, {unit.name}", side=unit.side)
         rolls.append(again)
-        passed = again.total >= tables.number("morale.fearless_passes_on")
+        passed = again.total >= tables.morale.fearless_passes_on
         how += f"; Fearless rolls {again.total}: " + ("passed after all" if passed else "still failed")
     return passed, how, rolls
 
@@ -178,7 +178,7 @@ def shot(
     on a failure is Shaken (this trigger never Routs)."""
     if wounds <= 0:
         raise InvalidInputError("record at least one unblocked wound")
-    after, lost = take_wounds(unit, wounds, models_lost, hero_last=tables.flag("morale.hero_takes_wounds_last"))
+    after, lost = take_wounds(unit, wounds, models_lost, hero_last=tables.morale.hero_takes_wounds_last)
     text = f"{unit.name} takes {wounds} wound{'s' if wounds != 1 else ''}" + (
         f": {lost} model{'s' if lost != 1 else ''} killed" if lost else ""
     )
@@ -211,7 +211,7 @@ def shot(
     return decisions
 
 
-def melee(
+def melee(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     a: Unit,
     b: Unit,
@@ -229,7 +229,7 @@ def melee(
         raise InvalidInputError("wounds cannot be negative")
     if a.side == b.side:
         raise InvalidInputError(f"{a.name} and {b.name} fight for the same side")
-    hero_last = tables.flag("morale.hero_takes_wounds_last")
+    hero_last = tables.morale.hero_takes_wounds_last
     a_after, a_lost_n = take_wounds(a, wounds_by_b, a_lost, hero_last=hero_last)
     b_after, b_lost_n = take_wounds(b, wounds_by_a, b_lost, hero_last=hero_last)
     facts: list[Event] = []
@@ -272,7 +272,7 @@ def acting(tables: Tables, battle: BattleState, unit: Unit, doing: str) -> list[
     """``unit`` acting of its own (``doing``: shooting, charging) in its activation (R3-25, R3-26): refused while it
     is Shaken (it only strikes back: ``morale.shaken_allowed``), and once it has activated this round; the record
     of its activation when this begins one, nothing when it goes on with the one under way."""
-    if unit.shaken and doing not in tables.value("morale.shaken_allowed"):
+    if unit.shaken and doing not in tables.morale.shaken_allowed:
         raise InvalidInputError(
             f"{unit.name} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
             f"activation is spent idle, and it recovers at its end (`gf recover {unit.name}`)"
@@ -285,7 +285,7 @@ def acting(tables: Tables, battle: BattleState, unit: Unit, doing: str) -> list[
 def activation(tables: Tables, battle: BattleState, unit: Unit, doing: str, *, idle: bool = False) -> Decision:
     """A unit's activation this round (R3-26): refused once it has had ``activation.per_round`` (one) this round."""
     had = sum(1 for who, _ in battle.activations if who == unit.unit_id)
-    if had >= tables.number("activation.per_round"):
+    if had >= tables.activation.per_round:
         raise InvalidInputError(
             f"{unit.name} has already activated in round {battle.round}: a unit activates once a round (`gf turn` "
             "begins the next)"
@@ -336,7 +336,7 @@ def recover(unit: Unit, battle_id: str) -> Decision:
 
 def _new_trait(tables: Tables, kind: str, had: Sequence[str], dice: Dice, who: Unit) -> tuple[str, list[Roll]]:
     """A D6 on the ``kind`` table, rolled again while it gives a trait the unit already has."""
-    table = tables.traits(kind)
+    table = tables.trait_names(kind)
     rolls: list[Roll] = []
     for _ in range(20):  # a bound, not a rule: six faces cannot all repeat twenty times running in practice
         roll = dice.roll(parse(f"d{len(table)}"), f"{kind} trait, {who.name}", side=who.side)
@@ -349,17 +349,17 @@ def _new_trait(tables: Tables, kind: str, had: Sequence[str], dice: Dice, who: U
 
 def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Sequence[str]) -> Decision:
     """A unit destroyed or routed rolls on the casualty table; a hero on 1 and 6 rolls an injury or a talent."""
-    roll = dice.roll(parse(str(tables.value("casualty.dice"))), f"casualty roll, {unit.name}", side=unit.side)
+    roll = dice.roll(parse(str(tables.casualty.dice)), f"casualty roll, {unit.name}", side=unit.side)
     rolls = [roll]
     facts: list[Event] = []
-    dead_on, talent_on = tables.number("casualty.dead_on"), tables.number("casualty.talent_on")
-    points = tables.number("casualty.hero_points")
+    dead_on, talent_on = tables.casualty.dead_on, tables.casualty.talent_on
+    points = tables.casualty.hero_points
     result = "recovered"
     if unit.hero and roll.total in (dead_on, talent_on):
         kind = "injury" if roll.total == dead_on else "talent"
         trait, more = _new_trait(tables, kind, had, dice, unit)
         rolls += more
-        if kind == "injury" and trait == tables.traits("injury")[0]:
+        if kind == "injury" and trait == tables.trait_names("injury")[0]:
             result = "dead"
             facts.append(
                 UnitDisbanded(unit_id=unit.unit_id, reason=f"dead: casualty roll {roll.total}, injury {trait}")
@@ -376,13 +376,13 @@ def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Seq
                     tough=tough,
                 )
             )
-            if trait == tables.traits("talent")[0]:
+            if trait == tables.trait_names("talent")[0]:
                 facts.append(
                     XpGained(
                         battle_id=battle_id,
                         unit_id=unit.unit_id,
-                        xp=tables.number("casualty.talent_xp"),
-                        sources={"Natural Talent": tables.number("casualty.talent_xp")},
+                        xp=tables.casualty.talent_xp,
+                        sources={"Natural Talent": tables.casualty.talent_xp},
                     )
                 )
     elif roll.total == dead_on:
@@ -390,7 +390,7 @@ def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Seq
         facts.append(UnitDisbanded(unit_id=unit.unit_id, reason=f"dead: casualty roll {roll.total}"))
     elif roll.total == talent_on:
         result = "Natural Talent"
-        xp = tables.number("casualty.talent_xp")
+        xp = tables.casualty.talent_xp
         facts.append(XpGained(battle_id=battle_id, unit_id=unit.unit_id, xp=xp, sources={"Natural Talent": xp}))
     return Decision(
         "casualty",
@@ -410,15 +410,15 @@ def experience(
     """XP for one battle: +1 if not a casualty, and for each unit killed (+2 a hero, +3 a hero and its unit)."""
     sources: dict[str, int] = {}
     if not casualty:
-        sources["not a casualty"] = tables.number("xp.not_a_casualty")
+        sources["not a casualty"] = tables.xp.not_a_casualty
     units_killed = sum(1 for hero in kills if not hero)
     heroes_killed = sum(1 for hero in kills if hero) - hero_and_unit
     if units_killed - hero_and_unit > 0:
-        sources["units killed"] = tables.number("xp.killed_unit") * (units_killed - hero_and_unit)
+        sources["units killed"] = tables.xp.killed_unit * (units_killed - hero_and_unit)
     if heroes_killed > 0:
-        sources["heroes killed"] = tables.number("xp.killed_hero") * heroes_killed
+        sources["heroes killed"] = tables.xp.killed_hero * heroes_killed
     if hero_and_unit:
-        sources["a hero and its unit killed"] = tables.number("xp.killed_hero_and_unit") * hero_and_unit
+        sources["a hero and its unit killed"] = tables.xp.killed_hero_and_unit * hero_and_unit
     xp = sum(sources.values())
     if not xp:
         return None
@@ -451,12 +451,12 @@ def level_up(
 ) -> Decision | None:
     """At every level (5 XP) a unit costs +25 pts and rolls a trait; a hero rolls a D6 on its skill set instead
     (1–2, 3–4, 5–6). Either is rolled again if it gives one the unit has already."""
-    section = "hero_level_up" if unit.hero else "level_up"
-    step = tables.number(f"{section}.every_xp")
+    section = tables.hero_level_up if unit.hero else tables.level_up
+    step = section.every_xp
     levels = xp_after // step - xp_before // step
     if levels <= 0 or (unit.hero and skill_set is None):
         return None
-    points = tables.number(f"{section}.points")
+    points = section.points
     gained: list[str] = []
     rolls: list[Roll] = []
     facts: list[Event] = []
@@ -483,7 +483,7 @@ def level_up(
 
 def _new_skill(tables: Tables, skill_set: str, had: Sequence[str], dice: Dice, who: Unit) -> tuple[str, list[Roll]]:
     """A D6 on a hero's skill set, two faces a skill, rolled again while it gives one the hero has."""
-    skills = tables.skills(skill_set)
+    skills = tables.skill_names(skill_set)
     rolls: list[Roll] = []
     for _ in range(20):  # a bound, as for traits
         roll = dice.roll(parse("d6"), f"{skill_set} skill, {who.name}", side=who.side)
@@ -500,11 +500,11 @@ def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | 
     shares: dict[str, list[int]] = {}
     for side in sides:
         if winner is None:
-            vp, pts = tables.number("rewards.draw_vp"), tables.number("rewards.draw_points")
+            vp, pts = tables.rewards.draw_vp, tables.rewards.draw_points
         elif side == winner:
-            vp, pts = tables.number("rewards.winner_vp"), tables.number("rewards.winner_points")
+            vp, pts = tables.rewards.winner_vp, tables.rewards.winner_points
         else:
-            vp, pts = 0, tables.number("rewards.loser_points")
+            vp, pts = 0, tables.rewards.loser_points
         shares[side] = [vp, pts]
         if vp:
             facts.append(VictoryPoints(battle_id=battle_id, side=side, points=vp))
@@ -512,16 +512,13 @@ def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | 
             facts.append(FundsChanged(side=side, amount=pts, reason="mission reward (campaign points)"))
     text = "; ".join(f"{side} {vp} VP, {pts} pts" for side, (vp, pts) in shares.items())
     if winner is None:
-        why = (
-            f"a draw: {tables.number('rewards.draw_vp')} VP and {tables.number('rewards.draw_points')} pts to each "
-            "side (R2-35)"
-        )
+        why = f"a draw: {tables.rewards.draw_vp} VP and {tables.rewards.draw_points} pts to each side (R2-35)"
     else:
         why = (
-            f"the winner takes {tables.number('rewards.winner_vp')} VP and {tables.number('rewards.winner_points')} "
-            f"pts, every loser {tables.number('rewards.loser_points')} pts and no VP"
+            f"the winner takes {tables.rewards.winner_vp} VP and {tables.rewards.winner_points} "
+            f"pts, every loser {tables.rewards.loser_points} pts and no VP"
         )
-        if tables.number("rewards.loser_points") > tables.number("rewards.winner_points"):
+        if tables.rewards.loser_points > tables.rewards.winner_points:
             why += ": the loser gets more points to spend on its army, the winner the VP"
     return Decision(
         "rewards",
@@ -540,7 +537,7 @@ def underdog_points(tables: Tables, army_values: dict[str, int]) -> dict[str, in
     if not army_values:
         return {}
     top = max(army_values.values())
-    per = tables.number("underdog.per_points")
+    per = tables.underdog.per_points
     return {side: (top - value) // per for side, value in army_values.items()}
 
 
@@ -550,7 +547,7 @@ def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_valu
     if len(after) < 2:
         return None
     lowest = min(after.values())
-    limit = lowest + tables.number("army.max_above_lowest")
+    limit = lowest + tables.army.max_above_lowest
     if new_value > limit:
         return f"{side} would be worth {new_value} pts: more than the lowest army ({lowest}) + {limit - lowest}"
     return None
@@ -558,7 +555,7 @@ def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_valu
 
 def special_objectives(tables: Tables, sides: Sequence[str], dice: Dice) -> Decision:
     """§4.2: each side rolls a D6 for its special objective (a player rerolls one that cannot be done)."""
-    names = tuple(str(n) for n in tables.value("special.names"))
+    names = tuple(str(n) for n in tables.special.names)
     rolls = [dice.roll(parse(f"d{len(names)}"), f"special objective, {side}", side=side) for side in sides]
     chosen = {side: names[roll.total - 1] for side, roll in zip(sides, rolls, strict=True)}
     return Decision(
@@ -574,7 +571,7 @@ def special_objectives(tables: Tables, sides: Sequence[str], dice: Dice) -> Deci
 
 
 def special_bonus(tables: Tables, side: str, objective: str) -> Decision:
-    bonus = tables.number("special.bonus")
+    bonus = tables.special.bonus
     return Decision(
         "special_objective_achieved",
         "§4.2",

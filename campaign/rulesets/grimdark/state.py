@@ -164,7 +164,7 @@ def _wounded(u: UnitInBattle, p: Mapping[str, Any]) -> UnitInBattle:
     return replace(u, models=models, carried=p["carried"], total_wounds=u.total_wounds + p["wounds"])
 
 
-def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
     p = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":

@@ -1,31 +1,116 @@
-"""Typed access to the Grimdark Future tables in force (base values plus house rules)."""
+"""The Grimdark Future tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
+rules."""
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-
-from campaign.rulesets.tables import RuleTables
+from campaign.rulesets.tables import Flag, Number, RuleTables, Section, Word, pick
 
 TRAIT_KINDS = ("unit", "injury", "talent")
 
 
-@dataclass(frozen=True)
+class Test(Section):
+    dice: Word
+    natural_six_passes: Flag
+    natural_one_fails: Flag
+
+
+class Morale(Section):
+    fearless_passes_on: Number
+    fearless_after_auto_fail: Flag
+    fearless_needs_every_model: Flag
+    shaken_auto_fails: Flag
+    joined_hero_adds: Number
+    hero_takes_wounds_last: Flag
+    shaken_allowed: list[Word]
+
+
+class Activation(Section):
+    per_round: Number
+
+
+class Rewards(Section):
+    winner_vp: Number
+    winner_points: Number
+    loser_points: Number
+    draw_vp: Number
+    draw_points: Number
+
+
+class Xp(Section):
+    not_a_casualty: Number
+    killed_unit: Number
+    killed_hero: Number
+    killed_hero_and_unit: Number
+
+
+class LevelUp(Section):
+    every_xp: Number
+    points: Number
+
+
+class Casualty(Section):
+    dice: Word
+    dead_on: Number
+    talent_on: Number
+    talent_xp: Number
+    hero_points: Number
+
+
+class Named(Section):
+    names: list[Word]
+
+
+class Traits(Section):
+    unit: Named
+    injury: Named
+    talent: Named
+    morale: dict[str, Number]
+    first_test_passes: dict[str, Flag]
+
+
+class Underdog(Section):
+    per_points: Number
+
+
+class Army(Section):
+    max_above_lowest: Number
+    sell_refund_pct: Number
+
+
+class Special(Section):
+    bonus: Number
+    names: list[Word]
+
+
 class Tables(RuleTables):
-    def traits(self, kind: str) -> tuple[str, ...]:
+    """The tables in force at one point of a campaign."""
+
+    test: Test
+    morale: Morale
+    activation: Activation
+    rewards: Rewards
+    xp: Xp
+    level_up: LevelUp
+    casualty: Casualty
+    traits: Traits
+    underdog: Underdog
+    army: Army
+    special: Special
+    hero_level_up: LevelUp
+    skills: dict[str, Named]
+
+    def trait_names(self, kind: str) -> tuple[str, ...]:
         """The D6 table of ``kind`` traits, face 1 first."""
-        return tuple(str(t) for t in self.value(f"traits.{kind}.names"))
+        tables = {"unit": self.traits.unit, "injury": self.traits.injury, "talent": self.traits.talent}
+        return tuple(pick(tables, kind, "traits").names)
 
     def morale_modifier(self, traits: tuple[str, ...]) -> int:
-        return sum(self.number(f"traits.morale.{t}") for t in traits if self.has(f"traits.morale.{t}"))
+        return sum(self.traits.morale[t] for t in traits if t in self.traits.morale)
 
     def first_test_passes(self, traits: tuple[str, ...]) -> bool:
-        return any(
-            self.flag(f"traits.first_test_passes.{t}") for t in traits if self.has(f"traits.first_test_passes.{t}")
-        )
+        return any(self.traits.first_test_passes[t] for t in traits if t in self.traits.first_test_passes)
 
     @property
     def skill_sets(self) -> tuple[str, ...]:
-        return tuple(sorted({p.split(".")[1] for p in self.values if p.startswith("skills.")}))
+        return tuple(sorted(self.skills))
 
-    def skills(self, skill_set: str) -> tuple[str, ...]:
-        return tuple(str(s) for s in self.value(f"skills.{skill_set}.names"))
+    def skill_names(self, skill_set: str) -> tuple[str, ...]:
+        return tuple(pick(self.skills, skill_set, "skills").names)

@@ -58,9 +58,9 @@ class Outcome:
 def is_clear_victory(tables: Tables, result: str) -> bool:
     """Whether a recorded result key is a clear victory (R2-11): its band of W starts at ``clear_victory_from``
     or higher in Table A, B or C."""
-    clear_from = tables.number("economy.clear_victory_from")
-    for path in ("results.open_field", "results.defender_wins", "results.attacker_wins"):
-        for low, key in tables.value(path):
+    clear_from = tables.economy.clear_victory_from
+    for table in (tables.results.open_field, tables.results.defender_wins, tables.results.attacker_wins):
+        for low, key in table:
             if key == result:
                 return int(low) >= clear_from
     return False
@@ -71,7 +71,7 @@ def result_of(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> O
     A siege battle is a storm of the besieged, who hold a starred position by being besieged: always B or C."""
     ranked = sorted(sides, key=lambda s: -s.margin)
     winner = ranked[0]
-    clear_from = tables.number("economy.clear_victory_from")
+    clear_from = tables.economy.clear_victory_from
     defender = next((s for s in sides if s.setup.role == "defender"), None)
     attacker = next((s for s in sides if s.setup.role == "attacker"), None)
     starred = defender is not None and (
@@ -79,14 +79,14 @@ def result_of(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> O
     )
     if defender is None or attacker is None or not starred:
         defeats = tuple(
-            Defeat(s, winner.margin - s.margin, tables.band("results.open_field", winner.margin - s.margin))
+            Defeat(s, winner.margin - s.margin, tables.band(tables.results.open_field, winner.margin - s.margin))
             for s in ranked[1:]
         )
         return Outcome("A", winner, defeats, clear_from)
     w = abs(attacker.margin - defender.margin)
     if attacker.margin > defender.margin:
-        return Outcome("C", attacker, (Defeat(defender, w, tables.band("results.attacker_wins", w)),), clear_from)
-    return Outcome("B", defender, (Defeat(attacker, w, tables.band("results.defender_wins", w)),), clear_from)
+        return Outcome("C", attacker, (Defeat(defender, w, tables.band(tables.results.attacker_wins, w)),), clear_from)
+    return Outcome("B", defender, (Defeat(attacker, w, tables.band(tables.results.defender_wins, w)),), clear_from)
 
 
 def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[Roll, int, str]:
@@ -103,10 +103,10 @@ def _morale_roll(dice: Dice, u: UnitRun, penalty: int, extra: int = 0) -> tuple[
     return roll, target - roll.total, f"{detail} = {target}, rolled {roll.total}"
 
 
-def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:
+def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]:  # noqa: C901, PLR0912 (RULES.md's steps, in its order)
     decisions: list[Decision] = []
-    fail_rout = tables.number("results.retreat_fail_by")
-    nowhere = tables.number("results.nowhere_to_go_bonus")
+    fail_rout = tables.results.retreat_fail_by
+    nowhere = tables.results.nowhere_to_go_bonus
 
     def roll_unit(
         u: UnitRun, key: str, penalty: int, on_pass: str, on_fail: str, *, needs_room: bool = False, extra: int = 0
@@ -221,7 +221,7 @@ def next_day_morale(tables: Tables, outcome: Outcome) -> Decision | None:
     if (outcome.table, key) not in (("B", "thrown_back"), ("C", "both_hold")):
         return None
     side = outcome.defeats[0].side  # B: the attacker thrown back; C: the defender who held
-    value = tables.number("results.next_day_morale")
+    value = tables.results.next_day_morale
     units = [u for u in side.units if not u.exempt]
     return Decision(
         "next_day_morale",
@@ -235,10 +235,10 @@ def next_day_morale(tables: Tables, outcome: Outcome) -> Decision | None:
 
 def casualty_offset(tables: Tables, row: int) -> int:
     """The casualty table's modifier to 4d on a row: round((30 − 10·r) / 3) by default (§2.12, [INF])."""
-    r = max(tables.number("casualties.row_min"), min(tables.number("casualties.row_max"), row))
-    numerator = 2 * (tables.number("casualties.offset_base") + tables.number("casualties.offset_per_row") * r)
-    divisor = 2 * tables.number("casualties.offset_divisor")
-    return (numerator + tables.number("casualties.offset_divisor")) // divisor
+    r = max(tables.casualties.row_min, min(tables.casualties.row_max, row))
+    numerator = 2 * (tables.casualties.offset_base + tables.casualties.offset_per_row * r)
+    divisor = 2 * tables.casualties.offset_divisor
+    return (numerator + tables.casualties.offset_divisor) // divisor
 
 
 def side_row(outcome: Outcome, side: SideRun) -> int:
@@ -285,12 +285,14 @@ def casualties(
                     shifts["fortification"] = starred
             armour = u.unit.profile.casualty_armour()
             if armour != "none":
-                shifts[f"{armour} armour"] = tables.number(f"casualties.armour_{armour}")
+                shifts[f"{armour} armour"] = {
+                    "heavy": tables.casualties.armour_heavy,
+                    "medium": tables.casualties.armour_medium,
+                    "light": tables.casualties.armour_light,
+                }[armour]
             # R3-19: a unit that surrenders takes its losses on its row as one that did not rout
             # (``results.surrender_casualty_row`` "as_routed": 1d rows up as a rout).
-            if u.fate == "routs" or (
-                u.fate == "surrenders" and tables.value("results.surrender_casualty_row") == "as_routed"
-            ):
+            if u.fate == "routs" or (u.fate == "surrenders" and tables.results.surrender_casualty_row == "as_routed"):
                 rout = dice.roll(die(6), f"rout row shift, {u.unit.name}", side=u.unit.side)
                 side_rolls.append(rout)
                 shifts["routed (1d)"] = -rout.total
@@ -302,7 +304,7 @@ def casualties(
             pct = max(0, min(100, roll.total + casualty_offset(tables, unit_row)))
             men = u.unit.profile.men
             lost = -(-men * pct // 100)
-            dead = lost // tables.number("casualties.dead_divisor")
+            dead = lost // tables.casualties.dead_divisor
             wounded = lost - dead
             for item, count in u.unit.profile.special.items():
                 if "artillery" in item or "siege" in item or "ballista" in item:
@@ -310,7 +312,7 @@ def casualties(
             after = troop_strength(tables, u.unit.profile, men=men - dead).total
             if setup.morale_ts and not u.exempt:
                 after = morale_adjusted_ts(tables, after, u.morale, u.base)
-            prisoners = u.fate == "surrenders" and tables.flag("results.surrendered_leave_roster")
+            prisoners = u.fate == "surrenders" and tables.results.surrendered_leave_roster
             u.ts = 0 if prisoners else after
             u.wiped_out = men > 0 and lost >= men
             shown = ", ".join(f"{k} {v:+d}" for k, v in shifts.items())

@@ -82,7 +82,7 @@ def _picked_pc(result: int, me: SideRun, target: UnitRun | None, pcs: Sequence[P
     return None
 
 
-def _catastrophe(
+def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its order)
     tables: Tables, me: SideRun, enemies: Sequence[SideRun], dice: Dice, pcs: Sequence[PcInBattle] = ()
 ) -> Decision:
     """§2.8 with R2-10 and R2-14: only a leader who really died (17, 18) leaves a penalty that outlasts the battle;
@@ -92,7 +92,7 @@ def _catastrophe(
     rolls: list[Roll] = [roll]
     result = min(18, roll.total + bonus)
     notes = [f"3d rolled {roll.total}" + (f" + {bonus} (enemy Extraordinary Force)" if bonus else "")]
-    none_to = tables.number("catastrophe.table.none_to")
+    none_to = tables.catastrophe.table.none_to
     if result > none_to and me.setup.commander.luck:
         again = dice.roll(THREE_D, f"catastrophe reroll (Luck), {me.name}", side=me.name)
         rolls.append(again)
@@ -101,44 +101,46 @@ def _catastrophe(
     effects: list[str] = []
     if result <= none_to:
         effects.append("no catastrophe")
-    prefix = f"catastrophe.effects.{result}"
+    row = tables.catastrophe_effect(result)
 
     def on(effect: str) -> bool:  # a flag effect (defection, atrocity, halved Strategy) a house rule may turn off
-        return tables.has(f"{prefix}.{effect}") and tables.flag(f"{prefix}.{effect}")
+        return bool(
+            {"defection": row.defection, "atrocity": row.atrocity, "halve_strategy": row.halve_strategy}[effect]
+        )
 
-    target = _major_unit(tables, me, dice, rolls) if tables.has(f"{prefix}.morale_unit") or result == 17 else None
+    target = _major_unit(tables, me, dice, rolls) if row.morale_unit is not None or result == 17 else None
     defector = _defector(tables, me, dice, rolls, pcs) if on("defection") else None
     picked = _picked_pc(result, me, target, pcs)
     if picked is not None:
         effects.append(f"{picked.name} (a PC) is wounded and unconscious, not killed: no further rolls for him")
-    lasting = result in tables.value("catastrophe.rules.lasting") and picked is None
+    lasting = result in tables.catastrophe.rules.lasting and picked is None
     lasting_mods: dict[str, int] = {}
     side_wide: list[dict[str, object]] = []
-    if tables.has(f"{prefix}.strategy") and tables.number(f"{prefix}.strategy"):
-        me.strategy_mods[f"catastrophe {result}"] = tables.number(f"{prefix}.strategy")
-        effects.append(f"Strategy {tables.number(f'{prefix}.strategy'):+d}")
+    if row.strategy:
+        me.strategy_mods[f"catastrophe {result}"] = row.strategy
+        effects.append(f"Strategy {row.strategy:+d}")
     if on("halve_strategy"):
         me.base_strategy = -(-me.base_strategy // 2)
         effects.append(f"army commander out: base Strategy halved to {me.base_strategy}")
-    if tables.has(f"{prefix}.enemy_ts_pct"):
-        pct = tables.number(f"{prefix}.enemy_ts_pct")
+    if row.enemy_ts_pct is not None:
+        pct = row.enemy_ts_pct
         for enemy in enemies:
             for u in enemy.units:
                 u.ts = u.ts * (100 + pct) // 100
         effects.append(f"enemy TS +{pct}%")
-    if tables.has(f"{prefix}.morale_all") and tables.number(f"{prefix}.morale_all"):
-        value = tables.number(f"{prefix}.morale_all")
+    if row.morale_all:
+        value = row.morale_all
         for u in me.units:
             if not u.exempt:
                 u.morale += value
-                if lasting and not tables.flag("catastrophe.rules.lasting_reaches_later_units"):
+                if lasting and not tables.catastrophe.rules.lasting_reaches_later_units:
                     lasting_mods[u.unit.unit_id] = lasting_mods.get(u.unit.unit_id, 0) + value
-        if lasting and tables.flag("catastrophe.rules.lasting_reaches_later_units"):
+        if lasting and tables.catastrophe.rules.lasting_reaches_later_units:
             side_wide.append({"side": me.name, "value": value})
         effects.append(f"Morale {value:+d} for every unit")
     persist: list[dict[str, object]] = []
-    if target is not None and tables.has(f"{prefix}.morale_unit") and not target.exempt:
-        value = tables.number(f"{prefix}.morale_unit")
+    if target is not None and row.morale_unit is not None and not target.exempt:
+        value = row.morale_unit
         target.morale += value
         if lasting:
             lasting_mods[target.unit.unit_id] = lasting_mods.get(target.unit.unit_id, 0) + value
@@ -147,7 +149,7 @@ def _catastrophe(
         effects.append("no unit can defect (the army commander's own and the PCs' are loyal)")
     elif defector is not None:
         me.units.remove(defector)
-        if tables.value("catastrophe.rules.defection_goes") == "to_enemy" and enemies:
+        if tables.catastrophe.rules.defection_goes == "to_enemy" and enemies:
             joined = enemies[0]  # with several enemies, the first the set-up lists [INF]
             joined.units.append(defector)
             persist.append({"went_over": defector.unit.unit_id, "to": joined.name})
@@ -185,7 +187,7 @@ def _atrocity(tables: Tables, me: SideRun, dice: Dice, rolls: list[Roll], change
     −1, on that unit, for this battle. ``catastrophe.rules.atrocity_roll`` "army_average" (C-14) makes one roll
     against the units' average Morale, rounded down, its result on every unit. ``changes`` gets each unit's."""
     subject = [u for u in me.units if not u.exempt]
-    if tables.value("catastrophe.rules.atrocity_roll") == "army_average":
+    if tables.catastrophe.rules.atrocity_roll == "army_average":
         average = sum(u.morale for u in subject) // max(1, len(subject))
         anger = dice.roll(THREE_D, f"army Morale roll after an enemy atrocity, {me.name}", side=me.name)
         rolls.append(anger)
@@ -235,12 +237,12 @@ def _major_unit(tables: Tables, side: SideRun, dice: Dice, rolls: list[Roll]) ->
     if side.setup.catastrophe_unit:
         return find_unit(side.units, side.setup.catastrophe_unit)
     total = sum(u.ts for u in side.units)
-    pct = tables.number("catastrophe.rules.major_unit_ts_pct")
+    pct = tables.catastrophe.rules.major_unit_ts_pct
     majors = [u for u in side.units if u.ts * 100 >= total * pct]
-    if tables.value("catastrophe.rules.major_unit_pick") == "largest":
+    if tables.catastrophe.rules.major_unit_pick == "largest":
         return max(majors or side.units, key=lambda u: (u.ts, u.unit.name))
     if not majors:
-        if tables.value("catastrophe.rules.no_major_unit") == "none" or not side.units:
+        if tables.catastrophe.rules.no_major_unit == "none" or not side.units:
             return None
         return max(side.units, key=lambda u: (u.ts, -side.units.index(u)))
     return _drawn(dice, majors, f"which major unit, {side.name}", rolls, side.name)
@@ -276,7 +278,7 @@ def _category_ts(sides: Sequence[SideRun], category: str) -> tuple[int, int]:
     return real, neutral
 
 
-def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> None:
+def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[SideRun]) -> None:  # noqa: C901 (RULES.md's steps, in its order)
     """Each side against its opponents; with several, their average TS (the seed's several-opponents rule)."""
     high_tl = max(s.setup.tl for s in sides)
     categories = ["artillery", "armour", "air"] if high_tl >= 6 else (["artillery"] if setup.siege else ["cavalry"])
@@ -287,16 +289,16 @@ def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[Side
         enemy_ts = sum(s.ts for s in others) // len(others)
         if enemy_ts > 0 and side.ts > enemy_ts:
             ratio_pm = side.ts * 1000 // enemy_ts
-            bonus = tables.step_bonus("ts_ratio.steps", ratio_pm)
+            bonus = tables.step_bonus(tables.ts_ratio.steps, ratio_pm)
             enemy_tl = max(s.setup.tl for s in others)
-            if side.setup.tl - enemy_tl >= tables.number("ts_ratio.tl_lead_for_beyond_cap") and ratio_pm >= 20000:
-                bonus += (ratio_pm // 10000 - 1) * tables.number("ts_ratio.beyond_cap_per_ten")
+            if side.setup.tl - enemy_tl >= tables.ts_ratio.tl_lead_for_beyond_cap and ratio_pm >= 20000:
+                bonus += (ratio_pm // 10000 - 1) * tables.ts_ratio.beyond_cap_per_ten
             if bonus:
                 side.strategy_mods[f"TS {side.ts}:{enemy_ts} = {ratio_pm / 1000:.2f}"] = bonus
         enemy_tl = max(s.setup.tl for s in others)
         if side.setup.tl > enemy_tl:
             diff = side.setup.tl - enemy_tl
-            side.strategy_mods[f"TL {side.setup.tl} vs {enemy_tl}"] = diff + tables.number("tl.bonus_over_difference")
+            side.strategy_mods[f"TL {side.setup.tl} vs {enemy_tl}"] = diff + tables.tl.bonus_over_difference
         for category in categories:
             (mine, my_neutral), (theirs, their_neutral) = _category_ts([side], category), _category_ts(others, category)
             # Neutralizing troops count for the side with fewer real specials.
@@ -306,8 +308,8 @@ def _strategy_modifiers(tables: Tables, setup: BattleSetup, sides: Sequence[Side
                 theirs += their_neutral
             if mine <= theirs:
                 continue
-            ratio_pm = mine * 1000 // theirs if theirs else tables.number("special.none_counts_as")
-            bonus = tables.step_bonus("special.steps", ratio_pm)
+            ratio_pm = mine * 1000 // theirs if theirs else tables.special.none_counts_as
+            bonus = tables.step_bonus(tables.special.steps, ratio_pm)
             if bonus:
                 side.strategy_mods[f"{category} {mine}:{theirs}" if theirs else f"{category}: the enemy has none"] = (
                     bonus
@@ -327,10 +329,10 @@ def _effective_skill(tables: Tables, side: SideRun, sides: Sequence[SideRun]) ->
     """Tactics instead of Strategy when the whole battle has fewer than 200 men (R2-15): every side's men at the
     contest, after defections, the crews of crewed objects included; ``results.tactics_counts`` "side" counts each
     side's own instead."""
-    counted = sides if tables.value("results.tactics_counts") == "battle" else [side]
+    counted = sides if tables.results.tactics_counts == "battle" else [side]
     men = sum(u.unit.profile.all_men for s in counted for u in s.units)
     commander = side.setup.commander
-    if men < tables.number("results.tactics_under_men") and commander.tactics is not None:
+    if men < tables.results.tactics_under_men and commander.tactics is not None:
         return commander.tactics, "Tactics"
     return side.base_strategy, "Strategy"
 
@@ -405,13 +407,12 @@ def _pcs_first(
         if rolls.dead:
             dead.add(pc.name)
         if rolls.knocked_out:
-            as_ = tables.number(f"pc.knocked_out_{pc.leads}_leader_as")
-            if tables.has(f"catastrophe.effects.{as_}.halve_strategy") and tables.flag(
-                f"catastrophe.effects.{as_}.halve_strategy"
-            ):
+            as_ = tables.pc.knocked_out_unit_leader_as if pc.leads == "unit" else tables.pc.knocked_out_army_leader_as
+            taken = tables.catastrophe_effect(as_)
+            if taken.halve_strategy:
                 side.base_strategy = -(-side.base_strategy // 2)
-            elif tables.has(f"catastrophe.effects.{as_}.strategy"):
-                side.strategy_mods[f"{pc.name} knocked out"] = tables.number(f"catastrophe.effects.{as_}.strategy")
+            elif taken.strategy is not None:
+                side.strategy_mods[f"{pc.name} knocked out"] = taken.strategy
             if rolls.died:
                 decisions.append(_leader_lost(tables, side, pc, as_))
         elif rolls.strategy:
@@ -425,21 +426,21 @@ def _leader_lost(tables: Tables, side: SideRun, pc: PcInBattle, as_: int) -> Dec
     """R2-14: a PC leader who died is a lost commander, so the Morale loss of the catastrophe his side takes (17 for
     a unit's leader, 18 for the army's) lasts until a clear victory (R2-10), on his unit or on every unit present.
     In this battle only the Strategy roll is affected ("his final Strategy roll"): the loss counts from its end."""
-    prefix = f"catastrophe.effects.{as_}"
-    lasting = as_ in tables.value("catastrophe.rules.lasting")
+    row = tables.catastrophe_effect(as_)
+    lasting = as_ in tables.catastrophe.rules.lasting
     parts: dict[str, int] = {}
     persist: list[dict[str, object]] = []
     shown: list[str] = []
-    if lasting and tables.has(f"{prefix}.morale_all") and tables.number(f"{prefix}.morale_all"):
-        value = tables.number(f"{prefix}.morale_all")
-        if tables.flag("catastrophe.rules.lasting_reaches_later_units"):
+    if lasting and row.morale_all:
+        value = row.morale_all
+        if tables.catastrophe.rules.lasting_reaches_later_units:
             persist.append({"side": side.name, "value": value})
             shown.append(f"every unit of {side.name} {value:+d}")
         else:
             parts.update({u.unit.unit_id: value for u in side.units if not u.exempt})
     his = next((u for u in side.units if u.unit.name == pc.unit), None) if pc.leads == "unit" else None
-    if lasting and his is not None and not his.exempt and tables.has(f"{prefix}.morale_unit"):
-        parts[his.unit.unit_id] = parts.get(his.unit.unit_id, 0) + tables.number(f"{prefix}.morale_unit")
+    if lasting and his is not None and not his.exempt and row.morale_unit is not None:
+        parts[his.unit.unit_id] = parts.get(his.unit.unit_id, 0) + row.morale_unit
     for u in side.units:
         if parts.get(u.unit.unit_id):
             persist.append({"unit_id": u.unit.unit_id, "value": parts[u.unit.unit_id]})
@@ -498,9 +499,9 @@ def _pcs_second(
     return decisions
 
 
-def _band_words(tables: Tables, path: str, key: str) -> str:
-    """'W 0–3' for the band of ``key`` in the result table at ``path`` ('W 17+' for the last)."""
-    bands = sorted((int(low), str(k)) for low, k in tables.value(path))
+def _band_words(table: Sequence[tuple[int, str]], key: str) -> str:
+    """'W 0–3' for the band of ``key`` in the result table ``table`` ('W 17+' for the last)."""
+    bands = sorted((int(low), str(k)) for low, k in table)
     for i, (low, k) in enumerate(bands):
         if k == key:
             return f"W {low}–{bands[i + 1][0] - 1}" if i + 1 < len(bands) else f"W {low}+"
@@ -513,7 +514,7 @@ def _result_words(tables: Tables, outcome: Outcome) -> str:
     label = {"A": "Table A (open field)", "B": "Table B (defender wins)", "C": "Table C (attacker wins)"}[outcome.table]
     head = f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}"
     if not outcome.decided:
-        band = _band_words(tables, "results.open_field", outcome.key)
+        band = _band_words(tables.results.open_field, outcome.key)
         gap = (
             "the margins are equal"
             if outcome.w == 0
@@ -551,7 +552,7 @@ def resolve_battle(
     for pc in setup.pcs:
         if pc.unit is not None:
             find_unit(by_name[pc.side].units, pc.unit)
-        if not tables.number("pc.risk_min") <= pc.risk <= tables.number("pc.risk_max"):
+        if not tables.pc.risk_min <= pc.risk <= tables.pc.risk_max:
             raise InvalidInputError(f"{pc.name}'s Risk {pc.risk} is outside −6…+6")
     decisions = spend_force(tables, sides)
     decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice, setup.pcs) for side in sides]

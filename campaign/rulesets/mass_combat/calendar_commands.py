@@ -256,7 +256,7 @@ class Treason(McCommand):
 
         roll = s.dice.roll(parse("3d"), f"Morale roll after treason, {unit.name}", side=unit.side)
         made = roll.total <= morale
-        value = tables.number("treason.success" if made else "treason.fail")
+        value = tables.treason.success if made else tables.treason.fail
         treason = Decision(
             "treason",
             "§2.11",

@@ -104,7 +104,7 @@ def _checked_profile(
     quality, rolls = _roll_quality(
         s.tables, s.dice, f"troop quality of {name}", new_unit=raised, replacements=0, side=side
     )
-    settled |= {"quality": quality, "experience": s.tables.number(f"quality.{quality}.experience_from")}
+    settled |= {"quality": quality, "experience": s.tables.quality_row(quality).experience_from}
     rolled = ", ".join(str(r.total) for r in rolls)
     again = " (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""
     text = f"{name}: neither a quality nor an experience given: 3d rolled {rolled} → {quality}{again} (R3-23)"
@@ -318,7 +318,7 @@ class Raise(McCommand):
             quality, rolls = _roll_quality(
                 tables, s.dice, f"troop quality of {self.unit_name}", new_unit=True, replacements=0, side=side
             )
-            experience = tables.number(f"quality.{quality}.experience_from")
+            experience = tables.quality_row(quality).experience_from
             final = provisional.model_copy(update={"quality": quality, "experience": experience})
             rolled = ", ".join(str(r.total) for r in rolls)
             rerolled = " (Veterans and Elite rerolled for a new unit)" if len(rolls) > 1 else ""
@@ -369,7 +369,7 @@ class Recruit(McCommand):
             decided.append(
                 _troop_quality({"unit": unit.name, "men": self.men}, chosen, rolls, f"{what}: 3d → {chosen}")
             )
-        experience = tables.number(f"quality.{chosen}.experience_from")
+        experience = tables.quality_row(chosen).experience_from
         joined = TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality=chosen, experience=experience, cost=cost)
         paid = [FundsChanged(side=unit.side, amount=-cost, reason=what)] if cost else []
         return [*decision_events(decided, None, RULESET), joined, *paid]
@@ -461,12 +461,12 @@ class Train(McCommand):
         p = unit.profile
         if self.months <= 0:
             raise InvalidInputError("training takes a positive number of months")
-        if not tables.flag("training.months_add_up"):
+        if not tables.training.months_add_up:
             return self._alone(unit, tables)
         done = training(tables, unit.name, p, self.months)
         before, total, untrained, quality = done.before, done.months, done.untrained, done.quality
-        to_inexperienced = tables.number("training.inexperienced_months")
-        to_green = tables.number("training.green_months")
+        to_inexperienced = tables.training.inexperienced_months
+        to_green = tables.training.green_months
         status = "untrained" if untrained else "Green" if quality == "green" else "Inexperienced troops"
         text = (
             f"{unit.name}: {before} + {self.months} = {total} months of training → {status} "
@@ -502,8 +502,8 @@ class Train(McCommand):
         if quality == unit.profile.quality and untrained == was_untrained:
             raise InvalidInputError(
                 f"{unit.name} is {'untrained' if was_untrained else unit.profile.quality}: training alone makes "
-                f"troops no better than Green (untrained men need {tables.number('training.inexperienced_months')} "
-                f"months to be Inexperienced troops, {tables.number('training.green_months')} to be Green)"
+                f"troops no better than Green (untrained men need {tables.training.inexperienced_months} "
+                f"months to be Inexperienced troops, {tables.training.green_months} to be Green)"
             )
         events: list[Event] = [UnitProfileChanged(unit_id=unit.unit_id, profile={"untrained": False})] * was_untrained
         if quality != unit.profile.quality:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
 from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError
 
 
@@ -15,23 +16,23 @@ def recruitment_cost(tables: Tables, p: UnitProfile) -> int:
     """$ per man: the profile's own price, or the Yrth list by troop type plus the missile add-on."""
     if p.cost_per_man is not None:
         return p.cost_per_man
-    if p.troop_type is None or not tables.has(f"economy.yrth.{p.troop_type}"):
-        types = ", ".join(tables.names("economy.yrth"))
+    if p.troop_type is None or p.troop_type not in tables.economy.yrth:
+        types = ", ".join(sorted(tables.economy.yrth))
         raise InvalidInputError(f"no price for this unit: give cost_per_man, or a troop_type of {types}")
-    cost = tables.number(f"economy.yrth.{p.troop_type}")
-    if p.ranged != "none" and tables.has(f"economy.yrth_missile.{p.ranged}"):
-        cost += tables.number(f"economy.yrth_missile.{p.ranged}")
+    cost = pick(tables.economy.yrth, p.troop_type, "economy.yrth")
+    if p.ranged != "none" and (p.ranged in tables.economy.yrth_missile):
+        cost += pick(tables.economy.yrth_missile, p.ranged, "economy.yrth_missile")
     return cost
 
 
 def monthly_pay(tables: Tables, p: UnitProfile) -> int:
     """10% of the recruitment cost × the quality's pay factor (R2-20; every factor 100% until the column is found)."""
-    pct = tables.number("economy.pay_pct_of_cost") * tables.number(f"economy.pay_quality_pct.{p.quality}")
+    pct = tables.economy.pay_pct_of_cost * pick(tables.economy.pay_quality_pct, p.quality, "economy.pay_quality_pct")
     return recruitment_cost(tables, p) * p.men * pct // 10000
 
 
 def upkeep(tables: Tables, p: UnitProfile) -> int:
-    each = tables.number("economy.upkeep_mounted" if p.mount != "none" else "economy.upkeep_soldier")
+    each = tables.economy.upkeep_mounted if p.mount != "none" else tables.economy.upkeep_soldier
     return each * p.men
 
 
@@ -58,7 +59,7 @@ class Payday:
 
 
 def by_days(tables: Tables) -> bool:
-    return str(tables.value("economy.arrears_counted_in")) == "days"
+    return str(tables.economy.arrears_counted_in) == "days"
 
 
 def current_penalty(tables: Tables, pay: PayState, day: int) -> int:
@@ -66,7 +67,7 @@ def current_penalty(tables: Tables, pay: PayState, day: int) -> int:
     it falls by 1 on every 2nd day after the payment, never below 0."""
     if not by_days(tables) or pay.owed > 0:
         return pay.penalty
-    return max(0, pay.penalty - (day - pay.anchor_day) // tables.number("economy.paid_restores_every"))
+    return max(0, pay.penalty - (day - pay.anchor_day) // tables.economy.paid_restores_every)
 
 
 def after_unpaid_days(tables: Tables, pay: PayState, days: int) -> PayState:
@@ -75,7 +76,7 @@ def after_unpaid_days(tables: Tables, pay: PayState, days: int) -> PayState:
         return pay
     penalty = pay.penalty
     for n in range(pay.unpaid_days + 1, pay.unpaid_days + days + 1):
-        penalty += tables.number("economy.missed_first" if n == 1 else "economy.missed_later")
+        penalty += tables.economy.missed_first if n == 1 else tables.economy.missed_later
     return replace(pay, penalty=penalty, unpaid_days=pay.unpaid_days + days)
 
 
@@ -93,8 +94,8 @@ def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int
         bonus = next(
             (
                 b
-                for b, key in ((2, "bonus_pay_2"), (1, "bonus_pay_1"))
-                if 100 + paid_pct >= tables.number(f"economy.{key}")
+                for b, pct in ((2, tables.economy.bonus_pay_2), (1, tables.economy.bonus_pay_1))
+                if 100 + paid_pct >= pct
             ),
             0,
         )
@@ -105,9 +106,9 @@ def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int
     due = pay.owed + (monthly if on_payday else 0)
     if paid >= due:
         bonus = 0
-        if on_payday and (paid - pay.owed) * 100 >= monthly * tables.number("economy.bonus_pay_2"):
+        if on_payday and (paid - pay.owed) * 100 >= monthly * tables.economy.bonus_pay_2:
             bonus = 2
-        elif on_payday and (paid - pay.owed) * 100 >= monthly * tables.number("economy.bonus_pay_1"):
+        elif on_payday and (paid - pay.owed) * 100 >= monthly * tables.economy.bonus_pay_1:
             bonus = 1
         state = PayState(current, pay.paid_streak + 1, 0, 0, 0, day)
         text = f"paid ${paid} of ${due}" + (f" (+50% or more: Morale +{bonus} next month)" if bonus else "")
@@ -140,13 +141,13 @@ def payday(
     if paid >= due:
         streak = pay.paid_streak + 1
         penalty = pay.penalty
-        every = tables.number("economy.paid_restores_every")
+        every = tables.economy.paid_restores_every
         restored = penalty > 0 and streak % every == 0
         if restored:
             penalty -= 1
-        if paid_pct >= tables.number("economy.bonus_pay_2"):
+        if paid_pct >= tables.economy.bonus_pay_2:
             bonus = 2
-        elif paid_pct >= tables.number("economy.bonus_pay_1"):
+        elif paid_pct >= tables.economy.bonus_pay_1:
             bonus = 1
         state = PayState(penalty, streak, 0)
         text = f"paid ${paid} of ${due}" + (" (+50% or more: Morale +" + str(bonus) + " next month)" if bonus else "")
@@ -157,7 +158,7 @@ def payday(
         # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
         state = PayState(pay.penalty, 0, missed)
         return Payday(due, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
-    step = tables.number("economy.missed_first" if missed == 1 else "economy.missed_later")
+    step = tables.economy.missed_first if missed == 1 else tables.economy.missed_later
     penalty = pay.penalty + step
     state = PayState(penalty, 0, missed)
     text = f"paid ${paid} of ${due}: payday missed ({'first' if missed == 1 else 'again'}), arrears Morale −{penalty}"
@@ -170,13 +171,13 @@ def arrears_applied(tables: Tables, p: UnitProfile, penalty: int, other: int) ->
     if p.quality not in ("veteran", "elite"):
         return penalty
     final = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
-    return min(penalty, max(0, final + other - tables.number("morale.veteran_pay_floor")))
+    return min(penalty, max(0, final + other - tables.morale.veteran_pay_floor))
 
 
 def conscript_modifier(tables: Tables, p: UnitProfile, paid: bool) -> int:
     if not p.conscript:
         return 0
-    return tables.number("economy.conscript_paid" if paid else "economy.conscript_unpaid")
+    return tables.economy.conscript_paid if paid else tables.economy.conscript_unpaid
 
 
 def stripped_value(tables: Tables, p: UnitProfile, men: int) -> int:
@@ -185,16 +186,16 @@ def stripped_value(tables: Tables, p: UnitProfile, men: int) -> int:
         cost = recruitment_cost(tables, p)
     except InvalidInputError:
         return 0
-    value = cost // tables.number("economy.strip_fraction_divisor") * tables.number("economy.strip_sale_pct") // 100
+    value = cost // tables.economy.strip_fraction_divisor * tables.economy.strip_sale_pct // 100
     if p.mount != "none":
-        value //= tables.number("economy.strip_cavalry_divisor")
+        value //= tables.economy.strip_cavalry_divisor
     return value * men
 
 
 def magic_healing_reaches(tables: Tables, healers: int | None, wounded: int) -> bool:
     """Magical healing's +1d% a day needs one healer per ``healing.magic_healers_per_wounded`` (10) wounded
     (§2.12 [INF]); with the healers not counted, the game master has judged them enough."""
-    return healers is None or healers * tables.number("healing.magic_healers_per_wounded") >= wounded
+    return healers is None or healers * tables.healing.magic_healers_per_wounded >= wounded
 
 
 def wounded_returning(
@@ -212,16 +213,14 @@ def wounded_returning(
     if days < 0:
         raise InvalidInputError("time does not move backwards")
     if activity == "rest":
-        rate = tables.number("casualties.wounded_return_rest_base") + p.tl
+        rate = tables.casualties.wounded_return_rest_base + p.tl
     elif activity == "march":
-        rate = tables.number("casualties.wounded_return_march")
+        rate = tables.casualties.wounded_return_march
     else:
         return 0
     healing = p.healing
     if ht is not None:
         healing = "fast" if ht >= 14 else "slow" if ht <= 7 else healing
-    scaled = rate * {"fast": tables.number("healing.fast_pct"), "slow": tables.number("healing.slow_pct")}.get(
-        healing, 100
-    )
+    scaled = rate * {"fast": tables.healing.fast_pct, "slow": tables.healing.slow_pct}.get(healing, 100)
     per_day_hundredths = scaled + magic_pct * 100  # the magic 1d% is not scaled by race
     return min(wounded, original_men * per_day_hundredths * days // 10000)

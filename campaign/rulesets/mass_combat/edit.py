@@ -17,6 +17,6 @@ class Edit(EditUnit[mc_state.CampaignState, Tables]):
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
         troop_strength(tables, profile)  # as a muster: unknown weapons refused
-        if profile.troop_type is not None and not tables.has(f"economy.yrth.{profile.troop_type}"):
-            types = ", ".join(tables.names("economy.yrth"))
+        if profile.troop_type is not None and profile.troop_type not in tables.economy.yrth:
+            types = ", ".join(sorted(tables.economy.yrth))
             raise InvalidInputError(f"unknown troop type {profile.troop_type!r}: one of {types}")

@@ -15,9 +15,9 @@ from events.errors import InvalidInputError
 def effect_size(tables: Tables, points: int, ts: int) -> int:
     """Rows or Morale points that ``points`` of ES buy on a unit of TS ``ts``: points × 100 ÷ TS, to the nearest
     whole number, a half up (R2-23); ``extraordinary.rounding`` "down" is the first edition's."""
-    numerator = points * tables.number("extraordinary.ts_per_point")
+    numerator = points * tables.extraordinary.ts_per_point
     ts = max(ts, 1)
-    if tables.value("extraordinary.rounding") == "down":
+    if tables.extraordinary.rounding == "down":
         return numerator // ts
     return (2 * numerator + ts) // (2 * ts)
 
@@ -25,9 +25,9 @@ def effect_size(tables: Tables, points: int, ts: int) -> int:
 def effect_words(tables: Tables, points: int, ts: int, effect: int) -> str:
     """Why a spell on a unit has the size it has (R2-23): '1 point × 100 ÷ TS 300 = 0.33, to the nearest: 0, too
     few points for a unit of that strength: no effect'."""
-    per_point = tables.number("extraordinary.ts_per_point")
+    per_point = tables.extraordinary.ts_per_point
     hundredths = points * per_point * 100 // max(ts, 1)
-    way = "rounded down" if tables.value("extraordinary.rounding") == "down" else "to the nearest"
+    way = "rounded down" if tables.extraordinary.rounding == "down" else "to the nearest"
     ratio = f"{hundredths // 100}.{hundredths % 100:02d}"
     words = f"{points} point{'s' if points != 1 else ''} × {per_point} ÷ TS {ts} = {ratio}, {way}: {effect}"
     if effect == 0:
@@ -37,7 +37,7 @@ def effect_words(tables: Tables, points: int, ts: int, effect: int) -> str:
 
 def recon_bonus(tables: Tables, points: int) -> int:
     """NPC recon by ES (R2-24): +1 Strategy per full 3 points, at most +2; more points buy nothing."""
-    return min(tables.number("extraordinary.recon_max"), points // tables.number("extraordinary.recon_per_points"))
+    return min(tables.extraordinary.recon_max, points // tables.extraordinary.recon_per_points)
 
 
 def side_force_pm(tables: Tables, side: Side) -> int:
@@ -53,7 +53,7 @@ def _es_words(pm: int) -> str:
     return f"{pm // 1000}.{pm % 1000:03d}".rstrip("0").rstrip(".")
 
 
-def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
+def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its order)
     """Extraordinary Force (§2.13): each side's spells, less what the targets' own defence blocks."""
     for side in sides:
         spent = sum(spell.points for spell in side.setup.spells)
@@ -100,7 +100,7 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:
                     raise InvalidInputError("with several enemies, a catastrophe spell names the side it curses")
                 blocked = min(spell.points, target.army_defence * 2)
                 target.army_defence -= blocked // 2
-                bonus = (spell.points - blocked) // tables.number("catastrophe.rules.es_per_point")
+                bonus = (spell.points - blocked) // tables.catastrophe.rules.es_per_point
                 target.catastrophe_bonus += bonus
                 lines.append(f"{spell.points} points on {target.name}'s catastrophe roll → +{bonus}")
                 continue

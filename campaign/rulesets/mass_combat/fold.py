@@ -17,7 +17,7 @@ from projections.fold import RulesetFold, Summary
 
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[mc.CampaignState]:
     """The fold, with ``base`` the ruleset's tables as shipped (house rules arrive as events)."""
-    return fold_in_force("mass-combat", mc.CampaignState, base, Tables, mc.apply, _summary)
+    return fold_in_force("mass-combat", mc.CampaignState, base, Tables.of, mc.apply, _summary)
 
 
 def morale_now(state: mc.CampaignState, tables: Tables, u: mc.Unit) -> int | None:

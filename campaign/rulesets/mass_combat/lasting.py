@@ -21,7 +21,7 @@ RULESET = RULESETS["mass-combat"]
 def year_record(tables: Tables, setup: BattleSetup, winner: str) -> Decision:
     """Beat the same enemy this year +1, lost to it −2 (§2.11), until the year ends: each side's Morale against
     the other, as ``vs SIDE`` modifiers that count only in a battle against that side."""
-    beat, lost = tables.number("same_enemy.beat"), tables.number("same_enemy.lost")
+    beat, lost = tables.same_enemy.beat, tables.same_enemy.lost
     facts: list[Event] = []
     losers = [s.name for s in setup.sides if s.name != winner]
     for other in losers:
@@ -88,7 +88,7 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
                     until=str(item.get("until", "clear_victory")),
                 )
             )
-    if tables.flag("results.surrendered_leave_roster"):  # R3-19: the men who surrendered are prisoners
+    if tables.results.surrendered_leave_roster:  # R3-19: the men who surrendered are prisoners
         winner_name = next((d.outcome.get("winner") for d in decisions if d.rule == "result"), None)
         surrendered = dict.fromkeys(
             str(d.unit_id) for d in decisions if d.rule == "unit_morale" and d.outcome.get("fate") == "surrenders"

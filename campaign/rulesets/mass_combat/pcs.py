@@ -9,6 +9,7 @@ from typing import Any
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat.setup import PcInBattle
 from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.tables import pick
 from events.dice import Dice, DiceSpec, Roll, parse
 from events.errors import InvalidInputError
 from events.families.career import PcWounded, PromotionRolled, ReputationChanged
@@ -19,23 +20,23 @@ THREE_D = parse("3d")
 
 def battle_skill(tables: Tables, pc: PcInBattle) -> int:
     """floor((Tactics [default IQ−6] + weapon) / 2) + 2 for Combat Reflexes + 1 for Danger Sense."""
-    tactics = pc.tactics if pc.tactics is not None else pc.iq - tables.number("pc.tactics_default_iq_minus")
+    tactics = pc.tactics if pc.tactics is not None else pc.iq - tables.pc.tactics_default_iq_minus
     skill = (tactics + pc.weapon) // 2
     if pc.combat_reflexes:
-        skill += tables.number("pc.combat_reflexes")
+        skill += tables.pc.combat_reflexes
     if pc.danger_sense:
-        skill += tables.number("pc.danger_sense")
+        skill += tables.pc.danger_sense
     return skill
 
 
 def survival_target(tables: Tables, battle: int, risk: int, mods: int = 0) -> int:
     """min(16, Battle + Risk + mods): the modifiers apply before the cap (§2.9)."""
-    return min(tables.number("pc.survival_cap"), battle + risk + mods)
+    return min(tables.pc.survival_cap, battle + risk + mods)
 
 
 def glory_target(tables: Tables, battle: int, risk: int) -> int:
     target = battle - risk
-    return min(tables.number("pc.survival_cap"), target) if tables.value("glory.cap_at_16") else target
+    return min(tables.pc.survival_cap, target) if tables.glory.cap_at_16 else target
 
 
 def is_critical_failure(roll: int, target: int) -> bool:
@@ -45,20 +46,20 @@ def is_critical_failure(roll: int, target: int) -> bool:
 def survival_column(tables: Tables, roll: int, target: int) -> str:
     """The Survival table's row; a 3 or 4 is a critical success whatever the target: unhurt (R2-22)."""
     margin = target - roll
-    if roll <= tables.number("survival.critical_success_at_most"):
+    if roll <= tables.survival.critical_success_at_most:
         return "unhurt"
-    if is_critical_failure(roll, target) or -margin >= tables.number("survival.column_d_failed_by"):
+    if is_critical_failure(roll, target) or -margin >= tables.survival.column_d_failed_by:
         return "D"
-    if margin >= tables.number("survival.unhurt_made_by"):
+    if margin >= tables.survival.unhurt_made_by:
         return "unhurt"
-    if margin >= tables.number("survival.one_hit_made_by"):
+    if margin >= tables.survival.one_hit_made_by:
         return "one_hit"
     failed = -margin
-    if failed >= tables.number("survival.column_c_failed_by"):
+    if failed >= tables.survival.column_c_failed_by:
         return "C"
-    if failed >= tables.number("survival.column_b_failed_by"):
+    if failed >= tables.survival.column_b_failed_by:
         return "B"
-    if failed >= tables.number("survival.column_a_failed_by"):
+    if failed >= tables.survival.column_a_failed_by:
         return "A"
     return "two_hits"  # made exactly (a band below column A's low end widens the row above it)
 
@@ -70,9 +71,11 @@ _ARMOUR = re.compile(r"DR(?:/([1-9][0-9]*))?")
 def damage_dice(tables: Tables, column: str, tl: int) -> tuple[int, DiceSpec, str]:
     """(wounds, dice per wound, armour rule) for a damage column at a tech level, from the damage table in force."""
     cell = column.lower()
-    wounds = tables.number(f"damage.wounds.{cell}")
-    dice = parse(str(tables.value(f"damage.tl{tl}.{cell}")))
-    return wounds, dice, armour_rule(str(tables.value(f"damage.tl{tl}.armour")))
+    wounds = pick(tables.damage.wounds, cell, "damage.wounds")
+    row = pick(tables.damage.rows, f"tl{tl}", "damage")
+    by_column = {"a": row.a, "b": row.b, "c": row.c, "d": row.d}
+    dice = parse(pick(by_column, cell, f"damage.tl{tl}"))
+    return wounds, dice, armour_rule(row.armour)
 
 
 def check_damage_value(path: str, value: object) -> None:
@@ -112,7 +115,7 @@ def _survival(
     rolls: list[Roll] = [roll]
     column = survival_column(tables, roll.total, target)
     luck = ""
-    if column != "unhurt" and pc.luck and tables.flag("pc.luck_rerolls_survival"):
+    if column != "unhurt" and pc.luck and tables.pc.luck_rerolls_survival:
         again = dice.roll(THREE_D, f"{label} again (Luck), {pc.name}", side=pc.side)
         rolls.append(again)
         other = survival_column(tables, again.total, target)
@@ -168,22 +171,22 @@ def glory_row(tables: Tables, roll: int, target: int) -> str:
     order: a critical failure (18; 17 up to target 15; 10 or more over the target) is the worst row whatever the
     margin; any other 17 is an automatic failure (``glory.automatic_failure_row``); then a critical success (up to
     4; 5 from target 15; 6 from target 16); else the margin's row, made by 10+ as ``glory.made_10_counts_as``."""
-    fails = "glory.critical_failure"
+    fails = tables.glory.critical_failure
     if (
-        roll >= tables.number(f"{fails}.always_from")
-        or (roll == tables.number(f"{fails}.also_on") and target <= tables.number(f"{fails}.also_up_to_target"))
-        or roll - target >= tables.number(f"{fails}.over_target_by")
+        roll >= fails.always_from
+        or (roll == fails.also_on and target <= fails.also_up_to_target)
+        or roll - target >= fails.over_target_by
     ):
         return "failed_7"
-    if roll == tables.number(f"{fails}.also_on"):
-        return str(tables.value("glory.automatic_failure_row"))
-    succeeds = "glory.critical_success"
-    if roll <= tables.number(f"{succeeds}.always_up_to") or any(
-        roll == int(face) and target >= int(low) for face, low in tables.value(f"{succeeds}.from_target")
+    if roll == fails.also_on:
+        return str(tables.glory.automatic_failure_row)
+    succeeds = tables.glory.critical_success
+    if roll <= succeeds.always_up_to or any(
+        roll == int(face) and target >= int(low) for face, low in succeeds.from_target
     ):
         return "critical"
     margin = target - roll
-    if margin >= 10 and tables.value("glory.made_10_counts_as") == "critical":
+    if margin >= 10 and tables.glory.made_10_counts_as == "critical":
         return "critical"
     for row, low in (("made_7", 7), ("made_4", 4), ("made_0", 0), ("failed_1", -3), ("failed_4", -6)):
         if margin >= low:
@@ -209,28 +212,22 @@ def _glory(
         return max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
 
     said = f"made by {margin}" if margin >= 0 else f"failed by {-margin}"
-    if roll.total == tables.number("glory.critical_failure.also_on") and row_name != "failed_7":
+    if roll.total == tables.glory.critical_failure.also_on and row_name != "failed_7":
         said = f"{roll.total}, an automatic failure, read as the smallest failure"
     elif row_name == "failed_7" and margin > -7:
         said = f"{roll.total}: a critical failure, whatever the margin"
     if row_name == "critical":
         temp = months("1d", 1)
         facts.append(
-            ReputationChanged(
-                battle_id=battle_id, pc=pc.name, change=tables.number("glory.crit_rep_temporary"), months=temp
-            )
+            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.glory.crit_rep_temporary, months=temp)
         )
         facts.append(
-            ReputationChanged(
-                battle_id=battle_id, pc=pc.name, change=tables.number("glory.crit_rep_permanent"), months=0
-            )
+            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.glory.crit_rep_permanent, months=0)
         )
         verdict = "critical success: Reputation +2 for a while and +1 for ever"
     elif row_name == "made_7":
         m = months("1d-2", 1)
-        facts.append(
-            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.made_7_rep"), months=m)
-        )
+        facts.append(ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.glory.made_7_rep, months=m))
         verdict = f"{said}: Reputation +1 for {m} months"
     elif row_name == "made_4":
         verdict = f"{said}: noticed by high command"
@@ -240,26 +237,22 @@ def _glory(
         verdict = f"{said}: fought adequately"
     elif row_name == "failed_4":
         m = months("1d-2", 1)
-        facts.append(
-            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_4_rep"), months=m)
-        )
+        facts.append(ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.glory.failed_4_rep, months=m))
         verdict = f"{said}: Reputation −1 for {m} months"
     else:
         m = months("1d", 1)
-        facts.append(
-            ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.number("glory.failed_7_rep"), months=m)
-        )
+        facts.append(ReputationChanged(battle_id=battle_id, pc=pc.name, change=tables.glory.failed_7_rep, months=m))
         verdict = f"{said}: Reputation −2 for {m} months; called a coward by a peer"
     row = GLORY_ROWS.index(row_name)
     strategy = glory_strategy(tables, row, pc.leads)
     promotion = row <= GLORY_ROWS.index("made_4")
     now = reputation + sum(getattr(f, "change", 0) for f in facts)
     outcome: dict[str, Any] = {"margin": margin, "strategy_mod": strategy, "promotion": promotion}
-    demotion_from = GLORY_ROWS.index(str(tables.value("glory.demotion_roll_from")))
+    demotion_from = GLORY_ROWS.index(str(tables.glory.demotion_roll_from))
     if promotion:
         reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}", side=pc.side)
         rolls.append(reaction_roll)
-        reaction = tables.band("reaction.bands", reaction_roll.total + now)
+        reaction = tables.band(tables.reaction.bands, reaction_roll.total + now)
         rank = 1 if reaction in ("very_good", "excellent") else 0
         facts.append(PromotionRolled(battle_id=battle_id, pc=pc.name, reaction=reaction, rank_change=rank))
         verdict += f"; promotion roll {reaction_roll.total} + Reputation {now} → {reaction.replace('_', ' ')}" + (
@@ -270,9 +263,9 @@ def _glory(
     elif row >= demotion_from:
         reaction_roll = dice.roll(THREE_D, f"high command's reaction roll, {pc.name}", side=pc.side)
         rolls.append(reaction_roll)
-        reaction = tables.band("reaction.bands", reaction_roll.total + now)
-        worst = [str(label) for _, label in sorted(tables.value("reaction.bands"), key=lambda b: int(b[0]))]
-        demotion = worst.index(reaction) <= worst.index(str(tables.value("glory.demotion_at_most")))
+        reaction = tables.band(tables.reaction.bands, reaction_roll.total + now)
+        worst = [str(label) for _, label in sorted(tables.reaction.bands, key=lambda b: int(b[0]))]
+        demotion = worst.index(reaction) <= worst.index(str(tables.glory.demotion_at_most))
         outcome |= {"reaction": reaction, "possible_demotion": demotion}
         verdict += f"; high command's reaction roll {reaction_roll.total} + Reputation {now} → " + (
             f"{reaction.replace('_', ' ')}: possible demotion, for the GM to decide"
@@ -294,9 +287,9 @@ def _glory(
 def glory_strategy(tables: Tables, row: int, leads: str) -> int:
     """Modifier E (R2-13): the Glory row's Strategy modifier for a PC who leads a unit; for the army's commander a
     bonus 1 larger and a penalty 1 smaller (0 stays 0); nothing for a PC who leads nothing."""
-    value = int(tables.value("glory.strategy_unit_leader")[row])
+    value = int(tables.glory.strategy_unit_leader[row])
     if leads == "army":
-        shift = tables.number("glory.army_leader_shift")
+        shift = tables.glory.army_leader_shift
         return value + shift if value > 0 else min(0, value + shift) if value < 0 else 0
     return value if leads == "unit" else 0
 
@@ -347,7 +340,7 @@ def first_rolls(
     return FirstRolls(out, strategy, knocked_out, died, dead)
 
 
-def second_roll(
+def second_roll(  # noqa: PLR0913 (the command's inputs, by keyword)
     tables: Tables,
     pc: PcInBattle,
     battle_id: str,
@@ -361,14 +354,14 @@ def second_roll(
 ) -> list[Decision]:
     """The second Survival roll (§2.12, R2-22): every PC of the losing side, and any PC whose unit routed or was
     wiped out; −1 per full 3 points of difference only for the losers; −2 for a routed or wiped-out unit."""
-    routed = unit_routed and tables.flag("pc.second_roll_when_unit_routs")
+    routed = unit_routed and tables.pc.second_roll_when_unit_routs
     if not losing and not routed:
         return []
     mods = defensive_bonus
     if losing:
-        mods -= contest_difference // tables.number("pc.second_roll_per_margin")
+        mods -= contest_difference // tables.pc.second_roll_per_margin
     if unit_routed:
-        mods += tables.number("pc.second_roll_routed")
+        mods += tables.pc.second_roll_routed
     battle = battle_skill(tables, pc)
     second = survival_target(tables, battle, pc.risk, pc.other_survival_mods + mods)
     why = "losing side" if losing else "his unit routed or was wiped out"

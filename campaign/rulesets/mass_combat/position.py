@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from campaign.rulesets.mass_combat.setup import Side
 from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError
 
 
@@ -26,16 +27,16 @@ class Position:
 
 def _rows(tables: Tables, side: Side) -> list[tuple[str, int, bool]]:
     """(name, value, starred) of every position row the side holds."""
-    starred_names = set(tables.value("positions.starred"))
+    starred_names = set(tables.positions.starred)
     rows = []
     for given, value in side.defensive.items():
         name = given.lstrip("*")
         rows.append((name, value, given.startswith("*") or name in starred_names))
     for name in side.position:
-        if name in ("starred", "starred_vs_artillery") or not tables.has(f"positions.{name}"):
-            known = ", ".join(n for n in tables.names("positions") if not n.startswith("starred"))
+        if name in ("starred", "starred_vs_artillery") or name not in tables.positions.rows:
+            known = ", ".join(sorted(tables.positions.rows))
             raise InvalidInputError(f"no defensive position {name!r}: one of {known}")
-        rows.append((name, tables.number(f"positions.{name}"), name in starred_names))
+        rows.append((name, pick(tables.positions.rows, name, "positions"), name in starred_names))
     return rows
 
 
@@ -44,10 +45,10 @@ def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) ->
     a fortification (the larger of the two counts, after that −2), but still adds to slopes and a defile."""
     strategy: dict[str, int] = {}
     rows = _rows(tables, side) if side.role == "defender" else []
-    fortification = set(tables.value("circumstances.home_soil_not_with"))
+    fortification = set(tables.circumstances.home_soil_not_with)
     fort_total = 0
     defensive_bonus = 0
-    against = tables.number("positions.starred_vs_artillery") if enemy_artillery_or_sappers else 0
+    against = tables.positions.starred_vs_artillery if enemy_artillery_or_sappers else 0
     lowered: list[tuple[str, int, bool]] = []
     for name, given, starred in rows:
         # R3-20: the −2 lowers a starred row's own value, not below 0, everywhere it counts
@@ -59,7 +60,7 @@ def position(tables: Tables, side: Side, *, enemy_artillery_or_sappers: bool) ->
         strategy[f"position {name.replace('_', ' ')}"] = value
     home = side.circumstances.get("home_soil")
     if home is None and side.home_soil:
-        home = tables.number("circumstances.home_soil")
+        home = tables.circumstances.home_soil
     fortified = any(starred and name in fortification for name, _, starred in rows)
     if home is not None:
         if fortified and home > fort_total:

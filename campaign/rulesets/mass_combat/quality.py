@@ -8,26 +8,27 @@ from typing import Any
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
+from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError
 
 
 def base_morale(tables: Tables, quality: str, *, irregular: bool = False) -> int:
-    morale = tables.number(f"quality.{quality}.morale")
+    morale = tables.quality_row(quality).morale
     if irregular and quality == "inexperienced":
-        morale += tables.number("morale.irregular_inexperienced")
+        morale += tables.morale.irregular_inexperienced
     return morale
 
 
 def exempt_from_morale(tables: Tables, p: UnitProfile) -> bool:
     """R2-26: zombies, skeletons (``morale.exempt_troops``) and any unit the GM marks ``no_morale``."""
-    return p.no_morale or (p.troop_type or "").lower() in tables.value("morale.exempt_troops")
+    return p.no_morale or (p.troop_type or "").lower() in tables.morale.exempt_troops
 
 
 def leadership_modifier(tables: Tables, leadership: int | None) -> int:
     """+1 per 3 full levels of Leadership above 12, −1 per 3 below (C-3: the example's reading)."""
     if leadership is None:
         return 0
-    pivot, step = tables.number("morale.leadership_pivot"), tables.number("morale.leadership_step")
+    pivot, step = tables.morale.leadership_pivot, tables.morale.leadership_step
     if leadership >= pivot:
         return (leadership - pivot) // step
     return -((pivot - leadership) // step)
@@ -37,7 +38,7 @@ def quality_for_experience(tables: Tables, battles: int) -> str:
     """The quality whose experience band holds ``battles`` (average battles per man)."""
     found = QUALITIES[0]
     for quality in QUALITIES:
-        if battles >= tables.number(f"quality.{quality}.experience_from"):
+        if battles >= tables.quality_row(quality).experience_from:
             found = quality
     return found
 
@@ -62,7 +63,7 @@ def experience_words(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) -
             after = base_morale(tables, quality, irregular=p.irregular)
             words += f", now {quality} (was {p.quality}): base Morale {before} → {after}"
             if p.irregular and p.quality == "inexperienced":
-                cut = tables.number("morale.irregular_inexperienced")
+                cut = tables.morale.irregular_inexperienced
                 words += f" (the {cut:+d} for inexperienced irregulars no longer applies)"
         parts.append(words)
     if not parts:
@@ -84,36 +85,37 @@ def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, A
     if quality is None and out.get("untrained") is True:
         out["quality"] = quality = "inexperienced"  # untrained men are Inexperienced (§2.3, C-6)
     if quality is None and experience is None:
-        if tables.value("quality.when_unstated") == "roll":
+        if tables.quality.when_unstated == "roll":
             return out
         out["quality"] = "average"
     if experience is None:
-        out["experience"] = tables.number(f"quality.{out['quality']}.experience_from")
+        out["experience"] = tables.quality_row(out["quality"]).experience_from
     elif quality is None:
         out["quality"] = quality_for_experience(tables, experience)
     elif quality_for_experience(tables, experience) != quality:
         raise InvalidInputError(
             f"experience {experience} is {quality_for_experience(tables, experience)}, not {quality}: "
-            f"{quality} troops have from {tables.number(f'quality.{quality}.experience_from')} battles"
+            f"{quality} troops have from {tables.quality_row(quality).experience_from} battles"
         )
     return out
 
 
-def _band(tables: Tables, table: str, roll: int) -> str:
-    """The row of a 3d table whose band holds ``roll``: the highest low end not above it."""
-    rows = [(tables.number(f"{table}.{q}.roll_from"), q) for q in QUALITIES]
+def _band(roll_from: Mapping[str, int], roll: int) -> str:
+    """The row of a 3d table whose band holds ``roll``: the highest low end not above it (``roll_from``: each
+    row's low end)."""
+    rows = [(roll_from[q], q) for q in QUALITIES]
     eligible = [row for row in rows if roll >= row[0]]
     return max(eligible)[1] if eligible else min(rows)[1]
 
 
 def quality_from_roll(tables: Tables, roll: int) -> str:
     """The 3d quality table: low rolls are better."""
-    return _band(tables, "quality", roll)
+    return _band({q: tables.quality_row(q).roll_from for q in QUALITIES}, roll)
 
 
 def needs_reroll(tables: Tables, quality: str, *, new_unit: bool, replacements: int) -> bool:
     """New units, and more than 10 replacements, can't be raised as Veterans or Elite (*)."""
-    return bool(tables.value(f"quality.{quality}.reroll_when_raised")) and (new_unit or replacements > 10)
+    return bool(tables.quality_row(quality).reroll_when_raised) and (new_unit or replacements > 10)
 
 
 def average_experience(groups: Sequence[tuple[int, int]]) -> int:
@@ -132,8 +134,8 @@ def quality_step_down(quality: str) -> str:
 
 def commander_skill(tables: Tables, roll: int) -> tuple[str, int]:
     """NPC commander experience from 3d (§2.5): the same table gives Strategy or Leadership."""
-    level = _band(tables, "commander", roll)
-    return level, tables.number(f"commander.{level}.skill")
+    level = _band({q: pick(tables.commander, q, "commander").roll_from for q in QUALITIES}, roll)
+    return level, pick(tables.commander, level, "commander").skill
 
 
 @dataclass(frozen=True)
@@ -155,8 +157,8 @@ def training(tables: Tables, name: str, p: UnitProfile, months: int) -> Training
     Inexperienced troops from ``training.inexperienced_months``, Green from ``training.green_months`` (counted
     from untrained), at Green's lower bound of experience; no better without battle. A Green or better unit is
     refused, naming its quality."""
-    to_inexperienced = tables.number("training.inexperienced_months")
-    to_green = tables.number("training.green_months")
+    to_inexperienced = tables.training.inexperienced_months
+    to_green = tables.training.green_months
     if QUALITIES.index(p.quality) >= QUALITIES.index("green"):
         raise InvalidInputError(
             f"{name} is {p.quality}: training makes troops no better than Green (untrained men need "
@@ -166,7 +168,7 @@ def training(tables: Tables, name: str, p: UnitProfile, months: int) -> Training
     before = p.trained_months if p.untrained or p.trained_months else to_inexperienced
     total = before + months
     green = total >= to_green
-    experience = tables.number("quality.green.experience_from") if green else p.experience
+    experience = tables.quality.rows["green"].experience_from if green else p.experience
     return Training(
         before, total, "green" if green else p.quality, p.untrained and total < to_inexperienced, experience
     )
@@ -175,10 +177,10 @@ def training(tables: Tables, name: str, p: UnitProfile, months: int) -> Training
 def trained_quality(tables: Tables, quality: str, months: int, *, untrained: bool = False) -> tuple[str, bool]:
     """Training (§2.3): ``training.inexperienced_months`` (6) make untrained men Inexperienced troops, a year
     (``training.green_months``) makes them Green; never higher without combat. (quality, still untrained)."""
-    green_after = tables.number("training.green_months")
+    green_after = tables.training.green_months
     if months >= green_after and quality in QUALITIES[: QUALITIES.index("green")]:
         return "green", False
-    if untrained and months >= tables.number("training.inexperienced_months"):
+    if untrained and months >= tables.training.inexperienced_months:
         return quality, False
     return quality, untrained
 
@@ -191,19 +193,24 @@ def extraordinary_force_pm(
     scales the whole by ``extraordinary_modifiers.mana_<level>_pct``."""
     if points < 0 or stone_capacity < 0:
         raise InvalidInputError("points and a stone's capacity cannot be negative")
-    key = f"extraordinary_modifiers.mana_{mana}_pct"
-    if not tables.has(key):
+    modifiers = tables.extraordinary_modifiers
+    by_mana = {
+        "low": modifiers.mana_low_pct,
+        "normal": modifiers.mana_normal_pct,
+        "very_high": modifiers.mana_very_high_pct,
+    }
+    if mana not in by_mana:
         raise InvalidInputError(f"mana {mana!r}: low, normal or very_high")
-    steps = tables.value("extraordinary.points_pm")
+    steps = tables.extraordinary.points_pm
     es_pm = 0
     for threshold, value in steps:
         if points >= threshold:
             es_pm = int(value)
     top = int(steps[-1][0])
     if points > top:
-        es_pm += (points - top) // 10 * tables.number("extraordinary.per_ten_beyond")
-    bonus += stone_capacity // tables.number("extraordinary_modifiers.power_stone_capacity")
-    return max(0, (es_pm + bonus * 1000) * tables.number(key) // 100)
+        es_pm += (points - top) // 10 * tables.extraordinary.per_ten_beyond
+    bonus += stone_capacity // tables.extraordinary_modifiers.power_stone_capacity
+    return max(0, (es_pm + bonus * 1000) * by_mana[mana] // 100)
 
 
 def army_force(user_pms: Sequence[int]) -> int:

@@ -125,7 +125,7 @@ class CampaignState:
             total += unit.bonus_morale
         if unit.profile.conscript:
             paid = unit.pay.missed_streak == 0
-            total += tables.number("economy.conscript_paid" if paid else "economy.conscript_unpaid")
+            total += tables.economy.conscript_paid if paid else tables.economy.conscript_unpaid
         mods = [*unit.modifiers.values(), *self.side_modifiers.get(unit.side, {}).values()]
         for m in mods:
             if m.name.startswith("vs ") and m.name[3:].split(":")[0] not in enemies:
@@ -156,7 +156,7 @@ def _expire(mods: Mapping[str, Modifier], until: str) -> dict[str, Modifier]:
     return {k: m for k, m in mods.items() if m.until != until}
 
 
-def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:
+def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:  # noqa: C901, PLR0911, PLR0912, PLR0915 (one case per event type)
     p = event.payload
     kind = event.type
     unit = state.roster.get(p.get("unit_id", "")) if isinstance(p.get("unit_id"), str) else None
@@ -223,7 +223,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
             if p["months"] == 0:
                 career = replace(career, permanent_reputation=career.permanent_reputation + p["change"])
             else:
-                until = state.day + p["months"] * tables.number("economy.month_days")
+                until = state.day + p["months"] * tables.economy.month_days
                 career = replace(career, temporary_reputation=(*career.temporary_reputation, (p["change"], until)))
         elif kind == "career.promotion_rolled":
             career = replace(career, rank=career.rank + p["rank_change"], reactions=(*career.reactions, p["reaction"]))
@@ -240,7 +240,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
                 for k, u in state.roster.items()
             }
             state = replace(state, roster=owing)
-        year = tables.number("economy.year_days")
+        year = tables.economy.year_days
         if day // year != state.day // year:  # a new year: "the same enemy this year" is forgotten
             roster = {k: replace(u, modifiers=_expire(u.modifiers, "year_end")) for k, u in state.roster.items()}
             sides = {k: _expire(v, "year_end") for k, v in state.side_modifiers.items()}
@@ -302,11 +302,11 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
 
 def fold(events: Iterable[RecordedEvent], base: Mapping[str, Sourced]) -> CampaignState:
     state = CampaignState()
-    tables = Tables(dict(base))
+    tables = Tables.of(dict(base))
     for event in events:
         if event.type == "rules.table_overridden":
             state = apply(state, event, tables)
-            tables = Tables(apply_overrides(base, state.overrides))
+            tables = Tables.of(apply_overrides(base, state.overrides))
             continue
         state = apply(state, event, tables)
     return state

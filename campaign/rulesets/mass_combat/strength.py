@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError
 
 
@@ -22,38 +23,38 @@ class Strength:
         return f"TS {self.total} = ({' '.join(self.parts)})"
 
 
-def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
+def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:  # noqa: C901, PLR0912 (RULES.md's steps, in its order)
     """One man's TS from his equipment, mount and weapons (§2.2): max(1, armour + mount + race), then fine weapons,
     high-tech armour, APC, flying, ranged and rifle, then the irregular cut TS − floor(TS ÷ 3) (R2-28, R2-29)."""
     if p.ts_per_man is not None:
         return p.ts_per_man, [f"{p.ts_per_man} as given (quick and dirty)"]
     parts: list[str] = []
-    base = tables.number(f"ts.armour.{p.armour}")
+    base = pick(tables.ts.armour, p.armour, "ts.armour")
     if base:
         parts.append(f"{p.armour} {base}")
-    mount = tables.number(f"ts.mount.{p.mount}")
+    mount = pick(tables.ts.mount, p.mount, "ts.mount")
     if mount:
         parts.append(f"+{p.mount} {mount}")
         if p.no_stirrups:
-            mount += tables.number("ts.mount.no_stirrups")
+            mount += tables.ts.mount["no_stirrups"]
             parts.append("−no stirrups 1")
     base += mount
     if p.non_human is not None:
         nh = p.non_human
-        st = nh.st_mod + nh.super_strength * tables.number("ts.rules.super_strength_st")
+        st = nh.st_mod + nh.super_strength * tables.ts.rules.super_strength_st
         raw = st + nh.ht_mod + nh.extra_hp
         mod = raw // 2 if raw >= 0 else -((-raw) // 2)
         if mod:
             parts.append(f"{'+' if mod > 0 else '−'}non-human {abs(mod)}")
         base += mod
-    floor = tables.number("ts.rules.floor")
-    if tables.flag("ts.rules.floor_after_armour"):
+    floor = tables.ts.rules.floor
+    if tables.ts.rules.floor_after_armour:
         base = max(base, floor)  # R2-28: the hobbit examples: max(1, armour + mount + race)
     else:  # the text's order: the floor on mount and race, armour added after it
-        armour = tables.number(f"ts.armour.{p.armour}")
+        armour = pick(tables.ts.armour, p.armour, "ts.armour")
         base = max(base - armour, floor) + armour
     if p.fine_weapons:
-        base += tables.number("ts.rules.fine_weapons")
+        base += tables.ts.rules.fine_weapons
         parts.append("+fine weapons 1")
     if p.high_tech_dr:
         base += p.high_tech_dr // 2
@@ -64,9 +65,9 @@ def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
     if p.flying:
         base += p.tl
         parts.append(f"+flying TL {p.tl}")
-    if not tables.has(f"ts.ranged.{p.ranged}"):
-        raise InvalidInputError(f"unknown ranged weapon {p.ranged!r}: one of {', '.join(tables.names('ts.ranged'))}")
-    ranged = tables.number(f"ts.ranged.{p.ranged}")  # "none" too: its value is a table value like any other
+    if p.ranged not in tables.ts.ranged:
+        raise InvalidInputError(f"unknown ranged weapon {p.ranged!r}: one of {', '.join(sorted(tables.ts.ranged))}")
+    ranged = pick(tables.ts.ranged, p.ranged, "ts.ranged")  # "none" too: its value is a table value like any other
     base += ranged
     if ranged:
         parts.append(f"+{p.ranged} {ranged}")
@@ -74,7 +75,7 @@ def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:
         base += p.tl
         parts.append(f"+rifle TL {p.tl}")
     if p.irregular:
-        cut = base // tables.number("ts.rules.irregular_divisor")
+        cut = base // tables.ts.rules.irregular_divisor
         base -= cut
         parts.append(f"−⅓ irregular {cut}")
     return base, parts
@@ -87,18 +88,18 @@ def troop_strength(tables: Tables, p: UnitProfile, *, men: int | None = None, qu
     specials = 0
     archers: list[str] = []
     for item, n in sorted(p.special.items()):
-        if not tables.has(f"ts.special.{item}"):
-            raise InvalidInputError(f"unknown special weapon {item!r}: one of {', '.join(tables.names('ts.special'))}")
-        each = tables.number(f"ts.special.{item}")
-        if tables.has(f"ts.chariots.{item}"):  # R3-24: and the TS of its extra archer, of the chariot's weight
-            weapon = p.ranged if p.ranged != "none" else str(tables.value("ts.chariots.archer_weapon"))
-            weight = str(tables.value(f"ts.chariots.{item}"))
-            archer = tables.number(f"ts.armour.{weight}") + tables.number(f"ts.ranged.{weapon}")
+        if item not in tables.ts.special:
+            raise InvalidInputError(f"unknown special weapon {item!r}: one of {', '.join(sorted(tables.ts.special))}")
+        each = pick(tables.ts.special, item, "ts.special")
+        if item in tables.ts.chariots:  # R3-24: and the TS of its extra archer, of the chariot's weight
+            weapon = p.ranged if p.ranged != "none" else str(tables.ts.chariots["archer_weapon"])
+            weight = str(pick(tables.ts.chariots, item, "ts.chariots"))
+            archer = pick(tables.ts.armour, weight, "ts.armour") + pick(tables.ts.ranged, weapon, "ts.ranged")
             each += archer
             archers.append(f"{n} {item.replace('_', ' ')} with a {weight} archer ({weapon}) each: {n} × {each}")
         specials += each * n
-    alone = 0 if p.special else p.crew * tables.number("ts.rules.crew_alone")  # §2.2: a crew without its object
-    pct = tables.number(f"quality.{quality or p.quality}.ts_pct")
+    alone = 0 if p.special else p.crew * tables.ts.rules.crew_alone  # §2.2: a crew without its object
+    pct = tables.quality_row(quality or p.quality).ts_pct
     total = (per_man * count + specials + alone) * pct // 100
     shown = [f"{per_man} per man [{', '.join(parts) or 'no equipment'}] × {count} men"]
     if specials:
@@ -112,5 +113,5 @@ def troop_strength(tables: Tables, p: UnitProfile, *, men: int | None = None, qu
 
 def morale_adjusted_ts(tables: Tables, ts: int, morale: int, base_morale: int) -> int:
     """§2.7 (optional): TS × (1 + 10% × (current − base Morale)), to the nearest whole TS."""
-    pct = 100 + tables.number("morale.ts_pct_per_morale") * (morale - base_morale)
+    pct = 100 + tables.morale.ts_pct_per_morale * (morale - base_morale)
     return max(0, (ts * pct * 2 + 100) // 200)

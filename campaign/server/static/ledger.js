@@ -15,8 +15,18 @@ function listen(campaignId, after) {
       if (node) node.outerHTML = html;
     }
     drawCharts();
+    staleCommands();
     document.body.dispatchEvent(new CustomEvent("appended", {detail: update.head}));
   });
+}
+
+// The commands listed are those the battle's state allowed when the page was drawn (a shot only during a battle,
+// a battle's start only between them): once a battle begins or ends, the list says it is out of date.
+function staleCommands() {
+  const commands = document.getElementById("commands");
+  const battle = document.getElementById("battle");
+  const note = document.getElementById("commands-stale");
+  if (commands && battle && note) note.hidden = commands.dataset.fought === battle.dataset.fought;
 }
 
 const charts = {};

@@ -1,0 +1,127 @@
+"""The campaign page lists only the commands the viewer's role and the battle's state allow.
+
+Grimdark (RULES.md §4): a shot, a melee, a round, a unit's activation, recovery or removal and the battle's end
+happen during a battle; a battle starts only when none is being fought. Each command declares when it may be
+entered (``Command.phase``), and the declaration is checked here against the rules' own refusals: run on the
+campaign's state (appending nothing), a command declared for battles is refused with "no battle is being fought"
+before one starts, a battle's start "is still being fought" during one, and no other is refused for either.
+A player sees only commands that act for a side (never the game master's: a battle's start or end, a round, a
+house rule, a plain roll); an observer none.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from campaign.commands import command_type
+from campaign.rulesets.command import Phase
+from campaign.server import runner
+from events.dice.ask import CountingDice
+from events.errors import InvalidInputError
+from tests.server.conftest import SQUAD, World, post
+from tests.server.test_authorisation import CASES, OURS, THEIRS
+
+NO_BATTLE = "no battle is being fought"
+STILL_FOUGHT = "is still being fought"
+
+
+def muster(world: World, name: str, side: str) -> None:
+    body = {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+def start_battle(world: World) -> None:
+    body = {"command": "gf.battle_start", "args": {"name": "Ruins", "units": ["Robot Squad", "Saurian Warriors"]}}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+def listed(world: World, who: str) -> set[str]:
+    page = world.client(who).get(f"/c/{world.campaign_id}").text
+    return {name.replace("-", ".", 1) for name in re.findall(r'<details class="command" id="cmd-([\w-]+)"', page)}
+
+
+def refusal(world: World, command: str, args: dict[str, Any]) -> str:
+    """What the rules say to ``command`` on the campaign as it stands ('' if they take it): nothing is appended."""
+    ledger = world.opened.ledger
+    info = ledger.directory.get(world.campaign_id)
+    assert info is not None
+    try:
+        ledger.dry_run(info, runner.build(command, args), CountingDice("low", info.next_roll_index, []))
+    except InvalidInputError as exc:
+        return str(exc)
+    return ""
+
+
+@pytest.fixture
+def mustered(world: World) -> World:
+    muster(world, "Robot Squad", "Robots")
+    muster(world, "Saurian Warriors", "Saurians")
+    return world
+
+
+def test_before_a_battle_no_battle_command_and_a_player_never_the_game_masters(mustered: World) -> None:
+    gm, player = listed(mustered, "gina"), listed(mustered, "pat")
+    assert "gf.battle_start" in gm and "gf.muster" in gm and "ledger.roll" in gm
+    assert not {"gf.shoot", "gf.melee", "gf.round", "gf.battle_end", "gf.activate"} & gm
+    assert "gf.muster" in player and "gf.disband" in player
+    assert not {"gf.battle_start", "gf.battle_end", "gf.round", "gf.house_rule", "ledger.roll", "gf.shoot"} & player
+    assert listed(mustered, "olive") == set()
+    assert 'id="commands"' not in mustered.client("olive").get(f"/c/{mustered.campaign_id}").text
+
+
+def test_during_a_battle_its_commands_and_no_second_start(mustered: World) -> None:
+    start_battle(mustered)
+    gm, player = listed(mustered, "gina"), listed(mustered, "pat")
+    assert {"gf.shoot", "gf.melee", "gf.round", "gf.battle_end", "gf.activate", "gf.muster"} <= gm
+    assert "gf.battle_start" not in gm
+    assert {"gf.shoot", "gf.melee", "gf.activate", "gf.recover"} <= player
+    assert not {"gf.round", "gf.battle_end", "gf.battle_start"} & player
+    page = mustered.client("pat").get(f"/c/{mustered.campaign_id}").text
+    # drawn during the battle: when it ends, the page's script shows the note (the battle part's state differs)
+    assert 'id="commands" tabindex="-1" data-fought="yes"' in page and 'id="battle" data-fought="yes"' in page
+    assert 'id="commands-stale" class="error" role="status" hidden>The battle is over' in page
+
+
+def test_a_form_sent_from_a_page_drawn_before_the_battle_ended_is_refused_by_the_rules_in_words(
+    mustered: World,
+) -> None:
+    gina = mustered.client("gina")
+    sent = gina.post(
+        f"/c/{mustered.campaign_id}/command",
+        data={"_command": "gf.round"},
+        headers={"HX-Request": "true"},
+    )
+    assert sent.status_code == 400 and NO_BATTLE in sent.text
+
+
+def test_each_commands_declared_phase_is_the_rules_own(mustered: World) -> None:
+    grimdark = {c.name for c in runner.commands_for("grimdark")}
+    assert {name for name, _, _ in CASES} == grimdark  # every command has a case
+    for name, args, _ in CASES:
+        said = refusal(mustered, name, args)
+        assert (NO_BATTLE in said) == (command_type(name).phase is Phase.BATTLE), (name, said)
+    start_battle(mustered)
+    for name, args, _ in CASES:
+        said = refusal(mustered, name, args)
+        assert (STILL_FOUGHT in said) == (command_type(name).phase is Phase.BETWEEN), (name, said)
+        assert NO_BATTLE not in said, (name, said)
+
+
+def test_without_javascript_a_battles_start_shows_its_answer_on_the_page_it_redirects_to(mustered: World) -> None:
+    gina = mustered.client("gina")
+    csrf = gina.headers.pop("X-CSRF-Token")
+    try:
+        sent = gina.post(
+            f"/c/{mustered.campaign_id}/command",
+            data={"_csrf": csrf, "_command": "gf.battle_start", "name": "Ruins", "units": [OURS, THEIRS]},
+            follow_redirects=False,
+        )
+        assert sent.status_code == 303
+        page = gina.get(sent.headers["location"]).text
+    finally:
+        gina.headers["X-CSRF-Token"] = csrf
+    assert "gf battle-start: " in page  # its answer, in its form, though the battle has begun
+    assert 'id="cmd-gf-battle_start"' not in gina.get(f"/c/{mustered.campaign_id}").text  # then no more

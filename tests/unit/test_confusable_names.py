@@ -1,0 +1,98 @@
+"""Names a reader cannot tell apart are refused in words; names of one alphabet, Cyrillic or Polish, are not.
+
+"Kеno" below holds a Cyrillic е (U+0435): it reads as "Keno" and is not it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.executor import Ledger
+from campaign.rulesets.disorder.commands import Appoint
+from campaign.rulesets.fighting_spirit.commands import Muster
+from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
+from events.confusables import skeleton
+from events.errors import InvalidInputError
+from events.limits import check_name
+from tests.conftest import Backend, make_ledger
+
+CYRILLIC_KENO = "K\u0435no"
+SQUAD = {"quality": "regular", "leadership": 2, "size": 7}
+
+
+class Fs:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def muster(self, info: object, name: str, side: str, profile: dict[str, object]) -> None:
+        self.ledger.execute(self.ledger.resolve(None), Muster.build(name=name, side=side, profile=profile))
+
+    def state(self, info: object) -> object:
+        return self.ledger.in_force(self.ledger.resolve(None), FIGHTING_SPIRIT, None)
+
+
+def fighting_spirit(ledger: Ledger) -> Fs:
+    return Fs(ledger)
+
+
+@pytest.fixture
+def ledger() -> Ledger:
+    made = make_ledger(Backend("memory"))
+    made.create_campaign("Otlok Front", "fighting-spirit")
+    return made
+
+
+def test_a_name_mixing_latin_and_cyrillic_in_one_word_is_refused_in_words() -> None:
+    with pytest.raises(InvalidInputError, match="mixes alphabets in the word 'K\u0435no'"):
+        check_name(CYRILLIC_KENO, "a side")
+    assert check_name("Сталь Guard", "a side") == "Сталь Guard"  # two words, each in one alphabet
+
+
+def test_names_are_kept_nfkc_normalised() -> None:
+    assert check_name("\uff2b\uff45\uff4e\uff4f", "a side") == "Keno"  # fullwidth letters are the plain ones
+    assert check_name("\U0001d40a\U0001d41e\U0001d427\U0001d428", "a side") == "Keno"  # mathematical bold
+
+
+def test_look_alikes_share_a_skeleton_and_other_names_do_not() -> None:
+    assert skeleton("СОКЕ") == skeleton("Coke")  # all four Cyrillic capitals
+    assert skeleton("КЕНО") == skeleton("KEHO") != skeleton("Keno")  # a Cyrillic Н reads as H, not N
+    assert skeleton("rnike") == skeleton("mike") and skeleton("bob1") == skeleton("bobl")
+    assert skeleton("Żółw") != skeleton("Zolw")  # diacritics are letters of their own
+    assert skeleton("Кено") != skeleton("Keno")  # the Cyrillic н does not read as n
+
+
+def test_a_unit_looking_like_one_on_the_roster_is_refused_and_nothing_is_appended(ledger: Ledger) -> None:
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), "Coke Guard", "Keno", SQUAD)
+    head = ledger.resolve(None).last_seq
+    with pytest.raises(InvalidInputError, match="looks like the unit 'Coke Guard'"):
+        fs.muster(ledger.resolve(None), "СОКЕ Guard", "Keno", SQUAD)  # Cyrillic capitals, one alphabet a word
+    with pytest.raises(InvalidInputError, match="mixes alphabets in the word 'Guаrd'"):
+        fs.muster(ledger.resolve(None), "Keno Guаrd", "Keno", SQUAD)  # a Cyrillic а in a Latin word
+    assert ledger.resolve(None).last_seq == head
+
+
+def test_a_side_looking_like_one_of_the_campaign_is_refused(ledger: Ledger) -> None:
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), "Keno Guard", "Cape", SQUAD)
+    with pytest.raises(InvalidInputError, match="looks like the side 'Cape'"):
+        fs.muster(ledger.resolve(None), "Other Squad", "Саре", SQUAD)  # four Cyrillic letters
+
+
+def test_cyrillic_and_polish_names_of_one_alphabet_are_accepted(ledger: Ledger) -> None:
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), "Keno Guard", "Keno", SQUAD)
+    fs.muster(ledger.resolve(None), "Сталь", "Кено", SQUAD)
+    fs.muster(ledger.resolve(None), "Żółw", "Keno", SQUAD)
+    fs.muster(ledger.resolve(None), "Zolw", "Keno", SQUAD)  # reads differently from Żółw
+    state, _ = fs.state(ledger.resolve(None))  # type: ignore[misc]
+    assert {u.name for u in state.roster.values()} == {"Keno Guard", "Сталь", "Żółw", "Zolw"}
+
+
+def test_an_officer_looking_like_one_with_a_career_is_refused() -> None:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Skirmish", "disorder")
+    ledger.execute(ledger.resolve(None), Appoint.build(side="British", officer="Coke"))
+    with pytest.raises(InvalidInputError, match="looks like the officer 'Coke'"):
+        ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="СОКЕ"))  # four Cyrillic capitals
+    ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="Dubreton"))
