@@ -5,6 +5,7 @@ row. What they say is the translator's (the games' usage, the seeds' own terms);
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,27 +67,40 @@ def test_the_errata_amend_the_same_clauses(lang: str) -> None:
     }
 
 
-def test_the_russian_rules_are_whole() -> None:
-    assert [n for n, c in clauses("ru").items() if c.lang != "ru"] == []
+@pytest.mark.parametrize("lang", sorted(TRANSLATED))
+def test_the_translations_are_whole(lang: str) -> None:
+    assert [n for n, c in clauses(lang).items() if c.lang != lang] == []
 
 
-def test_a_clause_the_polish_has_not_reached_is_read_in_english_whole() -> None:
-    polish, english = clauses("pl"), clauses()
-    assert polish["0.4"].lang == "pl" and polish["0.4"].title.startswith("0.4 Test ducha bojowego")
-    # §0 is the whole of seed 000: the Polish has its first clauses only, so the section is read in English.
-    if any(polish[n].lang != "pl" for n in english if n.startswith("0.")):
-        assert polish["0"].lang == "en" and polish["0"].text == english["0"].text
-    assert all(c.text == english[n].text for n, c in polish.items() if c.lang == "en")
-
-
-def test_the_polish_has_every_seed_the_campaign_layer_and_the_third_edition_whole() -> None:
+def test_the_polish_clauses_are_the_polish_text() -> None:
     polish = clauses("pl")
-    reached = [n for n in polish if n in ("0", "1", "2", "4", "5") or n.startswith(("0.", "1.", "2.", "4.", "R3-"))]
-    reached += [f"R2-{k}" for k in range(32, 37)]  # the second edition's entries of seed 004 and of all rulesets
-    assert {"0.10", "1.9", "2.14", "4.1", "4.2", "5", "R3-1", "R3-27"} <= set(reached)
-    assert [n for n in reached if polish[n].lang != "pl"] == []
+    assert polish["0.4"].title.startswith("0.4 Test ducha bojowego")
     assert polish["4.1"].title.startswith("4.1 Obowiązujące zasady morale")
     assert polish["R3-25"].title.startswith("R3-25 — §4.1 Jednostka Shaken nie strzela")
+    assert polish["5"].title.startswith("5. Warstwa kampanii")
+
+
+@pytest.fixture
+def partial_polish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A Polish text cut short inside §0, as a translation under way is: the clauses read anew from it."""
+    whole = TRANSLATED["pl"].read_text(encoding="utf-8")
+    cut = tmp_path / "RULES.pl.md"
+    cut.write_text(whole[: whole.index("\n## 0.5 ")], encoding="utf-8")
+    monkeypatch.setitem(TRANSLATED, "pl", cut)
+    clauses.cache_clear()
+    yield cut
+    clauses.cache_clear()
+
+
+@pytest.mark.usefixtures("partial_polish")
+def test_a_clause_a_translation_has_not_reached_is_read_in_english_whole() -> None:
+    polish, english = clauses("pl"), clauses()
+    assert list(polish) == list(english)
+    assert polish["0.4"].lang == "pl" and polish["0.4"].title.startswith("0.4 Test ducha bojowego")
+    assert polish["0.5"].lang == "en" and polish["4.1"].lang == "en" and polish["R3-25"].lang == "en"
+    # §0 is the whole of seed 000: the cut text has its first clauses only, so the section is read in English.
+    assert polish["0"].lang == "en" and polish["0"].text == english["0"].text
+    assert all(c.text == english[n].text for n, c in polish.items() if c.lang == "en")
 
 
 def _spaced(text: str) -> str:
