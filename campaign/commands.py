@@ -9,30 +9,36 @@ recorded before commands were models (the service methods' parameter names).
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
-from campaign.rulesets import RULESETS, RulesetInfo, ruleset
+from campaign.rulesets import RULESETS, by_prefix, installed, load, ruleset
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.tables import RuleTables
 from campaign.tables import base_values, house_rule_refusals
 from events.errors import InvalidInputError
+from events.registry import registry
 from projections.fold import RulesetFold
 
 __all__ = ["Command", "command_type", "fold_for", "plugin", "recorded_command", "tables_in_force"]
 
-PREFIXES: dict[str, RulesetInfo] = {r.prefix: r for r in RULESETS.values()}
+
+def _read_plugins() -> None:
+    installed()  # registers each ruleset's own event families
+
+
+registry.discover = _read_plugins  # a ruleset's own event types are found through its plug-in
 
 
 @functools.cache
 def plugin(name: str) -> Ruleset[Any, Any]:
-    """The plug-in of the ruleset called ``name`` on the command line (its package imported now)."""
+    """The rules of the ruleset called ``name`` on the command line (its plug-in's ``rules``, imported now)."""
     info = ruleset(name)
-    module = importlib.import_module(f"campaign.rulesets.{info.package}.plugin")
-    declared: Ruleset[Any, Any] = module.PLUGIN
+    declared = load(info.rules_ref)
+    if not isinstance(declared, Ruleset) or declared.info != info:
+        raise InvalidInputError(f"the ruleset {name!r} is installed but its rules ({info.rules_ref}) are not its own")
     return declared
 
 
@@ -43,9 +49,9 @@ def fold_for(name: str) -> RulesetFold[Any] | None:
         return None
     # The fold's own module, not the plug-in: reading a campaign needs no command models (a test checks it is
     # the plug-in's make_fold), and loading them costs a read command a tenth of its start-up.
-    package = ruleset(name).package
-    make_fold = importlib.import_module(f"campaign.rulesets.{package}.fold").make_fold
-    folded: RulesetFold[Any] = make_fold(base_values(package))
+    info = ruleset(name)
+    make_fold = load(f"{info.fold_module}:make_fold")
+    folded: RulesetFold[Any] = make_fold(base_values(info.package))
     return folded
 
 
@@ -74,7 +80,7 @@ def _by_name(prefix: str) -> dict[str, type[Command[Any, Any]]]:
         from campaign.rulesets.common import COMMON  # the ruleset-less commands: not what reading a campaign needs
 
         return {c.name: c for c in COMMON}
-    info = PREFIXES.get(prefix)
+    info = by_prefix(prefix)
     if info is None:
         return {}
     return {c.name: c for c in plugin(info.name).commands}
@@ -89,7 +95,7 @@ def command_type(name: str) -> type[Command[Any, Any]]:
 
 def ruleset_of(command: type[Command[Any, Any]]) -> Ruleset[Any, Any] | None:
     """The plug-in a command belongs to (None for a ``ledger.`` command)."""
-    info = PREFIXES.get(command.name.partition(".")[0])
+    info = by_prefix(command.name.partition(".")[0])
     return plugin(info.name) if info is not None else None
 
 

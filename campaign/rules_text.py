@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from events.errors import NotFoundError
@@ -58,7 +59,7 @@ def path(lang: str = "en") -> Path:
     return TRANSLATED.get(lang, RULES)
 
 
-def _read(file: Path, lang: str) -> dict[str, tuple[Clause, tuple[str, ...]]]:
+def _read(file: Path | Traversable, lang: str) -> dict[str, tuple[Clause, tuple[str, ...]]]:
     """Each numbered clause of one file, with the numbers of the clauses under it (itself first)."""
     lines = file.read_text(encoding="utf-8").splitlines()
     headings = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
@@ -73,6 +74,19 @@ def _read(file: Path, lang: str) -> dict[str, tuple[Clause, tuple[str, ...]]]:
     return found
 
 
+def _plugins_rules() -> dict[str, tuple[Clause, tuple[str, ...]]]:
+    """The sections of the rules each installed ruleset's plug-in ships (``rules_md``, in its package)."""
+    from importlib import resources
+
+    from campaign.plugins import RULESETS
+
+    found: dict[str, tuple[Clause, tuple[str, ...]]] = {}
+    for info in RULESETS.values():
+        if info.rules_md is not None:
+            found |= _read(resources.files(info.package).joinpath(info.rules_md), "en")
+    return found
+
+
 @cache
 def clauses(lang: str = "en") -> dict[str, Clause]:
     """Every numbered clause of RULES.md by its number (``0.4``, ``5``, ``R2-5``, ``R3-5``), in ``lang``.
@@ -81,6 +95,8 @@ def clauses(lang: str = "en") -> dict[str, Clause]:
     and every clause under it, as in the English), and in English otherwise (``Clause.lang`` says which), so a
     translation still under way shows what it has and never a section with half its clauses missing."""
     english = _read(RULES, "en")
+    for number, found_in_plugin in _plugins_rules().items():
+        english.setdefault(number, found_in_plugin)  # a ruleset installed beside the four: its own sections
     own = _read(TRANSLATED[lang], lang) if lang in TRANSLATED and TRANSLATED[lang].is_file() else {}
     found: dict[str, Clause] = {}
     for number, (clause, within) in english.items():

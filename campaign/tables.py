@@ -22,8 +22,16 @@ ALTERNATIVES = "alternatives."
 
 
 @functools.cache
+def module_of(package: str) -> str:
+    """A ruleset's package by its name (its plug-in's ``package``), or a built-in one's by its folder's name
+    under ``campaign/rulesets`` (``fighting_spirit``)."""
+    built_in = "." not in package and resources.files("campaign.rulesets").joinpath(package).is_dir()
+    return f"campaign.rulesets.{package}" if built_in else package
+
+
+@functools.cache
 def ruleset_document(package: str) -> dict[str, Any]:
-    text = resources.files(f"campaign.rulesets.{package}").joinpath("tables.toml").read_text("utf-8")
+    text = resources.files(module_of(package)).joinpath("tables.toml").read_text("utf-8")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -176,13 +176,29 @@ class EventRegistry:
         self._quick: dict[type[Event], tuple[str, int, int, tuple[str, ...], tuple[str, ...]]] = {}
         """The plans of the types whose payload is read off the model (``fields`` > 0), unpacked."""
         self._families = dict(families or {})
+        self.discover: Callable[[], None] | None = None
+        """Called once when a type of a family not known here is asked for: the campaign layer sets it to read the
+        installed rulesets, whose own event types (named by each one's prefix) it adds as families."""
+
+    def add_family(self, prefix: str, modules: Collection[str]) -> None:
+        """The modules (dotted names) declaring the event types whose names start ``PREFIX.``: imported when one
+        of them is first asked for."""
+        known = self._families.get(prefix, ())
+        self._families[prefix] = (*known, *(m for m in modules if m not in known))
 
     def _load(self, prefixes: Collection[str]) -> None:
         # Imported every time asked (a dictionary lookup once imported), never marked done before: a thread that
         # meets a family another thread is importing waits for Python's import lock, then finds its types.
+        if any(p not in self._families for p in prefixes):
+            self._discover()
         for prefix in prefixes:
             for module in self._families.get(prefix, ()):
-                importlib.import_module(f"events.families.{module}")
+                importlib.import_module(module if "." in module else f"events.families.{module}")
+
+    def _discover(self) -> None:
+        discover, self.discover = self.discover, None
+        if discover is not None:
+            discover()
 
     def register(self, cls: E) -> E:
         name = getattr(cls, "event_name", None)
@@ -206,6 +222,7 @@ class EventRegistry:
         return decorate
 
     def names(self) -> list[str]:
+        self._discover()
         self._load(list(self._families))
         return sorted(self._types)
 

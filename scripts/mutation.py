@@ -34,29 +34,28 @@ import time
 import tokenize
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-RULESETS = ("fighting_spirit", "disorder", "mass_combat", "grimdark")
-RULE_FILES = {
-    "fighting_spirit": ("rules.py", "pressure.py", "start.py", "state.py"),
-    "disorder": ("rules.py",),
-    "mass_combat": (
-        "battle.py",
-        "economy.py",
-        "pcs.py",
-        "quality.py",
-        "strength.py",
-        "lasting.py",
-        "arrears.py",
-        "aftermath.py",
-        "position.py",
-        "extraordinary.py",
-        "calendar_commands.py",
-    ),
-    "grimdark": ("rules.py", "units.py"),
-}
-"""The modules of each ruleset that hold its rules (fighting_spirit's fatigue and veterancy live in its state,
-mass_combat's pay and recovery Morale tests in its calendar commands)."""
+
+
+def _built_in() -> dict[str, Any]:
+    """The installed rulesets whose packages are this checkout's (``campaign/rulesets/<folder>``), by folder: what
+    each one's plug-in says to mutate (its ``mutation``) is read from it."""
+    from campaign.rulesets import RULESETS as INSTALLED
+
+    return {
+        r.package.rpartition(".")[2]: r.mutation
+        for r in INSTALLED.values()
+        if r.package.startswith("campaign.rulesets.")
+    }
+
+
+PLUGINS = _built_in()
+RULESETS = tuple(PLUGINS)
+RULE_FILES = {name: m.modules for name, m in PLUGINS.items()}
+"""The modules of each ruleset that hold its rules (its plug-in's ``mutation.modules``: fighting_spirit's fatigue
+and veterancy live in its state, mass_combat's pay and recovery Morale tests in its calendar commands)."""
 NOT_RULES = frozenset(
     {
         "__init__.py",
@@ -74,21 +73,11 @@ NOT_RULES = frozenset(
 """Modules that hold no rule (the wiring, the fold, the checks of a command's input): a module in neither
 list is reported by ``--list`` so that a rule split off into a new module is not left unmutated."""
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
-TESTS = {
-    "fighting_spirit": ("*fighting_spirit*", "*five_grade*"),
-    "disorder": ("*disorder*", "*newer_rulesets*"),
-    "mass_combat": ("*mass_combat*", "*one_command_path*"),
-    "grimdark": ("*grimdark*", "*newer_rulesets*", "*one_command_path*"),
-}
-"""The test files (under tests/acceptance and tests/unit) that speak of each ruleset's rules (and, for every
-ruleset, those of the tables: ``COMMON``)."""
+TESTS = {name: m.tests or (f"*{name}*",) for name, m in PLUGINS.items()}
+"""The test files (under tests/acceptance and tests/unit) that speak of each ruleset's rules (its plug-in's
+``mutation.tests``; and, for every ruleset, those of the tables: ``COMMON``)."""
 COMMON = ("*errata_tables*",)
-E2E = {
-    "fighting_spirit": ("*fighting_spirit_cli*", "*errata_cli*"),
-    "disorder": ("*disorder_cli*", "*errata_cli*"),
-    "mass_combat": ("*mass_combat_cli*",),
-    "grimdark": ("*grimdark_cli*", "*errata_cli*"),
-}
+E2E = {name: m.cli_tests for name, m in PLUGINS.items()}
 """With ``--e2e``, the CLI tests of the ruleset too (slower: each starts the program)."""
 VALUE = re.compile(r"(\bvalue\s*=\s*)(-?\d+|true|false)\b")
 

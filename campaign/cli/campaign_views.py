@@ -44,9 +44,15 @@ def current_summary(campaign: str | None, at: int | None) -> tuple[CampaignInfo,
 UNKEPT = (("campaign days", ("day",)), ("turns", ("turn", "round")))
 """The battles view's columns a ruleset may not keep, in words, and the row keys that hold them."""
 
-DAYS_PASS = frozenset({"fighting-spirit", "mass-combat"})
-"""The rulesets whose campaigns count days (`rest`, `march`): `status` gives the day of these only (the others
-said "day 0" for ever)."""
+
+def _days_pass(ruleset: str) -> bool:
+    """Whether the ruleset's campaigns count days (`rest`, `march`, its plug-in says): `status` gives the day of
+    these only (the others said "day 0" for ever)."""
+    from campaign.rulesets import RULESETS
+
+    info = RULESETS.get(ruleset)
+    return info is not None and info.days_pass
+
 
 NAMES = ("name", "side", "unit", "pc", "winner", "battle")
 """Columns that hold a name as it was typed (never reworded)."""
@@ -152,7 +158,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         from campaign.i18n import _
 
         where = _(" at #{seq}").format(seq=at) if at is not None else ""
-        day = _("day {day}, ").format(day=s.day) if info.ruleset in DAYS_PASS else ""
+        day = _("day {day}, ").format(day=s.day) if _days_pass(info.ruleset) else ""
         out.console.print(
             f"[bold]{escape(info.name)}[/] ({info.ruleset}){where}: {day}{count(len(s.units), 'units')}, "
             f"{count(len(s.battles), 'battles')}"

@@ -51,7 +51,8 @@ def _plot(found: Chart, path: Path) -> None:
             axes.step(xs, ys, where="post", marker="o", markersize=3, label=series.name)
         axes.set_title(found.title)
         axes.set_ylabel(found.axis)
-        axes.set_xticks(xs, [f"#{s.seq} {s.label}" for s in found.steps], rotation=60, ha="right", fontsize=7)
+        axes.set_xticks(xs, axis_labels(found), rotation=60, ha="right", fontsize=7)
+        axes.set_xlabel("in the campaign's calendar")
         if found.levels:
             axes.set_yticks(range(1, len(found.levels) + 1), list(found.levels))
         axes.grid(True, alpha=0.3)
@@ -59,6 +60,16 @@ def _plot(found: Chart, path: Path) -> None:
         figure.savefig(path, format=path.suffix[1:].lower(), metadata=_metadata(path))
     finally:
         pyplot.close(figure)
+
+
+def axis_labels(found: Chart) -> list[str]:
+    """Each step's place in the campaign's calendar, said where it changes ("Ruins, day 3"), blank while it
+    stays (the steps of one day, or of one battle, under one label)."""
+    out, before = [], None
+    for step in found.steps:
+        out.append("" if step.when == before else step.when)
+        before = step.when
+    return out
 
 
 def _metadata(path: Path) -> dict[str, Any]:
@@ -95,8 +106,8 @@ def show(found: Chart, out: Output) -> None:
     out.console.print(view)
     first, last = found.steps[0], found.steps[-1]
     out.console.print(
-        f"[dim]from #{first.seq} ({escape(first.label)}) to #{last.seq} ({escape(last.label)}); "
-        "-o FILE.svg or FILE.png draws it[/]"
+        f"[dim]from {escape(first.when)} ({escape(first.label)}) to {escape(last.when)} ({escape(last.label)}); "
+        "--json gives every step; -o FILE.svg or FILE.png draws it[/]"
     )
 
 
@@ -107,7 +118,7 @@ def chart_json(found: Chart) -> dict[str, Any]:
         "title": found.title,
         "axis": found.axis,
         "levels": list(found.levels),
-        "steps": [{"seq": s.seq, "label": s.label} for s in found.steps],
+        "steps": [{"seq": s.seq, "label": s.label, "when": s.when} for s in found.steps],
         "series": [{"name": s.name, "side": s.side, "values": list(s.values)} for s in found.series],
     }
 

@@ -93,10 +93,10 @@ def print_roster_csv(
     plugin: Ruleset[Any, Any], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
 ) -> None:
     """A roster view's rows (its ``--json`` rows) as CSV on standard output, each with its unit's muster inputs."""
-    from campaign.interchange.rosters import ROSTERS, roster_csv_of
+    from campaign.interchange.rosters import roster_columns, roster_csv_of
 
     names = {unit_id: u.name for unit_id, u in roster.items()}
-    typer.echo(roster_csv_of(plugin, ROSTERS[plugin.info.name], rows, units, names), nl=False)
+    typer.echo(roster_csv_of(plugin, roster_columns(plugin.info.name), rows, units, names), nl=False)
 
 
 def muster_from_file(plugin: Ruleset[Any, Any]) -> Extra:

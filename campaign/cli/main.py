@@ -6,6 +6,7 @@ module defining a command is imported when it runs (``campaign --help`` imports 
 
 from __future__ import annotations
 
+import functools
 import gc
 from typing import Annotated
 
@@ -188,12 +189,17 @@ COMMANDS = {
     ),
     "user": ("campaign.cli.server_cli", "users", N_("Accounts of the shared server (`campaign serve`).")),
 }
-COMMANDS |= {r.prefix: (f"campaign.cli.{r.package}", "app", r.help) for r in RULESETS.values()}
-"""Each ruleset's command group, with the help its ruleset declares (its commands are made from its models)."""
+
+
+def every_command() -> dict[str, tuple[str, str, str]]:
+    """The commands, and each installed ruleset's command group with the help its plug-in declares."""
+    return COMMANDS | {r.prefix: ("campaign.cli.ruleset_groups", r.name, r.help) for r in RULESETS.values()}
 
 
 class Campaign(CampaignGroup):
-    lazy = COMMANDS
+    @functools.cached_property
+    def lazy(self) -> dict[str, tuple[str, str, str]]:  # type: ignore[override]
+        return every_command()
 
 
 app = typer.Typer(

@@ -28,19 +28,10 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from campaign.i18n import DEFAULT, LANGUAGES, language
 
-RULESETS_DIR = Path(__file__).resolve().parent.parent / "rulesets"
-PACKAGES = {
-    "fighting-spirit": "fighting_spirit",
-    "disorder": "disorder",
-    "mass-combat": "mass_combat",
-    "grimdark": "grimdark",
-}
-"""Each ruleset's name (as ``campaign new --ruleset`` takes it) → its package under ``campaign/rulesets``."""
 _CHOICE_ERRORS = ("literal_error", "enum")
 
 
@@ -152,18 +143,25 @@ def parse(ruleset: str, text: str) -> Vocabulary:
 
 
 def package_of(ruleset: str) -> str:
-    """``fighting-spirit``, ``fighting_spirit`` → ``fighting_spirit``."""
-    name = ruleset.replace("-", "_")
-    if name not in PACKAGES.values():
-        raise KeyError(f"no ruleset {ruleset!r}")
-    return name
+    """A ruleset's package (its plug-in's), by the ruleset's name or its package's, whole or its last part:
+    ``fighting-spirit``, ``fighting_spirit`` → ``campaign.rulesets.fighting_spirit``."""
+    from campaign.plugins import RULESETS
+
+    for info in RULESETS.values():
+        if ruleset in (info.name, info.package, info.package.rpartition(".")[2]):
+            return info.package
+    raise KeyError(f"no ruleset {ruleset!r}")
 
 
 @cache
 def vocabulary(ruleset: str) -> Vocabulary:
-    """The terms of ``ruleset`` (by its name or its package's), read once per process."""
+    """The terms of ``ruleset`` (by its name or its package's), read once per process: its package's
+    ``terms.toml`` (a ruleset without one has no terms of its own)."""
+    from importlib import resources
+
     package = package_of(ruleset)
-    return parse(package, (RULESETS_DIR / package / "terms.toml").read_text(encoding="utf-8"))
+    file = resources.files(package).joinpath("terms.toml")
+    return parse(package.rpartition(".")[2], file.read_text(encoding="utf-8") if file.is_file() else "")
 
 
 def shown(ruleset: str, set_name: str, value: str, *, short: bool = False, lang: str | None = None) -> str:
@@ -178,10 +176,10 @@ def read(ruleset: str, set_name: str, word: str) -> str | None:
 
 def ruleset_of(model: type) -> str | None:
     """The ruleset whose package defines ``model`` (a command or a profile), or None for the core's."""
-    parts = model.__module__.split(".")
-    if len(parts) > 2 and parts[:2] == ["campaign", "rulesets"] and parts[2] in PACKAGES.values():
-        return parts[2]
-    return None
+    from campaign.plugins import RULESETS
+
+    module = model.__module__
+    return next((r.name for r in RULESETS.values() if module.startswith(f"{r.package}.")), None)
 
 
 _QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")

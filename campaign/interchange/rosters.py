@@ -75,6 +75,17 @@ table" is split in two: the unit on the table, and why it left the roster)."""
 OUT_OF_SERVICE = ("disbanded", "off_roster")
 
 
+def roster_columns(ruleset: str) -> tuple[CsvColumn, ...]:
+    """The ruleset's roster as CSV: its plug-in's columns (``roster``), else those written here for it."""
+    from campaign.rulesets import RULESETS, load
+
+    info = RULESETS.get(ruleset)
+    if info is not None and info.roster is not None:
+        declared: tuple[CsvColumn, ...] = load(info.roster)
+        return declared
+    return ROSTERS.get(ruleset, ())
+
+
 def muster_of(plugin: Ruleset[Any, Any]) -> tuple[type[Command[Any, Any]], dict[str, type[BaseModel]]]:
     """A ruleset's muster command, and the model of its profile where the command keeps the profile as plain data
     (its type says which: ``ProfileOf``)."""
@@ -107,7 +118,7 @@ def view_columns(ruleset: str) -> set[str]:
     """Every column a view of the ruleset's rosters writes that is the view's own: read past by a muster."""
     from campaign.read.views import STATUS_COLUMNS
 
-    return {c.header for c in ROSTERS.get(ruleset, ())} | set(STATUS_COLUMNS)
+    return {c.header for c in roster_columns(ruleset)} | set(STATUS_COLUMNS)
 
 
 def _superiors_first(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:

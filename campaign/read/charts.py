@@ -17,7 +17,7 @@ The measures, in each ruleset's own terms:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,12 +39,20 @@ class Reading:
     value: int
 
 
+DAYS_PASS = frozenset({"fighting-spirit", "mass-combat"})
+"""The rulesets whose campaigns keep a day (RULES.md §5's calendar: time passes by days of rest and march and by
+battle days, as events); the others are told by their battles alone."""
+
+
 @dataclass(frozen=True)
 class Step:
     """A moment of the campaign a chart shows: after the command that ends at ``seq``."""
 
     seq: int
     label: str
+    """What that command did ("attack", "Ruins ends")."""
+    when: str = ""
+    """Where it lies in the campaign's calendar, as an axis says it (:func:`when_words`): "Ruins, day 3"."""
 
 
 @dataclass(frozen=True)
@@ -219,14 +227,26 @@ _WHY_NOT = {
 }
 
 
+def measures_of(ruleset: str) -> Mapping[str, Measure]:
+    """The measures a ruleset keeps: its plug-in's (``charts``), else those written here for it, else none."""
+    from campaign.rulesets import RULESETS, load
+
+    info = RULESETS.get(ruleset)
+    if info is not None and info.charts is not None:
+        declared: Mapping[str, Measure] = load(info.charts)
+        return declared
+    return MEASURE_OF.get(ruleset, {})
+
+
 def measure_for(ruleset: str, measure: str) -> Measure:
     """The measure as this ruleset keeps it; refused in words when the ruleset has none."""
     if measure not in MEASURES:
         raise InvalidInputError(f"no chart called {measure!r}: charts are {', '.join(MEASURES)}")
-    found = MEASURE_OF.get(ruleset, {}).get(measure)
+    kept_by = measures_of(ruleset)
+    found = kept_by.get(measure)
     if found is None:
         why = _WHY_NOT.get((ruleset, measure), f"{ruleset} has no {measure} measure")
-        kept = ", ".join(m for m in MEASURES if m in MEASURE_OF.get(ruleset, {}))
+        kept = ", ".join(m for m in MEASURES if m in kept_by)
         raise InvalidInputError(f"no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}")
     return found
 
@@ -244,6 +264,25 @@ def _label(group: Sequence[RecordedEvent], battle_names: dict[str, str]) -> tupl
     if issued.type != "timeline.command_issued":
         return issued.type.partition(".")[2].replace("_", " "), False
     return str(issued.payload["command"]).partition(".")[2].replace("_", " "), False
+
+
+def when_words(day: int | None, battle: str | None = None, *, ended: bool = False, after: str | None = None) -> str:
+    """A moment in the campaign's calendar, as short as an axis needs: the battle being fought ("Ruins"), or at
+    its end ("end of Ruins"), with the campaign's day where its ruleset keeps one ("Ruins, day 3", "day 16");
+    between battles of a ruleset without days, the battle fought last ("after Ruins", "before the first battle").
+    ``day`` is None for a ruleset without days."""
+    if battle is not None:
+        where = f"end of {battle}" if ended else battle
+    elif day is None:
+        where = f"after {after}" if after else "before the first battle"
+    else:
+        where = ""
+    return ", ".join(part for part in (where, f"day {day}" if day is not None else "") if part)
+
+
+def _day(ruleset: str, state: Any) -> int | None:
+    day = getattr(state, "day", None)
+    return day if ruleset in DAYS_PASS and isinstance(day, int) else None
 
 
 def _matches(reading: Reading, only: str | None) -> bool:
@@ -264,10 +303,15 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
     rows: list[dict[str, int]] = []
     names: dict[str, tuple[str, str | None]] = {}
     seen_any: set[str] = set()
+    fighting: str | None = None
+    fought_last: str | None = None
     for group in by_command(effective(events)):
+        ended: str | None = None
         for event in group:
             if event.type == "battle.started":
-                battle_names[str(event.payload["battle_id"])] = str(event.payload["name"])
+                battle_names[str(event.payload["battle_id"])] = fighting = str(event.payload["name"])
+            elif event.type == "battle.ended":
+                ended = battle_names.get(str(event.payload.get("battle_id")), fighting)
             state = fold.apply(state, event)
         readings = [r for r in how.read(state) if _matches(r, only)]
         seen_any.update(r.name for r in how.read(state))
@@ -276,8 +320,11 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
             names.setdefault(r.key, (r.name, r.side))
         label, battle_end = _label(group, battle_names)
         if row and (battle_end or not rows or row != rows[-1]):
-            steps.append(Step(group[-1].seq, label))
+            when = when_words(_day(ruleset, state), ended or fighting, ended=ended is not None, after=fought_last)
+            steps.append(Step(group[-1].seq, label, when))
             rows.append(row)
+        if ended is not None:
+            fighting, fought_last = None, ended
     if only is not None and not names:
         known = ", ".join(sorted(seen_any)) or "none yet"
         raise InvalidInputError(f"no unit, side or officer called {only!r} has a {measure} here (known: {known})")

@@ -367,6 +367,9 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return f"{n('unit_id')}: {grades['from_grade']} → {grades['to_grade']}"
     if kind in SAID:
         return _(SAID[kind]).format_map(fields)
+    own = own_sentence(kind)
+    if own is not None:
+        return _(own).format_map(fields)
     if kind == "dice.rolled":
         modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
         thrown = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
@@ -465,26 +468,23 @@ RESTATED = frozenset(
 )
 """Outcome events whose fact the rule application beside them already states in its explanation."""
 
-RESTATED_BY_RULE = frozenset(
-    {
-        ("disorder", "battle_end", "battle.ended"),
-        ("disorder", "glory", "career.glory_awarded"),
-        ("disorder", "officer_removed", "battle.officer_removed"),
-        ("grimdark", "battle_end", "battle.ended"),
-        ("grimdark", "casualty", "career.trait_gained"),
-        ("grimdark", "level_up", "career.trait_gained"),
-        ("grimdark", "morale_test", "battle.unit_removed"),
-        ("grimdark", "rewards", "battle.victory_points"),
-        ("grimdark", "rewards", "economy.funds_changed"),
-        ("grimdark", "shares_fate", "battle.unit_removed"),
-        ("grimdark", "wounds", "battle.wounds_taken"),
-        ("mass-combat", "battle_end", "battle.ended"),
-        ("mass-combat", "glory", "career.promotion_rolled"),
-        ("mass-combat", "same_enemy_this_year", "morale.modifier_set"),
-    }
-)
-"""(ruleset, rule, outcome event) where that rule's explanation states the outcome, beside outcomes that another
-rule of the same command does not state (a Grimdark melee's wounds; its rule names only the wounds caused)."""
+
+def restated_by_rule(ruleset: str) -> frozenset[tuple[str, str]]:
+    """(rule, outcome event) where that rule's explanation states the outcome (its plug-in's ``restated``),
+    beside outcomes that another rule of the same command does not state (a Grimdark melee's wounds; its rule
+    names only the wounds caused)."""
+    from campaign.rulesets import RULESETS
+
+    info = RULESETS.get(ruleset)
+    return info.restated if info is not None else frozenset()
+
+
+def own_sentence(event_type: str) -> str | None:
+    """The sentence a ruleset's plug-in gives its own event type (named by its prefix), if it gives one."""
+    from campaign.rulesets import by_prefix
+
+    info = by_prefix(event_type.partition(".")[0])
+    return info.sentences.get(event_type) if info is not None else None
 
 
 def explained_by(events: Iterable[RecordedEvent]) -> dict[int, int]:
@@ -517,7 +517,7 @@ def explained_by(events: Iterable[RecordedEvent]) -> dict[int, int]:
             and same(rule, event)
             and (
                 event.type in RESTATED
-                or (rule.payload.get("ruleset"), rule.payload.get("rule"), event.type) in RESTATED_BY_RULE
+                or (rule.payload.get("rule"), event.type) in restated_by_rule(str(rule.payload.get("ruleset")))
             )
         ):
             covered[event.seq] = rule.seq

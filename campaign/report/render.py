@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from campaign.read.describe import money, value
-from campaign.report.story import Chapter, Report
+from campaign.report.story import Chapter, Chart, Report
 from campaign.report.svg import chart_svg
 
 NOTHING_DISPUTED = "No roll was rerolled or corrected, and no command was amended, undone or rewound."
@@ -30,6 +30,9 @@ body.report { font: 15px/1.5 Georgia, "Times New Roman", serif; color: #1b1b1b; 
 .report figure { margin: .8rem 0 1.2rem; break-inside: avoid; }
 .report figure svg { width: 100%; height: auto; }
 .report .hash { font: 12px monospace; color: #555; word-break: break-all; }
+.report .scroll { overflow-x: auto; max-width: 100%; }
+.report details { margin: .2rem 0 1rem; font: 13px/1.35 system-ui, sans-serif; }
+.report summary { min-height: 44px; padding: .6rem 0; cursor: pointer; }
 @media (max-width: 30rem) { body.report { padding: .6rem; font-size: 14px; } .report table { font-size: 12px; } }
 @media print {
   @page { margin: 16mm 14mm; }
@@ -38,7 +41,14 @@ body.report { font: 15px/1.5 Georgia, "Times New Roman", serif; color: #1b1b1b; 
   .report section.battle { break-before: page; }
   .report section.battle:first-of-type { break-before: auto; }
   .report h3, .report li, .report tr { break-inside: avoid; break-after: avoid-page; }
-  .report .no-print { display: none; }
+  .report .no-print, .no-print, .report details { display: none; }
+  body.report, .report { color: #000; background: #fff; }
+  .report .subtitle, .report .when, .report .hash { color: #333; }
+  .report .scroll { overflow: visible; }
+  .report table { width: 100%; }
+  .report thead { display: table-header-group; }
+  .report th { background: #fff; border-bottom: 2px solid #000; }
+  .report th, .report td { border-color: #777; }
   .report a { color: inherit; text-decoration: none; }
 }
 """
@@ -73,6 +83,7 @@ def markdown(report: Report) -> str:
         for chart in report.charts:
             data = base64.b64encode(chart_svg(chart).encode()).decode()
             lines += [f"![{_md(chart.title)}](data:image/svg+xml;base64,{data})", ""]
+            lines += _md_table(*_chart_rows(chart))  # the same series in words
     lines += [f"The log's head: `{report.head_hash}` (`campaign verify` checks it)." if report.head_hash else ""]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -106,7 +117,7 @@ def html_body(report: Report) -> str:
             out.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>")
         out.append("</section>")
     out.append("<section><h2>The roster at the end</h2>")
-    out.append(_html_table(*_roster_table(report)))
+    out.append(_html_table(*_roster_table(report), label="The roster at the end"))
     out.append("</section>")
     if report.careers:
         out.append("<section><h2>Careers</h2><ul>")
@@ -114,7 +125,7 @@ def html_body(report: Report) -> str:
         out.append("</ul></section>")
     if report.treasury:
         out.append(f"<section><h2>Pay and treasury ({escape(report.money_word)})</h2>")
-        out.append(_html_table(*_treasury_table(report), numeric=True))
+        out.append(_html_table(*_treasury_table(report), label="Pay and treasury", numeric=True))
         out.append("</section>")
     out.append("<section><h2>Disputes, corrections and amendments</h2>")
     if report.disputes:
@@ -128,12 +139,29 @@ def html_body(report: Report) -> str:
     out.append("</section>")
     if report.charts:
         out.append("<section><h2>Charts</h2>")
-        out += [f"<figure>{chart_svg(c)}</figure>" for c in report.charts]
+        out += [f"<figure>{chart_svg(c)}{chart_table(c)}</figure>" for c in report.charts]
         out.append("</section>")
     if report.head_hash:
         out.append(f'<p class="hash">The log\'s head: {escape(report.head_hash)} (campaign verify checks it).</p>')
     out.append("</article>")
     return "\n".join(out)
+
+
+def chart_table(chart: Chart) -> str:
+    """The chart's text alternative: its series as a table, a row per moment (named as the axis names it), under
+    the chart in a ``<details>`` (open it to read; it needs no script)."""
+    table = _html_table(*_chart_rows(chart), label=f"{chart.title}: the table", numeric=not chart.levels)
+    return f"<details><summary>{escape(chart.title)}: the table</summary>{table}</details>"
+
+
+def _chart_rows(chart: Chart) -> tuple[list[str], list[list[str]]]:
+    def shown(v: int | None) -> str:
+        if v is None:
+            return ""
+        return chart.levels[v - 1] if chart.levels and 1 <= v <= len(chart.levels) else money(v)
+
+    headers = ["when", *(name for name, _ in chart.series)]
+    return headers, [[label, *(shown(values[i]) for _, values in chart.series)] for i, label in enumerate(chart.labels)]
 
 
 # -- what both formats say ------------------------------------------------------------------------------------
@@ -231,7 +259,9 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
     return [*out, ""]
 
 
-def _html_table(headers: list[str], rows: list[list[str]], *, numeric: bool = False) -> str:
+def _html_table(headers: list[str], rows: list[list[str]], *, label: str, numeric: bool = False) -> str:
+    """A table in a region of its own that scrolls sideways when it is wider than a phone (the page never does),
+    named ``label`` and focusable so that a keyboard scrolls it too."""
     if not rows:
         return "<p>(none)</p>"
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
@@ -243,4 +273,5 @@ def _html_table(headers: list[str], rows: list[list[str]], *, numeric: bool = Fa
         + "</tr>"
         for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(label)}">{table}</div>'

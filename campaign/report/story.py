@@ -90,8 +90,6 @@ class Chapter:
     losses: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
     xp: dict[str, int] = field(default_factory=dict, repr=False)
     mustered: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False)
-    first_seq: int = 0
-    """Where it begins in the log (kept to place a chart's steps, never shown)."""
 
     def add(self, section: str, line: str) -> None:
         self.sections.setdefault(section, []).append(line)
@@ -178,10 +176,10 @@ def story(
         roster=summary.units,
         careers=[{k: _named(v, names) for k, v in c.items()} for c in summary.careers],
         treasury=dict(summary.treasury),
-        money_word="campaign points" if ruleset == "grimdark" else "money",
+        money_word=info.money_word if info is not None else "money",
     )
     if charts:
-        report.charts = _charts(name, ruleset, events, teller)
+        report.charts = _charts(name, ruleset, events)
     return report
 
 
@@ -197,16 +195,14 @@ class _Teller:
         self.battles: dict[str, Chapter] = {}
         self.when_at: dict[int, str] = {}
         """The calendar at each seq in effect (what a dispute about it says)."""
-        self.battle_ends: dict[int, str] = {}
-        """The seqs of the commands that ended a battle: the battle they ended."""
-        self.ended: set[object] = set()
-        self.chapter_at: dict[int, Chapter] = {}
-        self.men_word = "men" if ruleset in ("fighting-spirit", "mass-combat") else "models"
+        info = RULESETS.get(ruleset)
+        self.men_word = info.counts if info is not None else "models"
+        self.days_pass = info is not None and info.days_pass
 
     @property
     def calendar(self) -> str:
         day = getattr(self.state, "day", None)
-        if self.ruleset in ("fighting-spirit", "mass-combat") and isinstance(day, int):
+        if self.days_pass and isinstance(day, int):
             month = getattr(self.state, "month", None)
             return f"day {day}" + (f", month {month + 1}" if isinstance(month, int) else "")
         return ""
@@ -233,14 +229,9 @@ class _Teller:
         now = self.calendar
         chapter.first = chapter.first or before
         chapter.last = now
-        if chapter.battle_id is not None and not chapter.first_seq:
-            chapter.first_seq = group[0].seq
         for event in group:
             self.when_at[event.seq] = self._when(chapter, now)
-            self.chapter_at[event.seq] = chapter
         self._tell(chapter, group)
-        if group[0].meta.get("command_id") in self.ended:
-            self.battle_ends.update((e.seq, chapter.title) for e in group)
         chapter.treasury = dict(getattr(self.state, "treasury", {}) or {})
 
     def _when(self, chapter: Chapter, calendar: str) -> str:
@@ -306,7 +297,6 @@ class _Teller:
             result = words(str(p["result"]))
             winner = p.get("winner")
             chapter.result = f"won by {winner} ({result})" if winner and str(winner) not in result else result
-            self.ended.add(event.meta.get("command_id"))
 
     def _fact(self, chapter: Chapter, event: RecordedEvent, source: str) -> None:
         p = event.payload
@@ -494,42 +484,27 @@ def _plain(value: Any, names: Mapping[str, str]) -> str:
     return "none" if value is None else str(value)
 
 
-def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent], teller: _Teller) -> list[Chart]:
-    """Each chart the ruleset keeps, its steps labelled in the campaign's calendar."""
-    from campaign.read.charts import MEASURE_OF, MEASURES, chart
+def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent]) -> list[Chart]:
+    """Each chart the ruleset keeps, its steps named in the campaign's calendar as ``campaign chart`` names them
+    ("Hill 203, day 3", "end of Hill 203, day 3", "day 7"; "after Ruins" where the ruleset counts no days)."""
+    from campaign.read.charts import MEASURES, chart, measures_of
     from events.errors import InvalidInputError
 
     out: list[Chart] = []
     for measure in MEASURES:
-        if measure not in MEASURE_OF.get(ruleset, {}):
+        if measure not in measures_of(ruleset):
             continue
         try:
             drawn = chart(name, ruleset, events, measure)
         except InvalidInputError:
             continue  # nothing recorded for it yet
-        labels = tuple(_step_label(teller, step.seq) for step in drawn.steps)
         out.append(
             Chart(
                 drawn.title.partition(": ")[2] or drawn.title,
                 drawn.axis,
-                labels,
+                tuple(step.when for step in drawn.steps),
                 tuple((s.name, s.values) for s in drawn.series),
                 drawn.levels,
             )
         )
     return out
-
-
-def _step_label(teller: _Teller, seq: int) -> str:
-    """A chart's step in the calendar, as short as an axis needs: "end of battle 2", "battle 2", "day 16",
-    "after battle 1", "before battle 1"."""
-    chapter = teller.chapter_at.get(seq)
-    if seq in teller.battle_ends and chapter is not None:
-        return f"end of battle {chapter.number}"
-    if chapter is not None and chapter.battle_id is not None:
-        return f"battle {chapter.number}"
-    found = re.search(r"day \d+", teller.when_at.get(seq, ""))
-    if found:
-        return found.group(0)
-    before = sum(1 for c in teller.battles.values() if c.first_seq <= seq)
-    return f"after battle {before}" if before else "before battle 1"

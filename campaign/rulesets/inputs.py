@@ -247,6 +247,8 @@ class Meaning:
     maximum: int | None = None
     max_length: int | None = None
     description: str = ""
+    title: str = ""
+    """What a form labels it (the field's ``title``): where its recorded name is no word a reader knows."""
     key: str = ""
     """The input's name as the log records it (its alias, if any); empty for what a list or mapping holds."""
     typed: Typed = field(default_factory=Typed)
@@ -348,6 +350,7 @@ def meanings(model: type[BaseModel]) -> Mapping[str, Meaning]:
             required=required,
             default=default,
             description=info.description or "",
+            title=info.title or "",
             key=info.alias or name,
             typed=typed,
             **_bounds(tuple(info.metadata)),

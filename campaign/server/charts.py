@@ -1,5 +1,6 @@
 """The charts' series over a campaign's time: units' strength, treasury, officers' Glory, at each battle's end
-and month's end (and now), each point the campaign as it stood at that seq.
+and month's end (and now), each point the campaign as it stood at that seq, and named in the campaign's calendar
+("end of Ruins, day 3", "end of month 1, day 30", "now, day 31"), never by the log's seqs.
 
 The moments are read by type (the last of them only), and the campaign as it stood at each is read from its
 nearest snapshot: what the chart costs follows its points, not the log's length. A point is the campaign at a
@@ -10,18 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.executor import Ledger
+from campaign.i18n import N_
 from campaign.read import views
+from campaign.read.charts import DAYS_PASS, when_words
+from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 
 MAX_POINTS = 24
 MOMENTS = ("battle.ended", "calendar.month_ended")
 STRENGTH = ("men", "troops", "models", "ts")
+SERIES = {"strength": N_("Units' strength"), "treasury": N_("Treasury"), "glory": N_("Officers' Glory")}
+"""Each chart's name: its heading, its canvas's accessible name and its table's caption (said in the reader's
+language where the fragment is rendered)."""
 
-Point = tuple[dict[str, int], dict[str, int], dict[str, int]]
-"""Strength by unit, treasury by side, Glory by officer, at one seq."""
+Point = tuple[dict[str, int], dict[str, int], dict[str, int], str]
+"""Strength by unit, treasury by side, Glory by officer, at one seq; and where that seq lies in the calendar."""
 
 
-def _point(ledger: Ledger, info: CampaignInfo, seq: int) -> Point:
+def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent | None) -> Point:
     s = views.summary(ledger, info, seq)
     strength = {
         str(u["name"]): value
@@ -29,31 +36,53 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int) -> Point:
         if (value := next((u[k] for k in STRENGTH if isinstance(u.get(k), int)), None)) is not None
     }
     glory = {str(c["pc"]): c["glory"] for c in s.careers if isinstance(c.get("glory"), int)}
-    return strength, dict(s.treasury), glory
+    return strength, dict(s.treasury), glory, _when(info.ruleset, s, moment)
+
+
+def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
+    """The point's name on the axis: the battle it ends, the month it ends, or now; with the day where the
+    ruleset keeps one."""
+    day = s.day if ruleset in DAYS_PASS else None
+    if moment is not None and moment.type == "battle.ended":
+        battle_id = moment.payload.get("battle_id")
+        name = next((str(b["name"]) for b in s.battles if b.get("battle_id") == battle_id), "the battle")
+        return when_words(day, name, ended=True)
+    # a month's end records its month counted from 0 (the first is month 0)
+    said = f"end of month {int(moment.payload['month']) + 1}" if moment is not None else "now"
+    return ", ".join(p for p in (said, f"day {day}" if day is not None else "") if p)
 
 
 def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | None = None) -> dict[str, Any]:
     found = ledger.store.read_types(info.campaign_id, MOMENTS, upto_seq=info.last_seq, limit=MAX_POINTS - 1, last=True)
+    moments: dict[int, RecordedEvent | None] = {e.seq: e for e in found}
     seqs = [e.seq for e in found]
     if not seqs or seqs[-1] != info.last_seq:
         seqs.append(info.last_seq)
+        moments[info.last_seq] = None
     kept = memo if memo is not None else {}
-    points = {seq: kept[seq] if seq in kept else _point(ledger, info, seq) for seq in seqs}
+    points = {seq: kept[seq] if seq in kept else _point(ledger, info, seq, moments[seq]) for seq in seqs}
     if memo is not None:
         memo.clear()
         memo.update(points)  # the points still shown, for the next head
     strength: dict[str, dict[int, int]] = {}
     money: dict[str, dict[int, int]] = {}
     glory: dict[str, dict[int, int]] = {}
-    for seq, (units, treasury, officers) in points.items():
+    for seq, (units, treasury, officers, _) in points.items():
         for by, values in ((strength, units), (money, treasury), (glory, officers)):
             for name, value in values.items():
                 by.setdefault(name, {})[seq] = value
 
-    def lines(by_name: dict[str, dict[int, int]]) -> dict[str, Any]:
+    labels = [points[s][3] for s in seqs]
+
+    def lines(key: str, by_name: dict[str, dict[int, int]]) -> dict[str, Any]:
         return {
-            "labels": [f"#{s}" for s in seqs],
+            "title": SERIES[key],
+            "labels": labels,
             "lines": [{"label": name, "values": [v.get(s) for s in seqs]} for name, v in sorted(by_name.items())],
         }
 
-    return {"strength": lines(strength), "treasury": lines(money), "glory": lines(glory)}
+    return {
+        "strength": lines("strength", strength),
+        "treasury": lines("treasury", money),
+        "glory": lines("glory", glory),
+    }

@@ -76,6 +76,9 @@ class Widget:
 
 
 def _label(name: str, meaning: Meaning) -> str:
+    """The field's title where the model gives one ("unit A" for ``a``), else its recorded name in words."""
+    if meaning.title:
+        return meaning.title
     return meaning.key.replace("_", " ") if meaning.key else name.replace("_", " ")
 
 

@@ -480,7 +480,8 @@ def _faces(form: FormData) -> str | None:
 @router.post("/c/{campaign_id}/command", openapi_extra=access("play"))
 async def command_form(request: Request, m: Player) -> Response:
     """A generated command form sent: ``_step`` is ``count`` (which dice to roll: nothing appended), ``table``
-    (the dice entered die by die) or ``seeded`` / absent (the campaign's dice, or none). Refused inputs come back
+    (the dice entered die by die), ``nodice`` (inputs counted to roll none: run, or asked for their dice should
+    they roll after all) or ``seeded`` / absent (the campaign's dice, or none). Refused inputs come back
     beside their fields; the answer (or refusal) in place with htmx, or by a redirect back without it."""
     form = await request.form()
     name = str(form.get("_command", ""))
@@ -498,9 +499,13 @@ async def command_form(request: Request, m: Player) -> Response:
         errors = forms.field_errors(spec.model, inputs)
         if errors:
             raise forms.FormError(errors)
-        if step == "count" and spec.takes_table_dice:
-            state["dice"] = _dice_needed(request, m, runner.build(name, inputs))
-            return _command_answer(request, m, spec, state)
+        if step in ("count", "nodice") and spec.takes_table_dice:
+            needed = _dice_needed(request, m, runner.build(name, inputs))
+            # "nodice": sent from a form told these inputs roll none; counted again, for they may have changed
+            # since: should they roll now, their dice are asked for, never rolled unasked
+            if step == "count" or needed:
+                state["dice"] = needed
+                return _command_answer(request, m, spec, state)
         dice = _faces(form) if step == "table" else None
         if step == "table" and dice is None:
             raise InvalidInputError("no dice were entered: ask which dice to roll first")

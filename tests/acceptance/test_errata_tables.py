@@ -19,7 +19,7 @@ import campaign.tables
 from campaign.rulesets import RULESETS
 from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.tables import TAGS, Section, Sourced
-from campaign.tables import base_values
+from campaign.tables import base_values, module_of
 from events.errors import InvalidInputError
 from tests.acceptance.conftest import FsTable
 from tests.e2e.test_cli import Cli
@@ -63,7 +63,7 @@ def _models_in(annotation: object) -> Iterator[type[BaseModel]]:
 
 def _attributes_read(package: str) -> set[str]:
     """Every attribute name the ruleset's modules read (``tables.morale.leadership_step`` reads three)."""
-    folder = Path(campaign.__file__).parent / "rulesets" / package
+    folder = Path(importlib.import_module(module_of(package)).__file__ or "").parent
     names: set[str] = set()
     for module in [*folder.glob("*.py"), Path(campaign.__file__).parent / "read" / "charts.py"]:
         names |= {n.attr for n in ast.walk(ast.parse(module.read_text("utf-8"))) if isinstance(n, ast.Attribute)}
@@ -72,7 +72,7 @@ def _attributes_read(package: str) -> set[str]:
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_r2_36_every_field_of_every_tables_model_is_read_by_a_rule(package: str) -> None:
-    model = importlib.import_module(f"campaign.rulesets.{package}.tables").Tables
+    model = importlib.import_module(f"{module_of(package)}.tables").Tables
     read = _attributes_read(package)
     unread = [p for p, name in _fields(model) if name not in read and p.split(".")[0] not in UNREAD_BY_DESIGN]
     assert not unread, f"read by no rule of {package}: {unread}"
@@ -89,7 +89,7 @@ def test_r2_36_a_field_no_rule_reads_is_found() -> None:
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_r2_36_every_key_of_every_tables_toml_is_a_field_of_its_model(package: str) -> None:
-    model = importlib.import_module(f"campaign.rulesets.{package}.tables").Tables
+    model = importlib.import_module(f"{module_of(package)}.tables").Tables
     tables = model.of(base_values(package))
     assert set(tables.values) == set(base_values(package))
     with pytest.raises(InvalidInputError, match="not_a_rule_key: extra inputs are not permitted"):

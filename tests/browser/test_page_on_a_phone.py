@@ -64,7 +64,7 @@ def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
         """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
-                                                 + 'input:not([type=hidden]):not([type=checkbox])')]
+                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox])')]
              .filter((e) => e.offsetParent !== null)
              .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
              .map((e) => e.outerHTML.slice(0, 80))""",
@@ -107,6 +107,47 @@ def shoot_both_widths(page: Any, screenshots: Path, name: str, scan: list[str] |
         if scan is not None:
             scan.extend(f"{label} px: {v}" for v in serious_violations(page))
     page.set_viewport_size(was)
+
+
+def shoot_charts(page: Any, screenshots: Path, name: str, scan: list[str] | None) -> None:
+    """The charts with their tables opened, at both widths: each chart named (its figure and its canvas), its
+    table's rows named in the campaign's calendar; a screenshot of the charts' section, and axe's findings."""
+    for key in ("strength", "treasury", "glory"):
+        page.locator(f"#table-{key} > summary").click()
+    for key, title in (("strength", "Units' strength"), ("treasury", "Treasury"), ("glory", "Officers' Glory")):
+        assert page.get_by_role("figure", name=title).count() == 1
+        assert page.locator(f"#chart-{key}").get_attribute("aria-label").startswith(title)
+    # the battle's end is the head: the last point is it, not "now" besides
+    assert page.locator("#table-strength tbody th").all_inner_texts() == ["end of Ruins"]
+    was = page.viewport_size
+    for label, size in (("390", PHONE), ("1280", DESK)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # the charts redraw at the new width
+        no_sideways_scroll(page)
+        page.locator("#charts").screenshot(path=str(screenshots / f"{name}-{label}.png"))
+        if scan is not None:
+            scan.extend(f"{label} px: {v}" for v in serious_violations(page))
+    page.set_viewport_size(was)
+
+
+def shoot_printed(page: Any, screenshots: Path, name: str, scan: list[str] | None) -> None:
+    """The page as its print style sheet lays it out, at both widths: black on white, no navigation, no forms."""
+    page.emulate_media(media="print")
+    try:
+        for label, size in (("390", PHONE), ("1280", DESK)):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(200)
+            for hidden in ("header", "form", "nav"):
+                assert all(not e.is_visible() for e in page.locator(hidden).all()), f"{hidden} is printed"
+            colours = page.evaluate(
+                "() => [getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor]"
+            )
+            assert colours == ["rgb(0, 0, 0)", "rgb(255, 255, 255)"]
+            page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
+            if scan is not None:
+                scan.extend(f"print {label} px: {v}" for v in serious_violations(page))
+    finally:
+        page.emulate_media(media="screen")
 
 
 def open_command(page: Any, command: str) -> Any:
@@ -236,6 +277,19 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     card.filter(has_text="9/10").wait_for(timeout=LIVE_MS)
     assert "Shaken" not in card.inner_text()
     player.locator("#battle .unit-card", has_text="Robot Squad").filter(has_text="9/10").wait_for(timeout=LIVE_MS)
+
+    # the GM ends the battle: the charts have a battle to name; their view and the printed pages, both widths
+    box = open_command(gm, "gf.battle_end")
+    box.locator("select[name=winner]").select_option("Saurians")
+    box.get_by_role("button", name="Roll the campaign's dice").click()
+    gm.locator("#cmd-gf-battle_end .command-result .ok").wait_for()
+    player.locator("#table-strength", has_text="end of Ruins").wait_for(state="attached", timeout=LIVE_MS)
+    for page, who in ((player, "player"), (gm, "gm")):
+        page.goto(campaign_url)
+        shoot_charts(page, screenshots, f"charts-{who}", scan)
+    shoot_printed(gm, screenshots, "print-campaign-gm", scan)
+    gm.goto(campaign_url + "/report")
+    shoot_printed(gm, screenshots, "print-report-gm", scan)
     page = gm.context.new_page()
     page.context.clear_cookies()
     page.goto(base_url + "/signin")
@@ -301,3 +355,8 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     assert SHAKEN in gm.locator("#log").inner_text()
     no_sideways_scroll(gm)
     gm.screenshot(path=str(screenshots / "nojs-campaign-390.png"), full_page=True)
+    # without a script the charts are their tables: no empty canvas takes room, each table opens by itself
+    assert gm.locator("#chart-strength").is_hidden()
+    gm.locator("#table-strength > summary").click()
+    assert gm.locator("#table-strength tbody th").all_inner_texts() == ["now"]
+    assert gm.locator("#table-strength tbody td").all_inner_texts() == ["10", "10"]  # the roster's, as its table

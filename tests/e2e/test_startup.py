@@ -14,7 +14,7 @@ import typer
 from typer.main import get_group
 from typer.testing import CliRunner
 
-from campaign.cli.main import COMMANDS, app
+from campaign.cli.main import app, every_command
 
 RUN = """
 import sys
@@ -61,15 +61,20 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_help_imports_no_database_library_and_no_command_module() -> None:
     modules = loaded("--help")
     assert loads_any(modules, "sqlalchemy", "pydantic", "alembic", "psycopg", "events", "projections") == []
-    # the rulesets' list (their command groups' help lines), not a ruleset, and the reader's language,
-    # chosen before any help is made (no catalog for an English reader)
+    # the rulesets' list (their plug-ins' declarations: their command groups' help lines), not a ruleset's
+    # rules, and the reader's language, chosen before any help is made (no catalog for an English reader)
     assert loads_any(modules, "campaign.") == [
         "campaign.cli",
         "campaign.cli.argv",
         "campaign.cli.main",
         "campaign.i18n",
         "campaign.i18n.choice",
+        "campaign.plugins",
         "campaign.rulesets",
+        "campaign.rulesets.disorder",
+        "campaign.rulesets.fighting_spirit",
+        "campaign.rulesets.grimdark",
+        "campaign.rulesets.mass_combat",
     ]
 
 
@@ -95,8 +100,9 @@ def test_a_command_loads_neither_alembic_nor_progress_bars_nor_postgresql_nor_ot
     assert loads_any(modules, *HEAVY) == []
     others = {m for name, m in RULESET_CLIS.items() if name != own_cli}
     assert not modules & others
+    # the other rulesets' plug-ins (declarations: every command lists the groups), none of their modules
     assert not loads_any(
-        modules, "campaign.rulesets.mass_combat", "campaign.rulesets.disorder", "campaign.rulesets.grimdark"
+        modules, "campaign.rulesets.mass_combat.", "campaign.rulesets.disorder.", "campaign.rulesets.grimdark."
     )
 
 
@@ -168,9 +174,14 @@ def test_status_loads_no_replay_no_verify_no_command_models_and_no_event_type_it
     assert loads_any(modules, *STATUS_UNUSED) == sorted(MARKERS)
 
 
-MARKERS = ("campaign.rulesets", "campaign.rulesets.kinds")
-"""What a read loads of ``campaign.rulesets``: the rulesets' list and the markers of what an input names (the
-command line's ``--campaign`` is a campaign's name), two enums and a small class; no ruleset, no model."""
+MARKERS = (
+    *("campaign.rulesets", "campaign.rulesets.kinds"),
+    *("campaign.rulesets.disorder", "campaign.rulesets.fighting_spirit", "campaign.rulesets.grimdark"),
+    "campaign.rulesets.mass_combat",
+)
+"""What a read loads of ``campaign.rulesets``: the rulesets' list (each one's plug-in: a declaration, read from
+its entry point) and the markers of what an input names (the command line's ``--campaign`` is a campaign's
+name), two enums and a small class; no ruleset's rules, no model."""
 
 
 def test_status_builds_no_model_and_loads_no_more_of_pydantic_than_typer_does(db: str) -> None:
@@ -232,7 +243,7 @@ def _first_paragraph(text: str | None) -> str:
 
 def test_the_command_list_is_the_one_the_modules_define() -> None:
     by_registrar: dict[tuple[str, str], set[str]] = {}
-    for name, (module, attribute, _) in COMMANDS.items():
+    for name, (module, attribute, _) in every_command().items():
         by_registrar.setdefault((module, attribute), set()).add(name)
     for (module_name, attribute), names in by_registrar.items():
         found = getattr(importlib.import_module(module_name), attribute)
@@ -246,7 +257,9 @@ def test_the_command_list_is_the_one_the_modules_define() -> None:
             assert set(commands) == names, f"{module_name}.{attribute} registers {sorted(commands)}, listed {names}"
             helps = {n: c.help for n, c in commands.items()}
         for name, text in helps.items():
-            assert _first_paragraph(text).startswith(COMMANDS[name][2]), f"{name}: {COMMANDS[name][2]!r} vs {text!r}"
+            assert _first_paragraph(text).startswith(every_command()[name][2]), (
+                f"{name}: {every_command()[name][2]!r} vs {text!r}"
+            )
 
 
 def test_a_ruleset_group_builds_the_command_run_and_lists_them_all() -> None:

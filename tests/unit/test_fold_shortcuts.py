@@ -63,10 +63,10 @@ LOGS = _logs()
 def _raw_apply(name: str) -> tuple[Any, Any]:
     """The ruleset's own ``apply`` (every event handed to it) and a fold of a log with it."""
     package = ruleset(name).package
-    state_module = importlib.import_module(f"campaign.rulesets.{package}.state")
+    state_module = importlib.import_module(f"{package}.state")
     tables = None
     if name in ("mass-combat", "fighting-spirit"):
-        tables_module = importlib.import_module(f"campaign.rulesets.{package}.tables")
+        tables_module = importlib.import_module(f"{package}.tables")
         tables = tables_module.Tables.of(dict(base_values(package)))
 
     def raw(state: Any, event: RecordedEvent) -> Any:

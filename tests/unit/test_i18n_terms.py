@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from campaign.i18n import reading_in
-from campaign.i18n.terms import PACKAGES, fold, read, shown, vocabulary
+from campaign.i18n.terms import fold, read, shown, vocabulary
+from campaign.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 # The seeds live beside the checkout (shared/), not in it: in a clone, or a worktree one folder further down.
@@ -31,7 +32,7 @@ SEED_OWN = {
 }
 
 
-@pytest.mark.parametrize("ruleset", PACKAGES)
+@pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_every_term_has_words_in_three_languages_and_no_word_names_two_values(ruleset: str) -> None:
     words = vocabulary(ruleset)
     assert words.seed in SEED_FILES and words.seed_language in ("ru", "pl")

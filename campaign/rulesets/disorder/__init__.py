@@ -1,1 +1,33 @@
-"""Seed 001 (RULES.md §1): disorder markers, morale checks, rallies, retreats, force morale and officer Glory."""
+"""Seed 001 (RULES.md §1): disorder markers, morale checks, rallies, retreats, force morale and officer Glory.
+
+:data:`RULESET` is its plug-in (``pyproject.toml`` names it as an entry point): what it is and where its parts are.
+"""
+
+from campaign.i18n import N_
+from campaign.plugins import Mutation, RulesetInfo
+
+RULESET = RulesetInfo(
+    name="disorder",
+    package=__name__,
+    # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid);
+    # 0.3: the third edition's errata R3-8 … R3-13
+    version="0.3",
+    seed="001",
+    title="Disorder markers and officer careers (Napoleonic skirmish)",
+    prefix="dis",
+    help=N_("Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory."),
+    cli="campaign.cli.disorder:app",
+    demo="campaign.cli.demo:disorder_campaign",
+    restated=frozenset(
+        {
+            ("battle_end", "battle.ended"),
+            ("glory", "career.glory_awarded"),
+            ("officer_removed", "battle.officer_removed"),
+        }
+    ),
+    mutation=Mutation(
+        modules=("rules.py",),
+        tests=("*disorder*", "*newer_rulesets*"),
+        cli_tests=("*disorder_cli*", "*errata_cli*"),
+    ),
+)

@@ -16,9 +16,9 @@ from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase
 from campaign.rulesets.common import side_named
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.disorder import RULESET
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.commands import (
-    RULESET,
     Appoint,
     At,
     Disband,

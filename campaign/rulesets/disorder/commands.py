@@ -12,7 +12,6 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
@@ -27,6 +26,7 @@ from campaign.rulesets.common import (
 )
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.disorder import RULESET
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.profile import UnitProfile
 from campaign.rulesets.disorder.state import BattleState, CampaignState
@@ -36,8 +36,6 @@ from events.errors import InvalidInputError
 from events.families.career import OfficerAppointed
 from events.families.roster import MenTransferred
 from events.registry import Event, JsonValue
-
-RULESET = RULESETS["disorder"]
 
 At = Situation[CampaignState, Tables]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.rulesets.command import Ruleset
+from campaign.rulesets.disorder import RULESET
 from campaign.rulesets.disorder.battle_commands import COMMANDS
-from campaign.rulesets.disorder.commands import RULESET
 from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables

@@ -16,7 +16,8 @@ from campaign.rulesets.battles import Measured
 from campaign.rulesets.command import Command, Phase
 from campaign.rulesets.common import find_unit
 from campaign.rulesets.decision import Decision, decision_events
-from campaign.rulesets.fighting_spirit.commands import RULESET, At, FsCommand, current_battle
+from campaign.rulesets.fighting_spirit import RULESET
+from campaign.rulesets.fighting_spirit.commands import At, FsCommand, current_battle
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed

@@ -7,7 +7,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase, Situation
@@ -22,7 +21,7 @@ from campaign.rulesets.common import (
     side_named,
 )
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.fighting_spirit import start
+from campaign.rulesets.fighting_spirit import RULESET, start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
@@ -44,7 +43,6 @@ from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
 from events.families.roster import MenTransferred
 from events.registry import Event, JsonValue
 
-RULESET = RULESETS["fighting-spirit"]
 MEN = 10_000
 """More men than any unit holds (a profile's size is at most 500; recruits and transfers add to it)."""
 MONEY = 1_000_000_000_000

@@ -7,8 +7,9 @@ models' field names are the old parameter names, so it declares no upcaster.
 from __future__ import annotations
 
 from campaign.rulesets.command import Ruleset
+from campaign.rulesets.fighting_spirit import RULESET
 from campaign.rulesets.fighting_spirit.battle_commands import BATTLE_COMMANDS
-from campaign.rulesets.fighting_spirit.commands import COMMANDS, RULESET
+from campaign.rulesets.fighting_spirit.commands import COMMANDS
 from campaign.rulesets.fighting_spirit.fold import make_fold
 from campaign.rulesets.fighting_spirit.state import CampaignState
 from campaign.rulesets.fighting_spirit.tables import Tables

@@ -11,12 +11,12 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import MusterUnit, TransferMen, find_unit, new_unit, same_name, side_named
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.grimdark import RULESET
 from campaign.rulesets.grimdark import rules as gf
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.edit import Edit, check_profile
@@ -41,7 +41,6 @@ from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
 from events.registry import Event, JsonValue
 
-RULESET = RULESETS["grimdark"]
 CASUALTY_REASONS = ("destroyed", "routed")
 
 At = Situation[CampaignState, Tables]
@@ -322,20 +321,35 @@ class Melee(GfCommand):
     name: ClassVar[str] = "gf.melee"
     phase: ClassVar[Phase] = Phase.BATTLE
 
-    a: Annotated[TargetUnit, ARGUMENT]
-    b: Annotated[TargetUnit, ARGUMENT]
+    # The titles are what the page labels these inputs (their recorded names, a and b, are no words); the
+    # descriptions are the help of both the page and the command line.
+    a: Annotated[TargetUnit, ARGUMENT] = Field(title="unit A", description="One of the two units in the melee (A).")
+    b: Annotated[TargetUnit, ARGUMENT] = Field(title="unit B", description="The other unit in the melee (B).")
     wounds_by_a: Annotated[int, Typed(names=("--a-wounds",))] = Field(
-        ge=0, le=10_000, description="Unblocked wounds caused by A."
+        ge=0, le=10_000, title="wounds caused by unit A", description="Unblocked wounds unit A caused."
     )
     wounds_by_b: Annotated[int, Typed(names=("--b-wounds",))] = Field(
-        ge=0, le=10_000, description="Unblocked wounds caused by B."
+        ge=0, le=10_000, title="wounds caused by unit B", description="Unblocked wounds unit B caused."
     )
-    a_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models A lost, if allocated otherwise.")
-    b_lost: int | None = Field(default=None, ge=0, le=10_000, description="Models B lost, if allocated otherwise.")
+    a_lost: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        title="models unit A lost",
+        description="Models unit A lost, if the wounds were allocated otherwise.",
+    )
+    b_lost: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        title="models unit B lost",
+        description="Models unit B lost, if the wounds were allocated otherwise.",
+    )
     charger: TargetUnit | None = Field(
-        default=None, description="The unit that charged (A or B), in its activation; not Shaken."
+        default=None,
+        title="the unit that charged",
+        description="Unit A or B, in its activation (a Shaken unit may not charge); the other strikes back.",
     )
-    """The other strikes back."""
 
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.rulesets.command import Ruleset
+from campaign.rulesets.grimdark import RULESET
 from campaign.rulesets.grimdark.army_list import ImportList
-from campaign.rulesets.grimdark.commands import COMMANDS, RULESET
+from campaign.rulesets.grimdark.commands import COMMANDS
 from campaign.rulesets.grimdark.fold import make_fold
 from campaign.rulesets.grimdark.state import CampaignState
 from campaign.rulesets.grimdark.tables import Tables

@@ -14,9 +14,10 @@ from campaign.rulesets.command import Command
 from campaign.rulesets.common import did_you_mean, find_unit, known_side
 from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.inputs import ARGUMENT, BattleName, OwnUnit, SideName, Typed
+from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
-from campaign.rulesets.mass_combat.commands import RULESET, At, McCommand, afford
+from campaign.rulesets.mass_combat.commands import At, McCommand, afford
 from campaign.rulesets.mass_combat.economy import (
     Payday,
     magic_healing_reaches,

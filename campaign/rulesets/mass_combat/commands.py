@@ -9,7 +9,6 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, known_side, new_unit
@@ -25,6 +24,7 @@ from campaign.rulesets.inputs import (
     ProfileOf,
     Typed,
 )
+from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat import battle as mc_battle
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.economy import (
@@ -57,7 +57,6 @@ from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecru
 from events.families.roster import MenTransferred, UnitMustered, UnitProfileChanged, UnitQualityChanged
 from events.registry import Event, JsonValue, registry
 
-RULESET = RULESETS["mass-combat"]
 At = Situation[mc_state.CampaignState, Tables]
 
 

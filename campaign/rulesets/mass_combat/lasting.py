@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from campaign.rulesets import RULESETS
 from campaign.rulesets.decision import Decision, decision_events
+from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat.economy import stripped_value
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from campaign.rulesets.mass_combat.state import BattleRecord, CampaignState
@@ -14,8 +14,6 @@ from campaign.rulesets.mass_combat.tables import Tables
 from events.families.economy import FundsChanged, MoraleModifierSet, UnitDisbanded
 from events.families.roster import UnitWentOver
 from events.registry import Event
-
-RULESET = RULESETS["mass-combat"]
 
 
 def year_record(tables: Tables, setup: BattleSetup, winner: str) -> Decision:

@@ -30,18 +30,20 @@ function staleCommands() {
 }
 
 const charts = {};
-function line(id, title, series) {
+// A chart's name is its figure's caption (the page's words, in the reader's language); its x axis is the
+// campaign's calendar ("end of Ruins, day 3"), the labels the server gives; its table is under it.
+function line(id, series) {
   const canvas = document.getElementById(id);
   if (!canvas || typeof Chart === "undefined") return;
   if (charts[id]) charts[id].destroy();
   if (!series.lines.length) {
-    canvas.parentElement.dataset.empty = `${title}: nothing to draw yet`;
+    canvas.parentElement.dataset.empty = "nothing to draw yet";
     return;
   }
   charts[id] = new Chart(canvas, {
     type: "line",
     data: {labels: series.labels, datasets: series.lines.map((l) => ({label: l.label, data: l.values, spanGaps: true}))},
-    options: {animation: false, maintainAspectRatio: false, plugins: {title: {display: true, text: title}}, scales: {x: {title: {display: true, text: "seq"}}}},
+    options: {animation: false, maintainAspectRatio: false, scales: {x: {ticks: {autoSkip: true, maxRotation: 60}}, y: {ticks: {precision: 0}}}},
   });
 }
 
@@ -49,9 +51,10 @@ function drawCharts() {
   const node = document.getElementById("chart-data");
   if (!node) return;
   const data = JSON.parse(node.textContent);
-  line("chart-strength", "Units' strength", data.strength);
-  line("chart-treasury", "Treasury", data.treasury);
-  line("chart-glory", "Officers' Glory", data.glory);
+  // the canvases take room only where a script draws them: without one, the tables are the charts
+  const section = document.getElementById("charts");
+  if (section && typeof Chart !== "undefined") section.classList.add("drawn");
+  for (const [key, series] of Object.entries(data)) line(`chart-${key}`, series);
 }
 
 // The campaign page names its campaign and head on #live-state (no inline script: the CSP allows none).
