@@ -390,6 +390,9 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
     c = out.console
     done = report.result is not None
     skipped = len(report.dropped)
+    # the header counts every later command the lines below list: one whose fate waits on new dice is neither
+    # re-run on its dice nor skipped, and a count that left it out read as fewer commands than were listed
+    waiting = sum(1 for f in report.fates if f.kind == "depends on the new dice")
     c.print(
         f"{'amended' if done else 'would amend'} {typed(report.command, report.args)} at #{seq}; "
         f"{count(report.rerun, 'later commands')} re-run on {'its' if report.rerun == 1 else 'their'} dice"
@@ -398,6 +401,7 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
             if skipped
             else ""
         )
+        + (f", {count(waiting, 'later commands')} decided when the new dice are rolled" if waiting else "")
     )
     for key, was, now in report.inputs:
         c.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")

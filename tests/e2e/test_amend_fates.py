@@ -82,6 +82,8 @@ def test_needs_new_dice_says_how_many_and_for_what(patrol: tuple[Cli, dict[str, 
     said = dry_run(cli, s["suppress"], "suppressing=false", "killed=1")
     assert f"#{s['again']} fs attack: needs new dice, 1 roll: d8 for morale test of {SQUAD} (new)" in said
     assert f"#{s['last']} fs attack: depends on the new dice (decided when they are rolled)" in said
+    # the header counts it too: every later command listed below is counted in it
+    assert "1 later command decided when the new dice are rolled" in said[0]
 
 
 def test_the_page_says_the_same_fates(patrol: tuple[Cli, dict[str, int]]) -> None:
