@@ -310,7 +310,8 @@ def gone(state: str, invitation: Invitation) -> LinkGoneError:
     if state == "revoked":
         return LinkGoneError.saying("this invitation link was revoked by the game master: ask for a new one")
     return LinkGoneError.saying(
-        "this invitation link expired on {moment}: ask the game master for a new one", moment=when(invitation.expires_at)
+        "this invitation link expired on {moment}: ask the game master for a new one",
+        moment=when(invitation.expires_at),
     )
 
 

@@ -48,10 +48,9 @@ def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
         name = next((str(b["name"]) for b in s.battles if b.get("battle_id") == battle_id), None)
         return when_words(day, name or _("the battle"), ended=True)
     # a month's end records its month counted from 0 (the first is month 0)
-    if moment is not None:
-        said = _("end of month {month}").format(month=int(moment.payload["month"]) + 1)
-    else:
-        said = _("now")
+    if moment is None:
+        return ", ".join(p for p in (_("now"), day_words(day)) if p)
+    said = _("end of month {month}").format(month=int(moment.payload["month"]) + 1)
     return ", ".join(p for p in (said, day_words(day)) if p)
 
 

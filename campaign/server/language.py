@@ -1,6 +1,7 @@
 """The page's language: the signed-in account's choice (kept with the account, so it follows its holder to
 another browser), else the reader's choice in this browser (the switch on every page, kept in a cookie), else
-the browser's ``Accept-Language``, else English. The JSON API is for scripts and stays language-neutral, as ``--json`` does.
+the browser's ``Accept-Language``, else English. The JSON API is for scripts and stays language-neutral, as
+``--json`` does.
 
 One ASGI middleware sets the reader's language (``campaign.i18n``, a context variable) for the request, so that
 the templates, the log's sentences and the refusals a page shows are said in it; the answer says which
