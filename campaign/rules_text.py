@@ -9,8 +9,9 @@ The reader's language: ``RULES.ru.md`` and ``RULES.pl.md`` beside it are the pro
 by clause, with the same headings, numbers, tables, values and provenance tags (``tests/unit/test_rules_
 translations.py`` holds each to the English structure), the games' usage and the seeds' own terms; where
 RULES.md translated a seed's words, the seed's original wording is quoted beside them. English is the reference:
-``clauses("ru")`` reads the Russian text, ``clauses()`` the English one. The Polish translation is under way: a
-clause it has not reached yet is read in English (``Clause.lang``), and ``campaign rules`` says so.
+``clauses("ru")`` reads the Russian text, ``clauses()`` the English one. Both translations are whole; when a new
+clause lands in English first, a translation that has not reached it yet reads it in English (``Clause.lang``),
+and ``campaign rules`` says so.
 """
 
 from __future__ import annotations

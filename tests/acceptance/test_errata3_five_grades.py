@@ -227,11 +227,13 @@ def test_r3_2_a_trigger_on_a_panicking_unit_calls_for_no_new_test(panicking: Fs)
     # Psi Panic (d8 4 ≥ 4) reaches it, but a panicking unit takes no new test for it (R3-2, point 5).
     rules = panicking.psi("P", "U", "panic", 4)
     assert [r["rule"] for r in rules] == ["psi"] and rules[0]["outcome"] == {"result": "no_effect"}
+    assert "blast" not in rules[0]["inputs"]  # a Psi Panic has no blast option to record
     assert panicking.grade("U") == "steady"
     # Psi-blast (≥ 7) with the panic option is such a trigger too; with the grades option it takes its 2 grades.
     blast = panicking.rules(fsb.Psi, 7, psion_name="P", target_name="U", effect="psi_blast", distance=5,
                             in_sight=True, blast_choice="panic")  # fmt: skip
     assert [r["rule"] for r in blast] == ["psi"] and blast[0]["outcome"] == {"result": "no_effect"}
+    assert blast[0]["inputs"]["blast"] == "panic"  # the record says which option the psion chose
     panicking.turn()
     grades = panicking.rules(fsb.Psi, 7, psion_name="P", target_name="U", effect="psi_blast", distance=5,
                              in_sight=True, blast_choice="grades")  # fmt: skip

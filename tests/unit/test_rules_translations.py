@@ -5,11 +5,18 @@ row. What they say is the translator's (the games' usage, the seeds' own terms);
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from campaign.rules_text import TRANSLATED, Clause, clauses
 
+ROOT = Path(__file__).resolve().parents[2]
+# The seeds live beside the checkout (shared/), not in it: in a clone, or a worktree one folder further down.
+SEEDS = next(
+    (p / "shared" / "seeds" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "seeds").is_dir()), None
+)
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])|(?<=[dDкk])\d+")
 TAG = re.compile(r"\[(SEED-DERIVED|SEED|PUB|INF|PLACEHOLDER)\b")
 CITED = re.compile(r"§ ?\d+(?:\.\d+)*|\bR[23]-\d+\b|\b[A-D]-\d+\b|\b(?:E|D|C|O)\d+[ab]?\b|\bT-Titus\b")
@@ -60,14 +67,55 @@ def test_the_errata_amend_the_same_clauses(lang: str) -> None:
     }
 
 
-def test_the_russian_rules_are_whole() -> None:
-    assert [n for n, c in clauses("ru").items() if c.lang != "ru"] == []
+@pytest.mark.parametrize("lang", sorted(TRANSLATED))
+def test_the_translations_are_whole(lang: str) -> None:
+    assert [n for n, c in clauses(lang).items() if c.lang != lang] == []
 
 
-def test_a_clause_the_polish_has_not_reached_is_read_in_english_whole() -> None:
+def test_the_polish_clauses_are_the_polish_text() -> None:
+    polish = clauses("pl")
+    assert polish["0.4"].title.startswith("0.4 Test ducha bojowego")
+    assert polish["4.1"].title.startswith("4.1 Obowiązujące zasady morale")
+    assert polish["R3-25"].title.startswith("R3-25 — §4.1 Jednostka Shaken nie strzela")
+    assert polish["5"].title.startswith("5. Warstwa kampanii")
+
+
+@pytest.fixture
+def partial_polish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A Polish text cut short inside §0, as a translation under way is: the clauses read anew from it."""
+    whole = TRANSLATED["pl"].read_text(encoding="utf-8")
+    cut = tmp_path / "RULES.pl.md"
+    cut.write_text(whole[: whole.index("\n## 0.5 ")], encoding="utf-8")
+    monkeypatch.setitem(TRANSLATED, "pl", cut)
+    clauses.cache_clear()
+    yield cut
+    clauses.cache_clear()
+
+
+@pytest.mark.usefixtures("partial_polish")
+def test_a_clause_a_translation_has_not_reached_is_read_in_english_whole() -> None:
     polish, english = clauses("pl"), clauses()
+    assert list(polish) == list(english)
     assert polish["0.4"].lang == "pl" and polish["0.4"].title.startswith("0.4 Test ducha bojowego")
-    # §0 is the whole of seed 000: the Polish has its first clauses only, so the section is read in English.
-    if any(polish[n].lang != "pl" for n in english if n.startswith("0.")):
-        assert polish["0"].lang == "en" and polish["0"].text == english["0"].text
+    assert polish["0.5"].lang == "en" and polish["4.1"].lang == "en" and polish["R3-25"].lang == "en"
+    # §0 is the whole of seed 000: the cut text has its first clauses only, so the section is read in English.
+    assert polish["0"].lang == "en" and polish["0"].text == english["0"].text
     assert all(c.text == english[n].text for n, c in polish.items() if c.lang == "en")
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.skipif(SEEDS is None, reason="the seeds are not beside this checkout")
+def test_the_polish_seed_004_quotes_the_polish_seed_word_for_word() -> None:
+    """Seed 004 is Polish: where the rules quote it, the quotation is the seed's own sentence, not a translation
+    back from the English (the code block's quotations are of army data, not of the seed)."""
+    assert SEEDS is not None
+    seed = _spaced((SEEDS / "004_4c8566711314fded.txt").read_text(encoding="utf-8"))
+    polish = clauses("pl")
+    prose = re.sub(r"```.*?```", "", polish["4.1"].text, flags=re.S)
+    quoted = re.findall(r"„([^”]+)”", prose)
+    quoted += [q for n in ("R3-25", "R3-26", "R3-27") for q in re.findall(r"«([^»]+)»", polish[n].text)]
+    assert len(quoted) >= 10
+    assert [q for q in quoted if _spaced(q) not in seed] == []
