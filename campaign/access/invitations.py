@@ -200,11 +200,19 @@ class Invitations:
             )
         if found.revoked_at is None:
             with self.engine.begin() as conn:
-                conn.execute(
+                # unused in the same statement that revokes: a join landing between the read above and this
+                # write has used the link, and the game master must be told so, not that it is dead
+                revoked = conn.execute(
                     update(invitations_t)
-                    .where(c.public_id == public_id, c.revoked_at.is_(None))
+                    .where(c.public_id == public_id, c.revoked_at.is_(None), c.used_by.is_(None))
                     .values(revoked_at=int(self.now()))
-                )
+                ).rowcount
+            if revoked != 1:
+                now = self._one(and_(c.campaign_id == campaign_id, c.public_id == public_id))
+                if now is not None and now.used_by is not None:
+                    raise InvalidInputError(
+                        f"that link was used a moment ago ({now.used_by} joined by it): nothing to revoke"
+                    )
         return found
 
     def join(

@@ -122,6 +122,31 @@ def test_a_revoked_link_is_refused_and_the_page_revokes_too(world: World) -> Non
     assert TestClient(world.app).get(other["link"]).status_code == 410
 
 
+def test_a_link_used_while_it_is_revoked_is_said_used_not_revoked(world: World) -> None:
+    """The game master revokes a link in the instant someone joins by it: the join lands between the revoke's read
+    of the link and its write. The revoke must say the link was used (by whom), never that it is dead while its
+    holder is a member."""
+    made = make(world, {"role": "observer"})
+    invitations = world.app.state.server.invitations
+    read = invitations._one
+
+    def read_then_join(condition: Any) -> Any:
+        found = read(condition)
+        invitations._one = read  # type: ignore[method-assign]  (the join happens once, after the revoke's read)
+        assert post(world.client("sam"), f"/api/invitations/{secret(made['link'])}", {}, 200)
+        return found
+
+    invitations._one = read_then_join  # type: ignore[method-assign]  (one interleaving, made on purpose)
+    try:
+        answer = world.client("gina").delete(f"/api/campaigns/{world.campaign_id}/invitations/{made['id']}")
+    finally:
+        invitations._one = read  # type: ignore[method-assign]
+    assert answer.status_code == 400 and "used a moment ago (sam joined by it)" in answer.text
+    assert members(world)["sam"][0] == "observer"
+    listed = world.client("gina").get(f"/api/campaigns/{world.campaign_id}/invitations").json()
+    assert [i["state"] for i in listed if i["id"] == made["id"]] == ["used"]
+
+
 def test_a_link_for_a_side_the_campaign_does_not_know_or_for_a_gm_is_refused_when_made(world: World) -> None:
     said = make(world, {"role": "player", "sides": ["Lizards"]}, code=400)["detail"]
     assert "Kessel has no side 'Lizards' (its sides are Robots)" in said
