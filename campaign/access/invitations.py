@@ -210,8 +210,9 @@ class Invitations:
             if revoked != 1:
                 now = self._one(and_(c.campaign_id == campaign_id, c.public_id == public_id))
                 if now is not None and now.used_by is not None:
-                    raise InvalidInputError(
-                        f"that link was used a moment ago ({now.used_by} joined by it): nothing to revoke"
+                    raise InvalidInputError.saying(
+                        "that link was used a moment ago ({account} joined by it): nothing to revoke",
+                        account=now.used_by,
                     )
         return found
 
