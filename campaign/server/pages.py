@@ -429,8 +429,30 @@ def live_part(request: Request, m: Member, part: Annotated[str, Query(max_length
 def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> Response:
     found = views.audit(server(request).app.ledger, m.info, seq)
     return templates.TemplateResponse(
-        request, "audit.html", {"info": m.info, "a": found, "account": m.caller.account, "csrf": m.caller.session.csrf}
+        request,
+        "audit.html",
+        {"info": m.info, "a": found, **_audit_words(found), "account": m.caller.account, "csrf": m.caller.session.csrf},
     )
+
+
+def _audit_words(found: dict[str, Any]) -> dict[str, Any]:
+    """What the audit page says of the entry in words: its command as typed, its inputs as label and value (no
+    JSON), the time it was recorded in the reader's locale (no ISO string)."""
+    from datetime import datetime
+
+    from campaign.i18n.formats import moment
+
+    inputs = found.get("inputs") or {}
+    at = found.get("recorded_at")
+    try:
+        when = moment(int(datetime.fromisoformat(str(at)).timestamp())) if at else ""
+    except ValueError:  # a clock reading the log holds in some other shape is shown as recorded
+        when = str(at)
+    return {
+        "command_typed": typed(str(found["command"]), inputs) if found.get("command") else "",
+        "input_rows": [(label(str(k)), value(v)) for k, v in inputs.items() if v not in (None, "", [], {})],
+        "when": when,
+    }
 
 
 def _raw(form: FormData) -> dict[str, list[str]]:
