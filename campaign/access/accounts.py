@@ -279,6 +279,36 @@ class Accounts:
         with self.engine.begin() as conn:
             conn.execute(delete(account_sessions).where(or_(c.token_hash == hashed, c.parent == hashed)))
 
+    def set_language(self, name: str, language: str | None) -> None:
+        """The page's language ``name`` chose (None: the browser's again)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.name == name).values(language=language))
+
+    def language(self, name: str) -> str | None:
+        """The page's language the account chose, if it chose one."""
+        with self.engine.connect() as conn:
+            found: str | None = conn.execute(select(accounts.c.language).where(accounts.c.name == name)).scalar()
+        return found
+
+    def language_of_session(self, secret: str | None) -> str | None:
+        """The page's language chosen by the account a browser's session ``secret`` is signed in as, if the
+        session is open and the account chose one. One read, and it slides no expiry: it runs before the page's
+        own look at the session, which does."""
+        if not secret:
+            return None
+        c = account_sessions.c
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts.c.language, c.expires_at, c.created_at)
+                .join(accounts, accounts.c.name == c.account)
+                .where(c.token_hash == digest(secret), c.kind == "session")
+            ).first()
+        now = int(self.now())
+        if row is None or row.expires_at <= now or unix(row.created_at) + self.lifetimes.session_max_s <= now:
+            return None
+        found: str | None = row.language
+        return found
+
 
 def unix(stamp: str) -> int:
     """An ISO 8601 time (as :func:`iso` writes it, or with an offset) as Unix seconds; 0 for one unreadable."""

@@ -25,7 +25,8 @@ from campaign.access.accounts import digest, iso
 from campaign.access.memberships import MAX_SIDES, Member, Memberships, grant
 from campaign.access.tables import invitations as invitations_t
 from campaign.executor import Ledger
-from events.errors import CampaignError, ConcurrencyError, InvalidInputError, NotFoundError
+from campaign.i18n import N_, _, refusal
+from events.errors import CampaignError, ConcurrencyError, InvalidInputError, NotFoundError, Words
 from events.limits import check_name
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -68,11 +69,16 @@ class Invitation:
         return "expired" if self.expires_at <= now else "open"
 
     def role_words(self) -> str:
-        return f"player for {', '.join(self.sides)}" if self.role == "player" else self.role
+        """The role the link gives, in the reader's language: "player for Robots", "observer"."""
+        if self.role == "player":
+            return _("player for {sides}").format(sides=", ".join(self.sides))
+        return _("observer") if self.role == "observer" else self.role
 
     def for_words(self) -> str:
-        """Whom the link is for: "a player for Robots", "an observer"."""
-        return f"a {self.role_words()}" if self.role == "player" else f"an {self.role}"
+        """Whom the link is for, in the reader's language: "a player for Robots", "an observer"."""
+        if self.role == "player":
+            return _("a player for {sides}").format(sides=", ".join(self.sides))
+        return _("an observer") if self.role == "observer" else self.role
 
     def as_dict(self, now: int) -> dict[str, object]:
         return {
@@ -104,26 +110,36 @@ class Invitations:
         """A new link's secret (returned once) and the invitation it opens; refused in words for a role a link
         does not give, a player without sides, or a side the campaign does not know."""
         if role not in LINK_ROLES:
-            raise InvalidInputError(
-                f"a link invites a player or an observer, not {role!r} (a game master is invited by account name)"
+            raise InvalidInputError.saying(
+                "a link invites a player or an observer, not {role!r} (a game master is invited by account name)",
+                role=role,
             )
         if not 0 < lifetime_s <= MAX_LIFETIME_S:
-            raise InvalidInputError(f"a link lasts from an hour to {MAX_LIFETIME_S // 86400} days")
+            raise InvalidInputError.saying("a link lasts from an hour to {days} days", days=MAX_LIFETIME_S // 86400)
         if len(sides) > MAX_SIDES:
-            raise InvalidInputError(f"a player plays at most {MAX_SIDES} sides, not {len(sides)}")
+            raise InvalidInputError.saying(
+                "a player plays at most {most} sides, not {count}", most=MAX_SIDES, count=len(sides)
+            )
         chosen = sorted({check_name(s, "a side").strip() for s in sides if s.strip()})
         if role == "player" and not chosen:
-            raise InvalidInputError("a player's link names the side it plays")
+            raise InvalidInputError.saying("a player's link names the side it plays")
         if role != "player" and chosen:
-            raise InvalidInputError(f"only a player is bound to sides, not an {role}")
+            raise InvalidInputError.saying("only a player is bound to sides, not an {role}", role=role)
         known = known_sides(members, info)
         folded = {k.casefold(): k for k in known}
         unknown = [s for s in chosen if s.casefold() not in folded]
         if unknown:
-            has = f"its sides are {', '.join(sorted(known, key=str.casefold))}" if known else "it has no side yet"
-            raise InvalidInputError(
-                f"{info.name} has no side {unknown[0]!r} ({has}): muster a unit of the side first, or invite the "
-                "player by account name"
+            has = (
+                Words("its sides are {sides}", sides=", ".join(sorted(known, key=str.casefold)))
+                if known
+                else Words("it has no side yet")
+            )
+            raise InvalidInputError.saying(
+                "{campaign} has no side {side!r} ({has}): muster a unit of the side first, or invite the player by "
+                "account name",
+                campaign=info.name,
+                side=unknown[0],
+                has=has,
             )
         spelled = tuple(sorted({folded[s.casefold()] for s in chosen}))
         secret = secrets.token_urlsafe(24)
@@ -154,10 +170,10 @@ class Invitations:
         """The invitation ``secret`` opens now; refused in words if it is no link, or is used, revoked or expired."""
         found = self.find(secret)
         if found is None:
-            raise NotFoundError("this invitation link is not one of this server's: ask the game master for a new one")
+            raise NotFoundError.saying(NOT_OURS)
         state = found.state(int(self.now()))
         if state != "open":
-            raise LinkGoneError(gone_words(state, found))
+            raise gone(state, found)
         return found
 
     def of(self, campaign_id: str) -> list[Invitation]:
@@ -177,16 +193,27 @@ class Invitations:
         c = invitations_t.c
         found = self._one(and_(c.campaign_id == campaign_id, c.public_id == public_id))
         if found is None:
-            raise NotFoundError(f"the campaign has no invitation link {public_id!r}")
+            raise NotFoundError.saying("the campaign has no invitation link {id!r}", id=public_id)
         if found.used_by is not None:
-            raise InvalidInputError(f"that link was used already ({found.used_by} joined by it): nothing to revoke")
+            raise InvalidInputError.saying(
+                "that link was used already ({account} joined by it): nothing to revoke", account=found.used_by
+            )
         if found.revoked_at is None:
             with self.engine.begin() as conn:
-                conn.execute(
+                # unused in the same statement that revokes: a join landing between the read above and this
+                # write has used the link, and the game master must be told so, not that it is dead
+                revoked = conn.execute(
                     update(invitations_t)
-                    .where(c.public_id == public_id, c.revoked_at.is_(None))
+                    .where(c.public_id == public_id, c.revoked_at.is_(None), c.used_by.is_(None))
                     .values(revoked_at=int(self.now()))
-                )
+                ).rowcount
+            if revoked != 1:
+                now = self._one(and_(c.campaign_id == campaign_id, c.public_id == public_id))
+                if now is not None and now.used_by is not None:
+                    raise InvalidInputError.saying(
+                        "that link was used a moment ago ({account} joined by it): nothing to revoke",
+                        account=now.used_by,
+                    )
         return found
 
     def join(
@@ -204,9 +231,11 @@ class Invitations:
         info = campaign(invitation.campaign_id)
         already = members.member(info.campaign_id, account)
         if already is not None:
-            raise InvalidInputError(
-                f"{account} is a member of {info.name} already ({_role_words(already)}): the link is left for "
-                "someone else"
+            raise InvalidInputError.saying(
+                "{account} is a member of {campaign} already ({role}): the link is left for someone else",
+                account=account,
+                campaign=info.name,
+                role=_role_words(already),
             )
         self._use(secret, account)
         try:
@@ -243,7 +272,7 @@ class Invitations:
             ).rowcount
         if marked != 1:  # another opening of the link won the race (or it was revoked meanwhile)
             self.opened(secret)
-            raise LinkGoneError("this invitation link was used a moment ago: ask the game master for a new one")
+            raise LinkGoneError.saying("this invitation link was used a moment ago: ask the game master for a new one")
 
     def _unuse(self, secret: str, account: str) -> None:
         c = invitations_t.c
@@ -271,25 +300,38 @@ def known_sides(members: Memberships, info: CampaignInfo) -> list[str]:
 
 
 def when(seconds: int) -> str:
-    """A moment as a person reads it: "5 Dec 2026, 02:58 UTC"."""
-    at = time.gmtime(seconds)
-    return f"{at.tm_mday} {time.strftime('%b %Y, %H:%M', at)} UTC"
+    """A moment as a person reads it, in the reader's language: "5 Dec 2026, 02:58 UTC"."""
+    from campaign.i18n.formats import moment
+
+    return moment(seconds)
+
+
+NOT_OURS = N_("this invitation link is not one of this server's: ask the game master for a new one")
+
+
+def gone(state: str, invitation: Invitation) -> LinkGoneError:
+    """Why a link used, revoked or expired opens nothing (said in the reader's language where it is shown)."""
+    if state == "used":
+        return LinkGoneError.saying(
+            "this invitation link was used already ({account} joined by it): ask for a new one",
+            account=invitation.used_by,
+        )
+    if state == "revoked":
+        return LinkGoneError.saying("this invitation link was revoked by the game master: ask for a new one")
+    return LinkGoneError.saying(
+        "this invitation link expired on {moment}: ask the game master for a new one",
+        moment=when(invitation.expires_at),
+    )
 
 
 def gone_words(state: str, invitation: Invitation) -> str:
-    if state == "used":
-        return f"this invitation link was used already ({invitation.used_by} joined by it): ask for a new one"
-    if state == "revoked":
-        return "this invitation link was revoked by the game master: ask for a new one"
-    return f"this invitation link expired on {when(invitation.expires_at)}: ask the game master for a new one"
+    return refusal(gone(state, invitation))
 
 
 def _role_words(member: Member) -> str:
-    return (
-        f"player for {', '.join(member.sides)}"
-        if member.role == "player"
-        else {"gm": "game master"}.get(member.role, member.role)
-    )
+    if member.role == "player":
+        return _("player for {sides}").format(sides=", ".join(member.sides))
+    return {"gm": _("game master"), "observer": _("observer")}.get(member.role, member.role)
 
 
 def _columns() -> list[Column[Any]]:

@@ -16,8 +16,10 @@ accounts = Table(
     Column("name", String(100), primary_key=True),
     Column("password_hash", String(200), nullable=False),
     Column("created_at", String(40), nullable=False),
+    Column("language", String(8), nullable=True),
 )
-"""An account: its name (what events' ``actor`` records) and its argon2id password hash."""
+"""An account: its name (what events' ``actor`` records), its argon2id password hash, and the page's language
+its holder chose (none: the browser's; migration 0014)."""
 
 account_sessions = Table(
     "account_sessions",

@@ -95,3 +95,15 @@ def date(day: _dt.date, *, lang: str | None = None) -> str:
     from babel.dates import format_date
 
     return format_date(day, format="long", locale=_BABEL_LOCALE[lang or language()])
+
+
+def moment(seconds: int, *, lang: str | None = None) -> str:
+    """A moment (Unix seconds) as a person reads it, in UTC: ``5 Dec 2026, 02:58 UTC``; ``5 дек. 2026 г., 02:58
+    UTC``; ``5 gru 2026, 02:58 UTC``."""
+    at = _dt.datetime.fromtimestamp(seconds, _dt.UTC)
+    lang = lang or language()
+    if lang == DEFAULT:
+        return f"{at.day} {at.strftime('%b %Y, %H:%M')} UTC"
+    from babel.dates import format_datetime
+
+    return format_datetime(at, "d MMM y, HH:mm", tzinfo=_dt.UTC, locale=_BABEL_LOCALE[lang]) + " UTC"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.commands import fold_for, plugin, tables_in_force
+from campaign.i18n import _
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
 from events.timeline import by_command, effective
@@ -272,12 +273,17 @@ def when_words(day: int | None, battle: str | None = None, *, ended: bool = Fals
     between battles of a ruleset without days, the battle fought last ("after Ruins", "before the first battle").
     ``day`` is None for a ruleset without days."""
     if battle is not None:
-        where = f"end of {battle}" if ended else battle
+        where = _("end of {battle}").format(battle=battle) if ended else battle
     elif day is None:
-        where = f"after {after}" if after else "before the first battle"
+        where = _("after {battle}").format(battle=after) if after else _("before the first battle")
     else:
         where = ""
-    return ", ".join(part for part in (where, f"day {day}" if day is not None else "") if part)
+    return ", ".join(part for part in (where, day_words(day)) if part)
+
+
+def day_words(day: int | None) -> str:
+    """The campaign's day on an axis ("day 16"); nothing for a ruleset without days."""
+    return "" if day is None else _("day {day}").format(day=day)
 
 
 def _day(ruleset: str, state: Any) -> int | None:

@@ -10,7 +10,7 @@ from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
-ROLE_WORDS = {"gm": "game master", "player": "player", "observer": "observer"}
+ROLE_WORDS = {"gm": N_("game master"), "player": N_("player"), "observer": N_("observer")}
 
 
 _SNAKE = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?!\.\w)")

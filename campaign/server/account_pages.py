@@ -40,7 +40,33 @@ def account_page(request: Request, who: Account) -> Response:
     sessions = server(request).accounts.sessions_of(who.account)
     for session in sessions:
         session["current"] = session["id"] == who.session.public_id
-    return shown(request, "account.html", {"account": who.account, "csrf": who.session.csrf, "sessions": sessions})
+    chose = server(request).accounts.language(who.account)
+    return shown(
+        request,
+        "account.html",
+        {"account": who.account, "csrf": who.session.csrf, "sessions": sessions, "chosen_language": chose or ""},
+    )
+
+
+@router.post(PAGE + "/language", openapi_extra=access("account"))
+async def choose_language(
+    request: Request, who: Account, language: Annotated[str, Form(max_length=8)] = ""
+) -> Response:
+    """The page's language for this account, in every browser it signs in from (none: each browser's own)."""
+    from campaign.i18n import LANGUAGES
+    from campaign.server.language import COOKIE
+
+    if language and language not in LANGUAGES:
+        return _answer(request, _("there is no such language here"), error=True, code=400)
+    await anyio.to_thread.run_sync(server(request).accounts.set_language, who.account, language or None)
+    # the answer is read in the new language: the page comes back whole, not a fragment in the old one
+    response: Response = (
+        RedirectResponse(PAGE, status_code=303)
+        if nojs.plain(request)
+        else Response(status_code=204, headers={"HX-Redirect": PAGE})
+    )
+    response.delete_cookie(COOKIE)  # this browser's own switch would otherwise speak over the account's choice
+    return response
 
 
 @router.post(PAGE + "/password", openapi_extra=access("account"))

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from campaign.access import memberships
 from campaign.access.accounts import iso as _iso
-from campaign.access.invitations import Invitation, LinkGoneError, gone_words
+from campaign.access.invitations import Invitation, gone
 from campaign.executor import TableEntry
 from campaign.read import verify as verify_views
 from campaign.read import views
@@ -437,7 +437,7 @@ async def invitation(token: Secret, request: Request) -> dict[str, Any]:
     found = await guard(request).link_opened(request, srv.invitations, token)
     now = int(srv.invitations.now())
     if found.state(now) != "open":
-        raise LinkGoneError(gone_words(found.state(now), found))
+        raise gone(found.state(now), found)
     info = srv.campaign(found.campaign_id)
     return {"campaign": info.name, "ruleset": info.ruleset, **found.as_dict(now)}
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.executor import Ledger
-from campaign.i18n import N_
+from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.charts import DAYS_PASS, when_words
+from campaign.read.charts import DAYS_PASS, day_words, when_words
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 
@@ -45,11 +45,13 @@ def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
     day = s.day if ruleset in DAYS_PASS else None
     if moment is not None and moment.type == "battle.ended":
         battle_id = moment.payload.get("battle_id")
-        name = next((str(b["name"]) for b in s.battles if b.get("battle_id") == battle_id), "the battle")
-        return when_words(day, name, ended=True)
+        name = next((str(b["name"]) for b in s.battles if b.get("battle_id") == battle_id), None)
+        return when_words(day, name or _("the battle"), ended=True)
     # a month's end records its month counted from 0 (the first is month 0)
-    said = f"end of month {int(moment.payload['month']) + 1}" if moment is not None else "now"
-    return ", ".join(p for p in (said, f"day {day}" if day is not None else "") if p)
+    if moment is None:
+        return ", ".join(p for p in (_("now"), day_words(day)) if p)
+    said = _("end of month {month}").format(month=int(moment.payload["month"]) + 1)
+    return ", ".join(p for p in (said, day_words(day)) if p)
 
 
 def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | None = None) -> dict[str, Any]:
@@ -67,7 +69,7 @@ def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | No
     strength: dict[str, dict[int, int]] = {}
     money: dict[str, dict[int, int]] = {}
     glory: dict[str, dict[int, int]] = {}
-    for seq, (units, treasury, officers, _) in points.items():
+    for seq, (units, treasury, officers, _when_said) in points.items():
         for by, values in ((strength, units), (money, treasury), (glory, officers)):
             for name, value in values.items():
                 by.setdefault(name, {})[seq] = value

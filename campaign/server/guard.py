@@ -20,8 +20,9 @@ import anyio.to_thread
 from fastapi import HTTPException, Request
 
 from campaign.access.accounts import ACCOUNT_NAME, Accounts, Lifetimes, Session, SignInError
-from campaign.access.invitations import DEFAULT_LIFETIME_S, Invitation, Invitations
+from campaign.access.invitations import DEFAULT_LIFETIME_S, NOT_OURS, Invitation, Invitations
 from campaign.access.throttle import ACCOUNT, ADDRESS, LINK_GUESS, SIGN_UP, Policy, Refused, Throttle
+from campaign.i18n import _
 from campaign.server.request_log import note
 from events.errors import InvalidInputError
 from events.pg_engine import give_back_scope_connection
@@ -152,15 +153,15 @@ class Guard:
             note(request, invitation="throttled")
             raise HTTPException(
                 429,
-                f"too many invitation links tried from your address: wait {math.ceil(refused.wait_s)} s",
+                _("too many invitation links tried from your address: wait {seconds} s").format(
+                    seconds=math.ceil(refused.wait_s)
+                ),
                 {"Retry-After": str(math.ceil(refused.wait_s))},
             )
         found = await anyio.to_thread.run_sync(invitations.find, secret)
         if found is None:
             note(request, invitation="unknown")
-            raise HTTPException(
-                404, "this invitation link is not one of this server's: ask the game master for a new one"
-            )
+            raise HTTPException(404, _(NOT_OURS))
         await anyio.to_thread.run_sync(self._forgive, keys)  # a real link, in whatever state: not a guess
         return found
 

@@ -1,5 +1,7 @@
-"""The page's language: the reader's choice (the switch on every page, kept in a cookie), else the browser's
-``Accept-Language``, else English. The JSON API is for scripts and stays language-neutral, as ``--json`` does.
+"""The page's language: the signed-in account's choice (kept with the account, so it follows its holder to
+another browser), else the reader's choice in this browser (the switch on every page, kept in a cookie), else
+the browser's ``Accept-Language``, else English. The JSON API is for scripts and stays language-neutral, as
+``--json`` does.
 
 One ASGI middleware sets the reader's language (``campaign.i18n``, a context variable) for the request, so that
 the templates, the log's sentences and the refusals a page shows are said in it; the answer says which
@@ -11,32 +13,56 @@ from __future__ import annotations
 
 from http.cookies import SimpleCookie
 
+import anyio.to_thread
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign.i18n import LANGUAGES, negotiate, restore, use
+from campaign.server.context import SESSION_COOKIE
 
 COOKIE = "lang"
 YEAR = 365 * 24 * 3600
 
 
-def chosen(scope: Scope) -> str:
-    """The reader's language for a request: the switch's cookie, else ``Accept-Language``, else English; English
-    for the JSON API whatever the headers say."""
-    if scope["path"].startswith("/api/") or scope["path"] == "/api":
-        return "en"
-    headers = {
-        k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in (b"cookie", b"accept-language")
-    }
+def _cookies(scope: Scope) -> SimpleCookie:
     cookie = SimpleCookie()
     try:
-        cookie.load(headers.get("cookie", ""))
+        cookie.load(next((v.decode("latin-1") for k, v in scope["headers"] if k == b"cookie"), ""))
     except Exception:
         cookie = SimpleCookie()
-    picked = cookie.get(COOKIE)
+    return cookie
+
+
+def chosen(scope: Scope, account_language: str | None = None) -> str:
+    """The reader's language for a request: the signed-in account's choice, else the switch's cookie, else
+    ``Accept-Language``, else English; English for the JSON API whatever the headers say."""
+    if is_api(scope):
+        return "en"
+    if account_language in LANGUAGES:
+        return account_language
+    picked = _cookies(scope).get(COOKIE)
     if picked is not None and picked.value in LANGUAGES:
         return picked.value
-    return negotiate(headers.get("accept-language"))
+    accept = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"accept-language"), None)
+    return negotiate(accept)
+
+
+def is_api(scope: Scope) -> bool:
+    path: str = scope["path"]
+    return path.startswith("/api/") or path == "/api"
+
+
+async def account_language(scope: Scope) -> str | None:
+    """The language the account this browser is signed in as chose, if any (a page only: the API is English)."""
+    if is_api(scope) or scope["path"].startswith("/static/"):  # no words of a language there: no read
+        return None
+    secret = _cookies(scope).get(SESSION_COOKIE)
+    app = scope.get("app")
+    srv = getattr(getattr(app, "state", None), "server", None)
+    if secret is None or not secret.value or srv is None:
+        return None
+    found: str | None = await anyio.to_thread.run_sync(srv.accounts.language_of_session, secret.value)
+    return found
 
 
 class ReaderLanguage:
@@ -47,7 +73,7 @@ class ReaderLanguage:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        lang = chosen(scope)
+        lang = chosen(scope, await account_language(scope))
 
         async def said_in(message: Message) -> None:
             if message["type"] == "http.response.start":

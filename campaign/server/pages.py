@@ -231,7 +231,7 @@ def _join_page(
         "account": caller.account if caller else None,
         "csrf": caller.session.csrf if caller else None,
         "already": already,
-        "already_words": ROLE_WORDS.get(already.role, already.role) if already else "",
+        "already_words": _(ROLE_WORDS.get(already.role, already.role)) if already else "",
         "pre": pre,
         "expires": when(invitation.expires_at) if invitation else "",
     }
@@ -429,8 +429,30 @@ def live_part(request: Request, m: Member, part: Annotated[str, Query(max_length
 def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> Response:
     found = views.audit(server(request).app.ledger, m.info, seq)
     return templates.TemplateResponse(
-        request, "audit.html", {"info": m.info, "a": found, "account": m.caller.account, "csrf": m.caller.session.csrf}
+        request,
+        "audit.html",
+        {"info": m.info, "a": found, **_audit_words(found), "account": m.caller.account, "csrf": m.caller.session.csrf},
     )
+
+
+def _audit_words(found: dict[str, Any]) -> dict[str, Any]:
+    """What the audit page says of the entry in words: its command as typed, its inputs as label and value (no
+    JSON), the time it was recorded in the reader's locale (no ISO string)."""
+    from datetime import datetime
+
+    from campaign.i18n.formats import moment
+
+    inputs = found.get("inputs") or {}
+    at = found.get("recorded_at")
+    try:
+        when = moment(int(datetime.fromisoformat(str(at)).timestamp())) if at else ""
+    except ValueError:  # a clock reading the log holds in some other shape is shown as recorded
+        when = str(at)
+    return {
+        "command_typed": typed(str(found["command"]), inputs) if found.get("command") else "",
+        "input_rows": [(label(str(k)), value(v)) for k, v in inputs.items() if v not in (None, "", [], {})],
+        "when": when,
+    }
 
 
 def _raw(form: FormData) -> dict[str, list[str]]:
@@ -588,7 +610,7 @@ def invite_form(
     except CampaignError as exc:
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
-    return message(request, f"{name} joins as {ROLE_WORDS.get(role, role)}")
+    return message(request, _("{account} joins as {role}").format(account=name, role=_(ROLE_WORDS.get(role, role))))
 
 
 def _invitations_context(request: Request, m: InCampaign) -> dict[str, Any]:
@@ -627,7 +649,9 @@ def invitation_form(
         link, made = api.make_invitation(request, m, role, [side] if side.strip() else [], hours)
     except CampaignError as exc:
         return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
-    text = f"A link for {made.for_words()}, open until {when(made.expires_at)} (shown once: copy it now):"
+    text = _("A link for {whom}, open until {moment} (shown once: copy it now):").format(
+        whom=made.for_words(), moment=when(made.expires_at)
+    )
     return _invitations_answer(request, m, text, link=link)
 
 
@@ -637,7 +661,8 @@ def revoke_invitation_form(request: Request, m: GM, invitation_id: Annotated[str
         gone = server(request).invitations.revoke(m.info.campaign_id, invitation_id)
     except CampaignError as exc:
         return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
-    return _invitations_answer(request, m, f"the link for {gone.for_words()} is revoked: it opens nothing now")
+    said = _("the link for {whom} is revoked: it opens nothing now").format(whom=gone.for_words())
+    return _invitations_answer(request, m, said)
 
 
 @router.post("/c/{campaign_id}/remove", openapi_extra=access("gm"))
@@ -765,15 +790,20 @@ def undo_form(request: Request, m: GM) -> Response:
 
 @router.get("/lang/{lang}", openapi_extra=access("public"))
 def switch_language(
+    request: Request,
     lang: Annotated[str, InPath(max_length=8)],
     next_page: Annotated[str | None, Query(alias="next", max_length=2000)] = None,
 ) -> Response:
-    """The language switch: keep the reader's choice (a cookie, a year) and go back to the page it was made on."""
+    """The language switch: keep the reader's choice (a cookie, a year; and with the account, if signed in, so
+    it follows its holder to another browser) and go back to the page it was made on."""
     from campaign.i18n import LANGUAGES
     from campaign.server.language import COOKIE, YEAR, back_to
 
     if lang not in LANGUAGES:
         raise HTTPException(404)
+    who = caller_or_none(request)
+    if who is not None and who.session.kind == "session":
+        server(request).accounts.set_language(who.account, lang)
     response = RedirectResponse(back_to(next_page), status_code=303)
     response.set_cookie(COOKIE, lang, max_age=YEAR, httponly=True, samesite="lax")
     return response

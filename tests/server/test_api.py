@@ -3,6 +3,7 @@ the CLI's refusals as 4xx, a lost race as 409, an amendment previewed before it 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -234,3 +235,19 @@ def test_an_invitation_between_a_shot_and_its_amendment_stays_and_is_not_undone(
     in_effect = [e["what"] for e in log(battle) if e["type"] == "membership.granted"]
     assert in_effect[-1] == "sam joins as observer"
     assert battle.client("sam").get(url(battle)).status_code == 200
+
+
+def test_the_audit_page_says_its_entry_in_words_not_json_ids_or_iso_times(world: World) -> None:
+    """A player disputing a roll reads the audit page: the command as it is typed, its inputs as label and value,
+    the moment in words — not the recorded JSON, the command's recorded id or an ISO clock string."""
+    gina = world.client("gina")
+    rolled = command(gina, world, "ledger.roll", notation="2d6", purpose="weather at dawn")
+    seq = rolled["events"][0]["seq"]
+    whole = gina.get(f"/c/{world.campaign_id}/audit/{seq}").text
+    page = whole[whole.index('id="audit"') : whole.index("</section>", whole.index('id="audit"'))]
+    assert "<td>roll</td>" in page and "ledger.roll" not in page
+    assert "<p>purpose: weather at dawn</p>" in page and "<p>notation: 2d6</p>" in page
+    assert '{"' not in page and not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", page)
+    assert re.search(r"<td>\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC</td>", page), page
+    polish = gina.get(f"/c/{world.campaign_id}/audit/{seq}", headers={"Accept-Language": "pl"}).text
+    assert "wpisał(a)" in polish and "Audyt #" in polish

@@ -274,3 +274,35 @@ def test_every_wide_table_scrolls_in_a_named_region_of_its_own(world: World) -> 
             assert re.search(r'aria-label="[^"]+"', region), f"{name}: {region}"
         tables = len(re.findall(r"<table", page))
         assert tables == len(regions), f"{name}: a table outside a scroll region"
+
+
+def test_the_calendar_words_are_said_in_the_readers_language_and_the_json_stays_english(world: World) -> None:
+    cid = five_grades(world)
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    ru = gina.get(f"/c/{cid}").text
+    assert chart_table(ru, "treasury") == [
+        ["когда", "Steel"],
+        ["конец боя «Hill 203», день 3", "100"],
+        ["конец месяца 1, день 7", "100"],
+        ["сейчас, день 7", "70"],
+    ]
+    gina.get("/lang/pl", params={"next": "/"})
+    assert chart_table(gina.get(f"/c/{cid}").text, "treasury")[1:] == [
+        ["koniec bitwy „Hill 203”, dzień 3", "100"],
+        ["koniec miesiąca 1, dzień 7", "100"],
+        ["teraz, dzień 7", "70"],
+    ]
+    grimdark_played(world)
+    said = chart_cli(world, "Kessel", "--lang", "pl", "strength", "--json")  # --json: language-neutral
+    assert [s["when"] for s in said["steps"]][-2:] == ["end of Ruins", "after Ruins"]
+    assert "przed pierwszą bitwą" in chart_cli(world, "Kessel", "--lang", "pl", "strength")  # and without, Polish
+    from campaign.i18n import reading_in
+    from campaign.read.charts import when_words
+
+    with reading_in("ru"):
+        assert [when_words(None), when_words(None, after="Ruins"), when_words(16)] == [
+            "до первого боя",
+            "после боя «Ruins»",
+            "день 16",
+        ]

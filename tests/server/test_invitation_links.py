@@ -122,6 +122,31 @@ def test_a_revoked_link_is_refused_and_the_page_revokes_too(world: World) -> Non
     assert TestClient(world.app).get(other["link"]).status_code == 410
 
 
+def test_a_link_used_while_it_is_revoked_is_said_used_not_revoked(world: World) -> None:
+    """The game master revokes a link in the instant someone joins by it: the join lands between the revoke's read
+    of the link and its write. The revoke must say the link was used (by whom), never that it is dead while its
+    holder is a member."""
+    made = make(world, {"role": "observer"})
+    invitations = world.app.state.server.invitations
+    read = invitations._one
+
+    def read_then_join(condition: Any) -> Any:
+        found = read(condition)
+        invitations._one = read  # type: ignore[method-assign]  (the join happens once, after the revoke's read)
+        assert post(world.client("sam"), f"/api/invitations/{secret(made['link'])}", {}, 200)
+        return found
+
+    invitations._one = read_then_join  # type: ignore[method-assign]  (one interleaving, made on purpose)
+    try:
+        answer = world.client("gina").delete(f"/api/campaigns/{world.campaign_id}/invitations/{made['id']}")
+    finally:
+        invitations._one = read  # type: ignore[method-assign]
+    assert answer.status_code == 400 and "used a moment ago (sam joined by it)" in answer.text
+    assert members(world)["sam"][0] == "observer"
+    listed = world.client("gina").get(f"/api/campaigns/{world.campaign_id}/invitations").json()
+    assert [i["state"] for i in listed if i["id"] == made["id"]] == ["used"]
+
+
 def test_a_link_for_a_side_the_campaign_does_not_know_or_for_a_gm_is_refused_when_made(world: World) -> None:
     said = make(world, {"role": "player", "sides": ["Lizards"]}, code=400)["detail"]
     assert "Kessel has no side 'Lizards' (its sides are Robots)" in said
@@ -245,3 +270,32 @@ def test_link_guesses_from_one_address_are_throttled_and_a_real_link_is_not_a_gu
     assert int(answers[3].headers["Retry-After"]) > 0
     assert guesser.get(made["link"]).status_code == 429  # the address waits, whatever it opens
     assert guesser.post(f"/api/invitations/{'y' * 32}").status_code in (401, 429)
+
+
+def test_the_links_pages_speak_the_readers_language_and_the_api_stays_english(world: World) -> None:
+    invitations = world.app.state.server.invitations
+    made_at = 1_800_000_000
+    invitations.now = lambda: made_at
+    gina = world.client("gina")
+    gina.get("/lang/pl", params={"next": "/"})
+    page = gina.get(f"/c/{world.campaign_id}").text
+    assert "Zaproś przez link" in page and "Utwórz link" in page and "Invite by link" not in page
+    made = gina.post(
+        f"/c/{world.campaign_id}/invitations",
+        data={"role": "player", "side": "Robots", "hours": "2"},
+        headers={"HX-Request": "true"},
+    )
+    assert "Link dla gracza strony Robots, ważny do 15 sty 2027, 10:00 UTC" in made.text
+    link = re.search(r'id="invitation-link" class="link-text" value="([^"]+)"', made.text)
+    assert link
+    opened = TestClient(world.app).get(link.group(1), headers={"Accept-Language": "ru"})
+    assert opened.status_code == 200 and "Вступить в кампанию Kessel" in opened.text
+    assert "<b>gina</b> приглашает вас в кампанию <b>Kessel</b> (grimdark); роль:" in opened.text
+    assert '<b id="invitation-role">игрок за Robots</b>' in opened.text and "до 15 янв. 2027, 10:00 UTC" in opened.text
+    invitations.now = lambda: made_at + 7200  # expired: said in the reader's words, and in English to a script
+    gone = TestClient(world.app).get(link.group(1), headers={"Accept-Language": "ru"})
+    assert gone.status_code == 410 and "срок этой ссылки-приглашения истёк 15 янв. 2027, 10:00 UTC" in gone.text
+    refused = world.client("sam").post(f"/api/invitations/{secret(link.group(1))}", headers={"Accept-Language": "ru"})
+    assert refused.status_code == 410 and "this invitation link expired on 15 Jan 2027, 10:00 UTC" in refused.text
+    unknown = TestClient(world.app).get("/join/no-such-link", headers={"Accept-Language": "pl"})
+    assert unknown.status_code == 404 and "ten link z zaproszeniem nie pochodzi z tego serwera" in unknown.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import World
+from tests.server.conftest import World, sign_in
 
 
 def test_the_sign_in_page_follows_accept_language(world: World) -> None:
@@ -61,3 +61,38 @@ def test_the_campaign_page_and_its_log_in_russian(world: World) -> None:
     for said in ("Список подразделений", "Идущий бой", "Сейчас бой не идёт.", "Участники", "Журнал", "что произошло"):
         assert said in page.text
     assert "кампания «Kessel» создана по правилам grimdark" in page.text  # the log's first sentence
+
+
+def test_the_accounts_choice_follows_it_to_another_browser_over_accept_language(world: World) -> None:
+    world.client("gina").get("/lang/pl", params={"next": "/"})
+    elsewhere = sign_in(world.app, "gina", sign_up=False)  # another browser: no switch cookie of its own
+    assert "lang" not in elsewhere.cookies
+    page = elsewhere.get("/", headers={"Accept-Language": "ru"})
+    assert '<html lang="pl">' in page.text and "Twoje kampanie" in page.text
+    assert page.headers["content-language"] == "pl"
+    # signed out, the browser's header rules again; another account's choice is its own
+    assert '<html lang="ru">' in TestClient(world.app).get("/signin", headers={"Accept-Language": "ru"}).text
+    assert '<html lang="ru">' in world.client("pat").get("/", headers={"Accept-Language": "ru"}).text
+    elsewhere.post("/signout", headers={"Accept-Language": "ru"})
+    assert '<html lang="ru">' in elsewhere.get("/signin", headers={"Accept-Language": "ru"}).text
+    # the JSON API stays English for a signed-in account that chose Polish
+    assert world.client("gina").get("/api/campaigns").headers["content-language"] == "en"
+
+
+def test_the_account_page_chooses_the_language_and_can_give_it_back_to_the_browser(world: World) -> None:
+    browser = sign_in(world.app, "pat", sign_up=False)
+    csrf = browser.headers.pop("X-CSRF-Token")  # a plain form: its token is a field, as no script sent it
+    page = browser.get("/account", headers={"Accept-Language": "en"})
+    assert 'name="language"' in page.text and '<option value="" selected>' in page.text
+    chose = browser.post("/account/language", data={"_csrf": csrf, "language": "pl"}, follow_redirects=False)
+    assert chose.status_code == 303 and chose.headers["location"] == "/account"
+    again = browser.get("/account", headers={"Accept-Language": "ru"})
+    assert '<html lang="pl">' in again.text and '<option value="pl" lang="pl" selected>' in again.text
+    other = world.client("pat")  # another browser of the same account
+    assert '<html lang="pl">' in other.get("/", headers={"Accept-Language": "ru"}).text
+    refused = other.post("/account/language", data={"language": "de"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 400
+    assert '<html lang="pl">' in other.get("/", headers={"Accept-Language": "ru"}).text  # nothing changed
+    back = other.post("/account/language", data={"language": ""}, headers={"HX-Request": "true"})
+    assert back.status_code == 204 and back.headers["hx-redirect"] == "/account"
+    assert '<html lang="ru">' in browser.get("/", headers={"Accept-Language": "ru"}).text
