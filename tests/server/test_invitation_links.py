@@ -132,15 +132,15 @@ def test_a_link_used_while_it_is_revoked_is_said_used_not_revoked(world: World) 
 
     def read_then_join(condition: Any) -> Any:
         found = read(condition)
-        invitations._one = read  # type: ignore[method-assign]  (the join happens once, after the revoke's read)
+        invitations._one = read  # the join happens once, after the revoke's read
         assert post(world.client("sam"), f"/api/invitations/{secret(made['link'])}", {}, 200)
         return found
 
-    invitations._one = read_then_join  # type: ignore[method-assign]  (one interleaving, made on purpose)
+    invitations._one = read_then_join  # one interleaving, made on purpose
     try:
         answer = world.client("gina").delete(f"/api/campaigns/{world.campaign_id}/invitations/{made['id']}")
     finally:
-        invitations._one = read  # type: ignore[method-assign]
+        invitations._one = read
     assert answer.status_code == 400 and "used a moment ago (sam joined by it)" in answer.text
     assert members(world)["sam"][0] == "observer"
     listed = world.client("gina").get(f"/api/campaigns/{world.campaign_id}/invitations").json()
