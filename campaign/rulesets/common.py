@@ -176,7 +176,8 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
     taken = state.unit_by_name(name) or named(state.roster.values(), name, lambda u: u.name)
     if taken is not None:
         raise InvalidInputError.saying(
-            "a unit named {name!r} is already on the roster (names differ by more than case)", name=taken.name
+            "a unit named {name!r} is already on the roster (a name differing only in case counts as the same)",
+            name=taken.name,
         )
     check_not_confusable(name, (u.name for u in state.roster.values()), "unit")
     try:

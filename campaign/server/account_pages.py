@@ -35,11 +35,27 @@ def _answer(request: Request, text: str, *, error: bool = False, code: int = 200
     )
 
 
+def _moment(at: object) -> str:
+    """A time the account store gives (Unix seconds or an ISO string) in the reader's words, or as given."""
+    from datetime import datetime
+
+    from campaign.i18n.formats import moment
+
+    if isinstance(at, int):
+        return moment(at)
+    try:
+        return moment(int(datetime.fromisoformat(str(at).replace("Z", "+00:00")).timestamp()))
+    except ValueError:
+        return str(at)
+
+
 @router.get(PAGE, openapi_extra=access("account"))
 def account_page(request: Request, who: Account) -> Response:
     sessions = server(request).accounts.sessions_of(who.account)
     for session in sessions:
         session["current"] = session["id"] == who.session.public_id
+        for key in ("created_at", "last_used_at", "expires_at"):  # the API's ISO times, as a person reads them
+            session[key] = _moment(session[key])
     chose = server(request).accounts.language(who.account)
     return shown(
         request,

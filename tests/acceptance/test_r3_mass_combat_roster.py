@@ -96,6 +96,23 @@ def test_r3_21_months_counted_alone_is_a_house_rule() -> None:
         w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=5))
 
 
+@pytest.mark.parametrize(
+    ("months", "quality", "untrained"),
+    [(6, "inexperienced", False), (11, "inexperienced", False), (12, "green", False), (13, "green", False)],
+)
+def test_r3_21_months_counted_alone_still_make_inexperienced_at_6_and_green_at_12(
+    months: int, quality: str, untrained: bool
+) -> None:
+    # §2.3, each period alone (``training.months_add_up`` false): "six months … turn untrained troops into
+    # Inexperienced; a year of training makes them Green" — 11 months are not a year, 12 are.
+    w = War()
+    w.ledger.execute(w.info, mc.HouseRule.build(path="training.months_add_up", value=False))
+    w.muster("Levy", "Crimson", quality="inexperienced", untrained=True)
+    w.ledger.execute(w.info, mc.Train.build(unit_name="Levy", months=months))
+    p = unit(w, "Levy").profile
+    assert (p.quality, p.untrained) == (quality, untrained)
+
+
 # --- R3-23: a muster with an experience and no quality (or neither) ----------------------------------------------
 
 

@@ -25,6 +25,12 @@ def test_unit_names_are_trimmed_matched_in_any_case_and_never_repeated(cli: Cli)
         "fs", "muster", "ALPHA SQUAD ", "--side", "Keno", "--quality", "green", "--lv", "2", "--size", "3", code=2
     )
     assert "'Alpha Squad' is already on the roster" in refused.output
+    assert "differing only in case counts as the same" in refused.output
+    # the very same name: refused without saying the names differ (a new user read "differ by more than case")
+    same = cli(
+        "fs", "muster", "Alpha Squad", "--side", "Keno", "--quality", "green", "--lv", "2", "--size", "3", code=2
+    )
+    assert "'Alpha Squad' is already on the roster" in same.output and "differ by more" not in same.output
     assert cli.json("unit", " alpha squad")["unit"]["name"] == "Alpha Squad"
     recruited = cli.json("fs", "recruit", "bravo squad", "--men", "2")
     assert [e["type"] for e in recruited["events"]][-1] == "economy.troops_recruited"

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.executor import TableEntry
 from campaign.replay import Sandbox, command_groups, command_of, redecide, roll_seq
-from campaign.rulesets.fighting_spirit import battle_commands as fsb
-from campaign.rulesets.fighting_spirit import commands as fs
-from campaign.rulesets.fighting_spirit.commands import Deployment
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
+from tests.acceptance.test_amend_rewind import patrol
 from tests.conftest import Backend, make_ledger
 
 
@@ -42,30 +39,11 @@ def test_every_roll_is_found_by_point_reads_in_a_log_longer_than_the_search_wind
 
 
 def test_a_rule_decided_again_from_the_state_before_it_gives_what_a_sandbox_of_the_whole_prefix_gives() -> None:
-    ledger = make_ledger(Backend("memory"))
-    ledger.create_campaign("Patrol", "fighting-spirit")
+    ledger, _ = patrol(Backend("memory"))  # E3's patrol: two tests, the second depending on the first
 
     def info() -> CampaignInfo:
         return ledger.resolve(None)
 
-    ledger.execute(
-        info(),
-        fs.Muster.build(name="Keno 3rd Squad", side="Keno", profile={"quality": "regular", "leadership": 2, "size": 7}),
-    )
-    ledger.execute(
-        info(),
-        fs.StartBattle.build(
-            name="Hill 203",
-            motivation={"Keno": "low"},
-            deployments=[Deployment(unit="Keno 3rd Squad", fatigue="fresh")],
-        ),
-    )
-    ledger.execute(info(), fsb.Attack.build(unit_name="Keno 3rd Squad", killed=2, wounded=2), table=TableEntry((5,)))
-    ledger.execute(
-        info(),
-        fsb.Attack.build(unit_name="Keno 3rd Squad", killed=0, wounded=0, leader_hit=True),
-        table=TableEntry((6,)),
-    )
     events = list(ledger.store.read(info().campaign_id))
     for rule in (e for e in events if e.type == "rules.applied"):
         group = command_of(ledger.store, rule)
