@@ -97,7 +97,7 @@ class Measure:
 
 def _fs_grade_order(state: Any) -> tuple[str, ...]:
     """Best to worst, as the tables in force say (a house rule may rename or reorder them)."""
-    tables = tables_in_force(plugin("fighting-spirit"), state.overrides)
+    tables: Any = tables_in_force(plugin("fighting-spirit"), state.overrides)  # a ruleset found by name
     return tuple(str(g) for g in tables.grades.order)
 
 

@@ -335,5 +335,5 @@ class RollDice(Command[None, None]):
         return []
 
 
-COMMON: tuple[type[Command[Any, Any]], ...] = (RollDice,)
+COMMON: tuple[type[Command[None, None]], ...] = (RollDice,)
 """The commands of no ruleset, recorded under ``ledger.…``."""
