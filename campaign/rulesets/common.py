@@ -204,21 +204,11 @@ class HouseRule(Command[S, T]):
     value: Annotated[Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")]
     note: str = Field(default="", max_length=500)
 
-    divisors: ClassVar[frozenset[str]] = frozenset()
-    """The ruleset's table values its rules divide by ("per 3 levels", "every 5 XP", "÷ 3"): each at least 1."""
-
     def check_value(self, tables: T) -> None:
-        """A value's check beyond its kind: here, for every ruleset, that a ``….dice`` value is dice, and that a
-        value the rules divide by is at least 1 (0 would stop every rule that reads it)."""
+        """A value's check beyond its field's declared kind and bounds: here, for every ruleset, that a ``….dice``
+        value is dice (parsed as the rules parse it, and refused in the parser's words)."""
         if self.path.endswith(".dice"):
             parse(str(self.value))
-        if self.path in self.divisors and (
-            isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1
-        ):
-            raise InvalidInputError(
-                f"{self.path} is a step the rules divide by (one per {tables.values[self.path].value} now): at least "
-                f"1, not {self.value!r}"
-            )
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
         check_path(s.tables, self.path)  # a field of the tables' model, not an alternative reading

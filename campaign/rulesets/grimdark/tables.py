@@ -1,7 +1,7 @@
 """The Grimdark Future tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from campaign.rulesets.tables import Flag, Number, RuleTables, Section, Word, pick
+from campaign.rulesets.tables import Divisor, Flag, Number, RuleTables, Section, Word, pick
 
 TRAIT_KINDS = ("unit", "injury", "talent")
 
@@ -42,7 +42,7 @@ class Xp(Section):
 
 
 class LevelUp(Section):
-    every_xp: Number
+    every_xp: Divisor
     points: Number
 
 
@@ -67,7 +67,7 @@ class Traits(Section):
 
 
 class Underdog(Section):
-    per_points: Number
+    per_points: Divisor
 
 
 class Army(Section):
