@@ -195,7 +195,7 @@ class HouseRule(Command[S, T]):
     """Override one table value from now on (a house rule, recorded as an event).
 
     An event, so a replay uses the tables in force at each point. Each ruleset subclasses it under its own name
-    (``gf.house_rule``), with an example of its tables' paths, and may check values further."""
+    (``gf.house_rule``), with an example of its tables' paths; what a value may be is its field's type's to say."""
 
     rolls: ClassVar[bool] = False
     ruleset_name: ClassVar[str]
@@ -204,17 +204,9 @@ class HouseRule(Command[S, T]):
     value: Annotated[Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")]
     note: str = Field(default="", max_length=500)
 
-    def check_value(self, tables: T) -> None:
-        """A value's check beyond its field's declared kind and bounds: here, for every ruleset, that a ``….dice``
-        value is dice (parsed as the rules parse it, and refused in the parser's words)."""
-        if self.path.endswith(".dice"):
-            parse(str(self.value))
-
     def decide(self, s: Situation[S, T]) -> list[Event]:
         check_path(s.tables, self.path)  # a field of the tables' model, not an alternative reading
-        check_override(s.tables, self.path, self.value, kind_only=True)  # a number for a number
-        self.check_value(s.tables)  # the ruleset's words for a value its rules cannot use
-        check_override(s.tables, self.path, self.value)  # of its field's kind, as the model declares it
+        check_override(s.tables, self.path, self.value)  # of its field's kind and bounds, as the model declares
         return [
             TableOverridden(
                 ruleset=self.ruleset_name,

@@ -88,11 +88,12 @@ def bounded(words: str, allowed: Callable[[Any], bool], why: str = "") -> AfterV
     return AfterValidator(check)
 
 
-def one_of(*values: str | int) -> BeforeValidator:
-    """A closed set of values (a ``Literal``'s, declared beside it), said as "one of a, b, c": checked before the
-    ``Literal`` is, whose own words quote its values in pydantic's English. A bool is no number of the set."""
+def one_of(*values: str | int, said: str = "") -> BeforeValidator:
+    """A closed set of values (a ``Literal``'s, declared beside it), said as "one of a, b, c" (or as ``said``):
+    checked before the ``Literal`` is, whose own words quote its values in pydantic's English. A bool is no number
+    of the set."""
     allowed = frozenset((type(v), v) for v in values)
-    words = f"one of {', '.join(map(str, values))}"
+    words = said or f"one of {', '.join(map(str, values))}"
 
     def check(value: Any) -> Any:
         if not isinstance(value, str | int) or (type(value), value) not in allowed:
@@ -115,6 +116,18 @@ def some_of(*names: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _dice(text: str) -> str:
+    from events.dice import parse  # the dice package: only when tables holding dice are built
+
+    try:
+        parse(text)
+    except InvalidInputError as exc:
+        raise PydanticCustomError(BOUNDS, "dice ({words})", {"words": str(exc)}) from None
+    return text
+
+
+Dice = Annotated[Word, AfterValidator(_dice)]
+"""Dice notation, as the rules parse it (``2d6``, ``d6``): refused in the parser's words."""
 Count = Annotated[Number, bounded("a count of 1 or more", lambda n: n >= 1)]
 """How many times a thing may be done: at least once (0 would stop the rule that counts it)."""
 Divisor = Annotated[Number, bounded("a step the rules divide by: at least 1", lambda n: n >= 1)]
@@ -264,7 +277,7 @@ def check_path(tables: RuleTables, path: str) -> None:
         raise InvalidInputError(tables.refused[path])
 
 
-def check_override(tables: RuleTables, path: str, value: Any, *, kind_only: bool = False) -> None:
+def check_override(tables: RuleTables, path: str, value: Any) -> None:
     """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
     take (a word for a number), or one out of the bounds its field's type declares (:func:`bounded`: a kind of
     threat row the rules do not know, a count of 0), or one out of a table's range."""
@@ -274,8 +287,6 @@ def check_override(tables: RuleTables, path: str, value: Any, *, kind_only: bool
         type(tables).model_validate(unflatten({**values, path: Sourced(value, "HOUSE RULE")}))
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
-        if kind_only and not any(e["type"].endswith("_type") for e in errors):
-            return  # of the field's kind: the ruleset's own words for a value out of its range come first
         bounds = next((e for e in errors if e["type"] == BOUNDS), None)
         if bounds is not None:  # out of the bounds its field declares, in the field's own words
             why = (bounds.get("ctx") or {}).get("why")

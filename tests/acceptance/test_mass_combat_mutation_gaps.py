@@ -503,7 +503,7 @@ def test_a_damage_column_gives_at_least_one_wound(wounds: int, ok: bool) -> None
         check_override(T, "damage.wounds.a", wounds)
     else:
         with pytest.raises(
-            InvalidInputError, match=r"damage\.wounds\.a is a damage column's wounds: at least one, not 0"
+            InvalidInputError, match=r"damage\.wounds\.a is the wounds a damage column gives: at least one wound, not 0"
         ):
             check_override(T, "damage.wounds.a", wounds)
 

@@ -3,7 +3,7 @@ rules."""
 
 from typing import Annotated, Literal
 
-from campaign.rulesets.tables import Count, Flag, Number, RuleTables, Section, Word, bounded, one_of, some_of
+from campaign.rulesets.tables import Count, Dice, Flag, Number, RuleTables, Section, Word, bounded, one_of, some_of
 from events.errors import InvalidInputError
 
 COUNTED = ("killed", "captured", "fled")
@@ -18,7 +18,7 @@ class Markers(Section):
 
 
 class Check(Section):
-    dice: Word
+    dice: Dice
     pass_at: Number
     disaster_at_most: Number
     close_order: Number
@@ -39,11 +39,11 @@ class Retreat(Section):
 
 
 class Rally(Section):
-    dice: Word
+    dice: Dice
     pass_at: Number
     close_order: Number
     officer_near: Number
-    removes: Annotated[Literal["all", "one"], one_of("all", "one")]
+    removes: Annotated[Literal["all", "one"], one_of("all", "one", said="'all' (every removable marker) or 'one'")]
     """``all`` (every removable marker) or ``one``."""
     failed_retreats: Flag
     per_turn: Count

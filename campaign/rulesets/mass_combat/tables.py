@@ -5,26 +5,12 @@ import re
 from collections.abc import Sequence
 from typing import Annotated
 
-from campaign.rulesets.tables import Divisor, Flag, Keyed, Number, RuleTables, Section, Word, bounded, pick
-from events.dice import parse
-from events.errors import InvalidInputError
+from campaign.rulesets.tables import Dice, Divisor, Flag, Keyed, Number, RuleTables, Section, Word, bounded, pick
 
 QUALITIES = ("inexperienced", "green", "average", "seasoned", "veteran", "elite")
 
 ARMOUR = re.compile(r"DR(?:/([1-9][0-9]*))?")
 """How DR counts against a damage row: all of it (``DR``), or a fraction (``DR/2``)."""
-
-
-def _dice(text: str) -> bool:
-    try:
-        parse(text)
-    except InvalidInputError:
-        return False
-    return True
-
-
-DamageDice = Annotated[Word, bounded("dice, as 2d6 or 3d6+1", _dice)]
-"""A damage cell: the dice a wound rolls, as the rules parse them."""
 
 
 class QualityRow(Section):
@@ -137,10 +123,10 @@ class Survival(Section):
 class DamageRow(Section):
     """One tech level's damage dice by column, and how armour counts against them."""
 
-    a: DamageDice
-    b: DamageDice
-    c: DamageDice
-    d: DamageDice
+    a: Dice
+    b: Dice
+    c: Dice
+    d: Dice
     armour: Annotated[Word, bounded("DR for the whole of it, or DR/2, DR/5, … for a fraction", ARMOUR.fullmatch)]
 
 
@@ -149,7 +135,9 @@ class Damage(Keyed):
 
     rows: dict[str, DamageRow]
 
-    wounds: dict[str, Annotated[Number, bounded("a damage column's wounds: at least one", lambda n: n >= 1)]]
+    wounds: dict[
+        str, Annotated[Number, bounded("the wounds a damage column gives: at least one wound", lambda n: n >= 1)]
+    ]
 
 
 class GloryCriticalFailure(Section):
