@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-import orjson
-
 from campaign.executor import NAME_PATTERN, Ledger
 from events.canonical import canonical_json
 from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
-from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.errors import CampaignError, InvalidInputError, NotFoundError, json_object
 from events.limits import check_command_id
 from events.registry import registry
 from events.store import ImportSink
@@ -103,12 +101,9 @@ class Reader:
             line = raw.strip()
             if not line:
                 continue
-            try:
-                item = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise InvalidInputError(f"line {number} is not JSON: {exc}") from None
-            if not isinstance(item, dict):
-                raise InvalidInputError(f"line {number} is not a JSON object")
+            item = json_object(
+                line, lambda why, at=number: f"line {at} is not JSON: {why}", f"line {number} is not a JSON object"
+            )
             yield number, item
 
     def _header(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.charts import DAYS_PASS, day_words, when_words
+from campaign.read.charts import day_words, keeps_days, when_words
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 
@@ -42,7 +42,7 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent |
 def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
     """The point's name on the axis: the battle it ends, the month it ends, or now; with the day where the
     ruleset keeps one."""
-    day = s.day if ruleset in DAYS_PASS else None
+    day = s.day if keeps_days(ruleset) else None
     if moment is not None and moment.type == "battle.ended":
         battle_id = moment.payload.get("battle_id")
         name = next((str(b["name"]) for b in s.battles if b.get("battle_id") == battle_id), None)

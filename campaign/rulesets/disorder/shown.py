@@ -1,0 +1,67 @@
+"""How a disorder-marker campaign is shown: its chart series, its roster as CSV, its battle sheet's cards (the
+plug-in's ``charts``, ``roster`` and ``sheet``).
+
+Its charts: morale — the disorder markers a unit carries in the battle being fought; strength — its models, in
+that battle, else the roster's; glory — its officers' Glory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from campaign.i18n import N_
+from campaign.rulesets import hooks
+from campaign.rulesets.hooks import Charted, Charts, Lacking, Measure, Reading
+from campaign.rulesets.sheets import Card, Item, deployed_cards, left, name_of
+
+
+def _markers(seen: Charted) -> list[Reading]:
+    fighting = hooks.active_units(seen.state)
+    return [
+        Reading(u.unit_id, u.name, u.side, fighting[u.unit_id].markers)
+        for u in hooks.roster_in_order(seen.state)
+        if u.disbanded is None and u.unit_id in fighting and fighting[u.unit_id].removed is None
+    ]
+
+
+def _glory(seen: Charted) -> list[Reading]:
+    careers = sorted(seen.state.careers.values(), key=lambda c: c.officer)
+    return [Reading(c.officer, c.officer, c.side, c.glory) for c in careers]
+
+
+CHARTS: Charts = {
+    "morale": Measure("Disorder markers in battle", "markers", _markers),
+    "strength": Measure("Strength", "models", hooks.models),
+    "glory": Measure("Officers' Glory", "Glory", _glory),
+    "treasury": Lacking("the disorder-marker rules keep no treasury"),
+}
+
+
+def _on_the_table(b: Mapping[str, Any]) -> str:
+    return f"{b['models']} models, {b['state']}" + (", must rally" if b["must_rally"] else "")
+
+
+ROSTER = hooks.columns(
+    ("name", "unit"), "side", "troops", "models", "points", "battles",
+    hooks.in_battle("on_the_table", _on_the_table), "disbanded",
+)  # fmt: skip
+"""``dis roster`` as CSV: its table's columns over the rows its ``--json`` prints (the table's "on the table" is
+split in two: the unit on the table, and why it left the roster)."""
+
+
+def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+    """Each unit of the battle being fought, as deployed: its models left, its markers, whether it must rally."""
+    del units
+    return deployed_cards(state, _card)
+
+
+def _card(state: Any, battle: Any, uid: str) -> Card:
+    u = battle.units[uid]
+    items = [
+        Item(N_("models"), left(u.models, u.start_models)),
+        Item(N_("disorder markers"), str(u.markers)),
+        *([Item(N_("permanent markers"), str(u.permanent))] if u.permanent else []),
+    ]
+    flags = [N_("must rally")] if u.must_rally is not None else []
+    return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed)
