@@ -8,6 +8,7 @@ Exporting, importing into an empty database and exporting again gives the same b
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import Any, BinaryIO
 
 from campaign.executor import NAME_PATTERN, Ledger
@@ -101,9 +102,7 @@ class Reader:
             line = raw.strip()
             if not line:
                 continue
-            item = json_object(
-                line, lambda why, at=number: f"line {at} is not JSON: {why}", f"line {number} is not a JSON object"
-            )
+            item = json_object(line, partial(_not_json, number), f"line {number} is not a JSON object")
             yield number, item
 
     def _header(self) -> dict[str, Any]:
@@ -256,3 +255,7 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSi
                 )
         write(None)  # the last page, inside the transaction
     return sink
+
+
+def _not_json(number: int, why: str) -> str:
+    return f"line {number} is not JSON: {why}"

@@ -230,9 +230,9 @@ def test_its_chart_roster_and_sheet_come_from_its_own_folder(fifth: str, tmp_pat
     assert measures_of("duel") == {"glory": shown.CHARTS["glory"]}
     assert roster_columns("duel") is shown.ROSTER
     assert [c.header for c in roster_columns("duel")] == ["name", "side", "wins"]
-    from fifth.state import CampaignState, Profile, Unit
-
-    state = CampaignState(roster={"u1": Unit("u1", "Blue Guard", "Blue", Profile(size=5), wins=2)})
+    own: Any = importlib.import_module("fifth.state")
+    blue = own.Unit("u1", "Blue Guard", "Blue", own.Profile(size=5), wins=2)
+    state = own.CampaignState(roster={"u1": blue})
     [card] = battle_sheet("duel", state, SimpleNamespace(units=[]))
     assert (card.name, card.side, [(i.label, i.value) for i in card.items]) == ("Blue Guard", "Blue", [("wins", "2")])
 
