@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from campaign.cli.common import add_tables_view, in_force
 from campaign.cli.generated import ruleset_app
-from campaign.cli.interchange_cli import import_list_of, muster_from_file, print_roster_csv
+from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.read.describe import count
@@ -86,19 +86,12 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
 
 
-# A docstring's lines as they were (its --help and the catalogs' msgid are these words, broken here)
-IMPORT_LIST = """Import an Army Forge list: each unit mustered (models, Quality, Defense, Tough, Fearless, hero, points, XP
-    and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
-    updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""  # noqa: E501
-
-
 def own(app: typer.Typer) -> None:
-    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`; and
-    `import-list`, an Army Forge list read from its file."""
+    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`
+    (its `import-list`, an Army Forge list read from its file, is its plug-in's `army_list`)."""
     app.command("roster")(army)
     app.command("army", hidden=True)(army)
     add_tables_view(app, PLUGIN, "Grimdark Future")
-    app.command("import-list")(import_list_of(PLUGIN.info.name, IMPORT_LIST))
 
 
 app = ruleset_app(
@@ -106,5 +99,4 @@ app = ruleset_app(
     RULESETS["grimdark"].help,
     extras={"gf.muster": muster_from_file(PLUGIN)},
     own=own,
-    skip=frozenset({"gf.import_list"}),  # read from an Army Forge file: written by hand, in `own`
 )

@@ -156,6 +156,11 @@ class ArmyLists(Protocol):
 
     source: str
     """The program whose lists it reads, as a person names it ("Army Forge")."""
+    command: str
+    """The name of the ruleset's command a list is read into (``gf.import_list``): its ``import-list`` on the
+    command line is this reader's, not made from the command's model."""
+    help: str
+    """``import-list``'s help, laid out as a command's docstring."""
 
     def read(self, data: bytes, side: str, *, what: str = "the file") -> ListRead:
         """The list in ``data`` as ``side``'s import command; refused in words when it cannot be imported."""

@@ -262,6 +262,11 @@ class ArmyForge:
     """Army Forge's lists as the plug-in's ``army_list`` (``campaign.rulesets.hooks.ArmyLists``)."""
 
     source: str = SOURCE
+    command: str = "gf.import_list"
+    # A docstring's lines as they were written (the catalogs' msgid of its help is these words, broken here)
+    help: str = """Import an Army Forge list: each unit mustered (models, Quality, Defense, Tough, Fearless, hero, points, XP
+    and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
+    updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""  # noqa: E501
 
     def read(self, data: bytes, side: str, *, what: str = "the file") -> ArmyList:
         return read_army_list(data, side, what=what)
