@@ -37,6 +37,9 @@ class Card:
     """Why it left the table (as recorded: a word of the ruleset's ``casualty`` terms where it has them), or None
     while it is on it."""
     notes: tuple[str, ...] = field(default=())
+    now: tuple[str, ...] = ()
+    """What the unit may (or must) do now, by its ruleset's rules in its state: sentences marked for
+    translation, said in the reader's language where the card is shown; none once it has left the table."""
 
 
 def _left(now: int, start: int) -> str:
@@ -61,8 +64,45 @@ def _fighting_spirit(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list
             Item(N_("suppression"), str(u.suppression)),
             *([Item(N_("fatigue"), str(units[uid]["fatigue"]), "fatigue")] if uid in units else []),
         ]
-        cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed))
+        cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=fs_now(u)))
     return cards
+
+
+_FS_GRADE = {
+    # RULES.md §0.3's allowed behaviour by grade, Broken and Routed as R3-3 lists their actions
+    "confident": N_("its grade allows any order"),
+    "steady": N_("its grade allows any order"),
+    "shaken": N_(
+        "its grade allows any order but moving toward the enemy; it leaves cover only after a passed reaction test"
+    ),
+    "broken": N_(
+        "its grade allows only: move toward its own table edge, move to cover, leave cover to withdraw, or fire at "
+        "an enemy that fired on it this turn"
+    ),
+    "routed": N_(
+        "its grade allows only moving toward its own table edge, with every action, never stopping; it surrenders "
+        "if an enemy is within 12\""
+    ),
+}
+
+
+def fs_now(u: Any) -> tuple[str, ...]:
+    """Five grades: one activation a turn (R3-1); a panicking unit's is one panic test and nothing else (R3-2);
+    what it may do in it is its grade's (§0.3, R3-3); No step back passes every test (§0.9)."""
+    if u.removed:
+        return ()
+    stand = (N_("No step back: it passes every morale and reaction test"),) if u.last_stand else ()
+    if u.spent or (u.panic == "panicking" and u.panic_tests):
+        return (N_("done this turn: its next activation comes next turn"), *stand)
+    if u.panic == "panicking":
+        if u.activations:
+            return (N_("panicking: its panic test is all this activation may do"), *stand)
+        return (N_("panicking: its activation will be one panic test and nothing else"), *stand)
+    grade = _FS_GRADE.get(u.grade)
+    said = (grade,) if grade else ()
+    if u.activations:
+        return (N_("has activated this turn: no second activation until next turn"), *said, *stand)
+    return (N_("may activate this turn (once a turn)"), *said, *stand)
 
 
 def _grimdark(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
@@ -79,9 +119,28 @@ def _grimdark(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
             N_("activated") if battle.activated(uid) else N_("not activated yet"),
         ]
         joined = (_name(state, u.joined_to),) if u.joined_to else ()
-        card = Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined)
+        now = gf_now(battle, u.joined_to or uid) if not u.removed else ()
+        card = Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined, now)
         cards.append(card)
     return cards
+
+
+def gf_now(battle: Any, uid: str) -> tuple[str, ...]:
+    """Grimdark (§4.1, R3-25, R3-26): a unit activates once a round; a Shaken one must spend its next
+    activation idle, and stops being Shaken at its end: if it became Shaken after activating this round, that is
+    next round's. A joined hero activates with its unit (``uid`` is the unit's)."""
+    u = battle.units[uid]
+    fatigued = N_("while Shaken it may only strike back in melee, as if Fatigued")
+    if u.shaken and battle.activated(uid):
+        return (N_("Shaken after its activation: it stays Shaken until its idle activation next round"), fatigued)
+    if u.shaken:
+        return (N_("Shaken: it must spend its activation this round idle (no Hold, Advance, Rush or Charge, no "
+                   "shooting) to stop being Shaken"), fatigued)
+    if battle.activating(uid):
+        return (N_("activating now: Hold, Advance, Rush or Charge"),)
+    if battle.activated(uid):
+        return (N_("done this round: it activates again next round"),)
+    return (N_("may activate this round: Hold, Advance, Rush or Charge"),)
 
 
 def _disorder(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
@@ -96,8 +155,28 @@ def _disorder(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
             *([Item(N_("permanent markers"), str(u.permanent))] if u.permanent else []),
         ]
         flags = [N_("must rally")] if u.must_rally is not None else []
-        cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed))
+        now = disorder_now(battle.turn, u)
+        cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=now))
     return cards
+
+
+def disorder_now(turn: int, u: Any) -> tuple[str, ...]:
+    """Disorder markers (§1.2–§1.6, R2-6, R3-11): a unit that failed badly must try to rally in the next turn;
+    a rally, once a turn, removes every marker but the permanent one, and a failed one retreats ½ move."""
+    if u.removed:
+        return ()
+    tried = turn in u.rallied_in
+    if u.must_rally is not None and not tried:
+        when = N_("must try to rally this turn") if u.must_rally <= turn else N_("must try to rally next turn")
+        return (when, N_("a passed rally removes its markers but a permanent one; a failed one retreats ½ move"))
+    if u.markers and tried:
+        return (N_("has tried to rally this turn: its next try is next turn"),)
+    if u.markers:
+        return (N_("may rally (once a turn): a passed test removes its markers but a permanent one; a failed one "
+                   "retreats ½ move"),)
+    if u.permanent:
+        return (N_("its permanent marker never comes off: a rally removes none"),)
+    return (N_("in order: no marker to rally off"),)
 
 
 def _mass_combat(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
@@ -116,8 +195,18 @@ def _mass_combat(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Car
             *([Item(N_("morale"), str(row["morale"]))] if row.get("morale") is not None else []),
             *([Item(N_("fate"), battle.fates[uid])] if uid in battle.fates else []),  # routs, retreats…: recorded
         ]
-        cards.append(Card(uid, u.name, u.side, tuple(items)))
+        cards.append(Card(uid, u.name, u.side, tuple(items), now=MC_NOW.get(battle.fates.get(uid, ""), ())))
     return cards
+
+
+MC_NOW: dict[str, tuple[str, ...]] = {
+    # §2.11: no unit acts alone; the armies' Strategy contest decides, and its result says each unit's fate
+    "": (N_("fights as part of its army: the Strategy contest decides, then its result says who tests Morale"),),
+    "holds": (N_("holds its position"),),
+    "retreats": (N_("retreats in good order"),),
+    "routs": (N_("routs: out of this battle"),),
+    "surrenders": (N_("surrenders: out of this battle"),),
+}
 
 
 def _deployed(battle: Any) -> list[str]:

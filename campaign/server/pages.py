@@ -374,16 +374,9 @@ def _form_context(
     }
 
 
-@router.get("/c/{campaign_id}", openapi_extra=access("member"))
-def campaign_page(
-    request: Request,
-    m: Member,
-    amend_seq: Annotated[int | None, Query(alias="amend", ge=1, le=MAX_NUMBER)] = None,
-    rewind_to: Annotated[int | None, Query(alias="rewind", ge=0, le=MAX_NUMBER)] = None,
-) -> Response:
-    """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
-    first) or rewind form, filled in with the row's seq."""
-    found = nojs.take_said(request)
+def _commands_context(request: Request, m: InCampaign, found: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The page's command list: the member's commands the battle's state allows now, each with its form (the one
+    just sent, ``found``, filled with its answer)."""
     summary = views.summary(server(request).app.ledger, m.info)
     choices = _choices(request, m, summary)
     fought = battle_being_fought(summary) is not None
@@ -395,27 +388,51 @@ def campaign_page(
         # the form just sent stays once to show its answer, if what it did took it off the list (a battle's start)
         if c.name in offered or c.name == sent
     ]
+    return {"info": m.info, "csrf": m.caller.session.csrf, "commands": forms_of, "fought": fought, "choices": choices}
+
+
+@router.get("/c/{campaign_id}", openapi_extra=access("member"))
+def campaign_page(
+    request: Request,
+    m: Member,
+    amend_seq: Annotated[int | None, Query(alias="amend", ge=1, le=MAX_NUMBER)] = None,
+    rewind_to: Annotated[int | None, Query(alias="rewind", ge=0, le=MAX_NUMBER)] = None,
+) -> Response:
+    """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
+    first) or rewind form, filled in with the row's seq."""
+    found = nojs.take_said(request)
+    commands = _commands_context(request, m, found)
     response = templates.TemplateResponse(
         request,
         "campaign.html",
         {
+            **commands,
             **_live_context(request, m),
             "account": m.caller.account,
-            "csrf": m.caller.session.csrf,
             "member": m.member,
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
-            "commands": forms_of,
-            "fought": fought,
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
             "made": found.get("invitation") if found else None,
-            "sides": choices.sides,
+            "sides": commands["choices"].sides,
             "amend_seq": amend_seq,
             "rewind_to": rewind_to,
             **(_invitations_context(request, m) if m.member.role == "gm" else {}),
         },
     )
     return nojs.cleared(response) if found is not None else response
+
+
+@router.get("/c/{campaign_id}/commands", openapi_extra=access("member"))
+def commands_part(request: Request, m: Member) -> Response:
+    """The page's command list alone, as the page draws it now (``#commands``; empty for an observer): fetched by
+    the page's script when the battle's state it was drawn in changes (a battle begins or ends), so the commands
+    offered follow it without a reload. It is the reader's own (its role, sides and form token), so it is drawn
+    for the page that asks, once for each such change, never on every append: the live parts stay shared."""
+    template = templates.get_template("campaign.html")
+    context = template.new_context({"request": request, **_commands_context(request, m)})
+    html = "".join(template.blocks["commands"](context))
+    return Response(html, media_type="text/html")
 
 
 @router.get("/c/{campaign_id}/live", openapi_extra=access("member"))
