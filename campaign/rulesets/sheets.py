@@ -81,7 +81,7 @@ _FS_GRADE = {
     ),
     "routed": N_(
         "its grade allows only moving toward its own table edge, with every action, never stopping; it surrenders "
-        "if an enemy is within 12\""
+        'if an enemy is within 12"'
     ),
 }
 
@@ -134,8 +134,13 @@ def gf_now(battle: Any, uid: str) -> tuple[str, ...]:
     if u.shaken and battle.activated(uid):
         return (N_("Shaken after its activation: it stays Shaken until its idle activation next round"), fatigued)
     if u.shaken:
-        return (N_("Shaken: it must spend its activation this round idle (no Hold, Advance, Rush or Charge, no "
-                   "shooting) to stop being Shaken"), fatigued)
+        return (
+            N_(
+                "Shaken: it must spend its activation this round idle (no Hold, Advance, Rush or Charge, no "
+                "shooting) to stop being Shaken"
+            ),
+            fatigued,
+        )
     if battle.activating(uid):
         return (N_("activating now: Hold, Advance, Rush or Charge"),)
     if battle.activated(uid):
@@ -172,8 +177,12 @@ def disorder_now(turn: int, u: Any) -> tuple[str, ...]:
     if u.markers and tried:
         return (N_("has tried to rally this turn: its next try is next turn"),)
     if u.markers:
-        return (N_("may rally (once a turn): a passed test removes its markers but a permanent one; a failed one "
-                   "retreats ½ move"),)
+        return (
+            N_(
+                "may rally (once a turn): a passed test removes its markers but a permanent one; a failed one "
+                "retreats ½ move"
+            ),
+        )
     if u.permanent:
         return (N_("its permanent marker never comes off: a rally removes none"),)
     return (N_("in order: no marker to rally off"),)
