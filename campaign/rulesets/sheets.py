@@ -5,8 +5,10 @@ each unit's own state there: its men or models left, its grade, Shaken or marker
 activated this turn. That lives in the ruleset's battle state, not in the summary: :func:`battle_sheet` reads it
 (the state at the head, as the roster's summary is made from) and gives one card per unit, in the order the
 units were deployed, each with its name, its side and its state as items (label, value, and the term set the
-value is a word of, for :func:`campaign.i18n.terms.shown`) and flags. Labels are marked for translation here and
-said in the reader's language where they are shown.
+value is a word of, for :func:`campaign.i18n.terms.shown`), flags, and what the unit may or must do now by its
+ruleset's rules in that state (its activation, grade, Shaken, markers, fate). Each ruleset's plug-in names its
+builder (``RulesetInfo.sheet``): a ruleset without one has no sheet. Labels and sentences are marked for
+translation here and said in the reader's language where they are shown.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.i18n import N_
+from campaign.plugins import RULESETS, load
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,10 @@ def _left(now: int, start: int) -> str:
     return f"{now}/{start}"
 
 
-def _fighting_spirit(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
-    battle = state.battles[state.active_battle]
+def fighting_spirit_cards(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+    battle = _fought(state, state.active_battle)
+    if battle is None:
+        return []
     cards = []
     for uid, u in battle.units.items():
         flags = [
@@ -65,7 +70,7 @@ def _fighting_spirit(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list
             *([Item(N_("fatigue"), str(units[uid]["fatigue"]), "fatigue")] if uid in units else []),
         ]
         cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=fs_now(u)))
-    return cards
+    return _by_side(battle, cards)
 
 
 _FS_GRADE = {
@@ -105,9 +110,11 @@ def fs_now(u: Any) -> tuple[str, ...]:
     return (N_("may activate this turn (once a turn)"), *said, *stand)
 
 
-def _grimdark(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def grimdark_cards(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
     del units
-    battle = state.battles[state.active_battle]
+    battle = _fought(state, state.active_battle)
+    if battle is None:
+        return []
     cards = []
     for uid in _deployed(battle):
         u = battle.units[uid]
@@ -122,7 +129,7 @@ def _grimdark(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
         now = gf_now(battle, u.joined_to or uid) if not u.removed else ()
         card = Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined, now)
         cards.append(card)
-    return cards
+    return _by_side(battle, cards)
 
 
 def gf_now(battle: Any, uid: str) -> tuple[str, ...]:
@@ -148,9 +155,11 @@ def gf_now(battle: Any, uid: str) -> tuple[str, ...]:
     return (N_("may activate this round: Hold, Advance, Rush or Charge"),)
 
 
-def _disorder(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def disorder_cards(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
     del units
-    battle = state.battles[state.active_battle]
+    battle = _fought(state, state.active_battle)
+    if battle is None:
+        return []
     cards = []
     for uid in _deployed(battle):
         u = battle.units[uid]
@@ -162,7 +171,7 @@ def _disorder(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
         flags = [N_("must rally")] if u.must_rally is not None else []
         now = disorder_now(battle.turn, u)
         cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=now))
-    return cards
+    return _by_side(battle, cards)
 
 
 def disorder_now(turn: int, u: Any) -> tuple[str, ...]:
@@ -188,10 +197,12 @@ def disorder_now(turn: int, u: Any) -> tuple[str, ...]:
     return (N_("in order: no marker to rally off"),)
 
 
-def _mass_combat(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def mass_combat_cards(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
     """A Mass Combat battle is fought by the armies of its sides: each of their units, its men fit and wounded,
     its quality and Morale, and its fate once one is recorded."""
-    battle = state.battles[state.open_battle]
+    battle = _fought(state, state.open_battle)
+    if battle is None:
+        return []
     cards = []
     for uid, u in state.roster.items():
         if u.side not in battle.sides or u.disbanded:
@@ -205,7 +216,7 @@ def _mass_combat(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Car
             *([Item(N_("fate"), battle.fates[uid])] if uid in battle.fates else []),  # routs, retreats…: recorded
         ]
         cards.append(Card(uid, u.name, u.side, tuple(items), now=MC_NOW.get(battle.fates.get(uid, ""), ())))
-    return cards
+    return _by_side(battle, cards)
 
 
 MC_NOW: dict[str, tuple[str, ...]] = {
@@ -229,21 +240,28 @@ def _name(state: Any, unit_id: str) -> str:
     return str(unit.name) if unit is not None else unit_id
 
 
-_SHEETS: dict[str, Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]] = {
-    "fighting-spirit": _fighting_spirit,
-    "grimdark": _grimdark,
-    "disorder": _disorder,
-    "mass-combat": _mass_combat,
-}
+def _fought(state: Any, battle_id: str | None) -> Any:
+    """The battle being fought, or None."""
+    return state.battles.get(battle_id) if battle_id is not None else None
+
+
+def _by_side(battle: Any, cards: list[Card]) -> list[Card]:
+    """By side (in the battle's order of its sides), then as built."""
+    sides = {side: i for i, side in enumerate(battle.sides)}
+    return sorted(cards, key=lambda c: sides.get(c.side, len(sides)))
+
+
+Sheet = Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]
+"""A ruleset's battle sheet (its plug-in's ``sheet``): its state and the summary's unit rows by id → a card for
+each unit in the battle being fought (none if no battle is)."""
 
 
 def battle_sheet(ruleset: str, state: Any, summary: Any) -> list[Card]:
-    """Each unit in the battle being fought (none if no battle is), by side then as deployed; ``summary`` the
-    summary of ``state``, for what its unit rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""
-    sheet = _SHEETS.get(ruleset)
-    battle = getattr(state, "open_battle" if ruleset == "mass-combat" else "active_battle", None)
-    if sheet is None or battle is None or battle not in state.battles:
+    """Each unit in the battle being fought (none if no battle is), by side then as deployed, as the ruleset's
+    plug-in declares its sheet (none if it declares none); ``summary`` the summary of ``state``, for what its unit
+    rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""
+    info = RULESETS.get(ruleset)
+    if info is None or info.sheet is None:
         return []
-    cards = sheet(state, {str(u["unit_id"]): u for u in summary.units})
-    sides = {side: i for i, side in enumerate(state.battles[battle].sides)}
-    return sorted(cards, key=lambda c: sides.get(c.side, len(sides)))
+    sheet: Sheet = load(info.sheet)
+    return sheet(state, {str(u["unit_id"]): u for u in summary.units})
