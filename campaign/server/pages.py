@@ -7,6 +7,8 @@ functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,6 +19,7 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import escape
 from starlette.datastructures import FormData
 
 from campaign.access import memberships
@@ -423,16 +426,45 @@ def campaign_page(
     return nojs.cleared(response) if found is not None else response
 
 
+_TOKEN = "csrf-" + secrets.token_hex(16)
+"""Stands for the reader's form token in a shared drawing of a command list (:func:`commands_part`)."""
+KEPT_LISTS = 256
+
+
+class _Lists:
+    """The command lists drawn at the campaigns' heads, shared by the pages of the same role and sides."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.lock = threading.Lock()
+        self.drawn = 0
+        """How many lists were drawn (each once for a head, language, role and sides)."""
+
+
+LISTS = _Lists()
+
+
 @router.get("/c/{campaign_id}/commands", openapi_extra=access("member"))
 def commands_part(request: Request, m: Member) -> Response:
     """The page's command list alone, as the page draws it now (``#commands``; empty for an observer): fetched by
     the page's script when the battle's state it was drawn in changes (a battle begins or ends), so the commands
-    offered follow it without a reload. It is the reader's own (its role, sides and form token), so it is drawn
-    for the page that asks, once for each such change, never on every append: the live parts stay shared."""
-    template = templates.get_template("campaign.html")
-    context = template.new_context({"request": request, **_commands_context(request, m)})
-    html = "".join(template.blocks["commands"](context))
-    return Response(html, media_type="text/html")
+    offered follow it without a reload. Every open page asks at once then, so a list is drawn once for a head, a
+    language, a role and its sides, and shared by the pages that read it so (measured: drawing it is about four
+    fifths of drawing the whole page); the reader's own form token is put in where the drawing holds a stand-in."""
+    info = m.info
+    sides = tuple(sorted(s.strip().casefold() for s in m.member.sides))
+    key = (info.campaign_id, info.last_seq, info.head_hash, language(), m.member.role, sides)
+    html = LISTS.kept.get(key)
+    if html is None:
+        template = templates.get_template("campaign.html")
+        context = _commands_context(request, m) | {"csrf": _TOKEN}
+        html = "".join(template.blocks["commands"](template.new_context({"request": request, **context})))
+        with LISTS.lock:
+            LISTS.drawn += 1
+            LISTS.kept[key] = html
+            while len(LISTS.kept) > KEPT_LISTS:
+                LISTS.kept.popitem(last=False)
+    return Response(html.replace(_TOKEN, str(escape(m.caller.session.csrf))), media_type="text/html")
 
 
 @router.get("/c/{campaign_id}/live", openapi_extra=access("member"))

@@ -18,7 +18,7 @@ import pytest
 
 from campaign.commands import command_type
 from campaign.rulesets.command import Phase
-from campaign.server import runner
+from campaign.server import pages, runner
 from events.dice.ask import CountingDice
 from events.errors import InvalidInputError
 from tests.server.conftest import SQUAD, World, post
@@ -148,5 +148,9 @@ def test_the_command_list_alone_follows_the_battles_state_for_the_page_to_swap_i
     assert fragments.renderings == rendered  # the command list is drawn alone, not with the shared parts
     assert 'data-fought="yes"' in gm and 'id="cmd-gf-shoot"' in gm and 'id="cmd-gf-battle_start"' not in gm
     assert 'id="cmd-gf-shoot"' in player and 'id="cmd-gf-round"' not in player
-    assert 'name="_csrf"' in player  # its own token: the list works without the script too, once drawn
+    token = mustered.client("pat").headers["X-CSRF-Token"]
+    assert f'name="_csrf" value="{token}"' in player and pages._TOKEN not in player  # its own token, put in
+    drawn = pages.LISTS.drawn
+    assert _drawn(mustered, "pat") == player and _drawn(mustered, "gina") == gm
+    assert pages.LISTS.drawn == drawn  # the same head, role and sides: drawn once, shared
     assert _drawn(mustered, "olive") == ""  # an observer enters nothing
