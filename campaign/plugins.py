@@ -87,12 +87,12 @@ class RulesetInfo:
     rules_md: str | None = None
     """Its sections of the rules (a Markdown file in its package, ``RULES.md``'s format) for ``campaign
     rules``; the four built in are sections of the program's own RULES.md."""
+    sheet: str | None = None
+    """Its battle sheet (``campaign.rulesets.sheets.Sheet``): a card for each unit in the battle being fought, with
+    its state there and what its rules let it do now; default: none (the page shows the battle's log alone)."""
     roster: str | None = None
     """Its roster's columns in CSV (``roster --format csv``: a tuple of ``campaign.rulesets.hooks``'
     ``CsvColumn``) where it has a roster view of its own (in ``cli``); default: none."""
-    sheet: str | None = None
-    """Its battle sheet (the page's cards of the battle being fought): a function (state, the summary's unit
-    rows by id) → a list of ``campaign.rulesets.sheets``' ``Card``; default: no sheet."""
     army_list: str | None = None
     """Its reader of another program's army lists (``import-list``, the page's upload): a
     ``campaign.rulesets.hooks``' ``ArmyLists``; default: it imports none."""

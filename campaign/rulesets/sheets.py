@@ -5,9 +5,10 @@ each unit's own state there: its men or models left, its grade, Shaken or marker
 activated this turn. That lives in the ruleset's battle state, not in the summary: :func:`battle_sheet` reads it
 (the state at the head, as the roster's summary is made from) and gives one card per unit, in the order the
 units were deployed, each with its name, its side and its state as items (label, value, and the term set the
-value is a word of, for :func:`campaign.i18n.terms.shown`) and flags. Each ruleset makes its own cards (its
-plug-in's ``sheet``, in its folder's ``shown``); their labels are marked for translation there and said in the
-reader's language where they are shown.
+value is a word of, for :func:`campaign.i18n.terms.shown`), flags, and what the unit may or must do now by its
+ruleset's rules in that state (its activation, grade, Shaken, markers, fate). Each ruleset's plug-in names its
+builder (``RulesetInfo.sheet``, in its folder's ``shown``): a ruleset without one has no sheet. Labels and
+sentences are marked for translation there and said in the reader's language where they are shown.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class Card:
     """Why it left the table (as recorded: a word of the ruleset's ``casualty`` terms where it has them), or None
     while it is on it."""
     notes: tuple[str, ...] = field(default=())
+    now: tuple[str, ...] = ()
+    """What the unit may (or must) do now, by its ruleset's rules in its state: sentences marked for
+    translation, said in the reader's language where the card is shown; none once it has left the table."""
 
 
 def left(now: int, start: int) -> str:
@@ -59,7 +63,7 @@ def name_of(state: Any, unit_id: str) -> str:
 def fought(state: Any, battle: str = "active_battle") -> Any:
     """The battle being fought (the one the state's field ``battle`` names), or None between battles."""
     found = getattr(state, battle)
-    return state.battles.get(found) if found else None
+    return state.battles.get(found) if found is not None else None
 
 
 def deployed_cards(state: Any, card: Callable[[Any, Any, str], Card]) -> list[Card]:
@@ -72,22 +76,22 @@ def deployed_cards(state: Any, card: Callable[[Any, Any, str], Card]) -> list[Ca
 
 
 def in_side_order(cards: list[Card], sides: Sequence[str]) -> list[Card]:
-    """The cards by side, in the battle's order of its sides (as each ruleset deployed them within a side)."""
+    """By side (in the battle's order of its sides), then as built."""
     order = {side: i for i, side in enumerate(sides)}
     return sorted(cards, key=lambda c: order.get(c.side, len(order)))
 
 
+Sheet = Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]
+"""A ruleset's battle sheet (its plug-in's ``sheet``): its state and the summary's unit rows by id → a card for
+each unit in the battle being fought (none if no battle is)."""
+
+
 def battle_sheet(ruleset: str, state: Any, summary: Any) -> list[Card]:
-    """Each unit in the battle being fought (none if no battle is), by side then as deployed: the cards its
-    plug-in's ``sheet`` makes (none for a ruleset without one); ``summary`` the summary of ``state``, for what
-    its unit rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""
+    """Each unit in the battle being fought (none if no battle is), by side then as deployed, as the ruleset's
+    plug-in declares its sheet (none if it declares none); ``summary`` the summary of ``state``, for what its unit
+    rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""
     info = RULESETS.get(ruleset)
     if info is None or info.sheet is None:
         return []
-    cards: Sheet = load(info.sheet)
-    return cards(state, {str(u["unit_id"]): u for u in summary.units})
-
-
-Sheet = Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]
-"""A ruleset's ``sheet`` hook: the campaign's state and its summary's unit rows (by id) → the cards of the battle
-being fought, by side (:func:`in_side_order`), none when no battle is."""
+    sheet: Sheet = load(info.sheet)
+    return sheet(state, {str(u["unit_id"]): u for u in summary.units})

@@ -20,7 +20,7 @@ RULESET = RulesetInfo(
     demo="campaign.cli.demo:disorder_campaign",
     charts="campaign.rulesets.disorder.shown:CHARTS",
     roster="campaign.rulesets.disorder.shown:ROSTER",
-    sheet="campaign.rulesets.disorder.shown:sheet",
+    sheet="campaign.rulesets.disorder.shown:sheet",  # its battle cards: what each unit may do now
     restated=frozenset(
         {
             ("battle_end", "battle.ended"),

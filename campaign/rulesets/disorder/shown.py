@@ -64,4 +64,28 @@ def _card(state: Any, battle: Any, uid: str) -> Card:
         *([Item(N_("permanent markers"), str(u.permanent))] if u.permanent else []),
     ]
     flags = [N_("must rally")] if u.must_rally is not None else []
-    return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed)
+    now = disorder_now(battle.turn, u)
+    return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=now)
+
+
+def disorder_now(turn: int, u: Any) -> tuple[str, ...]:
+    """Disorder markers (§1.2–§1.6, R2-6, R3-11): a unit that failed badly must try to rally in the next turn;
+    a rally, once a turn, removes every marker but the permanent one, and a failed one retreats ½ move."""
+    if u.removed:
+        return ()
+    tried = turn in u.rallied_in
+    if u.must_rally is not None and not tried:
+        when = N_("must try to rally this turn") if u.must_rally <= turn else N_("must try to rally next turn")
+        return (when, N_("a passed rally removes its markers but a permanent one; a failed one retreats ½ move"))
+    if u.markers and tried:
+        return (N_("has tried to rally this turn: its next try is next turn"),)
+    if u.markers:
+        return (
+            N_(
+                "may rally (once a turn): a passed test removes its markers but a permanent one; a failed one "
+                "retreats ½ move"
+            ),
+        )
+    if u.permanent:
+        return (N_("its permanent marker never comes off: a rally removes none"),)
+    return (N_("in order: no marker to rally off"),)

@@ -26,8 +26,8 @@ def _levels(seen: Charted) -> tuple[str, ...]:
 
 
 def _latest_battle_of(state: Any, unit_id: str) -> Any:
-    fought = [b for b in state.battles.values() if unit_id in b.units]
-    return max(fought, key=lambda b: b.number) if fought else None
+    battles = [b for b in state.battles.values() if unit_id in b.units]
+    return max(battles, key=lambda b: b.number) if battles else None
 
 
 def _morale(seen: Charted) -> list[Reading]:
@@ -104,5 +104,42 @@ def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
             Item(N_("suppression"), str(u.suppression)),
             *([Item(N_("fatigue"), str(units[uid]["fatigue"]), "fatigue")] if uid in units else []),
         ]
-        cards.append(Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed))
+        cards.append(Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=fs_now(u)))
     return in_side_order(cards, battle.sides)
+
+
+_FS_GRADE = {
+    # RULES.md §0.3's allowed behaviour by grade, Broken and Routed as R3-3 lists their actions
+    "confident": N_("its grade allows any order"),
+    "steady": N_("its grade allows any order"),
+    "shaken": N_(
+        "its grade allows any order but moving toward the enemy; it leaves cover only after a passed reaction test"
+    ),
+    "broken": N_(
+        "its grade allows only: move toward its own table edge, move to cover, leave cover to withdraw, or fire at "
+        "an enemy that fired on it this turn"
+    ),
+    "routed": N_(
+        "its grade allows only moving toward its own table edge, with every action, never stopping; it surrenders "
+        'if an enemy is within 12"'
+    ),
+}
+
+
+def fs_now(u: Any) -> tuple[str, ...]:
+    """Five grades: one activation a turn (R3-1); a panicking unit's is one panic test and nothing else (R3-2);
+    what it may do in it is its grade's (§0.3, R3-3); No step back passes every test (§0.9)."""
+    if u.removed:
+        return ()
+    stand = (N_("No step back: it passes every morale and reaction test"),) if u.last_stand else ()
+    if u.spent or (u.panic == "panicking" and u.panic_tests):
+        return (N_("done this turn: its next activation comes next turn"), *stand)
+    if u.panic == "panicking":
+        if u.activations:
+            return (N_("panicking: its panic test is all this activation may do"), *stand)
+        return (N_("panicking: its activation will be one panic test and nothing else"), *stand)
+    grade = _FS_GRADE.get(u.grade)
+    said = (grade,) if grade else ()
+    if u.activations:
+        return (N_("has activated this turn: no second activation until next turn"), *said, *stand)
+    return (N_("may activate this turn (once a turn)"), *said, *stand)

@@ -57,4 +57,28 @@ def _card(state: Any, battle: Any, uid: str) -> Card:
         N_("activated") if battle.activated(uid) else N_("not activated yet"),
     ]
     joined = (name_of(state, u.joined_to),) if u.joined_to else ()
-    return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined)
+    now = gf_now(battle, u.joined_to or uid) if not u.removed else ()
+    return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined, now)
+
+
+def gf_now(battle: Any, uid: str) -> tuple[str, ...]:
+    """Grimdark (§4.1, R3-25, R3-26): a unit activates once a round; a Shaken one must spend its next
+    activation idle, and stops being Shaken at its end: if it became Shaken after activating this round, that is
+    next round's. A joined hero activates with its unit (``uid`` is the unit's)."""
+    u = battle.units[uid]
+    fatigued = N_("while Shaken it may only strike back in melee, as if Fatigued")
+    if u.shaken and battle.activated(uid):
+        return (N_("Shaken after its activation: it stays Shaken until its idle activation next round"), fatigued)
+    if u.shaken:
+        return (
+            N_(
+                "Shaken: it must spend its activation this round idle (no Hold, Advance, Rush or Charge, no "
+                "shooting) to stop being Shaken"
+            ),
+            fatigued,
+        )
+    if battle.activating(uid):
+        return (N_("activating now: Hold, Advance, Rush or Charge"),)
+    if battle.activated(uid):
+        return (N_("done this round: it activates again next round"),)
+    return (N_("may activate this round: Hold, Advance, Rush or Charge"),)

@@ -62,5 +62,15 @@ def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
             *([Item(N_("morale"), str(row["morale"]))] if row.get("morale") is not None else []),
             *([Item(N_("fate"), battle.fates[uid])] if uid in battle.fates else []),  # routs, retreats…: recorded
         ]
-        cards.append(Card(uid, u.name, u.side, tuple(items)))
+        cards.append(Card(uid, u.name, u.side, tuple(items), now=MC_NOW.get(battle.fates.get(uid, ""), ())))
     return in_side_order(cards, battle.sides)
+
+
+MC_NOW: dict[str, tuple[str, ...]] = {
+    # §2.11: no unit acts alone; the armies' Strategy contest decides, and its result says each unit's fate
+    "": (N_("fights as part of its army: the Strategy contest decides, then its result says who tests Morale"),),
+    "holds": (N_("holds its position"),),
+    "retreats": (N_("retreats in good order"),),
+    "routs": (N_("routs: out of this battle"),),
+    "surrenders": (N_("surrenders: out of this battle"),),
+}
