@@ -49,6 +49,9 @@ class Measure:
     axis: str
     read: Callable[[Charted], list[Reading]]
     levels: Callable[[Charted], tuple[str, ...]] | None = None
+    named: str | None = None
+    """Its own name for the measure on the page's charts, where the program's would mislead (Mass Combat's
+    player characters earn Reputation, not Glory); marked for translation."""
 
 
 @dataclass(frozen=True)

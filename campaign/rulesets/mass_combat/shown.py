@@ -34,7 +34,7 @@ CHARTS: Charts = {
     "morale": Measure("Campaign Morale", "Morale", _units("campaign_morale")),
     "strength": Measure("Troop strength", "TS", _units("ts")),
     "treasury": Measure("Treasury", "$", hooks.treasury),
-    "glory": Measure("Reputation", "Reputation", _reputation),
+    "glory": Measure("Reputation", "Reputation", _reputation, named=N_("Reputation")),  # §2.9: not Glory
 }
 
 ROSTER = hooks.columns(
