@@ -5,17 +5,19 @@ each unit's own state there: its men or models left, its grade, Shaken or marker
 activated this turn. That lives in the ruleset's battle state, not in the summary: :func:`battle_sheet` reads it
 (the state at the head, as the roster's summary is made from) and gives one card per unit, in the order the
 units were deployed, each with its name, its side and its state as items (label, value, and the term set the
-value is a word of, for :func:`campaign.i18n.terms.shown`) and flags. Labels are marked for translation here and
-said in the reader's language where they are shown.
+value is a word of, for :func:`campaign.i18n.terms.shown`), flags, and what the unit may or must do now by its
+ruleset's rules in that state (its activation, grade, Shaken, markers, fate). Each ruleset's plug-in names its
+builder (``RulesetInfo.sheet``, in its folder's ``shown``): a ruleset without one has no sheet. Labels and
+sentences are marked for translation there and said in the reader's language where they are shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.i18n import N_
+from campaign.plugins import RULESETS, load
 
 
 @dataclass(frozen=True)
@@ -37,115 +39,59 @@ class Card:
     """Why it left the table (as recorded: a word of the ruleset's ``casualty`` terms where it has them), or None
     while it is on it."""
     notes: tuple[str, ...] = field(default=())
+    now: tuple[str, ...] = ()
+    """What the unit may (or must) do now, by its ruleset's rules in its state: sentences marked for
+    translation, said in the reader's language where the card is shown; none once it has left the table."""
 
 
-def _left(now: int, start: int) -> str:
+def left(now: int, start: int) -> str:
+    """What is left of what there was: "3/5"."""
     return f"{now}/{start}"
 
 
-def _fighting_spirit(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
-    battle = state.battles[state.active_battle]
-    cards = []
-    for uid, u in battle.units.items():
-        flags = [
-            *([N_("activated")] if u.activations or u.spent else [N_("not activated yet")]),
-            *([N_("prone")] if u.prone else []),
-            *([N_("in cover")] if u.in_cover else []),
-            *([N_("leader lost")] if u.leader_lost else []),
-            *([N_("panicking")] if u.panic == "panicking" else []),
-            *([N_("last stand")] if u.last_stand else []),
-        ]
-        items = [
-            Item(N_("men"), _left(u.men, u.start_men)),
-            Item(N_("grade"), u.grade, "grade"),
-            Item(N_("suppression"), str(u.suppression)),
-            *([Item(N_("fatigue"), str(units[uid]["fatigue"]), "fatigue")] if uid in units else []),
-        ]
-        cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed))
-    return cards
-
-
-def _grimdark(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
-    del units
-    battle = state.battles[state.active_battle]
-    cards = []
-    for uid in _deployed(battle):
-        u = battle.units[uid]
-        items = [Item(N_("models"), _left(u.models, u.start_size)), Item(N_("quality"), f"{u.quality}+")]
-        if u.tough > 1:
-            items.append(Item(N_("wounds carried"), str(u.carried)))
-        flags = [
-            *([N_("Shaken")] if u.shaken else []),
-            N_("activated") if battle.activated(uid) else N_("not activated yet"),
-        ]
-        joined = (_name(state, u.joined_to),) if u.joined_to else ()
-        card = Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined)
-        cards.append(card)
-    return cards
-
-
-def _disorder(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
-    del units
-    battle = state.battles[state.active_battle]
-    cards = []
-    for uid in _deployed(battle):
-        u = battle.units[uid]
-        items = [
-            Item(N_("models"), _left(u.models, u.start_models)),
-            Item(N_("disorder markers"), str(u.markers)),
-            *([Item(N_("permanent markers"), str(u.permanent))] if u.permanent else []),
-        ]
-        flags = [N_("must rally")] if u.must_rally is not None else []
-        cards.append(Card(uid, _name(state, uid), u.side, tuple(items), tuple(flags), u.removed))
-    return cards
-
-
-def _mass_combat(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
-    """A Mass Combat battle is fought by the armies of its sides: each of their units, its men fit and wounded,
-    its quality and Morale, and its fate once one is recorded."""
-    battle = state.battles[state.open_battle]
-    cards = []
-    for uid, u in state.roster.items():
-        if u.side not in battle.sides or u.disbanded:
-            continue
-        row = units.get(uid, {})
-        items = [
-            Item(N_("men fit"), str(u.fit)),
-            Item(N_("wounded"), str(u.wounded)),
-            Item(N_("quality"), str(u.profile.quality), "quality"),
-            *([Item(N_("morale"), str(row["morale"]))] if row.get("morale") is not None else []),
-            *([Item(N_("fate"), battle.fates[uid])] if uid in battle.fates else []),  # routs, retreats…: recorded
-        ]
-        cards.append(Card(uid, u.name, u.side, tuple(items)))
-    return cards
-
-
-def _deployed(battle: Any) -> list[str]:
+def deployed(battle: Any) -> list[str]:
     """The battle's units in the order they were deployed (then any the order does not name)."""
     order = [uid for uid in battle.order if uid in battle.units]
     return order + [uid for uid in battle.units if uid not in order]
 
 
-def _name(state: Any, unit_id: str) -> str:
+def name_of(state: Any, unit_id: str) -> str:
     unit = state.roster.get(unit_id)
     return str(unit.name) if unit is not None else unit_id
 
 
-_SHEETS: dict[str, Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]] = {
-    "fighting-spirit": _fighting_spirit,
-    "grimdark": _grimdark,
-    "disorder": _disorder,
-    "mass-combat": _mass_combat,
-}
+def fought(state: Any, battle: str = "active_battle") -> Any:
+    """The battle being fought (the one the state's field ``battle`` names), or None between battles."""
+    found = getattr(state, battle)
+    return state.battles.get(found) if found is not None else None
+
+
+def deployed_cards(state: Any, card: Callable[[Any, Any, str], Card]) -> list[Card]:
+    """A card (``card(state, battle, unit id)``) for each unit of the battle being fought, by side and then in
+    the order they were deployed; none between battles."""
+    battle = fought(state)
+    if battle is None:
+        return []
+    return in_side_order([card(state, battle, uid) for uid in deployed(battle)], battle.sides)
+
+
+def in_side_order(cards: list[Card], sides: Sequence[str]) -> list[Card]:
+    """By side (in the battle's order of its sides), then as built."""
+    order = {side: i for i, side in enumerate(sides)}
+    return sorted(cards, key=lambda c: order.get(c.side, len(order)))
+
+
+Sheet = Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]
+"""A ruleset's battle sheet (its plug-in's ``sheet``): its state and the summary's unit rows by id → a card for
+each unit in the battle being fought (none if no battle is)."""
 
 
 def battle_sheet(ruleset: str, state: Any, summary: Any) -> list[Card]:
-    """Each unit in the battle being fought (none if no battle is), by side then as deployed; ``summary`` the
-    summary of ``state``, for what its unit rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""
-    sheet = _SHEETS.get(ruleset)
-    battle = getattr(state, "open_battle" if ruleset == "mass-combat" else "active_battle", None)
-    if sheet is None or battle is None or battle not in state.battles:
+    """Each unit in the battle being fought (none if no battle is), by side then as deployed, as the ruleset's
+    plug-in declares its sheet (none if it declares none); ``summary`` the summary of ``state``, for what its unit
+    rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""
+    info = RULESETS.get(ruleset)
+    if info is None or info.sheet is None:
         return []
-    cards = sheet(state, {str(u["unit_id"]): u for u in summary.units})
-    sides = {side: i for i, side in enumerate(state.battles[battle].sides)}
-    return sorted(cards, key=lambda c: sides.get(c.side, len(sides)))
+    sheet: Sheet = load(info.sheet)
+    return sheet(state, {str(u["unit_id"]): u for u in summary.units})

@@ -18,6 +18,9 @@ RULESET = RulesetInfo(
     help=N_("Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory."),
     cli="campaign.cli.disorder:app",
     demo="campaign.cli.demo:disorder_campaign",
+    charts="campaign.rulesets.disorder.shown:CHARTS",
+    roster="campaign.rulesets.disorder.shown:ROSTER",
+    sheet="campaign.rulesets.disorder.shown:sheet",  # its battle cards: what each unit may do now
     restated=frozenset(
         {
             ("battle_end", "battle.ended"),

@@ -14,8 +14,12 @@ RULESET = RulesetInfo(
     title="One Page Rules Grimdark Future: morale (seed 004) and campaign (OPR's published rules)",
     prefix="gf",
     help=N_("One Page Rules Grimdark Future (grimdark, RULES.md §4): morale tests, Shaken and Rout, XP and traits."),
-    cli="campaign.cli.grimdark:app",  # its army-list import (`gf import-list`, an Army Forge file) is there
+    cli="campaign.cli.grimdark:app",
     demo="campaign.cli.demo:grimdark_campaign",
+    charts="campaign.rulesets.grimdark.shown:CHARTS",
+    roster="campaign.rulesets.grimdark.shown:ROSTER",
+    sheet="campaign.rulesets.grimdark.shown:sheet",  # its battle cards: what each unit may do now
+    army_list="campaign.rulesets.grimdark.army_forge:ARMY_FORGE",  # `gf import-list`, the page's upload
     money_word="campaign points",
     restated=frozenset(
         {
