@@ -102,14 +102,13 @@ def _no_type(ctx: Any = None) -> None:
 def _in_language(thing: Any, attribute: str) -> None:
     """``thing.attribute`` (a help text) in the reader's language; its English is kept beside it, so a process
     that reads several languages (the tests, a server) translates from the English each time."""
-    from campaign.i18n import _
+    from campaign.i18n import help_said
 
     source = getattr(thing, f"{attribute}_source", None) or getattr(thing, attribute, None)
     if source:
         setattr(thing, f"{attribute}_source", source)
-        one_line = " ".join(source.split())  # a docstring's help, wrapped over lines, is one line in the catalogs
-        said = _(one_line)
-        setattr(thing, attribute, source if said == one_line else said)
+        said = help_said(str(source))
+        setattr(thing, attribute, source if said == " ".join(str(source).split()) else said)
 
 
 def tidy_help(command: Command) -> None:

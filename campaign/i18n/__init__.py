@@ -194,6 +194,14 @@ def pgettext(context: str, message: str) -> str:
     return translations(lang).pgettext(context, message)
 
 
+def help_said(text: str) -> str:
+    """A help text in the reader's language, looked up as the catalogs hold it: on one line (a docstring's
+    paragraph, wrapped over lines, is one message). The command line's help and the page's forms, which say the
+    same fields' descriptions, read them through here: one translation of each text. English: the one line."""
+    one_line = " ".join(text.split())
+    return _(one_line) if one_line else one_line
+
+
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for a marker)
     """Marks ``message`` for the catalogs without translating it: a later ``_(text)`` does."""
     return message

@@ -69,12 +69,34 @@ def extracted() -> Catalog:
     for message, where in command_help(HELP_GROUPS).items():
         if message not in catalog:
             catalog.add(message, None, [(where, 0)], auto_comments=("help of `campaign " + where + "`",))
+    for message, context, where in form_texts():
+        if message and catalog.get(message, context) is None:
+            catalog.add(message, None, [(where, 0)], auto_comments=(f"on the page's form of {where}",), context=context)
     return catalog
 
 
-HELP_GROUPS = ("dis", "gf")
-"""The command groups whose help (each command's docstring, each field's description: generated from the models,
-so no call marks them) is in the catalogs; the others' are shown in English until their turn comes."""
+def form_texts() -> Iterator[tuple[str, str | None, str]]:
+    """What the page's generated forms say from the command models (labels, help, choices, each command's
+    summary) of every ruleset's commands and the ledger's own: (message, context, where)."""
+    from campaign.plugins import RULESETS
+    from campaign.server import forms, runner
+
+    for ruleset in RULESETS.values():
+        for spec in runner.commands_for(ruleset.name):
+            yield spec.summary, None, spec.name
+            yield from forms.texts(spec.model, spec.name)
+
+
+CORE_COMMANDS = (
+    "new", "list", "status", "unit", "battles", "treasury", "career", "log", "roll", "reveal", "entropy", "verify",
+    "checkpoint", "audit", "rewind", "amend", "undo", "reroll", "branch", "export", "import", "backup", "rebuild",
+    "chart", "report", "rules", "demo", "serve", "invite", "user",
+)  # fmt: skip
+"""The ledger's own commands (and groups of commands), beside the rulesets' groups."""
+HELP_GROUPS = ("", "dis", "gf", "fs", "mc", *CORE_COMMANDS)
+"""The commands whose help (each command's docstring, each field's description: generated from the models,
+so no call marks them) is in the catalogs: ``""`` the program's own (its help and global options), then each
+group or command by its name."""
 
 
 def command_help(groups: tuple[str, ...]) -> dict[str, str]:
@@ -88,7 +110,8 @@ def command_help(groups: tuple[str, ...]) -> dict[str, str]:
     found: dict[str, str] = {}
 
     def walk(command: Any, path: str) -> None:
-        for thing in (command, *command.params):
+        helps = command.get_help_option(click.Context(command))  # Click's own "--help" help, said as ours
+        for thing in (command, *command.params, *([helps] if helps is not None else [])):
             for attribute in ("help", "short_help"):
                 text = getattr(thing, f"{attribute}_source", None) or getattr(thing, attribute, None)
                 if text:
@@ -103,6 +126,13 @@ def command_help(groups: tuple[str, ...]) -> dict[str, str]:
     root: Any = typer.main.get_command(app)
     context = click.Context(root)
     for group in groups:
+        if not group:  # the program's own help and options, not its commands'
+            for thing in (root, *root.params):
+                text = getattr(thing, "help", None)
+                if text:
+                    where = "campaign" + ("" if thing is root else f" {thing.name}")
+                    found.setdefault(" ".join(str(text).split()), where)
+            continue
         command = root.get_command(context, group)
         if command is not None:
             walk(command, group)

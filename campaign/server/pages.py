@@ -23,7 +23,7 @@ from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import Command, command_type
-from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
+from campaign.i18n import NATIVE_NAMES, _, help_said, language, ngettext, refusal
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
@@ -64,7 +64,12 @@ templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 # The page speaks the reader's language (campaign/server/language.py sets it per request): the templates say
 # their words through _ and ngettext, and know the language (the switch, <html lang>).
 templates.env.globals.update(
-    _=_, ngettext=ngettext, reader_language=language, languages=NATIVE_NAMES, heading=views.heading
+    _=_,
+    ngettext=ngettext,
+    help_said=help_said,
+    reader_language=language,
+    languages=NATIVE_NAMES,
+    heading=views.heading,
 )
 PRE_COOKIE = "campaign_pre"
 
@@ -403,7 +408,7 @@ def campaign_page(
             "account": m.caller.account,
             "csrf": m.caller.session.csrf,
             "member": m.member,
-            "role_words": ROLE_WORDS[m.member.role],
+            "role_words": _(ROLE_WORDS[m.member.role]),
             "is_gm": m.member.role == "gm",
             "commands": forms_of,
             "fought": fought,
