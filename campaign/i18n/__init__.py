@@ -101,7 +101,10 @@ catastrophe, the strategy contest, the result's words, casualties, the PCs' Surv
 logs and every fixture log.
 
 Command help (a command's docstring and its fields' descriptions, which no call marks) is extracted from the
-built command tree for the groups in :data:`campaign.i18n.catalogs.HELP_GROUPS` (``dis`` and ``gf`` so far).
+built command tree for the groups in :data:`campaign.i18n.catalogs.HELP_GROUPS` (every group and command, and
+the program's own options). The page's generated forms say the same descriptions through the same messages
+(:func:`help_said`), and their labels, choices and summaries are extracted from the command models
+(:func:`campaign.server.forms.texts`).
 """
 
 from __future__ import annotations

@@ -336,10 +336,12 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
                 value = _read(values, f"{path}.{i}.value", raw, errors)
             except _EmptyError:
                 if key:
-                    errors[f"{path}.{i}.value"] = f"give a value for {key}"
+                    errors[f"{path}.{i}.value"] = _("give a value for {key}").format(key=key)
                 continue
             if not key:
-                errors[f"{path}.{i}.key"] = f"say which {meaning.keys.kind.value} this value is for"
+                errors[f"{path}.{i}.key"] = _("say which {kind} this value is for").format(
+                    kind=_(meaning.keys.kind.value)
+                )
                 continue
             found[key] = value
         if not found:
@@ -384,7 +386,7 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
         try:
             return int(text)
         except ValueError:
-            errors[path] = f"a whole number, not {text!r}"
+            errors[path] = _("a whole number, not {text!r}").format(text=text)
             raise _EmptyError from None
     if kind is Kind.VALUE:
         return parse_value(text)

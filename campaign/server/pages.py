@@ -484,7 +484,12 @@ def _dice_needed(request: Request, m: InCampaign, command: Command[Any, Any]) ->
             "notation": n.notation,
             "purpose": n.purpose[:1].upper() + n.purpose[1:],
             "sides": n.sides,
-            "dice": [f"d{n.sides} ({i} of {n.count})" if n.count > 1 else f"d{n.sides}" for i in range(1, n.count + 1)],
+            "dice": [
+                _("d{sides} ({i} of {count})").format(sides=n.sides, i=i, count=n.count)
+                if n.count > 1
+                else f"d{n.sides}"
+                for i in range(1, n.count + 1)
+            ],
             "side": n.side,
             "on_table": n.on_table,
             "waiting": m.member.role != "gm" and n.side is not None and n.side.strip().casefold() not in plays,
