@@ -166,4 +166,6 @@ def test_a_russian_help_of_a_command_is_russian(args: list[str], said: str, engl
     assert out.exit_code == 0, out.output
     flat = " ".join(out.output.replace("│", " ").split())
     assert said in flat and english not in flat
-    assert "Показать эту справку и выйти." in flat
+    assert "Показать эту справку и выйти." in flat and "╭─ Параметры" in flat and "Options" not in flat  # Typer's words
+    english = CliRunner().invoke(app, ["--lang", "en", *args, "--help"], env={"COLUMNS": "400"}).output
+    assert "╭─ Options" in english and "Параметры" not in english  # the same process, then in English again
