@@ -65,6 +65,7 @@ def test_the_campaign_page_and_its_log_in_russian(world: World) -> None:
     assert 'вы — <b id="role">ведущий</b>' in page.text and "Enter a command" not in page.text
     assert "Ввести команду" in page.text and "Ведущий" in page.text and "Энтропия кубиков" in page.text
     assert "gina — ведущий" in page.text and "olive — наблюдатель" in page.text  # the members, by their roles
+    assert "pat присоединяется как игрок за Robots" in page.text  # and the log says so
     pat = world.client("pat")
     pat.get("/lang/pl", params={"next": "/"})
     said = pat.get(f"/c/{world.campaign_id}").text
