@@ -7,7 +7,8 @@
     .venv/bin/python scripts/catalogs.py check     # what the tests check: complete, placeholders kept
 
 Here, outside the program's layers, because it joins two of them: the catalogs (the i18n layer, under every other)
-and the help the command line generates (``campaign.cli.help_texts``, over every other).
+the help the command line generates (``campaign.cli.help_texts``, over every other) and what the page's
+forms say from the command models (``campaign.server.forms.form_texts``).
 """
 
 from __future__ import annotations
@@ -23,5 +24,11 @@ def _help_texts() -> dict[str, str]:
     return command_help(catalogs.HELP_GROUPS)
 
 
+def _form_texts() -> list[catalogs.FormText]:
+    from campaign.server.forms import form_texts  # every ruleset's forms: only for update and check
+
+    return list(form_texts())
+
+
 if __name__ == "__main__":
-    sys.exit(catalogs.main(sys.argv[1:], _help_texts))
+    sys.exit(catalogs.main(sys.argv[1:], _help_texts, _form_texts))

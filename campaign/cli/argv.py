@@ -16,6 +16,8 @@ from typing import Any
 
 import typer.core
 
+from campaign.i18n import N_
+
 TOP_VALUE = ("--db", "--actor", "--lang")
 TOP_FLAG = ("--verbose",)
 LEAF_VALUE = ("--campaign", "-c")
@@ -102,20 +104,59 @@ def _no_type(ctx: Any = None) -> None:
 def _in_language(thing: Any, attribute: str) -> None:
     """``thing.attribute`` (a help text) in the reader's language; its English is kept beside it, so a process
     that reads several languages (the tests, a server) translates from the English each time."""
-    from campaign.i18n import _
+    from campaign.i18n import help_said
 
     source = getattr(thing, f"{attribute}_source", None) or getattr(thing, attribute, None)
     if source:
         setattr(thing, f"{attribute}_source", source)
-        one_line = " ".join(source.split())  # a docstring's help, wrapped over lines, is one line in the catalogs
-        said = _(one_line)
-        setattr(thing, attribute, source if said == one_line else said)
+        said = help_said(str(source))
+        setattr(thing, attribute, source if said == " ".join(str(source).split()) else said)
+
+
+HELP_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "ENVVAR_STRING": N_("[env var: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+}
+"""Typer's own words in a help's panels (module settings of ``typer.rich_utils``, read as each help is drawn)."""
+
+
+def _help_words() -> None:
+    """Typer's panel words in the reader's language, set as a help is drawn: importing ``typer.rich_utils``
+    (with Rich's markdown and traceback) costs 90–260 ms of CPU here, more than a command's whole start-up
+    leaves, so it is not imported before a help is asked for. Set each time, English too: one process may draw
+    help in several languages (the tests, a shell)."""
+    from typer import rich_utils
+
+    from campaign.i18n import _
+
+    for name, english in HELP_WORDS.items():
+        setattr(rich_utils, name, _(english))
+
+
+def _drawn_in_language(command: Command) -> None:
+    """``command``'s help drawn with Typer's panel words in the reader's language (once per command)."""
+    if getattr(command, "_in_language", False):
+        return
+    draw = command.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> None:
+        _help_words()
+        draw(ctx, formatter)
+
+    command.format_help = format_help
+    command._in_language = True
 
 
 def tidy_help(command: Command) -> None:
     """Help without Typer's ``<str>``/``<bool>`` type column: an option's value is named after the option, a
-    flag shows nothing; each help text in the reader's language (its English is the catalogs' message)."""
+    flag shows nothing; each help text in the reader's language (its English is the catalogs' message), and
+    Typer's own panel words too."""
     help_option = command.get_help_option(SimpleNamespace(help_option_names=["--help"]))  # made once, kept
+    _drawn_in_language(command)
     for thing, attribute in ((command, "help"), (command, "short_help")):
         _in_language(thing, attribute)
     for param in [*command.params, *([help_option] if help_option is not None else [])]:

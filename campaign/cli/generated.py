@@ -41,7 +41,7 @@ import typer.models
 from campaign.cli.common import execute
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import handles_errors
-from campaign.rulesets.command import BaseCommand, Overridden, Ruleset
+from campaign.rulesets.command import BaseCommand, Overridden, Ruleset, help_of
 from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
 from campaign.rulesets.tables import RuleTables
@@ -84,12 +84,6 @@ class Extra:
     parameters: tuple[inspect.Parameter, ...]
     run: Callable[[Typing], None]
     unless: str = ""
-
-
-def help_of(model: type[BaseCommand]) -> str:
-    """A command's help: the first paragraph of its docstring (the rest is for those who read its code)."""
-    doc = inspect.getdoc(model) or ""
-    return doc.split("\n\n", 1)[0].strip()
 
 
 def _word(meaning: Meaning, field: str) -> str:

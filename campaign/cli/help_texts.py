@@ -18,7 +18,7 @@ from campaign.cli.main import app
 
 def command_help(groups: Iterable[str]) -> dict[str, str]:
     """Each help text of the commands under ``groups``, as the command line looks it up (one line), → where it is
-    shown (``dis muster --troops``)."""
+    shown (``dis muster --troops``); the group ``""`` is the program's own help and global options."""
     found: dict[str, str] = {}
 
     def shown(thing: object, where: str) -> None:
@@ -29,7 +29,8 @@ def command_help(groups: Iterable[str]) -> dict[str, str]:
 
     def walk(command: Command, path: str) -> None:
         shown(command, path)
-        for param in command.params:
+        helps = command.get_help_option(Context(command))  # Click's own "--help" help, said as ours
+        for param in (*command.params, *([helps] if helps is not None else [])):
             shown(param, f"{path} {param.name}")
         if isinstance(command, TyperGroup):
             context = Context(command)
@@ -43,6 +44,11 @@ def command_help(groups: Iterable[str]) -> dict[str, str]:
         return found
     context = Context(root)
     for group in groups:
+        if not group:  # the program's own help and options, not its commands'
+            shown(root, "campaign")
+            for param in root.params:
+                shown(param, f"campaign {param.name}")
+            continue
         command = root.get_command(context, group)
         if command is not None:
             walk(command, group)

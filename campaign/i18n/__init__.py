@@ -102,7 +102,9 @@ logs and every fixture log.
 
 Command help (a command's docstring and its fields' descriptions, which no call marks) is extracted from the
 built command tree (``campaign.cli.help_texts``) for the groups in :data:`campaign.i18n.catalogs.HELP_GROUPS`
-(``dis`` and ``gf`` so far).
+(every group and command, and the program's own options). The page's generated forms say the same descriptions
+through the same messages (:func:`help_said`), and their labels, choices and summaries are extracted from the
+command models (``campaign.server.forms.form_texts``).
 """
 
 from __future__ import annotations
@@ -193,6 +195,14 @@ def pgettext(context: str, message: str) -> str:
     if lang == DEFAULT:
         return message
     return translations(lang).pgettext(context, message)
+
+
+def help_said(text: str) -> str:
+    """A help text in the reader's language, looked up as the catalogs hold it: on one line (a docstring's
+    paragraph, wrapped over lines, is one message). The command line's help and the page's forms, which say the
+    same fields' descriptions, read them through here: one translation of each text. English: the one line."""
+    one_line = " ".join(text.split())
+    return _(one_line) if one_line else one_line
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for a marker)

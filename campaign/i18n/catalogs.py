@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -56,9 +56,14 @@ def mo_path(lang: str) -> Path:
     return po_path(lang).with_suffix(".mo")
 
 
-def extracted(help_texts: Mapping[str, str]) -> Catalog:
-    """Every message of the sources, with where it is (file:line, relative to the repository), and each of
-    ``help_texts`` (a help text → the command it is shown for, ``dis muster --troops``)."""
+FormText = tuple[str, str | None, str]
+"""What a page's generated form says from a command model: (message, context, the command and field it is on)."""
+
+
+def extracted(help_texts: Mapping[str, str], form_texts: Iterable[FormText]) -> Catalog:
+    """Every message of the sources, with where it is (file:line, relative to the repository), each of
+    ``help_texts`` (a help text → the command it is shown for, ``dis muster --troops``) and each of ``form_texts``
+    (what the page's forms say from the models: ``campaign.server.forms.form_texts``)."""
     catalog = Catalog(project="Campaign Ledger", domain=DOMAIN, fuzzy=False)
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
@@ -71,12 +76,22 @@ def extracted(help_texts: Mapping[str, str]) -> Catalog:
     for message, where in help_texts.items():
         if message not in catalog:
             catalog.add(message, None, [(where, 0)], auto_comments=("help of `campaign " + where + "`",))
+    for message, context, where in form_texts:
+        if message and catalog.get(message, context) is None:
+            catalog.add(message, None, [(where, 0)], auto_comments=(f"on the page's form of {where}",), context=context)
     return catalog
 
 
-HELP_GROUPS = ("dis", "gf")
-"""The command groups whose help (each command's docstring, each field's description: generated from the models,
-so no call marks them) is in the catalogs; the others' are shown in English until their turn comes."""
+CORE_COMMANDS = (
+    "new", "list", "status", "unit", "battles", "treasury", "career", "log", "roll", "reveal", "entropy", "verify",
+    "checkpoint", "audit", "rewind", "amend", "undo", "reroll", "branch", "export", "import", "backup", "rebuild",
+    "chart", "report", "rules", "demo", "serve", "invite", "user",
+)  # fmt: skip
+"""The ledger's own commands (and groups of commands), beside the rulesets' groups."""
+HELP_GROUPS = ("", "dis", "gf", "fs", "mc", *CORE_COMMANDS)
+"""The commands whose help (each command's docstring, each field's description: generated from the models,
+so no call marks them) is in the catalogs: ``""`` the program's own (its help and global options), then each
+group or command by its name."""
 
 
 def read(lang: str) -> Catalog:
@@ -91,10 +106,10 @@ def _write_po(catalog: Catalog, path: Path) -> None:
     path.write_bytes(buffer.getvalue())
 
 
-def update(help_texts: Mapping[str, str]) -> None:
+def update(help_texts: Mapping[str, str], form_texts: Iterable[FormText]) -> None:
     """Write the template from the sources (and ``help_texts``: :func:`extracted`), and merge its new and changed
     messages into each language's .po."""
-    template = extracted(help_texts)
+    template = extracted(help_texts, form_texts)
     _write_po(template, TEMPLATE)
     for lang in TRANSLATED:
         if po_path(lang).exists():
@@ -171,16 +186,19 @@ def problems(lang: str, wanted: Catalog) -> Iterator[str]:
             yield f"{lang}: {key[0]!r} is no longer in the sources (run `update`)"
 
 
-def main(argv: list[str], help_texts: Callable[[], Mapping[str, str]]) -> int:
+def main(
+    argv: list[str], help_texts: Callable[[], Mapping[str, str]], form_texts: Callable[[], Iterable[FormText]]
+) -> int:
     """The developer's command (``scripts/catalogs.py``): ``update``, ``compile`` or ``check`` (the default);
-    ``help_texts``: the command line's help for :data:`HELP_GROUPS`, read only by the commands that need it."""
+    ``help_texts`` and ``form_texts``: the command line's help for :data:`HELP_GROUPS` and what the page's forms
+    say from the models, read only by the commands that need them."""
     command = argv[0] if argv else "check"
     if command == "update":
-        update(help_texts())
+        update(help_texts(), form_texts())
     elif command == "compile":
         compile_all()
     elif command == "check":
-        template = extracted(help_texts())
+        template = extracted(help_texts(), form_texts())
         found = [p for lang in TRANSLATED for p in problems(lang, template)]
         for problem in found:
             print(problem)

@@ -394,8 +394,12 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
             return _("command {line}, amending #{seq}").format(line=line, seq=p["amends"])
         return _("command {line}").format(line=line)
     if kind == "membership.granted":
-        sides = f" for {', '.join(p['sides'])}" if p.get("sides") else ""
-        return f"{p['account']} joins as {ROLE_WORDS.get(p['role'], p['role'])}{sides}"
+        role = _(ROLE_WORDS.get(p["role"], p["role"]))
+        if p.get("sides"):
+            return _("{account} joins as {role} for {sides}").format(
+                account=p["account"], role=role, sides=", ".join(p["sides"])
+            )
+        return _("{account} joins as {role}").format(account=p["account"], role=role)
     if kind == "battle.started":
         settings = "; ".join(f"{side} {facts(s, names)}" if s else str(side) for side, s in p["settings"].items())
         return _("battle “{name}” begins: {settings}").format(name=p["name"], settings=settings)

@@ -143,6 +143,15 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Recorded inputs of one version → the next version's (pure, like the event upcasters)."""
 
 
+def help_of(model: type[BaseCommand]) -> str:
+    """A command's help: the first paragraph of its docstring (the rest is for those who read its code), as the
+    command line's help and the page's form both say it."""
+    import inspect
+
+    doc = inspect.getdoc(model) or ""
+    return doc.split("\n\n", 1)[0].strip()
+
+
 @dataclass(frozen=True)
 class Ruleset(Generic[CS, TT]):
     """One ruleset, declared once: its commands, its fold and summary, and its tables' typed view.

@@ -9,16 +9,24 @@ fields' descriptions. The same tree reads the form back into the command's input
 refusal of the model is put back beside the field it is about (:func:`field_errors`).
 
 Form fields are named by their path: ``profile.quality``, ``deployments.0.unit``, ``motivation.1.key``.
+
+The form speaks the reader's language: a field's help is its description as the command line's help says it,
+through the same catalog message (:func:`campaign.i18n.help_said`); its label is the catalogs' message of its
+title or name; a choice is the seed's own word where the ruleset's terms name it (``Новобранцы``), else the
+catalogs' word for it (context ``choice``). :func:`texts` lists what a model's form says, for the catalogs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from campaign.i18n import _, help_said, pgettext
+from campaign.i18n.terms import ruleset_of, vocabulary
+from campaign.plugins import RULESETS
 from campaign.rulesets.inputs import Kind, Meaning, Whose, meanings
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
@@ -41,6 +49,8 @@ class Choices:
     battles: tuple[str, ...] = ()
     officers: tuple[str, ...] = ()
     plays: frozenset[str] | None = None
+    ruleset: str | None = None
+    """Whose terms name the choices (the command's ruleset; None: the ledger's own commands)."""
 
     def own(self, side: str) -> bool:
         return self.plays is None or side.strip().casefold() in {s.strip().casefold() for s in self.plays}
@@ -76,10 +86,35 @@ class Widget:
 
 
 def _label(name: str, meaning: Meaning) -> str:
-    """The field's title where the model gives one ("unit A" for ``a``), else its recorded name in words."""
+    """The field's title where the model gives one ("unit A" for ``a``), else its recorded name in words (in
+    English: the catalogs' message)."""
     if meaning.title:
         return meaning.title
     return meaning.key.replace("_", " ") if meaning.key else name.replace("_", " ")
+
+
+def _choice_set(meaning: Meaning, ruleset: str | None) -> str | None:
+    """The set of the ruleset's terms that names every choice of ``meaning`` (the one named after the field
+    first), or None."""
+    if ruleset is None:
+        return None
+    words = vocabulary(ruleset)
+    wanted = {str(c) for c in meaning.choices}
+    sets = [meaning.key, *words.sets()]
+    return next((s for s in sets if wanted <= set(words.values(s))), None)
+
+
+def _choice_words(meaning: Meaning, ruleset: str | None) -> list[tuple[str, str]]:
+    """A closed set's choices as (value, what the reader reads): the seed's word, else the catalogs'."""
+    named = _choice_set(meaning, ruleset)
+    if named is not None and ruleset is not None:
+        words = vocabulary(ruleset)
+        return [(str(c), words.shown(named, str(c))) for c in meaning.choices]
+    return [(str(c), pgettext("choice", _worded(c)) if isinstance(c, str) else str(c)) for c in meaning.choices]
+
+
+def _worded(choice: object) -> str:
+    return str(choice).replace("_", " ")
 
 
 def _unit_options(meaning: Meaning, choices: Choices) -> list[tuple[str, str]]:
@@ -102,12 +137,13 @@ def _first(raw: Raw, path: str) -> str:
 
 def widget(name: str, meaning: Meaning, path: str, choices: Choices, raw: Raw) -> Widget:
     """The control for one input (``name`` its field, ``path`` its form name), filled from ``raw``."""
-    label = _label(name, meaning)
+    english = _label(name, meaning)
+    label = _(english) if english else english  # (a row's label is made by its list)
     base = Widget(
         path,
         label,
         "text",
-        help=meaning.description,
+        help=help_said(meaning.description),
         required=meaning.required and not meaning.optional,
         minimum=meaning.minimum,
         maximum=meaning.maximum,
@@ -132,14 +168,14 @@ def _one(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:  # 
             w.value = str(meaning.default)
     elif kind is Kind.CHOICE:
         w.control = "select"
-        w.options = [(str(c), str(c).replace("_", " ")) for c in meaning.choices]
+        w.options = _choice_words(meaning, choices.ruleset)
         if not w.value and meaning.default is not None:
             w.value = str(meaning.default)
     elif kind is Kind.UNIT and not meaning.new:
         w.control = "select"
         w.options = _unit_options(meaning, choices)
         if not w.options:
-            w.empty_note = "no unit to choose yet"
+            w.empty_note = _("no unit to choose yet")
     elif kind is Kind.SIDE and not meaning.new:
         offered = _side_options(meaning, choices)
         if meaning.whose is Whose.OWN and choices.plays is not None:
@@ -181,12 +217,12 @@ def _many(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
     elif kind is Kind.SIDE:
         w.control, w.options = "checks", [(s, s) for s in _side_options(meaning, choices)]
     elif kind is Kind.CHOICE:
-        w.control, w.options = "checks", [(str(c), str(c).replace("_", " ")) for c in meaning.choices]
+        w.control, w.options = "checks", _choice_words(meaning, choices.ruleset)
     if w.control == "checks":
         w.chosen = {str(v) for v in raw.get(w.path, ())}
         w.required = False
         if not w.options:
-            w.empty_note = "none to choose yet"
+            w.empty_note = _("none to choose yet")
         return w
     w.control = "rows"
     many = _rows_sent(raw, w.path)
@@ -194,7 +230,7 @@ def _many(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
     count = min(ROWS_AT_MOST, max(many + 1 if many else 0, wanted, ROWS_AT_LEAST))
     w.rows = [[widget("", replace(one, key=""), f"{w.path}.{i}", choices, raw)] for i in range(count)]
     for i, row in enumerate(w.rows):
-        row[0].label = f"{w.label} {i + 1}"
+        row[0].label = _("{label} {n}").format(label=w.label, n=i + 1)
         row[0].required = False
         for child in row[0].children:
             child.required = False
@@ -216,7 +252,7 @@ def _mapping(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
         path = f"{w.path}.{i}"
         k = widget("", keys, f"{path}.key", choices, raw)
         v = widget("", values, f"{path}.value", choices, raw)
-        k.label, v.label = keys.kind.value if keys.kind.names else "which", "value"
+        k.label, v.label = _(keys.kind.value if keys.kind.names else "which"), _("value")
         if not raw and i < len(sides):
             k.value = sides[i]
         k.required = v.required = False
@@ -226,12 +262,48 @@ def _mapping(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
 
 def fields_of(model: type[BaseModel], choices: Choices, raw: Raw, prefix: str = "") -> list[Widget]:
     """The controls for every input of ``model`` (a command, a record or a profile) people type."""
+    if choices.ruleset is None:
+        choices = replace(choices, ruleset=ruleset_of(model))
     out = []
     for name, meaning in meanings(model).items():
         if not meaning.typed.typed or meaning.kind is Kind.FACES:
             continue  # an input nobody types keeps its default; dice are entered die by die
         out.append(widget(name, meaning, prefix + meaning.key, choices, raw))
     return out
+
+
+def texts(model: type[BaseModel], where: str) -> Iterator[tuple[str, str | None, str]]:
+    """What the form of ``model`` says that is the model's (not a message of the sources): each label, help text
+    and choice word, as (message, context, where it is), for the catalogs (``campaign.i18n.catalogs``)."""
+    ruleset = ruleset_of(model)
+    for name, meaning in meanings(model).items():
+        if not meaning.typed.typed or meaning.kind is Kind.FACES:
+            continue
+        here = f"{where} {meaning.key or name}"
+        yield _label(name, meaning), None, here
+        if meaning.keys is not None and not meaning.keys.kind.names:
+            yield "which", None, here
+        elif meaning.keys is not None:
+            yield meaning.keys.kind.value, None, here
+        if meaning.description:
+            yield " ".join(meaning.description.split()), None, here
+        if meaning.choices and _choice_set(meaning, ruleset) is None:
+            for choice in meaning.choices:
+                if isinstance(choice, str):
+                    yield _worded(choice), "choice", here
+        if meaning.kind in (Kind.PROFILE, Kind.RECORD) and meaning.model is not None:
+            yield from texts(meaning.model, here)
+
+
+def form_texts() -> Iterator[tuple[str, str | None, str]]:
+    """What the page's generated forms say from the command models (labels, help, choices, each command's
+    summary) of every ruleset's commands and the ledger's own: (message, context, where), for the catalogs."""
+    from campaign.server.runner import commands_for  # the developer's catalogs command only, never a page
+
+    for ruleset in RULESETS.values():
+        for spec in commands_for(ruleset.name):
+            yield spec.summary, None, spec.name
+            yield from texts(spec.model, spec.name)
 
 
 class FormError(InvalidInputError):
@@ -247,7 +319,7 @@ def read(model: type[BaseModel], raw: Raw, prefix: str = "") -> dict[str, Any]:
     :class:`FormError` for what cannot be read as its type (a number that is not one)."""
     errors: dict[str, str] = {}
     out: dict[str, Any] = {}
-    for _, meaning in meanings(model).items():
+    for meaning in meanings(model).values():
         if not meaning.typed.typed or meaning.kind is Kind.FACES:
             continue
         path = prefix + meaning.key
@@ -276,10 +348,12 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
                 value = _read(values, f"{path}.{i}.value", raw, errors)
             except _EmptyError:
                 if key:
-                    errors[f"{path}.{i}.value"] = f"give a value for {key}"
+                    errors[f"{path}.{i}.value"] = _("give a value for {key}").format(key=key)
                 continue
             if not key:
-                errors[f"{path}.{i}.key"] = f"say which {meaning.keys.kind.value} this value is for"
+                errors[f"{path}.{i}.key"] = _("say which {kind} this value is for").format(
+                    kind=_(meaning.keys.kind.value)
+                )
                 continue
             found[key] = value
         if not found:
@@ -303,7 +377,7 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
         return items
     if kind in (Kind.PROFILE, Kind.RECORD) and meaning.model is not None:
         inner: dict[str, Any] = {}
-        for _, m in meanings(meaning.model).items():
+        for m in meanings(meaning.model).values():
             if not m.typed.typed:
                 continue
             try:
@@ -324,7 +398,7 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
         try:
             return int(text)
         except ValueError:
-            errors[path] = f"a whole number, not {text!r}"
+            errors[path] = _("a whole number, not {text!r}").format(text=text)
             raise _EmptyError from None
     if kind is Kind.VALUE:
         return parse_value(text)

@@ -12,6 +12,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from campaign.i18n import _, ngettext
 from campaign.i18n.terms import shown
 from campaign.read import views
+from campaign.read.describe import ROLE_WORDS
 from campaign.read.log import log_page
 from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
@@ -26,7 +27,7 @@ _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates" / "fragments"), autoescape=select_autoescape()
 )
 # Rendered in the language Fragments.at reads them in: the fragments say their words through _ and ngettext.
-_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading, shown=shown)
+_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading, shown=shown, role_words=ROLE_WORDS)
 
 
 def _render(name: str, **context: Any) -> str:

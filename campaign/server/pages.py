@@ -26,7 +26,7 @@ from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
-from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
+from campaign.i18n import NATIVE_NAMES, _, help_said, language, ngettext, refusal
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
@@ -68,7 +68,12 @@ templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 # The page speaks the reader's language (campaign/server/language.py sets it per request): the templates say
 # their words through _ and ngettext, and know the language (the switch, <html lang>).
 templates.env.globals.update(
-    _=_, ngettext=ngettext, reader_language=language, languages=NATIVE_NAMES, heading=views.heading
+    _=_,
+    ngettext=ngettext,
+    help_said=help_said,
+    reader_language=language,
+    languages=NATIVE_NAMES,
+    heading=views.heading,
 )
 PRE_COOKIE = "campaign_pre"
 
@@ -414,7 +419,7 @@ def campaign_page(
             **_live_context(request, m),
             "account": m.caller.account,
             "member": m.member,
-            "role_words": ROLE_WORDS[m.member.role],
+            "role_words": _(ROLE_WORDS[m.member.role]),
             "is_gm": m.member.role == "gm",
             "imports_lists": imports_lists(m.info.ruleset),  # its ruleset's plug-in reads army lists
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
@@ -530,7 +535,12 @@ def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[
             "notation": n.notation,
             "purpose": n.purpose[:1].upper() + n.purpose[1:],
             "sides": n.sides,
-            "dice": [f"d{n.sides} ({i} of {n.count})" if n.count > 1 else f"d{n.sides}" for i in range(1, n.count + 1)],
+            "dice": [
+                _("d{sides} ({i} of {count})").format(sides=n.sides, i=i, count=n.count)
+                if n.count > 1
+                else f"d{n.sides}"
+                for i in range(1, n.count + 1)
+            ],
             "side": n.side,
             "on_table": n.on_table,
             "waiting": m.member.role != "gm" and n.side is not None and n.side.strip().casefold() not in plays,

@@ -20,6 +20,7 @@ from typing import Any
 from campaign.access.memberships import Member
 from campaign.commands import BaseCommand, command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
+from campaign.rulesets.command import help_of
 from campaign.rulesets.common import COMMON, did_you_mean, same_name
 from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
 from campaign.typed_as import typed
@@ -79,7 +80,9 @@ def spec(model: type[BaseCommand]) -> CommandSpec:
         )
         for name, info in model.model_fields.items()
     )
-    doc = (model.__doc__ or "").strip().split("\n")[0]
+    # the first paragraph of its docstring on one line, as its command line help says it (a first line alone
+    # was cut mid-sentence, or empty where the docstring begins on its second line)
+    doc = " ".join(help_of(model).split())
     return CommandSpec(model.name, fields, model.rolls, doc, model)
 
 

@@ -15,10 +15,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from campaign.cli.generated import Extra, Typing, commands_of, help_of, ruleset_app
+from campaign.cli.generated import Extra, Typing, commands_of, ruleset_app
 from campaign.cli.main import app
 from campaign.commands import plugin
 from campaign.rulesets import RULESETS
+from campaign.rulesets.command import help_of
 from campaign.rulesets.grimdark import commands as gfc
 from campaign.rulesets.grimdark.plugin import PLUGIN as GRIMDARK
 from campaign.rulesets.inputs import meanings

@@ -61,6 +61,18 @@ def test_the_campaign_page_and_its_log_in_russian(world: World) -> None:
     for said in ("Список подразделений", "Идущий бой", "Сейчас бой не идёт.", "Участники", "Журнал", "что произошло"):
         assert said in page.text
     assert "кампания «Kessel» создана по правилам grimdark" in page.text  # the log's first sentence
+    # who the reader is, the sections and the generated forms' words (tests/server/test_page_forms_language.py)
+    assert 'вы — <b id="role">ведущий</b>' in page.text and "Enter a command" not in page.text
+    assert "Ввести команду" in page.text and "Ведущий" in page.text and "Энтропия кубиков" in page.text
+    assert "gina — ведущий" in page.text and "olive — наблюдатель" in page.text  # the members, by their roles
+    assert "pat присоединяется как игрок за Robots" in page.text  # and the log says so
+    pat = world.client("pat")
+    pat.get("/lang/pl", params={"next": "/"})
+    said = pat.get(f"/c/{world.campaign_id}").text
+    assert 'jesteś: <b id="role">gracz</b> za Robots' in said and "Wpisz polecenie" in said
+    assert "(opcjonalnie)" in said and "(optional)" not in said
+    pat.get("/lang/en", params={"next": "/"})
+    assert 'you are <b id="role">player</b> for Robots' in pat.get(f"/c/{world.campaign_id}").text
 
 
 def test_the_accounts_choice_follows_it_to_another_browser_over_accept_language(world: World) -> None:

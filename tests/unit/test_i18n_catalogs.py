@@ -12,11 +12,12 @@ from babel.messages.pofile import read_po, write_po
 
 from campaign.cli.help_texts import command_help
 from campaign.i18n import LOCALE_DIR, catalogs
+from campaign.server.forms import form_texts
 
 
 @pytest.fixture(scope="module")
 def template() -> Catalog:
-    return catalogs.extracted(command_help(catalogs.HELP_GROUPS))
+    return catalogs.extracted(command_help(catalogs.HELP_GROUPS), form_texts())
 
 
 @pytest.mark.parametrize("lang", catalogs.TRANSLATED)
