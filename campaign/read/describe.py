@@ -144,15 +144,15 @@ def label(key: str) -> str:
 def value(v: Any) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):
-        return "yes" if v else "no"
+        return _("yes") if v else _("no")
     if isinstance(v, dict):
         return ", ".join(f"{label(str(k))} {value(x)}" for k, x in v.items() if x not in (None, False, "", [], {}))
     if isinstance(v, list | tuple):
         if v and all(isinstance(x, list | tuple) for x in v):  # a table's rows: "0 no clear winner; 4 …"
             return "; ".join(" ".join(value(y) for y in x) for x in v)
-        return ", ".join(value(x) for x in v) or "none"
+        return ", ".join(value(x) for x in v) or _("none")
     if isinstance(v, str) and _SETTING.match(v):  # a house rule's path=value, as the tables name it
-        path, _, setting = v.partition("=")
+        path, _eq, setting = v.partition("=")
         return f"{path} set to {setting}"
     return words(str(v))
 
@@ -365,6 +365,12 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
 
         grades = {k: term("fighting-spirit", "grade", str(p[k])) for k in ("from_grade", "to_grade")}
         return f"{n('unit_id')}: {grades['from_grade']} → {grades['to_grade']}"
+    if kind == "economy.funds_changed" and (paid := _month_end_pay(event)) is not None:
+        month, upkeep = paid
+        said = _("{side}: {amount} (upkeep and pay at the end of month {month})") if upkeep else None
+        return (said or _("{side}: {amount} (pay at the end of month {month})")).format(
+            side=p["side"], amount=money(p["amount"], signed=True), month=month
+        )
     if kind in SAID:
         return _(SAID[kind]).format_map(fields)
     own = own_sentence(kind)
@@ -449,6 +455,22 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return f"{n('unit_id')}: {what}" + (f" ({rest})" if rest else "")
     rest = facts(p, names, skip=("battle_id",))
     return what + (f": {rest}" if rest else "")
+
+
+_MONTH_END_PAY = re.compile(r"(?:pay, month (\d+)|month (\d+) upkeep and pay)")
+"""The reasons a month's end records for its pay, counted from 0 as they always were (recorded text is hashed and
+re-decided word for word, so it stays): read as the month it is, counted from 1 as the calendar counts it."""
+
+
+def _month_end_pay(event: RecordedEvent) -> tuple[int, bool] | None:
+    """The month (counted from 1) whose end paid this treasury change, when a month's end made it, and whether
+    it paid upkeep too (Mass Combat's)."""
+    if not str(event.meta.get("command", "")).endswith(".month_end"):
+        return None
+    found = _MONTH_END_PAY.fullmatch(str(event.payload.get("reason", "")))
+    if found is None:
+        return None
+    return int(found.group(1) or found.group(2)) + 1, found.group(2) is not None
 
 
 RESTATED = frozenset(
