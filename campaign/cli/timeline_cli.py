@@ -206,22 +206,24 @@ def _in_force(out: Output, found: dict[str, Any]) -> None:
     c = out.console
     if not found["in_force"] and not found["superseded"]:
         return
-    amended = found.get("amended_by")
+    amended: dict[str, Any] = found.get("amended_by") or {}
     said: dict[int, str] = found.get("said") or {}
-    shown = {r["seq"] for r in found["in_force"]}
-    in_place = [r for r in (amended or {}).get("in_force", []) if r["seq"] not in shown]
-    if not found["in_force"] and amended is None:
+
+    def ruling_words(ruling: dict[str, Any]) -> str:
+        return escape(said.get(ruling["seq"]) or words(ruling["explanation"]))
+
+    in_force_seqs = {r["seq"] for r in found["in_force"]}
+    in_place = [r for r in amended.get("in_force", []) if r["seq"] not in in_force_seqs]
+    if not found["in_force"] and not amended:
         c.print(_("in force: nothing (every ruling on it was taken back)"))
     elif not found["in_force"] and not in_place:
         c.print(_("in force: the amendment at #{seq}, which rules nothing on these dice").format(seq=amended["seq"]))
     for ruling in found["in_force"]:
-        shown = said.get(ruling["seq"]) or words(ruling["explanation"])
-        c.print(_("in force: #{seq}: {ruling}").format(seq=ruling["seq"], ruling=escape(shown)))
+        c.print(_("in force: #{seq}: {ruling}").format(seq=ruling["seq"], ruling=ruling_words(ruling)))
     for ruling in in_place:
-        shown = said.get(ruling["seq"]) or words(ruling["explanation"])
         c.print(
             _("in force in its place (the amendment at #{amendment}): #{seq}: {ruling}").format(
-                amendment=amended["seq"], seq=ruling["seq"], ruling=escape(shown)
+                amendment=amended["seq"], seq=ruling["seq"], ruling=ruling_words(ruling)
             )
         )
     for ruling in found["superseded"]:
@@ -230,11 +232,10 @@ def _in_force(out: Output, found: dict[str, Any]) -> None:
             _("superseded by #{seq}").format(seq=by[0])
             if by
             else _("amended at #{seq}").format(seq=amended["seq"])
-            if amended is not None
+            if amended
             else _("retracted")
         )
-        shown = said.get(ruling["seq"]) or words(ruling["explanation"])
-        c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {escape(shown)}")
+        c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {ruling_words(ruling)}")
 
 
 def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
