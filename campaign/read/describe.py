@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from campaign.i18n import DEFAULT, N_, _, language, ngettext
+from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
@@ -129,13 +129,51 @@ LABELS = {"tl": "TL", "hero_is_model": "its hero counted as a model"}
 _SUBJECTS = ("unit_name", "name")
 """A command's input that names what it acts on: said right after the command, as it is typed
 ("fs attack Keno 3rd Squad"), not as "unit name Keno 3rd Squad"."""
+_FIELDS = frozenset(
+    {
+        "models", "quality", "tough", "points", "hero", "side", "profile", "start_size", "hero_is_model",
+        "joined_to", "units", "joins", "wounds", "by", "winner", "killed", "wounded", "leadership", "size",
+        "fatigue", "start_grade",
+    }
+)  # fmt: skip
+"""The keys :func:`_field_words` says in the reader's language (the set, without a catalog read for English)."""
 _UNTYPED = frozenset({"hero_is_model"})
 """Inputs no one types (an edition's reading, recorded for re-runs): left out of the command's line."""
 
 
+def _field_words() -> dict[str, str]:
+    """The recorded fields a muster's or a command's line names most, in the reader's language (a field's name,
+    not the column heading: "моделей 10" would read wrong). Grimdark's and the five-grade rulesets' own first."""
+    return {
+        "models": pgettext("field", "models"),
+        "quality": pgettext("field", "quality"),
+        "tough": pgettext("field", "tough"),
+        "points": pgettext("field", "points"),
+        "hero": pgettext("field", "hero"),
+        "side": pgettext("field", "side"),
+        "profile": pgettext("field", "profile"),
+        "start_size": pgettext("field", "start size"),
+        "hero_is_model": pgettext("field", "its hero counted as a model"),
+        "joined_to": pgettext("field", "joined to"),
+        "units": pgettext("field", "units"),
+        "joins": pgettext("field", "joins"),
+        "wounds": pgettext("field", "wounds"),
+        "by": pgettext("field", "by"),
+        "winner": pgettext("field", "winner"),
+        "killed": pgettext("field", "killed"),
+        "wounded": pgettext("field", "wounded"),
+        "leadership": pgettext("field", "leadership"),
+        "size": pgettext("field", "size"),
+        "fatigue": pgettext("field", "fatigue"),
+        "start_grade": pgettext("field", "start grade"),
+    }
+
+
 def label(key: str) -> str:
     """A recorded field's name in words: ``tl`` → "TL", ``psion_name`` → "psion", ``troop_type`` → "troop
-    type"."""
+    type"; in the reader's language where it is one of :func:`_field_words`."""
+    if language() != DEFAULT and key in _FIELDS:
+        return _field_words()[key]
     if key in LABELS:
         return LABELS[key]
     return words(key.removesuffix("_name") if key.endswith("_name") else key)
