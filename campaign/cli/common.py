@@ -15,6 +15,7 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.cli.session import open_app, resolved
 from campaign.executor import AskEntry, TableEntry
+from campaign.i18n import _
 from campaign.rulesets.command import BaseCommand, Overridden, Ruleset
 from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
@@ -224,5 +225,6 @@ def add_tables_view(app: typer.Typer, plugin: Ruleset[S, T], what: str) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """The tables in force (house rules included), each value with its provenance."""
-        info, _, in_force_now = in_force(campaign, plugin)
-        print_tables(Output(as_json), escape(f"{info.name}: {what} tables in force"), in_force_now.values, prefix)
+        info, _state, in_force_now = in_force(campaign, plugin)
+        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=what)
+        print_tables(Output(as_json), escape(title), in_force_now.values, prefix)

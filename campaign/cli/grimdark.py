@@ -17,7 +17,9 @@ from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
-from campaign.read.describe import count
+from campaign.i18n import N_, _, ngettext
+from campaign.i18n.formats import number
+from campaign.i18n.terms import shown as term
 from campaign.rulesets import RULESETS
 from campaign.rulesets.grimdark.plugin import PLUGIN
 from campaign.rulesets.grimdark.rules import underdog_points
@@ -65,24 +67,45 @@ def army(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "armies": armies})
         return
-    title = f"{info.name}" + (f" — {battle.name}, turn {battle.round}" if battle else "")  # `gf turn` begins one
-    columns = ("unit", "side", "models", "Q", "pts", "XP", "traits", "on the table")
+    title = (  # `gf turn` begins one
+        _("{campaign} — {battle}, turn {turn}").format(campaign=info.name, battle=battle.name, turn=battle.round)
+        if battle
+        else info.name
+    )
+    columns = [_(c) for c in COLUMNS]
     print_rows(out, title, columns, (_cells(r) for r in units))
     for side, a in armies.items():
-        out.console.print(
-            f"{escape(side)}: army {a['value']} pts, {count(a['underdog_points'], 'underdog points')}, "
-            f"{a['victory_points']} VP, "
-            f"{a['campaign_points']} campaign points"
+        said = _("{side}: army {value}, {underdog}, {vp} VP, {campaign}").format(
+            side=escape(side),
+            value=ngettext("{n} pt", "{n} pts", a["value"]).format(n=number(a["value"])),
+            underdog=ngettext("{n} underdog point", "{n} underdog points", a["underdog_points"]).format(
+                n=number(a["underdog_points"])
+            ),
+            vp=number(a["victory_points"]),
+            campaign=ngettext("{n} campaign point", "{n} campaign points", a["campaign_points"]).format(
+                n=number(a["campaign_points"])
+            ),
         )
+        out.console.print(said)
+
+
+COLUMNS = (N_("unit"), N_("side"), N_("models"), N_("Q"), N_("pts"), N_("XP"), N_("traits"), N_("on the table"))
+"""The roster's headings (translated when shown)."""
 
 
 def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     on_table = r.get("in_battle")
     shown = ""
     if isinstance(on_table, dict):
-        shown = on_table["removed"] or f"{on_table['models']} models" + (", Shaken" if on_table["shaken"] else "")
+        removed = on_table["removed"]
+        shown = (
+            term("grimdark", "casualty", str(removed))
+            if removed
+            else ngettext("{n} model", "{n} models", on_table["models"]).format(n=number(on_table["models"]))
+            + (", " + term("grimdark", "status", "shaken") if on_table["shaken"] else "")
+        )
     traits = ", ".join(r["traits"]) if isinstance(r["traits"], list) else ""
-    shown = shown or str(r["off_roster"] or "")
+    shown = shown or (_("off the roster") if r["off_roster"] is True else str(r["off_roster"] or ""))
     return (r["unit"], r["side"], r["models"], f"{r['quality']}+", r["points"], r["xp"], traits, shown)
 
 

@@ -33,8 +33,10 @@ DiceOpt = Annotated[
     typer.Option(
         "--dice",
         help=N_(
-            "Physical dice rolled at the table, e.g. 4,2 (checked, then recorded); 'ask' to be asked for each "
-            "die in turn; 'count' to learn which dice the command needs (nothing is recorded)."
+            "The faces the table's dice showed, one number a die, in the order the rules roll them: 6 is one "
+            "die showing 6 (whatever its kind: a d8 too), 4,2 two dice showing 4 and 2 (checked, then "
+            "recorded); 'ask' to be asked for each die in turn; 'count' to learn which dice the command needs "
+            "(nothing is recorded)."
         ),
     ),
 ]

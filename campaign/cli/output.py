@@ -13,7 +13,7 @@ import orjson
 import typer
 from rich.markup import escape
 
-from campaign.i18n import _
+from campaign.i18n import N_, _
 from campaign.read.describe import describe, dice_of, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
@@ -241,8 +241,8 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
     from rich.table import Table
 
     view = Table(title=title)
-    for column in ("path", "value", "tag", "erratum", "provenance"):
-        view.add_column(column)
+    for column in (N_("path"), N_("value"), N_("tag"), N_("erratum"), N_("provenance")):
+        view.add_column(_(column))
     for path, sourced in rows:
         view.add_row(path, escape(value(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
     out.console.print(view)

@@ -17,6 +17,7 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved, state
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.executor import AskEntry
+from campaign.i18n import _
 from campaign.read import views
 from campaign.read.describe import clause_list, count, kind, label, value, words
 from campaign.rulesets.kinds import NEW_CAMPAIGN
@@ -140,7 +141,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
             out.appended(result, "")
             return
         said = Timeline(ledger).undone_in_words(info, what, start)
-        out.console.print(f"{escape(said)}; `campaign undo` again takes back this undo")
+        out.console.print(_("{undone}; `campaign undo` again takes back this undo").format(undone=escape(said)))
 
     @app.command("audit")
     @handles_errors
@@ -157,21 +158,46 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
         found = _audit(seq, roll, campaign)
         out = Output(as_json)
         if as_json:
-            out.json({k: v for k, v in found.items() if k != "entered"})
+            out.json({k: v for k, v in found.items() if k not in ("entered", "said")})
             return
         c = out.console
-        retracted = " [yellow](retracted)[/]" if found["retracted"] else ""
+        retracted = " [yellow](" + _("retracted") + ")[/]" if found["retracted"] else ""
         c.print(f"#{found['seq']} {kind(found['type'])}{retracted}: {escape(found['what'])}")
         _in_force(out, found)
-        c.print(f"entered by {escape(str(found['actor']))} at {found['recorded_at']}: {escape(found['entered'])}")
+        c.print(
+            _("entered by {actor} at {when}: {entered}").format(
+                actor=escape(str(found["actor"])), when=_when(found["recorded_at"]), entered=escape(found["entered"])
+            )
+        )
         if found["clauses"]:
-            c.print(f"rule: {clause_list(found['clauses'])}")
-        c.print(f"chain: {found['checks']['chain']}")
+            c.print(_("rule: {clauses}").format(clauses=clause_list(found["clauses"])))
+        c.print(_("chain: {check}").format(check=found["checks"]["chain"]))
         for rolls, check in _roll_runs(found["checks"]["dice"]):
             c.print(f"{rolls}: {escape(check)}")
         if found["seed_chosen"] and found["checks"]["dice"]:
-            c.print("[yellow]flagged[/]: the campaign's first seed was chosen by its creator (new --seed), not drawn")
-        c.print(f"rule check: {found['checks']['rule']}")
+            c.print(
+                "[yellow]"
+                + _("flagged")
+                + "[/]: "
+                + _("the campaign's first seed was chosen by its creator (new --seed), not drawn")
+            )
+        c.print(_("rule check: {check}").format(check=escape(found["checks"]["rule"])))
+
+
+def _when(recorded_at: object) -> str:
+    """A recorded moment (ISO 8601, UTC) as the reader's locale writes it; as recorded in English, which the
+    tests and scripts read, and when it is not a moment at all."""
+    from datetime import datetime
+
+    from campaign.i18n import DEFAULT, language
+    from campaign.i18n.formats import moment
+
+    if language() == DEFAULT:
+        return str(recorded_at)
+    try:
+        return moment(int(datetime.fromisoformat(str(recorded_at).replace("Z", "+00:00")).timestamp()))
+    except ValueError:
+        return str(recorded_at)
 
 
 def _in_force(out: Output, found: dict[str, Any]) -> None:
@@ -180,14 +206,36 @@ def _in_force(out: Output, found: dict[str, Any]) -> None:
     c = out.console
     if not found["in_force"] and not found["superseded"]:
         return
-    if not found["in_force"]:
-        c.print("in force: nothing (every ruling on it was taken back)")
+    amended: dict[str, Any] = found.get("amended_by") or {}
+    said: dict[int, str] = found.get("said") or {}
+
+    def ruling_words(ruling: dict[str, Any]) -> str:
+        return escape(said.get(ruling["seq"]) or words(ruling["explanation"]))
+
+    in_force_seqs = {r["seq"] for r in found["in_force"]}
+    in_place = [r for r in amended.get("in_force", []) if r["seq"] not in in_force_seqs]
+    if not found["in_force"] and not amended:
+        c.print(_("in force: nothing (every ruling on it was taken back)"))
+    elif not found["in_force"] and not in_place:
+        c.print(_("in force: the amendment at #{seq}, which rules nothing on these dice").format(seq=amended["seq"]))
     for ruling in found["in_force"]:
-        c.print(f"in force: #{ruling['seq']}: {escape(words(ruling['explanation']))}")
+        c.print(_("in force: #{seq}: {ruling}").format(seq=ruling["seq"], ruling=ruling_words(ruling)))
+    for ruling in in_place:
+        c.print(
+            _("in force in its place (the amendment at #{amendment}): #{seq}: {ruling}").format(
+                amendment=amended["seq"], seq=ruling["seq"], ruling=ruling_words(ruling)
+            )
+        )
     for ruling in found["superseded"]:
         by = ruling["superseded_by"]
-        mark = f"superseded by #{by[0]}" if by else "retracted"
-        c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {escape(words(ruling['explanation']))}")
+        mark = (
+            _("superseded by #{seq}").format(seq=by[0])
+            if by
+            else _("amended at #{seq}").format(seq=amended["seq"])
+            if amended
+            else _("retracted")
+        )
+        c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {ruling_words(ruling)}")
 
 
 def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
@@ -199,7 +247,10 @@ def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
             runs[-1] = (runs[-1][0], d["roll"], check)
         else:
             runs.append((d["roll"], d["roll"], check))
-    return [(f"roll #{a}" if a == b else f"rolls #{a}–#{b}", check) for a, b, check in runs]
+    return [
+        (_("roll #{n}").format(n=a) if a == b else _("rolls #{first}–#{last}").format(first=a, last=b), check)
+        for a, b, check in runs
+    ]
 
 
 def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, nested, are counted in it)

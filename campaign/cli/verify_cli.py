@@ -15,6 +15,8 @@ from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved, state
 from campaign.executor import Ledger
+from campaign.i18n import _, lazy, ngettext
+from campaign.i18n.formats import number
 from campaign.read import verify as verify_views
 from campaign.read.describe import kind
 from campaign.timeline import Change
@@ -29,6 +31,8 @@ from projections.state.campaigns import CampaignInfo
 CHECKPOINT_FORMAT = "campaign-ledger/checkpoint"
 CHECKPOINT_LIMIT = 64 * 1024
 THROWAWAY = "throwaway roll"
+OK, FAILED, NOTE, FLAGGED, SIGNED = lazy("ok"), lazy("FAILED"), lazy("note"), lazy("flagged"), lazy("signed")
+"""The marks before a line of `verify` (translated when shown)."""
 FLAGS_SHOWN = 5
 """Throwaway rolls printed one a line up to this many; more are summed up in words (a long campaign has
 thousands), each listed by ``--all-flags`` and ``--json``."""
@@ -94,8 +98,8 @@ def verify_one(
 ) -> VerifyReport:
     """Every check of one campaign; ``editions`` receives the differences expected because the rules changed
     since they were recorded (notes, not failures)."""
-    with out.progress(info.last_seq, f"verifying {info.name}") as progress:
-        task = progress.add_task(f"verifying {escape(info.name)}", total=info.last_seq)
+    with out.progress(info.last_seq, _("verifying {name}").format(name=info.name)) as progress:
+        task = progress.add_task(_("verifying {name}").format(name=escape(info.name)), total=info.last_seq)
         report = verify_events(
             info.campaign_id,
             ledger.store.read(info.campaign_id),
@@ -116,56 +120,75 @@ def verify_one(
 def _print(
     out: Output, info: CampaignInfo, report: VerifyReport, every_flag: bool = False, rules: bool = True, older: int = 0
 ) -> None:
-    from campaign.read.describe import count
-
     name = escape(info.name)
     if report.ok:
-        out.console.print(
-            f"[green]ok[/] {name}: {count(report.events, 'events')}, chain intact to {report.head_hash}; "
-            f"{count(report.rolls_rederived, 'rolls')} re-derived, {report.rolls_pending} awaiting a seed reveal, "
-            f"{count(report.table_rolls, 'table rolls')} in range; "
-            + (
-                "rules not re-run (--no-rules)"
-                if not rules
-                else "every rule re-run on its dice, same outcomes"
-                if not older
-                else f"every rule re-run on its dice, same outcomes but for {count(older, 'commands')} recorded "
-                "under an older version of the rules (below)"
-            )
+        checked = _(
+            "{events}, chain intact to {head}; {rolls} re-derived, {pending} awaiting a seed reveal, {table}"
+        ).format(
+            events=ngettext("{n} event", "{n} events", report.events).format(n=number(report.events)),
+            head=report.head_hash,
+            rolls=ngettext("{n} roll", "{n} rolls", report.rolls_rederived).format(n=number(report.rolls_rederived)),
+            pending=number(report.rolls_pending),
+            table=ngettext("{n} table roll in range", "{n} table rolls in range", report.table_rolls).format(
+                n=number(report.table_rolls)
+            ),
         )
+        ruled = (
+            _("rules not re-run (--no-rules)")
+            if not rules
+            else _("every rule re-run on its dice, same outcomes")
+            if not older
+            else ngettext(
+                "every rule re-run on its dice, same outcomes but for {n} command recorded under an older version "
+                "of the rules (below)",
+                "every rule re-run on its dice, same outcomes but for {n} commands recorded under an older version "
+                "of the rules (below)",
+                older,
+            ).format(n=number(older))
+        )
+        out.console.print(f"[green]{OK}[/] {name}: {checked}; {ruled}")
     else:
-        out.console.print(f"[red]FAILED[/] {name}: first bad event {escape(str(report.first))}")
+        out.console.print(
+            f"[red]{FAILED}[/] {name}: " + _("first bad event {finding}").format(finding=escape(str(report.first)))
+        )
         for finding in sorted(report.findings, key=lambda f: f.seq)[1:]:
-            out.console.print(f"  also: {escape(str(finding))}")
+            out.console.print("  " + _("also: {finding}").format(finding=escape(str(finding))))
     if report.held_unrevealed:
         epochs = ", ".join(str(e) for e in report.held_unrevealed)
         out.console.print(
-            f"[yellow]note[/]: this database holds the secret seed of epoch {epochs}: whoever holds the file can "
-            "compute the coming rolls. Steering shows as throwaway rolls and chosen seeds, flagged here."
+            f"[yellow]{NOTE}[/]: "
+            + _(
+                "this database holds the secret seed of epoch {epochs}: whoever holds the file can compute the "
+                "coming rolls. Steering shows as throwaway rolls and chosen seeds, flagged here."
+            ).format(epochs=epochs)
         )
     throwaway = [f for f in report.flags if f.check == THROWAWAY]
     summed = not every_flag and len(throwaway) > FLAGS_SHOWN
     for flag in report.flags:
         if not (summed and flag.check == THROWAWAY):
-            out.console.print(f"[yellow]flagged[/] {escape(flag_words(flag))}")
+            out.console.print(f"[yellow]{FLAGGED}[/] {escape(flag_words(flag))}")
     if summed:
         out.console.print(throwaway_summary(throwaway))
 
 
 def flag_words(flag: Finding) -> str:
     """A flag as a person reads it: "#3 (dice · rolled): throwaway roll: roll 0 …" (it said "seq 3 (dice.rolled):
-    …": the event type as recorded)."""
+    …": the event type as recorded). The check's own words are the log's checker's, in English."""
     return f"#{flag.seq} ({kind(flag.type)}): {flag.check}: {flag.message}"
 
 
 def throwaway_summary(throwaway: list[Finding]) -> str:
     """Many throwaway rolls in one paragraph: how many, the first few, and how to see them all."""
     first = ", ".join(str(f.seq) for f in throwaway[:FLAGS_SHOWN])
-    return (
-        f"[yellow]flagged[/] {len(throwaway)} throwaway rolls, consumed by no rule (whoever holds an unrevealed "
-        f"seed can burn such rolls to steer the next one): the rolls at seq {first} and "
-        f"{len(throwaway) - FLAGS_SHOWN} more. `campaign verify --all-flags` lists each one; `--json` lists them all."
-    )
+    return f"[yellow]{FLAGGED}[/] " + ngettext(
+        "{n} throwaway roll, consumed by no rule (whoever holds an unrevealed seed can burn such rolls to steer the "
+        "next one): the rolls at seq {first} and {more} more. `campaign verify --all-flags` lists each one; "
+        "`--json` lists them all.",
+        "{n} throwaway rolls, consumed by no rule (whoever holds an unrevealed seed can burn such rolls to steer the "
+        "next one): the rolls at seq {first} and {more} more. `campaign verify --all-flags` lists each one; "
+        "`--json` lists them all.",
+        len(throwaway),
+    ).format(n=number(len(throwaway)), first=first, more=number(len(throwaway) - FLAGS_SHOWN))
 
 
 def _file_is_sound(as_json: bool) -> bool:
@@ -275,25 +298,33 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         else:
             if sound:
                 out.console.print(
-                    f"[green]ok[/] the file {escape(state.db)}: every page sound (SQLite's own check of its pages)"
+                    f"[green]{OK}[/] "
+                    + _("the file {path}: every page sound (SQLite's own check of its pages)").format(
+                        path=escape(state.db)
+                    )
                 )
             if signed_by is not None:
-                shown = f"{checkpoint_file} is signed by {signer} ({signed_by})"
-                out.console.print(f"[green]signed[/]: {escape(shown)}")
+                shown = _("{checkpoint} is signed by {signer} ({fingerprint})").format(
+                    checkpoint=checkpoint_file, signer=signer, fingerprint=signed_by
+                )
+                out.console.print(f"[green]{SIGNED}[/]: {escape(shown)}")
             for info, report in reports:
                 older = editions.get(info.campaign_id, [])
                 _print(out, info, report, all_flags, rules, len(older))
                 for change in older:
                     out.console.print(
-                        f"  note: #{change.seq} {escape(typed(change.command))} was recorded under ruleset version "
-                        f"{change.recorded_under}; today's rules (RULES.md, third edition) decide it differently — "
-                        "expected after a rules change, not a sign the log was altered"
+                        "  "
+                        + _(
+                            "note: #{seq} {command} was recorded under ruleset version {version}; today's rules "
+                            "(RULES.md, third edition) decide it differently — expected after a rules change, not a "
+                            "sign the log was altered"
+                        ).format(seq=change.seq, command=escape(typed(change.command)), version=change.recorded_under)
                     )
         failed = [r for _, r in reports if not r.ok]
         if failed:
             first = failed[0].first
             raise (
-                VerificationError(f"verification failed at {first}")
+                VerificationError(_("verification failed at {finding}").format(finding=first))
                 if not as_json
                 else typer.Exit(VerificationError.exit_code)
             )

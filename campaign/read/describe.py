@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from campaign.i18n import DEFAULT, N_, _, language, ngettext
+from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
@@ -129,13 +129,51 @@ LABELS = {"tl": "TL", "hero_is_model": "its hero counted as a model"}
 _SUBJECTS = ("unit_name", "name")
 """A command's input that names what it acts on: said right after the command, as it is typed
 ("fs attack Keno 3rd Squad"), not as "unit name Keno 3rd Squad"."""
+_FIELDS = frozenset(
+    {
+        "models", "quality", "tough", "points", "hero", "side", "profile", "start_size", "hero_is_model",
+        "joined_to", "units", "joins", "wounds", "by", "winner", "killed", "wounded", "leadership", "size",
+        "fatigue", "start_grade",
+    }
+)  # fmt: skip
+"""The keys :func:`_field_words` says in the reader's language (the set, without a catalog read for English)."""
 _UNTYPED = frozenset({"hero_is_model"})
 """Inputs no one types (an edition's reading, recorded for re-runs): left out of the command's line."""
 
 
+def _field_words() -> dict[str, str]:
+    """The recorded fields a muster's or a command's line names most, in the reader's language (a field's name,
+    not the column heading: "моделей 10" would read wrong). Grimdark's and the five-grade rulesets' own first."""
+    return {
+        "models": pgettext("field", "models"),
+        "quality": pgettext("field", "quality"),
+        "tough": pgettext("field", "tough"),
+        "points": pgettext("field", "points"),
+        "hero": pgettext("field", "hero"),
+        "side": pgettext("field", "side"),
+        "profile": pgettext("field", "profile"),
+        "start_size": pgettext("field", "start size"),
+        "hero_is_model": pgettext("field", "its hero counted as a model"),
+        "joined_to": pgettext("field", "joined to"),
+        "units": pgettext("field", "units"),
+        "joins": pgettext("field", "joins"),
+        "wounds": pgettext("field", "wounds"),
+        "by": pgettext("field", "by"),
+        "winner": pgettext("field", "winner"),
+        "killed": pgettext("field", "killed"),
+        "wounded": pgettext("field", "wounded"),
+        "leadership": pgettext("field", "leadership"),
+        "size": pgettext("field", "size"),
+        "fatigue": pgettext("field", "fatigue"),
+        "start_grade": pgettext("field", "start grade"),
+    }
+
+
 def label(key: str) -> str:
     """A recorded field's name in words: ``tl`` → "TL", ``psion_name`` → "psion", ``troop_type`` → "troop
-    type"."""
+    type"; in the reader's language where it is one of :func:`_field_words`."""
+    if language() != DEFAULT and key in _FIELDS:
+        return _field_words()[key]
     if key in LABELS:
         return LABELS[key]
     return words(key.removesuffix("_name") if key.endswith("_name") else key)
@@ -144,15 +182,15 @@ def label(key: str) -> str:
 def value(v: Any) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):
-        return "yes" if v else "no"
+        return _("yes") if v else _("no")
     if isinstance(v, dict):
         return ", ".join(f"{label(str(k))} {value(x)}" for k, x in v.items() if x not in (None, False, "", [], {}))
     if isinstance(v, list | tuple):
         if v and all(isinstance(x, list | tuple) for x in v):  # a table's rows: "0 no clear winner; 4 …"
             return "; ".join(" ".join(value(y) for y in x) for x in v)
-        return ", ".join(value(x) for x in v) or "none"
+        return ", ".join(value(x) for x in v) or _("none")
     if isinstance(v, str) and _SETTING.match(v):  # a house rule's path=value, as the tables name it
-        path, _, setting = v.partition("=")
+        path, _eq, setting = v.partition("=")
         return f"{path} set to {setting}"
     return words(str(v))
 
@@ -360,6 +398,12 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
             f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
             "every roll made with it can now be checked"
         )
+    if kind == "economy.funds_changed" and (paid := _month_end_pay(event)) is not None:
+        month, upkeep = paid
+        said = _("{side}: {amount} (upkeep and pay at the end of month {month})") if upkeep else None
+        return (said or _("{side}: {amount} (pay at the end of month {month})")).format(
+            side=p["side"], amount=money(p["amount"], signed=True), month=month
+        )
     if kind in SAID and language() != DEFAULT and (worded := in_terms(kind)) is not None:
         return _(SAID[kind]).format_map(_Fields(in_words(p, *worded), names))
     if kind in SAID:
@@ -450,6 +494,22 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return f"{n('unit_id')}: {what}" + (f" ({rest})" if rest else "")
     rest = facts(p, names, skip=("battle_id",))
     return what + (f": {rest}" if rest else "")
+
+
+_MONTH_END_PAY = re.compile(r"(?:pay, month (\d+)|month (\d+) upkeep and pay)")
+"""The reasons a month's end records for its pay, counted from 0 as they always were (recorded text is hashed and
+re-decided word for word, so it stays): read as the month it is, counted from 1 as the calendar counts it."""
+
+
+def _month_end_pay(event: RecordedEvent) -> tuple[int, bool] | None:
+    """The month (counted from 1) whose end paid this treasury change, when a month's end made it, and whether
+    it paid upkeep too (Mass Combat's)."""
+    if not str(event.meta.get("command", "")).endswith(".month_end"):
+        return None
+    found = _MONTH_END_PAY.fullmatch(str(event.payload.get("reason", "")))
+    if found is None:
+        return None
+    return int(found.group(1) or found.group(2)) + 1, found.group(2) is not None
 
 
 RESTATED = frozenset(

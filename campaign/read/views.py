@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from campaign.i18n import N_
+from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
@@ -294,13 +294,17 @@ def _changed_since(
     gone = retracted_among(later, rewinds)
     for entry in checks:
         for e in later:
-            p, taken_back = e.payload, " (since taken back)" if e.seq in gone else ""
+            p, taken_back = e.payload, " (" + _("since taken back") + ")" if e.seq in gone else ""
             who = e.meta.get("actor")
             if e.type == "dice.set_aside" and p["roll_index"] == entry["roll"]:
-                entry["check"] += f"; taken off the table by a reroll at #{e.seq} by {who}: {p['reason']}"
+                entry["check"] += "; " + _("taken off the table by a reroll at #{seq} by {who}: {reason}").format(
+                    seq=e.seq, who=who, reason=p["reason"]
+                )
                 entry["changed"] = {"seq": e.seq, "type": e.type, "reason": p["reason"], "by": who}
             elif e.type == "dice.corrected" and entry["roll"] in (p["roll_index"], p["replaced_by"]):
-                entry["check"] += f"; at #{e.seq}{taken_back}, {corrected(p)}"
+                entry["check"] += "; " + _("at #{seq}{taken_back}, {corrected}").format(
+                    seq=e.seq, taken_back=taken_back, corrected=corrected(p)
+                )
                 entry["changed"] = {
                     "seq": e.seq,
                     "type": e.type,
@@ -360,23 +364,38 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     for d in (e for e in group.events if e.type == "dice.rolled"):
         p = d.payload
         if p["source"] == "table":
-            dice_checks.append({"roll": p["roll_index"], "check": f"table dice entered by {p['entered_by']}"})
+            dice_checks.append(
+                {"roll": p["roll_index"], "check": _("table dice entered by {who}").format(who=p["entered_by"])}
+            )
         elif p["source"] == "offered":
             dice_checks.append(
-                {"roll": p["roll_index"], "check": f"the dice of roll #{p['offered_from']}, left on the table"}
+                {
+                    "roll": p["roll_index"],
+                    "check": _("the dice of roll #{index}, left on the table").format(index=p["offered_from"]),
+                }
             )
         elif p["seed_epoch"] in revealed:
             again = derive_faces(revealed[p["seed_epoch"]], dice_id, p["roll_index"], p["count"], p["sides"])
             dice_checks.append(
                 {
                     "roll": p["roll_index"],
-                    "check": "re-derived from the revealed seed: "
-                    + ("matches" if list(again) == list(p["faces"]) else f"MISMATCH {list(again)}")
-                    + (f" (mixed with its {n} share(s) of entropy)" if (n := mixed[p["seed_epoch"]]) else ""),
+                    "check": (
+                        _("re-derived from the revealed seed: matches")
+                        if list(again) == list(p["faces"])
+                        else _("re-derived from the revealed seed: MISMATCH {faces}").format(faces=list(again))
+                    )
+                    + (
+                        " "
+                        + ngettext(
+                            "(mixed with its {n} share of entropy)", "(mixed with its {n} shares of entropy)", n
+                        ).format(n=n)
+                        if (n := mixed[p["seed_epoch"]])
+                        else ""
+                    ),
                 }
             )
         else:
-            dice_checks.append({"roll": p["roll_index"], "check": "seed not revealed yet: checkable after `reveal`"})
+            dice_checks.append({"roll": p["roll_index"], "check": _("seed not revealed yet: checkable after `reveal`")})
     point = branch_point(store, cid) if may_be_branch(info) else None
     if point is not None:  # a branch: each roll kept from its parent, offered again, or new
         whence = Origins(store, cid, point).of(group.events)
@@ -386,8 +405,8 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     consumed = {i for e in rules for i in e.payload["dice"]}
     for entry in dice_checks:
         if entry["roll"] not in consumed:
-            entry["check"] += (
-                "; consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
+            entry["check"] += "; " + _(
+                "consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
             )
     # Every rule application that used these dice, retracted or re-run by an amendment.
     users = [{"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]} for e in users_events]
@@ -396,6 +415,10 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     rulings = sorted([*users, *({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]}
                                 for e in own_rules)], key=lambda r: r["seq"])  # fmt: skip
     in_force = [r for r in rulings if not r["retracted"]]
+    # A command amended is retracted, and the amendment's own rulings (on its corrected inputs) are in force in
+    # its place: said as such, not as "nothing" (the amendment may no longer use these dice at all).
+    taken_back = group.issued is not None and bool(retracted_among([group.issued], rewinds))
+    amended = _amended_by(store, cid, group, rewinds) if taken_back else None
     superseded = [
         {**r, "superseded_by": [f["seq"] for f in in_force if f["seq"] > r["seq"]]} for r in rulings if r["retracted"]
     ]
@@ -416,38 +439,124 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
         "clauses": clauses,
         "checks": {
             "chain": (
-                "intact up to here"
+                _("intact up to here")
                 if broken is None and first_checked == 1
-                else f"intact from #{first_checked} up to here (`verify` checks the whole log)"
+                else _("intact from #{seq} up to here (`verify` checks the whole log)").format(seq=first_checked)
                 if broken is None
-                else f"BROKEN: seq {broken.seq} ({broken.type}): its stored hash does not match its content"
+                else _("BROKEN: seq {seq} ({type}): its stored hash does not match its content").format(
+                    seq=broken.seq, type=broken.type
+                )
             ),
             "dice": dice_checks,
-            "rule": _rule_check(ledger, info, group),
+            "rule": _rule_check(ledger, info, group, gone_since=taken_back, amended=amended),
         },
         "dice_used_by": users,
         "in_force": in_force,
         "superseded": superseded,
+        "amended_by": amended,
         "seed_chosen": bool(first.payload.get("seed_chosen")),
         "hash": event.hash,
+        "said": _rulings_said(store, group, users_events, own_rules, amended, names),
     }
 
 
-def _rule_check(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> str:
-    """The command's rule re-run on its recorded inputs and dice, from the campaign as it stood before it."""
+def _rulings_said(
+    store: EventStore,
+    group: CommandGroup,
+    users: list[RecordedEvent],
+    own: list[RecordedEvent],
+    amended: dict[str, Any] | None,
+    names: Mapping[str, str],
+) -> dict[int, str]:
+    """Each ruling the audit shows, by seq, in the reader's language (its recorded sentence in English): for the
+    views to print, never for ``--json``, which keeps the recorded explanations."""
+    from campaign.replay import command_of
+
+    events = list(group.events)
+    if amended is not None:
+        first = next(
+            iter(store.read(group.events[0].campaign_id, after_seq=amended["seq"] - 1, upto_seq=amended["seq"]))
+        )
+        events += command_of(store, first).events
+    rolls, faces = dice_of(events)
+    amending = [e for e in events if e.type == "rules.applied" and e not in group.events]
+    return {e.seq: describe(e, names, rolls, faces) for e in [*users, *own, *amending]}
+
+
+def _amended_by(
+    store: EventStore, cid: str, group: CommandGroup, rewinds: list[RecordedEvent]
+) -> dict[str, Any] | None:
+    """The amendment in effect of ``group``'s command (an amendment of an amendment followed to the last one), with
+    its rulings in force; None when the command was not amended, or its amendment is itself taken back."""
+    from campaign.replay import command_of
+
+    if group.issued is None:
+        return None
+    amending = [
+        e for e in store.read_types(cid, ["timeline.command_issued"], after_seq=group.issued.seq)
+        if e.payload.get("amends") is not None
+    ]  # fmt: skip
+    gone = retracted_among(amending, rewinds)
+    target, found = group.issued.seq, None
+    while True:
+        later = [e for e in amending if e.payload["amends"] == target and e.seq not in gone]
+        if not later:
+            break
+        found = later[-1]
+        target = found.seq
+    if found is None:
+        return None
+    events = command_of(store, found).events
+    own = [e for e in events if e.type == "rules.applied"]
+    taken = retracted_among(own, rewinds)
+    return {
+        "seq": found.seq,
+        "in_force": [
+            {"seq": e.seq, "retracted": False, "explanation": e.payload["explanation"]}
+            for e in own
+            if e.seq not in taken
+        ],
+    }
+
+
+def _rule_check(
+    ledger: Ledger,
+    info: CampaignInfo,
+    group: CommandGroup,
+    *,
+    gone_since: bool = False,
+    amended: dict[str, Any] | None = None,
+) -> str:
+    """The command's rule re-run on its recorded inputs and dice, from the campaign as it stood before it; for a
+    command no longer in effect, the check is of what it recorded, and says that is not what is in force."""
     from campaign.replay import Sandbox, command_groups, redecide
 
     if group.issued is None or not group.outcomes:
-        return "no rule applied"
+        return _("no rule applied")
     try:
         outcomes = redecide(ledger, info, group)
         if outcomes is None:  # recorded without its ids: re-run in a sandbox over the log before it
             before = list(ledger.store.read(info.campaign_id, upto_seq=group.first_seq - 1))
             outcomes = command_groups(Sandbox(ledger, before).run(info.campaign_id, group))[0].outcomes
     except CampaignError as exc:
-        return f"cannot be re-evaluated: {exc}"
+        return _("cannot be re-evaluated: {error}").format(error=refusal(exc))
     same = [o["outcome"] for o in outcomes] == [o["outcome"] for o in group.outcomes]
-    return "re-evaluated on its recorded inputs and dice: " + ("same outcome" if same else "DRIFT")
+    if not gone_since:
+        return (
+            _("re-evaluated on its recorded inputs and dice: same outcome")
+            if same
+            else _("re-evaluated on its recorded inputs and dice: DRIFT")
+        )
+    if amended is not None:
+        where = _("not in force: amended at #{seq}, `campaign audit {seq}`").format(seq=amended["seq"])
+    else:
+        where = _("not in force: taken back")
+    said = (
+        _("re-evaluated on its recorded inputs and dice: the outcome it recorded ({where})")
+        if same
+        else _("re-evaluated on its recorded inputs and dice: DRIFT from what it recorded ({where})")
+    )
+    return said.format(where=where)
 
 
 def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dict[str, Any]:

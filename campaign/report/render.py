@@ -8,11 +8,14 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from campaign.read.describe import money, value
+from campaign.i18n import N_, _, language, lazy
+from campaign.read.describe import count, money, value
 from campaign.report.story import Chapter, Chart, Report
 from campaign.report.svg import chart_svg
 
-NOTHING_DISPUTED = "No roll was rerolled or corrected, and no command was amended, undone or rewound."
+ROSTER, CAREERS, DISPUTES = lazy("The roster at the end"), lazy("Careers"), lazy("Disputes, corrections and amendments")
+CHARTS, TITLE = lazy("Charts"), lazy("{campaign} — campaign report")
+NOTHING_DISPUTED = lazy("No roll was rerolled or corrected, and no command was amended, undone or rewound.")
 PRINT_CSS = """
 :root { color-scheme: light; }
 body.report { font: 15px/1.5 Georgia, "Times New Roman", serif; color: #1b1b1b; background: #fff;
@@ -64,36 +67,38 @@ def markdown(report: Report) -> str:
         lines += [f"**{_md(result)}**"] if result else []
         lines += [""] if when or result else []
         for section, items in _sections(chapter):
-            lines += [f"### {section}", "", *(f"- {_md(i)}" for i in items), ""]
-    lines += ["## The roster at the end", ""]
+            lines += [f"### {_(section)}", "", *(f"- {_md(i)}" for i in items), ""]
+    lines += [f"## {ROSTER}", ""]
     lines += _md_table(*_roster_table(report))
     if report.careers:
-        lines += ["## Careers", "", *(f"- {_md(c)}" for c in _career_lines(report)), ""]
+        lines += [f"## {CAREERS}", "", *(f"- {_md(c)}" for c in _career_lines(report)), ""]
     if report.treasury:
-        lines += [f"## Pay and treasury ({report.money_word})", ""]
+        lines += [f"## {_pay_heading(report)}", ""]
         lines += _md_table(*_treasury_table(report))
-    lines += ["## Disputes, corrections and amendments", ""]
+    lines += [f"## {DISPUTES}", ""]
     if report.disputes:
         lines += [f"- **{d.what}** ({_md(d.when)}): {_md(d.text)}" for d in report.disputes]
     else:
-        lines.append(NOTHING_DISPUTED)
+        lines.append(str(NOTHING_DISPUTED))
     lines.append("")
     if report.charts:
-        lines += ["## Charts", ""]
+        lines += [f"## {CHARTS}", ""]
         for chart in report.charts:
             data = base64.b64encode(chart_svg(chart).encode()).decode()
             lines += [f"![{_md(chart.title)}](data:image/svg+xml;base64,{data})", ""]
             lines += _md_table(*_chart_rows(chart))  # the same series in words
-    lines += [f"The log's head: `{report.head_hash}` (`campaign verify` checks it)." if report.head_hash else ""]
+    head = _("The log's head: {hash} ({verify} checks it).")
+    lines += [head.format(hash=f"`{report.head_hash}`", verify="`campaign verify`") if report.head_hash else ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
 def html(report: Report) -> str:
     """The report as one HTML page, printable (its own print stylesheet), charts drawn inline."""
     return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!doctype html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(report.name)} — campaign report</title>\n<style>{PRINT_CSS}</style>\n</head>\n"
+        f"<title>{escape(TITLE.format(campaign=report.name))}</title>\n"
+        f"<style>{PRINT_CSS}</style>\n</head>\n"
         f'<body class="report">\n{html_body(report)}\n</body>\n</html>\n'
     )
 
@@ -113,21 +118,22 @@ def html_body(report: Report) -> str:
         out += [f'<p class="when">{escape(line)}</p>' for line in (when, sides) if line]
         out += [f'<p class="result">{escape(result)}</p>'] if result else []
         for section, items in _sections(chapter):
-            out.append(f"<h3>{escape(section)}</h3>")
+            out.append(f"<h3>{escape(_(section))}</h3>")
             out.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>")
         out.append("</section>")
-    out.append("<section><h2>The roster at the end</h2>")
-    out.append(_html_table(*_roster_table(report), label="The roster at the end"))
+    roster = str(ROSTER)
+    out.append(f"<section><h2>{escape(roster)}</h2>")
+    out.append(_html_table(*_roster_table(report), label=roster))
     out.append("</section>")
     if report.careers:
-        out.append("<section><h2>Careers</h2><ul>")
+        out.append(f"<section><h2>{escape(str(CAREERS))}</h2><ul>")
         out += [f"<li>{escape(c)}</li>" for c in _career_lines(report)]
         out.append("</ul></section>")
     if report.treasury:
-        out.append(f"<section><h2>Pay and treasury ({escape(report.money_word)})</h2>")
-        out.append(_html_table(*_treasury_table(report), label="Pay and treasury", numeric=True))
+        out.append(f"<section><h2>{escape(_pay_heading(report))}</h2>")
+        out.append(_html_table(*_treasury_table(report), label=_("Pay and treasury"), numeric=True))
         out.append("</section>")
-    out.append("<section><h2>Disputes, corrections and amendments</h2>")
+    out.append(f"<section><h2>{escape(str(DISPUTES))}</h2>")
     if report.disputes:
         out.append("<ul>")
         out += [
@@ -135,14 +141,15 @@ def html_body(report: Report) -> str:
         ]
         out.append("</ul>")
     else:
-        out.append(f"<p>{escape(NOTHING_DISPUTED)}</p>")
+        out.append(f"<p>{escape(str(NOTHING_DISPUTED))}</p>")
     out.append("</section>")
     if report.charts:
-        out.append("<section><h2>Charts</h2>")
+        out.append(f"<section><h2>{escape(str(CHARTS))}</h2>")
         out += [f"<figure>{chart_svg(c)}{chart_table(c)}</figure>" for c in report.charts]
         out.append("</section>")
     if report.head_hash:
-        out.append(f'<p class="hash">The log\'s head: {escape(report.head_hash)} (campaign verify checks it).</p>')
+        head = _("The log's head: {hash} ({verify} checks it).").format(hash=report.head_hash, verify="campaign verify")
+        out.append(f'<p class="hash">{escape(head)}</p>')
     out.append("</article>")
     return "\n".join(out)
 
@@ -150,8 +157,9 @@ def html_body(report: Report) -> str:
 def chart_table(chart: Chart) -> str:
     """The chart's text alternative: its series as a table, a row per moment (named as the axis names it), under
     the chart in a ``<details>`` (open it to read; it needs no script)."""
-    table = _html_table(*_chart_rows(chart), label=f"{chart.title}: the table", numeric=not chart.levels)
-    return f"<details><summary>{escape(chart.title)}: the table</summary>{table}</details>"
+    label = _("{chart}: the table").format(chart=chart.title)
+    table = _html_table(*_chart_rows(chart), label=label, numeric=not chart.levels)
+    return f"<details><summary>{escape(label)}</summary>{table}</details>"
 
 
 def _chart_rows(chart: Chart) -> tuple[list[str], list[list[str]]]:
@@ -160,8 +168,10 @@ def _chart_rows(chart: Chart) -> tuple[list[str], list[list[str]]]:
             return ""
         return chart.levels[v - 1] if chart.levels and 1 <= v <= len(chart.levels) else money(v)
 
-    headers = ["when", *(name for name, _ in chart.series)]
-    return headers, [[label, *(shown(values[i]) for _, values in chart.series)] for i, label in enumerate(chart.labels)]
+    headers = [_("when"), *(name for name, _values in chart.series)]
+    return headers, [
+        [label, *(shown(values[i]) for _name, values in chart.series)] for i, label in enumerate(chart.labels)
+    ]
 
 
 # -- what both formats say ------------------------------------------------------------------------------------
@@ -173,9 +183,17 @@ def _subtitle(report: Report) -> str:
     days = [c for c in report.chapters if c.first or c.last]
     if days:
         first, last = days[0].first or days[0].last, days[-1].last
-        span = f", {first} to {last}" if first != last else f", {first}"
-    said = f"{report.ruleset_title} · {len(battles)} battle{'s' if len(battles) != 1 else ''}"
-    return said + (f" · {span.removeprefix(', ')}" if span else "")
+        span = _("{first} to {last}").format(first=first, last=last) if first != last else first
+    said = f"{report.ruleset_title} · {count(len(battles), 'battles')}"
+    return said + (f" · {span}" if span else "")
+
+
+MONEY_WORDS = {"money": N_("money"), "campaign points": N_("campaign points")}
+"""What each ruleset's treasury counts (``Ruleset.money_word``), for the catalogs."""
+
+
+def _pay_heading(report: Report) -> str:
+    return _("Pay and treasury ({money})").format(money=_(MONEY_WORDS.get(report.money_word, report.money_word)))
 
 
 def _intro(chapter: Chapter) -> tuple[str, str, str]:
@@ -183,8 +201,8 @@ def _intro(chapter: Chapter) -> tuple[str, str, str]:
     when = chapter.when.capitalize() + "." if chapter.when else ""
     if chapter.battle_id is None:
         return when, "", ""
-    sides = f"Sides: {' against '.join(chapter.sides)}." if chapter.sides else ""
-    return when, sides, f"Result: {chapter.result or 'still being fought'}."
+    sides = _("Sides: {sides}.").format(sides=_(" against ").join(chapter.sides)) if chapter.sides else ""
+    return when, sides, _("Result: {result}.").format(result=chapter.result or _("still being fought"))
 
 
 def _sections(chapter: Chapter) -> Iterable[tuple[str, list[str]]]:
@@ -207,7 +225,7 @@ def _roster_table(report: Report) -> tuple[list[str], list[list[str]]]:
 def _treasury_table(report: Report) -> tuple[list[str], list[list[str]]]:
     ends = [c for c in report.chapters if c.battle_id is not None and c.result is not None]
     sides = sorted({s for c in report.chapters for s in c.treasury} | set(report.treasury))
-    headers = ["side", *(f"after {c.title.partition(': ')[2]}" for c in ends), "now"]
+    headers = [_("side"), *(_("after {battle}").format(battle=c.battle_name) for c in ends), _("now")]
     rows = [
         [side, *(money(c.treasury.get(side, 0)) for c in ends), money(report.treasury.get(side, 0))] for side in sides
     ]
@@ -253,7 +271,7 @@ def _md(text: str) -> str:
 
 def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
     if not rows:
-        return ["(none)", ""]
+        return [_("(none)"), ""]
     out = ["| " + " | ".join(_md(h) for h in headers) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
     return [*out, ""]

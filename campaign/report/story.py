@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from campaign.i18n import N_, _
 from campaign.read.describe import command_line, count, describe, money, unit_names, words
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
@@ -68,7 +69,11 @@ QUIET = frozenset(
     }
 )
 """Facts the story does not tell one by one (the battle's own lines, the dice, the record keeping)."""
-SECTIONS = ("How it went", "Casualties", "Morale", "Careers", "Roster", "Time", "Pay and treasury", "House rules")
+SECTIONS = (
+    N_("How it went"), N_("Casualties"), N_("Morale"), N_("Careers"), N_("Roster"), N_("Time"),
+    N_("Pay and treasury"), N_("House rules"),
+)  # fmt: skip
+"""The sections of a chapter, in order; their names are keys, translated where they are shown."""
 _AMEND = re.compile(r"^amend of seq (\d+)(.*)$")
 _UNDO = re.compile(r"^undo of (.+) \(#(\d+)[–-]#(\d+)\)$")
 
@@ -79,6 +84,7 @@ class Chapter:
 
     title: str
     battle_id: str | None = None
+    battle_name: str = ""
     number: int = 0
     first: str = ""
     last: str = ""
@@ -99,7 +105,9 @@ class Chapter:
     def when(self) -> str:
         if not self.first:
             return ""
-        return self.first if self.first == self.last or not self.last else f"{self.first} to {self.last}"
+        if self.first == self.last or not self.last:
+            return self.first
+        return _("{first} to {last}").format(first=self.first, last=self.last)
 
     @property
     def empty(self) -> bool:
@@ -211,7 +219,7 @@ class _Teller:
         self.names = names
         self.fold = fold
         self.state = fold.initial()
-        self.chapters: list[Chapter] = [Chapter("Before the first battle")]
+        self.chapters: list[Chapter] = [Chapter(_("Before the first battle"))]
         self.battles: dict[str, Chapter] = {}
         self.when_at: dict[int, str] = {}
         """The calendar at each seq in effect (what a dispute about it says)."""
@@ -224,7 +232,9 @@ class _Teller:
         day = getattr(self.state, "day", None)
         if self.days_pass and isinstance(day, int):
             month = getattr(self.state, "month", None)
-            return f"day {day}" + (f", month {month + 1}" if isinstance(month, int) else "")
+            if isinstance(month, int):
+                return _("day {day}, month {month}").format(day=day, month=month + 1)
+            return _("day {day}").format(day=day)
         return ""
 
     def command(self, group: list[RecordedEvent]) -> None:
@@ -232,8 +242,9 @@ class _Teller:
         if battle_id is not None and battle_id not in self.battles and any(e.type == "battle.started" for e in group):
             started = next(e for e in group if e.type == "battle.started")
             chapter = Chapter(
-                f"Battle {len(self.battles) + 1}: {started.payload['name']}",
+                _("Battle {n}: {name}").format(n=len(self.battles) + 1, name=started.payload["name"]),
                 battle_id=battle_id,
+                battle_name=str(started.payload["name"]),
                 number=len(self.battles) + 1,
             )
             self.battles[battle_id] = chapter
@@ -241,7 +252,7 @@ class _Teller:
         found = self.battles.get(battle_id) if battle_id is not None else None
         chapter = found if found is not None else self.chapters[-1]
         if found is None and chapter.battle_id is not None and chapter.result is not None:
-            chapter = Chapter(f"After {chapter.title.partition(': ')[2]}")
+            chapter = Chapter(_("After {battle}").format(battle=chapter.battle_name))
             self.chapters.append(chapter)
         before = self.calendar
         for event in group:
@@ -262,14 +273,17 @@ class _Teller:
     def _tell(self, chapter: Chapter, group: list[RecordedEvent]) -> None:
         """One command's events into ``chapter``: a rule by its explanation where it tells a turn of the story
         (a battle's course, a morale turn, a career, pay), every other fact by itself, losses and XP summed."""
-        from campaign.read.describe import explained_by
+        from campaign.read.describe import dice_of, explained_by
 
         covered = explained_by(group)
+        rolls, faces = dice_of(group)
         told: set[int] = set()
         in_battle = chapter.battle_id is not None
         for rule in (e for e in group if e.type == "rules.applied"):
             p = rule.payload
-            said = words(str(p["explanation"]))  # as the log says it: rows by name, money with separators
+            # as the log says it (rows by name, money with separators), in the reader's language where its rule
+            # has a renderer (the recorded English sentence otherwise)
+            said = describe(rule, self.names, rolls, faces)
             facts = [e for e in group if covered.get(e.seq) == rule.seq]
             kinds = {f.type for f in facts}
             money_only = bool(kinds) and all(k in _MONEY for k in kinds)
@@ -316,7 +330,11 @@ class _Teller:
         elif event.type == "battle.ended" and chapter.battle_id is not None:
             result = words(str(p["result"]))
             winner = p.get("winner")
-            chapter.result = f"won by {winner} ({result})" if winner and str(winner) not in result else result
+            chapter.result = (
+                _("won by {side} ({result})").format(side=winner, result=result)
+                if winner and str(winner) not in result
+                else result
+            )
 
     def _fact(self, chapter: Chapter, event: RecordedEvent, source: str) -> None:
         p = event.payload
@@ -353,14 +371,16 @@ class _Teller:
             for unit_id, loss in chapter.losses.items():
                 said = _loss_words(loss, self.men_word)
                 if said:
-                    chapter.add("Casualties", f"{self.names.get(unit_id, 'a unit')}: {said}")
+                    unit = self.names.get(unit_id) or _("a unit")
+                    chapter.add("Casualties", f"{unit}: {said}")
             if chapter.xp:
-                chapter.add("Careers", "XP gained: " + ", ".join(f"{u} {x:+d}" for u, x in chapter.xp.items()))
+                gained = ", ".join(f"{u} {x:+d}" for u, x in chapter.xp.items())
+                chapter.add("Careers", _("XP gained: {gains}").format(gains=gained))
             for (side, source), units in chapter.mustered.items():
-                origin = f" from {source}" if source else ""
-                chapter.add("Roster", f"mustered for {side}{origin}: {', '.join(units)}")
+                said = _("mustered for {side} from {source}: {units}") if source else _("mustered for {side}: {units}")
+                chapter.add("Roster", said.format(side=side, source=source, units=", ".join(units)))
         if self.chapters and self.chapters[-1].battle_id is not None and self.chapters[-1].result is None:
-            self.chapters[-1].result = "still being fought"
+            self.chapters[-1].result = _("still being fought")
 
 
 _MONEY = frozenset({"economy.funds_changed", "battle.victory_points", "economy.pay_settled"})
@@ -396,15 +416,15 @@ def _losses(kind: str, p: Mapping[str, Any]) -> dict[str, int]:
 def _loss_words(loss: Mapping[str, int], men: str) -> str:
     parts = []
     if loss.get("killed"):
-        parts.append(f"{count(loss['killed'], men)} killed")
+        parts.append(_("{men} killed").format(men=count(loss["killed"], men)))
     if loss.get("dead"):
-        parts.append(f"{loss['dead']} dead")
+        parts.append(_("{n} dead").format(n=loss["dead"]))
     if loss.get("lost"):
-        parts.append(f"{count(loss['lost'], men)} lost")
+        parts.append(_("{men} lost").format(men=count(loss["lost"], men)))
     if loss.get("wounded"):
-        parts.append(f"{loss['wounded']} wounded")
+        parts.append(_("{n} wounded").format(n=loss["wounded"]))
     if loss.get("wounds") and not loss.get("lost"):
-        parts.append(f"{count(loss['wounds'], 'wounds')} taken, no model lost")
+        parts.append(_("{wounds} taken, no model lost").format(wounds=count(loss["wounds"], "wounds")))
     return ", ".join(parts)
 
 
@@ -416,7 +436,7 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
 
     def when(seq: int) -> str:
         known = [s for s in when_at if s <= seq]
-        return when_at[max(known)] if known else "before the first battle"
+        return when_at[max(known)] if known else _("before the first battle")
 
     def command_at(seq: int) -> RecordedEvent | None:
         before = [e for e in issued if e.seq <= seq]
@@ -424,23 +444,35 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
 
     def said(command: RecordedEvent | None) -> str:
         if command is None:
-            return "a command"
+            return _("a command")
         return command_line(str(command.payload["command"]), dict(command.payload["args"]), names)
 
     out: list[Dispute] = []
     for event in events:
         p = event.payload
         if event.type == "dice.set_aside":
-            out.append(Dispute(when(event.seq), "reroll", f"a die left on the table was rerolled: {p['reason']}"))
+            out.append(
+                Dispute(
+                    when(event.seq),
+                    _("reroll"),
+                    _("a die left on the table was rerolled: {reason}").format(reason=p["reason"]),
+                )
+            )
         elif event.type == "dice.corrected":
             before = ", ".join(map(str, p["faces_before"]))
             after = ", ".join(map(str, p["faces"]))
             out.append(
                 Dispute(
                     when(event.seq),
-                    "table dice corrected",
-                    f"the {p['notation']} of {said(by_seq.get(int(p['amends'])))} read {before}; {p['by']} corrected "
-                    f"it to {after}: {p['reason']}",
+                    _("table dice corrected"),
+                    _("the {notation} of {command} read {before}; {by} corrected it to {after}: {reason}").format(
+                        notation=p["notation"],
+                        command=said(by_seq.get(int(p["amends"]))),
+                        before=before,
+                        by=p["by"],
+                        after=after,
+                        reason=p["reason"],
+                    ),
                 )
             )
         elif event.type == REWOUND:
@@ -453,27 +485,31 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
                     (e for e in issued if e.seq > event.seq and e.payload.get("amends") == int(amend.group(1))), None
                 )
                 changes = _changed(original, redone, names)
-                why = amend.group(2).strip(" :()") or "no reason given"
+                why = amend.group(2).strip(" :()") or _("no reason given")
+                text = _("{command} was amended: {changes} ({why})") if changes else _("{command} was amended ({why})")
                 out.append(
                     Dispute(
                         when(int(amend.group(1))),
-                        "amendment",
-                        f"{said(original)} was amended{': ' + changes if changes else ''} ({why})",
+                        _("amendment"),
+                        text.format(command=said(original), changes=changes, why=why),
                     )
                 )
             elif undo:
                 first = int(undo.group(2))
-                out.append(Dispute(when(first), "undo", f"{said(by_seq.get(first))} was taken back"))
-            elif reason != "re-evaluation":
-                taken = [e for e in issued if int(p["to_seq"]) < e.seq < event.seq]
-                what = "; ".join(said(c) for c in taken[:5]) + (f" and {len(taken) - 5} more" if len(taken) > 5 else "")
                 out.append(
                     Dispute(
-                        when(int(p["to_seq"])),
-                        "rewind",
-                        f"rewound: {reason}" + (f" — taken back: {what}" if what else ""),
+                        when(first), _("undo"), _("{command} was taken back").format(command=said(by_seq.get(first)))
                     )
                 )
+            elif reason != "re-evaluation":
+                taken = [e for e in issued if int(p["to_seq"]) < e.seq < event.seq]
+                what = "; ".join(said(c) for c in taken[:5])
+                if len(taken) > 5:
+                    what = _("{commands} and {n} more").format(commands=what, n=len(taken) - 5)
+                text = (_("rewound: {reason} — taken back: {commands}") if what else _("rewound: {reason}")).format(
+                    reason=reason, commands=what
+                )
+                out.append(Dispute(when(int(p["to_seq"])), _("rewind"), text))
     return out
 
 

@@ -281,7 +281,9 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
 @router.get("/campaigns/{campaign_id}/audit", openapi_extra=access("member"))
 def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSeq = None) -> dict[str, Any]:
     """One event or roll: who entered it and when, its inputs, its dice re-derived, its rule re-run."""
-    return views.audit(server(request).app.ledger, m.info, seq, roll)
+    found = views.audit(server(request).app.ledger, m.info, seq, roll)
+    found.pop("said")  # the rulings in the reader's words: the API keeps the recorded explanations
+    return found
 
 
 @router.get("/campaigns/{campaign_id}/verify", openapi_extra=access("member"))

@@ -15,6 +15,7 @@ from typing import Any
 
 from campaign.commands import recorded_command
 from campaign.executor import Ledger
+from campaign.i18n import N_, _
 from campaign.read.describe import count
 from campaign.replay import (
     CommandGroup,
@@ -167,9 +168,9 @@ class Timeline:
         """What an undo took back, as a person reads it (``what`` and ``start`` as :meth:`undo` returns them)."""
         back = next(iter(self.ledger.store.read(info.campaign_id, after_seq=start - 1, upto_seq=start)))
         if what not in _TIMELINE:
-            return f"undid {typed(what, _args(back))} (from #{start})"
+            return _("undid {command} (from #{seq})").format(command=typed(what, _args(back)), seq=start)
         reason = undo_reason_words(str(back.payload.get("reason") or what))
-        return f"took back the {what} at #{start} ({reason}): what it had taken back is in effect again"
+        return _(_TOOK_BACK[what]).format(seq=start, reason=reason)
 
     def amend(
         self,
@@ -573,7 +574,22 @@ def undo_reason_words(reason: str) -> str:
         return reason
     what, first, last = found.groups()
     span = f"#{first}" if first == last else f"#{first}–#{last}"
-    return f"it had undone the {what} at {span}" if what in _TIMELINE else f"it had undone {what}, {span}"
+    if what in _TIMELINE:
+        return _(_HAD_UNDONE[what]).format(span=span)
+    return _("it had undone {command}, {span}").format(command=what, span=span)
+
+
+_TOOK_BACK = {
+    "undo": N_("took back the undo at #{seq} ({reason}): what it had taken back is in effect again"),
+    "rewind": N_("took back the rewind at #{seq} ({reason}): what it had taken back is in effect again"),
+    "amend": N_("took back the amend at #{seq} ({reason}): what it had taken back is in effect again"),
+}
+"""An undo of one of the timeline's own commands, a sentence each (the languages inflect the command's name)."""
+_HAD_UNDONE = {
+    "undo": N_("it had undone the undo at {span}"),
+    "rewind": N_("it had undone the rewind at {span}"),
+    "amend": N_("it had undone the amend at {span}"),
+}
 
 
 def _asked(changes: Mapping[str, Any], table: Sequence[int] | None, reason: str) -> str:

@@ -114,7 +114,7 @@ def test_commit_show_reveal_verify_round_trip(table: Table) -> None:
     assert report["ok"] and report["rolls_rederived"] == 1 and report["rolls_pending_reveal"] == 0
     audit = table.json("audit", "--roll", "0")
     assert audit["checks"]["dice"][0]["check"].startswith(
-        "re-derived from the revealed seed: matches (mixed with its 2 share(s) of entropy)"
+        "re-derived from the revealed seed: matches (mixed with its 2 shares of entropy)"
     )
     # The next epoch opens with no shares: its dice come from its own seed.
     assert table.json("entropy", "show")["epoch"] == 1 and table.json("entropy", "show")["shares"] == []

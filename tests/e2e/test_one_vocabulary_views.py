@@ -79,15 +79,19 @@ def test_a_five_grade_battle_ended_with_a_winner_shows_its_day_and_winner(cli: C
 def test_months_are_counted_from_one_where_people_read_them(cli: Cli) -> None:
     """The first month is month 1, as a game master counts it: the log says "month 1 of the campaign ends", the
     roster then shows month 2 in progress, and a month-end refused for want of money names month 2's upkeep.
-    The recorded reason of the treasury's change keeps the words it was recorded with ("month 0 upkeep and pay"):
-    recorded text is never edited."""
+    The treasury's change reads as the same month ("upkeep and pay at the end of month 1"; it said "month 0 upkeep
+    and pay" beside "month 1 of the campaign ends"), while its recorded reason keeps the words it was recorded with:
+    recorded text is never edited (`--json` shows it)."""
     cli("new", "Border War", "--ruleset", "mass-combat")
     cli("mc", "funds", "Megalos", "40000", "--reason", "the city's war chest")
     cli("mc", "muster", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
         "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
     assert "Border War — day 0, month 1" in cli("mc", "roster").stdout
     ended = cli("mc", "month-end", "--pay", "Megalos=0").stdout
-    assert "month 1 of the campaign ends" in ended and "(month 0 upkeep and pay)" in ended
+    assert "month 1 of the campaign ends" in ended and "(upkeep and pay at the end of month 1)" in ended
+    assert "month 0" not in ended
+    recorded = [e for e in cli.json("log")["events"] if e["type"] == "economy.funds_changed"]
+    assert recorded[-1]["payload"]["reason"] == "month 0 upkeep and pay"
     assert "Border War — day 0, month 2" in cli("mc", "roster").stdout
     assert cli.json("mc", "roster")["month"] == 1  # --json: the state's own count, from 0, as before
     refused = cli("mc", "month-end", "--pay", "Megalos=100", code=2).stderr

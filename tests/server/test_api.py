@@ -251,3 +251,18 @@ def test_the_audit_page_says_its_entry_in_words_not_json_ids_or_iso_times(world:
     assert re.search(r"<td>\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC</td>", page), page
     polish = gina.get(f"/c/{world.campaign_id}/audit/{seq}", headers={"Accept-Language": "pl"}).text
     assert "wpisał(a)" in polish and "Audyt #" in polish
+
+
+def test_the_audit_page_of_an_amended_shot_names_the_ruling_in_force_in_its_place(battle: World) -> None:
+    """Six wounds put the squad at half strength and call for a morale test (RULES.md §4.1); amended to one
+    wound, no test is called for, so no ruling uses the die: the page said "nothing: every ruling on it was taken
+    back" beside "same outcome"; it names the amendment's ruling in force in its place."""
+    command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 1}})
+    amendment = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
+    whole = battle.client("gina").get(f"/c/{battle.campaign_id}/audit/{shot}").text
+    cell = whole[whole.index('id="audit-in-force"') : whole.index("</td>", whole.index('id="audit-in-force"'))]
+    assert f"in its place (the amendment at #{amendment})" in cell and "nothing" not in cell
+    rule = whole[whole.index('id="audit-rule"') : whole.index("</td>", whole.index('id="audit-rule"'))]
+    assert f"the outcome it recorded (not in force: amended at #{amendment}" in rule

@@ -418,7 +418,7 @@ class Funds(FsCommand):
 
 
 class MonthEnd(FsCommand):
-    """The month ends; each side named pays its men (optional pay rules).
+    """The month ends (the first month-end ends month 1); each side named pays its men (optional pay rules).
 
     The 002 pay rules switched on (§5): wages per man; a missed payday is owed."""
 
