@@ -27,7 +27,7 @@ CAMPAIGNS = {
 }
 RENDERED = {
     "disorder": {"models_lost", "morale_check", "retreat", "glory", "battle_end", "officer_removed"},
-    "fighting-spirit": {"attack", "morale_test", "reaction_test", "panic_test"},
+    "fighting-spirit": {"attack", "morale_test", "reaction_test", "panic_test", "rally", "psi"},
     "grimdark": {"activation", "wounds", "melee", "morale_test", "experience", "rewards", "battle_end"},
     "mass-combat": {"battle_day", "unit_morale", "battle_end", "same_enemy_this_year"},
 }
