@@ -69,7 +69,27 @@ def extracted() -> Catalog:
     for message, where in command_help(HELP_GROUPS).items():
         if message not in catalog:
             catalog.add(message, None, [(where, 0)], auto_comments=("help of `campaign " + where + "`",))
+    for message, where in field_labels().items():
+        catalog.add(message, None, [(where, 0)], auto_comments=("a field of " + where,), context="field")
     return catalog
+
+
+def field_labels() -> dict[str, str]:
+    """Each command's field names as a view labels them (:func:`campaign.read.describe.label`: ``enemy_within`` →
+    "enemy within"), → a command that has it: the words a log, an audit page and a command's line say its inputs
+    by, generated from the models, so no call marks them."""
+    from campaign.commands import _by_name
+    from campaign.i18n import reading_in
+    from campaign.read.describe import label
+    from campaign.rulesets import RULESETS
+
+    found: dict[str, str] = {}
+    with reading_in("en"):
+        for prefix in ("ledger", *sorted(info.prefix for info in RULESETS.values())):
+            for name, command in sorted(_by_name(prefix).items()):
+                for field in command.model_fields:
+                    found.setdefault(label(field), name)
+    return found
 
 
 HELP_GROUPS = ("dis", "gf")

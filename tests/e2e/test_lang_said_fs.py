@@ -117,3 +117,31 @@ def test_records_made_before_read_as_recorded_and_verify(tmp_path: Path) -> None
     assert "Company HQ rallies Steel Veterans: communication: officer quality d10" in ru
     [report] = cli.json("verify")
     assert report["ok"] is True, report
+
+
+def test_a_polish_log_says_event_kinds_and_command_inputs_in_polish(battle: Cli) -> None:
+    """The kinds ("zasady · zastosowano", not "rules · applied") and a command's inputs labelled in words (the
+    audit page's labels: ``describe.label``), not by their field names."""
+    pl = said(battle, "pl")
+    assert "rules · applied" not in pl and "timeline · command issued" not in pl
+    assert "zasady · zastosowano" in pl and "oś czasu · polecenie" in pl and "kości · rzut" in pl
+    assert "polecenie fs surrender Steel Veterans (wróg w zasięgu 6)" in pl
+    assert "odległość 15, oddziaływanie confusion, w polu widzenia, psionik Barf-jat Master, cel Platoon HQ)" in pl
+    ru = said(battle, "ru")
+    assert "правила · применено" in ru and "команда fs surrender Steel Veterans (противник в пределах 6)" in ru
+    en = said(battle, "en")
+    assert "rules · applied" in en and "command fs surrender Steel Veterans (enemy within 6)" in en
+
+
+def test_a_page_of_the_log_says_its_rules_in_polish_with_dice_rolled_before_it(battle: Cli) -> None:
+    """``--last 1`` shows the surrender's psi blast page without its roll: the roll is read from before the page."""
+    page = " ".join(battle("--lang", "pl", "log", "--type", "rules", "--last", "2").stdout.replace("│", " ").split())
+    assert "na k8 wypadło 7, potrzeba ≥ 7 → sukces" in page
+
+
+def test_every_event_type_has_its_kind_in_words() -> None:
+    import campaign.commands  # noqa: F401 (every family registered)
+    from campaign.read.describe import KINDS
+    from events.registry import registry
+
+    assert set(registry.names()) <= set(KINDS)
