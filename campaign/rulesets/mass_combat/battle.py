@@ -499,13 +499,21 @@ def _pcs_second(
     return decisions
 
 
-def _band_words(table: Sequence[tuple[int, str]], key: str) -> str:
-    """'W 0–3' for the band of ``key`` in the result table ``table`` ('W 17+' for the last)."""
+def _band(table: Sequence[tuple[int, str]], key: str) -> list[int | None]:
+    """The band of W of ``key`` in the result table ``table``: ``[low, high]``, ``[low, None]`` for the last,
+    ``[]`` for a key not in it."""
     bands = sorted((int(low), str(k)) for low, k in table)
     for i, (low, k) in enumerate(bands):
         if k == key:
-            return f"W {low}–{bands[i + 1][0] - 1}" if i + 1 < len(bands) else f"W {low}+"
-    return "W"
+            return [low, bands[i + 1][0] - 1] if i + 1 < len(bands) else [low, None]
+    return []
+
+
+def _band_words(band: Sequence[int | None]) -> str:
+    """'W 0–3' for a band of W ('W 17+' for the last)."""
+    if not band:
+        return "W"
+    return f"W {band[0]}–{band[1]}" if band[1] is not None else f"W {band[0]}+"
 
 
 def _result_words(tables: Tables, outcome: Outcome) -> str:
@@ -514,7 +522,7 @@ def _result_words(tables: Tables, outcome: Outcome) -> str:
     label = {"A": "Table A (open field)", "B": "Table B (defender wins)", "C": "Table C (attacker wins)"}[outcome.table]
     head = f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}"
     if not outcome.decided:
-        band = _band_words(tables.results.open_field, outcome.key)
+        band = _band_words(_band(tables.results.open_field, outcome.key))
         gap = (
             "the margins are equal"
             if outcome.w == 0
@@ -568,7 +576,13 @@ def resolve_battle(
             "result",
             "§2.11",
             None,
-            {"table": outcome.table, "w": outcome.w},
+            # what the sentence states besides (campaign/i18n/said); verify compares outcomes, never inputs
+            {
+                "table": outcome.table,
+                "w": outcome.w,
+                "band": _band(tables.results.open_field, outcome.key),
+                "defeats": [[d.side.name, d.w, d.key] for d in outcome.defeats[1:]],
+            },
             {"result": outcome.key, "winner": outcome.winner.name, "clear_victory": "yes" if outcome.clear else "no"},
             _result_words(tables, outcome),
         )

@@ -1,0 +1,108 @@
+"""Mass Combat's result, battle's end with the units' experience and payday said in Russian and Polish, from what
+their records hold: RULES.md §2.14's worked battle (both days, the seed's dice at the table; its values worked by
+hand in ``tests/acceptance/test_mass_combat_worked_battle.py``) and a missed payday (§2.11, R2-19), worked below.
+A record made before these rules recorded their terms (the committed fixture logs) reads as recorded, and
+verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.e2e.test_cli import Cli
+from tests.e2e.test_lang_said_fs import said
+from tests.e2e.test_mass_combat_cli import _muster_args
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def bannok(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    from tests.acceptance.test_mass_combat_worked_battle import DAY1, DAY2, MEGALOS, WAZIF, setup
+
+    folder = tmp_path_factory.mktemp("said_mc")
+    cli = Cli(str(folder / "bannok.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    for army, side in ((MEGALOS, "Megalos"), (WAZIF, "Al-Wazif")):
+        for name, profile in army.items():
+            cli(*_muster_args(name, side, profile))
+    day1, day2 = folder / "day1.json", folder / "day2.json"
+    day1.write_bytes(orjson.dumps(setup(1, -2)))
+    day2.write_bytes(orjson.dumps(setup(2, -1)))
+    cli("mc", "battle", str(day1), "--more-days", "--dice", ",".join(map(str, DAY1)))
+    cli("mc", "battle", str(day2), "--continue", "Battle for Bannok", "--dice", ",".join(map(str, DAY2)))
+    return cli
+
+
+@pytest.fixture(scope="module")
+def levy(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    cli = Cli(str(tmp_path_factory.mktemp("said_pay") / "pay.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "muster", "Town levy", "--side", "Megalos", "--men", "30", "--troop-type", "II", "--quality", "average")
+    cli("mc", "funds", "Megalos", "10000", "--reason", "a patron")
+    cli("mc", "month-end", "--pay", "Megalos=0", "--dice", "6,6,1")
+    return cli
+
+
+def test_the_results_of_both_days_read_in_each_language(bannok: Cli) -> None:
+    """Day 1: margins 7 and 4, W = 3: Table A's 0–3 band, no clear winner. Day 2: margins 11 and 2, W = 9: victory
+    (Morale 2), and W ≥ 8 is a clear victory (R2-11)."""
+    ru, pl = said(bannok, "ru"), said(bannok, "pl")
+    assert (
+        "Таблица A (открытое поле), W = 3: нет явного победителя (W 0–3 Таблицы A): разность у стороны Megalos больше "
+        "на 3 — слишком мало, чтобы считаться; ни одна сторона не одержала верх, и каждый отряд обеих сторон бросает "
+        "Мораль"
+    ) in ru
+    assert "Таблица A (открытое поле), W = 9: победа, Мораль проигравших −2; верх одержала сторона Megalos (явная" in ru
+    assert "Tabela A (otwarte pole), W = 3: brak wyraźnego zwycięzcy (W 0–3 Tabeli A): przewaga strony Megalos" in pl
+    assert "Tabela A (otwarte pole), W = 9: zwycięstwo, Morale przegranych −2; przewagę uzyskała strona Megalos" in pl
+
+
+def test_the_battles_end_says_each_units_experience_in_each_language(bannok: Cli) -> None:
+    """§2.3: one battle more for every unit that fought; Caliburn's gang, 0 battles (Inexperienced, and irregular:
+    base Morale 9 − 3 = 6), reaches 1: Green, base Morale 11, the −3 gone. TS after the battle grouped by locale."""
+    ru, pl = said(bannok, "ru"), said(bannok, "pl")
+    assert "Battle for Bannok, день 2: победа, Мораль проигравших −2; Войсковая Сила (TS) после: Megalos 3 058" in ru
+    assert (
+        "ещё одна битва опыта каждому отряду, который сражался (§2.3): Average MI 3 → 4; Border irregulars 3 → 4; "
+        "Caliburn's gang 0 → 1, теперь Зеленые (было Неопытные): базовая Мораль 6 → 11 (−3 для неопытных "
+        "нерегулярных войск больше не действует)"
+    ) in ru
+    assert "Elite HI 16 → 17" in ru
+    assert (
+        "Caliburn's gang 0 → 1, teraz Zieloni (było Niedoświadczeni): bazowe Morale 6 → 11 (−3 dla niedoświadczonych "
+        "nieregularnych już nie obowiązuje)"
+    ) in pl
+
+
+def test_a_missed_payday_reads_in_each_language(levy: Cli) -> None:
+    """§2.11, R2-19, R2-20: 30 II at $200 a man: upkeep 30 × $200 = $6,000; pay 10 % of the $6,000 raise cost =
+    $600, of which 0 % is paid: the first unpaid day, arrears −1; Average Morale 13 − 1 = 12, 3d rolled 6+6+1 = 13
+    > 12: failed."""
+    assert (
+        "Town levy: upkeep $6,000; paid $0 of $600: an unpaid day (1 in a row), arrears Morale −1; Morale roll 13 vs "
+        "12 → failed: trouble of the game master's choosing"
+    ) in said(levy, "en")
+    assert (
+        "Town levy: содержание $6 000; выплачено $0 из $600: неоплаченный день (подряд: 1), долг по жалованью: Мораль "
+        "−1; бросок Морали 13 против 12 → провал: неприятности на выбор мастера"
+    ) in said(levy, "ru")
+    assert (
+        "Town levy: utrzymanie $6 000; zapłacono $0 z $600: niezapłacony dzień (z rzędu: 1), zaległy żołd: Morale −1; "
+        "rzut na Morale 13 przeciw 12 → nieudany: kłopoty, jakie wybierze mistrz gry"
+    ) in said(levy, "pl")
+
+
+def test_records_made_before_read_as_recorded_and_verify(tmp_path: Path) -> None:
+    """The demo log of the third edition's first day: its results, paydays and battle ends recorded their English
+    alone (a battle end its units' experience only in words): a Polish log shows them as recorded, and it verifies."""
+    cli = Cli(str(tmp_path / "old.db"))
+    cli("import", str(FIXTURES / "logs_r3_today" / "mass-combat.jsonl"))
+    pl = said(cli, "pl")
+    assert "Table A (open field), W = 8: victory morale 2; Al-Wazif has the better of it (a clear victory)" in pl
+    assert "Al-Wazif foot: upkeep $80,000; paid $0 of $200,000: an unpaid day (1 in a row)" in pl
+    assert "one battle more of experience for every unit that fought (§2.3): 5th Heavy Legion cohort 7 → 8" in pl
+    [report] = cli.json("verify")
+    assert report["ok"] is True, report
