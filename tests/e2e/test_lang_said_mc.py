@@ -77,6 +77,27 @@ def test_the_battles_end_says_each_units_experience_in_each_language(bannok: Cli
     ) in pl
 
 
+def test_caliburns_survival_and_glory_rolls_read_in_each_language(bannok: Cli) -> None:
+    """§2.9: Battle 10, Risk −2 on day 1: Survival 10 − 2 = 8, Glory 10 + 2 = 12. 3d rolled 10 against 8: failed by
+    2, column A (failed by 1–2): one wound of d6+2 at TL3, less DR 2: 2+2 = 4. Glory 11 against 12: made by 1
+    (made by 0–3): fought competently. Day 2, Risk −1: Survival 9, rolled 13, failed by 4: column B (3–4), two
+    wounds, 1+2 and 2+2 less DR 2: 1 + 2 = 3."""
+    ru, pl = said(bannok, "ru"), said(bannok, "pl")
+    assert (
+        "Caliburn, бросок Выживания: 8, выпало 10 → провал на 2: колонка A при TL3: 1 × (d6+2 − DR 2) = 4 = 4 очка "
+        "повреждений"
+    ) in ru
+    assert "Caliburn, бросок Славы: 12, выпало 11 → успех на 1: сражался умело" in ru
+    assert (
+        "Caliburn, бросок Выживания: 9, выпало 13 → провал на 4: колонка B при TL3: 2 × (d6+2 − DR 2) = 1 + 2 = 3" in ru
+    )
+    assert (
+        "Caliburn, rzut na Przetrwanie: 8, wyrzucono 10 → niezdane o 2: kolumna A przy TL3: 1 × (d6+2 − DR 2) = 4 = 4 "
+        "punkty obrażeń"
+    ) in pl
+    assert "Caliburn, rzut na Chwałę: 12, wyrzucono 11 → zdane o 1: walczył kompetentnie" in pl
+
+
 def test_a_missed_payday_reads_in_each_language(levy: Cli) -> None:
     """§2.11, R2-19, R2-20: 30 II at $200 a man: upkeep 30 × $200 = $6,000; pay 10 % of the $6,000 raise cost =
     $600, of which 0 % is paid: the first unpaid day, arrears −1; Average Morale 13 − 1 = 12, 3d rolled 6+6+1 = 13
@@ -104,5 +125,6 @@ def test_records_made_before_read_as_recorded_and_verify(tmp_path: Path) -> None
     assert "Table A (open field), W = 8: victory morale 2; Al-Wazif has the better of it (a clear victory)" in pl
     assert "Al-Wazif foot: upkeep $80,000; paid $0 of $200,000: an unpaid day (1 in a row)" in pl
     assert "one battle more of experience for every unit that fought (§2.3): 5th Heavy Legion cohort 7 → 8" in pl
+    assert "Caliburn Survival roll: 8, rolled 10 → failed by 2: column A at TL3: 1 × (d6+2 − DR 2) = 4 = 4 damage" in pl
     [report] = cli.json("verify")
     assert report["ok"] is True, report

@@ -1,15 +1,14 @@
 """GURPS Mass Combat's (seed 002, RULES.md §2) decisions in the reader's language, from what they recorded.
 
 A battle day's steps whose sentences are built from many sub-terms recorded only in English (a catastrophe's
-effects, the strategy contest's modifiers, casualties by unit, the PCs' Survival and Glory rolls) have no renderer
-yet and are shown as recorded; so is a decision recorded before its rule recorded what its sentence states."""
+effects, the strategy contest's modifiers, casualties by unit) have no renderer yet and are shown as recorded; so is a decision recorded before its rule recorded what its sentence states."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from campaign.i18n import DEFAULT, N_, _, language
+from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.explain import Beside, renders
 from campaign.i18n.formats import number
 from campaign.i18n.terms import shown
@@ -321,4 +320,154 @@ def _unpaid_day(p: Mapping[str, Any], beside: Beside) -> str | None:
         arrears=inputs["arrears"],
         roll=beside.rolls[int(p["dice"][0])],
         morale=inputs["morale"],
+    )
+
+
+_ROLLS = {
+    "Survival roll": N_("{pc} Survival roll: {target}, rolled {roll} → {made}"),
+    "second Survival roll (losing side)": N_(
+        "{pc} second Survival roll (losing side): {target}, rolled {roll} → {made}"
+    ),
+    "second Survival roll (his unit routed or was wiped out)": N_(
+        "{pc} second Survival roll (his unit routed or was wiped out): {target}, rolled {roll} → {made}"
+    ),
+}
+_COLUMNS = {"unhurt": N_("unhurt"), "one_hit": N_("one hit"), "two_hits": N_("two hits")}
+
+
+def _column(value: object) -> str:
+    return _(_COLUMNS[str(value)]) if str(value) in _COLUMNS else str(value)
+
+
+def _made(margin: int) -> str:
+    return (_("made by {n}") if margin >= 0 else _("failed by {n}")).format(n=abs(margin))
+
+
+def _survival_damage(inputs: Mapping[str, Any], column: str) -> str:
+    """What the Survival table's column did (§2.9): unhurt, one or two hits, or wounds rolled on the TL's dice."""
+    if column == "unhurt":
+        return _("unhurt")
+    if "hits" in inputs:
+        hits = int(inputs["hits"])
+        return ngettext(
+            "{n} hit: {n} point of damage, as the Survival table gives it (no damage roll, no DR)",
+            "{n} hits: {n} points of damage, as the Survival table gives it (no damage roll, no DR)",
+            hits,
+        ).format(n=hits)
+    each = [int(x) for x in inputs["each"]]
+    # English says "damage" whatever the sum; the other languages count it in their own forms.
+    return ngettext(
+        "column {column} at TL{tl}: {wounds} × ({dice} − {rule} {armour}) = {each} = {total} damage",
+        "column {column} at TL{tl}: {wounds} × ({dice} − {rule} {armour}) = {each} = {total} damage",
+        sum(each),
+    ).format(
+        column=column, tl=inputs["tl"], wounds=inputs["wounds"], dice=inputs["notation"], rule=inputs["dr_rule"],
+        armour=inputs["armour"], each=" + ".join(map(str, each)), total=sum(each),
+    )  # fmt: skip
+
+
+@renders(MC, "survival")
+def _survival(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.9: "Caliburn Survival roll: 8, rolled 10 → failed by 2: column A at TL3: 1 × (d6+2 − DR 2) = 4 = 4
+    damage"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "label" not in inputs or str(inputs["label"]) not in _ROLLS:
+        return None  # recorded before the roll recorded its terms
+    margin, column = int(outcome["margin"]), str(outcome["column"])
+    said = _(_ROLLS[str(inputs["label"])]).format(
+        pc=inputs["pc"], target=inputs["target"], roll=inputs["roll"], made=_made(margin)
+    )
+    if inputs["luck"]:
+        again, other, kept = inputs["luck"]
+        said += (
+            _(" (Luck: rolled again {roll} → {column}, kept)")
+            if kept
+            else _(" (Luck: rolled again {roll} → {column}, the first kept)")
+        ).format(roll=again, column=_column(other))
+    said += ": " + _survival_damage(inputs, column)
+    if inputs.get("surrendered"):
+        said += _("; {unit} surrendered: if he lives, {pc} is a prisoner unless the GM rules otherwise").format(
+            unit=inputs["surrendered"], pc=inputs["pc"]
+        )
+    return said
+
+
+_REACTIONS = {
+    "excellent": N_("excellent"),
+    "very_good": N_("very good"),
+    "good": N_("good"),
+    "neutral": N_("neutral"),
+    "poor": N_("poor"),
+    "bad": N_("bad"),
+    "very_bad": N_("very bad"),
+}
+
+
+def _reaction(value: object) -> str:
+    return _(_REACTIONS[str(value)]) if str(value) in _REACTIONS else str(value).replace("_", " ")
+
+
+def _glory_verdict(inputs: Mapping[str, Any], margin: int) -> str:
+    """The Glory table's row (§2.9, R3-14), as the rule said it."""
+    read_as, row, roll = str(inputs["read_as"]), str(inputs["row"]), inputs["roll"]
+    said = (
+        _("{roll}, an automatic failure, read as the smallest failure").format(roll=roll)
+        if read_as == "automatic_failure"
+        else _("{roll}: a critical failure, whatever the margin").format(roll=roll)
+        if read_as == "critical_failure"
+        else _made(margin)
+    )
+    months = int(inputs["months"] or 0)
+    if row == "critical":
+        return _("critical success: Reputation +2 for a while and +1 for ever")
+    # English records "months" whatever the count; the other languages say each count in its own form.
+    if row == "made_7":
+        text = ngettext("{said}: Reputation +1 for {n} months", "{said}: Reputation +1 for {n} months", months)
+        return text.format(said=said, n=months)
+    if row == "failed_4":
+        text = ngettext("{said}: Reputation −1 for {n} months", "{said}: Reputation −1 for {n} months", months)
+        return text.format(said=said, n=months)
+    if row == "failed_7":
+        text = ngettext(
+            "{said}: Reputation −2 for {n} months; called a coward by a peer",
+            "{said}: Reputation −2 for {n} months; called a coward by a peer",
+            months,
+        )
+        return text.format(said=said, n=months)
+    rows = {
+        "made_4": N_("{said}: noticed by high command"),
+        "made_0": N_("{said}: fought competently"),
+        "failed_1": N_("{said}: fought adequately"),
+    }
+    return _(rows[row]).format(said=said)
+
+
+@renders(MC, "glory")
+def _glory(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.9: "Caliburn Glory roll: 12, rolled 7 → made by 5: noticed by high command; promotion roll 13 + Reputation
+    0 → good"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "read_as" not in inputs:
+        return None  # recorded before the roll recorded its row
+    verdict = _glory_verdict(inputs, int(outcome["margin"]))
+    reaction = inputs.get("reaction")
+    if reaction and reaction[0] == "promotion":
+        _kind, roll, now, said, rank = reaction
+        verdict += _("; promotion roll {roll} + Reputation {now} → {reaction}").format(
+            roll=roll, now=now, reaction=_reaction(said)
+        ) + (_(": +1 Rank") if rank else "")
+    elif reaction and reaction[0] == "dead":
+        verdict += _("; he died: high command makes no reaction roll")
+    elif reaction:
+        _kind, roll, now, said, demotion = reaction
+        verdict += (
+            _(
+                "; high command's reaction roll {roll} + Reputation {now} → {reaction}: possible demotion, for the GM "
+                "to decide"
+            )
+            if demotion
+            else _("; high command's reaction roll {roll} + Reputation {now} → {reaction}: nothing comes of it")
+        ).format(roll=roll, now=now, reaction=_reaction(said))
+    return _("{pc} Glory roll: {target}, rolled {roll} → {verdict}").format(
+        pc=inputs["pc"], target=inputs["target"], roll=inputs["roll"], verdict=verdict
     )

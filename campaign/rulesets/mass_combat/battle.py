@@ -492,6 +492,7 @@ def _pcs_second(
                     d,
                     explanation=d.explanation + f"; {unit.unit.name} surrendered: if he lives, {pc.name} is "
                     "a prisoner unless the GM rules otherwise",
+                    inputs={**d.inputs, "surrendered": unit.unit.name},
                 )
                 for d in rolled
             ]
