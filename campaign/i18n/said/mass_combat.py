@@ -1,7 +1,8 @@
 """GURPS Mass Combat's (seed 002, RULES.md §2) decisions in the reader's language, from what they recorded.
 
 A battle day's steps whose sentences are built from many sub-terms recorded only in English (a catastrophe's
-effects, the strategy contest's modifiers, casualties by unit) have no renderer yet and are shown as recorded; so is a decision recorded before its rule recorded what its sentence states."""
+effects, the strategy contest's modifiers, casualties by unit) have no renderer yet and are shown as recorded;
+so is a decision recorded before its rule recorded what its sentence states."""
 
 from __future__ import annotations
 
