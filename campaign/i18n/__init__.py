@@ -97,7 +97,8 @@ year records, PC battle skill, Survival and Glory rolls, paydays and unpaid days
 sentence stated a term its record lacked, the rule now records it in ``inputs`` (a check's terms, a reward's
 reasons, a wound's starting size, a rally's communication step, what a psi success did, a payday's sentence and
 sums…); a record made before says what it has or renders as recorded. Still shown as recorded (their terms are
-English only): a Mass Combat catastrophe, the strategy contest, casualties.
+English only): a Mass Combat catastrophe and its casualties. The strategy contest's modifiers the rules name
+are said in the reader's words; a circumstance or a position is shown as the set-up or the tables name it.
 ``tests/e2e/test_lang_explained.py`` holds every renderer's English to the recorded sentence over the demo's
 logs and every fixture log.
 

@@ -60,6 +60,21 @@ def test_the_results_of_both_days_read_in_each_language(bannok: Cli) -> None:
     assert "Tabela A (otwarte pole), W = 9: zwycięstwo, Morale przegranych −2; przewagę uzyskała strona Megalos" in pl
 
 
+def test_day_ones_strategy_contest_reads_in_each_language(bannok: Cli) -> None:
+    """§2.10–2.11 on day 1: Megalos 14 − 1 (catastrophe 8) + 2 (missile 600:168) + 2 (home soil) = 17, rolled 10:
+    margin +7; Al-Wazif 16 − 2 (catastrophe 17) + 1 (TS 3942:3500 = 1.13) + 3 (cavalry, none against it) = 18,
+    rolled 14: margin +4; difference 3 to Megalos."""
+    assert (
+        "Быстрое Соревнование в Стратегии — Megalos: Стратегия 14 +3 (катастрофа 8 −1, стрелки 600:168 +2, родная "
+        "земля +2) = 17, выпало 10 → запас +7; Al-Wazif: Стратегия 16 +2 (катастрофа 17 −2, TS 3942:3500 = 1,13 +1, "
+        "кавалерия: у противника нет +3) = 18, выпало 14 → запас +4; разность 3 в пользу стороны Megalos"
+    ) in said(bannok, "ru")
+    assert (
+        "Szybki Konflikt w Strategii — Megalos: Strategia 14 +3 (katastrofa 8 −1, strzelcy 600:168 +2, własna ziemia "
+        "+2) = 17, wyrzucono 10 → przewaga +7"
+    ) in said(bannok, "pl")
+
+
 def test_the_battles_end_says_each_units_experience_in_each_language(bannok: Cli) -> None:
     """§2.3: one battle more for every unit that fought; Caliburn's gang, 0 battles (Inexperienced, and irregular:
     base Morale 9 − 3 = 6), reaches 1: Green, base Morale 11, the −3 gone. TS after the battle grouped by locale."""

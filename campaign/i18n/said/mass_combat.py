@@ -1,11 +1,12 @@
 """GURPS Mass Combat's (seed 002, RULES.md §2) decisions in the reader's language, from what they recorded.
 
 A battle day's steps whose sentences are built from many sub-terms recorded only in English (a catastrophe's
-effects, the strategy contest's modifiers, casualties by unit) have no renderer yet and are shown as recorded;
+effects, casualties by unit) have no renderer yet and are shown as recorded;
 so is a decision recorded before its rule recorded what its sentence states."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -472,3 +473,78 @@ def _glory(p: Mapping[str, Any], beside: Beside) -> str | None:
     return _("{pc} Glory roll: {target}, rolled {roll} → {verdict}").format(
         pc=inputs["pc"], target=inputs["target"], roll=inputs["roll"], verdict=verdict
     )
+
+
+_CATEGORIES = {
+    "artillery": N_("artillery"),
+    "armour": N_("armour"),
+    "air": N_("air"),
+    "cavalry": N_("cavalry"),
+    "missile": N_("missile"),
+}
+_MODIFIER_WORDS = {
+    "battle plan": N_("battle plan"),
+    "recon": N_("recon"),
+    "diviner": N_("diviner"),
+    "GM": N_("GM"),
+    "home soil": N_("home soil"),
+    "home soil (larger than the fortification)": N_("home soil (larger than the fortification)"),
+}
+_MODIFIER_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (re.compile(r"TS (\d+):(\d+) = ([\d.]+)"), lambda m: _("TS {mine}:{theirs} = {ratio}").format(
+        mine=m[1], theirs=m[2], ratio=m[3] if language() == DEFAULT else m[3].replace(".", ","))),
+    (re.compile(r"TL (\d+) vs (\d+)"), lambda m: _("TL {mine} vs {theirs}").format(mine=m[1], theirs=m[2])),
+    (re.compile(r"catastrophe (\d+)"), lambda m: _("catastrophe {n}").format(n=m[1])),
+    (re.compile(r"(\w+): the enemy has none"), lambda m: _("{category}: the enemy has none").format(
+        category=_(_CATEGORIES[m[1]]))),
+    (re.compile(r"(\w+) (\d+):(\d+)"), lambda m: _("{category} {mine}:{theirs}").format(
+        category=_(_CATEGORIES[m[1]]), mine=m[2], theirs=m[3])),
+    (re.compile(r"Glory of (.+)"), lambda m: _("Glory of {pc}").format(pc=m[1])),
+    (re.compile(r"(.+) knocked out"), lambda m: _("{pc} knocked out").format(pc=m[1])),
+)  # fmt: skip
+"""The Strategy modifiers the rules name (§2.10), by the words they are recorded under; a circumstance or a
+position named by the set-up or the tables is shown as it is named there."""
+
+
+def _modifier(key: str) -> str:
+    if key in _MODIFIER_WORDS:
+        return _(_MODIFIER_WORDS[key])
+    for pattern, said in _MODIFIER_PATTERNS:
+        found = pattern.fullmatch(key)
+        if found and (found.lastindex or 0) and (pattern.pattern[:3] != r"(\w" or found[1] in _CATEGORIES):
+            return str(said(found))
+    return key
+
+
+@renders(MC, "strategy_contest")
+def _strategy_contest(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.10–2.11: "Quick Contest — Megalos: Strategy 14 +1 (catastrophe 9 -1, home soil +2) = 15, rolled 11 →
+    margin +4; Al-Wazif: …; difference 8 to Al-Wazif"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "steps" not in inputs:
+        return None  # recorded before the contest recorded its steps
+    parts = []
+    for step in inputs["steps"]:
+        if step[0] == "no_troops":
+            parts.append(_("{side} has no troops left and cannot fight").format(side=step[1]))
+        elif step[0] == "luck":
+            _kind, side, again, margin = step
+            parts.append(_("{side} uses Luck: rolled {roll} → margin {margin}").format(
+                side=side, roll=again, margin=_signed(margin)))  # fmt: skip
+        else:
+            _kind, side, which, skill, total, effective, roll, margin, listed = step
+            mods = ", ".join(f"{_modifier(str(k))} {_signed(v)}" for k, v in listed) or _("none")
+            said = (
+                _("{side}: Strategy {skill} {total} ({mods}) = {effective}, rolled {roll} → margin {margin}")
+                if which == "Strategy"
+                else _("{side}: Tactics {skill} {total} ({mods}) = {effective}, rolled {roll} → margin {margin}")
+            )
+            parts.append(said.format(side=side, skill=skill, total=_signed(total), mods=mods, effective=effective,
+                                     roll=roll, margin=_signed(margin)))  # fmt: skip
+    diff = int(outcome["difference"])
+    tail = (
+        _("; difference {n} to {side}").format(n=diff, side=inputs["leader"])
+        if diff
+        else _("; difference 0: the margins are equal")
+    )
+    return _("Quick Contest — {parts}").format(parts="; ".join(parts)) + tail

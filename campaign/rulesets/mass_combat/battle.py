@@ -35,6 +35,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, die, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded
+from events.registry import JsonValue
 
 __all__ = ["ArmyUnit", "casualty_offset", "resolve_battle"]
 
@@ -341,11 +342,14 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     parts = []
     rolls: list[Roll] = []
     effective: dict[str, int] = {s.name: 0 for s in sides}
+    # what the sentence states, step by step, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    steps: list[JsonValue] = []
     for side in sides:
         if not side.units:
             # Every unit defected: an army with no troops cannot contest the field [INF].
             side.margin = -100
             parts.append(f"{side.name} has no troops left and cannot fight")
+            steps.append(["no_troops", side.name])
             continue
         skill, which = _effective_skill(tables, side, sides)
         total = sum(side.strategy_mods.values())
@@ -354,6 +358,8 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
         rolls.append(roll)
         side.roll, side.margin = roll.total, effective[side.name] - roll.total
         mods = ", ".join(f"{k} {v:+d}" for k, v in side.strategy_mods.items()) or "none"
+        listed: list[JsonValue] = [[k, v] for k, v in side.strategy_mods.items()]  # in order: the log sorts a mapping
+        steps.append(["roll", side.name, which, skill, total, effective[side.name], roll.total, side.margin, listed])
         parts.append(
             f"{side.name}: {which} {skill} {total:+d} ({mods}) = {effective[side.name]}, rolled {roll.total} "
             f"→ margin {side.margin:+d}"
@@ -366,6 +372,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
             rolls.append(again)
             margin = effective[side.name] - again.total
             parts.append(f"{side.name} uses Luck: rolled {again.total} → margin {margin:+d}")
+            steps.append(["luck", side.name, again.total, margin])
             side.margin = max(side.margin, margin)
     ranked = sorted(sides, key=lambda s: -s.margin)
     diff = ranked[0].margin - ranked[1].margin
@@ -373,7 +380,12 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
         "strategy_contest",
         "§2.10–2.11",
         None,
-        {"modifiers": {s.name: dict(s.strategy_mods) for s in sides}, "ts": {s.name: s.ts for s in sides}},
+        {
+            "modifiers": {s.name: dict(s.strategy_mods) for s in sides},
+            "ts": {s.name: s.ts for s in sides},
+            "steps": steps,
+            "leader": ranked[0].name,
+        },
         {"margins": {s.name: s.margin for s in sides}, "difference": diff},
         "Quick Contest — "
         + "; ".join(parts)
