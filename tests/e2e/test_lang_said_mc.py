@@ -75,6 +75,19 @@ def test_day_ones_strategy_contest_reads_in_each_language(bannok: Cli) -> None:
     ) in said(bannok, "pl")
 
 
+def test_day_ones_casualties_read_in_each_language(bannok: Cli) -> None:
+    """§2.12 on day 1 (the acceptance test's figures: 13 % and 30 % before unit shifts, TS after 3281 and 3363): the
+    Mercenary MI platoon's row is Megalos's +3, +2 for medium armour, +1 for the Healing spent on it: +6."""
+    ru, pl = said(bannok, "ru"), said(bannok, "pl")
+    assert "Megalos, потери по строке +3 Таблицы Потерь: на 4d выпало 13 → 13% до сдвигов отрядов;" in ru
+    assert "Mercenary MI platoon: строка +6 (средняя броня +2, удар/лечение +1) → 3%: убито 0, ранено 1" in ru
+    assert "Al-Wazif, потери по строке −3 Таблицы Потерь: на 4d выпало 10 → 30% до сдвигов отрядов;" in ru
+    assert "TS после битвы 3 281" in ru and "TS после битвы 3 363" in ru
+    assert (
+        "Mercenary MI platoon: wiersz +6 (średni pancerz +2, uderzenie/leczenie +1) → 3%: zabitych 0, rannych 1" in pl
+    )
+
+
 def test_the_battles_end_says_each_units_experience_in_each_language(bannok: Cli) -> None:
     """§2.3: one battle more for every unit that fought; Caliburn's gang, 0 battles (Inexperienced, and irregular:
     base Morale 9 − 3 = 6), reaches 1: Green, base Morale 11, the −3 gone. TS after the battle grouped by locale."""

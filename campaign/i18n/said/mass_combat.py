@@ -1,7 +1,7 @@
 """GURPS Mass Combat's (seed 002, RULES.md §2) decisions in the reader's language, from what they recorded.
 
 A battle day's steps whose sentences are built from many sub-terms recorded only in English (a catastrophe's
-effects, casualties by unit) have no renderer yet and are shown as recorded;
+effects) have no renderer yet and are shown as recorded;
 so is a decision recorded before its rule recorded what its sentence states."""
 
 from __future__ import annotations
@@ -548,3 +548,41 @@ def _strategy_contest(p: Mapping[str, Any], beside: Beside) -> str | None:
         else _("; difference 0: the margins are equal")
     )
     return _("Quick Contest — {parts}").format(parts="; ".join(parts)) + tail
+
+
+_SHIFTS = {
+    "fortification": N_("fortification"),
+    "heavy armour": N_("heavy armour"),
+    "medium armour": N_("medium armour"),
+    "light armour": N_("light armour"),
+    "routed (1d)": N_("routed (1d)"),
+    "intensity": N_("intensity"),
+    "strike/healing": N_("strike/healing"),
+}
+"""What moves a unit's row on the casualty table (§2.12), as the rule records it."""
+
+
+@renders(MC, "casualties")
+def _casualties(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.12: "Megalos casualties on row -8: 4d rolled 16 → 53% before unit shifts; 5th Heavy Legion cohort row -5
+    (heavy armour +4, routed (1d) -1) → 43%: 26 dead, 26 wounded; …; TS after the battle 918"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "units" not in inputs:
+        return None  # recorded before the rule recorded each unit's line
+    lines = []
+    for name, row, shifts, pct, dead, wounded, prisoners in inputs["units"]:
+        shown = ", ".join(f"{_(_SHIFTS[str(k)]) if str(k) in _SHIFTS else k} {_signed(v)}" for k, v in shifts)
+        line = _("{unit} row {row}{shifts} → {pct}%: {dead} dead, {wounded} wounded").format(
+            unit=name, row=_signed(row), shifts=f" ({shown})" if shown else "", pct=pct, dead=_n(dead),
+            wounded=_n(wounded),
+        )  # fmt: skip
+        if prisoners is not None:
+            line += _("; it surrendered: its {men} men left are prisoners, TS 0").format(men=_n(prisoners))
+        lines.append(line)
+    return (
+        _("{side} casualties on row {row}: 4d rolled {roll} → {pct}% before unit shifts; ").format(
+            side=inputs["side"], row=_signed(inputs["row"]), roll=outcome["roll"], pct=outcome["base_percent"]
+        )
+        + "; ".join(lines)
+        + _("; TS after the battle {ts}").format(ts=_n(outcome["ts_after"]))
+    )
