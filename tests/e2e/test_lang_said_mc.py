@@ -60,6 +60,21 @@ def test_the_results_of_both_days_read_in_each_language(bannok: Cli) -> None:
     assert "Tabela A (otwarte pole), W = 9: zwycięstwo, Morale przegranych −2; przewagę uzyskała strona Megalos" in pl
 
 
+def test_day_ones_catastrophes_read_in_each_language(bannok: Cli) -> None:
+    """§2.8 with R2-10: Megalos rolls 2+3+3 = 8, the enemy's surprise: Strategy −1; Al-Wazif 6+6+5 = 17, a unit
+    leader killed: Strategy −2 and the LC archers' Morale −3, lasting until a clear victory."""
+    ru, pl = said(bannok, "ru"), said(bannok, "pl")
+    assert "Megalos, бросок Катастрофы: на 3d выпало 8 → 8: Стратегия −1" in ru
+    assert (
+        "Al-Wazif, бросок Катастрофы: на 3d выпало 17 → 17: Стратегия −2; LC archers: Мораль −3; потеря Морали "
+        "держится до явной победы"
+    ) in ru
+    assert (
+        "Al-Wazif, rzut na Katastrofę: na 3d wyrzucono 17 → 17: Strategia −2; LC archers: Morale −3; utrata Morale "
+        "trwa do wyraźnego zwycięstwa"
+    ) in pl
+
+
 def test_day_ones_strategy_contest_reads_in_each_language(bannok: Cli) -> None:
     """§2.10–2.11 on day 1: Megalos 14 − 1 (catastrophe 8) + 2 (missile 600:168) + 2 (home soil) = 17, rolled 10:
     margin +7; Al-Wazif 16 − 2 (catastrophe 17) + 1 (TS 3942:3500 = 1.13) + 3 (cavalry, none against it) = 18,

@@ -1,13 +1,11 @@
 """GURPS Mass Combat's (seed 002, RULES.md §2) decisions in the reader's language, from what they recorded.
 
-A battle day's steps whose sentences are built from many sub-terms recorded only in English (a catastrophe's
-effects) have no renderer yet and are shown as recorded;
-so is a decision recorded before its rule recorded what its sentence states."""
+A decision recorded before its rule recorded what its sentence states is shown as recorded."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
@@ -585,4 +583,63 @@ def _casualties(p: Mapping[str, Any], beside: Beside) -> str | None:
         )
         + "; ".join(lines)
         + _("; TS after the battle {ts}").format(ts=_n(outcome["ts_after"]))
+    )
+
+
+def _effect(effect: Sequence[Any]) -> str:  # noqa: PLR0911 (one sentence per effect of §2.8's table)
+    """One effect of a catastrophe (§2.8, R2-10, R2-14, R3-16–R3-18), as the rule said it."""
+    kind, rest = str(effect[0]), effect[1:]
+    if kind == "none":
+        return _("no catastrophe")
+    if kind == "pc_out":
+        return _("{pc} (a PC) is wounded and unconscious, not killed: no further rolls for him").format(pc=rest[0])
+    if kind == "strategy":
+        return _("Strategy {value}").format(value=_signed(rest[0]))
+    if kind == "halved":
+        return _("army commander out: base Strategy halved to {value}").format(value=rest[0])
+    if kind == "enemy_ts":
+        return _("enemy TS +{pct}%").format(pct=rest[0])
+    if kind == "morale_all":
+        return _("Morale {value} for every unit").format(value=_signed(rest[0]))
+    if kind == "morale_unit":
+        return _("{unit} Morale {value}").format(unit=rest[0], value=_signed(rest[1]))
+    if kind == "no_defector":
+        return _("no unit can defect (the army commander's own and the PCs' are loyal)")
+    if kind == "went_over":
+        return _("{unit} goes over to {side} with its troops (TS {ts})").format(unit=rest[0], side=rest[1], ts=rest[2])
+    if kind == "defected":
+        return _("{unit} defects with its troops").format(unit=rest[0])
+    if kind == "lasting":
+        return _("the Morale loss lasts until a clear victory")
+    if kind == "atrocity_army":
+        roll, average, change = rest
+        return _("atrocity: army Morale roll {roll} vs {average} → Morale {change} for every unit").format(
+            roll=roll, average=average, change=_signed(change)
+        )
+    units = "; ".join(
+        _("{unit} Morale {morale}, rolled {roll} → {change}").format(
+            unit=u, morale=m, roll=r, change=_signed(c)
+        )
+        for u, m, r, c in rest[0]
+    )  # fmt: skip
+    return _("atrocity: each unit rolls its Morale: {units}").format(units=units or _("none is subject to Morale"))
+
+
+@renders(MC, "catastrophe")
+def _catastrophe(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.8: "Al-Wazif catastrophe: 3d rolled 12 → 12: Strategy -2; Morale -1 for every unit"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "said" not in inputs:
+        return None  # recorded before the rule recorded its effects as data
+    bonus = int(inputs["enemy_es_bonus"])
+    notes = _("3d rolled {roll}").format(roll=inputs["roll"])
+    if bonus:
+        notes += _(" + {bonus} (enemy Extraordinary Force)").format(bonus=bonus)
+    if inputs["luck"] is not None:
+        notes += "; " + _("Luck reroll {roll} → {result}").format(roll=inputs["luck"], result=outcome["result"])
+    return _("{side} catastrophe: {notes} → {result}: {effects}").format(
+        side=inputs["side"],
+        notes=notes,
+        result=outcome["result"],
+        effects="; ".join(_effect(e) for e in inputs["said"]),
     )
