@@ -16,7 +16,7 @@ from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved, state
-from campaign.i18n import _, ngettext
+from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.read.describe import amount, explained_by, unit_names
 from campaign.read.views import log_filter
 from campaign.rulesets import RULESETS
@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         as_json: JsonOpt = False,
     ) -> None:
         """The campaign's log, each event with a readable explanation (retracted ones with --all)."""
-        from campaign.read.log import log_page, ref_index
+        from campaign.read.log import dice_before, log_page, ref_index
 
         ledger, info = resolved(campaign)
         if (last is not None and last < 0) or (limit is not None and limit < 0):
@@ -165,12 +165,15 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
             return
         # Each fact once: an outcome its rule's line, shown here too, already says is left out.
         said = explained_by([e for e, _ in entries])
+        # a rule's sentence in another language says its dice: those rolled before the page are read too
+        before = [] if language() == DEFAULT else dice_before(ledger.store, info.campaign_id, [e for e, _ in entries])
         out.events_table(
             [e for e, _ in entries if e.seq not in said],
             escape(f"{info.name} ({info.ruleset})"),
             names,
             retracted={e.seq for e, gone in entries if gone},
             notes={seq: o["words"] for seq, o in origin.items()},
+            dice=before,
         )
         if said:
             left_out = ngettext(

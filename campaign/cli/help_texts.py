@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 from typer.main import get_command
 
 from campaign.cli.main import app
+from campaign.i18n.catalogs import CONTEXT
 
 
 def command_help(groups: Iterable[str]) -> dict[str, str]:
@@ -52,4 +53,22 @@ def command_help(groups: Iterable[str]) -> dict[str, str]:
         command = root.get_command(context, group)
         if command is not None:
             walk(command, group)
+    return found | field_labels()
+
+
+def field_labels() -> dict[str, str]:
+    """Each command's field names as a view labels them (:func:`campaign.read.describe.label`: ``enemy_within`` →
+    "enemy within"), in context "field" (``field`` EOT ``enemy within``), → a command that has it: the words a log,
+    an audit page and a command's line say its inputs by, generated from the models, so no call marks them."""
+    from campaign.commands import _by_name
+    from campaign.i18n import reading_in
+    from campaign.read.describe import label
+    from campaign.rulesets import RULESETS
+
+    found: dict[str, str] = {}
+    with reading_in("en"):
+        for prefix in ("ledger", *sorted(info.prefix for info in RULESETS.values())):
+            for name, command in sorted(_by_name(prefix).items()):
+                for field in command.model_fields:
+                    found.setdefault(f"field{CONTEXT}{label(field)}", name)
     return found

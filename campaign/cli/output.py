@@ -94,8 +94,10 @@ class Output:
         names: Mapping[str, str] | None = None,
         retracted: set[int] | None = None,
         notes: Mapping[int, str] | None = None,
+        dice: Iterable[RecordedEvent] = (),
     ) -> None:
-        """The events as a table; ``notes`` adds words to some of them, by seq (where a branch's roll came from)."""
+        """The events as a table; ``notes`` adds words to some of them, by seq (where a branch's roll came from);
+        ``dice``: the rolls of their rule applications that are not among them (read before the page)."""
         from rich.table import Table  # a command that only appends prints no table (start-up time)
 
         table = Table(title=title, show_lines=False)
@@ -106,7 +108,7 @@ class Output:
         listed = list(events)
         retracted_word = _("(retracted)")
         # the dice each rule application used, for its sentence in the reader's language (campaign.i18n.explain)
-        rolls, faces = dice_of(listed)
+        rolls, faces = dice_of([*dice, *listed])
         for e in listed:
             gone = retracted is not None and e.seq in retracted
             what = escape(describe(e, names, rolls, faces))

@@ -91,12 +91,15 @@ What a renderer needs, and where today's events record too little:
   wrapped in ``_`` where they are raised.
 
 Each ruleset's renderers are a module of their own, ``campaign/i18n/said/<package>.py`` (imported when a view first
-renders one of its decisions): every rule of disorder and Grimdark, five-grade morale's tests, attacks, No step
-back and defence, and Mass Combat's battle days, Morale rolls, year records, PC battle skill and unpaid days.
-Where a rule's English sentence stated a term its record lacked, the rule now records it in ``inputs`` (a
-check's terms, a reward's reasons, a wound's starting size…); a record made before says what it has or renders
-as recorded. Still shown as recorded (their terms are English only): five-grade rally and psi, a Mass Combat
-catastrophe, the strategy contest, the result's words, casualties, the PCs' Survival and Glory rolls, payday.
+renders one of its decisions): every rule of disorder and Grimdark, every rule of five-grade morale (its rally
+and psi too), and Mass Combat's battle days, results, battle ends (with the units' experience), Morale rolls,
+year records, catastrophes, PC battle skill, Survival and Glory rolls, strategy contests, casualties, paydays and
+unpaid days.
+Where a rule's English sentence stated a term its record lacked, the rule now records it in ``inputs`` (a check's
+terms, a reward's reasons, a wound's starting size, a rally's communication step, what a psi success did, a
+payday's sentence and sums, a catastrophe's effects…); a record made before says what it has or renders as
+recorded. The strategy contest's modifiers the rules name are said in the reader's words; a circumstance or a
+position is shown as the set-up or the tables name it.
 ``tests/e2e/test_lang_explained.py`` holds every renderer's English to the recorded sentence over the demo's
 logs and every fixture log.
 

@@ -74,12 +74,19 @@ def extracted(help_texts: Mapping[str, str], form_texts: Iterable[FormText]) -> 
         ):
             catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
     for message, where in help_texts.items():
-        if message not in catalog:
+        context, _sep, text = message.rpartition(CONTEXT)  # a field's label: "field" + EOT + its words
+        if context:
+            catalog.add(text, None, [(where, 0)], auto_comments=("a field of " + where,), context=context)
+        elif message not in catalog:
             catalog.add(message, None, [(where, 0)], auto_comments=("help of `campaign " + where + "`",))
     for message, context, where in form_texts:
         if message and catalog.get(message, context) is None:
             catalog.add(message, None, [(where, 0)], auto_comments=(f"on the page's form of {where}",), context=context)
     return catalog
+
+
+CONTEXT = "\x04"
+"""gettext's own separator of a message's context from its text (``msgctxt`` EOT ``msgid``)."""
 
 
 CORE_COMMANDS = (

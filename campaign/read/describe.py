@@ -86,9 +86,82 @@ def clause_list(recorded: Iterable[str]) -> str:
     return "RULES.md " + ", ".join(sorted(every, key=_clause_key)) if every else ""
 
 
+KINDS = {
+    "battle.activation_lost": N_("battle · activation lost"),
+    "battle.attack_resolved": N_("battle · attack resolved"),
+    "battle.casualties_taken": N_("battle · casualties taken"),
+    "battle.ended": N_("battle · ended"),
+    "battle.force_morale": N_("battle · force morale"),
+    "battle.kill_credited": N_("battle · kill credited"),
+    "battle.models_lost": N_("battle · models lost"),
+    "battle.officer_removed": N_("battle · officer removed"),
+    "battle.position_changed": N_("battle · position changed"),
+    "battle.started": N_("battle · started"),
+    "battle.suppression_changed": N_("battle · suppression changed"),
+    "battle.turn_began": N_("battle · turn began"),
+    "battle.unit_activated": N_("battle · unit activated"),
+    "battle.unit_deployed": N_("battle · unit deployed"),
+    "battle.unit_fate": N_("battle · unit fate"),
+    "battle.unit_removed": N_("battle · unit removed"),
+    "battle.victory_points": N_("battle · victory points"),
+    "battle.wounded_abandoned": N_("battle · wounded abandoned"),
+    "battle.wounded_checked": N_("battle · wounded checked"),
+    "battle.wounds_taken": N_("battle · wounds taken"),
+    "calendar.days_passed": N_("calendar · days passed"),
+    "calendar.month_ended": N_("calendar · month ended"),
+    "calendar.side_condition": N_("calendar · side condition"),
+    "calendar.wounded_returned": N_("calendar · wounded returned"),
+    "campaign.created": N_("campaign · created"),
+    "career.glory_awarded": N_("career · glory awarded"),
+    "career.officer_appointed": N_("career · officer appointed"),
+    "career.pc_wounded": N_("career · pc wounded"),
+    "career.promotion_rolled": N_("career · promotion rolled"),
+    "career.rank_reached": N_("career · rank reached"),
+    "career.reputation_changed": N_("career · reputation changed"),
+    "career.trait_gained": N_("career · trait gained"),
+    "career.xp_gained": N_("career · xp gained"),
+    "career.xp_set": N_("career · xp set"),
+    "dice.corrected": N_("dice · corrected"),
+    "dice.rolled": N_("dice · rolled"),
+    "dice.seed_committed": N_("dice · seed committed"),
+    "dice.seed_revealed": N_("dice · seed revealed"),
+    "dice.set_aside": N_("dice · set aside"),
+    "dice.share_committed": N_("dice · share committed"),
+    "economy.funds_changed": N_("economy · funds changed"),
+    "economy.pay_settled": N_("economy · pay settled"),
+    "economy.troops_recruited": N_("economy · troops recruited"),
+    "membership.granted": N_("membership · granted"),
+    "membership.removed": N_("membership · removed"),
+    "morale.action_failed": N_("morale · action failed"),
+    "morale.disorder_changed": N_("morale · disorder changed"),
+    "morale.grade_changed": N_("morale · grade changed"),
+    "morale.last_stand_changed": N_("morale · last stand changed"),
+    "morale.modifier_set": N_("morale · modifier set"),
+    "morale.panic_changed": N_("morale · panic changed"),
+    "morale.rally_attempted": N_("morale · rally attempted"),
+    "morale.shaken_changed": N_("morale · shaken changed"),
+    "roster.join_planned": N_("roster · join planned"),
+    "roster.men_transferred": N_("roster · men transferred"),
+    "roster.unit_disbanded": N_("roster · unit disbanded"),
+    "roster.unit_listed": N_("roster · unit listed"),
+    "roster.unit_mustered": N_("roster · unit mustered"),
+    "roster.unit_profile_changed": N_("roster · unit profile changed"),
+    "roster.unit_quality_changed": N_("roster · unit quality changed"),
+    "roster.unit_went_over": N_("roster · unit went over"),
+    "rules.applied": N_("rules · applied"),
+    "rules.table_overridden": N_("rules · table overridden"),
+    "timeline.branched": N_("timeline · branched"),
+    "timeline.command_issued": N_("timeline · command issued"),
+    "timeline.rewound": N_("timeline · rewound"),
+}
+"""Each event type in words, for the catalogs (a type of a plug-in's own, not here, reads in English)."""
+
+
 def kind(event_type: str) -> str:
-    """An event's type in words: ``battle.unit_deployed`` → "battle · unit deployed"."""
-    family, _, name = event_type.partition(".")
+    """An event's type in words, in the reader's language: ``battle.unit_deployed`` → "battle · unit deployed"."""
+    if event_type in KINDS:
+        return _(KINDS[event_type])
+    family, _sep, name = event_type.partition(".")
     return f"{family} · {name.replace('_', ' ')}"
 
 
@@ -171,12 +244,12 @@ def _field_words() -> dict[str, str]:
 
 def label(key: str) -> str:
     """A recorded field's name in words: ``tl`` → "TL", ``psion_name`` → "psion", ``troop_type`` → "troop
-    type"; in the reader's language where it is one of :func:`_field_words`."""
+    type"; in the reader's language (the fields :func:`_field_words` names first, each other as the command
+    models name it: their field names are in the catalogs, each in context "field")."""
     if language() != DEFAULT and key in _FIELDS:
         return _field_words()[key]
-    if key in LABELS:
-        return LABELS[key]
-    return words(key.removesuffix("_name") if key.endswith("_name") else key)
+    english = LABELS[key] if key in LABELS else words(key.removesuffix("_name") if key.endswith("_name") else key)
+    return english if language() == DEFAULT else pgettext("field", english)
 
 
 def value(v: Any) -> str:
@@ -227,7 +300,7 @@ def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]
         rest = {by.get(k, f"models {b} lost" if k == "b_lost" else k): v for k, v in rest.items()}
     if isinstance(rest.get("amount"), int):  # funds: a sum of money
         rest["amount"] = money(rest["amount"])
-    said = [f"pay {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []
+    said = [f"{label('pay')} {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []
     more = facts({k: "…" if isinstance(v, dict | list) and v else v for k, v in rest.items()}, names)
     shown = ", ".join([*said, more] if more else said)
     return " ".join(w for w in (typed(command, args), subject) if w) + (f" ({shown})" if shown else "")

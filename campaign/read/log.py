@@ -144,6 +144,26 @@ def log_page(  # noqa: PLR0913 (the log's filters, by keyword)
     return LogPage([(e, is_retracted(e, spans)) for e in chosen], names)
 
 
+def dice_before(store: EventStore, campaign_id: str, events: list[RecordedEvent]) -> list[RecordedEvent]:
+    """The ``dice.rolled`` events of the rolls the rule applications among ``events`` used that ``events`` do not
+    hold (a page of the log that begins after its first command's dice): a rule's sentence in the reader's
+    language says its dice. A roll index only grows with seq, so they are the last rolls before the page, read
+    by the type index, a page at a time back to the earliest index wanted."""
+    held = {int(e.payload["roll_index"]) for e in events if e.type == "dice.rolled"}
+    wanted = {int(i) for e in events if e.type == "rules.applied" for i in e.payload.get("dice") or ()} - held
+    if not wanted or not events:
+        return []
+    found: list[RecordedEvent] = []
+    upto, size = events[0].seq - 1, max(8, len(wanted))
+    while upto > 0:
+        page = store.read_types(campaign_id, ["dice.rolled"], upto_seq=upto, limit=size, last=True)
+        found[:0] = page
+        if len(page) < size or int(page[0].payload["roll_index"]) <= min(wanted):
+            break
+        upto, size = page[0].seq - 1, min(PAGE, 2 * size)
+    return [e for e in found if int(e.payload["roll_index"]) in wanted]
+
+
 def _ids(names: dict[str, str], name: str) -> set[str]:
     """The ids a name given to ``--unit`` or ``--battle`` stands for, as ``log``'s filter matches them."""
     from campaign.rulesets.common import same_name

@@ -206,7 +206,7 @@ def test_r2_16_a_defender_in_the_open_uses_table_a(war: War) -> None:
     # A steep slope (+2, not starred): Azure 14 rolls 10 → 4; Crimson 12 rolls 10 → 2: W 2, Table A, no clear winner.
     result = war.fight(_assault(["steep_slope"]), d3(3, 3, 10, 10))
     verdict = applied(result, "result")[0]
-    assert verdict["inputs"] == {"table": "A", "w": 2}
+    assert verdict["inputs"].items() >= {"table": "A", "w": 2}.items()
     assert verdict["outcome"]["result"] == "no_clear_winner"
     assert len(applied(result, "unit_morale")) == 4  # every unit of both sides rolls
     casualties = applied(result, "casualties")[1]
@@ -216,12 +216,12 @@ def test_r2_16_a_defender_in_the_open_uses_table_a(war: War) -> None:
 def test_r2_16_a_starred_position_uses_tables_b_and_c(war: War) -> None:
     # Behind a palisade (*+3): Azure 15 rolls 10 → 5; Crimson rolls 10 → 2: W 3, Table B "thrown back".
     result = war.fight(_assault(["palisade"]), d3(3, 3, 10, 10))
-    assert applied(result, "result")[0]["inputs"] == {"table": "B", "w": 3}
+    assert applied(result, "result")[0]["inputs"].items() >= {"table": "B", "w": 3}.items()
     assert applied(result, "result")[0]["outcome"]["result"] == "thrown_back"
     assert "fortification +3" in applied(result, "casualties")[1]["explanation"]
     # Crimson wins instead (rolls 3 → 9; Azure 10 → 5): W 4, Table C.
     again = war.fight(_assault(["palisade"], name="Second assault"), d3(3, 3, 3, 10))
-    assert applied(again, "result")[0]["inputs"] == {"table": "C", "w": 4}
+    assert applied(again, "result")[0]["inputs"].items() >= {"table": "C", "w": 4}.items()
 
 
 def test_r2_18_table_b_0_to_3_leaves_the_attacker_at_minus_2_the_next_day(war: War) -> None:
@@ -241,7 +241,7 @@ def test_r2_18_table_c_4_to_7_leaves_the_defender_at_minus_2(
 ) -> None:
     # Crimson 12 rolls 3 → 9; Azure 15 (palisade) rolls a → 15 − a: W = a − 6. C 1–3: no penalty; C 4–7: −2.
     result = war.fight(_assault(["palisade"]), d3(3, 3, 3, azure_roll))
-    assert applied(result, "result")[0]["inputs"] == {"table": "C", "w": w}
+    assert applied(result, "result")[0]["inputs"].items() >= {"table": "C", "w": w}.items()
     assert war.morale("Blue foot") == (-2 if penalised else 0)
     assert war.morale("Red foot") == 0
 
@@ -288,7 +288,7 @@ def test_r2_10_two_days_of_one_battle_each_losing_a_leader_add_up(war: War) -> N
 def test_r2_16_a_tie_behind_walls_is_the_defenders_table_b(war: War) -> None:
     # Palisade: Azure 15 rolls 13 → 2; Crimson 12 rolls 10 → 2: equal margins, W 0: Table B, thrown back.
     result = war.fight(_assault(["palisade"]), d3(3, 3, 10, 13))
-    assert applied(result, "result")[0]["inputs"] == {"table": "B", "w": 0}
+    assert applied(result, "result")[0]["inputs"].items() >= {"table": "B", "w": 0}.items()
     assert applied(result, "result")[0]["outcome"]["result"] == "thrown_back"
 
 

@@ -161,14 +161,14 @@ def test_r2_16_a_siege_storm_uses_tables_b_and_c_without_a_starred_row(
     adds nothing to the casualty row either way."""
     result = war.fight(_storm(["steep_slope"], siege=siege), d3(3, 3, 10, 10))
     verdict = applied(result, "result")[0]
-    assert verdict["inputs"] == {"table": table, "w": 2} and verdict["outcome"]["result"] == key
+    assert verdict["inputs"].items() >= {"table": table, "w": 2}.items() and verdict["outcome"]["result"] == key
     assert "fortification" not in applied(result, "casualties")[1]["explanation"]
 
 
 def test_r2_16_the_attacker_who_wins_a_storm_uses_table_c(war: War) -> None:
     # Crimson rolls 3 → 9, Azure 14 rolls 10 → 4: W 5 for the attacker: Table C 4–7, both hold.
     result = war.fight(_storm(["steep_slope"], siege=True), d3(3, 3, 3, 10))
-    assert applied(result, "result")[0]["inputs"] == {"table": "C", "w": 5}
+    assert applied(result, "result")[0]["inputs"].items() >= {"table": "C", "w": 5}.items()
     assert applied(result, "result")[0]["outcome"]["result"] == "both_hold"
 
 

@@ -50,7 +50,7 @@ def test_r2_22_a_defending_pcs_second_roll_keeps_the_position_bonus_that_home_so
     result = war.fight(setup, [*d3(3, 3), *d3(5), *d3(10), *d3(3, azure_roll)])
     assert applied(result, "strategy_contest")[0]["inputs"]["modifiers"]["Azure"] == strategy_mods
     verdict = applied(result, "result")[0]
-    assert verdict["inputs"] == {"table": "C", "w": 9} and verdict["outcome"]["winner"] == "Crimson"
+    assert verdict["inputs"].items() >= {"table": "C", "w": 9}.items() and verdict["outcome"]["winner"] == "Crimson"
     first, second = applied(result, "survival")
     assert first["inputs"]["target"] == 10
     assert "second Survival roll (losing side)" in second["explanation"]

@@ -23,7 +23,10 @@ def test_equal_margins_in_the_open_give_no_side_the_better_of_it(war: War) -> No
     assert "difference 0: the margins are equal" in contest["explanation"]
     assert "difference 0 to" not in contest["explanation"]
     verdict = applied(result, "result")[0]
-    assert verdict["inputs"] == {"table": "A", "w": 0} and verdict["outcome"]["result"] == "no_clear_winner"
+    assert (
+        verdict["inputs"].items() >= {"table": "A", "w": 0}.items()
+        and verdict["outcome"]["result"] == "no_clear_winner"
+    )
     words = verdict["explanation"]
     assert "(W 0–3 of Table A): the margins are equal; neither side has the better of it" in words
     assert "every unit of both sides rolls Morale" in words
@@ -53,7 +56,7 @@ def test_equal_margins_in_an_assault_go_to_the_defender_and_say_so(war: War) -> 
         "Assault", side("Crimson", RED, role="attacker"), side("Azure", BLUE, role="defender", position=["palisade"])
     )
     verdict = applied(war.fight(setup, d3(3, 3, 7, 10)), "result")[0]
-    assert verdict["inputs"] == {"table": "B", "w": 0} and verdict["outcome"]["winner"] == "Azure"
+    assert verdict["inputs"].items() >= {"table": "B", "w": 0}.items() and verdict["outcome"]["winner"] == "Azure"
     assert "a tie goes to the defender (Table B begins at W 0, Table C at W 1)" in verdict["explanation"]
 
 

@@ -27,9 +27,18 @@ CAMPAIGNS = {
 }
 RENDERED = {
     "disorder": {"models_lost", "morale_check", "retreat", "glory", "battle_end", "officer_removed"},
-    "fighting-spirit": {"attack", "morale_test", "reaction_test", "panic_test"},
+    "fighting-spirit": {"attack", "morale_test", "reaction_test", "panic_test", "rally", "psi"},
     "grimdark": {"activation", "wounds", "melee", "morale_test", "experience", "rewards", "battle_end"},
-    "mass-combat": {"battle_day", "unit_morale", "battle_end", "same_enemy_this_year"},
+    "mass-combat": {
+        "battle_day",
+        "unit_morale",
+        "battle_end",
+        "same_enemy_this_year",
+        "result",
+        "payday",
+        "survival",
+        "glory",
+    },
 }
 """The rules of each demo campaign that must read in Russian and Polish (each occurs in the demo)."""
 

@@ -178,7 +178,7 @@ def test_the_worked_battle_of_2_14_through_the_cli(tmp_path: Path) -> None:
     assert [c["outcome"]["ts_after"] for c in casualties] == [3281, 3363]
     second = cli.json("mc", "battle", str(day2), "--continue", "Battle for Bannok", "--dice", ",".join(map(str, DAY2)))
     verdict = rules(second, "result")[0]
-    assert verdict["inputs"] == {"table": "A", "w": 9}
+    assert verdict["inputs"].items() >= {"table": "A", "w": 9}.items()
     assert verdict["outcome"] == {"result": "victory_morale_2", "winner": "Megalos", "clear_victory": "yes"}
     archers = next(d for d in rules(second, "unit_morale") if d["explanation"].startswith("LC archers"))
     assert archers["outcome"] == {"margin": -1, "fate": "routs"}  # 13 − 3 + 1 − 2 = 9, rolled 10

@@ -251,6 +251,7 @@ def test_the_audit_page_says_its_entry_in_words_not_json_ids_or_iso_times(world:
     assert re.search(r"<td>\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC</td>", page), page
     polish = gina.get(f"/c/{world.campaign_id}/audit/{seq}", headers={"Accept-Language": "pl"}).text
     assert "wpisał(a)" in polish and "Audyt #" in polish
+    assert "<p>cel rzutu: weather at dawn</p>" in polish and "<p>zapis rzutu: 2d6</p>" in polish
 
 
 def test_the_audit_page_of_an_amended_shot_names_the_ruling_in_force_in_its_place(battle: World) -> None:

@@ -213,3 +213,161 @@ def _defence(p: Mapping[str, Any], beside: Beside) -> str | None:
         else _("{unit} defends against small arms with its d4 ({die}): rolled {roll}")
     )
     return said.format(unit=beside.name(p["unit_id"]), die=_die(sides), roll=p["outcome"]["roll"])
+
+
+@renders(FS, "surrender")
+def _surrender(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.3: 'Keno 3rd Squad; Routed with an enemy 6" away (within 12") → surrenders'."""
+    inputs = p["inputs"]
+    if "surrender_within" not in inputs:
+        return None  # recorded before the rule recorded its limit
+    return beside.name(p["unit_id"]) + _(
+        '; Routed with an enemy {distance}" away (within {limit}") → surrenders'
+    ).format(distance=inputs["enemy_within"], limit=inputs["surrender_within"])
+
+
+def _parts(parts: Any) -> str:
+    return " + ".join(_threat_part(*part) for part in parts)
+
+
+def _steps(n: int) -> str:
+    return ngettext("−{n} step", "−{n} steps", n).format(n=n)
+
+
+def _comms(inputs: Mapping[str, Any], beside: Beside, dice: list[int]) -> str:
+    """The rally's communication step, as §0.6 has it."""
+    how = str(inputs["comms"])
+    if how == "free":
+        return _('within {free}" and in sight: no communication test').format(free=inputs["free_within"])
+    if how == "psion":
+        return _("psion to psion: communication always succeeds")
+    sides, shifted, links = int(inputs["comms_die"]), int(inputs["comms_shifted"]), int(inputs["links_bypassed"])
+    note = (
+        _("psi die {die} (the better of psi and quality)") if inputs["comms_psi"] else _("officer quality {die}")
+    ).format(die=_die(sides))
+    if links:
+        note += _(", {steps} for bypassed links → {die}").format(steps=_steps(links), die=_die(shifted))
+    return _("communication: {note}; need > {need} (worse LV); rolled {roll}").format(
+        note=note, need=inputs["need"], roll=beside.rolls[int(dice[0])]
+    )
+
+
+def _changed(outcome: Mapping[str, Any]) -> str:
+    if outcome["from"] == outcome["to"]:
+        return _("no change")
+    return f"{_grade(outcome['from'])} → {_grade(outcome['to'])}"
+
+
+@renders(FS, "rally")
+def _rally(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.6: "Company HQ rallies Keno 3rd Squad: within 6" and in sight: no communication test; rally: LV 2 + LV 1
+    = 3; d8 rolled 5 → shaken → steady"; and §0.10's inspired rally."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.name(p["unit_id"])
+    if "psion" in inputs:
+        return _inspired(p, beside)
+    if "comms" not in inputs:
+        return None  # recorded before the rally recorded its steps: shown as recorded
+    dice = [int(i) for i in p.get("dice") or []]
+    steps = [_comms(inputs, beside, dice)]
+    if outcome["result"] == "comms_failed":
+        return _("{officer} rallies {unit}: {steps} → fails, the action is wasted").format(
+            officer=beside.name(inputs["officer"]), unit=name, steps="; ".join(steps)
+        )
+    threat = int(inputs["threat"])
+    threat_text = (
+        _(" + threat {threat} ({parts})").format(threat=threat, parts=_parts(inputs["threat_parts"]))
+        if inputs["threat_parts"]
+        else ""
+    )
+    steps.append(
+        _("rally: LV {lv_officer} + LV {lv_unit}{threat} = {target}; {rolled} → {changed}").format(
+            lv_officer=inputs["lv_officer"],
+            lv_unit=inputs["lv_unit"],
+            threat=threat_text,
+            target=inputs["target"],
+            rolled=_rolled_on(int(inputs["die"]), beside.rolls[dice[-1]]),
+            changed=_changed(outcome),
+        )
+    )
+    return _("{officer} rallies {unit}: {steps}").format(
+        officer=beside.name(inputs["officer"]), unit=name, steps="; ".join(steps)
+    )
+
+
+def _inspired(p: Mapping[str, Any], beside: Beside) -> str | None:
+    inputs, outcome = p["inputs"], p["outcome"]
+    name = beside.name(p["unit_id"])
+    if inputs.get("at_start") or (outcome["result"] == "no_effect" and "target" not in inputs):
+        return _("{unit} is at its starting grade: inspiring it changes nothing").format(unit=name)
+    if "die" not in inputs:
+        return None
+    return _(
+        "{unit} inspired rally: LV {lv_psion} + LV {lv_unit} + threat {threat} = {target}; {rolled} → {changed}"
+    ).format(
+        unit=name,
+        lv_psion=inputs["lv_psion"],
+        lv_unit=inputs["lv_unit"],
+        threat=inputs["threat"],
+        target=inputs["target"],
+        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        changed=_changed(outcome),
+    )
+
+
+def _effect(value: str) -> str:
+    return shown(FS, "psi_effect", value) if language() != DEFAULT else value
+
+
+_PSI_THEN = {
+    "observe": N_(": use the psi die for Observe this turn"),
+    "confused": N_(": {target} loses its activation"),
+    "in_last_stand": N_(", but {target} is in No step back: no effect"),
+    "last_stand": N_(": {target} enters No step back"),
+    "panicking": N_(", but {target} is already panicking: no new test"),
+    "two_grades": N_(": −2 grades ({before} → {after})"),
+    "cannot_panic": N_(", but {target} cannot panic"),
+    "panic_test": N_(": the target takes a panic test"),
+    "kill": N_(": a trooper of {target} shoots a comrade (resolve the hit); suppressed"),
+    "kill_in_last_stand": N_(
+        ": a trooper of {target} shoots a comrade (resolve the hit); no suppression marker (No step back)"
+    ),
+}
+"""What a psi success did, by the key the rule records (``then``), as §0.10 says each effect."""
+
+
+@renders(FS, "psi")
+def _psi(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§0.10: "Mystic psi confusion on Keno 3rd Squad: d8 (−1 step for range) rolled 6, need ≥ 4 → succeeds: Keno
+    3rd Squad loses its activation"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "need" not in inputs:
+        return None  # recorded before the rule recorded its die and the number needed
+    target = beside.name(p["unit_id"])
+    bands = int(inputs["bands"])
+    die_text = _die(int(inputs["die"]))
+    if bands > 1:
+        die_text += " " + _("({steps} for range)").format(steps=_steps(bands - 1))
+    head = _("{psion} psi {effect} on {target}: {die} rolled {roll}, need ≥ {need}").format(
+        psion=beside.name(inputs["psion"]),
+        effect=_effect(str(inputs["effect"])),
+        target=target,
+        die=die_text,
+        roll=beside.rolls[int(p["dice"][0])],
+        need=inputs["need"],
+    )
+    if outcome["result"] == "fail":
+        return head + " " + _("→ fails")
+    then = str(inputs.get("then") or "")
+    said = head + " " + _("→ succeeds")
+    if then == "unsuppressed":
+        n = int(inputs["markers"])
+        # English records "marker(s)" whatever the count; the other languages say each count in its own form.
+        said += ngettext(": {n} suppression marker(s) removed", ": {n} suppression marker(s) removed", n).format(n=n)
+    elif then:
+        said += _(_PSI_THEN[then]).format(
+            target=target,
+            before=_grade(str(inputs.get("from"))),
+            after=_grade(str(outcome.get("to"))),
+        )
+    return said

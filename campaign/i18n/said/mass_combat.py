@@ -1,15 +1,14 @@
 """GURPS Mass Combat's (seed 002, RULES.md §2) decisions in the reader's language, from what they recorded.
 
-A battle day's steps whose sentences are built from many sub-terms recorded only in English (a catastrophe's
-effects, the strategy contest's modifiers, casualties by unit) have no renderer yet and are shown as recorded;
-so is a decision recorded before its rule recorded what its sentence states."""
+A decision recorded before its rule recorded what its sentence states is shown as recorded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from campaign.i18n import DEFAULT, N_, _, language
+from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.explain import Beside, renders
 from campaign.i18n.formats import number
 from campaign.i18n.terms import shown
@@ -51,19 +50,158 @@ def _battle_day(p: Mapping[str, Any], beside: Beside) -> str:
     )
 
 
+def _n(value: object) -> str:
+    """A recorded whole number, its thousands grouped for a Russian or Polish reader (in English as recorded)."""
+    return number(int(str(value))) if language() != DEFAULT else str(value)
+
+
+def _signed(value: object) -> str:
+    signed = f"{int(str(value)):+d}"
+    return signed if language() == DEFAULT else signed.replace("-", "−")
+
+
+def _quality(value: object) -> str:
+    return shown(MC, "quality", str(value)) if language() != DEFAULT else str(value)
+
+
+def _experience(rows: Any) -> str:
+    """§2.3: "; one battle more of experience for every unit that fought (§2.3): Caliburn's gang 0 → 1, now green
+    (was inexperienced): base Morale 6 → 11 (the -3 for inexperienced irregulars no longer applies)"."""
+    parts = []
+    for name, was, now, quality_was, quality, before, after, cut in rows:
+        part = f"{name} {was} → {now}"
+        if quality != quality_was:
+            part += _(", now {quality} (was {was}): base Morale {before} → {after}").format(
+                quality=_quality(quality), was=_quality(quality_was), before=before, after=after
+            )
+            if cut:
+                part += _(" (the {cut} for inexperienced irregulars no longer applies)").format(cut=_signed(cut))
+        parts.append(part)
+    return _("; one battle more of experience for every unit that fought (§2.3): {units}").format(
+        units="; ".join(parts)
+    )
+
+
 @renders(MC, "battle_end")
 def _battle_end(p: Mapping[str, Any], beside: Beside) -> str | None:
     inputs, outcome = p["inputs"], p["outcome"]
-    if "battle" not in inputs or inputs.get("experience_said"):
-        return None  # recorded before the rule recorded the battle's name and day, or with the units' experience
+    if "battle" not in inputs or (inputs.get("experience_said") and "experience" not in inputs):
+        return None  # recorded before the rule recorded the battle's name and day, or the units' experience
     # the sides in the order the set-up gave them, as recorded
-    ts = ", ".join(
-        f"{side} {number(int(outcome['ts'][side])) if language() != DEFAULT else outcome['ts'][side]}"
-        for side in inputs["sides"]
-    )
-    return _("{battle}, day {day}: {result}; TS after: {ts}").format(
+    ts = ", ".join(f"{side} {_n(outcome['ts'][side])}" for side in inputs["sides"])
+    said = _("{battle}, day {day}: {result}; TS after: {ts}").format(
         battle=inputs["battle"], day=inputs["day"], result=_result(str(outcome["result"])), ts=ts
     )
+    return said + _experience(inputs["experience"]) if inputs.get("experience_said") else said
+
+
+_TABLES = {
+    "A": N_("Table A (open field)"),
+    "B": N_("Table B (defender wins)"),
+    "C": N_("Table C (attacker wins)"),
+}
+
+
+@renders(MC, "result")
+def _result_said(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.11: "Table A (open field), W = 8: victory morale 2; Al-Wazif has the better of it (a clear victory)"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "defeats" not in inputs:
+        return None  # recorded before the rule recorded the band and the other defeats
+    key, w, winner = str(outcome["result"]), int(inputs["w"]), outcome["winner"]
+    head = _("{table}, W = {w}: {result}").format(table=_(_TABLES[str(inputs["table"])]), w=w, result=_result(key))
+    if key == "no_clear_winner":
+        low, high = inputs["band"]
+        band = f"W {low}–{high}" if high is not None else f"W {low}+"
+        gap = (
+            _("the margins are equal")
+            if w == 0
+            else _("{side}'s margin is higher by {w}, too little to count").format(side=winner, w=w)
+        )
+        said = _(
+            "{head} ({band} of Table A): {gap}; neither side has the better of it, and every unit of both sides rolls "
+            "Morale"
+        ).format(head=head, band=band, gap=gap)
+    else:
+        said = (
+            _("{head}; {side} has the better of it (a clear victory)")
+            if outcome["clear_victory"] == "yes"
+            else _("{head}; {side} has the better of it")
+        ).format(head=head, side=winner)
+        if inputs["table"] == "B" and w == 0:
+            said += _(": the margins are equal, and a tie goes to the defender (Table B begins at W 0, Table C at W 1)")
+    return said + "".join(
+        _("; against {side} (W {w}): {result}").format(side=side, w=dw, result=_result(str(dk)))
+        for side, dw, dk in inputs["defeats"]
+    )
+
+
+def _money(value: object) -> str:
+    return "$" + _n(value)
+
+
+def _pay(inputs: Mapping[str, Any]) -> str | None:
+    """What a payday's pay did (§2.11, R2-19), as the rule said it."""
+    said, paid, due = str(inputs["said"]), inputs.get("paid"), inputs.get("due")
+    if said == "conscripts":
+        return _("conscripts unpaid: Morale −2 instead of −1 until paid")
+    if said == "bonus":
+        text = _("bonus pay {paid} ({pct}% of a month's {monthly}; nothing was owed): ").format(
+            paid=_money(paid), pct=inputs["pct"], monthly=_money(inputs["monthly"])
+        )
+        bonus = int(inputs["bonus"])
+        return text + (
+            _("Morale +{bonus} next month").format(bonus=bonus) if bonus else _("less than +50%, no Morale bonus")
+        )
+    if said == "part":
+        return _("paid {paid} of {due} owed: still in arrears").format(paid=_money(paid), due=_money(due))
+    if said == "unpaid_day":
+        return _("paid {paid} of {due}: an unpaid day ({days} in a row), arrears Morale −{penalty}").format(
+            paid=_money(paid), due=_money(due), days=inputs["days"], penalty=inputs["penalty"]
+        )
+    if said == "missed":
+        return (
+            _("paid {paid} of {due}: payday missed (again), arrears Morale −{penalty}")
+            if inputs["again"]
+            else _("paid {paid} of {due}: payday missed (first), arrears Morale −{penalty}")
+        ).format(paid=_money(paid), due=_money(due), penalty=inputs["penalty"])
+    if said != "paid":
+        return None
+    text = _("paid {paid} of {due}").format(paid=_money(paid), due=_money(due))
+    if int(inputs["bonus"]):
+        text += _(" (+50% or more: Morale +{bonus} next month)").format(bonus=inputs["bonus"])
+    if inputs.get("arrears_paid") is not None:
+        text += _("; the arrears are paid: Morale −{penalty} now, 1 less every 2nd day").format(
+            penalty=inputs["arrears_paid"]
+        )
+    if inputs.get("forgiven"):
+        text += _("; a second paid payday: 1 point of arrears forgiven")
+    return text
+
+
+@renders(MC, "payday")
+def _payday(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.11: "Al-Wazif foot: upkeep $80000; paid $0 of $200000: an unpaid day (1 in a row), arrears Morale −1;
+    Morale roll 6 vs 12 → the men grumble but stay"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "said" not in inputs:
+        return None  # recorded before the payday recorded what it says
+    pay = _pay(inputs)
+    if pay is None:
+        return None
+    name = beside.name(p["unit_id"])
+    said = (
+        _("{unit}: upkeep {upkeep}; {pay}").format(unit=name, upkeep=_money(inputs["upkeep"]), pay=pay)
+        if inputs.get("upkeep") is not None
+        else f"{name}: {pay}"
+    )
+    if "morale_roll" in outcome:
+        said += (
+            _("; Morale roll {roll} vs {morale} → the men grumble but stay")
+            if outcome["morale_roll"] == "made"
+            else _("; Morale roll {roll} vs {morale} → failed: trouble of the game master's choosing")
+        ).format(roll=beside.rolls[int(p["dice"][0])], morale=inputs["morale"])
+    return said
 
 
 @renders(MC, "same_enemy_this_year")
@@ -182,4 +320,326 @@ def _unpaid_day(p: Mapping[str, Any], beside: Beside) -> str | None:
         arrears=inputs["arrears"],
         roll=beside.rolls[int(p["dice"][0])],
         morale=inputs["morale"],
+    )
+
+
+_ROLLS = {
+    "Survival roll": N_("{pc} Survival roll: {target}, rolled {roll} → {made}"),
+    "second Survival roll (losing side)": N_(
+        "{pc} second Survival roll (losing side): {target}, rolled {roll} → {made}"
+    ),
+    "second Survival roll (his unit routed or was wiped out)": N_(
+        "{pc} second Survival roll (his unit routed or was wiped out): {target}, rolled {roll} → {made}"
+    ),
+}
+_COLUMNS = {"unhurt": N_("unhurt"), "one_hit": N_("one hit"), "two_hits": N_("two hits")}
+
+
+def _column(value: object) -> str:
+    return _(_COLUMNS[str(value)]) if str(value) in _COLUMNS else str(value)
+
+
+def _made(margin: int) -> str:
+    return (_("made by {n}") if margin >= 0 else _("failed by {n}")).format(n=abs(margin))
+
+
+def _survival_damage(inputs: Mapping[str, Any], column: str) -> str:
+    """What the Survival table's column did (§2.9): unhurt, one or two hits, or wounds rolled on the TL's dice."""
+    if column == "unhurt":
+        return _("unhurt")
+    if "hits" in inputs:
+        hits = int(inputs["hits"])
+        return ngettext(
+            "{n} hit: {n} point of damage, as the Survival table gives it (no damage roll, no DR)",
+            "{n} hits: {n} points of damage, as the Survival table gives it (no damage roll, no DR)",
+            hits,
+        ).format(n=hits)
+    each = [int(x) for x in inputs["each"]]
+    # English says "damage" whatever the sum; the other languages count it in their own forms.
+    return ngettext(
+        "column {column} at TL{tl}: {wounds} × ({dice} − {rule} {armour}) = {each} = {total} damage",
+        "column {column} at TL{tl}: {wounds} × ({dice} − {rule} {armour}) = {each} = {total} damage",
+        sum(each),
+    ).format(
+        column=column, tl=inputs["tl"], wounds=inputs["wounds"], dice=inputs["notation"], rule=inputs["dr_rule"],
+        armour=inputs["armour"], each=" + ".join(map(str, each)), total=sum(each),
+    )  # fmt: skip
+
+
+@renders(MC, "survival")
+def _survival(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.9: "Caliburn Survival roll: 8, rolled 10 → failed by 2: column A at TL3: 1 × (d6+2 − DR 2) = 4 = 4
+    damage"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "label" not in inputs or str(inputs["label"]) not in _ROLLS:
+        return None  # recorded before the roll recorded its terms
+    margin, column = int(outcome["margin"]), str(outcome["column"])
+    said = _(_ROLLS[str(inputs["label"])]).format(
+        pc=inputs["pc"], target=inputs["target"], roll=inputs["roll"], made=_made(margin)
+    )
+    if inputs["luck"]:
+        again, other, kept = inputs["luck"]
+        said += (
+            _(" (Luck: rolled again {roll} → {column}, kept)")
+            if kept
+            else _(" (Luck: rolled again {roll} → {column}, the first kept)")
+        ).format(roll=again, column=_column(other))
+    said += ": " + _survival_damage(inputs, column)
+    if inputs.get("surrendered"):
+        said += _("; {unit} surrendered: if he lives, {pc} is a prisoner unless the GM rules otherwise").format(
+            unit=inputs["surrendered"], pc=inputs["pc"]
+        )
+    return said
+
+
+_REACTIONS = {
+    "excellent": N_("excellent"),
+    "very_good": N_("very good"),
+    "good": N_("good"),
+    "neutral": N_("neutral"),
+    "poor": N_("poor"),
+    "bad": N_("bad"),
+    "very_bad": N_("very bad"),
+}
+
+
+def _reaction(value: object) -> str:
+    return _(_REACTIONS[str(value)]) if str(value) in _REACTIONS else str(value).replace("_", " ")
+
+
+def _glory_verdict(inputs: Mapping[str, Any], margin: int) -> str:
+    """The Glory table's row (§2.9, R3-14), as the rule said it."""
+    read_as, row, roll = str(inputs["read_as"]), str(inputs["row"]), inputs["roll"]
+    said = (
+        _("{roll}, an automatic failure, read as the smallest failure").format(roll=roll)
+        if read_as == "automatic_failure"
+        else _("{roll}: a critical failure, whatever the margin").format(roll=roll)
+        if read_as == "critical_failure"
+        else _made(margin)
+    )
+    months = int(inputs["months"] or 0)
+    if row == "critical":
+        return _("critical success: Reputation +2 for a while and +1 for ever")
+    # English records "months" whatever the count; the other languages say each count in its own form.
+    if row == "made_7":
+        text = ngettext("{said}: Reputation +1 for {n} months", "{said}: Reputation +1 for {n} months", months)
+        return text.format(said=said, n=months)
+    if row == "failed_4":
+        text = ngettext("{said}: Reputation −1 for {n} months", "{said}: Reputation −1 for {n} months", months)
+        return text.format(said=said, n=months)
+    if row == "failed_7":
+        text = ngettext(
+            "{said}: Reputation −2 for {n} months; called a coward by a peer",
+            "{said}: Reputation −2 for {n} months; called a coward by a peer",
+            months,
+        )
+        return text.format(said=said, n=months)
+    rows = {
+        "made_4": N_("{said}: noticed by high command"),
+        "made_0": N_("{said}: fought competently"),
+        "failed_1": N_("{said}: fought adequately"),
+    }
+    return _(rows[row]).format(said=said)
+
+
+@renders(MC, "glory")
+def _glory(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.9: "Caliburn Glory roll: 12, rolled 7 → made by 5: noticed by high command; promotion roll 13 + Reputation
+    0 → good"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "read_as" not in inputs:
+        return None  # recorded before the roll recorded its row
+    verdict = _glory_verdict(inputs, int(outcome["margin"]))
+    reaction = inputs.get("reaction")
+    if reaction and reaction[0] == "promotion":
+        _kind, roll, now, said, rank = reaction
+        verdict += _("; promotion roll {roll} + Reputation {now} → {reaction}").format(
+            roll=roll, now=now, reaction=_reaction(said)
+        ) + (_(": +1 Rank") if rank else "")
+    elif reaction and reaction[0] == "dead":
+        verdict += _("; he died: high command makes no reaction roll")
+    elif reaction:
+        _kind, roll, now, said, demotion = reaction
+        verdict += (
+            _(
+                "; high command's reaction roll {roll} + Reputation {now} → {reaction}: possible demotion, for the GM "
+                "to decide"
+            )
+            if demotion
+            else _("; high command's reaction roll {roll} + Reputation {now} → {reaction}: nothing comes of it")
+        ).format(roll=roll, now=now, reaction=_reaction(said))
+    return _("{pc} Glory roll: {target}, rolled {roll} → {verdict}").format(
+        pc=inputs["pc"], target=inputs["target"], roll=inputs["roll"], verdict=verdict
+    )
+
+
+_CATEGORIES = {
+    "artillery": N_("artillery"),
+    "armour": N_("armour"),
+    "air": N_("air"),
+    "cavalry": N_("cavalry"),
+    "missile": N_("missile"),
+}
+_MODIFIER_WORDS = {
+    "battle plan": N_("battle plan"),
+    "recon": N_("recon"),
+    "diviner": N_("diviner"),
+    "GM": N_("GM"),
+    "home soil": N_("home soil"),
+    "home soil (larger than the fortification)": N_("home soil (larger than the fortification)"),
+}
+_MODIFIER_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (re.compile(r"TS (\d+):(\d+) = ([\d.]+)"), lambda m: _("TS {mine}:{theirs} = {ratio}").format(
+        mine=m[1], theirs=m[2], ratio=m[3] if language() == DEFAULT else m[3].replace(".", ","))),
+    (re.compile(r"TL (\d+) vs (\d+)"), lambda m: _("TL {mine} vs {theirs}").format(mine=m[1], theirs=m[2])),
+    (re.compile(r"catastrophe (\d+)"), lambda m: _("catastrophe {n}").format(n=m[1])),
+    (re.compile(r"(\w+): the enemy has none"), lambda m: _("{category}: the enemy has none").format(
+        category=_(_CATEGORIES[m[1]]))),
+    (re.compile(r"(\w+) (\d+):(\d+)"), lambda m: _("{category} {mine}:{theirs}").format(
+        category=_(_CATEGORIES[m[1]]), mine=m[2], theirs=m[3])),
+    (re.compile(r"Glory of (.+)"), lambda m: _("Glory of {pc}").format(pc=m[1])),
+    (re.compile(r"(.+) knocked out"), lambda m: _("{pc} knocked out").format(pc=m[1])),
+)  # fmt: skip
+"""The Strategy modifiers the rules name (§2.10), by the words they are recorded under; a circumstance or a
+position named by the set-up or the tables is shown as it is named there."""
+
+
+def _modifier(key: str) -> str:
+    if key in _MODIFIER_WORDS:
+        return _(_MODIFIER_WORDS[key])
+    for pattern, said in _MODIFIER_PATTERNS:
+        found = pattern.fullmatch(key)
+        if found and (found.lastindex or 0) and (pattern.pattern[:3] != r"(\w" or found[1] in _CATEGORIES):
+            return str(said(found))
+    return key
+
+
+@renders(MC, "strategy_contest")
+def _strategy_contest(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.10–2.11: "Quick Contest — Megalos: Strategy 14 +1 (catastrophe 9 -1, home soil +2) = 15, rolled 11 →
+    margin +4; Al-Wazif: …; difference 8 to Al-Wazif"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "steps" not in inputs:
+        return None  # recorded before the contest recorded its steps
+    parts = []
+    for step in inputs["steps"]:
+        if step[0] == "no_troops":
+            parts.append(_("{side} has no troops left and cannot fight").format(side=step[1]))
+        elif step[0] == "luck":
+            _kind, side, again, margin = step
+            parts.append(_("{side} uses Luck: rolled {roll} → margin {margin}").format(
+                side=side, roll=again, margin=_signed(margin)))  # fmt: skip
+        else:
+            _kind, side, which, skill, total, effective, roll, margin, listed = step
+            mods = ", ".join(f"{_modifier(str(k))} {_signed(v)}" for k, v in listed) or _("none")
+            said = (
+                _("{side}: Strategy {skill} {total} ({mods}) = {effective}, rolled {roll} → margin {margin}")
+                if which == "Strategy"
+                else _("{side}: Tactics {skill} {total} ({mods}) = {effective}, rolled {roll} → margin {margin}")
+            )
+            parts.append(said.format(side=side, skill=skill, total=_signed(total), mods=mods, effective=effective,
+                                     roll=roll, margin=_signed(margin)))  # fmt: skip
+    diff = int(outcome["difference"])
+    tail = (
+        _("; difference {n} to {side}").format(n=diff, side=inputs["leader"])
+        if diff
+        else _("; difference 0: the margins are equal")
+    )
+    return _("Quick Contest — {parts}").format(parts="; ".join(parts)) + tail
+
+
+_SHIFTS = {
+    "fortification": N_("fortification"),
+    "heavy armour": N_("heavy armour"),
+    "medium armour": N_("medium armour"),
+    "light armour": N_("light armour"),
+    "routed (1d)": N_("routed (1d)"),
+    "intensity": N_("intensity"),
+    "strike/healing": N_("strike/healing"),
+}
+"""What moves a unit's row on the casualty table (§2.12), as the rule records it."""
+
+
+@renders(MC, "casualties")
+def _casualties(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.12: "Megalos casualties on row -8: 4d rolled 16 → 53% before unit shifts; 5th Heavy Legion cohort row -5
+    (heavy armour +4, routed (1d) -1) → 43%: 26 dead, 26 wounded; …; TS after the battle 918"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "units" not in inputs:
+        return None  # recorded before the rule recorded each unit's line
+    lines = []
+    for name, row, shifts, pct, dead, wounded, prisoners in inputs["units"]:
+        shown = ", ".join(f"{_(_SHIFTS[str(k)]) if str(k) in _SHIFTS else k} {_signed(v)}" for k, v in shifts)
+        line = _("{unit} row {row}{shifts} → {pct}%: {dead} dead, {wounded} wounded").format(
+            unit=name, row=_signed(row), shifts=f" ({shown})" if shown else "", pct=pct, dead=_n(dead),
+            wounded=_n(wounded),
+        )  # fmt: skip
+        if prisoners is not None:
+            line += _("; it surrendered: its {men} men left are prisoners, TS 0").format(men=_n(prisoners))
+        lines.append(line)
+    return (
+        _("{side} casualties on row {row}: 4d rolled {roll} → {pct}% before unit shifts; ").format(
+            side=inputs["side"], row=_signed(inputs["row"]), roll=outcome["roll"], pct=outcome["base_percent"]
+        )
+        + "; ".join(lines)
+        + _("; TS after the battle {ts}").format(ts=_n(outcome["ts_after"]))
+    )
+
+
+def _effect(effect: Sequence[Any]) -> str:  # noqa: PLR0911 (one sentence per effect of §2.8's table)
+    """One effect of a catastrophe (§2.8, R2-10, R2-14, R3-16–R3-18), as the rule said it."""
+    kind, rest = str(effect[0]), effect[1:]
+    if kind == "none":
+        return _("no catastrophe")
+    if kind == "pc_out":
+        return _("{pc} (a PC) is wounded and unconscious, not killed: no further rolls for him").format(pc=rest[0])
+    if kind == "strategy":
+        return _("Strategy {value}").format(value=_signed(rest[0]))
+    if kind == "halved":
+        return _("army commander out: base Strategy halved to {value}").format(value=rest[0])
+    if kind == "enemy_ts":
+        return _("enemy TS +{pct}%").format(pct=rest[0])
+    if kind == "morale_all":
+        return _("Morale {value} for every unit").format(value=_signed(rest[0]))
+    if kind == "morale_unit":
+        return _("{unit} Morale {value}").format(unit=rest[0], value=_signed(rest[1]))
+    if kind == "no_defector":
+        return _("no unit can defect (the army commander's own and the PCs' are loyal)")
+    if kind == "went_over":
+        return _("{unit} goes over to {side} with its troops (TS {ts})").format(unit=rest[0], side=rest[1], ts=rest[2])
+    if kind == "defected":
+        return _("{unit} defects with its troops").format(unit=rest[0])
+    if kind == "lasting":
+        return _("the Morale loss lasts until a clear victory")
+    if kind == "atrocity_army":
+        roll, average, change = rest
+        return _("atrocity: army Morale roll {roll} vs {average} → Morale {change} for every unit").format(
+            roll=roll, average=average, change=_signed(change)
+        )
+    units = "; ".join(
+        _("{unit} Morale {morale}, rolled {roll} → {change}").format(
+            unit=u, morale=m, roll=r, change=_signed(c)
+        )
+        for u, m, r, c in rest[0]
+    )  # fmt: skip
+    return _("atrocity: each unit rolls its Morale: {units}").format(units=units or _("none is subject to Morale"))
+
+
+@renders(MC, "catastrophe")
+def _catastrophe(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.8: "Al-Wazif catastrophe: 3d rolled 12 → 12: Strategy -2; Morale -1 for every unit"."""
+    inputs, outcome = p["inputs"], p["outcome"]
+    if "said" not in inputs:
+        return None  # recorded before the rule recorded its effects as data
+    bonus = int(inputs["enemy_es_bonus"])
+    notes = _("3d rolled {roll}").format(roll=inputs["roll"])
+    if bonus:
+        notes += _(" + {bonus} (enemy Extraordinary Force)").format(bonus=bonus)
+    if inputs["luck"] is not None:
+        notes += "; " + _("Luck reroll {roll} → {result}").format(roll=inputs["luck"], result=outcome["result"])
+    return _("{side} catastrophe: {notes} → {result}: {effects}").format(
+        side=inputs["side"],
+        notes=notes,
+        result=outcome["result"],
+        effects="; ".join(_effect(e) for e in inputs["said"]),
     )

@@ -252,7 +252,8 @@ def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy
         "surrender",
         "§0.3",
         unit.unit_id,
-        {"enemy_within": str(enemy_within)},
+        # the limit, as the sentence states it (campaign/i18n/said); verify compares outcomes, never inputs
+        {"enemy_within": str(enemy_within), "surrender_within": int(tables.surrender.enemy_within)},
         {"result": "surrendered"},
         f"{unit.name}{note}",
         facts,
@@ -309,7 +310,12 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
     roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}", side=psion.side)
-    inputs = {"psion": psion.unit_id, "effect": effect, "distance": str(distance), "in_sight": in_sight, "bands": bands}
+    inputs: dict[str, Any] = {
+        "psion": psion.unit_id, "effect": effect, "distance": str(distance), "in_sight": in_sight, "bands": bands,
+        # what the sentence states (campaign/i18n/said): the die rolled, the number needed, and (below) what the
+        # success did, by a key of its own; verify compares outcomes, never inputs
+        "die": spec.sides, "need": need,
+    }  # fmt: skip
     shift = f" (−{bands - 1} step{'s' if bands > 2 else ''} for range)" if bands > 1 else ""
     head = f"{psion.name} psi {effect} on {target.name}: d{spec.sides}{shift} rolled {roll.total}, need ≥ {need}"
     rolls: list[Roll] = [roll]
@@ -319,25 +325,35 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
     b, uid = battle.battle_id, target.unit_id
     success = Decision("psi", "§0.10", uid, inputs, {"result": "success"}, head + " → succeeds", (), tuple(rolls))
 
-    def succeeded(what: str, facts: tuple[Event, ...] = (), **changes: Any) -> Decision:
-        """The success, with what it did."""
-        return replace(success, explanation=success.explanation + what, facts=facts, **changes)
+    def succeeded(what: str, facts: tuple[Event, ...] = (), then: str = "", **changes: Any) -> Decision:
+        """The success, with what it did (``then``: which of these sentences it is, for a view's language)."""
+        said = {**changes.pop("inputs", inputs), "then": then}
+        return replace(success, explanation=success.explanation + what, facts=facts, inputs=said, **changes)
 
     if effect == "remove_suppression":
         marker = SuppressionChanged(battle_id=b, unit_id=uid, markers=0)
-        return [succeeded(f": {ts.suppression} suppression marker(s) removed", (marker,))]
+        removed = {**inputs, "markers": ts.suppression}
+        return [
+            succeeded(f": {ts.suppression} suppression marker(s) removed", (marker,), "unsuppressed", inputs=removed)
+        ]
     if effect in ("psi_detection", "avert_eyes"):
-        return [succeeded(": use the psi die for Observe this turn")]
+        return [succeeded(": use the psi die for Observe this turn", then="observe")]
     if effect == "confusion":
         lost = ActivationLost(battle_id=b, unit_id=uid, turn=battle.turn)
-        return [succeeded(f": {target.name} loses its activation", (lost,))]
+        return [succeeded(f": {target.name} loses its activation", (lost,), "confused")]
     no_grade = ts.last_stand and tables.last_stand.no_morale_stat
     if no_grade and effect in ("no_step_back", "psi_blast", "psi_strike", "panic"):
         # R2-2, R2-4 (b): a unit in No step back has no grade; none of these reaches it.
-        return [succeeded(f", but {target.name} is in No step back: no effect", outcome={"result": "no_effect"})]
+        return [
+            succeeded(
+                f", but {target.name} is in No step back: no effect",
+                then="in_last_stand",
+                outcome={"result": "no_effect"},
+            )
+        ]
     if effect == "no_step_back":
         stand = LastStandChanged(battle_id=b, unit_id=uid, active=True, reason="psi")
-        return [succeeded(f": {target.name} enters No step back", (stand,))]
+        return [succeeded(f": {target.name} enters No step back", (stand,), "last_stand")]
     # R2-2: psionics override the ordinary limits on panic (Veterans, Elite, a unit that passed its test).
     overrides = tables.psi.rules.overrides_ordinary_limits
     cannot_panic = ts.last_stand or (
@@ -348,6 +364,7 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
         return [
             succeeded(
                 f", but {target.name} is already panicking: no new test",
+                then="panicking",
                 inputs={**inputs, "blast": blast_choice} if effect == "psi_blast" else inputs,
                 outcome={"result": "no_effect"},
             )
@@ -360,15 +377,23 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
                 succeeded(
                     f": −2 grades ({ts.grade} → {new_grade})",
                     grade_facts(battle, ts, new_grade),
-                    inputs=blast,
+                    "two_grades",
+                    inputs={**blast, "from": ts.grade},
                     outcome={"result": "success", "to": new_grade},
                 )
             ]
         if cannot_panic:
-            return [succeeded(f", but {target.name} cannot panic", inputs=blast, outcome={"result": "no_effect"})]
+            return [
+                succeeded(
+                    f", but {target.name} cannot panic",
+                    then="cannot_panic",
+                    inputs=blast,
+                    outcome={"result": "no_effect"},
+                )
+            ]
         # R2-2: the panic option makes the target take a panic test (§0.8), not panic outright.
         return [
-            succeeded(": the target takes a panic test", inputs=blast),
+            succeeded(": the target takes a panic test", then="panic_test", inputs=blast),
             panic_test(tables, battle, target, dice, None, forced=True, psi_caused=True),
         ]
     if effect == "inspire":
@@ -378,13 +403,16 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
         return [success, strike]
     if effect == "panic":
         if cannot_panic:
-            return [succeeded(f", but {target.name} cannot panic", outcome={"result": "no_effect"})]
+            return [
+                succeeded(f", but {target.name} cannot panic", then="cannot_panic", outcome={"result": "no_effect"})
+            ]
         return [success, panic_test(tables, battle, target, dice, None, forced=True, psi_caused=True)]
     # kill: a trooper shoots a comrade (the hit is resolved as normal), the unit is suppressed and tests as if
     # its leader were lost.
     suppressed = SuppressionChanged(battle_id=b, unit_id=uid, markers=ts.suppression + (0 if ts.last_stand else 1))
     what = "; no suppression marker (No step back)" if ts.last_stand else "; suppressed"
-    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit){what}", (suppressed,))
+    then = "kill_in_last_stand" if ts.last_stand else "kill"
+    kill = succeeded(f": a trooper of {target.name} shoots a comrade (resolve the hit){what}", (suppressed,), then)
     return [kill, morale_test(tables, battle, target, dice, ["leader_lost"], cause="psi kill", psi_caused=True)]
 
 
@@ -396,7 +424,7 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
             "rally",
             "§0.10",
             unit.unit_id,
-            {"psion": psion.unit_id},
+            {"psion": psion.unit_id, "at_start": True},
             {"result": "no_effect"},
             f"{unit.name} is at its starting grade: inspiring it changes nothing",
         )
@@ -409,7 +437,15 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
         "rally",
         "§0.10",
         unit.unit_id,
-        {"psion": psion.unit_id, "target": target},
+        # what the sentence states (campaign/i18n/said); verify compares outcomes, never inputs
+        {
+            "psion": psion.unit_id,
+            "target": target,
+            "lv_psion": psion.profile.leadership,
+            "lv_unit": unit.profile.leadership,
+            "threat": threat.total,
+            "die": sides,
+        },
         {"result": "rallied" if new_grade != us.grade else "failed", "from": us.grade, "to": new_grade},
         f"{unit.name} inspired rally: LV {psion.profile.leadership} + LV {unit.profile.leadership} + threat "
         f"{threat.total} = {target}; d{sides} rolled {roll.total} → "

@@ -513,12 +513,14 @@ def persisting_threat(tables: Tables, motivation: str, us: UnitState, under_arti
             present.append(row)
     total = 0
     parts: list[str] = []
+    terms: list[tuple[str, str, int, int]] = []
     for row in present:
         value = tables.threat(row, motivation) or 0
         n = counts.get(row, 1) if tables.threat_kind(row) == "plus_each" else 1
         total += value * n
         parts.append(f"{row} +{value}" + (f"×{n}" if n != 1 else ""))
-    return Threat(total, tuple(parts), 0)
+        terms.append((row, "each" if n != 1 else "plus", value, n))
+    return Threat(total, tuple(parts), 0, tuple(terms))
 
 
 def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
@@ -564,12 +566,16 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     }
     rolls: list[Roll] = []
     steps: list[str] = []
+    # What the sentence states, as data (campaign/i18n/said): verify compares outcomes, never inputs.
+    said: dict[str, JsonValue] = {"lv_officer": lv_off, "lv_unit": lv_unit}
     if in_sight and within(tables, distance, free):
         steps.append(f'within {free}" and in sight: no communication test')
+        said |= {"comms": "free", "free_within": free}
     else:
         officer_psi, unit_psi = officer.profile.psi_rank is not None, unit.profile.psi_rank is not None
         if officer_psi and unit_psi:
             steps.append("psion to psion: communication always succeeds")
+            said |= {"comms": "psion"}
         else:
             if not (officer.profile.radio and unit.profile.radio) and not (officer_psi or unit_psi):
                 raise InvalidInputError(
@@ -583,8 +589,10 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
                 psi_sides = tables.psi_die(psion.profile.psi_rank or "none")
                 if psi_sides > sides:
                     sides, note = psi_sides, f"psi die d{psi_sides} (the better of psi and quality)"
+            said |= {"comms": "test", "comms_die": sides, "comms_psi": note.startswith("psi")}
             spec = die(sides).shifted(-links)
             need = max(lv_off, lv_unit)
+            said |= {"comms_shifted": spec.sides, "need": need}
             roll = dice.roll(spec, f"communication test, {officer.name} → {unit.name}", side=unit.side)
             rolls.append(roll)
             shift = f", −{links} step{'s' if links != 1 else ''} for bypassed links → d{spec.sides}" if links else ""
@@ -594,7 +602,7 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
                     "rally",
                     "§0.6",
                     unit.unit_id,
-                    inputs,
+                    {**inputs, **said},
                     {"result": "comms_failed", "from": us.grade, "to": us.grade},
                     f"{officer.name} rallies {unit.name}: " + "; ".join(steps) + " → fails, the action is wasted",
                     (attempt,),
@@ -618,7 +626,14 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
         "rally",
         "§0.6",
         unit.unit_id,
-        {**inputs, "target": target},
+        {
+            **inputs,
+            **said,
+            "target": target,
+            "threat": threat.total,
+            "threat_parts": [list(t) for t in threat.terms],
+            "die": sides,
+        },
         {"result": "rallied" if improved else "failed", "from": us.grade, "to": new_grade},
         f"{officer.name} rallies {unit.name}: " + "; ".join(steps),
         (attempt, *grade_facts(battle, us, new_grade)),

@@ -13,7 +13,7 @@ from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_str
 from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, die, parse
 from events.families.career import CasualtiesTaken, UnitFate
-from events.registry import Event
+from events.registry import Event, JsonValue
 
 THREE_D = parse("3d")
 FOUR_D = parse("4d")
@@ -274,6 +274,8 @@ def casualties(
         roll = dice.roll(FOUR_D, f"casualty roll, {side.name}", side=side.name)
         side_rolls: list[Roll] = [roll]
         lines = []
+        # each unit's line as data (campaign/i18n/said); verify compares outcomes, never inputs
+        rows: list[JsonValue] = []
         facts: list[Event] = []
         for u in side.units:
             shifts: dict[str, int] = {}
@@ -316,6 +318,8 @@ def casualties(
             u.ts = 0 if prisoners else after
             u.wiped_out = men > 0 and lost >= men
             shown = ", ".join(f"{k} {v:+d}" for k, v in shifts.items())
+            kept: list[JsonValue] = [[k, v] for k, v in shifts.items()]
+            rows.append([u.unit.name, unit_row, kept, pct, dead, wounded, men - dead if prisoners else None])
             lines.append(
                 f"{u.unit.name} row {unit_row:+d}{f' ({shown})' if shown else ''} → {pct}%: {dead} dead, "
                 f"{wounded} wounded"
@@ -332,7 +336,7 @@ def casualties(
                 "casualties",
                 "§2.12",
                 None,
-                {"side": side.name, "row": row},
+                {"side": side.name, "row": row, "units": rows},
                 {"roll": roll.total, "base_percent": base_pct, "ts_after": side.ts},
                 f"{side.name} casualties on row {row:+d}: 4d rolled {roll.total} → {base_pct}% before unit shifts; "
                 + "; ".join(lines)

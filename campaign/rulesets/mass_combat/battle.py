@@ -35,6 +35,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, die, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded
+from events.registry import JsonValue
 
 __all__ = ["ArmyUnit", "casualty_offset", "resolve_battle"]
 
@@ -98,9 +99,15 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
         rolls.append(again)
         result = min(result, 18, again.total + bonus)
         notes.append(f"Luck reroll {again.total} → {result}")
+        luck: JsonValue = again.total
+    else:
+        luck = None
     effects: list[str] = []
+    # each effect as data, beside its words (campaign/i18n/said); verify compares outcomes, never inputs
+    said: list[JsonValue] = []
     if result <= none_to:
         effects.append("no catastrophe")
+        said.append(["none"])
     row = tables.catastrophe_effect(result)
 
     def on(effect: str) -> bool:  # a flag effect (defection, atrocity, halved Strategy) a house rule may turn off
@@ -113,21 +120,25 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
     picked = _picked_pc(result, me, target, pcs)
     if picked is not None:
         effects.append(f"{picked.name} (a PC) is wounded and unconscious, not killed: no further rolls for him")
+        said.append(["pc_out", picked.name])
     lasting = result in tables.catastrophe.rules.lasting and picked is None
     lasting_mods: dict[str, int] = {}
     side_wide: list[dict[str, object]] = []
     if row.strategy:
         me.strategy_mods[f"catastrophe {result}"] = row.strategy
         effects.append(f"Strategy {row.strategy:+d}")
+        said.append(["strategy", row.strategy])
     if on("halve_strategy"):
         me.base_strategy = -(-me.base_strategy // 2)
         effects.append(f"army commander out: base Strategy halved to {me.base_strategy}")
+        said.append(["halved", me.base_strategy])
     if row.enemy_ts_pct is not None:
         pct = row.enemy_ts_pct
         for enemy in enemies:
             for u in enemy.units:
                 u.ts = u.ts * (100 + pct) // 100
         effects.append(f"enemy TS +{pct}%")
+        said.append(["enemy_ts", pct])
     if row.morale_all:
         value = row.morale_all
         for u in me.units:
@@ -138,6 +149,7 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
         if lasting and tables.catastrophe.rules.lasting_reaches_later_units:
             side_wide.append({"side": me.name, "value": value})
         effects.append(f"Morale {value:+d} for every unit")
+        said.append(["morale_all", value])
     persist: list[dict[str, object]] = []
     if target is not None and row.morale_unit is not None and not target.exempt:
         value = row.morale_unit
@@ -145,8 +157,10 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
         if lasting:
             lasting_mods[target.unit.unit_id] = lasting_mods.get(target.unit.unit_id, 0) + value
         effects.append(f"{target.unit.name} Morale {value:+d}")
+        said.append(["morale_unit", target.unit.name, value])
     if on("defection") and defector is None:
         effects.append("no unit can defect (the army commander's own and the PCs' are loyal)")
+        said.append(["no_defector"])
     elif defector is not None:
         me.units.remove(defector)
         if tables.catastrophe.rules.defection_goes == "to_enemy" and enemies:
@@ -154,21 +168,24 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
             joined.units.append(defector)
             persist.append({"went_over": defector.unit.unit_id, "to": joined.name})
             effects.append(f"{defector.unit.name} goes over to {joined.name} with its troops (TS {defector.ts})")
+            said.append(["went_over", defector.unit.name, joined.name, defector.ts])
         else:
             persist.append({"defected": defector.unit.unit_id})
             effects.append(f"{defector.unit.name} defects with its troops")
+            said.append(["defected", defector.unit.name])
     persist += [{"unit_id": unit_id, "value": value} for unit_id, value in lasting_mods.items() if value]
     persist += side_wide
     if lasting and (lasting_mods or side_wide):
         effects.append("the Morale loss lasts until a clear victory")
+        said.append(["lasting"])
     atrocity: dict[str, int] = {}
     if on("atrocity"):
-        effects.append(_atrocity(tables, me, dice, rolls, atrocity))
+        effects.append(_atrocity(tables, me, dice, rolls, atrocity, said))
     return Decision(
         "catastrophe",
         "§2.8",
         None,
-        {"side": me.name, "enemy_es_bonus": bonus},
+        {"side": me.name, "enemy_es_bonus": bonus, "roll": roll.total, "luck": luck, "said": said},
         {
             "result": result,
             "effects": effects,
@@ -182,7 +199,9 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
     )
 
 
-def _atrocity(tables: Tables, me: SideRun, dice: Dice, rolls: list[Roll], changes: dict[str, int]) -> str:
+def _atrocity(
+    tables: Tables, me: SideRun, dice: Dice, rolls: list[Roll], changes: dict[str, int], said: list[JsonValue]
+) -> str:
     """Catastrophe 13 (R3-16): every unit subject to Morale rolls 3d against its Morale now; made → +1, failed →
     −1, on that unit, for this battle. ``catastrophe.rules.atrocity_roll`` "army_average" (C-14) makes one roll
     against the units' average Morale, rounded down, its result on every unit. ``changes`` gets each unit's."""
@@ -195,15 +214,19 @@ def _atrocity(tables: Tables, me: SideRun, dice: Dice, rolls: list[Roll], change
         for u in subject:
             u.morale += change
             changes[u.unit.name] = change
+        said.append(["atrocity_army", anger.total, average, change])
         return f"atrocity: army Morale roll {anger.total} vs {average} → Morale {change:+d} for every unit"
     parts = []
+    each: list[JsonValue] = []
     for u in subject:
         anger = dice.roll(THREE_D, f"Morale roll after an enemy atrocity, {u.unit.name}", side=u.unit.side)
         rolls.append(anger)
         change = 1 if anger.total <= u.morale else -1
         parts.append(f"{u.unit.name} Morale {u.morale}, rolled {anger.total} → {change:+d}")
+        each.append([u.unit.name, u.morale, anger.total, change])
         u.morale += change
         changes[u.unit.name] = change
+    said.append(["atrocity_each", each])
     return "atrocity: each unit rolls its Morale: " + ("; ".join(parts) or "none is subject to Morale")
 
 
@@ -341,11 +364,14 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     parts = []
     rolls: list[Roll] = []
     effective: dict[str, int] = {s.name: 0 for s in sides}
+    # what the sentence states, step by step, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    steps: list[JsonValue] = []
     for side in sides:
         if not side.units:
             # Every unit defected: an army with no troops cannot contest the field [INF].
             side.margin = -100
             parts.append(f"{side.name} has no troops left and cannot fight")
+            steps.append(["no_troops", side.name])
             continue
         skill, which = _effective_skill(tables, side, sides)
         total = sum(side.strategy_mods.values())
@@ -354,6 +380,8 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
         rolls.append(roll)
         side.roll, side.margin = roll.total, effective[side.name] - roll.total
         mods = ", ".join(f"{k} {v:+d}" for k, v in side.strategy_mods.items()) or "none"
+        listed: list[JsonValue] = [[k, v] for k, v in side.strategy_mods.items()]  # in order: the log sorts a mapping
+        steps.append(["roll", side.name, which, skill, total, effective[side.name], roll.total, side.margin, listed])
         parts.append(
             f"{side.name}: {which} {skill} {total:+d} ({mods}) = {effective[side.name]}, rolled {roll.total} "
             f"→ margin {side.margin:+d}"
@@ -366,6 +394,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
             rolls.append(again)
             margin = effective[side.name] - again.total
             parts.append(f"{side.name} uses Luck: rolled {again.total} → margin {margin:+d}")
+            steps.append(["luck", side.name, again.total, margin])
             side.margin = max(side.margin, margin)
     ranked = sorted(sides, key=lambda s: -s.margin)
     diff = ranked[0].margin - ranked[1].margin
@@ -373,7 +402,12 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
         "strategy_contest",
         "§2.10–2.11",
         None,
-        {"modifiers": {s.name: dict(s.strategy_mods) for s in sides}, "ts": {s.name: s.ts for s in sides}},
+        {
+            "modifiers": {s.name: dict(s.strategy_mods) for s in sides},
+            "ts": {s.name: s.ts for s in sides},
+            "steps": steps,
+            "leader": ranked[0].name,
+        },
         {"margins": {s.name: s.margin for s in sides}, "difference": diff},
         "Quick Contest — "
         + "; ".join(parts)
@@ -492,6 +526,7 @@ def _pcs_second(
                     d,
                     explanation=d.explanation + f"; {unit.unit.name} surrendered: if he lives, {pc.name} is "
                     "a prisoner unless the GM rules otherwise",
+                    inputs={**d.inputs, "surrendered": unit.unit.name},
                 )
                 for d in rolled
             ]
@@ -499,13 +534,21 @@ def _pcs_second(
     return decisions
 
 
-def _band_words(table: Sequence[tuple[int, str]], key: str) -> str:
-    """'W 0–3' for the band of ``key`` in the result table ``table`` ('W 17+' for the last)."""
+def _band(table: Sequence[tuple[int, str]], key: str) -> list[int | None]:
+    """The band of W of ``key`` in the result table ``table``: ``[low, high]``, ``[low, None]`` for the last,
+    ``[]`` for a key not in it."""
     bands = sorted((int(low), str(k)) for low, k in table)
     for i, (low, k) in enumerate(bands):
         if k == key:
-            return f"W {low}–{bands[i + 1][0] - 1}" if i + 1 < len(bands) else f"W {low}+"
-    return "W"
+            return [low, bands[i + 1][0] - 1] if i + 1 < len(bands) else [low, None]
+    return []
+
+
+def _band_words(band: Sequence[int | None]) -> str:
+    """'W 0–3' for a band of W ('W 17+' for the last)."""
+    if not band:
+        return "W"
+    return f"W {band[0]}–{band[1]}" if band[1] is not None else f"W {band[0]}+"
 
 
 def _result_words(tables: Tables, outcome: Outcome) -> str:
@@ -514,7 +557,7 @@ def _result_words(tables: Tables, outcome: Outcome) -> str:
     label = {"A": "Table A (open field)", "B": "Table B (defender wins)", "C": "Table C (attacker wins)"}[outcome.table]
     head = f"{label}, W = {outcome.w}: {outcome.key.replace('_', ' ')}"
     if not outcome.decided:
-        band = _band_words(tables.results.open_field, outcome.key)
+        band = _band_words(_band(tables.results.open_field, outcome.key))
         gap = (
             "the margins are equal"
             if outcome.w == 0
@@ -568,7 +611,13 @@ def resolve_battle(
             "result",
             "§2.11",
             None,
-            {"table": outcome.table, "w": outcome.w},
+            # what the sentence states besides (campaign/i18n/said); verify compares outcomes, never inputs
+            {
+                "table": outcome.table,
+                "w": outcome.w,
+                "band": _band(tables.results.open_field, outcome.key),
+                "defeats": [[d.side.name, d.w, d.key] for d in outcome.defeats[1:]],
+            },
             {"result": outcome.key, "winner": outcome.winner.name, "clear_victory": "yes" if outcome.clear else "no"},
             _result_words(tables, outcome),
         )

@@ -37,7 +37,16 @@ from events.registry import Event
 
 
 def _payday(
-    unit: mc_state.Unit, pct: int, month: int, result: Payday, text: str, rolls: tuple[Roll, ...] = (), **more: str
+    unit: mc_state.Unit,
+    pct: int,
+    month: int,
+    result: Payday,
+    text: str,
+    rolls: tuple[Roll, ...] = (),
+    *,
+    upkeep: int | None = None,
+    morale: int | None = None,
+    **more: str,
 ) -> Decision:
     """A unit's payday (§2.11): the pay settled, then its record (the order every log holds). A bonus for next
     month already earned (bonus pay between paydays) stands unless this payday earns more."""
@@ -54,7 +63,9 @@ def _payday(
         unpaid_days=result.state.unpaid_days,
     )
     outcome = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty, **more}
-    inputs = {"pay_pct": pct, "month": month}
+    # what the sentence states besides (campaign/i18n/said): verify compares outcomes, never inputs
+    said = {**result.said, "upkeep": upkeep, **({"morale": morale} if morale is not None else {})}
+    inputs = {"pay_pct": pct, "month": month, **said}
     return Decision("payday", "§2.11", unit.unit_id, inputs, outcome, text, rolls=rolls, leading=(settled,))
 
 
@@ -111,7 +122,7 @@ class MonthEnd(McCommand):
                 spent += charge + result.paid
                 text = f"{u.name}: upkeep ${charge}; {result.explanation}"
                 if not result.morale_roll_needed:
-                    decided.append(_payday(u, pct, state.month, result, text))
+                    decided.append(_payday(u, pct, state.month, result, text, upkeep=charge))
                     continue
                 morale = (
                     base_morale(tables, u.profile.quality, irregular=u.profile.irregular)
@@ -124,7 +135,19 @@ class MonthEnd(McCommand):
                     "the men grumble but stay" if made else "failed: trouble of the game master's choosing"
                 )
                 roll_outcome = "made" if made else "failed"
-                decided.append(_payday(u, pct, state.month, result, text, (roll,), morale_roll=roll_outcome))
+                decided.append(
+                    _payday(
+                        u,
+                        pct,
+                        state.month,
+                        result,
+                        text,
+                        (roll,),
+                        upkeep=charge,
+                        morale=morale,
+                        morale_roll=roll_outcome,
+                    )
+                )
             events.extend(decision_events(decided, None, RULESET))
             if spent:
                 # Recorded text, counted from 0 as logs since the first hold it: changed, the same command re-run

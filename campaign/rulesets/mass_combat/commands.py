@@ -35,6 +35,7 @@ from campaign.rulesets.mass_combat.lasting import lasting_effects
 from campaign.rulesets.mass_combat.profile import Quality, UnitProfile
 from campaign.rulesets.mass_combat.quality import (
     commander_skill,
+    experience_rows,
     experience_words,
     needs_reroll,
     quality_from_roll,
@@ -281,11 +282,12 @@ def _with_experience(
     battle more of experience, and the quality (and base Morale) that follows. The words only: the fold does it."""
     fought = {f.unit_id for d in decisions for f in d.facts if isinstance(f, CasualtiesTaken)}
     fought |= {u.unit_id for u in state.roster.values() if battle_id in u.fought_in}
-    words = experience_words(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
+    rows = experience_rows(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
+    words = experience_words(rows)
+    # the rows, as the sentence states them (campaign/i18n/said); verify compares outcomes, never inputs
+    said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": rows}  # type: ignore[dict-item]
     return [
-        replace(d, explanation=d.explanation + words, inputs={**d.inputs, "experience_said": bool(words)})
-        if d.rule == "battle_end"
-        else d
+        replace(d, explanation=d.explanation + words, inputs={**d.inputs, **said}) if d.rule == "battle_end" else d
         for d in decisions
     ]
 

@@ -3,7 +3,8 @@ and wounded men coming back. Pure: money is whole $, time is whole days."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
@@ -56,6 +57,8 @@ class Payday:
     bonus_morale: int
     morale_roll_needed: bool
     explanation: str
+    said: Mapping[str, int | str | None] = field(default_factory=dict)
+    """What ``explanation`` states, as data (which sentence, ``said``, and its numbers), for a view's language."""
 
 
 def by_days(tables: Tables) -> bool:
@@ -87,7 +90,9 @@ def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int
     if p.conscript and paid_pct == 0 and on_payday:
         # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
         state = PayState(current, 0, pay.missed_streak + 1, 0, 0, day)
-        return Payday(monthly, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
+        return Payday(
+            monthly, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid", {"said": "conscripts"}
+        )
     if not on_payday and pay.owed == 0:
         # Nothing owed: a payment between paydays is bonus pay on top of the month's (§2.11: pay +50% → Morale +1
         # next month, +100% → +2), not a month paid in advance (the month's end pays the month as ever).
@@ -102,7 +107,14 @@ def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int
         text = f"bonus pay ${paid} ({paid_pct}% of a month's ${monthly}; nothing was owed): " + (
             f"Morale +{bonus} next month" if bonus else "less than +50%, no Morale bonus"
         )
-        return Payday(0, paid, pay, bonus, False, text)
+        said: dict[str, int | str | None] = {
+            "said": "bonus",
+            "paid": paid,
+            "pct": paid_pct,
+            "monthly": monthly,
+            "bonus": bonus,
+        }
+        return Payday(0, paid, pay, bonus, False, text, said)
     due = pay.owed + (monthly if on_payday else 0)
     if paid >= due:
         bonus = 0
@@ -114,14 +126,31 @@ def _payday_by_days(tables: Tables, p: UnitProfile, pay: PayState, paid_pct: int
         text = f"paid ${paid} of ${due}" + (f" (+50% or more: Morale +{bonus} next month)" if bonus else "")
         if pay.owed:
             text += f"; the arrears are paid: Morale −{current} now, 1 less every 2nd day"
-        return Payday(due, paid, state, bonus, False, text)
+        said = {
+            "said": "paid",
+            "paid": paid,
+            "due": due,
+            "bonus": bonus,
+            "arrears_paid": current if pay.owed else None,
+        }
+        return Payday(due, paid, state, bonus, False, text, said)
     if not on_payday:  # a part payment of arrears: still owed, no new unpaid day
         state = replace(pay, owed=due - paid)
-        return Payday(due, paid, state, 0, False, f"paid ${paid} of ${due} owed: still in arrears")
+        return Payday(
+            due, paid, state, 0, False, f"paid ${paid} of ${due} owed: still in arrears",
+            {"said": "part", "paid": paid, "due": due},
+        )  # fmt: skip
     state = after_unpaid_days(tables, replace(pay, owed=due - paid, paid_streak=0), 1)
     state = replace(state, missed_streak=pay.missed_streak + 1, anchor_day=day)
     text = f"paid ${paid} of ${due}: an unpaid day ({state.unpaid_days} in a row), arrears Morale −{state.penalty}"
-    return Payday(due, paid, state, 0, True, text)
+    said = {
+        "said": "unpaid_day",
+        "paid": paid,
+        "due": due,
+        "days": state.unpaid_days,
+        "penalty": state.penalty,
+    }
+    return Payday(due, paid, state, 0, True, text, said)
 
 
 def payday(
@@ -152,17 +181,33 @@ def payday(
         state = PayState(penalty, streak, 0)
         text = f"paid ${paid} of ${due}" + (" (+50% or more: Morale +" + str(bonus) + " next month)" if bonus else "")
         text += "; a second paid payday: 1 point of arrears forgiven" if restored else ""
-        return Payday(due, paid, state, bonus, False, text)
+        said: dict[str, int | str | None] = {
+            "said": "paid",
+            "paid": paid,
+            "due": due,
+            "bonus": bonus,
+            "forgiven": int(restored),
+        }
+        return Payday(due, paid, state, bonus, False, text, said)
     missed = pay.missed_streak + 1
     if p.conscript and paid_pct == 0:
         # R2-19 (a): unpaid conscripts take the conscript −2 instead of −1, no arrears and no Morale roll.
         state = PayState(pay.penalty, 0, missed)
-        return Payday(due, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid")
+        return Payday(
+            due, 0, state, 0, False, "conscripts unpaid: Morale −2 instead of −1 until paid", {"said": "conscripts"}
+        )
     step = tables.economy.missed_first if missed == 1 else tables.economy.missed_later
     penalty = pay.penalty + step
     state = PayState(penalty, 0, missed)
     text = f"paid ${paid} of ${due}: payday missed ({'first' if missed == 1 else 'again'}), arrears Morale −{penalty}"
-    return Payday(due, paid, state, 0, True, text)
+    said = {
+        "said": "missed",
+        "paid": paid,
+        "due": due,
+        "again": int(missed != 1),
+        "penalty": penalty,
+    }
+    return Payday(due, paid, state, 0, True, text, said)
 
 
 def arrears_applied(tables: Tables, p: UnitProfile, penalty: int, other: int) -> int:

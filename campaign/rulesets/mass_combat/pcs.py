@@ -12,7 +12,7 @@ from campaign.rulesets.tables import pick
 from events.dice import Dice, DiceSpec, Roll, parse
 from events.errors import InvalidInputError
 from events.families.career import PcWounded, PromotionRolled, ReputationChanged
-from events.registry import Event
+from events.registry import Event, JsonValue
 
 THREE_D = parse("3d")
 
@@ -101,12 +101,16 @@ def _survival(
     rolls: list[Roll] = [roll]
     column = survival_column(tables, roll.total, target)
     luck = ""
+    # what the sentence states, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    said: dict[str, JsonValue] = {"label": label, "luck": None}
     if column != "unhurt" and pc.luck and tables.pc.luck_rerolls_survival:
         again = dice.roll(THREE_D, f"{label} again (Luck), {pc.name}", side=pc.side)
         rolls.append(again)
         other = survival_column(tables, again.total, target)
         luck = f" (Luck: rolled again {again.total} → {other.replace('_', ' ')}"
-        if (_SEVERITY.index(other), again.total) < (_SEVERITY.index(column), roll.total):  # the better result
+        kept = (_SEVERITY.index(other), again.total) < (_SEVERITY.index(column), roll.total)  # the better result
+        said["luck"] = [again.total, other, kept]
+        if kept:
             roll, column = again, other
             luck += ", kept)"
         else:
@@ -116,6 +120,7 @@ def _survival(
         text = "unhurt"
     elif column in ("one_hit", "two_hits"):
         hits = 1 if column == "one_hit" else 2
+        said["hits"] = hits
         facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=hits, wounds=(hits,)))
         text = (
             f"{hits} hit{'s' if hits > 1 else ''}: {hits} point{'s' if hits > 1 else ''} of damage, as the Survival "
@@ -130,6 +135,7 @@ def _survival(
             rolls.append(hit)
             each.append(max(0, hit.total - armour))
         facts.append(PcWounded(battle_id=battle_id, pc=pc.name, damage=sum(each), wounds=tuple(each)))
+        said |= {"wounds": wounds, "notation": spec.notation, "dr_rule": rule, "armour": armour, "each": list(each)}
         text = (
             f"column {column} at TL{tl}: {wounds} × ({spec.notation} − {rule} {armour}) = "
             f"{' + '.join(map(str, each))} = {sum(each)} damage"
@@ -139,7 +145,7 @@ def _survival(
         "survival",
         "§2.9",
         None,
-        {"pc": pc.name, "target": target, "risk": pc.risk, "dr": pc.dr, "tl": tl},
+        {"pc": pc.name, "target": target, "risk": pc.risk, "dr": pc.dr, "tl": tl, "roll": roll.total, **said},
         {"margin": margin, "column": column},
         f"{pc.name} {label}: {target}, rolled {roll.total} → "
         f"{'made' if margin >= 0 else 'failed'} by {abs(margin)}{luck}: {text}",
@@ -180,7 +186,7 @@ def glory_row(tables: Tables, roll: int, target: int) -> str:
     return "failed_7"
 
 
-def _glory(
+def _glory(  # noqa: PLR0915 (RULES.md's steps, in its order, each said and recorded)
     tables: Tables, pc: PcInBattle, battle_id: str, dice: Dice, target: int, *, reputation: int = 0, dead: bool = False
 ) -> Decision:
     """The Glory roll (§2.9, R3-14) and what high command makes of it: a promotion roll from made by 4, a reaction
@@ -195,13 +201,19 @@ def _glory(
     def months(spec: str, minimum: int) -> int:
         r = dice.roll(parse(spec.split("-", maxsplit=1)[0]), f"Reputation duration, {pc.name}", side=pc.side)
         rolls.append(r)
-        return max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
+        lasting = max(minimum, r.total - (int(spec.split("-")[1]) if "-" in spec else 0))
+        record["months"] = lasting
+        return lasting
 
     said = f"made by {margin}" if margin >= 0 else f"failed by {-margin}"
+    # what the sentence states, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    record: dict[str, JsonValue] = {"roll": roll.total, "row": row_name, "read_as": "margin", "months": None}
     if roll.total == tables.glory.critical_failure.also_on and row_name != "failed_7":
         said = f"{roll.total}, an automatic failure, read as the smallest failure"
+        record["read_as"] = "automatic_failure"
     elif row_name == "failed_7" and margin > -7:
         said = f"{roll.total}: a critical failure, whatever the margin"
+        record["read_as"] = "critical_failure"
     if row_name == "critical":
         temp = months("1d", 1)
         facts.append(
@@ -241,11 +253,13 @@ def _glory(
         reaction = tables.band(tables.reaction.bands, reaction_roll.total + now)
         rank = 1 if reaction in ("very_good", "excellent") else 0
         facts.append(PromotionRolled(battle_id=battle_id, pc=pc.name, reaction=reaction, rank_change=rank))
+        record["reaction"] = ["promotion", reaction_roll.total, now, reaction, rank]
         verdict += f"; promotion roll {reaction_roll.total} + Reputation {now} → {reaction.replace('_', ' ')}" + (
             ": +1 Rank" if rank else ""
         )
     elif row >= demotion_from and dead:
         verdict += "; he died: high command makes no reaction roll"
+        record["reaction"] = ["dead"]
     elif row >= demotion_from:
         reaction_roll = dice.roll(THREE_D, f"high command's reaction roll, {pc.name}", side=pc.side)
         rolls.append(reaction_roll)
@@ -253,6 +267,7 @@ def _glory(
         worst = [str(label) for _, label in sorted(tables.reaction.bands, key=lambda b: int(b[0]))]
         demotion = worst.index(reaction) <= worst.index(str(tables.glory.demotion_at_most))
         outcome |= {"reaction": reaction, "possible_demotion": demotion}
+        record["reaction"] = ["high_command", reaction_roll.total, now, reaction, int(demotion)]
         verdict += f"; high command's reaction roll {reaction_roll.total} + Reputation {now} → " + (
             f"{reaction.replace('_', ' ')}: possible demotion, for the GM to decide"
             if demotion
@@ -262,7 +277,7 @@ def _glory(
         "glory",
         "§2.9",
         None,
-        {"pc": pc.name, "target": target, "risk": pc.risk},
+        {"pc": pc.name, "target": target, "risk": pc.risk, **record},
         outcome,
         f"{pc.name} Glory roll: {target}, rolled {roll.total} → {verdict}",
         tuple(facts),

@@ -10,6 +10,7 @@ from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError
+from events.registry import JsonValue
 
 
 def base_morale(tables: Tables, quality: str, *, irregular: bool = False) -> int:
@@ -51,20 +52,31 @@ def battle_experience(tables: Tables, profile: UnitProfile) -> tuple[int, str]:
     return experience, quality
 
 
-def experience_words(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) -> str:
-    """What the end of a battle does to each unit that fought (§2.3), in words: 'Caliburn's gang 0 → 1, now green
-    (base Morale 6 → 11)'. A unit whose quality changes says its base Morale before and after."""
-    parts = []
+def experience_rows(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) -> list[list[JsonValue]]:
+    """What the end of a battle does to each unit that fought (§2.3), by name: ``[name, experience before, after,
+    quality before, after, base Morale before, after, the inexperienced irregulars' cut that no longer applies
+    (0: none)]``, the qualities and Morale the same when the quality does not change."""
+    rows: list[list[JsonValue]] = []
     for name, p in sorted(units, key=lambda u: u[0]):
         experience, quality = battle_experience(tables, p)
-        words = f"{name} {p.experience} → {experience}"
-        if quality != p.quality:
-            before = base_morale(tables, p.quality, irregular=p.irregular)
-            after = base_morale(tables, quality, irregular=p.irregular)
-            words += f", now {quality} (was {p.quality}): base Morale {before} → {after}"
-            if p.irregular and p.quality == "inexperienced":
-                cut = tables.morale.irregular_inexperienced
-                words += f" (the {cut:+d} for inexperienced irregulars no longer applies)"
+        before = base_morale(tables, p.quality, irregular=p.irregular)
+        after = base_morale(tables, quality, irregular=p.irregular)
+        changed = quality != p.quality
+        cut = tables.morale.irregular_inexperienced if changed and p.irregular and p.quality == "inexperienced" else 0
+        rows.append([name, p.experience, experience, p.quality, quality, before, after, cut])
+    return rows
+
+
+def experience_words(rows: Sequence[Sequence[Any]]) -> str:
+    """:func:`experience_rows` in words: 'Caliburn's gang 0 → 1, now green (was inexperienced): base Morale 6 →
+    11'. A unit whose quality changes says its base Morale before and after."""
+    parts = []
+    for name, was, now, quality_was, quality, before, after, cut in rows:
+        words = f"{name} {was} → {now}"
+        if quality != quality_was:
+            words += f", now {quality} (was {quality_was}): base Morale {before} → {after}"
+            if cut:
+                words += f" (the {int(cut):+d} for inexperienced irregulars no longer applies)"
         parts.append(words)
     if not parts:
         return ""
