@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from campaign.rulesets.inputs import Kind, Meaning, Whose, meanings
+from campaign.rulesets.inputs import Kind, Meaning, Whose, meaning_of, meanings
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
 
@@ -80,6 +80,11 @@ def _label(name: str, meaning: Meaning) -> str:
     if meaning.title:
         return meaning.title
     return meaning.key.replace("_", " ") if meaning.key else name.replace("_", " ")
+
+
+def called(model: type[BaseModel], name: str) -> str:
+    """What a form labels ``model``'s input ``name`` (its field's or recorded name)."""
+    return _label(name, meaning_of(model, name))
 
 
 def _unit_options(meaning: Meaning, choices: Choices) -> list[tuple[str, str]]:
@@ -194,7 +199,7 @@ def _many(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
     count = min(ROWS_AT_MOST, max(many + 1 if many else 0, wanted, ROWS_AT_LEAST))
     w.rows = [[widget("", replace(one, key=""), f"{w.path}.{i}", choices, raw)] for i in range(count)]
     for i, row in enumerate(w.rows):
-        row[0].label = f"{w.label} {i + 1}"
+        row[0].label = f"{meaning.each or w.label} {i + 1}"
         row[0].required = False
         for child in row[0].children:
             child.required = False
@@ -216,7 +221,9 @@ def _mapping(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
         path = f"{w.path}.{i}"
         k = widget("", keys, f"{path}.key", choices, raw)
         v = widget("", values, f"{path}.value", choices, raw)
-        k.label, v.label = keys.kind.value if keys.kind.names else "which", "value"
+        # each labelled by what the model calls it ("joining unit", "joins unit"), else by what it is ("side")
+        k.label = keys.title or (keys.kind.value if keys.kind.names else "name")
+        v.label = meaning.each or w.label
         if not raw and i < len(sides):
             k.value = sides[i]
         k.required = v.required = False

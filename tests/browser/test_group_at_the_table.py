@@ -80,7 +80,7 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     observer = sign_up(contexts, browser, base_url, "olive")
 
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     campaign_url = gm.url

@@ -26,7 +26,7 @@ from tests.server.conftest import PASSWORD
 
 def new_campaign(gm: Any, base_url: str) -> str:
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     return str(gm.url)

@@ -164,7 +164,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     player = person(contexts, browser, base_url, "pat", PHONE)
     shoot_both_widths(player, screenshots, "campaigns-new-player")
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     campaign_url = gm.url
@@ -302,7 +302,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
 ) -> None:
     gm = person(contexts, browser, base_url, "gina", PHONE, js=False)
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     assert "reload" in gm.locator("#live-state").inner_text()  # no live updates without JavaScript: it says so
