@@ -71,7 +71,8 @@ def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
         """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
-                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox]):not([type=radio])')]
+                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox])'
+                                                 + ':not([type=radio])')]
              .filter((e) => e.offsetParent !== null)
              .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
              .map((e) => e.outerHTML.slice(0, 80))""",
