@@ -56,7 +56,7 @@ class Edit(EditUnit[CampaignState, Tables]):
         if carried:
             raise InvalidInputError(
                 f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} not part of {unit.name}'s profile: "
-                "give its XP and its traits as inputs of their own"
+                "give its XP as --xp N and a trait as --trait NAME"
             )
         if not self.changes and self.xp is None and not self.traits:
             raise InvalidInputError(f"say what to change of {unit.name}: a profile field, its XP or a trait")
