@@ -33,7 +33,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.models
@@ -46,6 +46,9 @@ from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from campaign.rulesets.hooks import ArmyLists
 
 Around = Callable[[str | None, bool], AbstractContextManager[None]]
 """A hand-written part around a generated command (campaign, as_json): what it shows besides what it appended."""
@@ -448,12 +451,27 @@ def ruleset_app(
     by hand), ``around`` the hand-written parts of some and ``extras`` the options some take besides their model's
     (each by the model's name), and what ``own`` registers on it (the ruleset's views and its own commands)."""
     app = typer.Typer(help=help_, no_args_is_help=True)
+    lists = army_lists(plugin.info.army_list)
     for model in plugin.commands:
-        if model.name in skip:
+        if model.name in skip or (lists is not None and model.name == lists.command):
             continue
         made = commands_of(model, (around or {}).get(model.name), (extras or {}).get(model.name))
         for word, make, said, hidden in made:
             app.registered_commands.append(Generated(word, make, help=said, hidden=hidden))
     if own is not None:
         own(app)
+    if lists is not None:  # its command reads a list from a file: the reader's, not made from the model
+        from campaign.cli.interchange_cli import import_list_of
+
+        app.command("import-list")(import_list_of(plugin.info.name, lists.help))
     return app
+
+
+def army_lists(hook: str | None) -> ArmyLists | None:
+    """The plug-in's reader of army lists (its ``army_list``), if it has one."""
+    if hook is None:
+        return None
+    from campaign.plugins import load
+
+    found: ArmyLists = load(hook)
+    return found

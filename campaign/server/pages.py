@@ -27,6 +27,7 @@ from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import Command, command_type
 from campaign.i18n import N_, NATIVE_NAMES, _, language, ngettext, refusal
+from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
@@ -451,6 +452,7 @@ def campaign_page(
             "member": m.member,
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
+            "imports_lists": imports_lists(m.info.ruleset),  # its ruleset's plug-in reads army lists
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
             "made": found.get("invitation") if found else None,
             "sides": commands["choices"].sides,
