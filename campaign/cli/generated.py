@@ -33,7 +33,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import typer.models
@@ -41,9 +41,10 @@ import typer.models
 from campaign.cli.common import execute
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import handles_errors
-from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.command import BaseCommand, Overridden, Ruleset
 from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
+from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
 
@@ -52,6 +53,9 @@ if TYPE_CHECKING:
 
 Around = Callable[[str | None, bool], AbstractContextManager[None]]
 """A hand-written part around a generated command (campaign, as_json): what it shows besides what it appended."""
+
+S = TypeVar("S", bound=Overridden)
+T = TypeVar("T", bound=RuleTables)
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ class Extra:
     unless: str = ""
 
 
-def help_of(model: type[Command[Any, Any]]) -> str:
+def help_of(model: type[BaseCommand]) -> str:
     """A command's help: the first paragraph of its docstring (the rest is for those who read its code)."""
     doc = inspect.getdoc(model) or ""
     return doc.split("\n\n", 1)[0].strip()
@@ -302,7 +306,7 @@ DICE = inspect.Parameter("dice", inspect.Parameter.KEYWORD_ONLY, annotation=Dice
 
 
 def command_function(
-    model: type[Command[Any, Any]],
+    model: type[BaseCommand],
     fixed: Mapping[str, Any] | None = None,
     around: Around | None = None,
     extra: Extra | None = None,
@@ -416,7 +420,7 @@ class Generated(typer.models.CommandInfo):
 
 
 def commands_of(
-    model: type[Command[Any, Any]], around: Around | None = None, extra: Extra | None = None
+    model: type[BaseCommand], around: Around | None = None, extra: Extra | None = None
 ) -> Iterator[tuple[str, Callable[[], Callable[..., Any]], str, bool]]:
     """Each command line command ``model`` is: (word, its function's maker, help, hidden)."""
     listed = getattr(model, "listed", True)
@@ -439,7 +443,7 @@ def commands_of(
 
 
 def ruleset_app(
-    plugin: Ruleset[Any, Any],
+    plugin: Ruleset[S, T],
     help_: str,
     *,
     around: Mapping[str, Around] | None = None,

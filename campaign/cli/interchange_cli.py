@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -21,8 +21,12 @@ from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from campaign.cli.generated import Extra, Typing
-    from campaign.rulesets.command import Ruleset
+    from campaign.rulesets.command import Overridden, Ruleset
+    from campaign.rulesets.tables import RuleTables
     from projections.state.campaigns import CampaignInfo
+
+S = TypeVar("S", bound="Overridden")
+T = TypeVar("T", bound="RuleTables")
 
 ListFile = Annotated[
     Path, typer.Argument(help="The Army Forge list: its JSON as exported for TTS or served by /api/tts.")
@@ -99,7 +103,7 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
 
 
 def print_roster_csv(
-    plugin: Ruleset[Any, Any], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
+    plugin: Ruleset[S, T], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
 ) -> None:
     """A roster view's rows (its ``--json`` rows) as CSV on standard output, each with its unit's muster inputs."""
     from campaign.interchange.rosters import roster_columns, roster_csv_of
@@ -108,7 +112,7 @@ def print_roster_csv(
     typer.echo(roster_csv_of(plugin, roster_columns(plugin.info.name), rows, units, names), nl=False)
 
 
-def muster_from_file(plugin: Ruleset[Any, Any]) -> Extra:
+def muster_from_file(plugin: Ruleset[S, T]) -> Extra:
     """``--from FILE.csv`` on a ruleset's generated ``muster``: every row of the file mustered instead of the unit
     typed (whose required inputs may then be left out)."""
     from campaign.cli.generated import Extra
@@ -143,7 +147,7 @@ FROM = inspect.Parameter(
 
 
 def muster_from(
-    plugin: Ruleset[Any, Any], source: Path, campaign: str | None, command_id: str | None, as_json: bool
+    plugin: Ruleset[S, T], source: Path, campaign: str | None, command_id: str | None, as_json: bool
 ) -> None:
     """``muster --from FILE.csv``: every row of the file mustered, in one append (all or none)."""
     from campaign.cli.common import show_appended

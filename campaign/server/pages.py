@@ -25,7 +25,7 @@ from starlette.datastructures import FormData
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
-from campaign.commands import Command, command_type
+from campaign.commands import BaseCommand, command_type
 from campaign.i18n import N_, NATIVE_NAMES, _, language, ngettext, refusal
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
@@ -547,7 +547,7 @@ def _raw(form: FormData) -> dict[str, list[str]]:
     return {k: [str(v) for v in form.getlist(k)] for k in form if not k.startswith("_")}
 
 
-def _dice_needed(request: Request, m: InCampaign, command: Command[Any, Any]) -> list[dict[str, Any]]:
+def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[dict[str, Any]]:
     """The dice ``command`` asks for, as ``--dice count`` says them: its decision run on stand-in dice, nothing
     appended. A roll for a side the player does not play is marked ``waiting``: that side's to enter."""
     from events.dice.ask import CountingDice
