@@ -53,7 +53,7 @@ def test_every_generated_form_of_every_ruleset_is_in_words_not_command_line_synt
 
 
 def test_the_command_line_keeps_its_syntax_in_its_own_help() -> None:
-    from campaign.i18n.catalogs import command_help
+    from campaign.cli.help_texts import command_help
 
     shown = command_help(("gf",))
     # the model says what the input is once; the command line leads it with how it is typed, and "repeat"
