@@ -173,7 +173,7 @@ class Input:
                 default = inspect.Parameter.empty if m.required else m.default
         if default is None:
             kind = kind | None
-        help_ = m.typed.help if m.typed.help and not m.typed.each else m.description or None
+        help_ = cli_help(m)
         complete = _completion(m)
         settings: dict[str, Any] = {"help": help_}
         if complete is not None:
@@ -243,6 +243,23 @@ class Input:
             else:
                 out[key] = read(raw) if read is not None else raw
         return out
+
+
+def cli_help(m: Meaning) -> str | None:
+    """An option's help: its own (``Typed.help``), or the field's description led by what one item looks like
+    typed (``Typed.form``: "JOINER=UNIT: a hero joins a unit…") and, for an option given once per item, "repeat".
+    The description says what the input *is*, in words a form on the page shows as they are; the typing is the
+    command line's own, declared once on ``Typed``."""
+    if m.typed.help and not m.typed.each:
+        return m.typed.help
+    text = m.description
+    if not text:
+        return None
+    if m.typed.form:
+        text = f"{m.typed.form}: {text[:1].lower()}{text[1:]}"
+    if (m.many or m.keys is not None) and not m.typed.argument:
+        text = f"{text.rstrip('.')}; repeat."
+    return text
 
 
 class Profile:

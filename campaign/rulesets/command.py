@@ -84,6 +84,9 @@ class BaseCommand(BaseModel):
     """Raised when the fields change shape; an upcaster reads the older inputs (campaign/commands.py)."""
     rolls: ClassVar[bool] = True
     """Whether it may roll the campaign's dice (and so take ``--dice``)."""
+    rolls_with: ClassVar[str | None] = None
+    """The flag input without which it rolls nothing (a battle's start rolls only its special objectives): a form
+    offers no dice until it is given (None: it may roll whatever its inputs)."""
     phase: ClassVar[Phase] = Phase.ANY
     """When it may be entered: at any time, during a battle only, or between battles only."""
     records_since: ClassVar[Mapping[str, int]] = MappingProxyType({})

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationError
 from campaign.i18n import N_
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
-from campaign.rulesets.inputs import ARGUMENT, NewUnit, OwnSide, OwnUnit, Typed
+from campaign.rulesets.inputs import ARGUMENT, Called, NewUnit, OwnSide, OwnUnit, Typed
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
 from events.dice import parse
@@ -200,8 +200,12 @@ class HouseRule(Command[S, T]):
     rolls: ClassVar[bool] = False
     ruleset_name: ClassVar[str]
 
-    path: Annotated[str, ARGUMENT] = Field(min_length=1, max_length=200, description="Table path (see `tables`).")
-    value: Annotated[Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")]
+    path: Annotated[str, ARGUMENT] = Field(
+        min_length=1, max_length=200, description="Table path, as the tables name it."
+    )
+    value: Annotated[Value, ARGUMENT] = Field(
+        title="new value", description="The new value: a whole number, NTR, true/false or a word."
+    )
     note: str = Field(default="", max_length=500)
 
     def decide(self, s: Situation[S, T]) -> list[Event]:
@@ -264,9 +268,10 @@ class EditUnit(Command[S, T]):
     rolls: ClassVar[bool] = False
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
-    changes: Annotated[dict[str, JsonValue], Typed(names=("--set",), form="KEY=VALUE")] = Field(
-        min_length=1, max_length=50, description="A profile field and its new value: KEY=VALUE."
-    )
+    changes: Annotated[
+        dict[Annotated[str, Called("profile field")], Annotated[JsonValue, Called("new value")]],
+        Typed(names=("--set",), form="KEY=VALUE"),
+    ] = Field(min_length=1, max_length=50, description="A profile field and its new value.")
 
     def check(self, tables: T, profile: Any) -> None:
         """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""

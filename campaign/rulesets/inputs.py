@@ -97,6 +97,7 @@ __all__ = [
     "UNIT",
     "UNTYPED",
     "BattleName",
+    "Called",
     "CampaignName",
     "Faces",
     "Kind",
@@ -151,6 +152,15 @@ class Typed:
     each: bool = False
     only: tuple[str, ...] = ()
     given_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """What a person calls one of an input where its kind's word does not say it: the key and the value of a
+    mapping (``dict[Annotated[UnitName, Called("joining unit")], Annotated[UnitName, Called("joins unit")]]``),
+    the item of a list. A form labels its rows' fields by it; the command line types the pair as ``Typed.form``."""
+
+    what: str
 
 
 ARGUMENT = Typed(argument=True)
@@ -249,6 +259,8 @@ class Meaning:
     description: str = ""
     title: str = ""
     """What a form labels it (the field's ``title``): where its recorded name is no word a reader knows."""
+    each: str = ""
+    """What one value of a mapping (or item of a list) is called (:class:`Called`), as its rows label it."""
     key: str = ""
     """The input's name as the log records it (its alias, if any); empty for what a list or mapping holds."""
     typed: Typed = field(default_factory=Typed)
@@ -292,6 +304,7 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
         optional = optional or also
     means = next((m for m in metadata if isinstance(m, Means)), None)
     profile = next((m for m in metadata if isinstance(m, ProfileOf)), None)
+    called = next((m.what for m in metadata if isinstance(m, Called)), "")
     origin = typing.get_origin(annotation)
     if means is not None:
         found = Meaning(means.kind, means.whose, means.new)
@@ -299,10 +312,11 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
         found = Meaning(Kind.PROFILE, model=profile.model)
     elif origin in (tuple, list, frozenset, set):
         inner = meaning_of_type(typing.get_args(annotation)[0])
-        found = _replace(inner, many=True)
+        found = _replace(inner, many=True, each=inner.title, title="")
     elif origin in (dict, Mapping):
         key_type, value_type = typing.get_args(annotation)
-        found = _replace(meaning_of_type(value_type), keys=meaning_of_type(key_type))
+        value = meaning_of_type(value_type)
+        found = _replace(value, keys=meaning_of_type(key_type), each=value.title, title="")
     elif origin is Literal:
         found = Meaning(Kind.CHOICE, choices=typing.get_args(annotation))
     elif annotation is bool:
@@ -315,6 +329,8 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
         found = Meaning(Kind.RECORD, model=annotation)
     else:
         found = Meaning(Kind.VALUE)
+    if called:
+        found = _replace(found, title=called)
     return _replace(found, optional=optional) if optional else found
 
 
@@ -350,7 +366,7 @@ def meanings(model: type[BaseModel]) -> Mapping[str, Meaning]:
             required=required,
             default=default,
             description=info.description or "",
-            title=info.title or "",
+            title=info.title or read.title,
             key=info.alias or name,
             typed=typed,
             **_bounds(tuple(info.metadata)),

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from campaign.i18n import _, help_said, pgettext
 from campaign.i18n.terms import ruleset_of, vocabulary
 from campaign.plugins import RULESETS
-from campaign.rulesets.inputs import Kind, Meaning, Whose, meanings
+from campaign.rulesets.inputs import Kind, Meaning, Whose, meaning_of, meanings
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
 
@@ -115,6 +115,11 @@ def _choice_words(meaning: Meaning, ruleset: str | None) -> list[tuple[str, str]
 
 def _worded(choice: object) -> str:
     return str(choice).replace("_", " ")
+
+
+def called(model: type[BaseModel], name: str) -> str:
+    """What a form labels ``model``'s input ``name`` (its field's or recorded name)."""
+    return _label(name, meaning_of(model, name))
 
 
 def _unit_options(meaning: Meaning, choices: Choices) -> list[tuple[str, str]]:
@@ -230,7 +235,7 @@ def _many(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
     count = min(ROWS_AT_MOST, max(many + 1 if many else 0, wanted, ROWS_AT_LEAST))
     w.rows = [[widget("", replace(one, key=""), f"{w.path}.{i}", choices, raw)] for i in range(count)]
     for i, row in enumerate(w.rows):
-        row[0].label = _("{label} {n}").format(label=w.label, n=i + 1)
+        row[0].label = _("{label} {n}").format(label=_(meaning.each) if meaning.each else w.label, n=i + 1)
         row[0].required = False
         for child in row[0].children:
             child.required = False
@@ -252,7 +257,9 @@ def _mapping(meaning: Meaning, w: Widget, choices: Choices, raw: Raw) -> Widget:
         path = f"{w.path}.{i}"
         k = widget("", keys, f"{path}.key", choices, raw)
         v = widget("", values, f"{path}.value", choices, raw)
-        k.label, v.label = _(keys.kind.value if keys.kind.names else "which"), _("value")
+        # each labelled by what the model calls it ("joining unit", "joins unit"), else by what it is ("side")
+        k.label = _(keys.title or (keys.kind.value if keys.kind.names else "name"))
+        v.label = _(meaning.each) if meaning.each else w.label
         if not raw and i < len(sides):
             k.value = sides[i]
         k.required = v.required = False
@@ -281,10 +288,10 @@ def texts(model: type[BaseModel], where: str) -> Iterator[tuple[str, str | None,
             continue
         here = f"{where} {meaning.key or name}"
         yield _label(name, meaning), None, here
-        if meaning.keys is not None and not meaning.keys.kind.names:
-            yield "which", None, here
-        elif meaning.keys is not None:
-            yield meaning.keys.kind.value, None, here
+        if meaning.keys is not None:
+            yield meaning.keys.title or (meaning.keys.kind.value if meaning.keys.kind.names else "name"), None, here
+        if meaning.each:
+            yield meaning.each, None, here
         if meaning.description:
             yield " ".join(meaning.description.split()), None, here
         if meaning.choices and _choice_set(meaning, ruleset) is None:

@@ -26,7 +26,7 @@ from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
-from campaign.i18n import NATIVE_NAMES, _, help_said, language, ngettext, refusal
+from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
@@ -356,6 +356,41 @@ def _offered(m: InCampaign, fought: bool) -> list[runner.CommandSpec]:
     return [c for c in _allowed(m) if c.model.phase in (Phase.ANY, now)]
 
 
+GROUPS = {
+    Phase.BATTLE: ("battle", N_("In the battle")),
+    Phase.BETWEEN: ("between", N_("Between battles")),
+    Phase.ANY: ("army", N_("The army and the campaign")),
+}
+"""The groups of a ruleset's commands (``gf …`` on the command line), by when its rules allow them."""
+LEDGER_GROUP = ("ledger", N_("Any campaign"))
+"""The ledger's own commands (``campaign roll``: outside the ruleset's group on the command line too)."""
+
+
+def command_groups(commands: list[dict[str, Any]], fought: bool) -> list[dict[str, Any]]:
+    """The page's command forms grouped as the command line groups them (the ruleset's, by when its rules allow
+    them; then the ledger's own), the group the battle's state calls for first (a battle's commands during one,
+    a battle's start between them) and open, as is a group holding a form just sent."""
+    from campaign.rulesets.common import COMMON
+
+    now = Phase.BATTLE if fought else Phase.BETWEEN
+    order = [now, Phase.ANY, Phase.BETWEEN if fought else Phase.BATTLE]
+    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for phase in order:
+        found[GROUPS[phase]] = []
+    found[LEDGER_GROUP] = []
+    for f in commands:
+        model = f["c"].model
+        found[LEDGER_GROUP if model in COMMON else GROUPS[model.phase]].append(f)
+    groups = [(key, title, forms_of) for (key, title), forms_of in found.items() if forms_of]
+    return [
+        {"key": key, "title": title, "forms": forms_of, "open": i == 0 or any(f["open"] for f in forms_of)}
+        for i, (key, title, forms_of) in enumerate(groups)
+    ]
+
+
+templates.env.globals["command_groups"] = command_groups
+
+
 def _form_context(
     request: Request,
     m: InCampaign,
@@ -377,6 +412,7 @@ def _form_context(
         "dice": state.get("dice"),
         "waiting": [d for d in state.get("dice") or () if d.get("waiting")],
         "answer": state.get("answer"),
+        "rolls_with": forms.called(c.model, c.model.rolls_with) if c.model.rolls_with else "",
         "info": m.info,
         "csrf": m.caller.session.csrf,
         "open": bool(state),
@@ -701,11 +737,15 @@ def _invitations_answer(
 def invitation_form(
     request: Request,
     m: GM,
-    role: Annotated[str, Form(max_length=20)],
+    role: Annotated[str, Form(max_length=20)] = "",
     side: Annotated[str, Form(max_length=200)] = "",
+    whom: Annotated[str, Form(max_length=220)] = "",
     hours: Annotated[int | None, Form(ge=1, le=366 * 24)] = None,
 ) -> Response:
-    """The game master makes an invitation link (shown once, to copy and send)."""
+    """The game master makes an invitation link (shown once, to copy and send): ``whom`` is the page's one choice,
+    ``player:SIDE`` or ``observer`` (``role`` and ``side`` apart, as a script may send them)."""
+    if whom:
+        role, _colon, side = whom.partition(":")
     try:
         link, made = api.make_invitation(request, m, role, [side] if side.strip() else [], hours)
     except CampaignError as exc:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.browser.test_page_on_a_phone import open_command, open_tool
 from tests.server.conftest import PASSWORD, SQUAD
 
 LIVE_MS = 3000
@@ -41,9 +42,7 @@ def sign_up(contexts: list[Any], browser: Any, base_url: str, name: str) -> Any:
 def enter(page: Any, command: str, fields: dict[str, str], dice: str | None = None, ticks: tuple[str, ...] = ()) -> str:
     """Open a command's generated form, fill it in (a picker by its choice, a tick by its label) and send it;
     with ``dice``, ask which dice to roll first and enter them die by die. The answer shown under the form."""
-    box = page.locator(f"#cmd-{command.replace('.', '-')}")
-    if box.get_attribute("open") is None:
-        box.locator("summary").click()
+    box = open_command(page, command)
     for name, value in fields.items():
         control = box.locator(f"[name='{name}']")
         if control.evaluate("node => node.tagName") == "SELECT":
@@ -60,7 +59,7 @@ def enter(page: Any, command: str, fields: dict[str, str], dice: str | None = No
             die.fill(face)
         box.get_by_role("button", name="Record these dice").click()
     else:
-        box.locator("button[value=seeded]").first.click()
+        box.locator("button[value=seeded], button[value=nodice]").first.click()
     box = page.locator(f"#cmd-{command.replace('.', '-')}")
     box.locator(".command-result p").first.wait_for()
     text: str = box.locator(".command-result").inner_text()
@@ -80,10 +79,11 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     observer = sign_up(contexts, browser, base_url, "olive")
 
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     campaign_url = gm.url
+    open_tool(gm, "tool-invite")
     for account, role, sides in (("pat", "player", "Robots"), ("olive", "observer", "")):
         gm.fill("#invite input[name=account]", account)
         gm.select_option("#invite select[name=role]", role)
@@ -138,6 +138,7 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
         assert answer.status == 403
     observer.screenshot(path=str(screenshots / "campaign-observer.png"), full_page=True)
 
+    open_tool(gm, "tool-amend")
     gm.fill("#amend input[name=seq]", str(shot_seq))
     gm.fill("#amend input[name=set]", "wounds=5")
     gm.click("#amend-preview")

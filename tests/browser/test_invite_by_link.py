@@ -26,7 +26,7 @@ from tests.server.conftest import PASSWORD
 
 def new_campaign(gm: Any, base_url: str) -> str:
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     return str(gm.url)
@@ -58,8 +58,9 @@ def test_a_newcomer_joins_by_the_game_masters_link_on_a_phone(
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     gm.reload()
 
-    gm.select_option("#link-role", "player")
-    gm.select_option("#link-side", "Robots")
+    # one choice of whom the link is for: a player always with its side
+    assert gm.locator("#link-whom option").all_inner_texts() == ["a player for Robots", "an observer"]
+    gm.select_option("#link-whom", "player:Robots")
     gm.click("#make-link")
     made = gm.locator("#invitation-made")
     made.locator(".ok", has_text="A link for a player for Robots").wait_for()
@@ -93,7 +94,7 @@ def test_a_newcomer_joins_by_the_game_masters_link_on_a_phone(
     again.goto(link)
     assert "was used already (pat joined by it)" in again.locator("#join-said").inner_text()
     gm.reload()
-    gm.select_option("#link-role", "observer")
+    gm.select_option("#link-whom", "observer")
     gm.click("#make-link")
     gm.locator("#invitation-made .ok").wait_for()
     revoked = gm.locator("#invitation-link").input_value()
@@ -111,7 +112,7 @@ def test_without_javascript_the_link_is_made_opened_and_joined(
 ) -> None:
     gm = person(contexts, browser, base_url, "gina", PHONE, js=False)
     campaign_url = new_campaign(gm, base_url)
-    gm.select_option("#link-role", "observer")
+    gm.select_option("#link-whom", "observer")
     gm.click("#make-link")
     gm.wait_for_load_state()
     assert "A link for an observer" in gm.locator("#invitation-made").inner_text()

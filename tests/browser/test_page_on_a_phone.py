@@ -58,13 +58,21 @@ def no_sideways_scroll(page: Any) -> None:
              .slice(0, 5).map((e) => e.outerHTML.slice(0, 100))"""
     )
     assert wide[0] <= wide[1], f"{page.url} is {wide[0]} px wide at {wide[1]} px: {past}"
+    if wide[1] < 500:  # at a phone's width a table fits too (its rows stacked), not cut at the edge of its region
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.scroll')]
+                 .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+                 .map((e) => `${e.getAttribute('aria-label')}: ${e.scrollWidth} px in ${e.clientWidth} px`)"""
+        )
+        assert cut == [], f"{page.url}: tables cut at {wide[1]} px: {cut}"
 
 
 def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
         """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
-                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox])')]
+                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox])'
+                                                 + ':not([type=radio])')]
              .filter((e) => e.offsetParent !== null)
              .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
              .map((e) => e.outerHTML.slice(0, 80))""",
@@ -153,8 +161,19 @@ def shoot_printed(page: Any, screenshots: Path, name: str, scan: list[str] | Non
         page.emulate_media(media="screen")
 
 
+def open_tool(page: Any, tool: str) -> Any:
+    """Unfold a folded section (``details``, by its id): a GM's tool, a group of commands."""
+    box = page.locator(f"#{tool}")
+    if box.get_attribute("open") is None:
+        box.locator(":scope > summary").click()
+    return box
+
+
 def open_command(page: Any, command: str) -> Any:
     box = page.locator(f"#cmd-{command.replace('.', '-')}")
+    group = page.locator("details.command-group").filter(has=box)
+    if group.get_attribute("open") is None:
+        group.locator(":scope > summary").click()
     if box.get_attribute("open") is None:
         box.locator("summary").click()
     return box
@@ -167,10 +186,11 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     player = person(contexts, browser, base_url, "pat", PHONE)
     shoot_both_widths(player, screenshots, "campaigns-new-player")
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     campaign_url = gm.url
+    open_tool(gm, "tool-invite")
     gm.fill("#invite input[name=account]", "pat")
     gm.fill("#invite input[name=sides]", "Robots")
     gm.click("#invite button")
@@ -204,7 +224,9 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.locator("input[name=battle_name], input[name=name]").first.fill("Ruins")
     box.get_by_label("Robot Squad (Robots)").check()
     box.get_by_label("Saurian Warriors (Saurians)").check()
-    box.get_by_role("button", name="Roll the campaign's dice").click()
+    # no special objectives: it rolls nothing, so its form offers no dice (RULES.md §4.2)
+    assert box.get_by_role("button", name="Which dice to roll?").count() == 0
+    box.get_by_role("button", name="gf battle-start").click()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
     player.locator("#battle", has_text="Ruins").wait_for(timeout=LIVE_MS)
     # no reload: the battle's commands come in live (the page asks for its own list once the battle has begun),
@@ -267,6 +289,14 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
         page.goto(base_url + "/")
         shoot_both_widths(page, screenshots, f"campaigns-{who}", scan)
 
+    # the account page: its sessions' table stacked at 390 px, not cut; a password change says it took effect
+    player.goto(base_url + "/account")
+    shoot_both_widths(player, screenshots, "account-player", scan)
+    player.fill("#current", PASSWORD)
+    player.fill("#new", "a fresh passphrase for the table")
+    player.locator("#password button[type=submit]").click()
+    player.locator("#password-result", has_text="Your password is changed").wait_for()
+
     # the GM amends the shot from its log row: the row's link fills the form, which previews before it amends
     player.goto(campaign_url)
     gm.goto(campaign_url)
@@ -314,7 +344,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
 ) -> None:
     gm = person(contexts, browser, base_url, "gina", PHONE, js=False)
     gm.fill("#new-campaign input[name=name]", "Kessel")
-    gm.select_option("#new-campaign select[name=ruleset]", "grimdark")
+    gm.check("#ruleset-grimdark")
     gm.click("#new-campaign button")
     gm.wait_for_url(f"{base_url}/c/*")
     assert "reload" in gm.locator("#live-state").inner_text()  # no live updates without JavaScript: it says so
@@ -350,7 +380,9 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.locator("input[name=battle_name], input[name=name]").first.fill("Ruins")
     box.get_by_label("Robot Squad (Robots)").check()
     box.get_by_label("Saurian Warriors (Saurians)").check()
-    box.get_by_role("button", name="Roll the campaign's dice").click()
+    # no special objectives: it rolls nothing, so its form offers no dice (RULES.md §4.2)
+    assert box.get_by_role("button", name="Which dice to roll?").count() == 0
+    box.get_by_role("button", name="gf battle-start").click()
     gm.wait_for_load_state()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
 

@@ -40,7 +40,7 @@ from campaign.rulesets.disorder.commands import (
 )
 from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
-from campaign.rulesets.inputs import ARGUMENT, NewBattle, OwnUnit, SideName, Typed, UnitName
+from campaign.rulesets.inputs import ARGUMENT, Called, NewBattle, OwnUnit, SideName, Typed, UnitName
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
 from events.registry import Event, JsonValue
@@ -68,7 +68,7 @@ class StartBattle(DisCommand):
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
     units: Annotated[tuple[UnitName, ...], Typed(names=("--unit",))] = Field(
-        min_length=1, max_length=200, description="A unit deployed at its roster strength; repeat."
+        min_length=1, max_length=200, description="A unit deployed at its roster strength."
     )
     scenario: str = Field(default="", max_length=200)
     encounter: bool = Field(
@@ -217,7 +217,7 @@ class CheckMorale(DisCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     causes: Annotated[tuple[Cause, ...], Typed(names=("--cause",))] = Field(
-        max_length=MAX_CAUSES, description="friend_removed, officer_removed or force_half; repeat for several."
+        max_length=MAX_CAUSES, description="friend_removed, officer_removed or force_half."
     )
     close_order: CloseOrder = False
     officer_near: OfficerNear = False
@@ -391,9 +391,9 @@ class EndBattle(DisCommand):
     rolls: ClassVar[bool] = False
 
     winner: SideName | None = Field(default=None, description="The side that won; leave out for a draw.")
-    objectives: Annotated[dict[SideName, Annotated[int, Field(ge=0, le=1000)]], Typed(form="SIDE=N")] = Field(
-        default_factory=dict, description="SIDE=N scenario objectives held at the end; repeat."
-    )
+    objectives: Annotated[
+        dict[SideName, Annotated[int, Field(ge=0, le=1000), Called("objectives held")]], Typed(form="SIDE=N")
+    ] = Field(default_factory=dict, description="The scenario objectives each side holds at the end.")
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables

@@ -230,7 +230,7 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     ruleset_name: ClassVar[str] = RULESET.name
 
     path: Annotated[str, ARGUMENT] = Field(
-        min_length=1, max_length=200, description="Table path, e.g. force.flees_at_exactly (see `tables`)."
+        min_length=1, max_length=200, description="Table path, as the tables name it, e.g. force.flees_at_exactly."
     )
 
 

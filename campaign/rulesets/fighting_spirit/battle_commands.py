@@ -162,7 +162,7 @@ class Panic(OnUnit):
         default=None,
         min_length=1,
         max_length=100,
-        description="enemy_in_sight, armour_in_sight, terrifying_assault (a first fire's test comes with `fs attack`); "
+        description="enemy_in_sight, armour_in_sight, terrifying_assault (a first fire's test comes with fs attack); "
         "none while panicking",
     )
 

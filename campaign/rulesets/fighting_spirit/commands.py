@@ -27,6 +27,7 @@ from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
 from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
 from campaign.rulesets.inputs import (
     ARGUMENT,
+    Called,
     NewBattle,
     OwnSide,
     OwnUnit,
@@ -181,7 +182,9 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     ruleset_name: ClassVar[str] = RULESET.name
 
     path: Annotated[str, ARGUMENT] = Field(
-        min_length=1, max_length=200, description="Table path, e.g. threats.unverified_casualty.low (see `tables`)."
+        min_length=1,
+        max_length=200,
+        description="Table path, as the tables name it, e.g. threats.unverified_casualty.low.",
     )
 
 
@@ -202,13 +205,15 @@ class StartBattle(FsCommand):
     rolls: ClassVar[bool] = False
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
-    motivation: Annotated[dict[SideName, Motivation], Typed(names=("--side",), form="SIDE=MOTIVATION")] = Field(
-        max_length=20, description="SIDE=MOTIVATION (low, medium, high); repeat per side."
-    )
-    deployments: Annotated[tuple[Deployment, ...], Typed(names=("--unit",))] = Field(
+    motivation: Annotated[
+        dict[SideName, Annotated[Motivation, Called("motivation")]], Typed(names=("--side",), form="SIDE=MOTIVATION")
+    ] = Field(max_length=20, description="Each side's motivation (low, medium, high).")
+    deployments: Annotated[
+        tuple[Deployment, ...], Typed(names=("--unit",), form="UNIT[=FATIGUE][,cover][,prone][,start:GRADE]")
+    ] = Field(
         max_length=500,
-        description="UNIT[=FATIGUE][,cover][,prone][,start:GRADE]: the fatigue the campaign record gives unless one "
-        "is typed (one fatigue per side; a scenario start grade).",
+        description="Each unit deployed: the fatigue the campaign record gives unless another is given (one fatigue "
+        "per side), in cover or prone, and a scenario's start grade.",
     )
     scenario: str = Field(default="", max_length=500)
 
@@ -426,8 +431,13 @@ class MonthEnd(FsCommand):
     rolls: ClassVar[bool] = False
 
     pay_pct: Annotated[
-        dict[SideName, Annotated[int, Field(ge=0, le=1_000)]], Typed(names=("--pay",), form="SIDE=PERCENT")
-    ] = Field(default_factory=dict, max_length=20, description="SIDE=PCT (100 in full, 0 missed).")
+        dict[SideName, Annotated[int, Field(ge=0, le=1_000), Called("percent paid")]],
+        Typed(names=("--pay",), form="SIDE=PERCENT"),
+    ] = Field(
+        default_factory=dict,
+        max_length=20,
+        description="The percent of its pay each side gets (100 in full, 0 missed).",
+    )
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables

@@ -79,9 +79,9 @@ class ImportPlan:
 
 
 class ImportList(GfCommand):
-    """An army list joins the army sheet of ``side``: every entry a unit (models, Quality, Defense, Tough,
+    """An army list joins the army sheet of its side: every entry a unit (models, Quality, Defense, Tough,
     Fearless, hero, points, XP and traits), its joins planned for each battle's start. Importing a later
-    version of the same list (``list_id``) updates the units its entries made instead of adding them again."""
+    version of the same list (the same list id) updates the units its entries made instead of adding them again."""
 
     name: ClassVar[str] = "gf.import_list"
     rolls: ClassVar[bool] = False

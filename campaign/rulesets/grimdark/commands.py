@@ -26,6 +26,7 @@ from campaign.rulesets.grimdark.tables import Tables
 from campaign.rulesets.inputs import (
     ARGUMENT,
     UNTYPED,
+    Called,
     NewBattle,
     OwnSide,
     OwnUnit,
@@ -83,7 +84,7 @@ def checked_profile(
 
 
 class Muster(MusterUnit[CampaignState, Tables]):
-    """Add a unit to the army sheet (a unit of a campaign begun elsewhere with its --xp and --trait).
+    """Add a unit to the army sheet (a unit of a campaign begun elsewhere with its XP and traits).
 
     Its models, Quality, Tough, Fearless, hero or not, and its points (its cost as its sheet has it)."""
 
@@ -93,7 +94,7 @@ class Muster(MusterUnit[CampaignState, Tables]):
     profile: Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "Grimdark Future")]
     xp: int = Field(default=0, ge=0, le=10_000, description="XP it brings from a campaign begun elsewhere.")
     traits: Annotated[tuple[str, ...], Typed(names=("--trait",))] = Field(
-        default=(), max_length=30, description="A trait it has already (Agile, Toughened …); repeat."
+        default=(), max_length=30, description="A trait it has already (Agile, Toughened …)."
     )
 
     def decide(self, s: At) -> list[Event]:
@@ -177,7 +178,7 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
     ruleset_name: ClassVar[str] = RULESET.name
 
     path: Annotated[str, ARGUMENT] = Field(
-        min_length=1, max_length=200, description="Table path, e.g. rewards.loser_points (see `tables`)."
+        min_length=1, max_length=200, description="Table path, as the tables name it, e.g. rewards.loser_points."
     )
 
 
@@ -193,15 +194,18 @@ class StartBattle(GfCommand):
 
     name: ClassVar[str] = "gf.battle_start"
     phase: ClassVar[Phase] = Phase.BETWEEN
+    rolls_with: ClassVar[str | None] = "special"
     schema_version: ClassVar[int] = 2
 
     battle_name: Annotated[NewBattle, ARGUMENT] = Field(alias="name")
     units: Annotated[tuple[UnitName, ...], Typed(names=("--unit",))] = Field(
-        min_length=1, max_length=200, description="A unit on the table; repeat."
+        min_length=1, max_length=200, description="A unit on the table."
     )
-    joins: Annotated[dict[UnitName, UnitName], Typed(names=("--join",), form="JOINER=UNIT")] = Field(
-        default_factory=dict, description="JOINER=UNIT: a hero joins a unit, or a like unit combines."
-    )
+    joins: Annotated[
+        dict[Annotated[UnitName, Called("joining unit")], Annotated[UnitName, Called("joins unit")]],
+        Typed(names=("--join",), form="JOINER=UNIT"),
+    ] = Field(default_factory=dict, description="A hero joins a unit, or a like unit combines.")
+    """Each joining unit (a hero, or a like unit) → the unit it joins."""
     special: bool = Field(default=False, description="Each side rolls a special objective.")
     hero_is_model: Annotated[bool, UNTYPED] = True
     """R2-32: a joined hero is one of its unit's models. A battle recorded before (version 1) keeps the first

@@ -12,7 +12,7 @@ from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import CampaignState
 from campaign.rulesets.grimdark.tables import Tables
-from campaign.rulesets.inputs import Typed
+from campaign.rulesets.inputs import Called, Typed
 from events.errors import InvalidInputError
 from events.registry import Event, JsonValue
 
@@ -38,12 +38,13 @@ class Edit(EditUnit[CampaignState, Tables]):
 
     name: ClassVar[str] = "gf.edit"
 
-    changes: Annotated[dict[str, JsonValue], Typed(names=("--set",), form="KEY=VALUE")] = Field(
-        default_factory=dict, max_length=50, description="A profile field and its new value: KEY=VALUE."
-    )
+    changes: Annotated[
+        dict[Annotated[str, Called("profile field")], Annotated[JsonValue, Called("new value")]],
+        Typed(names=("--set",), form="KEY=VALUE"),
+    ] = Field(default_factory=dict, max_length=50, description="A profile field and its new value.")
     xp: int | None = Field(default=None, ge=0, le=10_000, description="Its XP from now on.")
     traits: Annotated[tuple[str, ...], Typed(names=("--trait",))] = Field(
-        default=(), max_length=30, description="A trait it has and the record lacks; repeat."
+        default=(), max_length=30, description="A trait it has and the record lacks."
     )
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:

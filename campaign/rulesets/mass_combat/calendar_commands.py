@@ -13,7 +13,7 @@ from pydantic import Field
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import did_you_mean, find_unit, known_side
 from campaign.rulesets.decision import Decision, decision_events
-from campaign.rulesets.inputs import ARGUMENT, BattleName, OwnUnit, SideName, Typed
+from campaign.rulesets.inputs import ARGUMENT, BattleName, Called, OwnUnit, SideName, Typed
 from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.arrears import unpaid_day_rolls
@@ -96,9 +96,9 @@ class MonthEnd(McCommand):
 
     name: ClassVar[str] = "mc.month_end"
 
-    pay_pct: Annotated[dict[SideName, int], Typed(names=("--pay",), form="SIDE=PERCENT")] = Field(
-        description="SIDE=PCT: 100 in full, 150/200 bonus, 0 missed."
-    )
+    pay_pct: Annotated[
+        dict[SideName, Annotated[int, Called("percent paid")]], Typed(names=("--pay",), form="SIDE=PERCENT")
+    ] = Field(description="The percent of its pay each side gets: 100 in full, 150/200 bonus, 0 missed.")
 
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables

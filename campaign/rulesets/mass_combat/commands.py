@@ -162,8 +162,8 @@ Profile = Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "Mass Combat")]
 
 
 class Muster(McCommand):
-    """Add a unit to the roster (no cost: it was already serving; with neither --quality nor --experience, its
-    quality is rolled on 3d). See `raise` to pay for a new one.
+    """Add a unit to the roster (no cost: it was already serving; with neither a quality nor an experience, its
+    quality is rolled on 3d). Raise pays for a new one.
 
     Rolled on the 3d table (R3-23)."""
 
@@ -384,7 +384,9 @@ class Morale(McCommand):
     rolls: ClassVar[bool] = False
 
     label: Annotated[Name, ARGUMENT] = Field(alias="name")
-    value: Annotated[int, ARGUMENT] = Field(ge=-1_000_000_000, le=1_000_000_000)
+    value: Annotated[int, ARGUMENT] = Field(
+        ge=-1_000_000_000, le=1_000_000_000, title="modifier", description="The Morale modifier (0 removes it)."
+    )
     unit: OwnUnit | None = None
     side: OwnSide | None = None
     until: Literal["removed", "clear_victory", "year_end", "month_end"] = Field(
@@ -406,6 +408,7 @@ class Commander(McCommand):
     RULES.md §2.3. An NPC's Leadership comes from the commander experience table (3d) when not given."""
 
     name: ClassVar[str] = "mc.commander"
+    rolls_with: ClassVar[str | None] = "npc"
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     leadership: int | None = None
@@ -563,7 +566,7 @@ class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):
     ruleset_name: ClassVar[str] = RULESET.name
 
     path: Annotated[str, ARGUMENT] = Field(
-        min_length=1, max_length=200, description="Table path, e.g. casualties.offset_base (see `tables`)."
+        min_length=1, max_length=200, description="Table path, as the tables name it, e.g. casualties.offset_base."
     )
 
 

@@ -57,8 +57,8 @@ class UnitProfile(BaseModel):
     non_human: Annotated[NonHuman | None, UNTYPED] = None
     quality: Annotated[Quality, Typed(given_only=True)] = Field(
         default="average",
-        description="inexperienced, green, average, seasoned, veteran, elite (none: the band of --experience; with "
-        "neither, rolled on the 3d table).",
+        description="inexperienced, green, average, seasoned, veteran, elite (none: the band of its experience; "
+        "with neither, rolled on the 3d table).",
     )
     """Left out of a muster's profile unless given: with neither it nor an experience, a muster rolls it (R3-23)."""
     experience: Annotated[int, Typed(given_only=True)] = Field(default=3, ge=0, description="Average battles per man.")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from campaign.rulesets.inputs import NewBattle, OfficerName, SideName, UnitName
+from campaign.rulesets.inputs import Called, NewBattle, OfficerName, SideName, UnitName
 
 
 class _Model(BaseModel):
@@ -15,7 +15,9 @@ class _Model(BaseModel):
 
 class UnitInBattle(_Model):
     unit: UnitName
-    morale_mods: dict[str, int] = Field(default_factory=dict)
+    morale_mods: dict[Annotated[str, Called("modifier")], Annotated[int, Called("to the Morale roll")]] = Field(
+        default_factory=dict
+    )
     """Situational Morale-roll modifiers by name: hereditary_enemy 1, home_soil_defence 2, treason, spies…"""
     nowhere_to_go: bool = False
 
@@ -72,13 +74,17 @@ class Side(_Model):
         "the fractions (two 100-point mages give 1 ES, R2-23).",
     )
     spells: tuple[Spell, ...] = ()
-    circumstances: dict[str, int] = Field(default_factory=dict)
+    circumstances: dict[Annotated[str, Called("circumstance")], Annotated[int, Called("to Strategy")]] = Field(
+        default_factory=dict
+    )
     """Named Strategy modifiers: home_soil 2, forced_march −3, no_supplies −3, partial_surprise −2 …"""
     plan: int = Field(default=0, ge=-3, le=3)
     recon: int = Field(default=0, ge=0, le=2)
     diviner: int = Field(default=0, ge=-2, le=2)
     misc: int = Field(default=0, ge=-5, le=5)
-    defensive: dict[str, int] = Field(default_factory=dict)
+    defensive: dict[Annotated[str, Called("position")], Annotated[int, Called("its value")]] = Field(
+        default_factory=dict
+    )
     """Defensive-position modifiers by name with the GM's value (defender only); a name starting with '*', or
     one of the tables' starred rows, is starred (R2-16)."""
     position: tuple[str, ...] = ()
