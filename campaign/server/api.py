@@ -173,8 +173,14 @@ class NewToken(BaseModel):
 
 @router.post("/tokens", status_code=201, openapi_extra=access("account"))
 def new_token(who: Account, request: Request, body: NewToken | None = None) -> dict[str, str]:
-    """A bearer token for scripts (shown once). It expires after the server's token lifetime, and ends when the
-    session it was made in signs out."""
+    """A bearer token for scripts (shown once), made in a signed-in session. It lives the server's token lifetime
+    from now, whatever becomes of that session's own expiry (a script runs while nobody uses the page), and ends
+    sooner when the session signs out or is revoked, or the password changes. A token makes no other token: each
+    would live a lifetime past its maker's, and a stolen one would never end (403)."""
+    if who.session.kind == "token":
+        raise HTTPException(
+            403, "a token cannot make another token (it would outlive this one): sign in with the password to make one"
+        )
     label = check_text((body or NewToken()).label, "a token's label")
     secret, token = server(request).accounts.open_session(who.account, kind="token", label=label, parent=who.session)
     return {"token": secret, "id": token.public_id, "expires_at": _iso(token.expires_at)}
