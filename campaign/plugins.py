@@ -87,6 +87,9 @@ class RulesetInfo:
     rules_md: str | None = None
     """Its sections of the rules (a Markdown file in its package, ``RULES.md``'s format) for ``campaign
     rules``; the four built in are sections of the program's own RULES.md."""
+    sheet: str | None = None
+    """Its battle sheet (``campaign.rulesets.sheets.Sheet``): a card for each unit in the battle being fought, with
+    its state there and what its rules let it do now; default: none (the page shows the battle's log alone)."""
     roster: str | None = None
     """Its roster's columns in CSV (``--format csv``: a tuple of ``campaign.interchange``'s ``CsvColumn``) where
     it has a roster view of its own (in ``cli``); default: the program's, else none."""

@@ -13,16 +13,31 @@ from typing import Any
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.charts import DAYS_PASS, day_words, when_words
+from campaign.read.charts import DAYS_PASS, day_words, measures_of, when_words
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 
 MAX_POINTS = 24
 MOMENTS = ("battle.ended", "calendar.month_ended")
 STRENGTH = ("men", "troops", "models", "ts")
-SERIES = {"strength": N_("Units' strength"), "treasury": N_("Treasury"), "glory": N_("Officers' Glory")}
+SERIES = {
+    "strength": N_("Units' strength on the roster"),
+    "treasury": N_("Treasury"),
+    "glory": N_("Officers' Glory"),
+}
 """Each chart's name: its heading, its canvas's accessible name and its table's caption (said in the reader's
-language where the fragment is rendered)."""
+language where the fragment is rendered). A ruleset's own name for a measure replaces it (:data:`NAMED`)."""
+NAMED = {("mass-combat", "glory"): N_("Reputation")}
+"""Mass Combat's player characters earn Reputation (§2.9), which its careers keep instead of Glory."""
+ABOUT = {
+    "strength": N_(
+        "Each unit's {counts} as its roster counts them, not its losses in a battle being fought: the battle sheet "
+        "shows those."
+    ),
+}
+"""What a chart's values are, where its name alone could mislead (said under the name)."""
+COUNTS = {"strength": N_("{counts} on the roster"), "treasury": N_("in the treasury"), "glory": N_("earned")}
+"""What the values of a chart's table count: the header over its series' columns."""
 
 Point = tuple[dict[str, int], dict[str, int], dict[str, int], str]
 """Strength by unit, treasury by side, Glory by officer, at one seq; and where that seq lies in the calendar."""
@@ -35,7 +50,11 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent |
         for u in s.units
         if (value := next((u[k] for k in STRENGTH if isinstance(u.get(k), int)), None)) is not None
     }
-    glory = {str(c["pc"]): c["glory"] for c in s.careers if isinstance(c.get("glory"), int)}
+    glory = {
+        str(c["pc"]): earned
+        for c in s.careers
+        if isinstance(earned := c.get("glory", c.get("reputation")), int)  # Mass Combat's careers: Reputation
+    }
     return strength, dict(s.treasury), glory, _when(info.ruleset, s, moment)
 
 
@@ -52,6 +71,15 @@ def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
         return ", ".join(p for p in (_("now"), day_words(day)) if p)
     said = _("end of month {month}").format(month=int(moment.payload["month"]) + 1)
     return ", ".join(p for p in (said, day_words(day)) if p)
+
+
+def charted(ruleset: str) -> tuple[str, ...]:
+    """The page's charts a ruleset has: those of :data:`SERIES` whose measure it keeps (``campaign chart``'s
+    declaration, :func:`campaign.read.charts.measures_of`). Decided from the ruleset, not from the data: a chart
+    the ruleset keeps is shown before it has a point (officers earn Glory at their first battle's end), and one
+    it never keeps (Grimdark's Glory, the disorder rules' treasury) is not shown at all."""
+    kept = measures_of(ruleset)
+    return tuple(key for key in SERIES if key in kept)
 
 
 def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | None = None) -> dict[str, Any]:
@@ -76,15 +104,24 @@ def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | No
 
     labels = [points[s][3] for s in seqs]
 
+    counts = _(_counted(info.ruleset))
+
     def lines(key: str, by_name: dict[str, dict[int, int]]) -> dict[str, Any]:
         return {
-            "title": SERIES[key],
+            "title": NAMED.get((info.ruleset, key), SERIES[key]),
+            "about": _(ABOUT[key]).format(counts=counts) if key in ABOUT else "",
+            "counts": _(COUNTS[key]).format(counts=counts),
             "labels": labels,
             "lines": [{"label": name, "values": [v.get(s) for s in seqs]} for name, v in sorted(by_name.items())],
         }
 
-    return {
-        "strength": lines("strength", strength),
-        "treasury": lines("treasury", money),
-        "glory": lines("glory", glory),
-    }
+    by_key = {"strength": strength, "treasury": money, "glory": glory}
+    return {key: lines(key, by_key[key]) for key in charted(info.ruleset)}
+
+
+def _counted(ruleset: str) -> str:
+    """What the ruleset's units count: men or models (its plug-in's ``counts``)."""
+    from campaign.rulesets import RULESETS
+
+    info = RULESETS.get(ruleset)
+    return N_("men") if info is not None and info.counts == "men" else N_("models")

@@ -7,6 +7,8 @@ functions as the JSON API (:mod:`campaign.server.api`), so a page can do nothing
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,6 +19,7 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import escape
 from starlette.datastructures import FormData
 
 from campaign.access import memberships
@@ -374,16 +377,9 @@ def _form_context(
     }
 
 
-@router.get("/c/{campaign_id}", openapi_extra=access("member"))
-def campaign_page(
-    request: Request,
-    m: Member,
-    amend_seq: Annotated[int | None, Query(alias="amend", ge=1, le=MAX_NUMBER)] = None,
-    rewind_to: Annotated[int | None, Query(alias="rewind", ge=0, le=MAX_NUMBER)] = None,
-) -> Response:
-    """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
-    first) or rewind form, filled in with the row's seq."""
-    found = nojs.take_said(request)
+def _commands_context(request: Request, m: InCampaign, found: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The page's command list: the member's commands the battle's state allows now, each with its form (the one
+    just sent, ``found``, filled with its answer)."""
     summary = views.summary(server(request).app.ledger, m.info)
     choices = _choices(request, m, summary)
     fought = battle_being_fought(summary) is not None
@@ -395,27 +391,80 @@ def campaign_page(
         # the form just sent stays once to show its answer, if what it did took it off the list (a battle's start)
         if c.name in offered or c.name == sent
     ]
+    return {"info": m.info, "csrf": m.caller.session.csrf, "commands": forms_of, "fought": fought, "choices": choices}
+
+
+@router.get("/c/{campaign_id}", openapi_extra=access("member"))
+def campaign_page(
+    request: Request,
+    m: Member,
+    amend_seq: Annotated[int | None, Query(alias="amend", ge=1, le=MAX_NUMBER)] = None,
+    rewind_to: Annotated[int | None, Query(alias="rewind", ge=0, le=MAX_NUMBER)] = None,
+) -> Response:
+    """The campaign page; ``amend`` / ``rewind``: a log row's link to the game master's amend (it previews
+    first) or rewind form, filled in with the row's seq."""
+    found = nojs.take_said(request)
+    commands = _commands_context(request, m, found)
     response = templates.TemplateResponse(
         request,
         "campaign.html",
         {
+            **commands,
             **_live_context(request, m),
             "account": m.caller.account,
-            "csrf": m.caller.session.csrf,
             "member": m.member,
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
-            "commands": forms_of,
-            "fought": fought,
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
             "made": found.get("invitation") if found else None,
-            "sides": choices.sides,
+            "sides": commands["choices"].sides,
             "amend_seq": amend_seq,
             "rewind_to": rewind_to,
             **(_invitations_context(request, m) if m.member.role == "gm" else {}),
         },
     )
     return nojs.cleared(response) if found is not None else response
+
+
+_TOKEN = "csrf-" + secrets.token_hex(16)
+"""Stands for the reader's form token in a shared drawing of a command list (:func:`commands_part`)."""
+KEPT_LISTS = 256
+
+
+class _Lists:
+    """The command lists drawn at the campaigns' heads, shared by the pages of the same role and sides."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.lock = threading.Lock()
+        self.drawn = 0
+        """How many lists were drawn (each once for a head, language, role and sides)."""
+
+
+LISTS = _Lists()
+
+
+@router.get("/c/{campaign_id}/commands", openapi_extra=access("member"))
+def commands_part(request: Request, m: Member) -> Response:
+    """The page's command list alone, as the page draws it now (``#commands``; empty for an observer): fetched by
+    the page's script when the battle's state it was drawn in changes (a battle begins or ends), so the commands
+    offered follow it without a reload. Every open page asks at once then, so a list is drawn once for a head, a
+    language, a role and its sides, and shared by the pages that read it so (measured: drawing it is about four
+    fifths of drawing the whole page); the reader's own form token is put in where the drawing holds a stand-in."""
+    info = m.info
+    sides = tuple(sorted(s.strip().casefold() for s in m.member.sides))
+    key = (info.campaign_id, info.last_seq, info.head_hash, language(), m.member.role, sides)
+    html = LISTS.kept.get(key)
+    if html is None:
+        template = templates.get_template("campaign.html")
+        context = _commands_context(request, m) | {"csrf": _TOKEN}
+        html = "".join(template.blocks["commands"](template.new_context({"request": request, **context})))
+        with LISTS.lock:
+            LISTS.drawn += 1
+            LISTS.kept[key] = html
+            while len(LISTS.kept) > KEPT_LISTS:
+                LISTS.kept.popitem(last=False)
+    return Response(html.replace(_TOKEN, str(escape(m.caller.session.csrf))), media_type="text/html")
 
 
 @router.get("/c/{campaign_id}/live", openapi_extra=access("member"))

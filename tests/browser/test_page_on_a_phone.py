@@ -112,11 +112,14 @@ def shoot_both_widths(page: Any, screenshots: Path, name: str, scan: list[str] |
 def shoot_charts(page: Any, screenshots: Path, name: str, scan: list[str] | None) -> None:
     """The charts with their tables opened, at both widths: each chart named (its figure and its canvas), its
     table's rows named in the campaign's calendar; a screenshot of the charts' section, and axe's findings."""
-    for key in ("strength", "treasury", "glory"):
+    # a Grimdark campaign's: its heroes earn XP, not Glory (no chart for that)
+    charts = (("strength", "Units' strength on the roster"), ("treasury", "Treasury"))
+    for key, _title in charts:
         page.locator(f"#table-{key} > summary").click()
-    for key, title in (("strength", "Units' strength"), ("treasury", "Treasury"), ("glory", "Officers' Glory")):
+    for key, title in charts:
         assert page.get_by_role("figure", name=title).count() == 1
         assert page.locator(f"#chart-{key}").get_attribute("aria-label").startswith(title)
+    assert page.locator("#figure-glory").count() == 0
     # the battle's end is the head: the last point is it, not "now" besides
     assert page.locator("#table-strength tbody th").all_inner_texts() == ["end of Ruins"]
     was = page.viewport_size
@@ -204,8 +207,12 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_role("button", name="Roll the campaign's dice").click()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
     player.locator("#battle", has_text="Ruins").wait_for(timeout=LIVE_MS)
-
-    player.reload()
+    # no reload: the battle's commands come in live (the page asks for its own list once the battle has begun),
+    # and the GM's drawer that started it stays open with its answer
+    player.locator("#cmd-gf-shoot").wait_for(timeout=LIVE_MS)
+    assert player.locator("#cmd-gf-battle_start").count() == 0 and player.locator("#commands-stale").is_hidden()
+    gm.locator("#cmd-gf-round").wait_for(timeout=LIVE_MS)
+    assert gm.locator("#cmd-gf-battle_start .command-result .ok").is_visible()
     box = open_command(player, "gf.shoot")
     box.locator("select[name=unit_name]").select_option("Robot Squad")
     box.get_by_label("wounds", exact=True).fill("6")
@@ -226,7 +233,9 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     card.filter(has_text="Shaken").wait_for(timeout=LIVE_MS)
     assert card.inner_text().split()[:4] == ["Robot", "Squad", "Robots", "models"]
     assert "4/10" in card.inner_text()
-    assert "not activated yet" in gm.locator("#battle .unit-card", has_text="Saurian Warriors").inner_text()
+    saurians = gm.locator("#battle .unit-card", has_text="Saurian Warriors").inner_text()
+    assert "not activated yet" in saurians and "may activate this round: Hold, Advance, Rush or Charge" in saurians
+    assert "must spend its activation this round idle" in card.inner_text()  # Shaken before activating (R3-26)
     no_sideways_scroll(player)
     player.locator("#battle .sheet").screenshot(path=str(screenshots / "battle-sheet-player-390.png"))
     assert player.locator("#log a.amend-link, #log a.rewind-link, #log a.undo-link").count() == 0
@@ -284,6 +293,9 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_role("button", name="Roll the campaign's dice").click()
     gm.locator("#cmd-gf-battle_end .command-result .ok").wait_for()
     player.locator("#table-strength", has_text="end of Ruins").wait_for(state="attached", timeout=LIVE_MS)
+    player.locator("#cmd-gf-shoot").wait_for(state="detached", timeout=LIVE_MS)  # the battle's commands go, live
+    gm.locator("#cmd-gf-battle_start").wait_for(timeout=LIVE_MS)
+    assert player.locator("#figure-glory").count() == 0  # Grimdark keeps no Glory: no chart for it
     for page, who in ((player, "player"), (gm, "gm")):
         page.goto(campaign_url)
         shoot_charts(page, screenshots, f"charts-{who}", scan)

@@ -79,32 +79,36 @@ def test_the_page_charts_are_named_in_the_calendar_each_with_its_table(world: Wo
     cid = five_grades(world)
     page = world.client("gina").get(f"/c/{cid}").text
     assert chart_table(page, "treasury") == [
+        ["", "in the treasury"],
         ["when", "Steel"],
         ["end of Hill 203, day 3", "100"],
         ["end of month 1, day 7", "100"],
         ["now, day 7", "70"],
     ]
     assert chart_table(page, "strength") == [
+        ["", "men on the roster"],
         ["when", "Company HQ", "Keno 3rd Squad"],
         ["end of Hill 203, day 3", "5", "7"],
         ["end of month 1, day 7", "5", "7"],
         ["now, day 7", "5", "7"],
     ]
     # each chart named: its figure by its caption, its canvas by its label; the axis is the calendar, not seqs
-    for key, name in (("strength", "Units&#39; strength"), ("treasury", "Treasury"), ("glory", "Officers&#39; Glory")):
+    for key, name in (("strength", "Units&#39; strength on the roster"), ("treasury", "Treasury")):
         assert f'<figcaption class="chart-name" id="chart-{key}-name">{name}</figcaption>' in page
         assert f'<figure class="chart-figure" id="figure-{key}" aria-labelledby="chart-{key}-name">' in page
         assert f'<canvas id="chart-{key}" role="img" aria-label="{name}">' in page
     data = orjson.loads(unescape(re.search(r'id="chart-data">(.*?)</script>', page, re.S).group(1)))  # type: ignore[union-attr]
     assert data["treasury"]["labels"] == ["end of Hill 203, day 3", "end of month 1, day 7", "now, day 7"]
     assert not any(label.startswith("#") for label in data["strength"]["labels"])
-    assert "nothing to draw yet" in page.split('id="table-glory"')[1].split("</details>")[0]  # no officers here
+    # five-grade units have no officers with Glory (`campaign chart glory` says so): no chart for it, ever
+    assert 'id="figure-glory"' not in page and "glory" not in data
 
 
 def test_a_ruleset_without_days_is_told_by_its_battles(world: World) -> None:
     grimdark_played(world)
     page = world.client("gina").get(f"/c/{world.campaign_id}").text
     assert chart_table(page, "strength") == [
+        ["", "models on the roster"],
         ["when", "Robot Scouts", "Robot Squad", "Saurian Warriors"],
         ["end of Ruins", "", "10", "10"],
         ["now", "10", "10", "10"],
@@ -282,13 +286,14 @@ def test_the_calendar_words_are_said_in_the_readers_language_and_the_json_stays_
     gina.get("/lang/ru", params={"next": "/"})
     ru = gina.get(f"/c/{cid}").text
     assert chart_table(ru, "treasury") == [
+        ["", "в казне"],
         ["когда", "Steel"],
         ["конец боя «Hill 203», день 3", "100"],
         ["конец месяца 1, день 7", "100"],
         ["сейчас, день 7", "70"],
     ]
     gina.get("/lang/pl", params={"next": "/"})
-    assert chart_table(gina.get(f"/c/{cid}").text, "treasury")[1:] == [
+    assert chart_table(gina.get(f"/c/{cid}").text, "treasury")[2:] == [
         ["koniec bitwy „Hill 203”, dzień 3", "100"],
         ["koniec miesiąca 1, dzień 7", "100"],
         ["teraz, dzień 7", "70"],
@@ -306,3 +311,31 @@ def test_the_calendar_words_are_said_in_the_readers_language_and_the_json_stays_
             "после боя «Ruins»",
             "день 16",
         ]
+
+
+def test_strength_is_named_the_rosters_and_each_ruleset_shows_only_the_charts_it_keeps(world: World) -> None:
+    """Ruins (§4.1): six wounds on the ten Robots leave four fighting; the roster still counts ten (units come back
+    at their roster strength after a battle, §4.2), and the chart says it is the roster's, pointing at the sheet.
+    Grimdark heroes earn XP, not Glory (`campaign chart glory` refuses it): no Glory chart on its page. The
+    disorder rules keep officers' Glory but no treasury: its Glory chart is there before any officer has any."""
+    gina, cid = world.client("gina"), world.campaign_id
+    run(gina, cid, "gf.muster", name="Robot Squad", side="Robots", profile=SQUAD)
+    run(gina, cid, "gf.muster", name="Saurian Warriors", side="Saurians", profile=SQUAD)
+    run(gina, cid, "gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
+    run(gina, cid, "gf.shoot", unit_name="Robot Squad", wounds=6)
+    page = gina.get(f"/c/{cid}").text
+    assert '<li class="unit-card" data-unit=' in page and "<dd>4/10</dd>" in page  # the sheet: four fight
+    assert chart_table(page, "strength")[:3] == [
+        ["", "models on the roster"],
+        ["when", "Robot Squad", "Saurian Warriors"],
+        ["now", "10", "10"],
+    ]
+    figure = page.split('id="figure-strength"', 1)[1].split("</figure>", 1)[0]
+    assert "Units&#39; strength on the roster</figcaption>" in figure
+    assert "not its losses in a battle being fought: the battle sheet shows those" in figure
+    assert 'id="figure-glory"' not in page and "Officers&#39; Glory" not in page
+    assert 'id="figure-treasury"' in page
+    dis = str(post(gina, "/api/campaigns", {"name": "Quatre Bras", "ruleset": "disorder"}, 201)["campaign_id"])
+    page = gina.get(f"/c/{dis}").text
+    assert 'id="figure-glory"' in page and 'id="figure-treasury"' not in page
+    assert "nothing to draw yet" in page.split('id="table-glory"')[1].split("</details>")[0]

@@ -102,3 +102,41 @@ def test_only_the_game_master_is_offered_amend_rewind_and_undo_on_the_log(world:
     assert fragments.at(info, "en", OTHERS).members == {"gina", "pat", "olive"}
     shared = fragments.at(info, "en", OTHERS).parts
     assert {n for n, html in fragments.at(info, "en", GM).parts.items() if html is not shared[n]} == {"log"}
+
+
+def _now(page: str, name: str) -> str:
+    """What the card of ``name`` says the unit may do now."""
+    card = _card(page, name)
+    assert " Now: " in card, card
+    return card.split(" Now: ", 1)[1]
+
+
+def test_each_grimdark_card_says_what_the_unit_may_do_now(world: World) -> None:
+    """RULES.md §4.1, R3-25, R3-26: a unit activates once a round (Hold, Advance, Rush or Charge); Ten activates,
+    is then shot and fails (quality 4+, a 2) → Shaken: "it cannot remove it in the same round. It must wait for its
+    activation in the next round", which it must spend idle."""
+    gina, pat, cid = world.client("gina"), world.client("pat"), world.campaign_id
+
+    def run(command: str, dice: str | None = None, **args: Any) -> None:
+        post(gina, f"/api/campaigns/{cid}/commands", {"command": command, "args": args, "dice": dice})
+
+    run("gf.muster", name="Robot Squad", side="Robots", profile=SQUAD)
+    run("gf.muster", name="Saurian Warriors", side="Saurians", profile=SQUAD)
+    run("gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
+    page = pat.get(f"/c/{cid}").text
+    assert _now(page, "Robot Squad") == "may activate this round: Hold, Advance, Rush or Charge."
+    run("gf.activate", unit_name="Robot Squad")
+    page = pat.get(f"/c/{cid}").text
+    assert _now(page, "Robot Squad") == "activating now: Hold, Advance, Rush or Charge."
+    assert _now(page, "Saurian Warriors").startswith("may activate this round")
+    run("gf.activate", unit_name="Saurian Warriors")
+    assert _now(pat.get(f"/c/{cid}").text, "Robot Squad") == "done this round: it activates again next round."
+    run("gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    shaken = _now(pat.get(f"/c/{cid}").text, "Robot Squad")
+    assert shaken.startswith("Shaken after its activation: it stays Shaken until its idle activation next round")
+    run("gf.round")
+    page = pat.get(f"/c/{cid}").text
+    assert _now(page, "Robot Squad").startswith("Shaken: it must spend its activation this round idle")
+    assert _now(page, "Saurian Warriors").startswith("may activate this round")
+    gina.get("/lang/pl", params={"next": "/"})
+    assert "Teraz: może się aktywować w tej rundzie" in _card(gina.get(f"/c/{cid}").text, "Saurian Warriors")

@@ -18,7 +18,7 @@ import pytest
 
 from campaign.commands import command_type
 from campaign.rulesets.command import Phase
-from campaign.server import runner
+from campaign.server import pages, runner
 from events.dice.ask import CountingDice
 from events.errors import InvalidInputError
 from tests.server.conftest import SQUAD, World, post
@@ -125,3 +125,32 @@ def test_without_javascript_a_battles_start_shows_its_answer_on_the_page_it_redi
         gina.headers["X-CSRF-Token"] = csrf
     assert "gf battle-start: " in page  # its answer, in its form, though the battle has begun
     assert 'id="cmd-gf-battle_start"' not in gina.get(f"/c/{mustered.campaign_id}").text  # then no more
+
+
+def _drawn(world: World, who: str) -> str:
+    answer = world.client(who).get(f"/c/{world.campaign_id}/commands")
+    assert answer.status_code == 200
+    return answer.text.strip()
+
+
+def test_the_command_list_alone_follows_the_battles_state_for_the_page_to_swap_in(mustered: World) -> None:
+    """What the page's script fetches when the battle part says a battle began or ended: the reader's own list,
+    as a reload would draw it, and nothing else of the page; the live parts are not rendered again for it."""
+    before = _drawn(mustered, "gina")
+    assert before.startswith('<section class="card" id="commands" tabindex="-1" data-fought="no">')
+    assert 'id="cmd-gf-battle_start"' in before and 'id="cmd-gf-shoot"' not in before
+    assert 'id="roster"' not in before and 'id="log"' not in before
+    start_battle(mustered)
+    fragments = mustered.app.state.server.fragments
+    mustered.client("gina").get(f"/c/{mustered.campaign_id}/live")  # the head's parts, rendered once
+    rendered = fragments.renderings
+    gm, player = _drawn(mustered, "gina"), _drawn(mustered, "pat")
+    assert fragments.renderings == rendered  # the command list is drawn alone, not with the shared parts
+    assert 'data-fought="yes"' in gm and 'id="cmd-gf-shoot"' in gm and 'id="cmd-gf-battle_start"' not in gm
+    assert 'id="cmd-gf-shoot"' in player and 'id="cmd-gf-round"' not in player
+    token = mustered.client("pat").headers["X-CSRF-Token"]
+    assert f'name="_csrf" value="{token}"' in player and pages._TOKEN not in player  # its own token, put in
+    drawn = pages.LISTS.drawn
+    assert _drawn(mustered, "pat") == player and _drawn(mustered, "gina") == gm
+    assert pages.LISTS.drawn == drawn  # the same head, role and sides: drawn once, shared
+    assert _drawn(mustered, "olive") == ""  # an observer enters nothing

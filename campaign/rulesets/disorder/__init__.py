@@ -12,6 +12,7 @@ RULESET = RulesetInfo(
     # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid);
     # 0.3: the third edition's errata R3-8 … R3-13
     version="0.3",
+    sheet="campaign.rulesets.sheets:disorder_cards",  # its battle cards: what each unit may do now
     seed="001",
     title="Disorder markers and officer careers (Napoleonic skirmish)",
     prefix="dis",

@@ -15,6 +15,7 @@ RULESET = RulesetInfo(
     name="fighting-spirit",
     package=__name__,
     version="0.3",  # 0.3: the third edition's errata R3-1 … R3-8
+    sheet="campaign.rulesets.sheets:fighting_spirit_cards",  # its battle cards: what each unit may do now
     seed="000",
     title="Five-grade morale (Stargrunt II-like)",
     prefix="fs",

@@ -10,6 +10,7 @@ RULESET = RulesetInfo(
     name="grimdark",
     package=__name__,
     version="0.3",  # 0.3: R3-25, R3-26: a Shaken unit neither shoots nor charges; activations once a round
+    sheet="campaign.rulesets.sheets:grimdark_cards",  # its battle cards: what each unit may do now
     seed="004",
     title="One Page Rules Grimdark Future: morale (seed 004) and campaign (OPR's published rules)",
     prefix="gf",

@@ -16,6 +16,7 @@ RULESET = RulesetInfo(
     # catastrophes 13, 14, 15 and 17, surrender, the sappers' −2 on the casualty row, training months,
     # a muster's quality, chariots' archers)
     version="0.3",
+    sheet="campaign.rulesets.sheets:mass_combat_cards",  # its battle cards: what each unit may do now
     seed="002",
     title="GURPS Mass Combat: troop strength, quality, pay, glory",
     prefix="mc",

@@ -21,12 +21,40 @@ function listen(campaignId, after) {
 }
 
 // The commands listed are those the battle's state allowed when the page was drawn (a shot only during a battle,
-// a battle's start only between them): once a battle begins or ends, the list says it is out of date.
+// a battle's start only between them): once a battle begins or ends, the page asks for its own list again (it is
+// the reader's: role, sides, form token) and swaps it in, once for each change, not on every update. A drawer
+// open in the old list stays as it is (what is typed in it, or the answer it shows); should the list not come,
+// the note says to reload.
+let fetchingCommands = false;
 function staleCommands() {
   const commands = document.getElementById("commands");
   const battle = document.getElementById("battle");
   const note = document.getElementById("commands-stale");
-  if (commands && battle && note) note.hidden = commands.dataset.fought === battle.dataset.fought;
+  if (!commands || !battle || commands.dataset.fought === battle.dataset.fought || fetchingCommands) {
+    if (note && commands && battle) note.hidden = commands.dataset.fought === battle.dataset.fought;
+    return;
+  }
+  const campaignId = document.getElementById("live-state").dataset.campaign;
+  fetchingCommands = true;
+  fetch(`/c/${campaignId}/commands`, {headers: {"Accept": "text/html"}, credentials: "same-origin"})
+    .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+    .then((html) => swapCommands(commands, html))
+    .catch(() => { if (note) note.hidden = false; })
+    // not asked again until the next update: a list drawn at a newer head than the battle part waits for it
+    .finally(() => { fetchingCommands = false; });
+}
+
+function swapCommands(old, html) {
+  const drawn = new DOMParser().parseFromString(html, "text/html").getElementById("commands");
+  if (!drawn) return;
+  const fresh = document.importNode(drawn, true);
+  for (const open of old.querySelectorAll("details.command[open]")) {
+    const same = fresh.querySelector(`#${CSS.escape(open.id)}`);
+    if (same) same.replaceWith(open);
+    else fresh.querySelector("details.command")?.before(open);
+  }
+  old.replaceWith(fresh);
+  if (typeof htmx !== "undefined") htmx.process(fresh);
 }
 
 const charts = {};
