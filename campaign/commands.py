@@ -9,31 +9,34 @@ recorded before commands were models (the service methods' parameter names).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from campaign.rulesets import RULESETS, by_prefix, installed, load, ruleset
-from campaign.rulesets.command import Command, Ruleset
-from campaign.rulesets.tables import RuleTables
+from campaign.rulesets.command import BaseCommand, Command, Overridden, Plugin, Ruleset
+from campaign.rulesets.tables import Override, RuleTables
 from campaign.tables import base_values, house_rule_refusals
 from events.errors import InvalidInputError
 from events.registry import registry
 from projections.fold import RulesetFold
 
-__all__ = ["Command", "command_type", "fold_for", "plugin", "recorded_command", "tables_in_force"]
+__all__ = ["BaseCommand", "Command", "command_type", "fold_for", "plugin", "recorded_command", "tables_in_force"]
 
 
 def _read_plugins() -> None:
     installed()  # registers each ruleset's own event families
 
 
+S = TypeVar("S", bound=Overridden)
+T = TypeVar("T", bound=RuleTables)
+
 registry.discover = _read_plugins  # a ruleset's own event types are found through its plug-in
 
 
 @functools.cache
-def plugin(name: str) -> Ruleset[Any, Any]:
+def plugin(name: str) -> Plugin:
     """The rules of the ruleset called ``name`` on the command line (its plug-in's ``rules``, imported now)."""
     info = ruleset(name)
     declared = load(info.rules_ref)
@@ -55,27 +58,29 @@ def fold_for(name: str) -> RulesetFold[Any] | None:
     return folded
 
 
-def tables_in_force(declared: Ruleset[Any, Any], overrides: Any) -> Any:
+def tables_in_force(declared: Ruleset[S, T], overrides: Iterable[Override]) -> T:
     """The ruleset's tables as shipped, with the campaign's house rules applied (checked against its model)."""
     package = declared.info.package
     found = _IN_FORCE.get(package)
     if found is None:
         from campaign.rulesets.tables import tables_in_force_cache
 
-        model: type[RuleTables] = declared.tables_type
+        model = declared.tables_type
         refused = house_rule_refusals(package)
         found = _IN_FORCE.setdefault(
             package, tables_in_force_cache(base_values(package), lambda v: model.of(v, refused))
         )
-    return found(overrides)
+    tables = found(overrides)
+    assert isinstance(tables, declared.tables_type)  # built by that very model (and cached under its package)
+    return tables
 
 
-_IN_FORCE: dict[str, Callable[[Any], Any]] = {}
+_IN_FORCE: dict[str, Callable[[Iterable[Override]], RuleTables]] = {}
 """Each ruleset's tables under a set of house rules, built and checked against its model once per set."""
 
 
 @functools.cache
-def _by_name(prefix: str) -> dict[str, type[Command[Any, Any]]]:
+def _by_name(prefix: str) -> dict[str, type[BaseCommand]]:
     if prefix == "ledger":
         from campaign.rulesets.common import COMMON  # the ruleset-less commands: not what reading a campaign needs
 
@@ -86,20 +91,29 @@ def _by_name(prefix: str) -> dict[str, type[Command[Any, Any]]]:
     return {c.name: c for c in plugin(info.name).commands}
 
 
-def command_type(name: str) -> type[Command[Any, Any]]:
+def command_type(name: str) -> type[BaseCommand]:
     found = _by_name(name.partition(".")[0]).get(name)
     if found is None:
         raise InvalidInputError(f"{name} cannot be run by this version of the program")
     return found
 
 
-def ruleset_of(command: type[Command[Any, Any]]) -> Ruleset[Any, Any] | None:
+def ledger_command(command: BaseCommand) -> Command[None, None]:
+    """``command`` as a command of no ruleset (``ledger.``: it decides on no state and no tables), or refused."""
+    from campaign.rulesets.common import COMMON
+
+    if not isinstance(command, COMMON):
+        raise InvalidInputError(f"{command.name} is a command of a ruleset, not of the ledger")
+    return command
+
+
+def ruleset_of(command: type[BaseCommand]) -> Plugin | None:
     """The plug-in a command belongs to (None for a ``ledger.`` command)."""
     info = by_prefix(command.name.partition(".")[0])
     return plugin(info.name) if info is not None else None
 
 
-def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> Command[Any, Any]:
+def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> BaseCommand:
     """A command as the log recorded it, upcast to the model of today."""
     model = command_type(name)
     owner = ruleset_of(model)

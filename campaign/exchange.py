@@ -8,15 +8,14 @@ Exporting, importing into an empty database and exporting again gives the same b
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import Any, BinaryIO
-
-import orjson
 
 from campaign.executor import NAME_PATTERN, Ledger
 from events.canonical import canonical_json
 from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
-from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.errors import CampaignError, InvalidInputError, NotFoundError, json_object
 from events.limits import check_command_id
 from events.registry import registry
 from events.store import ImportSink
@@ -103,12 +102,7 @@ class Reader:
             line = raw.strip()
             if not line:
                 continue
-            try:
-                item = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise InvalidInputError(f"line {number} is not JSON: {exc}") from None
-            if not isinstance(item, dict):
-                raise InvalidInputError(f"line {number} is not a JSON object")
+            item = json_object(line, partial(_not_json, number), f"line {number} is not a JSON object")
             yield number, item
 
     def _header(self) -> dict[str, Any]:
@@ -261,3 +255,7 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSi
                 )
         write(None)  # the last page, inside the transaction
     return sink
+
+
+def _not_json(number: int, why: str) -> str:
+    return f"line {number} is not JSON: {why}"

@@ -13,12 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from campaign.commands import fold_for, ruleset_of, tables_in_force
+from campaign.commands import fold_for, ledger_command, ruleset_of, tables_in_force
 from campaign.directory import find_campaign
 from campaign.logging import get_logger
 from campaign.rulesets import RulesetInfo
 from campaign.rulesets import ruleset as find_ruleset
-from campaign.rulesets.command import Command, Ruleset, Situation
+from campaign.rulesets.command import BaseCommand, Overridden, Ruleset, Situation
+from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
 from events.dice import (
     DERIVATION,
@@ -52,8 +53,8 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]{0,99}$")
-S = TypeVar("S")
-T = TypeVar("T")
+S = TypeVar("S", bound=Overridden)
+T = TypeVar("T", bound=RuleTables)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,7 @@ class Decision:
     The record is made only when asked for (:attr:`issued`): a re-evaluation compares the facts alone, and making
     a pydantic model of every command's inputs was a fifth of its cost."""
 
-    command: Command[Any, Any]
+    command: BaseCommand
     dice: HandedDice
     facts: tuple[Event, ...]
     given: GivenIds
@@ -153,10 +154,6 @@ class Decision:
     @property
     def events(self) -> list[Event]:
         return [self.issued, *self.rolled, *self.facts]
-
-
-AT_HEAD: Any = object()
-"""``Ledger.decide``'s default state: the campaign's as it stands (or at ``at_seq``)."""
 
 
 def _already_recorded(
@@ -262,7 +259,7 @@ class Ledger:
     def execute(
         self,
         info: CampaignInfo,
-        command: Command[Any, Any],
+        command: BaseCommand,
         *,
         table: TableEntry | AskEntry | None = None,
         command_id: str | None = None,
@@ -325,7 +322,7 @@ class Ledger:
     def execute_all(
         self,
         info: CampaignInfo,
-        commands: Sequence[Command[Any, Any]],
+        commands: Sequence[BaseCommand],
         *,
         command_id: str | None = None,
         called: Callable[[int], str] | None = None,
@@ -377,34 +374,36 @@ class Ledger:
     def decide(
         self,
         info: CampaignInfo,
-        command: Command[Any, Any],
+        command: BaseCommand,
         dice: HandedDice,
         *,
         ids: Sequence[str] = (),
         amends: int | None = None,
         at_seq: int | None = None,
-        state: Any = AT_HEAD,
+        state: Overridden | None = None,
     ) -> Decision:
         """A command's decision on ``dice``, appending nothing: the one decide step that :meth:`execute`, a dry run,
         ``audit``'s and ``verify``'s re-evaluation and an amendment all take. The campaign's state at its head (or
         at ``at_seq``, or ``state`` as the caller folded it) and the tables in force; ``ids``: those the command
-        gave when it was recorded (a re-run), handed back before fresh ones."""
+        gave when it was recorded (a re-run), handed back before fresh ones. A command of no ruleset
+        (``ledger.``) decides on no state; one of a ruleset only on the campaign's of that ruleset."""
         owner = ruleset_of(type(command))
-        if owner is not None and owner.info.name != info.ruleset:
-            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
-        if owner is None:
-            folded, tables = None, None
-        elif state is AT_HEAD:
-            folded, tables = self.in_force(info, owner, at_seq)
-        else:
-            folded, tables = state, tables_in_force(owner, state.overrides)
         given = GivenIds(self._new_id, ids)
-        facts = tuple(command.decide(Situation(folded, tables, dice, given, self.actor)))
+        if owner is None:
+            facts = tuple(ledger_command(command).decide(Situation(None, None, dice, given, self.actor)))
+        else:
+            if owner.info.name != info.ruleset:
+                raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+            if state is None:
+                folded, tables = self.in_force(info, owner, at_seq)
+            else:
+                folded, tables = state, tables_in_force(owner, state.overrides)
+            facts = tuple(owner.decide(command, Situation(folded, tables, dice, given, self.actor)))
         if isinstance(dice, TableDice | SidedDice):
             dice.finish()
         return Decision(command, dice, facts, given, owner.info.version if owner is not None else None, amends)
 
-    def dry_run(self, info: CampaignInfo, command: Command[Any, Any], dice: HandedDice) -> None:
+    def dry_run(self, info: CampaignInfo, command: BaseCommand, dice: HandedDice) -> None:
         """Run a command's decision on ``dice`` that are not the campaign's, appending nothing: how a dry run
         learns which dice a command asks for before anyone rolls them."""
         self.decide(info, command, dice)

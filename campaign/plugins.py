@@ -73,8 +73,8 @@ class RulesetInfo:
     """(rule, outcome event type): where that rule's explanation already states the outcome, so the log prints
     the fact once."""
     charts: str | None = None
-    """Its chart measures (``campaign chart``): a mapping of measure name → ``campaign.read``'s ``Measure``;
-    default: the measures the program knows for it, else none."""
+    """Its chart measures (``campaign chart``, the report's charts): a mapping of measure name →
+    ``campaign.rulesets.hooks``' ``Measure`` (or ``Lacking``, saying why it keeps none); default: none."""
     demo: str | None = None
     """A function ``(app, campaign name)`` playing its sample campaign for ``campaign demo``; default: the
     campaign is created and left empty."""
@@ -91,8 +91,15 @@ class RulesetInfo:
     """Its battle sheet (``campaign.rulesets.sheets.Sheet``): a card for each unit in the battle being fought, with
     its state there and what its rules let it do now; default: none (the page shows the battle's log alone)."""
     roster: str | None = None
-    """Its roster's columns in CSV (``--format csv``: a tuple of ``campaign.interchange``'s ``CsvColumn``) where
-    it has a roster view of its own (in ``cli``); default: the program's, else none."""
+    """Its roster's columns in CSV (``roster --format csv``: a tuple of ``campaign.rulesets.hooks``'
+    ``CsvColumn``) where it has a roster view of its own (in ``cli``); default: none."""
+    army_list: str | None = None
+    """Its reader of another program's army lists (``import-list``, the page's upload): a
+    ``campaign.rulesets.hooks``' ``ArmyLists``; default: it imports none."""
+    worded: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Its words in the shared event types' fields: event type → field → the term set (its ``terms.toml``)
+    the recorded value is a word of, said in the reader's language in the log (``morale.grade_changed``'s
+    grades)."""
     mutation: Mutation = field(default_factory=Mutation)
 
     @property

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.commands import command_type, fold_for, recorded_command
-from campaign.executor import AT_HEAD, Decision, Ledger, Replay
+from campaign.executor import Decision, Ledger, Replay
 from campaign.rulesets import RULESETS
-from campaign.rulesets.command import Command
+from campaign.rulesets.command import BaseCommand, Overridden
 from events.dice import ReplayDice
 from events.dice.dice import TableDice
 from events.dice.rerun import RerunDice
@@ -28,8 +28,8 @@ from events.registry import registry
 from events.store import EventStore, Head
 from events.timeline import NEVER_RETRACTED, REWOUND, live_events, live_seqs
 from events.vault import SeedVault
-from projections.campaign_state import FoldingCampaignStates
-from projections.campaigns import FoldingCampaignDirectory
+from projections.campaign_state import CampaignStates, FoldingCampaignStates
+from projections.campaigns import CampaignDirectory, FoldingCampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
 CORRECTED = "dice.corrected"
@@ -221,7 +221,7 @@ class Sandbox:
         self,
         campaign_id: str,
         group: CommandGroup,
-        command: Command[Any, Any] | None = None,
+        command: BaseCommand | None = None,
         amends: int | None = None,
         dice: RerunDice | TableDice | None = None,
     ) -> list[RecordedEvent]:
@@ -257,7 +257,7 @@ class Sandbox:
         return list(self.store.read(campaign_id, after_seq=self.start))
 
 
-def _sandbox_ledger(ledger: Ledger, store: EventStore, directory: Any, states: Any) -> Ledger:
+def _sandbox_ledger(ledger: Ledger, store: EventStore, directory: CampaignDirectory, states: CampaignStates) -> Ledger:
     return Ledger(
         store=store,
         directory=directory,
@@ -281,7 +281,7 @@ class _DirectoryFrom(FoldingCampaignDirectory):
 class _StatesFrom(FoldingCampaignStates):
     """States folded from ``state`` at ``seq`` on: only what the sandbox appends after it."""
 
-    def __init__(self, store: EventStore, campaign_id: str, seq: int, state: Any) -> None:
+    def __init__(self, store: EventStore, campaign_id: str, seq: int, state: object) -> None:
         super().__init__(store, fold_for)
         self._head[campaign_id] = (seq, state)
 
@@ -359,7 +359,7 @@ def edition_of(group: CommandGroup, info: CampaignInfo) -> str | None:
     return older[0] if older else None
 
 
-def decided(outcomes: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+def decided(outcomes: list[dict[str, Any]]) -> list[tuple[object, object]]:
     """What a rule decided, without the wording of its explanation."""
     return [(o["rule"], o["outcome"]) for o in outcomes]
 
@@ -422,7 +422,12 @@ def recorded_dice(
 
 
 def decide_again(
-    ledger: Ledger, info: CampaignInfo, group: CommandGroup, *, at_seq: int | None = None, state: Any = AT_HEAD
+    ledger: Ledger,
+    info: CampaignInfo,
+    group: CommandGroup,
+    *,
+    at_seq: int | None = None,
+    state: Overridden | None = None,
 ) -> Decision:
     """A recorded command decided again through the executor's decide step, on its own inputs, ids and every one
     of its recorded dice, from the campaign as it stood before it (``at_seq``, or ``state`` as folded by the
@@ -453,7 +458,7 @@ def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[di
 _NOT_EFFECTS = frozenset({"timeline.command_issued", "dice.rolled"})
 
 
-def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[Any] | None:
+def rerun_in_place(ledger: Ledger, info: CampaignInfo) -> list[object] | None:
     """Every recorded command in effect decided again, in order, on its own inputs, ids and dice, against the
     campaign's state folded from the log as it streams by: ``[]`` when each decides exactly the events it
     recorded, None as soon as one does not (or cannot be re-run so: recorded without its ids, an error).

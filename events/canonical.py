@@ -65,7 +65,7 @@ def loads(data: bytes | str) -> Any:
 
 
 _SCALAR_SCHEMAS = frozenset({"str", "int", "bool", "none"})
-_WRAPPER_SCHEMAS = frozenset({"model", "model-field", "nullable"})
+_MODEL_SCHEMAS = frozenset({"model", "model-field"})
 
 
 def _json_scalar(value: Any) -> bool:
@@ -73,39 +73,58 @@ def _json_scalar(value: Any) -> bool:
     return value is None or kind is str or kind is bool or (kind is int and -_LIMIT <= value < _LIMIT)
 
 
-def schema_holds_event_json(schema: Mapping[str, Any]) -> bool:  # noqa: PLR0911 (one case per JSON Schema keyword)
+def schema_holds_event_json(  # noqa: PLR0911 (one case per core schema keyword)
+    schema: Mapping[str, Any],
+    definitions: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    models: bool = True,
+    seen: frozenset[str] = frozenset(),
+) -> bool:
     """True when every value a model of this pydantic core ``schema`` can hold dumps (``mode="json"``) to event
     JSON but for integers' size: no float, no ``Any``, no custom serializer or validator, no default
-    factory but an empty list, dict or tuple.
+    factory but an empty list, dict or tuple. ``models=False`` asks more: that the value is made of dicts with
+    string keys, lists, tuples and scalars only (no model inside), so that its JSON form is the value itself with
+    tuples as lists (what the registry's encoder reads off a model's fields). ``definitions``: the schemas a
+    ``definition-ref`` names (a ``definitions`` node at the top brings its own); ``seen``: those being walked.
 
-    Conservative: any schema node it does not know answers False, and such models keep the full value check.
+    The one walker of core schemas, conservative: any schema node it does not know answers False, and such
+    models keep the full value check (or their serializer).
     """
     if "serialization" in schema:
         return False
     kind = schema.get("type")
-    if kind in _SCALAR_SCHEMAS or kind == "definition-ref":
+    known = definitions or {}
+
+    def holds(inner: Mapping[str, Any]) -> bool:
+        return schema_holds_event_json(inner, known, models=models, seen=seen)
+
+    if kind in _SCALAR_SCHEMAS:
         return True
-    if kind in _WRAPPER_SCHEMAS:
-        return schema_holds_event_json(schema["schema"])
-    if kind == "model-fields":
+    if kind == "definition-ref":
+        ref = schema["schema_ref"]
+        return ref in seen or (
+            ref in known and schema_holds_event_json(known[ref], known, models=models, seen=seen | {ref})
+        )
+    if kind == "nullable" or (models and kind in _MODEL_SCHEMAS):
+        return holds(schema["schema"])
+    if kind == "model-fields" and models:
         return (
             not schema.get("computed_fields")
             and "extras_schema" not in schema
-            and all(schema_holds_event_json(field) for field in schema["fields"].values())
+            and all(holds(field) for field in schema["fields"].values())
         )
     if kind == "default":
         if "default_factory" in schema:
             # An empty list, dict or tuple is event JSON; what any other factory makes is not known here.
-            return schema["default_factory"] in (list, dict, tuple) and schema_holds_event_json(schema["schema"])
+            return schema["default_factory"] in (list, dict, tuple) and holds(schema["schema"])
         default = schema["default"]
         items = default if type(default) in (tuple, list) else (default,)
-        return all(_json_scalar(item) for item in items) and schema_holds_event_json(schema["schema"])
+        return all(_json_scalar(item) for item in items) and holds(schema["schema"])
     if kind == "union":
-        return all(schema_holds_event_json(c[0] if isinstance(c, tuple | list) else c) for c in schema["choices"])
+        return all(holds(c[0] if isinstance(c, tuple | list) else c) for c in schema["choices"])
     if kind == "definitions":
-        return schema_holds_event_json(schema["schema"]) and all(
-            schema_holds_event_json(d) for d in schema["definitions"]
-        )
+        inner = {**known, **{d["ref"]: d for d in schema["definitions"]}}
+        return schema_holds_event_json(schema["schema"], inner, models=models, seen=seen)
     if kind == "dict":
         keys, values = schema.get("keys_schema"), schema.get("values_schema")
         return (
@@ -113,14 +132,14 @@ def schema_holds_event_json(schema: Mapping[str, Any]) -> bool:  # noqa: PLR0911
             and values is not None
             and keys.get("type") == "str"
             and "serialization" not in keys
-            and schema_holds_event_json(values)
+            and holds(values)
         )
     if kind == "list":
         items_schema = schema.get("items_schema")
-        return items_schema is not None and schema_holds_event_json(items_schema)
+        return items_schema is not None and holds(items_schema)
     if kind == "tuple":
         items_schemas = schema.get("items_schema")
-        return items_schemas is not None and all(schema_holds_event_json(s) for s in items_schemas)
+        return items_schemas is not None and all(holds(s) for s in items_schemas)
     if kind == "literal":
         return all(_json_scalar(value) for value in schema["expected"])
     return False

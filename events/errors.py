@@ -7,7 +7,7 @@ with :attr:`CampaignError.exit_code`, and nothing has been appended.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Self
+from typing import Any, Self
 
 
 class Words:
@@ -105,3 +105,17 @@ class CorruptEventError(VerificationError):
             "outside Campaign Ledger; `campaign verify` names every damaged event"
         )
         self.campaign_id, self.seq, self.type, self.what = campaign_id, seq, type_, what
+
+
+def json_object(data: bytes | str, not_json: Callable[[str], str], not_object: str) -> dict[str, Any]:
+    """``data`` as the JSON object it holds; refused in words where it is not JSON (``not_json`` of the parser's
+    reason) or holds something other than an object (``not_object``)."""
+    import orjson
+
+    try:
+        parsed = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInputError(not_json(str(exc))) from None
+    if not isinstance(parsed, dict):
+        raise InvalidInputError(not_object)
+    return parsed

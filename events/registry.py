@@ -16,7 +16,7 @@ from orjson import JSONEncodeError
 from pydantic import BaseModel, ConfigDict, ValidationError
 from typing_extensions import TypeAliasType
 
-from events.canonical import model_holds_event_json, payload_bytes
+from events.canonical import model_holds_event_json, payload_bytes, schema_holds_event_json
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import EventSchemaError
 
@@ -43,38 +43,6 @@ _STRICT_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 _SCALARS = frozenset({"str", "int", "bool", "none", "literal"})
 
 
-def _plain(schema: Mapping[str, Any], definitions: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> bool:  # noqa: PLR0911 (one case per JSON Schema keyword)
-    """True when every value of this schema is made of dicts with string keys, lists, tuples and scalars only,
-    with no serializer of its own: its JSON form is then the value with tuples as lists (and copied)."""
-    if "serialization" in schema:
-        return False
-    kind = schema.get("type")
-    if kind in _SCALARS:
-        return True
-    if kind in ("default", "nullable"):
-        return _plain(schema["schema"], definitions, seen)
-    if kind == "definition-ref":
-        ref = schema["schema_ref"]
-        return ref in seen or (ref in definitions and _plain(definitions[ref], definitions, seen | {ref}))
-    if kind == "union":
-        return all(_plain(c[0] if isinstance(c, tuple | list) else c, definitions, seen) for c in schema["choices"])
-    if kind == "dict":
-        keys, values = schema.get("keys_schema"), schema.get("values_schema")
-        return (
-            keys is not None
-            and values is not None
-            and keys.get("type") == "str"
-            and "serialization" not in keys
-            and _plain(values, definitions, seen)
-        )
-    if kind == "list":
-        items = schema.get("items_schema")
-        return items is not None and _plain(items, definitions, seen)
-    if kind == "tuple":
-        return bool(schema.get("items_schema")) and all(_plain(i, definitions, seen) for i in schema["items_schema"])
-    return False
-
-
 def _flat_sequence(schema: Mapping[str, Any]) -> bool:
     """A list or tuple of scalars (or of None-or-scalars): ``list(value)`` is its JSON form."""
     items = schema.get("items_schema")
@@ -84,13 +52,14 @@ def _flat_sequence(schema: Mapping[str, Any]) -> bool:
         return False
     for item in items:
         value = item["schema"] if item.get("type") == "nullable" and "serialization" not in item else item
-        if not (_plain(value, {}) and value.get("type") in _SCALARS):
+        if not (schema_holds_event_json(value, models=False) and value.get("type") in _SCALARS):
             return False
     return True
 
 
 def _json_copy(value: Any) -> Any:
-    """A plain value (see :func:`_plain`) as JSON holds it: dicts and lists copied, tuples made lists."""
+    """A plain value (:func:`~events.canonical.schema_holds_event_json`, ``models=False``) as JSON holds it:
+    dicts and lists copied, tuples made lists."""
     kind = type(value)
     if kind is dict:
         return {key: _json_copy(item) for key, item in value.items()}
@@ -102,11 +71,12 @@ def _json_copy(value: Any) -> Any:
 class _EncodePlan(NamedTuple):
     """How :meth:`EventRegistry.encode` makes a type's payload, worked out once per type.
 
-    A strict model whose every field is plain (:func:`_plain`) holds in ``__dict__`` what its serializer's JSON
-    mode returns, but for sequences, which become lists, and containers, which are copied: ``flat`` names the
-    fields that are sequences of scalars (``list(value)``), ``deep`` the other containers (:func:`_json_copy`);
-    ``fields`` is how many values the model holds (0: some field is not plain, and the serializer makes the
-    payload). A test holds both ways equal for every registered type.
+    A strict model whose every field is plain (:func:`~events.canonical.schema_holds_event_json`, ``models=False``)
+    holds in ``__dict__`` what its serializer's JSON mode returns, but for sequences, which become lists, and
+    containers, which are copied: ``flat`` names the fields that are sequences of scalars (``list(value)``),
+    ``deep`` the other containers (:func:`_json_copy`); ``fields`` is how many values the model holds (0: some
+    field is not plain, and the serializer makes the payload). A test holds both ways equal for every registered
+    type.
     """
 
     name: str
@@ -133,7 +103,9 @@ class _EncodePlan(NamedTuple):
         deep: list[str] = []
         for key, field in fields.items():
             schema = field["schema"]
-            if set(field) - {"type", "schema", "metadata"} or not _plain(schema, definitions):
+            if set(field) - {"type", "schema", "metadata"} or not schema_holds_event_json(
+                schema, definitions, models=False
+            ):
                 break  # an alias, an exclusion, a serializer of its own, or a value that is not plain
             while schema.get("type") in ("default", "nullable"):
                 schema = schema["schema"]

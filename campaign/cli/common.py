@@ -15,7 +15,8 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors, print_tables
 from campaign.cli.session import open_app, resolved
 from campaign.executor import AskEntry, TableEntry
-from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.command import BaseCommand, Overridden, Ruleset
+from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import InvalidInputError
@@ -26,9 +27,9 @@ from projections.state.campaigns import CampaignInfo
 if TYPE_CHECKING:  # --dice ask and --dice count only
     from events.dice.ask import DieRequest, Needed
 
-C = TypeVar("C", bound=Command[Any, Any])
-S = TypeVar("S")
-T = TypeVar("T")
+C = TypeVar("C", bound=BaseCommand)
+S = TypeVar("S", bound=Overridden)
+T = TypeVar("T", bound=RuleTables)
 
 
 def in_force(campaign: str | None, plugin: Ruleset[S, T], at_seq: int | None = None) -> tuple[CampaignInfo, S, T]:
@@ -76,7 +77,7 @@ def make(model: type[C], **fields: Any) -> C:
 
 def execute(
     campaign: str | None,
-    command: Command[Any, Any],
+    command: BaseCommand,
     *,
     dice: str | None = None,
     command_id: str | None = None,
@@ -111,7 +112,7 @@ def say_standing(before: Any, campaign_id: str, seq: int) -> None:
         Output(False).console.print(f"[bold]standing[/] {escape(line)}")
 
 
-RecordedCommand = Command[Any, Any]
+RecordedCommand = BaseCommand
 """Any ruleset's command, as a recorded command's function returns it."""
 Build = Callable[..., RecordedCommand]
 """A recorded command's own function: what was typed (its own arguments and options) made into a Command."""
@@ -162,7 +163,7 @@ def recording(build: Build, *, rolls: bool = False) -> Callable[..., None]:
     return handles_errors(run)
 
 
-def show_dice_needed(info: CampaignInfo, command: Command[Any, Any], as_json: bool) -> None:
+def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) -> None:
     """``--dice count``: the command's decision run on stand-in dice (every die at its lowest face, then at its
     highest), appending nothing, to tell which dice to roll before anyone rolls them."""
     from events.dice.ask import CountingDice, tally
@@ -212,7 +213,7 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, na
     Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
 
 
-def add_tables_view(app: typer.Typer, plugin: Ruleset[Any, Any], what: str) -> None:
+def add_tables_view(app: typer.Typer, plugin: Ruleset[S, T], what: str) -> None:
     """``tables [PREFIX]``, alike for every ruleset: its tables in force (``what``: what they are called)."""
 
     @app.command("tables")

@@ -20,7 +20,7 @@ from campaign.bootstrap import App
 from campaign.cli.output import Output
 from campaign.read.describe import count, describe, unit_names
 from campaign.rulesets import RULESETS, load
-from campaign.rulesets.command import Command
+from campaign.rulesets.command import BaseCommand
 from campaign.rulesets.disorder import battle_commands as disb
 from campaign.rulesets.disorder import commands as disc
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
@@ -53,7 +53,7 @@ def demo_ids() -> Callable[[], str]:
 def play_five_grade_battle(app: App, name: str) -> int:
     """A patrol at Hill 203 under the five-grade rules (RULES.md §0), seeded dice; returns commands run."""
 
-    def run(command: Command[Any, Any], command_id: str | None = None) -> None:
+    def run(command: BaseCommand, command_id: str | None = None) -> None:
         app.ledger.execute(app.ledger.resolve(name), command, command_id=command_id)
 
     roster: list[tuple[str, str, dict[str, JsonValue], str | None]] = [
@@ -85,7 +85,7 @@ def play_five_grade_battle(app: App, name: str) -> int:
         ),
         "demo-fs-battle",
     )
-    steps: list[Command[Any, Any]] = [
+    steps: list[BaseCommand] = [
         fsb.Attack(unit_name="Keno 3rd Squad", killed=2, wounded=2, suppressing=True),
         fsb.Attack(unit_name="Steel Veterans", killed=1, wounded=2, artillery=True),
         fsb.Psi(
@@ -110,7 +110,7 @@ def play_five_grade_battle(app: App, name: str) -> int:
 def five_grade_campaign(app: App, name: str) -> None:
     """Two more five-grade battles after the patrol: days at the front and at rest, recruits, pay."""
 
-    def run(command: Command[Any, Any]) -> None:
+    def run(command: BaseCommand) -> None:
         app.ledger.execute(app.ledger.resolve(name), command)
 
     run(fsc.Funds(side="Keno", amount=1000, reason="the regiment's chest"))
@@ -151,7 +151,7 @@ def mass_combat_campaign(app: App, name: str) -> None:
     def info() -> CampaignInfo:
         return app.ledger.resolve(name)
 
-    def run(command: Command[Any, Any]) -> AppendResult:
+    def run(command: BaseCommand) -> AppendResult:
         return app.ledger.execute(info(), command)
 
     run(mct.Funds(side="Megalos", amount=2_000_000, reason="the city of Bannok's war chest"))
@@ -246,7 +246,7 @@ def disorder_campaign(app: App, name: str) -> None:
     """Two skirmishes of the Peninsular War under the disorder-marker rules (RULES.md §1), seeded dice: hits,
     checks, a rally, a blocked retreat, and each officer's Glory carried from the first scenario to the second."""
 
-    def run(command: Command[Any, Any]) -> None:
+    def run(command: BaseCommand) -> None:
         app.ledger.execute(app.ledger.resolve(name), command)
 
     roster: tuple[tuple[str, str, dict[str, JsonValue]], ...] = (
@@ -282,7 +282,7 @@ def grimdark_campaign(app: App, name: str) -> None:
     """Two Grimdark Future matches (RULES.md §4), seeded dice: shooting and melee at half strength, a hero joined
     to its unit, and after each match the casualty rolls, XP and the mission rewards."""
 
-    def run(command: Command[Any, Any]) -> None:
+    def run(command: BaseCommand) -> None:
         app.ledger.execute(app.ledger.resolve(name), command)
 
     roster: tuple[tuple[str, str, dict[str, JsonValue]], ...] = (

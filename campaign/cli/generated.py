@@ -33,7 +33,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import typer.models
@@ -41,14 +41,21 @@ import typer.models
 from campaign.cli.common import execute
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import handles_errors
-from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.command import BaseCommand, Overridden, Ruleset
 from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
+from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
 
+if TYPE_CHECKING:
+    from campaign.rulesets.hooks import ArmyLists
+
 Around = Callable[[str | None, bool], AbstractContextManager[None]]
 """A hand-written part around a generated command (campaign, as_json): what it shows besides what it appended."""
+
+S = TypeVar("S", bound=Overridden)
+T = TypeVar("T", bound=RuleTables)
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,7 @@ class Extra:
     unless: str = ""
 
 
-def help_of(model: type[Command[Any, Any]]) -> str:
+def help_of(model: type[BaseCommand]) -> str:
     """A command's help: the first paragraph of its docstring (the rest is for those who read its code)."""
     doc = inspect.getdoc(model) or ""
     return doc.split("\n\n", 1)[0].strip()
@@ -282,7 +289,7 @@ DICE = inspect.Parameter("dice", inspect.Parameter.KEYWORD_ONLY, annotation=Dice
 
 
 def command_function(
-    model: type[Command[Any, Any]],
+    model: type[BaseCommand],
     fixed: Mapping[str, Any] | None = None,
     around: Around | None = None,
     extra: Extra | None = None,
@@ -396,7 +403,7 @@ class Generated(typer.models.CommandInfo):
 
 
 def commands_of(
-    model: type[Command[Any, Any]], around: Around | None = None, extra: Extra | None = None
+    model: type[BaseCommand], around: Around | None = None, extra: Extra | None = None
 ) -> Iterator[tuple[str, Callable[[], Callable[..., Any]], str, bool]]:
     """Each command line command ``model`` is: (word, its function's maker, help, hidden)."""
     listed = getattr(model, "listed", True)
@@ -419,7 +426,7 @@ def commands_of(
 
 
 def ruleset_app(
-    plugin: Ruleset[Any, Any],
+    plugin: Ruleset[S, T],
     help_: str,
     *,
     around: Mapping[str, Around] | None = None,
@@ -431,12 +438,27 @@ def ruleset_app(
     by hand), ``around`` the hand-written parts of some and ``extras`` the options some take besides their model's
     (each by the model's name), and what ``own`` registers on it (the ruleset's views and its own commands)."""
     app = typer.Typer(help=help_, no_args_is_help=True)
+    lists = army_lists(plugin.info.army_list)
     for model in plugin.commands:
-        if model.name in skip:
+        if model.name in skip or (lists is not None and model.name == lists.command):
             continue
         made = commands_of(model, (around or {}).get(model.name), (extras or {}).get(model.name))
         for word, make, said, hidden in made:
             app.registered_commands.append(Generated(word, make, help=said, hidden=hidden))
     if own is not None:
         own(app)
+    if lists is not None:  # its command reads a list from a file: the reader's, not made from the model
+        from campaign.cli.interchange_cli import import_list_of
+
+        app.command("import-list")(import_list_of(plugin.info.name, lists.help))
     return app
+
+
+def army_lists(hook: str | None) -> ArmyLists | None:
+    """The plug-in's reader of army lists (its ``army_list``), if it has one."""
+    if hook is None:
+        return None
+    from campaign.plugins import load
+
+    found: ArmyLists = load(hook)
+    return found

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from campaign.cli.common import add_tables_view, in_force
 from campaign.cli.generated import ruleset_app
-from campaign.cli.interchange_cli import import_list, muster_from_file, print_roster_csv
+from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.read.describe import count
@@ -87,12 +87,11 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
 
 
 def own(app: typer.Typer) -> None:
-    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`; and
-    `import-list`, an Army Forge list read from its file."""
+    """The views: `roster` as in the other rulesets (its first name, `army`, still works, unlisted), `tables`
+    (its `import-list`, an Army Forge list read from its file, is its plug-in's `army_list`)."""
     app.command("roster")(army)
     app.command("army", hidden=True)(army)
     add_tables_view(app, PLUGIN, "Grimdark Future")
-    app.command("import-list")(import_list)
 
 
 app = ruleset_app(
@@ -100,5 +99,4 @@ app = ruleset_app(
     RULESETS["grimdark"].help,
     extras={"gf.muster": muster_from_file(PLUGIN)},
     own=own,
-    skip=frozenset({"gf.import_list"}),  # read from an Army Forge file: written by hand, in `own`
 )

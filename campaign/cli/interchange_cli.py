@@ -1,14 +1,15 @@
-"""The command line of what comes from other programs' files: ``gf import-list`` (an Army Forge list). Thin: the
-file is read by ``campaign.interchange``, the command run by the executor like any typed command."""
+"""The command line of what comes from other programs' files: a ruleset's ``import-list`` (an army list, read by
+its plug-in's ``army_list``), rosters as CSV. Thin: the file is read by the ruleset's reader or
+``campaign.interchange``, the command run by the executor like any typed command."""
 
 from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -20,8 +21,12 @@ from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from campaign.cli.generated import Extra, Typing
-    from campaign.rulesets.command import Ruleset
+    from campaign.rulesets.command import Overridden, Ruleset
+    from campaign.rulesets.tables import RuleTables
     from projections.state.campaigns import CampaignInfo
+
+S = TypeVar("S", bound="Overridden")
+T = TypeVar("T", bound="RuleTables")
 
 ListFile = Annotated[
     Path, typer.Argument(help="The Army Forge list: its JSON as exported for TTS or served by /api/tts.")
@@ -37,60 +42,68 @@ def read_file(path: Path) -> bytes:
         raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
 
 
-@handles_errors
-def import_list(
-    list_file: ListFile,
-    side: Annotated[str, typer.Option("--side", help="The army it is: its units fight for this side.")],
-    dry_run: DryRunOpt = False,
-    yes: YesOpt = False,
-    campaign: CampaignOpt = None,
-    command_id: CommandIdOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Import an Army Forge list: each unit mustered (models, Quality, Defense, Tough, Fearless, hero, points, XP
-    and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
-    updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""
-    from campaign.interchange.army_forge import plan_as_json, plan_in_words, preview_import, read_army_list
+def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
+    """``import-list`` of the ruleset's command group (``help_text`` its help): a list file read by its plug-in's
+    ``army_list``, previewed, then run by the executor like any typed command."""
 
-    ledger, info = resolved(campaign)
-    read = read_army_list(read_file(list_file), side, what=str(list_file))
-    plan = preview_import(ledger, info, read.command)
-    out = Output(as_json)
-    if not plan.events:
-        raise InvalidInputError(
-            f"{plan.list_name}: every unit is on {plan.side}'s army sheet as the list has it: nothing to change"
-        )
-    if dry_run or (plan.changes_units and not yes):
-        if as_json:
-            out.json({"dry_run": True, **plan_as_json(plan, read.notes)})
-        else:
-            for line in plan_in_words(plan, read.notes):
-                out.console.print(escape(line))
-        if dry_run:
-            return
-        if as_json or not sys.stdin.isatty() or not typer.confirm(f"update these {len(plan.updated)} units?"):
+    @handles_errors
+    def import_list(
+        list_file: ListFile,
+        side: Annotated[str, typer.Option("--side", help="The army it is: its units fight for this side.")],
+        dry_run: DryRunOpt = False,
+        yes: YesOpt = False,
+        campaign: CampaignOpt = None,
+        command_id: CommandIdOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        from campaign.commands import plugin
+        from campaign.interchange.army_lists import lists_of, preview
+
+        owner = plugin(ruleset)
+        lists = lists_of(owner)
+        ledger, info = resolved(campaign)
+        read = lists.read(read_file(list_file), side, what=str(list_file))
+        plan = preview(ledger, info, owner, read.command)
+        out = Output(as_json)
+        if not plan.events:
             raise InvalidInputError(
-                f"this import changes {len(plan.updated)} units already on the roster (listed above): nothing was "
-                "changed; run it with --yes to go ahead, or --dry-run to look first"
+                f"{plan.list_name}: every unit is on {plan.side}'s army sheet as the list has it: nothing to change"
             )
-    result = ledger.execute(info, read.command, command_id=command_id)
-    if as_json:
-        out.json(
-            {
-                **plan_as_json(plan, read.notes),
-                "events": [e.as_dict() for e in result.events],
-                "head": {"seq": result.head.seq, "hash": result.head.hash},
-            }
-        )
-        return
-    out.console.print(f"[bold]{escape(info.name)}[/]: " + escape(plan_in_words(plan, read.notes)[0]))
-    for line in plan_in_words(plan, read.notes)[1:]:
-        out.console.print(escape(line))
-    out.console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
+        if dry_run or (plan.changes_units and not yes):
+            if as_json:
+                out.json({"dry_run": True, **lists.as_json(plan, read.notes)})
+            else:
+                for line in lists.in_words(plan, read.notes):
+                    out.console.print(escape(line))
+            if dry_run:
+                return
+            if as_json or not sys.stdin.isatty() or not typer.confirm(f"update these {len(plan.updated)} units?"):
+                raise InvalidInputError(
+                    f"this import changes {len(plan.updated)} units already on the roster (listed above): nothing "
+                    "was changed; run it with --yes to go ahead, or --dry-run to look first"
+                )
+        result = ledger.execute(info, read.command, command_id=command_id)
+        said = lists.in_words(plan, read.notes)
+        if as_json:
+            out.json(
+                {
+                    **lists.as_json(plan, read.notes),
+                    "events": [e.as_dict() for e in result.events],
+                    "head": {"seq": result.head.seq, "hash": result.head.hash},
+                }
+            )
+            return
+        out.console.print(f"[bold]{escape(info.name)}[/]: " + escape(said[0]))
+        for line in said[1:]:
+            out.console.print(escape(line))
+        out.console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
+
+    import_list.__doc__ = help_text  # as a docstring: its --help laid out as every command's
+    return import_list
 
 
 def print_roster_csv(
-    plugin: Ruleset[Any, Any], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
+    plugin: Ruleset[S, T], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
 ) -> None:
     """A roster view's rows (its ``--json`` rows) as CSV on standard output, each with its unit's muster inputs."""
     from campaign.interchange.rosters import roster_columns, roster_csv_of
@@ -99,7 +112,7 @@ def print_roster_csv(
     typer.echo(roster_csv_of(plugin, roster_columns(plugin.info.name), rows, units, names), nl=False)
 
 
-def muster_from_file(plugin: Ruleset[Any, Any]) -> Extra:
+def muster_from_file(plugin: Ruleset[S, T]) -> Extra:
     """``--from FILE.csv`` on a ruleset's generated ``muster``: every row of the file mustered instead of the unit
     typed (whose required inputs may then be left out)."""
     from campaign.cli.generated import Extra
@@ -134,7 +147,7 @@ FROM = inspect.Parameter(
 
 
 def muster_from(
-    plugin: Ruleset[Any, Any], source: Path, campaign: str | None, command_id: str | None, as_json: bool
+    plugin: Ruleset[S, T], source: Path, campaign: str | None, command_id: str | None, as_json: bool
 ) -> None:
     """``muster --from FILE.csv``: every row of the file mustered, in one append (all or none)."""
     from campaign.cli.common import show_appended
@@ -162,8 +175,8 @@ def print_status_csv(
     """``status --format csv``: the units table's columns, then each unit's muster inputs the table lacks."""
     from campaign.cli.session import open_app
     from campaign.commands import plugin
-    from campaign.interchange.csv_roster import CsvColumn
     from campaign.interchange.rosters import roster_csv_of
+    from campaign.rulesets.hooks import CsvColumn
 
     state = open_app().ledger.states.get(info, at)
     names = {unit_id: u.name for unit_id, u in state.roster.items()}

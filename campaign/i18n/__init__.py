@@ -43,8 +43,8 @@ and ``N_``), ``campaign/locale/{ru,pl}/LC_MESSAGES/campaign.po`` are the transla
 usage: the seeds' terms, not word for word), and ``campaign.mo`` beside each is the compiled catalog the program
 reads::
 
-    .venv/bin/python -m campaign.i18n.catalogs update    # extract, then merge the new messages into both .po
-    .venv/bin/python -m campaign.i18n.catalogs compile   # .po → .mo (run after editing a .po, and after a merge)
+    .venv/bin/python scripts/catalogs.py update    # extract, then merge the new messages into both .po
+    .venv/bin/python scripts/catalogs.py compile   # .po → .mo (run after editing a .po, and after a merge)
 
 The ``.mo`` files are compiled by Babel and committed, so a checkout, an editable install, an sdist and a wheel
 all carry them with no build step of their own (``tests/unit/test_i18n_catalogs.py`` fails when one is stale).
@@ -101,7 +101,8 @@ catastrophe, the strategy contest, the result's words, casualties, the PCs' Surv
 logs and every fixture log.
 
 Command help (a command's docstring and its fields' descriptions, which no call marks) is extracted from the
-built command tree for the groups in :data:`campaign.i18n.catalogs.HELP_GROUPS` (``dis`` and ``gf`` so far).
+built command tree (``campaign.cli.help_texts``) for the groups in :data:`campaign.i18n.catalogs.HELP_GROUPS`
+(``dis`` and ``gf`` so far).
 """
 
 from __future__ import annotations

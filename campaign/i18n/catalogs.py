@@ -1,17 +1,19 @@
 """The message catalogs, made and checked with Babel: extract, update, compile, check.
 
-::
+The developer's command (``scripts/catalogs.py``: it hands this module the help the command line shows)::
 
-    .venv/bin/python -m campaign.i18n.catalogs update    # sources → campaign.pot → new messages in each .po
-    .venv/bin/python -m campaign.i18n.catalogs compile   # each .po → its .mo (committed: see campaign.i18n)
-    .venv/bin/python -m campaign.i18n.catalogs check     # what the tests check: complete, placeholders kept
+    .venv/bin/python scripts/catalogs.py update    # sources → campaign.pot → new messages in each .po
+    .venv/bin/python scripts/catalogs.py compile   # each .po → its .mo (committed: see campaign.i18n)
+    .venv/bin/python scripts/catalogs.py check     # what the tests check: complete, placeholders kept
 
 The messages are every string passed to ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``lazy``, ``N_``,
 ``CampaignError.saying`` and ``Words`` in ``campaign/`` (the server's templates too, by Jinja's extractor),
-``events/`` and ``projections/``. A translation is complete when it has every message of the template, none
-fuzzy, every plural form its language has (Russian and Polish three), and the same ``{placeholders}`` as its
-English (Babel's own checkers look at ``%`` formats only: ours are ``str.format``'s).
-Not imported by the program: only by the developer's commands and the tests.
+``events/`` and ``projections/``, and the command help the command line generates from the command models
+(no call marks those: the CLI layer reads them off its command tree, ``campaign.cli.help_texts``, and the
+caller passes them in, so this layer never looks at the CLI). A translation is complete when it has every
+message of the template, none fuzzy, every plural form its language has (Russian and Polish three), and the
+same ``{placeholders}`` as its English (Babel's own checkers look at ``%`` formats only: ours are
+``str.format``'s). Not imported by the program: only by the developer's command and the tests.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from __future__ import annotations
 import io
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -55,8 +56,9 @@ def mo_path(lang: str) -> Path:
     return po_path(lang).with_suffix(".mo")
 
 
-def extracted() -> Catalog:
-    """Every message of the sources, with where it is (file:line, relative to the repository)."""
+def extracted(help_texts: Mapping[str, str]) -> Catalog:
+    """Every message of the sources, with where it is (file:line, relative to the repository), and each of
+    ``help_texts`` (a help text → the command it is shown for, ``dis muster --troops``)."""
     catalog = Catalog(project="Campaign Ledger", domain=DOMAIN, fuzzy=False)
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
@@ -66,7 +68,7 @@ def extracted() -> Catalog:
             comment_tags=("TRANSLATORS:",),
         ):
             catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
-    for message, where in command_help(HELP_GROUPS).items():
+    for message, where in help_texts.items():
         if message not in catalog:
             catalog.add(message, None, [(where, 0)], auto_comments=("help of `campaign " + where + "`",))
     return catalog
@@ -75,38 +77,6 @@ def extracted() -> Catalog:
 HELP_GROUPS = ("dis", "gf")
 """The command groups whose help (each command's docstring, each field's description: generated from the models,
 so no call marks them) is in the catalogs; the others' are shown in English until their turn comes."""
-
-
-def command_help(groups: tuple[str, ...]) -> dict[str, str]:
-    """Each help text of the commands under ``groups``, as the command line looks it up (one line), → where it is
-    shown (``dis muster --troops``)."""
-    import click
-    import typer
-
-    from campaign.cli.main import app
-
-    found: dict[str, str] = {}
-
-    def walk(command: Any, path: str) -> None:
-        for thing in (command, *command.params):
-            for attribute in ("help", "short_help"):
-                text = getattr(thing, f"{attribute}_source", None) or getattr(thing, attribute, None)
-                if text:
-                    found.setdefault(" ".join(str(text).split()), path + ("" if thing is command else f" {thing.name}"))
-        if hasattr(command, "list_commands"):  # a group (Typer's own classes, whichever click they build on)
-            context = click.Context(command)
-            for name in command.list_commands(context):
-                sub = command.get_command(context, name)
-                if sub is not None:
-                    walk(sub, f"{path} {name}".strip())
-
-    root: Any = typer.main.get_command(app)
-    context = click.Context(root)
-    for group in groups:
-        command = root.get_command(context, group)
-        if command is not None:
-            walk(command, group)
-    return found
 
 
 def read(lang: str) -> Catalog:
@@ -121,9 +91,10 @@ def _write_po(catalog: Catalog, path: Path) -> None:
     path.write_bytes(buffer.getvalue())
 
 
-def update() -> None:
-    """Write the template from the sources, and merge its new and changed messages into each language's .po."""
-    template = extracted()
+def update(help_texts: Mapping[str, str]) -> None:
+    """Write the template from the sources (and ``help_texts``: :func:`extracted`), and merge its new and changed
+    messages into each language's .po."""
+    template = extracted(help_texts)
     _write_po(template, TEMPLATE)
     for lang in TRANSLATED:
         if po_path(lang).exists():
@@ -162,10 +133,10 @@ def _strings(message: Message) -> tuple[str, ...]:
     return (message.string or "",)
 
 
-def problems(lang: str, template: Catalog | None = None) -> Iterator[str]:
-    """What keeps ``lang``'s catalog from complete: each missing, empty, fuzzy or obsolete entry, each
-    translation that drops or adds a placeholder, each plural message short of its language's forms."""
-    wanted = template if template is not None else extracted()
+def problems(lang: str, wanted: Catalog) -> Iterator[str]:
+    """What keeps ``lang``'s catalog from complete against the template ``wanted``: each missing, empty, fuzzy or
+    obsolete entry, each translation that drops or adds a placeholder, each plural message short of its
+    language's forms."""
     catalog = read(lang)
     forms = catalog.num_plurals
     for message in wanted:
@@ -200,14 +171,16 @@ def problems(lang: str, template: Catalog | None = None) -> Iterator[str]:
             yield f"{lang}: {key[0]!r} is no longer in the sources (run `update`)"
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], help_texts: Callable[[], Mapping[str, str]]) -> int:
+    """The developer's command (``scripts/catalogs.py``): ``update``, ``compile`` or ``check`` (the default);
+    ``help_texts``: the command line's help for :data:`HELP_GROUPS`, read only by the commands that need it."""
     command = argv[0] if argv else "check"
     if command == "update":
-        update()
+        update(help_texts())
     elif command == "compile":
         compile_all()
     elif command == "check":
-        template = extracted()
+        template = extracted(help_texts())
         found = [p for lang in TRANSLATED for p in problems(lang, template)]
         for problem in found:
             print(problem)
@@ -222,4 +195,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    # Run as it was before the command moved to scripts/ (it needs the command line's help, which this layer
+    # does not import): say where it is rather than do nothing.
+    print("the catalogs' command is `.venv/bin/python scripts/catalogs.py update|compile|check`", file=sys.stderr)
+    sys.exit(2)

@@ -15,7 +15,7 @@ import csv
 import io
 import types
 import typing
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from campaign.rulesets.decision import problems_in
+from campaign.rulesets.hooks import CsvColumn
 from events.errors import InvalidInputError
 
 TRUE = frozenset({"yes", "y", "true", "1", "x", "✓"})
@@ -235,15 +236,6 @@ def _dialect(text: str) -> type[csv.Dialect]:
 
 
 # -- writing -------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CsvColumn:
-    """A roster view's column as CSV: its header (the muster's name for it, where it is a muster input) and the
-    value of a row of the view's data."""
-
-    header: str
-    value: Callable[[Mapping[str, Any]], Any]
 
 
 def written(value: Any) -> str:

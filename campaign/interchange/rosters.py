@@ -1,5 +1,7 @@
 """The roster views as CSV, and each ruleset's muster as a CSV file reads it.
 
+A ruleset's roster view names its columns in its own folder (its plug-in's ``roster``).
+
 A view's CSV has the view's table columns, in its order, each headed by the name a muster takes it under where it
 is a muster input (``name``, ``quality``, ``points``…) and by its own name where it is the view's (``battles``,
 ``on_the_table``); then the muster inputs the table does not show (a Grimdark unit's Tough, a Mass Combat unit's
@@ -14,76 +16,24 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from campaign.interchange.csv_roster import Column, CsvColumn, Musters, muster_columns, muster_values, read_musters
+from campaign.interchange.csv_roster import Column, Musters, muster_columns, muster_values, read_musters
 from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.hooks import CsvColumn
 from campaign.rulesets.inputs import Kind, meanings
 from events.errors import InvalidInputError
 
-
-def _col(header: str, key: str | None = None) -> CsvColumn:
-    key = key or header
-    return CsvColumn(header, lambda row: row.get(key))
-
-
-def _on_table_gf(row: Mapping[str, Any]) -> str:
-    b = row.get("in_battle")
-    if not isinstance(b, dict):
-        return ""
-    return str(b["removed"] or f"{b['models']} models" + (", Shaken" if b["shaken"] else ""))
-
-
-def _on_table_dis(row: Mapping[str, Any]) -> str:
-    b = row.get("in_battle")
-    if not isinstance(b, dict):
-        return ""
-    return f"{b['models']} models, {b['state']}" + (", must rally" if b["must_rally"] else "")
-
-
-def _position(row: Mapping[str, Any]) -> str:
-    return ", ".join(p for p, on in (("prone", row.get("prone")), ("cover", row.get("in_cover"))) if on) or "open"
-
-
-def _fs_status(row: Mapping[str, Any]) -> str:
-    panic = row.get("panic")
-    return str(
-        row.get("removed")
-        or (panic if panic and panic != "none" else "")
-        or ("abandoned wounded" if row.get("abandoned_wounded") else "")
-    )
-
-
-ROSTERS: dict[str, tuple[CsvColumn, ...]] = {
-    "grimdark": (
-        _col("name", "unit"), _col("side"), _col("models"), _col("quality"), _col("points"), _col("xp"),
-        _col("traits"), CsvColumn("on_the_table", _on_table_gf), _col("off_roster"),
-    ),
-    "mass-combat": (
-        _col("name", "unit"), _col("side"), _col("men"), _col("wounded"), _col("quality"), _col("experience"),
-        _col("ts"), _col("campaign_morale"), _col("arrears"), _col("disbanded"),
-    ),
-    "disorder": (
-        _col("name", "unit"), _col("side"), _col("troops"), _col("models"), _col("points"), _col("battles"),
-        CsvColumn("on_the_table", _on_table_dis), _col("disbanded"),
-    ),
-    "fighting-spirit": (
-        _col("name", "unit"), _col("side"), _col("grade"), _col("start_grade"), _col("men"), _col("unverified"),
-        _col("dead"), _col("suppression"), CsvColumn("position", _position), CsvColumn("status", _fs_status),
-    ),
-}  # fmt: skip
-"""Each ruleset's ``roster`` as CSV: its table's columns over the rows its ``--json`` prints (the table's "on the
-table" is split in two: the unit on the table, and why it left the roster)."""
 OUT_OF_SERVICE = ("disbanded", "off_roster")
 
 
 def roster_columns(ruleset: str) -> tuple[CsvColumn, ...]:
-    """The ruleset's roster as CSV: its plug-in's columns (``roster``), else those written here for it."""
+    """The ruleset's roster as CSV: its plug-in's columns (``roster``), none for a ruleset without a roster view."""
     from campaign.rulesets import RULESETS, load
 
     info = RULESETS.get(ruleset)
-    if info is not None and info.roster is not None:
-        declared: tuple[CsvColumn, ...] = load(info.roster)
-        return declared
-    return ROSTERS.get(ruleset, ())
+    if info is None or info.roster is None:
+        return ()
+    declared: tuple[CsvColumn, ...] = load(info.roster)
+    return declared
 
 
 def muster_of(plugin: Ruleset[Any, Any]) -> tuple[type[Command[Any, Any]], dict[str, type[BaseModel]]]:

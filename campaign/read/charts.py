@@ -4,25 +4,20 @@ The events in effect (retractions honoured: :func:`events.timeline.effective`) a
 fold, one command at a time; after each command the chart reads its measure from the state. A point is kept when
 a value changed, and at each battle's end, so a chart shows the campaign's story and not every command of it.
 
-The measures, in each ruleset's own terms:
-
-* morale: five grades — the unit's grade in its latest battle (5 confident … 1 routed); disorder markers — the
-  markers a unit carries in the battle being fought; Mass Combat — the campaign Morale the campaign gives a unit
-  (pay, bonus, conscription, modifiers); Grimdark — a unit's XP.
-* strength: men (five grades), models (disorder, Grimdark) — in the battle being fought, else the roster's —
-  and troop strength (Mass Combat).
-* treasury: each side's treasury, where the ruleset keeps one.
-* glory: disorder officers' Glory; Mass Combat player characters' Reputation.
+The measures are each ruleset's own, in its terms, declared in its folder (its plug-in's ``charts``):
+morale, strength, treasury and glory, where it keeps them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from campaign.commands import fold_for, plugin, tables_in_force
 from campaign.i18n import _
+from campaign.plugins import RULESETS, load
+from campaign.rulesets.hooks import Charted, Lacking, Measure, Reading
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError
 from events.timeline import by_command, effective
@@ -30,19 +25,11 @@ from events.timeline import by_command, effective
 MEASURES = ("morale", "strength", "treasury", "glory")
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One value of one series at one moment: a unit's, a side's or an officer's."""
-
-    key: str
-    name: str
-    side: str | None
-    value: int
-
-
-DAYS_PASS = frozenset({"fighting-spirit", "mass-combat"})
-"""The rulesets whose campaigns keep a day (RULES.md §5's calendar: time passes by days of rest and march and by
-battle days, as events); the others are told by their battles alone."""
+def keeps_days(ruleset: str) -> bool:
+    """Whether the ruleset's campaigns keep a day (its plug-in's ``days_pass``: RULES.md §5's calendar, time
+    passing by days of rest and march and by battle days, as events); the others are told by their battles."""
+    info = RULESETS.get(ruleset)
+    return info is not None and info.days_pass
 
 
 @dataclass(frozen=True)
@@ -84,170 +71,29 @@ class Chart:
         return [(step.seq, v) for step, v in zip(self.steps, found.values, strict=True) if v is not None]
 
 
-@dataclass(frozen=True)
-class Measure:
-    title: str
-    axis: str
-    read: Callable[[Any], list[Reading]]
-    levels: Callable[[Any], tuple[str, ...]] | None = None
-
-
-# -- what each ruleset measures ------------------------------------------------------------------------------
-
-
-def _fs_grade_order(state: Any) -> tuple[str, ...]:
-    """Best to worst, as the tables in force say (a house rule may rename or reorder them)."""
-    tables = tables_in_force(plugin("fighting-spirit"), state.overrides)
-    return tuple(str(g) for g in tables.grades.order)
-
-
-def _fs_levels(state: Any) -> tuple[str, ...]:
-    return tuple(reversed(_fs_grade_order(state)))
-
-
-def _latest_battle_of(state: Any, unit_id: str) -> Any:
-    fought = [b for b in state.battles.values() if unit_id in b.units]
-    return max(fought, key=lambda b: b.number) if fought else None
-
-
-def _active_units(state: Any) -> Any:
-    battle = state.battles.get(state.active_battle) if state.active_battle else None
-    return battle.units if battle is not None else {}
-
-
-def _fs_morale(state: Any) -> list[Reading]:
-    order = _fs_grade_order(state)
-    readings = []
-    for unit in state.units():
-        battle = _latest_battle_of(state, unit.unit_id)
-        if unit.disbanded is None and battle is not None:
-            grade = battle.units[unit.unit_id].grade
-            readings.append(Reading(unit.unit_id, unit.name, unit.side, len(order) - order.index(grade)))
-    return readings
-
-
-def _fs_strength(state: Any) -> list[Reading]:
-    fighting = _active_units(state)
-    readings = []
-    for unit in state.units():
-        if unit.disbanded is None:
-            record = state.records.get(unit.unit_id)
-            men = record.men if record is not None else unit.profile.size
-            if unit.unit_id in fighting:
-                men = fighting[unit.unit_id].men
-            readings.append(Reading(unit.unit_id, unit.name, unit.side, men))
-    return readings
-
-
-def _roster(state: Any) -> list[Any]:
-    return sorted(state.roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
-
-
-def _models(state: Any) -> list[Reading]:
-    fighting = _active_units(state)
-    return [
-        Reading(u.unit_id, u.name, u.side, fighting[u.unit_id].models if u.unit_id in fighting else u.profile.models)
-        for u in _roster(state)
-        if u.disbanded is None
-    ]
-
-
-def _dis_markers(state: Any) -> list[Reading]:
-    fighting = _active_units(state)
-    return [
-        Reading(u.unit_id, u.name, u.side, fighting[u.unit_id].markers)
-        for u in _roster(state)
-        if u.disbanded is None and u.unit_id in fighting and fighting[u.unit_id].removed is None
-    ]
-
-
-def _dis_glory(state: Any) -> list[Reading]:
-    return [
-        Reading(c.officer, c.officer, c.side, c.glory) for c in sorted(state.careers.values(), key=lambda c: c.officer)
-    ]
-
-
-def _gf_xp(state: Any) -> list[Reading]:
-    return [Reading(u.unit_id, u.name, u.side, u.xp) for u in _roster(state) if u.disbanded is None]
-
-
-def _treasury(state: Any) -> list[Reading]:
-    return [Reading(side, side, side, int(amount)) for side, amount in sorted(state.treasury.items())]
-
-
-def _mc_units(field: str) -> Callable[[Any], list[Reading]]:
-    def read(state: Any) -> list[Reading]:
-        summary = _mc_summary(state)
-        return [
-            Reading(u["unit_id"], u["name"], u["side"], int(u[field])) for u in summary.units if u["disbanded"] is None
-        ]
-
-    return read
-
-
-def _mc_summary(state: Any) -> Any:
-    fold = fold_for("mass-combat")
-    assert fold is not None  # a ruleset's name always has a fold
-    return fold.summary(state)
-
-
-def _mc_reputation(state: Any) -> list[Reading]:
-    return [
-        Reading(c.pc, c.pc, None, state.reputation(c.pc)) for c in sorted(state.careers.values(), key=lambda c: c.pc)
-    ]
-
-
-MEASURE_OF: dict[str, dict[str, Measure]] = {
-    "fighting-spirit": {
-        "morale": Measure("Morale grade", "grade", _fs_morale, _fs_levels),
-        "strength": Measure("Strength", "men", _fs_strength),
-        "treasury": Measure("Treasury", "money", _treasury),
-    },
-    "disorder": {
-        "morale": Measure("Disorder markers in battle", "markers", _dis_markers),
-        "strength": Measure("Strength", "models", _models),
-        "glory": Measure("Officers' Glory", "Glory", _dis_glory),
-    },
-    "mass-combat": {
-        "morale": Measure("Campaign Morale", "Morale", _mc_units("campaign_morale")),
-        "strength": Measure("Troop strength", "TS", _mc_units("ts")),
-        "treasury": Measure("Treasury", "$", _treasury),
-        "glory": Measure("Reputation", "Reputation", _mc_reputation),
-    },
-    "grimdark": {
-        "morale": Measure("Experience", "XP", _gf_xp),
-        "strength": Measure("Strength", "models", _models),
-        "treasury": Measure("Treasury", "points", _treasury),
-    },
-}
-
-_WHY_NOT = {
-    ("fighting-spirit", "glory"): "five-grade units have no officers with Glory or Reputation",
-    ("disorder", "treasury"): "the disorder-marker rules keep no treasury",
-    ("grimdark", "glory"): "Grimdark heroes earn XP, not Glory (chart morale shows it)",
-}
+def _declared(ruleset: str) -> Mapping[str, Measure | Lacking]:
+    """The ruleset's plug-in's ``charts``: each measure it keeps, or why it keeps none."""
+    info = RULESETS.get(ruleset)
+    if info is None or info.charts is None:
+        return {}
+    declared: Mapping[str, Measure | Lacking] = load(info.charts)
+    return declared
 
 
 def measures_of(ruleset: str) -> Mapping[str, Measure]:
-    """The measures a ruleset keeps: its plug-in's (``charts``), else those written here for it, else none."""
-    from campaign.rulesets import RULESETS, load
-
-    info = RULESETS.get(ruleset)
-    if info is not None and info.charts is not None:
-        declared: Mapping[str, Measure] = load(info.charts)
-        return declared
-    return MEASURE_OF.get(ruleset, {})
+    """The measures a ruleset keeps (its plug-in's ``charts``), none for a ruleset without them."""
+    return {name: m for name, m in _declared(ruleset).items() if isinstance(m, Measure)}
 
 
 def measure_for(ruleset: str, measure: str) -> Measure:
     """The measure as this ruleset keeps it; refused in words when the ruleset has none."""
     if measure not in MEASURES:
         raise InvalidInputError(f"no chart called {measure!r}: charts are {', '.join(MEASURES)}")
-    kept_by = measures_of(ruleset)
-    found = kept_by.get(measure)
-    if found is None:
-        why = _WHY_NOT.get((ruleset, measure), f"{ruleset} has no {measure} measure")
-        kept = ", ".join(m for m in MEASURES if m in kept_by)
+    declared = _declared(ruleset)
+    found = declared.get(measure)
+    if not isinstance(found, Measure):
+        why = found.why if isinstance(found, Lacking) else f"{ruleset} has no {measure} measure"
+        kept = ", ".join(m for m in MEASURES if isinstance(declared.get(m), Measure))
         raise InvalidInputError(f"no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}")
     return found
 
@@ -288,7 +134,7 @@ def day_words(day: int | None) -> str:
 
 def _day(ruleset: str, state: Any) -> int | None:
     day = getattr(state, "day", None)
-    return day if ruleset in DAYS_PASS and isinstance(day, int) else None
+    return day if keeps_days(ruleset) and isinstance(day, int) else None
 
 
 def _matches(reading: Reading, only: str | None) -> bool:
@@ -319,8 +165,10 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
             elif event.type == "battle.ended":
                 ended = battle_names.get(str(event.payload.get("battle_id")), fighting)
             state = fold.apply(state, event)
-        readings = [r for r in how.read(state) if _matches(r, only)]
-        seen_any.update(r.name for r in how.read(state))
+        seen = _charted(ruleset, fold, state)
+        every = how.read(seen)
+        readings = [r for r in every if _matches(r, only)]
+        seen_any.update(r.name for r in every)
         row = {r.key: r.value for r in readings}
         for r in readings:
             names.setdefault(r.key, (r.name, r.side))
@@ -338,8 +186,13 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
         raise InvalidInputError(f"nothing to chart yet: no {how.title.lower()} has been recorded in {campaign}")
     shown = _display_names(names)
     series = tuple(Series(shown[key], names[key][1], tuple(row.get(key) for row in rows)) for key in names)
-    levels = how.levels(state) if how.levels is not None else ()
+    levels = how.levels(_charted(ruleset, fold, state)) if how.levels is not None else ()
     return Chart(campaign, measure, f"{campaign}: {how.title}", how.axis, tuple(steps), series, levels)
+
+
+def _charted(ruleset: str, fold: Any, state: Any) -> Charted:
+    """The campaign after a command as a measure reads it; its tables in force worked out if a measure asks."""
+    return Charted(state, fold, lambda: tables_in_force(plugin(ruleset), state.overrides))
 
 
 def _display_names(names: dict[str, tuple[str, str | None]]) -> dict[str, str]:

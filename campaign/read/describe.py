@@ -360,11 +360,8 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
             f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
             "every roll made with it can now be checked"
         )
-    if kind == "morale.grade_changed" and language() != DEFAULT:  # the seed's grade names, in the reader's words
-        from campaign.i18n.terms import shown as term
-
-        grades = {k: term("fighting-spirit", "grade", str(p[k])) for k in ("from_grade", "to_grade")}
-        return f"{n('unit_id')}: {grades['from_grade']} → {grades['to_grade']}"
+    if kind in SAID and language() != DEFAULT and (worded := in_terms(kind)) is not None:
+        return _(SAID[kind]).format_map(_Fields(in_words(p, *worded), names))
     if kind in SAID:
         return _(SAID[kind]).format_map(fields)
     own = own_sentence(kind)
@@ -477,6 +474,21 @@ def restated_by_rule(ruleset: str) -> frozenset[tuple[str, str]]:
 
     info = RULESETS.get(ruleset)
     return info.restated if info is not None else frozenset()
+
+
+def in_terms(event_type: str) -> tuple[str, Mapping[str, str]] | None:
+    """The ruleset whose plug-in words the fields of this shared event type in its terms (``worded``: the
+    five-grade seed's grades in ``morale.grade_changed``), and which fields in which of its term sets."""
+    from campaign.rulesets import RULESETS
+
+    return next(((r.name, r.worded[event_type]) for r in RULESETS.values() if event_type in r.worded), None)
+
+
+def in_words(payload: Mapping[str, Any], ruleset: str, sets: Mapping[str, str]) -> dict[str, Any]:
+    """The payload with each field of ``sets`` said in the reader's words for it (the ruleset's terms)."""
+    from campaign.i18n.terms import shown as term
+
+    return {**payload, **{f: term(ruleset, s, str(payload[f])) for f, s in sets.items() if f in payload}}
 
 
 def own_sentence(event_type: str) -> str | None:

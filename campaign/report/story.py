@@ -22,6 +22,7 @@ from events.envelope import RecordedEvent
 from events.timeline import REWOUND, by_command, effective
 
 if TYPE_CHECKING:
+    from campaign.read import charts
     from events.store import EventStore
     from projections.state.campaigns import CampaignInfo
 
@@ -114,11 +115,30 @@ class Dispute:
 
 @dataclass(frozen=True)
 class Chart:
-    title: str
-    axis: str
-    labels: tuple[str, ...]
-    series: tuple[tuple[str, tuple[int | None, ...]], ...]
-    levels: tuple[str, ...] = ()
+    """A chart as ``campaign chart`` draws it (``drawn``), named for the report: its title without the
+    campaign's name (the report's heading says it), its steps by their place in the calendar."""
+
+    drawn: charts.Chart
+
+    @property
+    def title(self) -> str:
+        return self.drawn.title.partition(": ")[2] or self.drawn.title
+
+    @property
+    def axis(self) -> str:
+        return self.drawn.axis
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(step.when for step in self.drawn.steps)
+
+    @property
+    def series(self) -> tuple[tuple[str, tuple[int | None, ...]], ...]:
+        return tuple((s.name, s.values) for s in self.drawn.series)
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        return self.drawn.levels
 
 
 @dataclass
@@ -498,13 +518,5 @@ def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent]) -> list[Ch
             drawn = chart(name, ruleset, events, measure)
         except InvalidInputError:
             continue  # nothing recorded for it yet
-        out.append(
-            Chart(
-                drawn.title.partition(": ")[2] or drawn.title,
-                drawn.axis,
-                tuple(step.when for step in drawn.steps),
-                tuple((s.name, s.values) for s in drawn.series),
-                drawn.levels,
-            )
-        )
+        out.append(Chart(drawn))
     return out

@@ -1,7 +1,8 @@
 """What a command is, what its decision sees, and what a ruleset declares to plug in (DESIGN.md, "Commands").
 
 A command is a typed value: a frozen pydantic model with a stable ``name`` (``"gf.shoot"``) and a
-``schema_version``, whose fields are its inputs. Its :meth:`Command.decide` is pure: given the campaign's
+``schema_version``, whose fields are its inputs (:class:`BaseCommand`, what the executor holds). Its
+:meth:`Command.decide` is pure: given the campaign's
 state, the tables in force and the campaign's dice (a :class:`Situation`), it returns the events it causes,
 or refuses with an :class:`~events.errors.InvalidInputError`. The executor (``campaign/executor.py``) is the
 only caller: it records the command's inputs ahead of its effects, so any command can be run again later.
@@ -13,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -24,12 +25,25 @@ from events.registry import Event, JsonValue
 
 if TYPE_CHECKING:
     from campaign.rulesets import RulesetInfo
-    from campaign.rulesets.tables import Sourced
+    from campaign.rulesets.tables import Override, RuleTables, Sourced
     from events.dice import Dice
     from projections.fold import RulesetFold
 
 S = TypeVar("S")
 T = TypeVar("T")
+
+
+class Overridden(Protocol):
+    """A campaign's state as a ruleset's fold leaves it: whatever else it holds, the house rules in effect."""
+
+    @property
+    def overrides(self) -> Sequence[Override]: ...
+
+
+CS = TypeVar("CS", bound=Overridden)
+"""A ruleset's campaign state."""
+TT = TypeVar("TT", bound="RuleTables")
+"""A ruleset's tables."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +69,11 @@ class Phase(StrEnum):
     """Only while none is (a battle's start; what the rules keep for between battles, e.g. days passing)."""
 
 
-class Command(BaseModel, Generic[S, T]):
-    """A command's inputs, and the pure decision they lead to."""
+class BaseCommand(BaseModel):
+    """A command of any ruleset, as the executor, the log and the interfaces hold it: its name, version and inputs.
+
+    Not generic: what a command of a ruleset decides on (its state and tables) is the ruleset's own, and only its
+    :class:`Ruleset` pairs it with them (:meth:`Ruleset.decide`), so code that runs any command never names them."""
 
     # Built when first validated, not at import: a command line runs one command of the ruleset's thirty.
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
@@ -99,9 +116,6 @@ class Command(BaseModel, Generic[S, T]):
             said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
             raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
 
-    def decide(self, s: Situation[S, T]) -> Sequence[Event]:
-        raise NotImplementedError(f"{type(self).__name__} does not decide")
-
     @classmethod
     def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         """``outcomes`` of this command as its ``version`` would have recorded them."""
@@ -118,12 +132,19 @@ class Command(BaseModel, Generic[S, T]):
         return dumped
 
 
+class Command(BaseCommand, Generic[S, T]):
+    """A command's inputs, and the pure decision they lead to on its ruleset's state ``S`` and tables ``T``."""
+
+    def decide(self, s: Situation[S, T]) -> Sequence[Event]:
+        raise NotImplementedError(f"{type(self).__name__} does not decide")
+
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Recorded inputs of one version → the next version's (pure, like the event upcasters)."""
 
 
 @dataclass(frozen=True)
-class Ruleset(Generic[S, T]):
+class Ruleset(Generic[CS, TT]):
     """One ruleset, declared once: its commands, its fold and summary, and its tables' typed view.
 
     ``upcasters`` maps ``(command name, version)`` to the function reading that version's recorded inputs as
@@ -132,8 +153,18 @@ class Ruleset(Generic[S, T]):
     """
 
     info: RulesetInfo
-    commands: tuple[type[Command[S, T]], ...]
-    make_fold: Callable[[Mapping[str, Sourced]], RulesetFold[S]]
-    tables_type: type[T]
+    commands: tuple[type[Command[CS, TT]], ...]
+    make_fold: Callable[[Mapping[str, Sourced]], RulesetFold[CS]]
+    tables_type: type[TT]
     """The ruleset's tables model (a :class:`~campaign.rulesets.tables.RuleTables`): ``tables_type.of(values)``."""
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
+
+    def decide(self, command: BaseCommand, s: Situation[CS, TT]) -> Sequence[Event]:
+        """``command``'s decision on this ruleset's ``s``: refused unless it is one of this ruleset's commands."""
+        if not isinstance(command, self.commands):
+            raise InvalidInputError(f"{command.name} is not a command of {self.info.name}")
+        return command.decide(s)
+
+
+Plugin = Ruleset[Overridden, "RuleTables"]
+"""A ruleset as found by its name (``campaign.commands.plugin``): of a state and tables its own commands know."""

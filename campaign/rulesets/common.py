@@ -208,7 +208,7 @@ class HouseRule(Command[S, T]):
     """Override one table value from now on (a house rule, recorded as an event).
 
     An event, so a replay uses the tables in force at each point. Each ruleset subclasses it under its own name
-    (``gf.house_rule``), with an example of its tables' paths, and may check values further."""
+    (``gf.house_rule``), with an example of its tables' paths; what a value may be is its field's type's to say."""
 
     rolls: ClassVar[bool] = False
     ruleset_name: ClassVar[str]
@@ -217,27 +217,9 @@ class HouseRule(Command[S, T]):
     value: Annotated[Value, Typed(argument=True, help="The new value: a whole number, NTR, true/false or a word.")]
     note: str = Field(default="", max_length=500)
 
-    divisors: ClassVar[frozenset[str]] = frozenset()
-    """The ruleset's table values its rules divide by ("per 3 levels", "every 5 XP", "÷ 3"): each at least 1."""
-
-    def check_value(self, tables: T) -> None:
-        """A value's check beyond its kind: here, for every ruleset, that a ``….dice`` value is dice, and that a
-        value the rules divide by is at least 1 (0 would stop every rule that reads it)."""
-        if self.path.endswith(".dice"):
-            parse(str(self.value))
-        if self.path in self.divisors and (
-            isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1
-        ):
-            raise InvalidInputError(
-                f"{self.path} is a step the rules divide by (one per {tables.values[self.path].value} now): at least "
-                f"1, not {self.value!r}"
-            )
-
     def decide(self, s: Situation[S, T]) -> list[Event]:
         check_path(s.tables, self.path)  # a field of the tables' model, not an alternative reading
-        check_override(s.tables, self.path, self.value, kind_only=True)  # a number for a number
-        self.check_value(s.tables)  # the ruleset's words for a value its rules cannot use
-        check_override(s.tables, self.path, self.value)  # of its field's kind, as the model declares it
+        check_override(s.tables, self.path, self.value)  # of its field's kind and bounds, as the model declares
         return [
             TableOverridden(
                 ruleset=self.ruleset_name,
@@ -348,5 +330,5 @@ class RollDice(Command[None, None]):
         return []
 
 
-COMMON: tuple[type[Command[Any, Any]], ...] = (RollDice,)
+COMMON: tuple[type[Command[None, None]], ...] = (RollDice,)
 """The commands of no ruleset, recorded under ``ledger.…``."""

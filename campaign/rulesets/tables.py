@@ -15,7 +15,17 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Self, TypeVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict, PrivateAttr, Strict, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PrivateAttr,
+    Strict,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from events.errors import InvalidInputError
 
@@ -59,6 +69,69 @@ Flag = Annotated[bool, Strict()]
 Word = Annotated[str, Strict()]
 Ntr = Literal["NTR"]
 """No test required: where a threat row does not apply at a motivation."""
+
+BOUNDS = "table_bounds"
+"""The error a table value out of its field's bounds raises: its message is the words that say the bounds."""
+
+
+def bounded(words: str, allowed: Callable[[Any], bool], why: str = "") -> AfterValidator:
+    """A field's bounds, declared on its type (``Annotated[Number, bounded("at least 1", lambda n: n >= 1)]``), and
+    the words a value outside them is refused in: they complete "``path`` is …, not ``value``" (a house rule's
+    refusal, and a tables.toml that breaks them), and ``why`` follows. Checked after the field's own kind (a
+    number, a word)."""
+
+    def check(value: Any) -> Any:
+        if not allowed(value):
+            raise PydanticCustomError(BOUNDS, words, {"why": why})
+        return value
+
+    return AfterValidator(check)
+
+
+def one_of(*values: str | int, said: str = "") -> BeforeValidator:
+    """A closed set of values (a ``Literal``'s, declared beside it), said as "one of a, b, c" (or as ``said``):
+    checked before the ``Literal`` is, whose own words quote its values in pydantic's English. A bool is no number
+    of the set."""
+    allowed = frozenset((type(v), v) for v in values)
+    words = said or f"one of {', '.join(map(str, values))}"
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, str | int) or (type(value), value) not in allowed:
+            raise PydanticCustomError(BOUNDS, words)
+        return value
+
+    return BeforeValidator(check)
+
+
+def some_of(*names: str) -> AfterValidator:
+    """A list of names, each one of ``names`` (a refusal names those that are not)."""
+    known = frozenset(names)
+
+    def check(listed: list[str]) -> list[str]:
+        unknown = [n for n in listed if n not in known]
+        if unknown:
+            raise PydanticCustomError(BOUNDS, f"a list of some of {', '.join(names)} ({', '.join(unknown)}: unknown)")
+        return listed
+
+    return AfterValidator(check)
+
+
+def _dice(text: str) -> str:
+    from events.dice import parse  # the dice package: only when tables holding dice are built
+
+    try:
+        parse(text)
+    except InvalidInputError as exc:
+        raise PydanticCustomError(BOUNDS, "dice ({words})", {"words": str(exc)}) from None
+    return text
+
+
+Dice = Annotated[Word, AfterValidator(_dice)]
+"""Dice notation, as the rules parse it (``2d6``, ``d6``): refused in the parser's words."""
+Count = Annotated[Number, bounded("a count of 1 or more", lambda n: n >= 1)]
+"""How many times a thing may be done: at least once (0 would stop the rule that counts it)."""
+Divisor = Annotated[Number, bounded("a step the rules divide by: at least 1", lambda n: n >= 1)]
+"""A value the rules divide by ("per 3 levels", "every 5 XP", "÷ 3"): 0 would stop every rule that reads it."""
 
 
 class Section(BaseModel):
@@ -136,8 +209,9 @@ def worded(exc: ValidationError) -> str:
     problems = []
     for error in exc.errors(include_url=False):
         path = ".".join(str(part) for part in error["loc"] if part != "rows")
+        said = error["msg"] if error["type"] == BOUNDS else error["msg"].lower()
         problems.append(
-            f"{path}: {error['msg'].lower()}"
+            f"{path}: {said}"
             + (f" (not {error['input']!r})" if "input" in error and not isinstance(error["input"], dict) else "")
         )
     return "; ".join(problems)
@@ -203,16 +277,20 @@ def check_path(tables: RuleTables, path: str) -> None:
         raise InvalidInputError(tables.refused[path])
 
 
-def check_override(tables: RuleTables, path: str, value: Any, *, kind_only: bool = False) -> None:
+def check_override(tables: RuleTables, path: str, value: Any) -> None:
     """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
-    take (a word for a number, a kind of threat row the rules do not know), or one out of a table's range."""
+    take (a word for a number), or one out of the bounds its field's type declares (:func:`bounded`: a kind of
+    threat row the rules do not know, a count of 0), or one out of a table's range."""
     check_path(tables, path)
     values = tables.values
     try:
         type(tables).model_validate(unflatten({**values, path: Sourced(value, "HOUSE RULE")}))
     except ValidationError as exc:
-        if kind_only and not any(e["type"].endswith("_type") for e in exc.errors()):
-            return  # of the field's kind: the ruleset's own words for a value out of its range come first
+        errors = exc.errors(include_url=False)
+        bounds = next((e for e in errors if e["type"] == BOUNDS), None)
+        if bounds is not None:  # out of the bounds its field declares, in the field's own words
+            why = (bounds.get("ctx") or {}).get("why")
+            raise InvalidInputError(f"{path} is {bounds['msg']}, not {value!r}{f'; {why}' if why else ''}") from None
         raise InvalidInputError(
             f"{path} holds {values[path].value!r}; a house rule must give the same kind of value, not {value!r} "
             f"({worded(exc)})"

@@ -13,7 +13,8 @@ from typing import Any
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.charts import DAYS_PASS, day_words, measures_of, when_words
+from campaign.read.charts import day_words, keeps_days, measures_of, when_words
+from campaign.rulesets.hooks import Measure
 from events.envelope import RecordedEvent
 from projections.state.campaigns import CampaignInfo
 
@@ -26,9 +27,7 @@ SERIES = {
     "glory": N_("Officers' Glory"),
 }
 """Each chart's name: its heading, its canvas's accessible name and its table's caption (said in the reader's
-language where the fragment is rendered). A ruleset's own name for a measure replaces it (:data:`NAMED`)."""
-NAMED = {("mass-combat", "glory"): N_("Reputation")}
-"""Mass Combat's player characters earn Reputation (§2.9), which its careers keep instead of Glory."""
+language where the fragment is rendered). A ruleset's own name for a measure (its ``Measure.named``) replaces it."""
 ABOUT = {
     "strength": N_(
         "Each unit's {counts} as its roster counts them, not its losses in a battle being fought: the battle sheet "
@@ -61,7 +60,7 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent |
 def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
     """The point's name on the axis: the battle it ends, the month it ends, or now; with the day where the
     ruleset keeps one."""
-    day = s.day if ruleset in DAYS_PASS else None
+    day = s.day if keeps_days(ruleset) else None
     if moment is not None and moment.type == "battle.ended":
         battle_id = moment.payload.get("battle_id")
         name = next((str(b["name"]) for b in s.battles if b.get("battle_id") == battle_id), None)
@@ -105,10 +104,11 @@ def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | No
     labels = [points[s][3] for s in seqs]
 
     counts = _(_counted(info.ruleset))
+    measures = measures_of(info.ruleset)
 
     def lines(key: str, by_name: dict[str, dict[int, int]]) -> dict[str, Any]:
         return {
-            "title": NAMED.get((info.ruleset, key), SERIES[key]),
+            "title": _named(measures.get(key)) or SERIES[key],
             "about": _(ABOUT[key]).format(counts=counts) if key in ABOUT else "",
             "counts": _(COUNTS[key]).format(counts=counts),
             "labels": labels,
@@ -125,3 +125,8 @@ def _counted(ruleset: str) -> str:
 
     info = RULESETS.get(ruleset)
     return N_("men") if info is not None and info.counts == "men" else N_("models")
+
+
+def _named(measure: Measure | None) -> str | None:
+    """The ruleset's own name for the measure, if it gives one."""
+    return measure.named if measure is not None else None

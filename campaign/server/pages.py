@@ -25,8 +25,9 @@ from starlette.datastructures import FormData
 from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
-from campaign.commands import Command, command_type
+from campaign.commands import BaseCommand, command_type
 from campaign.i18n import NATIVE_NAMES, _, language, ngettext, refusal
+from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
@@ -415,6 +416,7 @@ def campaign_page(
             "member": m.member,
             "role_words": ROLE_WORDS[m.member.role],
             "is_gm": m.member.role == "gm",
+            "imports_lists": imports_lists(m.info.ruleset),  # its ruleset's plug-in reads army lists
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
             "made": found.get("invitation") if found else None,
             "sides": commands["choices"].sides,
@@ -509,7 +511,7 @@ def _raw(form: FormData) -> dict[str, list[str]]:
     return {k: [str(v) for v in form.getlist(k)] for k in form if not k.startswith("_")}
 
 
-def _dice_needed(request: Request, m: InCampaign, command: Command[Any, Any]) -> list[dict[str, Any]]:
+def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[dict[str, Any]]:
     """The dice ``command`` asks for, as ``--dice count`` says them: its decision run on stand-in dice, nothing
     appended. A roll for a side the player does not play is marked ``waiting``: that side's to enter."""
     from events.dice.ask import CountingDice

@@ -24,7 +24,7 @@ from projections.state.campaigns import CampaignInfo
 
 router = APIRouter(include_in_schema=False)
 MAX_LIST_BYTES = 2_000_000
-"""An Army Forge list is tens of kilobytes; a larger upload is refused before it is read as JSON."""
+"""An army list (Army Forge's) is tens of kilobytes; a larger upload is refused before it is read as JSON."""
 
 
 @router.get("/report.css", openapi_extra=access("public"))
@@ -71,16 +71,19 @@ async def army_list_form(
     army_list: Annotated[UploadFile, File()],
     update: Annotated[bool, Form()] = False,
 ) -> Response:
-    """An Army Forge list uploaded for ``side``: shown first when it updates units already listed (``update``
-    ticked to go ahead), then run by the executor as ``gf import-list`` runs it."""
-    from campaign.interchange.army_forge import plan_in_words, preview_import, read_army_list
+    """An army list uploaded for ``side``, read by the campaign's ruleset's reader (its plug-in's ``army_list``:
+    Army Forge's for Grimdark Future): shown first when it updates units already listed (``update`` ticked to
+    go ahead), then run by the executor as its ``import-list`` runs it."""
+    from campaign.interchange.army_lists import campaign_lists, preview
 
     data = await army_list.read(MAX_LIST_BYTES + 1)
-    if len(data) > MAX_LIST_BYTES:
-        return message(request, "an Army Forge list is at most 2 MB: this file is larger", error=True, code=413)
     srv, ledger = server(request), ledger_of(request, m)
     try:
-        read = read_army_list(data, side, what=army_list.filename or "the file")
+        owner, lists = campaign_lists(m.info)
+        if len(data) > MAX_LIST_BYTES:
+            too_large = f"an {lists.source} list is at most 2 MB: this file is larger"
+            return message(request, too_large, error=True, code=413)
+        read = lists.read(data, side, what=army_list.filename or "the file")
     except CampaignError as exc:
         return refused(request, exc)
 
@@ -89,8 +92,8 @@ async def army_list_form(
             no = runner.refusal(m.member, read.command, lambda: views.summary(srv.app.ledger, info).units)
             if no is not None:
                 raise HTTPException(403, no)
-        plan = preview_import(ledger, info, read.command)
-        said = plan_in_words(plan, read.notes)
+        plan = preview(ledger, info, owner, read.command)
+        said = lists.in_words(plan, read.notes)
         if plan.changes_units and not update:
             return said, len(plan.updated), None
         return said, len(plan.updated), ledger.execute(info, read.command)

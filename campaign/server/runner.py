@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.access.memberships import Member
-from campaign.commands import Command, command_type, plugin
+from campaign.commands import BaseCommand, command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
 from campaign.rulesets.common import COMMON, did_you_mean, same_name
 from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
@@ -50,7 +50,7 @@ class CommandSpec:
     fields: tuple[Field, ...]
     takes_table_dice: bool
     summary: str
-    model: type[Command[Any, Any]]
+    model: type[BaseCommand]
 
 
 def _kind(annotation: Any) -> str:
@@ -66,7 +66,7 @@ def _kind(annotation: Any) -> str:
     return "json"
 
 
-def spec(model: type[Command[Any, Any]]) -> CommandSpec:
+def spec(model: type[BaseCommand]) -> CommandSpec:
     read = meanings(model)
     fields = tuple(
         Field(
@@ -85,17 +85,18 @@ def spec(model: type[Command[Any, Any]]) -> CommandSpec:
 
 def commands_for(ruleset: str) -> list[CommandSpec]:
     """Every command a campaign under ``ruleset`` takes: its ruleset's, then the ledger's own."""
-    return [spec(m) for m in (*plugin(ruleset).commands, *COMMON)]
+    models: list[type[BaseCommand]] = [*plugin(ruleset).commands, *COMMON]
+    return [spec(m) for m in models]
 
 
-def build(command: str, inputs: Mapping[str, Any]) -> Command[Any, Any]:
+def build(command: str, inputs: Mapping[str, Any]) -> BaseCommand:
     """The command model named ``command`` from its inputs (by their recorded names), refused in words."""
     model = command_type(command)
     return model.build(**dict(inputs))
 
 
 def refusal(
-    member: Member | None, command: Command[Any, Any], units: Callable[[], Sequence[Mapping[str, Any]]]
+    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, Any]]]
 ) -> str | None:
     """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
     for only when the command names a unit (a roster's sides by name were made for every command of a player, a
@@ -165,7 +166,7 @@ def own_command_id(account: str, command_id: str | None) -> str | None:
 def run(
     ledger: Ledger,
     info: CampaignInfo,
-    command: Command[Any, Any],
+    command: BaseCommand,
     *,
     table: TableEntry | None = None,
     command_id: str | None = None,

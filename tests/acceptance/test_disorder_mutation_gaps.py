@@ -5,6 +5,7 @@ marker (§1.6) and the least number of markers a house rule may make a unit flee
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -14,7 +15,7 @@ from campaign.rulesets.disorder import battle_commands as dib
 from campaign.rulesets.disorder import commands as dic
 from campaign.rulesets.disorder import rules as dis
 from campaign.rulesets.disorder.tables import Tables
-from campaign.rulesets.tables import Sourced
+from campaign.rulesets.tables import Sourced, check_override
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
@@ -99,9 +100,9 @@ def test_a_force_of_no_points_never_reaches_half() -> None:
 
 def test_markers_flees_at_is_at_least_one() -> None:
     # The house rule on the number of markers that makes a unit flee: 1 is the least that makes sense; 0 is refused.
-    dis.check_table_value("markers.flees_at", 1)
-    with pytest.raises(InvalidInputError, match="at least 1"):
-        dis.check_table_value("markers.flees_at", 0)
+    check_override(T, "markers.flees_at", 1)
+    with pytest.raises(InvalidInputError, match=r"markers\.flees_at is at least 1, not 0"):
+        check_override(T, "markers.flees_at", 0)
 
 
 @pytest.mark.parametrize(("removes", "left"), [("all", 0), ("one", 1)])
@@ -183,11 +184,12 @@ def test_discipline_by_troop_type(troops: str, discipline: int) -> None:
 
 @pytest.mark.parametrize("path", ["force.half_at", "force.flees_over"])
 def test_a_force_threshold_is_a_percentage_from_0_to_100(path: str) -> None:
-    dis.check_table_value(path, 0)
-    dis.check_table_value(path, 100)
+    check_override(T, path, 0)
+    check_override(T, path, 100)
     for bad in (-1, 101):
-        with pytest.raises(InvalidInputError, match="0–100"):
-            dis.check_table_value(path, bad)
+        said = re.escape(f"{path} is a percentage of the force's points (0–100), not {bad}")
+        with pytest.raises(InvalidInputError, match=said):
+            check_override(T, path, bad)
 
 
 @pytest.mark.parametrize(("markers", "permanent", "flees"), [(1, 0, False), (2, 0, True), (1, 1, True), (0, 1, False)])

@@ -11,7 +11,7 @@ from campaign.executor import TableEntry
 from campaign.rulesets.mass_combat import calendar_commands as mcal
 from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.economy import monthly_pay, recruitment_cost, stripped_value, wounded_returning
-from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, check_damage_value, survival_column
+from campaign.rulesets.mass_combat.pcs import _glory, battle_skill, survival_column
 from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.rulesets.mass_combat.position import position
 from campaign.rulesets.mass_combat.profile import NonHuman, UnitProfile
@@ -19,6 +19,7 @@ from campaign.rulesets.mass_combat.quality import average_experience, base_moral
 from campaign.rulesets.mass_combat.setup import Commander, PcInBattle, Side
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.tables import check_override
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
@@ -499,10 +500,12 @@ def test_time_passes_by_at_least_one_day(days: int, refused: bool) -> None:
 def test_a_damage_column_gives_at_least_one_wound(wounds: int, ok: bool) -> None:
     # §2.9's damage table: a column is one wound or "2×/3×" separate wounds: one is the least a house rule may set.
     if ok:
-        check_damage_value("damage.wounds.a", wounds)
+        check_override(T, "damage.wounds.a", wounds)
     else:
-        with pytest.raises(InvalidInputError, match="at least one wound"):
-            check_damage_value("damage.wounds.a", wounds)
+        with pytest.raises(
+            InvalidInputError, match=r"damage\.wounds\.a is the wounds a damage column gives: at least one wound, not 0"
+        ):
+            check_override(T, "damage.wounds.a", wounds)
 
 
 @pytest.mark.parametrize(

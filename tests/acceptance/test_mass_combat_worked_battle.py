@@ -372,8 +372,8 @@ def test_the_damage_table_is_data_a_house_rule_can_change_one_cell_of(ledger: Le
     before = len(list(ledger.store.read(info.campaign_id)))
     for path, value, message in [
         ("damage.tl3.a", "a lot", "malformed dice notation"),
-        ("damage.tl3.armour", "DR/0", "armour 'DR/0'"),
-        ("damage.tl3.armour", "half", "armour 'half'"),
+        ("damage.tl3.armour", "DR/0", r"damage\.tl3\.armour is DR for the whole of it, or DR/2, .* not 'DR/0'"),
+        ("damage.tl3.armour", "half", r"damage\.tl3\.armour is DR for the whole of it, or DR/2, .* not 'half'"),
         ("damage.wounds.a", 0, "at least one wound"),
         ("damage.tl17.a", "2d", "no table value"),
     ]:

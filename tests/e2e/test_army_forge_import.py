@@ -1,7 +1,7 @@
 """Army Forge lists imported (``gf import-list``), in Army Forge's own format: its list as exported for TTS and
 served by ``/api/tts`` (``gameSystem``, ``units[]`` with ``selectionId``, ``joinToUnit``, ``combined``,
 ``specialRules``, ``selectedUpgrades``, and in campaign mode ``xp`` and ``traits``; see
-``campaign/interchange/army_forge.py`` for where the format is defined).
+``campaign/rulesets/grimdark/army_forge.py`` for where the format is defined).
 
 Files: ``tests/fixtures/army_forge/plain-list.json`` (a plain list: two units of one name, a hero joined to one
 of them, an upgrade adding a model, an upgrade adding Tough), ``firefight-list.json`` (the same list for another

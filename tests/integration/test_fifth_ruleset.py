@@ -10,11 +10,14 @@ target of 4 the champion wins) on the table's dice.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import shutil
 import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -175,6 +178,86 @@ def test_a_campaign_of_it_is_played_audited_amended_and_verified_through_the_ser
             assert page.status_code == 200 and "Blue Guard" in page.text
     finally:
         opened.close()
+
+
+CENTRAL = (
+    "campaign.read.describe",
+    "campaign.read.charts",
+    "campaign.interchange.rosters",
+    "campaign.interchange.csv_roster",
+    "campaign.interchange.army_lists",
+    "campaign.rulesets.sheets",
+    "campaign.report.story",
+    "campaign.read.views",
+    "campaign.read.log",
+    "campaign.report.render",
+    "campaign.server.charts",
+    "campaign.server.live_parts",
+    "campaign.server.pages",
+    "campaign.server.report_pages",
+    "campaign.cli.chart",
+    "campaign.cli.interchange_cli",
+)
+"""The modules that show every ruleset's campaigns (their log in words, charts, rosters as CSV, battle sheets, the
+report, the page's army-list upload): each asks the campaign's ruleset's plug-in."""
+
+
+def test_its_chart_roster_and_sheet_come_from_its_own_folder(fifth: str, tmp_path: Path) -> None:
+    from campaign.interchange.rosters import roster_columns
+    from campaign.read.charts import measures_of
+    from campaign.rulesets.sheets import battle_sheet
+
+    db = str(tmp_path / "duel.db")
+
+    def cli(*args: str, code: int = 0) -> str:
+        result = CliRunner().invoke(app, ["--db", db, "-c", "Dawn", *args], catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result.output
+
+    CliRunner().invoke(app, ["--db", db, "new", "Dawn", "--ruleset", "duel"], catch_exceptions=False)
+    cli("dl", "muster", "Blue Guard", "--side", "Blue", "--size", "5")
+    cli("dl", "muster", "Red Guard", "--side", "Red", "--size", "5")
+    cli("dl", "duel", "Blue Guard", "--dice", "4")  # at the target of 4: a win (§90.1)
+    cli("dl", "duel", "Red Guard", "--dice", "3")  # under it: no win, so no new point on the chart
+    drawn = _json(cli("chart", "glory", "--json"))
+    assert drawn["title"] == "Dawn: Duels won" and drawn["axis"] == "wins"
+    series = {s["name"]: s["values"] for s in drawn["series"]}
+    assert series == {"Blue Guard": [0, 0, 1], "Red Guard": [None, 0, 0]}
+    refused = cli("chart", "treasury", code=2)
+    assert "duellists keep no treasury" in refused and "Charts it has: glory" in refused
+
+    shown = sys.modules["fifth.shown"]  # its own module, named by its plug-in alone
+    assert measures_of("duel") == {"glory": shown.CHARTS["glory"]}
+    assert roster_columns("duel") is shown.ROSTER
+    assert [c.header for c in roster_columns("duel")] == ["name", "side", "wins"]
+    own: Any = importlib.import_module("fifth.state")
+    blue = own.Unit("u1", "Blue Guard", "Blue", own.Profile(size=5), wins=2)
+    state = own.CampaignState(roster={"u1": blue})
+    [card] = battle_sheet("duel", state, SimpleNamespace(units=[]))
+    assert (card.name, card.side, [(i.label, i.value) for i in card.items]) == ("Blue Guard", "Blue", [("wins", "2")])
+
+
+def test_the_modules_that_show_every_ruleset_name_none(fifth: str) -> None:
+    """What differs by ruleset is asked of its plug-in: no code of these modules names a ruleset (by its name or
+    its command prefix, outside their docstrings) or imports from a ruleset's folder."""
+    names = {r.name for r in RULESETS.values()} | {r.prefix for r in RULESETS.values()}
+    packages = {r.package for r in RULESETS.values()}
+    assert {"duel", "grimdark", "fighting-spirit", "mass-combat", "disorder"} <= names
+    for module in CENTRAL:
+        tree = ast.parse(Path(importlib.import_module(module).__file__ or "").read_text("utf-8"))
+        docstrings = {
+            id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+        }
+        said = {
+            n.value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+        }
+        assert not said & names, f"{module} names {sorted(said & names)}"
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+        }
+        assert not {m for m in imported if any(m == p or m.startswith(f"{p}.") for p in packages)}, module
 
 
 def _json(text: str) -> Any:

@@ -10,12 +10,13 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from campaign.cli.help_texts import command_help
 from campaign.i18n import LOCALE_DIR, catalogs
 
 
 @pytest.fixture(scope="module")
 def template() -> Catalog:
-    return catalogs.extracted()
+    return catalogs.extracted(command_help(catalogs.HELP_GROUPS))
 
 
 @pytest.mark.parametrize("lang", catalogs.TRANSLATED)
@@ -25,7 +26,7 @@ def test_every_message_has_a_complete_translation(lang: str, template: Catalog) 
 
 @pytest.mark.parametrize("lang", catalogs.TRANSLATED)
 def test_the_compiled_catalogs_are_those_of_the_sources(lang: str) -> None:
-    """A .po edited without `python -m campaign.i18n.catalogs compile` (or a merge that kept one side's .mo)."""
+    """A .po edited without `scripts/catalogs.py compile` (or a merge that kept one side's .mo)."""
     assert catalogs.mo_path(lang).read_bytes() == catalogs.compiled(lang)
 
 

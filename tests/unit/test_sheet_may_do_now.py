@@ -12,10 +12,13 @@ unit's fate (holds, retreats, routs, surrenders) is what its result says.
 from __future__ import annotations
 
 from campaign.i18n import _, reading_in
+from campaign.rulesets.disorder.shown import disorder_now
 from campaign.rulesets.disorder.state import UnitInBattle as DisorderUnit
+from campaign.rulesets.fighting_spirit.shown import fs_now
 from campaign.rulesets.fighting_spirit.state import UnitState
+from campaign.rulesets.grimdark.shown import gf_now
 from campaign.rulesets.grimdark.state import BattleState, UnitInBattle
-from campaign.rulesets.sheets import MC_NOW, disorder_now, fs_now, gf_now
+from campaign.rulesets.mass_combat.shown import MC_NOW
 
 
 def _gf(shaken: bool = False, activations: tuple[tuple[str, bool], ...] = ()) -> BattleState:

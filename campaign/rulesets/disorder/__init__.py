@@ -12,13 +12,15 @@ RULESET = RulesetInfo(
     # 0.2.1: `dis hit` refuses a loss larger than the models left (0.2 capped it unsaid);
     # 0.3: the third edition's errata R3-8 … R3-13
     version="0.3",
-    sheet="campaign.rulesets.sheets:disorder_cards",  # its battle cards: what each unit may do now
     seed="001",
     title="Disorder markers and officer careers (Napoleonic skirmish)",
     prefix="dis",
     help=N_("Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory."),
     cli="campaign.cli.disorder:app",
     demo="campaign.cli.demo:disorder_campaign",
+    charts="campaign.rulesets.disorder.shown:CHARTS",
+    roster="campaign.rulesets.disorder.shown:ROSTER",
+    sheet="campaign.rulesets.disorder.shown:sheet",  # its battle cards: what each unit may do now
     restated=frozenset(
         {
             ("battle_end", "battle.ended"),

@@ -233,10 +233,6 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
         min_length=1, max_length=200, description="Table path, e.g. force.flees_at_exactly (see `tables`)."
     )
 
-    def check_value(self, tables: Tables) -> None:
-        super().check_value(tables)
-        dis.check_table_value(self.path, self.value)
-
 
 class Edit(EditUnit[CampaignState, Tables]):
     name: ClassVar[str] = "dis.edit"

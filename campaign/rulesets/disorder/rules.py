@@ -55,29 +55,6 @@ class Unit:
         return self.contingent or self.side
 
 
-def check_table_value(path: str, value: object) -> None:
-    """Refuse a house rule these rules could not use (beyond its kind and its dice, which every ruleset checks)."""
-    if path == "rally.removes" and value not in ("all", "one"):
-        raise InvalidInputError(f"rally.removes is 'all' (every removable marker) or 'one', not {value!r}")
-    if path == "markers.flees_at" and (not isinstance(value, int) or value < 1):
-        raise InvalidInputError(f"markers.flees_at is at least 1, not {value!r}")
-    if path == "force.points_lost" and value not in ("per_model", "removed_units_only"):
-        raise InvalidInputError(f"force.points_lost is 'per_model' or 'removed_units_only', not {value!r}")
-    if path in ("force.half_at", "force.flees_over") and (not isinstance(value, int) or not 0 <= value <= 100):
-        raise InvalidInputError(f"{path} is a percentage of the force's points (0–100), not {value!r}")
-    words: dict[str, tuple[object, ...]] = {
-        "causes.friend_removed_window": ("turn", "battle"),
-        "encounter.tie": ("draw",),
-        "measure.decimals": (0, 1),
-    }
-    if path in words and (isinstance(value, bool) or value not in words[path]):
-        raise InvalidInputError(f"{path} is one of {', '.join(map(str, words[path]))}, not {value!r}")
-    if path == "encounter.counts" and (not isinstance(value, list) or not set(map(str, value)) <= set(COUNTED)):
-        raise InvalidInputError(f"encounter.counts lists some of {', '.join(COUNTED)}, not {value!r}")
-    if path == "rally.per_turn" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise InvalidInputError(f"rally.per_turn is a count of 1 or more, not {value!r}")
-
-
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
@@ -444,10 +421,6 @@ def friend_removal(
     if friend_at is not None and not within(tables, friend_at, limit):
         raise InvalidInputError(f'{found.name} was {friend_at}" away: not within {limit}", no check for it')
     return found.unit_id
-
-
-COUNTED = ("killed", "captured", "fled")
-"""What an encounter battle's count may take (R3-12): models killed, captured, and those of units that fled."""
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,24 @@
 """The disorder-marker tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from campaign.rulesets.tables import Flag, Number, RuleTables, Section, Word
+from typing import Annotated, Literal
+
+from campaign.rulesets.tables import Count, Dice, Flag, Number, RuleTables, Section, Word, bounded, one_of, some_of
 from events.errors import InvalidInputError
+
+COUNTED = ("killed", "captured", "fled")
+"""What an encounter battle's count may take (R3-12): models killed, captured, and those of units that fled."""
+Percentage = Annotated[Number, bounded("a percentage of the force's points (0–100)", lambda n: 0 <= n <= 100)]
 
 
 class Markers(Section):
-    flees_at: Number
+    flees_at: Annotated[Number, bounded("at least 1", lambda n: n >= 1)]
     permanent_at_half: Flag
     cleared_after_battle: Flag
 
 
 class Check(Section):
-    dice: Word
+    dice: Dice
     pass_at: Number
     disaster_at_most: Number
     close_order: Number
@@ -25,7 +31,7 @@ class Causes(Section):
     names: list[Word]
     once_per_game: list[Word]
     friend_removed_within: Number
-    friend_removed_window: Word
+    friend_removed_window: Annotated[Literal["turn", "battle"], one_of("turn", "battle")]
 
 
 class Retreat(Section):
@@ -33,25 +39,26 @@ class Retreat(Section):
 
 
 class Rally(Section):
-    dice: Word
+    dice: Dice
     pass_at: Number
     close_order: Number
     officer_near: Number
-    removes: Word
+    removes: Annotated[Literal["all", "one"], one_of("all", "one", said="'all' (every removable marker) or 'one'")]
+    """``all`` (every removable marker) or ``one``."""
     failed_retreats: Flag
-    per_turn: Number
+    per_turn: Count
 
 
 class Force(Section):
-    points_lost: Word
-    half_at: Number
-    flees_over: Number
+    points_lost: Annotated[Literal["per_model", "removed_units_only"], one_of("per_model", "removed_units_only")]
+    half_at: Percentage
+    flees_over: Percentage
     flees_at_exactly: Flag
 
 
 class Encounter(Section):
-    counts: list[Word]
-    tie: Word
+    counts: Annotated[list[Word], some_of(*COUNTED)]
+    tie: Annotated[Literal["draw"], one_of("draw")]
 
 
 class Allies(Section):
@@ -59,7 +66,7 @@ class Allies(Section):
 
 
 class Measure(Section):
-    decimals: Number
+    decimals: Annotated[Literal[0, 1], one_of(0, 1)]
     within_inclusive: Flag
 
 

@@ -24,7 +24,7 @@ from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.fighting_spirit import RULESET, start
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState
-from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, NTR, Tables
+from campaign.rulesets.fighting_spirit.tables import MOTIVATIONS, Tables
 from campaign.rulesets.inputs import (
     ARGUMENT,
     NewBattle,
@@ -35,7 +35,6 @@ from campaign.rulesets.inputs import (
     Typed,
     UnitName,
 )
-from events.dice.notation import SIDES
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded, UnitDeployed, WoundedAbandoned, WoundedChecked
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
@@ -180,79 +179,10 @@ class Disband(DisbandUnit[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "fs.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
-    divisors: ClassVar[frozenset[str]] = frozenset({"psi.rules.band_inches"})
 
     path: Annotated[str, ARGUMENT] = Field(
         min_length=1, max_length=200, description="Table path, e.g. threats.unverified_casualty.low (see `tables`)."
     )
-
-    def check_value(self, tables: Tables) -> None:
-        super().check_value(tables)
-        check_threat_value(self.path, self.value)
-        check_die_value(self.path, self.value)
-        check_third_edition_value(self.path, self.value)
-
-
-def check_third_edition_value(path: str, value: object) -> None:
-    """Refuse a value the rules of the third edition's keys cannot use (R3-1 … R3-8)."""
-    words: dict[str, tuple[object, ...]] = {
-        "threats.lost_more_than_left.counts": ("battle", "attack"),
-        "measure.decimals": (0, 1),
-    }
-    if path in words and (isinstance(value, bool) or value not in words[path]):
-        raise InvalidInputError(f"{path} is one of {', '.join(map(str, words[path]))}, not {value!r}")
-    at_least_one = ("turn.activations_per_unit", "panic.tests_per_activation")
-    if path in at_least_one and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise InvalidInputError(f"{path} is a count of 1 or more, not {value!r}")
-    from campaign.rulesets.fighting_spirit.rules import ACTION_WORDS, FIRE_KINDS
-
-    names = {
-        "grades.broken.allowed": frozenset(ACTION_WORDS),
-        "grades.routed.allowed": frozenset(ACTION_WORDS),
-        "panic.allowed_actions": frozenset(ACTION_WORDS),
-        "panic.fired_on_kinds": frozenset(FIRE_KINDS),
-    }
-    if path in names and isinstance(value, list) and not set(map(str, value)) <= names[path]:
-        unknown = sorted(set(map(str, value)) - names[path])
-        raise InvalidInputError(f"{path}: unknown {', '.join(unknown)}; the names are {', '.join(sorted(names[path]))}")
-
-
-THREAT_KINDS = ("base", "plus", "plus_each", "trigger")
-LADDER = (4, 6, 8, 10, 12)
-"""The die-step ladder d4 < d6 < d8 < d10 < d12 (§0.2): the quality dice, and the dice a shift can reach."""
-
-
-def check_die_value(path: str, value: object) -> None:
-    """Refuse a die no test could roll: a quality die (``qualities.*.die``) is one of the ladder's (§0.2), and
-    any other ``…_die`` one the program rolls. A house rule of d0 would leave every test of those units refused."""
-    last = path.rsplit(".", 1)[-1]
-    if last != "die" and not last.endswith("_die"):
-        return
-    allowed = LADDER if path.startswith("qualities.") else SIDES
-    if isinstance(value, bool) or value not in allowed:
-        raise InvalidInputError(
-            f"{path} is a die: one of {', '.join(f'd{n}' for n in allowed)} (give its sides, e.g. 8), not {value!r}"
-        )
-
-
-def check_threat_value(path: str, value: object) -> None:
-    """Refuse a threat-table value the morale test (§0.4–0.5) cannot use: a threat level is NTR or 0 and up (the
-    table has no negative cell; its "+" rows add to the target and never lower it), and a row's kind is one of
-    the four the test knows."""
-    parts = path.split(".")
-    if len(parts) != 3 or parts[0] != "threats" or parts[2] == "counts":
-        return
-    if parts[2] == "kind":
-        if value not in THREAT_KINDS:
-            raise InvalidInputError(f"{path} is one of {', '.join(THREAT_KINDS)}, not {value!r}")
-        return
-    if value == NTR:
-        return
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInputError(
-            f"{path} is a threat level: NTR (no test) or 0 and up, not {value!r}; a threat adds to the morale "
-            "test's target (LV + threat, §0.4) and no row of the table lowers it (§0.5)"
-        )
 
 
 class Edit(EditUnit[CampaignState, Tables]):

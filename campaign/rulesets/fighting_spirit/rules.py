@@ -14,7 +14,7 @@ from decimal import Decimal
 from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
-from campaign.rulesets.fighting_spirit.tables import Tables
+from campaign.rulesets.fighting_spirit.tables import ACTION_WORDS, Tables
 from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError
 from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
@@ -68,23 +68,6 @@ def surrender_facts(
 
 
 # -- R3-1 … R3-3: what a unit may do in its activation ------------------------------------------------------
-
-ACTION_WORDS = {
-    "move_to_edge": "move toward its own edge",
-    "move_to_cover": "move to cover",
-    "leave_cover_withdraw": "leave cover to withdraw",
-    "fire_back": "fire (or attack by psi) only at an enemy that fired on it this turn",
-    "move_while_prone": "take the move-while-prone test",
-    "go_prone": "go prone",
-    "get_up": "get up",
-    "leave_cover": "leave cover",
-    "close_combat": "enter close combat",
-    "fire": "fire",
-    "psi": "make a psi action",
-    "rally": "rally a unit",
-    "reorganise": "check its wounded (Reorganise)",
-}
-"""The actions the ledger records a unit taking, as ``grades.*.allowed`` and ``panic.allowed_actions`` name them."""
 
 
 def activation(tables: Tables, battle: BattleState, unit: RosterUnit) -> UnitActivated:
@@ -303,10 +286,6 @@ def morale_test(  # noqa: PLR0913 (the command's inputs, by keyword)
         (*grade_facts(battle, us, new_grade), *removed),
         (roll,),
     )
-
-
-FIRE_KINDS = ("small_arms", "artillery", "air", "close_combat")
-"""What an attack on a unit is: fire of three kinds (R3-4), or an assault."""
 
 
 def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)

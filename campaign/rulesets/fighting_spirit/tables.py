@@ -1,18 +1,75 @@
 """The five-grade tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from campaign.rulesets.tables import Flag, Ntr, Number, RuleTables, Section, Word, pick
+from campaign.rulesets.tables import (
+    Count,
+    Divisor,
+    Flag,
+    Ntr,
+    Number,
+    RuleTables,
+    Section,
+    Word,
+    bounded,
+    one_of,
+    pick,
+    some_of,
+)
+from events.dice.notation import SIDES
 from events.errors import InvalidInputError
 
 MOTIVATIONS = ("low", "medium", "high")
 FATIGUES = ("fresh", "tired", "exhausted")
 NTR = "NTR"
+LADDER = (4, 6, 8, 10, 12)
+"""The die-step ladder d4 < d6 < d8 < d10 < d12 (§0.2): the quality dice, and the dice a shift can reach."""
+
+ACTION_WORDS = {
+    "move_to_edge": "move toward its own edge",
+    "move_to_cover": "move to cover",
+    "leave_cover_withdraw": "leave cover to withdraw",
+    "fire_back": "fire (or attack by psi) only at an enemy that fired on it this turn",
+    "move_while_prone": "take the move-while-prone test",
+    "go_prone": "go prone",
+    "get_up": "get up",
+    "leave_cover": "leave cover",
+    "close_combat": "enter close combat",
+    "fire": "fire",
+    "psi": "make a psi action",
+    "rally": "rally a unit",
+    "reorganise": "check its wounded (Reorganise)",
+}
+"""The actions the ledger records a unit taking, as ``grades.*.allowed`` and ``panic.allowed_actions`` name them."""
+
+FIRE_KINDS = ("small_arms", "artillery", "air", "close_combat")
+"""What an attack on a unit is: fire of three kinds (R3-4), or an assault."""
+
+Actions = Annotated[list[Word], some_of(*ACTION_WORDS)]
+Threat = Annotated[
+    Number | Ntr,
+    bounded(
+        "a threat level: NTR (no test) or 0 and up",
+        lambda v: v == NTR or v >= 0,
+        "a threat adds to the morale test's target (LV + threat, §0.4) and no row of the table lowers it (§0.5)",
+    ),
+]
+"""A threat row's cell (§0.4–0.5): NTR, or a level added to the test's target."""
+
+
+def _dice(sides: tuple[int, ...]) -> str:
+    return f"a die: one of {', '.join(f'd{n}' for n in sides)} (give its sides, e.g. 8)"
+
+
+Die = Annotated[Number, bounded(_dice(SIDES), SIDES.__contains__)]
+"""A die the program rolls, by its sides."""
+LadderDie = Annotated[Number, bounded(_dice(LADDER), LADDER.__contains__)]
+"""A quality's die: one of the ladder's (§0.2); d0 would leave every test of those units refused."""
 
 
 class Allowed(Section):
-    allowed: list[Word]
+    allowed: Actions
 
 
 class Grades(Section):
@@ -22,7 +79,7 @@ class Grades(Section):
 
 
 class Turn(Section):
-    activations_per_unit: Number
+    activations_per_unit: Count
 
 
 class StartGrade(Section):
@@ -33,17 +90,17 @@ class StartGrade(Section):
 
 
 class Quality(Section):
-    die: Number
+    die: LadderDie
     panic_triggers: list[Word]
 
 
 class ThreatRow(Section):
-    kind: Literal["base", "plus", "plus_each", "trigger"]
+    kind: Annotated[Literal["base", "plus", "plus_each", "trigger"], one_of("base", "plus", "plus_each", "trigger")]
     """``base`` (the highest applies), ``plus`` (adds), ``plus_each`` (adds per count) or ``trigger``."""
-    low: Number | Ntr
-    medium: Number | Ntr
-    high: Number | Ntr
-    counts: Literal["battle", "attack"] | None = None
+    low: Threat
+    medium: Threat
+    high: Threat
+    counts: Annotated[Literal["battle", "attack"], one_of("battle", "attack")] | None = None
 
 
 class Alternative(Section):
@@ -67,9 +124,9 @@ class Reaction(Section):
 
 class Panic(Section):
     threat: Number
-    tests_per_activation: Number
-    allowed_actions: list[Word]
-    fired_on_kinds: list[Word]
+    tests_per_activation: Count
+    allowed_actions: Actions
+    fired_on_kinds: Annotated[list[Word], some_of(*FIRE_KINDS)]
 
 
 class Test(Section):
@@ -77,8 +134,8 @@ class Test(Section):
 
 
 class LastStand(Section):
-    keno_guard_die: Number
-    other_die: Number
+    keno_guard_die: Die
+    other_die: Die
     success_at_least: Number
     friends_within: Number
     enemy_squads_in_sight: Number
@@ -93,13 +150,13 @@ class Surrender(Section):
 
 
 class Measure(Section):
-    decimals: Number
+    decimals: Annotated[Literal[0, 1], one_of(0, 1)]
     within_inclusive: Flag
 
 
 class PsiRules(Section):
-    band_inches: Number
-    android_resist_die: Number
+    band_inches: Divisor
+    android_resist_die: Die
     overrides_ordinary_limits: Flag
     kill_min_men: Number
     kill_crew_weapon_exception: Flag
@@ -117,7 +174,7 @@ class Psi(Section):
 
 
 class Defence(Section):
-    aimed_small_arms_die: Number
+    aimed_small_arms_die: Die
 
 
 class Veterancy(Section):

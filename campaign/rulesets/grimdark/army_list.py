@@ -2,7 +2,7 @@
 one command, and a later version of the same list updates the units it names.
 
 The command's inputs are the list as the rules read it (each entry a name, a profile, its XP and traits, the
-entry it joins), not the file: the file is read and checked by ``campaign.interchange.army_forge``. Each entry
+entry it joins), not the file: the file is read and checked by ``campaign.rulesets.grimdark.army_forge``. Each entry
 keeps the list's own id for it (Army Forge's ``selectionId``), so importing the list again finds the units it
 made: their profile, XP, traits and joins are changed to the list's, new entries are mustered, and what the list
 no longer holds is left on the roster and said so. Several entries of one name are numbered (``Name 1``,

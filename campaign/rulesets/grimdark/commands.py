@@ -175,9 +175,6 @@ class Transfer(TransferMen[CampaignState, Tables]):
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
     name: ClassVar[str] = "gf.house_rule"
     ruleset_name: ClassVar[str] = RULESET.name
-    divisors: ClassVar[frozenset[str]] = frozenset(
-        {"level_up.every_xp", "hero_level_up.every_xp", "underdog.per_points"}
-    )
 
     path: Annotated[str, ARGUMENT] = Field(
         min_length=1, max_length=200, description="Table path, e.g. rewards.loser_points (see `tables`)."

@@ -1,13 +1,13 @@
 """The Grimdark Future tables (``tables.toml``) as a model: the rules read its attributes; base values plus house
 rules."""
 
-from campaign.rulesets.tables import Flag, Number, RuleTables, Section, Word, pick
+from campaign.rulesets.tables import Dice, Divisor, Flag, Number, RuleTables, Section, Word, pick
 
 TRAIT_KINDS = ("unit", "injury", "talent")
 
 
 class Test(Section):
-    dice: Word
+    dice: Dice
     natural_six_passes: Flag
     natural_one_fails: Flag
 
@@ -42,12 +42,12 @@ class Xp(Section):
 
 
 class LevelUp(Section):
-    every_xp: Number
+    every_xp: Divisor
     points: Number
 
 
 class Casualty(Section):
-    dice: Word
+    dice: Dice
     dead_on: Number
     talent_on: Number
     talent_xp: Number
@@ -67,7 +67,7 @@ class Traits(Section):
 
 
 class Underdog(Section):
-    per_points: Number
+    per_points: Divisor
 
 
 class Army(Section):

@@ -16,13 +16,15 @@ RULESET = RulesetInfo(
     # catastrophes 13, 14, 15 and 17, surrender, the sappers' −2 on the casualty row, training months,
     # a muster's quality, chariots' archers)
     version="0.3",
-    sheet="campaign.rulesets.sheets:mass_combat_cards",  # its battle cards: what each unit may do now
     seed="002",
     title="GURPS Mass Combat: troop strength, quality, pay, glory",
     prefix="mc",
     help=N_("GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory."),
     cli="campaign.cli.mass_combat:app",  # its battle read from a file, its views
     demo="campaign.cli.demo:mass_combat_campaign",
+    charts="campaign.rulesets.mass_combat.shown:CHARTS",
+    roster="campaign.rulesets.mass_combat.shown:ROSTER",
+    sheet="campaign.rulesets.mass_combat.shown:sheet",  # its battle cards: what each unit may do now
     days_pass=True,
     counts="men",
     restated=frozenset(

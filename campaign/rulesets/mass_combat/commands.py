@@ -39,7 +39,6 @@ from campaign.rulesets.mass_combat.economy import (
 )
 from campaign.rulesets.mass_combat.edit import Edit
 from campaign.rulesets.mass_combat.lasting import lasting_effects
-from campaign.rulesets.mass_combat.pcs import check_damage_value
 from campaign.rulesets.mass_combat.profile import Quality, UnitProfile
 from campaign.rulesets.mass_combat.quality import (
     commander_skill,
@@ -572,25 +571,6 @@ class HouseRule(BaseHouseRule[mc_state.CampaignState, Tables]):
     path: Annotated[str, ARGUMENT] = Field(
         min_length=1, max_length=200, description="Table path, e.g. casualties.offset_base (see `tables`)."
     )
-    divisors: ClassVar[frozenset[str]] = frozenset(
-        {
-            "morale.leadership_step",
-            "ts.rules.irregular_divisor",
-            "catastrophe.rules.es_per_point",
-            "pc.second_roll_per_margin",
-            "casualties.offset_divisor",
-            "casualties.dead_divisor",
-            "extraordinary.recon_per_points",
-            "extraordinary_modifiers.power_stone_capacity",
-            "economy.paid_restores_every",
-            "economy.strip_fraction_divisor",
-            "economy.year_days",
-        }
-    )
-
-    def check_value(self, tables: Tables) -> None:
-        super().check_value(tables)
-        check_damage_value(self.path, self.value)
 
 
 COMMANDS: tuple[type[Command[mc_state.CampaignState, Tables]], ...] = (

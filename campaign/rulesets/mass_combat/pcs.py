@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat.setup import PcInBattle
-from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.mass_combat.tables import ARMOUR, Tables
 from campaign.rulesets.tables import pick
 from events.dice import Dice, DiceSpec, Roll, parse
 from events.errors import InvalidInputError
@@ -65,7 +64,6 @@ def survival_column(tables: Tables, roll: int, target: int) -> str:
 
 
 _SEVERITY = ("unhurt", "one_hit", "two_hits", "A", "B", "C", "D")
-_ARMOUR = re.compile(r"DR(?:/([1-9][0-9]*))?")
 
 
 def damage_dice(tables: Tables, column: str, tl: int) -> tuple[int, DiceSpec, str]:
@@ -78,21 +76,9 @@ def damage_dice(tables: Tables, column: str, tl: int) -> tuple[int, DiceSpec, st
     return wounds, dice, armour_rule(row.armour)
 
 
-def check_damage_value(path: str, value: object) -> None:
-    """Refuse a house rule on the damage table that the table could not use: dice that are not dice, armour that
-    is not DR or DR/n, fewer than one wound."""
-    if path.startswith("damage.wounds.") and (not isinstance(value, int) or value < 1):
-        raise InvalidInputError(f"{path}: a damage column gives at least one wound, not {value!r}")
-    if path.startswith("damage.tl"):
-        if path.endswith(".armour"):
-            armour_rule(str(value))
-        else:
-            parse(str(value))
-
-
 def armour_rule(text: str) -> str:
     """``text`` if it says how DR counts ("DR", or "DR/n" for a fraction of it); a clear refusal if not."""
-    if _ARMOUR.fullmatch(text) is None:
+    if ARMOUR.fullmatch(text) is None:
         raise InvalidInputError(f"armour {text!r}: write DR for the whole of it, or DR/2, DR/5, … for a fraction")
     return text
 

@@ -1,11 +1,16 @@
 """The GURPS Mass Combat tables (``tables.toml``) as a model: the rules read its attributes; base values plus
 house rules."""
 
+import re
 from collections.abc import Sequence
+from typing import Annotated
 
-from campaign.rulesets.tables import Flag, Keyed, Number, RuleTables, Section, Word, pick
+from campaign.rulesets.tables import Dice, Divisor, Flag, Keyed, Number, RuleTables, Section, Word, bounded, pick
 
 QUALITIES = ("inexperienced", "green", "average", "seasoned", "veteran", "elite")
+
+ARMOUR = re.compile(r"DR(?:/([1-9][0-9]*))?")
+"""How DR counts against a damage row: all of it (``DR``), or a fraction (``DR/2``)."""
 
 
 class QualityRow(Section):
@@ -24,7 +29,7 @@ class Quality(Keyed):
 class Morale(Section):
     irregular_inexperienced: Number
     leadership_pivot: Number
-    leadership_step: Number
+    leadership_step: Divisor
     veteran_pay_floor: Number
     ts_pct_per_morale: Number
     exempt_troops: list[Word]
@@ -37,7 +42,7 @@ class CommanderRow(Section):
 
 class TsRules(Section):
     fine_weapons: Number
-    irregular_divisor: Number
+    irregular_divisor: Divisor
     crew_alone: Number
     super_strength_st: Number
     floor: Number
@@ -70,7 +75,7 @@ class CatastropheEffect(Section):
 
 
 class CatastropheRules(Section):
-    es_per_point: Number
+    es_per_point: Divisor
     major_unit_ts_pct: Number
     lasting: list[Number]
     lasting_reaches_later_units: Flag
@@ -97,7 +102,7 @@ class Pc(Section):
     risk_min: Number
     risk_max: Number
     survival_cap: Number
-    second_roll_per_margin: Number
+    second_roll_per_margin: Divisor
     second_roll_routed: Number
     second_roll_when_unit_routs: Flag
     luck_rerolls_survival: Flag
@@ -118,11 +123,11 @@ class Survival(Section):
 class DamageRow(Section):
     """One tech level's damage dice by column, and how armour counts against them."""
 
-    a: Word
-    b: Word
-    c: Word
-    d: Word
-    armour: Word
+    a: Dice
+    b: Dice
+    c: Dice
+    d: Dice
+    armour: Annotated[Word, bounded("DR for the whole of it, or DR/2, DR/5, … for a fraction", ARMOUR.fullmatch)]
 
 
 class Damage(Keyed):
@@ -130,7 +135,9 @@ class Damage(Keyed):
 
     rows: dict[str, DamageRow]
 
-    wounds: dict[str, Number]
+    wounds: dict[
+        str, Annotated[Number, bounded("the wounds a damage column gives: at least one wound", lambda n: n >= 1)]
+    ]
 
 
 class GloryCriticalFailure(Section):
@@ -207,13 +214,13 @@ class Results(Section):
 class Casualties(Section):
     offset_base: Number
     offset_per_row: Number
-    offset_divisor: Number
+    offset_divisor: Divisor
     row_min: Number
     row_max: Number
     armour_heavy: Number
     armour_medium: Number
     armour_light: Number
-    dead_divisor: Number
+    dead_divisor: Divisor
     wounded_return_rest_base: Number
     wounded_return_march: Number
 
@@ -226,7 +233,7 @@ class Extraordinary(Section):
     points_pm: list[tuple[Number, Number]]
     per_ten_beyond: Number
     rounding: Word
-    recon_per_points: Number
+    recon_per_points: Divisor
     recon_max: Number
     ts_per_point: Number
 
@@ -239,15 +246,15 @@ class Economy(Section):
     bonus_pay_2: Number
     missed_first: Number
     missed_later: Number
-    paid_restores_every: Number
+    paid_restores_every: Divisor
     conscript_paid: Number
     conscript_unpaid: Number
-    strip_fraction_divisor: Number
+    strip_fraction_divisor: Divisor
     strip_sale_pct: Number
     strip_cavalry_divisor: Number
     month_days: Number
     arrears_counted_in: Word
-    year_days: Number
+    year_days: Divisor
     clear_victory_from: Number
     pay_quality_pct: dict[str, Number]
     yrth: dict[str, Number]
@@ -270,7 +277,7 @@ class ExtraordinaryModifiers(Section):
     mana_low_pct: Number
     mana_normal_pct: Number
     mana_very_high_pct: Number
-    power_stone_capacity: Number
+    power_stone_capacity: Divisor
 
 
 class Treason(Section):

@@ -1,4 +1,5 @@
-"""One Page Rules' Army Forge lists, read into ``gf.import_list``.
+"""One Page Rules' Army Forge lists, read into ``gf.import_list``: the plug-in's ``army_list`` (:data:`ARMY_FORGE`),
+which ``gf import-list`` and the page's upload run.
 
 The format is Army Forge's own and undocumented as a specification; it is read as Army Forge writes it:
 
@@ -26,21 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import orjson
 from pydantic import ValidationError
 
 from campaign.rulesets.decision import problems
-from campaign.rulesets.grimdark.army_list import ImportList, ListedUnit
+from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, plan_import
 from campaign.rulesets.grimdark.profile import UnitProfile
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, json_object
 from events.limits import check_name
-
-if TYPE_CHECKING:
-    from campaign.executor import Ledger
-    from campaign.rulesets.grimdark.army_list import ImportPlan
-    from projections.state.campaigns import CampaignInfo
 
 SOURCE = "Army Forge"
 GAME_SYSTEM = "gf"
@@ -67,12 +62,11 @@ class ArmyList:
 def read_army_list(data: bytes, side: str, *, what: str = "the file") -> ArmyList:
     """The Army Forge list in ``data`` as ``side``'s ``gf.import_list``; anything that is not a Grimdark Future
     list the rules can take is refused in words naming the unit (nothing is imported)."""
-    try:
-        parsed = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise InvalidInputError(f"{what} is not an Army Forge list: it is not JSON ({exc})") from None
-    if not isinstance(parsed, dict):
-        raise InvalidInputError(f"{what} is not an Army Forge list: it holds no list (an object with units)")
+    parsed = json_object(
+        data,
+        lambda why: f"{what} is not an Army Forge list: it is not JSON ({why})",
+        f"{what} is not an Army Forge list: it holds no list (an object with units)",
+    )
     if "saveVersion" in parsed or isinstance(parsed.get("list"), dict):
         raise InvalidInputError(
             f"{what} is an Army Forge save file: it names its units by their army book ids only. Export the list "
@@ -115,13 +109,9 @@ def read_army_list(data: bytes, side: str, *, what: str = "the file") -> ArmyLis
     return ArmyList(command, notes)
 
 
-def preview_import(ledger: Ledger, info: CampaignInfo, command: ImportList) -> ImportPlan:
-    """What importing the list would do to the campaign as it stands, appending nothing (new units numbered
-    ``new-1``, ``new-2``… in place of the ids the import will give them)."""
-    from campaign.rulesets.grimdark.army_list import plan_import
-    from campaign.rulesets.grimdark.plugin import PLUGIN
-
-    state, tables = ledger.in_force(info, PLUGIN)
+def preview_import(state: Any, tables: Any, command: ImportList) -> ImportPlan:
+    """What importing the list would do to the campaign ``state`` (under its ``tables`` in force), appending
+    nothing (new units numbered ``new-1``, ``new-2``… in place of the ids the import will give them)."""
     fresh = iter(range(1, 10_000))
     return plan_import(state, tables, command, lambda: f"new-{next(fresh)}")
 
@@ -265,3 +255,30 @@ def plan_as_json(plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
         "missing": list(plan.missing),
         "notes": [*plan.notes, *notes],
     }
+
+
+@dataclass(frozen=True)
+class ArmyForge:
+    """Army Forge's lists as the plug-in's ``army_list`` (``campaign.rulesets.hooks.ArmyLists``)."""
+
+    source: str = SOURCE
+    command: str = "gf.import_list"
+    # A docstring's lines as they were written (the catalogs' msgid of its help is these words, broken here)
+    help: str = """Import an Army Forge list: each unit mustered (models, Quality, Defense, Tough, Fearless, hero, points, XP
+    and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
+    updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""  # noqa: E501
+
+    def read(self, data: bytes, side: str, *, what: str = "the file") -> ArmyList:
+        return read_army_list(data, side, what=what)
+
+    def plan(self, state: Any, tables: Any, command: ImportList) -> ImportPlan:
+        return preview_import(state, tables, command)
+
+    def in_words(self, plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
+        return plan_in_words(plan, notes)
+
+    def as_json(self, plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
+        return plan_as_json(plan, notes)
+
+
+ARMY_FORGE = ArmyForge()

@@ -1,0 +1,202 @@
+"""What a ruleset's plug-in hands the read side and the file readers through its hooks (``RulesetInfo.charts``,
+``roster``, ``sheet``, ``army_list``): the shapes are declared here, below every module that asks for them, so
+that a ruleset's folder declares its own chart series, roster columns and list reader without importing the
+modules that show them (the layers contract: the rulesets sit under the read side and the interchange)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One value of one series at one moment: a unit's, a side's or an officer's."""
+
+    key: str
+    name: str
+    side: str | None
+    value: int
+
+
+@dataclass(frozen=True)
+class Charted:
+    """The campaign as a chart reads it after one command: its state, its fold (for its summary), and its tables
+    in force (worked out only for a measure that asks for them)."""
+
+    state: Any
+    fold: Any
+    """The ruleset's :class:`~projections.fold.RulesetFold`."""
+    in_force: Callable[[], Any] = field(repr=False)
+
+    @property
+    def tables(self) -> Any:
+        """The ruleset's tables, as the campaign's house rules so far leave them."""
+        return self.in_force()
+
+    def summary(self) -> Any:
+        """The summary of the state: the rows of the views."""
+        return self.fold.summary(self.state)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One chart of a ruleset (``campaign chart MEASURE``): its title, what its axis counts, its series read from
+    the campaign after each command, and for a measure of named levels (grades) the name of value 1, 2, …"""
+
+    title: str
+    axis: str
+    read: Callable[[Charted], list[Reading]]
+    levels: Callable[[Charted], tuple[str, ...]] | None = None
+    named: str | None = None
+    """Its own name for the measure on the page's charts, where the program's would mislead (Mass Combat's
+    player characters earn Reputation, not Glory); marked for translation."""
+
+
+@dataclass(frozen=True)
+class Lacking:
+    """A chart a ruleset does not keep, and why, in words ("the disorder-marker rules keep no treasury")."""
+
+    why: str
+
+
+Charts = Mapping[str, Measure | Lacking]
+"""A ruleset's ``charts`` hook: each measure it keeps (or says why it does not) by the chart's name."""
+
+
+@dataclass(frozen=True)
+class CsvColumn:
+    """A roster view's column as CSV: its header (the muster's name for it, where it is a muster input) and the
+    value of a row of the view's data."""
+
+    header: str
+    value: Callable[[Mapping[str, Any]], Any]
+
+
+def column(header: str, key: str | None = None) -> CsvColumn:
+    """A column whose cell is the row's value under ``key`` (``header`` where not given)."""
+    read = key or header
+    return CsvColumn(header, lambda row: row.get(read))
+
+
+def columns(*given: str | tuple[str, str] | CsvColumn) -> tuple[CsvColumn, ...]:
+    """A roster's columns: each a header whose cell is the row's value under it, a (header, key) pair, or a
+    column as it is."""
+    return tuple(g if isinstance(g, CsvColumn) else column(g) if isinstance(g, str) else column(*g) for g in given)
+
+
+def in_battle(header: str, words: Callable[[Mapping[str, Any]], str]) -> CsvColumn:
+    """A column saying the unit in the battle being fought (its row's ``in_battle``, ``words`` of it), empty for a
+    unit not on the table."""
+
+    def cell(row: Mapping[str, Any]) -> str:
+        battle = row.get("in_battle")
+        return words(battle) if isinstance(battle, dict) else ""
+
+    return CsvColumn(header, cell)
+
+
+def active_units(state: Any) -> Any:
+    """The units of the battle being fought, by id (none between battles)."""
+    battle = state.battles.get(state.active_battle) if state.active_battle else None
+    return battle.units if battle is not None else {}
+
+
+def roster_in_order(state: Any) -> list[Any]:
+    """The roster's units by side, then name."""
+    return sorted(state.roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
+
+
+def models(seen: Charted) -> list[Reading]:
+    """Each unit's models: in the battle being fought, else on the roster (the strength of a ruleset counting
+    models)."""
+    fighting = active_units(seen.state)
+    return [
+        Reading(u.unit_id, u.name, u.side, fighting[u.unit_id].models if u.unit_id in fighting else u.profile.models)
+        for u in roster_in_order(seen.state)
+        if u.disbanded is None
+    ]
+
+
+def treasury(seen: Charted) -> list[Reading]:
+    """Each side's treasury."""
+    return [Reading(side, side, side, int(amount)) for side, amount in sorted(seen.state.treasury.items())]
+
+
+class ListRead(Protocol):
+    """An army list read from another program's file: the command importing it, and what reading it leaves out."""
+
+    @property
+    def command(self) -> Any: ...
+
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+
+class ListPlan(Protocol):
+    """What importing a list would do to the campaign as it stands."""
+
+    @property
+    def list_name(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+    @property
+    def events(self) -> Any: ...
+
+    @property
+    def updated(self) -> Any: ...
+
+    @property
+    def changes_units(self) -> bool: ...
+
+
+class ArmyLists(Protocol):
+    """A ruleset's ``army_list`` hook: it imports the army lists another program writes (``import-list``, the
+    page's upload), each file read into one of its commands, shown as a plan before it is run."""
+
+    source: str
+    """The program whose lists it reads, as a person names it ("Army Forge")."""
+    command: str
+    """The name of the ruleset's command a list is read into (``gf.import_list``): its ``import-list`` on the
+    command line is this reader's, not made from the command's model."""
+    help: str
+    """``import-list``'s help, laid out as a command's docstring."""
+
+    def read(self, data: bytes, side: str, *, what: str = "the file") -> ListRead:
+        """The list in ``data`` as ``side``'s import command; refused in words when it cannot be imported."""
+        ...
+
+    def plan(self, state: Any, tables: Any, command: Any) -> ListPlan:
+        """What the command would do to the campaign ``state`` under ``tables``, appending nothing."""
+        ...
+
+    def in_words(self, plan: Any, notes: Iterable[str] = ()) -> list[str]:
+        """The plan a line each, for a person."""
+        ...
+
+    def as_json(self, plan: Any, notes: Iterable[str] = ()) -> dict[str, Any]:
+        """The plan for ``--json``."""
+        ...
+
+
+__all__ = [
+    "ArmyLists",
+    "Charted",
+    "Charts",
+    "CsvColumn",
+    "Lacking",
+    "ListPlan",
+    "ListRead",
+    "Measure",
+    "Reading",
+    "active_units",
+    "column",
+    "columns",
+    "in_battle",
+    "models",
+    "roster_in_order",
+    "treasury",
+]
