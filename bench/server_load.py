@@ -27,6 +27,7 @@ lost or duplicated (every command's unit mustered exactly once) and that every c
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import signal
@@ -106,8 +107,14 @@ def parse_configs(text_: str) -> list[Config]:
     return found
 
 
+def side_of(i: int) -> str:
+    """Client ``i``'s side: a name apart from every other's (a side a letter or two away from one the campaign
+    knows is refused as a typo, and ``S1`` is that close to ``S10``)."""
+    return "S" + hashlib.sha256(str(i).encode()).hexdigest()[:9]
+
+
 def setup(db: str, clients: int, campaigns: int) -> list[dict[str, str]]:
-    """Accounts, campaigns and memberships: client i plays side S{i} in campaign i % campaigns."""
+    """Accounts, campaigns and memberships: client i plays side :func:`side_of` i in campaign i % campaigns."""
     app = bootstrap(db, actor="bench")
     accounts, members = Accounts(app.engine, wall_clock, CHEAP), Memberships(app.engine)
     accounts.add("gm-bench", "a bench password")
@@ -124,9 +131,9 @@ def setup(db: str, clients: int, campaigns: int) -> list[dict[str, str]]:
         accounts.add(name, "a bench password")
         info = app.ledger.directory.get(ids[i % campaigns])
         assert info is not None
-        grant(app.ledger, members, info, name, "player", [f"S{i}"], account_exists=True)
+        grant(app.ledger, members, info, name, "player", [side_of(i)], account_exists=True)
         token, _ = accounts.open_session(name, kind="token")
-        players.append({"name": name, "token": token, "campaign_id": ids[i % campaigns], "side": f"S{i}"})
+        players.append({"name": name, "token": token, "campaign_id": ids[i % campaigns], "side": side_of(i)})
     app.close()
     return players
 

@@ -51,6 +51,14 @@ class SqlCampaignDirectory:
             self._writer.hold(found)
         return found
 
+    def entry(self, row: Any) -> CampaignInfo:
+        """The entry of a row of :data:`COLUMNS` read with another statement (a server request reads its session,
+        the campaign and the member's role in one), handed to the inline writer as :meth:`get` hands it."""
+        found = from_row(row)
+        if self._writer is not None:
+            self._writer.hold(found)
+        return found
+
     def find(self, name: str) -> CampaignInfo | None:
         return self._one("name", name)
 

@@ -50,9 +50,17 @@ def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[A
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         cursor.execute(statement, params)
-        return list(cursor.fetchall()) if cursor.description is not None else []
+        return list(cursor.fetchall()) if _returns_rows(cursor) else []
     finally:
         cursor.close()
+
+
+def _returns_rows(cursor: Any) -> bool:
+    """Whether the statement just run returned rows (none, perhaps) to fetch. psycopg says it by ``rownumber``
+    (None for none): its ``description`` builds an object per column on each look, which for the server's read
+    of who asks (22 columns, every request) cost more than the rest of the read's Python work."""
+    number = getattr(cursor, "rownumber", cursor)  # sqlite3's cursor has none: its description is a plain tuple
+    return cursor.description is not None if number is cursor else number is not None
 
 
 def execute_many(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:

@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Engine, delete, insert, or_, select, update
+from sqlalchemy import Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import account_sessions, accounts
@@ -53,6 +53,25 @@ class Lifetimes:
 
 class SignInError(InvalidInputError):
     """A wrong account name or password (which of the two is not said)."""
+
+
+class SessionRow(NamedTuple):
+    """A session's row as :meth:`Accounts.judged` reads it (:data:`SESSION_COLUMNS`, in this order)."""
+
+    account: str
+    csrf: str
+    kind: str
+    public_id: str
+    expires_at: int
+    last_used_at: int
+    created_at: str
+
+
+SESSION_COLUMNS = SessionRow._fields
+_SESSION_BY_HASH = select(*(account_sessions.c[name] for name in SESSION_COLUMNS)).where(
+    account_sessions.c.token_hash == bindparam("token_hash"), account_sessions.c.kind == bindparam("kind")
+)
+"""Built once, its values bound (as :mod:`campaign.access.memberships` reads a member)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,25 +234,27 @@ class Accounts:
         """The session ``secret`` opens, if it has not expired; a session's use slides its expiry forward."""
         if not secret:
             return None
-        c = account_sessions.c
         hashed = digest(secret)
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(c.account, c.csrf, c.kind, c.public_id, c.expires_at, c.last_used_at, c.created_at).where(
-                    c.token_hash == hashed, c.kind == kind
-                )
-            ).first()
+            row = conn.execute(_SESSION_BY_HASH, {"token_hash": hashed, "kind": kind}).first()
+        return None if row is None else self.judged(hashed, SessionRow(*row))
+
+    def judged(self, hashed: str, row: SessionRow) -> Session | None:
+        """The session read as ``row`` (its secret's hash ``hashed``), if it has not expired: a browser's session
+        neither unused for its sliding lifetime nor past its absolute one, a token not past its own lifetime. Its
+        use slides a session's expiry forward (written at most every :data:`SLIDE_EVERY_S`)."""
         now = int(self.now())
-        if row is None or row.expires_at <= now:
+        if row.expires_at <= now:
             return None
         expires = row.expires_at
-        if kind == "session":
+        if row.kind == "session":
             ends = unix(row.created_at) + self.lifetimes.session_max_s
             if ends <= now:
                 return None
         if now - row.last_used_at >= SLIDE_EVERY_S:
-            if kind == "session":
+            if row.kind == "session":
                 expires = min(now + self.lifetimes.session_s, ends)
+            c = account_sessions.c
             with self.engine.begin() as conn:
                 conn.execute(
                     update(account_sessions).where(c.token_hash == hashed).values(expires_at=expires, last_used_at=now)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationError
 from campaign.i18n import N_
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.decision import problems
-from campaign.rulesets.inputs import ARGUMENT, Called, NewUnit, OwnSide, OwnUnit, Typed
+from campaign.rulesets.inputs import ARGUMENT, Called, Kind, NewUnit, OwnSide, OwnUnit, Typed, names_in
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
 from events.dice import parse
@@ -79,6 +79,19 @@ def check_not_confusable(name: str, known: Iterable[str], what: str) -> None:
     like = confusable_with(name, known)
     if like is not None:
         raise InvalidInputError.saying(LOOKS_LIKE[what], name=name.strip(), like=like)
+
+
+def check_officers_apart(command: BaseModel, careers: Iterable[str]) -> None:
+    """Every officer ``command`` names (its inputs typed :data:`~campaign.rulesets.inputs.OfficerName`, at any
+    depth: a battle's commanders and player characters) that is not one of ``careers`` already (letter case and
+    spaces around it aside) is refused when it looks like one of them, or like another officer the command names
+    before it ("Coke", then "СОКЕ" in Cyrillic capitals): a career would go on under a name a reader cannot tell
+    apart from another's."""
+    named = [n.value for n in names_in(command) if n.meaning.kind is Kind.OFFICER]
+    known = list(careers)
+    for i, name in enumerate(named):
+        if not any(same_name(name, career) for career in known):
+            check_not_confusable(name, [*known, *named[:i]], "officer")
 
 
 A_SIDE_OF_THIS_BATTLE = Words("a side of this battle")

@@ -12,10 +12,11 @@ from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
-from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi import Path as InPath
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainValidator, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from campaign.access import memberships
@@ -35,7 +36,9 @@ from campaign.server.context import (
     Player,
     access,
     caller_or_none,
+    credentials,
     ledger_of,
+    player_of,
     server,
 )
 from campaign.server.fragments import role_kind
@@ -53,6 +56,7 @@ PageLanguage = Literal["en", "ru", "pl"]
 """A language the page is read in (``campaign.i18n.LANGUAGES``): the live fragments are rendered in it."""
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 router = APIRouter(prefix="/api", responses=REFUSALS)
 # Numbers a person types: the same bound as everywhere else (events/limits.py), so a fuzzer's 10**20 gets a 422.
 Seq = Annotated[int, Query(ge=0, le=MAX_NUMBER)]
@@ -169,8 +173,14 @@ class NewToken(BaseModel):
 
 @router.post("/tokens", status_code=201, openapi_extra=access("account"))
 def new_token(who: Account, request: Request, body: NewToken | None = None) -> dict[str, str]:
-    """A bearer token for scripts (shown once). It expires after the server's token lifetime, and ends when the
-    session it was made in signs out."""
+    """A bearer token for scripts (shown once), made in a signed-in session. It lives the server's token lifetime
+    from now, whatever becomes of that session's own expiry (a script runs while nobody uses the page), and ends
+    sooner when the session signs out or is revoked, or the password changes. A token makes no other token: each
+    would live a lifetime past its maker's, and a stolen one would never end (403)."""
+    if who.session.kind == "token":
+        raise HTTPException(
+            403, "a token cannot make another token (it would outlive this one): sign in with the password to make one"
+        )
     label = check_text((body or NewToken()).label, "a token's label")
     secret, token = server(request).accounts.open_session(who.account, kind="token", label=label, parent=who.session)
     return {"token": secret, "id": token.public_id, "expires_at": _iso(token.expires_at)}
@@ -361,10 +371,47 @@ async def in_turn(srv_request: Request, m: InCampaign, work: Callable[[bool], T]
         return result
 
 
-@router.post("/campaigns/{campaign_id}/commands", openapi_extra=access("play"))
-async def command(body: CommandRequest, m: Player, request: Request) -> dict[str, Any]:
+def _as_sent(raw: Any) -> Any:
+    return raw
+
+
+SentCommand = Annotated[CommandRequest, Body(), PlainValidator(_as_sent, json_schema_input_type=CommandRequest)]
+"""A command's body as sent (any JSON), documented as :class:`CommandRequest`: it is validated after the access
+check, in the same worker thread (:func:`command`)."""
+
+
+def validated(model: type[M], raw: Any) -> M:
+    """``raw`` (a body as FastAPI read it: JSON, the bytes of another content type, None for none) as ``model``,
+    or the 422 FastAPI would have answered for it."""
+    if raw is None:
+        raise RequestValidationError([{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}])
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from None
+
+
+@router.post("/campaigns/{campaign_id}/commands", openapi_extra={**access("play"), "requestBody": {"required": True}})
+async def command(campaign_id: str, request: Request, body: SentCommand = None) -> dict[str, Any]:  # type: ignore[assignment]
     """Run any command of the campaign's ruleset (a player: only for its own sides' units)."""
-    return appended(request, m.info.campaign_id, await run_in_turn(request, m, body))
+    # One worker thread for the access check and the command, in the campaign's turn: each hand-off to a thread
+    # and back cost as much as a statement (bench/server_load.py). So the body is validated there too, after
+    # the access check (401, 403 and 404 before a 422, as a dependency's would come); a request without any
+    # credentials is refused at once, before it waits for a turn.
+    if credentials(request) is None:
+        raise HTTPException(401, "sign in first")
+    turns = server(request).turns
+    if turns.taken(campaign_id):
+        give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
+
+    def checked_and_run() -> tuple[InCampaign, AppendResult]:
+        m = player_of(request, campaign_id)
+        return m, run_command(request, m, validated(CommandRequest, body))
+
+    async with turns.turn(campaign_id):
+        m, result = await run_in_threadpool(checked_and_run)
+        turns.appended(campaign_id, result.head.seq)
+    return appended(request, m.info.campaign_id, result)
 
 
 @router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))

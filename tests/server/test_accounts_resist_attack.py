@@ -186,6 +186,17 @@ def test_a_token_ends_after_its_lifetime_however_often_it_is_used(site: Site) ->
     assert client.get("/api/campaigns").status_code == 401
 
 
+def test_a_token_cannot_make_a_token_that_would_outlive_it(site: Site) -> None:
+    """A token lives its own lifetime from when it is made: one made with another token would live 90 days past its
+    maker, and so on, and a stolen token would never end."""
+    _, _, client = site.sign_in("gina")
+    token = client.post("/api/tokens", json={"label": "nightly export"}).json()["token"]
+    script = TestClient(site.app, headers={"Authorization": f"Bearer {token}"})  # type: ignore[arg-type]
+    refused = script.post("/api/tokens", json={"label": "another"})
+    assert refused.status_code == 403 and "a token cannot make another token" in refused.json()["detail"]
+    assert "another" not in [s["label"] for s in client.get("/api/sessions").json()]
+
+
 def test_signing_out_ends_the_session_and_the_tokens_made_in_it(site: Site) -> None:
     _, _, browser = site.sign_in("gina")
     _, _, laptop = site.sign_in("gina")

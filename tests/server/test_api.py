@@ -96,12 +96,14 @@ def test_a_lost_race_is_a_409_and_appends_nothing(battle: World) -> None:
     command(battle.client("gina"), battle, "gf.round")
     head = len(log(battle))
     directory = battle.opened.ledger.directory
-    real_get = directory.get
-    directory.get = lambda campaign_id: stale  # type: ignore[method-assign]  # read just before the other append
+    real_get, real_entry = directory.get, directory.entry  # type: ignore[attr-defined]
+    # read just before the other append: by the request's access check, and on each retry
+    directory.get = lambda campaign_id: stale  # type: ignore[method-assign]
+    directory.entry = lambda row: stale  # type: ignore[attr-defined]
     try:
         answer = battle.client("gina").post(url(battle, "/commands"), json={"command": "gf.round", "args": {}})
     finally:
-        directory.get = real_get  # type: ignore[method-assign]
+        directory.get, directory.entry = real_get, real_entry  # type: ignore[method-assign,attr-defined]
     assert answer.status_code == 409
     assert len(log(battle)) == head
 

@@ -34,7 +34,8 @@ def test_a_thousand_guesses_from_ten_clients_leave_a_member_s_reads_fast_and_loc
     quick = Policy(free=3, first_wait_s=0.05, max_wait_s=1, lock_after=10, lock_s=900, forget_s=3600)
     app = create_app(opened, settings=Settings(account=quick))
     with serving(app) as url:
-        with httpx.Client(base_url=url) as setup:
+        # a sign-up hashes at argon2's full cost: seconds on a loaded machine, past httpx's 5 s default
+        with httpx.Client(base_url=url, timeout=60) as setup:
             for name in ("gina", "pat"):
                 assert setup.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
             signed = setup.post("/api/session", json={"name": "pat", "password": PASSWORD}).json()
@@ -72,7 +73,7 @@ def test_a_thousand_guesses_from_ten_clients_leave_a_member_s_reads_fast_and_loc
             thread.join()
         done.set()
         reader.join()
-        with httpx.Client(base_url=url, headers={"X-Forwarded-For": "203.0.113.9"}) as owner:
+        with httpx.Client(base_url=url, headers={"X-Forwarded-For": "203.0.113.9"}, timeout=60) as owner:
             right = owner.post("/api/session", json={"name": "gina", "password": PASSWORD})
     opened.close()
     print(

@@ -45,7 +45,7 @@ def muster(client: TestClient, cid: str, name: str, side: str, command_id: str |
     return post(client, f"/api/campaigns/{cid}/commands", body)
 
 
-def test_a_command_costs_ten_statements_at_most_and_one_connection(
+def test_a_command_costs_five_statements_at_most_and_one_connection(
     group: tuple[App, TestClient, TestClient, str],
 ) -> None:
     opened, gina, script, cid = group
@@ -57,6 +57,7 @@ def test_a_command_costs_ten_statements_at_most_and_one_connection(
         with counted() as sent:
             for k in range(COMMANDS):
                 muster(client, cid, f"{who} {k}", side, command_id=f"{who}-{k}")
-        assert sent.count / COMMANDS <= 10, sent.texts
+        # who asks, in which campaign, with which role: one read; then the command's own (3 for a muster)
+        assert sent.count / COMMANDS <= 5, sent.texts
         assert len(checkouts) == COMMANDS, "one connection taken out of the pool per request"
         assert not [t for t in sent.texts if t in (";", "BEGIN", "ROLLBACK")], "no ping and no empty transaction"

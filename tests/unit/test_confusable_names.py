@@ -98,3 +98,60 @@ def test_an_officer_looking_like_one_with_a_career_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="looks like the officer 'Coke'"):
         ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="СОКЕ"))  # four Cyrillic capitals
     ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="Dubreton"))
+
+
+def test_digits_that_read_as_letters_are_look_alikes_and_the_others_are_not(ledger: Ledger) -> None:
+    """UTS #39's skeleton: 1 reads as l and as I, 0 as O; a 1 beside an i does not (the dot tells them apart), so
+    "Rav1" and "Ravi" are two names a reader tells apart, and "Squad 10" is not "Squad 1"."""
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), "Rav1", "Keno", SQUAD)
+    for like in ("Ravl", "RavI", "RAVL"):
+        with pytest.raises(InvalidInputError, match="looks like the unit 'Rav1'"):
+            fs.muster(ledger.resolve(None), like, "Keno", SQUAD)
+    fs.muster(ledger.resolve(None), "Ravi", "Keno", SQUAD)
+    fs.muster(ledger.resolve(None), "Squad 0", "Keno", SQUAD)
+    with pytest.raises(InvalidInputError, match="looks like the unit 'Squad 0'"):
+        fs.muster(ledger.resolve(None), "Squad O", "Keno", SQUAD)
+    fs.muster(ledger.resolve(None), "Squad 10", "Keno", SQUAD)
+    with pytest.raises(InvalidInputError, match="looks like the side 'Keno'"):
+        fs.muster(ledger.resolve(None), "Other Squad", "Ken0", SQUAD)
+    fs.muster(ledger.resolve(None), "Second Squad", "Keno 2", SQUAD)
+    state, _ = fs.state(ledger.resolve(None))
+    assert {u.name for u in state.roster.values()} == {"Rav1", "Ravi", "Squad 0", "Squad 10", "Second Squad"}
+
+
+def test_an_officer_with_a_digit_for_a_letter_is_a_look_alike() -> None:
+    ledger = make_ledger(Backend("memory"))
+    ledger.create_campaign("Skirmish", "disorder")
+    ledger.execute(ledger.resolve(None), Appoint.build(side="British", officer="Nelson"))
+    with pytest.raises(InvalidInputError, match="looks like the officer 'Nelson'"):
+        ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="Ne1son"))
+    ledger.execute(ledger.resolve(None), Appoint.build(side="French", officer="Neison"))  # an i: another name
+
+
+def _pc(name: str, side: str) -> dict[str, object]:
+    return {"name": name, "side": side, "weapon": 12, "risk": 1}
+
+
+def test_a_mass_combat_officer_looking_like_another_or_a_career_is_refused() -> None:
+    """A battle's player characters and commanders are officers (typed ``OfficerName``): one that reads like a
+    career already there, or like another officer of the same battle, is refused, and nothing is appended."""
+    from tests.acceptance.mass_combat_table import BLUE, RED, battle, side, two_armies
+
+    war = two_armies()
+
+    def field(name: str, *pcs: dict[str, object], commander: str = "commander") -> dict[str, object]:
+        blue = side("Azure", BLUE)
+        blue["commander"] = {"strategy": 12, "name": commander}
+        return battle(name, side("Crimson", RED), blue, pcs=list(pcs))
+
+    head = war.info.last_seq
+    with pytest.raises(InvalidInputError, match="looks like the officer 'Coke'"):
+        war.fight(field("Ford", _pc("Coke", "Crimson"), _pc("СОКЕ", "Azure")), [])  # Cyrillic capitals
+    with pytest.raises(InvalidInputError, match="'Coke' looks like the officer 'C0ke'"):  # the commanders come first
+        war.fight(field("Ford", _pc("Coke", "Crimson"), commander="C0ke"), [])  # a zero for the O
+    assert war.info.last_seq == head
+    war.fight(field("Ford", _pc("Coke", "Crimson")), [])  # his career begins
+    with pytest.raises(InvalidInputError, match="looks like the officer 'Coke'"):
+        war.fight(field("Hill", _pc("СОКЕ", "Azure")), [])
+    war.fight(field("Hill", _pc("Coke", "Crimson"), _pc("Сталь", "Azure")), [])  # his career goes on; another

@@ -11,7 +11,14 @@ from pydantic import Field, ValidationError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
-from campaign.rulesets.common import check_new_battle, check_transfer, find_unit, known_side, new_unit
+from campaign.rulesets.common import (
+    check_new_battle,
+    check_officers_apart,
+    check_transfer,
+    find_unit,
+    known_side,
+    new_unit,
+)
 from campaign.rulesets.decision import Decision, decision_events, problems
 from campaign.rulesets.inputs import (
     ARGUMENT,
@@ -219,6 +226,7 @@ class Battle(McCommand):
             if going is None or going.battle_id != state.open_battle:
                 raise InvalidInputError(f"no battle {battle_id!r} is being fought")
             battle_id = going.battle_id
+        check_officers_apart(self, state.careers)
         sides = {s.name for s in self.setup.sides}
         for listed in (u.unit for side in self.setup.sides for u in side.units):
             known = state.unit_by_name(listed)
