@@ -182,7 +182,8 @@ class Accounts:
 
     def change_password(self, name: str, current: str, new: str, keep: Session | None) -> int:
         """Set a new password (the current one checked first); every session and token of the account but
-        ``keep`` (the one asking) ends. The number ended."""
+        ``keep`` (the browser session asking) ends. The number ended. A token asking is not kept: a token ends
+        when the password changes, whoever changed it (one who stole a token cannot keep it so)."""
         account = self.check_password(name, current)
         self.check_new_password(new, account)
         with self.engine.begin() as conn:
@@ -190,7 +191,7 @@ class Accounts:
                 update(accounts).where(accounts.c.name == account).values(password_hash=self._hasher.hash(new))
             )
             others = account_sessions.c.account == account
-            if keep is not None:
+            if keep is not None and keep.kind == "session":
                 others &= account_sessions.c.public_id != keep.public_id
             return conn.execute(delete(account_sessions).where(others)).rowcount
 

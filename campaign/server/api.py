@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from campaign.access import memberships
 from campaign.access.accounts import iso as _iso
 from campaign.access.invitations import Invitation, gone
+from campaign.commands import BaseCommand
 from campaign.executor import TableEntry
 from campaign.read import verify as verify_views
 from campaign.read import views
@@ -326,20 +327,24 @@ def commands(m: Member) -> list[dict[str, Any]]:
     ]
 
 
-def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, stale: bool = False) -> AppendResult:
+def may_run(srv_request: Request, m: InCampaign, command: BaseCommand, info: CampaignInfo) -> None:
+    """Refuse (403, in words) a command ``m`` may not run: another side's unit, an observer, the GM's command."""
+    if m.member.role != "gm":
+        refused = runner.refusal(m.member, command, lambda: views.summary(server(srv_request).app.ledger, info).units)
+        if refused is not None:
+            raise HTTPException(403, refused)
+
+
+def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
     """Build the command model, check that the member may run it, and run it through the executor: again on the
-    fresh state if another process appended first (``stale``: another command of the campaign ran since ``m``
-    was read, so its head is read again first)."""
+    fresh state if another process appended first (``m`` is read in the campaign's turn, :func:`in_turn`)."""
     srv = server(srv_request)
     command = runner.build(body.command, body.args)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
     ledger = ledger_of(srv_request, m)
 
     def attempt(info: CampaignInfo) -> AppendResult:
-        if m.member.role != "gm":
-            refused = runner.refusal(m.member, command, lambda: views.summary(srv.app.ledger, info).units)
-            if refused is not None:
-                raise HTTPException(403, refused)
+        may_run(srv_request, m, command, info)
         entrant = runner.entrant(m.member)
         command_id = runner.own_command_id(m.caller.account, body.command_id)
         return runner.run(ledger, info, command, table=table, command_id=command_id, entrant=entrant)
@@ -347,25 +352,26 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest, *, st
     def reread() -> CampaignInfo:
         return srv.campaign(m.info.campaign_id)
 
-    return on_the_fresh_state(reread() if stale else m.info, reread, attempt, m.info.name)
+    return on_the_fresh_state(m.info, reread, attempt, m.info.name)
 
 
 async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest) -> AppendResult:
-    """:func:`run_command` in a worker thread once the campaign's turn comes (:mod:`campaign.server.turns`)."""
-    return await in_turn(srv_request, m, lambda stale: run_command(srv_request, m, body, stale=stale))
+    """:func:`run_command` once the campaign's turn comes, for whoever asks as they are then (:func:`in_turn`)."""
+    return await in_turn(srv_request, m.info.campaign_id, lambda now: run_command(srv_request, now, body))
 
 
-async def in_turn(srv_request: Request, m: InCampaign, work: Callable[[bool], T]) -> T:
-    """``work(stale)`` (which appends to the campaign) in a worker thread once the campaign's turn comes: every
-    writing route takes its turn, so none races another command of this process (``stale``: another command of
-    the campaign ran since ``m`` was read). The head it leaves is noted here when it returns an append's result
-    (else by the caller, :meth:`Turns.appended`)."""
-    turns, campaign_id = server(srv_request).turns, m.info.campaign_id
+async def in_turn(srv_request: Request, campaign_id: str, work: Callable[[InCampaign], T]) -> T:
+    """``work(who)`` (which appends to the campaign) in a worker thread once the campaign's turn comes: every
+    writing route takes its turn, so none races another command of this process. ``who`` is who asks, read
+    again in the turn (:func:`player_of`: session, campaign and membership in one statement), never the
+    member a route's dependency read before it queued: a GM may have removed them, or made them an observer
+    or another side's player, while they waited. The head it leaves is noted here when it returns an append's
+    result (else by the caller, :meth:`Turns.appended`)."""
+    turns = server(srv_request).turns
     if turns.taken(campaign_id):
         give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
-    async with turns.turn(campaign_id) as waited:
-        stale = waited or turns.behind(campaign_id, m.info.last_seq)  # another command ran since m was read
-        result = await run_in_threadpool(partial(work, stale))
+    async with turns.turn(campaign_id):
+        result = await run_in_threadpool(lambda: work(player_of(srv_request, campaign_id)))
         if isinstance(result, AppendResult):
             turns.appended(campaign_id, result.head.seq)
         return result
@@ -400,18 +406,8 @@ async def command(campaign_id: str, request: Request, body: SentCommand = None) 
     # credentials is refused at once, before it waits for a turn.
     if credentials(request) is None:
         raise HTTPException(401, "sign in first")
-    turns = server(request).turns
-    if turns.taken(campaign_id):
-        give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
-
-    def checked_and_run() -> tuple[InCampaign, AppendResult]:
-        m = player_of(request, campaign_id)
-        return m, run_command(request, m, validated(CommandRequest, body))
-
-    async with turns.turn(campaign_id):
-        m, result = await run_in_threadpool(checked_and_run)
-        turns.appended(campaign_id, result.head.seq)
-    return appended(request, m.info.campaign_id, result)
+    result = await in_turn(request, campaign_id, lambda m: run_command(request, m, validated(CommandRequest, body)))
+    return appended(request, campaign_id, result)
 
 
 @router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))
@@ -574,6 +570,11 @@ def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, A
     }
 
 
+STREAM_CHECK_SECONDS = 1.0
+"""How long a live stream trusts its last check of its session and membership: a signed-out, revoked or removed
+reader is sent nothing more from this long after (README, the server's section)."""
+
+
 @router.get("/campaigns/{campaign_id}/events", openapi_extra=access("member"), response_class=StreamingResponse)
 async def events(
     m: Member, request: Request, after: Seq = 0, fragments: bool = False, lang: PageLanguage = "en"
@@ -590,15 +591,30 @@ async def events(
         caller = caller_or_none(request)
         return caller is not None and caller.account == account and srv.members.member(campaign_id, account) is not None
 
+    checked_at: float | None = None  # when still_member() last said yes (the loop's clock)
+
+    async def still_asking() -> bool:
+        """Whether the session and membership still open the stream, read again before anything is sent (a
+        campaign that changes every few seconds never lets the stream fall quiet for a keep-alive), at most once
+        every :data:`STREAM_CHECK_SECONDS`: the read costs a statement, the updates come as fast as appends."""
+        nonlocal checked_at
+        now = asyncio.get_running_loop().time()
+        if checked_at is not None and now - checked_at < STREAM_CHECK_SECONDS:
+            return True
+        if not await asyncio.to_thread(still_member):
+            return False
+        checked_at = now
+        return True
+
     async def stream() -> AsyncIterator[bytes]:
         yield b"retry: 1000\n\n"
         shown = after  # the head the page shows
         async for update in srv.live.updates(campaign_id, after, lang, role_kind(m.member.role)):
             if await request.is_disconnected():
                 return
+            if not await still_asking():
+                return
             if update is None:
-                if not await asyncio.to_thread(still_member):
-                    return
                 yield b": keep-alive\n\n"
                 continue
             if account not in update.members:

@@ -151,13 +151,12 @@ def in_campaign(request: Request, campaign_id: str, level: str) -> InCampaign:
     if who is None:
         raise HTTPException(401, "sign in first")
     note(request, account=who.account)
-    info = found.info
-    if info is None:
+    info, member = found.info, found.member
+    if info is None or member is None:
+        # one who is not a member is answered as for a campaign that is not there: neither its name nor that
+        # the id is one is told to them
         raise HTTPException(404, f"no campaign {campaign_id!r} on this server")
     note(request, campaign=info.name, campaign_id=campaign_id)
-    member = found.member
-    if member is None:
-        raise HTTPException(403, f"{who.account} is not a member of {info.name}")
     if member.role not in ALLOWED[level]:
         words = {"play": "a game master or a player", "gm": "the game master", "member": "a member"}[level]
         raise HTTPException(403, f"only {words} may do this; {who.account} is {member.role} in {info.name}")

@@ -619,7 +619,10 @@ async def command_form(request: Request, m: Player) -> Response:
         if errors:
             raise forms.FormError(errors)
         if step in ("count", "nodice") and spec.takes_table_dice:
-            needed = _dice_needed(request, m, runner.build(name, inputs))
+            command = runner.build(name, inputs)
+            # refused first, as the API refuses it: no dice are asked for a command the member may not run
+            api.may_run(request, m, command, m.info)
+            needed = _dice_needed(request, m, command)
             # "nodice": sent from a form told these inputs roll none; counted again, for they may have changed
             # since: should they roll now, their dice are asked for, never rolled unasked
             if step == "count" or needed:

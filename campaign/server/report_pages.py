@@ -10,12 +10,10 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
-from campaign.read import views
 from campaign.report.render import PRINT_CSS, html, html_body, markdown
 from campaign.report.story import campaign_report
-from campaign.server import runner
-from campaign.server.api import in_turn
-from campaign.server.context import Member, Player, access, ledger_of, server
+from campaign.server.api import in_turn, may_run
+from campaign.server.context import InCampaign, Member, Player, access, ledger_of, server
 from campaign.server.pages import message, refused, templates
 from campaign.server.turns import on_the_fresh_state
 from events.errors import CampaignError
@@ -87,24 +85,22 @@ async def army_list_form(
     except CampaignError as exc:
         return refused(request, exc)
 
-    def attempt(info: CampaignInfo) -> tuple[list[str], int, AppendResult | None]:
-        if m.member.role != "gm":
-            no = runner.refusal(m.member, read.command, lambda: views.summary(srv.app.ledger, info).units)
-            if no is not None:
-                raise HTTPException(403, no)
+    def attempt(now: InCampaign, info: CampaignInfo) -> tuple[list[str], int, AppendResult | None]:
+        may_run(request, now, read.command, info)
         plan = preview(ledger, info, owner, read.command)
         said = lists.in_words(plan, read.notes)
         if plan.changes_units and not update:
             return said, len(plan.updated), None
         return said, len(plan.updated), ledger.execute(info, read.command)
 
-    def in_its_turn(stale: bool) -> tuple[list[str], int, AppendResult | None]:
-        """The import as any command runs: in the campaign's turn, again on the fresh state after a lost race."""
-        reread = partial(srv.campaign, m.info.campaign_id)
-        return on_the_fresh_state(reread() if stale else m.info, reread, attempt, m.info.name)
+    def in_its_turn(now: InCampaign) -> tuple[list[str], int, AppendResult | None]:
+        """The import as any command runs: in the campaign's turn, for whoever asks as they are then, again on
+        the fresh state after a lost race."""
+        reread = partial(srv.campaign, now.info.campaign_id)
+        return on_the_fresh_state(now.info, reread, partial(attempt, now), now.info.name)
 
     try:
-        said, updated, result = await in_turn(request, m, in_its_turn)
+        said, updated, result = await in_turn(request, m.info.campaign_id, in_its_turn)
     except HTTPException as exc:
         return message(request, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:

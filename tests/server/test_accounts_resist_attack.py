@@ -260,6 +260,18 @@ def test_a_password_change_checks_the_old_one_and_ends_every_other_session(site:
     assert site.sign_in("gina", new)[0] == 200
 
 
+def test_a_password_changed_with_a_token_ends_that_token_too(site: Site) -> None:
+    """A token ends when the password changes, even the one that changed it: one who holds a stolen token cannot
+    keep it by changing the password; the browser session stays signed in only when it is the one asking."""
+    _, _, browser = site.sign_in("gina")
+    token = browser.post("/api/tokens").json()["token"]
+    script = TestClient(site.app, headers={"Authorization": f"Bearer {token}"})  # type: ignore[arg-type]
+    done = script.post("/api/account/password", json={"current": PASSWORD, "new": "a fresh passphrase for the league"})
+    assert done.status_code == 200 and done.json() == {"account": "gina", "sessions_ended": 2}  # the token, the page
+    assert script.get("/api/campaigns").status_code == 401
+    assert browser.get("/api/campaigns").status_code == 401
+
+
 def test_wrong_current_passwords_are_throttled_as_sign_ins(site: Site) -> None:
     _, _, here = site.sign_in("gina")
     for _ in range(4):

@@ -3,7 +3,8 @@
 Generated from the application's route table: each route declares its access level (``x-access``), and a
 route added without one fails here. Callers: nobody, a forged session cookie, a member of another campaign
 only, and the campaign's observer, player and game master. Refused: 401 (no session: a page redirects to
-the sign-in form instead), 403 (signed in, not allowed). Allowed: neither, and never a 5xx.
+the sign-in form instead), 404 (signed in, not a member: as for a campaign that is not there, in the same words),
+403 (a member, not allowed). Allowed: none of these, and never a 5xx.
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ def expected(level: str, caller: str, route: APIRoute) -> set[int] | None:
     if level == "account":
         return None
     role = ROLE_OF[caller]
+    if role is None:  # not a member: as for a campaign that is not there
+        return {404}
     return None if role in ALLOWED_ROLES[level] else {403}
 
 
@@ -113,6 +116,19 @@ def client_for(world: World, caller: str) -> TestClient:
     client = world.client("sam" if caller == "stranger" else caller)
     client.follow_redirects = False
     return client
+
+
+def test_one_not_a_member_is_answered_as_for_a_campaign_not_there(world: World) -> None:
+    """Neither the campaign's name nor that its id is one: the same 404 in the same words as an unknown id's."""
+    sam = world.client("sam")
+    there = sam.get(f"/api/campaigns/{world.campaign_id}")
+    unknown_id = "0" * len(world.campaign_id)
+    not_there = sam.get(f"/api/campaigns/{unknown_id}")
+    assert (there.status_code, not_there.status_code) == (404, 404)
+    assert there.json()["detail"] == f"no campaign {world.campaign_id!r} on this server"
+    assert not_there.json()["detail"] == f"no campaign {unknown_id!r} on this server"
+    page = sam.get(f"/c/{world.campaign_id}")
+    assert page.status_code == 404 and "Kessel" not in page.text
 
 
 @pytest.fixture

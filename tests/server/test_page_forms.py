@@ -144,6 +144,24 @@ def test_a_players_roll_for_another_sides_unit_waits_for_that_side(world: World)
     assert "Waiting for" not in gm.text and "Record these dice" in gm.text  # the GM enters any side's dice
 
 
+def test_another_sides_unit_is_refused_before_any_dice_are_asked_for(world: World) -> None:
+    """Counting the dice is not a way round the refusal: the page refuses first, in the API's words."""
+    battle(world)
+    pat = world.client("pat")
+    fields = {"_command": "gf.shoot", "unit_name": "Saurian Warriors", "wounds": "6"}
+    args = {"unit_name": "Saurian Warriors", "wounds": 6}
+    api = pat.post(f"/api/campaigns/{world.campaign_id}/commands", json={"command": "gf.shoot", "args": args})
+    assert api.status_code == 403
+    said = api.json()["detail"]
+    assert said == "Saurian Warriors does not fight for your side (Robots)"
+    before = head(world)
+    for step in ("count", "nodice"):
+        counted = send(pat, world, {**fields, "_step": step})
+        assert counted.status_code == 403, counted.text
+        assert said in counted.text and "Waiting for" not in counted.text and 'name="_die"' not in counted.text
+    assert head(world) == before
+
+
 def without_js(client: TestClient) -> TestClient:
     """The same browser session as a plain form posts it: the session cookie, no CSRF header, no htmx."""
     plain = TestClient(client.app)
