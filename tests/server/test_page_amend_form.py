@@ -120,6 +120,11 @@ def test_an_unchanged_form_says_there_is_nothing_to_change(world: World, shot: i
     assert answer.status_code == 200
     assert "Nothing to change" in answer.text and "Preview of amending" not in answer.text
     assert "--set" not in answer.text
+    gina.get("/lang/pl", params={"next": "/"})  # the form and its answer in the reader's language
+    polish = amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": shot}).text)
+    assert "Poprawka gf shoot pod #" in polish
+    answer = gina.post(f"/c/{world.campaign_id}/amend", data={**fields_of(polish), "preview": "1"}, headers=HTMX)
+    assert "Nic do zmiany" in answer.text
     assert head(world) == before
 
 
