@@ -162,3 +162,27 @@ def test_without_javascript_the_amend_form_posts_previews_and_redirects(world: W
     assert done.status_code == 303
     assert "Amended gf shoot" in plain.get(done.headers["location"]).text
     assert "9/10" in state_of(world)
+
+
+def test_the_filled_form_reads_back_as_recorded_and_names_what_it_cannot_show() -> None:
+    """A battle's start (a list of units, a mapping of joins, a flag): filled from its recorded inputs and sent
+    unchanged, it changes nothing; a ticked flag and an emptied mapping are the changes. Its one input nobody
+    types, a joined hero counted as a model (R2-32), kept from the first edition (False) is what the form
+    cannot show: amended as INPUT=VALUE."""
+    from campaign.commands import command_type
+    from campaign.server import forms
+
+    model = command_type("gf.battle_start")
+    recorded = model.build(name="Ruins", units=["Hero", "Robot Squad"], joins={"Hero": "Robot Squad"}).inputs()
+    raw = forms.raw_of(model, recorded, "in.") | {forms.FILLED: ["gf.battle_start"]}
+    assert raw["in.units"] == ["Hero", "Robot Squad"] and raw["in.joins.0.key"] == ["Hero"]
+    assert forms.unshown(model, recorded, "in.") == []
+    assert forms.changed(model, recorded, raw, "in.") == {}
+    edited = {k: v for k, v in raw.items() if not k.startswith("in.joins")} | {"in.special": ["true"]}
+    assert forms.changed(model, recorded, edited, "in.") == {"joins": {}, "special": True}
+    first_edition = recorded | {"hero_is_model": False}
+    assert forms.unshown(model, first_edition, "in.") == ["hero_is_model"]
+    assert forms.changed(model, first_edition, raw, "in.") == {}, "what the form cannot show is kept as recorded"
+    widgets = forms.filled(model, forms.Choices(), recorded, "in.")
+    units = next(w for w in widgets if w.path == "in.units")
+    assert units.chosen == {"Hero", "Robot Squad"} and ("Hero", "Hero") in units.options  # kept, though not offered
