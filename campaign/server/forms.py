@@ -577,7 +577,10 @@ def changed(model: type[BaseModel], inputs: Mapping[str, Any], raw: Raw, prefix:
     """What a sent amend form changes in the recorded ``inputs``: each input it shows whose value now differs,
     as the log would record it (an input emptied takes its default). :class:`FormError` for a field the form or
     the model refuses."""
-    sent = read(model, raw, prefix)
+    try:
+        sent = read(model, raw, prefix)
+    except FormError as exc:  # said by the inputs' own names, as the model's refusals are
+        raise FormError({k.removeprefix(prefix): v for k, v in exc.errors.items()}) from None
     kept = set(unshown(model, inputs, prefix))
     shown = [m.key for m in _shown(model) if m.key in inputs and m.key not in kept]
     candidate = {k: v for k, v in inputs.items() if k not in shown} | {k: sent[k] for k in shown if k in sent}

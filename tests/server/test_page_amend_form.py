@@ -120,6 +120,8 @@ def test_an_unchanged_form_says_there_is_nothing_to_change(world: World, shot: i
     assert answer.status_code == 200
     assert "Nothing to change" in answer.text and "Preview of amending" not in answer.text
     assert "--set" not in answer.text
+    typo = gina.post(f"/c/{world.campaign_id}/amend", data={**sent, "in.wounds": "six"}, headers=HTMX)
+    assert typo.status_code == 400 and "wounds: a whole number, not &#39;six&#39;" in typo.text
     gina.get("/lang/pl", params={"next": "/"})  # the form and its answer in the reader's language
     polish = amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": shot}).text)
     assert "Poprawka gf shoot pod #" in polish
