@@ -3,8 +3,8 @@
 In-process (TestClient): the forms' controls come from what each input is (a picker of the campaign's units, a
 fieldset of a profile's fields with the profile model's bounds, ticks for a list of units), no JSON is typed; a
 refused input comes back in words beside its field; a command that rolls first says which dice to roll, then
-takes them die by die; a player's form for a roll of another side's unit shows it waiting for that side, and the
-server still refuses the player that roll. A plain form post (no htmx) carries the CSRF token as a field and is
+takes them die by die; a player's form for another side's unit is refused before any dice are asked for, in the
+API's words. A plain form post (no htmx) carries the CSRF token as a field and is
 answered by a redirect back to the page, which shows the answer once.
 
 Grimdark (RULES.md §4): Quality N+ is 2–6; a unit at half strength or less after shooting tests Quality on a d6
@@ -128,15 +128,18 @@ def test_which_dice_then_die_by_die(world: World) -> None:
     assert [(e.payload["faces"], e.payload["source"]) for e in rolled] == [([3], "table")]
 
 
-def test_a_players_roll_for_another_sides_unit_waits_for_that_side(world: World) -> None:
+def test_a_players_melee_that_sets_the_other_sides_fate_is_refused_before_its_dice(world: World) -> None:
+    """Wounds dealt to another side's unit are the GM's to enter (README's role table): the player's form is
+    refused when it asks which dice to roll, as the API refuses it, before any die (even one waiting for the
+    Saurians, who caused fewer wounds and test, §4.1 B) is asked for."""
     battle(world)
     pat = world.client("pat")
     fields = {"_command": "gf.melee", "a": "Robot Squad", "b": "Saurian Warriors", "wounds_by_a": "9"}
     fields["wounds_by_b"] = "0"
     before = head(world)
     counted = send(pat, world, {**fields, "_step": "count"})
-    assert "Waiting for Saurians" in counted.text  # the Saurians caused fewer wounds: their test (§4.1 B)
-    assert "Record these dice" not in counted.text and 'value="seeded" disabled' in counted.text
+    assert counted.status_code == 403 and "game master" in counted.text
+    assert "Waiting for" not in counted.text and "Record these dice" not in counted.text
     anyway = send(pat, world, {**fields, "_step": "seeded"})
     assert anyway.status_code == 403 and "game master" in anyway.text
     assert head(world) == before
