@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from campaign.i18n import N_, _, ngettext, refusal
@@ -261,15 +261,22 @@ def log_in_words(
     return entries_in_words(unit_names(events), entries)
 
 
-def entries_in_words(names: Mapping[str, str], entries: Iterable[tuple[RecordedEvent, bool]]) -> list[dict[str, Any]]:
-    """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them)."""
+def entries_in_words(
+    names: Mapping[str, str],
+    entries: Iterable[tuple[RecordedEvent, bool]],
+    rolls: Mapping[int, int] | None = None,
+    faces: Mapping[int, Sequence[int]] | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them);
+    ``rolls`` and ``faces``: the dice the rule applications among them used, for their sentences in the reader's
+    language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page)."""
     return [
         {
             "seq": e.seq,
             "type": e.type,
             "actor": e.meta.get("actor"),
             "recorded_at": e.meta.get("recorded_at"),
-            "what": describe(e, names),
+            "what": describe(e, names, rolls, faces),
             "clause": e.payload.get("clause"),
             "retracted": gone,
         }

@@ -27,6 +27,7 @@ from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
 from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal
+from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
@@ -569,7 +570,7 @@ def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[
     return [
         {
             "notation": n.notation,
-            "purpose": n.purpose[:1].upper() + n.purpose[1:],
+            "purpose": (said := purpose_said(n.purpose))[:1].upper() + said[1:],
             "sides": n.sides,
             "dice": [
                 _("d{sides} ({i} of {count})").format(sides=n.sides, i=i, count=n.count)
@@ -634,7 +635,7 @@ async def command_form(request: Request, m: Player) -> Response:
     except HTTPException as exc:
         state["error"], code = str(exc.detail), exc.status_code
     except CampaignError as exc:  # a lost race in the API's words too, naming the campaign
-        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
         state["error"], code = said, status_for(exc)
     else:
         srv = server(request)
