@@ -206,7 +206,9 @@ def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -
     return found
 
 
-def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
+def log_filter(
+    events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None
+) -> list[tuple[RecordedEvent, bool]]:
     """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
     from campaign.rulesets.common import same_name
 

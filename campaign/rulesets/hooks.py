@@ -181,7 +181,7 @@ class ArmyLists(Protocol):
         """The plan a line each, for a person."""
         ...
 
-    def as_json(self, plan: Any, notes: Iterable[str] = ()) -> dict[str, Any]:
+    def as_json(self, plan: Any, notes: Iterable[str] = ()) -> dict[str, object]:
         """The plan for ``--json``."""
         ...
 

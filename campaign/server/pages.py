@@ -478,7 +478,8 @@ class _Lists:
     """The command lists drawn at the campaigns' heads, shared by the pages of the same role and sides."""
 
     def __init__(self) -> None:
-        self.kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.kept: OrderedDict[tuple[str, int, str, str, str, tuple[str, ...]], str] = OrderedDict()
+        """By campaign id, head seq and hash, language, role and sides."""
         self.lock = threading.Lock()
         self.drawn = 0
         """How many lists were drawn (each once for a head, language, role and sides)."""
