@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, unit_names, words
@@ -574,7 +574,33 @@ def _rule_check(
     return said.format(where=where)
 
 
-def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dict[str, Any]:
+class RollAt(TypedDict):
+    roll: int
+    seq: int
+
+
+class ShareShown(TypedDict):
+    seq: int
+    by: str
+    commitment: str
+    share: NotRequired[str]
+    """Only once the epoch's seed is revealed with it."""
+
+
+class Entropy(TypedDict):
+    """What ``entropy`` shows of a seed epoch (:func:`entropy`)."""
+
+    campaign: str
+    epoch: int
+    current: bool
+    revealed: bool
+    open: bool
+    closed_by_roll: RollAt | None
+    """The first seeded roll of the current epoch, which closed it to shares (None while it is open)."""
+    shares: list[ShareShown]
+
+
+def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> Entropy:
     """The shares of entropy committed for a seed epoch (the current one by default): who gave each and its
     commitment; the shares themselves only once the epoch's seed is revealed with them. Whether the epoch still
     takes shares: until its first seeded roll."""
@@ -589,6 +615,12 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dic
     )
     published = list(reveal.payload.get("shares", [])) if reveal is not None else []
     first = ledger.first_seeded_roll(info) if wanted == current else None
+    shares: list[ShareShown] = []
+    for i, e in enumerate(committed):
+        entry: ShareShown = {"seq": e.seq, "by": e.payload["by"], "commitment": e.payload["commitment"]}
+        if i < len(published):
+            entry["share"] = published[i]
+        shares.append(entry)
     return {
         "campaign": info.name,
         "epoch": wanted,
@@ -596,13 +628,5 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dic
         "revealed": reveal is not None,
         "open": wanted == current and first is None,
         "closed_by_roll": None if first is None else {"roll": first.payload["roll_index"], "seq": first.seq},
-        "shares": [
-            {
-                "seq": e.seq,
-                "by": e.payload["by"],
-                "commitment": e.payload["commitment"],
-                **({"share": published[i]} if i < len(published) else {}),
-            }
-            for i, e in enumerate(committed)
-        ],
+        "shares": shares,
     }

@@ -556,7 +556,7 @@ def reveal(m: GM, request: Request) -> dict[str, object]:
 def entropy(m: Member, request: Request, epoch: OptionalSeq = None) -> dict[str, object]:
     """The shares of entropy committed for the current seed epoch (or ``epoch``) and by whom; each share itself
     only once its seed is revealed; whether the epoch still takes shares (until its first seeded roll)."""
-    return views.entropy(server(request).app.ledger, m.info, epoch)
+    return dict(views.entropy(server(request).app.ledger, m.info, epoch))  # the same answer, as a plain dict
 
 
 @router.post("/campaigns/{campaign_id}/entropy", openapi_extra=access("play"))
