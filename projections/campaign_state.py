@@ -138,7 +138,7 @@ class _Held:
     summary: Summary | None = None
     """The summary ``rows`` were made from, and what the fold made it from (``kept``): the next append's
     summary makes again only the rows whose inputs it changed (every one, when these are None)."""
-    kept: Any = None
+    kept: object = None
     dumped: Dumped | None = None
     """The parts of ``state`` as encoded in the stored row, when this writer wrote it: the next append encodes
     again only the parts it changed, and leaves the row's state as it is when it changed none (a roll)."""
