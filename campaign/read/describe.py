@@ -433,6 +433,34 @@ class _Shown:
         return "" if self.recorded is None and spec else format(self.recorded, spec)
 
 
+REASONS = {
+    "routed": N_("routed"),
+    "destroyed": N_("destroyed"),
+    "surrendered": N_("surrendered"),
+    "scattered": N_("scattered"),
+    "wiped_out": N_("wiped out"),
+    "disbanded": N_("disbanded"),
+    "sold": N_("sold"),
+    "rallied": N_("rallied"),
+    "at half strength": N_("at half strength"),
+    "failed a morale check": N_("failed a morale check"),
+    "an activation spent idle": N_("an activation spent idle"),
+    "mission reward (campaign points)": N_("mission reward (campaign points)"),
+    "test passed": N_("test passed"),
+    "only_broken_enemies": N_("no enemy in view but Broken ones"),
+    "psi": N_("psi"),
+}
+"""The reasons the rules record in their own words (``battle.unit_removed``'s "routed"), said in the reader's
+language when read. What is recorded stays as it is (it is hashed); a reason a person typed is shown as typed."""
+
+
+def reason_said(recorded: Any) -> Any:
+    """A recorded reason in the reader's language, where the rules gave it; anything else as recorded."""
+    if language() == DEFAULT or not isinstance(recorded, str) or recorded not in REASONS:
+        return recorded
+    return _(REASONS[recorded])
+
+
 class _Fields:
     """A payload as a sentence of :data:`SAID` reads it: each field :class:`_Shown`."""
 
@@ -442,7 +470,8 @@ class _Fields:
 
     def __getitem__(self, key: str) -> _Shown:
         named = self.named(key) if key.endswith("_id") or key in ("reports_to", "joins") else None
-        return _Shown(self.payload.get(key), self.names, named)
+        recorded = self.payload.get(key)
+        return _Shown(reason_said(recorded) if key == "reason" else recorded, self.names, named)
 
     def named(self, key: str) -> str:
         """The name of the unit (or battle) the field ``key`` refers to."""
