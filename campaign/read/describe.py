@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
+from campaign.i18n.explain import reason_said
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
@@ -431,34 +432,6 @@ class _Shown:
         if spec == "Glory" and isinstance(self.recorded, int):
             return gains(self.recorded, spec)
         return "" if self.recorded is None and spec else format(self.recorded, spec)
-
-
-REASONS = {
-    "routed": N_("routed"),
-    "destroyed": N_("destroyed"),
-    "surrendered": N_("surrendered"),
-    "scattered": N_("scattered"),
-    "wiped_out": N_("wiped out"),
-    "disbanded": N_("disbanded"),
-    "sold": N_("sold"),
-    "rallied": N_("rallied"),
-    "at half strength": N_("at half strength"),
-    "failed a morale check": N_("failed a morale check"),
-    "an activation spent idle": N_("an activation spent idle"),
-    "mission reward (campaign points)": N_("mission reward (campaign points)"),
-    "test passed": N_("test passed"),
-    "only_broken_enemies": N_("no enemy in view but Broken ones"),
-    "psi": N_("psi"),
-}
-"""The reasons the rules record in their own words (``battle.unit_removed``'s "routed"), said in the reader's
-language when read. What is recorded stays as it is (it is hashed); a reason a person typed is shown as typed."""
-
-
-def reason_said(recorded: Any) -> Any:
-    """A recorded reason in the reader's language, where the rules gave it; anything else as recorded."""
-    if language() == DEFAULT or not isinstance(recorded, str) or recorded not in REASONS:
-        return recorded
-    return _(REASONS[recorded])
 
 
 class _Fields:
