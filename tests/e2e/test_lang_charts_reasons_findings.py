@@ -76,3 +76,19 @@ def test_the_checkers_findings_are_said_again_with_their_values() -> None:
     with reading_in("pl"):
         assert finding_said(gap).endswith("kolejność: oczekiwano seq 6, znaleziono 7 (brakuje zdarzenia)")
     assert finding_said(gap) == str(gap)  # English: the checker's words
+
+
+def test_an_event_with_the_rules_reason_is_described_in_the_readers_language() -> None:
+    """The event itself, as `log --all` and the page's log describe it (describe.py), beside its English."""
+    from campaign.read.describe import describe
+    from events.envelope import RecordedEvent
+
+    removed = RecordedEvent(1, "c", 9, "battle.unit_removed", 1, {"battle_id": "b", "unit_id": "u", "reason": "routed"},
+                            {}, "", "")  # fmt: skip
+    names = {"u": "Saurian Warriors", "b": "Ruins"}
+    assert describe(removed, names) == "Saurian Warriors leaves the battle: routed"
+    with reading_in("ru"):
+        assert describe(removed, names).endswith(": бежал")
+    typed = removed._replace(payload={**removed.payload, "reason": "fled the field"})
+    with reading_in("pl"):
+        assert describe(typed, names).endswith(": fled the field")  # a reason a person typed: as typed
