@@ -54,3 +54,23 @@ def test_the_pages_chart_data_and_campaign_chart_name_the_charts_in_the_readers_
     run(db, "report", "-c", "Kessel", "--lang", "pl", "-o", str(tmp_path / "r.md"))
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
     assert "Skarbiec" in text and "Liczebność" in text and "Treasury" not in text and "Strength" not in text
+
+
+def test_the_reports_careers_name_the_rank_as_the_seeds_translations_do(tmp_path: Path) -> None:
+    """RULES.md §1.8: an officer starts a Lieutenant (RULES.ru.md "Лейтенант", terms.toml "Porucznik")."""
+    db = str(tmp_path / "dis.db")
+    run(db, "new", "Peninsula", "--ruleset", "disorder")
+    run(db, "dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles",
+        "--points", "100")  # fmt: skip
+    run(db, "dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    run(db, "dis", "officer", "British", "Lt Sharpe")
+    run(db, "dis", "officer", "French", "Capitaine Dubois")
+    run(db, "dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
+    run(db, "dis", "battle-end", "--winner", "British")
+    for lang, rank in (("en", "Lieutenant"), ("ru", "Лейтенант"), ("pl", "Porucznik")):
+        out = tmp_path / f"{lang}.md"
+        run(db, "report", "--lang", lang, "-o", str(out))
+        said = out.read_text(encoding="utf-8")
+        [career] = [line for line in said.splitlines() if line.startswith("- Lt Sharpe (British): ")]
+        assert career.endswith(f" {rank}"), career
+        assert f"- Lt Sharpe ({rank}) " in said  # taking command, as the log's event says it
