@@ -462,3 +462,130 @@ def place(widgets: Sequence[Widget], errors: Mapping[str, str]) -> list[str]:
         else:
             left.append(text)
     return left
+
+
+# A command amended from its log row: its own form, filled with what the log recorded; what the game master then
+# changes in it is the amendment.
+
+FILLED = "_amending"
+"""A field every amend form sends (the command's name): a form filled from the log is one that was sent, so a box
+left unticked there reads as unticked, never as the input's default."""
+
+
+def raw_of(model: type[BaseModel], inputs: Mapping[str, Any], prefix: str = "") -> dict[str, list[str]]:
+    """The sent form that :func:`read` reads back as ``inputs`` of ``model`` (as the log records them): each field
+    by its path, as :func:`fields_of` names it under ``prefix``."""
+    out: dict[str, list[str]] = {}
+    for meaning in meanings(model).values():
+        if meaning.typed.typed and meaning.kind is not Kind.FACES and meaning.key in inputs:
+            _fill(meaning, prefix + meaning.key, inputs[meaning.key], out)
+    return out
+
+
+def _fill(meaning: Meaning, path: str, value: Any, out: dict[str, list[str]]) -> None:
+    kind = meaning.kind
+    if value is None:
+        return
+    if meaning.keys is not None:
+        values = replace(meaning, keys=None, many=False)
+        for i, (key, each) in enumerate(value.items() if isinstance(value, Mapping) else ()):
+            out[f"{path}.{i}.key"] = [str(key)]
+            _fill(values, f"{path}.{i}.value", each, out)
+    elif meaning.many:
+        items = value if isinstance(value, list | tuple) else ()
+        if kind in (Kind.UNIT, Kind.SIDE, Kind.CHOICE) and not meaning.new:
+            out[path] = [str(v) for v in items]
+            return
+        one = replace(meaning, many=False)
+        for i, item in enumerate(items):
+            _fill(one, f"{path}.{i}", item, out)
+    elif kind in (Kind.PROFILE, Kind.RECORD) and meaning.model is not None:
+        for m in meanings(meaning.model).values():
+            if m.typed.typed and isinstance(value, Mapping) and m.key in value:
+                _fill(m, f"{path}.{m.key}", value[m.key], out)
+    elif kind is Kind.FLAG:
+        if value is True:
+            out[path] = ["true"]
+    elif isinstance(value, bool):
+        out[path] = ["true" if value else "false"]
+    else:
+        out[path] = [str(value)]
+
+
+def _recorded(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``inputs`` as the log records them (the model's JSON by recorded names, defaults included), or None if the
+    model refuses them."""
+    try:
+        dumped: dict[str, Any] = model.model_validate(dict(inputs)).model_dump(mode="json", by_alias=True)
+    except (ValidationError, InvalidInputError, ValueError):
+        return None
+    return dumped
+
+
+def _shown(model: type[BaseModel]) -> list[Meaning]:
+    return [m for m in meanings(model).values() if m.typed.typed and m.kind is not Kind.FACES]
+
+
+def unshown(model: type[BaseModel], inputs: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The recorded names of the inputs ``model``'s form cannot show as the log recorded them (an input nobody
+    types set otherwise than its default, a value its controls would read back as another): those are amended
+    as ``INPUT=VALUE``. Each is found by reading the filled form back, so no kind of input is guessed at."""
+    try:
+        back = read(model, raw_of(model, inputs, prefix), prefix)
+    except FormError as exc:
+        back = {}
+        failed = {path.removeprefix(prefix).split(".", 1)[0] for path in exc.errors}
+    else:
+        failed = set()
+    shown = {m.key for m in _shown(model)}
+    out = []
+    for key, value in inputs.items():
+        if key not in shown:
+            rest = {k: v for k, v in inputs.items() if k != key}
+            if _recorded(model, rest) != dict(inputs):  # not its default: the form would lose it
+                out.append(key)
+            continue
+        others = {k: v for k, v in inputs.items() if k != key}
+        again = _recorded(model, {**others, key: back[key]} if key in back else others)
+        if key in failed or again is None or again.get(key) != value:
+            out.append(key)
+    return out
+
+
+def filled(model: type[BaseModel], choices: Choices, inputs: Mapping[str, Any], prefix: str = "") -> list[Widget]:
+    """``model``'s form filled with ``inputs`` as the log recorded them (a name no longer offered, such as a unit
+    since destroyed, is kept as a choice: the form must show what was recorded)."""
+    raw: dict[str, Sequence[str]] = {**raw_of(model, inputs, prefix), FILLED: [model.__name__]}
+    widgets = fields_of(model, choices, raw, prefix)
+
+    def keep(ws: Sequence[Widget]) -> None:
+        for w in ws:
+            offered = {value for value, _text in w.options}
+            if w.control == "select" and w.value and w.value not in offered:
+                w.options.append((w.value, w.value))
+            if w.control == "checks":
+                w.options += [(v, v) for v in sorted(w.chosen - offered)]
+            keep(w.children)
+            for row in w.rows:
+                keep(row)
+
+    keep(widgets)
+    return widgets
+
+
+def changed(model: type[BaseModel], inputs: Mapping[str, Any], raw: Raw, prefix: str = "") -> dict[str, Any]:
+    """What a sent amend form changes in the recorded ``inputs``: each input it shows whose value now differs,
+    as the log would record it (an input emptied takes its default). :class:`FormError` for a field the form or
+    the model refuses."""
+    try:
+        sent = read(model, raw, prefix)
+    except FormError as exc:  # said by the inputs' own names, as the model's refusals are
+        raise FormError({k.removeprefix(prefix): v for k, v in exc.errors.items()}) from None
+    kept = set(unshown(model, inputs, prefix))
+    shown = [m.key for m in _shown(model) if m.key in inputs and m.key not in kept]
+    candidate = {k: v for k, v in inputs.items() if k not in shown} | {k: sent[k] for k in shown if k in sent}
+    try:
+        now = model.model_validate(candidate).model_dump(mode="json", by_alias=True)
+    except ValidationError:
+        raise FormError(field_errors(model, candidate)) from None
+    return {k: now[k] for k in shown if now.get(k) != inputs[k]}

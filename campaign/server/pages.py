@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 import anyio.to_thread
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -52,7 +52,7 @@ from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
-from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.server.timeline_ops import amend, recorded, rewind, undo
 from campaign.timeline.reports import new_dice_words
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
@@ -447,6 +447,7 @@ def campaign_page(
     first) or rewind form, filled in with the row's seq."""
     found = nojs.take_said(request)
     commands = _commands_context(request, m, found)
+    is_gm = m.member.role == "gm"
     response = templates.TemplateResponse(
         request,
         "campaign.html",
@@ -456,12 +457,13 @@ def campaign_page(
             "account": m.caller.account,
             "member": m.member,
             "role_words": _(ROLE_WORDS[m.member.role]),
-            "is_gm": m.member.role == "gm",
+            "is_gm": is_gm,
             "imports_lists": imports_lists(m.info.ruleset),  # its ruleset's plug-in reads army lists
             "said": found if found and not found.get("command") and not found.get("invitation") else None,
             "made": found.get("invitation") if found else None,
             "sides": commands["choices"].sides,
             "amend_seq": amend_seq,
+            "amending": _amending(request, m, amend_seq, commands["choices"]) if amend_seq and is_gm else None,
             "rewind_to": rewind_to,
             **(_invitations_context(request, m) if m.member.role == "gm" else {}),
         },
@@ -785,6 +787,48 @@ def remove_form(
     return message(request, f"{name} is no longer a member of {m.info.name}")
 
 
+AMEND_INPUTS = "in."
+"""Where the amend form's fields of the command's own inputs are named (``in.wounds``), apart from the amend's own
+(``seq``, ``dice``, ``reason``): a command may have an input called ``reason``."""
+
+
+def _amending(request: Request, m: InCampaign, seq: int, choices: forms.Choices) -> dict[str, Any]:
+    """The amend tool opened from a log row: the command at ``seq`` in its own generated form, filled with the
+    inputs the log recorded (those its controls cannot show listed apart, amended as ``INPUT=VALUE``); or, where
+    no command was recorded at ``seq``, only that."""
+    command = recorded(ledger_of(request, m), m.info, seq)
+    if command is None:
+        return {"seq": seq, "missing": True}
+    model, inputs = type(command), command.inputs()
+    kept = forms.unshown(model, inputs, AMEND_INPUTS)
+    return {
+        "seq": seq,
+        "missing": False,
+        "name": command.name,
+        "typed_name": typed(command.name, inputs),
+        "widgets": forms.filled(model, choices, inputs, AMEND_INPUTS),
+        "unshown": ", ".join(f"{k}={value(inputs[k])}" for k in kept),
+    }
+
+
+def _amend_changes(request: Request, m: InCampaign, seq: int, sent: FormData, text: str) -> dict[str, Any]:
+    """The inputs an amend form changes: those its generated controls now read otherwise than the log recorded
+    them (when it was sent from a command's own form), and what its ``INPUT=VALUE`` field sets."""
+    changes: dict[str, Any] = {}
+    name = sent.get(forms.FILLED)
+    if isinstance(name, str) and name:
+        command = recorded(ledger_of(request, m), m.info, seq)
+        if command is None or command.name != name:
+            raise InvalidInputError(
+                _("no {command} was recorded at #{seq}: open the amend link on its log row again").format(
+                    command=typed(name), seq=seq
+                )
+            )
+        raw = {k: [str(v) for v in sent.getlist(k)] for k in sent if k.startswith(AMEND_INPUTS)}
+        changes = forms.changed(type(command), command.inputs(), raw, AMEND_INPUTS)
+    return changes | _changes(text)
+
+
 def _changes(text: str) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for item in (x for x in text.split(",") if x.strip()):
@@ -795,10 +839,28 @@ def _changes(text: str) -> dict[str, Any]:
     return changes
 
 
+def _amend_answer(request: Request, seq: int, text: str, *, error: bool = False, code: int = 200) -> Response:
+    """An amendment's refusal or "nothing to change": in place, or (a plain post) back to the same command's
+    amend form."""
+    if nojs.plain(request):
+        to = f"{back_to(request)}?amend={seq}#said"
+        return nojs.said(request, to, {"message": text, "error": error, "lines": []})
+    return templates.TemplateResponse(
+        request, "message.html", {"message": text, "error": error, "lines": []}, status_code=code
+    )
+
+
+async def _sent_form(request: Request) -> FormData:
+    """The whole form sent (parsed once: the route's own ``Form`` fields read the same), for the fields of a
+    command's own inputs, which no signature can name."""
+    return await request.form()
+
+
 @router.post("/c/{campaign_id}/amend", openapi_extra=access("gm"))
-def amend_form(
+def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds where it is declared)
     request: Request,
     m: GM,
+    sent: Annotated[FormData, Depends(_sent_form)],
     seq: Annotated[int, Form(ge=1, le=MAX_NUMBER)],
     set: Annotated[str, Form(max_length=10_000)] = "",
     dice: Annotated[str, Form(max_length=1000)] = "",
@@ -806,19 +868,41 @@ def amend_form(
     preview: Annotated[str, Form()] = "1",
     head: Annotated[int | None, Form(ge=0, le=MAX_NUMBER)] = None,
 ) -> Response:
-    """The amend form previews; the preview's confirm button (carrying the head it was worked out on) amends."""
+    """The amend form previews; the preview's confirm button (carrying the head it was worked out on, and what the
+    form held) amends. Sent from a command's own form (a log row's amend link), its changed fields are the
+    amendment; one that changes nothing is told so, and nothing is worked out."""
     ledger = ledger_of(request, m)
     try:
         faces = parse_table_dice(dice) if dice.strip() else None
-        report = amend(ledger, m.info, seq, _changes(set), preview=preview != "0", dice=faces, reason=reason, head=head)
+        changes = _amend_changes(request, m, seq, sent, set)
+        if not changes and faces is None:
+            return _amend_answer(
+                request,
+                seq,
+                _(
+                    "Nothing to change: the form still holds the inputs #{seq} was recorded with. Change what was "
+                    "wrong, or give its dice, then preview again."
+                ).format(seq=seq),
+            )
+        report = amend(ledger, m.info, seq, changes, preview=preview != "0", dice=faces, reason=reason, head=head)
     except CampaignError as exc:
-        return refused(request, exc)
+        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
+        return _amend_answer(request, seq, said, error=True, code=status_for(exc))
     lines = amend_lines(report)
     what = typed(report["command"], report["args"])
     if report["preview"]:
-        confirm = {"seq": seq, "set": set, "dice": dice, "reason": reason, "head": report["head"]}
+        confirm = [
+            ("seq", seq),
+            ("set", set),
+            ("dice", dice),
+            ("reason", reason),
+            ("head", report["head"]),
+            *((k, v) for k, v in sent.multi_items() if k == forms.FILLED or k.startswith(AMEND_INPUTS)),
+        ]
         context = {
-            "message": f"Preview of amending {what} at #{seq} (nothing appended yet):",
+            "message": _("Preview of amending {command} at #{seq} (nothing appended yet):").format(
+                command=what, seq=seq
+            ),
             "error": False,
             "lines": lines,
             "confirm": confirm,

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from campaign.commands import BaseCommand, recorded_command
 from campaign.executor import Ledger
 from campaign.timeline import Timeline
 from events.dice.rerun import TypedFaces
 from events.errors import InvalidInputError
+from events.families.timeline import CommandIssued
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
 
@@ -23,6 +25,23 @@ def undo(ledger: Ledger, info: CampaignInfo) -> tuple[AppendResult, str]:
     timeline = Timeline(ledger)
     result, what, start = timeline.undo(info)
     return result, timeline.undone_in_words(info, what, start)
+
+
+def recorded(ledger: Ledger, info: CampaignInfo, seq: int) -> BaseCommand | None:
+    """The command recorded at ``seq`` as the model of today reads it (what an amendment of it starts from), or
+    None where no command's inputs were recorded there (another event, a seq past the head, inputs that no
+    longer read). Whether it is still in effect is the amendment's to say."""
+    if not 0 < seq <= info.last_seq:
+        return None
+    event = next(iter(ledger.store.read(info.campaign_id, after_seq=seq - 1, upto_seq=seq)), None)
+    if event is None or event.type != CommandIssued.event_name:
+        return None
+    try:
+        return recorded_command(
+            str(event.payload["command"]), event.payload.get("version"), dict(event.payload["args"])
+        )
+    except (InvalidInputError, LookupError):
+        return None
 
 
 def amend(

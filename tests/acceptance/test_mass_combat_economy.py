@@ -19,7 +19,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
-from tests.conftest import Backend, make_ledger
+from tests.conftest import Backend, examples, make_ledger
 
 T = Tables.of(base_values("mass_combat"))
 
@@ -206,7 +206,7 @@ def test_wounded_return_by_days_of_rest_and_march(company: Ledger) -> None:
         wounded_returning(T, profile, original_men=100, wounded=30, days=-1, activity="rest")
 
 
-@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), suppress_health_check=[HealthCheck.too_slow])
 @given(
     pays=st.lists(st.sampled_from([0, 0, 50, 100, 150, 200]), max_size=30),
     quality=st.sampled_from(["veteran", "elite"]),
@@ -295,7 +295,7 @@ command = st.one_of(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(command, max_size=12))
 def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any, ...]]) -> None:
     from campaign.rulesets.mass_combat.commands import parse_setup

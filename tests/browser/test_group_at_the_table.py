@@ -139,8 +139,10 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     observer.screenshot(path=str(screenshots / "campaign-observer.png"), full_page=True)
 
     open_tool(gm, "tool-amend")
-    gm.fill("#amend input[name=seq]", str(shot_seq))
-    gm.fill("#amend input[name=set]", "wounds=5")
+    gm.fill("#amend-seq", str(shot_seq))
+    gm.click("#amend-open")  # the command's own form, filled with what it was recorded with
+    assert gm.locator("#amend-f-in-wounds").input_value() == "6"
+    gm.fill("#amend-f-in-wounds", "5")
     gm.click("#amend-preview")
     gm.locator("#gm-result", has_text="Preview of amending gf shoot").wait_for()
     previewed = gm.locator("#gm-result").inner_text()

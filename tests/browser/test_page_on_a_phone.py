@@ -304,8 +304,8 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     seq = row.get_attribute("data-seq")
     row.locator("a.amend-link").click()
     gm.wait_for_url(f"**?amend={seq}#amend")
-    assert gm.locator("#amend-seq").input_value() == seq
-    gm.fill("#amend-set", "wounds=1")  # nine models left of ten: above half, no morale test (§4.1 A)
+    assert gm.locator("#amend-f-in-wounds").input_value() == "6"  # the shot's own form, as recorded
+    gm.fill("#amend-f-in-wounds", "1")  # nine models left of ten: above half, no morale test (§4.1 A)
     gm.click("#amend-preview")
     gm.locator("#gm-result", has_text="Preview of amending").wait_for()
     shoot_both_widths(gm, screenshots, "amend-preview-gm")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
-from tests.conftest import Backend, make_ledger
+from tests.conftest import Backend, examples, make_ledger
 from tests.e2e.test_cli import Cli
 
 
@@ -82,7 +82,7 @@ def test_a_rule_re_entered_after_a_rewind_gets_its_dice_again(cli: Cli) -> None:
     assert cli.json("verify")[0]["ok"] is True
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["d6", "d20", "undo", "reroll"]), max_size=25))
 def test_a_re_entered_roll_never_gets_another_die_unless_a_reroll_is_recorded(script: list[str]) -> None:
     """An independent model: each append is live unless an undo in effect took it back; the table holds, in the

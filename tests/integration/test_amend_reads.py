@@ -28,7 +28,7 @@ from events.envelope import RecordedEvent
 from events.errors import CampaignError
 from events.timeline import effective
 from projections.campaign_state import SNAPSHOT_EVERY
-from tests.conftest import Backend, empty_tables, make_ledger
+from tests.conftest import Backend, empty_tables, examples, make_ledger
 from tests.integration.test_projections import hypo_engine, play_five_grades  # noqa: F401  (a fixture)
 from tests.integration.test_timeline_properties import PLAYS, apply_op, timeline_op
 
@@ -53,7 +53,9 @@ def _changed(value: Any, delta: int) -> Any:
 
 
 @settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(30),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data(), ruleset=st.sampled_from(sorted(PLAYS)))
 def test_amending_from_the_command_on_gives_what_the_whole_log_gives(

@@ -29,7 +29,7 @@ from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent, chain_hash
 from events.errors import EventSchemaError
 from events.registry import registry
 from events.sql_write import MULTI_ROW_INSERT
-from tests.conftest import Backend
+from tests.conftest import Backend, examples
 from tests.unit.test_encode_plan import _instances
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs_2026_12_01"
@@ -102,7 +102,7 @@ def _batches() -> st.SearchStrategy[list[list[Any]]]:
 
 
 @settings(
-    max_examples=10,
+    max_examples=examples(10),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
 )

@@ -25,7 +25,7 @@ from events.envelope import RecordedEvent
 from events.memory import InMemoryEventStore
 from projections.event_refs import refs_of
 from projections.tables import event_refs
-from tests.conftest import Backend, empty_tables, make_ledger
+from tests.conftest import Backend, empty_tables, examples, make_ledger
 from tests.integration.test_projections import hypo_engine, play_mass_combat  # noqa: F401  (a fixture)
 from tests.integration.test_timeline_properties import PLAYS, apply_op, timeline_op
 from tests.integration.test_timeline_windows import _decoded
@@ -62,7 +62,9 @@ def variants(name: str) -> list[str]:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data(), ruleset=st.sampled_from(sorted(PLAYS)), page=st.sampled_from([1, 3, 500]))
 def test_log_by_unit_or_battle_from_the_index_equals_the_whole_log_filtered(

@@ -34,7 +34,7 @@ from events.store import AppendResult
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
 from projections.state.campaigns import CampaignInfo
 from projections.tables import battle_history, campaign_state, campaign_summary, treasuries, unit_records
-from tests.conftest import Backend, empty_tables, make_ledger
+from tests.conftest import Backend, empty_tables, examples, make_ledger
 
 five_grade_step = st.one_of(
     st.tuples(st.just("attack"), st.integers(0, 2), st.integers(0, 2), st.booleans()),
@@ -388,7 +388,9 @@ def hypo_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 
 
 @settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
     five=st.lists(five_grade_step, max_size=14),
@@ -413,7 +415,7 @@ def test_inline_projections_equal_a_rebuild_after_any_commands(
     check_inline_equals_rebuild(hypo_engine, ledger)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     five=st.lists(five_grade_step, max_size=10),
     mass=st.lists(mass_step, max_size=6),
@@ -459,7 +461,9 @@ def test_summary_rows_made_again_only_where_what_they_read_changed_equal_rows_ma
 
 
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(steps=st.lists(mass_step, min_size=4, max_size=10), data=st.data())
 def test_state_at_any_seq_equals_a_fold_stopped_there(
@@ -519,7 +523,9 @@ def test_refusals_append_nothing() -> None:
 
 
 @settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
     five=st.lists(five_grade_step, max_size=10),

@@ -22,7 +22,7 @@ from campaign.rulesets.mass_combat import calendar_commands as mcal
 from campaign.rulesets.mass_combat import commands as mc
 from campaign.timeline import Timeline, branch
 from projections.summaries import stored_summary
-from tests.conftest import Backend, empty_tables, make_ledger
+from tests.conftest import Backend, empty_tables, examples, make_ledger
 from tests.integration.test_projections import (
     disorder_step,
     five_grade_step,
@@ -108,7 +108,9 @@ def hypo_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 
 
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
     five=st.lists(five_grade_step, max_size=10),

@@ -26,7 +26,7 @@ from events.registry import registry
 from events.timeline import effective, live_events
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
-from tests.conftest import Backend, empty_tables, make_ledger
+from tests.conftest import Backend, empty_tables, examples, make_ledger
 from tests.integration.test_projections import (
     check_inline_equals_rebuild,
     disorder_step,
@@ -125,7 +125,9 @@ def views_equal_a_fresh_fold(ledger: Ledger, info: CampaignInfo) -> None:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data(), ruleset=st.sampled_from(sorted(PLAYS)))
 def test_any_play_with_amends_rewinds_and_undos_keeps_every_promise(

@@ -27,7 +27,7 @@ from events.errors import CampaignError, InvalidInputError
 from events.timeline import effective
 from projections import campaign_state
 from projections.campaign_state import state_at
-from tests.conftest import Backend, empty_tables, make_ledger
+from tests.conftest import Backend, empty_tables, examples, make_ledger
 from tests.integration.test_projections import hypo_engine  # noqa: F401  (a fixture)
 from tests.integration.test_timeline_properties import PLAYS, apply_op, timeline_op
 
@@ -42,7 +42,9 @@ def _outcome(plan: Any, *args: Any) -> Any:
 
 
 @settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(80),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data(), ruleset=st.sampled_from(sorted(PLAYS)))
 def test_the_window_decides_as_the_whole_log_on_any_play(

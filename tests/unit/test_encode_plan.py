@@ -17,6 +17,7 @@ import campaign.commands  # noqa: F401  (every ruleset's event families register
 from events.canonical import canonical_json
 from events.errors import EventSchemaError
 from events.registry import Event, EventRegistry, _EncodePlan, registry
+from tests.conftest import examples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs_2026_12_01"
 _INT64 = 2**63
@@ -107,7 +108,7 @@ def _same_as_the_serializer(event: Event) -> None:
 
 
 @pytest.mark.parametrize("name", registry.names())
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_registered_type_encodes_as_its_serializer_does(name: str, data: st.DataObject) -> None:
     _same_as_the_serializer(data.draw(_instances(registry.cls_for(name))))

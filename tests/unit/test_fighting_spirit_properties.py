@@ -16,7 +16,7 @@ from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.state import CampaignState
 from events.errors import InvalidInputError
 from projections.state.campaigns import CampaignInfo
-from tests.conftest import Backend, make_ledger
+from tests.conftest import Backend, examples, make_ledger
 
 GRADES = ("confident", "steady", "shaken", "broken", "routed")
 
@@ -97,7 +97,7 @@ def play(steps: list[tuple[Any, ...]], quality: str, fatigue: str, motivation: s
     return ledger, info()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     steps=st.lists(command, max_size=25),
     quality=st.sampled_from(["untrained", "green", "regular", "veteran", "elite"]),

@@ -25,6 +25,7 @@ from campaign.tables import base_values
 from events.envelope import RecordedEvent
 from events.registry import registry
 from projections.state.campaigns import _ENTRY_FACTS, CampaignInfo, apply, apply_all
+from tests.conftest import examples
 from tests.unit.test_encode_plan import _instances
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs_2026_12_01"
@@ -96,7 +97,7 @@ def test_the_demo_logs_cover_every_ruleset_and_the_other_families_are_the_log_s_
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_an_event_of_a_family_no_ruleset_folds_changes_no_state(name: str, data: st.DataObject) -> None:
     """Drawn: one of those types with any values its schema allows, mixed with the demo logs' own events."""
@@ -170,7 +171,7 @@ def test_the_directory_takes_offered_dice_off_the_table_and_keeps_reveals_in_run
     assert apply_all(None, [_recorded("dice.rolled", {"roll_index": 1})]) is None
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_type_outside_the_entry_s_facts_only_moves_its_head(data: st.DataObject) -> None:
     """What ``apply_all`` assumes of every type it folds in runs: any event of a type not in ``_ENTRY_FACTS`` (a

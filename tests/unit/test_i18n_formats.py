@@ -12,18 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.i18n import formats, reading_in
+from tests.conftest import examples
 
 NBSP = "\N{NO-BREAK SPACE}"
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.integers(min_value=-(10**12), max_value=10**12))
 def test_english_numbers_are_babels_without_loading_it(n: int) -> None:
     shown = formats.number(n, lang="en")
     assert shown.replace("−", "-") == format_decimal(n, locale="en_US")
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.decimals(min_value=-(10**9), max_value=10**9, places=2, allow_nan=False, allow_infinity=False))
 def test_english_decimals_are_babels(value: Decimal) -> None:
     assert formats.decimal(value, places=2, lang="en").replace("−", "-") == format_decimal(

@@ -15,7 +15,7 @@ from campaign.executor import TableEntry
 from events.registry import registry
 from events.verify import verify_events
 from events.verify_parts import fields_validator, roll_problem
-from tests.conftest import Backend, make_ledger
+from tests.conftest import Backend, examples, make_ledger
 
 NAMES = registry.names()
 
@@ -115,7 +115,7 @@ def fields_verdict(name: str, payload: Any) -> dict[str, Any] | None:
         return None
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(payloads())
 def test_the_fields_accept_exactly_what_the_model_accepts_with_the_same_values(case: tuple[str, Any]) -> None:
     name, payload = case
