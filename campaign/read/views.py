@@ -38,6 +38,7 @@ COLUMN_WORDS = {
     "xp": N_("XP"), "battles": N_("battles"), "fatigue": N_("fatigue"), "ts": N_("TS"), "morale": N_("Morale"),
     "arrears": N_("arrears"), "pay_owed": N_("pay owed"), "disbanded": N_("disbanded"), "pc": N_("officer"),
     "glory": N_("glory"), "rank": N_("rank"), "campaign_morale": N_("campaign Morale"), "grade": N_("grade"),
+    "commands": N_("commands"), "glory_by_battle": N_("glory by battle"),
 }  # fmt: skip
 """The headings a reader of another language reads (English: :data:`HEADINGS`, or the key in words)."""
 
