@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
+from campaign.i18n.explain import reason_said
 from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
@@ -449,7 +450,8 @@ class _Fields:
 
     def __getitem__(self, key: str) -> _Shown:
         named = self.named(key) if key.endswith("_id") or key in ("reports_to", "joins") else None
-        return _Shown(self.payload.get(key), self.names, named)
+        recorded = self.payload.get(key)
+        return _Shown(reason_said(recorded) if key == "reason" else recorded, self.names, named)
 
     def named(self, key: str) -> str:
         """The name of the unit (or battle) the field ``key`` refers to."""

@@ -66,7 +66,7 @@ function line(id, series) {
   if (!canvas || typeof Chart === "undefined") return;
   if (charts[id]) charts[id].destroy();
   if (!series.lines.length) {
-    canvas.parentElement.dataset.empty = "nothing to draw yet";
+    canvas.parentElement.dataset.empty = canvas.parentElement.dataset.emptySaid || "nothing to draw yet";
     return;
   }
   charts[id] = new Chart(canvas, {
