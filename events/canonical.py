@@ -49,13 +49,13 @@ def check_json_value(value: Any, path: str = "$") -> None:
     raise EventSchemaError(f"{path}: {kind.__name__} is not allowed in events")
 
 
-def canonical_json(value: Mapping[str, Any] | list[Any]) -> bytes:
+def canonical_json(value: Mapping[str, object] | list[Any]) -> bytes:
     """The canonical bytes of ``value`` after checking it holds no floats or foreign types."""
     check_json_value(value)
     return orjson.dumps(value, option=_OPTIONS)
 
 
-def dumps_trusted(value: Any) -> bytes:
+def dumps_trusted(value: object) -> bytes:
     """Canonical bytes of a value already checked by :func:`check_json_value` (hot path)."""
     return orjson.dumps(value, option=_OPTIONS)
 
@@ -151,7 +151,7 @@ def model_holds_event_json(cls: type) -> bool:
     return schema_holds_event_json(cls.__pydantic_core_schema__)  # type: ignore[attr-defined]
 
 
-def payload_bytes(payload: Mapping[str, Any], trusted: bool) -> bytes:
+def payload_bytes(payload: Mapping[str, object], trusted: bool) -> bytes:
     """The canonical bytes of an event payload, checked as :func:`canonical_json` checks it.
 
     ``trusted`` says the payload comes from a model whose schema holds only event JSON

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any
 
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import ConcurrencyError
@@ -26,7 +25,7 @@ class InMemoryEventStore(EventStore):
         expected_seq: int,
         *,
         command_id: str | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: Mapping[str, object] | None = None,
     ) -> AppendResult:
         with self._lock:
             if command_id is not None and (seen := self._commands.get((campaign_id, command_id))):

@@ -26,16 +26,16 @@ leaves open; more parameters than a statement takes) are sent in order in a tran
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Engine, event
 
-from events.envelope import RecordedEvent
+from events.envelope import NewEvent, RecordedEvent
 from events.errors import ConcurrencyError, InvalidInputError
 from events.pg_engine import BATCH, begin_on_driver, gathering, plain_read
 from events.sql_write import translate
-from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
+from events.store import EMPTY_HEAD, AppendResult, Head, InlineProjector, prepare_events
 
 POSITION_BITS = 22
 """Positions per transaction: 4,194,304 events (an import of a campaign is one transaction). The transaction
@@ -68,7 +68,7 @@ _VALUES = re.compile(r"^(INSERT INTO .*? VALUES )(\(.*\))$", re.DOTALL)
 class _Part:
     __slots__ = ("params", "returns", "sql", "table")
 
-    def __init__(self, sql: str, params: Sequence[Any], table: str | None, returns: bool = False) -> None:
+    def __init__(self, sql: str, params: Sequence[object], table: str | None, returns: bool = False) -> None:
         self.sql = sql
         self.params = params
         self.table = table
@@ -76,9 +76,9 @@ class _Part:
         """A ``SELECT`` run for its effect (a notification), joined to the statement's result."""
 
 
-def _positional(sql: str, params: Mapping[str, Any]) -> tuple[str, list[Any]]:
+def _positional(sql: str, params: Mapping[str, object]) -> tuple[str, list[object]]:
     """SQLAlchemy's ``%(name)s`` placeholders as ``%s``, with the values in their order."""
-    values: list[Any] = []
+    values: list[object] = []
 
     def take(match: re.Match[str]) -> str:
         values.append(params[match.group(1)])
@@ -96,19 +96,19 @@ class AppendWrites:
         self.gathering = True
         self.base: int | None = None
         """The first position, once the writes went out in a transaction (:meth:`spill`)."""
-        self._events: tuple[str, list[Any], int] | None = None
+        self._events: tuple[str, list[object], int] | None = None
 
-    def events(self, command_params: Sequence[Any], rows: list[Any], count: int) -> None:
+    def events(self, command_params: Sequence[object], rows: list[object], count: int) -> None:
         self.parts.append(_Part(INSERT_COMMAND, command_params, "commands"))
         self._events = ("", rows, count)
         self.parts.append(_Part("", [], "events"))  # its place among the parts: written by send()
 
-    def add(self, sql: str, params: Sequence[Any], *, returns: bool = False) -> None:
+    def add(self, sql: str, params: Sequence[object], *, returns: bool = False) -> None:
         """A statement of ``%s`` placeholders: kept for :meth:`send`."""
         match = _TABLE.match(sql)
         self.parts.append(_Part(sql, list(params), match.group(1).lower() if match else None, returns))
 
-    def add_named(self, sql: str, params: Mapping[str, Any]) -> None:
+    def add_named(self, sql: str, params: Mapping[str, object]) -> None:
         self.add(*_positional(sql, params))
 
     def add_many(self, sql: str, rows: Sequence[Any], *, named: bool) -> bool:
@@ -118,7 +118,7 @@ class AppendWrites:
         if found is None or not rows or " RETURNING " in sql.upper():
             return False
         head, row = found.groups()
-        params: list[Any] = []
+        params: list[object] = []
         for values in rows:
             if named:
                 row_sql, flat = _positional(row, values)
@@ -177,11 +177,11 @@ class AppendWrites:
         if self.driver.info.transaction_status != 0:
             self.driver.rollback()
 
-    def _send_one(self, rows: list[Any], count: int) -> int:
-        params: list[Any] = []
+    def _send_one(self, rows: list[object], count: int) -> int:
+        params: list[object] = []
         for part in self.parts:
             params.extend(_without_positions(rows) if part.table == "events" else part.params)
-        shape = (count, *((p.sql, p.returns) for p in self.parts))
+        shape: tuple[int | tuple[str, bool], ...] = (count, *((p.sql, p.returns) for p in self.parts))
         sql = _STATEMENTS.get(shape)
         if sql is None:
             sql = _numbered(self._one_sql(count))
@@ -215,7 +215,7 @@ class AppendWrites:
         return "WITH " + ", ".join(clauses) + " SELECT x.base FROM x" + "".join(joined)  # noqa: S608
 
 
-_STATEMENTS: dict[tuple[Any, ...], str] = {}
+_STATEMENTS: dict[tuple[int | tuple[str, bool], ...], str] = {}
 """The one statement of each shape of append seen (its parts' statements, and its events' count), numbered."""
 _MARK = re.compile(r"%%|%s")
 
@@ -234,18 +234,18 @@ def _numbered(sql: str) -> str:
     return _MARK.sub(mark, sql)
 
 
-def _without_positions(rows: list[Any]) -> list[Any]:
+def _without_positions(rows: list[object]) -> list[object]:
     """The rows' parameters less each row's first (its position, given by the statement)."""
     width = 8
     return [value for at in range(0, len(rows), width) for value in rows[at + 1 : at + width]]
 
 
-def _insert_events(cursor: Any, base: int, rows: list[Any], count: int) -> None:
+def _insert_events(cursor: Any, base: int, rows: list[object], count: int) -> None:
     """The events by inserts of 64 rows at most, their positions from ``base``."""
     width, at = 8, 0
     while at < count:
         chunk = min(64, count - at)
-        flat: list[Any] = []
+        flat: list[object] = []
         for i in range(at, at + chunk):
             flat.append(base + i)
             flat.extend(rows[i * width + 1 : (i + 1) * width])
@@ -307,13 +307,13 @@ def with_positions(recorded: list[RecordedEvent], base: int) -> tuple[RecordedEv
 
 def append(
     engine: Engine,
-    projectors: Sequence[Any],
-    command_events: Any,
+    projectors: Sequence[InlineProjector],
+    command_events: Callable[[Connection, str, str], tuple[RecordedEvent, ...] | None],
     campaign_id: str,
-    events_: Sequence[Any],
+    events_: Sequence[NewEvent],
     expected_seq: int,
     command_id: str | None,
-    meta: Mapping[str, Any] | None,
+    meta: Mapping[str, object] | None,
 ) -> AppendResult:
     """:meth:`events.sql.SqlEventStore.append` on PostgreSQL: one read of the head (and of the command id), then
     one statement of every write (see the module's docstring)."""
@@ -328,11 +328,13 @@ def append(
             cursor.close()
         if seen is not None:
             assert command_id is not None
-            return AppendResult(command_events(conn, campaign_id, command_id), duplicate=True)
+            earlier = command_events(conn, campaign_id, command_id)
+            assert earlier is not None  # the command's row was just read: its events are there
+            return AppendResult(earlier, duplicate=True)
         head = EMPTY_HEAD if seq is None else Head(int(seq), str(hash_))
         if head.seq != expected_seq:
             raise refused_as_stale(campaign_id, head.seq, expected_seq)
-        rows: list[Any] = []
+        rows: list[object] = []
         recorded = prepare_events(campaign_id, events_, head, 0, command_id, meta, rows=rows)
         if len(recorded) >= 1 << POSITION_BITS:
             raise InvalidInputError(f"an append of {len(recorded):,} events: one takes {(1 << POSITION_BITS) - 1:,}")

@@ -133,7 +133,7 @@ class SqlEventStore(EventStore):
         expected_seq: int,
         *,
         command_id: str | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: Mapping[str, object] | None = None,
     ) -> AppendResult:
         if self.engine.dialect.name == "postgresql":
             return pg_append.append(

@@ -92,7 +92,7 @@ class EventStore(ABC):
         expected_seq: int,
         *,
         command_id: str | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: Mapping[str, object] | None = None,
     ) -> AppendResult:
         """Append ``events`` after ``expected_seq`` in one transaction, or raise ``ConcurrencyError``.
 
@@ -176,9 +176,9 @@ def prepare_events(
     head: Head,
     first_position: int,
     command_id: str | None,
-    meta: Mapping[str, Any] | None,
+    meta: Mapping[str, object] | None,
     *,
-    rows: list[Any] | None = None,
+    rows: list[object] | None = None,
 ) -> list[RecordedEvent]:
     """Number the events after ``head``, give them positions and chain their hashes; shared by every backend.
 
@@ -193,7 +193,7 @@ def prepare_events(
         raise InvalidInputError("nothing to append: a command must record at least one event")
     if not isinstance(campaign_id, str) or not campaign_id:
         raise InvalidInputError("a campaign id must be a non-empty string")
-    base_meta: dict[str, Any] = dict(meta or {})
+    base_meta: dict[str, object] = dict(meta or {})
     if command_id is not None:
         base_meta["command_id"] = command_id
     meta_json = canonical_json(base_meta)

@@ -42,7 +42,7 @@ stride that grows with it, and the snapshots together stay under half the log's 
 PROJECTION_TABLES = (campaign_state, campaign_snapshots, unit_records, battle_history, treasuries, campaign_summary)
 
 
-def _json(value: Any) -> bytes:
+def _json(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
@@ -51,7 +51,7 @@ def logged_bytes(event: RecordedEvent) -> int:
     return len(event.payload_json) + len(event.hash)
 
 
-SummaryRows = dict[Table, dict[str, dict[str, Any]]]
+SummaryRows = dict[Table, dict[str, dict[str, object]]]
 """Summary rows by table, then by key (unit id, battle id, side, or the campaign's id for its one summary row)."""
 
 
@@ -92,10 +92,10 @@ def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, Summ
 
 def _rows(
     sources: list[dict[str, Any]],
-    since: tuple[list[dict[str, Any]], dict[str, dict[str, Any]]] | None,
+    since: tuple[list[dict[str, Any]], dict[str, dict[str, object]]] | None,
     key: str,
-    row: Callable[[dict[str, Any]], dict[str, Any]],
-) -> dict[str, dict[str, Any]]:
+    row: Callable[[dict[str, Any]], dict[str, object]],
+) -> dict[str, dict[str, object]]:
     """Each source's row by its ``key``; with earlier sources and the rows made of them (``since``), those rows
     where a source is the very one a row was made from."""
     if since is None:
@@ -138,7 +138,7 @@ class _Held:
     summary: Summary | None = None
     """The summary ``rows`` were made from, and what the fold made it from (``kept``): the next append's
     summary makes again only the rows whose inputs it changed (every one, when these are None)."""
-    kept: Any = None
+    kept: object = None
     dumped: Dumped | None = None
     """The parts of ``state`` as encoded in the stored row, when this writer wrote it: the next append encodes
     again only the parts it changed, and leaves the row's state as it is when it changed none (a roll)."""
@@ -473,10 +473,18 @@ def state_at(
         start, state = nearest(reach, fold)
 
 
+class Rebuilt(Protocol):
+    """A projector a rebuild empties (:meth:`reset`) and refolds from the whole log, page by page."""
+
+    def reset(self, connection: Connection) -> None: ...
+
+    def project(self, connection: Connection, events: Sequence[RecordedEvent]) -> None: ...
+
+
 def rebuild(
     engine: Engine,
     store: EventStore,
-    projectors: Iterable[Any],
+    projectors: Iterable[Rebuilt],
     on_page: Callable[[int], None] | None = None,
     page: int = 5000,
 ) -> int:
@@ -496,7 +504,7 @@ def rebuild(
 
 
 def _refold(
-    engine: Engine, store: EventStore, chosen: list[Any], on_page: Callable[[int], None] | None, page: int
+    engine: Engine, store: EventStore, chosen: list[Rebuilt], on_page: Callable[[int], None] | None, page: int
 ) -> int:
     from events.sql_write import lock_for_append, write_connection
 
@@ -537,7 +545,7 @@ def entity_names(engine: Engine, campaign_id: str) -> dict[str, str]:
 
 def dump(engine: Engine) -> bytes:
     """Every projection table's rows, sorted, as canonical JSON: two rebuilds must give the same bytes."""
-    out: dict[str, list[Any]] = {}
+    out: dict[str, list[list[object]]] = {}
     with engine.connect() as conn:
         for table in (*PROJECTION_TABLES, campaigns, event_refs):
             rows = conn.execute(select(table)).all()

@@ -12,11 +12,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, MutableMapping, Sequence
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer.core
 
 from campaign.i18n import N_
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from typer._click import Context, HelpFormatter
+    from typer.models import CommandInfo
 
 TOP_VALUE = ("--db", "--actor", "--lang")
 TOP_FLAG = ("--verbose",)
@@ -97,11 +103,11 @@ def arrange(root: Command, args: Sequence[str]) -> list[str]:
     return [*top, *path, *leaf, *positionals, *(["--", *rest] if rest else [])]
 
 
-def _no_type(ctx: Any = None) -> None:
+def _no_type(ctx: object = None) -> None:
     return None
 
 
-def _in_language(thing: Any, attribute: str) -> None:
+def _in_language(thing: object, attribute: str) -> None:
     """``thing.attribute`` (a help text) in the reader's language; its English is kept beside it, so a process
     that reads several languages (the tests, a server) translates from the English each time."""
     from campaign.i18n import help_said
@@ -143,7 +149,7 @@ def _drawn_in_language(command: Command) -> None:
         return
     draw = command.format_help
 
-    def format_help(ctx: Any, formatter: Any) -> None:
+    def format_help(ctx: Context, formatter: HelpFormatter) -> None:
         _help_words()
         draw(ctx, formatter)
 
@@ -179,23 +185,25 @@ def tidy_help(command: Command) -> None:
         tidy_help(sub)  # a pending command is tidied when it is built
 
 
-class Pending(MutableMapping[str, Any]):
+class Pending(MutableMapping[str, Command]):
     """A group's commands, each built (and tidied) the first time it is asked for: a rule command builds the
     one it runs, not its ruleset's thirty (60 ms of its start-up); help lists them all."""
 
-    def __init__(self, infos: dict[str, Any], build: Any) -> None:
+    def __init__(self, infos: dict[str, CommandInfo | None], build: Callable[[CommandInfo], Command]) -> None:
         self.infos = infos
         self.build = build
-        self.built: dict[str, Any] = {}
+        self.built: dict[str, Command] = {}
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> Command:
         if name not in self.built:
-            command = self.build(self.infos[name])  # KeyError: no such command
+            info = self.infos[name]  # KeyError: no such command
+            assert info is not None  # a command set (None for its info) is built already
+            command = self.build(info)
             tidy_help(command)
             self.built[name] = command
         return self.built[name]
 
-    def __setitem__(self, name: str, command: Any) -> None:
+    def __setitem__(self, name: str, command: Command) -> None:
         self.infos.setdefault(name, None)
         self.built[name] = command
 
@@ -219,11 +227,11 @@ def lazy_group(app: typer.Typer) -> Command:
     bare = copy(app)
     bare.registered_commands = []
     group = get_group(bare)
-    infos: dict[str, Any] = {
+    infos: dict[str, CommandInfo | None] = {
         info.name or get_command_name(getattr(info.callback, "__name__", "")): info for info in app.registered_commands
     }
 
-    def build(info: Any) -> Any:
+    def build(info: CommandInfo) -> Command:
         return get_command_from_info(
             info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
         )
@@ -241,10 +249,10 @@ class CampaignGroup(typer.core.TyperGroup):
     lazy: dict[str, tuple[str, str, str]] = {}  # noqa: RUF012 (set by the subclass, read only)
     _listing = False
 
-    def list_commands(self, ctx: Any) -> list[str]:
+    def list_commands(self, ctx: Context | None) -> list[str]:
         return [*self.commands, *(name for name in self.lazy if name not in self.commands)]
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+    def get_command(self, ctx: Context | None, cmd_name: str) -> Command | None:
         if cmd_name in self.commands or cmd_name not in self.lazy:
             return self.commands.get(cmd_name)
         module_name, attribute, short_help = self.lazy[cmd_name]
@@ -269,7 +277,7 @@ class CampaignGroup(typer.core.TyperGroup):
         self.commands[cmd_name] = command
         return command
 
-    def invoke(self, ctx: Any) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         from typer._click.exceptions import BadParameter
 
         try:
@@ -278,7 +286,7 @@ class CampaignGroup(typer.core.TyperGroup):
             exc.message = in_words(exc.message)
             raise
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         self._listing = True
         try:
             super().format_help(ctx, formatter)

@@ -17,6 +17,7 @@ from rich.table import Table
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import resolved
+from campaign.i18n import _, ngettext
 from campaign.read.charts import MEASURES, Chart, chart
 from events.errors import InvalidInputError
 from events.extras import need
@@ -49,8 +50,8 @@ def _plot(found: Chart, path: Path) -> None:
         for series in found.series:
             ys = [float("nan") if v is None else v for v in series.values]
             axes.step(xs, ys, where="post", marker="o", markersize=3, label=series.name)
-        axes.set_title(found.title)
-        axes.set_ylabel(found.axis)
+        axes.set_title(found.said)
+        axes.set_ylabel(found.axis_said)
         axes.set_xticks(xs, axis_labels(found), rotation=60, ha="right", fontsize=7)
         axes.set_xlabel("in the campaign's calendar")
         if found.levels:
@@ -90,8 +91,9 @@ def show(found: Chart, out: Output) -> None:
     def word(value: int) -> str:
         return found.levels[value - 1] if found.levels and 1 <= value <= len(found.levels) else f"{value:,}"
 
-    view = Table(title=escape(found.title), title_justify="left")
-    for column in ("", f"over {len(found.steps)} steps", "first", "now", "low", "high"):
+    view = Table(title=escape(found.said), title_justify="left")
+    steps = ngettext("over {n} step", "over {n} steps", len(found.steps)).format(n=len(found.steps))
+    for column in ("", steps, _("first"), _("now"), _("low"), _("high")):
         view.add_column(column)
     for series in found.series:
         values = [v for v in series.values if v is not None]
@@ -106,8 +108,14 @@ def show(found: Chart, out: Output) -> None:
     out.console.print(view)
     first, last = found.steps[0], found.steps[-1]
     out.console.print(
-        f"[dim]from {escape(first.when)} ({escape(first.label)}) to {escape(last.when)} ({escape(last.label)}); "
-        "--json gives every step; -o FILE.svg or FILE.png draws it[/]"
+        "[dim]"
+        + escape(
+            _(
+                "from {first} ({did_first}) to {last} ({did_last}); "
+                "--json gives every step; -o FILE.svg or FILE.png draws it"
+            ).format(first=first.when, did_first=first.label, last=last.when, did_last=last.label)
+        )
+        + "[/]"
     )
 
 
@@ -151,6 +159,9 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out.json({**chart_json(found), "file": str(output) if output is not None else None})
         elif output is not None:
-            out.console.print(f"{escape(found.title)}: {len(found.steps)} steps drawn to {escape(str(output))}")
+            drawn = ngettext(
+                "{chart}: {n} step drawn to {file}", "{chart}: {n} steps drawn to {file}", len(found.steps)
+            )
+            out.console.print(escape(drawn.format(chart=found.said, n=len(found.steps), file=output)))
         else:
             show(found, out)

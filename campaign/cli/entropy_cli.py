@@ -70,8 +70,7 @@ def show(
     console = out.console
     if shown["open"]:
         state = "open: shares are taken until its first seeded roll"
-    elif shown["current"]:
-        closed = shown["closed_by_roll"]
+    elif shown["current"] and (closed := shown["closed_by_roll"]) is not None:  # a current epoch not open
         state = f"closed by roll {closed['roll']} (#{closed['seq']}): shares now go to the next epoch, after reveal"
     else:
         state = "revealed" if shown["revealed"] else "past"

@@ -118,7 +118,7 @@ def _completion(meaning: Meaning) -> Callable[..., list[str]] | None:
 
 
 @functools.cache
-def _values(kind: Kind) -> Callable[[str], Any] | None:
+def _values(kind: Kind) -> Callable[[str], object] | None:
     """How a text typed for one value becomes it, for the kinds that are not text."""
     if kind is Kind.NUMBER:
         return int
@@ -127,7 +127,7 @@ def _values(kind: Kind) -> Callable[[str], Any] | None:
     return None
 
 
-def read_value(text: str) -> Any:
+def read_value(text: str) -> object:
     """A table value or a profile field as typed: JSON for a list or an object, else a whole number, NTR,
     ``true``/``false`` or a word (as a house rule reads it)."""
     from campaign.rulesets.tables import parse_value
@@ -146,7 +146,7 @@ def read_value(text: str) -> Any:
 class Input:
     """One input of a command as the command line takes it: its parameters, and how their values become it."""
 
-    def __init__(self, field: str, meaning: Meaning, fixed: Any = None, *, in_profile: bool = False) -> None:
+    def __init__(self, field: str, meaning: Meaning, fixed: object = None, *, in_profile: bool = False) -> None:
         self.field, self.meaning, self.fixed = field, meaning, fixed
         self.in_profile = in_profile
         self.name = _parameter_name(meaning, field)
@@ -160,7 +160,7 @@ class Input:
         m = self.meaning
         many = m.many or m.keys is not None
         kind: Any
-        default: Any
+        default: object
         if m.kind is Kind.FLAG and m.typed.inverse:  # a flag that sets the input false: off unless given
             kind, default = bool, False
         elif many:  # a repeated option (a list, a mapping of KEY=VALUE, one record a line)
@@ -178,15 +178,15 @@ class Input:
         settings: dict[str, Any] = {"help": help_}
         if complete is not None:
             settings["autocompletion"] = complete
-        info: Any = typer.Argument(**settings) if m.typed.argument else typer.Option(*self.options, **settings)
-        marks: tuple[Any, ...] = (Means(m.kind, m.whose, m.new),) if m.kind.names and not many else ()
+        info: object = typer.Argument(**settings) if m.typed.argument else typer.Option(*self.options, **settings)
+        marks: tuple[object, ...] = (Means(m.kind, m.whose, m.new),) if m.kind.names and not many else ()
         annotation = Annotated[(kind, *marks, info)] if marks else Annotated[kind, info]
         yield inspect.Parameter(self.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
         for old in m.typed.old:  # an earlier name of the option, still read, unlisted
             hidden = Annotated[kind | None, typer.Option(old, hidden=True)]
             yield inspect.Parameter(old.lstrip("-"), inspect.Parameter.KEYWORD_ONLY, annotation=hidden, default=None)
 
-    def value(self, given: Mapping[str, Any]) -> Any:
+    def value(self, given: Mapping[str, Any]) -> object:
         """The input's value from the parameters' (None: left out)."""
         m = self.meaning
         if self.fixed is not None:
@@ -213,7 +213,7 @@ class Input:
         read = _values(m.kind)
         return read(value) if read is not None and isinstance(value, str) else value
 
-    def _record(self, line: str) -> Any:
+    def _record(self, line: str) -> object:
         from_line = getattr(self.meaning.model, "from_line", None)
         if from_line is None:
             raise InvalidInputError(f"{self.label} cannot be typed on the command line")
@@ -222,12 +222,12 @@ class Input:
         except InvalidInputError as exc:
             raise InvalidInputError(f"{self.label} {exc}") from None
 
-    def _mapping(self, items: list[str]) -> dict[str, Any]:
+    def _mapping(self, items: list[str]) -> dict[str, object]:
         m = self.meaning
         assert m.keys is not None
         form = m.typed.form or "NAME=VALUE"
         read = _values(m.kind)
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for item in items:
             key, sep, raw = item.rpartition("=")
             if not sep or not key.strip():
@@ -281,7 +281,7 @@ class Profile:
             annotation = Annotated[list[str] | None, typer.Option("--set", help=help_)]
             yield inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=None)
 
-    def value(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def value(self, given: Mapping[str, Any]) -> dict[str, object]:
         profile = {one.field: v for one in self.inputs if (v := one.value(given)) is not None}
         for item in (given.get("set_") or []) if self.others else []:
             key, sep, raw = item.partition("=")
@@ -301,7 +301,7 @@ DICE = inspect.Parameter("dice", inspect.Parameter.KEYWORD_ONLY, annotation=Dice
 
 def command_function(
     model: type[BaseCommand],
-    fixed: Mapping[str, Any] | None = None,
+    fixed: Mapping[str, object] | None = None,
     around: Around | None = None,
     extra: Extra | None = None,
 ) -> Callable[..., None]:
@@ -370,7 +370,7 @@ def _optional(parameter: inspect.Parameter, unless: str) -> inspect.Parameter:
     return parameter.replace(annotation=Annotated[(kind | None, *marks)], default=None)
 
 
-def _helped(info: Any, unless: str) -> Any:
+def _helped(info: object, unless: str) -> object:
     if isinstance(info, typer.models.ParameterInfo):
         info = copy.copy(info)
         info.help = f"{info.help or ''} {unless}".strip()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -381,7 +382,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
         with handle, out.progress(None, "checking and importing") as progress:
             task = progress.add_task("checking and importing", total=None)
 
-            def lines() -> Any:
+            def lines() -> Iterator[bytes]:
                 for line in read_lines(handle):
                     progress.advance(task)
                     yield line
@@ -398,8 +399,8 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
             out.console.print(f"imported {sink.count} events; head {sink.last.hash}")
 
 
-def _amend_changes(items: list[str]) -> dict[str, Any]:
-    changes: dict[str, Any] = {}
+def _amend_changes(items: list[str]) -> dict[str, object]:
+    changes: dict[str, object] = {}
     for item in items:
         typed_key, sep, raw = item.partition("=")
         key = typed_key.replace("-", "_")  # as the option is typed (leader-hit) or recorded (leader_hit)
@@ -515,6 +516,6 @@ def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> No
         c.print(f"    no longer: {escape(words(before['explanation']))}")
 
 
-def _input(v: Any) -> str:
+def _input(v: object) -> str:
     """An input's value as a person reads it: a number with its thousands separated."""
     return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else value(v)

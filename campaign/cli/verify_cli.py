@@ -18,7 +18,6 @@ from campaign.executor import Ledger
 from campaign.i18n import _, lazy, ngettext
 from campaign.i18n.formats import number
 from campaign.read import verify as verify_views
-from campaign.read.describe import kind
 from campaign.timeline import Change
 from campaign.typed_as import typed
 from events.canonical import canonical_json
@@ -149,10 +148,10 @@ def _print(
         out.console.print(f"[green]{OK}[/] {name}: {checked}; {ruled}")
     else:
         out.console.print(
-            f"[red]{FAILED}[/] {name}: " + _("first bad event {finding}").format(finding=escape(str(report.first)))
+            f"[red]{FAILED}[/] {name}: " + _("first bad event {finding}").format(finding=escape(said(report.first)))
         )
         for finding in sorted(report.findings, key=lambda f: f.seq)[1:]:
-            out.console.print("  " + _("also: {finding}").format(finding=escape(str(finding))))
+            out.console.print("  " + _("also: {finding}").format(finding=escape(said(finding))))
     if report.held_unrevealed:
         epochs = ", ".join(str(e) for e in report.held_unrevealed)
         out.console.print(
@@ -174,7 +173,12 @@ def _print(
 def flag_words(flag: Finding) -> str:
     """A flag as a person reads it: "#3 (dice · rolled): throwaway roll: roll 0 …" (it said "seq 3 (dice.rolled):
     …": the event type as recorded). The check's own words are the log's checker's, in English."""
-    return f"#{flag.seq} ({kind(flag.type)}): {flag.check}: {flag.message}"
+    return verify_views.finding_said(flag, seq_word=False)
+
+
+def said(finding: Finding | None) -> str:
+    """A finding in the reader's language (``--json`` keeps the checker's English)."""
+    return verify_views.finding_said(finding) if finding is not None else ""
 
 
 def throwaway_summary(throwaway: list[Finding]) -> str:
@@ -324,7 +328,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         if failed:
             first = failed[0].first
             raise (
-                VerificationError(_("verification failed at {finding}").format(finding=first))
+                VerificationError(_("verification failed at {finding}").format(finding=said(first)))
                 if not as_json
                 else typer.Exit(VerificationError.exit_code)
             )

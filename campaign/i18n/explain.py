@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from campaign.i18n import DEFAULT, _, language, reading_in
+from campaign.i18n import DEFAULT, N_, _, language, reading_in
 from campaign.i18n.terms import shown
 
 
@@ -95,3 +95,31 @@ def term(ruleset: str, kind: str, value: object, *, short: bool = False) -> str:
     if language() == DEFAULT:
         return str(value)
     return shown(ruleset, kind, str(value), short=short)
+
+
+REASONS = {
+    "routed": N_("routed"),
+    "destroyed": N_("destroyed"),
+    "surrendered": N_("surrendered"),
+    "scattered": N_("scattered"),
+    "wiped_out": N_("wiped out"),
+    "disbanded": N_("disbanded"),
+    "sold": N_("sold"),
+    "rallied": N_("rallied"),
+    "at half strength": N_("at half strength"),
+    "failed a morale check": N_("failed a morale check"),
+    "an activation spent idle": N_("an activation spent idle"),
+    "mission reward (campaign points)": N_("mission reward (campaign points)"),
+    "test passed": N_("test passed"),
+    "only_broken_enemies": N_("no enemy in view but Broken ones"),
+    "psi": N_("psi"),
+}
+"""The reasons the rules record in their own words (``battle.unit_removed``'s "routed"), said in the reader's
+language when read. What is recorded stays as it is (it is hashed); a reason a person typed is shown as typed."""
+
+
+def reason_said(recorded: Any) -> Any:
+    """A recorded reason in the reader's language, where the rules gave it; anything else as recorded."""
+    if language() == DEFAULT or not isinstance(recorded, str) or recorded not in REASONS:
+        return recorded
+    return _(REASONS[recorded])

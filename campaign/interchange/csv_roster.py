@@ -182,14 +182,14 @@ def _check_nested(
             raise InvalidInputError(f"{what}, row {number}, column {where}: {problems_in(said, key)}") from None
 
 
-def _put(inputs: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+def _put(inputs: dict[str, Any], path: tuple[str, ...], value: object) -> None:
     here = inputs
     for part in path[:-1]:
         here = here.setdefault(part, {})
     here[path[-1]] = value
 
 
-def _cell(cell: str, annotation: Any) -> Any:
+def _cell(cell: str, annotation: Any) -> object:
     """A cell as its field's type reads it; ValueError in words when it cannot."""
     given = typing.get_args(annotation) if _is_union(annotation) else (annotation,)
     options = [a for a in given if a is not type(None)]
@@ -238,7 +238,7 @@ def _dialect(text: str) -> type[csv.Dialect]:
 # -- writing -------------------------------------------------------------------------------------------------
 
 
-def written(value: Any) -> str:
+def written(value: object) -> str:
     """A value as a cell: a flag yes or no, a list its items separated by ``;``, a mapping JSON, nothing for None."""
     if value is None:
         return ""
@@ -253,8 +253,8 @@ def written(value: Any) -> str:
 
 def roster_csv(
     columns: Sequence[CsvColumn],
-    rows: Sequence[Mapping[str, Any]],
-    muster: Sequence[Mapping[str, Any]] | None = None,
+    rows: Sequence[Mapping[str, object]],
+    muster: Sequence[Mapping[str, object]] | None = None,
 ) -> str:
     """The view as CSV: its columns, then the muster inputs it does not show (``muster``: each row's, by header),
     so that mustering from the file gives the same units."""
@@ -270,16 +270,16 @@ def roster_csv(
     return out.getvalue()
 
 
-def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None) -> dict[str, Any]:
+def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None) -> dict[str, object]:
     """What a muster of ``unit`` (a roster unit of any ruleset: a name, a side, a profile and what else it keeps)
     would take, by column header: its profile's fields, its name and side, and each other input the unit keeps
     under that name (a unit id as the unit's name, from ``names``)."""
     profile = unit.profile.model_dump(mode="json")
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for column in columns:
         head, *rest = column.path
         if rest:
-            value: Any = profile
+            value: object = profile
             for part in rest:
                 value = value.get(part) if isinstance(value, dict) else None
         elif column.new_unit:

@@ -62,6 +62,19 @@ class Chart:
     series: tuple[Series, ...]
     levels: tuple[str, ...] = ()
     """For a measure of named levels (grades): the name of value 1, 2, …"""
+    named: str = ""
+    """The measure's own title ("Treasury"), as recorded in English: ``title`` and ``axis`` stay English for
+    ``--json``, and :attr:`said` and :attr:`axis_said` say them in the reader's language when shown."""
+
+    @property
+    def said(self) -> str:
+        """The title in the reader's language ("Kessel: Казна")."""
+        return f"{self.campaign}: {_(self.named)}" if self.named else self.title
+
+    @property
+    def axis_said(self) -> str:
+        """What the values count, in the reader's language ("модели")."""
+        return _(self.axis)
 
     def points(self, name: str) -> list[tuple[int, int]]:
         """The series called ``name`` as (seq, value) pairs, gaps left out."""
@@ -187,7 +200,8 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
     shown = _display_names(names)
     series = tuple(Series(shown[key], names[key][1], tuple(row.get(key) for row in rows)) for key in names)
     levels = how.levels(_charted(ruleset, fold, state)) if how.levels is not None else ()
-    return Chart(campaign, measure, f"{campaign}: {how.title}", how.axis, tuple(steps), series, levels)
+    title = f"{campaign}: {how.title}"
+    return Chart(campaign, measure, title, how.axis, tuple(steps), series, levels, named=how.title)
 
 
 def _charted(ruleset: str, fold: Any, state: Any) -> Charted:

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
+from campaign.i18n.explain import reason_said
+from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
@@ -433,16 +435,23 @@ class _Shown:
         return "" if self.recorded is None and spec else format(self.recorded, spec)
 
 
+_WORDED = ("source", "reason")
+"""The fields the rules (or the timeline) word in English that a sentence of :data:`SAID` shows in brackets."""
+
+
 class _Fields:
     """A payload as a sentence of :data:`SAID` reads it: each field :class:`_Shown`."""
 
     def __init__(self, payload: Mapping[str, Any], names: Mapping[str, str]) -> None:
+        if language() != DEFAULT and any(k in payload for k in _WORDED):  # the rules' own English, said
+            payload = {**payload, **{k: recorded_said(k, payload[k]) for k in _WORDED if k in payload}}
         self.payload = payload
         self.names = names
 
     def __getitem__(self, key: str) -> _Shown:
         named = self.named(key) if key.endswith("_id") or key in ("reports_to", "joins") else None
-        return _Shown(self.payload.get(key), self.names, named)
+        recorded = self.payload.get(key)
+        return _Shown(reason_said(recorded) if key == "reason" else recorded, self.names, named)
 
     def named(self, key: str) -> str:
         """The name of the unit (or battle) the field ``key`` refers to."""
@@ -498,7 +507,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
             index=p["roll_index"],
             notation=p["notation"],
-            purpose=p["purpose"],
+            purpose=purpose_said(p["purpose"]),
             faces=thrown,
             total=total,
             source=source,
@@ -691,12 +700,22 @@ def dice_of(events: Iterable[RecordedEvent]) -> tuple[dict[int, int], dict[int, 
 
 def corrected(p: Mapping[str, Any]) -> str:
     """A ``dice.corrected`` event in words: which table roll, from what to what, by whom, where and why."""
-    now = f"{'+'.join(map(str, p['faces']))} (roll #{p['replaced_by']})" if p["faces"] else "no die"
+    faces = "+".join(map(str, p["faces"]))
+    now = _("{faces} (roll #{index})").format(faces=faces, index=p["replaced_by"]) if p["faces"] else _("no die")
     if list(p["faces"]) == list(p["faces_before"]):  # carried with the dice corrected beside it, not changed
-        return f"table dice of roll #{p['roll_index']} ({p['notation']}) entered again as they were: {now}"
-    return (
-        f"table dice of roll #{p['roll_index']} ({p['notation']}) corrected from "
-        f"{'+'.join(map(str, p['faces_before']))} to {now} by {p['by']}, amending #{p['amends']}: {p['reason']}"
+        return _("table dice of roll #{index} ({notation}) entered again as they were: {now}").format(
+            index=p["roll_index"], notation=p["notation"], now=now
+        )
+    return _(
+        "table dice of roll #{index} ({notation}) corrected from {before} to {now} by {by}, amending #{seq}: {reason}"
+    ).format(
+        index=p["roll_index"],
+        notation=p["notation"],
+        before="+".join(map(str, p["faces_before"])),
+        now=now,
+        by=p["by"],
+        seq=p["amends"],
+        reason=p["reason"],
     )
 
 

@@ -144,17 +144,20 @@ def log_page(  # noqa: PLR0913 (the log's filters, by keyword)
     return LogPage([(e, is_retracted(e, spans)) for e in chosen], names)
 
 
-def dice_before(store: EventStore, campaign_id: str, events: list[RecordedEvent]) -> list[RecordedEvent]:
+def dice_before(
+    store: EventStore, campaign_id: str, events: list[RecordedEvent], *, among: bool = False
+) -> list[RecordedEvent]:
     """The ``dice.rolled`` events of the rolls the rule applications among ``events`` used that ``events`` do not
     hold (a page of the log that begins after its first command's dice): a rule's sentence in the reader's
     language says its dice. A roll index only grows with seq, so they are the last rolls before the page, read
-    by the type index, a page at a time back to the earliest index wanted."""
+    by the type index, a page at a time back to the earliest index wanted. ``among``: ``events`` are a filtered
+    page (one battle's), which may leave out rolls between them too: read back from the last of them."""
     held = {int(e.payload["roll_index"]) for e in events if e.type == "dice.rolled"}
     wanted = {int(i) for e in events if e.type == "rules.applied" for i in e.payload.get("dice") or ()} - held
     if not wanted or not events:
         return []
     found: list[RecordedEvent] = []
-    upto, size = events[0].seq - 1, max(8, len(wanted))
+    upto, size = events[-1 if among else 0].seq - (0 if among else 1), max(8, len(wanted))
     while upto > 0:
         page = store.read_types(campaign_id, ["dice.rolled"], upto_seq=upto, limit=size, last=True)
         found[:0] = page

@@ -3,8 +3,10 @@ held, and every rule re-run on its dice — drift, or a difference the rules' ve
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from campaign.i18n import DEFAULT, N_, _, language
 from campaign.read.describe import words
 from events.errors import NotFoundError, VerificationError
 from projections.state.campaigns import CampaignInfo
@@ -12,7 +14,7 @@ from projections.state.campaigns import CampaignInfo
 if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
     from campaign.executor import Ledger
     from campaign.timeline import Change
-    from events.verify import VerifyReport
+    from events.verify import Finding, VerifyReport
 
 
 def verify(
@@ -91,3 +93,114 @@ def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:
             {"seq": c.seq, "command": c.command, "recorded_under": c.recorded_under} for c in editions
         ],
     }
+
+
+# -- findings in the reader's language ------------------------------------------------------------------------
+# The log's checker (events.verify) is below the catalogs and words its findings in English, as ``--json`` keeps
+# them; shown to a person they are said again in the reader's language, matched by their check and wording.
+
+CHECKS = {
+    "sequence": N_("sequence"),
+    "chain": N_("chain"),
+    "schema": N_("schema"),
+    "dice": N_("dice"),
+    "share": N_("share"),
+    "anchor": N_("anchor"),
+    "stored seed": N_("stored seed"),
+    "stored share": N_("stored share"),
+    "stored bytes": N_("stored bytes"),
+    "projection": N_("projection"),
+    "drift": N_("drift"),
+    "throwaway roll": N_("throwaway roll"),
+    "chosen seed": N_("chosen seed"),
+    "reroll": N_("reroll"),
+    "table dice corrected": N_("table dice corrected"),
+}
+"""Each check's name as a finding or a flag says it."""
+
+_SAID: tuple[tuple[str, str], ...] = (
+    (r"expected seq (?P<expected>\d+), found (?P<found>\d+) \(an event is missing\)",
+     N_("expected seq {expected}, found {found} (an event is missing)")),
+    (r"expected seq (?P<expected>\d+), found (?P<found>\d+) \(an event is out of order\)",
+     N_("expected seq {expected}, found {found} (an event is out of order)")),
+    (r"prev_hash does not match the hash of the event before it",
+     N_("prev_hash does not match the hash of the event before it")),
+    (r"stored hash does not match the event's content: it was changed after it was written",
+     N_("stored hash does not match the event's content: it was changed after it was written")),
+    (r"payload is not in canonical form", N_("payload is not in canonical form")),
+    (r"a campaign is created only by its first event", N_("a campaign is created only by its first event")),
+    (r"revealed seed is not hexadecimal", N_("revealed seed is not hexadecimal")),
+    (r"revealed seed of epoch (?P<epoch>\d+) does not match the commitment made for it",
+     N_("revealed seed of epoch {epoch} does not match the commitment made for it")),
+    (r"roll (?P<index>\d+) recorded (?P<recorded>\[.*\]) but the seed gives (?P<derived>\[.*\])",
+     N_("roll {index} recorded {recorded} but the seed gives {derived}")),
+    (r"roll index (?P<index>\d+) reuses or goes back from (?P<last>-?\d+)",
+     N_("roll index {index} reuses or goes back from {last}")),
+    (r"seed epoch (?P<epoch>\d+) was never committed", N_("seed epoch {epoch} was never committed")),
+    (r"rolled with the seed of epoch (?P<epoch>\d+) after it was revealed",
+     N_("rolled with the seed of epoch {epoch} after it was revealed")),
+    (r"roll (?P<index>\d+) was consumed by no rule", N_("roll {index} was consumed by no rule")),
+    (r"the seed of epoch 0 was typed in by the campaign's creator \(new --seed\), not drawn: whoever chose it knew "
+     r"every roll of that epoch in advance",
+     N_("the seed of epoch 0 was typed in by the campaign's creator (new --seed), not drawn: whoever chose it knew "
+        "every roll of that epoch in advance")),
+    (r"roll (?P<index>\d+), left on the table by a command taken back, was set aside by (?P<actor>.*?) "
+     r"\(`campaign reroll`\): (?P<reason>.*); the next command to roll those dice rolled new ones",
+     N_("roll {index}, left on the table by a command taken back, was set aside by {actor} (`campaign reroll`): "
+        "{reason}; the next command to roll those dice rolled new ones")),
+    (r"roll (?P<index>\d+) \((?P<notation>[^)]*)\), entered as (?P<was>\S*), corrected to (?P<now>\S+) "
+     r"\(roll (?P<replaced>\d+)\) by (?P<by>.*?) amending seq (?P<amends>\d+): (?P<reason>.*)",
+     N_("roll {index} ({notation}), entered as {was}, corrected to {now} (roll {replaced}) by {by} amending seq "
+        "{amends}: {reason}")),
+    (r"roll (?P<index>\d+) \((?P<notation>[^)]*)\), entered as (?P<was>\S*), corrected to (?P<now>\S+|no die) "
+     r"by (?P<by>.*?) amending seq (?P<amends>\d+): (?P<reason>.*)",
+     N_("roll {index} ({notation}), entered as {was}, corrected to {now} by {by} amending seq {amends}: {reason}")),
+    (r"the checkpoint records event #(?P<seq>\d+) but the log ends at #(?P<last>\d+): events were removed "
+     r"\(truncated\)",
+     N_("the checkpoint records event #{seq} but the log ends at #{last}: events were removed (truncated)")),
+    (r"event #(?P<seq>\d+) has hash (?P<anchored>\S+) but the checkpoint says (?P<expected>\S+): the history up to "
+     r"it was rewritten",
+     N_("event #{seq} has hash {anchored} but the checkpoint says {expected}: the history up to it was rewritten")),
+    (r"the seed held in this database for epoch (?P<epoch>\d+) does not match the commitment in the log: it was "
+     r"replaced",
+     N_("the seed held in this database for epoch {epoch} does not match the commitment in the log: it was "
+        "replaced")),
+    (r"re-evaluated now, the rules say: (?P<now>.*); the log records: (?P<then>.*)",
+     N_("re-evaluated now, the rules say: {now}; the log records: {then}")),
+)  # fmt: skip
+"""What the checker says, as patterns of its words, and each said again for the catalogs: a finding that matches
+none is shown as the checker worded it."""
+
+_PATTERNS = tuple((re.compile(pattern), said) for pattern, said in _SAID)
+
+
+def message_said(message: str) -> str:
+    """A finding's message in the reader's language (as the checker worded it where no pattern matches)."""
+    if language() == DEFAULT:
+        return message
+    for pattern, said in _PATTERNS:
+        found = pattern.fullmatch(message)
+        if found is not None:
+            fields = dict(found.groupdict())
+            if fields.get("now") == "no die":
+                fields["now"] = _("no die")
+            return _(said).format(**fields)
+    return message
+
+
+def check_said(check: str) -> str:
+    """A check's name in the reader's language."""
+    return _(CHECKS[check]) if check in CHECKS else check
+
+
+def finding_said(finding: Finding, *, seq_word: bool = True) -> str:
+    """A finding as a person reads it, in the reader's language: "seq 3 (dice.rolled): dice: …" (``seq_word``),
+    or "#3 (dice · rolled): …" as a flag is listed."""
+    from campaign.read.describe import kind
+
+    check, message = check_said(finding.check), message_said(finding.message)
+    if seq_word:
+        return _("seq {seq} ({type}): {check}: {message}").format(
+            seq=finding.seq, type=finding.type, check=check, message=message
+        )
+    return f"#{finding.seq} ({kind(finding.type)}): {check}: {message}"

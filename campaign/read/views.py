@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, unit_names, words
@@ -38,6 +38,7 @@ COLUMN_WORDS = {
     "xp": N_("XP"), "battles": N_("battles"), "fatigue": N_("fatigue"), "ts": N_("TS"), "morale": N_("Morale"),
     "arrears": N_("arrears"), "pay_owed": N_("pay owed"), "disbanded": N_("disbanded"), "pc": N_("officer"),
     "glory": N_("glory"), "rank": N_("rank"), "campaign_morale": N_("campaign Morale"), "grade": N_("grade"),
+    "commands": N_("commands"), "glory_by_battle": N_("glory by battle"),
 }  # fmt: skip
 """The headings a reader of another language reads (English: :data:`HEADINGS`, or the key in words)."""
 
@@ -63,11 +64,11 @@ def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summar
     return ledger.states.summary(info, fold, at)
 
 
-def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
+def status(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, object]:
     return status_of(info, summary(ledger, info, at), at)
 
 
-def status_of(info: CampaignInfo, s: Summary, at: int | None = None) -> dict[str, Any]:
+def status_of(info: CampaignInfo, s: Summary, at: int | None = None) -> dict[str, object]:
     """What ``status --json`` shows of a campaign's summary (at seq ``at``)."""
     return {
         "campaign": info.name,
@@ -81,7 +82,7 @@ def status_of(info: CampaignInfo, s: Summary, at: int | None = None) -> dict[str
     }
 
 
-def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -> dict[str, Any]:
+def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -> dict[str, object]:
     """One unit's record and every event in effect about it, in words."""
     s = summary(ledger, info, at)
     found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
@@ -91,7 +92,7 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
     return {"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]}
 
 
-def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | None = None) -> list[dict[str, Any]]:
+def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | None = None) -> list[dict[str, object]]:
     """Every event in effect about a unit (its mustering aside), in words, each with whether a person's view
     shows it (``shown``: not when a rule application about the unit, in the same command, already says it). What
     is in effect only, as ``effective`` says (a rewind or an amendment retracted the rest; ``log --all`` shows it).
@@ -107,7 +108,7 @@ def unit_history(store: EventStore, campaign_id: str, unit_id: str, at: int | No
 
     spans = _retracted_by(store.read_types(campaign_id, [REWOUND], upto_seq=at))
     names = unit_names(e for e in store.read_types(campaign_id, NAMING, upto_seq=at) if not is_retracted(e, spans))
-    history: list[dict[str, Any]] = []
+    history: list[dict[str, object]] = []
 
     def add(command: list[RecordedEvent]) -> None:
         mine = [e for e in command if e.payload.get("unit_id") == unit_id]
@@ -178,12 +179,12 @@ def _unit_commands(
     return groups
 
 
-def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, Any]:
+def treasury(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> dict[str, object]:
     s = summary(ledger, info, at)
     return {"treasury": s.treasury, "owed": owed_pay(s)}
 
 
-def owed_pay(s: Summary) -> list[dict[str, Any]]:
+def owed_pay(s: Summary) -> list[dict[str, object]]:
     """The units owed pay or in arrears: what each owes, and what its ruleset keeps of it (Mass Combat the Morale
     penalty in arrears, the five-grade paydays missed; a ruleset that keeps neither shows none, not a 0)."""
     rows = []
@@ -199,14 +200,16 @@ def owed_pay(s: Summary) -> list[dict[str, Any]]:
     return rows
 
 
-def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, Any]:
+def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, object]:
     found = next((c for c in summary(ledger, info, at).careers if c["pc"] == pc), None)
     if found is None:
         raise InvalidInputError(f"no career for {pc!r} in this campaign")
     return found
 
 
-def log_filter(events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None) -> list[Any]:
+def log_filter(
+    events: list[RecordedEvent], *, show_all: bool, unit: str | None, battle: str | None
+) -> list[tuple[RecordedEvent, bool]]:
     """The entries ``log`` shows: in effect (or all, retracted marked), for a unit or a battle."""
     from campaign.rulesets.common import same_name
 
@@ -256,20 +259,27 @@ def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
 
 def log_in_words(
     events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """Each entry as a person reads it: seq, who entered it, when, what happened, its clause."""
     return entries_in_words(unit_names(events), entries)
 
 
-def entries_in_words(names: Mapping[str, str], entries: Iterable[tuple[RecordedEvent, bool]]) -> list[dict[str, Any]]:
-    """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them)."""
+def entries_in_words(
+    names: Mapping[str, str],
+    entries: Iterable[tuple[RecordedEvent, bool]],
+    rolls: Mapping[int, int] | None = None,
+    faces: Mapping[int, Sequence[int]] | None = None,
+) -> list[dict[str, object]]:
+    """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them);
+    ``rolls`` and ``faces``: the dice the rule applications among them used, for their sentences in the reader's
+    language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page)."""
     return [
         {
             "seq": e.seq,
             "type": e.type,
             "actor": e.meta.get("actor"),
             "recorded_at": e.meta.get("recorded_at"),
-            "what": describe(e, names),
+            "what": describe(e, names, rolls, faces),
             "clause": e.payload.get("clause"),
             "retracted": gone,
         }
@@ -465,7 +475,7 @@ def _rulings_said(
     group: CommandGroup,
     users: list[RecordedEvent],
     own: list[RecordedEvent],
-    amended: dict[str, Any] | None,
+    amended: Amended | None,
     names: Mapping[str, str],
 ) -> dict[int, str]:
     """Each ruling the audit shows, by seq, in the reader's language (its recorded sentence in English): for the
@@ -483,9 +493,20 @@ def _rulings_said(
     return {e.seq: describe(e, names, rolls, faces) for e in [*users, *own, *amending]}
 
 
-def _amended_by(
-    store: EventStore, cid: str, group: CommandGroup, rewinds: list[RecordedEvent]
-) -> dict[str, Any] | None:
+class InForce(TypedDict):
+    seq: int
+    retracted: bool
+    explanation: str
+
+
+class Amended(TypedDict):
+    """The amendment in effect of an audited command: its seq and its rulings in force."""
+
+    seq: int
+    in_force: list[InForce]
+
+
+def _amended_by(store: EventStore, cid: str, group: CommandGroup, rewinds: list[RecordedEvent]) -> Amended | None:
     """The amendment in effect of ``group``'s command (an amendment of an amendment followed to the last one), with
     its rulings in force; None when the command was not amended, or its amendment is itself taken back."""
     from campaign.replay import command_of
@@ -525,7 +546,7 @@ def _rule_check(
     group: CommandGroup,
     *,
     gone_since: bool = False,
-    amended: dict[str, Any] | None = None,
+    amended: Amended | None = None,
 ) -> str:
     """The command's rule re-run on its recorded inputs and dice, from the campaign as it stood before it; for a
     command no longer in effect, the check is of what it recorded, and says that is not what is in force."""
@@ -559,7 +580,33 @@ def _rule_check(
     return said.format(where=where)
 
 
-def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dict[str, Any]:
+class RollAt(TypedDict):
+    roll: int
+    seq: int
+
+
+class ShareShown(TypedDict):
+    seq: int
+    by: str
+    commitment: str
+    share: NotRequired[str]
+    """Only once the epoch's seed is revealed with it."""
+
+
+class Entropy(TypedDict):
+    """What ``entropy`` shows of a seed epoch (:func:`entropy`)."""
+
+    campaign: str
+    epoch: int
+    current: bool
+    revealed: bool
+    open: bool
+    closed_by_roll: RollAt | None
+    """The first seeded roll of the current epoch, which closed it to shares (None while it is open)."""
+    shares: list[ShareShown]
+
+
+def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> Entropy:
     """The shares of entropy committed for a seed epoch (the current one by default): who gave each and its
     commitment; the shares themselves only once the epoch's seed is revealed with them. Whether the epoch still
     takes shares: until its first seeded roll."""
@@ -574,6 +621,12 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dic
     )
     published = list(reveal.payload.get("shares", [])) if reveal is not None else []
     first = ledger.first_seeded_roll(info) if wanted == current else None
+    shares: list[ShareShown] = []
+    for i, e in enumerate(committed):
+        entry: ShareShown = {"seq": e.seq, "by": e.payload["by"], "commitment": e.payload["commitment"]}
+        if i < len(published):
+            entry["share"] = published[i]
+        shares.append(entry)
     return {
         "campaign": info.name,
         "epoch": wanted,
@@ -581,13 +634,5 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> dic
         "revealed": reveal is not None,
         "open": wanted == current and first is None,
         "closed_by_roll": None if first is None else {"roll": first.payload["roll_index"], "seq": first.seq},
-        "shares": [
-            {
-                "seq": e.seq,
-                "by": e.payload["by"],
-                "commitment": e.payload["commitment"],
-                **({"share": published[i]} if i < len(published) else {}),
-            }
-            for i, e in enumerate(committed)
-        ],
+        "shares": shares,
     }

@@ -234,6 +234,7 @@ def _treasury_table(report: Report) -> tuple[list[str], list[list[str]]]:
 
 def _career_lines(report: Report) -> list[str]:
     """Each career at the end, in words: "Lt Sharpe (British): 2 battles, Glory 2, rank Lieutenant"."""
+    from campaign.i18n.terms import shown
     from campaign.read.describe import count
     from campaign.read.views import heading
 
@@ -249,6 +250,8 @@ def _career_lines(report: Report) -> list[str]:
                 said.append(heading(key))
             elif isinstance(v, list | tuple):
                 said.append(f"{heading(key)}: {', '.join(_cell(i) for i in v)}")
+            elif key == "rank" and isinstance(v, str):  # the seed's rank names (its terms)
+                said.append(f"{heading(key)} {shown(report.ruleset, 'rank', v)}")
             else:
                 said.append(f"{heading(key)} {_cell(v)}")
         side = f" ({c['side']})" if c.get("side") else ""

@@ -130,11 +130,11 @@ class Chart:
 
     @property
     def title(self) -> str:
-        return self.drawn.title.partition(": ")[2] or self.drawn.title
+        return _(self.drawn.named) if self.drawn.named else self.drawn.title
 
     @property
     def axis(self) -> str:
-        return self.drawn.axis
+        return self.drawn.axis_said
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -5,9 +5,13 @@ modules that show them (the layers contract: the rulesets sit under the read sid
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from events.registry import Event
+    from projections.fold import RulesetFold, Summary
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,7 @@ class Charted:
     in force (worked out only for a measure that asks for them)."""
 
     state: Any
-    fold: Any
+    fold: RulesetFold[Any]
     """The ruleset's :class:`~projections.fold.RulesetFold`."""
     in_force: Callable[[], Any] = field(repr=False)
 
@@ -35,7 +39,7 @@ class Charted:
         """The ruleset's tables, as the campaign's house rules so far leave them."""
         return self.in_force()
 
-    def summary(self) -> Any:
+    def summary(self) -> Summary:
         """The summary of the state: the rows of the views."""
         return self.fold.summary(self.state)
 
@@ -71,7 +75,7 @@ class CsvColumn:
     value of a row of the view's data."""
 
     header: str
-    value: Callable[[Mapping[str, Any]], Any]
+    value: Callable[[Mapping[str, object]], object]
 
 
 def column(header: str, key: str | None = None) -> CsvColumn:
@@ -90,7 +94,7 @@ def in_battle(header: str, words: Callable[[Mapping[str, Any]], str]) -> CsvColu
     """A column saying the unit in the battle being fought (its row's ``in_battle``, ``words`` of it), empty for a
     unit not on the table."""
 
-    def cell(row: Mapping[str, Any]) -> str:
+    def cell(row: Mapping[str, object]) -> str:
         battle = row.get("in_battle")
         return words(battle) if isinstance(battle, dict) else ""
 
@@ -144,10 +148,10 @@ class ListPlan(Protocol):
     def side(self) -> str: ...
 
     @property
-    def events(self) -> Any: ...
+    def events(self) -> Sequence[Event]: ...
 
     @property
-    def updated(self) -> Any: ...
+    def updated(self) -> Sized: ...
 
     @property
     def changes_units(self) -> bool: ...
@@ -177,7 +181,7 @@ class ArmyLists(Protocol):
         """The plan a line each, for a person."""
         ...
 
-    def as_json(self, plan: Any, notes: Iterable[str] = ()) -> dict[str, Any]:
+    def as_json(self, plan: Any, notes: Iterable[str] = ()) -> dict[str, object]:
         """The plan for ``--json``."""
         ...
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
@@ -77,7 +77,7 @@ class NewCampaign(BaseModel):
 
 class CommandRequest(BaseModel):
     command: str = Field(description="A command's name, e.g. fs.attack (GET …/commands lists them).", max_length=80)
-    args: dict[str, Any] = Field(default_factory=dict, description="The command's inputs by name.")
+    args: dict[str, object] = Field(default_factory=dict, description="The command's inputs by name.")
     dice: Faces | None = Field(default=None, description="Table dice rolled at the table, e.g. 4,2.", max_length=200)
     command_id: str | None = Field(default=None, description="Idempotency key.", max_length=100)
 
@@ -104,7 +104,7 @@ class ShareRequest(BaseModel):
 
 class Amend(BaseModel):
     seq: int = Field(ge=1, le=MAX_NUMBER)
-    set: dict[str, Any] = Field(default_factory=dict)
+    set: dict[str, object] = Field(default_factory=dict)
     dice: Faces | None = Field(
         default=None,
         description='With reason: the faces the table agrees its dice showed (e.g. "4,2"), its table dice corrected. '
@@ -121,7 +121,7 @@ class Amend(BaseModel):
     )
 
 
-def appended(srv_request: Request, info_id: str, result: AppendResult) -> dict[str, Any]:
+def appended(srv_request: Request, info_id: str, result: AppendResult) -> dict[str, object]:
     server(srv_request).live.appended(info_id)
     return {
         "duplicate": result.duplicate,
@@ -188,7 +188,7 @@ def new_token(who: Account, request: Request, body: NewToken | None = None) -> d
 
 
 @router.get("/sessions", openapi_extra=access("account"))
-def sessions(who: Account, request: Request) -> list[dict[str, Any]]:
+def sessions(who: Account, request: Request) -> list[dict[str, object]]:
     """Your sessions and tokens that have not expired (the one asking is ``current``)."""
     return [
         {**s, "current": s["id"] == who.session.public_id} for s in server(request).accounts.sessions_of(who.account)
@@ -209,7 +209,7 @@ class PasswordChange(BaseModel):
 
 
 @router.post("/account/password", openapi_extra=access("account"))
-async def change_password(body: PasswordChange, who: Account, request: Request) -> dict[str, Any]:
+async def change_password(body: PasswordChange, who: Account, request: Request) -> dict[str, object]:
     """A new password (the current one checked, and throttled as a sign-in is); every other session and token of
     the account ends."""
     ended = await guard(request).change_password(request, who.account, body.current, body.new, who.session)
@@ -217,7 +217,7 @@ async def change_password(body: PasswordChange, who: Account, request: Request) 
 
 
 @router.get("/campaigns", openapi_extra=access("account"))
-def campaigns(who: Account, request: Request) -> list[dict[str, Any]]:
+def campaigns(who: Account, request: Request) -> list[dict[str, object]]:
     srv = server(request)
     mine = srv.members.campaigns_of(who.account)
     return [
@@ -234,7 +234,7 @@ def campaigns(who: Account, request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/campaigns", status_code=201, openapi_extra=access("account"))
-def new_campaign(body: NewCampaign, who: Account, request: Request) -> dict[str, Any]:
+def new_campaign(body: NewCampaign, who: Account, request: Request) -> dict[str, object]:
     """Start a campaign: its creator is its game master."""
     srv = server(request)
     ledger = srv.ledger_for(who.account)
@@ -245,27 +245,27 @@ def new_campaign(body: NewCampaign, who: Account, request: Request) -> dict[str,
 
 
 @router.get("/campaigns/{campaign_id}", openapi_extra=access("member"))
-def status(m: Member, request: Request, at: At = None) -> dict[str, Any]:
+def status(m: Member, request: Request, at: At = None) -> dict[str, object]:
     return {"campaign_id": m.info.campaign_id, **views.status(server(request).app.ledger, m.info, at)}
 
 
 @router.get("/campaigns/{campaign_id}/units/{name}", openapi_extra=access("member"))
-def unit(name: str, m: Member, request: Request, at: At = None) -> dict[str, Any]:
+def unit(name: str, m: Member, request: Request, at: At = None) -> dict[str, object]:
     return views.unit(server(request).app.ledger, m.info, name, at)
 
 
 @router.get("/campaigns/{campaign_id}/battles", openapi_extra=access("member"))
-def battles(m: Member, request: Request, at: At = None) -> list[dict[str, Any]]:
+def battles(m: Member, request: Request, at: At = None) -> list[dict[str, object]]:
     return views.summary(server(request).app.ledger, m.info, at).battles
 
 
 @router.get("/campaigns/{campaign_id}/treasury", openapi_extra=access("member"))
-def treasury(m: Member, request: Request, at: At = None) -> dict[str, Any]:
+def treasury(m: Member, request: Request, at: At = None) -> dict[str, object]:
     return views.treasury(server(request).app.ledger, m.info, at)
 
 
 @router.get("/campaigns/{campaign_id}/careers/{pc}", openapi_extra=access("member"))
-def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, Any]:
+def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, object]:
     return views.career(server(request).app.ledger, m.info, pc, at)
 
 
@@ -280,7 +280,7 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
     at: At = None,
     limit: OptionalSeq = None,
     all: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The log in words: each event with who entered it, what happened, and its rule's clause."""
     ledger = server(request).app.ledger
     every, entries = views.log_entries(
@@ -290,7 +290,7 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
 
 
 @router.get("/campaigns/{campaign_id}/audit", openapi_extra=access("member"))
-def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSeq = None) -> dict[str, Any]:
+def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSeq = None) -> dict[str, object]:
     """One event or roll: who entered it and when, its inputs, its dice re-derived, its rule re-run."""
     found = views.audit(server(request).app.ledger, m.info, seq, roll)
     found.pop("said")  # the rulings in the reader's words: the API keeps the recorded explanations
@@ -298,18 +298,18 @@ def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSe
 
 
 @router.get("/campaigns/{campaign_id}/verify", openapi_extra=access("member"))
-def verify(m: Member, request: Request, rules: bool = True) -> dict[str, Any]:
+def verify(m: Member, request: Request, rules: bool = True) -> dict[str, object]:
     return verify_views.verify_dict(*verify_views.verify(server(request).app.ledger, m.info, rules=rules))
 
 
 @router.get("/campaigns/{campaign_id}/members", openapi_extra=access("member"))
-def members(m: Member, request: Request) -> list[dict[str, Any]]:
+def members(m: Member, request: Request) -> list[dict[str, object]]:
     found = server(request).members.of(m.info.campaign_id)
     return [{"account": x.account, "role": x.role, "sides": list(x.sides)} for x in found.values()]
 
 
 @router.get("/campaigns/{campaign_id}/commands", openapi_extra=access("member"))
-def commands(m: Member) -> list[dict[str, Any]]:
+def commands(m: Member) -> list[dict[str, object]]:
     """The commands this campaign's ruleset takes, with their inputs."""
     return [
         {
@@ -377,7 +377,7 @@ async def in_turn(srv_request: Request, campaign_id: str, work: Callable[[InCamp
         return result
 
 
-def _as_sent(raw: Any) -> Any:
+def _as_sent(raw: object) -> object:
     return raw
 
 
@@ -386,7 +386,7 @@ SentCommand = Annotated[CommandRequest, Body(), PlainValidator(_as_sent, json_sc
 check, in the same worker thread (:func:`command`)."""
 
 
-def validated(model: type[M], raw: Any) -> M:
+def validated(model: type[M], raw: object) -> M:
     """``raw`` (a body as FastAPI read it: JSON, the bytes of another content type, None for none) as ``model``,
     or the 422 FastAPI would have answered for it."""
     if raw is None:
@@ -398,7 +398,7 @@ def validated(model: type[M], raw: Any) -> M:
 
 
 @router.post("/campaigns/{campaign_id}/commands", openapi_extra={**access("play"), "requestBody": {"required": True}})
-async def command(campaign_id: str, request: Request, body: SentCommand = None) -> dict[str, Any]:  # type: ignore[assignment]
+async def command(campaign_id: str, request: Request, body: SentCommand = None) -> dict[str, object]:  # type: ignore[assignment]
     """Run any command of the campaign's ruleset (a player: only for its own sides' units)."""
     # One worker thread for the access check and the command, in the campaign's turn: each hand-off to a thread
     # and back cost as much as a statement (bench/server_load.py). So the body is validated there too, after
@@ -411,7 +411,7 @@ async def command(campaign_id: str, request: Request, body: SentCommand = None) 
 
 
 @router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))
-def invite(body: Grant, m: GM, request: Request) -> dict[str, Any]:
+def invite(body: Grant, m: GM, request: Request) -> dict[str, object]:
     """Invite an account (or change its role): a ``membership.granted`` event."""
     srv = server(request)
     result = memberships.grant(
@@ -449,7 +449,7 @@ def make_invitation(
 
 
 @router.post("/campaigns/{campaign_id}/invitations", status_code=201, openapi_extra=access("gm"))
-def new_invitation(body: NewInvitation, m: GM, request: Request) -> dict[str, Any]:
+def new_invitation(body: NewInvitation, m: GM, request: Request) -> dict[str, object]:
     """A link for a role (a player of sides the campaign knows, or an observer), shown once: whoever opens it signs
     up or signs in and joins with that role. It opens once, until it expires or is revoked."""
     link, made = make_invitation(request, m, body.role, body.sides, body.hours)
@@ -457,7 +457,7 @@ def new_invitation(body: NewInvitation, m: GM, request: Request) -> dict[str, An
 
 
 @router.get("/campaigns/{campaign_id}/invitations", openapi_extra=access("gm"))
-def invitations(m: GM, request: Request) -> list[dict[str, Any]]:
+def invitations(m: GM, request: Request) -> list[dict[str, object]]:
     """The campaign's invitation links, newest first, each with its state: open, used, revoked or expired."""
     found = server(request).invitations
     now = int(found.now())
@@ -475,7 +475,7 @@ Secret = Annotated[str, InPath(max_length=100, description="The secret at the en
 
 
 @router.get("/invitations/{token}", openapi_extra=access("public"))
-async def invitation(token: Secret, request: Request) -> dict[str, Any]:
+async def invitation(token: Secret, request: Request) -> dict[str, object]:
     """What an invitation link opens (the campaign and the role), before joining by it: 404 no link of this
     server's (guesses are throttled per address, 429), 410 used, revoked or expired."""
     srv = server(request)
@@ -488,7 +488,7 @@ async def invitation(token: Secret, request: Request) -> dict[str, Any]:
 
 
 @router.post("/invitations/{token}", openapi_extra=access("account"))
-async def join(token: Secret, who: Account, request: Request) -> dict[str, Any]:
+async def join(token: Secret, who: Account, request: Request) -> dict[str, object]:
     """Join the campaign by an invitation link, with its role: a ``membership.granted`` event entered by the
     account joining. The link is used up."""
     info, result = await join_by_link(request, who.account, token)
@@ -505,27 +505,27 @@ async def join_by_link(request: Request, account: str, token: str) -> tuple[Camp
 
 
 @router.post("/campaigns/{campaign_id}/members/{account}/remove", openapi_extra=access("gm"))
-def remove_member(account: str, m: GM, request: Request) -> dict[str, Any]:
+def remove_member(account: str, m: GM, request: Request) -> dict[str, object]:
     srv = server(request)
     result = memberships.remove(ledger_of(request, m), srv.members, m.info, account)
     return appended(request, m.info.campaign_id, result)
 
 
 @router.post("/campaigns/{campaign_id}/rewind", openapi_extra=access("gm"))
-def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, Any]:
+def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, object]:
     result = rewind(ledger_of(request, m), m.info, body.to, body.reason)
     return appended(request, m.info.campaign_id, result)
 
 
 @router.post("/campaigns/{campaign_id}/undo", openapi_extra=access("gm"))
-def undo_(m: GM, request: Request) -> dict[str, Any]:
+def undo_(m: GM, request: Request) -> dict[str, object]:
     """Take back the last command, rewind, amendment or undo (nothing is deleted; an undo can be undone)."""
     result, said = undo(ledger_of(request, m), m.info)
     return {**appended(request, m.info.campaign_id, result), "undone": said}
 
 
 @router.post("/campaigns/{campaign_id}/amend", openapi_extra=access("gm"))
-def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
+def amend_(body: Amend, m: GM, request: Request) -> dict[str, object]:
     """Correct a past command's inputs; with ``preview``, only show what would change."""
     report = amend(
         ledger_of(request, m),
@@ -543,20 +543,20 @@ def amend_(body: Amend, m: GM, request: Request) -> dict[str, Any]:
 
 
 @router.post("/campaigns/{campaign_id}/reveal", openapi_extra=access("gm"))
-def reveal(m: GM, request: Request) -> dict[str, Any]:
+def reveal(m: GM, request: Request) -> dict[str, object]:
     """Publish the dice seed: every roll made with it becomes checkable."""
     return appended(request, m.info.campaign_id, ledger_of(request, m).reveal(m.info))
 
 
 @router.get("/campaigns/{campaign_id}/entropy", openapi_extra=access("member"))
-def entropy(m: Member, request: Request, epoch: OptionalSeq = None) -> dict[str, Any]:
+def entropy(m: Member, request: Request, epoch: OptionalSeq = None) -> dict[str, object]:
     """The shares of entropy committed for the current seed epoch (or ``epoch``) and by whom; each share itself
     only once its seed is revealed; whether the epoch still takes shares (until its first seeded roll)."""
-    return views.entropy(server(request).app.ledger, m.info, epoch)
+    return dict(views.entropy(server(request).app.ledger, m.info, epoch))  # the same answer, as a plain dict
 
 
 @router.post("/campaigns/{campaign_id}/entropy", openapi_extra=access("play"))
-def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, Any]:
+def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, object]:
     """Commit your share of entropy for the current seed epoch (a player or the GM, one each per epoch, before the
     epoch's first seeded roll): the log records its SHA-256 until ``reveal`` publishes it with the seed."""
     ledger = ledger_of(request, m)

@@ -108,7 +108,7 @@ def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | No
 
     def lines(key: str, by_name: dict[str, dict[int, int]]) -> dict[str, Any]:
         return {
-            "title": _named(measures.get(key)) or SERIES[key],
+            "title": _(_named(measures.get(key)) or SERIES[key]),  # the script's data too, not the template alone
             "about": _(ABOUT[key]).format(counts=counts) if key in ABOUT else "",
             "counts": _(COUNTS[key]).format(counts=counts),
             "labels": labels,

@@ -9,14 +9,15 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from campaign.i18n import _, ngettext
+from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.i18n.terms import shown
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS
-from campaign.read.log import log_page
+from campaign.read.describe import ROLE_WORDS, dice_of
+from campaign.read.log import dice_before, log_page
 from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
 from campaign.server.fragments import GM, At, Registry
+from events.envelope import RecordedEvent
 from events.families.timeline import CommandIssued
 from projections.fold import Summary
 
@@ -58,6 +59,17 @@ def roster(at: At) -> str:
     )
 
 
+def _dice(
+    at: At, events: list[RecordedEvent], *, among: bool = False
+) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """The dice the rule applications among ``events`` used (those rolled before them read too): a ruling's
+    sentence in the reader's language says its dice, as the CLI's log and the audit page say it. English reads
+    the recorded text, which needs none."""
+    if language() == DEFAULT:
+        return {}, {}
+    return dice_of([*dice_before(at.ledger.store, at.info.campaign_id, events, among=among), *events])
+
+
 def battle_being_fought(summary: Summary) -> dict[str, Any] | None:
     """The battle being fought (the last one not ended, with no result yet), or None."""
     return next((b for b in reversed(summary.battles) if not b.get("ended") and not b.get("result")), None)
@@ -71,7 +83,7 @@ def battle(at: At) -> str:
         page = log_page(
             at.ledger.store, at.info.campaign_id, battle=fought["battle_id"], upto=at.info.last_seq, last=BATTLE_ENTRIES
         )
-        entries = views.entries_in_words(page.names, page.entries)
+        entries = views.entries_in_words(page.names, page.entries, *_dice(at, [e for e, _ in page.entries], among=True))
     members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
     cards = battle_sheet(at.info.ruleset, at.ledger.states.get(at.info), _summary(at)) if fought else []
     return _render(
@@ -101,11 +113,13 @@ def log(at: At) -> str:
         at.memo["log names"] = dict(page.names)
     rows = {}
     newest = True
+    dice: tuple[dict[int, int], dict[int, tuple[int, ...]]] | None = None  # read once, for the new rows only
     for event, gone in reversed(page.entries):
         key = (event.seq, gone, newest)
         row = kept.get(key)
         if row is None:
-            (entry,) = views.entries_in_words(page.names, [(event, gone)])
+            dice = dice or _dice(at, [e for e, _ in page.entries])
+            (entry,) = views.entries_in_words(page.names, [(event, gone)], *dice)
             row = _render(
                 "log_row.html",
                 e=entry,

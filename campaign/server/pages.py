@@ -27,6 +27,7 @@ from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
 from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal
+from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
@@ -95,7 +96,7 @@ def message(
     )
 
 
-def shown(request: Request, name: str, context: dict[str, Any]) -> Response:
+def shown(request: Request, name: str, context: dict[str, object]) -> Response:
     """A page, with what the last plain form post left to show (``said``), which is then cleared."""
     found = nojs.take_said(request)
     response = templates.TemplateResponse(request, name, {**context, "said": found})
@@ -316,7 +317,7 @@ def new_campaign(
     return Response(status_code=204, headers={"HX-Redirect": where})
 
 
-def _live_context(request: Request, m: InCampaign) -> dict[str, Any]:
+def _live_context(request: Request, m: InCampaign) -> dict[str, object]:
     """The page's live parts at the campaign's head, as every open page of it shares them."""
     srv = server(request)
     info = srv.campaign(m.info.campaign_id)
@@ -366,7 +367,7 @@ LEDGER_GROUP = ("ledger", N_("Any campaign"))
 """The ledger's own commands (``campaign roll``: outside the ruleset's group on the command line too)."""
 
 
-def command_groups(commands: list[dict[str, Any]], fought: bool) -> list[dict[str, Any]]:
+def command_groups(commands: list[dict[str, Any]], fought: bool) -> list[dict[str, object]]:
     """The page's command forms grouped as the command line groups them (the ruleset's, by when its rules allow
     them; then the ledger's own), the group the battle's state calls for first (a battle's commands during one,
     a battle's start between them) and open, as is a group holding a form just sent."""
@@ -397,7 +398,7 @@ def _form_context(
     c: runner.CommandSpec,
     choices: forms.Choices,
     state: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """One command's form: its controls, filled from what was sent (``state``: values, errors, dice, answer)."""
     state = state or {}
     raw: forms.Raw = state.get("values") or {}
@@ -419,7 +420,7 @@ def _form_context(
     }
 
 
-def _commands_context(request: Request, m: InCampaign, found: dict[str, Any] | None = None) -> dict[str, Any]:
+def _commands_context(request: Request, m: InCampaign, found: dict[str, object] | None = None) -> dict[str, Any]:
     """The page's command list: the member's commands the battle's state allows now, each with its form (the one
     just sent, ``found``, filled with its answer)."""
     summary = views.summary(server(request).app.ledger, m.info)
@@ -480,7 +481,8 @@ class _Lists:
     """The command lists drawn at the campaigns' heads, shared by the pages of the same role and sides."""
 
     def __init__(self) -> None:
-        self.kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.kept: OrderedDict[tuple[str, int, str, str, str, tuple[str, ...]], str] = OrderedDict()
+        """By campaign id, head seq and hash, language, role and sides."""
         self.lock = threading.Lock()
         self.drawn = 0
         """How many lists were drawn (each once for a head, language, role and sides)."""
@@ -529,7 +531,7 @@ def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)
     )
 
 
-def _audit_words(found: dict[str, Any]) -> dict[str, Any]:
+def _audit_words(found: dict[str, Any]) -> dict[str, object]:
     """What the audit page says of the entry in words: its command as typed, its inputs as label and value (no
     JSON), the time it was recorded in the reader's locale (no ISO string)."""
     from datetime import datetime
@@ -554,7 +556,7 @@ def _raw(form: FormData) -> dict[str, list[str]]:
     return {k: [str(v) for v in form.getlist(k)] for k in form if not k.startswith("_")}
 
 
-def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[dict[str, Any]]:
+def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[dict[str, object]]:
     """The dice ``command`` asks for, as ``--dice count`` says them: its decision run on stand-in dice, nothing
     appended. A roll for a side the player does not play is marked ``waiting``: that side's to enter."""
     from events.dice.ask import CountingDice
@@ -571,7 +573,7 @@ def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[
     return [
         {
             "notation": n.notation,
-            "purpose": n.purpose[:1].upper() + n.purpose[1:],
+            "purpose": (said := purpose_said(n.purpose))[:1].upper() + said[1:],
             "sides": n.sides,
             "dice": [
                 _("d{sides} ({i} of {count})").format(sides=n.sides, i=i, count=n.count)
@@ -639,7 +641,7 @@ async def command_form(request: Request, m: Player) -> Response:
     except HTTPException as exc:
         state["error"], code = str(exc.detail), exc.status_code
     except CampaignError as exc:  # a lost race in the API's words too, naming the campaign
-        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else str(exc)
+        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
         state["error"], code = said, status_for(exc)
     else:
         srv = server(request)
@@ -658,7 +660,9 @@ async def command_form(request: Request, m: Player) -> Response:
     return _command_answer(request, m, spec, state, code)
 
 
-def _dice_needed_or_none(request: Request, m: InCampaign, name: str, state: dict[str, Any]) -> Any:
+def _dice_needed_or_none(
+    request: Request, m: InCampaign, name: str, state: dict[str, Any]
+) -> list[dict[str, object]] | None:
     """The dice asked for again, after faces entered were refused (None if the inputs no longer build)."""
     try:
         return _dice_needed(request, m, runner.build(name, forms.read(command_type(name), state["values"])))
@@ -715,7 +719,7 @@ def invite_form(
     return message(request, _("{account} joins as {role}").format(account=name, role=_(ROLE_WORDS.get(role, role))))
 
 
-def _invitations_context(request: Request, m: InCampaign) -> dict[str, Any]:
+def _invitations_context(request: Request, m: InCampaign) -> dict[str, object]:
     """The game master's invitation links and what a new one may be for (the sides the campaign knows)."""
     srv = server(request)
     now = int(srv.invitations.now())
@@ -832,8 +836,8 @@ def _amend_changes(request: Request, m: InCampaign, seq: int, sent: FormData, te
     return changes | _changes(text)
 
 
-def _changes(text: str) -> dict[str, Any]:
-    changes: dict[str, Any] = {}
+def _changes(text: str) -> dict[str, object]:
+    changes: dict[str, object] = {}
     for item in (x for x in text.split(",") if x.strip()):
         key, sep, raw = item.partition("=")
         if not sep:

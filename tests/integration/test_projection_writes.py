@@ -271,6 +271,9 @@ def test_a_rebuild_turns_the_cyclic_collector_back_on_even_when_it_fails(
         def reset(self, connection: object) -> None:
             raise RuntimeError("disk full")
 
+        def project(self, connection: object, events: object) -> None:
+            raise AssertionError("a rebuild whose reset failed folds nothing")
+
     assert gc.isenabled()
     with pytest.raises(RuntimeError):
         rebuild(sqlite_engine, ledger.store, [Failing()])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import World, sign_in
+from tests.server.conftest import SQUAD, World, post, sign_in
 
 
 def test_the_sign_in_page_follows_accept_language(world: World) -> None:
@@ -108,3 +108,77 @@ def test_the_account_page_chooses_the_language_and_can_give_it_back_to_the_brows
     back = other.post("/account/language", data={"language": ""}, headers={"HX-Request": "true"})
     assert back.status_code == 204 and back.headers["hx-redirect"] == "/account"
     assert '<html lang="ru">' in browser.get("/", headers={"Accept-Language": "ru"}).text
+
+
+def _battle(world: World) -> None:
+    """Robot Squad (pat's, Robots) and Saurian Warriors (the GM's, Saurians) in a match."""
+    for who, name, side in (("pat", "Robot Squad", "Robots"), ("gina", "Saurian Warriors", "Saurians")):
+        _command(world, who, "gf.muster", name=name, side=side, profile=SQUAD)
+    _command(world, "gina", "gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
+
+
+def _command(world: World, who: str, command: str, dice: str | None = None, **args: object) -> None:
+    body = {"command": command, "args": args, "dice": dice}
+    post(world.client(who), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+RULING_RU = "Robot Squad, тест морали (раны при половинной численности): выпало 2 против Quality 4+"
+
+
+def test_the_pages_log_and_battle_lines_word_a_ruling_in_the_readers_language(world: World) -> None:
+    """Six wounds leave 4 of 10 models, at half strength: a morale test (RULES.md §4.1) on the table's 2 against
+    Quality 4+ fails, Shaken. Its row, its roll's purpose and the wounds' source read in Russian, as the audit
+    page and ``campaign log --lang ru`` say them; the recorded English is not shown."""
+    _battle(world)
+    _command(world, "pat", "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    page = gina.get(f"/c/{world.campaign_id}").text
+    log = page[page.index('id="log"') :]
+    battle = page[page.index('id="battle"') : page.index('id="log"')]
+    for said in (log, battle):
+        assert RULING_RU in said and "against Quality 4+" not in said
+        assert "Robot Squad: потрясено (раны при половинной численности)" in said
+        assert "получает 6 ран (стрельба)" in said and "(shooting)" not in said
+    assert "бросок №0 d6 на «тест морали (раны при половинной численности), Robot Squad»: 2" in log
+    # the live part is the same rendering, and English readers still read the recorded text
+    english = world.client("olive").get(f"/c/{world.campaign_id}").text
+    assert "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+" in english
+    assert "roll #0 d6 for “morale test (wounds at half strength), Robot Squad”" in english
+
+
+def test_an_amended_roll_and_its_correction_read_in_the_readers_language(world: World) -> None:
+    _battle(world)
+    _command(world, "pat", "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    events = world.opened.ledger.store.read(world.campaign_id)
+    shot = max(e.seq for e in events if e.type == "timeline.command_issued")
+    post(
+        world.client("gina"),
+        f"/api/campaigns/{world.campaign_id}/amend",
+        {"seq": shot, "dice": "5", "reason": "misread"},
+    )
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    log = gina.get(f"/c/{world.campaign_id}").text.split('id="log"', 1)[1]
+    assert (
+        f"кубики со стола броска №0 (d6) исправлены с 2 на 5 (бросок №1), исправил(а) gina, исправление №{shot}" in log
+    )
+    assert f"исправление записи №{shot}: кубики со стола исправлены на 5 (misread)" in log
+    assert "corrected from" not in log and "amend of seq" not in log
+
+
+def test_the_pages_small_words_and_the_dice_step_in_the_readers_language(world: World) -> None:
+    _battle(world)
+    pat = world.client("pat")
+    pat.get("/lang/ru", params={"next": "/"})
+    page = pat.get(f"/c/{world.campaign_id}").text
+    campaigns = pat.get("/").text
+    assert "Перейти к содержанию" in campaigns and "Skip to the content" not in campaigns
+    assert 'data-live="в эфире"' in page and 'data-reconnecting="переподключение…"' in page
+    fields = {"_command": "gf.shoot", "unit_name": "Robot Squad", "wounds": "6"}
+    url, htmx = f"/c/{world.campaign_id}/command", {"HX-Request": "true"}
+    counted = pat.post(url, data={**fields, "_step": "count"}, headers=htmx).text
+    assert "Тест морали (раны при половинной численности), Robot Squad" in counted and "Morale test" not in counted
+    seven = pat.post(url, data={**fields, "_step": "table", "_die": "7"}, headers=htmx)
+    assert seven.status_code == 400 and "7 — не грань к6 (грани 1–6)" in seven.text
+    assert "is not a face" not in seven.text

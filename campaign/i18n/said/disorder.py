@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from campaign.i18n import N_, _, ngettext
-from campaign.i18n.explain import Beside, renders, term
+from campaign.i18n.explain import Beside, reason_said, renders, term
 
 DIS = "disorder"
 _STATES = ("in_order", "disordered", "broken")
@@ -71,7 +71,7 @@ def _marker(p: Mapping[str, Any], beside: Beside) -> str:
     total = int(outcome["total_markers"])
     then = _("flees, removed") if outcome["flees"] else _state(total)
     return _("{unit} takes a marker ({reason}): {total} in all → {then}").format(
-        unit=beside.name(p["unit_id"]), reason=p["inputs"]["reason"], total=total, then=then
+        unit=beside.name(p["unit_id"]), reason=reason_said(p["inputs"]["reason"]), total=total, then=then
     )
 
 
@@ -231,7 +231,9 @@ def _encounter(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 @renders(DIS, "unit_removed")
 def _unit_removed(p: Mapping[str, Any], beside: Beside) -> str:
-    return _("{unit} is removed: {reason}").format(unit=beside.name(p["unit_id"]), reason=p["inputs"]["reason"])
+    return _("{unit} is removed: {reason}").format(
+        unit=beside.name(p["unit_id"]), reason=reason_said(p["inputs"]["reason"])
+    )
 
 
 @renders(DIS, "officer_removed")

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
-from campaign.i18n.explain import Beside, renders, term
+from campaign.i18n.explain import Beside, reason_said, renders, term
 from campaign.i18n.terms import shown
 
 GF = "grimdark"
@@ -234,7 +234,7 @@ def _unit_removed(p: Mapping[str, Any], beside: Beside) -> str | None:
     inputs = p["inputs"]
     if "by" not in inputs:
         return None  # recorded before the rule recorded who is credited with it: shown as recorded
-    said = _("{unit} is removed: {reason}").format(unit=beside.name(p["unit_id"]), reason=inputs["reason"])
+    said = _("{unit} is removed: {reason}").format(unit=beside.name(p["unit_id"]), reason=reason_said(inputs["reason"]))
     if inputs["by"] is not None:
         said += _(" (by {unit})").format(unit=beside.name(inputs["by"]))
     return said
@@ -250,5 +250,7 @@ def _battle_end(p: Mapping[str, Any], beside: Beside) -> str:
 @renders(GF, "shares_fate")
 def _shares_fate(p: Mapping[str, Any], beside: Beside) -> str:
     return _("{unit}, joined to {other}, shares its fate: {reason}").format(
-        unit=beside.name(p["unit_id"]), other=beside.name(p["inputs"]["joined_to"]), reason=p["outcome"]["removed"]
+        unit=beside.name(p["unit_id"]),
+        other=beside.name(p["inputs"]["joined_to"]),
+        reason=reason_said(p["outcome"]["removed"]),
     )

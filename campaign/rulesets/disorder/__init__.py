@@ -28,6 +28,7 @@ RULESET = RulesetInfo(
             ("officer_removed", "battle.officer_removed"),
         }
     ),
+    worded={"career.officer_appointed": {"rank": "rank"}},  # the seed's rank names, said in the reader's words
     mutation=Mutation(
         modules=("rules.py",),
         tests=("*disorder*", "*newer_rulesets*"),

@@ -31,9 +31,9 @@ def _glory(seen: Charted) -> list[Reading]:
 
 
 CHARTS: Charts = {
-    "morale": Measure("Disorder markers in battle", "markers", _markers),
-    "strength": Measure("Strength", "models", hooks.models),
-    "glory": Measure("Officers' Glory", "Glory", _glory),
+    "morale": Measure(N_("Disorder markers in battle"), N_("markers"), _markers),
+    "strength": Measure(N_("Strength"), N_("models"), hooks.models),
+    "glory": Measure(N_("Officers' Glory"), N_("Glory"), _glory),
     "treasury": Lacking("the disorder-marker rules keep no treasury"),
 }
 

@@ -56,9 +56,9 @@ def _strength(seen: Charted) -> list[Reading]:
 
 
 CHARTS: Charts = {
-    "morale": Measure("Morale grade", "grade", _morale, _levels),
-    "strength": Measure("Strength", "men", _strength),
-    "treasury": Measure("Treasury", "money", hooks.treasury),
+    "morale": Measure(N_("Morale grade"), N_("grade"), _morale, _levels),
+    "strength": Measure(N_("Strength"), N_("men"), _strength),
+    "treasury": Measure(N_("Treasury"), N_("money"), hooks.treasury),
     "glory": Lacking("five-grade units have no officers with Glory or Reputation"),
 }
 

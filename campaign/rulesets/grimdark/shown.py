@@ -21,9 +21,9 @@ def _xp(seen: Charted) -> list[Reading]:
 
 
 CHARTS: Charts = {
-    "morale": Measure("Experience", "XP", _xp),
-    "strength": Measure("Strength", "models", hooks.models),
-    "treasury": Measure("Treasury", "points", hooks.treasury),
+    "morale": Measure(N_("Experience"), N_("XP"), _xp),
+    "strength": Measure(N_("Strength"), N_("models"), hooks.models),
+    "treasury": Measure(N_("Treasury"), N_("points"), hooks.treasury),
     "glory": Lacking("Grimdark heroes earn XP, not Glory (chart morale shows it)"),
 }
 

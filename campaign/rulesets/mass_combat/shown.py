@@ -31,10 +31,10 @@ def _reputation(seen: Charted) -> list[Reading]:
 
 
 CHARTS: Charts = {
-    "morale": Measure("Campaign Morale", "Morale", _units("campaign_morale")),
-    "strength": Measure("Troop strength", "TS", _units("ts")),
-    "treasury": Measure("Treasury", "$", hooks.treasury),
-    "glory": Measure("Reputation", "Reputation", _reputation, named=N_("Reputation")),  # §2.9: not Glory
+    "morale": Measure(N_("Campaign Morale"), N_("Morale"), _units("campaign_morale")),
+    "strength": Measure(N_("Troop strength"), N_("TS"), _units("ts")),
+    "treasury": Measure(N_("Treasury"), "$", hooks.treasury),
+    "glory": Measure(N_("Reputation"), N_("Reputation"), _reputation, named=N_("Reputation")),  # §2.9: not Glory
 }
 
 ROSTER = hooks.columns(

@@ -6,8 +6,9 @@ function listen(campaignId, after) {
   // the fragments in the page's own language (the API is otherwise language-neutral)
   const lang = document.documentElement.lang || "en";
   const source = new EventSource(`/api/campaigns/${campaignId}/events?after=${after}&fragments=true&lang=${lang}`);
-  source.onopen = () => { state.textContent = "live"; state.className = "ok"; };
-  source.onerror = () => { state.textContent = "reconnecting…"; state.className = "dim"; };
+  // its words in the page's language, given by the page (data-live, data-reconnecting)
+  source.onopen = () => { state.textContent = state.dataset.live || "live"; state.className = "ok"; };
+  source.onerror = () => { state.textContent = state.dataset.reconnecting || "reconnecting…"; state.className = "dim"; };
   source.addEventListener("fragments", (e) => {
     const update = JSON.parse(e.data);
     for (const [id, html] of Object.entries(update.parts)) {
@@ -65,7 +66,7 @@ function line(id, series) {
   if (!canvas || typeof Chart === "undefined") return;
   if (charts[id]) charts[id].destroy();
   if (!series.lines.length) {
-    canvas.parentElement.dataset.empty = "nothing to draw yet";
+    canvas.parentElement.dataset.empty = canvas.parentElement.dataset.emptySaid || "nothing to draw yet";
     return;
   }
   charts[id] = new Chart(canvas, {

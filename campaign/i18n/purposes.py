@@ -1,0 +1,114 @@
+"""What a roll was for, as the rules recorded it ("morale test (wounds at half strength), Robot Squad"), in the
+reader's language when it is read: the roll rows of the log, the audit page, the dice step of a command form.
+
+The rules write a roll's purpose in English and the log keeps it as it is (it is hashed and re-decided word for
+word). Each purpose the rules write is declared here once as its English template: the recorded text is matched
+against it, its fixed words said through the catalog and its unit's name kept; a cause in brackets is said too
+where the catalog knows it. A purpose no template matches (one a person typed: ``campaign roll --purpose``)
+reads as recorded."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from campaign.i18n import DEFAULT, N_, _, language
+
+PURPOSES = (
+    # grimdark
+    N_("morale test ({why}), {who}"),
+    N_("Fearless, {who}"),
+    N_("casualty roll, {who}"),
+    N_("special objective, {who}"),
+    # mass_combat and fighting_spirit
+    N_("morale check, {who}"),
+    N_("rally, {who}"),
+    N_("Morale roll, {who}"),
+    N_("Morale roll for an unpaid day, {who}"),
+    N_("Morale roll after an enemy atrocity, {who}"),
+    N_("army Morale roll after an enemy atrocity, {who}"),
+    N_("catastrophe roll, {who}"),
+    N_("catastrophe reroll (Luck), {who}"),
+    N_("Glory roll, {who}"),
+    N_("Luck reroll of the contest, {who}"),
+    N_("rout row shift, {who}"),
+    # disorder
+    N_("morale test of {who}"),
+    N_("panic test of {who}"),
+    N_("rally test of {who} (inspired)"),
+    N_("rally test of {who}"),
+    N_("No step back test of {who}"),
+    N_("defence of {who} against small arms"),
+)
+"""The purposes the rules write, as their English templates: ``{who}`` the unit's (or side's, or character's)
+name, ``{why}`` the cause the rules give in brackets. A longer template is tried before one it begins like."""
+
+CAUSES = {
+    "wounds at half strength": N_("wounds at half strength"),
+    "lost a melee": N_("lost a melee"),
+    "shooting": N_("shooting"),
+    "melee": N_("melee"),
+}
+"""The causes the rules give, in a purpose's brackets and as the source of wounds (``battle.wounds_taken``)."""
+
+
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    def pattern(template: str) -> re.Pattern[str]:
+        text = re.escape(template).replace(r"\{who\}", "(?P<who>.+)").replace(r"\{why\}", "(?P<why>[^()]+)")
+        return re.compile(f"^{text}$")
+
+    return tuple((pattern(t), t) for t in PURPOSES)
+
+
+def cause_said(recorded: object) -> object:
+    """A cause the rules recorded (a purpose's bracket, the source of wounds) in the reader's language; anything
+    else as recorded."""
+    if language() == DEFAULT or not isinstance(recorded, str) or recorded not in CAUSES:
+        return recorded
+    return _(CAUSES[recorded])
+
+
+def purpose_said(recorded: str) -> str:
+    """A roll's recorded purpose in the reader's language, its names as recorded; as recorded in English or
+    where no template of the rules matches it."""
+    if language() == DEFAULT:
+        return recorded
+    for pattern, template in _patterns():
+        found = pattern.match(recorded)
+        if found is not None:
+            fields = found.groupdict()
+            if "why" in fields:
+                fields["why"] = str(cause_said(fields["why"]))
+            return _(template).format(**fields)
+    return recorded
+
+
+_AMENDED_DICE = re.compile(r"^amend of seq (?P<seq>\d+): table dice corrected to (?P<faces>[\d, ]+) \((?P<why>.*)\)$")
+_AMENDED = re.compile(r"^amend of seq (?P<seq>\d+)(?: \((?P<why>.*)\))?$")
+
+
+def amend_said(recorded: str) -> str:
+    """The reason an amendment's rewind records ("amend of seq 15: table dice corrected to 5 (misread)", as
+    ``campaign.timeline`` words it) in the reader's language; the reason a person typed in it as typed."""
+    if language() == DEFAULT:
+        return recorded
+    found = _AMENDED_DICE.match(recorded)
+    if found is not None:
+        return _("amend of seq {seq}: table dice corrected to {faces} ({why})").format(**found.groupdict())
+    found = _AMENDED.match(recorded)
+    if found is None:
+        return recorded
+    if found["why"] is None:
+        return _("amend of seq {seq}").format(seq=found["seq"])
+    return _("amend of seq {seq} ({why})").format(**found.groupdict())
+
+
+def recorded_said(key: str, recorded: object) -> object:
+    """A field of an event the rules (or the timeline) worded in English, in the reader's language: a cause
+    (``source``, ``reason``), an amendment's reason; anything else as recorded."""
+    if language() == DEFAULT or not isinstance(recorded, str):
+        return recorded
+    if key == "reason" and recorded.startswith("amend of seq "):
+        return amend_said(recorded)
+    return cause_said(recorded)
