@@ -173,6 +173,7 @@ def test_a_database_gone_away_is_a_503_in_words_and_the_next_request_is_served(
     olive = world.client("olive")
     directory = world.opened.ledger.directory
     monkeypatch.setattr(directory, "get", cut)
+    monkeypatch.setattr(directory, "entry", cut)  # the one-statement access read builds its campaign here
     answer = olive.get(f"/api/campaigns/{world.campaign_id}/log")
     assert answer.status_code == 503 and answer.headers["retry-after"] == "2"
     assert answer.json() == {
@@ -193,6 +194,7 @@ def test_a_defect_is_a_500_in_words_with_its_traceback_in_the_log_line_only(
         raise RuntimeError("a defect")
 
     monkeypatch.setattr(world.opened.ledger.directory, "get", broken)
+    monkeypatch.setattr(world.opened.ledger.directory, "entry", broken)
     answer = TestClient(world.app, raise_server_exceptions=False, headers=dict(world.client("olive").headers))
     answer.cookies = world.client("olive").cookies
     got = answer.get(f"/api/campaigns/{world.campaign_id}/log")

@@ -20,5 +20,5 @@ def test_the_page_shows_a_mass_combat_unit_s_morale_arrears_and_pay_owed(world: 
     assert {"TS", "Morale", "arrears", "pay owed"} <= set(headers), headers
     assert not {"campaign morale", "pay penalty"} & set(headers), headers
     row = next(r for r in re.findall(r"<tr>(.*?)</tr>", page) if "Militia archers" in r)
-    cells = dict(zip(headers, re.findall(r"<td>(.*?)</td>", row), strict=False))
+    cells = dict(re.findall(r'<td data-label="([^"]*)">(.*?)</td>', row))  # each cell labelled by its column
     assert (cells["Morale"], cells["arrears"], cells["pay owed"]) == ("11", "0", "0")  # green: Morale 11 (§2.3)
