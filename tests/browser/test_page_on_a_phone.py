@@ -268,13 +268,32 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.locator("input[name=wounds_by_a]").fill("3")
     box.locator("input[name=wounds_by_b]").fill("0")
     box.get_by_role("button", name="Which dice to roll?").click()
-    waiting = player.locator("#cmd-gf-melee .waiting-note")
-    waiting.wait_for()
-    assert "Waiting for Saurians" in waiting.inner_text()  # their unit caused fewer wounds: their test (§4.1 B)
-    assert player.locator("#cmd-gf-melee button[value=seeded]").is_disabled()
-    player.screenshot(path=str(screenshots / "dice-waiting-player-390.png"), full_page=True)
-
-    player.locator("#cmd-gf-melee").screenshot(path=str(screenshots / "dice-waiting-form-390.png"))
+    # the wounds the Robots deal set what happens to the Saurians' unit: the GM's to enter (README's role
+    # table), refused in words before any die is asked for, and nothing is appended
+    refused = player.locator("#cmd-gf-melee .command-result .error")
+    refused.wait_for()
+    assert "Saurian Warriors" in refused.inner_text() and "game master" in refused.inner_text()
+    assert player.locator("#cmd-gf-melee input[name=_die]").count() == 0
+    assert player.locator("#log", has_text="gf melee").count() == 0
+    no_sideways_scroll(player)
+    player.locator("#cmd-gf-melee").screenshot(path=str(screenshots / "melee-refused-form-390.png"))
+    # the GM enters it: the Saurians caused fewer wounds, so theirs is the morale test's die (§4.1 B)
+    box = open_command(gm, "gf.melee")
+    box.locator("select[name=a]").select_option("Robot Squad")
+    box.locator("select[name=b]").select_option("Saurian Warriors")
+    box.locator("input[name=wounds_by_a]").fill("3")
+    box.locator("input[name=wounds_by_b]").fill("0")
+    box.get_by_role("button", name="Which dice to roll?").click()
+    box = gm.locator("#cmd-gf-melee")
+    box.locator(".dice").wait_for()
+    assert box.locator("input[name=_die]").count() == 1 and "for Saurians" in box.locator(".dice").inner_text()
+    box.locator("input[name=_die]").fill("5")  # 5 on Quality 4+: passed, seven models left, not Shaken
+    box.get_by_role("button", name="Record these dice").click()
+    gm.locator("#cmd-gf-melee .command-result .ok").wait_for()
+    player.locator("#log", has_text="gf melee").wait_for(timeout=LIVE_MS)  # the player's page, live
+    saurians = player.locator("#battle .unit-card", has_text="Saurian Warriors")
+    saurians.filter(has_text="7/10").wait_for(timeout=LIVE_MS)
+    assert "Shaken" not in saurians.inner_text()
 
     scan: list[str] | None = [] if axe_ready() else None
     for page, who in ((player, "player"), (gm, "gm")):
