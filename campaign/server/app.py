@@ -16,7 +16,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from campaign.access.accounts import ARGON2, Accounts
 from campaign.access.invitations import Invitations
@@ -25,6 +25,7 @@ from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
 from campaign.rulesets.decision import problems_in
 from campaign.server import account_pages, api, health, live_parts, nojs, pages, refusals, report_pages
+from campaign.server.asgi import HttpMiddleware
 from campaign.server.connections import OneConnection
 from campaign.server.context import Server, status_for
 from campaign.server.fragments import Fragments
@@ -46,18 +47,12 @@ UNREADABLE = "There was an error parsing the body"
 number): the only sign of it there is."""
 
 
-class Boundary:
+class Boundary(HttpMiddleware):
     """Refuses, in the product's words, an address holding a NUL character, and a body over :data:`MAX_BODY`
     bytes: at once if its ``Content-Length`` says so, or when a body sent in chunks passes the limit (nothing
     past it is read)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         if "\x00" in scope["path"] or b"%00" in scope["query_string"] or b"\x00" in scope["query_string"]:
             # No name or text holds one (events/limits.py), and PostgreSQL refuses to be asked for one.
             await refusal("the address holds a NUL character (%00): no name or text does", 400)(scope, receive, send)
@@ -82,18 +77,14 @@ class Boundary:
         await self.app(scope, counted, send)
 
 
-class HeadAsGet:
+class HeadAsGet(HttpMiddleware):
     """Answers HEAD wherever GET is answered, as RFC 9110 asks (FastAPI's routes, unlike Starlette's, take only the
     methods they name): the request runs as a GET, and its status and headers are sent without the body. The routes
     and the OpenAPI document stay as declared; an address that does not take GET still answers 405."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    methods = frozenset({"HEAD"})
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         ended = False
 
         async def headers_only(message: Message) -> None:

@@ -8,18 +8,13 @@ stream of live updates gives it back before it starts (:func:`events.pg_engine.r
 
 from __future__ import annotations
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
+from campaign.server.asgi import HttpMiddleware
 from events.pg_engine import connection_scope
 
 
-class OneConnection:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class OneConnection(HttpMiddleware):
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         with connection_scope():
             await self.app(scope, receive, send)

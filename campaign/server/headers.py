@@ -16,6 +16,8 @@ from __future__ import annotations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from campaign.server.asgi import HttpMiddleware
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -24,9 +26,9 @@ HSTS = "max-age=31536000"
 """A year: the browser keeps to HTTPS for this server's name even if a link or a network says http://."""
 
 
-class SecurityHeaders:
+class SecurityHeaders(HttpMiddleware):
     def __init__(self, app: ASGIApp, *, https: bool = False) -> None:
-        self.app = app
+        super().__init__(app)
         self.fixed = {
             "content-security-policy": CSP,
             "x-frame-options": "DENY",
@@ -35,10 +37,7 @@ class SecurityHeaders:
             **({"strict-transport-security": HSTS} if https else {}),
         }
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         static = scope["path"].startswith("/static/")
 
         async def with_headers(message: Message) -> None:

@@ -15,9 +15,10 @@ from http.cookies import SimpleCookie
 
 import anyio.to_thread
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from campaign.i18n import LANGUAGES, negotiate, restore, use
+from campaign.server.asgi import HttpMiddleware
 from campaign.server.context import SESSION_COOKIE
 
 COOKIE = "lang"
@@ -65,14 +66,8 @@ async def account_language(scope: Scope) -> str | None:
     return found
 
 
-class ReaderLanguage:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class ReaderLanguage(HttpMiddleware):
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         lang = chosen(scope, await account_language(scope))
 
         async def said_in(message: Message) -> None:

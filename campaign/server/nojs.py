@@ -21,8 +21,9 @@ from urllib.parse import parse_qs
 import orjson
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
+from campaign.server.asgi import HttpMiddleware
 from campaign.server.context import CSRF_HEADER
 
 SAID_COOKIE = "campaign_said"
@@ -76,18 +77,14 @@ def cleared(response: Response) -> Response:
     return response
 
 
-class FormToken:
+class FormToken(HttpMiddleware):
     """A plain form's ``_csrf`` field, given to the CSRF check as the header htmx would have sent: the body is
     read here (at most :data:`READ_AT_MOST` bytes; a longer one passes on as sent, without the header) and handed
     on unchanged."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    methods = frozenset({"POST"})
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope["headers"])
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         if CSRF_HEADER.lower().encode() in headers or kind not in (

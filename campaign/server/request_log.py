@@ -12,9 +12,10 @@ import time
 from typing import Any
 
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from campaign.logging import get_logger
+from campaign.server.asgi import HttpMiddleware
 from campaign.server.refusals import DEFECT, refusal
 
 log = get_logger("campaign.server")
@@ -28,14 +29,8 @@ def note(request: Request, **fields: Any) -> None:
     notes.update(fields)
 
 
-class RequestLog:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestLog(HttpMiddleware):
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         notes: dict[str, Any] = scope.setdefault("state", {}).setdefault(NOTES, {})
         status = 500
