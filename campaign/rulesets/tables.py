@@ -63,11 +63,13 @@ class Override:
     source: str
 
 
-Number = Annotated[int, Strict()]
+Whole = Annotated[int, Strict()]
 """A whole number (a house rule's "3" is typed as 3 before it gets here; a float or a word is refused)."""
 Flag = Annotated[bool, Strict()]
 Word = Annotated[str, Strict()]
 Ntr = Literal["NTR"]
+TABLE_NUMBER = 1000
+MONEY = 10_000_000
 """No test required: where a threat row does not apply at a motivation."""
 
 BOUNDS = "table_bounds"
@@ -128,6 +130,19 @@ def _dice(text: str) -> str:
 
 Dice = Annotated[Word, AfterValidator(_dice)]
 """Dice notation, as the rules parse it (``2d6``, ``d6``): refused in the parser's words."""
+Number = Annotated[
+    Whole,
+    bounded("a number from −1,000 to 1,000", lambda n: -TABLE_NUMBER <= n <= TABLE_NUMBER),
+]
+"""A table's number (a modifier, a target, a percentage, a count): the tables' own all lie within ±1,000 (an
+amount of money and a ratio in thousandths have types of their own), so a house rule far past them is a slip of
+the keyboard, refused in words, not a rule to play."""
+Money = Annotated[Whole, bounded("an amount of $0 to $10,000,000", lambda n: 0 <= n <= MONEY)]
+"""An amount of money in dollars (a price, a month's upkeep)."""
+Thousandths = Annotated[
+    Whole, bounded("an amount in thousandths (1000 is one) from 0 to 1,000,000", lambda n: 0 <= n <= 1_000_000)
+]
+"""A ratio or a fraction in thousandths, as the tables keep them exact (2000 is 2:1, 500 is ½)."""
 Count = Annotated[Number, bounded("a count of 1 or more", lambda n: n >= 1)]
 """How many times a thing may be done: at least once (0 would stop the rule that counts it)."""
 Divisor = Annotated[Number, bounded("a step the rules divide by: at least 1", lambda n: n >= 1)]
@@ -295,8 +310,6 @@ def check_override(tables: RuleTables, path: str, value: Any) -> None:
             f"{path} holds {values[path].value!r}; a house rule must give the same kind of value, not {value!r} "
             f"({worded(exc)})"
         ) from None
-    if isinstance(value, int) and not isinstance(value, bool) and not -1000 <= value <= 1000:
-        raise InvalidInputError(f"{value} is out of range for a rule table (−1000…1000)")
 
 
 def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]) -> dict[str, Sourced]:

@@ -58,6 +58,15 @@ KEPT = [
     ("mass_combat", "damage.tl0.armour", "DR"),
     ("mass_combat", "damage.tl0.a", "3d6+1"),
     ("mass_combat", "economy.year_days", 1),
+    # money and ratios have bounds of their own, far past a modifier's: a GM may raise the Yrth price of heavy
+    # cavalry ($14,000, R2-30) or count "none on the other side" as 10:1 (special-unit superiority, §2.10)
+    ("mass_combat", "economy.yrth.HC", 15_000),
+    ("mass_combat", "economy.yrth.HC", 10_000_000),
+    ("mass_combat", "economy.upkeep_mounted", 0),
+    ("mass_combat", "special.none_counts_as", 10_000),
+    ("mass_combat", "extraordinary.per_ten_beyond", 0),
+    ("mass_combat", "tl.bonus_over_difference", 1000),
+    ("mass_combat", "tl.bonus_over_difference", -1000),
     ("disorder", "check.dice", "3d6"),
     ("grimdark", "test.dice", "d6"),
     ("grimdark", "level_up.every_xp", 1),
@@ -66,6 +75,11 @@ KEPT = [
 ]
 
 REFUSED = [
+    ("mass_combat", "economy.yrth.HC", -1, "is an amount of $0 to $10,000,000, not -1"),
+    ("mass_combat", "economy.yrth.HC", 10_000_001, "is an amount of $0 to $10,000,000, not 10000001"),
+    ("mass_combat", "special.none_counts_as", -1, "is an amount in thousandths (1000 is one) from 0 to 1,000,000"),
+    ("mass_combat", "tl.bonus_over_difference", 1001, "is a number from −1,000 to 1,000, not 1001"),
+    ("mass_combat", "tl.bonus_over_difference", -1001, "is a number from −1,000 to 1,000, not -1001"),
     ("fighting_spirit", "qualities.regular.die", 3, "is a die: one of d4, d6, d8, d10, d12 "),
     ("fighting_spirit", "qualities.regular.die", 20, "is a die: one of d4, d6, d8, d10, d12 "),
     ("fighting_spirit", "last_stand.other_die", 7, "is a die: one of d4, d6, d8, d10, d12, d20, d100"),

@@ -5,7 +5,20 @@ import re
 from collections.abc import Sequence
 from typing import Annotated
 
-from campaign.rulesets.tables import Dice, Divisor, Flag, Keyed, Number, RuleTables, Section, Word, bounded, pick
+from campaign.rulesets.tables import (
+    Dice,
+    Divisor,
+    Flag,
+    Keyed,
+    Money,
+    Number,
+    RuleTables,
+    Section,
+    Thousandths,
+    Word,
+    bounded,
+    pick,
+)
 
 QUALITIES = ("inexperienced", "green", "average", "seasoned", "veteran", "elite")
 
@@ -170,7 +183,7 @@ class Glory(Section):
 
 
 class TsRatio(Section):
-    steps: list[tuple[Number, Number]]
+    steps: list[tuple[Thousandths, Number]]
     beyond_cap_per_ten: Number
     tl_lead_for_beyond_cap: Number
 
@@ -194,8 +207,8 @@ class Tl(Section):
 
 
 class Special(Section):
-    steps: list[tuple[Number, Number]]
-    none_counts_as: Number
+    steps: list[tuple[Thousandths, Number]]
+    none_counts_as: Thousandths
 
 
 class Results(Section):
@@ -230,8 +243,8 @@ class Reaction(Section):
 
 
 class Extraordinary(Section):
-    points_pm: list[tuple[Number, Number]]
-    per_ten_beyond: Number
+    points_pm: list[tuple[Number, Thousandths]]
+    per_ten_beyond: Thousandths
     rounding: Word
     recon_per_points: Divisor
     recon_max: Number
@@ -240,8 +253,8 @@ class Extraordinary(Section):
 
 class Economy(Section):
     pay_pct_of_cost: Number
-    upkeep_soldier: Number
-    upkeep_mounted: Number
+    upkeep_soldier: Money
+    upkeep_mounted: Money
     bonus_pay_1: Number
     bonus_pay_2: Number
     missed_first: Number
@@ -257,8 +270,8 @@ class Economy(Section):
     year_days: Divisor
     clear_victory_from: Number
     pay_quality_pct: dict[str, Number]
-    yrth: dict[str, Number]
-    yrth_missile: dict[str, Number]
+    yrth: dict[str, Money]
+    yrth_missile: dict[str, Money]
 
 
 class Healing(Section):
