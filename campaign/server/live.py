@@ -24,7 +24,7 @@ from sqlalchemy import Engine
 
 from campaign.live import CHANNEL
 from campaign.logging import get_logger
-from campaign.server.fragments import OTHERS, Rendered, RoleKind
+from campaign.server.fragments import OTHERS, Rendered, RoleKind, RowChanges
 from projections.state.campaigns import CampaignInfo
 
 log = get_logger(__name__)
@@ -47,16 +47,20 @@ class Update:
     previous: int | None
 
 
-def _fragments_event(head: int, parts: dict[str, str]) -> bytes:
-    return b"event: fragments\ndata: " + orjson.dumps({"head": head, "parts": parts}) + b"\n\n"
+def _fragments_event(head: int, parts: dict[str, str], rows: dict[str, RowChanges] | None = None) -> bytes:
+    data: dict[str, object] = {"head": head, "parts": parts}
+    if rows:
+        data["rows"] = {n: {"order": c.order, "rows": c.rows} for n, c in rows.items()}
+    return b"event: fragments\ndata: " + orjson.dumps(data) + b"\n\n"
 
 
 def update_of(rendered: Rendered) -> Update:
+    by_rows = rendered.row_changes
     return Update(
         rendered.head,
         rendered.members,
         b"event: appended\ndata: %d\n\n" % rendered.head,
-        _fragments_event(rendered.head, {n: rendered.parts[n] for n in rendered.changed}),
+        _fragments_event(rendered.head, {n: rendered.parts[n] for n in rendered.changed if n not in by_rows}, by_rows),
         _fragments_event(rendered.head, rendered.parts),
         rendered.previous,
     )

@@ -16,7 +16,7 @@ from campaign.read.describe import ROLE_WORDS, dice_of
 from campaign.read.log import dice_before, log_page
 from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
-from campaign.server.fragments import GM, At, Registry
+from campaign.server.fragments import GM, At, Registry, Rows
 from events.envelope import RecordedEvent
 from events.families.timeline import CommandIssued
 from projections.fold import Summary
@@ -97,7 +97,7 @@ def charts(at: At) -> str:
 
 
 @PAGE.fragment("log", by_role=True)
-def log(at: At) -> str:
+def log(at: At) -> Rows:
     """The last entries, newest first. Each row is worded and rendered once and kept while it is shown: a new head
     adds its own rows (a row changes only if a rewind retracts its event, or a name it uses is new).
 
@@ -131,4 +131,6 @@ def log(at: At) -> str:
         rows[key] = row
         newest = False
     at.memo["log rows"] = rows
-    return _render("log.html", rows=list(rows.values()))
+    return Rows(
+        _render("log.html", rows=list(rows.values())), tuple((str(seq), row) for (seq, _, _), row in rows.items())
+    )

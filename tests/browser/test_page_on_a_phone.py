@@ -250,6 +250,12 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_role("button", name="Record these dice").click()
     player.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
     gm.locator("#log", has_text=SHAKEN).wait_for(timeout=LIVE_MS)  # the GM's page, live
+    # the live log came as its new rows, placed among those the page had: newest first, each once, and the
+    # row that was newest before lost its "undo" (only the newest row offers it)
+    keys = [int(k) for k in gm.locator("#log tbody tr").evaluate_all("rows => rows.map((r) => r.dataset.key)")]
+    assert keys == sorted(set(keys), reverse=True) and keys[-1] == 1, keys
+    assert gm.locator("#log a.undo-link").count() == 1
+    assert gm.locator("#log tbody tr").first.locator("a.undo-link").count() == 1
     # the battle sheet, live on the GM's page: ten models less six wounds (Tough 1) is four, and Shaken (§4.1 A)
     card = gm.locator("#battle .unit-card", has_text="Robot Squad")
     card.filter(has_text="Shaken").wait_for(timeout=LIVE_MS)

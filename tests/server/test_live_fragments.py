@@ -21,8 +21,10 @@ from campaign.bootstrap import bootstrap
 from campaign.commands import command_type
 from campaign.executor import Ledger
 from campaign.server.app import create_app
-from campaign.server.fragments import Fragments
+from campaign.server.fragments import GM, OTHERS, Fragments, Rendered, RoleKind
+from campaign.server.live import update_of
 from campaign.server.live_parts import PAGE
+from campaign.server.timeline_ops import undo
 from tests.conftest import Backend, empty_tables, make_ledger
 from tests.live_server import serving
 from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD
@@ -86,9 +88,10 @@ def test_an_append_renders_the_page_once_and_every_open_page_is_sent_what_change
         assert all(s["head"] == now for s in sent)
         assert all(s == sent[0] for s in sent), "every page is sent the same"
         # What changed: the roster, the log, and the charts' point of now (the new unit's strength); not the battle
-        # part (none is fought, and the members are the same).
-        assert set(sent[0]["parts"]) == {"roster", "log", "charts"}
+        # part (none is fought, and the members are the same). The log as its new rows only.
+        assert set(sent[0]["parts"]) == {"roster", "charts"} and set(sent[0]["rows"]) == {"log"}
         assert "Robot Squad" in sent[0]["parts"]["roster"]
+        assert {int(k) for k in sent[0]["rows"]["log"]["rows"]} >= set(range(head + 1, now + 1))
         gina.close()
     opened.close()
 
@@ -130,3 +133,45 @@ def test_what_a_page_reads_does_not_grow_with_the_log(pg_engine: Engine, pg_url:
         opened = bootstrap(pg_url, actor="test")
     opened.close()
     assert rows[1500] == rows[150], rows
+
+
+def test_a_page_one_head_behind_is_sent_the_logs_new_rows_not_the_whole_log(tmp_path: Path) -> None:
+    """The log is a list of rows keyed by seq: an append sends the new row (and, to the GM, the row before it,
+    whose "undo" became "rewind to here"), the keys' order, and no row a page already shows; an undo sends the
+    row it retracts. A page that shows an older head is sent every fragment whole."""
+    opened = bootstrap(str(tmp_path / "rows.db"), actor="test")
+    members = Memberships(opened.engine)
+    cid = grown(opened.ledger, 40)
+    grant(opened.ledger, members, opened.ledger.resolve(cid), "gina", "gm", account_exists=True)
+    fragments = Fragments(opened.ledger, members, PAGE)
+
+    def rendered(kind: RoleKind) -> Rendered:
+        return fragments.at(opened.ledger.resolve(cid), "en", kind)
+
+    before = {kind: rendered(kind) for kind in (OTHERS, GM)}
+    shown = [key for key, _ in before[OTHERS].rows["log"]]
+    head = opened.ledger.resolve(cid).last_seq
+    opened.ledger.roll(opened.ledger.resolve(cid), "d6", "the weather")
+    news = tuple(str(seq) for seq in range(opened.ledger.resolve(cid).last_seq, head, -1))  # the roll's entries
+    new = news[0]
+    for kind, also in ((OTHERS, set()), (GM, {shown[0]})):
+        now = rendered(kind)
+        changes = now.row_changes["log"]
+        assert changes.order == (*news, *shown)  # newest first, every row the page shows kept in its place
+        assert set(changes.rows) == set(news) | also
+        assert "the weather" in " ".join(changes.rows[n] for n in news)
+        assert ("undo" in changes.rows[new]) == (kind == GM)
+        sent = update_of(now)
+        event = orjson.loads(sent.changed.split(b"data: ", 1)[1])
+        assert "log" not in event["parts"] and set(event["rows"]["log"]["rows"]) == set(news) | also
+        assert len(sent.changed) * 10 < len(sent.every), "a new row, not the whole log again"
+        assert f'data-key="{shown[-1]}"' in now.parts["log"]  # the whole fragment still, for a page behind
+
+    undone = opened.ledger.resolve(cid)
+    undo(opened.ledger, undone)
+    now = rendered(OTHERS)
+    changes = now.row_changes["log"]
+    retracted = [key for key, row in changes.rows.items() if 'class="retracted"' in row]
+    assert retracted == [news[-1]]  # the roll's command, retracted (its die stays on the record)
+    assert changes.order[1:3] == news  # the undo's own row first, the roll's kept below it
+    opened.close()

@@ -15,10 +15,38 @@ function listen(campaignId, after) {
       const node = document.getElementById(id);
       if (node) node.outerHTML = html;
     }
+    // a list of rows (the log) comes as its new or changed rows and the keys' order; should a row the page was
+    // to keep be missing, it asks for every part again
+    for (const [id, changes] of Object.entries(update.rows || {})) {
+      if (!placeRows(document.getElementById(id), changes)) {
+        source.close();
+        listen(campaignId, 0);
+        return;
+      }
+    }
     drawCharts();
     staleCommands();
     document.body.dispatchEvent(new CustomEvent("appended", {detail: update.head}));
   });
+}
+
+function placeRows(node, changes) {
+  const body = node && node.querySelector("[data-rows]");
+  if (!body) return false;
+  const shown = new Map([...body.children].map((row) => [row.dataset.key, row]));
+  const parsed = document.createElement("tbody");
+  const rows = [];
+  for (const key of changes.order) {
+    let row = shown.get(key);
+    if (key in changes.rows) {
+      parsed.innerHTML = changes.rows[key];
+      row = parsed.firstElementChild;
+    }
+    if (!row) return false;
+    rows.push(row);
+  }
+  body.replaceChildren(...rows);
+  return true;
 }
 
 // The commands listed are those the battle's state allowed when the page was drawn (a shot only during a battle,
