@@ -54,7 +54,7 @@ def test_the_sheet_shows_a_five_grade_unit_that_lost_men_and_a_grade(world: Worl
 
 def _rows(log: str) -> dict[int, str]:
     """The log's rows by seq."""
-    return {int(m[1]): m[2] for m in re.finditer(r'<tr class="[^"]*" data-seq="(\d+)">(.*?)</tr>', log, re.S)}
+    return {int(m[1]): m[2] for m in re.finditer(r'<tr class="[^"]*" data-seq="(\d+)"[^>]*>(.*?)</tr>', log, re.S)}
 
 
 def _log_of(client: TestClient, cid: str) -> str:
