@@ -123,9 +123,10 @@ def called(model: type[BaseModel], name: str) -> str:
 
 
 def _unit_options(meaning: Meaning, choices: Choices) -> list[tuple[str, str]]:
-    # a target may be another side's: the form then shows its dice waiting for that side, and the server
-    # refuses a player what is that side's to enter
-    mine_only = meaning.whose is Whose.OWN
+    # a player names only its own sides' units where the unit acts and where it is acted on (what happens to
+    # another side's unit is that side's or the GM's: the server refuses it before any die), so a player's picker
+    # offers no unit it would be refused; the GM's offers every unit
+    mine_only = meaning.whose in (Whose.OWN, Whose.TARGET)
     return [(name, f"{name} ({side})") for name, side in choices.units if not mine_only or choices.own(side)]
 
 

@@ -147,6 +147,23 @@ def test_a_players_melee_that_sets_the_other_sides_fate_is_refused_before_its_di
     assert "Waiting for" not in gm.text and "Record these dice" in gm.text  # the GM enters any side's dice
 
 
+def test_a_players_unit_pickers_offer_only_the_units_it_may_name_there(world: World) -> None:
+    """A player names only its own sides' units where a unit acts (the shooter's target takes the test) and where
+    one is acted on (each unit of a melee): another side's is the GM's to enter (README's role table), so the
+    player's pickers do not offer it; the GM's offer every unit."""
+    battle(world)
+
+    def melee_form(who: str) -> str:
+        page = world.client(who).get(f"/c/{world.campaign_id}").text
+        return page.split('id="cmd-gf-melee"', 1)[1].split("</details>", 1)[0]
+
+    for picker in ("a", "b"):
+        mine = melee_form("pat").split(f'name="{picker}"', 1)[1].split("</select>", 1)[0]
+        assert 'value="Robot Squad"' in mine and "Saurian Warriors" not in mine
+        gms = melee_form("gina").split(f'name="{picker}"', 1)[1].split("</select>", 1)[0]
+        assert 'value="Robot Squad"' in gms and 'value="Saurian Warriors"' in gms
+
+
 def test_another_sides_unit_is_refused_before_any_dice_are_asked_for(world: World) -> None:
     """Counting the dice is not a way round the refusal: the page refuses first, in the API's words."""
     battle(world)
