@@ -567,25 +567,13 @@ async def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, object]:
     return appended(request, m.info.campaign_id, result)
 
 
-class FirstHead:
-    """The head the first attempt of a write run again after a lost race was worked out on: an undo or a rewind
-    is run again only if nothing it would take back came in since (:func:`timeline_ops.still_meant`)."""
-
-    def __init__(self) -> None:
-        self.head: int | None = None
-
-    def __call__(self, info: CampaignInfo) -> int:
-        if self.head is None:
-            self.head = info.last_seq
-        return self.head
-
-
 async def rewound_in_turn(request: Request, m: InCampaign, to: int, reason: str) -> AppendResult:
-    """Rewind in the campaign's turn, again on the fresh state after a lost race unless that would take back
-    more than the game master saw (refused in words then)."""
-    seen = FirstHead()
+    """Rewind in the campaign's turn, again on the fresh state after a lost race; refused in words where it would
+    take back more than the game master saw: a command appended since the request came (``m.info``, read as it
+    came in), by this process while it waited for its turn or by another (:func:`timeline_ops.still_meant`)."""
+    seen = m.info.last_seq
     return await retried_in_turn(
-        request, m.info.campaign_id, lambda now: rewind(ledger_of(request, now), now.info, to, reason, seen(now.info))
+        request, m.info.campaign_id, lambda now: rewind(ledger_of(request, now), now.info, to, reason, seen)
     )
 
 
@@ -597,11 +585,12 @@ async def undo_(m: GM, request: Request) -> dict[str, object]:
 
 
 async def undone_in_turn(request: Request, m: InCampaign) -> tuple[AppendResult, str]:
-    """Undo in the campaign's turn, again on the fresh state after a lost race unless another writer's append
-    would then be what it takes back (refused in words then: the game master has not seen it)."""
-    seen = FirstHead()
+    """Undo in the campaign's turn, again on the fresh state after a lost race; refused in words where what it
+    takes back would be a command appended since the request came (``m.info``, read as it came in), by this
+    process while it waited for its turn or by another: the game master has not seen it."""
+    seen = m.info.last_seq
     result, said = await retried_in_turn(
-        request, m.info.campaign_id, lambda now: undo(ledger_of(request, now), now.info, seen(now.info))
+        request, m.info.campaign_id, lambda now: undo(ledger_of(request, now), now.info, seen)
     )
     server(request).turns.appended(m.info.campaign_id, result.head.seq)
     return result, said

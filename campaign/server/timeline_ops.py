@@ -19,16 +19,15 @@ from projections.state.campaigns import CampaignInfo
 
 
 def rewind(ledger: Ledger, info: CampaignInfo, to_seq: int, reason: str = "", seen: int | None = None) -> AppendResult:
-    """Rewind to ``to_seq``; run again on a fresh state after a lost race (``seen``: the head it was first
-    worked out on), only if nothing it would take back came in since (:func:`still_meant`)."""
+    """Rewind to ``to_seq``; refused if something it would take back came in since ``seen``, the head the
+    request saw (:func:`still_meant`)."""
     still_meant(ledger, info, seen, REWIND_OUTRUN)
     return Timeline(ledger).rewind(info, to_seq, reason)
 
 
 def undo(ledger: Ledger, info: CampaignInfo, seen: int | None = None) -> tuple[AppendResult, str]:
-    """Take back the last command, rewind, amendment or undo; what was undone, in words. Run again on a fresh
-    state after a lost race (``seen``: the head it was first worked out on), only if what it takes back is still
-    the same (:func:`still_meant`)."""
+    """Take back the last command, rewind, amendment or undo; what was undone, in words. Refused if something it
+    would take back came in since ``seen``, the head the request saw (:func:`still_meant`)."""
     still_meant(ledger, info, seen, UNDO_OUTRUN)
     timeline = Timeline(ledger)
     result, what, start = timeline.undo(info)
@@ -128,10 +127,10 @@ def _said(entries: Sequence[Appended]) -> str:
 
 
 def still_meant(ledger: Ledger, info: CampaignInfo, seen: int | None, refusal: str) -> None:
-    """Refuse (in words, ``refusal``) an undo or rewind run again after a lost race when another writer appended
-    something it would take back since ``seen``, the head it was first worked out on: the game master did not
-    see it, and run again it would silently take back another player's command. What no rewind takes back (a
-    membership, a share of entropy) does not stop it."""
+    """Refuse (in words, ``refusal``) an undo or rewind when something it would take back was appended since
+    ``seen``, the head the request saw (while it waited for the campaign's turn, or won a race against it): the
+    game master did not see it, and run on the new head it would silently take back another player's command.
+    What no rewind takes back (a membership, a share of entropy) does not stop it."""
     if seen is None or seen >= info.last_seq:
         return
     since = appended_since(ledger, info, seen)

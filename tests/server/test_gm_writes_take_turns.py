@@ -20,7 +20,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from campaign.bootstrap import App, bootstrap
+from campaign.commands import command_type
 from campaign.server.app import create_app
+from campaign.server.turns import Turns
 from events.envelope import RecordedEvent
 from tests.conftest import empty_tables
 from tests.server.conftest import FAST_HASHER, SQUAD, post, sign_in
@@ -333,3 +335,27 @@ def test_a_game_masters_write_that_keeps_losing_is_a_409_in_words_naming_the_cam
     assert "campaign 'Kessel' was changed by another command at the same moment: nothing was recorded" in said
     assert pair.campaign_id not in said
     assert pair.head() == head
+
+
+def test_an_undo_that_waited_for_its_turn_behind_a_players_command_is_refused_in_words(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In one process too: pat's command runs while the game master's undo waits for the campaign's turn; the
+    undo would then take back pat's command, which the game master has not seen."""
+    muster(pair.north["pat"], pair, "Robot Squad")
+    srv = pair.north["gina"].app.state.server  # type: ignore[attr-defined]
+    real_turn = Turns.turn
+    came: list[int] = []
+
+    def then(self: Turns, campaign_id: str) -> Any:
+        if not came:  # as the undo asks for its turn, pat's command (sent to this process) holds it first
+            squad = command_type("gf.muster").build(name="Rival Squad", side="Robots", profile=SQUAD)
+            came.append(srv.ledger_for("pat").execute(srv.campaign(campaign_id), squad).head.seq)
+        return real_turn(self, campaign_id)
+
+    monkeypatch.setattr(Turns, "turn", then)
+    answer = pair.north["gina"].post(pair.url("/undo"), json={})
+    assert came
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["detail"].startswith("campaign 'Kessel' moved on before the undo was recorded")
+    assert pair.head() == came[0] and rival_musters(pair) == 1
