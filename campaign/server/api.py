@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from functools import partial
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
@@ -38,8 +39,8 @@ from campaign.server.context import (
     access,
     caller_or_none,
     credentials,
+    in_campaign,
     ledger_of,
-    player_of,
     server,
 )
 from campaign.server.fragments import role_kind
@@ -360,21 +361,42 @@ async def run_in_turn(srv_request: Request, m: InCampaign, body: CommandRequest)
     return await in_turn(srv_request, m.info.campaign_id, lambda now: run_command(srv_request, now, body))
 
 
-async def in_turn(srv_request: Request, campaign_id: str, work: Callable[[InCampaign], T]) -> T:
+async def in_turn(srv_request: Request, campaign_id: str, work: Callable[[InCampaign], T], level: str = "play") -> T:
     """``work(who)`` (which appends to the campaign) in a worker thread once the campaign's turn comes: every
     writing route takes its turn, so none races another command of this process. ``who`` is who asks, read
-    again in the turn (:func:`player_of`: session, campaign and membership in one statement), never the
-    member a route's dependency read before it queued: a GM may have removed them, or made them an observer
-    or another side's player, while they waited. The head it leaves is noted here when it returns an append's
-    result (else by the caller, :meth:`Turns.appended`)."""
+    again in the turn (:func:`in_campaign` with ``level``, a player's or the GM's: session, campaign and membership
+    in one statement), never the member a route's dependency read before it queued: a GM may have removed them,
+    or made them an observer or another side's player, while they waited. The head it leaves is noted here when
+    it returns an append's result (else by the caller, :meth:`Turns.appended`)."""
     turns = server(srv_request).turns
     if turns.taken(campaign_id):
         give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
     async with turns.turn(campaign_id):
-        result = await run_in_threadpool(lambda: work(player_of(srv_request, campaign_id)))
+        result = await run_in_threadpool(lambda: work(in_campaign(srv_request, campaign_id, level)))
         if isinstance(result, AppendResult):
             turns.appended(campaign_id, result.head.seq)
         return result
+
+
+async def retried_in_turn(
+    srv_request: Request, campaign_id: str, work: Callable[[InCampaign], T], level: str = "gm"
+) -> T:
+    """``work(who)`` in the campaign's turn (:func:`in_turn`), and again on the fresh state each time another
+    process appended first (:func:`on_the_fresh_state`), who asks read again with it: the game master's
+    corrections and membership changes, as commands are, are never a bare lost race to the person who sent them.
+    ``work`` that must not be run again on another head (a confirmed amendment carrying its preview's head)
+    refuses itself there, in words."""
+
+    def in_its_turn(now: InCampaign) -> T:
+        asking = [now]
+
+        def reread() -> CampaignInfo:
+            asking[0] = in_campaign(srv_request, campaign_id, level)
+            return asking[0].info
+
+        return on_the_fresh_state(now.info, reread, lambda info: work(replace(asking[0], info=info)), now.info.name)
+
+    return await in_turn(srv_request, campaign_id, in_its_turn, level)
 
 
 def _as_sent(raw: object) -> object:
@@ -411,19 +433,20 @@ async def command(campaign_id: str, request: Request, body: SentCommand = None) 
 
 
 @router.post("/campaigns/{campaign_id}/members", openapi_extra=access("gm"))
-def invite(body: Grant, m: GM, request: Request) -> dict[str, object]:
+async def invite(body: Grant, m: GM, request: Request) -> dict[str, object]:
     """Invite an account (or change its role): a ``membership.granted`` event."""
-    srv = server(request)
-    result = memberships.grant(
-        ledger_of(request, m),
-        srv.members,
-        m.info,
-        body.account.strip().lower(),
-        body.role,
-        body.sides,
-        account_exists=srv.accounts.exists(body.account.strip().lower()),
+    result = await retried_in_turn(
+        request, m.info.campaign_id, lambda now: granted(request, now, body.account, body.role, body.sides)
     )
     return appended(request, m.info.campaign_id, result)
+
+
+def granted(request: Request, m: InCampaign, account: str, role: str, sides: list[str]) -> AppendResult:
+    """The game master (``m``, as they are in the campaign's turn) gives ``account`` a role."""
+    srv = server(request)
+    name = account.strip().lower()
+    exists = srv.accounts.exists(name)
+    return memberships.grant(ledger_of(request, m), srv.members, m.info, name, role, sides, account_exists=exists)
 
 
 class NewInvitation(BaseModel):
@@ -448,11 +471,27 @@ def make_invitation(
     return link_of(request, secret), made
 
 
+async def invitation_in_turn(
+    request: Request, m: InCampaign, role: str, sides: list[str], hours: int | None
+) -> tuple[str, Invitation]:
+    """:func:`make_invitation` in the campaign's turn, by the game master as they are then (a link appends
+    nothing: no race to run again; the sides it may name are those the campaign knows at its turn)."""
+    return await in_turn(
+        request, m.info.campaign_id, lambda now: make_invitation(request, now, role, sides, hours), "gm"
+    )
+
+
+async def revoked_in_turn(request: Request, m: InCampaign, invitation_id: str) -> Invitation:
+    """A link revoked in the campaign's turn, by the game master as they are then."""
+    revoke = server(request).invitations.revoke
+    return await in_turn(request, m.info.campaign_id, lambda now: revoke(now.info.campaign_id, invitation_id), "gm")
+
+
 @router.post("/campaigns/{campaign_id}/invitations", status_code=201, openapi_extra=access("gm"))
-def new_invitation(body: NewInvitation, m: GM, request: Request) -> dict[str, object]:
+async def new_invitation(body: NewInvitation, m: GM, request: Request) -> dict[str, object]:
     """A link for a role (a player of sides the campaign knows, or an observer), shown once: whoever opens it signs
     up or signs in and joins with that role. It opens once, until it expires or is revoked."""
-    link, made = make_invitation(request, m, body.role, body.sides, body.hours)
+    link, made = await invitation_in_turn(request, m, body.role, body.sides, body.hours)
     return {"link": link, **made.as_dict(int(server(request).invitations.now()))}
 
 
@@ -465,9 +504,11 @@ def invitations(m: GM, request: Request) -> list[dict[str, object]]:
 
 
 @router.delete("/campaigns/{campaign_id}/invitations/{invitation_id}", openapi_extra=access("gm"))
-def revoke_invitation(invitation_id: Annotated[str, InPath(max_length=16)], m: GM, request: Request) -> dict[str, str]:
+async def revoke_invitation(
+    invitation_id: Annotated[str, InPath(max_length=16)], m: GM, request: Request
+) -> dict[str, str]:
     """Revoke a link not used yet: it opens nothing any more."""
-    server(request).invitations.revoke(m.info.campaign_id, invitation_id)
+    await revoked_in_turn(request, m, invitation_id)
     return {"revoked": invitation_id}
 
 
@@ -498,54 +539,108 @@ async def join(token: Secret, who: Account, request: Request) -> dict[str, objec
 async def join_by_link(request: Request, account: str, token: str) -> tuple[CampaignInfo, AppendResult]:
     """``account`` joins by the link ``token`` (looked up as :meth:`Guard.link_opened` counts guesses)."""
     srv = server(request)
-    await guard(request).link_opened(request, srv.invitations, token)
+    campaign_id = (await guard(request).link_opened(request, srv.invitations, token)).campaign_id
     joined = partial(srv.invitations.join, token, account, srv.ledger_for(account), srv.members, srv.campaign)
-    _, info, result = await run_in_threadpool(joined)
+    # in the campaign's turn, as every write of it is (the join runs its grant again after a lost race itself)
+    if srv.turns.taken(campaign_id):
+        give_back_scope_connection()
+    async with srv.turns.turn(campaign_id):
+        _, info, result = await run_in_threadpool(joined)
+        srv.turns.appended(campaign_id, result.head.seq)
     return info, result
 
 
 @router.post("/campaigns/{campaign_id}/members/{account}/remove", openapi_extra=access("gm"))
-def remove_member(account: str, m: GM, request: Request) -> dict[str, object]:
-    srv = server(request)
-    result = memberships.remove(ledger_of(request, m), srv.members, m.info, account)
+async def remove_member(account: str, m: GM, request: Request) -> dict[str, object]:
+    result = await retried_in_turn(request, m.info.campaign_id, lambda now: removed(request, now, account))
     return appended(request, m.info.campaign_id, result)
+
+
+def removed(request: Request, m: InCampaign, account: str, reason: str = "") -> AppendResult:
+    """The game master (``m``, as they are in the campaign's turn) takes ``account`` out of the campaign."""
+    return memberships.remove(ledger_of(request, m), server(request).members, m.info, account, reason)
 
 
 @router.post("/campaigns/{campaign_id}/rewind", openapi_extra=access("gm"))
-def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, object]:
-    result = rewind(ledger_of(request, m), m.info, body.to, body.reason)
+async def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, object]:
+    result = await rewound_in_turn(request, m, body.to, body.reason)
     return appended(request, m.info.campaign_id, result)
 
 
+async def rewound_in_turn(request: Request, m: InCampaign, to: int, reason: str) -> AppendResult:
+    """Rewind in the campaign's turn, again on the fresh state after a lost race; refused in words where it would
+    take back more than the game master saw: a command appended since the request came (``m.info``, read as it
+    came in), by this process while it waited for its turn or by another (:func:`timeline_ops.still_meant`)."""
+    seen = m.info.last_seq
+    return await retried_in_turn(
+        request, m.info.campaign_id, lambda now: rewind(ledger_of(request, now), now.info, to, reason, seen)
+    )
+
+
 @router.post("/campaigns/{campaign_id}/undo", openapi_extra=access("gm"))
-def undo_(m: GM, request: Request) -> dict[str, object]:
+async def undo_(m: GM, request: Request) -> dict[str, object]:
     """Take back the last command, rewind, amendment or undo (nothing is deleted; an undo can be undone)."""
-    result, said = undo(ledger_of(request, m), m.info)
+    result, said = await undone_in_turn(request, m)
     return {**appended(request, m.info.campaign_id, result), "undone": said}
 
 
-@router.post("/campaigns/{campaign_id}/amend", openapi_extra=access("gm"))
-def amend_(body: Amend, m: GM, request: Request) -> dict[str, object]:
-    """Correct a past command's inputs; with ``preview``, only show what would change."""
-    report = amend(
-        ledger_of(request, m),
-        m.info,
-        body.seq,
-        body.set,
-        preview=body.preview,
-        dice=parse_table_dice(body.dice) if body.dice is not None else None,
-        reason=body.reason,
-        head=body.head,
+async def undone_in_turn(request: Request, m: InCampaign) -> tuple[AppendResult, str]:
+    """Undo in the campaign's turn, again on the fresh state after a lost race; refused in words where what it
+    takes back would be a command appended since the request came (``m.info``, read as it came in), by this
+    process while it waited for its turn or by another: the game master has not seen it."""
+    seen = m.info.last_seq
+    result, said = await retried_in_turn(
+        request, m.info.campaign_id, lambda now: undo(ledger_of(request, now), now.info, seen)
     )
-    if not body.preview:
-        server(request).live.appended(m.info.campaign_id)
+    server(request).turns.appended(m.info.campaign_id, result.head.seq)
+    return result, said
+
+
+@router.post("/campaigns/{campaign_id}/amend", openapi_extra=access("gm"))
+async def amend_(body: Amend, m: GM, request: Request) -> dict[str, object]:
+    """Correct a past command's inputs; with ``preview``, only show what would change."""
+    dice = parse_table_dice(body.dice) if body.dice is not None else None
+    return await amended_in_turn(
+        request, m, body.seq, body.set, preview=body.preview, dice=dice, reason=body.reason, head=body.head
+    )
+
+
+async def amended_in_turn(
+    request: Request,
+    m: InCampaign,
+    seq: int,
+    changes: dict[str, object],
+    *,
+    preview: bool,
+    dice: list[int] | None,
+    reason: str,
+    head: int | None,
+) -> dict[str, Any]:
+    """An amendment's preview (it appends nothing: no turn to wait for), or the amendment in the campaign's turn,
+    again on the fresh state after a lost race: one confirmed with its preview's ``head`` is then refused in words
+    (the campaign moved on; preview it again), never made on a head its preview did not see."""
+
+    def work(now: InCampaign) -> dict[str, Any]:
+        return amend(
+            ledger_of(request, now), now.info, seq, changes, preview=preview, dice=dice, reason=reason, head=head
+        )
+
+    if preview:
+        return await run_in_threadpool(work, m)
+    report = await retried_in_turn(request, m.info.campaign_id, work)
+    srv = server(request)
+    made = report.get("appended")
+    if isinstance(made, list) and made:
+        srv.turns.appended(m.info.campaign_id, max(made))
+    srv.live.appended(m.info.campaign_id)
     return report
 
 
 @router.post("/campaigns/{campaign_id}/reveal", openapi_extra=access("gm"))
-def reveal(m: GM, request: Request) -> dict[str, object]:
+async def reveal(m: GM, request: Request) -> dict[str, object]:
     """Publish the dice seed: every roll made with it becomes checkable."""
-    return appended(request, m.info.campaign_id, ledger_of(request, m).reveal(m.info))
+    result = await retried_in_turn(request, m.info.campaign_id, lambda now: ledger_of(request, now).reveal(now.info))
+    return appended(request, m.info.campaign_id, result)
 
 
 @router.get("/campaigns/{campaign_id}/entropy", openapi_extra=access("member"))
@@ -556,18 +651,29 @@ def entropy(m: Member, request: Request, epoch: OptionalSeq = None) -> dict[str,
 
 
 @router.post("/campaigns/{campaign_id}/entropy", openapi_extra=access("play"))
-def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, object]:
+async def commit_share(body: ShareRequest, m: Player, request: Request) -> dict[str, object]:
     """Commit your share of entropy for the current seed epoch (a player or the GM, one each per epoch, before the
     epoch's first seeded roll): the log records its SHA-256 until ``reveal`` publishes it with the seed."""
-    ledger = ledger_of(request, m)
-    share = ledger.draw_share() if body.share is None else body.share
-    result = ledger.commit_share(m.info, share)
+    share = ledger_of(request, m).draw_share() if body.share is None else body.share
+    epoch, result = await share_in_turn(request, m, share)
     return {
         **appended(request, m.info.campaign_id, result),
-        "epoch": m.info.seed_epoch,
+        "epoch": epoch,
         "commitment": result.events[0].payload["commitment"],
         **({"share": share} if body.share is None else {}),
     }
+
+
+async def share_in_turn(request: Request, m: InCampaign, share: str) -> tuple[int, AppendResult]:
+    """``share`` committed in the campaign's turn, by the member as they are then, again on the fresh state after
+    a lost race (drawn before, once: the share shown is the one committed); and the seed epoch it is for."""
+
+    def commit(now: InCampaign) -> tuple[int, AppendResult]:
+        return now.info.seed_epoch, ledger_of(request, now).commit_share(now.info, share)
+
+    epoch, result = await retried_in_turn(request, m.info.campaign_id, commit, "play")
+    server(request).turns.appended(m.info.campaign_id, result.head.seq)
+    return epoch, result
 
 
 STREAM_CHECK_SECONDS = 1.0

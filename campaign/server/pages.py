@@ -20,9 +20,9 @@ from fastapi import Path as InPath
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import escape
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from campaign.access import memberships
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
@@ -53,7 +53,7 @@ from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
-from campaign.server.timeline_ops import amend, recorded, rewind, undo
+from campaign.server.timeline_ops import recorded
 from campaign.timeline.reports import new_dice_words
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
@@ -679,22 +679,29 @@ def _command_answer(
     return templates.TemplateResponse(request, "command_form.html", context, status_code=code)
 
 
+def refused_in_turn(request: Request, exc: HTTPException) -> Response:
+    """A form refused as who sent it is in the campaign's turn (removed, or no longer the game master, while it
+    waited): the API's words, with its status."""
+    return message(request, str(exc.detail), error=True, code=exc.status_code)
+
+
 @router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
-def entropy_form(request: Request, m: Player, share: Annotated[str, Form(max_length=1000)] = "") -> Response:
+async def entropy_form(request: Request, m: Player, share: Annotated[str, Form(max_length=1000)] = "") -> Response:
     """Commit the caller's share of entropy (an empty field: one is drawn and shown once)."""
-    ledger = ledger_of(request, m)
-    given = share or ledger.draw_share()
+    given = share or ledger_of(request, m).draw_share()
     try:
-        ledger.commit_share(m.info, given)
+        epoch, _ = await api.share_in_turn(request, m, given)
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
     lines = [] if share else [f"your share, drawn for you (shown once): {given}"]
-    return message(request, f"share of entropy committed for seed epoch {m.info.seed_epoch}", lines=lines)
+    return message(request, f"share of entropy committed for seed epoch {epoch}", lines=lines)
 
 
 @router.post("/c/{campaign_id}/invite", openapi_extra=access("gm"))
-def invite_form(
+async def invite_form(
     request: Request,
     m: GM,
     account: Annotated[str, Form()],
@@ -704,15 +711,11 @@ def invite_form(
     srv = server(request)
     name = account.strip().lower()
     try:
-        memberships.grant(
-            ledger_of(request, m),
-            srv.members,
-            m.info,
-            name,
-            role,
-            sides.split(","),
-            account_exists=srv.accounts.exists(name),
+        await api.retried_in_turn(
+            request, m.info.campaign_id, lambda now: api.granted(request, now, name, role, sides.split(","))
         )
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
@@ -743,7 +746,7 @@ def _invitations_answer(
 
 
 @router.post("/c/{campaign_id}/invitations", openapi_extra=access("gm"))
-def invitation_form(
+async def invitation_form(
     request: Request,
     m: GM,
     role: Annotated[str, Form(max_length=20)] = "",
@@ -756,7 +759,9 @@ def invitation_form(
     if whom:
         role, _colon, side = whom.partition(":")
     try:
-        link, made = api.make_invitation(request, m, role, [side] if side.strip() else [], hours)
+        link, made = await api.invitation_in_turn(request, m, role, [side] if side.strip() else [], hours)
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
     text = _("A link for {whom}, open until {moment} (shown once: copy it now):").format(
@@ -766,9 +771,13 @@ def invitation_form(
 
 
 @router.post("/c/{campaign_id}/invitations/{invitation_id}/revoke", openapi_extra=access("gm"))
-def revoke_invitation_form(request: Request, m: GM, invitation_id: Annotated[str, InPath(max_length=16)]) -> Response:
+async def revoke_invitation_form(
+    request: Request, m: GM, invitation_id: Annotated[str, InPath(max_length=16)]
+) -> Response:
     try:
-        gone = server(request).invitations.revoke(m.info.campaign_id, invitation_id)
+        gone = await api.revoked_in_turn(request, m, invitation_id)
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return _invitations_answer(request, m, refusal(exc), error=True, code=status_for(exc))
     said = _("the link for {whom} is revoked: it opens nothing now").format(whom=gone.for_words())
@@ -776,7 +785,7 @@ def revoke_invitation_form(request: Request, m: GM, invitation_id: Annotated[str
 
 
 @router.post("/c/{campaign_id}/remove", openapi_extra=access("gm"))
-def remove_form(
+async def remove_form(
     request: Request,
     m: GM,
     account: Annotated[str, Form(max_length=100)],
@@ -787,7 +796,9 @@ def remove_form(
     srv = server(request)
     name = account.strip().lower()
     try:
-        memberships.remove(ledger_of(request, m), srv.members, m.info, name, reason)
+        await api.retried_in_turn(request, m.info.campaign_id, lambda now: api.removed(request, now, name, reason))
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
@@ -864,7 +875,7 @@ async def _sent_form(request: Request) -> FormData:
 
 
 @router.post("/c/{campaign_id}/amend", openapi_extra=access("gm"))
-def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds where it is declared)
+async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds where it is declared)
     request: Request,
     m: GM,
     sent: Annotated[FormData, Depends(_sent_form)],
@@ -878,10 +889,9 @@ def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds
     """The amend form previews; the preview's confirm button (carrying the head it was worked out on, and what the
     form held) amends. Sent from a command's own form (a log row's amend link), its changed fields are the
     amendment; one that changes nothing is told so, and nothing is worked out."""
-    ledger = ledger_of(request, m)
     try:
         faces = parse_table_dice(dice) if dice.strip() else None
-        changes = _amend_changes(request, m, seq, sent, set)
+        changes = await run_in_threadpool(_amend_changes, request, m, seq, sent, set)
         if not changes and faces is None:
             return _amend_answer(
                 request,
@@ -891,7 +901,11 @@ def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds
                     "wrong, or give its dice, then preview again."
                 ).format(seq=seq),
             )
-        report = amend(ledger, m.info, seq, changes, preview=preview != "0", dice=faces, reason=reason, head=head)
+        report = await api.amended_in_turn(
+            request, m, seq, changes, preview=preview != "0", dice=faces, reason=reason, head=head
+        )
+    except HTTPException as exc:
+        return _amend_answer(request, seq, str(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
         said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
         return _amend_answer(request, seq, said, error=True, code=status_for(exc))
@@ -920,7 +934,6 @@ def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds
             context |= {"info": m.info, "account": m.caller.account}
             return templates.TemplateResponse(request, "amend_preview_page.html", context)
         return templates.TemplateResponse(request, "amend_preview.html", context)
-    server(request).live.appended(m.info.campaign_id)
     return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
 
 
@@ -959,11 +972,13 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
 
 
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))
-def rewind_form(
+async def rewind_form(
     request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
 ) -> Response:
     try:
-        result = rewind(ledger_of(request, m), m.info, to, reason)
+        result = await api.rewound_in_turn(request, m, to, reason)
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
@@ -971,9 +986,11 @@ def rewind_form(
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
-def undo_form(request: Request, m: GM) -> Response:
+async def undo_form(request: Request, m: GM) -> Response:
     try:
-        _, said = undo(ledger_of(request, m), m.info)
+        _, said = await api.undone_in_turn(request, m)
+    except HTTPException as exc:
+        return refused_in_turn(request, exc)
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)

@@ -4,24 +4,31 @@ as the CLI's ``rewind``, ``undo`` and ``amend --dry-run`` / ``--yes``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from campaign.commands import BaseCommand, recorded_command
 from campaign.executor import Ledger
+from campaign.i18n import N_
 from campaign.timeline import Timeline
 from events.dice.rerun import TypedFaces
 from events.errors import InvalidInputError
 from events.families.timeline import CommandIssued
 from events.store import AppendResult
+from events.timeline import NEVER_RETRACTED
 from projections.state.campaigns import CampaignInfo
 
 
-def rewind(ledger: Ledger, info: CampaignInfo, to_seq: int, reason: str = "") -> AppendResult:
+def rewind(ledger: Ledger, info: CampaignInfo, to_seq: int, reason: str = "", seen: int | None = None) -> AppendResult:
+    """Rewind to ``to_seq``; refused if something it would take back came in since ``seen``, the head the
+    request saw (:func:`still_meant`)."""
+    still_meant(ledger, info, seen, REWIND_OUTRUN)
     return Timeline(ledger).rewind(info, to_seq, reason)
 
 
-def undo(ledger: Ledger, info: CampaignInfo) -> tuple[AppendResult, str]:
-    """Take back the last command, rewind, amendment or undo; what was undone, in words."""
+def undo(ledger: Ledger, info: CampaignInfo, seen: int | None = None) -> tuple[AppendResult, str]:
+    """Take back the last command, rewind, amendment or undo; what was undone, in words. Refused if something it
+    would take back came in since ``seen``, the head the request saw (:func:`still_meant`)."""
+    still_meant(ledger, info, seen, UNDO_OUTRUN)
     timeline = Timeline(ledger)
     result, what, start = timeline.undo(info)
     return result, timeline.undone_in_words(info, what, start)
@@ -66,9 +73,87 @@ def amend(
         report, _ = timeline.preview(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
         return {**report.as_dict(), "preview": True, "head": info.last_seq}
     if head is not None and head != info.last_seq:
-        raise InvalidInputError(
-            f"the campaign moved on since this preview (it was at #{head}, it is at #{info.last_seq} now): nothing "
-            "was amended; preview it again"
-        )
+        raise moved_on(ledger, info, head)
     done = timeline.amend(info, seq, changes, dice=correction, reason=reason, new_dice=new_dice)
     return {**done.as_dict(), "preview": False, "head": info.last_seq}
+
+
+SAID_SINCE = 3
+"""How many of the entries appended since a head a refusal names (the rest are counted)."""
+
+UNDO_OUTRUN = N_(
+    "campaign {campaign!r} moved on before the undo was recorded (appended since #{head}: {since}): it would now "
+    "take back what you have not seen, so nothing was undone; look at the log and undo again"
+)
+REWIND_OUTRUN = N_(
+    "campaign {campaign!r} moved on before the rewind was recorded (appended since #{head}: {since}): it would "
+    "also take that back unseen, so nothing was rewound; look at the log and rewind again"
+)
+
+
+class Appended(NamedTuple):
+    """One append since a head: its command (who entered it) and seqs, and whether a rewind takes it back."""
+
+    what: str
+    first: int
+    last: int
+    retractable: bool
+
+    def __str__(self) -> str:
+        return f"#{self.first}{'' if self.first == self.last else f'–#{self.last}'} {self.what}"
+
+
+def appended_since(ledger: Ledger, info: CampaignInfo, head: int) -> list[Appended]:
+    """What was appended to the campaign after ``head``, one entry per append (its events share their meta)."""
+    entries: list[Appended] = []
+    meta: object = None
+    for event in ledger.store.read(info.campaign_id, after_seq=head, upto_seq=info.last_seq):
+        retractable = event.type not in NEVER_RETRACTED
+        if entries and meta == event.meta:
+            entries[-1] = entries[-1]._replace(last=event.seq, retractable=entries[-1].retractable or retractable)
+            continue
+        meta = event.meta
+        command = str(event.meta.get("command") or event.type)
+        actor = event.meta.get("actor")
+        entries.append(Appended(f"{command} ({actor})" if actor else command, event.seq, event.seq, retractable))
+    return entries
+
+
+def _said(entries: Sequence[Appended]) -> str:
+    said = [str(e) for e in entries[:SAID_SINCE]]
+    if len(entries) > SAID_SINCE:
+        said.append(f"+{len(entries) - SAID_SINCE}")
+    return ", ".join(said)
+
+
+def still_meant(ledger: Ledger, info: CampaignInfo, seen: int | None, refusal: str) -> None:
+    """Refuse (in words, ``refusal``) an undo or rewind when something it would take back was appended since
+    ``seen``, the head the request saw (while it waited for the campaign's turn, or won a race against it): the
+    game master did not see it, and run on the new head it would silently take back another player's command.
+    What no rewind takes back (a membership, a share of entropy) does not stop it."""
+    if seen is None or seen >= info.last_seq:
+        return
+    since = appended_since(ledger, info, seen)
+    if any(e.retractable for e in since):
+        raise InvalidInputError.saying(refusal, campaign=info.name, head=seen, since=_said(since))
+
+
+def moved_on(ledger: Ledger, info: CampaignInfo, head: int) -> InvalidInputError:
+    """The refusal of an amendment confirmed on ``head`` when the campaign is at another: the campaign by its
+    name, what was appended since (each entry's command and who entered it), and to preview it again, for the
+    preview no longer says what the amendment would do."""
+    if head > info.last_seq:
+        return InvalidInputError.saying(
+            "campaign {campaign!r} was never at #{head} (it is at #{now}): nothing was amended; preview it again",
+            campaign=info.name,
+            head=head,
+            now=info.last_seq,
+        )
+    return InvalidInputError.saying(
+        "campaign {campaign!r} moved on since this preview (it was at #{head}, it is at #{now} now; appended since: "
+        "{since}): nothing was amended; preview it again",
+        campaign=info.name,
+        head=head,
+        now=info.last_seq,
+        since=_said(appended_since(ledger, info, head)),
+    )

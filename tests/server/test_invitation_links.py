@@ -17,8 +17,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from campaign.access.throttle import Policy
+from campaign.bootstrap import bootstrap
+from campaign.server.app import create_app
 from campaign.server.context import SESSION_COOKIE
-from tests.server.conftest import PASSWORD, World, post, sign_in
+from tests.server.conftest import FAST_HASHER, PASSWORD, World, post, sign_in
 
 
 def make(world: World, body: dict[str, Any], who: str = "gina", code: int = 201) -> dict[str, Any]:
@@ -123,17 +125,20 @@ def test_a_revoked_link_is_refused_and_the_page_revokes_too(world: World) -> Non
 
 
 def test_a_link_used_while_it_is_revoked_is_said_used_not_revoked(world: World) -> None:
-    """The game master revokes a link in the instant someone joins by it: the join lands between the revoke's read
-    of the link and its write. The revoke must say the link was used (by whom), never that it is dead while its
-    holder is a member."""
+    """The game master revokes a link in the instant someone joins by it on another server process (in one the
+    campaign's turn keeps them apart): the join lands between the revoke's read of the link and its write. The
+    revoke must say the link was used (by whom), never that it is dead while its holder is a member."""
     made = make(world, {"role": "observer"})
     invitations = world.app.state.server.invitations
     read = invitations._one
+    other = bootstrap(str(world.opened.engine.url.database), actor="elsewhere")
+    sam = TestClient(create_app(other, hasher=FAST_HASHER), cookies=dict(world.client("sam").cookies))
+    sam.headers["X-CSRF-Token"] = world.client("sam").headers["X-CSRF-Token"]
 
     def read_then_join(condition: Any) -> Any:
         found = read(condition)
         invitations._one = read  # the join happens once, after the revoke's read
-        assert post(world.client("sam"), f"/api/invitations/{secret(made['link'])}", {}, 200)
+        assert post(sam, f"/api/invitations/{secret(made['link'])}", {}, 200)
         return found
 
     invitations._one = read_then_join  # one interleaving, made on purpose
@@ -141,6 +146,7 @@ def test_a_link_used_while_it_is_revoked_is_said_used_not_revoked(world: World) 
         answer = world.client("gina").delete(f"/api/campaigns/{world.campaign_id}/invitations/{made['id']}")
     finally:
         invitations._one = read
+        other.close()
     assert answer.status_code == 400 and "used a moment ago (sam joined by it)" in answer.text
     assert members(world)["sam"][0] == "observer"
     listed = world.client("gina").get(f"/api/campaigns/{world.campaign_id}/invitations").json()
