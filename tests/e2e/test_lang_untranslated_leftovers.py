@@ -1,0 +1,82 @@
+"""Lines a Russian or Polish reader still met in English: Mass Combat's Extraordinary Force (§2.13), said from the
+spells its record now holds. README's walkthrough plays the first day at Bannok, where Megalos lowers the LC
+archers' Morale with 1 point and strikes them with 3: on TS 300, 1 × 100 ÷ 300 = 0.33 rounds to 0 (no effect),
+3 × 100 ÷ 300 = 1.00 to 1 row up the Casualty Table (R2-23). The words are the Russian seed's (002: "Экстраординарная
+Сила", "Влияние на Мораль", "Удар по врагу", "Таблица Потерь")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from campaign.cli.main import app
+from tests.e2e import walkthroughs
+from tests.e2e.test_cli import Cli
+
+WORD = re.compile(r"[^\W\d_]{2,}")
+KEPT = {"TS", "ES", "LC", "Megalos", "archers", "Al", "Wazif"}
+"""The rules' abbreviations and the names the players gave, the same in every language."""
+SAME_WORD = {"pl": {"Morale"}}
+"""Words Polish shares with English, as its Mass Combat terms say them ("Morale")."""
+
+
+def english_left(line: str, english: str, lang: str) -> set[str]:
+    """The words of the English sentence ``english`` still in ``line`` (for Russian: every Latin word)."""
+    words = set(WORD.findall(line)) - KEPT - SAME_WORD.get(lang, set())
+    if lang == "ru":
+        return {w for w in words if re.fullmatch(r"[A-Za-z]+", w)}
+    return words & set(WORD.findall(english))
+
+
+FORCE_RU = (
+    "Megalos тратит Экстраординарную Силу: Мораль +0 отряду LC archers (TS 300): понижение Морали, 1 очко × 100 ÷ "
+    "TS 300 = 0,33, с округлением до ближайшего: 0, слишком мало очков для отряда такой силы: без эффекта; Удар по "
+    "врагу по отряду LC archers: на 1 строку вверх в Таблице Потерь (3 очка × 100 ÷ TS 300 = 1,00, с округлением "
+    "до ближайшего: 1)"
+)
+FORCE_EN = (
+    "Megalos spends Extraordinary Force: Morale +0 on LC archers (TS 300): a spell to lower it, 1 point × 100 ÷ "
+    "TS 300 = 0.33, to the nearest: 0, too few points for a unit of that strength: no effect; Strike on LC "
+    "archers: 1 row up (3 points × 100 ÷ TS 300 = 1.00, to the nearest: 1)"
+)
+FORCE_PL = (
+    "Megalos wydaje Siłę Nadzwyczajną: Morale +0 dla oddziału LC archers (TS 300): czar, który ją obniża, 1 punkt "
+    "× 100 ÷ TS 300 = 0,33, zaokrąglone do najbliższej: 0, za mało punktów na oddział tej siły: bez efektu; "
+    "Uderzenie w oddział LC archers: 1 wiersz w górę w Tabeli Strat (3 punkty × 100 ÷ TS 300 = 1,00, zaokrąglone "
+    "do najbliższej: 1)"
+)
+
+
+def said(cli: Cli, lang: str, *args: str) -> str:
+    result = cli.runner.invoke(
+        app, ["--db", cli.db, "--actor", "tester", "--lang", lang, *args], env={"COLUMNS": "1000"}
+    )
+    assert result.exit_code == 0, result.output
+    return str(result.output)
+
+
+def first_day(tmp_path: Path, lang: str) -> str:
+    """What README's first battle at Bannok says as it is entered, in ``lang``."""
+    cli = walkthroughs.mass_combat(Cli(str(tmp_path / "bannok.db")))
+    day1 = walkthroughs.EXAMPLES / "bannok-day1.toml"
+    return said(cli, lang, "mc", "battle", str(day1), "--dice", walkthroughs.DAY1_DICE, "-c", "Border War")
+
+
+def force_line(output: str) -> str:
+    """The Extraordinary Force entry (``  #30 …``), its lines as the terminal wrapped them joined again."""
+    entries = re.split(r"\n(?=  #|head )", output)
+    entry = next(e for e in entries if "Megalos" in e and "TS 300" in e)
+    return " ".join(part.strip() for part in entry.splitlines()).split(" ", 1)[-1].replace("  ", " ")
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("ru", FORCE_RU), ("pl", FORCE_PL)])
+def test_extraordinary_force_is_said_in_the_readers_words(tmp_path: Path, lang: str, expected: str) -> None:
+    line = force_line(first_day(tmp_path, lang))
+    assert line == expected
+    assert not english_left(line, FORCE_EN, lang)
+
+
+def test_the_english_reader_reads_the_recorded_sentence(tmp_path: Path) -> None:
+    assert force_line(first_day(tmp_path, "en")) == FORCE_EN
