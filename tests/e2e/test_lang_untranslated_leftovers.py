@@ -80,3 +80,52 @@ def test_extraordinary_force_is_said_in_the_readers_words(tmp_path: Path, lang: 
 
 def test_the_english_reader_reads_the_recorded_sentence(tmp_path: Path) -> None:
     assert force_line(first_day(tmp_path, "en")) == FORCE_EN
+
+
+def test_every_kind_of_spell_says_in_english_what_it_recorded_and_in_russian_and_polish_its_own_words() -> None:
+    """Each kind of spell of §2.13, and a side whose ES is its users' (two 100-point mages and 50 more points at
+    normal mana, and 2 more: 3 whole points, R2-23), said by the renderer: in English word for word the recorded
+    sentence, in Russian and Polish none of its English words."""
+    from campaign.i18n import reading_in
+    from campaign.i18n.explain import Beside, render
+    from tests.acceptance.mass_combat_table import War, applied, battle, d3, side
+
+    NAMES = {"Red", "foot", "horse", "Blue", "Crimson", "Azure"}  # noqa: N806 (the names the players gave)
+    w = War()
+    w.muster("Red foot", "Crimson", men=20, ts_per_man=3)
+    w.muster("Red horse", "Crimson", men=20, ts_per_man=3, troop_type="zombies")
+    w.muster("Blue foot", "Azure", men=20, ts_per_man=3)
+    crimson = side(
+        "Crimson",
+        ["Red foot", "Red horse"],
+        es=2,
+        users=[{"points": 100}, {"points": 100}, {"points": 80}],
+        spells=[
+            {"kind": "morale", "points": 1, "target": "Red foot"},
+            {"kind": "morale", "points": 1, "target": "Red horse"},
+            {"kind": "healing", "points": 1, "target": "Red foot"},
+        ],
+    )
+    azure = side(
+        "Azure",
+        ["Blue foot"],
+        es=8,
+        spells=[
+            {"kind": "defence", "points": 1, "target": "Blue foot"},
+            {"kind": "defence", "points": 1},
+            {"kind": "recon", "points": 3},
+            {"kind": "catastrophe", "points": 2},
+            {"kind": "strike", "points": 1, "target": "Red foot", "direction": -1},
+        ],
+    )
+    result = w.fight(battle("Field", crimson, azure), [*d3(3, 3), *d3(10, 10)])
+    spent = applied(result, "extraordinary_force")
+    assert len(spent) == 2
+    for payload in spent:
+        with reading_in("en"):
+            assert render(payload, Beside()) == payload["explanation"]
+        for lang in ("ru", "pl"):
+            with reading_in(lang):
+                line = render(payload, Beside())
+            assert line is not None
+            assert not english_left(line, payload["explanation"], lang) - NAMES, line
