@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from campaign.cli.main import app
 from tests.e2e import walkthroughs
@@ -129,3 +130,83 @@ def test_every_kind_of_spell_says_in_english_what_it_recorded_and_in_russian_and
                 line = render(payload, Beside())
             assert line is not None
             assert not english_left(line, payload["explanation"], lang) - NAMES, line
+
+
+FRAME = re.compile(r"[│╭╮╰╯─]+")
+
+
+def framework_said(lang: str, *args: str) -> tuple[int, list[str]]:
+    """What the command line's framework printed, each line without the error panel's frame."""
+    result = CliRunner().invoke(app, ["--lang", lang, *args], env={"COLUMNS": "200"})
+    lines = [" ".join(FRAME.sub(" ", line).split()) for line in result.output.splitlines()]
+    return result.exit_code, [line for line in lines if line]
+
+
+COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "campaig", "days", "amount", "side"}
+"""What a reader types, the same in every language: the program, its commands, options and arguments."""
+
+
+@pytest.mark.parametrize(
+    ("lang", "args", "expected"),
+    [
+        (
+            "ru",
+            ["status", "--nope"],
+            ["Использование: campaign status [ПАРАМЕТРЫ]", "Справка: 'campaign status --help'.", "Ошибка",
+             "Нет параметра --nope"],
+        ),
+        (
+            "ru",
+            ["fs", "funds", "Keno"],
+            ["Использование: campaign fs funds [ПАРАМЕТРЫ] {side} {amount}", "Справка: 'campaign fs funds --help'.",
+             "Ошибка", "Не указан аргумент 'amount'."],
+        ),
+        (
+            "ru",
+            ["statu"],
+            ["Использование: campaign [ПАРАМЕТРЫ] КОМАНДА [АРГУМЕНТЫ]...", "Справка: 'campaign --help'.", "Ошибка",
+             "Нет команды 'statu'."],
+        ),
+        (
+            "pl",
+            ["fs", "rest", "x"],
+            ["Użycie: campaign fs rest [OPCJE] {days}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
+             "Niepoprawna wartość 'days': to nie liczba całkowita"],
+        ),
+        (
+            "pl",
+            ["fs", "rest", "1", "--campaig", "X"],
+            ["Użycie: campaign fs rest [OPCJE] {days}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
+             "Nie ma opcji --campaig (może chodziło o: --campaign)"],
+        ),
+        (
+            "en",
+            ["status", "--nope"],
+            ["Usage: campaign status [OPTIONS]", "Try 'campaign status --help' for help.", "Error",
+             "No such option: --nope"],
+        ),
+    ],
+)  # fmt: skip
+def test_a_command_line_the_framework_cannot_read_is_refused_in_the_readers_words(
+    lang: str, args: list[str], expected: list[str]
+) -> None:
+    code, lines = framework_said(lang, *args)
+    assert code == 2 and lines == expected
+    if lang == "ru":
+        assert not {w for line in lines for w in WORD.findall(line) if w.isascii()} - COMMAND_LINE - {"statu"}
+    if lang == "pl":
+        english = {"Usage", "OPTIONS", "Try", "for", "Error", "Invalid", "value", "not", "whole", "number", "No",
+                   "such", "option", "Possible", "options"}  # fmt: skip
+        assert not {w for line in lines for w in WORD.findall(line)} & english
+
+
+@pytest.mark.parametrize(
+    ("lang", "usage", "help_line"),
+    [
+        ("ru", "Использование: campaign fs funds [ПАРАМЕТРЫ] {side} {amount}", "--help Показать эту справку и выйти."),
+        ("pl", "Użycie: campaign fs funds [OPCJE] {side} {amount}", "--help Pokaż tę pomoc i zakończ."),
+    ],
+)
+def test_a_commands_help_names_its_usage_in_the_readers_words(lang: str, usage: str, help_line: str) -> None:
+    code, lines = framework_said(lang, "fs", "funds", "--help")
+    assert code == 0 and lines[0] == usage and help_line in lines
