@@ -210,3 +210,46 @@ def test_a_command_line_the_framework_cannot_read_is_refused_in_the_readers_word
 def test_a_commands_help_names_its_usage_in_the_readers_words(lang: str, usage: str, help_line: str) -> None:
     code, lines = framework_said(lang, "fs", "funds", "--help")
     assert code == 0 and lines[0] == usage and help_line in lines
+
+
+DRIFT = {
+    "ru": (
+        "расхождение: применено заново, правила говорят: Keno 3rd Squad: атака — убито 2, ранено 2; осталось 3 "
+        "человека; Keno 3rd Squad, тест на боевой дух: лидерство 2 + угроза 6 (потеряно больше, чем осталось 4 + "
+        "непроверенная потеря +1×2) = 8; на к8 выпало 5 → тест пройден; в журнале записано: Keno 3rd Squad: атака — "
+        "убито 2, ранено 2; осталось 3 человека; Keno 3rd Squad, тест на боевой дух: лидерство 2 + угроза 6 "
+        "(потеряно больше, чем осталось 4 + непроверенная потеря +1×2) = 8; на к8 выпало 5 → −1 градация: Уверенный "
+        "→ Стойкий"
+    ),
+    "pl": (
+        "rozbieżność: zastosowane ponownie reguły mówią: Keno 3rd Squad: atak — zabitych 2, rannych 2; zostało 3 "
+        "ludzi; Keno 3rd Squad, test morale: przywództwo 2 + zagrożenie 6 (stracono więcej ludzi, niż zostało 4 + "
+        "niesprawdzona strata +1×2) = 8; na k8 wypadło 5 → test zdany; dziennik zapisuje: Keno 3rd Squad: atak — "
+        "zabitych 2, rannych 2; zostało 3 ludzi; Keno 3rd Squad, test morale: przywództwo 2 + zagrożenie 6 (stracono "
+        "więcej ludzi, niż zostało 4 + niesprawdzona strata +1×2) = 8; na k8 wypadło 5 → −1 stopień: Pewny → "
+        "Niezachwiany"
+    ),
+}
+"""The five-grade morale test README plays (§0.4: LV 2, threat 6, target 8, the d8 showed 5), recorded as one grade
+lost; "a new engine" that never fails re-runs it as passed. verify names the drift with both decisions, each said
+from its own record in the reader's words (the seed's grades: Уверенный → Стойкий, Pewny → Niezachwiany)."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_a_drift_finding_says_both_decisions_in_the_readers_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    import campaign.rulesets.fighting_spirit.rules as rules
+
+    cli = Cli(str(tmp_path / "drift.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    cli("fs", "battle-start", "Hill", "--side", "Keno=low", "--unit", "Keno 3rd Squad=fresh")
+    cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--wounded", "2", "--dice", "5")
+    monkeypatch.setattr(rules, "morale_outcome", lambda roll, target: 0)  # "a new engine" that never fails
+    result = CliRunner().invoke(app, ["--db", cli.db, "--lang", lang, "verify"], env={"COLUMNS": "1000"})
+    assert result.exit_code == 3
+    found = next(line for line in result.output.splitlines() if line.startswith(("ошибка:", "błąd:")))
+    assert found.endswith(DRIFT[lang])
+    english = {"evaluated", "now", "the", "rules", "say", "log", "records", "threat", "rolled", "passes", "grade"}
+    assert not set(WORD.findall(found)) & english
