@@ -253,3 +253,66 @@ def test_a_drift_finding_says_both_decisions_in_the_readers_words(
     assert found.endswith(DRIFT[lang])
     english = {"evaluated", "now", "the", "rules", "say", "log", "records", "threat", "rolled", "passes", "grade"}
     assert not set(WORD.findall(found)) & english
+
+
+@pytest.fixture(scope="module")
+def hill(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    """README's five-grade walkthrough through its first battle: the squad's test fails (one grade lost)."""
+    cli = walkthroughs.five_grade(Cli(str(tmp_path_factory.mktemp("chart") / "hill.db")))
+    cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--wounded", "2", "--dice", "6")
+    cli("fs", "battle-end", "--result", "the patrol withdrew", "--winner", "Steel")
+    return cli
+
+
+def charted(cli: Cli, lang: str, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["--db", cli.db, "--lang", lang, "chart", *args], env={"COLUMNS": "1000"})
+    return result.exit_code, str(result.output)
+
+
+@pytest.mark.parametrize(
+    ("lang", "row", "steps"),
+    [
+        (
+            "ru",
+            ["Keno 3rd Squad", "█▆▆", "Уверенный", "Стойкий", "Стойкий", "Уверенный"],
+            "с Hill 203, день 0 (fs battle-start) по конец боя «Hill 203», день 0 (конец боя «Hill 203»)",
+        ),
+        (
+            "pl",
+            ["Keno 3rd Squad", "█▆▆", "Pewny", "Niezachwiany", "Niezachwiany", "Pewny"],
+            "od Hill 203, dzień 0 (fs battle-start) do koniec bitwy „Hill 203”, dzień 0 (koniec bitwy „Hill 203”)",
+        ),
+    ],
+)
+def test_a_chart_says_its_grades_and_steps_in_the_readers_words(
+    hill: Cli, lang: str, row: list[str], steps: str
+) -> None:
+    """The grades are the seed's (Уверенный → Стойкий), a step a command as the reader types it or the battle's end
+    in words ("battle start", "Hill 203 ends" in English)."""
+    code, said = charted(hill, lang, "morale")
+    assert code == 0
+    rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in said.splitlines() if "Keno" in line]
+    assert rows == [row]
+    assert steps in said
+    assert "battle start" not in said and "ends" not in said and "confident" not in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "args", "refused"),
+    [
+        ("ru", ["nope"], "ошибка: нет графика 'nope': графики — morale, strength, treasury, glory"),
+        (
+            "ru",
+            ["glory"],
+            "ошибка: у кампании по правилам fighting-spirit нет графика glory: в правилах боевого духа с пятью "
+            "градациями нет офицеров со Славой или Репутацией. Её графики: morale, strength, treasury",
+        ),
+        ("ru", ["morale", "-o", "x.txt"], "ошибка: график рисуется в .svg или .png, а не '.txt'"),
+        ("pl", ["treasury"], "błąd: na razie nie ma czego pokazać: w kampanii Otlok Front nie zapisano jeszcze "
+         "żadnej wartości „skarbiec”"),
+        ("pl", ["morale", "-o", "/nowhere/x.svg"], "błąd: nie ma folderu '/nowhere', w którym można narysować x.svg"),
+    ],
+)  # fmt: skip
+def test_a_chart_refused_says_why_in_the_readers_words(hill: Cli, lang: str, args: list[str], refused: str) -> None:
+    code, said = charted(hill, lang, *args)
+    assert code == 2 and said.strip() == refused
