@@ -316,3 +316,53 @@ def test_a_chart_says_its_grades_and_steps_in_the_readers_words(
 def test_a_chart_refused_says_why_in_the_readers_words(hill: Cli, lang: str, args: list[str], refused: str) -> None:
     code, said = charted(hill, lang, *args)
     assert code == 2 and said.strip() == refused
+
+
+def entries(output: str) -> list[str]:
+    """What a command printed, one entry a line (``#7 …``, ``перемены: …``), as the terminal wrapped it joined."""
+    parts = re.split(r"\n(?=  #|head |перемены:|zmiany:|standing )", output)
+    return [" ".join(part.strip() for part in entry.splitlines()).replace("  ", " ") for entry in parts]
+
+
+VALUES = {
+    "ru": (
+        "#7 Militia archers принято в строй стороны Megalos (бойцов 120, TL 3, броня Легкий, мобильность пешком, "
+        "дальнобойное оружие арбалет, иррегуляры, качество Зеленые, опыт 1, тип войск LI, заживление обычное)",
+        "#50 команда mc rest (дней 5, занятие отдых)",
+        "#51 5 дней: отдых для всех сторон",
+        "перемены: Caliburn's gang: качество Неопытные → Зеленые",
+    ),
+    "pl": (
+        "#7 Militia archers wcielony do strony Megalos (ludzi 120, TL 3, pancerz lekki, wierzchowiec pieszo, broń "
+        "dystansowa kusza, nieregularni, jakość Zieloni, doświadczenie 1, typ wojsk LI, gojenie normalne)",
+        "#50 polecenie mc rest (dni 5, zajęcie odpoczynek)",
+        "#51 5 dni: odpoczynek dla wszystkich stron",
+        "zmiany: Caliburn's gang: jakość Niedoświadczeni → Zieloni",
+    ),
+}
+"""README's Mass Combat walkthrough (seed 002's words): the militia's profile as mustered, a rest's activity, and
+Caliburn's gang's first battle making it Green (R2-12)."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_closed_sets_values_are_said_in_the_seeds_words(tmp_path: Path, lang: str) -> None:
+    cli = Cli(str(tmp_path / "war.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "funds", "Al-Wazif", "500000", "--reason", "the emir's purse")
+
+    def run(*args: str) -> list[str]:
+        return entries(said(cli, lang, *args, "-c", "Border War"))
+
+    mustered = run("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light",
+                   "--ranged", "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    cli("mc", "muster", "Caliburn's gang", "--side", "Megalos", "--men", "15", "--armour", "light", "--irregular",
+        "--troop-type", "LI", "--quality", "inexperienced", "--experience", "0")  # fmt: skip
+    cli("mc", "muster", "LC archers", "--side", "Al-Wazif", "--men", "100", "--mount", "light_horse", "--ranged",
+        "bow", "--troop-type", "LC", "--quality", "average")  # fmt: skip
+    fought = run("mc", "battle", str(walkthroughs.EXAMPLES / "bannok-day1.toml"), "--dice", walkthroughs.DAY1_DICE)
+    rested = run("mc", "rest", "5")
+    profile, command, days, standing = VALUES[lang]
+    assert profile in mustered
+    assert command in rested and days in rested
+    assert standing in fought
