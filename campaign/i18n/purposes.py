@@ -32,6 +32,23 @@ PURPOSES = (
     N_("Glory roll, {who}"),
     N_("Luck reroll of the contest, {who}"),
     N_("rout row shift, {who}"),
+    N_("Strategy roll, {who}"),
+    N_("Tactics roll, {who}"),
+    N_("Survival roll, {who}"),
+    N_("Survival roll again (Luck), {who}"),
+    N_("second Survival roll (losing side), {who}"),
+    N_("second Survival roll (his unit routed or was wiped out), {who}"),
+    N_("second Survival roll (losing side) again (Luck), {who}"),
+    N_("second Survival roll (his unit routed or was wiped out) again (Luck), {who}"),
+    N_("damage, column {column}, wound {n}, {who}"),
+    N_("Reputation duration, {who}"),
+    N_("promotion reaction roll, {who}"),
+    N_("high command's reaction roll, {who}"),
+    N_("Morale roll for missed pay, {who}"),
+    N_("Morale roll after treason, {who}"),
+    N_("which major unit, {who}"),
+    N_("troop quality of {who}"),
+    N_("quality of {n} recruits for {who}"),
     # disorder
     N_("morale test of {who}"),
     N_("panic test of {who}"),
@@ -41,7 +58,8 @@ PURPOSES = (
     N_("defence of {who} against small arms"),
 )
 """The purposes the rules write, as their English templates: ``{who}`` the unit's (or side's, or character's)
-name, ``{why}`` the cause the rules give in brackets. A longer template is tried before one it begins like."""
+name, ``{why}`` the cause the rules give in brackets, any other (``{column}``, ``{n}``) a short term as
+recorded. A longer template is tried before one it begins like."""
 
 CAUSES = {
     "wounds at half strength": N_("wounds at half strength"),
@@ -56,6 +74,7 @@ CAUSES = {
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     def pattern(template: str) -> re.Pattern[str]:
         text = re.escape(template).replace(r"\{who\}", "(?P<who>.+)").replace(r"\{why\}", "(?P<why>[^()]+)")
+        text = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^,()]+)", text)  # a short term of its own: a column, a count
         return re.compile(f"^{text}$")
 
     return tuple((pattern(t), t) for t in PURPOSES)

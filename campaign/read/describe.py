@@ -211,6 +211,7 @@ _FIELDS = frozenset(
         "models", "quality", "tough", "points", "hero", "side", "profile", "start_size", "hero_is_model",
         "joined_to", "units", "joins", "wounds", "by", "winner", "killed", "wounded", "leadership", "size",
         "fatigue", "start_grade", "armour", "mount", "ranged", "irregular", "experience", "troop_type", "healing",
+        "role", "strategy",
     }
 )  # fmt: skip
 """The keys :func:`_field_words` says in the reader's language (the set, without a catalog read for English)."""
@@ -250,6 +251,8 @@ def _field_words() -> dict[str, str]:
         "experience": pgettext("field", "experience"),
         "troop_type": pgettext("field", "troop type"),
         "healing": pgettext("field", "healing"),
+        "role": pgettext("field", "role"),  # a side's in a battle (Mass Combat's set-up)
+        "strategy": pgettext("field", "strategy"),
     }
 
 

@@ -331,6 +331,13 @@ VALUES = {
         "#50 команда mc rest (дней 5, занятие отдых)",
         "#51 5 дней: отдых для всех сторон",
         "перемены: Caliburn's gang: качество Неопытные → Зеленые",
+        (
+            "на «бросок Выживания, Caliburn»",
+            "на «повреждения, колонка A, рана 1, Caliburn»",
+            "на «бросок Стратегии, Megalos»",
+            "начинается бой «Battle for Bannok»: Megalos роль открытое поле, Стратегия 14, TL 3; Al-Wazif роль "
+            "открытое поле, Стратегия 16, TL 3",
+        ),
     ),
     "pl": (
         "#7 Militia archers wcielony do strony Megalos (ludzi 120, TL 3, pancerz lekki, wierzchowiec pieszo, broń "
@@ -338,10 +345,17 @@ VALUES = {
         "#50 polecenie mc rest (dni 5, zajęcie odpoczynek)",
         "#51 5 dni: odpoczynek dla wszystkich stron",
         "zmiany: Caliburn's gang: jakość Niedoświadczeni → Zieloni",
+        (
+            "na „rzut na Przetrwanie, Caliburn”",
+            "na „obrażenia, kolumna A, rana 1, Caliburn”",
+            "na „rzut na Strategię, Megalos”",
+            "zaczyna się bitwa „Battle for Bannok”: Megalos rola otwarte pole, Strategia 14, TL 3; Al-Wazif rola "
+            "otwarte pole, Strategia 16, TL 3",
+        ),
     ),
 }
-"""README's Mass Combat walkthrough (seed 002's words): the militia's profile as mustered, a rest's activity, and
-Caliburn's gang's first battle making it Green (R2-12)."""
+"""README's Mass Combat walkthrough (seed 002's words): the militia's profile as mustered, a rest's activity,
+Caliburn's gang's first battle making it Green (R2-12), what the battle's rolls were for and how it began."""
 
 
 @pytest.mark.parametrize("lang", ["ru", "pl"])
@@ -362,7 +376,9 @@ def test_closed_sets_values_are_said_in_the_seeds_words(tmp_path: Path, lang: st
         "bow", "--troop-type", "LC", "--quality", "average")  # fmt: skip
     fought = run("mc", "battle", str(walkthroughs.EXAMPLES / "bannok-day1.toml"), "--dice", walkthroughs.DAY1_DICE)
     rested = run("mc", "rest", "5")
-    profile, command, days, standing = VALUES[lang]
+    profile, command, days, standing, battle = VALUES[lang]
     assert profile in mustered
     assert command in rested and days in rested
     assert standing in fought
+    for words in battle:
+        assert any(words in entry for entry in fought), words
