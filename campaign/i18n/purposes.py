@@ -123,6 +123,41 @@ def amend_said(recorded: str) -> str:
     return _("amend of seq {seq} ({why})").format(**found.groupdict())
 
 
+REASONS = (
+    N_("raising {who}: {n} men"),
+    N_("{n} recruits for {who}"),
+    N_("pay for {who}"),
+    N_("{n} months of training"),
+    N_("pay, month {n}"),
+    N_("month {n} upkeep and pay"),
+    N_("bought {who}"),
+    N_("sold {who}"),
+    N_("defected at {who}"),
+    N_("dead: casualty roll {n}"),
+    N_("special objective {who} achieved"),
+)
+"""The reasons the rules word themselves for a sum or a unit leaving (``economy.funds_changed``'s "pay for
+Caliburn's gang"), as their English templates: ``{who}`` a name, ``{n}`` a number, as recorded."""
+
+
+@cache
+def _reasons() -> tuple[tuple[re.Pattern[str], str], ...]:
+    def pattern(template: str) -> re.Pattern[str]:
+        text = re.escape(template).replace(r"\{who\}", "(?P<who>.+)").replace(r"\{n\}", r"(?P<n>\d+)")
+        return re.compile(f"^{text}$")
+
+    return tuple((pattern(t), t) for t in REASONS)
+
+
+def reason_template_said(recorded: str) -> str | None:
+    """A reason the rules worded by a template of :data:`REASONS`, in the reader's language; None for any other."""
+    for pattern, template in _reasons():
+        found = pattern.match(recorded)
+        if found is not None:
+            return _(template).format(**found.groupdict())
+    return None
+
+
 def recorded_said(key: str, recorded: object) -> object:
     """A field of an event the rules (or the timeline) worded in English, in the reader's language: a cause
     (``source``, ``reason``), an amendment's reason; anything else as recorded."""
@@ -130,4 +165,6 @@ def recorded_said(key: str, recorded: object) -> object:
         return recorded
     if key == "reason" and recorded.startswith("amend of seq "):
         return amend_said(recorded)
+    if key == "reason" and (said := reason_template_said(recorded)) is not None:
+        return said
     return cause_said(recorded)

@@ -629,7 +629,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
         return f"{p['side']}'s force has lost {p['lost_points']} points: {what}"
     if kind == "calendar.month_ended":
-        return f"month {p['month'] + 1} of the campaign ends"
+        return _("month {month} of the campaign ends").format(month=p["month"] + 1)
     if kind == "career.pc_wounded":
         wounds = " + ".join(str(w) for w in p.get("wounds", []))
         return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(p.get("wounds", [])) > 1 else "")

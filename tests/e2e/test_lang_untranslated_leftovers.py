@@ -378,6 +378,8 @@ def test_closed_sets_values_are_said_in_the_seeds_words(tmp_path: Path, lang: st
     rested = run("mc", "rest", "5")
     profile, command, days, standing, battle = VALUES[lang]
     assert profile in mustered
+    raised = {"ru": "набор отряда Militia archers: бойцов 120", "pl": "zaciąg oddziału Militia archers: ludzi 120"}
+    assert f"#8 Megalos: −360\xa0000 ({raised[lang]})" in mustered
     assert command in rested and days in rested
     assert standing in fought
     for words in battle:
