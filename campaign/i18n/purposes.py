@@ -56,6 +56,7 @@ PURPOSES = (
     N_("rally test of {who}"),
     N_("No step back test of {who}"),
     N_("defence of {who} against small arms"),
+    N_("reaction test of {who}: {action}"),
 )
 """The purposes the rules write, as their English templates: ``{who}`` the unit's (or side's, or character's)
 name, ``{why}`` the cause the rules give in brackets, any other (``{column}``, ``{n}``) a short term as
@@ -99,6 +100,10 @@ def purpose_said(recorded: str) -> str:
             fields = found.groupdict()
             if "why" in fields:
                 fields["why"] = str(cause_said(fields["why"]))
+            if "action" in fields:  # a five-grade reaction (§0.7), in the seed's words
+                from campaign.i18n.terms import shown
+
+                fields["action"] = shown("fighting-spirit", "action", fields["action"].replace(" ", "_"))
             return _(template).format(**fields)
     return recorded
 

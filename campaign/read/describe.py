@@ -211,7 +211,8 @@ _FIELDS = frozenset(
         "models", "quality", "tough", "points", "hero", "side", "profile", "start_size", "hero_is_model",
         "joined_to", "units", "joins", "wounds", "by", "winner", "killed", "wounded", "leadership", "size",
         "fatigue", "start_grade", "armour", "mount", "ranged", "irregular", "experience", "troop_type", "healing",
-        "role", "strategy",
+        "role", "strategy", "kind", "radio", "psi_rank", "keno_guard", "terrifying", "crew_weapon", "troops",
+        "contingent",
     }
 )  # fmt: skip
 """The keys :func:`_field_words` says in the reader's language (the set, without a catalog read for English)."""
@@ -253,6 +254,14 @@ def _field_words() -> dict[str, str]:
         "healing": pgettext("field", "healing"),
         "role": pgettext("field", "role"),  # a side's in a battle (Mass Combat's set-up)
         "strategy": pgettext("field", "strategy"),
+        "kind": pgettext("field", "kind"),  # a five-grade profile's (seed 000)
+        "radio": pgettext("field", "radio"),
+        "psi_rank": pgettext("field", "psi rank"),
+        "keno_guard": pgettext("field", "Keno Guard"),
+        "terrifying": pgettext("field", "terrifying"),
+        "crew_weapon": pgettext("field", "crew-served weapon"),
+        "troops": pgettext("field", "troops"),  # a disorder-marker profile's (seed 001)
+        "contingent": pgettext("field", "contingent"),
     }
 
 
@@ -297,6 +306,10 @@ def term_said(key: str, v: str) -> str:
     return value(v) if said is None else said
 
 
+_TERM_SETS = {"start_grade": "grade", "from_grade": "grade", "to_grade": "grade", "psi_rank": "psi_rank"}
+"""Fields whose values are those of a term set of another name (a five-grade unit's starting grade)."""
+
+
 def seed_word(key: str, v: str) -> str | None:
     """The reading ruleset's word for ``v`` as a value of its closed set ``key``, or None (none, or English)."""
     ruleset = _RULESET.get()
@@ -304,7 +317,7 @@ def seed_word(key: str, v: str) -> str | None:
         return None
     from campaign.i18n.terms import shown
 
-    said = shown(ruleset, key, v)
+    said = shown(ruleset, _TERM_SETS.get(key, key), v)
     return said if said != v else None
 
 

@@ -384,3 +384,40 @@ def test_closed_sets_values_are_said_in_the_seeds_words(tmp_path: Path, lang: st
     assert standing in fought
     for words in battle:
         assert any(words in entry for entry in fought), words
+
+
+FIVE_GRADE = {
+    "ru": (
+        "#3 Keno 3rd Squad принято в строй стороны Keno (качество Регулярные, лидерство 2, численность 7, вид пехота, "
+        "Гвардия Кено)",
+        "#8 Keno 3rd Squad развёрнуто за сторону Keno: 7 человек, усталость свежие, начальная градация Уверенный",
+        "на «тест реакции Keno 3rd Squad: залечь на открытой местности»",
+    ),
+    "pl": (
+        "#3 Keno 3rd Squad wcielony do strony Keno (jakość Regularni, przywództwo 2, liczebność 7, rodzaj piechota, "
+        "Gwardia Keno)",
+        "#8 Keno 3rd Squad rozstawiony po stronie Keno: 7 ludzi, zmęczenie wypoczęci, początkowy stopień ducha Pewny",
+        "na „test reakcji Keno 3rd Squad: padnij na otwartym terenie”",
+    ),
+}
+"""README's five-grade walkthrough (seed 000's words: Регулярные, Гвардия Кено, Уверенный; its reactions, §0.7)."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_a_five_grade_profile_deployment_and_reaction_are_said_in_the_seeds_words(tmp_path: Path, lang: str) -> None:
+    cli = Cli(str(tmp_path / "front.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+
+    def run(*args: str) -> list[str]:
+        return entries(said(cli, lang, *args, "-c", "Otlok Front"))
+
+    mustered = run("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2",
+                   "--size", "7", "--keno-guard")  # fmt: skip
+    cli("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
+    started = run("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
+                  "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired,cover")  # fmt: skip
+    cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--wounded", "2", "--dice", "6")
+    reacted = run("fs", "react", "Keno 3rd Squad", "go_prone_open", "--dice", "3")
+    profile, deployed, purpose = FIVE_GRADE[lang]
+    assert profile in mustered and deployed in started
+    assert any(purpose in entry for entry in reacted)
