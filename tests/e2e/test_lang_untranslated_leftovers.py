@@ -421,3 +421,28 @@ def test_a_five_grade_profile_deployment_and_reaction_are_said_in_the_seeds_word
     profile, deployed, purpose = FIVE_GRADE[lang]
     assert profile in mustered and deployed in started
     assert any(purpose in entry for entry in reacted)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "ru",
+            "очков 320, низкий уровень маны → ES 1 (1,25, из которых армия тратит только целые очки: R2-23). Это "
+            "только расчёт: ничего не потрачено; расстановка боя тратит Экстраординарную Силу на перечисленные в ней "
+            "эффекты (§2.13), ES её пользователей складывается так же",
+        ),
+        (
+            "pl",
+            "punktów 320, niski poziom many → ES 1 (1,25, z czego armia wydaje tylko pełne punkty: R2-23). To tylko "
+            "rachunek: nic nie wydano; rozstawienie bitwy wydaje Siłę Nadzwyczajną na wymienione w nim efekty "
+            "(§2.13), a ES jego użytkowników sumuje się tak samo",
+        ),
+    ],
+)
+def test_the_es_reckoning_is_said_in_the_readers_words(tmp_path: Path, lang: str, expected: str) -> None:
+    """README's `mc es 320 --mana low`: 320 points × ¼ at low mana (the seed: «Низкий уровень маны: х 1/4»)
+    give ES 1.25, of which an army spends the whole 1 (R2-23)."""
+    cli = Cli(str(tmp_path / "es.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    assert " ".join(said(cli, lang, "mc", "es", "320", "--mana", "low").split()) == expected
