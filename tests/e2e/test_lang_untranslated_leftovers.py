@@ -446,3 +446,32 @@ def test_the_es_reckoning_is_said_in_the_readers_words(tmp_path: Path, lang: str
     cli = Cli(str(tmp_path / "es.db"))
     cli("new", "Border War", "--ruleset", "mass-combat")
     assert " ".join(said(cli, lang, "mc", "es", "320", "--mana", "low").split()) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "header", "quality", "treasury"),
+    [
+        ("ru", "Border War — день 0, месяц 1",
+         ["отряд", "сторона", "бойцы", "раненые", "качество", "опыт", "TS", "Мораль ±", "долг", "состояние"],
+         "Зеленые", "казна стороны Megalos: $1 640 000"),
+        ("pl", "Border War — dzień 0, miesiąc 1",
+         ["oddział", "strona", "ludzie", "ranni", "jakość", "dośw.", "TS", "Morale ±", "zaległości", "stan"],
+         "Zieloni", "skarbiec strony Megalos: $1 640 000"),
+    ],
+)  # fmt: skip
+def test_the_mass_combat_roster_reads_in_the_readers_words(
+    tmp_path: Path, lang: str, title: str, header: list[str], quality: str, treasury: str
+) -> None:
+    """README's militia raised (120 men at $3,000 each: 2,000,000 − 360,000 = 1,640,000 left), Green (seed 002:
+    Зеленые)."""
+    cli = Cli(str(tmp_path / "war.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "funds", "Megalos", "2000000", "--reason", "the city's war chest")
+    cli("mc", "raise", "Militia archers", "--side", "Megalos", "--men", "120", "--armour", "light", "--ranged",
+        "crossbow", "--irregular", "--troop-type", "LI", "--quality", "green")  # fmt: skip
+    shown = said(cli, lang, "mc", "roster", "-c", "Border War")
+    lines = [line.strip() for line in shown.splitlines()]
+    cells = [[c.strip() for c in re.split(r"[┃│]", line) if c.strip()] for line in lines if line[:1] in "┃│"]
+    assert title in lines and treasury.replace(" ", "\u00a0") in [line.replace(" ", "\u00a0") for line in lines]
+    assert cells[0] == header
+    assert cells[1][:5] == ["Militia archers", "Megalos", "120", "0", quality]
