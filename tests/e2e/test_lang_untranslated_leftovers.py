@@ -475,3 +475,26 @@ def test_the_mass_combat_roster_reads_in_the_readers_words(
     assert title in lines and treasury.replace(" ", "\u00a0") in [line.replace(" ", "\u00a0") for line in lines]
     assert cells[0] == header
     assert cells[1][:5] == ["Militia archers", "Megalos", "120", "0", quality]
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "header", "result", "unkept"),
+    [
+        ("ru", "Бои", ["#", "бой", "день", "ходы", "итог", "победитель"], "нет явного победителя",
+         "правила mass-combat не ведут счёт ходов: эти ячейки остаются пустыми."),
+        ("pl", "Bitwy", ["#", "bitwa", "dzień", "tury", "wynik", "zwycięzca"], "brak wyraźnego zwycięzcy",
+         "reguły mass-combat nie prowadzą rachuby tur: te komórki zostają puste."),
+    ],
+)  # fmt: skip
+def test_the_battles_read_in_the_readers_words(
+    tmp_path: Path, lang: str, title: str, header: list[str], result: str, unkept: str
+) -> None:
+    """README's first day at Bannok: W 1, no clear winner (Table A's 0–3 band); Mass Combat keeps days, not turns."""
+    first_day(tmp_path, "en")
+    cli = Cli(str(tmp_path / "bannok.db"))
+    shown = said(cli, lang, "battles", "-c", "Border War")
+    lines = [line.strip() for line in shown.splitlines()]
+    cells = [[c.strip() for c in re.split(r"[┃│]", line) if c.strip()] for line in lines if line[:1] in "┃│"]
+    assert title in lines and unkept in lines
+    assert cells[0] == header
+    assert cells[1] == ["1", "Battle for Bannok", "0", result]
