@@ -53,6 +53,9 @@ class Finding:
     type: str
     check: str
     message: str
+    words: Any = field(default=None, compare=False, repr=False)
+    """Where a view can say the message again in the reader's language: an object whose ``said()`` does (the
+    checker words every finding in English, as ``--json`` keeps it)."""
 
     def __str__(self) -> str:
         return f"seq {self.seq} ({self.type}): {self.check}: {self.message}"

@@ -128,6 +128,10 @@ HELP_WORDS = {
     "REQUIRED_LONG_STRING": N_("[required]"),
 }
 """Typer's own words in a help's panels (module settings of ``typer.rich_utils``, read as each help is drawn)."""
+USAGE_PREFIX = N_("Usage: ")
+OPTIONS_METAVAR = N_("[OPTIONS]")
+SUBCOMMAND_METAVAR = N_("COMMAND [ARGS]...")
+"""Click's words in a usage line (``Usage: campaign fs [OPTIONS] COMMAND [ARGS]...``), on a help and an error."""
 
 
 def _help_words() -> None:
@@ -144,7 +148,8 @@ def _help_words() -> None:
 
 
 def _drawn_in_language(command: Command) -> None:
-    """``command``'s help drawn with Typer's panel words in the reader's language (once per command)."""
+    """``command``'s help drawn with Typer's panel words in the reader's language, and its usage line ("Usage:
+    campaign fs funds [OPTIONS] …", on a help and above a usage error) too (once per command)."""
     if getattr(command, "_in_language", False):
         return
     draw = command.format_help
@@ -153,7 +158,15 @@ def _drawn_in_language(command: Command) -> None:
         _help_words()
         draw(ctx, formatter)
 
+    def format_usage(ctx: Context, formatter: HelpFormatter) -> None:
+        from campaign.i18n import _
+
+        words = {OPTIONS_METAVAR: _(OPTIONS_METAVAR), SUBCOMMAND_METAVAR: _(SUBCOMMAND_METAVAR)}
+        pieces = [words.get(piece, piece) for piece in command.collect_usage_pieces(ctx)]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), _(USAGE_PREFIX))
+
     command.format_help = format_help
+    command.format_usage = format_usage
     command._in_language = True
 
 
@@ -277,14 +290,33 @@ class CampaignGroup(typer.core.TyperGroup):
         self.commands[cmd_name] = command
         return command
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Context:
+        from typer._click.exceptions import UsageError
+
+        try:
+            return super().make_context(*args, **kwargs)
+        except UsageError as exc:  # the program's own options misread: said in the reader's language
+            from campaign.cli.usage_words import in_language
+
+            shown = in_language(exc)
+            if shown is exc:
+                raise
+            raise shown from exc
+
     def invoke(self, ctx: Context) -> Any:
-        from typer._click.exceptions import BadParameter
+        from typer._click.exceptions import BadParameter, UsageError
 
         try:
             return super().invoke(ctx)
-        except BadParameter as exc:  # a value typed for an argument or option that is not of its kind
-            exc.message = in_words(exc.message)
-            raise
+        except UsageError as exc:  # a command line Click could not read: said in the reader's language
+            from campaign.cli.usage_words import in_language
+
+            if isinstance(exc, BadParameter):  # a value typed for an argument or option that is not of its kind
+                exc.message = in_words(exc.message)
+            shown = in_language(exc)
+            if shown is exc:
+                raise
+            raise shown from exc
 
     def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         self._listing = True

@@ -10,6 +10,7 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import named_campaign, open_app, resolved
+from campaign.i18n import _
 from campaign.read import views
 from campaign.read.describe import count, value, words
 from campaign.read.describe import money as money_words
@@ -45,6 +46,13 @@ UNKEPT = (("campaign days", ("day",)), ("turns", ("turn", "round")))
 """The battles view's columns a ruleset may not keep, in words, and the row keys that hold them."""
 
 
+def _not_kept(what: str) -> str:
+    """What a ruleset does not keep, as the sentence after the battles says it (not the column's heading)."""
+    from campaign.i18n import pgettext
+
+    return pgettext("not kept", "campaign days") if what == "campaign days" else pgettext("not kept", "turns")
+
+
 def _days_pass(ruleset: str) -> bool:
     """Whether the ruleset's campaigns count days (`rest`, `march`, its plug-in says): `status` gives the day of
     these only (the others said "day 0" for ever)."""
@@ -63,7 +71,7 @@ MONEY = ("owed", "pay_owed")
 """Columns that hold a sum of money: thousands separated for a person (``--json`` keeps the number)."""
 
 
-TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank")
+TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank", "result")
 """Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
 
 
@@ -209,16 +217,25 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 "battle": b["name"],
                 "day": b.get("day"),
                 "turns": b.get("turn", b.get("round")),
-                "result": b.get("result") or "being fought",
+                "result": b.get("result") or _("being fought"),
                 "winner": b.get("winner"),
             }
             for b in s.battles
         ]
-        out.console.print(_table("Battles", rows, ["#", "battle", "day", "turns", "result", "winner"]))
+        columns = ["#", "battle", "day", "turns", "result", "winner"]
+        out.console.print(_table(_("Battles"), rows, columns, info.ruleset))
         # A column the ruleset does not keep is said so, not left empty unexplained.
-        unused = [what for what, keys in UNKEPT if s.battles and not any(k in b for b in s.battles for k in keys)]
-        if unused:
-            out.console.print(f"{info.ruleset} keeps no {' and no '.join(unused)}: those cells stay empty.")
+        unused = [
+            _not_kept(what) for what, keys in UNKEPT if s.battles and not any(k in b for b in s.battles for k in keys)
+        ]
+        if len(unused) == 1:
+            out.console.print(_("{ruleset} keeps no {what}: those cells stay empty.").format(
+                ruleset=info.ruleset, what=unused[0]
+            ))  # fmt: skip
+        elif unused:
+            out.console.print(_("{ruleset} keeps no {what} and no {other}: those cells stay empty.").format(
+                ruleset=info.ruleset, what=unused[0], other=unused[1]
+            ))  # fmt: skip
 
     @app.command("treasury")
     @handles_errors

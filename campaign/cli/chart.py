@@ -17,7 +17,8 @@ from rich.table import Table
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import resolved
-from campaign.i18n import _, ngettext
+from campaign.i18n import DEFAULT, _, language, ngettext
+from campaign.i18n.formats import number
 from campaign.read.charts import MEASURES, Chart, chart
 from events.errors import InvalidInputError
 from events.extras import need
@@ -53,9 +54,9 @@ def _plot(found: Chart, path: Path) -> None:
         axes.set_title(found.said)
         axes.set_ylabel(found.axis_said)
         axes.set_xticks(xs, axis_labels(found), rotation=60, ha="right", fontsize=7)
-        axes.set_xlabel("in the campaign's calendar")
+        axes.set_xlabel(_("in the campaign's calendar"))
         if found.levels:
-            axes.set_yticks(range(1, len(found.levels) + 1), list(found.levels))
+            axes.set_yticks(range(1, len(found.levels) + 1), list(found.levels_said))
         axes.grid(True, alpha=0.3)
         axes.legend(fontsize=7, loc="best")
         figure.savefig(path, format=path.suffix[1:].lower(), metadata=_metadata(path))
@@ -89,7 +90,14 @@ def show(found: Chart, out: Output) -> None:
     low, high = (1, len(found.levels)) if found.levels else (min(present), max(present))
 
     def word(value: int) -> str:
-        return found.levels[value - 1] if found.levels and 1 <= value <= len(found.levels) else f"{value:,}"
+        levels = found.levels_said
+        return (
+            levels[value - 1]
+            if levels and 1 <= value <= len(levels)
+            else f"{value:,}"
+            if language() == DEFAULT
+            else number(value)
+        )
 
     view = Table(title=escape(found.said), title_justify="left")
     steps = ngettext("over {n} step", "over {n} steps", len(found.steps)).format(n=len(found.steps))
@@ -113,7 +121,7 @@ def show(found: Chart, out: Output) -> None:
             _(
                 "from {first} ({did_first}) to {last} ({did_last}); "
                 "--json gives every step; -o FILE.svg or FILE.png draws it"
-            ).format(first=first.when, did_first=first.label, last=last.when, did_last=last.label)
+            ).format(first=first.when, did_first=first.said, last=last.when, did_last=last.said)
         )
         + "[/]"
     )
@@ -147,9 +155,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out)."""
         if output is not None and output.suffix.lower() not in FORMATS:
-            raise InvalidInputError(f"a chart is drawn as .svg or .png, not {output.suffix or 'a file without one'!r}")
+            suffix = repr(output.suffix) if output.suffix else _("a file without one")
+            raise InvalidInputError(_("a chart is drawn as .svg or .png, not {suffix}").format(suffix=suffix))
         if output is not None and not output.parent.is_dir():
-            raise InvalidInputError(f"there is no folder {str(output.parent)!r} to draw {output.name} in")
+            raise InvalidInputError(
+                _("there is no folder {folder} to draw {file} in").format(
+                    folder=repr(str(output.parent)), file=output.name
+                )
+            )
         if output is not None:
             need("charts", f"drawing a chart to {output.name}")
         found = campaign_chart(campaign, measure.strip().lower(), only)

@@ -93,7 +93,7 @@ def execute(
     result = ledger.execute(info, command, table=table_entry(dice), command_id=command_id)
     show_appended(result, as_json, info)
     if before is not None and not result.duplicate:
-        say_standing(before, info.campaign_id, result.head.seq)
+        say_standing(before, info.campaign_id, result.head.seq, info.ruleset)
 
 
 def standing_at(campaign_id: str, seq: int) -> Any:
@@ -104,13 +104,15 @@ def standing_at(campaign_id: str, seq: int) -> Any:
     return stored_summary(open_app().engine, campaign_id, seq)
 
 
-def say_standing(before: Any, campaign_id: str, seq: int) -> None:
+def say_standing(before: Any, campaign_id: str, seq: int, ruleset: str | None = None) -> None:
     """Every change of a unit's standing (promoted, demoted, tired, exhausted, a trait, its Morale…) a command
     made, in words, as it is made: nobody has to find it in `status`."""
+    from campaign.i18n import _
     from campaign.read.describe import standing_changes
 
-    for line in standing_changes(before, standing_at(campaign_id, seq)):
-        Output(False).console.print(f"[bold]standing[/] {escape(line)}")
+    word = escape(_("standing"))
+    for line in standing_changes(before, standing_at(campaign_id, seq), ruleset):
+        Output(False).console.print(f"[bold]{word}[/] {escape(line)}")
 
 
 RecordedCommand = BaseCommand

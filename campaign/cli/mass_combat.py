@@ -20,6 +20,9 @@ from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.i18n import DEFAULT, _, language, pgettext
+from campaign.i18n.formats import number
+from campaign.i18n.terms import shown
 from campaign.read.describe import words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.common import find_unit
@@ -101,14 +104,46 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
     if as_json:
         out.json({"units": rows, "treasury": dict(state.treasury), "day": state.day, "month": state.month})
         return
-    columns = ("unit", "side", "men", "wounded", "quality", "exp.", "TS", "Morale ±", "arrears", "status")
-    keys = ("unit", "side", "men", "wounded", "quality", "experience", "ts")
-    cells = ((*(r[k] for k in keys), f"{r['campaign_morale']:+d}", r["arrears"], r["disbanded"] or "") for r in rows)
+    columns = roster_columns()
+    keys = ("unit", "side", "men", "wounded")
+    cells = (
+        (
+            *(r[k] for k in keys),
+            _quality(str(r["quality"])),
+            r["experience"],
+            r["ts"],
+            f"{r['campaign_morale']:+d}",
+            r["arrears"],
+            _("disbanded") if r["disbanded"] else "",
+        )
+        for r in rows
+    )
     # The month in progress as a game master counts it (the first is month 1), as the log's "month 1 of the
     # campaign ends" does; the state and --json count from 0.
-    print_rows(out, f"{info.name} — day {state.day}, month {state.month + 1}", columns, cells)
+    title = _("{campaign} — day {day}, month {month}").format(campaign=info.name, day=state.day, month=state.month + 1)
+    print_rows(out, title, columns, cells)
     for side, money in sorted(state.treasury.items()):
-        out.console.print(f"treasury of {escape(side)}: ${money:,}")
+        said = _("treasury of {side}: {amount}").format(side=escape(side), amount=_dollars(money))
+        out.console.print(said)
+
+
+def roster_columns() -> tuple[str, ...]:
+    """The roster's columns in the reader's language (each in context "roster": a column's word, not a sentence's)."""
+    return (
+        pgettext("roster", "unit"), pgettext("roster", "side"), pgettext("roster", "men"),
+        pgettext("roster", "wounded"), pgettext("roster", "quality"), pgettext("roster", "exp."),
+        pgettext("roster", "TS"), pgettext("roster", "Morale ±"), pgettext("roster", "arrears"),
+        pgettext("roster", "status"),
+    )  # fmt: skip
+
+
+def _quality(value: str) -> str:
+    """A troop quality in the seed's words (Зеленые) for a Russian or Polish reader, as recorded in English."""
+    return value if language() == DEFAULT else shown("mass-combat", "quality", value)
+
+
+def _dollars(amount: int) -> str:
+    return f"${amount:,}" if language() == DEFAULT else f"${number(amount)}"
 
 
 def battle(

@@ -9,6 +9,7 @@ import typer
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved
+from campaign.i18n import _, ngettext
 from campaign.rulesets.mass_combat.commands import replay_battle_day
 from campaign.rulesets.mass_combat.plugin import PLUGIN
 from campaign.rulesets.mass_combat.quality import army_force, extraordinary_force_pm
@@ -37,7 +38,7 @@ def es(
     if len(bonuses) > len(points) or len(stones) > len(points):
         raise InvalidInputError(f"{len(points)} users: give at most one --bonus and one --stone for each")
     ledger = open_app().ledger
-    _, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
+    _state, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
     users = [
         extraordinary_force_pm(
             in_force,
@@ -64,23 +65,49 @@ def es(
         return
     if len(points) == 1:
         b, st = (bonuses or [0])[0], (stones or [0])[0]
-        extra = (f" + {b}" if b else "") + (f" + a power stone of {st}" if st else "")
-        whole = "" if users[0] % 1000 == 0 else f" ({_exact(users[0])}, of which an army spends whole points: R2-23)"
-        said = f"{points[0]} points{extra} at {mana} mana → ES {value}{whole}"
+        extra = (f" + {b}" if b else "") + (_(" + a power stone of {capacity}").format(capacity=st) if st else "")
+        whole = (
+            ""
+            if users[0] % 1000 == 0
+            else _(" ({exact}, of which an army spends whole points: R2-23)").format(exact=_exact(users[0]))
+        )
+        said = _("{points} points{extra} at {mana} mana → ES {value}{whole}").format(
+            points=points[0], extra=extra, mana=_mana(mana), value=value, whole=whole
+        )
     else:
         each = " + ".join(_exact(pm) for pm in users)
-        said = (
-            f"{len(points)} users at {mana} mana: ES {each} = {_exact(sum(users))}, of which the army spends "
-            f"{value} whole point{'s' if value != 1 else ''} (R2-23)"
-        )
+        said = ngettext(
+            "{users} users at {mana} mana: ES {each} = {exact}, of which the army spends {n} whole point (R2-23)",
+            "{users} users at {mana} mana: ES {each} = {exact}, of which the army spends {n} whole points (R2-23)",
+            value,
+        ).format(users=len(points), mana=_mana(mana), each=each, exact=_exact(sum(users)), n=value)
     out.console.print(
-        f"{said}. A reckoning only: nothing is spent; a battle's set-up spends its Extraordinary Force on the spells "
-        "it lists (§2.13), its users' ES summed the same way"
+        said
+        + _(
+            ". A reckoning only: nothing is spent; a battle's set-up spends its Extraordinary Force on the spells it "
+            "lists (§2.13), its users' ES summed the same way"
+        )
     )
 
 
+def _mana(level: str) -> str:
+    """A mana level as the reader says it: as typed in English, the seed's words in Russian and Polish."""
+    from campaign.i18n import DEFAULT, language
+    from campaign.i18n.terms import shown
+
+    return level if language() == DEFAULT else shown("mass-combat", "mana", level)
+
+
 def _exact(per_mille: int) -> str:
-    return f"{per_mille // 1000}.{per_mille % 1000:03d}".rstrip("0").rstrip(".")
+    """ES with its fractions ("1.25"; "1,25" for a Russian or Polish reader)."""
+    from campaign.i18n import DEFAULT, language
+
+    exact = f"{per_mille // 1000}.{per_mille % 1000:03d}".rstrip("0").rstrip(".")
+    if language() == DEFAULT:
+        return exact
+    from campaign.i18n.formats import decimal
+
+    return decimal(exact)
 
 
 @handles_errors
@@ -106,6 +133,6 @@ def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, A
     record = next((e for e in events if e.seq == battle_seq), None)
     if record is None or record.payload.get("rule") != "battle_day":
         raise InvalidInputError(f"event {battle_seq} is not a recorded battle day")
-    _, tables = ledger.in_force(info, PLUGIN, battle_seq - 1)
+    _state, tables = ledger.in_force(info, PLUGIN, battle_seq - 1)
     command = [e for e in events if e.meta.get("command_id") == record.meta.get("command_id")]
     return replay_battle_day(tables, record, command)

@@ -32,6 +32,23 @@ PURPOSES = (
     N_("Glory roll, {who}"),
     N_("Luck reroll of the contest, {who}"),
     N_("rout row shift, {who}"),
+    N_("Strategy roll, {who}"),
+    N_("Tactics roll, {who}"),
+    N_("Survival roll, {who}"),
+    N_("Survival roll again (Luck), {who}"),
+    N_("second Survival roll (losing side), {who}"),
+    N_("second Survival roll (his unit routed or was wiped out), {who}"),
+    N_("second Survival roll (losing side) again (Luck), {who}"),
+    N_("second Survival roll (his unit routed or was wiped out) again (Luck), {who}"),
+    N_("damage, column {column}, wound {n}, {who}"),
+    N_("Reputation duration, {who}"),
+    N_("promotion reaction roll, {who}"),
+    N_("high command's reaction roll, {who}"),
+    N_("Morale roll for missed pay, {who}"),
+    N_("Morale roll after treason, {who}"),
+    N_("which major unit, {who}"),
+    N_("troop quality of {who}"),
+    N_("quality of {n} recruits for {who}"),
     # disorder
     N_("morale test of {who}"),
     N_("panic test of {who}"),
@@ -39,9 +56,11 @@ PURPOSES = (
     N_("rally test of {who}"),
     N_("No step back test of {who}"),
     N_("defence of {who} against small arms"),
+    N_("reaction test of {who}: {action}"),
 )
 """The purposes the rules write, as their English templates: ``{who}`` the unit's (or side's, or character's)
-name, ``{why}`` the cause the rules give in brackets. A longer template is tried before one it begins like."""
+name, ``{why}`` the cause the rules give in brackets, any other (``{column}``, ``{n}``) a short term as
+recorded. A longer template is tried before one it begins like."""
 
 CAUSES = {
     "wounds at half strength": N_("wounds at half strength"),
@@ -56,6 +75,7 @@ CAUSES = {
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     def pattern(template: str) -> re.Pattern[str]:
         text = re.escape(template).replace(r"\{who\}", "(?P<who>.+)").replace(r"\{why\}", "(?P<why>[^()]+)")
+        text = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^,()]+)", text)  # a short term of its own: a column, a count
         return re.compile(f"^{text}$")
 
     return tuple((pattern(t), t) for t in PURPOSES)
@@ -80,6 +100,10 @@ def purpose_said(recorded: str) -> str:
             fields = found.groupdict()
             if "why" in fields:
                 fields["why"] = str(cause_said(fields["why"]))
+            if "action" in fields:  # a five-grade reaction (§0.7), in the seed's words
+                from campaign.i18n.terms import shown
+
+                fields["action"] = shown("fighting-spirit", "action", fields["action"].replace(" ", "_"))
             return _(template).format(**fields)
     return recorded
 
@@ -104,6 +128,41 @@ def amend_said(recorded: str) -> str:
     return _("amend of seq {seq} ({why})").format(**found.groupdict())
 
 
+REASONS = (
+    N_("raising {who}: {n} men"),
+    N_("{n} recruits for {who}"),
+    N_("pay for {who}"),
+    N_("{n} months of training"),
+    N_("pay, month {n}"),
+    N_("month {n} upkeep and pay"),
+    N_("bought {who}"),
+    N_("sold {who}"),
+    N_("defected at {who}"),
+    N_("dead: casualty roll {n}"),
+    N_("special objective {who} achieved"),
+)
+"""The reasons the rules word themselves for a sum or a unit leaving (``economy.funds_changed``'s "pay for
+Caliburn's gang"), as their English templates: ``{who}`` a name, ``{n}`` a number, as recorded."""
+
+
+@cache
+def _reasons() -> tuple[tuple[re.Pattern[str], str], ...]:
+    def pattern(template: str) -> re.Pattern[str]:
+        text = re.escape(template).replace(r"\{who\}", "(?P<who>.+)").replace(r"\{n\}", r"(?P<n>\d+)")
+        return re.compile(f"^{text}$")
+
+    return tuple((pattern(t), t) for t in REASONS)
+
+
+def reason_template_said(recorded: str) -> str | None:
+    """A reason the rules worded by a template of :data:`REASONS`, in the reader's language; None for any other."""
+    for pattern, template in _reasons():
+        found = pattern.match(recorded)
+        if found is not None:
+            return _(template).format(**found.groupdict())
+    return None
+
+
 def recorded_said(key: str, recorded: object) -> object:
     """A field of an event the rules (or the timeline) worded in English, in the reader's language: a cause
     (``source``, ``reason``), an amendment's reason; anything else as recorded."""
@@ -111,4 +170,6 @@ def recorded_said(key: str, recorded: object) -> object:
         return recorded
     if key == "reason" and recorded.startswith("amend of seq "):
         return amend_said(recorded)
+    if key == "reason" and (said := reason_template_said(recorded)) is not None:
+        return said
     return cause_said(recorded)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.commands import fold_for, plugin, tables_in_force
-from campaign.i18n import _
+from campaign.i18n import DEFAULT, _, language
 from campaign.plugins import RULESETS, load
 from campaign.rulesets.hooks import Charted, Lacking, Measure, Reading
 from events.envelope import RecordedEvent
@@ -38,9 +38,26 @@ class Step:
 
     seq: int
     label: str
-    """What that command did ("attack", "Ruins ends")."""
+    """What that command did ("attack", "Ruins ends"), in English as ``--json`` keeps it."""
     when: str = ""
     """Where it lies in the campaign's calendar, as an axis says it (:func:`when_words`): "Ruins, day 3"."""
+    command: str = ""
+    """The command as recorded (``fs.battle_start``), or the event's type where no command was recorded."""
+    args: Mapping[str, Any] | None = None
+    ended: str | None = None
+    """The battle that ended in this step."""
+
+    @property
+    def said(self) -> str:
+        """What the step did, in the reader's language: a battle's end in words, a command as the reader types
+        it ("fs battle-start"; the log names it so too)."""
+        if language() == DEFAULT or not self.command:
+            return self.label
+        if self.ended is not None:
+            return _("{battle} ends").format(battle=self.ended)
+        from campaign.typed_as import typed
+
+        return typed(self.command, self.args)
 
 
 @dataclass(frozen=True)
@@ -62,6 +79,9 @@ class Chart:
     series: tuple[Series, ...]
     levels: tuple[str, ...] = ()
     """For a measure of named levels (grades): the name of value 1, 2, …"""
+    ruleset: str = ""
+    level_term: str | None = None
+    """The seed's term set its levels are values of (``grade``), to say them in the reader's words."""
     named: str = ""
     """The measure's own title ("Treasury"), as recorded in English: ``title`` and ``axis`` stay English for
     ``--json``, and :attr:`said` and :attr:`axis_said` say them in the reader's language when shown."""
@@ -70,6 +90,15 @@ class Chart:
     def said(self) -> str:
         """The title in the reader's language ("Kessel: Казна")."""
         return f"{self.campaign}: {_(self.named)}" if self.named else self.title
+
+    @property
+    def levels_said(self) -> tuple[str, ...]:
+        """The levels in the reader's words (the seed's own: "Уверенный"), as recorded in English."""
+        if language() == DEFAULT or self.level_term is None:
+            return self.levels
+        from campaign.i18n.terms import shown
+
+        return tuple(shown(self.ruleset, self.level_term, level) for level in self.levels)
 
     @property
     def axis_said(self) -> str:
@@ -101,13 +130,24 @@ def measures_of(ruleset: str) -> Mapping[str, Measure]:
 def measure_for(ruleset: str, measure: str) -> Measure:
     """The measure as this ruleset keeps it; refused in words when the ruleset has none."""
     if measure not in MEASURES:
-        raise InvalidInputError(f"no chart called {measure!r}: charts are {', '.join(MEASURES)}")
+        raise InvalidInputError(
+            _("no chart called {measure}: charts are {charts}").format(
+                measure=repr(measure), charts=", ".join(MEASURES)
+            )
+        )
     declared = _declared(ruleset)
     found = declared.get(measure)
     if not isinstance(found, Measure):
-        why = found.why if isinstance(found, Lacking) else f"{ruleset} has no {measure} measure"
+        if isinstance(found, Lacking):
+            why = _(found.why)
+        else:
+            why = _("{ruleset} has no {measure} measure").format(ruleset=ruleset, measure=measure)
         kept = ", ".join(m for m in MEASURES if isinstance(declared.get(m), Measure))
-        raise InvalidInputError(f"no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}")
+        raise InvalidInputError(
+            _("no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}").format(
+                measure=measure, ruleset=ruleset, why=why, kept=kept
+            )
+        )
     return found
 
 
@@ -124,6 +164,13 @@ def _label(group: Sequence[RecordedEvent], battle_names: dict[str, str]) -> tupl
     if issued.type != "timeline.command_issued":
         return issued.type.partition(".")[2].replace("_", " "), False
     return str(issued.payload["command"]).partition(".")[2].replace("_", " "), False
+
+
+def _step(seq: int, label: str, when: str, group: Sequence[RecordedEvent], ended: str | None) -> Step:
+    issued = group[0]
+    if issued.type != "timeline.command_issued":
+        return Step(seq, label, when, issued.type, None, ended)
+    return Step(seq, label, when, str(issued.payload["command"]), dict(issued.payload.get("args") or {}), ended)
 
 
 def when_words(day: int | None, battle: str | None = None, *, ended: bool = False, after: str | None = None) -> str:
@@ -188,20 +235,31 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
         label, battle_end = _label(group, battle_names)
         if row and (battle_end or not rows or row != rows[-1]):
             when = when_words(_day(ruleset, state), ended or fighting, ended=ended is not None, after=fought_last)
-            steps.append(Step(group[-1].seq, label, when))
+            steps.append(_step(group[-1].seq, label, when, group, ended if battle_end else None))
             rows.append(row)
         if ended is not None:
             fighting, fought_last = None, ended
     if only is not None and not names:
-        known = ", ".join(sorted(seen_any)) or "none yet"
-        raise InvalidInputError(f"no unit, side or officer called {only!r} has a {measure} here (known: {known})")
+        known = ", ".join(sorted(seen_any)) or _("none yet")
+        raise InvalidInputError(
+            _("no unit, side or officer called {name} has a {measure} here (known: {known})").format(
+                name=repr(only), measure=measure, known=known
+            )
+        )
     if not rows:
-        raise InvalidInputError(f"nothing to chart yet: no {how.title.lower()} has been recorded in {campaign}")
+        raise InvalidInputError(
+            _("nothing to chart yet: no {what} has been recorded in {campaign}").format(
+                what=_(how.title).lower(), campaign=campaign
+            )
+        )
     shown = _display_names(names)
     series = tuple(Series(shown[key], names[key][1], tuple(row.get(key) for row in rows)) for key in names)
     levels = how.levels(_charted(ruleset, fold, state)) if how.levels is not None else ()
     title = f"{campaign}: {how.title}"
-    return Chart(campaign, measure, title, how.axis, tuple(steps), series, levels, named=how.title)
+    return Chart(
+        campaign, measure, title, how.axis, tuple(steps), series, levels,
+        named=how.title, ruleset=ruleset, level_term=how.level_term,
+    )  # fmt: skip
 
 
 def _charted(ruleset: str, fold: Any, state: Any) -> Charted:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
@@ -208,7 +210,9 @@ _FIELDS = frozenset(
     {
         "models", "quality", "tough", "points", "hero", "side", "profile", "start_size", "hero_is_model",
         "joined_to", "units", "joins", "wounds", "by", "winner", "killed", "wounded", "leadership", "size",
-        "fatigue", "start_grade",
+        "fatigue", "start_grade", "armour", "mount", "ranged", "irregular", "experience", "troop_type", "healing",
+        "role", "strategy", "kind", "radio", "psi_rank", "keno_guard", "terrifying", "crew_weapon", "troops",
+        "contingent",
     }
 )  # fmt: skip
 """The keys :func:`_field_words` says in the reader's language (the set, without a catalog read for English)."""
@@ -241,6 +245,23 @@ def _field_words() -> dict[str, str]:
         "size": pgettext("field", "size"),
         "fatigue": pgettext("field", "fatigue"),
         "start_grade": pgettext("field", "start grade"),
+        "armour": pgettext("field", "armour"),  # a Mass Combat profile's (seed 002: броня, мобильность …)
+        "mount": pgettext("field", "mount"),
+        "ranged": pgettext("field", "ranged"),
+        "irregular": pgettext("field", "irregular"),
+        "experience": pgettext("field", "experience"),
+        "troop_type": pgettext("field", "troop type"),
+        "healing": pgettext("field", "healing"),
+        "role": pgettext("field", "role"),  # a side's in a battle (Mass Combat's set-up)
+        "strategy": pgettext("field", "strategy"),
+        "kind": pgettext("field", "kind"),  # a five-grade profile's (seed 000)
+        "radio": pgettext("field", "radio"),
+        "psi_rank": pgettext("field", "psi rank"),
+        "keno_guard": pgettext("field", "Keno Guard"),
+        "terrifying": pgettext("field", "terrifying"),
+        "crew_weapon": pgettext("field", "crew-served weapon"),
+        "troops": pgettext("field", "troops"),  # a disorder-marker profile's (seed 001)
+        "contingent": pgettext("field", "contingent"),
     }
 
 
@@ -254,12 +275,62 @@ def label(key: str) -> str:
     return english if language() == DEFAULT else pgettext("field", english)
 
 
+_RULESET: ContextVar[str | None] = ContextVar("campaign_described_ruleset", default=None)
+"""The ruleset whose command (or whose command's event) is being said: its closed sets' values are said in its
+seed's words (``quality`` ``green`` → "Зеленые"); None where no command says which."""
+
+
+@contextmanager
+def _reading(ruleset: str | None) -> Iterator[None]:
+    token = _RULESET.set(ruleset)
+    try:
+        yield
+    finally:
+        _RULESET.reset(token)
+
+
+def ruleset_of_command(command: object) -> str | None:
+    """The ruleset a recorded command's name belongs to (``mc.raise`` → ``mass-combat``), None for the ledger's
+    own commands (``ledger.roll``) or none recorded."""
+    from campaign.plugins import by_prefix
+
+    prefix, dot, _rest = str(command or "").partition(".")
+    info = by_prefix(prefix) if dot else None
+    return info.name if info is not None else None
+
+
+def term_said(key: str, v: str) -> str:
+    """A recorded value of the field ``key`` in words: a value of the reading ruleset's closed set of that name in
+    its seed's words for the reader (``armour`` ``light`` → "легкие"), any other as :func:`value` says it."""
+    said = seed_word(key, v)
+    return value(v) if said is None else said
+
+
+_TERM_SETS = {"start_grade": "grade", "from_grade": "grade", "to_grade": "grade", "psi_rank": "psi_rank"}
+"""Fields whose values are those of a term set of another name (a five-grade unit's starting grade)."""
+
+
+def seed_word(key: str, v: str) -> str | None:
+    """The reading ruleset's word for ``v`` as a value of its closed set ``key``, or None (none, or English)."""
+    ruleset = _RULESET.get()
+    if ruleset is None or language() == DEFAULT:
+        return None
+    from campaign.i18n.terms import shown
+
+    said = shown(ruleset, _TERM_SETS.get(key, key), v)
+    return said if said != v else None
+
+
 def value(v: Any) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):
         return _("yes") if v else _("no")
     if isinstance(v, dict):
-        return ", ".join(f"{label(str(k))} {value(x)}" for k, x in v.items() if x not in (None, False, "", [], {}))
+        return ", ".join(
+            f"{label(str(k))} {term_said(str(k), x) if isinstance(x, str) else value(x)}"
+            for k, x in v.items()
+            if x not in (None, False, "", [], {})
+        )
     if isinstance(v, list | tuple):
         if v and all(isinstance(x, list | tuple) for x in v):  # a table's rows: "0 no clear winner; 4 …"
             return "; ".join(" ".join(value(y) for y in x) for x in v)
@@ -284,7 +355,7 @@ def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = 
             if isinstance(v, str) and v in names:
                 out.append(f"{words(k[:-3])} {names[v]}")
             continue
-        shown = names.get(v, value(v)) if isinstance(v, str) else value(v)
+        shown = names.get(v, term_said(k, v)) if isinstance(v, str) else value(v)
         out.append(label(k) if v is True else f"{label(k)} {shown}")
     return ", ".join(out)
 
@@ -293,6 +364,11 @@ def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]
     """A recorded command as a person reads it: as typed, what it acts on by name, then its inputs in words
     ("fs attack Keno 3rd Squad (killed 2, wounded 2)"); a profile or a list of deployments only by name (the
     events after it spell them out)."""
+    with _reading(ruleset_of_command(command)):
+        return _command_line(command, args, names)
+
+
+def _command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]) -> str:
     rest = {k: v for k, v in args.items() if k not in _UNTYPED}
     subject = next((str(rest.pop(k)) for k in _SUBJECTS if isinstance(rest.get(k), str) and rest.get(k)), "")
     if isinstance(rest.get("a"), str) and isinstance(rest.get("b"), str):  # gf melee: the two units by name
@@ -336,7 +412,9 @@ def describe(
     such). A rule application reads in the reader's language where its rule has a renderer and ``rolls`` (roll
     index → total; ``faces``: index → faces) holds its dice (``campaign.i18n.explain``); otherwise, and in
     English, as recorded."""
-    return words(_describe(event, names or {}, rolls or {}, faces or {}))
+    command = event.payload.get("command") if event.type == "timeline.command_issued" else event.meta.get("command")
+    with _reading(ruleset_of_command(command)):
+        return words(_describe(event, names or {}, rolls or {}, faces or {}))
 
 
 SAID: dict[str, str] = {
@@ -451,6 +529,8 @@ class _Fields:
     def __getitem__(self, key: str) -> _Shown:
         named = self.named(key) if key.endswith("_id") or key in ("reports_to", "joins") else None
         recorded = self.payload.get(key)
+        if isinstance(recorded, str) and named is None and key != "reason":
+            recorded = seed_word(key, recorded) or recorded  # a closed set's value in the seed's words
         return _Shown(reason_said(recorded) if key == "reason" else recorded, self.names, named)
 
     def named(self, key: str) -> str:
@@ -562,7 +642,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
         return f"{p['side']}'s force has lost {p['lost_points']} points: {what}"
     if kind == "calendar.month_ended":
-        return f"month {p['month'] + 1} of the campaign ends"
+        return _("month {month} of the campaign ends").format(month=p["month"] + 1)
     if kind == "career.pc_wounded":
         wounds = " + ".join(str(w) for w in p.get("wounds", []))
         return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(p.get("wounds", [])) > 1 else "")
@@ -727,12 +807,17 @@ CAREER = ("rank", "reputation", "glory")
 """An officer's or a player character's standing: rank, Reputation, Glory."""
 
 
-def standing_changes(before: Any, after: Any) -> list[str]:
+def standing_changes(before: Any, after: Any, ruleset: str | None = None) -> list[str]:
     """How each unit's (and each career's) standing changed between two summaries of a campaign (``Summary``
     objects, or None for none yet), one line for each: "Keno 3rd Squad: quality green → regular", "Robot Squad:
     traits none → Headstrong". A unit new in ``after`` is no change of standing (its muster said it)."""
     if before is None or after is None:
         return []
+    with _reading(ruleset):  # its closed sets' values (a quality) in its seed's words
+        return _standing_changes(before, after)
+
+
+def _standing_changes(before: Any, after: Any) -> list[str]:
     lines: list[str] = []
     for rows_before, rows_after, key, columns in (
         (before.units, after.units, "unit_id", STANDING),
@@ -755,7 +840,9 @@ def standing_changes(before: Any, after: Any) -> list[str]:
 
 def _standing(column: str, v: Any) -> str:
     if column == "disbanded":
-        return "disbanded" if v else "on the roster"
+        return _("disbanded") if v else _("on the roster")
     if isinstance(v, int) and not isinstance(v, bool):
         return f"{v:+d}" if column in ("campaign_morale", "pay_penalty") else f"{v:,}"
-    return value(v) if v not in (None, "", [], ()) else "none"
+    if isinstance(v, str) and v:
+        return term_said(column, v)
+    return value(v) if v not in (None, "", [], ()) else _("none")

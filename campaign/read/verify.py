@@ -69,9 +69,44 @@ def rule_drift(ledger: Ledger, info: CampaignInfo, report: VerifyReport) -> list
                 "drift",
                 f"re-evaluated now, the rules say: {_outcomes_said(change.after)}; the log records: "
                 f"{_outcomes_said(change.before)}",
+                DriftSaid(ledger, info, change),
             )
         )
     return editions
+
+
+class DriftSaid:
+    """A drift finding's sentence in the reader's language: each decision, re-run and recorded, said from what it
+    records (:func:`campaign.i18n.explain.explained`, with the campaign's unit names and the command's dice)."""
+
+    def __init__(self, ledger: Ledger, info: CampaignInfo, change: Change) -> None:
+        self.ledger, self.info, self.change = ledger, info, change
+
+    def said(self) -> str:
+        from campaign.read.describe import unit_names
+
+        names = unit_names(self.ledger.store.read(self.info.campaign_id))  # a drift is rare: read when shown
+        change = self.change
+        return _("re-evaluated now, the rules say: {now}; the log records: {then}").format(
+            now=self._decisions(change.after, change.rerun, change.recorded, names),
+            then=self._decisions(change.before, change.recorded, change.recorded, names),
+        )
+
+    @staticmethod
+    def _decisions(
+        outcomes: list[dict[str, Any]], events: tuple[Any, ...], recorded: tuple[Any, ...], names: dict[str, str]
+    ) -> str:
+        """``events``' decisions said; their dice are the recorded command's (a re-run rolls none of its own)."""
+        from campaign.i18n.explain import Beside, explained
+        from campaign.read.describe import dice_of
+
+        refused = [o["error"] for o in outcomes if "error" in o]
+        if refused:
+            return "; ".join(_("the command is refused ({error})").format(error=error) for error in refused)
+        rolls, faces = dice_of([*recorded, *events])
+        beside = Beside(names, rolls, faces)
+        said = [explained(e.payload, beside) for e in events if e.type == "rules.applied"]
+        return "; ".join(said) or _("nothing")
 
 
 def _outcomes_said(outcomes: list[dict[str, Any]]) -> str:
@@ -199,6 +234,8 @@ def finding_said(finding: Finding, *, seq_word: bool = True) -> str:
     from campaign.read.describe import kind
 
     check, message = check_said(finding.check), message_said(finding.message)
+    if finding.words is not None and language() != DEFAULT:
+        message = finding.words.said()
     if seq_word:
         return _("seq {seq} ({type}): {check}: {message}").format(
             seq=finding.seq, type=finding.type, check=check, message=message

@@ -56,6 +56,8 @@ class Measure:
     named: str | None = None
     """Its own name for the measure on the page's charts, where the program's would mislead (Mass Combat's
     player characters earn Reputation, not Glory); marked for translation."""
+    level_term: str | None = None
+    """The seed's term set (``terms.toml``) its levels are values of: ``grade``, so they are said in its words."""
 
 
 @dataclass(frozen=True)

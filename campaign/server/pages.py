@@ -651,7 +651,9 @@ async def command_form(request: Request, m: Player) -> Response:
         # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
         lines += [
             f"standing: {line}"
-            for line in standing_changes(before, stored_summary(engine, m.info.campaign_id, result.head.seq))
+            for line in standing_changes(
+                before, stored_summary(engine, m.info.campaign_id, result.head.seq), m.info.ruleset
+            )
         ]
         head = f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})"
         state = {"command": name, "answer": {"message": head, "lines": lines[:30]}}

@@ -439,14 +439,16 @@ class Timeline:
             try:
                 rerun = sandbox.run(info.campaign_id, group)
             except CampaignError as exc:
-                drift.append(Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}], edition))
+                drift.append(
+                    Change(group.first_seq, name, group.outcomes, [{"error": str(exc)}], edition, group.events)
+                )
                 if edition is None:
                     break
                 sandbox.keep(info.campaign_id, group)  # the rules changed since: go on from what was recorded
                 continue
             if decided(as_recorded(group, CommandGroup(tuple(rerun)).outcomes)) != decided(group.outcomes):
                 after = CommandGroup(tuple(rerun)).outcomes
-                drift.append(Change(group.first_seq, name, group.outcomes, after, edition))
+                drift.append(Change(group.first_seq, name, group.outcomes, after, edition, group.events, tuple(rerun)))
         return drift
 
 

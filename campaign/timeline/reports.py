@@ -20,6 +20,10 @@ class Change:
     recorded_under: str | None = None
     """The ruleset version its rules were recorded under, when that is not today's: the rules changed since (a
     new edition of RULES.md), so a different outcome is expected, not a sign that the log was altered."""
+    recorded: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    rerun: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    """The command's events as recorded and as re-run (a re-evaluation's), so that a view can say each decision
+    in the reader's language from what it recorded (its outcomes above are the English sentences)."""
 
 
 FateKind = Literal["unchanged", "changed", "new dice", "no longer applies", "depends on the new dice"]

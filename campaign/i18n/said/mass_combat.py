@@ -10,7 +10,7 @@ from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.explain import Beside, renders
-from campaign.i18n.formats import number
+from campaign.i18n.formats import decimal, number
 from campaign.i18n.terms import shown
 
 MC = "mass-combat"
@@ -643,3 +643,80 @@ def _catastrophe(p: Mapping[str, Any], beside: Beside) -> str | None:
         result=outcome["result"],
         effects="; ".join(_effect(e) for e in inputs["said"]),
     )
+
+
+def _spell_size(why: Sequence[Any]) -> str:
+    """Why a spell on a unit has the size it has (R2-23): "1 point × 100 ÷ TS 300 = 0.33, to the nearest: 0"."""
+    points, per_point, ts, hundredths, down, effect = why
+    ratio = f"{int(hundredths) // 100}.{int(hundredths) % 100:02d}"
+    if language() != DEFAULT:
+        ratio = decimal(ratio, places=2)
+    way = _("rounded down") if down else _("to the nearest")
+    words = ngettext(
+        "{points} point × {per} ÷ TS {ts} = {ratio}, {way}: {effect}",
+        "{points} points × {per} ÷ TS {ts} = {ratio}, {way}: {effect}",
+        int(points),
+    ).format(points=points, per=per_point, ts=ts, ratio=ratio, way=way, effect=effect)
+    if int(effect) == 0:
+        words += _(", too few points for a unit of that strength: no effect")
+    return words
+
+
+def _spell(line: Sequence[Any]) -> str:
+    """One spell of a side's Extraordinary Force (§2.13), as the rule said it."""
+    kind, rest = str(line[0]), line[1:]
+    if kind == "defence":
+        points, target = rest
+        if target is None:
+            return _("defence {points} on the whole army").format(points=points)
+        return _("defence {points} on {unit}").format(points=points, unit=target)
+    if kind == "recon":
+        points, gain, total = rest
+        return _("recon {points} points → Strategy +{gain} for {total} points in all").format(
+            points=points, gain=gain, total=total
+        )
+    if kind == "catastrophe":
+        points, side, bonus = rest
+        return _("{points} points on {side}'s catastrophe roll → +{bonus}").format(
+            points=points, side=side, bonus=bonus
+        )
+    if kind == "morale_exempt":
+        return _("Morale on {unit}: not subject to Morale, no effect").format(unit=rest[0])
+    unit, why = rest[0], rest[1:] if kind != "morale" else rest[2:]
+    effect, ts = int(why[-1]), why[2]
+    if kind == "morale":
+        direction = int(rest[1])
+        said = (
+            _("Morale {value} on {unit} (TS {ts}): a spell to lower it, {why}")
+            if direction < 0
+            else _("Morale {value} on {unit} (TS {ts}): a spell to raise it, {why}")
+        )
+        return said.format(value=_signed(effect * direction), unit=unit, ts=ts, why=_spell_size(why))
+    if kind == "strike":
+        said = ngettext("Strike on {unit}: {n} row up ({why})", "Strike on {unit}: {n} rows up ({why})", effect)
+    else:
+        said = ngettext("Healing on {unit}: {n} row down ({why})", "Healing on {unit}: {n} rows down ({why})", effect)
+    return said.format(unit=unit, n=effect, why=_spell_size(why))
+
+
+@renders(MC, "extraordinary_force")
+def _extraordinary_force(p: Mapping[str, Any], beside: Beside) -> str | None:
+    """§2.13: "Megalos spends Extraordinary Force: Strike on LC archers: 1 row up (3 points × 100 ÷ TS 300 = 1.00,
+    to the nearest: 1)"."""
+    inputs = p["inputs"]
+    if "said" not in inputs:
+        return None  # recorded before the rule recorded its spells as data
+    if "es_pm" in inputs:
+        pm, es = int(inputs["es_pm"]), int(inputs["es"])
+        total = f"{pm // 1000}.{pm % 1000:03d}".rstrip("0").rstrip(".")
+        if language() != DEFAULT:
+            total = decimal(total)
+        more = _(", and {es} more").format(es=es) if es else ""
+        head = ngettext(
+            "{side} has ES {total} ({n} users' fractions summed{more}: {whole} whole points to spend) and spends: ",
+            "{side} has ES {total} ({n} users' fractions summed{more}: {whole} whole points to spend) and spends: ",
+            int(inputs["users"]),
+        ).format(side=inputs["side"], total=total, n=inputs["users"], more=more, whole=pm // 1000)
+    else:
+        head = _("{side} spends Extraordinary Force: ").format(side=inputs["side"])
+    return head + "; ".join(_spell(line) for line in inputs["said"])

@@ -34,7 +34,7 @@ CHARTS: Charts = {
     "morale": Measure(N_("Disorder markers in battle"), N_("markers"), _markers),
     "strength": Measure(N_("Strength"), N_("models"), hooks.models),
     "glory": Measure(N_("Officers' Glory"), N_("Glory"), _glory),
-    "treasury": Lacking("the disorder-marker rules keep no treasury"),
+    "treasury": Lacking(N_("the disorder-marker rules keep no treasury")),
 }
 
 

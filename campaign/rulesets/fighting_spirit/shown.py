@@ -56,10 +56,10 @@ def _strength(seen: Charted) -> list[Reading]:
 
 
 CHARTS: Charts = {
-    "morale": Measure(N_("Morale grade"), N_("grade"), _morale, _levels),
+    "morale": Measure(N_("Morale grade"), N_("grade"), _morale, _levels, level_term="grade"),
     "strength": Measure(N_("Strength"), N_("men"), _strength),
     "treasury": Measure(N_("Treasury"), N_("money"), hooks.treasury),
-    "glory": Lacking("five-grade units have no officers with Glory or Reputation"),
+    "glory": Lacking(N_("five-grade units have no officers with Glory or Reputation")),
 }
 
 

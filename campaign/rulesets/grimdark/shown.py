@@ -24,7 +24,7 @@ CHARTS: Charts = {
     "morale": Measure(N_("Experience"), N_("XP"), _xp),
     "strength": Measure(N_("Strength"), N_("models"), hooks.models),
     "treasury": Measure(N_("Treasury"), N_("points"), hooks.treasury),
-    "glory": Lacking("Grimdark heroes earn XP, not Glory (chart morale shows it)"),
+    "glory": Lacking(N_("Grimdark heroes earn XP, not Glory (chart morale shows it)")),
 }
 
 

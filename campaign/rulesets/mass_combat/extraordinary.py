@@ -78,16 +78,21 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
     decisions: list[Decision] = []
     for side in sides:
         lines = []
+        said: list[list[object]] = []  # each line's terms, so that a reader's language can say it (not hashed)
+        down = tables.extraordinary.rounding == "down"
+        per_point = tables.extraordinary.ts_per_point
         recon_points = 0
         for spell in side.setup.spells:
             if spell.kind == "defence":
                 lines.append(f"defence {spell.points} on {spell.target or 'the whole army'}")
+                said.append(["defence", spell.points, spell.target])
                 continue
             if spell.kind == "recon":
                 recon_points += spell.points
                 gain = recon_bonus(tables, recon_points)
                 side.strategy_mods["recon (Extraordinary Force)"] = gain
                 lines.append(f"recon {spell.points} points → Strategy +{gain} for {recon_points} points in all")
+                said.append(["recon", spell.points, gain, recon_points])
                 continue
             if spell.kind == "catastrophe":
                 enemies = [s for s in sides if s is not side]
@@ -103,6 +108,7 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
                 bonus = (spell.points - blocked) // tables.catastrophe.rules.es_per_point
                 target.catastrophe_bonus += bonus
                 lines.append(f"{spell.points} points on {target.name}'s catastrophe roll → +{bonus}")
+                said.append(["catastrophe", spell.points, target.name, bonus])
                 continue
             owner, unit = every_unit.get(spell.target or "", (None, None))
             if unit is None or owner is None:
@@ -113,8 +119,10 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
                 unit.blocked -= stopped
                 points -= stopped
             effect = effect_size(tables, points, unit.ts)
+            why = [points, per_point, unit.ts, points * per_point * 100 // max(unit.ts, 1), down, effect]
             if spell.kind == "morale" and unit.exempt:
                 lines.append(f"Morale on {unit.unit.name}: not subject to Morale, no effect")
+                said.append(["morale_exempt", unit.unit.name])
             elif spell.kind == "morale":
                 unit.morale += effect * spell.direction
                 lines.append(
@@ -122,20 +130,24 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
                     f"a spell to {'lower' if spell.direction < 0 else 'raise'} it, "
                     f"{effect_words(tables, points, unit.ts, effect)}"
                 )
+                said.append(["morale", unit.unit.name, spell.direction, *why])
             elif spell.kind == "strike":
                 unit.strike_rows += effect
                 lines.append(
                     f"Strike on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} up "
                     f"({effect_words(tables, points, unit.ts, effect)})"
                 )
+                said.append(["strike", unit.unit.name, *why])
             else:
                 unit.healing_rows += effect
                 lines.append(
                     f"Healing on {unit.unit.name}: {effect} row{'s' if effect != 1 else ''} down "
                     f"({effect_words(tables, points, unit.ts, effect)})"
                 )
+                said.append(["healing", unit.unit.name, *why])
         if side.setup.spells:
-            inputs: dict[str, object] = {"side": side.name, "es": side.setup.es}
+            inputs: dict[str, object] = {"side": side.name, "es": side.setup.es, "users": len(side.setup.users)}
+            inputs["said"] = said
             head = f"{side.name} spends Extraordinary Force: "
             if side.setup.users:
                 pm = side_force_pm(tables, side.setup)
