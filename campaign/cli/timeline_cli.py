@@ -24,7 +24,7 @@ from campaign.read.describe import clause_list, count, kind, label, value, words
 from campaign.rulesets.kinds import NEW_CAMPAIGN
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Fate, Timeline, branch
-from campaign.timeline.reports import new_dice_words
+from campaign.timeline.reports import new_dice_words, paired
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.dice.rerun import AskedFaces, NewDice, TypedFaces
@@ -495,9 +495,8 @@ def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> No
     if fate.kind == "depends on the new dice":
         c.print(f"{said}: depends on the new dice (decided when they are rolled)")
         return
-    shown = [(b, a) for b, a in zip(fate.before, fate.after, strict=False) if b != a]
-    extra, gone = fate.after[len(fate.before) :], fate.before[len(fate.after) :]
-    if own and not (shown or extra or gone or fate.new_dice):
+    differ = [(b, a) for b, a in paired(fate.before, fate.after) if b != a]
+    if own and not (differ or fate.new_dice):
         return
     if fate.new_dice:
         dice = new_dice_words(fate.as_dict()["new_dice"])
@@ -508,12 +507,13 @@ def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> No
         c.print(f"    {count(fate.back_on_table, 'rolls')} of its own no longer asked for: back on the table")
     if fate.new_dice and not exact:
         return  # what it decides on stand-in dice is no outcome
-    for before, after in shown:
-        c.print(f"    was: {escape(words(before['explanation']))}\n    now: {escape(words(after['explanation']))}")
-    for after in extra:
-        c.print(f"    now also: {escape(words(after['explanation']))}")
-    for before in gone:
-        c.print(f"    no longer: {escape(words(before['explanation']))}")
+    for before, after in differ:
+        if before is None and after is not None:
+            c.print(f"    now also: {escape(words(after['explanation']))}")
+        elif after is None and before is not None:
+            c.print(f"    no longer: {escape(words(before['explanation']))}")
+        elif before is not None and after is not None:
+            c.print(f"    was: {escape(words(before['explanation']))}\n    now: {escape(words(after['explanation']))}")
 
 
 def _input(v: object) -> str:

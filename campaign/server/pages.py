@@ -54,7 +54,7 @@ from campaign.server.guard import guard
 from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import recorded
-from campaign.timeline.reports import new_dice_words
+from campaign.timeline.reports import new_dice_words, paired
 from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
@@ -939,6 +939,15 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
     return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
 
 
+def _outcome_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it."""
+    if before is None:
+        return f"now also {words(after['explanation'])}" if after is not None else ""
+    if after is None:
+        return f"no longer {words(before['explanation'])}"
+    return f"was {words(before['explanation'])} — now {words(after['explanation'])}"
+
+
 def amend_lines(report: dict[str, Any]) -> list[str]:
     """An amendment's report in lines for the page: the inputs and dice corrected, then each re-run command's fate
     (as the CLI's preview says them)."""
@@ -951,11 +960,9 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
     ]
     for fate in [f for f in [report["amended"]] if f is not None] + report["fates"]:
         said = f"#{fate['seq']} {typed(fate['command'], fate['args'])}"
-        changed = [
-            f"was {words(b['explanation'])} — now {words(a['explanation'])}"
-            for b, a in zip(fate["before"], fate["after"], strict=False)
-            if b != a
-        ]
+        changed = [_outcome_change(b, a) for b, a in paired(fate["before"], fate["after"]) if b != a]
+        if fate["back_on_table"]:
+            changed.append(f"{count(fate['back_on_table'], 'rolls')} of its own no longer asked for: back on the table")
         dice = new_dice_words(fate["new_dice"])
         if fate["fate"] == "no longer applies":
             lines.append(f"{said} no longer applies ({fate['why']}): skipped, its dice back on the table")

@@ -3,7 +3,9 @@ later command's fate under an amendment (a ``Fate``), and an amendment's whole a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any, Literal
 
 from events.dice.rerun import NewDie
@@ -33,6 +35,23 @@ decides differently at their lowest and their highest faces."""
 
 IN_EFFECT: frozenset[str] = frozenset({"unchanged", "changed", "new dice"})
 """The fates of the commands an amendment keeps in effect."""
+
+Outcome = dict[str, Any]
+
+
+def paired(before: Sequence[Outcome], after: Sequence[Outcome]) -> list[tuple[Outcome | None, Outcome | None]]:
+    """A command's rule outcomes as recorded beside those its re-run gives, each beside the one of the same rule
+    for the same unit (None where the other side has none: a morale test the re-run now calls for, or no longer
+    does), in the order they happen. Paired by place alone, one outcome more in the middle put every later one
+    beside the wrong one (a battle's end said "no longer" while it still ended so)."""
+    keys = [[(o.get("rule"), o.get("unit_id")) for o in side] for side in (before, after)]
+    out: list[tuple[Outcome | None, Outcome | None]] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=keys[0], b=keys[1], autojunk=False).get_opcodes():
+        both = min(i2 - i1, j2 - j1) if tag in ("equal", "replace") else 0
+        out += zip(before[i1 : i1 + both], after[j1 : j1 + both], strict=True)
+        out += [(b, None) for b in before[i1 + both : i2]]
+        out += [(None, a) for a in after[j1 + both : j2]]
+    return out
 
 
 @dataclass

@@ -99,6 +99,11 @@ def test_the_gm_amends_a_shots_wounds_in_its_own_form_after_a_preview(world: Wor
     assert preview.status_code == 200, preview.text
     assert "Preview of amending gf shoot" in preview.text and "wounds: 6 → 1" in preview.text
     assert "unit name" not in preview.text, "only the input changed is amended"
+    # what the amendment takes away is shown before it is confirmed: nine models left, above half, so the morale
+    # test is no longer taken (§4.1 A) and its die goes back on the table
+    shown = " ".join(re.sub(r"<[^>]+>", " ", preview.text).split())
+    assert re.search(r"no longer [^;]*morale test", shown), shown
+    assert "1 roll of its own no longer asked for: back on the table" in shown
     assert head(world) == before, "a preview appends nothing"
     confirm = fields_of(amend_form(preview.text.replace('id="amend-confirm"', "")))
     assert confirm["preview"] == "0" and confirm["in.wounds"] == "1"
@@ -110,6 +115,20 @@ def test_the_gm_amends_a_shots_wounds_in_its_own_form_after_a_preview(world: Wor
     said = [e["what"] for e in events if e["seq"] > before and e["what"]]
     assert "Robot Squad takes 1 wound: 1 model killed, 9 of 10 left" in said, said
     assert not any("morale test" in s for s in said)
+
+
+def test_a_preview_says_the_morale_test_an_amendment_now_calls_for(world: World) -> None:
+    """The other way: 3 wounds leave 7 of 10, above half, and no test; amended to 6 they leave 4, at half or less,
+    and the shot now calls for a morale test (§4.1 A): the preview says it will be taken, with its new die."""
+    run(world, "gf.muster", name="Robot Squad", side="Robots", profile=SQUAD)
+    run(world, "gf.muster", name="Saurian Warriors", side="Saurians", profile=SQUAD)
+    run(world, "gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
+    seq = run(world, "gf.shoot", unit_name="Robot Squad", wounds=3)["events"][0]["seq"]
+    gina = world.client("gina")
+    sent = fields_of(amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": seq}).text))
+    preview = gina.post(f"/c/{world.campaign_id}/amend", data={**sent, "in.wounds": "6", "preview": "1"}, headers=HTMX)
+    shown = " ".join(re.sub(r"<[^>]+>", " ", preview.text).split())
+    assert "wounds: 3 → 6" in shown and "needs new dice" in shown and "morale test" in shown, shown
 
 
 def test_an_unchanged_form_says_there_is_nothing_to_change(world: World, shot: int) -> None:
