@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -22,6 +22,9 @@ from campaign.read.views import log_filter
 from campaign.rulesets import RULESETS
 from campaign.rulesets.kinds import BATTLE, NEW_CAMPAIGN, UNIT
 from events.errors import InvalidInputError, NotFoundError
+
+if TYPE_CHECKING:
+    from events.envelope import RecordedEvent
 
 
 def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, nested, are counted in it)
@@ -182,6 +185,18 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 len(said),
             )
             out.console.print(f"[dim]{escape(left_out.format(n=amount(len(said))))}[/]")
+        # (with --limit, what is past the last entry shown may be in effect: counted up to it only)
+        top = info.last_seq if limit is None or not entries else entries[-1][0].seq
+        hidden = _not_in_effect(entries, top, upto, unfiltered=not (show_all or type_ or unit or battle))
+        if hidden:
+            gone = ngettext(
+                "{n} entry from the first shown to the head not shown: undone or rewound, or an undo itself "
+                "(`--all` shows it)",
+                "{n} entries from the first shown to the head not shown: undone or rewound, or undos themselves "
+                "(`--all` shows them)",
+                hidden,
+            )
+            out.console.print(f"[dim]{escape(gone.format(n=amount(hidden)))}[/]")
         out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
 
     @app.command("demo")
@@ -225,3 +240,14 @@ def _known(names: dict[str, str], campaign: str, upto: int | None, *given: tuple
         until = f" up to seq {upto}" if upto is not None else ""
         hint = did_you_mean(name, sorted(set(names.values())))
         raise NotFoundError(f"{flag}: no unit or battle named {name.strip()!r} in {campaign}{until}{hint}")
+
+
+def _not_in_effect(entries: list[tuple[RecordedEvent, bool]], head: int, upto: int | None, *, unfiltered: bool) -> int:
+    """How many entries between the first one shown and the head (or ``--upto``) the log leaves out as no longer
+    in effect (retracted, and the undos and rewinds themselves): every seq there is an entry, and only those are
+    left out of a log with no filter, so the count is what the seqs span less what is shown. None with a filter
+    (it leaves out others too) or with ``--all`` (it leaves out nothing)."""
+    if not unfiltered or not entries:
+        return 0
+    top = head if upto is None else min(upto, head)
+    return max(0, top - entries[0][0].seq + 1 - len(entries))

@@ -208,3 +208,23 @@ def test_log_of_a_unit_or_battle_no_one_is_named_is_refused_in_words(cli: Cli) -
     assert "no unit or battle named 'Nowhere'" in cli("log", "--battle", "Nowhere", code=2).output
     assert cli.json("log", "--unit", "robot squad")["events"]  # matched as typed in any case
     assert cli.json("log", "--unit", "Robot Squad", "--type", "economy.")["events"] == []  # known, nothing to show
+
+
+def test_the_log_says_how_many_entries_it_leaves_out_as_no_longer_in_effect(cli: Cli) -> None:
+    """After an undo and an undo of it, the last entries of the log are the undos themselves and the command they
+    took back and forth: `log` shows what is in effect, and says how many of the entries from the first it shows
+    to the head it left out (a GM who sees head #N must not wonder where the last ones went)."""
+    cli("gf", "round")
+    cli("undo")  # retracts the round's command and its events
+    cli("undo")  # the undo taken back: a rewind of its own, the first undo now retracted
+    every = cli.json("log", "--all")["events"]
+    head = every[-1]["seq"]
+    shown = cli.json("log", "--last", "3")["events"]
+    gone = [e for e in every if e["seq"] >= shown[0]["seq"] and e["seq"] not in {s["seq"] for s in shown}]
+    assert gone and all(e["retracted"] or e["type"] == "timeline.rewound" for e in gone)
+    said = " ".join(cli("log", "--last", "3").stdout.split())
+    n = len(gone)
+    assert f"{n} entries from the first shown to the head not shown: undone or rewound" in said
+    assert f"head #{head}" in said
+    assert "not shown: undone" not in " ".join(cli("log", "--last", "3", "--all").stdout.split())
+    assert "not shown: undone" not in " ".join(cli("log", "--last", "3", "--type", "dice.").stdout.split())
