@@ -81,6 +81,13 @@ def small_targets(page: Any) -> list[str]:
     return found
 
 
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element's top is within the viewport, where the person who acted is looking."""
+    box = page.locator(selector).bounding_box()  # relative to the viewport
+    size = page.viewport_size
+    return box is not None and -1 < box["y"] < size["height"] and box["height"] > 0  # -1: sub-pixel scrolls
+
+
 def axe_ready() -> bool:
     if AXE.exists():
         return True
@@ -325,12 +332,18 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     gm.wait_for_url(f"**?amend={seq}#amend")
     assert gm.locator("#amend-f-in-wounds").input_value() == "6"  # the shot's own form, as recorded
     gm.fill("#amend-f-in-wounds", "1")  # nine models left of ten: above half, no morale test (§4.1 A)
+    # on a phone, the preview is drawn where the GM is looking: the Preview button's own tool, in view
+    gm.set_viewport_size(PHONE)
     gm.click("#amend-preview")
-    gm.locator("#gm-result", has_text="Preview of amending").wait_for()
+    preview = gm.locator("#amend-result", has_text="Preview of amending")
+    preview.wait_for()
+    assert in_view(gm, "#amend-result"), "the amend's preview is drawn out of sight"
     shoot_both_widths(gm, screenshots, "amend-preview-gm")
     gm.locator("#battle .unit-card", has_text="Robot Squad").filter(has_text="Shaken").wait_for()  # not yet
     gm.click("#amend-apply")
-    gm.locator("#gm-result", has_text="Amended").wait_for()
+    gm.locator("#amend-result", has_text="Amended").wait_for()
+    assert in_view(gm, "#amend-result"), "the amend's answer is drawn out of sight"
+    gm.set_viewport_size(DESK)
     card = gm.locator("#battle .unit-card", has_text="Robot Squad")
     card.filter(has_text="9/10").wait_for(timeout=LIVE_MS)
     assert "Shaken" not in card.inner_text()
