@@ -59,6 +59,7 @@ from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
+from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
@@ -406,7 +407,7 @@ def _form_context(
     left = forms.place(widgets, state.get("errors") or {})
     return {
         "c": c,
-        "typed_name": typed(c.name),
+        "typed_name": command_word(c.name),
         "slug": c.name.replace(".", "-"),
         "widgets": widgets,
         "form_error": "; ".join([*([state["error"]] if state.get("error") else []), *left]),
@@ -647,17 +648,41 @@ async def command_form(request: Request, m: Player) -> Response:
         srv = server(request)
         srv.live.appended(m.info.campaign_id)
         # in the CLI's words: each fact once, names for ids, the command as it is typed
-        lines = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
-        # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
-        lines += [
-            f"standing: {line}"
-            for line in standing_changes(before, stored_summary(engine, m.info.campaign_id, result.head.seq))
-        ]
-        head = f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})"
-        state = {"command": name, "answer": {"message": head, "lines": lines[:30]}}
+        state = {"command": name, "answer": _answer(request, m, name, result, before)}
     if state.get("dice") is None and "_die" in form and "answer" not in state:
         state["dice"] = _dice_needed_or_none(request, m, name, state)
     return _command_answer(request, m, spec, state, code)
+
+
+def _answer(request: Request, m: InCampaign, name: str, result: AppendResult, before: Any) -> dict[str, Any]:
+    """A command's answer in the command line's words (what happened, each fact once, names for ids), led by the
+    command as the page names it: not the events counted at a seq, nor the command restated as it was recorded
+    (its form is right there)."""
+    engine = server(request).app.engine
+    said = readable(result.events, entity_names(engine, m.info.campaign_id))
+    lines = [text for event, text in said if event.type != "timeline.command_issued"]
+    # led by what the command did, not by the die it rolled for it (said after, in the order rolled)
+    lead = next((text for event, text in said if event.type not in ("timeline.command_issued", "dice.rolled")), None)
+    if lead is not None:
+        lines.remove(lead)
+        lines.insert(0, lead)
+    # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
+    after = stored_summary(engine, m.info.campaign_id, result.head.seq)
+    lines += [_("standing: {change}").format(change=line) for line in standing_changes(before, after)]
+    word = command_word(name)
+    if result.duplicate:
+        head = _("{command}: already recorded, nothing new was appended").format(command=word)
+    elif lines:
+        head, lines = _("{command}: {what}").format(command=word, what=lines[0]), lines[1:]
+    else:
+        head = _("{command}: recorded").format(command=word)
+    return {"message": head, "lines": lines[:30]}
+
+
+def command_word(name: str) -> str:
+    """A command as the page names it: as its ruleset's command line types it after the ruleset's word, which
+    the campaign's page needs not say (``campaign gf muster`` is "muster"; the ledger's own ``roll``, "roll")."""
+    return typed(name).rpartition(" ")[2]
 
 
 def _dice_needed_or_none(

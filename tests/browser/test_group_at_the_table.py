@@ -97,7 +97,7 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     assert player.locator("#role").inner_text() == "player"
     profile = {f"profile.{k}": str(v) for k, v in SQUAD.items()}
     said = enter(player, "gf.muster", {"name": "Robot Squad", "side": "Robots", **profile})
-    assert "gf muster: 2 events appended" in said  # the command as it is typed, not its recorded name
+    assert "muster: Robot Squad mustered for Robots" in said  # the command as it is typed, and what it did
     gm.locator("#roster", has_text="Robot Squad").wait_for(timeout=LIVE_MS)
     enter(gm, "gf.muster", {"name": "Saurian Warriors", "side": "Saurians", **profile})
     gm.reload()  # the pickers list the units mustered since the page was drawn

@@ -54,7 +54,7 @@ def test_a_newcomer_joins_by_the_game_masters_link_on_a_phone(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     gm.reload()
 

@@ -212,10 +212,10 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     box = player.locator("#cmd-gf-muster")
     box.locator(".command-result .ok").wait_for()
-    assert "gf muster:" in box.locator(".command-result").inner_text()
+    assert "muster: Robot Squad mustered for Robots" in box.locator(".command-result").inner_text()
     gm.locator("#roster", has_text="Robot Squad").wait_for(timeout=LIVE_MS)
 
     box = open_command(gm, "gf.muster")
@@ -224,7 +224,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     gm.reload()  # the pickers list the units mustered since the page was drawn
     box = open_command(gm, "gf.battle_start")
@@ -233,7 +233,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_label("Saurian Warriors (Saurians)").check()
     # no special objectives: it rolls nothing, so its form offers no dice (RULES.md §4.2)
     assert box.get_by_role("button", name="Which dice to roll?").count() == 0
-    box.get_by_role("button", name="gf battle-start").click()
+    box.get_by_role("button", name="battle-start", exact=True).click()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
     player.locator("#battle", has_text="Ruins").wait_for(timeout=LIVE_MS)
     # no reload: the battle's commands come in live (the page asks for its own list once the battle has begun),
@@ -387,7 +387,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("9")  # out of Quality 2–6: said beside the field
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.wait_for_load_state()
     box = gm.locator("#cmd-gf-muster")
     assert box.get_attribute("open") is not None
@@ -395,7 +395,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     assert box.get_by_label("name", exact=True).input_value() == "Robot Squad"  # what was typed is kept
     gm.screenshot(path=str(screenshots / "nojs-refused-390.png"), full_page=True)
     box.get_by_label("quality").fill("4")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.wait_for_load_state()
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     assert "Robot Squad" in gm.locator("#roster").inner_text()
@@ -405,7 +405,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.wait_for_load_state()
 
     box = open_command(gm, "gf.battle_start")
@@ -414,7 +414,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.get_by_label("Saurian Warriors (Saurians)").check()
     # no special objectives: it rolls nothing, so its form offers no dice (RULES.md §4.2)
     assert box.get_by_role("button", name="Which dice to roll?").count() == 0
-    box.get_by_role("button", name="gf battle-start").click()
+    box.get_by_role("button", name="battle-start", exact=True).click()
     gm.wait_for_load_state()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
 

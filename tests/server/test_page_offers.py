@@ -123,7 +123,7 @@ def test_without_javascript_a_battles_start_shows_its_answer_on_the_page_it_redi
         page = gina.get(sent.headers["location"]).text
     finally:
         gina.headers["X-CSRF-Token"] = csrf
-    assert "gf battle-start: " in page  # its answer, in its form, though the battle has begun
+    assert "battle-start: " in page  # its answer, in its form, though the battle has begun
     assert 'id="cmd-gf-battle_start"' not in gina.get(f"/c/{mustered.campaign_id}").text  # then no more
 
 
