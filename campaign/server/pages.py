@@ -352,10 +352,11 @@ def _allowed(m: InCampaign) -> list[runner.CommandSpec]:
 
 def _offered(m: InCampaign, fought: bool) -> list[runner.CommandSpec]:
     """The commands the page lists: those the member's role allows, and of those the ones the battle's state
-    allows (``fought``: a battle is being fought), as each command declares (``Command.phase``). A form sent
+    allows (``fought``: a battle is being fought), as each command declares (``Command.phase``); never one its
+    rules refuse whatever it is given (``Command.listed``, as the command line hides it). A form sent
     from a page drawn before the battle began or ended is still read, and its decision refuses it in words."""
     now = Phase.BATTLE if fought else Phase.BETWEEN
-    return [c for c in _allowed(m) if c.model.phase in (Phase.ANY, now)]
+    return [c for c in _allowed(m) if c.model.listed and c.model.phase in (Phase.ANY, now)]
 
 
 GROUPS = {
