@@ -67,6 +67,24 @@ def no_sideways_scroll(page: Any) -> None:
         assert cut == [], f"{page.url}: tables cut at {wide[1]} px: {cut}"
 
 
+def room_to_spare(page: Any) -> list[str]:
+    """What draws empty room a reader scrolls past: a card taller than what it holds (stretched beside a longer
+    one), a chart with nothing to draw kept at a chart's height; and a table cut at its region's right edge."""
+    found: list[str] = page.evaluate(
+        """() => [
+             ...[...document.querySelectorAll('.card')].filter((c) => c.offsetParent !== null && c.children.length)
+               .filter((c) => c.getBoundingClientRect().bottom
+                              - Math.max(...[...c.children].map((e) => e.getBoundingClientRect().bottom)) > 48)
+               .map((c) => `${c.id || c.className}: empty room below its content`),
+             ...[...document.querySelectorAll('.chart[data-empty]')].filter((c) => c.offsetHeight > 80)
+               .map((c) => `${c.parentElement.id}: ${c.offsetHeight} px for nothing to draw`),
+             ...[...document.querySelectorAll('#log .scroll')].filter((e) => e.scrollWidth > e.clientWidth + 1)
+               .map((e) => `the log is cut: ${e.scrollWidth} px in ${e.clientWidth} px`),
+           ]"""
+    )
+    return found
+
+
 def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
@@ -119,6 +137,7 @@ def shoot_both_widths(page: Any, screenshots: Path, name: str, scan: list[str] |
         page.wait_for_timeout(300)  # the charts redraw at the new width
         no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
+        assert room_to_spare(page) == [], f"{page.url} at {label} px"
         if scan is not None:
             scan.extend(f"{label} px: {v}" for v in serious_violations(page))
     page.set_viewport_size(was)
