@@ -294,6 +294,28 @@ def signout(request: Request, who: Account) -> Response:
     return response
 
 
+def ruleset_said(name: str) -> tuple[str, str]:
+    """A ruleset as a person reads it: its game's name (its title's, before a colon; else its name in words:
+    "fighting-spirit" is Fighting Spirit), and what more its title says of it."""
+    info = RULESETS.get(name)
+    title = info.title if info is not None else ""
+    game, colon, about = title.partition(":")
+    if colon:
+        return game.strip(), about.strip()
+    return name.replace("-", " ").title(), title
+
+
+templates.env.globals["ruleset_said"] = ruleset_said
+
+
+def role_said(role: str) -> str:
+    """A member's role in words ("game master", not "gm")."""
+    return _(ROLE_WORDS.get(role) or role)
+
+
+templates.env.globals["role_said"] = role_said
+
+
 @router.get("/", openapi_extra=access("account"))
 def home(request: Request, who: Account) -> Response:
     mine = api.campaigns(who, request)

@@ -74,7 +74,7 @@ def test_a_newcomer_joins_by_the_game_masters_link_on_a_phone(
     newcomer = stranger(contexts, browser, base_url)
     newcomer.goto(link)
     assert (
-        "gina invites you to Kessel (grimdark) as player for Robots"
+        "gina invites you to Kessel (One Page Rules Grimdark Future) as player for Robots"
         in newcomer.locator("#invitation-words").inner_text()
     )
     assert small_targets(newcomer) == []

@@ -89,8 +89,8 @@ def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
         """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
-                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox])'
-                                                 + ':not([type=radio])')]
+                                                 + 'a.tab-link, a.campaign-link, '
+                                                 + 'input:not([type=hidden]):not([type=checkbox]):not([type=radio])')]
              .filter((e) => e.offsetParent !== null)
              .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
              .map((e) => e.outerHTML.slice(0, 80))""",
@@ -332,6 +332,8 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
         page.goto(campaign_url + "/report")
         shoot_both_widths(page, screenshots, f"report-{who}", scan)
         page.goto(base_url + "/")
+        if who == "player":  # on the phone: the campaign's link is a thumb's target too
+            assert small_targets(page) == []
         shoot_both_widths(page, screenshots, f"campaigns-{who}", scan)
 
     # the account page: its sessions' table stacked at 390 px, not cut; a password change says it took effect

@@ -69,3 +69,15 @@ def test_the_page_names_commands_as_they_are_typed_never_by_their_recorded_names
         assert not [c for c in commands if c.startswith("gf")], commands
         text = " ".join(read(page.split("<main", 1)[1]))
         assert not re.findall(r"\bgf\.[a-z_]+", text)
+
+
+def test_a_ruleset_is_named_as_its_game_not_by_its_slug(world: World) -> None:
+    gina = world.client("gina")
+    campaigns = " ".join(read(gina.get("/").text.split("<main", 1)[1]))
+    page = " ".join(read(gina.get(f"/c/{world.campaign_id}").text.split("<main", 1)[1]))
+    for slug in ("grimdark", "fighting-spirit", "mass-combat"):
+        assert not re.search(rf"(?<![\w-]){slug}(?![\w-])", campaigns), (slug, campaigns)
+    assert "One Page Rules Grimdark Future" in page and "Fighting Spirit" in campaigns
+    assert "game master" in campaigns and not re.search(r"\bgm\b", campaigns)  # its role in words
+    heading = page.split(" · ")[0]  # the campaign's name and its game, under the page's heading
+    assert heading.endswith("Kessel One Page Rules Grimdark Future"), heading

@@ -16,7 +16,7 @@ import pytest
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import Kind, meaning_of
-from campaign.server import forms, runner
+from campaign.server import forms, pages, runner
 from tests.server.conftest import World
 from tests.server.test_page_forms import HTMX, battle, form_of, head, muster, send
 
@@ -113,7 +113,10 @@ def test_a_new_campaigns_ruleset_is_a_choice_said_in_full(world: World) -> None:
     assert 'select id="new-ruleset"' not in page and '<select name="ruleset"' not in page
     for r in RULESETS.values():
         assert f'id="ruleset-{r.name}" name="ruleset" value="{r.name}"' in page
-        assert f'<span class="help">{r.title}</span>' in page.replace("&#39;", "'")
+        # its game's name, then the rest of its title: said in full, never its name as typed ("mass-combat")
+        game, about = pages.ruleset_said(r.name)
+        assert about in r.title and game in (r.title.partition(":")[0], r.name.replace("-", " ").title())
+        assert f'<b>{game}</b> <span class="help">{about}</span>' in page.replace("&#39;", "'")
 
 
 @pytest.mark.parametrize("fought", [False, True])
