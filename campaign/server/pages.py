@@ -1011,11 +1011,13 @@ def rewind_form(
     request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
 ) -> Response:
     try:
-        result = rewind(ledger_of(request, m), m.info, to, reason)
+        rewind(ledger_of(request, m), m.info, to, reason)
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
-    return message(request, f"rewound to #{to} (head #{result.head.seq})")
+    return message(
+        request, _("Rewound to #{seq}: the events after it are retracted (nothing is deleted).").format(seq=to)
+    )
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))

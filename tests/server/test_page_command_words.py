@@ -81,3 +81,14 @@ def test_a_ruleset_is_named_as_its_game_not_by_its_slug(world: World) -> None:
     assert "game master" in campaigns and not re.search(r"\bgm\b", campaigns)  # its role in words
     heading = page.split(" · ")[0]  # the campaign's name and its game, under the page's heading
     assert heading.endswith("Kessel One Page Rules Grimdark Future"), heading
+
+
+def test_a_rewind_is_answered_in_the_readers_language_without_the_head(world: World) -> None:
+    gina = world.client("gina")
+    send(gina, world, FIELDS)
+    gina.cookies.set("lang", "ru")
+    answer = gina.post(f"/c/{world.campaign_id}/rewind", data={"to": "3"}, headers={"HX-Request": "true"})
+    said = " ".join(read(answer.text))
+    assert answer.status_code == 200 and "#3" in said, said
+    assert "rewound" not in said.lower() and "head" not in said, said
+    assert re.search(r"[а-я]{4}", said), said  # in Russian
