@@ -30,7 +30,7 @@ from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, re
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
+from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
@@ -634,7 +634,8 @@ async def command_form(request: Request, m: Player) -> Response:
     name = str(form.get("_command", ""))
     spec = next((c for c in _allowed(m) if c.name == name), None)
     if spec is None:
-        return message(request, f"{typed(name) or 'this'} is not a command you may enter here", error=True, code=400)
+        said = _("{command} is not a command you may enter here").format(command=command_word(name) if name else "?")
+        return message(request, said, error=True, code=400)
     step = str(form.get("_step") or "seeded")
     raw = _raw(form)
     state: dict[str, Any] = {"command": name, "values": raw}
@@ -737,8 +738,9 @@ def entropy_form(request: Request, m: Player, share: Annotated[str, Form(max_len
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
-    lines = [] if share else [f"your share, drawn for you (shown once): {given}"]
-    return message(request, f"share of entropy committed for seed epoch {m.info.seed_epoch}", lines=lines)
+    lines = [] if share else [_("your share, drawn for you (shown once): {share}").format(share=given)]
+    said = _("share of entropy committed for seed epoch {epoch}").format(epoch=m.info.seed_epoch)
+    return message(request, said, lines=lines)
 
 
 @router.post("/c/{campaign_id}/invite", openapi_extra=access("gm"))
@@ -839,7 +841,9 @@ def remove_form(
     except CampaignError as exc:
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
-    return message(request, f"{name} is no longer a member of {m.info.name}")
+    return message(
+        request, _("{account} is no longer a member of {campaign}").format(account=name, campaign=m.info.name)
+    )
 
 
 AMEND_INPUTS = "in."
@@ -969,7 +973,10 @@ def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its bounds
             return templates.TemplateResponse(request, "amend_preview_page.html", context)
         return templates.TemplateResponse(request, "amend_preview.html", context)
     server(request).live.appended(m.info.campaign_id)
-    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
+    rerun = ngettext("{n} later command re-run", "{n} later commands re-run", report["rerun"]).format(n=report["rerun"])
+    return message(
+        request, _("Amended {command} at #{seq}; {rerun}").format(command=what, seq=seq, rerun=rerun), lines=lines
+    )
 
 
 def amend_lines(report: dict[str, Any]) -> list[str]:

@@ -92,3 +92,16 @@ def test_a_rewind_is_answered_in_the_readers_language_without_the_head(world: Wo
     assert answer.status_code == 200 and "#3" in said, said
     assert "rewound" not in said.lower() and "head" not in said, said
     assert re.search(r"[а-я]{4}", said), said  # in Russian
+
+
+def test_the_game_masters_tools_answer_in_the_readers_language(world: World) -> None:
+    gina = world.client("gina")
+    gina.cookies.set("lang", "pl")
+    htmx = {"HX-Request": "true"}
+    shared = gina.post(f"/c/{world.campaign_id}/entropy", data={"share": ""}, headers=htmx)
+    removed = gina.post(f"/c/{world.campaign_id}/remove", data={"account": "olive", "reason": "left"}, headers=htmx)
+    for answer in (shared, removed):
+        said = " ".join(read(answer.text))
+        assert answer.status_code == 200, said
+        assert not re.search(r"\b(share|committed|epoch|drawn|no longer a member)\b", said), said
+        assert re.search(r"[ąęłńóśźżć]", said), said  # in Polish
