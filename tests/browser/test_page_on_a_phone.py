@@ -69,7 +69,8 @@ def no_sideways_scroll(page: Any) -> None:
 
 def room_to_spare(page: Any) -> list[str]:
     """What draws empty room a reader scrolls past: a card taller than what it holds (stretched beside a longer
-    one), a chart with nothing to draw kept at a chart's height; and a table cut at its region's right edge."""
+    one), a short card beside a far longer one, a chart with nothing to draw kept at a chart's height; and a
+    table cut at its region's right edge."""
     found: list[str] = page.evaluate(
         """() => [
              ...[...document.querySelectorAll('.card')].filter((c) => c.offsetParent !== null && c.children.length)
@@ -80,6 +81,10 @@ def room_to_spare(page: Any) -> list[str]:
                .map((c) => `${c.parentElement.id}: ${c.offsetHeight} px for nothing to draw`),
              ...[...document.querySelectorAll('#log .scroll')].filter((e) => e.scrollWidth > e.clientWidth + 1)
                .map((e) => `the log is cut: ${e.scrollWidth} px in ${e.clientWidth} px`),
+             ...[...document.querySelectorAll('.cols')].filter((c) => c.children.length === 2)
+               .map((c) => [...c.children].map((e) => e.getBoundingClientRect()))
+               .filter(([a, b]) => Math.abs(a.top - b.top) < 1 && Math.abs(a.height - b.height) > 400)
+               .map(([a, b]) => `side by side, ${Math.round(Math.abs(a.height - b.height))} px of one left empty`),
            ]"""
     )
     return found
