@@ -417,7 +417,7 @@ def commands_of(
     model: type[BaseCommand], around: Around | None = None, extra: Extra | None = None
 ) -> Iterator[tuple[str, Callable[[], Callable[..., Any]], str, bool]]:
     """Each command line command ``model`` is: (word, its function's maker, help, hidden)."""
-    listed = getattr(model, "listed", True)
+    listed = model.listed
     for field, info in model.model_fields.items():  # its fields' markers only: meanings are read when it is built
         each = next((m for m in info.metadata if isinstance(m, Typed) and m.each), None)
         if each is not None:  # one command per choice, which it sets (fs rest, fs march …)

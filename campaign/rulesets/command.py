@@ -89,6 +89,9 @@ class BaseCommand(BaseModel):
     offers no dice until it is given (None: it may roll whatever its inputs)."""
     phase: ClassVar[Phase] = Phase.ANY
     """When it may be entered: at any time, during a battle only, or between battles only."""
+    listed: ClassVar[bool] = True
+    """Offered to people (the command line's list, the page's forms). False for one a ruleset keeps only so that
+    every ruleset's roster has it, which its rules refuse whatever it is given (Grimdark's ``transfer``)."""
     records_since: ClassVar[Mapping[str, int]] = MappingProxyType({})
     """Rule applications it records from a version on (rule → ``schema_version``): a command recorded by an
     older version did not record them, so re-evaluating it does not count their absence as drift."""

@@ -30,7 +30,7 @@ from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, re
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
+from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
@@ -59,6 +59,7 @@ from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
+from events.store import AppendResult
 from projections.campaign_state import entity_names
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
@@ -293,6 +294,28 @@ def signout(request: Request, who: Account) -> Response:
     return response
 
 
+def ruleset_said(name: str) -> tuple[str, str]:
+    """A ruleset as a person reads it: its game's name (its title's, before a colon; else its name in words:
+    "fighting-spirit" is Fighting Spirit), and what more its title says of it."""
+    info = RULESETS.get(name)
+    title = info.title if info is not None else ""
+    game, colon, about = title.partition(":")
+    if colon:
+        return game.strip(), about.strip()
+    return name.replace("-", " ").title(), title
+
+
+templates.env.globals["ruleset_said"] = ruleset_said
+
+
+def role_said(role: str) -> str:
+    """A member's role in words ("game master", not "gm")."""
+    return _(ROLE_WORDS.get(role) or role)
+
+
+templates.env.globals["role_said"] = role_said
+
+
 @router.get("/", openapi_extra=access("account"))
 def home(request: Request, who: Account) -> Response:
     mine = api.campaigns(who, request)
@@ -351,10 +374,11 @@ def _allowed(m: InCampaign) -> list[runner.CommandSpec]:
 
 def _offered(m: InCampaign, fought: bool) -> list[runner.CommandSpec]:
     """The commands the page lists: those the member's role allows, and of those the ones the battle's state
-    allows (``fought``: a battle is being fought), as each command declares (``Command.phase``). A form sent
+    allows (``fought``: a battle is being fought), as each command declares (``Command.phase``); never one its
+    rules refuse whatever it is given (``Command.listed``, as the command line hides it). A form sent
     from a page drawn before the battle began or ended is still read, and its decision refuses it in words."""
     now = Phase.BATTLE if fought else Phase.BETWEEN
-    return [c for c in _allowed(m) if c.model.phase in (Phase.ANY, now)]
+    return [c for c in _allowed(m) if c.model.listed and c.model.phase in (Phase.ANY, now)]
 
 
 GROUPS = {
@@ -406,7 +430,7 @@ def _form_context(
     left = forms.place(widgets, state.get("errors") or {})
     return {
         "c": c,
-        "typed_name": typed(c.name),
+        "typed_name": command_word(c.name),
         "slug": c.name.replace(".", "-"),
         "widgets": widgets,
         "form_error": "; ".join([*([state["error"]] if state.get("error") else []), *left]),
@@ -610,7 +634,8 @@ async def command_form(request: Request, m: Player) -> Response:
     name = str(form.get("_command", ""))
     spec = next((c for c in _allowed(m) if c.name == name), None)
     if spec is None:
-        return message(request, f"{typed(name) or 'this'} is not a command you may enter here", error=True, code=400)
+        said = _("{command} is not a command you may enter here").format(command=command_word(name) if name else "?")
+        return message(request, said, error=True, code=400)
     step = str(form.get("_step") or "seeded")
     raw = _raw(form)
     state: dict[str, Any] = {"command": name, "values": raw}
@@ -647,19 +672,41 @@ async def command_form(request: Request, m: Player) -> Response:
         srv = server(request)
         srv.live.appended(m.info.campaign_id)
         # in the CLI's words: each fact once, names for ids, the command as it is typed
-        lines = [text for _, text in readable(result.events, entity_names(srv.app.engine, m.info.campaign_id))]
-        # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
-        lines += [
-            f"standing: {line}"
-            for line in standing_changes(
-                before, stored_summary(engine, m.info.campaign_id, result.head.seq), m.info.ruleset
-            )
-        ]
-        head = f"{typed(name)}: {count(len(result.events), 'events')} appended (head #{result.head.seq})"
-        state = {"command": name, "answer": {"message": head, "lines": lines[:30]}}
+        state = {"command": name, "answer": _answer(request, m, name, result, before)}
     if state.get("dice") is None and "_die" in form and "answer" not in state:
         state["dice"] = _dice_needed_or_none(request, m, name, state)
     return _command_answer(request, m, spec, state, code)
+
+
+def _answer(request: Request, m: InCampaign, name: str, result: AppendResult, before: Any) -> dict[str, Any]:
+    """A command's answer in the command line's words (what happened, each fact once, names for ids), led by the
+    command as the page names it: not the events counted at a seq, nor the command restated as it was recorded
+    (its form is right there)."""
+    engine = server(request).app.engine
+    said = readable(result.events, entity_names(engine, m.info.campaign_id))
+    lines = [text for event, text in said if event.type != "timeline.command_issued"]
+    # led by what the command did, not by the die it rolled for it (said after, in the order rolled)
+    lead = next((text for event, text in said if event.type not in ("timeline.command_issued", "dice.rolled")), None)
+    if lead is not None:
+        lines.remove(lead)
+        lines.insert(0, lead)
+    # and what the command did to a unit's standing (promoted, exhausted…), said as it happens
+    after = stored_summary(engine, m.info.campaign_id, result.head.seq)
+    lines += [_("standing: {change}").format(change=line) for line in standing_changes(before, after)]
+    word = command_word(name)
+    if result.duplicate:
+        head = _("{command}: already recorded, nothing new was appended").format(command=word)
+    elif lines:
+        head, lines = _("{command}: {what}").format(command=word, what=lines[0]), lines[1:]
+    else:
+        head = _("{command}: recorded").format(command=word)
+    return {"message": head, "lines": lines[:30]}
+
+
+def command_word(name: str) -> str:
+    """A command as the page names it: as its ruleset's command line types it after the ruleset's word, which
+    the campaign's page needs not say (``campaign gf muster`` is "muster"; the ledger's own ``roll``, "roll")."""
+    return typed(name).rpartition(" ")[2]
 
 
 def _dice_needed_or_none(
@@ -698,8 +745,9 @@ async def entropy_form(request: Request, m: Player, share: Annotated[str, Form(m
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
-    lines = [] if share else [f"your share, drawn for you (shown once): {given}"]
-    return message(request, f"share of entropy committed for seed epoch {epoch}", lines=lines)
+    lines = [] if share else [_("your share, drawn for you (shown once): {share}").format(share=given)]
+    said = _("share of entropy committed for seed epoch {epoch}").format(epoch=epoch)
+    return message(request, said, lines=lines)
 
 
 @router.post("/c/{campaign_id}/invite", openapi_extra=access("gm"))
@@ -804,7 +852,9 @@ async def remove_form(
     except CampaignError as exc:
         return refused(request, exc)
     srv.live.appended(m.info.campaign_id)
-    return message(request, f"{name} is no longer a member of {m.info.name}")
+    return message(
+        request, _("{account} is no longer a member of {campaign}").format(account=name, campaign=m.info.name)
+    )
 
 
 AMEND_INPUTS = "in."
@@ -936,7 +986,11 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
             context |= {"info": m.info, "account": m.caller.account}
             return templates.TemplateResponse(request, "amend_preview_page.html", context)
         return templates.TemplateResponse(request, "amend_preview.html", context)
-    return message(request, f"Amended {what} at #{seq}; {count(report['rerun'], 'later commands')} re-run", lines=lines)
+    server(request).live.appended(m.info.campaign_id)
+    rerun = ngettext("{n} later command re-run", "{n} later commands re-run", report["rerun"]).format(n=report["rerun"])
+    return message(
+        request, _("Amended {command} at #{seq}; {rerun}").format(command=what, seq=seq, rerun=rerun), lines=lines
+    )
 
 
 def _outcome_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
@@ -985,13 +1039,15 @@ async def rewind_form(
     request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
 ) -> Response:
     try:
-        result = await api.rewound_in_turn(request, m, to, reason)
+        await api.rewound_in_turn(request, m, to, reason)
     except HTTPException as exc:
         return refused_in_turn(request, exc)
     except CampaignError as exc:
         return refused(request, exc)
     server(request).live.appended(m.info.campaign_id)
-    return message(request, f"rewound to #{to} (head #{result.head.seq})")
+    return message(
+        request, _("Rewound to #{seq}: the events after it are retracted (nothing is deleted).").format(seq=to)
+    )
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))

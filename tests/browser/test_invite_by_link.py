@@ -54,7 +54,7 @@ def test_a_newcomer_joins_by_the_game_masters_link_on_a_phone(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     gm.reload()
 
@@ -74,7 +74,7 @@ def test_a_newcomer_joins_by_the_game_masters_link_on_a_phone(
     newcomer = stranger(contexts, browser, base_url)
     newcomer.goto(link)
     assert (
-        "gina invites you to Kessel (grimdark) as player for Robots"
+        "gina invites you to Kessel (One Page Rules Grimdark Future) as player for Robots"
         in newcomer.locator("#invitation-words").inner_text()
     )
     assert small_targets(newcomer) == []

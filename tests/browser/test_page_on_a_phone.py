@@ -67,18 +67,48 @@ def no_sideways_scroll(page: Any) -> None:
         assert cut == [], f"{page.url}: tables cut at {wide[1]} px: {cut}"
 
 
+def room_to_spare(page: Any) -> list[str]:
+    """What draws empty room a reader scrolls past: a card taller than what it holds (stretched beside a longer
+    one), a short card beside a far longer one, a chart with nothing to draw kept at a chart's height; and a
+    table cut at its region's right edge."""
+    found: list[str] = page.evaluate(
+        """() => [
+             ...[...document.querySelectorAll('.card')].filter((c) => c.offsetParent !== null && c.children.length)
+               .filter((c) => c.getBoundingClientRect().bottom
+                              - Math.max(...[...c.children].map((e) => e.getBoundingClientRect().bottom)) > 48)
+               .map((c) => `${c.id || c.className}: empty room below its content`),
+             ...[...document.querySelectorAll('.chart[data-empty]')].filter((c) => c.offsetHeight > 80)
+               .map((c) => `${c.parentElement.id}: ${c.offsetHeight} px for nothing to draw`),
+             ...[...document.querySelectorAll('#log .scroll')].filter((e) => e.scrollWidth > e.clientWidth + 1)
+               .map((e) => `the log is cut: ${e.scrollWidth} px in ${e.clientWidth} px`),
+             ...[...document.querySelectorAll('.cols')].filter((c) => c.children.length === 2)
+               .map((c) => [...c.children].map((e) => e.getBoundingClientRect()))
+               .filter(([a, b]) => Math.abs(a.top - b.top) < 1 && Math.abs(a.height - b.height) > 400)
+               .map(([a, b]) => `side by side, ${Math.round(Math.abs(a.height - b.height))} px of one left empty`),
+           ]"""
+    )
+    return found
+
+
 def small_targets(page: Any) -> list[str]:
     """Visible controls shorter or narrower than a thumb's tap target (a tick box counts by its label's row)."""
     found: list[str] = page.evaluate(
         """(tap) => [...document.querySelectorAll('button, select, summary, .field.check > label, a.audit-link, '
-                                                 + 'a.tab-link, input:not([type=hidden]):not([type=checkbox])'
-                                                 + ':not([type=radio])')]
+                                                 + 'a.tab-link, a.campaign-link, '
+                                                 + 'input:not([type=hidden]):not([type=checkbox]):not([type=radio])')]
              .filter((e) => e.offsetParent !== null)
              .filter((e) => { const r = e.getBoundingClientRect(); return r.height < tap || r.width < tap; })
              .map((e) => e.outerHTML.slice(0, 80))""",
         TAP,
     )
     return found
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element's top is within the viewport, where the person who acted is looking."""
+    box = page.locator(selector).bounding_box()  # relative to the viewport
+    size = page.viewport_size
+    return box is not None and -1 < box["y"] < size["height"] and box["height"] > 0  # -1: sub-pixel scrolls
 
 
 def axe_ready() -> bool:
@@ -112,6 +142,7 @@ def shoot_both_widths(page: Any, screenshots: Path, name: str, scan: list[str] |
         page.wait_for_timeout(300)  # the charts redraw at the new width
         no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
+        assert room_to_spare(page) == [], f"{page.url} at {label} px"
         if scan is not None:
             scan.extend(f"{label} px: {v}" for v in serious_violations(page))
     page.set_viewport_size(was)
@@ -205,10 +236,10 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     box = player.locator("#cmd-gf-muster")
     box.locator(".command-result .ok").wait_for()
-    assert "gf muster:" in box.locator(".command-result").inner_text()
+    assert "muster: Robot Squad mustered for Robots" in box.locator(".command-result").inner_text()
     gm.locator("#roster", has_text="Robot Squad").wait_for(timeout=LIVE_MS)
 
     box = open_command(gm, "gf.muster")
@@ -217,7 +248,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     gm.reload()  # the pickers list the units mustered since the page was drawn
     box = open_command(gm, "gf.battle_start")
@@ -226,7 +257,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_label("Saurian Warriors (Saurians)").check()
     # no special objectives: it rolls nothing, so its form offers no dice (RULES.md §4.2)
     assert box.get_by_role("button", name="Which dice to roll?").count() == 0
-    box.get_by_role("button", name="gf battle-start").click()
+    box.get_by_role("button", name="battle-start", exact=True).click()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
     player.locator("#battle", has_text="Ruins").wait_for(timeout=LIVE_MS)
     # no reload: the battle's commands come in live (the page asks for its own list once the battle has begun),
@@ -305,6 +336,8 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
         page.goto(campaign_url + "/report")
         shoot_both_widths(page, screenshots, f"report-{who}", scan)
         page.goto(base_url + "/")
+        if who == "player":  # on the phone: the campaign's link is a thumb's target too
+            assert small_targets(page) == []
         shoot_both_widths(page, screenshots, f"campaigns-{who}", scan)
 
     # the account page: its sessions' table stacked at 390 px, not cut; a password change says it took effect
@@ -324,12 +357,18 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     gm.wait_for_url(f"**?amend={seq}#amend")
     assert gm.locator("#amend-f-in-wounds").input_value() == "6"  # the shot's own form, as recorded
     gm.fill("#amend-f-in-wounds", "1")  # nine models left of ten: above half, no morale test (§4.1 A)
+    # on a phone, the preview is drawn where the GM is looking: the Preview button's own tool, in view
+    gm.set_viewport_size(PHONE)
     gm.click("#amend-preview")
-    gm.locator("#gm-result", has_text="Preview of amending").wait_for()
+    preview = gm.locator("#amend-result", has_text="Preview of amending")
+    preview.wait_for()
+    assert in_view(gm, "#amend-result"), "the amend's preview is drawn out of sight"
     shoot_both_widths(gm, screenshots, "amend-preview-gm")
     gm.locator("#battle .unit-card", has_text="Robot Squad").filter(has_text="Shaken").wait_for()  # not yet
     gm.click("#amend-apply")
-    gm.locator("#gm-result", has_text="Amended").wait_for()
+    gm.locator("#amend-result", has_text="Amended").wait_for()
+    assert in_view(gm, "#amend-result"), "the amend's answer is drawn out of sight"
+    gm.set_viewport_size(DESK)
     card = gm.locator("#battle .unit-card", has_text="Robot Squad")
     card.filter(has_text="9/10").wait_for(timeout=LIVE_MS)
     assert "Shaken" not in card.inner_text()
@@ -373,7 +412,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("9")  # out of Quality 2–6: said beside the field
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.wait_for_load_state()
     box = gm.locator("#cmd-gf-muster")
     assert box.get_attribute("open") is not None
@@ -381,7 +420,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     assert box.get_by_label("name", exact=True).input_value() == "Robot Squad"  # what was typed is kept
     gm.screenshot(path=str(screenshots / "nojs-refused-390.png"), full_page=True)
     box.get_by_label("quality").fill("4")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.wait_for_load_state()
     gm.locator("#cmd-gf-muster .command-result .ok").wait_for()
     assert "Robot Squad" in gm.locator("#roster").inner_text()
@@ -391,7 +430,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.get_by_label("models").fill("10")
     box.get_by_label("quality").fill("4")
     box.get_by_label("points").fill("150")
-    box.get_by_role("button", name="gf muster").click()
+    box.get_by_role("button", name="muster", exact=True).click()
     gm.wait_for_load_state()
 
     box = open_command(gm, "gf.battle_start")
@@ -400,7 +439,7 @@ def test_without_javascript_a_command_posts_asks_its_dice_and_redirects(
     box.get_by_label("Saurian Warriors (Saurians)").check()
     # no special objectives: it rolls nothing, so its form offers no dice (RULES.md §4.2)
     assert box.get_by_role("button", name="Which dice to roll?").count() == 0
-    box.get_by_role("button", name="gf battle-start").click()
+    box.get_by_role("button", name="battle-start", exact=True).click()
     gm.wait_for_load_state()
     gm.locator("#cmd-gf-battle_start .command-result .ok").wait_for()
 

@@ -232,7 +232,7 @@ def test_a_command_whose_inputs_roll_no_dice_does_not_ask_for_dice(world: World)
     assert counted.status_code == 200 and "These inputs roll no dice." in counted.text
     for asked in ("Which dice to roll?", "Ask again which dice", "Roll the campaign&#39;s dice", "Dice to roll"):
         assert asked not in counted.text
-    assert '<button type="submit" name="_step" value="nodice" class="primary">gf battle-start</button>' in counted.text
+    assert '<button type="submit" name="_step" value="nodice" class="primary">battle-start</button>' in counted.text
     # the special objectives roll (RULES.md §4.2): ticked after counting, they are asked for, not rolled unasked
     special = gina.post(
         f"/c/{cid}/command", data={**fields, "special": "true", "_step": "nodice"}, headers={"HX-Request": "true"}
@@ -240,7 +240,7 @@ def test_a_command_whose_inputs_roll_no_dice_does_not_ask_for_dice(world: World)
     assert "Dice to roll" in special.text and 'name="_die"' in special.text
     assert world.opened.ledger.resolve("Kessel").last_seq == before
     started = gina.post(f"/c/{cid}/command", data={**fields, "_step": "nodice"}, headers={"HX-Request": "true"})
-    assert "gf battle-start:" in started.text and world.opened.ledger.resolve("Kessel").last_seq > before
+    assert "battle-start: battle" in started.text and world.opened.ledger.resolve("Kessel").last_seq > before
 
 
 def test_the_battles_lines_are_numbered_once_and_the_report_link_is_a_thumbs_target(world: World) -> None:

@@ -295,7 +295,7 @@ def test_the_links_pages_speak_the_readers_language_and_the_api_stays_english(wo
     assert link
     opened = TestClient(world.app).get(link.group(1), headers={"Accept-Language": "ru"})
     assert opened.status_code == 200 and "Вступить в кампанию Kessel" in opened.text
-    assert "<b>gina</b> приглашает вас в кампанию <b>Kessel</b> (grimdark); роль:" in opened.text
+    assert "<b>gina</b> приглашает вас в кампанию <b>Kessel</b> (One Page Rules Grimdark Future); роль:" in opened.text
     assert '<b id="invitation-role">игрок за Robots</b>' in opened.text and "до 15 янв. 2027, 10:00 UTC" in opened.text
     invitations.now = lambda: made_at + 7200  # expired: said in the reader's words, and in English to a script
     gone = TestClient(world.app).get(link.group(1), headers={"Accept-Language": "ru"})

@@ -140,3 +140,23 @@ def test_each_grimdark_card_says_what_the_unit_may_do_now(world: World) -> None:
     assert _now(page, "Saurian Warriors").startswith("may activate this round")
     gina.get("/lang/pl", params={"next": "/"})
     assert "Teraz: może się aktywować w tej rundzie" in _card(gina.get(f"/c/{cid}").text, "Saurian Warriors")
+
+
+def test_the_game_masters_amend_rewind_and_undo_answer_under_their_own_buttons(world: World) -> None:
+    """On a phone the GM's section is screens long: a tool answering in the section's shared region, at its top,
+    answers out of sight. Each of these answers in a region right after its own form, scrolled to as it comes."""
+    gina = world.client("gina")
+    cid = world.campaign_id
+    body = {"command": "gf.muster", "args": {"name": "Robot Squad", "side": "Robots", "profile": SQUAD}}
+    post(gina, f"/api/campaigns/{cid}/commands", body)
+    seq = re.findall(r"\?amend=(\d+)#amend", gina.get(f"/c/{cid}").text)[0]
+    page = gina.get(f"/c/{cid}", params={"amend": seq}).text  # the amend form opened from the command's row
+    for form in ("amend", "rewind", "undo-form"):
+        found = re.search(
+            rf'<form [^>]*id="{form}"[^>]*>.*?</form>\s*(?:\{{#.*?#\}}\s*)?<div id="([\w-]+)"', page, re.S
+        )
+        tag = re.search(rf'<form [^>]*id="{form}"[^>]*>', page, re.S)
+        assert tag and found, f"no answer region after the {form} form"
+        target = re.search(r'hx-target="#([\w-]+)"', tag.group(0))
+        assert target and target.group(1) == found.group(1) != "gm-result", (form, tag.group(0))
+        assert "show:top" in tag.group(0), tag.group(0)

@@ -16,7 +16,7 @@ import pytest
 
 from campaign.rulesets import RULESETS
 from campaign.rulesets.inputs import Kind, meaning_of
-from campaign.server import forms, runner
+from campaign.server import forms, pages, runner
 from tests.server.conftest import World
 from tests.server.test_page_forms import HTMX, battle, form_of, head, muster, send
 
@@ -81,7 +81,7 @@ def test_a_battle_start_offers_no_dice_unless_it_rolls_its_special_objectives(wo
     gina = world.client("gina")
     start = form_of(gina.get(f"/c/{world.campaign_id}").text, "gf-battle_start")
     assert "Which dice to roll?" not in start and "Roll the campaign" not in start
-    assert 'value="nodice" class="primary">gf battle-start</button>' in start
+    assert 'value="nodice" class="primary">battle-start</button>' in start
     assert "rolls dice only with “special”" in start
     fields = {"_command": "gf.battle_start", "name": "Ruins", "units": ["Robot Squad", "Saurian Warriors"]}
     before = head(world)
@@ -90,7 +90,7 @@ def test_a_battle_start_offers_no_dice_unless_it_rolls_its_special_objectives(wo
     assert asked.status_code == 200 and "Dice to roll" in asked.text and 'name="_die"' in asked.text
     assert head(world) == before
     started = send(gina, world, {**fields, "_step": "nodice"})
-    assert started.status_code == 200 and "appended" in started.text and head(world) > before
+    assert started.status_code == 200 and "battle-start: battle" in started.text and head(world) > before
 
 
 def test_an_invitation_link_is_for_a_player_of_a_side_or_an_observer_never_both(world: World) -> None:
@@ -113,7 +113,10 @@ def test_a_new_campaigns_ruleset_is_a_choice_said_in_full(world: World) -> None:
     assert 'select id="new-ruleset"' not in page and '<select name="ruleset"' not in page
     for r in RULESETS.values():
         assert f'id="ruleset-{r.name}" name="ruleset" value="{r.name}"' in page
-        assert f'<span class="help">{r.title}</span>' in page.replace("&#39;", "'")
+        # its game's name, then the rest of its title: said in full, never its name as typed ("mass-combat")
+        game, about = pages.ruleset_said(r.name)
+        assert about in r.title and game in (r.title.partition(":")[0], r.name.replace("-", " ").title())
+        assert f'<b>{game}</b> <span class="help">{about}</span>' in page.replace("&#39;", "'")
 
 
 @pytest.mark.parametrize("fought", [False, True])

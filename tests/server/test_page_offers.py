@@ -12,11 +12,13 @@ house rule, a plain roll); an observer none.
 from __future__ import annotations
 
 import re
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from campaign.commands import command_type
+from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.server import pages, runner
 from events.dice.ask import CountingDice
@@ -123,7 +125,7 @@ def test_without_javascript_a_battles_start_shows_its_answer_on_the_page_it_redi
         page = gina.get(sent.headers["location"]).text
     finally:
         gina.headers["X-CSRF-Token"] = csrf
-    assert "gf battle-start: " in page  # its answer, in its form, though the battle has begun
+    assert "battle-start: " in page  # its answer, in its form, though the battle has begun
     assert 'id="cmd-gf-battle_start"' not in gina.get(f"/c/{mustered.campaign_id}").text  # then no more
 
 
@@ -154,3 +156,29 @@ def test_the_command_list_alone_follows_the_battles_state_for_the_page_to_swap_i
     assert _drawn(mustered, "pat") == player and _drawn(mustered, "gina") == gm
     assert pages.LISTS.drawn == drawn  # the same head, role and sides: drawn once, shared
     assert _drawn(mustered, "olive") == ""  # an observer enters nothing
+
+
+def test_a_command_its_rules_refuse_whatever_its_inputs_is_never_offered(mustered: World) -> None:
+    """Grimdark's units do not trade models: its ``transfer`` is refused whatever it is given (the command line
+    does not list it), so no form offers it before, during or after a battle, to the GM or a player."""
+    moved = {"from_unit": "Robot Squad", "to_unit": "Saurian Warriors", "men": 1}
+    assert "do not trade models" in refusal(mustered, "gf.transfer", moved)
+    seen = [listed(mustered, "gina"), listed(mustered, "pat")]
+    start_battle(mustered)
+    seen += [listed(mustered, "gina"), listed(mustered, "pat")]
+    body = {"command": "gf.battle_end", "args": {"winner": "Robots"}}
+    post(mustered.client("gina"), f"/api/campaigns/{mustered.campaign_id}/commands", body)
+    seen += [listed(mustered, "gina"), listed(mustered, "pat")]
+    assert "gf.battle_start" in seen[-2]  # the battle is over
+    assert all("gf.transfer" not in offered and "gf.muster" in offered for offered in seen), seen
+
+
+def test_no_ruleset_offers_a_command_its_command_line_hides() -> None:
+    from campaign.server.context import InCampaign
+
+    for ruleset in RULESETS:
+        member = SimpleNamespace(role="gm", sides=())
+        m = cast(InCampaign, SimpleNamespace(info=SimpleNamespace(ruleset=ruleset), member=member))
+        for fought in (False, True):
+            hidden = [c.name for c in pages._offered(m, fought) if not c.model.listed]
+            assert hidden == [], (ruleset, fought, hidden)

@@ -97,6 +97,7 @@ function line(id, series) {
     canvas.parentElement.dataset.empty = canvas.parentElement.dataset.emptySaid || "nothing to draw yet";
     return;
   }
+  delete canvas.parentElement.dataset.empty;  // drawn again with something to draw: a chart's room again
   charts[id] = new Chart(canvas, {
     type: "line",
     data: {labels: series.labels, datasets: series.lines.map((l) => ({label: l.label, data: l.values, spanGaps: true}))},
