@@ -30,7 +30,7 @@ from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, re
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
+from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
@@ -739,7 +739,7 @@ async def entropy_form(request: Request, m: Player, share: Annotated[str, Form(m
     """Commit the caller's share of entropy (an empty field: one is drawn and shown once)."""
     given = share or ledger_of(request, m).draw_share()
     try:
-        epoch, _ = await api.share_in_turn(request, m, given)
+        epoch, _appended = await api.share_in_turn(request, m, given)
     except HTTPException as exc:
         return refused_in_turn(request, exc)
     except CampaignError as exc:
