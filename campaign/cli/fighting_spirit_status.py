@@ -10,6 +10,8 @@ from campaign.cli.common import in_force
 from campaign.cli.interchange_cli import print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.i18n import N_, _, pgettext
+from campaign.i18n.terms import shown
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 from events.errors import InvalidInputError
 
@@ -23,7 +25,7 @@ def status(
 ) -> None:
     """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
     csv = wants_csv(fmt, as_json)
-    _, state, _ = in_force(campaign, PLUGIN, at)
+    _ledger, state, _tables = in_force(campaign, PLUGIN, at)
     battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
     if battle_id is None:
         raise InvalidInputError("no battle has been fought in this campaign yet")
@@ -63,17 +65,36 @@ def status(
             }
         )
         return
-    title = f"{battle.name} — turn {battle.turn}" + (" (ended)" if battle.ended else "")
-    columns = ("unit", "side", "grade", "start", "men", "unverified", "dead", "supp.", "position", "status")
-    print_rows(out, title, columns, (_cells(r) for r in rows))
+    title = (_("{battle} — turn {turn} (ended)") if battle.ended else _("{battle} — turn {turn}")).format(
+        battle=battle.name, turn=battle.turn
+    )
+    print_rows(out, title, _headings(), (_cells(r) for r in rows))
+
+
+def _headings() -> tuple[str, ...]:
+    """The table's headings in the reader's language (each a literal call, so the catalogs find it)."""
+    return (
+        pgettext("roster", "unit"), pgettext("roster", "side"), pgettext("roster", "grade"),
+        pgettext("roster", "start"), pgettext("roster", "men"), pgettext("roster", "unverified"),
+        pgettext("roster", "dead"), pgettext("roster", "supp."), pgettext("roster", "position"),
+        pgettext("roster", "status"),
+    )  # fmt: skip
+
+
+_STATES = {"panicking": N_("panicking"), "immune": N_("immune to panic")}
+
+
+def _grade(grade: str) -> str:
+    """A grade in the seed's words for the reader ("no step back" is the last stand, R3-2's, not a grade)."""
+    return _("no step back") if grade == "no step back" else shown("fighting-spirit", "grade", grade)
 
 
 def _cells(r: dict[str, Any]) -> tuple[object, ...]:
-    position = ", ".join(p for p, on in (("prone", r["prone"]), ("cover", r["in_cover"])) if on) or "open"
-    status_text = (
-        r["removed"]
-        or (r["panic"] if r["panic"] != "none" else "")
-        or ("abandoned wounded" if r["abandoned_wounded"] else "")
-    )
-    keys = ("unit", "side", "grade", "start_grade", "men", "unverified", "dead", "suppression")
-    return (*(r[k] for k in keys), position, status_text)
+    where = [_(p) for p, on in ((N_("prone"), r["prone"]), (N_("cover"), r["in_cover"])) if on]
+    panic = _(_STATES[r["panic"]]) if r["panic"] in _STATES else ("" if r["panic"] == "none" else r["panic"])
+    status_text = r["removed"] or panic or (_("abandoned wounded") if r["abandoned_wounded"] else "")
+    counts = ("men", "unverified", "dead", "suppression")
+    return (
+        r["unit"], r["side"], _grade(r["grade"]), _grade(r["start_grade"]), *(r[k] for k in counts),
+        ", ".join(where) or _("open"), status_text,
+    )  # fmt: skip

@@ -498,3 +498,33 @@ def test_the_battles_read_in_the_readers_words(
     assert title in lines and unkept in lines
     assert cells[0] == header
     assert cells[1] == ["1", "Battle for Bannok", "0", result]
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "headings", "grade", "position"),
+    [
+        ("ru", "Hill 203 — ход 1", ["отряд", "сторона", "градация", "в начале", "бойцы"], "Уверенный",
+         "на открытом месте"),
+        ("pl", "Hill 203 — tura 1", ["oddział", "strona", "stopień", "na początku", "ludzie"], "Pewny",
+         "na otwartym terenie"),
+        ("en", "Hill 203 — turn 1", ["unit", "side", "grade", "start", "men"], "Confident", "open"),
+    ],
+)  # fmt: skip
+def test_the_five_grade_battle_table_is_in_the_readers_language_and_grades_in_the_seeds_words(
+    tmp_path: Path, lang: str, title: str, headings: list[str], grade: str, position: str
+) -> None:
+    """`fs roster` (`battle-status`): the battle's title, its headings and positions in the reader's language, and
+    each grade as seed 000 names it (Уверенный; Pewny, the project's Polish): starting grade comes from fatigue, and
+    a fresh unit starts Ув, Confident (§0.3)."""
+    cli = Cli(str(tmp_path / "fs.db"))
+    cli("new", "Patrol", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "1st Squad", "--side", "Steel", "--quality", "regular", "--lv", "2", "--size", "8")
+    cli("fs", "muster", "Keno", "--side", "Keno", "--quality", "green", "--lv", "2", "--size", "6")
+    cli("fs", "battle-start", "Hill 203", "--side", "Steel=high", "--side", "Keno=low", "--unit", "1st Squad",
+        "--unit", "Keno")  # fmt: skip
+    shown = cli("--lang", lang, "fs", "battle-status").stdout
+    lines = [" ".join(line.replace("│", " ").replace("┃", " ").split()) for line in shown.splitlines()]
+    assert lines[0] == title
+    assert " ".join(headings) in " ".join(lines)
+    squad = next(line for line in lines if line.startswith("1st Squad"))
+    assert squad.startswith(f"1st Squad Steel {grade} {grade} 8 0 0 0 {position}"), squad
