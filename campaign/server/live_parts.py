@@ -12,7 +12,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.i18n.terms import shown
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS, dice_of
+from campaign.read.describe import ROLE_WORDS, dice_of, explained_by
 from campaign.read.log import dice_before, log_page
 from campaign.rulesets.sheets import battle_sheet
 from campaign.server.charts import chart_series
@@ -83,7 +83,10 @@ def battle(at: At) -> str:
         page = log_page(
             at.ledger.store, at.info.campaign_id, battle=fought["battle_id"], upto=at.info.last_seq, last=BATTLE_ENTRIES
         )
-        entries = views.entries_in_words(page.names, page.entries, *_dice(at, [e for e, _ in page.entries], among=True))
+        # each fact once, as the CLI's log says it: an outcome its rule's line already says is left out
+        said = explained_by([e for e, _ in page.entries])
+        kept = [(e, gone) for e, gone in page.entries if e.seq not in said]
+        entries = views.entries_in_words(page.names, kept, *_dice(at, [e for e, _ in page.entries], among=True))
     members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
     cards = battle_sheet(at.info.ruleset, at.ledger.states.get(at.info), _summary(at)) if fought else []
     return _render(

@@ -160,3 +160,23 @@ def test_the_game_masters_amend_rewind_and_undo_answer_under_their_own_buttons(w
         target = re.search(r'hx-target="#([\w-]+)"', tag.group(0))
         assert target and target.group(1) == found.group(1) != "gm-result", (form, tag.group(0))
         assert "show:top" in tag.group(0), tag.group(0)
+
+
+def test_the_battles_own_log_says_each_fact_once(world: World) -> None:
+    """A shot of 6 wounds on a 10-model squad (Tough 1) kills 6 and leaves 4, at half strength: the rule's line says
+    the losses and the morale test's line says Shaken (§4.1 A); the facts those lines already say (the wounds
+    taken, the Shaken marker) are not said again under them, as the CLI's log does not say them twice."""
+    gina, cid = world.client("gina"), world.campaign_id
+
+    def run(command: str, dice: str | None = None, **args: Any) -> None:
+        post(gina, f"/api/campaigns/{cid}/commands", {"command": command, "args": args, "dice": dice})
+
+    run("gf.muster", name="Robot Squad", side="Robots", profile=SQUAD)
+    run("gf.muster", name="Saurian Warriors", side="Saurians", profile=SQUAD)
+    run("gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
+    run("gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
+    battle = gina.get(f"/c/{cid}").text.split('id="battle"', 1)[1].split("</section>", 1)[0]
+    lines = [" ".join(re.sub(r"<[^>]+>", " ", li).split()) for li in re.findall(r"<li>(.*?)</li>", battle, re.S)]
+    losses = [line for line in lines if "Robot Squad takes 6 wounds" in line]
+    assert len(losses) == 1 and "6 models killed, 4 of 10 left" in losses[0], lines
+    assert len([line for line in lines if "Shaken" in line]) == 1, lines
