@@ -269,3 +269,12 @@ def test_the_audit_page_of_an_amended_shot_names_the_ruling_in_force_in_its_plac
     assert f"in its place (the amendment at #{amendment})" in cell and "nothing" not in cell
     rule = whole[whole.index('id="audit-rule"') : whole.index("</td>", whole.index('id="audit-rule"'))]
     assert f"the outcome it recorded (not in force: amended at #{amendment}" in rule
+
+
+def test_the_logs_last_takes_a_count_of_events_as_the_cli_does(world: World) -> None:
+    # `log --last N` in the CLI is the last N events; the API takes the same, and a negative count is no count.
+    whole = [e["seq"] for e in log(world)]
+    last = world.client("pat").get(url(world, "/log"), params={"last": 2})
+    assert last.status_code == 200 and [e["seq"] for e in last.json()["events"]] == whole[-2:]
+    negative = world.client("pat").get(url(world, "/log"), params={"last": -5})
+    assert negative.status_code == 422 and negative.json() == {"detail": "last cannot be negative"}
