@@ -610,6 +610,10 @@ async def command_form(request: Request, m: Player) -> Response:
     name = str(form.get("_command", ""))
     spec = next((c for c in _allowed(m) if c.name == name), None)
     if spec is None:
+        known = next((c for c in runner.commands_for(m.info.ruleset) if c.name == name), None)
+        by_role = runner.role_refusal(m.member, known.model) if known is not None else None
+        if by_role is not None:  # a command of the campaign, not the member's: refused as the API refuses it
+            return message(request, by_role, error=True, code=403)
         return message(request, f"{typed(name) or 'this'} is not a command you may enter here", error=True, code=400)
     step = str(form.get("_step") or "seeded")
     raw = _raw(form)

@@ -98,6 +98,16 @@ def build(command: str, inputs: Mapping[str, Any]) -> BaseCommand:
     return model.build(**dict(inputs))
 
 
+def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
+    """Why ``member``'s role alone may not run a command of type ``command`` (None: its role may, for some inputs):
+    the API's refusal and the page's, for a command its form does not offer, in the same words."""
+    if member.role == "observer":
+        return "an observer reads the campaign and enters nothing"
+    if member.role != "gm" and not acts(command):
+        return f"{command.name} is the game master's to enter"
+    return None
+
+
 def refusal(
     member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, Any]]]
 ) -> str | None:
@@ -107,12 +117,9 @@ def refusal(
     unknown (:class:`InvalidInputError`), as the command itself would refuse it."""
     if member is None:
         return "you are not a member of this campaign"
-    if member.role == "gm":
-        return None
-    if member.role == "observer":
-        return "an observer reads the campaign and enters nothing"
-    if not acts(type(command)):
-        return f"{command.name} is the game master's to enter"
+    by_role = role_refusal(member, type(command))
+    if by_role is not None or member.role == "gm":
+        return by_role
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
     side_of: dict[str, str] | None = None
