@@ -132,6 +132,18 @@ def test_a_repeated_command_id_appends_nothing(cli: Cli) -> None:
     assert cli.events() == 3  # created; the roll's command and its die
 
 
+def test_a_reused_command_id_names_the_earlier_command_as_it_was_typed(cli: Cli) -> None:
+    # fs rest and fs march are both recorded as one command (of days): the user typed neither name as that
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "rest", "1", "--command-id", "k1")
+    before = cli.events()
+    said = cli("fs", "march", "1", "--command-id", "k1", code=2).output
+    assert "command id 'k1' was already used for another command (fs rest): use a new --command-id" in said
+    again = cli("fs", "rest", "2", "--command-id", "k1", code=2).output
+    assert "another command (fs rest with other inputs)" in again
+    assert "fs.days" not in said + again and cli.events() == before
+
+
 def test_a_retried_command_returns_its_first_result_even_when_its_checks_would_now_refuse(cli: Cli) -> None:
     """The retry of a command that went through (a lost reply, a double click) is the same command, not a new one
     for the rules to refuse: its men already moved, its unit name is taken."""
