@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.access.memberships import Member
-from campaign.commands import BaseCommand, command_type, plugin
+from campaign.commands import BaseCommand, entered_command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
 from campaign.rulesets.command import help_of
 from campaign.rulesets.common import COMMON, did_you_mean, same_name
@@ -93,8 +93,9 @@ def commands_for(ruleset: str) -> list[CommandSpec]:
 
 
 def build(command: str, inputs: Mapping[str, Any]) -> BaseCommand:
-    """The command model named ``command`` from its inputs (by their recorded names), refused in words."""
-    model = command_type(command)
+    """The command model named ``command`` (as recorded or as the CLI spells it) from its inputs (by their
+    recorded names), refused in words."""
+    model = entered_command_type(command)
     return model.build(**dict(inputs))
 
 
