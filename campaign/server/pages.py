@@ -232,9 +232,13 @@ def _join_page(
         else None
     )
     pre = secrets.token_urlsafe(16)
+    # a link made with the CLI is recorded as made by its actor (the OS user, "root" on a server): the page names
+    # the inviter only when it is one of the campaign's game masters, and says "the game master" otherwise
+    maker = server(request).members.member(info.campaign_id, invitation.made_by) if invitation and info else None
     context = {
         "token": token,
         "invitation": invitation,
+        "inviter": maker.account if maker is not None and maker.role == "gm" else None,
         "info": info,
         "message": text,
         "error": code >= 400,
