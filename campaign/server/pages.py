@@ -96,6 +96,20 @@ def message(
     )
 
 
+def refused_page(request: Request, text: str, code: int, headers: Mapping[str, str] | None = None) -> Response | None:
+    """A refusal of a page route (bad input, no CSRF token, not allowed) as a browser should see it: a page with
+    the product's message (htmx: the message in place), with the refusal's status; None for the API and for a
+    client that asks for no HTML (a script keeps ``{"detail": …}``)."""
+    if request.url.path.startswith(("/api/", "/static/")):
+        return None
+    context = {"message": text, "error": True, "lines": [], "account": None, "csrf": None}
+    if request.headers.get("HX-Request") == "true":
+        return templates.TemplateResponse(request, "message.html", context, status_code=code, headers=headers)
+    if "text/html" not in request.headers.get("accept", ""):
+        return None
+    return templates.TemplateResponse(request, "message_page.html", context, status_code=code, headers=headers)
+
+
 def shown(request: Request, name: str, context: dict[str, object]) -> Response:
     """A page, with what the last plain form post left to show (``said``), which is then cleared."""
     found = nojs.take_said(request)
