@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.possessive import possessive
 from campaign.replay import roll_seq
 from events.envelope import RecordedEvent
 from events.families.dice import DiceRolled
@@ -112,7 +113,7 @@ class Origins:
             return {
                 "kind": OFFERED_AGAIN,
                 "from_roll": source,
-                "words": f"offered again: the dice of {parent}'s roll #{source}",
+                "words": f"offered again: the dice of {possessive(parent)} roll #{source}",
             }
         if p["source"] == "table":
             how = "table dice entered on this branch"
@@ -168,7 +169,7 @@ def made_in_words(story: dict[str, Any], name: str) -> list[str]:
         lines.append("no dice on the table")
     every = "every other roll" if table else "every roll"
     lines.append(
-        f"{every} from #{story['new_from_roll']} on is new: drawn from {name}'s own seed (epoch "
+        f"{every} from #{story['new_from_roll']} on is new: drawn from {possessive(name)} own seed (epoch "
         f"{story['seed_epoch']}, committed, secret until `reveal`) or table dice entered on it; "
         f"the dice {parent} rolled after #{story['at_seq']} are not offered to it"
     )

@@ -98,6 +98,20 @@ def command_type(name: str) -> type[BaseCommand]:
     return found
 
 
+def entered_command_type(name: str) -> type[BaseCommand]:
+    """The command a person named, as the log records it or as the CLI spells it (``gf.battle-start`` for
+    ``gf.battle_start``: no two recorded names differ only there), or refused in words with the names close to it
+    (a recorded name this program does not know is :func:`command_type`'s refusal, not this one)."""
+    prefix = name.partition(".")[0]
+    known = _by_name(prefix)
+    found = known.get(name) or known.get(name.replace("-", "_"))
+    if found is not None:
+        return found
+    from campaign.rulesets.common import did_you_mean  # the ruleset-less commands: only when refusing
+
+    raise InvalidInputError(f"there is no command called {name!r}{did_you_mean(name, known)}")
+
+
 def ledger_command(command: BaseCommand) -> Command[None, None]:
     """``command`` as a command of no ruleset (``ledger.``: it decides on no state and no tables), or refused."""
     from campaign.rulesets.common import COMMON

@@ -168,10 +168,13 @@ def _already_recorded(
         else (seen[0].meta.get("command"), None)
     )
     if recorded[0] != name or (recorded[1] is not None and recorded[1] != inputs):
+        # named as typed ("fs rest", not "fs.days"): one recorded command is typed as several (its activity)
+        args = recorded[1] if isinstance(recorded[1], dict) else None
+        earlier = typed(str(recorded[0]), args)
+        same = earlier == typed(name, inputs) and recorded[1] is not None
         raise InvalidInputError(
-            f"command id {command_id!r} was already used for another command ({recorded[0]}"
-            f"{'' if recorded[1] is None or recorded[0] != name else ' with other inputs'}): "
-            "use a new --command-id"
+            f"command id {command_id!r} was already used for another command ({earlier}"
+            f"{' with other inputs' if same else ''}): use a new --command-id"
         )
     return AppendResult(seen, duplicate=True)
 

@@ -17,6 +17,7 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import resolved
+from campaign.possessive import possessive
 from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -67,7 +68,8 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
         out = Output(as_json)
         if not plan.events:
             raise InvalidInputError(
-                f"{plan.list_name}: every unit is on {plan.side}'s army sheet as the list has it: nothing to change"
+                f"{plan.list_name}: every unit is on {possessive(plan.side)} "
+                "army sheet as the list has it: nothing to change"
             )
         if dry_run or (plan.changes_units and not yes):
             if as_json:

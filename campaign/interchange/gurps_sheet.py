@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from campaign.possessive import possessive
 from events.errors import InvalidInputError
 
 VERSIONS = range(2, 6)
@@ -113,14 +114,14 @@ def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> 
     fields = {k: v for k, v in entry.items() if k not in SHEET_KEYS}
     given = fields.get("name")
     if given is not None and " ".join(str(given).split()).casefold() != character.name.casefold():
-        raise InvalidInputError(f"{what} is {character.name}'s sheet, not {given}'s")
+        raise InvalidInputError(f"{what} is {possessive(character.name)} sheet, not {possessive(given)}")
     fields["name"] = character.name
     fields.setdefault("iq", character.iq)
     if "weapon" not in fields:
         skill = entry.get("weapon_skill")
         if not isinstance(skill, str) or not skill.strip():
             raise InvalidInputError(
-                f"{character.name}'s entry names a sheet ({what}): say which skill is the main weapon "
+                f"{possessive(character.name)} entry names a sheet ({what}): say which skill is the main weapon "
                 '(weapon_skill = "Broadsword")'
             )
         fields["weapon"] = character.skill(skill, what)

@@ -11,6 +11,7 @@ from typing import Any
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
 from campaign.i18n.explain import reason_said
 from campaign.i18n.purposes import purpose_said, recorded_said
+from campaign.possessive import possessive
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
 
@@ -28,7 +29,7 @@ _DOLLARS = re.compile(r"(?<![\w.])\$(\d{4,})(?![\d.])")
 """A sum of money in a rule's explanation, written without separators when it was recorded ("upkeep $70400")."""
 
 
-_OFFICER_DOWN = re.compile(r"^(.+?)'s officer (.*?) is removed from play: each of its units")
+_OFFICER_DOWN = re.compile(r"^(.+?)(?:'s|') officer (.*?) is removed from play: each of its units")
 """disorder's officer_removed explanation as older versions recorded it ("French's officer Capitaine Dubois …")."""
 
 
@@ -455,7 +456,9 @@ SAID: dict[str, str] = {
     "membership.removed": N_("{account} leaves the campaign{reason:: {reason}|}"),
     "rules.table_overridden": N_("house rule: {path} = {value}{note: ({note})|}"),
     "career.officer_appointed": N_("{officer}{rank: ({rank})|} takes command of {side}"),
-    "calendar.days_passed": N_("{days:days} of {activity} {side:for {side}'s units|for every side}{note: ({note})|}"),
+    "calendar.days_passed": N_(
+        "{days:days} of {activity} {side:for the units of {side}|for every side}{note: ({note})|}"
+    ),
     "economy.pay_settled": N_(
         "{unit_id}: {due:paid {paid:money} of {due:money}|bonus pay {paid:money}, nothing owed}"
         "{penalty:, arrears Morale −{penalty}|}"
@@ -640,7 +643,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return f"{n('unit_id')}: {total} disorder marker{'s' if total != 1 else ''}{permanent}, {p['reason']}"
     if kind == "battle.force_morale":
         what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
-        return f"{p['side']}'s force has lost {p['lost_points']} points: {what}"
+        return f"{possessive(p['side'])} force has lost {p['lost_points']} points: {what}"
     if kind == "calendar.month_ended":
         return _("month {month} of the campaign ends").format(month=p["month"] + 1)
     if kind == "career.pc_wounded":

@@ -235,6 +235,7 @@ def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
     battle: str | None = None,
     after: int = 0,
     upto: int | None = None,
+    last: int | None = None,
     limit: int | None = None,
     show_all: bool = False,
 ) -> tuple[list[RecordedEvent], list[tuple[RecordedEvent, bool]]]:
@@ -246,7 +247,7 @@ def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
     if (unit is None and battle is None) or ref_index(ledger.store) is not None:
         page = log_page(
             ledger.store, info.campaign_id, after=after, upto=upto, type_prefix=type_ or None, unit=unit,
-            battle=battle, limit=limit, show_all=show_all,
+            battle=battle, last=last, limit=limit, show_all=show_all,
         )  # fmt: skip
         return ledger.store.read_types(info.campaign_id, NAMING, upto_seq=upto), page.entries
     every = list(ledger.store.read(info.campaign_id, upto_seq=upto))
@@ -255,6 +256,8 @@ def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
         for e, gone in log_filter(every, show_all=show_all, unit=unit, battle=battle)
         if e.seq > after and (not type_ or e.type.startswith(type_))
     ]
+    if last is not None:  # as ``log --last``: the last of those chosen, then ``limit`` of them
+        entries = entries[max(0, len(entries) - last) :]
     return every, entries if limit is None else entries[:limit]
 
 

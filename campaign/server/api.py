@@ -24,7 +24,7 @@ from campaign.access import memberships
 from campaign.access.accounts import iso as _iso
 from campaign.access.invitations import Invitation, gone
 from campaign.commands import BaseCommand
-from campaign.executor import TableEntry
+from campaign.executor import MAX_SHARE, TableEntry
 from campaign.read import verify as verify_views
 from campaign.read import views
 from campaign.rulesets.inputs import Faces
@@ -99,7 +99,7 @@ class ShareRequest(BaseModel):
         default=None,
         description="Your share of entropy: a line of text (1–200 characters). Left out, one is drawn and returned "
         "once.",
-        max_length=1000,
+        max_length=MAX_SHARE,  # the executor's own limit: one limit, and one refusal for every share too long
     )
 
 
@@ -280,13 +280,17 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
     after: Seq = 0,
     at: At = None,
     limit: OptionalSeq = None,
+    last: Annotated[
+        int | None, Query(ge=0, le=MAX_NUMBER, description="Only the last N events (of those chosen).")
+    ] = None,
     all: bool = False,
 ) -> dict[str, object]:
     """The log in words: each event with who entered it, what happened, and its rule's clause."""
     ledger = server(request).app.ledger
     every, entries = views.log_entries(
-        ledger, m.info, type_=type, unit=unit, battle=battle, after=after, upto=at, limit=limit, show_all=all
-    )
+        ledger, m.info, type_=type, unit=unit, battle=battle, after=after, upto=at, last=last, limit=limit,
+        show_all=all,
+    )  # fmt: skip
     return {"campaign": m.info.name, "head_seq": m.info.last_seq, "events": views.log_in_words(every, entries)}
 
 

@@ -164,15 +164,17 @@ def create_app(
     refusals.install(app)
 
     @app.exception_handler(CampaignError)
-    async def refused(request: Request, exc: CampaignError) -> JSONResponse:
-        if isinstance(exc, ConcurrencyError):
-            return refusal(lost_race(request, exc), 409)
-        return refusal(str(exc), status_for(exc))
+    async def refused(request: Request, exc: CampaignError) -> Response:
+        said, code = (
+            (lost_race(request, exc), 409) if isinstance(exc, ConcurrencyError) else (str(exc), status_for(exc))
+        )
+        return pages.refused_page(request, said, code) or refusal(said, code)
 
     @app.exception_handler(RequestValidationError)
-    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A request of the wrong shape (FastAPI's 422), said in words: which input, and what is wrong with it."""
-        return refusal(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in exc.errors()], "the body"), 422)
+        said = problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in exc.errors()], "the body")
+        return pages.refused_page(request, said, 422) or refusal(said, 422)
 
     @app.exception_handler(PoolTimeout)
     async def busy(request: Request, exc: PoolTimeout) -> JSONResponse:
@@ -187,9 +189,13 @@ def create_app(
             return Response(status_code=exc.status_code, headers=exc.headers)
         if exc.status_code == 405:
             return refusal(f"{request.url.path} does not take {request.method} requests", 405, exc.headers)
-        if exc.status_code == 404 and exc.detail == "Not Found":
-            return refusal(f"there is nothing at {request.url.path}", 404)
-        return refusal(http_words(exc), exc.status_code, exc.headers)
+        said = (
+            f"there is nothing at {request.url.path}" if exc.status_code == 404 and exc.detail == "Not Found" else None
+        )
+        said = said or http_words(exc)
+        return pages.refused_page(request, said, exc.status_code, exc.headers) or refusal(
+            said, exc.status_code, exc.headers
+        )
 
     for router in ROUTERS:
         app.include_router(router)

@@ -97,6 +97,20 @@ def message(
     )
 
 
+def refused_page(request: Request, text: str, code: int, headers: Mapping[str, str] | None = None) -> Response | None:
+    """A refusal of a page route (bad input, no CSRF token, not allowed) as a browser should see it: a page with
+    the product's message (htmx: the message in place), with the refusal's status; None for the API and for a
+    client that asks for no HTML (a script keeps ``{"detail": …}``)."""
+    if request.url.path.startswith(("/api/", "/static/")):
+        return None
+    context = {"message": text, "error": True, "lines": [], "account": None, "csrf": None}
+    if request.headers.get("HX-Request") == "true":
+        return templates.TemplateResponse(request, "message.html", context, status_code=code, headers=headers)
+    if "text/html" not in request.headers.get("accept", ""):
+        return None
+    return templates.TemplateResponse(request, "message_page.html", context, status_code=code, headers=headers)
+
+
 def shown(request: Request, name: str, context: dict[str, object]) -> Response:
     """A page, with what the last plain form post left to show (``said``), which is then cleared."""
     found = nojs.take_said(request)
@@ -233,9 +247,13 @@ def _join_page(
         else None
     )
     pre = secrets.token_urlsafe(16)
+    # a link made with the CLI is recorded as made by its actor (the OS user, "root" on a server): the page names
+    # the inviter only when it is one of the campaign's game masters, and says "the game master" otherwise
+    maker = server(request).members.member(info.campaign_id, invitation.made_by) if invitation and info else None
     context = {
         "token": token,
         "invitation": invitation,
+        "inviter": maker.account if maker is not None and maker.role == "gm" else None,
         "info": info,
         "message": text,
         "error": code >= 400,
@@ -634,6 +652,10 @@ async def command_form(request: Request, m: Player) -> Response:
     name = str(form.get("_command", ""))
     spec = next((c for c in _allowed(m) if c.name == name), None)
     if spec is None:
+        known = next((c for c in runner.commands_for(m.info.ruleset) if c.name == name), None)
+        by_role = runner.role_refusal(m.member, known.model) if known is not None else None
+        if by_role is not None:  # a command of the campaign, not the member's: refused as the API refuses it
+            return message(request, by_role, error=True, code=403)
         said = _("{command} is not a command you may enter here").format(command=command_word(name) if name else "?")
         return message(request, said, error=True, code=400)
     step = str(form.get("_step") or "seeded")

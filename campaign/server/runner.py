@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.access.memberships import Member
-from campaign.commands import BaseCommand, command_type, plugin
+from campaign.commands import BaseCommand, entered_command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
 from campaign.rulesets.command import help_of
 from campaign.rulesets.common import COMMON, did_you_mean, same_name
@@ -93,9 +93,20 @@ def commands_for(ruleset: str) -> list[CommandSpec]:
 
 
 def build(command: str, inputs: Mapping[str, Any]) -> BaseCommand:
-    """The command model named ``command`` from its inputs (by their recorded names), refused in words."""
-    model = command_type(command)
+    """The command model named ``command`` (as recorded or as the CLI spells it) from its inputs (by their
+    recorded names), refused in words."""
+    model = entered_command_type(command)
     return model.build(**dict(inputs))
+
+
+def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
+    """Why ``member``'s role alone may not run a command of type ``command`` (None: its role may, for some inputs):
+    the API's refusal and the page's, for a command its form does not offer, in the same words."""
+    if member.role == "observer":
+        return "an observer reads the campaign and enters nothing"
+    if member.role != "gm" and not acts(command):
+        return f"{command.name} is the game master's to enter"
+    return None
 
 
 def refusal(
@@ -107,12 +118,9 @@ def refusal(
     unknown (:class:`InvalidInputError`), as the command itself would refuse it."""
     if member is None:
         return "you are not a member of this campaign"
-    if member.role == "gm":
-        return None
-    if member.role == "observer":
-        return "an observer reads the campaign and enters nothing"
-    if not acts(type(command)):
-        return f"{command.name} is the game master's to enter"
+    by_role = role_refusal(member, type(command))
+    if by_role is not None or member.role == "gm":
+        return by_role
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
     side_of: dict[str, str] | None = None

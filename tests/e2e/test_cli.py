@@ -132,6 +132,18 @@ def test_a_repeated_command_id_appends_nothing(cli: Cli) -> None:
     assert cli.events() == 3  # created; the roll's command and its die
 
 
+def test_a_reused_command_id_names_the_earlier_command_as_it_was_typed(cli: Cli) -> None:
+    # fs rest and fs march are both recorded as one command (of days): the user typed neither name as that
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "rest", "1", "--command-id", "k1")
+    before = cli.events()
+    said = cli("fs", "march", "1", "--command-id", "k1", code=2).output
+    assert "command id 'k1' was already used for another command (fs rest): use a new --command-id" in said
+    again = cli("fs", "rest", "2", "--command-id", "k1", code=2).output
+    assert "another command (fs rest with other inputs)" in again
+    assert "fs.days" not in said + again and cli.events() == before
+
+
 def test_a_retried_command_returns_its_first_result_even_when_its_checks_would_now_refuse(cli: Cli) -> None:
     """The retry of a command that went through (a lost reply, a double click) is the same command, not a new one
     for the rules to refuse: its men already moved, its unit name is taken."""
@@ -204,3 +216,15 @@ def test_the_demo_replaces_a_file_only_when_told(cli: Cli) -> None:
     cli("new", "Scratch", "--ruleset", "disorder")
     cli.json("demo", "--replace")
     assert "Scratch" not in {c["name"] for c in cli.json("list")}
+
+
+def test_a_name_ending_in_s_owns_with_an_apostrophe_alone(cli: Cli) -> None:
+    # English: "the Keno's treasury", but "the Rangers' treasury", never "Rangers's"
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    for name, side in (("Alpha", "Rangers"), ("Bravo", "Keno")):
+        cli("fs", "muster", name, "--side", side, "--quality", "regular", "--lv", "2", "--size", "3")
+    cli("fs", "funds", "Rangers", "10", "--reason", "pay chest")
+    cli("fs", "funds", "Keno", "10", "--reason", "tribute")
+    rangers = cli("fs", "funds", "--reason", "bribes", "Rangers", "--", "-30", code=2).output
+    assert "Rangers' treasury holds 10; it cannot pay 30" in rangers and "Rangers's" not in rangers
+    assert "Keno's treasury holds 10" in cli("fs", "funds", "--reason", "bribes", "Keno", "--", "-30", code=2).output

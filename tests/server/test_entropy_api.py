@@ -26,6 +26,16 @@ def test_players_and_the_gm_commit_shares_observers_may_not(world: World) -> Non
     assert empty.status_code == 400 and "must not be empty" in empty.json()["detail"]
 
 
+def test_a_share_has_one_limit_and_one_refusal(world: World) -> None:
+    # README: a share is 1–200 characters; 201 and 1001 are both too long, and said so in the same words.
+    refused = [world.client("pat").post(url(world, "/entropy"), json={"share": "x" * n}) for n in (201, 1001)]
+    assert [(r.status_code, r.json()["detail"]) for r in refused] == [
+        (422, "share is too long (at most 200 characters)")
+    ] * 2
+    assert world.client("pat").get(url(world, "/entropy")).json()["shares"] == []  # nothing committed
+    assert post(world.client("pat"), url(world, "/entropy"), {"share": "y" * 200})["epoch"] == 0
+
+
 def test_no_share_is_served_before_the_reveal_and_the_dice_check_after(world: World) -> None:
     gina, pat = world.client("gina"), world.client("pat")
     post(pat, url(world, "/entropy"), {"share": "PAT-SECRET-LINE"})

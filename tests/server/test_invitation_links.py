@@ -304,3 +304,19 @@ def test_the_links_pages_speak_the_readers_language_and_the_api_stays_english(wo
     assert refused.status_code == 410 and "this invitation link expired on 15 Jan 2027, 10:00 UTC" in refused.text
     unknown = TestClient(world.app).get("/join/no-such-link", headers={"Accept-Language": "pl"})
     assert unknown.status_code == 404 and "ten link z zaproszeniem nie pochodzi z tego serwera" in unknown.text
+
+
+def test_a_link_made_with_the_cli_names_no_os_user_as_the_inviter(world: World) -> None:
+    # the CLI records its actor (the OS user: root on a server); the invitee knows the campaign's game master
+    from campaign.access.invitations import Invitations
+    from campaign.access.memberships import Memberships
+
+    info = world.opened.ledger.directory.get(world.campaign_id)
+    assert info is not None
+    token, _ = Invitations(world.opened.engine).make(
+        Memberships(world.opened.engine), info, "observer", [], "root", 3600
+    )
+    page = TestClient(world.app).get(f"/join/{token}").text
+    assert "The game master invites you to <b>Kessel</b>" in page and "root" not in page
+    by_gina = TestClient(world.app).get(make(world, {"role": "observer"})["link"]).text
+    assert "gina</b> invites you to <b>Kessel</b>" in by_gina  # the game master who made it, by name

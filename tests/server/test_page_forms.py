@@ -182,6 +182,21 @@ def test_another_sides_unit_is_refused_before_any_dice_are_asked_for(world: Worl
     assert head(world) == before
 
 
+def test_a_players_form_of_the_game_masters_command_is_refused_as_the_api_refuses_it(world: World) -> None:
+    """Not allowed is 403 in the API and on the page, in the same words (a command of the campaign that the
+    player's role may not enter is not "not a command")."""
+    battle(world)
+    pat = world.client("pat")
+    api = pat.post(f"/api/campaigns/{world.campaign_id}/commands", json={"command": "gf.battle_end", "args": {}})
+    assert api.status_code == 403
+    assert api.json()["detail"] == "gf.battle_end is the game master's to enter"
+    before = head(world)
+    page = send(pat, world, {"_command": "gf.battle_end"})
+    assert page.status_code == 403 and "gf.battle_end is the game master&#39;s to enter" in page.text
+    assert "not a command you may enter here" not in page.text
+    assert head(world) == before
+
+
 def without_js(client: TestClient) -> TestClient:
     """The same browser session as a plain form posts it: the session cookie, no CSRF header, no htmx."""
     plain = TestClient(client.app)

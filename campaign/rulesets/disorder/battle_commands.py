@@ -11,6 +11,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.battles import Measured, deploying, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase
@@ -361,7 +362,7 @@ class OfficerDown(DisCommand):
                 f"({', '.join(forces)})"
             )
         if self.side in battle.officer_removed:
-            raise InvalidInputError(f"{self.side}'s officer was already removed in this battle")
+            raise InvalidInputError(f"{possessive(self.side)} officer was already removed in this battle")
         units = sorted(
             state.roster[uid].name
             for uid, u in battle.units.items()
@@ -410,7 +411,10 @@ class EndBattle(DisCommand):
             computed, scores = dis.encounter_result(tables, battle.sides, battle.losses())
             if self.winner is not None and winner != computed:
                 first, second = battle.sides
-                said = f"{first} destroyed {scores[first]} of {second}'s models, {second} {scores[second]} of {first}'s"
+                said = (
+                    f"{first} destroyed {scores[first]} of {possessive(second)} models, "
+                    f"{second} {scores[second]} of {possessive(first)}"
+                )
                 raise InvalidInputError(
                     f"an encounter battle is won by the side that destroyed more models: {said}, so "
                     + (f"{computed} won" if computed else "a draw")

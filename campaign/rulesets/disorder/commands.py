@@ -12,6 +12,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
@@ -172,7 +173,8 @@ class Muster(MusterUnit[CampaignState, Tables]):
             taken = next((known for known in sides if same_name(known, checked.contingent)), None)
             if taken is not None:
                 raise InvalidInputError(
-                    f"{taken} is a side: an allied contingent has a name of its own (it fights on {side}'s side)"
+                    f"{taken} is a side: an allied contingent has a name of "
+                    f"its own (it fights on {possessive(side)} side)"
                 )
         return [self.mustered(s, checked)]
 

@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase, Situation
@@ -418,7 +419,7 @@ class Funds(FsCommand):
         side = side_named(sides, self.side, "a side of this campaign") if sides else self.side.strip()
         held = s.state.treasury.get(side, 0)
         if self.amount < 0 and held < -self.amount:
-            raise InvalidInputError(f"{side}'s treasury holds {held}; it cannot pay {-self.amount}")
+            raise InvalidInputError(f"{possessive(side)} treasury holds {held}; it cannot pay {-self.amount}")
         return [FundsChanged(side=side, amount=self.amount, reason=self.reason)]
 
 
@@ -466,7 +467,9 @@ class MonthEnd(FsCommand):
                     )
                 )
             if total > state.treasury.get(side, 0):
-                raise InvalidInputError(f"{side}'s treasury holds {state.treasury.get(side, 0)}; the pay is {total}")
+                raise InvalidInputError(
+                    f"{possessive(side)} treasury holds {state.treasury.get(side, 0)}; the pay is {total}"
+                )
             if total:
                 events.append(FundsChanged(side=side, amount=-total, reason=f"pay, month {state.month}"))
         events.append(MonthEnded(month=state.month))

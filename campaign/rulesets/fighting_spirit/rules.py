@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from campaign.possessive import possessive
 from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
@@ -95,7 +96,8 @@ def may_act(
     if us.spent or us.panic_tests:
         why = "on its panic test" if us.panic_tests else "lost"
         raise InvalidInputError(
-            f"{unit.name}'s activation in turn {battle.turn} is spent ({why}): it may not {what} this turn (R3-2)"
+            f"{possessive(unit.name)} activation in turn {battle.turn} "
+            f"is spent ({why}): it may not {what} this turn (R3-2)"
         )
     if us.panic == "panicking" and not set(actions) & set(tables.panic.allowed_actions):
         raise InvalidInputError(
@@ -424,7 +426,8 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
         raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
     if trigger == "fired_on" and not fire_event:  # R3-4: the test of the first fire comes with it, and only then
         raise InvalidInputError(
-            f"{unit.name}'s first fire (#{us.first_fire}) called for its fired_on panic test with it: there is no other"
+            f"{possessive(unit.name)} first fire (#{us.first_fire}) called "
+            "for its fired_on panic test with it: there is no other"
             if us.fired_on
             else f"{unit.name} has not been fired on: record the fire with `fs attack {unit.name}`, which takes the "
             "panic test of the first fire"
@@ -443,7 +446,8 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
             )
         if us.activations and us.spent:
             raise InvalidInputError(
-                f"{unit.name}'s activation in turn {battle.turn} is spent (its trigger test failed in it, or it was "
+                f"{possessive(unit.name)} activation in turn {battle.turn} "
+                "is spent (its trigger test failed in it, or it was "
                 "lost): its next panic test is in its next activation (R3-2)"
             )
         if not us.activations:
@@ -542,7 +546,7 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     links = chain_links(campaign, officer, unit)
     if links is None:
         raise InvalidInputError(
-            f"{officer.name} is not on {unit.name}'s direct chain of command: only its superiors may rally it"
+            f"{officer.name} is not on {possessive(unit.name)} direct chain of command: only its superiors may rally it"
         )
     if us.last_stand:
         raise InvalidInputError(f"{unit.name} is in No step back: it has no morale grade to rally")

@@ -31,6 +31,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from campaign.possessive import possessive
 from campaign.rulesets.decision import problems
 from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, plan_import
 from campaign.rulesets.grimdark.profile import UnitProfile
@@ -120,11 +121,11 @@ def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
     """One unit of the list as an entry, and the names of its rules the morale rules do not read."""
     if not isinstance(unit, dict):
         raise InvalidInputError(f"unit {index} of the list is not a unit (an object with a name and a size)")
-    base = _text(unit.get("name"), f"unit {index}'s name")
-    custom = _text(unit.get("customName"), f"unit {index}'s custom name")
+    base = _text(unit.get("name"), f"unit {possessive(index)} name")
+    custom = _text(unit.get("customName"), f"unit {possessive(index)} custom name")
     if not (custom or base):
         raise InvalidInputError(f"unit {index} of the list has no name")
-    name = check_name(custom or base, f"unit {index}'s name")
+    name = check_name(custom or base, f"unit {possessive(index)} name")
     who = f"{name} (unit {index} of the list)"
     entry = unit.get("selectionId")
     if not isinstance(entry, str) or not entry.strip():

@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.battles import between_battles
 from campaign.rulesets.common import known_side, same_name
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits, trait_named
@@ -97,7 +98,8 @@ class ImportList(GfCommand):
         plan = plan_import(s.state, s.tables, self, s.new_id)
         if not plan.events:
             raise InvalidInputError(
-                f"{plan.list_name}: every unit is on {plan.side}'s army sheet as the list has it: nothing to change"
+                f"{plan.list_name}: every unit is on {possessive(plan.side)} "
+                "army sheet as the list has it: nothing to change"
             )
         return list(plan.events)
 

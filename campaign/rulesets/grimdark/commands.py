@@ -11,6 +11,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
@@ -62,7 +63,7 @@ def fighting(state: CampaignState, name: str) -> gf.Unit:
     joined_to = battle.units[unit.unit_id].joined_to
     if joined_to is not None:
         host = state.roster[joined_to].name
-        raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {host}'s")
+        raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {possessive(host)}")
     return state.in_battle(battle, unit.unit_id)
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.command import Situation
 from campaign.rulesets.common import EditUnit, find_unit
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
@@ -55,7 +56,8 @@ class Edit(EditUnit[CampaignState, Tables]):
         carried = sorted({"xp", "traits"} & set(self.changes))
         if carried:
             raise InvalidInputError(
-                f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} not part of {unit.name}'s profile: "
+                f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} "
+                f"not part of {possessive(unit.name)} profile: "
                 "give its XP as --xp N and a trait as --trait NAME"
             )
         if not self.changes and self.xp is None and not self.traits:

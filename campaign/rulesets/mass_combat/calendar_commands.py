@@ -10,6 +10,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
+from campaign.possessive import possessive
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import did_you_mean, find_unit, known_side
 from campaign.rulesets.decision import Decision, decision_events
@@ -110,7 +111,9 @@ class MonthEnd(McCommand):
             if pct < 0:
                 raise InvalidInputError("pay cannot be negative")
             owed = sum(upkeep(tables, u.profile) + monthly_pay(tables, u.profile) * pct // 100 for u in mine)
-            afford(state, side, owed, f"month {state.month + 1}'s upkeep and pay")  # words only: counted from 1
+            afford(
+                state, side, owed, f"month {possessive(state.month + 1)} upkeep and pay"
+            )  # words only: counted from 1
 
         events: list[Event] = []
         for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived

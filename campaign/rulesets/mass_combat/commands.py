@@ -9,6 +9,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
+from campaign.possessive import possessive
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import (
@@ -74,7 +75,7 @@ class McCommand(Command[mc_state.CampaignState, Tables]):
 def afford(state: mc_state.CampaignState, side: str, amount: int, what: str) -> None:
     balance = state.treasury.get(side, 0)
     if amount > balance:
-        raise InvalidInputError(f"{side}'s treasury holds ${balance:,}; it cannot cover {what} (${amount:,})")
+        raise InvalidInputError(f"{possessive(side)} treasury holds ${balance:,}; it cannot cover {what} (${amount:,})")
 
 
 def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
