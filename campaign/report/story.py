@@ -76,6 +76,12 @@ SECTIONS = (
 """The sections of a chapter, in order; their names are keys, translated where they are shown."""
 _AMEND = re.compile(r"^amend of seq (\d+)(.*)$")
 _UNDO = re.compile(r"^undo of (.+) \(#(\d+)[–-]#(\d+)\)$")
+_TAKEN_BACK = {
+    "amend": N_("the amendment at #{seq} was taken back"),
+    "undo": N_("the undo at #{seq} was taken back"),
+    "rewind": N_("the rewind at #{seq} was taken back"),
+}
+"""An undo of one of the timeline's own commands (its first event is a rewind, not a command), by what it undid."""
 
 
 @dataclass
@@ -443,7 +449,7 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
         return before[-1] if before else None
 
     def said(command: RecordedEvent | None) -> str:
-        if command is None:
+        if command is None or "command" not in command.payload:
             return _("a command")
         return command_line(str(command.payload["command"]), dict(command.payload["args"]), names)
 
@@ -496,11 +502,15 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
                 )
             elif undo:
                 first = int(undo.group(2))
-                out.append(
-                    Dispute(
-                        when(first), _("undo"), _("{command} was taken back").format(command=said(by_seq.get(first)))
-                    )
-                )
+                target = by_seq.get(first)
+                kind = undo.group(1)
+                if (
+                    target is not None and target.type == REWOUND and kind in _TAKEN_BACK
+                ):  # an undo of the timeline's own
+                    text = _(_TAKEN_BACK[kind]).format(seq=first)
+                else:
+                    text = _("{command} was taken back").format(command=said(target))
+                out.append(Dispute(when(first), _("undo"), text))
             elif reason != "re-evaluation":
                 taken = [e for e in issued if int(p["to_seq"]) < e.seq < event.seq]
                 what = "; ".join(said(c) for c in taken[:5])

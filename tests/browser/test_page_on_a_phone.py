@@ -272,6 +272,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_role("button", name="Which dice to roll?").click()
     box = player.locator("#cmd-gf-shoot")
     box.locator(".dice").wait_for()
+    assert in_view(player, "#cmd-gf-shoot .dice"), "the dice asked for are drawn out of sight"
     assert box.locator("input[name=_die]").count() == 1  # one d6 for the morale test (§4.1 A)
     assert "morale test" in box.locator(".dice").inner_text().lower()
     assert small_targets(player) == []
@@ -280,6 +281,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.locator("input[name=_die]").fill("2")
     box.get_by_role("button", name="Record these dice").click()
     player.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
+    assert in_view(player, "#cmd-gf-shoot .command-result"), "the command's answer is drawn out of sight"
     gm.locator("#log", has_text=SHAKEN).wait_for(timeout=LIVE_MS)  # the GM's page, live
     # the live log came as its new rows, placed among those the page had: newest first, each once, and the
     # row that was newest before lost its "undo" (only the newest row offers it)

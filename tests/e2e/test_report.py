@@ -129,3 +129,21 @@ def test_the_demo_campaigns_reports_tell_every_battle_its_result_and_its_losses(
     if ruleset in ("fighting-spirit", "mass-combat"):  # the rulesets that count days
         assert re.search(r"^Day \d+, month \d+\.$", md, re.MULTILINE)
     assert not re.search(r"#\d", md.replace(md[md.index("The log's head") :], ""))
+
+
+def test_an_amendment_taken_back_by_undo_is_told_as_such(tmp_path: Path) -> None:
+    """An undo of an amendment takes back the amendment (its first entry a rewind, not a command): the report
+    tells it among the disputes ("the amendment at #N was taken back"), and does not fail on it."""
+    cli = Cli(str(tmp_path / "gf.db"))
+    cli("new", "Kessel", "--ruleset", "grimdark")
+    cli("gf", "muster", "Saurian Warriors", "--side", "Saurians", "--size", "10", "--quality", "4", "--points", "140")
+    cli("gf", "muster", "Robot Squad", "--side", "Robots", "--size", "10", "--quality", "4", "--points", "150")
+    cli("gf", "battle-start", "Ruins", "--unit", "Saurian Warriors", "--unit", "Robot Squad")
+    shot = cli.json("gf", "shoot", "Robot Squad", "--wounds", "6", "--dice", "5")
+    seq = shot["events"][0]["seq"]
+    cli("amend", str(seq), "--set", "wounds=7", "--yes")
+    cli("undo")
+    story = " ".join(cli("report").stdout.replace("\\#", "#").split())  # Markdown's escaped #
+    every = cli.json("log", "--all")["events"]
+    first = next(e["seq"] for e in every if e["payload"].get("reason") == f"amend of seq {seq}")
+    assert f"the amendment at #{first} was taken back" in story, story

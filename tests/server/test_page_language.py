@@ -137,9 +137,11 @@ def test_the_pages_log_and_battle_lines_word_a_ruling_in_the_readers_language(wo
     log = page[page.index('id="log"') :]
     battle = page[page.index('id="battle"') : page.index('id="log"')]
     for said in (log, battle):
-        assert RULING_RU in said and "against Quality 4+" not in said
-        assert "Robot Squad: потрясено (раны при половинной численности)" in said
-        assert "получает 6 ран (стрельба)" in said and "(shooting)" not in said
+        assert RULING_RU in said and "against Quality 4+" not in said and "(shooting)" not in said
+    # the facts the ruling's line says: in the log's rows, and not said again under the battle sheet
+    assert "Robot Squad: потрясено (раны при половинной численности)" in log
+    assert "получает 6 ран (стрельба)" in log
+    assert "потрясено (раны при половинной численности)" not in battle and "(стрельба)" not in battle
     assert "бросок №0 d6 на «тест морали (раны при половинной численности), Robot Squad»: 2" in log
     # the live part is the same rendering, and English readers still read the recorded text
     english = world.client("olive").get(f"/c/{world.campaign_id}").text

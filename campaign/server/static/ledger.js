@@ -121,6 +121,17 @@ document.addEventListener("DOMContentLoaded", () => {
   if (state && state.dataset.campaign) listen(state.dataset.campaign, Number(state.dataset.after));
 });
 
+// A command's answer (or the dice it asks for) is brought into view once it is in place: the form it replaces
+// grows, and the browser's scroll anchoring then keeps what is below it still, which put the answer a screen
+// above the person who tapped (tests/browser/test_page_on_a_phone.py checks it is in view).
+document.addEventListener("htmx:afterSettle", (e) => {
+  const swapped = e.detail && e.detail.elt;
+  const body = swapped && swapped.closest ? swapped.closest(".command-body") : null;
+  if (!body) return;
+  const said = body.querySelector(".command-result .error, .command-result .ok") || body.querySelector(".dice");
+  if (said) said.scrollIntoView({block: "nearest"});
+});
+
 // Drawn when the page loads and again each time a live update replaces the roster, log and charts.
 document.addEventListener("DOMContentLoaded", drawCharts);
 document.addEventListener("htmx:afterSettle", drawCharts);
