@@ -124,7 +124,7 @@ def test_days_say_whose_fatigue_changed_and_count_in_words(tmp_path: Path) -> No
     cli("fs", "muster", "Alpha", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "1")
     cli("fs", "muster", "Bravo", "--side", "Steel", "--quality", "regular", "--lv", "2", "--size", "8")
     marched = " ".join(cli("fs", "march", "6", "--side", "Keno").stdout.split())
-    assert "6 days of march for Keno's units" in marched and "standing" not in marched, "nobody's fatigue changed"
+    assert "6 days of march for the units of Keno" in marched and "standing" not in marched, "nobody's fatigue changed"
     # §5 (INF): TIRED after 14+ days at the front or on the march since the last rest: Alpha 16, Bravo 10.
     front = " ".join(cli("fs", "front", "10").stdout.split())
     assert "10 days of front for every side" in front and "standing Alpha: fatigue fresh → tired" in front

@@ -125,9 +125,11 @@ def test_each_grimdark_card_says_what_the_unit_may_do_now(world: World) -> None:
     run("gf.battle_start", name="Ruins", units=["Robot Squad", "Saurian Warriors"])
     page = pat.get(f"/c/{cid}").text
     assert _now(page, "Robot Squad") == "may activate this round: Hold, Advance, Rush or Charge."
+    assert " not activated yet " in _card(page, "Robot Squad")
     run("gf.activate", unit_name="Robot Squad")
     page = pat.get(f"/c/{cid}").text
     assert _now(page, "Robot Squad") == "activating now: Hold, Advance, Rush or Charge."
+    assert " activating " in _card(page, "Robot Squad") and " activated " not in _card(page, "Robot Squad")
     assert _now(page, "Saurian Warriors").startswith("may activate this round")
     run("gf.activate", unit_name="Saurian Warriors")
     assert _now(pat.get(f"/c/{cid}").text, "Robot Squad") == "done this round: it activates again next round."
@@ -140,6 +142,10 @@ def test_each_grimdark_card_says_what_the_unit_may_do_now(world: World) -> None:
     assert _now(page, "Saurian Warriors").startswith("may activate this round")
     gina.get("/lang/pl", params={"next": "/"})
     assert "Teraz: może się aktywować w tej rundzie" in _card(gina.get(f"/c/{cid}").text, "Saurian Warriors")
+    # a unit routed off the table activates no more: its card says why it left, not whether it activated
+    run("gf.remove", unit_name="Robot Squad", reason="routed")
+    gone = _card(pat.get(f"/c/{cid}").text, "Robot Squad")
+    assert "activat" not in gone and " Now: " not in gone, gone
 
 
 def test_the_game_masters_amend_rewind_and_undo_answer_under_their_own_buttons(world: World) -> None:

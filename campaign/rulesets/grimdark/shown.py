@@ -52,10 +52,15 @@ def _card(state: Any, battle: Any, uid: str) -> Card:
     items = [Item(N_("models"), left(u.models, u.start_size)), Item(N_("quality"), f"{u.quality}+")]
     if u.tough > 1:
         items.append(Item(N_("wounds carried"), str(u.carried)))
-    flags = [
-        *([N_("Shaken")] if u.shaken else []),
-        N_("activated") if battle.activated(uid) else N_("not activated yet"),
-    ]
+    # (a unit that has left the table activates no more: no word of its activation)
+    activation = (
+        N_("activating")
+        if battle.activating(uid)
+        else N_("activated")
+        if battle.activated(uid)
+        else N_("not activated yet")
+    )
+    flags = [*([N_("Shaken")] if u.shaken else []), *([] if u.removed else [activation])]
     joined = (name_of(state, u.joined_to),) if u.joined_to else ()
     now = gf_now(battle, u.joined_to or uid) if not u.removed else ()
     return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined, now)
