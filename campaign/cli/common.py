@@ -199,7 +199,8 @@ def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) ->
         if title:
             console.print(f" with {title}: {tally(needed)}")
         for i, n in enumerate(needed, 1):
-            still = " [yellow](still on the table: enter the same faces again)[/]" if n.on_table else ""
+            faces = ", ".join(map(str, n.faces_on_table))
+            still = f" [yellow](still on the table: {faces}; enter them again)[/]" if n.on_table else ""
             console.print(f"  {i}. {n.notation} for {escape(n.purpose)}{still}")
     if low or high:
         console.print("Roll them and give the faces in this order with --dice, or use --dice ask to be asked for each.")

@@ -624,7 +624,7 @@ def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[
                 for i in range(1, n.count + 1)
             ],
             "side": n.side,
-            "on_table": n.on_table,
+            "on_table": ", ".join(map(str, n.faces_on_table)) if n.on_table else "",
             "waiting": m.member.role != "gm" and n.side is not None and n.side.strip().casefold() not in plays,
             "varies": varies,
         }

@@ -96,6 +96,8 @@ class Needed:
     on_table: bool
     side: str | None = None
     """The side whose unit the roll is for (None: no side's): a player rolls for its own sides only."""
+    faces_on_table: tuple[int, ...] = ()
+    """The faces a retracted command left on the table for this roll (``on_table``): the ones to enter again."""
 
 
 class CountingDice(_RecordingDice):
@@ -108,7 +110,8 @@ class CountingDice(_RecordingDice):
 
     def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         held = self._offered_roll(spec, purpose)
-        self.needed.append(Needed(spec.notation, spec.count, spec.sides, purpose, held is not None, side))
+        faces = tuple(held.faces) if held is not None else ()
+        self.needed.append(Needed(spec.notation, spec.count, spec.sides, purpose, held is not None, side, faces))
         if held is not None:
             return held
         face = 1 if self._face == "low" else spec.sides

@@ -86,3 +86,12 @@ def test_a_mass_combat_battle_says_how_many_dice_before_it_is_fought(tmp_path: P
     short = cli("mc", "battle", str(EXAMPLE), "--dice", ",".join(["1"] * (lowest - 1)), code=2)
     assert "not enough table dice" in short.stderr
     cli("mc", "battle", str(EXAMPLE), "--dice", ",".join(["1"] * lowest))
+
+
+def test_count_says_which_face_a_die_still_on_the_table_shows(cli: Cli) -> None:
+    """An attack undone leaves its morale test's d8 on the table (its 3): counted again, the die is named with
+    that face, to enter again, before any is typed."""
+    cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--dice", "3")
+    cli("undo")
+    shown = " ".join(cli("fs", "attack", "Keno 3rd Squad", "--killed", "2", "--dice", "count").stdout.split())
+    assert "1. d8 for morale test of Keno 3rd Squad (still on the table: 3; enter them again)" in shown, shown

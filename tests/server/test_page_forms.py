@@ -283,3 +283,17 @@ def test_every_rulesets_forms_are_drawn_and_read_back(world: World) -> None:
                 assert exc.errors
                 continue
             assert isinstance(forms.field_errors(spec.model, inputs), dict)
+
+
+def test_a_die_still_on_the_table_is_asked_for_with_its_face(world: World) -> None:
+    """A shot rewound leaves its morale test's die on the table (its 2): asked for again, the form says which face
+    to enter, not only that one is there (RULES.md §4.1 A: 6 wounds of 10 models, a test on a d6)."""
+    battle(world)
+    before = head(world)
+    pat = world.client("pat")
+    fields = {"_command": "gf.shoot", "unit_name": "Robot Squad", "wounds": "6"}
+    shot = send(pat, world, {**fields, "_step": "table", "_die": "2"})
+    assert shot.status_code == 200 and head(world) > before, shot.text
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/rewind", {"to": before, "reason": "misread"})
+    asked = " ".join(re.sub(r"<[^>]+>", " ", send(pat, world, {**fields, "_step": "count"}).text).split())
+    assert "(still on the table: 2; enter them again)" in asked, asked
