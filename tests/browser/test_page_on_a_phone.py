@@ -111,6 +111,19 @@ def in_view(page: Any, selector: str) -> bool:
     return box is not None and -1 < box["y"] < size["height"] and box["height"] > 0  # -1: sub-pixel scrolls
 
 
+def comes_into_view(page: Any, selector: str) -> bool:
+    """Whether the element's top comes within the viewport within a few seconds: the page brings an answer into
+    view once htmx has settled it, a moment after it is in the page."""
+    found = page.wait_for_function(
+        """(sel) => { const e = document.querySelector(sel); if (!e) return false;
+                      const r = e.getBoundingClientRect();
+                      return r.height > 0 && r.top > -1 && r.top < innerHeight; }""",
+        arg=selector,
+        timeout=5000,
+    )
+    return bool(found.json_value())
+
+
 def axe_ready() -> bool:
     if AXE.exists():
         return True
@@ -272,7 +285,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.get_by_role("button", name="Which dice to roll?").click()
     box = player.locator("#cmd-gf-shoot")
     box.locator(".dice").wait_for()
-    assert in_view(player, "#cmd-gf-shoot .dice"), "the dice asked for are drawn out of sight"
+    assert comes_into_view(player, "#cmd-gf-shoot .dice"), "the dice asked for are drawn out of sight"
     assert box.locator("input[name=_die]").count() == 1  # one d6 for the morale test (§4.1 A)
     assert "morale test" in box.locator(".dice").inner_text().lower()
     assert small_targets(player) == []
@@ -281,7 +294,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.locator("input[name=_die]").fill("2")
     box.get_by_role("button", name="Record these dice").click()
     player.locator("#cmd-gf-shoot .command-result", has_text=SHAKEN).wait_for()
-    assert in_view(player, "#cmd-gf-shoot .command-result"), "the command's answer is drawn out of sight"
+    assert comes_into_view(player, "#cmd-gf-shoot .command-result"), "the command's answer is drawn out of sight"
     gm.locator("#log", has_text=SHAKEN).wait_for(timeout=LIVE_MS)  # the GM's page, live
     # the live log came as its new rows, placed among those the page had: newest first, each once, and the
     # row that was newest before lost its "undo" (only the newest row offers it)
