@@ -634,9 +634,16 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         ) + (f" ({', '.join(extras)})" if extras else "")
     if kind == "battle.ended":
         winner = p.get("winner")
-        shown = _(" (winner {side})").format(side=winner) if winner and str(winner) not in str(p["result"]) else ""
+        result = str(p["result"])
+        shown = _(" (winner {side})").format(side=winner) if winner and str(winner) not in result else ""
+        # the two results every ruleset records in the same words, said in the reader's; another (Mass Combat's
+        # table results) is shown as recorded
+        if winner and result == f"won by {winner}":
+            result = _("won by {side}").format(side=winner)
+        elif result == "draw":
+            result = _("draw")
         # quoted as its beginning is
-        return _("battle “{name}” ends: {result}{winner}").format(name=n("battle_id"), result=p["result"], winner=shown)
+        return _("battle “{name}” ends: {result}{winner}").format(name=n("battle_id"), result=result, winner=shown)
     if kind == "morale.disorder_changed":
         total = p["markers"] + p["permanent"]
         permanent = " (one permanent)" if p["permanent"] else ""

@@ -528,3 +528,26 @@ def test_the_five_grade_battle_table_is_in_the_readers_language_and_grades_in_th
     assert " ".join(headings) in " ".join(lines)
     squad = next(line for line in lines if line.startswith("1st Squad"))
     assert squad.startswith(f"1st Squad Steel {grade} {grade} 8 0 0 0 {position}"), squad
+
+
+@pytest.mark.parametrize(
+    ("lang", "ended"),
+    [
+        ("ru", "бой «Ruins» окончен: победа: Saurians"),
+        ("pl", "wygrywa Saurians"),
+        ("en", "“Ruins” ends: won by Saurians"),
+    ],
+)
+def test_a_battles_end_is_said_in_the_readers_language(tmp_path: Path, lang: str, ended: str) -> None:
+    """The battle's end, as its fact line says it in the log: "won by Saurians" was the recorded English in every
+    language; the result every ruleset records in the same words is said in the reader's."""
+    cli = Cli(str(tmp_path / "gf.db"))
+    cli("new", "Kessel", "--ruleset", "grimdark")
+    cli("gf", "muster", "Robot Squad", "--side", "Robots", "--size", "5", "--quality", "4", "--points", "50")
+    cli("gf", "muster", "Saurian Warriors", "--side", "Saurians", "--size", "5", "--quality", "4", "--points", "50")
+    cli("gf", "battle-start", "Ruins", "--unit", "Robot Squad", "--unit", "Saurian Warriors")
+    cli("gf", "battle-end", "--winner", "Saurians")
+    said = " ".join(cli("--lang", lang, "log", "--type", "battle.ended").stdout.replace("│", " ").split())
+    assert ended in said, said
+    if lang != "en":
+        assert "won by" not in said
