@@ -38,7 +38,8 @@ COLUMN_WORDS = {
     "xp": N_("XP"), "battles": N_("battles"), "fatigue": N_("fatigue"), "ts": N_("TS"), "morale": N_("Morale"),
     "arrears": N_("arrears"), "pay_owed": N_("pay owed"), "disbanded": N_("disbanded"), "pc": N_("officer"),
     "glory": N_("glory"), "rank": N_("rank"), "campaign_morale": N_("campaign Morale"), "grade": N_("grade"),
-    "commands": N_("commands"), "glory_by_battle": N_("glory by battle"),
+    "commands": N_("commands"), "glory_by_battle": N_("glory by battle"), "reputation": N_("reputation"),
+    "injuries": N_("injuries"), "traits": N_("traits"),
     "battle": N_("battle"), "day": N_("day"), "turns": N_("turns"), "result": N_("result"), "winner": N_("winner"),
 }  # fmt: skip
 """The headings a reader of another language reads (English: :data:`HEADINGS`, or the key in words)."""

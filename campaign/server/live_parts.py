@@ -45,16 +45,28 @@ def _summary(at: At) -> Summary:
     return summary
 
 
+CAREER_COLUMNS = ("side", "glory", "reputation", "rank", "battles", "xp", "injuries", "traits")
+"""What a career row may hold, in the order shown: each ruleset's rows have some of them (an officer's Glory and
+rank; a Grimdark hero's battles, XP and injuries)."""
+
+
 @PAGE.fragment("roster")
 def roster(at: At) -> str:
     s = _summary(at)
+    # an officer's battles are recorded as the battles' ids: counted here, never shown as ids
+    careers = [
+        {**r, "battles": len(r["battles"])} if isinstance(r.get("battles"), list | tuple) else r for r in s.careers
+    ]
+    career_columns = [c for c in CAREER_COLUMNS if any(r.get(c) not in (None, "", [], ()) for r in careers)]
     return _render(
         "roster.html",
         head=at.info.last_seq,
         units=s.units,
         columns=[c for c in views.STATUS_COLUMNS if any(c in u for u in s.units)],
         headings=views.HEADINGS,
-        careers=s.careers,
+        careers=careers,
+        career_columns=career_columns,
+        heroes=bool(careers) and all(r.get("hero") for r in careers),
         treasury=s.treasury,
     )
 

@@ -4,6 +4,7 @@ game master's corrections on each log row, which a player or an observer is neve
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -186,3 +187,56 @@ def test_the_battles_own_log_says_each_fact_once(world: World) -> None:
     losses = [line for line in lines if "Robot Squad takes 6 wounds" in line]
     assert len(losses) == 1 and "6 models killed, 4 of 10 left" in losses[0], lines
     assert len([line for line in lines if "Shaken" in line]) == 1, lines
+
+
+def _careers(page: str) -> tuple[str, list[str], list[str]]:
+    """The roster's careers table: its title, its headings, and its first row's cells."""
+    roster = page.split('id="roster"', 1)[1].split("</section>", 1)[0]
+    title = re.search(r"<h3>(.*?)</h3>", roster)
+    assert title, roster
+    table = roster.split("<h3>", 1)[1]
+    heads = [re.sub(r"<[^>]+>", "", h).strip() for h in re.findall(r"<th>(.*?)</th>", table)]
+    first = re.findall(r"<tr><td>(.*?)</tr>", table, re.S)[0]
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.split(r"</td><td[^>]*>", first)]
+    return title.group(1), heads, cells
+
+
+def test_a_grimdark_hero_is_listed_with_what_its_career_holds(world: World) -> None:
+    """Grimdark keeps no Glory or rank (§4): a hero's career is its battles, XP and what it carries, and the
+    roster lists heroes under those headings, not under an officer's empty Glory and rank."""
+    gina, cid = world.client("gina"), world.campaign_id
+    hero = {"models": 1, "quality": 3, "points": 60, "tough": 3, "hero": True, "skill_set": "Captain"}
+    body = {"command": "gf.muster", "args": {"name": "Saurian Hero", "side": "Saurians", "profile": hero, "xp": 4}}
+    post(gina, f"/api/campaigns/{cid}/commands", body)
+    title, heads, cells = _careers(gina.get(f"/c/{cid}").text)
+    assert title == "Heroes" and heads == ["name", "side", "battles", "XP"]
+    assert cells == ["Saurian Hero", "Saurians", "0", "4"]
+    assert "glory" not in heads and "rank" not in heads
+
+
+def test_an_officers_battles_are_counted_not_shown_as_ids(tmp_path: Path) -> None:
+    """A disorder or Mass Combat officer's career records the battles it fought as their ids: the roster counts
+    them (the demo's officers fought two), never shows an id; their Glory (or reputation) and rank are kept."""
+    from campaign.access.memberships import Memberships
+    from campaign.bootstrap import bootstrap
+    from campaign.server.fragments import Fragments
+    from campaign.server.live_parts import PAGE
+    from tests.e2e.test_cli import Cli
+
+    db = str(tmp_path / "demo.db")
+    Cli(db)("demo")
+    opened = bootstrap(db, create=False)
+    try:
+        fragments = Fragments(opened.ledger, Memberships(opened.engine), PAGE)
+        tables = {}
+        for info in opened.ledger.directory.all():
+            roster = fragments.at(info, "en").parts["roster"]
+            if "<h3>" in roster:
+                tables[info.ruleset] = _careers(f'<section id="roster">{roster}</section>')
+        for ruleset in ("disorder", "mass-combat"):
+            title, heads, cells = tables[ruleset]
+            assert title == "Officers" and heads[0] == "officer" and "rank" in heads and "battles" in heads
+            assert cells[heads.index("battles")] == "2", cells
+            assert not any(re.fullmatch(r"[0-9a-f]{32}", c) for cell in cells for c in cell.split(", ")), cells
+    finally:
+        opened.close()
