@@ -372,13 +372,27 @@ async def in_turn(srv_request: Request, campaign_id: str, work: Callable[[InCamp
     in one statement), never the member a route's dependency read before it queued: a GM may have removed them,
     or made them an observer or another side's player, while they waited. The head it leaves is noted here when
     it returns an append's result (else by the caller, :meth:`Turns.appended`)."""
+    return await in_its_turn(
+        srv_request,
+        campaign_id,
+        lambda: work(in_campaign(srv_request, campaign_id, level)),
+        lambda result: result if isinstance(result, AppendResult) else None,
+    )
+
+
+async def in_its_turn(
+    srv_request: Request, campaign_id: str, work: Callable[[], T], made: Callable[[T], AppendResult | None]
+) -> T:
+    """``work()`` in a worker thread once the campaign's turn comes, and the head of the append ``made`` finds in
+    what it returns noted before the turn passes on: what every writing route of a campaign shares."""
     turns = server(srv_request).turns
     if turns.taken(campaign_id):
         give_back_scope_connection()  # queued: the connection goes back to the pool while the request waits
     async with turns.turn(campaign_id):
-        result = await run_in_threadpool(lambda: work(in_campaign(srv_request, campaign_id, level)))
-        if isinstance(result, AppendResult):
-            turns.appended(campaign_id, result.head.seq)
+        result = await run_in_threadpool(work)
+        appended = made(result)
+        if appended is not None:
+            turns.appended(campaign_id, appended.head.seq)
         return result
 
 
@@ -546,11 +560,7 @@ async def join_by_link(request: Request, account: str, token: str) -> tuple[Camp
     campaign_id = (await guard(request).link_opened(request, srv.invitations, token)).campaign_id
     joined = partial(srv.invitations.join, token, account, srv.ledger_for(account), srv.members, srv.campaign)
     # in the campaign's turn, as every write of it is (the join runs its grant again after a lost race itself)
-    if srv.turns.taken(campaign_id):
-        give_back_scope_connection()
-    async with srv.turns.turn(campaign_id):
-        _, info, result = await run_in_threadpool(joined)
-        srv.turns.appended(campaign_id, result.head.seq)
+    _, info, result = await in_its_turn(request, campaign_id, joined, lambda done: done[2])
     return info, result
 
 

@@ -1008,7 +1008,6 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
             context |= {"info": m.info, "account": m.caller.account}
             return templates.TemplateResponse(request, "amend_preview_page.html", context)
         return templates.TemplateResponse(request, "amend_preview.html", context)
-    server(request).live.appended(m.info.campaign_id)
     rerun = ngettext("{n} later command re-run", "{n} later commands re-run", report["rerun"]).format(n=report["rerun"])
     return message(
         request, _("Amended {command} at #{seq}; {rerun}").format(command=what, seq=seq, rerun=rerun), lines=lines
