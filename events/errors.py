@@ -10,11 +10,31 @@ from collections.abc import Callable
 from typing import Any, Self
 
 
+class Term:
+    """A closed set's recorded value inside a sentence (a grade, ``"shaken"``), said where the sentence is shown
+    in the reader's words for it, the seed's own (``Потрясенный``); ``str()`` is the value as recorded.
+
+    The rules name what the value is (its ruleset and set) and read no vocabulary: whoever shows the sentence
+    passes :meth:`Words.said` the function that words a term."""
+
+    __slots__ = ("ruleset", "set", "value")
+
+    def __init__(self, ruleset: str, set_name: str, value: str) -> None:
+        self.ruleset, self.set, self.value = ruleset, set_name, value
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
 class Words:
     """A sentence kept as its English template and its fields, so that whoever shows it can say it in the reader's
     language (``campaign.i18n.refusal``) while the rules that made it read no catalog: ``str()`` is the English.
 
-    A field may be :class:`Words` itself (a "did you mean …?" inside a refusal), said in the same language."""
+    A field may be :class:`Words` itself (a "did you mean …?" inside a refusal), said in the same language, or a
+    :class:`Term`, said by ``term`` (as recorded without it)."""
 
     __slots__ = ("params", "template")
 
@@ -22,11 +42,19 @@ class Words:
         self.template = template
         self.params = params
 
-    def said(self, translate: Callable[[str], str]) -> str:
+    def said(self, translate: Callable[[str], str], term: Callable[[Term], str] | None = None) -> str:
         if not self.template:  # nothing to say (gettext's empty message is the catalog's header)
             return ""
-        fields = {k: v.said(translate) if isinstance(v, Words) else v for k, v in self.params.items()}
+        fields = {k: self._field(v, translate, term) for k, v in self.params.items()}
         return translate(self.template).format(**fields)
+
+    @staticmethod
+    def _field(value: object, translate: Callable[[str], str], term: Callable[[Term], str] | None) -> object:
+        if isinstance(value, Words):
+            return value.said(translate, term)
+        if isinstance(value, Term):
+            return term(value) if term is not None else value.value
+        return value
 
     def __str__(self) -> str:
         return self.said(lambda text: text)

@@ -265,5 +265,7 @@ def refusal(error: BaseException) -> str:
     words = getattr(error, "words", None)
     if words is None or _reader.get() == DEFAULT:
         return str(error)
-    said: str = words.said(_)
+    from campaign.i18n.terms import shown  # the vocabulary is read only when a refusal names a term
+
+    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value))
     return said

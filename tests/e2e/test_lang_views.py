@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from campaign.cli.main import app
 from campaign.i18n import reading_in
 from campaign.read.describe import count
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term
 
 
 def flat(text: str) -> str:
@@ -147,6 +147,23 @@ def test_a_refusal_keeps_its_english_text_for_the_log_and_scripts() -> None:
     with reading_in("ru"):
         assert refusal(error) == "неизвестное подразделение 'X'"
     assert refusal(error) == "unknown unit 'X'"
+
+
+def test_a_refusal_says_a_recorded_value_in_the_seeds_words() -> None:
+    """A grade or quality inside a refusal is the recorded value in English (the log's words) and the seed's
+    term for it where the refusal is read in Russian or Polish (§0.2: Ветераны, Weterani)."""
+    from campaign.i18n import refusal
+
+    error = InvalidInputError.saying(
+        "{unit} is {quality}: Veterans and Elite never panic",
+        unit="Keno",
+        quality=Term("fighting-spirit", "quality", "veteran"),
+    )
+    assert str(error) == "Keno is veteran: Veterans and Elite never panic"
+    with reading_in("ru"):
+        assert refusal(error) == "Keno — Ветераны: ветераны и элита никогда не паникуют"
+    with reading_in("pl"):
+        assert refusal(error) == "Keno — Weterani: weterani i elita nigdy nie panikują"
 
 
 def test_a_units_record_says_its_grades_in_the_seeds_words(db: str) -> None:

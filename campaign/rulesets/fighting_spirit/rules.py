@@ -17,7 +17,7 @@ from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
 from campaign.rulesets.fighting_spirit.tables import ACTION_WORDS, Tables
 from events.dice import Dice, Roll, die
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term
 from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
 from events.families.morale import GradeChanged, PanicChanged, RallyAttempted
 from events.registry import Event, JsonValue
@@ -454,7 +454,11 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
             leading = (activation(tables, battle, unit),)
     else:
         if not triggers and not psi_caused:
-            raise InvalidInputError(f"{unit.name} is {unit.profile.quality}: Veterans and Elite never panic")
+            raise InvalidInputError.saying(
+                "{unit} is {quality}: Veterans and Elite never panic",
+                unit=unit.name,
+                quality=Term("fighting-spirit", "quality", unit.profile.quality),
+            )
         if us.panic == "immune" and not psi_caused:
             raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
         if not forced:
