@@ -155,7 +155,7 @@ def _test_decision(
             "shaken": unit.shaken,
             "fearless": unit.fearless,
             "traits": list(unit.traits),
-            **said,  # what the sentence states, for a view in the reader's language (campaign/i18n/said)
+            **said,  # what the sentence states, for a view in the reader's language (the ruleset's said.py)
         },
         {"passed": passed, "result": result},
         f"{unit.name}, morale test ({trigger}): {how} → {outcome_text}",
