@@ -36,7 +36,7 @@ def lists_of(owner: Ruleset[Any, Any]) -> ArmyLists:
     """The reader of ``owner``'s army lists; refused in words for a ruleset that imports none."""
     found = army_lists(owner.info.name)
     if found is None:
-        raise InvalidInputError.saying("a campaign of {ruleset} imports no army lists", ruleset=owner.info.name)
+        raise InvalidInputError.saying("a campaign under {ruleset} imports no army lists", ruleset=owner.info.name)
     return found
 
 
