@@ -144,6 +144,14 @@ FIVE_GRADES = {
             "pl": "w skarbcu strony Keno jest 10; nie można zapłacić 30",
         },
     ),
+    "misspelt-side": (
+        ("fs", "funds", "--reason", "tribute", "Kenno", "5"),
+        {
+            "en": "'Kenno' is not a side of this campaign (Keno, Steel); did you mean 'Keno'?",
+            "ru": "'Kenno' — не сторона этой кампании (Keno, Steel); может быть, 'Keno'?",
+            "pl": "'Kenno' nie jest stroną tej kampanii (Keno, Steel); czy chodziło o 'Keno'?",
+        },
+    ),
 }
 
 

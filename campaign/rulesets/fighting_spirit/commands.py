@@ -433,7 +433,7 @@ class Funds(FsCommand):
     def decide(self, s: At) -> list[Event]:
         # a side of the campaign (its units' or a treasury's), letter case aside; a misspelt one opened a treasury
         sides = {u.side for u in s.state.roster.values()} | set(s.state.treasury)
-        side = side_named(sides, self.side, "a side of this campaign") if sides else self.side.strip()
+        side = side_named(sides, self.side, Words("a side of this campaign")) if sides else self.side.strip()
         held = s.state.treasury.get(side, 0)
         if self.amount < 0 and held < -self.amount:
             raise InvalidInputError.saying(
