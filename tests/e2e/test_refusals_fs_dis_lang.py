@@ -160,6 +160,29 @@ def test_a_five_grade_refusal_reads_in_the_readers_language_and_appends_nothing(
     said_in_each_language(fs, *FIVE_GRADES[case])
 
 
+def test_why_a_unit_left_the_battle_is_said_in_the_seeds_words(tmp_path: Path) -> None:
+    """§0.3: a Routed unit with an enemy within 12" surrenders ("сдались", the seed's word); it takes no more
+    tests, and the refusal says why in the reader's words while the English keeps the recorded reason."""
+    c = Cli(str(tmp_path / "fs.db"))
+    c("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    c("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    c("fs", "muster", "Steel Veterans", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "10")
+    units = ("--unit", "Keno 3rd Squad=fresh", "--unit", "Steel Veterans=tired")
+    c("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium", *units)
+    c("fs", "attack", "Steel Veterans", "--killed", "1", "--dice", "1")  # Steady → Broken
+    c("fs", "attack", "Steel Veterans", "--killed", "1", "--dice", "1")  # Broken → Routed
+    c("fs", "surrender", "Steel Veterans", "--enemy-within", "3")
+    said_in_each_language(
+        c,
+        ("fs", "attack", "Steel Veterans", "--killed", "1"),
+        {
+            "en": "Steel Veterans was removed from the battle (surrendered) and takes no more tests",
+            "ru": "Steel Veterans: выбыло из боя (сдались) и больше тестов не проходит",
+            "pl": "Steel Veterans: usunięty z bitwy (poddali się), nie zdaje już testów",
+        },
+    )
+
+
 DISORDER = {
     "loss-cause": (
         ("dis", "hit", "Fusiliers", "--lost", "1", "--cause", "artillery"),

@@ -36,7 +36,7 @@ def active_unit(battle: BattleState, unit: RosterUnit) -> UnitState:
         raise InvalidInputError.saying(
             "{unit} was removed from the battle ({reason}) and takes no more tests",
             unit=unit.name,
-            reason=state.removed,
+            reason=Term("fighting-spirit", "removed", state.removed),
         )
     return state
 
