@@ -9,11 +9,10 @@ from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import AfterValidator, BeforeValidator, Field
-from pydantic_core import PydanticCustomError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import Roster, check_new_battle, find_unit
-from campaign.rulesets.inputs import ARGUMENT, Kind, Means, OwnUnit
+from campaign.rulesets.inputs import ARGUMENT, Kind, Means, OwnUnit, WordedError
 from campaign.rulesets.state import Listed
 from events.errors import InvalidInputError, Words
 from events.families.battle import BattleStarted, TurnBegan
@@ -46,11 +45,11 @@ def _split(text: str) -> tuple[str, str] | None:
 def _inches(value: str) -> str:
     typed = value.strip()
     if typed.startswith("-"):
-        raise PydanticCustomError("inches_negative", "cannot be negative")
+        raise WordedError(Words("cannot be negative"))
     if _split(typed) is None:
-        raise PydanticCustomError("inches", "must be inches as measured (e.g. 6 or 6.5)")
+        raise WordedError(Words("must be inches as measured (e.g. 6 or 6.5)"))
     if Decimal(typed) > FARTHEST:
-        raise PydanticCustomError("inches_far", f"is more than {FARTHEST} inches: farther than any table")
+        raise WordedError(Words("is more than {limit} inches: farther than any table", limit=FARTHEST))
     return typed
 
 
@@ -189,7 +188,7 @@ class DisbandUnit(Command[S, T]):
     def decide(self, s: Situation[S, T]) -> list[Event]:
         fighting: Any = s.state  # a state of a ruleset played turn by turn
         unit = find_unit(fighting, self.unit_name)
-        between_battles(fighting, unit, "end the battle first")
+        between_battles(fighting, unit, Words("end the battle first"))
         return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 
