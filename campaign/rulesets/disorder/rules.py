@@ -232,7 +232,7 @@ def morale_check(  # noqa: PLR0913 (the command's inputs, by keyword)
             "officer_near": officer_near,
             **({"friend_removed": friend_removed} if friend_removed is not None else {}),
             **({"friend_at": str(friend_at)} if friend_at is not None else {}),
-            # what the sentence states, so a view says it in the reader's language (campaign/i18n/said)
+            # what the sentence states, so a view says it in the reader's language (the ruleset's said.py)
             "terms": [[label, v] for label, v in terms[1:]],
             "verdict": verdict,
         },

@@ -252,7 +252,7 @@ def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy
         "surrender",
         "§0.3",
         unit.unit_id,
-        # the limit, as the sentence states it (campaign/i18n/said); verify compares outcomes, never inputs
+        # the limit, as the sentence states it (the ruleset's said.py); verify compares outcomes, never inputs
         {"enemy_within": str(enemy_within), "surrender_within": int(tables.surrender.enemy_within)},
         {"result": "surrendered"},
         f"{unit.name}{note}",
@@ -312,7 +312,7 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
     roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}", side=psion.side)
     inputs: dict[str, Any] = {
         "psion": psion.unit_id, "effect": effect, "distance": str(distance), "in_sight": in_sight, "bands": bands,
-        # what the sentence states (campaign/i18n/said): the die rolled, the number needed, and (below) what the
+        # what the sentence states (the ruleset's said.py): the die rolled, the number needed, and (below) what the
         # success did, by a key of its own; verify compares outcomes, never inputs
         "die": spec.sides, "need": need,
     }  # fmt: skip
@@ -437,7 +437,7 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
         "rally",
         "§0.10",
         unit.unit_id,
-        # what the sentence states (campaign/i18n/said); verify compares outcomes, never inputs
+        # what the sentence states (the ruleset's said.py); verify compares outcomes, never inputs
         {
             "psion": psion.unit_id,
             "target": target,

@@ -493,7 +493,7 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
         "panic_test",
         "§0.8",
         unit.unit_id,
-        # lv, die and whether it was panicking already: what the sentence states (campaign/i18n/said)
+        # lv, die and whether it was panicking already: what the sentence states (the ruleset's said.py)
         {"trigger": recorded, "target": target, "lv": lv, "die": sides, "panicking": us.panic == "panicking"},
         {"result": "pass" if passed else "fail", "from": us.grade, "to": new_grade},
         f"{unit.name} panic test: LV {lv} = {target}; d{sides} rolled {roll.total} → {verdict}",
@@ -574,7 +574,7 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     }
     rolls: list[Roll] = []
     steps: list[str] = []
-    # What the sentence states, as data (campaign/i18n/said): verify compares outcomes, never inputs.
+    # What the sentence states, as data (the ruleset's said.py): verify compares outcomes, never inputs.
     said: dict[str, JsonValue] = {"lv_officer": lv_off, "lv_unit": lv_unit}
     if in_sight and within(tables, distance, free):
         steps.append(f'within {free}" and in sight: no communication test')

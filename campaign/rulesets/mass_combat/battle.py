@@ -107,7 +107,7 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
     else:
         luck = None
     effects: list[str] = []
-    # each effect as data, beside its words (campaign/i18n/said); verify compares outcomes, never inputs
+    # each effect as data, beside its words (the ruleset's said.py); verify compares outcomes, never inputs
     said: list[JsonValue] = []
     if result <= none_to:
         effects.append("no catastrophe")
@@ -369,7 +369,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     parts = []
     rolls: list[Roll] = []
     effective: dict[str, int] = {s.name: 0 for s in sides}
-    # what the sentence states, step by step, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    # what the sentence states, step by step, as data (the ruleset's said.py); verify compares outcomes, never inputs
     steps: list[JsonValue] = []
     for side in sides:
         if not side.units:
@@ -619,7 +619,7 @@ def resolve_battle(
             "result",
             "§2.11",
             None,
-            # what the sentence states besides (campaign/i18n/said); verify compares outcomes, never inputs
+            # what the sentence states besides (the ruleset's said.py); verify compares outcomes, never inputs
             {
                 "table": outcome.table,
                 "w": outcome.w,
@@ -643,7 +643,7 @@ def resolve_battle(
             "battle_end",
             "§2.11",
             None,
-            # what the sentence states, the sides in its order (campaign/i18n/said)
+            # what the sentence states, the sides in its order (the ruleset's said.py)
             {"battle": setup.name, "day": setup.day, "sides": [s.name for s in sides]},
             {"result": outcome.key, "winner": winner, "ts": {s.name: s.ts for s in sides}},
             f"{setup.name}, day {setup.day}: {outcome.key.replace('_', ' ')}; TS after: {ts_text}",

@@ -63,7 +63,7 @@ def _payday(
         unpaid_days=result.state.unpaid_days,
     )
     outcome = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty, **more}
-    # what the sentence states besides (campaign/i18n/said): verify compares outcomes, never inputs
+    # what the sentence states besides (the ruleset's said.py): verify compares outcomes, never inputs
     said = {**result.said, "upkeep": upkeep, **({"morale": morale} if morale is not None else {})}
     inputs = {"pay_pct": pct, "month": month, **said}
     return Decision("payday", "§2.11", unit.unit_id, inputs, outcome, text, rolls=rolls, leading=(settled,))

@@ -308,7 +308,7 @@ def _with_experience(
     fought |= {u.unit_id for u in state.roster.values() if battle_id in u.fought_in}
     rows = experience_rows(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
     words = experience_words(rows)
-    # the rows, as the sentence states them (campaign/i18n/said); verify compares outcomes, never inputs
+    # the rows, as the sentence states them (the ruleset's said.py); verify compares outcomes, never inputs
     said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": rows}  # type: ignore[dict-item]
     return [
         replace(d, explanation=d.explanation + words, inputs={**d.inputs, **said}) if d.rule == "battle_end" else d
