@@ -195,8 +195,8 @@ def test_a_battle_on_the_table_is_refused_in_the_readers_words(gf: Cli) -> None:
     assert one_side["pl"] == "błąd: bitwa wymaga oddziałów co najmniej dwóch stron"
     twice = refused(gf, "gf", "battle-start", "Dawn", "--unit", "Robot Squad", "--unit", "Robot Squad")
     assert twice["en"] == "error: Robot Squad is deployed twice"
-    assert twice["ru"] == "ошибка: Robot Squad выставлено дважды"
-    assert twice["pl"] == "błąd: Robot Squad wystawiono dwa razy"
+    assert twice["ru"] == "ошибка: Robot Squad: выставлено дважды"
+    assert twice["pl"] == "błąd: Robot Squad: wystawiony dwa razy"
     gf("gf", "battle-start", "Dawn", "--unit", "Saurian Warriors", "--unit", "Robot Squad")
     absent = refused(gf, "gf", "disband", "Saurian Warriors")
     assert absent["en"] == "error: Saurian Warriors is in the battle being fought: end the battle first"
