@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import account_sessions, accounts
 from events.confusables import confusable_with
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 ACCOUNT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{1,39}$")
 MIN_PASSWORD = 10
@@ -86,7 +86,7 @@ class Session:
     """Unix seconds."""
 
 
-def weakness(password: str, name: str = "") -> str | None:
+def weakness(password: str, name: str = "") -> Words | None:
     """Why ``password`` is too easy to guess (a common password, a word and a year, a keyboard row), or None."""
     from zxcvbn import zxcvbn  # loads its frequency lists (a twentieth of a second): only when an account is made
 
@@ -96,7 +96,8 @@ def weakness(password: str, name: str = "") -> str | None:
     feedback = judged["feedback"]
     why = feedback.get("warning") or "it is easy to guess"
     hint = " ".join(feedback.get("suggestions") or ["Add another word or two."])
-    return f"this password is too easy to guess ({why.rstrip('.')}): {hint}"
+    # zxcvbn's own feedback is English: the sentence around it is said in the reader's language
+    return Words("this password is too easy to guess ({why}): {hint}", why=why.rstrip("."), hint=hint)
 
 
 def digest(secret: str) -> str:
@@ -123,25 +124,30 @@ class Accounts:
     @staticmethod
     def check_new_password(password: str, name: str = "") -> None:
         if len(password) < MIN_PASSWORD:
-            raise InvalidInputError(f"a password needs at least {MIN_PASSWORD} characters")
+            raise InvalidInputError.saying("a password needs at least {least} characters", least=MIN_PASSWORD)
         weak = weakness(password, name)
         if weak is not None:
-            raise InvalidInputError(weak)
+            refused = InvalidInputError(str(weak))
+            refused.words = weak  # the sentence itself, said in the reader's language where it is shown
+            raise refused
 
     def add(self, name: str, password: str) -> None:
         name = name.strip().lower()
         if not ACCOUNT_NAME.match(name):
-            raise InvalidInputError(
-                f"account name {name!r} is not usable: 2–40 lower-case letters, digits, dots, dashes or underscores"
+            raise InvalidInputError.saying(
+                "account name {name!r} is not usable: 2–40 lower-case letters, digits, dots, dashes or underscores",
+                name=name,
             )
         self.check_new_password(password, name)
         with self.engine.connect() as conn:
             # every name, for a group's few hundred accounts: a skeleton column would serve a league of thousands
             like = confusable_with(name, conn.execute(select(accounts.c.name)).scalars())
         if like is not None:
-            raise InvalidInputError(
-                f"the account name {name!r} reads like {like!r}, an account already there (0 and o, 1 and l, rn and "
-                "m look alike): choose one that reads differently"
+            raise InvalidInputError.saying(
+                "the account name {name!r} reads like {like!r}, an account already there (0 and o, 1 and l, rn and "
+                "m look alike): choose one that reads differently",
+                name=name,
+                like=like,
             )
         try:
             with self.engine.begin() as conn:
@@ -151,7 +157,7 @@ class Accounts:
                     )
                 )
         except IntegrityError:
-            raise InvalidInputError(f"the account name {name!r} is taken") from None
+            raise InvalidInputError.saying("the account name {name!r} is taken", name=name) from None
 
     def exists(self, name: str) -> bool:
         if not ACCOUNT_NAME.match(name):
@@ -170,9 +176,9 @@ class Accounts:
         try:
             self._hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
-            raise SignInError("wrong account name or password") from None
+            raise SignInError.saying("wrong account name or password") from None
         if row is None:
-            raise SignInError("wrong account name or password")
+            raise SignInError.saying("wrong account name or password")
         if self._hasher.check_needs_rehash(stored):
             with self.engine.begin() as conn:
                 conn.execute(
