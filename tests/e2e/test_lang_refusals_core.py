@@ -219,3 +219,107 @@ def test_a_refusal_inside_an_amendment_is_said_whole_in_one_language() -> None:
     assert said_in("pl", outer) == (
         "poprawione polecenie nie ma zastosowania: nie ma czego cofać: kampania dopiero co powstała: nic nie poprawiono"
     )
+
+
+FILES = {
+    "a backup over a file": (
+        ("--db", "c.db", "backup", "exists.db"),
+        {
+            "en": "exists.db already exists: a backup is written to a new file, never over one",
+            "ru": "exists.db уже существует: резервная копия пишется в новый файл, никогда поверх существующего",
+            "pl": "exists.db już istnieje: kopia zapasowa jest zapisywana do nowego pliku, nigdy na istniejący",
+        },
+    ),
+    "a database that is a folder": (
+        ("--db", "folder.db", "list"),
+        {
+            "en": "folder.db is a folder, not a database file: name a file, e.g. folder.db/campaign.db",
+            "ru": "folder.db — папка, а не файл базы данных: укажите файл, например folder.db/campaign.db",
+            "pl": "folder.db to folder, nie plik bazy danych: wskaż plik, np. folder.db/campaign.db",
+        },
+    ),
+    "another application's file": (
+        ("--db", "other.db", "new", "X", "--ruleset", "grimdark"),
+        {
+            "en": "other.db is another application's SQLite database (it holds the tables notes, and no Campaign "
+            "Ledger schema): nothing was written to it. Name a new file with --db",
+            "ru": "other.db — база SQLite другого приложения (в ней таблицы notes и нет схемы Campaign Ledger): в неё "
+            "ничего не записано. Укажите новый файл через --db",
+            "pl": "other.db to baza SQLite innej aplikacji (zawiera tabele notes i nie ma schematu Campaign Ledger): "
+            "nic do niej nie zapisano. Wskaż nowy plik przez --db",
+        },
+    ),
+    "an unknown ruleset": (
+        ("--db", "c.db", "new", "Y", "--ruleset", "chess"),
+        {
+            "en": "unknown ruleset 'chess': choose one of fighting-spirit, disorder, mass-combat, grimdark",
+            "ru": "неизвестный набор правил 'chess': выберите один из fighting-spirit, disorder, mass-combat, grimdark",
+            "pl": "nieznany zestaw zasad 'chess': wybierz jeden z fighting-spirit, disorder, mass-combat, grimdark",
+        },
+    ),
+    "no such event to audit": (
+        ("--db", "c.db", "audit", "99"),
+        {
+            "en": "no event 99 in this campaign (it has 1)",
+            "ru": "в этой кампании нет события 99 (событий в ней: 1)",
+            "pl": "w tej kampanii nie ma zdarzenia 99 (zdarzeń w niej: 1)",
+        },
+    ),
+    "a status past the log's end": (
+        ("--db", "c.db", "status", "--at", "99"),
+        {
+            "en": "--at must be between 0 and 1, the campaign's last seq",
+            "ru": "--at должен быть от 0 до 1 — последнего seq кампании",
+            "pl": "--at musi być od 0 do 1, ostatniego seq kampanii",
+        },
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with a campaign (c.db), a file a backup must not overwrite, a folder named like a database and
+    another application's SQLite file."""
+    import sqlite3
+    from contextlib import closing
+
+    folder = tmp_path_factory.mktemp("files")
+    Cli(str(folder / "c.db"))("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    (folder / "exists.db").write_bytes(b"")
+    (folder / "folder.db").mkdir()
+    with closing(sqlite3.connect(folder / "other.db")) as other:
+        other.execute("CREATE TABLE notes (x)")
+    return folder
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+@pytest.mark.parametrize("case", list(FILES))
+def test_a_refusal_about_files_and_databases_is_said_in_the_readers_language(
+    files: Path, case: str, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(files)
+    args, said = FILES[case]
+    before = {p.name: p.stat().st_size for p in files.iterdir() if p.is_file()}
+    result = CliRunner().invoke(app, ["--lang", lang, "--actor", "tester", *args])
+    assert result.exit_code != 0 and said[lang] in flat(result.output)
+    assert {p.name: p.stat().st_size for p in files.iterdir() if p.is_file()} == before
+
+
+def test_a_damaged_files_account_is_said_in_the_readers_words() -> None:
+    from events.backup import damage_words
+
+    damage = damage_words("c.db", ["page 3 is never used", "row 1 missing", "row 2 missing", "x", "y", "z"])
+    assert str(damage).startswith(
+        "the database file c.db is damaged: SQLite's check of every page found 6 problems (page 3 is never used;"
+    )
+    ru = said_in("ru", _refused(damage))
+    assert ru.startswith("файл базы данных c.db повреждён: проверка SQLite каждой страницы нашла проблем: 6 (")
+    assert "; и ещё " in ru
+    pl = said_in("pl", _refused(damage))
+    assert pl.startswith("plik bazy danych c.db jest uszkodzony: sprawdzenie każdej strony przez SQLite znalazło")
+
+
+def _refused(words: object) -> Exception:
+    from events.errors import ConfigurationError
+
+    return ConfigurationError.saying("{damage}: no backup was written", damage=words)
