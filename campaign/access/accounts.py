@@ -24,6 +24,7 @@ from sqlalchemy import Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import account_sessions, accounts
+from campaign.i18n import N_
 from events.confusables import confusable_with
 from events.errors import InvalidInputError, Words
 
@@ -94,10 +95,52 @@ def weakness(password: str, name: str = "") -> Words | None:
     if judged["score"] >= STRONG_ENOUGH:
         return None
     feedback = judged["feedback"]
-    why = feedback.get("warning") or "it is easy to guess"
-    hint = " ".join(feedback.get("suggestions") or ["Add another word or two."])
-    # zxcvbn's own feedback is English: the sentence around it is said in the reader's language
-    return Words("this password is too easy to guess ({why}): {hint}", why=why.rstrip("."), hint=hint)
+    warning = str(feedback.get("warning") or "").rstrip(".")
+    why = _zxcvbn_said(warning) if warning else Words("it is easy to guess")
+    hint: str | Words = Words("Add another word or two.")
+    for i, suggestion in enumerate(feedback.get("suggestions") or ()):
+        said = _zxcvbn_said(str(suggestion))
+        hint = said if i == 0 else Words("{some} {more}", some=hint, more=said)
+    return Words("this password is too easy to guess ({why}): {hint}", why=why, hint=hint)
+
+
+_ZXCVBN = frozenset(
+    (
+        N_("Straight rows of keys are easy to guess"),
+        N_("Short keyboard patterns are easy to guess"),
+        N_('Repeats like "aaa" are easy to guess'),
+        N_('Repeats like "abcabcabc" are only slightly harder to guess than "abc"'),
+        N_('Sequences like "abc" or "6543" are easy to guess'),
+        N_("Recent years are easy to guess"),
+        N_("Dates are often easy to guess"),
+        N_("This is a top-10 common password"),
+        N_("This is a top-100 common password"),
+        N_("This is a very common password"),
+        N_("This is similar to a commonly used password"),
+        N_("A word by itself is easy to guess"),
+        N_("Names and surnames by themselves are easy to guess"),
+        N_("Common names and surnames are easy to guess"),
+        N_("Use a few words, avoid common phrases."),
+        N_("No need for symbols, digits, or uppercase letters."),
+        N_("Add another word or two. Uncommon words are better."),
+        N_("Use a longer keyboard pattern with more turns."),
+        N_("Avoid repeated words and characters."),
+        N_("Avoid sequences."),
+        N_("Avoid recent years."),
+        N_("Avoid years that are associated with you."),
+        N_("Avoid dates and years that are associated with you."),
+        N_("Capitalization doesn't help very much."),
+        N_("All-uppercase is almost as easy to guess as all-lowercase."),
+        N_("Reversed words aren't much harder to guess."),
+        N_("Predictable substitutions like '@' instead of 'a' don't help very much."),
+    )
+)
+"""What zxcvbn (4.5) says of a weak password, its warnings without their full stop: in the catalogs, so that a
+refusal says them in the reader's language; a sentence a later zxcvbn adds is shown as it says it."""
+
+
+def _zxcvbn_said(text: str) -> str | Words:
+    return Words(text) if text in _ZXCVBN else text
 
 
 def digest(secret: str) -> str:

@@ -323,3 +323,32 @@ def _refused(words: object) -> Exception:
     from events.errors import ConfigurationError
 
     return ConfigurationError.saying("{damage}: no backup was written", damage=words)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "this password is too easy to guess (This is a very common password): Add another word or two. "
+            "Uncommon words are better.",
+        ),
+        (
+            "ru",
+            "этот пароль слишком легко угадать (Это очень частый пароль): Добавьте ещё слово-другое. Редкие слова "
+            "лучше.",
+        ),
+        (
+            "pl",
+            "to hasło jest zbyt łatwe do odgadnięcia (To bardzo częste hasło): Dodaj jeszcze słowo lub dwa. Rzadkie "
+            "słowa są lepsze.",
+        ),
+    ],
+)
+def test_a_common_password_is_refused_with_the_checkers_advice_in_the_readers_words(
+    cli: Cli, lang: str, said: str
+) -> None:
+    out = CliRunner().invoke(
+        app, ["--db", cli.db, "--lang", lang, "user", "add", "sam", "--password-stdin"], input="password12\n"
+    )
+    assert out.exit_code == 2 and said in flat(out.output)
