@@ -79,7 +79,9 @@ def damage_dice(tables: Tables, column: str, tl: int) -> tuple[int, DiceSpec, st
 def armour_rule(text: str) -> str:
     """``text`` if it says how DR counts ("DR", or "DR/n" for a fraction of it); a clear refusal if not."""
     if ARMOUR.fullmatch(text) is None:
-        raise InvalidInputError(f"armour {text!r}: write DR for the whole of it, or DR/2, DR/5, … for a fraction")
+        raise InvalidInputError.saying(
+            "armour {text!r}: write DR for the whole of it, or DR/2, DR/5, … for a fraction", text=text
+        )
     return text
 
 
