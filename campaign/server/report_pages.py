@@ -81,7 +81,7 @@ async def army_list_form(
         if len(data) > MAX_LIST_BYTES:
             too_large = f"an {lists.source} list is at most 2 MB: this file is larger"
             return message(request, too_large, error=True, code=413)
-        read = lists.read(data, side, what=army_list.filename or "the file")
+        read = lists.read(data, side, what=army_list.filename or None)  # None: the reader's words for "the file"
     except CampaignError as exc:
         return refused(request, exc)
 
