@@ -279,12 +279,14 @@ def charted(cli: Cli, lang: str, *args: str) -> tuple[int, str]:
         (
             "ru",
             ["Keno 3rd Squad", "█▆▆", "Уверенный", "Стойкий", "Стойкий", "Уверенный"],
-            "с Hill 203, день 0 (fs battle-start) по конец боя «Hill 203», день 0 (конец боя «Hill 203»)",
+            "первый шаг: Hill 203, день 0 (fs battle-start); последний: конец боя «Hill 203», день 0 (конец боя "
+            "«Hill 203»)",
         ),
         (
             "pl",
             ["Keno 3rd Squad", "█▆▆", "Pewny", "Niezachwiany", "Niezachwiany", "Pewny"],
-            "od Hill 203, dzień 0 (fs battle-start) do koniec bitwy „Hill 203”, dzień 0 (koniec bitwy „Hill 203”)",
+            "pierwszy krok: Hill 203, dzień 0 (fs battle-start); ostatni: koniec bitwy „Hill 203”, dzień 0 (koniec "
+            "bitwy „Hill 203”)",
         ),
     ],
 )
@@ -292,7 +294,8 @@ def test_a_chart_says_its_grades_and_steps_in_the_readers_words(
     hill: Cli, lang: str, row: list[str], steps: str
 ) -> None:
     """The grades are the seed's (Уверенный → Стойкий), a step a command as the reader types it or the battle's end
-    in words ("battle start", "Hill 203 ends" in English)."""
+    in words ("battle start", "Hill 203 ends" in English). The footer names the first and the last step after a
+    colon, not governed by a preposition: a step said as "koniec bitwy" would need its genitive after "do"."""
     code, said = charted(hill, lang, "morale")
     assert code == 0
     rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in said.splitlines() if "Keno" in line]
