@@ -108,10 +108,13 @@ class BaseCommand(BaseModel):
             checked = check_inputs(fields, typed_names(cls))
             return cls(**checked)
         except InvalidInputError as exc:  # an input rule, or a profile that is not one (its type says so)
-            raise InvalidInputError(f"{typed(cls.name, fields)}: {exc}") from None
+            refused = exc.words if exc.words is not None else str(exc)
+            raise InvalidInputError.saying(
+                "{command}: {problem}", command=typed(cls.name, fields), problem=refused
+            ) from None
         except ValidationError as exc:
-            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
-            from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
+            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
+            from campaign.rulesets.decision import problems_said  # and the rules' event types: not at start-up
 
             again = reread(cls, checked, exc.errors())
             if again is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
@@ -120,7 +123,10 @@ class BaseCommand(BaseModel):
             # each input by its name in words ("enemy within", as --enemy-within is typed), and what a list or a
             # record holds by what it is ("unit"), not "units.0"
             said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
-            raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
+            problems = problems_said(said, "inputs", sets_of(cls))
+            raise InvalidInputError.saying(
+                "{command}: {problem}", command=typed(cls.name, fields), problem=problems
+            ) from None
 
     @classmethod
     def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

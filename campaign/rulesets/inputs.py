@@ -226,13 +226,16 @@ class ProfileOf:
         try:
             self.model.model_validate(value)
         except ValidationError as exc:
-            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
-            from campaign.rulesets.decision import problems
+            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
+            from campaign.rulesets.decision import problems_said
 
             again = reread(self.model, value, exc.errors())
             if again is not None and again != value:  # "Новобранцы" for green: the profile holds "green"
                 return self.check(again)
-            raise InvalidInputError(f"not a {self.what} unit profile: {problems(exc, 'profile')}") from None
+            problems = problems_said(exc.errors(), "profile", sets_of(self.model))
+            raise InvalidInputError.saying(
+                "not a {what} unit profile: {problems}", what=self.what, problems=problems
+            ) from None
         return value
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:

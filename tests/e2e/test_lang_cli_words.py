@@ -6,18 +6,20 @@ catalogs' translations and the seeds' words; English is held where it was."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from campaign.cli.main import app
+from tests.e2e.test_cli import Cli
 
 FRAME = re.compile(r"[╭╮╰╯│─]+")
 
 
 def said(lang: str, *args: str, db: str | None = None) -> tuple[int, list[str]]:
     """Exit status and the lines printed, each without a panel's frame and with its spaces squeezed."""
-    argv = ["--lang", lang, *(["--db", db] if db else []), *args]
+    argv = ["--lang", lang, *(["--db", db, "--actor", "tester"] if db else []), *args]
     result = CliRunner().invoke(app, argv, env={"COLUMNS": "200"})
     lines = [" ".join(FRAME.sub(" ", line).split()) for line in result.output.splitlines()]
     return result.exit_code, [line for line in lines if line]
@@ -50,3 +52,70 @@ def test_an_options_value_is_named_in_the_readers_words(lang: str, options: list
     assert code == 0
     for option in options:
         assert any(line.lstrip("* ").startswith(option + " ") for line in lines), (option, lines)
+
+
+@pytest.fixture
+def otlok(tmp_path: Path) -> Cli:
+    """README's five-grade campaign with its squad mustered."""
+    cli = Cli(str(tmp_path / "otlok.db"))
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "Keno 3rd Squad", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "7")
+    return cli
+
+
+REFUSED_INPUTS = {
+    "ru": [
+        "ошибка: fs react: действие: допустимые значения: «залечь на открытой местности», «залечь на любой другой "
+        "местности», «двигаться, не сняв маркер «залегания»», «выйти из укрытия для «По» отделений» или «вступить "
+        "в ближний бой»",
+        "ошибка: fs muster: не профиль отряда (five-grade): качество: допустимые значения: «Необученные», "
+        "«Новобранцы», «Регулярные», «Ветераны» или «Элита»",
+        "ошибка: fs muster: не профиль отряда (five-grade): лидерство: значение должно быть не больше 6",
+        "ошибка: нет правил 'nope': выберите одни из: fighting-spirit, disorder, mass-combat, grimdark",
+    ],
+    "pl": [
+        "błąd: fs react: akcja: dozwolone wartości: „padnij na otwartym terenie”, „padnij w innym terenie”, „ruch "
+        "bez zdjęcia znacznika leżenia”, „Wstrząśnięty oddział opuszcza osłonę” lub „wejście do walki wręcz”",
+        "błąd: fs muster: to nie profil oddziału (five-grade): jakość: dozwolone wartości: „Niewyszkoleni”, "
+        "„Rekruci”, „Regularni”, „Weterani” lub „Elita”",
+        "błąd: fs muster: to nie profil oddziału (five-grade): przywództwo: wartość może wynosić najwyżej 6",
+        "błąd: nieznane zasady 'nope': wybierz jedne z: fighting-spirit, disorder, mass-combat, grimdark",
+    ],
+    "en": [
+        "error: fs react: action must be one of 'go_prone_open', 'go_prone_cover', 'move_while_prone', "
+        "'leave_cover_shaken' or 'close_combat'",
+        "error: fs muster: not a five-grade unit profile: quality must be one of 'untrained', 'green', 'regular', "
+        "'veteran' or 'elite'",
+        "error: fs muster: not a five-grade unit profile: leadership must be at most 6",
+        "error: unknown ruleset 'nope': choose one of fighting-spirit, disorder, mass-combat, grimdark",
+    ],
+}
+"""The rules' own checks of a command's inputs, their closed sets' values in the seed's words (§0.7's reactions,
+the qualities); what the reader may type back, since a command reads the seed's words too."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_the_rules_input_checks_refuse_in_the_readers_words(otlok: Cli, lang: str) -> None:
+    before = otlok.events()
+    lines = []
+    for args in (
+        ["fs", "react", "Keno 3rd Squad", "nope", "--dice", "3"],
+        ["fs", "muster", "X", "--side", "Keno", "--quality", "nope", "--lv", "2", "--size", "7"],
+        ["fs", "muster", "X", "--side", "Keno", "--quality", "regular", "--lv", "99", "--size", "7"],
+        ["new", "Elsewhere", "--ruleset", "nope"],
+    ):
+        code, said_lines = said(lang, *args, db=otlok.db)
+        assert code == 2, said_lines
+        lines.append(" ".join(said_lines))
+    assert lines == REFUSED_INPUTS[lang]
+    assert otlok.events() == before
+
+
+def test_a_value_the_refusal_offers_is_read_back(otlok: Cli) -> None:
+    """A reaction named as the Russian refusal names it is the reaction the rules know."""
+    otlok("fs", "muster", "Company HQ", "--side", "Steel", "--quality", "veteran", "--lv", "2", "--size", "5")
+    otlok("fs", "battle-start", "Hill 203", "--side", "Keno=low", "--side", "Steel=medium",
+          "--unit", "Keno 3rd Squad=fresh", "--unit", "Company HQ=tired")  # fmt: skip
+    code, lines = said("ru", "fs", "react", "Keno 3rd Squad", "залечь на открытой местности", "--dice", "3",
+                       db=otlok.db)  # fmt: skip
+    assert code == 0, lines
