@@ -255,6 +255,11 @@ def test_a_drift_finding_says_both_decisions_in_the_readers_words(
     assert result.exit_code == 3
     found = next(line for line in result.output.splitlines() if line.startswith(("ошибка:", "błąd:")))
     assert found.endswith(DRIFT[lang])
+    entry = {
+        "ru": r"запись #\d+ \(fs attack\): расхождение: ",
+        "pl": r"wpis #\d+ \(fs attack\): rozbieżność: ",
+    }
+    assert re.search(entry[lang], found), found  # the entry by its number, the command as it is typed
     english = {"evaluated", "now", "the", "rules", "say", "log", "records", "threat", "rolled", "passes", "grade"}
     assert not set(WORD.findall(found)) & english
 
