@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from campaign.cli.main import app
+from tests.e2e import walkthroughs
 from tests.e2e.test_cli import Cli
 
 FRAME = re.compile(r"[╭╮╰╯│─]+")
@@ -119,3 +120,48 @@ def test_a_value_the_refusal_offers_is_read_back(otlok: Cli) -> None:
     code, lines = said("ru", "fs", "react", "Keno 3rd Squad", "залечь на открытой местности", "--dice", "3",
                        db=otlok.db)  # fmt: skip
     assert code == 0, lines
+
+
+AMEND_SAID = {
+    "ru": [
+        "поправка fs attack в записи #{seq} (ещё не записана); 2 последующие команды пересчитаны на своих костях",
+        "  убито: 1 → 2",
+        "  #{seq} fs attack:",
+        "    было: ",
+        "    стало: ",
+    ],
+    "pl": [
+        "poprawka fs attack we wpisie #{seq} (jeszcze niezapisana); 2 późniejsze polecenia przeliczone na ich kościach",
+        "  zabici: 1 → 2",
+        "  #{seq} fs attack:",
+        "    było: ",
+        "    jest: ",
+    ],
+    "en": [
+        "would amend fs attack at #{seq}; 2 later commands re-run on their dice",
+        "  killed: 1 → 2",
+        "  #{seq} fs attack:",
+        "    was: ",
+        "    now: ",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_the_amend_preview_says_was_and_now_in_the_readers_words(tmp_path: Path, lang: str) -> None:
+    """README's five-grade walkthrough, its HQ's attack amended from one killed to two (two later commands)."""
+    cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
+    attack = cli.json("fs", "attack", "Company HQ", "--killed", "1", "--dice", "2")["events"][0]["seq"]
+    cli("fs", "battle-end", "--result", "the patrol withdrew", "--winner", "Keno")
+    cli("fs", "rest", "1")
+    before = cli.events()
+    result = CliRunner().invoke(
+        app, ["--lang", lang, "--db", cli.db, "--actor", "tester", "amend", str(attack), "--set", "killed=2",
+              "--dry-run"], env={"COLUMNS": "1000"}
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    expected = [line.format(seq=attack) for line in AMEND_SAID[lang]]
+    assert lines[:3] == expected[:3]
+    assert lines[3].startswith(expected[3]) and lines[4].startswith(expected[4])
+    assert cli.events() == before
