@@ -188,7 +188,8 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         info, s = summary(campaign, at)
         found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
         if found is None:
-            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
+            hint = did_you_mean(name, [u["name"] for u in s.units])
+            raise InvalidInputError.saying("unknown unit {name!r}{hint}", name=name.strip(), hint=hint)
         ledger = open_app().ledger
         # Streamed: what is in effect only, in memory bounded by a page and the unit's own history.
         history = views.unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
@@ -270,13 +271,14 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         info, s = summary(campaign, at)
         found = named(s.careers, pc, lambda c: c["pc"])
         if found is None and not s.careers:
-            raise InvalidInputError(
-                f"{info.ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
-                "heroes have them)"
+            raise InvalidInputError.saying(
+                "{ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
+                "heroes have them)",
+                ruleset=info.ruleset,
             )
         if found is None:
             hint = did_you_mean(pc, [c["pc"] for c in s.careers])
-            raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
+            raise InvalidInputError.saying("no career for {pc!r} in this campaign{hint}", pc=pc.strip(), hint=hint)
         out = Output(as_json)
         if as_json:
             out.json(found)

@@ -168,7 +168,7 @@ def ransom(
 ) -> RecordedCommand:
     """A prisoner ransomed: the money goes to the side's treasury."""
     if amount <= 0:
-        raise InvalidInputError("a ransom is a positive sum")
+        raise InvalidInputError.saying("a ransom is a positive sum")
     return make(mct.Funds, side=side, amount=amount, reason=f"ransom of {prisoner}")
 
 

@@ -100,14 +100,14 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
             if not as_json:
                 _show_amend(out, report, seq)
             if as_json or not sys.stdin.isatty() or not typer.confirm("apply this amendment?", default=False):
-                raise InvalidInputError(
-                    "nothing was amended: an amendment is applied only once its preview is accepted; "
-                    + (
-                        "see it with --dry-run, then run it with --yes"
-                        if as_json
-                        else "the preview above is what it would do: run it with --yes to apply it (or answer yes "
-                        "at a terminal)"
+                if as_json:
+                    raise InvalidInputError.saying(
+                        "nothing was amended: an amendment is applied only once its preview is accepted; see it "
+                        "with --dry-run, then run it with --yes"
                     )
+                raise InvalidInputError.saying(
+                    "nothing was amended: an amendment is applied only once its preview is accepted; the preview "
+                    "above is what it would do: run it with --yes to apply it (or answer yes at a terminal)"
                 )
         if batch is None:  # its new dice were not known to the preview: they are rolled now, as it said
             report, batch = timeline.amendment(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
@@ -155,7 +155,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
         """A roll or rule application: who entered it and when, its inputs, its explanation and clause,
         and three checks (the chain up to it, the dice, the rule re-evaluated)."""
         if (seq is None) == (roll is None):
-            raise InvalidInputError("audit a SEQ or a --roll INDEX")
+            raise InvalidInputError.saying("audit a SEQ or a --roll INDEX")
         found = _audit(seq, roll, campaign)
         out = Output(as_json)
         if as_json:
@@ -325,7 +325,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
                     handle.write(line + b"\n")
                     count += not line.startswith((b'{"secret"', b'{"share"'))
         except OSError as exc:
-            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
+            raise InvalidInputError.saying("cannot write {path}: {why}", path=str(output), why=exc.strerror) from None
         if as_json:
             out.json({"file": str(output), "events": count})
         else:
@@ -377,7 +377,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
         try:
             handle = path.open("rb")
         except OSError as exc:
-            raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+            raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
         out = Output(as_json)
         with handle, out.progress(None, "checking and importing") as progress:
             task = progress.add_task("checking and importing", total=None)
@@ -391,7 +391,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
                 reader = Reader(lines())  # its header read before the database is opened, or made
                 sink = import_campaign(open_app(create=True).ledger, reader)
             except OSError as exc:
-                raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+                raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
         assert sink.last is not None
         if as_json:
             out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
@@ -405,12 +405,14 @@ def _amend_changes(items: list[str]) -> dict[str, object]:
         typed_key, sep, raw = item.partition("=")
         key = typed_key.replace("-", "_")  # as the option is typed (leader-hit) or recorded (leader_hit)
         if not sep or not key or not raw.strip():
-            raise InvalidInputError(f"--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}")
+            raise InvalidInputError.saying("--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}", item=item)
         if raw[:1] in "[{":
             try:
                 changes[key] = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise InvalidInputError(f"--set {key}=…: {raw!r} is not a valid list or object") from None
+                raise InvalidInputError.saying(
+                    "--set {key}=…: {raw!r} is not a valid list or object", key=key, raw=raw
+                ) from None
         else:
             changes[key] = parse_value(raw)
     return changes
@@ -425,10 +427,12 @@ def _amend_dice(
         return None, None
     word = dice.strip().lower()
     if word == "count":
-        raise InvalidInputError("amend --dry-run lists every die the amendment needs: --dice takes FACES or ask")
+        raise InvalidInputError.saying("amend --dry-run lists every die the amendment needs: --dice takes FACES or ask")
     if word == "ask":
         if reason.strip():
-            raise InvalidInputError("a correction of table dice names the faces the table agreed: --dice 4 --reason …")
+            raise InvalidInputError.saying(
+                "a correction of table dice names the faces the table agreed: --dice 4 --reason …"
+            )
         entry = table_entry("ask")  # refused in words off a terminal
         assert isinstance(entry, AskEntry)
         return None, AskedFaces(entry.ask, actor)

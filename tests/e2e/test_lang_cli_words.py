@@ -165,3 +165,76 @@ def test_the_amend_preview_says_was_and_now_in_the_readers_words(tmp_path: Path,
     assert lines[:3] == expected[:3]
     assert lines[3].startswith(expected[3]) and lines[4].startswith(expected[4])
     assert cli.events() == before
+
+
+CLI_REFUSALS = [
+    (["log", "--last", "-1"], {
+        "ru": "ошибка: --last и --limit принимают число событий: 0 или больше",
+        "pl": "błąd: --last i --limit przyjmują liczbę zdarzeń: 0 lub więcej",
+        "en": "error: --last and --limit take a number of events: 0 or more",
+    }),
+    (["log", "--unit", "Keno 3rd Squadd"], {
+        "ru": "ошибка: --unit: в кампании Otlok Front нет отряда или боя 'Keno 3rd Squadd'; может быть, 'Keno 3rd "
+              "Squad'?",
+        "pl": "błąd: --unit: w kampanii Otlok Front nie ma oddziału ani bitwy 'Keno 3rd Squadd'; czy chodziło o "
+              "'Keno 3rd Squad'?",
+        "en": "error: --unit: no unit or battle named 'Keno 3rd Squadd' in Otlok Front; did you mean 'Keno 3rd "
+              "Squad'?",
+    }),
+    (["career", "Lt Sharpe"], {
+        "ru": "ошибка: правила fighting-spirit не ведут карьер (они есть у персонажей Mass Combat, офицеров Disorder "
+              "и героев Grimdark)",
+        "pl": "błąd: zasady fighting-spirit nie prowadzą karier (mają je postacie Mass Combat, oficerowie Disorder i "
+              "bohaterowie Grimdark)",
+        "en": "error: fighting-spirit keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
+              "heroes have them)",
+    }),
+    (["verify", "--signer", "nowhere.pub"], {
+        "ru": "ошибка: --signer проверяет подписанную контрольную точку: укажите и её, --checkpoint ФАЙЛ",
+        "pl": "błąd: --signer sprawdza podpisany punkt kontrolny: podaj także jego, --checkpoint PLIK",
+        "en": "error: --signer checks a signed checkpoint: give the checkpoint too, --checkpoint FILE",
+    }),
+    (["checkpoint", "--sign", "key"], {
+        "ru": "ошибка: --sign нужен --output ФАЙЛ: подпись пишется рядом, в ФАЙЛ.sig",
+        "pl": "błąd: --sign wymaga --output PLIK: podpis zapisuje się obok, jako PLIK.sig",
+        "en": "error: --sign needs --output FILE: the signature is written beside it, as FILE.sig",
+    }),
+    (["amend", "3", "--set", "men"], {
+        "ru": "ошибка: --set принимает ВВОД=ЗНАЧЕНИЕ, например --set men=12, а не 'men'",
+        "pl": "błąd: --set przyjmuje WEJŚCIE=WARTOŚĆ, np. --set men=12, a nie 'men'",
+        "en": "error: --set takes INPUT=VALUE, e.g. --set men=12, not 'men'",
+    }),
+    (["audit"], {
+        "ru": "ошибка: укажите для audit номер записи или --roll НОМЕР",
+        "pl": "błąd: podaj do audit numer wpisu albo --roll NUMER",
+        "en": "error: audit a SEQ or a --roll INDEX",
+    }),
+    (["fs", "muster", "X", "--side", "Keno"], {
+        "ru": "ошибка: нужно указать: --quality, --lv и --size (или --from ФАЙЛ.csv, по отряду в строке)",
+        "pl": "błąd: trzeba podać: --quality, --lv i --size (albo --from PLIK.csv, oddział w wierszu)",
+        "en": "error: --quality, --lv and --size are needed (or --from FILE.csv, a unit a row)",
+    }),
+    (["fs", "battle-status"], {
+        "ru": "ошибка: в этой кампании ещё не было боя",
+        "pl": "błąd: w tej kampanii nie stoczono jeszcze żadnej bitwy",
+        "en": "error: no battle has been fought in this campaign yet",
+    }),
+    (["serve", "--port", "0"], {
+        "ru": "ошибка: --port должен быть от 1 до 65535",
+        "pl": "błąd: --port musi być z zakresu od 1 do 65535",
+        "en": "error: --port must be between 1 and 65535",
+    }),
+]  # fmt: skip
+"""Refusals the command line makes itself, each played on README's five-grade campaign."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+@pytest.mark.parametrize(("args", "refused"), CLI_REFUSALS, ids=[" ".join(a) for a, _r in CLI_REFUSALS])
+def test_the_command_lines_own_refusals_are_in_the_readers_words(
+    otlok: Cli, lang: str, args: list[str], refused: dict[str, str]
+) -> None:
+    before = otlok.events()
+    code, lines = said(lang, *args, db=otlok.db)
+    assert code != 0
+    assert " ".join(lines) == refused[lang]
+    assert otlok.events() == before
