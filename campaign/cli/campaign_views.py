@@ -10,7 +10,7 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import named_campaign, open_app, resolved
-from campaign.i18n import _
+from campaign.i18n import N_, _
 from campaign.read import views
 from campaign.read.describe import count, value, words
 from campaign.read.describe import money as money_words
@@ -136,6 +136,35 @@ def unit_line(unit: dict[str, Any]) -> str:
         else:
             parts.append(_said(key) if v is True else f"{_said(key)} {value(v)}")
     return f"{unit['name']} ({unit['side']}): " + ", ".join(parts)
+
+
+def term(ruleset: str, set_name: str, value: str, english: str | None = None) -> str:
+    """A recorded value of a closed set in the seed's words (a rank, Glory); in English as recorded, or as
+    ``english`` says it (and so where the seed names no such term)."""
+    from campaign.i18n import DEFAULT, language
+
+    if language() == DEFAULT:
+        return english or value
+    from campaign.i18n.terms import vocabulary
+
+    found = vocabulary(ruleset).term(set_name, value)
+    return found.shown() if found is not None else _(english or value)
+
+
+def _hero_said(found: dict[str, Any]) -> str:
+    """A Grimdark hero's career in words: battles, XP, injuries and traits, and why it left the campaign."""
+    injuries = ", ".join(found["injuries"]) or _("none")
+    traits = ", ".join(found["traits"]) or _("none")
+    out_of_it = _("; out of the campaign ({why})").format(why=found["out"]) if found["out"] else ""
+    return _("{pc} ({side}), a hero: {battles}, {xp} XP, injuries: {injuries}; traits: {traits}{out}").format(
+        pc=found["pc"],
+        side=found["side"],
+        battles=count(found["battles"], "battles"),
+        xp=found["xp"],
+        injuries=injuries,
+        traits=traits,
+        out=out_of_it,
+    )
 
 
 def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, nested, are counted in it)
@@ -283,33 +312,33 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         if as_json:
             out.json(found)
         elif found.get("hero"):
-            injuries = ", ".join(found["injuries"]) or "none"
-            traits = ", ".join(found["traits"]) or "none"
-            out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
-            out.console.print(
-                escape(
-                    f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
-                    f"injuries: {injuries}; traits: {traits}{out_of_it}"
-                )
-            )
+            out.console.print(escape(_hero_said(found)))
         elif "glory" in found:
-            by_battle = ", ".join(money_words(g, signed=True) for g in found["glory_by_battle"]) or "none yet"
-            out.console.print(
-                escape(
-                    f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
-                    f"Glory {money_words(found['glory'])} ({by_battle}), "
-                    f"{found['rank'] or 'no rank yet'}"
-                )
+            by_battle = ", ".join(money_words(g, signed=True) for g in found["glory_by_battle"]) or _("none yet")
+            rank = term(info.ruleset, "rank", str(found["rank"])) if found["rank"] else _("no rank yet")
+            said = _("{pc} ({side}): {battles}, {glory} {points} ({by_battle}), {rank}").format(
+                pc=found["pc"],
+                side=found["side"],
+                battles=count(len(found["battles"]), "battles"),
+                glory=term(info.ruleset, "glory", "glory", N_("Glory")),
+                points=money_words(found["glory"]),
+                by_battle=by_battle,
+                rank=rank,
             )
+            out.console.print(escape(said))
         else:
-            out.console.print(
-                escape(
-                    f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, "
-                    f"Reputation {money_words(found['reputation'], signed=True)} "
-                    f"({money_words(found['permanent_reputation'], signed=True)} of it permanent), "
-                    f"rank {money_words(found['rank'], signed=True)}"
-                )
+            said = _(
+                "{pc}: {battles}, {damage} damage taken, Reputation {reputation} ({permanent} of it permanent), "
+                "rank {rank}"
+            ).format(
+                pc=found["pc"],
+                battles=count(len(found["battles"]), "battles"),
+                damage=money_words(found["damage"]),
+                reputation=money_words(found["reputation"], signed=True),
+                permanent=money_words(found["permanent_reputation"], signed=True),
+                rank=money_words(found["rank"], signed=True),
             )
+            out.console.print(escape(said))
 
     @app.command("rebuild")
     @handles_errors

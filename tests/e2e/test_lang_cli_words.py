@@ -15,7 +15,7 @@ from campaign.cli.main import app
 from tests.e2e import walkthroughs
 from tests.e2e.test_cli import Cli
 
-FRAME = re.compile(r"[╭╮╰╯│─]+")
+FRAME = re.compile(r"[╭╮╰╯│─┃━┏┓┗┛┳┻╇┡┩╈┼┠┨┯┷]+")
 
 
 def said(lang: str, *args: str, db: str | None = None) -> tuple[int, list[str]]:
@@ -238,3 +238,114 @@ def test_the_command_lines_own_refusals_are_in_the_readers_words(
     assert code != 0
     assert " ".join(lines) == refused[lang]
     assert otlok.events() == before
+
+
+def lines_of(cli: Cli, lang: str, *args: str) -> list[str]:
+    result = CliRunner().invoke(app, ["--lang", lang, "--db", cli.db, "--actor", "tester", *args],
+                                env={"COLUMNS": "250"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return [" ".join(FRAME.sub(" ", line).split()) for line in result.output.splitlines()]
+
+
+DISORDER_ROSTER = {
+    "ru": (
+        ["Peninsula — Sabugal, ход 1", "отряд сторона войска моделей очки бои на столе",
+         "95th Rifles British стрелки 10 100 0 10 моделей, в порядке"],
+        ["Capitaine Dubois (French): слава 0, Лейтенант, 0 боёв", "Lt Sharpe (British): слава 0, Лейтенант, 0 боёв"],
+        "Lt Sharpe (British): 1 бой, слава 5 (+5), Лейтенант",
+    ),
+    "pl": (
+        ["Peninsula — Sabugal, tura 1", "jednostka strona wojska modeli punkty bitwy na stole",
+         "95th Rifles British strzelcy 10 100 0 10 modeli, w porządku"],
+        ["Capitaine Dubois (French): Chwała 0, Porucznik, 0 bitew",
+         "Lt Sharpe (British): Chwała 0, Porucznik, 0 bitew"],
+        "Lt Sharpe (British): 1 bitwa, Chwała 5 (+5), Porucznik",
+    ),
+    "en": (
+        ["Peninsula — Sabugal, turn 1", "unit side troops models points battles on the table",
+         "95th Rifles British rifles 10 100 0 10 models, in order"],
+        ["Capitaine Dubois (French): Glory 0, Lieutenant, 0 battles",
+         "Lt Sharpe (British): Glory 0, Lieutenant, 0 battles"],
+        "Lt Sharpe (British): 1 battle, Glory 5 (+5), Lieutenant",
+    ),
+}  # fmt: skip
+"""README's Peninsula at Sabugal: the troop types, the states and the ranks in the seed's words (terms.toml: стрелки,
+в порядке, Лейтенант; strzelcy, w porządku, Porucznik), the Glory of Lt Sharpe after a win with two objectives."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
+def test_the_disorder_roster_and_career_say_the_seeds_words(tmp_path: Path, lang: str) -> None:
+    cli = walkthroughs.disorder(Cli(str(tmp_path / "dis.db")))
+    heading, officers, career = DISORDER_ROSTER[lang]
+    shown = [line for line in lines_of(cli, lang, "dis", "roster", "-c", "Peninsula") if line]
+    assert shown[0] == heading[0]
+    assert heading[1] in shown and heading[2] in shown
+    assert shown[-2:] == officers
+    cli("dis", "battle-end", "--winner", "British", "--objectives", "British=2", "-c", "Peninsula")
+    assert lines_of(cli, lang, "career", "Lt Sharpe", "-c", "Peninsula")[0] == career
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ru", "команда dis house-rule (путь в таблицах force.flees_at_exactly, значение да, примечание ch.6 wording)"),
+        ("pl", "polecenie dis house-rule (ścieżka w tabelach force.flees_at_exactly, wartość tak, uwaga ch.6 wording)"),
+        ("en", "command dis house-rule (path force.flees_at_exactly, value true, note ch.6 wording)"),
+    ],
+)
+def test_a_house_rules_true_is_said_as_yes(tmp_path: Path, lang: str, said: str) -> None:
+    cli = walkthroughs.disorder(Cli(str(tmp_path / "dis.db")))
+    cli("dis", "battle-end", "--winner", "British", "-c", "Peninsula")
+    shown = lines_of(cli, lang, "dis", "house-rule", "force.flees_at_exactly", "true", "--note", "ch.6 wording",
+                     "-c", "Peninsula")  # fmt: skip
+    assert any(line.endswith(said) for line in shown), shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "echo"),
+    [
+        ("ru", "команда gf melee Saurian Warriors против Robot Squad (раны от Saurian Warriors 1, раны от Robot "
+               "Squad 2)"),
+        ("pl", "polecenie gf melee Saurian Warriors przeciw Robot Squad (rany zadane przez Saurian Warriors 1, rany "
+               "zadane przez Robot Squad 2)"),
+        ("en", "command gf melee Saurian Warriors against Robot Squad (wounds by Saurian Warriors 1, wounds by Robot "
+               "Squad 2)"),
+    ],
+)  # fmt: skip
+def test_grimdarks_melee_echo_is_in_the_readers_words(tmp_path: Path, lang: str, echo: str) -> None:
+    cli = walkthroughs.grimdark(Cli(str(tmp_path / "gf.db")))
+    cli("gf", "battle-start", "Ruins", "--unit", "Saurian Warriors", "--unit", "Robot Squad", "-c", "Sector 7")
+    shown = lines_of(cli, lang, "gf", "melee", "Saurian Warriors", "Robot Squad", "--a-wounds", "1", "--b-wounds",
+                     "2", "-c", "Sector 7")  # fmt: skip
+    assert any(line.endswith(echo) for line in shown), shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "morale"),
+    [
+        ("ru", "Caliburn's gang: Мораль 6 защита родной земли +2 исконный враг +1 = 9, выпало 10 → провал на 1 → "
+               "отступает в порядке"),
+        ("pl", "Caliburn's gang: Morale 6 obrona ojczystej ziemi +2 odwieczny wróg +1 = 9"),
+    ],
+)  # fmt: skip
+def test_mass_combats_morale_circumstances_are_named_as_the_rules_name_them(
+    tmp_path: Path, lang: str, morale: str
+) -> None:
+    """README's first day at Bannok: Caliburn's gang, base Morale 6, +2 for defending home soil and +1 against a
+    hereditary enemy (the seed: «Защита родной земли дает +2», «На войне с исконным врагом Мораль всегда имеет +1»)."""
+    cli = walkthroughs.mass_combat(Cli(str(tmp_path / "mc.db")))
+    shown = lines_of(cli, lang, "mc", "battle", str(walkthroughs.EXAMPLES / "bannok-day1.toml"), "--dice",
+                     walkthroughs.DAY1_DICE, "-c", "Border War")  # fmt: skip
+    assert any(morale in line for line in shown), [line for line in shown if "Caliburn" in line]
+
+
+def test_a_trait_rolls_purpose_is_said_in_the_seeds_words() -> None:
+    from campaign.i18n import reading_in
+    from campaign.i18n.purposes import purpose_said
+
+    with reading_in("ru"):
+        assert purpose_said("talent trait, Saurian Hero") == "бросок черты (талант), Saurian Hero"
+        assert purpose_said("Captain skill, Saurian Hero") == "бросок навыка (Капитан), Saurian Hero"
+    with reading_in("pl"):
+        assert purpose_said("unit trait, Robot Squad") == "rzut na cechę (cecha oddziału), Robot Squad"
+    assert purpose_said("talent trait, Saurian Hero") == "talent trait, Saurian Hero"

@@ -465,10 +465,10 @@ def test_the_es_reckoning_is_said_in_the_readers_words(tmp_path: Path, lang: str
     [
         ("ru", "Border War — день 0, месяц 1",
          ["отряд", "сторона", "бойцы", "раненые", "качество", "опыт", "TS", "Мораль ±", "долг", "состояние"],
-         "Зеленые", "казна стороны Megalos: $1 640 000"),
+         "Зеленые", "казна стороны Megalos: 1 640 000 $"),
         ("pl", "Border War — dzień 0, miesiąc 1",
          ["oddział", "strona", "ludzie", "ranni", "jakość", "dośw.", "TS", "Morale ±", "zaległości", "stan"],
-         "Zieloni", "skarbiec strony Megalos: $1 640 000"),
+         "Zieloni", "skarbiec strony Megalos: 1 640 000 USD"),
     ],
 )  # fmt: skip
 def test_the_mass_combat_roster_reads_in_the_readers_words(
