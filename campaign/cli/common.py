@@ -231,5 +231,5 @@ def add_tables_view(app: typer.Typer, plugin: Ruleset[S, T], what: str) -> None:
     ) -> None:
         """The tables in force (house rules included), each value with its provenance."""
         info, _state, in_force_now = in_force(campaign, plugin)
-        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=what)
+        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=_(what))
         print_tables(Output(as_json), escape(title), in_force_now.values, prefix)

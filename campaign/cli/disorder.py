@@ -102,7 +102,7 @@ def _cells(r: dict[str, Any]) -> tuple[object, ...]:
 
 def own(app: typer.Typer) -> None:
     app.command("roster")(roster)
-    add_tables_view(app, PLUGIN, "disorder-marker")
+    add_tables_view(app, PLUGIN, N_("disorder-marker"))
 
 
 app = ruleset_app(PLUGIN, RULESETS["disorder"].help, extras={"dis.muster": muster_from_file(PLUGIN)}, own=own)

@@ -349,3 +349,24 @@ def test_a_trait_rolls_purpose_is_said_in_the_seeds_words() -> None:
     with reading_in("pl"):
         assert purpose_said("unit trait, Robot Squad") == "rzut na cechę (cecha oddziału), Robot Squad"
     assert purpose_said("talent trait, Saurian Hero") == "talent trait, Saurian Hero"
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "heading"),
+    [
+        ("ru", "Otlok Front: действующие таблицы правил с пятью градациями",
+         "§0.4 Тест на боевой дух (мораль) — алгоритм [SEED, как в PUB: SGII p.20]"),
+        ("pl", "Otlok Front: obowiązujące tabele zasad pięciu stopni",
+         "§0.4 Test ducha bojowego (morale) — algorytm [SEED, jak w PUB: SGII p.20]"),
+        ("en", "Otlok Front: five-grade tables in force",
+         "§0.4 Confidence (morale) test — algorithm [SEED, same as PUB: SGII p.20]"),
+    ],
+)  # fmt: skip
+def test_the_tables_and_the_rules_name_their_sources_in_the_readers_words(
+    otlok: Cli, lang: str, title: str, heading: str
+) -> None:
+    """`campaign fs tables` titles the five-grade tables in words, and `campaign rules` lists §0.4 with its
+    provenance said in the reader's language (the tags and the citation kept as the rules write them)."""
+    assert title in [line.strip() for line in lines_of(otlok, lang, "fs", "tables", "threats.", "-c", "Otlok Front")]
+    listing = [line.strip() for line in lines_of(otlok, lang, "rules")]
+    assert heading in listing
