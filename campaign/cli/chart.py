@@ -20,7 +20,7 @@ from campaign.cli.session import resolved
 from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.i18n.formats import number
 from campaign.read.charts import MEASURES, Chart, chart
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.extras import need
 
 FORMATS = (".svg", ".png")
@@ -155,13 +155,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out)."""
         if output is not None and output.suffix.lower() not in FORMATS:
-            suffix = repr(output.suffix) if output.suffix else _("a file without one")
-            raise InvalidInputError(_("a chart is drawn as .svg or .png, not {suffix}").format(suffix=suffix))
+            suffix = repr(output.suffix) if output.suffix else Words("a file without one")
+            raise InvalidInputError.saying("a chart is drawn as .svg or .png, not {suffix}", suffix=suffix)
         if output is not None and not output.parent.is_dir():
-            raise InvalidInputError(
-                _("there is no folder {folder} to draw {file} in").format(
-                    folder=repr(str(output.parent)), file=output.name
-                )
+            raise InvalidInputError.saying(
+                "there is no folder {folder} to draw {file} in", folder=repr(str(output.parent)), file=output.name
             )
         if output is not None:
             need("charts", f"drawing a chart to {output.name}")

@@ -54,7 +54,9 @@ def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
             )
         return AskEntry(ask_die)
     if word == "count":
-        raise InvalidInputError("--dice count is for the rules' commands: a roll needs the dice its notation says")
+        raise InvalidInputError.saying(
+            "--dice count is for the rules' commands: a roll needs the dice its notation says"
+        )
     return TableEntry(tuple(parse_table_dice(dice)))
 
 
@@ -64,7 +66,7 @@ def ask_die(request: DieRequest) -> int:
         try:
             typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
         except typer.Abort:
-            raise InvalidInputError("stopped before every die was entered: nothing was recorded") from None
+            raise InvalidInputError.saying("stopped before every die was entered: nothing was recorded") from None
         if typed.isdigit() and 1 <= int(typed) <= request.sides:
             return int(typed)
         typer.echo(f"{typed!r} is not a face of a d{request.sides}: type a number from 1 to {request.sides}", err=True)
@@ -229,5 +231,5 @@ def add_tables_view(app: typer.Typer, plugin: Ruleset[S, T], what: str) -> None:
     ) -> None:
         """The tables in force (house rules included), each value with its provenance."""
         info, _state, in_force_now = in_force(campaign, plugin)
-        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=what)
+        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=_(what))
         print_tables(Output(as_json), escape(title), in_force_now.values, prefix)

@@ -265,8 +265,18 @@ def refusal(error: BaseException) -> str:
     words = getattr(error, "words", None)
     if words is None or _reader.get() == DEFAULT:
         return str(error)
+    return words_said(words)
+
+
+def words_said(words: object) -> str:
+    """A sentence kept as :class:`events.errors.Words` in the reader's language (its terms in the seed's
+    words); any other value as its text."""
+    from events.errors import Words
+
+    if not isinstance(words, Words) or _reader.get() == DEFAULT:
+        return str(words)
     from campaign.i18n.formats import number
-    from campaign.i18n.terms import shown  # the vocabulary is read only when a refusal names a term
+    from campaign.i18n.terms import shown  # the vocabulary is read only when a sentence names a term
 
     said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number)
     return said

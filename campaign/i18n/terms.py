@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -240,3 +240,19 @@ def reread(model: type, data: Mapping[str, Any], errors: Iterable[Mapping[str, A
         if not _replace(copy, tuple(error.get("loc", ())), typed, value):
             return None
     return copy
+
+
+def sets_of(model: type) -> Callable[[list[str]], str | None]:
+    """For a refusal of ``model``'s inputs: the closed set that holds every one of a list of values, as
+    ``"ruleset:set"`` (their terms say them in the seed's words), or None where no one set of its ruleset's
+    vocabulary holds them all (they are listed as the rules name them)."""
+    ruleset = ruleset_of(model)
+
+    def holding(values: list[str]) -> str | None:
+        if ruleset is None:
+            return None
+        words = vocabulary(ruleset)
+        found = [s for s in words.sets() if all(words.term(s, v) is not None for v in values)]
+        return f"{ruleset}:{found[0]}" if len(found) == 1 else None
+
+    return holding

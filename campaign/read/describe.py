@@ -338,7 +338,7 @@ def value(v: Any) -> str:
         return ", ".join(value(x) for x in v) or _("none")
     if isinstance(v, str) and _SETTING.match(v):  # a house rule's path=value, as the tables name it
         path, _eq, setting = v.partition("=")
-        return f"{path} set to {setting}"
+        return _("{path} set to {setting}").format(path=path, setting=setting)
     return words(str(v))
 
 
@@ -348,7 +348,9 @@ def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = 
     out = []
     for k, v in p.items():
         if k == "value" and isinstance(v, bool) and k not in skip:  # a setting's value (house-rule), not a flag
-            out.append(f"value {'true' if v else 'false'}")
+            # said as yes or no in words (as typed, true or false, in English)
+            said = ("true" if v else "false") if language() == DEFAULT else value(v)
+            out.append(f"{label(k)} {said}")
             continue
         if k in skip or v in (None, False, "", [], {}):
             continue
@@ -374,9 +376,14 @@ def _command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str
     subject = next((str(rest.pop(k)) for k in _SUBJECTS if isinstance(rest.get(k), str) and rest.get(k)), "")
     if isinstance(rest.get("a"), str) and isinstance(rest.get("b"), str):  # gf melee: the two units by name
         a, b = str(rest.pop("a")), str(rest.pop("b"))
-        subject = f"{a} against {b}"
-        by = {"wounds_by_a": f"wounds by {a}", "wounds_by_b": f"wounds by {b}", "a_lost": f"models {a} lost"}
-        rest = {by.get(k, f"models {b} lost" if k == "b_lost" else k): v for k, v in rest.items()}
+        subject = _("{a} against {b}").format(a=a, b=b)
+        by = {
+            "wounds_by_a": _("wounds by {unit}").format(unit=a),
+            "wounds_by_b": _("wounds by {unit}").format(unit=b),
+            "a_lost": _("models {unit} lost").format(unit=a),
+            "b_lost": _("models {unit} lost").format(unit=b),
+        }
+        rest = {by.get(k, k): v for k, v in rest.items()}
     if isinstance(rest.get("amount"), int):  # funds: a sum of money
         rest["amount"] = money(rest["amount"])
     said = [f"{label('pay')} {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []

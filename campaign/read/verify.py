@@ -228,6 +228,18 @@ def check_said(check: str) -> str:
     return _(CHECKS[check]) if check in CHECKS else check
 
 
+def _entry_said(finding: Finding) -> str:
+    """What the entry a finding names holds, for a person: in English as recorded (``fs.attack``,
+    ``dice.rolled``); otherwise a command as the command line names it ("fs attack": a drift names the command
+    re-run), an event's type in words ("кости · брошены")."""
+    from campaign.read.describe import kind
+    from campaign.typed_as import typed
+
+    if language() == DEFAULT or "." not in finding.type:
+        return finding.type
+    return typed(finding.type) if finding.check == "drift" else kind(finding.type)
+
+
 def finding_said(finding: Finding, *, seq_word: bool = True) -> str:
     """A finding as a person reads it, in the reader's language: "seq 3 (dice.rolled): dice: …" (``seq_word``),
     or "#3 (dice · rolled): …" as a flag is listed."""
@@ -238,6 +250,6 @@ def finding_said(finding: Finding, *, seq_word: bool = True) -> str:
         message = finding.words.said()
     if seq_word:
         return _("seq {seq} ({type}): {check}: {message}").format(
-            seq=finding.seq, type=finding.type, check=check, message=message
+            seq=finding.seq, type=_entry_said(finding), check=check, message=message
         )
     return f"#{finding.seq} ({kind(finding.type)}): {check}: {message}"

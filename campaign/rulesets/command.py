@@ -113,7 +113,7 @@ class BaseCommand(BaseModel):
                 "{command}: {problem}", command=typed(cls.name, fields), problem=exc.words or str(exc)
             ) from None
         except ValidationError as exc:
-            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
+            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
 
             again = reread(cls, checked, exc.errors())
             if again is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
@@ -123,7 +123,9 @@ class BaseCommand(BaseModel):
             # record holds by what it is ("unit"), not "units.0"
             said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
             raise InvalidInputError.saying(
-                "{command}: {problem}", command=typed(cls.name, fields), problem=said_problems(said, "inputs")
+                "{command}: {problem}",
+                command=typed(cls.name, fields),
+                problem=said_problems(said, "inputs", sets_of(cls)),
             ) from None
 
     @classmethod

@@ -53,7 +53,7 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -222,11 +222,14 @@ class WordedError(ValueError):
         super().__init__(str(words))
 
 
-def said_problems(errors: Sequence[Mapping[str, Any]], whole: str) -> str | Words:
+def said_problems(
+    errors: Sequence[Mapping[str, Any]], whole: str, sets: Callable[[list[str]], str | None] | None = None
+) -> str | Words:
     """Validation errors (pydantic's shape) as one line for a person, as ``problems_in`` says them, but each
     :class:`WordedError` in its own words (without pydantic's "Value error, "), said in the reader's language; a
-    model's check of the whole is its words alone."""
-    from campaign.rulesets.decision import problems_in  # the rules' event types: not at start-up
+    model's check of the whole is its words alone; a closed set's values as terms where ``sets`` names the set
+    that holds them (``problems_said``)."""
+    from campaign.rulesets.decision import problems_said  # the rules' event types: not at start-up
 
     said: str | Words = ""
     for error in errors:
@@ -237,7 +240,7 @@ def said_problems(errors: Sequence[Mapping[str, Any]], whole: str) -> str | Word
                 Words("{where} {problem}", where=where, problem=refused.words) if where else refused.words
             )
         else:
-            part = problems_in([error], whole)
+            part = problems_said([error], whole, sets)
         said = Words("{some}; {last}", some=said, last=part) if said else part
     return said
 
@@ -275,12 +278,12 @@ class ProfileOf:
         try:
             self.model.model_validate(value)
         except ValidationError as exc:
-            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
+            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
 
             again = reread(self.model, value, exc.errors())
             if again is not None and again != value:  # "Новобранцы" for green: the profile holds "green"
                 return self.check(again)
-            raise not_a_profile(self.what, said_problems(exc.errors(), "profile")) from None
+            raise not_a_profile(self.what, said_problems(exc.errors(), "profile", sets_of(self.model))) from None
         return value
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:

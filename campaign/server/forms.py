@@ -415,6 +415,7 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
 
 def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str, str]:
     """Each field the model refuses in these inputs, by its form path, in words (empty: none it can place)."""
+    from campaign.i18n import words_said
     from campaign.rulesets.decision import _words
 
     found: dict[str, str] = {}
@@ -424,7 +425,7 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
                 meaning.model.model_validate(inputs[meaning.key])
             except ValidationError as exc:
                 for e in exc.errors():
-                    found[".".join([meaning.key, *map(str, e["loc"])])] = _words(e)
+                    found[".".join([meaning.key, *map(str, e["loc"])])] = words_said(_words(e))
         del name
     try:
         model.model_validate(dict(inputs))
@@ -434,7 +435,7 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
             loc = [str(p) for p in e["loc"] if p != "[key]"]
             if loc and loc[0] in keys:
                 loc[0] = keys[loc[0]]
-            found.setdefault(".".join(loc), _words(e))
+            found.setdefault(".".join(loc), words_said(_words(e)))
     except (InvalidInputError, ValueError):
         pass
     return found

@@ -636,7 +636,7 @@ def _faces(form: FormData) -> str | None:
     """The table dice sent die by die (``_die``, in the order asked), and any further ones typed (``_more``)."""
     faces = [str(v).strip() for v in form.getlist("_die")]
     if any(not f for f in faces):
-        raise InvalidInputError("enter every die rolled at the table (or roll the campaign's dice instead)")
+        raise InvalidInputError.saying("enter every die rolled at the table (or roll the campaign's dice instead)")
     more = str(form.get("_more") or "").strip()
     joined = ",".join([*faces, *([more] if more else [])])
     return joined or None
@@ -681,7 +681,7 @@ async def command_form(request: Request, m: Player) -> Response:
                 return _command_answer(request, m, spec, state)
         dice = _faces(form) if step == "table" else None
         if step == "table" and dice is None:
-            raise InvalidInputError("no dice were entered: ask which dice to roll first")
+            raise InvalidInputError.saying("no dice were entered: ask which dice to roll first")
         result = await api.run_in_turn(request, m, api.CommandRequest(command=name, args=inputs, dice=dice))
     except forms.FormError as exc:
         state["errors"], code = exc.errors, 400
@@ -911,10 +911,10 @@ def _amend_changes(request: Request, m: InCampaign, seq: int, sent: FormData, te
     if isinstance(name, str) and name:
         command = recorded(ledger_of(request, m), m.info, seq)
         if command is None or command.name != name:
-            raise InvalidInputError(
-                _("no {command} was recorded at #{seq}: open the amend link on its log row again").format(
-                    command=typed(name), seq=seq
-                )
+            raise InvalidInputError.saying(
+                "no {command} was recorded at #{seq}: open the amend link on its log row again",
+                command=typed(name),
+                seq=seq,
             )
         raw = {k: [str(v) for v in sent.getlist(k)] for k in sent if k.startswith(AMEND_INPUTS)}
         changes = forms.changed(type(command), command.inputs(), raw, AMEND_INPUTS)
@@ -926,7 +926,7 @@ def _changes(text: str) -> dict[str, object]:
     for item in (x for x in text.split(",") if x.strip()):
         key, sep, raw = item.partition("=")
         if not sep:
-            raise InvalidInputError(f"set takes INPUT=VALUE, not {item.strip()!r}")
+            raise InvalidInputError.saying("set takes INPUT=VALUE, not {item!r}", item=item.strip())
         changes[key.strip()] = parse_value(raw.strip())
     return changes
 

@@ -139,7 +139,9 @@ def refusal(
             continue
         if side is None:  # no side's unit: the command is wrong, not the player's reach (nor said to be)
             known = sorted({str(u["name"]) for u in units()})
-            raise InvalidInputError(f"no unit called {name.strip()!r} in this campaign{did_you_mean(name, known)}")
+            raise InvalidInputError.saying(
+                "no unit called {name!r} in this campaign{hint}", name=name.strip(), hint=did_you_mean(name, known)
+            )
         if meaning.whose is Whose.TARGET and side is not None:
             return (
                 f"{typed(command.name)} sets what happens to {name}, a unit of {side}: the game master enters it "
@@ -185,5 +187,5 @@ def run(
 ) -> AppendResult:
     """Run ``command`` on ``info`` through the one executor (``entrant``: whose dice the member gives)."""
     if table is not None and not command.rolls:
-        raise InvalidInputError(f"{command.name} rolls no dice: leave out the table dice")
+        raise InvalidInputError.saying("{command} rolls no dice: leave out the table dice", command=command.name)
     return ledger.execute(info, command, table=table, command_id=command_id, entrant=entrant)

@@ -263,7 +263,7 @@ def _unit_morale(p: Mapping[str, Any], beside: Beside) -> str | None:
     detail = _("Morale {morale}").format(morale=morale)
     if morale != base:
         detail += " " + _("(base {base} {carried})").format(base=base, carried=f"{morale - base:+d}".replace("-", "−"))
-    detail += "".join(f" {str(k).replace('_', ' ')} {int(v):+d}" for k, v in inputs["terms"])
+    detail += "".join(f" {_circumstance(str(k))} {int(v):+d}" for k, v in inputs["terms"])
     if penalty:
         detail += " " + _("result {penalty}").format(penalty=f"{penalty:+d}")
     said = (
@@ -272,6 +272,22 @@ def _unit_morale(p: Mapping[str, Any], beside: Beside) -> str | None:
         else _("{unit}: {detail} = {target}, rolled {roll} → failed by {margin} → {fate}")
     )
     return said.format(unit=name, detail=detail, target=margin + roll, roll=roll, margin=abs(margin), fate=_fate(fate))
+
+
+_CIRCUMSTANCES = {
+    "hereditary_enemy": N_("hereditary enemy"),
+    "home_soil_defence": N_("home soil defence"),
+    "home_soil_defense": N_("home soil defense"),
+    "treason": N_("treason"),
+    "spies": N_("spies"),
+    "loot": N_("loot"),
+}
+"""The Morale-roll circumstances the rules name (§2.11: a hereditary enemy, home-soil defence, treason, spies),
+by the words a set-up names them with; any other as the set-up names it."""
+
+
+def _circumstance(key: str) -> str:
+    return _(_CIRCUMSTANCES[key]) if key in _CIRCUMSTANCES else key.replace("_", " ")
 
 
 @renders(MC, "loot")
