@@ -69,18 +69,20 @@ REFUSED_INPUTS = {
         "ошибка: fs react: действие: допустимые значения: «залечь на открытой местности», «залечь на любой другой "
         "местности», «двигаться, не сняв маркер «залегания»», «выйти из укрытия для «По» отделений» или «вступить "
         "в ближний бой»",
-        "ошибка: fs muster: не профиль отряда (five-grade): качество: допустимые значения: «Необученные», "
+        "ошибка: fs muster: это не профиль подразделения с пятью градациями: качество: допустимые значения: "
+        "«Необученные», "
         "«Новобранцы», «Регулярные», «Ветераны» или «Элита»",
-        "ошибка: fs muster: не профиль отряда (five-grade): лидерство: значение должно быть не больше 6",
-        "ошибка: нет правил 'nope': выберите одни из: fighting-spirit, disorder, mass-combat, grimdark",
+        "ошибка: fs muster: это не профиль подразделения с пятью градациями: лидерство: значение должно быть "
+        "не больше 6",
+        "ошибка: неизвестный набор правил 'nope': выберите один из fighting-spirit, disorder, mass-combat, grimdark",
     ],
     "pl": [
         "błąd: fs react: akcja: dozwolone wartości: „padnij na otwartym terenie”, „padnij w innym terenie”, „ruch "
         "bez zdjęcia znacznika leżenia”, „Wstrząśnięty oddział opuszcza osłonę” lub „wejście do walki wręcz”",
-        "błąd: fs muster: to nie profil oddziału (five-grade): jakość: dozwolone wartości: „Niewyszkoleni”, "
+        "błąd: fs muster: to nie jest profil oddziału pięciu stopni: jakość: dozwolone wartości: „Niewyszkoleni”, "
         "„Rekruci”, „Regularni”, „Weterani” lub „Elita”",
-        "błąd: fs muster: to nie profil oddziału (five-grade): przywództwo: wartość może wynosić najwyżej 6",
-        "błąd: nieznane zasady 'nope': wybierz jedne z: fighting-spirit, disorder, mass-combat, grimdark",
+        "błąd: fs muster: to nie jest profil oddziału pięciu stopni: przywództwo: wartość może wynosić najwyżej 6",
+        "błąd: nieznany zestaw zasad 'nope': wybierz jeden z fighting-spirit, disorder, mass-combat, grimdark",
     ],
     "en": [
         "error: fs react: action must be one of 'go_prone_open', 'go_prone_cover', 'move_while_prone', "
