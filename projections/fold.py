@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import orjson
 
 from events.envelope import RecordedEvent
+from events.registry import JsonValue
 
 if TYPE_CHECKING:  # a ruleset's fold hands one in; reading the read models (``status``) needs no pydantic
     from pydantic import TypeAdapter
@@ -22,12 +23,16 @@ Dumped = dict[str, tuple[Any, Any]]
 """A state's parts as :meth:`RulesetFold.encode_since` dumped them: each field's name → its value and its dump."""
 
 
+SummaryRow = dict[str, JsonValue]
+"""A row of a summary (a unit, a battle, a career): JSON, as the summary table stores it."""
+
+
 @dataclass(frozen=True)
 class Summary:
-    units: list[dict[str, Any]]
-    battles: list[dict[str, Any]]
+    units: list[SummaryRow]
+    battles: list[SummaryRow]
     treasury: dict[str, int]
-    careers: list[dict[str, Any]]
+    careers: list[SummaryRow]
     day: int
 
 

@@ -16,6 +16,7 @@ from campaign.read.describe import count, value, words
 from campaign.read.describe import money as money_words
 from campaign.rulesets.kinds import OFFICER, UNIT
 from events.errors import InvalidInputError
+from events.recorded import seq, text, texts, whole
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -188,10 +189,11 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         info, s = summary(campaign, at)
         found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
         if found is None:
-            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
+            known = [str(u["name"]) for u in s.units]
+            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, known)}")
         ledger = open_app().ledger
         # Streamed: what is in effect only, in memory bounded by a page and the unit's own history.
-        history = views.unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
+        history = views.unit_history(ledger.store, info.campaign_id, text(found["unit_id"]), at)
         out = Output(as_json)
         if as_json:
             out.json({"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]})
@@ -275,37 +277,39 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 "heroes have them)"
             )
         if found is None:
-            hint = did_you_mean(pc, [c["pc"] for c in s.careers])
+            hint = did_you_mean(pc, [str(c["pc"]) for c in s.careers])
             raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
         out = Output(as_json)
         if as_json:
             out.json(found)
         elif found.get("hero"):
-            injuries = ", ".join(found["injuries"]) or "none"
-            traits = ", ".join(found["traits"]) or "none"
+            injuries = ", ".join(texts(found["injuries"])) or "none"
+            traits = ", ".join(texts(found["traits"])) or "none"
             out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
             out.console.print(
                 escape(
-                    f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
+                    f"{found['pc']} ({found['side']}), a hero: {count(whole(found['battles']), 'battles')}, "
+                    f"{found['xp']} XP, "
                     f"injuries: {injuries}; traits: {traits}{out_of_it}"
                 )
             )
         elif "glory" in found:
-            by_battle = ", ".join(money_words(g, signed=True) for g in found["glory_by_battle"]) or "none yet"
+            glory = seq(found["glory_by_battle"])
+            by_battle = ", ".join(money_words(whole(g), signed=True) for g in glory) or "none yet"
             out.console.print(
                 escape(
-                    f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
-                    f"Glory {money_words(found['glory'])} ({by_battle}), "
+                    f"{found['pc']} ({found['side']}): {count(len(seq(found['battles'])), 'battles')}, "
+                    f"Glory {money_words(whole(found['glory']))} ({by_battle}), "
                     f"{found['rank'] or 'no rank yet'}"
                 )
             )
         else:
             out.console.print(
                 escape(
-                    f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, "
-                    f"Reputation {money_words(found['reputation'], signed=True)} "
-                    f"({money_words(found['permanent_reputation'], signed=True)} of it permanent), "
-                    f"rank {money_words(found['rank'], signed=True)}"
+                    f"{found['pc']}: {count(len(seq(found['battles'])), 'battles')}, {found['damage']} damage taken, "
+                    f"Reputation {money_words(whole(found['reputation']), signed=True)} "
+                    f"({money_words(whole(found['permanent_reputation']), signed=True)} of it permanent), "
+                    f"rank {money_words(whole(found['rank']), signed=True)}"
                 )
             )
 

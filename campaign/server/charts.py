@@ -47,7 +47,7 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent |
     strength = {
         str(u["name"]): value
         for u in s.units
-        if (value := next((u[k] for k in STRENGTH if isinstance(u.get(k), int)), None)) is not None
+        if (value := next((v for k in STRENGTH if isinstance(v := u.get(k), int)), None)) is not None
     }
     glory = {
         str(c["pc"]): earned

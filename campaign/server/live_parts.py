@@ -55,7 +55,8 @@ def roster(at: At) -> str:
     s = _summary(at)
     # an officer's battles are recorded as the battles' ids: counted here, never shown as ids
     careers = [
-        {**r, "battles": len(r["battles"])} if isinstance(r.get("battles"), list | tuple) else r for r in s.careers
+        {**r, "battles": len(battles)} if isinstance(battles := r.get("battles"), list | tuple) else r
+        for r in s.careers
     ]
     career_columns = [c for c in CAREER_COLUMNS if any(r.get(c) not in (None, "", [], ()) for r in careers)]
     return _render(

@@ -14,12 +14,17 @@ from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, Measure, Reading
 from campaign.rulesets.sheets import Card, Item, fought, in_side_order
+from events.recorded import text, whole
 
 
 def _units(field: str) -> Callable[[Charted], list[Reading]]:
     def read(seen: Charted) -> list[Reading]:
         units = seen.summary().units
-        return [Reading(u["unit_id"], u["name"], u["side"], int(u[field])) for u in units if u["disbanded"] is None]
+        return [
+            Reading(text(u["unit_id"]), text(u["name"]), text(u["side"]), whole(u[field]))
+            for u in units
+            if u["disbanded"] is None
+        ]
 
     return read
 
