@@ -13,7 +13,9 @@ from projections.state.campaigns import CampaignInfo
 
 if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
     from campaign.executor import Ledger
+    from campaign.replay import RuleOutcome
     from campaign.timeline import Change
+    from events.envelope import RecordedEvent
     from events.verify import Finding, VerifyReport
 
 
@@ -94,7 +96,10 @@ class DriftSaid:
 
     @staticmethod
     def _decisions(
-        outcomes: list[dict[str, Any]], events: tuple[Any, ...], recorded: tuple[Any, ...], names: dict[str, str]
+        outcomes: list[RuleOutcome],
+        events: tuple[RecordedEvent, ...],
+        recorded: tuple[RecordedEvent, ...],
+        names: dict[str, str],
     ) -> str:
         """``events``' decisions said; their dice are the recorded command's (a re-run rolls none of its own)."""
         from campaign.i18n.explain import Beside, explained
@@ -109,11 +114,11 @@ class DriftSaid:
         return "; ".join(said) or _("nothing")
 
 
-def _outcomes_said(outcomes: list[dict[str, Any]]) -> str:
+def _outcomes_said(outcomes: list[RuleOutcome]) -> str:
     """Rule outcomes in words: each one's explanation (its rule's name where it has none); a re-run the rules
     refuse, as refused and why (it said "a rule")."""
 
-    def said(outcome: dict[str, Any]) -> str:
+    def said(outcome: RuleOutcome) -> str:
         if "error" in outcome:
             return f"the command is refused ({outcome['error']})"
         return str(outcome.get("explanation") or words(str(outcome.get("rule", "a rule"))))

@@ -561,7 +561,8 @@ def _rule_check(
     if group.issued is None or not group.outcomes:
         return _("no rule applied")
     try:
-        outcomes = redecide(ledger, info, group)
+        # a rule application's whole payload decided again, or (re-run in a sandbox) what a re-run compares of it
+        outcomes: Sequence[Mapping[str, object]] | None = redecide(ledger, info, group)
         if outcomes is None:  # recorded without its ids: re-run in a sandbox over the log before it
             before = list(ledger.store.read(info.campaign_id, upto_seq=group.first_seq - 1))
             outcomes = command_groups(Sandbox(ledger, before).run(info.campaign_id, group))[0].outcomes

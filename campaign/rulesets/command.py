@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 T = TypeVar("T")
+Out = TypeVar("Out", bound=Mapping[str, object])
+"""A recorded rule outcome, of whatever shape its reader keeps it in."""
 
 
 class Overridden(Protocol):
@@ -123,7 +125,7 @@ class BaseCommand(BaseModel):
             raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
 
     @classmethod
-    def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    def recorded_by(cls, version: int, outcomes: Sequence[Out]) -> list[Out]:
         """``outcomes`` of this command as its ``version`` would have recorded them."""
         return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
 

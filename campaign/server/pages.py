@@ -31,6 +31,7 @@ from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
+from campaign.replay import RuleOutcome
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
@@ -1014,7 +1015,7 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
     )
 
 
-def _outcome_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+def _outcome_change(before: RuleOutcome | None, after: RuleOutcome | None) -> str:
     """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it."""
     if before is None:
         return f"now also {words(after['explanation'])}" if after is not None else ""
