@@ -15,6 +15,7 @@ sent the form (escaped when shown), never a decision.
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -44,7 +45,7 @@ def plain(request: Request) -> bool:
     return bool(request.scope.get(PLAIN))
 
 
-def said(request: Request, to: str, what: dict[str, Any]) -> Response:
+def said(request: Request, to: str, what: Mapping[str, object]) -> Response:
     """``303`` back to ``to``, carrying ``what`` (a message, its lines, a form's values and errors) for it to show."""
     response = RedirectResponse(to, status_code=303)
     body = dict(what)
