@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # a ruleset's fold hands one in; reading the read models (``s
 
 S = TypeVar("S")
 
-Dumped = dict[str, tuple[Any, Any]]
+Dumped = dict[str, tuple[object, object]]
 """A state's parts as :meth:`RulesetFold.encode_since` dumped them: each field's name → its value and its dump."""
 
 
