@@ -126,7 +126,7 @@ def _outcomes_said(outcomes: list[RuleOutcome]) -> str:
     return "; ".join(said(o) for o in outcomes) or "nothing"
 
 
-def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:
+def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, object]:
     return {
         **report.as_dict(),
         "rules_changed_since": [

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 from html import escape
-from typing import Any
 
 from campaign.i18n import N_, _, language, lazy
 from campaign.read.describe import count, money, value
@@ -259,7 +258,7 @@ def _career_lines(report: Report) -> list[str]:
     return out
 
 
-def _cell(v: Any) -> str:
+def _cell(v: object) -> str:
     if v is None or v is False or v == []:
         return ""
     if isinstance(v, int) and not isinstance(v, bool):

@@ -99,7 +99,7 @@ class BaseCommand(BaseModel):
     older version did not record them, so re-evaluating it does not count their absence as drift."""
 
     @classmethod
-    def build(cls, **fields: Any) -> Self:
+    def build(cls, **fields: object) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
         program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error. Every input
         is held to the input rules (``events/limits.py``): the names by their types (``inputs.py``: every name,

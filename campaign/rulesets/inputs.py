@@ -55,7 +55,7 @@ import types
 import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
@@ -235,7 +235,7 @@ class ProfileOf:
             raise InvalidInputError(f"not a {self.what} unit profile: {problems(exc, 'profile')}") from None
         return value
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
         return core_schema.no_info_after_validator_function(self.check, handler(source))
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
-from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
@@ -61,7 +60,7 @@ def said(request: Request, to: str, what: Mapping[str, object]) -> Response:
     return response
 
 
-def take_said(request: Request) -> dict[str, Any] | None:
+def take_said(request: Request) -> dict[str, object] | None:
     """What the last plain form post left to show (None: nothing, or a cookie this page cannot read)."""
     packed = request.cookies.get(SAID_COOKIE)
     if not packed:

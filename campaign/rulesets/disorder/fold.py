@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import TypeAdapter
 
@@ -38,7 +37,7 @@ def _summary(state: dis.CampaignState, before: KeptSummary | None) -> tuple[Summ
         was.battles,
     )
 
-    def career(c: dis.Career) -> dict[str, Any]:
+    def career(c: dis.Career) -> dict[str, object]:
         return {
             "pc": c.officer,
             "side": c.side,

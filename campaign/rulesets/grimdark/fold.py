@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import TypeAdapter
 
@@ -46,7 +45,7 @@ def _summary(
         was.battles,
     )
 
-    def career(u: gf.RosterUnit) -> dict[str, Any] | None:
+    def career(u: gf.RosterUnit) -> dict[str, object] | None:
         """A hero's career: its battles, XP, the injuries and other traits it carries."""
         if not u.profile.hero:
             return None
