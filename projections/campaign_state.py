@@ -293,7 +293,7 @@ class CampaignStateProjector:
         fold: RulesetFold[Any],
         last_seq: int,
         last_hash: str,
-        state: Any,
+        state: object,
         logged: int,
         snapshot: int,
     ) -> None:

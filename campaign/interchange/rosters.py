@@ -51,8 +51,8 @@ def _is_model(annotation: object) -> bool:
 def roster_csv_of(
     plugin: Ruleset[Any, Any],
     columns: Sequence[CsvColumn],
-    rows: Sequence[Mapping[str, Any]],
-    units: Sequence[Any],
+    rows: Sequence[Mapping[str, object]],
+    units: Sequence[object],
     names: Mapping[str, str],
 ) -> str:
     """A view's rows as CSV, each followed by the muster inputs of its roster unit (``units``, row by row) the

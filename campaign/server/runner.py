@@ -110,7 +110,7 @@ def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
 
 
 def refusal(
-    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, Any]]]
+    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, object]]]
 ) -> str | None:
     """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
     for only when the command names a unit (a roster's sides by name were made for every command of a player, a
