@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -76,7 +77,7 @@ TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank", "res
 """Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
 
 
-def cell(column: str, v: Any, ruleset: str | None = None) -> str:
+def cell(column: str, v: object, ruleset: str | None = None) -> str:
     """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores; a
     seed's term (a quality, a fatigue) in the reader's language."""
     if v is None or v is False or v == []:
@@ -95,12 +96,12 @@ def cell(column: str, v: Any, ruleset: str | None = None) -> str:
     return value(v)
 
 
-def shown(v: Any) -> bool:
+def shown(v: object) -> bool:
     """Whether a value says something in a table: a number (0 included) or words; not None, False or []."""
     return v is not None and v is not False and v != []
 
 
-def _table(title: str, rows: list[dict[str, Any]], columns: list[str], ruleset: str | None = None) -> Table:
+def _table(title: str, rows: Sequence[Mapping[str, object]], columns: list[str], ruleset: str | None = None) -> Table:
     from rich.table import Table  # a rule command imports this module, and prints no table (start-up time)
 
     view = Table(title=title)
@@ -117,7 +118,7 @@ def _said(key: str) -> str:
     return views.HEADINGS.get(key, words(key))
 
 
-def unit_line(unit: dict[str, Any]) -> str:
+def unit_line(unit: Mapping[str, object]) -> str:
     """A unit's record as one line of words: "Keno 3rd Squad (Keno): regular, 6 men, 3 battles, …"."""
     parts = []
     for key, v in unit.items():
