@@ -10,9 +10,9 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import orjson
+from typing_extensions import TypeAliasType
 
 from events.envelope import RecordedEvent
-from events.registry import JsonValue
 
 if TYPE_CHECKING:  # a ruleset's fold hands one in; reading the read models (``status``) needs no pydantic
     from pydantic import TypeAdapter
@@ -23,8 +23,12 @@ Dumped = dict[str, tuple[object, object]]
 """A state's parts as :meth:`RulesetFold.encode_since` dumped them: each field's name → its value and its dump."""
 
 
-SummaryRow = dict[str, JsonValue]
-"""A row of a summary (a unit, a battle, a career): JSON, as the summary table stores it."""
+RowValue = TypeAliasType(
+    "RowValue", "int | str | bool | list[RowValue] | tuple[RowValue, ...] | dict[str, RowValue] | None"
+)
+"""A value of a summary's row: JSON, but a row made in memory may hold a tuple where the stored one has an array."""
+SummaryRow = dict[str, RowValue]
+"""A row of a summary (a unit, a battle, a career), as the summary table stores it."""
 
 
 @dataclass(frozen=True)
