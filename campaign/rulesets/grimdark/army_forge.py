@@ -117,7 +117,7 @@ def preview_import(state: Any, tables: Any, command: ImportList) -> ImportPlan:
     return plan_import(state, tables, command, lambda: f"new-{next(fresh)}")
 
 
-def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
+def _entry(unit: object, index: int) -> tuple[ListedUnit, set[str]]:
     """One unit of the list as an entry, and the names of its rules the morale rules do not read."""
     if not isinstance(unit, dict):
         raise InvalidInputError(f"unit {index} of the list is not a unit (an object with a name and a size)")
@@ -192,16 +192,16 @@ def _all_rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]]) ->
     return rules
 
 
-def _rule_key(rule: Mapping[str, Any]) -> str:
+def _rule_key(rule: Mapping[str, object]) -> str:
     key = rule.get("key") or rule.get("name") or ""
     return "".join(str(key).split()).casefold()
 
 
-def _rule_name(rule: Mapping[str, Any]) -> str:
+def _rule_name(rule: Mapping[str, object]) -> str:
     return str(rule.get("name") or rule.get("key") or "")
 
 
-def _listed(value: Any, who: str, what: str) -> list[Mapping[str, Any]]:
+def _listed(value: object, who: str, what: str) -> list[Mapping[str, object]]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
@@ -209,7 +209,7 @@ def _listed(value: Any, who: str, what: str) -> list[Mapping[str, Any]]:
     return value
 
 
-def _text(value: Any, what: str) -> str:
+def _text(value: object, what: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -217,7 +217,7 @@ def _text(value: Any, what: str) -> str:
     return " ".join(value.split())
 
 
-def _number(value: Any, who: str, what: str) -> int:
+def _number(value: object, who: str, what: str) -> int:
     """A whole number as Army Forge writes one: a number, or its digits as text ("3", "+1")."""
     if isinstance(value, bool):
         raise InvalidInputError(f"{who}: its {what} is not a number ({value!r})")
@@ -246,7 +246,7 @@ def plan_in_words(plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
     return lines
 
 
-def plan_as_json(plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
+def plan_as_json(plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, object]:
     return {
         "list": plan.list_name,
         "side": plan.side,
@@ -278,7 +278,7 @@ class ArmyForge:
     def in_words(self, plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
         return plan_in_words(plan, notes)
 
-    def as_json(self, plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
+    def as_json(self, plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, object]:
         return plan_as_json(plan, notes)
 
 
