@@ -11,6 +11,7 @@ from campaign.i18n import N_, _, language, lazy
 from campaign.read.describe import count, money, value
 from campaign.report.story import Chapter, Chart, Report
 from campaign.report.svg import chart_svg
+from events.recorded import whole
 
 ROSTER, CAREERS, DISPUTES = lazy("The roster at the end"), lazy("Careers"), lazy("Disputes, corrections and amendments")
 CHARTS, TITLE = lazy("Charts"), lazy("{campaign} — campaign report")
@@ -244,7 +245,7 @@ def _career_lines(report: Report) -> list[str]:
             if key in ("pc", "side") or v in (None, [], False):
                 continue
             if key == "battles":
-                said.append(count(len(v) if isinstance(v, list | tuple) else int(v), "battles"))
+                said.append(count(len(v) if isinstance(v, list | tuple) else whole(v), "battles"))
             elif v is True:
                 said.append(heading(key))
             elif isinstance(v, list | tuple):
