@@ -4,7 +4,8 @@ held, and every rule re-run on its dice — drift, or a difference the rules' ve
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from campaign.i18n import DEFAULT, N_, _, language
 from campaign.read.describe import words
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # imported where used: `status` and the other views need none
 
 
 def verify(
-    ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Any = None
+    ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Callable[[RecordedEvent], None] | None = None
 ) -> tuple[VerifyReport, list[Change]]:
     """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
     different outcome is drift (a finding), unless the command was recorded under an older version of the
