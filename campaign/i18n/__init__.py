@@ -90,7 +90,7 @@ What a renderer needs, and where today's events record too little:
   rule, before its renderer can be written. Refusals (``InvalidInputError``) are not recorded and are simply
   wrapped in ``_`` where they are raised.
 
-Each ruleset's renderers are a module of their own, ``campaign/i18n/said/<package>.py`` (imported when a view first
+Each ruleset's renderers are a module in its folder, ``campaign/rulesets/<package>/said.py`` (imported when a view first
 renders one of its decisions): every rule of disorder and Grimdark, every rule of five-grade morale (its rally
 and psi too), and Mass Combat's battle days, results, battle ends (with the units' experience), Morale rolls,
 year records, catastrophes, PC battle skill, Survival and Glory rolls, strategy contests, casualties, paydays and

@@ -11,8 +11,9 @@ In English a view shows the recorded sentence itself; each renderer's English is
 (``tests/unit/test_i18n_explain.py``), so the languages never say different things. The plan for the rest of
 the rules, and what each needs recorded, is in :mod:`campaign.i18n`'s docstring.
 
-The renderers of each ruleset are a module of their own, ``campaign/i18n/said/<package>.py``, imported when a
-view first renders one of its decisions. Adding a renderer::
+The renderers of each ruleset are a module in its own folder, ``said.py`` beside its rules (a ruleset is one
+folder: a plug-in's package ships its own), imported when a view first renders one of its decisions. Adding a
+renderer::
 
     @renders("fighting-spirit", "morale_test")
     def _morale_test(p: JsonObject, beside: Beside) -> str | None: ...
@@ -26,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
+from importlib.util import find_spec
 from typing import TypeVar
 
 from campaign.i18n import DEFAULT, N_, _, language, reading_in
-from campaign.i18n.terms import shown
+from campaign.i18n.terms import package_of, shown
 from events.recorded import JsonObject
 
 T = TypeVar("T")
@@ -51,14 +53,17 @@ class Beside:
 
 Renderer = Callable[[JsonObject, Beside], "str | None"]
 RENDERERS: dict[tuple[str, str], Renderer] = {}
-_PACKAGES = {
-    "fighting-spirit": "fighting_spirit",
-    "disorder": "disorder",
-    "mass-combat": "mass_combat",
-    "grimdark": "grimdark",
-}
-"""Each ruleset → its module of renderers, ``campaign/i18n/said/<package>.py`` (one a ruleset, easy to move)."""
 _LOADED: set[str] = set()
+
+
+def _load_renderers(ruleset: str) -> None:
+    """Import the ruleset's ``said`` module, if its package has one (a ruleset with none shows its English)."""
+    try:
+        package = package_of(ruleset)
+    except KeyError:  # a log of a ruleset this installation lacks: its records are shown as recorded
+        return
+    if find_spec(f"{package}.said") is not None:
+        import_module(f"{package}.said")
 
 
 def renders(ruleset: str, rule: str) -> Callable[[Renderer], Renderer]:
@@ -73,10 +78,9 @@ def render(payload: JsonObject, beside: Beside, lang: str | None = None) -> str 
     """The decision's sentence in ``lang`` (the reader's language by default), or None when it has no renderer
     or its record is too thin to say it."""
     ruleset = str(payload.get("ruleset"))
-    package = _PACKAGES.get(ruleset)
-    if package is not None and package not in _LOADED:  # each ruleset's renderers, read on first use
-        import_module(f"campaign.i18n.said.{package}")
-        _LOADED.add(package)
+    if ruleset not in _LOADED:  # each ruleset's renderers, read on first use
+        _LOADED.add(ruleset)
+        _load_renderers(ruleset)
     renderer = RENDERERS.get((ruleset, str(payload.get("rule"))))
     if renderer is None:
         return None

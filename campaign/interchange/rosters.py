@@ -16,11 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from campaign.interchange.csv_roster import Column, Musters, muster_columns, muster_values, read_musters
+from campaign.interchange.csv_roster import Column, Musters, muster_columns, muster_values, read_musters, said_of
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.hooks import CsvColumn
 from campaign.rulesets.inputs import Kind, meanings
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 OUT_OF_SERVICE = ("disbanded", "off_roster")
 
@@ -95,7 +95,9 @@ def _superiors_first(rows: list[tuple[int, dict[str, object]]]) -> list[tuple[in
     return [rows[i] for i in done]
 
 
-def read_muster_file(plugin: Ruleset[Any, Any], data: bytes, what: str) -> tuple[list[Command[Any, Any]], Musters]:
+def read_muster_file(
+    plugin: Ruleset[Any, Any], data: bytes, what: str | Words
+) -> tuple[list[Command[Any, Any]], Musters]:
     """A CSV file as the ruleset's musters, a command a row (each built as typed inputs are: bounds and names
     checked, a problem named by its row)."""
     command, nested = muster_of(plugin)
@@ -112,7 +114,9 @@ def read_muster_file(plugin: Ruleset[Any, Any], data: bytes, what: str) -> tuple
         try:
             commands.append(command.build(**inputs))
         except InvalidInputError as exc:
-            raise InvalidInputError(f"{what}, row {number}: {exc}") from None
+            raise InvalidInputError.saying(
+                "{what}, row {number}: {problem}", what=what, number=number, problem=said_of(exc)
+            ) from None
     return commands, read
 
 

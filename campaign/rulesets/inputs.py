@@ -53,13 +53,14 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
 
+from campaign.i18n import N_
 from campaign.rulesets.kinds import (
     BATTLE,
     CAMPAIGN,
@@ -77,7 +78,7 @@ from campaign.rulesets.kinds import (
     Means,
     Whose,
 )
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.limits import name_problem, normal_name
 
 __all__ = [
@@ -211,6 +212,54 @@ Faces = Annotated[str, Means(Kind.FACES)]
 refused there). The API's ``dice`` is one; a page finds its dice input by this meaning."""
 
 
+class WordedError(ValueError):
+    """A model's own check refusing its inputs in words (a battle's sides that neither all fight in the open nor
+    attack and defend): raised in a validator, kept by pydantic in the error's context, and said by
+    :func:`said_problems` in the reader's language. ``str()`` is the English."""
+
+    def __init__(self, words: Words) -> None:
+        self.words = words
+        super().__init__(str(words))
+
+
+def said_problems(errors: Sequence[Mapping[str, Any]], whole: str) -> str | Words:
+    """Validation errors (pydantic's shape) as one line for a person, as ``problems_in`` says them, but each
+    :class:`WordedError` in its own words (without pydantic's "Value error, "), said in the reader's language; a
+    model's check of the whole is its words alone."""
+    from campaign.rulesets.decision import problems_in  # the rules' event types: not at start-up
+
+    said: str | Words = ""
+    for error in errors:
+        refused = (error.get("ctx") or {}).get("error")
+        where = ".".join(map(str, error["loc"]))
+        if isinstance(refused, WordedError):
+            part: str | Words = (
+                Words("{where} {problem}", where=where, problem=refused.words) if where else refused.words
+            )
+        else:
+            part = problems_in([error], whole)
+        said = Words("{some}; {last}", some=said, last=part) if said else part
+    return said
+
+
+NOT_A_PROFILE = {
+    "five-grade": N_("not a five-grade unit profile: {problems}"),
+    "disorder-marker": N_("not a disorder-marker unit profile: {problems}"),
+    "Mass Combat": N_("not a Mass Combat unit profile: {problems}"),
+    "Grimdark Future": N_("not a Grimdark Future unit profile: {problems}"),
+}
+"""A profile refused, by its ruleset's word for it (``what`` of :class:`ProfileOf`): each a whole sentence, so
+that a reader's language says the ruleset's word where its grammar puts it."""
+
+
+def not_a_profile(what: str, problems: object) -> InvalidInputError:
+    """The refusal of a unit profile that is not a ``what`` one (``problems``: what is wrong with it)."""
+    template = NOT_A_PROFILE.get(what)
+    if template is None:  # a ruleset's own word (the fifth ruleset's), in its English
+        return InvalidInputError(f"not a {what} unit profile: {problems}")
+    return InvalidInputError.saying(template, problems=problems)
+
+
 @dataclass(frozen=True, slots=True)
 class ProfileOf:
     """The marker of a unit's profile, ``Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "five-grade")]``:
@@ -227,12 +276,11 @@ class ProfileOf:
             self.model.model_validate(value)
         except ValidationError as exc:
             from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
-            from campaign.rulesets.decision import problems
 
             again = reread(self.model, value, exc.errors())
             if again is not None and again != value:  # "Новобранцы" for green: the profile holds "green"
                 return self.check(again)
-            raise InvalidInputError(f"not a {self.what} unit profile: {problems(exc, 'profile')}") from None
+            raise not_a_profile(self.what, said_problems(exc.errors(), "profile")) from None
         return value
 
     def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:

@@ -18,7 +18,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.battles import between_battles
 from campaign.rulesets.common import known_side, same_name
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits, trait_named
@@ -97,9 +96,10 @@ class ImportList(GfCommand):
     def decide(self, s: At) -> list[Event]:
         plan = plan_import(s.state, s.tables, self, s.new_id)
         if not plan.events:
-            raise InvalidInputError(
-                f"{plan.list_name}: every unit is on {possessive(plan.side)} "
-                "army sheet as the list has it: nothing to change"
+            raise InvalidInputError.saying(
+                "{list}: every unit is on the army sheet of {side} as the list has it: nothing to change",
+                list=plan.list_name,
+                side=plan.side,
             )
         return list(plan.events)
 
@@ -187,9 +187,14 @@ def _listed_units(state: CampaignState, command: ImportList, side: str) -> dict[
         if unit.listed is None or unit.listed[0] != command.list_id:
             continue
         if unit.side != side:
-            raise InvalidInputError(
-                f"the {command.source} list “{command.list_name}” belongs to {unit.side} ({unit.name} came from it): "
-                f"it cannot be imported for {side} too"
+            raise InvalidInputError.saying(
+                "the {source} list “{list}” belongs to {owner} ({unit} came from it): it cannot be imported for "
+                "{side} too",
+                source=command.source,
+                list=command.list_name,
+                owner=unit.side,
+                unit=unit.name,
+                side=side,
             )
         found[unit.listed[1]] = unit
     return found
@@ -200,30 +205,45 @@ def _check_entries(entries: Sequence[ListedUnit], by_entry: dict[str, ListedUnit
     hero joining a unit that is no hero, a unit joined by one hero and one twin at most, the twins alike."""
     if len(by_entry) != len(entries):
         twice = next(e for e, n in Counter(x.entry for x in entries).items() if n > 1)
-        raise InvalidInputError(f"the list holds the entry {twice} twice: not a list the ledger can take")
+        raise InvalidInputError.saying(
+            "the list holds the entry {entry} twice: not a list the ledger can take", entry=twice
+        )
     joined: Counter[tuple[str, bool]] = Counter()
     for entry in entries:
         if entry.joins is None:
             continue
         target = by_entry.get(entry.joins)
         if target is None:
-            raise InvalidInputError(f"{entry.name} joins an entry ({entry.joins}) that is not in the list")
+            raise InvalidInputError.saying(
+                "{unit} joins an entry ({entry}) that is not in the list", unit=entry.name, entry=entry.joins
+            )
         if target.entry == entry.entry or target.joins is not None:
-            raise InvalidInputError(f"{entry.name} joins {target.name}, which joins another unit itself")
+            raise InvalidInputError.saying(
+                "{unit} joins {target}, which joins another unit itself", unit=entry.name, target=target.name
+            )
         if target.profile.hero:
-            raise InvalidInputError(f"{entry.name} joins {target.name}, a hero: a hero joins a unit, not a hero")
+            raise InvalidInputError.saying(
+                "{unit} joins {target}, a hero: a hero joins a unit, not a hero", unit=entry.name, target=target.name
+            )
         if not entry.profile.hero and (entry.profile.quality, entry.profile.tough) != (
             target.profile.quality,
             target.profile.tough,
         ):
-            raise InvalidInputError(
-                f"{entry.name} and {target.name} are combined in the list but differ in Quality or Tough: only like "
-                "units combine (RULES.md §4.1)"
+            raise InvalidInputError.saying(
+                "{unit} and {target} are combined in the list but differ in Quality or Tough: only like units "
+                "combine (RULES.md §4.1)",
+                unit=entry.name,
+                target=target.name,
             )
         joined[(target.entry, entry.profile.hero)] += 1
         if joined[(target.entry, entry.profile.hero)] > 1:
-            what = "hero" if entry.profile.hero else "combined unit"
-            raise InvalidInputError(f"{target.name} is joined by more than one {what} in the list: one at most")
+            if entry.profile.hero:
+                raise InvalidInputError.saying(
+                    "{unit} is joined by more than one hero in the list: one at most", unit=target.name
+                )
+            raise InvalidInputError.saying(
+                "{unit} is joined by more than one combined unit in the list: one at most", unit=target.name
+            )
 
 
 def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
@@ -244,7 +264,9 @@ def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
         profile = checked_profile(state, tables, name, side, _with_skill_set(tables, entry).model_dump(mode="json"))
         traits = carried_traits(tables, name, entry.traits)
     except InvalidInputError as exc:
-        raise InvalidInputError(f"{entry.name} (entry {entry.entry}): {exc}") from None
+        raise InvalidInputError.saying(
+            "{unit} (entry {entry}): {problem}", unit=entry.name, entry=entry.entry, problem=exc.words or str(exc)
+        ) from None
     facts: list[Event] = [
         UnitMustered(unit_id=unit_id, name=name, side=side, profile=profile.model_dump(mode="json")),
         UnitListed(
@@ -297,7 +319,9 @@ def _updated(
         new = [t for t in entry.traits if trait_named(tables, t).name not in unit.traits]
         traits = carried_traits(tables, unit.name, new)
     except InvalidInputError as exc:
-        raise InvalidInputError(f"{unit.name} (entry {entry.entry}): {exc}") from None
+        raise InvalidInputError.saying(
+            "{unit} (entry {entry}): {problem}", unit=unit.name, entry=entry.entry, problem=exc.words or str(exc)
+        ) from None
     before, after = unit.profile.model_dump(mode="json"), wanted.model_dump(mode="json")
     changed = {k: after.get(k) for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)}
     facts: list[Event] = []
