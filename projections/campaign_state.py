@@ -93,8 +93,8 @@ def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, Summ
 
 
 def _rows(
-    sources: list[SummaryRow],
-    since: tuple[list[SummaryRow], dict[str, dict[str, object]]] | None,
+    sources: Sequence[SummaryRow],
+    since: tuple[Sequence[SummaryRow], dict[str, dict[str, object]]] | None,
     key: str,
     row: Callable[[SummaryRow], dict[str, object]],
 ) -> dict[str, dict[str, object]]:

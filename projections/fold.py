@@ -5,7 +5,7 @@ the rulesets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -27,16 +27,17 @@ RowValue = TypeAliasType(
     "RowValue", "int | str | bool | list[RowValue] | tuple[RowValue, ...] | dict[str, RowValue] | None"
 )
 """A value of a summary's row: JSON, but a row made in memory may hold a tuple where the stored one has an array."""
-SummaryRow = dict[str, RowValue]
-"""A row of a summary (a unit, a battle, a career), as the summary table stores it."""
+SummaryRow = Mapping[str, RowValue]
+"""A row of a summary (a unit, a battle, a career), as the summary table stores it; read-only, so a ruleset's
+rows of narrower values (a plug-in's ``dict[str, int | str | None]``) are rows as they are."""
 
 
 @dataclass(frozen=True)
 class Summary:
-    units: list[SummaryRow]
-    battles: list[SummaryRow]
+    units: Sequence[SummaryRow]
+    battles: Sequence[SummaryRow]
     treasury: dict[str, int]
-    careers: list[SummaryRow]
+    careers: Sequence[SummaryRow]
     day: int
 
 

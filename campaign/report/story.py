@@ -165,8 +165,8 @@ class Report:
     chapters: list[Chapter]
     disputes: list[Dispute]
     roster_columns: list[str]
-    roster: list[SummaryRow]
-    careers: list[SummaryRow]
+    roster: Sequence[SummaryRow]
+    careers: Sequence[SummaryRow]
     treasury: dict[str, int]
     charts: list[Chart] = field(default_factory=list)
     money_word: str = "money"

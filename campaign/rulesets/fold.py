@@ -14,9 +14,10 @@ from pydantic import TypeAdapter
 from campaign.rulesets.state import Listed, Numbered
 from campaign.rulesets.tables import Override, Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
-from projections.fold import RulesetFold, Summary, SummaryRow
+from projections.fold import RowValue, RulesetFold, Summary
 
-Row = SummaryRow
+Row = dict[str, RowValue]
+"""A row of a summary as a ruleset makes it (:data:`~projections.fold.SummaryRow`)."""
 
 FOLDED_FAMILIES = frozenset({"battle", "calendar", "career", "economy", "morale", "roster", "rules"})
 """The event families (``battle`` of ``battle.started``) a ruleset's campaign fold reads. Dice, the timeline, the
