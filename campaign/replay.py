@@ -211,7 +211,9 @@ class Sandbox:
     def _ids_before(self, seq: int) -> set[str]:
         """Every id in the original events before ``seq``: grown as commands are re-run in order."""
         if self.original is None:
-            raise InvalidInputError(f"the command at seq {seq} was recorded without the ids it generated")
+            raise InvalidInputError.saying(
+                "the command at seq {seq} was recorded without the ids it generated", seq=seq
+            )
         if seq < self._seen_upto:
             self._seen, self._seen_upto = set(), 1
         for event in self.original[self._seen_upto - 1 : seq - 1]:
@@ -241,7 +243,9 @@ class Sandbox:
         its own first, then the table's and new ones; or the table dice an amendment corrects)."""
         issued = group.issued
         if issued is None:
-            raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
+            raise InvalidInputError.saying(
+                "the command at seq {seq} was not recorded with its inputs", seq=group.first_seq
+            )
         payload = issued.payload
         if command is None:
             command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
@@ -451,7 +455,9 @@ def decide_again(
     ids = [str(i) for i in payload["ids"]]
     decided = ledger.decide(info, command, ReplayDice(recorded), ids=ids, at_seq=at_seq, state=state)
     if decided.unused:
-        raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
+        raise InvalidInputError.saying(
+            "it now rolls fewer dice than the {count} it was recorded with", count=len(recorded)
+        )
     return decided
 
 

@@ -163,8 +163,8 @@ def muster_from(
     show_appended(result, as_json, info)
     if not as_json:
         out = Output(as_json)
-        for number, why in read.left_out:
-            out.console.print(escape(f"row {number} left out: the unit is no longer serving ({why})"))
+        for line in read.left_out_in_words():
+            out.console.print(escape(line))
 
 
 def _cell(column: str, row: Mapping[str, Any]) -> Any:

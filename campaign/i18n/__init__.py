@@ -265,7 +265,8 @@ def refusal(error: BaseException) -> str:
     words = getattr(error, "words", None)
     if words is None or _reader.get() == DEFAULT:
         return str(error)
+    from campaign.i18n.formats import number
     from campaign.i18n.terms import shown  # the vocabulary is read only when a refusal names a term
 
-    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value))
+    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number)
     return said

@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ValidationError
 
+from campaign.i18n import _
 from campaign.rulesets.decision import problems_in
 from campaign.rulesets.hooks import CsvColumn
 from events.errors import CampaignError, InvalidInputError, Words
@@ -124,6 +125,13 @@ class Musters:
 
     rows: list[tuple[int, dict[str, Any]]]
     left_out: list[tuple[int, str]]
+
+    def left_out_in_words(self) -> list[str]:
+        """Each row left out, a line each in the reader's language (why as its cell has it)."""
+        return [
+            _("row {number} left out: the unit is no longer serving ({why})").format(number=number, why=why)
+            for number, why in self.left_out
+        ]
 
 
 def read_musters(

@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from campaign.i18n import ngettext
 from events.errors import InvalidInputError
 
 VERSIONS = range(2, 6)
@@ -160,7 +161,7 @@ def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> 
 
 def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
     """A battle set-up file (TOML or JSON) as the battle command takes it, each PC that names a GCS sheet read
-    from it; and a line of words for each sheet read."""
+    from it; and a line of words for each sheet read, in the reader's language."""
     data = _parsed(path)
     said: list[str] = []
     pcs = data.get("pcs")
@@ -175,13 +176,25 @@ def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
             character = read_character(_read(sheet_path), what)
             pc = pc_from_sheet(entry, character, what)
             resolved.append(pc)
-            tactics = f", Tactics {pc['tactics']}" if "tactics" in pc else ""
-            said.append(
-                f"{character.name} from {what}: IQ {pc['iq']}, weapon skill {pc['weapon']}{tactics}, "
-                f"{character.points} points"
-            )
+            said.append(_read_from(character, what, pc))
         data = {**data, "pcs": resolved}
     return data, said
+
+
+def _read_from(character: Character, what: str, pc: Mapping[str, Any]) -> str:
+    """What the battle read of a sheet, in the reader's language (its character's points with their plural form)."""
+    n, fields = character.points, {"character": character.name, "what": what, "iq": pc["iq"], "weapon": pc["weapon"]}
+    if "tactics" in pc:
+        return ngettext(
+            "{character} from {what}: IQ {iq}, weapon skill {weapon}, Tactics {tactics}, {points} point",
+            "{character} from {what}: IQ {iq}, weapon skill {weapon}, Tactics {tactics}, {points} points",
+            n,
+        ).format(tactics=pc["tactics"], points=n, **fields)
+    return ngettext(
+        "{character} from {what}: IQ {iq}, weapon skill {weapon}, {points} point",
+        "{character} from {what}: IQ {iq}, weapon skill {weapon}, {points} points",
+        n,
+    ).format(points=n, **fields)
 
 
 def _parsed(path: Path) -> dict[str, Any]:

@@ -70,7 +70,7 @@ class Server:
     def campaign(self, campaign_id: str) -> CampaignInfo:
         info = self.app.ledger.directory.get(campaign_id)
         if info is None:
-            raise NotFoundError(f"no campaign {campaign_id!r} on this server")
+            raise NotFoundError.saying("no campaign {id!r} on this server", id=campaign_id)
         return info
 
 

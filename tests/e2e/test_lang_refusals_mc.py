@@ -87,15 +87,15 @@ def test_an_empty_treasury_is_said_with_what_it_cannot_pay_for(mc: Cli) -> None:
     said = refused(mc, "mc", "recruit", "Blue foot", "--men", "10")
     assert said["en"] == "error: the treasury of Azure holds $0; it cannot cover 10 recruits for Blue foot ($90,000)"
     assert (
-        said["ru"] == "ошибка: в казне стороны Azure $0; этого не хватит на пополнение Blue foot на 10 чел. ($90,000)"
+        said["ru"] == "ошибка: в казне стороны Azure $0; этого не хватит на пополнение Blue foot на 10 чел. ($90 000)"
     )
     assert (
-        said["pl"] == "błąd: w skarbcu strony Azure jest $0; nie wystarczy na uzupełnienie Blue foot o 10 os. ($90,000)"
+        said["pl"] == "błąd: w skarbcu strony Azure jest $0; nie wystarczy na uzupełnienie Blue foot o 10 os. ($90 000)"
     )
     month = refused(mc, "mc", "month-end", "--pay", "Azure=100")
     assert "it cannot cover month 1's upkeep and pay ($55,000)" in month["en"]
-    assert "этого не хватит на содержание и жалованье за месяц 1 ($55,000)" in month["ru"]
-    assert "nie wystarczy na utrzymanie i żołd za miesiąc 1 ($55,000)" in month["pl"]
+    assert "этого не хватит на содержание и жалованье за месяц 1 ($55 000)" in month["ru"]
+    assert "nie wystarczy na utrzymanie i żołd za miesiąc 1 ($55 000)" in month["pl"]
 
 
 def test_men_move_only_between_units_of_one_troop_type_and_one_side(mc: Cli) -> None:

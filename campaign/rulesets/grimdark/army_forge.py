@@ -32,11 +32,13 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from campaign.i18n import DEFAULT, _, ngettext, reading_in
+from campaign.i18n.terms import shown
 from campaign.possessive import possessive
 from campaign.rulesets.decision import problems
-from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, plan_import
+from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, Models, plan_import
 from campaign.rulesets.grimdark.profile import UnitProfile
-from events.errors import InvalidInputError, Words
+from events.errors import InvalidInputError, Term, Words
 from events.limits import check_name
 
 SOURCE = "Army Forge"
@@ -58,7 +60,7 @@ class ArmyList:
     """A list read from its file: the command that imports it, and what reading it leaves out, in words."""
 
     command: ImportList
-    notes: tuple[str, ...]
+    notes: tuple[Words, ...]
 
 
 THE_FILE = Words("the file")
@@ -110,9 +112,9 @@ def read_army_list(data: bytes, side: str, *, what: str | Words = THE_FILE) -> A
         entry, left_out = _entry(unit, index)
         entries.append(entry)
         unread |= left_out
-    notes: tuple[str, ...] = ()
+    notes: tuple[Words, ...] = ()
     if unread:
-        notes = (f"rules the morale rules do not read are not kept: {', '.join(sorted(unread))}",)
+        notes = (Words("rules the morale rules do not read are not kept: {rules}", rules=", ".join(sorted(unread))),)
     try:
         command = ImportList.build(
             side=side,
@@ -255,32 +257,59 @@ def _number(value: object, who: Words, what: str | Words) -> int:
     )
 
 
-def plan_in_words(plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
-    """What importing a list does, a line each: the units mustered, updated, unchanged, no longer in the list,
-    and the notes of reading it (names numbered, traits or rules no rule reads)."""
-    lines = [f"the {SOURCE} list “{plan.list_name}” for {plan.side}:"]
-    lines += [f"  mustered {c.name}: {', '.join(c.said)}" for c in plan.added]
-    lines += [f"  updated {c.name}: {', '.join(c.said)}" for c in plan.updated]
+def plan_in_words(plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:
+    """What importing a list does, a line each, in the reader's language: the units mustered, updated, unchanged,
+    no longer in the list, and the notes of reading it (names numbered, traits or rules no rule reads). Names
+    are as the list and the roster have them; Quality, Tough and Fearless are the seed's terms."""
+    lines = [_("the {source} list “{list}” for {side}:").format(source=SOURCE, list=plan.list_name, side=plan.side)]
+    lines += ["  " + _("mustered {unit}: {said}").format(unit=c.name, said=_phrases(c.said)) for c in plan.added]
+    lines += ["  " + _("updated {unit}: {said}").format(unit=c.name, said=_phrases(c.said)) for c in plan.updated]
     if plan.unchanged:
-        lines.append(f"  as the list has them already: {', '.join(plan.unchanged)}")
+        lines.append("  " + _("as the list has them already: {units}").format(units=", ".join(plan.unchanged)))
     if plan.missing:
         lines.append(
-            f"  no longer in the list, left on the roster: {', '.join(plan.missing)} (`gf disband` takes a unit off)"
+            "  "
+            + _("no longer in the list, left on the roster: {units} (`gf disband` takes a unit off)").format(
+                units=", ".join(plan.missing)
+            )
         )
-    lines += [f"  note: {n}" for n in (*plan.notes, *notes)]
+    lines += ["  " + _("note: {note}").format(note=_said(n)) for n in (*plan.notes, *notes)]
     return lines
 
 
-def plan_as_json(plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, object]:
-    return {
-        "list": plan.list_name,
-        "side": plan.side,
-        "added": [{"unit": c.name, "said": list(c.said)} for c in plan.added],
-        "updated": [{"unit": c.name, "said": list(c.said)} for c in plan.updated],
-        "unchanged": list(plan.unchanged),
-        "missing": list(plan.missing),
-        "notes": [*plan.notes, *notes],
-    }
+def plan_as_json(plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, object]:
+    """The plan for ``--json``: its words in English, whoever reads (scripts see the same words everywhere)."""
+    with reading_in(DEFAULT):
+        return {
+            "list": plan.list_name,
+            "side": plan.side,
+            "added": [{"unit": c.name, "said": [_said(w) for w in c.said]} for c in plan.added],
+            "updated": [{"unit": c.name, "said": [_said(w) for w in c.said]} for c in plan.updated],
+            "unchanged": list(plan.unchanged),
+            "missing": list(plan.missing),
+            "notes": [_said(n) for n in (*plan.notes, *notes)],
+        }
+
+
+def _phrases(said: Iterable[Words | Term]) -> str:
+    return ", ".join(_said(w) for w in said)
+
+
+def _said(words: Words | Term) -> str:
+    """A phrase of the plan in the reader's language: its template through the catalogs, a term in the seed's
+    words, a count of models in the plural form its number takes."""
+    if isinstance(words, Term):
+        return _term(words)
+    fields = {k: _models(v) if isinstance(v, Models) else v for k, v in words.params.items()}
+    return Words(words.template, **fields).said(_, _term)
+
+
+def _term(term: Term) -> str:
+    return shown(term.ruleset, term.set, term.value)
+
+
+def _models(models: Models) -> str:
+    return ngettext("{n} model", "{n} models", models.n).format(n=models.n)
 
 
 @dataclass(frozen=True)
@@ -294,16 +323,16 @@ class ArmyForge:
     and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
     updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""  # noqa: E501
 
-    def read(self, data: bytes, side: str, *, what: str = "the file") -> ArmyList:
-        return read_army_list(data, side, what=what)
+    def read(self, data: bytes, side: str, *, what: str | Words | None = None) -> ArmyList:
+        return read_army_list(data, side, what=what or THE_FILE)
 
     def plan(self, state: Any, tables: Any, command: ImportList) -> ImportPlan:
         return preview_import(state, tables, command)
 
-    def in_words(self, plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
+    def in_words(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:
         return plan_in_words(plan, notes)
 
-    def as_json(self, plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, object]:
+    def as_json(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, object]:
         return plan_as_json(plan, notes)
 
 
