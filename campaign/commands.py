@@ -131,7 +131,7 @@ def ruleset_of(command: type[BaseCommand]) -> Plugin | None:
     return plugin(info.name) if info is not None else None
 
 
-def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> BaseCommand:
+def recorded_command(name: str, version: int | None, args: dict[str, object]) -> BaseCommand:
     """A command as the log recorded it, upcast to the model of today."""
     model = command_type(name)
     owner = ruleset_of(model)

@@ -8,7 +8,6 @@ package for it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
 """Recorded commands whose name is not the words typed for them."""
@@ -16,7 +15,7 @@ TYPED_BY_ACTIVITY = frozenset({"fs.days", "mc.days"})
 """Recorded commands typed as their activity: ``fs.days`` of a forced march is "fs forced-march"."""
 
 
-def typed(command: str, args: Mapping[str, Any] | None = None) -> str:
+def typed(command: str, args: Mapping[str, object] | None = None) -> str:
     """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
     "roll" (the ledger's own commands have no ruleset word); with its recorded ``args``, a command typed as one
     of its arguments by that word: ``mc.days`` of rest → "mc rest"."""

@@ -7,7 +7,7 @@ with :attr:`CampaignError.exit_code`, and nothing has been appended.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Self
 
 
 class Term:
@@ -163,7 +163,7 @@ class CorruptEventError(VerificationError):
         self.campaign_id, self.seq, self.type, self.what = campaign_id, seq, type_, what
 
 
-def json_object(data: bytes | str, not_json: Callable[[str], str], not_object: str) -> dict[str, Any]:
+def json_object(data: bytes | str, not_json: Callable[[str], str], not_object: str) -> dict[str, object]:
     """``data`` as the JSON object it holds; refused in words where it is not JSON (``not_json`` of the parser's
     reason) or holds something other than an object (``not_object``)."""
     import orjson

@@ -152,7 +152,7 @@ def check_command_id(value: str) -> str:
     return value
 
 
-def check_json(value: Any, what: Said, depth: int = 0) -> Any:
+def check_json(value: object, what: Said, depth: int = 0) -> Any:
     """A structured input checked throughout (see the module's rules), or :class:`InvalidInputError` saying
     where it breaks one: the same value, so a caller may check and pass it on."""
     if depth > MAX_DEPTH:
@@ -179,7 +179,7 @@ def check_json(value: Any, what: Said, depth: int = 0) -> Any:
     return value  # not JSON (a value the command line built): the command's model judges it
 
 
-def check_inputs(inputs: dict[str, Any], typed: Collection[str] = ()) -> dict[str, Any]:
+def check_inputs(inputs: dict[str, object], typed: Collection[str] = ()) -> dict[str, object]:
     """A command's inputs by name, each checked by :func:`check_json` but those in ``typed`` (inputs whose types
     hold them to their own rules: names and what holds names, see ``campaign/rulesets/inputs.py``). The inputs,
     or :class:`InvalidInputError` naming the first bad one."""

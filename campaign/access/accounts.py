@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -311,7 +311,7 @@ class Accounts:
                 )
         return Session(row.account, row.csrf, row.kind, row.public_id, expires)
 
-    def sessions_of(self, account: str) -> list[dict[str, Any]]:
+    def sessions_of(self, account: str) -> list[dict[str, object]]:
         """The account's sessions and tokens that have not expired, oldest first."""
         c = account_sessions.c
         with self.engine.connect() as conn:

@@ -8,7 +8,7 @@ for loading it, and no display is needed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -74,7 +74,7 @@ def axis_labels(found: Chart) -> list[str]:
     return out
 
 
-def _metadata(path: Path) -> dict[str, Any]:
+def _metadata(path: Path) -> dict[str, object]:
     return {"Date": None} if path.suffix.lower() == ".svg" else {}
 
 
@@ -127,7 +127,7 @@ def show(found: Chart, out: Output) -> None:
     )
 
 
-def chart_json(found: Chart) -> dict[str, Any]:
+def chart_json(found: Chart) -> dict[str, object]:
     return {
         "campaign": found.campaign,
         "measure": found.measure,

@@ -27,6 +27,7 @@ from projections.state.campaigns import CampaignInfo
 
 if TYPE_CHECKING:  # --dice ask and --dice count only
     from events.dice.ask import DieRequest, Needed
+    from projections.fold import Summary
 
 C = TypeVar("C", bound=BaseCommand)
 S = TypeVar("S", bound=Overridden)
@@ -98,7 +99,7 @@ def execute(
         say_standing(before, info.campaign_id, result.head.seq, info.ruleset)
 
 
-def standing_at(campaign_id: str, seq: int) -> Any:
+def standing_at(campaign_id: str, seq: int) -> Summary | None:
     """The campaign's summary at its head ``seq``, from the read models the append keeps (no fold): what a unit's
     standing is compared on before and after a command."""
     from projections.summaries import stored_summary
@@ -106,7 +107,7 @@ def standing_at(campaign_id: str, seq: int) -> Any:
     return stored_summary(open_app().engine, campaign_id, seq)
 
 
-def say_standing(before: Any, campaign_id: str, seq: int, ruleset: str | None = None) -> None:
+def say_standing(before: Summary | None, campaign_id: str, seq: int, ruleset: str | None = None) -> None:
     """Every change of a unit's standing (promoted, demoted, tired, exhausted, a trait, its Morale…) a command
     made, in words, as it is made: nobody has to find it in `status`."""
     from campaign.i18n import _

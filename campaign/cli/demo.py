@@ -308,7 +308,7 @@ def grimdark_campaign(app: App, name: str) -> None:
     run(gf.EndBattle(winner="Robots"))
 
 
-def build_demo(app: App, out: Output) -> dict[str, Any]:
+def build_demo(app: App, out: Output) -> dict[str, object]:
     ledger = app.ledger
     summary: dict[str, Any] = {"campaigns": []}
     total = 2 * len(RULESETS)

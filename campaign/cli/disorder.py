@@ -24,6 +24,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
+from events.recorded import seq, text, whole
 
 
 @handles_errors
@@ -35,9 +36,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
     summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
     units = []
     for u in summary.units:
-        row: dict[str, object] = {"unit": u["name"]} | {k: v for k, v in u.items() if k not in ("unit_id", "name")}
-        if battle is not None and u["unit_id"] in battle.units:
-            b = battle.units[u["unit_id"]]
+        row: dict[str, object] = {"unit": u["name"], **{k: v for k, v in u.items() if k not in ("unit_id", "name")}}
+        if battle is not None and (unit_id := text(u["unit_id"])) in battle.units:
+            b = battle.units[unit_id]
             row["in_battle"] = {
                 "models": b.models,
                 "markers": b.markers,
@@ -48,12 +49,12 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
         units.append(row)
     officers = [
         {"officer": c["pc"], "side": c["side"], "glory": c["glory"], "rank": c["rank"] or "—"}
-        | {"battles": len(c["battles"])}
+        | {"battles": len(seq(c["battles"]))}
         for c in summary.careers
     ]
     out = Output(as_json)
     if csv:
-        print_roster_csv(PLUGIN, units, [state.roster[u["unit_id"]] for u in summary.units], state.roster)
+        print_roster_csv(PLUGIN, units, [state.roster[text(u["unit_id"])] for u in summary.units], state.roster)
         return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
@@ -70,9 +71,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
             officer=o["officer"],
             side=o["side"],
             glory=term("disorder", "glory", "glory"),
-            points=amount(int(o["glory"])),
+            points=amount(whole(o["glory"])),
             rank=rank,
-            battles=count(int(o["battles"]), "battles"),
+            battles=count(whole(o["battles"]), "battles"),
         )
         out.console.print(escape(said))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -127,7 +127,7 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
         raise typer.Exit(3)
 
 
-def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     ledger, info = resolved(campaign)
     events = list(ledger.store.read(info.campaign_id))
     record = next((e for e in events if e.seq == battle_seq), None)

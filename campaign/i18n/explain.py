@@ -16,7 +16,10 @@ folder: a plug-in's package ships its own), imported when a view first renders o
 renderer::
 
     @renders("fighting-spirit", "morale_test")
-    def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None: ...
+    def _morale_test(p: JsonObject, beside: Beside) -> str | None: ...
+
+A renderer reads its record's free-shape fields by the shape its rule gave them (:mod:`events.recorded`:
+``obj(p["inputs"])``, ``whole(outcome["total"])``); one of another shape raises, and the view says it as recorded.
 """
 
 from __future__ import annotations
@@ -25,10 +28,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
-from typing import Any
+from typing import TypeVar
 
 from campaign.i18n import DEFAULT, N_, _, language, reading_in
 from campaign.i18n.terms import package_of, shown
+from events.recorded import JsonObject
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,7 @@ class Beside:
         return self.names.get(str(unit_id), _("a unit not on the roster"))
 
 
-Renderer = Callable[[Mapping[str, Any], Beside], "str | None"]
+Renderer = Callable[[JsonObject, Beside], "str | None"]
 RENDERERS: dict[tuple[str, str], Renderer] = {}
 _LOADED: set[str] = set()
 
@@ -68,7 +74,7 @@ def renders(ruleset: str, rule: str) -> Callable[[Renderer], Renderer]:
     return register
 
 
-def render(payload: Mapping[str, Any], beside: Beside, lang: str | None = None) -> str | None:
+def render(payload: JsonObject, beside: Beside, lang: str | None = None) -> str | None:
     """The decision's sentence in ``lang`` (the reader's language by default), or None when it has no renderer
     or its record is too thin to say it."""
     ruleset = str(payload.get("ruleset"))
@@ -85,7 +91,7 @@ def render(payload: Mapping[str, Any], beside: Beside, lang: str | None = None) 
             return None
 
 
-def explained(payload: Mapping[str, Any], beside: Beside) -> str:
+def explained(payload: JsonObject, beside: Beside) -> str:
     """What a person reads for a rule application: the recorded sentence in English, else its rendering (or the
     recorded sentence when it cannot be rendered)."""
     if language() == DEFAULT:
@@ -122,7 +128,7 @@ REASONS = {
 language when read. What is recorded stays as it is (it is hashed); a reason a person typed is shown as typed."""
 
 
-def reason_said(recorded: Any) -> Any:
+def reason_said(recorded: T) -> T | str:
     """A recorded reason in the reader's language, where the rules gave it; anything else as recorded."""
     if language() == DEFAULT or not isinstance(recorded, str) or recorded not in REASONS:
         return recorded

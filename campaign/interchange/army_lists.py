@@ -40,7 +40,7 @@ def lists_of(owner: Ruleset[Any, Any]) -> ArmyLists:
     return found
 
 
-def preview(ledger: Ledger, info: CampaignInfo, owner: Ruleset[Any, Any], command: Any) -> ListPlan:
+def preview(ledger: Ledger, info: CampaignInfo, owner: Ruleset[Any, Any], command: object) -> ListPlan:
     """What the list's import ``command`` would do to the campaign as it stands, appending nothing; refused in
     words when the campaign is not of ``owner``'s ruleset."""
     state, tables = ledger.in_force(info, owner)

@@ -224,7 +224,7 @@ def read_musters(
 def _check_nested(
     command: type[BaseModel],
     nested: Mapping[str, type[BaseModel]] | None,
-    inputs: dict[str, Any],
+    inputs: dict[str, object],
     number: int,
     what: str | Words,
 ) -> None:

@@ -44,15 +44,15 @@ def muster_of(plugin: Ruleset[Any, Any]) -> tuple[type[Command[Any, Any]], dict[
     return command, {f: model for f, model in kept.items() if not _is_model(command.model_fields[f].annotation)}
 
 
-def _is_model(annotation: Any) -> bool:
+def _is_model(annotation: object) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def roster_csv_of(
     plugin: Ruleset[Any, Any],
     columns: Sequence[CsvColumn],
-    rows: Sequence[Mapping[str, Any]],
-    units: Sequence[Any],
+    rows: Sequence[Mapping[str, object]],
+    units: Sequence[object],
     names: Mapping[str, str],
 ) -> str:
     """A view's rows as CSV, each followed by the muster inputs of its roster unit (``units``, row by row) the
@@ -71,7 +71,7 @@ def view_columns(ruleset: str) -> set[str]:
     return {c.header for c in roster_columns(ruleset)} | set(STATUS_COLUMNS)
 
 
-def _superiors_first(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+def _superiors_first(rows: list[tuple[int, dict[str, object]]]) -> list[tuple[int, dict[str, object]]]:
     """The rows in file order, but a row naming another row's unit (the superior it reports to) after that row,
     so that a roster written in any order musters."""
     named = {str(inputs.get("name", "")).strip().casefold(): i for i, (_, inputs) in enumerate(rows)}

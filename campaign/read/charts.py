@@ -43,7 +43,7 @@ class Step:
     """Where it lies in the campaign's calendar, as an axis says it (:func:`when_words`): "Ruins, day 3"."""
     command: str = ""
     """The command as recorded (``fs.battle_start``), or the event's type where no command was recorded."""
-    args: Mapping[str, Any] | None = None
+    args: Mapping[str, object] | None = None
     ended: str | None = None
     """The battle that ended in this step."""
 

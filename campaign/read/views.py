@@ -10,8 +10,9 @@ from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.recorded import text
 from events.timeline import effective, retracted, retracted_among
-from projections.fold import Summary
+from projections.fold import Summary, SummaryRow
 from projections.state.campaigns import CampaignInfo
 
 if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
@@ -92,7 +93,7 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
     found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
     if found is None:
         raise InvalidInputError.saying("unknown unit {name!r}{known}", name=name, known="")
-    history = unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
+    history = unit_history(ledger.store, info.campaign_id, text(found["unit_id"]), at)
     return {"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]}
 
 
@@ -195,7 +196,7 @@ def owed_pay(s: Summary) -> list[dict[str, object]]:
     for u in s.units:
         if not (u.get("pay_owed") or u.get("pay_penalty")):
             continue
-        row = {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0)}
+        row: dict[str, object] = {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0)}
         if "pay_penalty" in u:
             row["arrears"] = u["pay_penalty"]
         if "paydays_missed" in u:
@@ -204,7 +205,7 @@ def owed_pay(s: Summary) -> list[dict[str, object]]:
     return rows
 
 
-def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, object]:
+def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> SummaryRow:
     found = next((c for c in summary(ledger, info, at).careers if c["pc"] == pc), None)
     if found is None:
         raise InvalidInputError.saying("no career for {pc!r} in this campaign", pc=pc)
@@ -562,7 +563,8 @@ def _rule_check(
     if group.issued is None or not group.outcomes:
         return _("no rule applied")
     try:
-        outcomes = redecide(ledger, info, group)
+        # a rule application's whole payload decided again, or (re-run in a sandbox) what a re-run compares of it
+        outcomes: Sequence[Mapping[str, object]] | None = redecide(ledger, info, group)
         if outcomes is None:  # recorded without its ids: re-run in a sandbox over the log before it
             before = list(ledger.store.read(info.campaign_id, upto_seq=group.first_seq - 1))
             outcomes = command_groups(Sandbox(ledger, before).run(info.campaign_id, group))[0].outcomes

@@ -23,7 +23,7 @@ S = TypeVar("S")
 T = TypeVar("T")
 
 
-def _as_typed(value: Any) -> Any:
+def _as_typed(value: object) -> Any:
     """A number given for a distance (an older log's whole inches, a script's JSON number) as it would be typed."""
     if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
         return str(value)

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 T = TypeVar("T")
+Out = TypeVar("Out", bound=Mapping[str, object])
+"""A recorded rule outcome, of whatever shape its reader keeps it in."""
 
 
 class Overridden(Protocol):
@@ -97,7 +99,7 @@ class BaseCommand(BaseModel):
     older version did not record them, so re-evaluating it does not count their absence as drift."""
 
     @classmethod
-    def build(cls, **fields: Any) -> Self:
+    def build(cls, **fields: object) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
         program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error. Every input
         is held to the input rules (``events/limits.py``): the names by their types (``inputs.py``: every name,
@@ -129,7 +131,7 @@ class BaseCommand(BaseModel):
             ) from None
 
     @classmethod
-    def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    def recorded_by(cls, version: int, outcomes: Sequence[Out]) -> list[Out]:
         """``outcomes`` of this command as its ``version`` would have recorded them."""
         return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
 

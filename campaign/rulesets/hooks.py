@@ -93,7 +93,7 @@ def columns(*given: str | tuple[str, str] | CsvColumn) -> tuple[CsvColumn, ...]:
     return tuple(g if isinstance(g, CsvColumn) else column(g) if isinstance(g, str) else column(*g) for g in given)
 
 
-def in_battle(header: str, words: Callable[[Mapping[str, Any]], str]) -> CsvColumn:
+def in_battle(header: str, words: Callable[[Mapping[str, object]], str]) -> CsvColumn:
     """A column saying the unit in the battle being fought (its row's ``in_battle``, ``words`` of it), empty for a
     unit not on the table."""
 

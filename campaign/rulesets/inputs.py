@@ -54,8 +54,8 @@ import functools
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
@@ -274,7 +274,7 @@ class ProfileOf:
     model: type[BaseModel]
     what: str
 
-    def check(self, value: dict[str, Any]) -> dict[str, Any]:
+    def check(self, value: dict[str, object]) -> dict[str, object]:
         try:
             self.model.model_validate(value)
         except ValidationError as exc:
@@ -286,7 +286,7 @@ class ProfileOf:
             raise not_a_profile(self.what, said_problems(exc.errors(), "profile", sets_of(self.model))) from None
         return value
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
         return core_schema.no_info_after_validator_function(self.check, handler(source))
 
 
@@ -300,10 +300,10 @@ class Meaning:
     many: bool = False
     keys: Meaning | None = None
     model: type[BaseModel] | None = None
-    choices: tuple[Any, ...] = ()
+    choices: tuple[object, ...] = ()
     required: bool = True
     optional: bool = False
-    default: Any = None
+    default: object = None
     minimum: int | None = None
     maximum: int | None = None
     max_length: int | None = None
@@ -335,7 +335,7 @@ class Meaning:
         return self.kind.value if self.kind.names else self.key.replace("_", " ")
 
 
-def _without_none(annotation: Any) -> tuple[Any, bool]:
+def _without_none(annotation: object) -> tuple[object, bool]:
     """``X | None`` → (X, True); anything else → (it, False)."""
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -344,7 +344,7 @@ def _without_none(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
+def meaning_of_type(annotation: object, metadata: tuple[object, ...] = ()) -> Meaning:
     """The meaning of a type (its ``Annotated`` markers in ``metadata`` or on it): what an interface's own
     parameter typed with this vocabulary is (the command line's ``unit NAME``, typed ``UnitName``)."""
     annotation, optional = _without_none(annotation)
@@ -363,11 +363,11 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
         found = Meaning(Kind.PROFILE, model=profile.model)
     elif origin in (tuple, list, frozenset, set):
         inner = meaning_of_type(typing.get_args(annotation)[0])
-        found = _replace(inner, many=True, each=inner.title, title="")
+        found = replace(inner, many=True, each=inner.title, title="")
     elif origin in (dict, Mapping):
         key_type, value_type = typing.get_args(annotation)
         value = meaning_of_type(value_type)
-        found = _replace(value, keys=meaning_of_type(key_type), each=value.title, title="")
+        found = replace(value, keys=meaning_of_type(key_type), each=value.title, title="")
     elif origin is Literal:
         found = Meaning(Kind.CHOICE, choices=typing.get_args(annotation))
     elif annotation is bool:
@@ -381,24 +381,26 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
     else:
         found = Meaning(Kind.VALUE)
     if called:
-        found = _replace(found, title=called)
-    return _replace(found, optional=optional) if optional else found
+        found = replace(found, title=called)
+    return replace(found, optional=optional) if optional else found
 
 
-def _replace(meaning: Meaning, **changes: Any) -> Meaning:
-    from dataclasses import replace
+class _Bounds(TypedDict):
+    minimum: int | None
+    maximum: int | None
+    max_length: int | None
 
-    return replace(meaning, **changes)
 
-
-def _bounds(metadata: tuple[Any, ...]) -> dict[str, int | None]:
-    found: dict[str, int | None] = {"minimum": None, "maximum": None, "max_length": None}
-    for item in metadata:
-        for attribute, key in (("ge", "minimum"), ("le", "maximum"), ("max_length", "max_length")):
+def _bounds(metadata: tuple[object, ...]) -> _Bounds:
+    def last(attribute: str) -> int | None:  # the last marker giving it wins
+        found = None
+        for item in metadata:
             value = getattr(item, attribute, None)
             if isinstance(value, int):
-                found[key] = value
-    return found
+                found = value
+        return found
+
+    return {"minimum": last("ge"), "maximum": last("le"), "max_length": last("max_length")}
 
 
 @functools.cache
@@ -412,7 +414,7 @@ def meanings(model: type[BaseModel]) -> Mapping[str, Meaning]:
         default = None if required or info.default_factory is not None else info.default
         if default is PydanticUndefined:
             default = None
-        out[name] = _replace(
+        out[name] = replace(
             read,
             required=required,
             default=default,
@@ -458,8 +460,8 @@ def names_in(value: BaseModel) -> Iterator[Named]:
         yield from _names(meaning.key, meaning, getattr(value, name))
 
 
-def _names(key: str, meaning: Meaning, value: Any) -> Iterator[Named]:
-    one = _replace(meaning, many=False, keys=None)
+def _names(key: str, meaning: Meaning, value: object) -> Iterator[Named]:
+    one = replace(meaning, many=False, keys=None)
     if value is None:
         return
     if meaning.keys is not None and isinstance(value, Mapping):
@@ -488,7 +490,7 @@ def _whose(meaning: Meaning) -> bool:
     return meaning.kind is Kind.RECORD and meaning.model is not None and acts(meaning.model)
 
 
-def worded(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+def worded(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     """A validation error's location in a person's words: the input by its name as recorded ("wounds by a"),
     and what is inside a list, a mapping or a record by what it is ("unit", not "units.0")."""
     if not loc:

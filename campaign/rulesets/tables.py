@@ -98,7 +98,7 @@ def one_of(*values: str | int, said: str = "") -> BeforeValidator:
     allowed = frozenset((type(v), v) for v in values)
     words = said or f"one of {', '.join(map(str, values))}"
 
-    def check(value: Any) -> Any:
+    def check(value: object) -> object:
         if not isinstance(value, str | int) or (type(value), value) not in allowed:
             raise PydanticCustomError(BOUNDS, words)
         return value
@@ -250,7 +250,7 @@ def unflatten(values: Mapping[str, Sourced]) -> dict[str, Any]:
 LEAF_KEYS = frozenset({"value", "source"})
 
 
-def _is_leaf(node: Any) -> bool:
+def _is_leaf(node: object) -> bool:
     return isinstance(node, dict) and LEAF_KEYS <= set(node) <= LEAF_KEYS | {"erratum"}
 
 
@@ -302,7 +302,7 @@ def check_path(tables: RuleTables, path: str) -> None:
         raise InvalidInputError.saying(refusal.template, **refusal.params)
 
 
-def check_override(tables: RuleTables, path: str, value: Any) -> None:
+def check_override(tables: RuleTables, path: str, value: object) -> None:
     """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
     take (a word for a number), or one out of the bounds its field's type declares (:func:`bounded`: a kind of
     threat row the rules do not know, a count of 0), or one out of a table's range."""
@@ -374,12 +374,12 @@ def tables_in_force_cache(
     # overrides only change with a house rule), and keying it as JSON cost more than the rest of the fold.
     # Held, so its identity cannot be taken by another tuple while it is compared; one pair, read and replaced
     # whole, so that a thread never pairs one caller's overrides with another's tables.
-    last: list[tuple[Any, Any]] = [(None, None)]
+    last: list[tuple[Iterable[Override], T] | None] = [None]
 
     def tables(overrides: Iterable[Override]) -> T:
         held = last[0]
-        if overrides is held[0]:
-            return held[1]  # type: ignore[no-any-return]
+        if held is not None and overrides is held[0]:
+            return held[1]
         chosen = tuple(overrides)
         key = orjson.dumps([[o.path, o.value] for o in chosen]).decode()
         found = cache.get(key)

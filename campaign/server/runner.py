@@ -54,7 +54,7 @@ class CommandSpec:
     model: type[BaseCommand]
 
 
-def _kind(annotation: Any) -> str:
+def _kind(annotation: object) -> str:
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     if isinstance(annotation, types.UnionType | typing._UnionGenericAlias) and len(args) == 1:  # type: ignore[attr-defined]
         annotation = args[0]
@@ -92,7 +92,7 @@ def commands_for(ruleset: str) -> list[CommandSpec]:
     return [spec(m) for m in models]
 
 
-def build(command: str, inputs: Mapping[str, Any]) -> BaseCommand:
+def build(command: str, inputs: Mapping[str, object]) -> BaseCommand:
     """The command model named ``command`` (as recorded or as the CLI spells it) from its inputs (by their
     recorded names), refused in words."""
     model = entered_command_type(command)
@@ -110,7 +110,7 @@ def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
 
 
 def refusal(
-    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, Any]]]
+    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, object]]]
 ) -> str | None:
     """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
     for only when the command names a unit (a roster's sides by name were made for every command of a player, a
@@ -151,7 +151,7 @@ def refusal(
     return None
 
 
-def _sides_of(units: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def _sides_of(units: Sequence[Mapping[str, object]]) -> dict[str, str]:
     """Each unit's side by its name (letter case and spaces around it aside, as commands read names) and id."""
     by_name = {str(u["name"]).strip().casefold(): str(u["side"]) for u in units}
     return by_name | {str(u["unit_id"]).casefold(): str(u["side"]) for u in units}

@@ -5,7 +5,7 @@ events and appends what these decide."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from campaign.replay import (
     command_groups,
@@ -22,7 +22,7 @@ _TIMELINE = ("undo", "rewind", "amend")
 """The timeline's own commands: what they took back is said in their reason, not their arguments."""
 
 
-def _args(first: RecordedEvent) -> Mapping[str, Any] | None:
+def _args(first: RecordedEvent) -> Mapping[str, object] | None:
     """The recorded arguments of the command that starts with ``first``, if it is a ``timeline.command_issued``."""
     args = first.payload.get("args") if first.type == "timeline.command_issued" else None
     return args if isinstance(args, Mapping) else None

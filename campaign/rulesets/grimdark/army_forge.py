@@ -135,7 +135,7 @@ def preview_import(state: Any, tables: Any, command: ImportList) -> ImportPlan:
     return plan_import(state, tables, command, lambda: f"new-{next(fresh)}")
 
 
-def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
+def _entry(unit: object, index: int) -> tuple[ListedUnit, set[str]]:
     """One unit of the list as an entry, and the names of its rules the morale rules do not read."""
     if not isinstance(unit, dict):
         raise InvalidInputError.saying(
@@ -216,16 +216,16 @@ def _all_rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]]) ->
     return rules
 
 
-def _rule_key(rule: Mapping[str, Any]) -> str:
+def _rule_key(rule: Mapping[str, object]) -> str:
     key = rule.get("key") or rule.get("name") or ""
     return "".join(str(key).split()).casefold()
 
 
-def _rule_name(rule: Mapping[str, Any]) -> str:
+def _rule_name(rule: Mapping[str, object]) -> str:
     return str(rule.get("name") or rule.get("key") or "")
 
 
-def _listed(value: Any, who: Words, field: str) -> list[Mapping[str, Any]]:
+def _listed(value: object, who: Words, field: str) -> list[Mapping[str, object]]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
@@ -233,7 +233,7 @@ def _listed(value: Any, who: Words, field: str) -> list[Mapping[str, Any]]:
     return value
 
 
-def _text(value: Any, what: Words) -> str:
+def _text(value: object, what: Words) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -241,7 +241,7 @@ def _text(value: Any, what: Words) -> str:
     return " ".join(value.split())
 
 
-def _number(value: Any, who: Words, what: str | Words) -> int:
+def _number(value: object, who: Words, what: str | Words) -> int:
     """A whole number as Army Forge writes one: a number, or its digits as text ("3", "+1"); ``what`` is the
     field (its name in the file, or words for it)."""
     if isinstance(value, bool):
@@ -277,7 +277,7 @@ def plan_in_words(plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:
     return lines
 
 
-def plan_as_json(plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, Any]:
+def plan_as_json(plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, object]:
     """The plan for ``--json``: its words in English, whoever reads (scripts see the same words everywhere)."""
     with reading_in(DEFAULT):
         return {
@@ -332,7 +332,7 @@ class ArmyForge:
     def in_words(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:
         return plan_in_words(plan, notes)
 
-    def as_json(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, Any]:
+    def as_json(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, object]:
         return plan_as_json(plan, notes)
 
 

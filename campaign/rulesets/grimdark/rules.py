@@ -85,7 +85,7 @@ def _wound_facts(
 
 
 def morale_test(
-    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, Any] | None = None
+    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, object] | None = None
 ) -> tuple[bool, str, list[Roll]]:
     """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+.
     ``said``, when given, takes which of these the test was (``how``) and the modifier, as its sentence states."""

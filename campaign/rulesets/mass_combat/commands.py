@@ -85,7 +85,7 @@ def afford(state: mc_state.CampaignState, side: str, amount: int, what: str | Wo
         )
 
 
-def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
+def parse_setup(data: Mapping[str, object]) -> BattleSetup:
     try:
         return BattleSetup.model_validate(data)
     except ValidationError as exc:
@@ -134,7 +134,7 @@ def _troop_quality(inputs: Mapping[str, JsonValue], quality: str, rolls: Sequenc
     return Decision("troop_quality", "§2.3", None, inputs, {"quality": quality}, text, rolls=tuple(rolls))
 
 
-def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
+def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, object]:
     return {
         "unit_id": unit.unit_id,
         "name": unit.name,
