@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from campaign.i18n import N_
 from events.dice import Roll
+from events.errors import Words
 from events.families.rules import RuleApplied
 from events.registry import Event
 
@@ -32,59 +34,92 @@ class Decision:
 
 
 _BOUNDS: Mapping[str, tuple[str, str]] = {
-    "greater_than_equal": ("ge", "must be at least {}"),
-    "greater_than": ("gt", "must be more than {}"),
-    "less_than_equal": ("le", "must be at most {}"),
-    "less_than": ("lt", "must be less than {}"),
-    "string_too_short": ("min_length", "needs at least {} characters"),
-    "string_too_long": ("max_length", "is too long (at most {} characters)"),
-    "too_short": ("min_length", "needs at least {}"),
-    "too_long": ("max_length", "takes at most {}"),
-    "literal_error": ("expected", "must be one of {}"),
+    "greater_than_equal": ("ge", N_("must be at least {bound}")),
+    "greater_than": ("gt", N_("must be more than {bound}")),
+    "less_than_equal": ("le", N_("must be at most {bound}")),
+    "less_than": ("lt", N_("must be less than {bound}")),
+    "string_too_short": ("min_length", N_("needs at least {bound} characters")),
+    "string_too_long": ("max_length", N_("is too long (at most {bound} characters)")),
+    "too_short": ("min_length", N_("needs at least {bound}")),
+    "too_long": ("max_length", N_("takes at most {bound}")),
+    "literal_error": ("expected", N_("must be one of {bound}")),
 }
 """A pydantic error kind that names a bound → the bound's key in its context, and the words around it."""
 _AT_EDGE: Mapping[tuple[str, object], str] = {
-    ("greater_than_equal", 0): "cannot be negative",
-    ("string_too_short", 1): "cannot be empty",
+    ("greater_than_equal", 0): N_("cannot be negative"),
+    ("string_too_short", 1): N_("cannot be empty"),
 }
 """Bounds a person reads better in words of their own."""
 _PLAIN: Mapping[str, str] = {
-    "int_parsing": "must be a whole number",
-    "int_type": "must be a whole number",
-    "int_from_float": "must be a whole number",
-    "bool_parsing": "must be true or false",
-    "bool_type": "must be true or false",
-    "missing": "is required",
-    "extra_forbidden": "is not one of its inputs",
-    "string_unicode": "is not valid UTF-8 text",
-    "string_type": "must be text",
-    "dict_type": "must be a JSON object",
-    "model_attributes_type": "must be a JSON object",
-    "model_type": "must be a JSON object",
-    "list_type": "must be a list",
-    "finite_number": "must be a finite number",
+    "int_parsing": N_("must be a whole number"),
+    "int_type": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "bool_parsing": N_("must be true or false"),
+    "bool_type": N_("must be true or false"),
+    "missing": N_("is required"),
+    "extra_forbidden": N_("is not one of its inputs"),
+    "string_unicode": N_("is not valid UTF-8 text"),
+    "string_type": N_("must be text"),
+    "dict_type": N_("must be a JSON object"),
+    "model_attributes_type": N_("must be a JSON object"),
+    "model_type": N_("must be a JSON object"),
+    "list_type": N_("must be a list"),
+    "finite_number": N_("must be a finite number"),
 }
+"""The words of each kind of error, as templates said in the reader's language where the refusal is shown."""
 
 
-def _words(error: Mapping[str, Any]) -> str:
-    """One validation error in the program's words (pydantic's own as the last resort)."""
+def said_error(error: Mapping[str, Any], ruleset: str | None = None) -> Words | None:
+    """One validation error in the program's words, or None where it has none for its kind (pydantic's own); the
+    values of a closed set of ``ruleset`` that its terms name, said as its terms (the seed's words)."""
     kind, ctx = error["type"], error.get("ctx") or {}
+    if kind == "literal_error" and ruleset is not None:
+        listed = _terms(ruleset, str(ctx.get("expected", "")))
+        if listed is not None:
+            return Words(_BOUNDS[kind][1], bound=listed)
     if kind in _BOUNDS:
         key, words = _BOUNDS[kind]
-        return _AT_EDGE.get((kind, ctx.get(key))) or words.format(ctx.get(key))
+        edge = _AT_EDGE.get((kind, ctx.get(key)))
+        return Words(edge) if edge else Words(words, bound=ctx.get(key))
     if kind == "json_invalid":
-        return f"is not JSON ({ctx.get('error', 'unreadable')})"
-    return _PLAIN.get(kind) or str(error["msg"])
+        return Words("is not JSON ({error})", error=ctx.get("error", "unreadable"))
+    plain = _PLAIN.get(kind)
+    return Words(plain) if plain else None
 
 
-def problems(exc: ValidationError, whole: str) -> str:
+def _terms(ruleset: str, expected: str) -> object | None:
+    """The values pydantic lists (``'a', 'b' or 'c'``) as the terms of the one set of ``ruleset`` that holds
+    them all, or None where none does."""
+    import re
+
+    from campaign.i18n.terms import vocabulary  # the seed's words: only when refused
+    from campaign.rulesets.inputs import terms_listed
+
+    values = re.findall(r"'((?:[^'\\]|\\.)*)'", expected)
+    words = vocabulary(ruleset)
+    sets = [s for s in words.sets() if values and set(values) <= set(words.values(s))]
+    return terms_listed(ruleset, sets[0], values, last="or", quoted=True) if len(sets) == 1 else None
+
+
+def _words(error: Mapping[str, Any], ruleset: str | None = None) -> str | Words:
+    """One validation error in the program's words (pydantic's own as the last resort)."""
+    return said_error(error, ruleset) or str(error["msg"])
+
+
+def problems(exc: ValidationError, whole: str | Words) -> Words:
     """A pydantic error as one line for a person: each bad field by its path (``whole`` for the whole)."""
     return problems_in(exc.errors(), whole)
 
 
-def problems_in(errors: Sequence[Mapping[str, Any]], whole: str) -> str:
-    """Validation errors (pydantic's shape) as one line for a person."""
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or whole} {_words(e)}" for e in errors)
+def problems_in(errors: Sequence[Mapping[str, Any]], whole: str | Words, ruleset: str | None = None) -> Words:
+    """Validation errors (pydantic's shape) as one line for a person, said in the reader's language where it is
+    shown (``str()`` is the English): each field by its path as typed, which no language translates."""
+    said = Words()
+    for e in errors:
+        where = ".".join(map(str, e["loc"])) or whole
+        part = Words("{where} {problem}", where=where, problem=_words(e, ruleset))
+        said = Words("{some}; {last}", some=said, last=part) if said else part
+    return said
 
 
 def decision_events(decisions: Sequence[Decision], battle_id: str | None, ruleset: RulesetInfo) -> list[Event]:

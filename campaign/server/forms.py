@@ -417,6 +417,10 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
     """Each field the model refuses in these inputs, by its form path, in words (empty: none it can place)."""
     from campaign.rulesets.decision import _words
 
+    def said(e: Mapping[str, Any]) -> str:  # in the reader's language, as the page is
+        words = _words(e)
+        return words if isinstance(words, str) else words.said(_)
+
     found: dict[str, str] = {}
     for name, meaning in meanings(model).items():
         if meaning.kind is Kind.PROFILE and meaning.model is not None and isinstance(inputs.get(meaning.key), dict):
@@ -424,7 +428,7 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
                 meaning.model.model_validate(inputs[meaning.key])
             except ValidationError as exc:
                 for e in exc.errors():
-                    found[".".join([meaning.key, *map(str, e["loc"])])] = _words(e)
+                    found[".".join([meaning.key, *map(str, e["loc"])])] = said(e)
         del name
     try:
         model.model_validate(dict(inputs))
@@ -434,7 +438,7 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
             loc = [str(p) for p in e["loc"] if p != "[key]"]
             if loc and loc[0] in keys:
                 loc[0] = keys[loc[0]]
-            found.setdefault(".".join(loc), _words(e))
+            found.setdefault(".".join(loc), said(e))
     except (InvalidInputError, ValueError):
         pass
     return found

@@ -15,8 +15,9 @@ from campaign.i18n import N_
 from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.inputs import terms_listed
 from events.dice import Dice, Roll, parse
-from events.errors import InvalidInputError, Term
+from events.errors import InvalidInputError, Term, Words
 from events.families.battle import ForceMorale, ModelsLost, UnitRemoved
 from events.families.career import GloryAwarded, RankReached
 from events.families.morale import DisorderChanged
@@ -150,7 +151,9 @@ def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[s
     unknown = [c for c in causes if c not in known]
     if unknown:
         raise InvalidInputError.saying(
-            "unknown causes: {unknown}; choose from {known}", unknown=", ".join(unknown), known=", ".join(known)
+            "unknown causes: {unknown}; choose from {known}",
+            unknown=", ".join(unknown),
+            known=terms_listed("disorder", "cause", known),
         )
     if not causes:
         raise InvalidInputError.saying("a morale check needs a cause")
@@ -326,7 +329,7 @@ def markers_after_battle(tables: Tables) -> str:
     return "the markers come off; the permanent ones stay with their units into their next battle (house rule)"
 
 
-def distance(tables: Tables, text: str, what: str, *, halved: bool = False) -> Decimal:
+def distance(tables: Tables, text: str, what: str | Words, *, halved: bool = False) -> Decimal:
     """A distance typed at the table, exactly, to ``measure.decimals`` places (R3-8); ``halved``: half a measured
     move, unrounded, which may take one place more (a 5.5" move retreats 2.75")."""
     places = tables.measure.decimals + (1 if halved else 0)

@@ -27,7 +27,7 @@ from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import CampaignState, RosterUnit
 from campaign.rulesets.grimdark.tables import Tables
 from campaign.rulesets.inputs import NewUnit, OwnSide
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.roster import JoinPlanned, UnitListed, UnitMustered, UnitProfileChanged
 from events.registry import Event
 
@@ -342,7 +342,7 @@ def _updated(
             else "no longer joins another unit"
         )
     if facts:
-        between_battles(state, unit, "import the list again once the battle is over")
+        between_battles(state, unit, Words("import the list again once the battle is over"))
     return Change(unit.name, tuple(said), tuple(facts))
 
 
