@@ -424,7 +424,9 @@ def friend_removal(
     recent = [r for r in friends if window == "battle" or r.turn == turn]
     if not recent:
         raise InvalidInputError.saying(
-            "{unit} cannot check for friend_removed: no friendly unit has left play this turn", unit=unit.name
+            "{unit} cannot check for {cause}: no friendly unit has left play this turn",
+            unit=unit.name,
+            cause=Term("disorder", "cause", "friend_removed"),
         )
     open_ = [r for r in recent if r.unit_id not in checked]
     if not open_:
@@ -486,11 +488,11 @@ def causes_that_happened(
     for cause in causes:
         if cause in ("force_half", "officer_removed") and cause not in happened:
             not_yet = (
-                N_("{unit} cannot check for force_half: its force has not lost half its points")
+                N_("{unit} cannot check for {cause}: its force has not lost half its points")
                 if cause == "force_half"
-                else N_("{unit} cannot check for officer_removed: its officer is in play")
+                else N_("{unit} cannot check for {cause}: its officer is in play")
             )
-            raise InvalidInputError.saying(not_yet, unit=unit.name)
+            raise InvalidInputError.saying(not_yet, unit=unit.name, cause=Term("disorder", "cause", cause))
         if cause in once and cause in used:
             raise InvalidInputError.saying(
                 "{unit} has already checked for {cause}: once per game",
