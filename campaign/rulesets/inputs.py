@@ -244,7 +244,9 @@ def terms_listed(
             said = term
         elif last == "or" and at == len(values) - 1:
             said = Words("{some} or {last}", some=said, last=term)
-        else:
+        elif quoted:  # no value quoted holds the list's separator
+            said = Words("{some}, {quoted}", some=said, quoted=term)
+        else:  # a term may hold a comma ("потеряно больше, чем осталось"): a language may part them otherwise
             said = Words("{some}, {next}", some=said, next=term)
     return said
 

@@ -72,9 +72,22 @@ FIVE_GRADES = {
         {
             "en": "Alpha is not panicking: name the trigger (one of armour_in_sight, fired_on)",
             "ru": "Alpha не в панике: назовите повод (один из: впервые увидели бронетехнику или бронескафы "
-            "противника, впервые за бой обстреляны)",
+            "противника; впервые за бой обстреляны)",
             "pl": "Alpha nie panikuje: podaj wyzwalacz (jeden z: pierwszy widok wrogich pojazdów pancernych lub "
-            "pancerzy wspomaganych, po raz pierwszy w bitwie pod ostrzałem)",
+            "pancerzy wspomaganych; po raz pierwszy w bitwie pod ostrzałem)",
+        },
+    ),
+    "threat-rows-listed-as-terms": (
+        ("fs", "morale", "Alpha", "--threat", "dragons"),
+        {
+            "en": "unknown threat row 'dragons': one of abandoned_wounded, artillery, casualties, first_suppression, "
+            "leader_lost, lost_more_than_left, psi_strike, unverified_casualty",
+            "ru": "неизвестная строка угрозы 'dragons': одна из: брошены раненые; артналёт; понесло потери; первый "
+            "раз обстреляно и подавлено; потерян командир; потеряно больше, чем осталось; пси-удар; непроверенная "
+            "потеря",
+            "pl": "nieznany wiersz zagrożenia 'dragons': jeden z: porzuceni ranni; ostrzał artylerii lub lotnictwa; "
+            "straty od ognia; pierwsze przygwożdżenie ogniem; utrata dowódcy; stracono więcej ludzi, niż zostało; "
+            "uderzenie psi; niesprawdzona strata",
         },
     ),
     "recruits-between-battles": (
@@ -154,6 +167,16 @@ def test_a_trigger_typed_as_the_refusal_names_it_is_read_as_its_value(fs: Cli, l
     assert fs.events() == before
 
 
+def test_a_threat_row_typed_in_the_seeds_words_is_recorded_as_its_value(tmp_path: Path) -> None:
+    fs = Cli(str(tmp_path / "fs.db"))
+    fs("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    fs("fs", "muster", "Alpha", "--side", "Keno", "--quality", "green", "--lv", "2", "--size", "5")
+    fs("fs", "muster", "Bravo", "--side", "Otlok", "--quality", "regular", "--lv", "2", "--size", "5")
+    fs("fs", "battle-start", "Hill", "--side", "Keno=low", "--side", "Otlok=low", "--unit", "Alpha", "--unit", "Bravo")
+    done = fs.json("--lang", "ru", "fs", "morale", "Alpha", "--threat", "потерян командир", "--dice", "1")
+    assert done["events"][0]["payload"]["args"]["rows"] == ["leader_lost"]  # the log records the value
+
+
 @pytest.fixture(scope="module")
 def dis(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     """Sabugal being fought: the 95th Rifles (Sharpe's) against the Fusiliers (Dubreton's)."""
@@ -172,10 +195,10 @@ DISORDER = {
         ("dis", "check", "Fusiliers", "--cause", "dragons", "--dice", "6,5"),
         {
             "en": "unknown causes: dragons; choose from casualties, friend_removed, officer_removed, force_half",
-            "ru": "неизвестные причины: dragons; выберите из: потери, союзный юнит в 12” удален из игры, офицер "
-            "выбыл из игры, отряд потерял половину численности по очкам",
-            "pl": "nieznane przyczyny: dragons; wybierz spośród: straty, usunięto sojuszniczą jednostkę w promieniu "
-            '12", oficer wyeliminowany, utrata połowy punktów oddziału',
+            "ru": "неизвестные причины: dragons; выберите из: потери; союзный юнит в 12” удален из игры; офицер "
+            "выбыл из игры; отряд потерял половину численности по очкам",
+            "pl": "nieznane przyczyny: dragons; wybierz spośród: straty; usunięto sojuszniczą jednostkę w promieniu "
+            '12"; oficer wyeliminowany; utrata połowy punktów oddziału',
         },
     ),
     "a-cause-as-a-term": (

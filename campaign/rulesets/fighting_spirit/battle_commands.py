@@ -90,8 +90,8 @@ class Morale(OnUnit):
     name: ClassVar[str] = "fs.morale"
     phase: ClassVar[Phase] = Phase.BATTLE
 
-    rows: Annotated[tuple[str, ...], Typed(names=("--threat",))] = Field(
-        max_length=20, description="Threat row(s) that call for the test."
+    rows: Annotated[tuple[Annotated[str, seed_word("fighting-spirit", "threat")], ...], Typed(names=("--threat",))] = (
+        Field(max_length=20, description="Threat row(s) that call for the test.")
     )
     enemy_within: EnemyWithin = None
 
@@ -237,7 +237,7 @@ class Psi(FsCommand):
 
     psion_name: Annotated[OwnUnit, ARGUMENT]
     target_name: Annotated[TargetUnit, ARGUMENT]
-    effect: str = Field(
+    effect: Annotated[str, seed_word("fighting-spirit", "psi_effect")] = Field(
         min_length=1,
         max_length=100,
         description="remove_suppression, inspire, no_step_back, psi_detection, "

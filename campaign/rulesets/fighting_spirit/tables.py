@@ -266,8 +266,12 @@ class Tables(RuleTables):
     def threat(self, row: str, motivation: str) -> int | None:
         """The row's threat at this motivation; None where the table says NTR (no test required)."""
         if row not in self.threats:
+            from campaign.rulesets.inputs import terms_listed as listed  # the inputs' words: only when refused
+
             raise InvalidInputError.saying(
-                "unknown threat row {row!r}: one of {rows}", row=row, rows=", ".join(self.threat_rows())
+                "unknown threat row {row!r}: one of {rows}",
+                row=row,
+                rows=listed("fighting-spirit", "threat", self.threat_rows()),
             )
         found = self.threats[row]
         by_motivation = {"low": found.low, "medium": found.medium, "high": found.high}
