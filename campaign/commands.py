@@ -18,7 +18,8 @@ from campaign.rulesets import RULESETS, by_prefix, installed, load, ruleset
 from campaign.rulesets.command import BaseCommand, Command, Overridden, Plugin, Ruleset
 from campaign.rulesets.tables import Override, RuleTables
 from campaign.tables import base_values, house_rule_refusals
-from events.errors import InvalidInputError
+from campaign.typed_as import typed
+from events.errors import InvalidInputError, Words
 from events.registry import registry
 from projections.fold import RulesetFold
 
@@ -139,10 +140,18 @@ def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> Ba
             inputs = step(inputs)
         at += 1
     if at > model.schema_version:
-        raise InvalidInputError(f"{name} was recorded by a newer program (version {at}): upgrade Campaign Ledger")
+        raise InvalidInputError.saying(
+            "{command} was recorded by a newer program (version {version}): upgrade Campaign Ledger",
+            command=typed(name, args),
+            version=at,
+        )
     try:
         return model.model_validate(inputs)
     except ValidationError as exc:
         from campaign.rulesets.decision import problems
 
-        raise InvalidInputError(f"the recorded inputs of {name} no longer read: {problems(exc, 'inputs')}") from None
+        raise InvalidInputError.saying(
+            "the recorded inputs of {command} no longer read: {problems}",
+            command=typed(name, args),
+            problems=problems(exc, Words("inputs")),
+        ) from None
