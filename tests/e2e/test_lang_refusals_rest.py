@@ -276,3 +276,35 @@ def test_what_mass_combat_money_pays_for_is_said_in_the_readers_words(tmp_path: 
             "pl": "w skarbcu strony Azure jest $50; nie wystarczy na wystawienie oddziału Grey ($450,000)",
         },
     )
+
+
+def test_fatigues_stated_for_one_side_are_named_in_the_seeds_words(tmp_path: Path) -> None:
+    fs = Cli(str(tmp_path / "fs.db"))
+    fs("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    for name, side in (("A1", "Keno"), ("A2", "Keno"), ("B", "Otlok")):
+        fs("fs", "muster", name, "--side", side, "--quality", "green", "--lv", "2", "--size", "5")
+    said_in_each_language(
+        fs,
+        (
+            "fs",
+            "battle-start",
+            "H",
+            "--side",
+            "Keno=low",
+            "--side",
+            "Otlok=low",
+            "--unit",
+            "A1=fresh",
+            "--unit",
+            "A2=tired",
+            "--unit",
+            "B",
+        ),
+        {
+            "en": "Keno has one fatigue for all its troops (§0.3), not several for units of one side: fresh, tired",
+            "ru": "у стороны Keno одна усталость на все войска (§0.3), а не несколько для подразделений одной "
+            "стороны: свежие; уставшие",
+            "pl": "strona Keno ma jedno zmęczenie dla wszystkich swoich wojsk (§0.3), a nie kilka dla oddziałów "
+            "jednej strony: wypoczęci; zmęczeni",
+        },
+    )

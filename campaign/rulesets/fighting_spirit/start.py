@@ -44,7 +44,7 @@ def side_fatigues(tables: Tables, deployed: Sequence[Deployed]) -> dict[str, str
             raise InvalidInputError.saying(
                 "{side} has one fatigue for all its troops (§0.3), not several for units of one side: {stated}",
                 side=side,
-                stated=", ".join(stated),
+                stated=terms_listed("fighting-spirit", "fatigue", stated),
             )
         by_side[side] = stated[0] if stated else max((d.record for d in mine), key=FATIGUES.index)
     return {d.unit.unit_id: by_side[d.unit.side] for d in deployed}
