@@ -18,7 +18,8 @@ from campaign.rulesets import RULESETS, by_prefix, installed, load, ruleset
 from campaign.rulesets.command import BaseCommand, Command, Overridden, Plugin, Ruleset
 from campaign.rulesets.tables import Override, RuleTables
 from campaign.tables import base_values, house_rule_refusals
-from events.errors import InvalidInputError
+from campaign.typed_as import typed
+from events.errors import InvalidInputError, Words
 from events.registry import registry
 from projections.fold import RulesetFold
 
@@ -145,7 +146,7 @@ def recorded_command(name: str, version: int | None, args: dict[str, object]) ->
     if at > model.schema_version:
         raise InvalidInputError.saying(
             "{command} was recorded by a newer program (version {version}): upgrade Campaign Ledger",
-            command=name,
+            command=typed(name, args),
             version=at,
         )
     try:
@@ -155,6 +156,6 @@ def recorded_command(name: str, version: int | None, args: dict[str, object]) ->
 
         raise InvalidInputError.saying(
             "the recorded inputs of {command} no longer read: {problems}",
-            command=name,
-            problems=problems(exc, "inputs"),
+            command=typed(name, args),
+            problems=problems(exc, Words("inputs")),
         ) from None

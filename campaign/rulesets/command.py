@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from campaign.typed_as import typed
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.limits import check_inputs
 from events.registry import Event, JsonValue
 
@@ -115,7 +115,7 @@ class BaseCommand(BaseModel):
                 "{command}: {problem}", command=typed(cls.name, fields), problem=exc.words or str(exc)
             ) from None
         except ValidationError as exc:
-            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
+            from campaign.i18n.terms import reread, ruleset_of, sets_of  # the seed's words: only when refused
 
             again = reread(cls, checked, exc.errors())
             if again is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
@@ -123,11 +123,11 @@ class BaseCommand(BaseModel):
 
             # each input by its name in words ("enemy within", as --enemy-within is typed), and what a list or a
             # record holds by what it is ("unit"), not "units.0"
+            # a closed set's values listed as its terms (the seed's words), which are read back as typed
             said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
+            problem = said_problems(said, Words("inputs"), sets_of(cls), ruleset_of(cls))
             raise InvalidInputError.saying(
-                "{command}: {problem}",
-                command=typed(cls.name, fields),
-                problem=said_problems(said, "inputs", sets_of(cls)),
+                "{command}: {problem}", command=typed(cls.name, fields), problem=problem
             ) from None
 
     @classmethod

@@ -224,7 +224,7 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
         worded = reread(model, profile, exc.errors())  # a quality typed in the seed's words ("Новобранцы")
         if worded is not None:
             return new_unit(state, name, side, model, worded, what)
-        raise not_a_profile(what, said_problems(exc.errors(), "profile")) from None
+        raise not_a_profile(what, said_problems(exc.errors(), Words("profile"))) from None
 
 
 class HouseRule(Command[S, T]):
@@ -339,7 +339,9 @@ class EditUnit(Command[S, T]):
             profile = type(unit.profile).model_validate({**current, **self.changes})
         except ValidationError as exc:
             raise InvalidInputError.saying(
-                "not a profile for {unit}: {problems}", unit=unit.name, problems=said_problems(exc.errors(), "profile")
+                "not a profile for {unit}: {problems}",
+                unit=unit.name,
+                problems=said_problems(exc.errors(), Words("profile")),
             ) from None
         self.check(s.tables, profile)
         checked = profile.model_dump(mode="json")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from campaign.i18n import N_
 from events.dice import Roll
 from events.errors import Term, Words
 from events.families.rules import RuleApplied
@@ -33,40 +34,45 @@ class Decision:
     always followed its fact (Mass Combat's payday follows the pay settled), logs keep the order they hold."""
 
 
-_BOUNDS: Mapping[str, tuple[str, Words]] = {
-    "greater_than_equal": ("ge", Words("must be at least {bound}")),
-    "greater_than": ("gt", Words("must be more than {bound}")),
-    "less_than_equal": ("le", Words("must be at most {bound}")),
-    "less_than": ("lt", Words("must be less than {bound}")),
-    "string_too_short": ("min_length", Words("needs at least {bound} characters")),
-    "string_too_long": ("max_length", Words("is too long (at most {bound} characters)")),
-    "too_short": ("min_length", Words("needs at least {bound}")),
-    "too_long": ("max_length", Words("takes at most {bound}")),
-    "literal_error": ("expected", Words("must be one of {bound}")),
+_BOUNDS: Mapping[str, tuple[str, str]] = {
+    "greater_than_equal": ("ge", N_("must be at least {bound}")),
+    "greater_than": ("gt", N_("must be more than {bound}")),
+    "less_than_equal": ("le", N_("must be at most {bound}")),
+    "less_than": ("lt", N_("must be less than {bound}")),
+    "string_too_short": ("min_length", N_("needs at least {bound} characters")),
+    "string_too_long": ("max_length", N_("is too long (at most {bound} characters)")),
+    "too_short": ("min_length", N_("needs at least {bound}")),
+    "too_long": ("max_length", N_("takes at most {bound}")),
+    "literal_error": ("expected", N_("must be one of {bound}")),
 }
 """A pydantic error kind that names a bound → the bound's key in its context, and the words around it."""
-_AT_EDGE: Mapping[tuple[str, object], Words] = {
-    ("greater_than_equal", 0): Words("cannot be negative"),
-    ("string_too_short", 1): Words("cannot be empty"),
+_AT_EDGE: Mapping[tuple[str, object], str] = {
+    ("greater_than_equal", 0): N_("cannot be negative"),
+    ("string_too_short", 1): N_("cannot be empty"),
 }
 """Bounds a person reads better in words of their own."""
-_PLAIN: Mapping[str, Words] = {
-    "int_parsing": Words("must be a whole number"),
-    "int_type": Words("must be a whole number"),
-    "int_from_float": Words("must be a whole number"),
-    "bool_parsing": Words("must be true or false"),
-    "bool_type": Words("must be true or false"),
-    "missing": Words("is required"),
-    "extra_forbidden": Words("is not one of its inputs"),
-    "string_unicode": Words("is not valid UTF-8 text"),
-    "string_type": Words("must be text"),
-    "dict_type": Words("must be a JSON object"),
-    "model_attributes_type": Words("must be a JSON object"),
-    "model_type": Words("must be a JSON object"),
-    "list_type": Words("must be a list"),
-    "finite_number": Words("must be a finite number"),
+_PLAIN: Mapping[str, str] = {
+    "int_parsing": N_("must be a whole number"),
+    "int_type": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "bool_parsing": N_("must be true or false"),
+    "bool_type": N_("must be true or false"),
+    "missing": N_("is required"),
+    "extra_forbidden": N_("is not one of its inputs"),
+    "string_unicode": N_("is not valid UTF-8 text"),
+    "string_type": N_("must be text"),
+    "dict_type": N_("must be a JSON object"),
+    "model_attributes_type": N_("must be a JSON object"),
+    "model_type": N_("must be a JSON object"),
+    "list_type": N_("must be a list"),
+    "finite_number": N_("must be a finite number"),
 }
+"""The words of each kind of error, as templates said in the reader's language where the refusal is shown."""
 _QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
+
+Sets = Callable[[list[str]], "str | None"]
+"""Which closed set (``"fighting-spirit:action"``) holds the values a refusal lists, as the command model's
+field types say (``campaign.i18n.terms.sets_of``)."""
 
 
 class Field(Words):
@@ -86,7 +92,7 @@ class Field(Words):
         return self.template if found == key else found
 
 
-def _choices(expected: str, sets: Callable[[list[str]], str | None] | None) -> Words | str:
+def _choices(expected: str, sets: Sets | None) -> Words | str:
     """A closed set's values as pydantic lists them (``'a', 'b' or 'c'``), each a term of the set ``sets`` names
     for them (said in the seed's words where shown), joined in the reader's words; as listed without one."""
     values = _QUOTED.findall(expected)
@@ -101,42 +107,69 @@ def _choices(expected: str, sets: Callable[[list[str]], str | None] | None) -> W
     return Words("{head} or {last}", head=said, last=quoted[-1]) if len(quoted) > 1 else said
 
 
-def _words(error: Mapping[str, Any], sets: Callable[[list[str]], str | None] | None = None) -> Words | str:
-    """One validation error in the program's words (pydantic's own as the last resort)."""
+def said_error(error: Mapping[str, Any], ruleset: str | None = None, sets: Sets | None = None) -> Words | None:
+    """One validation error in the program's words, or None where it has none for its kind (pydantic's own); a
+    closed set's values as its terms (the seed's words): of the set ``sets`` names, else of the one set of
+    ``ruleset`` that holds them all."""
     kind, ctx = error["type"], error.get("ctx") or {}
+    if kind == "literal_error" and sets is None and ruleset is not None:
+        listed = _terms(ruleset, str(ctx.get("expected", "")))
+        if listed is not None:
+            return Words(_BOUNDS[kind][1], bound=listed)
     if kind in _BOUNDS:
         key, words = _BOUNDS[kind]
         edge = _AT_EDGE.get((kind, ctx.get(key)))
         if edge is not None:
-            return edge
+            return Words(edge)
         bound = _choices(str(ctx.get(key)), sets) if kind == "literal_error" else ctx.get(key)
-        return Words(words.template, bound=bound)
+        return Words(words, bound=bound)
     if kind == "json_invalid":
         return Words("is not JSON ({reason})", reason=ctx.get("error", "unreadable"))
-    return _PLAIN.get(kind) or str(error["msg"])
+    plain = _PLAIN.get(kind)
+    return Words(plain) if plain else None
 
 
-def problems(exc: ValidationError, whole: str) -> str:
+def _terms(ruleset: str, expected: str) -> object | None:
+    """The values pydantic lists (``'a', 'b' or 'c'``) as the terms of the one set of ``ruleset`` that holds
+    them all, or None where none does."""
+    from campaign.i18n.terms import vocabulary  # the seed's words: only when refused
+    from campaign.rulesets.inputs import terms_listed
+
+    values = _QUOTED.findall(expected)
+    words = vocabulary(ruleset)
+    sets = [s for s in words.sets() if values and set(values) <= set(words.values(s))]
+    return terms_listed(ruleset, sets[0], values, last="or", quoted=True) if len(sets) == 1 else None
+
+
+def _words(error: Mapping[str, Any], ruleset: str | None = None, sets: Sets | None = None) -> str | Words:
+    """One validation error in the program's words (pydantic's own as the last resort)."""
+    return said_error(error, ruleset, sets) or str(error["msg"])
+
+
+def problems(exc: ValidationError, whole: str | Words) -> Words:
     """A pydantic error as one line for a person: each bad field by its path (``whole`` for the whole)."""
-    return problems_in(exc.errors(), whole)
+    return problems_said(exc.errors(), whole)
 
 
-def problems_in(errors: Sequence[Mapping[str, Any]], whole: str) -> str:
-    """Validation errors (pydantic's shape) as one line for a person."""
-    return str(problems_said(errors, whole))
+def problems_in(errors: Sequence[Mapping[str, Any]], whole: str | Words, ruleset: str | None = None) -> Words:
+    """Validation errors (pydantic's shape) as one line for a person, said in the reader's language where it is
+    shown (``str()`` is the English)."""
+    return problems_said(errors, whole, ruleset=ruleset)
 
 
 def problems_said(
-    errors: Sequence[Mapping[str, Any]], whole: str, sets: Callable[[list[str]], str | None] | None = None
+    errors: Sequence[Mapping[str, Any]],
+    whole: str | Words,
+    sets: Sets | None = None,
+    ruleset: str | None = None,
 ) -> Words:
     """Validation errors as one sentence said in the reader's language where it is shown: each input by its
-    name in words, a closed set's values as terms where ``sets`` names the set that holds them
-    (``"fighting-spirit:action"``)."""
+    name in words (``whole`` for the whole), a closed set's values as terms (:func:`said_error`)."""
     said: Words | None = None
     for error in errors:
-        one = Words(
-            "{field} {problem}", field=Field(".".join(map(str, error["loc"])) or whole), problem=_words(error, sets)
-        )
+        path = ".".join(map(str, error["loc"]))
+        field = Field(path) if path else (Field(whole) if isinstance(whole, str) else whole)
+        one = Words("{field} {problem}", field=field, problem=_words(error, ruleset, sets))
         said = one if said is None else Words("{head}; {next}", head=said, next=one)
     return said if said is not None else Words()
 

@@ -57,7 +57,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal, TypedDict
 
-from pydantic import AfterValidator, BaseModel, GetCoreSchemaHandler, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
 
 from campaign.i18n import N_
@@ -78,7 +78,7 @@ from campaign.rulesets.kinds import (
     Means,
     Whose,
 )
-from events.errors import InvalidInputError, Words
+from events.errors import InvalidInputError, Term, Words
 from events.limits import name_problem, normal_name
 
 __all__ = [
@@ -212,6 +212,45 @@ Faces = Annotated[str, Means(Kind.FACES)]
 refused there). The API's ``dice`` is one; a page finds its dice input by this meaning."""
 
 
+def seed_word(ruleset: str, set_name: str) -> BeforeValidator:
+    """A closed set's value typed as its recorded value or as any of its terms (``terms.toml``: the seed's word,
+    in any of the three languages), read as the value, which is what the command holds and the log records: a
+    refusal names the set's values in the reader's words (:func:`terms_listed`), and those words are taken back.
+    For a set the rules check themselves (the tables list its values), where no ``Literal`` lets
+    ``campaign.i18n.terms.reread`` read it."""
+
+    def read(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        from campaign.i18n.terms import read as read_term  # word reading: every language alike
+
+        return read_term(ruleset, set_name, value) or value
+
+    return BeforeValidator(read)
+
+
+def terms_listed(
+    ruleset: str, set_name: str, values: Sequence[str], *, last: str = "", quoted: bool = False
+) -> str | Term | Words:
+    """``values`` of a closed set joined for a refusal that lists them, each said as its term (the seed's word in
+    the reader's language, the value as recorded in English); ``last`` "or" joins the last one with "or";
+    ``quoted``: each in quotes, as a value to type."""
+    said: str | Term | Words = ""
+    for at, value in enumerate(values):
+        term: Term | Words = Term(ruleset, set_name, value)
+        if quoted:
+            term = Words("'{term}'", term=term)
+        if at == 0:
+            said = term
+        elif last == "or" and at == len(values) - 1:
+            said = Words("{some} or {last}", some=said, last=term)
+        elif quoted:  # no value quoted holds the list's separator
+            said = Words("{some}, {quoted}", some=said, quoted=term)
+        else:  # a term may hold a comma ("потеряно больше, чем осталось"): a language may part them otherwise
+            said = Words("{some}, {next}", some=said, next=term)
+    return said
+
+
 class WordedError(ValueError):
     """A model's own check refusing its inputs in words (a battle's sides that neither all fight in the open nor
     attack and defend): raised in a validator, kept by pydantic in the error's context, and said by
@@ -223,7 +262,10 @@ class WordedError(ValueError):
 
 
 def said_problems(
-    errors: Sequence[Mapping[str, Any]], whole: str, sets: Callable[[list[str]], str | None] | None = None
+    errors: Sequence[Mapping[str, Any]],
+    whole: str | Words,
+    sets: Callable[[list[str]], str | None] | None = None,
+    ruleset: str | None = None,
 ) -> str | Words:
     """Validation errors (pydantic's shape) as one line for a person, as ``problems_in`` says them, but each
     :class:`WordedError` in its own words (without pydantic's "Value error, "), said in the reader's language; a
@@ -240,7 +282,7 @@ def said_problems(
                 Words("{where} {problem}", where=where, problem=refused.words) if where else refused.words
             )
         else:
-            part = problems_said([error], whole, sets)
+            part = problems_said([error], whole, sets, ruleset)
         said = Words("{some}; {last}", some=said, last=part) if said else part
     return said
 
@@ -283,7 +325,7 @@ class ProfileOf:
             again = reread(self.model, value, exc.errors())
             if again is not None and again != value:  # "Новобранцы" for green: the profile holds "green"
                 return self.check(again)
-            raise not_a_profile(self.what, said_problems(exc.errors(), "profile", sets_of(self.model))) from None
+            raise not_a_profile(self.what, said_problems(exc.errors(), Words("profile"), sets_of(self.model))) from None
         return value
 
     def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:

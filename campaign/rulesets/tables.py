@@ -77,30 +77,38 @@ BOUNDS = "table_bounds"
 """The error a table value out of its field's bounds raises: its message is the words that say the bounds."""
 
 
-def bounded(words: str, allowed: Callable[[Any], bool], why: str = "") -> AfterValidator:
-    """A field's bounds, declared on its type (``Annotated[Number, bounded("at least 1", lambda n: n >= 1)]``), and
-    the words a value outside them is refused in: they complete "``path`` is …, not ``value``" (a house rule's
+def _refused(words: str | Words, why: str | Words = "") -> PydanticCustomError:
+    """A value out of its field's bounds: the English as pydantic's message, and the words themselves (a catalog
+    template, or :class:`Words` holding values typed as they are) kept in its context, said in the reader's
+    language where the refusal is shown."""
+    return PydanticCustomError(BOUNDS, str(words), {"said": words, "why": why})
+
+
+def bounded(words: str | Words, allowed: Callable[[Any], bool], why: str = "") -> AfterValidator:
+    """A field's bounds, declared on its type (``Annotated[Number, bounded(N_("at least 1"), lambda n: n >= 1)]``),
+    and the words a value outside them is refused in: they complete "``path`` is …, not ``value``" (a house rule's
     refusal, and a tables.toml that breaks them), and ``why`` follows. Checked after the field's own kind (a
-    number, a word)."""
+    number, a word). The words are marked for the catalogs (``N_``) where they are declared, and said in the
+    reader's language where shown."""
 
     def check(value: Any) -> Any:
         if not allowed(value):
-            raise PydanticCustomError(BOUNDS, words, {"why": why})
+            raise _refused(words, why)
         return value
 
     return AfterValidator(check)
 
 
 def one_of(*values: str | int, said: str = "") -> BeforeValidator:
-    """A closed set of values (a ``Literal``'s, declared beside it), said as "one of a, b, c" (or as ``said``):
-    checked before the ``Literal`` is, whose own words quote its values in pydantic's English. A bool is no number
-    of the set."""
+    """A closed set of values (a ``Literal``'s, declared beside it), said as "one of a, b, c" (or as ``said``,
+    marked for the catalogs): checked before the ``Literal`` is, whose own words quote its values in pydantic's
+    English. A bool is no number of the set. The values are as a house rule types them, in no language."""
     allowed = frozenset((type(v), v) for v in values)
-    words = said or f"one of {', '.join(map(str, values))}"
+    words = said or Words("one of {values}", values=", ".join(map(str, values)))
 
     def check(value: object) -> object:
         if not isinstance(value, str | int) or (type(value), value) not in allowed:
-            raise PydanticCustomError(BOUNDS, words)
+            raise _refused(words)
         return value
 
     return BeforeValidator(check)
@@ -113,7 +121,11 @@ def some_of(*names: str) -> AfterValidator:
     def check(listed: list[str]) -> list[str]:
         unknown = [n for n in listed if n not in known]
         if unknown:
-            raise PydanticCustomError(BOUNDS, f"a list of some of {', '.join(names)} ({', '.join(unknown)}: unknown)")
+            raise _refused(
+                Words(
+                    "a list of some of {names} ({unknown}: unknown)", names=", ".join(names), unknown=", ".join(unknown)
+                )
+            )
         return listed
 
     return AfterValidator(check)
@@ -125,7 +137,7 @@ def _dice(text: str) -> str:
     try:
         parse(text)
     except InvalidInputError as exc:
-        raise PydanticCustomError(BOUNDS, "dice ({words})", {"words": str(exc)}) from None
+        raise _refused(Words("dice ({words})", words=exc.words or str(exc))) from None
     return text
 
 
@@ -222,17 +234,33 @@ def pick(rows: Mapping[str, V], key: str, where: str) -> V:
         raise InvalidInputError.saying("the rule tables have no {key!r} under {where}", key=key, where=where) from None
 
 
-def worded(exc: ValidationError) -> str:
-    """A validation error's problems, each at its dotted table path."""
-    problems = []
+_NO_SUCH_KEY = N_("is no key of its table")
+"""A key the tables' model does not declare (pydantic's "extra inputs": an input of a command is another thing)."""
+
+
+def worded(exc: ValidationError) -> Words:
+    """A validation error's problems, each at its dotted table path, said in the reader's language where shown."""
+    from campaign.rulesets.decision import said_error  # the rules' words for an error: only when refused
+
+    said = Words()
     for error in exc.errors(include_url=False):
         path = ".".join(str(part) for part in error["loc"] if part != "rows")
-        said = error["msg"] if error["type"] == BOUNDS else error["msg"].lower()
-        problems.append(
-            f"{path}: {said}"
-            + (f" (not {error['input']!r})" if "input" in error and not isinstance(error["input"], dict) else "")
+        problem: str | Words = (
+            _declared((error.get("ctx") or {}).get("said", error["msg"]))
+            if error["type"] == BOUNDS
+            else Words(_NO_SUCH_KEY)
+            if error["type"] == "extra_forbidden"
+            else said_error(error) or error["msg"].lower()
         )
-    return "; ".join(problems)
+        shown = "input" in error and not isinstance(error["input"], dict)
+        part = Words(
+            "{path}: {problem}{value}",
+            path=path,
+            problem=problem,
+            value=Words(" (not {value!r})", value=error["input"]) if shown else Words(),
+        )
+        said = Words("{some}; {last}", some=said, last=part) if said else part
+    return said
 
 
 def unflatten(values: Mapping[str, Sourced]) -> dict[str, Any]:
@@ -314,11 +342,12 @@ def check_override(tables: RuleTables, path: str, value: object) -> None:
         errors = exc.errors(include_url=False)
         bounds = next((e for e in errors if e["type"] == BOUNDS), None)
         if bounds is not None:  # out of the bounds its field declares, in the field's own words
-            why = (bounds.get("ctx") or {}).get("why")
+            ctx = bounds.get("ctx") or {}
+            why = ctx.get("why")
             raise InvalidInputError.saying(
                 "{path} is {bounds}, not {value!r}{why}",
                 path=path,
-                bounds=_declared(bounds["msg"]),
+                bounds=_declared(ctx.get("said", bounds["msg"])),
                 value=value,
                 why=Words("; {why}", why=_declared(why)) if why else Words(),
             ) from None
@@ -331,10 +360,12 @@ def check_override(tables: RuleTables, path: str, value: object) -> None:
         ) from None
 
 
-def _declared(words: str) -> str | Words:
+def _declared(words: str | Words) -> str | Words:
     """A field's bounds in the words its type declares (:func:`bounded`, marked for the catalogs there), said in
-    the reader's language where they are shown; words holding braces (a bound filled in by pydantic) as they are."""
-    return words if "{" in words or "}" in words else Words(words)
+    the reader's language where they are shown; words holding braces (no template of the catalogs) as they are."""
+    if isinstance(words, Words) or "{" in words or "}" in words:
+        return words
+    return Words(words)
 
 
 def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]) -> dict[str, Sourced]:

@@ -176,7 +176,7 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A request of the wrong shape (FastAPI's 422), said in words: which input, and what is wrong with it."""
-        said = problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in exc.errors()], "the body")
+        said = str(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in exc.errors()], "the body"))
         return pages.refused_page(request, said, 422) or refusal(said, 422)
 
     @app.exception_handler(PoolTimeout)

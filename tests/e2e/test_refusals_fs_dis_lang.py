@@ -188,8 +188,8 @@ DISORDER = {
         ("dis", "hit", "Fusiliers", "--lost", "1", "--cause", "artillery"),
         {
             "en": "models are lost to shooting or melee here, not 'artillery'",
-            "ru": "модели здесь теряются от shooting или melee, а не от 'artillery'",
-            "pl": "modele traci się tu przez shooting lub melee, nie przez 'artillery'",
+            "ru": "причина потери моделей здесь — стрельба или рукопашная, а не 'artillery'",
+            "pl": "przyczyną utraty modeli jest tu ostrzał lub walka wręcz, nie 'artillery'",
         },
     ),
     "too-many-lost": (

@@ -41,12 +41,22 @@ from campaign.rulesets.disorder.commands import (
 )
 from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
-from campaign.rulesets.inputs import ARGUMENT, Called, NewBattle, OwnUnit, SideName, Typed, UnitName
+from campaign.rulesets.inputs import (
+    ARGUMENT,
+    Called,
+    NewBattle,
+    OwnUnit,
+    SideName,
+    Typed,
+    UnitName,
+    seed_word,
+    terms_listed,
+)
 from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
 from events.registry import Event, JsonValue
 
-Cause = Annotated[str, Field(min_length=1, max_length=50)]
+Cause = Annotated[str, seed_word("disorder", "cause"), Field(min_length=1, max_length=50)]
 CloseOrder = Annotated[bool, Field(description="In close order or square (+1).")]
 OfficerNear = Annotated[bool, Field(description='Within 12" of a unit containing an officer (+1).')]
 MAX_CAUSES = 10
@@ -147,7 +157,9 @@ class Hit(DisCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     lost: int = Field(ge=1, le=1000, description="Models lost.")
-    cause: str = Field(default="shooting", max_length=50, description="shooting or melee.")
+    cause: Annotated[str, seed_word("disorder", "loss")] = Field(
+        default="shooting", max_length=50, description="shooting or melee."
+    )
     also: tuple[Cause, ...] = Field(
         default=(),
         max_length=MAX_CAUSES,
@@ -159,9 +171,7 @@ class Hit(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         if self.cause not in dis.LOSS_CAUSES:
-            allowed: Words | str = dis.LOSS_CAUSES[0]  # "shooting or melee", joined in the reader's words
-            for more in dis.LOSS_CAUSES[1:]:
-                allowed = Words("{some} or {last}", some=allowed, last=more)
+            allowed = terms_listed("disorder", "loss", dis.LOSS_CAUSES, last="or")  # "shooting or melee"
             raise InvalidInputError.saying(
                 "models are lost to {causes} here, not {cause!r}", causes=allowed, cause=self.cause
             )
@@ -304,8 +314,8 @@ class Retreat(DisCommand):
     off_table: bool = Field(default=False, description="A model left the table.")
 
     def decide(self, s: At) -> list[Event]:
-        need = dis.distance(s.tables, self.needed, "the retreat", halved=True)
-        done = need if self.moved is None else dis.distance(s.tables, self.moved, "the distance moved")
+        need = dis.distance(s.tables, self.needed, Words("the retreat"), halved=True)
+        done = need if self.moved is None else dis.distance(s.tables, self.moved, Words("the distance moved"))
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
         decision = dis.retreat(tables, unit, battle.battle_id, needed=need, moved=done, off_table=self.off_table)

@@ -125,7 +125,7 @@ def friend_checked(
 ) -> tuple[str | None, Decimal | None]:
     """R3-9: the friendly unit whose removal the check is for (None when it cites no friend_removed), and the
     distance the players measured to it (R3-8)."""
-    at = None if friend_at is None else dis.distance(s.tables, friend_at, "the removed friend's distance")
+    at = None if friend_at is None else dis.distance(s.tables, friend_at, Words("the removed friend's distance"))
     if "friend_removed" not in causes:
         if at is not None:
             raise InvalidInputError.saying("a distance to a removed friend goes with the cause friend_removed")

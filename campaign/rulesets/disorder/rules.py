@@ -15,8 +15,9 @@ from campaign.i18n import N_
 from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder.tables import Tables
+from campaign.rulesets.inputs import terms_listed
 from events.dice import Dice, Roll, parse
-from events.errors import InvalidInputError, Term
+from events.errors import InvalidInputError, Term, Words
 from events.families.battle import ForceMorale, ModelsLost, UnitRemoved
 from events.families.career import GloryAwarded, RankReached
 from events.families.morale import DisorderChanged
@@ -150,7 +151,9 @@ def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[s
     unknown = [c for c in causes if c not in known]
     if unknown:
         raise InvalidInputError.saying(
-            "unknown causes: {unknown}; choose from {known}", unknown=", ".join(unknown), known=", ".join(known)
+            "unknown causes: {unknown}; choose from {known}",
+            unknown=", ".join(unknown),
+            known=terms_listed("disorder", "cause", known),
         )
     if not causes:
         raise InvalidInputError.saying("a morale check needs a cause")
@@ -326,7 +329,7 @@ def markers_after_battle(tables: Tables) -> str:
     return "the markers come off; the permanent ones stay with their units into their next battle (house rule)"
 
 
-def distance(tables: Tables, text: str, what: str, *, halved: bool = False) -> Decimal:
+def distance(tables: Tables, text: str, what: str | Words, *, halved: bool = False) -> Decimal:
     """A distance typed at the table, exactly, to ``measure.decimals`` places (R3-8); ``halved``: half a measured
     move, unrounded, which may take one place more (a 5.5" move retreats 2.75")."""
     places = tables.measure.decimals + (1 if halved else 0)
@@ -421,7 +424,9 @@ def friend_removal(
     recent = [r for r in friends if window == "battle" or r.turn == turn]
     if not recent:
         raise InvalidInputError.saying(
-            "{unit} cannot check for friend_removed: no friendly unit has left play this turn", unit=unit.name
+            "{unit} cannot check for {cause}: no friendly unit has left play this turn",
+            unit=unit.name,
+            cause=Term("disorder", "cause", "friend_removed"),
         )
     open_ = [r for r in recent if r.unit_id not in checked]
     if not open_:
@@ -483,11 +488,11 @@ def causes_that_happened(
     for cause in causes:
         if cause in ("force_half", "officer_removed") and cause not in happened:
             not_yet = (
-                N_("{unit} cannot check for force_half: its force has not lost half its points")
+                N_("{unit} cannot check for {cause}: its force has not lost half its points")
                 if cause == "force_half"
-                else N_("{unit} cannot check for officer_removed: its officer is in play")
+                else N_("{unit} cannot check for {cause}: its officer is in play")
             )
-            raise InvalidInputError.saying(not_yet, unit=unit.name)
+            raise InvalidInputError.saying(not_yet, unit=unit.name, cause=Term("disorder", "cause", cause))
         if cause in once and cause in used:
             raise InvalidInputError.saying(
                 "{unit} has already checked for {cause}: once per game",

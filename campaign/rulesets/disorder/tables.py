@@ -3,16 +3,17 @@ rules."""
 
 from typing import Annotated, Literal
 
+from campaign.i18n import N_
 from campaign.rulesets.tables import Count, Dice, Flag, Number, RuleTables, Section, Word, bounded, one_of, some_of
 from events.errors import InvalidInputError
 
 COUNTED = ("killed", "captured", "fled")
 """What an encounter battle's count may take (R3-12): models killed, captured, and those of units that fled."""
-Percentage = Annotated[Number, bounded("a percentage of the force's points (0–100)", lambda n: 0 <= n <= 100)]
+Percentage = Annotated[Number, bounded(N_("a percentage of the force's points (0–100)"), lambda n: 0 <= n <= 100)]
 
 
 class Markers(Section):
-    flees_at: Annotated[Number, bounded("at least 1", lambda n: n >= 1)]
+    flees_at: Annotated[Number, bounded(N_("at least 1"), lambda n: n >= 1)]
     permanent_at_half: Flag
     cleared_after_battle: Flag
 
@@ -43,7 +44,7 @@ class Rally(Section):
     pass_at: Number
     close_order: Number
     officer_near: Number
-    removes: Annotated[Literal["all", "one"], one_of("all", "one", said="'all' (every removable marker) or 'one'")]
+    removes: Annotated[Literal["all", "one"], one_of("all", "one", said=N_("'all' (every removable marker) or 'one'"))]
     """``all`` (every removable marker) or ``one``."""
     failed_retreats: Flag
     per_turn: Count

@@ -20,9 +20,9 @@ from campaign.rulesets.fighting_spirit import RULESET
 from campaign.rulesets.fighting_spirit.commands import At, FsCommand, current_battle
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed
+from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed, seed_word
 from events.dice import die
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.registry import Event
 
 EnemyWithin = Annotated[
@@ -90,8 +90,8 @@ class Morale(OnUnit):
     name: ClassVar[str] = "fs.morale"
     phase: ClassVar[Phase] = Phase.BATTLE
 
-    rows: Annotated[tuple[str, ...], Typed(names=("--threat",))] = Field(
-        max_length=20, description="Threat row(s) that call for the test."
+    rows: Annotated[tuple[Annotated[str, seed_word("fighting-spirit", "threat")], ...], Typed(names=("--threat",))] = (
+        Field(max_length=20, description="Threat row(s) that call for the test.")
     )
     enemy_within: EnemyWithin = None
 
@@ -128,7 +128,7 @@ class Rally(FsCommand):
         from campaign.rulesets.fighting_spirit.rules import inches, rally
 
         inputs = self.keywords("unit_name", "officer_name", "distance")
-        apart = inches(s.tables, self.distance, "the distance")
+        apart = inches(s.tables, self.distance, Words("the distance"))
         return ruled(s, [rally(s.state, s.tables, battle, officer, unit, s.dice, **inputs, distance=apart)])
 
 
@@ -158,7 +158,7 @@ class Panic(OnUnit):
     name: ClassVar[str] = "fs.panic"
     phase: ClassVar[Phase] = Phase.BATTLE
 
-    trigger: str | None = Field(
+    trigger: Annotated[str | None, seed_word("fighting-spirit", "trigger")] = Field(
         default=None,
         min_length=1,
         max_length=100,
@@ -226,7 +226,7 @@ class Surrender(OnUnit):
         from campaign.rulesets.fighting_spirit.pressure import surrender_check
         from campaign.rulesets.fighting_spirit.rules import inches
 
-        return surrender_check(s.tables, battle, unit, inches(s.tables, self.enemy_within, "the enemy within"))
+        return surrender_check(s.tables, battle, unit, inches(s.tables, self.enemy_within, Words("the enemy within")))
 
 
 class Psi(FsCommand):
@@ -237,7 +237,7 @@ class Psi(FsCommand):
 
     psion_name: Annotated[OwnUnit, ARGUMENT]
     target_name: Annotated[TargetUnit, ARGUMENT]
-    effect: str = Field(
+    effect: Annotated[str, seed_word("fighting-spirit", "psi_effect")] = Field(
         min_length=1,
         max_length=100,
         description="remove_suppression, inspire, no_step_back, psi_detection, "
@@ -257,7 +257,7 @@ class Psi(FsCommand):
         from campaign.rulesets.fighting_spirit.rules import inches
 
         inputs = self.keywords("psion_name", "target_name", "distance")
-        apart = inches(s.tables, self.distance, "the distance")
+        apart = inches(s.tables, self.distance, Words("the distance"))
         return ruled(s, psi(s.state, s.tables, battle, psion, target, s.dice, **inputs, distance=apart))
 
 

@@ -35,6 +35,7 @@ from campaign.rulesets.inputs import (
     SideName,
     Typed,
     UnitName,
+    terms_listed,
 )
 from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, UnitDeployed, WoundedAbandoned, WoundedChecked
@@ -147,7 +148,7 @@ class Recruit(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
-        between_battles(s.state, unit, "recruits join between battles")
+        between_battles(s.state, unit, Words("recruits join between battles"))
         return [TroopsRecruited(unit_id=unit.unit_id, men=self.men, quality="recruit", experience=0, cost=0)]
 
 
@@ -165,7 +166,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
         record = state.records[giver.unit_id]
         check_transfer(giver, receiver, self.men, record.men, "men")
         for u in (giver, receiver):
-            between_battles(state, u, "men move between battles")
+            between_battles(state, u, Words("men move between battles"))
         return [
             MenTransferred(
                 from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=record.experience
@@ -236,7 +237,7 @@ class StartBattle(FsCommand):
                 raise InvalidInputError.saying(
                     "motivation of {side} must be one of {levels}, not {level!r}",
                     side=side,
-                    levels=", ".join(MOTIVATIONS),
+                    levels=terms_listed("fighting-spirit", "motivation", MOTIVATIONS),
                     level=level,
                 )
         if not self.deployments:

@@ -24,6 +24,7 @@ from campaign.rulesets.fighting_spirit.rules import (
 )
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import ACTION_WORDS, Tables
+from campaign.rulesets.inputs import terms_listed
 from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError, Term, Words
 from events.families.battle import (
@@ -62,7 +63,9 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
     us = active_unit(battle, unit)
     if action not in REACTION_MOVES or action not in tables.reaction_actions():
         raise InvalidInputError.saying(
-            "unknown action {action!r}: one of {actions}", action=action, actions=", ".join(sorted(REACTION_MOVES))
+            "unknown action {action!r}: one of {actions}",
+            action=action,
+            actions=terms_listed("fighting-spirit", "action", sorted(REACTION_MOVES)),
         )
     if action == "go_prone_open" and us.in_cover:
         raise InvalidInputError.saying("{unit} is in cover: going prone there is go_prone_cover", unit=unit.name)
@@ -315,7 +318,9 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
         raise InvalidInputError.saying("{unit} has no psion", unit=psion.name)
     if effect not in tables.psi_effects():
         raise InvalidInputError.saying(
-            "unknown psi effect {effect!r}: one of {effects}", effect=effect, effects=", ".join(tables.psi_effects())
+            "unknown psi effect {effect!r}: one of {effects}",
+            effect=effect,
+            effects=terms_listed("fighting-spirit", "psi_effect", tables.psi_effects()),
         )
     # R3-3: a Broken psion attacks only an enemy that fired on it this turn ("like shooting, with the same
     # limits") and gives no support; R3-2: a panicking one makes no psi action at all.

@@ -16,6 +16,7 @@ from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
 from campaign.rulesets.fighting_spirit.tables import ACTION_WORDS, Tables
+from campaign.rulesets.inputs import terms_listed
 from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError, Term, Words
 from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
@@ -47,14 +48,14 @@ def grade_facts(battle: BattleState, unit: UnitState, to_grade: str) -> tuple[Ev
     return (GradeChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, from_grade=unit.grade, to_grade=to_grade),)
 
 
-def inches(tables: Tables, text: str, what: str) -> Decimal:
+def inches(tables: Tables, text: str, what: str | Words) -> Decimal:
     """A distance typed at the table, exactly, to the tables' ``measure.decimals`` places (R3-8)."""
     return measured(text, what, tables.measure.decimals)
 
 
 def enemy_at(tables: Tables, text: str | None) -> Decimal | None:
     """The nearest enemy's distance, when the players measured it."""
-    return None if text is None else inches(tables, text, "the enemy within")
+    return None if text is None else inches(tables, text, Words("the enemy within"))
 
 
 def within(tables: Tables, distance: Decimal, limit: int) -> bool:
@@ -508,14 +509,14 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
                 raise InvalidInputError.saying(
                     "{unit} is not panicking: name the trigger (one of {triggers})",
                     unit=unit.name,
-                    triggers=", ".join(triggers),
+                    triggers=terms_listed("fighting-spirit", "trigger", triggers),
                 )
             if trigger not in triggers:
                 raise InvalidInputError.saying(
                     "{trigger!r} does not make {quality} troops panic; their triggers: {triggers}",
                     trigger=trigger,
                     quality=Term("fighting-spirit", "quality", unit.profile.quality),
-                    triggers=", ".join(triggers),
+                    triggers=terms_listed("fighting-spirit", "trigger", triggers),
                 )
     lv = unit.profile.leadership
     target = lv + int(tables.panic.threat)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from campaign.rulesets.fighting_spirit.state import RosterUnit
 from campaign.rulesets.fighting_spirit.tables import FATIGUES, Tables
+from campaign.rulesets.inputs import terms_listed
 from events.errors import InvalidInputError
 
 
@@ -29,7 +30,9 @@ def side_fatigues(tables: Tables, deployed: Sequence[Deployed]) -> dict[str, str
     for d in deployed:
         if d.stated is not None and d.stated not in FATIGUES:
             raise InvalidInputError.saying(
-                "fatigue must be one of {fatigues}, not {fatigue!r}", fatigues=", ".join(FATIGUES), fatigue=d.stated
+                "fatigue must be one of {fatigues}, not {fatigue!r}",
+                fatigues=terms_listed("fighting-spirit", "fatigue", FATIGUES),
+                fatigue=d.stated,
             )
     if str(tables.campaign.side_fatigue) == "per_unit":
         return {d.unit.unit_id: d.stated or d.record for d in deployed}
@@ -41,7 +44,7 @@ def side_fatigues(tables: Tables, deployed: Sequence[Deployed]) -> dict[str, str
             raise InvalidInputError.saying(
                 "{side} has one fatigue for all its troops (§0.3), not several for units of one side: {stated}",
                 side=side,
-                stated=", ".join(stated),
+                stated=terms_listed("fighting-spirit", "fatigue", stated),
             )
         by_side[side] = stated[0] if stated else max((d.record for d in mine), key=FATIGUES.index)
     return {d.unit.unit_id: by_side[d.unit.side] for d in deployed}
@@ -57,7 +60,7 @@ def start_grade(tables: Tables, unit: RosterUnit, fatigue: str, scenario_grade: 
         raise InvalidInputError.saying(
             "a scenario starts {unit} at one of {grades}, not {grade!r}",
             unit=unit.name,
-            grades=", ".join(allowed),
+            grades=terms_listed("fighting-spirit", "grade", allowed),
             grade=scenario_grade,
         )
     return scenario_grade

@@ -3,6 +3,7 @@ rules."""
 
 from typing import Annotated, Literal
 
+from campaign.i18n import N_
 from campaign.rulesets.tables import (
     Count,
     Divisor,
@@ -51,16 +52,16 @@ Actions = Annotated[list[Word], some_of(*ACTION_WORDS)]
 Threat = Annotated[
     Number | Ntr,
     bounded(
-        "a threat level: NTR (no test) or 0 and up",
+        N_("a threat level: NTR (no test) or 0 and up"),
         lambda v: v == NTR or v >= 0,
-        "a threat adds to the morale test's target (LV + threat, §0.4) and no row of the table lowers it (§0.5)",
+        N_("a threat adds to the morale test's target (LV + threat, §0.4) and no row of the table lowers it (§0.5)"),
     ),
 ]
 """A threat row's cell (§0.4–0.5): NTR, or a level added to the test's target."""
 
 
-def _dice(sides: tuple[int, ...]) -> str:
-    return f"a die: one of {', '.join(f'd{n}' for n in sides)} (give its sides, e.g. 8)"
+def _dice(sides: tuple[int, ...]) -> Words:
+    return Words("a die: one of {dice} (give its sides, e.g. 8)", dice=", ".join(f"d{n}" for n in sides))
 
 
 Die = Annotated[Number, bounded(_dice(SIDES), SIDES.__contains__)]
@@ -236,8 +237,12 @@ class Tables(RuleTables):
 
     def start_grade_for(self, fatigue: str) -> str:
         if fatigue not in FATIGUES:
+            from campaign.rulesets.inputs import terms_listed as listed  # the inputs' words: only when refused
+
             raise InvalidInputError.saying(
-                "fatigue must be one of {fatigues}, not {fatigue!r}", fatigues=", ".join(FATIGUES), fatigue=fatigue
+                "fatigue must be one of {fatigues}, not {fatigue!r}",
+                fatigues=listed("fighting-spirit", "fatigue", FATIGUES),
+                fatigue=fatigue,
             )
         by_fatigue = {"fresh": self.start_grade.fresh, "tired": self.start_grade.tired}
         return by_fatigue.get(fatigue, self.start_grade.exhausted)
@@ -261,8 +266,12 @@ class Tables(RuleTables):
     def threat(self, row: str, motivation: str) -> int | None:
         """The row's threat at this motivation; None where the table says NTR (no test required)."""
         if row not in self.threats:
+            from campaign.rulesets.inputs import terms_listed as listed  # the inputs' words: only when refused
+
             raise InvalidInputError.saying(
-                "unknown threat row {row!r}: one of {rows}", row=row, rows=", ".join(self.threat_rows())
+                "unknown threat row {row!r}: one of {rows}",
+                row=row,
+                rows=listed("fighting-spirit", "threat", self.threat_rows()),
             )
         found = self.threats[row]
         by_motivation = {"low": found.low, "medium": found.medium, "high": found.high}

@@ -175,7 +175,7 @@ def _entry(unit: object, index: int) -> tuple[ListedUnit, set[str]]:
         profile = UnitProfile.model_validate(profile_fields)
     except ValidationError as exc:
         raise InvalidInputError.saying(
-            "{who} cannot be a Grimdark Future unit here: {problems}", who=who, problems=problems(exc, "unit")
+            "{who} cannot be a Grimdark Future unit here: {problems}", who=who, problems=problems(exc, Words("unit"))
         ) from None
     traits = unit.get("traits") or []
     if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):

@@ -386,7 +386,7 @@ def _updated(
         joined = called.get(str(entry.joins), entry.joins)
         said.append(_joins(joined) if joins is not None else Words("no longer joins another unit"))
     if facts:
-        between_battles(state, unit, "import the list again once the battle is over")
+        between_battles(state, unit, Words("import the list again once the battle is over"))
     return Change(unit.name, tuple(said), tuple(facts))
 
 

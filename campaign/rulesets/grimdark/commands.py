@@ -36,7 +36,7 @@ from campaign.rulesets.inputs import (
     Typed,
     UnitName,
 )
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
@@ -161,7 +161,7 @@ class Sell(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
-        between_battles(s.state, unit, "end the battle first")
+        between_battles(s.state, unit, Words("end the battle first"))
         refund = unit.points * s.tables.army.sell_refund_pct // 100
         return [
             UnitDisbanded(unit_id=unit.unit_id, reason="sold"),

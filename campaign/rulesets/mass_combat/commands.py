@@ -90,7 +90,7 @@ def parse_setup(data: Mapping[str, object]) -> BattleSetup:
         return BattleSetup.model_validate(data)
     except ValidationError as exc:
         raise InvalidInputError.saying(
-            "not a valid battle set-up: {problems}", problems=said_problems(exc.errors(), "battle")
+            "not a valid battle set-up: {problems}", problems=said_problems(exc.errors(), Words("battle"))
         ) from None
 
 
@@ -336,7 +336,7 @@ class Raise(McCommand):
         provisional = _provisional(s, self.unit_name, side, self.profile)
         cost = recruitment_cost(tables, provisional) * provisional.men if self.pay else 0
         if self.pay:
-            afford(s.state, side, cost, f"raising {self.unit_name}")
+            afford(s.state, side, cost, Words("raising {unit}", unit=self.unit_name))
 
         if self.random_quality:
             quality, rolls = _roll_quality(
