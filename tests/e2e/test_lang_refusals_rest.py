@@ -55,16 +55,16 @@ FIVE_GRADES = {
         ("fs", "attack", "Alpha", "--killed", "-1"),
         {
             "en": "fs attack: killed cannot be negative",
-            "ru": "fs attack: killed не может быть отрицательным",
-            "pl": "fs attack: killed nie może być ujemne",
+            "ru": "fs attack: убито: не может быть отрицательным",
+            "pl": "fs attack: zabici: nie może być ujemne",
         },
     ),
     "motivation-listed-as-terms": (
         ("fs", "battle-start", "Ridge", "--side", "Keno=lots", "--side", "Otlok=low", "--unit", "Charlie"),
         {
             "en": "fs battle-start: motivation.Keno must be one of 'low', 'medium' or 'high'",
-            "ru": "fs battle-start: motivation.Keno должно быть одним из: «низкая», «средняя» или «высокая»",
-            "pl": "fs battle-start: motivation.Keno musi być jednym z: „niska”, „średnia” lub „wysoka”",
+            "ru": "fs battle-start: motivation.Keno: допустимые значения: «низкая», «средняя» или «высокая»",
+            "pl": "fs battle-start: motivation.Keno: dozwolone wartości: „niska”, „średnia” lub „wysoka”",
         },
     ),
     "triggers-listed-as-terms": (
@@ -248,8 +248,8 @@ def test_a_grimdark_value_out_of_its_bounds_is_refused_in_the_readers_words(tmp_
         (*unit, "--quality", "4", "--xp", "-1"),
         {
             "en": "gf muster: xp cannot be negative",
-            "ru": "gf muster: xp не может быть отрицательным",
-            "pl": "gf muster: xp nie może być ujemne",
+            "ru": "gf muster: опыт: не может быть отрицательным",
+            "pl": "gf muster: doświadczenie: nie może być ujemne",
         },
     )
     said_in_each_language(
@@ -257,8 +257,8 @@ def test_a_grimdark_value_out_of_its_bounds_is_refused_in_the_readers_words(tmp_
         (*unit, "--quality", "7"),
         {
             "en": "gf muster: not a Grimdark Future unit profile: quality must be at most 6",
-            "ru": "gf muster: это не профиль подразделения Grimdark Future: quality должно быть не больше 6",
-            "pl": "gf muster: to nie jest profil oddziału Grimdark Future: quality musi wynosić co najwyżej 6",
+            "ru": "gf muster: это не профиль подразделения Grimdark Future: качество: значение должно быть не больше 6",
+            "pl": "gf muster: to nie jest profil oddziału Grimdark Future: jakość: wartość może wynosić najwyżej 6",
         },
     )
 
@@ -272,8 +272,8 @@ def test_what_mass_combat_money_pays_for_is_said_in_the_readers_words(tmp_path: 
         ("mc", "raise", "Grey", "--side", "Azure", "--men", "50", "--quality", "green", "--troop-type", "HI"),
         {
             "en": "the treasury of Azure holds $50; it cannot cover raising Grey ($450,000)",
-            "ru": "в казне стороны Azure $50; этого не хватит на набор отряда Grey ($450,000)",
-            "pl": "w skarbcu strony Azure jest $50; nie wystarczy na wystawienie oddziału Grey ($450,000)",
+            "ru": "в казне стороны Azure $50; этого не хватит на набор отряда Grey ($450 000)",
+            "pl": "w skarbcu strony Azure jest $50; nie wystarczy na wystawienie oddziału Grey ($450 000)",
         },
     )
 

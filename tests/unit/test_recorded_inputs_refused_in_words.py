@@ -16,11 +16,12 @@ def test_recorded_inputs_that_no_longer_read_are_said_in_the_readers_words() -> 
     assert str(refused.value) == "the recorded inputs of mc train no longer read: months must be a whole number"
     with reading_in("ru"):
         assert (
-            refusal(refused.value) == "записанные вводные mc train больше не читаются: months должно быть целым числом"
+            refusal(refused.value)
+            == "записанные данные команды mc train больше не читаются: месяцев: нужно целое число"
         )
     with reading_in("pl"):
         assert refusal(refused.value) == (
-            "zapisanych danych wejściowych mc train nie da się już odczytać: months musi być liczbą całkowitą"
+            "zapisanych danych polecenia mc train nie da się już odczytać: miesięcy: potrzebna liczba całkowita"
         )
 
 
@@ -29,4 +30,4 @@ def test_a_command_of_a_newer_program_is_named_as_typed() -> None:
         recorded_command("gf.battle_end", 99, {})
     assert str(refused.value).startswith("gf battle-end was recorded by a newer program (version ")
     with reading_in("ru"):
-        assert refusal(refused.value).startswith("gf battle-end: записано более новой версией программы (версия ")
+        assert refusal(refused.value).startswith("gf battle-end записана более новой программой (версия ")
