@@ -48,9 +48,19 @@ _SCRIPTS = frozenset(("LATIN", "CYRILLIC", "GREEK", "ARMENIAN"))
 
 
 def skeleton(name: str) -> str:
-    """What ``name`` looks like: equal skeletons are names a reader cannot tell apart."""
+    """What ``name`` looks like: equal skeletons are names a reader cannot tell apart, or a group types as one.
+
+    Beyond UTS #39, a Latin letter's accents and the diaeresis of Cyrillic ё do not count: players type "Zolw"
+    for "Żółw" and "Ежики" for "Ёжики" on a keyboard without them, and two units named so would be two units
+    where the group meant one (a new user mustered both). Other Cyrillic marks are letters of their own (й)."""
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name.strip()))
     mapped = unicodedata.normalize("NFD", "".join(_PROTOTYPES.get(c, c) for c in decomposed)).casefold()
+    kept: list[str] = []
+    for c in mapped.replace("ł", "l"):
+        if unicodedata.combining(c) and kept and (kept[-1] < "\u0250" or (c == "\u0308" and kept[-1] == "e")):
+            continue  # an accent on a Latin letter, or the ё (е + diaeresis; е is e by its prototype)
+        kept.append(c)
+    mapped = "".join(kept)
     for pair, letter in _PAIRS:
         mapped = mapped.replace(pair, letter)
     return mapped

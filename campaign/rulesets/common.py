@@ -67,16 +67,17 @@ def known_side(state: Any, side: str) -> str:
 
 LOOKS_LIKE = {
     "unit": N_(
-        "{name!r} looks like the unit {like!r} already on the roster (letters of another alphabet, or characters "
-        "that read alike): give it a name that reads differently"
+        "{name!r} looks like the unit {like!r} already on the roster (letters of another alphabet, letters without "
+        "their accents, or characters that read alike): give it a name that reads differently"
     ),
     "side": N_(
-        "{name!r} looks like the side {like!r} of this campaign (letters of another alphabet, or characters that "
-        "read alike): name the side as the campaign spells it, or give it a name that reads differently"
+        "{name!r} looks like the side {like!r} of this campaign (letters of another alphabet, letters without their "
+        "accents, or characters that read alike): name the side as the campaign spells it, or give it a name that "
+        "reads differently"
     ),
     "officer": N_(
-        "{name!r} looks like the officer {like!r} of this campaign (letters of another alphabet, or characters "
-        "that read alike): give a name that reads differently"
+        "{name!r} looks like the officer {like!r} of this campaign (letters of another alphabet, letters without "
+        "their accents, or characters that read alike): give a name that reads differently"
     ),
 }
 

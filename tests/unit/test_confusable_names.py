@@ -59,7 +59,9 @@ def test_look_alikes_share_a_skeleton_and_other_names_do_not() -> None:
     assert skeleton("СОКЕ") == skeleton("Coke")  # all four Cyrillic capitals
     assert skeleton("КЕНО") == skeleton("KEHO") != skeleton("Keno")  # a Cyrillic Н reads as H, not N
     assert skeleton("rnike") == skeleton("mike") and skeleton("bob1") == skeleton("bobl")
-    assert skeleton("Żółw") != skeleton("Zolw")  # diacritics are letters of their own
+    assert skeleton("Żółw") == skeleton("Zolw")  # typed without its accents, as on a keyboard without them
+    assert skeleton("Ёжики") == skeleton("Ежики") and skeleton("Пётр") == skeleton("Петр")  # ё typed as е
+    assert skeleton("Бой") != skeleton("Бои")  # й is a letter of its own, not и with a mark
     assert skeleton("Кено") != skeleton("Keno")  # the Cyrillic н does not read as n
 
 
@@ -86,9 +88,24 @@ def test_cyrillic_and_polish_names_of_one_alphabet_are_accepted(ledger: Ledger) 
     fs.muster(ledger.resolve(None), "Keno Guard", "Keno", SQUAD)
     fs.muster(ledger.resolve(None), "Сталь", "Кено", SQUAD)
     fs.muster(ledger.resolve(None), "Żółw", "Keno", SQUAD)
-    fs.muster(ledger.resolve(None), "Zolw", "Keno", SQUAD)  # reads differently from Żółw
+    fs.muster(ledger.resolve(None), "Бой", "Кено", SQUAD)
+    fs.muster(ledger.resolve(None), "Бои", "Кено", SQUAD)  # й and и are letters of their own
     state, _ = fs.state(ledger.resolve(None))
-    assert {u.name for u in state.roster.values()} == {"Keno Guard", "Сталь", "Żółw", "Zolw"}
+    assert {u.name for u in state.roster.values()} == {"Keno Guard", "Сталь", "Żółw", "Бой", "Бои"}
+
+
+@pytest.mark.parametrize(("first", "second"), [("Żółw", "Zolw"), ("Ёжики", "Ежики"), ("Пётр", "петр")])
+def test_a_unit_named_as_another_without_its_accents_or_its_yo_is_refused(
+    ledger: Ledger, first: str, second: str
+) -> None:
+    """A group types "Zolw" for "Żółw" and "Ежики" for "Ёжики": a second unit so named would be one the group
+    cannot tell from the first when it names it; refused, nothing appended."""
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), first, "Keno", SQUAD)
+    head = ledger.resolve(None).last_seq
+    with pytest.raises(InvalidInputError, match=f"looks like the unit '{first}'"):
+        fs.muster(ledger.resolve(None), second, "Keno", SQUAD)
+    assert ledger.resolve(None).last_seq == head
 
 
 def test_an_officer_looking_like_one_with_a_career_is_refused() -> None:
