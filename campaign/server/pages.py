@@ -472,6 +472,9 @@ def _form_context(
         "info": m.info,
         "csrf": m.caller.session.csrf,
         "open": bool(state),
+        # a new id each time the form is drawn: the next command it sends is a new one (not a wall clock: the
+        # rules never see it, and the store keeps it only as the command's idempotency key)
+        "command_id": secrets.token_urlsafe(12),
     }
 
 
@@ -697,7 +700,11 @@ async def command_form(request: Request, m: Player) -> Response:
         dice = _faces(form) if step == "table" else None
         if step == "table" and dice is None:
             raise InvalidInputError.saying("no dice were entered: ask which dice to roll first")
-        result = await api.run_in_turn(request, m, api.CommandRequest(command=name, args=inputs, dice=dice))
+        # the form's own id, drawn when it was shown: a second post of the same form (a double tap, a resubmit
+        # after the back button) is the same command, answered as recorded and never appended twice
+        sent_id = str(form.get("_command_id") or "") or None
+        body = api.CommandRequest(command=name, args=inputs, dice=dice, command_id=sent_id)
+        result = await api.run_in_turn(request, m, body)
     except forms.FormError as exc:
         state["errors"], code = exc.errors, 400
     except HTTPException as exc:

@@ -224,6 +224,31 @@ def test_without_javascript_a_form_posts_and_redirects_back(world: World) -> Non
     assert 'role="status">muster:' not in again.text  # shown once
 
 
+def test_a_form_sent_twice_is_recorded_once(world: World) -> None:
+    """Without JavaScript a double tap, or the form sent again after the back button, posts the same form twice:
+    it carries the id it was drawn with, so the second is the same command, answered "already recorded"; a form
+    drawn again afterwards is a new command."""
+    plain = without_js(world.client("gina"))
+    page = plain.get(f"/c/{world.campaign_id}").text
+    token = csrf_of(plain, world)
+    drawn = re.search(r'name="_command_id" value="([^"]+)"', form_of(page, "gf-muster"))
+    assert drawn, "the form carries its id"
+    fields = {**MUSTER, "profile.models": "10", "profile.quality": "4", "_csrf": token, "_command_id": drawn[1]}
+    before = head(world)
+    for _ in range(2):
+        answer = send(plain, world, fields, htmx=False)
+        assert answer.status_code == 303
+    assert head(world) > before
+    once = head(world)
+    again = plain.get(answer.headers["location"]).text
+    assert "muster: already recorded, nothing new was appended" in again
+    redrawn = re.search(r'name="_command_id" value="([^"]+)"', form_of(again, "gf-muster"))
+    assert redrawn and redrawn[1] != drawn[1], "drawn again, the form is a new command"
+    renamed = {**fields, "name": "Robot Squad 2", "_command_id": redrawn[1]}
+    assert send(plain, world, renamed, htmx=False).status_code == 303
+    assert head(world) > once
+
+
 def test_without_javascript_a_refusal_comes_back_beside_its_field(world: World) -> None:
     plain = without_js(world.client("gina"))
     token = csrf_of(plain, world)
