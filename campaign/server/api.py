@@ -598,11 +598,13 @@ async def undo_(m: GM, request: Request) -> dict[str, object]:
     return {**appended(request, m.info.campaign_id, result), "undone": said}
 
 
-async def undone_in_turn(request: Request, m: InCampaign) -> tuple[AppendResult, str]:
+async def undone_in_turn(request: Request, m: InCampaign, seen: int | None = None) -> tuple[AppendResult, str]:
     """Undo in the campaign's turn, again on the fresh state after a lost race; refused in words where what it
-    takes back would be a command appended since the request came (``m.info``, read as it came in), by this
-    process while it waited for its turn or by another: the game master has not seen it."""
-    seen = m.info.last_seq
+    takes back would be a command appended since ``seen`` (the head the page that asked showed), else since the
+    request came (``m.info``, read as it came in), by this process while it waited for its turn or by another:
+    the game master has not seen it. A page's undo sent twice is so refused the second time, not run again on
+    the command before."""
+    seen = min(seen, m.info.last_seq) if seen is not None else m.info.last_seq
     result, said = await retried_in_turn(
         request, m.info.campaign_id, lambda now: undo(ledger_of(request, now), now.info, seen)
     )

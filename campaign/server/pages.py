@@ -1097,8 +1097,10 @@ async def rewind_form(
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
 async def undo_form(request: Request, m: GM) -> Response:
+    form = await request.form()
+    shown = str(form.get("head") or "")
     try:
-        _, said = await api.undone_in_turn(request, m)
+        _, said = await api.undone_in_turn(request, m, int(shown) if shown.isdigit() and len(shown) < 10 else None)
     except HTTPException as exc:
         return refused_in_turn(request, exc)
     except CampaignError as exc:

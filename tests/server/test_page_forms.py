@@ -249,6 +249,27 @@ def test_a_form_sent_twice_is_recorded_once(world: World) -> None:
     assert head(world) > once
 
 
+def test_an_undo_sent_twice_takes_back_one_command(world: World) -> None:
+    """The GM's undo carries the head the page showed: sent twice (a double tap without JavaScript), the second
+    is refused in words, for what it would take back (the first undo) came after that page; the command before
+    stays in effect."""
+    muster(world, "Robot Squad", "Robots")
+    muster(world, "Saurian Warriors", "Saurians")
+    plain = without_js(world.client("gina"))
+    page = plain.get(f"/c/{world.campaign_id}").text
+    token = csrf_of(plain, world)
+    shown = re.search(r'name="head" value="(\d+)" data-live-head', page)
+    assert shown and int(shown[1]) == head(world)
+    fields = {"_csrf": token, "head": shown[1]}
+    first = plain.post(f"/c/{world.campaign_id}/undo", data=fields, follow_redirects=False)
+    assert first.status_code == 303
+    undone = head(world)
+    plain.post(f"/c/{world.campaign_id}/undo", data=fields, follow_redirects=False)
+    assert head(world) == undone, "the second post took back nothing more"
+    roster = world.client("gina").get(f"/api/campaigns/{world.campaign_id}").json()
+    assert [u["name"] for u in roster["units"]] == ["Robot Squad"]
+
+
 def test_without_javascript_a_refusal_comes_back_beside_its_field(world: World) -> None:
     plain = without_js(world.client("gina"))
     token = csrf_of(plain, world)

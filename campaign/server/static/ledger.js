@@ -26,6 +26,8 @@ function listen(campaignId, after) {
     }
     drawCharts();
     staleCommands();
+    // the head a GM's undo is sent with: the one the page now shows
+    for (const input of document.querySelectorAll("input[data-live-head]")) input.value = String(update.head);
     document.body.dispatchEvent(new CustomEvent("appended", {detail: update.head}));
   });
 }
