@@ -13,7 +13,7 @@ import orjson
 import typer
 from rich.markup import escape
 
-from campaign.i18n import N_, _
+from campaign.i18n import N_, _, pgettext
 from campaign.read.describe import describe, dice_of, kind, readable, value
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, ConcurrencyError
@@ -246,7 +246,9 @@ def print_tables(out: Output, title: str, values: Mapping[str, Any], prefix: str
     for column in (N_("path"), N_("value"), N_("tag"), N_("erratum"), N_("provenance")):
         view.add_column(_(column))
     for path, sourced in rows:
-        view.add_row(path, escape(value(sourced.value)), sourced.tag, sourced.errata, escape(sourced.source))
+        # The note in the reader's language (its tag, errata and numbers kept); --json keeps the file's English.
+        note = pgettext("provenance", sourced.source)
+        view.add_row(path, escape(value(sourced.value)), sourced.tag, sourced.errata, escape(note))
     out.console.print(view)
 
 

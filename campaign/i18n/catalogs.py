@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -82,7 +83,41 @@ def extracted(help_texts: Mapping[str, str], form_texts: Iterable[FormText]) -> 
     for message, context, where in form_texts:
         if message and catalog.get(message, context) is None:
             catalog.add(message, None, [(where, 0)], auto_comments=(f"on the page's form of {where}",), context=context)
+    for note, where in table_notes().items():
+        catalog.add(note, None, [(where, 0)], auto_comments=(NOTE_COMMENT,), context=NOTE_CONTEXT)
     return catalog
+
+
+NOTE_CONTEXT = "provenance"
+"""The context of a rule table value's source note (``tables``: "SEED (psi-strike: +3 threat)"): a note may read
+like another message of the program, and is translated as a note."""
+NOTE_COMMENT = (
+    "a rule table value's provenance: keep the tag (SEED, PUB, INF, PLACEHOLDER), erratum ids (R2-17), sections "
+    "(§2.11), numbers and quoted seed words as they are"
+)
+BARE_TAGS = frozenset({"SEED", "SEED-DERIVED", "PUB", "INF", "PLACEHOLDER"})
+"""Notes that are a provenance tag alone: said alike in every language, so not messages."""
+
+
+def _leaf_notes(node: object) -> Iterator[str]:
+    if isinstance(node, dict):
+        if {"value", "source"} <= set(node) <= {"value", "source", "erratum"}:
+            yield str(node["source"])
+            return
+        for child in node.values():
+            yield from _leaf_notes(child)
+
+
+def table_notes() -> dict[str, str]:
+    """Every source note of the built-in rulesets' ``tables.toml`` (but a bare tag) → the file it is first in.
+    Read as files, not through the rulesets (this layer is under them): the same leaves ``flatten`` reads."""
+    notes: dict[str, str] = {}
+    for path in sorted((ROOT / "campaign" / "rulesets").glob("*/tables.toml")):
+        where = path.relative_to(ROOT).as_posix()
+        for note in _leaf_notes(tomllib.loads(path.read_text("utf-8"))):
+            if note not in BARE_TAGS:
+                notes.setdefault(note, where)
+    return notes
 
 
 CONTEXT = "\x04"
