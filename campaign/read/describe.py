@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
+from campaign.i18n.dice import notation_said
 from campaign.i18n.explain import reason_said
 from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.possessive import possessive
@@ -589,7 +590,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
             index=p["roll_index"],
-            notation=p["notation"],
+            notation=notation_said(p["notation"]),
             purpose=purpose_said(p["purpose"]),
             faces=thrown,
             total=total,
@@ -794,13 +795,13 @@ def corrected(p: Mapping[str, Any]) -> str:
     now = _("{faces} (roll #{index})").format(faces=faces, index=p["replaced_by"]) if p["faces"] else _("no die")
     if list(p["faces"]) == list(p["faces_before"]):  # carried with the dice corrected beside it, not changed
         return _("table dice of roll #{index} ({notation}) entered again as they were: {now}").format(
-            index=p["roll_index"], notation=p["notation"], now=now
+            index=p["roll_index"], notation=notation_said(p["notation"]), now=now
         )
     return _(
         "table dice of roll #{index} ({notation}) corrected from {before} to {now} by {by}, amending #{seq}: {reason}"
     ).format(
         index=p["roll_index"],
-        notation=p["notation"],
+        notation=notation_said(p["notation"]),
         before="+".join(map(str, p["faces_before"])),
         now=now,
         by=p["by"],

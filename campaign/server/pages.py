@@ -27,6 +27,7 @@ from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
 from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal
+from campaign.i18n.dice import die_said, notation_said
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
@@ -614,13 +615,14 @@ def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[
     varies = [(n.count, n.sides) for n in low] != [(n.count, n.sides) for n in high]
     return [
         {
-            "notation": n.notation,
+            "notation": notation_said(n.notation),
             "purpose": (said := purpose_said(n.purpose))[:1].upper() + said[1:],
             "sides": n.sides,
+            # each die as the reader writes it ("к6" on a Russian page), as the rules' explanations say it
             "dice": [
-                _("d{sides} ({i} of {count})").format(sides=n.sides, i=i, count=n.count)
+                _("{die} ({i} of {count})").format(die=die_said(n.sides), i=i, count=n.count)
                 if n.count > 1
-                else f"d{n.sides}"
+                else die_said(n.sides)
                 for i in range(1, n.count + 1)
             ],
             "side": n.side,
@@ -1028,8 +1030,8 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
     (as the CLI's preview says them)."""
     lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report["inputs"]]
     lines += [
-        f"table dice of roll #{c['roll']} ({c['notation']}) corrected: {', '.join(map(str, c['faces_before']))} → "
-        f"{', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
+        f"table dice of roll #{c['roll']} ({notation_said(c['notation'])}) corrected: "
+        f"{', '.join(map(str, c['faces_before']))} → {', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
         for c in report["corrected"]
         if c["faces"] != c["faces_before"]
     ]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
+from campaign.i18n.dice import die_said
 from campaign.i18n.explain import Beside, renders
 from campaign.i18n.terms import shown
 
@@ -13,8 +14,7 @@ FS = "fighting-spirit"
 
 
 def _die(sides: int) -> str:
-    # TRANSLATORS: a die by its sides: d8 in English, к8 as seed 000 writes it, k8 in Polish.
-    return _("d{sides}").format(sides=sides)
+    return die_said(sides)
 
 
 def _threat_part(row: str, kind: str, value: int, count: int) -> str:

@@ -1,0 +1,67 @@
+"""What the campaign page says to a group at the table, as a new game master and a new player read it (in-process,
+TestClient): a die as the reader writes it (``к6`` on a Russian page, as the rules' explanations say it), the log's
+entries by their number as its column calls them, the rulesets' descriptions in the reader's language, a command
+called as the page's own list calls it, who entered an entry in words the group knows, and a player's form without
+the inputs that are never the player's to give.
+
+Grimdark (RULES.md §4): a unit at half strength or less after shooting tests Quality on one d6 (§4.1 A).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.conftest import SQUAD, World, post
+
+HTMX = {"HX-Request": "true"}
+
+
+def muster(world: World, name: str, side: str) -> None:
+    body = {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+def battle(world: World) -> None:
+    muster(world, "Robot Squad", "Robots")
+    muster(world, "Saurian Warriors", "Saurians")
+    body = {"command": "gf.battle_start", "args": {"name": "Ruins", "units": ["Robot Squad", "Saurian Warriors"]}}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", body)
+
+
+def send(client: TestClient, world: World, fields: dict[str, Any], lang: str = "en") -> Any:
+    headers = HTMX | {"Accept-Language": lang}
+    return client.post(f"/c/{world.campaign_id}/command", data=fields, headers=headers, follow_redirects=False)
+
+
+def text_of(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_dice_asked_for_are_written_as_the_reader_writes_a_die(world: World) -> None:
+    battle(world)
+    fields = {"_command": "gf.shoot", "unit_name": "Robot Squad", "wounds": "6", "_step": "count"}
+    # 4 models of 10 left: under half, it tests Quality on one d6 (§4.1 A)
+    ru = send(world.client("pat"), world, fields, "ru")
+    assert ru.status_code == 200, ru.text
+    label = re.search(r'<label for="die-gf-shoot-1-1">([^<]*)</label>', ru.text)
+    assert label is not None and label.group(1) == "к6"  # seed 000's Russian, as its explanations write it
+    assert "d6" not in text_of(ru.text)
+    pl = send(world.client("pat"), world, fields, "pl")
+    label = re.search(r'<label for="die-gf-shoot-1-1">([^<]*)</label>', pl.text)
+    assert label is not None and label.group(1) == "k6"
+    en = send(world.client("pat"), world, fields, "en")
+    label = re.search(r'<label for="die-gf-shoot-1-1">([^<]*)</label>', en.text)
+    assert label is not None and label.group(1) == "d6"
+
+
+def test_the_logs_rolls_say_their_dice_as_the_reader_writes_them(world: World) -> None:
+    battle(world)
+    gina = world.client("gina")
+    shot = {"command": "gf.shoot", "args": {"unit_name": "Robot Squad", "wounds": 6}, "dice": "3"}
+    post(gina, f"/api/campaigns/{world.campaign_id}/commands", shot)
+    log = gina.get(f"/c/{world.campaign_id}", headers={"Accept-Language": "ru"}).text
+    rolls = [text_of(r) for r in re.findall(r'<td class="what">(.*?)</td>', log, re.S) if "№" in r and "«" in r]
+    assert rolls and all("к6" in r and "d6" not in r for r in rolls), rolls
