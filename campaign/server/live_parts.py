@@ -9,7 +9,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from campaign.i18n import DEFAULT, _, language, ngettext
+from campaign.i18n import DEFAULT, _, language, ngettext, pgettext
 from campaign.i18n.terms import shown
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, dice_of, explained_by
@@ -28,7 +28,9 @@ _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates" / "fragments"), autoescape=select_autoescape()
 )
 # Rendered in the language Fragments.at reads them in: the fragments say their words through _ and ngettext.
-_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading, shown=shown, role_words=ROLE_WORDS)
+_templates.globals.update(
+    _=_, ngettext=ngettext, pgettext=pgettext, heading=views.heading, shown=shown, role_words=ROLE_WORDS
+)
 
 
 def _render(name: str, **context: Any) -> str:

@@ -126,7 +126,7 @@ def test_what_a_page_reads_does_not_grow_with_the_log(pg_engine: Engine, pg_url:
         info = opened.ledger.resolve(cid)
         with counted() as read:
             rendered = Fragments(opened.ledger, Memberships(opened.engine), PAGE).at(info)
-        assert "Ridge" in rendered.parts["battle"] and f"#{info.last_seq}" in rendered.parts["roster"]
+        assert "Ridge" in rendered.parts["battle"] and f"after entry {info.last_seq}" in rendered.parts["roster"]
         rows[rolls] = read.rows
         opened.close()
         empty_tables(pg_engine)

@@ -65,3 +65,23 @@ def test_the_logs_rolls_say_their_dice_as_the_reader_writes_them(world: World) -
     log = gina.get(f"/c/{world.campaign_id}", headers={"Accept-Language": "ru"}).text
     rolls = [text_of(r) for r in re.findall(r'<td class="what">(.*?)</td>', log, re.S) if "№" in r and "«" in r]
     assert rolls and all("к6" in r and "d6" not in r for r in rolls), rolls
+
+
+def test_a_players_page_numbers_the_logs_entries_as_its_column_does(world: World) -> None:
+    battle(world)
+    shot = {"command": "gf.shoot", "args": {"unit_name": "Robot Squad", "wounds": 6}, "dice": "3"}
+    post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands", shot)
+    for lang, column, roster, entry in (
+        ("en", "entry", "after entry", "entry"),
+        ("ru", "№", "после записи №", "№"),
+        ("pl", "nr", "po wpisie nr", "nr"),
+    ):
+        page = world.client("pat").get(f"/c/{world.campaign_id}", headers={"Accept-Language": lang}).text
+        head = re.search(r'data-after="(\d+)"', page)
+        assert head is not None
+        log = page[page.index('id="log"') :]
+        assert f"<thead><tr><th>{column}</th>" in log
+        heading = re.search(r"<h2>[^<]*<span class=\"help\">([^<]*)</span></h2>", page[page.index('id="roster"') :])
+        assert heading is not None and heading.group(1) == f"{roster} {head.group(1)}"
+        lines = re.findall(r"<li>(.*?)</li>", page[page.index('class="battle-log"') :].split("</ul>")[0], re.S)
+        assert lines and all(re.match(rf"{entry} \d+: ", line) for line in lines), lines
