@@ -314,10 +314,12 @@ def signout(request: Request, who: Account) -> Response:
 
 
 def ruleset_said(name: str) -> tuple[str, str]:
-    """A ruleset as a person reads it: its game's name (its title's, before a colon; else its name in words:
-    "fighting-spirit" is Fighting Spirit), and what more its title says of it."""
+    """A ruleset as a person reads it, in the reader's language: its game's name (its title's, before a colon;
+    else its name in words: "fighting-spirit" is Fighting Spirit), and what more its title says of it (the title
+    is declared once with the ruleset, marked for the catalogs; a ruleset the catalogs do not know reads as
+    declared)."""
     info = RULESETS.get(name)
-    title = info.title if info is not None else ""
+    title = _(info.title) if info is not None and info.title else ""
     game, colon, about = title.partition(":")
     if colon:
         return game.strip(), about.strip()

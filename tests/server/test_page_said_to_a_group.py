@@ -85,3 +85,24 @@ def test_a_players_page_numbers_the_logs_entries_as_its_column_does(world: World
         assert heading is not None and heading.group(1) == f"{roster} {head.group(1)}"
         lines = re.findall(r"<li>(.*?)</li>", page[page.index('class="battle-log"') :].split("</ul>")[0], re.S)
         assert lines and all(re.match(rf"{entry} \d+: ", line) for line in lines), lines
+
+
+def test_the_rulesets_are_described_in_the_readers_language(world: World) -> None:
+    english = world.client("sam").get("/", headers={"Accept-Language": "en"}).text
+    described = dict(
+        re.findall(r'<label for="ruleset-([\w-]+)"><span><b>[^<]*</b> <span class="help">([^<]*)</span>', english)
+    )
+    assert described["mass-combat"] == "troop strength, quality, pay, glory"  # after the game's name
+    assert described["fighting-spirit"] == "Five-grade morale (Stargrunt II-like)"
+    for lang in ("ru", "pl"):
+        page = world.client("sam").get("/", headers={"Accept-Language": lang}).text
+        said = dict(
+            re.findall(r'<label for="ruleset-([\w-]+)"><span><b>[^<]*</b> <span class="help">([^<]*)</span>', page)
+        )
+        assert said.keys() == described.keys()
+        left = [
+            name
+            for name, words in said.items()
+            if words == described[name] or re.search(r"\b(and|of|careers|strength)\b", words)
+        ]
+        assert left == [], (lang, said)
