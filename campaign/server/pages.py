@@ -88,11 +88,21 @@ def back_to(request: Request) -> str:
 
 
 def message(
-    request: Request, text: str, *, error: bool = False, lines: list[str] | None = None, code: int = 200
+    request: Request,
+    text: str,
+    *,
+    error: bool = False,
+    lines: list[str] | None = None,
+    code: int = 200,
+    tool: str = "",
 ) -> Response:
-    """A form's answer: in place (htmx), or a redirect back to the page that shows it (a plain post)."""
+    """A form's answer: in place (htmx), or a redirect back to the page that shows it (a plain post): under the
+    game master's ``tool`` that was used (``invite``: under its button, the tool open), else at the page's top."""
     if nojs.plain(request):
-        return nojs.said(request, back_to(request) + "#said", {"message": text, "error": error, "lines": lines or []})
+        what = {"message": text, "error": error, "lines": lines or []}
+        if tool:
+            return nojs.said(request, f"{back_to(request)}#{tool}-result", what | {"tool": tool})
+        return nojs.said(request, back_to(request) + "#said", what)
     return templates.TemplateResponse(
         request, "message.html", {"message": text, "error": error, "lines": lines or []}, status_code=code
     )
@@ -119,11 +129,11 @@ def shown(request: Request, name: str, context: dict[str, object]) -> Response:
     return nojs.cleared(response) if found is not None else response
 
 
-def refused(request: Request, exc: CampaignError) -> Response:
+def refused(request: Request, exc: CampaignError, tool: str = "") -> Response:
     """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
-    API's words too, naming the campaign)."""
+    API's words too, naming the campaign), under the GM's ``tool`` that was used."""
     said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
-    return message(request, said, error=True, code=status_for(exc))
+    return message(request, said, error=True, code=status_for(exc), tool=tool)
 
 
 def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200, invite: str = "") -> Response:
@@ -505,7 +515,9 @@ def campaign_page(
             "role_words": _(ROLE_WORDS[m.member.role]),
             "is_gm": is_gm,
             "imports_lists": imports_lists(m.info.ruleset),  # its ruleset's plug-in reads army lists
-            "said": found if found and not found.get("command") and not found.get("invitation") else None,
+            "said": found if found and not {"command", "invitation", "tool"} & found.keys() else None,
+            # a plain post of a GM's tool: its answer under the tool's own button, the tool open
+            "tool_said": found if found and found.get("tool") else None,
             "made": found.get("invitation") if found else None,
             "sides": commands["choices"].sides,
             "amend_seq": amend_seq,
@@ -754,10 +766,10 @@ def _command_answer(
     return templates.TemplateResponse(request, "command_form.html", context, status_code=code)
 
 
-def refused_in_turn(request: Request, exc: HTTPException) -> Response:
+def refused_in_turn(request: Request, exc: HTTPException, tool: str = "") -> Response:
     """A form refused as who sent it is in the campaign's turn (removed, or no longer the game master, while it
     waited): the API's words, with its status."""
-    return message(request, str(exc.detail), error=True, code=exc.status_code)
+    return message(request, str(exc.detail), error=True, code=exc.status_code, tool=tool)
 
 
 @router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
@@ -791,11 +803,12 @@ async def invite_form(
             request, m.info.campaign_id, lambda now: api.granted(request, now, name, role, sides.split(","))
         )
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "invite")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "invite")
     srv.live.appended(m.info.campaign_id)
-    return message(request, _("{account} joins as {role}").format(account=name, role=_(ROLE_WORDS.get(role, role))))
+    said = _("{account} joins as {role}").format(account=name, role=_(ROLE_WORDS.get(role, role)))
+    return message(request, said, tool="invite")
 
 
 def _invitations_context(request: Request, m: InCampaign) -> dict[str, object]:
@@ -874,13 +887,12 @@ async def remove_form(
     try:
         await api.retried_in_turn(request, m.info.campaign_id, lambda now: api.removed(request, now, name, reason))
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "remove")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "remove")
     srv.live.appended(m.info.campaign_id)
-    return message(
-        request, _("{account} is no longer a member of {campaign}").format(account=name, campaign=m.info.name)
-    )
+    said = _("{account} is no longer a member of {campaign}").format(account=name, campaign=m.info.name)
+    return message(request, said, tool="remove")
 
 
 AMEND_INPUTS = "in."
@@ -1066,13 +1078,12 @@ async def rewind_form(
     try:
         await api.rewound_in_turn(request, m, to, reason)
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "rewind")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "rewind")
     server(request).live.appended(m.info.campaign_id)
-    return message(
-        request, _("Rewound to #{seq}: the events after it are retracted (nothing is deleted).").format(seq=to)
-    )
+    said = _("Rewound to #{seq}: the events after it are retracted (nothing is deleted).").format(seq=to)
+    return message(request, said, tool="rewind")
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
@@ -1080,11 +1091,11 @@ async def undo_form(request: Request, m: GM) -> Response:
     try:
         _, said = await api.undone_in_turn(request, m)
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "undo")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "undo")
     server(request).live.appended(m.info.campaign_id)
-    return message(request, said)
+    return message(request, said, tool="undo")
 
 
 @router.get("/lang/{lang}", openapi_extra=access("public"))

@@ -89,7 +89,7 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
         gm.select_option("#invite select[name=role]", role)
         gm.fill("#invite input[name=sides]", sides)
         gm.click("#invite button")
-        gm.locator("#gm-result", has_text=f"{account} joins").wait_for()
+        gm.locator("#invite-result", has_text=f"{account} joins").wait_for()
     gm.locator("#members", has_text="olive — observer").wait_for(timeout=LIVE_MS)
 
     player.goto(campaign_url)

@@ -238,7 +238,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     gm.fill("#invite input[name=account]", "pat")
     gm.fill("#invite input[name=sides]", "Robots")
     gm.click("#invite button")
-    gm.locator("#gm-result", has_text="pat joins").wait_for()
+    gm.locator("#invite-result", has_text="pat joins").wait_for()
 
     player.goto(campaign_url)
     assert small_targets(player) == []
