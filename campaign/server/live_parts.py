@@ -9,6 +9,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from campaign.access.invitations import sides_known
 from campaign.i18n import DEFAULT, _, language, ngettext, pgettext
 from campaign.i18n.terms import shown
 from campaign.read import views
@@ -106,6 +107,23 @@ def battle(at: At) -> str:
     return _render(
         "battle.html", battle=fought, battle_log=entries, members=members, cards=cards, ruleset=at.info.ruleset
     )
+
+
+@PAGE.fragment("link-for", by_role=True)
+def link_for(at: At) -> str:
+    """Whom the game master's invitation link is for: a player of each side the campaign knows (its units' and
+    its players'), drawn again as a side musters its first unit. Only the game master's rendering holds it."""
+    if at.kind != GM:
+        return ""
+    return _render("link_for.html", known_sides=sides_known(_summary(at).units, at.members.values()))
+
+
+@PAGE.fragment("invite-side-list", by_role=True)
+def invite_sides(at: At) -> str:
+    """The sides an invitation by account name suggests (the game master's rendering only)."""
+    if at.kind != GM:
+        return ""
+    return _render("invite_sides.html", known_sides=sides_known(_summary(at).units, at.members.values()))
 
 
 @PAGE.fragment("charts")

@@ -13,7 +13,10 @@ function listen(campaignId, after) {
     const update = JSON.parse(e.data);
     for (const [id, html] of Object.entries(update.parts)) {
       const node = document.getElementById(id);
-      if (node) node.outerHTML = html;
+      if (!node) continue;
+      const chosen = keptChoices(node);
+      node.outerHTML = html;
+      restoreChoices(chosen);
     }
     // a list of rows (the log) comes as its new or changed rows and the keys' order; should a row the page was
     // to keep be missing, it asks for every part again
@@ -28,6 +31,27 @@ function listen(campaignId, after) {
     staleCommands();
     document.body.dispatchEvent(new CustomEvent("appended", {detail: update.head}));
   });
+}
+
+// A picker drawn again (the GM's invitation link's "for", when a side is first known) keeps what the reader chose
+// in it, while that choice is still offered; one left as it was drawn shows what the new drawing offers first.
+document.addEventListener("change", (e) => {
+  if (e.target instanceof HTMLSelectElement) e.target.dataset.chosen = "yes";
+});
+
+function keptChoices(node) {
+  const selects = node.matches("select[id]") ? [node] : [...node.querySelectorAll("select[id]")];
+  return selects.filter((s) => s.dataset.chosen).map((s) => [s.id, s.value]);
+}
+
+function restoreChoices(chosen) {
+  for (const [id, value] of chosen) {
+    const select = document.getElementById(id);
+    if (select && [...select.options].some((o) => o.value === value)) {
+      select.value = value;
+      select.dataset.chosen = "yes";
+    }
+  }
 }
 
 function placeRows(node, changes) {
