@@ -56,7 +56,7 @@ from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import recorded
 from campaign.timeline.reports import new_dice_words, paired
-from campaign.typed_as import typed
+from campaign.typed_as import as_the_page_names, typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
@@ -744,7 +744,8 @@ def _answer(request: Request, m: InCampaign, name: str, result: AppendResult, be
 def command_word(name: str) -> str:
     """A command as the page names it: as its ruleset's command line types it after the ruleset's word, which
     the campaign's page needs not say (``campaign gf muster`` is "muster"; the ledger's own ``roll``, "roll")."""
-    return typed(name).rpartition(" ")[2]
+    with as_the_page_names():
+        return typed(name)
 
 
 def _dice_needed_or_none(

@@ -106,3 +106,35 @@ def test_the_rulesets_are_described_in_the_readers_language(world: World) -> Non
             if words == described[name] or re.search(r"\b(and|of|careers|strength)\b", words)
         ]
         assert left == [], (lang, said)
+
+
+def test_a_command_is_called_on_the_page_as_the_pages_own_list_calls_it(world: World) -> None:
+    """The page groups its commands by the command line's names after the ruleset's word ("shoot", "melee"): its
+    log, amend form and refusals call a command so too; the API and the command line keep "gf melee"."""
+    battle(world)
+    gina, pat, cid = world.client("gina"), world.client("pat"), world.campaign_id
+    melee = {"a": "Robot Squad", "b": "Saurian Warriors", "wounds_by_a": 2, "wounds_by_b": 1}
+    post(gina, f"/api/campaigns/{cid}/commands", {"command": "gf.melee", "args": melee, "dice": "5"})
+    page = gina.get(f"/c/{cid}").text
+    rows = [text_of(r) for r in re.findall(r'<td class="what">(.*?)</td>', page, re.S)]
+    assert any(r.startswith("command melee Robot Squad against Saurian Warriors") for r in rows), rows
+    assert not any("gf melee" in r or "gf battle-start" in r or "gf muster" in r for r in rows), rows
+    seq = re.findall(r"\?amend=(\d+)#amend", page)[0]  # the newest command's row: the melee
+    amending = gina.get(f"/c/{cid}", params={"amend": seq}).text
+    assert f"Amending melee at #{seq}" in text_of(amending)
+    preview = gina.post(
+        f"/c/{cid}/amend",
+        data={"seq": seq, "_amending": "gf.melee", "in.a": "Robot Squad", "in.b": "Saurian Warriors",
+              "in.wounds_by_a": "3", "in.wounds_by_b": "1"},
+        headers=HTMX,
+    )  # fmt: skip
+    assert preview.status_code == 200, preview.text
+    said = text_of(preview.text)
+    assert f"Preview of amending melee at #{seq}" in said and "gf " not in said, said
+    # a player's melee that sets what happens to another side's unit: refused in the page's words for it
+    fields = {"_command": "gf.melee", "a": "Robot Squad", "b": "Saurian Warriors", "wounds_by_a": "9"}
+    refused = send(pat, world, {**fields, "wounds_by_b": "0", "_step": "count"})
+    assert refused.status_code == 403, refused.text
+    assert "melee sets what happens to Saurian Warriors" in refused.text and "gf melee" not in refused.text
+    api = pat.post(f"/api/campaigns/{cid}/commands", json={"command": "gf.melee", "args": {**melee, "wounds_by_a": 9}})
+    assert api.status_code == 403 and api.json()["detail"].startswith("gf melee sets what happens to")
