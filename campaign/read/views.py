@@ -292,6 +292,26 @@ def entries_in_words(
     ]
 
 
+GRANTED = "membership.granted"
+
+
+def accounts_of(store: EventStore, campaign_id: str, upto: int | None = None) -> frozenset[str]:
+    """Every account the campaign's log has granted a membership (a member removed since included: what it
+    entered stays its own), by the store's type index."""
+    return frozenset(str(e.payload["account"]) for e in store.read_types(campaign_id, [GRANTED], upto_seq=upto))
+
+
+def author_said(actor: object, accounts: Iterable[str]) -> str:
+    """Who entered an entry, in words the group knows: its account where the recorded actor is one of the
+    campaign's (:func:`accounts_of`: what was entered on the server is recorded by the account); else "the game
+    master" — an entry made on the campaign's database itself, by the command line, records its OS user
+    ("root" on a server) or its ``--actor``, and whoever holds the database runs the campaign. The log keeps the
+    actor as recorded (its hash chain holds it)."""
+    if isinstance(actor, str) and actor in accounts:
+        return actor
+    return _("the game master")
+
+
 AUDIT_CHAIN_WINDOW = 1000
 """How many events up to the audited one ``audit`` re-hashes: the whole log is ``verify``'s work."""
 

@@ -143,9 +143,13 @@ def log(at: At) -> Rows:
     gm = at.kind == GM
     page = log_page(at.ledger.store, at.info.campaign_id, upto=at.info.last_seq, last=LOG_ENTRIES, show_all=True)
     kept: dict[tuple[int, bool, bool], str] = at.memo.setdefault("log rows", {})
-    if at.memo.get("log names") != page.names:
+    # who entered each row, in words the group knows: its account, or the game master for an entry made on the
+    # database itself (the command line records its OS user)
+    accounts = views.accounts_of(at.ledger.store, at.info.campaign_id, at.info.last_seq)
+    if at.memo.get("log names") != page.names or at.memo.get("log accounts") != accounts:
         kept.clear()
         at.memo["log names"] = dict(page.names)
+        at.memo["log accounts"] = accounts
     rows = {}
     newest = True
     dice: tuple[dict[int, int], dict[int, tuple[int, ...]]] | None = None  # read once, for the new rows only
@@ -158,6 +162,7 @@ def log(at: At) -> Rows:
             row = _render(
                 "log_row.html",
                 e=entry,
+                by=views.author_said(entry["actor"], accounts),
                 campaign_id=at.info.campaign_id,
                 gm=gm,
                 amendable=event.type == CommandIssued.event_name and not gone,  # one link a command: its own row

@@ -580,11 +580,21 @@ def live_part(request: Request, m: Member, part: Annotated[str, Query(max_length
 
 @router.get("/c/{campaign_id}/audit/{seq}", openapi_extra=access("member"))
 def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> Response:
-    found = views.audit(server(request).app.ledger, m.info, seq)
+    srv = server(request)
+    found = views.audit(srv.app.ledger, m.info, seq)
     return templates.TemplateResponse(
         request,
         "audit.html",
-        {"info": m.info, "a": found, **_audit_words(found), "account": m.caller.account, "csrf": m.caller.session.csrf},
+        {
+            "info": m.info,
+            "a": found,
+            **_audit_words(found),
+            "entered_by": views.author_said(
+                found.get("actor"), views.accounts_of(srv.app.ledger.store, m.info.campaign_id)
+            ),
+            "account": m.caller.account,
+            "csrf": m.caller.session.csrf,
+        },
     )
 
 

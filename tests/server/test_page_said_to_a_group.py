@@ -138,3 +138,31 @@ def test_a_command_is_called_on_the_page_as_the_pages_own_list_calls_it(world: W
     assert "melee sets what happens to Saurian Warriors" in refused.text and "gf melee" not in refused.text
     api = pat.post(f"/api/campaigns/{cid}/commands", json={"command": "gf.melee", "args": {**melee, "wounds_by_a": 9}})
     assert api.status_code == 403 and api.json()["detail"].startswith("gf melee sets what happens to")
+
+
+def test_who_entered_an_entry_is_said_as_the_group_knows_them(world: World) -> None:
+    """What the game master enters with the command line on the campaign's database is recorded with the OS user
+    ("root" on a server); the page says "the game master" for it, and an account for what the account entered.
+    The log keeps the actor as recorded."""
+    import copy
+
+    from campaign.access.memberships import Memberships, grant
+
+    cli = copy.copy(world.opened.ledger)
+    cli.actor = "root"  # as `campaign invite sam --role observer` records it, run as root
+    info = cli.resolve(world.campaign_id)
+    grant(cli, Memberships(world.opened.engine), info, "sam", "observer", account_exists=True)
+    muster(world, "Robot Squad", "Robots")  # gina's, on the page's server
+    for lang, gm in (("en", "the game master"), ("ru", "ведущий"), ("pl", "mistrz gry")):
+        page = world.client("pat").get(f"/c/{world.campaign_id}", headers={"Accept-Language": lang}).text
+        rows = re.findall(r'<tr class="[^"]*" data-seq="(\d+)" data-key="\d+">\s*<td>\d+</td><td>([^<]*)</td>', page)
+        by = {int(seq): who for seq, who in rows}
+        joins = [int(s) for s, what in re.findall(r'data-seq="(\d+)".*?<td class="what">(.*?)</td>', page, re.S)
+                 if "sam" in what]  # fmt: skip
+        assert joins and all(by[s] == gm for s in joins), (lang, by, joins)
+        assert "root" not in by.values() and by[max(by)] == "gina", by
+        audit = world.client("pat").get(f"/c/{world.campaign_id}/audit/{joins[0]}", headers={"Accept-Language": lang})
+        found = re.search(r'<td id="audit-actor">([^<]*)</td>', audit.text)
+        assert found is not None and found.group(1) == gm
+    recorded = next(iter(world.opened.ledger.store.read(world.campaign_id, after_seq=joins[0] - 1)))
+    assert recorded.meta["actor"] == "root"  # what is recorded is unchanged
