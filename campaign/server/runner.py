@@ -3,8 +3,9 @@
 No second implementation: the models are those the CLI builds (``campaign.commands``), and the executor is
 the one every interface uses. Which commands a member may run is decided here (:func:`refusal`), from what the
 command's inputs *are* (their types, ``campaign/rulesets/inputs.py``), never from their names: the game master
-all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``) and that are acted on
-(``TargetUnit``) are all of the sides it plays; an observer none. What happens to another side's unit is that
+all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``), that are acted on
+(``TargetUnit``) and that are named for what they did to the acting unit (``EnemyUnit``: the shooter) are all of
+the sides it plays; an observer none. What happens to another side's unit is that
 side's or the game master's to enter (README's role table); so are its dice (:func:`dice_for`).
 """
 
@@ -140,7 +141,8 @@ def refusal(
         if side is None:  # no side's unit: the command is wrong, not the player's reach (nor said to be)
             known = sorted({str(u["name"]) for u in units()})
             raise InvalidInputError(f"no unit called {name.strip()!r} in this campaign{did_you_mean(name, known)}")
-        if meaning.whose is Whose.TARGET and side is not None:
+        # the shooter named spends its activation and is credited: what happens to it is its side's, as a target's
+        if meaning.whose in (Whose.TARGET, Whose.ENEMY) and side is not None:
             return (
                 f"{typed(command.name)} sets what happens to {name}, a unit of {side}: the game master enters it "
                 f"(you play {plays})"

@@ -166,3 +166,29 @@ def test_who_entered_an_entry_is_said_as_the_group_knows_them(world: World) -> N
         assert found is not None and found.group(1) == gm
     recorded = next(iter(world.opened.ledger.store.read(world.campaign_id, after_seq=joins[0] - 1)))
     assert recorded.meta["actor"] == "root"  # what is recorded is unchanged
+
+
+def test_a_players_form_leaves_out_the_enemy_unit_it_never_names(world: World) -> None:
+    """The unit that shot (``by``: its activation spent, its kill credited) is another side's: naming it is that
+    side's or the game master's (README's role table). A player's shoot form has no picker for it (its own units
+    would each be refused: a unit does not shoot its own side); the game master's offers every unit. The API says
+    the same to a player who names it."""
+    battle(world)
+    cid = world.campaign_id
+    player = world.client("pat").get(f"/c/{cid}").text
+    gm = world.client("gina").get(f"/c/{cid}").text
+    for command, own in (("gf-shoot", "unit_name"), ("gf-remove", "unit_name")):
+        mine = re.search(rf'<details class="command" id="cmd-{command}".*?</details>', player, re.S)
+        theirs = re.search(rf'<details class="command" id="cmd-{command}".*?</details>', gm, re.S)
+        assert mine is not None and theirs is not None
+        assert f'name="{own}"' in mine.group(0) and 'name="by"' not in mine.group(0), command
+        by = re.search(r'<select[^>]*name="by".*?</select>', theirs.group(0), re.S)
+        assert by is not None and "Saurian Warriors (Saurians)" in by.group(0) and "Robot Squad" in by.group(0)
+    # the form the player sends, without it, runs: 2 wounds leave the squad above half, no test (§4.1 A)
+    shot = send(world.client("pat"), world, {"_command": "gf.shoot", "unit_name": "Robot Squad", "wounds": "2"})
+    assert shot.status_code == 200 and "shoot: Robot Squad" in shot.text, shot.text
+    # named anyway, through the API: refused in words, nothing appended
+    args = {"unit_name": "Robot Squad", "wounds": 1, "by": "Saurian Warriors"}
+    api = world.client("pat").post(f"/api/campaigns/{cid}/commands", json={"command": "gf.shoot", "args": args})
+    assert api.status_code == 403, api.text
+    assert "Saurian Warriors, a unit of Saurians" in api.json()["detail"] and "game master" in api.json()["detail"]
