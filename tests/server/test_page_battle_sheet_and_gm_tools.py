@@ -102,7 +102,10 @@ def test_only_the_game_master_is_offered_amend_rewind_and_undo_on_the_log(world:
     assert fragments.at(info, "en", GM).members == {"gina"}, "a GM's rendering is streamed to the GMs only"
     assert fragments.at(info, "en", OTHERS).members == {"gina", "pat", "olive"}
     shared = fragments.at(info, "en", OTHERS).parts
-    assert {n for n, html in fragments.at(info, "en", GM).parts.items() if html is not shared[n]} == {"log"}
+    # the GM's own: the log (its rows' tools) and the invitations' sides, which the others' rendering leaves empty
+    gms_own = {"log", "link-for", "invite-side-list"}
+    assert {n for n, html in fragments.at(info, "en", GM).parts.items() if html is not shared[n]} == gms_own
+    assert shared["link-for"] == shared["invite-side-list"] == ""
 
 
 def _now(page: str, name: str) -> str:
