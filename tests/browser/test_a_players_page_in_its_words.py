@@ -60,7 +60,6 @@ def test_a_players_page_says_its_dice_entries_and_commands_in_its_words(
     gm.fill("#invite input[name=sides]", "Robots")
     gm.click("#invite button")
     gm.locator("#invite-result", has_text="pat joins").wait_for()
-    gm.reload()  # the command forms' unit pickers are drawn with the page (live: the battle's state only)
     enter(gm, "gf.battle_start", {"name": "Ruins"}, ticks=("Robot Squad (Robots)", "Saurian Warriors (Saurians)"))
 
     player.goto(campaign_url)

@@ -1,7 +1,8 @@
 """The game master's tools as a new group uses them, in Debian's Chromium: a side that musters its first unit is
 offered at once by the invitation link's picker (live, as the roster is; without JavaScript, on the page the
-muster's redirect draws), and inviting or removing a member answers under its own button, in view, at a desk
-(1280) and on a phone (390). Screenshots: test-output/browser/gm-tools-*.
+muster's redirect draws), a unit mustered by the commands' pickers (the battle's start), and inviting or removing
+a member answers under its own button, in view, at a desk (1280) and on a phone (390). Screenshots:
+test-output/browser/gm-tools-*.
 """
 
 from __future__ import annotations
@@ -63,6 +64,10 @@ def test_a_side_mustered_is_offered_by_the_link_picker_live(
     muster(gm, "Saurian Warriors", "Saurians")
     gm.locator('#link-whom option[value="player:Saurians"]').wait_for(state="attached", timeout=LIVE_MS)
     assert gm.locator("#link-whom").input_value() == "observer"
+    # and the commands' pickers follow the roster: the battle's start offers both units, no reload
+    start = open_command(gm, "gf.battle_start")
+    start.get_by_label("Saurian Warriors (Saurians)").wait_for(timeout=LIVE_MS)
+    assert start.get_by_label("Robot Squad (Robots)").count() == 1
     gm.select_option("#link-whom", "player:Saurians")
     gm.click("#make-link")
     gm.locator("#invitation-made", has_text="Saurians").wait_for()
