@@ -31,7 +31,7 @@ from campaign.i18n.dice import die_said, notation_said
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
+from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
@@ -1042,21 +1042,29 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
 
 
 def _outcome_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
-    """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it."""
+    """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it (in the reader's
+    language)."""
     if before is None:
-        return f"now also {words(after['explanation'])}" if after is not None else ""
+        return _("now also {outcome}").format(outcome=words(after["explanation"])) if after is not None else ""
     if after is None:
-        return f"no longer {words(before['explanation'])}"
-    return f"was {words(before['explanation'])} — now {words(after['explanation'])}"
+        return _("no longer {outcome}").format(outcome=words(before["explanation"]))
+    return _("was {before} — now {after}").format(
+        before=words(before["explanation"]), after=words(after["explanation"])
+    )
 
 
 def amend_lines(report: dict[str, Any]) -> list[str]:
     """An amendment's report in lines for the page: the inputs and dice corrected, then each re-run command's fate
-    (as the CLI's preview says them)."""
+    (as the CLI's preview says them, in the reader's language)."""
     lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report["inputs"]]
     lines += [
-        f"table dice of roll #{c['roll']} ({notation_said(c['notation'])}) corrected: "
-        f"{', '.join(map(str, c['faces_before']))} → {', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
+        _("table dice of roll #{roll} ({dice}) corrected: {before} → {now}: {reason}").format(
+            roll=c["roll"],
+            dice=notation_said(c["notation"]),
+            before=", ".join(map(str, c["faces_before"])),
+            now=", ".join(map(str, c["faces"])) or _("no die"),
+            reason=c["reason"],
+        )
         for c in report["corrected"]
         if c["faces"] != c["faces_before"]
     ]
@@ -1064,21 +1072,32 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
         said = f"#{fate['seq']} {typed(fate['command'], fate['args'])}"
         changed = [_outcome_change(b, a) for b, a in paired(fate["before"], fate["after"]) if b != a]
         if fate["back_on_table"]:
-            changed.append(f"{count(fate['back_on_table'], 'rolls')} of its own no longer asked for: back on the table")
+            back = fate["back_on_table"]
+            changed.append(
+                ngettext(
+                    "{n} roll of its own no longer asked for: back on the table",
+                    "{n} rolls of its own no longer asked for: back on the table",
+                    back,
+                ).format(n=back)
+            )
         dice = new_dice_words(fate["new_dice"])
         if fate["fate"] == "no longer applies":
-            lines.append(f"{said} no longer applies ({fate['why']}): skipped, its dice back on the table")
+            lines.append(
+                _("{command} no longer applies ({why}): skipped, its dice back on the table").format(
+                    command=said, why=fate["why"]
+                )
+            )
         elif fate["fate"] == "depends on the new dice":
-            lines.append(f"{said}: depends on the new dice (decided when they are rolled)")
+            lines.append(_("{command}: depends on the new dice (decided when they are rolled)").format(command=said))
         elif fate["fate"] == "new dice":
             shown = "" if not report["exact"] else "".join(f"; {c}" for c in changed)
-            lines.append(f"{said}: needs new dice: {dice}{shown}")
+            lines.append(_("{command}: needs new dice: {dice}").format(command=said, dice=dice) + shown)
         elif fate["fate"] == "changed" or changed:
-            lines.append(f"{said}: " + ("; ".join(changed) or "changed"))
+            lines.append(f"{said}: " + ("; ".join(changed) or _("changed")))
         elif fate is not report["amended"]:
-            lines.append(f"{said}: unchanged")
+            lines.append(_("{command}: unchanged").format(command=said))
     if not report["exact"]:
-        lines.append("the new dice are not rolled yet: the campaign's dice roll them when you confirm")
+        lines.append(_("the new dice are not rolled yet: the campaign's dice roll them when you confirm"))
     return lines
 
 

@@ -43,7 +43,8 @@ class Field:
     means: str = "text"
     """What it is (``inputs.Kind``): 'unit', 'side', 'choice', 'profile'… (of each item, for a list or mapping)."""
     whose: str = "any"
-    """Whose unit or side it names (``inputs.Whose``): 'own' (the acting side's), 'target' (acted on) or 'any'."""
+    """Whose unit or side it names (``inputs.Whose``): 'own' (the acting side's), 'target' (acted on), 'enemy'
+    (another side's, named for what it did to the acting unit: the GM's or its side's) or 'any'."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -207,3 +207,19 @@ def test_the_filled_form_reads_back_as_recorded_and_names_what_it_cannot_show() 
     widgets = forms.filled(model, forms.Choices(), recorded, "in.")
     units = next(w for w in widgets if w.path == "in.units")
     assert units.chosen == {"Hero", "Robot Squad"} and ("Hero", "Hero") in units.options  # kept, though not offered
+
+
+def test_a_preview_is_said_in_the_readers_language(world: World, shot: int) -> None:
+    """The same amendment (wounds 6 → 1: nine models left, the morale test no longer taken, its die back on the
+    table) previewed on a Russian page: each line of the preview in Russian, none left in English."""
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    sent = fields_of(amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": shot}).text))
+    preview = gina.post(f"/c/{world.campaign_id}/amend", data={**sent, "in.wounds": "1", "preview": "1"}, headers=HTMX)
+    assert preview.status_code == 200, preview.text
+    lines = [
+        " ".join(re.sub(r"<[^>]+>", " ", p).split()) for p in re.findall(r'<p class="detail">(.*?)</p>', preview.text)
+    ]
+    assert lines, preview.text
+    english = ("no longer", "now also", "was ", "unchanged", "back on the table", "of its own", "table dice")
+    assert [line for line in lines if any(e in line for e in english)] == [], lines
