@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
@@ -274,17 +274,22 @@ def entries_in_words(
     entries: Iterable[tuple[RecordedEvent, bool]],
     rolls: Mapping[int, int] | None = None,
     faces: Mapping[int, Sequence[int]] | None = None,
+    accounts: Collection[str] | None = None,
 ) -> list[dict[str, object]]:
     """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them);
     ``rolls`` and ``faces``: the dice the rule applications among them used, for their sentences in the reader's
-    language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page)."""
+    language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page). With
+    ``accounts`` (:func:`accounts_of`), who entered table dice is said as the group knows them
+    (:func:`author_said`), as the page says who entered each entry; without, as recorded."""
+    kept = accounts
+    who = (lambda actor: author_said(actor, kept)) if kept is not None else (lambda actor: actor)
     return [
         {
             "seq": e.seq,
             "type": e.type,
             "actor": e.meta.get("actor"),
             "recorded_at": e.meta.get("recorded_at"),
-            "what": describe(e, names, rolls, faces),
+            "what": describe(e, names, rolls, faces, who),
             "clause": e.payload.get("clause"),
             "retracted": gone,
         }

@@ -48,6 +48,17 @@ def _summary(at: At) -> Summary:
     return summary
 
 
+def _accounts(at: At) -> frozenset[str]:
+    """The accounts the campaign's log granted a membership, read once for the parts of one rendering: who entered
+    an entry (or its table dice) is said by them (``views.author_said``)."""
+    key = ("accounts", at.info.last_seq, at.info.head_hash)
+    found = at.memo.get("accounts")
+    if found is None or found[0] != key:
+        found = at.memo["accounts"] = (key, views.accounts_of(at.ledger.store, at.info.campaign_id, at.info.last_seq))
+    accounts: frozenset[str] = found[1]
+    return accounts
+
+
 CAREER_COLUMNS = ("side", "glory", "reputation", "rank", "battles", "xp", "injuries", "traits")
 """What a career row may hold, in the order shown: each ruleset's rows have some of them (an officer's Glory and
 rank; a Grimdark hero's battles, XP and injuries)."""
@@ -101,7 +112,8 @@ def battle(at: At) -> str:
         # each fact once, as the CLI's log says it: an outcome its rule's line already says is left out
         said = explained_by([e for e, _ in page.entries])
         kept = [(e, gone) for e, gone in page.entries if e.seq not in said]
-        entries = views.entries_in_words(page.names, kept, *_dice(at, [e for e, _ in page.entries], among=True))
+        dice = _dice(at, [e for e, _ in page.entries], among=True)
+        entries = views.entries_in_words(page.names, kept, *dice, accounts=_accounts(at))
     members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
     cards = battle_sheet(at.info.ruleset, at.ledger.states.get(at.info), _summary(at)) if fought else []
     return _render(
@@ -145,7 +157,7 @@ def log(at: At) -> Rows:
     kept: dict[tuple[int, bool, bool], str] = at.memo.setdefault("log rows", {})
     # who entered each row, in words the group knows: its account, or the game master for an entry made on the
     # database itself (the command line records its OS user)
-    accounts = views.accounts_of(at.ledger.store, at.info.campaign_id, at.info.last_seq)
+    accounts = _accounts(at)
     if at.memo.get("log names") != page.names or at.memo.get("log accounts") != accounts:
         kept.clear()
         at.memo["log names"] = dict(page.names)
@@ -158,7 +170,7 @@ def log(at: At) -> Rows:
         row = kept.get(key)
         if row is None:
             dice = dice or _dice(at, [e for e, _ in page.entries])
-            (entry,) = views.entries_in_words(page.names, [(event, gone)], *dice)
+            (entry,) = views.entries_in_words(page.names, [(event, gone)], *dice, accounts=accounts)
             row = _render(
                 "log_row.html",
                 e=entry,

@@ -168,6 +168,24 @@ def test_who_entered_an_entry_is_said_as_the_group_knows_them(world: World) -> N
     assert recorded.meta["actor"] == "root"  # what is recorded is unchanged
 
 
+def test_who_entered_table_dice_is_said_as_the_group_knows_them(world: World) -> None:
+    """A shot entered with the command line on the database, its die from the table (``--dice 2``): the roll's line
+    on the page's log says the game master entered it."""
+    import copy
+
+    from campaign.executor import TableEntry
+    from campaign.server import runner
+
+    battle(world)
+    cli = copy.copy(world.opened.ledger)
+    cli.actor = "root"
+    shot = runner.build("gf.shoot", {"unit_name": "Robot Squad", "wounds": 6})
+    cli.execute(cli.resolve(world.campaign_id), shot, table=TableEntry((2,)))
+    page = world.client("pat").get(f"/c/{world.campaign_id}").text
+    said = text_of(page)
+    assert "table dice entered by the game master" in said and "root" not in said
+
+
 def test_a_players_form_leaves_out_the_enemy_unit_it_never_names(world: World) -> None:
     """The unit that shot (``by``: its activation spent, its kill credited) is another side's: naming it is that
     side's or the game master's (README's role table). A player's shoot form has no picker for it (its own units
