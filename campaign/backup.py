@@ -50,10 +50,10 @@ def backup(
     ledger = app.ledger
     if app.engine.dialect.name == "sqlite":
         if campaign is not None:
-            raise InvalidInputError("a backup of a SQLite database copies the whole file: leave out --campaign")
+            raise InvalidInputError.saying("a backup of a SQLite database copies the whole file: leave out --campaign")
         database = str(app.engine.url.database or "")
         if database in ("", ":memory:"):
-            raise InvalidInputError("an in-memory database has no file to back up")
+            raise InvalidInputError.saying("an in-memory database has no file to back up")
         acknowledged = {c.campaign_id: c for c in ledger.directory.all()}
         with new_file(target) as partial:
             copy_sqlite(database, partial)
@@ -73,16 +73,18 @@ def _check_copy(
     opened = bootstrap(str(copy), create=False, actor="backup")
     try:
         if current_revision(opened.engine) != SCHEMA_HEAD:
-            raise ConfigurationError("the copy of the database reads at another revision: no backup was written")
+            raise ConfigurationError.saying("the copy of the database reads at another revision: no backup was written")
         ledger = opened.ledger
         report = BackupReport(target, "database")
         copied = {c.campaign_id: c for c in ledger.directory.all()}
         for campaign_id, info in acknowledged.items():
             held = copied.get(campaign_id)
             if held is None or held.last_seq < info.last_seq or not _holds(ledger, held, info.last_seq, info.head_hash):
-                raise VerificationError(
-                    f"the copy lacks campaign {info.name!r} as it stood when the backup began (#{info.last_seq}): "
-                    "no backup was written"
+                raise VerificationError.saying(
+                    "the copy lacks campaign {name!r} as it stood when the backup began (#{seq}): no backup was "
+                    "written",
+                    name=info.name,
+                    seq=info.last_seq,
                 )
         for info in copied.values():
             checked = _verified(ledger, info, ledger.store.read(info.campaign_id), on_event)
@@ -111,8 +113,10 @@ def _verified(
 
         check_held(ledger, info.campaign_id, report)
     if not report.ok:
-        raise VerificationError(
-            f"the copy of {info.name!r} fails verification at {report.first}: no backup was written"
+        raise VerificationError.saying(
+            "the copy of {name!r} fails verification at {first}: no backup was written",
+            name=info.name,
+            first=report.first,
         )
     return report
 
@@ -124,11 +128,15 @@ def _check_export(export: Path, target: Path, info: CampaignInfo, on_event: Prog
         reader = Reader(read_lines(handle))
         report = _verified(None, info, reader.events(), on_event)
     if reader.count != info.last_seq or report.head_hash != info.head_hash:
-        raise VerificationError(f"the export of {info.name!r} read back ends elsewhere than its head: no backup")
+        raise VerificationError.saying(
+            "the export of {name!r} read back ends elsewhere than its head: no backup", name=info.name
+        )
     held = dict(reader.secrets)
     check_held_seeds(report, held.get)
     if not report.ok or any(report.commitments.get(e, (0, "", ""))[2] != seed_commitment(s) for e, s in held.items()):
-        raise VerificationError(f"the export of {info.name!r} holds a seed that is not its commitment: no backup")
+        raise VerificationError.saying(
+            "the export of {name!r} holds a seed that is not its commitment: no backup", name=info.name
+        )
     return BackupReport(target, "export", [(info.name, report.events, report.head_hash)])
 
 

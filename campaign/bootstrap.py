@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DatabaseError, OperationalError, ProgrammingError
 
+from campaign.i18n import N_
 from events.db import close, damaged, make_engine
 from events.errors import ConfigurationError, NotFoundError, Words
 
@@ -36,7 +37,9 @@ def alembic_config() -> Config:
     from alembic.config import Config  # Alembic is loaded only when a database needs migrating
 
     if not (MIGRATIONS / "env.py").is_file():
-        raise ConfigurationError(f"migrations not found at {MIGRATIONS}: reinstall Campaign Ledger")
+        raise ConfigurationError.saying(
+            "migrations not found at {folder}: reinstall Campaign Ledger", folder=str(MIGRATIONS)
+        )
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("path_separator", "os")
@@ -82,7 +85,7 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
                 return
             config = alembic_config()
             if revision is not None and revision not in _known_revisions(config):
-                raise ConfigurationError(NEWER)
+                raise ConfigurationError.saying(NEWER)
             if revision is not None and on_upgrade is not None:
                 on_upgrade(where(engine), revision)
             config.attributes["connection"] = conn
@@ -90,25 +93,28 @@ def ensure_schema(engine: Engine, *, create: bool = True, on_upgrade: Callable[[
     except OperationalError as exc:
         if "readonly" in str(exc.orig).replace(" ", "").lower() and revision is not None:
             # Every command brings the tables up to date first, and this database cannot be written.
-            raise ConfigurationError(
-                f"{where(engine)} cannot be written, and this version of Campaign Ledger reads it only once its "
-                f"tables are brought up to date (revision {revision}, this version needs {SCHEMA_HEAD}; nothing is "
-                "lost): run any command once where the file can be written, or read it with the version that "
-                "wrote it"
+            raise ConfigurationError.saying(
+                "{database} cannot be written, and this version of Campaign Ledger reads it only once its tables "
+                "are brought up to date (revision {revision}, this version needs {head}; nothing is lost): run any "
+                "command once where the file can be written, or read it with the version that wrote it",
+                database=where(engine),
+                revision=revision,
+                head=SCHEMA_HEAD,
             ) from exc
-        raise ConfigurationError(f"cannot open the database: {exc.orig}") from exc
+        raise ConfigurationError.saying("cannot open the database: {why}", why=str(exc.orig)) from exc
     except DatabaseError as exc:  # e.g. a text file, or a damaged SQLite file, named as --db
         if "malformed" in str(exc.orig).lower() and (found := damaged(exc, where(engine))) is not None:
             raise found from exc
-        raise ConfigurationError(
-            f"{where(engine)} is not a Campaign Ledger database, or it is damaged ({exc.orig}): "
-            "name the right file with --db"
+        raise ConfigurationError.saying(
+            "{database} is not a Campaign Ledger database, or it is damaged ({why}): name the right file with --db",
+            database=where(engine),
+            why=str(exc.orig),
         ) from exc
     if current_revision(engine) != SCHEMA_HEAD:
-        raise ConfigurationError(NEWER)
+        raise ConfigurationError.saying(NEWER)
 
 
-NEWER = "the database schema is newer than this program: upgrade Campaign Ledger"
+NEWER = N_("the database schema is newer than this program: upgrade Campaign Ledger")
 
 
 def _refuse_foreign_tables(engine: Engine) -> None:
@@ -126,10 +132,13 @@ def _refuse_foreign_tables(engine: Engine) -> None:
     # An empty alembic_version alone is what a downgrade of our own schema leaves: not another application's.
     names = [n for n in names if n != "alembic_version"]
     if names:
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-        raise ConfigurationError(
-            f"{where(engine)} is another application's SQLite database (it holds the tables {shown}, and no "
-            "Campaign Ledger schema): nothing was written to it. Name a new file with --db"
+        listed = ", ".join(names[:5])
+        shown = Words("{listed} and {more} more", listed=listed, more=len(names) - 5) if len(names) > 5 else listed
+        raise ConfigurationError.saying(
+            "{database} is another application's SQLite database (it holds the tables {shown}, and no Campaign "
+            "Ledger schema): nothing was written to it. Name a new file with --db",
+            database=where(engine),
+            shown=shown,
         )
 
 

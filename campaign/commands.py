@@ -41,7 +41,9 @@ def plugin(name: str) -> Plugin:
     info = ruleset(name)
     declared = load(info.rules_ref)
     if not isinstance(declared, Ruleset) or declared.info != info:
-        raise InvalidInputError(f"the ruleset {name!r} is installed but its rules ({info.rules_ref}) are not its own")
+        raise InvalidInputError.saying(
+            "the ruleset {name!r} is installed but its rules ({rules}) are not its own", name=name, rules=info.rules_ref
+        )
     return declared
 
 
@@ -94,7 +96,7 @@ def _by_name(prefix: str) -> dict[str, type[BaseCommand]]:
 def command_type(name: str) -> type[BaseCommand]:
     found = _by_name(name.partition(".")[0]).get(name)
     if found is None:
-        raise InvalidInputError(f"{name} cannot be run by this version of the program")
+        raise InvalidInputError.saying("{command} cannot be run by this version of the program", command=name)
     return found
 
 
@@ -109,7 +111,9 @@ def entered_command_type(name: str) -> type[BaseCommand]:
         return found
     from campaign.rulesets.common import did_you_mean  # the ruleset-less commands: only when refusing
 
-    raise InvalidInputError(f"there is no command called {name!r}{did_you_mean(name, known)}")
+    raise InvalidInputError.saying(
+        "there is no command called {name!r}{hint}", name=name, hint=did_you_mean(name, known)
+    )
 
 
 def ledger_command(command: BaseCommand) -> Command[None, None]:
@@ -117,7 +121,7 @@ def ledger_command(command: BaseCommand) -> Command[None, None]:
     from campaign.rulesets.common import COMMON
 
     if not isinstance(command, COMMON):
-        raise InvalidInputError(f"{command.name} is a command of a ruleset, not of the ledger")
+        raise InvalidInputError.saying("{command} is a command of a ruleset, not of the ledger", command=command.name)
     return command
 
 
@@ -127,7 +131,7 @@ def ruleset_of(command: type[BaseCommand]) -> Plugin | None:
     return plugin(info.name) if info is not None else None
 
 
-def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> BaseCommand:
+def recorded_command(name: str, version: int | None, args: dict[str, object]) -> BaseCommand:
     """A command as the log recorded it, upcast to the model of today."""
     model = command_type(name)
     owner = ruleset_of(model)
@@ -139,10 +143,18 @@ def recorded_command(name: str, version: int | None, args: dict[str, Any]) -> Ba
             inputs = step(inputs)
         at += 1
     if at > model.schema_version:
-        raise InvalidInputError(f"{name} was recorded by a newer program (version {at}): upgrade Campaign Ledger")
+        raise InvalidInputError.saying(
+            "{command} was recorded by a newer program (version {version}): upgrade Campaign Ledger",
+            command=name,
+            version=at,
+        )
     try:
         return model.model_validate(inputs)
     except ValidationError as exc:
         from campaign.rulesets.decision import problems
 
-        raise InvalidInputError(f"the recorded inputs of {name} no longer read: {problems(exc, 'inputs')}") from None
+        raise InvalidInputError.saying(
+            "the recorded inputs of {command} no longer read: {problems}",
+            command=name,
+            problems=problems(exc, "inputs"),
+        ) from None

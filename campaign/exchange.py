@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import partial
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
 from campaign.executor import NAME_PATTERN, Ledger
 from events.canonical import canonical_json
 from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
-from events.errors import CampaignError, InvalidInputError, NotFoundError, json_object
+from events.errors import CampaignError, InvalidInputError, NotFoundError, Words, json_object
 from events.limits import check_command_id
 from events.registry import registry
 from events.store import ImportSink
@@ -52,7 +52,9 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
         last = event
         yield canonical_json(envelope)
     if last is None or last.hash != info.head_hash:
-        raise InvalidInputError(f"campaign {info.name} changed while it was exported: export it again")
+        raise InvalidInputError.saying(
+            "campaign {campaign} changed while it was exported: export it again", campaign=info.name
+        )
     if with_secrets:
         for epoch in sorted(epochs):
             try:
@@ -78,8 +80,10 @@ def read_lines(handle: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes]:
     while line := handle.readline(limit + 1):
         number += 1
         if len(line) > limit:
-            raise InvalidInputError(
-                f"line {number} is longer than {limit // 1024} KiB: not a Campaign Ledger export (or a damaged one)"
+            raise InvalidInputError.saying(
+                "line {number} is longer than {kib} KiB: not a Campaign Ledger export (or a damaged one)",
+                number=number,
+                kib=limit // 1024,
             )
         yield line
 
@@ -102,7 +106,12 @@ class Reader:
             line = raw.strip()
             if not line:
                 continue
-            item = json_object(line, partial(_not_json, number), f"line {number} is not a JSON object")
+            try:
+                item = json_object(line, partial(_not_json, number), "not a JSON object")
+            except InvalidInputError as exc:
+                if exc.words is not None:  # not JSON at all: _not_json's own refusal, in words
+                    raise
+                raise InvalidInputError.saying("line {number} is not a JSON object", number=number) from None
             yield number, item
 
     def _header(self) -> dict[str, Any]:
@@ -111,11 +120,17 @@ class Reader:
             if item.get("format") != FORMAT or item.get("version") != VERSION:
                 break
             if type(count) is not int or not 1 <= count <= MAX_EVENTS:
-                raise InvalidInputError(f"line 1: the header's event count must be a whole number 1–{MAX_EVENTS:,}")
+                raise InvalidInputError.saying(
+                    "line 1: the header's event count must be a whole number 1–{most}", most=format(MAX_EVENTS, ",")
+                )
             if not isinstance(campaign_id, str) or not 1 <= len(campaign_id) <= 64:
-                raise InvalidInputError("line 1: the header's campaign id must be text of 1–64 characters")
+                raise InvalidInputError.saying("line 1: the header's campaign id must be text of 1–64 characters")
             return item
-        raise InvalidInputError(f"line 1 is not a Campaign Ledger export (format {FORMAT}, version {VERSION})")
+        raise InvalidInputError.saying(
+            "line 1 is not a Campaign Ledger export (format {format}, version {version})",
+            format=FORMAT,
+            version=VERSION,
+        )
 
     def events(self) -> Iterator[RecordedEvent]:
         for number, item in self._items():
@@ -126,7 +141,7 @@ class Reader:
                 self._share(number, item["share"])
                 continue
             if self.secrets or self.shares:
-                raise InvalidInputError(f"line {number}: an event after the secret seeds")
+                raise InvalidInputError.saying("line {number}: an event after the secret seeds", number=number)
             event = self._event(number, item)
             self.count += 1
             self.last_hash = event.hash
@@ -136,16 +151,16 @@ class Reader:
         try:
             epoch, seed = secret["epoch"], bytes.fromhex(secret["seed"])
         except (KeyError, TypeError, ValueError):
-            raise InvalidInputError(f"line {number}: a malformed secret") from None
+            raise _malformed_secret(number) from None
         if type(epoch) is not int or not 0 <= epoch < MAX_SECRETS or len(self.secrets) >= MAX_SECRETS:
-            raise InvalidInputError(f"line {number}: a malformed secret")
+            raise _malformed_secret(number)
         self.secrets[epoch] = seed
 
     def _share(self, number: int, share: Any) -> None:
         try:
             held = HeldShare(share["epoch"], share["seq"], share["account"], share["share"])
         except (KeyError, TypeError):
-            raise InvalidInputError(f"line {number}: a malformed share of entropy") from None
+            raise _malformed_share(number) from None
         ok = (
             type(held.epoch) is int
             and type(held.seq) is int
@@ -154,22 +169,22 @@ class Reader:
             and len(self.shares) < MAX_SECRETS
         )
         if not ok:
-            raise InvalidInputError(f"line {number}: a malformed share of entropy")
+            raise _malformed_share(number)
         self.shares[held.seq] = held
 
     def _event(self, number: int, item: dict[str, Any]) -> RecordedEvent:
         try:
             payload, meta = item["payload"], item["meta"]
             if not isinstance(payload, dict) or not isinstance(meta, dict):
-                raise TypeError("its payload and meta must be JSON objects")
+                raise InvalidInputError.saying("its payload and meta must be JSON objects")
             command_id = meta.get("command_id")
             if command_id is not None:
                 check_command_id(command_id if isinstance(command_id, str) else "")
             fields = (item["campaign_id"], item["type"], item["prev_hash"], item["hash"])
             if not all(isinstance(f, str) for f in fields) or type(item["seq"]) is not int:
-                raise TypeError("campaign_id, type and hashes are text, seq a whole number")
+                raise InvalidInputError.saying("campaign_id, type and hashes are text, seq a whole number")
             if type(item["schema_version"]) is not int:
-                raise TypeError("schema_version is a whole number")
+                raise InvalidInputError.saying("schema_version is a whole number")
             event = RecordedEvent(
                 0,
                 item["campaign_id"],
@@ -184,27 +199,39 @@ class Reader:
                 canonical_json(meta),
             )
         except (KeyError, TypeError, ValueError, CampaignError) as exc:
-            raise InvalidInputError(f"line {number}: not an event envelope ({exc})") from None
+            raise InvalidInputError.saying(
+                "line {number}: not an event envelope ({why})", number=number, why=_said(exc)
+            ) from None
         if event.campaign_id != self.header["campaign_id"]:
-            raise InvalidInputError(f"line {number}: an event of another campaign")
+            raise InvalidInputError.saying("line {number}: an event of another campaign", number=number)
         if event.seq != self.count + 1:
-            raise InvalidInputError(f"line {number}: expected seq {self.count + 1}, found {event.seq}")
+            raise InvalidInputError.saying(
+                "line {number}: expected seq {expected}, found {seq}",
+                number=number,
+                expected=self.count + 1,
+                seq=event.seq,
+            )
         if self.count >= self.header["events"]:
-            raise InvalidInputError(f"line {number}: more events than the header's {self.header['events']}")
+            raise InvalidInputError.saying(
+                "line {number}: more events than the header's {count}", number=number, count=self.header["events"]
+            )
         if event.prev_hash != self.last_hash or compute_hash(event) != event.hash:
-            raise InvalidInputError(f"line {number} (seq {event.seq}): the hash chain is broken")
+            raise InvalidInputError.saying(
+                "line {number} (seq {seq}): the hash chain is broken", number=number, seq=event.seq
+            )
         if event.seq == 1 and event.type != "campaign.created":
-            raise InvalidInputError("a campaign export starts with the campaign's creation")
+            raise InvalidInputError.saying("a campaign export starts with the campaign's creation")
         return event
 
 
 def _check_name(ledger: Ledger, name: Any) -> str:
     if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        raise InvalidInputError(
-            f"the campaign's name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        raise InvalidInputError.saying(
+            "the campaign's name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes",
+            name=name,
         )
     if ledger.directory.find(name) is not None:
-        raise InvalidInputError(f"a campaign named {name!r} is already in this database")
+        raise InvalidInputError.saying("a campaign named {name!r} is already in this database", name=name)
     return name
 
 
@@ -217,7 +244,9 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSi
     campaign_id = str(reader.header["campaign_id"])
     there = ledger.directory.get(campaign_id)
     if there is not None:
-        raise InvalidInputError(f"campaign {there.name!r} is already in this database (the same campaign, by its id)")
+        raise InvalidInputError.saying(
+            "campaign {name!r} is already in this database (the same campaign, by its id)", name=there.name
+        )
     with ledger.store.import_session(campaign_id) as sink:
 
         def write(event: RecordedEvent | None) -> None:
@@ -228,34 +257,66 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSi
             except CampaignError:
                 raise
             except Exception as exc:  # a crafted file whose events no fold can follow
-                where = f"seq {event.seq} or the events just before it" if event else "the last events"
-                raise InvalidInputError(f"{where} cannot be folded ({type(exc).__name__}): a damaged export") from None
+                where = (
+                    Words("seq {seq} or the events just before it", seq=event.seq)
+                    if event
+                    else Words("the last events")
+                )
+                raise InvalidInputError.saying(
+                    "{where} cannot be folded ({error}): a damaged export", where=where, error=type(exc).__name__
+                ) from None
 
         report = verify_events(campaign_id, reader.events(), registry, on_checked=write)
         if not report.ok:
-            raise InvalidInputError(f"the file fails verification at {report.first}: nothing imported")
+            raise InvalidInputError.saying(
+                "the file fails verification at {first}: nothing imported", first=report.first
+            )
         if reader.count != reader.header["events"] or reader.last_hash != reader.header.get("head_hash"):
-            raise InvalidInputError("the file holds fewer events than its header says, or a different head: truncated?")
+            raise InvalidInputError.saying(
+                "the file holds fewer events than its header says, or a different head: truncated?"
+            )
         for epoch, seed in sorted(reader.secrets.items()):
             committed = report.commitments.get(epoch)
             if committed is None or committed[2] != seed_commitment(seed):
-                raise InvalidInputError(f"the secret seed of epoch {epoch} does not match the campaign's commitment")
+                raise InvalidInputError.saying(
+                    "the secret seed of epoch {epoch} does not match the campaign's commitment", epoch=epoch
+                )
             ledger.vault.keep_in(sink.connection, campaign_id, epoch, seed)
         by_seq = {seq: (epoch, by, c) for epoch, rows in report.shares.items() for seq, by, c in rows}
         for seq, held in sorted(reader.shares.items()):
             found = by_seq.get(seq)
             if found != (held.epoch, held.account, share_commitment(held.share)):
-                raise InvalidInputError(f"the secret share of entropy of #{seq} does not match its commitment")
+                raise InvalidInputError.saying(
+                    "the secret share of entropy of #{seq} does not match its commitment", seq=seq
+                )
             ledger.vault.keep_share_in(sink.connection, campaign_id, held)
         for seq, (epoch, by, _) in sorted(by_seq.items()):
             if epoch in reader.secrets and seq not in reader.shares:
-                raise InvalidInputError(
-                    f"the file holds the seed of epoch {epoch} but not the share of entropy {by} committed at #{seq}: "
-                    "the epoch's dice could not be derived (a damaged export)"
+                raise InvalidInputError.saying(
+                    "the file holds the seed of epoch {epoch} but not the share of entropy {by} committed at #{seq}: "
+                    "the epoch's dice could not be derived (a damaged export)",
+                    epoch=epoch,
+                    by=by,
+                    seq=seq,
                 )
         write(None)  # the last page, inside the transaction
     return sink
 
 
-def _not_json(number: int, why: str) -> str:
-    return f"line {number} is not JSON: {why}"
+def _not_json(number: int, why: str) -> NoReturn:
+    """Refused in words where a line is not JSON (``json_object`` asks for the message, this says it)."""
+    raise InvalidInputError.saying("line {number} is not JSON: {why}", number=number, why=why)
+
+
+def _malformed_secret(number: int) -> InvalidInputError:
+    return InvalidInputError.saying("line {number}: a malformed secret", number=number)
+
+
+def _malformed_share(number: int) -> InvalidInputError:
+    return InvalidInputError.saying("line {number}: a malformed share of entropy", number=number)
+
+
+def _said(error: BaseException) -> Words | str:
+    """An error's message as a clause of another refusal: its words where it was raised with them."""
+    words = getattr(error, "words", None)
+    return words if isinstance(words, Words) else str(error)

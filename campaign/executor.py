@@ -33,7 +33,7 @@ from events.dice import (
     share_commitment,
 )
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import DiceError, InvalidInputError, NotFoundError
+from events.errors import DiceError, InvalidInputError, NotFoundError, Words
 from events.limits import check_command_id, check_text
 from events.registry import Event, JsonValue, registry
 from events.store import AppendResult, EventStore
@@ -172,9 +172,17 @@ def _already_recorded(
         args = recorded[1] if isinstance(recorded[1], dict) else None
         earlier = typed(str(recorded[0]), args)
         same = earlier == typed(name, inputs) and recorded[1] is not None
-        raise InvalidInputError(
-            f"command id {command_id!r} was already used for another command ({earlier}"
-            f"{' with other inputs' if same else ''}): use a new --command-id"
+        if same:
+            raise InvalidInputError.saying(
+                "command id {id!r} was already used for another command ({earlier} with other inputs): use a new "
+                "--command-id",
+                id=command_id,
+                earlier=earlier,
+            )
+        raise InvalidInputError.saying(
+            "command id {id!r} was already used for another command ({earlier}): use a new --command-id",
+            id=command_id,
+            earlier=earlier,
         )
     return AppendResult(seen, duplicate=True)
 
@@ -186,11 +194,13 @@ MAX_SHARE = 200
 def check_share(share: str) -> str:
     """A share of entropy as given, or :class:`InvalidInputError` in words: text of 1–200 characters, no control
     characters (NUL included), valid UTF-8. Kept exactly as typed: its SHA-256 is its commitment."""
-    check_text(share, "a share of entropy", MAX_SHARE)
+    check_text(share, Words("a share of entropy"), MAX_SHARE)
     if not share.strip():
-        raise InvalidInputError("a share of entropy must not be empty: type some text, or leave it out to draw one")
+        raise InvalidInputError.saying(
+            "a share of entropy must not be empty: type some text, or leave it out to draw one"
+        )
     if any(char in "\t\n\r" for char in share):
-        raise InvalidInputError("a share of entropy is one line: no tabs or line breaks")
+        raise InvalidInputError.saying("a share of entropy is one line: no tabs or line breaks")
     return share
 
 
@@ -203,7 +213,7 @@ def check_new_campaign(name: str, ruleset: str, seed: bytes | None) -> RulesetIn
             name=name,
         )
     if seed is not None and len(seed) < 16:
-        raise InvalidInputError("a dice seed must be at least 16 bytes (32 hex digits)")
+        raise InvalidInputError.saying("a dice seed must be at least 16 bytes (32 hex digits)")
     return info
 
 
@@ -304,8 +314,9 @@ class Ledger:
             amends=replay.amends if replay is not None else None,
         )
         if replay is not None and replay.exact and decided.unused:
-            raise InvalidInputError(
-                f"it now rolls fewer dice than the {len(replay.dice.used) + decided.unused} it was recorded with"
+            raise InvalidInputError.saying(
+                "it now rolls fewer dice than the {count} it was recorded with",
+                count=len(replay.dice.used) + decided.unused,
             )
         return self._append(info.campaign_id, info.last_seq, decided.events, command.name, command_id)
 
@@ -328,7 +339,7 @@ class Ledger:
         commands: Sequence[BaseCommand],
         *,
         command_id: str | None = None,
-        called: Callable[[int], str] | None = None,
+        called: Callable[[int], str | Words] | None = None,
     ) -> AppendResult:
         """Run several commands of the campaign's ruleset in one append, rolling no dice (a roster read from a
         file; a command that would roll is refused): each decided as :meth:`execute` decides it, on the campaign as
@@ -336,7 +347,7 @@ class Ledger:
         recorded or none: a refusal names the command as ``called`` says (``called(i)``: "row 3"). An undo takes
         them back together."""
         if not commands:
-            raise InvalidInputError("nothing to run")
+            raise InvalidInputError.saying("nothing to run")
         if command_id is not None:
             check_command_id(command_id)
             seen = self.store.command_events(info.campaign_id, command_id)
@@ -345,25 +356,32 @@ class Ledger:
         owner = ruleset_of(type(commands[0]))
         fold = fold_for(info.ruleset)
         if owner is None or fold is None or owner.info.name != info.ruleset:
-            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}: these are not its commands")
+            raise InvalidInputError.saying(
+                "campaign {name!r} runs {ruleset}: these are not its commands", name=info.name, ruleset=info.ruleset
+            )
         state, _ = self.in_force(info, owner)
         batch: list[NewEvent] = []
         seq = info.last_seq
         for index, command in enumerate(commands):
             if ruleset_of(type(command)) is not owner:
-                raise InvalidInputError(f"{typed(command.name)} cannot be run with others in one append")
-            where = called(index) if called is not None else f"command {index + 1}"
+                raise InvalidInputError.saying(
+                    "{command} cannot be run with others in one append", command=typed(command.name)
+                )
+            where = called(index) if called is not None else Words("command {number}", number=index + 1)
             try:
                 # No dice: a command that may roll (a Mass Combat muster with neither a quality nor an experience
                 # rolls the quality, R3-23) is refused only when it would.
                 decided = self.decide(info, command, ReplayDice(()), state=state)
             except DiceError:
-                raise InvalidInputError(
-                    f"{where}: {typed(command.name)} would roll dice here, and commands run together roll none: "
-                    "give what the roll would decide, or run it on its own"
+                raise InvalidInputError.saying(
+                    "{where}: {command} would roll dice here, and commands run together roll none: give what the "
+                    "roll would decide, or run it on its own",
+                    where=where,
+                    command=typed(command.name),
                 ) from None
             except InvalidInputError as exc:
-                raise InvalidInputError(f"{where}: {exc}") from None
+                said = exc.words if exc.words is not None else str(exc)
+                raise InvalidInputError.saying("{where}: {refusal}", where=where, refusal=said) from None
             for event in decided.events:
                 encoded = registry.encode(event)
                 batch.append(encoded)
@@ -396,7 +414,7 @@ class Ledger:
             facts = tuple(ledger_command(command).decide(Situation(None, None, dice, given, self.actor)))
         else:
             if owner.info.name != info.ruleset:
-                raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+                raise _not_its_ruleset(info, owner.info.name)
             if state is None:
                 folded, tables = self.in_force(info, owner, at_seq)
             else:
@@ -427,7 +445,7 @@ class Ledger:
         """Take the next die off the table, explicitly and on the record: the next command rolls new dice."""
         from events.families.dice import DiceSetAside
 
-        if not check_text(reason, "a reroll's reason").strip():
+        if not check_text(reason, Words("a reroll's reason")).strip():
             raise InvalidInputError.saying("a reroll needs a reason (--reason), recorded with it for everyone to see")
         if not info.on_table_index:
             raise InvalidInputError.saying("no dice are on the table: only dice of a retracted command can be rerolled")
@@ -437,7 +455,7 @@ class Ledger:
     def in_force(self, info: CampaignInfo, owner: Ruleset[S, T], at_seq: int | None = None) -> tuple[S, T]:
         """A campaign of ``owner``'s ruleset as it stands (or stood at ``at_seq``), and its tables in force."""
         if owner.info.name != info.ruleset:
-            raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}, not {owner.info.name}")
+            raise _not_its_ruleset(info, owner.info.name)
         state = self.states.get(info, at_seq)
         return state, tables_in_force(owner, state.overrides)
 
@@ -466,9 +484,12 @@ class Ledger:
     def _held_shares(self, info: CampaignInfo) -> list[str]:
         held = self.vault.shares(info.campaign_id, info.seed_epoch)
         if len(held) != info.epoch_shares:
-            raise NotFoundError(
-                f"the log commits {info.epoch_shares} share(s) of entropy to the seed of epoch {info.seed_epoch}, "
-                f"but this database holds {len(held)}: its dice cannot be derived here"
+            raise NotFoundError.saying(
+                "the log commits {count} share(s) of entropy to the seed of epoch {epoch}, but this database holds "
+                "{held}: its dice cannot be derived here",
+                count=info.epoch_shares,
+                epoch=info.seed_epoch,
+                held=len(held),
             )
         return [h.share for h in held]
 
@@ -487,16 +508,22 @@ class Ledger:
         epoch = info.seed_epoch
         mine = next((e for e in self.epoch_shares(info) if e.payload["by"] == self.actor), None)
         if mine is not None:
-            raise InvalidInputError(
-                f"{self.actor} already committed a share of entropy for epoch {epoch} (#{mine.seq}): one share "
-                "per person per epoch; the next epoch opens at `campaign reveal`"
+            raise InvalidInputError.saying(
+                "{actor} already committed a share of entropy for epoch {epoch} (#{seq}): one share per person per "
+                "epoch; the next epoch opens at `campaign reveal`",
+                actor=self.actor,
+                epoch=epoch,
+                seq=mine.seq,
             )
         rolled = self.first_seeded_roll(info)
         if rolled is not None:
-            raise InvalidInputError(
-                f"roll #{rolled.payload['roll_index']} (#{rolled.seq}) already used the seed of epoch {epoch}: "
-                "shares close at an epoch's first seeded roll (they make the key of all its dice); commit yours "
-                "for the next epoch, after `campaign reveal`"
+            raise InvalidInputError.saying(
+                "roll #{index} (#{seq}) already used the seed of epoch {epoch}: shares close at an epoch's first "
+                "seeded roll (they make the key of all its dice); commit yours for the next epoch, after "
+                "`campaign reveal`",
+                index=rolled.payload["roll_index"],
+                seq=rolled.seq,
+                epoch=epoch,
             )
         from events.families.dice import ShareCommitted
 
@@ -526,15 +553,16 @@ class Ledger:
 
         seed = self.vault.seed(info.campaign_id, info.seed_epoch)
         if seed_commitment(seed) != info.seed_commitment:
-            raise NotFoundError("the seed held here does not match the campaign's commitment")
+            raise NotFoundError.saying("the seed held here does not match the campaign's commitment")
         shares = self._held_shares(info) if info.epoch_shares else []
         if shares:
             committed = [e.payload["commitment"] for e in self.epoch_shares(info)]
             wrong = [i for i, (s, c) in enumerate(zip(shares, committed, strict=False)) if share_commitment(s) != c]
             if wrong or len(committed) != len(shares):
-                raise NotFoundError(
-                    f"a share of entropy held here for epoch {info.seed_epoch} does not match its commitment in "
-                    "the log: it was replaced (`campaign verify` names it)"
+                raise NotFoundError.saying(
+                    "a share of entropy held here for epoch {epoch} does not match its commitment in the log: it was "
+                    "replaced (`campaign verify` names it)",
+                    epoch=info.seed_epoch,
                 )
         next_seed = self._new_seed()
         events = [
@@ -608,3 +636,9 @@ class Ledger:
             duplicate=result.duplicate,
         )
         return result
+
+
+def _not_its_ruleset(info: CampaignInfo, ruleset: str) -> InvalidInputError:
+    return InvalidInputError.saying(
+        "campaign {name!r} runs {ruleset}, not {other}", name=info.name, ruleset=info.ruleset, other=ruleset
+    )

@@ -102,22 +102,22 @@ class Logger:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def _log(self, level: int, event: str, fields: dict[str, Any]) -> None:
+    def _log(self, level: int, event: str, fields: dict[str, object]) -> None:
         if _settings.level is not None and level < _settings.level:
             return
         logger = _structlog().get_logger(self.name)
         getattr(logger, logging.getLevelName(level).lower())(event, **fields)
 
-    def debug(self, event: str, **fields: Any) -> None:
+    def debug(self, event: str, **fields: object) -> None:
         self._log(logging.DEBUG, event, fields)
 
-    def info(self, event: str, **fields: Any) -> None:
+    def info(self, event: str, **fields: object) -> None:
         self._log(logging.INFO, event, fields)
 
-    def warning(self, event: str, **fields: Any) -> None:
+    def warning(self, event: str, **fields: object) -> None:
         self._log(logging.WARNING, event, fields)
 
-    def error(self, event: str, **fields: Any) -> None:
+    def error(self, event: str, **fields: object) -> None:
         self._log(logging.ERROR, event, fields)
 
 

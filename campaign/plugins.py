@@ -204,14 +204,19 @@ def ruleset(name: str) -> RulesetInfo:
 
         known = ", ".join(RULESETS)
         if not known:  # the distribution's metadata, where its entry points are, was not installed (or is stale)
-            raise InvalidInputError(
-                f"unknown ruleset {name!r}: no ruleset is installed (reinstall Campaign Ledger: `pip install .`, "
-                "or scripts/setup in a clone)"
+            raise InvalidInputError.saying(
+                "unknown ruleset {name!r}: no ruleset is installed (reinstall Campaign Ledger: `pip install .`, "
+                "or scripts/setup in a clone)",
+                name=name,
             ) from None
         why = installed().problems.get(name)
         if why is not None:
-            raise InvalidInputError(f"the ruleset {name!r} is installed but cannot be used: {why}") from None
-        raise InvalidInputError(f"unknown ruleset {name!r}: choose one of {known}") from None
+            raise InvalidInputError.saying(
+                "the ruleset {name!r} is installed but cannot be used: {why}", name=name, why=why
+            ) from None
+        raise InvalidInputError.saying(
+            "unknown ruleset {name!r}: choose one of {known}", name=name, known=known
+        ) from None
 
 
 __all__ = ["GROUP", "RULESETS", "Mutation", "RulesetInfo", "by_prefix", "installed", "load", "ruleset"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import ChainMap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from campaign.commands import command_type, fold_for, recorded_command
 from campaign.executor import Decision, Ledger, Replay
@@ -24,7 +24,7 @@ from events.families.dice import DiceRolled
 from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.overlay import OverlayStore
-from events.registry import registry
+from events.registry import JsonValue, registry
 from events.store import EventStore, Head
 from events.timeline import NEVER_RETRACTED, REWOUND, live_events, live_seqs
 from events.vault import SeedVault
@@ -85,7 +85,7 @@ class CommandGroup:
         return [by_index[i] for i in named if i in by_index]
 
     @property
-    def outcomes(self) -> list[dict[str, Any]]:
+    def outcomes(self) -> list[RuleOutcome]:
         return [
             {
                 "rule": e.payload["rule"],
@@ -96,6 +96,17 @@ class CommandGroup:
             for e in self.events
             if e.type == "rules.applied"
         ]
+
+
+class RuleOutcome(TypedDict, total=False):
+    """A command's rule application as an amendment or a re-evaluation compares it, recorded or re-run; a re-run
+    the rules refuse has only the ``error`` it was refused with."""
+
+    rule: str
+    unit_id: str | None
+    outcome: dict[str, JsonValue]
+    explanation: str
+    error: str
 
 
 def command_groups(events: Iterable[RecordedEvent]) -> list[CommandGroup]:
@@ -200,7 +211,9 @@ class Sandbox:
     def _ids_before(self, seq: int) -> set[str]:
         """Every id in the original events before ``seq``: grown as commands are re-run in order."""
         if self.original is None:
-            raise InvalidInputError(f"the command at seq {seq} was recorded without the ids it generated")
+            raise InvalidInputError.saying(
+                "the command at seq {seq} was recorded without the ids it generated", seq=seq
+            )
         if seq < self._seen_upto:
             self._seen, self._seen_upto = set(), 1
         for event in self.original[self._seen_upto - 1 : seq - 1]:
@@ -230,7 +243,9 @@ class Sandbox:
         its own first, then the table's and new ones; or the table dice an amendment corrects)."""
         issued = group.issued
         if issued is None:
-            raise InvalidInputError(f"the command at seq {group.first_seq} was not recorded with its inputs")
+            raise InvalidInputError.saying(
+                "the command at seq {seq} was not recorded with its inputs", seq=group.first_seq
+            )
         payload = issued.payload
         if command is None:
             command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
@@ -335,14 +350,14 @@ def rewind_at(events: Sequence[RecordedEvent], to_seq: int) -> list[RecordedEven
     return [*events, rewind]
 
 
-def as_recorded(group: CommandGroup, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def as_recorded(group: CommandGroup, outcomes: list[RuleOutcome]) -> list[RuleOutcome]:
     """A re-run's outcomes as the version of the command that ``group`` recorded would have recorded them."""
     issued = group.issued
     if issued is None:
         return outcomes
     kind = command_type(str(issued.payload["command"]))
     version = issued.payload.get("version") or 0
-    return [dict(o) for o in kind.recorded_by(version, outcomes)]
+    return [o.copy() for o in kind.recorded_by(version, outcomes)]
 
 
 def edition_of(group: CommandGroup, info: CampaignInfo) -> str | None:
@@ -359,7 +374,7 @@ def edition_of(group: CommandGroup, info: CampaignInfo) -> str | None:
     return older[0] if older else None
 
 
-def decided(outcomes: list[dict[str, Any]]) -> list[tuple[object, object]]:
+def decided(outcomes: list[RuleOutcome]) -> list[tuple[object, object]]:
     """What a rule decided, without the wording of its explanation."""
     return [(o["rule"], o["outcome"]) for o in outcomes]
 
@@ -440,11 +455,13 @@ def decide_again(
     ids = [str(i) for i in payload["ids"]]
     decided = ledger.decide(info, command, ReplayDice(recorded), ids=ids, at_seq=at_seq, state=state)
     if decided.unused:
-        raise InvalidInputError(f"it now rolls fewer dice than the {len(recorded)} it was recorded with")
+        raise InvalidInputError.saying(
+            "it now rolls fewer dice than the {count} it was recorded with", count=len(recorded)
+        )
     return decided
 
 
-def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[dict[str, Any]] | None:
+def redecide(ledger: Ledger, info: CampaignInfo, group: CommandGroup) -> list[dict[str, JsonValue]] | None:
     """A recorded command's rule outcomes decided again on its own inputs and dice, from the campaign as it stood
     before it (the nearest snapshot and the events since, not a copy of the log). None for a command recorded
     without the ids it generated (older logs): those re-run in a :class:`Sandbox`."""

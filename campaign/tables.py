@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from campaign.rulesets.tables import Sourced, flatten
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 ALTERNATIVES = "alternatives."
 """Alternative readings kept as data: read through the house rule that applies one to its ``table`` path."""
@@ -35,7 +35,9 @@ def ruleset_document(package: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidInputError(f"the {package} rule tables (tables.toml) are not well-formed TOML: {exc}") from None
+        raise InvalidInputError.saying(
+            "the {package} rule tables (tables.toml) are not well-formed TOML: {reason}", package=package, reason=exc
+        ) from None
 
 
 @functools.cache
@@ -43,7 +45,9 @@ def base_values(package: str) -> dict[str, Sourced]:
     try:
         return flatten(ruleset_document(package))
     except (ValueError, KeyError) as exc:
-        raise InvalidInputError(f"the {package} rule tables (tables.toml) are malformed: {exc}") from None
+        raise InvalidInputError.saying(
+            "the {package} rule tables (tables.toml) are malformed: {reason}", package=package, reason=exc
+        ) from None
 
 
 def alternatives(package: str) -> dict[str, list[tuple[str, str]]]:
@@ -59,11 +63,16 @@ def alternatives(package: str) -> dict[str, list[tuple[str, str]]]:
 
 
 @functools.cache
-def house_rule_refusals(package: str) -> dict[str, str]:
+def house_rule_refusals(package: str) -> dict[str, Words]:
     """Each table path a house rule may not name although the model has it, with the words that refuse it: an
     alternative reading (applied through the house rules on its table paths)."""
     refusals = {}
     for path, applied in alternatives(package).items():
-        rules = " and ".join(f"`house-rule {table} {value}`" for table, value in applied)
-        refusals[path] = f"{path} is an alternative reading kept as data: apply it with {rules}"
+        rules: str | Words = ""
+        for table, value in applied:
+            rule = f"`house-rule {table} {value}`"
+            rules = Words("{some} and {last}", some=rules, last=rule) if rules else rule
+        refusals[path] = Words(
+            "{path} is an alternative reading kept as data: apply it with {rules}", path=path, rules=rules
+        )
     return refusals

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
 TYPED_AS = {"mc.morale": "mc morale-mod", "gf.round": "gf turn"}
 """Recorded commands whose name is not the words typed for them."""
@@ -33,7 +32,7 @@ def as_the_page_names() -> Iterator[None]:
         _ON_THE_PAGE.reset(token)
 
 
-def typed(command: str, args: Mapping[str, Any] | None = None) -> str:
+def typed(command: str, args: Mapping[str, object] | None = None) -> str:
     """A command's recorded name as a person types it: ``gf.battle_end`` → "gf battle-end", ``ledger.roll`` →
     "roll" (the ledger's own commands have no ruleset word); with its recorded ``args``, a command typed as one
     of its arguments by that word: ``mc.days`` of rest → "mc rest". On the page (:func:`as_the_page_names`):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from events.db import SQLITE_BUSY_TIMEOUT_MS
-from events.errors import ConfigurationError, InvalidInputError
+from events.errors import ConfigurationError, InvalidInputError, Words
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PROBLEMS_SHOWN = 3
@@ -50,13 +50,31 @@ def integrity_problems(database: str | Path) -> list[str]:
 
 
 def damage_in_words(database: str | Path, problems: list[str]) -> str:
-    """The file's damage as a person reads it: what it means, a few of SQLite's own findings, what to do."""
+    """The file's damage as a person reads it, in English (:func:`damage_words` in English)."""
+    return str(damage_words(database, problems))
+
+
+def damage_words(database: str | Path, problems: list[str]) -> Words:
+    """The file's damage as a person reads it: what it means, a few of SQLite's own findings (its English), what
+    to do; said in the reader's language where it is shown."""
     more = len(problems) - PROBLEMS_SHOWN
-    shown = "; ".join(problems[:PROBLEMS_SHOWN]) + (f"; and {more} more" if more > 0 else "")
-    return (
-        f"the database file {database} is damaged: SQLite's check of every page found "
-        f"{len(problems)} problem{'s' if len(problems) != 1 else ''} ({shown}). Events stored there may be lost or "
-        "wrong; restore the campaign from a backup (`campaign backup`) or an export"
+    listed = "; ".join(problems[:PROBLEMS_SHOWN])
+    shown: str | Words = Words("{listed}; and {more} more", listed=listed, more=more) if more > 0 else listed
+    if len(problems) == 1:
+        return Words(
+            "the database file {database} is damaged: SQLite's check of every page found 1 problem ({shown}). "
+            "Events stored there may be lost or wrong; restore the campaign from a backup (`campaign backup`) or "
+            "an export",
+            database=str(database),
+            shown=shown,
+        )
+    return Words(
+        "the database file {database} is damaged: SQLite's check of every page found {count} problems ({shown}). "
+        "Events stored there may be lost or wrong; restore the campaign from a backup (`campaign backup`) or an "
+        "export",
+        database=str(database),
+        count=len(problems),
+        shown=shown,
     )
 
 
@@ -67,22 +85,28 @@ def new_file(target: Path) -> Iterator[Path]:
     replaces a file."""
     try:
         if target.exists() or target.is_symlink():
-            raise InvalidInputError(f"{target} already exists: a backup is written to a new file, never over one")
+            raise InvalidInputError.saying(
+                "{target} already exists: a backup is written to a new file, never over one", target=str(target)
+            )
         folder = target.parent if str(target.parent) else Path(".")
         if not folder.is_dir():
-            raise InvalidInputError(f"folder {folder} does not exist (for {target})")
+            raise InvalidInputError.saying(
+                "folder {folder} does not exist (for {target})", folder=str(folder), target=str(target)
+            )
     except OSError as exc:
-        raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
+        raise _cannot_write(target, exc) from None
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
         yield partial
         try:
             os.link(partial, target)  # fails if target appeared meanwhile: it is never replaced
         except FileExistsError:
-            raise InvalidInputError(f"{target} appeared while the backup was written: nothing replaced it") from None
+            raise InvalidInputError.saying(
+                "{target} appeared while the backup was written: nothing replaced it", target=str(target)
+            ) from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV) or target.exists():
-                raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
+                raise _cannot_write(target, exc) from None
             os.rename(partial, target)  # a file system without hard links
         _sync_folder(target.parent)
     finally:
@@ -96,7 +120,9 @@ def written_whole(target: Path) -> Iterator[BinaryIO]:
     """A file written whole or not at all: into a temporary file beside ``target``, which replaces ``target`` only
     when the block ends well and is removed otherwise (an interrupt included). A database is never replaced."""
     if is_sqlite_file(target):
-        raise InvalidInputError(f"{target} is a database: an export is written to a file of its own, never over one")
+        raise InvalidInputError.saying(
+            "{target} is a database: an export is written to a file of its own, never over one", target=str(target)
+        )
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
         with partial.open("wb") as handle:
@@ -130,15 +156,24 @@ def copy_sqlite(database: str, copy: Path) -> None:
     try:
         source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     except sqlite3.Error as exc:
-        raise ConfigurationError(f"cannot open {database} to back it up: {exc}") from None
+        raise ConfigurationError.saying(
+            "cannot open {database} to back it up: {why}", database=str(database), why=str(exc)
+        ) from None
     with closing(source), closing(sqlite3.connect(copy)) as into:
         source.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         try:
             source.backup(into, pages=-1)
         except sqlite3.DatabaseError as exc:
-            raise ConfigurationError(f"cannot back up {database}: SQLite says {exc}") from None
+            raise ConfigurationError.saying(
+                "cannot back up {database}: SQLite says {why}", database=str(database), why=str(exc)
+            ) from None
     with copy.open("rb+") as handle:
         os.fsync(handle.fileno())
     problems = integrity_problems(copy)
     if problems:
-        raise ConfigurationError(damage_in_words(database, problems) + ": no backup was written")
+        raise ConfigurationError.saying("{damage}: no backup was written", damage=damage_words(database, problems))
+
+
+def _cannot_write(target: Path, exc: OSError) -> InvalidInputError:
+    # the system's own reason (strerror) is English: the sentence around it is said in the reader's language
+    return InvalidInputError.saying("cannot write {target}: {why}", target=str(target), why=exc.strerror)

@@ -30,7 +30,7 @@ def check_json_value(value: Any, path: str = "$") -> None:
         is_object = kind is dict
         for key, item in value.items() if is_object else enumerate(value):
             if is_object and type(key) is not str:
-                raise EventSchemaError(f"{path}: object key {key!r} is not a string")
+                raise EventSchemaError.saying("{path}: object key {key!r} is not a string", path=path, key=key)
             item_kind = type(item)
             if item_kind is str or item is None or item_kind is bool:
                 continue
@@ -42,11 +42,13 @@ def check_json_value(value: Any, path: str = "$") -> None:
         return
     if kind is int:
         if not -_LIMIT <= value < _LIMIT:
-            raise EventSchemaError(f"{path}: integer {value} does not fit in 64 bits")
+            raise EventSchemaError.saying("{path}: integer {value} does not fit in 64 bits", path=path, value=value)
         return
     if isinstance(value, float):
-        raise EventSchemaError(f"{path}: floats are not allowed in events (got {value!r}); use integers")
-    raise EventSchemaError(f"{path}: {kind.__name__} is not allowed in events")
+        raise EventSchemaError.saying(
+            "{path}: floats are not allowed in events (got {value!r}); use integers", path=path, value=value
+        )
+    raise EventSchemaError.saying("{path}: {kind} is not allowed in events", path=path, kind=kind.__name__)
 
 
 def canonical_json(value: Mapping[str, object] | list[Any]) -> bytes:
@@ -169,4 +171,4 @@ def payload_bytes(payload: Mapping[str, object], trusted: bool) -> bytes:
     try:
         return b"%b" % orjson.dumps(payload, option=_OPTIONS)
     except orjson.JSONEncodeError as exc:  # what check_json_value lets through and orjson does not (a cycle)
-        raise EventSchemaError(f"$: not event JSON ({exc})") from None
+        raise EventSchemaError.saying("$: not event JSON ({why})", why=str(exc)) from None

@@ -37,7 +37,7 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
-        raise ConfigurationError(f"not a database path or URL: {db!r}") from exc
+        raise ConfigurationError.saying("not a database path or URL: {db!r}", db=db) from exc
     if parsed.get_backend_name() == "postgresql":
         need("postgres", "a PostgreSQL database")
     if parsed.get_backend_name() == "sqlite":
@@ -46,14 +46,21 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
             try:
                 parent = Path(database).parent
                 if not parent.is_dir():
-                    raise ConfigurationError(f"folder {parent} does not exist (for database {database})")
+                    raise ConfigurationError.saying(
+                        "folder {folder} does not exist (for database {database})",
+                        folder=str(parent),
+                        database=database,
+                    )
                 if Path(database).is_dir():
-                    raise ConfigurationError(
-                        f"{database} is a folder, not a database file: name a file, e.g. "
-                        f"{Path(database) / 'campaign.db'}"
+                    raise ConfigurationError.saying(
+                        "{database} is a folder, not a database file: name a file, e.g. {example}",
+                        database=database,
+                        example=str(Path(database) / "campaign.db"),
                     )
             except OSError as exc:  # a name longer than the file system takes, a folder it may not look into
-                raise ConfigurationError(f"cannot use {database!r} as a database file: {exc.strerror}") from None
+                raise ConfigurationError.saying(
+                    "cannot use {database!r} as a database file: {why}", database=database, why=exc.strerror
+                ) from None
         engine = create_engine(url, **kwargs)
         _configure_sqlite(engine)
         return engine
@@ -65,7 +72,9 @@ def make_engine(db: str, **kwargs: Any) -> Engine:
         configure_postgresql(engine)
         defer_writes(engine)
         return engine
-    raise ConfigurationError(f"unsupported database {parsed.get_backend_name()!r}: use a SQLite path or PostgreSQL")
+    raise ConfigurationError.saying(
+        "unsupported database {backend!r}: use a SQLite path or PostgreSQL", backend=parsed.get_backend_name()
+    )
 
 
 def _configure_sqlite(engine: Engine) -> None:
@@ -123,7 +132,9 @@ def damaged(exc: BaseException, database: str) -> DamagedDatabaseError | None:
     said = str(orig).lower()
     if not any(w in said for w in DAMAGE_WORDS):
         return None
-    return DamagedDatabaseError(
-        f"{database} is damaged: SQLite reads it as {str(orig).rstrip('.')!r}. Nothing was recorded. `campaign "
-        "verify` checks the whole file; restore the campaign from a backup (`campaign backup`) or an export"
+    return DamagedDatabaseError.saying(
+        "{database} is damaged: SQLite reads it as {said!r}. Nothing was recorded. `campaign verify` checks the "
+        "whole file; restore the campaign from a backup (`campaign backup`) or an export",
+        database=database,
+        said=str(orig).rstrip("."),
     )

@@ -52,7 +52,7 @@ class RecordedEvent(NamedTuple):
     payload_json: bytes = b""
     meta_json: bytes = b""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The envelope as plain data (what ``--json`` prints and ``export`` writes)."""
         return {
             "position": self.position,

@@ -7,7 +7,7 @@ with :attr:`CampaignError.exit_code`, and nothing has been appended.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Self
 
 
 class Term:
@@ -29,6 +29,20 @@ class Term:
         return format(self.value, spec)
 
 
+class _Grouped(int):
+    """A number whose ``{n:,}`` is grouped by the reader's locale; every other format spec is int's own."""
+
+    _group: Callable[[int], str]
+
+    def __new__(cls, value: int, group: Callable[[int], str]) -> _Grouped:
+        number = super().__new__(cls, value)
+        number._group = group
+        return number
+
+    def __format__(self, spec: str) -> str:
+        return self._group(int(self)) if spec == "," else int(self).__format__(spec)
+
+
 class Words:
     """A sentence kept as its English template and its fields, so that whoever shows it can say it in the reader's
     language (``campaign.i18n.refusal``) while the rules that made it read no catalog: ``str()`` is the English.
@@ -42,18 +56,32 @@ class Words:
         self.template = template
         self.params = params
 
-    def said(self, translate: Callable[[str], str], term: Callable[[Term], str] | None = None) -> str:
+    def said(
+        self,
+        translate: Callable[[str], str],
+        term: Callable[[Term], str] | None = None,
+        grouped: Callable[[int], str] | None = None,
+    ) -> str:
+        """The sentence by ``translate``; its terms by ``term``; a number the template groups (``{n:,}``) by
+        ``grouped``, as the reader's locale groups thousands (``100 000`` in Russian)."""
         if not self.template:  # nothing to say (gettext's empty message is the catalog's header)
             return ""
-        fields = {k: self._field(v, translate, term) for k, v in self.params.items()}
+        fields = {k: self._field(v, translate, term, grouped) for k, v in self.params.items()}
         return translate(self.template).format(**fields)
 
     @staticmethod
-    def _field(value: object, translate: Callable[[str], str], term: Callable[[Term], str] | None) -> object:
+    def _field(
+        value: object,
+        translate: Callable[[str], str],
+        term: Callable[[Term], str] | None,
+        grouped: Callable[[int], str] | None,
+    ) -> object:
         if isinstance(value, Words):
-            return value.said(translate, term)
+            return value.said(translate, term, grouped)
         if isinstance(value, Term):
             return term(value) if term is not None else value.value
+        if grouped is not None and isinstance(value, int) and not isinstance(value, bool):
+            return _Grouped(value, grouped)
         return value
 
     def __str__(self) -> str:
@@ -135,7 +163,7 @@ class CorruptEventError(VerificationError):
         self.campaign_id, self.seq, self.type, self.what = campaign_id, seq, type_, what
 
 
-def json_object(data: bytes | str, not_json: Callable[[str], str], not_object: str) -> dict[str, Any]:
+def json_object(data: bytes | str, not_json: Callable[[str], str], not_object: str) -> dict[str, object]:
     """``data`` as the JSON object it holds; refused in words where it is not JSON (``not_json`` of the parser's
     reason) or holds something other than an object (``not_object``)."""
     import orjson

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Collection
 from typing import Any
 
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 MAX_NAME = 100
 MAX_TEXT = 1000
@@ -37,45 +37,70 @@ _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
 
 
+_MOST = format(MAX_NUMBER, ",")
+
+
+def _code(char: str) -> str:
+    """A character's code point as Unicode writes it after "U+" (``0007``)."""
+    return format(ord(char), "04X")
+
+
 def _shown(value: str) -> str:
     text = value if len(value) <= 40 else value[:40] + "…"
     return ascii(text)
 
 
-def check_utf8(value: str, what: str) -> None:
+Said = str | Words
+"""What an input is called in a refusal ("a reroll's reason"): a :class:`Words` is said in the reader's language,
+a plain string (a label the command line made of a parameter's name) as it is."""
+
+
+def check_utf8(value: str, what: Said) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidInputError(f"{what} is not valid UTF-8 text") from None
+        raise InvalidInputError.saying("{what} is not valid UTF-8 text", what=what) from None
 
 
-def name_problem(value: str) -> str | None:
+def name_refusal(value: str) -> Words | None:
     """What is wrong with ``value`` as a name, in words that follow the name of the input ("must not be empty"),
     or None for a good name (which is :func:`normal_name` of it)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "is not valid UTF-8 text"
+        return Words("is not valid UTF-8 text")
     name = normal_name(value)
     if not name:
-        return "must not be empty"
+        return Words("must not be empty")
     if len(name) > MAX_NAME:
-        return f"is {len(name)} characters long: at most {MAX_NAME}"
+        return Words("is {length} characters long: at most {most}", length=len(name), most=MAX_NAME)
     for char in name:
         category = unicodedata.category(char)
         if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
-            return f"{_shown(name)} holds a control or invisible character (U+{ord(char):04X}): not in a name"
+            return Words(
+                "{name} holds a control or invisible character (U+{code}): not in a name",
+                name=_shown(name),
+                code=_code(char),
+            )
     if name.isascii():  # one alphabet: most names, which then never load the look-alikes' table
         return None
     from events.confusables import mixed_script_word
 
     mixed = mixed_script_word(name)
     if mixed is not None:
-        return (
-            f"{name!r} mixes alphabets in the word {mixed!r} (Latin with Cyrillic or Greek letters that look alike):"
-            " type each word in one alphabet"
+        return Words(
+            "{name!r} mixes alphabets in the word {mixed!r} (Latin with Cyrillic or Greek letters that look alike):"
+            " type each word in one alphabet",
+            name=name,
+            mixed=mixed,
         )
     return None
+
+
+def name_problem(value: str) -> str | None:
+    """:func:`name_refusal` in English (the words of a validator's error)."""
+    problem = name_refusal(value)
+    return None if problem is None else str(problem)
 
 
 def normal_name(value: str) -> str:
@@ -83,55 +108,68 @@ def normal_name(value: str) -> str:
     return unicodedata.normalize("NFKC", value).strip()
 
 
-def check_name(value: str, what: str) -> str:
+def check_name(value: str, what: Said) -> str:
     """The name, trimmed, or :class:`InvalidInputError` saying which rule it breaks."""
-    problem = name_problem(value)
+    problem = name_refusal(value)
     if problem is not None:
-        raise InvalidInputError(f"{what} {problem}")
+        raise InvalidInputError.saying("{what} {problem}", what=what, problem=problem)
     return normal_name(value)
 
 
-def check_text(value: str, what: str, limit: int = MAX_TEXT) -> str:
+def check_text(value: str, what: Said, limit: int = MAX_TEXT) -> str:
     check_utf8(value, what)
     if len(value) > limit:
-        raise InvalidInputError(f"{what} is {len(value)} characters long: at most {limit}")
+        raise InvalidInputError.saying(
+            "{what} is {length} characters long: at most {most}", what=what, length=len(value), most=limit
+        )
     for char in value:
         if char not in "\t\n" and unicodedata.category(char) == "Cc":
-            raise InvalidInputError(f"{what} {_shown(value)} holds a control character (U+{ord(char):04X})")
+            raise InvalidInputError.saying(
+                "{what} {value} holds a control character (U+{code})",
+                what=what,
+                value=_shown(value),
+                code=_code(char),
+            )
     return value
 
 
-def check_number(value: int, what: str) -> int:
+def _out_of_range(what: Said, value: float) -> InvalidInputError:
+    return InvalidInputError.saying(
+        "{what} {value} is out of range: numbers are within ±{most}", what=what, value=value, most=_MOST
+    )
+
+
+def check_number(value: int, what: Said) -> int:
     if not -MAX_NUMBER <= value <= MAX_NUMBER:
-        raise InvalidInputError(f"{what} {value} is out of range: numbers are within ±{MAX_NUMBER:,}")
+        raise _out_of_range(what, value)
     return value
 
 
 def check_command_id(value: str) -> str:
-    check_text(value, "a command id", MAX_COMMAND_ID)
+    check_text(value, Words("a command id"), MAX_COMMAND_ID)
     if not value.strip():
-        raise InvalidInputError("a command id must not be empty")
+        raise InvalidInputError.saying("a command id must not be empty")
     return value
 
 
-def check_json(value: Any, what: str, depth: int = 0) -> Any:
+def check_json(value: object, what: Said, depth: int = 0) -> Any:
     """A structured input checked throughout (see the module's rules), or :class:`InvalidInputError` saying
     where it breaks one: the same value, so a caller may check and pass it on."""
     if depth > MAX_DEPTH:
-        raise InvalidInputError(f"{what} nests deeper than {MAX_DEPTH} levels")
+        raise InvalidInputError.saying("{what} nests deeper than {most} levels", what=what, most=MAX_DEPTH)
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return check_number(value, what)
     if isinstance(value, float):
         if not math.isfinite(value) or not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise InvalidInputError(f"{what} {value} is out of range: numbers are within ±{MAX_NUMBER:,}")
+            raise _out_of_range(what, value)
         return value
     if isinstance(value, str):
         return check_text(value, what)
     if isinstance(value, dict):
         for key, item in value.items():
-            check_text(str(key), f"a key of {what}", MAX_NAME)
+            check_text(str(key), Words("a key of {what}", what=what), MAX_NAME)
             check_json(item, f"{what}.{key}", depth + 1)
         return value
     if isinstance(value, list | tuple):
@@ -141,12 +179,12 @@ def check_json(value: Any, what: str, depth: int = 0) -> Any:
     return value  # not JSON (a value the command line built): the command's model judges it
 
 
-def check_inputs(inputs: dict[str, Any], typed: Collection[str] = ()) -> dict[str, Any]:
+def check_inputs(inputs: dict[str, object], typed: Collection[str] = ()) -> dict[str, object]:
     """A command's inputs by name, each checked by :func:`check_json` but those in ``typed`` (inputs whose types
     hold them to their own rules: names and what holds names, see ``campaign/rulesets/inputs.py``). The inputs,
     or :class:`InvalidInputError` naming the first bad one."""
     for key, value in inputs.items():
-        what = check_text(str(key), "an input's name", MAX_NAME).replace("_", " ")
+        what = check_text(str(key), Words("an input's name"), MAX_NAME).replace("_", " ")
         if key not in typed:
             check_json(value, what)
     return dict(inputs)

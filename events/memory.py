@@ -32,8 +32,11 @@ class InMemoryEventStore(EventStore):
                 return AppendResult(seen, duplicate=True)
             head = self._head(campaign_id)
             if head.seq != expected_seq:
-                raise ConcurrencyError(
-                    f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
+                raise ConcurrencyError.saying(
+                    "campaign {campaign} is at seq {seq}, not {expected}: re-read and retry",
+                    campaign=campaign_id,
+                    seq=head.seq,
+                    expected=expected_seq,
                 )
             recorded = tuple(prepare_events(campaign_id, events, head, len(self._all) + 1, command_id, meta))
             for projector in self._projectors:
@@ -46,7 +49,7 @@ class InMemoryEventStore(EventStore):
 
     def import_stream(self, campaign_id: str, events: Sequence[RecordedEvent]) -> AppendResult:
         if self._streams.get(campaign_id):
-            raise ConcurrencyError(f"campaign {campaign_id} already has events here")
+            raise ConcurrencyError.saying("campaign {campaign} already has events here", campaign=campaign_id)
         start = len(self._all)
         self.load(events)
         recorded = tuple(self._all[start:])

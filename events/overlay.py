@@ -4,7 +4,6 @@ sandbox re-runs on, without a copy of a long log. Nothing is ever written to the
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any
 
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import ConcurrencyError, InvalidInputError
@@ -37,7 +36,7 @@ class OverlayStore(EventStore):
         expected_seq: int,
         *,
         command_id: str | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: Mapping[str, object] | None = None,
     ) -> AppendResult:
         self._mine(campaign_id)
         if command_id is not None and (seen := self._commands.get(command_id)):

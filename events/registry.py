@@ -206,7 +206,7 @@ class EventRegistry:
         try:
             return self._types[name]
         except KeyError:
-            raise EventSchemaError(f"unknown event type {name!r}") from None
+            raise EventSchemaError.saying("unknown event type {name!r}", name=name) from None
 
     def encode(self, event: Event) -> NewEvent:
         # The common way, in one frame: a type whose plan reads the payload off the model (see _EncodePlan), its
@@ -268,17 +268,20 @@ class EventRegistry:
     def upcast(self, name: str, version: int, payload: Mapping[str, Any]) -> dict[str, Any]:
         cls = self.cls_for(name)
         if not isinstance(payload, Mapping):
-            raise EventSchemaError(f"{name} v{version} payload is not a JSON object")
+            raise EventSchemaError.saying("{name} v{version} payload is not a JSON object", name=name, version=version)
         data = dict(payload)
         if version > cls.schema_version:
-            raise EventSchemaError(
-                f"{name} v{version} is newer than this program knows (v{cls.schema_version}); upgrade it"
+            raise EventSchemaError.saying(
+                "{name} v{version} is newer than this program knows (v{known}); upgrade it",
+                name=name,
+                version=version,
+                known=cls.schema_version,
             )
         while version < cls.schema_version:
             try:
                 step = self._upcasters[(name, version)]
             except KeyError:
-                raise EventSchemaError(f"no upcaster for {name} v{version}") from None
+                raise EventSchemaError.saying("no upcaster for {name} v{version}", name=name, version=version) from None
             data = step(data)
             version += 1
         return data
@@ -293,7 +296,10 @@ class EventRegistry:
         try:
             return cls.model_validate(data, strict=False)
         except ValidationError as exc:
-            raise EventSchemaError(f"{name} v{version} payload does not match its schema: {exc}") from None
+            # pydantic's own account of the mismatch is English; the sentence around it is the reader's language
+            raise EventSchemaError.saying(
+                "{name} v{version} payload does not match its schema: {why}", name=name, version=version, why=str(exc)
+            ) from None
 
 
 registry = EventRegistry(FAMILIES)

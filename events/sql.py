@@ -156,8 +156,11 @@ class SqlEventStore(EventStore):
                 ((seq, hash_, last_position),) = cursor.fetchall()  # one row, always: the log side is an aggregate
                 head = EMPTY_HEAD if seq is None else Head(seq, hash_)
                 if head.seq != expected_seq:
-                    raise ConcurrencyError(
-                        f"campaign {campaign_id} is at seq {head.seq}, not {expected_seq}: re-read and retry"
+                    raise ConcurrencyError.saying(
+                        "campaign {campaign} is at seq {seq}, not {expected}: re-read and retry",
+                        campaign=campaign_id,
+                        seq=head.seq,
+                        expected=expected_seq,
                     )
                 params: list[Any] = []
                 recorded = prepare_events(

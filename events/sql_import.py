@@ -91,8 +91,9 @@ class SqlImport:
             self._run_last = event.seq
             self._position += 1
             if conn_is_postgresql(self.connection) and self._position - self._first >= 1 << POSITION_BITS:
-                raise InvalidInputError(
-                    f"an import of more than {(1 << POSITION_BITS) - 1:,} events: one transaction takes no more"
+                raise InvalidInputError.saying(
+                    "an import of more than {most} events: one transaction takes no more",
+                    most=format((1 << POSITION_BITS) - 1, ","),
                 )
             rows.append(
                 {
@@ -141,7 +142,7 @@ def import_session(
 ) -> Iterator[SqlImport]:
     """Inside the store's locked write transaction: refuse a campaign that already has events, then stream."""
     if conn.execute(select(events.c.seq).where(events.c.campaign_id == campaign_id).limit(1)).first() is not None:
-        raise ConcurrencyError(f"campaign {campaign_id} already has events in this database")
+        raise ConcurrencyError.saying("campaign {campaign} already has events in this database", campaign=campaign_id)
     sink = SqlImport(conn, campaign_id, projectors, keep=keep)
     yield sink
     sink.flush()

@@ -39,14 +39,18 @@ def translate(exc: Exception, campaign_id: str) -> CampaignError | None:
     psycopg = sys.modules.get("psycopg")
     if isinstance(orig, OverflowError) or (psycopg and isinstance(orig, psycopg.errors.NumericValueOutOfRange)):
         # A projection's integer column (a treasury's balance) would pass 64 bits: the append is rolled back.
-        return InvalidInputError(f"campaign {campaign_id}: a number past 64 bits: nothing was appended")
+        return InvalidInputError.saying(
+            "campaign {campaign}: a number past 64 bits: nothing was appended", campaign=campaign_id
+        )
     if isinstance(orig, sqlite3.IntegrityError) or (
         psycopg is not None and isinstance(orig, psycopg.errors.UniqueViolation)
     ):
         # Only reachable if a writer bypassed the append lock; the unique (campaign_id, seq) still holds.
-        return ConcurrencyError(f"campaign {campaign_id} changed while appending: re-read and retry")
+        return ConcurrencyError.saying(
+            "campaign {campaign} changed while appending: re-read and retry", campaign=campaign_id
+        )
     if isinstance(orig, sqlite3.OperationalError) and ("locked" in str(orig) or "busy" in str(orig)):
-        return ConcurrencyError("the database stayed locked by another writer: retry")
+        return ConcurrencyError.saying("the database stayed locked by another writer: retry")
     return None
 
 

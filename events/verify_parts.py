@@ -202,7 +202,7 @@ class PendingRolls:
 
 def share_problem(
     share: Fields,
-    actor: Any,
+    actor: object,
     commitments: Mapping[int, Any],
     shares: Mapping[int, list[tuple[int, str, str]]],
     revealed: Mapping[int, bytes],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import orjson
 from sqlalchemy import Connection, Engine, Table, delete, insert, select
@@ -20,7 +20,7 @@ from events.sql_rows import read_range_in_transaction
 from events.store import EventStore
 from events.timeline import REWOUND, effective, has_rewind, live_seqs
 from projections.driver import by_campaign, execute
-from projections.fold import Dumped, FoldFor, RulesetFold, Summary
+from projections.fold import Dumped, FoldFor, RulesetFold, Summary, SummaryRow
 from projections.state.campaigns import CampaignInfo
 from projections.summaries import summary_row
 from projections.tables import (
@@ -33,6 +33,8 @@ from projections.tables import (
     treasuries,
     unit_records,
 )
+
+S = TypeVar("S")
 
 SNAPSHOT_EVERY = 256
 """Snapshots fall on multiples of this seq (a storage setting, not a rule), and only once the campaign has
@@ -91,20 +93,25 @@ def _summary_rows(campaign_id: str, summary: Summary, since: tuple[Summary, Summ
 
 
 def _rows(
-    sources: list[dict[str, Any]],
-    since: tuple[list[dict[str, Any]], dict[str, dict[str, object]]] | None,
+    sources: Sequence[SummaryRow],
+    since: tuple[Sequence[SummaryRow], dict[str, dict[str, object]]] | None,
     key: str,
-    row: Callable[[dict[str, Any]], dict[str, object]],
+    row: Callable[[SummaryRow], dict[str, object]],
 ) -> dict[str, dict[str, object]]:
     """Each source's row by its ``key``; with earlier sources and the rows made of them (``since``), those rows
     where a source is the very one a row was made from."""
+    # a unit's or a battle's id (its summary's ``key``) is a string
     if since is None:
-        return {s[key]: row(s) for s in sources}
+        return {str(s[key]): row(s) for s in sources}
     were, made = since
     if sources is were:
         return made
-    before = {s[key]: s for s in were}
-    return {s[key]: made[s[key]] if before.get(s[key]) is s else row(s) for s in sources}
+    before = {str(s[key]): s for s in were}
+    out: dict[str, dict[str, object]] = {}
+    for s in sources:
+        k = str(s[key])
+        out[k] = made[k] if before.get(k) is s else row(s)
+    return out
 
 
 _KEYS = {unit_records: "unit_id", battle_history: "battle_id", treasuries: "side", campaign_summary: "campaign_id"}
@@ -286,7 +293,7 @@ class CampaignStateProjector:
         fold: RulesetFold[Any],
         last_seq: int,
         last_hash: str,
-        state: Any,
+        state: object,
         logged: int,
         snapshot: int,
     ) -> None:
@@ -322,7 +329,7 @@ class CampaignStateProjector:
 class CampaignStates(Protocol):
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any: ...
 
-    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+    def summary(self, info: CampaignInfo, fold: RulesetFold[S], at_seq: int | None = None) -> Summary:
         """``fold.summary`` of :meth:`get`'s state (one made already, where there is one)."""
         ...
 
@@ -336,7 +343,7 @@ class FoldingCampaignStates:
         self._fold_for = fold_for
         self._head: dict[str, tuple[int, Any]] = {}
 
-    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+    def summary(self, info: CampaignInfo, fold: RulesetFold[S], at_seq: int | None = None) -> Summary:
         return fold.summary(self.get(info, at_seq))
 
     def get(self, info: CampaignInfo, at_seq: int | None = None) -> Any:
@@ -370,7 +377,7 @@ class SqlCampaignStates:
         self._fold_for = fold_for
         self._writer = writer
 
-    def summary(self, info: CampaignInfo, fold: RulesetFold[Any], at_seq: int | None = None) -> Summary:
+    def summary(self, info: CampaignInfo, fold: RulesetFold[S], at_seq: int | None = None) -> Summary:
         """The summary the inline writer made of the head state it holds (a player's command is checked against
         the roster: made afresh, it was the slowest part of a server's request), else one made now."""
         if (at_seq is None or at_seq >= info.last_seq) and self._writer is not None:
@@ -419,12 +426,14 @@ class SqlCampaignStates:
             return state_at(fold, nearest, between, at_seq)
 
 
-Nearest = Callable[[int, RulesetFold[Any]], tuple[int, Any]]
-"""The latest snapshot at or before a seq, as (its seq, its state); (0, the initial state) when there is none."""
+class Nearest(Protocol):
+    """The latest snapshot at or before a seq, as (its seq, its state); (0, the initial state) when there is none."""
+
+    def __call__(self, seq: int, fold: RulesetFold[S], /) -> tuple[int, S]: ...
 
 
 def _snapshots_in(connection: Connection, campaign_id: str) -> Nearest:
-    def nearest(seq: int, fold: RulesetFold[Any]) -> tuple[int, Any]:
+    def nearest(seq: int, fold: RulesetFold[S]) -> tuple[int, S]:
         row = connection.execute(
             select(campaign_snapshots.c.seq, campaign_snapshots.c.state)
             .where(campaign_snapshots.c.campaign_id == campaign_id, campaign_snapshots.c.seq <= seq)
@@ -449,11 +458,11 @@ def _range_in(connection: Connection, batch: Sequence[RecordedEvent]) -> Callabl
 
 
 def state_at(
-    fold: RulesetFold[Any],
+    fold: RulesetFold[S],
     nearest: Nearest,
     between: Callable[[int, int], list[RecordedEvent]],
     seq: int,
-) -> Any:
+) -> S:
     """The state at ``seq``: the fold of the events in effect up to it (``fold.fold(effective(log[:seq]))``),
     from the nearest snapshot and the events after it (``between(after, upto)``).
 

@@ -4,7 +4,7 @@ SQL by :class:`projections.campaign_directory.SqlCampaignDirectory`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import orjson
 from sqlalchemy import Connection, delete, insert, select
@@ -25,7 +25,7 @@ class CampaignDirectory(Protocol):
     def all(self) -> list[CampaignInfo]: ...
 
 
-def _to_row(info: CampaignInfo) -> dict[str, Any]:
+def _to_row(info: CampaignInfo) -> dict[str, object]:
     return {
         "campaign_id": info.campaign_id,
         "name": info.name,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Engine, StaticPool, Table, create_engine, select
 
@@ -33,7 +32,7 @@ class Difference:
         return f"{self.table} {self.key}: {self.message}"
 
 
-def _rows(engine: Engine, table: Table, campaign_id: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+def _rows(engine: Engine, table: Table, campaign_id: str) -> dict[tuple[object, ...], dict[str, object]]:
     key_columns = [c.name for c in table.primary_key.columns]
     with engine.connect() as conn:
         rows = conn.execute(select(table).where(table.c.campaign_id == campaign_id)).mappings().all()
@@ -44,7 +43,7 @@ def _rows(engine: Engine, table: Table, campaign_id: str) -> dict[tuple[Any, ...
     return out
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     text = value.decode(errors="replace") if isinstance(value, bytes) else str(value)
     return text if len(text) <= 60 else text[:57] + "…"
 

@@ -8,7 +8,6 @@ its ``battle_id`` (a battle), when they are strings (names and ids given on the 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, select
 
@@ -29,7 +28,7 @@ def battle_ref(battle_id: str) -> str:
     return f"battle:{battle_id}"
 
 
-def refs_of(payload: Mapping[str, Any]) -> set[str]:
+def refs_of(payload: Mapping[str, object]) -> set[str]:
     """The refs an event's payload gives: one per unit, officer or battle it names."""
     refs = {unit_ref(v) for k in UNIT_KEYS if isinstance(v := payload.get(k), str)}
     refs |= {battle_ref(v) for k in BATTLE_KEYS if isinstance(v := payload.get(k), str)}

@@ -5,11 +5,12 @@ the rulesets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import orjson
+from typing_extensions import TypeAliasType
 
 from events.envelope import RecordedEvent
 
@@ -18,16 +19,25 @@ if TYPE_CHECKING:  # a ruleset's fold hands one in; reading the read models (``s
 
 S = TypeVar("S")
 
-Dumped = dict[str, tuple[Any, Any]]
+Dumped = dict[str, tuple[object, object]]
 """A state's parts as :meth:`RulesetFold.encode_since` dumped them: each field's name → its value and its dump."""
+
+
+RowValue = TypeAliasType(
+    "RowValue", "int | str | bool | list[RowValue] | tuple[RowValue, ...] | dict[str, RowValue] | None"
+)
+"""A value of a summary's row: JSON, but a row made in memory may hold a tuple where the stored one has an array."""
+SummaryRow = Mapping[str, RowValue]
+"""A row of a summary (a unit, a battle, a career), as the summary table stores it; read-only, so a ruleset's
+rows of narrower values (a plug-in's ``dict[str, int | str | None]``) are rows as they are."""
 
 
 @dataclass(frozen=True)
 class Summary:
-    units: list[dict[str, Any]]
-    battles: list[dict[str, Any]]
+    units: Sequence[SummaryRow]
+    battles: Sequence[SummaryRow]
     treasury: dict[str, int]
-    careers: list[dict[str, Any]]
+    careers: Sequence[SummaryRow]
     day: int
 
 

@@ -9,7 +9,7 @@ append or a ``rebuild``) gets None: the caller folds it instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
 
-def _json(value: Any) -> bytes:
+def _json(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
-def summary_row(campaign_id: str, summary: Summary) -> dict[str, Any]:
+def summary_row(campaign_id: str, summary: Summary) -> dict[str, object]:
     """The ``campaign_summary`` row of a summary: what its unit, battle and treasury rows do not hold."""
     order = {"units": [u["unit_id"] for u in summary.units], "battles": [b["battle_id"] for b in summary.battles]}
     return {"campaign_id": campaign_id, "day": summary.day, "careers": _json(summary.careers), "ordering": _json(order)}

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -24,8 +24,9 @@ from sqlalchemy import Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from campaign.access.tables import account_sessions, accounts
+from campaign.i18n import N_
 from events.confusables import confusable_with
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 ACCOUNT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{1,39}$")
 MIN_PASSWORD = 10
@@ -86,7 +87,7 @@ class Session:
     """Unix seconds."""
 
 
-def weakness(password: str, name: str = "") -> str | None:
+def weakness(password: str, name: str = "") -> Words | None:
     """Why ``password`` is too easy to guess (a common password, a word and a year, a keyboard row), or None."""
     from zxcvbn import zxcvbn  # loads its frequency lists (a twentieth of a second): only when an account is made
 
@@ -94,9 +95,52 @@ def weakness(password: str, name: str = "") -> str | None:
     if judged["score"] >= STRONG_ENOUGH:
         return None
     feedback = judged["feedback"]
-    why = feedback.get("warning") or "it is easy to guess"
-    hint = " ".join(feedback.get("suggestions") or ["Add another word or two."])
-    return f"this password is too easy to guess ({why.rstrip('.')}): {hint}"
+    warning = str(feedback.get("warning") or "").rstrip(".")
+    why = _zxcvbn_said(warning) if warning else Words("it is easy to guess")
+    hint: str | Words = Words("Add another word or two.")
+    for i, suggestion in enumerate(feedback.get("suggestions") or ()):
+        said = _zxcvbn_said(str(suggestion))
+        hint = said if i == 0 else Words("{some} {more}", some=hint, more=said)
+    return Words("this password is too easy to guess ({why}): {hint}", why=why, hint=hint)
+
+
+_ZXCVBN = frozenset(
+    (
+        N_("Straight rows of keys are easy to guess"),
+        N_("Short keyboard patterns are easy to guess"),
+        N_('Repeats like "aaa" are easy to guess'),
+        N_('Repeats like "abcabcabc" are only slightly harder to guess than "abc"'),
+        N_('Sequences like "abc" or "6543" are easy to guess'),
+        N_("Recent years are easy to guess"),
+        N_("Dates are often easy to guess"),
+        N_("This is a top-10 common password"),
+        N_("This is a top-100 common password"),
+        N_("This is a very common password"),
+        N_("This is similar to a commonly used password"),
+        N_("A word by itself is easy to guess"),
+        N_("Names and surnames by themselves are easy to guess"),
+        N_("Common names and surnames are easy to guess"),
+        N_("Use a few words, avoid common phrases."),
+        N_("No need for symbols, digits, or uppercase letters."),
+        N_("Add another word or two. Uncommon words are better."),
+        N_("Use a longer keyboard pattern with more turns."),
+        N_("Avoid repeated words and characters."),
+        N_("Avoid sequences."),
+        N_("Avoid recent years."),
+        N_("Avoid years that are associated with you."),
+        N_("Avoid dates and years that are associated with you."),
+        N_("Capitalization doesn't help very much."),
+        N_("All-uppercase is almost as easy to guess as all-lowercase."),
+        N_("Reversed words aren't much harder to guess."),
+        N_("Predictable substitutions like '@' instead of 'a' don't help very much."),
+    )
+)
+"""What zxcvbn (4.5) says of a weak password, its warnings without their full stop: in the catalogs, so that a
+refusal says them in the reader's language; a sentence a later zxcvbn adds is shown as it says it."""
+
+
+def _zxcvbn_said(text: str) -> str | Words:
+    return Words(text) if text in _ZXCVBN else text
 
 
 def digest(secret: str) -> str:
@@ -123,25 +167,30 @@ class Accounts:
     @staticmethod
     def check_new_password(password: str, name: str = "") -> None:
         if len(password) < MIN_PASSWORD:
-            raise InvalidInputError(f"a password needs at least {MIN_PASSWORD} characters")
+            raise InvalidInputError.saying("a password needs at least {least} characters", least=MIN_PASSWORD)
         weak = weakness(password, name)
         if weak is not None:
-            raise InvalidInputError(weak)
+            refused = InvalidInputError(str(weak))
+            refused.words = weak  # the sentence itself, said in the reader's language where it is shown
+            raise refused
 
     def add(self, name: str, password: str) -> None:
         name = name.strip().lower()
         if not ACCOUNT_NAME.match(name):
-            raise InvalidInputError(
-                f"account name {name!r} is not usable: 2–40 lower-case letters, digits, dots, dashes or underscores"
+            raise InvalidInputError.saying(
+                "account name {name!r} is not usable: 2–40 lower-case letters, digits, dots, dashes or underscores",
+                name=name,
             )
         self.check_new_password(password, name)
         with self.engine.connect() as conn:
             # every name, for a group's few hundred accounts: a skeleton column would serve a league of thousands
             like = confusable_with(name, conn.execute(select(accounts.c.name)).scalars())
         if like is not None:
-            raise InvalidInputError(
-                f"the account name {name!r} reads like {like!r}, an account already there (0 and o, 1 and l, rn and "
-                "m look alike): choose one that reads differently"
+            raise InvalidInputError.saying(
+                "the account name {name!r} reads like {like!r}, an account already there (0 and o, 1 and l, rn and "
+                "m look alike): choose one that reads differently",
+                name=name,
+                like=like,
             )
         try:
             with self.engine.begin() as conn:
@@ -151,7 +200,7 @@ class Accounts:
                     )
                 )
         except IntegrityError:
-            raise InvalidInputError(f"the account name {name!r} is taken") from None
+            raise InvalidInputError.saying("the account name {name!r} is taken", name=name) from None
 
     def exists(self, name: str) -> bool:
         if not ACCOUNT_NAME.match(name):
@@ -170,9 +219,9 @@ class Accounts:
         try:
             self._hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
-            raise SignInError("wrong account name or password") from None
+            raise SignInError.saying("wrong account name or password") from None
         if row is None:
-            raise SignInError("wrong account name or password")
+            raise SignInError.saying("wrong account name or password")
         if self._hasher.check_needs_rehash(stored):
             with self.engine.begin() as conn:
                 conn.execute(
@@ -262,7 +311,7 @@ class Accounts:
                 )
         return Session(row.account, row.csrf, row.kind, row.public_id, expires)
 
-    def sessions_of(self, account: str) -> list[dict[str, Any]]:
+    def sessions_of(self, account: str) -> list[dict[str, object]]:
         """The account's sessions and tokens that have not expired, oldest first."""
         c = account_sessions.c
         with self.engine.connect() as conn:

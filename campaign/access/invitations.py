@@ -120,7 +120,7 @@ class Invitations:
             raise InvalidInputError.saying(
                 "a player plays at most {most} sides, not {count}", most=MAX_SIDES, count=len(sides)
             )
-        chosen = sorted({check_name(s, "a side").strip() for s in sides if s.strip()})
+        chosen = sorted({check_name(s, Words("a side")).strip() for s in sides if s.strip()})
         if role == "player" and not chosen:
             raise InvalidInputError.saying("a player's link names the side it plays")
         if role != "player" and chosen:

@@ -14,8 +14,9 @@ from sqlalchemy import ColumnElement, Connection, Engine, bindparam, delete, ins
 
 from campaign.access.tables import memberships
 from campaign.executor import Ledger
+from campaign.read.describe import ROLE_WORDS
 from events.envelope import RecordedEvent
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.membership import MemberGranted, MemberRemoved, Role
 from events.limits import check_name, check_text
 from events.registry import registry
@@ -107,16 +108,22 @@ def grant(
 ) -> AppendResult:
     """Give ``account`` a role in the campaign (the invitation), as a ``membership.granted`` event."""
     if not account_exists:
-        raise InvalidInputError(f"no account named {account!r}: it signs up first (or `campaign user add`)")
+        raise InvalidInputError.saying(
+            "no account named {account!r}: it signs up first (or `campaign user add`)", account=account
+        )
     if role not in ROLES:
-        raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+        raise InvalidInputError.saying("role must be one of {roles}, not {role!r}", roles=", ".join(ROLES), role=role)
     if len(sides) > MAX_SIDES:
-        raise InvalidInputError(f"a player plays at most {MAX_SIDES} sides, not {len(sides)}")
-    chosen = sorted({check_name(s, "a side") for s in sides if s.strip()})
+        raise InvalidInputError.saying(
+            "a player plays at most {most} sides, not {count}", most=MAX_SIDES, count=len(sides)
+        )
+    chosen = sorted({check_name(s, Words("a side")) for s in sides if s.strip()})
     if role == "player" and not chosen:
-        raise InvalidInputError("a player plays one or more sides: name them (e.g. --side Keno)")
+        raise InvalidInputError.saying("a player plays one or more sides: name them (e.g. --side Keno)")
     if role != "player" and chosen:
-        raise InvalidInputError(f"only a player is bound to sides, not a {role}")
+        raise InvalidInputError.saying(
+            "only a player is bound to sides, not the {role}", role=Words(ROLE_WORDS.get(role, role))
+        )
     current = members.of(info.campaign_id)
     chosen = _sides_as_known(chosen, members.engine, info, current)
     _keep_a_gm(current, account, role)
@@ -132,10 +139,10 @@ def remove(
     reason: str = "",
     command_id: str | None = None,
 ) -> AppendResult:
-    check_text(reason, "a removal's reason")
+    check_text(reason, Words("a removal's reason"))
     current = members.of(info.campaign_id)
     if account not in current:
-        raise InvalidInputError(f"{account} is not a member of {info.name}")
+        raise InvalidInputError.saying("{account} is not a member of {campaign}", account=account, campaign=info.name)
     _keep_a_gm(current, account, None)
     event = MemberRemoved(account=account, reason=reason)
     return ledger.append_prepared(info, [registry.encode(event)], "membership.remove", command_id)
@@ -161,9 +168,12 @@ def _sides_as_known(chosen: Sequence[str], engine: Engine, info: CampaignInfo, c
         spelled.append(side)
         near = difflib.get_close_matches(side.casefold(), list(folded), n=1, cutoff=0.75)
         if near:
-            raise InvalidInputError(
-                f"{info.name} has no side {side!r}: did you mean {folded[near[0]]!r}? (a new side needs a name "
-                "apart from the others)"
+            raise InvalidInputError.saying(
+                "{campaign} has no side {side!r}: did you mean {near!r}? (a new side needs a name apart from the "
+                "others)",
+                campaign=info.name,
+                side=side,
+                near=folded[near[0]],
             )
     return sorted(set(spelled))
 
@@ -171,4 +181,6 @@ def _sides_as_known(chosen: Sequence[str], engine: Engine, info: CampaignInfo, c
 def _keep_a_gm(current: dict[str, Member], account: str, new_role: str | None) -> None:
     gms = {a for a, m in current.items() if m.role == "gm"}
     if gms == {account} and new_role != "gm":
-        raise InvalidInputError(f"{account} is the campaign's only game master: make another member GM first")
+        raise InvalidInputError.saying(
+            "{account} is the campaign's only game master: make another member GM first", account=account
+        )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, MutableMapping, Sequence
+from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -156,18 +157,80 @@ def _drawn_in_language(command: Command) -> None:
 
     def format_help(ctx: Context, formatter: HelpFormatter) -> None:
         _help_words()
-        draw(ctx, formatter)
+        with names_in_language(command.params):
+            draw(ctx, formatter)
 
     def format_usage(ctx: Context, formatter: HelpFormatter) -> None:
         from campaign.i18n import _
 
         words = {OPTIONS_METAVAR: _(OPTIONS_METAVAR), SUBCOMMAND_METAVAR: _(SUBCOMMAND_METAVAR)}
-        pieces = [words.get(piece, piece) for piece in command.collect_usage_pieces(ctx)]
+        with names_in_language(command.params):
+            pieces = [words.get(piece, piece) for piece in command.collect_usage_pieces(ctx)]
         formatter.write_usage(ctx.command_path, " ".join(pieces), _(USAGE_PREFIX))
 
     command.format_help = format_help
     command.format_usage = format_usage
     command._in_language = True
+
+
+def named_by_us(param: Any) -> bool:
+    """Whether ``param``'s shown name is its own field's (an argument's name, an option's value named after the
+    option), not words its declaration chose (``FILE|URL``) nor its choices."""
+    if not _is_option(param):
+        return param.metavar is None and param.nargs == 1
+    return bool(getattr(param, "_metavar_named", False))
+
+
+def name_said(param: Any) -> str | None:
+    """``param``'s shown name in the reader's language: its field's words as the command models name them (in
+    context "field", one translation for the views, the forms and here), as Click shows it — an argument as
+    its words (``{отряд}``), an option's value in capitals (``--wounds РАНЫ``); None in English, for a name
+    a declaration chose, and where the catalogs have no other words."""
+    from campaign.i18n import DEFAULT, language
+
+    name = field_name(param)
+    if language() == DEFAULT or not named_by_us(param) or not name:
+        return None
+    from campaign.read.describe import label
+
+    words = label(name)
+    if words == label_english(name):
+        return None
+    return words.upper().replace(" ", "_") if _is_option(param) else words
+
+
+def field_name(param: Any) -> str:
+    """The field a parameter is named after: an option's long name (``--set`` of ``set_``), an argument's."""
+    if _is_option(param):
+        long = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+        return str(long).lstrip("-").replace("-", "_")
+    return str(param.name or "").rstrip("_")
+
+
+def label_english(name: str) -> str:
+    """A parameter's field name in the words the catalogs hold it by (context "field")."""
+    from campaign.i18n import reading_in
+    from campaign.read.describe import label
+
+    with reading_in("en"):
+        return label(name)
+
+
+@contextmanager
+def names_in_language(params: Sequence[Any]) -> Iterator[None]:
+    """Within the block, ``params`` show their names in the reader's language (a usage line, a help, an error's
+    hint), then as before: one command tree serves every language a process reads (the tests, a shell)."""
+    saved = []
+    for param in params:
+        said = name_said(param)
+        if said is not None:
+            saved.append((param, param.metavar))
+            param.metavar = said
+    try:
+        yield
+    finally:
+        for param, metavar in saved:
+            param.metavar = metavar
 
 
 def tidy_help(command: Command) -> None:
@@ -191,6 +254,7 @@ def tidy_help(command: Command) -> None:
             else:
                 long = next((o for o in param.opts if o.startswith("--")), param.opts[0])
                 param.metavar = long.lstrip("-").upper().replace("-", "_")
+                param._metavar_named = True
         else:  # an argument: its name says what it is; no type column
             param.display_type_rich = _no_type
     subcommands = _subcommands(command) or {}

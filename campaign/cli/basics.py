@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
             try:
                 seed_bytes = bytes.fromhex(seed)
             except ValueError:
-                raise InvalidInputError("--seed must be hexadecimal") from None
+                raise InvalidInputError.saying("--seed must be hexadecimal") from None
         check_new_campaign(name, ruleset, seed_bytes)  # before the database is made: a refusal leaves none behind
         result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
         Output(as_json).appended(result, f"Campaign [bold]{escape(name)}[/] created ({escape(ruleset)}).")
@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
 
         ledger, info = resolved(campaign)
         if (last is not None and last < 0) or (limit is not None and limit < 0):
-            raise InvalidInputError("--last and --limit take a number of events: 0 or more")
+            raise InvalidInputError.saying("--last and --limit take a number of events: 0 or more")
         if (unit is None and battle is None) or ref_index(ledger.store) is not None:
             # served by the store's indexes (by type, by unit and battle), page by page, never by decoding the whole log
             page = log_page(
@@ -215,9 +215,10 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         if "://" not in state.db and state.db != ":memory:":
             existing = [Path(state.db + s) for s in ("", "-wal", "-shm") if Path(state.db + s).exists()]
             if existing and not replace:
-                raise InvalidInputError(
-                    f"{state.db} already exists and may hold a real campaign: the demo writes to a new file. "
-                    f"Name one with `campaign --db demo.db demo`, or add --replace to overwrite {state.db}"
+                raise InvalidInputError.saying(
+                    "{db} already exists and may hold a real campaign: the demo writes to a new file. "
+                    "Name one with `campaign --db demo.db demo`, or add --replace to overwrite {db}",
+                    db=state.db,
                 )
             for path in existing:
                 os.remove(path)
@@ -237,9 +238,23 @@ def _known(names: dict[str, str], campaign: str, upto: int | None, *given: tuple
     for flag, name in given:
         if name is None or name in names or any(same_name(v, name) for v in names.values()):
             continue
-        until = f" up to seq {upto}" if upto is not None else ""
         hint = did_you_mean(name, sorted(set(names.values())))
-        raise NotFoundError(f"{flag}: no unit or battle named {name.strip()!r} in {campaign}{until}{hint}")
+        if upto is not None:
+            raise NotFoundError.saying(
+                "{flag}: no unit or battle named {name!r} in {campaign} up to seq {upto}{hint}",
+                flag=flag,
+                name=name.strip(),
+                campaign=campaign,
+                upto=upto,
+                hint=hint,
+            )
+        raise NotFoundError.saying(
+            "{flag}: no unit or battle named {name!r} in {campaign}{hint}",
+            flag=flag,
+            name=name.strip(),
+            campaign=campaign,
+            hint=hint,
+        )
 
 
 def _not_in_effect(entries: list[tuple[RecordedEvent, bool]], head: int, upto: int | None, *, unfiltered: bool) -> int:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -10,12 +11,13 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import named_campaign, open_app, resolved
-from campaign.i18n import _
+from campaign.i18n import N_, _
 from campaign.read import views
 from campaign.read.describe import count, value, words
 from campaign.read.describe import money as money_words
 from campaign.rulesets.kinds import OFFICER, UNIT
 from events.errors import InvalidInputError
+from events.recorded import seq, text, texts, whole
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -75,7 +77,7 @@ TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank", "res
 """Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
 
 
-def cell(column: str, v: Any, ruleset: str | None = None) -> str:
+def cell(column: str, v: object, ruleset: str | None = None) -> str:
     """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores; a
     seed's term (a quality, a fatigue) in the reader's language."""
     if v is None or v is False or v == []:
@@ -94,12 +96,12 @@ def cell(column: str, v: Any, ruleset: str | None = None) -> str:
     return value(v)
 
 
-def shown(v: Any) -> bool:
+def shown(v: object) -> bool:
     """Whether a value says something in a table: a number (0 included) or words; not None, False or []."""
     return v is not None and v is not False and v != []
 
 
-def _table(title: str, rows: list[dict[str, Any]], columns: list[str], ruleset: str | None = None) -> Table:
+def _table(title: str, rows: Sequence[Mapping[str, object]], columns: list[str], ruleset: str | None = None) -> Table:
     from rich.table import Table  # a rule command imports this module, and prints no table (start-up time)
 
     view = Table(title=title)
@@ -116,7 +118,7 @@ def _said(key: str) -> str:
     return views.HEADINGS.get(key, words(key))
 
 
-def unit_line(unit: dict[str, Any]) -> str:
+def unit_line(unit: Mapping[str, object]) -> str:
     """A unit's record as one line of words: "Keno 3rd Squad (Keno): regular, 6 men, 3 battles, …"."""
     parts = []
     for key, v in unit.items():
@@ -136,6 +138,35 @@ def unit_line(unit: dict[str, Any]) -> str:
         else:
             parts.append(_said(key) if v is True else f"{_said(key)} {value(v)}")
     return f"{unit['name']} ({unit['side']}): " + ", ".join(parts)
+
+
+def term(ruleset: str, set_name: str, value: str, english: str | None = None) -> str:
+    """A recorded value of a closed set in the seed's words (a rank, Glory); in English as recorded, or as
+    ``english`` says it (and so where the seed names no such term)."""
+    from campaign.i18n import DEFAULT, language
+
+    if language() == DEFAULT:
+        return english or value
+    from campaign.i18n.terms import vocabulary
+
+    found = vocabulary(ruleset).term(set_name, value)
+    return found.shown() if found is not None else _(english or value)
+
+
+def _hero_said(found: Mapping[str, object]) -> str:
+    """A Grimdark hero's career in words: battles, XP, injuries and traits, and why it left the campaign."""
+    injuries = ", ".join(texts(found["injuries"])) or _("none")
+    traits = ", ".join(texts(found["traits"])) or _("none")
+    out_of_it = _("; out of the campaign ({why})").format(why=found["out"]) if found["out"] else ""
+    return _("{pc} ({side}), a hero: {battles}, {xp} XP, injuries: {injuries}; traits: {traits}{out}").format(
+        pc=found["pc"],
+        side=found["side"],
+        battles=count(whole(found["battles"]), "battles"),
+        xp=found["xp"],
+        injuries=injuries,
+        traits=traits,
+        out=out_of_it,
+    )
 
 
 def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, nested, are counted in it)
@@ -188,10 +219,11 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         info, s = summary(campaign, at)
         found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
         if found is None:
-            raise InvalidInputError(f"unknown unit {name.strip()!r}{did_you_mean(name, [u['name'] for u in s.units])}")
+            hint = did_you_mean(name, [str(u["name"]) for u in s.units])
+            raise InvalidInputError.saying("unknown unit {name!r}{hint}", name=name.strip(), hint=hint)
         ledger = open_app().ledger
         # Streamed: what is in effect only, in memory bounded by a page and the unit's own history.
-        history = views.unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
+        history = views.unit_history(ledger.store, info.campaign_id, text(found["unit_id"]), at)
         out = Output(as_json)
         if as_json:
             out.json({"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]})
@@ -270,44 +302,46 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         info, s = summary(campaign, at)
         found = named(s.careers, pc, lambda c: c["pc"])
         if found is None and not s.careers:
-            raise InvalidInputError(
-                f"{info.ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
-                "heroes have them)"
+            raise InvalidInputError.saying(
+                "{ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "
+                "heroes have them)",
+                ruleset=info.ruleset,
             )
         if found is None:
-            hint = did_you_mean(pc, [c["pc"] for c in s.careers])
-            raise InvalidInputError(f"no career for {pc.strip()!r} in this campaign{hint}")
+            hint = did_you_mean(pc, [str(c["pc"]) for c in s.careers])
+            raise InvalidInputError.saying("no career for {pc!r} in this campaign{hint}", pc=pc.strip(), hint=hint)
         out = Output(as_json)
         if as_json:
             out.json(found)
         elif found.get("hero"):
-            injuries = ", ".join(found["injuries"]) or "none"
-            traits = ", ".join(found["traits"]) or "none"
-            out_of_it = f"; out of the campaign ({found['out']})" if found["out"] else ""
-            out.console.print(
-                escape(
-                    f"{found['pc']} ({found['side']}), a hero: {count(found['battles'], 'battles')}, {found['xp']} XP, "
-                    f"injuries: {injuries}; traits: {traits}{out_of_it}"
-                )
-            )
+            out.console.print(escape(_hero_said(found)))
         elif "glory" in found:
-            by_battle = ", ".join(money_words(g, signed=True) for g in found["glory_by_battle"]) or "none yet"
-            out.console.print(
-                escape(
-                    f"{found['pc']} ({found['side']}): {count(len(found['battles']), 'battles')}, "
-                    f"Glory {money_words(found['glory'])} ({by_battle}), "
-                    f"{found['rank'] or 'no rank yet'}"
-                )
+            glory = seq(found["glory_by_battle"])
+            by_battle = ", ".join(money_words(whole(g), signed=True) for g in glory) or _("none yet")
+            rank = term(info.ruleset, "rank", str(found["rank"])) if found["rank"] else _("no rank yet")
+            said = _("{pc} ({side}): {battles}, {glory} {points} ({by_battle}), {rank}").format(
+                pc=found["pc"],
+                side=found["side"],
+                battles=count(len(seq(found["battles"])), "battles"),
+                glory=term(info.ruleset, "glory", "glory", N_("Glory")),
+                points=money_words(whole(found["glory"])),
+                by_battle=by_battle,
+                rank=rank,
             )
+            out.console.print(escape(said))
         else:
-            out.console.print(
-                escape(
-                    f"{found['pc']}: {count(len(found['battles']), 'battles')}, {found['damage']} damage taken, "
-                    f"Reputation {money_words(found['reputation'], signed=True)} "
-                    f"({money_words(found['permanent_reputation'], signed=True)} of it permanent), "
-                    f"rank {money_words(found['rank'], signed=True)}"
-                )
+            said = _(
+                "{pc}: {battles}, {damage} damage taken, Reputation {reputation} ({permanent} of it permanent), "
+                "rank {rank}"
+            ).format(
+                pc=found["pc"],
+                battles=count(len(seq(found["battles"])), "battles"),
+                damage=money_words(whole(found["damage"])),
+                reputation=money_words(whole(found["reputation"]), signed=True),
+                permanent=money_words(whole(found["permanent_reputation"]), signed=True),
+                rank=money_words(whole(found["rank"]), signed=True),
             )
+            out.console.print(escape(said))
 
     @app.command("rebuild")
     @handles_errors

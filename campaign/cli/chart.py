@@ -8,7 +8,7 @@ for loading it, and no display is needed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -20,7 +20,7 @@ from campaign.cli.session import resolved
 from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.i18n.formats import number
 from campaign.read.charts import MEASURES, Chart, chart
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.extras import need
 
 FORMATS = (".svg", ".png")
@@ -74,7 +74,7 @@ def axis_labels(found: Chart) -> list[str]:
     return out
 
 
-def _metadata(path: Path) -> dict[str, Any]:
+def _metadata(path: Path) -> dict[str, object]:
     return {"Date": None} if path.suffix.lower() == ".svg" else {}
 
 
@@ -127,7 +127,7 @@ def show(found: Chart, out: Output) -> None:
     )
 
 
-def chart_json(found: Chart) -> dict[str, Any]:
+def chart_json(found: Chart) -> dict[str, object]:
     return {
         "campaign": found.campaign,
         "measure": found.measure,
@@ -155,13 +155,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Chart morale, strength, treasury or glory over the campaign, from its log (retracted commands left out)."""
         if output is not None and output.suffix.lower() not in FORMATS:
-            suffix = repr(output.suffix) if output.suffix else _("a file without one")
-            raise InvalidInputError(_("a chart is drawn as .svg or .png, not {suffix}").format(suffix=suffix))
+            suffix = repr(output.suffix) if output.suffix else Words("a file without one")
+            raise InvalidInputError.saying("a chart is drawn as .svg or .png, not {suffix}", suffix=suffix)
         if output is not None and not output.parent.is_dir():
-            raise InvalidInputError(
-                _("there is no folder {folder} to draw {file} in").format(
-                    folder=repr(str(output.parent)), file=output.name
-                )
+            raise InvalidInputError.saying(
+                "there is no folder {folder} to draw {file} in", folder=repr(str(output.parent)), file=output.name
             )
         if output is not None:
             need("charts", f"drawing a chart to {output.name}")

@@ -27,6 +27,7 @@ from projections.state.campaigns import CampaignInfo
 
 if TYPE_CHECKING:  # --dice ask and --dice count only
     from events.dice.ask import DieRequest, Needed
+    from projections.fold import Summary
 
 C = TypeVar("C", bound=BaseCommand)
 S = TypeVar("S", bound=Overridden)
@@ -54,7 +55,9 @@ def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
             )
         return AskEntry(ask_die)
     if word == "count":
-        raise InvalidInputError("--dice count is for the rules' commands: a roll needs the dice its notation says")
+        raise InvalidInputError.saying(
+            "--dice count is for the rules' commands: a roll needs the dice its notation says"
+        )
     return TableEntry(tuple(parse_table_dice(dice)))
 
 
@@ -64,7 +67,7 @@ def ask_die(request: DieRequest) -> int:
         try:
             typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
         except typer.Abort:
-            raise InvalidInputError("stopped before every die was entered: nothing was recorded") from None
+            raise InvalidInputError.saying("stopped before every die was entered: nothing was recorded") from None
         if typed.isdigit() and 1 <= int(typed) <= request.sides:
             return int(typed)
         typer.echo(f"{typed!r} is not a face of a d{request.sides}: type a number from 1 to {request.sides}", err=True)
@@ -96,7 +99,7 @@ def execute(
         say_standing(before, info.campaign_id, result.head.seq, info.ruleset)
 
 
-def standing_at(campaign_id: str, seq: int) -> Any:
+def standing_at(campaign_id: str, seq: int) -> Summary | None:
     """The campaign's summary at its head ``seq``, from the read models the append keeps (no fold): what a unit's
     standing is compared on before and after a command."""
     from projections.summaries import stored_summary
@@ -104,7 +107,7 @@ def standing_at(campaign_id: str, seq: int) -> Any:
     return stored_summary(open_app().engine, campaign_id, seq)
 
 
-def say_standing(before: Any, campaign_id: str, seq: int, ruleset: str | None = None) -> None:
+def say_standing(before: Summary | None, campaign_id: str, seq: int, ruleset: str | None = None) -> None:
     """Every change of a unit's standing (promoted, demoted, tired, exhausted, a trait, its Morale…) a command
     made, in words, as it is made: nobody has to find it in `status`."""
     from campaign.i18n import _
@@ -229,5 +232,5 @@ def add_tables_view(app: typer.Typer, plugin: Ruleset[S, T], what: str) -> None:
     ) -> None:
         """The tables in force (house rules included), each value with its provenance."""
         info, _state, in_force_now = in_force(campaign, plugin)
-        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=what)
+        title = _("{campaign}: {ruleset} tables in force").format(campaign=info.name, ruleset=_(what))
         print_tables(Output(as_json), escape(title), in_force_now.values, prefix)

@@ -308,7 +308,7 @@ def grimdark_campaign(app: App, name: str) -> None:
     run(gf.EndBattle(winner="Robots"))
 
 
-def build_demo(app: App, out: Output) -> dict[str, Any]:
+def build_demo(app: App, out: Output) -> dict[str, object]:
     ledger = app.ledger
     summary: dict[str, Any] = {"campaigns": []}
     total = 2 * len(RULESETS)
@@ -352,7 +352,9 @@ def build_demo(app: App, out: Output) -> dict[str, Any]:
             info = ledger.resolve(name)
             report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry)
             if not report.ok:
-                raise VerificationError(f"the demo campaign {name} does not verify: {report.first}")
+                raise VerificationError.saying(
+                    "the demo campaign {name} does not verify: {first}", name=name, first=report.first
+                )
             summary["campaigns"].append({"name": name, "ruleset": ruleset, **report.as_dict()})
             if not out.as_json:
                 out.console.print(

@@ -17,25 +17,28 @@ from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
-from campaign.read.describe import count
+from campaign.i18n import N_, _, ngettext
+from campaign.i18n.terms import shown as term
+from campaign.read.describe import amount, count
 from campaign.rulesets import RULESETS
 from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
+from events.recorded import seq, text, whole
 
 
 @handles_errors
 def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Every unit (and, during a battle, its models and markers) and every officer's Glory and rank."""
     csv = wants_csv(fmt, as_json)
-    info, state, _ = in_force(campaign, PLUGIN)
+    info, state, _tables = in_force(campaign, PLUGIN)
     battle = state.battles[state.active_battle] if state.active_battle else None
     summary = make_fold({}).summary(state)  # the rows every view of the campaign shows
     units = []
     for u in summary.units:
-        row: dict[str, object] = {"unit": u["name"]} | {k: v for k, v in u.items() if k not in ("unit_id", "name")}
-        if battle is not None and u["unit_id"] in battle.units:
-            b = battle.units[u["unit_id"]]
+        row: dict[str, object] = {"unit": u["name"], **{k: v for k, v in u.items() if k not in ("unit_id", "name")}}
+        if battle is not None and (unit_id := text(u["unit_id"])) in battle.units:
+            b = battle.units[unit_id]
             row["in_battle"] = {
                 "models": b.models,
                 "markers": b.markers,
@@ -46,37 +49,61 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
         units.append(row)
     officers = [
         {"officer": c["pc"], "side": c["side"], "glory": c["glory"], "rank": c["rank"] or "—"}
-        | {"battles": len(c["battles"])}
+        | {"battles": len(seq(c["battles"]))}
         for c in summary.careers
     ]
     out = Output(as_json)
     if csv:
-        print_roster_csv(PLUGIN, units, [state.roster[u["unit_id"]] for u in summary.units], state.roster)
+        print_roster_csv(PLUGIN, units, [state.roster[text(u["unit_id"])] for u in summary.units], state.roster)
         return
     if as_json:
         out.json({"battle": battle.name if battle else None, "units": units, "officers": officers})
         return
-    title = f"{info.name}" + (f" — {battle.name}, turn {battle.turn}" if battle else "")
-    columns = ("unit", "side", "troops", "models", "points", "battles", "on the table")
-    print_rows(out, title, columns, (_cells(r) for r in units))
+    title = (
+        _("{campaign} — {battle}, turn {turn}").format(campaign=info.name, battle=battle.name, turn=battle.turn)
+        if battle
+        else info.name
+    )
+    print_rows(out, title, [_(c) for c in COLUMNS], (_cells(r) for r in units))
     for o in officers:
-        who = escape(f"{o['officer']} ({o['side']})")
-        out.console.print(f"{who}: Glory {o['glory']}, {o['rank']}, {count(o['battles'], 'battles')}")
+        rank = term("disorder", "rank", str(o["rank"])) if o["rank"] != "—" else "—"
+        said = _("{officer} ({side}): {glory} {points}, {rank}, {battles}").format(
+            officer=o["officer"],
+            side=o["side"],
+            glory=term("disorder", "glory", "glory"),
+            points=amount(whole(o["glory"])),
+            rank=rank,
+            battles=count(whole(o["battles"]), "battles"),
+        )
+        out.console.print(escape(said))
+
+
+COLUMNS = (N_("unit"), N_("side"), N_("troops"), N_("models"), N_("points"), N_("battles"), N_("on the table"))
+"""The roster's headings (translated when shown)."""
+
+
+def _state(state: str) -> str:
+    """A unit's state on the table in the seed's words (in order, disordered, broken; fled), or as recorded."""
+    key = state.replace(" ", "_")
+    return term("disorder", "state", key) if key in ("in_order", "disordered", "broken", "fled") else state
 
 
 def _cells(r: dict[str, Any]) -> tuple[object, ...]:
     on_table = r.get("in_battle")
-    shown = (
-        f"{on_table['models']} models, {on_table['state']}" + (", must rally" if on_table["must_rally"] else "")
-        if on_table
-        else str(r["disbanded"] or "")
-    )
-    return (*(r[k] for k in ("unit", "side", "troops", "models", "points", "battles")), shown)
+    if on_table:
+        models = ngettext("{n} model", "{n} models", on_table["models"]).format(n=amount(on_table["models"]))
+        shown = f"{models}, {_state(str(on_table['state']))}" + (
+            ", " + _("must rally") if on_table["must_rally"] else ""
+        )
+    else:
+        shown = str(r["disbanded"] or "")
+    troops = term("disorder", "troops", str(r["troops"]))
+    return (r["unit"], r["side"], troops, r["models"], r["points"], r["battles"], shown)
 
 
 def own(app: typer.Typer) -> None:
     app.command("roster")(roster)
-    add_tables_view(app, PLUGIN, "disorder-marker")
+    add_tables_view(app, PLUGIN, N_("disorder-marker"))
 
 
 app = ruleset_app(PLUGIN, RULESETS["disorder"].help, extras={"dis.muster": muster_from_file(PLUGIN)}, own=own)

@@ -13,6 +13,7 @@ from campaign.cli.common import add_tables_view
 from campaign.cli.fighting_spirit_status import status
 from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file
+from campaign.i18n import N_
 from campaign.rulesets import RULESETS
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 
@@ -22,7 +23,7 @@ def views(app: typer.Typer) -> None:
         status
     )
     app.command("battle-status", hidden=True)(status)  # its first name, kept for scripts and old notes
-    add_tables_view(app, PLUGIN, "five-grade")
+    add_tables_view(app, PLUGIN, N_("five-grade"))
 
 
 app = ruleset_app(

@@ -28,7 +28,7 @@ def status(
     _ledger, state, _tables = in_force(campaign, PLUGIN, at)
     battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
     if battle_id is None:
-        raise InvalidInputError("no battle has been fought in this campaign yet")
+        raise InvalidInputError.saying("no battle has been fought in this campaign yet")
     battle = state.battles[battle_id]
     rows = []
     for unit_id, u in battle.units.items():

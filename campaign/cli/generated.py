@@ -46,7 +46,7 @@ from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
 from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term, Words
 
 if TYPE_CHECKING:
     from campaign.rulesets.hooks import ArmyLists
@@ -127,6 +127,21 @@ def _values(kind: Kind) -> Callable[[str], object] | None:
     return None
 
 
+class _Described(Words):
+    """An input's description inside a refusal ("the side it fights for"), said as its help is (the catalogs
+    hold each description on one line), without its full stop and in lower case."""
+
+    __slots__ = ()
+
+    def said(
+        self,
+        translate: Callable[[str], str],
+        term: Callable[[Term], str] | None = None,
+        grouped: Callable[[int], str] | None = None,
+    ) -> str:
+        return translate(" ".join(self.template.split())).rstrip(".").lower()
+
+
 def read_value(text: str) -> object:
     """A table value or a profile field as typed: JSON for a list or an object, else a whole number, NTR,
     ``true``/``false`` or a word (as a house rule reads it)."""
@@ -139,7 +154,7 @@ def read_value(text: str) -> object:
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise InvalidInputError(f"{raw[:40]!r} is not valid JSON: {exc}") from None
+            raise InvalidInputError.saying("{text!r} is not valid JSON: {why}", text=raw[:40], why=str(exc)) from None
     return parse_value(raw)
 
 
@@ -195,10 +210,12 @@ class Input:
         olds = [given[old.lstrip("-")] for old in m.typed.old if given[old.lstrip("-")] is not None]
         if olds:
             if (value is not None and any(o != value for o in olds)) or len(set(olds)) > 1:
-                raise InvalidInputError(f"{self.label} was given twice, with different values")
+                raise InvalidInputError.saying("{option} was given twice, with different values", option=self.label)
             value = olds[0]
         if value is None and m.typed.old and m.required:
-            raise InvalidInputError(f"{self.label} is required: {m.description.rstrip('.').lower()}")
+            raise InvalidInputError.saying(
+                "{option} is required: {what}", option=self.label, what=_Described(m.description)
+            )
         if m.kind is Kind.FLAG and m.typed.inverse:
             return not value
         if value is None:
@@ -216,11 +233,12 @@ class Input:
     def _record(self, line: str) -> object:
         from_line = getattr(self.meaning.model, "from_line", None)
         if from_line is None:
-            raise InvalidInputError(f"{self.label} cannot be typed on the command line")
+            raise InvalidInputError.saying("{option} cannot be typed on the command line", option=self.label)
         try:
             return from_line(line)
         except InvalidInputError as exc:
-            raise InvalidInputError(f"{self.label} {exc}") from None
+            refused = exc.words if exc.words is not None else str(exc)
+            raise InvalidInputError.saying("{option} {problem}", option=self.label, problem=refused) from None
 
     def _mapping(self, items: list[str]) -> dict[str, object]:
         m = self.meaning
@@ -231,14 +249,18 @@ class Input:
         for item in items:
             key, sep, raw = item.rpartition("=")
             if not sep or not key.strip():
-                raise InvalidInputError(f"{self.label} takes {form}, not {item!r}")
+                raise InvalidInputError.saying(
+                    "{option} takes {form}, not {item!r}", option=self.label, form=form, item=item
+                )
             key = key.strip()
             if not m.keys.kind.names:
                 key = key.replace("-", "_")
             raw = raw.strip()
             if read is int:
                 if not raw.lstrip("-").isdigit():
-                    raise InvalidInputError(f"{self.label} takes {form}, not {item!r}")
+                    raise InvalidInputError.saying(
+                        "{option} takes {form}, not {item!r}", option=self.label, form=form, item=item
+                    )
                 out[key] = int(raw)
             else:
                 out[key] = read(raw) if read is not None else raw
@@ -286,7 +308,7 @@ class Profile:
         for item in (given.get("set_") or []) if self.others else []:
             key, sep, raw = item.partition("=")
             if not sep or not key.strip():
-                raise InvalidInputError(f"--set takes KEY=VALUE, not {item!r}")
+                raise InvalidInputError.saying("--set takes KEY=VALUE, not {item!r}", item=item)
             profile[key.strip().replace("-", "_")] = read_value(raw)
         return profile
 

@@ -7,7 +7,7 @@ read from its file) and ``muster --from FILE.csv``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import typer
 from rich.markup import escape
@@ -93,7 +93,7 @@ COLUMNS = (N_("unit"), N_("side"), N_("models"), N_("Q"), N_("pts"), N_("XP"), N
 """The roster's headings (translated when shown)."""
 
 
-def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+def _cells(r: Mapping[str, object]) -> tuple[object, ...]:
     on_table = r.get("in_battle")
     shown = ""
     if isinstance(on_table, dict):

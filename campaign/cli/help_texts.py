@@ -13,6 +13,7 @@ from typer._click.core import Command, Context  # Typer's own click: the classes
 from typer.core import TyperGroup
 from typer.main import get_command
 
+from campaign.cli.argv import field_name, label_english, named_by_us
 from campaign.cli.main import app
 from campaign.i18n.catalogs import CONTEXT
 
@@ -33,6 +34,8 @@ def command_help(groups: Iterable[str]) -> dict[str, str]:
         helps = command.get_help_option(Context(command))  # Click's own "--help" help, said as ours
         for param in (*command.params, *([helps] if helps is not None else [])):
             shown(param, f"{path} {param.name}")
+            if named_by_us(param) and field_name(param):  # its name in a usage line, a help and an error
+                found.setdefault(f"field{CONTEXT}{label_english(field_name(param))}", f"{path} {param.name}")
         if isinstance(command, TyperGroup):
             context = Context(command)
             for name in command.list_commands(context):

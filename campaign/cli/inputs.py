@@ -37,7 +37,7 @@ def _meanings(fn: Callable[..., Any]) -> dict[str, Means | type[CommandId] | Non
     return {parameter: _marker(hint) for parameter, hint in typing.get_type_hints(fn, include_extras=True).items()}
 
 
-def _marker(hint: Any) -> Means | type[CommandId] | None:
+def _marker(hint: object) -> Means | type[CommandId] | None:
     for part in (hint, *typing.get_args(hint)):  # Annotated[…], X | None, list[…]
         for mark in getattr(part, "__metadata__", ()):
             if mark is CommandId or isinstance(mark, Means):

@@ -17,8 +17,7 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import resolved
-from campaign.possessive import possessive
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 if TYPE_CHECKING:
     from campaign.cli.generated import Extra, Typing
@@ -40,7 +39,7 @@ def read_file(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+        raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
 
 
 def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
@@ -67,9 +66,10 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
         plan = preview(ledger, info, owner, read.command)
         out = Output(as_json)
         if not plan.events:
-            raise InvalidInputError(
-                f"{plan.list_name}: every unit is on {possessive(plan.side)} "
-                "army sheet as the list has it: nothing to change"
+            raise InvalidInputError.saying(
+                "{list}: every unit is on the army sheet of {side} as the list has it: nothing to change",
+                list=plan.list_name,
+                side=plan.side,
             )
         if dry_run or (plan.changes_units and not yes):
             if as_json:
@@ -80,9 +80,10 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
             if dry_run:
                 return
             if as_json or not sys.stdin.isatty() or not typer.confirm(f"update these {len(plan.updated)} units?"):
-                raise InvalidInputError(
-                    f"this import changes {len(plan.updated)} units already on the roster (listed above): nothing "
-                    "was changed; run it with --yes to go ahead, or --dry-run to look first"
+                raise InvalidInputError.saying(
+                    "this import changes {n} units already on the roster (listed above): nothing was changed; run "
+                    "it with --yes to go ahead, or --dry-run to look first",
+                    n=len(plan.updated),
                 )
         result = ledger.execute(info, read.command, command_id=command_id)
         said = lists.in_words(plan, read.notes)
@@ -123,14 +124,24 @@ def muster_from_file(plugin: Ruleset[S, T]) -> Extra:
         source = typing.extra["from_"]
         if source is None:
             if typing.missing:
-                raise InvalidInputError(
-                    f"{' and '.join(typing.missing)} {'is' if len(typing.missing) == 1 else 'are'} needed "
-                    "(or --from FILE.csv, a unit a row)"
-                )
+                missing: str | Words = typing.missing[0]
+                for more in typing.missing[1:-1]:
+                    missing = Words("{head}, {next}", head=missing, next=more)
+                if len(typing.missing) > 1:
+                    missing = Words("{some} and {last}", some=missing, last=typing.missing[-1])
+                if len(typing.missing) == 1:
+                    raise InvalidInputError.saying(
+                        "{inputs} is needed (or --from FILE.csv, a unit a row)", inputs=missing
+                    )
+                raise InvalidInputError.saying("{inputs} are needed (or --from FILE.csv, a unit a row)", inputs=missing)
             typing.run()
             return
         if typing.given:
-            raise InvalidInputError(f"--from reads every unit from {source}: leave out {', '.join(typing.given)}")
+            raise InvalidInputError.saying(
+                "--from reads every unit from {source}: leave out {inputs}",
+                source=str(source),
+                inputs=", ".join(typing.given),
+            )
         shared = typing.shared
         muster_from(plugin, source, shared["campaign"], shared["command_id"], shared["as_json"])
 
@@ -163,8 +174,8 @@ def muster_from(
     show_appended(result, as_json, info)
     if not as_json:
         out = Output(as_json)
-        for number, why in read.left_out:
-            out.console.print(escape(f"row {number} left out: the unit is no longer serving ({why})"))
+        for line in read.left_out_in_words():
+            out.console.print(escape(line))
 
 
 def _cell(column: str, row: Mapping[str, Any]) -> Any:

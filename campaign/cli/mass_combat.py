@@ -21,7 +21,6 @@ from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.i18n import DEFAULT, _, language, pgettext
-from campaign.i18n.formats import number
 from campaign.i18n.terms import shown
 from campaign.read.describe import words
 from campaign.rulesets import RULESETS
@@ -143,7 +142,10 @@ def _quality(value: str) -> str:
 
 
 def _dollars(amount: int) -> str:
-    return f"${amount:,}" if language() == DEFAULT else f"${number(amount)}"
+    """A sum of Mass Combat's dollars as the reader's locale writes money ("$12,500", "12 500 $", "12 500 USD")."""
+    from campaign.i18n.formats import money
+
+    return money(amount, "USD")
 
 
 def battle(
@@ -168,7 +170,7 @@ def ransom(
 ) -> RecordedCommand:
     """A prisoner ransomed: the money goes to the side's treasury."""
     if amount <= 0:
-        raise InvalidInputError("a ransom is a positive sum")
+        raise InvalidInputError.saying("a ransom is a positive sum")
     return make(mct.Funds, side=side, amount=amount, reason=f"ransom of {prisoner}")
 
 

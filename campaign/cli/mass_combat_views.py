@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -36,7 +36,7 @@ def es(
     their fractions (R2-23: two 100-point mages give 1)."""
     bonuses, stones = list(bonus or []), list(stone or [])
     if len(bonuses) > len(points) or len(stones) > len(points):
-        raise InvalidInputError(f"{len(points)} users: give at most one --bonus and one --stone for each")
+        raise InvalidInputError.saying("{n} users: give at most one --bonus and one --stone for each", n=len(points))
     ledger = open_app().ledger
     _state, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
     users = [
@@ -127,12 +127,12 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
         raise typer.Exit(3)
 
 
-def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _reevaluate(battle_seq: int, campaign: str | None) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     ledger, info = resolved(campaign)
     events = list(ledger.store.read(info.campaign_id))
     record = next((e for e in events if e.seq == battle_seq), None)
     if record is None or record.payload.get("rule") != "battle_day":
-        raise InvalidInputError(f"event {battle_seq} is not a recorded battle day")
+        raise InvalidInputError.saying("event {seq} is not a recorded battle day", seq=battle_seq)
     _state, tables = ledger.in_force(info, PLUGIN, battle_seq - 1)
     command = [e for e in events if e.meta.get("command_id") == record.meta.get("command_id")]
     return replay_battle_day(tables, record, command)

@@ -8,7 +8,7 @@ import typer
 
 from campaign.cli.completion import completer
 from campaign.cli.inputs import CommandId
-from campaign.i18n import N_, _
+from campaign.i18n import N_
 from campaign.rulesets.kinds import CAMPAIGN, Kind
 from events.errors import InvalidInputError
 
@@ -58,7 +58,7 @@ def wants_csv(fmt: str, as_json: bool = False) -> bool:
     """Whether ``--format`` asks for CSV (``table`` or ``csv``; not both it and ``--json``)."""
     chosen = fmt.strip().casefold()
     if chosen not in ("table", "csv"):
-        raise InvalidInputError(_("--format is table or csv, not {given!r}").format(given=fmt))
+        raise InvalidInputError.saying("--format is table or csv, not {given!r}", given=fmt)
     if chosen == "csv" and as_json:
-        raise InvalidInputError(_("--format csv and --json: choose one"))
+        raise InvalidInputError.saying("--format csv and --json: choose one")
     return chosen == "csv"

@@ -37,7 +37,9 @@ def register(app: typer.Typer) -> None:
 
         kind = FORMATS.get(output.suffix.casefold()) if output is not None else "Markdown"
         if kind is None:
-            raise InvalidInputError(f"{output}: a report is written as .md (Markdown) or .html (printable HTML)")
+            raise InvalidInputError.saying(
+                "{file}: a report is written as .md (Markdown) or .html (printable HTML)", file=str(output)
+            )
         ledger, info = resolved(campaign)
         told = campaign_report(ledger.store, info)
         text = html(told) if kind == "HTML" else markdown(told)
@@ -51,7 +53,7 @@ def register(app: typer.Typer) -> None:
         try:
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
+            raise InvalidInputError.saying("cannot write {path}: {why}", path=str(output), why=exc.strerror) from None
         if as_json:
             out.json({"campaign": info.name, "format": kind, "file": str(output), "battles": len(told.battles)})
         else:

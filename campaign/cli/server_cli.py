@@ -81,14 +81,14 @@ def invite(  # noqa: PLR0913 (the command's options, as Typer reads them)
     from campaign.bootstrap import wall_clock
 
     if not role:
-        raise InvalidInputError("say the role: --role gm, player or observer")
+        raise InvalidInputError.saying("say the role: --role gm, player or observer")
     if link:
         if account is not None:
-            raise InvalidInputError("a link invites whoever opens it: leave out the account name (or --link)")
+            raise InvalidInputError.saying("a link invites whoever opens it: leave out the account name (or --link)")
         _invite_link(role, side or [], invite_hours, url, campaign, as_json)
         return
     if account is None:
-        raise InvalidInputError("name the account to invite (or make a link with --link)")
+        raise InvalidInputError.saying("name the account to invite (or make a link with --link)")
     app = open_app()
     info = app.ledger.resolve(campaign)
     name = account.strip().lower()
@@ -180,11 +180,11 @@ def serve(
         from campaign.server.guard import Settings
         from campaign.server.serving import config
     except ImportError as exc:
-        raise ConfigurationError(
-            f"the server needs its extra: pip install 'campaign-ledger[server]' ({exc.name})"
+        raise ConfigurationError.saying(
+            "the server needs its extra: pip install 'campaign-ledger[server]' ({module})", module=exc.name
         ) from None
     if not 0 < port < 65536:
-        raise InvalidInputError("--port must be between 1 and 65535")
+        raise InvalidInputError.saying("--port must be between 1 and 65535")
     from campaign.logging import configure_logging, verbosity
 
     configure_logging(max(verbosity(), 1), json_lines=True)  # a line per request, for machines to read

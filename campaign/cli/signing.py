@@ -37,7 +37,7 @@ def signature_path(checkpoint: Path) -> Path:
 def _ssh_keygen() -> str:
     found = shutil.which("ssh-keygen")
     if found is None:
-        raise InvalidInputError(
+        raise InvalidInputError.saying(
             "signing or checking a signed checkpoint needs OpenSSH's ssh-keygen, which is not on PATH here "
             "(Debian: apt-get install openssh-client)"
         )
@@ -59,9 +59,11 @@ def _run(args: list[str], data: bytes | None = None, *, terminal: bool = False) 
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise InvalidInputError(f"ssh-keygen did not finish within {TIMEOUT} seconds: nothing was signed") from None
+        raise InvalidInputError.saying(
+            "ssh-keygen did not finish within {seconds} seconds: nothing was signed", seconds=TIMEOUT
+        ) from None
     except OSError as exc:
-        raise InvalidInputError(f"cannot run ssh-keygen: {exc.strerror}") from None
+        raise InvalidInputError.saying("cannot run ssh-keygen: {why}", why=exc.strerror) from None
 
 
 def _said(result: subprocess.CompletedProcess[bytes]) -> str:
@@ -79,7 +81,7 @@ def sign(data: bytes, key: Path) -> bytes:
     terminal, as ssh-keygen does). Nothing is written anywhere but a temporary folder."""
     exe = _ssh_keygen()
     if not key.is_file():
-        raise InvalidInputError(f"cannot read the signing key {key}: there is no such file")
+        raise InvalidInputError.saying("cannot read the signing key {key}: there is no such file", key=str(key))
     with tempfile.TemporaryDirectory(prefix="campaign-sign-") as folder:
         signed = Path(folder) / "checkpoint"
         signed.write_bytes(data)
@@ -87,7 +89,9 @@ def sign(data: bytes, key: Path) -> bytes:
         result = _run([exe, "-Y", "sign", "-f", str(key), "-n", NAMESPACE, str(signed)], terminal=terminal)
         signature = signature_path(signed)
         if result.returncode != 0 or not signature.is_file():
-            raise InvalidInputError(f"ssh-keygen could not sign with {key}: {_said(result)}; nothing was written")
+            raise InvalidInputError.saying(
+                "ssh-keygen could not sign with {key}: {why}; nothing was written", key=str(key), why=_said(result)
+            )
         return signature.read_bytes()
 
 
@@ -97,18 +101,23 @@ def public_key(path: Path) -> tuple[str, bytes]:
         with path.open("rb") as handle:
             raw = handle.read(KEY_LIMIT + 1)
     except OSError as exc:
-        raise InvalidInputError(f"cannot read the signer's public key {path}: {exc.strerror}") from None
+        raise InvalidInputError.saying(
+            "cannot read the signer's public key {path}: {why}", path=str(path), why=exc.strerror
+        ) from None
     if b"PRIVATE KEY" in raw:
-        raise InvalidInputError(f"{path} is a private key: --signer takes the signer's public key ({path}.pub)")
+        raise InvalidInputError.saying(
+            "{path} is a private key: --signer takes the signer's public key ({path}.pub)", path=str(path)
+        )
     words = raw.decode("utf-8", "replace").split()
     try:
         kind, blob = words[0], base64.b64decode(words[1], validate=True)
     except (IndexError, binascii.Error):
         kind, blob = "", b""
     if len(raw) > KEY_LIMIT or not kind.isascii() or not blob or _string(blob, 0)[0] != kind.encode():
-        raise InvalidInputError(
-            f"{path} is not an OpenSSH public key: --signer takes one line like `ssh-ed25519 AAAA… name`, "
-            "as in the KEY.pub file ssh-keygen wrote beside the private key"
+        raise InvalidInputError.saying(
+            "{path} is not an OpenSSH public key: --signer takes one line like `ssh-ed25519 AAAA… name`, "
+            "as in the KEY.pub file ssh-keygen wrote beside the private key",
+            path=str(path),
         )
     return kind, blob
 
@@ -148,14 +157,20 @@ def check(data: bytes, signature_file: Path, signer: Path, shown: str) -> str:
         with signature_file.open("rb") as handle:
             signature = handle.read(SIGNATURE_LIMIT + 1)
     except FileNotFoundError:
-        raise VerificationError(
-            f"{shown} is not signed: there is no signature {signature_file} beside it "
-            "(`campaign checkpoint --sign KEY -o FILE` writes both)"
+        raise VerificationError.saying(
+            "{checkpoint} is not signed: there is no signature {signature} beside it "
+            "(`campaign checkpoint --sign KEY -o FILE` writes both)",
+            checkpoint=shown,
+            signature=str(signature_file),
         ) from None
     except OSError as exc:
-        raise InvalidInputError(f"cannot read the signature {signature_file}: {exc.strerror}") from None
+        raise InvalidInputError.saying(
+            "cannot read the signature {signature}: {why}", signature=str(signature_file), why=exc.strerror
+        ) from None
     if len(signature) > SIGNATURE_LIMIT or not signature.lstrip().startswith(ARMOUR):
-        raise VerificationError(f"{signature_file} is not an SSH signature (-----BEGIN SSH SIGNATURE-----)")
+        raise VerificationError.saying(
+            "{signature} is not an SSH signature (-----BEGIN SSH SIGNATURE-----)", signature=str(signature_file)
+        )
     expected = fingerprint(blob)
     with tempfile.TemporaryDirectory(prefix="campaign-check-") as folder:
         allowed, sig = Path(folder) / "allowed_signers", Path(folder) / "checkpoint.sig"
@@ -166,11 +181,18 @@ def check(data: bytes, signature_file: Path, signer: Path, shown: str) -> str:
             return expected
         valid_by_someone = _run([exe, "-Y", "check-novalidate", *args], data).returncode == 0
     if valid_by_someone:
-        raise VerificationError(
-            f"{signature_file} is a good signature of {shown}, but by another key ({signer_of(signature)}), "
-            f"not by {signer} ({expected}): the checkpoint was not signed by that signer"
+        raise VerificationError.saying(
+            "{signature} is a good signature of {checkpoint}, but by another key ({other}), not by {signer} "
+            "({expected}): the checkpoint was not signed by that signer",
+            signature=str(signature_file),
+            checkpoint=shown,
+            other=signer_of(signature),
+            signer=str(signer),
+            expected=expected,
         )
-    raise VerificationError(
-        f"the signature {signature_file} does not match {shown}: the checkpoint was changed after it was signed, "
-        "or the signature is damaged or was made for something else"
+    raise VerificationError.saying(
+        "the signature {signature} does not match {checkpoint}: the checkpoint was changed after it was signed, "
+        "or the signature is damaged or was made for something else",
+        signature=str(signature_file),
+        checkpoint=shown,
     )

@@ -18,9 +18,9 @@ from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, resolved, state
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.executor import AskEntry
-from campaign.i18n import _
+from campaign.i18n import _, ngettext
 from campaign.read import views
-from campaign.read.describe import clause_list, count, kind, label, value, words
+from campaign.read.describe import amount, clause_list, count, kind, label, value, words
 from campaign.rulesets.kinds import NEW_CAMPAIGN
 from campaign.rulesets.tables import parse_value
 from campaign.timeline import AmendReport, Fate, Timeline, branch
@@ -100,14 +100,14 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
             if not as_json:
                 _show_amend(out, report, seq)
             if as_json or not sys.stdin.isatty() or not typer.confirm("apply this amendment?", default=False):
-                raise InvalidInputError(
-                    "nothing was amended: an amendment is applied only once its preview is accepted; "
-                    + (
-                        "see it with --dry-run, then run it with --yes"
-                        if as_json
-                        else "the preview above is what it would do: run it with --yes to apply it (or answer yes "
-                        "at a terminal)"
+                if as_json:
+                    raise InvalidInputError.saying(
+                        "nothing was amended: an amendment is applied only once its preview is accepted; see it "
+                        "with --dry-run, then run it with --yes"
                     )
+                raise InvalidInputError.saying(
+                    "nothing was amended: an amendment is applied only once its preview is accepted; the preview "
+                    "above is what it would do: run it with --yes to apply it (or answer yes at a terminal)"
                 )
         if batch is None:  # its new dice were not known to the preview: they are rolled now, as it said
             report, batch = timeline.amendment(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
@@ -155,7 +155,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
         """A roll or rule application: who entered it and when, its inputs, its explanation and clause,
         and three checks (the chain up to it, the dice, the rule re-evaluated)."""
         if (seq is None) == (roll is None):
-            raise InvalidInputError("audit a SEQ or a --roll INDEX")
+            raise InvalidInputError.saying("audit a SEQ or a --roll INDEX")
         found = _audit(seq, roll, campaign)
         out = Output(as_json)
         if as_json:
@@ -325,7 +325,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
                     handle.write(line + b"\n")
                     count += not line.startswith((b'{"secret"', b'{"share"'))
         except OSError as exc:
-            raise InvalidInputError(f"cannot write {output}: {exc.strerror}") from None
+            raise InvalidInputError.saying("cannot write {path}: {why}", path=str(output), why=exc.strerror) from None
         if as_json:
             out.json({"file": str(output), "events": count})
         else:
@@ -377,7 +377,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
         try:
             handle = path.open("rb")
         except OSError as exc:
-            raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+            raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
         out = Output(as_json)
         with handle, out.progress(None, "checking and importing") as progress:
             task = progress.add_task("checking and importing", total=None)
@@ -391,7 +391,7 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
                 reader = Reader(lines())  # its header read before the database is opened, or made
                 sink = import_campaign(open_app(create=True).ledger, reader)
             except OSError as exc:
-                raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+                raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
         assert sink.last is not None
         if as_json:
             out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
@@ -405,12 +405,14 @@ def _amend_changes(items: list[str]) -> dict[str, object]:
         typed_key, sep, raw = item.partition("=")
         key = typed_key.replace("-", "_")  # as the option is typed (leader-hit) or recorded (leader_hit)
         if not sep or not key or not raw.strip():
-            raise InvalidInputError(f"--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}")
+            raise InvalidInputError.saying("--set takes INPUT=VALUE, e.g. --set men=12, not {item!r}", item=item)
         if raw[:1] in "[{":
             try:
                 changes[key] = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise InvalidInputError(f"--set {key}=…: {raw!r} is not a valid list or object") from None
+                raise InvalidInputError.saying(
+                    "--set {key}=…: {raw!r} is not a valid list or object", key=key, raw=raw
+                ) from None
         else:
             changes[key] = parse_value(raw)
     return changes
@@ -425,10 +427,12 @@ def _amend_dice(
         return None, None
     word = dice.strip().lower()
     if word == "count":
-        raise InvalidInputError("amend --dry-run lists every die the amendment needs: --dice takes FACES or ask")
+        raise InvalidInputError.saying("amend --dry-run lists every die the amendment needs: --dice takes FACES or ask")
     if word == "ask":
         if reason.strip():
-            raise InvalidInputError("a correction of table dice names the faces the table agreed: --dice 4 --reason …")
+            raise InvalidInputError.saying(
+                "a correction of table dice names the faces the table agreed: --dice 4 --reason …"
+            )
         entry = table_entry("ask")  # refused in words off a terminal
         assert isinstance(entry, AskEntry)
         return None, AskedFaces(entry.ask, actor)
@@ -445,24 +449,47 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
     # the header counts every later command the lines below list: one whose fate waits on new dice is neither
     # re-run on its dice nor skipped, and a count that left it out read as fewer commands than were listed
     waiting = sum(1 for f in report.fates if f.kind == "depends on the new dice")
-    c.print(
-        f"{'amended' if done else 'would amend'} {typed(report.command, report.args)} at #{seq}; "
-        f"{count(report.rerun, 'later commands')} re-run on {'its' if report.rerun == 1 else 'their'} dice"
-        + (
-            f", {count(skipped, 'later commands')} skipped (no longer {'applies' if skipped == 1 else 'apply'})"
-            if skipped
-            else ""
+    command = typed(report.command, report.args)
+    parts = [
+        (_("amended {command} at #{seq}") if done else _("would amend {command} at #{seq}")).format(
+            command=command, seq=seq
         )
-        + (f", {count(waiting, 'later commands')} decided when the new dice are rolled" if waiting else "")
-    )
+        + "; "
+        + ngettext(
+            "{n} later command re-run on its dice", "{n} later commands re-run on their dice", report.rerun
+        ).format(n=amount(report.rerun))
+    ]
+    if skipped:
+        parts.append(
+            ngettext(
+                "{n} later command skipped (no longer applies)", "{n} later commands skipped (no longer apply)", skipped
+            ).format(n=amount(skipped))
+        )
+    if waiting:
+        parts.append(
+            ngettext(
+                "{n} later command decided when the new dice are rolled",
+                "{n} later commands decided when the new dice are rolled",
+                waiting,
+            ).format(n=amount(waiting))
+        )
+    c.print(escape(", ".join(parts)))
     for key, was, now in report.inputs:
         c.print(f"  {escape(label(key))}: {escape(_input(was))} → {escape(_input(now))}")
     for fixed in (c for c in report.corrected if tuple(c.faces) != tuple(c.faces_before)):  # the ones changed
-        now = f"{', '.join(map(str, fixed.faces))} (roll #{fixed.replaced_by})" if fixed.faces else "no die"
+        faces = ", ".join(map(str, fixed.faces))
+        now = _("{faces} (roll #{roll})").format(faces=faces, roll=fixed.replaced_by) if fixed.faces else _("no die")
         c.print(
-            escape(
-                f"  table dice of roll #{fixed.roll_index} ({fixed.notation}) corrected: "
-                f"{', '.join(map(str, fixed.faces_before))} → {now}, by {fixed.by}: {fixed.reason}"
+            "  "
+            + escape(
+                _("table dice of roll #{roll} ({notation}) corrected: {was} → {now}, by {by}: {reason}").format(
+                    roll=fixed.roll_index,
+                    notation=fixed.notation,
+                    was=", ".join(map(str, fixed.faces_before)),
+                    now=now,
+                    by=fixed.by,
+                    reason=fixed.reason,
+                )
             )
         )
     if report.amended is not None:
@@ -473,14 +500,17 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
             run.append(fate)
             continue
         if run:
-            c.print("  unchanged: " + escape(", ".join(f"#{f.seq} {typed(f.command, f.args)}" for f in run)))
+            commands = ", ".join(f"#{f.seq} {typed(f.command, f.args)}" for f in run)
+            c.print("  " + escape(_("unchanged: {commands}").format(commands=commands)))
             run = []
         if fate is not None:
             _show_fate(out, fate, report.exact)
     if not report.exact:
         c.print(
-            "[yellow]the new dice are not rolled yet[/]: the campaign's dice roll them when the amendment is applied "
-            "(--dice FACES or --dice ask to give the table's, and see exactly what follows)"
+            _(
+                "[yellow]the new dice are not rolled yet[/]: the campaign's dice roll them when the amendment is "
+                "applied (--dice FACES or --dice ask to give the table's, and see exactly what follows)"
+            )
         )
 
 
@@ -488,34 +518,50 @@ def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> No
     """One re-run command and what becomes of it; the amended command itself only where its rules decide
     otherwise (its inputs' change is said above)."""
     c = out.console
-    said = f"  #{fate.seq} {escape(typed(fate.command, fate.args))}"
+    said = escape(f"#{fate.seq} {typed(fate.command, fate.args)}")
     if fate.kind == "no longer applies":
-        c.print(f"{said}: [yellow]no longer applies[/] ({escape(fate.why)}): skipped, its dice back on the table")
+        c.print(
+            "  "
+            + _("{command}: [yellow]no longer applies[/] ({why}): skipped, its dice back on the table").format(
+                command=said, why=escape(fate.why)
+            )
+        )
         return
     if fate.kind == "depends on the new dice":
-        c.print(f"{said}: depends on the new dice (decided when they are rolled)")
+        c.print("  " + _("{command}: depends on the new dice (decided when they are rolled)").format(command=said))
         return
     differ = [(b, a) for b, a in paired(fate.before, fate.after) if b != a]
     if own and not (differ or fate.new_dice):
         return
     if fate.new_dice:
         dice = new_dice_words(fate.as_dict()["new_dice"])
-        c.print(f"{said}: needs new dice, {count(len(fate.new_dice), 'rolls')}: {escape(dice)}")
+        n = len(fate.new_dice)
+        needs = ngettext(
+            "{command}: needs new dice, {n} roll: {dice}", "{command}: needs new dice, {n} rolls: {dice}", n
+        )
+        c.print("  " + needs.format(command=said, n=amount(n), dice=escape(dice)))
     else:
-        c.print(f"{said}:" if own else f"{said}: changed")
+        c.print(f"  {said}:" if own else "  " + _("{command}: changed").format(command=said))
     if fate.back_on_table:
-        c.print(f"    {count(fate.back_on_table, 'rolls')} of its own no longer asked for: back on the table")
+        n = fate.back_on_table
+        back = ngettext(
+            "{n} roll of its own no longer asked for: back on the table",
+            "{n} rolls of its own no longer asked for: back on the table",
+            n,
+        )
+        c.print("    " + back.format(n=amount(n)))
     if fate.new_dice and not exact:
         return  # what it decides on stand-in dice is no outcome
     for before, after in differ:
         if before is None and after is not None:
-            c.print(f"    now also: {escape(words(after['explanation']))}")
+            c.print("    " + _("now also: {decision}").format(decision=escape(words(after["explanation"]))))
         elif after is None and before is not None:
-            c.print(f"    no longer: {escape(words(before['explanation']))}")
+            c.print("    " + _("no longer: {decision}").format(decision=escape(words(before["explanation"]))))
         elif before is not None and after is not None:
-            c.print(f"    was: {escape(words(before['explanation']))}\n    now: {escape(words(after['explanation']))}")
+            c.print("    " + _("was: {decision}").format(decision=escape(words(before["explanation"]))))
+            c.print("    " + _("now: {decision}").format(decision=escape(words(after["explanation"]))))
 
 
 def _input(v: object) -> str:
     """An input's value as a person reads it: a number with its thousands separated."""
-    return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else value(v)
+    return amount(v) if isinstance(v, int) and not isinstance(v, bool) else value(v)

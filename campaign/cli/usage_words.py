@@ -76,14 +76,23 @@ def _said(patterns: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str |
 
 def _hint(exc: Any) -> str | None:
     """The parameter an error names, as Click names it: ``'side'``, ``'--reason'`` or ``'-c' / '--campaign'``."""
-    hint = exc.param_hint if exc.param_hint is not None else exc.param.get_error_hint() if exc.param else None
+    from campaign.cli.argv import names_in_language
+
+    hint: Any
+    if exc.param_hint is not None:
+        hint = exc.param_hint
+    elif exc.param is not None:
+        with names_in_language([exc.param]):  # an argument by its name in the reader's words
+            hint = exc.param.get_error_hint()
+    else:
+        hint = None
     if hint is not None and not isinstance(hint, str):
         hint = " / ".join(repr(x) for x in hint)
     if hint:
         envvar = _ENVVAR.search(hint)
         if envvar:
             hint = hint[: envvar.start()] + " " + _("(env var: {name})").format(name=envvar["name"])
-    return hint
+    return str(hint) if hint else None
 
 
 def _reason(text: str) -> str:

@@ -43,9 +43,11 @@ def _checkpoint_bytes(path: Path) -> bytes:
         with path.open("rb") as handle:
             raw = handle.read(CHECKPOINT_LIMIT + 1)
     except OSError as exc:
-        raise InvalidInputError(f"cannot read the checkpoint {path}: {exc.strerror}") from None
+        raise InvalidInputError.saying(
+            "cannot read the checkpoint {path}: {why}", path=str(path), why=exc.strerror
+        ) from None
     if len(raw) > CHECKPOINT_LIMIT:
-        raise InvalidInputError(f"{path} is not a checkpoint: a checkpoint is one short line")
+        raise InvalidInputError.saying("{path} is not a checkpoint: a checkpoint is one short line", path=str(path))
     return raw
 
 
@@ -55,7 +57,9 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     try:
         item = orjson.loads(raw.splitlines()[0] if raw.strip() else b"")
     except (orjson.JSONDecodeError, IndexError):
-        raise InvalidInputError(f"{path} is not a checkpoint: its first line is not JSON") from None
+        raise InvalidInputError.saying(
+            "{path} is not a checkpoint: its first line is not JSON", path=str(path)
+        ) from None
     ok = (
         isinstance(item, dict)
         and item.get("format") == CHECKPOINT_FORMAT
@@ -66,8 +70,10 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
         and len(item["head_hash"]) == 64
     )
     if not ok:
-        raise InvalidInputError(
-            f"{path} is not a Campaign Ledger checkpoint (format {CHECKPOINT_FORMAT}, campaign_id, seq, head_hash)"
+        raise InvalidInputError.saying(
+            "{path} is not a Campaign Ledger checkpoint (format {format}, campaign_id, seq, head_hash)",
+            path=str(path),
+            format=CHECKPOINT_FORMAT,
         )
     assert isinstance(item, dict)
     return item
@@ -79,7 +85,9 @@ def signed_checkpoint(checkpoint: Path | None, signer: Path | None) -> str | Non
     if signer is None:
         return None
     if checkpoint is None:
-        raise InvalidInputError("--signer checks a signed checkpoint: give the checkpoint too, --checkpoint FILE")
+        raise InvalidInputError.saying(
+            "--signer checks a signed checkpoint: give the checkpoint too, --checkpoint FILE"
+        )
     data = _checkpoint_bytes(checkpoint)
     return signing.check(data, signing.signature_path(checkpoint), signer, str(checkpoint))
 
@@ -261,10 +269,14 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
             if campaign is None:
                 campaign = item["campaign_id"]
         if (anchor is not None or expect_head is not None) and every:
-            raise InvalidInputError("an anchor (--expect-head, --checkpoint) belongs to one campaign, not --all")
+            raise InvalidInputError.saying("an anchor (--expect-head, --checkpoint) belongs to one campaign, not --all")
         targets = ledger.directory.all() if every else [ledger.resolve(campaign)]
         if checkpoint_file is not None and targets[0].campaign_id != item["campaign_id"]:
-            raise InvalidInputError(f"{checkpoint_file} is the checkpoint of another campaign ({item['campaign_id']})")
+            raise InvalidInputError.saying(
+                "{file} is the checkpoint of another campaign ({campaign_id})",
+                file=str(checkpoint_file),
+                campaign_id=item["campaign_id"],
+            )
         out = Output(as_json)
         editions: dict[str, list[Change]] = {}
         reports = [
@@ -351,11 +363,15 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         `verify --checkpoint FILE [--signer KEY.pub]` later shows whether the log still holds that event with that
         hash (truncation and rewritten history are caught) and whether the file is still what that key signed."""
         if sign is not None and output is None:
-            raise InvalidInputError("--sign needs --output FILE: the signature is written beside it, as FILE.sig")
+            raise InvalidInputError.saying(
+                "--sign needs --output FILE: the signature is written beside it, as FILE.sig"
+            )
         ledger, info = resolved(campaign)
         report = verify_events(info.campaign_id, ledger.store.read(info.campaign_id), registry)
         if not report.ok:
-            raise VerificationError(f"the log fails verification ({report.first}): no checkpoint of a broken log")
+            raise VerificationError.saying(
+                "the log fails verification ({first}): no checkpoint of a broken log", first=report.first
+            )
         line = canonical_json(
             {
                 "format": CHECKPOINT_FORMAT,
@@ -376,7 +392,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
             try:
                 path.write_bytes(data)
             except OSError as exc:
-                raise InvalidInputError(f"cannot write {path}: {exc.strerror}") from None
+                raise InvalidInputError.saying("cannot write {path}: {why}", path=str(path), why=exc.strerror) from None
         out = Output(as_json)
         signer = signing.signer_of(signature) if signature else None
         if as_json:

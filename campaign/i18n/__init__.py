@@ -90,7 +90,7 @@ What a renderer needs, and where today's events record too little:
   rule, before its renderer can be written. Refusals (``InvalidInputError``) are not recorded and are simply
   wrapped in ``_`` where they are raised.
 
-Each ruleset's renderers are a module of their own, ``campaign/i18n/said/<package>.py`` (imported when a view first
+Each ruleset's renderers are a module in its folder, ``campaign/rulesets/<package>/said.py`` (imported when a view first
 renders one of its decisions): every rule of disorder and Grimdark, every rule of five-grade morale (its rally
 and psi too), and Mass Combat's battle days, results, battle ends (with the units' experience), Morale rolls,
 year records, catastrophes, PC battle skill, Survival and Glory rolls, strategy contests, casualties, paydays and
@@ -265,7 +265,18 @@ def refusal(error: BaseException) -> str:
     words = getattr(error, "words", None)
     if words is None or _reader.get() == DEFAULT:
         return str(error)
-    from campaign.i18n.terms import shown  # the vocabulary is read only when a refusal names a term
+    return words_said(words)
 
-    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value))
+
+def words_said(words: object) -> str:
+    """A sentence kept as :class:`events.errors.Words` in the reader's language (its terms in the seed's
+    words); any other value as its text."""
+    from events.errors import Words
+
+    if not isinstance(words, Words) or _reader.get() == DEFAULT:
+        return str(words)
+    from campaign.i18n.formats import number
+    from campaign.i18n.terms import shown  # the vocabulary is read only when a sentence names a term
+
+    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number)
     return said

@@ -11,11 +11,15 @@ In English a view shows the recorded sentence itself; each renderer's English is
 (``tests/unit/test_i18n_explain.py``), so the languages never say different things. The plan for the rest of
 the rules, and what each needs recorded, is in :mod:`campaign.i18n`'s docstring.
 
-The renderers of each ruleset are a module of their own, ``campaign/i18n/said/<package>.py``, imported when a
-view first renders one of its decisions. Adding a renderer::
+The renderers of each ruleset are a module in its own folder, ``said.py`` beside its rules (a ruleset is one
+folder: a plug-in's package ships its own), imported when a view first renders one of its decisions. Adding a
+renderer::
 
     @renders("fighting-spirit", "morale_test")
-    def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None: ...
+    def _morale_test(p: JsonObject, beside: Beside) -> str | None: ...
+
+A renderer reads its record's free-shape fields by the shape its rule gave them (:mod:`events.recorded`:
+``obj(p["inputs"])``, ``whole(outcome["total"])``); one of another shape raises, and the view says it as recorded.
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from importlib.util import find_spec
+from typing import TypeVar
 
 from campaign.i18n import DEFAULT, N_, _, language, reading_in
-from campaign.i18n.terms import shown
+from campaign.i18n.terms import package_of, shown
+from events.recorded import JsonObject
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -43,16 +51,19 @@ class Beside:
         return self.names.get(str(unit_id), _("a unit not on the roster"))
 
 
-Renderer = Callable[[Mapping[str, Any], Beside], "str | None"]
+Renderer = Callable[[JsonObject, Beside], "str | None"]
 RENDERERS: dict[tuple[str, str], Renderer] = {}
-_PACKAGES = {
-    "fighting-spirit": "fighting_spirit",
-    "disorder": "disorder",
-    "mass-combat": "mass_combat",
-    "grimdark": "grimdark",
-}
-"""Each ruleset → its module of renderers, ``campaign/i18n/said/<package>.py`` (one a ruleset, easy to move)."""
 _LOADED: set[str] = set()
+
+
+def _load_renderers(ruleset: str) -> None:
+    """Import the ruleset's ``said`` module, if its package has one (a ruleset with none shows its English)."""
+    try:
+        package = package_of(ruleset)
+    except KeyError:  # a log of a ruleset this installation lacks: its records are shown as recorded
+        return
+    if find_spec(f"{package}.said") is not None:
+        import_module(f"{package}.said")
 
 
 def renders(ruleset: str, rule: str) -> Callable[[Renderer], Renderer]:
@@ -63,14 +74,13 @@ def renders(ruleset: str, rule: str) -> Callable[[Renderer], Renderer]:
     return register
 
 
-def render(payload: Mapping[str, Any], beside: Beside, lang: str | None = None) -> str | None:
+def render(payload: JsonObject, beside: Beside, lang: str | None = None) -> str | None:
     """The decision's sentence in ``lang`` (the reader's language by default), or None when it has no renderer
     or its record is too thin to say it."""
     ruleset = str(payload.get("ruleset"))
-    package = _PACKAGES.get(ruleset)
-    if package is not None and package not in _LOADED:  # each ruleset's renderers, read on first use
-        import_module(f"campaign.i18n.said.{package}")
-        _LOADED.add(package)
+    if ruleset not in _LOADED:  # each ruleset's renderers, read on first use
+        _LOADED.add(ruleset)
+        _load_renderers(ruleset)
     renderer = RENDERERS.get((ruleset, str(payload.get("rule"))))
     if renderer is None:
         return None
@@ -81,7 +91,7 @@ def render(payload: Mapping[str, Any], beside: Beside, lang: str | None = None) 
             return None
 
 
-def explained(payload: Mapping[str, Any], beside: Beside) -> str:
+def explained(payload: JsonObject, beside: Beside) -> str:
     """What a person reads for a rule application: the recorded sentence in English, else its rendering (or the
     recorded sentence when it cannot be rendered)."""
     if language() == DEFAULT:
@@ -118,7 +128,7 @@ REASONS = {
 language when read. What is recorded stays as it is (it is hashed); a reason a person typed is shown as typed."""
 
 
-def reason_said(recorded: Any) -> Any:
+def reason_said(recorded: T) -> T | str:
     """A recorded reason in the reader's language, where the rules gave it; anything else as recorded."""
     if language() == DEFAULT or not isinstance(recorded, str) or recorded not in REASONS:
         return recorded

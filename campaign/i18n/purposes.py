@@ -20,6 +20,8 @@ PURPOSES = (
     N_("Fearless, {who}"),
     N_("casualty roll, {who}"),
     N_("special objective, {who}"),
+    N_("{trait_kind} trait, {who}"),
+    N_("{skill_set} skill, {who}"),
     # mass_combat and fighting_spirit
     N_("morale check, {who}"),
     N_("rally, {who}"),
@@ -104,6 +106,11 @@ def purpose_said(recorded: str) -> str:
                 from campaign.i18n.terms import shown
 
                 fields["action"] = shown("fighting-spirit", "action", fields["action"].replace(" ", "_"))
+            for grimdark in ("trait_kind", "skill_set"):  # Grimdark's trait tables and heroes' skill sets (§4.2)
+                if grimdark in fields:
+                    from campaign.i18n.terms import shown
+
+                    fields[grimdark] = shown("grimdark", grimdark, fields[grimdark])
             return _(template).format(**fields)
     return recorded
 

@@ -25,10 +25,13 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 from campaign.i18n import DEFAULT, LANGUAGES, language
 
@@ -98,7 +101,7 @@ class Vocabulary:
         """The value of ``set_name`` that ``word`` (in any language) names, or None."""
         return self.read_among(word, self.values(set_name), (set_name,))
 
-    def read_among(self, word: str, choices: Iterable[Any], sets: Sequence[str] | None = None) -> str | None:
+    def read_among(self, word: str, choices: Iterable[object], sets: Sequence[str] | None = None) -> str | None:
         """The one value among ``choices`` that ``word`` names, by the terms of any set (or of ``sets``); None
         when it names none, or two different ones (then it is no reading at all)."""
         wanted = fold(word)
@@ -112,7 +115,7 @@ class Vocabulary:
         return found.pop() if len(found) == 1 else None
 
 
-def _words(entry: Any) -> tuple[str | None, str | None]:
+def _words(entry: object) -> tuple[str | None, str | None]:
     if isinstance(entry, str):
         return entry, None
     if isinstance(entry, Mapping):
@@ -185,12 +188,12 @@ def ruleset_of(model: type) -> str | None:
 _QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
 
 
-def _expected(ctx: Mapping[str, Any]) -> list[str]:
+def _expected(ctx: Mapping[str, object]) -> list[str]:
     """The values a closed set's refusal lists (pydantic's ``'a', 'b' or 'c'``)."""
     return _QUOTED.findall(str(ctx.get("expected", "")))
 
 
-def _copied(value: Any) -> Any:
+def _copied(value: object) -> object:
     if isinstance(value, Mapping):
         return {k: _copied(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -198,7 +201,7 @@ def _copied(value: Any) -> Any:
     return value
 
 
-def _replace(data: Any, loc: Sequence[Any], word: str, value: str) -> bool:
+def _replace(data: Any, loc: Sequence[int | str], word: str, value: str) -> bool:
     """Put ``value`` where ``word`` is at ``loc`` in ``data`` (skipping the parts of a location pydantic adds for
     a union's member); True if it was there."""
     here = data
@@ -221,14 +224,14 @@ def _replace(data: Any, loc: Sequence[Any], word: str, value: str) -> bool:
     return False
 
 
-def reread(model: type, data: Mapping[str, Any], errors: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+def reread(model: type, data: Mapping[str, object], errors: Iterable[ErrorDetails]) -> dict[str, object] | None:
     """``data`` with every word a closed set refused (pydantic ``errors`` from validating ``model``) replaced by
     the set's value it names in the seed's vocabulary; None if none could be read (the refusal stands)."""
     ruleset = ruleset_of(model)
     if ruleset is None:
         return None
     words = vocabulary(ruleset)
-    copy: dict[str, Any] | None = None
+    copy: dict[str, object] | None = None
     for error in errors:
         typed = error.get("input")
         if error.get("type") not in _CHOICE_ERRORS or not isinstance(typed, str):
@@ -236,7 +239,23 @@ def reread(model: type, data: Mapping[str, Any], errors: Iterable[Mapping[str, A
         value = words.read_among(typed, _expected(error.get("ctx") or {}))
         if value is None:
             continue
-        copy = copy if copy is not None else _copied(data)
+        copy = copy if copy is not None else {k: _copied(v) for k, v in data.items()}
         if not _replace(copy, tuple(error.get("loc", ())), typed, value):
             return None
     return copy
+
+
+def sets_of(model: type) -> Callable[[list[str]], str | None]:
+    """For a refusal of ``model``'s inputs: the closed set that holds every one of a list of values, as
+    ``"ruleset:set"`` (their terms say them in the seed's words), or None where no one set of its ruleset's
+    vocabulary holds them all (they are listed as the rules name them)."""
+    ruleset = ruleset_of(model)
+
+    def holding(values: list[str]) -> str | None:
+        if ruleset is None:
+            return None
+        words = vocabulary(ruleset)
+        found = [s for s in words.sets() if all(words.term(s, v) is not None for v in values)]
+        return f"{ruleset}:{found[0]}" if len(found) == 1 else None
+
+    return holding

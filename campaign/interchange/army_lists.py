@@ -36,11 +36,11 @@ def lists_of(owner: Ruleset[Any, Any]) -> ArmyLists:
     """The reader of ``owner``'s army lists; refused in words for a ruleset that imports none."""
     found = army_lists(owner.info.name)
     if found is None:
-        raise InvalidInputError(f"a {owner.info.name} campaign imports no army lists")
+        raise InvalidInputError.saying("a campaign under {ruleset} imports no army lists", ruleset=owner.info.name)
     return found
 
 
-def preview(ledger: Ledger, info: CampaignInfo, owner: Ruleset[Any, Any], command: Any) -> ListPlan:
+def preview(ledger: Ledger, info: CampaignInfo, owner: Ruleset[Any, Any], command: object) -> ListPlan:
     """What the list's import ``command`` would do to the campaign as it stands, appending nothing; refused in
     words when the campaign is not of ``owner``'s ruleset."""
     state, tables = ledger.in_force(info, owner)
@@ -50,6 +50,8 @@ def preview(ledger: Ledger, info: CampaignInfo, owner: Ruleset[Any, Any], comman
 def campaign_lists(info: CampaignInfo) -> tuple[Ruleset[Any, Any], ArmyLists]:
     """The campaign's ruleset and its reader of army lists; refused in words where it imports none."""
     if not imports_lists(info.ruleset):
-        raise InvalidInputError(f"campaign {info.name!r} runs {info.ruleset}: it imports no army lists")
+        raise InvalidInputError.saying(
+            "campaign {campaign!r} runs {ruleset}: it imports no army lists", campaign=info.name, ruleset=info.ruleset
+        )
     owner = plugin(info.ruleset)
     return owner, lists_of(owner)

@@ -22,9 +22,10 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ValidationError
 
+from campaign.i18n import _
 from campaign.rulesets.decision import problems_in
 from campaign.rulesets.hooks import CsvColumn
-from events.errors import InvalidInputError
+from events.errors import CampaignError, InvalidInputError, Words
 
 TRUE = frozenset({"yes", "y", "true", "1", "x", "✓"})
 FALSE = frozenset({"no", "n", "false", "0", ""})
@@ -43,6 +44,24 @@ def _as_text(cell: str) -> str:
 def _from_text(cell: str) -> str:
     """A text cell as it was before :func:`_as_text` (a name of its own may begin with ``'``: "'Ard Boyz")."""
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
+THE_FILE = Words("the file")
+"""What a refusal calls a file that came with no name of its own."""
+
+
+class UnreadCellError(ValueError):
+    """A cell its field's type cannot read, with why in words (said in the reader's language where shown)."""
+
+    def __init__(self, words: Words) -> None:
+        super().__init__(str(words))
+        self.words = words
+
+
+def said_of(error: CampaignError) -> Words | str:
+    """An error's message to be said inside another refusal: its words where it was raised with them (so the
+    whole refusal is said in the reader's language), else its text."""
+    return error.words if error.words is not None else str(error)
 
 
 @dataclass(frozen=True)
@@ -107,6 +126,13 @@ class Musters:
     rows: list[tuple[int, dict[str, Any]]]
     left_out: list[tuple[int, str]]
 
+    def left_out_in_words(self) -> list[str]:
+        """Each row left out, a line each in the reader's language (why as its cell has it)."""
+        return [
+            _("row {number} left out: the unit is no longer serving ({why})").format(number=number, why=why)
+            for number, why in self.left_out
+        ]
+
 
 def read_musters(
     data: bytes,
@@ -115,7 +141,7 @@ def read_musters(
     nested: Mapping[str, type[BaseModel]] | None = None,
     ignore: Collection[str] = (),
     out_of_service: Collection[str] = (),
-    what: str = "the file",
+    what: str | Words = THE_FILE,
 ) -> Musters:
     """Each row of a CSV file as the inputs of ``command`` (a muster), with its row number: checked cell by cell
     and, for a nested model, as the model checks it (every problem named by row and column). Columns ``ignore``
@@ -125,7 +151,7 @@ def read_musters(
     text = _text(data, what)
     rows = list(csv.reader(io.StringIO(text), _dialect(text)))
     if not rows or not any(cell.strip() for cell in rows[0]):
-        raise InvalidInputError(f"{what} has no header row: its first row names the columns")
+        raise InvalidInputError.saying("{what} has no header row: its first row names the columns", what=what)
     columns = {c.header.casefold(): c for c in muster_columns(command, nested)}
     by_key = {_key(c.header): c for c in columns.values()}
     skipped = {_key(i) for i in ignore}
@@ -133,16 +159,21 @@ def read_musters(
     for number, cell in enumerate(rows[0], 1):
         found = by_key.get(_key(cell))
         if found is None and _key(cell) not in skipped:
-            raise InvalidInputError(
-                f"{what}, column {number} ({cell.strip()!r}) is not a muster input: the columns are "
-                f"{', '.join(c.header for c in columns.values())}"
+            raise InvalidInputError.saying(
+                "{what}, column {number} ({cell!r}) is not a muster input: the columns are {columns}",
+                what=what,
+                number=number,
+                cell=cell.strip(),
+                columns=", ".join(c.header for c in columns.values()),
             )
         if found is not None and found in header:
-            raise InvalidInputError(f"{what}: the column {found.header} is given twice")
+            raise InvalidInputError.saying("{what}: the column {column} is given twice", what=what, column=found.header)
         header.append(found)
     missing = [c.header for c in columns.values() if c.required and c not in header]
     if missing:
-        raise InvalidInputError(f"{what} has no column {', '.join(missing)}: every unit needs it")
+        raise InvalidInputError.saying(
+            "{what} has no column {columns}: every unit needs it", what=what, columns=", ".join(missing)
+        )
     gone = [i for i, cell in enumerate(rows[0]) if _key(cell) in {_key(o) for o in out_of_service}]
     out: list[tuple[int, dict[str, Any]]] = []
     left_out: list[tuple[int, str]] = []
@@ -154,33 +185,48 @@ def read_musters(
             left_out.append((number, why))
             continue
         if len(row) > len(header):
-            raise InvalidInputError(f"{what}, row {number}: {len(row)} cells under a header of {len(header)} columns")
+            raise InvalidInputError.saying(
+                "{what}, row {number}: {cells} cells under a header of {columns} columns",
+                what=what,
+                number=number,
+                cells=len(row),
+                columns=len(header),
+            )
         inputs: dict[str, Any] = {}
         for column, cell in zip(header, row, strict=False):
             if column is None or not cell.strip():
                 if column is not None and column.required:
-                    raise InvalidInputError(
-                        f"{what}, row {number}, column {column.header}: empty, and every unit needs it"
+                    raise InvalidInputError.saying(
+                        "{what}, row {number}, column {column}: empty, and every unit needs it",
+                        what=what,
+                        number=number,
+                        column=column.header,
                     )
                 continue
             try:
                 value = _cell(_from_text(cell.strip()), column.annotation)
-            except ValueError as exc:
-                raise InvalidInputError(f"{what}, row {number}, column {column.header}: {exc}") from None
+            except UnreadCellError as exc:
+                raise InvalidInputError.saying(
+                    "{what}, row {number}, column {column}: {problem}",
+                    what=what,
+                    number=number,
+                    column=column.header,
+                    problem=exc.words,
+                ) from None
             _put(inputs, column.path, value)
         _check_nested(command, nested, inputs, number, what)
         out.append((number, inputs))
     if not out:
-        raise InvalidInputError(f"{what} has no unit in service to muster")
+        raise InvalidInputError.saying("{what} has no unit in service to muster", what=what)
     return Musters(out, left_out)
 
 
 def _check_nested(
     command: type[BaseModel],
     nested: Mapping[str, type[BaseModel]] | None,
-    inputs: dict[str, Any],
+    inputs: dict[str, object],
     number: int,
-    what: str,
+    what: str | Words,
 ) -> None:
     """A row's nested model (a unit's profile) checked as the model checks it, each problem by its column."""
     for name, info in command.model_fields.items():
@@ -193,7 +239,13 @@ def _check_nested(
         except ValidationError as exc:
             said = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
             where = ", ".join(sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["loc"]})) or key
-            raise InvalidInputError(f"{what}, row {number}, column {where}: {problems_in(said, key)}") from None
+            raise InvalidInputError.saying(
+                "{what}, row {number}, column {column}: {problem}",
+                what=what,
+                number=number,
+                column=where,
+                problem=problems_in(said, key),
+            ) from None
 
 
 def _put(inputs: dict[str, Any], path: tuple[str, ...], value: object) -> None:
@@ -204,7 +256,7 @@ def _put(inputs: dict[str, Any], path: tuple[str, ...], value: object) -> None:
 
 
 def _cell(cell: str, annotation: Any) -> object:
-    """A cell as its field's type reads it; ValueError in words when it cannot."""
+    """A cell as its field's type reads it; :class:`UnreadCellError` in words when it cannot."""
     given = typing.get_args(annotation) if _is_union(annotation) else (annotation,)
     options = [a for a in given if a is not type(None)]
     kinds = [typing.get_origin(a) or a for a in options]
@@ -212,20 +264,22 @@ def _cell(cell: str, annotation: Any) -> object:
         folded = cell.casefold()
         if folded in TRUE or folded in FALSE:
             return folded in TRUE
-        raise ValueError(f"{cell!r} is not yes or no")
+        raise UnreadCellError(Words("{cell!r} is not yes or no", cell=cell))
     if int in kinds:
         # "4+" is how a Quality or a Defense is written (4 or more): read as 4, as "+4" and "1,000" are read
         text = cell.replace(",", "").replace("_", "").removesuffix("+")
         if text.lstrip("+-").isdigit():
             return int(text)
-        raise ValueError(f"{cell!r} is not a whole number")
+        raise UnreadCellError(Words("{cell!r} is not a whole number", cell=cell))
     if tuple in kinds or list in kinds:
         return [item.strip() for item in cell.split(LIST_SEPARATOR) if item.strip()]
     if dict in kinds:
         try:
             return orjson.loads(cell)
         except orjson.JSONDecodeError:
-            raise ValueError(f'{cell!r} is not a mapping written as JSON ({{"name": 1}})') from None
+            raise UnreadCellError(
+                Words('{cell!r} is not a mapping written as JSON ({{"name": 1}})', cell=cell)
+            ) from None
     return cell  # text, or one of a closed set of words: the model judges it
 
 
@@ -233,11 +287,13 @@ def _is_union(annotation: Any) -> bool:
     return typing.get_origin(annotation) in (typing.Union, types.UnionType)
 
 
-def _text(data: bytes, what: str) -> str:
+def _text(data: bytes, what: str | Words) -> str:
     try:
         return data.decode("utf-8-sig")  # a spreadsheet's byte order mark, if it wrote one
     except UnicodeDecodeError:
-        raise InvalidInputError(f"{what} is not UTF-8 text: save it from the spreadsheet as CSV UTF-8") from None
+        raise InvalidInputError.saying(
+            "{what} is not UTF-8 text: save it from the spreadsheet as CSV UTF-8", what=what
+        ) from None
 
 
 def _dialect(text: str) -> type[csv.Dialect]:

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from campaign.possessive import possessive
+from campaign.i18n import ngettext
 from events.errors import InvalidInputError
 
 VERSIONS = range(2, 6)
@@ -59,8 +59,20 @@ class Character:
         alike = [level for name, level in self.skills.items() if name.casefold().partition(" (")[0] == key]
         if len(alike) == 1:
             return alike[0]
-        known = ", ".join(self.skills) or "none"
-        raise InvalidInputError(f"{what} ({self.name}) has no skill {wanted!r}: its skills are {known}")
+        if not self.skills:
+            raise InvalidInputError.saying(
+                "{what} ({character}) has no skill {skill!r}: the sheet has no skills",
+                what=what,
+                character=self.name,
+                skill=wanted,
+            )
+        raise InvalidInputError.saying(
+            "{what} ({character}) has no skill {skill!r}: its skills are {skills}",
+            what=what,
+            character=self.name,
+            skill=wanted,
+            skills=", ".join(self.skills),
+        )
 
     def has(self, names: Iterable[str]) -> bool:
         """Whether the character has one of the advantages ``names`` (GCS's names, letter case aside)."""
@@ -73,25 +85,35 @@ def read_character(data: bytes, what: str) -> Character:
     try:
         sheet = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise InvalidInputError(f"{what} is not a GURPS Character Sheet file: it is not JSON ({exc})") from None
+        raise InvalidInputError.saying(
+            "{what} is not a GURPS Character Sheet file: it is not JSON ({why})", what=what, why=str(exc)
+        ) from None
     if not isinstance(sheet, dict) or not isinstance(sheet.get("profile"), dict):
-        raise InvalidInputError(f"{what} is not a GURPS Character Sheet file: it has no character profile")
+        raise InvalidInputError.saying(
+            "{what} is not a GURPS Character Sheet file: it has no character profile", what=what
+        )
     version = sheet.get("version")
     if version not in VERSIONS:
-        raise InvalidInputError(
-            f"{what} is GCS data version {version!r}: versions {VERSIONS.start}–{VERSIONS.stop - 1} are read "
-            "(open it in GCS and save it again)"
+        raise InvalidInputError.saying(
+            "{what} is GCS data version {version!r}: versions {first}–{last} are read (open it in GCS and save it "
+            "again)",
+            what=what,
+            version=version,
+            first=VERSIONS.start,
+            last=VERSIONS.stop - 1,
         )
     name = " ".join(str(sheet["profile"].get("name") or "").split())
     if not name:
-        raise InvalidInputError(f"{what}: the character has no name (its profile's name)")
+        raise InvalidInputError.saying("{what}: the character has no name (its profile's name)", what=what)
     iq = next((a for a in sheet.get("attributes") or [] if isinstance(a, dict) and a.get("attr_id") == "iq"), None)
     iq_value = _whole((iq or {}).get("calc", {}).get("value") if isinstance(iq, dict) else None)
     if iq_value is None:
-        raise InvalidInputError(f"{what} ({name}) holds no calculated IQ: open it in GCS and save it again")
+        raise InvalidInputError.saying(
+            "{what} ({character}) holds no calculated IQ: open it in GCS and save it again", what=what, character=name
+        )
     points = _whole(sheet.get("total_points"))
     if points is None:
-        raise InvalidInputError(f"{what} ({name}) holds no total points")
+        raise InvalidInputError.saying("{what} ({character}) holds no total points", what=what, character=name)
     skills: dict[str, int] = {}
     for skill in _rows(sheet.get("skills")):
         level = _whole((skill.get("calc") or {}).get("level"))
@@ -114,15 +136,19 @@ def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> 
     fields = {k: v for k, v in entry.items() if k not in SHEET_KEYS}
     given = fields.get("name")
     if given is not None and " ".join(str(given).split()).casefold() != character.name.casefold():
-        raise InvalidInputError(f"{what} is {possessive(character.name)} sheet, not {possessive(given)}")
+        raise InvalidInputError.saying(
+            "{what} is the sheet of {character}, not of {given}", what=what, character=character.name, given=given
+        )
     fields["name"] = character.name
     fields.setdefault("iq", character.iq)
     if "weapon" not in fields:
         skill = entry.get("weapon_skill")
         if not isinstance(skill, str) or not skill.strip():
-            raise InvalidInputError(
-                f"{possessive(character.name)} entry names a sheet ({what}): say which skill is the main weapon "
-                '(weapon_skill = "Broadsword")'
+            raise InvalidInputError.saying(
+                "{character}: the entry names a sheet ({what}), so say which skill is the main weapon (weapon_skill = "
+                '"Broadsword")',
+                character=character.name,
+                what=what,
             )
         fields["weapon"] = character.skill(skill, what)
     if "tactics" not in fields and any(name.casefold() == "tactics" for name in character.skills):
@@ -135,7 +161,7 @@ def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> 
 
 def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
     """A battle set-up file (TOML or JSON) as the battle command takes it, each PC that names a GCS sheet read
-    from it; and a line of words for each sheet read."""
+    from it; and a line of words for each sheet read, in the reader's language."""
     data = _parsed(path)
     said: list[str] = []
     pcs = data.get("pcs")
@@ -150,13 +176,25 @@ def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
             character = read_character(_read(sheet_path), what)
             pc = pc_from_sheet(entry, character, what)
             resolved.append(pc)
-            tactics = f", Tactics {pc['tactics']}" if "tactics" in pc else ""
-            said.append(
-                f"{character.name} from {what}: IQ {pc['iq']}, weapon skill {pc['weapon']}{tactics}, "
-                f"{character.points} points"
-            )
+            said.append(_read_from(character, what, pc))
         data = {**data, "pcs": resolved}
     return data, said
+
+
+def _read_from(character: Character, what: str, pc: Mapping[str, Any]) -> str:
+    """What the battle read of a sheet, in the reader's language (its character's points with their plural form)."""
+    n, fields = character.points, {"character": character.name, "what": what, "iq": pc["iq"], "weapon": pc["weapon"]}
+    if "tactics" in pc:
+        return ngettext(
+            "{character} from {what}: IQ {iq}, weapon skill {weapon}, Tactics {tactics}, {points} point",
+            "{character} from {what}: IQ {iq}, weapon skill {weapon}, Tactics {tactics}, {points} points",
+            n,
+        ).format(tactics=pc["tactics"], points=n, **fields)
+    return ngettext(
+        "{character} from {what}: IQ {iq}, weapon skill {weapon}, {points} point",
+        "{character} from {what}: IQ {iq}, weapon skill {weapon}, {points} points",
+        n,
+    ).format(points=n, **fields)
 
 
 def _parsed(path: Path) -> dict[str, Any]:
@@ -164,9 +202,14 @@ def _parsed(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(text.decode()) if path.suffix == ".toml" else orjson.loads(text)
     except (tomllib.TOMLDecodeError, orjson.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"{path} is not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+        raise InvalidInputError.saying(
+            "{path} is not valid {format}: {why}",
+            path=str(path),
+            format=path.suffix.lstrip(".") or "JSON",
+            why=str(exc),
+        ) from None
     if not isinstance(data, dict):
-        raise InvalidInputError(f"{path} holds no battle set-up (a table of its fields)")
+        raise InvalidInputError.saying("{path} holds no battle set-up (a table of its fields)", path=str(path))
     return data
 
 
@@ -174,7 +217,7 @@ def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
+        raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
 
 
 def _rows(rows: Any) -> Iterator[Mapping[str, Any]]:

@@ -16,11 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from campaign.interchange.csv_roster import Column, Musters, muster_columns, muster_values, read_musters
+from campaign.interchange.csv_roster import Column, Musters, muster_columns, muster_values, read_musters, said_of
 from campaign.rulesets.command import Command, Ruleset
 from campaign.rulesets.hooks import CsvColumn
 from campaign.rulesets.inputs import Kind, meanings
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 OUT_OF_SERVICE = ("disbanded", "off_roster")
 
@@ -44,15 +44,15 @@ def muster_of(plugin: Ruleset[Any, Any]) -> tuple[type[Command[Any, Any]], dict[
     return command, {f: model for f, model in kept.items() if not _is_model(command.model_fields[f].annotation)}
 
 
-def _is_model(annotation: Any) -> bool:
+def _is_model(annotation: object) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def roster_csv_of(
     plugin: Ruleset[Any, Any],
     columns: Sequence[CsvColumn],
-    rows: Sequence[Mapping[str, Any]],
-    units: Sequence[Any],
+    rows: Sequence[Mapping[str, object]],
+    units: Sequence[object],
     names: Mapping[str, str],
 ) -> str:
     """A view's rows as CSV, each followed by the muster inputs of its roster unit (``units``, row by row) the
@@ -71,7 +71,7 @@ def view_columns(ruleset: str) -> set[str]:
     return {c.header for c in roster_columns(ruleset)} | set(STATUS_COLUMNS)
 
 
-def _superiors_first(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+def _superiors_first(rows: list[tuple[int, dict[str, object]]]) -> list[tuple[int, dict[str, object]]]:
     """The rows in file order, but a row naming another row's unit (the superior it reports to) after that row,
     so that a roster written in any order musters."""
     named = {str(inputs.get("name", "")).strip().casefold(): i for i, (_, inputs) in enumerate(rows)}
@@ -95,7 +95,9 @@ def _superiors_first(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, 
     return [rows[i] for i in done]
 
 
-def read_muster_file(plugin: Ruleset[Any, Any], data: bytes, what: str) -> tuple[list[Command[Any, Any]], Musters]:
+def read_muster_file(
+    plugin: Ruleset[Any, Any], data: bytes, what: str | Words
+) -> tuple[list[Command[Any, Any]], Musters]:
     """A CSV file as the ruleset's musters, a command a row (each built as typed inputs are: bounds and names
     checked, a problem named by its row)."""
     command, nested = muster_of(plugin)
@@ -112,7 +114,9 @@ def read_muster_file(plugin: Ruleset[Any, Any], data: bytes, what: str) -> tuple
         try:
             commands.append(command.build(**inputs))
         except InvalidInputError as exc:
-            raise InvalidInputError(f"{what}, row {number}: {exc}") from None
+            raise InvalidInputError.saying(
+                "{what}, row {number}: {problem}", what=what, number=number, problem=said_of(exc)
+            ) from None
     return commands, read
 
 

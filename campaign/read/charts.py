@@ -19,7 +19,7 @@ from campaign.i18n import DEFAULT, _, language
 from campaign.plugins import RULESETS, load
 from campaign.rulesets.hooks import Charted, Lacking, Measure, Reading
 from events.envelope import RecordedEvent
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.timeline import by_command, effective
 
 MEASURES = ("morale", "strength", "treasury", "glory")
@@ -43,7 +43,7 @@ class Step:
     """Where it lies in the campaign's calendar, as an axis says it (:func:`when_words`): "Ruins, day 3"."""
     command: str = ""
     """The command as recorded (``fs.battle_start``), or the event's type where no command was recorded."""
-    args: Mapping[str, Any] | None = None
+    args: Mapping[str, object] | None = None
     ended: str | None = None
     """The battle that ended in this step."""
 
@@ -130,23 +130,25 @@ def measures_of(ruleset: str) -> Mapping[str, Measure]:
 def measure_for(ruleset: str, measure: str) -> Measure:
     """The measure as this ruleset keeps it; refused in words when the ruleset has none."""
     if measure not in MEASURES:
-        raise InvalidInputError(
-            _("no chart called {measure}: charts are {charts}").format(
-                measure=repr(measure), charts=", ".join(MEASURES)
-            )
+        raise InvalidInputError.saying(
+            "no chart called {measure}: charts are {charts}", measure=repr(measure), charts=", ".join(MEASURES)
         )
     declared = _declared(ruleset)
     found = declared.get(measure)
     if not isinstance(found, Measure):
-        if isinstance(found, Lacking):
-            why = _(found.why)
-        else:
-            why = _("{ruleset} has no {measure} measure").format(ruleset=ruleset, measure=measure)
+        # a ruleset's reason is marked for the catalogs where it is declared (N_): said here in the same language
+        why = (
+            Words(found.why)
+            if isinstance(found, Lacking)
+            else Words("{ruleset} has no {measure} measure", ruleset=ruleset, measure=measure)
+        )
         kept = ", ".join(m for m in MEASURES if isinstance(declared.get(m), Measure))
-        raise InvalidInputError(
-            _("no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}").format(
-                measure=measure, ruleset=ruleset, why=why, kept=kept
-            )
+        raise InvalidInputError.saying(
+            "no {measure} chart for a {ruleset} campaign: {why}. Charts it has: {kept}",
+            measure=measure,
+            ruleset=ruleset,
+            why=why,
+            kept=kept,
         )
     return found
 
@@ -240,11 +242,12 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
         if ended is not None:
             fighting, fought_last = None, ended
     if only is not None and not names:
-        known = ", ".join(sorted(seen_any)) or _("none yet")
-        raise InvalidInputError(
-            _("no unit, side or officer called {name} has a {measure} here (known: {known})").format(
-                name=repr(only), measure=measure, known=known
-            )
+        known: str | Words = ", ".join(sorted(seen_any)) or Words("none yet")
+        raise InvalidInputError.saying(
+            "no unit, side or officer called {name} has a {measure} here (known: {known})",
+            name=repr(only),
+            measure=measure,
+            known=known,
         )
     if not rows:
         raise InvalidInputError(

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
 from campaign.i18n.dice import notation_said
@@ -15,6 +15,10 @@ from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.possessive import possessive
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
+from events.recorded import JsonObject, seq
+
+if TYPE_CHECKING:
+    from projections.fold import Summary
 
 ROLE_WORDS = {"gm": N_("game master"), "player": N_("player"), "observer": N_("observer")}
 
@@ -323,7 +327,7 @@ def seed_word(key: str, v: str) -> str | None:
     return said if said != v else None
 
 
-def value(v: Any) -> str:
+def value(v: object) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):
         return _("yes") if v else _("no")
@@ -339,17 +343,19 @@ def value(v: Any) -> str:
         return ", ".join(value(x) for x in v) or _("none")
     if isinstance(v, str) and _SETTING.match(v):  # a house rule's path=value, as the tables name it
         path, _eq, setting = v.partition("=")
-        return f"{path} set to {setting}"
+        return _("{path} set to {setting}").format(path=path, setting=setting)
     return words(str(v))
 
 
-def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = ()) -> str:
+def facts(p: Mapping[str, object], names: Mapping[str, str], skip: Iterable[str] = ()) -> str:
     """The fields of a payload as "key value" words: flags by name alone, ids by the name they stand for,
     nothing for what is empty or unknown."""
     out = []
     for k, v in p.items():
         if k == "value" and isinstance(v, bool) and k not in skip:  # a setting's value (house-rule), not a flag
-            out.append(f"value {'true' if v else 'false'}")
+            # said as yes or no in words (as typed, true or false, in English)
+            said = ("true" if v else "false") if language() == DEFAULT else value(v)
+            out.append(f"{label(k)} {said}")
             continue
         if k in skip or v in (None, False, "", [], {}):
             continue
@@ -362,7 +368,7 @@ def facts(p: Mapping[str, Any], names: Mapping[str, str], skip: Iterable[str] = 
     return ", ".join(out)
 
 
-def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def command_line(command: str, args: Mapping[str, object], names: Mapping[str, str]) -> str:
     """A recorded command as a person reads it: as typed, what it acts on by name, then its inputs in words
     ("fs attack Keno 3rd Squad (killed 2, wounded 2)"); a profile or a list of deployments only by name (the
     events after it spell them out)."""
@@ -370,23 +376,28 @@ def command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]
         return _command_line(command, args, names)
 
 
-def _command_line(command: str, args: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def _command_line(command: str, args: Mapping[str, object], names: Mapping[str, str]) -> str:
     rest = {k: v for k, v in args.items() if k not in _UNTYPED}
     subject = next((str(rest.pop(k)) for k in _SUBJECTS if isinstance(rest.get(k), str) and rest.get(k)), "")
     if isinstance(rest.get("a"), str) and isinstance(rest.get("b"), str):  # gf melee: the two units by name
         a, b = str(rest.pop("a")), str(rest.pop("b"))
-        subject = f"{a} against {b}"
-        by = {"wounds_by_a": f"wounds by {a}", "wounds_by_b": f"wounds by {b}", "a_lost": f"models {a} lost"}
-        rest = {by.get(k, f"models {b} lost" if k == "b_lost" else k): v for k, v in rest.items()}
-    if isinstance(rest.get("amount"), int):  # funds: a sum of money
-        rest["amount"] = money(rest["amount"])
+        subject = _("{a} against {b}").format(a=a, b=b)
+        by = {
+            "wounds_by_a": _("wounds by {unit}").format(unit=a),
+            "wounds_by_b": _("wounds by {unit}").format(unit=b),
+            "a_lost": _("models {unit} lost").format(unit=a),
+            "b_lost": _("models {unit} lost").format(unit=b),
+        }
+        rest = {by.get(k, k): v for k, v in rest.items()}
+    if isinstance(amount := rest.get("amount"), int):  # funds: a sum of money
+        rest["amount"] = money(amount)
     said = [f"{label('pay')} {_percent(rest.pop('pay_pct'))}"] if rest.get("pay_pct") not in (None, {}) else []
     more = facts({k: "…" if isinstance(v, dict | list) and v else v for k, v in rest.items()}, names)
     shown = ", ".join([*said, more] if more else said)
     return " ".join(w for w in (typed(command, args), subject) if w) + (f" ({shown})" if shown else "")
 
 
-def _percent(pay: Any) -> str:
+def _percent(pay: object) -> str:
     """Pay as a share of what is due: ``{"Keno": 100}`` → "Keno 100 %"; ``50`` → "50 %"."""
     if isinstance(pay, dict):
         return ", ".join(f"{side} {pct} %" for side, pct in pay.items())
@@ -530,7 +541,7 @@ _WORDED = ("source", "reason")
 class _Fields:
     """A payload as a sentence of :data:`SAID` reads it: each field :class:`_Shown`."""
 
-    def __init__(self, payload: Mapping[str, Any], names: Mapping[str, str]) -> None:
+    def __init__(self, payload: Mapping[str, object], names: Mapping[str, str]) -> None:
         if language() != DEFAULT and any(k in payload for k in _WORDED):  # the rules' own English, said
             payload = {**payload, **{k: recorded_said(k, payload[k]) for k in _WORDED if k in payload}}
         self.payload = payload
@@ -546,7 +557,14 @@ class _Fields:
     def named(self, key: str) -> str:
         """The name of the unit (or battle) the field ``key`` refers to."""
         found = self.payload.get(key)
-        return self.names.get(found, _("a unit not on the roster")) if found else _("no one")
+        if not found:
+            return _("no one")
+        # ids are recorded as strings: any other value names no unit on the roster
+        return (
+            self.names.get(found, _("a unit not on the roster"))
+            if isinstance(found, str)
+            else _("a unit not on the roster")
+        )
 
 
 def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
@@ -731,7 +749,7 @@ def in_terms(event_type: str) -> tuple[str, Mapping[str, str]] | None:
     return next(((r.name, r.worded[event_type]) for r in RULESETS.values() if event_type in r.worded), None)
 
 
-def in_words(payload: Mapping[str, Any], ruleset: str, sets: Mapping[str, str]) -> dict[str, Any]:
+def in_words(payload: Mapping[str, object], ruleset: str, sets: Mapping[str, str]) -> dict[str, object]:
     """The payload with each field of ``sets`` said in the reader's words for it (the ruleset's terms)."""
     from campaign.i18n.terms import shown as term
 
@@ -799,20 +817,21 @@ def dice_of(events: Iterable[RecordedEvent]) -> tuple[dict[int, int], dict[int, 
     return rolls, {int(p["roll_index"]): tuple(int(f) for f in p["faces"]) for p in thrown}
 
 
-def corrected(p: Mapping[str, Any], who: Callable[[str], str] = _as_recorded) -> str:
+def corrected(p: JsonObject, who: Callable[[str], str] = _as_recorded) -> str:
     """A ``dice.corrected`` event in words: which table roll, from what to what, by whom, where and why."""
-    faces = "+".join(map(str, p["faces"]))
-    now = _("{faces} (roll #{index})").format(faces=faces, index=p["replaced_by"]) if p["faces"] else _("no die")
-    if list(p["faces"]) == list(p["faces_before"]):  # carried with the dice corrected beside it, not changed
+    faces, before = seq(p["faces"]), seq(p["faces_before"])
+    said = "+".join(map(str, faces))
+    now = _("{faces} (roll #{index})").format(faces=said, index=p["replaced_by"]) if faces else _("no die")
+    if list(faces) == list(before):  # carried with the dice corrected beside it, not changed
         return _("table dice of roll #{index} ({notation}) entered again as they were: {now}").format(
-            index=p["roll_index"], notation=notation_said(p["notation"]), now=now
+            index=p["roll_index"], notation=notation_said(str(p["notation"])), now=now
         )
     return _(
         "table dice of roll #{index} ({notation}) corrected from {before} to {now} by {by}, amending #{seq}: {reason}"
     ).format(
         index=p["roll_index"],
-        notation=notation_said(p["notation"]),
-        before="+".join(map(str, p["faces_before"])),
+        notation=notation_said(str(p["notation"])),
+        before="+".join(map(str, before)),
         now=now,
         by=who(str(p["by"])),
         seq=p["amends"],
@@ -828,7 +847,7 @@ CAREER = ("rank", "reputation", "glory")
 """An officer's or a player character's standing: rank, Reputation, Glory."""
 
 
-def standing_changes(before: Any, after: Any, ruleset: str | None = None) -> list[str]:
+def standing_changes(before: Summary | None, after: Summary | None, ruleset: str | None = None) -> list[str]:
     """How each unit's (and each career's) standing changed between two summaries of a campaign (``Summary``
     objects, or None for none yet), one line for each: "Keno 3rd Squad: quality green → regular", "Robot Squad:
     traits none → Headstrong". A unit new in ``after`` is no change of standing (its muster said it)."""
@@ -838,7 +857,7 @@ def standing_changes(before: Any, after: Any, ruleset: str | None = None) -> lis
         return _standing_changes(before, after)
 
 
-def _standing_changes(before: Any, after: Any) -> list[str]:
+def _standing_changes(before: Summary, after: Summary) -> list[str]:
     lines: list[str] = []
     for rows_before, rows_after, key, columns in (
         (before.units, after.units, "unit_id", STANDING),
@@ -859,7 +878,7 @@ def _standing_changes(before: Any, after: Any) -> list[str]:
     return lines
 
 
-def _standing(column: str, v: Any) -> str:
+def _standing(column: str, v: object) -> str:
     if column == "disbanded":
         return _("disbanded") if v else _("on the roster")
     if isinstance(v, int) and not isinstance(v, bool):

@@ -4,7 +4,8 @@ held, and every rule re-run on its dice — drift, or a difference the rules' ve
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from campaign.i18n import DEFAULT, N_, _, language
 from campaign.read.describe import words
@@ -13,12 +14,14 @@ from projections.state.campaigns import CampaignInfo
 
 if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
     from campaign.executor import Ledger
+    from campaign.replay import RuleOutcome
     from campaign.timeline import Change
+    from events.envelope import RecordedEvent
     from events.verify import Finding, VerifyReport
 
 
 def verify(
-    ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Any = None
+    ledger: Ledger, info: CampaignInfo, *, rules: bool = True, on_event: Callable[[RecordedEvent], None] | None = None
 ) -> tuple[VerifyReport, list[Change]]:
     """The hash chain, every event's schema and die, and (with ``rules``) every rule re-run on its dice: a
     different outcome is drift (a finding), unless the command was recorded under an older version of the
@@ -94,7 +97,10 @@ class DriftSaid:
 
     @staticmethod
     def _decisions(
-        outcomes: list[dict[str, Any]], events: tuple[Any, ...], recorded: tuple[Any, ...], names: dict[str, str]
+        outcomes: list[RuleOutcome],
+        events: tuple[RecordedEvent, ...],
+        recorded: tuple[RecordedEvent, ...],
+        names: dict[str, str],
     ) -> str:
         """``events``' decisions said; their dice are the recorded command's (a re-run rolls none of its own)."""
         from campaign.i18n.explain import Beside, explained
@@ -109,11 +115,11 @@ class DriftSaid:
         return "; ".join(said) or _("nothing")
 
 
-def _outcomes_said(outcomes: list[dict[str, Any]]) -> str:
+def _outcomes_said(outcomes: list[RuleOutcome]) -> str:
     """Rule outcomes in words: each one's explanation (its rule's name where it has none); a re-run the rules
     refuse, as refused and why (it said "a rule")."""
 
-    def said(outcome: dict[str, Any]) -> str:
+    def said(outcome: RuleOutcome) -> str:
         if "error" in outcome:
             return f"the command is refused ({outcome['error']})"
         return str(outcome.get("explanation") or words(str(outcome.get("rule", "a rule"))))
@@ -121,7 +127,7 @@ def _outcomes_said(outcomes: list[dict[str, Any]]) -> str:
     return "; ".join(said(o) for o in outcomes) or "nothing"
 
 
-def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, Any]:
+def verify_dict(report: VerifyReport, editions: list[Change]) -> dict[str, object]:
     return {
         **report.as_dict(),
         "rules_changed_since": [
@@ -228,6 +234,18 @@ def check_said(check: str) -> str:
     return _(CHECKS[check]) if check in CHECKS else check
 
 
+def _entry_said(finding: Finding) -> str:
+    """What the entry a finding names holds, for a person: in English as recorded (``fs.attack``,
+    ``dice.rolled``); otherwise a command as the command line names it ("fs attack": a drift names the command
+    re-run), an event's type in words ("кости · брошены")."""
+    from campaign.read.describe import kind
+    from campaign.typed_as import typed
+
+    if language() == DEFAULT or "." not in finding.type:
+        return finding.type
+    return typed(finding.type) if finding.check == "drift" else kind(finding.type)
+
+
 def finding_said(finding: Finding, *, seq_word: bool = True) -> str:
     """A finding as a person reads it, in the reader's language: "seq 3 (dice.rolled): dice: …" (``seq_word``),
     or "#3 (dice · rolled): …" as a flag is listed."""
@@ -238,6 +256,6 @@ def finding_said(finding: Finding, *, seq_word: bool = True) -> str:
         message = finding.words.said()
     if seq_word:
         return _("seq {seq} ({type}): {check}: {message}").format(
-            seq=finding.seq, type=finding.type, check=check, message=message
+            seq=finding.seq, type=_entry_said(finding), check=check, message=message
         )
     return f"#{finding.seq} ({kind(finding.type)}): {check}: {message}"

@@ -10,8 +10,9 @@ from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, unit_names, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.recorded import text
 from events.timeline import effective, retracted, retracted_among
-from projections.fold import Summary
+from projections.fold import Summary, SummaryRow
 from projections.state.campaigns import CampaignInfo
 
 if TYPE_CHECKING:  # imported where used: `status` and the other views need none of them (start-up time)
@@ -60,9 +61,11 @@ def summary(ledger: Ledger, info: CampaignInfo, at: int | None = None) -> Summar
 
     fold = fold_for(info.ruleset)
     if fold is None:
-        raise InvalidInputError(f"{info.ruleset!r} is not a ruleset this version of Campaign Ledger knows")
+        raise InvalidInputError.saying(
+            "{ruleset!r} is not a ruleset this version of Campaign Ledger knows", ruleset=info.ruleset
+        )
     if at is not None and not 0 <= at <= info.last_seq:
-        raise InvalidInputError(f"--at must be between 0 and {info.last_seq}, the campaign's last seq")
+        raise InvalidInputError.saying("--at must be between 0 and {last}, the campaign's last seq", last=info.last_seq)
     return ledger.states.summary(info, fold, at)
 
 
@@ -89,8 +92,8 @@ def unit(ledger: Ledger, info: CampaignInfo, name: str, at: int | None = None) -
     s = summary(ledger, info, at)
     found = next((u for u in s.units if name in (u["name"], u["unit_id"])), None)
     if found is None:
-        raise InvalidInputError(f"unknown unit {name!r}")
-    history = unit_history(ledger.store, info.campaign_id, found["unit_id"], at)
+        raise InvalidInputError.saying("unknown unit {name!r}{known}", name=name, known="")
+    history = unit_history(ledger.store, info.campaign_id, text(found["unit_id"]), at)
     return {"unit": found, "history": [{k: v for k, v in h.items() if k != "shown"} for h in history]}
 
 
@@ -193,7 +196,7 @@ def owed_pay(s: Summary) -> list[dict[str, object]]:
     for u in s.units:
         if not (u.get("pay_owed") or u.get("pay_penalty")):
             continue
-        row = {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0)}
+        row: dict[str, object] = {"unit": u["name"], "side": u["side"], "owed": u.get("pay_owed", 0)}
         if "pay_penalty" in u:
             row["arrears"] = u["pay_penalty"]
         if "paydays_missed" in u:
@@ -202,10 +205,10 @@ def owed_pay(s: Summary) -> list[dict[str, object]]:
     return rows
 
 
-def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> dict[str, object]:
+def career(ledger: Ledger, info: CampaignInfo, pc: str, at: int | None = None) -> SummaryRow:
     found = next((c for c in summary(ledger, info, at).careers if c["pc"] == pc), None)
     if found is None:
-        raise InvalidInputError(f"no career for {pc!r} in this campaign")
+        raise InvalidInputError.saying("no career for {pc!r} in this campaign", pc=pc)
     return found
 
 
@@ -365,7 +368,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     By point reads, whatever the log's length: the roll found by the type index, its command by its command id,
     the campaign before it from the nearest snapshot; the chain re-hashed over the events just before it."""
     if seq is None and roll is None:
-        raise InvalidInputError("name what to audit: an event's seq, or a roll's number")
+        raise InvalidInputError.saying("name what to audit: an event's seq, or a roll's number")
     from campaign.branch_dice import Origins, branch_point, may_be_branch
     from campaign.replay import command_of, roll_seq
     from events.dice.derive import derive_faces, dice_key
@@ -375,10 +378,10 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     if roll is not None:
         found = roll_seq(store, cid, roll, info.last_seq)
         if found is None:
-            raise NotFoundError(f"no roll #{roll} in this campaign")
+            raise NotFoundError.saying("no roll #{roll} in this campaign", roll=roll)
         seq = found
     if seq is None or not 1 <= seq <= info.last_seq:
-        raise NotFoundError(f"no event {seq} in this campaign (it has {info.last_seq})")
+        raise NotFoundError.saying("no event {seq} in this campaign (it has {last})", seq=seq, last=info.last_seq)
     event = next(iter(store.read(cid, after_seq=seq - 1, upto_seq=seq)))
     group = command_of(store, event)
     indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
@@ -585,7 +588,8 @@ def _rule_check(
     if group.issued is None or not group.outcomes:
         return _("no rule applied")
     try:
-        outcomes = redecide(ledger, info, group)
+        # a rule application's whole payload decided again, or (re-run in a sandbox) what a re-run compares of it
+        outcomes: Sequence[Mapping[str, object]] | None = redecide(ledger, info, group)
         if outcomes is None:  # recorded without its ids: re-run in a sandbox over the log before it
             before = list(ledger.store.read(info.campaign_id, upto_seq=group.first_seq - 1))
             outcomes = command_groups(Sandbox(ledger, before).run(info.campaign_id, group))[0].outcomes
@@ -643,7 +647,12 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> Ent
     current = info.seed_epoch
     wanted = current if epoch is None else epoch
     if not 0 <= wanted <= current:
-        raise NotFoundError(f"no seed epoch {wanted} in {info.name}: its epochs are 0–{current}")
+        raise NotFoundError.saying(
+            "no seed epoch {epoch} in {campaign}: its epochs are 0–{current}",
+            epoch=wanted,
+            campaign=info.name,
+            current=current,
+        )
     committed = ledger.epoch_shares(info, wanted)
     reveal = next(
         (e for e in ledger.store.read_types(info.campaign_id, ["dice.seed_revealed"]) if e.payload["epoch"] == wanted),

@@ -6,12 +6,12 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 from html import escape
-from typing import Any
 
 from campaign.i18n import N_, _, language, lazy
 from campaign.read.describe import count, money, value
 from campaign.report.story import Chapter, Chart, Report
 from campaign.report.svg import chart_svg
+from events.recorded import whole
 
 ROSTER, CAREERS, DISPUTES = lazy("The roster at the end"), lazy("Careers"), lazy("Disputes, corrections and amendments")
 CHARTS, TITLE = lazy("Charts"), lazy("{campaign} — campaign report")
@@ -245,7 +245,7 @@ def _career_lines(report: Report) -> list[str]:
             if key in ("pc", "side") or v in (None, [], False):
                 continue
             if key == "battles":
-                said.append(count(len(v) if isinstance(v, list | tuple) else int(v), "battles"))
+                said.append(count(len(v) if isinstance(v, list | tuple) else whole(v), "battles"))
             elif v is True:
                 said.append(heading(key))
             elif isinstance(v, list | tuple):
@@ -259,7 +259,7 @@ def _career_lines(report: Report) -> list[str]:
     return out
 
 
-def _cell(v: Any) -> str:
+def _cell(v: object) -> str:
     if v is None or v is False or v == []:
         return ""
     if isinstance(v, int) and not isinstance(v, bool):

@@ -25,6 +25,7 @@ from events.timeline import REWOUND, by_command, effective
 if TYPE_CHECKING:
     from campaign.read import charts
     from events.store import EventStore
+    from projections.fold import SummaryRow
     from projections.state.campaigns import CampaignInfo
 
 MORALE = frozenset(
@@ -164,8 +165,8 @@ class Report:
     chapters: list[Chapter]
     disputes: list[Dispute]
     roster_columns: list[str]
-    roster: list[dict[str, Any]]
-    careers: list[dict[str, Any]]
+    roster: Sequence[SummaryRow]
+    careers: Sequence[SummaryRow]
     treasury: dict[str, int]
     charts: list[Chart] = field(default_factory=list)
     money_word: str = "money"

@@ -9,13 +9,12 @@ from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import AfterValidator, BeforeValidator, Field
-from pydantic_core import PydanticCustomError
 
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import Roster, check_new_battle, find_unit
-from campaign.rulesets.inputs import ARGUMENT, Kind, Means, OwnUnit
+from campaign.rulesets.inputs import ARGUMENT, Kind, Means, OwnUnit, WordedError
 from campaign.rulesets.state import Listed
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.battle import BattleStarted, TurnBegan
 from events.families.economy import UnitDisbanded
 from events.registry import Event, JsonValue
@@ -24,7 +23,7 @@ S = TypeVar("S")
 T = TypeVar("T")
 
 
-def _as_typed(value: Any) -> Any:
+def _as_typed(value: object) -> Any:
     """A number given for a distance (an older log's whole inches, a script's JSON number) as it would be typed."""
     if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
         return str(value)
@@ -46,11 +45,11 @@ def _split(text: str) -> tuple[str, str] | None:
 def _inches(value: str) -> str:
     typed = value.strip()
     if typed.startswith("-"):
-        raise PydanticCustomError("inches_negative", "cannot be negative")
+        raise WordedError(Words("cannot be negative"))
     if _split(typed) is None:
-        raise PydanticCustomError("inches", "must be inches as measured (e.g. 6 or 6.5)")
+        raise WordedError(Words("must be inches as measured (e.g. 6 or 6.5)"))
     if Decimal(typed) > FARTHEST:
-        raise PydanticCustomError("inches_far", f"is more than {FARTHEST} inches: farther than any table")
+        raise WordedError(Words("is more than {limit} inches: farther than any table", limit=FARTHEST))
     return typed
 
 
@@ -60,20 +59,26 @@ Measured = Annotated[
 """A distance in inches as measured at the table ("6", "6.5"), kept as typed: the rules read it exactly (no float
 reaches the log), to as many decimals as their tables take (RULES.md R3-8)."""
 
-_PLACES = ("whole inches (e.g. 3)", "inches, to a tenth at most (e.g. 3 or 1.5)")
+_PLACES = (Words("whole inches (e.g. 3)"), Words("inches, to a tenth at most (e.g. 3 or 1.5)"))
 
 
-def measured(text: str, what: str, decimals: int, limit: int = FARTHEST) -> Decimal:
+def measured(text: str, what: str | Words, decimals: int, limit: int = FARTHEST) -> Decimal:
     """``text`` as a distance in inches, exactly as measured: at most ``decimals`` places, never rounded (R3-8),
     and at most ``limit``; refused in words, naming ``what`` it is."""
     typed = text.strip()
     parts = _split(typed)
-    places = _PLACES[decimals] if 0 <= decimals < len(_PLACES) else f"inches, to {decimals} decimal places at most"
+    places = (
+        _PLACES[decimals]
+        if 0 <= decimals < len(_PLACES)
+        else Words("inches, to {decimals} decimal places at most", decimals=decimals)
+    )
     if parts is None or len(parts[1]) > decimals:
-        raise InvalidInputError(f"{what} {text!r}: give {places}")
+        raise InvalidInputError.saying("{what} {text!r}: give {places}", what=what, text=text, places=places)
     value = Decimal(typed)
     if value > limit:
-        raise InvalidInputError(f"{what} {text!r}: no such distance is more than {limit} inches")
+        raise InvalidInputError.saying(
+            "{what} {text!r}: no such distance is more than {limit} inches", what=what, text=text, limit=limit
+        )
     return value
 
 
@@ -124,10 +129,10 @@ def on_table(state: Fighting[U, B], name: str, prefix: str) -> tuple[B, U]:
     battle = being_fought(state, prefix)
     unit = find_unit(state, name)
     if unit.unit_id not in battle.units:
-        raise InvalidInputError(f"{unit.name} is not in the battle {battle.name!r}")
+        raise InvalidInputError.saying("{unit} is not in the battle {battle!r}", unit=unit.name, battle=battle.name)
     removed = battle.units[unit.unit_id].removed
     if removed:
-        raise InvalidInputError(f"{unit.name} is no longer on the table ({removed})")
+        raise InvalidInputError.saying("{unit} is no longer on the table ({removed})", unit=unit.name, removed=removed)
     return battle, unit
 
 
@@ -143,28 +148,30 @@ def started(
     return BattleStarted(battle_id=s.new_id(), name=name, scenario=scenario, sides=sides, settings=settings)
 
 
-def between_battles(state: Fighting[Any, Any], unit: Listed, why: str) -> None:
+def between_battles(state: Fighting[Any, Any], unit: Listed, why: str | Words) -> None:
     """Refuse what only happens between battles (``why``) to a unit in the battle being fought."""
     if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
-        raise InvalidInputError(f"{unit.name} is in the battle being fought: {why}")
+        raise InvalidInputError.saying("{unit} is in the battle being fought: {why}", unit=unit.name, why=why)
 
 
 def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -> tuple[list[U], tuple[str, ...]]:
     """The units a new battle deploys, each once, and its sides (two at least, in the order they come); refused
     while another battle is being fought."""
     if state.active_battle is not None:
-        raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+        raise InvalidInputError.saying(
+            "the battle {battle!r} is still being fought", battle=state.battles[state.active_battle].name
+        )
     if not battle_name.strip():
-        raise InvalidInputError("a battle needs a name")
+        raise InvalidInputError.saying("a battle needs a name")
     deployed: list[U] = []
     for unit_name in names:
         unit = find_unit(state, unit_name)
         if unit in deployed:
-            raise InvalidInputError(f"{unit.name} is deployed twice")
+            raise InvalidInputError.saying("{unit} is deployed twice", unit=unit.name)
         deployed.append(unit)
     sides = tuple(dict.fromkeys(u.side for u in deployed))
     if len(sides) < 2:
-        raise InvalidInputError("a battle needs units of two sides at least")
+        raise InvalidInputError.saying("a battle needs units of two sides at least")
     return deployed, sides
 
 
@@ -181,7 +188,7 @@ class DisbandUnit(Command[S, T]):
     def decide(self, s: Situation[S, T]) -> list[Event]:
         fighting: Any = s.state  # a state of a ruleset played turn by turn
         unit = find_unit(fighting, self.unit_name)
-        between_battles(fighting, unit, "end the battle first")
+        between_battles(fighting, unit, Words("end the battle first"))
         return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 T = TypeVar("T")
+Out = TypeVar("Out", bound=Mapping[str, object])
+"""A recorded rule outcome, of whatever shape its reader keeps it in."""
 
 
 class Overridden(Protocol):
@@ -97,21 +99,23 @@ class BaseCommand(BaseModel):
     older version did not record them, so re-evaluating it does not count their absence as drift."""
 
     @classmethod
-    def build(cls, **fields: Any) -> Self:
+    def build(cls, **fields: object) -> Self:
         """The command from inputs given by a person or a script; a value out of bounds is refused in the
         program's words (an :class:`~events.errors.InvalidInputError`), never as a pydantic error. Every input
         is held to the input rules (``events/limits.py``): the names by their types (``inputs.py``: every name,
         in a list or a record too), the rest as text, numbers within bounds and JSON."""
-        from campaign.rulesets.inputs import typed_names, worded
+        from campaign.rulesets.inputs import said_problems, typed_names, worded
 
         try:
             checked = check_inputs(fields, typed_names(cls))
             return cls(**checked)
         except InvalidInputError as exc:  # an input rule, or a profile that is not one (its type says so)
-            raise InvalidInputError(f"{typed(cls.name, fields)}: {exc}") from None
+            # said in the reader's language where the input rule's words are (exc.words)
+            raise InvalidInputError.saying(
+                "{command}: {problem}", command=typed(cls.name, fields), problem=exc.words or str(exc)
+            ) from None
         except ValidationError as exc:
-            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
-            from campaign.rulesets.decision import problems_in  # and the rules' event types: not at start-up
+            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
 
             again = reread(cls, checked, exc.errors())
             if again is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
@@ -120,10 +124,14 @@ class BaseCommand(BaseModel):
             # each input by its name in words ("enemy within", as --enemy-within is typed), and what a list or a
             # record holds by what it is ("unit"), not "units.0"
             said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
-            raise InvalidInputError(f"{typed(cls.name, fields)}: {problems_in(said, 'inputs')}") from None
+            raise InvalidInputError.saying(
+                "{command}: {problem}",
+                command=typed(cls.name, fields),
+                problem=said_problems(said, "inputs", sets_of(cls)),
+            ) from None
 
     @classmethod
-    def recorded_by(cls, version: int, outcomes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    def recorded_by(cls, version: int, outcomes: Sequence[Out]) -> list[Out]:
         """``outcomes`` of this command as its ``version`` would have recorded them."""
         return [o for o in outcomes if cls.records_since.get(str(o.get("rule")), 0) <= version]
 
@@ -177,7 +185,9 @@ class Ruleset(Generic[CS, TT]):
     def decide(self, command: BaseCommand, s: Situation[CS, TT]) -> Sequence[Event]:
         """``command``'s decision on this ruleset's ``s``: refused unless it is one of this ruleset's commands."""
         if not isinstance(command, self.commands):
-            raise InvalidInputError(f"{command.name} is not a command of {self.info.name}")
+            raise InvalidInputError.saying(
+                "{command} is not a command of {ruleset}", command=command.name, ruleset=self.info.name
+            )
         return command.decide(s)
 
 

@@ -11,8 +11,18 @@ from pydantic import BaseModel, Field, ValidationError
 
 from campaign.i18n import N_
 from campaign.rulesets.command import Command, Situation
-from campaign.rulesets.decision import problems
-from campaign.rulesets.inputs import ARGUMENT, Called, Kind, NewUnit, OwnSide, OwnUnit, Typed, names_in
+from campaign.rulesets.inputs import (
+    ARGUMENT,
+    Called,
+    Kind,
+    NewUnit,
+    OwnSide,
+    OwnUnit,
+    Typed,
+    names_in,
+    not_a_profile,
+    said_problems,
+)
 from campaign.rulesets.state import Listed
 from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
 from events.dice import parse
@@ -164,8 +174,18 @@ def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
     return found
 
 
+SPARE = {
+    "men": N_("{giver} has {available} men; it cannot transfer {men}"),
+    "fit men": N_("{giver} has {available} fit men; it cannot transfer {men}"),
+    "models to spare (one stays)": N_("{giver} has {available} models to spare (one stays); it cannot transfer {men}"),
+}
+"""What a giver has too few of, by the word its ruleset counts it in (``what`` of :func:`check_transfer`): each
+a whole sentence, so that a reader's language words the count and the noun together."""
+
+
 def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, what: str) -> None:
-    """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``)."""
+    """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``, a key of
+    :data:`SPARE`, or words of its own said in English)."""
     if men <= 0:
         raise InvalidInputError.saying("transfer at least one man")
     if giver.unit_id == receiver.unit_id:
@@ -179,7 +199,10 @@ def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, wh
             other=receiver.side,
         )
     if men > available:
-        raise InvalidInputError(f"{giver.name} has {available} {what}; it cannot transfer {men}")
+        template = SPARE.get(what)
+        if template is None:  # a ruleset's own word (the fifth ruleset's), in its English
+            raise InvalidInputError(f"{giver.name} has {available} {what}; it cannot transfer {men}")
+        raise InvalidInputError.saying(template, giver=giver.name, available=available, men=men)
 
 
 def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: Mapping[str, Any], what: str) -> M:
@@ -201,7 +224,7 @@ def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: 
         worded = reread(model, profile, exc.errors())  # a quality typed in the seed's words ("Новобранцы")
         if worded is not None:
             return new_unit(state, name, side, model, worded, what)
-        raise InvalidInputError(f"not a {what} unit profile: {problems(exc, 'profile')}") from None
+        raise not_a_profile(what, said_problems(exc.errors(), "profile")) from None
 
 
 class HouseRule(Command[S, T]):
@@ -299,23 +322,32 @@ class EditUnit(Command[S, T]):
         fields = set(type(unit.profile).model_fields)  # a field left out of the recorded profile is one too
         unknown = sorted(set(self.changes) - fields)
         if unknown:
-            raise InvalidInputError(
-                f"the profile of {unit.name} has no {', '.join(unknown)}: its fields are {', '.join(sorted(fields))}"
+            raise InvalidInputError.saying(
+                "the profile of {unit} has no {unknown}: its fields are {fields}",
+                unit=unit.name,
+                unknown=", ".join(unknown),
+                fields=", ".join(sorted(fields)),
             )
         sizes = sorted(SIZES & set(self.changes))
         if sizes:
-            raise InvalidInputError(
-                f"the {sizes[0]} of {unit.name} change by recruits, transfers and losses, not by an edit"
+            raise InvalidInputError.saying(
+                "the {field} of {unit} change by recruits, transfers and losses, not by an edit",
+                unit=unit.name,
+                field=sizes[0],
             )
         try:
             profile = type(unit.profile).model_validate({**current, **self.changes})
         except ValidationError as exc:
-            raise InvalidInputError(f"not a profile for {unit.name}: {problems(exc, 'profile')}") from None
+            raise InvalidInputError.saying(
+                "not a profile for {unit}: {problems}", unit=unit.name, problems=said_problems(exc.errors(), "profile")
+            ) from None
         self.check(s.tables, profile)
         checked = profile.model_dump(mode="json")
         changed = {k: v for k, v in checked.items() if v != current.get(k)}
         if not changed:
-            raise InvalidInputError(f"the profile of {unit.name} has those values already: nothing to change")
+            raise InvalidInputError.saying(
+                "the profile of {unit} has those values already: nothing to change", unit=unit.name
+            )
         return [UnitProfileChanged(unit_id=unit.unit_id, profile=changed)]
 
 

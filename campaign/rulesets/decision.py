@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from events.dice import Roll
+from events.errors import Term, Words
 from events.families.rules import RuleApplied
 from events.registry import Event
 
@@ -31,49 +33,86 @@ class Decision:
     always followed its fact (Mass Combat's payday follows the pay settled), logs keep the order they hold."""
 
 
-_BOUNDS: Mapping[str, tuple[str, str]] = {
-    "greater_than_equal": ("ge", "must be at least {}"),
-    "greater_than": ("gt", "must be more than {}"),
-    "less_than_equal": ("le", "must be at most {}"),
-    "less_than": ("lt", "must be less than {}"),
-    "string_too_short": ("min_length", "needs at least {} characters"),
-    "string_too_long": ("max_length", "is too long (at most {} characters)"),
-    "too_short": ("min_length", "needs at least {}"),
-    "too_long": ("max_length", "takes at most {}"),
-    "literal_error": ("expected", "must be one of {}"),
+_BOUNDS: Mapping[str, tuple[str, Words]] = {
+    "greater_than_equal": ("ge", Words("must be at least {bound}")),
+    "greater_than": ("gt", Words("must be more than {bound}")),
+    "less_than_equal": ("le", Words("must be at most {bound}")),
+    "less_than": ("lt", Words("must be less than {bound}")),
+    "string_too_short": ("min_length", Words("needs at least {bound} characters")),
+    "string_too_long": ("max_length", Words("is too long (at most {bound} characters)")),
+    "too_short": ("min_length", Words("needs at least {bound}")),
+    "too_long": ("max_length", Words("takes at most {bound}")),
+    "literal_error": ("expected", Words("must be one of {bound}")),
 }
 """A pydantic error kind that names a bound → the bound's key in its context, and the words around it."""
-_AT_EDGE: Mapping[tuple[str, object], str] = {
-    ("greater_than_equal", 0): "cannot be negative",
-    ("string_too_short", 1): "cannot be empty",
+_AT_EDGE: Mapping[tuple[str, object], Words] = {
+    ("greater_than_equal", 0): Words("cannot be negative"),
+    ("string_too_short", 1): Words("cannot be empty"),
 }
 """Bounds a person reads better in words of their own."""
-_PLAIN: Mapping[str, str] = {
-    "int_parsing": "must be a whole number",
-    "int_type": "must be a whole number",
-    "int_from_float": "must be a whole number",
-    "bool_parsing": "must be true or false",
-    "bool_type": "must be true or false",
-    "missing": "is required",
-    "extra_forbidden": "is not one of its inputs",
-    "string_unicode": "is not valid UTF-8 text",
-    "string_type": "must be text",
-    "dict_type": "must be a JSON object",
-    "model_attributes_type": "must be a JSON object",
-    "model_type": "must be a JSON object",
-    "list_type": "must be a list",
-    "finite_number": "must be a finite number",
+_PLAIN: Mapping[str, Words] = {
+    "int_parsing": Words("must be a whole number"),
+    "int_type": Words("must be a whole number"),
+    "int_from_float": Words("must be a whole number"),
+    "bool_parsing": Words("must be true or false"),
+    "bool_type": Words("must be true or false"),
+    "missing": Words("is required"),
+    "extra_forbidden": Words("is not one of its inputs"),
+    "string_unicode": Words("is not valid UTF-8 text"),
+    "string_type": Words("must be text"),
+    "dict_type": Words("must be a JSON object"),
+    "model_attributes_type": Words("must be a JSON object"),
+    "model_type": Words("must be a JSON object"),
+    "list_type": Words("must be a list"),
+    "finite_number": Words("must be a finite number"),
 }
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
 
 
-def _words(error: Mapping[str, Any]) -> str:
+class Field(Words):
+    """An input's name in words ("enemy within"), said as the command models name it (the catalogs hold each
+    field's words in context "field"); itself where no other words are held."""
+
+    __slots__ = ()
+
+    def said(
+        self,
+        translate: Callable[[str], str],
+        term: Callable[[Term], str] | None = None,
+        grouped: Callable[[int], str] | None = None,
+    ) -> str:
+        key = f"field\x04{self.template}"
+        found = translate(key)
+        return self.template if found == key else found
+
+
+def _choices(expected: str, sets: Callable[[list[str]], str | None] | None) -> Words | str:
+    """A closed set's values as pydantic lists them (``'a', 'b' or 'c'``), each a term of the set ``sets`` names
+    for them (said in the seed's words where shown), joined in the reader's words; as listed without one."""
+    values = _QUOTED.findall(expected)
+    named = sets(values) if sets is not None and values else None
+    if named is None:
+        return expected
+    ruleset, _sep, set_name = named.partition(":")
+    quoted = [Words("'{value}'", value=Term(ruleset, set_name, v)) for v in values]
+    said: Words = quoted[0]
+    for value in quoted[1:-1]:
+        said = Words("{head}, {next}", head=said, next=value)
+    return Words("{head} or {last}", head=said, last=quoted[-1]) if len(quoted) > 1 else said
+
+
+def _words(error: Mapping[str, Any], sets: Callable[[list[str]], str | None] | None = None) -> Words | str:
     """One validation error in the program's words (pydantic's own as the last resort)."""
     kind, ctx = error["type"], error.get("ctx") or {}
     if kind in _BOUNDS:
         key, words = _BOUNDS[kind]
-        return _AT_EDGE.get((kind, ctx.get(key))) or words.format(ctx.get(key))
+        edge = _AT_EDGE.get((kind, ctx.get(key)))
+        if edge is not None:
+            return edge
+        bound = _choices(str(ctx.get(key)), sets) if kind == "literal_error" else ctx.get(key)
+        return Words(words.template, bound=bound)
     if kind == "json_invalid":
-        return f"is not JSON ({ctx.get('error', 'unreadable')})"
+        return Words("is not JSON ({reason})", reason=ctx.get("error", "unreadable"))
     return _PLAIN.get(kind) or str(error["msg"])
 
 
@@ -84,7 +123,22 @@ def problems(exc: ValidationError, whole: str) -> str:
 
 def problems_in(errors: Sequence[Mapping[str, Any]], whole: str) -> str:
     """Validation errors (pydantic's shape) as one line for a person."""
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or whole} {_words(e)}" for e in errors)
+    return str(problems_said(errors, whole))
+
+
+def problems_said(
+    errors: Sequence[Mapping[str, Any]], whole: str, sets: Callable[[list[str]], str | None] | None = None
+) -> Words:
+    """Validation errors as one sentence said in the reader's language where it is shown: each input by its
+    name in words, a closed set's values as terms where ``sets`` names the set that holds them
+    (``"fighting-spirit:action"``)."""
+    said: Words | None = None
+    for error in errors:
+        one = Words(
+            "{field} {problem}", field=Field(".".join(map(str, error["loc"])) or whole), problem=_words(error, sets)
+        )
+        said = one if said is None else Words("{head}; {next}", head=said, next=one)
+    return said if said is not None else Words()
 
 
 def decision_events(decisions: Sequence[Decision], battle_id: str | None, ruleset: RulesetInfo) -> list[Event]:

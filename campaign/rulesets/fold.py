@@ -14,9 +14,10 @@ from pydantic import TypeAdapter
 from campaign.rulesets.state import Listed, Numbered
 from campaign.rulesets.tables import Override, Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
-from projections.fold import RulesetFold, Summary
+from projections.fold import RowValue, RulesetFold, Summary
 
-Row = dict[str, Any]
+Row = dict[str, RowValue]
+"""A row of a summary as a ruleset makes it (:data:`~projections.fold.SummaryRow`)."""
 
 FOLDED_FAMILIES = frozenset({"battle", "calendar", "career", "economy", "morale", "roster", "rules"})
 """The event families (``battle`` of ``battle.started``) a ruleset's campaign fold reads. Dice, the timeline, the
@@ -88,9 +89,9 @@ class Kept:
     input it reads (``shared``: the tables in force, the day…) are the very objects it was made from.
     """
 
-    items: Mapping[str, Any]
+    items: Mapping[str, object]
     shared: tuple[object, ...]
-    made: dict[str, tuple[Any, Row | None]]
+    made: dict[str, tuple[object, Row | None]]
     """Each item's key → the item and its row (None: the item has no row)."""
     rows: list[Row]
 
@@ -114,7 +115,7 @@ def kept_rows(
     if before is not None and before.items is items and _same(before.shared, shared):
         return before
     earlier = before.made if before is not None and _same(before.shared, shared) else {}
-    made: dict[str, tuple[Any, Row | None]] = {}
+    made: dict[str, tuple[object, Row | None]] = {}
     for key, item in items.items():
         was = earlier.get(key)
         made[key] = was if was is not None and was[0] is item else (item, row(item))

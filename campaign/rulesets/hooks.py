@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from events.errors import Words
     from events.registry import Event
     from projections.fold import RulesetFold, Summary
 
@@ -92,7 +93,7 @@ def columns(*given: str | tuple[str, str] | CsvColumn) -> tuple[CsvColumn, ...]:
     return tuple(g if isinstance(g, CsvColumn) else column(g) if isinstance(g, str) else column(*g) for g in given)
 
 
-def in_battle(header: str, words: Callable[[Mapping[str, Any]], str]) -> CsvColumn:
+def in_battle(header: str, words: Callable[[Mapping[str, object]], str]) -> CsvColumn:
     """A column saying the unit in the battle being fought (its row's ``in_battle``, ``words`` of it), empty for a
     unit not on the table."""
 
@@ -137,7 +138,9 @@ class ListRead(Protocol):
     def command(self) -> Any: ...
 
     @property
-    def notes(self) -> tuple[str, ...]: ...
+    def notes(self) -> tuple[Words, ...]:
+        """What reading it left out, each said in the reader's language where shown (by :meth:`ArmyLists.in_words`)."""
+        ...
 
 
 class ListPlan(Protocol):
@@ -171,20 +174,21 @@ class ArmyLists(Protocol):
     help: str
     """``import-list``'s help, laid out as a command's docstring."""
 
-    def read(self, data: bytes, side: str, *, what: str = "the file") -> ListRead:
-        """The list in ``data`` as ``side``'s import command; refused in words when it cannot be imported."""
+    def read(self, data: bytes, side: str, *, what: str | Words | None = None) -> ListRead:
+        """The list in ``data`` as ``side``'s import command; refused in words when it cannot be imported
+        (``what`` names the file; None: the reader's own words for a file that came with no name)."""
         ...
 
     def plan(self, state: Any, tables: Any, command: Any) -> ListPlan:
         """What the command would do to the campaign ``state`` under ``tables``, appending nothing."""
         ...
 
-    def in_words(self, plan: Any, notes: Iterable[str] = ()) -> list[str]:
-        """The plan a line each, for a person."""
+    def in_words(self, plan: Any, notes: Iterable[Words] = ()) -> list[str]:
+        """The plan a line each, for a person: in the reader's language."""
         ...
 
-    def as_json(self, plan: Any, notes: Iterable[str] = ()) -> dict[str, object]:
-        """The plan for ``--json``."""
+    def as_json(self, plan: Any, notes: Iterable[Words] = ()) -> dict[str, object]:
+        """The plan for ``--json``: in English, whoever reads."""
         ...
 
 

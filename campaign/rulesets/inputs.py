@@ -56,13 +56,14 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
 
+from campaign.i18n import N_
 from campaign.rulesets.kinds import (
     BATTLE,
     CAMPAIGN,
@@ -81,7 +82,7 @@ from campaign.rulesets.kinds import (
     Means,
     Whose,
 )
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.limits import name_problem, normal_name
 
 __all__ = [
@@ -220,6 +221,57 @@ Faces = Annotated[str, Means(Kind.FACES)]
 refused there). The API's ``dice`` is one; a page finds its dice input by this meaning."""
 
 
+class WordedError(ValueError):
+    """A model's own check refusing its inputs in words (a battle's sides that neither all fight in the open nor
+    attack and defend): raised in a validator, kept by pydantic in the error's context, and said by
+    :func:`said_problems` in the reader's language. ``str()`` is the English."""
+
+    def __init__(self, words: Words) -> None:
+        self.words = words
+        super().__init__(str(words))
+
+
+def said_problems(
+    errors: Sequence[Mapping[str, Any]], whole: str, sets: Callable[[list[str]], str | None] | None = None
+) -> str | Words:
+    """Validation errors (pydantic's shape) as one line for a person, as ``problems_in`` says them, but each
+    :class:`WordedError` in its own words (without pydantic's "Value error, "), said in the reader's language; a
+    model's check of the whole is its words alone; a closed set's values as terms where ``sets`` names the set
+    that holds them (``problems_said``)."""
+    from campaign.rulesets.decision import problems_said  # the rules' event types: not at start-up
+
+    said: str | Words = ""
+    for error in errors:
+        refused = (error.get("ctx") or {}).get("error")
+        where = ".".join(map(str, error["loc"]))
+        if isinstance(refused, WordedError):
+            part: str | Words = (
+                Words("{where} {problem}", where=where, problem=refused.words) if where else refused.words
+            )
+        else:
+            part = problems_said([error], whole, sets)
+        said = Words("{some}; {last}", some=said, last=part) if said else part
+    return said
+
+
+NOT_A_PROFILE = {
+    "five-grade": N_("not a five-grade unit profile: {problems}"),
+    "disorder-marker": N_("not a disorder-marker unit profile: {problems}"),
+    "Mass Combat": N_("not a Mass Combat unit profile: {problems}"),
+    "Grimdark Future": N_("not a Grimdark Future unit profile: {problems}"),
+}
+"""A profile refused, by its ruleset's word for it (``what`` of :class:`ProfileOf`): each a whole sentence, so
+that a reader's language says the ruleset's word where its grammar puts it."""
+
+
+def not_a_profile(what: str, problems: object) -> InvalidInputError:
+    """The refusal of a unit profile that is not a ``what`` one (``problems``: what is wrong with it)."""
+    template = NOT_A_PROFILE.get(what)
+    if template is None:  # a ruleset's own word (the fifth ruleset's), in its English
+        return InvalidInputError(f"not a {what} unit profile: {problems}")
+    return InvalidInputError.saying(template, problems=problems)
+
+
 @dataclass(frozen=True, slots=True)
 class ProfileOf:
     """The marker of a unit's profile, ``Annotated[dict[str, JsonValue], ProfileOf(UnitProfile, "five-grade")]``:
@@ -231,20 +283,19 @@ class ProfileOf:
     model: type[BaseModel]
     what: str
 
-    def check(self, value: dict[str, Any]) -> dict[str, Any]:
+    def check(self, value: dict[str, object]) -> dict[str, object]:
         try:
             self.model.model_validate(value)
         except ValidationError as exc:
-            from campaign.i18n.terms import reread  # the seed's words for a closed set: only when refused
-            from campaign.rulesets.decision import problems
+            from campaign.i18n.terms import reread, sets_of  # the seed's words for a closed set: only when refused
 
             again = reread(self.model, value, exc.errors())
             if again is not None and again != value:  # "Новобранцы" for green: the profile holds "green"
                 return self.check(again)
-            raise InvalidInputError(f"not a {self.what} unit profile: {problems(exc, 'profile')}") from None
+            raise not_a_profile(self.what, said_problems(exc.errors(), "profile", sets_of(self.model))) from None
         return value
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
         return core_schema.no_info_after_validator_function(self.check, handler(source))
 
 
@@ -258,10 +309,10 @@ class Meaning:
     many: bool = False
     keys: Meaning | None = None
     model: type[BaseModel] | None = None
-    choices: tuple[Any, ...] = ()
+    choices: tuple[object, ...] = ()
     required: bool = True
     optional: bool = False
-    default: Any = None
+    default: object = None
     minimum: int | None = None
     maximum: int | None = None
     max_length: int | None = None
@@ -293,7 +344,7 @@ class Meaning:
         return self.kind.value if self.kind.names else self.key.replace("_", " ")
 
 
-def _without_none(annotation: Any) -> tuple[Any, bool]:
+def _without_none(annotation: object) -> tuple[object, bool]:
     """``X | None`` → (X, True); anything else → (it, False)."""
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -302,7 +353,7 @@ def _without_none(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
+def meaning_of_type(annotation: object, metadata: tuple[object, ...] = ()) -> Meaning:
     """The meaning of a type (its ``Annotated`` markers in ``metadata`` or on it): what an interface's own
     parameter typed with this vocabulary is (the command line's ``unit NAME``, typed ``UnitName``)."""
     annotation, optional = _without_none(annotation)
@@ -321,11 +372,11 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
         found = Meaning(Kind.PROFILE, model=profile.model)
     elif origin in (tuple, list, frozenset, set):
         inner = meaning_of_type(typing.get_args(annotation)[0])
-        found = _replace(inner, many=True, each=inner.title, title="")
+        found = replace(inner, many=True, each=inner.title, title="")
     elif origin in (dict, Mapping):
         key_type, value_type = typing.get_args(annotation)
         value = meaning_of_type(value_type)
-        found = _replace(value, keys=meaning_of_type(key_type), each=value.title, title="")
+        found = replace(value, keys=meaning_of_type(key_type), each=value.title, title="")
     elif origin is Literal:
         found = Meaning(Kind.CHOICE, choices=typing.get_args(annotation))
     elif annotation is bool:
@@ -339,24 +390,26 @@ def meaning_of_type(annotation: Any, metadata: tuple[Any, ...] = ()) -> Meaning:
     else:
         found = Meaning(Kind.VALUE)
     if called:
-        found = _replace(found, title=called)
-    return _replace(found, optional=optional) if optional else found
+        found = replace(found, title=called)
+    return replace(found, optional=optional) if optional else found
 
 
-def _replace(meaning: Meaning, **changes: Any) -> Meaning:
-    from dataclasses import replace
+class _Bounds(TypedDict):
+    minimum: int | None
+    maximum: int | None
+    max_length: int | None
 
-    return replace(meaning, **changes)
 
-
-def _bounds(metadata: tuple[Any, ...]) -> dict[str, int | None]:
-    found: dict[str, int | None] = {"minimum": None, "maximum": None, "max_length": None}
-    for item in metadata:
-        for attribute, key in (("ge", "minimum"), ("le", "maximum"), ("max_length", "max_length")):
+def _bounds(metadata: tuple[object, ...]) -> _Bounds:
+    def last(attribute: str) -> int | None:  # the last marker giving it wins
+        found = None
+        for item in metadata:
             value = getattr(item, attribute, None)
             if isinstance(value, int):
-                found[key] = value
-    return found
+                found = value
+        return found
+
+    return {"minimum": last("ge"), "maximum": last("le"), "max_length": last("max_length")}
 
 
 @functools.cache
@@ -370,7 +423,7 @@ def meanings(model: type[BaseModel]) -> Mapping[str, Meaning]:
         default = None if required or info.default_factory is not None else info.default
         if default is PydanticUndefined:
             default = None
-        out[name] = _replace(
+        out[name] = replace(
             read,
             required=required,
             default=default,
@@ -416,8 +469,8 @@ def names_in(value: BaseModel) -> Iterator[Named]:
         yield from _names(meaning.key, meaning, getattr(value, name))
 
 
-def _names(key: str, meaning: Meaning, value: Any) -> Iterator[Named]:
-    one = _replace(meaning, many=False, keys=None)
+def _names(key: str, meaning: Meaning, value: object) -> Iterator[Named]:
+    one = replace(meaning, many=False, keys=None)
     if value is None:
         return
     if meaning.keys is not None and isinstance(value, Mapping):
@@ -446,7 +499,7 @@ def _whose(meaning: Meaning) -> bool:
     return meaning.kind is Kind.RECORD and meaning.model is not None and acts(meaning.model)
 
 
-def worded(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+def worded(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     """A validation error's location in a person's words: the input by its name as recorded ("wounds by a"),
     and what is inside a list, a mapping or a record by what it is ("unit", not "units.0")."""
     if not loc:

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign.plugins import RULESETS, load
+
+if TYPE_CHECKING:
+    from projections.fold import Summary, SummaryRow
 
 
 @dataclass(frozen=True)
@@ -81,12 +84,12 @@ def in_side_order(cards: list[Card], sides: Sequence[str]) -> list[Card]:
     return sorted(cards, key=lambda c: order.get(c.side, len(order)))
 
 
-Sheet = Callable[[Any, Mapping[str, Mapping[str, Any]]], list[Card]]
+Sheet = Callable[[Any, Mapping[str, "SummaryRow"]], list[Card]]
 """A ruleset's battle sheet (its plug-in's ``sheet``): its state and the summary's unit rows by id → a card for
 each unit in the battle being fought (none if no battle is)."""
 
 
-def battle_sheet(ruleset: str, state: Any, summary: Any) -> list[Card]:
+def battle_sheet(ruleset: str, state: object, summary: Summary) -> list[Card]:
     """Each unit in the battle being fought (none if no battle is), by side then as deployed, as the ruleset's
     plug-in declares its sheet (none if it declares none); ``summary`` the summary of ``state``, for what its unit
     rows work out (a five-grade unit's fatigue, a Mass Combat Morale)."""

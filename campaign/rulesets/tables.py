@@ -27,7 +27,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from events.errors import InvalidInputError
+from campaign.i18n import N_
+from events.errors import InvalidInputError, Words
 
 Value = int | str | bool | list[Any]
 
@@ -97,7 +98,7 @@ def one_of(*values: str | int, said: str = "") -> BeforeValidator:
     allowed = frozenset((type(v), v) for v in values)
     words = said or f"one of {', '.join(map(str, values))}"
 
-    def check(value: Any) -> Any:
+    def check(value: object) -> object:
         if not isinstance(value, str | int) or (type(value), value) not in allowed:
             raise PydanticCustomError(BOUNDS, words)
         return value
@@ -132,20 +133,20 @@ Dice = Annotated[Word, AfterValidator(_dice)]
 """Dice notation, as the rules parse it (``2d6``, ``d6``): refused in the parser's words."""
 Number = Annotated[
     Whole,
-    bounded("a number from −1,000 to 1,000", lambda n: -TABLE_NUMBER <= n <= TABLE_NUMBER),
+    bounded(N_("a number from −1,000 to 1,000"), lambda n: -TABLE_NUMBER <= n <= TABLE_NUMBER),
 ]
 """A table's number (a modifier, a target, a percentage, a count): the tables' own all lie within ±1,000 (an
 amount of money and a ratio in thousandths have types of their own), so a house rule far past them is a slip of
 the keyboard, refused in words, not a rule to play."""
-Money = Annotated[Whole, bounded("an amount of $0 to $10,000,000", lambda n: 0 <= n <= MONEY)]
+Money = Annotated[Whole, bounded(N_("an amount of $0 to $10,000,000"), lambda n: 0 <= n <= MONEY)]
 """An amount of money in dollars (a price, a month's upkeep)."""
 Thousandths = Annotated[
-    Whole, bounded("an amount in thousandths (1000 is one) from 0 to 1,000,000", lambda n: 0 <= n <= 1_000_000)
+    Whole, bounded(N_("an amount in thousandths (1000 is one) from 0 to 1,000,000"), lambda n: 0 <= n <= 1_000_000)
 ]
 """A ratio or a fraction in thousandths, as the tables keep them exact (2000 is 2:1, 500 is ½)."""
-Count = Annotated[Number, bounded("a count of 1 or more", lambda n: n >= 1)]
+Count = Annotated[Number, bounded(N_("a count of 1 or more"), lambda n: n >= 1)]
 """How many times a thing may be done: at least once (0 would stop the rule that counts it)."""
-Divisor = Annotated[Number, bounded("a step the rules divide by: at least 1", lambda n: n >= 1)]
+Divisor = Annotated[Number, bounded(N_("a step the rules divide by: at least 1"), lambda n: n >= 1)]
 """A value the rules divide by ("per 3 levels", "every 5 XP", "÷ 3"): 0 would stop every rule that reads it."""
 
 
@@ -180,16 +181,18 @@ class RuleTables(Section):
     ``values`` keeps each value's provenance by its dotted path, for ``tables`` and house rules."""
 
     _values: Mapping[str, Sourced] = PrivateAttr(default_factory=dict)
-    _refused: Mapping[str, str] = PrivateAttr(default_factory=dict)
+    _refused: Mapping[str, Words] = PrivateAttr(default_factory=dict)
 
     @classmethod
-    def of(cls, values: Mapping[str, Sourced], refused: Mapping[str, str] | None = None) -> Self:
+    def of(cls, values: Mapping[str, Sourced], refused: Mapping[str, Words] | None = None) -> Self:
         """The tables holding ``values`` (by dotted path), checked against the model: refused in words if the
         values do not fit it (a malformed ``tables.toml``, or a house rule of the wrong kind)."""
         try:
             tables = cls.model_validate(unflatten(values))
         except ValidationError as exc:
-            raise InvalidInputError(f"the rule tables do not fit their model: {worded(exc)}") from None
+            raise InvalidInputError.saying(
+                "the rule tables do not fit their model: {problems}", problems=worded(exc)
+            ) from None
         tables._values = values
         tables._refused = refused or {}
         return tables
@@ -199,7 +202,7 @@ class RuleTables(Section):
         return self._values
 
     @property
-    def refused(self) -> Mapping[str, str]:
+    def refused(self) -> Mapping[str, Words]:
         """Paths a house rule may not name, with the words that refuse it (an alternative reading kept as
         data, applied through the house rules on its table paths)."""
         return self._refused
@@ -216,7 +219,7 @@ def pick(rows: Mapping[str, V], key: str, where: str) -> V:
     try:
         return rows[key]
     except KeyError:
-        raise InvalidInputError(f"the rule tables have no {key!r} under {where}") from None
+        raise InvalidInputError.saying("the rule tables have no {key!r} under {where}", key=key, where=where) from None
 
 
 def worded(exc: ValidationError) -> str:
@@ -247,7 +250,7 @@ def unflatten(values: Mapping[str, Sourced]) -> dict[str, Any]:
 LEAF_KEYS = frozenset({"value", "source"})
 
 
-def _is_leaf(node: Any) -> bool:
+def _is_leaf(node: object) -> bool:
     return isinstance(node, dict) and LEAF_KEYS <= set(node) <= LEAF_KEYS | {"erratum"}
 
 
@@ -275,13 +278,19 @@ def _known(values: Mapping[str, Sourced], path: str) -> None:
     top = path.split(".", maxsplit=1)[0]
     under = sorted(p for p in values if p.split(".")[0] == top)
     if close:
-        hint = f"; did you mean {close[0]!r}?"
+        hint = Words("; did you mean {names}?", names=repr(close[0]))
     elif under:
-        more = f" and {len(under) - 8} more (`tables {top}.` lists them)" if len(under) > 8 else ""
-        hint = f"; values under {top!r}: {', '.join(under[:8])}{more}"
+        more = (
+            Words(" and {count} more (`tables {top}.` lists them)", count=len(under) - 8, top=top)
+            if len(under) > 8
+            else Words()
+        )
+        hint = Words("; values under {top!r}: {values}{more}", top=top, values=", ".join(under[:8]), more=more)
     else:
-        hint = f"; the tables' first parts are {', '.join(sorted({p.split('.')[0] for p in values}))}"
-    raise InvalidInputError(f"no table value at {path!r}{hint}")
+        hint = Words(
+            "; the tables' first parts are {parts}", parts=", ".join(sorted({p.split(".")[0] for p in values}))
+        )
+    raise InvalidInputError.saying("no table value at {path!r}{hint}", path=path, hint=hint)
 
 
 def check_path(tables: RuleTables, path: str) -> None:
@@ -289,10 +298,11 @@ def check_path(tables: RuleTables, path: str) -> None:
     alternative reading (applied through the house rules it names)."""
     _known(tables.values, path)
     if path in tables.refused:
-        raise InvalidInputError(tables.refused[path])
+        refusal = tables.refused[path]  # the words are the tables' (campaign/tables.py), said as a whole sentence
+        raise InvalidInputError.saying(refusal.template, **refusal.params)
 
 
-def check_override(tables: RuleTables, path: str, value: Any) -> None:
+def check_override(tables: RuleTables, path: str, value: object) -> None:
     """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
     take (a word for a number), or one out of the bounds its field's type declares (:func:`bounded`: a kind of
     threat row the rules do not know, a count of 0), or one out of a table's range."""
@@ -305,11 +315,26 @@ def check_override(tables: RuleTables, path: str, value: Any) -> None:
         bounds = next((e for e in errors if e["type"] == BOUNDS), None)
         if bounds is not None:  # out of the bounds its field declares, in the field's own words
             why = (bounds.get("ctx") or {}).get("why")
-            raise InvalidInputError(f"{path} is {bounds['msg']}, not {value!r}{f'; {why}' if why else ''}") from None
-        raise InvalidInputError(
-            f"{path} holds {values[path].value!r}; a house rule must give the same kind of value, not {value!r} "
-            f"({worded(exc)})"
+            raise InvalidInputError.saying(
+                "{path} is {bounds}, not {value!r}{why}",
+                path=path,
+                bounds=_declared(bounds["msg"]),
+                value=value,
+                why=Words("; {why}", why=_declared(why)) if why else Words(),
+            ) from None
+        raise InvalidInputError.saying(
+            "{path} holds {held!r}; a house rule must give the same kind of value, not {value!r} ({problems})",
+            path=path,
+            held=values[path].value,
+            value=value,
+            problems=worded(exc),
         ) from None
+
+
+def _declared(words: str) -> str | Words:
+    """A field's bounds in the words its type declares (:func:`bounded`, marked for the catalogs there), said in
+    the reader's language where they are shown; words holding braces (a bound filled in by pydantic) as they are."""
+    return words if "{" in words or "}" in words else Words(words)
 
 
 def apply_overrides(values: Mapping[str, Sourced], overrides: Iterable[Override]) -> dict[str, Sourced]:
@@ -332,7 +357,7 @@ def parse_value(text: str) -> Value:
     except ValueError:
         pass
     if "." in stripped and stripped.replace(".", "", 1).lstrip("-").isdigit():
-        raise InvalidInputError(f"{text!r}: table values are whole numbers")
+        raise InvalidInputError.saying("{text!r}: table values are whole numbers", text=text)
     return stripped
 
 
@@ -349,12 +374,12 @@ def tables_in_force_cache(
     # overrides only change with a house rule), and keying it as JSON cost more than the rest of the fold.
     # Held, so its identity cannot be taken by another tuple while it is compared; one pair, read and replaced
     # whole, so that a thread never pairs one caller's overrides with another's tables.
-    last: list[tuple[Any, Any]] = [(None, None)]
+    last: list[tuple[Iterable[Override], T] | None] = [None]
 
     def tables(overrides: Iterable[Override]) -> T:
         held = last[0]
-        if overrides is held[0]:
-            return held[1]  # type: ignore[no-any-return]
+        if held is not None and overrides is held[0]:
+            return held[1]
         chosen = tuple(overrides)
         key = orjson.dumps([[o.path, o.value] for o in chosen]).decode()
         found = cache.get(key)

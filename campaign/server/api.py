@@ -257,7 +257,7 @@ def unit(name: str, m: Member, request: Request, at: At = None) -> dict[str, obj
 
 @router.get("/campaigns/{campaign_id}/battles", openapi_extra=access("member"))
 def battles(m: Member, request: Request, at: At = None) -> list[dict[str, object]]:
-    return views.summary(server(request).app.ledger, m.info, at).battles
+    return [dict[str, object](b) for b in views.summary(server(request).app.ledger, m.info, at).battles]
 
 
 @router.get("/campaigns/{campaign_id}/treasury", openapi_extra=access("member"))
@@ -267,7 +267,7 @@ def treasury(m: Member, request: Request, at: At = None) -> dict[str, object]:
 
 @router.get("/campaigns/{campaign_id}/careers/{pc}", openapi_extra=access("member"))
 def career(pc: str, m: Member, request: Request, at: At = None) -> dict[str, object]:
-    return views.career(server(request).app.ledger, m.info, pc, at)
+    return dict[str, object](views.career(server(request).app.ledger, m.info, pc, at))
 
 
 @router.get("/campaigns/{campaign_id}/log", openapi_extra=access("member"))

@@ -23,6 +23,7 @@ from campaign.access.invitations import Invitations
 from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
+from campaign.i18n import refusal as refused_in_words
 from campaign.rulesets.decision import problems_in
 from campaign.server import account_pages, api, health, live_parts, nojs, pages, refusals, report_pages
 from campaign.server.asgi import HttpMiddleware
@@ -165,10 +166,12 @@ def create_app(
 
     @app.exception_handler(CampaignError)
     async def refused(request: Request, exc: CampaignError) -> Response:
-        said, code = (
-            (lost_race(request, exc), 409) if isinstance(exc, ConcurrencyError) else (str(exc), status_for(exc))
-        )
-        return pages.refused_page(request, said, code) or refusal(said, code)
+        if isinstance(exc, ConcurrencyError):
+            said = lost_race(request, exc)
+            return pages.refused_page(request, said, 409) or refusal(said, 409)
+        # a page says it in the reader's language; the API keeps the English, as `--json` does
+        code = status_for(exc)
+        return pages.refused_page(request, refused_in_words(exc), code) or refusal(str(exc), code)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:

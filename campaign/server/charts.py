@@ -16,6 +16,7 @@ from campaign.read import views
 from campaign.read.charts import day_words, keeps_days, measures_of, when_words
 from campaign.rulesets.hooks import Measure
 from events.envelope import RecordedEvent
+from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
 MAX_POINTS = 24
@@ -47,7 +48,7 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent |
     strength = {
         str(u["name"]): value
         for u in s.units
-        if (value := next((u[k] for k in STRENGTH if isinstance(u.get(k), int)), None)) is not None
+        if (value := next((v for k in STRENGTH if isinstance(v := u.get(k), int)), None)) is not None
     }
     glory = {
         str(c["pc"]): earned
@@ -57,7 +58,7 @@ def _point(ledger: Ledger, info: CampaignInfo, seq: int, moment: RecordedEvent |
     return strength, dict(s.treasury), glory, _when(info.ruleset, s, moment)
 
 
-def _when(ruleset: str, s: Any, moment: RecordedEvent | None) -> str:
+def _when(ruleset: str, s: Summary, moment: RecordedEvent | None) -> str:
     """The point's name on the axis: the battle it ends, the month it ends, or now; with the day where the
     ruleset keeps one."""
     day = s.day if keeps_days(ruleset) else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import hmac
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
@@ -41,7 +41,7 @@ LEVELS = ("public", "account", "member", "play", "gm")
 ALLOWED = {"member": ("gm", "player", "observer"), "play": ("gm", "player"), "gm": ("gm",)}
 
 
-def access(level: str) -> dict[str, Any]:
+def access(level: str) -> dict[str, object]:
     """The route's ``openapi_extra``: its access level, for the documentation and the authorisation test."""
     assert level in LEVELS
     return {"x-access": level}
@@ -70,7 +70,7 @@ class Server:
     def campaign(self, campaign_id: str) -> CampaignInfo:
         info = self.app.ledger.directory.get(campaign_id)
         if info is None:
-            raise NotFoundError(f"no campaign {campaign_id!r} on this server")
+            raise NotFoundError.saying("no campaign {campaign_id!r} on this server", campaign_id=campaign_id)
         return info
 
 

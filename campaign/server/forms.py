@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -31,6 +30,7 @@ from campaign.plugins import RULESETS
 from campaign.rulesets.inputs import Kind, Meaning, Whose, meaning_of, meanings
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
+from events.registry import JsonValue
 
 Raw = Mapping[str, Sequence[str]]
 """A sent form: each field's path and the values sent under it (a tick list sends several)."""
@@ -327,11 +327,11 @@ class FormError(InvalidInputError):
         super().__init__("; ".join(f"{k.replace('.', ' ').replace('_', ' ')}: {v}" for k, v in errors.items()))
 
 
-def read(model: type[BaseModel], raw: Raw, prefix: str = "") -> dict[str, Any]:
+def read(model: type[BaseModel], raw: Raw, prefix: str = "") -> dict[str, JsonValue]:
     """The inputs of ``model`` a sent form holds (by their recorded names), empty optional ones left out;
     :class:`FormError` for what cannot be read as its type (a number that is not one)."""
     errors: dict[str, str] = {}
-    out: dict[str, Any] = {}
+    out: dict[str, JsonValue] = {}
     for meaning in meanings(model).values():
         if not meaning.typed.typed or meaning.kind is Kind.FACES:
             continue
@@ -350,10 +350,10 @@ class _EmptyError(Exception):
     """Nothing was given for an input: it is left out (its default applies)."""
 
 
-def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:  # noqa: C901, PLR0912 (one case per kind of input)
+def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> JsonValue:  # noqa: C901, PLR0912 (one case per kind of input)
     kind = meaning.kind
     if meaning.keys is not None:
-        found: dict[str, Any] = {}
+        found: dict[str, JsonValue] = {}
         values = replace(meaning, keys=None, many=False)
         for i in range(_rows_sent(raw, path)):
             key = _first(raw, f"{path}.{i}.key")
@@ -374,12 +374,12 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
         return found
     if meaning.many:
         if kind in (Kind.UNIT, Kind.SIDE, Kind.CHOICE) and not meaning.new:
-            ticked = [str(v) for v in raw.get(path, ()) if str(v).strip()]
+            ticked: list[JsonValue] = [str(v) for v in raw.get(path, ()) if str(v).strip()]
             if not ticked and not meaning.required:
                 raise _EmptyError
             return ticked
         one = replace(meaning, many=False)
-        items = []
+        items: list[JsonValue] = []
         for i in range(_rows_sent(raw, path)):
             try:
                 items.append(_read(one, f"{path}.{i}", raw, errors))
@@ -389,7 +389,7 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
             raise _EmptyError
         return items
     if kind in (Kind.PROFILE, Kind.RECORD) and meaning.model is not None:
-        inner: dict[str, Any] = {}
+        inner: dict[str, JsonValue] = {}
         for m in meanings(meaning.model).values():
             if not m.typed.typed:
                 continue
@@ -418,8 +418,9 @@ def _read(meaning: Meaning, path: str, raw: Raw, errors: dict[str, str]) -> Any:
     return text
 
 
-def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str, str]:
+def field_errors(model: type[BaseModel], inputs: Mapping[str, JsonValue]) -> dict[str, str]:
     """Each field the model refuses in these inputs, by its form path, in words (empty: none it can place)."""
+    from campaign.i18n import words_said
     from campaign.rulesets.decision import _words
 
     found: dict[str, str] = {}
@@ -429,7 +430,7 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
                 meaning.model.model_validate(inputs[meaning.key])
             except ValidationError as exc:
                 for e in exc.errors():
-                    found[".".join([meaning.key, *map(str, e["loc"])])] = _words(e)
+                    found[".".join([meaning.key, *map(str, e["loc"])])] = words_said(_words(e))
         del name
     try:
         model.model_validate(dict(inputs))
@@ -439,7 +440,7 @@ def field_errors(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str,
             loc = [str(p) for p in e["loc"] if p != "[key]"]
             if loc and loc[0] in keys:
                 loc[0] = keys[loc[0]]
-            found.setdefault(".".join(loc), _words(e))
+            found.setdefault(".".join(loc), words_said(_words(e)))
     except (InvalidInputError, ValueError):
         pass
     return found
@@ -478,7 +479,7 @@ FILLED = "_amending"
 left unticked there reads as unticked, never as the input's default."""
 
 
-def raw_of(model: type[BaseModel], inputs: Mapping[str, Any], prefix: str = "") -> dict[str, list[str]]:
+def raw_of(model: type[BaseModel], inputs: Mapping[str, JsonValue], prefix: str = "") -> dict[str, list[str]]:
     """The sent form that :func:`read` reads back as ``inputs`` of ``model`` (as the log records them): each field
     by its path, as :func:`fields_of` names it under ``prefix``."""
     out: dict[str, list[str]] = {}
@@ -488,7 +489,7 @@ def raw_of(model: type[BaseModel], inputs: Mapping[str, Any], prefix: str = "") 
     return out
 
 
-def _fill(meaning: Meaning, path: str, value: Any, out: dict[str, list[str]]) -> None:
+def _fill(meaning: Meaning, path: str, value: JsonValue, out: dict[str, list[str]]) -> None:
     kind = meaning.kind
     if value is None:
         return
@@ -518,11 +519,11 @@ def _fill(meaning: Meaning, path: str, value: Any, out: dict[str, list[str]]) ->
         out[path] = [str(value)]
 
 
-def _recorded(model: type[BaseModel], inputs: Mapping[str, Any]) -> dict[str, Any] | None:
+def _recorded(model: type[BaseModel], inputs: Mapping[str, JsonValue]) -> dict[str, JsonValue] | None:
     """``inputs`` as the log records them (the model's JSON by recorded names, defaults included), or None if the
     model refuses them."""
     try:
-        dumped: dict[str, Any] = model.model_validate(dict(inputs)).model_dump(mode="json", by_alias=True)
+        dumped: dict[str, JsonValue] = model.model_validate(dict(inputs)).model_dump(mode="json", by_alias=True)
     except (ValidationError, InvalidInputError, ValueError):
         return None
     return dumped
@@ -532,7 +533,7 @@ def _shown(model: type[BaseModel]) -> list[Meaning]:
     return [m for m in meanings(model).values() if m.typed.typed and m.kind is not Kind.FACES]
 
 
-def unshown(model: type[BaseModel], inputs: Mapping[str, Any], prefix: str = "") -> list[str]:
+def unshown(model: type[BaseModel], inputs: Mapping[str, JsonValue], prefix: str = "") -> list[str]:
     """The recorded names of the inputs ``model``'s form cannot show as the log recorded them (an input nobody
     types set otherwise than its default, a value its controls would read back as another): those are amended
     as ``INPUT=VALUE``. Each is found by reading the filled form back, so no kind of input is guessed at."""
@@ -558,7 +559,7 @@ def unshown(model: type[BaseModel], inputs: Mapping[str, Any], prefix: str = "")
     return out
 
 
-def filled(model: type[BaseModel], choices: Choices, inputs: Mapping[str, Any], prefix: str = "") -> list[Widget]:
+def filled(model: type[BaseModel], choices: Choices, inputs: Mapping[str, JsonValue], prefix: str = "") -> list[Widget]:
     """``model``'s form filled with ``inputs`` as the log recorded them (a name no longer offered, such as a unit
     since destroyed, is kept as a choice: the form must show what was recorded)."""
     raw: dict[str, Sequence[str]] = {**raw_of(model, inputs, prefix), FILLED: [model.__name__]}
@@ -579,7 +580,9 @@ def filled(model: type[BaseModel], choices: Choices, inputs: Mapping[str, Any], 
     return widgets
 
 
-def changed(model: type[BaseModel], inputs: Mapping[str, Any], raw: Raw, prefix: str = "") -> dict[str, Any]:
+def changed(
+    model: type[BaseModel], inputs: Mapping[str, JsonValue], raw: Raw, prefix: str = ""
+) -> dict[str, JsonValue]:
     """What a sent amend form changes in the recorded ``inputs``: each input it shows whose value now differs,
     as the log would record it (an input emptied takes its default). :class:`FormError` for a field the form or
     the model refuses."""

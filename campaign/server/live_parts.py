@@ -20,7 +20,8 @@ from campaign.server.charts import chart_series
 from campaign.server.fragments import GM, At, Registry, Rows
 from events.envelope import RecordedEvent
 from events.families.timeline import CommandIssued
-from projections.fold import Summary
+from events.recorded import text
+from projections.fold import Summary, SummaryRow
 
 PAGE = Registry()
 LOG_ENTRIES = 200
@@ -69,7 +70,8 @@ def roster(at: At) -> str:
     s = _summary(at)
     # an officer's battles are recorded as the battles' ids: counted here, never shown as ids
     careers = [
-        {**r, "battles": len(r["battles"])} if isinstance(r.get("battles"), list | tuple) else r for r in s.careers
+        {**r, "battles": len(battles)} if isinstance(battles := r.get("battles"), list | tuple) else r
+        for r in s.careers
     ]
     career_columns = [c for c in CAREER_COLUMNS if any(r.get(c) not in (None, "", [], ()) for r in careers)]
     return _render(
@@ -96,7 +98,7 @@ def _dice(
     return dice_of([*dice_before(at.ledger.store, at.info.campaign_id, events, among=among), *events])
 
 
-def battle_being_fought(summary: Summary) -> dict[str, Any] | None:
+def battle_being_fought(summary: Summary) -> SummaryRow | None:
     """The battle being fought (the last one not ended, with no result yet), or None."""
     return next((b for b in reversed(summary.battles) if not b.get("ended") and not b.get("result")), None)
 
@@ -107,7 +109,11 @@ def battle(at: At) -> str:
     entries: list[dict[str, Any]] = []
     if fought is not None:
         page = log_page(
-            at.ledger.store, at.info.campaign_id, battle=fought["battle_id"], upto=at.info.last_seq, last=BATTLE_ENTRIES
+            at.ledger.store,
+            at.info.campaign_id,
+            battle=text(fought["battle_id"]),
+            upto=at.info.last_seq,
+            last=BATTLE_ENTRIES,
         )
         # each fact once, as the CLI's log says it: an outcome its rule's line already says is left out
         said = explained_by([e for e, _ in page.entries])

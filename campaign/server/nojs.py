@@ -15,7 +15,7 @@ sent the form (escaped when shown), never a decision.
 from __future__ import annotations
 
 import base64
-from typing import Any
+from collections.abc import Mapping
 from urllib.parse import parse_qs
 
 import orjson
@@ -44,7 +44,7 @@ def plain(request: Request) -> bool:
     return bool(request.scope.get(PLAIN))
 
 
-def said(request: Request, to: str, what: dict[str, Any]) -> Response:
+def said(request: Request, to: str, what: Mapping[str, object]) -> Response:
     """``303`` back to ``to``, carrying ``what`` (a message, its lines, a form's values and errors) for it to show."""
     response = RedirectResponse(to, status_code=303)
     body = dict(what)
@@ -60,7 +60,7 @@ def said(request: Request, to: str, what: dict[str, Any]) -> Response:
     return response
 
 
-def take_said(request: Request) -> dict[str, Any] | None:
+def take_said(request: Request) -> dict[str, object] | None:
     """What the last plain form post left to show (None: nothing, or a cookie this page cannot read)."""
     packed = request.cookies.get(SAID_COOKIE)
     if not packed:

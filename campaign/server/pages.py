@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict, cast
 from urllib.parse import quote
 
 import anyio.to_thread
@@ -32,6 +32,7 @@ from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
+from campaign.replay import RuleOutcome
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
 from campaign.rulesets.inputs import acts
@@ -447,12 +448,24 @@ def command_groups(commands: list[dict[str, Any]], fought: bool) -> list[dict[st
 templates.env.globals["command_groups"] = command_groups
 
 
+class FormState(TypedDict, total=False):
+    """A command's form as it comes back to the page: what was sent (``values``), what was refused (``errors`` by
+    field, or one ``error``), the dice it asks for, or its answer."""
+
+    command: str
+    values: forms.Raw
+    errors: dict[str, str]
+    error: str
+    dice: list[dict[str, object]] | None
+    answer: dict[str, object]
+
+
 def _form_context(
     request: Request,
     m: InCampaign,
     c: runner.CommandSpec,
     choices: forms.Choices,
-    state: dict[str, Any] | None = None,
+    state: FormState | None = None,
 ) -> dict[str, object]:
     """One command's form: its controls, filled from what was sent (``state``: values, errors, dice, answer)."""
     state = state or {}
@@ -483,8 +496,10 @@ def _commands_context(request: Request, m: InCampaign, found: dict[str, object] 
     fought = battle_being_fought(summary) is not None
     sent = found.get("command") if found else None
     offered = {c.name for c in _offered(m, fought)}
+    # what a plain form post left in its cookie (nojs.said): the state of the form it sent, when it names one
+    state = cast("FormState", found) if sent is not None else None
     forms_of = [
-        _form_context(request, m, c, choices, found if sent == c.name else None)
+        _form_context(request, m, c, choices, state if sent == c.name else None)
         for c in _allowed(m)
         # the form just sent stays once to show its answer, if what it did took it off the list (a battle's start)
         if c.name in offered or c.name == sent
@@ -662,7 +677,7 @@ def _faces(form: FormData) -> str | None:
     """The table dice sent die by die (``_die``, in the order asked), and any further ones typed (``_more``)."""
     faces = [str(v).strip() for v in form.getlist("_die")]
     if any(not f for f in faces):
-        raise InvalidInputError("enter every die rolled at the table (or roll the campaign's dice instead)")
+        raise InvalidInputError.saying("enter every die rolled at the table (or roll the campaign's dice instead)")
     more = str(form.get("_more") or "").strip()
     joined = ",".join([*faces, *([more] if more else [])])
     return joined or None
@@ -686,7 +701,7 @@ async def command_form(request: Request, m: Player) -> Response:
         return message(request, said, error=True, code=400)
     step = str(form.get("_step") or "seeded")
     raw = _raw(form)
-    state: dict[str, Any] = {"command": name, "values": raw}
+    state: FormState = {"command": name, "values": raw}
     code = 200
     engine = server(request).app.engine
     before = stored_summary(engine, m.info.campaign_id, m.info.last_seq)
@@ -707,7 +722,7 @@ async def command_form(request: Request, m: Player) -> Response:
                 return _command_answer(request, m, spec, state)
         dice = _faces(form) if step == "table" else None
         if step == "table" and dice is None:
-            raise InvalidInputError("no dice were entered: ask which dice to roll first")
+            raise InvalidInputError.saying("no dice were entered: ask which dice to roll first")
         result = await api.run_in_turn(request, m, api.CommandRequest(command=name, args=inputs, dice=dice))
     except forms.FormError as exc:
         state["errors"], code = exc.errors, 400
@@ -726,7 +741,9 @@ async def command_form(request: Request, m: Player) -> Response:
     return _command_answer(request, m, spec, state, code)
 
 
-def _answer(request: Request, m: InCampaign, name: str, result: AppendResult, before: Any) -> dict[str, Any]:
+def _answer(
+    request: Request, m: InCampaign, name: str, result: AppendResult, before: Summary | None
+) -> dict[str, object]:
     """A command's answer in the command line's words (what happened, each fact once, names for ids), led by the
     command as the page names it: not the events counted at a seq, nor the command restated as it was recorded
     (its form is right there)."""
@@ -759,7 +776,7 @@ def command_word(name: str) -> str:
 
 
 def _dice_needed_or_none(
-    request: Request, m: InCampaign, name: str, state: dict[str, Any]
+    request: Request, m: InCampaign, name: str, state: FormState
 ) -> list[dict[str, object]] | None:
     """The dice asked for again, after faces entered were refused (None if the inputs no longer build)."""
     try:
@@ -769,7 +786,7 @@ def _dice_needed_or_none(
 
 
 def _command_answer(
-    request: Request, m: InCampaign, spec: runner.CommandSpec, state: dict[str, Any], code: int = 200
+    request: Request, m: InCampaign, spec: runner.CommandSpec, state: FormState, code: int = 200
 ) -> Response:
     if nojs.plain(request):
         return nojs.said(request, f"/c/{m.info.campaign_id}#cmd-{spec.name.replace('.', '-')}", state)
@@ -911,7 +928,7 @@ AMEND_INPUTS = "in."
 (``seq``, ``dice``, ``reason``): a command may have an input called ``reason``."""
 
 
-def _amending(request: Request, m: InCampaign, seq: int, choices: forms.Choices) -> dict[str, Any]:
+def _amending(request: Request, m: InCampaign, seq: int, choices: forms.Choices) -> dict[str, object]:
     """The amend tool opened from a log row: the command at ``seq`` in its own generated form, filled with the
     inputs the log recorded (those its controls cannot show listed apart, amended as ``INPUT=VALUE``); or, where
     no command was recorded at ``seq``, only that."""
@@ -930,22 +947,22 @@ def _amending(request: Request, m: InCampaign, seq: int, choices: forms.Choices)
     }
 
 
-def _amend_changes(request: Request, m: InCampaign, seq: int, sent: FormData, text: str) -> dict[str, Any]:
+def _amend_changes(request: Request, m: InCampaign, seq: int, sent: FormData, text: str) -> dict[str, object]:
     """The inputs an amend form changes: those its generated controls now read otherwise than the log recorded
     them (when it was sent from a command's own form), and what its ``INPUT=VALUE`` field sets."""
-    changes: dict[str, Any] = {}
+    changes: Mapping[str, object] = {}
     name = sent.get(forms.FILLED)
     if isinstance(name, str) and name:
         command = recorded(ledger_of(request, m), m.info, seq)
         if command is None or command.name != name:
-            raise InvalidInputError(
-                _("no {command} was recorded at #{seq}: open the amend link on its log row again").format(
-                    command=typed(name), seq=seq
-                )
+            raise InvalidInputError.saying(
+                "no {command} was recorded at #{seq}: open the amend link on its log row again",
+                command=typed(name),
+                seq=seq,
             )
         raw = {k: [str(v) for v in sent.getlist(k)] for k in sent if k.startswith(AMEND_INPUTS)}
         changes = forms.changed(type(command), command.inputs(), raw, AMEND_INPUTS)
-    return changes | _changes(text)
+    return {**changes, **_changes(text)}
 
 
 def _changes(text: str) -> dict[str, object]:
@@ -953,7 +970,7 @@ def _changes(text: str) -> dict[str, object]:
     for item in (x for x in text.split(",") if x.strip()):
         key, sep, raw = item.partition("=")
         if not sep:
-            raise InvalidInputError(f"set takes INPUT=VALUE, not {item.strip()!r}")
+            raise InvalidInputError.saying("set takes INPUT=VALUE, not {item!r}", item=item.strip())
         changes[key.strip()] = parse_value(raw.strip())
     return changes
 
@@ -1041,7 +1058,7 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
     )
 
 
-def _outcome_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+def _outcome_change(before: RuleOutcome | None, after: RuleOutcome | None) -> str:
     """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it (in the reader's
     language)."""
     if before is None:

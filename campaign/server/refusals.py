@@ -27,7 +27,7 @@ class Refusal(BaseModel):
     detail: str
 
 
-def _said(status: int, description: str, retry: bool = False) -> dict[str, Any]:
+def _said(status: int, description: str, retry: bool = False) -> dict[str, object]:
     answer: dict[str, Any] = {"model": Refusal, "description": description}
     if retry:
         answer["headers"] = {

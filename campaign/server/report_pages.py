@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
+from campaign.i18n import _, ngettext
 from campaign.report.render import PRINT_CSS, html, html_body, markdown
 from campaign.report.story import campaign_report
 from campaign.server.api import in_turn, may_run
@@ -79,9 +80,9 @@ async def army_list_form(
     try:
         owner, lists = campaign_lists(m.info)
         if len(data) > MAX_LIST_BYTES:
-            too_large = f"an {lists.source} list is at most 2 MB: this file is larger"
+            too_large = _("a list from {source} is at most 2 MB: this file is larger").format(source=lists.source)
             return message(request, too_large, error=True, code=413)
-        read = lists.read(data, side, what=army_list.filename or "the file")
+        read = lists.read(data, side, what=army_list.filename or None)  # None: the reader's words for "the file"
     except CampaignError as exc:
         return refused(request, exc)
 
@@ -108,11 +109,18 @@ async def army_list_form(
     if result is None:
         return message(
             request,
-            f"this list updates {updated} units already on the roster: nothing was changed; tick "
-            "“update the units already listed” to go ahead",
+            ngettext(
+                "this list updates {n} unit already on the roster: nothing was changed; tick "
+                "“update the units already listed” to go ahead",
+                "this list updates {n} units already on the roster: nothing was changed; tick "
+                "“update the units already listed” to go ahead",
+                updated,
+            ).format(n=updated),
             lines=said,
             code=409,
         )
     srv.turns.appended(m.info.campaign_id, result.head.seq)
     srv.live.appended(m.info.campaign_id)
-    return message(request, f"{said[0]} imported (head #{result.head.seq})", lines=said[1:])
+    return message(
+        request, _("{what} imported (head #{seq})").format(what=said[0], seq=result.head.seq), lines=said[1:]
+    )

@@ -23,7 +23,7 @@ NOTES = "campaign_ledger.log"
 """Where a request's own fields wait for its line (in the ASGI scope's ``state``, shared by every layer)."""
 
 
-def note(request: Request, **fields: Any) -> None:
+def note(request: Request, **fields: object) -> None:
     """Add ``fields`` to the request's log line."""
     notes: dict[str, Any] = request.scope.setdefault("state", {}).setdefault(NOTES, {})
     notes.update(fields)

@@ -56,7 +56,7 @@ class CommandSpec:
     model: type[BaseCommand]
 
 
-def _kind(annotation: Any) -> str:
+def _kind(annotation: object) -> str:
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     if isinstance(annotation, types.UnionType | typing._UnionGenericAlias) and len(args) == 1:  # type: ignore[attr-defined]
         annotation = args[0]
@@ -94,7 +94,7 @@ def commands_for(ruleset: str) -> list[CommandSpec]:
     return [spec(m) for m in models]
 
 
-def build(command: str, inputs: Mapping[str, Any]) -> BaseCommand:
+def build(command: str, inputs: Mapping[str, object]) -> BaseCommand:
     """The command model named ``command`` (as recorded or as the CLI spells it) from its inputs (by their
     recorded names), refused in words."""
     model = entered_command_type(command)
@@ -112,7 +112,7 @@ def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
 
 
 def refusal(
-    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, Any]]]
+    member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, object]]]
 ) -> str | None:
     """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
     for only when the command names a unit (a roster's sides by name were made for every command of a player, a
@@ -141,7 +141,9 @@ def refusal(
             continue
         if side is None:  # no side's unit: the command is wrong, not the player's reach (nor said to be)
             known = sorted({str(u["name"]) for u in units()})
-            raise InvalidInputError(f"no unit called {name.strip()!r} in this campaign{did_you_mean(name, known)}")
+            raise InvalidInputError.saying(
+                "no unit called {name!r} in this campaign{hint}", name=name.strip(), hint=did_you_mean(name, known)
+            )
         # the shooter named spends its activation and is credited: what happens to it is its side's, as a target's
         if meaning.whose in (Whose.TARGET, Whose.ENEMY) and side is not None:
             return (
@@ -152,7 +154,7 @@ def refusal(
     return None
 
 
-def _sides_of(units: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def _sides_of(units: Sequence[Mapping[str, object]]) -> dict[str, str]:
     """Each unit's side by its name (letter case and spaces around it aside, as commands read names) and id."""
     by_name = {str(u["name"]).strip().casefold(): str(u["side"]) for u in units}
     return by_name | {str(u["unit_id"]).casefold(): str(u["side"]) for u in units}
@@ -188,5 +190,5 @@ def run(
 ) -> AppendResult:
     """Run ``command`` on ``info`` through the one executor (``entrant``: whose dice the member gives)."""
     if table is not None and not command.rolls:
-        raise InvalidInputError(f"{command.name} rolls no dice: leave out the table dice")
+        raise InvalidInputError.saying("{command} rolls no dice: leave out the table dice", command=command.name)
     return ledger.execute(info, command, table=table, command_id=command_id, entrant=entrant)

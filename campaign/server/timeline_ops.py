@@ -4,7 +4,7 @@ as the CLI's ``rewind``, ``undo`` and ``amend --dry-run`` / ``--yes``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from campaign.commands import BaseCommand, recorded_command
 from campaign.executor import Ledger
@@ -55,13 +55,13 @@ def amend(
     ledger: Ledger,
     info: CampaignInfo,
     seq: int,
-    changes: Mapping[str, Any],
+    changes: Mapping[str, object],
     *,
     preview: bool = False,
     dice: Sequence[int] | None = None,
     reason: str = "",
     head: int | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Amend the command at ``seq`` (its inputs; with ``dice`` and a ``reason`` its table dice corrected; with
     ``dice`` and no reason, the faces of the dice the amendment rolls anew). With ``preview`` nothing is appended:
     the report lists each later command's fate, and ``head`` (the campaign's head it was worked out on) goes with

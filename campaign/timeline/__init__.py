@@ -16,7 +16,6 @@ from typing import Any
 from campaign.commands import recorded_command
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
-from campaign.read.describe import count
 from campaign.replay import (
     CommandGroup,
     Sandbox,
@@ -35,7 +34,7 @@ from campaign.typed_as import typed
 from events.dice.dice import TableDice
 from events.dice.rerun import NewDice, NotEnoughDiceError, RerunDice, SeededFaces, StandInFaces, TypedFaces
 from events.envelope import NewEvent, RecordedEvent
-from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundError
+from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundError, Words
 from events.families.dice import DiceCorrected, DiceRolled
 from events.families.timeline import Rewound
 from events.limits import check_inputs, check_text
@@ -73,9 +72,9 @@ class Timeline:
 
         Its cost does not grow with the log: what is read is the log from the start of the command at ``to_seq``
         on (:meth:`rewind_window`), not the whole log; :func:`plan_rewind` decides on it exactly as on the whole log."""
-        check_text(reason, "a rewind's reason")
+        check_text(reason, Words("a rewind's reason"))
         if not 1 <= to_seq < info.last_seq:
-            raise InvalidInputError(f"rewind to a seq between 1 and {info.last_seq - 1}")
+            raise InvalidInputError.saying("rewind to a seq between 1 and {last}", last=info.last_seq - 1)
         on_table = plan_rewind(self.rewind_window(info, to_seq), info, to_seq)
         event = Rewound(to_seq=to_seq, reason=reason or "rewound by the game master", on_table=on_table)
         return self.ledger.record(info, [event], "rewind", command_id)
@@ -176,7 +175,7 @@ class Timeline:
         self,
         info: CampaignInfo,
         seq: int,
-        changes: Mapping[str, Any],
+        changes: Mapping[str, object],
         command_id: str | None = None,
         *,
         dry_run: bool = False,
@@ -208,7 +207,7 @@ class Timeline:
         self,
         info: CampaignInfo,
         seq: int,
-        changes: Mapping[str, Any],
+        changes: Mapping[str, object],
         *,
         table: Sequence[int] | None = None,
         reason: str = "",
@@ -240,24 +239,30 @@ class Timeline:
         """The campaign's own seeded dice, at the next roll indexes: what an amendment's new dice are by default."""
         return SeededFaces(info.dice_id or info.campaign_id, lambda: self.ledger.dice_key(info), info.seed_epoch)
 
-    def _not_in_effect(self, info: CampaignInfo, seq: int) -> str:
+    def _not_in_effect(self, info: CampaignInfo, seq: int) -> NotFoundError:
         """Why ``seq`` names no command to amend, and where to look instead: a command amended since is in
         effect at the seq of its re-run (a new user amended #98 twice and was told only "no command in effect")."""
         if not 0 < seq <= info.last_seq:
-            return f"no event at seq {seq}: the log runs from #1 to #{info.last_seq}"
+            return NotFoundError.saying(
+                "no event at seq {seq}: the log runs from #1 to #{last}", seq=seq, last=info.last_seq
+            )
         rerun = None
         for event in self.ledger.store.read_types(info.campaign_id, ["timeline.command_issued"], after_seq=seq):
             if event.payload.get("amends") == seq:
                 rerun = event.seq
         if rerun is not None:
-            return f"the command at #{seq} was amended since: it is #{rerun} now (amend that seq)"
-        return f"no command in effect at seq {seq}: what was there was taken back (`log --all` shows it)"
+            return NotFoundError.saying(
+                "the command at #{seq} was amended since: it is #{rerun} now (amend that seq)", seq=seq, rerun=rerun
+            )
+        return NotFoundError.saying(
+            "no command in effect at seq {seq}: what was there was taken back (`log --all` shows it)", seq=seq
+        )
 
     def amendment(
         self,
         info: CampaignInfo,
         seq: int,
-        changes: Mapping[str, Any],
+        changes: Mapping[str, object],
         *,
         whole_log: bool = False,
         table: Sequence[int] | None = None,
@@ -280,10 +285,12 @@ class Timeline:
             events, groups, rolled_dice = found
         target = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
         if target is None:
-            raise NotFoundError(self._not_in_effect(info, seq))
+            raise self._not_in_effect(info, seq)
         issued = target.issued
         if issued is None:
-            raise InvalidInputError(f"the command at seq {seq} was not recorded with its inputs; it cannot be amended")
+            raise InvalidInputError.saying(
+                "the command at seq {seq} was not recorded with its inputs; it cannot be amended", seq=seq
+            )
         name = str(issued.payload["command"])
         current = recorded_command(name, issued.payload.get("version"), dict(issued.payload["args"]))
         args = current.inputs()
@@ -303,7 +310,7 @@ class Timeline:
         try:
             amended = type(current).build(**args)
         except InvalidInputError as exc:
-            raise InvalidInputError(f"{exc}: nothing was amended") from None
+            raise _not_amended(exc) from None
         entered = [] if table is None else _table_dice(target, sandbox.dice_by_index, typed(name, args), table)
         run = _Rerun(sandbox, info.campaign_id, self.ledger.on_table(info), new_dice or self.seeded(info))
         with _refused_as_not_amended(table):
@@ -331,7 +338,7 @@ class Timeline:
                 try:
                     report.fates.append(run.later(group))
                 except NotEnoughDiceError as exc:
-                    raise InvalidInputError(f"{exc}: nothing was amended") from None
+                    raise _not_amended(exc) from None
         if isinstance(run.new, TypedFaces) and run.new.left():
             _unused_faces(run.new, report)
         tail = sandbox.appended(info.campaign_id)
@@ -525,14 +532,41 @@ def _unused_faces(faces: TypedFaces, report: AmendReport) -> None:
     """Faces typed for an amendment's new dice that it did not use: refused, as leftover ``--dice`` are."""
     left = ", ".join(map(str, faces.left()))
     if not faces.position:
-        raise InvalidInputError(
-            f"the amendment rolls no new dice (--dice {left}): every command it re-runs has the dice it needs; leave "
-            "out --dice (to correct the amended command's own table dice, give --reason too): nothing was amended"
+        raise InvalidInputError.saying(
+            "the amendment rolls no new dice (--dice {left}): every command it re-runs has the dice it needs; leave "
+            "out --dice (to correct the amended command's own table dice, give --reason too): nothing was amended",
+            left=left,
         )
-    raise InvalidInputError(
-        f"the amendment rolls {count(len(report.new_dice), 'new rolls')} ({faces.position} of the faces given); "
-        f"{left} {'was' if len(faces.left()) == 1 else 'were'} not used: check what was entered (`amend … --dry-run` "
-        "lists every die it needs): nothing was amended"
+    # a sentence for each number of the two counts (the English says "roll" or "rolls", "was" or "were")
+    rolls, used, one_left = len(report.new_dice), faces.position, len(faces.left()) == 1
+    if rolls == 1 and one_left:
+        raise InvalidInputError.saying(
+            "the amendment rolls 1 new roll ({used} of the faces given); {left} was not used: check what was "
+            "entered (`amend … --dry-run` lists every die it needs): nothing was amended",
+            used=used,
+            left=left,
+        )
+    if rolls == 1:
+        raise InvalidInputError.saying(
+            "the amendment rolls 1 new roll ({used} of the faces given); {left} were not used: check what was "
+            "entered (`amend … --dry-run` lists every die it needs): nothing was amended",
+            used=used,
+            left=left,
+        )
+    if one_left:
+        raise InvalidInputError.saying(
+            "the amendment rolls {rolls} new rolls ({used} of the faces given); {left} was not used: check what "
+            "was entered (`amend … --dry-run` lists every die it needs): nothing was amended",
+            rolls=format(rolls, ","),
+            used=used,
+            left=left,
+        )
+    raise InvalidInputError.saying(
+        "the amendment rolls {rolls} new rolls ({used} of the faces given); {left} were not used: check what "
+        "was entered (`amend … --dry-run` lists every die it needs): nothing was amended",
+        rolls=format(rolls, ","),
+        used=used,
+        left=left,
     )
 
 
@@ -544,23 +578,36 @@ def _table_dice(
     cannot be changed, only a table entry), a die a retracted command left on the table, faces unchanged."""
     used = target.dice_used(ChainMap({d.roll_index: d for d in target.dice}, by_index))
     if not used:
-        raise InvalidInputError(f"{said} at #{target.first_seq} rolled no dice: there are none to correct")
+        raise InvalidInputError.saying(
+            "{command} at #{seq} rolled no dice: there are none to correct", command=said, seq=target.first_seq
+        )
     for die in used:
-        what = f"roll #{die.roll_index} ({die.notation} for “{die.purpose}”)"
+        what = Words(
+            "roll #{index} ({notation} for “{purpose}”)",
+            index=die.roll_index,
+            notation=die.notation,
+            purpose=die.purpose,
+        )
         if die.source == "seeded":
-            raise InvalidInputError(
-                f"{what} was rolled by the campaign's own seeded dice: a seeded roll cannot be changed, only dice "
-                "entered from the table (--dice); nothing was amended"
+            raise InvalidInputError.saying(
+                "{roll} was rolled by the campaign's own seeded dice: a seeded roll cannot be changed, only dice "
+                "entered from the table (--dice); nothing was amended",
+                roll=what,
             )
         if die.source != "table":
-            raise InvalidInputError(
-                f"{what} repeats roll #{die.offered_from}, left on the table by a command that was taken back: "
-                f"correct it at the command that rolled it; nothing was amended"
+            raise InvalidInputError.saying(
+                "{roll} repeats roll #{offered}, left on the table by a command that was taken back: correct it "
+                "at the command that rolled it; nothing was amended",
+                roll=what,
+                offered=die.offered_from,
             )
     if [f for d in used for f in d.faces] == list(faces):
         shown = ",".join(str(f) for d in used for f in d.faces)
-        raise InvalidInputError(
-            f"--dice {shown} is what was entered for {said} at #{target.first_seq}: nothing to correct"
+        raise InvalidInputError.saying(
+            "--dice {faces} is what was entered for {command} at #{seq}: nothing to correct",
+            faces=shown,
+            command=said,
+            seq=target.first_seq,
         )
     return used
 
@@ -598,15 +645,15 @@ def _asked(changes: Mapping[str, Any], table: Sequence[int] | None, reason: str)
     """The amendment asked for, held to the input rules: something to change, and a reason for table dice. Its
     reason, trimmed."""
     check_inputs(dict(changes), ())
-    check_text(reason, "an amendment's reason")
+    check_text(reason, Words("an amendment's reason"))
     reason = reason.strip()
     if table is not None and not reason:
-        raise InvalidInputError(
+        raise InvalidInputError.saying(
             "a correction of table dice needs a reason (--reason), recorded with it for everyone to see: "
             "nothing was amended"
         )
     if table is None and not changes:
-        raise InvalidInputError("say what to amend: --set INPUT=VALUE, or --dice FACES with --reason")
+        raise InvalidInputError.saying("say what to amend: --set INPUT=VALUE, or --dice FACES with --reason")
     return reason
 
 
@@ -614,9 +661,11 @@ def _changed_inputs(name: str, args: Mapping[str, Any], changes: Mapping[str, An
     """The changes asked for, each an input the command has; ``--set name=12`` on a word input is the word 12."""
     unknown = sorted(set(changes) - set(args))
     if unknown:
-        raise InvalidInputError(
-            f"{typed(name, dict(args))} has no input {', '.join(k.replace('_', '-') for k in unknown)} (its inputs: "
-            f"{', '.join(k.replace('_', '-') for k in sorted(args))})"
+        raise InvalidInputError.saying(
+            "{command} has no input {unknown} (its inputs: {inputs})",
+            command=typed(name, dict(args)),
+            unknown=", ".join(k.replace("_", "-") for k in unknown),
+            inputs=", ".join(k.replace("_", "-") for k in sorted(args)),
         )
     return {
         key: str(value).lower() if isinstance(args[key], str) and isinstance(value, int) else value
@@ -637,10 +686,28 @@ def _refused_as_not_amended(table: Sequence[int] | None) -> Iterator[None]:
     try:
         yield
     except NotEnoughDiceError as exc:
-        raise InvalidInputError(f"{exc}: nothing was amended") from None
+        raise _not_amended(exc) from None
     except DiceError as exc:
         if table is None:
-            raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
-        raise InvalidInputError(f"--dice {','.join(map(str, table))}: {exc}: nothing was amended") from None
+            raise _does_not_apply(exc) from None
+        raise InvalidInputError.saying(
+            "--dice {faces}: {refusal}: nothing was amended", faces=",".join(map(str, table)), refusal=_said(exc)
+        ) from None
     except CampaignError as exc:
-        raise InvalidInputError(f"the amended command does not apply: {exc}: nothing was amended") from None
+        raise _does_not_apply(exc) from None
+
+
+def _said(error: BaseException) -> Words | str:
+    """An error's message as a clause of another refusal: its words where it was raised with them."""
+    words = getattr(error, "words", None)
+    return words if isinstance(words, Words) else str(error)
+
+
+def _not_amended(error: BaseException) -> InvalidInputError:
+    return InvalidInputError.saying("{refusal}: nothing was amended", refusal=_said(error))
+
+
+def _does_not_apply(error: BaseException) -> InvalidInputError:
+    return InvalidInputError.saying(
+        "the amended command does not apply: {refusal}: nothing was amended", refusal=_said(error)
+    )

@@ -30,15 +30,16 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     the branch's own events (``timeline.branched`` and its seed's commitment), not the copied history.
     """
     if not NAME_PATTERN.match(name or ""):  # the rule `new` applies
-        raise InvalidInputError(
-            f"campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes"
+        raise InvalidInputError.saying(
+            "campaign name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes",
+            name=name,
         )
     if ledger.directory.find(name) is not None:
-        raise InvalidInputError(f"a campaign named {name!r} already exists in this database")
+        raise InvalidInputError.saying("a campaign named {name!r} already exists in this database", name=name)
     store = ledger.store
     last = store.head(parent.campaign_id).seq
     if not 1 <= at_seq <= last:
-        raise InvalidInputError(f"branch at a seq between 1 and {last}")
+        raise InvalidInputError.saying("branch at a seq between 1 and {last}", last=last)
     committed = store.read_types(parent.campaign_id, ["dice.seed_committed"], upto_seq=at_seq)
     epochs = sorted({0} | {int(e.payload["epoch"]) for e in committed})
     # Only the parent's seeds that the parent has revealed: one it still rolls with stays the parent's
@@ -65,9 +66,12 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
                 break
             if group.last_seq > at_seq:
                 whole = next(iter_command_groups(store.read(parent.campaign_id, after_seq=group.first_seq - 1)))
-                raise InvalidInputError(
-                    f"seq {at_seq} is in the middle of a command (seqs {whole.first_seq}–"
-                    f"{whole.last_seq}): branch at {whole.first_seq - 1} or {whole.last_seq}"
+                raise InvalidInputError.saying(
+                    "seq {seq} is in the middle of a command (seqs {first}–{last}): branch at {before} or {last}",
+                    seq=at_seq,
+                    first=whole.first_seq,
+                    last=whole.last_seq,
+                    before=whole.first_seq - 1,
                 )
             batch = []
             for event in group.events:

@@ -5,7 +5,7 @@ events and appends what these decide."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from campaign.replay import (
     command_groups,
@@ -22,7 +22,7 @@ _TIMELINE = ("undo", "rewind", "amend")
 """The timeline's own commands: what they took back is said in their reason, not their arguments."""
 
 
-def _args(first: RecordedEvent) -> Mapping[str, Any] | None:
+def _args(first: RecordedEvent) -> Mapping[str, object] | None:
     """The recorded arguments of the command that starts with ``first``, if it is a ``timeline.command_issued``."""
     args = first.payload.get("args") if first.type == "timeline.command_issued" else None
     return args if isinstance(args, Mapping) else None
@@ -35,15 +35,18 @@ def plan_rewind(events: Sequence[RecordedEvent], info: CampaignInfo, to_seq: int
     groups = command_groups(effective(events))
     live = {e.seq for e in effective(events)}
     if to_seq not in live:
-        raise InvalidInputError(f"seq {to_seq} is itself retracted: rewind to a seq still in effect")
+        raise InvalidInputError.saying("seq {seq} is itself retracted: rewind to a seq still in effect", seq=to_seq)
     dice_seqs = {e.seq for e in events if e.type in NEVER_RETRACTED}
     if not any(s > to_seq for s in live if s not in dice_seqs):
-        raise InvalidInputError(f"nothing after seq {to_seq} is in effect: there is nothing to rewind")
+        raise InvalidInputError.saying("nothing after seq {seq} is in effect: there is nothing to rewind", seq=to_seq)
     inside = next((g for g in groups if g.first_seq <= to_seq < g.last_seq), None)
     if inside is not None:
-        raise InvalidInputError(
-            f"seq {to_seq} is in the middle of a command (seqs {inside.first_seq}–"
-            f"{inside.last_seq}): rewind to {inside.first_seq - 1} or {inside.last_seq}"
+        raise InvalidInputError.saying(
+            "seq {seq} is in the middle of a command (seqs {first}–{last}): rewind to {before} or {last}",
+            seq=to_seq,
+            first=inside.first_seq,
+            last=inside.last_seq,
+            before=inside.first_seq - 1,
         )
     # The dice of a command taken back stay in effect; a rewind to one of them would retract the rewind that
     # took the command back and so bring back the command's start, but not its rules after the die.
@@ -52,10 +55,12 @@ def plan_rewind(events: Sequence[RecordedEvent], info: CampaignInfo, to_seq: int
         None,
     )
     if taken_back is not None:
-        raise InvalidInputError(
-            f"seq {to_seq} is a die of a command that was taken back (seqs {taken_back.first_seq}–"
-            f"{taken_back.last_seq}): a rewind there would bring back half of that command; rewind to a seq "
-            "in effect before or after it"
+        raise InvalidInputError.saying(
+            "seq {seq} is a die of a command that was taken back (seqs {first}–{last}): a rewind there would bring "
+            "back half of that command; rewind to a seq in effect before or after it",
+            seq=to_seq,
+            first=taken_back.first_seq,
+            last=taken_back.last_seq,
         )
     return dice_left_on_table(events, rewind_at(events, to_seq), info.on_table)
 
@@ -81,11 +86,11 @@ def plan_undo(events: Sequence[RecordedEvent], info: CampaignInfo) -> UndoPlan:
     last = last_undoable(events)
     if last is None:
         if any(e.seq > 1 and e.type in NEVER_RETRACTED for e in events):
-            raise InvalidInputError(
+            raise InvalidInputError.saying(
                 "there is nothing to undo: since the campaign was created only dice, seed reveals, entropy "
                 "shares or memberships were recorded, and those are never taken back"
             )
-        raise InvalidInputError("there is nothing to undo: the campaign has only just been created")
+        raise InvalidInputError.saying("there is nothing to undo: the campaign has only just been created")
     key = last.meta.get("command_id")
     start = min(e.seq for e in events if e.meta.get("command_id") == key) if key else last.seq
     what = str(last.meta.get("command") or last.type)

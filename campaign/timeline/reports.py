@@ -6,24 +6,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from events.dice.rerun import NewDie
+from events.envelope import RecordedEvent
 from events.families.dice import DiceCorrected
+from events.registry import JsonValue
 from events.store import AppendResult
+
+if TYPE_CHECKING:
+    from campaign.replay import RuleOutcome
 
 
 @dataclass
 class Change:
     seq: int
     command: str
-    before: list[dict[str, Any]]
-    after: list[dict[str, Any]]
+    before: list[RuleOutcome]
+    after: list[RuleOutcome]
     recorded_under: str | None = None
     """The ruleset version its rules were recorded under, when that is not today's: the rules changed since (a
     new edition of RULES.md), so a different outcome is expected, not a sign that the log was altered."""
-    recorded: tuple[Any, ...] = field(default=(), repr=False, compare=False)
-    rerun: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    recorded: tuple[RecordedEvent, ...] = field(default=(), repr=False, compare=False)
+    rerun: tuple[RecordedEvent, ...] = field(default=(), repr=False, compare=False)
     """The command's events as recorded and as re-run (a re-evaluation's), so that a view can say each decision
     in the reader's language from what it recorded (its outcomes above are the English sentences)."""
 
@@ -36,16 +41,16 @@ decides differently at their lowest and their highest faces."""
 IN_EFFECT: frozenset[str] = frozenset({"unchanged", "changed", "new dice"})
 """The fates of the commands an amendment keeps in effect."""
 
-Outcome = dict[str, Any]
 
-
-def paired(before: Sequence[Outcome], after: Sequence[Outcome]) -> list[tuple[Outcome | None, Outcome | None]]:
+def paired(
+    before: Sequence[RuleOutcome], after: Sequence[RuleOutcome]
+) -> list[tuple[RuleOutcome | None, RuleOutcome | None]]:
     """A command's rule outcomes as recorded beside those its re-run gives, each beside the one of the same rule
     for the same unit (None where the other side has none: a morale test the re-run now calls for, or no longer
     does), in the order they happen. Paired by place alone, one outcome more in the middle put every later one
     beside the wrong one (a battle's end said "no longer" while it still ended so)."""
     keys = [[(o.get("rule"), o.get("unit_id")) for o in side] for side in (before, after)]
-    out: list[tuple[Outcome | None, Outcome | None]] = []
+    out: list[tuple[RuleOutcome | None, RuleOutcome | None]] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(a=keys[0], b=keys[1], autojunk=False).get_opcodes():
         both = min(i2 - i1, j2 - j1) if tag in ("equal", "replace") else 0
         out += zip(before[i1 : i1 + both], after[j1 : j1 + both], strict=True)
@@ -60,11 +65,11 @@ class Fate:
 
     seq: int
     command: str
-    args: dict[str, Any]
+    args: dict[str, JsonValue]
     kind: FateKind
-    before: list[dict[str, Any]] = field(default_factory=list)
+    before: list[RuleOutcome] = field(default_factory=list)
     """Its rule outcomes as recorded."""
-    after: list[dict[str, Any]] = field(default_factory=list)
+    after: list[RuleOutcome] = field(default_factory=list)
     """Its rule outcomes re-run (none when it no longer applies)."""
     why: str = ""
     """Why it no longer applies, in the rules' words."""
@@ -93,7 +98,7 @@ class Fate:
 class AmendReport:
     amended_seq: int
     command: str
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, JsonValue] = field(default_factory=dict)
     """The amended command's inputs, corrected."""
     amended: Fate | None = None
     """The amended command's own re-run: changed, unchanged, or rolling new dice."""
@@ -106,7 +111,7 @@ class AmendReport:
     corrected: list[DiceCorrected] = field(default_factory=list)
     """The amended command's table dice, corrected (``--dice``): each roll as entered, and as the table agreed."""
     result: AppendResult | None = None
-    inputs: list[tuple[str, Any, Any]] = field(default_factory=list)
+    inputs: list[tuple[str, JsonValue, JsonValue]] = field(default_factory=list)
     """The amended command's inputs that change: name, recorded value, corrected value."""
 
     @property

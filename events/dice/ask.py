@@ -76,10 +76,12 @@ class AskedDice(_RecordingDice):
         spec.check_faces(faces)
         if held is not None:  # the dice of a retracted command are still on the table: they are what is entered
             if faces != tuple(held.faces):
-                raise DiceError(
-                    f"the {spec.notation} a retracted command rolled is still on the table "
-                    f"({', '.join(map(str, held.faces))}; {purpose}): enter those dice again, or take them off "
-                    "the table first with `campaign reroll --reason …`"
+                raise DiceError.saying(
+                    "the {notation} a retracted command rolled is still on the table ({faces}; {purpose}): enter "
+                    "those dice again, or take them off the table first with `campaign reroll --reason …`",
+                    notation=spec.notation,
+                    faces=", ".join(map(str, held.faces)),
+                    purpose=purpose,
                 )
             return self._offered_roll(spec, purpose)  # type: ignore[return-value]
         return self._record(spec, faces, purpose, source="table", entered_by=self._entered_by)

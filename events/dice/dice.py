@@ -17,7 +17,7 @@ from typing import Protocol
 
 from events.dice.derive import derive_faces
 from events.dice.notation import DiceSpec
-from events.errors import DiceError
+from events.errors import DiceError, Words
 from events.families.dice import DiceRolled
 
 
@@ -141,24 +141,60 @@ class TableDice(_RecordingDice):
             if len(typed) == spec.count:
                 spec.check_faces(typed)  # a 7 on a d6 is refused as such, table or no table
             if typed != tuple(held.faces):
-                raise DiceError(
-                    f"the {spec.notation} rolled for “{held.purpose}” by a command that was taken back is still on "
-                    f"the table ({', '.join(map(str, held.faces))}): enter {'it' if spec.count == 1 else 'them'} "
-                    f"again for {purpose}, or take {'it' if spec.count == 1 else 'them'} off the table first with "
-                    "`campaign reroll --reason …`"
+                on_table, held_for = ", ".join(map(str, held.faces)), held.purpose
+                if spec.count == 1:
+                    raise DiceError.saying(
+                        "the {notation} rolled for “{held}” by a command that was taken back is still on the table "
+                        "({faces}): enter it again for {purpose}, or take it off the table first with "
+                        "`campaign reroll --reason …`",
+                        notation=spec.notation,
+                        held=held_for,
+                        faces=on_table,
+                        purpose=purpose,
+                    )
+                raise DiceError.saying(
+                    "the {notation} rolled for “{held}” by a command that was taken back is still on the table "
+                    "({faces}): enter them again for {purpose}, or take them off the table first with "
+                    "`campaign reroll --reason …`",
+                    notation=spec.notation,
+                    held=held_for,
+                    faces=on_table,
+                    purpose=purpose,
                 )
             self._used += spec.count
             return self._offered_roll(spec, purpose)  # type: ignore[return-value]
         wanted = self._faces[self._used : self._used + spec.count]
         if len(wanted) < spec.count:
-            raise DiceError(
-                f"not enough table dice: {purpose} needs {spec.notation}, but "
-                + (
-                    f"only {len(self._faces) - self._used} of the {len(self._faces)} entered "
-                    f"{'is' if len(self._faces) - self._used == 1 else 'are'} left"
-                    if self._used
-                    else f"{len(self._faces)} {'die was' if len(self._faces) == 1 else 'dice were'} entered"
+            left, entered = len(self._faces) - self._used, len(self._faces)
+            if not self._used and entered == 1:
+                raise DiceError.saying(
+                    "not enough table dice: {purpose} needs {notation}, but {entered} die was entered",
+                    purpose=purpose,
+                    notation=spec.notation,
+                    entered=entered,
                 )
+            if not self._used:
+                raise DiceError.saying(
+                    "not enough table dice: {purpose} needs {notation}, but {entered} dice were entered",
+                    purpose=purpose,
+                    notation=spec.notation,
+                    entered=entered,
+                )
+            if left == 1:
+                raise DiceError.saying(
+                    "not enough table dice: {purpose} needs {notation}, but only {left} of the {entered} entered "
+                    "is left",
+                    purpose=purpose,
+                    notation=spec.notation,
+                    left=left,
+                    entered=entered,
+                )
+            raise DiceError.saying(
+                "not enough table dice: {purpose} needs {notation}, but only {left} of the {entered} entered are left",
+                purpose=purpose,
+                notation=spec.notation,
+                left=left,
+                entered=entered,
             )
         faces = tuple(wanted)
         spec.check_faces(faces)
@@ -171,13 +207,34 @@ class TableDice(_RecordingDice):
             left = self._faces[self._used :]
             shown = ", ".join(map(str, left))
             if not self._used:  # e.g. a unit hit, but not hard enough for a test: say so, not only "not used"
-                raise DiceError(
-                    f"the rules called for no die here, and {len(left)} table "
-                    f"{'die was' if len(left) == 1 else 'dice were'} entered ({shown}): leave out --dice"
+                if len(left) == 1:
+                    raise DiceError.saying(
+                        "the rules called for no die here, and {count} table die was entered ({faces}): "
+                        "leave out --dice",
+                        count=len(left),
+                        faces=shown,
+                    )
+                raise DiceError.saying(
+                    "the rules called for no die here, and {count} table dice were entered ({faces}): leave out --dice",
+                    count=len(left),
+                    faces=shown,
                 )
-            raise DiceError(
-                f"the rules called for {self._used} of the {len(self._faces)} table dice entered; "
-                f"{len(left)} {'was' if len(left) == 1 else 'were'} not used ({shown}): check what was entered"
+            if len(left) == 1:
+                raise DiceError.saying(
+                    "the rules called for {used} of the {entered} table dice entered; {count} was not used "
+                    "({faces}): check what was entered",
+                    used=self._used,
+                    entered=len(self._faces),
+                    count=len(left),
+                    faces=shown,
+                )
+            raise DiceError.saying(
+                "the rules called for {used} of the {entered} table dice entered; {count} were not used "
+                "({faces}): check what was entered",
+                used=self._used,
+                entered=len(self._faces),
+                count=len(left),
+                faces=shown,
             )
 
 
@@ -190,12 +247,19 @@ class ReplayDice:
 
     def roll(self, spec: DiceSpec, purpose: str, *, side: str | None = None) -> Roll:
         if self._used >= len(self._recorded):
-            raise DiceError(f"the rule asked for more dice than were recorded ({purpose}: {spec.notation})")
+            raise DiceError.saying(
+                "the rule asked for more dice than were recorded ({purpose}: {notation})",
+                purpose=purpose,
+                notation=spec.notation,
+            )
         event = self._recorded[self._used]
         if (event.count, event.sides, event.modifier) != (spec.count, spec.sides, spec.modifier):
-            raise DiceError(
-                f"the rule asked for {spec.notation} ({purpose}) where the log recorded {event.notation} "
-                f"({event.purpose})"
+            raise DiceError.saying(
+                "the rule asked for {notation} ({purpose}) where the log recorded {recorded} ({recorded_for})",
+                notation=spec.notation,
+                purpose=purpose,
+                recorded=event.notation,
+                recorded_for=event.purpose,
             )
         self._used += 1
         return Roll(spec, tuple(event.faces), event.roll_index)
@@ -220,10 +284,14 @@ class AnotherSidesDieError(DiceError):
 
     def __init__(self, side: str, purpose: str, notation: str) -> None:
         self.side, self.purpose, self.notation = side, purpose, notation
-        super().__init__(
-            f"{purpose} ({notation}) is rolled for {side}: the player of {side} or the game master enters it, "
-            "never the one who typed the command"
+        self.words = Words(
+            "{purpose} ({notation}) is rolled for {side}: the player of {side} or the game master enters it, "
+            "never the one who typed the command",
+            purpose=purpose,
+            notation=notation,
+            side=side,
         )
+        super().__init__(str(self.words))
 
 
 Recording = SeededDice | TableDice
@@ -281,7 +349,7 @@ def parse_table_dice(text: str) -> list[int]:
     """``"4,2"`` or ``"4 2"`` → ``[4, 2]``; anything but whole numbers is refused."""
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
-        raise DiceError("--dice needs the faces rolled, e.g. --dice 4,2")
+        raise DiceError.saying("--dice needs the faces rolled, e.g. --dice 4,2")
     faces: list[int] = []
     for part in parts:
         if not (part.isascii() and part.isdigit() and len(part) <= 3):

@@ -67,7 +67,7 @@ class DiceSpec:
     def shifted(self, steps: int) -> DiceSpec:
         """The same roll with the die moved ``steps`` more places on the ladder."""
         if steps and self.base_sides not in STEP_LADDER:
-            raise DiceError(f"d{self.base_sides} is not on the d4–d12 ladder and cannot be shifted")
+            raise _not_on_the_ladder(self.base_sides)
         return DiceSpec(self.count, self.base_sides, self.modifier, self.step + steps)
 
     def check_faces(self, faces: tuple[int, ...]) -> None:
@@ -102,14 +102,21 @@ def parse(text: str) -> DiceSpec:
     """Parse dice notation, refusing anything ambiguous with a message that says why."""
     match = _PATTERN.match(text or "")
     if match is None:
-        raise DiceError(
-            f"malformed dice notation {text!r}: use dN, kdN, 3d (GURPS d6s), a +/- modifier, "
-            "or a die-step shift such as d10-1step"
+        raise DiceError.saying(
+            "malformed dice notation {text!r}: use dN, kdN, 3d (GURPS d6s), a +/- modifier, "
+            "or a die-step shift such as d10-1step",
+            text=text,
         )
     if not match["count"] and not match["sides"]:
-        raise DiceError(f"malformed dice notation {text!r}: say which die, e.g. d6, or 3d for three GURPS d6s")
+        raise DiceError.saying(
+            "malformed dice notation {text!r}: say which die, e.g. d6, or 3d for three GURPS d6s", text=text
+        )
     if any(len(part) > 9 for part in match.groups() if part):
-        raise DiceError(f"dice notation {text[:40]!r}: a number in it is out of range (modifiers are ±{MAX_MODIFIER})")
+        raise DiceError.saying(
+            "dice notation {text!r}: a number in it is out of range (modifiers are ±{most})",
+            text=text[:40],
+            most=MAX_MODIFIER,
+        )
     count = int(match["count"]) if match["count"] else 1
     sides = int(match["sides"]) if match["sides"] else 6  # GURPS: "3d" means three six-sided dice
     step = int(match["step"].replace(" ", "")) if match["step"] else 0
@@ -123,9 +130,17 @@ def _checked(spec: DiceSpec) -> DiceSpec:
             "d{sides} is not a die this program rolls (d4, d6, d8, d10, d12, d20, d100)", sides=spec.base_sides
         )
     if not 1 <= spec.count <= MAX_DICE:
-        raise DiceError(f"between 1 and {MAX_DICE} dice may be rolled at once, not {spec.count}")
+        raise DiceError.saying(
+            "between 1 and {most} dice may be rolled at once, not {count}", most=MAX_DICE, count=spec.count
+        )
     if abs(spec.modifier) > MAX_MODIFIER:
-        raise DiceError(f"a modifier of {spec.modifier} is out of range (±{MAX_MODIFIER})")
+        raise DiceError.saying(
+            "a modifier of {modifier} is out of range (±{most})", modifier=spec.modifier, most=MAX_MODIFIER
+        )
     if spec.step and spec.base_sides not in STEP_LADDER:
-        raise DiceError(f"d{spec.base_sides} is not on the d4–d12 ladder and cannot be shifted")
+        raise _not_on_the_ladder(spec.base_sides)
     return spec
+
+
+def _not_on_the_ladder(sides: int) -> DiceError:
+    return DiceError.saying("d{sides} is not on the d4–d12 ladder and cannot be shifted", sides=sides)

@@ -66,9 +66,12 @@ class TypedFaces:
     def take(self, spec: DiceSpec, purpose: str, roll_index: int) -> tuple[tuple[int, ...], Source]:
         wanted = tuple(self._faces[self.position : self.position + spec.count])
         if len(wanted) < spec.count:
-            raise NotEnoughDiceError(
-                f"the amendment needs more new dice than --dice gave ({len(self._faces)}): {purpose} needs "
-                f"{spec.notation} (`amend … --dry-run` lists every die it needs)"
+            raise NotEnoughDiceError.saying(
+                "the amendment needs more new dice than --dice gave ({given}): {purpose} needs {notation} "
+                "(`amend … --dry-run` lists every die it needs)",
+                given=len(self._faces),
+                purpose=purpose,
+                notation=spec.notation,
             )
         spec.check_faces(wanted)
         self.position += spec.count
@@ -114,7 +117,11 @@ class StandInFaces:
     def take(self, spec: DiceSpec, purpose: str, roll_index: int) -> tuple[tuple[int, ...], Source]:
         self._taken += 1
         if self._taken > self.MOST:
-            raise DiceError(f"the preview stopped after {self.MOST} stand-in dice: {purpose} keeps asking for more")
+            raise DiceError.saying(
+                "the preview stopped after {most} stand-in dice: {purpose} keeps asking for more",
+                most=self.MOST,
+                purpose=purpose,
+            )
         again = self._asked.get(purpose, 0)
         self._asked[purpose] = again + 1
         low = (self.face == "low") == (again % 2 == 0)

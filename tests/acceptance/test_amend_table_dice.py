@@ -9,14 +9,14 @@ import pytest
 
 from campaign.executor import Ledger, TableEntry
 from campaign.read.views import audit
-from campaign.replay import Sandbox, command_groups
+from campaign.replay import RuleOutcome, Sandbox, command_groups
 from campaign.rulesets.fighting_spirit import battle_commands as fsb
 from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
-from events.registry import registry
+from events.registry import JsonValue, registry
 from events.timeline import effective, retracted
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo
@@ -62,7 +62,7 @@ def grade(ledger: Ledger) -> tuple[str, int]:
     return battle.units[unit.unit_id].grade, battle.units[unit.unit_id].men
 
 
-def morale(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
+def morale(outcomes: list[RuleOutcome]) -> dict[str, JsonValue]:
     return next(o["outcome"] for o in outcomes if "morale test" in o["explanation"])
 
 

@@ -171,7 +171,7 @@ def test_ten_battles_carry_men_veterancy_fatigue_and_pay(tmp_path: Path) -> None
             ), f"battle {battle}: {name}"
             assert got["fatigue"] == e.fatigue(day, steel_hungry and e.side == "Steel"), f"battle {battle}: {name}"
             assert (got["pay_owed"], got["paydays_missed"]) == (e.owed, e.missed)
-        bravo_quality.append(units["Bravo"]["quality"])
+        bravo_quality.append(str(units["Bravo"]["quality"]))
         assert summary.treasury["Keno"] == treasury and summary.day == day
         assert len(summary.battles) == battle
         app.close()

@@ -209,7 +209,8 @@ def test_r3_12_the_side_that_destroyed_more_models_wins(encounter: Dis) -> None:
 
 def test_r3_12_a_typed_winner_that_contradicts_the_count_is_refused(encounter: Dis) -> None:
     _losses(encounter, killed_french=7)
-    encounter.refused(disb.EndBattle, "British destroyed 8 of French's models, French 6 of British's", winner="French")
+    said = "British destroyed 8 models of French, French 6 of British; so British won, not French"
+    encounter.refused(disb.EndBattle, said, winner="French")
     encounter.run(disb.EndBattle, winner="british")  # the count's winner, typed: accepted
 
 

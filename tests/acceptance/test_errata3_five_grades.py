@@ -175,7 +175,7 @@ def test_r3_2_the_activation_in_which_the_trigger_test_failed_takes_no_other_tes
     # The trigger in U's own activation: the rest of that activation is lost; its next test is in turn 2.
     ridge.run(fsc.Activate, unit_name="U")
     ridge.rules(fsb.Panic, 1, unit_name="U", trigger="enemy_in_sight")
-    ridge.refused(fsb.Panic, "U's activation in turn 1 is spent", 1, unit_name="U")
+    ridge.refused(fsb.Panic, "U: its activation in turn 1 is spent", 1, unit_name="U")
     ridge.turn()
     assert ridge.rules(fsb.Panic, 1, unit_name="U")[0]["outcome"]["to"] == "shaken"
 

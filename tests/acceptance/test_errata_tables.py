@@ -138,9 +138,8 @@ def test_a_house_rule_of_ntr_is_refused_where_the_model_takes_only_a_number(tabl
 
 def test_r2_36_the_refusals_name_every_alternative() -> None:
     assert set(campaign.tables.house_rule_refusals("mass_combat")) == {"alternatives.c2_catastrophe_17_table.paths"}
-    assert (
-        "threats.unverified_casualty.low"
-        in campaign.tables.house_rule_refusals("fighting_spirit")["alternatives.a1_unverified_text.value"]
+    assert "threats.unverified_casualty.low" in str(
+        campaign.tables.house_rule_refusals("fighting_spirit")["alternatives.a1_unverified_text.value"]
     )
 
 

@@ -60,7 +60,7 @@ def test_rallying_from_outside_the_chain_of_command_is_refused(front: FsTable) -
         lambda: front.ledger.execute(
             front.info, fsb.Rally.build(unit_name="2nd Squad", officer_name="1st Squad", distance=3, in_sight=True)
         ),
-        "not on 2nd Squad's direct chain of command",
+        "not on the direct chain of command of 2nd Squad",
     )
     # Out of sight and with no radio on the squad: no link.
     refused(

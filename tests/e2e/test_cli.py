@@ -218,13 +218,15 @@ def test_the_demo_replaces_a_file_only_when_told(cli: Cli) -> None:
     assert "Scratch" not in {c["name"] for c in cli.json("list")}
 
 
-def test_a_name_ending_in_s_owns_with_an_apostrophe_alone(cli: Cli) -> None:
-    # English: "the Keno's treasury", but "the Rangers' treasury", never "Rangers's"
+def test_a_side_named_in_a_refusal_takes_no_possessive_ending(cli: Cli) -> None:
+    # "the treasury of Rangers": a name ending in s is never given "'s" ("Rangers's"), and the sentence is one a
+    # translator can word whole (the name is a field, no English ending is glued to it)
     cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
     for name, side in (("Alpha", "Rangers"), ("Bravo", "Keno")):
         cli("fs", "muster", name, "--side", side, "--quality", "regular", "--lv", "2", "--size", "3")
     cli("fs", "funds", "Rangers", "10", "--reason", "pay chest")
     cli("fs", "funds", "Keno", "10", "--reason", "tribute")
     rangers = cli("fs", "funds", "--reason", "bribes", "Rangers", "--", "-30", code=2).output
-    assert "Rangers' treasury holds 10; it cannot pay 30" in rangers and "Rangers's" not in rangers
-    assert "Keno's treasury holds 10" in cli("fs", "funds", "--reason", "bribes", "Keno", "--", "-30", code=2).output
+    assert "the treasury of Rangers holds 10; it cannot pay 30" in rangers and "Rangers's" not in rangers
+    keno = cli("fs", "funds", "--reason", "bribes", "Keno", "--", "-30", code=2).output
+    assert "the treasury of Keno holds 10" in keno

@@ -40,7 +40,7 @@ def test_the_sheet_gives_name_iq_points_skills_in_containers_and_the_advantages_
     [
         ({"weapon_skill": "Axe/Mace"}, "caliburn.gcs (Caliburn) has no skill 'Axe/Mace': its skills are Broadsword"),
         ({}, "say which skill is the main weapon"),
-        ({"weapon_skill": "Broadsword", "name": "Arthur"}, "is Caliburn's sheet, not Arthur's"),
+        ({"weapon_skill": "Broadsword", "name": "Arthur"}, "is the sheet of Caliburn, not of Arthur"),
     ],
 )
 def test_a_missing_skill_or_another_characters_name_is_refused_in_words(entry: dict[str, str], said: str) -> None:

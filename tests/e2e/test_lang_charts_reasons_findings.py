@@ -70,11 +70,16 @@ def test_the_checkers_findings_are_said_again_with_their_values() -> None:
     wrong = Finding(3, "dice.rolled", "dice", "roll 2 recorded [4] but the seed gives [5]")
     unknown = Finding(4, "dice.rolled", "dice", "some future wording")
     with reading_in("ru"):
-        assert finding_said(gap) == "seq 7 (battle.shot): порядок: ожидался seq 6, найден 7 (событие пропало)"
-        assert finding_said(wrong) == "seq 3 (dice.rolled): кубики: бросок 2 записан как [4], но зерно даёт [5]"
+        assert (
+            finding_said(gap) == "запись #7 (battle · shot): порядок: ожидалась запись #6, найдена #7 (событие пропало)"
+        )
+        assert finding_said(wrong) == "запись #3 (кости · бросок): кубики: бросок 2 записан как [4], но зерно даёт [5]"
         assert finding_said(unknown).endswith(": some future wording")  # not matched: as the checker said it
     with reading_in("pl"):
-        assert finding_said(gap).endswith("kolejność: oczekiwano seq 6, znaleziono 7 (brakuje zdarzenia)")
+        assert (
+            finding_said(gap)
+            == "wpis #7 (battle · shot): kolejność: oczekiwano wpisu #6, znaleziono #7 (brakuje zdarzenia)"
+        )
     assert finding_said(gap) == str(gap)  # English: the checker's words
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from events.recorded import JsonObject
 from tests.e2e.test_cli import Cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -98,7 +99,7 @@ def test_range_steps_take_each_languages_plural(plural: tuple[int, str, str]) ->
     from campaign.i18n.explain import Beside, render
 
     steps, ru, pl = plural
-    payload = {
+    payload: JsonObject = {
         "ruleset": "fighting-spirit", "rule": "psi", "unit_id": "u", "dice": [1], "outcome": {"result": "fail"},
         "inputs": {"psion": "p", "effect": "panic", "bands": steps + 1, "die": 8 - 2 * steps, "need": 4},
     }  # fmt: skip

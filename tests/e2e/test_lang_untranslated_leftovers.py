@@ -142,7 +142,7 @@ def framework_said(lang: str, *args: str) -> tuple[int, list[str]]:
     return result.exit_code, [line for line in lines if line]
 
 
-COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "campaig", "days", "amount", "side"}
+COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "campaig"}
 """What a reader types, the same in every language: the program, its commands, options and arguments."""
 
 
@@ -158,8 +158,8 @@ COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "ca
         (
             "ru",
             ["fs", "funds", "Keno"],
-            ["Использование: campaign fs funds [ПАРАМЕТРЫ] {side} {amount}", "Справка: 'campaign fs funds --help'.",
-             "Ошибка", "Не указан аргумент 'amount'."],
+            ["Использование: campaign fs funds [ПАРАМЕТРЫ] {сторона} {сумма}", "Справка: 'campaign fs funds --help'.",
+             "Ошибка", "Не указан аргумент 'сумма'."],
         ),
         (
             "ru",
@@ -170,13 +170,13 @@ COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "ca
         (
             "pl",
             ["fs", "rest", "x"],
-            ["Użycie: campaign fs rest [OPCJE] {days}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
-             "Niepoprawna wartość 'days': to nie liczba całkowita"],
+            ["Użycie: campaign fs rest [OPCJE] {dni}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
+             "Niepoprawna wartość 'dni': to nie liczba całkowita"],
         ),
         (
             "pl",
             ["fs", "rest", "1", "--campaig", "X"],
-            ["Użycie: campaign fs rest [OPCJE] {days}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
+            ["Użycie: campaign fs rest [OPCJE] {dni}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
              "Nie ma opcji --campaig (może chodziło o: --campaign)"],
         ),
         (
@@ -203,8 +203,12 @@ def test_a_command_line_the_framework_cannot_read_is_refused_in_the_readers_word
 @pytest.mark.parametrize(
     ("lang", "usage", "help_line"),
     [
-        ("ru", "Использование: campaign fs funds [ПАРАМЕТРЫ] {side} {amount}", "--help Показать эту справку и выйти."),
-        ("pl", "Użycie: campaign fs funds [OPCJE] {side} {amount}", "--help Pokaż tę pomoc i zakończ."),
+        (
+            "ru",
+            "Использование: campaign fs funds [ПАРАМЕТРЫ] {сторона} {сумма}",
+            "--help Показать эту справку и выйти.",
+        ),
+        ("pl", "Użycie: campaign fs funds [OPCJE] {strona} {kwota}", "--help Pokaż tę pomoc i zakończ."),
     ],
 )
 def test_a_commands_help_names_its_usage_in_the_readers_words(lang: str, usage: str, help_line: str) -> None:
@@ -251,6 +255,11 @@ def test_a_drift_finding_says_both_decisions_in_the_readers_words(
     assert result.exit_code == 3
     found = next(line for line in result.output.splitlines() if line.startswith(("ошибка:", "błąd:")))
     assert found.endswith(DRIFT[lang])
+    entry = {
+        "ru": r"запись #\d+ \(fs attack\): расхождение: ",
+        "pl": r"wpis #\d+ \(fs attack\): rozbieżność: ",
+    }
+    assert re.search(entry[lang], found), found  # the entry by its number, the command as it is typed
     english = {"evaluated", "now", "the", "rules", "say", "log", "records", "threat", "rolled", "passes", "grade"}
     assert not set(WORD.findall(found)) & english
 
@@ -275,12 +284,14 @@ def charted(cli: Cli, lang: str, *args: str) -> tuple[int, str]:
         (
             "ru",
             ["Keno 3rd Squad", "█▆▆", "Уверенный", "Стойкий", "Стойкий", "Уверенный"],
-            "с Hill 203, день 0 (fs battle-start) по конец боя «Hill 203», день 0 (конец боя «Hill 203»)",
+            "первый шаг: Hill 203, день 0 (fs battle-start); последний: конец боя «Hill 203», день 0 (конец боя "
+            "«Hill 203»)",
         ),
         (
             "pl",
             ["Keno 3rd Squad", "█▆▆", "Pewny", "Niezachwiany", "Niezachwiany", "Pewny"],
-            "od Hill 203, dzień 0 (fs battle-start) do koniec bitwy „Hill 203”, dzień 0 (koniec bitwy „Hill 203”)",
+            "pierwszy krok: Hill 203, dzień 0 (fs battle-start); ostatni: koniec bitwy „Hill 203”, dzień 0 (koniec "
+            "bitwy „Hill 203”)",
         ),
     ],
 )
@@ -288,7 +299,8 @@ def test_a_chart_says_its_grades_and_steps_in_the_readers_words(
     hill: Cli, lang: str, row: list[str], steps: str
 ) -> None:
     """The grades are the seed's (Уверенный → Стойкий), a step a command as the reader types it or the battle's end
-    in words ("battle start", "Hill 203 ends" in English)."""
+    in words ("battle start", "Hill 203 ends" in English). The footer names the first and the last step after a
+    colon, not governed by a preposition: a step said as "koniec bitwy" would need its genitive after "do"."""
     code, said = charted(hill, lang, "morale")
     assert code == 0
     rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in said.splitlines() if "Keno" in line]
@@ -453,10 +465,10 @@ def test_the_es_reckoning_is_said_in_the_readers_words(tmp_path: Path, lang: str
     [
         ("ru", "Border War — день 0, месяц 1",
          ["отряд", "сторона", "бойцы", "раненые", "качество", "опыт", "TS", "Мораль ±", "долг", "состояние"],
-         "Зеленые", "казна стороны Megalos: $1 640 000"),
+         "Зеленые", "казна стороны Megalos: 1 640 000 $"),
         ("pl", "Border War — dzień 0, miesiąc 1",
          ["oddział", "strona", "ludzie", "ranni", "jakość", "dośw.", "TS", "Morale ±", "zaległości", "stan"],
-         "Zieloni", "skarbiec strony Megalos: $1 640 000"),
+         "Zieloni", "skarbiec strony Megalos: 1 640 000 USD"),
     ],
 )  # fmt: skip
 def test_the_mass_combat_roster_reads_in_the_readers_words(

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,9 @@ CAMPAIGN = str(Path(sys.executable).with_name("campaign"))
 
 
 def rows(db: Path) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db) as conn:
+    # closed here, not when collected: a reader the test left open would keep the next command from being the
+    # file's last connection, and SQLite leaves the `-wal` behind for the last one to remove
+    with closing(sqlite3.connect(db)) as conn:
         return conn.execute("SELECT campaign_id, seq, hash FROM events ORDER BY position").fetchall()
 
 
@@ -178,8 +181,9 @@ def test_every_command_refuses_a_file_whose_tables_sqlite_calls_malformed(played
 
 def test_new_never_writes_into_another_applications_sqlite_file(tmp_path: Path) -> None:
     other = tmp_path / "notes.db"
-    with sqlite3.connect(other) as conn:
+    with closing(sqlite3.connect(other)) as conn:
         conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.commit()
     before = digest(other)
     refused = Cli(str(other))("new", "X", "--ruleset", "grimdark", code=2).stderr
     assert "another application's SQLite database" in refused and "notes" in refused
@@ -233,7 +237,7 @@ def test_ctrl_c_while_importing_leaves_nothing_half_written(played: Cli, tmp_pat
 
 def _migrated(db: Path) -> bool:
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
             return bool(conn.execute("SELECT count(*) FROM alembic_version").fetchone()[0])
     except sqlite3.Error:
         return False

@@ -17,7 +17,6 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -31,6 +30,7 @@ from campaign.cli.main import app
 from campaign.plugins import GROUP, RULESETS, installed
 from campaign.server.app import create_app
 from events.registry import registry
+from projections.fold import Summary
 from tests.server.conftest import FAST_HASHER, post, sign_in
 
 FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "fifth_ruleset"
@@ -233,7 +233,7 @@ def test_its_chart_roster_and_sheet_come_from_its_own_folder(fifth: str, tmp_pat
     own: Any = importlib.import_module("fifth.state")
     blue = own.Unit("u1", "Blue Guard", "Blue", own.Profile(size=5), wins=2)
     state = own.CampaignState(roster={"u1": blue})
-    [card] = battle_sheet("duel", state, SimpleNamespace(units=[]))
+    [card] = battle_sheet("duel", state, Summary(units=[], battles=[], treasury={}, careers=[], day=0))
     assert (card.name, card.side, [(i.label, i.value) for i in card.items]) == ("Blue Guard", "Blue", [("wins", "2")])
 
 

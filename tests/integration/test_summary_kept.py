@@ -35,7 +35,7 @@ def kept_then(fold: RulesetFold[Any], before: Any, after: Any) -> Summary:
 
 
 def unit(summary: Summary, name: str) -> dict[str, Any]:
-    return next(u for u in summary.units if u["name"] == name)
+    return dict(next(u for u in summary.units if u["name"] == name))
 
 
 def with_unit(state: Any, name: str, **changes: Any) -> Any:

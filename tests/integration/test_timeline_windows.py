@@ -82,8 +82,9 @@ def test_the_window_decides_as_the_whole_log_on_any_play(
     assert fold is not None
     for unit in fold.summary(fold.fold(effective(whole))).units:  # `unit NAME`'s history, streamed
         for at in (None, info.last_seq // 2):
-            streamed = unit_history(ledger.store, info.campaign_id, unit["unit_id"], at)
-            assert streamed == whole_log_unit_history(whole[:at], unit["unit_id"]), (unit["name"], at)
+            unit_id = str(unit["unit_id"])
+            streamed = unit_history(ledger.store, info.campaign_id, unit_id, at)
+            assert streamed == whole_log_unit_history(whole[:at], unit_id), (unit["name"], at)
     truth = [fold.fold(effective(whole[:seq])) for seq in range(len(whole) + 1)]
     snapshot_seqs = data.draw(st.sets(st.integers(1, info.last_seq)), label="snapshots")
 

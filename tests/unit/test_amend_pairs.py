@@ -4,11 +4,12 @@ outcome after it is still set beside its own, not beside its neighbour's."""
 
 from __future__ import annotations
 
+from campaign.replay import RuleOutcome
 from campaign.timeline.reports import paired
 
 
-def outcome(rule: str, unit: str | None, said: str) -> dict[str, object]:
-    return {"rule": rule, "unit_id": unit, "outcome": said, "explanation": said}
+def outcome(rule: str, unit: str | None, said: str) -> RuleOutcome:
+    return {"rule": rule, "unit_id": unit, "outcome": {"said": said}, "explanation": said}
 
 
 WOUNDS_3 = outcome("gf.wounds", "u1", "3 wounds: 7 of 10 left")

@@ -11,7 +11,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.possessive import possessive
+from campaign.i18n import N_
 from campaign.rulesets.battles import Measured, deploying, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase
@@ -42,7 +42,7 @@ from campaign.rulesets.disorder.commands import (
 from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.inputs import ARGUMENT, Called, NewBattle, OwnUnit, SideName, Typed, UnitName
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
 from events.registry import Event, JsonValue
 
@@ -84,8 +84,9 @@ class StartBattle(DisCommand):
         deployed, sides = deploying(state, self.battle_name, self.units)
         leaderless = [side for side in sides if side not in state.officers]
         if leaderless:
-            raise InvalidInputError(
-                f"no officer commands {', '.join(leaderless)}: appoint one with `campaign dis officer SIDE NAME`"
+            raise InvalidInputError.saying(
+                "no officer commands {sides}: appoint one with `campaign dis officer SIDE NAME`",
+                sides=", ".join(leaderless),
             )
         officers: dict[str, dict[str, JsonValue]] = {side: {"officer": state.officers[side]} for side in sides}
         begun = started(s, self.battle_name, sides, officers, self.scenario)
@@ -127,8 +128,10 @@ class NextTurn(BaseNextTurn[CampaignState, Tables]):
     def decide(self, s: At) -> list[Event]:
         battle = current_battle(s.state)
         if battle.last_turn is not None:  # R3-10: the turn in which a force fled is the last
-            raise InvalidInputError(
-                f"the battle ended with turn {battle.last_turn} ({fled(battle)} fled): record battle-end"
+            raise InvalidInputError.saying(
+                "the battle ended with turn {turn} ({sides} fled): record battle-end",
+                turn=battle.last_turn,
+                sides=fled(battle),
             )
         return super().decide(s)
 
@@ -156,11 +159,21 @@ class Hit(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         if self.cause not in dis.LOSS_CAUSES:
-            raise InvalidInputError(f"models are lost to {' or '.join(dis.LOSS_CAUSES)} here, not {self.cause!r}")
+            allowed: Words | str = dis.LOSS_CAUSES[0]  # "shooting or melee", joined in the reader's words
+            for more in dis.LOSS_CAUSES[1:]:
+                allowed = Words("{some} or {last}", some=allowed, last=more)
+            raise InvalidInputError.saying(
+                "models are lost to {causes} here, not {cause!r}", causes=allowed, cause=self.cause
+            )
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
         if self.lost > unit.models:  # as `fs attack` refuses it: RULES.md §1.3–1.4 cap no loss
-            raise InvalidInputError(f"{unit.name} has {unit.models} models left; it cannot lose {self.lost}")
+            raise InvalidInputError.saying(
+                "{unit} has {models} models left; it cannot lose {lost}",
+                unit=unit.name,
+                models=unit.models,
+                lost=self.lost,
+            )
         friend, at = friend_checked(s, battle, unit, self.also, self.friend_at)
         after, facts, text = dis.lose_models(unit, battle.battle_id, self.lost, self.cause)
         decisions = [
@@ -226,7 +239,7 @@ class CheckMorale(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         if "casualties" in self.causes:
-            raise InvalidInputError("a check for casualties comes with the loss: use `campaign dis hit`")
+            raise InvalidInputError.saying("a check for casualties comes with the loss: use `campaign dis hit`")
         tables = s.tables
         battle, unit = fighting(s, self.unit_name)
         causes_checked(s, battle, unit, self.causes)
@@ -326,7 +339,7 @@ class Remove(DisCommand):
 
     def decide(self, s: At) -> list[Event]:
         if not self.reason.strip():
-            raise InvalidInputError("say why the unit is removed")
+            raise InvalidInputError.saying("say why the unit is removed")
         battle, unit = fighting(s, self.unit_name)
         removed = Decision(
             "unit_removed",
@@ -357,12 +370,13 @@ class OfficerDown(DisCommand):
         contingents = {u.contingent for u in battle.units.values() if u.contingent is not None}
         forces = [*battle.sides, *sorted(c for c in contingents if is_force(s, c, ""))]
         if self.side not in forces:  # R3-13: a contingent with an officer of its own is a force of its own
-            raise InvalidInputError(
-                f"{self.side!r} is not a side (or a contingent with an officer of its own) of this battle "
-                f"({', '.join(forces)})"
+            raise InvalidInputError.saying(
+                "{side!r} is not a side (or a contingent with an officer of its own) of this battle ({forces})",
+                side=self.side,
+                forces=", ".join(forces),
             )
         if self.side in battle.officer_removed:
-            raise InvalidInputError(f"{possessive(self.side)} officer was already removed in this battle")
+            raise InvalidInputError.saying("the officer of {side} was already removed in this battle", side=self.side)
         units = sorted(
             state.roster[uid].name
             for uid, u in battle.units.items()
@@ -403,22 +417,37 @@ class EndBattle(DisCommand):
         winner = side_named(battle.sides, self.winner) if self.winner is not None else None
         strangers = sorted(set(held) - set(battle.sides))
         if strangers:
-            raise InvalidInputError(f"{', '.join(strangers)}: not a side of this battle")
+            raise InvalidInputError.saying("{sides}: not a side of this battle", sides=", ".join(strangers))
         counted: dict[str, JsonValue] = {}
         if battle.encounter and held:
-            raise InvalidInputError("an encounter battle has no scenario objectives (§1.8): leave out --objectives")
+            raise InvalidInputError.saying(
+                "an encounter battle has no scenario objectives (§1.8): leave out --objectives"
+            )
         if battle.encounter and len(battle.sides) == 2:  # R3-12; with three sides or more the players name it
             computed, scores = dis.encounter_result(tables, battle.sides, battle.losses())
             if self.winner is not None and winner != computed:
                 first, second = battle.sides
-                said = (
-                    f"{first} destroyed {scores[first]} of {possessive(second)} models, "
-                    f"{second} {scores[second]} of {possessive(first)}"
+                won = (
+                    N_(
+                        "an encounter battle is won by the side that destroyed more models: {first} destroyed "
+                        "{first_score} models of {second}, {second} {second_score} of {first}; so {computed} won, "
+                        "not {winner}"
+                    )
+                    if computed
+                    else N_(
+                        "an encounter battle is won by the side that destroyed more models: {first} destroyed "
+                        "{first_score} models of {second}, {second} {second_score} of {first}; so a draw, not "
+                        "{winner}"
+                    )
                 )
-                raise InvalidInputError(
-                    f"an encounter battle is won by the side that destroyed more models: {said}, so "
-                    + (f"{computed} won" if computed else "a draw")
-                    + f", not {winner}"
+                raise InvalidInputError.saying(
+                    won,
+                    first=first,
+                    second=second,
+                    first_score=scores[first],
+                    second_score=scores[second],
+                    computed=computed,
+                    winner=winner,
                 )
             winner, counted = computed, {"scores": dict(scores)}
         decisions: list[Decision] = []

@@ -12,7 +12,6 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import (
@@ -33,7 +32,7 @@ from campaign.rulesets.disorder.profile import UnitProfile
 from campaign.rulesets.disorder.state import BattleState, CampaignState
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.inputs import ARGUMENT, OfficerName, OwnSide, ProfileOf, SideName
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.career import OfficerAppointed
 from events.families.roster import MenTransferred
 from events.registry import Event, JsonValue
@@ -53,14 +52,20 @@ def current_battle(state: CampaignState) -> BattleState:
 def in_play(battle: BattleState) -> BattleState:
     """``battle``, refused once its last turn is over (R3-10: the turn in which a force fled is the last)."""
     if battle.last_turn is not None and battle.turn > battle.last_turn:
-        raise InvalidInputError(
-            f"the battle ended with turn {battle.last_turn} ({fled(battle)} fled): record `campaign dis battle-end`"
+        raise InvalidInputError.saying(
+            "the battle ended with turn {turn} ({sides} fled): record `campaign dis battle-end`",
+            turn=battle.last_turn,
+            sides=fled(battle),
         )
     return battle
 
 
-def fled(battle: BattleState) -> str:
-    return " and ".join(side for side, status in battle.force.items() if status == "flees")
+def fled(battle: BattleState) -> Words | str:
+    """The forces that fled, joined as the reader's language joins names ("French and Austrians")."""
+    names: Words | str = ""
+    for i, side in enumerate(side for side, status in battle.force.items() if status == "flees"):
+        names = side if i == 0 else Words("{some} and {last}", some=names, last=side)
+    return names
 
 
 def fighting(s: At, name: str) -> tuple[BattleState, dis.Unit]:
@@ -123,7 +128,7 @@ def friend_checked(
     at = None if friend_at is None else dis.distance(s.tables, friend_at, "the removed friend's distance")
     if "friend_removed" not in causes:
         if at is not None:
-            raise InvalidInputError("a distance to a removed friend goes with the cause friend_removed")
+            raise InvalidInputError.saying("a distance to a removed friend goes with the cause friend_removed")
         return None, None
     names = {uid: u.name for uid, u in s.state.roster.items()}
     removal = dis.friend_removal(
@@ -167,14 +172,17 @@ class Muster(MusterUnit[CampaignState, Tables]):
         side = self.side_in(s.state)
         contingents = {u.profile.contingent for u in s.state.roster.values()} - {None}
         if side in contingents:  # R3-13: a contingent fights on a side; it is not one
-            raise InvalidInputError(f"{side} is an allied contingent: muster its units on the side it fights for")
+            raise InvalidInputError.saying(
+                "{side} is an allied contingent: muster its units on the side it fights for", side=side
+            )
         if checked.contingent is not None:
             sides = {u.side for u in s.state.roster.values()} | {side}
             taken = next((known for known in sides if same_name(known, checked.contingent)), None)
             if taken is not None:
-                raise InvalidInputError(
-                    f"{taken} is a side: an allied contingent has a name of "
-                    f"its own (it fights on {possessive(side)} side)"
+                raise InvalidInputError.saying(
+                    "{taken} is a side: an allied contingent has a name of its own (it fights on the side {side})",
+                    taken=taken,
+                    side=side,
                 )
         return [self.mustered(s, checked)]
 
@@ -194,14 +202,16 @@ class Appoint(DisCommand):
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
         if not self.side.strip() or not self.officer.strip():
-            raise InvalidInputError("an officer needs a name and a side")
+            raise InvalidInputError.saying("an officer needs a name and a side")
         if state.active_battle is not None:
-            raise InvalidInputError("officers take command between battles: end the battle first")
+            raise InvalidInputError.saying("officers take command between battles: end the battle first")
         known = state.careers.get(self.officer)
         if known is None:
             check_not_confusable(self.officer, state.careers, "officer")
         if known is not None and known.side != self.side and state.officers.get(known.side) == self.officer:
-            raise InvalidInputError(f"{self.officer} commands {known.side}: appoint another officer there first")
+            raise InvalidInputError.saying(
+                "{officer} commands {side}: appoint another officer there first", officer=self.officer, side=known.side
+            )
         rank = tables.rank(known.glory if known else 0)
         return [OfficerAppointed(side=self.side, officer=self.officer, rank=rank)]
 
@@ -217,7 +227,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
     def decide(self, s: At) -> list[Event]:
         state = s.state
         if state.active_battle is not None:
-            raise InvalidInputError("models move between units between battles: end the battle first")
+            raise InvalidInputError.saying("models move between units between battles: end the battle first")
         giver, receiver = find_unit(state, self.from_unit), find_unit(state, self.to_unit)
         check_transfer(giver, receiver, self.men, giver.profile.models - 1, "models to spare (one stays)")
         return [MenTransferred(from_unit_id=giver.unit_id, to_unit_id=receiver.unit_id, men=self.men, experience=0)]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import TypeAdapter
 
 from campaign.rulesets.disorder import state as dis
-from campaign.rulesets.fold import KeptSummary, battle_rows, facts_only, kept_rows, unit_rows
+from campaign.rulesets.fold import KeptSummary, Row, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
@@ -38,7 +37,7 @@ def _summary(state: dis.CampaignState, before: KeptSummary | None) -> tuple[Summ
         was.battles,
     )
 
-    def career(c: dis.Career) -> dict[str, Any]:
+    def career(c: dis.Career) -> Row:
         return {
             "pc": c.officer,
             "side": c.side,

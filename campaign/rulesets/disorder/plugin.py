@@ -3,8 +3,6 @@ inputs."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaign.rulesets.command import Ruleset
 from campaign.rulesets.disorder import RULESET
 from campaign.rulesets.disorder.battle_commands import COMMANDS
@@ -13,7 +11,7 @@ from campaign.rulesets.disorder.state import CampaignState
 from campaign.rulesets.disorder.tables import Tables
 
 
-def _objectives_given(inputs: dict[str, Any]) -> dict[str, Any]:
+def _objectives_given(inputs: dict[str, object]) -> dict[str, object]:
     """Version 0 could record ``objectives: null`` for a battle ended with no objectives held."""
     return {**inputs, "objectives": inputs.get("objectives") or {}}
 

@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from campaign.i18n import N_
 from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.disorder.tables import Tables
 from events.dice import Dice, Roll, parse
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term
 from events.families.battle import ForceMorale, ModelsLost, UnitRemoved
 from events.families.career import GloryAwarded, RankReached
 from events.families.morale import DisorderChanged
@@ -81,7 +82,7 @@ def _flee(unit: Unit, battle_id: str, reason: str) -> UnitRemoved:
 def lose_models(unit: Unit, battle_id: str, count: int, cause: str) -> tuple[Unit, list[Event], str]:
     """The unit after losing ``count`` models (never below none), the facts, and a line saying so."""
     if count <= 0:
-        raise InvalidInputError(f"a loss is at least one model, not {count}")
+        raise InvalidInputError.saying("a loss is at least one model, not {count}", count=count)
     lost = min(count, unit.models)
     after = replace(unit, models=unit.models - lost)
     facts: list[Event] = [ModelsLost(battle_id=battle_id, unit_id=unit.unit_id, count=lost, cause=cause)]
@@ -121,7 +122,7 @@ def permanent_marker(tables: Tables, unit: Unit, battle_id: str) -> Decision | N
 def add_marker(tables: Tables, unit: Unit, battle_id: str, reason: str) -> Decision:
     """§1.2: a disorder marker from another source (a lost melee, a scenario event); the third flees the unit."""
     if not reason.strip():
-        raise InvalidInputError("say where the marker comes from (e.g. 'lost a melee')")
+        raise InvalidInputError.saying("say where the marker comes from (e.g. 'lost a melee')")
     markers = unit.markers + 1
     total = markers + unit.permanent
     flees = total >= tables.markers.flees_at
@@ -148,13 +149,17 @@ def _checked_causes(tables: Tables, causes: Sequence[str], lost: int) -> tuple[s
     known = tables.cause_names
     unknown = [c for c in causes if c not in known]
     if unknown:
-        raise InvalidInputError(f"unknown cause(s) {', '.join(unknown)}: choose from {', '.join(known)}")
+        raise InvalidInputError.saying(
+            "unknown causes: {unknown}; choose from {known}", unknown=", ".join(unknown), known=", ".join(known)
+        )
     if not causes:
-        raise InvalidInputError("a morale check needs a cause")
+        raise InvalidInputError.saying("a morale check needs a cause")
     if len(set(causes)) != len(causes):
-        raise InvalidInputError("each cause counts once: one check for them all, −1 per extra cause")
+        raise InvalidInputError.saying("each cause counts once: one check for them all, −1 per extra cause")
     if ("casualties" in causes) != (lost > 0):
-        raise InvalidInputError("models lost count only when casualties are a cause of the check, and then they must")
+        raise InvalidInputError.saying(
+            "models lost count only when casualties are a cause of the check, and then they must"
+        )
     return tuple(causes)
 
 
@@ -232,7 +237,7 @@ def morale_check(  # noqa: PLR0913 (the command's inputs, by keyword)
             "officer_near": officer_near,
             **({"friend_removed": friend_removed} if friend_removed is not None else {}),
             **({"friend_at": str(friend_at)} if friend_at is not None else {}),
-            # what the sentence states, so a view says it in the reader's language (campaign/i18n/said)
+            # what the sentence states, so a view says it in the reader's language (the ruleset's said.py)
             "terms": [[label, v] for label, v in terms[1:]],
             "verdict": verdict,
         },
@@ -256,14 +261,18 @@ def rally(
     """§1.6 [INF]: 2d6 + Discipline − markers + bonuses ≥ 6 removes the non-permanent markers; at most
     ``rally.per_turn`` attempts in a turn, passed or failed (R3-11; ``tried``: those made this turn)."""
     if unit.markers == 0:
-        raise InvalidInputError(
-            f"{unit.name} has no marker a rally can remove"
-            + (" (its permanent marker stays for the game)" if unit.permanent else "")
+        none = (
+            N_("{unit} has no marker a rally can remove (its permanent marker stays for the game)")
+            if unit.permanent
+            else N_("{unit} has no marker a rally can remove")
         )
+        raise InvalidInputError.saying(none, unit=unit.name)
     allowed = tables.rally.per_turn
     if tried >= allowed:
-        raise InvalidInputError(
-            f"{unit.name} has made its rally attempt this turn ({allowed} a turn): it may try again next turn"
+        raise InvalidInputError.saying(
+            "{unit} has made its rally attempt this turn ({n} a turn): it may try again next turn",
+            unit=unit.name,
+            n=allowed,
         )
     roll = dice.roll(parse(str(tables.rally.dice)), f"rally, {unit.name}", side=unit.side)
     bonus = (tables.rally.close_order if close_order else 0) + (tables.rally.officer_near if officer_near else 0)
@@ -271,7 +280,7 @@ def rally(
     passed = total >= tables.rally.pass_at
     removes = str(tables.rally.removes)
     if removes not in ("all", "one"):
-        raise InvalidInputError(f"rally.removes is {removes!r}: it must be 'all' or 'one'")
+        raise InvalidInputError.saying("rally.removes is {removes!r}: it must be 'all' or 'one'", removes=removes)
     left = 0 if removes == "all" else unit.markers - 1
     facts: tuple[Event, ...] = ()
     if passed:
@@ -335,7 +344,9 @@ def retreat(
     """§1.5: blocked, a unit loses a model (captured) per full inch not moved (R3-8: floor of the shortfall,
     never rounded); off the table, it is gone."""
     if moved > needed:
-        raise InvalidInputError(f'it moved {moved}" of a {needed}" retreat: it cannot move more')
+        raise InvalidInputError.saying(
+            'it moved {moved}" of a {needed}" retreat: it cannot move more', moved=str(moved), needed=str(needed)
+        )
     short = int(needed - moved)  # the full inches: int() truncates a positive shortfall, 1.9 → 1
     captured = min(unit.models, short * tables.retreat.models_per_full_inch)
     facts: list[Event] = []
@@ -409,17 +420,24 @@ def friend_removal(
     friends = [r for r in removals if r.side == unit.side and r.unit_id != unit.unit_id]
     recent = [r for r in friends if window == "battle" or r.turn == turn]
     if not recent:
-        raise InvalidInputError(
-            f"{unit.name} cannot check for friend_removed: no friendly unit has left play this turn"
+        raise InvalidInputError.saying(
+            "{unit} cannot check for friend_removed: no friendly unit has left play this turn", unit=unit.name
         )
     open_ = [r for r in recent if r.unit_id not in checked]
     if not open_:
         names = ", ".join(r.name for r in recent)
-        raise InvalidInputError(f"{unit.name} has already checked for that removal ({names}): once for each")
+        raise InvalidInputError.saying(
+            "{unit} has already checked for that removal ({names}): once for each", unit=unit.name, names=names
+        )
     found = open_[0]
     limit = tables.causes.friend_removed_within
     if friend_at is not None and not within(tables, friend_at, limit):
-        raise InvalidInputError(f'{found.name} was {friend_at}" away: not within {limit}", no check for it')
+        raise InvalidInputError.saying(
+            '{unit} was {distance}" away: not within {limit}", no check for it',
+            unit=found.name,
+            distance=str(friend_at),
+            limit=limit,
+        )
     return found.unit_id
 
 
@@ -449,7 +467,9 @@ def encounter_result(
     scores = {first: lost[second], second: lost[first]}
     if scores[first] == scores[second]:
         if str(tables.encounter.tie) != "draw":
-            raise InvalidInputError(f"encounter.tie is {tables.encounter.tie!r}: only 'draw' is known")
+            raise InvalidInputError.saying(
+                "encounter.tie is {tie!r}: only 'draw' is known", tie=str(tables.encounter.tie)
+            )
         return None, scores
     return (first if scores[first] > scores[second] else second), scores
 
@@ -462,10 +482,18 @@ def causes_that_happened(
     once = set(tables.causes.once_per_game)
     for cause in causes:
         if cause in ("force_half", "officer_removed") and cause not in happened:
-            what = "its force has not lost half its points" if cause == "force_half" else "its officer is in play"
-            raise InvalidInputError(f"{unit.name} cannot check for {cause}: {what}")
+            not_yet = (
+                N_("{unit} cannot check for force_half: its force has not lost half its points")
+                if cause == "force_half"
+                else N_("{unit} cannot check for officer_removed: its officer is in play")
+            )
+            raise InvalidInputError.saying(not_yet, unit=unit.name)
         if cause in once and cause in used:
-            raise InvalidInputError(f"{unit.name} has already checked for {cause}: once per game")
+            raise InvalidInputError.saying(
+                "{unit} has already checked for {cause}: once per game",
+                unit=unit.name,
+                cause=Term("disorder", "cause", cause),
+            )
 
 
 def force_morale(
@@ -537,9 +565,9 @@ def glory(  # noqa: PLR0913 (the command's inputs, by keyword)
 ) -> Decision:
     """§1.8 [PLACEHOLDER]: the force's Glory for the scenario, added to its officer's running total."""
     if result not in ("won", "drawn", "lost"):
-        raise InvalidInputError(f"a scenario is won, drawn or lost, not {result!r}")
+        raise InvalidInputError.saying("a scenario is won, drawn or lost, not {result!r}", result=result)
     if objectives < 0:
-        raise InvalidInputError(f"objectives held cannot be negative ({objectives})")
+        raise InvalidInputError.saying("objectives held cannot be negative ({n})", n=objectives)
     sources = {
         result: {"won": tables.glory.won, "drawn": tables.glory.drawn, "lost": tables.glory.lost}[result],
         "objectives": tables.glory.per_objective * objectives,

@@ -8,12 +8,16 @@ that battle, else the roster's; glory — its officers' Glory.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, Lacking, Measure, Reading
 from campaign.rulesets.sheets import Card, Item, deployed_cards, left, name_of
+
+if TYPE_CHECKING:
+    from campaign.rulesets.disorder.state import BattleState, CampaignState, UnitInBattle
+    from projections.fold import SummaryRow
 
 
 def _markers(seen: Charted) -> list[Reading]:
@@ -38,7 +42,7 @@ CHARTS: Charts = {
 }
 
 
-def _on_the_table(b: Mapping[str, Any]) -> str:
+def _on_the_table(b: Mapping[str, object]) -> str:
     return f"{b['models']} models, {b['state']}" + (", must rally" if b["must_rally"] else "")
 
 
@@ -50,13 +54,13 @@ ROSTER = hooks.columns(
 split in two: the unit on the table, and why it left the roster)."""
 
 
-def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
     """Each unit of the battle being fought, as deployed: its models left, its markers, whether it must rally."""
     del units
     return deployed_cards(state, _card)
 
 
-def _card(state: Any, battle: Any, uid: str) -> Card:
+def _card(state: CampaignState, battle: BattleState, uid: str) -> Card:
     u = battle.units[uid]
     items = [
         Item(N_("models"), left(u.models, u.start_models)),
@@ -68,7 +72,7 @@ def _card(state: Any, battle: Any, uid: str) -> Card:
     return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=now)
 
 
-def disorder_now(turn: int, u: Any) -> tuple[str, ...]:
+def disorder_now(turn: int, u: UnitInBattle) -> tuple[str, ...]:
     """Disorder markers (§1.2–§1.6, R2-6, R3-11): a unit that failed badly must try to rally in the next turn;
     a rally, once a turn, removes every marker but the permanent one, and a failed one retreats ½ move."""
     if u.removed:

@@ -106,7 +106,9 @@ class Tables(RuleTables):
 
     def discipline_of(self, troops: str) -> int:
         if troops not in self.discipline:
-            raise InvalidInputError(f"unknown troop type {troops!r}: choose one of {', '.join(self.troop_types)}")
+            raise InvalidInputError.saying(
+                "unknown troop type {troops!r}: choose one of {types}", troops=troops, types=", ".join(self.troop_types)
+            )
         return self.discipline[troops]
 
     @property

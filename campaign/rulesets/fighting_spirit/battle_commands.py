@@ -97,7 +97,7 @@ class Morale(OnUnit):
 
     def decide(self, s: At) -> list[Event]:
         if not self.rows:
-            raise InvalidInputError("name the threat row(s) that call for the test, e.g. --threat leader_lost")
+            raise InvalidInputError.saying("name the threat rows that call for the test, e.g. --threat leader_lost")
         return super().decide(s)
 
     def play(self, s: At, battle: BattleState, unit: RosterUnit) -> Decision:

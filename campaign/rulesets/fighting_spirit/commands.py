@@ -7,7 +7,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, started
 from campaign.rulesets.battles import NextTurn as BaseNextTurn
 from campaign.rulesets.command import Command, Phase, Situation
@@ -37,7 +36,7 @@ from campaign.rulesets.inputs import (
     Typed,
     UnitName,
 )
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, UnitDeployed, WoundedAbandoned, WoundedChecked
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
 from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
@@ -78,13 +77,17 @@ class Deployment(BaseModel):
         name, _, rest = (line if "=" in line else f"{line}=").rpartition("=")
         given = [p.strip() for p in rest.split(",") if p.strip()]
         if not name.strip():
-            raise InvalidInputError(f"{line!r} does not name a unit: UNIT[=FATIGUE][,cover][,prone][,start:GRADE]")
+            raise InvalidInputError.saying(
+                "{line!r} does not name a unit: UNIT[=FATIGUE][,cover][,prone][,start:GRADE]", line=line
+            )
         typed_fatigue = bool(given) and given[0] not in ("cover", "prone") and not given[0].startswith("start:")
         fatigue, parts = (given[0], given[1:]) if typed_fatigue else (None, given)
         starts = [p.removeprefix("start:") for p in parts if p.startswith("start:")]
         flags = {p for p in parts if not p.startswith("start:")}
         if flags - {"cover", "prone"}:
-            raise InvalidInputError(f"{name.strip()}: unknown flag(s) {', '.join(sorted(flags - {'cover', 'prone'}))}")
+            raise InvalidInputError.saying(
+                "{unit}: unknown flags: {flags}", unit=name.strip(), flags=", ".join(sorted(flags - {"cover", "prone"}))
+            )
         return {
             "unit": name.strip(),
             "fatigue": fatigue,
@@ -101,7 +104,7 @@ def current_battle(state: CampaignState) -> BattleState:
 
 def _campaign_side(state: CampaignState, side: str) -> None:
     if side not in {u.side for u in state.roster.values()}:
-        raise InvalidInputError(f"no unit of this campaign fights for {side}")
+        raise InvalidInputError.saying("no unit of this campaign fights for {side}", side=side)
 
 
 # -- roster ----------------------------------------------------------------------------------------
@@ -125,7 +128,9 @@ class Muster(MusterUnit[CampaignState, Tables]):
         if self.reports_to is not None:
             parent = find_unit(state, self.reports_to)
             if parent.side != self.side_in(state):
-                raise InvalidInputError(f"{parent.name} is on side {parent.side!r}, not {self.side!r}")
+                raise InvalidInputError.saying(
+                    "{unit} is on side {side!r}, not {other!r}", unit=parent.name, side=parent.side, other=self.side
+                )
         return [self.mustered(s, checked, parent.unit_id if parent else None)]
 
 
@@ -221,18 +226,25 @@ class StartBattle(FsCommand):
     def decide(self, s: At) -> list[Event]:
         state, tables = s.state, s.tables
         if state.active_battle is not None:
-            raise InvalidInputError(f"the battle {state.battles[state.active_battle].name!r} is still being fought")
+            raise InvalidInputError.saying(
+                "the battle {battle!r} is still being fought", battle=state.battles[state.active_battle].name
+            )
         if not self.motivation:
-            raise InvalidInputError("a battle needs its sides, each with a motivation (e.g. --side Keno=low)")
+            raise InvalidInputError.saying("a battle needs its sides, each with a motivation (e.g. --side Keno=low)")
         for side, level in self.motivation.items():
             if level not in MOTIVATIONS:
-                raise InvalidInputError(f"motivation of {side} must be one of {', '.join(MOTIVATIONS)}, not {level!r}")
+                raise InvalidInputError.saying(
+                    "motivation of {side} must be one of {levels}, not {level!r}",
+                    side=side,
+                    levels=", ".join(MOTIVATIONS),
+                    level=level,
+                )
         if not self.deployments:
-            raise InvalidInputError("a battle needs units: --unit NAME=FATIGUE")
+            raise InvalidInputError.saying("a battle needs units: --unit NAME=FATIGUE")
         # each side as the campaign spells it ("keno" is Keno), a side named twice so refused
         sides = {known_side(state, side): level for side, level in self.motivation.items()}
         if len(sides) < len(self.motivation):
-            raise InvalidInputError("a side is named twice (--side NAME=MOTIVATION once for each)")
+            raise InvalidInputError.saying("a side is named twice (--side NAME=MOTIVATION once for each)")
         motivation: dict[str, dict[str, JsonValue]] = {side: {"motivation": m} for side, m in sides.items()}
         begun = started(s, self.battle_name, tuple(sides), motivation, self.scenario)
         battle_id = begun.battle_id
@@ -240,7 +252,7 @@ class StartBattle(FsCommand):
         campaign_sides = {u.side for u in state.roster.values()}
         strangers = sorted(set(sides) - campaign_sides)
         if strangers:
-            raise InvalidInputError(f"no unit of this campaign fights for {', '.join(strangers)}")
+            raise InvalidInputError.saying("no unit of this campaign fights for {side}", side=", ".join(strangers))
         units = [find_unit(state, d.unit) for d in self.deployments]
         records = [state.fatigue(u.unit_id, tables) for u in units]
         stated = (d.fatigue for d in self.deployments)
@@ -250,16 +262,18 @@ class StartBattle(FsCommand):
         seen: set[str] = set()
         for d, unit in zip(self.deployments, units, strict=True):
             if unit.side not in sides:
-                raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, which is not a side of this battle")
+                raise InvalidInputError.saying(
+                    "{unit} fights for {side!r}, which is not a side of this battle", unit=unit.name, side=unit.side
+                )
             if unit.unit_id in seen:
-                raise InvalidInputError(f"{unit.name} is deployed twice")
+                raise InvalidInputError.saying("{unit} is deployed twice", unit=unit.name)
             seen.add(unit.unit_id)
             fatigue = fatigues[unit.unit_id]
             grade = start.start_grade(tables, unit, fatigue, d.start_grade)
             record = state.records.get(unit.unit_id)
             men = record.men if record is not None else unit.profile.size
             if men <= 0:
-                raise InvalidInputError(f"{unit.name} has no men left to deploy")
+                raise InvalidInputError.saying("{unit} has no men left to deploy", unit=unit.name)
             events.append(
                 UnitDeployed(
                     battle_id=battle_id,
@@ -331,12 +345,15 @@ class Wounded(FsCommand):
 
         us = active_unit(battle, unit)
         if self.abandoned == (self.checked is not None):
-            raise InvalidInputError("say either --checked N (a Reorganise action) or --abandoned")
+            raise InvalidInputError.saying("say either --checked N (a Reorganise action) or --abandoned")
         if self.checked is not None:
-            may_act(s.tables, battle, unit, us, ("reorganise",), "check its wounded")  # R3-2, R3-3
+            may_act(s.tables, battle, unit, us, ("reorganise",), Words("check its wounded"))  # R3-2, R3-3
             if not 0 < self.checked <= us.unverified:
-                raise InvalidInputError(
-                    f"{unit.name} has {us.unverified} unverified casualties; cannot check {self.checked}"
+                raise InvalidInputError.saying(
+                    "{unit} has {n} unverified casualties; cannot check {checked}",
+                    unit=unit.name,
+                    n=us.unverified,
+                    checked=self.checked,
                 )
             return [WoundedChecked(battle_id=battle.battle_id, unit_id=unit.unit_id, count=self.checked)]
         return [WoundedAbandoned(battle_id=battle.battle_id, unit_id=unit.unit_id)]
@@ -378,9 +395,9 @@ class PassDays(FsCommand):
 
     def decide(self, s: At) -> list[Event]:
         if self.days <= 0:
-            raise InvalidInputError("time only moves forward: give a positive number of days")
+            raise InvalidInputError.saying("time only moves forward: give a positive number of days")
         if s.state.active_battle is not None:
-            raise InvalidInputError("a battle is being fought: end it before days pass")
+            raise InvalidInputError.saying("a battle is being fought: end it before days pass")
         if self.side is not None:
             _campaign_side(s.state, self.side)
         return [DaysPassed(days=self.days, activity=self.activity, side=self.side)]
@@ -416,10 +433,12 @@ class Funds(FsCommand):
     def decide(self, s: At) -> list[Event]:
         # a side of the campaign (its units' or a treasury's), letter case aside; a misspelt one opened a treasury
         sides = {u.side for u in s.state.roster.values()} | set(s.state.treasury)
-        side = side_named(sides, self.side, "a side of this campaign") if sides else self.side.strip()
+        side = side_named(sides, self.side, Words("a side of this campaign")) if sides else self.side.strip()
         held = s.state.treasury.get(side, 0)
         if self.amount < 0 and held < -self.amount:
-            raise InvalidInputError(f"{possessive(side)} treasury holds {held}; it cannot pay {-self.amount}")
+            raise InvalidInputError.saying(
+                "the treasury of {side} holds {held}; it cannot pay {pay}", side=side, held=held, pay=-self.amount
+            )
         return [FundsChanged(side=side, amount=self.amount, reason=self.reason)]
 
 
@@ -449,7 +468,7 @@ class MonthEnd(FsCommand):
                 u for u in state.units() if u.side == side and not u.disbanded and state.records[u.unit_id].men > 0
             ]
             if not units:
-                raise InvalidInputError(f"no unit of this campaign fights for {side}")
+                raise InvalidInputError.saying("no unit of this campaign fights for {side}", side=side)
             total = 0
             for u in units:
                 due = wage * state.records[u.unit_id].men
@@ -467,8 +486,11 @@ class MonthEnd(FsCommand):
                     )
                 )
             if total > state.treasury.get(side, 0):
-                raise InvalidInputError(
-                    f"{possessive(side)} treasury holds {state.treasury.get(side, 0)}; the pay is {total}"
+                raise InvalidInputError.saying(
+                    "the treasury of {side} holds {held}; the pay is {pay}",
+                    side=side,
+                    held=state.treasury.get(side, 0),
+                    pay=total,
                 )
             if total:
                 events.append(FundsChanged(side=side, amount=-total, reason=f"pay, month {state.month}"))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from campaign.rulesets.fighting_spirit import state as fs
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.fold import KeptSummary, battle_rows, fold_in_force, unit_rows
+from campaign.rulesets.fold import KeptSummary, Row, battle_rows, fold_in_force, unit_rows
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
 
@@ -21,7 +21,7 @@ def _summary(state: fs.CampaignState, tables: Tables, before: KeptSummary | None
     (:meth:`~fs.CampaignState.fatigue`)."""
     was = before or KeptSummary()
 
-    def columns(u: fs.RosterUnit) -> dict[str, object]:
+    def columns(u: fs.RosterUnit) -> Row:
         record = state.records.get(u.unit_id)
         return {
             "quality": u.profile.quality,

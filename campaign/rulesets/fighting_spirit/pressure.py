@@ -23,9 +23,9 @@ from campaign.rulesets.fighting_spirit.rules import (
     within,
 )
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
-from campaign.rulesets.fighting_spirit.tables import Tables
+from campaign.rulesets.fighting_spirit.tables import ACTION_WORDS, Tables
 from events.dice import Dice, Roll, die
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term, Words
 from events.families.battle import (
     ActivationLost,
     PositionChanged,
@@ -61,22 +61,34 @@ def reaction_test(tables: Tables, battle: BattleState, unit: RosterUnit, dice: D
     may not be tried again this activation or turn (§0.7)."""
     us = active_unit(battle, unit)
     if action not in REACTION_MOVES or action not in tables.reaction_actions():
-        raise InvalidInputError(f"unknown action {action!r}: one of {', '.join(sorted(REACTION_MOVES))}")
+        raise InvalidInputError.saying(
+            "unknown action {action!r}: one of {actions}", action=action, actions=", ".join(sorted(REACTION_MOVES))
+        )
     if action == "go_prone_open" and us.in_cover:
-        raise InvalidInputError(f"{unit.name} is in cover: going prone there is go_prone_cover")
+        raise InvalidInputError.saying("{unit} is in cover: going prone there is go_prone_cover", unit=unit.name)
     if action == "go_prone_cover" and not us.in_cover:
-        raise InvalidInputError(f"{unit.name} is in the open: going prone there is go_prone_open")
+        raise InvalidInputError.saying("{unit} is in the open: going prone there is go_prone_open", unit=unit.name)
     if action.startswith("go_prone") and us.prone:
-        raise InvalidInputError(f"{unit.name} is already prone")
+        raise InvalidInputError.saying("{unit} is already prone", unit=unit.name)
     if action == "move_while_prone" and not us.prone:
-        raise InvalidInputError(f"{unit.name} is not prone")
+        raise InvalidInputError.saying("{unit} is not prone", unit=unit.name)
     if action == "leave_cover_shaken" and (us.grade != "shaken" or not us.in_cover):
-        raise InvalidInputError("only a Shaken unit in cover tests to leave it")
+        raise InvalidInputError.saying("only a Shaken unit in cover tests to leave it")
     if action == "close_combat" and tables.grade_index(us.grade) > tables.grade_index("shaken"):
-        raise InvalidInputError(f"{unit.name} is {us.grade}: it may not enter close combat")
+        raise InvalidInputError.saying(
+            "{unit} is {grade}: it may not enter close combat",
+            unit=unit.name,
+            grade=Term("fighting-spirit", "grade", us.grade),
+        )
     if (battle.turn, action) in us.failed_actions:
-        raise InvalidInputError(f"{unit.name} failed {action} this turn: it may not try again until next turn")
-    may_act(tables, battle, unit, us, REACTION_ACTIONS[action], action.replace("_", " "))
+        raise InvalidInputError.saying(
+            "{unit} failed {action} this turn: it may not try again until next turn",
+            unit=unit.name,
+            action=Term("fighting-spirit", "action", action),
+        )
+    # what the test is for, as a refusal names it: the action it allows (go prone, enter close combat …)
+    what = REACTION_ACTIONS[action][0]
+    may_act(tables, battle, unit, us, REACTION_ACTIONS[action], ACTION_WORDS.get(what) or Words(what))
     moves = REACTION_MOVES[action]
     position = (PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, **moves),) if moves else ()
     if us.last_stand:
@@ -121,13 +133,13 @@ def position(
     makes toward its own edge wherever it ends."""
     us = active_unit(battle, unit)
     if prone is None and in_cover is None:
-        raise InvalidInputError("say what changed: --prone/--standing, --cover/--open")
-    changes: list[tuple[tuple[str, ...], str]] = []
+        raise InvalidInputError.saying("say what changed: --prone/--standing, --cover/--open")
+    changes: list[tuple[tuple[str, ...], Words]] = []
     if prone is not None:
-        changes.append((("go_prone",), "go prone") if prone else (("get_up",), "get up"))
+        changes.append((("go_prone",), Words("go prone")) if prone else (("get_up",), Words("get up")))
     if in_cover is not None:
-        into = (("move_to_cover", "move_to_edge"), "move into cover")
-        changes.append(into if in_cover else (("leave_cover_withdraw", "move_to_edge"), "leave cover"))
+        into = (("move_to_cover", "move_to_edge"), Words("move into cover"))
+        changes.append(into if in_cover else (("leave_cover_withdraw", "move_to_edge"), Words("leave cover")))
     for actions, what in changes:
         may_act(tables, battle, unit, us, actions, what)
     return PositionChanged(battle_id=battle.battle_id, unit_id=unit.unit_id, prone=prone, in_cover=in_cover)
@@ -148,23 +160,36 @@ def last_stand(
 ) -> Decision:
     us = active_unit(battle, unit)
     if us.last_stand:
-        raise InvalidInputError(f"{unit.name} is already in No step back")
-    problems = []
+        raise InvalidInputError.saying("{unit} is already in No step back", unit=unit.name)
+    problems: list[Words] = []
     if not (us.in_cover or us.prone):
-        problems.append("it is neither in cover nor prone")
+        problems.append(Words("it is neither in cover nor prone"))
     if friends_within_12 > 0:
         near = tables.last_stand.friends_within
-        problems.append(f'{friends_within_12} friendly unit(s) are within {near}"')
+        problems.append(Words('{n} friendly unit(s) are within {near}"', near=near, n=friends_within_12))
     need_enemies = int(tables.last_stand.enemy_squads_in_sight)
     if enemy_squads_in_sight < need_enemies:
         problems.append(
-            f"only {enemy_squads_in_sight} enemy squads (not retreating) are in sight, it needs {need_enemies}"
+            Words(
+                "only {n} enemy squads (not retreating) are in sight, it needs {need}",
+                n=enemy_squads_in_sight,
+                need=need_enemies,
+            )
         )
     worst = str(tables.last_stand.worst_grade)
     if tables.grade_index(us.grade) > tables.grade_index(worst):
-        problems.append(f"it is {us.grade}; it must be {worst} or better")
+        problems.append(
+            Words(
+                "it is {grade}; it must be {worst} or better",
+                grade=Term("fighting-spirit", "grade", us.grade),
+                worst=Term("fighting-spirit", "grade", worst),
+            )
+        )
     if problems:
-        raise InvalidInputError(f"{unit.name} cannot make a last stand: " + "; ".join(problems))
+        why = problems[0]
+        for more in problems[1:]:
+            why = Words("{some}; {last}", some=why, last=more)
+        raise InvalidInputError.saying("{unit} cannot make a last stand: {why}", unit=unit.name, why=why)
     sides = tables.last_stand.keno_guard_die if unit.profile.keno_guard else tables.last_stand.other_die
     need = int(tables.last_stand.success_at_least)
     roll = dice.roll(die(sides), f"No step back test of {unit.name}", side=unit.side)
@@ -204,7 +229,7 @@ def last_stand(
 def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason: str) -> Decision:
     us = active_unit(battle, unit)
     if not us.last_stand:
-        raise InvalidInputError(f"{unit.name} is not in No step back")
+        raise InvalidInputError.saying("{unit} is not in No step back", unit=unit.name)
     if reason == "wiped_out":
         return Decision(
             "last_stand_end",
@@ -216,7 +241,9 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
             (UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason="wiped_out"),),
         )
     if reason != "only_broken_enemies":
-        raise InvalidInputError("No step back ends only when the unit is wiped_out or only_broken_enemies are in view")
+        raise InvalidInputError.saying(
+            "No step back ends only when the unit is wiped_out or only_broken_enemies are in view"
+        )
     end_grade = str(tables.last_stand.end_grade)
     capped = ""
     if tables.last_stand.end_capped_by_start and tables.grade_index(us.start_grade) > tables.grade_index(
@@ -240,19 +267,24 @@ def end_last_stand(tables: Tables, battle: BattleState, unit: RosterUnit, reason
 def surrender_check(tables: Tables, battle: BattleState, unit: RosterUnit, enemy_within: Decimal) -> Decision:
     us = active_unit(battle, unit)
     if us.last_stand and tables.last_stand.no_morale_stat:  # R2-4 (b): "die, but not surrender"
-        raise InvalidInputError(f"{unit.name} is in No step back: it has no grade and cannot surrender")
+        raise InvalidInputError.saying(
+            "{unit} is in No step back: it has no grade and cannot surrender", unit=unit.name
+        )
     facts, note = surrender_facts(tables, battle, us, us.grade, enemy_within)
     if not facts:
-        limit = tables.surrender.enemy_within
-        raise InvalidInputError(
-            f'{unit.name} is {us.grade} with the nearest enemy {enemy_within}" away: only a Routed unit with an '
-            f'enemy within {limit}" surrenders'
+        raise InvalidInputError.saying(
+            '{unit} is {grade} with the nearest enemy {distance}" away: only a Routed unit with an enemy within '
+            '{limit}" surrenders',
+            unit=unit.name,
+            grade=Term("fighting-spirit", "grade", us.grade),
+            distance=str(enemy_within),
+            limit=tables.surrender.enemy_within,
         )
     return Decision(
         "surrender",
         "§0.3",
         unit.unit_id,
-        # the limit, as the sentence states it (campaign/i18n/said); verify compares outcomes, never inputs
+        # the limit, as the sentence states it (the ruleset's said.py); verify compares outcomes, never inputs
         {"enemy_within": str(enemy_within), "surrender_within": int(tables.surrender.enemy_within)},
         {"result": "surrendered"},
         f"{unit.name}{note}",
@@ -280,39 +312,55 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
     ps = active_unit(battle, psion)
     ts = active_unit(battle, target)
     if psion.profile.psi_rank is None:
-        raise InvalidInputError(f"{psion.name} has no psion")
+        raise InvalidInputError.saying("{unit} has no psion", unit=psion.name)
     if effect not in tables.psi_effects():
-        raise InvalidInputError(f"unknown psi effect {effect!r}: one of {', '.join(tables.psi_effects())}")
+        raise InvalidInputError.saying(
+            "unknown psi effect {effect!r}: one of {effects}", effect=effect, effects=", ".join(tables.psi_effects())
+        )
     # R3-3: a Broken psion attacks only an enemy that fired on it this turn ("like shooting, with the same
     # limits") and gives no support; R3-2: a panicking one makes no psi action at all.
     back = effect in HOSTILE and fired_on_by(battle, ps, target.unit_id)
-    may_act(tables, battle, psion, ps, ("fire_back",) if back else ("psi",), f"make psi {effect} on {target.name}")
+    psi = Words(
+        "make psi {effect} on {target}", effect=Term("fighting-spirit", "psi_effect", effect), target=target.name
+    )
+    may_act(tables, battle, psion, ps, ("fire_back",) if back else ("psi",), psi)
     if not target.profile.living:
-        raise InvalidInputError(f"{target.name} is a {target.profile.kind}: psionics affect only living targets")
+        raise InvalidInputError.saying(
+            "{target} is not living ({kind}): psionics affect only living targets",
+            target=target.name,
+            kind=Term("fighting-spirit", "kind", target.profile.kind),
+        )
     band = int(tables.psi.rules.band_inches)
     # R3-8: band 1 is "within 12"" (d ≤ 12 by default): ceil(d ÷ 12), or with "within" read as d < 12, one band
     # more for each whole 12".
     inclusive = tables.measure.within_inclusive
     bands = max(1, math.ceil(distance / band)) if inclusive else math.floor(distance / band) + 1
     if bands > 1 and not in_sight:
-        raise InvalidInputError(
-            f'{target.name} is {distance}" away: beyond the first {band}" band a psion needs line of sight'
+        raise InvalidInputError.saying(
+            '{target} is {distance}" away: beyond the first {band}" band a psion needs line of sight',
+            target=target.name,
+            distance=str(distance),
+            band=band,
         )
     crew_weapon = target.profile.crew_weapon and tables.psi.rules.kill_crew_weapon_exception
     if effect == "kill" and ts.men < int(tables.psi.rules.kill_min_men) and not crew_weapon:
-        raise InvalidInputError(f"Kill cannot be used on a one-man unit ({target.name}) without a crew-served weapon")
+        raise InvalidInputError.saying(
+            "Kill cannot be used on a one-man unit ({target}) without a crew-served weapon", target=target.name
+        )
     if blast_choice not in ("grades", "panic"):
-        raise InvalidInputError("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
+        raise InvalidInputError.saying("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
     per_activation = tables.psi.rules.actions_per_activation
     if ps.psi_actions >= per_activation:  # R2-4 (a); one activation a turn, so per turn too (R3-1)
-        raise InvalidInputError(f"{psion.name} has made its {per_activation} psi actions this turn")
+        raise InvalidInputError.saying(
+            "{unit} has made its {n} psi actions this turn", unit=psion.name, n=per_activation
+        )
     rank = psion.profile.psi_rank
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
     roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}", side=psion.side)
     inputs: dict[str, Any] = {
         "psion": psion.unit_id, "effect": effect, "distance": str(distance), "in_sight": in_sight, "bands": bands,
-        # what the sentence states (campaign/i18n/said): the die rolled, the number needed, and (below) what the
+        # what the sentence states (the ruleset's said.py): the die rolled, the number needed, and (below) what the
         # success did, by a key of its own; verify compares outcomes, never inputs
         "die": spec.sides, "need": need,
     }  # fmt: skip
@@ -437,7 +485,7 @@ def inspire(tables: Tables, battle: BattleState, psion: RosterUnit, unit: Roster
         "rally",
         "§0.10",
         unit.unit_id,
-        # what the sentence states (campaign/i18n/said); verify compares outcomes, never inputs
+        # what the sentence states (the ruleset's said.py); verify compares outcomes, never inputs
         {
             "psion": psion.unit_id,
             "target": target,

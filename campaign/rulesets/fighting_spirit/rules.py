@@ -11,13 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from campaign.possessive import possessive
+from campaign.i18n import N_
 from campaign.rulesets.battles import measured
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit, UnitState
 from campaign.rulesets.fighting_spirit.tables import ACTION_WORDS, Tables
 from events.dice import Dice, Roll, die
-from events.errors import InvalidInputError, Term
+from events.errors import InvalidInputError, Term, Words
 from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
 from events.families.morale import GradeChanged, PanicChanged, RallyAttempted
 from events.registry import Event, JsonValue
@@ -29,9 +29,15 @@ def active_unit(battle: BattleState, unit: RosterUnit) -> UnitState:
     """The unit's battle state, refusing a unit that is not in the battle or has left it."""
     state = battle.units.get(unit.unit_id)
     if state is None:
-        raise InvalidInputError(f"{unit.name} is not deployed in the battle {battle.name!r}")
+        raise InvalidInputError.saying(
+            "{unit} is not deployed in the battle {battle!r}", unit=unit.name, battle=battle.name
+        )
     if state.removed is not None:
-        raise InvalidInputError(f"{unit.name} was removed from the battle ({state.removed}) and takes no more tests")
+        raise InvalidInputError.saying(
+            "{unit} was removed from the battle ({reason}) and takes no more tests",
+            unit=unit.name,
+            reason=Term("fighting-spirit", "removed", state.removed),
+        )
     return state
 
 
@@ -77,15 +83,17 @@ def activation(tables: Tables, battle: BattleState, unit: RosterUnit) -> UnitAct
     us = active_unit(battle, unit)
     allowed = tables.turn.activations_per_unit
     if us.activations >= allowed:
-        raise InvalidInputError(
-            f"{unit.name} has had its activation in turn {battle.turn}: one a turn (R3-1); the next is in turn "
-            f"{battle.turn + 1}"
+        raise InvalidInputError.saying(
+            "{unit} has had its activation in turn {turn}: one a turn (R3-1); the next is in turn {next}",
+            unit=unit.name,
+            turn=battle.turn,
+            next=battle.turn + 1,
         )
     return UnitActivated(battle_id=battle.battle_id, unit_id=unit.unit_id, turn=battle.turn)
 
 
 def may_act(
-    tables: Tables, battle: BattleState, unit: RosterUnit, us: UnitState, actions: Sequence[str], what: str
+    tables: Tables, battle: BattleState, unit: RosterUnit, us: UnitState, actions: Sequence[str], what: Words
 ) -> None:
     """Refuse, before any die is rolled, an action the unit may not take (``actions``: the names it goes by, any
     one allowed will do; ``what``: it in words): none once its activation this turn is spent (lost, or spent on
@@ -94,20 +102,33 @@ def may_act(
     if us.last_stand:
         return
     if us.spent or us.panic_tests:
-        why = "on its panic test" if us.panic_tests else "lost"
-        raise InvalidInputError(
-            f"{possessive(unit.name)} activation in turn {battle.turn} "
-            f"is spent ({why}): it may not {what} this turn (R3-2)"
+        spent = (
+            N_("{unit}: its activation in turn {turn} is spent (on its panic test): it may not {what} this turn (R3-2)")
+            if us.panic_tests
+            else N_("{unit}: its activation in turn {turn} is spent (lost): it may not {what} this turn (R3-2)")
         )
+        raise InvalidInputError.saying(spent, unit=unit.name, turn=battle.turn, what=what)
     if us.panic == "panicking" and not set(actions) & set(tables.panic.allowed_actions):
-        raise InvalidInputError(
-            f"{unit.name} is panicking: it takes no action in its activations but its panic test, so it may not "
-            f"{what} (§0.8, R3-2)"
+        raise InvalidInputError.saying(
+            "{unit} is panicking: it takes no action in its activations but its panic test, so it may not "
+            "{what} (§0.8, R3-2)",
+            unit=unit.name,
+            what=what,
         )
     allowed = tables.allowed(us.grade)
     if allowed is not None and not set(actions) & set(allowed):
-        may = " or ".join(ACTION_WORDS.get(a, a.replace("_", " ")) for a in allowed) or "do nothing"
-        raise InvalidInputError(f"{unit.name} is {us.grade}: it may {may}, not {what} (§0.3, R3-3)")
+        # each action in the reader's words, joined as the reader's language joins a choice
+        may: Words | str = Words("do nothing")
+        for i, a in enumerate(allowed):
+            said = ACTION_WORDS.get(a) or a.replace("_", " ")  # an action of edited tables: as they name it
+            may = said if i == 0 else Words("{some} or {last}", some=may, last=said)
+        raise InvalidInputError.saying(
+            "{unit} is {grade}: it may {may}, not {what} (§0.3, R3-3)",
+            unit=unit.name,
+            grade=Term("fighting-spirit", "grade", us.grade),
+            may=may,
+            what=what,
+        )
 
 
 def fired_on_by(battle: BattleState, us: UnitState, enemy: str) -> bool:
@@ -311,27 +332,39 @@ def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)
     that a Broken unit may fire back at it this turn (R3-3 d)."""
     us = active_unit(battle, unit)
     if killed < 0 or wounded < 0:
-        raise InvalidInputError("casualties cannot be negative")
+        raise InvalidInputError.saying("casualties cannot be negative")
     if killed + wounded > us.men:
-        raise InvalidInputError(f"{unit.name} has {us.men} men left; it cannot lose {killed + wounded}")
+        raise InvalidInputError.saying(
+            "{unit} has {men} men left; it cannot lose {lost}", unit=unit.name, men=us.men, lost=killed + wounded
+        )
     if artillery + air + assault > 1:
-        raise InvalidInputError("an attack is artillery, air or an assault (close combat): one of them at most")
+        raise InvalidInputError.saying("an attack is artillery, air or an assault (close combat): one of them at most")
     kind = "artillery" if artillery else "air" if air else "close_combat" if assault else "small_arms"
     fire = kind in tables.panic.fired_on_kinds
     if not (killed or wounded or suppressing or leader_hit or fire):
-        raise InvalidInputError("an attack with no casualties, no suppression and no leader hit calls for nothing")
+        raise InvalidInputError.saying(
+            "an attack with no casualties, no suppression and no leader hit calls for nothing"
+        )
     if by is not None:
         firer = active_unit(battle, by)
         if firer.side == us.side:
-            raise InvalidInputError(f"{by.name} fights for {firer.side}, as {unit.name} does: it attacks enemies only")
+            raise InvalidInputError.saying(
+                "{by} fights for {side}, as {unit} does: it attacks enemies only",
+                by=by.name,
+                side=firer.side,
+                unit=unit.name,
+            )
         back = fired_on_by(battle, firer, unit.unit_id)
         if fire and firer.grade == "broken" and not back and not firer.last_stand:
-            raise InvalidInputError(
-                f"{by.name} is broken: it may fire only at an enemy that fired on it this turn, and {unit.name} "
-                "has not (§0.3, R3-3)"
+            raise InvalidInputError.saying(
+                "{by} is broken: it may fire only at an enemy that fired on it this turn, and {unit} has not "
+                "(§0.3, R3-3)",
+                by=by.name,
+                unit=unit.name,
             )
         action = ("close_combat",) if assault else ("fire_back",) if back else ("fire",)
-        may_act(tables, battle, by, firer, action, f"{'assault' if assault else 'fire at'} {unit.name}")
+        at = Words("assault {unit}", unit=unit.name) if assault else Words("fire at {unit}", unit=unit.name)
+        may_act(tables, battle, by, firer, action, at)
     left = us.men - killed - wounded
     first_suppression = suppressing and not us.ever_suppressed and not us.last_stand
     casualties = killed + wounded > 0
@@ -423,32 +456,39 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
     us = state or active_unit(battle, unit)
     triggers = tables.panic_triggers(unit.profile.quality)
     if us.last_stand:
-        raise InvalidInputError(f"{unit.name} is in No step back: it takes no panic test")
+        raise InvalidInputError.saying("{unit} is in No step back: it takes no panic test", unit=unit.name)
     if trigger == "fired_on" and not fire_event:  # R3-4: the test of the first fire comes with it, and only then
-        raise InvalidInputError(
-            f"{possessive(unit.name)} first fire (#{us.first_fire}) called "
-            "for its fired_on panic test with it: there is no other"
-            if us.fired_on
-            else f"{unit.name} has not been fired on: record the fire with `fs attack {unit.name}`, which takes the "
-            "panic test of the first fire"
+        if us.fired_on:
+            raise InvalidInputError.saying(
+                "{unit}: its first fire (#{seq}) called for its fired_on panic test with it: there is no other",
+                unit=unit.name,
+                seq=us.first_fire,
+            )
+        raise InvalidInputError.saying(
+            "{unit} has not been fired on: record the fire with `fs attack {unit}`, which takes the panic test of "
+            "the first fire",
+            unit=unit.name,
         )
     leading: tuple[Event, ...] = ()
     if us.panic == "panicking":
         if trigger is not None or forced:  # R3-2 (5)
-            raise InvalidInputError(
-                f"{unit.name} is already panicking: a trigger calls for no new test; its panic tests are taken "
-                "one in each of its activations"
+            raise InvalidInputError.saying(
+                "{unit} is already panicking: a trigger calls for no new test; its panic tests are taken one in "
+                "each of its activations",
+                unit=unit.name,
             )
         per = tables.panic.tests_per_activation
         if us.activations and us.panic_tests >= per:
-            raise InvalidInputError(
-                f"{unit.name} has taken its panic test in this activation (R3-2): the next is in its next activation"
+            raise InvalidInputError.saying(
+                "{unit} has taken its panic test in this activation (R3-2): the next is in its next activation",
+                unit=unit.name,
             )
         if us.activations and us.spent:
-            raise InvalidInputError(
-                f"{possessive(unit.name)} activation in turn {battle.turn} "
-                "is spent (its trigger test failed in it, or it was "
-                "lost): its next panic test is in its next activation (R3-2)"
+            raise InvalidInputError.saying(
+                "{unit}: its activation in turn {turn} is spent (its trigger test failed in it, or it was lost): "
+                "its next panic test is in its next activation (R3-2)",
+                unit=unit.name,
+                turn=battle.turn,
             )
         if not us.activations:
             leading = (activation(tables, battle, unit),)
@@ -460,16 +500,22 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
                 quality=Term("fighting-spirit", "quality", unit.profile.quality),
             )
         if us.panic == "immune" and not psi_caused:
-            raise InvalidInputError(f"{unit.name} passed a panic test this game: it can never panic again")
+            raise InvalidInputError.saying(
+                "{unit} passed a panic test this game: it can never panic again", unit=unit.name
+            )
         if not forced:
             if trigger is None:
-                raise InvalidInputError(
-                    f"{unit.name} is not panicking: name the trigger (one of {', '.join(triggers)})"
+                raise InvalidInputError.saying(
+                    "{unit} is not panicking: name the trigger (one of {triggers})",
+                    unit=unit.name,
+                    triggers=", ".join(triggers),
                 )
             if trigger not in triggers:
-                raise InvalidInputError(
-                    f"{trigger!r} does not make {unit.profile.quality} troops panic; their triggers: "
-                    f"{', '.join(triggers)}"
+                raise InvalidInputError.saying(
+                    "{trigger!r} does not make {quality} troops panic; their triggers: {triggers}",
+                    trigger=trigger,
+                    quality=Term("fighting-spirit", "quality", unit.profile.quality),
+                    triggers=", ".join(triggers),
                 )
     lv = unit.profile.leadership
     target = lv + int(tables.panic.threat)
@@ -493,7 +539,7 @@ def panic_test(  # noqa: C901, PLR0912, PLR0913 (RULES.md's steps, in its order)
         "panic_test",
         "§0.8",
         unit.unit_id,
-        # lv, die and whether it was panicking already: what the sentence states (campaign/i18n/said)
+        # lv, die and whether it was panicking already: what the sentence states (the ruleset's said.py)
         {"trigger": recorded, "target": target, "lv": lv, "die": sides, "panicking": us.panic == "panicking"},
         {"result": "pass" if passed else "fail", "from": us.grade, "to": new_grade},
         f"{unit.name} panic test: LV {lv} = {target}; d{sides} rolled {roll.total} → {verdict}",
@@ -546,21 +592,27 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     """An officer on the direct chain of command rallies a unit (§0.6): communication, then the rally test."""
     off = active_unit(battle, officer)
     us = active_unit(battle, unit)
-    may_act(tables, battle, officer, off, ("rally",), f"rally {unit.name}")
+    may_act(tables, battle, officer, off, ("rally",), Words("rally {unit}", unit=unit.name))
     links = chain_links(campaign, officer, unit)
     if links is None:
-        raise InvalidInputError(
-            f"{officer.name} is not on {possessive(unit.name)} direct chain of command: only its superiors may rally it"
+        raise InvalidInputError.saying(
+            "{officer} is not on the direct chain of command of {unit}: only its superiors may rally it",
+            officer=officer.name,
+            unit=unit.name,
         )
     if us.last_stand:
-        raise InvalidInputError(f"{unit.name} is in No step back: it has no morale grade to rally")
+        raise InvalidInputError.saying("{unit} is in No step back: it has no morale grade to rally", unit=unit.name)
     if tables.grade_index(us.grade) <= tables.grade_index(us.start_grade):
-        raise InvalidInputError(
-            f"{unit.name} is at {us.grade}, its starting grade: morale never rises above it, there is nothing to rally"
+        raise InvalidInputError.saying(
+            "{unit} is at {grade}, its starting grade: morale never rises above it, there is nothing to rally",
+            unit=unit.name,
+            grade=Term("fighting-spirit", "grade", us.grade),
         )
     attempts = int(tables.rally.attempts_per_activation)
     if off.rally_attempts >= attempts:  # per activation, and so per turn (R3-1)
-        raise InvalidInputError(f"{officer.name} has used its {attempts} rally actions this turn")
+        raise InvalidInputError.saying(
+            "{officer} has used its {n} rally actions this turn", officer=officer.name, n=attempts
+        )
     free = int(tables.rally.comms_free_distance)
     motivation = battle.motivation[us.side]
     lv_off, lv_unit = officer.profile.leadership, unit.profile.leadership
@@ -574,7 +626,7 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     }
     rolls: list[Roll] = []
     steps: list[str] = []
-    # What the sentence states, as data (campaign/i18n/said): verify compares outcomes, never inputs.
+    # What the sentence states, as data (the ruleset's said.py): verify compares outcomes, never inputs.
     said: dict[str, JsonValue] = {"lv_officer": lv_off, "lv_unit": lv_unit}
     if in_sight and within(tables, distance, free):
         steps.append(f'within {free}" and in sight: no communication test')
@@ -586,9 +638,15 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
             said |= {"comms": "psion"}
         else:
             if not (officer.profile.radio and unit.profile.radio) and not (officer_psi or unit_psi):
-                raise InvalidInputError(
-                    f'{officer.name} is {distance}" away{"" if in_sight else " and out of sight"}: '
-                    "a rally needs both to have a radio or telephone"
+                raise InvalidInputError.saying(
+                    N_('{officer} is {distance}" away: a rally needs both to have a radio or telephone')
+                    if in_sight
+                    else N_(
+                        '{officer} is {distance}" away and out of sight: a rally needs both to have a radio or '
+                        "telephone"
+                    ),
+                    officer=officer.name,
+                    distance=str(distance),
                 )
             sides = tables.quality_die(officer.profile.quality)
             note = f"officer quality d{sides}"

@@ -8,12 +8,16 @@ and order the grades); strength — the men in the battle being fought, else the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, CsvColumn, Lacking, Measure, Reading
 from campaign.rulesets.sheets import Card, Item, fought, in_side_order, left, name_of
+
+if TYPE_CHECKING:
+    from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, UnitState
+    from projections.fold import SummaryRow
 
 
 def _grade_order(seen: Charted) -> tuple[str, ...]:
@@ -25,7 +29,7 @@ def _levels(seen: Charted) -> tuple[str, ...]:
     return tuple(reversed(_grade_order(seen)))
 
 
-def _latest_battle_of(state: Any, unit_id: str) -> Any:
+def _latest_battle_of(state: CampaignState, unit_id: str) -> BattleState | None:
     battles = [b for b in state.battles.values() if unit_id in b.units]
     return max(battles, key=lambda b: b.number) if battles else None
 
@@ -63,11 +67,11 @@ CHARTS: Charts = {
 }
 
 
-def _position(row: Mapping[str, Any]) -> str:
+def _position(row: Mapping[str, object]) -> str:
     return ", ".join(p for p, on in (("prone", row.get("prone")), ("cover", row.get("in_cover"))) if on) or "open"
 
 
-def _status(row: Mapping[str, Any]) -> str:
+def _status(row: Mapping[str, object]) -> str:
     panic = row.get("panic")
     return str(
         row.get("removed")
@@ -83,7 +87,7 @@ ROSTER = hooks.columns(
 """``fs roster`` as CSV: its table's columns over the rows its ``--json`` prints."""
 
 
-def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
     """Each unit of the battle being fought: its men left, grade, suppression and fatigue, and what it did."""
     battle = fought(state)
     if battle is None:
@@ -126,7 +130,7 @@ _FS_GRADE = {
 }
 
 
-def fs_now(u: Any) -> tuple[str, ...]:
+def fs_now(u: UnitState) -> tuple[str, ...]:
     """Five grades: one activation a turn (R3-1); a panicking unit's is one panic test and nothing else (R3-2);
     what it may do in it is its grade's (§0.3, R3-3); No step back passes every test (§0.9)."""
     if u.removed:

@@ -28,7 +28,9 @@ def side_fatigues(tables: Tables, deployed: Sequence[Deployed]) -> dict[str, str
     of one side are refused. ``campaign.side_fatigue`` = "per_unit" starts each unit from its own."""
     for d in deployed:
         if d.stated is not None and d.stated not in FATIGUES:
-            raise InvalidInputError(f"fatigue must be one of {', '.join(FATIGUES)}, not {d.stated!r}")
+            raise InvalidInputError.saying(
+                "fatigue must be one of {fatigues}, not {fatigue!r}", fatigues=", ".join(FATIGUES), fatigue=d.stated
+            )
     if str(tables.campaign.side_fatigue) == "per_unit":
         return {d.unit.unit_id: d.stated or d.record for d in deployed}
     by_side: dict[str, str] = {}
@@ -36,8 +38,10 @@ def side_fatigues(tables: Tables, deployed: Sequence[Deployed]) -> dict[str, str
         mine = [d for d in deployed if d.unit.side == side]
         stated = sorted({d.stated for d in mine if d.stated is not None}, key=FATIGUES.index)
         if len(stated) > 1:
-            raise InvalidInputError(
-                f"{side} has one fatigue for all its troops (§0.3): not {' and '.join(stated)} for units of one side"
+            raise InvalidInputError.saying(
+                "{side} has one fatigue for all its troops (§0.3), not several for units of one side: {stated}",
+                side=side,
+                stated=", ".join(stated),
             )
         by_side[side] = stated[0] if stated else max((d.record for d in mine), key=FATIGUES.index)
     return {d.unit.unit_id: by_side[d.unit.side] for d in deployed}
@@ -50,5 +54,10 @@ def start_grade(tables: Tables, unit: RosterUnit, fatigue: str, scenario_grade: 
         return tables.start_grade_for(fatigue)
     allowed = tuple(tables.start_grade.scenario_grades)
     if scenario_grade not in allowed:
-        raise InvalidInputError(f"a scenario starts {unit.name} at one of {', '.join(allowed)}, not {scenario_grade!r}")
+        raise InvalidInputError.saying(
+            "a scenario starts {unit} at one of {grades}, not {grade!r}",
+            unit=unit.name,
+            grades=", ".join(allowed),
+            grade=scenario_grade,
+        )
     return scenario_grade

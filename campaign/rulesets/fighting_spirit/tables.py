@@ -18,7 +18,7 @@ from campaign.rulesets.tables import (
     some_of,
 )
 from events.dice.notation import SIDES
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 
 MOTIVATIONS = ("low", "medium", "high")
 FATIGUES = ("fresh", "tired", "exhausted")
@@ -27,21 +27,22 @@ LADDER = (4, 6, 8, 10, 12)
 """The die-step ladder d4 < d6 < d8 < d10 < d12 (§0.2): the quality dice, and the dice a shift can reach."""
 
 ACTION_WORDS = {
-    "move_to_edge": "move toward its own edge",
-    "move_to_cover": "move to cover",
-    "leave_cover_withdraw": "leave cover to withdraw",
-    "fire_back": "fire (or attack by psi) only at an enemy that fired on it this turn",
-    "move_while_prone": "take the move-while-prone test",
-    "go_prone": "go prone",
-    "get_up": "get up",
-    "leave_cover": "leave cover",
-    "close_combat": "enter close combat",
-    "fire": "fire",
-    "psi": "make a psi action",
-    "rally": "rally a unit",
-    "reorganise": "check its wounded (Reorganise)",
+    "move_to_edge": Words("move toward its own edge"),
+    "move_to_cover": Words("move to cover"),
+    "leave_cover_withdraw": Words("leave cover to withdraw"),
+    "fire_back": Words("fire (or attack by psi) only at an enemy that fired on it this turn"),
+    "move_while_prone": Words("take the move-while-prone test"),
+    "go_prone": Words("go prone"),
+    "get_up": Words("get up"),
+    "leave_cover": Words("leave cover"),
+    "close_combat": Words("enter close combat"),
+    "fire": Words("fire"),
+    "psi": Words("make a psi action"),
+    "rally": Words("rally a unit"),
+    "reorganise": Words("check its wounded (Reorganise)"),
 }
-"""The actions the ledger records a unit taking, as ``grades.*.allowed`` and ``panic.allowed_actions`` name them."""
+"""The actions the ledger records a unit taking, as ``grades.*.allowed`` and ``panic.allowed_actions`` name them,
+in words said in the reader's language where a refusal names what a unit may do."""
 
 FIRE_KINDS = ("small_arms", "artillery", "air", "close_combat")
 """What an attack on a unit is: fire of three kinds (R3-4), or an assault."""
@@ -235,7 +236,9 @@ class Tables(RuleTables):
 
     def start_grade_for(self, fatigue: str) -> str:
         if fatigue not in FATIGUES:
-            raise InvalidInputError(f"fatigue must be one of {', '.join(FATIGUES)}, not {fatigue!r}")
+            raise InvalidInputError.saying(
+                "fatigue must be one of {fatigues}, not {fatigue!r}", fatigues=", ".join(FATIGUES), fatigue=fatigue
+            )
         by_fatigue = {"fresh": self.start_grade.fresh, "tired": self.start_grade.tired}
         return by_fatigue.get(fatigue, self.start_grade.exhausted)
 
@@ -258,7 +261,9 @@ class Tables(RuleTables):
     def threat(self, row: str, motivation: str) -> int | None:
         """The row's threat at this motivation; None where the table says NTR (no test required)."""
         if row not in self.threats:
-            raise InvalidInputError(f"unknown threat row {row!r}: one of {', '.join(self.threat_rows())}")
+            raise InvalidInputError.saying(
+                "unknown threat row {row!r}: one of {rows}", row=row, rows=", ".join(self.threat_rows())
+            )
         found = self.threats[row]
         by_motivation = {"low": found.low, "medium": found.medium, "high": found.high}
         raw = pick(by_motivation, motivation, f"threats.{row}")
@@ -272,7 +277,9 @@ class Tables(RuleTables):
         else:
             found = reaction.threat
         if found is None:
-            raise InvalidInputError(f"the rule tables have no threat for the reaction {action!r} at {grade!r}")
+            raise InvalidInputError.saying(
+                "the rule tables have no threat for the reaction {action!r} at {grade!r}", action=action, grade=grade
+            )
         return found
 
     def reaction_actions(self) -> tuple[str, ...]:

@@ -29,13 +29,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
+from campaign.i18n import DEFAULT, _, ngettext, reading_in
+from campaign.i18n.terms import shown
 from campaign.possessive import possessive
 from campaign.rulesets.decision import problems
-from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, plan_import
+from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, Models, plan_import
 from campaign.rulesets.grimdark.profile import UnitProfile
-from events.errors import InvalidInputError, json_object
+from events.errors import InvalidInputError, Term, Words
 from events.limits import check_name
 
 SOURCE = "Army Forge"
@@ -57,46 +60,61 @@ class ArmyList:
     """A list read from its file: the command that imports it, and what reading it leaves out, in words."""
 
     command: ImportList
-    notes: tuple[str, ...]
+    notes: tuple[Words, ...]
 
 
-def read_army_list(data: bytes, side: str, *, what: str = "the file") -> ArmyList:
+THE_FILE = Words("the file")
+"""What a refusal calls a list's file that came with no name of its own."""
+
+
+def read_army_list(data: bytes, side: str, *, what: str | Words = THE_FILE) -> ArmyList:
     """The Army Forge list in ``data`` as ``side``'s ``gf.import_list``; anything that is not a Grimdark Future
     list the rules can take is refused in words naming the unit (nothing is imported)."""
-    parsed = json_object(
-        data,
-        lambda why: f"{what} is not an Army Forge list: it is not JSON ({why})",
-        f"{what} is not an Army Forge list: it holds no list (an object with units)",
-    )
+    # read here rather than by events.errors.json_object, whose refusals are plain text: these are said in words
+    try:
+        parsed = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInputError.saying(
+            "{what} is not an Army Forge list: it is not JSON ({why})", what=what, why=str(exc)
+        ) from None
+    if not isinstance(parsed, dict):
+        raise InvalidInputError.saying(
+            "{what} is not an Army Forge list: it holds no list (an object with units)", what=what
+        )
     if "saveVersion" in parsed or isinstance(parsed.get("list"), dict):
-        raise InvalidInputError(
-            f"{what} is an Army Forge save file: it names its units by their army book ids only. Export the list "
-            "instead (Army Forge: the list's menu → Export for TTS, or its share link's /api/tts?id=… JSON)"
+        raise InvalidInputError.saying(
+            "{what} is an Army Forge save file: it names its units by their army book ids only. Export the list "
+            "instead (Army Forge: the list's menu → Export for TTS, or its share link's /api/tts?id=… JSON)",
+            what=what,
         )
     system = parsed.get("gameSystem")
     if system != GAME_SYSTEM:
         said = (
             f"{SYSTEMS.get(str(system), str(system))} ({system})"
             if system is not None
-            else "no game system (gameSystem)"
+            else Words("no game system (gameSystem)")
         )
-        raise InvalidInputError(
-            f"{what} is an Army Forge list for {said}: this campaign plays {SYSTEMS[GAME_SYSTEM]} ({GAME_SYSTEM})"
+        raise InvalidInputError.saying(
+            "{what} is an Army Forge list for {system}: this campaign plays {ours} ({code})",
+            what=what,
+            system=said,
+            ours=SYSTEMS[GAME_SYSTEM],
+            code=GAME_SYSTEM,
         )
-    name = _text(parsed.get("name"), "the list's name") or "Army Forge list"
+    name = _text(parsed.get("name"), Words("the list's name")) or "Army Forge list"
     list_id = str(parsed.get("id") or parsed.get("creationTime") or name)
     units = parsed.get("units")
     if not isinstance(units, list) or not units:
-        raise InvalidInputError(f"{what} is not an Army Forge list: it holds no units")
+        raise InvalidInputError.saying("{what} is not an Army Forge list: it holds no units", what=what)
     entries: list[ListedUnit] = []
     unread: set[str] = set()
     for index, unit in enumerate(units, 1):
         entry, left_out = _entry(unit, index)
         entries.append(entry)
         unread |= left_out
-    notes: tuple[str, ...] = ()
+    notes: tuple[Words, ...] = ()
     if unread:
-        notes = (f"rules the morale rules do not read are not kept: {', '.join(sorted(unread))}",)
+        notes = (Words("rules the morale rules do not read are not kept: {rules}", rules=", ".join(sorted(unread))),)
     try:
         command = ImportList.build(
             side=side,
@@ -106,7 +124,7 @@ def read_army_list(data: bytes, side: str, *, what: str = "the file") -> ArmyLis
             entries=[e.model_dump(mode="json") for e in entries],
         )
     except InvalidInputError as exc:
-        raise InvalidInputError(f"{what}: {exc}") from None
+        raise InvalidInputError.saying("{what}: {problem}", what=what, problem=exc.words or str(exc)) from None
     return ArmyList(command, notes)
 
 
@@ -117,28 +135,32 @@ def preview_import(state: Any, tables: Any, command: ImportList) -> ImportPlan:
     return plan_import(state, tables, command, lambda: f"new-{next(fresh)}")
 
 
-def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
+def _entry(unit: object, index: int) -> tuple[ListedUnit, set[str]]:
     """One unit of the list as an entry, and the names of its rules the morale rules do not read."""
     if not isinstance(unit, dict):
-        raise InvalidInputError(f"unit {index} of the list is not a unit (an object with a name and a size)")
-    base = _text(unit.get("name"), f"unit {possessive(index)} name")
-    custom = _text(unit.get("customName"), f"unit {possessive(index)} custom name")
+        raise InvalidInputError.saying(
+            "unit {index} of the list is not a unit (an object with a name and a size)", index=index
+        )
+    base = _text(unit.get("name"), Words("the name of unit {index}", index=index))
+    custom = _text(unit.get("customName"), Words("the custom name of unit {index}", index=index))
     if not (custom or base):
-        raise InvalidInputError(f"unit {index} of the list has no name")
+        raise InvalidInputError.saying("unit {index} of the list has no name", index=index)
     name = check_name(custom or base, f"unit {possessive(index)} name")
-    who = f"{name} (unit {index} of the list)"
+    who = Words("{unit} (unit {index} of the list)", unit=name, index=index)
     entry = unit.get("selectionId")
     if not isinstance(entry, str) or not entry.strip():
-        raise InvalidInputError(f"{who} has no selectionId: Army Forge gives every unit of a list one")
+        raise InvalidInputError.saying("{who} has no selectionId: Army Forge gives every unit of a list one", who=who)
     options = [u.get("option") for u in _listed(unit.get("selectedUpgrades"), who, "selectedUpgrades")]
     chosen = [o for o in options if isinstance(o, dict)]
     if len(chosen) != len(options):
-        raise InvalidInputError(f"{who}: its upgrades name no option (an Army Forge save file's units, not a list's)")
+        raise InvalidInputError.saying(
+            "{who}: its upgrades name no option (an Army Forge save file's units, not a list's)", who=who
+        )
     rules = list(_rules(unit, chosen, who))
     keys = [k for k, _ in rules]
     tough = sum(rating for key, rating in rules if key == "tough")
     xp = _number(unit.get("xp", 0) or 0, who, "xp")
-    upgrades = sum(_number(o.get("cost", 0) or 0, who, "upgrade cost") for o in chosen)
+    upgrades = sum(_number(o.get("cost", 0) or 0, who, Words("upgrade cost")) for o in chosen)
     points = _number(unit.get("cost"), who, "cost") + upgrades
     profile_fields = {
         "models": _number(unit.get("size"), who, "size") + sum(1 for o in chosen if o.get("isModel")),
@@ -152,13 +174,15 @@ def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
     try:
         profile = UnitProfile.model_validate(profile_fields)
     except ValidationError as exc:
-        raise InvalidInputError(f"{who} cannot be a Grimdark Future unit here: {problems(exc, 'unit')}") from None
+        raise InvalidInputError.saying(
+            "{who} cannot be a Grimdark Future unit here: {problems}", who=who, problems=problems(exc, "unit")
+        ) from None
     traits = unit.get("traits") or []
     if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
-        raise InvalidInputError(f"{who}: its traits are not a list of names")
+        raise InvalidInputError.saying("{who}: its traits are not a list of names", who=who)
     joins = unit.get("joinToUnit")
     if joins is not None and not isinstance(joins, str):
-        raise InvalidInputError(f"{who}: its joinToUnit is not a unit's selectionId")
+        raise InvalidInputError.saying("{who}: its joinToUnit is not a unit's selectionId", who=who)
     listed = ListedUnit.model_validate(
         {"entry": entry.strip(), "name": name, "profile": profile, "xp": xp, "traits": traits, "joins": joins or None}
     )
@@ -166,13 +190,13 @@ def _entry(unit: Any, index: int) -> tuple[ListedUnit, set[str]]:
     return listed, unread
 
 
-def _rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]], who: str) -> Iterable[tuple[str, int]]:
+def _rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]], who: Words) -> Iterable[tuple[str, int]]:
     """Each rule of the unit as (key, rating): its own and those its upgrades give it."""
     for rule in _all_rules(unit, options):
         key = _rule_key(rule)
         rating = rule.get("rating")
         if key == "tough":
-            yield key, _number(rating, who, "Tough rating")
+            yield key, _number(rating, who, Words("Tough rating"))
         else:
             yield key, 0
 
@@ -192,70 +216,100 @@ def _all_rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]]) ->
     return rules
 
 
-def _rule_key(rule: Mapping[str, Any]) -> str:
+def _rule_key(rule: Mapping[str, object]) -> str:
     key = rule.get("key") or rule.get("name") or ""
     return "".join(str(key).split()).casefold()
 
 
-def _rule_name(rule: Mapping[str, Any]) -> str:
+def _rule_name(rule: Mapping[str, object]) -> str:
     return str(rule.get("name") or rule.get("key") or "")
 
 
-def _listed(value: Any, who: str, what: str) -> list[Mapping[str, Any]]:
+def _listed(value: object, who: Words, field: str) -> list[Mapping[str, object]]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise InvalidInputError(f"{who}: its {what} are not a list")
+        raise InvalidInputError.saying("{who}: its {field} are not a list", who=who, field=field)
     return value
 
 
-def _text(value: Any, what: str) -> str:
+def _text(value: object, what: Words) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise InvalidInputError(f"{what} is not text")
+        raise InvalidInputError.saying("{what} is not text", what=what)
     return " ".join(value.split())
 
 
-def _number(value: Any, who: str, what: str) -> int:
-    """A whole number as Army Forge writes one: a number, or its digits as text ("3", "+1")."""
+def _number(value: object, who: Words, what: str | Words) -> int:
+    """A whole number as Army Forge writes one: a number, or its digits as text ("3", "+1"); ``what`` is the
+    field (its name in the file, or words for it)."""
     if isinstance(value, bool):
-        raise InvalidInputError(f"{who}: its {what} is not a number ({value!r})")
+        raise InvalidInputError.saying("{who}: its {what} is not a number ({value!r})", who=who, what=what, value=value)
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str) and value.strip().lstrip("+").isdigit():
         return int(value.strip().lstrip("+"))
-    raise InvalidInputError(f"{who}: its {what} is not a whole number ({value!r})")
+    raise InvalidInputError.saying(
+        "{who}: its {what} is not a whole number ({value!r})", who=who, what=what, value=value
+    )
 
 
-def plan_in_words(plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
-    """What importing a list does, a line each: the units mustered, updated, unchanged, no longer in the list,
-    and the notes of reading it (names numbered, traits or rules no rule reads)."""
-    lines = [f"the {SOURCE} list “{plan.list_name}” for {plan.side}:"]
-    lines += [f"  mustered {c.name}: {', '.join(c.said)}" for c in plan.added]
-    lines += [f"  updated {c.name}: {', '.join(c.said)}" for c in plan.updated]
+def plan_in_words(plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:
+    """What importing a list does, a line each, in the reader's language: the units mustered, updated, unchanged,
+    no longer in the list, and the notes of reading it (names numbered, traits or rules no rule reads). Names
+    are as the list and the roster have them; Quality, Tough and Fearless are the seed's terms."""
+    lines = [_("the {source} list “{list}” for {side}:").format(source=SOURCE, list=plan.list_name, side=plan.side)]
+    lines += ["  " + _("mustered {unit}: {said}").format(unit=c.name, said=_phrases(c.said)) for c in plan.added]
+    lines += ["  " + _("updated {unit}: {said}").format(unit=c.name, said=_phrases(c.said)) for c in plan.updated]
     if plan.unchanged:
-        lines.append(f"  as the list has them already: {', '.join(plan.unchanged)}")
+        lines.append("  " + _("as the list has them already: {units}").format(units=", ".join(plan.unchanged)))
     if plan.missing:
         lines.append(
-            f"  no longer in the list, left on the roster: {', '.join(plan.missing)} (`gf disband` takes a unit off)"
+            "  "
+            + _("no longer in the list, left on the roster: {units} (`gf disband` takes a unit off)").format(
+                units=", ".join(plan.missing)
+            )
         )
-    lines += [f"  note: {n}" for n in (*plan.notes, *notes)]
+    lines += ["  " + _("note: {note}").format(note=_said(n)) for n in (*plan.notes, *notes)]
     return lines
 
 
-def plan_as_json(plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
-    return {
-        "list": plan.list_name,
-        "side": plan.side,
-        "added": [{"unit": c.name, "said": list(c.said)} for c in plan.added],
-        "updated": [{"unit": c.name, "said": list(c.said)} for c in plan.updated],
-        "unchanged": list(plan.unchanged),
-        "missing": list(plan.missing),
-        "notes": [*plan.notes, *notes],
-    }
+def plan_as_json(plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, object]:
+    """The plan for ``--json``: its words in English, whoever reads (scripts see the same words everywhere)."""
+    with reading_in(DEFAULT):
+        return {
+            "list": plan.list_name,
+            "side": plan.side,
+            "added": [{"unit": c.name, "said": [_said(w) for w in c.said]} for c in plan.added],
+            "updated": [{"unit": c.name, "said": [_said(w) for w in c.said]} for c in plan.updated],
+            "unchanged": list(plan.unchanged),
+            "missing": list(plan.missing),
+            "notes": [_said(n) for n in (*plan.notes, *notes)],
+        }
+
+
+def _phrases(said: Iterable[Words | Term]) -> str:
+    return ", ".join(_said(w) for w in said)
+
+
+def _said(words: Words | Term) -> str:
+    """A phrase of the plan in the reader's language: its template through the catalogs, a term in the seed's
+    words, a count of models in the plural form its number takes."""
+    if isinstance(words, Term):
+        return _term(words)
+    fields = {k: _models(v) if isinstance(v, Models) else v for k, v in words.params.items()}
+    return Words(words.template, **fields).said(_, _term)
+
+
+def _term(term: Term) -> str:
+    return shown(term.ruleset, term.set, term.value)
+
+
+def _models(models: Models) -> str:
+    return ngettext("{n} model", "{n} models", models.n).format(n=models.n)
 
 
 @dataclass(frozen=True)
@@ -269,16 +323,16 @@ class ArmyForge:
     and traits), its heroes' joins kept for each battle's start. Importing a later version of the same list
     updates the units it made (shown first, asked or --yes); names it holds twice are numbered."""  # noqa: E501
 
-    def read(self, data: bytes, side: str, *, what: str = "the file") -> ArmyList:
-        return read_army_list(data, side, what=what)
+    def read(self, data: bytes, side: str, *, what: str | Words | None = None) -> ArmyList:
+        return read_army_list(data, side, what=what or THE_FILE)
 
     def plan(self, state: Any, tables: Any, command: ImportList) -> ImportPlan:
         return preview_import(state, tables, command)
 
-    def in_words(self, plan: ImportPlan, notes: Iterable[str] = ()) -> list[str]:
+    def in_words(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:
         return plan_in_words(plan, notes)
 
-    def as_json(self, plan: ImportPlan, notes: Iterable[str] = ()) -> dict[str, Any]:
+    def as_json(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> dict[str, object]:
         return plan_as_json(plan, notes)
 
 

@@ -18,7 +18,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.battles import between_battles
 from campaign.rulesets.common import known_side, same_name
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits, trait_named
@@ -28,9 +27,23 @@ from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.state import CampaignState, RosterUnit
 from campaign.rulesets.grimdark.tables import Tables
 from campaign.rulesets.inputs import NewUnit, OwnSide
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term, Words
 from events.families.roster import JoinPlanned, UnitListed, UnitMustered, UnitProfileChanged
 from events.registry import Event
+
+GF = "grimdark"
+"""The ruleset whose terms (``terms.toml``) the plan's words name: Quality, Tough, Fearless."""
+
+
+@dataclass(frozen=True)
+class Models:
+    """A unit's models inside the plan's words: said where the plan is shown, in the plural form its number takes
+    there (Russian and Polish have three; :class:`Words` has none), as the rules read no catalog."""
+
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.n} model" if self.n == 1 else f"{self.n} models"
 
 
 class ListedUnit(BaseModel):
@@ -54,7 +67,8 @@ class Change:
     """What importing the list does to one unit, in words, and the facts that do it."""
 
     name: str
-    said: tuple[str, ...]
+    said: tuple[Words | Term, ...]
+    """What it does, a phrase each: said in the reader's language where the plan is shown."""
     facts: tuple[Event, ...] = ()
 
 
@@ -70,7 +84,7 @@ class ImportPlan:
     updated: tuple[Change, ...] = ()
     unchanged: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Words, ...] = ()
     events: tuple[Event, ...] = field(default=(), repr=False)
 
     @property
@@ -97,9 +111,10 @@ class ImportList(GfCommand):
     def decide(self, s: At) -> list[Event]:
         plan = plan_import(s.state, s.tables, self, s.new_id)
         if not plan.events:
-            raise InvalidInputError(
-                f"{plan.list_name}: every unit is on {possessive(plan.side)} "
-                "army sheet as the list has it: nothing to change"
+            raise InvalidInputError.saying(
+                "{list}: every unit is on the army sheet of {side} as the list has it: nothing to change",
+                list=plan.list_name,
+                side=plan.side,
             )
         return list(plan.events)
 
@@ -123,7 +138,7 @@ def plan_import(state: CampaignState, tables: Tables, command: ImportList, new_i
     listed = _listed_units(state, command, side)
     by_entry = {e.entry: e for e in command.entries}
     _check_entries(command.entries, by_entry)
-    notes: list[str] = []
+    notes: list[Words] = []
     # First every entry's unit: those earlier imports made, and a name and an id for each new one, so that a
     # join can name a unit mustered further down the list.
     entry_unit = {e: u.unit_id for e, u in listed.items() if u.disbanded is None}
@@ -134,7 +149,9 @@ def plan_import(state: CampaignState, tables: Tables, command: ImportList, new_i
         unit = listed.get(entry.entry)
         if unit is not None:
             if unit.disbanded is not None:
-                notes.append(f"{unit.name} is off the roster ({unit.disbanded}): not mustered again")
+                notes.append(
+                    Words("{unit} is off the roster ({why}): not mustered again", unit=unit.name, why=unit.disbanded)
+                )
             continue
         shared = several[_spaced(entry.name).casefold()] > 1
         name = numbered(_spaced(entry.name), lambda n: any(same_name(n, t) for t in taken), several=shared)
@@ -142,8 +159,20 @@ def plan_import(state: CampaignState, tables: Tables, command: ImportList, new_i
         new_names[entry.entry] = name
         entry_unit[entry.entry] = new_id()
         if name != _spaced(entry.name):
-            why = "several units of the list share its name" if shared else "the roster has a unit of its name"
-            notes.append(f"{entry.name} (entry {entry.entry}) is mustered as {name}: {why}")
+            why = (
+                Words("several units of the list share its name")
+                if shared
+                else Words("the roster has a unit of its name")
+            )
+            notes.append(
+                Words(
+                    "{unit} (entry {entry}) is mustered as {name}: {why}",
+                    unit=entry.name,
+                    entry=entry.entry,
+                    name=name,
+                    why=why,
+                )
+            )
     called = {e: u.name for e, u in listed.items()} | new_names
     added: list[Change] = []
     updated: list[Change] = []
@@ -166,10 +195,15 @@ def plan_import(state: CampaignState, tables: Tables, command: ImportList, new_i
     missing = tuple(u.name for e, u in listed.items() if e not in by_entry and u.disbanded is None)
     read = [trait_named(tables, t) for e in command.entries for t in e.traits]
     renamed = sorted({(t.written, t.name) for t in read if t.renamed})
-    notes += [f"the trait {written} is recorded as the tables name it: {name}" for written, name in renamed]
+    notes += [
+        Words("the trait {written} is recorded as the tables name it: {name}", written=written, name=name)
+        for written, name in renamed
+    ]
     carried = sorted({t for e in command.entries for t in e.traits if trait_named(tables, t).kind == "carried"})
-    if carried:
-        notes.append(f"no rule reads the trait{'s' if len(carried) > 1 else ''} {', '.join(carried)}: kept as written")
+    if len(carried) == 1:
+        notes.append(Words("no rule reads the trait {traits}: kept as written", traits=carried[0]))
+    elif carried:
+        notes.append(Words("no rule reads the traits {traits}: kept as written", traits=", ".join(carried)))
     events = tuple(f for change in (*added, *updated) for f in change.facts)
     return ImportPlan(
         command.list_name, side, tuple(added), tuple(updated), tuple(unchanged), missing, tuple(notes), events
@@ -187,9 +221,14 @@ def _listed_units(state: CampaignState, command: ImportList, side: str) -> dict[
         if unit.listed is None or unit.listed[0] != command.list_id:
             continue
         if unit.side != side:
-            raise InvalidInputError(
-                f"the {command.source} list “{command.list_name}” belongs to {unit.side} ({unit.name} came from it): "
-                f"it cannot be imported for {side} too"
+            raise InvalidInputError.saying(
+                "the {source} list “{list}” belongs to {owner} ({unit} came from it): it cannot be imported for "
+                "{side} too",
+                source=command.source,
+                list=command.list_name,
+                owner=unit.side,
+                unit=unit.name,
+                side=side,
             )
         found[unit.listed[1]] = unit
     return found
@@ -200,30 +239,45 @@ def _check_entries(entries: Sequence[ListedUnit], by_entry: dict[str, ListedUnit
     hero joining a unit that is no hero, a unit joined by one hero and one twin at most, the twins alike."""
     if len(by_entry) != len(entries):
         twice = next(e for e, n in Counter(x.entry for x in entries).items() if n > 1)
-        raise InvalidInputError(f"the list holds the entry {twice} twice: not a list the ledger can take")
+        raise InvalidInputError.saying(
+            "the list holds the entry {entry} twice: not a list the ledger can take", entry=twice
+        )
     joined: Counter[tuple[str, bool]] = Counter()
     for entry in entries:
         if entry.joins is None:
             continue
         target = by_entry.get(entry.joins)
         if target is None:
-            raise InvalidInputError(f"{entry.name} joins an entry ({entry.joins}) that is not in the list")
+            raise InvalidInputError.saying(
+                "{unit} joins an entry ({entry}) that is not in the list", unit=entry.name, entry=entry.joins
+            )
         if target.entry == entry.entry or target.joins is not None:
-            raise InvalidInputError(f"{entry.name} joins {target.name}, which joins another unit itself")
+            raise InvalidInputError.saying(
+                "{unit} joins {target}, which joins another unit itself", unit=entry.name, target=target.name
+            )
         if target.profile.hero:
-            raise InvalidInputError(f"{entry.name} joins {target.name}, a hero: a hero joins a unit, not a hero")
+            raise InvalidInputError.saying(
+                "{unit} joins {target}, a hero: a hero joins a unit, not a hero", unit=entry.name, target=target.name
+            )
         if not entry.profile.hero and (entry.profile.quality, entry.profile.tough) != (
             target.profile.quality,
             target.profile.tough,
         ):
-            raise InvalidInputError(
-                f"{entry.name} and {target.name} are combined in the list but differ in Quality or Tough: only like "
-                "units combine (RULES.md §4.1)"
+            raise InvalidInputError.saying(
+                "{unit} and {target} are combined in the list but differ in Quality or Tough: only like units "
+                "combine (RULES.md §4.1)",
+                unit=entry.name,
+                target=target.name,
             )
         joined[(target.entry, entry.profile.hero)] += 1
         if joined[(target.entry, entry.profile.hero)] > 1:
-            what = "hero" if entry.profile.hero else "combined unit"
-            raise InvalidInputError(f"{target.name} is joined by more than one {what} in the list: one at most")
+            if entry.profile.hero:
+                raise InvalidInputError.saying(
+                    "{unit} is joined by more than one hero in the list: one at most", unit=target.name
+                )
+            raise InvalidInputError.saying(
+                "{unit} is joined by more than one combined unit in the list: one at most", unit=target.name
+            )
 
 
 def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
@@ -244,7 +298,9 @@ def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
         profile = checked_profile(state, tables, name, side, _with_skill_set(tables, entry).model_dump(mode="json"))
         traits = carried_traits(tables, name, entry.traits)
     except InvalidInputError as exc:
-        raise InvalidInputError(f"{entry.name} (entry {entry.entry}): {exc}") from None
+        raise InvalidInputError.saying(
+            "{unit} (entry {entry}): {problem}", unit=entry.name, entry=entry.entry, problem=exc.words or str(exc)
+        ) from None
     facts: list[Event] = [
         UnitMustered(unit_id=unit_id, name=name, side=side, profile=profile.model_dump(mode="json")),
         UnitListed(
@@ -258,14 +314,27 @@ def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
     ]
     if joins is not None:
         facts.append(JoinPlanned(unit_id=unit_id, joins=joins))
-    said = [f"{profile.models} model{'s' if profile.models > 1 else ''}, Quality {profile.quality}+"]
-    said += [f"Defense {profile.defense}+"] if profile.defense else []
-    said += [f"Tough({profile.tough})"] if profile.tough > 1 else []
-    said += [w for w, on in (("Fearless", profile.fearless), ("hero", profile.hero)) if on]
-    said += [f"{profile.points} pts"] + ([f"{entry.xp} XP"] if entry.xp else [])
-    said += [f"traits {', '.join(t.name for t in traits)}"] if traits else []
-    said += [f"joins {called.get(str(entry.joins), entry.joins)} at each battle's start"] if joins is not None else []
+    said: list[Words | Term] = [
+        Words(
+            "{models}, {quality} {value}+",
+            models=Models(profile.models),
+            quality=Term(GF, "rule", "quality"),
+            value=profile.quality,
+        )
+    ]
+    said += [Words("Defense {value}+", value=profile.defense)] if profile.defense else []
+    if profile.tough > 1:
+        said.append(Words("{tough}({value})", tough=Term(GF, "rule", "tough"), value=profile.tough))
+    said += [Term(GF, "rule", "fearless")] if profile.fearless else []
+    said += [Words("hero")] if profile.hero else []  # the English word in lower case, as it always was
+    said += [Words("{points} pts", points=profile.points)] + ([Words("{xp} XP", xp=entry.xp)] if entry.xp else [])
+    said += [Words("traits {traits}", traits=", ".join(t.name for t in traits))] if traits else []
+    said += [_joins(called.get(str(entry.joins), entry.joins))] if joins is not None else []
     return Change(name, tuple(said), tuple(facts))
+
+
+def _joins(unit: str | None) -> Words:
+    return Words("joins {unit} at each battle's start", unit=unit)
 
 
 def _with_skill_set(tables: Tables, entry: ListedUnit) -> UnitProfile:
@@ -297,39 +366,66 @@ def _updated(
         new = [t for t in entry.traits if trait_named(tables, t).name not in unit.traits]
         traits = carried_traits(tables, unit.name, new)
     except InvalidInputError as exc:
-        raise InvalidInputError(f"{unit.name} (entry {entry.entry}): {exc}") from None
+        raise InvalidInputError.saying(
+            "{unit} (entry {entry}): {problem}", unit=unit.name, entry=entry.entry, problem=exc.words or str(exc)
+        ) from None
     before, after = unit.profile.model_dump(mode="json"), wanted.model_dump(mode="json")
     changed = {k: after.get(k) for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)}
     facts: list[Event] = []
-    said: list[str] = []
+    said: list[Words | Term] = []
     if changed:
         facts.append(UnitProfileChanged(unit_id=unit.unit_id, profile=changed))
-        said += [f"{k.replace('_', ' ')} {_value(before.get(k))} → {_value(v)}" for k, v in changed.items()]
+        said += [_changed(k, before.get(k), v) for k, v in changed.items()]
     xp = entry.xp if entry.xp != unit.xp else None
     if xp is not None:
-        said.append(f"XP {unit.xp} → {entry.xp}")
+        said.append(Words("XP {before} → {after}", before=unit.xp, after=entry.xp))
     facts.extend(carried_facts(unit.unit_id, xp, traits, f"from the {command.source} list"))
-    said += [f"trait {t.name} added" for t in traits]
+    said += [Words("trait {trait} added", trait=t.name) for t in traits]
     if joins != unit.joins:
         facts.append(JoinPlanned(unit_id=unit.unit_id, joins=joins))
-        said.append(
-            f"joins {called.get(str(entry.joins), entry.joins)} at each battle's start"
-            if joins is not None
-            else "no longer joins another unit"
-        )
+        joined = called.get(str(entry.joins), entry.joins)
+        said.append(_joins(joined) if joins is not None else Words("no longer joins another unit"))
     if facts:
         between_battles(state, unit, "import the list again once the battle is over")
     return Change(unit.name, tuple(said), tuple(facts))
 
 
-def _value(v: object) -> str:
-    return "none" if v is None else "yes" if v is True else "no" if v is False else str(v)
+_CHANGED = {
+    "models": Words("models {before} → {after}"),
+    "quality": Words("quality {before} → {after}"),
+    "defense": Words("defense {before} → {after}"),
+    "tough": Words("tough {before} → {after}"),
+    "fearless": Words("fearless {before} → {after}"),
+    "hero": Words("hero {before} → {after}"),
+    "points": Words("points {before} → {after}"),
+    "skill_set": Words("skill set {before} → {after}"),
+}
+"""A profile field's change, each field's own sentence (its name as the seed's terms say it, word order the
+language's)."""
 
 
-def _kept_traits(tables: Tables, entry: ListedUnit, unit: RosterUnit) -> list[str]:
+def _changed(field: str, before: object, after: object) -> Words:
+    said = {"before": _value(field, before), "after": _value(field, after)}
+    known = _CHANGED.get(field)
+    if known is None:  # a field the profile may gain later: named as recorded
+        return Words("{field} {before} → {after}", field=field.replace("_", " "), **said)
+    return Words(known.template, **said)
+
+
+def _value(field: str, v: object) -> object:
+    if v is None:
+        return Words("none")
+    if isinstance(v, bool):
+        return Words("yes") if v else Words("no")
+    return Term(GF, "skill_set", str(v)) if field == "skill_set" else v
+
+
+def _kept_traits(tables: Tables, entry: ListedUnit, unit: RosterUnit) -> list[Words]:
     """Traits the ledger recorded and this version of the list drops: kept (no trait is ever taken away)."""
     listed = {trait_named(tables, t).name for t in entry.traits}
     gone = [t for t in unit.traits if t not in listed]
     if not gone:
         return []
-    return [f"{unit.name} keeps the trait{'s' if len(gone) > 1 else ''} {', '.join(gone)} the list no longer shows"]
+    if len(gone) == 1:
+        return [Words("{unit} keeps the trait {traits} the list no longer shows", unit=unit.name, traits=gone[0])]
+    return [Words("{unit} keeps the traits {traits} the list no longer shows", unit=unit.name, traits=", ".join(gone))]

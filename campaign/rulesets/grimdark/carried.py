@@ -58,7 +58,7 @@ def trait_named(tables: Tables, written: str) -> Trait:
     """The trait ``written`` stands for in the tables, or the trait as written (kind ``carried``)."""
     text = " ".join(written.split())
     if not text:
-        raise InvalidInputError("a trait needs a name")
+        raise InvalidInputError.saying("a trait needs a name")
     found = known_traits(tables).get(_key(text))
     if found is None:
         return Trait(text, "carried", text)
@@ -73,9 +73,13 @@ def carried_traits(tables: Tables, unit_name: str, written: Sequence[str], had: 
     for text in written:
         trait = trait_named(tables, text)
         if trait.name == dead:
-            raise InvalidInputError(f"{unit_name} cannot bring the injury {dead}: a dead hero is off the roster")
+            raise InvalidInputError.saying(
+                "{unit} cannot bring the injury {injury}: a dead hero is off the roster", unit=unit_name, injury=dead
+            )
         if trait.name in had or any(t.name == trait.name for t in traits):
-            raise InvalidInputError(f"{unit_name} has the trait {trait.name} once only (each trait at most once)")
+            raise InvalidInputError.saying(
+                "{unit} has the trait {trait} once only (each trait at most once)", unit=unit_name, trait=trait.name
+            )
         traits.append(trait)
     return traits
 

@@ -11,7 +11,6 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.battles import DisbandUnit, being_fought, between_battles, deploying, on_table, started
 from campaign.rulesets.command import Command, Phase, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
@@ -64,7 +63,9 @@ def fighting(state: CampaignState, name: str) -> gf.Unit:
     joined_to = battle.units[unit.unit_id].joined_to
     if joined_to is not None:
         host = state.roster[joined_to].name
-        raise InvalidInputError(f"{unit.name} has joined {host}: its wounds, melees and tests are {possessive(host)}")
+        raise InvalidInputError.saying(
+            "{unit} has joined {host}: its wounds, melees and tests are those of {host}", unit=unit.name, host=host
+        )
     return state.in_battle(battle, unit.unit_id)
 
 
@@ -132,11 +133,17 @@ class Buy(MusterUnit[CampaignState, Tables]):
         checked = checked_profile(state, tables, self.unit_name, side, self.profile)
         held = state.treasury.get(side, 0)
         if checked.points > held:
-            raise InvalidInputError(f"{side} has {held} campaign points: {self.unit_name} costs {checked.points}")
+            raise InvalidInputError.saying(
+                "{side} has {held} campaign points: {unit} costs {points}",
+                side=side,
+                held=held,
+                unit=self.unit_name,
+                points=checked.points,
+            )
         values = state.army_values()
         problem = gf.army_cap_problem(tables, values, side, values.get(side, 0) + checked.points)
         if problem:
-            raise InvalidInputError(problem)
+            raise InvalidInputError.saying(problem.template, **problem.params)
         return [
             self.mustered(s, checked),
             FundsChanged(side=side, amount=-checked.points, reason=f"bought {self.unit_name}"),
@@ -172,7 +179,7 @@ class Transfer(TransferMen[CampaignState, Tables]):
     men: int = Field(ge=1, le=1_000_000)
 
     def decide(self, s: At) -> list[Event]:
-        raise InvalidInputError("Grimdark Future units do not trade models: buy, sell or disband units instead")
+        raise InvalidInputError.saying("Grimdark Future units do not trade models: buy, sell or disband units instead")
 
 
 class HouseRule(BaseHouseRule[CampaignState, Tables]):
@@ -220,17 +227,37 @@ class StartBattle(GfCommand):
         for joiner_name, unit_name in planned_joins(state, deployed, self.joins):
             joiner, unit = find_unit(state, joiner_name), find_unit(state, unit_name)
             if joiner not in deployed or unit not in deployed:
-                raise InvalidInputError(f"{joiner.name} and {unit.name} must both be deployed to join")
+                raise InvalidInputError.saying(
+                    "{joiner} and {unit} must both be deployed to join", joiner=joiner.name, unit=unit.name
+                )
             if joiner == unit or unit.profile.hero:
-                raise InvalidInputError(f"{joiner.name} cannot join {unit.name}: join a hero or a like unit to a unit")
+                raise InvalidInputError.saying(
+                    "{joiner} cannot join {unit}: join a hero or a like unit to a unit",
+                    joiner=joiner.name,
+                    unit=unit.name,
+                )
             if joiner.side != unit.side:
-                raise InvalidInputError(f"{joiner.name} fights for {joiner.side}, {unit.name} for {unit.side}")
+                raise InvalidInputError.saying(
+                    "{joiner} fights for {side}, {unit} for {other}",
+                    joiner=joiner.name,
+                    side=joiner.side,
+                    unit=unit.name,
+                    other=unit.side,
+                )
             if not joiner.profile.hero and (joiner.profile.quality, joiner.tough) != (unit.profile.quality, unit.tough):
-                raise InvalidInputError(f"only like units combine: {joiner.name} and {unit.name} differ")
+                raise InvalidInputError.saying(
+                    "only like units combine: {joiner} and {unit} differ", joiner=joiner.name, unit=unit.name
+                )
             if unit.unit_id in joined or joiner.unit_id in joined.values():
-                raise InvalidInputError(f"{joiner.name} into {unit.name}: a unit joins once, into a unit not joined")
+                raise InvalidInputError.saying(
+                    "{joiner} into {unit}: a unit joins once, into a unit not joined",
+                    joiner=joiner.name,
+                    unit=unit.name,
+                )
             if any(state.roster[j].profile.hero == joiner.profile.hero for j, t in joined.items() if t == unit.unit_id):
-                raise InvalidInputError(f"{unit.name} already has a {'hero' if joiner.profile.hero else 'twin'}")
+                if joiner.profile.hero:
+                    raise InvalidInputError.saying("{unit} already has a hero", unit=unit.name)
+                raise InvalidInputError.saying("{unit} already has a twin", unit=unit.name)
             joined[joiner.unit_id] = unit.unit_id
         begun = started(s, self.battle_name, sides, {side: {} for side in sides})
         battle_id = begun.battle_id
@@ -307,7 +334,9 @@ class Shoot(GfCommand):
         target = fighting(s.state, self.unit_name)
         shooter = fighting(s.state, self.by) if self.by is not None else None
         if shooter is not None and shooter.side == target.side:
-            raise InvalidInputError(f"{shooter.name} and {target.name} fight for the same side")
+            raise InvalidInputError.saying(
+                "{unit} and {other} fight for the same side", unit=shooter.name, other=target.name
+            )
         began = gf.acting(s.tables, battle, shooter, "shooting") if shooter is not None else []
         decided = gf.shot(
             s.tables, target, s.dice, battle.battle_id, wounds=self.wounds, by=shooter, models_lost=self.models_lost
@@ -361,7 +390,9 @@ class Melee(GfCommand):
         if self.charger is not None:
             charging = next((u for u in (first, second) if same_name(u.name, self.charger)), None)
             if charging is None:
-                raise InvalidInputError(f"the charger is one of the two in the melee, {first.name} or {second.name}")
+                raise InvalidInputError.saying(
+                    "the charger is one of the two in the melee, {unit} or {other}", unit=first.name, other=second.name
+                )
             began = gf.acting(s.tables, battle, charging, "charging")
         decided = gf.melee(s.tables, first, second, s.dice, battle.battle_id, **self.keywords("a", "b", "charger"))
         return ruled(s.state, battle, [*began, *decided])
@@ -400,12 +431,13 @@ class Activate(GfCommand):
         battle = current_battle(s.state)
         unit = fighting(s.state, self.unit_name)
         if unit.shaken:
-            raise InvalidInputError(
-                f"{unit.name} is Shaken: it neither holds, moves nor shoots; its next activation is spent idle, and "
-                f"it recovers at its end (`gf recover {unit.name}`)"
+            raise InvalidInputError.saying(
+                "{unit} is Shaken: it neither holds, moves nor shoots; its next activation is spent idle, and it "
+                "recovers at its end (`gf recover {unit}`)",
+                unit=unit.name,
             )
         if battle.activating(unit.unit_id):
-            raise InvalidInputError(f"{unit.name} is activating already: its activation goes on")
+            raise InvalidInputError.saying("{unit} is activating already: its activation goes on", unit=unit.name)
         return ruled(s.state, battle, [gf.activation(s.tables, battle, unit, "holds, advances or rushes")])
 
 
@@ -425,14 +457,16 @@ class Remove(GfCommand):
 
     def decide(self, s: At) -> list[Event]:
         if not self.reason.strip():
-            raise InvalidInputError("say why the unit is removed (destroyed, routed, or another reason)")
+            raise InvalidInputError.saying("say why the unit is removed (destroyed, routed, or another reason)")
         battle = current_battle(s.state)
         unit = fighting(s.state, self.unit_name)
         killer = fighting(s.state, self.by) if self.by is not None else None
         facts: list[Event] = [UnitRemoved(battle_id=battle.battle_id, unit_id=unit.unit_id, reason=self.reason)]
         if killer is not None:
             if killer.side == unit.side:
-                raise InvalidInputError(f"{killer.name} and {unit.name} fight for the same side")
+                raise InvalidInputError.saying(
+                    "{unit} and {other} fight for the same side", unit=killer.name, other=unit.name
+                )
             facts.append(
                 KillCredited(
                     battle_id=battle.battle_id, unit_id=killer.unit_id, victim_id=unit.unit_id, victim_hero=unit.hero
@@ -470,7 +504,7 @@ class EndBattle(GfCommand):
         winner = side_named(battle.sides, self.winner) if self.winner is not None else None
         for side in self.special_achieved:
             if side not in battle.special:
-                raise InvalidInputError(f"{side!r} had no special objective in this battle")
+                raise InvalidInputError.saying("{side!r} had no special objective in this battle", side=side)
         decisions: list[Decision] = []
         for unit_id in battle.order:  # as deployed: the casualty and trait dice go in this order
             in_battle, roster = battle.units[unit_id], state.roster[unit_id]

@@ -6,7 +6,6 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.command import Situation
 from campaign.rulesets.common import EditUnit, find_unit
 from campaign.rulesets.grimdark.carried import carried_facts, carried_traits
@@ -21,13 +20,15 @@ from events.registry import Event, JsonValue
 def check_profile(tables: Tables, checked: UnitProfile) -> None:
     """What the rules ask of a profile beyond its schema: a hero is one model with a skill set of the tables."""
     if checked.hero and checked.models != 1:
-        raise InvalidInputError("a hero is a single model")
+        raise InvalidInputError.saying("a hero is a single model")
     if checked.skill_set is not None:
         if not checked.hero:
-            raise InvalidInputError("only a hero has a skill set")
+            raise InvalidInputError.saying("only a hero has a skill set")
         if checked.skill_set not in tables.skill_sets:
-            raise InvalidInputError(
-                f"unknown skill set {checked.skill_set!r}: choose one of {', '.join(tables.skill_sets)}"
+            raise InvalidInputError.saying(
+                "unknown skill set {skill_set!r}: choose one of {skill_sets}",
+                skill_set=checked.skill_set,
+                skill_sets=", ".join(tables.skill_sets),
             )
 
 
@@ -55,16 +56,18 @@ class Edit(EditUnit[CampaignState, Tables]):
         unit = find_unit(s.state, self.unit_name)
         carried = sorted({"xp", "traits"} & set(self.changes))
         if carried:
-            raise InvalidInputError(
-                f"{' and '.join(carried)} {'is' if len(carried) == 1 else 'are'} "
-                f"not part of {possessive(unit.name)} profile: "
-                "give its XP as --xp N and a trait as --trait NAME"
+            raise InvalidInputError.saying(
+                "{unit}: not profile fields: {fields}; give its XP as --xp N and a trait as --trait NAME",
+                unit=unit.name,
+                fields=", ".join(carried),
             )
         if not self.changes and self.xp is None and not self.traits:
-            raise InvalidInputError(f"say what to change of {unit.name}: a profile field, its XP or a trait")
+            raise InvalidInputError.saying(
+                "say what to change of {unit}: a profile field, its XP or a trait", unit=unit.name
+            )
         events = self.profile_changed(s, unit) if self.changes else []
         xp = self.xp if self.xp is not None and self.xp != unit.xp else None
         if self.xp is not None and xp is None and not events and not self.traits:
-            raise InvalidInputError(f"{unit.name} has {unit.xp} XP already: nothing to change")
+            raise InvalidInputError.saying("{unit} has {xp} XP already: nothing to change", unit=unit.name, xp=unit.xp)
         traits = carried_traits(s.tables, unit.name, self.traits, unit.traits)
         return [*events, *carried_facts(unit.unit_id, xp, traits, f"edited, was {unit.xp}")]

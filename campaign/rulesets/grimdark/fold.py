@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import TypeAdapter
 
-from campaign.rulesets.fold import KeptSummary, battle_rows, facts_only, kept_rows, unit_rows
+from campaign.rulesets.fold import KeptSummary, Row, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.grimdark import state as gf
 from campaign.rulesets.tables import Sourced
 from projections.fold import RulesetFold, Summary
@@ -46,7 +45,7 @@ def _summary(
         was.battles,
     )
 
-    def career(u: gf.RosterUnit) -> dict[str, Any] | None:
+    def career(u: gf.RosterUnit) -> Row | None:
         """A hero's career: its battles, XP, the injuries and other traits it carries."""
         if not u.profile.hero:
             return None

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaign.rulesets.command import Ruleset
 from campaign.rulesets.grimdark import RULESET
 from campaign.rulesets.grimdark.army_list import ImportList
@@ -13,12 +11,12 @@ from campaign.rulesets.grimdark.state import CampaignState
 from campaign.rulesets.grimdark.tables import Tables
 
 
-def _joins_given(inputs: dict[str, Any]) -> dict[str, Any]:
+def _joins_given(inputs: dict[str, object]) -> dict[str, object]:
     """Version 0 recorded ``joins: null`` for a battle without joined units."""
     return {**inputs, "joins": inputs.get("joins") or {}}
 
 
-def _first_edition_heroes(inputs: dict[str, Any]) -> dict[str, Any]:
+def _first_edition_heroes(inputs: dict[str, object]) -> dict[str, object]:
     """Version 1 started battles in which a joined hero was not one of its unit's models (before R2-32)."""
     return {**inputs, "hero_is_model": False}
 

@@ -17,7 +17,7 @@ from campaign.rulesets.grimdark.units import Unit, take_wounds
 if TYPE_CHECKING:
     from campaign.rulesets.grimdark.state import BattleState
 from events.dice import Dice, Roll, parse
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term, Words
 from events.families.battle import KillCredited, UnitRemoved, VictoryPoints, WoundsTaken
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
@@ -85,7 +85,7 @@ def _wound_facts(
 
 
 def morale_test(
-    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, Any] | None = None
+    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, object] | None = None
 ) -> tuple[bool, str, list[Roll]]:
     """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+.
     ``said``, when given, takes which of these the test was (``how``) and the modifier, as its sentence states."""
@@ -155,7 +155,7 @@ def _test_decision(
             "shaken": unit.shaken,
             "fearless": unit.fearless,
             "traits": list(unit.traits),
-            **said,  # what the sentence states, for a view in the reader's language (campaign/i18n/said)
+            **said,  # what the sentence states, for a view in the reader's language (the ruleset's said.py)
         },
         {"passed": passed, "result": result},
         f"{unit.name}, morale test ({trigger}): {how} → {outcome_text}",
@@ -177,7 +177,7 @@ def shot(
     """Trigger A (§4.1): wounds in an activation (not in melee); at its end, a unit at half strength tests and
     on a failure is Shaken (this trigger never Routs)."""
     if wounds <= 0:
-        raise InvalidInputError("record at least one unblocked wound")
+        raise InvalidInputError.saying("record at least one unblocked wound")
     after, lost = take_wounds(unit, wounds, models_lost, hero_last=tables.morale.hero_takes_wounds_last)
     text = f"{unit.name} takes {wounds} wound{'s' if wounds != 1 else ''}" + (
         f": {lost} model{'s' if lost != 1 else ''} killed" if lost else ""
@@ -226,9 +226,9 @@ def melee(  # noqa: PLR0913 (the command's inputs, by keyword)
     """Trigger B (§4.1): the side that caused fewer unblocked wounds loses and tests; a tie, nobody. A unit
     destroyed loses, and its opponent does not test. Failing at half strength Routs; otherwise Shaken."""
     if wounds_by_a < 0 or wounds_by_b < 0:
-        raise InvalidInputError("wounds cannot be negative")
+        raise InvalidInputError.saying("wounds cannot be negative")
     if a.side == b.side:
-        raise InvalidInputError(f"{a.name} and {b.name} fight for the same side")
+        raise InvalidInputError.saying("{unit} and {other} fight for the same side", unit=a.name, other=b.name)
     hero_last = tables.morale.hero_takes_wounds_last
     a_after, a_lost_n = take_wounds(a, wounds_by_b, a_lost, hero_last=hero_last)
     b_after, b_lost_n = take_wounds(b, wounds_by_a, b_lost, hero_last=hero_last)
@@ -268,14 +268,20 @@ def melee(  # noqa: PLR0913 (the command's inputs, by keyword)
     return decisions
 
 
+DOING = {"shooting": Words("shooting"), "charging": Words("charging")}
+"""What a unit does of its own, as a refusal names it (said in the reader's language)."""
+
+
 def acting(tables: Tables, battle: BattleState, unit: Unit, doing: str) -> list[Decision]:
     """``unit`` acting of its own (``doing``: shooting, charging) in its activation (R3-25, R3-26): refused while it
     is Shaken (it only strikes back: ``morale.shaken_allowed``), and once it has activated this round; the record
     of its activation when this begins one, nothing when it goes on with the one under way."""
     if unit.shaken and doing not in tables.morale.shaken_allowed:
-        raise InvalidInputError(
-            f"{unit.name} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
-            f"activation is spent idle, and it recovers at its end (`gf recover {unit.name}`)"
+        raise InvalidInputError.saying(
+            "{unit} is Shaken: it may not be {doing} (a Shaken unit only strikes back when charged); its next "
+            "activation is spent idle, and it recovers at its end (`gf recover {unit}`)",
+            unit=unit.name,
+            doing=DOING.get(doing, doing),
         )
     if battle.activating(unit.unit_id):
         return []
@@ -286,9 +292,10 @@ def activation(tables: Tables, battle: BattleState, unit: Unit, doing: str, *, i
     """A unit's activation this round (R3-26): refused once it has had ``activation.per_round`` (one) this round."""
     had = sum(1 for who, _ in battle.activations if who == unit.unit_id)
     if had >= tables.activation.per_round:
-        raise InvalidInputError(
-            f"{unit.name} has already activated in round {battle.round}: a unit activates once a round (`gf turn` "
-            "begins the next)"
+        raise InvalidInputError.saying(
+            "{unit} has already activated in round {round}: a unit activates once a round (`gf turn` begins the next)",
+            unit=unit.name,
+            round=battle.round,
         )
     what = "spent idle" if idle else doing
     return Decision(
@@ -306,11 +313,13 @@ def recovery(tables: Tables, battle: BattleState, unit: Unit) -> list[Decision]:
     unit that has not yet activated this round recovers in it; one made Shaken during or after its activation
     waits for its activation next round."""
     if not unit.shaken:
-        raise InvalidInputError(f"{unit.name} is not Shaken")
+        raise InvalidInputError.saying("{unit} is not Shaken", unit=unit.name)
     if battle.activated(unit.unit_id):
-        raise InvalidInputError(
-            f"{unit.name} has already activated in round {battle.round}: Shaken during or after its activation, it "
-            "recovers in its next one, next round (`gf turn` begins it)"
+        raise InvalidInputError.saying(
+            "{unit} has already activated in round {round}: Shaken during or after its activation, it recovers in its "
+            "next one, next round (`gf turn` begins it)",
+            unit=unit.name,
+            round=battle.round,
         )
     began = activation(tables, battle, unit, "idle", idle=True)
     return [began, recover(unit, battle.battle_id)]
@@ -319,7 +328,7 @@ def recovery(tables: Tables, battle: BattleState, unit: Unit) -> list[Decision]:
 def recover(unit: Unit, battle_id: str) -> Decision:
     """A Shaken unit spends its activation idle and stops being Shaken at its end (§4.1)."""
     if not unit.shaken:
-        raise InvalidInputError(f"{unit.name} is not Shaken")
+        raise InvalidInputError.saying("{unit} is not Shaken", unit=unit.name)
     return Decision(
         "recover",
         "§4.1",
@@ -344,7 +353,9 @@ def _new_trait(tables: Tables, kind: str, had: Sequence[str], dice: Dice, who: U
         trait = table[roll.total - 1]
         if trait not in had:
             return trait, rolls
-    raise InvalidInputError(f"{who.name} has every {kind} trait already")
+    raise InvalidInputError.saying(
+        "{unit} has every {kind} trait already", unit=who.name, kind=Term("grimdark", "trait_kind", kind)
+    )
 
 
 def casualty(tables: Tables, unit: Unit, dice: Dice, battle_id: str, *, had: Sequence[str]) -> Decision:
@@ -491,7 +502,9 @@ def _new_skill(tables: Tables, skill_set: str, had: Sequence[str], dice: Dice, w
         skill = skills[min(len(skills) - 1, (roll.total - 1) * len(skills) // 6)]
         if skill not in had:
             return skill, rolls
-    raise InvalidInputError(f"{who.name} has every {skill_set} skill already")
+    raise InvalidInputError.saying(
+        "{unit} has every {skill_set} skill already", unit=who.name, skill_set=Term("grimdark", "skill_set", skill_set)
+    )
 
 
 def rewards(tables: Tables, battle_id: str, sides: Sequence[str], winner: str | None) -> Decision:
@@ -541,7 +554,7 @@ def underdog_points(tables: Tables, army_values: dict[str, int]) -> dict[str, in
     return {side: (top - value) // per for side, value in army_values.items()}
 
 
-def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_value: int) -> str | None:
+def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_value: int) -> Words | None:
     """§4.2: why ``side`` may not grow to ``new_value`` pts (none more than 250 above the lowest army), or None."""
     after = {**values, side: new_value}
     if len(after) < 2:
@@ -549,7 +562,13 @@ def army_cap_problem(tables: Tables, values: dict[str, int], side: str, new_valu
     lowest = min(after.values())
     limit = lowest + tables.army.max_above_lowest
     if new_value > limit:
-        return f"{side} would be worth {new_value} pts: more than the lowest army ({lowest}) + {limit - lowest}"
+        return Words(
+            "{side} would be worth {value} pts: more than the lowest army ({lowest}) + {above}",
+            side=side,
+            value=new_value,
+            lowest=lowest,
+            above=limit - lowest,
+        )
     return None
 
 

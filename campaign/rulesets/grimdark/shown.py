@@ -8,12 +8,16 @@ fought, else the roster's; treasury — each side's campaign points.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, Lacking, Measure, Reading
 from campaign.rulesets.sheets import Card, Item, deployed_cards, left, name_of
+
+if TYPE_CHECKING:
+    from campaign.rulesets.grimdark.state import BattleState, CampaignState
+    from projections.fold import SummaryRow
 
 
 def _xp(seen: Charted) -> list[Reading]:
@@ -28,7 +32,7 @@ CHARTS: Charts = {
 }
 
 
-def _on_the_table(b: Mapping[str, Any]) -> str:
+def _on_the_table(b: Mapping[str, object]) -> str:
     return str(b["removed"] or f"{b['models']} models" + (", Shaken" if b["shaken"] else ""))
 
 
@@ -40,14 +44,14 @@ ROSTER = hooks.columns(
 split in two: the unit on the table, and why it left the roster)."""
 
 
-def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
     """Each unit of the battle being fought, as deployed: its models left, Quality, wounds carried, Shaken, and
     whether it has activated this round; a hero joined to a unit is noted on it."""
     del units
     return deployed_cards(state, _card)
 
 
-def _card(state: Any, battle: Any, uid: str) -> Card:
+def _card(state: CampaignState, battle: BattleState, uid: str) -> Card:
     u = battle.units[uid]
     items = [Item(N_("models"), left(u.models, u.start_size)), Item(N_("quality"), f"{u.quality}+")]
     if u.tough > 1:
@@ -66,7 +70,7 @@ def _card(state: Any, battle: Any, uid: str) -> Card:
     return Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, joined, now)
 
 
-def gf_now(battle: Any, uid: str) -> tuple[str, ...]:
+def gf_now(battle: BattleState, uid: str) -> tuple[str, ...]:
     """Grimdark (§4.1, R3-25, R3-26): a unit activates once a round; a Shaken one must spend its next
     activation idle, and stops being Shaken at its end: if it became Shaken after activating this round, that is
     next round's. A joined hero activates with its unit (``uid`` is the unit's)."""

@@ -63,11 +63,13 @@ def take_wounds(unit: Unit, wounds: int, models_lost: int | None = None, *, hero
     count when the wounds were allocated otherwise). A joined hero takes wounds last (R2-32): what is left once
     every soldier is dead goes onto the hero. ``hero_last`` false: the hero falls with the last soldier."""
     if wounds < 0:
-        raise InvalidInputError(f"wounds cannot be negative ({wounds})")
+        raise InvalidInputError.saying("wounds cannot be negative ({wounds})", wounds=wounds)
     pool = unit.carried + wounds
     lost = min(unit.models, pool // unit.tough) if models_lost is None else models_lost
     if not 0 <= lost <= unit.models:
-        raise InvalidInputError(f"{unit.name} has {unit.models} models: it cannot lose {lost}")
+        raise InvalidInputError.saying(
+            "{unit} has {models} models: it cannot lose {lost}", unit=unit.name, models=unit.models, lost=lost
+        )
     models = unit.models - lost
     carried = 0 if models == 0 or models_lost is not None else pool % unit.tough
     spill = pool - unit.models * unit.tough if models == 0 and models_lost is None and unit.hero_alive else 0

@@ -144,7 +144,7 @@ def morale_phase(tables: Tables, outcome: Outcome, dice: Dice) -> list[Decision]
                     "morale": u.morale,
                     "modifiers": dict(u.roll_mods),
                     "penalty": penalty,
-                    # the sentence's terms in its order (campaign/i18n/said)
+                    # the sentence's terms in its order (the ruleset's said.py)
                     "base": u.base,
                     "terms": [[k, v] for k, v in u.roll_mods.items()],
                     **({"nowhere_to_go": extra} if extra else {}),
@@ -274,7 +274,7 @@ def casualties(
         roll = dice.roll(FOUR_D, f"casualty roll, {side.name}", side=side.name)
         side_rolls: list[Roll] = [roll]
         lines = []
-        # each unit's line as data (campaign/i18n/said); verify compares outcomes, never inputs
+        # each unit's line as data (the ruleset's said.py); verify compares outcomes, never inputs
         rows: list[JsonValue] = []
         facts: list[Event] = []
         for u in side.units:

@@ -35,7 +35,7 @@ def unpaid_day_rolls(tables: Tables, state: CampaignState, days: int, dice: Dice
                     "unpaid_day",
                     "§2.11",
                     unit.unit_id,
-                    # unpaid_days: what the sentence states (campaign/i18n/said)
+                    # unpaid_days: what the sentence states (the ruleset's said.py)
                     {"day": state.day + n, "arrears": pay.penalty, "morale": morale, "unpaid_days": pay.unpaid_days},
                     {"morale_roll": "made" if made else "failed"},
                     f"{unit.name}: unpaid day {pay.unpaid_days}, arrears Morale −{pay.penalty}; Morale roll "

@@ -48,9 +48,13 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
     for u in side.units:
         unit = roster.get(u.unit)
         if unit is None:
-            raise InvalidInputError(f"unknown unit {u.unit!r}{did_you_mean(u.unit, roster)}")
+            raise InvalidInputError.saying(
+                "unknown unit {name!r}{hint}", name=u.unit, hint=did_you_mean(u.unit, roster)
+            )
         if unit.side != side.name:
-            raise InvalidInputError(f"{unit.name} fights for {unit.side!r}, not {side.name!r}")
+            raise InvalidInputError.saying(
+                "{unit} fights for {side!r}, not {other!r}", unit=unit.name, side=unit.side, other=side.name
+            )
         p = unit.profile
         base = base_morale(tables, p.quality, irregular=p.irregular) + leadership_modifier(tables, p.leader_leadership)
         ts = troop_strength(tables, p).total
@@ -67,7 +71,7 @@ def _muster(tables: Tables, side: Side, roster: Mapping[str, ArmyUnit]) -> SideR
         )
         runs.append(run)
     if len({r.unit.unit_id for r in runs}) != len(runs):
-        raise InvalidInputError(f"a unit is listed twice for {side.name}")
+        raise InvalidInputError.saying("a unit is listed twice for {side}", side=side.name)
     return SideRun(side, runs, base_strategy=side.commander.strategy)
 
 
@@ -103,7 +107,7 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
     else:
         luck = None
     effects: list[str] = []
-    # each effect as data, beside its words (campaign/i18n/said); verify compares outcomes, never inputs
+    # each effect as data, beside its words (the ruleset's said.py); verify compares outcomes, never inputs
     said: list[JsonValue] = []
     if result <= none_to:
         effects.append("no catastrophe")
@@ -242,8 +246,9 @@ def _drawn(dice: Dice, candidates: Sequence[UnitRun], purpose: str, rolls: list[
         return candidates[0]
     sides = next((d for d in DRAW_DICE if d >= len(candidates)), None)
     if sides is None:
-        raise InvalidInputError(
-            f"{len(candidates)} units to draw from: name the one the catastrophe falls on (catastrophe_unit)"
+        raise InvalidInputError.saying(
+            "{count} units to draw from: name the one the catastrophe falls on (catastrophe_unit)",
+            count=len(candidates),
         )
     while True:
         drawn = dice.roll(die(sides), purpose, side=side)
@@ -364,7 +369,7 @@ def _contest(tables: Tables, sides: Sequence[SideRun], dice: Dice) -> Decision:
     parts = []
     rolls: list[Roll] = []
     effective: dict[str, int] = {s.name: 0 for s in sides}
-    # what the sentence states, step by step, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    # what the sentence states, step by step, as data (the ruleset's said.py); verify compares outcomes, never inputs
     steps: list[JsonValue] = []
     for side in sides:
         if not side.units:
@@ -587,16 +592,19 @@ def resolve_battle(
     ``reputations``: each PC's Reputation before the battle (none: 0), which high command's reaction rolls read."""
     sides = [_muster(tables, s, roster) for s in setup.sides]
     if any(not side.units for side in sides):
-        raise InvalidInputError("each side needs at least one unit")
+        raise InvalidInputError.saying("each side needs at least one unit")
     by_name = {side.name: side for side in sides}
     unknown = {pc.side for pc in setup.pcs} - set(by_name)
     if unknown:
-        raise InvalidInputError(f"PCs on unknown side(s): {', '.join(sorted(unknown))}")
+        raise InvalidInputError.saying("PCs on unknown side(s): {sides}", sides=", ".join(sorted(unknown)))
     for pc in setup.pcs:
         if pc.unit is not None:
             find_unit(by_name[pc.side].units, pc.unit)
         if not tables.pc.risk_min <= pc.risk <= tables.pc.risk_max:
-            raise InvalidInputError(f"{pc.name}'s Risk {pc.risk} is outside −6…+6")
+            low, high = (format(n, "+").replace("-", "−") for n in (tables.pc.risk_min, tables.pc.risk_max))
+            raise InvalidInputError.saying(  # the rules' −6…+6, signed
+                "{pc}: a Risk of {risk} is outside {low}…{high}", pc=pc.name, risk=pc.risk, low=low, high=high
+            )
     decisions = spend_force(tables, sides)
     decisions += [_catastrophe(tables, side, [s for s in sides if s is not side], dice, setup.pcs) for side in sides]
     knocked = {str(d.outcome["knocked_out_pc"]) for d in decisions if d.rule == "catastrophe"} - {""}
@@ -611,7 +619,7 @@ def resolve_battle(
             "result",
             "§2.11",
             None,
-            # what the sentence states besides (campaign/i18n/said); verify compares outcomes, never inputs
+            # what the sentence states besides (the ruleset's said.py); verify compares outcomes, never inputs
             {
                 "table": outcome.table,
                 "w": outcome.w,
@@ -635,7 +643,7 @@ def resolve_battle(
             "battle_end",
             "§2.11",
             None,
-            # what the sentence states, the sides in its order (campaign/i18n/said)
+            # what the sentence states, the sides in its order (the ruleset's said.py)
             {"battle": setup.name, "day": setup.day, "sides": [s.name for s in sides]},
             {"result": outcome.key, "winner": winner, "ts": {s.name: s.ts for s in sides}},
             f"{setup.name}, day {setup.day}: {outcome.key.replace('_', ' ')}; TS after: {ts_text}",

@@ -10,7 +10,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from campaign.possessive import possessive
 from campaign.rulesets.command import Command
 from campaign.rulesets.common import did_you_mean, find_unit, known_side
 from campaign.rulesets.decision import Decision, decision_events
@@ -31,7 +30,7 @@ from campaign.rulesets.mass_combat.lasting import loot
 from campaign.rulesets.mass_combat.quality import base_morale, leadership_modifier
 from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Roll, parse
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled
 from events.registry import Event
@@ -64,7 +63,7 @@ def _payday(
         unpaid_days=result.state.unpaid_days,
     )
     outcome = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty, **more}
-    # what the sentence states besides (campaign/i18n/said): verify compares outcomes, never inputs
+    # what the sentence states besides (the ruleset's said.py): verify compares outcomes, never inputs
     said = {**result.said, "upkeep": upkeep, **({"morale": morale} if morale is not None else {})}
     inputs = {"pay_pct": pct, "month": month, **said}
     return Decision("payday", "§2.11", unit.unit_id, inputs, outcome, text, rolls=rolls, leading=(settled,))
@@ -83,7 +82,7 @@ class Funds(McCommand):
     def decide(self, s: At) -> list[Event]:
         side = known_side(s.state, self.side)  # as the campaign spells it
         if not self.reason.strip():
-            raise InvalidInputError("say what the money is for")
+            raise InvalidInputError.saying("say what the money is for")
         if self.amount < 0:
             afford(s.state, side, -self.amount, self.reason)
         return [FundsChanged(side=side, amount=self.amount, reason=self.reason)]
@@ -107,13 +106,12 @@ class MonthEnd(McCommand):
         for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
             mine = [u for u in units if u.side == side]
             if not mine:
-                raise InvalidInputError(f"{side!r} has no units to pay")
+                raise InvalidInputError.saying("{side!r} has no units to pay", side=side)
             if pct < 0:
-                raise InvalidInputError("pay cannot be negative")
+                raise InvalidInputError.saying("pay cannot be negative")
             owed = sum(upkeep(tables, u.profile) + monthly_pay(tables, u.profile) * pct // 100 for u in mine)
-            afford(
-                state, side, owed, f"month {possessive(state.month + 1)} upkeep and pay"
-            )  # words only: counted from 1
+            # words only: the month counted from 1
+            afford(state, side, owed, Words("month {month}'s upkeep and pay", month=state.month + 1))
 
         events: list[Event] = []
         for side, pct in sorted(self.pay_pct.items()):  # a fixed order, however the mapping arrived
@@ -175,9 +173,11 @@ class Pay(McCommand):
         state, pay_pct = s.state, self.pay_pct
         unit = find_unit(state, self.unit_name)
         if pay_pct <= 0:
-            raise InvalidInputError("paying a unit means paying it something: use month-end with 0 for a missed payday")
+            raise InvalidInputError.saying(
+                "paying a unit means paying it something: use month-end with 0 for a missed payday"
+            )
         result = payday(s.tables, unit.profile, unit.pay, pay_pct, day=state.day, on_payday=False)
-        afford(state, unit.side, result.paid, f"paying {unit.name}")
+        afford(state, unit.side, result.paid, Words("paying {unit}", unit=unit.name))
         paid = _payday(unit, pay_pct, state.month, result, f"{unit.name}: {result.explanation}")
         return [
             *decision_events([paid], None, RULESET),
@@ -213,9 +213,9 @@ class Days(McCommand):
         dice = s.dice
         state, tables = s.state, s.tables
         if days <= 0:
-            raise InvalidInputError("time only moves forward: give a positive number of days")
+            raise InvalidInputError.saying("time only moves forward: give a positive number of days")
         if activity not in ("rest", "march", "other"):
-            raise InvalidInputError("days are spent in rest, march or other")
+            raise InvalidInputError.saying("days are spent in rest, march or other")
         units = [u for u in state.units() if not u.disbanded and u.wounded and (side is None or u.side == side)]
 
         magic_healing = magic_healing and magic_healing_reaches(tables, self.healers, sum(u.wounded for u in units))
@@ -255,11 +255,15 @@ class Loot(McCommand):
         record = state.battle_named(self.battle_id)
         if record is None or record.result is None:
             hint = did_you_mean(self.battle_id, [b.name for b in state.battles.values() if b.result is not None])
-            raise InvalidInputError(f"no finished battle {self.battle_id!r} (a name or a number){hint}")
+            raise InvalidInputError.saying(
+                "no finished battle {battle!r} (a name or a number){hint}", battle=self.battle_id, hint=hint
+            )
         if record.winner != self.side:
-            raise InvalidInputError(f"{self.side} did not hold the field at {record.name}")
+            raise InvalidInputError.saying(
+                "{side} did not hold the field at {battle}", side=self.side, battle=record.name
+            )
         if record.looted:
-            raise InvalidInputError(f"the field of {record.name} has been stripped already")
+            raise InvalidInputError.saying("the field of {battle} has been stripped already", battle=record.name)
         return decision_events([loot(tables, state, record, self.side)], record.battle_id, RULESET)
 
 

@@ -9,7 +9,6 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
-from campaign.possessive import possessive
 from campaign.rulesets.command import Command, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import (
@@ -20,7 +19,7 @@ from campaign.rulesets.common import (
     known_side,
     new_unit,
 )
-from campaign.rulesets.decision import Decision, decision_events, problems
+from campaign.rulesets.decision import Decision, decision_events
 from campaign.rulesets.inputs import (
     ARGUMENT,
     UNTYPED,
@@ -31,6 +30,7 @@ from campaign.rulesets.inputs import (
     OwnUnit,
     ProfileOf,
     Typed,
+    said_problems,
 )
 from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat import battle as mc_battle
@@ -57,7 +57,7 @@ from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, ReplayDice, Roll, parse
 from events.envelope import RecordedEvent
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term, Words
 from events.families.battle import BattleStarted
 from events.families.career import CasualtiesTaken
 from events.families.dice import DiceRolled
@@ -72,17 +72,26 @@ class McCommand(Command[mc_state.CampaignState, Tables]):
     """A Mass Combat command."""
 
 
-def afford(state: mc_state.CampaignState, side: str, amount: int, what: str) -> None:
+def afford(state: mc_state.CampaignState, side: str, amount: int, what: str | Words) -> None:
+    """Refuse spending ``amount`` that ``side``'s treasury does not hold; ``what`` says what it pays for."""
     balance = state.treasury.get(side, 0)
     if amount > balance:
-        raise InvalidInputError(f"{possessive(side)} treasury holds ${balance:,}; it cannot cover {what} (${amount:,})")
+        raise InvalidInputError.saying(
+            "the treasury of {side} holds ${balance:,}; it cannot cover {what} (${amount:,})",
+            side=side,
+            balance=balance,
+            what=what,
+            amount=amount,
+        )
 
 
-def parse_setup(data: Mapping[str, Any]) -> BattleSetup:
+def parse_setup(data: Mapping[str, object]) -> BattleSetup:
     try:
         return BattleSetup.model_validate(data)
     except ValidationError as exc:
-        raise InvalidInputError(f"not a valid battle set-up: {problems(exc, 'battle')}") from None
+        raise InvalidInputError.saying(
+            "not a valid battle set-up: {problems}", problems=said_problems(exc.errors(), "battle")
+        ) from None
 
 
 def _roll_quality(
@@ -125,7 +134,7 @@ def _troop_quality(inputs: Mapping[str, JsonValue], quality: str, rolls: Sequenc
     return Decision("troop_quality", "§2.3", None, inputs, {"quality": quality}, text, rolls=tuple(rolls))
 
 
-def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, Any]:
+def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, object]:
     return {
         "unit_id": unit.unit_id,
         "name": unit.name,
@@ -219,22 +228,28 @@ class Battle(McCommand):
         state, tables = s.state, s.tables
         if battle_id is None:
             if state.open_battle is not None:
-                raise InvalidInputError("a battle is still being fought over several days: continue it with its id")
+                raise InvalidInputError.saying(
+                    "a battle is still being fought over several days: continue it with its id"
+                )
             check_new_battle(self.setup.name, [b.name for b in state.battles.values()])
             battle_id = s.new_id()
         else:  # its id, or (as a person types it) its name or number
             going = state.battle_named(battle_id)
             if going is None or going.battle_id != state.open_battle:
-                raise InvalidInputError(f"no battle {battle_id!r} is being fought")
+                raise InvalidInputError.saying("no battle {battle!r} is being fought", battle=battle_id)
             battle_id = going.battle_id
         check_officers_apart(self, state.careers)
         sides = {s.name for s in self.setup.sides}
         for listed in (u.unit for side in self.setup.sides for u in side.units):
             known = state.unit_by_name(listed)
             if known is not None and known.disbanded:
-                raise InvalidInputError(f"{known.name} is no longer in service ({known.disbanded})")
+                raise InvalidInputError.saying(
+                    "{unit} is no longer in service ({reason})", unit=known.name, reason=known.disbanded
+                )
             if known is not None and known.fit + known.profile.crew <= 0:  # a crew fights with its objects
-                raise InvalidInputError(f"{known.name} has no men fit to fight (its wounded have not returned)")
+                raise InvalidInputError.saying(
+                    "{unit} has no men fit to fight (its wounded have not returned)", unit=known.name
+                )
         roster: dict[str, mc_battle.ArmyUnit] = {}
         for unit in state.roster.values():
             if unit.fit + unit.profile.crew <= 0 or unit.disbanded:
@@ -293,7 +308,7 @@ def _with_experience(
     fought |= {u.unit_id for u in state.roster.values() if battle_id in u.fought_in}
     rows = experience_rows(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
     words = experience_words(rows)
-    # the rows, as the sentence states them (campaign/i18n/said); verify compares outcomes, never inputs
+    # the rows, as the sentence states them (the ruleset's said.py); verify compares outcomes, never inputs
     said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": rows}  # type: ignore[dict-item]
     return [
         replace(d, explanation=d.explanation + words, inputs={**d.inputs, **said}) if d.rule == "battle_end" else d
@@ -363,11 +378,11 @@ class Recruit(McCommand):
         tables = s.tables
         unit = find_unit(s.state, self.unit_name)
         if self.men <= 0:
-            raise InvalidInputError("recruit at least one man")
+            raise InvalidInputError.saying("recruit at least one man")
         cost = recruitment_cost(tables, unit.profile) * self.men if self.pay else 0
-        what = f"{self.men} recruits for {unit.name}"
+        what = f"{self.men} recruits for {unit.name}"  # the log's reason: recorded in English
         if self.pay:
-            afford(s.state, unit.side, cost, what)
+            afford(s.state, unit.side, cost, Words("{men} recruits for {unit}", men=self.men, unit=unit.name))
 
         chosen: str | None = self.quality
         decided: list[Decision] = []
@@ -404,9 +419,9 @@ class Morale(McCommand):
 
     def decide(self, s: At) -> list[Event]:
         if (self.unit is None) == (self.side is None):
-            raise InvalidInputError("a Morale modifier is for one unit (--unit) or a whole side (--side)")
+            raise InvalidInputError.saying("a Morale modifier is for one unit (--unit) or a whole side (--side)")
         if self.until not in ("removed", "clear_victory", "year_end", "month_end"):
-            raise InvalidInputError("until: removed, clear_victory, year_end or month_end")
+            raise InvalidInputError.saying("until: removed, clear_victory, year_end or month_end")
         unit_id = find_unit(s.state, self.unit).unit_id if self.unit else None
         return [MoraleModifierSet(name=self.label, value=self.value, unit_id=unit_id, side=self.side, until=self.until)]
 
@@ -426,7 +441,7 @@ class Commander(McCommand):
     def decide(self, s: At) -> list[Event]:
         unit = find_unit(s.state, self.unit_name)
         if self.leadership is not None and not 1 <= self.leadership <= 30:
-            raise InvalidInputError("Leadership is a skill level from 1 to 30")
+            raise InvalidInputError.saying("Leadership is a skill level from 1 to 30")
 
         decided: list[Decision] = []
         skill = self.leadership
@@ -472,7 +487,7 @@ class Train(McCommand):
         unit = find_unit(state, self.unit_name)
         p = unit.profile
         if self.months <= 0:
-            raise InvalidInputError("training takes a positive number of months")
+            raise InvalidInputError.saying("training takes a positive number of months")
         if not tables.training.months_add_up:
             return self._alone(unit, tables)
         done = training(tables, unit.name, p, self.months)
@@ -512,10 +527,13 @@ class Train(McCommand):
         was_untrained = unit.profile.untrained
         quality, untrained = trained_quality(tables, unit.profile.quality, self.months, untrained=was_untrained)
         if quality == unit.profile.quality and untrained == was_untrained:
-            raise InvalidInputError(
-                f"{unit.name} is {'untrained' if was_untrained else unit.profile.quality}: training alone makes "
-                f"troops no better than Green (untrained men need {tables.training.inexperienced_months} "
-                f"months to be Inexperienced troops, {tables.training.green_months} to be Green)"
+            raise InvalidInputError.saying(
+                "{unit} is {quality}: training alone makes troops no better than Green (untrained men need "
+                "{inexperienced} months to be Inexperienced troops, {green} to be Green)",
+                unit=unit.name,
+                quality=Words("untrained") if was_untrained else Term(RULESET.name, "quality", unit.profile.quality),
+                inexperienced=tables.training.inexperienced_months,
+                green=tables.training.green_months,
             )
         events: list[Event] = [UnitProfileChanged(unit_id=unit.unit_id, profile={"untrained": False})] * was_untrained
         if quality != unit.profile.quality:
@@ -556,9 +574,14 @@ class Transfer(McCommand):
         giver, receiver = find_unit(s.state, self.from_unit), find_unit(s.state, self.to_unit)
         check_transfer(giver, receiver, self.men, giver.fit, "fit men")
         if giver.profile.troop_type != receiver.profile.troop_type:
-            raise InvalidInputError(
-                f"{giver.name} are {giver.profile.troop_type or 'custom troops'} and {receiver.name} "
-                f"{receiver.profile.troop_type or 'custom troops'}: men move only between units of one troop type"
+            custom = Words("custom troops")
+            raise InvalidInputError.saying(
+                "{giver} are {giver_type} and {receiver} {receiver_type}: men move only between units of one troop "
+                "type",
+                giver=giver.name,
+                giver_type=giver.profile.troop_type or custom,
+                receiver=receiver.name,
+                receiver_type=receiver.profile.troop_type or custom,
             )
         return [
             MenTransferred(

@@ -19,7 +19,9 @@ def recruitment_cost(tables: Tables, p: UnitProfile) -> int:
         return p.cost_per_man
     if p.troop_type is None or p.troop_type not in tables.economy.yrth:
         types = ", ".join(sorted(tables.economy.yrth))
-        raise InvalidInputError(f"no price for this unit: give cost_per_man, or a troop_type of {types}")
+        raise InvalidInputError.saying(
+            "no price for this unit: give cost_per_man, or a troop_type of {types}", types=types
+        )
     cost = pick(tables.economy.yrth, p.troop_type, "economy.yrth")
     if p.ranged != "none" and (p.ranged in tables.economy.yrth_missile):
         cost += pick(tables.economy.yrth_missile, p.ranged, "economy.yrth_missile")
@@ -161,7 +163,7 @@ def payday(
     By paydays (the first edition): −1, then −2 each missed payday, every 2nd paid payday gives 1 back. Bonus
     pay raises next month's Morale; the Veteran floor is applied where Morale is reckoned (R2-19 (b))."""
     if paid_pct < 0:
-        raise InvalidInputError("pay cannot be negative")
+        raise InvalidInputError.saying("pay cannot be negative")
     if by_days(tables):
         return _payday_by_days(tables, p, pay, paid_pct, day, on_payday)
     due = monthly_pay(tables, p)
@@ -256,7 +258,7 @@ def wounded_returning(
 ) -> int:
     """Men back from the wounded: (2 + TL)% of the original unit a day of rest, 2% a day of march (§2.12)."""
     if days < 0:
-        raise InvalidInputError("time does not move backwards")
+        raise InvalidInputError.saying("time does not move backwards")
     if activity == "rest":
         rate = tables.casualties.wounded_return_rest_base + p.tl
     elif activity == "march":

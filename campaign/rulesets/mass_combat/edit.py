@@ -19,4 +19,6 @@ class Edit(EditUnit[mc_state.CampaignState, Tables]):
         troop_strength(tables, profile)  # as a muster: unknown weapons refused
         if profile.troop_type is not None and profile.troop_type not in tables.economy.yrth:
             types = ", ".join(sorted(tables.economy.yrth))
-            raise InvalidInputError(f"unknown troop type {profile.troop_type!r}: one of {types}")
+            raise InvalidInputError.saying(
+                "unknown troop type {typed!r}: one of {types}", typed=profile.troop_type, types=types
+            )

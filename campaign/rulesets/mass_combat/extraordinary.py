@@ -59,9 +59,13 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
         spent = sum(spell.points for spell in side.setup.spells)
         have = army_force([side_force_pm(tables, side.setup)])
         if side.setup.users and spent > have:
-            raise InvalidInputError(
-                f"{side.name} spends {spent} Extraordinary Force points but has {have} "
-                f"(ES {_es_words(side_force_pm(tables, side.setup))}: an army spends whole points, R2-23)"
+            raise InvalidInputError.saying(
+                "{side} spends {spent} Extraordinary Force points but has {have} (ES {es}: an army spends whole "
+                "points, R2-23)",
+                side=side.name,
+                spent=spent,
+                have=have,
+                es=_es_words(side_force_pm(tables, side.setup)),
             )
     every_unit = {u.unit.name: (side, u) for side in sides for u in side.units}
     for side in sides:
@@ -73,7 +77,9 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
             else:
                 owner, unit = every_unit.get(spell.target, (None, None))
                 if unit is None or owner is not side:
-                    raise InvalidInputError(f"{side.name} can only shield its own units, not {spell.target!r}")
+                    raise InvalidInputError.saying(
+                        "{side} can only shield its own units, not {target!r}", side=side.name, target=spell.target
+                    )
                 unit.blocked += spell.points
     decisions: list[Decision] = []
     for side in sides:
@@ -102,7 +108,7 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
                     else (enemies[0] if len(enemies) == 1 else None)
                 )
                 if target is None:
-                    raise InvalidInputError("with several enemies, a catastrophe spell names the side it curses")
+                    raise InvalidInputError.saying("with several enemies, a catastrophe spell names the side it curses")
                 blocked = min(spell.points, target.army_defence * 2)
                 target.army_defence -= blocked // 2
                 bonus = (spell.points - blocked) // tables.catastrophe.rules.es_per_point
@@ -112,7 +118,7 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
                 continue
             owner, unit = every_unit.get(spell.target or "", (None, None))
             if unit is None or owner is None:
-                raise InvalidInputError(f"no unit {spell.target!r} in this battle")
+                raise InvalidInputError.saying("no unit {target!r} in this battle", target=spell.target)
             points = spell.points
             if owner is not side:
                 stopped = min(points, unit.blocked)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from campaign.rulesets.fold import KeptSummary, battle_rows, fold_in_force, kept_rows, unit_rows
+from campaign.rulesets.fold import KeptSummary, Row, battle_rows, fold_in_force, kept_rows, unit_rows
 from campaign.rulesets.mass_combat import state as mc
 from campaign.rulesets.mass_combat.economy import current_penalty
 from campaign.rulesets.mass_combat.quality import base_morale, exempt_from_morale, leadership_modifier
@@ -55,7 +54,7 @@ def _summary(state: mc.CampaignState, tables: Tables, before: KeptSummary | None
     )
     battles = battle_rows(state.battles, lambda b: {"day": b.day, "result": b.result, "winner": b.winner}, was.battles)
 
-    def career(c: mc.Career) -> dict[str, Any]:
+    def career(c: mc.Career) -> Row:
         return {
             "pc": c.pc,
             "battles": c.battles,

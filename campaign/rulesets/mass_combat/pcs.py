@@ -79,7 +79,9 @@ def damage_dice(tables: Tables, column: str, tl: int) -> tuple[int, DiceSpec, st
 def armour_rule(text: str) -> str:
     """``text`` if it says how DR counts ("DR", or "DR/n" for a fraction of it); a clear refusal if not."""
     if ARMOUR.fullmatch(text) is None:
-        raise InvalidInputError(f"armour {text!r}: write DR for the whole of it, or DR/2, DR/5, … for a fraction")
+        raise InvalidInputError.saying(
+            "armour {text!r}: write DR for the whole of it, or DR/2, DR/5, … for a fraction", text=text
+        )
     return text
 
 
@@ -101,7 +103,7 @@ def _survival(
     rolls: list[Roll] = [roll]
     column = survival_column(tables, roll.total, target)
     luck = ""
-    # what the sentence states, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    # what the sentence states, as data (the ruleset's said.py); verify compares outcomes, never inputs
     said: dict[str, JsonValue] = {"label": label, "luck": None}
     if column != "unhurt" and pc.luck and tables.pc.luck_rerolls_survival:
         again = dice.roll(THREE_D, f"{label} again (Luck), {pc.name}", side=pc.side)
@@ -206,7 +208,7 @@ def _glory(  # noqa: PLR0915 (RULES.md's steps, in its order, each said and reco
         return lasting
 
     said = f"made by {margin}" if margin >= 0 else f"failed by {-margin}"
-    # what the sentence states, as data (campaign/i18n/said); verify compares outcomes, never inputs
+    # what the sentence states, as data (the ruleset's said.py); verify compares outcomes, never inputs
     record: dict[str, JsonValue] = {"roll": roll.total, "row": row_name, "read_as": "margin", "months": None}
     if roll.total == tables.glory.critical_failure.also_on and row_name != "failed_7":
         said = f"{roll.total}, an automatic failure, read as the smallest failure"

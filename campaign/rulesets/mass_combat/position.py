@@ -35,7 +35,7 @@ def _rows(tables: Tables, side: Side) -> list[tuple[str, int, bool]]:
     for name in side.position:
         if name in ("starred", "starred_vs_artillery") or name not in tables.positions.rows:
             known = ", ".join(sorted(tables.positions.rows))
-            raise InvalidInputError(f"no defensive position {name!r}: one of {known}")
+            raise InvalidInputError.saying("no defensive position {name!r}: one of {known}", name=name, known=known)
         rows.append((name, pick(tables.positions.rows, name, "positions"), name in starred_names))
     return rows
 

@@ -6,7 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from campaign.rulesets.inputs import UNTYPED, Typed
+from campaign.rulesets.inputs import UNTYPED, Typed, WordedError
+from events.errors import Words
 
 Armour = Literal["none", "light", "medium", "heavy"]
 Mount = Literal["none", "light_horse", "medium_horse", "heavy_horse"]
@@ -91,7 +92,7 @@ class UnitProfile(BaseModel):
     @model_validator(mode="after")
     def _untrained_are_inexperienced(self) -> UnitProfile:
         if self.untrained and self.quality != "inexperienced":
-            raise ValueError("untrained men are Inexperienced: training, then battle, make them better")
+            raise WordedError(Words("untrained men are Inexperienced: training, then battle, make them better"))
         return self
 
     @property

@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.rulesets.tables import pick
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Term
 from events.registry import JsonValue
 
 
@@ -105,9 +106,12 @@ def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, A
     elif quality is None:
         out["quality"] = quality_for_experience(tables, experience)
     elif quality_for_experience(tables, experience) != quality:
-        raise InvalidInputError(
-            f"experience {experience} is {quality_for_experience(tables, experience)}, not {quality}: "
-            f"{quality} troops have from {tables.quality_row(quality).experience_from} battles"
+        raise InvalidInputError.saying(
+            "experience {experience} is {actual}, not {quality}: {quality} troops have from {battles} battles",
+            experience=experience,
+            actual=Term(RULESET.name, "quality", quality_for_experience(tables, experience)),
+            quality=Term(RULESET.name, "quality", quality),
+            battles=tables.quality_row(quality).experience_from,
         )
     return out
 
@@ -134,7 +138,7 @@ def average_experience(groups: Sequence[tuple[int, int]]) -> int:
     """floor(Σ men × battles / Σ men): recruits count the lower bound of their quality's band (§2.3)."""
     men = sum(m for m, _ in groups)
     if men <= 0:
-        raise InvalidInputError("experience needs at least one man")
+        raise InvalidInputError.saying("experience needs at least one man")
     return sum(m * b for m, b in groups) // men
 
 
@@ -172,10 +176,13 @@ def training(tables: Tables, name: str, p: UnitProfile, months: int) -> Training
     to_inexperienced = tables.training.inexperienced_months
     to_green = tables.training.green_months
     if QUALITIES.index(p.quality) >= QUALITIES.index("green"):
-        raise InvalidInputError(
-            f"{name} is {p.quality}: training makes troops no better than Green (untrained men need "
-            f"{to_inexperienced} months to be Inexperienced troops, {to_green} to be Green); only battle makes them "
-            "better"
+        raise InvalidInputError.saying(
+            "{unit} is {quality}: training makes troops no better than Green (untrained men need {inexperienced} "
+            "months to be Inexperienced troops, {green} to be Green); only battle makes them better",
+            unit=name,
+            quality=Term(RULESET.name, "quality", p.quality),
+            inexperienced=to_inexperienced,
+            green=to_green,
         )
     before = p.trained_months if p.untrained or p.trained_months else to_inexperienced
     total = before + months
@@ -204,7 +211,7 @@ def extraordinary_force_pm(
     ``extraordinary_modifiers.power_stone_capacity`` (10) of its capacity; the mana level (low, normal, very_high)
     scales the whole by ``extraordinary_modifiers.mana_<level>_pct``."""
     if points < 0 or stone_capacity < 0:
-        raise InvalidInputError("points and a stone's capacity cannot be negative")
+        raise InvalidInputError.saying("points and a stone's capacity cannot be negative")
     modifiers = tables.extraordinary_modifiers
     by_mana = {
         "low": modifiers.mana_low_pct,
@@ -212,7 +219,7 @@ def extraordinary_force_pm(
         "very_high": modifiers.mana_very_high_pct,
     }
     if mana not in by_mana:
-        raise InvalidInputError(f"mana {mana!r}: low, normal or very_high")
+        raise InvalidInputError.saying("mana {mana!r}: low, normal or very_high", mana=mana)
     steps = tables.extraordinary.points_pm
     es_pm = 0
     for threshold, value in steps:

@@ -64,4 +64,4 @@ def find_unit(units: Sequence[UnitRun], name: str) -> UnitRun:
     for u in units:
         if u.unit.name == name:
             return u
-    raise InvalidInputError(f"{name!r} is not in that army")
+    raise InvalidInputError.saying("{name!r} is not in that army", name=name)

@@ -6,7 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from campaign.rulesets.inputs import Called, NewBattle, OfficerName, SideName, UnitName
+from campaign.rulesets.inputs import Called, NewBattle, OfficerName, SideName, UnitName, WordedError
+from events.errors import Words
 
 
 class _Model(BaseModel):
@@ -124,6 +125,15 @@ class PcInBattle(_Model):
     only Glory is rolled "even for a dead PC")."""
 
 
+SPELL_TARGET = {
+    "morale": Words("a morale spell needs a target unit"),
+    "strike": Words("a strike spell needs a target unit"),
+    "healing": Words("a healing spell needs a target unit"),
+}
+"""A spell that works on one unit, refused without it: each a whole sentence, the spell's kind in the reader's
+words for it."""
+
+
 class BattleSetup(_Model):
     name: NewBattle
     kind: Literal["open_field", "assault"] = "open_field"
@@ -141,26 +151,35 @@ class BattleSetup(_Model):
     def _roles(self) -> BattleSetup:
         roles = sorted(s.role for s in self.sides)
         if set(roles) != {"open"} and roles != ["attacker", "defender"]:
-            raise ValueError("the sides all have role 'open', or one attacks and one defends")
+            raise WordedError(Words("the sides all have role 'open', or one attacks and one defends"))
         if self.kind == "assault" and roles != ["attacker", "defender"]:
-            raise ValueError("an assault has one attacker and one defender")
+            raise WordedError(Words("an assault has one attacker and one defender"))
         if self.siege and roles != ["attacker", "defender"]:  # R2-16: a siege battle is fought only as a storm
-            raise ValueError("a siege battle is a storm: one side attacks, the besieged side defends")
+            raise WordedError(Words("a siege battle is a storm: one side attacks, the besieged side defends"))
         if len({s.name for s in self.sides}) != len(self.sides):
-            raise ValueError("the sides need different names")
+            raise WordedError(Words("the sides need different names"))
         for side in self.sides:
             if (side.defensive or side.position) and side.role != "defender":
-                raise ValueError(f"{side.name} does not defend: only a defender has a defensive position")
+                raise WordedError(
+                    Words("{side} does not defend: only a defender has a defensive position", side=side.name)
+                )
             spent = sum(spell.points for spell in side.spells)
             if spent > side.es and not side.users:  # the users' ES needs the tables: counted when fought
-                raise ValueError(f"{side.name} spends {spent} Extraordinary Force points but has {side.es}")
+                raise WordedError(
+                    Words(
+                        "{side} spends {spent} Extraordinary Force points but has {have}",
+                        side=side.name,
+                        spent=spent,
+                        have=side.es,
+                    )
+                )
             for spell in side.spells:
                 if spell.kind in ("morale", "strike", "healing") and spell.target is None:
-                    raise ValueError(f"a {spell.kind} spell needs a target unit")
+                    raise WordedError(SPELL_TARGET[spell.kind])
         leaders = [(pc.side, pc.leads) for pc in self.pcs if pc.leads == "army"]
         if len(set(leaders)) != len(leaders):
-            raise ValueError("one PC at most leads each army")
+            raise WordedError(Words("one PC at most leads each army"))
         for pc in self.pcs:
             if pc.leads == "unit" and pc.unit is None:
-                raise ValueError(f"{pc.name} leads a unit: name it (unit)")
+                raise WordedError(Words("{pc} leads a unit: name it (unit)", pc=pc.name))
         return self

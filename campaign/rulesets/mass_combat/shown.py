@@ -8,18 +8,27 @@ strength — troop strength; treasury — each side's; glory — its player char
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, Measure, Reading
 from campaign.rulesets.sheets import Card, Item, fought, in_side_order
 
+if TYPE_CHECKING:
+    from campaign.rulesets.mass_combat.state import CampaignState
+    from projections.fold import SummaryRow
+from events.recorded import text, whole
+
 
 def _units(field: str) -> Callable[[Charted], list[Reading]]:
     def read(seen: Charted) -> list[Reading]:
         units = seen.summary().units
-        return [Reading(u["unit_id"], u["name"], u["side"], int(u[field])) for u in units if u["disbanded"] is None]
+        return [
+            Reading(text(u["unit_id"]), text(u["name"]), text(u["side"]), whole(u[field]))
+            for u in units
+            if u["disbanded"] is None
+        ]
 
     return read
 
@@ -44,7 +53,7 @@ ROSTER = hooks.columns(
 """``mc roster`` as CSV: its table's columns over the rows its ``--json`` prints."""
 
 
-def sheet(state: Any, units: Mapping[str, Mapping[str, Any]]) -> list[Card]:
+def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
     """A Mass Combat battle is fought by the armies of its sides: each of their units, its men fit and wounded,
     its quality and Morale, and its fate once one is recorded."""
     battle = fought(state, "open_battle")

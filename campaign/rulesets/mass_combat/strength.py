@@ -66,7 +66,9 @@ def per_man_ts(tables: Tables, p: UnitProfile) -> tuple[int, list[str]]:  # noqa
         base += p.tl
         parts.append(f"+flying TL {p.tl}")
     if p.ranged not in tables.ts.ranged:
-        raise InvalidInputError(f"unknown ranged weapon {p.ranged!r}: one of {', '.join(sorted(tables.ts.ranged))}")
+        raise InvalidInputError.saying(
+            "unknown ranged weapon {typed!r}: one of {known}", typed=p.ranged, known=", ".join(sorted(tables.ts.ranged))
+        )
     ranged = pick(tables.ts.ranged, p.ranged, "ts.ranged")  # "none" too: its value is a table value like any other
     base += ranged
     if ranged:
@@ -89,7 +91,11 @@ def troop_strength(tables: Tables, p: UnitProfile, *, men: int | None = None, qu
     archers: list[str] = []
     for item, n in sorted(p.special.items()):
         if item not in tables.ts.special:
-            raise InvalidInputError(f"unknown special weapon {item!r}: one of {', '.join(sorted(tables.ts.special))}")
+            raise InvalidInputError.saying(
+                "unknown special weapon {typed!r}: one of {known}",
+                typed=item,
+                known=", ".join(sorted(tables.ts.special)),
+            )
         each = pick(tables.ts.special, item, "ts.special")
         if item in tables.ts.chariots:  # R3-24: and the TS of its extra archer, of the chariot's weight
             weapon = p.ranged if p.ranged != "none" else str(tables.ts.chariots["archer_weapon"])

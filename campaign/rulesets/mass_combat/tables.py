@@ -5,6 +5,7 @@ import re
 from collections.abc import Sequence
 from typing import Annotated
 
+from campaign.i18n import N_
 from campaign.rulesets.tables import (
     Dice,
     Divisor,
@@ -140,7 +141,7 @@ class DamageRow(Section):
     b: Dice
     c: Dice
     d: Dice
-    armour: Annotated[Word, bounded("DR for the whole of it, or DR/2, DR/5, … for a fraction", ARMOUR.fullmatch)]
+    armour: Annotated[Word, bounded(N_("DR for the whole of it, or DR/2, DR/5, … for a fraction"), ARMOUR.fullmatch)]
 
 
 class Damage(Keyed):
@@ -149,7 +150,7 @@ class Damage(Keyed):
     rows: dict[str, DamageRow]
 
     wounds: dict[
-        str, Annotated[Number, bounded("the wounds a damage column gives: at least one wound", lambda n: n >= 1)]
+        str, Annotated[Number, bounded(N_("the wounds a damage column gives: at least one wound"), lambda n: n >= 1)]
     ]
 
 

@@ -5,12 +5,10 @@ and is shown as recorded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.explain import Beside, reason_said, renders, term
 from campaign.i18n.terms import shown
+from events.recorded import JsonObject, obj, seq, text, texts, whole
 
 GF = "grimdark"
 
@@ -28,23 +26,23 @@ _DOING = {
 
 
 @renders(GF, "activation")
-def _activation(p: Mapping[str, Any], beside: Beside) -> str:
+def _activation(p: JsonObject, beside: Beside) -> str:
     """ "Robot Squad activates (round 1): shooting"."""
-    inputs = p["inputs"]
+    inputs = obj(p["inputs"])
     doing = str(inputs["doing"])
-    what = _("spent idle") if p["outcome"]["idle"] else _(_DOING[doing]) if doing in _DOING else doing
+    what = _("spent idle") if obj(p["outcome"])["idle"] else _(_DOING[doing]) if doing in _DOING else doing
     return _("{unit} activates (round {round}): {what}").format(
         unit=beside.name(p["unit_id"]), round=inputs["round"], what=what
     )
 
 
 @renders(GF, "wounds")
-def _wounds(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _wounds(p: JsonObject, beside: Beside) -> str | None:
     """ "Saurian Warriors takes 5 wounds: 5 models killed, 6 of 11 left"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "start_size" not in inputs:
         return None  # recorded before the rule recorded the unit's starting size
-    wounds, lost = int(inputs["wounds"]), int(outcome["models_lost"])
+    wounds, lost = whole(inputs["wounds"]), whole(outcome["models_lost"])
     said = ngettext("{unit} takes {n} wound", "{unit} takes {n} wounds", wounds).format(
         unit=beside.name(p["unit_id"]), n=wounds
     )
@@ -59,10 +57,10 @@ def _wounds(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 
 @renders(GF, "melee")
-def _melee(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _melee(p: JsonObject, beside: Beside) -> str | None:
     """ "melee, Saurian Warriors 4 wounds, Robot Squad 2: Robot Squad caused fewer wounds (2–4) and tests"."""
-    inputs, loser = p["inputs"], p["outcome"]["loser"]
-    by_a, by_b = int(inputs["wounds_by_a"]), int(inputs["wounds_by_b"])
+    inputs, loser = obj(p["inputs"]), obj(p["outcome"])["loser"]
+    by_a, by_b = whole(inputs["wounds_by_a"]), whole(inputs["wounds_by_b"])
     destroyed = inputs.get("destroyed")
     if loser is not None:
         low, high = sorted((by_a, by_b))
@@ -87,13 +85,13 @@ _TRIGGERS = {
 
 
 @renders(GF, "morale_test")
-def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _morale_test(p: JsonObject, beside: Beside) -> str | None:
     """§4.1: "Robot Squad, morale test (lost a melee): rolled 5 against Quality 4+: passes → holds"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     how_kind = inputs.get("how")
     if how_kind is None:
         return None  # recorded before the test recorded which way it went
-    dice = [int(i) for i in p.get("dice") or []]
+    dice = [whole(i) for i in seq(p.get("dice") or [])]
     if how_kind == "shaken":
         how = _("Shaken: fails without a roll")
         fearless = dice[0] if dice else None
@@ -108,9 +106,9 @@ def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
         elif how_kind == "one":
             how = _("rolled {face}: an unmodified 1 fails").format(face=face)
         else:
-            mod = int(inputs.get("modifier", 0))
+            mod = whole(inputs.get("modifier", 0))
             said = f"{face}{mod:+d}" if mod else f"{face}"
-            passed_first = face + mod >= int(inputs["quality"])
+            passed_first = face + mod >= whole(inputs["quality"])
             how = (
                 _("rolled {face} against Quality {q}+: passes")
                 if passed_first
@@ -137,7 +135,7 @@ def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 
 @renders(GF, "recover")
-def _recover(p: Mapping[str, Any], beside: Beside) -> str:
+def _recover(p: JsonObject, beside: Beside) -> str:
     return _("{unit} stays idle this activation and is no longer Shaken").format(unit=beside.name(p["unit_id"]))
 
 
@@ -145,9 +143,9 @@ _CASUALTY = {"recovered": "Recovered", "dead": "Dead", "Natural Talent": "Natura
 
 
 @renders(GF, "casualty")
-def _casualty(p: Mapping[str, Any], beside: Beside) -> str:
+def _casualty(p: JsonObject, beside: Beside) -> str:
     """ "Robot Squad, casualty roll 3: recovered"."""
-    outcome = p["outcome"]
+    outcome = obj(p["outcome"])
     result = str(outcome["result"])
     said = result  # a trait, by the name the tables give it, and every result in English
     if result in _CASUALTY and language() != DEFAULT:
@@ -166,72 +164,72 @@ _XP = {
 
 
 @renders(GF, "experience")
-def _experience(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _experience(p: JsonObject, beside: Beside) -> str | None:
     """ "Saurian Warriors: +1 not a casualty = +1 XP"."""
-    sources = p["inputs"].get("sources")
+    sources = obj(p["inputs"]).get("sources")
     if sources is None:
         return None  # recorded before the rule recorded where its XP came from
-    parts = ", ".join(f"{int(v):+d} {_(_XP[str(k)]) if str(k) in _XP else k}" for k, v in sources)
+    parts = ", ".join(f"{whole(v):+d} {_(_XP[str(k)]) if str(k) in _XP else k}" for k, v in map(seq, seq(sources)))
     return _("{unit}: {parts} = {xp} XP").format(
-        unit=beside.name(p["unit_id"]), parts=parts, xp=f"{int(p['outcome']['xp']):+d}"
+        unit=beside.name(p["unit_id"]), parts=parts, xp=f"{whole(obj(p['outcome'])['xp']):+d}"
     )
 
 
 @renders(GF, "level_up")
-def _level_up(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs = p["inputs"]
+def _level_up(p: JsonObject, beside: Beside) -> str | None:
+    inputs = obj(p["inputs"])
     if "points" not in inputs:
         return None
     return _("{unit} reaches {xp} XP: +{points} pts, {traits}").format(
         unit=beside.name(p["unit_id"]), xp=inputs["xp_after"], points=inputs["points"],
-        traits=", ".join(str(t) for t in p["outcome"]["traits"]),
+        traits=", ".join(str(t) for t in seq(obj(p["outcome"])["traits"])),
     )  # fmt: skip
 
 
 @renders(GF, "rewards")
-def _rewards(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _rewards(p: JsonObject, beside: Beside) -> str | None:
     """§4.2: "mission rewards: Saurians 2 VP, 150 pts; Robots 0 VP, 300 pts (the winner takes 2 VP and 150 pts,
     every loser 300 pts and no VP: …)"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if not inputs.get("says_why"):
         return None  # recorded before the sentence said why the shares are as they are
-    sides, winner = [str(s) for s in inputs["sides"]], inputs["winner"]
-    text = "; ".join(
-        _("{side} {vp} VP, {points} pts").format(side=s, vp=outcome[s]["vp"], points=outcome[s]["points"])
+    sides, winner = [str(s) for s in seq(inputs["sides"])], inputs["winner"]
+    said = "; ".join(
+        _("{side} {vp} VP, {points} pts").format(side=s, vp=obj(outcome[s])["vp"], points=obj(outcome[s])["points"])
         for s in sides
     )
     if winner is None:
-        share = outcome[sides[0]]
+        share = obj(outcome[sides[0]])
         why = _("a draw: {vp} VP and {points} pts to each side (R2-35)").format(vp=share["vp"], points=share["points"])
     else:
-        won = outcome[winner]
-        loser_points = next((int(outcome[s]["points"]) for s in sides if s != winner), 0)
+        won = obj(outcome[text(winner)])
+        loser_points = next((whole(obj(outcome[s])["points"]) for s in sides if s != winner), 0)
         why = _("the winner takes {vp} VP and {points} pts, every loser {loser} pts and no VP").format(
             vp=won["vp"], points=won["points"], loser=loser_points
         )
-        if loser_points > int(won["points"]):
+        if loser_points > whole(won["points"]):
             why += _(": the loser gets more points to spend on its army, the winner the VP")
-    return _("mission rewards: {text} ({why})").format(text=text, why=why)
+    return _("mission rewards: {text} ({why})").format(text=said, why=why)
 
 
 @renders(GF, "special_objectives")
-def _special_objectives(p: Mapping[str, Any], beside: Beside) -> str:
-    outcome = p["outcome"]
-    chosen = "; ".join(f"{s} {term(GF, 'special', outcome[s])}" for s in p["inputs"]["sides"])
+def _special_objectives(p: JsonObject, beside: Beside) -> str:
+    outcome = obj(p["outcome"])
+    chosen = "; ".join(f"{s} {term(GF, 'special', outcome[s])}" for s in texts(obj(p["inputs"])["sides"]))
     return _("special objectives: {chosen}").format(chosen=chosen)
 
 
 @renders(GF, "special_objective_achieved")
-def _special_achieved(p: Mapping[str, Any], beside: Beside) -> str:
-    inputs = p["inputs"]
+def _special_achieved(p: JsonObject, beside: Beside) -> str:
+    inputs = obj(p["inputs"])
     return _("{side} achieved its special objective ({objective}): +{points} pts").format(
-        side=inputs["side"], objective=term(GF, "special", inputs["objective"]), points=p["outcome"]["points"]
+        side=inputs["side"], objective=term(GF, "special", inputs["objective"]), points=obj(p["outcome"])["points"]
     )
 
 
 @renders(GF, "unit_removed")
-def _unit_removed(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs = p["inputs"]
+def _unit_removed(p: JsonObject, beside: Beside) -> str | None:
+    inputs = obj(p["inputs"])
     if "by" not in inputs:
         return None  # recorded before the rule recorded who is credited with it: shown as recorded
     said = _("{unit} is removed: {reason}").format(unit=beside.name(p["unit_id"]), reason=reason_said(inputs["reason"]))
@@ -241,16 +239,16 @@ def _unit_removed(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 
 @renders(GF, "battle_end")
-def _battle_end(p: Mapping[str, Any], beside: Beside) -> str:
-    winner = p["inputs"]["winner"]
+def _battle_end(p: JsonObject, beside: Beside) -> str:
+    winner = obj(p["inputs"])["winner"]
     result = _("draw") if winner is None else _("won by {side}").format(side=winner)
     return _("{battle} ends: {result}; Shaken ends with it").format(battle=beside.name(p["battle_id"]), result=result)
 
 
 @renders(GF, "shares_fate")
-def _shares_fate(p: Mapping[str, Any], beside: Beside) -> str:
+def _shares_fate(p: JsonObject, beside: Beside) -> str:
     return _("{unit}, joined to {other}, shares its fate: {reason}").format(
         unit=beside.name(p["unit_id"]),
-        other=beside.name(p["inputs"]["joined_to"]),
-        reason=reason_said(p["outcome"]["removed"]),
+        other=beside.name(obj(p["inputs"])["joined_to"]),
+        reason=reason_said(obj(p["outcome"])["removed"]),
     )

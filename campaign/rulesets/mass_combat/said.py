@@ -5,13 +5,14 @@ A decision recorded before its rule recorded what its sentence states is shown a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.explain import Beside, renders
 from campaign.i18n.formats import decimal, number
 from campaign.i18n.terms import shown
+from events.recorded import JsonObject, obj, seq, text, whole
+from events.registry import JsonValue
 
 MC = "mass-combat"
 _RESULTS = {
@@ -43,10 +44,10 @@ def _fate(value: str) -> str:
 
 
 @renders(MC, "battle_day")
-def _battle_day(p: Mapping[str, Any], beside: Beside) -> str:
-    setup = p["inputs"]["setup"]
+def _battle_day(p: JsonObject, beside: Beside) -> str:
+    setup = obj(obj(p["inputs"])["setup"])
     return _("{battle}, day {day}: {n} steps resolved").format(
-        battle=setup["name"], day=setup["day"], n=p["outcome"]["decisions"]
+        battle=setup["name"], day=setup["day"], n=obj(p["outcome"])["decisions"]
     )
 
 
@@ -64,11 +65,11 @@ def _quality(value: object) -> str:
     return shown(MC, "quality", str(value)) if language() != DEFAULT else str(value)
 
 
-def _experience(rows: Any) -> str:
+def _experience(rows: JsonValue) -> str:
     """§2.3: "; one battle more of experience for every unit that fought (§2.3): Caliburn's gang 0 → 1, now green
     (was inexperienced): base Morale 6 → 11 (the -3 for inexperienced irregulars no longer applies)"."""
     parts = []
-    for name, was, now, quality_was, quality, before, after, cut in rows:
+    for name, was, now, quality_was, quality, before, after, cut in map(seq, seq(rows)):
         part = f"{name} {was} → {now}"
         if quality != quality_was:
             part += _(", now {quality} (was {was}): base Morale {before} → {after}").format(
@@ -83,12 +84,12 @@ def _experience(rows: Any) -> str:
 
 
 @renders(MC, "battle_end")
-def _battle_end(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs, outcome = p["inputs"], p["outcome"]
+def _battle_end(p: JsonObject, beside: Beside) -> str | None:
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "battle" not in inputs or (inputs.get("experience_said") and "experience" not in inputs):
         return None  # recorded before the rule recorded the battle's name and day, or the units' experience
     # the sides in the order the set-up gave them, as recorded
-    ts = ", ".join(f"{side} {_n(outcome['ts'][side])}" for side in inputs["sides"])
+    ts = ", ".join(f"{side} {_n(obj(outcome['ts'])[text(side)])}" for side in seq(inputs["sides"]))
     said = _("{battle}, day {day}: {result}; TS after: {ts}").format(
         battle=inputs["battle"], day=inputs["day"], result=_result(str(outcome["result"])), ts=ts
     )
@@ -103,15 +104,15 @@ _TABLES = {
 
 
 @renders(MC, "result")
-def _result_said(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _result_said(p: JsonObject, beside: Beside) -> str | None:
     """§2.11: "Table A (open field), W = 8: victory morale 2; Al-Wazif has the better of it (a clear victory)"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "defeats" not in inputs:
         return None  # recorded before the rule recorded the band and the other defeats
-    key, w, winner = str(outcome["result"]), int(inputs["w"]), outcome["winner"]
+    key, w, winner = str(outcome["result"]), whole(inputs["w"]), outcome["winner"]
     head = _("{table}, W = {w}: {result}").format(table=_(_TABLES[str(inputs["table"])]), w=w, result=_result(key))
     if key == "no_clear_winner":
-        low, high = inputs["band"]
+        low, high = seq(inputs["band"])
         band = f"W {low}–{high}" if high is not None else f"W {low}+"
         gap = (
             _("the margins are equal")
@@ -132,7 +133,7 @@ def _result_said(p: Mapping[str, Any], beside: Beside) -> str | None:
             said += _(": the margins are equal, and a tie goes to the defender (Table B begins at W 0, Table C at W 1)")
     return said + "".join(
         _("; against {side} (W {w}): {result}").format(side=side, w=dw, result=_result(str(dk)))
-        for side, dw, dk in inputs["defeats"]
+        for side, dw, dk in map(seq, seq(inputs["defeats"]))
     )
 
 
@@ -140,7 +141,7 @@ def _money(value: object) -> str:
     return "$" + _n(value)
 
 
-def _pay(inputs: Mapping[str, Any]) -> str | None:
+def _pay(inputs: JsonObject) -> str | None:
     """What a payday's pay did (§2.11, R2-19), as the rule said it."""
     said, paid, due = str(inputs["said"]), inputs.get("paid"), inputs.get("due")
     if said == "conscripts":
@@ -149,7 +150,7 @@ def _pay(inputs: Mapping[str, Any]) -> str | None:
         text = _("bonus pay {paid} ({pct}% of a month's {monthly}; nothing was owed): ").format(
             paid=_money(paid), pct=inputs["pct"], monthly=_money(inputs["monthly"])
         )
-        bonus = int(inputs["bonus"])
+        bonus = whole(inputs["bonus"])
         return text + (
             _("Morale +{bonus} next month").format(bonus=bonus) if bonus else _("less than +50%, no Morale bonus")
         )
@@ -168,7 +169,7 @@ def _pay(inputs: Mapping[str, Any]) -> str | None:
     if said != "paid":
         return None
     text = _("paid {paid} of {due}").format(paid=_money(paid), due=_money(due))
-    if int(inputs["bonus"]):
+    if whole(inputs["bonus"]):
         text += _(" (+50% or more: Morale +{bonus} next month)").format(bonus=inputs["bonus"])
     if inputs.get("arrears_paid") is not None:
         text += _("; the arrears are paid: Morale −{penalty} now, 1 less every 2nd day").format(
@@ -180,10 +181,10 @@ def _pay(inputs: Mapping[str, Any]) -> str | None:
 
 
 @renders(MC, "payday")
-def _payday(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _payday(p: JsonObject, beside: Beside) -> str | None:
     """§2.11: "Al-Wazif foot: upkeep $80000; paid $0 of $200000: an unpaid day (1 in a row), arrears Morale −1;
     Morale roll 6 vs 12 → the men grumble but stay"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "said" not in inputs:
         return None  # recorded before the payday recorded what it says
     pay = _pay(inputs)
@@ -200,16 +201,16 @@ def _payday(p: Mapping[str, Any], beside: Beside) -> str | None:
             _("; Morale roll {roll} vs {morale} → the men grumble but stay")
             if outcome["morale_roll"] == "made"
             else _("; Morale roll {roll} vs {morale} → failed: trouble of the game master's choosing")
-        ).format(roll=beside.rolls[int(p["dice"][0])], morale=inputs["morale"])
+        ).format(roll=beside.rolls[whole(seq(p["dice"])[0])], morale=inputs["morale"])
     return said
 
 
 @renders(MC, "same_enemy_this_year")
-def _same_enemy(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs, outcome = p["inputs"], p["outcome"]
+def _same_enemy(p: JsonObject, beside: Beside) -> str | None:
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "battle" not in inputs:
         return None
-    losers = ", ".join(str(s) for s in inputs["losers"])
+    losers = ", ".join(str(s) for s in seq(inputs["losers"]))
     return _(
         "{winner} beat {losers} at {battle}: Morale {beat} against them until the year ends; {losers} {lost} against "
         "{winner}"
@@ -217,36 +218,36 @@ def _same_enemy(p: Mapping[str, Any], beside: Beside) -> str | None:
         winner=inputs["winner"],
         losers=losers,
         battle=inputs["battle"],
-        beat=f"{int(outcome['beat']):+d}",
-        lost=f"{int(outcome['lost']):+d}",
+        beat=f"{whole(outcome['beat']):+d}",
+        lost=f"{whole(outcome['lost']):+d}",
     )
 
 
 @renders(MC, "army_morale")
-def _army_morale(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs = p["inputs"]
+def _army_morale(p: JsonObject, beside: Beside) -> str | None:
+    inputs = obj(p["inputs"])
     if "side" not in inputs:
         return None
     said = (
         _("{passed} of {units} units of {side} pass: the army holds")
-        if p["outcome"]["holds"]
+        if obj(p["outcome"])["holds"]
         else _("{passed} of {units} units of {side} pass: the army retreats in good order")
     )
     return said.format(passed=inputs["passed"], units=inputs["units"], side=inputs["side"])
 
 
 @renders(MC, "next_day_morale")
-def _next_day(p: Mapping[str, Any], beside: Beside) -> str:
-    persist = p["outcome"]["persist"]
-    value = int(persist[0]["value"]) if persist else 0
+def _next_day(p: JsonObject, beside: Beside) -> str:
+    persist = [obj(u) for u in seq(obj(p["outcome"])["persist"])]
+    value = whole(persist[0]["value"]) if persist else 0
     return _("{side}: Morale {value} on the next day for {units}").format(
-        side=p["inputs"]["side"], value=f"{value:+d}", units=", ".join(beside.name(u["unit_id"]) for u in persist)
+        side=obj(p["inputs"])["side"], value=f"{value:+d}", units=", ".join(beside.name(u["unit_id"]) for u in persist)
     )
 
 
 @renders(MC, "unit_morale")
-def _unit_morale(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs, outcome = p["inputs"], p["outcome"]
+def _unit_morale(p: JsonObject, beside: Beside) -> str | None:
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     fate = str(outcome["fate"])
     if p.get("unit_id") is None:
         if "side" not in inputs:
@@ -255,15 +256,15 @@ def _unit_morale(p: Mapping[str, Any], beside: Beside) -> str | None:
     name = beside.name(p["unit_id"])
     if "exempt" in inputs:
         return _("{unit}: not subject to Morale → passes → {fate}").format(unit=name, fate=_fate(fate))
-    if "base" not in inputs or "nowhere_to_go" in inputs or len(p.get("dice") or []) != 1:
+    if "base" not in inputs or "nowhere_to_go" in inputs or len(seq(p.get("dice") or [])) != 1:
         return None  # recorded before the roll recorded its base and terms, or with a second roll for no room
-    morale, penalty, margin = int(inputs["morale"]), int(inputs["penalty"]), int(outcome["margin"])
-    base = int(inputs["base"])
-    roll = beside.rolls[int(p["dice"][0])]
+    morale, penalty, margin = whole(inputs["morale"]), whole(inputs["penalty"]), whole(outcome["margin"])
+    base = whole(inputs["base"])
+    roll = beside.rolls[whole(seq(p["dice"])[0])]
     detail = _("Morale {morale}").format(morale=morale)
     if morale != base:
         detail += " " + _("(base {base} {carried})").format(base=base, carried=f"{morale - base:+d}".replace("-", "−"))
-    detail += "".join(f" {str(k).replace('_', ' ')} {int(v):+d}" for k, v in inputs["terms"])
+    detail += "".join(f" {_circumstance(str(k))} {whole(v):+d}" for k, v in map(seq, seq(inputs["terms"])))
     if penalty:
         detail += " " + _("result {penalty}").format(penalty=f"{penalty:+d}")
     said = (
@@ -274,41 +275,57 @@ def _unit_morale(p: Mapping[str, Any], beside: Beside) -> str | None:
     return said.format(unit=name, detail=detail, target=margin + roll, roll=roll, margin=abs(margin), fate=_fate(fate))
 
 
+_CIRCUMSTANCES = {
+    "hereditary_enemy": N_("hereditary enemy"),
+    "home_soil_defence": N_("home soil defence"),
+    "home_soil_defense": N_("home soil defense"),
+    "treason": N_("treason"),
+    "spies": N_("spies"),
+    "loot": N_("loot"),
+}
+"""The Morale-roll circumstances the rules name (§2.11: a hereditary enemy, home-soil defence, treason, spies),
+by the words a set-up names them with; any other as the set-up names it."""
+
+
+def _circumstance(key: str) -> str:
+    return _(_CIRCUMSTANCES[key]) if key in _CIRCUMSTANCES else key.replace("_", " ")
+
+
 @renders(MC, "loot")
-def _loot(p: Mapping[str, Any], beside: Beside) -> str:
-    inputs = p["inputs"]
-    value = int(p["outcome"]["value"])
+def _loot(p: JsonObject, beside: Beside) -> str:
+    inputs = obj(p["inputs"])
+    value = whole(obj(p["outcome"])["value"])
     return _("{side} strips the field of {battle}: ${value}").format(
         side=inputs["side"], battle=inputs["battle"], value=number(value) if language() != DEFAULT else value
     )
 
 
 @renders(MC, "battle_skill")
-def _battle_skill(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _battle_skill(p: JsonObject, beside: Beside) -> str | None:
     """§2.9: "Caliburn: Battle 10; Risk -2 → Survival 8, Glory 12"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "risk" not in inputs:
         return None
     return _("{pc}: Battle {battle}; Risk {risk} → Survival {survival}, Glory {glory}").format(
         pc=inputs["pc"],
         battle=outcome["battle"],
-        risk=f"{int(inputs['risk']):+d}",
+        risk=f"{whole(inputs['risk']):+d}",
         survival=outcome["survival"],
         glory=outcome["glory"],
     )
 
 
 @renders(MC, "unpaid_day")
-def _unpaid_day(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _unpaid_day(p: JsonObject, beside: Beside) -> str | None:
     """§2.11: "Al-Wazif foot: unpaid day 2, arrears Morale −3; Morale roll 9 vs 10 → the men grumble but stay"."""
-    inputs = p["inputs"]
+    inputs = obj(p["inputs"])
     if "unpaid_days" not in inputs:
         return None
     said = (
         _(
             "{unit}: unpaid day {n}, arrears Morale −{arrears}; Morale roll {roll} vs {morale} → the men grumble but stay"  # noqa: E501 (one message)
         )
-        if p["outcome"]["morale_roll"] == "made"
+        if obj(p["outcome"])["morale_roll"] == "made"
         else _(
             "{unit}: unpaid day {n}, arrears Morale −{arrears}; Morale roll {roll} vs {morale} → failed: trouble of "
             "the game master's choosing"
@@ -318,7 +335,7 @@ def _unpaid_day(p: Mapping[str, Any], beside: Beside) -> str | None:
         unit=beside.name(p["unit_id"]),
         n=inputs["unpaid_days"],
         arrears=inputs["arrears"],
-        roll=beside.rolls[int(p["dice"][0])],
+        roll=beside.rolls[whole(seq(p["dice"])[0])],
         morale=inputs["morale"],
     )
 
@@ -343,18 +360,18 @@ def _made(margin: int) -> str:
     return (_("made by {n}") if margin >= 0 else _("failed by {n}")).format(n=abs(margin))
 
 
-def _survival_damage(inputs: Mapping[str, Any], column: str) -> str:
+def _survival_damage(inputs: JsonObject, column: str) -> str:
     """What the Survival table's column did (§2.9): unhurt, one or two hits, or wounds rolled on the TL's dice."""
     if column == "unhurt":
         return _("unhurt")
     if "hits" in inputs:
-        hits = int(inputs["hits"])
+        hits = whole(inputs["hits"])
         return ngettext(
             "{n} hit: {n} point of damage, as the Survival table gives it (no damage roll, no DR)",
             "{n} hits: {n} points of damage, as the Survival table gives it (no damage roll, no DR)",
             hits,
         ).format(n=hits)
-    each = [int(x) for x in inputs["each"]]
+    each = [whole(x) for x in seq(inputs["each"])]
     # English says "damage" whatever the sum; the other languages count it in their own forms.
     return ngettext(
         "column {column} at TL{tl}: {wounds} × ({dice} − {rule} {armour}) = {each} = {total} damage",
@@ -367,18 +384,18 @@ def _survival_damage(inputs: Mapping[str, Any], column: str) -> str:
 
 
 @renders(MC, "survival")
-def _survival(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _survival(p: JsonObject, beside: Beside) -> str | None:
     """§2.9: "Caliburn Survival roll: 8, rolled 10 → failed by 2: column A at TL3: 1 × (d6+2 − DR 2) = 4 = 4
     damage"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "label" not in inputs or str(inputs["label"]) not in _ROLLS:
         return None  # recorded before the roll recorded its terms
-    margin, column = int(outcome["margin"]), str(outcome["column"])
+    margin, column = whole(outcome["margin"]), str(outcome["column"])
     said = _(_ROLLS[str(inputs["label"])]).format(
         pc=inputs["pc"], target=inputs["target"], roll=inputs["roll"], made=_made(margin)
     )
     if inputs["luck"]:
-        again, other, kept = inputs["luck"]
+        again, other, kept = seq(inputs["luck"])
         said += (
             _(" (Luck: rolled again {roll} → {column}, kept)")
             if kept
@@ -407,7 +424,7 @@ def _reaction(value: object) -> str:
     return _(_REACTIONS[str(value)]) if str(value) in _REACTIONS else str(value).replace("_", " ")
 
 
-def _glory_verdict(inputs: Mapping[str, Any], margin: int) -> str:
+def _glory_verdict(inputs: JsonObject, margin: int) -> str:
     """The Glory table's row (§2.9, R3-14), as the rule said it."""
     read_as, row, roll = str(inputs["read_as"]), str(inputs["row"]), inputs["roll"]
     said = (
@@ -417,7 +434,7 @@ def _glory_verdict(inputs: Mapping[str, Any], margin: int) -> str:
         if read_as == "critical_failure"
         else _made(margin)
     )
-    months = int(inputs["months"] or 0)
+    months = whole(inputs["months"] or 0)
     if row == "critical":
         return _("critical success: Reputation +2 for a while and +1 for ever")
     # English records "months" whatever the count; the other languages say each count in its own form.
@@ -443,14 +460,14 @@ def _glory_verdict(inputs: Mapping[str, Any], margin: int) -> str:
 
 
 @renders(MC, "glory")
-def _glory(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _glory(p: JsonObject, beside: Beside) -> str | None:
     """§2.9: "Caliburn Glory roll: 12, rolled 7 → made by 5: noticed by high command; promotion roll 13 + Reputation
     0 → good"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "read_as" not in inputs:
         return None  # recorded before the roll recorded its row
-    verdict = _glory_verdict(inputs, int(outcome["margin"]))
-    reaction = inputs.get("reaction")
+    verdict = _glory_verdict(inputs, whole(outcome["margin"]))
+    reaction = seq(inputs.get("reaction") or [])
     if reaction and reaction[0] == "promotion":
         _kind, roll, now, said, rank = reaction
         verdict += _("; promotion roll {roll} + Reputation {now} → {reaction}").format(
@@ -488,7 +505,7 @@ _MODIFIER_WORDS = {
     "home soil": N_("home soil"),
     "home soil (larger than the fortification)": N_("home soil (larger than the fortification)"),
 }
-_MODIFIER_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
+_MODIFIER_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"TS (\d+):(\d+) = ([\d.]+)"), lambda m: _("TS {mine}:{theirs} = {ratio}").format(
         mine=m[1], theirs=m[2], ratio=m[3] if language() == DEFAULT else m[3].replace(".", ","))),
     (re.compile(r"TL (\d+) vs (\d+)"), lambda m: _("TL {mine} vs {theirs}").format(mine=m[1], theirs=m[2])),
@@ -515,14 +532,14 @@ def _modifier(key: str) -> str:
 
 
 @renders(MC, "strategy_contest")
-def _strategy_contest(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _strategy_contest(p: JsonObject, beside: Beside) -> str | None:
     """§2.10–2.11: "Quick Contest — Megalos: Strategy 14 +1 (catastrophe 9 -1, home soil +2) = 15, rolled 11 →
     margin +4; Al-Wazif: …; difference 8 to Al-Wazif"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "steps" not in inputs:
         return None  # recorded before the contest recorded its steps
     parts = []
-    for step in inputs["steps"]:
+    for step in map(seq, seq(inputs["steps"])):
         if step[0] == "no_troops":
             parts.append(_("{side} has no troops left and cannot fight").format(side=step[1]))
         elif step[0] == "luck":
@@ -531,7 +548,7 @@ def _strategy_contest(p: Mapping[str, Any], beside: Beside) -> str | None:
                 side=side, roll=again, margin=_signed(margin)))  # fmt: skip
         else:
             _kind, side, which, skill, total, effective, roll, margin, listed = step
-            mods = ", ".join(f"{_modifier(str(k))} {_signed(v)}" for k, v in listed) or _("none")
+            mods = ", ".join(f"{_modifier(str(k))} {_signed(v)}" for k, v in map(seq, seq(listed))) or _("none")
             said = (
                 _("{side}: Strategy {skill} {total} ({mods}) = {effective}, rolled {roll} → margin {margin}")
                 if which == "Strategy"
@@ -539,7 +556,7 @@ def _strategy_contest(p: Mapping[str, Any], beside: Beside) -> str | None:
             )
             parts.append(said.format(side=side, skill=skill, total=_signed(total), mods=mods, effective=effective,
                                      roll=roll, margin=_signed(margin)))  # fmt: skip
-    diff = int(outcome["difference"])
+    diff = whole(outcome["difference"])
     tail = (
         _("; difference {n} to {side}").format(n=diff, side=inputs["leader"])
         if diff
@@ -561,15 +578,17 @@ _SHIFTS = {
 
 
 @renders(MC, "casualties")
-def _casualties(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _casualties(p: JsonObject, beside: Beside) -> str | None:
     """§2.12: "Megalos casualties on row -8: 4d rolled 16 → 53% before unit shifts; 5th Heavy Legion cohort row -5
     (heavy armour +4, routed (1d) -1) → 43%: 26 dead, 26 wounded; …; TS after the battle 918"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "units" not in inputs:
         return None  # recorded before the rule recorded each unit's line
     lines = []
-    for name, row, shifts, pct, dead, wounded, prisoners in inputs["units"]:
-        shown = ", ".join(f"{_(_SHIFTS[str(k)]) if str(k) in _SHIFTS else k} {_signed(v)}" for k, v in shifts)
+    for name, row, shifts, pct, dead, wounded, prisoners in map(seq, seq(inputs["units"])):
+        shown = ", ".join(
+            f"{_(_SHIFTS[str(k)]) if str(k) in _SHIFTS else k} {_signed(v)}" for k, v in map(seq, seq(shifts))
+        )
         line = _("{unit} row {row}{shifts} → {pct}%: {dead} dead, {wounded} wounded").format(
             unit=name, row=_signed(row), shifts=f" ({shown})" if shown else "", pct=pct, dead=_n(dead),
             wounded=_n(wounded),
@@ -586,7 +605,7 @@ def _casualties(p: Mapping[str, Any], beside: Beside) -> str | None:
     )
 
 
-def _effect(effect: Sequence[Any]) -> str:  # noqa: PLR0911 (one sentence per effect of §2.8's table)
+def _effect(effect: Sequence[JsonValue]) -> str:  # noqa: PLR0911 (one sentence per effect of §2.8's table)
     """One effect of a catastrophe (§2.8, R2-10, R2-14, R3-16–R3-18), as the rule said it."""
     kind, rest = str(effect[0]), effect[1:]
     if kind == "none":
@@ -620,18 +639,18 @@ def _effect(effect: Sequence[Any]) -> str:  # noqa: PLR0911 (one sentence per ef
         _("{unit} Morale {morale}, rolled {roll} → {change}").format(
             unit=u, morale=m, roll=r, change=_signed(c)
         )
-        for u, m, r, c in rest[0]
+        for u, m, r, c in map(seq, seq(rest[0]))
     )  # fmt: skip
     return _("atrocity: each unit rolls its Morale: {units}").format(units=units or _("none is subject to Morale"))
 
 
 @renders(MC, "catastrophe")
-def _catastrophe(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _catastrophe(p: JsonObject, beside: Beside) -> str | None:
     """§2.8: "Al-Wazif catastrophe: 3d rolled 12 → 12: Strategy -2; Morale -1 for every unit"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "said" not in inputs:
         return None  # recorded before the rule recorded its effects as data
-    bonus = int(inputs["enemy_es_bonus"])
+    bonus = whole(inputs["enemy_es_bonus"])
     notes = _("3d rolled {roll}").format(roll=inputs["roll"])
     if bonus:
         notes += _(" + {bonus} (enemy Extraordinary Force)").format(bonus=bonus)
@@ -641,28 +660,28 @@ def _catastrophe(p: Mapping[str, Any], beside: Beside) -> str | None:
         side=inputs["side"],
         notes=notes,
         result=outcome["result"],
-        effects="; ".join(_effect(e) for e in inputs["said"]),
+        effects="; ".join(_effect(seq(e)) for e in seq(inputs["said"])),
     )
 
 
-def _spell_size(why: Sequence[Any]) -> str:
+def _spell_size(why: Sequence[JsonValue]) -> str:
     """Why a spell on a unit has the size it has (R2-23): "1 point × 100 ÷ TS 300 = 0.33, to the nearest: 0"."""
     points, per_point, ts, hundredths, down, effect = why
-    ratio = f"{int(hundredths) // 100}.{int(hundredths) % 100:02d}"
+    ratio = f"{whole(hundredths) // 100}.{whole(hundredths) % 100:02d}"
     if language() != DEFAULT:
         ratio = decimal(ratio, places=2)
     way = _("rounded down") if down else _("to the nearest")
     words = ngettext(
         "{points} point × {per} ÷ TS {ts} = {ratio}, {way}: {effect}",
         "{points} points × {per} ÷ TS {ts} = {ratio}, {way}: {effect}",
-        int(points),
+        whole(points),
     ).format(points=points, per=per_point, ts=ts, ratio=ratio, way=way, effect=effect)
-    if int(effect) == 0:
+    if whole(effect) == 0:
         words += _(", too few points for a unit of that strength: no effect")
     return words
 
 
-def _spell(line: Sequence[Any]) -> str:
+def _spell(line: Sequence[JsonValue]) -> str:
     """One spell of a side's Extraordinary Force (§2.13), as the rule said it."""
     kind, rest = str(line[0]), line[1:]
     if kind == "defence":
@@ -683,9 +702,9 @@ def _spell(line: Sequence[Any]) -> str:
     if kind == "morale_exempt":
         return _("Morale on {unit}: not subject to Morale, no effect").format(unit=rest[0])
     unit, why = rest[0], rest[1:] if kind != "morale" else rest[2:]
-    effect, ts = int(why[-1]), why[2]
+    effect, ts = whole(why[-1]), why[2]
     if kind == "morale":
-        direction = int(rest[1])
+        direction = whole(rest[1])
         said = (
             _("Morale {value} on {unit} (TS {ts}): a spell to lower it, {why}")
             if direction < 0
@@ -700,14 +719,14 @@ def _spell(line: Sequence[Any]) -> str:
 
 
 @renders(MC, "extraordinary_force")
-def _extraordinary_force(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _extraordinary_force(p: JsonObject, beside: Beside) -> str | None:
     """§2.13: "Megalos spends Extraordinary Force: Strike on LC archers: 1 row up (3 points × 100 ÷ TS 300 = 1.00,
     to the nearest: 1)"."""
-    inputs = p["inputs"]
+    inputs = obj(p["inputs"])
     if "said" not in inputs:
         return None  # recorded before the rule recorded its spells as data
     if "es_pm" in inputs:
-        pm, es = int(inputs["es_pm"]), int(inputs["es"])
+        pm, es = whole(inputs["es_pm"]), whole(inputs["es"])
         total = f"{pm // 1000}.{pm % 1000:03d}".rstrip("0").rstrip(".")
         if language() != DEFAULT:
             total = decimal(total)
@@ -715,8 +734,8 @@ def _extraordinary_force(p: Mapping[str, Any], beside: Beside) -> str | None:
         head = ngettext(
             "{side} has ES {total} ({n} users' fractions summed{more}: {whole} whole points to spend) and spends: ",
             "{side} has ES {total} ({n} users' fractions summed{more}: {whole} whole points to spend) and spends: ",
-            int(inputs["users"]),
+            whole(inputs["users"]),
         ).format(side=inputs["side"], total=total, n=inputs["users"], more=more, whole=pm // 1000)
     else:
         head = _("{side} spends Extraordinary Force: ").format(side=inputs["side"])
-    return head + "; ".join(_spell(line) for line in inputs["said"])
+    return head + "; ".join(_spell(seq(line)) for line in seq(inputs["said"]))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.dice import die_said
-from campaign.i18n.explain import Beside, renders
+from campaign.i18n.explain import Beside, renders, term
 from campaign.i18n.terms import shown
+from events.recorded import JsonObject, obj, seq, texts, whole
+from events.registry import JsonValue
 
 FS = "fighting-spirit"
 
@@ -17,8 +16,8 @@ def _die(sides: int) -> str:
     return die_said(sides)
 
 
-def _threat_part(row: str, kind: str, value: int, count: int) -> str:
-    name = shown(FS, "threat", row) if language() != DEFAULT else row
+def _threat_part(row: JsonValue, kind: JsonValue, value: JsonValue, count: JsonValue) -> str:
+    name = shown(FS, "threat", str(row)) if language() != DEFAULT else row
     if kind == "base":
         return f"{name} {value}"
     if kind == "each":
@@ -26,35 +25,35 @@ def _threat_part(row: str, kind: str, value: int, count: int) -> str:
     return f"{name} +{value}"
 
 
-def _grade(value: str) -> str:
-    return shown(FS, "grade", value) if language() != DEFAULT else value
+def _grade(value: JsonValue) -> str:
+    return shown(FS, "grade", str(value)) if language() != DEFAULT else str(value)
 
 
 @renders(FS, "morale_test")
-def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _morale_test(p: JsonObject, beside: Beside) -> str | None:
     """§0.4: "Keno 3rd Squad morale test: LV 2 + threat 6 (lost_more_than_left 4 + unverified_casualty +1×2) = 8;
     d8 rolled 6 → −1 grade: confident → steady"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
     result = outcome["result"]
     if result == "auto_pass":
         return _("{unit} is in No step back: it passes every morale test without rolling").format(unit=name)
     if result == "no_test":
-        rows = [shown(FS, "threat", r) if language() != DEFAULT else r for r in inputs["rows"]]
-        motivation = shown(FS, "motivation", inputs["motivation"]) if language() != DEFAULT else inputs["motivation"]
+        rows = [shown(FS, "threat", r) if language() != DEFAULT else r for r in texts(inputs["rows"])]
+        motivation = term(FS, "motivation", inputs["motivation"])
         return _("{unit}: no morale test ({rows} does not apply at {motivation} motivation)").format(
             unit=name, rows=", ".join(rows) or _("no row"), motivation=motivation
         )
     if "threat_parts" not in inputs or not p.get("dice"):
         return None  # recorded before the test recorded its terms: shown as recorded
-    lost = int(outcome["grades_lost"])
+    lost = whole(outcome["grades_lost"])
     if lost == 0:
         verdict = _("passes")
     else:
         verdict = ngettext("−{n} grade", "−{n} grades", lost).format(n=lost)
         if lost == 2:
             verdict += " " + _("(half or less)")
-    parts = " + ".join(_threat_part(*part) for part in inputs["threat_parts"])
+    parts = " + ".join(_threat_part(*seq(part)) for part in seq(inputs["threat_parts"]))
     said = _(
         "{unit} morale test: LV {lv} + threat {threat} ({parts}) = {target}; {die} rolled {roll} → {verdict}"
     ).format(
@@ -63,8 +62,8 @@ def _morale_test(p: Mapping[str, Any], beside: Beside) -> str | None:
         threat=inputs["threat"],
         parts=parts,
         target=inputs["target"],
-        die=_die(int(inputs["die"])),
-        roll=beside.rolls[int(p["dice"][0])],
+        die=_die(whole(inputs["die"])),
+        roll=beside.rolls[whole(seq(p["dice"])[0])],
         verdict=verdict,
     )
     if outcome["from"] != outcome["to"]:
@@ -85,9 +84,9 @@ _ATTACK_KINDS = {
 
 
 @renders(FS, "attack")
-def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _attack(p: JsonObject, beside: Beside) -> str | None:
     """§0.5: "Keno 3rd Squad attacked: 2 killed, 2 wounded, suppressed (artillery), by Company HQ; 3 men left"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     name = beside.names.get(str(p.get("unit_id")), _("a unit not on the roster"))
     what = _("{killed} killed, {wounded} wounded").format(killed=inputs["killed"], wounded=inputs["wounded"])
     if inputs.get("suppressing"):
@@ -99,7 +98,7 @@ def _attack(p: Mapping[str, Any], beside: Beside) -> str | None:
     what += _(kind) if kind else ""
     if inputs.get("by"):
         what += _(", by {unit}").format(unit=beside.names.get(str(inputs["by"]), _("a unit not on the roster")))
-    left = int(outcome["men_left"])
+    left = whole(outcome["men_left"])
     # English records "men left" whatever the count; the other languages say each count in its own form.
     return ngettext("{unit} attacked: {what}; {n} men left", "{unit} attacked: {what}; {n} men left", left).format(
         unit=name, what=what, n=left
@@ -112,10 +111,10 @@ def _rolled_on(sides: int, roll: int) -> str:
 
 
 @renders(FS, "panic_test")
-def _panic_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _panic_test(p: JsonObject, beside: Beside) -> str | None:
     """§0.8: "Keno 3rd Squad panic test: LV 2 = 2; d6 rolled 2 → fails: panics, −1 grade (steady → shaken); it does
     nothing else this activation"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "die" not in inputs:
         return None  # recorded before the test recorded its die and the leader's LV
     if outcome["result"] == "pass":
@@ -132,7 +131,7 @@ def _panic_test(p: Mapping[str, Any], beside: Beside) -> str | None:
         unit=beside.name(p["unit_id"]),
         lv=inputs["lv"],
         target=inputs["target"],
-        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        rolled=_rolled_on(whole(inputs["die"]), beside.rolls[whole(seq(p["dice"])[0])]),
         verdict=verdict,
     )
 
@@ -142,16 +141,16 @@ def _action(value: str) -> str:
 
 
 @renders(FS, "reaction_test")
-def _reaction_test(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _reaction_test(p: JsonObject, beside: Beside) -> str | None:
     """§0.7: "Keno 3rd Squad reaction test (go_prone_open): LV 2 + threat 2 = 4; d8 rolled 2 → fails: not done, and
     not again this turn"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     name, action = beside.name(p["unit_id"]), _action(str(inputs["action"]))
     if outcome["result"] == "auto_pass":
         return _("{unit} is in No step back: {action} passes without a test").format(unit=name, action=action)
     if "die" not in inputs:
         return None  # recorded before the test recorded its die
-    threat, target = int(inputs["threat"]), int(inputs["target"])
+    threat, target = whole(inputs["threat"]), whole(inputs["target"])
     verdict = _("passes") if outcome["result"] == "pass" else _("fails: not done, and not again this turn")
     return _("{unit} reaction test ({action}): LV {lv} + threat {threat} = {target}; {rolled} → {verdict}").format(
         unit=name,
@@ -159,19 +158,19 @@ def _reaction_test(p: Mapping[str, Any], beside: Beside) -> str | None:
         lv=target - threat,
         threat=threat,
         target=target,
-        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        rolled=_rolled_on(whole(inputs["die"]), beside.rolls[whole(seq(p["dice"])[0])]),
         verdict=verdict,
     )
 
 
 @renders(FS, "last_stand")
-def _last_stand(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _last_stand(p: JsonObject, beside: Beside) -> str | None:
     """§0.9: "Keno 3rd Squad No step back: d6 rolled 5 ≥ 4 → stands: …"."""
-    inputs, result = p["inputs"], str(p["outcome"]["result"])
+    inputs, result = obj(p["inputs"]), str(obj(p["outcome"])["result"])
     if "die" not in inputs:
         return None
-    name, roll, need = beside.name(p["unit_id"]), beside.rolls[int(p["dice"][0])], inputs["need"]
-    die = _die(int(inputs["die"]))
+    name, roll, need = beside.name(p["unit_id"]), beside.rolls[whole(seq(p["dice"])[0])], inputs["need"]
+    die = _die(whole(inputs["die"]))
     if result == "stands":
         return _(
             "{unit} No step back: {die} rolled {roll} ≥ {need} → stands: no more morale or reaction tests, "
@@ -186,8 +185,8 @@ def _last_stand(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 
 @renders(FS, "last_stand_end")
-def _last_stand_end(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs, outcome = p["inputs"], p["outcome"]
+def _last_stand_end(p: JsonObject, beside: Beside) -> str | None:
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     name = beside.name(p["unit_id"])
     if outcome["result"] == "wiped_out":
         return _("{unit} fought to the last man: No step back ends, the unit is wiped out").format(unit=name)
@@ -202,23 +201,23 @@ def _last_stand_end(p: Mapping[str, Any], beside: Beside) -> str | None:
 
 
 @renders(FS, "defence")
-def _defence(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs = p["inputs"]
+def _defence(p: JsonObject, beside: Beside) -> str | None:
+    inputs = obj(p["inputs"])
     if "psi_die" not in inputs:
         return None  # recorded before the rule recorded which die it was
-    sides = int(inputs["die"])
+    sides = whole(inputs["die"])
     said = (
         _("{unit} defends against small arms with its psi die ({die}): rolled {roll}")
         if inputs["psi_die"]
         else _("{unit} defends against small arms with its d4 ({die}): rolled {roll}")
     )
-    return said.format(unit=beside.name(p["unit_id"]), die=_die(sides), roll=p["outcome"]["roll"])
+    return said.format(unit=beside.name(p["unit_id"]), die=_die(sides), roll=obj(p["outcome"])["roll"])
 
 
 @renders(FS, "surrender")
-def _surrender(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _surrender(p: JsonObject, beside: Beside) -> str | None:
     """§0.3: 'Keno 3rd Squad; Routed with an enemy 6" away (within 12") → surrenders'."""
-    inputs = p["inputs"]
+    inputs = obj(p["inputs"])
     if "surrender_within" not in inputs:
         return None  # recorded before the rule recorded its limit
     return beside.name(p["unit_id"]) + _(
@@ -226,55 +225,55 @@ def _surrender(p: Mapping[str, Any], beside: Beside) -> str | None:
     ).format(distance=inputs["enemy_within"], limit=inputs["surrender_within"])
 
 
-def _parts(parts: Any) -> str:
-    return " + ".join(_threat_part(*part) for part in parts)
+def _parts(parts: JsonValue) -> str:
+    return " + ".join(_threat_part(*seq(part)) for part in seq(parts))
 
 
 def _steps(n: int) -> str:
     return ngettext("−{n} step", "−{n} steps", n).format(n=n)
 
 
-def _comms(inputs: Mapping[str, Any], beside: Beside, dice: list[int]) -> str:
+def _comms(inputs: JsonObject, beside: Beside, dice: list[int]) -> str:
     """The rally's communication step, as §0.6 has it."""
     how = str(inputs["comms"])
     if how == "free":
         return _('within {free}" and in sight: no communication test').format(free=inputs["free_within"])
     if how == "psion":
         return _("psion to psion: communication always succeeds")
-    sides, shifted, links = int(inputs["comms_die"]), int(inputs["comms_shifted"]), int(inputs["links_bypassed"])
+    sides, shifted, links = whole(inputs["comms_die"]), whole(inputs["comms_shifted"]), whole(inputs["links_bypassed"])
     note = (
         _("psi die {die} (the better of psi and quality)") if inputs["comms_psi"] else _("officer quality {die}")
     ).format(die=_die(sides))
     if links:
         note += _(", {steps} for bypassed links → {die}").format(steps=_steps(links), die=_die(shifted))
     return _("communication: {note}; need > {need} (worse LV); rolled {roll}").format(
-        note=note, need=inputs["need"], roll=beside.rolls[int(dice[0])]
+        note=note, need=inputs["need"], roll=beside.rolls[whole(dice[0])]
     )
 
 
-def _changed(outcome: Mapping[str, Any]) -> str:
+def _changed(outcome: JsonObject) -> str:
     if outcome["from"] == outcome["to"]:
         return _("no change")
     return f"{_grade(outcome['from'])} → {_grade(outcome['to'])}"
 
 
 @renders(FS, "rally")
-def _rally(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _rally(p: JsonObject, beside: Beside) -> str | None:
     """§0.6: "Company HQ rallies Keno 3rd Squad: within 6" and in sight: no communication test; rally: LV 2 + LV 1
     = 3; d8 rolled 5 → shaken → steady"; and §0.10's inspired rally."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     name = beside.name(p["unit_id"])
     if "psion" in inputs:
         return _inspired(p, beside)
     if "comms" not in inputs:
         return None  # recorded before the rally recorded its steps: shown as recorded
-    dice = [int(i) for i in p.get("dice") or []]
+    dice = [whole(i) for i in seq(p.get("dice") or [])]
     steps = [_comms(inputs, beside, dice)]
     if outcome["result"] == "comms_failed":
         return _("{officer} rallies {unit}: {steps} → fails, the action is wasted").format(
             officer=beside.name(inputs["officer"]), unit=name, steps="; ".join(steps)
         )
-    threat = int(inputs["threat"])
+    threat = whole(inputs["threat"])
     threat_text = (
         _(" + threat {threat} ({parts})").format(threat=threat, parts=_parts(inputs["threat_parts"]))
         if inputs["threat_parts"]
@@ -286,7 +285,7 @@ def _rally(p: Mapping[str, Any], beside: Beside) -> str | None:
             lv_unit=inputs["lv_unit"],
             threat=threat_text,
             target=inputs["target"],
-            rolled=_rolled_on(int(inputs["die"]), beside.rolls[dice[-1]]),
+            rolled=_rolled_on(whole(inputs["die"]), beside.rolls[dice[-1]]),
             changed=_changed(outcome),
         )
     )
@@ -295,8 +294,8 @@ def _rally(p: Mapping[str, Any], beside: Beside) -> str | None:
     )
 
 
-def _inspired(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs, outcome = p["inputs"], p["outcome"]
+def _inspired(p: JsonObject, beside: Beside) -> str | None:
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     name = beside.name(p["unit_id"])
     if inputs.get("at_start") or (outcome["result"] == "no_effect" and "target" not in inputs):
         return _("{unit} is at its starting grade: inspiring it changes nothing").format(unit=name)
@@ -310,7 +309,7 @@ def _inspired(p: Mapping[str, Any], beside: Beside) -> str | None:
         lv_unit=inputs["lv_unit"],
         threat=inputs["threat"],
         target=inputs["target"],
-        rolled=_rolled_on(int(inputs["die"]), beside.rolls[int(p["dice"][0])]),
+        rolled=_rolled_on(whole(inputs["die"]), beside.rolls[whole(seq(p["dice"])[0])]),
         changed=_changed(outcome),
     )
 
@@ -337,15 +336,15 @@ _PSI_THEN = {
 
 
 @renders(FS, "psi")
-def _psi(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _psi(p: JsonObject, beside: Beside) -> str | None:
     """§0.10: "Mystic psi confusion on Keno 3rd Squad: d8 (−1 step for range) rolled 6, need ≥ 4 → succeeds: Keno
     3rd Squad loses its activation"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "need" not in inputs:
         return None  # recorded before the rule recorded its die and the number needed
     target = beside.name(p["unit_id"])
-    bands = int(inputs["bands"])
-    die_text = _die(int(inputs["die"]))
+    bands = whole(inputs["bands"])
+    die_text = _die(whole(inputs["die"]))
     if bands > 1:
         die_text += " " + _("({steps} for range)").format(steps=_steps(bands - 1))
     head = _("{psion} psi {effect} on {target}: {die} rolled {roll}, need ≥ {need}").format(
@@ -353,7 +352,7 @@ def _psi(p: Mapping[str, Any], beside: Beside) -> str | None:
         effect=_effect(str(inputs["effect"])),
         target=target,
         die=die_text,
-        roll=beside.rolls[int(p["dice"][0])],
+        roll=beside.rolls[whole(seq(p["dice"])[0])],
         need=inputs["need"],
     )
     if outcome["result"] == "fail":
@@ -361,7 +360,7 @@ def _psi(p: Mapping[str, Any], beside: Beside) -> str | None:
     then = str(inputs.get("then") or "")
     said = head + " " + _("→ succeeds")
     if then == "unsuppressed":
-        n = int(inputs["markers"])
+        n = whole(inputs["markers"])
         # English records "marker(s)" whatever the count; the other languages say each count in its own form.
         said += ngettext(": {n} suppression marker(s) removed", ": {n} suppression marker(s) removed", n).format(n=n)
     elif then:

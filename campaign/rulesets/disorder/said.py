@@ -6,12 +6,13 @@ recorded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 from campaign.i18n import N_, _, ngettext
 from campaign.i18n.explain import Beside, reason_said, renders, term
+from events.recorded import JsonObject, obj, seq, texts, whole
+from events.registry import JsonValue
 
 DIS = "disorder"
 _STATES = ("in_order", "disordered", "broken")
@@ -31,7 +32,7 @@ _ORDINALS = (
 
 def _state(total_markers: int) -> str:
     """The state a unit's markers put it in, in the seed's words (as ``rules.state_name`` says it in English)."""
-    return term(DIS, "state", _STATES[min(int(total_markers), len(_STATES) - 1)]).replace("_", " ")
+    return term(DIS, "state", _STATES[min(whole(total_markers), len(_STATES) - 1)]).replace("_", " ")
 
 
 def _ordinal(n: int) -> str:
@@ -46,19 +47,19 @@ def _rolled(beside: Beside, index: int) -> str:
 
 
 @renders(DIS, "models_lost")
-def _models_lost(p: Mapping[str, Any], beside: Beside) -> str:
+def _models_lost(p: JsonObject, beside: Beside) -> str:
     """ "Voltigeurs lost 2 models (shooting): 8 left"."""
-    inputs, left = p["inputs"], int(p["outcome"]["models"])
-    lost = int(inputs["models"]) - left
+    inputs, left = obj(p["inputs"]), whole(obj(p["outcome"])["models"])
+    lost = whole(inputs["models"]) - left
     return ngettext(
         "{unit} lost {n} model ({cause}): {left} left", "{unit} lost {n} models ({cause}): {left} left", lost
     ).format(unit=beside.name(p["unit_id"]), n=lost, cause=term(DIS, "loss", inputs["cause"]), left=left)
 
 
 @renders(DIS, "permanent_marker")
-def _permanent_marker(p: Mapping[str, Any], beside: Beside) -> str:
-    inputs, outcome = p["inputs"], p["outcome"]
-    total = int(outcome["total_markers"])
+def _permanent_marker(p: JsonObject, beside: Beside) -> str:
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
+    total = whole(outcome["total_markers"])
     then = _("flees at once, no test") if outcome["flees"] else _state(total)
     return _("{unit} is down to {models} of {start} models (≤ ½): a permanent marker, {total} in all → {then}").format(
         unit=beside.name(p["unit_id"]), models=inputs["models"], start=inputs["start_models"], total=total, then=then
@@ -66,12 +67,12 @@ def _permanent_marker(p: Mapping[str, Any], beside: Beside) -> str:
 
 
 @renders(DIS, "marker")
-def _marker(p: Mapping[str, Any], beside: Beside) -> str:
-    outcome = p["outcome"]
-    total = int(outcome["total_markers"])
+def _marker(p: JsonObject, beside: Beside) -> str:
+    outcome = obj(p["outcome"])
+    total = whole(outcome["total_markers"])
     then = _("flees, removed") if outcome["flees"] else _state(total)
     return _("{unit} takes a marker ({reason}): {total} in all → {then}").format(
-        unit=beside.name(p["unit_id"]), reason=reason_said(p["inputs"]["reason"]), total=total, then=then
+        unit=beside.name(p["unit_id"]), reason=reason_said(obj(p["inputs"])["reason"]), total=total, then=then
     )
 
 
@@ -85,20 +86,23 @@ _CHECK_TERMS = {
 }
 
 
-def _sum(terms: Sequence[Sequence[Any]]) -> str:
+def _sum(terms: JsonValue) -> str:
+    pairs = [seq(pair) for pair in seq(terms)]
     return " ".join(
-        f"{'+' if int(v) >= 0 else '−'} {abs(int(v))} {_(_CHECK_TERMS[str(label)])}" for label, v in terms if int(v)
+        f"{'+' if whole(v) >= 0 else '−'} {abs(whole(v))} {_(_CHECK_TERMS[str(label)])}"
+        for label, v in pairs
+        if whole(v)
     )
 
 
 @renders(DIS, "morale_check")
-def _morale_check(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _morale_check(p: JsonObject, beside: Beside) -> str | None:
     """§1.4: "Voltigeurs, morale check for casualties: 4 (2+2) − 2 models lost + 1 discipline + 1 officer within
     12" = 4 → fails: retreats ½ move, no new marker"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "terms" not in inputs or "verdict" not in inputs:
         return None  # recorded before the check recorded its terms: shown as recorded
-    had = int(inputs["markers"]) + int(inputs["permanent"])
+    had = whole(inputs["markers"]) + whole(inputs["permanent"])
     verdict = str(inputs["verdict"])
     if verdict == "pass":
         text = _("passes: no new marker, the markers it has stay")
@@ -110,20 +114,22 @@ def _morale_check(p: Mapping[str, Any], beside: Beside) -> str | None:
         text = _("fails badly: the new marker is its {nth}, it flees").format(nth=_ordinal(had + 1))
     else:
         text = _("fails badly: a marker ({state}), retreats ½ move, must rally").format(state=_state(had + 1))
-    working = f"{_rolled(beside, int(p['dice'][0]))} {_sum(inputs['terms'])} = {outcome['total']}".replace("  ", " ")
-    causes = ", ".join(term(DIS, "cause", c) for c in inputs["causes"])
+    working = f"{_rolled(beside, whole(seq(p['dice'])[0]))} {_sum(inputs['terms'])} = {outcome['total']}".replace(
+        "  ", " "
+    )
+    causes = ", ".join(term(DIS, "cause", c) for c in seq(inputs["causes"]))
     return _("{unit}, morale check for {causes}: {working} → {text}").format(
         unit=beside.name(p["unit_id"]), causes=causes, working=working, text=text
     )
 
 
 @renders(DIS, "rally")
-def _rally(p: Mapping[str, Any], beside: Beside) -> str:
+def _rally(p: JsonObject, beside: Beside) -> str:
     """§1.6: "Line company, rally: 7 (3+4) +1 discipline − 1 markers = 7 → rallies: in order"."""
-    inputs, outcome = p["inputs"], p["outcome"]
-    index = int(p["dice"][0])
-    had = int(inputs["markers"]) + int(inputs["permanent"])
-    discipline, total = int(inputs["discipline"]), int(outcome["total"])
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
+    index = whole(seq(p["dice"])[0])
+    had = whole(inputs["markers"]) + whole(inputs["permanent"])
+    discipline, total = whole(inputs["discipline"]), whole(outcome["total"])
     bonus = total - beside.rolls[index] - discipline + had  # what the close order and the officer added
     working = _("{rolled} {discipline} discipline − {markers} markers").format(
         rolled=_rolled(beside, index), discipline=f"{discipline:+d}", markers=had
@@ -132,7 +138,7 @@ def _rally(p: Mapping[str, Any], beside: Beside) -> str:
         working += " " + _("{bonus} bonuses").format(bonus=f"{bonus:+d}")
     working += f" = {total}"
     if outcome["passed"]:
-        text = _("rallies: {state}").format(state=_state(int(outcome["markers"]) + int(inputs["permanent"])))
+        text = _("rallies: {state}").format(state=_state(whole(outcome["markers"]) + whole(inputs["permanent"])))
     elif outcome["retreats"]:
         text = _("fails: retreats ½ move directly away from the nearest enemy; it may try again next turn")
     else:
@@ -141,10 +147,10 @@ def _rally(p: Mapping[str, Any], beside: Beside) -> str:
 
 
 @renders(DIS, "retreat")
-def _retreat(p: Mapping[str, Any], beside: Beside) -> str:
+def _retreat(p: JsonObject, beside: Beside) -> str:
     """§1.5: 'Fusiliers retreats 1.5" of 3", 1 full inch short: 1 captured'."""
-    inputs, outcome = p["inputs"], p["outcome"]
-    captured = int(outcome["captured"])
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
+    captured = whole(outcome["captured"])
     text = _('{unit} retreats {moved}" of {needed}"').format(
         unit=beside.name(p["unit_id"]), moved=inputs["moved"], needed=inputs["needed"]
     )
@@ -153,20 +159,20 @@ def _retreat(p: Mapping[str, Any], beside: Beside) -> str:
         text += ngettext(
             ", {short} full inch short: {captured} captured", ", {short} full inches short: {captured} captured", short
         ).format(short=short, captured=captured)
-    if inputs["off_table"] and int(inputs["models"]) - captured > 0:
+    if inputs["off_table"] and whole(inputs["models"]) - captured > 0:
         text += _("; a model left the table: the whole unit has fled")
     return text
 
 
-def _share(inputs: Mapping[str, Any]) -> str:
-    lost, start = int(inputs["lost_points"]), int(inputs["start_points"])
+def _share(inputs: JsonObject) -> str:
+    lost, start = whole(inputs["lost_points"]), whole(inputs["start_points"])
     return _("{lost} of {start} points lost ({percent}%)").format(lost=lost, start=start, percent=lost * 100 // start)
 
 
 @renders(DIS, "force_flees")
-def _force_flees(p: Mapping[str, Any], beside: Beside) -> str:
-    inputs = p["inputs"]
-    names = ", ".join(beside.name(u) for u in p["outcome"]["fled"]) or _("none")
+def _force_flees(p: JsonObject, beside: Beside) -> str:
+    inputs = obj(p["inputs"])
+    names = ", ".join(beside.name(u) for u in seq(obj(p["outcome"])["fled"])) or _("none")
     return _(
         "{side}: {share}, beyond the limit: its remaining units flee ({units}); the game ends once this turn is "
         "played out"
@@ -174,12 +180,14 @@ def _force_flees(p: Mapping[str, Any], beside: Beside) -> str:
 
 
 @renders(DIS, "force_half")
-def _force_half(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs = p["inputs"]
+def _force_half(p: JsonObject, beside: Beside) -> str | None:
+    inputs = obj(p["inputs"])
     if "folded" not in inputs:
         return None  # recorded before the rule named the unit whose check counts it already
     said = _("{side}: {share}: each of its units takes one morale check (force_half), once this game: {units}").format(
-        side=inputs["side"], share=_share(inputs), units=", ".join(p["outcome"]["units_to_check"]) or _("none")
+        side=inputs["side"],
+        share=_share(inputs),
+        units=", ".join(texts(obj(p["outcome"])["units_to_check"])) or _("none"),
     )
     if inputs["folded"]:
         said += " " + _("({unit}'s check counts it already)").format(unit=inputs["folded"])
@@ -198,15 +206,15 @@ _GLORY_SOURCES = {
 
 
 @renders(DIS, "glory")
-def _glory(p: Mapping[str, Any], beside: Beside) -> str | None:
+def _glory(p: JsonObject, beside: Beside) -> str | None:
     """§1.8: "British (Lt Sharpe): +3 won +1 objectives = +4 Glory; running total 4 (Lieutenant)"."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if "sources" not in inputs:
         return None  # recorded before the rule recorded where its Glory came from
-    parts = " ".join(f"{int(v):+d} {_(_GLORY_SOURCES[str(k)])}" for k, v in inputs["sources"])
+    parts = " ".join(f"{whole(v):+d} {_(_GLORY_SOURCES[str(k)])}" for k, v in map(seq, seq(inputs["sources"])))
     rank = term(DIS, "rank", outcome["rank"])
     said = _("{side} ({officer}): {parts} = {glory} Glory; running total {total}").format(
-        side=inputs["side"], officer=inputs["officer"], parts=parts, glory=f"{int(outcome['glory']):+d}",
+        side=inputs["side"], officer=inputs["officer"], parts=parts, glory=f"{whole(outcome['glory']):+d}",
         total=outcome["total"],
     )  # fmt: skip
     if inputs["rank_before"] != outcome["rank"]:
@@ -219,39 +227,39 @@ _COUNTED = {"killed": N_("killed"), "captured": N_("captured"), "fled": N_("fled
 
 
 @renders(DIS, "encounter")
-def _encounter(p: Mapping[str, Any], beside: Beside) -> str | None:
-    counts = p["inputs"].get("counts")
+def _encounter(p: JsonObject, beside: Beside) -> str | None:
+    counts = obj(p["inputs"]).get("counts")
     if counts is None:
         return None
-    counted = _(" and ").join(_(_COUNTED.get(str(c), str(c))) for c in counts)
+    counted = _(" and ").join(_(_COUNTED.get(str(c), str(c))) for c in seq(counts))
     return _(
         "{battle} is an encounter battle: the side that destroys more of the enemy's models ({counted}) wins"
     ).format(battle=beside.name(p["battle_id"]), counted=counted)
 
 
 @renders(DIS, "unit_removed")
-def _unit_removed(p: Mapping[str, Any], beside: Beside) -> str:
+def _unit_removed(p: JsonObject, beside: Beside) -> str:
     return _("{unit} is removed: {reason}").format(
-        unit=beside.name(p["unit_id"]), reason=reason_said(p["inputs"]["reason"])
+        unit=beside.name(p["unit_id"]), reason=reason_said(obj(p["inputs"])["reason"])
     )
 
 
 @renders(DIS, "officer_removed")
-def _officer_removed(p: Mapping[str, Any], beside: Beside) -> str:
-    inputs = p["inputs"]
+def _officer_removed(p: JsonObject, beside: Beside) -> str:
+    inputs = obj(p["inputs"])
     return _(
         "{side}'s officer {officer} is removed from play: each of its units takes a morale check (officer_removed): "
         "{units}"
     ).format(
         side=inputs["side"],
         officer=inputs["officer"],
-        units=", ".join(p["outcome"]["units_to_check"]) or _("none left"),
+        units=", ".join(texts(obj(p["outcome"])["units_to_check"])) or _("none left"),
     )
 
 
 @renders(DIS, "battle_end")
-def _battle_end(p: Mapping[str, Any], beside: Beside) -> str | None:
-    inputs = p["inputs"]
+def _battle_end(p: JsonObject, beside: Beside) -> str | None:
+    inputs = obj(p["inputs"])
     if "markers_cleared" not in inputs:
         return None  # recorded before the rule recorded whether the markers stay
     winner = inputs["winner"]

@@ -1,0 +1,54 @@
+"""Reading a recorded payload's free-shape JSON (:data:`~events.registry.JsonValue`) by the shape a reader expects.
+
+A reader of a field of free shape (a rule's ``inputs`` and ``outcome``, a summary's row) knows what its rule put
+there (a value of any type is taken: a row made in memory holds tuples where its JSON holds arrays); each
+function here hands the value on typed when it has that shape and raises ``TypeError`` when it has not, as
+Python's own ``int(value)`` or ``value[key]`` would on a value of another shape, so a reader that says a record
+of another shape as recorded (it catches ``TypeError``, ``KeyError``, ``IndexError``, ``ValueError``) goes on
+doing so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from events.registry import JsonValue
+
+JsonObject = Mapping[str, JsonValue]
+"""A JSON object as read: a payload, or a field of free shape holding one."""
+
+
+def obj(value: object) -> JsonObject:
+    """A recorded object."""
+    if isinstance(value, dict):
+        return value
+    raise TypeError(f"not a JSON object: {value!r}")
+
+
+def seq(value: object) -> Sequence[JsonValue]:
+    """A recorded array (a tuple too: a payload built in memory, not read back from the log, may hold one)."""
+    if isinstance(value, list | tuple):
+        return value
+    raise TypeError(f"not a JSON array: {value!r}")
+
+
+def whole(value: object) -> int:
+    """``int(value)`` of a recorded number (or numeral, or boolean), as Python says it."""
+    if isinstance(value, int | str):
+        return int(value)
+    raise TypeError(f"not a whole number: {value!r}")
+
+
+def texts(value: object) -> list[str]:
+    """A recorded array of strings (what ``", ".join`` takes)."""
+    items = seq(value)
+    if all(isinstance(item, str) for item in items):
+        return [str(item) for item in items]
+    raise TypeError(f"not an array of strings: {value!r}")
+
+
+def text(value: object) -> str:
+    """A recorded string (a key of another recorded object, say)."""
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"not a JSON string: {value!r}")
