@@ -51,6 +51,8 @@ class RulesetInfo:
     seed: str
     """Its seed's number (``000``): the rulesets are listed in their seeds' order."""
     title: str
+    """What it is, in a line ("GURPS Mass Combat: troop strength, …": its game's name before a colon), marked with
+    ``N_`` for the catalogs: the page says it in the reader's language."""
     prefix: str
     """The first part of its commands' names (``gf`` in ``gf.shoot``), and its command group on the CLI."""
     help: str

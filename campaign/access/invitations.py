@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,8 +294,13 @@ def known_sides(members: Memberships, info: CampaignInfo) -> list[str]:
     from projections.summaries import stored_summary
 
     summary = stored_summary(members.engine, info.campaign_id, info.last_seq)
-    known = {str(u["side"]) for u in summary.units if u.get("side")} if summary is not None else set()
-    known |= {side for m in members.of(info.campaign_id).values() for side in m.sides}
+    return sides_known(summary.units if summary is not None else (), members.of(info.campaign_id).values())
+
+
+def sides_known(units: Iterable[Mapping[str, Any]], members: Iterable[Member]) -> list[str]:
+    """The sides of ``units`` and of the players among ``members``, in the order a picker lists them."""
+    known = {str(u["side"]) for u in units if u.get("side")}
+    known |= {side for m in members for side in m.sides}
     return sorted(known, key=str.casefold)
 
 

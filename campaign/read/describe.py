@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
+from campaign.i18n.dice import notation_said
 from campaign.i18n.explain import reason_said
 from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.possessive import possessive
@@ -414,19 +415,25 @@ def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
     return names
 
 
+def _as_recorded(actor: str) -> str:
+    return actor
+
+
 def describe(
     event: RecordedEvent,
     names: Mapping[str, str] | None = None,
     rolls: Mapping[int, int] | None = None,
     faces: Mapping[int, Sequence[int]] | None = None,
+    who: Callable[[str], str] = _as_recorded,
 ) -> str:
     """The event in words, its units and battles by name (an id never shows: one not on the roster reads as
     such). A rule application reads in the reader's language where its rule has a renderer and ``rolls`` (roll
     index → total; ``faces``: index → faces) holds its dice (``campaign.i18n.explain``); otherwise, and in
-    English, as recorded."""
+    English, as recorded. ``who``: how it names whoever entered table dice (as recorded: the command line's
+    view; the page's says the account or the game master, ``campaign.read.views.author_said``)."""
     command = event.payload.get("command") if event.type == "timeline.command_issued" else event.meta.get("command")
     with _reading(ruleset_of_command(command)):
-        return words(_describe(event, names or {}, rolls or {}, faces or {}))
+        return words(_describe(event, names or {}, rolls or {}, faces or {}, who))
 
 
 SAID: dict[str, str] = {
@@ -561,7 +568,11 @@ class _Fields:
 
 
 def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
-    event: RecordedEvent, names: Mapping[str, str], rolls: Mapping[int, int], faces: Mapping[int, Sequence[int]]
+    event: RecordedEvent,
+    names: Mapping[str, str],
+    rolls: Mapping[int, int],
+    faces: Mapping[int, Sequence[int]],
+    who: Callable[[str], str] = _as_recorded,
 ) -> str:
     p: Mapping[str, Any] = event.payload
 
@@ -598,7 +609,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
         thrown = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
         source = (
-            _("table dice entered by {who}").format(who=p["entered_by"])
+            _("table dice entered by {who}").format(who=who(str(p["entered_by"])))
             if p["source"] == "table"
             else _("the dice of roll #{index}, left on the table").format(index=p.get("offered_from"))
             if p["source"] == "offered"
@@ -607,14 +618,14 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
             index=p["roll_index"],
-            notation=p["notation"],
+            notation=notation_said(p["notation"]),
             purpose=purpose_said(p["purpose"]),
             faces=thrown,
             total=total,
             source=source,
         )
     if kind == "dice.corrected":
-        return corrected(p)
+        return corrected(p, who)
     if kind == "timeline.command_issued":
         line = command_line(str(p["command"]), p["args"], names)
         if p.get("amends") is not None:
@@ -675,9 +686,9 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         wounds = " + ".join(str(w) for w in p.get("wounds", []))
         return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(p.get("wounds", [])) > 1 else "")
     if kind == "morale.modifier_set":
-        who = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
+        whom = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
         until = f" until {p['until']}" if p.get("until") else ""
-        return f"Morale modifier {p['value']:+d} for {who} ({p['name']}){until}"
+        return f"Morale modifier {p['value']:+d} for {whom} ({p['name']}){until}"
     what = kind.split(".", 1)[1].replace("_", " ")
     if "unit_id" in p:
         rest = facts(p, names, skip=("battle_id", "unit_id"))
@@ -806,23 +817,23 @@ def dice_of(events: Iterable[RecordedEvent]) -> tuple[dict[int, int], dict[int, 
     return rolls, {int(p["roll_index"]): tuple(int(f) for f in p["faces"]) for p in thrown}
 
 
-def corrected(p: JsonObject) -> str:
+def corrected(p: JsonObject, who: Callable[[str], str] = _as_recorded) -> str:
     """A ``dice.corrected`` event in words: which table roll, from what to what, by whom, where and why."""
     faces, before = seq(p["faces"]), seq(p["faces_before"])
     said = "+".join(map(str, faces))
     now = _("{faces} (roll #{index})").format(faces=said, index=p["replaced_by"]) if faces else _("no die")
     if list(faces) == list(before):  # carried with the dice corrected beside it, not changed
         return _("table dice of roll #{index} ({notation}) entered again as they were: {now}").format(
-            index=p["roll_index"], notation=p["notation"], now=now
+            index=p["roll_index"], notation=notation_said(str(p["notation"])), now=now
         )
     return _(
         "table dice of roll #{index} ({notation}) corrected from {before} to {now} by {by}, amending #{seq}: {reason}"
     ).format(
         index=p["roll_index"],
-        notation=p["notation"],
+        notation=notation_said(str(p["notation"])),
         before="+".join(map(str, before)),
         now=now,
-        by=p["by"],
+        by=who(str(p["by"])),
         seq=p["amends"],
         reason=p["reason"],
     )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
@@ -277,22 +277,47 @@ def entries_in_words(
     entries: Iterable[tuple[RecordedEvent, bool]],
     rolls: Mapping[int, int] | None = None,
     faces: Mapping[int, Sequence[int]] | None = None,
+    accounts: Collection[str] | None = None,
 ) -> list[dict[str, object]]:
     """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them);
     ``rolls`` and ``faces``: the dice the rule applications among them used, for their sentences in the reader's
-    language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page)."""
+    language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page). With
+    ``accounts`` (:func:`accounts_of`), who entered table dice is said as the group knows them
+    (:func:`author_said`), as the page says who entered each entry; without, as recorded."""
+    kept = accounts
+    who = (lambda actor: author_said(actor, kept)) if kept is not None else (lambda actor: actor)
     return [
         {
             "seq": e.seq,
             "type": e.type,
             "actor": e.meta.get("actor"),
             "recorded_at": e.meta.get("recorded_at"),
-            "what": describe(e, names, rolls, faces),
+            "what": describe(e, names, rolls, faces, who),
             "clause": e.payload.get("clause"),
             "retracted": gone,
         }
         for e, gone in entries
     ]
+
+
+GRANTED = "membership.granted"
+
+
+def accounts_of(store: EventStore, campaign_id: str, upto: int | None = None) -> frozenset[str]:
+    """Every account the campaign's log has granted a membership (a member removed since included: what it
+    entered stays its own), by the store's type index."""
+    return frozenset(str(e.payload["account"]) for e in store.read_types(campaign_id, [GRANTED], upto_seq=upto))
+
+
+def author_said(actor: object, accounts: Iterable[str]) -> str:
+    """Who entered an entry, in words the group knows: its account where the recorded actor is one of the
+    campaign's (:func:`accounts_of`: what was entered on the server is recorded by the account); else "the game
+    master" — an entry made on the campaign's database itself, by the command line, records its OS user
+    ("root" on a server) or its ``--actor``, and whoever holds the database runs the campaign. The log keeps the
+    actor as recorded (its hash chain holds it)."""
+    if isinstance(actor, str) and actor in accounts:
+        return actor
+    return _("the game master")
 
 
 AUDIT_CHAIN_WINDOW = 1000

@@ -13,13 +13,16 @@ meaning from the type, never from the field's name — renaming a field changes 
 The vocabulary
 --------------
 Names, each a ``str`` held to the name rule (:data:`UnitName`, :data:`OwnUnit`, :data:`TargetUnit`,
-:data:`NewUnit`, :data:`SideName`, :data:`OwnSide`, :data:`OfficerName`, :data:`BattleName`,
+:data:`EnemyUnit`, :data:`NewUnit`, :data:`SideName`, :data:`OwnSide`, :data:`OfficerName`, :data:`BattleName`,
 :data:`NewBattle`, :data:`Name`); what they name is a :class:`Kind`, and whose it is a :class:`Whose`:
 
 * ``Whose.OWN`` — a unit (or side) of the side that acts: the unit that takes the test, moves, pays; a player
   may name only its own sides' in it.
 * ``Whose.TARGET`` — a unit the actor acts on (a psion's target, each unit of a melee): what happens to it is its
   side's, so a player may name another side's unit in it only through the game master (README's role table).
+* ``Whose.ENEMY`` — a unit of another side than the unit that acts, named for what it did to it (the shooter a
+  shot unit names, the unit credited with its destruction): its activation is spent or a kill credited to it, so it
+  is its side's or the game master's to name, never the acting unit's player's; a player's form leaves it out.
 * ``Whose.ANY`` — a unit named for reference (the shooter credited with the kill, a unit's superior), or in a
   command that is the game master's anyway (the units a battle starts with).
 
@@ -64,6 +67,7 @@ from campaign.i18n import N_
 from campaign.rulesets.kinds import (
     BATTLE,
     CAMPAIGN,
+    ENEMY_UNIT,
     NAME,
     NEW_BATTLE,
     NEW_CAMPAIGN,
@@ -85,6 +89,7 @@ __all__ = [
     "ARGUMENT",
     "BATTLE",
     "CAMPAIGN",
+    "ENEMY_UNIT",
     "NAME",
     "NAME_RULE",
     "NEW_BATTLE",
@@ -100,6 +105,7 @@ __all__ = [
     "BattleName",
     "Called",
     "CampaignName",
+    "EnemyUnit",
     "Faces",
     "Kind",
     "Meaning",
@@ -186,6 +192,9 @@ OwnUnit = Annotated[str, NAME_RULE, OWN_UNIT]
 """A unit of the side that acts: the one that takes the test, moves, pays or is paid."""
 TargetUnit = Annotated[str, NAME_RULE, TARGET_UNIT]
 """A unit the actor acts on: what happens to it is its own side's (or the game master's) to enter."""
+EnemyUnit = Annotated[str, NAME_RULE, ENEMY_UNIT]
+"""A unit of another side than the acting unit, named for what it did to it (the shooter, who destroyed it): its
+activation spent, a kill credited to it, so its side's or the game master's to name, never the acting player's."""
 NewUnit = Annotated[str, NAME_RULE, NEW_UNIT]
 """The name of a unit the command adds to the roster."""
 SideName = Annotated[str, NAME_RULE, SIDE]

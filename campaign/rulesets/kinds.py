@@ -48,6 +48,9 @@ class Whose(StrEnum):
     ANY = "any"
     OWN = "own"
     TARGET = "target"
+    ENEMY = "enemy"
+    """A unit of another side than the unit that acts, named for what it did to it (the shooter, the unit credited
+    with its destruction): its side's or the game master's to name, never the acting unit's player's."""
 
 
 class Means:
@@ -70,10 +73,11 @@ class Means:
         return f"Means({self.kind!r}, {self.whose!r}, new={self.new})"
 
 
-UNIT, OWN_UNIT, TARGET_UNIT, NEW_UNIT = (
+UNIT, OWN_UNIT, TARGET_UNIT, ENEMY_UNIT, NEW_UNIT = (
     Means(Kind.UNIT),
     Means(Kind.UNIT, Whose.OWN),
     Means(Kind.UNIT, Whose.TARGET),
+    Means(Kind.UNIT, Whose.ENEMY),
     Means(Kind.UNIT, new=True),
 )
 SIDE, OWN_SIDE = Means(Kind.SIDE), Means(Kind.SIDE, Whose.OWN)

@@ -1,7 +1,8 @@
 """A command's form on the page, generated from what its inputs *are* (``campaign/rulesets/inputs.py``).
 
 Nothing here is written per command: each input's meaning gives its control. A unit is a picker of the
-campaign's units (a player's own sides' only where the unit must be of the side that acts), a
+campaign's units (a player's own sides' only where the unit must be of the side that acts; none for another side's
+unit named for what it did to the player's, the shooter: that is its side's or the game master's to name), a
 side a picker of the sides, a closed set a picker of its choices, a flag a tick box, a number a number field
 with the model's bounds, a profile or a record a fieldset of its own fields, a list a set of ticks (of units,
 sides, choices) or repeatable rows, a mapping rows of a key and its value. Labels and help come from the
@@ -276,6 +277,10 @@ def fields_of(model: type[BaseModel], choices: Choices, raw: Raw, prefix: str = 
     for name, meaning in meanings(model).items():
         if not meaning.typed.typed or meaning.kind is Kind.FACES:
             continue  # an input nobody types keeps its default; dice are entered die by die
+        if meaning.whose is Whose.ENEMY and choices.plays is not None:
+            # another side's unit named for what it did (the shooter): never the acting player's to name, so a
+            # player's form has no picker for it (its own units would all be refused; the API refuses the others)
+            continue
         out.append(widget(name, meaning, prefix + meaning.key, choices, raw))
     return out
 

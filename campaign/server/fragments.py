@@ -31,6 +31,7 @@ from typing import Any, Literal
 from campaign.access.memberships import Member, Memberships
 from campaign.executor import Ledger
 from campaign.i18n import language, reading_in
+from campaign.typed_as import as_the_page_names
 from projections.state.campaigns import CampaignInfo
 
 RoleKind = Literal["gm", "others"]
@@ -178,7 +179,7 @@ class Fragments:
             at = At(self._ledger, info, members, kept.memo, kind)
             parts: dict[str, str] = {}
             rows: dict[str, tuple[tuple[str, str], ...]] = {}
-            with reading_in(lang):
+            with reading_in(lang), as_the_page_names():
                 for name, render in self._renderers.items():
                     if shared is not None and name not in self._by_role:
                         parts[name] = shared.parts[name]

@@ -20,6 +20,7 @@ from starlette.types import Message, Receive, Scope, Send
 from campaign.i18n import LANGUAGES, negotiate, restore, use
 from campaign.server.asgi import HttpMiddleware
 from campaign.server.context import SESSION_COOKIE
+from campaign.typed_as import as_the_page_names
 
 COOKIE = "lang"
 YEAR = 365 * 24 * 3600
@@ -79,7 +80,11 @@ class ReaderLanguage(HttpMiddleware):
 
         token = use(lang)
         try:
-            await self.app(scope, receive, said_in)
+            if is_api(scope):
+                await self.app(scope, receive, said_in)
+            else:  # a page names a command as its own list does (a script reads the command line's names)
+                with as_the_page_names():
+                    await self.app(scope, receive, said_in)
         finally:
             restore(token)
 

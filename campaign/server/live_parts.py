@@ -9,7 +9,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from campaign.i18n import DEFAULT, _, language, ngettext
+from campaign.access.invitations import sides_known
+from campaign.i18n import DEFAULT, _, language, ngettext, pgettext
 from campaign.i18n.terms import shown
 from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, dice_of, explained_by
@@ -29,7 +30,9 @@ _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates" / "fragments"), autoescape=select_autoescape()
 )
 # Rendered in the language Fragments.at reads them in: the fragments say their words through _ and ngettext.
-_templates.globals.update(_=_, ngettext=ngettext, heading=views.heading, shown=shown, role_words=ROLE_WORDS)
+_templates.globals.update(
+    _=_, ngettext=ngettext, pgettext=pgettext, heading=views.heading, shown=shown, role_words=ROLE_WORDS
+)
 
 
 def _render(name: str, **context: Any) -> str:
@@ -44,6 +47,17 @@ def _summary(at: At) -> Summary:
         found = at.memo["summary"] = (key, views.summary(at.ledger, at.info))
     summary: Summary = found[1]
     return summary
+
+
+def _accounts(at: At) -> frozenset[str]:
+    """The accounts the campaign's log granted a membership, read once for the parts of one rendering: who entered
+    an entry (or its table dice) is said by them (``views.author_said``)."""
+    key = ("accounts", at.info.last_seq, at.info.head_hash)
+    found = at.memo.get("accounts")
+    if found is None or found[0] != key:
+        found = at.memo["accounts"] = (key, views.accounts_of(at.ledger.store, at.info.campaign_id, at.info.last_seq))
+    accounts: frozenset[str] = found[1]
+    return accounts
 
 
 CAREER_COLUMNS = ("side", "glory", "reputation", "rank", "battles", "xp", "injuries", "traits")
@@ -104,12 +118,30 @@ def battle(at: At) -> str:
         # each fact once, as the CLI's log says it: an outcome its rule's line already says is left out
         said = explained_by([e for e, _ in page.entries])
         kept = [(e, gone) for e, gone in page.entries if e.seq not in said]
-        entries = views.entries_in_words(page.names, kept, *_dice(at, [e for e, _ in page.entries], among=True))
+        dice = _dice(at, [e for e, _ in page.entries], among=True)
+        entries = views.entries_in_words(page.names, kept, *dice, accounts=_accounts(at))
     members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
     cards = battle_sheet(at.info.ruleset, at.ledger.states.get(at.info), _summary(at)) if fought else []
     return _render(
         "battle.html", battle=fought, battle_log=entries, members=members, cards=cards, ruleset=at.info.ruleset
     )
+
+
+@PAGE.fragment("link-for", by_role=True)
+def link_for(at: At) -> str:
+    """Whom the game master's invitation link is for: a player of each side the campaign knows (its units' and
+    its players'), drawn again as a side musters its first unit. Only the game master's rendering holds it."""
+    if at.kind != GM:
+        return ""
+    return _render("link_for.html", known_sides=sides_known(_summary(at).units, at.members.values()))
+
+
+@PAGE.fragment("invite-side-list", by_role=True)
+def invite_sides(at: At) -> str:
+    """The sides an invitation by account name suggests (the game master's rendering only)."""
+    if at.kind != GM:
+        return ""
+    return _render("invite_sides.html", known_sides=sides_known(_summary(at).units, at.members.values()))
 
 
 @PAGE.fragment("charts")
@@ -129,9 +161,13 @@ def log(at: At) -> Rows:
     gm = at.kind == GM
     page = log_page(at.ledger.store, at.info.campaign_id, upto=at.info.last_seq, last=LOG_ENTRIES, show_all=True)
     kept: dict[tuple[int, bool, bool], str] = at.memo.setdefault("log rows", {})
-    if at.memo.get("log names") != page.names:
+    # who entered each row, in words the group knows: its account, or the game master for an entry made on the
+    # database itself (the command line records its OS user)
+    accounts = _accounts(at)
+    if at.memo.get("log names") != page.names or at.memo.get("log accounts") != accounts:
         kept.clear()
         at.memo["log names"] = dict(page.names)
+        at.memo["log accounts"] = accounts
     rows = {}
     newest = True
     dice: tuple[dict[int, int], dict[int, tuple[int, ...]]] | None = None  # read once, for the new rows only
@@ -140,10 +176,11 @@ def log(at: At) -> Rows:
         row = kept.get(key)
         if row is None:
             dice = dice or _dice(at, [e for e, _ in page.entries])
-            (entry,) = views.entries_in_words(page.names, [(event, gone)], *dice)
+            (entry,) = views.entries_in_words(page.names, [(event, gone)], *dice, accounts=accounts)
             row = _render(
                 "log_row.html",
                 e=entry,
+                by=views.author_said(entry["actor"], accounts),
                 campaign_id=at.info.campaign_id,
                 gm=gm,
                 amendable=event.type == CommandIssued.event_name and not gone,  # one link a command: its own row

@@ -27,10 +27,11 @@ from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
 from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal
+from campaign.i18n.dice import die_said, notation_said
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
 from campaign.read import views
-from campaign.read.describe import ROLE_WORDS, count, label, readable, standing_changes, value, words
+from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
 from campaign.replay import RuleOutcome
 from campaign.rulesets import RULESETS
 from campaign.rulesets.command import Phase
@@ -56,7 +57,7 @@ from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
 from campaign.server.timeline_ops import recorded
 from campaign.timeline.reports import new_dice_words, paired
-from campaign.typed_as import typed
+from campaign.typed_as import as_the_page_names, typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
 from events.limits import MAX_NUMBER
@@ -88,11 +89,21 @@ def back_to(request: Request) -> str:
 
 
 def message(
-    request: Request, text: str, *, error: bool = False, lines: list[str] | None = None, code: int = 200
+    request: Request,
+    text: str,
+    *,
+    error: bool = False,
+    lines: list[str] | None = None,
+    code: int = 200,
+    tool: str = "",
 ) -> Response:
-    """A form's answer: in place (htmx), or a redirect back to the page that shows it (a plain post)."""
+    """A form's answer: in place (htmx), or a redirect back to the page that shows it (a plain post): under the
+    game master's ``tool`` that was used (``invite``: under its button, the tool open), else at the page's top."""
     if nojs.plain(request):
-        return nojs.said(request, back_to(request) + "#said", {"message": text, "error": error, "lines": lines or []})
+        what = {"message": text, "error": error, "lines": lines or []}
+        if tool:
+            return nojs.said(request, f"{back_to(request)}#{tool}-result", what | {"tool": tool})
+        return nojs.said(request, back_to(request) + "#said", what)
     return templates.TemplateResponse(
         request, "message.html", {"message": text, "error": error, "lines": lines or []}, status_code=code
     )
@@ -119,11 +130,11 @@ def shown(request: Request, name: str, context: dict[str, object]) -> Response:
     return nojs.cleared(response) if found is not None else response
 
 
-def refused(request: Request, exc: CampaignError) -> Response:
+def refused(request: Request, exc: CampaignError, tool: str = "") -> Response:
     """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
-    API's words too, naming the campaign)."""
+    API's words too, naming the campaign), under the GM's ``tool`` that was used."""
     said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
-    return message(request, said, error=True, code=status_for(exc))
+    return message(request, said, error=True, code=status_for(exc), tool=tool)
 
 
 def _signin_page(request: Request, signup: bool, text: str = "", code: int = 200, invite: str = "") -> Response:
@@ -314,10 +325,12 @@ def signout(request: Request, who: Account) -> Response:
 
 
 def ruleset_said(name: str) -> tuple[str, str]:
-    """A ruleset as a person reads it: its game's name (its title's, before a colon; else its name in words:
-    "fighting-spirit" is Fighting Spirit), and what more its title says of it."""
+    """A ruleset as a person reads it, in the reader's language: its game's name (its title's, before a colon;
+    else its name in words: "fighting-spirit" is Fighting Spirit), and what more its title says of it (the title
+    is declared once with the ruleset, marked for the catalogs; a ruleset the catalogs do not know reads as
+    declared)."""
     info = RULESETS.get(name)
-    title = info.title if info is not None else ""
+    title = _(info.title) if info is not None and info.title else ""
     game, colon, about = title.partition(":")
     if colon:
         return game.strip(), about.strip()
@@ -520,7 +533,9 @@ def campaign_page(
             "role_words": _(ROLE_WORDS[m.member.role]),
             "is_gm": is_gm,
             "imports_lists": imports_lists(m.info.ruleset),  # its ruleset's plug-in reads army lists
-            "said": found if found and not found.get("command") and not found.get("invitation") else None,
+            "said": found if found and not {"command", "invitation", "tool"} & found.keys() else None,
+            # a plain post of a GM's tool: its answer under the tool's own button, the tool open
+            "tool_said": found if found and found.get("tool") else None,
             "made": found.get("invitation") if found else None,
             "sides": commands["choices"].sides,
             "amend_seq": amend_seq,
@@ -583,11 +598,21 @@ def live_part(request: Request, m: Member, part: Annotated[str, Query(max_length
 
 @router.get("/c/{campaign_id}/audit/{seq}", openapi_extra=access("member"))
 def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)], m: Member) -> Response:
-    found = views.audit(server(request).app.ledger, m.info, seq)
+    srv = server(request)
+    found = views.audit(srv.app.ledger, m.info, seq)
     return templates.TemplateResponse(
         request,
         "audit.html",
-        {"info": m.info, "a": found, **_audit_words(found), "account": m.caller.account, "csrf": m.caller.session.csrf},
+        {
+            "info": m.info,
+            "a": found,
+            **_audit_words(found),
+            "entered_by": views.author_said(
+                found.get("actor"), views.accounts_of(srv.app.ledger.store, m.info.campaign_id)
+            ),
+            "account": m.caller.account,
+            "csrf": m.caller.session.csrf,
+        },
     )
 
 
@@ -632,13 +657,14 @@ def _dice_needed(request: Request, m: InCampaign, command: BaseCommand) -> list[
     varies = [(n.count, n.sides) for n in low] != [(n.count, n.sides) for n in high]
     return [
         {
-            "notation": n.notation,
+            "notation": notation_said(n.notation),
             "purpose": (said := purpose_said(n.purpose))[:1].upper() + said[1:],
             "sides": n.sides,
+            # each die as the reader writes it ("к6" on a Russian page), as the rules' explanations say it
             "dice": [
-                _("d{sides} ({i} of {count})").format(sides=n.sides, i=i, count=n.count)
+                _("{die} ({i} of {count})").format(die=die_said(n.sides), i=i, count=n.count)
                 if n.count > 1
-                else f"d{n.sides}"
+                else die_said(n.sides)
                 for i in range(1, n.count + 1)
             ],
             "side": n.side,
@@ -752,7 +778,8 @@ def _answer(
 def command_word(name: str) -> str:
     """A command as the page names it: as its ruleset's command line types it after the ruleset's word, which
     the campaign's page needs not say (``campaign gf muster`` is "muster"; the ledger's own ``roll``, "roll")."""
-    return typed(name).rpartition(" ")[2]
+    with as_the_page_names():
+        return typed(name)
 
 
 def _dice_needed_or_none(
@@ -774,10 +801,10 @@ def _command_answer(
     return templates.TemplateResponse(request, "command_form.html", context, status_code=code)
 
 
-def refused_in_turn(request: Request, exc: HTTPException) -> Response:
+def refused_in_turn(request: Request, exc: HTTPException, tool: str = "") -> Response:
     """A form refused as who sent it is in the campaign's turn (removed, or no longer the game master, while it
     waited): the API's words, with its status."""
-    return message(request, str(exc.detail), error=True, code=exc.status_code)
+    return message(request, str(exc.detail), error=True, code=exc.status_code, tool=tool)
 
 
 @router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
@@ -811,11 +838,12 @@ async def invite_form(
             request, m.info.campaign_id, lambda now: api.granted(request, now, name, role, sides.split(","))
         )
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "invite")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "invite")
     srv.live.appended(m.info.campaign_id)
-    return message(request, _("{account} joins as {role}").format(account=name, role=_(ROLE_WORDS.get(role, role))))
+    said = _("{account} joins as {role}").format(account=name, role=_(ROLE_WORDS.get(role, role)))
+    return message(request, said, tool="invite")
 
 
 def _invitations_context(request: Request, m: InCampaign) -> dict[str, object]:
@@ -894,13 +922,12 @@ async def remove_form(
     try:
         await api.retried_in_turn(request, m.info.campaign_id, lambda now: api.removed(request, now, name, reason))
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "remove")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "remove")
     srv.live.appended(m.info.campaign_id)
-    return message(
-        request, _("{account} is no longer a member of {campaign}").format(account=name, campaign=m.info.name)
-    )
+    said = _("{account} is no longer a member of {campaign}").format(account=name, campaign=m.info.name)
+    return message(request, said, tool="remove")
 
 
 AMEND_INPUTS = "in."
@@ -1039,21 +1066,29 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
 
 
 def _outcome_change(before: RuleOutcome | None, after: RuleOutcome | None) -> str:
-    """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it."""
+    """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it (in the reader's
+    language)."""
     if before is None:
-        return f"now also {words(after['explanation'])}" if after is not None else ""
+        return _("now also {outcome}").format(outcome=words(after["explanation"])) if after is not None else ""
     if after is None:
-        return f"no longer {words(before['explanation'])}"
-    return f"was {words(before['explanation'])} — now {words(after['explanation'])}"
+        return _("no longer {outcome}").format(outcome=words(before["explanation"]))
+    return _("was {before} — now {after}").format(
+        before=words(before["explanation"]), after=words(after["explanation"])
+    )
 
 
 def amend_lines(report: dict[str, Any]) -> list[str]:
     """An amendment's report in lines for the page: the inputs and dice corrected, then each re-run command's fate
-    (as the CLI's preview says them)."""
+    (as the CLI's preview says them, in the reader's language)."""
     lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report["inputs"]]
     lines += [
-        f"table dice of roll #{c['roll']} ({c['notation']}) corrected: {', '.join(map(str, c['faces_before']))} → "
-        f"{', '.join(map(str, c['faces'])) or 'no die'}: {c['reason']}"
+        _("table dice of roll #{roll} ({dice}) corrected: {before} → {now}: {reason}").format(
+            roll=c["roll"],
+            dice=notation_said(c["notation"]),
+            before=", ".join(map(str, c["faces_before"])),
+            now=", ".join(map(str, c["faces"])) or _("no die"),
+            reason=c["reason"],
+        )
         for c in report["corrected"]
         if c["faces"] != c["faces_before"]
     ]
@@ -1061,21 +1096,32 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
         said = f"#{fate['seq']} {typed(fate['command'], fate['args'])}"
         changed = [_outcome_change(b, a) for b, a in paired(fate["before"], fate["after"]) if b != a]
         if fate["back_on_table"]:
-            changed.append(f"{count(fate['back_on_table'], 'rolls')} of its own no longer asked for: back on the table")
+            back = fate["back_on_table"]
+            changed.append(
+                ngettext(
+                    "{n} roll of its own no longer asked for: back on the table",
+                    "{n} rolls of its own no longer asked for: back on the table",
+                    back,
+                ).format(n=back)
+            )
         dice = new_dice_words(fate["new_dice"])
         if fate["fate"] == "no longer applies":
-            lines.append(f"{said} no longer applies ({fate['why']}): skipped, its dice back on the table")
+            lines.append(
+                _("{command} no longer applies ({why}): skipped, its dice back on the table").format(
+                    command=said, why=fate["why"]
+                )
+            )
         elif fate["fate"] == "depends on the new dice":
-            lines.append(f"{said}: depends on the new dice (decided when they are rolled)")
+            lines.append(_("{command}: depends on the new dice (decided when they are rolled)").format(command=said))
         elif fate["fate"] == "new dice":
             shown = "" if not report["exact"] else "".join(f"; {c}" for c in changed)
-            lines.append(f"{said}: needs new dice: {dice}{shown}")
+            lines.append(_("{command}: needs new dice: {dice}").format(command=said, dice=dice) + shown)
         elif fate["fate"] == "changed" or changed:
-            lines.append(f"{said}: " + ("; ".join(changed) or "changed"))
+            lines.append(f"{said}: " + ("; ".join(changed) or _("changed")))
         elif fate is not report["amended"]:
-            lines.append(f"{said}: unchanged")
+            lines.append(_("{command}: unchanged").format(command=said))
     if not report["exact"]:
-        lines.append("the new dice are not rolled yet: the campaign's dice roll them when you confirm")
+        lines.append(_("the new dice are not rolled yet: the campaign's dice roll them when you confirm"))
     return lines
 
 
@@ -1086,13 +1132,12 @@ async def rewind_form(
     try:
         await api.rewound_in_turn(request, m, to, reason)
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "rewind")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "rewind")
     server(request).live.appended(m.info.campaign_id)
-    return message(
-        request, _("Rewound to #{seq}: the events after it are retracted (nothing is deleted).").format(seq=to)
-    )
+    said = _("Rewound to #{seq}: the events after it are retracted (nothing is deleted).").format(seq=to)
+    return message(request, said, tool="rewind")
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
@@ -1102,11 +1147,11 @@ async def undo_form(request: Request, m: GM) -> Response:
     try:
         _, said = await api.undone_in_turn(request, m, int(shown) if shown.isdigit() and len(shown) < 10 else None)
     except HTTPException as exc:
-        return refused_in_turn(request, exc)
+        return refused_in_turn(request, exc, "undo")
     except CampaignError as exc:
-        return refused(request, exc)
+        return refused(request, exc, "undo")
     server(request).live.appended(m.info.campaign_id)
-    return message(request, said)
+    return message(request, said, tool="undo")
 
 
 @router.get("/lang/{lang}", openapi_extra=access("public"))

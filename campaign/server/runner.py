@@ -3,8 +3,9 @@
 No second implementation: the models are those the CLI builds (``campaign.commands``), and the executor is
 the one every interface uses. Which commands a member may run is decided here (:func:`refusal`), from what the
 command's inputs *are* (their types, ``campaign/rulesets/inputs.py``), never from their names: the game master
-all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``) and that are acted on
-(``TargetUnit``) are all of the sides it plays; an observer none. What happens to another side's unit is that
+all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``), that are acted on
+(``TargetUnit``) and that are named for what they did to the acting unit (``EnemyUnit``: the shooter) are all of
+the sides it plays; an observer none. What happens to another side's unit is that
 side's or the game master's to enter (README's role table); so are its dice (:func:`dice_for`).
 """
 
@@ -42,7 +43,8 @@ class Field:
     means: str = "text"
     """What it is (``inputs.Kind``): 'unit', 'side', 'choice', 'profile'… (of each item, for a list or mapping)."""
     whose: str = "any"
-    """Whose unit or side it names (``inputs.Whose``): 'own' (the acting side's), 'target' (acted on) or 'any'."""
+    """Whose unit or side it names (``inputs.Whose``): 'own' (the acting side's), 'target' (acted on), 'enemy'
+    (another side's, named for what it did to the acting unit: the GM's or its side's) or 'any'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,8 @@ def refusal(
             raise InvalidInputError.saying(
                 "no unit called {name!r} in this campaign{hint}", name=name.strip(), hint=did_you_mean(name, known)
             )
-        if meaning.whose is Whose.TARGET and side is not None:
+        # the shooter named spends its activation and is credited: what happens to it is its side's, as a target's
+        if meaning.whose in (Whose.TARGET, Whose.ENEMY) and side is not None:
             return (
                 f"{typed(command.name)} sets what happens to {name}, a unit of {side}: the game master enters it "
                 f"(you play {plays})"

@@ -89,7 +89,7 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
         gm.select_option("#invite select[name=role]", role)
         gm.fill("#invite input[name=sides]", sides)
         gm.click("#invite button")
-        gm.locator("#gm-result", has_text=f"{account} joins").wait_for()
+        gm.locator("#invite-result", has_text=f"{account} joins").wait_for()
     gm.locator("#members", has_text="olive — observer").wait_for(timeout=LIVE_MS)
 
     player.goto(campaign_url)
@@ -144,14 +144,14 @@ def test_a_game_master_a_player_and_an_observer_share_a_campaign_live(
     assert gm.locator("#amend-f-in-wounds").input_value() == "6"
     gm.fill("#amend-f-in-wounds", "5")
     gm.click("#amend-preview")
-    gm.locator("#amend-result", has_text="Preview of amending gf shoot").wait_for()
+    gm.locator("#amend-result", has_text="Preview of amending shoot").wait_for()
     previewed = gm.locator("#amend-result").inner_text()
     assert "wounds: 6 → 5" in previewed  # the input corrected, as the CLI's preview says it
     assert "now Robot Squad takes 5 wounds: 5 models killed, 5 of 10 left" in previewed
     gm.screenshot(path=str(screenshots / "amend-preview-gm.png"), full_page=True)
     assert player.locator("#log", has_text="5 of 10 left").count() == 0  # a preview appends nothing
     gm.click("#amend-apply")
-    gm.locator("#amend-result", has_text="Amended gf shoot").wait_for()
+    gm.locator("#amend-result", has_text="Amended shoot").wait_for()
     for page in (gm, player, observer):
         page.locator("#log tr:not(.retracted)", has_text="5 models killed, 5 of 10 left").first.wait_for(
             timeout=LIVE_MS

@@ -238,7 +238,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     gm.fill("#invite input[name=account]", "pat")
     gm.fill("#invite input[name=sides]", "Robots")
     gm.click("#invite button")
-    gm.locator("#gm-result", has_text="pat joins").wait_for()
+    gm.locator("#invite-result", has_text="pat joins").wait_for()
 
     player.goto(campaign_url)
     assert small_targets(player) == []
@@ -335,7 +335,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     box.locator("input[name=_die]").fill("5")  # 5 on Quality 4+: passed, seven models left, not Shaken
     box.get_by_role("button", name="Record these dice").click()
     gm.locator("#cmd-gf-melee .command-result .ok").wait_for()
-    player.locator("#log", has_text="gf melee").wait_for(timeout=LIVE_MS)  # the player's page, live
+    player.locator("#log", has_text="command melee").wait_for(timeout=LIVE_MS)  # the player's page, live
     saurians = player.locator("#battle .unit-card", has_text="Saurian Warriors")
     saurians.filter(has_text="7/10").wait_for(timeout=LIVE_MS)
     assert "Shaken" not in saurians.inner_text()
@@ -366,7 +366,7 @@ def test_a_player_on_a_phone_and_the_gm_at_a_desk(
     # the GM amends the shot from its log row: the row's link fills the form, which previews before it amends
     player.goto(campaign_url)
     gm.goto(campaign_url)
-    row = gm.locator("#log tr", has_text="command gf shoot Robot Squad")
+    row = gm.locator("#log tr", has_text="command shoot Robot Squad")
     seq = row.get_attribute("data-seq")
     row.locator("a.amend-link").click()
     gm.wait_for_url(f"**?amend={seq}#amend")

@@ -136,7 +136,7 @@ def test_a_log_reads_in_each_language_with_the_same_head_hash(db: str) -> None:
     ru = flat(run(db, "--lang", "ru", "log"))
     # the rule's explanation, rendered from its record in Russian, and the seed's grade names
     assert "Keno 3rd Squad, тест на боевой дух: лидерство 2 + угроза" in ru and "Уверенный → Стойкий" in ru
-    assert "бросок №0 d8" in ru and "кубики со стола ввёл" in ru
+    assert "бросок №0 к8" in ru and "кубики со стола ввёл" in ru
 
 
 def test_a_refusal_keeps_its_english_text_for_the_log_and_scripts() -> None:

@@ -184,7 +184,7 @@ def test_the_game_master_corrects_a_misread_table_die_on_the_campaign_page_too(b
     refused = gina.post(f"/c/{battle.campaign_id}/amend", data={"seq": str(shot), "dice": "4", "preview": "0"})
     assert "needs a reason" in refused.text and len(log(battle)) == head
     done = gina.post(f"/c/{battle.campaign_id}/amend", data={**form, "preview": "0"}).text
-    assert "Amended gf shoot" in done and "corrected: 2 → 4" in done
+    assert "Amended shoot" in done and "corrected: 2 → 4" in done
     assert any(e["type"] == "dice.corrected" for e in log(battle))
 
 

@@ -253,7 +253,8 @@ def test_the_battles_lines_are_numbered_once_and_the_report_link_is_a_thumbs_tar
     assert "<ol" not in battle  # a numbered list would number the lines a second time, beside their seqs
     lines = re.findall(r'<ul class="battle-log">(.*?)</ul>', battle, re.S)[0]
     assert (
-        re.findall(r"<li>(#\d+) ", lines) and "battle-log { list-style: none" in grimdark.get("/static/ledger.css").text
+        re.findall(r"<li>(entry \d+): ", lines)
+        and "battle-log { list-style: none" in grimdark.get("/static/ledger.css").text
     )
     assert re.search(r'<a id="report-tab" class="tab-link" href="[^"]+/report">', page)
     css = grimdark.get("/static/ledger.css").text

@@ -232,7 +232,7 @@ PAGE_WRITES: dict[str, tuple[str, dict[str, str], str, str]] = {
     # the form's path, its fields, the command its append records, and what the page says when it is done
     "invite by name": ("/invite", {"account": "olive", "role": "gm"}, "membership.grant", "olive joins as"),
     "remove a member": ("/remove", {"account": "olive"}, "membership.remove", "olive is no longer a member"),
-    "undo": ("/undo", {}, "undo", "undid gf muster"),
+    "undo": ("/undo", {}, "undo", "undid muster"),
 }
 
 

@@ -88,8 +88,10 @@ def test_an_append_renders_the_page_once_and_every_open_page_is_sent_what_change
         assert all(s["head"] == now for s in sent)
         assert all(s == sent[0] for s in sent), "every page is sent the same"
         # What changed: the roster, the log, and the charts' point of now (the new unit's strength); not the battle
-        # part (none is fought, and the members are the same). The log as its new rows only.
-        assert set(sent[0]["parts"]) == {"roster", "charts"} and set(sent[0]["rows"]) == {"log"}
+        # part (none is fought, and the members are the same); on these game master's pages, the invitation's sides
+        # too (Robots is a side now). The log as its new rows only.
+        drawn_again = {"roster", "charts", "link-for", "invite-side-list"}
+        assert set(sent[0]["parts"]) == drawn_again and set(sent[0]["rows"]) == {"log"}
         assert "Robot Squad" in sent[0]["parts"]["roster"]
         assert {int(k) for k in sent[0]["rows"]["log"]["rows"]} >= set(range(head + 1, now + 1))
         gina.close()
@@ -126,7 +128,7 @@ def test_what_a_page_reads_does_not_grow_with_the_log(pg_engine: Engine, pg_url:
         info = opened.ledger.resolve(cid)
         with counted() as read:
             rendered = Fragments(opened.ledger, Memberships(opened.engine), PAGE).at(info)
-        assert "Ridge" in rendered.parts["battle"] and f"#{info.last_seq}" in rendered.parts["roster"]
+        assert "Ridge" in rendered.parts["battle"] and f"after entry {info.last_seq}" in rendered.parts["roster"]
         rows[rolls] = read.rows
         opened.close()
         empty_tables(pg_engine)

@@ -87,7 +87,7 @@ def test_the_gm_amends_a_shots_wounds_in_its_own_form_after_a_preview(world: Wor
     assert '<details class="tool" id="tool-amend" open>' in page
     form = amend_form(page)
     assert "INPUT=VALUE" not in form, "the command's inputs are its own fields, not command-line syntax"
-    assert "Amending gf shoot at #" in form
+    assert "Amending shoot at #" in form  # as the page's own list names it
     sent = fields_of(form)
     assert sent["in.wounds"] == "6" and sent["in.unit_name"] == "Robot Squad"  # as recorded
     label = r'<label for="amend-f-in-wounds">(.*?)</label>.*?<span class="help"[^>]*>(.*?)</span>'
@@ -97,7 +97,7 @@ def test_the_gm_amends_a_shots_wounds_in_its_own_form_after_a_preview(world: Wor
     before = head(world)
     preview = gina.post(f"/c/{world.campaign_id}/amend", data={**sent, "in.wounds": "1", "preview": "1"}, headers=HTMX)
     assert preview.status_code == 200, preview.text
-    assert "Preview of amending gf shoot" in preview.text and "wounds: 6 → 1" in preview.text
+    assert "Preview of amending shoot" in preview.text and "wounds: 6 → 1" in preview.text
     assert "unit name" not in preview.text, "only the input changed is amended"
     # what the amendment takes away is shown before it is confirmed: nine models left, above half, so the morale
     # test is no longer taken (§4.1 A) and its die goes back on the table
@@ -108,7 +108,7 @@ def test_the_gm_amends_a_shots_wounds_in_its_own_form_after_a_preview(world: Wor
     confirm = fields_of(amend_form(preview.text.replace('id="amend-confirm"', "")))
     assert confirm["preview"] == "0" and confirm["in.wounds"] == "1"
     done = gina.post(f"/c/{world.campaign_id}/amend", data=confirm, headers=HTMX)
-    assert done.status_code == 200 and "Amended gf shoot" in done.text, done.text
+    assert done.status_code == 200 and "Amended shoot" in done.text, done.text
     card = state_of(world)
     assert "9/10" in card and "Shaken" not in card, card  # above half: no morale test (§4.1 A)
     events = gina.get(f"/api/campaigns/{world.campaign_id}/log").json()["events"]
@@ -143,7 +143,7 @@ def test_an_unchanged_form_says_there_is_nothing_to_change(world: World, shot: i
     assert typo.status_code == 400 and "wounds: a whole number, not &#39;six&#39;" in typo.text
     gina.get("/lang/pl", params={"next": "/"})  # the form and its answer in the reader's language
     polish = amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": shot}).text)
-    assert "Poprawka gf shoot pod #" in polish
+    assert "Poprawka shoot pod #" in polish
     answer = gina.post(f"/c/{world.campaign_id}/amend", data={**fields_of(polish), "preview": "1"}, headers=HTMX)
     assert "Nic do zmiany" in answer.text
     assert head(world) == before
@@ -181,7 +181,7 @@ def test_without_javascript_the_amend_form_posts_previews_and_redirects(world: W
     confirm = fields_of(amend_form(preview.text))
     done = plain.post(f"/c/{world.campaign_id}/amend", data=confirm, follow_redirects=False)
     assert done.status_code == 303
-    assert "Amended gf shoot" in plain.get(done.headers["location"]).text
+    assert "Amended shoot" in plain.get(done.headers["location"]).text
     assert "9/10" in state_of(world)
 
 
@@ -207,3 +207,19 @@ def test_the_filled_form_reads_back_as_recorded_and_names_what_it_cannot_show() 
     widgets = forms.filled(model, forms.Choices(), recorded, "in.")
     units = next(w for w in widgets if w.path == "in.units")
     assert units.chosen == {"Hero", "Robot Squad"} and ("Hero", "Hero") in units.options  # kept, though not offered
+
+
+def test_a_preview_is_said_in_the_readers_language(world: World, shot: int) -> None:
+    """The same amendment (wounds 6 → 1: nine models left, the morale test no longer taken, its die back on the
+    table) previewed on a Russian page: each line of the preview in Russian, none left in English."""
+    gina = world.client("gina")
+    gina.get("/lang/ru", params={"next": "/"})
+    sent = fields_of(amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": shot}).text))
+    preview = gina.post(f"/c/{world.campaign_id}/amend", data={**sent, "in.wounds": "1", "preview": "1"}, headers=HTMX)
+    assert preview.status_code == 200, preview.text
+    lines = [
+        " ".join(re.sub(r"<[^>]+>", " ", p).split()) for p in re.findall(r'<p class="detail">(.*?)</p>', preview.text)
+    ]
+    assert lines, preview.text
+    english = ("no longer", "now also", "was ", "unchanged", "back on the table", "of its own", "table dice")
+    assert [line for line in lines if any(e in line for e in english)] == [], lines

@@ -102,7 +102,10 @@ def test_only_the_game_master_is_offered_amend_rewind_and_undo_on_the_log(world:
     assert fragments.at(info, "en", GM).members == {"gina"}, "a GM's rendering is streamed to the GMs only"
     assert fragments.at(info, "en", OTHERS).members == {"gina", "pat", "olive"}
     shared = fragments.at(info, "en", OTHERS).parts
-    assert {n for n, html in fragments.at(info, "en", GM).parts.items() if html is not shared[n]} == {"log"}
+    # the GM's own: the log (its rows' tools) and the invitations' sides, which the others' rendering leaves empty
+    gms_own = {"log", "link-for", "invite-side-list"}
+    assert {n for n, html in fragments.at(info, "en", GM).parts.items() if html is not shared[n]} == gms_own
+    assert shared["link-for"] == shared["invite-side-list"] == ""
 
 
 def _now(page: str, name: str) -> str:
@@ -149,7 +152,7 @@ def test_each_grimdark_card_says_what_the_unit_may_do_now(world: World) -> None:
     assert "activat" not in gone and " Now: " not in gone, gone
 
 
-def test_the_game_masters_amend_rewind_and_undo_answer_under_their_own_buttons(world: World) -> None:
+def test_the_game_masters_tools_answer_under_their_own_buttons(world: World) -> None:
     """On a phone the GM's section is screens long: a tool answering in the section's shared region, at its top,
     answers out of sight. Each of these answers in a region right after its own form, scrolled to as it comes."""
     gina = world.client("gina")
@@ -158,7 +161,7 @@ def test_the_game_masters_amend_rewind_and_undo_answer_under_their_own_buttons(w
     post(gina, f"/api/campaigns/{cid}/commands", body)
     seq = re.findall(r"\?amend=(\d+)#amend", gina.get(f"/c/{cid}").text)[0]
     page = gina.get(f"/c/{cid}", params={"amend": seq}).text  # the amend form opened from the command's row
-    for form in ("amend", "rewind", "undo-form"):
+    for form in ("invite", "remove-member", "amend", "rewind", "undo-form"):
         found = re.search(
             rf'<form [^>]*id="{form}"[^>]*>.*?</form>\s*(?:\{{#.*?#\}}\s*)?<div id="([\w-]+)"', page, re.S
         )

@@ -301,8 +301,19 @@ def test_without_javascript_the_game_masters_forms_redirect_too(world: World) ->
         data={"account": "sam", "role": "observer", "_csrf": token},
         follow_redirects=False,
     )
-    assert answer.status_code == 303
-    assert "sam joins as" in plain.get(answer.headers["location"]).text
+    assert answer.status_code == 303 and answer.headers["location"].endswith("#invite-result")
+    page = plain.get(answer.headers["location"]).text
+    # the answer under the invite tool's own button, the tool open; not in the page's shared region at its top
+    under = re.search(r'<div id="invite-result"[^>]*>(.*?)</div>', page, re.S)
+    assert under is not None and "sam joins as" in under.group(1), page
+    assert '<details class="tool" id="tool-invite" open>' in page and 'id="said"' not in page
+    removed = plain.post(
+        f"/c/{world.campaign_id}/remove", data={"account": "sam", "_csrf": token}, follow_redirects=False
+    )
+    assert removed.headers["location"].endswith("#remove-result")
+    page = plain.get(removed.headers["location"]).text
+    under = re.search(r'<div id="remove-result"[^>]*>(.*?)</div>', page, re.S)
+    assert under is not None and "sam is no longer a member" in under.group(1)
     signed_out = plain.post("/signout", data={"_csrf": token}, follow_redirects=False)
     assert signed_out.status_code == 303 and signed_out.headers["location"] == "/signin"
 

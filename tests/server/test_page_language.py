@@ -142,7 +142,7 @@ def test_the_pages_log_and_battle_lines_word_a_ruling_in_the_readers_language(wo
     assert "Robot Squad: потрясено (раны при половинной численности)" in log
     assert "получает 6 ран (стрельба)" in log
     assert "потрясено (раны при половинной численности)" not in battle and "(стрельба)" not in battle
-    assert "бросок №0 d6 на «тест морали (раны при половинной численности), Robot Squad»: 2" in log
+    assert "бросок №0 к6 на «тест морали (раны при половинной численности), Robot Squad»: 2" in log
     # the live part is the same rendering, and English readers still read the recorded text
     english = world.client("olive").get(f"/c/{world.campaign_id}").text
     assert "Robot Squad, morale test (wounds at half strength): rolled 2 against Quality 4+" in english
@@ -163,7 +163,7 @@ def test_an_amended_roll_and_its_correction_read_in_the_readers_language(world: 
     gina.get("/lang/ru", params={"next": "/"})
     log = gina.get(f"/c/{world.campaign_id}").text.split('id="log"', 1)[1]
     assert (
-        f"кубики со стола броска №0 (d6) исправлены с 2 на 5 (бросок №1), исправил(а) gina, исправление №{shot}" in log
+        f"кубики со стола броска №0 (к6) исправлены с 2 на 5 (бросок №1), исправил(а) gina, исправление №{shot}" in log
     )
     assert f"исправление записи №{shot}: кубики со стола исправлены на 5 (misread)" in log
     assert "corrected from" not in log and "amend of seq" not in log

@@ -139,7 +139,10 @@ def test_the_command_list_alone_follows_the_battles_state_for_the_page_to_swap_i
     """What the page's script fetches when the battle part says a battle began or ended: the reader's own list,
     as a reload would draw it, and nothing else of the page; the live parts are not rendered again for it."""
     before = _drawn(mustered, "gina")
-    assert before.startswith('<section class="card" id="commands" tabindex="-1" data-fought="no">')
+    # drawn with the battle's state and the roster's units it offers (the page fetches it when either changes)
+    assert before.startswith('<section class="card" id="commands" tabindex="-1" data-fought="no" data-units="2">')
+    roster = mustered.client("gina").get(f"/c/{mustered.campaign_id}/live", params={"part": "top"}).text
+    assert '<section class="card" id="roster" data-units="2">' in roster
     assert 'id="cmd-gf-battle_start"' in before and 'id="cmd-gf-shoot"' not in before
     assert 'id="roster"' not in before and 'id="log"' not in before
     start_battle(mustered)

@@ -13,7 +13,7 @@ RULESET = RulesetInfo(
     # 0.3: the third edition's errata R3-8 … R3-13
     version="0.3",
     seed="001",
-    title="Disorder markers and officer careers (Napoleonic skirmish)",
+    title=N_("Disorder markers and officer careers (Napoleonic skirmish)"),
     prefix="dis",
     help=N_("Disorder markers and officer careers (disorder, RULES.md §1): checks, rallies, retreats, Glory."),
     cli="campaign.cli.disorder:app",

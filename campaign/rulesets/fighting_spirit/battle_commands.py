@@ -20,7 +20,7 @@ from campaign.rulesets.fighting_spirit import RULESET
 from campaign.rulesets.fighting_spirit.commands import At, FsCommand, current_battle
 from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, RosterUnit
 from campaign.rulesets.fighting_spirit.tables import Tables
-from campaign.rulesets.inputs import ARGUMENT, OwnUnit, TargetUnit, Typed, seed_word
+from campaign.rulesets.inputs import ARGUMENT, EnemyUnit, OwnUnit, TargetUnit, Typed, seed_word
 from events.dice import die
 from events.errors import InvalidInputError, Words
 from events.registry import Event
@@ -68,7 +68,7 @@ class Attack(OnUnit):
     assault: bool = Field(default=False, description="An assault (close combat), not fire.")
     """No first-fire panic test follows an assault (R3-4)."""
     leader_hit: bool = Field(default=False, description="The unit's leader became a casualty.")
-    by: TargetUnit | None = Field(
+    by: EnemyUnit | None = Field(
         default=None, description="The enemy unit that attacked (a Broken unit may fire back at it)."
     )
     """Recorded, so that a Broken unit may fire back at it this turn (R3-3); a Broken firer may fire only at an

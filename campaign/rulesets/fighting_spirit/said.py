@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext
+from campaign.i18n.dice import die_said
 from campaign.i18n.explain import Beside, renders, term
 from campaign.i18n.terms import shown
 from events.recorded import JsonObject, obj, seq, texts, whole
@@ -12,8 +13,7 @@ FS = "fighting-spirit"
 
 
 def _die(sides: int) -> str:
-    # TRANSLATORS: a die by its sides: d8 in English, к8 as seed 000 writes it, k8 in Polish.
-    return _("d{sides}").format(sides=sides)
+    return die_said(sides)
 
 
 def _threat_part(row: JsonValue, kind: JsonValue, value: JsonValue, count: JsonValue) -> str:

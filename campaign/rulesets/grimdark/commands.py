@@ -27,6 +27,7 @@ from campaign.rulesets.inputs import (
     ARGUMENT,
     UNTYPED,
     Called,
+    EnemyUnit,
     NewBattle,
     OwnSide,
     OwnUnit,
@@ -320,7 +321,7 @@ class Shoot(GfCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     wounds: int = Field(ge=0, le=10_000, description="Unblocked wounds it took in this activation.")
-    by: TargetUnit | None = Field(
+    by: EnemyUnit | None = Field(
         default=None, description="The unit that shot, in its activation (for XP); not a Shaken unit."
     )
     """Its activation is spent and it is credited: another side's unit is that side's or the GM's to name."""
@@ -451,7 +452,7 @@ class Remove(GfCommand):
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     reason: str = Field(max_length=200, description="destroyed, routed, or another reason.")
-    by: TargetUnit | None = Field(default=None, description="The unit that destroyed or routed it (for XP).")
+    by: EnemyUnit | None = Field(default=None, description="The unit that destroyed or routed it (for XP).")
     """Credited with the kill (its XP): another side's unit is that side's or the GM's to name."""
 
     def decide(self, s: At) -> list[Event]:

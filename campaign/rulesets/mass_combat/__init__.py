@@ -17,7 +17,7 @@ RULESET = RulesetInfo(
     # a muster's quality, chariots' archers)
     version="0.3",
     seed="002",
-    title="GURPS Mass Combat: troop strength, quality, pay, glory",
+    title=N_("GURPS Mass Combat: troop strength, quality, pay, glory"),
     prefix="mc",
     help=N_("GURPS Mass Combat (mass-combat, RULES.md §2): battles, troop strength, pay and glory."),
     cli="campaign.cli.mass_combat:app",  # its battle read from a file, its views

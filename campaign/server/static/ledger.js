@@ -13,7 +13,10 @@ function listen(campaignId, after) {
     const update = JSON.parse(e.data);
     for (const [id, html] of Object.entries(update.parts)) {
       const node = document.getElementById(id);
-      if (node) node.outerHTML = html;
+      if (!node) continue;
+      const chosen = keptChoices(node);
+      node.outerHTML = html;
+      restoreChoices(chosen);
     }
     // a list of rows (the log) comes as its new or changed rows and the keys' order; should a row the page was
     // to keep be missing, it asks for every part again
@@ -30,6 +33,27 @@ function listen(campaignId, after) {
     for (const input of document.querySelectorAll("input[data-live-head]")) input.value = String(update.head);
     document.body.dispatchEvent(new CustomEvent("appended", {detail: update.head}));
   });
+}
+
+// A picker drawn again (the GM's invitation link's "for", when a side is first known) keeps what the reader chose
+// in it, while that choice is still offered; one left as it was drawn shows what the new drawing offers first.
+document.addEventListener("change", (e) => {
+  if (e.target instanceof HTMLSelectElement) e.target.dataset.chosen = "yes";
+});
+
+function keptChoices(node) {
+  const selects = node.matches("select[id]") ? [node] : [...node.querySelectorAll("select[id]")];
+  return selects.filter((s) => s.dataset.chosen).map((s) => [s.id, s.value]);
+}
+
+function restoreChoices(chosen) {
+  for (const [id, value] of chosen) {
+    const select = document.getElementById(id);
+    if (select && [...select.options].some((o) => o.value === value)) {
+      select.value = value;
+      select.dataset.chosen = "yes";
+    }
+  }
 }
 
 function placeRows(node, changes) {
@@ -52,17 +76,21 @@ function placeRows(node, changes) {
 }
 
 // The commands listed are those the battle's state allowed when the page was drawn (a shot only during a battle,
-// a battle's start only between them): once a battle begins or ends, the page asks for its own list again (it is
-// the reader's: role, sides, form token) and swaps it in, once for each change, not on every update. A drawer
-// open in the old list stays as it is (what is typed in it, or the answer it shows); should the list not come,
-// the note says to reload.
+// a battle's start only between them), with pickers of the units there were then: once a battle begins or ends,
+// or the roster's units change (a first muster: the battle's start then offers it), the page asks for its own
+// list again (it is the reader's: role, sides, form token) and swaps it in, once for each change, not on every
+// update. A drawer open in the old list stays as it is (what is typed in it, or the answer it shows); should the
+// list not come after a battle's change, the note says to reload.
 let fetchingCommands = false;
 function staleCommands() {
   const commands = document.getElementById("commands");
   const battle = document.getElementById("battle");
+  const roster = document.getElementById("roster");
   const note = document.getElementById("commands-stale");
-  if (!commands || !battle || commands.dataset.fought === battle.dataset.fought || fetchingCommands) {
-    if (note && commands && battle) note.hidden = commands.dataset.fought === battle.dataset.fought;
+  const sameBattle = commands && battle && commands.dataset.fought === battle.dataset.fought;
+  const sameUnits = !commands || !roster || commands.dataset.units === roster.dataset.units;
+  if (!commands || !battle || (sameBattle && sameUnits) || fetchingCommands) {
+    if (note && commands && battle) note.hidden = sameBattle;
     return;
   }
   const campaignId = document.getElementById("live-state").dataset.campaign;
@@ -70,18 +98,38 @@ function staleCommands() {
   fetch(`/c/${campaignId}/commands`, {headers: {"Accept": "text/html"}, credentials: "same-origin"})
     .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
     .then((html) => swapCommands(commands, html))
-    .catch(() => { if (note) note.hidden = false; })
+    .catch(() => { if (note && !sameBattle) note.hidden = false; })
     // not asked again until the next update: a list drawn at a newer head than the battle part waits for it
     .finally(() => { fetchingCommands = false; });
+}
+
+// A command's drawer the reader has typed in (or that shows an answer, or the dice it asks for) is theirs: a list
+// drawn again keeps it as it is. One only opened is taken from the new list, open, so it offers what is there now
+// (a battle's start opened just after a muster offers the new unit).
+document.addEventListener("input", (e) => {
+  const drawer = e.target instanceof Element ? e.target.closest("details.command") : null;
+  if (drawer) drawer.dataset.touched = "yes";
+});
+
+function untouched(drawer) {
+  return !drawer.dataset.touched && !drawer.querySelector(".command-result p, .dice");
 }
 
 function swapCommands(old, html) {
   const drawn = new DOMParser().parseFromString(html, "text/html").getElementById("commands");
   if (!drawn) return;
   const fresh = document.importNode(drawn, true);
+  // the groups the reader opened or closed stay so (a group new to the list: as the server draws it)
+  for (const group of fresh.querySelectorAll("details.command-group")) {
+    const was = old.querySelector(`#${CSS.escape(group.id)}`);
+    if (was) group.open = was.open;
+  }
   for (const open of old.querySelectorAll("details.command[open]")) {
     const same = fresh.querySelector(`#${CSS.escape(open.id)}`);
-    if (same) same.replaceWith(open);
+    if (same && untouched(open)) {
+      same.open = true;
+      same.closest("details.command-group")?.setAttribute("open", "");
+    } else if (same) same.replaceWith(open);
     else fresh.querySelector("details.command")?.before(open);
   }
   old.replaceWith(fresh);
