@@ -62,10 +62,27 @@ def test_the_wheel_carries_the_migrations_and_the_rules(wheel: Path) -> None:
     assert {"campaign/migrations/env.py", "campaign/migrations/script.py.mako", "campaign/RULES.md"} <= names
 
 
+def test_the_wheel_carries_every_file_the_program_reads_from_its_package(wheel: Path) -> None:
+    """Every file under campaign/ that is not Python source nor a catalog's source (.po, .pot) is read by the
+    program — a page's live parts, the catalogs in each language, the rules in each language, the tables — and
+    must be in the wheel: an installed server lacked its page's fragments and spoke English only."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    package = ROOT / "campaign"
+    read = {
+        f"campaign/{p.relative_to(package)}"
+        for p in package.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc", ".po", ".pot") and "__pycache__" not in p.parts
+    }
+    kinds = {Path(n).suffix for n in read}
+    assert {".html", ".mo", ".md", ".toml", ".js", ".css"} <= kinds, kinds
+    assert any("/fragments/" in n for n in read) and any(n.endswith("RULES.ru.md") for n in read)
+    assert sorted(read - names) == []
+
+
 def test_the_wheel_carries_the_server_s_templates_and_static_files_its_licence_and_extras(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     server = ROOT / "campaign" / "server"
-    shipped = {f"campaign/server/{p.relative_to(server)}" for p in (server / "templates").glob("*.html")}
+    shipped = {f"campaign/server/{p.relative_to(server)}" for p in (server / "templates").rglob("*.html")}
     shipped |= {f"campaign/server/{p.relative_to(server)}" for p in (server / "static").iterdir() if p.is_file()}
     assert len(shipped) > 10 and shipped <= names
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
@@ -119,6 +136,8 @@ def test_the_installed_wheel_creates_and_reads_a_campaign(wheel: Path, tmp_path:
     assert "Peninsula (disorder)" in run("status")
     assert (work / "campaign.db").is_file()
     assert run("rules", "§1.1").startswith("§1.1 Identification")  # the rules ship in the wheel
+    assert run("--lang", "ru", "rules", "§1.1").startswith("§1.1 Опознание")  # in each language
+    assert "кампания «Peninsula» создана" in run("--lang", "ru", "log")  # and so do the catalogs
     served = serve_from(campaign, work)
     assert served["/signin"].startswith("<!doctype html>") and 'name="password"' in served["/signin"]
     assert "htmx" in served["/static/htmx-2.0.11.min.js"] and served["/healthz"].startswith('{"status":"ok"')
