@@ -10,6 +10,7 @@ from campaign.commands import BaseCommand, recorded_command
 from campaign.executor import Ledger
 from campaign.i18n import N_
 from campaign.timeline import Timeline
+from campaign.typed_as import typed
 from events.dice.rerun import TypedFaces
 from events.errors import InvalidInputError
 from events.families.timeline import CommandIssued
@@ -113,7 +114,9 @@ def appended_since(ledger: Ledger, info: CampaignInfo, head: int) -> list[Append
             entries[-1] = entries[-1]._replace(last=event.seq, retractable=entries[-1].retractable or retractable)
             continue
         meta = event.meta
-        command = str(event.meta.get("command") or event.type)
+        recorded = event.meta.get("command")
+        # the command as a person types it ("gf muster"; "muster" on the page), not its recorded name
+        command = typed(str(recorded)) if recorded else event.type
         actor = event.meta.get("actor")
         entries.append(Appended(f"{command} ({actor})" if actor else command, event.seq, event.seq, retractable))
     return entries

@@ -200,7 +200,7 @@ def test_an_undo_or_rewind_that_would_take_back_the_other_processs_command_is_re
     assert answer.status_code == 400, answer.text
     said = answer.json()["detail"]
     assert said.startswith(f"campaign 'Kessel' moved on before the {what} was recorded"), said
-    assert "gf.muster (pat)" in said and f"{what} again" in said and pair.campaign_id not in said
+    assert "gf muster (pat)" in said and f"{what} again" in said and pair.campaign_id not in said
     assert appends(pair.log()[rival[0] :]) == [], "nothing appended after the rival's command"
     assert rival_musters(pair) == 1
     units = sorted(u["name"] for u in pair.north["gina"].get(pair.url()).json()["units"])
@@ -222,7 +222,7 @@ def test_an_amendment_confirmed_on_its_previews_head_is_refused_in_words_when_it
     assert answer.status_code == 400, answer.text
     said = answer.json()["detail"]
     assert said.startswith("campaign 'Kessel' moved on since this preview"), said
-    assert f"#{rival[0]} gf.muster (pat)" in said and said.endswith("preview it again") and pair.campaign_id not in said
+    assert f"#{rival[0]} gf muster (pat)" in said and said.endswith("preview it again") and pair.campaign_id not in said
     assert pair.head() == rival[0] and rival_musters(pair) == 1
     names = sorted(u["name"] for u in gina.get(pair.url()).json()["units"])
     assert names == ["Rival Squad", "Robot Squad"]
@@ -276,7 +276,7 @@ def test_the_pages_amend_confirm_on_a_stale_preview_shows_the_refusal_in_words(
     assert answer.status_code == 400, answer.text
     text = html.unescape(answer.text)
     assert "campaign 'Kessel' moved on since this preview" in text and "preview it again" in text, text
-    assert f"#{rival[0]} gf.muster (pat)" in text and pair.campaign_id not in text
+    assert f"#{rival[0]} muster (pat)" in text and pair.campaign_id not in text
     assert pair.head() == rival[0]
 
 
