@@ -52,3 +52,17 @@ def text(value: object) -> str:
     if isinstance(value, str):
         return value
     raise TypeError(f"not a JSON string: {value!r}")
+
+
+def flag(value: object) -> bool:
+    """A recorded boolean."""
+    if isinstance(value, bool):
+        return value
+    raise TypeError(f"not a JSON boolean: {value!r}")
+
+
+def maybe_text(value: object) -> str | None:
+    """A recorded string, or null (a field a fact may leave empty, or a key missing: ``.get`` hands None)."""
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"not a JSON string or null: {value!r}")
