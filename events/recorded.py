@@ -34,6 +34,8 @@ def seq(value: object) -> Sequence[JsonValue]:
 
 def whole(value: object) -> int:
     """``int(value)`` of a recorded number (or numeral, or boolean), as Python says it."""
+    if type(value) is int:  # what a JSON number reads as: handed on as int() would, without its call (folds)
+        return value
     if isinstance(value, int | str):
         return int(value)
     raise TypeError(f"not a whole number: {value!r}")
