@@ -34,6 +34,8 @@ def seq(value: object) -> Sequence[JsonValue]:
 
 def whole(value: object) -> int:
     """``int(value)`` of a recorded number (or numeral, or boolean), as Python says it."""
+    if type(value) is int:  # what a JSON number reads as: handed on as int() would, without its call (folds)
+        return value
     if isinstance(value, int | str):
         return int(value)
     raise TypeError(f"not a whole number: {value!r}")
@@ -52,3 +54,17 @@ def text(value: object) -> str:
     if isinstance(value, str):
         return value
     raise TypeError(f"not a JSON string: {value!r}")
+
+
+def flag(value: object) -> bool:
+    """A recorded boolean."""
+    if isinstance(value, bool):
+        return value
+    raise TypeError(f"not a JSON boolean: {value!r}")
+
+
+def maybe_text(value: object) -> str | None:
+    """A recorded string, or null (a field a fact may leave empty, or a key missing: ``.get`` hands None)."""
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"not a JSON string or null: {value!r}")

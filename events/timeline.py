@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from events.envelope import RecordedEvent
+from events.recorded import whole
 
 if TYPE_CHECKING:
     from events.store import EventStore
@@ -98,7 +99,7 @@ def live_events(store: EventStore, campaign_id: str) -> Iterator[RecordedEvent]:
     are retracted is known from the rewinds alone (read by type), since only the rewinds after an event decide."""
     rewinds = store.read_types(campaign_id, [REWOUND])
     live = live_seqs(rewinds)
-    kept = sorted((e.seq, int(e.payload["to_seq"])) for e in rewinds if e.seq in live)
+    kept = sorted((e.seq, whole(e.payload["to_seq"])) for e in rewinds if e.seq in live)
     floors = list(itertools.accumulate(reversed([to for _, to in kept]), min))[::-1]
     """floors[i]: the lowest target of the rewinds in effect from the i-th on; an event before the i-th and after
     the (i-1)-th is retracted when it lies above it."""

@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, insert
 from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import RecordedEvent
 from events.errors import NotFoundError, VerificationError
+from events.recorded import text, whole
 from events.schema import campaign_secrets, dice_shares
 
 
@@ -33,9 +34,9 @@ class HeldShare:
 
 def _committed(event: RecordedEvent) -> tuple[int, str] | None:
     if event.type == "campaign.created":
-        return 0, event.payload["seed_commitment"]
+        return 0, text(event.payload["seed_commitment"])
     if event.type == "dice.seed_committed":
-        return event.payload["epoch"], event.payload["commitment"]
+        return whole(event.payload["epoch"]), text(event.payload["commitment"])
     return None
 
 
@@ -69,13 +70,15 @@ class SeedVault:
     def project(self, connection: Any, events: Sequence[RecordedEvent]) -> None:
         for event in events:
             if event.type == "dice.share_committed":
-                waiting = self._staged_shares.get(event.payload["commitment"])
+                commitment = text(event.payload["commitment"])
+                waiting = self._staged_shares.get(commitment)
                 if waiting:
                     share = waiting.pop(0)
                     if not waiting:
-                        del self._staged_shares[event.payload["commitment"]]
+                        del self._staged_shares[commitment]
                     p = event.payload
-                    self._store_share(connection, event.campaign_id, HeldShare(p["epoch"], event.seq, p["by"], share))
+                    held = HeldShare(whole(p["epoch"]), event.seq, text(p["by"]), share)
+                    self._store_share(connection, event.campaign_id, held)
                 continue
             found = _committed(event)
             if found and (seed := self._staged.pop(found[1], None)) is not None:

@@ -16,6 +16,7 @@ import orjson
 from sqlalchemy import Connection, Engine, Table, delete, insert, select
 
 from events.envelope import RecordedEvent
+from events.recorded import whole
 from events.sql_rows import read_range_in_transaction
 from events.store import EventStore
 from events.timeline import REWOUND, effective, has_rewind, live_seqs
@@ -476,7 +477,7 @@ def state_at(
         if not any(e.type == REWOUND for e in tail):
             return fold.fold(tail, state)
         live = live_seqs(tail)
-        reach = min(int(e.payload["to_seq"]) for e in tail if e.type == REWOUND and e.seq in live)
+        reach = min(whole(e.payload["to_seq"]) for e in tail if e.type == REWOUND and e.seq in live)
         if reach >= start:
             return fold.fold([e for e in tail if e.seq in live and e.type != REWOUND], state)
         start, state = nearest(reach, fold)

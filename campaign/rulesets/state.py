@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from campaign.rulesets.tables import Override
+from events.recorded import JsonObject, maybe_text, obj, text, texts
 
 
 @dataclass(frozen=True)
@@ -102,23 +103,23 @@ F = TypeVar("F", bound=_Fighting)
 B = TypeVar("B", bound=OnTable)
 
 
-def roster_fact(state: C, kind: str, p: Mapping[str, Any], ruleset: str) -> C | None:
+def roster_fact(state: C, kind: str, p: JsonObject, ruleset: str) -> C | None:
     """``state`` after a fact every ruleset folds alike (a unit's profile edited, a unit disbanded, a house rule
     of ``ruleset``); None for any other fact. A fact about a unit no longer on the roster changes nothing."""
-    unit = state.roster.get(p["unit_id"]) if kind.startswith("roster.unit_") else None
+    unit = state.roster.get(text(p["unit_id"])) if kind.startswith("roster.unit_") else None
     if kind == "roster.unit_profile_changed" and unit is not None:
-        profile = type(unit.profile).model_validate({**unit.profile.model_dump(mode="json"), **p["profile"]})
+        profile = type(unit.profile).model_validate({**unit.profile.model_dump(mode="json"), **obj(p["profile"])})
         return replace(state, roster={**state.roster, unit.unit_id: replace(unit, profile=profile)})
     if kind == "roster.unit_disbanded" and unit is not None:
-        return replace(state, roster={**state.roster, unit.unit_id: replace(unit, disbanded=p["reason"])})
+        return replace(state, roster={**state.roster, unit.unit_id: replace(unit, disbanded=text(p["reason"]))})
     if kind == "rules.table_overridden" and p["ruleset"] == ruleset:
-        return replace(state, overrides=(*state.overrides, Override(p["path"], p["value"], p["source"])))
+        return replace(state, overrides=(*state.overrides, Override(text(p["path"]), p["value"], text(p["source"]))))
     return None
 
 
-def battle_started(state: F, p: Mapping[str, Any], battle: Callable[[str, str, int, tuple[str, ...]], OnTable]) -> F:
+def battle_started(state: F, p: JsonObject, battle: Callable[[str, str, int, tuple[str, ...]], OnTable]) -> F:
     """A battle begins: the next in the campaign's order, and the one being fought."""
-    started = battle(p["battle_id"], p["name"], len(state.battles) + 1, tuple(p["sides"]))
+    started = battle(text(p["battle_id"]), text(p["name"]), len(state.battles) + 1, tuple(texts(p["sides"])))
     return replace(state, battles={**state.battles, started.battle_id: started}, active_battle=started.battle_id)
 
 
@@ -129,20 +130,24 @@ def change_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
     return replace(state, battles={**state.battles, battle_id: change(state.battles[battle_id])})
 
 
-def deployed(state: F, p: Mapping[str, Any], unit: Any) -> F:
+def deployed(state: F, p: JsonObject, unit: Any) -> F:
     """A unit deployed on the table of battle ``p["battle_id"]``, after those deployed before it."""
-    unit_id = p["unit_id"]
+    unit_id = text(p["unit_id"])
     return change_battle(
-        state, p["battle_id"], lambda b: replace(b, units={**b.units, unit_id: unit}, order=(*b.order, unit_id))
+        state, text(p["battle_id"]), lambda b: replace(b, units={**b.units, unit_id: unit}, order=(*b.order, unit_id))
     )
 
 
-def battle_ended(state: F, p: Mapping[str, Any]) -> F:
+def battle_ended(state: F, p: JsonObject) -> F:
     """A battle ends with its result: one battle more on the record of each unit that fought in it."""
-    battle_id = p["battle_id"]
+    battle_id = text(p["battle_id"])
     if battle_id not in state.battles:
         return state
-    ended = change_battle(state, battle_id, lambda b: replace(b, ended=True, result=p["result"], winner=p["winner"]))
+    ended = change_battle(
+        state,
+        battle_id,
+        lambda b: replace(b, ended=True, result=maybe_text(p["result"]), winner=maybe_text(p["winner"])),
+    )
     roster = dict(ended.roster)
     for unit_id in state.battles[battle_id].units:
         if unit_id in roster:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from events.envelope import RecordedEvent
+from events.recorded import JsonObject, maybe_text, seq, text, whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,20 +45,21 @@ def _off_table(info: CampaignInfo, roll_index: int | None) -> CampaignInfo:
 
 def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | None:
     """Fold one event of the campaign's stream into its directory entry."""
-    p = event.payload
+    # Read as the JSON it is recorded as: each value is narrowed to what the entry holds.
+    p: JsonObject = event.payload
     if event.type == "campaign.created":
         return CampaignInfo(
             campaign_id=event.campaign_id,
-            name=p["name"],
-            ruleset=p["ruleset"],
-            ruleset_version=p["ruleset_version"],
+            name=text(p["name"]),
+            ruleset=text(p["ruleset"]),
+            ruleset_version=text(p["ruleset_version"]),
             seed_epoch=0,
-            seed_commitment=p["seed_commitment"],
+            seed_commitment=text(p["seed_commitment"]),
             revealed_epochs=(),
             next_roll_index=0,
             last_seq=event.seq,
             head_hash=event.hash,
-            dice_id=p.get("dice_campaign_id") or event.campaign_id,
+            dice_id=maybe_text(p.get("dice_campaign_id")) or event.campaign_id,
         )
     if info is None:
         return None
@@ -72,14 +74,14 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
     on_table, on_table_index, shares = info.on_table, info.on_table_index, info.epoch_shares
     if kind == "dice.rolled":
         # max(), not +1: roll indexes only grow, whatever order a replay or import brings them in.
-        next_roll_index = max(next_roll_index, p["roll_index"] + 1)
+        next_roll_index = max(next_roll_index, whole(p["roll_index"]) + 1)
     elif kind == "timeline.rewound" and p.get("on_table") is not None:
-        pairs = [tuple(pair) for pair in p["on_table"]]
-        on_table, on_table_index = tuple(s for s, _ in pairs), tuple(i for _, i in pairs)
+        pairs = [tuple(seq(pair)) for pair in seq(p["on_table"])]
+        on_table, on_table_index = tuple(whole(s) for s, _ in pairs), tuple(whole(i) for _, i in pairs)
     elif kind == "dice.seed_revealed":
-        revealed = (*revealed, p["epoch"])
+        revealed = (*revealed, whole(p["epoch"]))
     elif kind == "dice.seed_committed":
-        epoch, commitment, shares = p["epoch"], p["commitment"], 0
+        epoch, commitment, shares = whole(p["epoch"]), text(p["commitment"]), 0
     elif kind == "dice.share_committed" and p["epoch"] == epoch:
         shares += 1
     info = CampaignInfo(
@@ -99,9 +101,10 @@ def apply(info: CampaignInfo | None, event: RecordedEvent) -> CampaignInfo | Non
         shares,
     )
     if kind == "dice.rolled":
-        return _off_table(info, p.get("offered_from"))
+        offered = p.get("offered_from")
+        return _off_table(info, None if offered is None else whole(offered))
     if kind == "dice.set_aside":
-        return _off_table(info, p["roll_index"])
+        return _off_table(info, whole(p["roll_index"]))
     return info
 
 
@@ -138,10 +141,10 @@ def apply_all(info: CampaignInfo | None, events: Iterable[RecordedEvent]) -> Cam
             if kind != "dice.rolled":
                 last_seq, head_hash, moved = event.seq, event.hash, True
                 continue
-            p = event.payload
+            p: JsonObject = event.payload
             if p.get("offered_from") is None:
                 # max(), not +1: roll indexes only grow, whatever order a replay or import brings them in.
-                next_roll_index = max(next_roll_index, p["roll_index"] + 1)
+                next_roll_index = max(next_roll_index, whole(p["roll_index"]) + 1)
                 last_seq, head_hash, moved = event.seq, event.hash, True
                 continue
         if moved:

@@ -17,6 +17,7 @@ from campaign.rulesets.disorder.rules import FORCE_BROKE, Losses, Removal, Unit
 from campaign.rulesets.disorder.tables import Tables
 from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
+from events.recorded import JsonObject, maybe_text, obj, text, texts, whole
 
 RULESET = "disorder"
 
@@ -134,15 +135,17 @@ class CampaignState:
         )
 
 
-def _unit(state: CampaignState, p: Mapping[str, Any], **changes: Any) -> CampaignState:
+def _unit(state: CampaignState, p: JsonObject, **changes: Any) -> CampaignState:
+    unit_id = text(p["unit_id"])
+
     def change(b: BattleState) -> BattleState:
-        if p["unit_id"] not in b.units:
+        if unit_id not in b.units:
             return b
         units = dict(b.units)
-        units[p["unit_id"]] = replace(units[p["unit_id"]], **changes)
+        units[unit_id] = replace(units[unit_id], **changes)
         return replace(b, units=units)
 
-    return shared.change_battle(state, p["battle_id"], change)
+    return shared.change_battle(state, text(p["battle_id"]), change)
 
 
 def _models(state: CampaignState, unit_id: str, delta: int) -> CampaignState:
@@ -153,80 +156,97 @@ def _models(state: CampaignState, unit_id: str, delta: int) -> CampaignState:
 
 
 def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
-    p = event.payload
+    # Read as the JSON it is recorded as: each value is narrowed to what the fact holds (cheap, unlike a model).
+    p: JsonObject = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":
         roster = dict(state.roster)
-        roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
+        unit_id = text(p["unit_id"])
+        roster[unit_id] = RosterUnit(
+            unit_id, text(p["name"]), text(p["side"]), UnitProfile.model_validate(p["profile"])
+        )
         return replace(state, roster=roster)
     if (alike := shared.roster_fact(state, kind, p, RULESET)) is not None:
         return alike
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.roster.keys():
-        return _models(_models(state, p["from_unit_id"], -p["men"]), p["to_unit_id"], p["men"])
+        men = whole(p["men"])
+        return _models(_models(state, text(p["from_unit_id"]), -men), text(p["to_unit_id"]), men)
     if kind == "career.officer_appointed":
         careers = dict(state.careers)
-        known = careers.get(p["officer"])
-        rank = p.get("rank") or (known.rank if known else "")
-        careers[p["officer"]] = (
-            replace(known, side=p["side"], rank=rank) if known else Career(p["officer"], p["side"], rank=rank)
-        )
-        return replace(state, officers={**state.officers, p["side"]: p["officer"]}, careers=careers)
-    if kind == "career.glory_awarded" and p["officer"] in state.careers:
+        officer, side = text(p["officer"]), text(p["side"])
+        known = careers.get(officer)
+        rank = maybe_text(p.get("rank")) or (known.rank if known else "")
+        careers[officer] = replace(known, side=side, rank=rank) if known else Career(officer, side, rank=rank)
+        return replace(state, officers={**state.officers, side: officer}, careers=careers)
+    if kind == "career.glory_awarded" and (officer := text(p["officer"])) in state.careers:
         careers = dict(state.careers)
-        c = careers[p["officer"]]
-        careers[p["officer"]] = replace(
+        c = careers[officer]
+        glory = whole(p["glory"])
+        careers[officer] = replace(
             c,
-            glory=c.glory + p["glory"],
-            battles=(*c.battles, p["battle_id"]),
-            glory_by_battle=(*c.glory_by_battle, p["glory"]),
+            glory=c.glory + glory,
+            battles=(*c.battles, text(p["battle_id"])),
+            glory_by_battle=(*c.glory_by_battle, glory),
         )
         return replace(state, careers=careers)
-    if kind == "career.rank_reached" and p["officer"] in state.careers:
+    if kind == "career.rank_reached" and (officer := text(p["officer"])) in state.careers:
         careers = dict(state.careers)
-        careers[p["officer"]] = replace(careers[p["officer"]], rank=p["rank"])
+        careers[officer] = replace(careers[officer], rank=text(p["rank"]))
         return replace(state, careers=careers)
     if kind == "battle.started":
         return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
-        points, permanent = int(p["state"]["points"]), p["state"].get("permanent", 0)
-        contingent = p["state"].get("contingent")
+        s = obj(p["state"])
+        points, permanent = whole(s["points"]), whole(s.get("permanent", 0))
+        contingent = maybe_text(s.get("contingent"))
+        men = whole(p["men"])
         placed = UnitInBattle(
-            p["unit_id"], p["side"], p["men"], p["men"], points, permanent=permanent, contingent=contingent
+            text(p["unit_id"]), text(p["side"]), men, men, points, permanent=permanent, contingent=contingent
         )
         return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, turn=p["turn"]))
+        return shared.change_battle(state, text(p["battle_id"]), lambda b: replace(b, turn=whole(p["turn"])))
     if kind == "battle.models_lost":
-        battle = state.battles.get(p["battle_id"])
-        unit = battle.units.get(p["unit_id"]) if battle else None
+        battle = state.battles.get(text(p["battle_id"]))
+        unit = battle.units.get(text(p["unit_id"])) if battle else None
         if unit is None:
             return state
         captured = p["cause"] == "captured"
+        count = whole(p["count"])
         return _unit(
             state,
             p,
-            models=max(0, unit.models - p["count"]),
-            killed=unit.killed + (0 if captured else p["count"]),
-            captured=unit.captured + (p["count"] if captured else 0),
+            models=max(0, unit.models - count),
+            killed=unit.killed + (0 if captured else count),
+            captured=unit.captured + (count if captured else 0),
         )
     if kind == "morale.disorder_changed":
-        return _unit(state, p, markers=p["markers"], permanent=p["permanent"])
+        return _unit(state, p, markers=whole(p["markers"]), permanent=whole(p["permanent"]))
     if kind == "battle.unit_removed":
-        if p["reason"] != FORCE_BROKE:  # a force's flight calls for no check (R2-7, R3-9)
+        reason = text(p["reason"])
+        if reason != FORCE_BROKE:  # a force's flight calls for no check (R2-7, R3-9)
+            unit_id = text(p["unit_id"])
             state = shared.change_battle(
-                state, p["battle_id"], lambda b: replace(b, removals=(*b.removals, (b.turn, p["unit_id"])))
+                state, text(p["battle_id"]), lambda b: replace(b, removals=(*b.removals, (b.turn, unit_id)))
             )
-        return _unit(state, p, removed=p["reason"])
+        return _unit(state, p, removed=reason)
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "encounter":
-        return shared.change_battle(state, p["battle_id"] or "", lambda b: replace(b, encounter=True))
-    if kind == "rules.applied" and p["ruleset"] == RULESET and p["unit_id"] and p["battle_id"] in state.battles:
-        battle = state.battles[p["battle_id"]]
-        unit = battle.units.get(p["unit_id"])
+        return shared.change_battle(state, maybe_text(p["battle_id"]) or "", lambda b: replace(b, encounter=True))
+    if (
+        kind == "rules.applied"
+        and p["ruleset"] == RULESET
+        and (checked := maybe_text(p["unit_id"]))
+        and (where := maybe_text(p["battle_id"])) is not None
+        and where in state.battles
+    ):
+        battle = state.battles[where]
+        unit = battle.units.get(checked)
         if p["rule"] == "morale_check" and unit is not None:
-            cited = tuple(dict.fromkeys((*unit.checked_for, *p["inputs"]["causes"])))
-            friend = p["inputs"].get("friend_removed")
+            inputs = obj(p["inputs"])
+            cited = tuple(dict.fromkeys((*unit.checked_for, *texts(inputs["causes"]))))
+            friend = maybe_text(inputs.get("friend_removed"))
             removals = (*unit.checked_removals, friend) if friend else unit.checked_removals
-            rally = battle.turn + 1 if p["outcome"]["result"] == "disordered" else unit.must_rally
+            rally = battle.turn + 1 if obj(p["outcome"])["result"] == "disordered" else unit.must_rally
             return _unit(state, p, checked_for=cited, checked_removals=removals, must_rally=rally)
         if p["rule"] == "rally" and unit is not None:
             return _unit(state, p, must_rally=None, rallied_in=(*unit.rallied_in, battle.turn))
@@ -234,12 +254,12 @@ def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:  # noqa:
 
         def status(b: BattleState) -> BattleState:
             last = b.turn if p["status"] == "flees" and b.last_turn is None else b.last_turn
-            return replace(b, force={**b.force, p["side"]: p["status"]}, last_turn=last)
+            return replace(b, force={**b.force, text(p["side"]): text(p["status"])}, last_turn=last)
 
-        return shared.change_battle(state, p["battle_id"], status)
+        return shared.change_battle(state, text(p["battle_id"]), status)
     if kind == "battle.officer_removed":
         return shared.change_battle(
-            state, p["battle_id"], lambda b: replace(b, officer_removed=(*b.officer_removed, p["side"]))
+            state, text(p["battle_id"]), lambda b: replace(b, officer_removed=(*b.officer_removed, text(p["side"])))
         )
     if kind == "battle.ended":
         return shared.battle_ended(state, p)

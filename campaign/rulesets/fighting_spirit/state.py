@@ -5,7 +5,7 @@ It applies recorded facts only (grade changes, casualties, markers); it never re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -14,6 +14,7 @@ from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.rulesets.state import Calendar, Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
+from events.recorded import JsonObject, flag, maybe_text, obj, text, texts, whole
 
 RULESET = "fighting-spirit"
 
@@ -205,8 +206,8 @@ def _after_battle(state: CampaignState, battle_id: str, tables: Tables) -> Campa
     return state
 
 
-def _days(state: CampaignState, p: Mapping[str, Any], tables: Tables) -> CampaignState:
-    days, activity, side = p["days"], p["activity"], p.get("side")
+def _days(state: CampaignState, p: JsonObject, tables: Tables) -> CampaignState:
+    days, activity, side = whole(p["days"]), text(p["activity"]), maybe_text(p.get("side"))
     records = dict(state.records)
     for unit_id, record in state.records.items():
         unit = state.roster.get(unit_id)
@@ -233,8 +234,10 @@ def _unit(battle: BattleState, unit_id: str, **changes: Any) -> BattleState:
     return replace(battle, units=units)
 
 
-def _in_battle(state: CampaignState, p: Mapping[str, Any], change: Any) -> CampaignState:
-    battle = state.battles.get(p["battle_id"])
+def _in_battle(state: CampaignState, p: JsonObject, change: Callable[[BattleState], BattleState]) -> CampaignState:
+    # A rule's record need not be of a battle (its battle_id null): it changes none.
+    battle_id = maybe_text(p["battle_id"])
+    battle = state.battles.get(battle_id) if battle_id is not None else None
     if battle is None or ("unit_id" in p and p["unit_id"] not in battle.units):
         return state
     battles = dict(state.battles)
@@ -243,69 +246,83 @@ def _in_battle(state: CampaignState, p: Mapping[str, Any], change: Any) -> Campa
 
 
 def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:  # noqa: C901, PLR0911 (one case per event type)
-    p = event.payload
+    # Read as the JSON it is recorded as: each value is narrowed to what the fact holds (cheap, unlike a model).
+    p: JsonObject = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":
         roster = dict(state.roster)
         profile = UnitProfile.model_validate(p["profile"])
-        roster[p["unit_id"]] = RosterUnit(p["unit_id"], p["name"], p["side"], profile, p.get("reports_to"))
+        unit_id = text(p["unit_id"])
+        roster[unit_id] = RosterUnit(
+            unit_id, text(p["name"]), text(p["side"]), profile, maybe_text(p.get("reports_to"))
+        )
         records = dict(state.records)
-        records[p["unit_id"]] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
+        records[unit_id] = UnitRecord(men=profile.size, experience=start_experience(tables, profile.quality))
         return replace(state, roster=roster, records=records)
     if (alike := roster_fact(state, kind, p, RULESET)) is not None:
         return alike
     if kind == "economy.troops_recruited" and p["unit_id"] in state.records:
-        return _joined(state, p["unit_id"], p["men"], p["experience"], tables)
+        return _joined(state, text(p["unit_id"]), whole(p["men"]), whole(p["experience"]), tables)
     if kind == "roster.men_transferred" and {p["from_unit_id"], p["to_unit_id"]} <= state.records.keys():
-        state = _record(state, p["from_unit_id"], men=state.records[p["from_unit_id"]].men - p["men"])
-        return _joined(state, p["to_unit_id"], p["men"], p["experience"], tables)
+        giver, men = text(p["from_unit_id"]), whole(p["men"])
+        state = _record(state, giver, men=state.records[giver].men - men)
+        return _joined(state, text(p["to_unit_id"]), men, whole(p["experience"]), tables)
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
-        treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
+        side = text(p["side"])
+        treasury[side] = treasury.get(side, 0) + whole(p["amount"])
         return replace(state, treasury=treasury)
-    if kind == "economy.pay_settled" and p["unit_id"] in state.records:
-        record = state.records[p["unit_id"]]
-        missed = p["paid"] < p["due"]
+    if kind == "economy.pay_settled" and (unit_id := text(p["unit_id"])) in state.records:
+        record = state.records[unit_id]
+        paid, due = whole(p["paid"]), whole(p["due"])
+        missed = paid < due
         return _record(
             state,
-            p["unit_id"],
-            pay_owed=record.pay_owed + p["due"] - p["paid"],
+            unit_id,
+            pay_owed=record.pay_owed + due - paid,
             paydays_missed=record.paydays_missed + (1 if missed else 0),
         )
     if kind == "calendar.month_ended":
-        return replace(state, month=p["month"] + 1)
+        return replace(state, month=whole(p["month"]) + 1)
     if kind == "calendar.side_condition":
         conditions = {k: tuple(v) for k, v in state.conditions.items()}
-        current = set(conditions.get(p["side"], ()))
-        current = current | {p["condition"]} if p["active"] else current - {p["condition"]}
-        conditions[p["side"]] = tuple(sorted(current))
+        side, condition = text(p["side"]), text(p["condition"])
+        current = set(conditions.get(side, ()))
+        current = current | {condition} if flag(p["active"]) else current - {condition}
+        conditions[side] = tuple(sorted(current))
         return replace(state, conditions={k: v for k, v in conditions.items() if v})
     if kind == "calendar.days_passed":
         return _days(state, p, tables)
     if kind == "battle.started":
-        motivation = {side: str(p["settings"].get(side, {}).get("motivation", "medium")) for side in p["sides"]}
+        sides, settings = tuple(texts(p["sides"])), obj(p["settings"])
+        motivation = {side: str(obj(settings.get(side, {})).get("motivation", "medium")) for side in sides}
         battles = dict(state.battles)
-        battles[p["battle_id"]] = BattleState(
-            p["battle_id"], p["name"], tuple(p["sides"]), motivation, number=len(state.battles) + 1, day=state.day
+        battle_id = text(p["battle_id"])
+        battles[battle_id] = BattleState(
+            battle_id, text(p["name"]), sides, motivation, number=len(state.battles) + 1, day=state.day
         )
-        calendar = state.calendar.fought(tuple(p["sides"]))
-        return replace(state, battles=battles, active_battle=p["battle_id"], calendar=calendar)
+        calendar = state.calendar.fought(sides)
+        return replace(state, battles=battles, active_battle=battle_id, calendar=calendar)
     if kind == "battle.ended":
-        ended = _in_battle(state, p, lambda b: replace(b, ended=True, result=p["result"], winner=p.get("winner")))
-        ended = _after_battle(ended, p["battle_id"], tables)
-        return replace(ended, active_battle=None if state.active_battle == p["battle_id"] else state.active_battle)
+        ended = _in_battle(
+            state, p, lambda b: replace(b, ended=True, result=text(p["result"]), winner=maybe_text(p.get("winner")))
+        )
+        battle_id = text(p["battle_id"])
+        ended = _after_battle(ended, battle_id, tables)
+        return replace(ended, active_battle=None if state.active_battle == battle_id else state.active_battle)
     if kind == "battle.unit_deployed":
-        s = p["state"]
+        s = obj(p["state"])
 
         def deploy(b: BattleState) -> BattleState:
             units = dict(b.units)
-            units[p["unit_id"]] = UnitState(
-                p["unit_id"],
-                p["side"],
-                s["start_grade"],
-                s["start_grade"],
-                p["men"],
-                p["men"],
+            unit_id, grade, men = text(p["unit_id"]), text(s["start_grade"]), whole(p["men"])
+            units[unit_id] = UnitState(
+                unit_id,
+                text(p["side"]),
+                grade,
+                grade,
+                men,
+                men,
                 prone=bool(s.get("prone", False)),
                 in_cover=bool(s.get("in_cover", False)),
             )
@@ -316,7 +333,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
 
         def next_turn(b: BattleState) -> BattleState:
             units = {k: replace(u, **_FRESH_TURN) for k, u in b.units.items()}
-            return replace(b, turn=p["turn"], units=units)
+            return replace(b, turn=whole(p["turn"]), units=units)
 
         return _in_battle(state, {"battle_id": p["battle_id"]}, next_turn)
     if "battle_id" not in p:
@@ -334,16 +351,17 @@ _FRESH_TURN: Mapping[str, Any] = {
 """What a new turn gives every unit back: its activation and the counts kept per activation (R3-1)."""
 
 
-def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> BattleState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
-    uid = p.get("unit_id", "")
+def _unit_fact(b: BattleState, kind: str, p: JsonObject, seq: int) -> BattleState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
+    # A rule's record may be of no unit (unit_id null): no unit has the id "" either.
+    uid = maybe_text(p.get("unit_id")) or ""
     u = b.units.get(uid)
     if kind == "morale.rally_attempted":
-        officer = b.units.get(p["officer_id"])
+        officer = b.units.get(text(p["officer_id"]))
         if officer is None:
             return b
         return _unit(b, officer.unit_id, rally_attempts=officer.rally_attempts + 1)
-    if kind == "rules.applied" and p.get("rule") == "psi" and p["inputs"].get("psion") in b.units:
-        psion = b.units[p["inputs"]["psion"]]
+    if kind == "rules.applied" and p.get("rule") == "psi" and obj(p["inputs"]).get("psion") in b.units:
+        psion = b.units[text(obj(p["inputs"])["psion"])]
         return _unit(b, psion.unit_id, psi_actions=psion.psi_actions + 1)
     if u is None:
         return b
@@ -356,47 +374,49 @@ def _unit_fact(b: BattleState, kind: str, p: Mapping[str, Any], seq: int) -> Bat
     if kind == "battle.activation_lost":
         return _unit(b, uid, activations=u.activations + 1, spent=True)
     if kind == "battle.attack_resolved":
-        lost = p["killed"] + p["wounded"]
-        suppression = u.suppression + (1 if p["suppressing"] and not u.last_stand else 0)
+        killed, wounded = whole(p["killed"]), whole(p["wounded"])
+        suppression = u.suppression + (1 if flag(p["suppressing"]) and not u.last_stand else 0)
         return _unit(
             b,
             uid,
-            men=max(0, u.men - lost),
-            dead=u.dead + p["killed"],
-            unverified=u.unverified + p["wounded"],
+            men=max(0, u.men - (killed + wounded)),
+            dead=u.dead + killed,
+            unverified=u.unverified + wounded,
             suppression=suppression,
             ever_suppressed=u.ever_suppressed or suppression > u.suppression,
-            leader_lost=u.leader_lost or p["leader_hit"],
+            leader_lost=u.leader_lost or flag(p["leader_hit"]),
         )
     if kind == "battle.wounded_checked":
-        return _unit(b, uid, unverified=max(0, u.unverified - p["count"]))
+        return _unit(b, uid, unverified=max(0, u.unverified - whole(p["count"])))
     if kind == "battle.wounded_abandoned":
         return _unit(b, uid, abandoned_wounded=True, unverified=0)
     if kind == "battle.position_changed":
         return _unit(
             b,
             uid,
-            prone=u.prone if p.get("prone") is None else p["prone"],
-            in_cover=u.in_cover if p.get("in_cover") is None else p["in_cover"],
+            prone=u.prone if p.get("prone") is None else flag(p["prone"]),
+            in_cover=u.in_cover if p.get("in_cover") is None else flag(p["in_cover"]),
         )
     if kind == "battle.suppression_changed":
-        return _unit(b, uid, suppression=p["markers"], ever_suppressed=u.ever_suppressed or p["markers"] > 0)
+        markers = whole(p["markers"])
+        return _unit(b, uid, suppression=markers, ever_suppressed=u.ever_suppressed or markers > 0)
     if kind == "battle.unit_removed":
-        return _unit(b, uid, removed=p["reason"])
+        return _unit(b, uid, removed=text(p["reason"]))
     if kind == "morale.grade_changed":
-        return _unit(b, uid, grade=p["to_grade"])
+        return _unit(b, uid, grade=text(p["to_grade"]))
     if kind == "morale.action_failed":
-        return _unit(b, uid, failed_actions=u.failed_actions | {(p["turn"], p["action"])})
+        return _unit(b, uid, failed_actions=u.failed_actions | {(whole(p["turn"]), text(p["action"]))})
     if kind == "morale.panic_changed":
-        return _unit(b, uid, panic=p["panic"])
+        return _unit(b, uid, panic=text(p["panic"]))
     if kind == "morale.last_stand_changed":
-        return _unit(b, uid, last_stand=p["active"], suppression=0 if p["active"] else u.suppression)
+        active = flag(p["active"])
+        return _unit(b, uid, last_stand=active, suppression=0 if active else u.suppression)
     return b
 
 
-def _ruled(b: BattleState, u: UnitState, p: Mapping[str, Any], seq: int) -> BattleState:
+def _ruled(b: BattleState, u: UnitState, p: JsonObject, seq: int) -> BattleState:
     """What a rule's record says of the unit beyond its facts: the fire on it (R3-4) and its panic tests (R3-2)."""
-    inputs, outcome = p["inputs"], p["outcome"]
+    inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     if p["rule"] == "attack" and inputs.get("fire", True):  # an older log's attacks were all fire
         fired = (*u.fired_on, (b.turn, str(inputs.get("by") or "")))
         return _unit(b, u.unit_id, fired_on=fired, first_fire=u.first_fire or seq)

@@ -7,15 +7,15 @@ points and victory points carry on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from campaign.rulesets import state as shared
 from campaign.rulesets.grimdark.profile import UnitProfile
 from campaign.rulesets.grimdark.rules import Unit
 from campaign.rulesets.tables import Override
 from events.envelope import RecordedEvent
+from events.recorded import JsonObject, flag, maybe_text, obj, text, whole
 
 RULESET = "grimdark"
 
@@ -144,7 +144,9 @@ class CampaignState:
         )
 
 
-def _unit(state: CampaignState, battle_id: str, unit_id: str, change: Any) -> CampaignState:
+def _unit(
+    state: CampaignState, battle_id: str, unit_id: str, change: Callable[[UnitInBattle], UnitInBattle]
+) -> CampaignState:
     def apply_to(b: BattleState) -> BattleState:
         if unit_id not in b.units:
             return b
@@ -153,82 +155,95 @@ def _unit(state: CampaignState, battle_id: str, unit_id: str, change: Any) -> Ca
     return shared.change_battle(state, battle_id, apply_to)
 
 
-def _roster(state: CampaignState, unit_id: str, change: Any) -> CampaignState:
+def _roster(state: CampaignState, unit_id: str, change: Callable[[RosterUnit], RosterUnit]) -> CampaignState:
     if unit_id not in state.roster:
         return state
     return replace(state, roster={**state.roster, unit_id: change(state.roster[unit_id])})
 
 
-def _wounded(u: UnitInBattle, p: Mapping[str, Any]) -> UnitInBattle:
-    models = max(0, u.models - p["models_lost"])
-    return replace(u, models=models, carried=p["carried"], total_wounds=u.total_wounds + p["wounds"])
+def _wounded(u: UnitInBattle, p: JsonObject) -> UnitInBattle:
+    models = max(0, u.models - whole(p["models_lost"]))
+    return replace(u, models=models, carried=whole(p["carried"]), total_wounds=u.total_wounds + whole(p["wounds"]))
 
 
 def apply(state: CampaignState, event: RecordedEvent) -> CampaignState:  # noqa: C901, PLR0911, PLR0912 (one case per event type)
-    p = event.payload
+    # Read as the JSON it is recorded as: each value is narrowed to what the fact holds (cheap, unlike a model).
+    p: JsonObject = event.payload
     kind = event.type
     if kind == "roster.unit_mustered":
-        unit = RosterUnit(p["unit_id"], p["name"], p["side"], UnitProfile.model_validate(p["profile"]))
-        return replace(state, roster={**state.roster, p["unit_id"]: unit})
+        unit = RosterUnit(
+            text(p["unit_id"]), text(p["name"]), text(p["side"]), UnitProfile.model_validate(p["profile"])
+        )
+        return replace(state, roster={**state.roster, unit.unit_id: unit})
     if (alike := shared.roster_fact(state, kind, p, RULESET)) is not None:
         return alike
     if kind == "economy.funds_changed":
-        return replace(state, treasury={**state.treasury, p["side"]: state.treasury.get(p["side"], 0) + p["amount"]})
+        side = text(p["side"])
+        return replace(state, treasury={**state.treasury, side: state.treasury.get(side, 0) + whole(p["amount"])})
     if kind == "battle.victory_points":
-        vp = {**state.victory_points, p["side"]: state.victory_points.get(p["side"], 0) + p["points"]}
+        side = text(p["side"])
+        vp = {**state.victory_points, side: state.victory_points.get(side, 0) + whole(p["points"])}
         return replace(state, victory_points=vp)
     if kind == "career.xp_gained":
-        return _roster(state, p["unit_id"], lambda u: replace(u, xp=u.xp + p["xp"]))
+        return _roster(state, text(p["unit_id"]), lambda u: replace(u, xp=u.xp + whole(p["xp"])))
     if kind == "career.xp_set":
-        return _roster(state, p["unit_id"], lambda u: replace(u, xp=p["xp"]))
+        return _roster(state, text(p["unit_id"]), lambda u: replace(u, xp=whole(p["xp"])))
     if kind == "roster.unit_listed":
-        return _roster(state, p["unit_id"], lambda u: replace(u, listed=(p["list_id"], p["entry"])))
+        return _roster(state, text(p["unit_id"]), lambda u: replace(u, listed=(text(p["list_id"]), text(p["entry"]))))
     if kind == "roster.join_planned":
-        return _roster(state, p["unit_id"], lambda u: replace(u, joins=p["joins"]))
+        return _roster(state, text(p["unit_id"]), lambda u: replace(u, joins=maybe_text(p["joins"])))
     if kind == "career.trait_gained":
         return _roster(
             state,
-            p["unit_id"],
+            text(p["unit_id"]),
             lambda u: replace(
                 u,
-                traits=(*u.traits, p["trait"]),
-                points_change=u.points_change + p["points"],
-                tough_bonus=u.tough_bonus + p["tough"],
+                traits=(*u.traits, text(p["trait"])),
+                points_change=u.points_change + whole(p["points"]),
+                tough_bonus=u.tough_bonus + whole(p["tough"]),
             ),
         )
     if kind == "battle.started":
         return shared.battle_started(state, p, BattleState)
     if kind == "battle.unit_deployed":
-        s = p["state"]
+        s = obj(p["state"])
         placed = UnitInBattle(
-            p["unit_id"],
-            p["side"],
-            int(s["start_size"]),
-            p["men"],
-            int(s["tough"]),
-            int(s["quality"]),
-            joined_to=s.get("joined_to"),
+            text(p["unit_id"]),
+            text(p["side"]),
+            whole(s["start_size"]),
+            whole(p["men"]),
+            whole(s["tough"]),
+            whole(s["quality"]),
+            joined_to=maybe_text(s.get("joined_to")),
             hero_is_model=bool(s.get("hero_is_model", False)),
         )
         return shared.deployed(state, p, placed)
     if kind == "battle.turn_began":
-        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, round=p["turn"], activations=()))
+        return shared.change_battle(
+            state, text(p["battle_id"]), lambda b: replace(b, round=whole(p["turn"]), activations=())
+        )
     if kind == "battle.wounds_taken":
-        return _unit(state, p["battle_id"], p["unit_id"], lambda u: _wounded(u, p))
+        return _unit(state, text(p["battle_id"]), text(p["unit_id"]), lambda u: _wounded(u, p))
     if kind == "morale.shaken_changed":
-        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, shaken=p["shaken"]))
+        return _unit(state, text(p["battle_id"]), text(p["unit_id"]), lambda u: replace(u, shaken=flag(p["shaken"])))
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "special_objectives" and p["battle_id"]:
-        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, special=dict(p["outcome"])))
+        return shared.change_battle(
+            state,
+            text(p["battle_id"]),
+            lambda b: replace(b, special={side: text(goal) for side, goal in obj(p["outcome"]).items()}),
+        )
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "activation" and p["battle_id"]:
-        went = (str(p["unit_id"]), bool(p["outcome"]["idle"]))
-        return shared.change_battle(state, p["battle_id"], lambda b: replace(b, activations=(*b.activations, went)))
+        went = (str(p["unit_id"]), bool(obj(p["outcome"])["idle"]))
+        return shared.change_battle(
+            state, text(p["battle_id"]), lambda b: replace(b, activations=(*b.activations, went))
+        )
     if kind == "rules.applied" and p["ruleset"] == RULESET and p["rule"] == "morale_test" and p["battle_id"]:
-        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, tested=True))
+        return _unit(state, text(p["battle_id"]), text(p["unit_id"]), lambda u: replace(u, tested=True))
     if kind == "battle.unit_removed":
-        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, removed=p["reason"]))
+        return _unit(state, text(p["battle_id"]), text(p["unit_id"]), lambda u: replace(u, removed=text(p["reason"])))
     if kind == "battle.kill_credited":
-        kill = (p["victim_id"], p["victim_hero"])
-        return _unit(state, p["battle_id"], p["unit_id"], lambda u: replace(u, kills=(*u.kills, kill)))
+        kill = (text(p["victim_id"]), flag(p["victim_hero"]))
+        return _unit(state, text(p["battle_id"]), text(p["unit_id"]), lambda u: replace(u, kills=(*u.kills, kill)))
     if kind == "battle.ended":
         return shared.battle_ended(state, p)
     return state

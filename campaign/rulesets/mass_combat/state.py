@@ -17,6 +17,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from campaign.rulesets.state import Calendar, Enlisted, in_order, roster_fact, unit_named
 from campaign.rulesets.tables import Override, Sourced, apply_overrides
 from events.envelope import RecordedEvent
+from events.recorded import JsonObject, maybe_text, text, texts, whole
 
 RULESET = "mass-combat"
 
@@ -157,86 +158,107 @@ def _expire(mods: Mapping[str, Modifier], until: str) -> dict[str, Modifier]:
 
 
 def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> CampaignState:  # noqa: C901, PLR0911, PLR0912, PLR0915 (one case per event type)
-    p = event.payload
+    # Read as the JSON it is recorded as: each value is narrowed to what the fact holds (cheap, unlike a model).
+    p: JsonObject = event.payload
     kind = event.type
-    unit = state.roster.get(p.get("unit_id", "")) if isinstance(p.get("unit_id"), str) else None
+    unit_id = p.get("unit_id")
+    unit = state.roster.get(unit_id) if isinstance(unit_id, str) else None
     if kind == "roster.unit_mustered":
         profile = UnitProfile.model_validate(p["profile"])
-        return _set_unit(state, Unit(p["unit_id"], p["name"], p["side"], profile, original_men=profile.men))
+        return _set_unit(
+            state, Unit(text(p["unit_id"]), text(p["name"]), text(p["side"]), profile, original_men=profile.men)
+        )
     if kind == "roster.unit_quality_changed" and unit is not None:
-        update = {"quality": p["quality"], "experience": p["experience"]}
+        update: dict[str, str | int] = {"quality": text(p["quality"]), "experience": whole(p["experience"])}
         if p.get("leader_leadership") is not None:
-            update["leader_leadership"] = p["leader_leadership"]
+            update["leader_leadership"] = whole(p["leader_leadership"])
         return _set_unit(state, replace(unit, profile=unit.profile.model_copy(update=update)))
     if (alike := roster_fact(state, kind, p, RULESET)) is not None:
         return alike
     if kind == "roster.unit_went_over" and unit is not None:  # R3-17: a defector belongs to the enemy now
-        return _set_unit(state, replace(unit, side=p["side"]))
+        return _set_unit(state, replace(unit, side=text(p["side"])))
     if kind == "economy.funds_changed":
         treasury = dict(state.treasury)
-        treasury[p["side"]] = treasury.get(p["side"], 0) + p["amount"]
-        looted = state.battles.get(p["reason"].removeprefix("loot of ")) if p["reason"].startswith("loot of ") else None
+        side, reason = text(p["side"]), text(p["reason"])
+        treasury[side] = treasury.get(side, 0) + whole(p["amount"])
+        looted = state.battles.get(reason.removeprefix("loot of ")) if reason.startswith("loot of ") else None
         if looted is not None:
             return replace(
                 state, treasury=treasury, battles={**state.battles, looted.battle_id: replace(looted, looted=True)}
             )
         return replace(state, treasury=treasury)
     if kind == "economy.troops_recruited" and unit is not None:
-        return _set_unit(state, _joined(unit, p["men"], p["experience"], tables))
+        return _set_unit(state, _joined(unit, whole(p["men"]), whole(p["experience"]), tables))
     if kind == "roster.men_transferred":
-        giver, receiver = state.roster.get(p["from_unit_id"]), state.roster.get(p["to_unit_id"])
+        giver, receiver = state.roster.get(text(p["from_unit_id"])), state.roster.get(text(p["to_unit_id"]))
         if giver is None or receiver is None:
             return state
-        men = giver.profile.men - p["men"]
+        moved = whole(p["men"])
+        men = giver.profile.men - moved
         # The men who left no longer count in the strength the giver's wounded return against.
-        original = max(men, giver.original_men - p["men"])
+        original = max(men, giver.original_men - moved)
         giver = replace(giver, profile=giver.profile.model_copy(update={"men": men}), original_men=original)
-        return _set_unit(_set_unit(state, giver), _joined(receiver, p["men"], p["experience"], tables))
+        return _set_unit(_set_unit(state, giver), _joined(receiver, moved, whole(p["experience"]), tables))
     if kind == "economy.pay_settled" and unit is not None:
-        missed = 0 if p["paid"] >= p["due"] else unit.pay.missed_streak + 1
-        pay = PayState(p["penalty"], p["paid_streak"], missed, p.get("owed", 0), p.get("unpaid_days", 0), state.day)
-        return _set_unit(state, replace(unit, pay=pay, bonus_morale=p["bonus_morale"], bonus_month=p["month"] + 1))
+        missed = 0 if whole(p["paid"]) >= whole(p["due"]) else unit.pay.missed_streak + 1
+        pay = PayState(
+            whole(p["penalty"]),
+            whole(p["paid_streak"]),
+            missed,
+            whole(p.get("owed", 0)),
+            whole(p.get("unpaid_days", 0)),
+            state.day,
+        )
+        bonus = whole(p["bonus_morale"])
+        return _set_unit(state, replace(unit, pay=pay, bonus_morale=bonus, bonus_month=whole(p["month"]) + 1))
     if kind == "morale.modifier_set":
-        mod = Modifier(p["name"], p["value"], p["until"], state.day)
+        mod = Modifier(text(p["name"]), whole(p["value"]), text(p["until"]), state.day)
         if p.get("unit_id") and unit is not None:
             mods = dict(unit.modifiers)
-            if p["value"] == 0:
-                mods.pop(p["name"], None)
+            if mod.value == 0:
+                mods.pop(mod.name, None)
             else:
-                mods[p["name"]] = mod
+                mods[mod.name] = mod
             return _set_unit(state, replace(unit, modifiers=mods))
         if p.get("side"):
             sides = {k: dict(v) for k, v in state.side_modifiers.items()}
-            side_mods = sides.setdefault(p["side"], {})
-            if p["value"] == 0:
-                side_mods.pop(p["name"], None)
+            side_mods = sides.setdefault(text(p["side"]), {})
+            if mod.value == 0:
+                side_mods.pop(mod.name, None)
             else:
-                side_mods[p["name"]] = mod
+                side_mods[mod.name] = mod
             return replace(state, side_modifiers=sides)
         return state
     if kind.startswith("career."):
-        career = state.careers.get(p["pc"], Career(p["pc"]))
-        fought = career.battles if p["battle_id"] in career.battles else (*career.battles, p["battle_id"])
+        pc, battle_id = text(p["pc"]), text(p["battle_id"])
+        career = state.careers.get(pc, Career(pc))
+        fought = career.battles if battle_id in career.battles else (*career.battles, battle_id)
         if kind == "career.pc_wounded":
-            career = replace(career, damage=career.damage + p["damage"], battles=fought)
+            career = replace(career, damage=career.damage + whole(p["damage"]), battles=fought)
         elif kind == "career.reputation_changed":
-            if p["months"] == 0:
-                career = replace(career, permanent_reputation=career.permanent_reputation + p["change"])
+            months, change = whole(p["months"]), whole(p["change"])
+            if months == 0:
+                career = replace(career, permanent_reputation=career.permanent_reputation + change)
             else:
-                until = state.day + p["months"] * tables.economy.month_days
-                career = replace(career, temporary_reputation=(*career.temporary_reputation, (p["change"], until)))
+                until = state.day + months * tables.economy.month_days
+                career = replace(career, temporary_reputation=(*career.temporary_reputation, (change, until)))
         elif kind == "career.promotion_rolled":
-            career = replace(career, rank=career.rank + p["rank_change"], reactions=(*career.reactions, p["reaction"]))
+            career = replace(
+                career,
+                rank=career.rank + whole(p["rank_change"]),
+                reactions=(*career.reactions, text(p["reaction"])),
+            )
         careers = dict(state.careers)
-        careers[p["pc"]] = career
+        careers[pc] = career
         return replace(state, careers=careers)
     if kind == "calendar.days_passed":
-        calendar = state.calendar.passed(p["days"], p.get("side"))
+        days = whole(p["days"])
+        calendar = state.calendar.passed(days, maybe_text(p.get("side")))
         day = calendar.day
         state = replace(state, calendar=calendar)
         if any(u.pay.owed > 0 for u in state.roster.values()):  # R2-19 (c): each day that ends with pay owed
             owing = {
-                k: u if u.disbanded else replace(u, pay=after_unpaid_days(tables, u.pay, p["days"]))
+                k: u if u.disbanded else replace(u, pay=after_unpaid_days(tables, u.pay, days))
                 for k, u in state.roster.items()
             }
             state = replace(state, roster=owing)
@@ -247,45 +269,49 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
             return replace(state, day=day, roster=roster, side_modifiers=sides)
         return replace(state, day=day)
     if kind == "calendar.wounded_returned" and unit is not None:
-        return _set_unit(state, replace(unit, wounded=max(0, unit.wounded - p["men"])))
+        return _set_unit(state, replace(unit, wounded=max(0, unit.wounded - whole(p["men"]))))
     if kind == "calendar.month_ended":
         roster = {k: replace(u, modifiers=_expire(u.modifiers, "month_end")) for k, u in state.roster.items()}
-        return replace(state, month=p["month"] + 1, roster=roster)
+        return replace(state, month=whole(p["month"]) + 1, roster=roster)
     if kind == "battle.started":
-        first_day = p["battle_id"] not in state.battles
+        battle_id, fighting = text(p["battle_id"]), tuple(texts(p["sides"]))
+        first_day = battle_id not in state.battles
         battles = dict(state.battles)
         if first_day:
-            battles[p["battle_id"]] = BattleRecord(
-                p["battle_id"], p["name"], tuple(p["sides"]), state.day, number=len(state.battles) + 1
+            battles[battle_id] = BattleRecord(
+                battle_id, text(p["name"]), fighting, state.day, number=len(state.battles) + 1
             )
-        calendar = state.calendar.fought(tuple(p["sides"]))
-        return replace(state, open_battle=p["battle_id"], battles=battles, calendar=calendar)
+        calendar = state.calendar.fought(fighting)
+        return replace(state, open_battle=battle_id, battles=battles, calendar=calendar)
     if kind == "battle.unit_fate" and p["battle_id"] in state.battles:
-        fated = state.battles[p["battle_id"]]
-        fates = {**fated.fates, p["unit_id"]: p["fate"]}
+        fated = state.battles[text(p["battle_id"])]
+        fates = {**fated.fates, text(p["unit_id"]): text(p["fate"])}
         return replace(state, battles={**state.battles, fated.battle_id: replace(fated, fates=fates)})
     if kind == "battle.casualties_taken" and unit is not None:
-        struck = state.battles.get(p["battle_id"])
+        battle_id, dead, wounded = text(p["battle_id"]), whole(p["dead"]), whole(p["wounded"])
+        struck = state.battles.get(battle_id)
         if struck is not None:
-            fallen = (*struck.fallen, (unit.unit_id, int(p["dead"]), int(p["wounded"])))
+            fallen = (*struck.fallen, (unit.unit_id, dead, wounded))
             state = replace(state, battles={**state.battles, struck.battle_id: replace(struck, fallen=fallen)})
-        men = max(0, unit.profile.men - p["dead"])
-        fought = unit.fought_in if p["battle_id"] in unit.fought_in else (*unit.fought_in, p["battle_id"])
+        men = max(0, unit.profile.men - dead)
+        fought = unit.fought_in if battle_id in unit.fought_in else (*unit.fought_in, battle_id)
         profile = unit.profile.model_copy(update={"men": men})
         return _set_unit(
-            state, replace(unit, profile=profile, wounded=min(men, unit.wounded + p["wounded"]), fought_in=fought)
+            state, replace(unit, profile=profile, wounded=min(men, unit.wounded + wounded), fought_in=fought)
         )
     if kind == "battle.ended":
-        record = state.battles.get(p["battle_id"])
+        battle_id = text(p["battle_id"])
+        record = state.battles.get(battle_id)
         if record is None or p.get("result") == "continues":
             return state
+        result, winner = text(p["result"]), maybe_text(p.get("winner"))
         battles = dict(state.battles)
-        battles[record.battle_id] = replace(record, result=p["result"], winner=p.get("winner"))
+        battles[record.battle_id] = replace(record, result=result, winner=winner)
         roster = dict(state.roster)
-        clear = p.get("winner") is not None and is_clear_victory(tables, p["result"])  # R2-10, R2-11
+        clear = winner is not None and is_clear_victory(tables, result)  # R2-10, R2-11
         for u in state.roster.values():
-            was_there = p["battle_id"] in u.fought_in
-            avenged = clear and u.side == p.get("winner")
+            was_there = battle_id in u.fought_in
+            avenged = clear and u.side == winner
             if not (was_there or avenged):
                 continue
             # A lost commander is avenged by the army's clear victory, on each of its units, whether or not the
