@@ -437,6 +437,7 @@ SAID: dict[str, str] = {
     "morale.grade_changed": N_("{unit_id}: {from_grade} → {to_grade}"),
     "battle.unit_removed": N_("{unit_id} leaves the battle: {reason}"),
     "battle.turn_began": N_("turn {turn} begins"),
+    "battle.unit_activated": N_("{unit_id}: unit activated (turn {turn})"),
     "morale.action_failed": N_("{unit_id} may not try {action} again this turn"),
     "morale.panic_changed": N_("{unit_id}: {panic}"),
     "morale.rally_attempted": N_("{officer_id} spends a rally action on {unit_id}"),
