@@ -295,10 +295,20 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
             )
             return
         c = out.console
+        branched = ngettext(
+            "{name} branches from {parent} at #{at}: {n} event shared, head #{seq} {hash}",
+            "{name} branches from {parent} at #{at}: {n} events shared, head #{seq} {hash}",
+            at,
+        )
         c.print(
-            f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}: "
-            f"{at} event{'s' if at > 1 else ''} shared, "
-            f"head #{result.head.seq} {result.head.hash}"
+            branched.format(
+                name=f"[bold]{escape(name)}[/]",
+                parent=escape(parent.name),
+                at=at,
+                n=amount(at),
+                seq=result.head.seq,
+                hash=result.head.hash,
+            )
         )
         for line in made_in_words(story, name):
             c.print(escape(line))

@@ -110,8 +110,9 @@ def test_serve_says_where_it_serves_in_the_readers_language(
     ],
 )
 def test_an_activation_is_said_in_the_readers_language(tmp_path: Path, lang: str, activated: str) -> None:
+    """Said as the command's echo (the page's answer reads the same words: `readable`) and in the log."""
     cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
-    cli("fs", "activate", "Keno 3rd Squad")
+    assert activated in said(cli, lang, "fs", "activate", "Keno 3rd Squad")
     assert activated in said(cli, lang, "log")
 
 
@@ -182,3 +183,20 @@ def test_other_lines_of_the_cli_are_said_in_polish(tmp_path: Path) -> None:
     assert "brak zatwierdzonych udziałów: jej kości wynikają z samego ziarna" in shown
     english = re.compile(r"\b(no shares committed|seed epoch|has no pay|open: shares)\b")
     assert not english.search(treasury + shown)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "What if branches from Sector 7 at #{at}: {at} events shared, head #"),
+        ("pl", "What if odgałęzia się od Sector 7 w #{at}: {at} wspólnych zdarzeń, head #"),
+        ("ru", "What if ответвляется от Sector 7 на #{at}: общих {at} событий, head #"),
+    ],
+)
+def test_a_branch_says_what_it_shares_in_the_readers_language(tmp_path: Path, lang: str, expected: str) -> None:
+    """Sector 7 mustered holds 7 events (created; three musters, each its command and its unit): 7 takes the
+    plural that 5–20 take in Russian and Polish (событий, zdarzeń)."""
+    cli = walkthroughs.grimdark(Cli(str(tmp_path / "gf.db")))
+    head = cli.json("log")["events"][-1]["seq"]
+    assert head == 7
+    assert said(cli, lang, "branch", "What if", "--at", str(head)).startswith(expected.format(at=head))
