@@ -578,10 +578,11 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     kind = event.type
     if kind == "dice.seed_revealed" and p.get("shares"):
         given = len(p["shares"])
-        return (
-            f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
-            "every roll made with it can now be checked"
-        )
+        return ngettext(
+            "seed of epoch {epoch} revealed with its {n} share of entropy: every roll made with it can now be checked",
+            "seed of epoch {epoch} revealed with its {n} shares of entropy: every roll made with it can now be checked",
+            given,
+        ).format(epoch=p["epoch"], n=given)
     if kind == "economy.funds_changed" and (paid := _month_end_pay(event)) is not None:
         month, upkeep = paid
         said = _("{side}: {amount} (upkeep and pay at the end of month {month})") if upkeep else None

@@ -200,3 +200,31 @@ def test_a_branch_says_what_it_shares_in_the_readers_language(tmp_path: Path, la
     head = cli.json("log")["events"][-1]["seq"]
     assert head == 7
     assert said(cli, lang, "branch", "What if", "--at", str(head)).startswith(expected.format(at=head))
+
+
+@pytest.mark.parametrize(
+    ("lang", "committed", "revealed"),
+    [
+        (
+            "en",
+            "Sector 7: share of entropy committed for epoch 0.",
+            "seed of epoch 0 revealed with its 1 share of entropy: every roll made with it can now be checked",
+        ),
+        (
+            "pl",
+            "Sector 7: udział entropii dla epoki 0 zatwierdzony.",
+            "ziarno epoki 0 ujawnione wraz z 1 udziałem entropii: każdy rzut wykonany z nim można teraz sprawdzić",
+        ),
+        (
+            "ru",
+            "Sector 7: доля энтропии для эпохи 0 зафиксирована.",
+            "зерно эпохи 0 раскрыто вместе с 1 долей энтропии: теперь можно проверить каждый сделанный с ним бросок",
+        ),
+    ],
+)
+def test_a_share_of_entropy_and_its_reveal_are_said_in_the_readers_language(
+    tmp_path: Path, lang: str, committed: str, revealed: str
+) -> None:
+    cli = walkthroughs.grimdark(Cli(str(tmp_path / "gf.db")))
+    assert said(cli, lang, "entropy", "commit", "the moon over Kessel").splitlines()[0] == committed
+    assert revealed in said(cli, lang, "reveal")
