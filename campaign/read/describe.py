@@ -589,6 +589,9 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return (said or _("{side}: {amount} (pay at the end of month {month})")).format(
             side=p["side"], amount=money(p["amount"], signed=True), month=month
         )
+    if kind == "economy.troops_recruited" and p.get("quality") == "recruit" and language() != DEFAULT:
+        # the five-grade rules' own word for the men a recruiting adds (no quality of its seed's five)
+        fields = _Fields({**p, "quality": pgettext("recruited men", "recruit")}, names)
     if kind in SAID and language() != DEFAULT and (worded := in_terms(kind)) is not None:
         return _(SAID[kind]).format_map(_Fields(in_words(p, *worded), names))
     if kind in SAID:

@@ -228,3 +228,22 @@ def test_a_share_of_entropy_and_its_reveal_are_said_in_the_readers_language(
     cli = walkthroughs.grimdark(Cli(str(tmp_path / "gf.db")))
     assert said(cli, lang, "entropy", "commit", "the moon over Kessel").splitlines()[0] == committed
     assert revealed in said(cli, lang, "reveal")
+
+
+@pytest.mark.parametrize(
+    ("lang", "recruited"),
+    [
+        ("en", "Keno 3rd Squad: 3 men recruited (recruit, experience 0, cost 0)"),
+        ("pl", "Keno 3rd Squad: zwerbowano 3 ludzi (uzupełnienie, doświadczenie 0, koszt 0)"),
+        ("ru", "Keno 3rd Squad: набрано 3 человека (пополнение, опыт 0, стоимость 0)"),
+    ],
+)
+def test_recruits_of_the_five_grades_are_said_in_the_readers_language(
+    tmp_path: Path, lang: str, recruited: str
+) -> None:
+    """README's `fs recruit "Keno 3rd Squad" --men 3` after Hill 203: its men join as recruits (no quality of the
+    seed's five: "Rekruci" and "Новобранцы" are its green)."""
+    cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
+    cli("fs", "battle-end", "--result", "the patrol withdrew", "--winner", "Steel")
+    cli("fs", "recruit", "Keno 3rd Squad", "--men", "3")
+    assert recruited in said(cli, lang, "log")
