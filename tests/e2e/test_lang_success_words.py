@@ -247,3 +247,32 @@ def test_recruits_of_the_five_grades_are_said_in_the_readers_language(
     cli("fs", "battle-end", "--result", "the patrol withdrew", "--winner", "Steel")
     cli("fs", "recruit", "Keno 3rd Squad", "--men", "3")
     assert recruited in said(cli, lang, "log")
+
+
+@pytest.mark.parametrize(
+    ("lang", "needs", "order"),
+    [
+        (
+            "en",
+            "Otlok Front: fs attack needs 1 die: 1 d8 (nothing was recorded)",
+            "  1. d8 for morale test of Keno 3rd Squad",
+        ),
+        (
+            "pl",
+            "Otlok Front: polecenie fs attack potrzebuje: 1 kość: 1 d8 (nic nie zapisano)",
+            "  1. d8 na „test morale: Keno 3rd Squad”",
+        ),
+        (
+            "ru",
+            "Otlok Front: команде fs attack нужно 1 кубик: 1 d8 (ничего не записано)",
+            "  1. d8 на «тест на боевой дух: Keno 3rd Squad»",
+        ),
+    ],
+)
+def test_the_dice_a_command_needs_are_said_in_the_readers_language(
+    tmp_path: Path, lang: str, needs: str, order: str
+) -> None:
+    """Keno 3rd Squad's attack calls for its morale test on a d8 (Hill 203, README)."""
+    cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
+    shown = said(cli, lang, "fs", "attack", "Keno 3rd Squad", "--killed", "2", "--dice", "count").splitlines()
+    assert shown[:2] == [needs, order]
