@@ -411,7 +411,8 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
         if as_json:
             out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
         else:
-            out.console.print(f"imported {sink.count} events; head {sink.last.hash}")
+            imported = ngettext("imported {n} event; head {hash}", "imported {n} events; head {hash}", sink.count)
+            out.console.print(imported.format(n=sink.count, hash=sink.last.hash))
 
 
 def _amend_changes(items: list[str]) -> dict[str, object]:

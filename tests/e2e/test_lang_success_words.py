@@ -276,3 +276,23 @@ def test_the_dice_a_command_needs_are_said_in_the_readers_language(
     cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
     shown = said(cli, lang, "fs", "attack", "Keno 3rd Squad", "--killed", "2", "--dice", "count").splitlines()
     assert shown[:2] == [needs, order]
+
+
+@pytest.mark.parametrize(
+    ("lang", "written", "imported"),
+    [
+        ("en", "checkpoint of Sector 7 at #7 written to {file}", "imported 7 events; head "),
+        ("pl", "punkt kontrolny Sector 7 w #7 zapisano w {file}", "zaimportowano 7 zdarzeń; head "),
+        ("ru", "контрольная точка Sector 7 на #7 записана в {file}", "импортировано 7 событий; head "),
+    ],
+)
+def test_a_checkpoint_and_an_import_are_said_in_the_readers_language(
+    tmp_path: Path, lang: str, written: str, imported: str
+) -> None:
+    """Sector 7 mustered is 7 events (created; three musters, each a command and its unit)."""
+    cli = walkthroughs.grimdark(Cli(str(tmp_path / "gf.db")))
+    checkpoint, exported = tmp_path / "sector7.checkpoint", tmp_path / "sector7.jsonl"
+    assert written.format(file=checkpoint) in said(cli, lang, "checkpoint", "-o", str(checkpoint))
+    cli("export", "-o", str(exported))
+    elsewhere = Cli(str(tmp_path / "elsewhere.db"))
+    assert said(elsewhere, lang, "import", str(exported)).startswith(imported)
