@@ -50,7 +50,8 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 raise InvalidInputError.saying("--seed must be hexadecimal") from None
         check_new_campaign(name, ruleset, seed_bytes)  # before the database is made: a refusal leaves none behind
         result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
-        Output(as_json).appended(result, f"Campaign [bold]{escape(name)}[/] created ({escape(ruleset)}).")
+        said = _("Campaign {name} created ({ruleset}).")
+        Output(as_json).appended(result, said.format(name=f"[bold]{escape(name)}[/]", ruleset=escape(ruleset)))
 
     @app.command("list")
     @handles_errors
@@ -105,7 +106,8 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         secret."""
         ledger, info = resolved(campaign)
         result = ledger.reveal(info, command_id=command_id)
-        Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]: seed of epoch {info.seed_epoch} revealed.")
+        said = _("{campaign}: seed of epoch {epoch} revealed.")
+        Output(as_json).appended(result, said.format(campaign=f"[bold]{escape(info.name)}[/]", epoch=info.seed_epoch))
 
     @app.command("log")
     @handles_errors

@@ -15,6 +15,7 @@ from campaign.i18n import N_, _
 from campaign.read import views
 from campaign.read.describe import count, value, words
 from campaign.read.describe import money as money_words
+from campaign.read.views import MONEY, cell
 from campaign.rulesets.kinds import OFFICER, UNIT
 from events.errors import InvalidInputError
 from events.recorded import seq, text, texts, whole
@@ -64,36 +65,7 @@ def _days_pass(ruleset: str) -> bool:
     return info is not None and info.days_pass
 
 
-NAMES = ("name", "side", "unit", "pc", "winner", "battle")
-"""Columns that hold a name as it was typed (never reworded)."""
-
 COUNTED = {"men": "men", "models": "models", "battles": "battles"}
-
-MONEY = ("owed", "pay_owed")
-"""Columns that hold a sum of money: thousands separated for a person (``--json`` keeps the number)."""
-
-
-TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank", "result")
-"""Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
-
-
-def cell(column: str, v: object, ruleset: str | None = None) -> str:
-    """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores; a
-    seed's term (a quality, a fatigue) in the reader's language."""
-    if v is None or v is False or v == []:
-        return ""
-    if column in NAMES:
-        return str(v)
-    if ruleset is not None and column in TERMS and isinstance(v, str):
-        from campaign.i18n import DEFAULT, language
-
-        if language() != DEFAULT:
-            from campaign.i18n.terms import shown
-
-            return shown(ruleset, column, v)
-    if column in MONEY and isinstance(v, int) and not isinstance(v, bool):
-        return money_words(v)
-    return value(v)
 
 
 def shown(v: object) -> bool:
@@ -280,16 +252,18 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
             out.json({"treasury": s.treasury, "owed": owed})
             return
         if not s.treasury:
-            out.console.print(f"{escape(info.name)}: {info.ruleset} keeps no treasury.")
+            out.console.print(
+                escape(_("{campaign}: {ruleset} keeps no treasury.").format(campaign=info.name, ruleset=info.ruleset))
+            )
         for side, money in sorted(s.treasury.items()):
             out.console.print(f"{escape(side)}: {money_words(money)}")
         if not any("pay_owed" in u or "pay_penalty" in u for u in s.units):
-            out.console.print(f"{info.ruleset} has no pay: no unit is ever owed any.")
+            out.console.print(_("{ruleset} has no pay: no unit is ever owed any.").format(ruleset=info.ruleset))
         elif not owed:
-            out.console.print("No unit is owed pay.")
+            out.console.print(_("No unit is owed pay."))
         else:
             kept = [c for c in ("arrears", "paydays_missed") if any(c in row for row in owed)]
-            out.console.print(_table("Owed pay", owed, ["unit", "side", "owed", *kept]))
+            out.console.print(_table(_("Owed pay"), owed, ["unit", "side", "owed", *kept]))
 
     @app.command("career")
     @handles_errors

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -70,7 +70,8 @@ def ask_die(request: DieRequest) -> int:
             raise InvalidInputError.saying("stopped before every die was entered: nothing was recorded") from None
         if typed.isdigit() and 1 <= int(typed) <= request.sides:
             return int(typed)
-        typer.echo(f"{typed!r} is not a face of a d{request.sides}: type a number from 1 to {request.sides}", err=True)
+        said = _("{typed!r} is not a face of a d{sides}: type a number from 1 to {sides}")
+        typer.echo(said.format(typed=typed, sides=request.sides), err=True)
 
 
 def make(model: type[C], **fields: Any) -> C:
@@ -172,7 +173,8 @@ def recording(build: Build, *, rolls: bool = False) -> Callable[..., None]:
 def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) -> None:
     """``--dice count``: the command's decision run on stand-in dice (every die at its lowest face, then at its
     highest), appending nothing, to tell which dice to roll before anyone rolls them."""
-    from events.dice.ask import CountingDice, tally
+    from campaign.i18n.purposes import purpose_said
+    from events.dice.ask import CountingDice
 
     ledger = open_app().ledger
     runs: list[list[Needed]] = []
@@ -186,27 +188,47 @@ def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) ->
         out.json({"command": command.name, "dice": [vars_of(n) for n in low], "if_highest": [vars_of(n) for n in high]})
         return
     console = out.console
+    where = f"[bold]{escape(info.name)}[/]"
     same = [(n.count, n.sides) for n in low] == [(n.count, n.sides) for n in high]
     if same:
-        console.print(
-            f"[bold]{escape(info.name)}[/]: {escape(typed(command.name))} needs {tally(low)} (nothing was recorded)"
-        )
+        said = _("{campaign}: {command} needs {dice} (nothing was recorded)")
+        console.print(said.format(campaign=where, command=escape(typed(command.name)), dice=tally(low)))
     else:
-        console.print(
-            f"[bold]{escape(info.name)}[/]: how many dice {escape(typed(command.name))} needs depends on the rolls "
-            "(nothing was recorded)"
-        )
+        said = _("{campaign}: how many dice {command} needs depends on the rolls (nothing was recorded)")
+        console.print(said.format(campaign=where, command=escape(typed(command.name))))
     for title, needed in (
-        (("", low),) if same else (("every die at its lowest", low), ("every die at its highest", high))
+        (("", low),)
+        if same
+        else ((_(" with every die at its lowest: {dice}"), low), (_(" with every die at its highest: {dice}"), high))
     ):
         if title:
-            console.print(f" with {title}: {tally(needed)}")
+            console.print(title.format(dice=tally(needed)))
         for i, n in enumerate(needed, 1):
             faces = ", ".join(map(str, n.faces_on_table))
-            still = f" [yellow](still on the table: {faces}; enter them again)[/]" if n.on_table else ""
-            console.print(f"  {i}. {n.notation} for {escape(n.purpose)}{still}")
+            still = _("(still on the table: {faces}; enter them again)").format(faces=faces) if n.on_table else ""
+            still = f" [yellow]{escape(still)}[/]" if still else ""
+            said = _("{i}. {notation} for {purpose}").format(
+                i=i, notation=n.notation, purpose=escape(purpose_said(n.purpose))
+            )
+            console.print(f"  {said}{still}")
     if low or high:
-        console.print("Roll them and give the faces in this order with --dice, or use --dice ask to be asked for each.")
+        console.print(
+            _("Roll them and give the faces in this order with --dice, or use --dice ask to be asked for each.")
+        )
+
+
+def tally(needed: Sequence[Needed]) -> str:
+    """ "3 dice: 2 d6, 1 d8", in the reader's language (``events.dice.ask.tally`` counts them the same way)."""
+    from campaign.i18n import ngettext
+
+    kinds: dict[int, int] = {}
+    for n in needed:
+        kinds[n.sides] = kinds.get(n.sides, 0) + n.count
+    total = sum(kinds.values())
+    if not total:
+        return _("no dice")
+    parts = ", ".join(f"{count} d{sides}" for sides, count in sorted(kinds.items()))
+    return ngettext("{n} die: {parts}", "{n} dice: {parts}", total).format(n=total, parts=parts)
 
 
 def vars_of(needed: Needed) -> dict[str, Any]:

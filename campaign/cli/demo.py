@@ -18,7 +18,8 @@ from rich.markup import escape
 
 from campaign.bootstrap import App
 from campaign.cli.output import Output
-from campaign.read.describe import count, describe, unit_names
+from campaign.i18n import _, ngettext
+from campaign.read.describe import amount, count, describe, unit_names
 from campaign.rulesets import RULESETS, load
 from campaign.rulesets.command import BaseCommand
 from campaign.rulesets.disorder import battle_commands as disb
@@ -357,11 +358,18 @@ def build_demo(app: App, out: Output) -> dict[str, object]:
                 )
             summary["campaigns"].append({"name": name, "ruleset": ruleset, **report.as_dict()})
             if not out.as_json:
-                out.console.print(
-                    f"  [green]verified[/] {count(report.events, 'events')}, "
-                    f"{count(report.rolls_rederived, 'rolls')} re-derived from the revealed seed, "
-                    f"head {report.head_hash}"
+                rolls = ngettext(
+                    "{n} roll re-derived from the revealed seed",
+                    "{n} rolls re-derived from the revealed seed",
+                    report.rolls_rederived,
+                ).format(n=amount(report.rolls_rederived))
+                said = _("{verified} {events}, {rolls}, head {hash}").format(
+                    verified=f"[green]{escape(_('verified'))}[/]",
+                    events=count(report.events, "events"),
+                    rolls=rolls,
+                    hash=report.head_hash,
                 )
+                out.console.print(f"  {said}")
     return summary
 
 
@@ -381,7 +389,9 @@ def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
         return []
     if not installed("charts"):
         if not out.as_json:
-            out.console.print("No charts drawn: that needs the 'charts' extra (pip install 'campaign-ledger[charts]').")
+            out.console.print(
+                escape(_("No charts drawn: that needs the 'charts' extra (pip install 'campaign-ledger[charts]')."))
+            )
         return []
     from campaign.cli.chart import draw
     from campaign.read.charts import chart
@@ -393,15 +403,16 @@ def write_charts(app: App, db: str, out: Output, replace: bool) -> list[str]:
             continue
         path = base.with_name(f"{base.stem}-{ruleset}-{measure}.svg")
         if path.exists() and not replace:
-            out.console.print(f"  [yellow]left {escape(str(path))} as it was[/] (add --replace to draw it again)")
+            left = escape(_("left {file} as it was").format(file=path))
+            out.console.print(f"  [yellow]{left}[/] " + escape(_("(add --replace to draw it again)")))
             continue
         info = app.ledger.resolve(f"Demo {ruleset}")
         draw(chart(info.name, info.ruleset, app.ledger.store.read(info.campaign_id), measure), path)
         written.append(str(path))
     if written and not out.as_json:
-        out.console.print("Charts drawn from the demo's logs:")
+        out.console.print(_("Charts drawn from the demo's logs:"))
         for path_name in written:
             out.console.print(f"  {escape(path_name)}")
         hint = f"campaign --db {shlex.quote(db)} chart strength -c 'Demo grimdark' -o strength.png"
-        out.console.print(f"Draw your own with e.g. `{escape(hint)}`.")
+        out.console.print(escape(_("Draw your own with e.g. `{command}`.").format(command=hint)))
     return written

@@ -10,6 +10,7 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import resolved
+from campaign.i18n import _
 from campaign.read import views
 
 entropy = typer.Typer(
@@ -47,9 +48,10 @@ def commit(
             }
         )
         return
-    out.appended(result, f"[bold]{escape(info.name)}[/]: share of entropy committed for epoch {info.seed_epoch}.")
+    said = _("{campaign}: share of entropy committed for epoch {epoch}.")
+    out.appended(result, said.format(campaign=f"[bold]{escape(info.name)}[/]", epoch=info.seed_epoch))
     if drawn:
-        out.console.print(f"your share, drawn for you (shown once): {given}")
+        out.console.print(_("your share, drawn for you (shown once): {share}").format(share=given))
 
 
 @entropy.command("show")
@@ -69,14 +71,17 @@ def show(
         return
     console = out.console
     if shown["open"]:
-        state = "open: shares are taken until its first seeded roll"
+        state = _("open: shares are taken until its first seeded roll")
     elif shown["current"] and (closed := shown["closed_by_roll"]) is not None:  # a current epoch not open
-        state = f"closed by roll {closed['roll']} (#{closed['seq']}): shares now go to the next epoch, after reveal"
+        state = _("closed by roll {roll} (#{seq}): shares now go to the next epoch, after reveal").format(
+            roll=closed["roll"], seq=closed["seq"]
+        )
     else:
-        state = "revealed" if shown["revealed"] else "past"
-    console.print(f"[bold]{escape(info.name)}[/], seed epoch {shown['epoch']}: {state}")
+        state = _("revealed") if shown["revealed"] else _("past")
+    said = _("{campaign}, seed epoch {epoch}: {state}")
+    console.print(said.format(campaign=f"[bold]{escape(info.name)}[/]", epoch=shown["epoch"], state=state))
     if not shown["shares"]:
-        console.print("  no shares committed: its dice are derived from the seed alone")
+        console.print("  " + _("no shares committed: its dice are derived from the seed alone"))
     for entry in shown["shares"]:
         text = f"  #{entry['seq']} {escape(entry['by'])}: {entry['commitment']}"
         if "share" in entry:

@@ -119,10 +119,20 @@ def replay(seq: int, campaign: CampaignOpt = None, as_json: JsonOpt = False) -> 
     if as_json:
         out.json({"seq": seq, "same": same, "recorded": recorded, "recomputed": recomputed})
     else:
-        out.console.print(
-            f"battle day at #{seq}: {len(recorded)} steps; "
-            + ("re-running it gives the same outcome" if same else "[red]the engine now decides differently[/]")
+        said = (
+            ngettext(
+                "battle day at #{seq}: {n} step; re-running it gives the same outcome",
+                "battle day at #{seq}: {n} steps; re-running it gives the same outcome",
+                len(recorded),
+            )
+            if same
+            else ngettext(
+                "battle day at #{seq}: {n} step; [red]the engine now decides differently[/]",
+                "battle day at #{seq}: {n} steps; [red]the engine now decides differently[/]",
+                len(recorded),
+            )
         )
+        out.console.print(said.format(seq=seq, n=len(recorded)))
     if not same:
         raise typer.Exit(3)
 

@@ -81,7 +81,8 @@ class Output:
             return
         console = self.console
         if result.duplicate:
-            console.print("[yellow]this command id was already recorded; nothing new was appended[/]")
+            said = _("this command id was already recorded; nothing new was appended")
+            console.print(f"[yellow]{escape(said)}[/]")
         console.print(headline)
         for event, text in readable(result.events, names or {}):
             console.print(f"  [dim]#{event.seq}[/] {escape(text)}")

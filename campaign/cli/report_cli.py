@@ -12,6 +12,7 @@ from rich.markup import escape
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import resolved
+from campaign.i18n import _
 from campaign.read.describe import count
 from events.errors import InvalidInputError
 
@@ -58,4 +59,5 @@ def register(app: typer.Typer) -> None:
             out.json({"campaign": info.name, "format": kind, "file": str(output), "battles": len(told.battles)})
         else:
             battles = count(len(told.battles), "battles")
-            out.console.print(escape(f"{info.name}: the report ({kind}, {battles}) is in {output}"))
+            said = _("{campaign}: the report ({kind}, {battles}) is in {file}")
+            out.console.print(escape(said.format(campaign=info.name, kind=kind, battles=battles, file=output)))

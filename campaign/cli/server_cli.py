@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
 from campaign.cli.output import Output, handles_errors
 from campaign.cli.session import open_app, state
+from campaign.i18n import _
 from campaign.rulesets.kinds import NAME
 from events.errors import ConfigurationError, InvalidInputError
 
@@ -33,13 +36,13 @@ def user_add(
     if password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
-        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+        password = typer.prompt(_("Password"), hide_input=True, confirmation_prompt=True)
     Accounts(open_app(create=True).engine, wall_clock).add(name, password)
     out = Output(as_json)
     if as_json:
         out.json({"account": name.strip().lower()})
     else:
-        out.console.print(f"account [bold]{name.strip().lower()}[/] created")
+        out.console.print(_("account {name} created").format(name=f"[bold]{escape(name.strip().lower())}[/]"))
 
 
 InviteHours = Annotated[
@@ -96,7 +99,7 @@ def invite(  # noqa: PLR0913 (the command's options, as Typer reads them)
     result = grant(
         app.ledger, Memberships(app.engine), info, name, role, side or [], account_exists=exists, command_id=command_id
     )
-    Output(as_json).appended(result, f"[bold]{info.name}[/]:")
+    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:")
 
 
 def _invite_link(role: str, sides: list[str], hours: int | None, url: str, campaign: str | None, as_json: bool) -> None:
@@ -114,8 +117,23 @@ def _invite_link(role: str, sides: list[str], hours: int | None, url: str, campa
         out.json({"link": address, **made.as_dict(int(invitations.now()))})
     else:
         until = when(made.expires_at)
-        out.console.print(f"[bold]{info.name}[/]: a link for {made.for_words()}, open until {until} (shown once):")
+        out.console.print(_link_said(made.role, made.sides, info.name, until))
         out.console.print(address, soft_wrap=True, highlight=False)
+
+
+def _link_said(role: str, sides: Sequence[str], campaign: str, until: str) -> str:
+    """The line above a new link, worded whole for each role: the role's words decline with the sentence around
+    them in Russian and Polish ("для игрока", "dla gracza"), so no piece of it is glued in."""
+    where = f"[bold]{escape(campaign)}[/]"
+    if role == "player":
+        said = _("{campaign}: a link for a player for {sides}, open until {until} (shown once):")
+        return said.format(campaign=where, sides=escape(", ".join(sides)), until=until)
+    if role == "observer":
+        return _("{campaign}: a link for an observer, open until {until} (shown once):").format(
+            campaign=where, until=until
+        )
+    said = _("{campaign}: a link for {role}, open until {until} (shown once):")
+    return said.format(campaign=where, role=escape(role), until=until)
 
 
 def serve(
@@ -195,7 +213,8 @@ def serve(
     if invite_hours:
         settings = replace(settings, invite_s=invite_hours * 3600)
     app = create_app(open_app(create=True), secure_cookies=secure_cookies, settings=settings)
-    typer.echo(f"serving {where(state.db)} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    said = _("serving {where} on {address} (Ctrl-C stops)")
+    typer.echo(said.format(where=where(state.db), address=f"http://{host}:{port}/"), err=True)
     uvicorn.Server(config(app, host, port, forwarded_allow_ips=forwarded_allow_ips)).run()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 import typer
@@ -29,6 +29,11 @@ from campaign.typed_as import typed
 from events.dice import parse_table_dice
 from events.dice.rerun import AskedFaces, NewDice, TypedFaces
 from events.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from campaign.i18n.explain import Beside
+    from campaign.replay import RuleOutcome
+    from events.envelope import RecordedEvent
 
 
 def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str, Any]:
@@ -94,12 +99,12 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
         report, batch = timeline.preview(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
         out = Output(as_json)
         if dry_run:
-            out.json(report.as_dict()) if as_json else _show_amend(out, report, seq)
+            out.json(report.as_dict()) if as_json else _show_amend(out, report, seq, _names(ledger, info.campaign_id))
             return
         if not yes:
             if not as_json:
-                _show_amend(out, report, seq)
-            if as_json or not sys.stdin.isatty() or not typer.confirm("apply this amendment?", default=False):
+                _show_amend(out, report, seq, _names(ledger, info.campaign_id))
+            if as_json or not sys.stdin.isatty() or not typer.confirm(_("apply this amendment?"), default=False):
                 if as_json:
                     raise InvalidInputError.saying(
                         "nothing was amended: an amendment is applied only once its preview is accepted; see it "
@@ -115,7 +120,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901 (its commands, nested, are
         if as_json:
             out.json(report.as_dict())
             return
-        _show_amend(out, report, seq)
+        _show_amend(out, report, seq, _names(ledger, info.campaign_id))
 
     @app.command("reroll")
     @handles_errors
@@ -290,10 +295,20 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
             )
             return
         c = out.console
+        branched = ngettext(
+            "{name} branches from {parent} at #{at}: {n} event shared, head #{seq} {hash}",
+            "{name} branches from {parent} at #{at}: {n} events shared, head #{seq} {hash}",
+            at,
+        )
         c.print(
-            f"[bold]{escape(name)}[/] branches from {escape(parent.name)} at #{at}: "
-            f"{at} event{'s' if at > 1 else ''} shared, "
-            f"head #{result.head.seq} {result.head.hash}"
+            branched.format(
+                name=f"[bold]{escape(name)}[/]",
+                parent=escape(parent.name),
+                at=at,
+                n=amount(at),
+                seq=result.head.seq,
+                hash=result.head.hash,
+            )
         )
         for line in made_in_words(story, name):
             c.print(escape(line))
@@ -396,7 +411,8 @@ def register_exchange(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its com
         if as_json:
             out.json({"campaign_id": sink.last.campaign_id, "events": sink.count, "head_hash": sink.last.hash})
         else:
-            out.console.print(f"imported {sink.count} events; head {sink.last.hash}")
+            imported = ngettext("imported {n} event; head {hash}", "imported {n} events; head {hash}", sink.count)
+            out.console.print(imported.format(n=sink.count, hash=sink.last.hash))
 
 
 def _amend_changes(items: list[str]) -> dict[str, object]:
@@ -442,7 +458,37 @@ def _amend_dice(
     return None, TypedFaces(faces, actor)
 
 
-def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
+def _names(ledger: Any, campaign_id: str) -> dict[str, str]:
+    """The units' names an amendment's preview says its decisions with (read only for a reader of another
+    language than English: the English reads the recorded sentences, which hold them)."""
+    from campaign.i18n import DEFAULT, language
+
+    if language() == DEFAULT:
+        return {}
+    from campaign.read.describe import unit_names
+
+    return unit_names(ledger.store.read(campaign_id))
+
+
+def _decision(outcome: RuleOutcome, events: tuple[RecordedEvent, ...], beside: Beside) -> str:
+    """A rule outcome of an amendment's preview in the reader's language: its rule application's sentence
+    rendered from the record (as the log says it), or the recorded English where it cannot be."""
+    from campaign.i18n.explain import explained
+
+    found = next(
+        (
+            e.payload
+            for e in events
+            if e.type == "rules.applied"
+            and (e.payload.get("rule"), e.payload.get("unit_id"), e.payload.get("explanation"))
+            == (outcome.get("rule"), outcome.get("unit_id"), outcome.get("explanation"))
+        ),
+        None,
+    )
+    return words(explained(found, beside) if found is not None else str(outcome["explanation"]))
+
+
+def _show_amend(out: Output, report: AmendReport, seq: int, names: dict[str, str]) -> None:
     c = out.console
     done = report.result is not None
     skipped = len(report.dropped)
@@ -493,7 +539,7 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
             )
         )
     if report.amended is not None:
-        _show_fate(out, report.amended, report.exact, own=True)
+        _show_fate(out, report.amended, report.exact, names, own=True)
     run: list[Fate] = []  # later commands that decide as before, said in one line for each run of them
     for fate in [*report.fates, None]:
         if fate is not None and fate.kind == "unchanged":
@@ -504,7 +550,7 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
             c.print("  " + escape(_("unchanged: {commands}").format(commands=commands)))
             run = []
         if fate is not None:
-            _show_fate(out, fate, report.exact)
+            _show_fate(out, fate, report.exact, names)
     if not report.exact:
         c.print(
             _(
@@ -514,7 +560,7 @@ def _show_amend(out: Output, report: AmendReport, seq: int) -> None:
         )
 
 
-def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> None:
+def _show_fate(out: Output, fate: Fate, exact: bool, names: dict[str, str], *, own: bool = False) -> None:
     """One re-run command and what becomes of it; the amended command itself only where its rules decide
     otherwise (its inputs' change is said above)."""
     c = out.console
@@ -552,14 +598,26 @@ def _show_fate(out: Output, fate: Fate, exact: bool, *, own: bool = False) -> No
         c.print("    " + back.format(n=amount(n)))
     if fate.new_dice and not exact:
         return  # what it decides on stand-in dice is no outcome
+    from campaign.i18n.explain import Beside
+    from campaign.read.describe import dice_of
+
+    rolls, faces = dice_of([*fate.recorded, *fate.rerun])  # a re-run rolls no dice the record does not hold
+    beside = Beside(names, rolls, faces)
+
+    def was(o: RuleOutcome) -> str:
+        return escape(_decision(o, fate.recorded, beside))
+
+    def now(o: RuleOutcome) -> str:
+        return escape(_decision(o, fate.rerun, beside))
+
     for before, after in differ:
         if before is None and after is not None:
-            c.print("    " + _("now also: {decision}").format(decision=escape(words(after["explanation"]))))
+            c.print("    " + _("now also: {decision}").format(decision=now(after)))
         elif after is None and before is not None:
-            c.print("    " + _("no longer: {decision}").format(decision=escape(words(before["explanation"]))))
+            c.print("    " + _("no longer: {decision}").format(decision=was(before)))
         elif before is not None and after is not None:
-            c.print("    " + _("was: {decision}").format(decision=escape(words(before["explanation"]))))
-            c.print("    " + _("now: {decision}").format(decision=escape(words(after["explanation"]))))
+            c.print("    " + _("was: {decision}").format(decision=was(before)))
+            c.print("    " + _("now: {decision}").format(decision=now(after)))
 
 
 def _input(v: object) -> str:

@@ -400,6 +400,8 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
             out.json({"file": str(output), "seq": report.last_seq, "head_hash": report.head_hash, **signed})
         else:
             where = escape(str(output))
-            out.console.print(f"checkpoint of {escape(info.name)} at #{report.last_seq} written to {where}")
+            said = _("checkpoint of {campaign} at #{seq} written to {file}")
+            out.console.print(said.format(campaign=escape(info.name), seq=report.last_seq, file=where))
             if signature:
-                out.console.print(f"signed by {signer} in {escape(str(written[-1][0]))}")
+                said = _("signed by {signer} in {file}")
+                out.console.print(said.format(signer=escape(str(signer)), file=escape(str(written[-1][0]))))

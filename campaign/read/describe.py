@@ -444,6 +444,7 @@ SAID: dict[str, str] = {
     "morale.grade_changed": N_("{unit_id}: {from_grade} → {to_grade}"),
     "battle.unit_removed": N_("{unit_id} leaves the battle: {reason}"),
     "battle.turn_began": N_("turn {turn} begins"),
+    "battle.unit_activated": N_("{unit_id}: unit activated (turn {turn})"),
     "morale.action_failed": N_("{unit_id} may not try {action} again this turn"),
     "morale.panic_changed": N_("{unit_id}: {panic}"),
     "morale.rally_attempted": N_("{officer_id} spends a rally action on {unit_id}"),
@@ -588,16 +589,20 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     kind = event.type
     if kind == "dice.seed_revealed" and p.get("shares"):
         given = len(p["shares"])
-        return (
-            f"seed of epoch {p['epoch']} revealed with its {given} share{'s' if given > 1 else ''} of entropy: "
-            "every roll made with it can now be checked"
-        )
+        return ngettext(
+            "seed of epoch {epoch} revealed with its {n} share of entropy: every roll made with it can now be checked",
+            "seed of epoch {epoch} revealed with its {n} shares of entropy: every roll made with it can now be checked",
+            given,
+        ).format(epoch=p["epoch"], n=given)
     if kind == "economy.funds_changed" and (paid := _month_end_pay(event)) is not None:
         month, upkeep = paid
         said = _("{side}: {amount} (upkeep and pay at the end of month {month})") if upkeep else None
         return (said or _("{side}: {amount} (pay at the end of month {month})")).format(
             side=p["side"], amount=money(p["amount"], signed=True), month=month
         )
+    if kind == "economy.troops_recruited" and p.get("quality") == "recruit" and language() != DEFAULT:
+        # the five-grade rules' own word for the men a recruiting adds (no quality of its seed's five)
+        fields = _Fields({**p, "quality": pgettext("recruited men", "recruit")}, names)
     if kind in SAID and language() != DEFAULT and (worded := in_terms(kind)) is not None:
         return _(SAID[kind]).format_map(_Fields(in_words(p, *worded), names))
     if kind in SAID:

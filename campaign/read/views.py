@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
-from campaign.read.describe import corrected, describe, dice_of, unit_names, words
+from campaign.read.describe import corrected, describe, dice_of, money, unit_names, value, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.recorded import text
@@ -44,6 +44,37 @@ COLUMN_WORDS = {
     "battle": N_("battle"), "day": N_("day"), "turns": N_("turns"), "result": N_("result"), "winner": N_("winner"),
 }  # fmt: skip
 """The headings a reader of another language reads (English: :data:`HEADINGS`, or the key in words)."""
+
+
+NAMES = ("name", "side", "unit", "pc", "winner", "battle")
+"""Columns that hold a name as it was typed (never reworded)."""
+
+MONEY = ("owed", "pay_owed")
+"""Columns that hold a sum of money: thousands separated for a person (``--json`` keeps the number)."""
+
+
+TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank", "result")
+"""Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
+
+
+def cell(column: str, v: object, ruleset: str | None = None) -> str:
+    """One table cell in words: a flag as "yes" or nothing, a list joined, a row name without underscores; a
+    seed's term (a quality, a fatigue) in the reader's language. The command line's tables and the page's
+    roster say their cells with it, so the two never word one value differently."""
+    if v is None or v is False or v == []:
+        return ""
+    if column in NAMES:
+        return str(v)
+    if ruleset is not None and column in TERMS and isinstance(v, str):
+        from campaign.i18n import DEFAULT, language
+
+        if language() != DEFAULT:
+            from campaign.i18n.terms import shown
+
+            return shown(ruleset, column, v)
+    if column in MONEY and isinstance(v, int) and not isinstance(v, bool):
+        return money(v)
+    return value(v)
 
 
 def heading(key: str) -> str:

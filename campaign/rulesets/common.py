@@ -7,7 +7,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from campaign.i18n import N_
 from campaign.rulesets.command import Command, Situation
@@ -310,6 +310,25 @@ class EditUnit(Command[S, T]):
         Typed(names=("--set",), form="KEY=VALUE"),
     ] = Field(min_length=1, max_length=50, description="A profile field and its new value.")
 
+    profile_model: ClassVar[type[BaseModel] | None] = None
+    """The ruleset's unit profile: a closed set's value given in the seed's words is read as its value as the
+    command is made, so the command (and the log) holds ``veteran`` for ``quality=Weterani``, as a muster's does."""
+
+    @field_validator("changes")
+    @classmethod
+    def _seed_words(cls, changes: dict[str, JsonValue]) -> dict[str, JsonValue]:
+        if cls.profile_model is None:
+            return changes
+        try:
+            cls.profile_model.model_validate(changes)  # the fields left out are missing: only the sets are read
+        except ValidationError as exc:
+            from campaign.i18n.terms import reread
+
+            worded = reread(cls.profile_model, changes, exc.errors())
+            if worded is not None:
+                return {k: worded.get(k, v) for k, v in changes.items()}  # type: ignore[misc]
+        return changes
+
     def check(self, tables: T, profile: Any) -> None:
         """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
 
@@ -336,14 +355,7 @@ class EditUnit(Command[S, T]):
                 unit=unit.name,
                 field=sizes[0],
             )
-        try:
-            profile = type(unit.profile).model_validate({**current, **self.changes})
-        except ValidationError as exc:
-            raise InvalidInputError.saying(
-                "not a profile for {unit}: {problems}",
-                unit=unit.name,
-                problems=said_problems(exc.errors(), Words("profile")),
-            ) from None
+        profile = self._validated(unit, {**current, **self.changes})
         self.check(s.tables, profile)
         checked = profile.model_dump(mode="json")
         changed = {k: v for k, v in checked.items() if v != current.get(k)}
@@ -352,6 +364,25 @@ class EditUnit(Command[S, T]):
                 "the profile of {unit} has those values already: nothing to change", unit=unit.name
             )
         return [UnitProfileChanged(unit_id=unit.unit_id, profile=changed)]
+
+    @staticmethod
+    def _validated(unit: Any, data: dict[str, Any]) -> Any:
+        """The profile ``data`` makes, a closed set's value read in the seed's words as a muster reads it
+        (``quality=Weterani`` is ``veteran``): what is recorded is the set's value, never the word typed."""
+        model = type(unit.profile)
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            from campaign.i18n.terms import reread, sets_of
+
+            worded = reread(model, data, exc.errors())
+            if worded is not None and worded != data:
+                return EditUnit._validated(unit, worded)
+            raise InvalidInputError.saying(
+                "not a profile for {unit}: {problems}",
+                unit=unit.name,
+                problems=said_problems(exc.errors(), Words("profile"), sets_of(model)),
+            ) from None
 
 
 class RollDice(Command[None, None]):

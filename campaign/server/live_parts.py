@@ -78,6 +78,8 @@ def roster(at: At) -> str:
         "roster.html",
         head=at.info.last_seq,
         units=s.units,
+        # a closed set's value (a quality, a fatigue, a rank) in the seed's words, as the CLI's roster says it
+        cell=lambda column, v: views.cell(column, v, at.info.ruleset) if column in views.TERMS else v,
         columns=[c for c in views.STATUS_COLUMNS if any(c in u for u in s.units)],
         headings=views.HEADINGS,
         careers=careers,

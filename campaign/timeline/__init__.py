@@ -510,7 +510,10 @@ class _Rerun:
     ) -> Fate:
         after = as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
         if isinstance(dice, TableDice):
-            return Fate(group.first_seq, name, dict(args), "changed", group.outcomes, after)
+            return Fate(
+                group.first_seq, name, dict(args), "changed", group.outcomes, after, recorded=group.events,
+                rerun=tuple(rerun),
+            )  # fmt: skip
         self.table = dice.table_left
         self._back(dice.unused)
         # A change is one in what the rules decided, not in the words (a re-run lists a battle's Morale modifiers
@@ -524,7 +527,7 @@ class _Rerun:
         )
         return Fate(
             group.first_seq, name, dict(args), kind, group.outcomes, after, new_dice=dice.new_dice,
-            back_on_table=len(dice.unused),
+            back_on_table=len(dice.unused), recorded=group.events, rerun=tuple(rerun),
         )  # fmt: skip
 
 

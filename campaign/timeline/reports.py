@@ -77,6 +77,10 @@ class Fate:
     """The dice it rolls that it did not roll before: each taken off the table, or new."""
     back_on_table: int = 0
     """How many of its own dice its rules no longer ask for (they go back on the table)."""
+    recorded: tuple[RecordedEvent, ...] = ()
+    """Its events as recorded, and below those its re-run gives: what says each outcome in the reader's
+    language (a rule's renderer reads the whole record, with its dice); not part of ``as_dict``."""
+    rerun: tuple[RecordedEvent, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Annotated, ClassVar
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from campaign.rulesets.battles import DisbandUnit, being_fought, on_table
 from campaign.rulesets.command import Command, Phase, Situation
@@ -248,6 +248,7 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
 
 class Edit(EditUnit[CampaignState, Tables]):
     name: ClassVar[str] = "dis.edit"
+    profile_model: ClassVar[type[BaseModel] | None] = UnitProfile
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
         tables.discipline_of(profile.troops)  # as a muster: troops the tables know

@@ -197,6 +197,7 @@ class HouseRule(BaseHouseRule[CampaignState, Tables]):
 
 class Edit(EditUnit[CampaignState, Tables]):
     name: ClassVar[str] = "fs.edit"
+    profile_model: ClassVar[type[BaseModel] | None] = UnitProfile
 
 
 # -- a battle's course -------------------------------------------------------------------------------

@@ -415,7 +415,7 @@ def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)
             "by": by.unit_id if by is not None else None,
         },
         {"men_left": left, "threat_rows": rows},
-        f"{unit.name} attacked: {what}; {left} men left",
+        f"{unit.name} attacked: {what}; {left} {'man' if left == 1 else 'men'} left",
         (fact,),
     )
     decisions = [recorded]

@@ -99,8 +99,8 @@ def _attack(p: JsonObject, beside: Beside) -> str | None:
     if inputs.get("by"):
         what += _(", by {unit}").format(unit=beside.names.get(str(inputs["by"]), _("a unit not on the roster")))
     left = whole(outcome["men_left"])
-    # English records "men left" whatever the count; the other languages say each count in its own form.
-    return ngettext("{unit} attacked: {what}; {n} men left", "{unit} attacked: {what}; {n} men left", left).format(
+    # English says "1 man left" (a record made before it said so reads "1 men left", shown as recorded).
+    return ngettext("{unit} attacked: {what}; {n} man left", "{unit} attacked: {what}; {n} men left", left).format(
         unit=name, what=what, n=left
     )
 

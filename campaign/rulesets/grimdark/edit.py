@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from campaign.rulesets.command import Situation
 from campaign.rulesets.common import EditUnit, find_unit
@@ -39,6 +39,7 @@ class Edit(EditUnit[CampaignState, Tables]):
     elsewhere, a roll made away from the ledger)."""
 
     name: ClassVar[str] = "gf.edit"
+    profile_model: ClassVar[type[BaseModel] | None] = UnitProfile
 
     changes: Annotated[
         dict[Annotated[str, Called("profile field")], Annotated[JsonValue, Called("new value")]],

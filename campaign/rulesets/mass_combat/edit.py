@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import BaseModel
+
 from campaign.rulesets.common import EditUnit
 from campaign.rulesets.mass_combat import state as mc_state
 from campaign.rulesets.mass_combat.profile import UnitProfile
@@ -14,6 +16,7 @@ from events.errors import InvalidInputError
 
 class Edit(EditUnit[mc_state.CampaignState, Tables]):
     name: ClassVar[str] = "mc.edit"
+    profile_model: ClassVar[type[BaseModel] | None] = UnitProfile
 
     def check(self, tables: Tables, profile: UnitProfile) -> None:
         troop_strength(tables, profile)  # as a muster: unknown weapons refused
