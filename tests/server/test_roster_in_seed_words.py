@@ -16,7 +16,7 @@ from tests.server.test_charts_and_print import run
 
 def roster_rows(page: str) -> list[list[str]]:
     """The roster's rows as text (its header row first)."""
-    found = re.search(r'<section class="card" id="roster">(.*?)</section>', page, re.S)
+    found = re.search(r'<section class="card" id="roster"[^>]*>(.*?)</section>', page, re.S)
     assert found, "no roster on the page"
     table = found.group(1).split("</table>")[0]
     return [
