@@ -32,6 +32,16 @@ def report_style() -> Response:
     return Response(PRINT_CSS, media_type="text/css; charset=utf-8")
 
 
+def attachment(filename: str) -> str:
+    """A download's Content-Disposition for any name (RFC 6266): an ASCII fallback, and the name itself
+    percent-encoded as UTF-8 (RFC 8187) — a header is Latin-1, and a campaign named "Front Otłoku" or "Сталь"
+    made the download fail."""
+    from urllib.parse import quote
+
+    fallback = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-._") else "-" for ch in filename)
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
+
+
 @router.get("/c/{campaign_id}/report", openapi_extra=access("member"))
 def report_page(request: Request, m: Member, format: str = "") -> Response:
     """The campaign's story on the page (``?format=md`` or ``html``: the file ``campaign report`` writes)."""
@@ -42,13 +52,13 @@ def report_page(request: Request, m: Member, format: str = "") -> Response:
         return Response(
             markdown(told),
             media_type="text/markdown; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{slug}-report.md"'},
+            headers={"Content-Disposition": attachment(f"{slug}-report.md")},
         )
     if format == "html":
         return Response(
             html(told),
             media_type="text/html; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{slug}-report.html"'},
+            headers={"Content-Disposition": attachment(f"{slug}-report.html")},
         )
     return templates.TemplateResponse(
         request,

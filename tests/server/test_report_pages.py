@@ -39,6 +39,21 @@ def test_every_member_reads_the_report_printable_and_downloadable(world: World) 
     assert f'href="/c/{world.campaign_id}/report"' in campaign and 'enctype="multipart/form-data"' in campaign
 
 
+def test_a_campaign_of_any_name_is_downloaded(world: World) -> None:
+    """A report's file is named after its campaign in any alphabet: a Polish or Cyrillic name made the download a
+    500 (a header is Latin-1); now an ASCII fallback and the name itself in UTF-8 (RFC 6266, RFC 8187)."""
+    client = world.client("gina")
+    made = client.post("/api/campaigns", json={"name": "Front Otłoku Сталь", "ruleset": "grimdark"})
+    assert made.status_code in (200, 201), made.text
+    campaign_id = made.json()["campaign_id"]
+    for fmt, ending in (("md", ".md"), ("html", ".html")):
+        answer = client.get(f"/c/{campaign_id}/report", params={"format": fmt})
+        assert answer.status_code == 200, answer.text
+        disposition = answer.headers["content-disposition"]
+        assert disposition.startswith('attachment; filename="front-ot-oku-') and disposition.endswith(ending)
+        assert f"filename*=UTF-8''front-ot%C5%82oku-%D1%81%D1%82%D0%B0%D0%BB%D1%8C-report{ending}" in disposition
+
+
 def test_a_player_imports_a_list_for_its_own_side_only_and_an_update_is_shown_first(world: World) -> None:
     code, said = _upload(world, "pat", "Saurians", EXAMPLES / "starhost.json")
     assert code == 403 and "you play Robots, not Saurians" in said
