@@ -49,3 +49,22 @@ def test_the_roster_says_qualities_and_fatigue_in_the_seeds_words(
     fatigue = next(h for h in head if h in ("fatigue", "усталость", "zmęczenie"))
     assert (by_name["Keno 3rd Squad"][quality], by_name["Keno 3rd Squad"][fatigue]) == keno
     assert (by_name["Company HQ"][quality], by_name["Company HQ"][fatigue]) == steel
+
+
+def test_a_battle_card_says_the_fatigue_the_battle_started_with(world: World) -> None:
+    """R2-3: a side fights with the one fatigue the GM states for it at the battle's start. A unit whose record is
+    fresh, deployed tired, is tired on its card (it said the record's "fresh"); one deployed as its record gives
+    says that."""
+    gina = world.client("gina")
+    cid = str(post(gina, "/api/campaigns", {"name": "Otlok", "ruleset": "fighting-spirit"}, 201)["campaign_id"])
+    for name, side in (("Keno 3rd Squad", "Keno"), ("Company HQ", "Steel")):
+        run(gina, cid, "fs.muster", name=name, side=side, profile={"quality": "regular", "leadership": 2, "size": 7})
+    deployed = [{"unit": "Keno 3rd Squad", "fatigue": "tired"}, {"unit": "Company HQ"}]
+    run(gina, cid, "fs.battle_start", name="Hill 203", motivation={"Keno": "low", "Steel": "low"}, deployments=deployed)
+    page = unescape(re.sub(r"\s+", " ", gina.get(f"/c/{cid}").text))
+    cards = re.findall(r'<li class="unit-card[^"]*" data-unit="[^"]*">(.*?)</li>', page)
+    said = {c: " ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in cards}
+    keno = next(text for text in said.values() if "Keno 3rd Squad" in text)
+    hq = next(text for text in said.values() if "Company HQ" in text)
+    assert "fatigue tired" in keno, keno
+    assert "fatigue fresh" in hq, hq

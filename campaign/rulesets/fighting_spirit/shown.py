@@ -106,10 +106,17 @@ def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
             Item(N_("men"), left(u.men, u.start_men)),
             Item(N_("grade"), u.grade, "grade"),
             Item(N_("suppression"), str(u.suppression)),
-            *([Item(N_("fatigue"), str(units[uid]["fatigue"]), "fatigue")] if uid in units else []),
+            # the fatigue it fights with (the one the battle started with), not its campaign record's now
+            *([Item(N_("fatigue"), fatigue, "fatigue")] if (fatigue := _fatigue(u, units.get(uid))) else []),
         ]
         cards.append(Card(uid, name_of(state, uid), u.side, tuple(items), tuple(flags), u.removed, now=fs_now(u)))
     return in_side_order(cards, battle.sides)
+
+
+def _fatigue(u: UnitState, row: SummaryRow | None) -> str | None:
+    if u.fatigue is not None:
+        return u.fatigue
+    return str(row["fatigue"]) if row is not None and row.get("fatigue") is not None else None
 
 
 _FS_GRADE = {

@@ -46,6 +46,9 @@ class UnitState:
     panic: str = "none"
     last_stand: bool = False
     removed: str | None = None
+    fatigue: str | None = None
+    """The fatigue it was deployed with (R2-3: its side's, as the GM stated it or as the records give it); None
+    in a state kept before the battle's fatigue was held here."""
     failed_actions: frozenset[tuple[int, str]] = frozenset()
     rally_attempts: int = 0
     psi_actions: int = 0
@@ -325,6 +328,7 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
                 men,
                 prone=bool(s.get("prone", False)),
                 in_cover=bool(s.get("in_cover", False)),
+                fatigue=maybe_text(s.get("fatigue")),
             )
             return replace(b, units=units)
 
