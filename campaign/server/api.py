@@ -581,11 +581,14 @@ async def rewind_(body: Rewind, m: GM, request: Request) -> dict[str, object]:
     return appended(request, m.info.campaign_id, result)
 
 
-async def rewound_in_turn(request: Request, m: InCampaign, to: int, reason: str) -> AppendResult:
+async def rewound_in_turn(
+    request: Request, m: InCampaign, to: int, reason: str, seen: int | None = None
+) -> AppendResult:
     """Rewind in the campaign's turn, again on the fresh state after a lost race; refused in words where it would
-    take back more than the game master saw: a command appended since the request came (``m.info``, read as it
-    came in), by this process while it waited for its turn or by another (:func:`timeline_ops.still_meant`)."""
-    seen = m.info.last_seq
+    take back more than the game master saw: a command appended since ``seen`` (the head the page that asked
+    showed), else since the request came (``m.info``, read as it came in), by this process while it waited for
+    its turn or by another (:func:`timeline_ops.still_meant`)."""
+    seen = m.info.last_seq if seen is None else seen
     return await retried_in_turn(
         request, m.info.campaign_id, lambda now: rewind(ledger_of(request, now), now.info, to, reason, seen)
     )
@@ -604,7 +607,7 @@ async def undone_in_turn(request: Request, m: InCampaign, seen: int | None = Non
     request came (``m.info``, read as it came in), by this process while it waited for its turn or by another:
     the game master has not seen it. A page's undo sent twice is so refused the second time, not run again on
     the command before."""
-    seen = min(seen, m.info.last_seq) if seen is not None else m.info.last_seq
+    seen = m.info.last_seq if seen is None else seen
     result, said = await retried_in_turn(
         request, m.info.campaign_id, lambda now: undo(ledger_of(request, now), now.info, seen)
     )

@@ -15,6 +15,8 @@ sent the form (escaped when shown), never a decision.
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 from collections.abc import Mapping
 from urllib.parse import parse_qs
 
@@ -24,7 +26,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from campaign.server.asgi import HttpMiddleware
-from campaign.server.context import CSRF_HEADER
+from campaign.server.context import CSRF_HEADER, SESSION_COOKIE
 
 SAID_COOKIE = "campaign_said"
 TOKEN_FIELD = "_csrf"  # noqa: S105 (a field's name, not a secret)
@@ -56,14 +58,26 @@ def said(request: Request, to: str, what: Mapping[str, object]) -> Response:
     else:
         body = {"message": str(what.get("message", ""))[:1000], "error": bool(what.get("error"))}
         packed = base64.urlsafe_b64encode(orjson.dumps(body)).decode()
-    response.set_cookie(SAID_COOKIE, packed, max_age=60, httponly=True, samesite="strict")
+    response.set_cookie(SAID_COOKIE, f"{_seal(request, packed)}.{packed}", max_age=60, httponly=True, samesite="strict")
     return response
 
 
+def _seal(request: Request, packed: str) -> str:
+    """The cookie's seal: an HMAC of it under the browser's own session secret, so that only what this server
+    left for this session is read back — a cookie set from elsewhere (a sibling subdomain can set one) made the
+    campaign page fail on a shape the page never writes."""
+    key = request.cookies.get(SESSION_COOKIE, "").encode()
+    return hmac.new(key, packed.encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def take_said(request: Request) -> dict[str, object] | None:
-    """What the last plain form post left to show (None: nothing, or a cookie this page cannot read)."""
-    packed = request.cookies.get(SAID_COOKIE)
-    if not packed:
+    """What the last plain form post left to show (None: nothing, or a cookie this page cannot read or did not
+    write for this session)."""
+    sealed = request.cookies.get(SAID_COOKIE)
+    if not sealed:
+        return None
+    seal, _dot, packed = sealed.partition(".")
+    if not hmac.compare_digest(seal, _seal(request, packed)):
         return None
     try:
         found = orjson.loads(base64.urlsafe_b64decode(packed.encode()))

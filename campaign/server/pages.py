@@ -1125,12 +1125,31 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def page_head(m: InCampaign, sent: str) -> int | None:
+    """The head the GM's page showed when its undo or rewind was sent (None: a form that names none); refused in
+    words when it is no entry's number of this campaign, for a check of what the GM saw that a stray value
+    turned off would take back what the GM never saw."""
+    if not sent:
+        return None
+    if not (sent.isascii() and sent.isdigit()) or int(sent) > m.info.last_seq:
+        raise InvalidInputError.saying(
+            "this page does not show campaign {campaign!r} as it is (it is at #{now}): reload the page and try again",
+            campaign=m.info.name,
+            now=m.info.last_seq,
+        )
+    return int(sent)
+
+
 @router.post("/c/{campaign_id}/rewind", openapi_extra=access("gm"))
 async def rewind_form(
-    request: Request, m: GM, to: Annotated[int, Form(ge=0, le=MAX_NUMBER)], reason: Annotated[str, Form()] = ""
+    request: Request,
+    m: GM,
+    to: Annotated[int, Form(ge=0, le=MAX_NUMBER)],
+    reason: Annotated[str, Form()] = "",
+    head: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     try:
-        await api.rewound_in_turn(request, m, to, reason)
+        await api.rewound_in_turn(request, m, to, reason, page_head(m, head))
     except HTTPException as exc:
         return refused_in_turn(request, exc, "rewind")
     except CampaignError as exc:
@@ -1141,11 +1160,9 @@ async def rewind_form(
 
 
 @router.post("/c/{campaign_id}/undo", openapi_extra=access("gm"))
-async def undo_form(request: Request, m: GM) -> Response:
-    form = await request.form()
-    shown = str(form.get("head") or "")
+async def undo_form(request: Request, m: GM, head: Annotated[str, Form(max_length=20)] = "") -> Response:
     try:
-        _, said = await api.undone_in_turn(request, m, int(shown) if shown.isdigit() and len(shown) < 10 else None)
+        _, said = await api.undone_in_turn(request, m, page_head(m, head))
     except HTTPException as exc:
         return refused_in_turn(request, exc, "undo")
     except CampaignError as exc:

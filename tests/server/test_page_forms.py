@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from campaign.rulesets.command import Phase
@@ -268,6 +269,60 @@ def test_an_undo_sent_twice_takes_back_one_command(world: World) -> None:
     assert head(world) == undone, "the second post took back nothing more"
     roster = world.client("gina").get(f"/api/campaigns/{world.campaign_id}").json()
     assert [u["name"] for u in roster["units"]] == ["Robot Squad"]
+
+
+def test_a_said_cookie_the_server_did_not_leave_is_not_read(world: World) -> None:
+    """The answer a plain post leaves for the next page is sealed to the browser's session: a cookie of another
+    shape set from elsewhere (a sibling subdomain can set one) made the campaign page a 500; it is ignored."""
+    import base64
+
+    import orjson
+
+    client = world.client("pat")
+    for forged in (
+        {"command": "gf.shoot", "dice": [{"x": 1}], "values": {"unit_name": 5}},
+        {"message": "hi", "lines": [True]},
+    ):
+        packed = base64.urlsafe_b64encode(orjson.dumps(forged)).decode()
+        for cookie in (packed, f"{'0' * 32}.{packed}"):
+            client.cookies.set("campaign_said", cookie)
+            page = client.get(f"/c/{world.campaign_id}")
+            assert page.status_code == 200, page.text[-400:]
+            assert "gf.shoot" not in page.text.split('id="roster"')[0]
+    client.cookies.delete("campaign_said")
+
+
+def test_a_rewind_from_a_page_that_did_not_see_a_command_takes_nothing_back(world: World) -> None:
+    """The rewind form carries the head its page showed, as the undo does: a player's command appended after
+    the GM's page was drawn is not retracted unseen; refused in words, nothing appended."""
+    muster(world, "Robot Squad", "Robots")
+    plain = without_js(world.client("gina"))
+    page = plain.get(f"/c/{world.campaign_id}").text
+    token = csrf_of(plain, world)
+    shown = re.search(r'name="head" value="(\d+)" data-live-head>\s*<div class="field"><label for="rewind-to"', page)
+    assert shown, "the rewind form carries its page's head"
+    to = int(shown[1]) - 1
+    muster(world, "Saurian Warriors", "Saurians")  # after the GM's page was drawn
+    before = head(world)
+    fields = {"_csrf": token, "head": shown[1], "to": str(to), "reason": "a mistake"}
+    answer = plain.post(f"/c/{world.campaign_id}/rewind", data=fields, follow_redirects=False)
+    assert answer.status_code == 303
+    assert head(world) == before, "nothing taken back the GM did not see"
+    said = plain.get(answer.headers["location"]).text
+    assert "Saurian Warriors" in said or "moved on" in said
+
+
+@pytest.mark.parametrize("sent", ["999999999", "abc", "\u00b2", "-1", "1e3"])
+def test_an_undo_with_a_head_that_is_no_entry_of_the_campaign_is_refused(world: World, sent: str) -> None:
+    """A stray head (huge, not a number, a superscript digit) no longer turns the check of what the GM saw off
+    (or failed as a 500): refused in words, nothing appended."""
+    muster(world, "Robot Squad", "Robots")
+    client = world.client("gina")
+    before = head(world)
+    answer = client.post(f"/c/{world.campaign_id}/undo", data={"head": sent}, headers=HTMX)
+    assert answer.status_code == 400, answer.text
+    assert "reload the page" in answer.text
+    assert head(world) == before
 
 
 def test_without_javascript_a_refusal_comes_back_beside_its_field(world: World) -> None:
