@@ -35,7 +35,8 @@ from events.dice import (
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import DiceError, InvalidInputError, NotFoundError, Words
 from events.limits import check_command_id, check_text
-from events.registry import Event, JsonValue, registry
+from events.recorded import JsonValue
+from events.registry import Event, registry
 from events.store import AppendResult, EventStore
 from events.vault import SeedVault
 from projections.campaign_state import CampaignStates, FoldingCampaignStates

@@ -24,7 +24,8 @@ from events.families.dice import DiceRolled
 from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.overlay import OverlayStore
-from events.registry import JsonValue, registry
+from events.recorded import JsonValue
+from events.registry import registry
 from events.store import EventStore, Head
 from events.timeline import NEVER_RETRACTED, REWOUND, live_events, live_seqs
 from events.vault import SeedVault

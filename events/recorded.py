@@ -1,4 +1,4 @@
-"""Reading a recorded payload's free-shape JSON (:data:`~events.registry.JsonValue`) by the shape a reader expects.
+"""Reading a recorded payload's free-shape JSON (:data:`JsonValue`) by the shape a reader expects.
 
 A reader of a field of free shape (a rule's ``inputs`` and ``outcome``, a summary's row) knows what its rule put
 there (a value of any type is taken: a row made in memory holds tuples where its JSON holds arrays); each
@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from events.registry import JsonValue
+from typing_extensions import TypeAliasType
+
+# Declared here, not beside the event types: a reader of the read models (`status`) narrows payloads without
+# loading the registry and pydantic's event models (tests/e2e/test_startup.py holds it to that).
+JsonValue = TypeAliasType("JsonValue", "int | str | bool | list[JsonValue] | dict[str, JsonValue] | None")
+"""A JSON value as an event holds it (integers and strings: no floats in the log)."""
 
 JsonObject = Mapping[str, JsonValue]
 """A JSON object as read: a payload, or a field of free shape holding one."""

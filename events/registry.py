@@ -14,14 +14,10 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 import orjson
 from orjson import JSONEncodeError
 from pydantic import BaseModel, ConfigDict, ValidationError
-from typing_extensions import TypeAliasType
 
 from events.canonical import model_holds_event_json, payload_bytes, schema_holds_event_json
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import EventSchemaError
-
-JsonValue = TypeAliasType("JsonValue", "int | str | bool | list[JsonValue] | dict[str, JsonValue] | None")
-"""What event fields of free shape may hold: JSON without floats (strict validation refuses them)."""
 
 
 class Event(BaseModel):

@@ -34,7 +34,8 @@ from campaign.rulesets.mass_combat.plugin import PLUGIN as MC
 from campaign.rulesets.mass_combat.setup import BattleSetup
 from events.errors import InvalidInputError, VerificationError
 from events.extras import installed
-from events.registry import JsonValue, registry
+from events.recorded import JsonValue
+from events.registry import registry
 from events.store import AppendResult
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo

@@ -17,7 +17,8 @@ from campaign.rulesets.state import Listed
 from events.errors import InvalidInputError, Words
 from events.families.battle import BattleStarted, TurnBegan
 from events.families.economy import UnitDisbanded
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 S = TypeVar("S")
 T = TypeVar("T")

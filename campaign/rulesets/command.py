@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from campaign.typed_as import typed
 from events.errors import InvalidInputError, Words
 from events.limits import check_inputs
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 if TYPE_CHECKING:
     from campaign.rulesets import RulesetInfo

@@ -29,7 +29,8 @@ from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
 from events.families.rules import TableOverridden
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S")

@@ -30,7 +30,7 @@ from campaign.plugins import RULESETS
 from campaign.rulesets.inputs import Kind, Meaning, Whose, meaning_of, meanings
 from campaign.rulesets.tables import parse_value
 from events.errors import InvalidInputError
-from events.registry import JsonValue
+from events.recorded import JsonValue
 
 Raw = Mapping[str, Sequence[str]]
 """A sent form: each field's path and the values sent under it (a tick list sends several)."""

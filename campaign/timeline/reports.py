@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from events.dice.rerun import NewDie
 from events.envelope import RecordedEvent
 from events.families.dice import DiceCorrected
-from events.registry import JsonValue
+from events.recorded import JsonValue
 from events.store import AppendResult
 
 if TYPE_CHECKING:

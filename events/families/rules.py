@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from events.registry import Event, JsonValue, registry
+from events.recorded import JsonValue
+from events.registry import Event, registry
 
 
 @registry.register

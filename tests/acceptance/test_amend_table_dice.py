@@ -16,7 +16,8 @@ from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
-from events.registry import JsonValue, registry
+from events.recorded import JsonValue
+from events.registry import registry
 from events.timeline import effective, retracted
 from events.verify import verify_events
 from projections.state.campaigns import CampaignInfo

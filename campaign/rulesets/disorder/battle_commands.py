@@ -54,7 +54,8 @@ from campaign.rulesets.inputs import (
 )
 from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 Cause = Annotated[str, seed_word("disorder", "cause"), Field(min_length=1, max_length=50)]
 CloseOrder = Annotated[bool, Field(description="In close order or square (+1).")]

@@ -35,7 +35,8 @@ from campaign.rulesets.inputs import ARGUMENT, OfficerName, OwnSide, ProfileOf, 
 from events.errors import InvalidInputError, Words
 from events.families.career import OfficerAppointed
 from events.families.roster import MenTransferred
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 At = Situation[CampaignState, Tables]
 

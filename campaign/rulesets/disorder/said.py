@@ -11,8 +11,7 @@ from decimal import Decimal
 
 from campaign.i18n import N_, _, ngettext
 from campaign.i18n.explain import Beside, reason_said, renders, term
-from events.recorded import JsonObject, obj, seq, texts, whole
-from events.registry import JsonValue
+from events.recorded import JsonObject, JsonValue, obj, seq, texts, whole
 
 DIS = "disorder"
 _STATES = ("in_order", "disordered", "broken")

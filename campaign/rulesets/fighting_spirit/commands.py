@@ -42,7 +42,8 @@ from events.families.battle import BattleEnded, UnitDeployed, WoundedAbandoned, 
 from events.families.calendar import DaysPassed, MonthEnded, SideCondition
 from events.families.economy import FundsChanged, PaySettled, TroopsRecruited
 from events.families.roster import MenTransferred
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 MEN = 10_000
 """More men than any unit holds (a profile's size is at most 500; recruits and transfers add to it)."""

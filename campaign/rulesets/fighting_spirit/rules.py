@@ -21,7 +21,8 @@ from events.dice import Dice, Roll, die
 from events.errors import InvalidInputError, Term, Words
 from events.families.battle import AttackResolved, UnitActivated, UnitRemoved
 from events.families.morale import GradeChanged, PanicChanged, RallyAttempted
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 # -- helpers -------------------------------------------------------------------------------------------
 

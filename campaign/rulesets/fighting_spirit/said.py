@@ -6,8 +6,7 @@ from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.dice import die_said
 from campaign.i18n.explain import Beside, renders, term
 from campaign.i18n.terms import shown
-from events.recorded import JsonObject, obj, seq, texts, whole
-from events.registry import JsonValue
+from events.recorded import JsonObject, JsonValue, obj, seq, texts, whole
 
 FS = "fighting-spirit"
 

@@ -41,7 +41,8 @@ from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 CASUALTY_REASONS = ("destroyed", "routed")
 

@@ -14,7 +14,8 @@ from campaign.rulesets.grimdark.state import CampaignState
 from campaign.rulesets.grimdark.tables import Tables
 from campaign.rulesets.inputs import Called, Typed
 from events.errors import InvalidInputError
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 
 def check_profile(tables: Tables, checked: UnitProfile) -> None:

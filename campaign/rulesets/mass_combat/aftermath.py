@@ -13,7 +13,8 @@ from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_str
 from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, die, parse
 from events.families.career import CasualtiesTaken, UnitFate
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 THREE_D = parse("3d")
 FOUR_D = parse("4d")

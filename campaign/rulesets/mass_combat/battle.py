@@ -35,7 +35,7 @@ from campaign.rulesets.mass_combat.tables import Tables
 from events.dice import Dice, Roll, die, parse
 from events.errors import InvalidInputError
 from events.families.battle import BattleEnded
-from events.registry import JsonValue
+from events.recorded import JsonValue
 
 __all__ = ["ArmyUnit", "casualty_offset", "resolve_battle"]
 

@@ -63,7 +63,8 @@ from events.families.career import CasualtiesTaken
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecruited, UnitDisbanded
 from events.families.roster import MenTransferred, UnitMustered, UnitProfileChanged, UnitQualityChanged
-from events.registry import Event, JsonValue, registry
+from events.recorded import JsonValue
+from events.registry import Event, registry
 
 At = Situation[mc_state.CampaignState, Tables]
 

@@ -12,7 +12,8 @@ from campaign.rulesets.tables import pick
 from events.dice import Dice, DiceSpec, Roll, parse
 from events.errors import InvalidInputError
 from events.families.career import PcWounded, PromotionRolled, ReputationChanged
-from events.registry import Event, JsonValue
+from events.recorded import JsonValue
+from events.registry import Event
 
 THREE_D = parse("3d")
 

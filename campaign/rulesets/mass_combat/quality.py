@@ -11,7 +11,7 @@ from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError, Term
-from events.registry import JsonValue
+from events.recorded import JsonValue
 
 
 def base_morale(tables: Tables, quality: str, *, irregular: bool = False) -> int:

@@ -11,8 +11,7 @@ from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.explain import Beside, renders
 from campaign.i18n.formats import decimal, number
 from campaign.i18n.terms import shown
-from events.recorded import JsonObject, obj, seq, text, whole
-from events.registry import JsonValue
+from events.recorded import JsonObject, JsonValue, obj, seq, text, whole
 
 MC = "mass-combat"
 _RESULTS = {
