@@ -22,6 +22,7 @@ from campaign.possessive import possessive
 from campaign.replay import roll_seq
 from events.envelope import RecordedEvent
 from events.families.dice import DiceRolled
+from events.recorded import whole
 from events.store import EventStore
 from projections.state.campaigns import CampaignInfo
 
@@ -59,7 +60,7 @@ def branch_point(store: EventStore, campaign_id: str) -> BranchPoint | None:
     if not found:
         return None
     event = found[0]
-    at_seq = int(event.payload["at_seq"])
+    at_seq = whole(event.payload["at_seq"])
     last_kept = store.read_types(campaign_id, ["dice.rolled"], upto_seq=at_seq, limit=1, last=True)
     committed = store.read_types(campaign_id, ["dice.seed_committed"], after_seq=event.seq, limit=1)
     return BranchPoint(
@@ -67,8 +68,8 @@ def branch_point(store: EventStore, campaign_id: str) -> BranchPoint | None:
         parent_id=str(event.payload["parent_id"]),
         at_seq=at_seq,
         branched_seq=event.seq,
-        first_new=int(last_kept[0].payload["roll_index"]) + 1 if last_kept else 0,
-        seed_epoch=int(committed[0].payload["epoch"]) if committed else None,
+        first_new=whole(last_kept[0].payload["roll_index"]) + 1 if last_kept else 0,
+        seed_epoch=whole(committed[0].payload["epoch"]) if committed else None,
     )
 
 
@@ -95,7 +96,7 @@ class Origins:
         the roll its dice first came from reads the store only for rolls not shown."""
         for event in events:
             if event.type == "dice.rolled":
-                self._offered_from[int(event.payload["roll_index"])] = _offered_from(event)
+                self._offered_from[whole(event.payload["roll_index"])] = _offered_from(event)
 
     def origin(self, event: RecordedEvent) -> dict[str, Any]:
         """A roll's origin: ``kind`` (kept, offered_again, new), ``words``, and for an offered roll ``from_roll``,
@@ -103,7 +104,7 @@ class Origins:
         p, parent = event.payload, self.point.parent_name
         if event.seq <= self.point.at_seq:
             return {"kind": KEPT, "words": f"kept from {parent}: shared history, the same dice"}
-        index = int(p["roll_index"])
+        index = whole(p["roll_index"])
         seen = {index}
         source = _offered_from(event)
         while source is not None and source >= self.point.first_new and source not in seen:
@@ -178,7 +179,7 @@ def made_in_words(story: dict[str, Any], name: str) -> list[str]:
 
 def _offered_from(event: RecordedEvent) -> int | None:
     source = event.payload.get("offered_from")
-    return int(source) if event.payload.get("source") == "offered" and source is not None else None
+    return whole(source) if event.payload.get("source") == "offered" and source is not None else None
 
 
 def may_be_branch(info: CampaignInfo) -> bool:

@@ -17,6 +17,7 @@ from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, InvalidInputError, NotFoundError, Words, json_object
 from events.limits import check_command_id
+from events.recorded import whole
 from events.registry import registry
 from events.store import ImportSink
 from events.vault import HeldShare
@@ -48,7 +49,7 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
         envelope = event.as_dict()
         del envelope["position"]
         if event.type == "dice.seed_committed":
-            epochs.add(int(event.payload["epoch"]))
+            epochs.add(whole(event.payload["epoch"]))
         last = event
         yield canonical_json(envelope)
     if last is None or last.hash != info.head_hash:

@@ -24,7 +24,8 @@ from events.families.dice import DiceRolled
 from events.families.rules import RuleApplied
 from events.memory import InMemoryEventStore
 from events.overlay import OverlayStore
-from events.recorded import JsonValue
+from events.recorded import JsonValue, maybe_text, maybe_whole, obj, text, texts, whole
+from events.recorded import seq as array
 from events.registry import registry
 from events.store import EventStore, Head
 from events.timeline import NEVER_RETRACTED, REWOUND, live_events, live_seqs
@@ -78,21 +79,21 @@ class CommandGroup:
         issued = self.issued
         recorded = issued.payload.get("dice") if issued is not None else None
         if recorded is not None:
-            return [by_index[i] for i in recorded if i in by_index]
+            return [by_index[i] for i in map(whole, array(recorded)) if i in by_index]
         own = self.dice
         if own:
             return own
-        named = [i for e in self.events if e.type == "rules.applied" for i in e.payload["dice"]]
+        named = [whole(i) for e in self.events if e.type == "rules.applied" for i in array(e.payload["dice"])]
         return [by_index[i] for i in named if i in by_index]
 
     @property
     def outcomes(self) -> list[RuleOutcome]:
         return [
             {
-                "rule": e.payload["rule"],
-                "unit_id": e.payload.get("unit_id"),
-                "outcome": e.payload["outcome"],
-                "explanation": e.payload["explanation"],
+                "rule": text(e.payload["rule"]),
+                "unit_id": maybe_text(e.payload.get("unit_id")),
+                "outcome": dict(obj(e.payload["outcome"])),
+                "explanation": text(e.payload["explanation"]),
             }
             for e in self.events
             if e.type == "rules.applied"
@@ -249,10 +250,12 @@ class Sandbox:
             )
         payload = issued.payload
         if command is None:
-            command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+            command = recorded_command(
+                str(payload["command"]), maybe_whole(payload.get("version")), dict(obj(payload["args"]))
+            )
         before = self.store.head(campaign_id).seq
         given = payload.get("ids")
-        ids = tuple(given) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
+        ids = tuple(texts(given)) if given is not None else tuple(new_ids(group, self._ids_before(group.first_seq)))
         replay = (
             Replay(ReplayDice(self.recorded(campaign_id, group)), ids, amends, exact=True)
             if dice is None
@@ -315,19 +318,19 @@ def _dice_in_use(events: Sequence[RecordedEvent]) -> tuple[dict[int, int], set[i
     for e in events:
         p = e.payload
         if e.type == "dice.rolled":
-            rolled[e.seq] = int(p["roll_index"])
+            rolled[e.seq] = whole(p["roll_index"])
             command_of[e.seq] = e.meta.get("command_id")
             if p.get("offered_from") is not None:
-                taken.add(int(p["offered_from"]))
+                taken.add(whole(p["offered_from"]))
         elif e.type == "dice.set_aside" or (e.type == CORRECTED and e.seq in live):
             # A reroll stays a reroll (never retracted); a table die read wrong is replaced while its correction
             # is in effect: neither is left lying on the table.
-            taken.add(int(p["roll_index"]))
+            taken.add(whole(p["roll_index"]))
         if e.seq not in live or e.type in NEVER_RETRACTED:
             continue
         live_commands.add(e.meta.get("command_id"))
         if e.type in ("timeline.command_issued", "rules.applied"):
-            named.update(int(i) for i in (p.get("dice") or ()))
+            named.update(whole(i) for i in array(p.get("dice") or ()))
     used = {seq for seq, index in rolled.items() if command_of[seq] in live_commands or index in named}
     return rolled, used, taken
 
@@ -357,7 +360,7 @@ def as_recorded(group: CommandGroup, outcomes: list[RuleOutcome]) -> list[RuleOu
     if issued is None:
         return outcomes
     kind = command_type(str(issued.payload["command"]))
-    version = issued.payload.get("version") or 0
+    version = maybe_whole(issued.payload.get("version")) or 0
     return [o.copy() for o in kind.recorded_by(version, outcomes)]
 
 
@@ -388,7 +391,7 @@ def roll_seq(store: EventStore, campaign_id: str, roll: int, last_seq: int) -> i
     while hi - lo > 256:
         mid = (lo + hi) // 2
         after = store.read_types(campaign_id, ["dice.rolled"], after_seq=mid, upto_seq=hi, limit=1)
-        index = int(after[0].payload["roll_index"]) if after else None
+        index = whole(after[0].payload["roll_index"]) if after else None
         if index == roll:
             return after[0].seq
         if index is None or index > roll:
@@ -419,7 +422,7 @@ def recorded_dice(
     it names (dice it took off the table, rolled by an earlier command), read by the roll's seq."""
     own = {d.roll_index: d for d in group.dice}
     issued = group.issued
-    for index in (int(i) for i in (issued.payload.get("dice") or () if issued is not None else ())):
+    for index in (whole(i) for i in array(issued.payload.get("dice") or () if issued is not None else ())):
         if index in own:
             continue
         if known is not None and index in known:
@@ -451,9 +454,9 @@ def decide_again(
     issued = group.issued
     assert issued is not None and issued.payload.get("ids") is not None
     payload = issued.payload
-    command = recorded_command(str(payload["command"]), payload.get("version"), dict(payload["args"]))
+    command = recorded_command(str(payload["command"]), maybe_whole(payload.get("version")), dict(obj(payload["args"])))
     recorded = recorded_dice(ledger.store, info.campaign_id, group)
-    ids = [str(i) for i in payload["ids"]]
+    ids = [str(i) for i in array(payload["ids"])]
     decided = ledger.decide(info, command, ReplayDice(recorded), ids=ids, at_seq=at_seq, state=state)
     if decided.unused:
         raise InvalidInputError.saying(

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from events.canonical import dumps_trusted
+
+if TYPE_CHECKING:
+    from events.recorded import JsonObject
 
 GENESIS_HASH = "0" * 64
 """The ``prev_hash`` of a campaign's first event."""
@@ -45,7 +48,7 @@ class RecordedEvent(NamedTuple):
     seq: int
     type: str
     schema_version: int
-    payload: Mapping[str, Any]
+    payload: JsonObject
     meta: Mapping[str, Any]
     prev_hash: str
     hash: str

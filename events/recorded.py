@@ -46,6 +46,11 @@ def whole(value: object) -> int:
     raise TypeError(f"not a whole number: {value!r}")
 
 
+def maybe_whole(value: object) -> int | None:
+    """A recorded whole number, or null (a field older records leave out: ``.get`` hands None)."""
+    return None if value is None else whole(value)
+
+
 def texts(value: object) -> list[str]:
     """A recorded array of strings (what ``", ".join`` takes)."""
     items = seq(value)

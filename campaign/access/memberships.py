@@ -19,6 +19,7 @@ from events.envelope import RecordedEvent
 from events.errors import InvalidInputError, Words
 from events.families.membership import MemberGranted, MemberRemoved, Role
 from events.limits import check_name, check_text
+from events.recorded import seq
 from events.registry import registry
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -56,7 +57,7 @@ class MembershipsProjector:
                         campaign_id=event.campaign_id,
                         account=p["account"],
                         role=p["role"],
-                        sides=orjson.dumps(list(p.get("sides", []))).decode(),
+                        sides=orjson.dumps(list(seq(p.get("sides", [])))).decode(),
                     )
                 )
 

@@ -20,6 +20,7 @@ from campaign.plugins import RULESETS, load
 from campaign.rulesets.hooks import Charted, Lacking, Measure, Reading
 from events.envelope import RecordedEvent
 from events.errors import InvalidInputError, Words
+from events.recorded import obj
 from events.timeline import by_command, effective
 
 MEASURES = ("morale", "strength", "treasury", "glory")
@@ -172,7 +173,7 @@ def _step(seq: int, label: str, when: str, group: Sequence[RecordedEvent], ended
     issued = group[0]
     if issued.type != "timeline.command_issued":
         return Step(seq, label, when, issued.type, None, ended)
-    return Step(seq, label, when, str(issued.payload["command"]), dict(issued.payload.get("args") or {}), ended)
+    return Step(seq, label, when, str(issued.payload["command"]), dict(obj(issued.payload.get("args") or {})), ended)
 
 
 def when_words(day: int | None, battle: str | None = None, *, ended: bool = False, after: str | None = None) -> str:

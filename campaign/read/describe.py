@@ -15,7 +15,7 @@ from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.possessive import possessive
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
-from events.recorded import JsonObject, seq
+from events.recorded import JsonObject, seq, text, whole
 
 if TYPE_CHECKING:
     from projections.fold import Summary
@@ -409,9 +409,9 @@ def unit_names(events: Iterable[RecordedEvent]) -> dict[str, str]:
     names: dict[str, str] = {}
     for e in events:
         if e.type == "roster.unit_mustered":
-            names[e.payload["unit_id"]] = e.payload["name"]
+            names[text(e.payload["unit_id"])] = text(e.payload["name"])
         elif e.type == "battle.started":
-            names[e.payload["battle_id"]] = e.payload["name"]
+            names[text(e.payload["battle_id"])] = text(e.payload["name"])
     return names
 
 
@@ -818,8 +818,8 @@ def dice_of(events: Iterable[RecordedEvent]) -> tuple[dict[int, int], dict[int, 
     """The rolls among ``events``, by roll index: their totals and their faces (what a rule's sentence in the
     reader's language says of its dice: ``campaign.i18n.explain``)."""
     thrown = [e.payload for e in events if e.type == "dice.rolled"]
-    rolls = {int(p["roll_index"]): int(p["total"]) for p in thrown}
-    return rolls, {int(p["roll_index"]): tuple(int(f) for f in p["faces"]) for p in thrown}
+    rolls = {whole(p["roll_index"]): whole(p["total"]) for p in thrown}
+    return rolls, {whole(p["roll_index"]): tuple(whole(f) for f in seq(p["faces"])) for p in thrown}
 
 
 def corrected(p: JsonObject, who: Callable[[str], str] = _as_recorded) -> str:

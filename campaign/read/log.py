@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from campaign.read.describe import unit_names
 from events.envelope import RecordedEvent
+from events.recorded import seq as array
+from events.recorded import whole
 from events.registry import registry
 from events.store import EventStore
 from events.timeline import NEVER_RETRACTED, REWOUND
@@ -47,7 +49,7 @@ def _retracted_by(rewinds: list[RecordedEvent]) -> list[tuple[int, int]]:
     floor: int | None = None
     for rewind in reversed(rewinds):
         if floor is None or rewind.seq <= floor:
-            to_seq = int(rewind.payload["to_seq"])
+            to_seq = whole(rewind.payload["to_seq"])
             spans.append((to_seq, rewind.seq))
             floor = to_seq if floor is None else min(floor, to_seq)
     return spans
@@ -152,8 +154,8 @@ def dice_before(
     language says its dice. A roll index only grows with seq, so they are the last rolls before the page, read
     by the type index, a page at a time back to the earliest index wanted. ``among``: ``events`` are a filtered
     page (one battle's), which may leave out rolls between them too: read back from the last of them."""
-    held = {int(e.payload["roll_index"]) for e in events if e.type == "dice.rolled"}
-    wanted = {int(i) for e in events if e.type == "rules.applied" for i in e.payload.get("dice") or ()} - held
+    held = {whole(e.payload["roll_index"]) for e in events if e.type == "dice.rolled"}
+    wanted = {whole(i) for e in events if e.type == "rules.applied" for i in array(e.payload.get("dice") or ())} - held
     if not wanted or not events:
         return []
     found: list[RecordedEvent] = []
@@ -161,10 +163,10 @@ def dice_before(
     while upto > 0:
         page = store.read_types(campaign_id, ["dice.rolled"], upto_seq=upto, limit=size, last=True)
         found[:0] = page
-        if len(page) < size or int(page[0].payload["roll_index"]) <= min(wanted):
+        if len(page) < size or whole(page[0].payload["roll_index"]) <= min(wanted):
             break
         upto, size = page[0].seq - 1, min(PAGE, 2 * size)
-    return [e for e in found if int(e.payload["roll_index"]) in wanted]
+    return [e for e in found if whole(e.payload["roll_index"]) in wanted]
 
 
 def _ids(names: dict[str, str], name: str) -> set[str]:

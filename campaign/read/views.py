@@ -10,7 +10,8 @@ from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, money, unit_names, value, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
-from events.recorded import text
+from events.recorded import seq as array
+from events.recorded import text, texts, whole
 from events.timeline import effective, retracted, retracted_among
 from projections.fold import Summary, SummaryRow
 from projections.state.campaigns import CampaignInfo
@@ -384,8 +385,8 @@ def _changed_since(
                     "type": e.type,
                     "retracted": e.seq in gone,
                     "roll": p["roll_index"],
-                    "faces_before": list(p["faces_before"]),
-                    "faces": list(p["faces"]),
+                    "faces_before": list(array(p["faces_before"])),
+                    "faces": list(array(p["faces"])),
                     "replaced_by": p["replaced_by"],
                     "by": p["by"],
                     "reason": p["reason"],
@@ -418,7 +419,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     indexes = {e.payload["roll_index"] for e in group.events if e.type == "dice.rolled"}
     # Rules that used these dice come at or after the command that rolled them.
     rules = list(store.read_types(cid, ["rules.applied"], after_seq=group.first_seq - 1))
-    users_events = [e for e in rules if indexes & set(e.payload["dice"])]
+    users_events = [e for e in rules if indexes & set(array(e.payload["dice"]))]
     own_rules = [e for e in group.events if e.type == "rules.applied" and e not in users_events]
     rewinds = store.read_types(cid, ["timeline.rewound"])
     gone = retracted_among([event, *users_events, *own_rules], rewinds)
@@ -429,12 +430,15 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     reveals = store.read_types(cid, ["dice.seed_revealed"])
     revealed = {  # each revealed epoch's key: its seed, mixed with its shares of entropy if it had any
         e.payload["epoch"]: dice_key(
-            bytes.fromhex(e.payload["seed"]), dice_id, e.payload["epoch"], e.payload.get("shares", [])
+            bytes.fromhex(text(e.payload["seed"])),
+            dice_id,
+            whole(e.payload["epoch"]),
+            texts(e.payload.get("shares", [])),
         )
         for e in reveals
     }
-    mixed = {e.payload["epoch"]: len(e.payload.get("shares", [])) for e in reveals}
-    dice_checks = []
+    mixed = {e.payload["epoch"]: len(array(e.payload.get("shares", []))) for e in reveals}
+    dice_checks: list[dict[str, Any]] = []
     for d in (e for e in group.events if e.type == "dice.rolled"):
         p = d.payload
         if p["source"] == "table":
@@ -449,13 +453,15 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
                 }
             )
         elif p["seed_epoch"] in revealed:
-            again = derive_faces(revealed[p["seed_epoch"]], dice_id, p["roll_index"], p["count"], p["sides"])
+            again = derive_faces(
+                revealed[p["seed_epoch"]], dice_id, whole(p["roll_index"]), whole(p["count"]), whole(p["sides"])
+            )
             dice_checks.append(
                 {
                     "roll": p["roll_index"],
                     "check": (
                         _("re-derived from the revealed seed: matches")
-                        if list(again) == list(p["faces"])
+                        if list(again) == list(array(p["faces"]))
                         else _("re-derived from the revealed seed: MISMATCH {faces}").format(faces=list(again))
                     )
                     + (
@@ -476,18 +482,22 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
         for entry, d in zip(dice_checks, (e for e in group.events if e.type == "dice.rolled"), strict=True):
             entry["origin"] = whence[d.seq]
     _changed_since(store, cid, group.first_seq, dice_checks, rewinds)
-    consumed = {i for e in rules for i in e.payload["dice"]}
+    consumed = {i for e in rules for i in array(e.payload["dice"])}
     for entry in dice_checks:
         if entry["roll"] not in consumed:
             entry["check"] += "; " + _(
                 "consumed by no rule (a throwaway roll: whoever holds an unrevealed seed can burn these)"
             )
     # Every rule application that used these dice, retracted or re-run by an amendment.
-    users = [{"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]} for e in users_events]
+    users: list[InForce] = [
+        {"seq": e.seq, "retracted": e.seq in gone, "explanation": text(e.payload["explanation"])} for e in users_events
+    ]
     # What is in force first: the rulings on these dice (or of this command) still in effect, then each one
     # retracted, superseded by those in force where there are any (an amendment re-ran it on the same dice).
-    rulings = sorted([*users, *({"seq": e.seq, "retracted": e.seq in gone, "explanation": e.payload["explanation"]}
-                                for e in own_rules)], key=lambda r: r["seq"])  # fmt: skip
+    own: list[InForce] = [
+        {"seq": e.seq, "retracted": e.seq in gone, "explanation": text(e.payload["explanation"])} for e in own_rules
+    ]
+    rulings = sorted([*users, *own], key=lambda r: r["seq"])
     in_force = [r for r in rulings if not r["retracted"]]
     # A command amended is retracted, and the amendment's own rulings (on its corrected inputs) are in force in
     # its place: said as such, not as "nothing" (the amendment may no longer use these dice at all).
@@ -597,7 +607,7 @@ def _amended_by(store: EventStore, cid: str, group: CommandGroup, rewinds: list[
     return {
         "seq": found.seq,
         "in_force": [
-            {"seq": e.seq, "retracted": False, "explanation": e.payload["explanation"]}
+            {"seq": e.seq, "retracted": False, "explanation": text(e.payload["explanation"])}
             for e in own
             if e.seq not in taken
         ],
@@ -689,11 +699,11 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> Ent
         (e for e in ledger.store.read_types(info.campaign_id, ["dice.seed_revealed"]) if e.payload["epoch"] == wanted),
         None,
     )
-    published = list(reveal.payload.get("shares", [])) if reveal is not None else []
+    published = texts(reveal.payload.get("shares", [])) if reveal is not None else []
     first = ledger.first_seeded_roll(info) if wanted == current else None
     shares: list[ShareShown] = []
     for i, e in enumerate(committed):
-        entry: ShareShown = {"seq": e.seq, "by": e.payload["by"], "commitment": e.payload["commitment"]}
+        entry: ShareShown = {"seq": e.seq, "by": text(e.payload["by"]), "commitment": text(e.payload["commitment"])}
         if i < len(published):
             entry["share"] = published[i]
         shares.append(entry)
@@ -703,6 +713,6 @@ def entropy(ledger: Ledger, info: CampaignInfo, epoch: int | None = None) -> Ent
         "current": wanted == current,
         "revealed": reveal is not None,
         "open": wanted == current and first is None,
-        "closed_by_roll": None if first is None else {"roll": first.payload["roll_index"], "seq": first.seq},
+        "closed_by_roll": None if first is None else {"roll": whole(first.payload["roll_index"]), "seq": first.seq},
         "shares": shares,
     }

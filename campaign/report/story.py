@@ -20,6 +20,8 @@ from campaign.i18n import N_, _
 from campaign.read.describe import command_line, count, describe, money, unit_names, words
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
+from events.recorded import obj, whole
+from events.recorded import seq as array
 from events.timeline import REWOUND, by_command, effective
 
 if TYPE_CHECKING:
@@ -296,7 +298,7 @@ class _Teller:
             money_only = bool(kinds) and all(k in _MONEY for k in kinds)
             if p["rule"] in _ROUTINE:
                 continue
-            if "pc" in (p.get("inputs") or {}):  # a player character's roll: his career
+            if "pc" in obj(p.get("inputs") or {}):  # a player character's roll: his career
                 chapter.add("Careers", said)
                 told |= {f.seq for f in facts}
             elif _paying(str(p["rule"])):
@@ -317,7 +319,7 @@ class _Teller:
             elif not in_battle and not facts:
                 chapter.add("Roster", said)
         issued = group[0] if group[0].type == "timeline.command_issued" else None
-        args = dict(issued.payload["args"]) if issued is not None else {}
+        args = dict(obj(issued.payload["args"])) if issued is not None else {}
         source = (
             f"the {args.get('source')} list “{args.get('list_name')}”"
             if issued is not None and str(issued.payload["command"]).endswith(".import_list")
@@ -333,7 +335,7 @@ class _Teller:
         """What a quiet fact still tells: a battle's sides and result."""
         p = event.payload
         if event.type == "battle.started" and chapter.battle_id is not None and not chapter.sides:
-            chapter.sides = [str(s) for s in p["sides"]]
+            chapter.sides = [str(s) for s in array(p["sides"])]
         elif event.type == "battle.ended" and chapter.battle_id is not None:
             result = words(str(p["result"]))
             winner = p.get("winner")
@@ -358,7 +360,7 @@ class _Teller:
             chapter.add("Casualties", said)
         elif kind == "career.xp_gained":
             unit = self.names.get(str(p["unit_id"]), "a unit")
-            chapter.xp[unit] = chapter.xp.get(unit, 0) + int(p["xp"])
+            chapter.xp[unit] = chapter.xp.get(unit, 0) + whole(p["xp"])
         elif kind.startswith("career."):
             chapter.add("Careers", said)
         elif kind == "roster.unit_mustered":
@@ -452,7 +454,7 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
     def said(command: RecordedEvent | None) -> str:
         if command is None or "command" not in command.payload:
             return _("a command")
-        return command_line(str(command.payload["command"]), dict(command.payload["args"]), names)
+        return command_line(str(command.payload["command"]), dict(obj(command.payload["args"])), names)
 
     out: list[Dispute] = []
     for event in events:
@@ -466,15 +468,15 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
                 )
             )
         elif event.type == "dice.corrected":
-            before = ", ".join(map(str, p["faces_before"]))
-            after = ", ".join(map(str, p["faces"]))
+            before = ", ".join(map(str, array(p["faces_before"])))
+            after = ", ".join(map(str, array(p["faces"])))
             out.append(
                 Dispute(
                     when(event.seq),
                     _("table dice corrected"),
                     _("the {notation} of {command} read {before}; {by} corrected it to {after}: {reason}").format(
                         notation=p["notation"],
-                        command=said(by_seq.get(int(p["amends"]))),
+                        command=said(by_seq.get(whole(p["amends"]))),
                         before=before,
                         by=p["by"],
                         after=after,
@@ -513,21 +515,21 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
                     text = _("{command} was taken back").format(command=said(target))
                 out.append(Dispute(when(first), _("undo"), text))
             elif reason != "re-evaluation":
-                taken = [e for e in issued if int(p["to_seq"]) < e.seq < event.seq]
+                taken = [e for e in issued if whole(p["to_seq"]) < e.seq < event.seq]
                 what = "; ".join(said(c) for c in taken[:5])
                 if len(taken) > 5:
                     what = _("{commands} and {n} more").format(commands=what, n=len(taken) - 5)
                 text = (_("rewound: {reason} — taken back: {commands}") if what else _("rewound: {reason}")).format(
                     reason=reason, commands=what
                 )
-                out.append(Dispute(when(int(p["to_seq"])), _("rewind"), text))
+                out.append(Dispute(when(whole(p["to_seq"])), _("rewind"), text))
     return out
 
 
 def _changed(original: RecordedEvent | None, redone: RecordedEvent | None, names: Mapping[str, str]) -> str:
     if original is None or redone is None:
         return ""
-    before, after = dict(original.payload["args"]), dict(redone.payload["args"])
+    before, after = dict(obj(original.payload["args"])), dict(obj(redone.payload["args"]))
     changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
     return ", ".join(
         f"{k.replace('_', ' ')} {_plain(before.get(k), names)} → {_plain(after.get(k), names)}" for k in changed

@@ -16,6 +16,7 @@ from campaign.read import views
 from campaign.read.charts import day_words, keeps_days, measures_of, when_words
 from campaign.rulesets.hooks import Measure
 from events.envelope import RecordedEvent
+from events.recorded import whole
 from projections.fold import Summary
 from projections.state.campaigns import CampaignInfo
 
@@ -69,7 +70,7 @@ def _when(ruleset: str, s: Summary, moment: RecordedEvent | None) -> str:
     # a month's end records its month counted from 0 (the first is month 0)
     if moment is None:
         return ", ".join(p for p in (_("now"), day_words(day)) if p)
-    said = _("end of month {month}").format(month=int(moment.payload["month"]) + 1)
+    said = _("end of month {month}").format(month=whole(moment.payload["month"]) + 1)
     return ", ".join(p for p in (said, day_words(day)) if p)
 
 

@@ -14,6 +14,7 @@ from campaign.typed_as import typed
 from events.dice.rerun import TypedFaces
 from events.errors import InvalidInputError
 from events.families.timeline import CommandIssued
+from events.recorded import maybe_whole, obj
 from events.store import AppendResult
 from events.timeline import NEVER_RETRACTED
 from projections.state.campaigns import CampaignInfo
@@ -46,7 +47,7 @@ def recorded(ledger: Ledger, info: CampaignInfo, seq: int) -> BaseCommand | None
         return None
     try:
         return recorded_command(
-            str(event.payload["command"]), event.payload.get("version"), dict(event.payload["args"])
+            str(event.payload["command"]), maybe_whole(event.payload.get("version")), dict(obj(event.payload["args"]))
         )
     except (InvalidInputError, LookupError):
         return None

@@ -38,6 +38,8 @@ from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundE
 from events.families.dice import DiceCorrected, DiceRolled
 from events.families.timeline import Rewound
 from events.limits import check_inputs, check_text
+from events.recorded import maybe_whole, obj, whole
+from events.recorded import seq as array
 from events.registry import registry
 from events.store import AppendResult
 from events.timeline import REWOUND, effective, retracted_among
@@ -118,13 +120,13 @@ class Timeline:
         while True:
             by_seq = {e.seq: e for e in window}
             first = window[0].seq
-            targets = [int(e.payload["to_seq"]) for e in window if e.type == REWOUND]
-            rolled = {int(e.payload["roll_index"]): e.seq for e in window if e.type == "dice.rolled"}
+            targets = [whole(e.payload["to_seq"]) for e in window if e.type == REWOUND]
+            rolled = {whole(e.payload["roll_index"]): e.seq for e in window if e.type == "dice.rolled"}
             named = {
-                int(i)
+                whole(i)
                 for e in window
                 if e.type in ("timeline.command_issued", "rules.applied")
-                for i in e.payload.get("dice") or ()
+                for i in array(e.payload.get("dice") or ())
             }
             seqs = set(info.on_table) | {rolled[i] for i in named if i in rolled} | {t + 1 for t in targets if t > 0}
             for index in sorted(named - set(rolled)):
@@ -292,7 +294,7 @@ class Timeline:
                 "the command at seq {seq} was not recorded with its inputs; it cannot be amended", seq=seq
             )
         name = str(issued.payload["command"])
-        current = recorded_command(name, issued.payload.get("version"), dict(issued.payload["args"]))
+        current = recorded_command(name, maybe_whole(issued.payload.get("version")), dict(obj(issued.payload["args"])))
         args = current.inputs()
         changes = _changed_inputs(name, args, changes)
         report = AmendReport(seq, name, inputs=[(k, args[k], v) for k, v in changes.items() if args[k] != v])
@@ -396,10 +398,10 @@ class Timeline:
         dice = [d for d in (registry.decode(e) for e in tail if e.type == "dice.rolled") if isinstance(d, DiceRolled)]
         rolled = {d.roll_index for d in dice}
         named = {
-            int(i)
+            whole(i)
             for e in tail
             if e.type in ("timeline.command_issued", "rules.applied")
-            for i in e.payload.get("dice") or ()
+            for i in array(e.payload.get("dice") or ())
         }
         earliest = [start, *info.on_table]
         for index in sorted(named - rolled):  # dice taken off the table, rolled before the amended command
@@ -490,7 +492,7 @@ class _Rerun:
         """A later command re-run on its own dice (then the table's, then new ones), or skipped alone."""
         issued = group.issued
         assert issued is not None
-        name, args = str(issued.payload["command"]), dict(issued.payload["args"])
+        name, args = str(issued.payload["command"]), dict(obj(issued.payload["args"]))
         own = self.sandbox.recorded(self.campaign_id, group)
         dice = self._dice(own)
         typed_at = self.new.position if isinstance(self.new, TypedFaces) else 0

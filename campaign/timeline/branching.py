@@ -13,6 +13,7 @@ from events.envelope import NewEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.dice import SeedCommitted
 from events.families.timeline import Branched
+from events.recorded import whole as whole_number
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
 from projections.state.campaigns import CampaignInfo
@@ -41,11 +42,11 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
     if not 1 <= at_seq <= last:
         raise InvalidInputError.saying("branch at a seq between 1 and {last}", last=last)
     committed = store.read_types(parent.campaign_id, ["dice.seed_committed"], upto_seq=at_seq)
-    epochs = sorted({0} | {int(e.payload["epoch"]) for e in committed})
+    epochs = sorted({0} | {whole_number(e.payload["epoch"]) for e in committed})
     # Only the parent's seeds that the parent has revealed: one it still rolls with stays the parent's
     # secret (else `export --with-secrets` of the branch would hand out the parent's coming dice). The
     # branch's rolls of that epoch are checked once the parent reveals it (`verify` of the parent).
-    revealed = {int(e.payload["epoch"]) for e in store.read_types(parent.campaign_id, ["dice.seed_revealed"])}
+    revealed = {whole_number(e.payload["epoch"]) for e in store.read_types(parent.campaign_id, ["dice.seed_revealed"])}
     branch_id = ledger.new_id()
     seed = ledger.fresh_seed()
     # Staged, the seeds are stored by the vault's inline projector in the transaction that writes the branch's

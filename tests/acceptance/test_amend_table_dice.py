@@ -16,7 +16,8 @@ from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
-from events.recorded import JsonValue
+from events.recorded import JsonValue, whole
+from events.recorded import seq as array
 from events.registry import registry
 from events.timeline import effective, retracted
 from events.verify import verify_events
@@ -51,7 +52,7 @@ def hill(backend: Backend) -> tuple[Ledger, dict[str, int]]:
     second = ledger.execute(
         info(), fsb.Attack.build(unit_name="Company HQ", killed=1, wounded=0), table=TableEntry((2,))
     )
-    roll = next(e.payload["roll_index"] for e in first.events if e.type == "dice.rolled")
+    roll = next(whole(e.payload["roll_index"]) for e in first.events if e.type == "dice.rolled")
     return ledger, {"first": first.events[0].seq, "second": second.events[0].seq, "roll": roll}
 
 
@@ -228,9 +229,9 @@ def test_verify_fails_a_correction_of_a_seeded_roll_written_past_the_program() -
     roll = next(e.payload for e in seeded.events if e.type == "dice.rolled")
     assert roll["source"] == "seeded"
     forged = DiceCorrected(
-        roll_index=roll["roll_index"],
+        roll_index=whole(roll["roll_index"]),
         notation="d10",
-        faces_before=tuple(roll["faces"]),
+        faces_before=tuple(map(whole, array(roll["faces"]))),
         faces=(10,),
         amends=seeded.events[0].seq,
         by="gm",

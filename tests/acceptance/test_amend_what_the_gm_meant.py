@@ -18,6 +18,7 @@ from campaign.replay import command_groups
 from campaign.rulesets.fighting_spirit.battle_commands import Attack
 from campaign.rulesets.fighting_spirit.commands import Funds, Muster, StartBattle
 from campaign.timeline import Timeline
+from events.recorded import obj
 from events.registry import registry
 from events.timeline import effective
 from events.verify import verify_events
@@ -50,7 +51,9 @@ def attack(unit: str = SQUAD, **kw: Any) -> Attack:
 def in_effect(ledger: Ledger) -> list[tuple[str, dict[str, Any]]]:
     events = effective(ledger.store.read(ledger.resolve(None).campaign_id))
     return [
-        (str(g.issued.payload["command"]), dict(g.issued.payload["args"])) for g in command_groups(events) if g.issued
+        (str(g.issued.payload["command"]), dict(obj(g.issued.payload["args"])))
+        for g in command_groups(events)
+        if g.issued
     ]
 
 

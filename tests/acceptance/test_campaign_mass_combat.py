@@ -19,6 +19,7 @@ from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.tables import base_values
+from events.recorded import text, whole
 from projections.state.campaigns import CampaignInfo
 
 T = Tables.of(base_values("mass_combat"))
@@ -232,29 +233,29 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
                 e = next(
                     x
                     for x in expected.values()
-                    if app.ledger.states.get(info()).roster[p["unit_id"]].name
+                    if app.ledger.states.get(info()).roster[text(p["unit_id"])].name
                     == next(k for k, v in expected.items() if v is x)
                 )
             if event.type == "career.pc_wounded":
-                career["damage"] += p["damage"]
+                career["damage"] += whole(p["damage"])  # type: ignore[operator]
             elif event.type == "career.reputation_changed":
-                until = -1 if p["months"] == 0 else day + p["months"] * int(T.values["economy.month_days"].value)
+                until = -1 if p["months"] == 0 else day + whole(p["months"]) * int(T.values["economy.month_days"].value)
                 career["reputation"].append((p["change"], until))  # type: ignore[attr-defined]
             elif event.type == "career.promotion_rolled":
                 career["promotion_rolls"] += 1  # type: ignore[operator]
-                career["rank"] += p["rank_change"]
+                career["rank"] += whole(p["rank_change"])  # type: ignore[operator]
         state = app.ledger.states.get(info())
         names = {u.unit_id: u.name for u in state.roster.values()}
         fought = set()
         for event in result.events:
             if event.type == "battle.casualties_taken":
-                e = expected[names[event.payload["unit_id"]]]
-                e.men -= event.payload["dead"]
-                e.wounded = min(e.men, e.wounded + event.payload["wounded"])
-                fought.add(names[event.payload["unit_id"]])
+                e = expected[names[text(event.payload["unit_id"])]]
+                e.men -= whole(event.payload["dead"])
+                e.wounded = min(e.men, e.wounded + whole(event.payload["wounded"]))
+                fought.add(names[text(event.payload["unit_id"])])
             if event.type == "roster.unit_went_over":  # a catastrophe 14: the unit went over to the enemy (R3-17)
-                expected[names[event.payload["unit_id"]]].side = event.payload["side"]
-                expected[names[event.payload["unit_id"]]].went_over = True
+                expected[names[text(event.payload["unit_id"])]].side = text(event.payload["side"])
+                expected[names[text(event.payload["unit_id"])]].went_over = True
         for name in fought:  # a defector fights for the enemy, and gains its battle of experience there
             e = expected[name]
             e.experience += 1

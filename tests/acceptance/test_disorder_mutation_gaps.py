@@ -21,6 +21,7 @@ from events.dice import TableDice
 from events.errors import InvalidInputError
 from events.families.battle import UnitRemoved
 from events.families.career import GloryAwarded
+from events.recorded import text
 from tests.conftest import Backend, make_ledger
 
 T = Tables.of(base_values("disorder"))
@@ -93,7 +94,7 @@ def test_a_force_of_no_points_never_reaches_half() -> None:
     ledger.execute(ledger.resolve(None), dic.Appoint.build(side="French", officer="Dubreton"))
     ledger.execute(ledger.resolve(None), dib.StartBattle.build(name="Drill field", units=["Recruits", "Conscripts"]))
     result = ledger.execute(ledger.resolve(None), dib.Hit.build(unit_name="Recruits", lost=1), table=TableEntry((6, 6)))
-    rules = [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
+    rules = [text(e.payload["rule"]) for e in result.events if e.type == "rules.applied"]
     assert not any(r.startswith("force") for r in rules)
     assert any(e.type == "battle.models_lost" for e in result.events)
 

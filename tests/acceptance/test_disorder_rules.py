@@ -16,6 +16,7 @@ from campaign.rulesets.disorder.battle_commands import EndBattle
 from campaign.rulesets.disorder.plugin import PLUGIN as DISORDER
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
+from events.recorded import obj
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
 
@@ -167,12 +168,8 @@ def test_c8_a_blocked_retreat_loses_a_model_per_full_inch(table: Skirmish) -> No
     assert applied(result, "retreat")[0]["outcome"] == {"captured": 1, "fled": False}
     assert facts(result, "battle.models_lost")[0] == {**facts(result, "battle.models_lost")[0], "count": 1}
     assert table.unit("Voltigeurs").models == 9
-    assert (
-        table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="3"))
-        .events[-1]
-        .payload["outcome"]["captured"]
-        == 0
-    )
+    last = table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="3")).events[-1]
+    assert obj(last.payload["outcome"])["captured"] == 0
     off = table.ledger.execute(table.info, dib.Retreat.build(unit_name="Voltigeurs", needed="2", off_table=True))
     assert facts(off, "battle.unit_removed")[0]["reason"] == "fled: left the table"
 

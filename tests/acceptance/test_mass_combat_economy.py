@@ -18,6 +18,7 @@ from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
+from events.recorded import obj, text
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, examples, make_ledger
 
@@ -87,7 +88,7 @@ def test_new_units_reroll_veteran_and_elite_quality(company: Ledger) -> None:
         table=TableEntry((2, 2, 2, 3, 4, 4)),
     )  # 6 → Veteran: reroll; 11
     quality = next(e.payload for e in result.events if e.type == "rules.applied")
-    assert quality["outcome"] == {"quality": "average"} and "rerolled" in quality["explanation"]
+    assert quality["outcome"] == {"quality": "average"} and "rerolled" in text(quality["explanation"])
     assert unit(ledger, "Levy").profile.experience == 3
 
 
@@ -152,8 +153,8 @@ def test_a_missed_payday_calls_for_a_morale_roll(company: Ledger) -> None:
     )
     roll = next(e.payload for e in result.events if e.type == "rules.applied")
     # Average: Morale 13, −1 for the first missed payday → 12; 3d rolled 18.
-    assert roll["outcome"]["morale_roll"] == "failed"
-    assert "Morale roll 18 vs 12" in roll["explanation"]
+    assert obj(roll["outcome"])["morale_roll"] == "failed"
+    assert "Morale roll 18 vs 12" in text(roll["explanation"])
 
 
 def test_bonus_pay_raises_next_months_morale(company: Ledger) -> None:

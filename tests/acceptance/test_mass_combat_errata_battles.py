@@ -11,6 +11,7 @@ import pytest
 
 from campaign.rulesets.mass_combat import calendar_commands as mcal
 from campaign.rulesets.mass_combat import commands as mc
+from events.recorded import text
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, side, two_armies
 
 
@@ -127,7 +128,7 @@ def test_r2_13_the_pcs_roll_before_the_contest_and_glory_reaches_it(
     survival = applied(result, "survival")[0]
     assert survival["inputs"]["target"] == 10 and survival["outcome"]["column"] == "unhurt"
     # The dice went in R2-13's order: catastrophes, then the PC, then the contest.
-    order = [e.payload["purpose"] for e in result.events if e.type == "dice.rolled"]
+    order = [text(e.payload["purpose"]) for e in result.events if e.type == "dice.rolled"]
     assert order[2].startswith("Survival roll") and order[3].startswith("Glory roll")
 
 

@@ -13,6 +13,7 @@ from campaign.rulesets.mass_combat import commands as mc
 from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from events.errors import InvalidInputError
+from events.recorded import whole
 from tests.acceptance.mass_combat_table import strength
 from tests.conftest import Backend, make_ledger
 
@@ -197,11 +198,13 @@ def test_the_side_holding_the_field_strips_the_fallen(ledger: Ledger) -> None:
     dice = NO_CATASTROPHE * 2 + [1, 1, 2, 6, 6, 6] + [6, 6, 6] + [6] + [4, 4, 4, 4] * 2
     result = ledger.execute(ledger.resolve(None), mc.Battle.build(setup=setup), table=_fit(ledger, setup, dice))
     battle_id = next(e.payload["battle_id"] for e in result.events if e.type == "battle.started")
-    spears = next(e.payload for e in result.events if e.type == "battle.casualties_taken" and e.payload["percent"] > 50)
+    spears = next(
+        e.payload for e in result.events if e.type == "battle.casualties_taken" and whole(e.payload["percent"]) > 50
+    )
     loot = ledger.execute(ledger.resolve(None), mcal.Loot.build(battle_id=battle_id, side="North"))
     # ⅓ of $1500, sold for 20% = $100 a man; the Spears routed, so their wounded are stripped too.
     assert next(e for e in loot.events if e.type == "economy.funds_changed").payload["amount"] == 100 * (
-        spears["dead"] + spears["wounded"]
+        whole(spears["dead"]) + whole(spears["wounded"])
     )
     with pytest.raises(InvalidInputError, match="stripped already"):
         ledger.execute(ledger.resolve(None), mcal.Loot.build(battle_id=battle_id, side="North"))

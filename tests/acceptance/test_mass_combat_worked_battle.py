@@ -25,6 +25,7 @@ from campaign.rulesets.mass_combat.pcs import damage_dice
 from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from events.dice import parse
 from events.errors import InvalidInputError
+from events.recorded import text
 from tests.acceptance.mass_combat_table import reevaluate, strength
 from tests.conftest import Backend, make_ledger
 
@@ -239,7 +240,7 @@ def test_r2_27_the_whole_worked_battle_day_2_a_significant_victory(ledger: Ledge
     #   10% → 6 → 3 → 57 × 4.8 = 273; LC archers −2 (light +1) → 27% → 11 → 5 → 35 × 6 × 0.7 = 147; Seasoned MI
     #   −2 (medium +2, Strike −1) → 27% → 6 → 3 → 17 × 4.8 = 81 × 0.9 = 73; Elite HI 0 (heavy +4, Strike −1) →
     #   20% → 2 → 1 → 90; Average MI −1 (medium +2) → 23% → 3 → 1 → 44 × 1.2 = 53.
-    dead = {e.payload["unit_id"]: e.payload["dead"] for e in result.events if e.type == "battle.casualties_taken"}
+    dead = {text(e.payload["unit_id"]): e.payload["dead"] for e in result.events if e.type == "battle.casualties_taken"}
     state, _ = ledger.in_force(ledger.resolve(None), MASS_COMBAT)
     names = {u.unit_id: u.name for u in state.roster.values()}
     assert {names.get(u, u): d for u, d in dead.items()} == {

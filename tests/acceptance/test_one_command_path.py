@@ -15,6 +15,7 @@ from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.rulesets.mass_combat.plugin import PLUGIN as MASS_COMBAT
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
+from events.recorded import text, whole
 from tests.acceptance.test_mass_combat_procedures import NO_CATASTROPHE, _fit, side
 from tests.conftest import Backend, make_ledger
 
@@ -43,8 +44,10 @@ def _meadow(ledger: Ledger) -> tuple[str, Mapping[str, Any], int]:
     setup = parse_setup({"name": "Meadow", "sides": [side("North", ["Knights"], plan=3), side("South", ["Spears"])]})
     dice = NO_CATASTROPHE * 2 + [1, 1, 2, 6, 6, 6] + [6, 6, 6] + [6] + [4, 4, 4, 4] * 2
     result = ledger.execute(ledger.resolve(None), mc.Battle.build(setup=setup), table=_fit(ledger, setup, dice))
-    battle_id = next(e.payload["battle_id"] for e in result.events if e.type == "battle.started")
-    spears = next(e.payload for e in result.events if e.type == "battle.casualties_taken" and e.payload["percent"] > 50)
+    battle_id = next(text(e.payload["battle_id"]) for e in result.events if e.type == "battle.started")
+    spears = next(
+        e.payload for e in result.events if e.type == "battle.casualties_taken" and whole(e.payload["percent"]) > 50
+    )
     seq = next(e.seq for e in result.events if e.type == "timeline.command_issued")
     return battle_id, spears, seq
 

@@ -17,6 +17,7 @@ from campaign.rulesets.grimdark import commands as gd
 from campaign.rulesets.grimdark.plugin import PLUGIN as GRIMDARK
 from campaign.tables import base_values
 from events.errors import InvalidInputError
+from events.recorded import obj, text
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
 
@@ -64,7 +65,7 @@ class Table:
 
 
 def rules(result: AppendResult) -> list[str]:
-    return [e.payload["rule"] for e in result.events if e.type == "rules.applied"]
+    return [text(e.payload["rule"]) for e in result.events if e.type == "rules.applied"]
 
 
 # --- R3-25: a Shaken unit does not shoot, and is not credited with what it did not do ---------------------------
@@ -94,7 +95,7 @@ def test_r3_25_a_shaken_unit_never_charges_but_strikes_back_and_its_wounds_count
         table=TableEntry((6,)),
     )
     tested = [e.payload for e in result.events if e.type == "rules.applied" and e.payload["rule"] == "morale_test"]
-    assert [(d["unit_id"], d["outcome"]["passed"]) for d in tested] == [(_id(t, "Robots"), True)]
+    assert [(d["unit_id"], obj(d["outcome"])["passed"]) for d in tested] == [(_id(t, "Robots"), True)]
 
 
 def test_r3_25_a_kill_by_striking_back_is_credited() -> None:

@@ -20,6 +20,7 @@ from campaign.rulesets.mass_combat.setup import Commander, Side
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
+from events.recorded import text
 from events.store import AppendResult
 from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, d3, faces, side, two_armies
 
@@ -286,7 +287,7 @@ def test_r3_17_unnamed_the_defector_is_drawn_by_a_die() -> None:
     w = _treachery()
     result = w.fight(battle("Treachery", side("A", ["A1", "A2"]), side("B", ["B1"])), [*faces(14), 5, 2, *faces(3)])
     assert contest(result)["inputs"]["ts"] == {"A": 400, "B": 640}
-    draws = [e.payload for e in result.events if e.type == "dice.rolled" and "defects" in e.payload["purpose"]]
+    draws = [e.payload for e in result.events if e.type == "dice.rolled" and "defects" in text(e.payload["purpose"])]
     assert [(d["notation"], d["total"]) for d in draws] == [("d6", 5), ("d6", 2)]
     assert side_of(w, "A2") == "B"
 
@@ -512,7 +513,7 @@ def test_r3_17_18_a_draw_among_more_than_six_takes_the_next_die(units: int, die:
         w.muster(name, "Crimson", men=1)
     w.muster("Blue host", "Azure")
     result = w.fight(battle("Mutiny", side("Crimson", names), side("Azure", ["Blue host"])), [*faces(14), 3])
-    [drawn] = [e.payload for e in result.events if e.type == "dice.rolled" and "defects" in e.payload["purpose"]]
+    [drawn] = [e.payload for e in result.events if e.type == "dice.rolled" and "defects" in text(e.payload["purpose"])]
     assert (drawn["notation"], drawn["total"]) == (die, 3)
     assert side_of(w, "U3") == "Azure"
 

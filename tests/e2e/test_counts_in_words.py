@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from campaign.read.describe import count
+from events.recorded import JsonObject, JsonValue
 from tests.e2e.test_cli import Cli
 
 
@@ -43,7 +44,7 @@ def test_a_payment_with_nothing_owed_reads_as_bonus_pay() -> None:
     from events.envelope import RecordedEvent
 
     def said(paid: int, due: int, penalty: int) -> str:
-        payload = {"unit_id": "u1", "paid": paid, "due": due, "penalty": penalty}
+        payload: JsonObject = {"unit_id": "u1", "paid": paid, "due": due, "penalty": penalty}
         return describe(RecordedEvent(0, "c", 5, "economy.pay_settled", 1, payload, {}, "", ""), {"u1": "Gang"})
 
     assert said(260, 0, 0) == "Gang: bonus pay 260, nothing owed"
@@ -69,8 +70,9 @@ def test_a_roll_with_a_modifier_shows_it_before_the_total() -> None:
     from events.envelope import RecordedEvent
 
     def said(faces: list[int], modifier: int, total: int) -> str:
-        payload = {"faces": faces, "modifier": modifier, "total": total, "roll_index": 3, "notation": "d6+2",
-                   "purpose": "damage", "source": "seeded", "seed_epoch": 0}  # fmt: skip
+        payload: JsonObject = {"faces": list[JsonValue](faces), "modifier": modifier, "total": total,
+                               "roll_index": 3, "notation": "d6+2", "purpose": "damage", "source": "seeded",
+                               "seed_epoch": 0}  # fmt: skip
         return describe(RecordedEvent(0, "c", 5, "dice.rolled", 1, payload, {}, "", ""), {})
 
     assert said([4], 2, 6) == "roll #3 d6+2 for “damage”: 4+2 = 6 (seed epoch 0)"

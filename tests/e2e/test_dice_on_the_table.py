@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from campaign.timeline import Timeline
 from events.errors import InvalidInputError
+from events.recorded import seq
 from tests.conftest import Backend, examples, make_ledger
 from tests.e2e.test_cli import Cli
 
@@ -108,11 +109,11 @@ def test_a_re_entered_roll_never_gets_another_die_unless_a_reroll_is_recorded(sc
             result = ledger.roll(info, step, "model")
             [rolled] = [e.payload for e in result.events if e.type == "dice.rolled"]
             if held is not None:
-                assert tuple(rolled["faces"]) == held[2] and rolled["offered_from"] == held[0]
+                assert tuple(seq(rolled["faces"])) == held[2] and rolled["offered_from"] == held[0]
                 taken.add(held[0])
             else:
                 assert rolled["source"] == "seeded"
-            appends.append({"kind": "roll", "die": (rolled["roll_index"], step, tuple(rolled["faces"]))})
+            appends.append({"kind": "roll", "die": (rolled["roll_index"], step, tuple(seq(rolled["faces"])))})
         elif step == "reroll":
             waiting = table()
             if not waiting:

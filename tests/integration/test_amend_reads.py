@@ -26,6 +26,7 @@ from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.timeline import Timeline
 from events.envelope import RecordedEvent
 from events.errors import CampaignError
+from events.recorded import obj
 from events.timeline import effective
 from projections.campaign_state import SNAPSHOT_EVERY
 from tests.conftest import Backend, empty_tables, examples, make_ledger
@@ -81,7 +82,7 @@ def test_amending_from_the_command_on_gives_what_the_whole_log_gives(
     seqs += data.draw(st.lists(st.integers(0, info.last_seq + 2), max_size=4), label="seqs")
     for seq in seqs:
         group = next((g for g in groups if g.first_seq <= seq <= g.last_seq), None)
-        args = dict(group.issued.payload["args"]) if group is not None and group.issued is not None else {}
+        args = dict(obj(group.issued.payload["args"])) if group is not None and group.issued is not None else {}
         changes = {k: _changed(v, delta) for k, v in args.items()}
         if group is not None and group.issued is not None and group.issued.payload.get("ids") is not None:
             assert Timeline(ledger)._from_command(info, seq) is not None, "read from the command on, not whole"
@@ -184,7 +185,9 @@ def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_eng
     )
     assert first_attack.issued is not None
     # Re-run as they were: the re-run rally names the die its first run rolled, before the amendment.
-    Timeline(ledger).amend(ledger.resolve("Five"), first_attack.first_seq, dict(first_attack.issued.payload["args"]))
+    Timeline(ledger).amend(
+        ledger.resolve("Five"), first_attack.first_seq, dict(obj(first_attack.issued.payload["args"]))
+    )
     ledger.execute(ledger.resolve("Five"), fsb.Attack.build(unit_name="Squad", killed=0, wounded=1, suppressing=True))
     Timeline(ledger).undo(ledger.resolve("Five"))  # the last attack's dice go on the table
     assert ledger.resolve("Five").on_table
@@ -204,7 +207,7 @@ def test_amending_with_dice_on_the_table_gives_what_the_whole_log_gives(hypo_eng
     outcomes = []
     for group in groups:
         for delta in (0, 1, -1):
-            args = dict(group.issued.payload["args"]) if group.issued is not None else {}
+            args = dict(obj(group.issued.payload["args"])) if group.issued is not None else {}
             changes = {k: _changed(v, delta) for k, v in args.items()}
             whole = _amendment(ledger, "Five", group.first_seq, changes, whole_log=True)
             assert _amendment(ledger, "Five", group.first_seq, changes, whole_log=False) == whole, group.first_seq

@@ -30,6 +30,7 @@ from campaign.rulesets.mass_combat.commands import parse_setup
 from campaign.timeline import Timeline
 from events.db import make_engine
 from events.errors import InvalidInputError
+from events.recorded import obj
 from events.store import AppendResult
 from projections.campaign_state import CampaignStateProjector, FoldingCampaignStates, _summary_rows, dump, rebuild
 from projections.state.campaigns import CampaignInfo
@@ -575,5 +576,5 @@ def test_a_force_that_breaks_flees_in_deployment_order_wherever_its_state_was_re
     fled = next(e.payload for e in broke.events if e.type == "rules.applied" and e.payload["rule"] == "force_flees")
     state, _ = ledger.in_force(info(), DISORDER)
     battle = state.battles[state.active_battle]  # type: ignore[index]
-    assert fled["outcome"]["fled"] == [uid for uid in battle.order if battle.units[uid].side == "British"]
+    assert obj(fled["outcome"])["fled"] == [uid for uid in battle.order if battle.units[uid].side == "British"]
     assert Timeline(ledger).reevaluate(info()) == []

@@ -22,6 +22,7 @@ from campaign.timeline import Timeline
 from campaign.timeline.reports import IN_EFFECT
 from events.dice.rerun import AskedFaces
 from events.errors import CampaignError
+from events.recorded import obj
 from events.registry import registry
 from events.timeline import effective, live_events
 from events.verify import verify_events
@@ -81,7 +82,7 @@ def apply_op(ledger: Ledger, name: str, op: tuple[Any, ...]) -> None:
         elif op[0] == "amend" and commands:
             group = commands[min(len(commands) - 1, int(op[1] * len(commands)))]
             assert group.issued is not None
-            args = dict(group.issued.payload["args"])
+            args = dict(obj(group.issued.payload["args"]))
             key = sorted(args)[op[2] % len(args)]
             amend_as_previewed(ledger, name, group.first_seq, {key: changed(args[key], op[3])}, op[2])
     except CampaignError:

@@ -22,6 +22,7 @@ from campaign.rulesets.grimdark import commands as gfc
 from events.dice import AnotherSidesDieError, parse
 from events.dice.dice import SeededDice, SidedDice, TableDice
 from events.errors import DiceError
+from events.recorded import obj
 from tests.conftest import Backend, make_ledger
 
 SQUAD = {"models": 10, "quality": 4, "points": 150}
@@ -70,7 +71,7 @@ def test_the_other_sides_die_is_its_own_entered_by_its_player(ledger: Ledger) ->
     [die] = rolled(result)
     assert (die["faces"], die["source"], die["entered_by"]) == ([6], "table", "sam")
     tests = [e.payload for e in result.events if e.type == "rules.applied" and e.payload["rule"] == "morale_test"]
-    assert [t["outcome"]["passed"] for t in tests] == [True]  # a 6 on Quality 4+: passes, no Rout
+    assert [obj(t["outcome"])["passed"] for t in tests] == [True]  # a 6 on Quality 4+: passes, no Rout
 
 
 def test_a_side_that_chose_the_campaigns_dice_has_them_rolled(ledger: Ledger) -> None:

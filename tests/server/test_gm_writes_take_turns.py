@@ -24,6 +24,7 @@ from campaign.commands import command_type
 from campaign.server.app import create_app
 from campaign.server.turns import Turns
 from events.envelope import RecordedEvent
+from events.recorded import obj
 from tests.conftest import empty_tables
 from tests.server.conftest import FAST_HASHER, SQUAD, post, sign_in
 
@@ -119,7 +120,7 @@ def rival_musters(pair: Pair) -> int:
         for e in pair.log()
         if e.type == "timeline.command_issued"
         and e.meta.get("actor") == "pat"
-        and dict(e.payload["args"]).get("name") == "Rival Squad"
+        and dict(obj(e.payload["args"])).get("name") == "Rival Squad"
     )
 
 

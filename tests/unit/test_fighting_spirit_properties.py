@@ -15,6 +15,7 @@ from campaign.rulesets.fighting_spirit import commands as fs
 from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.state import CampaignState
 from events.errors import InvalidInputError
+from events.recorded import obj
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, examples, make_ledger
 
@@ -121,7 +122,7 @@ def test_grades_stay_between_start_and_routed_last_stand_never_tests_and_replay_
             and in_last_stand
         ):
             assert event.payload["dice"] == [], "a unit in No step back rolled a morale or reaction test"
-            assert event.payload["outcome"]["result"] == "auto_pass"
+            assert obj(event.payload["outcome"])["result"] == "auto_pass"
         state = fold.apply(state, event)
         battle = state.battles.get(state.active_battle or "")
         if battle is None:

@@ -8,6 +8,7 @@ from campaign.executor import Ledger, TableEntry
 from events.dice import derive_faces
 from events.envelope import RecordedEvent
 from events.errors import ConcurrencyError, DiceError, InvalidInputError, NotFoundError
+from events.recorded import seq, text
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
 
@@ -29,7 +30,7 @@ def test_a_campaign_commits_to_its_seed_without_revealing_it(mem: Ledger) -> Non
     result = mem.create_campaign("Ardennes", "fighting-spirit", seed=b"s" * 32)
     created = result.events[0]
     assert created.type == "campaign.created"
-    assert "s" * 32 not in str(created.payload) and len(created.payload["seed_commitment"]) == 64
+    assert "s" * 32 not in str(created.payload) and len(text(created.payload["seed_commitment"])) == 64
     assert mem.vault.seed(created.campaign_id, 0) == b"s" * 32
 
 
@@ -40,7 +41,7 @@ def test_seeded_rolls_come_from_the_seed_at_growing_indexes(mem: Ledger) -> None
         info = mem.resolve("Ardennes")
         event = dice_event(mem.roll(info, "d8", f"test {i}"))
         assert event.payload["roll_index"] == i
-        faces.append(tuple(event.payload["faces"]))
+        faces.append(tuple(seq(event.payload["faces"])))
     assert faces == [derive_faces(b"s" * 32, info.campaign_id, i, 1, 8) for i in range(3)]
 
 
@@ -76,7 +77,9 @@ def test_reveal_rotates_and_later_rolls_use_the_new_seed(mem: Ledger) -> None:
     assert after.seed_epoch == 1 and after.revealed_epochs == (0,)
     event = dice_event(mem.roll(after, "3d", "after"))
     assert event.payload["seed_epoch"] == 1 and event.payload["roll_index"] == 1
-    assert tuple(event.payload["faces"]) == derive_faces(mem.vault.seed(info.campaign_id, 1), info.campaign_id, 1, 3, 6)
+    assert tuple(seq(event.payload["faces"])) == derive_faces(
+        mem.vault.seed(info.campaign_id, 1), info.campaign_id, 1, 3, 6
+    )
 
 
 def test_a_stale_state_loses_the_race_and_a_repeated_command_id_appends_nothing(mem: Ledger) -> None:

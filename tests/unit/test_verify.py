@@ -11,6 +11,7 @@ import pytest
 from campaign.executor import Ledger, TableEntry
 from events.canonical import canonical_json
 from events.envelope import RecordedEvent, chain_hash, envelope_bytes
+from events.recorded import JsonValue, seq, whole
 from events.registry import registry
 from events.verify import verify_events
 from tests.conftest import Backend, make_ledger
@@ -70,7 +71,7 @@ def test_an_untouched_log_verifies_and_revealed_rolls_are_rederived(
 def test_an_edited_payload_is_named(played: tuple[Ledger, list[RecordedEvent]]) -> None:
     _, events = played
     k = dice_at(events)[1]
-    edited = dict(events[k].payload, faces=[1], total=1)
+    edited: dict[str, JsonValue] = dict(events[k].payload, faces=[1], total=1)
     events[k] = events[k]._replace(payload=edited, payload_json=canonical_json(edited))
     report = verify_events(events[0].campaign_id, events, registry)
     assert not report.ok and report.first is not None
@@ -100,7 +101,7 @@ def test_a_forged_roll_with_a_rebuilt_chain_is_caught_by_the_revealed_seed(
     _, events = played
     k = dice_at(events)[0]
     roll = dict(events[k].payload)
-    forged_face = 1 if roll["faces"][0] != 1 else 2
+    forged_face = 1 if seq(roll["faces"])[0] != 1 else 2
     roll.update(faces=[forged_face], total=forged_face)
     events[k] = events[k]._replace(payload=roll)
     report = verify_events(events[0].campaign_id, rehash_from(events, k), registry)
@@ -113,7 +114,7 @@ def test_an_impossible_face_or_a_reused_roll_index_is_caught(
 ) -> None:
     _, events = played
     t = next(i for i, e in enumerate(events) if e.type == "dice.rolled" and e.payload["source"] == "table")
-    impossible = dict(events[t].payload, faces=[3, 7], total=10)
+    impossible: dict[str, JsonValue] = dict(events[t].payload, faces=[3, 7], total=10)
     bad = list(events)
     bad[t] = events[t]._replace(payload=impossible)
     report = verify_events(events[0].campaign_id, rehash_from(bad, t), registry)
@@ -172,8 +173,8 @@ def test_a_forged_roll_is_caught_when_its_seed_is_revealed_later_in_the_log() ->
     events = campaign_revealing_every(6, 3)
     second = dice_at(events)[4]  # a roll of the second epoch, revealed at the end
     payload = dict(events[second].payload)
-    faces = [7 - f for f in payload["faces"]]
-    payload.update(faces=faces, total=sum(faces))
+    faces = [7 - whole(f) for f in seq(payload["faces"])]
+    payload.update(faces=list[JsonValue](faces), total=sum(faces))
     forged = rehash_from([*events[:second], events[second]._replace(payload=payload), *events[second + 1 :]], second)
     report = verify_events(events[0].campaign_id, forged, registry)
     assert [(f.seq, f.check) for f in report.findings] == [(events[second].seq, "dice")]

@@ -63,7 +63,7 @@ from events.families.career import CasualtiesTaken
 from events.families.dice import DiceRolled
 from events.families.economy import FundsChanged, MoraleModifierSet, TroopsRecruited, UnitDisbanded
 from events.families.roster import MenTransferred, UnitMustered, UnitProfileChanged, UnitQualityChanged
-from events.recorded import JsonValue
+from events.recorded import JsonValue, obj, text, whole
 from events.registry import Event, registry
 
 At = Situation[mc_state.CampaignState, Tables]
@@ -153,23 +153,27 @@ def replay_battle_day(
 
     Returns (recorded, recomputed) outcomes of every step; equal unless the engine changed since.
     """
-    inputs = record.payload["inputs"]
+    inputs = obj(record.payload["inputs"])
     roster = {
         n: mc_battle.ArmyUnit(
-            u["unit_id"], u["name"], u["side"], UnitProfile.model_validate(u["profile"]), int(u["campaign_morale"])
+            text(u["unit_id"]),
+            text(u["name"]),
+            text(u["side"]),
+            UnitProfile.model_validate(u["profile"]),
+            whole(u["campaign_morale"]),
         )
-        for n, u in inputs["roster"].items()
+        for n, u in ((n, obj(u)) for n, u in obj(inputs["roster"]).items())
     }
     rolled = [registry.decode(e) for e in command if e.type == "dice.rolled"]
     dice = ReplayDice([r for r in rolled if isinstance(r, DiceRolled)])
-    setup = parse_setup(inputs["setup"])
-    reputations = {str(k): int(v) for k, v in inputs.get("reputation", {}).items()}
+    setup = parse_setup(obj(inputs["setup"]))
+    reputations = {str(k): whole(v) for k, v in obj(inputs.get("reputation", {})).items()}
     decisions = mc_battle.resolve_battle(
         tables, setup, roster, str(record.payload["battle_id"]), dice, reputations=reputations
     )
     recomputed = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
     recorded = [
-        {"rule": e.payload["rule"], "outcome": dict(e.payload["outcome"])}
+        {"rule": e.payload["rule"], "outcome": dict(obj(e.payload["outcome"]))}
         for e in command
         if e.type == "rules.applied" and e.payload["rule"] not in ("battle_day", "same_enemy_this_year")
     ]
