@@ -52,8 +52,14 @@ def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
         try:
             rows = conn.execute(text("SELECT version_num FROM alembic_version")).all()
-        except (OperationalError, ProgrammingError):  # no such table: a new database
+        except ProgrammingError:  # PostgreSQL's undefined table: a new database
             return None
+        except OperationalError as exc:
+            # SQLite says a missing table so; PostgreSQL's OperationalError is a connection lost, which is not a
+            # schema's absence (a server whose database stopped was told to migrate it)
+            if "no such table" in str(exc.orig):
+                return None
+            raise
     return str(rows[0][0]) if len(rows) == 1 else None
 
 

@@ -80,6 +80,18 @@ def database_gone(exc: DBAPIError) -> bool:
     return True
 
 
+def out_of_reach(exc: BaseException) -> bool:
+    """Whether ``exc``, raised where no route's handler answers it (a middleware reading the session or the
+    reader's language), says the database is out of reach: it is then a 503 in words, as in a route."""
+    if isinstance(exc, DBAPIError):
+        return database_gone(exc)
+    if installed("postgres"):
+        import psycopg
+
+        return isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    return False
+
+
 def lost_race(request: Request, exc: ConcurrencyError) -> str:
     """A lost race in words, naming the campaign by its name (its id means nothing to a person)."""
     from campaign.server.context import server  # context imports this module's Refusal for its routes

@@ -16,7 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from campaign.logging import get_logger
 from campaign.server.asgi import HttpMiddleware
-from campaign.server.refusals import DEFECT, refusal
+from campaign.server.refusals import DEFECT, gone, out_of_reach, refusal
 
 log = get_logger("campaign.server")
 NOTES = "campaign_ledger.log"
@@ -46,9 +46,14 @@ class RequestLog(HttpMiddleware):
         try:
             await self.app(scope, receive, noted)
         except Exception as exc:  # a defect no handler answered: a 500 in words, and the line below says it all
-            failed = exc
-            if not started_answer:
-                await refusal(DEFECT, 500)(scope, receive, send)
+            if out_of_reach(exc) and not started_answer:
+                # the database went away while a middleware read it (PostgreSQL stopped): no defect, a 503
+                status = 503
+                await gone()(scope, receive, send)
+            else:
+                failed = exc
+                if not started_answer:
+                    await refusal(DEFECT, 500)(scope, receive, send)
         route = scope.get("route")
         fields = {
             "method": scope["method"],

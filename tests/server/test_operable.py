@@ -120,6 +120,37 @@ def test_healthz_says_when_the_database_does_not_answer(world: World, monkeypatc
     assert answer.status_code == 503 and answer.json()["detail"].startswith("the database does not answer")
 
 
+def test_a_lost_connection_is_not_read_as_a_schema_never_made() -> None:
+    """PostgreSQL's operational error on the schema's read is a connection lost: /healthz said "the schema is at
+    no revision … run `campaign serve`" to an operator whose database had stopped; it now says it does not
+    answer. SQLite's "no such table" is still a new database."""
+    from campaign.bootstrap import current_revision
+
+    class Connection:
+        def __init__(self, why: str) -> None:
+            self.why = why
+
+        def __enter__(self) -> Connection:
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+        def execute(self, *_: object) -> Any:
+            raise OperationalError("SELECT version_num FROM alembic_version", None, Exception(self.why))
+
+    class Engine:
+        def __init__(self, why: str) -> None:
+            self.why = why
+
+        def connect(self) -> Connection:
+            return Connection(self.why)
+
+    with pytest.raises(OperationalError):
+        current_revision(Engine("server closed the connection unexpectedly"))  # type: ignore[arg-type]
+    assert current_revision(Engine("no such table: alembic_version")) is None  # type: ignore[arg-type]
+
+
 @pytest.fixture
 def logged() -> Iterator[list[EventDict]]:
     configure_logging(1)
@@ -184,6 +215,26 @@ def test_a_database_gone_away_is_a_503_in_words_and_the_next_request_is_served(
     monkeypatch.undo()
     assert olive.get(f"/api/campaigns/{world.campaign_id}/log").status_code == 200
     assert [line["status"] for line in logged if line["event"] == "request"] == [503, 503, 200]
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_database_gone_away_while_a_middleware_reads_it_is_a_503_too(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page's language is read from the account before any route runs: with PostgreSQL stopped, the campaign
+    page was a defect's 500 (an operator found it); it is the same 503 in words as a route's."""
+    olive = world.client("olive")
+    accounts = world.app.state.server.accounts
+
+    def refused(*_: Any) -> Any:
+        raise OperationalError("SELECT …", None, Exception("connection refused"))
+
+    monkeypatch.setattr(accounts, "language_of_session", refused)
+    page = olive.get(f"/c/{world.campaign_id}")
+    assert page.status_code == 503, page.text
+    assert "the database is not answering" in page.text and page.headers["retry-after"] == "2"
+    monkeypatch.undo()
+    assert olive.get(f"/c/{world.campaign_id}").status_code == 200
     assert "Traceback" not in capsys.readouterr().err
 
 
