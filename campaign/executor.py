@@ -628,8 +628,9 @@ class Ledger:
         result = self.store.append(
             campaign_id, encoded, expected_seq, command_id=command_id or self._new_id(), meta=meta
         )
-        log.info(
-            "command.appended",
+        # a preview's sandbox appends too, and keeps nothing: an operator counting writes reads only what is kept
+        (log.info if self.store.keeps else log.debug)(
+            "command.appended" if self.store.keeps else "command.previewed",
             campaign_id=campaign_id,
             command=command,
             events=len(result.events),

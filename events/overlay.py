@@ -18,6 +18,8 @@ class OverlayStore(EventStore):
     """One campaign's real log (read from ``base``, up to ``head``) with what a sandbox appends after it held in
     memory: a sandbox over a long log without a copy of it. Nothing is ever written to ``base``."""
 
+    keeps = False
+
     def __init__(self, base: EventStore, campaign_id: str, head: Head) -> None:
         self._base = base
         self._campaign_id = campaign_id

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import orjson
 
@@ -84,6 +84,10 @@ class _CollectingSink:
 
 
 class EventStore(ABC):
+    keeps: ClassVar[bool] = True
+    """Whether what is appended here is kept (a database, or a process's memory); False for a sandbox that
+    holds an amendment's preview and forgets it."""
+
     @abstractmethod
     def append(
         self,

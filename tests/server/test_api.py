@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from structlog.testing import capture_logs
 
+from campaign.logging import configure_logging
 from campaign.server.app import create_app
 from tests.server.conftest import SQUAD, World, post
 
@@ -112,8 +114,16 @@ def test_the_amend_preview_appends_nothing_and_the_amendment_is_what_it_showed(b
     command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
     shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
     head = len(log(battle))
-    preview = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}, "preview": True})
+    configure_logging(1)  # the server's level: the log its operator reads says nothing was appended, as nothing was
+    try:
+        with capture_logs() as lines:
+            preview = post(
+                battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}, "preview": True}
+            )
+    finally:
+        configure_logging(0)
     assert preview["preview"] is True and preview["appended"] == [] and len(log(battle)) == head
+    assert not [line for line in lines if line["event"] == "command.appended"], lines
     now = [a["explanation"] for a in preview["changed"][0]["after"]]
     assert now[0] == "Robot Squad takes 5 wounds: 5 models killed, 5 of 10 left"
     done = post(battle.client("gina"), url(battle, "/amend"), {"seq": shot, "set": {"wounds": 5}})
