@@ -54,6 +54,16 @@ def test_a_campaign_of_any_name_is_downloaded(world: World) -> None:
         assert f"filename*=UTF-8''front-ot%C5%82oku-%D1%81%D1%82%D0%B0%D0%BB%D1%8C-report{ending}" in disposition
 
 
+def test_the_report_page_speaks_the_readers_language_and_its_links_take_a_thumb(world: World) -> None:
+    """The report's tools said "HTML file" and "print it with your browser's Print" on a Russian page, and its
+    links were 19 px tall: said in the reader's words now, each link a 44 px target (``nav-link``)."""
+    page = world.client("olive").get(f"/c/{world.campaign_id}/report", headers={"Accept-Language": "ru"}).text
+    assert "файл HTML" in page and "распечатайте её командой «Печать» браузера" in page
+    assert "HTML file" not in page and "print it with" not in page
+    tools = page.split('<nav class="report-tools no-print">')[1].split("</nav>")[0]
+    assert tools.count('<a class="nav-link"') == 3
+
+
 def test_a_player_imports_a_list_for_its_own_side_only_and_an_update_is_shown_first(world: World) -> None:
     code, said = _upload(world, "pat", "Saurians", EXAMPLES / "starhost.json")
     assert code == 403 and "you play Robots, not Saurians" in said
