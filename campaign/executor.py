@@ -36,6 +36,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.errors import DiceError, InvalidInputError, NotFoundError, Words
 from events.limits import check_command_id, check_text
 from events.recorded import JsonValue
+from events.recorded import seq as array
 from events.registry import Event, registry
 from events.store import AppendResult, EventStore
 from events.vault import SeedVault
@@ -158,10 +159,15 @@ class Decision:
 
 
 def _already_recorded(
-    seen: tuple[RecordedEvent, ...], command_id: str, name: str, inputs: dict[str, JsonValue]
+    seen: tuple[RecordedEvent, ...],
+    command_id: str,
+    name: str,
+    inputs: dict[str, JsonValue],
+    table: TableEntry | AskEntry | None = None,
 ) -> AppendResult:
-    """A retried command id: the earlier result if it was this command with these inputs; refused otherwise
-    (a reused id must not silently drop a different command)."""
+    """A retried command id: the earlier result if it was this command with these inputs (and, given table dice,
+    these dice); refused otherwise (a reused id must not silently drop a different command, nor a corrected die
+    sent under the id of the command it corrects)."""
     issued = next((e for e in seen if e.type == "timeline.command_issued"), None)
     recorded = (
         (issued.payload["command"], issued.payload["args"])
@@ -185,6 +191,17 @@ def _already_recorded(
             id=command_id,
             earlier=earlier,
         )
+    if isinstance(table, TableEntry):
+        entered = tuple(f for e in seen if e.type == "dice.rolled" and e.payload.get("source") == "table"
+                        for f in array(e.payload["faces"]))  # fmt: skip
+        if entered != table.faces:
+            raise InvalidInputError.saying(
+                "command id {id!r} was already used for this command with other dice ({earlier}): nothing was "
+                "recorded; to correct a die, amend the command (`campaign amend SEQ --dice …`); else use a new "
+                "--command-id",
+                id=command_id,
+                earlier=", ".join(map(str, entered)) or Words("the campaign's"),
+            )
     return AppendResult(seen, duplicate=True)
 
 
@@ -290,7 +307,7 @@ class Ledger:
         if command_id is not None:
             check_command_id(command_id)
         if command_id is not None and (seen := self.store.command_events(info.campaign_id, command_id)):
-            return _already_recorded(seen, command_id, command.name, command.inputs())
+            return _already_recorded(seen, command_id, command.name, command.inputs(), table)
         if table is not None and not command.rolls:
             raise InvalidInputError.saying(
                 "{command} rolls no dice: leave out --dice", command=typed(command.name, command.inputs())

@@ -110,6 +110,21 @@ def test_a_lost_race_is_a_409_and_appends_nothing(battle: World) -> None:
     assert len(log(battle)) == head
 
 
+def test_a_command_id_sent_again_with_other_table_dice_is_refused_not_answered_as_done(battle: World) -> None:
+    """A retry with the same id and the same dice is the same command (its result again); with another die it
+    is not: the corrected die was silently dropped and the first result handed back. Refused in words, nothing
+    appended; correcting a die is an amendment."""
+    pat = battle.client("pat")
+    shot = {"command": "gf.shoot", "args": {"unit_name": "Robot Squad", "wounds": 6}, "command_id": "evening-7"}
+    first = post(pat, url(battle, "/commands"), {**shot, "dice": "6"})
+    head = len(log(battle))
+    again = post(pat, url(battle, "/commands"), {**shot, "dice": "6"})
+    assert again["duplicate"] is True and len(log(battle)) == head
+    refused = post(pat, url(battle, "/commands"), {**shot, "dice": "1"}, 400)
+    assert "already used for this command with other dice (6)" in refused["detail"] and "amend" in refused["detail"]
+    assert len(log(battle)) == head and first["duplicate"] is False
+
+
 def test_the_amend_preview_appends_nothing_and_the_amendment_is_what_it_showed(battle: World) -> None:
     command(battle.client("pat"), battle, "gf.shoot", dice="2", unit_name="Robot Squad", wounds=6)
     shot = max(e["seq"] for e in log(battle) if e["type"] == "timeline.command_issued")
