@@ -31,9 +31,7 @@ from events.dice.rerun import AskedFaces, NewDice, TypedFaces
 from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
-    from campaign.i18n.explain import Beside
     from campaign.replay import RuleOutcome
-    from events.envelope import RecordedEvent
 
 
 def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str, Any]:
@@ -470,24 +468,6 @@ def _names(ledger: Any, campaign_id: str) -> dict[str, str]:
     return unit_names(ledger.store.read(campaign_id))
 
 
-def _decision(outcome: RuleOutcome, events: tuple[RecordedEvent, ...], beside: Beside) -> str:
-    """A rule outcome of an amendment's preview in the reader's language: its rule application's sentence
-    rendered from the record (as the log says it), or the recorded English where it cannot be."""
-    from campaign.i18n.explain import explained
-
-    found = next(
-        (
-            e.payload
-            for e in events
-            if e.type == "rules.applied"
-            and (e.payload.get("rule"), e.payload.get("unit_id"), e.payload.get("explanation"))
-            == (outcome.get("rule"), outcome.get("unit_id"), outcome.get("explanation"))
-        ),
-        None,
-    )
-    return words(explained(found, beside) if found is not None else str(outcome["explanation"]))
-
-
 def _show_amend(out: Output, report: AmendReport, seq: int, names: dict[str, str]) -> None:
     c = out.console
     done = report.result is not None
@@ -598,17 +578,16 @@ def _show_fate(out: Output, fate: Fate, exact: bool, names: dict[str, str], *, o
         c.print("    " + back.format(n=amount(n)))
     if fate.new_dice and not exact:
         return  # what it decides on stand-in dice is no outcome
-    from campaign.i18n.explain import Beside
-    from campaign.read.describe import dice_of
-
-    rolls, faces = dice_of([*fate.recorded, *fate.rerun])  # a re-run rolls no dice the record does not hold
-    beside = Beside(names, rolls, faces)
+    # each outcome's sentence in the reader's language, as the page's preview says it (campaign.timeline.reports)
+    was_said, now_said = fate.said(names)
+    sentence = {id(o): text for o, text in zip(fate.before, was_said, strict=True)}
+    sentence |= {id(o): text for o, text in zip(fate.after, now_said, strict=True)}
 
     def was(o: RuleOutcome) -> str:
-        return escape(_decision(o, fate.recorded, beside))
+        return escape(sentence[id(o)])
 
     def now(o: RuleOutcome) -> str:
-        return escape(_decision(o, fate.rerun, beside))
+        return escape(sentence[id(o)])
 
     for before, after in differ:
         if before is None and after is not None:

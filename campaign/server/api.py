@@ -7,7 +7,7 @@ Refusals carry the CLI's own message (``{"detail": …}``): 400 bad input, 401 n
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
@@ -624,7 +624,7 @@ async def amend_(body: Amend, m: GM, request: Request) -> dict[str, object]:
     )
 
 
-async def amended_in_turn(
+async def amended_in_turn(  # noqa: PLR0913 (an amendment's own inputs, and the names a page says it with)
     request: Request,
     m: InCampaign,
     seq: int,
@@ -634,6 +634,7 @@ async def amended_in_turn(
     dice: list[int] | None,
     reason: str,
     head: int | None,
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """An amendment's preview (it appends nothing: no turn to wait for), or the amendment in the campaign's turn,
     again on the fresh state after a lost race: one confirmed with its preview's ``head`` is then refused in words
@@ -641,7 +642,15 @@ async def amended_in_turn(
 
     def work(now: InCampaign) -> dict[str, Any]:
         return amend(
-            ledger_of(request, now), now.info, seq, changes, preview=preview, dice=dice, reason=reason, head=head
+            ledger_of(request, now),
+            now.info,
+            seq,
+            changes,
+            preview=preview,
+            dice=dice,
+            reason=reason,
+            head=head,
+            names=names,
         )
 
     if preview:

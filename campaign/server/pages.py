@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypedDict, cast
 from urllib.parse import quote
@@ -1026,8 +1026,10 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
                     "wrong, or give its dice, then preview again."
                 ).format(seq=seq),
             )
+        # the page says each outcome's sentence in the reader's language, rendered from its record
+        names = entity_names(server(request).app.engine, m.info.campaign_id)
         report = await api.amended_in_turn(
-            request, m, seq, changes, preview=preview != "0", dice=faces, reason=reason, head=head
+            request, m, seq, changes, preview=preview != "0", dice=faces, reason=reason, head=head, names=names
         )
     except HTTPException as exc:
         return _amend_answer(request, seq, str(exc.detail), error=True, code=exc.status_code)
@@ -1065,16 +1067,25 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
     )
 
 
-def _outcome_change(before: RuleOutcome | None, after: RuleOutcome | None) -> str:
+def _outcome_change(before: RuleOutcome | None, after: RuleOutcome | None, said: Callable[[RuleOutcome], str]) -> str:
     """One rule outcome of a re-run command beside the one recorded, as the CLI's preview says it (in the reader's
-    language)."""
+    language: ``said`` gives each outcome's sentence)."""
     if before is None:
-        return _("now also {outcome}").format(outcome=words(after["explanation"])) if after is not None else ""
+        return _("now also {outcome}").format(outcome=said(after)) if after is not None else ""
     if after is None:
-        return _("no longer {outcome}").format(outcome=words(before["explanation"]))
-    return _("was {before} — now {after}").format(
-        before=words(before["explanation"]), after=words(after["explanation"])
-    )
+        return _("no longer {outcome}").format(outcome=said(before))
+    return _("was {before} — now {after}").format(before=said(before), after=said(after))
+
+
+def _sentences(fate: Mapping[str, Any]) -> Callable[[RuleOutcome], str]:
+    """Each of the fate's outcomes by the sentence the report gave it in the reader's language (the recorded
+    English for one it gave none)."""
+    given = {
+        id(o): text
+        for key in ("before", "after")
+        for o, text in zip(fate[key], fate.get(f"{key}_said") or [], strict=False)
+    }
+    return lambda o: given.get(id(o)) or words(str(o["explanation"]))
 
 
 def amend_lines(report: dict[str, Any]) -> list[str]:
@@ -1094,7 +1105,8 @@ def amend_lines(report: dict[str, Any]) -> list[str]:
     ]
     for fate in [f for f in [report["amended"]] if f is not None] + report["fates"]:
         said = f"#{fate['seq']} {typed(fate['command'], fate['args'])}"
-        changed = [_outcome_change(b, a) for b, a in paired(fate["before"], fate["after"]) if b != a]
+        sentence = _sentences(fate)
+        changed = [_outcome_change(b, a, sentence) for b, a in paired(fate["before"], fate["after"]) if b != a]
         if fate["back_on_table"]:
             back = fate["back_on_table"]
             changed.append(

@@ -53,7 +53,7 @@ def recorded(ledger: Ledger, info: CampaignInfo, seq: int) -> BaseCommand | None
         return None
 
 
-def amend(
+def amend(  # noqa: PLR0913 (an amendment's own inputs, and the names a page says it with)
     ledger: Ledger,
     info: CampaignInfo,
     seq: int,
@@ -63,6 +63,7 @@ def amend(
     dice: Sequence[int] | None = None,
     reason: str = "",
     head: int | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, object]:
     """Amend the command at ``seq`` (its inputs; with ``dice`` and a ``reason`` its table dice corrected; with
     ``dice`` and no reason, the faces of the dice the amendment rolls anew). With ``preview`` nothing is appended:
@@ -73,11 +74,11 @@ def amend(
     new_dice = TypedFaces(dice, ledger.actor) if dice is not None and correction is None else None
     if preview:
         report, _ = timeline.preview(info, seq, changes, table=correction, reason=reason, new_dice=new_dice)
-        return {**report.as_dict(), "preview": True, "head": info.last_seq}
+        return {**report.as_dict(names), "preview": True, "head": info.last_seq}
     if head is not None and head != info.last_seq:
         raise moved_on(ledger, info, head)
     done = timeline.amend(info, seq, changes, dice=correction, reason=reason, new_dice=new_dice)
-    return {**done.as_dict(), "preview": False, "head": info.last_seq}
+    return {**done.as_dict(names), "preview": False, "head": info.last_seq}
 
 
 SAID_SINCE = 3

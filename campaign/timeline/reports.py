@@ -3,7 +3,7 @@ later command's fate under an amendment (a ``Fate``), and an amendment's whole a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any, Literal
@@ -15,6 +15,7 @@ from events.recorded import JsonValue
 from events.store import AppendResult
 
 if TYPE_CHECKING:
+    from campaign.i18n.explain import Beside
     from campaign.replay import RuleOutcome
 
 
@@ -82,7 +83,10 @@ class Fate:
     language (a rule's renderer reads the whole record, with its dice); not part of ``as_dict``."""
     rerun: tuple[RecordedEvent, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The fate as data; with ``names`` (the units' and battles' names by id), each outcome's sentence too,
+        in the reader's language (``before_said``, ``after_said``: the page's words; the API's are the record's)."""
+        said = {} if names is None else dict(zip(("before_said", "after_said"), self.said(names), strict=True))
         return {
             "seq": self.seq,
             "command": self.command,
@@ -95,7 +99,40 @@ class Fate:
             "back_on_table": self.back_on_table,
             "before": self.before,
             "after": self.after,
+            **said,
         }
+
+    def said(self, names: Mapping[str, str]) -> tuple[list[str], list[str]]:
+        """Its outcomes as recorded and as re-run, each its rule's sentence in the reader's language rendered from
+        the record (as the log says it), or the recorded English where it cannot be."""
+        from campaign.i18n.explain import Beside
+        from campaign.read.describe import dice_of
+
+        rolls, faces = dice_of([*self.recorded, *self.rerun])  # a re-run rolls no dice the record does not hold
+        beside = Beside(dict(names), rolls, faces)
+        return (
+            [decision_said(o, self.recorded, beside) for o in self.before],
+            [decision_said(o, self.rerun, beside) for o in self.after],
+        )
+
+
+def decision_said(outcome: RuleOutcome, events: Sequence[RecordedEvent], beside: Beside) -> str:
+    """A rule outcome of an amendment in the reader's language: its rule application's sentence rendered from
+    the record among ``events`` (as the log says it), or the recorded English where it cannot be."""
+    from campaign.i18n.explain import explained
+    from campaign.read.describe import words
+
+    found = next(
+        (
+            e.payload
+            for e in events
+            if e.type == "rules.applied"
+            and (e.payload.get("rule"), e.payload.get("unit_id"), e.payload.get("explanation"))
+            == (outcome.get("rule"), outcome.get("unit_id"), outcome.get("explanation"))
+        ),
+        None,
+    )
+    return words(explained(found, beside) if found is not None else str(outcome["explanation"]))
 
 
 @dataclass
@@ -143,15 +180,16 @@ class AmendReport:
         """The seqs of the later commands this amendment keeps in effect (re-run)."""
         return [f.seq for f in self.fates if f.kind in IN_EFFECT]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The report as data; with ``names``, each fate's outcomes said too (:meth:`Fate.as_dict`)."""
         return {
             "amended_seq": self.amended_seq,
             "command": self.command,
             "args": self.args,
             "rerun": self.rerun,
             "exact": self.exact,
-            "amended": self.amended.as_dict() if self.amended else None,
-            "fates": [f.as_dict() for f in self.fates],
+            "amended": self.amended.as_dict(names) if self.amended else None,
+            "fates": [f.as_dict(names) for f in self.fates],
             "changed": [
                 {"seq": c.seq, "command": c.command, "before": c.before, "after": c.after} for c in self.changes
             ],

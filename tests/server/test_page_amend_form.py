@@ -117,6 +117,21 @@ def test_the_gm_amends_a_shots_wounds_in_its_own_form_after_a_preview(world: Wor
     assert not any("morale test" in s for s in said)
 
 
+def test_a_preview_says_each_outcome_in_the_readers_language(world: World, shot: int) -> None:
+    """On a Russian page the preview's was/now lines were the recorded English; each rule's sentence is rendered
+    from its record, as the log says it (§4.1 A: 6 wounds leave 4 of 10, at half, and the test fails on a 2; 1
+    wound leaves 9, and no test)."""
+    gina = world.client("gina")
+    sent = fields_of(amend_form(gina.get(f"/c/{world.campaign_id}", params={"amend": shot}).text))
+    ru = {**HTMX, "Accept-Language": "ru"}
+    preview = gina.post(f"/c/{world.campaign_id}/amend", data={**sent, "in.wounds": "1", "preview": "1"}, headers=ru)
+    shown = " ".join(re.sub(r"<[^>]+>", " ", preview.text).split())
+    assert "было: Robot Squad получает 6 ран: убито 6 моделей, осталось 4 из 10" in shown, shown
+    assert "теперь: Robot Squad получает 1 рану: убита 1 модель, осталось 9 из 10" in shown, shown
+    assert "больше не: Robot Squad, тест морали" in shown and "тест провален" in shown, shown
+    assert "takes" not in shown and "models killed" not in shown, shown
+
+
 def test_a_preview_says_the_morale_test_an_amendment_now_calls_for(world: World) -> None:
     """The other way: 3 wounds leave 7 of 10, above half, and no test; amended to 6 they leave 4, at half or less,
     and the shot now calls for a morale test (§4.1 A): the preview says it will be taken, with its new die."""
