@@ -338,7 +338,7 @@ def entries(output: str) -> list[str]:
 
 VALUES = {
     "ru": (
-        "#7 Militia archers принято в строй стороны Megalos (бойцов 120, TL 3, броня Легкий, мобильность пешком, "
+        "#7 Militia archers — в строю стороны Megalos (бойцов 120, TL 3, броня Легкий, мобильность пешком, "
         "дальнобойное оружие арбалет, иррегуляры, качество Зеленые, опыт 1, тип войск LI, заживление обычное)",
         "#50 команда mc rest (дней 5, занятие отдых)",
         "#51 5 дней: отдых для всех сторон",
@@ -352,7 +352,7 @@ VALUES = {
         ),
     ),
     "pl": (
-        "#7 Militia archers wcielony do strony Megalos (ludzi 120, TL 3, pancerz lekki, wierzchowiec pieszo, broń "
+        "#7 Militia archers — w szeregach strony Megalos (ludzi 120, TL 3, pancerz lekki, wierzchowiec pieszo, broń "
         "dystansowa kusza, nieregularni, jakość Zieloni, doświadczenie 1, typ wojsk LI, gojenie normalne)",
         "#50 polecenie mc rest (dni 5, zajęcie odpoczynek)",
         "#51 5 dni: odpoczynek dla wszystkich stron",
@@ -400,13 +400,13 @@ def test_closed_sets_values_are_said_in_the_seeds_words(tmp_path: Path, lang: st
 
 FIVE_GRADE = {
     "ru": (
-        "#3 Keno 3rd Squad принято в строй стороны Keno (качество Регулярные, лидерство 2, численность 7, вид пехота, "
+        "#3 Keno 3rd Squad — в строю стороны Keno (качество Регулярные, лидерство 2, численность 7, вид пехота, "
         "Гвардия Кено)",
         "#8 Keno 3rd Squad развёрнуто за сторону Keno: 7 человек, усталость свежие, начальная градация Уверенный",
         "на «тест реакции Keno 3rd Squad: залечь на открытой местности»",
     ),
     "pl": (
-        "#3 Keno 3rd Squad wcielony do strony Keno (jakość Regularni, przywództwo 2, liczebność 7, rodzaj piechota, "
+        "#3 Keno 3rd Squad — w szeregach strony Keno (jakość Regularni, przywództwo 2, liczebność 7, rodzaj piechota, "
         "Gwardia Keno)",
         "#8 Keno 3rd Squad rozstawiony po stronie Keno: 7 ludzi, zmęczenie wypoczęci, początkowy stopień ducha Pewny",
         "na „test reakcji Keno 3rd Squad: padnij na otwartym terenie”",

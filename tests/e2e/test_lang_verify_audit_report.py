@@ -172,7 +172,7 @@ def test_grimdark_roster_and_tables_in_russian_and_polish(match: str) -> None:
     assert "ścieżka wartość znacznik erratum pochodzenie" in run(match, "--lang", "pl", "gf", "tables", "traits.")
     assert run(match, "--lang", "ru", "gf", "roster", "--json") == run(match, "gf", "roster", "--json")
     mustered = run(match, "--lang", "ru", "log", "--type", "roster.unit_mustered")
-    assert "Robot Squad принято в строй стороны Robots (" in mustered
+    assert "Robot Squad — в строю стороны Robots (" in mustered
     assert "модели 5" in mustered and "Tough (стойкость) 1" in mustered and "models" not in mustered
     assert "modele 5" in run(match, "--lang", "pl", "log", "--type", "roster.unit_mustered")
 
