@@ -116,7 +116,7 @@ class BaseCommand(BaseModel):
                 "{command}: {problem}", command=typed(cls.name, fields), problem=exc.words or str(exc)
             ) from None
         except ValidationError as exc:
-            from campaign.i18n.terms import reread, ruleset_of, sets_of  # the seed's words: only when refused
+            from campaign.i18n.terms import reread, sets_of  # the seed's words: only when refused
 
             again = reread(cls, checked, exc.errors())
             if again is not None:  # "Новобранцы" for green: the command holds (and the log records) "green"
@@ -126,7 +126,7 @@ class BaseCommand(BaseModel):
             # record holds by what it is ("unit"), not "units.0"
             # a closed set's values listed as its terms (the seed's words), which are read back as typed
             said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
-            problem = said_problems(said, Words("inputs"), sets_of(cls), ruleset_of(cls))
+            problem = said_problems(said, Words("inputs"), sets_of(cls))
             raise InvalidInputError.saying(
                 "{command}: {problem}", command=typed(cls.name, fields), problem=problem
             ) from None

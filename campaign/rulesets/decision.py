@@ -92,30 +92,23 @@ class Field(Words):
         return self.template if found == key else found
 
 
-def _choices(expected: str, sets: Sets | None) -> Words | str:
+def _choices(expected: str, sets: Sets | None) -> str | Term | Words:
     """A closed set's values as pydantic lists them (``'a', 'b' or 'c'``), each a term of the set ``sets`` names
     for them (said in the seed's words where shown), joined in the reader's words; as listed without one."""
+    from campaign.rulesets.inputs import terms_listed  # the seed's words: only when refused
+
     values = _QUOTED.findall(expected)
     named = sets(values) if sets is not None and values else None
     if named is None:
         return expected
     ruleset, _sep, set_name = named.partition(":")
-    quoted = [Words("'{value}'", value=Term(ruleset, set_name, v)) for v in values]
-    said: Words = quoted[0]
-    for value in quoted[1:-1]:
-        said = Words("{head}, {next}", head=said, next=value)
-    return Words("{head} or {last}", head=said, last=quoted[-1]) if len(quoted) > 1 else said
+    return terms_listed(ruleset, set_name, values, last="or", quoted=True)
 
 
-def said_error(error: Mapping[str, Any], ruleset: str | None = None, sets: Sets | None = None) -> Words | None:
+def said_error(error: Mapping[str, Any], sets: Sets | None = None) -> Words | None:
     """One validation error in the program's words, or None where it has none for its kind (pydantic's own); a
-    closed set's values as its terms (the seed's words): of the set ``sets`` names, else of the one set of
-    ``ruleset`` that holds them all."""
+    closed set's values as the terms of the set ``sets`` names (the seed's words)."""
     kind, ctx = error["type"], error.get("ctx") or {}
-    if kind == "literal_error" and sets is None and ruleset is not None:
-        listed = _terms(ruleset, str(ctx.get("expected", "")))
-        if listed is not None:
-            return Words(_BOUNDS[kind][1], bound=listed)
     if kind in _BOUNDS:
         key, words = _BOUNDS[kind]
         edge = _AT_EDGE.get((kind, ctx.get(key)))
@@ -129,21 +122,9 @@ def said_error(error: Mapping[str, Any], ruleset: str | None = None, sets: Sets 
     return Words(plain) if plain else None
 
 
-def _terms(ruleset: str, expected: str) -> object | None:
-    """The values pydantic lists (``'a', 'b' or 'c'``) as the terms of the one set of ``ruleset`` that holds
-    them all, or None where none does."""
-    from campaign.i18n.terms import vocabulary  # the seed's words: only when refused
-    from campaign.rulesets.inputs import terms_listed
-
-    values = _QUOTED.findall(expected)
-    words = vocabulary(ruleset)
-    sets = [s for s in words.sets() if values and set(values) <= set(words.values(s))]
-    return terms_listed(ruleset, sets[0], values, last="or", quoted=True) if len(sets) == 1 else None
-
-
-def _words(error: Mapping[str, Any], ruleset: str | None = None, sets: Sets | None = None) -> str | Words:
+def _words(error: Mapping[str, Any], sets: Sets | None = None) -> str | Words:
     """One validation error in the program's words (pydantic's own as the last resort)."""
-    return said_error(error, ruleset, sets) or str(error["msg"])
+    return said_error(error, sets) or str(error["msg"])
 
 
 def problems(exc: ValidationError, whole: str | Words) -> Words:
@@ -151,17 +132,16 @@ def problems(exc: ValidationError, whole: str | Words) -> Words:
     return problems_said(exc.errors(), whole)
 
 
-def problems_in(errors: Sequence[Mapping[str, Any]], whole: str | Words, ruleset: str | None = None) -> Words:
+def problems_in(errors: Sequence[Mapping[str, Any]], whole: str | Words) -> Words:
     """Validation errors (pydantic's shape) as one line for a person, said in the reader's language where it is
     shown (``str()`` is the English)."""
-    return problems_said(errors, whole, ruleset=ruleset)
+    return problems_said(errors, whole)
 
 
 def problems_said(
     errors: Sequence[Mapping[str, Any]],
     whole: str | Words,
     sets: Sets | None = None,
-    ruleset: str | None = None,
 ) -> Words:
     """Validation errors as one sentence said in the reader's language where it is shown: each input by its
     name in words (``whole`` for the whole), a closed set's values as terms (:func:`said_error`)."""
@@ -169,7 +149,7 @@ def problems_said(
     for error in errors:
         path = ".".join(map(str, error["loc"]))
         field = Field(path) if path else (Field(whole) if isinstance(whole, str) else whole)
-        one = Words("{field} {problem}", field=field, problem=_words(error, ruleset, sets))
+        one = Words("{field} {problem}", field=field, problem=_words(error, sets))
         said = one if said is None else Words("{head}; {next}", head=said, next=one)
     return said if said is not None else Words()
 

@@ -274,7 +274,6 @@ def said_problems(
     errors: Sequence[Mapping[str, Any]],
     whole: str | Words,
     sets: Callable[[list[str]], str | None] | None = None,
-    ruleset: str | None = None,
 ) -> str | Words:
     """Validation errors (pydantic's shape) as one line for a person, as ``problems_in`` says them, but each
     :class:`WordedError` in its own words (without pydantic's "Value error, "), said in the reader's language; a
@@ -291,7 +290,7 @@ def said_problems(
                 Words("{where} {problem}", where=where, problem=refused.words) if where else refused.words
             )
         else:
-            part = problems_said([error], whole, sets, ruleset)
+            part = problems_said([error], whole, sets)
         said = Words("{some}; {last}", some=said, last=part) if said else part
     return said
 
