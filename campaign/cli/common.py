@@ -218,7 +218,8 @@ def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) ->
 
 
 def tally(needed: Sequence[Needed]) -> str:
-    """ "3 dice: 2 d6, 1 d8", in the reader's language (``events.dice.ask.tally`` counts them the same way)."""
+    """ "3 dice: 2 d6, 1 d8" in the reader's language (dice left on the table by a retracted command counted too:
+    they are entered again)."""
     from campaign.i18n import ngettext
 
     kinds: dict[int, int] = {}

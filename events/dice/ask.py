@@ -118,15 +118,3 @@ class CountingDice(_RecordingDice):
             return held
         face = 1 if self._face == "low" else spec.sides
         return self._record(spec, (face,) * spec.count, purpose, source="table", entered_by="dry run")
-
-
-def tally(needed: Sequence[Needed]) -> str:
-    """ "3 dice: 2 d6, 1 d8" (dice left on the table by a retracted command counted too: they are entered again)."""
-    kinds: dict[int, int] = {}
-    for n in needed:
-        kinds[n.sides] = kinds.get(n.sides, 0) + n.count
-    total = sum(kinds.values())
-    if not total:
-        return "no dice"
-    parts = ", ".join(f"{count} d{sides}" for sides, count in sorted(kinds.items()))
-    return f"{total} {'die' if total == 1 else 'dice'}: {parts}"

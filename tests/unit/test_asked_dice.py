@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.cli.common import tally
 from campaign.executor import AskEntry, Ledger
 from events.dice import parse
-from events.dice.ask import Ask, CountingDice, DieRequest, tally
+from events.dice.ask import Ask, CountingDice, DieRequest
 from events.errors import DiceError
 from tests.conftest import Backend, make_ledger
 
