@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.bootstrap import bootstrap
 from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors, head_line, say, strong
 from campaign.cli.session import open_app, resolved, state
 from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.read.describe import amount, explained_by, unit_names
@@ -51,7 +50,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         check_new_campaign(name, ruleset, seed_bytes)  # before the database is made: a refusal leaves none behind
         result = open_app(create=True).ledger.create_campaign(name, ruleset, seed=seed_bytes, command_id=command_id)
         said = _("Campaign {name} created ({ruleset}).")
-        Output(as_json).appended(result, said.format(name=f"[bold]{escape(name)}[/]", ruleset=escape(ruleset)))
+        Output(as_json).appended(result, said.format(name=strong(name), ruleset=ruleset))
 
     @app.command("list")
     @handles_errors
@@ -107,7 +106,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         ledger, info = resolved(campaign)
         result = ledger.reveal(info, command_id=command_id)
         said = _("{campaign}: seed of epoch {epoch} revealed.")
-        Output(as_json).appended(result, said.format(campaign=f"[bold]{escape(info.name)}[/]", epoch=info.seed_epoch))
+        Output(as_json).appended(result, said.format(campaign=strong(info.name), epoch=info.seed_epoch))
 
     @app.command("log")
     @handles_errors
@@ -199,7 +198,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 hidden,
             )
             out.console.print(f"[dim]{escape(gone.format(n=amount(hidden)))}[/]")
-        out.console.print(f"[dim]head #{info.last_seq} {info.head_hash}[/]")
+        say(head_line(info.last_seq, info.head_hash))
 
     @app.command("demo")
     @handles_errors

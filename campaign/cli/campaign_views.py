@@ -6,10 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import named_campaign, open_app, resolved
 from campaign.i18n import N_, _
 from campaign.read import views

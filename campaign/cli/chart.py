@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from campaign.cli.options import CampaignOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import resolved
 from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.i18n.formats import number

@@ -9,10 +9,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors, print_tables
+from campaign.cli.output import Output, escape, handles_errors, print_tables, say, strong
 from campaign.cli.session import open_app, resolved
 from campaign.executor import AskEntry, TableEntry
 from campaign.i18n import _
@@ -114,9 +113,9 @@ def say_standing(before: Summary | None, campaign_id: str, seq: int, ruleset: st
     from campaign.i18n import _
     from campaign.read.describe import standing_changes
 
-    word = escape(_("standing"))
+    word = strong(_("standing"))
     for line in standing_changes(before, standing_at(campaign_id, seq), ruleset):
-        Output(False).console.print(f"[bold]{word}[/] {escape(line)}")
+        say(f"{word} {line}")
 
 
 RecordedCommand = BaseCommand
@@ -240,7 +239,7 @@ def show_appended(result: AppendResult, as_json: bool, info: CampaignInfo, *, na
     """What a command appended, each event explained (a ruleset's with the names of the units and battles it
     names: ``named``)."""
     names = entity_names(open_app().engine, info.campaign_id) if named and not as_json else {}
-    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:", names)
+    Output(as_json).appended(result, f"{strong(info.name)}:", names)
 
 
 def add_tables_view(app: typer.Typer, plugin: Ruleset[S, T], what: str) -> None:

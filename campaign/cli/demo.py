@@ -14,10 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from campaign.bootstrap import App
-from campaign.cli.output import Output
+from campaign.cli.output import Output, escape
 from campaign.i18n import _, ngettext
 from campaign.read.describe import amount, count, describe, unit_names
 from campaign.rulesets import RULESETS, load

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors, strong
 from campaign.cli.session import resolved
 from campaign.i18n import _
 from campaign.read import views
@@ -49,7 +48,7 @@ def commit(
         )
         return
     said = _("{campaign}: share of entropy committed for epoch {epoch}.")
-    out.appended(result, said.format(campaign=f"[bold]{escape(info.name)}[/]", epoch=info.seed_epoch))
+    out.appended(result, said.format(campaign=strong(info.name), epoch=info.seed_epoch))
     if drawn:
         out.console.print(_("your share, drawn for you (shown once): {share}").format(share=given))
 

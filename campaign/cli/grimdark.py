@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.common import add_tables_view, in_force
 from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
-from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.cli.output import Output, escape, handles_errors, print_rows
 from campaign.i18n import N_, _, ngettext
 from campaign.i18n.formats import number
 from campaign.i18n.terms import shown as term

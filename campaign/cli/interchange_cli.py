@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors, head_line, say
 from campaign.cli.session import resolved
 from events.errors import InvalidInputError, Words
 
@@ -99,7 +98,7 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
         out.console.print(f"[bold]{escape(info.name)}[/]: " + escape(said[0]))
         for line in said[1:]:
             out.console.print(escape(line))
-        out.console.print(f"[dim]head #{result.head.seq} {result.head.hash}[/]")
+        say(head_line(result.head.seq, result.head.hash))
 
     import_list.__doc__ = help_text  # as a docstring: its --help laid out as every command's
     return import_list

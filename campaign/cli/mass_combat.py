@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.cli import mass_combat_views
 from campaign.cli.common import RecordedCommand, add_tables_view, in_force, make, recorded
 from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
-from campaign.cli.output import Output, handles_errors, print_rows
+from campaign.cli.output import Output, escape, handles_errors, print_rows
 from campaign.i18n import DEFAULT, _, language, pgettext
 from campaign.i18n.terms import shown
 from campaign.read.describe import words

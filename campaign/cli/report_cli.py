@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import resolved
 from campaign.i18n import _
 from campaign.read.describe import count

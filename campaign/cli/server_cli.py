@@ -8,10 +8,9 @@ from dataclasses import replace
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors, strong
 from campaign.cli.session import open_app, state
 from campaign.i18n import _
 from campaign.rulesets.kinds import NAME
@@ -99,7 +98,7 @@ def invite(  # noqa: PLR0913 (the command's options, as Typer reads them)
     result = grant(
         app.ledger, Memberships(app.engine), info, name, role, side or [], account_exists=exists, command_id=command_id
     )
-    Output(as_json).appended(result, f"[bold]{escape(info.name)}[/]:")
+    Output(as_json).appended(result, f"{strong(info.name)}:")
 
 
 def _invite_link(role: str, sides: list[str], hours: int | None, url: str, campaign: str | None, as_json: bool) -> None:

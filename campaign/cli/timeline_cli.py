@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 import typer
-from rich.markup import escape
 
 from campaign.branch_dice import branch_point, made, made_in_words
 from campaign.cli.common import show_appended, table_entry
 from campaign.cli.options import CampaignOpt, CommandIdOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import open_app, resolved, state
 from campaign.exchange import Reader, export_lines, import_campaign, read_lines
 from campaign.executor import AskEntry

@@ -7,12 +7,11 @@ from typing import Annotated, Any
 
 import orjson
 import typer
-from rich.markup import escape
 
 from campaign.bootstrap import projectors
 from campaign.cli import signing
 from campaign.cli.options import CampaignOpt, JsonOpt
-from campaign.cli.output import Output, handles_errors
+from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import open_app, resolved, state
 from campaign.executor import Ledger
 from campaign.i18n import _, lazy, ngettext

@@ -189,8 +189,8 @@ def test_other_lines_of_the_cli_are_said_in_polish(tmp_path: Path) -> None:
     ("lang", "expected"),
     [
         ("en", "What if branches from Sector 7 at #{at}: {at} events shared, head #"),
-        ("pl", "What if odgałęzia się od Sector 7 w #{at}: {at} wspólnych zdarzeń, head #"),
-        ("ru", "What if ответвляется от Sector 7 на #{at}: общих {at} событий, head #"),
+        ("pl", "What if odgałęzia się od Sector 7 w #{at}: {at} wspólnych zdarzeń, wierzchołek #"),
+        ("ru", "What if ответвляется от Sector 7 на #{at}: общих {at} событий, вершина #"),
     ],
 )
 def test_a_branch_says_what_it_shares_in_the_readers_language(tmp_path: Path, lang: str, expected: str) -> None:
@@ -282,8 +282,8 @@ def test_the_dice_a_command_needs_are_said_in_the_readers_language(
     ("lang", "written", "imported"),
     [
         ("en", "checkpoint of Sector 7 at #7 written to {file}", "imported 7 events; head "),
-        ("pl", "punkt kontrolny Sector 7 w #7 zapisano w {file}", "zaimportowano 7 zdarzeń; head "),
-        ("ru", "контрольная точка Sector 7 на #7 записана в {file}", "импортировано 7 событий; head "),
+        ("pl", "punkt kontrolny Sector 7 w #7 zapisano w {file}", "zaimportowano 7 zdarzeń; wierzchołek "),
+        ("ru", "контрольная точка Sector 7 на #7 записана в {file}", "импортировано 7 событий; вершина "),
     ],
 )
 def test_a_checkpoint_and_an_import_are_said_in_the_readers_language(

@@ -106,6 +106,13 @@ def test_a_command_loads_neither_alembic_nor_progress_bars_nor_postgresql_nor_ot
     )
 
 
+def test_a_rule_command_prints_through_click_and_loads_no_rich(db: str) -> None:
+    """What a rule command prints (its events in words, the head) is a few plain lines: Rich's console, markup,
+    text and style modules are a table's and a progress bar's, not an append's."""
+    assert loads_any(loaded("--db", db, "fs", "rest", "1"), "rich") == []
+    assert loads_any(loaded("--db", db, "status"), "rich") != []  # the roster table is Rich's
+
+
 def test_reading_a_campaign_loads_its_fold_and_not_its_command_models(db: str) -> None:
     modules = loaded("--db", db, "status", "--at", "1")  # an earlier state is folded by the ruleset
     assert "campaign.rulesets.fighting_spirit.fold" in modules
