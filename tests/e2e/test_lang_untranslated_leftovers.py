@@ -67,7 +67,7 @@ def first_day(tmp_path: Path, lang: str) -> str:
 
 def force_line(output: str) -> str:
     """The Extraordinary Force entry (``  #30 …``), its lines as the terminal wrapped them joined again."""
-    entries = re.split(r"\n(?=  #|head )", output)
+    entries = re.split(r"\n(?=  #|head |вершина |wierzchołek )", output)
     entry = next(e for e in entries if "Megalos" in e and "TS 300" in e)
     return " ".join(part.strip() for part in entry.splitlines()).split(" ", 1)[-1].replace("  ", " ")
 
@@ -332,7 +332,7 @@ def test_a_chart_refused_says_why_in_the_readers_words(hill: Cli, lang: str, arg
 
 def entries(output: str) -> list[str]:
     """What a command printed, one entry a line (``#7 …``, ``перемены: …``), as the terminal wrapped it joined."""
-    parts = re.split(r"\n(?=  #|head |перемены:|zmiany:|standing )", output)
+    parts = re.split(r"\n(?=  #|head |вершина |wierzchołek |перемены:|zmiany:|standing )", output)
     return [" ".join(part.strip() for part in entry.splitlines()).replace("  ", " ") for entry in parts]
 
 
