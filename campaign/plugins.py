@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 GROUP = "campaign_ledger.rulesets"
@@ -98,6 +99,10 @@ class RulesetInfo:
     army_list: str | None = None
     """Its reader of another program's army lists (``import-list``, the page's upload): a
     ``campaign.rulesets.hooks``' ``ArmyLists``; default: it imports none."""
+    catalogs: str | None = None
+    """Its message catalogs: a folder in its package (``locale``) holding ``LANG/LC_MESSAGES/messages.mo``
+    (Babel's layout and default domain) — its commands' help, its sentences and its tables' notes in Russian and
+    Polish, looked up where the program's own catalogs have no entry; default: none (it speaks English)."""
     worded: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Its words in the shared event types' fields: event type → field → the term set (its ``terms.toml``)
     the recorded value is a word of, said in the reader's language in the log (``morale.grade_changed``'s
@@ -160,6 +165,7 @@ def installed() -> Installed:
             found[declared.name] = declared
     ordered = dict(sorted(found.items(), key=lambda item: (item[1].seed, item[0])))
     _register_event_families(ordered.values())
+    _register_catalogs(ordered.values())
     return Installed(ordered, problems)
 
 
@@ -170,6 +176,17 @@ def _register_event_families(rulesets: Any) -> None:
             from events.registry import registry  # only then: `campaign --help` imports no event type
 
             registry.add_family(info.prefix, info.events)
+
+
+def _register_catalogs(rulesets: Iterable[RulesetInfo]) -> None:
+    """A plug-in ruleset's own catalogs, consulted after the program's (read when a language first needs them)."""
+    for info in rulesets:
+        if info.catalogs:
+            from importlib.resources import files
+
+            from campaign.i18n import add_catalogs
+
+            add_catalogs(Path(str(files(info.package).joinpath(info.catalogs))))
 
 
 class Registry(Mapping[str, RulesetInfo]):

@@ -480,6 +480,10 @@ def ruleset_app(
             app.registered_commands.append(Generated(word, make, help=said, hidden=hidden))
     if own is not None:
         own(app)
+    if not any(c.name == "tables" for c in app.registered_commands):  # a ruleset whose views did not name them
+        from campaign.cli.common import add_tables_view
+
+        add_tables_view(app, plugin, plugin.info.title)
     if lists is not None:  # its command reads a list from a file: the reader's, not made from the model
         from campaign.cli.interchange_cli import import_list_of
 

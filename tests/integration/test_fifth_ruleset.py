@@ -136,6 +136,33 @@ def test_a_campaign_of_it_is_played_audited_amended_and_verified_on_the_command_
     assert units["Red Guard"]["wins"] == 0  # the amendment taken back: the die read as recorded first
 
 
+def test_it_speaks_russian_from_its_own_catalogs(fifth: str, tmp_path: Path) -> None:
+    """Its commands' help, its sentences and its tables' notes, in its own catalogs (its folder's locale/), are
+    said in the reader's language; what it did not translate stays as it wrote it."""
+    db = str(tmp_path / "duel.db")
+
+    def cli(*args: str) -> str:
+        result = CliRunner().invoke(app, ["--db", db, "--lang", "ru", *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return " ".join(result.output.split())
+
+    assert "Поединки на рассвете (duel, §90): бойцы выходят вперёд" in cli("--help")
+    assert "Боец подразделения выходит на поединок: один кубик против цели (§90.1)." in cli("dl", "duel", "--help")
+    cli("new", "Dawn", "--ruleset", "duel")
+    cli("-c", "Dawn", "dl", "muster", "Blue Guard", "--side", "Blue", "--size", "5")
+    cli("-c", "Dawn", "dl", "muster", "Red Guard", "--side", "Red", "--size", "5")
+    cli("-c", "Dawn", "dl", "duel", "Blue Guard", "--dice", "4")  # at the target of 4: a win (§90.1)
+    cli("-c", "Dawn", "dl", "duel", "Red Guard", "--dice", "3")
+    log = cli("-c", "Dawn", "log")
+    assert "боец подразделения Blue Guard побеждает в поединке, выбросив 4" in log
+    assert "боец подразделения Red Guard проигрывает в поединке, выбросив 3" in log
+    tables = cli("-c", "Dawn", "dl", "tables")
+    assert "SEED (§90.1: при 4 и выше боец побеждает)" in tables
+    assert "SEED (§90.1: one d6)" in tables  # a note it left untranslated: as written
+    english = CliRunner().invoke(app, ["--db", db, "-c", "Dawn", "log"], catch_exceptions=False).output
+    assert "Blue Guard's champion wins the duel on a 4" in " ".join(english.split())
+
+
 def test_a_campaign_of_it_is_played_audited_amended_and_verified_through_the_server(fifth: str, tmp_path: Path) -> None:
     opened = bootstrap(str(tmp_path / "server.db"), actor="test")
     server = create_app(opened, hasher=FAST_HASHER)
