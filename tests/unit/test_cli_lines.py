@@ -4,26 +4,14 @@ in the reader's language."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 import typer
 
 from campaign.cli.output import handles_errors, head_line, say, strong
 from campaign.i18n import reading_in
+from tests.unit.test_cli_console import Screen
 
 BOLD = "\x1b[1m"
-
-
-class Screen(io.StringIO):
-    """A file that says it is (or is not) a terminal."""
-
-    def __init__(self, tty: bool) -> None:
-        super().__init__()
-        self.tty = tty
-
-    def isatty(self) -> bool:
-        return self.tty
 
 
 def printed(line: str, tty: bool, monkeypatch: pytest.MonkeyPatch) -> str:
