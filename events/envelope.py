@@ -8,8 +8,7 @@ of the hashed envelope on purpose: it belongs to one database, so an exported ca
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from events.canonical import dumps_trusted
 
@@ -28,7 +27,7 @@ class NewEvent(NamedTuple):
     """
 
     type: str
-    payload: Mapping[str, Any]
+    payload: JsonObject
     schema_version: int = 1
     checked: bool = False
     """True when the payload was already checked to hold only event JSON types (the registry does this)."""
@@ -49,7 +48,9 @@ class RecordedEvent(NamedTuple):
     type: str
     schema_version: int
     payload: JsonObject
-    meta: Mapping[str, Any]
+    meta: JsonObject
+    """Who entered the command and how: ``actor``, ``command``, ``recorded_at`` (informational) and ``command_id``
+    as this program records them; an imported log's may hold other keys, so each is read narrowed (events.recorded)."""
     prev_hash: str
     hash: str
     payload_json: bytes = b""

@@ -38,7 +38,7 @@ from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundE
 from events.families.dice import DiceCorrected, DiceRolled
 from events.families.timeline import Rewound
 from events.limits import check_inputs, check_text
-from events.recorded import maybe_whole, obj, whole
+from events.recorded import JsonValue, maybe_whole, obj, whole
 from events.recorded import seq as array
 from events.registry import registry
 from events.store import AppendResult
@@ -355,7 +355,8 @@ class Timeline:
             RecordedEvent(0, info.campaign_id, tail[-1].seq + 1 + i, c.type, c.schema_version, c.payload, {}, "", "")
             for i, c in enumerate(corrections)
         ]
-        left = [list(pair) for pair in dice_left_on_table(events, [*events, *tail, *noted], info.on_table)]
+        on_table = dice_left_on_table(events, [*events, *tail, *noted], info.on_table)
+        left: list[JsonValue] = [[*pair] for pair in on_table]
         batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         batch[1:1] = corrections
         report.retracted = (target.first_seq, info.last_seq)
