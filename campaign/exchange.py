@@ -46,7 +46,7 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
     epochs = {0}
     last: RecordedEvent | None = None
     for event in ledger.store.read(info.campaign_id, upto_seq=info.last_seq):
-        envelope = event.as_dict()
+        envelope: dict[str, object] = {**event.as_dict()}
         del envelope["position"]
         if event.type == "dice.seed_committed":
             epochs.add(whole(event.payload["epoch"]))

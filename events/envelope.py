@@ -8,12 +8,12 @@ of the hashed envelope on purpose: it belongs to one database, so an exported ca
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from events.canonical import dumps_trusted
 
 if TYPE_CHECKING:
-    from events.recorded import JsonObject
+    from events.recorded import JsonObject, JsonValue
 
 GENESIS_HASH = "0" * 64
 """The ``prev_hash`` of a campaign's first event."""
@@ -33,6 +33,20 @@ class NewEvent(NamedTuple):
     """True when the payload was already checked to hold only event JSON types (the registry does this)."""
     payload_json: bytes = b""
     """The payload's canonical bytes when already made (the registry makes them while checking)."""
+
+
+class Envelope(TypedDict):
+    """A recorded event as plain data (:meth:`RecordedEvent.as_dict`)."""
+
+    position: int
+    campaign_id: str
+    seq: int
+    type: str
+    schema_version: int
+    payload: dict[str, JsonValue]
+    meta: dict[str, JsonValue]
+    prev_hash: str
+    hash: str
 
 
 class RecordedEvent(NamedTuple):
@@ -56,7 +70,7 @@ class RecordedEvent(NamedTuple):
     payload_json: bytes = b""
     meta_json: bytes = b""
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> Envelope:
         """The envelope as plain data (what ``--json`` prints and ``export`` writes)."""
         return {
             "position": self.position,

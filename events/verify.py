@@ -25,7 +25,7 @@ import hashlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 import orjson
 from pydantic import ValidationError
@@ -98,7 +98,7 @@ class VerifyReport:
     def first(self) -> Finding | None:
         return min(self.findings, key=lambda f: f.seq) if self.findings else None
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> VerifyData:
         return {
             "campaign_id": self.campaign_id,
             "ok": self.ok,
@@ -115,7 +115,33 @@ class VerifyReport:
         }
 
 
-def vars_of(finding: Finding) -> dict[str, object]:
+class FindingData(TypedDict):
+    """A finding as data (``verify --json``)."""
+
+    seq: int
+    type: str
+    check: str
+    message: str
+
+
+class VerifyData(TypedDict):
+    """A :class:`VerifyReport` as data (what ``verify --json`` prints of it)."""
+
+    campaign_id: str
+    ok: bool
+    events: int
+    head_hash: str
+    rolls_rederived: int
+    rolls_pending_reveal: int
+    table_rolls: int
+    offered_rolls: int
+    seeds_held_unrevealed: list[int]
+    flags: list[FindingData]
+    first_failure: FindingData | None
+    failures: list[FindingData]
+
+
+def vars_of(finding: Finding) -> FindingData:
     return {"seq": finding.seq, "type": finding.type, "check": finding.check, "message": finding.message}
 
 
