@@ -58,10 +58,11 @@ def _flat_sequence(schema: Mapping[str, Any]) -> bool:
 def _json_copy(value: object) -> object:
     """A plain value (:func:`~events.canonical.schema_holds_event_json`, ``models=False``) as JSON holds it:
     dicts and lists copied, tuples made lists."""
-    kind = type(value)
-    if kind is dict and isinstance(value, dict):  # the second test narrows (as mypy reads it), the first decides
+    # ``type(value) is``, each time: what mypy narrows by (a name bound to type(value) it does not follow), and no
+    # isinstance, which cost a sixth of the copy and would take a subclass in.
+    if type(value) is dict:
         return {key: _json_copy(item) for key, item in value.items()}
-    if (kind is list or kind is tuple) and isinstance(value, (list, tuple)):
+    if type(value) is list or type(value) is tuple:
         return [_json_copy(item) for item in value]
     return value
 
