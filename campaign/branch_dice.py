@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from campaign.possessive import possessive
 from campaign.replay import roll_seq
@@ -29,6 +29,41 @@ from projections.state.campaigns import CampaignInfo
 KEPT = "kept"
 OFFERED_AGAIN = "offered_again"
 NEW = "new"
+
+
+class RollOrigin(TypedDict):
+    """Where a roll of a branch came from (as ``--json`` and the log's pages show it)."""
+
+    kind: str
+    """:data:`KEPT`, :data:`OFFERED_AGAIN` or :data:`NEW`."""
+    words: str
+    from_roll: NotRequired[int]
+    """For a roll offered again: the roll of the shared history whose dice it has."""
+
+
+class KeptRolls(TypedDict):
+    count: int
+    first_roll: int | None
+    last_roll: int | None
+
+
+class DieOnTable(TypedDict):
+    seq: int
+    roll: int
+    notation: str
+    faces: list[int]
+    purpose: str
+
+
+class BranchMade(TypedDict):
+    """What ``branch`` says of a new branch's dice (:func:`made`)."""
+
+    parent: str
+    at_seq: int
+    kept: KeptRolls
+    on_table: list[DieOnTable]
+    new_from_roll: int
+    seed_epoch: int | None
 
 
 @dataclass(frozen=True)
@@ -98,7 +133,7 @@ class Origins:
             if event.type == "dice.rolled":
                 self._offered_from[whole(event.payload["roll_index"])] = _offered_from(event)
 
-    def origin(self, event: RecordedEvent) -> dict[str, Any]:
+    def origin(self, event: RecordedEvent) -> RollOrigin:
         """A roll's origin: ``kind`` (kept, offered_again, new), ``words``, and for an offered roll ``from_roll``,
         the roll of the shared history whose dice it has."""
         p, parent = event.payload, self.point.parent_name
@@ -124,14 +159,14 @@ class Origins:
             how = f"from this branch's own seed (epoch {p.get('seed_epoch')})"
         return {"kind": NEW, "words": f"new on this branch: {how}"}
 
-    def of(self, events: Iterable[RecordedEvent]) -> dict[int, dict[str, Any]]:
+    def of(self, events: Iterable[RecordedEvent]) -> dict[int, RollOrigin]:
         """The origin of every roll among ``events``, by seq."""
         shown = list(events)
         self.note(shown)
         return {e.seq: self.origin(e) for e in shown if e.type == "dice.rolled"}
 
 
-def made(point: BranchPoint, name: str, on_table: Iterable[tuple[int, DiceRolled]]) -> dict[str, Any]:
+def made(point: BranchPoint, name: str, on_table: Iterable[tuple[int, DiceRolled]]) -> BranchMade:
     """What ``branch`` says of a new branch's dice: the rolls kept, those on its table, where new ones begin."""
     return {
         "parent": point.parent_name,
@@ -150,7 +185,7 @@ def made(point: BranchPoint, name: str, on_table: Iterable[tuple[int, DiceRolled
     }
 
 
-def made_in_words(story: dict[str, Any], name: str) -> list[str]:
+def made_in_words(story: BranchMade, name: str) -> list[str]:
     """:func:`made` as people read it."""
     parent, kept, table = story["parent"], story["kept"], story["on_table"]
     lines = [
@@ -188,7 +223,7 @@ def may_be_branch(info: CampaignInfo) -> bool:
     return bool(info.dice_id) and info.dice_id != info.campaign_id
 
 
-def origins(store: EventStore, info: CampaignInfo, events: Iterable[RecordedEvent]) -> dict[int, dict[str, Any]]:
+def origins(store: EventStore, info: CampaignInfo, events: Iterable[RecordedEvent]) -> dict[int, RollOrigin]:
     """The origin of each roll among ``events`` if the campaign is a branch, by seq; nothing otherwise."""
     point = branch_point(store, info.campaign_id) if may_be_branch(info) else None
     return {} if point is None else Origins(store, info.campaign_id, point).of(events)

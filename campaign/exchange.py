@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import partial
-from typing import Any, BinaryIO, NoReturn
+from typing import BinaryIO, NoReturn, TypedDict
 
 from campaign.executor import NAME_PATTERN, Ledger
 from events.canonical import canonical_json
@@ -17,7 +17,7 @@ from events.dice.derive import seed_commitment, share_commitment
 from events.envelope import GENESIS_HASH, RecordedEvent, compute_hash
 from events.errors import CampaignError, InvalidInputError, NotFoundError, Words, json_object
 from events.limits import check_command_id
-from events.recorded import whole
+from events.recorded import obj, text, whole
 from events.registry import registry
 from events.store import ImportSink
 from events.vault import HeldShare
@@ -46,7 +46,7 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
     epochs = {0}
     last: RecordedEvent | None = None
     for event in ledger.store.read(info.campaign_id, upto_seq=info.last_seq):
-        envelope = event.as_dict()
+        envelope: dict[str, object] = {**event.as_dict()}
         del envelope["position"]
         if event.type == "dice.seed_committed":
             epochs.add(whole(event.payload["epoch"]))
@@ -67,6 +67,15 @@ def export_lines(ledger: Ledger, info: CampaignInfo, *, with_secrets: bool = Fal
             yield canonical_json(
                 {"share": {"epoch": held.epoch, "seq": held.seq, "account": held.account, "share": held.share}}
             )
+
+
+class Header(TypedDict):
+    """What an import reads of an export's header (line 1), checked."""
+
+    campaign_id: str
+    events: int
+    head_hash: object
+    """As the header says it (compared with the last event's hash as it is: a header without one holds None)."""
 
 
 MAX_LINE = 1 << 20
@@ -102,7 +111,7 @@ class Reader:
         self.last_hash = GENESIS_HASH
         self.header = self._header()
 
-    def _items(self) -> Iterator[tuple[int, dict[str, Any]]]:
+    def _items(self) -> Iterator[tuple[int, dict[str, object]]]:
         for number, raw in self._lines:
             line = raw.strip()
             if not line:
@@ -115,7 +124,7 @@ class Reader:
                 raise InvalidInputError.saying("line {number} is not a JSON object", number=number) from None
             yield number, item
 
-    def _header(self) -> dict[str, Any]:
+    def _header(self) -> Header:
         for _, item in self._items():
             count, campaign_id = item.get("events"), item.get("campaign_id")
             if item.get("format") != FORMAT or item.get("version") != VERSION:
@@ -126,7 +135,7 @@ class Reader:
                 )
             if not isinstance(campaign_id, str) or not 1 <= len(campaign_id) <= 64:
                 raise InvalidInputError.saying("line 1: the header's campaign id must be text of 1–64 characters")
-            return item
+            return {"campaign_id": campaign_id, "events": count, "head_hash": item.get("head_hash")}
         raise InvalidInputError.saying(
             "line 1 is not a Campaign Ledger export (format {format}, version {version})",
             format=FORMAT,
@@ -148,32 +157,33 @@ class Reader:
             self.last_hash = event.hash
             yield event
 
-    def _secret(self, number: int, secret: Any) -> None:
-        try:
-            epoch, seed = secret["epoch"], bytes.fromhex(secret["seed"])
+    def _secret(self, number: int, secret: object) -> None:
+        try:  # what is not an object, or holds no text seed, raises TypeError as an index into it would
+            fields = obj(secret)
+            epoch, seed = fields["epoch"], bytes.fromhex(text(fields["seed"]))
         except (KeyError, TypeError, ValueError):
             raise _malformed_secret(number) from None
         if type(epoch) is not int or not 0 <= epoch < MAX_SECRETS or len(self.secrets) >= MAX_SECRETS:
             raise _malformed_secret(number)
         self.secrets[epoch] = seed
 
-    def _share(self, number: int, share: Any) -> None:
+    def _share(self, number: int, share: object) -> None:
         try:
-            held = HeldShare(share["epoch"], share["seq"], share["account"], share["share"])
+            fields = obj(share)
+            epoch, seq, account, value = fields["epoch"], fields["seq"], fields["account"], fields["share"]
         except (KeyError, TypeError):
             raise _malformed_share(number) from None
-        ok = (
-            type(held.epoch) is int
-            and type(held.seq) is int
-            and isinstance(held.account, str)
-            and isinstance(held.share, str)
+        if not (
+            type(epoch) is int
+            and type(seq) is int
+            and isinstance(account, str)
+            and isinstance(value, str)
             and len(self.shares) < MAX_SECRETS
-        )
-        if not ok:
+        ):
             raise _malformed_share(number)
-        self.shares[held.seq] = held
+        self.shares[seq] = HeldShare(epoch, seq, account, value)
 
-    def _event(self, number: int, item: dict[str, Any]) -> RecordedEvent:
+    def _event(self, number: int, item: dict[str, object]) -> RecordedEvent:
         try:
             payload, meta = item["payload"], item["meta"]
             if not isinstance(payload, dict) or not isinstance(meta, dict):
@@ -181,21 +191,25 @@ class Reader:
             command_id = meta.get("command_id")
             if command_id is not None:
                 check_command_id(command_id if isinstance(command_id, str) else "")
-            fields = (item["campaign_id"], item["type"], item["prev_hash"], item["hash"])
-            if not all(isinstance(f, str) for f in fields) or type(item["seq"]) is not int:
+            campaign_id, type_, prev_hash, hash_ = item["campaign_id"], item["type"], item["prev_hash"], item["hash"]
+            if (
+                not (isinstance(campaign_id, str) and isinstance(type_, str))
+                or not (isinstance(prev_hash, str) and isinstance(hash_, str))
+                or type(seq := item["seq"]) is not int
+            ):
                 raise InvalidInputError.saying("campaign_id, type and hashes are text, seq a whole number")
-            if type(item["schema_version"]) is not int:
+            if type(version := item["schema_version"]) is not int:
                 raise InvalidInputError.saying("schema_version is a whole number")
             event = RecordedEvent(
                 0,
-                item["campaign_id"],
-                item["seq"],
-                item["type"],
-                item["schema_version"],
+                campaign_id,
+                seq,
+                type_,
+                version,
                 payload,
                 meta,
-                item["prev_hash"],
-                item["hash"],
+                prev_hash,
+                hash_,
                 canonical_json(payload),
                 canonical_json(meta),
             )
@@ -225,7 +239,7 @@ class Reader:
         return event
 
 
-def _check_name(ledger: Ledger, name: Any) -> str:
+def _check_name(ledger: Ledger, name: object) -> str:
     if not isinstance(name, str) or not NAME_PATTERN.match(name):
         raise InvalidInputError.saying(
             "the campaign's name {name!r} is not usable: 1–100 letters, digits, spaces, dots, dashes or apostrophes",
@@ -242,7 +256,7 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSi
     ``lines`` may be a :class:`Reader` that has read the header already (before the database was opened: a
     file that is no export at all is refused without making one)."""
     reader = lines if isinstance(lines, Reader) else Reader(lines)
-    campaign_id = str(reader.header["campaign_id"])
+    campaign_id = reader.header["campaign_id"]
     there = ledger.directory.get(campaign_id)
     if there is not None:
         raise InvalidInputError.saying(
@@ -272,7 +286,7 @@ def import_campaign(ledger: Ledger, lines: Iterable[bytes] | Reader) -> ImportSi
             raise InvalidInputError.saying(
                 "the file fails verification at {first}: nothing imported", first=report.first
             )
-        if reader.count != reader.header["events"] or reader.last_hash != reader.header.get("head_hash"):
+        if reader.count != reader.header["events"] or reader.last_hash != reader.header["head_hash"]:
             raise InvalidInputError.saying(
                 "the file holds fewer events than its header says, or a different head: truncated?"
             )

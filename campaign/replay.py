@@ -199,7 +199,7 @@ class Sandbox:
         sandbox.original = None
         sandbox._seen, sandbox._seen_upto = set(), 1
         sandbox.dice_by_index = {d.roll_index: d for d in dice}
-        to_seq = int(rewind.payload["to_seq"])
+        to_seq = whole(rewind.payload["to_seq"])
         state = ledger.states.get(info, to_seq)
         fold = fold_for(info.ruleset)
         if fold is not None:

@@ -7,7 +7,7 @@ by the read models (``status``) loads neither (start-up time).
 """
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import (
@@ -40,8 +40,9 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type:
     """The store's interface (``AppendResult``, ``EventStore``, ``Head``), imported when first asked for."""
     if name in ("AppendResult", "EventStore", "Head"):
-        return getattr(importlib.import_module("events.store"), name)
+        found: type = getattr(importlib.import_module("events.store"), name)  # each a class (TYPE_CHECKING above)
+        return found
     raise AttributeError(f"module 'events' has no attribute {name!r}")

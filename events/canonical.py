@@ -6,41 +6,45 @@ a float would make two replays disagree across platforms, so it is refused rathe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
 import orjson
 
 from events.errors import EventSchemaError
+from events.recorded import JsonValue
 
 _OPTIONS = orjson.OPT_SORT_KEYS
 _TRUSTED_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 _LIMIT = 2**63
 
 
-def check_json_value(value: Any, path: str = "$") -> None:
+def check_json_value(value: object, path: str = "$") -> None:
     """Raise :class:`EventSchemaError` unless ``value`` holds only JSON types allowed in events.
 
     On the append path for every event, so scalars are checked by exact type inline and only containers
     recurse (a bool is an int subclass and is allowed; any other int subclass or a float is not).
     """
     kind = type(value)
-    if kind is dict or kind is list or kind is tuple:
+    # Narrowed by ``type(value) is``, as mypy reads it (``kind is dict`` would not narrow; an isinstance would let a
+    # subclass in): containers only, and a bound call to type() is nothing beside the loop it guards.
+    if type(value) is dict or type(value) is list or type(value) is tuple:
         is_object = kind is dict
-        for key, item in value.items() if is_object else enumerate(value):
+        pairs: Iterable[tuple[object, object]] = value.items() if type(value) is dict else enumerate(value)
+        for key, item in pairs:
             if is_object and type(key) is not str:
                 raise EventSchemaError.saying("{path}: object key {key!r} is not a string", path=path, key=key)
             item_kind = type(item)
             if item_kind is str or item is None or item_kind is bool:
                 continue
-            if item_kind is int and -_LIMIT <= item < _LIMIT:
+            if type(item) is int and -_LIMIT <= item < _LIMIT:  # narrowed so, as mypy reads it
                 continue
             check_json_value(item, f"{path}.{key}" if is_object else f"{path}[{key}]")
         return
     if kind is str or value is None or kind is bool:
         return
-    if kind is int:
+    if type(value) is int:
         if not -_LIMIT <= value < _LIMIT:
             raise EventSchemaError.saying("{path}: integer {value} does not fit in 64 bits", path=path, value=value)
         return
@@ -51,7 +55,7 @@ def check_json_value(value: Any, path: str = "$") -> None:
     raise EventSchemaError.saying("{path}: {kind} is not allowed in events", path=path, kind=kind.__name__)
 
 
-def canonical_json(value: Mapping[str, object] | list[Any]) -> bytes:
+def canonical_json(value: Mapping[str, object] | list[JsonValue]) -> bytes:
     """The canonical bytes of ``value`` after checking it holds no floats or foreign types."""
     check_json_value(value)
     return orjson.dumps(value, option=_OPTIONS)
@@ -62,17 +66,13 @@ def dumps_trusted(value: object) -> bytes:
     return orjson.dumps(value, option=_OPTIONS)
 
 
-def loads(data: bytes | str) -> Any:
-    return orjson.loads(data)
-
-
 _SCALAR_SCHEMAS = frozenset({"str", "int", "bool", "none"})
 _MODEL_SCHEMAS = frozenset({"model", "model-field"})
 
 
-def _json_scalar(value: Any) -> bool:
+def _json_scalar(value: object) -> bool:
     kind = type(value)
-    return value is None or kind is str or kind is bool or (kind is int and -_LIMIT <= value < _LIMIT)
+    return value is None or kind is str or kind is bool or (type(value) is int and -_LIMIT <= value < _LIMIT)
 
 
 def schema_holds_event_json(  # noqa: PLR0911 (one case per core schema keyword)

@@ -8,13 +8,12 @@ of the hashed envelope on purpose: it belongs to one database, so an exported ca
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from events.canonical import dumps_trusted
 
 if TYPE_CHECKING:
-    from events.recorded import JsonObject
+    from events.recorded import JsonObject, JsonValue
 
 GENESIS_HASH = "0" * 64
 """The ``prev_hash`` of a campaign's first event."""
@@ -28,12 +27,26 @@ class NewEvent(NamedTuple):
     """
 
     type: str
-    payload: Mapping[str, Any]
+    payload: JsonObject
     schema_version: int = 1
     checked: bool = False
     """True when the payload was already checked to hold only event JSON types (the registry does this)."""
     payload_json: bytes = b""
     """The payload's canonical bytes when already made (the registry makes them while checking)."""
+
+
+class Envelope(TypedDict):
+    """A recorded event as plain data (:meth:`RecordedEvent.as_dict`)."""
+
+    position: int
+    campaign_id: str
+    seq: int
+    type: str
+    schema_version: int
+    payload: dict[str, JsonValue]
+    meta: dict[str, JsonValue]
+    prev_hash: str
+    hash: str
 
 
 class RecordedEvent(NamedTuple):
@@ -49,13 +62,15 @@ class RecordedEvent(NamedTuple):
     type: str
     schema_version: int
     payload: JsonObject
-    meta: Mapping[str, Any]
+    meta: JsonObject
+    """Who entered the command and how: ``actor``, ``command``, ``recorded_at`` (informational) and ``command_id``
+    as this program records them; an imported log's may hold other keys, so each is read narrowed (events.recorded)."""
     prev_hash: str
     hash: str
     payload_json: bytes = b""
     meta_json: bytes = b""
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> Envelope:
         """The envelope as plain data (what ``--json`` prints and ``export`` writes)."""
         return {
             "position": self.position,

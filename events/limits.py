@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Collection
-from typing import Any
 
 from events.errors import InvalidInputError, Words
 
@@ -152,7 +151,7 @@ def check_command_id(value: str) -> str:
     return value
 
 
-def check_json(value: object, what: Said, depth: int = 0) -> Any:
+def check_json(value: object, what: Said, depth: int = 0) -> object:
     """A structured input checked throughout (see the module's rules), or :class:`InvalidInputError` saying
     where it breaks one: the same value, so a caller may check and pass it on."""
     if depth > MAX_DEPTH:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from events.canonical import model_holds_event_json, payload_bytes, schema_holds_event_json
 from events.envelope import NewEvent, RecordedEvent
 from events.errors import EventSchemaError
+from events.recorded import JsonObject, JsonValue
 
 
 class Event(BaseModel):
@@ -32,7 +33,8 @@ class Event(BaseModel):
 
 
 E = TypeVar("E", bound=type[Event])
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Upcaster = Callable[[dict[str, JsonValue]], dict[str, JsonValue]]
+"""A pure step from one schema version's payload to the next's (it reads the old fields narrowed: events.recorded)."""
 _new_event = tuple.__new__
 _dumps = orjson.dumps
 _STRICT_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
@@ -53,13 +55,14 @@ def _flat_sequence(schema: Mapping[str, Any]) -> bool:
     return True
 
 
-def _json_copy(value: Any) -> Any:
+def _json_copy(value: object) -> object:
     """A plain value (:func:`~events.canonical.schema_holds_event_json`, ``models=False``) as JSON holds it:
     dicts and lists copied, tuples made lists."""
-    kind = type(value)
-    if kind is dict:
+    # ``type(value) is``, each time: what mypy narrows by (a name bound to type(value) it does not follow), and no
+    # isinstance, which cost a sixth of the copy and would take a subclass in.
+    if type(value) is dict:
         return {key: _json_copy(item) for key, item in value.items()}
-    if kind is list or kind is tuple:
+    if type(value) is list or type(value) is tuple:
         return [_json_copy(item) for item in value]
     return value
 
@@ -261,7 +264,7 @@ class EventRegistry:
         # Checked and made canonical here, once: the store hashes and stores these very bytes.
         return _new_event(NewEvent, (name, payload, version, True, payload_bytes(payload, trusted)))
 
-    def upcast(self, name: str, version: int, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def upcast(self, name: str, version: int, payload: JsonObject) -> dict[str, JsonValue]:
         cls = self.cls_for(name)
         if not isinstance(payload, Mapping):
             raise EventSchemaError.saying("{name} v{version} payload is not a JSON object", name=name, version=version)
@@ -286,7 +289,7 @@ class EventRegistry:
         """The typed event of a stored one, upcast to the current schema version."""
         return self.decode_payload(event.type, event.schema_version, event.payload)
 
-    def decode_payload(self, name: str, version: int, payload: Mapping[str, Any]) -> Event:
+    def decode_payload(self, name: str, version: int, payload: JsonObject) -> Event:
         cls = self.cls_for(name)
         data = self.upcast(name, version, payload)
         try:

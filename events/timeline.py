@@ -48,7 +48,7 @@ def live_seqs(events: Iterable[RecordedEvent]) -> set[int]:
         if event.type in NEVER_RETRACTED or floor is None or event.seq <= floor:
             live.add(event.seq)
             if event.type == REWOUND:
-                to_seq = int(event.payload["to_seq"])
+                to_seq = whole(event.payload["to_seq"])
                 floor = to_seq if floor is None else min(floor, to_seq)
     return live
 

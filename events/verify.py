@@ -25,7 +25,7 @@ import hashlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypedDict
 
 import orjson
 from pydantic import ValidationError
@@ -36,6 +36,7 @@ from events.errors import CampaignError, CorruptEventError
 from events.registry import EventRegistry
 from events.verify_parts import (
     Fields,
+    FieldsValidator,
     PendingRolls,
     Schemas,
     changed_roll,
@@ -47,13 +48,19 @@ from events.verify_parts import (
 )
 
 
+class SaidAgain(Protocol):
+    """A finding's message as a view can say it again, in the reader's language."""
+
+    def said(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     seq: int
     type: str
     check: str
     message: str
-    words: Any = field(default=None, compare=False, repr=False)
+    words: SaidAgain | None = field(default=None, compare=False, repr=False)
     """Where a view can say the message again in the reader's language: an object whose ``said()`` does (the
     checker words every finding in English, as ``--json`` keeps it)."""
 
@@ -91,7 +98,7 @@ class VerifyReport:
     def first(self) -> Finding | None:
         return min(self.findings, key=lambda f: f.seq) if self.findings else None
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> VerifyData:
         return {
             "campaign_id": self.campaign_id,
             "ok": self.ok,
@@ -108,7 +115,33 @@ class VerifyReport:
         }
 
 
-def vars_of(finding: Finding) -> dict[str, object]:
+class FindingData(TypedDict):
+    """A finding as data (``verify --json``)."""
+
+    seq: int
+    type: str
+    check: str
+    message: str
+
+
+class VerifyData(TypedDict):
+    """A :class:`VerifyReport` as data (what ``verify --json`` prints of it)."""
+
+    campaign_id: str
+    ok: bool
+    events: int
+    head_hash: str
+    rolls_rederived: int
+    rolls_pending_reveal: int
+    table_rolls: int
+    offered_rolls: int
+    seeds_held_unrevealed: list[int]
+    flags: list[FindingData]
+    first_failure: FindingData | None
+    failures: list[FindingData]
+
+
+def vars_of(finding: Finding) -> FindingData:
     return {"seq": finding.seq, "type": finding.type, "check": finding.check, "message": finding.message}
 
 
@@ -210,7 +243,7 @@ class _Pass:
         self.head_id, self.head_meta, self.head = "", b"", b""
         self.types_json: dict[str, bytes] = {}
         self.schemas = Schemas(registry)
-        self.validators: dict[tuple[str, int], Callable[..., Any] | None] = {}
+        self.validators: dict[tuple[str, int], FieldsValidator | None] = {}
         self.of_type: dict[str, Callable[[RecordedEvent, Fields], None]] = {
             "dice.rolled": self.rolled,
             "rules.applied": self.applied,

@@ -137,7 +137,7 @@ class _Held:
     last_hash: str
     """The hash of the event at ``last_seq``: an append whose transaction failed after its projectors ran leaves
     a state held at that seq which is not the log's; the hash tells them apart."""
-    state: Any
+    state: object
     rows: SummaryRows | None
     """None when the state was read from the database, not written here: the rows are then made from it, to be
     compared with the batch's."""
@@ -306,7 +306,7 @@ class CampaignStateProjector:
         if current is None or current.last_seq != last_seq or current.last_hash != last_hash:
             self._held[campaign_id] = _Held(fold, last_seq, last_hash, state, None, logged, snapshot)
 
-    def held(self, campaign_id: str, last_seq: int, last_hash: str) -> Any:
+    def held(self, campaign_id: str, last_seq: int, last_hash: str) -> object:
         """The state at ``last_seq`` (the event of hash ``last_hash``) if it is the one this writer wrote last or
         was handed (:meth:`hold`), else None: what a command decides from, without reading or decoding it."""
         held = self._held.get(campaign_id)
@@ -342,7 +342,7 @@ class FoldingCampaignStates:
     def __init__(self, store: EventStore, fold_for: FoldFor) -> None:
         self._store = store
         self._fold_for = fold_for
-        self._head: dict[str, tuple[int, Any]] = {}
+        self._head: dict[str, tuple[int, object]] = {}
 
     def summary(self, info: CampaignInfo, fold: RulesetFold[S], at_seq: int | None = None) -> Summary:
         return fold.summary(self.get(info, at_seq))

@@ -6,24 +6,28 @@ a few of them on every append (the store's append path does the same, see :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
 from events.envelope import RecordedEvent
 from events.pg_engine import begin_on_driver, gathering, plain_read
 
+if TYPE_CHECKING:  # loaded only by an append that gathers its writes (see deferrable)
+    from events.pg_append import AppendWrites
+
 _BY_DIALECT: dict[tuple[str, str], str] = {}
 _campaign_id = itemgetter(1)
 """A RecordedEvent's campaign_id, read by position (a NamedTuple's attributes are properties)."""
 
 
-def gathered(connection: Connection) -> Any:
+def gathered(connection: Connection) -> AppendWrites | None:
     """The PostgreSQL append's writes being gathered on ``connection`` (an ``events.pg_append.AppendWrites``), or
     None."""
-    return gathering(connection)
+    writes: AppendWrites | None = gathering(connection)  # what the append put in the connection's info
+    return writes
 
 
 def deferrable(statement: str) -> bool:
@@ -35,7 +39,7 @@ def deferrable(statement: str) -> bool:
     return deferred(statement)
 
 
-def execute(connection: Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
+def execute(connection: Connection, sql: str, params: tuple[object, ...]) -> list[Any]:
     """Run ``sql`` (``?`` placeholders) on ``connection``'s driver cursor; the rows it returns, if any. Inside a
     PostgreSQL append a write is kept for the append's one statement (:mod:`events.pg_append`), and returns none."""
     statement = _statement(connection, sql)
@@ -63,7 +67,7 @@ def _returns_rows(cursor: Any) -> bool:
     return cursor.description is not None if number is cursor else number is not None
 
 
-def execute_many(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+def execute_many(connection: Connection, sql: str, rows: Sequence[tuple[object, ...]]) -> None:
     """Run ``sql`` (``?`` placeholders) once per row on ``connection``'s driver cursor."""
     statement = _statement(connection, sql)
     writes = gathered(connection)
@@ -80,7 +84,7 @@ def execute_many(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) 
         cursor.close()
 
 
-def execute_with_writes(connection: Connection, sql: str, params: tuple[Any, ...]) -> None:
+def execute_with_writes(connection: Connection, sql: str, params: tuple[object, ...]) -> None:
     """Run ``sql`` (a ``SELECT`` run for its effect, such as a notification) with the append's writes: in its one
     statement on PostgreSQL (:mod:`events.pg_append`), else now, in its transaction."""
     writes = gathered(connection)

@@ -14,20 +14,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from campaign.i18n import N_, _
 from campaign.read.describe import command_line, count, describe, money, unit_names, words
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
-from events.recorded import obj, whole
+from events.recorded import JsonObject, obj, whole
 from events.recorded import seq as array
 from events.timeline import REWOUND, by_command, effective
 
 if TYPE_CHECKING:
     from campaign.read import charts
     from events.store import EventStore
-    from projections.fold import SummaryRow
+    from projections.fold import RowValue, RulesetFold, SummaryRow
     from projections.state.campaigns import CampaignInfo
 
 MORALE = frozenset(
@@ -77,6 +77,9 @@ SECTIONS = (
     N_("Pay and treasury"), N_("House rules"),
 )  # fmt: skip
 """The sections of a chapter, in order; their names are keys, translated where they are shown."""
+S = TypeVar("S")
+"""The state of the campaign's ruleset, as its fold makes it."""
+
 _AMEND = re.compile(r"^amend of seq (\d+)(.*)$")
 _UNDO = re.compile(r"^undo of (.+) \(#(\d+)[–-]#(\d+)\)$")
 _TAKEN_BACK = {
@@ -220,10 +223,10 @@ def story(
     return report
 
 
-class _Teller:
+class _Teller(Generic[S]):
     """Folds the log command by command, telling each into the chapter it belongs to."""
 
-    def __init__(self, ruleset: str, names: Mapping[str, str], fold: Any) -> None:
+    def __init__(self, ruleset: str, names: Mapping[str, str], fold: RulesetFold[S]) -> None:
         self.ruleset = ruleset
         self.names = names
         self.fold = fold
@@ -412,14 +415,14 @@ def _steady(event: RecordedEvent) -> bool:
     return False
 
 
-def _losses(kind: str, p: Mapping[str, Any]) -> dict[str, int]:
+def _losses(kind: str, p: JsonObject) -> dict[str, int]:
     if kind == "battle.attack_resolved":
-        return {"killed": int(p.get("killed", 0)), "wounded": int(p.get("wounded", 0))}
+        return {"killed": whole(p.get("killed", 0)), "wounded": whole(p.get("wounded", 0))}
     if kind == "battle.models_lost":
-        return {"lost": int(p.get("count", 0))}
+        return {"lost": whole(p.get("count", 0))}
     if kind == "battle.wounds_taken":
-        return {"lost": int(p.get("models_lost", 0) or 0), "wounds": int(p.get("wounds", 0))}
-    return {"dead": int(p.get("dead", 0)), "wounded": int(p.get("wounded", 0))}
+        return {"lost": whole(p.get("models_lost", 0) or 0), "wounds": whole(p.get("wounds", 0))}
+    return {"dead": whole(p.get("dead", 0)), "wounded": whole(p.get("wounded", 0))}
 
 
 def _loss_words(loss: Mapping[str, int], men: str) -> str:
@@ -536,7 +539,7 @@ def _changed(original: RecordedEvent | None, redone: RecordedEvent | None, names
     )
 
 
-def _named(value: Any, names: Mapping[str, str]) -> Any:
+def _named(value: RowValue, names: Mapping[str, str]) -> RowValue:
     """A recorded value with the ids in it (a career's battles) as the names they stand for."""
     if isinstance(value, str):
         return names.get(value, value)
@@ -545,7 +548,7 @@ def _named(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
-def _plain(value: Any, names: Mapping[str, str]) -> str:
+def _plain(value: object, names: Mapping[str, str]) -> str:
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, int) and not isinstance(value, bool):

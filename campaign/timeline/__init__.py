@@ -11,7 +11,7 @@ import contextlib
 import re
 from collections import ChainMap
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from campaign.commands import recorded_command
 from campaign.executor import Ledger
@@ -38,12 +38,15 @@ from events.errors import CampaignError, DiceError, InvalidInputError, NotFoundE
 from events.families.dice import DiceCorrected, DiceRolled
 from events.families.timeline import Rewound
 from events.limits import check_inputs, check_text
-from events.recorded import maybe_whole, obj, whole
+from events.recorded import JsonValue, maybe_whole, obj, whole
 from events.recorded import seq as array
 from events.registry import registry
 from events.store import AppendResult
 from events.timeline import REWOUND, effective, retracted_among
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:
+    from campaign.rulesets.command import BaseCommand
 
 __all__ = [
     "AmendReport",
@@ -295,10 +298,10 @@ class Timeline:
             )
         name = str(issued.payload["command"])
         current = recorded_command(name, maybe_whole(issued.payload.get("version")), dict(obj(issued.payload["args"])))
-        args = current.inputs()
-        changes = _changed_inputs(name, args, changes)
-        report = AmendReport(seq, name, inputs=[(k, args[k], v) for k, v in changes.items() if args[k] != v])
-        args.update(changes)
+        recorded = current.inputs()
+        changes = _changed_inputs(name, recorded, changes)
+        report = AmendReport(seq, name, inputs=[(k, recorded[k], v) for k, v in changes.items() if recorded[k] != v])
+        args = {**recorded, **changes}  # what is asked: the command's model judges it (build, below)
         report.args = dict(args)
         rewind_to = target.first_seq - 1
         rewind = registry.encode(Rewound(to_seq=rewind_to, reason=_amend_words(seq, table, reason)))
@@ -355,7 +358,8 @@ class Timeline:
             RecordedEvent(0, info.campaign_id, tail[-1].seq + 1 + i, c.type, c.schema_version, c.payload, {}, "", "")
             for i, c in enumerate(corrections)
         ]
-        left = [list(pair) for pair in dice_left_on_table(events, [*events, *tail, *noted], info.on_table)]
+        on_table = dice_left_on_table(events, [*events, *tail, *noted], info.on_table)
+        left: list[JsonValue] = [[*pair] for pair in on_table]
         batch[0] = NewEvent(batch[0].type, {**batch[0].payload, "on_table": left}, batch[0].schema_version)
         batch[1:1] = corrections
         report.retracted = (target.first_seq, info.last_seq)
@@ -479,7 +483,7 @@ class _Rerun:
         self.table = [held[i] for i in sorted(held)]
 
     def first(
-        self, target: CommandGroup, amended: Any, seq: int, table: Sequence[int] | None, actor: str
+        self, target: CommandGroup, amended: BaseCommand, seq: int, table: Sequence[int] | None, actor: str
     ) -> tuple[Fate, list[RecordedEvent]]:
         """The amended command re-run (on the table dice agreed, when ``table`` corrects them): it must apply."""
         own = self.sandbox.recorded(self.campaign_id, target)
@@ -508,7 +512,12 @@ class _Rerun:
         return self._fate(group, rerun, dice, name, args)
 
     def _fate(
-        self, group: CommandGroup, rerun: list[RecordedEvent], dice: RerunDice | TableDice, name: str, args: Any
+        self,
+        group: CommandGroup,
+        rerun: list[RecordedEvent],
+        dice: RerunDice | TableDice,
+        name: str,
+        args: Mapping[str, JsonValue],
     ) -> Fate:
         after = as_recorded(group, CommandGroup(tuple(rerun)).outcomes)
         if isinstance(dice, TableDice):
@@ -646,7 +655,7 @@ _HAD_UNDONE = {
 }
 
 
-def _asked(changes: Mapping[str, Any], table: Sequence[int] | None, reason: str) -> str:
+def _asked(changes: Mapping[str, object], table: Sequence[int] | None, reason: str) -> str:
     """The amendment asked for, held to the input rules: something to change, and a reason for table dice. Its
     reason, trimmed."""
     check_inputs(dict(changes), ())
@@ -662,7 +671,7 @@ def _asked(changes: Mapping[str, Any], table: Sequence[int] | None, reason: str)
     return reason
 
 
-def _changed_inputs(name: str, args: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+def _changed_inputs(name: str, args: Mapping[str, JsonValue], changes: Mapping[str, object]) -> dict[str, object]:
     """The changes asked for, each an input the command has; ``--set name=12`` on a word input is the word 12."""
     unknown = sorted(set(changes) - set(args))
     if unknown:

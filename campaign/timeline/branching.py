@@ -13,6 +13,7 @@ from events.envelope import NewEvent
 from events.errors import InvalidInputError, NotFoundError
 from events.families.dice import SeedCommitted
 from events.families.timeline import Branched
+from events.recorded import maybe_text
 from events.recorded import whole as whole_number
 from events.registry import registry
 from events.store import EMPTY_HEAD, AppendResult, Head, prepare_events
@@ -83,8 +84,9 @@ def branch(ledger: Ledger, parent: CampaignInfo, name: str, at_seq: int) -> Appe
                         dice_campaign_id=payload.get("dice_campaign_id") or parent.dice_id or parent.campaign_id,
                     )
                 batch.append(NewEvent(event.type, payload, event.schema_version))
-            meta = {k: v for k, v in group.events[0].meta.items() if k != "command_id"}
-            for chained in prepare_events(branch_id, batch, head, 0, group.events[0].meta.get("command_id"), meta):
+            first_meta = group.events[0].meta
+            meta = {k: v for k, v in first_meta.items() if k != "command_id"}
+            for chained in prepare_events(branch_id, batch, head, 0, maybe_text(first_meta.get("command_id")), meta):
                 sink.add(chained)
                 head = Head(chained.seq, chained.hash)
             parent_hash = group.events[-1].hash

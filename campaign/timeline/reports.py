@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from events.dice.rerun import NewDie
 from events.envelope import RecordedEvent
@@ -41,6 +41,78 @@ decides differently at their lowest and their highest faces."""
 
 IN_EFFECT: frozenset[str] = frozenset({"unchanged", "changed", "new dice"})
 """The fates of the commands an amendment keeps in effect."""
+
+
+class NewDieData(TypedDict):
+    """A :class:`~events.dice.rerun.NewDie` as data."""
+
+    notation: str
+    purpose: str
+    from_table: int | None
+
+
+class FateData(TypedDict):
+    """A :class:`Fate` as data (:meth:`Fate.as_dict`)."""
+
+    seq: int
+    command: str
+    args: dict[str, JsonValue]
+    fate: FateKind
+    why: str
+    new_dice: list[NewDieData]
+    back_on_table: int
+    before: list[RuleOutcome]
+    after: list[RuleOutcome]
+    before_said: NotRequired[list[str]]
+    after_said: NotRequired[list[str]]
+    """Each outcome's sentence in the reader's language, when the names were handed."""
+
+
+class ChangedData(TypedDict):
+    seq: int
+    command: str
+    before: list[RuleOutcome]
+    after: list[RuleOutcome]
+
+
+class DroppedData(TypedDict):
+    seq: int
+    command: str
+    why: str
+
+
+class InputData(TypedDict):
+    input: str
+    was: JsonValue
+    now: object
+
+
+class CorrectedData(TypedDict):
+    roll: int
+    notation: str
+    faces_before: list[int]
+    faces: list[int]
+    replaced_by: int | None
+    reason: str
+
+
+class AmendData(TypedDict):
+    """An :class:`AmendReport` as data (:meth:`AmendReport.as_dict`: what ``amend --json`` prints)."""
+
+    amended_seq: int
+    command: str
+    args: dict[str, object]
+    rerun: int
+    exact: bool
+    amended: FateData | None
+    fates: list[FateData]
+    changed: list[ChangedData]
+    retracted: list[int]
+    dropped: list[DroppedData]
+    inputs: list[InputData]
+    corrected: list[CorrectedData]
+    dry_run: bool
+    appended: list[int]
 
 
 def paired(
@@ -83,11 +155,10 @@ class Fate:
     language (a rule's renderer reads the whole record, with its dice); not part of ``as_dict``."""
     rerun: tuple[RecordedEvent, ...] = ()
 
-    def as_dict(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def as_dict(self, names: Mapping[str, str] | None = None) -> FateData:
         """The fate as data; with ``names`` (the units' and battles' names by id), each outcome's sentence too,
         in the reader's language (``before_said``, ``after_said``: the page's words; the API's are the record's)."""
-        said = {} if names is None else dict(zip(("before_said", "after_said"), self.said(names), strict=True))
-        return {
+        data: FateData = {
             "seq": self.seq,
             "command": self.command,
             "args": self.args,
@@ -99,8 +170,10 @@ class Fate:
             "back_on_table": self.back_on_table,
             "before": self.before,
             "after": self.after,
-            **said,
         }
+        if names is not None:
+            data["before_said"], data["after_said"] = self.said(names)
+        return data
 
     def said(self, names: Mapping[str, str]) -> tuple[list[str], list[str]]:
         """Its outcomes as recorded and as re-run, each its rule's sentence in the reader's language rendered from
@@ -139,8 +212,8 @@ def decision_said(outcome: RuleOutcome, events: Sequence[RecordedEvent], beside:
 class AmendReport:
     amended_seq: int
     command: str
-    args: dict[str, JsonValue] = field(default_factory=dict)
-    """The amended command's inputs, corrected."""
+    args: dict[str, object] = field(default_factory=dict)
+    """The amended command's inputs, corrected (as asked: the command's model has judged them, not made them)."""
     amended: Fate | None = None
     """The amended command's own re-run: changed, unchanged, or rolling new dice."""
     fates: list[Fate] = field(default_factory=list)
@@ -152,7 +225,7 @@ class AmendReport:
     corrected: list[DiceCorrected] = field(default_factory=list)
     """The amended command's table dice, corrected (``--dice``): each roll as entered, and as the table agreed."""
     result: AppendResult | None = None
-    inputs: list[tuple[str, JsonValue, JsonValue]] = field(default_factory=list)
+    inputs: list[tuple[str, JsonValue, object]] = field(default_factory=list)
     """The amended command's inputs that change: name, recorded value, corrected value."""
 
     @property
@@ -180,7 +253,7 @@ class AmendReport:
         """The seqs of the later commands this amendment keeps in effect (re-run)."""
         return [f.seq for f in self.fates if f.kind in IN_EFFECT]
 
-    def as_dict(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def as_dict(self, names: Mapping[str, str] | None = None) -> AmendData:
         """The report as data; with ``names``, each fate's outcomes said too (:meth:`Fate.as_dict`)."""
         return {
             "amended_seq": self.amended_seq,
@@ -214,7 +287,7 @@ class AmendReport:
         }
 
 
-def new_dice_words(entries: list[dict[str, Any]]) -> str:
+def new_dice_words(entries: Sequence[NewDieData]) -> str:
     """The dice a re-run command rolls that it did not roll before, as a person reads them (a ``Fate``'s
     ``new_dice`` as its ``as_dict`` gives them): "3d6 for Morale roll …, 5 times (new); d6 for … (roll #26's, left
     on the table)"."""

@@ -38,7 +38,7 @@ _CAMPAIGNS = count()
 
 def _export_line(event: RecordedEvent) -> bytes:
     """What ``campaign export`` writes for an event (campaign.exchange.export_lines)."""
-    envelope = event.as_dict()
+    envelope: dict[str, object] = {**event.as_dict()}
     del envelope["position"]
     return canonical_json(envelope)
 

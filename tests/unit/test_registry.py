@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pytest
 
 from events.canonical import model_holds_event_json
 from events.envelope import RecordedEvent
 from events.errors import EventSchemaError
+from events.recorded import JsonValue, whole
 from events.registry import Event, EventRegistry, registry
 
 
@@ -45,11 +46,11 @@ def test_old_versions_are_upcast_step_by_step_by_pure_functions() -> None:
         currency: str
 
     @local.upcaster("economy.paid", 1)
-    def v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-        return {"amount_minor": data["amount"] * 100}
+    def v1_to_v2(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
+        return {"amount_minor": whole(data["amount"]) * 100}
 
     @local.upcaster("economy.paid", 2)
-    def v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    def v2_to_v3(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
         return {**data, "currency": "$"}
 
     old = RecordedEvent(1, "c", 1, "economy.paid", 1, {"amount": 7}, {}, "0" * 64, "x")
