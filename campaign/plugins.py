@@ -132,6 +132,8 @@ class Installed:
 
     found: dict[str, RulesetInfo]
     problems: dict[str, str]
+    catalogs: tuple[Path, ...] = ()
+    """The folders of the rulesets' own message catalogs (``catalogs``), in the rulesets' order."""
 
 
 @functools.cache
@@ -165,8 +167,15 @@ def installed() -> Installed:
             found[declared.name] = declared
     ordered = dict(sorted(found.items(), key=lambda item: (item[1].seed, item[0])))
     _register_event_families(ordered.values())
-    _register_catalogs(ordered.values())
-    return Installed(ordered, problems)
+    return Installed(ordered, problems, tuple(_catalogs(ordered.values())))
+
+
+def _catalogs(rulesets: Iterable[RulesetInfo]) -> Iterator[Path]:
+    for info in rulesets:
+        if info.catalogs:
+            from importlib.resources import files
+
+            yield Path(str(files(info.package).joinpath(info.catalogs)))
 
 
 def _register_event_families(rulesets: Any) -> None:
@@ -176,17 +185,6 @@ def _register_event_families(rulesets: Any) -> None:
             from events.registry import registry  # only then: `campaign --help` imports no event type
 
             registry.add_family(info.prefix, info.events)
-
-
-def _register_catalogs(rulesets: Iterable[RulesetInfo]) -> None:
-    """A plug-in ruleset's own catalogs, consulted after the program's (read when a language first needs them)."""
-    for info in rulesets:
-        if info.catalogs:
-            from importlib.resources import files
-
-            from campaign.i18n import add_catalogs
-
-            add_catalogs(Path(str(files(info.package).joinpath(info.catalogs))))
 
 
 class Registry(Mapping[str, RulesetInfo]):

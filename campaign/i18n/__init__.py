@@ -119,6 +119,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from campaign.plugins import installed
+
 if TYPE_CHECKING:
     import gettext as _gettext
 
@@ -131,9 +133,6 @@ DOMAIN = "campaign"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 _reader: ContextVar[str] = ContextVar("campaign_reader_language", default=DEFAULT)
-_plug_in_catalogs: list[Path] = []
-"""The catalog folders of the installed plug-in rulesets (``LANG/LC_MESSAGES/messages.mo`` in each), in the
-order the plug-ins were read: a message the program's own catalog lacks is looked up in them."""
 
 
 def language() -> str:
@@ -163,18 +162,15 @@ def reading_in(lang: str) -> Iterator[str]:
         _reader.reset(token)
 
 
-def add_catalogs(folder: Path) -> None:
-    """A plug-in ruleset's catalogs (``folder/LANG/LC_MESSAGES/messages.mo``): its own messages in the reader's
-    language, looked up where the program's catalog has no entry (gettext's fallback)."""
-    if folder not in _plug_in_catalogs:
-        _plug_in_catalogs.append(folder)
-        translations.cache_clear()  # a language read before the plug-in was: read again with its catalog
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``lang``, and behind it each installed plug-in ruleset's own (its messages the
+    program's catalog has no entry for: gettext's fallback), read once per process on first use; English needs
+    none."""
+    return _translations(lang, installed().catalogs)
 
 
 @cache
-def translations(lang: str) -> _gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (and of each plug-in ruleset that has one, behind it), read once per
-    process on first use; English needs none."""
+def _translations(lang: str, plug_ins: tuple[Path, ...]) -> _gettext.NullTranslations:
     import gettext as _gettext  # not at start-up: an English reader never loads it
 
     if lang == DEFAULT:
@@ -182,7 +178,7 @@ def translations(lang: str) -> _gettext.NullTranslations:
     path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     with path.open("rb") as handle:
         found = _gettext.GNUTranslations(handle)
-    for folder in _plug_in_catalogs:
+    for folder in plug_ins:
         own = folder / lang / "LC_MESSAGES" / "messages.mo"
         if own.is_file():
             with own.open("rb") as handle:
