@@ -278,5 +278,5 @@ def words_said(words: object) -> str:
     from campaign.i18n.formats import number
     from campaign.i18n.terms import shown  # the vocabulary is read only when a sentence names a term
 
-    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number)
+    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number, ngettext)
     return said

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from campaign.i18n import N_
 from events.dice import Roll
-from events.errors import Term, Words
+from events.errors import Plural, Term, Words
 from events.families.rules import RuleApplied
 from events.registry import Event
 
@@ -86,6 +86,7 @@ class Field(Words):
         translate: Callable[[str], str],
         term: Callable[[Term], str] | None = None,
         grouped: Callable[[int], str] | None = None,
+        plural: Plural | None = None,
     ) -> str:
         key = f"field\x04{self.template}"
         found = translate(key)

@@ -301,7 +301,7 @@ def _said(words: Words | Term) -> str:
     if isinstance(words, Term):
         return _term(words)
     fields = {k: _models(v) if isinstance(v, Models) else v for k, v in words.params.items()}
-    return Words(words.template, **fields).said(_, _term)
+    return Words(words.template, **fields).said(_, _term, plural=ngettext)
 
 
 def _term(term: Term) -> str:
