@@ -97,12 +97,6 @@ def name_refusal(value: str) -> Words | None:
     return None
 
 
-def name_problem(value: str) -> str | None:
-    """:func:`name_refusal` in English (the words of a validator's error)."""
-    problem = name_refusal(value)
-    return None if problem is None else str(problem)
-
-
 def normal_name(value: str) -> str:
     """A name as it is kept: NFKC-normalised (a fullwidth or mathematical letter is its plain one) and trimmed."""
     return unicodedata.normalize("NFKC", value).strip()
