@@ -191,3 +191,48 @@ def test_a_counted_sentence_groups_its_number_as_the_reader_does() -> None:
 
     with reading_in("ru"):
         assert words_said(said).replace("\xa0", " ") == "1 000 new rolls"  # not in the catalogs: its English
+
+
+@pytest.mark.parametrize(
+    ("rolls", "left", "en", "ru", "pl"),
+    [
+        (
+            1,
+            (4,),
+            "the amendment rolls 1 new roll (2 of the faces given); 4 was not used",
+            "поправка делает 1 новый бросок (использовано граней из данных: 2); не использована грань 4",
+            "poprawka wykonuje 1 nowy rzut (użyto podanych ścianek: 2); nie użyto ścianki 4",
+        ),
+        (
+            3,
+            (4, 2),
+            "the amendment rolls 3 new rolls (2 of the faces given); 4, 2 were not used",
+            "поправка делает 3 новых броска (использовано граней из данных: 2); не использованы грани 4, 2",
+            "poprawka wykonuje 3 nowe rzuty (użyto podanych ścianek: 2); nie użyto ścianek 4, 2",
+        ),
+        (
+            5,
+            (6,),
+            "the amendment rolls 5 new rolls (2 of the faces given); 6 was not used",
+            "поправка делает 5 новых бросков (использовано граней из данных: 2); не использована грань 6",
+            "poprawka wykonuje 5 nowych rzutów (użyto podanych ścianek: 2); nie użyto ścianki 6",
+        ),
+    ],
+)
+def test_an_amendments_faces_left_over_count_its_rolls_and_its_faces_each_in_its_own_form(
+    rolls: int, left: tuple[int, ...], en: str, ru: str, pl: str
+) -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from campaign import timeline
+
+    faces = cast(Any, SimpleNamespace(position=2, left=lambda: left))
+    report = cast(Any, SimpleNamespace(new_dice=[object()] * rolls))
+    with pytest.raises(InvalidInputError) as refused:
+        timeline._unused_faces(faces, report)
+    assert str(refused.value).startswith(en + ": check what was entered")
+    with reading_in("ru"):
+        assert refusal(refused.value).startswith(ru + " — проверьте")
+    with reading_in("pl"):
+        assert refusal(refused.value).startswith(pl + " — sprawdź")
