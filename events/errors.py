@@ -123,6 +123,25 @@ class Words:
         return bool(self.template)
 
 
+class Label(Words):
+    """An input's name in words ("enemy within"), said as the command models name it (the catalogs hold each
+    field's words in context "field"); a positional argument, which has none, as the page's form labels it (the
+    same words, without a context: "unit name"); itself where no other words are held."""
+
+    __slots__ = ()
+
+    def said(
+        self,
+        translate: Callable[[str], str],
+        term: Callable[[Term], str] | None = None,
+        grouped: Callable[[int], str] | None = None,
+        plural: Plural | None = None,
+    ) -> str:
+        key = f"field\x04{self.template}"
+        found = translate(key)
+        return translate(self.template) if found == key else found
+
+
 class CampaignError(Exception):
     """Root of every error the project raises on purpose."""
 

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Collection
 from typing import Any
 
-from events.errors import InvalidInputError, Words
+from events.errors import InvalidInputError, Label, Words
 
 MAX_NAME = 100
 MAX_TEXT = 1000
@@ -35,9 +35,6 @@ MAX_COMMAND_ID = 100
 MAX_DEPTH = 8
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
-
-
-_MOST = format(MAX_NUMBER, ",")
 
 
 def _code(char: str) -> str:
@@ -129,7 +126,7 @@ def check_text(value: str, what: Said, limit: int = MAX_TEXT) -> str:
 
 def _out_of_range(what: Said, value: float) -> InvalidInputError:
     return InvalidInputError.saying(
-        "{what} {value} is out of range: numbers are within ±{most}", what=what, value=value, most=_MOST
+        "{what} {value} is out of range: numbers are within ±{most:,}", what=what, value=value, most=MAX_NUMBER
     )
 
 
@@ -178,7 +175,7 @@ def check_inputs(inputs: dict[str, object], typed: Collection[str] = ()) -> dict
     hold them to their own rules: names and what holds names, see ``campaign/rulesets/inputs.py``). The inputs,
     or :class:`InvalidInputError` naming the first bad one."""
     for key, value in inputs.items():
-        what = check_text(str(key), Words("an input's name"), MAX_NAME).replace("_", " ")
+        what = Label(check_text(str(key), Words("an input's name"), MAX_NAME).replace("_", " "))
         if key not in typed:
             check_json(value, what)
     return dict(inputs)

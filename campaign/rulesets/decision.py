@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from campaign.i18n import N_
 from events.dice import Roll
-from events.errors import Plural, Term, Words
+from events.errors import Label, Term, Words
 from events.families.rules import RuleApplied
 from events.registry import Event
 
@@ -76,23 +76,8 @@ Sets = Callable[[list[str]], "str | None"]
 field types say (``campaign.i18n.terms.sets_of``)."""
 
 
-class Field(Words):
-    """An input's name in words ("enemy within"), said as the command models name it (the catalogs hold each
-    field's words in context "field"); a positional argument, which has none, as the page's form labels it (the
-    same words, without a context: "unit name"); itself where no other words are held."""
-
-    __slots__ = ()
-
-    def said(
-        self,
-        translate: Callable[[str], str],
-        term: Callable[[Term], str] | None = None,
-        grouped: Callable[[int], str] | None = None,
-        plural: Plural | None = None,
-    ) -> str:
-        key = f"field\x04{self.template}"
-        found = translate(key)
-        return translate(self.template) if found == key else found
+Field = Label
+"""An input's name in words, as the command models name it (:class:`events.errors.Label`)."""
 
 
 def _choices(expected: str, sets: Sets | None) -> str | Term | Words:

@@ -57,3 +57,19 @@ def test_a_forms_field_errors_are_the_programs_words_in_the_readers_language(
         found = field_errors(entered_command_type("dis.check"), {"unit_name": "", "friend_at": "abc"})
     assert found["unit_name"] == unit
     assert found["friend_at"] == friend_at
+
+
+def test_a_number_out_of_range_names_its_input_and_the_bound_as_the_reader_does() -> None:
+    """The input rules (events/limits.py), before the model: the input by the words its option is labelled with
+    (its Russian and Polish), the bound grouped by the reader's locale (1 000 000 000, a no-break space)."""
+    said = refused("fs.attack", {"unit_name": "Keno 3rd Squad", "killed": 10**12})
+    assert said["en"] == "fs attack: killed 1000000000000 is out of range: numbers are within ±1,000,000,000"
+    nbsp = "\xa0"
+    assert said["ru"] == (
+        "fs attack: убито 1000000000000 вне допустимого диапазона: числа должны быть в пределах "
+        f"±1{nbsp}000{nbsp}000{nbsp}000"
+    )
+    assert said["pl"] == (
+        "fs attack: zabici 1000000000000 jest poza zakresem: liczby mieszczą się w granicach "
+        f"±1{nbsp}000{nbsp}000{nbsp}000"
+    )
