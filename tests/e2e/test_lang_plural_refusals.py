@@ -236,3 +236,32 @@ def test_an_amendments_faces_left_over_count_its_rolls_and_its_faces_each_in_its
         assert refusal(refused.value).startswith(ru + " — проверьте")
     with reading_in("pl"):
         assert refusal(refused.value).startswith(pl + " — sprawdź")
+
+
+@pytest.mark.parametrize(
+    ("shares", "en", "ru", "pl"),
+    [
+        (1, "commits 1 share of entropy", "журнал вносит 1 долю энтропии в зерно", "zgłasza 1 udział entropii do"),
+        (3, "commits 3 shares of entropy", "журнал вносит 3 доли энтропии в зерно", "zgłasza 3 udziały entropii do"),
+        (5, "commits 5 shares of entropy", "журнал вносит 5 долей энтропии в зерно", "zgłasza 5 udziałów entropii do"),
+    ],
+)
+def test_shares_of_entropy_missing_here_are_counted_in_the_readers_plural(
+    shares: int, en: str, ru: str, pl: str
+) -> None:
+    """No "share(s)": the log's count of the seed's shares, against the none this database holds."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from campaign.executor import Ledger
+    from events.errors import NotFoundError
+
+    ledger = cast(Any, SimpleNamespace(vault=SimpleNamespace(shares=lambda _campaign, _epoch: [])))
+    info = cast(Any, SimpleNamespace(campaign_id="c1", seed_epoch=1, epoch_shares=shares))
+    with pytest.raises(NotFoundError) as refused:
+        Ledger._held_shares(ledger, info)
+    assert en in str(refused.value) and "holds 0: its dice cannot be derived here" in str(refused.value)
+    with reading_in("ru"):
+        assert ru in refusal(refused.value)
+    with reading_in("pl"):
+        assert pl in refusal(refused.value)
