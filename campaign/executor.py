@@ -502,10 +502,12 @@ class Ledger:
     def _held_shares(self, info: CampaignInfo) -> list[str]:
         held = self.vault.shares(info.campaign_id, info.seed_epoch)
         if len(held) != info.epoch_shares:
-            raise NotFoundError.saying(
-                "the log commits {count} share(s) of entropy to the seed of epoch {epoch}, but this database holds "
+            raise NotFoundError.counting(
+                "the log commits {n} share of entropy to the seed of epoch {epoch}, but this database holds "
                 "{held}: its dice cannot be derived here",
-                count=info.epoch_shares,
+                "the log commits {n} shares of entropy to the seed of epoch {epoch}, but this database holds "
+                "{held}: its dice cannot be derived here",
+                n=info.epoch_shares,
                 epoch=info.seed_epoch,
                 held=len(held),
             )

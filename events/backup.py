@@ -60,20 +60,15 @@ def damage_words(database: str | Path, problems: list[str]) -> Words:
     more = len(problems) - PROBLEMS_SHOWN
     listed = "; ".join(problems[:PROBLEMS_SHOWN])
     shown: str | Words = Words("{listed}; and {more} more", listed=listed, more=more) if more > 0 else listed
-    if len(problems) == 1:
-        return Words(
-            "the database file {database} is damaged: SQLite's check of every page found 1 problem ({shown}). "
-            "Events stored there may be lost or wrong; restore the campaign from a backup (`campaign backup`) or "
-            "an export",
-            database=str(database),
-            shown=shown,
-        )
-    return Words(
-        "the database file {database} is damaged: SQLite's check of every page found {count} problems ({shown}). "
+    return Words.counted(
+        "the database file {database} is damaged: SQLite's check of every page found {n} problem ({shown}). "
         "Events stored there may be lost or wrong; restore the campaign from a backup (`campaign backup`) or an "
         "export",
+        "the database file {database} is damaged: SQLite's check of every page found {n} problems ({shown}). "
+        "Events stored there may be lost or wrong; restore the campaign from a backup (`campaign backup`) or an "
+        "export",
+        n=len(problems),
         database=str(database),
-        count=len(problems),
         shown=shown,
     )
 

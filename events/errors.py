@@ -43,31 +43,59 @@ class _Grouped(int):
         return self._group(int(self)) if spec == "," else int(self).__format__(spec)
 
 
+Plural = Callable[[str, str, int], str]
+"""How a reader's language picks a counted phrase's form: ``ngettext(singular, plural, n)``."""
+
+
+def english_plural(singular: str, plural: str, n: int) -> str:
+    """English's two forms: the singular for one, the plural for any other count."""
+    return singular if n == 1 else plural
+
+
 class Words:
     """A sentence kept as its English template and its fields, so that whoever shows it can say it in the reader's
     language (``campaign.i18n.refusal``) while the rules that made it read no catalog: ``str()`` is the English.
 
     A field may be :class:`Words` itself (a "did you mean …?" inside a refusal), said in the same language, or a
-    :class:`Term`, said by ``term`` (as recorded without it)."""
+    :class:`Term`, said by ``term`` (as recorded without it). A sentence that says a count is made by
+    :meth:`counted`: its forms are chosen by the reader's plural rule (Russian and Polish have three)."""
 
-    __slots__ = ("params", "template")
+    __slots__ = ("params", "plural", "template")
 
     def __init__(self, template: str = "", /, **params: object) -> None:
         self.template = template
         self.params = params
+        self.plural: str | None = None
+        """The English plural of a counted sentence (:meth:`counted`); None for a sentence with one form."""
+
+    @classmethod
+    def counted(cls, singular: str, plural: str, /, n: int, **params: object) -> Self:
+        """A sentence that says the count ``n`` (its ``{n}``, or a verb or noun that agrees with it) in the form
+        the reader's language takes for that count: ``Words.counted("{n} die was entered", "{n} dice were
+        entered", n=1)``. The catalogs hold it as a message with plural forms (``msgid_plural``), as ngettext's;
+        a form may leave the number out ("один человек")."""
+        words = cls(singular, n=n, **params)
+        words.plural = plural
+        return words
 
     def said(
         self,
         translate: Callable[[str], str],
         term: Callable[[Term], str] | None = None,
         grouped: Callable[[int], str] | None = None,
+        plural: Plural | None = None,
     ) -> str:
         """The sentence by ``translate``; its terms by ``term``; a number the template groups (``{n:,}``) by
-        ``grouped``, as the reader's locale groups thousands (``100 000`` in Russian)."""
+        ``grouped``, as the reader's locale groups thousands (``100 000`` in Russian); a counted sentence's form
+        by ``plural`` (English's two forms without it)."""
         if not self.template:  # nothing to say (gettext's empty message is the catalog's header)
             return ""
-        fields = {k: self._field(v, translate, term, grouped) for k, v in self.params.items()}
-        return translate(self.template).format(**fields)
+        fields = {k: self._field(v, translate, term, grouped, plural) for k, v in self.params.items()}
+        if self.plural is None:
+            return translate(self.template).format(**fields)
+        count = self.params["n"]
+        assert isinstance(count, int)  # counted() takes an int
+        return (plural or english_plural)(self.template, self.plural, int(count)).format(**fields)
 
     @staticmethod
     def _field(
@@ -75,9 +103,10 @@ class Words:
         translate: Callable[[str], str],
         term: Callable[[Term], str] | None,
         grouped: Callable[[int], str] | None,
+        plural: Plural | None,
     ) -> object:
         if isinstance(value, Words):
-            return value.said(translate, term, grouped)
+            return value.said(translate, term, grouped, plural)
         if isinstance(value, Term):
             return term(value) if term is not None else value.value
         if grouped is not None and isinstance(value, int) and not isinstance(value, bool):
@@ -94,6 +123,25 @@ class Words:
         return bool(self.template)
 
 
+class Label(Words):
+    """An input's name in words ("enemy within"), said as the command models name it (the catalogs hold each
+    field's words in context "field"); a positional argument, which has none, as the page's form labels it (the
+    same words, without a context: "unit name"); itself where no other words are held."""
+
+    __slots__ = ()
+
+    def said(
+        self,
+        translate: Callable[[str], str],
+        term: Callable[[Term], str] | None = None,
+        grouped: Callable[[int], str] | None = None,
+        plural: Plural | None = None,
+    ) -> str:
+        key = f"field\x04{self.template}"
+        found = translate(key)
+        return translate(self.template) if found == key else found
+
+
 class CampaignError(Exception):
     """Root of every error the project raises on purpose."""
 
@@ -103,13 +151,21 @@ class CampaignError(Exception):
     language where it is shown (the English is the exception's own text)."""
 
     @classmethod
-    def saying(cls, template: str, /, **params: object) -> Self:
+    def saying(cls, template: str | Words, /, **params: object) -> Self:
         """The error with the message ``template.format(**params)``, kept so that it can be translated where it
-        is shown: ``raise InvalidInputError.saying("unknown unit {name!r}", name=name)``."""
-        words = Words(template, **params)
+        is shown: ``raise InvalidInputError.saying("unknown unit {name!r}", name=name)``; or the sentence
+        ``template`` already is (:class:`Words`, made elsewhere: ``params`` are then none)."""
+        words = template if isinstance(template, Words) else Words(template, **params)
         error = cls(str(words))
         error.words = words
         return error
+
+    @classmethod
+    def counting(cls, singular: str, plural: str, /, n: int, **params: object) -> Self:
+        """The error whose message says the count ``n`` in the form the reader's language takes for it
+        (:meth:`Words.counted`): ``raise DiceError.counting("{n} die was entered", "{n} dice were entered",
+        n=entered)``."""
+        return cls.saying(Words.counted(singular, plural, n=n, **params))
 
 
 class InvalidInputError(CampaignError):

@@ -25,7 +25,7 @@ import math
 import unicodedata
 from collections.abc import Collection
 
-from events.errors import InvalidInputError, Words
+from events.errors import InvalidInputError, Label, Words
 
 MAX_NAME = 100
 MAX_TEXT = 1000
@@ -34,9 +34,6 @@ MAX_COMMAND_ID = 100
 MAX_DEPTH = 8
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
-
-
-_MOST = format(MAX_NUMBER, ",")
 
 
 def _code(char: str) -> str:
@@ -96,12 +93,6 @@ def name_refusal(value: str) -> Words | None:
     return None
 
 
-def name_problem(value: str) -> str | None:
-    """:func:`name_refusal` in English (the words of a validator's error)."""
-    problem = name_refusal(value)
-    return None if problem is None else str(problem)
-
-
 def normal_name(value: str) -> str:
     """A name as it is kept: NFKC-normalised (a fullwidth or mathematical letter is its plain one) and trimmed."""
     return unicodedata.normalize("NFKC", value).strip()
@@ -134,7 +125,7 @@ def check_text(value: str, what: Said, limit: int = MAX_TEXT) -> str:
 
 def _out_of_range(what: Said, value: float) -> InvalidInputError:
     return InvalidInputError.saying(
-        "{what} {value} is out of range: numbers are within ±{most}", what=what, value=value, most=_MOST
+        "{what} {value} is out of range: numbers are within ±{most:,}", what=what, value=value, most=MAX_NUMBER
     )
 
 
@@ -183,7 +174,7 @@ def check_inputs(inputs: dict[str, object], typed: Collection[str] = ()) -> dict
     hold them to their own rules: names and what holds names, see ``campaign/rulesets/inputs.py``). The inputs,
     or :class:`InvalidInputError` naming the first bad one."""
     for key, value in inputs.items():
-        what = check_text(str(key), Words("an input's name"), MAX_NAME).replace("_", " ")
+        what = Label(check_text(str(key), Words("an input's name"), MAX_NAME).replace("_", " "))
         if key not in typed:
             check_json(value, what)
     return dict(inputs)

@@ -62,15 +62,38 @@ def table_entry(dice: str | None) -> TableEntry | AskEntry | None:
 
 def ask_die(request: DieRequest) -> int:
     """Prompt on the terminal for one die until a face of it is typed; Ctrl-D or Ctrl-C records nothing."""
+    from campaign.i18n.dice import die_said
+
     while True:
         try:
-            typed = str(typer.prompt(request.question(), prompt_suffix=" ", err=True)).strip()
+            typed = str(typer.prompt(question(request), prompt_suffix=" ", err=True)).strip()
         except typer.Abort:
             raise InvalidInputError.saying("stopped before every die was entered: nothing was recorded") from None
         if typed.isdigit() and 1 <= int(typed) <= request.sides:
             return int(typed)
-        said = _("{typed!r} is not a face of a d{sides}: type a number from 1 to {sides}")
-        typer.echo(said.format(typed=typed, sides=request.sides), err=True)
+        said = _("{typed!r} is not a face of a {die}: type a number from 1 to {sides}")
+        typer.echo(said.format(typed=typed, die=die_said(request.sides), sides=request.sides), err=True)
+
+
+def question(request: DieRequest) -> str:
+    """What ``--dice ask`` asks for one die, in the reader's language and dice notation ("Тест на боевой дух:
+    Keno 3rd Squad: к8?"); English asks as the dice layer words it (:meth:`DieRequest.question`)."""
+    from campaign.i18n import DEFAULT, language
+
+    if language() == DEFAULT:
+        return request.question()
+    from campaign.i18n.dice import die_said, notation_said
+    from campaign.i18n.purposes import purpose_said
+
+    die = die_said(request.sides)
+    if request.count > 1 or request.notation not in (f"d{request.sides}", f"1d{request.sides}"):
+        die = _("{die} ({number} of {count} for {notation})").format(
+            die=die, number=request.number, count=request.count, notation=notation_said(request.notation)
+        )
+    if request.on_table is not None:
+        die += " " + _("[still on the table: {face}]").format(face=request.on_table)
+    purpose = purpose_said(request.purpose)
+    return f"{purpose[:1].upper()}{purpose[1:]}: {die}?"
 
 
 def make(model: type[C], **fields: Any) -> C:
@@ -172,6 +195,7 @@ def recording(build: Build, *, rolls: bool = False) -> Callable[..., None]:
 def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) -> None:
     """``--dice count``: the command's decision run on stand-in dice (every die at its lowest face, then at its
     highest), appending nothing, to tell which dice to roll before anyone rolls them."""
+    from campaign.i18n.dice import notation_said
     from campaign.i18n.purposes import purpose_said
     from events.dice.ask import CountingDice
 
@@ -207,7 +231,7 @@ def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) ->
             still = _("(still on the table: {faces}; enter them again)").format(faces=faces) if n.on_table else ""
             still = f" [yellow]{escape(still)}[/]" if still else ""
             said = _("{i}. {notation} for {purpose}").format(
-                i=i, notation=n.notation, purpose=escape(purpose_said(n.purpose))
+                i=i, notation=notation_said(n.notation), purpose=escape(purpose_said(n.purpose))
             )
             console.print(f"  {said}{still}")
     if low or high:
@@ -217,9 +241,10 @@ def show_dice_needed(info: CampaignInfo, command: BaseCommand, as_json: bool) ->
 
 
 def tally(needed: Sequence[Needed]) -> str:
-    """ "3 dice: 2 d6, 1 d8" in the reader's language (dice left on the table by a retracted command counted too:
-    they are entered again)."""
+    """ "3 dice: 2 d6, 1 d8" in the reader's language, each die as its players write it ("1 к8", "1 k8": dice left
+    on the table by a retracted command counted too: they are entered again)."""
     from campaign.i18n import ngettext
+    from campaign.i18n.dice import die_said
 
     kinds: dict[int, int] = {}
     for n in needed:
@@ -227,7 +252,7 @@ def tally(needed: Sequence[Needed]) -> str:
     total = sum(kinds.values())
     if not total:
         return _("no dice")
-    parts = ", ".join(f"{count} d{sides}" for sides, count in sorted(kinds.items()))
+    parts = ", ".join(f"{count} {die_said(sides)}" for sides, count in sorted(kinds.items()))
     return ngettext("{n} die: {parts}", "{n} dice: {parts}", total).format(n=total, parts=parts)
 
 

@@ -16,7 +16,7 @@ from campaign.cli.generated import ruleset_app
 from campaign.cli.interchange_cli import muster_from_file, print_roster_csv
 from campaign.cli.options import CampaignOpt, FormatOpt, JsonOpt, wants_csv
 from campaign.cli.output import Output, escape, handles_errors, print_rows
-from campaign.i18n import N_, _, ngettext
+from campaign.i18n import N_, _, ngettext, pgettext
 from campaign.i18n.terms import shown as term
 from campaign.read.describe import amount, count
 from campaign.rulesets import RULESETS
@@ -63,7 +63,9 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
         if battle
         else info.name
     )
-    print_rows(out, title, [_(c) for c in COLUMNS], (_cells(r) for r in units))
+    # TRANSLATORS: the disorder roster's unit: the seed's own word (подразделение), as its force is another (отряд)
+    headings = [pgettext("disorder", "unit"), *(_(c) for c in COLUMNS)]
+    print_rows(out, title, headings, (_cells(r) for r in units))
     for o in officers:
         rank = term("disorder", "rank", str(o["rank"])) if o["rank"] != "—" else "—"
         said = _("{officer} ({side}): {glory} {points}, {rank}, {battles}").format(
@@ -77,8 +79,8 @@ def roster(campaign: CampaignOpt = None, as_json: JsonOpt = False, fmt: FormatOp
         out.console.print(escape(said))
 
 
-COLUMNS = (N_("unit"), N_("side"), N_("troops"), N_("models"), N_("points"), N_("battles"), N_("on the table"))
-"""The roster's headings (translated when shown)."""
+COLUMNS = (N_("side"), N_("troops"), N_("models"), N_("points"), N_("battles"), N_("on the table"))
+"""The roster's headings after the unit's (translated when shown)."""
 
 
 def _state(state: str) -> str:

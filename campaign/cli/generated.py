@@ -46,7 +46,7 @@ from campaign.rulesets.inputs import Meaning, Typed, meanings
 from campaign.rulesets.kinds import Kind, Means
 from campaign.rulesets.tables import RuleTables
 from campaign.typed_as import typed
-from events.errors import InvalidInputError, Term, Words
+from events.errors import InvalidInputError, Plural, Term, Words
 
 if TYPE_CHECKING:
     from campaign.rulesets.hooks import ArmyLists
@@ -138,6 +138,7 @@ class _Described(Words):
         translate: Callable[[str], str],
         term: Callable[[Term], str] | None = None,
         grouped: Callable[[int], str] | None = None,
+        plural: Plural | None = None,
     ) -> str:
         return translate(" ".join(self.template.split())).rstrip(".").lower()
 

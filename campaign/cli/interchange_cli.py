@@ -79,7 +79,9 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
             if dry_run:
                 return
             if as_json or not sys.stdin.isatty() or not typer.confirm(f"update these {len(plan.updated)} units?"):
-                raise InvalidInputError.saying(
+                raise InvalidInputError.counting(
+                    "this import changes {n} unit already on the roster (listed above): nothing was changed; run "
+                    "it with --yes to go ahead, or --dry-run to look first",
                     "this import changes {n} units already on the roster (listed above): nothing was changed; run "
                     "it with --yes to go ahead, or --dry-run to look first",
                     n=len(plan.updated),

@@ -36,7 +36,11 @@ def es(
     their fractions (R2-23: two 100-point mages give 1)."""
     bonuses, stones = list(bonus or []), list(stone or [])
     if len(bonuses) > len(points) or len(stones) > len(points):
-        raise InvalidInputError.saying("{n} users: give at most one --bonus and one --stone for each", n=len(points))
+        raise InvalidInputError.counting(
+            "{n} user: give at most one --bonus and one --stone for each",
+            "{n} users: give at most one --bonus and one --stone for each",
+            n=len(points),
+        )
     ledger = open_app().ledger
     _state, in_force = ledger.in_force(ledger.resolve(campaign), PLUGIN)
     users = [

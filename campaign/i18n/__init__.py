@@ -20,6 +20,10 @@ Using it (the API the rest of the code calls)
 * ``lazy`` is for strings made at import (help texts, tables of messages): ``str(HELP)`` translates it in the
   language of the moment; it also marks the string for extraction. ``N_`` marks without translating (for strings
   a later call passes through ``_``, as the command line's help texts are: ``campaign.cli.argv.tidy_help``).
+* The rules read no catalog: a refusal is ``InvalidInputError.saying(template, **params)`` (``events.errors``),
+  said in the reader's language where it is shown (:func:`refusal`); one that says a count is
+  ``InvalidInputError.counting("{n} man left", "{n} men left", n=n)`` (``Words.counted`` inside a sentence),
+  held by the catalogs as ngettext's message with plural forms and said in the reader's form for the count.
 * Numbers, money and dates for people go through :mod:`campaign.i18n.formats` (Babel's CLDR data: ``1 234,5`` in
   Russian, ``1234,5`` in Polish, ``1,234.5`` in English); ``--json`` keeps the numbers.
 * The seeds' own words (grade names and letters, troop qualities, markers…) are data, one ``terms.toml`` per
@@ -292,5 +296,5 @@ def words_said(words: object) -> str:
     from campaign.i18n.formats import number
     from campaign.i18n.terms import shown  # the vocabulary is read only when a sentence names a term
 
-    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number)
+    said: str = words.said(_, lambda t: shown(t.ruleset, t.set, t.value), number, ngettext)
     return said

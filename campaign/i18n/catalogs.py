@@ -7,13 +7,14 @@ The developer's command (``scripts/catalogs.py``: it hands this module the help 
     .venv/bin/python scripts/catalogs.py check     # what the tests check: complete, placeholders kept
 
 The messages are every string passed to ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``lazy``, ``N_``,
-``CampaignError.saying`` and ``Words`` in ``campaign/`` (the server's templates too, by Jinja's extractor),
-``events/`` and ``projections/``, and the command help the command line generates from the command models
-(no call marks those: the CLI layer reads them off its command tree, ``campaign.cli.help_texts``, and the
-caller passes them in, so this layer never looks at the CLI). A translation is complete when it has every
-message of the template, none fuzzy, every plural form its language has (Russian and Polish three), and the
-same ``{placeholders}`` as its English (Babel's own checkers look at ``%`` formats only: ours are
-``str.format``'s). Not imported by the program: only by the developer's command and the tests.
+``CampaignError.saying`` and ``Words`` (``Words.counted`` and ``CampaignError.counting`` with plural forms) in
+``campaign/`` (the server's templates too, by Jinja's extractor), ``events/`` and ``projections/``, and the
+command help the command line generates from the command models (no call marks those: the CLI layer reads them
+off its command tree, ``campaign.cli.help_texts``, and the caller passes them in, so this layer never looks at
+the CLI). A translation is complete when it has every message of the template, none fuzzy, every plural form
+its language has (Russian and Polish three), and the same ``{placeholders}`` as its English (Babel's own
+checkers look at ``%`` formats only: ours are ``str.format``'s). Not imported by the program: only by the
+developer's command and the tests.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ KEYWORDS = {
     "N_": None,
     "saying": None,
     "Words": None,
+    "counted": (1, 2),  # Words.counted: a sentence that says a count, with plural forms
+    "counting": (1, 2),  # CampaignError.counting: a refusal made of one
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")

@@ -176,18 +176,40 @@ def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
     return found
 
 
-SPARE = {
-    "men": N_("{giver} has {available} men; it cannot transfer {men}"),
-    "fit men": N_("{giver} has {available} fit men; it cannot transfer {men}"),
-    "models to spare (one stays)": N_("{giver} has {available} models to spare (one stays); it cannot transfer {men}"),
-}
-"""What a giver has too few of, by the word its ruleset counts it in (``what`` of :func:`check_transfer`): each
-a whole sentence, so that a reader's language words the count and the noun together."""
+def _spare(what: str, giver: str, available: int, men: int) -> Words | None:
+    """What a giver has too few of, by the word its ruleset counts it in (``what`` of :func:`check_transfer`): each
+    a whole sentence with its plural forms, so that a reader's language words the count and the noun together
+    ("1 man", "у Alpha 2 человека"); None for a word of a ruleset's own."""
+    if what == "men":
+        return Words.counted(
+            "{giver} has {n} man; it cannot transfer {men}",
+            "{giver} has {n} men; it cannot transfer {men}",
+            n=available,
+            giver=giver,
+            men=men,
+        )
+    if what == "fit men":
+        return Words.counted(
+            "{giver} has {n} fit man; it cannot transfer {men}",
+            "{giver} has {n} fit men; it cannot transfer {men}",
+            n=available,
+            giver=giver,
+            men=men,
+        )
+    if what == "models to spare (one stays)":
+        return Words.counted(
+            "{giver} has {n} model to spare (one stays); it cannot transfer {men}",
+            "{giver} has {n} models to spare (one stays); it cannot transfer {men}",
+            n=available,
+            giver=giver,
+            men=men,
+        )
+    return None
 
 
 def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, what: str) -> None:
     """What every ruleset asks of a transfer of ``men`` from ``giver`` (``available`` of ``what``, a key of
-    :data:`SPARE`, or words of its own said in English)."""
+    word :func:`_spare` knows, or words of its own said in English)."""
     if men <= 0:
         raise InvalidInputError.saying("transfer at least one man")
     if giver.unit_id == receiver.unit_id:
@@ -201,10 +223,10 @@ def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, wh
             other=receiver.side,
         )
     if men > available:
-        template = SPARE.get(what)
-        if template is None:  # a ruleset's own word (the fifth ruleset's), in its English
+        said = _spare(what, giver.name, available, men)
+        if said is None:  # a ruleset's own word (the fifth ruleset's), in its English
             raise InvalidInputError(f"{giver.name} has {available} {what}; it cannot transfer {men}")
-        raise InvalidInputError.saying(template, giver=giver.name, available=available, men=men)
+        raise InvalidInputError.saying(said)
 
 
 def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: Mapping[str, Any], what: str) -> M:

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from campaign.i18n import N_
 from events.dice import Roll
-from events.errors import Term, Words
+from events.errors import Label, Term, Words
 from events.families.rules import RuleApplied
 from events.registry import Event
 
@@ -65,6 +65,7 @@ _PLAIN: Mapping[str, str] = {
     "model_attributes_type": N_("must be a JSON object"),
     "model_type": N_("must be a JSON object"),
     "list_type": N_("must be a list"),
+    "tuple_type": N_("must be a list"),  # a list input the API was given as one value (a text, a number)
     "finite_number": N_("must be a finite number"),
 }
 """The words of each kind of error, as templates said in the reader's language where the refusal is shown."""
@@ -75,21 +76,8 @@ Sets = Callable[[list[str]], "str | None"]
 field types say (``campaign.i18n.terms.sets_of``)."""
 
 
-class Field(Words):
-    """An input's name in words ("enemy within"), said as the command models name it (the catalogs hold each
-    field's words in context "field"); itself where no other words are held."""
-
-    __slots__ = ()
-
-    def said(
-        self,
-        translate: Callable[[str], str],
-        term: Callable[[Term], str] | None = None,
-        grouped: Callable[[int], str] | None = None,
-    ) -> str:
-        key = f"field\x04{self.template}"
-        found = translate(key)
-        return self.template if found == key else found
+Field = Label
+"""An input's name in words, as the command models name it (:class:`events.errors.Label`)."""
 
 
 def _choices(expected: str, sets: Sets | None) -> str | Term | Words:
@@ -118,6 +106,11 @@ def said_error(error: Mapping[str, Any], sets: Sets | None = None) -> Words | No
         return Words(words, bound=bound)
     if kind == "json_invalid":
         return Words("is not JSON ({reason})", reason=ctx.get("error", "unreadable"))
+    # the program's own words kept in the error: the name rule's (events/limits.py), a model's own check's
+    # (inputs.WordedError) — pydantic's message of them is their English, "Value error, " before a check's
+    worded = ctx.get("problem") if kind == "name" else getattr(ctx.get("error"), "words", None)
+    if isinstance(worded, Words):
+        return worded
     plain = _PLAIN.get(kind)
     return Words(plain) if plain else None
 

@@ -83,7 +83,7 @@ from campaign.rulesets.kinds import (
     Whose,
 )
 from events.errors import InvalidInputError, Term, Words
-from events.limits import name_problem, normal_name
+from events.limits import name_refusal, normal_name
 
 __all__ = [
     "ARGUMENT",
@@ -177,8 +177,8 @@ UNTYPED = Typed(typed=False)
 
 
 def _named(value: str) -> str:
-    problem = name_problem(value)
-    if problem is not None:
+    problem = name_refusal(value)
+    if problem is not None:  # the words kept in the error's context: said in the reader's language where shown
         raise PydanticCustomError("name", "{problem}", {"problem": problem})
     return normal_name(value)
 

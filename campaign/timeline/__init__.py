@@ -551,36 +551,16 @@ def _unused_faces(faces: TypedFaces, report: AmendReport) -> None:
             "out --dice (to correct the amended command's own table dice, give --reason too): nothing was amended",
             left=left,
         )
-    # a sentence for each number of the two counts (the English says "roll" or "rolls", "was" or "were")
-    rolls, used, one_left = len(report.new_dice), faces.position, len(faces.left()) == 1
-    if rolls == 1 and one_left:
-        raise InvalidInputError.saying(
-            "the amendment rolls 1 new roll ({used} of the faces given); {left} was not used: check what was "
-            "entered (`amend … --dry-run` lists every die it needs): nothing was amended",
-            used=used,
-            left=left,
-        )
-    if rolls == 1:
-        raise InvalidInputError.saying(
-            "the amendment rolls 1 new roll ({used} of the faces given); {left} were not used: check what was "
-            "entered (`amend … --dry-run` lists every die it needs): nothing was amended",
-            used=used,
-            left=left,
-        )
-    if one_left:
-        raise InvalidInputError.saying(
-            "the amendment rolls {rolls} new rolls ({used} of the faces given); {left} was not used: check what "
-            "was entered (`amend … --dry-run` lists every die it needs): nothing was amended",
-            rolls=format(rolls, ","),
-            used=used,
-            left=left,
-        )
-    raise InvalidInputError.saying(
-        "the amendment rolls {rolls} new rolls ({used} of the faces given); {left} were not used: check what "
-        "was entered (`amend … --dry-run` lists every die it needs): nothing was amended",
-        rolls=format(rolls, ","),
-        used=used,
-        left=left,
+    # the English says "roll" or "rolls", "was" or "were": each count its own plural forms
+    unused = Words.counted("{left} was not used", "{left} were not used", n=len(faces.left()), left=left)
+    raise InvalidInputError.counting(
+        "the amendment rolls {n:,} new roll ({used} of the faces given); {unused}: check what was entered "
+        "(`amend … --dry-run` lists every die it needs): nothing was amended",
+        "the amendment rolls {n:,} new rolls ({used} of the faces given); {unused}: check what was entered "
+        "(`amend … --dry-run` lists every die it needs): nothing was amended",
+        n=len(report.new_dice),
+        used=faces.position,
+        unused=unused,
     )
 
 

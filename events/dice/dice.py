@@ -142,20 +142,14 @@ class TableDice(_RecordingDice):
                 spec.check_faces(typed)  # a 7 on a d6 is refused as such, table or no table
             if typed != tuple(held.faces):
                 on_table, held_for = ", ".join(map(str, held.faces)), held.purpose
-                if spec.count == 1:
-                    raise DiceError.saying(
-                        "the {notation} rolled for “{held}” by a command that was taken back is still on the table "
-                        "({faces}): enter it again for {purpose}, or take it off the table first with "
-                        "`campaign reroll --reason …`",
-                        notation=spec.notation,
-                        held=held_for,
-                        faces=on_table,
-                        purpose=purpose,
-                    )
-                raise DiceError.saying(
+                raise DiceError.counting(
+                    "the {notation} rolled for “{held}” by a command that was taken back is still on the table "
+                    "({faces}): enter it again for {purpose}, or take it off the table first with "
+                    "`campaign reroll --reason …`",
                     "the {notation} rolled for “{held}” by a command that was taken back is still on the table "
                     "({faces}): enter them again for {purpose}, or take them off the table first with "
                     "`campaign reroll --reason …`",
+                    n=spec.count,
                     notation=spec.notation,
                     held=held_for,
                     faces=on_table,
@@ -166,34 +160,20 @@ class TableDice(_RecordingDice):
         wanted = self._faces[self._used : self._used + spec.count]
         if len(wanted) < spec.count:
             left, entered = len(self._faces) - self._used, len(self._faces)
-            if not self._used and entered == 1:
-                raise DiceError.saying(
-                    "not enough table dice: {purpose} needs {notation}, but {entered} die was entered",
-                    purpose=purpose,
-                    notation=spec.notation,
-                    entered=entered,
-                )
             if not self._used:
-                raise DiceError.saying(
-                    "not enough table dice: {purpose} needs {notation}, but {entered} dice were entered",
+                raise DiceError.counting(
+                    "not enough table dice: {purpose} needs {notation}, but {n} die was entered",
+                    "not enough table dice: {purpose} needs {notation}, but {n} dice were entered",
+                    n=entered,
                     purpose=purpose,
                     notation=spec.notation,
-                    entered=entered,
                 )
-            if left == 1:
-                raise DiceError.saying(
-                    "not enough table dice: {purpose} needs {notation}, but only {left} of the {entered} entered "
-                    "is left",
-                    purpose=purpose,
-                    notation=spec.notation,
-                    left=left,
-                    entered=entered,
-                )
-            raise DiceError.saying(
-                "not enough table dice: {purpose} needs {notation}, but only {left} of the {entered} entered are left",
+            raise DiceError.counting(
+                "not enough table dice: {purpose} needs {notation}, but only {n} of the {entered} entered is left",
+                "not enough table dice: {purpose} needs {notation}, but only {n} of the {entered} entered are left",
+                n=left,
                 purpose=purpose,
                 notation=spec.notation,
-                left=left,
                 entered=entered,
             )
         faces = tuple(wanted)
@@ -207,33 +187,20 @@ class TableDice(_RecordingDice):
             left = self._faces[self._used :]
             shown = ", ".join(map(str, left))
             if not self._used:  # e.g. a unit hit, but not hard enough for a test: say so, not only "not used"
-                if len(left) == 1:
-                    raise DiceError.saying(
-                        "the rules called for no die here, and {count} table die was entered ({faces}): "
-                        "leave out --dice",
-                        count=len(left),
-                        faces=shown,
-                    )
-                raise DiceError.saying(
-                    "the rules called for no die here, and {count} table dice were entered ({faces}): leave out --dice",
-                    count=len(left),
+                raise DiceError.counting(
+                    "the rules called for no die here, and {n} table die was entered ({faces}): leave out --dice",
+                    "the rules called for no die here, and {n} table dice were entered ({faces}): leave out --dice",
+                    n=len(left),
                     faces=shown,
                 )
-            if len(left) == 1:
-                raise DiceError.saying(
-                    "the rules called for {used} of the {entered} table dice entered; {count} was not used "
-                    "({faces}): check what was entered",
-                    used=self._used,
-                    entered=len(self._faces),
-                    count=len(left),
-                    faces=shown,
-                )
-            raise DiceError.saying(
-                "the rules called for {used} of the {entered} table dice entered; {count} were not used "
-                "({faces}): check what was entered",
+            raise DiceError.counting(
+                "the rules called for {used} of the {entered} table dice entered; {n} was not used ({faces}): "
+                "check what was entered",
+                "the rules called for {used} of the {entered} table dice entered; {n} were not used ({faces}): "
+                "check what was entered",
+                n=len(left),
                 used=self._used,
                 entered=len(self._faces),
-                count=len(left),
                 faces=shown,
             )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from events.errors import DiceError
+from events.errors import DiceError, Words
 
 SIDES = (4, 6, 8, 10, 12, 20, 100)
 STEP_LADDER = (4, 6, 8, 10, 12)
@@ -73,11 +73,12 @@ class DiceSpec:
     def check_faces(self, faces: tuple[int, ...]) -> None:
         """Refuse table dice that this spec could not have rolled."""
         if len(faces) != self.count:
-            raise DiceError.saying(
-                "{notation} needs {count} dice, but {entered} were entered",
+            raise DiceError.counting(
+                "{notation} needs {n} die, but {entered}",
+                "{notation} needs {n} dice, but {entered}",
+                n=self.count,
                 notation=self.notation,
-                count=self.count,
-                entered=len(faces),
+                entered=Words.counted("{n} was entered", "{n} were entered", n=len(faces)),
             )
         for face in faces:
             if not 1 <= face <= self.sides:

@@ -251,7 +251,7 @@ def lines_of(cli: Cli, lang: str, *args: str) -> list[str]:
 
 DISORDER_ROSTER = {
     "ru": (
-        ["Peninsula — Sabugal, ход 1", "отряд сторона войска моделей очки бои на столе",
+        ["Peninsula — Sabugal, ход 1", "подразделение сторона войска моделей очки бои на столе",
          "95th Rifles British стрелки 10 100 0 10 моделей, в порядке"],
         ["Capitaine Dubois (French): слава 0, Лейтенант, 0 боёв", "Lt Sharpe (British): слава 0, Лейтенант, 0 боёв"],
         "Lt Sharpe (British): 1 бой, слава 5 (+5), Лейтенант",

@@ -54,9 +54,11 @@ REFUSED = {
         ("roll", "d6", "--purpose", "test", "--dice", "4,2"),
         {
             "en": "the rules called for 1 of the 2 table dice entered; 1 was not used (2): check what was entered",
-            "ru": "правила потребовали кубиков со стола: 1 из введённых 2; не использовано: 1 (2) — проверьте, что "
+            # one die left over: the Russian participle agrees with it (не использован 1, as a кубик)
+            "ru": "правила потребовали кубиков со стола: 1 из введённых 2; не использован 1 (2) — проверьте, что "
             "было введено",
-            "pl": "zasady wymagały kości ze stołu: 1 z wprowadzonych 2; nie użyto: 1 (2) — sprawdź, co wprowadzono",
+            "pl": "zasady wymagały kości ze stołu: 1 z wprowadzonych 2; nie użyto 1 kości (2) — sprawdź, co "
+            "wprowadzono",
         },
     ),
     "no seq to rewind to": (
@@ -313,10 +315,13 @@ def test_a_damaged_files_account_is_said_in_the_readers_words() -> None:
         "the database file c.db is damaged: SQLite's check of every page found 6 problems (page 3 is never used;"
     )
     ru = said_in("ru", _refused(damage))
-    assert ru.startswith("файл базы данных c.db повреждён: проверка SQLite каждой страницы нашла проблем: 6 (")
+    # six problems: the Russian and the Polish genitive plural (проблем, problemów)
+    assert ru.startswith("файл базы данных c.db повреждён: проверка SQLite каждой страницы нашла 6 проблем (")
     assert "; и ещё " in ru
     pl = said_in("pl", _refused(damage))
-    assert pl.startswith("plik bazy danych c.db jest uszkodzony: sprawdzenie każdej strony przez SQLite znalazło")
+    assert pl.startswith(
+        "plik bazy danych c.db jest uszkodzony: sprawdzenie każdej strony przez SQLite znalazło 6 problemów ("
+    )
 
 
 def _refused(words: object) -> Exception:

@@ -86,12 +86,10 @@ def test_a_muster_whose_experience_is_another_quality_says_both_qualities(mc: Cl
 def test_an_empty_treasury_is_said_with_what_it_cannot_pay_for(mc: Cli) -> None:
     said = refused(mc, "mc", "recruit", "Blue foot", "--men", "10")
     assert said["en"] == "error: the treasury of Azure holds $0; it cannot cover 10 recruits for Blue foot ($90,000)"
-    assert (
-        said["ru"] == "ошибка: в казне стороны Azure $0; этого не хватит на пополнение Blue foot на 10 чел. ($90 000)"
-    )
-    assert (
-        said["pl"] == "błąd: w skarbcu strony Azure jest $0; nie wystarczy na uzupełnienie Blue foot o 10 os. ($90 000)"
-    )
+    # ten recruits, counted in the words of the Mass Combat seed (рекруты): the accusative of "не хватит на",
+    # "nie wystarczy na"
+    assert said["ru"] == "ошибка: в казне стороны Azure $0; этого не хватит на 10 рекрутов для Blue foot ($90 000)"
+    assert said["pl"] == "błąd: w skarbcu strony Azure jest $0; nie wystarczy na 10 rekrutów dla Blue foot ($90 000)"
     month = refused(mc, "mc", "month-end", "--pay", "Azure=100")
     assert "it cannot cover month 1's upkeep and pay ($55,000)" in month["en"]
     assert "этого не хватит на содержание и жалованье за месяц 1 ($55 000)" in month["ru"]
@@ -173,8 +171,8 @@ def test_what_every_ruleset_shares_is_refused_in_the_readers_words(fs: Cli) -> N
     """The shared modules' refusals (a transfer, a battle's deployment) through another ruleset's commands."""
     many = refused(fs, "fs", "transfer", "Steel Veterans", "Company HQ", "--men", "50")
     assert many["en"] == "error: Steel Veterans has 10 men; it cannot transfer 50"
-    assert many["ru"] == "ошибка: у Steel Veterans людей: 10; передать 50 нельзя"
-    assert many["pl"] == "błąd: Steel Veterans: ludzi 10; nie można przenieść 50"
+    assert many["ru"] == "ошибка: у Steel Veterans 10 человек; передать 50 нельзя"
+    assert many["pl"] == "błąd: Steel Veterans ma 10 ludzi; nie można przenieść 50"
 
 
 @pytest.fixture

@@ -257,15 +257,15 @@ def test_recruits_of_the_five_grades_are_said_in_the_readers_language(
             "Otlok Front: fs attack needs 1 die: 1 d8 (nothing was recorded)",
             "  1. d8 for morale test of Keno 3rd Squad",
         ),
-        (
+        (  # a Polish player writes a d8 as k8
             "pl",
-            "Otlok Front: polecenie fs attack potrzebuje: 1 kość: 1 d8 (nic nie zapisano)",
-            "  1. d8 na „test morale: Keno 3rd Squad”",
+            "Otlok Front: polecenie fs attack potrzebuje: 1 kość: 1 k8 (nic nie zapisano)",
+            "  1. k8 na „test morale: Keno 3rd Squad”",
         ),
-        (
+        (  # a Russian player writes it as the seed does: к8 (a Cyrillic к)
             "ru",
-            "Otlok Front: команде fs attack нужно 1 кубик: 1 d8 (ничего не записано)",
-            "  1. d8 на «тест на боевой дух: Keno 3rd Squad»",
+            "Otlok Front: команде fs attack нужно 1 кубик: 1 к8 (ничего не записано)",
+            "  1. к8 на «тест на боевой дух: Keno 3rd Squad»",
         ),
     ],
 )
@@ -276,6 +276,50 @@ def test_the_dice_a_command_needs_are_said_in_the_readers_language(
     cli = walkthroughs.five_grade(Cli(str(tmp_path / "fs.db")))
     shown = said(cli, lang, "fs", "attack", "Keno 3rd Squad", "--killed", "2", "--dice", "count").splitlines()
     assert shown[:2] == [needs, order]
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "second", "wrong"),
+    [
+        (
+            "en",
+            "Morale test of Keno 3rd Squad: d8?",
+            "Morale test of Keno 3rd Squad: d6 (2 of 2 for 2d6) [still on the table: 5]?",
+            "'9' is not a face of a d8: type a number from 1 to 8",
+        ),
+        (
+            "pl",
+            "Test morale: Keno 3rd Squad: k8?",
+            "Test morale: Keno 3rd Squad: k6 (2. z 2 dla 2k6) [wciąż na stole: 5]?",
+            "'9' to nie ścianka k8: wpisz liczbę od 1 do 8",
+        ),
+        (
+            "ru",
+            "Тест на боевой дух: Keno 3rd Squad: к8?",
+            "Тест на боевой дух: Keno 3rd Squad: к6 (2-й из 2 для 2к6) [ещё на столе: 5]?",
+            "'9' — не грань к8: введите число от 1 до 8",
+        ),
+    ],
+)
+def test_dice_asked_for_at_the_terminal_are_written_as_the_readers_players_write_them(
+    lang: str, one: str, second: str, wrong: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dice ask`` asks for each die in the reader's language and dice notation (к8, k8), as ``--dice count``
+    lists them."""
+    import typer
+
+    from campaign.cli.common import ask_die, question
+    from campaign.i18n import reading_in
+    from events.dice.ask import DieRequest
+
+    purpose = "morale test of Keno 3rd Squad"
+    typed = iter(["9", "4"])
+    monkeypatch.setattr(typer, "prompt", lambda *_args, **_kw: next(typed))
+    with reading_in(lang):
+        assert question(DieRequest(purpose, "d8", 8, 1, 1)) == one
+        assert question(DieRequest(purpose, "2d6", 6, 2, 2, on_table=5)) == second
+        assert ask_die(DieRequest(purpose, "d8", 8, 1, 1)) == 4
+    assert wrong in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -115,13 +115,14 @@ FIVE_GRADES = {
     "no-last-stand": (
         ("fs", "last-stand", "Keno 3rd Squad", "--friends-within-12", "1", "--enemy-squads", "1"),
         {
-            "en": "Keno 3rd Squad cannot make a last stand: it is neither in cover nor prone; 1 friendly unit(s) are "
-            'within 12"; only 1 enemy squads (not retreating) are in sight, it needs 3',
-            "ru": "Keno 3rd Squad: «Ни шагу назад!» невозможно: оно не в укрытии и не залегло; союзных "
-            'подразделений в пределах 12": 1; вражеских отделений (не отступающих) в поле зрения: всего 1, а '
+            # one friendly unit, one enemy squad: each said in its singular (no "unit(s)", no "1 squads")
+            "en": "Keno 3rd Squad cannot make a last stand: it is neither in cover nor prone; 1 friendly unit is "
+            'within 12"; only 1 enemy squad (not retreating) is in sight, it needs 3',
+            "ru": 'Keno 3rd Squad: «Ни шагу назад!» невозможно: оно не в укрытии и не залегло; в пределах 12" '
+            "находится 1 союзное подразделение; в поле зрения только 1 вражеское отделение (не отступающее), а "
             "нужно 3",
-            "pl": "Keno 3rd Squad: „Ani kroku wstecz” niemożliwe: nie jest w osłonie i nie zalega; sojuszniczych "
-            'oddziałów w zasięgu 12": 1; wrogich drużyn (nie wycofujących się) w polu widzenia: tylko 1, a '
+            "pl": 'Keno 3rd Squad: „Ani kroku wstecz” niemożliwe: nie jest w osłonie i nie zalega; w zasięgu 12" '
+            "jest 1 sojuszniczy oddział; w polu widzenia jest tylko 1 wroga drużyna (nie wycofująca się), a "
             "potrzeba 3",
         },
     ),

@@ -65,7 +65,8 @@ NOTES = {
     ),
     ("dis", "markers.flees_at"): (
         "SEED (a 3rd marker from any source: the unit flees, removed at once)",
-        "SEED (3-й маркер расстройства из любого источника: юнит бежит и сразу удаляется из игры)",
+        # the seed's word for a unit: подразделение (its force is the отряд)
+        "SEED (3-й маркер расстройства из любого источника: подразделение бежит и сразу удаляется из игры)",
         "SEED (3. znacznik dezorganizacji z dowolnego źródła: jednostka ucieka, natychmiast usunięta)",
     ),
     ("mc", "morale.exempt_troops"): (

@@ -352,7 +352,8 @@ class Wounded(FsCommand):
         if self.checked is not None:
             may_act(s.tables, battle, unit, us, ("reorganise",), Words("check its wounded"))  # R3-2, R3-3
             if not 0 < self.checked <= us.unverified:
-                raise InvalidInputError.saying(
+                raise InvalidInputError.counting(
+                    "{unit} has {n} unverified casualty; cannot check {checked}",
                     "{unit} has {n} unverified casualties; cannot check {checked}",
                     unit=unit.name,
                     n=us.unverified,

@@ -169,11 +169,19 @@ def last_stand(
         problems.append(Words("it is neither in cover nor prone"))
     if friends_within_12 > 0:
         near = tables.last_stand.friends_within
-        problems.append(Words('{n} friendly unit(s) are within {near}"', near=near, n=friends_within_12))
+        problems.append(
+            Words.counted(
+                '{n} friendly unit is within {near}"',
+                '{n} friendly units are within {near}"',
+                n=friends_within_12,
+                near=near,
+            )
+        )
     need_enemies = int(tables.last_stand.enemy_squads_in_sight)
     if enemy_squads_in_sight < need_enemies:
         problems.append(
-            Words(
+            Words.counted(
+                "only {n} enemy squad (not retreating) is in sight, it needs {need}",
                 "only {n} enemy squads (not retreating) are in sight, it needs {need}",
                 n=enemy_squads_in_sight,
                 need=need_enemies,
@@ -356,8 +364,11 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
         raise InvalidInputError.saying("a psi-blast takes 2 grades or makes the target panic: --blast grades|panic")
     per_activation = tables.psi.rules.actions_per_activation
     if ps.psi_actions >= per_activation:  # R2-4 (a); one activation a turn, so per turn too (R3-1)
-        raise InvalidInputError.saying(
-            "{unit} has made its {n} psi actions this turn", unit=psion.name, n=per_activation
+        raise InvalidInputError.counting(
+            "{unit} has made its {n} psi action this turn",
+            "{unit} has made its {n} psi actions this turn",
+            n=per_activation,
+            unit=psion.name,
         )
     rank = psion.profile.psi_rank
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))

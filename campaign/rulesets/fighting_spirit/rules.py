@@ -336,8 +336,12 @@ def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)
     if killed < 0 or wounded < 0:
         raise InvalidInputError.saying("casualties cannot be negative")
     if killed + wounded > us.men:
-        raise InvalidInputError.saying(
-            "{unit} has {men} men left; it cannot lose {lost}", unit=unit.name, men=us.men, lost=killed + wounded
+        raise InvalidInputError.counting(
+            "{unit} has {n} man left; it cannot lose {lost}",
+            "{unit} has {n} men left; it cannot lose {lost}",
+            n=us.men,
+            unit=unit.name,
+            lost=killed + wounded,
         )
     if artillery + air + assault > 1:
         raise InvalidInputError.saying("an attack is artillery, air or an assault (close combat): one of them at most")
@@ -612,8 +616,11 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
         )
     attempts = int(tables.rally.attempts_per_activation)
     if off.rally_attempts >= attempts:  # per activation, and so per turn (R3-1)
-        raise InvalidInputError.saying(
-            "{officer} has used its {n} rally actions this turn", officer=officer.name, n=attempts
+        raise InvalidInputError.counting(
+            "{officer} has used its {n} rally action this turn",
+            "{officer} has used its {n} rally actions this turn",
+            n=attempts,
+            officer=officer.name,
         )
     free = int(tables.rally.comms_free_distance)
     motivation = battle.motivation[us.side]

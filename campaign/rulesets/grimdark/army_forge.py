@@ -36,7 +36,7 @@ from campaign.i18n import DEFAULT, _, ngettext, reading_in
 from campaign.i18n.terms import shown
 from campaign.possessive import possessive
 from campaign.rulesets.decision import problems
-from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, Models, plan_import
+from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedUnit, plan_import
 from campaign.rulesets.grimdark.profile import UnitProfile
 from events.errors import InvalidInputError, Term, Words
 from events.limits import check_name
@@ -300,16 +300,11 @@ def _said(words: Words | Term) -> str:
     words, a count of models in the plural form its number takes."""
     if isinstance(words, Term):
         return _term(words)
-    fields = {k: _models(v) if isinstance(v, Models) else v for k, v in words.params.items()}
-    return Words(words.template, **fields).said(_, _term)
+    return words.said(_, _term, plural=ngettext)
 
 
 def _term(term: Term) -> str:
     return shown(term.ruleset, term.set, term.value)
-
-
-def _models(models: Models) -> str:
-    return ngettext("{n} model", "{n} models", models.n).format(n=models.n)
 
 
 @dataclass(frozen=True)

@@ -35,17 +35,6 @@ GF = "grimdark"
 """The ruleset whose terms (``terms.toml``) the plan's words name: Quality, Tough, Fearless."""
 
 
-@dataclass(frozen=True)
-class Models:
-    """A unit's models inside the plan's words: said where the plan is shown, in the plural form its number takes
-    there (Russian and Polish have three; :class:`Words` has none), as the rules read no catalog."""
-
-    n: int
-
-    def __str__(self) -> str:
-        return f"{self.n} model" if self.n == 1 else f"{self.n} models"
-
-
 class ListedUnit(BaseModel):
     """One entry of an army list: the unit as the rules read it, and the list's id for the entry."""
 
@@ -317,7 +306,7 @@ def _mustered(  # noqa: PLR0913 (the command's inputs, by keyword)
     said: list[Words | Term] = [
         Words(
             "{models}, {quality} {value}+",
-            models=Models(profile.models),
+            models=Words.counted("{n} model", "{n} models", n=profile.models),
             quality=Term(GF, "rule", "quality"),
             value=profile.quality,
         )

@@ -387,7 +387,12 @@ class Recruit(McCommand):
         cost = recruitment_cost(tables, unit.profile) * self.men if self.pay else 0
         what = f"{self.men} recruits for {unit.name}"  # the log's reason: recorded in English
         if self.pay:
-            afford(s.state, unit.side, cost, Words("{men} recruits for {unit}", men=self.men, unit=unit.name))
+            afford(
+                s.state,
+                unit.side,
+                cost,
+                Words.counted("{n} recruit for {unit}", "{n} recruits for {unit}", n=self.men, unit=unit.name),
+            )
 
         chosen: str | None = self.quality
         decided: list[Decision] = []

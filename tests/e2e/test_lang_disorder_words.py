@@ -1,0 +1,41 @@
+"""The disorder ruleset's Russian says a unit as its seed does, «подразделение» (the seed's word for it, page after
+page; its «отряд» is the force a side fields), never the loanword «юнит»: in the roster, the tables' notes and
+every message of the ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from campaign.i18n import catalogs
+from tests.e2e.test_cli import Cli
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("en", "unit"), ("ru", "подразделение"), ("pl", "jednostka")])
+def test_the_disorder_roster_heads_its_units_with_the_seeds_word(tmp_path: Path, lang: str, heading: str) -> None:
+    cli = Cli(str(tmp_path / "dis.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    lines = cli("--lang", lang, "dis", "roster").output.splitlines()
+    header = next(line for line in lines if line.startswith("┃"))  # the table's heading row
+    assert header.strip("┃ ").split("┃")[0].strip() == heading
+
+
+def _disorders(location: str) -> bool:
+    return "disorder" in location or location == "dis" or location.startswith("dis ")
+
+
+def test_no_russian_message_of_the_disorder_ruleset_says_the_loanword() -> None:
+    russian = catalogs.read("ru")
+    said = [(m.id, m.string) for m in russian if m.id and any(_disorders(where) for where, _line in m.locations)]
+    assert said, "the disorder ruleset has messages"
+    loanwords = [text for text, string in said if "юнит" in str(string).lower()]
+    assert loanwords == []
+    # its rally, flight and casualty notes name the unit in the seed's word
+    for note in (
+        "SEED (a 3rd marker from any source: the unit flees, removed at once)",
+        "SEED (total ≤ 2: a marked unit flees; an unmarked one takes a marker)",
+    ):
+        found = russian.get(note, catalogs.NOTE_CONTEXT)
+        assert found is not None and "подразделение" in str(found.string)
