@@ -13,8 +13,7 @@ from typing import Any
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.charts import day_words, keeps_days, measures_of, when_words
-from campaign.rulesets.hooks import Measure
+from campaign.read.charts import AnyMeasure, day_words, keeps_days, measures_of, when_words
 from events.envelope import RecordedEvent
 from events.recorded import whole
 from projections.fold import Summary
@@ -129,6 +128,6 @@ def _counted(ruleset: str) -> str:
     return N_("men") if info is not None and info.counts == "men" else N_("models")
 
 
-def _named(measure: Measure | None) -> str | None:
+def _named(measure: AnyMeasure | None) -> str | None:
     """The ruleset's own name for the measure, if it gives one."""
     return measure.named if measure is not None else None
