@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from campaign.i18n import _
 from campaign.rulesets.decision import problems_in
@@ -237,7 +238,7 @@ def _check_nested(
         try:
             model.model_validate(inputs[key])
         except ValidationError as exc:
-            said = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
+            said: list[ErrorDetails] = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
             where = ", ".join(sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["loc"]})) or key
             raise InvalidInputError.saying(
                 "{what}, row {number}, column {column}: {problem}",

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, GetCoreSchemaHandler, ValidationError
-from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, PydanticUndefined, core_schema
 
 from campaign.i18n import N_
 from campaign.rulesets.kinds import (
@@ -271,7 +271,7 @@ class WordedError(ValueError):
 
 
 def said_problems(
-    errors: Sequence[Mapping[str, Any]],
+    errors: Sequence[ErrorDetails],
     whole: str | Words,
     sets: Callable[[list[str]], str | None] | None = None,
 ) -> str | Words:

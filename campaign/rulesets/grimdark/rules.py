@@ -485,7 +485,7 @@ def level_up(
         "§4.2",
         unit.unit_id,
         {"xp_before": xp_before, "xp_after": xp_after, "skill_set": skill_set, "points": points * levels},
-        {"traits": gained},
+        {"traits": list(gained)},
         f"{unit.name} reaches {xp_after} XP: +{points * levels} pts, {', '.join(gained)}",
         tuple(facts),
         tuple(rolls),

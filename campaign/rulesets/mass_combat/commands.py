@@ -135,7 +135,7 @@ def _troop_quality(inputs: Mapping[str, JsonValue], quality: str, rolls: Sequenc
     return Decision("troop_quality", "§2.3", None, inputs, {"quality": quality}, text, rolls=tuple(rolls))
 
 
-def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, object]:
+def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, JsonValue]:
     return {
         "unit_id": unit.unit_id,
         "name": unit.name,
@@ -286,7 +286,7 @@ class Battle(McCommand):
                 "setup": self.setup.model_dump(mode="json"),
                 "final_day": self.final_day,
                 "roster": {n: _army_json(u) for n, u in roster.items()},
-                **({"reputation": reputations} if reputations else {}),
+                **({"reputation": dict(reputations)} if reputations else {}),
             },
             {"decisions": len(decisions)},
             f"{self.setup.name}, day {self.setup.day}: {len(decisions)} steps resolved",
