@@ -155,7 +155,7 @@ class Command(BaseCommand, Generic[S, T]):
         raise NotImplementedError(f"{type(self).__name__} does not decide")
 
 
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Upcaster = Callable[[dict[str, object]], dict[str, object]]
 """Recorded inputs of one version → the next version's (pure, like the event upcasters)."""
 
 

@@ -58,7 +58,7 @@ import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, PydanticUndefined, core_schema
@@ -228,7 +228,7 @@ def seed_word(ruleset: str, set_name: str) -> BeforeValidator:
     For a set the rules check themselves (the tables list its values), where no ``Literal`` lets
     ``campaign.i18n.terms.reread`` read it."""
 
-    def read(value: Any) -> Any:
+    def read(value: object) -> object:
         if not isinstance(value, str):
             return value
         from campaign.i18n.terms import read as read_term  # word reading: every language alike

@@ -154,7 +154,7 @@ def battle_started(state: F, p: JsonObject, battle: Callable[[str, str, int, tup
 def change_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
     """``state`` with ``change`` made to the battle ``battle_id`` (none, for a battle it does not know).
 
-    ``change`` takes and gives the ruleset's own battle: Any, as a bound of ``F`` cannot name the type of its
+    ``change`` takes and gives the ruleset's own battle, untyped: a bound of ``F`` cannot name the type of its
     battles for ``change`` to be typed by (no type variable within a bound)."""
     if battle_id not in state.battles:
         return state

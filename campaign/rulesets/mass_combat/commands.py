@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
@@ -147,7 +147,7 @@ def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, JsonValue]:
 
 def replay_battle_day(
     tables: Tables, record: RecordedEvent, command: Sequence[RecordedEvent]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Re-run the battle day recorded by ``record`` (its ``battle_day`` rule application) on the dice its command
     rolled (``command``: that command's events), with ``tables`` as they were in force then.
 
@@ -171,8 +171,8 @@ def replay_battle_day(
     decisions = mc_battle.resolve_battle(
         tables, setup, roster, str(record.payload["battle_id"]), dice, reputations=reputations
     )
-    recomputed = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
-    recorded = [
+    recomputed: list[dict[str, object]] = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
+    recorded: list[dict[str, object]] = [
         {"rule": e.payload["rule"], "outcome": dict(obj(e.payload["outcome"]))}
         for e in command
         if e.type == "rules.applied" and e.payload["rule"] not in ("battle_day", "same_enemy_this_year")
@@ -314,7 +314,7 @@ def _with_experience(
     rows = experience_rows(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
     words = experience_words(rows)
     # the rows, as the sentence states them (the ruleset's said.py); verify compares outcomes, never inputs
-    said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": rows}  # type: ignore[dict-item]
+    said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": list(rows)}
     return [
         replace(d, explanation=d.explanation + words, inputs={**d.inputs, **said}) if d.rule == "battle_end" else d
         for d in decisions
