@@ -616,14 +616,15 @@ def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)
     )
 
 
-def _audit_words(found: dict[str, Any]) -> dict[str, object]:
+def _audit_words(found: views.Audit) -> dict[str, object]:
     """What the audit page says of the entry in words: its command as typed, its inputs as label and value (no
     JSON), the time it was recorded in the reader's locale (no ISO string)."""
     from datetime import datetime
 
     from campaign.i18n.formats import moment
 
-    inputs = found.get("inputs") or {}
+    recorded = found["inputs"]
+    inputs = recorded if isinstance(recorded, dict) else {}  # None: no command issued the event
     at = found.get("recorded_at")
     try:
         when = moment(int(datetime.fromisoformat(str(at)).timestamp())) if at else ""
