@@ -610,7 +610,7 @@ class DiceCheck(TypedDict):
     roll: int
     check: str
     """In the reader's language."""
-    origin: NotRequired[dict[str, object]]
+    origin: NotRequired[Mapping[str, object]]
     """On a branch: kept from its parent, offered again, or new."""
     changed: NotRequired[DiceChange]
     """What happened to it since, on the record (a reroll, a correction)."""
