@@ -177,7 +177,7 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A request of the wrong shape (FastAPI's 422), said in words: which input, and what is wrong with it."""
-        errors: Sequence[ErrorDetails] = exc.errors()  # FastAPI's are pydantic's, typed Any by FastAPI
+        errors: Sequence[ErrorDetails] = exc.errors()  # FastAPI's are pydantic's (FastAPI leaves them untyped)
         said = str(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in errors], "the body"))
         return pages.refused_page(request, said, 422) or refusal(said, 422)
 
