@@ -297,7 +297,7 @@ def known_sides(members: Memberships, info: CampaignInfo) -> list[str]:
     return sides_known(summary.units if summary is not None else (), members.of(info.campaign_id).values())
 
 
-def sides_known(units: Iterable[Mapping[str, Any]], members: Iterable[Member]) -> list[str]:
+def sides_known(units: Iterable[Mapping[str, object]], members: Iterable[Member]) -> list[str]:
     """The sides of ``units`` and of the players among ``members``, in the order a picker lists them."""
     known = {str(u["side"]) for u in units if u.get("side")}
     known |= {side for m in members for side in m.sides}

@@ -188,7 +188,9 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         from campaign.rulesets.common import did_you_mean, named
 
         info, s = summary(campaign, at)
-        found = next((u for u in s.units if name == u["unit_id"]), None) or named(s.units, name, lambda u: u["name"])
+        found = next((u for u in s.units if name == u["unit_id"]), None) or named(
+            s.units, name, lambda u: text(u["name"])
+        )
         if found is None:
             hint = did_you_mean(name, [str(u["name"]) for u in s.units])
             raise InvalidInputError.saying("unknown unit {name!r}{hint}", name=name.strip(), hint=hint)
@@ -273,7 +275,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         from campaign.rulesets.common import did_you_mean, named
 
         info, s = summary(campaign, at)
-        found = named(s.careers, pc, lambda c: c["pc"])
+        found = named(s.careers, pc, lambda c: text(c["pc"]))
         if found is None and not s.careers:
             raise InvalidInputError.saying(
                 "{ruleset} keeps no careers (Mass Combat's characters, Disorder's officers and Grimdark's "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Any
+from types import FrameType
 
 EXIT_INTERRUPTED = 130
 """128 + SIGINT, as a shell reports a command stopped by Ctrl-C."""
@@ -20,7 +20,7 @@ class Interrupted(BaseException):
     """Ctrl-C (SIGINT) arrived."""
 
 
-def _interrupt(_signum: int, _frame: Any) -> None:
+def _interrupt(_signum: int, _frame: FrameType | None) -> None:
     raise Interrupted
 
 

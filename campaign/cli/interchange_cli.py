@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -21,6 +21,8 @@ from events.errors import InvalidInputError, Words
 if TYPE_CHECKING:
     from campaign.cli.generated import Extra, Typing
     from campaign.rulesets.command import Overridden, Ruleset
+    from campaign.rulesets.common import Profiled
+    from campaign.rulesets.state import Named
     from campaign.rulesets.tables import RuleTables
     from projections.state.campaigns import CampaignInfo
 
@@ -107,7 +109,7 @@ def import_list_of(ruleset: str, help_text: str) -> Callable[..., None]:
 
 
 def print_roster_csv(
-    plugin: Ruleset[S, T], rows: Sequence[Mapping[str, Any]], units: Sequence[Any], roster: Mapping[str, Any]
+    plugin: Ruleset[S, T], rows: Sequence[Mapping[str, object]], units: Sequence[Profiled], roster: Mapping[str, Named]
 ) -> None:
     """A roster view's rows (its ``--json`` rows) as CSV on standard output, each with its unit's muster inputs."""
     from campaign.interchange.rosters import roster_columns, roster_csv_of
@@ -179,12 +181,12 @@ def muster_from(
             out.console.print(escape(line))
 
 
-def _cell(column: str, row: Mapping[str, Any]) -> Any:
+def _cell(column: str, row: Mapping[str, object]) -> object:
     return row.get(column)
 
 
 def print_status_csv(
-    info: CampaignInfo, units: Sequence[Mapping[str, Any]], columns: Sequence[str], at: int | None
+    info: CampaignInfo, units: Sequence[Mapping[str, object]], columns: Sequence[str], at: int | None
 ) -> None:
     """``status --format csv``: the units table's columns, then each unit's muster inputs the table lacks."""
     from campaign.cli.session import open_app

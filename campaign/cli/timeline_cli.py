@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import orjson
 import typer
@@ -30,10 +30,11 @@ from events.dice.rerun import AskedFaces, NewDice, TypedFaces
 from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from campaign.executor import Ledger
     from campaign.replay import RuleOutcome
 
 
-def _audit(seq: int | None, roll: int | None, campaign: str | None) -> dict[str, Any]:
+def _audit(seq: int | None, roll: int | None, campaign: str | None) -> views.Audit:
     ledger = open_app().ledger
     return views.audit(ledger, ledger.resolve(campaign), seq, roll)
 
@@ -203,30 +204,31 @@ def _when(recorded_at: object) -> str:
         return str(recorded_at)
 
 
-def _in_force(out: Output, found: dict[str, Any]) -> None:
+def _in_force(out: Output, found: views.Audit) -> None:
     """The rulings on an audited roll (or of an audited command): the one in force first, then each retracted one,
     marked so, and superseded where an amendment re-ran it on the same dice."""
     c = out.console
     if not found["in_force"] and not found["superseded"]:
         return
-    amended: dict[str, Any] = found.get("amended_by") or {}
+    amended = found["amended_by"]
+    amendment = amended["seq"] if amended else None
     said: dict[int, str] = found.get("said") or {}
 
-    def ruling_words(ruling: dict[str, Any]) -> str:
+    def ruling_words(ruling: views.InForce) -> str:
         return escape(said.get(ruling["seq"]) or words(ruling["explanation"]))
 
     in_force_seqs = {r["seq"] for r in found["in_force"]}
-    in_place = [r for r in amended.get("in_force", []) if r["seq"] not in in_force_seqs]
+    in_place = [r for r in (amended["in_force"] if amended else []) if r["seq"] not in in_force_seqs]
     if not found["in_force"] and not amended:
         c.print(_("in force: nothing (every ruling on it was taken back)"))
     elif not found["in_force"] and not in_place:
-        c.print(_("in force: the amendment at #{seq}, which rules nothing on these dice").format(seq=amended["seq"]))
+        c.print(_("in force: the amendment at #{seq}, which rules nothing on these dice").format(seq=amendment))
     for ruling in found["in_force"]:
         c.print(_("in force: #{seq}: {ruling}").format(seq=ruling["seq"], ruling=ruling_words(ruling)))
     for ruling in in_place:
         c.print(
             _("in force in its place (the amendment at #{amendment}): #{seq}: {ruling}").format(
-                amendment=amended["seq"], seq=ruling["seq"], ruling=ruling_words(ruling)
+                amendment=amendment, seq=ruling["seq"], ruling=ruling_words(ruling)
             )
         )
     for ruling in found["superseded"]:
@@ -234,14 +236,14 @@ def _in_force(out: Output, found: dict[str, Any]) -> None:
         mark = (
             _("superseded by #{seq}").format(seq=by[0])
             if by
-            else _("amended at #{seq}").format(seq=amended["seq"])
+            else _("amended at #{seq}").format(seq=amendment)
             if amended
             else _("retracted")
         )
         c.print(f"  [yellow]{mark}[/]: #{ruling['seq']}: {ruling_words(ruling)}")
 
 
-def _roll_runs(checks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+def _roll_runs(checks: list[views.DiceCheck]) -> list[tuple[str, str]]:
     """Consecutive rolls with the same check, said once: "rolls #0–#16: re-derived …: matches"."""
     runs: list[tuple[int, int, str]] = []
     for d in checks:
@@ -432,7 +434,7 @@ def _amend_changes(items: list[str]) -> dict[str, object]:
 
 
 def _amend_dice(
-    dice: str | None, reason: str, changes: dict[str, Any], actor: str
+    dice: str | None, reason: str, changes: Mapping[str, object], actor: str
 ) -> tuple[list[int] | None, NewDice | None]:
     """What amend's ``--dice`` says: the amended command's own table dice corrected (with ``--reason``, or with
     nothing else to amend), or the faces (``ask``: asked at the terminal) of the dice the amendment rolls anew."""
@@ -455,7 +457,7 @@ def _amend_dice(
     return None, TypedFaces(faces, actor)
 
 
-def _names(ledger: Any, campaign_id: str) -> dict[str, str]:
+def _names(ledger: Ledger, campaign_id: str) -> dict[str, str]:
     """The units' names an amendment's preview says its decisions with (read only for a reader of another
     language than English: the English reads the recorded sentences, which hold them)."""
     from campaign.i18n import DEFAULT, language

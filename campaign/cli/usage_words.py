@@ -13,9 +13,13 @@ the program's catalogs, like every other message. A message this module does not
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from campaign.i18n import DEFAULT, N_, _, language
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import BadParameter, MissingParameter, UsageError
 
 PANEL_WORDS = {
     "ERRORS_PANEL_TITLE": N_("Error"),
@@ -74,11 +78,11 @@ def _said(patterns: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str |
     return None
 
 
-def _hint(exc: Any) -> str | None:
+def _hint(exc: BadParameter) -> str | None:
     """The parameter an error names, as Click names it: ``'side'``, ``'--reason'`` or ``'-c' / '--campaign'``."""
     from campaign.cli.argv import names_in_language
 
-    hint: Any
+    hint: str | Sequence[str] | None
     if exc.param_hint is not None:
         hint = exc.param_hint
     elif exc.param is not None:
@@ -99,7 +103,7 @@ def _reason(text: str) -> str:
     return _said(_REASONS, text) or text
 
 
-def _missing(exc: Any) -> str | None:
+def _missing(exc: MissingParameter) -> str | None:
     kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
     if kind not in _MISSING:
         return None
@@ -113,21 +117,23 @@ def _missing(exc: Any) -> str | None:
     return said
 
 
-def said(exc: Any) -> str | None:  # noqa: PLR0911 (one sentence per kind of Click's errors)
+def said(exc: UsageError) -> str | None:  # noqa: PLR0911 (one sentence per kind of Click's errors)
     """``exc``'s message in the reader's language, or None (English, or a message not known here)."""
     if language() == DEFAULT:
         return None
-    kind = type(exc).__name__
-    if kind == "NoSuchOption":
+    from typer._click.exceptions import BadParameter, MissingParameter, NoSuchOption
+
+    kind = type(exc).__name__  # the class itself, not its subclasses: each says its own words
+    if kind == "NoSuchOption" and isinstance(exc, NoSuchOption):
         if exc.message != f"No such option: {exc.option_name}":
             return None
         words = _("No such option: {name}").format(name=exc.option_name)
         if exc.possibilities:
             words += " " + _("(Possible options: {options})").format(options=", ".join(sorted(exc.possibilities)))
         return words
-    if kind == "MissingParameter":
+    if kind == "MissingParameter" and isinstance(exc, MissingParameter):
         return _missing(exc)
-    if kind == "BadParameter":
+    if kind == "BadParameter" and isinstance(exc, BadParameter):
         hint = _hint(exc)
         reason = _reason(exc.message)
         if hint:
@@ -150,7 +156,7 @@ def panel_words() -> None:
         setattr(rich_utils, name, _(english))
 
 
-def in_language(exc: Any) -> Any:
+def in_language(exc: BaseException) -> BaseException:
     """The exception to show for ``exc``: a usage error saying the same in the reader's language (the same
     context, so the same usage line and hint, and the same exit status), or ``exc`` itself."""
     from typer._click.exceptions import UsageError

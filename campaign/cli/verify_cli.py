@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, TypedDict
 
 import orjson
 import typer
@@ -50,7 +50,15 @@ def _checkpoint_bytes(path: Path) -> bytes:
     return raw
 
 
-def read_checkpoint(path: Path) -> dict[str, Any]:
+class Checkpoint(TypedDict):
+    """What ``verify --checkpoint`` reads of a checkpoint: the campaign, and the head it vouches for."""
+
+    campaign_id: str
+    seq: int
+    head_hash: str
+
+
+def read_checkpoint(path: Path) -> Checkpoint:
     """A checkpoint file written by ``campaign checkpoint``, checked for shape (never trusted further)."""
     raw = _checkpoint_bytes(path)
     try:
@@ -75,7 +83,7 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
             format=CHECKPOINT_FORMAT,
         )
     assert isinstance(item, dict)
-    return item
+    return {"campaign_id": item["campaign_id"], "seq": item["seq"], "head_hash": item["head_hash"]}
 
 
 def signed_checkpoint(checkpoint: Path | None, signer: Path | None) -> str | None:

@@ -4,7 +4,7 @@ upload both ask here whether a campaign's ruleset imports lists, and preview wha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from campaign.commands import plugin
 from campaign.plugins import RULESETS, load
@@ -12,7 +12,7 @@ from events.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from campaign.executor import Ledger
-    from campaign.rulesets.command import Ruleset
+    from campaign.rulesets.command import Plugin
     from campaign.rulesets.hooks import ArmyLists, ListPlan
     from projections.state.campaigns import CampaignInfo
 
@@ -32,7 +32,7 @@ def imports_lists(ruleset: str) -> bool:
     return info is not None and info.army_list is not None
 
 
-def lists_of(owner: Ruleset[Any, Any]) -> ArmyLists:
+def lists_of(owner: Plugin) -> ArmyLists:
     """The reader of ``owner``'s army lists; refused in words for a ruleset that imports none."""
     found = army_lists(owner.info.name)
     if found is None:
@@ -40,14 +40,14 @@ def lists_of(owner: Ruleset[Any, Any]) -> ArmyLists:
     return found
 
 
-def preview(ledger: Ledger, info: CampaignInfo, owner: Ruleset[Any, Any], command: object) -> ListPlan:
+def preview(ledger: Ledger, info: CampaignInfo, owner: Plugin, command: object) -> ListPlan:
     """What the list's import ``command`` would do to the campaign as it stands, appending nothing; refused in
     words when the campaign is not of ``owner``'s ruleset."""
     state, tables = ledger.in_force(info, owner)
     return lists_of(owner).plan(state, tables, command)
 
 
-def campaign_lists(info: CampaignInfo) -> tuple[Ruleset[Any, Any], ArmyLists]:
+def campaign_lists(info: CampaignInfo) -> tuple[Plugin, ArmyLists]:
     """The campaign's ruleset and its reader of army lists; refused in words where it imports none."""
     if not imports_lists(info.ruleset):
         raise InvalidInputError.saying(

@@ -17,15 +17,19 @@ import types
 import typing
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import orjson
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from campaign.i18n import _
 from campaign.rulesets.decision import problems_in
 from campaign.rulesets.hooks import CsvColumn
 from events.errors import CampaignError, InvalidInputError, Words
+
+if TYPE_CHECKING:
+    from campaign.rulesets.common import Profiled
 
 TRUE = frozenset({"yes", "y", "true", "1", "x", "✓"})
 FALSE = frozenset({"no", "n", "false", "0", ""})
@@ -70,7 +74,8 @@ class Column:
 
     header: str
     path: tuple[str, ...]
-    annotation: Any
+    annotation: object
+    """The field's type as pydantic keeps it (``FieldInfo.annotation``)."""
     required: bool
     new_unit: bool = False
     """The input naming the unit the muster adds (its type, ``NewUnit``, says so): a roster unit's own name."""
@@ -107,7 +112,7 @@ def _flattened(model: type[BaseModel], path: tuple[str, ...], *, prefix: str, re
     return out
 
 
-def _model_of(annotation: Any) -> type[BaseModel] | None:
+def _model_of(annotation: object) -> type[BaseModel] | None:
     """The model a field holds (alone or as optional), if it holds one."""
     for option in (annotation, *typing.get_args(annotation)):
         if isinstance(option, type) and issubclass(option, BaseModel):
@@ -123,7 +128,7 @@ def _key(header: str) -> str:
 class Musters:
     """A CSV file's rows as a muster's inputs (each with its row number), and the rows left out, with why."""
 
-    rows: list[tuple[int, dict[str, Any]]]
+    rows: list[tuple[int, dict[str, object]]]
     left_out: list[tuple[int, str]]
 
     def left_out_in_words(self) -> list[str]:
@@ -175,7 +180,7 @@ def read_musters(
             "{what} has no column {columns}: every unit needs it", what=what, columns=", ".join(missing)
         )
     gone = [i for i, cell in enumerate(rows[0]) if _key(cell) in {_key(o) for o in out_of_service}]
-    out: list[tuple[int, dict[str, Any]]] = []
+    out: list[tuple[int, dict[str, object]]] = []
     left_out: list[tuple[int, str]] = []
     for number, row in enumerate(rows[1:], 2):
         if not any(cell.strip() for cell in row):
@@ -192,7 +197,7 @@ def read_musters(
                 cells=len(row),
                 columns=len(header),
             )
-        inputs: dict[str, Any] = {}
+        inputs: dict[str, object] = {}
         for column, cell in zip(header, row, strict=False):
             if column is None or not cell.strip():
                 if column is not None and column.required:
@@ -237,7 +242,7 @@ def _check_nested(
         try:
             model.model_validate(inputs[key])
         except ValidationError as exc:
-            said = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
+            said: list[ErrorDetails] = [{**e, "loc": tuple(str(p) for p in e["loc"])} for e in exc.errors()]
             where = ", ".join(sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["loc"]})) or key
             raise InvalidInputError.saying(
                 "{what}, row {number}, column {column}: {problem}",
@@ -248,14 +253,17 @@ def _check_nested(
             ) from None
 
 
-def _put(inputs: dict[str, Any], path: tuple[str, ...], value: object) -> None:
+def _put(inputs: dict[str, object], path: tuple[str, ...], value: object) -> None:
     here = inputs
     for part in path[:-1]:
-        here = here.setdefault(part, {})
+        nested = here.setdefault(part, {})
+        if not isinstance(nested, dict):  # no column's path runs through another's value (muster_columns)
+            raise TypeError(f"{'.'.join(path)}: {part} holds {nested!r}, not its fields")
+        here = nested
     here[path[-1]] = value
 
 
-def _cell(cell: str, annotation: Any) -> object:
+def _cell(cell: str, annotation: object) -> object:
     """A cell as its field's type reads it; :class:`UnreadCellError` in words when it cannot."""
     given = typing.get_args(annotation) if _is_union(annotation) else (annotation,)
     options = [a for a in given if a is not type(None)]
@@ -283,7 +291,7 @@ def _cell(cell: str, annotation: Any) -> object:
     return cell  # text, or one of a closed set of words: the model judges it
 
 
-def _is_union(annotation: Any) -> bool:
+def _is_union(annotation: object) -> bool:
     return typing.get_origin(annotation) in (typing.Union, types.UnionType)
 
 
@@ -349,7 +357,9 @@ def roster_csv(
     return out.getvalue()
 
 
-def muster_values(unit: Any, columns: Iterable[Column], names: Mapping[str, str] | None = None) -> dict[str, object]:
+def muster_values(
+    unit: Profiled, columns: Iterable[Column], names: Mapping[str, str] | None = None
+) -> dict[str, object]:
     """What a muster of ``unit`` (a roster unit of any ruleset: a name, a side, a profile and what else it keeps)
     would take, by column header: its profile's fields, its name and side, and each other input the unit keeps
     under that name (a unit id as the unit's name, from ``names``)."""

@@ -20,7 +20,6 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import orjson
 
@@ -116,7 +115,8 @@ def read_character(data: bytes, what: str) -> Character:
         raise InvalidInputError.saying("{what} ({character}) holds no total points", what=what, character=name)
     skills: dict[str, int] = {}
     for skill in _rows(sheet.get("skills")):
-        level = _whole((skill.get("calc") or {}).get("level"))
+        calc = skill.get("calc")
+        level = _whole(calc.get("level") if isinstance(calc, dict) else None)
         title = " ".join(str(skill.get("name") or "").split())
         if not title or level is None:
             continue
@@ -130,7 +130,7 @@ def read_character(data: bytes, what: str) -> Character:
     return Character(name, iq_value, points, skills, traits)
 
 
-def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> dict[str, Any]:
+def pc_from_sheet(entry: Mapping[str, object], character: Character, what: str) -> dict[str, object]:
     """A ``[[pcs]]`` entry naming a sheet, as the battle reads a PC: the sheet's values where the entry gives
     none (its ``name`` must be the character's)."""
     fields = {k: v for k, v in entry.items() if k not in SHEET_KEYS}
@@ -159,7 +159,7 @@ def pc_from_sheet(entry: Mapping[str, Any], character: Character, what: str) -> 
     return fields
 
 
-def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
+def read_battle_file(path: Path) -> tuple[dict[str, object], list[str]]:
     """A battle set-up file (TOML or JSON) as the battle command takes it, each PC that names a GCS sheet read
     from it; and a line of words for each sheet read, in the reader's language."""
     data = _parsed(path)
@@ -181,7 +181,7 @@ def read_battle_file(path: Path) -> tuple[dict[str, Any], list[str]]:
     return data, said
 
 
-def _read_from(character: Character, what: str, pc: Mapping[str, Any]) -> str:
+def _read_from(character: Character, what: str, pc: Mapping[str, object]) -> str:
     """What the battle read of a sheet, in the reader's language (its character's points with their plural form)."""
     n, fields = character.points, {"character": character.name, "what": what, "iq": pc["iq"], "weapon": pc["weapon"]}
     if "tactics" in pc:
@@ -197,7 +197,7 @@ def _read_from(character: Character, what: str, pc: Mapping[str, Any]) -> str:
     ).format(points=n, **fields)
 
 
-def _parsed(path: Path) -> dict[str, Any]:
+def _parsed(path: Path) -> dict[str, object]:
     text = _read(path)
     try:
         data = tomllib.loads(text.decode()) if path.suffix == ".toml" else orjson.loads(text)
@@ -220,15 +220,18 @@ def _read(path: Path) -> bytes:
         raise InvalidInputError.saying("cannot read {path}: {why}", path=str(path), why=exc.strerror) from None
 
 
-def _rows(rows: Any) -> Iterator[Mapping[str, Any]]:
-    """Every row of a GCS list, the rows inside its containers included, in the sheet's order."""
-    for row in rows or []:
+def _rows(rows: object) -> Iterator[Mapping[str, object]]:
+    """Every row of a GCS list, the rows inside its containers included, in the sheet's order (none where the
+    sheet has no list)."""
+    if not isinstance(rows, list):
+        return
+    for row in rows:
         if isinstance(row, dict):
             yield row
             yield from _rows(row.get("children"))
 
 
-def _whole(value: Any) -> int | None:
+def _whole(value: object) -> int | None:
     """A GCS number as a whole number (GCS writes fixed-point values as JSON numbers)."""
     if isinstance(value, bool) or value is None:
         return None

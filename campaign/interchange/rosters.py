@@ -12,15 +12,23 @@ file is mustered from; a unit no longer serving (its ``disbanded`` or ``off_rost
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
 from campaign.interchange.csv_roster import Column, Musters, muster_columns, muster_values, read_musters, said_of
-from campaign.rulesets.command import Command, Ruleset
+from campaign.rulesets.command import BaseCommand, Ruleset
 from campaign.rulesets.hooks import CsvColumn
 from campaign.rulesets.inputs import Kind, meanings
 from events.errors import InvalidInputError, Words
+
+if TYPE_CHECKING:
+    from campaign.rulesets.command import Overridden
+    from campaign.rulesets.common import Profiled
+    from campaign.rulesets.tables import RuleTables
+
+S = TypeVar("S", bound="Overridden")
+T = TypeVar("T", bound="RuleTables")
 
 OUT_OF_SERVICE = ("disbanded", "off_roster")
 
@@ -36,7 +44,7 @@ def roster_columns(ruleset: str) -> tuple[CsvColumn, ...]:
     return declared
 
 
-def muster_of(plugin: Ruleset[Any, Any]) -> tuple[type[Command[Any, Any]], dict[str, type[BaseModel]]]:
+def muster_of(plugin: Ruleset[S, T]) -> tuple[type[BaseCommand], dict[str, type[BaseModel]]]:
     """A ruleset's muster command, and the model of its profile where the command keeps the profile as plain data
     (its type says which: ``ProfileOf``)."""
     command = next(c for c in plugin.commands if c.name == f"{plugin.info.prefix}.muster")
@@ -49,10 +57,10 @@ def _is_model(annotation: object) -> bool:
 
 
 def roster_csv_of(
-    plugin: Ruleset[Any, Any],
+    plugin: Ruleset[S, T],
     columns: Sequence[CsvColumn],
     rows: Sequence[Mapping[str, object]],
-    units: Sequence[object],
+    units: Sequence[Profiled],
     names: Mapping[str, str],
 ) -> str:
     """A view's rows as CSV, each followed by the muster inputs of its roster unit (``units``, row by row) the
@@ -95,9 +103,7 @@ def _superiors_first(rows: list[tuple[int, dict[str, object]]]) -> list[tuple[in
     return [rows[i] for i in done]
 
 
-def read_muster_file(
-    plugin: Ruleset[Any, Any], data: bytes, what: str | Words
-) -> tuple[list[Command[Any, Any]], Musters]:
+def read_muster_file(plugin: Ruleset[S, T], data: bytes, what: str | Words) -> tuple[list[BaseCommand], Musters]:
     """A CSV file as the ruleset's musters, a command a row (each built as typed inputs are: bounds and names
     checked, a problem named by its row)."""
     command, nested = muster_of(plugin)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from campaign.commands import fold_for, plugin, tables_in_force
 from campaign.i18n import DEFAULT, _, language
@@ -22,6 +22,15 @@ from events.envelope import RecordedEvent
 from events.errors import InvalidInputError, Words
 from events.recorded import obj
 from events.timeline import by_command, effective
+
+if TYPE_CHECKING:
+    from campaign.rulesets.command import Overridden
+    from campaign.rulesets.tables import RuleTables
+    from projections.fold import RulesetFold
+
+AnyMeasure = Measure["Overridden", "RuleTables"]
+"""A measure of whichever ruleset a campaign plays, as the chart reads it: of a state and tables that ruleset's
+own measures know (the plug-in's ``charts``, loaded by name)."""
 
 MEASURES = ("morale", "strength", "treasury", "glory")
 
@@ -114,21 +123,21 @@ class Chart:
         return [(step.seq, v) for step, v in zip(self.steps, found.values, strict=True) if v is not None]
 
 
-def _declared(ruleset: str) -> Mapping[str, Measure | Lacking]:
+def _declared(ruleset: str) -> Mapping[str, AnyMeasure | Lacking]:
     """The ruleset's plug-in's ``charts``: each measure it keeps, or why it keeps none."""
     info = RULESETS.get(ruleset)
     if info is None or info.charts is None:
         return {}
-    declared: Mapping[str, Measure | Lacking] = load(info.charts)
+    declared: Mapping[str, AnyMeasure | Lacking] = load(info.charts)
     return declared
 
 
-def measures_of(ruleset: str) -> Mapping[str, Measure]:
+def measures_of(ruleset: str) -> Mapping[str, AnyMeasure]:
     """The measures a ruleset keeps (its plug-in's ``charts``), none for a ruleset without them."""
     return {name: m for name, m in _declared(ruleset).items() if isinstance(m, Measure)}
 
 
-def measure_for(ruleset: str, measure: str) -> Measure:
+def measure_for(ruleset: str, measure: str) -> AnyMeasure:
     """The measure as this ruleset keeps it; refused in words when the ruleset has none."""
     if measure not in MEASURES:
         raise InvalidInputError.saying(
@@ -195,7 +204,7 @@ def day_words(day: int | None) -> str:
     return "" if day is None else _("day {day}").format(day=day)
 
 
-def _day(ruleset: str, state: Any) -> int | None:
+def _day(ruleset: str, state: object) -> int | None:
     day = getattr(state, "day", None)
     return day if keeps_days(ruleset) and isinstance(day, int) else None
 
@@ -266,7 +275,7 @@ def chart(campaign: str, ruleset: str, events: Iterable[RecordedEvent], measure:
     )  # fmt: skip
 
 
-def _charted(ruleset: str, fold: Any, state: Any) -> Charted:
+def _charted(ruleset: str, fold: RulesetFold[Overridden], state: Overridden) -> Charted[Overridden, RuleTables]:
     """The campaign after a command as a measure reads it; its tables in force worked out if a measure asks."""
     return Charted(state, fold, lambda: tables_in_force(plugin(ruleset), state.overrides))
 

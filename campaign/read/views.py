@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
 from campaign.read.describe import corrected, describe, dice_of, money, unit_names, value, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
+from events.recorded import JsonValue, maybe_whole, text, texts, whole
 from events.recorded import seq as array
-from events.recorded import text, texts, whole
 from events.timeline import effective, retracted, retracted_among
 from projections.fold import Summary, SummaryRow
 from projections.state.campaigns import CampaignInfo
@@ -357,7 +357,7 @@ AUDIT_CHAIN_WINDOW = 1000
 
 
 def _changed_since(
-    store: EventStore, cid: str, first_seq: int, checks: list[dict[str, Any]], rewinds: list[RecordedEvent]
+    store: EventStore, cid: str, first_seq: int, checks: list[DiceCheck], rewinds: list[RecordedEvent]
 ) -> None:
     """Each roll's check told what happened to it since, on the record: a reroll took it off the table, or the
     table corrected it (``amend --dice``: from what to what, by whom, why), or it is itself such a correction."""
@@ -384,16 +384,16 @@ def _changed_since(
                     "seq": e.seq,
                     "type": e.type,
                     "retracted": e.seq in gone,
-                    "roll": p["roll_index"],
+                    "roll": whole(p["roll_index"]),
                     "faces_before": list(array(p["faces_before"])),
                     "faces": list(array(p["faces"])),
-                    "replaced_by": p["replaced_by"],
+                    "replaced_by": maybe_whole(p["replaced_by"]),
                     "by": p["by"],
                     "reason": p["reason"],
                 }
 
 
-def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> dict[str, Any]:
+def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> Audit:
     """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
     where the seed is revealed, and its rule re-run on its recorded inputs and dice.
 
@@ -438,17 +438,17 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
         for e in reveals
     }
     mixed = {e.payload["epoch"]: len(array(e.payload.get("shares", []))) for e in reveals}
-    dice_checks: list[dict[str, Any]] = []
+    dice_checks: list[DiceCheck] = []
     for d in (e for e in group.events if e.type == "dice.rolled"):
         p = d.payload
         if p["source"] == "table":
             dice_checks.append(
-                {"roll": p["roll_index"], "check": _("table dice entered by {who}").format(who=p["entered_by"])}
+                {"roll": whole(p["roll_index"]), "check": _("table dice entered by {who}").format(who=p["entered_by"])}
             )
         elif p["source"] == "offered":
             dice_checks.append(
                 {
-                    "roll": p["roll_index"],
+                    "roll": whole(p["roll_index"]),
                     "check": _("the dice of roll #{index}, left on the table").format(index=p["offered_from"]),
                 }
             )
@@ -458,7 +458,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
             )
             dice_checks.append(
                 {
-                    "roll": p["roll_index"],
+                    "roll": whole(p["roll_index"]),
                     "check": (
                         _("re-derived from the revealed seed: matches")
                         if list(again) == list(array(p["faces"]))
@@ -475,7 +475,9 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
                 }
             )
         else:
-            dice_checks.append({"roll": p["roll_index"], "check": _("seed not revealed yet: checkable after `reveal`")})
+            dice_checks.append(
+                {"roll": whole(p["roll_index"]), "check": _("seed not revealed yet: checkable after `reveal`")}
+            )
     point = branch_point(store, cid) if may_be_branch(info) else None
     if point is not None:  # a branch: each roll kept from its parent, offered again, or new
         whence = Origins(store, cid, point).of(group.events)
@@ -503,7 +505,7 @@ def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int 
     # its place: said as such, not as "nothing" (the amendment may no longer use these dice at all).
     taken_back = group.issued is not None and bool(retracted_among([group.issued], rewinds))
     amended = _amended_by(store, cid, group, rewinds) if taken_back else None
-    superseded = [
+    superseded: list[Superseded] = [
         {**r, "superseded_by": [f["seq"] for f in in_force if f["seq"] > r["seq"]]} for r in rulings if r["retracted"]
     ]
     clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
@@ -578,6 +580,74 @@ class Amended(TypedDict):
 
     seq: int
     in_force: list[InForce]
+
+
+class Superseded(InForce):
+    """A ruling retracted, and the rulings in force after it (an amendment re-ran it on the same dice)."""
+
+    superseded_by: list[int]
+
+
+class DiceChange(TypedDict):
+    """A roll taken off the table by a reroll (``dice.set_aside``), or corrected by the table (``dice.corrected``:
+    the keys marked not required are its own)."""
+
+    seq: int
+    type: str
+    reason: JsonValue
+    by: object
+    """Who: the reroll's actor, the correction's ``by``."""
+    retracted: NotRequired[bool]
+    roll: NotRequired[int]
+    faces_before: NotRequired[list[JsonValue]]
+    faces: NotRequired[list[JsonValue]]
+    replaced_by: NotRequired[int | None]
+
+
+class DiceCheck(TypedDict):
+    """What ``audit`` found of one of the command's rolls."""
+
+    roll: int
+    check: str
+    """In the reader's language."""
+    origin: NotRequired[Mapping[str, object]]
+    """On a branch: kept from its parent, offered again, or new."""
+    changed: NotRequired[DiceChange]
+    """What happened to it since, on the record (a reroll, a correction)."""
+
+
+class AuditChecks(TypedDict):
+    chain: str
+    dice: list[DiceCheck]
+    rule: str
+
+
+class Audit(TypedDict):
+    """What ``audit`` shows of one event (:func:`audit`): ``--json`` prints it as it is."""
+
+    seq: int
+    type: str
+    retracted: bool
+    what: str
+    actor: object
+    recorded_at: object
+    command: object
+    """The command's name as recorded (its ``issued`` record, or the event's meta)."""
+    inputs: JsonValue
+    """The command's inputs as recorded; None for an event no command issued."""
+    entered: str
+    explanations: list[str]
+    clauses: list[str]
+    checks: AuditChecks
+    dice_used_by: list[InForce]
+    in_force: list[InForce]
+    superseded: list[Superseded]
+    amended_by: Amended | None
+    seed_chosen: bool
+    hash: str
+    said: NotRequired[dict[int, str]]
+    """Each ruling by seq in the reader's language, for the views (``--json`` and the API, which leaves it out,
+    keep the recorded explanations)."""
 
 
 def _amended_by(store: EventStore, cid: str, group: CommandGroup, rewinds: list[RecordedEvent]) -> Amended | None:

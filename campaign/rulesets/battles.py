@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar, Protocol, TypeVar
+from typing import Annotated, ClassVar, Protocol, TypeVar
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
@@ -20,11 +20,10 @@ from events.families.economy import UnitDisbanded
 from events.recorded import JsonValue
 from events.registry import Event
 
-S = TypeVar("S")
 T = TypeVar("T")
 
 
-def _as_typed(value: object) -> Any:
+def _as_typed(value: object) -> object:
     """A number given for a distance (an older log's whole inches, a script's JSON number) as it would be typed."""
     if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
         return str(value)
@@ -101,9 +100,9 @@ class _Table(Protocol[P_co]):
 
 
 U_co = TypeVar("U_co", bound=Listed, covariant=True)
-B_co = TypeVar("B_co", bound=_Table[Any], covariant=True)
+B_co = TypeVar("B_co", bound=_Table[_Placed], covariant=True)
 U = TypeVar("U", bound=Listed)
-B = TypeVar("B", bound=_Table[Any])
+B = TypeVar("B", bound=_Table[_Placed])
 
 
 class Fighting(Roster[U_co], Protocol[U_co, B_co]):
@@ -113,10 +112,18 @@ class Fighting(Roster[U_co], Protocol[U_co, B_co]):
     def battles(self) -> Mapping[str, B_co]: ...
 
 
-F = TypeVar("F", bound=Fighting[Any, Any])
+class _Turned(_Table[_Placed], Protocol):
+    @property
+    def turn(self) -> int: ...
 
 
-def being_fought(state: Fighting[Any, B], prefix: str) -> B:
+Played = Fighting[Listed, _Table[_Placed]]
+"""A state of a ruleset played turn by turn on a table, as its shared commands read it."""
+F = TypeVar("F", bound=Played)
+FT = TypeVar("FT", bound=Fighting[Listed, _Turned])
+
+
+def being_fought(state: Fighting[Listed, B], prefix: str) -> B:
     """The battle being fought; a clear refusal if there is none (``prefix``: the ruleset's command group)."""
     if state.active_battle is None:
         raise InvalidInputError.saying(
@@ -138,7 +145,7 @@ def on_table(state: Fighting[U, B], name: str, prefix: str) -> tuple[B, U]:
 
 
 def started(
-    s: Situation[F, Any],
+    s: Situation[F, T],
     name: str,
     sides: tuple[str, ...],
     settings: dict[str, dict[str, JsonValue]],
@@ -149,13 +156,15 @@ def started(
     return BattleStarted(battle_id=s.new_id(), name=name, scenario=scenario, sides=sides, settings=settings)
 
 
-def between_battles(state: Fighting[Any, Any], unit: Listed, why: str | Words) -> None:
+def between_battles(state: Played, unit: Listed, why: str | Words) -> None:
     """Refuse what only happens between battles (``why``) to a unit in the battle being fought."""
     if state.active_battle is not None and unit.unit_id in state.battles[state.active_battle].units:
         raise InvalidInputError.saying("{unit} is in the battle being fought: {why}", unit=unit.name, why=why)
 
 
-def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -> tuple[list[U], tuple[str, ...]]:
+def deploying(
+    state: Fighting[U, _Table[_Placed]], battle_name: str, names: Iterable[str]
+) -> tuple[list[U], tuple[str, ...]]:
     """The units a new battle deploys, each once, and its sides (two at least, in the order they come); refused
     while another battle is being fought."""
     if state.active_battle is not None:
@@ -176,7 +185,7 @@ def deploying(state: Fighting[U, Any], battle_name: str, names: Iterable[str]) -
     return deployed, sides
 
 
-class DisbandUnit(Command[S, T]):
+class DisbandUnit(Command[F, T]):
     """Disband a unit between battles: it is paid no more and fights no more.
 
     Its record stays. Each ruleset subclasses it under its own name (``dis.disband``)."""
@@ -186,14 +195,13 @@ class DisbandUnit(Command[S, T]):
     unit_name: Annotated[OwnUnit, ARGUMENT]
     reason: str = Field(default="disbanded", min_length=1, max_length=200)
 
-    def decide(self, s: Situation[S, T]) -> list[Event]:
-        fighting: Any = s.state  # a state of a ruleset played turn by turn
-        unit = find_unit(fighting, self.unit_name)
-        between_battles(fighting, unit, Words("end the battle first"))
+    def decide(self, s: Situation[F, T]) -> list[Event]:
+        unit = find_unit(s.state, self.unit_name)
+        between_battles(s.state, unit, Words("end the battle first"))
         return [UnitDisbanded(unit_id=unit.unit_id, reason=self.reason or "disbanded")]
 
 
-class NextTurn(Command[S, T]):
+class NextTurn(Command[FT, T]):
     """Begin the next turn.
 
     Each ruleset whose battles count turns subclasses it under its own name (``dis.turn``)."""
@@ -201,7 +209,6 @@ class NextTurn(Command[S, T]):
     rolls: ClassVar[bool] = False
     ruleset_prefix: ClassVar[str]
 
-    def decide(self, s: Situation[S, T]) -> list[Event]:
-        fighting: Any = s.state  # a state of a ruleset played turn by turn
-        battle = being_fought(fighting, self.ruleset_prefix)
+    def decide(self, s: Situation[FT, T]) -> list[Event]:
+        battle = being_fought(s.state, self.ruleset_prefix)
         return [TurnBegan(battle_id=battle.battle_id, turn=battle.turn + 1)]

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 
 from campaign.typed_as import typed
 from events.errors import InvalidInputError, Words
@@ -125,7 +126,7 @@ class BaseCommand(BaseModel):
             # each input by its name in words ("enemy within", as --enemy-within is typed), and what a list or a
             # record holds by what it is ("unit"), not "units.0"
             # a closed set's values listed as its terms (the seed's words), which are read back as typed
-            said = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
+            said: list[ErrorDetails] = [{**e, "loc": (worded(cls, tuple(e["loc"])),)} for e in exc.errors()]
             problem = said_problems(said, Words("inputs"), sets_of(cls))
             raise InvalidInputError.saying(
                 "{command}: {problem}", command=typed(cls.name, fields), problem=problem
@@ -154,7 +155,7 @@ class Command(BaseCommand, Generic[S, T]):
         raise NotImplementedError(f"{type(self).__name__} does not decide")
 
 
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Upcaster = Callable[[dict[str, object]], dict[str, object]]
 """Recorded inputs of one version → the next version's (pure, like the event upcasters)."""
 
 

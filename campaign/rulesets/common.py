@@ -4,7 +4,7 @@ house rule, and the one command that belongs to no ruleset (a plain roll of the 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
@@ -50,12 +50,25 @@ class Roster(Protocol[U_co]):
     def unit_by_name(self, name: str) -> U_co | None: ...
 
 
+class Profiled(Listed, Protocol):
+    """A unit on the roster with its ruleset's profile (a pydantic model)."""
+
+    @property
+    def profile(self) -> BaseModel: ...
+
+
+R = TypeVar("R", bound=Roster[Listed])
+"""A ruleset's campaign state, as the commands every ruleset shares read its roster."""
+P = TypeVar("P", bound=Roster[Profiled])
+"""A ruleset's campaign state whose units have profiles (a muster's, an edit's)."""
+
+
 def same_name(a: str, b: str) -> bool:
     """Two names a person means as one: spaces around them and letter case do not count."""
     return a.strip().casefold() == b.strip().casefold()
 
 
-def known_side(state: Any, side: str) -> str:
+def known_side(state: Roster[Listed], side: str) -> str:
     """``side`` as the campaign already spells it (letter case and spaces around it aside: "saurians" is the
     "Saurians" a unit fights for or a treasury is kept for), or as typed, trimmed, for a side new to it: a side
     typed in another case was a second side (names are matched whatever their letter case)."""
@@ -144,7 +157,7 @@ def did_you_mean(name: str, known: Iterable[str]) -> Words:
     return Words("; did you mean {names}?", names=listed)
 
 
-def named(items: Iterable[Item], name: str, key: Any) -> Item | None:
+def named(items: Iterable[Item], name: str, key: Callable[[Item], str]) -> Item | None:
     """The item whose ``key`` is ``name`` exactly, else the one it names case-insensitively and trimmed."""
     listed = list(items)
     exact = next((i for i in listed if key(i) == name), None)
@@ -229,7 +242,9 @@ def check_transfer(giver: Listed, receiver: Listed, men: int, available: int, wh
         raise InvalidInputError.saying(said)
 
 
-def new_unit(state: Roster[Any], name: str, side: str, model: type[M], profile: Mapping[str, Any], what: str) -> M:
+def new_unit(
+    state: Roster[Listed], name: str, side: str, model: type[M], profile: Mapping[str, object], what: str
+) -> M:
     """A unit about to join the roster: a name and a side, a name not taken, and a valid ``what`` profile."""
     if not name.strip() or not side.strip():
         raise InvalidInputError.saying("a unit needs a name and a side")
@@ -282,7 +297,7 @@ class HouseRule(Command[S, T]):
         ]
 
 
-class MusterUnit(Command[S, T]):
+class MusterUnit(Command[R, T]):
     """A unit joins the roster under a name and a side, with its ruleset's profile. Each ruleset subclasses it
     under its own name (``gf.muster``) and checks the profile as its rules need."""
 
@@ -293,11 +308,11 @@ class MusterUnit(Command[S, T]):
     profile: dict[str, JsonValue]
     """Each ruleset types it as its profile (``profile_of``); the command line takes its fields as options."""
 
-    def side_in(self, state: Any) -> str:
+    def side_in(self, state: Roster[Listed]) -> str:
         """The side as the campaign spells it (see :func:`known_side`)."""
         return known_side(state, self.side)
 
-    def mustered(self, s: Situation[S, T], profile: BaseModel, reports_to: str | None = None) -> UnitMustered:
+    def mustered(self, s: Situation[R, T], profile: BaseModel, reports_to: str | None = None) -> UnitMustered:
         """The unit joining the roster under a fresh id, with ``profile`` as checked."""
         checked = profile.model_dump(mode="json")
         return UnitMustered(
@@ -319,7 +334,7 @@ SIZES = frozenset({"men", "models", "size"})
 """A unit's strength moves only by what happens to it (recruits, transfers, losses), never by an edit."""
 
 
-class EditUnit(Command[S, T]):
+class EditUnit(Command[P, T]):
     """Change fields of a unit's profile (recorded: the log keeps what it was before).
 
     A troop type left out at muster, a mistyped value: checked as a muster checks them. Each ruleset subclasses
@@ -355,11 +370,10 @@ class EditUnit(Command[S, T]):
     def check(self, tables: T, profile: Any) -> None:
         """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
 
-    def decide(self, s: Situation[S, T]) -> list[Event]:
-        roster: Any = s.state  # every ruleset's state is a roster of units with a pydantic profile
-        return self.profile_changed(s, find_unit(roster, self.unit_name))
+    def decide(self, s: Situation[P, T]) -> list[Event]:
+        return self.profile_changed(s, find_unit(s.state, self.unit_name))
 
-    def profile_changed(self, s: Situation[S, T], unit: Any) -> list[Event]:
+    def profile_changed(self, s: Situation[P, T], unit: Profiled) -> list[Event]:
         """The change of ``unit``'s profile that ``changes`` asks for, checked as a muster checks a profile."""
         current = unit.profile.model_dump(mode="json")
         fields = set(type(unit.profile).model_fields)  # a field left out of the recorded profile is one too
@@ -389,7 +403,7 @@ class EditUnit(Command[S, T]):
         return [UnitProfileChanged(unit_id=unit.unit_id, profile=changed)]
 
     @staticmethod
-    def _validated(unit: Any, data: dict[str, Any]) -> Any:
+    def _validated(unit: Profiled, data: Mapping[str, object]) -> BaseModel:
         """The profile ``data`` makes, a closed set's value read in the seed's words as a muster reads it
         (``quality=Weterani`` is ``veteran``): what is recorded is the set's value, never the word typed."""
         model = type(unit.profile)

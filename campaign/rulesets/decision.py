@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from campaign.i18n import N_
 from events.dice import Roll
 from events.errors import Label, Term, Words
 from events.families.rules import RuleApplied
+from events.recorded import JsonValue
 from events.registry import Event
 
 if TYPE_CHECKING:
@@ -24,8 +26,8 @@ class Decision:
     rule: str
     clause: str
     unit_id: str | None
-    inputs: Mapping[str, Any]
-    outcome: Mapping[str, Any]
+    inputs: Mapping[str, JsonValue]
+    outcome: Mapping[str, JsonValue]
     explanation: str
     facts: tuple[Event, ...] = ()
     rolls: tuple[Roll, ...] = field(default=())
@@ -93,7 +95,7 @@ def _choices(expected: str, sets: Sets | None) -> str | Term | Words:
     return terms_listed(ruleset, set_name, values, last="or", quoted=True)
 
 
-def said_error(error: Mapping[str, Any], sets: Sets | None = None) -> Words | None:
+def said_error(error: ErrorDetails, sets: Sets | None = None) -> Words | None:
     """One validation error in the program's words, or None where it has none for its kind (pydantic's own); a
     closed set's values as the terms of the set ``sets`` names (the seed's words)."""
     kind, ctx = error["type"], error.get("ctx") or {}
@@ -115,7 +117,7 @@ def said_error(error: Mapping[str, Any], sets: Sets | None = None) -> Words | No
     return Words(plain) if plain else None
 
 
-def _words(error: Mapping[str, Any], sets: Sets | None = None) -> str | Words:
+def _words(error: ErrorDetails, sets: Sets | None = None) -> str | Words:
     """One validation error in the program's words (pydantic's own as the last resort)."""
     return said_error(error, sets) or str(error["msg"])
 
@@ -125,14 +127,14 @@ def problems(exc: ValidationError, whole: str | Words) -> Words:
     return problems_said(exc.errors(), whole)
 
 
-def problems_in(errors: Sequence[Mapping[str, Any]], whole: str | Words) -> Words:
+def problems_in(errors: Sequence[ErrorDetails], whole: str | Words) -> Words:
     """Validation errors (pydantic's shape) as one line for a person, said in the reader's language where it is
     shown (``str()`` is the English)."""
     return problems_said(errors, whole)
 
 
 def problems_said(
-    errors: Sequence[Mapping[str, Any]],
+    errors: Sequence[ErrorDetails],
     whole: str | Words,
     sets: Sets | None = None,
 ) -> Words:

@@ -7,14 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from pydantic import TypeAdapter
 
 from campaign.rulesets.state import Listed, Numbered
 from campaign.rulesets.tables import Override, Sourced, tables_in_force_cache
 from events.envelope import RecordedEvent
+from events.recorded import whole
 from projections.fold import RowValue, RulesetFold, Summary
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 Row = dict[str, RowValue]
 """A row of a summary as a ruleset makes it (:data:`~projections.fold.SummaryRow`)."""
@@ -34,6 +38,8 @@ S = TypeVar("S", bound=_Tabled)
 T = TypeVar("T")
 U = TypeVar("U", bound=Listed)
 B = TypeVar("B", bound=Numbered)
+K = TypeVar("K")
+"""What a ruleset's summary was made from, handed to the next state's (opaque to the projections)."""
 
 
 def fold_in_force(
@@ -42,7 +48,7 @@ def fold_in_force(
     base: Mapping[str, Sourced],
     typed: Callable[[dict[str, Sourced]], T],
     apply: Callable[[S, RecordedEvent, T], S],
-    summarize: Callable[[S, T, Any], tuple[Summary, Any]],
+    summarize: Callable[[S, T, K | None], tuple[Summary, K]],
 ) -> RulesetFold[S]:
     """A ruleset's fold whose ``apply`` and ``summarize`` read its tables as in force: ``base`` as shipped, under
     the campaign's house rules so far (they arrive as events)."""
@@ -103,7 +109,7 @@ def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
 def kept_rows(
     items: Mapping[str, X],
     row: Callable[[X], Row | None],
-    order: Callable[[Row], Any],
+    order: Callable[[Row], SupportsRichComparison],
     before: Kept | None,
     shared: tuple[object, ...] = (),
 ) -> Kept:
@@ -123,12 +129,12 @@ def kept_rows(
     return Kept(items, shared, made, rows)
 
 
-def _unit_order(row: Row) -> tuple[Any, Any]:
+def _unit_order(row: Row) -> tuple[RowValue, RowValue]:
     return row["side"], row["name"]
 
 
-def _battle_order(row: Row) -> Any:
-    return row["number"]
+def _battle_order(row: Row) -> int:
+    return whole(row["number"])
 
 
 def unit_rows(

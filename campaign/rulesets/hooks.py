@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from events.errors import Words
     from events.registry import Event
     from projections.fold import RulesetFold, Summary
+
+S = TypeVar("S")
+"""A ruleset's campaign state."""
+T = TypeVar("T")
+"""A ruleset's tables."""
 
 
 @dataclass(frozen=True)
@@ -26,17 +31,17 @@ class Reading:
 
 
 @dataclass(frozen=True)
-class Charted:
+class Charted(Generic[S, T]):
     """The campaign as a chart reads it after one command: its state, its fold (for its summary), and its tables
     in force (worked out only for a measure that asks for them)."""
 
-    state: Any
-    fold: RulesetFold[Any]
+    state: S
+    fold: RulesetFold[S]
     """The ruleset's :class:`~projections.fold.RulesetFold`."""
-    in_force: Callable[[], Any] = field(repr=False)
+    in_force: Callable[[], T] = field(repr=False)
 
     @property
-    def tables(self) -> Any:
+    def tables(self) -> T:
         """The ruleset's tables, as the campaign's house rules so far leave them."""
         return self.in_force()
 
@@ -46,14 +51,14 @@ class Charted:
 
 
 @dataclass(frozen=True)
-class Measure:
+class Measure(Generic[S, T]):
     """One chart of a ruleset (``campaign chart MEASURE``): its title, what its axis counts, its series read from
     the campaign after each command, and for a measure of named levels (grades) the name of value 1, 2, …"""
 
     title: str
     axis: str
-    read: Callable[[Charted], list[Reading]]
-    levels: Callable[[Charted], tuple[str, ...]] | None = None
+    read: Callable[[Charted[S, T]], list[Reading]]
+    levels: Callable[[Charted[S, T]], tuple[str, ...]] | None = None
     named: str | None = None
     """Its own name for the measure on the page's charts, where the program's would mislead (Mass Combat's
     player characters earn Reputation, not Glory); marked for translation."""
@@ -68,8 +73,9 @@ class Lacking:
     why: str
 
 
-Charts = Mapping[str, Measure | Lacking]
-"""A ruleset's ``charts`` hook: each measure it keeps (or says why it does not) by the chart's name."""
+Charts = Mapping[str, Measure[S, T] | Lacking]
+"""A ruleset's ``charts`` hook (of its state and tables): each measure it keeps (or says why it does not) by the
+chart's name."""
 
 
 @dataclass(frozen=True)
@@ -104,18 +110,75 @@ def in_battle(header: str, words: Callable[[Mapping[str, object]], str]) -> CsvC
     return CsvColumn(header, cell)
 
 
-def active_units(state: Any) -> Any:
+P_co = TypeVar("P_co", covariant=True)
+U_co = TypeVar("U_co", bound="_Enrolled", covariant=True)
+P = TypeVar("P")
+U = TypeVar("U", bound="_Enrolled")
+
+
+class _Enrolled(Protocol):
+    @property
+    def unit_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def disbanded(self) -> str | None: ...
+
+
+class _Placed(Protocol[P_co]):
+    @property
+    def units(self) -> Mapping[str, P_co]: ...
+
+
+class _Rostered(Protocol[U_co]):
+    @property
+    def roster(self) -> Mapping[str, U_co]: ...
+
+
+class _Fielding(Protocol[P_co]):
+    @property
+    def battles(self) -> Mapping[str, _Placed[P_co]]: ...
+    @property
+    def active_battle(self) -> str | None: ...
+
+
+class _Counted(Protocol):
+    @property
+    def models(self) -> int: ...
+
+
+class _CountedUnit(_Enrolled, Protocol):
+    @property
+    def profile(self) -> _Counted: ...
+
+
+class _Counting(_Rostered[_CountedUnit], _Fielding[_Counted], Protocol):
+    """A state of a ruleset counting models: on its roster's profiles and on the table."""
+
+
+class _Paying(Protocol):
+    @property
+    def treasury(self) -> Mapping[str, int]: ...
+
+
+def active_units(state: _Fielding[P]) -> Mapping[str, P]:
     """The units of the battle being fought, by id (none between battles)."""
     battle = state.battles.get(state.active_battle) if state.active_battle else None
     return battle.units if battle is not None else {}
 
 
-def roster_in_order(state: Any) -> list[Any]:
+def roster_in_order(state: _Rostered[U]) -> list[U]:
     """The roster's units by side, then name."""
     return sorted(state.roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
 
 
-def models(seen: Charted) -> list[Reading]:
+C = TypeVar("C", bound=_Counting)
+M = TypeVar("M", bound=_Paying)
+
+
+def models(seen: Charted[C, T]) -> list[Reading]:
     """Each unit's models: in the battle being fought, else on the roster (the strength of a ruleset counting
     models)."""
     fighting = active_units(seen.state)
@@ -126,7 +189,7 @@ def models(seen: Charted) -> list[Reading]:
     ]
 
 
-def treasury(seen: Charted) -> list[Reading]:
+def treasury(seen: Charted[M, T]) -> list[Reading]:
     """Each side's treasury."""
     return [Reading(side, side, side, int(amount)) for side, amount in sorted(seen.state.treasury.items())]
 

@@ -58,10 +58,10 @@ import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, GetCoreSchemaHandler, ValidationError
-from pydantic_core import CoreSchema, PydanticCustomError, PydanticUndefined, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, PydanticUndefined, core_schema
 
 from campaign.i18n import N_
 from campaign.rulesets.kinds import (
@@ -228,7 +228,7 @@ def seed_word(ruleset: str, set_name: str) -> BeforeValidator:
     For a set the rules check themselves (the tables list its values), where no ``Literal`` lets
     ``campaign.i18n.terms.reread`` read it."""
 
-    def read(value: Any) -> Any:
+    def read(value: object) -> object:
         if not isinstance(value, str):
             return value
         from campaign.i18n.terms import read as read_term  # word reading: every language alike
@@ -271,7 +271,7 @@ class WordedError(ValueError):
 
 
 def said_problems(
-    errors: Sequence[Mapping[str, Any]],
+    errors: Sequence[ErrorDetails],
     whole: str | Words,
     sets: Callable[[list[str]], str | None] | None = None,
 ) -> str | Words:

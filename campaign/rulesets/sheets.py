@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from campaign.plugins import RULESETS, load
+from campaign.rulesets.state import Named
 
 if TYPE_CHECKING:
     from projections.fold import Summary, SummaryRow
@@ -52,27 +53,52 @@ def left(now: int, start: int) -> str:
     return f"{now}/{start}"
 
 
-def deployed(battle: Any) -> list[str]:
+class _Deployed(Protocol):
+    """A battle on the table as a sheet walks it: its sides, its units and the order they were deployed in."""
+
+    @property
+    def sides(self) -> Sequence[str]: ...
+    @property
+    def units(self) -> Mapping[str, object]: ...
+    @property
+    def order(self) -> Sequence[str]: ...
+
+
+B_co = TypeVar("B_co", covariant=True)
+X = TypeVar("X")
+B = TypeVar("B", bound=_Deployed)
+S = TypeVar("S", bound="_Fought[_Deployed]")
+
+
+class _Fought(Protocol[B_co]):
+    """A ruleset's campaign state as its sheet reads it: its roster and its battles."""
+
+    @property
+    def roster(self) -> Mapping[str, Named]: ...
+    @property
+    def battles(self) -> Mapping[str, B_co]: ...
+
+
+def deployed(battle: _Deployed) -> list[str]:
     """The battle's units in the order they were deployed (then any the order does not name)."""
     order = [uid for uid in battle.order if uid in battle.units]
     return order + [uid for uid in battle.units if uid not in order]
 
 
-def name_of(state: Any, unit_id: str) -> str:
+def name_of(state: _Fought[object], unit_id: str) -> str:
     unit = state.roster.get(unit_id)
     return str(unit.name) if unit is not None else unit_id
 
 
-def fought(state: Any, battle: str = "active_battle") -> Any:
+def fought(state: _Fought[X], battle: str = "active_battle") -> X | None:
     """The battle being fought (the one the state's field ``battle`` names), or None between battles."""
-    found = getattr(state, battle)
+    found: str | None = getattr(state, battle)
     return state.battles.get(found) if found is not None else None
 
 
-def deployed_cards(state: Any, card: Callable[[Any, Any, str], Card]) -> list[Card]:
-    """A card (``card(state, battle, unit id)``) for each unit of the battle being fought, by side and then in
-    the order they were deployed; none between battles."""
-    battle = fought(state)
+def deployed_cards(state: S, battle: B | None, card: Callable[[S, B, str], Card]) -> list[Card]:
+    """A card (``card(state, battle, unit id)``) for each unit of ``battle``, the one being fought (``fought``
+    of the state), by side and then in the order they were deployed; none between battles."""
     if battle is None:
         return []
     return in_side_order([card(state, battle, uid) for uid in deployed(battle)], battle.sides)
@@ -84,7 +110,7 @@ def in_side_order(cards: list[Card], sides: Sequence[str]) -> list[Card]:
     return sorted(cards, key=lambda c: order.get(c.side, len(order)))
 
 
-Sheet = Callable[[Any, Mapping[str, "SummaryRow"]], list[Card]]
+Sheet = Callable[[object, Mapping[str, "SummaryRow"]], list[Card]]
 """A ruleset's battle sheet (its plug-in's ``sheet``): its state and the summary's unit rows by id → a card for
 each unit in the battle being fought (none if no battle is)."""
 

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from campaign.rulesets.tables import Override
 from events.recorded import JsonObject, maybe_text, obj, text, texts
+
+if TYPE_CHECKING:
+    from dataclasses import Field
+
+    from pydantic import BaseModel
 
 
 @dataclass(frozen=True)
@@ -82,18 +87,41 @@ def in_order(roster: Mapping[str, E]) -> list[E]:
     return sorted(roster.values(), key=lambda u: (u.side, u.name, u.unit_id))
 
 
-class _Campaign(Protocol):
-    __dataclass_fields__: ClassVar[dict[str, Any]]
+class _Dataclass(Protocol):
+    """What ``dataclasses.replace`` takes (typeshed's ``DataclassInstance``, private to it)."""
 
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+
+class _Profiled(_Dataclass, Protocol):
     @property
-    def roster(self) -> Mapping[str, Any]: ...
+    def unit_id(self) -> str: ...
+    @property
+    def profile(self) -> BaseModel: ...
+
+
+class _Veteran(_Profiled, Protocol):
+    @property
+    def battles(self) -> int: ...
+
+
+class _Battle(_Dataclass, Protocol):
+    @property
+    def units(self) -> Mapping[str, object]: ...
+
+
+class _Campaign(_Dataclass, Protocol):
+    @property
+    def roster(self) -> Mapping[str, _Profiled]: ...
     @property
     def overrides(self) -> tuple[Override, ...]: ...
 
 
 class _Fighting(_Campaign, Protocol):
     @property
-    def battles(self) -> Mapping[str, Any]: ...
+    def roster(self) -> Mapping[str, _Veteran]: ...
+    @property
+    def battles(self) -> Mapping[str, _Battle]: ...
     @property
     def active_battle(self) -> str | None: ...
 
@@ -124,13 +152,16 @@ def battle_started(state: F, p: JsonObject, battle: Callable[[str, str, int, tup
 
 
 def change_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
-    """``state`` with ``change`` made to the battle ``battle_id`` (none, for a battle it does not know)."""
+    """``state`` with ``change`` made to the battle ``battle_id`` (none, for a battle it does not know).
+
+    ``change`` takes and gives the ruleset's own battle, untyped: a bound of ``F`` cannot name the type of its
+    battles for ``change`` to be typed by (no type variable within a bound)."""
     if battle_id not in state.battles:
         return state
     return replace(state, battles={**state.battles, battle_id: change(state.battles[battle_id])})
 
 
-def deployed(state: F, p: JsonObject, unit: Any) -> F:
+def deployed(state: F, p: JsonObject, unit: object) -> F:
     """A unit deployed on the table of battle ``p["battle_id"]``, after those deployed before it."""
     unit_id = text(p["unit_id"])
     return change_battle(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Self, TypeVar
+from typing import Annotated, Any, Literal, Self, TypeGuard, TypeVar
 
 import orjson
 from pydantic import (
@@ -31,6 +31,7 @@ from campaign.i18n import N_
 from events.errors import InvalidInputError, Words
 
 Value = int | str | bool | list[Any]
+V = TypeVar("V")
 
 TAGS = ("SEED-DERIVED", "SEED", "PUB", "INF", "PLACEHOLDER", "HOUSE RULE")
 """RULES.md's provenance tags (and a house rule's), longest first so that SEED-DERIVED is not read as SEED."""
@@ -84,14 +85,14 @@ def _refused(words: str | Words, why: str | Words = "") -> PydanticCustomError:
     return PydanticCustomError(BOUNDS, str(words), {"said": words, "why": why})
 
 
-def bounded(words: str | Words, allowed: Callable[[Any], bool], why: str = "") -> AfterValidator:
+def bounded(words: str | Words, allowed: Callable[[V], bool], why: str = "") -> AfterValidator:
     """A field's bounds, declared on its type (``Annotated[Number, bounded(N_("at least 1"), lambda n: n >= 1)]``),
     and the words a value outside them is refused in: they complete "``path`` is …, not ``value``" (a house rule's
     refusal, and a tables.toml that breaks them), and ``why`` follows. Checked after the field's own kind (a
     number, a word). The words are marked for the catalogs (``N_``) where they are declared, and said in the
     reader's language where shown."""
 
-    def check(value: Any) -> Any:
+    def check(value: V) -> V:
         if not allowed(value):
             raise _refused(words, why)
         return value
@@ -177,7 +178,7 @@ class Keyed(Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _split(cls, data: Any) -> Any:
+    def _split(cls, data: object) -> object:
         if not isinstance(data, dict) or "rows" in data:
             return data
         named = set(cls.model_fields) - {"rows"}
@@ -221,9 +222,6 @@ class RuleTables(Section):
 
     def source(self, path: str) -> str:
         return self._values[path].source
-
-
-V = TypeVar("V")
 
 
 def pick(rows: Mapping[str, V], key: str, where: str) -> V:
@@ -278,11 +276,11 @@ def unflatten(values: Mapping[str, Sourced]) -> dict[str, Any]:
 LEAF_KEYS = frozenset({"value", "source"})
 
 
-def _is_leaf(node: object) -> bool:
+def _is_leaf(node: object) -> TypeGuard[Mapping[str, object]]:
     return isinstance(node, dict) and LEAF_KEYS <= set(node) <= LEAF_KEYS | {"erratum"}
 
 
-def flatten(document: Mapping[str, Any], prefix: str = "") -> dict[str, Sourced]:
+def flatten(document: Mapping[str, object], prefix: str = "") -> dict[str, Sourced]:
     """Every ``{value, source}`` leaf of a tables document by its dotted path."""
     out: dict[str, Sourced] = {}
     for key, node in document.items():

@@ -299,7 +299,7 @@ def audit(m: Member, request: Request, seq: OptionalSeq = None, roll: OptionalSe
     """One event or roll: who entered it and when, its inputs, its dice re-derived, its rule re-run."""
     found = views.audit(server(request).app.ledger, m.info, seq, roll)
     found.pop("said")  # the rulings in the reader's words: the API keeps the recorded explanations
-    return found
+    return dict(found)  # its shape as the API declares it (an open object), not the TypedDict's
 
 
 @router.get("/campaigns/{campaign_id}/verify", openapi_extra=access("member"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from pydantic_core import ErrorDetails
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive, Scope, Send
@@ -176,7 +177,8 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A request of the wrong shape (FastAPI's 422), said in words: which input, and what is wrong with it."""
-        said = str(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in exc.errors()], "the body"))
+        errors: Sequence[ErrorDetails] = exc.errors()  # FastAPI's are pydantic's (FastAPI leaves them untyped)
+        said = str(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in errors], "the body"))
         return pages.refused_page(request, said, 422) or refusal(said, 422)
 
     @app.exception_handler(PoolTimeout)

@@ -8,13 +8,12 @@ seq, which later events never change: kept in ``memo`` for the next heads."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.charts import day_words, keeps_days, measures_of, when_words
-from campaign.rulesets.hooks import Measure
+from campaign.read.charts import AnyMeasure, day_words, keeps_days, measures_of, when_words
 from events.envelope import RecordedEvent
 from events.recorded import whole
 from projections.fold import Summary
@@ -83,7 +82,24 @@ def charted(ruleset: str) -> tuple[str, ...]:
     return tuple(key for key in SERIES if key in kept)
 
 
-def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | None = None) -> dict[str, Any]:
+class Line(TypedDict):
+    label: str
+    values: list[int | None]
+    """By point: none where the unit (side, officer) had no value then."""
+
+
+class Chart(TypedDict):
+    """One chart of the page (its script draws it from this data)."""
+
+    title: str
+    about: str
+    counts: str
+    labels: list[str]
+    """Each point's moment in words."""
+    lines: list[Line]
+
+
+def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | None = None) -> dict[str, Chart]:
     found = ledger.store.read_types(info.campaign_id, MOMENTS, upto_seq=info.last_seq, limit=MAX_POINTS - 1, last=True)
     moments: dict[int, RecordedEvent | None] = {e.seq: e for e in found}
     seqs = [e.seq for e in found]
@@ -108,7 +124,7 @@ def chart_series(ledger: Ledger, info: CampaignInfo, memo: dict[int, Point] | No
     counts = _(_counted(info.ruleset))
     measures = measures_of(info.ruleset)
 
-    def lines(key: str, by_name: dict[str, dict[int, int]]) -> dict[str, Any]:
+    def lines(key: str, by_name: dict[str, dict[int, int]]) -> Chart:
         return {
             "title": _(_named(measures.get(key)) or SERIES[key]),  # the script's data too, not the template alone
             "about": _(ABOUT[key]).format(counts=counts) if key in ABOUT else "",
@@ -129,6 +145,6 @@ def _counted(ruleset: str) -> str:
     return N_("men") if info is not None and info.counts == "men" else N_("models")
 
 
-def _named(measure: Measure | None) -> str | None:
+def _named(measure: AnyMeasure | None) -> str | None:
     """The ruleset's own name for the measure, if it gives one."""
     return measure.named if measure is not None else None

@@ -26,13 +26,34 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from campaign.access.memberships import Member, Memberships
 from campaign.executor import Ledger
 from campaign.i18n import language, reading_in
 from campaign.typed_as import as_the_page_names
 from projections.state.campaigns import CampaignInfo
+
+if TYPE_CHECKING:
+    from campaign.server.charts import Point
+    from projections.fold import Summary
+
+Head = tuple[str, int, str]
+"""What a value kept for a campaign's head was worked out at: its name, the head's seq and hash."""
+
+Memo = TypedDict(
+    "Memo",
+    {
+        "summary": "tuple[Head, Summary]",
+        "accounts": "tuple[Head, frozenset[str]]",
+        "chart points": "dict[int, Point]",
+        "log rows": "dict[tuple[int, bool, bool], str]",
+        "log names": "dict[str, str]",
+        "log accounts": "frozenset[str]",
+    },
+    total=False,
+)
+"""What the renderers of a campaign keep from one head to the next (``At.memo``), by the name each keeps it under."""
 
 RoleKind = Literal["gm", "others"]
 GM: RoleKind = "gm"
@@ -55,7 +76,7 @@ class At:
     ledger: Ledger
     info: CampaignInfo
     members: dict[str, Member]
-    memo: dict[str, Any]
+    memo: Memo
     """The campaign's own store for what a renderer works out once and reuses at later heads (what depends only on
     the log up to a seq it names, which never changes): kept as long as the campaign's rendering is."""
     kind: RoleKind = OTHERS
@@ -134,7 +155,7 @@ def row_changes(before: tuple[tuple[str, str], ...], now: tuple[tuple[str, str],
 class _Campaign:
     lock: threading.Lock = field(default_factory=threading.Lock)
     latest: Rendered | None = None
-    memo: dict[str, Any] = field(default_factory=dict)
+    memo: Memo = field(default_factory=Memo)
 
 
 class Fragments:

@@ -5,7 +5,6 @@ last entries and the log's last :data:`LOG_ENTRIES` by the store's indexes, the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -35,7 +34,7 @@ _templates.globals.update(
 )
 
 
-def _render(name: str, **context: Any) -> str:
+def _render(name: str, **context: object) -> str:
     return _templates.get_template(name).render(**context)
 
 
@@ -45,8 +44,7 @@ def _summary(at: At) -> Summary:
     found = at.memo.get("summary")
     if found is None or found[0] != key:
         found = at.memo["summary"] = (key, views.summary(at.ledger, at.info))
-    summary: Summary = found[1]
-    return summary
+    return found[1]
 
 
 def _accounts(at: At) -> frozenset[str]:
@@ -56,8 +54,7 @@ def _accounts(at: At) -> frozenset[str]:
     found = at.memo.get("accounts")
     if found is None or found[0] != key:
         found = at.memo["accounts"] = (key, views.accounts_of(at.ledger.store, at.info.campaign_id, at.info.last_seq))
-    accounts: frozenset[str] = found[1]
-    return accounts
+    return found[1]
 
 
 CAREER_COLUMNS = ("side", "glory", "reputation", "rank", "battles", "xp", "injuries", "traits")
@@ -108,7 +105,7 @@ def battle_being_fought(summary: Summary) -> SummaryRow | None:
 @PAGE.fragment("battle")
 def battle(at: At) -> str:
     fought = battle_being_fought(_summary(at))
-    entries: list[dict[str, Any]] = []
+    entries: list[dict[str, object]] = []
     if fought is not None:
         page = log_page(
             at.ledger.store,

@@ -182,7 +182,7 @@ def _pre_checked(request: Request, pre: str) -> bool:
 
 
 async def _account_form(
-    request: Request, pre: str, signup: bool, attempt: Coroutine[Any, Any, str], invite: str = ""
+    request: Request, pre: str, signup: bool, attempt: Coroutine[object, None, str], invite: str = ""
 ) -> Response:
     """The sign-in or sign-up form sent: its CSRF token checked, then ``attempt`` (the account it opens a
     session for), or the form again saying why not (a wrong password; a name taken or not allowed; too many
@@ -423,7 +423,7 @@ LEDGER_GROUP = ("ledger", N_("Any campaign"))
 """The ledger's own commands (``campaign roll``: outside the ruleset's group on the command line too)."""
 
 
-def command_groups(commands: list[dict[str, Any]], fought: bool) -> list[dict[str, object]]:
+def command_groups(commands: list[FormContext], fought: bool) -> list[dict[str, object]]:
     """The page's command forms grouped as the command line groups them (the ruleset's, by when its rules allow
     them; then the ledger's own), the group the battle's state calls for first (a battle's commands during one,
     a battle's start between them) and open, as is a group holding a form just sent."""
@@ -431,7 +431,7 @@ def command_groups(commands: list[dict[str, Any]], fought: bool) -> list[dict[st
 
     now = Phase.BATTLE if fought else Phase.BETWEEN
     order = [now, Phase.ANY, Phase.BETWEEN if fought else Phase.BATTLE]
-    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    found: dict[tuple[str, str], list[FormContext]] = {}
     for phase in order:
         found[GROUPS[phase]] = []
     found[LEDGER_GROUP] = []
@@ -460,13 +460,41 @@ class FormState(TypedDict, total=False):
     answer: dict[str, object]
 
 
+class FormContext(TypedDict):
+    """One command's form as the page draws it (:func:`_form_context`)."""
+
+    c: runner.CommandSpec
+    typed_name: str
+    slug: str
+    widgets: list[forms.Widget]
+    form_error: str
+    dice: list[dict[str, object]] | None
+    waiting: list[dict[str, object]]
+    answer: dict[str, object] | None
+    rolls_with: str
+    info: CampaignInfo
+    csrf: str
+    open: bool
+    command_id: str
+
+
+class CommandsContext(TypedDict):
+    """The page's command list (:func:`_commands_context`)."""
+
+    info: CampaignInfo
+    csrf: str
+    commands: list[FormContext]
+    fought: bool
+    choices: forms.Choices
+
+
 def _form_context(
     request: Request,
     m: InCampaign,
     c: runner.CommandSpec,
     choices: forms.Choices,
     state: FormState | None = None,
-) -> dict[str, object]:
+) -> FormContext:
     """One command's form: its controls, filled from what was sent (``state``: values, errors, dice, answer)."""
     state = state or {}
     raw: forms.Raw = state.get("values") or {}
@@ -491,7 +519,7 @@ def _form_context(
     }
 
 
-def _commands_context(request: Request, m: InCampaign, found: dict[str, object] | None = None) -> dict[str, Any]:
+def _commands_context(request: Request, m: InCampaign, found: dict[str, object] | None = None) -> CommandsContext:
     """The page's command list: the member's commands the battle's state allows now, each with its form (the one
     just sent, ``found``, filled with its answer)."""
     summary = views.summary(server(request).app.ledger, m.info)
@@ -616,14 +644,15 @@ def audit_page(request: Request, seq: Annotated[int, InPath(ge=0, le=MAX_NUMBER)
     )
 
 
-def _audit_words(found: dict[str, Any]) -> dict[str, object]:
+def _audit_words(found: views.Audit) -> dict[str, object]:
     """What the audit page says of the entry in words: its command as typed, its inputs as label and value (no
     JSON), the time it was recorded in the reader's locale (no ISO string)."""
     from datetime import datetime
 
     from campaign.i18n.formats import moment
 
-    inputs = found.get("inputs") or {}
+    recorded = found["inputs"]
+    inputs = recorded if isinstance(recorded, dict) else {}  # None: no command issued the event
     at = found.get("recorded_at")
     try:
         when = moment(int(datetime.fromisoformat(str(at)).timestamp())) if at else ""
@@ -798,7 +827,7 @@ def _command_answer(
     if nojs.plain(request):
         return nojs.said(request, f"/c/{m.info.campaign_id}#cmd-{spec.name.replace('.', '-')}", state)
     context = _form_context(request, m, spec, _choices(request, m), state)
-    return templates.TemplateResponse(request, "command_form.html", context, status_code=code)
+    return templates.TemplateResponse(request, "command_form.html", dict(context), status_code=code)
 
 
 def refused_in_turn(request: Request, exc: HTTPException, tool: str = "") -> Response:

@@ -7,7 +7,6 @@ client)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -28,7 +27,7 @@ class Refusal(BaseModel):
 
 
 def _said(status: int, description: str, retry: bool = False) -> dict[str, object]:
-    answer: dict[str, Any] = {"model": Refusal, "description": description}
+    answer: dict[str, object] = {"model": Refusal, "description": description}
     if retry:
         answer["headers"] = {
             "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}}
@@ -36,7 +35,7 @@ def _said(status: int, description: str, retry: bool = False) -> dict[str, objec
     return answer
 
 
-REFUSALS: dict[int | str, dict[str, Any]] = {
+REFUSALS: dict[int | str, dict[str, object]] = {
     400: _said(
         400,
         "Well-formed but refused by the rules or the data (an unknown unit, a 7 on a d6, a weak "

@@ -9,7 +9,6 @@ a field of its line, with its traceback as data, never as loose lines of text.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from starlette.requests import Request
 from starlette.types import Message, Receive, Scope, Send
@@ -25,14 +24,14 @@ NOTES = "campaign_ledger.log"
 
 def note(request: Request, **fields: object) -> None:
     """Add ``fields`` to the request's log line."""
-    notes: dict[str, Any] = request.scope.setdefault("state", {}).setdefault(NOTES, {})
+    notes: dict[str, object] = request.scope.setdefault("state", {}).setdefault(NOTES, {})
     notes.update(fields)
 
 
 class RequestLog(HttpMiddleware):
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
-        notes: dict[str, Any] = scope.setdefault("state", {}).setdefault(NOTES, {})
+        notes: dict[str, object] = scope.setdefault("state", {}).setdefault(NOTES, {})
         status = 500
         started_answer = False
 

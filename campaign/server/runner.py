@@ -16,7 +16,6 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from campaign.access.memberships import Member
 from campaign.commands import BaseCommand, entered_command_type, plugin
@@ -39,7 +38,7 @@ class Field:
     kind: str
     """'text', 'number', 'checkbox' or 'json' (a profile, a list of units…)."""
     required: bool
-    default: Any
+    default: object
     means: str = "text"
     """What it is (``inputs.Kind``): 'unit', 'side', 'choice', 'profile'… (of each item, for a list or mapping)."""
     whose: str = "any"

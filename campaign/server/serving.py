@@ -10,12 +10,15 @@ connection), with a 408 in the API's words. The tests serve through :func:`confi
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import h11
 import orjson
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 HEADER_TIMEOUT = 10.0
 """Seconds a client has to send a request's headers (a browser sends them at once)."""
@@ -69,7 +72,7 @@ class HeaderTimeout(H11Protocol):
 
 
 def config(
-    app: Any,
+    app: ASGIApp,
     host: str,
     port: int,
     *,

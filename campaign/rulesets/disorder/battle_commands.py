@@ -54,7 +54,7 @@ from campaign.rulesets.inputs import (
 )
 from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, OfficerRemoved, UnitDeployed, UnitRemoved
-from events.recorded import JsonValue
+from events.recorded import JsonValue, maybe_text, whole
 from events.registry import Event
 
 Cause = Annotated[str, seed_word("disorder", "cause"), Field(min_length=1, max_length=50)]
@@ -206,7 +206,7 @@ class Hit(DisCommand):
             gone = bool(marker.outcome["flees"])
         # R2-7: recount the force before the check; beyond the flight threshold nobody checks at all.
         counted = force(s, battle, after, gone=gone, folded=None if gone else after.unit_id)
-        status = counted.outcome["status"] if counted else None
+        status = maybe_text(counted.outcome["status"]) if counted else None
         if gone or status == "flees":
             return ruled(battle, [*decisions, counted] if counted else decisions)
         causes: tuple[str, ...] = ("casualties", *self.also)
@@ -321,7 +321,7 @@ class Retreat(DisCommand):
         battle, unit = fighting(s, self.unit_name)
         decision = dis.retreat(tables, unit, battle.battle_id, needed=need, moved=done, off_table=self.off_table)
         decisions = [decision]
-        after = replace(unit, models=unit.models - int(decision.outcome["captured"]))
+        after = replace(unit, models=unit.models - whole(decision.outcome["captured"]))
         gone = self.off_table or after.models == 0
         if not gone and decision.outcome["captured"]:
             marker = dis.permanent_marker(tables, after, battle.battle_id)
@@ -399,7 +399,7 @@ class OfficerDown(DisCommand):
             "§1.3",
             None,
             {"side": self.side, "officer": officer},
-            {"units_to_check": units},
+            {"units_to_check": list(units)},
             f"{self.side}'s officer {officer} is removed from play: "
             f"each of its units takes a morale check (officer_removed): {', '.join(units) or 'none left'}",
             (OfficerRemoved(battle_id=battle.battle_id, side=self.side),),
@@ -489,7 +489,7 @@ class EndBattle(DisCommand):
             "battle_end",
             "§1.8",
             None,
-            {"winner": winner, "objectives": held, "markers_cleared": s.tables.markers.cleared_after_battle},
+            {"winner": winner, "objectives": dict(held), "markers_cleared": s.tables.markers.cleared_after_battle},
             {"result": result, **counted},
             f"{battle.name} ends: {result}; {dis.markers_after_battle(s.tables)}",
             (BattleEnded(battle_id=battle.battle_id, result=result, winner=winner),),

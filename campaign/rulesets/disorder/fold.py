@@ -9,6 +9,7 @@ from pydantic import TypeAdapter
 from campaign.rulesets.disorder import state as dis
 from campaign.rulesets.fold import KeptSummary, Row, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.tables import Sourced
+from events.recorded import text
 from projections.fold import RulesetFold, Summary
 
 
@@ -48,5 +49,5 @@ def _summary(state: dis.CampaignState, before: KeptSummary | None) -> tuple[Summ
             "rank": c.rank,
         }
 
-    careers = kept_rows(state.careers, career, lambda c: c["pc"], was.careers, (state.officers,))
+    careers = kept_rows(state.careers, career, lambda c: text(c["pc"]), was.careers, (state.officers,))
     return Summary(units.rows, battles.rows, {}, careers.rows, 0), KeptSummary(units, battles, careers)

@@ -547,7 +547,7 @@ def force_morale(
             "§1.3",
             None,
             {**inputs, "side": side, "folded": next((u.name for u in remaining if u.unit_id == folded), None)},
-            {"status": "half", "units_to_check": to_check},
+            {"status": "half", "units_to_check": list(to_check)},
             f"{side}: {share}: each of its units takes one morale check (force_half), once this game: "
             f"{', '.join(to_check) or 'none'}{folded_text}",
             (ForceMorale(battle_id=battle_id, side=side, status="half", lost_points=lost_points),),

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, Lacking, Measure, Reading
-from campaign.rulesets.sheets import Card, Item, deployed_cards, left, name_of
+from campaign.rulesets.sheets import Card, Item, deployed_cards, fought, left, name_of
 
 if TYPE_CHECKING:
     from campaign.rulesets.disorder.state import BattleState, CampaignState, UnitInBattle
+    from campaign.rulesets.disorder.tables import Tables
     from projections.fold import SummaryRow
 
 
-def _markers(seen: Charted) -> list[Reading]:
+def _markers(seen: Charted[CampaignState, Tables]) -> list[Reading]:
     fighting = hooks.active_units(seen.state)
     return [
         Reading(u.unit_id, u.name, u.side, fighting[u.unit_id].markers)
@@ -29,12 +30,12 @@ def _markers(seen: Charted) -> list[Reading]:
     ]
 
 
-def _glory(seen: Charted) -> list[Reading]:
+def _glory(seen: Charted[CampaignState, Tables]) -> list[Reading]:
     careers = sorted(seen.state.careers.values(), key=lambda c: c.officer)
     return [Reading(c.officer, c.officer, c.side, c.glory) for c in careers]
 
 
-CHARTS: Charts = {
+CHARTS: Charts[CampaignState, Tables] = {
     "morale": Measure(N_("Disorder markers in battle"), N_("markers"), _markers),
     "strength": Measure(N_("Strength"), N_("models"), hooks.models),
     "glory": Measure(N_("Officers' Glory"), N_("Glory"), _glory),
@@ -57,7 +58,7 @@ split in two: the unit on the table, and why it left the roster)."""
 def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
     """Each unit of the battle being fought, as deployed: its models left, its markers, whether it must rally."""
     del units
-    return deployed_cards(state, _card)
+    return deployed_cards(state, fought(state), _card)
 
 
 def _card(state: CampaignState, battle: BattleState, uid: str) -> Card:

@@ -6,9 +6,9 @@ Pure functions like those of :mod:`campaign.rulesets.fighting_spirit.rules`, who
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.fighting_spirit.rules import (
@@ -34,6 +34,7 @@ from events.families.battle import (
     UnitRemoved,
 )
 from events.families.morale import ActionFailed, LastStandChanged
+from events.recorded import JsonValue
 from events.registry import Event
 
 # -- §0.7 reaction tests -------------------------------------------------------------------------------
@@ -374,7 +375,7 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
     spec = die(tables.psi_die(rank)).shifted(-(bands - 1))
     need = tables.psi_threshold(effect)
     roll = dice.roll(spec, f"psi {effect} by {psion.name} on {target.name}", side=psion.side)
-    inputs: dict[str, Any] = {
+    inputs: dict[str, JsonValue] = {
         "psion": psion.unit_id, "effect": effect, "distance": str(distance), "in_sight": in_sight, "bands": bands,
         # what the sentence states (the ruleset's said.py): the die rolled, the number needed, and (below) what the
         # success did, by a key of its own; verify compares outcomes, never inputs
@@ -389,10 +390,18 @@ def psi(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915 (RULES.md's steps, in
     b, uid = battle.battle_id, target.unit_id
     success = Decision("psi", "§0.10", uid, inputs, {"result": "success"}, head + " → succeeds", (), tuple(rolls))
 
-    def succeeded(what: str, facts: tuple[Event, ...] = (), then: str = "", **changes: Any) -> Decision:
+    tested = inputs
+
+    def succeeded(
+        what: str,
+        facts: tuple[Event, ...] = (),
+        then: str = "",
+        inputs: Mapping[str, JsonValue] = tested,
+        outcome: Mapping[str, JsonValue] = success.outcome,
+    ) -> Decision:
         """The success, with what it did (``then``: which of these sentences it is, for a view's language)."""
-        said = {**changes.pop("inputs", inputs), "then": then}
-        return replace(success, explanation=success.explanation + what, facts=facts, inputs=said, **changes)
+        said = {**inputs, "then": then}
+        return replace(success, explanation=success.explanation + what, facts=facts, inputs=said, outcome=outcome)
 
     if effect == "remove_suppression":
         marker = SuppressionChanged(battle_id=b, unit_id=uid, markers=0)

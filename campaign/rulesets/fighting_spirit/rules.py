@@ -251,7 +251,7 @@ def morale_test(  # noqa: PLR0913 (the command's inputs, by keyword)
     if us.abandoned_wounded and "abandoned_wounded" not in rows_all:
         rows_all.append("abandoned_wounded")
     threat = threat_level(tables, motivation, rows_all, counts)
-    inputs = {
+    inputs: dict[str, JsonValue] = {
         "rows": list(rows),
         "motivation": motivation,
         "cause": cause,
@@ -419,7 +419,7 @@ def attack(  # noqa: C901, PLR0913 (RULES.md's steps, in its order)
             "fire": fire,
             "by": by.unit_id if by is not None else None,
         },
-        {"men_left": left, "threat_rows": rows},
+        {"men_left": left, "threat_rows": list(rows)},
         f"{unit.name} attacked: {what}; {left} {'man' if left == 1 else 'men'} left",
         (fact,),
     )
@@ -626,7 +626,7 @@ def rally(  # noqa: PLR0913 (the command's inputs, by keyword)
     motivation = battle.motivation[us.side]
     lv_off, lv_unit = officer.profile.leadership, unit.profile.leadership
     attempt = RallyAttempted(battle_id=battle.battle_id, officer_id=officer.unit_id, unit_id=unit.unit_id)
-    inputs = {
+    inputs: dict[str, JsonValue] = {
         "officer": officer.unit_id,
         "distance": str(distance),
         "in_sight": in_sight,

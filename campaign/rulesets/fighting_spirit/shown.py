@@ -17,15 +17,16 @@ from campaign.rulesets.sheets import Card, Item, fought, in_side_order, left, na
 
 if TYPE_CHECKING:
     from campaign.rulesets.fighting_spirit.state import BattleState, CampaignState, UnitState
+    from campaign.rulesets.fighting_spirit.tables import Tables
     from projections.fold import SummaryRow
 
 
-def _grade_order(seen: Charted) -> tuple[str, ...]:
+def _grade_order(seen: Charted[CampaignState, Tables]) -> tuple[str, ...]:
     """Best to worst, as the tables in force say (a house rule may rename or reorder them)."""
     return tuple(str(g) for g in seen.tables.grades.order)
 
 
-def _levels(seen: Charted) -> tuple[str, ...]:
+def _levels(seen: Charted[CampaignState, Tables]) -> tuple[str, ...]:
     return tuple(reversed(_grade_order(seen)))
 
 
@@ -34,7 +35,7 @@ def _latest_battle_of(state: CampaignState, unit_id: str) -> BattleState | None:
     return max(battles, key=lambda b: b.number) if battles else None
 
 
-def _morale(seen: Charted) -> list[Reading]:
+def _morale(seen: Charted[CampaignState, Tables]) -> list[Reading]:
     order = _grade_order(seen)
     readings = []
     for unit in seen.state.units():
@@ -45,7 +46,7 @@ def _morale(seen: Charted) -> list[Reading]:
     return readings
 
 
-def _strength(seen: Charted) -> list[Reading]:
+def _strength(seen: Charted[CampaignState, Tables]) -> list[Reading]:
     state = seen.state
     fighting = hooks.active_units(state)
     readings = []
@@ -59,7 +60,7 @@ def _strength(seen: Charted) -> list[Reading]:
     return readings
 
 
-CHARTS: Charts = {
+CHARTS: Charts[CampaignState, Tables] = {
     "morale": Measure(N_("Morale grade"), N_("grade"), _morale, _levels, level_term="grade"),
     "strength": Measure(N_("Strength"), N_("men"), _strength),
     "treasury": Measure(N_("Treasury"), N_("money"), hooks.treasury),

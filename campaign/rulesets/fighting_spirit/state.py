@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from campaign.rulesets.fighting_spirit.profile import UnitProfile
 from campaign.rulesets.fighting_spirit.tables import Tables
@@ -345,7 +345,15 @@ def apply(state: CampaignState, event: RecordedEvent, tables: Tables) -> Campaig
     return _in_battle(state, p, lambda b: _unit_fact(b, kind, p, event.seq))
 
 
-_FRESH_TURN: Mapping[str, Any] = {
+class _FreshTurn(TypedDict):
+    rally_attempts: int
+    psi_actions: int
+    activations: int
+    spent: bool
+    panic_tests: int
+
+
+_FRESH_TURN: _FreshTurn = {
     "rally_attempts": 0,
     "psi_actions": 0,
     "activations": 0,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import orjson
 from pydantic import ValidationError
@@ -40,6 +40,10 @@ from campaign.rulesets.grimdark.army_list import ImportList, ImportPlan, ListedU
 from campaign.rulesets.grimdark.profile import UnitProfile
 from events.errors import InvalidInputError, Term, Words
 from events.limits import check_name
+
+if TYPE_CHECKING:
+    from campaign.rulesets.grimdark.state import CampaignState
+    from campaign.rulesets.grimdark.tables import Tables
 
 SOURCE = "Army Forge"
 GAME_SYSTEM = "gf"
@@ -128,7 +132,7 @@ def read_army_list(data: bytes, side: str, *, what: str | Words = THE_FILE) -> A
     return ArmyList(command, notes)
 
 
-def preview_import(state: Any, tables: Any, command: ImportList) -> ImportPlan:
+def preview_import(state: CampaignState, tables: Tables, command: ImportList) -> ImportPlan:
     """What importing the list would do to the campaign ``state`` (under its ``tables`` in force), appending
     nothing (new units numbered ``new-1``, ``new-2``… in place of the ids the import will give them)."""
     fresh = iter(range(1, 10_000))
@@ -190,7 +194,9 @@ def _entry(unit: object, index: int) -> tuple[ListedUnit, set[str]]:
     return listed, unread
 
 
-def _rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]], who: Words) -> Iterable[tuple[str, int]]:
+def _rules(
+    unit: Mapping[str, object], options: Iterable[Mapping[str, object]], who: Words
+) -> Iterable[tuple[str, int]]:
     """Each rule of the unit as (key, rating): its own and those its upgrades give it."""
     for rule in _all_rules(unit, options):
         key = _rule_key(rule)
@@ -201,19 +207,27 @@ def _rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]], who: W
             yield key, 0
 
 
-def _all_rules(unit: Mapping[str, Any], options: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    rules: list[Mapping[str, Any]] = [
-        r for field in ("specialRules", "rules") for r in unit.get(field) or [] if isinstance(r, dict)
+def _all_rules(unit: Mapping[str, object], options: Iterable[Mapping[str, object]]) -> list[Mapping[str, object]]:
+    rules: list[Mapping[str, object]] = [
+        r for field in ("specialRules", "rules") for r in _items(unit.get(field)) if isinstance(r, dict)
     ]
     for option in options:
-        for gain in option.get("gains") or []:
+        for gain in _items(option.get("gains")):
             if not isinstance(gain, dict):
                 continue
             if gain.get("type") in ("ArmyBookRule", "ArmyBookDefense"):
                 rules.append(gain)
             elif gain.get("type") == "ArmyBookItem":
-                rules += [c for c in gain.get("content") or [] if isinstance(c, dict) and "Rule" in str(c.get("type"))]
+                rules += [
+                    c for c in _items(gain.get("content")) if isinstance(c, dict) and "Rule" in str(c.get("type"))
+                ]
     return rules
+
+
+def _items(value: object) -> list[object]:
+    """What a file's array holds (none where it has no array, or a value of another kind: nothing in it is a
+    rule)."""
+    return value if isinstance(value, list) else []
 
 
 def _rule_key(rule: Mapping[str, object]) -> str:
@@ -321,7 +335,7 @@ class ArmyForge:
     def read(self, data: bytes, side: str, *, what: str | Words | None = None) -> ArmyList:
         return read_army_list(data, side, what=what or THE_FILE)
 
-    def plan(self, state: Any, tables: Any, command: ImportList) -> ImportPlan:
+    def plan(self, state: CampaignState, tables: Tables, command: ImportList) -> ImportPlan:
         return preview_import(state, tables, command)
 
     def in_words(self, plan: ImportPlan, notes: Iterable[Words] = ()) -> list[str]:

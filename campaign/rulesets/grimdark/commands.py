@@ -41,7 +41,7 @@ from events.errors import InvalidInputError, Words
 from events.families.battle import BattleEnded, KillCredited, TurnBegan, UnitDeployed, UnitRemoved
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
-from events.recorded import JsonValue
+from events.recorded import JsonValue, whole
 from events.registry import Event
 
 CASUALTY_REASONS = ("destroyed", "routed")
@@ -530,7 +530,7 @@ class EndBattle(GfCommand):
             )
             if xp is not None:
                 decisions.append(xp)
-                gained += int(xp.outcome["xp"])
+                gained += whole(xp.outcome["xp"])
             had = roster.traits + tuple(
                 f.trait for d in decisions if d.unit_id == unit_id for f in d.facts if isinstance(f, TraitGained)
             )

@@ -9,6 +9,7 @@ from pydantic import TypeAdapter
 from campaign.rulesets.fold import KeptSummary, Row, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.grimdark import state as gf
 from campaign.rulesets.tables import Sourced
+from events.recorded import text
 from projections.fold import RulesetFold, Summary
 
 
@@ -60,6 +61,6 @@ def _summary(
             "out": u.disbanded,
         }
 
-    careers = kept_rows(state.roster, career, lambda c: c["pc"], was.careers, (injuries,))
+    careers = kept_rows(state.roster, career, lambda c: text(c["pc"]), was.careers, (injuries,))
     summary = Summary(units.rows, battles.rows, dict(state.treasury), careers.rows, 0)
     return summary, KeptSummary(units, battles, careers)

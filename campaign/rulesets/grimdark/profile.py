@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -29,10 +29,10 @@ class UnitProfile(BaseModel):
     """A hero's skill set (``skills.*`` in the tables), rolled on at each level-up."""
 
     @model_serializer(mode="wrap")
-    def _recorded(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _recorded(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         """A Defense not given is left out: a unit mustered before the profile had one records the very same
         profile as it always did."""
-        dumped: dict[str, Any] = handler(self)
+        dumped: dict[str, object] = handler(self)
         if dumped.get("defense") is None:
             dumped.pop("defense", None)
         return dumped

@@ -8,7 +8,7 @@ reach half its Tough). Wounds in a unit of Tough(X) models pile onto one model u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.grimdark.tables import Tables
@@ -22,6 +22,7 @@ from events.families.battle import KillCredited, UnitRemoved, VictoryPoints, Wou
 from events.families.career import TraitGained, XpGained
 from events.families.economy import FundsChanged, UnitDisbanded
 from events.families.morale import ShakenChanged
+from events.recorded import JsonValue
 from events.registry import Event
 
 __all__ = [
@@ -85,7 +86,7 @@ def _wound_facts(
 
 
 def morale_test(
-    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, object] | None = None
+    tables: Tables, unit: Unit, dice: Dice, why: str, said: dict[str, JsonValue] | None = None
 ) -> tuple[bool, str, list[Roll]]:
     """§4.1: (passed, how, rolls). Shaken fails without a roll; Motivated passes its first; Fearless saves on 4+.
     ``said``, when given, takes which of these the test was (``how``) and the modifier, as its sentence states."""
@@ -127,7 +128,7 @@ def morale_test(
 def _test_decision(
     tables: Tables, unit: Unit, dice: Dice, battle_id: str, trigger: str, *, can_rout: bool, by: Unit | None
 ) -> Decision:
-    said: dict[str, Any] = {}
+    said: dict[str, JsonValue] = {}
     passed, how, rolls = morale_test(tables, unit, dice, trigger, said)
     facts: list[Event] = []
     if passed:
@@ -485,7 +486,7 @@ def level_up(
         "§4.2",
         unit.unit_id,
         {"xp_before": xp_before, "xp_after": xp_after, "skill_set": skill_set, "points": points * levels},
-        {"traits": gained},
+        {"traits": list(gained)},
         f"{unit.name} reaches {xp_after} XP: +{points * levels} pts, {', '.join(gained)}",
         tuple(facts),
         tuple(rolls),

@@ -13,18 +13,19 @@ from typing import TYPE_CHECKING
 from campaign.i18n import N_
 from campaign.rulesets import hooks
 from campaign.rulesets.hooks import Charted, Charts, Lacking, Measure, Reading
-from campaign.rulesets.sheets import Card, Item, deployed_cards, left, name_of
+from campaign.rulesets.sheets import Card, Item, deployed_cards, fought, left, name_of
 
 if TYPE_CHECKING:
     from campaign.rulesets.grimdark.state import BattleState, CampaignState
+    from campaign.rulesets.grimdark.tables import Tables
     from projections.fold import SummaryRow
 
 
-def _xp(seen: Charted) -> list[Reading]:
+def _xp(seen: Charted[CampaignState, Tables]) -> list[Reading]:
     return [Reading(u.unit_id, u.name, u.side, u.xp) for u in hooks.roster_in_order(seen.state) if u.disbanded is None]
 
 
-CHARTS: Charts = {
+CHARTS: Charts[CampaignState, Tables] = {
     "morale": Measure(N_("Experience"), N_("XP"), _xp),
     "strength": Measure(N_("Strength"), N_("models"), hooks.models),
     "treasury": Measure(N_("Treasury"), N_("points"), hooks.treasury),
@@ -48,7 +49,7 @@ def sheet(state: CampaignState, units: Mapping[str, SummaryRow]) -> list[Card]:
     """Each unit of the battle being fought, as deployed: its models left, Quality, wounds carried, Shaken, and
     whether it has activated this round; a hero joined to a unit is noted on it."""
     del units
-    return deployed_cards(state, _card)
+    return deployed_cards(state, fought(state), _card)
 
 
 def _card(state: CampaignState, battle: BattleState, uid: str) -> Card:

@@ -348,5 +348,14 @@ def casualties(
         )
     captured = _captured_artillery(outcome, lost_artillery)
     if captured:
-        decisions.append(Decision("artillery", "§2.12", None, {}, {"lost": lost_artillery}, captured))
+        decisions.append(
+            Decision(
+                "artillery",
+                "§2.12",
+                None,
+                {},
+                {"lost": {side: dict(lost) for side, lost in lost_artillery.items()}},
+                captured,
+            )
+        )
     return decisions

@@ -127,7 +127,7 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
         said.append(["pc_out", picked.name])
     lasting = result in tables.catastrophe.rules.lasting and picked is None
     lasting_mods: dict[str, int] = {}
-    side_wide: list[dict[str, object]] = []
+    side_wide: list[JsonValue] = []
     if row.strategy:
         me.strategy_mods[f"catastrophe {result}"] = row.strategy
         effects.append(f"Strategy {row.strategy:+d}")
@@ -154,7 +154,7 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
             side_wide.append({"side": me.name, "value": value})
         effects.append(f"Morale {value:+d} for every unit")
         said.append(["morale_all", value])
-    persist: list[dict[str, object]] = []
+    persist: list[JsonValue] = []
     if target is not None and row.morale_unit is not None and not target.exempt:
         value = row.morale_unit
         target.morale += value
@@ -192,10 +192,10 @@ def _catastrophe(  # noqa: C901, PLR0912, PLR0915 (RULES.md's steps, in its orde
         {"side": me.name, "enemy_es_bonus": bonus, "roll": roll.total, "luck": luck, "said": said},
         {
             "result": result,
-            "effects": effects,
+            "effects": list(effects),
             "persist": persist,
             "knocked_out_pc": picked.name if picked is not None else "",
-            **({"atrocity": atrocity} if atrocity else {}),
+            **({"atrocity": dict(atrocity)} if atrocity else {}),
         },
         f"{me.name} catastrophe: {'; '.join(notes)} → {result}: {'; '.join(effects)}",
         (),
@@ -468,7 +468,7 @@ def _leader_lost(tables: Tables, side: SideRun, pc: PcInBattle, as_: int) -> Dec
     row = tables.catastrophe_effect(as_)
     lasting = as_ in tables.catastrophe.rules.lasting
     parts: dict[str, int] = {}
-    persist: list[dict[str, object]] = []
+    persist: list[JsonValue] = []
     shown: list[str] = []
     if lasting and row.morale_all:
         value = row.morale_all
@@ -623,7 +623,7 @@ def resolve_battle(
             {
                 "table": outcome.table,
                 "w": outcome.w,
-                "band": _band(tables.results.open_field, outcome.key),
+                "band": list(_band(tables.results.open_field, outcome.key)),
                 "defeats": [[d.side.name, d.w, d.key] for d in outcome.defeats[1:]],
             },
             {"result": outcome.key, "winner": outcome.winner.name, "clear_victory": "yes" if outcome.clear else "no"},

@@ -33,6 +33,7 @@ from events.dice import Roll, parse
 from events.errors import InvalidInputError, Words
 from events.families.calendar import DaysPassed, MonthEnded, WoundedReturned
 from events.families.economy import FundsChanged, MoraleModifierSet, PaySettled
+from events.recorded import JsonValue
 from events.registry import Event
 
 
@@ -62,7 +63,7 @@ def _payday(
         owed=result.state.owed,
         unpaid_days=result.state.unpaid_days,
     )
-    outcome = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty, **more}
+    outcome: dict[str, JsonValue] = {"due": result.due, "paid": result.paid, "penalty": result.state.penalty, **more}
     # what the sentence states besides (the ruleset's said.py): verify compares outcomes, never inputs
     said = {**result.said, "upkeep": upkeep, **({"morale": morale} if morale is not None else {})}
     inputs = {"pay_pct": pct, "month": month, **said}

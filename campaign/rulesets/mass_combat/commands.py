@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
@@ -135,7 +135,7 @@ def _troop_quality(inputs: Mapping[str, JsonValue], quality: str, rolls: Sequenc
     return Decision("troop_quality", "§2.3", None, inputs, {"quality": quality}, text, rolls=tuple(rolls))
 
 
-def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, object]:
+def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, JsonValue]:
     return {
         "unit_id": unit.unit_id,
         "name": unit.name,
@@ -147,7 +147,7 @@ def _army_json(unit: mc_battle.ArmyUnit) -> dict[str, object]:
 
 def replay_battle_day(
     tables: Tables, record: RecordedEvent, command: Sequence[RecordedEvent]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Re-run the battle day recorded by ``record`` (its ``battle_day`` rule application) on the dice its command
     rolled (``command``: that command's events), with ``tables`` as they were in force then.
 
@@ -171,8 +171,8 @@ def replay_battle_day(
     decisions = mc_battle.resolve_battle(
         tables, setup, roster, str(record.payload["battle_id"]), dice, reputations=reputations
     )
-    recomputed = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
-    recorded = [
+    recomputed: list[dict[str, object]] = [{"rule": d.rule, "outcome": dict(d.outcome)} for d in decisions]
+    recorded: list[dict[str, object]] = [
         {"rule": e.payload["rule"], "outcome": dict(obj(e.payload["outcome"]))}
         for e in command
         if e.type == "rules.applied" and e.payload["rule"] not in ("battle_day", "same_enemy_this_year")
@@ -286,7 +286,7 @@ class Battle(McCommand):
                 "setup": self.setup.model_dump(mode="json"),
                 "final_day": self.final_day,
                 "roster": {n: _army_json(u) for n, u in roster.items()},
-                **({"reputation": reputations} if reputations else {}),
+                **({"reputation": dict(reputations)} if reputations else {}),
             },
             {"decisions": len(decisions)},
             f"{self.setup.name}, day {self.setup.day}: {len(decisions)} steps resolved",
@@ -314,7 +314,7 @@ def _with_experience(
     rows = experience_rows(tables, [(u.name, u.profile) for u in state.roster.values() if u.unit_id in fought])
     words = experience_words(rows)
     # the rows, as the sentence states them (the ruleset's said.py); verify compares outcomes, never inputs
-    said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": rows}  # type: ignore[dict-item]
+    said: dict[str, JsonValue] = {"experience_said": bool(words), "experience": list(rows)}
     return [
         replace(d, explanation=d.explanation + words, inputs={**d.inputs, **said}) if d.rule == "battle_end" else d
         for d in decisions

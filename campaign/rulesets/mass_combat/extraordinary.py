@@ -10,6 +10,7 @@ from campaign.rulesets.mass_combat.runs import SideRun
 from campaign.rulesets.mass_combat.setup import Side
 from campaign.rulesets.mass_combat.tables import Tables
 from events.errors import InvalidInputError
+from events.recorded import JsonValue
 
 
 def effect_size(tables: Tables, points: int, ts: int) -> int:
@@ -84,7 +85,7 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
     decisions: list[Decision] = []
     for side in sides:
         lines = []
-        said: list[list[object]] = []  # each line's terms, so that a reader's language can say it (not hashed)
+        said: list[JsonValue] = []  # each line's terms, so that a reader's language can say it (not hashed)
         down = tables.extraordinary.rounding == "down"
         per_point = tables.extraordinary.ts_per_point
         recon_points = 0
@@ -152,7 +153,7 @@ def spend_force(tables: Tables, sides: Sequence[SideRun]) -> list[Decision]:  # 
                 )
                 said.append(["healing", unit.unit.name, *why])
         if side.setup.spells:
-            inputs: dict[str, object] = {"side": side.name, "es": side.setup.es, "users": len(side.setup.users)}
+            inputs: dict[str, JsonValue] = {"side": side.name, "es": side.setup.es, "users": len(side.setup.users)}
             inputs["said"] = said
             head = f"{side.name} spends Extraordinary Force: "
             if side.setup.users:

@@ -11,6 +11,7 @@ from campaign.rulesets.mass_combat.quality import base_morale, exempt_from_moral
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.rulesets.tables import Sourced
+from events.recorded import text
 from projections.fold import RulesetFold, Summary
 
 
@@ -64,6 +65,6 @@ def _summary(state: mc.CampaignState, tables: Tables, before: KeptSummary | None
             "rank": c.rank,
         }
 
-    careers = kept_rows(state.careers, career, lambda c: c["pc"], was.careers, (state.day,))
+    careers = kept_rows(state.careers, career, lambda c: text(c["pc"]), was.careers, (state.day,))
     summary = Summary(units.rows, battles.rows, dict(state.treasury), careers.rows, state.day)
     return summary, KeptSummary(units, battles, careers)

@@ -13,6 +13,7 @@ from campaign.rulesets.mass_combat.state import BattleRecord, CampaignState
 from campaign.rulesets.mass_combat.tables import Tables
 from events.families.economy import FundsChanged, MoraleModifierSet, UnitDisbanded
 from events.families.roster import UnitWentOver
+from events.recorded import maybe_text, obj, seq, whole
 from events.registry import Event
 
 
@@ -36,7 +37,7 @@ def year_record(tables: Tables, setup: BattleSetup, winner: str) -> Decision:
         "same_enemy_this_year",
         "§2.11",
         None,
-        {"winner": winner, "losers": losers, "battle": setup.name},
+        {"winner": winner, "losers": list(losers), "battle": setup.name},
         {"beat": beat, "lost": lost},
         text,
         tuple(facts),
@@ -68,7 +69,8 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
     for d in decisions:
         if d.rule not in ("catastrophe", "leader_lost", "next_day_morale"):  # R2-14, R2-18 recorded too
             continue
-        for item in d.outcome.get("persist", []):
+        for persisting in seq(d.outcome.get("persist", [])):
+            item = obj(persisting)
             if "defected" in item:  # the unit left the battle with its troops: lost to its side for good
                 out.append(UnitDisbanded(unit_id=str(item["defected"]), reason=f"defected at {setup.name}"))
                 continue
@@ -80,9 +82,9 @@ def lasting_effects(tables: Tables, decisions: Sequence[Decision], setup: Battle
                 MoraleModifierSet(
                     name=f"{'the day after' if d.rule == 'next_day_morale' else 'commander lost'} "
                     f"({setup.name}, day {setup.day})",
-                    value=int(item["value"]),
-                    unit_id=item.get("unit_id"),
-                    side=item.get("side"),
+                    value=whole(item["value"]),
+                    unit_id=maybe_text(item.get("unit_id")),
+                    side=maybe_text(item.get("side")),
                     until=str(item.get("until", "clear_victory")),
                 )
             )

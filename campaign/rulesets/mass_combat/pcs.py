@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from campaign.rulesets.decision import Decision
 from campaign.rulesets.mass_combat.setup import PcInBattle
@@ -12,7 +11,7 @@ from campaign.rulesets.tables import pick
 from events.dice import Dice, DiceSpec, Roll, parse
 from events.errors import InvalidInputError
 from events.families.career import PcWounded, PromotionRolled, ReputationChanged
-from events.recorded import JsonValue
+from events.recorded import JsonValue, whole
 from events.registry import Event
 
 THREE_D = parse("3d")
@@ -248,7 +247,7 @@ def _glory(  # noqa: PLR0915 (RULES.md's steps, in its order, each said and reco
     strategy = glory_strategy(tables, row, pc.leads)
     promotion = row <= GLORY_ROWS.index("made_4")
     now = reputation + sum(getattr(f, "change", 0) for f in facts)
-    outcome: dict[str, Any] = {"margin": margin, "strategy_mod": strategy, "promotion": promotion}
+    outcome: dict[str, JsonValue] = {"margin": margin, "strategy_mod": strategy, "promotion": promotion}
     demotion_from = GLORY_ROWS.index(str(tables.glory.demotion_roll_from))
     if promotion:
         reaction_roll = dice.roll(THREE_D, f"promotion reaction roll, {pc.name}", side=pc.side)
@@ -340,7 +339,7 @@ def first_rolls(
         first,
         glory_roll,
     ]
-    strategy = 0 if knocked_out else int(glory_roll.outcome["strategy_mod"])
+    strategy = 0 if knocked_out else whole(glory_roll.outcome["strategy_mod"])
     return FirstRolls(out, strategy, knocked_out, died, dead)
 
 

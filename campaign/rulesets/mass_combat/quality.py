@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from campaign.rulesets.mass_combat import RULESET
 from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import QUALITIES, Tables
 from campaign.rulesets.tables import pick
 from events.errors import InvalidInputError, Term
-from events.recorded import JsonValue
+from events.recorded import JsonValue, text, whole
 
 
 def base_morale(tables: Tables, quality: str, *, irregular: bool = False) -> int:
@@ -68,7 +67,7 @@ def experience_rows(tables: Tables, units: Sequence[tuple[str, UnitProfile]]) ->
     return rows
 
 
-def experience_words(rows: Sequence[Sequence[Any]]) -> str:
+def experience_words(rows: Sequence[Sequence[JsonValue]]) -> str:
     """:func:`experience_rows` in words: 'Caliburn's gang 0 → 1, now green (was inexperienced): base Morale 6 →
     11'. A unit whose quality changes says its base Morale before and after."""
     parts = []
@@ -77,14 +76,14 @@ def experience_words(rows: Sequence[Sequence[Any]]) -> str:
         if quality != quality_was:
             words += f", now {quality} (was {quality_was}): base Morale {before} → {after}"
             if cut:
-                words += f" (the {int(cut):+d} for inexperienced irregulars no longer applies)"
+                words += f" (the {whole(cut):+d} for inexperienced irregulars no longer applies)"
         parts.append(words)
     if not parts:
         return ""
     return "; one battle more of experience for every unit that fought (§2.3): " + "; ".join(parts)
 
 
-def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, Any]:
+def settle_experience(tables: Tables, profile: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
     """A new unit's quality and experience (R2-12, R3-23): given a quality only, the lower bound of its band; given
     an experience only, the band it falls in (no default quality stands in for the missing one); given both, they
     must agree. Given neither, both are left out for the 3d quality table to decide (``quality.when_unstated``
@@ -102,7 +101,7 @@ def settle_experience(tables: Tables, profile: Mapping[str, Any]) -> dict[str, A
             return out
         out["quality"] = "average"
     if experience is None:
-        out["experience"] = tables.quality_row(out["quality"]).experience_from
+        out["experience"] = tables.quality_row(text(out["quality"])).experience_from
     elif quality is None:
         out["quality"] = quality_for_experience(tables, experience)
     elif quality_for_experience(tables, experience) != quality:

@@ -17,12 +17,13 @@ from campaign.rulesets.sheets import Card, Item, fought, in_side_order
 
 if TYPE_CHECKING:
     from campaign.rulesets.mass_combat.state import CampaignState
+    from campaign.rulesets.mass_combat.tables import Tables
     from projections.fold import SummaryRow
 from events.recorded import text, whole
 
 
-def _units(field: str) -> Callable[[Charted], list[Reading]]:
-    def read(seen: Charted) -> list[Reading]:
+def _units(field: str) -> Callable[[Charted[CampaignState, Tables]], list[Reading]]:
+    def read(seen: Charted[CampaignState, Tables]) -> list[Reading]:
         units = seen.summary().units
         return [
             Reading(text(u["unit_id"]), text(u["name"]), text(u["side"]), whole(u[field]))
@@ -33,13 +34,13 @@ def _units(field: str) -> Callable[[Charted], list[Reading]]:
     return read
 
 
-def _reputation(seen: Charted) -> list[Reading]:
+def _reputation(seen: Charted[CampaignState, Tables]) -> list[Reading]:
     state = seen.state
     careers = sorted(state.careers.values(), key=lambda c: c.pc)
     return [Reading(c.pc, c.pc, None, state.reputation(c.pc)) for c in careers]
 
 
-CHARTS: Charts = {
+CHARTS: Charts[CampaignState, Tables] = {
     "morale": Measure(N_("Campaign Morale"), N_("Morale"), _units("campaign_morale")),
     "strength": Measure(N_("Troop strength"), N_("TS"), _units("ts")),
     "treasury": Measure(N_("Treasury"), "$", hooks.treasury),
