@@ -138,7 +138,7 @@ def test_no_step_back_is_open_to_a_shaken_unit_and_names_12_inches(line: FsTable
     # Condition 4: "grade is По or better": Shaken may try (d6, ≥ 6 stands). Condition 2 names 12".
     line.ledger.execute(line.info, fs.Position.build(unit_name="Squad", prone=None, in_cover=True))
     drop(line, 1)  # Shaken
-    with pytest.raises(InvalidInputError, match='1 friendly unit\\(s\\) are within 12"'):
+    with pytest.raises(InvalidInputError, match='1 friendly unit is within 12"'):
         line.ledger.execute(
             line.info,
             fsb.LastStand.build(unit_name="Squad", friends_within_12=1, enemy_squads_in_sight=3),
