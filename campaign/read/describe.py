@@ -709,8 +709,10 @@ re-decided word for word, so it stays): read as the month it is, counted from 1 
 
 def _month_end_pay(event: RecordedEvent) -> tuple[int, bool] | None:
     """The month (counted from 1) whose end paid this treasury change, when a month's end made it, and whether
-    it paid upkeep too (Mass Combat's)."""
-    if not str(event.meta.get("command", "")).endswith(".month_end"):
+    it paid upkeep too (Mass Combat's). An amendment's events are those of the commands it re-ran, all recorded
+    under its own name ("amend"): a month's end re-run there reads as the one it re-ran."""
+    command = str(event.meta.get("command", ""))
+    if not command.endswith(".month_end") and command != "amend":
         return None
     found = _MONTH_END_PAY.fullmatch(str(event.payload.get("reason", "")))
     if found is None:
