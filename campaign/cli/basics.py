@@ -17,7 +17,7 @@ from campaign.cli.output import Output, escape, handles_errors, head_line, say, 
 from campaign.cli.session import open_app, resolved, state
 from campaign.i18n import DEFAULT, _, language, ngettext
 from campaign.read.describe import amount, explained_by, unit_names
-from campaign.read.views import log_filter
+from campaign.read.views import known_type, log_filter
 from campaign.rulesets import RULESETS
 from campaign.rulesets.kinds import BATTLE, NEW_CAMPAIGN, UNIT
 from events.errors import InvalidInputError, NotFoundError
@@ -150,6 +150,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 entries = entries[:limit]
             names = unit_names(every)
         if not entries:
+            known_type(type_)
             _known(names, info.name, upto, ("--unit", unit), ("--battle", battle))
         from campaign.branch_dice import origins
 

@@ -297,6 +297,28 @@ def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
     return every, entries if limit is None else entries[:limit]
 
 
+def known_type(typed: str | None, flag: str = "--type") -> None:
+    """Refuse a log's type filter that no event type starts with, saying the types there are: a typo is not
+    "nothing of that type happened". Asked only of an empty log (every family of types is imported to answer)."""
+    from campaign.rulesets.common import did_you_mean
+    from events.registry import registry
+
+    if not typed:
+        return
+    types = registry.names()
+    if any(t.startswith(typed) for t in types):
+        return
+    families = ", ".join(sorted({t.split(".", 1)[0] + "." for t in types}))
+    raise InvalidInputError.saying(
+        "{flag} {typed!r} is not an event type nor the start of one{hint}; the families of types are "
+        "{families} (or a whole type, as dice.rolled)",
+        flag=flag,
+        typed=typed,
+        hint=did_you_mean(typed, types),
+        families=families,
+    )
+
+
 def log_in_words(
     events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
 ) -> list[dict[str, object]]:

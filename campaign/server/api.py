@@ -291,6 +291,8 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
         ledger, m.info, type_=type, unit=unit, battle=battle, after=after, upto=at, last=last, limit=limit,
         show_all=all,
     )  # fmt: skip
+    if not entries:
+        views.known_type(type, "type")
     return {"campaign": m.info.name, "head_seq": m.info.last_seq, "events": views.log_in_words(every, entries)}
 
 

@@ -322,3 +322,13 @@ def test_an_unknown_command_is_said_unknown_with_the_names_close_to_it(world: Wo
     said = command(world.client("gina"), world, "gf.batle_start", 400, name="Ruins")["detail"]
     assert said.startswith("there is no command called 'gf.batle_start'; did you mean 'gf.battle_start'")
     assert "cannot be run by this version" not in said and len(log(world)) == before
+
+
+def test_the_log_of_an_unknown_type_is_refused_with_the_types_there_are(world: World) -> None:
+    known = world.client("pat").get(url(world, "/log"), params={"type": "dice."})
+    assert known.status_code == 200
+    refused = world.client("pat").get(url(world, "/log"), params={"type": "nonsense"})
+    assert refused.status_code == 400
+    said = refused.json()["detail"]
+    assert said.startswith("type 'nonsense' is not an event type nor the start of one; the families of types are ")
+    assert "battle., " in said and "dice., " in said and "timeline." in said
