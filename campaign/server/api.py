@@ -346,7 +346,7 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> Ap
     """Build the command model, check that the member may run it, and run it through the executor: again on the
     fresh state if another process appended first (``m`` is read in the campaign's turn, :func:`in_turn`)."""
     srv = server(srv_request)
-    command = runner.build(body.command, body.args)
+    command = runner.build(body.command, body.args, m.info.ruleset)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
     ledger = ledger_of(srv_request, m)
 
