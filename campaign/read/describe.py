@@ -327,13 +327,27 @@ def seed_word(key: str, v: str) -> str | None:
     return said if said != v else None
 
 
+def field_said(key: str, v: str) -> str:
+    """The field ``key`` and its recorded value ``v`` in words ("броня Легкий"); a term whose words name the
+    field too alone ("без брони", not "броня без брони")."""
+    said = term_said(key, v)
+    ruleset = _RULESET.get()
+    if ruleset is not None and language() != DEFAULT:
+        from campaign.i18n.terms import vocabulary
+
+        found = vocabulary(ruleset).term(_TERM_SETS.get(key, key), v)
+        if found is not None and found.alone:
+            return said
+    return f"{label(key)} {said}"
+
+
 def value(v: object) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):
         return _("yes") if v else _("no")
     if isinstance(v, dict):
         return ", ".join(
-            f"{label(str(k))} {term_said(str(k), x) if isinstance(x, str) else value(x)}"
+            field_said(str(k), x) if isinstance(x, str) else f"{label(str(k))} {value(x)}"
             for k, x in v.items()
             if x not in (None, False, "", [], {})
         )
@@ -363,7 +377,10 @@ def facts(p: Mapping[str, object], names: Mapping[str, str], skip: Iterable[str]
             if isinstance(v, str) and v in names:
                 out.append(f"{words(k[:-3])} {names[v]}")
             continue
-        shown = names.get(v, term_said(k, v)) if isinstance(v, str) else value(v)
+        if isinstance(v, str) and v not in names:
+            out.append(field_said(k, v))
+            continue
+        shown = names[v] if isinstance(v, str) else value(v)
         out.append(label(k) if v is True else f"{label(k)} {shown}")
     return ", ".join(out)
 
