@@ -286,6 +286,25 @@ _RULESET: ContextVar[str | None] = ContextVar("campaign_described_ruleset", defa
 seed's words (``quality`` ``green`` → "Зеленые"); None where no command says which."""
 
 
+_CAMPAIGN_RULESET: ContextVar[str | None] = ContextVar("campaign_read_ruleset", default=None)
+"""The ruleset of the campaign whose log is being said (:func:`reading_campaign`), None where no reader set it."""
+
+RE_RUN = "amend"
+"""The name an amendment records every event of the commands it re-runs under (one append, one meta)."""
+
+
+@contextmanager
+def reading_campaign(ruleset: str | None) -> Iterator[None]:
+    """Within the block, the events said are a campaign of ``ruleset``'s: one an amendment re-ran, recorded under
+    its name ("amend"), not the re-run command's, reads in that ruleset's terms as the first run read ("вид
+    пехота, качество Регулярные", not "вид infantry, качество regular")."""
+    token = _CAMPAIGN_RULESET.set(ruleset)
+    try:
+        yield
+    finally:
+        _CAMPAIGN_RULESET.reset(token)
+
+
 @contextmanager
 def _reading(ruleset: str | None) -> Iterator[None]:
     token = _RULESET.set(ruleset)
@@ -449,7 +468,10 @@ def describe(
     English, as recorded. ``who``: how it names whoever entered table dice (as recorded: the command line's
     view; the page's says the account or the game master, ``campaign.read.views.author_said``)."""
     command = event.payload.get("command") if event.type == "timeline.command_issued" else event.meta.get("command")
-    with _reading(ruleset_of_command(command)):
+    ruleset = ruleset_of_command(command)
+    if ruleset is None and command == RE_RUN:
+        ruleset = _CAMPAIGN_RULESET.get()
+    with _reading(ruleset):
         return words(_describe(event, names or {}, rolls or {}, faces or {}, who))
 
 
@@ -729,7 +751,7 @@ def _month_end_pay(event: RecordedEvent) -> tuple[int, bool] | None:
     it paid upkeep too (Mass Combat's). An amendment's events are those of the commands it re-ran, all recorded
     under its own name ("amend"): a month's end re-run there reads as the one it re-ran."""
     command = str(event.meta.get("command", ""))
-    if not command.endswith(".month_end") and command != "amend":
+    if not command.endswith(".month_end") and command != RE_RUN:
         return None
     found = _MONTH_END_PAY.fullmatch(str(event.payload.get("reason", "")))
     if found is None:

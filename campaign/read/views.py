@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
-from campaign.read.describe import corrected, describe, dice_of, money, unit_names, value, words
+from campaign.read.describe import corrected, describe, dice_of, money, reading_campaign, unit_names, value, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.recorded import seq as array
@@ -320,10 +320,11 @@ def known_type(typed: str | None, flag: str = "--type") -> None:
 
 
 def log_in_words(
-    events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
+    events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]], ruleset: str | None = None
 ) -> list[dict[str, object]]:
-    """Each entry as a person reads it: seq, who entered it, when, what happened, its clause."""
-    return entries_in_words(unit_names(events), entries)
+    """Each entry as a person reads it: seq, who entered it, when, what happened, its clause (``ruleset``: the
+    campaign's, which an amendment's re-run events read in)."""
+    return entries_in_words(unit_names(events), entries, ruleset=ruleset)
 
 
 def entries_in_words(
@@ -332,26 +333,29 @@ def entries_in_words(
     rolls: Mapping[int, int] | None = None,
     faces: Mapping[int, Sequence[int]] | None = None,
     accounts: Collection[str] | None = None,
+    ruleset: str | None = None,
 ) -> list[dict[str, object]]:
     """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them);
     ``rolls`` and ``faces``: the dice the rule applications among them used, for their sentences in the reader's
     language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page). With
     ``accounts`` (:func:`accounts_of`), who entered table dice is said as the group knows them
-    (:func:`author_said`), as the page says who entered each entry; without, as recorded."""
+    (:func:`author_said`), as the page says who entered each entry; without, as recorded. ``ruleset``: the
+    campaign's, in whose terms the events an amendment re-ran read (:func:`reading_campaign`)."""
     kept = accounts
     who = (lambda actor: author_said(actor, kept)) if kept is not None else (lambda actor: actor)
-    return [
-        {
-            "seq": e.seq,
-            "type": e.type,
-            "actor": e.meta.get("actor"),
-            "recorded_at": e.meta.get("recorded_at"),
-            "what": describe(e, names, rolls, faces, who),
-            "clause": e.payload.get("clause"),
-            "retracted": gone,
-        }
-        for e, gone in entries
-    ]
+    with reading_campaign(ruleset):
+        return [
+            {
+                "seq": e.seq,
+                "type": e.type,
+                "actor": e.meta.get("actor"),
+                "recorded_at": e.meta.get("recorded_at"),
+                "what": describe(e, names, rolls, faces, who),
+                "clause": e.payload.get("clause"),
+                "retracted": gone,
+            }
+            for e, gone in entries
+        ]
 
 
 GRANTED = "membership.granted"

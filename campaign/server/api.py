@@ -293,7 +293,11 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
     )  # fmt: skip
     if not entries:
         views.known_type(type, "type")
-    return {"campaign": m.info.name, "head_seq": m.info.last_seq, "events": views.log_in_words(every, entries)}
+    return {
+        "campaign": m.info.name,
+        "head_seq": m.info.last_seq,
+        "events": views.log_in_words(every, entries, m.info.ruleset),
+    }
 
 
 @router.get("/campaigns/{campaign_id}/audit", openapi_extra=access("member"))
