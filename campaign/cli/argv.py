@@ -164,13 +164,31 @@ def _drawn_in_language(command: Command) -> None:
         from campaign.i18n import _
 
         words = {OPTIONS_METAVAR: _(OPTIONS_METAVAR), SUBCOMMAND_METAVAR: _(SUBCOMMAND_METAVAR)}
+        # (a help draws its usage within its own names_in_language: a name said there is ours too)
+        ours = {id(p) for p in command.params if not _is_option(p) and (named_by_us(p) or _said(p))}
         with names_in_language(command.params):
+            for param in command.params:
+                if not _is_option(param):
+                    words.update(dict.fromkeys(param.get_usage_pieces(ctx), usage_name(param, id(param) in ours)))
             pieces = [words.get(piece, piece) for piece in command.collect_usage_pieces(ctx)]
         formatter.write_usage(ctx.command_path, " ".join(pieces), _(USAGE_PREFIX))
 
     command.format_help = format_help
     command.format_usage = format_usage
     command._in_language = True
+
+
+def usage_name(param: Any, ours: bool) -> str:
+    """An argument as a usage line names it, as Click does and as an option's value is named here: in capitals
+    (``NOTATION``, ``ЗАПИСЬ_БРОСКА``), in brackets when it may be left out (``[NAME]``), ``...`` after one that
+    takes several; a name its declaration chose (``MEASURE``, ``[UNIT|SIDE]``) as chosen. Typer's own braces
+    (``{notation}``) read as a placeholder left unfilled."""
+    name = str(param.metavar if param.metavar is not None else param.name)
+    if ours:
+        name = name.upper().replace(" ", "_").replace("-", "_")
+    if not param.required and not name.startswith("["):
+        name = f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
 
 
 def named_by_us(param: Any) -> bool:
@@ -226,11 +244,18 @@ def names_in_language(params: Sequence[Any]) -> Iterator[None]:
         if said is not None:
             saved.append((param, param.metavar))
             param.metavar = said
+            param._name_said = True
     try:
         yield
     finally:
         for param, metavar in saved:
             param.metavar = metavar
+            param._name_said = False
+
+
+def _said(param: Any) -> bool:
+    """Whether ``param``'s shown name is one :func:`names_in_language` gave it (its field's, in other words)."""
+    return bool(getattr(param, "_name_said", False))
 
 
 def tidy_help(command: Command) -> None:

@@ -16,8 +16,8 @@ from campaign.cli.options import CampaignOpt, CommandIdOpt, DiceOpt, JsonOpt
 from campaign.cli.output import Output, escape, handles_errors, head_line, say, strong
 from campaign.cli.session import open_app, resolved, state
 from campaign.i18n import DEFAULT, _, language, ngettext
-from campaign.read.describe import amount, explained_by, unit_names
-from campaign.read.views import log_filter
+from campaign.read.describe import amount, explained_by, reading_campaign, unit_names
+from campaign.read.views import known_type, log_filter
 from campaign.rulesets import RULESETS
 from campaign.rulesets.kinds import BATTLE, NEW_CAMPAIGN, UNIT
 from events.errors import InvalidInputError, NotFoundError
@@ -150,6 +150,7 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 entries = entries[:limit]
             names = unit_names(every)
         if not entries:
+            known_type(type_)
             _known(names, info.name, upto, ("--unit", unit), ("--battle", battle))
         from campaign.branch_dice import origins
 
@@ -171,14 +172,15 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
         said = explained_by([e for e, _ in entries])
         # a rule's sentence in another language says its dice: those rolled before the page are read too
         before = [] if language() == DEFAULT else dice_before(ledger.store, info.campaign_id, [e for e, _ in entries])
-        out.events_table(
-            [e for e, _ in entries if e.seq not in said],
-            escape(f"{info.name} ({info.ruleset})"),
-            names,
-            retracted={e.seq for e, gone in entries if gone},
-            notes={seq: o["words"] for seq, o in origin.items()},
-            dice=before,
-        )
+        with reading_campaign(info.ruleset):
+            out.events_table(
+                [e for e, _ in entries if e.seq not in said],
+                escape(f"{info.name} ({info.ruleset})"),
+                names,
+                retracted={e.seq for e, gone in entries if gone},
+                notes={seq: o["words"] for seq, o in origin.items()},
+                dice=before,
+            )
         if said:
             left_out = ngettext(
                 "{n} event not shown, already said by a rule's line above (`--json` lists it)",

@@ -13,6 +13,7 @@ from campaign.cli.output import Output, handles_errors, print_rows
 from campaign.i18n import N_, _, pgettext
 from campaign.i18n.terms import shown
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
+from campaign.rulesets.state import last_started
 from events.errors import InvalidInputError
 
 
@@ -26,10 +27,9 @@ def status(
     """Every unit's grade, men, markers and status in the battle being fought (or the last one)."""
     csv = wants_csv(fmt, as_json)
     _ledger, state, _tables = in_force(campaign, PLUGIN, at)
-    battle_id = state.active_battle or (list(state.battles)[-1] if state.battles else None)
-    if battle_id is None:
+    battle = state.battles[state.active_battle] if state.active_battle else last_started(state.battles)
+    if battle is None:
         raise InvalidInputError.saying("no battle has been fought in this campaign yet")
-    battle = state.battles[battle_id]
     rows = []
     for unit_id, u in battle.units.items():
         roster = state.roster[unit_id]

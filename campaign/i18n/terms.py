@@ -63,6 +63,9 @@ class Term:
     names: Mapping[str, str]
     shorts: Mapping[str, str] = field(default_factory=dict)
     also: tuple[str, ...] = ()
+    alone: bool = False
+    """Its words name its field too ("без брони", "no armour"): a line of fields shows them without the field's
+    name, which would say it twice ("броня без брони")."""
 
     def shown(self, lang: str | None = None, *, short: bool = False) -> str:
         chosen = lang or language()
@@ -141,7 +144,7 @@ def parse(ruleset: str, text: str) -> Vocabulary:
                 if short:
                     shorts[lang] = short
             also = tuple(str(w) for w in entry.get("also", ()))
-            terms[(set_name, value)] = Term(set_name, value, names, shorts, also)
+            terms[(set_name, value)] = Term(set_name, value, names, shorts, also, bool(entry.get("alone", False)))
     return Vocabulary(ruleset, str(data.get("seed", "")), str(data.get("seed_language", "")), terms)
 
 

@@ -286,6 +286,25 @@ _RULESET: ContextVar[str | None] = ContextVar("campaign_described_ruleset", defa
 seed's words (``quality`` ``green`` → "Зеленые"); None where no command says which."""
 
 
+_CAMPAIGN_RULESET: ContextVar[str | None] = ContextVar("campaign_read_ruleset", default=None)
+"""The ruleset of the campaign whose log is being said (:func:`reading_campaign`), None where no reader set it."""
+
+RE_RUN = "amend"
+"""The name an amendment records every event of the commands it re-runs under (one append, one meta)."""
+
+
+@contextmanager
+def reading_campaign(ruleset: str | None) -> Iterator[None]:
+    """Within the block, the events said are a campaign of ``ruleset``'s: one an amendment re-ran, recorded under
+    its name ("amend"), not the re-run command's, reads in that ruleset's terms as the first run read ("вид
+    пехота, качество Регулярные", not "вид infantry, качество regular")."""
+    token = _CAMPAIGN_RULESET.set(ruleset)
+    try:
+        yield
+    finally:
+        _CAMPAIGN_RULESET.reset(token)
+
+
 @contextmanager
 def _reading(ruleset: str | None) -> Iterator[None]:
     token = _RULESET.set(ruleset)
@@ -327,13 +346,27 @@ def seed_word(key: str, v: str) -> str | None:
     return said if said != v else None
 
 
+def field_said(key: str, v: str) -> str:
+    """The field ``key`` and its recorded value ``v`` in words ("броня Легкий"); a term whose words name the
+    field too alone ("без брони", not "броня без брони")."""
+    said = term_said(key, v)
+    ruleset = _RULESET.get()
+    if ruleset is not None and language() != DEFAULT:
+        from campaign.i18n.terms import vocabulary
+
+        found = vocabulary(ruleset).term(_TERM_SETS.get(key, key), v)
+        if found is not None and found.alone:
+            return said
+    return f"{label(key)} {said}"
+
+
 def value(v: object) -> str:
     """A recorded value in words: lists joined, a mapping as "key value" pairs, no Python reprs."""
     if isinstance(v, bool):
         return _("yes") if v else _("no")
     if isinstance(v, dict):
         return ", ".join(
-            f"{label(str(k))} {term_said(str(k), x) if isinstance(x, str) else value(x)}"
+            field_said(str(k), x) if isinstance(x, str) else f"{label(str(k))} {value(x)}"
             for k, x in v.items()
             if x not in (None, False, "", [], {})
         )
@@ -363,7 +396,10 @@ def facts(p: Mapping[str, object], names: Mapping[str, str], skip: Iterable[str]
             if isinstance(v, str) and v in names:
                 out.append(f"{words(k[:-3])} {names[v]}")
             continue
-        shown = names.get(v, term_said(k, v)) if isinstance(v, str) else value(v)
+        if isinstance(v, str) and v not in names:
+            out.append(field_said(k, v))
+            continue
+        shown = names[v] if isinstance(v, str) else value(v)
         out.append(label(k) if v is True else f"{label(k)} {shown}")
     return ", ".join(out)
 
@@ -432,7 +468,10 @@ def describe(
     English, as recorded. ``who``: how it names whoever entered table dice (as recorded: the command line's
     view; the page's says the account or the game master, ``campaign.read.views.author_said``)."""
     command = event.payload.get("command") if event.type == "timeline.command_issued" else event.meta.get("command")
-    with _reading(ruleset_of_command(command)):
+    ruleset = ruleset_of_command(command)
+    if ruleset is None and command == RE_RUN:
+        ruleset = _CAMPAIGN_RULESET.get()
+    with _reading(ruleset):
         return words(_describe(event, names or {}, rolls or {}, faces or {}, who))
 
 
@@ -709,8 +748,10 @@ re-decided word for word, so it stays): read as the month it is, counted from 1 
 
 def _month_end_pay(event: RecordedEvent) -> tuple[int, bool] | None:
     """The month (counted from 1) whose end paid this treasury change, when a month's end made it, and whether
-    it paid upkeep too (Mass Combat's)."""
-    if not str(event.meta.get("command", "")).endswith(".month_end"):
+    it paid upkeep too (Mass Combat's). An amendment's events are those of the commands it re-ran, all recorded
+    under its own name ("amend"): a month's end re-run there reads as the one it re-ran."""
+    command = str(event.meta.get("command", ""))
+    if not command.endswith(".month_end") and command != RE_RUN:
         return None
     found = _MONTH_END_PAY.fullmatch(str(event.payload.get("reason", "")))
     if found is None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from campaign.i18n import N_, _, ngettext, refusal
-from campaign.read.describe import corrected, describe, dice_of, money, unit_names, value, words
+from campaign.read.describe import corrected, describe, dice_of, money, reading_campaign, unit_names, value, words
 from events.envelope import RecordedEvent
 from events.errors import CampaignError, InvalidInputError, NotFoundError
 from events.recorded import JsonValue, maybe_whole, text, texts, whole
@@ -297,11 +297,34 @@ def log_entries(  # noqa: PLR0913 (the log's filters, by keyword)
     return every, entries if limit is None else entries[:limit]
 
 
+def known_type(typed: str | None, flag: str = "--type") -> None:
+    """Refuse a log's type filter that no event type starts with, saying the types there are: a typo is not
+    "nothing of that type happened". Asked only of an empty log (every family of types is imported to answer)."""
+    from campaign.rulesets.common import did_you_mean
+    from events.registry import registry
+
+    if not typed:
+        return
+    types = registry.names()
+    if any(t.startswith(typed) for t in types):
+        return
+    families = ", ".join(sorted({t.split(".", 1)[0] + "." for t in types}))
+    raise InvalidInputError.saying(
+        "{flag} {typed!r} is not an event type nor the start of one{hint}; the families of types are "
+        "{families} (or a whole type, as dice.rolled)",
+        flag=flag,
+        typed=typed,
+        hint=did_you_mean(typed, types),
+        families=families,
+    )
+
+
 def log_in_words(
-    events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]]
+    events: Iterable[RecordedEvent], entries: Iterable[tuple[RecordedEvent, bool]], ruleset: str | None = None
 ) -> list[dict[str, object]]:
-    """Each entry as a person reads it: seq, who entered it, when, what happened, its clause."""
-    return entries_in_words(unit_names(events), entries)
+    """Each entry as a person reads it: seq, who entered it, when, what happened, its clause (``ruleset``: the
+    campaign's, which an amendment's re-run events read in)."""
+    return entries_in_words(unit_names(events), entries, ruleset=ruleset)
 
 
 def entries_in_words(
@@ -310,26 +333,29 @@ def entries_in_words(
     rolls: Mapping[int, int] | None = None,
     faces: Mapping[int, Sequence[int]] | None = None,
     accounts: Collection[str] | None = None,
+    ruleset: str | None = None,
 ) -> list[dict[str, object]]:
     """:func:`log_in_words` with the names of units and battles already known (``log_page`` reads them);
     ``rolls`` and ``faces``: the dice the rule applications among them used, for their sentences in the reader's
     language (:func:`dice_of`, with ``campaign.read.log.dice_before`` for the rolls before a page). With
     ``accounts`` (:func:`accounts_of`), who entered table dice is said as the group knows them
-    (:func:`author_said`), as the page says who entered each entry; without, as recorded."""
+    (:func:`author_said`), as the page says who entered each entry; without, as recorded. ``ruleset``: the
+    campaign's, in whose terms the events an amendment re-ran read (:func:`reading_campaign`)."""
     kept = accounts
     who = (lambda actor: author_said(actor, kept)) if kept is not None else (lambda actor: actor)
-    return [
-        {
-            "seq": e.seq,
-            "type": e.type,
-            "actor": e.meta.get("actor"),
-            "recorded_at": e.meta.get("recorded_at"),
-            "what": describe(e, names, rolls, faces, who),
-            "clause": e.payload.get("clause"),
-            "retracted": gone,
-        }
-        for e, gone in entries
-    ]
+    with reading_campaign(ruleset):
+        return [
+            {
+                "seq": e.seq,
+                "type": e.type,
+                "actor": e.meta.get("actor"),
+                "recorded_at": e.meta.get("recorded_at"),
+                "what": describe(e, names, rolls, faces, who),
+                "clause": e.payload.get("clause"),
+                "retracted": gone,
+            }
+            for e, gone in entries
+        ]
 
 
 GRANTED = "membership.granted"

@@ -151,6 +151,20 @@ def battle_started(state: F, p: JsonObject, battle: Callable[[str, str, int, tup
     return replace(state, battles={**state.battles, started.battle_id: started}, active_battle=started.battle_id)
 
 
+class _Numbered(Protocol):
+    @property
+    def number(self) -> int: ...
+
+
+N = TypeVar("N", bound=_Numbered)
+
+
+def last_started(battles: Mapping[str, N]) -> N | None:
+    """The battle begun last (the highest number), or None before the first: a state read back from its stored
+    JSON keeps its battles by id, not in the order they began, so a view must not take the mapping's last."""
+    return max(battles.values(), key=lambda b: b.number, default=None)
+
+
 def change_battle(state: F, battle_id: str, change: Callable[[Any], Any]) -> F:
     """``state`` with ``change`` made to the battle ``battle_id`` (none, for a battle it does not know).
 

@@ -291,7 +291,13 @@ def log(  # noqa: PLR0913 (the command's options, by keyword)
         ledger, m.info, type_=type, unit=unit, battle=battle, after=after, upto=at, last=last, limit=limit,
         show_all=all,
     )  # fmt: skip
-    return {"campaign": m.info.name, "head_seq": m.info.last_seq, "events": views.log_in_words(every, entries)}
+    if not entries:
+        views.known_type(type, "type")
+    return {
+        "campaign": m.info.name,
+        "head_seq": m.info.last_seq,
+        "events": views.log_in_words(every, entries, m.info.ruleset),
+    }
 
 
 @router.get("/campaigns/{campaign_id}/audit", openapi_extra=access("member"))
@@ -344,7 +350,7 @@ def run_command(srv_request: Request, m: InCampaign, body: CommandRequest) -> Ap
     """Build the command model, check that the member may run it, and run it through the executor: again on the
     fresh state if another process appended first (``m`` is read in the campaign's turn, :func:`in_turn`)."""
     srv = server(srv_request)
-    command = runner.build(body.command, body.args)
+    command = runner.build(body.command, body.args, m.info.ruleset)
     table = TableEntry(tuple(parse_table_dice(body.dice))) if body.dice else None
     ledger = ledger_of(srv_request, m)
 

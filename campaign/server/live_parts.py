@@ -118,7 +118,7 @@ def battle(at: At) -> str:
         said = explained_by([e for e, _ in page.entries])
         kept = [(e, gone) for e, gone in page.entries if e.seq not in said]
         dice = _dice(at, [e for e, _ in page.entries], among=True)
-        entries = views.entries_in_words(page.names, kept, *dice, accounts=_accounts(at))
+        entries = views.entries_in_words(page.names, kept, *dice, accounts=_accounts(at), ruleset=at.info.ruleset)
     members = sorted(at.members.values(), key=lambda m: (m.role, m.account))
     cards = battle_sheet(at.info.ruleset, at.ledger.states.get(at.info), _summary(at)) if fought else []
     return _render(
@@ -175,7 +175,9 @@ def log(at: At) -> Rows:
         row = kept.get(key)
         if row is None:
             dice = dice or _dice(at, [e for e, _ in page.entries])
-            (entry,) = views.entries_in_words(page.names, [(event, gone)], *dice, accounts=accounts)
+            (entry,) = views.entries_in_words(
+                page.names, [(event, gone)], *dice, accounts=accounts, ruleset=at.info.ruleset
+            )
             row = _render(
                 "log_row.html",
                 e=entry,

@@ -743,7 +743,7 @@ async def command_form(request: Request, m: Player) -> Response:
         if errors:
             raise forms.FormError(errors)
         if step in ("count", "nodice") and spec.takes_table_dice:
-            command = runner.build(name, inputs)
+            command = runner.build(name, inputs, m.info.ruleset)
             # refused first, as the API refuses it: no dice are asked for a command the member may not run
             api.may_run(request, m, command, m.info)
             needed = _dice_needed(request, m, command)
@@ -816,7 +816,9 @@ def _dice_needed_or_none(
 ) -> list[dict[str, object]] | None:
     """The dice asked for again, after faces entered were refused (None if the inputs no longer build)."""
     try:
-        return _dice_needed(request, m, runner.build(name, forms.read(command_type(name), state["values"])))
+        return _dice_needed(
+            request, m, runner.build(name, forms.read(command_type(name), state["values"]), m.info.ruleset)
+        )
     except CampaignError:
         return None
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from campaign.access.memberships import Member
-from campaign.commands import BaseCommand, entered_command_type, plugin
+from campaign.commands import BaseCommand, entered_command_type, plugin, ruleset_of
 from campaign.executor import Entrant, Ledger, TableEntry
 from campaign.rulesets.command import help_of
 from campaign.rulesets.common import COMMON, did_you_mean, same_name
@@ -93,10 +93,14 @@ def commands_for(ruleset: str) -> list[CommandSpec]:
     return [spec(m) for m in models]
 
 
-def build(command: str, inputs: Mapping[str, object]) -> BaseCommand:
+def build(command: str, inputs: Mapping[str, object], ruleset: str) -> BaseCommand:
     """The command model named ``command`` (as recorded or as the CLI spells it) from its inputs (by their
-    recorded names), refused in words."""
+    recorded names), refused in words; a command of another ruleset than the campaign's (``ruleset``) is refused
+    as that, before its inputs are read (their refusal would send one looking for the wrong fix)."""
     model = entered_command_type(command)
+    owner = ruleset_of(model)
+    if owner is not None and owner.info.name != ruleset:
+        raise InvalidInputError.saying("{command} is not a command of {ruleset}", command=model.name, ruleset=ruleset)
     return model.build(**dict(inputs))
 
 

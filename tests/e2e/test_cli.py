@@ -230,3 +230,33 @@ def test_a_side_named_in_a_refusal_takes_no_possessive_ending(cli: Cli) -> None:
     assert "the treasury of Rangers holds 10; it cannot pay 30" in rangers and "Rangers's" not in rangers
     keno = cli("fs", "funds", "--reason", "bribes", "Keno", "--", "-30", code=2).output
     assert "the treasury of Keno holds 10" in keno
+
+
+def test_a_log_of_a_type_no_event_has_is_refused_with_the_types_there_are(cli: Cli) -> None:
+    """A typo in ``--type`` is not "nothing of that type happened": refused (exit 2) in the reader's language,
+    with the families of types there are and the types close to it; a type that is known but has no event here
+    yet is an empty log, as before."""
+    cli("new", "Ardennes", "--ruleset", "fighting-spirit", "--seed", SEED)
+    families = (
+        "battle., calendar., campaign., career., dice., economy., membership., morale., roster., rules., timeline."
+    )
+    said = " ".join(cli("log", "--type", "nonsense", code=2).stderr.split())
+    assert said == (
+        f"error: --type 'nonsense' is not an event type nor the start of one; the families of types are {families} "
+        "(or a whole type, as dice.rolled)"
+    )
+    close = " ".join(cli("log", "--type", "dice.roled", code=2).stderr.split())
+    assert "nor the start of one; did you mean 'dice.rolled'" in close
+    ru = " ".join(cli("--lang", "ru", "log", "--type", "nonsense", code=2).stderr.split())
+    assert ru == (
+        f"ошибка: --type 'nonsense' — не тип события и не начало типа; семейства типов: {families} "
+        "(или тип целиком, например dice.rolled)"
+    )
+    pl = " ".join(cli("--lang", "pl", "log", "--type", "nonsense", code=2).stderr.split())
+    assert pl.startswith(
+        "błąd: --type 'nonsense' nie jest typem zdarzenia ani początkiem typu; rodziny typów: battle.,"
+    )
+    scripts = orjson.loads(cli("--lang", "pl", "log", "--type", "nonsense", "--json", code=2).stdout)
+    assert scripts["error"].startswith("--type 'nonsense' is not an event type")  # --json: English, for scripts
+    assert cli.json("log", "--type", "battle.")["events"] == []  # known, none yet: an empty log
+    assert cli.json("log", "--type", "dice")["events"] == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import uuid
 from pathlib import Path
 
 import orjson
@@ -166,3 +168,39 @@ def test_a_disbanded_unit_is_paid_no_more_and_fights_no_more(cli: Cli) -> None:
     inline = cli.json("status")
     cli("rebuild")
     assert cli.json("status") == inline
+
+
+def test_battle_status_shows_the_battle_begun_last_whatever_the_ids_sort_as(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``battle-status`` between battles shows the last one begun (its help: "the battle being fought (or the last
+    one)"), after an amendment, an undo and a rewind too. Each new id sorts before the one made before it, as a
+    random id may: the state read back from its stored JSON keeps the battles in the order of their ids."""
+    ids = itertools.count(2**120, -1)
+    monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=next(ids)))
+    cli = Cli(str(tmp_path / "two.db"))
+    cli("new", "T", "--ruleset", "fighting-spirit")
+    cli("fs", "muster", "A", "--side", "X", "--quality", "regular", "--lv", "2", "--size", "7")
+    cli("fs", "muster", "B", "--side", "Y", "--quality", "regular", "--lv", "2", "--size", "7")
+    fight = ("--side", "X=low", "--side", "Y=low", "--unit", "A=fresh", "--unit", "B=fresh")
+
+    def title() -> str:
+        return str(cli("fs", "battle-status").stdout.splitlines()[0].strip())
+
+    cli("fs", "battle-start", "First", *fight)
+    cli("fs", "battle-end", "--winner", "X", "--result", "won")
+    second = cli.json("fs", "battle-start", "Second", *fight)["events"][0]["seq"]
+    cli("fs", "battle-end", "--winner", "Y", "--result", "lost")
+    assert title() == "Second — turn 1 (ended)"
+    assert cli.json("fs", "battle-status")["battle"] == "Second"
+    kept = cli.events()
+    cli("fs", "battle-start", "Third", *fight)
+    assert title() == "Third — turn 1"
+    cli("fs", "battle-end", "--winner", "X", "--result", "won")
+    assert title() == "Third — turn 1 (ended)"
+    cli("rewind", "--to", str(kept))
+    assert title() == "Second — turn 1 (ended)"
+    cli("amend", str(second), "--set", "name=Second Ridge", "--yes")
+    assert title() == "Second Ridge — turn 1 (ended)"
+    cli("undo")
+    assert title() == "Second — turn 1 (ended)"

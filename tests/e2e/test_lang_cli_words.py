@@ -29,9 +29,9 @@ def said(lang: str, *args: str, db: str | None = None) -> tuple[int, list[str]]:
 @pytest.mark.parametrize(
     ("lang", "usage", "missing"),
     [
-        ("ru", "Использование: campaign gf shoot [ПАРАМЕТРЫ] {подразделение}", "Не указан аргумент 'подразделение'."),
-        ("pl", "Użycie: campaign gf shoot [OPCJE] {oddział}", "Brak argumentu 'oddział'."),
-        ("en", "Usage: campaign gf shoot [OPTIONS] {unit}", "Missing argument 'unit'."),
+        ("ru", "Использование: campaign gf shoot [ПАРАМЕТРЫ] ПОДРАЗДЕЛЕНИЕ", "Не указан аргумент 'подразделение'."),
+        ("pl", "Użycie: campaign gf shoot [OPCJE] ODDZIAŁ", "Brak argumentu 'oddział'."),
+        ("en", "Usage: campaign gf shoot [OPTIONS] UNIT", "Missing argument 'unit'."),
     ],
 )
 def test_an_arguments_name_is_said_in_the_readers_words(lang: str, usage: str, missing: str) -> None:
@@ -372,3 +372,33 @@ def test_the_tables_and_the_rules_name_their_sources_in_the_readers_words(
     assert title in [line.strip() for line in lines_of(otlok, lang, "fs", "tables", "threats.", "-c", "Otlok Front")]
     listing = [line.strip() for line in lines_of(otlok, lang, "rules")]
     assert heading in listing
+
+
+def test_a_help_names_the_inputs_readme_uses_and_says_what_each_is() -> None:
+    """README musters Mass Combat units with --men (men are what a GURPS Mass Combat player counts; every other mc
+    command says --men too): the help lists it, not --size (still read); --tl, --irregular and fs attack's
+    --killed each say what they are; a usage line names an argument in capitals, not Typer's "{notation}",
+    which reads as a placeholder left unfilled."""
+
+    def described(lines: list[str], option: str) -> str:
+        line = next((line for line in lines if line.lstrip("* ").startswith(option + " ")), "")
+        assert line, (option, lines)
+        return line.lstrip("* ").removeprefix(option).strip().removeprefix(option.lstrip("-").upper()).strip()
+
+    code, muster = said("en", "mc", "muster", "--help")
+    assert code == 0
+    assert not any(line.lstrip("* ").startswith("--size ") for line in muster)
+    for option in ("--men", "--tl", "--irregular"):
+        words = described(muster, option)
+        assert words and not words.startswith("[default"), (option, words)
+    _code, attack = said("en", "fs", "attack", "--help")
+    killed = described(attack, "--killed")
+    assert killed and not killed.startswith("[default"), killed
+    for lang, usage in (("en", "Usage: campaign roll [OPTIONS] NOTATION"),
+                        ("ru", "Использование: campaign roll [ПАРАМЕТРЫ] ЗАПИСЬ_БРОСКА")):  # fmt: skip
+        _code, roll = said(lang, "roll", "--help")
+        assert roll[0] == usage, roll[:2]
+    _code, muster_usage = said("en", "fs", "muster", "--help")
+    assert muster_usage[0] == "Usage: campaign fs muster [OPTIONS] [NAME]"  # one it may leave out: in brackets
+    _code, chart = said("en", "chart", "--help")
+    assert chart[0] == "Usage: campaign chart [OPTIONS] MEASURE [UNIT|SIDE]"  # not "[[UNIT|SIDE]]"

@@ -83,6 +83,50 @@ def test_a_muster_whose_experience_is_another_quality_says_both_qualities(mc: Cl
     assert "doświadczenie 0 to Niedoświadczeni, a nie Weterani: wojska „Weterani” mają bitew od 10" in said["pl"]
 
 
+def test_a_unit_of_no_men_is_refused_mustered_or_raised_and_one_of_crewed_objects_is_not(mc: Cli) -> None:
+    """A unit is its men (§2.2: TS = per-man TS × men): none, and no crewed object, is no unit, refused in words as
+    a five-grade muster of size 0 is; R3-24's chariots (0 men, their crews in the objects) are a unit."""
+    muster = ("--side", "Azure", "--men", "0", "--armour", "light", "--troop-type", "LI", "--quality", "green")
+    for command in ("muster", "raise"):
+        said = refused(mc, "mc", command, "Nobody", *muster)
+        assert said["en"] == (
+            "error: not a Mass Combat unit profile: men must be at least 1 (0 only for a unit of crewed objects, "
+            "given as special)"
+        )
+        assert said["ru"] == (
+            "ошибка: это не профиль отряда Mass Combat: бойцов должно быть не меньше 1 (0 — только у подразделения "
+            "из объектов с расчётом, заданных в special)"
+        )
+        assert said["pl"] == (
+            "błąd: to nie jest profil oddziału Mass Combat: ludzi musi być co najmniej 1 (0 tylko w oddziale z "
+            "obiektów z obsługą, podanych w special)"
+        )
+    mc("mc", "muster", "Chariots", "--side", "Azure", "--men", "0", "--quality", "average",
+       "--set", 'special={"light_chariot": 3}')  # fmt: skip
+    assert mc.json("mc", "ts", "Chariots")["ts"] == 60  # R3-24: 3 × (15 + 3 + 2)
+    edited = refused(mc, "mc", "edit", "Chariots", "--set", "special={}")  # its objects taken away: nobody left
+    assert edited["en"].endswith("men must be at least 1 (0 only for a unit of crewed objects, given as special)")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "muster"),
+    [
+        ("fighting-spirit", ["fs", "muster", "Nobody", "--side", "Keno", "--quality", "regular", "--lv", "2",
+                             "--size", "0"]),
+        ("grimdark", ["gf", "muster", "Nobody", "--side", "Robots", "--models", "0", "--quality", "4", "--points",
+                      "100"]),
+        ("disorder", ["dis", "muster", "Nobody", "--side", "British", "--size", "0", "--troops", "line", "--points",
+                      "10"]),
+    ],
+)  # fmt: skip
+def test_every_rulesets_muster_refuses_a_unit_of_no_men(tmp_path: Path, ruleset: str, muster: list[str]) -> None:
+    cli = Cli(str(tmp_path / "zero.db"))
+    cli("new", "Zero", "--ruleset", ruleset)
+    said = refused(cli, *muster)
+    assert said["en"].startswith("error: ") and "must be at least 1" in said["en"], said["en"]
+    assert "не меньше 1" in said["ru"] and "co najmniej 1" in said["pl"], said
+
+
 def test_an_empty_treasury_is_said_with_what_it_cannot_pay_for(mc: Cli) -> None:
     said = refused(mc, "mc", "recruit", "Blue foot", "--men", "10")
     assert said["en"] == "error: the treasury of Azure holds $0; it cannot cover 10 recruits for Blue foot ($90,000)"

@@ -171,3 +171,24 @@ def test_records_made_before_read_as_recorded_and_verify(tmp_path: Path) -> None
     assert "Caliburn Survival roll: 8, rolled 10 → failed by 2: column A at TL3: 1 × (d6+2 − DR 2) = 4 = 4 damage" in pl
     [report] = cli.json("verify")
     assert report["ok"] is True, report
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown", "twice"),
+    [
+        ("ru", "(бойцов 30, TL 3, без брони,", "броня без брони"),
+        ("pl", "(ludzi 30, TL 3, bez pancerza,", "pancerz bez pancerza"),
+    ],
+)
+def test_a_unit_of_no_armour_is_said_so_once(tmp_path: Path, lang: str, shown: str, twice: str) -> None:
+    """The seed's "без брони" says the field: a muster's line reads "без брони", not "броня без брони"; a unit in
+    armour keeps the field's name ("броня Легкий", "pancerz lekki")."""
+    cli = Cli(str(tmp_path / "armour.db"))
+    cli("new", "Border War", "--ruleset", "mass-combat")
+    cli("mc", "muster", "Slingers", "--side", "Megalos", "--men", "30", "--quality", "green", "--troop-type", "LI")
+    cli("mc", "muster", "Archers", "--side", "Megalos", "--men", "30", "--armour", "light", "--quality", "green")
+    log = " ".join(cli("--lang", lang, "log").stdout.split())
+    mustered = " ".join(cli("--lang", lang, "mc", "muster", "Scouts", "--side", "Megalos", "--men", "30",
+                            "--quality", "green").stdout.split())  # fmt: skip
+    assert shown in mustered and twice not in mustered and twice not in log, mustered
+    assert ("броня Легкий" if lang == "ru" else "pancerz lekki") in log

@@ -158,7 +158,7 @@ COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "ca
         (
             "ru",
             ["fs", "funds", "Keno"],
-            ["Использование: campaign fs funds [ПАРАМЕТРЫ] {сторона} {сумма}", "Справка: 'campaign fs funds --help'.",
+            ["Использование: campaign fs funds [ПАРАМЕТРЫ] СТОРОНА СУММА", "Справка: 'campaign fs funds --help'.",
              "Ошибка", "Не указан аргумент 'сумма'."],
         ),
         (
@@ -170,13 +170,13 @@ COMMAND_LINE = {"campaign", "status", "fs", "funds", "rest", "help", "nope", "ca
         (
             "pl",
             ["fs", "rest", "x"],
-            ["Użycie: campaign fs rest [OPCJE] {dni}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
+            ["Użycie: campaign fs rest [OPCJE] DNI", "Pomoc: 'campaign fs rest --help'.", "Błąd",
              "Niepoprawna wartość 'dni': to nie liczba całkowita"],
         ),
         (
             "pl",
             ["fs", "rest", "1", "--campaig", "X"],
-            ["Użycie: campaign fs rest [OPCJE] {dni}", "Pomoc: 'campaign fs rest --help'.", "Błąd",
+            ["Użycie: campaign fs rest [OPCJE] DNI", "Pomoc: 'campaign fs rest --help'.", "Błąd",
              "Nie ma opcji --campaig (może chodziło o: --campaign)"],
         ),
         (
@@ -205,10 +205,10 @@ def test_a_command_line_the_framework_cannot_read_is_refused_in_the_readers_word
     [
         (
             "ru",
-            "Использование: campaign fs funds [ПАРАМЕТРЫ] {сторона} {сумма}",
+            "Использование: campaign fs funds [ПАРАМЕТРЫ] СТОРОНА СУММА",
             "--help Показать эту справку и выйти.",
         ),
-        ("pl", "Użycie: campaign fs funds [OPCJE] {strona} {kwota}", "--help Pokaż tę pomoc i zakończ."),
+        ("pl", "Użycie: campaign fs funds [OPCJE] STRONA KWOTA", "--help Pokaż tę pomoc i zakończ."),
     ],
 )
 def test_a_commands_help_names_its_usage_in_the_readers_words(lang: str, usage: str, help_line: str) -> None:

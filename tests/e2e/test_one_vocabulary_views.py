@@ -98,6 +98,47 @@ def test_months_are_counted_from_one_where_people_read_them(cli: Cli) -> None:
     assert "it cannot cover month 2's upkeep and pay" in refused
 
 
+def test_a_month_end_re_run_by_an_amendment_reads_as_the_one_it_re_ran(cli: Cli) -> None:
+    """An amendment of the muster re-runs the month's end: its treasury change is the same month's pay, and reads
+    so ("pay at the end of month 1", the month counted from 1 as the calendar counts it), not as its recorded
+    reason ("pay, month 0"), which only the first one read so."""
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    muster = cli.json("fs", "muster", "A", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "8")
+    cli("fs", "funds", "Keno", "500", "--reason", "the war chest")
+    cli("fs", "month-end", "--pay", "Keno=100")
+    profile = '{"quality": "regular", "leadership": 2, "size": 9, "kind": "infantry"}'
+    cli("amend", str(muster["events"][0]["seq"]), "--set", f"profile={profile}", "--yes")
+    paid = [line for line in cli("log").stdout.splitlines() if "Keno: −" in line]
+    assert len(paid) == 1 and "(pay at the end of month 1)" in paid[0], paid
+    assert "month 0" not in cli("log").stdout
+    recorded = [e for e in cli.json("log")["events"] if e["type"] == "economy.funds_changed"]
+    assert recorded[-1]["payload"]["reason"] == "pay, month 0"  # the recorded words stay as recorded
+    assert recorded[-1]["meta"]["command"] == "amend"
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "again"),
+    [
+        ("ru", "(вид пехота, лидерство 2, качество Регулярные, численность 8)",
+         "(вид пехота, лидерство 2, качество Регулярные, численность 9)"),
+        ("pl", "(rodzaj piechota, przywództwo 2, jakość Regularni, liczebność 8)",
+         "(rodzaj piechota, przywództwo 2, jakość Regularni, liczebność 9)"),
+    ],
+)  # fmt: skip
+def test_an_amendments_re_run_reads_in_the_seeds_words_as_the_first_run(
+    cli: Cli, lang: str, first: str, again: str
+) -> None:
+    """An amendment records the events of the commands it re-runs under its own name: they read in the campaign's
+    ruleset's words as the first run did (the seed's "Регулярные", not "regular"; they read "вид infantry,
+    качество regular")."""
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    muster = cli.json("fs", "muster", "A", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "8")
+    profile = '{"quality": "regular", "leadership": 2, "size": 9, "kind": "infantry"}'
+    cli("amend", str(muster["events"][0]["seq"]), "--set", f"profile={profile}", "--yes")
+    log = " ".join(cli("--lang", lang, "log", "--all").stdout.replace("│", " ").split())
+    assert first in log and again in log, log
+
+
 def test_the_battles_view_says_which_of_its_columns_a_ruleset_does_not_keep(cli: Cli) -> None:
     """The same columns under every ruleset; one a ruleset does not keep is said so, not left empty unsaid:
     a disorder skirmish has turns but no campaign calendar (RULES.md §1 counts no days), a five-grade battle

@@ -322,3 +322,26 @@ def test_an_unknown_command_is_said_unknown_with_the_names_close_to_it(world: Wo
     said = command(world.client("gina"), world, "gf.batle_start", 400, name="Ruins")["detail"]
     assert said.startswith("there is no command called 'gf.batle_start'; did you mean 'gf.battle_start'")
     assert "cannot be run by this version" not in said and len(log(world)) == before
+
+
+def test_a_command_of_another_ruleset_is_refused_as_that_not_for_its_inputs(world: World) -> None:
+    """A grimdark campaign: ``fs.attack`` is the five-grade rules' command, refused as not this ruleset's whatever
+    its inputs (not "unit name is required", which sends one to fix the inputs), by the game master or a player;
+    nothing appended."""
+    before = len(log(world))
+    for who in ("gina", "pat"):
+        said = command(world.client(who), world, "fs.attack", 400)["detail"]
+        assert said == "fs.attack is not a command of grimdark"
+        said = command(world.client(who), world, "mc.muster", 400, name="Levy", side="Robots")["detail"]
+        assert said == "mc.muster is not a command of grimdark"
+    assert len(log(world)) == before
+
+
+def test_the_log_of_an_unknown_type_is_refused_with_the_types_there_are(world: World) -> None:
+    known = world.client("pat").get(url(world, "/log"), params={"type": "dice."})
+    assert known.status_code == 200
+    refused = world.client("pat").get(url(world, "/log"), params={"type": "nonsense"})
+    assert refused.status_code == 400
+    said = refused.json()["detail"]
+    assert said.startswith("type 'nonsense' is not an event type nor the start of one; the families of types are ")
+    assert "battle., " in said and "dice., " in said and "timeline." in said

@@ -51,7 +51,7 @@ def refusal(world: World, command: str, args: dict[str, Any]) -> str:
     info = ledger.directory.get(world.campaign_id)
     assert info is not None
     try:
-        ledger.dry_run(info, runner.build(command, args), CountingDice("low", info.next_roll_index, []))
+        ledger.dry_run(info, runner.build(command, args, info.ruleset), CountingDice("low", info.next_roll_index, []))
     except InvalidInputError as exc:
         return str(exc)
     return ""

@@ -179,7 +179,7 @@ def test_who_entered_table_dice_is_said_as_the_group_knows_them(world: World) ->
     battle(world)
     cli = copy.copy(world.opened.ledger)
     cli.actor = "root"
-    shot = runner.build("gf.shoot", {"unit_name": "Robot Squad", "wounds": 6})
+    shot = runner.build("gf.shoot", {"unit_name": "Robot Squad", "wounds": 6}, "grimdark")
     cli.execute(cli.resolve(world.campaign_id), shot, table=TableEntry((2,)))
     page = world.client("pat").get(f"/c/{world.campaign_id}").text
     said = text_of(page)

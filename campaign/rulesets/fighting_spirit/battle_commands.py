@@ -58,7 +58,7 @@ class Attack(OnUnit):
     name: ClassVar[str] = "fs.attack"
     phase: ClassVar[Phase] = Phase.BATTLE
 
-    killed: int = Field(default=0, ge=0, le=10_000)
+    killed: int = Field(default=0, ge=0, le=10_000, description="Men killed outright: dead, not unverified casualties.")
     wounded: int = Field(default=0, ge=0, le=10_000, description="Wounded men: unverified casualties until checked.")
     suppressing: Annotated[bool, Typed(names=("--suppress",))] = Field(
         default=False, description="The fire suppressed the unit."

@@ -40,7 +40,7 @@ from campaign.rulesets.mass_combat.economy import (
 )
 from campaign.rulesets.mass_combat.edit import Edit
 from campaign.rulesets.mass_combat.lasting import lasting_effects
-from campaign.rulesets.mass_combat.profile import Quality, UnitProfile
+from campaign.rulesets.mass_combat.profile import Quality, UnitProfile, check_manned
 from campaign.rulesets.mass_combat.quality import (
     commander_skill,
     experience_rows,
@@ -208,7 +208,9 @@ class Muster(McCommand):
 def _provisional(s: At, name: str, side: str, profile: Mapping[str, JsonValue]) -> UnitProfile:
     """The profile as checked before any quality is rolled (its weapons, men and name): Average if unstated."""
     settled = settle_experience(s.tables, profile)
-    return new_unit(s.state, name, side, UnitProfile, {"quality": "average", **settled}, "Mass Combat")
+    provisional = new_unit(s.state, name, side, UnitProfile, {"quality": "average", **settled}, "Mass Combat")
+    check_manned(provisional)
+    return provisional
 
 
 class Battle(McCommand):

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from campaign.rulesets.inputs import UNTYPED, Typed, WordedError
+from campaign.rulesets.inputs import UNTYPED, Typed, WordedError, not_a_profile
 from events.errors import Words
 
 Armour = Literal["none", "light", "medium", "heavy"]
@@ -35,10 +35,12 @@ class UnitProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    men: Annotated[int, Typed(names=("--size",), old=("--men",))] = Field(
-        ge=0, le=1_000_000, description="Men or models in the unit at full strength."
+    men: Annotated[int, Typed(names=("--men",), old=("--size",))] = Field(
+        ge=0, le=1_000_000, description="Men (troops) in the unit at full strength; 0 only for crewed objects."
     )
-    tl: int = Field(default=3, ge=0, le=16)
+    tl: int = Field(
+        default=3, ge=0, le=16, description="Its tech level (TL): APCs, flying vehicles and rifles add it to TS."
+    )
     armour: Armour = Field(default="none", description="none, light, medium, heavy.")
     high_tech_dr: Annotated[int, UNTYPED] = Field(default=0, ge=0)
     fine_weapons: Annotated[bool, UNTYPED] = False
@@ -53,7 +55,7 @@ class UnitProfile(BaseModel):
     """Men who serve the crewed objects in ``special``, beyond ``men``: an object's TS includes its crew (§2.2), and
     they count as men towards the 200 of R2-15. A crew without its objects fights alone at ``ts.rules.crew_alone``
     TS each."""
-    irregular: bool = False
+    irregular: bool = Field(default=False, description="Irregulars (militia, guerrillas): −⅓ TS (§2.2, R2-29).")
     pikemen: Annotated[bool, UNTYPED] = False
     non_human: Annotated[NonHuman | None, UNTYPED] = None
     quality: Annotated[Quality, Typed(given_only=True)] = Field(
@@ -124,3 +126,13 @@ class UnitProfile(BaseModel):
         if self.armour in ("heavy", "medium", "light"):
             return self.armour
         return "light" if self.pikemen else "none"
+
+
+def check_manned(profile: UnitProfile) -> None:
+    """Refuse a unit with nobody in it: no men, no crew and no crewed object. ``men`` may be 0 only for a unit of
+    crewed objects or a crew alone (§2.2: "a crewed object includes its crew"), as R3-24's chariots are; the
+    profile itself takes 0, so that a log that recorded such a unit before this check still folds."""
+    if profile.all_men == 0 and not profile.special:
+        raise not_a_profile(
+            "Mass Combat", Words("men must be at least 1 (0 only for a unit of crewed objects, given as special)")
+        )
