@@ -15,9 +15,10 @@ from events.errors import InvalidInputError
 
 
 def refused(command: str, inputs: dict[str, object]) -> dict[str, str]:
-    """What the API's build (``campaign.server.runner.build``) refuses ``inputs`` with, in each language."""
+    """What the API's build (``campaign.server.runner.build``) refuses ``inputs`` with, in each language (in a
+    five-grade campaign: every command here is one of its)."""
     with pytest.raises(InvalidInputError) as caught:
-        build(command, inputs)
+        build(command, inputs, "fighting-spirit")
     said = {"en": str(caught.value)}
     for lang in ("ru", "pl"):
         with reading_in(lang):
