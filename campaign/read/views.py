@@ -420,6 +420,12 @@ def _changed_since(
 
 
 def audit(ledger: Ledger, info: CampaignInfo, seq: int | None = None, roll: int | None = None) -> Audit:
+    """One event (:func:`_audit`), said in the campaign's ruleset's words (an event an amendment re-ran too)."""
+    with reading_campaign(info.ruleset):
+        return _audit(ledger, info, seq, roll)
+
+
+def _audit(ledger: Ledger, info: CampaignInfo, seq: int | None, roll: int | None) -> Audit:
     """One event (or the event of roll #``roll``): who entered it and when, its inputs, its dice re-derived
     where the seed is revealed, and its rule re-run on its recorded inputs and dice.
 

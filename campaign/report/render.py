@@ -215,10 +215,10 @@ def _sections(chapter: Chapter) -> Iterable[tuple[str, list[str]]]:
 
 
 def _roster_table(report: Report) -> tuple[list[str], list[list[str]]]:
-    from campaign.read.views import heading
+    from campaign.read.views import cell, heading
 
-    columns = report.roster_columns
-    rows = [[_cell(u.get(c)) for c in columns] for u in report.roster]
+    columns = report.roster_columns  # each cell as the command line's and the page's rosters say it
+    rows = [[cell(c, u.get(c), report.ruleset) for c in columns] for u in report.roster]
     return [heading(c) for c in columns], rows
 
 

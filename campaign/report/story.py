@@ -17,7 +17,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from campaign.i18n import N_, _
-from campaign.read.describe import command_line, count, describe, money, unit_names, words
+from campaign.read.describe import (
+    command_line,
+    count,
+    describe,
+    label,
+    money,
+    reading_campaign,
+    unit_names,
+    value,
+    words,
+)
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
 from events.recorded import JsonObject, obj, whole
@@ -199,9 +209,10 @@ def story(
         raise ValueError(f"{ruleset!r} is not a ruleset this program knows")
     names = unit_names(events)
     teller = _Teller(ruleset, names, fold)
-    for group in by_command(effective(events)):
-        teller.command(group)
-    teller.close()
+    with reading_campaign(ruleset):  # an event an amendment re-ran says the ruleset's words, as its first run did
+        for group in by_command(effective(events)):
+            teller.command(group)
+        teller.close()
     summary = fold.summary(teller.state)
     columns = [c for c in STATUS_COLUMNS if any(u.get(c) not in (None, False, []) for u in summary.units)]
     info = RULESETS.get(ruleset)
@@ -530,13 +541,30 @@ def _disputes(events: Sequence[RecordedEvent], when_at: Mapping[int, str], names
 
 
 def _changed(original: RecordedEvent | None, redone: RecordedEvent | None, names: Mapping[str, str]) -> str:
+    """What an amendment changed in a command's inputs, in words: a field by its name, a profile or a set-up by
+    the fields of it that changed (one left out on one side and empty on the other is no change)."""
     if original is None or redone is None:
         return ""
     before, after = dict(obj(original.payload["args"])), dict(obj(redone.payload["args"]))
-    changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
-    return ", ".join(
-        f"{k.replace('_', ' ')} {_plain(before.get(k), names)} → {_plain(after.get(k), names)}" for k in changed
-    )
+    said: list[str] = []
+    for k in sorted(set(before) | set(after)):
+        was, now = before.get(k), after.get(k)
+        if isinstance(was, dict) and isinstance(now, dict):
+            said += [
+                f"{label(str(f))} {_plain(was.get(f), names)} → {_plain(now.get(f), names)}"
+                for f in sorted(set(was) | set(now))
+                if _differ(was.get(f), now.get(f))
+            ]
+        elif _differ(was, now):
+            said.append(f"{label(k)} {_plain(was, names)} → {_plain(now, names)}")
+    return ", ".join(said)
+
+
+def _differ(was: object, now: object) -> bool:
+    return was != now and not (was in _EMPTY and now in _EMPTY)
+
+
+_EMPTY: tuple[object, ...] = (None, False, "", [], {})
 
 
 def _named(value: RowValue, names: Mapping[str, str]) -> RowValue:
@@ -548,12 +576,12 @@ def _named(value: RowValue, names: Mapping[str, str]) -> RowValue:
     return value
 
 
-def _plain(value: object, names: Mapping[str, str]) -> str:
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return money(value)
-    return "none" if value is None else str(value)
+def _plain(v: object, names: Mapping[str, str]) -> str:
+    if isinstance(v, str):
+        return names.get(v, v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return money(v)
+    return _("none") if v is None else value(v)
 
 
 def _charts(name: str, ruleset: str, events: Sequence[RecordedEvent]) -> list[Chart]:

@@ -139,6 +139,25 @@ def test_an_amendments_re_run_reads_in_the_seeds_words_as_the_first_run(
     assert first in log and again in log, log
 
 
+def test_an_amendments_re_run_is_audited_and_reported_in_the_seeds_words(cli: Cli, tmp_path: Path) -> None:
+    """The audit of an event an amendment re-ran, and the campaign's report, say it in the ruleset's words too."""
+    cli("new", "Otlok Front", "--ruleset", "fighting-spirit")
+    muster = cli.json("fs", "muster", "A", "--side", "Keno", "--quality", "regular", "--lv", "2", "--size", "8")
+    profile = '{"quality": "regular", "leadership": 2, "size": 9, "kind": "infantry"}'
+    cli("amend", str(muster["events"][0]["seq"]), "--set", f"profile={profile}", "--yes")
+    events = cli.json("log", "--all")["events"]
+    [again] = [e["seq"] for e in events if e["type"] == "roster.unit_mustered" and e["payload"]["profile"]["size"] == 9]
+    audited = " ".join(cli("--lang", "ru", "audit", str(again)).stdout.replace("│", " ").split())
+    assert "качество Регулярные, численность 9" in audited and "regular" not in audited, audited
+    report = tmp_path / "report.md"
+    cli("--lang", "ru", "report", "-o", str(report))
+    told = " ".join(report.read_text("utf-8").split())
+    # the amendment, in the report's disputes: the one field of the profile it changed, in words, not the dicts
+    assert "численность 8 → 9" in told and "{" not in told.partition("## Графики")[0], told
+    # the roster at the end, in the seed's words as the command line's roster says them
+    assert "| A | Keno | Регулярные | 9 |" in told and "regular" not in told, told
+
+
 def test_the_battles_view_says_which_of_its_columns_a_ruleset_does_not_keep(cli: Cli) -> None:
     """The same columns under every ruleset; one a ruleset does not keep is said so, not left empty unsaid:
     a disorder skirmish has turns but no campaign calendar (RULES.md §1 counts no days), a five-grade battle
