@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from campaign.i18n import N_
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, EnteredBy, Situation
 from campaign.rulesets.inputs import (
     ARGUMENT,
     Called,
@@ -341,6 +341,10 @@ class EditUnit(Command[P, T]):
     it under its own name (``gf.edit``)."""
 
     rolls: ClassVar[bool] = False
+    # A correction of the record, the game master's: a quality comes by the rules only (Elite and Untrained by a
+    # scenario or training, RULES.md §5 and R3-7; the rest by experience), a Leadership by a commander, so a
+    # player who could edit its own units would make them Elite or better led at will.
+    entered_by: ClassVar[EnteredBy] = EnteredBy.GM
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     changes: Annotated[

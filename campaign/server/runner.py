@@ -5,7 +5,8 @@ the one every interface uses. Which commands a member may run is decided here (:
 command's inputs *are* (their types, ``campaign/rulesets/inputs.py``), never from their names: the game master
 all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``), that are acted on
 (``TargetUnit``) and that are named for what they did to the acting unit (``EnemyUnit``: the shooter) are all of
-the sides it plays; an observer none. What happens to another side's unit is that
+the sides it plays, unless its model declares it the game master's alone (``entered_by``: a correction of the
+record, a ruling); an observer none. What happens to another side's unit is that
 side's or the game master's to enter (README's role table); so are its dice (:func:`dice_for`).
 """
 
@@ -20,9 +21,9 @@ from dataclasses import dataclass
 from campaign.access.memberships import Member
 from campaign.commands import BaseCommand, entered_command_type, plugin
 from campaign.executor import Entrant, Ledger, TableEntry
-from campaign.rulesets.command import help_of
+from campaign.rulesets.command import for_players, help_of
 from campaign.rulesets.common import COMMON, did_you_mean, same_name
-from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
+from campaign.rulesets.inputs import Kind, Whose, meanings, names_in
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
 from events.limits import MAX_COMMAND_ID, check_command_id
@@ -105,7 +106,7 @@ def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
     the API's refusal and the page's, for a command its form does not offer, in the same words."""
     if member.role == "observer":
         return "an observer reads the campaign and enters nothing"
-    if member.role != "gm" and not acts(command):
+    if member.role != "gm" and not for_players(command):
         return f"{command.name} is the game master's to enter"
     return None
 
