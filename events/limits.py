@@ -2,7 +2,8 @@
 every database: what fits the schema's columns on PostgreSQL fits them on SQLite too.
 
 * A **name** (campaign, unit, side, officer, actor): NFKC-normalised and trimmed, 1–100 characters, no control
-  or invisible formatting characters, no word that mixes Latin, Cyrillic, Greek or Armenian letters (a
+  or invisible formatting characters nor any that shows as nothing or a blank (the Hangul fillers, U+2800: a name
+  always shows), no word that mixes Latin, Cyrillic, Greek or Armenian letters (a
   look-alike: ``events/confusables.py``, which also refuses a new name that looks like one already there).
   Brackets and the like are allowed: output prints names literally. Which inputs of a command are names, and
   so every name inside a list of them (the units a battle starts with, the joins, each deployment's unit), is said
@@ -32,8 +33,26 @@ MAX_TEXT = 1000
 MAX_NUMBER = 10**9
 MAX_COMMAND_ID = 100
 MAX_DEPTH = 8
-_ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
+_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
+"""Zero-width (non-)joiners and the text/emoji variation selectors: part of emoji ("🏳️‍🌈") and of some scripts,
+so allowed in a name, but only right after a character that shows (never alone, after a space or leading one)."""
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
+_BLANK_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Characters that show as nothing or as a blank: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties
+15.1: soft hyphen, the Hangul fillers, zero-width spaces, bidi controls, variation selectors, tags…), which
+``unicodedata`` does not expose, and the blank Braille pattern U+2800, a letter-like symbol that prints as a
+space. A name holding one reads as another name, or as none ("\u3164" alone looks empty)."""
+
+
+def blank(char: str) -> bool:
+    """Whether ``char`` shows as nothing or as a blank (see ``_BLANK_RANGES``)."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in _BLANK_RANGES)
 
 
 def _code(char: str) -> str:
@@ -70,13 +89,13 @@ def name_refusal(value: str) -> Words | None:
         return Words("must not be empty")
     if len(name) > MAX_NAME:
         return Words("is {length} characters long: at most {most}", length=len(name), most=MAX_NAME)
-    for char in name:
-        category = unicodedata.category(char)
-        if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
+    for typed in (value.strip(), name):  # as typed first: its U+3164 is said as U+3164, not as NFKC's U+1160
+        unseen = _unseen_in(typed)
+        if unseen is not None:
             return Words(
                 "{name} holds a control or invisible character (U+{code}): not in a name",
-                name=_shown(name),
-                code=_code(char),
+                name=_shown(typed),
+                code=_code(unseen),
             )
     if name.isascii():  # one alphabet: most names, which then never load the look-alikes' table
         return None
@@ -90,6 +109,23 @@ def name_refusal(value: str) -> Words | None:
             name=name,
             mixed=mixed,
         )
+    return None
+
+
+def _unseen_in(name: str) -> str | None:
+    """The first character of ``name`` that is not in a name: a control, an unassigned or private one, a format
+    character or a blank (a joiner only where it joins: after a character that shows, or after joiners that
+    follow one), or None. So a name always holds a character that shows."""
+    joins = False  # whether a joiner here would follow a character that shows
+    for char in name:
+        category = unicodedata.category(char)
+        if char in _JOINERS:
+            if not joins:
+                return char
+            continue
+        if category in _BAD_CATEGORIES or category == "Cf" or blank(char):
+            return char
+        joins = not char.isspace()
     return None
 
 
