@@ -9,7 +9,8 @@ every database: what fits the schema's columns on PostgreSQL fits them on SQLite
   so every name inside a list of them (the units a battle starts with, the joins, each deployment's unit), is said
   by their types (``campaign/rulesets/inputs.py``), which hold them to this rule.
 * A **text** (a reason, a note, a purpose): at most 1,000 characters, no NUL or control characters except
-  tab and newline.
+  tab and newline, and no bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069): they make
+  what is shown read otherwise than what was entered.
 * A **number** typed by a person: a whole number within ±1,000,000,000 (no count, day, sum of money or seq
   of a campaign comes near; a day counter or a treasury then cannot leave 64 bits in any number of commands
   a person could enter).
@@ -47,6 +48,9 @@ _BLANK_RANGES = (
 15.1: soft hyphen, the Hangul fillers, zero-width spaces, bidi controls, variation selectors, tags…), which
 ``unicodedata`` does not expose, and the blank Braille pattern U+2800, a letter-like symbol that prints as a
 space. A name holding one reads as another name, or as none ("\u3164" alone looks empty)."""
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidirectional embeddings, overrides and isolates: in a text they reorder what follows on the screen
+("deserted\u202e )2 dellik( kcatta" shows as another sentence), so no text holds one (names hold none either)."""
 
 
 def blank(char: str) -> bool:
@@ -148,8 +152,8 @@ def check_text(value: str, what: Said, limit: int = MAX_TEXT) -> str:
         raise InvalidInputError.saying(
             "{what} is {length} characters long: at most {most}", what=what, length=len(value), most=limit
         )
-    for char in value:
-        if char not in "\t\n" and unicodedata.category(char) == "Cc":
+    for char in value:  # a bidi control is refused as a control: it reorders what the reader is shown
+        if (char not in "\t\n" and unicodedata.category(char) == "Cc") or char in _BIDI_CONTROLS:
             raise InvalidInputError.saying(
                 "{what} {value} holds a control character (U+{code})",
                 what=what,
