@@ -52,8 +52,15 @@ def skeleton(name: str) -> str:
 
     Beyond UTS #39, a Latin letter's accents and the diaeresis of Cyrillic ё do not count: players type "Zolw"
     for "Żółw" and "Ежики" for "Ёжики" on a keyboard without them, and two units named so would be two units
-    where the group meant one (a new user mustered both). Other Cyrillic marks are letters of their own (й)."""
-    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name.strip()))
+    where the group meant one (a new user mustered both). Other Cyrillic marks are letters of their own (й). What
+    shows as nothing (``events.limits.blank``: a joiner, a variation selector) is left out, and each run of
+    spaces inside the name is one space."""
+    from events.limits import blank  # loaded with the name rule already
+
+    # what shows as nothing does not count (a joiner, a variation selector), and a run of spaces reads as one:
+    # "Company  HQ" and "Company HQ" are one name to a reader
+    shown = "".join(c for c in unicodedata.normalize("NFKC", name) if not blank(c)).split()
+    decomposed = unicodedata.normalize("NFD", " ".join(shown))
     mapped = unicodedata.normalize("NFD", "".join(_PROTOTYPES.get(c, c) for c in decomposed)).casefold()
     kept: list[str] = []
     for c in mapped.replace("ł", "l"):

@@ -2,13 +2,15 @@
 every database: what fits the schema's columns on PostgreSQL fits them on SQLite too.
 
 * A **name** (campaign, unit, side, officer, actor): NFKC-normalised and trimmed, 1–100 characters, no control
-  or invisible formatting characters, no word that mixes Latin, Cyrillic, Greek or Armenian letters (a
+  or invisible formatting characters nor any that shows as nothing or a blank (the Hangul fillers, U+2800: a name
+  always shows), no word that mixes Latin, Cyrillic, Greek or Armenian letters (a
   look-alike: ``events/confusables.py``, which also refuses a new name that looks like one already there).
   Brackets and the like are allowed: output prints names literally. Which inputs of a command are names, and
   so every name inside a list of them (the units a battle starts with, the joins, each deployment's unit), is said
   by their types (``campaign/rulesets/inputs.py``), which hold them to this rule.
 * A **text** (a reason, a note, a purpose): at most 1,000 characters, no NUL or control characters except
-  tab and newline.
+  tab and newline, and no bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069): they make
+  what is shown read otherwise than what was entered.
 * A **number** typed by a person: a whole number within ±1,000,000,000 (no count, day, sum of money or seq
   of a campaign comes near; a day counter or a treasury then cannot leave 64 bits in any number of commands
   a person could enter).
@@ -32,8 +34,29 @@ MAX_TEXT = 1000
 MAX_NUMBER = 10**9
 MAX_COMMAND_ID = 100
 MAX_DEPTH = 8
-_ALLOWED_FORMAT = frozenset("\u200c\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
+_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
+"""Zero-width (non-)joiners and the text/emoji variation selectors: part of emoji ("🏳️‍🌈") and of some scripts,
+so allowed in a name, but only right after a character that shows (never alone, after a space or leading one)."""
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
+_BLANK_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Characters that show as nothing or as a blank: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties
+15.1: soft hyphen, the Hangul fillers, zero-width spaces, bidi controls, variation selectors, tags…), which
+``unicodedata`` does not expose, and the blank Braille pattern U+2800, a letter-like symbol that prints as a
+space. A name holding one reads as another name, or as none ("\u3164" alone looks empty)."""
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidirectional embeddings, overrides and isolates: in a text they reorder what follows on the screen
+("deserted\u202e )2 dellik( kcatta" shows as another sentence), so no text holds one (names hold none either)."""
+
+
+def blank(char: str) -> bool:
+    """Whether ``char`` shows as nothing or as a blank (see ``_BLANK_RANGES``)."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in _BLANK_RANGES)
 
 
 def _code(char: str) -> str:
@@ -70,13 +93,13 @@ def name_refusal(value: str) -> Words | None:
         return Words("must not be empty")
     if len(name) > MAX_NAME:
         return Words("is {length} characters long: at most {most}", length=len(name), most=MAX_NAME)
-    for char in name:
-        category = unicodedata.category(char)
-        if category in _BAD_CATEGORIES or (category == "Cf" and char not in _ALLOWED_FORMAT):
+    for typed in (value.strip(), name):  # as typed first: its U+3164 is said as U+3164, not as NFKC's U+1160
+        unseen = _unseen_in(typed)
+        if unseen is not None:
             return Words(
                 "{name} holds a control or invisible character (U+{code}): not in a name",
-                name=_shown(name),
-                code=_code(char),
+                name=_shown(typed),
+                code=_code(unseen),
             )
     if name.isascii():  # one alphabet: most names, which then never load the look-alikes' table
         return None
@@ -90,6 +113,23 @@ def name_refusal(value: str) -> Words | None:
             name=name,
             mixed=mixed,
         )
+    return None
+
+
+def _unseen_in(name: str) -> str | None:
+    """The first character of ``name`` that is not in a name: a control, an unassigned or private one, a format
+    character or a blank (a joiner only where it joins: after a character that shows, or after joiners that
+    follow one), or None. So a name always holds a character that shows."""
+    joins = False  # whether a joiner here would follow a character that shows
+    for char in name:
+        category = unicodedata.category(char)
+        if char in _JOINERS:
+            if not joins:
+                return char
+            continue
+        if category in _BAD_CATEGORIES or category == "Cf" or blank(char):
+            return char
+        joins = not char.isspace()
     return None
 
 
@@ -112,8 +152,8 @@ def check_text(value: str, what: Said, limit: int = MAX_TEXT) -> str:
         raise InvalidInputError.saying(
             "{what} is {length} characters long: at most {most}", what=what, length=len(value), most=limit
         )
-    for char in value:
-        if char not in "\t\n" and unicodedata.category(char) == "Cc":
+    for char in value:  # a bidi control is refused as a control: it reorders what the reader is shown
+        if (char not in "\t\n" and unicodedata.category(char) == "Cc") or char in _BIDI_CONTROLS:
             raise InvalidInputError.saying(
                 "{what} {value} holds a control character (U+{code})",
                 what=what,

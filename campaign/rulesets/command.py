@@ -73,6 +73,27 @@ class Phase(StrEnum):
     """Only while none is (a battle's start; what the rules keep for between battles, e.g. days passing)."""
 
 
+class EnteredBy(StrEnum):
+    """Who may enter a command, declared once on its model (``BaseCommand.entered_by``): the server's
+    authorisation, the page's forms and the API's list of commands read it (:func:`for_players`)."""
+
+    SIDES = "sides"
+    """A player, for the sides it plays, where its inputs name the acting side's units or sides (``OwnUnit``,
+    ``OwnSide``, ``TargetUnit``: ``campaign/rulesets/inputs.py``), and the game master; one that names none is
+    the game master's anyway."""
+    GM = "gm"
+    """The game master alone, whatever it names: a correction of the record or a ruling, which no player makes
+    for its own side."""
+
+
+def for_players(model: type[BaseCommand]) -> bool:
+    """Whether a player may enter a command of type ``model`` (for its own sides: the names it holds are checked
+    when it is sent): it is not declared the game master's, and it names a unit or side that acts or is acted on."""
+    from campaign.rulesets.inputs import acts  # the meanings read from models: not at start-up
+
+    return model.entered_by is EnteredBy.SIDES and acts(model)
+
+
 class BaseCommand(BaseModel):
     """A command of any ruleset, as the executor, the log and the interfaces hold it: its name, version and inputs.
 
@@ -93,6 +114,8 @@ class BaseCommand(BaseModel):
     offers no dice until it is given (None: it may roll whatever its inputs)."""
     phase: ClassVar[Phase] = Phase.ANY
     """When it may be entered: at any time, during a battle only, or between battles only."""
+    entered_by: ClassVar[EnteredBy] = EnteredBy.SIDES
+    """Who may enter it (:class:`EnteredBy`): by default a player for its own sides, as its inputs' types say."""
     listed: ClassVar[bool] = True
     """Offered to people (the command line's list, the page's forms). False for one a ruleset keeps only so that
     every ruleset's roster has it, which its rules refuse whatever it is given (Grimdark's ``transfer``)."""

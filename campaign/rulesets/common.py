@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from campaign.i18n import N_
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, EnteredBy, Situation
 from campaign.rulesets.inputs import (
     ARGUMENT,
     Called,
@@ -164,6 +164,19 @@ def named(items: Iterable[Item], name: str, key: Callable[[Item], str]) -> Item 
     return exact or next((i for i in listed if same_name(key(i), name)), None)
 
 
+def unit_called(
+    units: Iterable[Item], name: str, name_of: Callable[[Item], str], id_of: Callable[[Item], str]
+) -> Item | None:
+    """The unit of ``units`` that ``name`` means, the one way every command (:func:`find_unit`) and the server's
+    authorisation read it, so that the unit authorised is the unit the command acts on: the one whose name or id
+    is ``name`` exactly, else the one whose name it is, letter case and spaces around it aside. An id only
+    exactly, never in another case: a muster refuses a name that is a unit's id in any case (:func:`new_unit`),
+    and ids are no names a person types."""
+    listed = list(units)
+    exact = next((u for u in listed if name in (name_of(u), id_of(u))), None)
+    return exact or next((u for u in listed if same_name(name_of(u), name)), None)
+
+
 def check_new_battle(name: str, fought: Iterable[str]) -> None:
     """A new battle's name is its own: a battle is referred to by it (or its number) later."""
     taken = next((b for b in fought if same_name(b, name)), None)
@@ -176,7 +189,7 @@ def check_new_battle(name: str, fought: Iterable[str]) -> None:
 def find_unit(state: Roster[U], name: str, *, active: bool = True) -> U:
     """The roster unit of that name (or id; letter case and spaces around it aside); with ``active``, a
     disbanded one is refused. An unknown name is answered with the close ones."""
-    found = state.unit_by_name(name) or named(state.roster.values(), name, lambda u: u.name)
+    found = unit_called(state.roster.values(), name, lambda u: u.name, lambda u: u.unit_id)
     if found is None:
         every = [u.name for u in state.roster.values()]
         hint = did_you_mean(name, every)
@@ -248,11 +261,20 @@ def new_unit(
     """A unit about to join the roster: a name and a side, a name not taken, and a valid ``what`` profile."""
     if not name.strip() or not side.strip():
         raise InvalidInputError.saying("a unit needs a name and a side")
-    taken = state.unit_by_name(name) or named(state.roster.values(), name, lambda u: u.name)
+    taken = named(state.roster.values(), name, lambda u: u.name)
     if taken is not None:
         raise InvalidInputError.saying(
             "a unit named {name!r} is already on the roster (a name differing only in case counts as the same)",
             name=taken.name,
+        )
+    # a unit is also named by its id: a name that is one (in any case) would name two units, and a player could
+    # name another side's unit by it
+    by_id = next((u for u in state.roster.values() if same_name(u.unit_id, name)), None)
+    if by_id is not None:
+        raise InvalidInputError.saying(
+            "{name!r} is the id of the unit {unit!r}: give the new unit a name of its own",
+            name=name.strip(),
+            unit=by_id.name,
         )
     check_not_confusable(name, (u.name for u in state.roster.values()), "unit")
     try:
@@ -341,6 +363,10 @@ class EditUnit(Command[P, T]):
     it under its own name (``gf.edit``)."""
 
     rolls: ClassVar[bool] = False
+    # A correction of the record, the game master's: a quality comes by the rules only (Elite and Untrained by a
+    # scenario or training, RULES.md §5 and R3-7; the rest by experience), a Leadership by a commander, so a
+    # player who could edit its own units would make them Elite or better led at will.
+    entered_by: ClassVar[EnteredBy] = EnteredBy.GM
 
     unit_name: Annotated[OwnUnit, ARGUMENT]
     changes: Annotated[

@@ -327,6 +327,7 @@ def commands(m: Member) -> list[dict[str, object]]:
             "command": s.name,
             "summary": s.summary,
             "table_dice": s.takes_table_dice,
+            "entered_by": s.model.entered_by.value,
             "schema": s.model.model_json_schema(by_alias=True),
             "inputs": {
                 f.name: {"kind": f.kind, "means": f.means, "whose": f.whose}

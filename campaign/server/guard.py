@@ -130,6 +130,12 @@ class Guard:
         except SignInError:
             note(request, signin="wrong password", tried=name[:40])
             raise
+        except InvalidInputError:
+            # the new password refused (too weak, too short) after the current one was found right: no guess
+            # failed, so the attempt counts as a sign-in that succeeded (a user trying passwords the rules refuse
+            # was locked out of its own account by the tenth)
+            await anyio.to_thread.run_sync(self.throttle.succeeded, keys, [f"account:{name}"], self._now_ms())
+            raise
         await anyio.to_thread.run_sync(self.throttle.succeeded, keys, [f"account:{name}"], self._now_ms())
         return ended
 

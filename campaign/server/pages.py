@@ -34,8 +34,7 @@ from campaign.read import views
 from campaign.read.describe import ROLE_WORDS, label, readable, standing_changes, value, words
 from campaign.replay import RuleOutcome
 from campaign.rulesets import RULESETS
-from campaign.rulesets.command import Phase
-from campaign.rulesets.inputs import acts
+from campaign.rulesets.command import Phase, for_players
 from campaign.rulesets.tables import parse_value
 from campaign.server import api, forms, nojs, runner
 from campaign.server.context import (
@@ -400,7 +399,7 @@ def _allowed(m: InCampaign) -> list[runner.CommandSpec]:
     return [
         c
         for c in runner.commands_for(m.info.ruleset)
-        if m.member.role == "gm" or (m.member.role == "player" and acts(c.model))
+        if m.member.role == "gm" or (m.member.role == "player" and for_players(c.model))
     ]
 
 

@@ -3,14 +3,15 @@
 The routes add what only they know through :func:`note` (who signed in, which campaign, why a sign-in was
 refused); the line is written when the answer has gone, so a refusal by any layer (a body too large, a
 throttled sign-in, a database gone away) has its line too. An exception no handler answered is logged here as
-a field of its line, with its traceback as data, never as loose lines of text.
+a field of its line, with its traceback as data, never as loose lines of text. A client that went away before
+its request was read through is no defect: its line says so (status 499, ``gone: client``) at info level.
 """
 
 from __future__ import annotations
 
 import time
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import Message, Receive, Scope, Send
 
 from campaign.logging import get_logger
@@ -44,6 +45,13 @@ class RequestLog(HttpMiddleware):
         failed: BaseException | None = None
         try:
             await self.app(scope, receive, noted)
+        except ClientDisconnect:
+            # the client went away before its request was read through (a form post cut short: a phone that lost
+            # its signal, a tab closed): no defect, nothing was done, and nobody is left to answer. 499, the status
+            # proxies log for it, and no traceback.
+            if not started_answer:
+                status = 499
+            notes["gone"] = "client"
         except Exception as exc:  # a defect no handler answered: a 500 in words, and the line below says it all
             if out_of_reach(exc) and not started_answer:
                 # the database went away while a middleware read it (PostgreSQL stopped): no defect, a 503

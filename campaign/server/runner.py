@@ -5,7 +5,8 @@ the one every interface uses. Which commands a member may run is decided here (:
 command's inputs *are* (their types, ``campaign/rulesets/inputs.py``), never from their names: the game master
 all; a player those whose units and sides that act (``OwnUnit``, ``OwnSide``), that are acted on
 (``TargetUnit``) and that are named for what they did to the acting unit (``EnemyUnit``: the shooter) are all of
-the sides it plays; an observer none. What happens to another side's unit is that
+the sides it plays, unless its model declares it the game master's alone (``entered_by``: a correction of the
+record, a ruling); an observer none. What happens to another side's unit is that
 side's or the game master's to enter (README's role table); so are its dice (:func:`dice_for`).
 """
 
@@ -20,9 +21,9 @@ from dataclasses import dataclass
 from campaign.access.memberships import Member
 from campaign.commands import BaseCommand, entered_command_type, plugin, ruleset_of
 from campaign.executor import Entrant, Ledger, TableEntry
-from campaign.rulesets.command import help_of
-from campaign.rulesets.common import COMMON, did_you_mean, same_name
-from campaign.rulesets.inputs import Kind, Whose, acts, meanings, names_in
+from campaign.rulesets.command import for_players, help_of
+from campaign.rulesets.common import COMMON, did_you_mean, same_name, unit_called
+from campaign.rulesets.inputs import Kind, Whose, meanings, names_in
 from campaign.typed_as import typed
 from events.errors import InvalidInputError
 from events.limits import MAX_COMMAND_ID, check_command_id
@@ -109,7 +110,7 @@ def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
     the API's refusal and the page's, for a command its form does not offer, in the same words."""
     if member.role == "observer":
         return "an observer reads the campaign and enters nothing"
-    if member.role != "gm" and not acts(command):
+    if member.role != "gm" and not for_players(command):
         return f"{command.name} is the game master's to enter"
     return None
 
@@ -128,7 +129,7 @@ def refusal(
         return by_role
     sides = set(member.sides)
     plays = ", ".join(sorted(sides))
-    side_of: dict[str, str] | None = None
+    roster: Sequence[Mapping[str, object]] | None = None
     for named in names_in(command):
         meaning, name = named.meaning, named.value
         if meaning.whose is Whose.ANY:
@@ -137,13 +138,16 @@ def refusal(
             if not any(same_name(name, side) for side in sides):
                 return f"you play {plays}, not {name}"
             continue
-        if side_of is None:
-            side_of = _sides_of(units())
-        side = side_of.get(name.strip().casefold())
+        if roster is None:
+            roster = units()
+        # the unit the command will act on, found as the command finds it (one resolver): a name read otherwise
+        # here (an id in another case) authorised one side's player for another side's unit
+        unit = unit_called(roster, name, lambda u: str(u["name"]), lambda u: str(u["unit_id"]))
+        side = None if unit is None else str(unit["side"])
         if side in sides:
             continue
         if side is None:  # no side's unit: the command is wrong, not the player's reach (nor said to be)
-            known = sorted({str(u["name"]) for u in units()})
+            known = sorted({str(u["name"]) for u in roster})
             raise InvalidInputError.saying(
                 "no unit called {name!r} in this campaign{hint}", name=name.strip(), hint=did_you_mean(name, known)
             )
@@ -155,12 +159,6 @@ def refusal(
             )
         return f"{name} does not fight for your side ({plays})"
     return None
-
-
-def _sides_of(units: Sequence[Mapping[str, object]]) -> dict[str, str]:
-    """Each unit's side by its name (letter case and spaces around it aside, as commands read names) and id."""
-    by_name = {str(u["name"]).strip().casefold(): str(u["side"]) for u in units}
-    return by_name | {str(u["unit_id"]).casefold(): str(u["side"]) for u in units}
 
 
 def entrant(member: Member) -> Entrant | None:

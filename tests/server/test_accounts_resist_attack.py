@@ -280,6 +280,18 @@ def test_wrong_current_passwords_are_throttled_as_sign_ins(site: Site) -> None:
     assert answer.status_code == 429
 
 
+def test_a_new_password_refused_as_weak_counts_as_no_failed_sign_in(site: Site) -> None:
+    """The current password was right each time: trying ten new ones the rules refuse (too easy to guess) is no
+    guessing, and neither waits nor locks the account; only a wrong current one counts."""
+    _, _, here = site.sign_in("gina")
+    for _ in range(10):
+        weak = here.post("/api/account/password", json={"current": PASSWORD, "new": "password12"})
+        assert weak.status_code == 400 and "too easy to guess" in weak.json()["detail"], weak.text
+    assert site.sign_in("gina")[0] == 200
+    done = here.post("/api/account/password", json={"current": PASSWORD, "new": "a fresh passphrase for the league"})
+    assert done.status_code == 200, done.text
+
+
 def test_a_session_ends_thirty_days_after_signing_in_however_often_it_is_used(site: Site) -> None:
     _, _, client = site.sign_in("gina")
     for _ in range(29):  # every day for 29 days: its sliding end never comes

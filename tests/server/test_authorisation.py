@@ -197,7 +197,8 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("gf.transfer", {"from_unit": THEIRS, "to_unit": OURS, "men": 1}, "gm"),
     ("gf.disband", {"unit_name": OURS}, "player"),
     ("gf.disband", {"unit_name": THEIRS}, "gm"),
-    ("gf.edit", {"unit_name": OURS, "changes": {"points": 160}}, "player"),
+    # a correction of the record, even of its own unit's: the game master's (a quality comes by the rules only)
+    ("gf.edit", {"unit_name": OURS, "changes": {"points": 160}}, "gm"),
     ("gf.edit", {"unit_name": THEIRS, "changes": {"points": 160}}, "gm"),
     ("gf.house_rule", {"path": "rewards.loser_points", "value": 250}, "gm"),
     ("gf.battle_start", {"name": "Ruins, again", "units": [OURS, THEIRS]}, "gm"),

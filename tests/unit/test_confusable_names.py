@@ -14,7 +14,7 @@ from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.state import CampaignState
 from campaign.rulesets.fighting_spirit.tables import Tables
 from events.confusables import skeleton
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.limits import check_name
 from tests.conftest import Backend, make_ledger
 
@@ -172,3 +172,81 @@ def test_a_mass_combat_officer_looking_like_another_or_a_career_is_refused() -> 
     with pytest.raises(InvalidInputError, match="looks like the officer 'Coke'"):
         war.fight(field("Hill", _pc("СОКЕ", "Azure")), [])
     war.fight(field("Hill", _pc("Coke", "Crimson"), _pc("Сталь", "Azure")), [])  # his career goes on; another
+
+
+def test_a_run_of_spaces_inside_a_name_reads_as_one_space() -> None:
+    assert skeleton("Company  HQ") == skeleton("Company HQ") == skeleton("Company \u3000 HQ")
+    assert skeleton("CompanyHQ") != skeleton("Company HQ")  # a space a reader sees is no run of them
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("Company HQ\u2800", "2800"),  # the blank Braille pattern prints as a space
+        ("\u3164", "3164"),  # a Hangul filler: the whole name looks empty
+        ("Keno\u1160", "1160"),
+        ("\u115fKeno", "115F"),
+        ("Keno \uffa0", "FFA0"),
+        ("Keno\u200bGuard", "200B"),  # a zero-width space
+        ("Ke\u00adno", "00AD"),  # a soft hyphen, not shown mid-line
+        ("Keno\ufe00", "FE00"),  # a variation selector of no emoji
+        ("\u200d", "200D"),  # a joiner that joins nothing: nothing shows
+        ("Keno \u200dGuard", "200D"),
+        ("Keno\u034f", "034F"),  # the combining grapheme joiner
+    ],
+)
+def test_a_name_holding_what_shows_as_nothing_or_a_blank_is_refused_in_words(typed: str, code: str) -> None:
+    with pytest.raises(InvalidInputError, match=rf"invisible character \(U\+{code}\): not in a name"):
+        check_name(typed, "a unit's name")
+
+
+def test_an_emoji_name_keeps_its_joiners_and_selectors() -> None:
+    flag = "\U0001f3f3\ufe0f\u200d\U0001f308"  # the rainbow flag: a white flag, an emoji selector, a joiner
+    assert check_name(f"{flag} Guard", "a unit's name") == f"{flag} Guard"
+    assert check_name("Red \u2764\ufe0f", "a unit's name") == "Red \u2764\ufe0f"
+    assert skeleton("Red \u2764\ufe0f") == skeleton("Red \u2764")  # the selector alone does not tell them apart
+
+
+def test_a_unit_named_as_another_with_a_doubled_space_or_a_blank_is_refused(ledger: Ledger) -> None:
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), "Company HQ", "Keno", SQUAD)
+    head = ledger.resolve(None).last_seq
+    with pytest.raises(InvalidInputError, match="looks like the unit 'Company HQ'"):
+        fs.muster(ledger.resolve(None), "Company  HQ", "Keno", SQUAD)
+    for typed in ("Company HQ\u2800", "\u3164"):
+        with pytest.raises(InvalidInputError, match="invisible character"):
+            fs.muster(ledger.resolve(None), typed, "Keno", SQUAD)
+    assert ledger.resolve(None).last_seq == head
+
+
+def test_the_blank_refused_in_a_name_is_said_in_russian_and_polish() -> None:
+    from campaign.i18n import reading_in, refusal
+
+    with pytest.raises(InvalidInputError) as refused:
+        check_name("\u3164", Words("a unit's name"))
+    assert (
+        str(refused.value) == "a unit's name '\\u3164' holds a control or invisible character (U+3164): not in a name"
+    )
+    with reading_in("ru"):
+        assert refusal(refused.value).endswith(
+            "в '\\u3164' есть управляющий или невидимый символ (U+3164): в имени он недопустим"
+        )
+    with reading_in("pl"):
+        assert refusal(refused.value).endswith(
+            "'\\u3164' zawiera znak sterujący lub niewidoczny (U+3164): w nazwie jest niedozwolony"
+        )
+
+
+def test_a_look_alike_by_its_spaces_is_said_in_russian_and_polish(ledger: Ledger) -> None:
+    from campaign.i18n import reading_in, refusal
+
+    fs = fighting_spirit(ledger)
+    fs.muster(ledger.resolve(None), "Company HQ", "Keno", SQUAD)
+    with pytest.raises(InvalidInputError) as refused:
+        fs.muster(ledger.resolve(None), "Company  HQ", "Keno", SQUAD)
+    with reading_in("ru"):
+        assert refusal(refused.value).startswith("'Company  HQ' похоже на отряд 'Company HQ', который уже в списке")
+    with reading_in("pl"):
+        assert refusal(refused.value).startswith(
+            "'Company  HQ' wygląda jak oddział 'Company HQ', który już jest w spisie"
+        )

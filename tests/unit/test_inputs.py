@@ -285,9 +285,13 @@ def test_a_unit_whose_state_a_command_changes_is_not_named_by_another_sides_play
     assert refusal(Member(account="gina", role="gm"), saurians_fired, lambda: ROSTER) is None
 
 
-def test_a_player_sets_a_morale_modifier_for_its_own_side_only() -> None:
+def test_a_morale_modifier_is_the_game_masters_ruling_on_any_side() -> None:
+    """RULES.md §2.11: a campaign Morale modifier comes of the game master's rulings (spies, a hereditary enemy,
+    loot), so a player sets none, not even for its own side (it would wipe the −2 ruled for it)."""
     from campaign.rulesets.mass_combat import commands as mcc
 
     on_them = mcc.Morale.build(name="demoralised", value=-5, side="Saurians")
-    assert refusal(PAT, on_them, lambda: ROSTER) == "you play Robots, not Saurians"
-    assert refusal(PAT, mcc.Morale.build(name="home soil", value=1, side="Robots"), lambda: ROSTER) is None
+    assert refusal(PAT, on_them, lambda: ROSTER) == "mc.morale is the game master's to enter"
+    on_us = mcc.Morale.build(name="home soil", value=1, side="Robots")
+    assert refusal(PAT, on_us, lambda: ROSTER) == "mc.morale is the game master's to enter"
+    assert refusal(Member(account="gina", role="gm"), on_us, lambda: ROSTER) is None

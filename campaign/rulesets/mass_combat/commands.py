@@ -9,7 +9,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
-from campaign.rulesets.command import Command, Situation
+from campaign.rulesets.command import Command, EnteredBy, Situation
 from campaign.rulesets.common import HouseRule as BaseHouseRule
 from campaign.rulesets.common import (
     check_new_battle,
@@ -411,6 +411,10 @@ class Recruit(McCommand):
         return [*decision_events(decided, None, RULESET), joined, *paid]
 
 
+MORALE_MODIFIER_MOST = 10
+"""The largest persistent Morale modifier a ruling sets, either way (see ``Morale.value``)."""
+
+
 class Morale(McCommand):
     """Set a persistent Morale modifier (0 removes it); 'vs SIDE: …' names count only against that side.
 
@@ -418,10 +422,19 @@ class Morale(McCommand):
 
     name: ClassVar[str] = "mc.morale"
     rolls: ClassVar[bool] = False
+    # The game master's ruling (RULES.md §2.11: a hereditary enemy, spies known or executed, treason, loot): a
+    # player who set its own would cancel a penalty the game master ruled (−2 for a known spy network) at will.
+    entered_by: ClassVar[EnteredBy] = EnteredBy.GM
 
     label: Annotated[Name, ARGUMENT] = Field(alias="name")
+    # §2.11's modifiers run −2…+2 and the largest lasting one the rules record is −5 (catastrophe 18, R2-10); the
+    # rules give no bound for a ruling's own, so ±10 (twice that): more moves a 3d Morale roll (3–18) of any
+    # unit's base from certain success to certain failure, which no ruling of the rules' kind does.
     value: Annotated[int, ARGUMENT] = Field(
-        ge=-1_000_000_000, le=1_000_000_000, title="modifier", description="The Morale modifier (0 removes it)."
+        ge=-MORALE_MODIFIER_MOST,
+        le=MORALE_MODIFIER_MOST,
+        title="modifier",
+        description="The Morale modifier, from -10 to +10 (0 removes it).",
     )
     unit: OwnUnit | None = None
     side: OwnSide | None = None
