@@ -24,7 +24,7 @@ from campaign.rulesets.inputs import (
     said_problems,
 )
 from campaign.rulesets.state import Listed
-from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
+from campaign.rulesets.tables import GivenValue, RuleTables, check_override, check_path
 from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
@@ -278,7 +278,7 @@ class HouseRule(Command[S, T]):
     path: Annotated[str, ARGUMENT] = Field(
         min_length=1, max_length=200, description="Table path, as the tables name it."
     )
-    value: Annotated[Value, ARGUMENT] = Field(
+    value: Annotated[GivenValue, ARGUMENT] = Field(
         title="new value", description="The new value: a whole number, NTR, true/false or a word."
     )
     note: str = Field(default="", max_length=500)
