@@ -369,6 +369,9 @@ class EditUnit(Command[P, T]):
 
     def check(self, tables: T, profile: Any) -> None:
         """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
+        # Untyped: each ruleset's edit takes its own profile model, which is the profile of its units (``P``'s). That
+        # link cannot be stated (a type variable's bound cannot name another: ``P`` a roster of units whose
+        # profile is ``M``), and an override cannot narrow a parameter typed BaseModel here.
 
     def decide(self, s: Situation[P, T]) -> list[Event]:
         return self.profile_changed(s, find_unit(s.state, self.unit_name))
