@@ -51,6 +51,9 @@ def plugin(name: str) -> Plugin:
 @functools.cache
 def fold_for(name: str) -> RulesetFold[Any] | None:
     """The ruleset's campaign fold, or None for a name that is not a ruleset (what projections are handed)."""
+    # Untyped: the fold of a ruleset named at run time, of that ruleset's own state type. "A fold of some state" has
+    # no type in Python (no existential types), and RulesetFold is invariant in its state (``apply`` takes and
+    # gives one), so a RulesetFold[object] would hold no ruleset's fold.
     if name not in RULESETS:
         return None
     # The fold's own module, not the plug-in: reading a campaign needs no command models (a test checks it is

@@ -12,7 +12,6 @@ import itertools
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from campaign.bootstrap import App
 from campaign.cli.output import Output, escape
@@ -310,7 +309,7 @@ def grimdark_campaign(app: App, name: str) -> None:
 
 def build_demo(app: App, out: Output) -> dict[str, object]:
     ledger = app.ledger
-    summary: dict[str, Any] = {"campaigns": []}
+    campaigns: list[dict[str, object]] = []
     total = 2 * len(RULESETS)
     with out.progress(total, "building the demo") as progress:
         task = progress.add_task("building the demo", total=total)
@@ -355,7 +354,7 @@ def build_demo(app: App, out: Output) -> dict[str, object]:
                 raise VerificationError.saying(
                     "the demo campaign {name} does not verify: {first}", name=name, first=report.first
                 )
-            summary["campaigns"].append({"name": name, "ruleset": ruleset, **report.as_dict()})
+            campaigns.append({"name": name, "ruleset": ruleset, **report.as_dict()})
             if not out.as_json:
                 rolls = ngettext(
                     "{n} roll re-derived from the revealed seed",
@@ -369,7 +368,7 @@ def build_demo(app: App, out: Output) -> dict[str, object]:
                     hash=report.head_hash,
                 )
                 out.console.print(f"  {said}")
-    return summary
+    return {"campaigns": campaigns}
 
 
 DEMO_CHARTS = (

@@ -7,7 +7,7 @@ roster (units, their markers in the battle being fought, every officer's Glory a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import typer
 
@@ -23,7 +23,7 @@ from campaign.rulesets import RULESETS
 from campaign.rulesets.disorder.fold import make_fold
 from campaign.rulesets.disorder.plugin import PLUGIN
 from campaign.rulesets.disorder.rules import state_name
-from events.recorded import seq, text, whole
+from events.recorded import obj, seq, text, whole
 
 
 @handles_errors
@@ -89,13 +89,13 @@ def _state(state: str) -> str:
     return term("disorder", "state", key) if key in ("in_order", "disordered", "broken", "fled") else state
 
 
-def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+def _cells(r: Mapping[str, object]) -> tuple[object, ...]:
     on_table = r.get("in_battle")
     if on_table:
-        models = ngettext("{n} model", "{n} models", on_table["models"]).format(n=amount(on_table["models"]))
-        shown = f"{models}, {_state(str(on_table['state']))}" + (
-            ", " + _("must rally") if on_table["must_rally"] else ""
-        )
+        held = obj(on_table)
+        n = whole(held["models"])
+        models = ngettext("{n} model", "{n} models", n).format(n=amount(n))
+        shown = f"{models}, {_state(str(held['state']))}" + (", " + _("must rally") if held["must_rally"] else "")
     else:
         shown = str(r["disbanded"] or "")
     troops = term("disorder", "troops", str(r["troops"]))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated
 
 import typer
 
@@ -15,6 +16,7 @@ from campaign.i18n.terms import shown
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN
 from campaign.rulesets.state import last_started
 from events.errors import InvalidInputError
+from events.recorded import text
 
 
 @handles_errors
@@ -89,12 +91,13 @@ def _grade(grade: str) -> str:
     return _("no step back") if grade == "no step back" else shown("fighting-spirit", "grade", grade)
 
 
-def _cells(r: dict[str, Any]) -> tuple[object, ...]:
+def _cells(r: Mapping[str, object]) -> tuple[object, ...]:
     where = [_(p) for p, on in ((N_("prone"), r["prone"]), (N_("cover"), r["in_cover"])) if on]
-    panic = _(_STATES[r["panic"]]) if r["panic"] in _STATES else ("" if r["panic"] == "none" else r["panic"])
+    recorded = text(r["panic"])
+    panic = _(_STATES[recorded]) if recorded in _STATES else ("" if recorded == "none" else recorded)
     status_text = r["removed"] or panic or (_("abandoned wounded") if r["abandoned_wounded"] else "")
     counts = ("men", "unverified", "dead", "suppression")
     return (
-        r["unit"], r["side"], _grade(r["grade"]), _grade(r["start_grade"]), *(r[k] for k in counts),
+        r["unit"], r["side"], _grade(text(r["grade"])), _grade(text(r["start_grade"])), *(r[k] for k in counts),
         ", ".join(where) or _("open"), status_text,
     )  # fmt: skip

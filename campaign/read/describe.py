@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
 from campaign.i18n.dice import notation_said
@@ -15,7 +15,7 @@ from campaign.i18n.purposes import purpose_said, recorded_said
 from campaign.possessive import possessive
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
-from events.recorded import JsonObject, seq, text, whole
+from events.recorded import JsonObject, obj, seq, text, texts, whole
 
 if TYPE_CHECKING:
     from projections.fold import Summary
@@ -550,7 +550,7 @@ class _Shown:
 
     __slots__ = ("name", "names", "recorded")
 
-    def __init__(self, recorded: Any, names: Mapping[str, str], name: str | None) -> None:
+    def __init__(self, recorded: object, names: Mapping[str, str], name: str | None) -> None:
         self.recorded = recorded
         self.names = names
         self.name = name
@@ -564,9 +564,9 @@ class _Shown:
         if isinstance(self.recorded, bool) and not spec:  # a house rule's setting, as typed: not Python's True
             return "true" if self.recorded else "false"
         if spec in _PLURALS:
-            return count(self.recorded, spec)
+            return count(whole(self.recorded), spec)
         if spec == "facts":
-            return facts(self.recorded, self.names)
+            return facts(obj(self.recorded), self.names)
         if spec in ("money", "signed") and isinstance(self.recorded, int):
             return money(self.recorded, signed=spec == "signed")
         if spec == "Glory" and isinstance(self.recorded, int):
@@ -607,14 +607,14 @@ class _Fields:
         )
 
 
-def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
+def _describe(  # noqa: C901, PLR0911, PLR0912, PLR0915 (one sentence per event type)
     event: RecordedEvent,
     names: Mapping[str, str],
     rolls: Mapping[int, int],
     faces: Mapping[int, Sequence[int]],
     who: Callable[[str], str] = _as_recorded,
 ) -> str:
-    p: Mapping[str, Any] = event.payload
+    p: JsonObject = event.payload
 
     fields = _Fields(p, names)
     n = fields.named
@@ -627,7 +627,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         return str(p["explanation"])
     kind = event.type
     if kind == "dice.seed_revealed" and p.get("shares"):
-        given = len(p["shares"])
+        given = len(seq(p["shares"]))
         return ngettext(
             "seed of epoch {epoch} revealed with its {n} share of entropy: every roll made with it can now be checked",
             "seed of epoch {epoch} revealed with its {n} shares of entropy: every roll made with it can now be checked",
@@ -637,7 +637,7 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         month, upkeep = paid
         said = _("{side}: {amount} (upkeep and pay at the end of month {month})") if upkeep else None
         return (said or _("{side}: {amount} (pay at the end of month {month})")).format(
-            side=p["side"], amount=money(p["amount"], signed=True), month=month
+            side=p["side"], amount=money(whole(p["amount"]), signed=True), month=month
         )
     if kind == "economy.troops_recruited" and p.get("quality") == "recruit" and language() != DEFAULT:
         # the five-grade rules' own word for the men a recruiting adds (no quality of its seed's five)
@@ -650,8 +650,8 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     if own is not None:
         return _(own).format_map(fields)
     if kind == "dice.rolled":
-        modifier = p["modifier"]  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
-        thrown = "+".join(str(f) for f in p["faces"]) + (money(modifier, signed=True) if modifier else "")
+        modifier, faces_thrown = whole(p["modifier"]), seq(p["faces"])  # d6+2 rolled 4: "4+2 = 6", not "4 = 6"
+        thrown = "+".join(str(f) for f in faces_thrown) + (money(modifier, signed=True) if modifier else "")
         source = (
             _("table dice entered by {who}").format(who=who(str(p["entered_by"])))
             if p["source"] == "table"
@@ -659,11 +659,11 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
             if p["source"] == "offered"
             else _("seed epoch {epoch}").format(epoch=p["seed_epoch"])
         )
-        total = f" = {p['total']}" if len(p["faces"]) > 1 or p["modifier"] else ""
+        total = f" = {p['total']}" if len(faces_thrown) > 1 or modifier else ""
         return _("roll #{index} {notation} for “{purpose}”: {faces}{total} ({source})").format(
             index=p["roll_index"],
-            notation=notation_said(p["notation"]),
-            purpose=purpose_said(p["purpose"]),
+            notation=notation_said(text(p["notation"])),
+            purpose=purpose_said(text(p["purpose"])),
             faces=thrown,
             total=total,
             source=source,
@@ -671,26 +671,30 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     if kind == "dice.corrected":
         return corrected(p, who)
     if kind == "timeline.command_issued":
-        line = command_line(str(p["command"]), p["args"], names)
+        line = command_line(str(p["command"]), obj(p["args"]), names)
         if p.get("amends") is not None:
             return _("command {line}, amending #{seq}").format(line=line, seq=p["amends"])
         return _("command {line}").format(line=line)
     if kind == "membership.granted":
-        role = _(ROLE_WORDS.get(p["role"], p["role"]))
+        recorded_role = text(p["role"])
+        role = _(ROLE_WORDS.get(recorded_role, recorded_role))
         if p.get("sides"):
             return _("{account} joins as {role} for {sides}").format(
-                account=p["account"], role=role, sides=", ".join(p["sides"])
+                account=p["account"], role=role, sides=", ".join(texts(p["sides"]))
             )
         return _("{account} joins as {role}").format(account=p["account"], role=role)
     if kind == "battle.started":
-        settings = "; ".join(f"{side} {facts(s, names)}" if s else str(side) for side, s in p["settings"].items())
+        settings = "; ".join(
+            f"{side} {facts(obj(s), names)}" if s else str(side) for side, s in obj(p["settings"]).items()
+        )
         return _("battle “{name}” begins: {settings}").format(name=p["name"], settings=settings)
     if kind == "battle.unit_deployed":
-        state = facts(p["state"], names)
+        deployed = obj(p["state"])
+        state = facts(deployed, names)
         # Grimdark and disorder count models (their deployments record a start size or troops), the others men.
-        noun = "models" if _MODELS_KEYS & p["state"].keys() else "men"
+        noun = "models" if _MODELS_KEYS & deployed.keys() else "men"
         return _("{unit} deployed for {side}: {men}").format(
-            unit=n("unit_id"), side=p["side"], men=count(p["men"], noun)
+            unit=n("unit_id"), side=p["side"], men=count(whole(p["men"]), noun)
         ) + (f", {state}" if state else "")
     if kind == "battle.attack_resolved":
         extras = [
@@ -718,17 +722,18 @@ def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
         # quoted as its beginning is
         return _("battle “{name}” ends: {result}{winner}").format(name=n("battle_id"), result=result, winner=shown)
     if kind == "morale.disorder_changed":
-        total = p["markers"] + p["permanent"]
+        markers = whole(p["markers"]) + whole(p["permanent"])
         permanent = " (one permanent)" if p["permanent"] else ""
-        return f"{n('unit_id')}: {total} disorder marker{'s' if total != 1 else ''}{permanent}, {p['reason']}"
+        return f"{n('unit_id')}: {markers} disorder marker{'s' if markers != 1 else ''}{permanent}, {p['reason']}"
     if kind == "battle.force_morale":
         what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
         return f"{possessive(p['side'])} force has lost {p['lost_points']} points: {what}"
     if kind == "calendar.month_ended":
-        return _("month {month} of the campaign ends").format(month=p["month"] + 1)
+        return _("month {month} of the campaign ends").format(month=whole(p["month"]) + 1)
     if kind == "career.pc_wounded":
-        wounds = " + ".join(str(w) for w in p.get("wounds", []))
-        return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(p.get("wounds", [])) > 1 else "")
+        taken = seq(p.get("wounds", []))
+        wounds = " + ".join(str(w) for w in taken)
+        return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(taken) > 1 else "")
     if kind == "morale.modifier_set":
         whom = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
         until = f" until {p['until']}" if p.get("until") else ""

@@ -24,7 +24,7 @@ from campaign.rulesets.inputs import (
     said_problems,
 )
 from campaign.rulesets.state import Listed
-from campaign.rulesets.tables import RuleTables, Value, check_override, check_path
+from campaign.rulesets.tables import GivenValue, RuleTables, check_override, check_path
 from events.dice import parse
 from events.errors import InvalidInputError, Words
 from events.families.roster import UnitMustered, UnitProfileChanged
@@ -300,7 +300,7 @@ class HouseRule(Command[S, T]):
     path: Annotated[str, ARGUMENT] = Field(
         min_length=1, max_length=200, description="Table path, as the tables name it."
     )
-    value: Annotated[Value, ARGUMENT] = Field(
+    value: Annotated[GivenValue, ARGUMENT] = Field(
         title="new value", description="The new value: a whole number, NTR, true/false or a word."
     )
     note: str = Field(default="", max_length=500)
@@ -395,6 +395,9 @@ class EditUnit(Command[P, T]):
 
     def check(self, tables: T, profile: Any) -> None:
         """What a ruleset's muster checks beyond the profile's schema (its tables' names): none here."""
+        # Untyped: each ruleset's edit takes its own profile model, which is the profile of its units (``P``'s). That
+        # link cannot be stated (a type variable's bound cannot name another: ``P`` a roster of units whose
+        # profile is ``M``), and an override cannot narrow a parameter typed BaseModel here.
 
     def decide(self, s: Situation[P, T]) -> list[Event]:
         return self.profile_changed(s, find_unit(s.state, self.unit_name))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from campaign.rulesets.tables import Override
+from campaign.rulesets.tables import Override, table_value
 from events.recorded import JsonObject, maybe_text, obj, text, texts
 
 if TYPE_CHECKING:
@@ -141,7 +141,9 @@ def roster_fact(state: C, kind: str, p: JsonObject, ruleset: str) -> C | None:
     if kind == "roster.unit_disbanded" and unit is not None:
         return replace(state, roster={**state.roster, unit.unit_id: replace(unit, disbanded=text(p["reason"]))})
     if kind == "rules.table_overridden" and p["ruleset"] == ruleset:
-        return replace(state, overrides=(*state.overrides, Override(text(p["path"]), p["value"], text(p["source"]))))
+        return replace(
+            state, overrides=(*state.overrides, Override(text(p["path"]), table_value(p["value"]), text(p["source"])))
+        )
     return None
 
 

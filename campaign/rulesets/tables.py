@@ -29,8 +29,14 @@ from pydantic_core import PydanticCustomError
 
 from campaign.i18n import N_
 from events.errors import InvalidInputError, Words
+from events.recorded import JsonValue
 
-Value = int | str | bool | list[Any]
+Value = int | str | bool | list[JsonValue]
+"""A table value: a whole number, a word, a flag or a list (a table's rows), as tables.toml and the log hold it."""
+GivenValue = int | str | bool | list[Any]
+"""A table value as a house rule's command takes it. A list's items are untyped, as pydantic hands them on: they
+are the tables' model's to check (:func:`check_override`) and the event's to take as JSON; typed as JSON here, the
+command's own validation would refuse, in pydantic's words, a value the tables' model refuses in its own."""
 V = TypeVar("V")
 
 TAGS = ("SEED-DERIVED", "SEED", "PUB", "INF", "PLACEHOLDER", "HOUSE RULE")
@@ -41,7 +47,7 @@ _ERRATUM = re.compile(r"\bR[23]-\d+\b")
 
 @dataclass(frozen=True, slots=True)
 class Sourced:
-    value: Any
+    value: Value
     source: str
     erratum: str = ""  # the erratum (R2-n or R3-n) that decided this value, if any
 
@@ -61,7 +67,7 @@ class Sourced:
 @dataclass(frozen=True, slots=True)
 class Override:
     path: str
-    value: Any
+    value: Value
     source: str
 
 
@@ -261,14 +267,17 @@ def worded(exc: ValidationError) -> Words:
     return said
 
 
-def unflatten(values: Mapping[str, Sourced]) -> dict[str, Any]:
+def unflatten(values: Mapping[str, Sourced]) -> dict[str, object]:
     """The nested document of ``values`` (dotted paths → their values), as the model reads it."""
-    document: dict[str, Any] = {}
+    document: dict[str, object] = {}
     for path, sourced in values.items():
         *parents, key = path.split(".")
         node = document
         for part in parents:
-            node = node.setdefault(part, {})
+            inner = node.setdefault(part, {})
+            if not isinstance(inner, dict):  # a value's path is no part of another's (flatten's are not)
+                raise TypeError(f"{path}: {part!r} holds a value, not a table")
+            node = inner
         node[key] = sourced.value
     return document
 
@@ -280,15 +289,24 @@ def _is_leaf(node: object) -> TypeGuard[Mapping[str, object]]:
     return isinstance(node, dict) and LEAF_KEYS <= set(node) <= LEAF_KEYS | {"erratum"}
 
 
+def table_value(value: object) -> Value:
+    """A recorded table value (a house rule's, in the log): a number, a word, a flag or a list."""
+    if isinstance(value, int | str | list):  # a bool is an int
+        return value
+    raise TypeError(f"not a table value: {value!r}")
+
+
 def flatten(document: Mapping[str, object], prefix: str = "") -> dict[str, Sourced]:
     """Every ``{value, source}`` leaf of a tables document by its dotted path."""
     out: dict[str, Sourced] = {}
     for key, node in document.items():
         path = f"{prefix}{key}"
         if _is_leaf(node):
-            if isinstance(node["value"], float):
-                raise ValueError(f"{path}: table values are integers, strings, booleans or lists, not floats")
-            out[path] = Sourced(node["value"], str(node["source"]), str(node.get("erratum", "")))
+            value = node["value"]
+            if not isinstance(value, int | str | list):  # a bool is an int
+                kind = "floats" if isinstance(value, float) else type(value).__name__
+                raise ValueError(f"{path}: table values are integers, strings, booleans or lists, not {kind}")
+            out[path] = Sourced(value, str(node["source"]), str(node.get("erratum", "")))
         elif isinstance(node, dict):
             out.update(flatten(node, path + "."))
     return out
@@ -328,7 +346,7 @@ def check_path(tables: RuleTables, path: str) -> None:
         raise InvalidInputError.saying(refusal.template, **refusal.params)
 
 
-def check_override(tables: RuleTables, path: str, value: object) -> None:
+def check_override(tables: RuleTables, path: str, value: Value) -> None:
     """Refuse a house rule that names no field of the ruleset's tables model, or gives a value its field does not
     take (a word for a number), or one out of the bounds its field's type declares (:func:`bounded`: a kind of
     threat row the rules do not know, a count of 0), or one out of a table's range."""

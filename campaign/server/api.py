@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import replace
 from functools import partial
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
@@ -46,7 +46,7 @@ from campaign.server.context import (
 from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.refusals import REFUSALS
-from campaign.server.timeline_ops import amend, rewind, undo
+from campaign.server.timeline_ops import AmendAnswer, amend, rewind, undo
 from campaign.server.turns import on_the_fresh_state
 from events.dice import parse_table_dice
 from events.limits import MAX_NUMBER, check_text
@@ -626,9 +626,10 @@ async def undone_in_turn(request: Request, m: InCampaign, seen: int | None = Non
 async def amend_(body: Amend, m: GM, request: Request) -> dict[str, object]:
     """Correct a past command's inputs; with ``preview``, only show what would change."""
     dice = parse_table_dice(body.dice) if body.dice is not None else None
-    return await amended_in_turn(
+    report = await amended_in_turn(
         request, m, body.seq, body.set, preview=body.preview, dice=dice, reason=body.reason, head=body.head
     )
+    return dict(report)  # as declared: FastAPI takes the answer's schema from this return type, and it stays
 
 
 async def amended_in_turn(  # noqa: PLR0913 (an amendment's own inputs, and the names a page says it with)
@@ -642,12 +643,12 @@ async def amended_in_turn(  # noqa: PLR0913 (an amendment's own inputs, and the 
     reason: str,
     head: int | None,
     names: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> AmendAnswer:
     """An amendment's preview (it appends nothing: no turn to wait for), or the amendment in the campaign's turn,
     again on the fresh state after a lost race: one confirmed with its preview's ``head`` is then refused in words
     (the campaign moved on; preview it again), never made on a head its preview did not see."""
 
-    def work(now: InCampaign) -> dict[str, Any]:
+    def work(now: InCampaign) -> AmendAnswer:
         return amend(
             ledger_of(request, now),
             now.info,

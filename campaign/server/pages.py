@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import Annotated, Any, TypedDict, cast
+from typing import Annotated, TypedDict, cast
 from urllib.parse import quote
 
 import anyio.to_thread
@@ -54,8 +54,8 @@ from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.live_parts import battle_being_fought
 from campaign.server.refusals import lost_race
-from campaign.server.timeline_ops import recorded
-from campaign.timeline.reports import new_dice_words, paired
+from campaign.server.timeline_ops import AmendAnswer, recorded
+from campaign.timeline.reports import FateData, new_dice_words, paired
 from campaign.typed_as import as_the_page_names, typed
 from events.dice import parse_table_dice
 from events.errors import CampaignError, ConcurrencyError, InvalidInputError
@@ -1107,18 +1107,18 @@ def _outcome_change(before: RuleOutcome | None, after: RuleOutcome | None, said:
     return _("was {before} — now {after}").format(before=said(before), after=said(after))
 
 
-def _sentences(fate: Mapping[str, Any]) -> Callable[[RuleOutcome], str]:
+def _sentences(fate: FateData) -> Callable[[RuleOutcome], str]:
     """Each of the fate's outcomes by the sentence the report gave it in the reader's language (the recorded
     English for one it gave none)."""
     given = {
         id(o): text
-        for key in ("before", "after")
-        for o, text in zip(fate[key], fate.get(f"{key}_said") or [], strict=False)
+        for outcomes, said in ((fate["before"], fate.get("before_said")), (fate["after"], fate.get("after_said")))
+        for o, text in zip(outcomes, said or [], strict=False)
     }
     return lambda o: given.get(id(o)) or words(str(o["explanation"]))
 
 
-def amend_lines(report: dict[str, Any]) -> list[str]:
+def amend_lines(report: AmendAnswer) -> list[str]:
     """An amendment's report in lines for the page: the inputs and dice corrected, then each re-run command's fate
     (as the CLI's preview says them, in the reader's language)."""
     lines = [f"{label(i['input'])}: {value(i['was'])} → {value(i['now'])}" for i in report["inputs"]]

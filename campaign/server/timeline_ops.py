@@ -10,6 +10,7 @@ from campaign.commands import BaseCommand, recorded_command
 from campaign.executor import Ledger
 from campaign.i18n import N_
 from campaign.timeline import Timeline
+from campaign.timeline.reports import AmendData
 from campaign.typed_as import typed
 from events.dice.rerun import TypedFaces
 from events.errors import InvalidInputError
@@ -53,6 +54,14 @@ def recorded(ledger: Ledger, info: CampaignInfo, seq: int) -> BaseCommand | None
         return None
 
 
+class AmendAnswer(AmendData):
+    """An amendment's report as the server answers it: whether it was only previewed, and the head it was worked
+    out on (a preview's confirmation carries it back)."""
+
+    preview: bool
+    head: int
+
+
 def amend(  # noqa: PLR0913 (an amendment's own inputs, and the names a page says it with)
     ledger: Ledger,
     info: CampaignInfo,
@@ -64,7 +73,7 @@ def amend(  # noqa: PLR0913 (an amendment's own inputs, and the names a page say
     reason: str = "",
     head: int | None = None,
     names: Mapping[str, str] | None = None,
-) -> dict[str, object]:
+) -> AmendAnswer:
     """Amend the command at ``seq`` (its inputs; with ``dice`` and a ``reason`` its table dice corrected; with
     ``dice`` and no reason, the faces of the dice the amendment rolls anew). With ``preview`` nothing is appended:
     the report lists each later command's fate, and ``head`` (the campaign's head it was worked out on) goes with

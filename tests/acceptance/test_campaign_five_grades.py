@@ -17,14 +17,15 @@ from campaign.rulesets.fighting_spirit.commands import Deployment
 from campaign.rulesets.fighting_spirit.plugin import PLUGIN as FIGHTING_SPIRIT
 from campaign.rulesets.fighting_spirit.tables import Tables
 from campaign.tables import base_values
+from events.recorded import whole
 from projections.state.campaigns import CampaignInfo
 
 T = Tables.of(base_values("fighting_spirit"))
 TIRED, BATTLES, WINDOW, REST = (
-    int(T.values[f"campaign.{k}"].value)
+    whole(T.values[f"campaign.{k}"].value)
     for k in ("tired_after_front_days", "exhausted_battles", "exhausted_window_days", "fresh_after_rest_days")
 )
-VET = {q: int(T.values[f"campaign.veterancy.{q}"].value) for q in ("green", "regular", "veteran")}
+VET = {q: whole(T.values[f"campaign.veterancy.{q}"].value) for q in ("green", "regular", "veteran")}
 WAGE = int(T.campaign.pay.monthly_per_man)
 
 

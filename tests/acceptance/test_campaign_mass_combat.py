@@ -27,7 +27,7 @@ SEED = hashlib.sha256(b"ten battles for Bannok, 2nd ed").digest()  # R2-13 reord
 
 
 def quality_for(experience: int) -> str:
-    return [q for q in QUALITIES if experience >= int(T.values[f"quality.{q}.experience_from"].value)][-1]
+    return [q for q in QUALITIES if experience >= whole(T.values[f"quality.{q}.experience_from"].value)][-1]
 
 
 @dataclass
@@ -190,7 +190,7 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             app.ledger.execute(info(), mc.Recruit.build(unit_name=target, men=20, quality="green"))
             unit = expected[target]
             unit.experience = (
-                unit.men * unit.experience + 20 * int(T.values["quality.green.experience_from"].value)
+                unit.men * unit.experience + 20 * whole(T.values["quality.green.experience_from"].value)
             ) // (unit.men + 20)
             unit.men += 20
             unit.original += 20
@@ -205,7 +205,7 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             )
             app.ledger.execute(info(), mc.Transfer.build(from_unit="Red garrison", to_unit="Red levy", men=50))
             app.ledger.execute(info(), mc.Disband.build(unit_name="Red garrison", reason="merged into the levy"))
-            garrison_xp = int(T.values["quality.average.experience_from"].value)
+            garrison_xp = whole(T.values["quality.average.experience_from"].value)
             expected["Red garrison"] = Expected("Red", 0, 200, 200, garrison_xp, "average", 0, gone=True)
             levy = expected["Red levy"]
             levy.experience = (levy.men * levy.experience + 50 * garrison_xp) // (levy.men + 50)
@@ -239,7 +239,9 @@ def test_ten_battles_carry_losses_experience_pay_and_a_career(tmp_path: Path) ->
             if event.type == "career.pc_wounded":
                 career["damage"] += whole(p["damage"])  # type: ignore[operator]
             elif event.type == "career.reputation_changed":
-                until = -1 if p["months"] == 0 else day + whole(p["months"]) * int(T.values["economy.month_days"].value)
+                until = (
+                    -1 if p["months"] == 0 else day + whole(p["months"]) * whole(T.values["economy.month_days"].value)
+                )
                 career["reputation"].append((p["change"], until))  # type: ignore[attr-defined]
             elif event.type == "career.promotion_rolled":
                 career["promotion_rolls"] += 1  # type: ignore[operator]

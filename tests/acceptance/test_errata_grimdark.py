@@ -13,6 +13,7 @@ from campaign.executor import TableEntry
 from campaign.rulesets.grimdark import commands as gd
 from campaign.rulesets.grimdark.plugin import PLUGIN as GRIMDARK
 from campaign.tables import base_values
+from events.recorded import seq
 from events.store import AppendResult
 from tests.conftest import Backend, make_ledger
 
@@ -170,7 +171,7 @@ def test_r2_35_project_defaults_carry_their_tags() -> None:
     for path in ("rewards.draw_vp", "rewards.draw_points", "army.sell_refund_pct", "morale.fearless_after_auto_fail"):
         assert values[path].source.startswith("INF") and values[path].erratum == "R2-35"
     names = values["traits.unit.names"]
-    assert names.value[5] == "Veteran" and "PUB" in names.source and "PLACEHOLDER (face 6" in names.source
+    assert seq(names.value)[5] == "Veteran" and "PUB" in names.source and "PLACEHOLDER (face 6" in names.source
 
 
 def test_r2_32_a_battle_recorded_before_it_keeps_the_first_editions_reading() -> None:

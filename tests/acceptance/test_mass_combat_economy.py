@@ -18,7 +18,7 @@ from campaign.rulesets.mass_combat.profile import UnitProfile
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.errors import InvalidInputError
-from events.recorded import obj, text
+from events.recorded import obj, text, whole
 from projections.state.campaigns import CampaignInfo
 from tests.conftest import Backend, examples, make_ledger
 
@@ -218,7 +218,7 @@ def test_arrears_never_push_a_veteran_or_elite_unit_below_14(pays: list[int], qu
     for pct in pays:
         pay = payday(T, profile, pay, pct).state
         # R2-19 (b): the floor is on the unit's final Morale, so it is applied where Morale is reckoned.
-        assert int(T.values[f"quality.{quality}.morale"].value) - arrears_applied(T, profile, pay.penalty, 0) >= 14
+        assert whole(T.values[f"quality.{quality}.morale"].value) - arrears_applied(T, profile, pay.penalty, 0) >= 14
 
 
 def test_a_new_commander_drops_quality_and_an_npcs_leadership_is_rolled(company: Ledger) -> None:
@@ -360,7 +360,7 @@ def test_replaying_a_mass_combat_log_gives_the_same_state(steps: list[tuple[Any,
     for u in once.roster.values():
         assert 0 <= u.wounded <= u.profile.men
         if u.profile.quality in ("veteran", "elite"):
-            assert int(T.values[f"quality.{u.profile.quality}.morale"].value) - u.pay.penalty >= 14
+            assert whole(T.values[f"quality.{u.profile.quality}.morale"].value) - u.pay.penalty >= 14
 
 
 def test_a_transfer_moves_fit_men_and_re_averages_the_receivers_experience(company: Ledger) -> None:

@@ -22,6 +22,7 @@ from campaign.rulesets.mass_combat.quality import extraordinary_force, extraordi
 from campaign.rulesets.mass_combat.setup import PcInBattle
 from campaign.rulesets.mass_combat.strength import troop_strength
 from campaign.rulesets.mass_combat.tables import Tables
+from campaign.rulesets.tables import Value
 from campaign.tables import base_values
 from events.dice import TableDice
 from events.errors import InvalidInputError
@@ -32,7 +33,7 @@ from tests.acceptance.mass_combat_table import BLUE, RED, War, applied, battle, 
 T = Tables.of(base_values("mass_combat"))
 
 
-def with_value(path: str, value: object) -> Tables:
+def with_value(path: str, value: Value) -> Tables:
     values = dict(T.values)
     values[path] = replace(values[path], value=value)
     return Tables.of(values)

@@ -22,15 +22,16 @@ from campaign.rulesets.mass_combat.quality import (
 from campaign.rulesets.mass_combat.setup import Commander, Side, UnitInBattle
 from campaign.rulesets.mass_combat.strength import per_man_ts
 from campaign.rulesets.mass_combat.tables import Tables
-from campaign.rulesets.tables import Sourced
+from campaign.rulesets.tables import Sourced, Value
 from campaign.tables import base_values
 from events.errors import InvalidInputError
+from events.recorded import seq, text, whole
 
 BASE = base_values("mass_combat")
 T = Tables.of(BASE)
 
 
-def with_value(path: str, value: object) -> Tables:
+def with_value(path: str, value: Value) -> Tables:
     values = dict(BASE)
     values[path] = Sourced(value, "HOUSE RULE (test)")
     return Tables.of(values)
@@ -54,7 +55,7 @@ def with_value(path: str, value: object) -> Tables:
     ],
 )
 def test_r2_11_a_minor_or_technical_victory_is_not_a_clear_victory(result: str, clear: bool) -> None:
-    assert int(T.values["economy.clear_victory_from"].value) == 8
+    assert whole(T.values["economy.clear_victory_from"].value) == 8
     assert is_clear_victory(T, result) is clear
     # A house rule may move the edge: from 4, a minor victory is clear.
     assert is_clear_victory(with_value("economy.clear_victory_from", 4), "minor_victory") is True
@@ -226,8 +227,11 @@ def test_r2_29_irregulars_lose_a_third_rounded_down(profile: UnitProfile, ts: in
 
 
 def test_r2_30_the_yrth_data_ship_as_seed_example_data() -> None:
-    assert int(T.values["economy.yrth.HC"].value) == 14000 and int(T.values["economy.yrth.II"].value) == 200
-    assert int(T.values["economy.upkeep_soldier"].value) == 200 and int(T.values["economy.upkeep_mounted"].value) == 800
+    assert whole(T.values["economy.yrth.HC"].value) == 14000 and whole(T.values["economy.yrth.II"].value) == 200
+    assert (
+        whole(T.values["economy.upkeep_soldier"].value) == 200
+        and whole(T.values["economy.upkeep_mounted"].value) == 800
+    )
     assert T.source("economy.yrth.HC").startswith("SEED")
     assert "INF" in T.source("economy.upkeep_mounted")  # charging every mounted man is the project's reading
 
@@ -286,7 +290,8 @@ def test_r2_26_exempt_troops_are_named_in_the_tables() -> None:
     ],
 )  # fmt: skip
 def test_the_2_11_result_tables_on_both_sides_of_every_edge(table: str, edges: list[tuple[int, str]]) -> None:
-    assert [(w, T.band(T.values[table].value, w)) for w, _ in edges] == edges
+    bands = [(whole(low), text(label)) for low, label in map(seq, seq(T.values[table].value))]
+    assert [(w, T.band(bands, w)) for w, _ in edges] == edges
 
 
 @pytest.mark.parametrize(

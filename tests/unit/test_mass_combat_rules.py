@@ -29,6 +29,7 @@ from campaign.rulesets.mass_combat.strength import morale_adjusted_ts, troop_str
 from campaign.rulesets.mass_combat.tables import Tables
 from campaign.tables import base_values
 from events.dice import parse
+from events.recorded import whole
 
 T = Tables.of(base_values("mass_combat"))
 
@@ -69,7 +70,7 @@ def test_leadership_examples(leadership: int, modifier: int) -> None:
 
 def test_titus_experience_averaging() -> None:
     # 87 Veterans at 10 battles + 11 Green recruits at their lower bound (1): 881 / 98 = 8.99 → 8 → Seasoned.
-    avg = average_experience([(87, 10), (11, int(T.values["quality.green.experience_from"].value))])
+    avg = average_experience([(87, 10), (11, whole(T.values["quality.green.experience_from"].value))])
     assert avg == 8 and quality_for_experience(T, avg) == "seasoned"
     assert quality_for_experience(T, avg + 2) == "veteran"  # two more battles
 

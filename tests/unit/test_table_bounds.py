@@ -16,7 +16,7 @@ from campaign.rulesets.disorder.tables import Tables as DisorderTables
 from campaign.rulesets.fighting_spirit.tables import Tables as FiveGradeTables
 from campaign.rulesets.grimdark.tables import Tables as GrimdarkTables
 from campaign.rulesets.mass_combat.tables import Tables as MassCombatTables
-from campaign.rulesets.tables import RuleTables, check_override
+from campaign.rulesets.tables import RuleTables, Value, check_override
 from campaign.tables import base_values
 from events.errors import InvalidInputError
 
@@ -127,13 +127,13 @@ REFUSED = [
 
 
 @pytest.mark.parametrize(("ruleset", "path", "value"), KEPT)
-def test_a_value_within_its_fields_bounds_is_kept(ruleset: str, path: str, value: object) -> None:
+def test_a_value_within_its_fields_bounds_is_kept(ruleset: str, path: str, value: Value) -> None:
     check_override(TABLES[ruleset], path, value)
 
 
 @pytest.mark.parametrize(("ruleset", "path", "value", "words"), REFUSED)
 def test_a_value_outside_its_fields_bounds_is_refused_in_words(
-    ruleset: str, path: str, value: object, words: str
+    ruleset: str, path: str, value: Value, words: str
 ) -> None:
     with pytest.raises(InvalidInputError) as refused:
         check_override(TABLES[ruleset], path, value)

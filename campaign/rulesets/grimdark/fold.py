@@ -9,13 +9,15 @@ from pydantic import TypeAdapter
 from campaign.rulesets.fold import KeptSummary, Row, battle_rows, facts_only, kept_rows, unit_rows
 from campaign.rulesets.grimdark import state as gf
 from campaign.rulesets.tables import Sourced
-from events.recorded import text
+from events.recorded import seq, text
 from projections.fold import RulesetFold, Summary
 
 
 def make_fold(base: Mapping[str, Sourced]) -> RulesetFold[gf.CampaignState]:
     """The fold (its rules read no table while folding: ``base`` only names the injuries for the views)."""
-    injuries = frozenset(str(n) for n in base["traits.injury.names"].value) if "traits.injury.names" in base else None
+    injuries = (
+        frozenset(str(n) for n in seq(base["traits.injury.names"].value)) if "traits.injury.names" in base else None
+    )
 
     def summarize(state: gf.CampaignState, before: KeptSummary | None) -> tuple[Summary, KeptSummary]:
         return _summary(state, injuries or frozenset(), before)
