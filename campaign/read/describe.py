@@ -541,8 +541,8 @@ class _Shown:
     * none: as recorded; a ``…_id`` (and ``reports_to``) by the name it stands for, "no one" if not recorded;
     * a plural noun: counted, ``{men:men}`` → "1 man", "3 men";
     * ``facts``: a mapping's fields as words (:func:`facts`);
-    * ``money``, ``signed``: a sum (:func:`money`), ``signed`` with its sign; ``Glory``: a gain or a loss of it
-      (:func:`gains`);
+    * ``money``, ``signed``: a sum (:func:`money`), ``signed`` with its sign; ``Glory`` (or any word, as a translation
+      words it: ``{glory:славы}``): a gain or a loss of it (:func:`gains`);
     * ``WHEN SET|WHEN NOT``: the words before the last bar when the field is recorded and not empty, the words
       after it when not; they may hold the field itself: ``{note: ({note})|}``;
     * any of Python's: ``{commitment:.12}``, ``{glory:+d}`` (nothing when the field is not recorded, so that
@@ -569,7 +569,9 @@ class _Shown:
             return facts(obj(self.recorded), self.names)
         if spec in ("money", "signed") and isinstance(self.recorded, int):
             return money(self.recorded, signed=spec == "signed")
-        if spec == "Glory" and isinstance(self.recorded, int):
+        if spec.isalpha() and len(spec) > 1 and isinstance(self.recorded, int):
+            # a gain of what the spec names ("Glory"), in the translation's own form of the word ("славы"):
+            # no format of Python's is two letters or more
             return gains(self.recorded, spec)
         return "" if self.recorded is None and spec else format(self.recorded, spec)
 
