@@ -550,7 +550,7 @@ def _show_fate(out: Output, fate: Fate, exact: bool, names: dict[str, str], *, o
         c.print(
             "  "
             + _("{command}: [yellow]no longer applies[/] ({why}): skipped, its dice back on the table").format(
-                command=said, why=escape(fate.why)
+                command=said, why=escape(fate.why_said())
             )
         )
         return

@@ -1150,7 +1150,7 @@ def amend_lines(report: AmendAnswer) -> list[str]:
         if fate["fate"] == "no longer applies":
             lines.append(
                 _("{command} no longer applies ({why}): skipped, its dice back on the table").format(
-                    command=said, why=fate["why"]
+                    command=said, why=fate.get("why_said", fate["why"])
                 )
             )
         elif fate["fate"] == "depends on the new dice":

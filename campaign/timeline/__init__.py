@@ -508,7 +508,9 @@ class _Rerun:
             if isinstance(self.new, TypedFaces):
                 self.new.position = typed_at  # the faces it took are for the next command that asks
             self._back(own)
-            return Fate(group.first_seq, name, args, "no longer applies", group.outcomes, why=str(exc))
+            return Fate(
+                group.first_seq, name, args, "no longer applies", group.outcomes, why=str(exc), why_words=exc.words
+            )
         return self._fate(group, rerun, dice, name, args)
 
     def _fate(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from events.dice.rerun import NewDie
 from events.envelope import RecordedEvent
+from events.errors import Words
 from events.families.dice import DiceCorrected
 from events.recorded import JsonValue
 from events.store import AppendResult
@@ -66,6 +67,8 @@ class FateData(TypedDict):
     before_said: NotRequired[list[str]]
     after_said: NotRequired[list[str]]
     """Each outcome's sentence in the reader's language, when the names were handed."""
+    why_said: NotRequired[str]
+    """Why it no longer applies, in the reader's language, when the names were handed."""
 
 
 class ChangedData(TypedDict):
@@ -145,7 +148,9 @@ class Fate:
     after: list[RuleOutcome] = field(default_factory=list)
     """Its rule outcomes re-run (none when it no longer applies)."""
     why: str = ""
-    """Why it no longer applies, in the rules' words."""
+    """Why it no longer applies, in the rules' words (English, as ``--json`` says it)."""
+    why_words: Words | None = None
+    """The same refusal as the rules raised it, to be said in the reader's language (None: it has only its text)."""
     new_dice: list[NewDie] = field(default_factory=list)
     """The dice it rolls that it did not roll before: each taken off the table, or new."""
     back_on_table: int = 0
@@ -173,7 +178,14 @@ class Fate:
         }
         if names is not None:
             data["before_said"], data["after_said"] = self.said(names)
+            data["why_said"] = self.why_said()
         return data
+
+    def why_said(self) -> str:
+        """Why it no longer applies, in the reader's language (its recorded text where it has no words)."""
+        from campaign.i18n import words_said
+
+        return words_said(self.why_words) if self.why_words is not None else self.why
 
     def said(self, names: Mapping[str, str]) -> tuple[list[str], list[str]]:
         """Its outcomes as recorded and as re-run, each its rule's sentence in the reader's language rendered from

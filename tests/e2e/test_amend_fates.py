@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from campaign.bootstrap import bootstrap
+from campaign.i18n import reading_in
 from campaign.server.pages import amend_lines
 from campaign.server.timeline_ops import amend
 from tests.e2e.test_cli import Cli
@@ -131,3 +132,36 @@ def test_the_new_dice_are_the_campaigns_when_none_are_given(patrol: tuple[Cli, d
     cli("amend", str(s["suppress"]), "--set", "suppressing=false", "--set", "killed=1", "--yes")
     [new] = rolled(cli, head)
     assert (new["source"], new["notation"], new["roll_index"]) == ("seeded", "d8", 4), "the next unused index"
+
+
+SKIPPED = {
+    # the attack after all 7 are killed, said as the reader's language says it (a count of 0 takes the plural of
+    # "many" in both): the same men the attack's own line counts
+    "ru": "#{seq} fs attack: больше не применяется (Keno 3rd Squad: осталось 0 человек; потерять 1 нельзя): "
+    "пропущена, её кости возвращены на стол",
+    "pl": "#{seq} fs attack: już nie ma zastosowania (Keno 3rd Squad: pozostało 0 ludzi; nie może stracić 1): "
+    "pominięte, jego kości wracają na stół",
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_a_skipped_command_says_why_in_the_readers_words(patrol: tuple[Cli, dict[str, int]], lang: str) -> None:
+    """Why a later command no longer applies is the rules' refusal, said in the reader's language on the command
+    line and on the page alike (it was the recorded English inside a translated sentence)."""
+    cli, s = patrol
+    before = cli.events()
+    lines = cli("--lang", lang, "amend", str(s["kill"]), "--set", "killed=7", "--dry-run").stdout.splitlines()
+    assert cli.events() == before, "a preview appends nothing"
+    said = " ".join(" ".join(line.split()) for line in lines)
+    assert SKIPPED[lang].format(seq=s["last"]) in said
+    assert "cannot lose" not in said
+    app = bootstrap(cli.db, create=False, actor="gm")
+    try:
+        with reading_in(lang):
+            found = amend(app.ledger, app.ledger.resolve("Patrol"), s["kill"], {"killed": 7}, preview=True, names={})
+            page = amend_lines(found)
+    finally:
+        app.close()
+    [skipped] = [line for line in page if line.startswith(f"#{s['last']} ")]
+    assert "cannot lose" not in skipped
+    assert ("потерять 1 нельзя" if lang == "ru" else "nie może stracić 1") in skipped
