@@ -30,7 +30,9 @@ def rewind(ledger: Ledger, info: CampaignInfo, to_seq: int, reason: str = "", se
 
 def undo(ledger: Ledger, info: CampaignInfo, seen: int | None = None) -> tuple[AppendResult, str]:
     """Take back the last command, rewind, amendment or undo; what was undone, in words. Refused if something it
-    would take back came in since ``seen``, the head the request saw (:func:`still_meant`)."""
+    would take back came in since ``seen``, the head the request saw (:func:`still_meant`); said as done where
+    it is the same undo sent again (:func:`sent_again`)."""
+    sent_again(ledger, info, seen)
     still_meant(ledger, info, seen, UNDO_OUTRUN)
     timeline = Timeline(ledger)
     result, what, start = timeline.undo(info)
@@ -150,6 +152,22 @@ def still_meant(ledger: Ledger, info: CampaignInfo, seen: int | None, refusal: s
     since = appended_since(ledger, info, seen)
     if any(e.retractable for e in since):
         raise InvalidInputError.saying(refusal, campaign=info.name, head=seen, since=_said(since))
+
+
+def sent_again(ledger: Ledger, info: CampaignInfo, seen: int | None) -> None:
+    """Refuse an undo as already done when all that was appended since ``seen`` is one undo by the same person:
+    the page's button pressed twice (or a post sent again). The refusal is the same as :func:`still_meant`'s —
+    nothing more is taken back — but said as what happened, not as a command the game master has not seen."""
+    if seen is None or seen >= info.last_seq:
+        return
+    if info.last_seq != seen + 1:
+        return  # an undo appends one event: anything more came from elsewhere too
+    [since] = ledger.store.read(info.campaign_id, after_seq=seen, upto_seq=info.last_seq)
+    if since.meta.get("command") == "undo" and since.meta.get("actor") == ledger.actor:
+        raise InvalidInputError.saying(
+            "this undo is already recorded (#{seq}): the button was pressed twice, so nothing more was undone",
+            seq=since.seq,
+        )
 
 
 def moved_on(ledger: Ledger, info: CampaignInfo, head: int) -> InvalidInputError:

@@ -409,3 +409,40 @@ def test_a_die_still_on_the_table_is_asked_for_with_its_face(world: World) -> No
     post(world.client("gina"), f"/api/campaigns/{world.campaign_id}/rewind", {"to": before, "reason": "misread"})
     asked = " ".join(re.sub(r"<[^>]+>", " ", send(pat, world, {**fields, "_step": "count"}).text).split())
     assert "(still on the table: 2; enter them again)" in asked, asked
+
+
+@pytest.mark.parametrize(
+    ("lang", "done", "again"),
+    [
+        (
+            "ru",
+            "отменено: muster (с #",
+            "эта отмена уже записана (#{seq}): кнопку нажали дважды, больше ничего не отменено",
+        ),
+        (
+            "pl",
+            "cofnięto: muster (od #",
+            "to cofnięcie jest już zapisane (#{seq}): przycisk naciśnięto dwa razy, nic więcej nie cofnięto",
+        ),
+    ],
+)
+def test_an_undo_tapped_twice_says_it_was_done(world: World, lang: str, done: str, again: str) -> None:
+    """The second of two undo taps from one page is the first one sent again: the page says, in the reader's
+    language, that it is already recorded and nothing more was taken back — not that the campaign moved on
+    with something the GM has not seen (what the GM sees on the page is the undo it just made)."""
+    muster(world, "Robot Squad", "Robots")
+    muster(world, "Saurian Warriors", "Saurians")
+    plain = without_js(world.client("gina"))
+    plain.headers["Accept-Language"] = lang
+    page = plain.get(f"/c/{world.campaign_id}").text
+    shown = re.search(r'name="head" value="(\d+)" data-live-head', page)
+    assert shown
+    fields = {"_csrf": csrf_of(plain, world), "head": shown[1]}
+    first = plain.post(f"/c/{world.campaign_id}/undo", data=fields)
+    assert done in " ".join(re.sub(r"<[^>]+>", " ", first.text).split())
+    undone = head(world)
+    second = plain.post(f"/c/{world.campaign_id}/undo", data=fields)
+    assert head(world) == undone, "the second tap took back nothing more"
+    said = " ".join(re.sub(r"<[^>]+>", " ", second.text).split())
+    assert again.format(seq=undone) in said.replace("&#39;", "'")
+    assert "moved on" not in said and "undo (" not in said
