@@ -177,6 +177,26 @@ def recorded_said(key: str, recorded: object) -> object:
         return recorded
     if key == "reason" and recorded.startswith("amend of seq "):
         return amend_said(recorded)
+    if key == "reason" and (undone := UNDO_OF.match(recorded)) is not None:
+        return undo_said(*undone.groups())
     if key == "reason" and (said := reason_template_said(recorded)) is not None:
         return said
     return cause_said(recorded)
+
+
+UNDO_OF = re.compile(r"^undo of (.+) \(#(\d+)–#(\d+)\)$")
+"""The reason an undo records for its rewind (the timeline writes it: "undo of fs attack (#10–#14)")."""
+_UNDO_OF_OWN = {
+    "undo": N_("undo of the undo at {span}"),
+    "rewind": N_("undo of the rewind at {span}"),
+    "amend": N_("undo of the amendment at {span}"),
+}
+"""An undo of one of the timeline's own commands, a sentence each (the languages inflect the command's name)."""
+
+
+def undo_said(what: str, first: str, last: str) -> str:
+    """An undo's recorded reason in the reader's language: what it took back, and from where to where."""
+    span = f"#{first}" if first == last else f"#{first}–#{last}"
+    if what in _UNDO_OF_OWN:
+        return _(_UNDO_OF_OWN[what]).format(span=span)
+    return _("undo of {command} ({span})").format(command=what, span=span)

@@ -8,7 +8,6 @@ appends is exactly what the real log will append, in one transaction.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections import ChainMap
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING
 from campaign.commands import recorded_command
 from campaign.executor import Ledger
 from campaign.i18n import N_, _
+from campaign.i18n.purposes import UNDO_OF
 from campaign.replay import (
     CommandGroup,
     Sandbox,
@@ -608,13 +608,10 @@ def _table_dice(
     return used
 
 
-_UNDO_OF = re.compile(r"^undo of (.+) \(#(\d+)–#(\d+)\)$")
-
-
 def undo_reason_words(reason: str) -> str:
     """An undo's recorded reason ("undo of fs attack (#10–#14)", "undo of undo (#140–#140)") as a person says it:
     "it had undone fs attack, #10–#14", "it had undone the undo at #140"; any other reason as it is."""
-    found = _UNDO_OF.match(reason)
+    found = UNDO_OF.match(reason)
     if found is None:
         return reason
     what, first, last = found.groups()

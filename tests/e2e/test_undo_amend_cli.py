@@ -228,3 +228,27 @@ def test_the_log_says_how_many_entries_it_leaves_out_as_no_longer_in_effect(cli:
     assert f"head #{head}" in said
     assert "not shown: undone" not in " ".join(cli("log", "--last", "3", "--all").stdout.split())
     assert "not shown: undone" not in " ".join(cli("log", "--last", "3", "--type", "dice.").stdout.split())
+
+
+@pytest.mark.parametrize(
+    ("lang", "took_back", "took_back_that"),
+    [
+        ("ru", "откат к #{to}: отмена команды gf shoot (#{first}–#{last})", "отмена отмены #{undo}"),
+        ("pl", "cofnięto do #{to}: cofnięcie polecenia gf shoot (#{first}–#{last})", "cofnięcie cofnięcia #{undo}"),
+    ],
+)
+def test_the_log_says_what_an_undo_took_back_in_the_readers_words(
+    cli: Cli, lang: str, took_back: str, took_back_that: str
+) -> None:
+    """The rewind an undo records keeps its reason in English ("undo of gf shoot (#8–#10)", hashed with it); the
+    log says it in the reader's language, and an undo of that undo as the undo it took back."""
+    first = cli.json("undo")["events"][0]
+    undo = first["seq"]
+    cli("undo")
+    shot = next(e for e in cli.json("log")["events"] if e["payload"].get("command") == "gf.shoot")
+    reason = re.search(r"#(\d+)–#(\d+)", first["payload"]["reason"])
+    assert reason and int(reason[1]) == shot["seq"]
+    said = " ".join(cli("--lang", lang, "log", "--all").stdout.split())
+    assert took_back.format(to=shot["seq"] - 1, first=reason[1], last=reason[2]) in said
+    assert took_back_that.format(undo=undo) in said
+    assert "undo of" not in said
