@@ -54,7 +54,7 @@ MONEY = ("owed", "pay_owed")
 """Columns that hold a sum of money: thousands separated for a person (``--json`` keeps the number)."""
 
 
-TERMS = ("quality", "fatigue", "grade", "motivation", "experience", "rank", "result")
+TERMS = ("quality", "troops", "fatigue", "grade", "motivation", "experience", "rank", "result")
 """Columns whose values are terms of the ruleset's seed: shown in the reader's language (``terms.toml``)."""
 
 

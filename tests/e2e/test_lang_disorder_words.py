@@ -39,3 +39,21 @@ def test_no_russian_message_of_the_disorder_ruleset_says_the_loanword() -> None:
     ):
         found = russian.get(note, catalogs.NOTE_CONTEXT)
         assert found is not None and "подразделение" in str(found.string)
+
+
+@pytest.mark.parametrize(
+    ("lang", "troops"),
+    [("en", ["light", "rifles"]), ("ru", ["легкая пехота", "стрелки"]), ("pl", ["lekka piechota", "strzelcy"])],
+)
+def test_the_campaigns_status_says_troops_as_the_roster_does(tmp_path: Path, lang: str, troops: list[str]) -> None:
+    """`status` listed the troops as recorded ("rifles") where `dis roster` said the seed's word (стрелки)."""
+    cli = Cli(str(tmp_path / "dis.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    rows = [
+        line.strip("│ ").split("│")
+        for line in cli("--lang", lang, "status").output.splitlines()
+        if line.startswith("│")
+    ]
+    assert sorted(row[2].strip() for row in rows if len(row) > 3) == troops
