@@ -28,7 +28,8 @@ RULESET = RulesetInfo(
             ("officer_removed", "battle.officer_removed"),
         }
     ),
-    worded={"career.officer_appointed": {"rank": "rank"}},  # the seed's rank names, said in the reader's words
+    # the seed's rank names and a loss's cause, said in the reader's words
+    worded={"career.officer_appointed": {"rank": "rank"}, "battle.models_lost": {"cause": "loss"}},
     mutation=Mutation(
         modules=("rules.py",),
         tests=("*disorder*", "*newer_rulesets*"),
