@@ -57,3 +57,26 @@ def test_the_campaigns_status_says_troops_as_the_roster_does(tmp_path: Path, lan
         if line.startswith("│")
     ]
     assert sorted(row[2].strip() for row in rows if len(row) > 3) == troops
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", 'Voltigeurs retreats 1.5" of 3", 1 full inch short: 1 captured'),
+        ("ru", 'Voltigeurs отступает на 1,5" из 3", не хватило 1 полного дюйма: взято в плен 1'),
+        ("pl", 'Voltigeurs cofa się o 1,5" z 3", zabrakło 1 pełnego cala: do niewoli 1'),
+    ],
+)
+def test_a_retreats_inches_are_written_as_the_readers_locale_writes_them(tmp_path: Path, lang: str, said: str) -> None:
+    """§1.5: 1.5" moved of 3" needed is one full inch short, one model captured; Russian and Polish write the
+    inch and a half with a decimal comma."""
+    cli = Cli(str(tmp_path / "dis.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
+    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
+    cli("dis", "officer", "British", "Lt Sharpe")
+    cli("dis", "officer", "French", "Capitaine Dubois")
+    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
+    cli("dis", "retreat", "Voltigeurs", "--needed", "3", "--moved", "1.5")
+    log = " ".join(cli("--lang", lang, "log").output.replace("│", " ").split())
+    assert said in log

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from campaign.i18n import N_, _, ngettext
 from campaign.i18n.explain import Beside, reason_said, renders, term
+from campaign.i18n.formats import decimal
 from events.recorded import JsonObject, JsonValue, obj, seq, texts, whole
 
 DIS = "disorder"
@@ -151,7 +152,7 @@ def _retreat(p: JsonObject, beside: Beside) -> str:
     inputs, outcome = obj(p["inputs"]), obj(p["outcome"])
     captured = whole(outcome["captured"])
     text = _('{unit} retreats {moved}" of {needed}"').format(
-        unit=beside.name(p["unit_id"]), moved=inputs["moved"], needed=inputs["needed"]
+        unit=beside.name(p["unit_id"]), moved=decimal(str(inputs["moved"])), needed=decimal(str(inputs["needed"]))
     )
     if captured:
         short = int(Decimal(str(inputs["needed"])) - Decimal(str(inputs["moved"])))
