@@ -203,11 +203,19 @@ def name_said(param: Any) -> str | None:
     """``param``'s shown name in the reader's language: its field's words as the command models name them (in
     context "field", one translation for the views, the forms and here), as Click shows it — an argument as
     its words (``{отряд}``), an option's value in capitals (``--wounds РАНЫ``); None in English, for a name
-    a declaration chose, and where the catalogs have no other words."""
-    from campaign.i18n import DEFAULT, language
+    a declaration chose as its declaration translates it, and None where the catalogs have no other words."""
+    from campaign.i18n import DEFAULT, _, language
 
+    if language() == DEFAULT:
+        return None
+    if not named_by_us(param):
+        # a name its declaration chose (``FILE``, ``[UNIT|SIDE]``), declared with N_ and so in the catalogs; one
+        # the catalogs do not hold (``en|ru|pl``) stays as declared
+        chosen = param.metavar
+        said = _(chosen) if isinstance(chosen, str) and chosen.strip() else chosen
+        return said if said != chosen else None
     name = field_name(param)
-    if language() == DEFAULT or not named_by_us(param) or not name:
+    if not name:
         return None
     from campaign.read.describe import label
 

@@ -16,7 +16,7 @@ from rich.table import Table
 from campaign.cli.options import CampaignOpt, JsonOpt
 from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import resolved
-from campaign.i18n import DEFAULT, _, language, ngettext
+from campaign.i18n import DEFAULT, N_, _, language, ngettext
 from campaign.i18n.formats import number
 from campaign.read.charts import MEASURES, Chart, chart
 from events.errors import InvalidInputError, Words
@@ -142,12 +142,12 @@ def register(app: typer.Typer) -> None:
     @app.command("chart")
     @handles_errors
     def chart_(
-        measure: Annotated[str, typer.Argument(help=f"What to chart: {', '.join(MEASURES)}.", metavar="MEASURE")],
+        measure: Annotated[str, typer.Argument(help=f"What to chart: {', '.join(MEASURES)}.", metavar=N_("MEASURE"))],
         only: Annotated[
-            str | None, typer.Argument(help="Only this unit, side or officer (by name).", metavar="[UNIT|SIDE]")
+            str | None, typer.Argument(help="Only this unit, side or officer (by name).", metavar=N_("[UNIT|SIDE]"))
         ] = None,
         output: Annotated[
-            Path | None, typer.Option("--output", "-o", help="Draw to this file: .svg or .png.", metavar="FILE")
+            Path | None, typer.Option("--output", "-o", help="Draw to this file: .svg or .png.", metavar=N_("FILE"))
         ] = None,
         campaign: CampaignOpt = None,
         as_json: JsonOpt = False,

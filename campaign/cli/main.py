@@ -224,10 +224,13 @@ def _options(
     ctx: typer.Context,
     db: Annotated[
         str,
-        typer.Option("--db", envvar="CAMPAIGN_DB", metavar="FILE|URL", help=N_("SQLite file or postgresql:// URL.")),
+        typer.Option(
+            "--db", envvar="CAMPAIGN_DB", metavar=N_("FILE|URL"), help=N_("SQLite file or postgresql:// URL.")
+        ),
     ] = "campaign.db",
     actor: Annotated[
-        str | None, typer.Option("--actor", envvar="CAMPAIGN_ACTOR", help=N_("Who is entering commands."))
+        str | None,
+        typer.Option("--actor", envvar="CAMPAIGN_ACTOR", metavar=N_("ACTOR"), help=N_("Who is entering commands.")),
     ] = None,
     verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help=N_("Log more (repeatable)."))] = 0,
     lang: Annotated[

@@ -55,6 +55,27 @@ def test_an_options_value_is_named_in_the_readers_words(lang: str, options: list
         assert any(line.lstrip("* ").startswith(option + " ") for line in lines), (option, lines)
 
 
+@pytest.mark.parametrize(
+    ("lang", "usage", "options"),
+    [
+        ("ru", "Использование: campaign chart [ПАРАМЕТРЫ] ПОКАЗАТЕЛЬ [ОТРЯД|СТОРОНА]", ["--output -o ФАЙЛ"]),
+        ("pl", "Użycie: campaign chart [OPCJE] MIARA [JEDNOSTKA|STRONA]", ["--output -o PLIK"]),
+        ("en", "Usage: campaign chart [OPTIONS] MEASURE [UNIT|SIDE]", ["--output -o FILE"]),
+    ],
+)
+def test_a_name_a_declaration_chose_is_said_in_the_readers_words(lang: str, usage: str, options: list[str]) -> None:
+    """``MEASURE``, ``[UNIT|SIDE]``, ``FILE``: names the command's declaration chose, not its fields', were left in
+    English in a Russian usage line."""
+    code, lines = said(lang, "chart", "--help")
+    assert code == 0 and lines[0] == usage
+    for option in options:
+        assert any(line.lstrip("* ").startswith(option + " ") for line in lines), (option, lines)
+    code, lines = said(lang, "--help")
+    shown = {"ru": ["--db ФАЙЛ|URL", "--actor КТО"], "pl": ["--db PLIK|URL", "--actor KTO"]}
+    for option in [*shown.get(lang, ["--db FILE|URL", "--actor ACTOR"]), "--lang en|ru|pl"]:
+        assert any(line.lstrip("* ").startswith(option + " ") for line in lines), (option, lines)
+
+
 @pytest.fixture
 def otlok(tmp_path: Path) -> Cli:
     """README's five-grade campaign with its squad mustered."""
