@@ -59,6 +59,8 @@ PURPOSES = (
     N_("No step back test of {who}"),
     N_("defence of {who} against small arms"),
     N_("reaction test of {who}: {action}"),
+    N_("communication test, {officer} → {who}"),
+    N_("psi {effect} by {psion} on {who}"),
 )
 """The purposes the rules write, as their English templates: ``{who}`` the unit's (or side's, or character's)
 name, ``{why}`` the cause the rules give in brackets, any other (``{column}``, ``{n}``) a short term as
@@ -106,6 +108,10 @@ def purpose_said(recorded: str) -> str:
                 from campaign.i18n.terms import shown
 
                 fields["action"] = shown("fighting-spirit", "action", fields["action"].replace(" ", "_"))
+            if "effect" in fields:  # a psion's action (§0.8), in the seed's words
+                from campaign.i18n.terms import shown
+
+                fields["effect"] = shown("fighting-spirit", "psi_effect", fields["effect"])
             for grimdark in ("trait_kind", "skill_set"):  # Grimdark's trait tables and heroes' skill sets (§4.2)
                 if grimdark in fields:
                     from campaign.i18n.terms import shown

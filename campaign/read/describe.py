@@ -331,7 +331,9 @@ def term_said(key: str, v: str) -> str:
     return value(v) if said is None else said
 
 
-_TERM_SETS = {"start_grade": "grade", "from_grade": "grade", "to_grade": "grade", "psi_rank": "psi_rank"}
+_TERM_SETS = {
+    "start_grade": "grade", "from_grade": "grade", "to_grade": "grade", "psi_rank": "psi_rank", "effect": "psi_effect",
+}  # fmt: skip
 """Fields whose values are those of a term set of another name (a five-grade unit's starting grade)."""
 
 

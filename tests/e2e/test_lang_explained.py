@@ -94,6 +94,24 @@ def test_todays_decisions_read_in_each_language_and_say_in_english_what_was_reco
         assert RENDERED[ruleset] <= rules, f"{ruleset} in {lang}: {sorted(RENDERED[ruleset] - rules)} as recorded"
 
 
+@pytest.mark.parametrize("ruleset", sorted(CAMPAIGNS))
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_every_rolls_purpose_the_rules_wrote_reads_in_the_readers_language(
+    demo: tuple[str, dict[str, list[Mapping[str, Any]]]], ruleset: str, lang: str
+) -> None:
+    """A die the rules roll records what it is for in English ("communication test, Company HQ → Steel
+    Veterans"); the log and the page say it in the reader's language — each purpose the demo's rules wrote has
+    its template (a purpose a person typed, `campaign roll --purpose`, is shown as typed)."""
+    from campaign.i18n import reading_in
+    from campaign.i18n.purposes import purpose_said
+
+    purposes = {e["payload"]["purpose"] for e in demo[1][ruleset] if e["type"] == "dice.rolled"}
+    assert purposes
+    with reading_in(lang):
+        untranslated = sorted(p for p in purposes if purpose_said(p) == p)
+    assert untranslated == []
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("logs_*/*.jsonl")), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_older_records_render_as_recorded_or_not_at_all(path: Path) -> None:
     """A record of an older program: its English rendering is its sentence, or there is none (and the view shows
@@ -160,3 +178,23 @@ def test_a_ruleset_commands_help_in_the_readers_language() -> None:
     # Grimdark's, in seed 004's Polish: OPR's own Rout kept
     gf = " ".join(run("--lang", "pl", "gf", "melee", "--help").replace("│", " ").split())
     assert "porażka przy połowie stanu — Rout." in gf
+
+
+@pytest.mark.parametrize(
+    ("lang", "inputs"),
+    [
+        ("ru", ["выбор пси-взрыва две градации", "воздействие пси-удар"]),
+        ("pl", ["wybór wybuchu psi dwa stopnie", "oddziaływanie uderzenie psi"]),
+    ],
+)
+def test_a_psi_commands_inputs_read_in_the_seeds_words(
+    demo: tuple[str, dict[str, list[Mapping[str, Any]]]], lang: str, inputs: list[str]
+) -> None:
+    """The psion's action (its effect, and a psi-blast's choice of two grades or panic, §0.8) was shown as
+    recorded, "psi strike", "grades", in a Russian log's command line."""
+    log = " ".join(
+        run("--db", demo[0], "--lang", lang, "-c", CAMPAIGNS["fighting-spirit"], "log").replace("│", " ").split()
+    )
+    for said in inputs:
+        assert said in log
+    assert "psi strike" not in log and "psi_strike" not in log
