@@ -127,7 +127,7 @@ def test_a_polish_log_says_event_kinds_and_command_inputs_in_polish(battle: Cli)
     assert "rules · applied" not in pl and "timeline · command issued" not in pl
     assert "zasady · zastosowano" in pl and "oś czasu · polecenie" in pl and "kości · rzut" in pl
     assert "polecenie fs surrender Steel Veterans (wróg w zasięgu 6)" in pl
-    assert "odległość 15, oddziaływanie confusion, w polu widzenia, psionik Barf-jat Master, cel Platoon HQ)" in pl
+    assert "odległość 15, oddziaływanie dezorientacja, w polu widzenia, psionik Barf-jat Master, cel Platoon HQ)" in pl
     ru = said(battle, "ru")
     assert "правила · применено" in ru and "команда fs surrender Steel Veterans (противник в пределах 6)" in ru
     en = said(battle, "en")
