@@ -396,7 +396,7 @@ def facts(p: Mapping[str, object], names: Mapping[str, str], skip: Iterable[str]
             continue
         if k.endswith("_id"):
             if isinstance(v, str) and v in names:
-                out.append(f"{words(k[:-3])} {names[v]}")
+                out.append(f"{label(k[:-3])} {names[v]}")
             continue
         if isinstance(v, str) and v not in names:
             out.append(field_said(k, v))

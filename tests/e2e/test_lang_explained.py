@@ -198,3 +198,22 @@ def test_a_psi_commands_inputs_read_in_the_seeds_words(
     for said in inputs:
         assert said in log
     assert "psi strike" not in log and "psi_strike" not in log
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ru", "команда mc battle (бой Battle for Bannok 1, последний день,"),
+        ("pl", "polecenie mc battle (bitwa Battle for Bannok 1, ostatni dzień,"),
+        ("en", "command mc battle (battle Battle for Bannok 1, final day,"),
+    ],
+)
+def test_a_command_names_what_it_refers_to_in_the_readers_words(
+    demo: tuple[str, dict[str, list[Mapping[str, Any]]]], lang: str, said: str
+) -> None:
+    """A command's input that names a battle or a unit by its id is said as the field's words and the name ("бой
+    Battle for Bannok 1"); the field was said in English ("battle Battle for Bannok 1") in every language."""
+    log = " ".join(
+        run("--db", demo[0], "--lang", lang, "-c", CAMPAIGNS["mass-combat"], "log").replace("│", " ").split()
+    )
+    assert said in log
