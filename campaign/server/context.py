@@ -25,12 +25,13 @@ from campaign.access.asking import asking
 from campaign.access.invitations import Invitations, LinkGoneError
 from campaign.bootstrap import App
 from campaign.executor import Ledger
+from campaign.i18n import N_
 from campaign.server.fragments import Fragments
 from campaign.server.live import Live
 from campaign.server.request_log import note
 from campaign.server.turns import Turns
 from events.dice import AnotherSidesDieError
-from events.errors import CampaignError, ConcurrencyError, NotFoundError
+from events.errors import CampaignError, ConcurrencyError, NotFoundError, Words
 from projections.campaign_directory import SqlCampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
@@ -39,6 +40,13 @@ CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 LEVELS = ("public", "account", "member", "play", "gm")
 ALLOWED = {"member": ("gm", "player", "observer"), "play": ("gm", "player"), "gm": ("gm",)}
+NOT_ALLOWED = {
+    ("play", "observer"): N_("only a game master or a player may do this; {account} is observer in {campaign}"),
+    ("gm", "player"): N_("only the game master may do this; {account} is player in {campaign}"),
+    ("gm", "observer"): N_("only the game master may do this; {account} is observer in {campaign}"),
+}
+"""A role refused at a level, in words: one whole sentence each, so that each language says the role its way."""
+SIGN_IN_FIRST = Words("sign in first")
 
 
 def access(level: str) -> dict[str, object]:
@@ -97,7 +105,7 @@ def credentials(request: Request) -> tuple[str, str] | None:
     ('session'); None for neither."""
     for name in ("authorization", CSRF_HEADER):
         if len(request.headers.getlist(name)) > 1:  # which one counts would be the server's guess
-            raise HTTPException(400, f"this request carries {name} more than once: send it once")
+            raise HTTPException(400, Words("this request carries {name} more than once: send it once", name=name))
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip(), "token"
@@ -119,7 +127,7 @@ def _caller(request: Request, kind: str, session: Session | None) -> Caller | No
     and so is a cookie session's changing request without its CSRF token."""
     if session is None:
         if kind == "token":
-            raise HTTPException(401, "this token opens no session: sign in again")
+            raise HTTPException(401, Words("this token opens no session: sign in again"))
         return None
     if kind == "session" and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
@@ -131,7 +139,7 @@ def _caller(request: Request, kind: str, session: Session | None) -> Caller | No
 def signed_in(request: Request) -> Caller:
     found = caller_or_none(request)
     if found is None:
-        raise HTTPException(401, "sign in first")
+        raise HTTPException(401, SIGN_IN_FIRST)
     note(request, account=found.account)
     return found
 
@@ -142,24 +150,24 @@ def in_campaign(request: Request, campaign_id: str, level: str) -> InCampaign:
     srv = server(request)
     sent = credentials(request)
     if sent is None:
-        raise HTTPException(401, "sign in first")
+        raise HTTPException(401, SIGN_IN_FIRST)
     secret, kind = sent
     directory = srv.app.ledger.directory
     assert isinstance(directory, SqlCampaignDirectory)  # a server opens a database (campaign.bootstrap)
     found = asking(srv.accounts, directory, secret, kind, campaign_id)
     who = _caller(request, kind, found.session)
     if who is None:
-        raise HTTPException(401, "sign in first")
+        raise HTTPException(401, SIGN_IN_FIRST)
     note(request, account=who.account)
     info, member = found.info, found.member
     if info is None or member is None:
         # one who is not a member is answered as for a campaign that is not there: neither its name nor that
         # the id is one is told to them
-        raise HTTPException(404, f"no campaign {campaign_id!r} on this server")
+        raise HTTPException(404, Words("no campaign {campaign_id!r} on this server", campaign_id=campaign_id))
     note(request, campaign=info.name, campaign_id=campaign_id)
     if member.role not in ALLOWED[level]:
-        words = {"play": "a game master or a player", "gm": "the game master", "member": "a member"}[level]
-        raise HTTPException(403, f"only {words} may do this; {who.account} is {member.role} in {info.name}")
+        said = NOT_ALLOWED[(level, member.role)]  # every role a level refuses: the others are allowed at each
+        raise HTTPException(403, Words(said, account=who.account, campaign=info.name))
     return InCampaign(who, info, member)
 
 
