@@ -47,6 +47,16 @@ NOT_ALLOWED = {
 }
 """A role refused at a level, in words: one whole sentence each, so that each language says the role its way."""
 SIGN_IN_FIRST = Words("sign in first")
+CSRF_MISSING = "this request lacks the page's CSRF token: reload the page and try again"
+"""The API's words for a changing request of a cookie session without its CSRF token (a script's)."""
+STALE_FORM = Words(
+    "this page is out of date (it was opened before you last signed in): reload the page and send the form again"
+)
+"""The same refusal on a page: its reader is told why and what to do, not the mechanism's name."""
+SESSION_ENDED = Words(
+    "your session has ended (you signed out, or it expired while this page was open): sign in again, then reload "
+    "the page and send the form again"
+)
 
 
 def access(level: str) -> dict[str, object]:
@@ -132,14 +142,28 @@ def _caller(request: Request, kind: str, session: Session | None) -> Caller | No
     if kind == "session" and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(sent.encode(), session.csrf.encode()):
-            raise HTTPException(403, "this request lacks the page's CSRF token: reload the page and try again")
+            # a page's form without the session's token was shown before this session began (the browser signed
+            # in again since): its reader is told so, and what to do; a script keeps the API's words
+            raise HTTPException(403, CSRF_MISSING if _api(request) else STALE_FORM)
     return Caller(session.account, session)
+
+
+def _api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def not_signed_in(request: Request) -> HTTPException:
+    """The refusal of a request no session opens: "sign in first"; on a page whose browser still holds a session
+    cookie, that its session ended while the page was open (signed out, or expired), and what to do."""
+    if not _api(request) and request.cookies.get(SESSION_COOKIE):
+        return HTTPException(401, SESSION_ENDED)
+    return HTTPException(401, SIGN_IN_FIRST)
 
 
 def signed_in(request: Request) -> Caller:
     found = caller_or_none(request)
     if found is None:
-        raise HTTPException(401, SIGN_IN_FIRST)
+        raise not_signed_in(request)
     note(request, account=found.account)
     return found
 
@@ -150,14 +174,14 @@ def in_campaign(request: Request, campaign_id: str, level: str) -> InCampaign:
     srv = server(request)
     sent = credentials(request)
     if sent is None:
-        raise HTTPException(401, SIGN_IN_FIRST)
+        raise not_signed_in(request)
     secret, kind = sent
     directory = srv.app.ledger.directory
     assert isinstance(directory, SqlCampaignDirectory)  # a server opens a database (campaign.bootstrap)
     found = asking(srv.accounts, directory, secret, kind, campaign_id)
     who = _caller(request, kind, found.session)
     if who is None:
-        raise HTTPException(401, SIGN_IN_FIRST)
+        raise not_signed_in(request)
     note(request, account=who.account)
     info, member = found.info, found.member
     if info is None or member is None:

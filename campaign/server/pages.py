@@ -189,8 +189,8 @@ async def _account_form(
     its campaign (or, refused, to the link's page, which says why)."""
     if not _pre_checked(request, pre):
         attempt.close()  # never run: nothing is checked or counted
-        again = "try again" if signup else "sign in again"
-        return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403, invite=invite)
+        said = _("the form expired: try again") if signup else _("the form expired: sign in again")
+        return _signin_page(request, signup=signup, text=said, code=403, invite=invite)
     refused = InvalidInputError if signup else SignInError  # a sign-in's other errors are not the form's
     try:
         account = await attempt
@@ -203,7 +203,7 @@ async def _account_form(
     if not invite:
         return await _start_session(request, account)
     try:
-        info, _ = await api.join_by_link(request, account, invite)
+        info, _joined = await api.join_by_link(request, account, invite)
     except (CampaignError, HTTPException):  # the link's page says why, to the account now signed in
         return await _start_session(request, account, to=f"/join/{quote(invite, safe='')}")
     server(request).live.appended(info.campaign_id)

@@ -1,7 +1,8 @@
 """Every refusal a browser's page shows is said in the reader's language (``Accept-Language``), with the status the
 API answers: no address, no campaign, a role that may not, a lost race, a body too large, a malformed address, a
-throttled sign-in, a database gone or a server busy, a defect. The JSON API keeps its English ``{"detail": …}``,
-whatever the headers."""
+throttled sign-in, a database gone or a server busy, a defect — and a form sent from a page left open past its
+session, which tells the reader what happened and to reload the page, never the mechanism's name. The JSON API
+keeps its English ``{"detail": …}``, whatever the headers."""
 
 from __future__ import annotations
 
@@ -290,3 +291,57 @@ def test_a_defect(world: World, monkeypatch: pytest.MonkeyPatch, lang: str, said
     api = olive.get(f"/api/campaigns/{world.campaign_id}/log", headers=asked_in(lang))
     assert api.status_code == 500
     assert api.json() == {"detail": "the server failed on this request (a defect, logged): nothing was appended"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "stale", "ended", "expired"),
+    [
+        (
+            "ru",
+            "эта страница устарела (её открыли до вашего последнего входа): обновите страницу и отправьте форму снова",
+            "ваш сеанс завершён (вы вышли или он истёк, пока страница была открыта): войдите снова, затем обновите "
+            "страницу и отправьте форму ещё раз",
+            "форма устарела: войдите ещё раз",
+        ),
+        (
+            "pl",
+            "ta strona jest nieaktualna (otwarto ją przed twoim ostatnim zalogowaniem): odśwież stronę i wyślij "
+            "formularz ponownie",
+            "twoja sesja się zakończyła (nastąpiło wylogowanie albo wygasła, gdy strona była otwarta): zaloguj się "
+            "ponownie, potem odśwież stronę i wyślij formularz jeszcze raz",
+            "formularz wygasł: zaloguj się ponownie",
+        ),
+    ],
+)
+def test_a_form_from_a_page_left_open(world: World, lang: str, stale: str, ended: str, expired: str) -> None:
+    """A page opened before the browser signed in again carries the old session's token; one whose session has
+    ended carries a cookie that opens nothing; the sign-in form has a token of its own."""
+    undo = f"/c/{world.campaign_id}/undo"
+    browser = TestClient(world.app)  # a browser without JavaScript: its forms post their fields
+    browser.cookies.update(world.client("gina").cookies)
+    for token in ({}, {"_csrf": "from a page of an earlier session"}):
+        page = browser.post(undo, data=token, headers=asked_in(lang), follow_redirects=False)
+        said_on_a_page(page, 403, stale, "reload the page")
+        assert "CSRF" not in page.text
+    htmx = world.client("gina").post(undo, headers={**asked_in(lang), "HX-Request": "true", "X-CSRF-Token": "old"})
+    assert htmx.status_code == 403 and stale in shown(htmx) and "CSRF" not in htmx.text
+
+    pat = world.client("pat")
+    session = next(s for s in pat.get("/api/sessions").json() if s["current"])
+    assert pat.delete(f"/api/sessions/{session['id']}").status_code == 200  # signed out elsewhere: the cookie stays
+    page = pat.post(f"/c/{world.campaign_id}/command", data={"_command": "gf.round"}, headers=asked_in(lang))
+    said_on_a_page(page, 401, ended, "sign in first")
+    assert "CSRF" not in page.text
+
+    signin = TestClient(world.app).post(
+        "/signin", data={"name": "gina", "password": PASSWORD, "pre": "a form of yesterday"}, headers=asked_in(lang)
+    )
+    said_on_a_page(signin, 403, expired, "the form expired")
+
+    api = TestClient(world.app)
+    api.cookies.update(world.client("gina").cookies)
+    answer = api.post(f"/api/campaigns/{world.campaign_id}/undo", json={}, headers=asked_in(lang))
+    assert answer.status_code == 403
+    assert answer.json() == {"detail": "this request lacks the page's CSRF token: reload the page and try again"}
+    signed_out = TestClient(world.app).post(f"/api/campaigns/{world.campaign_id}/undo", json={})
+    assert signed_out.status_code == 401 and signed_out.json() == {"detail": "sign in first"}
