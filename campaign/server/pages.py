@@ -727,7 +727,7 @@ async def command_form(request: Request, m: Player) -> Response:
         known = next((c for c in runner.commands_for(m.info.ruleset) if c.name == name), None)
         by_role = runner.role_refusal(m.member, known.model) if known is not None else None
         if by_role is not None:  # a command of the campaign, not the member's: refused as the API refuses it
-            return message(request, by_role, error=True, code=403)
+            return message(request, words_said(by_role), error=True, code=403)
         said = _("{command} is not a command you may enter here").format(command=command_word(name) if name else "?")
         return message(request, said, error=True, code=400)
     step = str(form.get("_step") or "seeded")

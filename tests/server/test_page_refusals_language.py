@@ -22,7 +22,7 @@ from campaign.bootstrap import bootstrap
 from campaign.server.app import create_app
 from campaign.server.guard import Settings
 from events.errors import ConcurrencyError
-from tests.server.conftest import FAST_HASHER, PASSWORD, World, sign_in
+from tests.server.conftest import FAST_HASHER, PASSWORD, SQUAD, World, sign_in
 
 HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 NBSP = "\u00a0"
@@ -109,6 +109,49 @@ def test_a_role_that_may_not(world: World, lang: str, player: str, observer: str
     api = world.client("olive").post(f"/api/campaigns/{world.campaign_id}/undo", json={}, headers=asked_in(lang))
     assert api.status_code == 403
     assert api.json() == {"detail": "only the game master may do this; olive is observer in Kessel"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "not_theirs", "not_their_side", "not_their_unit"),
+    [
+        (
+            "ru",
+            "команду gf.battle_end вводит ведущий",
+            "вы играете за Robots, а не за Saurians",
+            "Saurian Warriors не сражается на вашей стороне (Robots)",
+        ),
+        (
+            "pl",
+            "polecenie gf.battle_end wprowadza mistrz gry",
+            "grasz za Robots, nie za Saurians",
+            "Saurian Warriors nie walczy po twojej stronie (Robots)",
+        ),
+    ],
+)
+def test_a_players_command_that_is_not_the_players(
+    world: World, lang: str, not_theirs: str, not_their_side: str, not_their_unit: str
+) -> None:
+    gina, pat = world.client("gina"), world.client("pat")
+    commands = f"/api/campaigns/{world.campaign_id}/commands"
+    for name, side in (("Robot Squad", "Robots"), ("Saurian Warriors", "Saurians")):
+        post = gina.post(
+            commands, json={"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}}
+        )
+        assert post.status_code == 200, post.text
+    form = f"/c/{world.campaign_id}/command"
+    said_on_a_page(
+        pat.post(form, data={"_command": "gf.battle_end"}, headers=asked_in(lang)),
+        403,
+        not_theirs,
+        "is the game master's to enter",
+    )
+    muster = {"_command": "gf.muster", "name": "Raptors", "side": "Saurians", "profile.models": "5"}
+    muster |= {"profile.quality": "4", "profile.points": "100"}
+    said_on_a_page(pat.post(form, data=muster, headers=asked_in(lang)), 403, not_their_side, "you play Robots")
+    shoot = {"_command": "gf.shoot", "unit_name": "Saurian Warriors", "wounds": "6", "_step": "nodice"}
+    said_on_a_page(pat.post(form, data=shoot, headers=asked_in(lang)), 403, not_their_unit, "does not fight for")
+    api = pat.post(commands, json={"command": "gf.battle_end", "args": {}}, headers=asked_in(lang))
+    assert api.status_code == 403 and api.json() == {"detail": "gf.battle_end is the game master's to enter"}
 
 
 @pytest.mark.parametrize(
