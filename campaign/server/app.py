@@ -34,7 +34,7 @@ from campaign.server.guard import Guard, Settings
 from campaign.server.headers import SecurityHeaders
 from campaign.server.language import ReaderLanguage
 from campaign.server.live import Live
-from campaign.server.refusals import lost_race, refusal, said_in_scope, said_to
+from campaign.server.refusals import lost_race, said_in_scope, said_to
 from campaign.server.request_log import RequestLog
 from events.errors import CampaignError, ConcurrencyError, Words
 from events.sql import SqlEventStore
@@ -56,11 +56,12 @@ class Boundary(HttpMiddleware):
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         if "\x00" in scope["path"] or b"%00" in scope["query_string"] or b"\x00" in scope["query_string"]:
             # No name or text holds one (events/limits.py), and PostgreSQL refuses to be asked for one.
-            await refusal("the address holds a NUL character (%00): no name or text does", 400)(scope, receive, send)
+            said = Words("the address holds a NUL character (%00): no name or text does")
+            await said_in_scope(scope, receive, send, said, 400)
             return
         lengths = [v for k, v in scope["headers"] if k == b"content-length"]
         if any(not v.isdigit() for v in lengths):
-            await refusal("the request's Content-Length is not a number", 400)(scope, receive, send)
+            await said_in_scope(scope, receive, send, Words("the request's Content-Length is not a number"), 400)
             return
         if any(int(v) > MAX_BODY for v in lengths):
             await said_in_scope(scope, receive, send, TOO_LARGE, 413)
@@ -200,7 +201,8 @@ def create_app(
         if exc.status_code in (204, 304):
             return Response(status_code=exc.status_code, headers=exc.headers)
         if exc.status_code == 405:
-            return refusal(f"{request.url.path} does not take {request.method} requests", 405, exc.headers)
+            said = Words("{path} does not take {method} requests", path=request.url.path, method=request.method)
+            return said_to(request, said, 405, exc.headers)
         return said_to(request, http_words(request, exc), exc.status_code, exc.headers)
 
     for router in ROUTERS:

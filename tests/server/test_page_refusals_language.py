@@ -57,6 +57,32 @@ def test_an_address_with_nothing_at_it(world: World, lang: str, said: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("lang", "nul", "not_get"),
+    [
+        (
+            "ru",
+            "в адресе есть символ NUL (%00): его нет ни в одном имени или тексте",
+            "/signout не принимает запросы GET",
+        ),
+        (
+            "pl",
+            "adres zawiera znak NUL (%00): nie ma go w żadnej nazwie ani tekście",
+            "/signout nie przyjmuje żądań GET",
+        ),
+    ],
+)
+def test_an_address_no_page_takes(world: World, lang: str, nul: str, not_get: str) -> None:
+    browser = TestClient(world.app)
+    said_on_a_page(browser.get("/c/a%00b", headers=asked_in(lang)), 400, nul, "the address holds a NUL character")
+    said_on_a_page(browser.get("/signout", headers=asked_in(lang)), 405, not_get, "does not take GET requests")
+    api = browser.get("/api/campaigns/a%00b", headers=asked_in(lang))
+    assert api.status_code == 400
+    assert api.json() == {"detail": "the address holds a NUL character (%00): no name or text does"}
+    api = browser.get("/api/session", headers=asked_in(lang))
+    assert api.status_code == 405 and api.json() == {"detail": "/api/session does not take GET requests"}
+
+
+@pytest.mark.parametrize(
     ("lang", "said"),
     [("ru", "на этом сервере нет кампании 'nosuch'"), ("pl", "na tym serwerze nie ma kampanii 'nosuch'")],
 )
