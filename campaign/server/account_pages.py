@@ -15,7 +15,7 @@ from fastapi import Path as InPath
 from fastapi.responses import RedirectResponse, Response
 
 from campaign.access.accounts import SignInError
-from campaign.i18n import _, ngettext, refusal
+from campaign.i18n import _, ngettext, refusal, words_said
 from campaign.server import nojs
 from campaign.server.context import SESSION_COOKIE, Account, access, server
 from campaign.server.guard import guard
@@ -100,7 +100,7 @@ async def change_password(
     except InvalidInputError as exc:
         return _answer(request, refusal(exc), error=True, code=400)
     except HTTPException as exc:  # throttled (429) or busy (503)
-        return _answer(request, str(exc.detail), error=True, code=exc.status_code)
+        return _answer(request, words_said(exc.detail), error=True, code=exc.status_code)
     said = ngettext(
         "Your password is changed; {n} other session or token was ended.",
         "Your password is changed; {n} other sessions or tokens were ended.",

@@ -11,7 +11,7 @@ import anyio.to_thread
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic_core import ErrorDetails
@@ -24,7 +24,6 @@ from campaign.access.invitations import Invitations
 from campaign.access.memberships import Memberships
 from campaign.access.throttle import Throttle
 from campaign.bootstrap import App, bootstrap, wall_clock
-from campaign.i18n import refusal as refused_in_words
 from campaign.rulesets.decision import problems_in
 from campaign.server import account_pages, api, health, live_parts, nojs, pages, refusals, report_pages
 from campaign.server.asgi import HttpMiddleware
@@ -35,9 +34,9 @@ from campaign.server.guard import Guard, Settings
 from campaign.server.headers import SecurityHeaders
 from campaign.server.language import ReaderLanguage
 from campaign.server.live import Live
-from campaign.server.refusals import lost_race, refusal
+from campaign.server.refusals import lost_race, said_in_scope, said_to
 from campaign.server.request_log import RequestLog
-from events.errors import CampaignError, ConcurrencyError
+from events.errors import CampaignError, ConcurrencyError, Words
 from events.sql import SqlEventStore
 
 STATIC = Path(__file__).parent / "static"
@@ -57,14 +56,15 @@ class Boundary(HttpMiddleware):
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         if "\x00" in scope["path"] or b"%00" in scope["query_string"] or b"\x00" in scope["query_string"]:
             # No name or text holds one (events/limits.py), and PostgreSQL refuses to be asked for one.
-            await refusal("the address holds a NUL character (%00): no name or text does", 400)(scope, receive, send)
+            said = Words("the address holds a NUL character (%00): no name or text does")
+            await said_in_scope(scope, receive, send, said, 400)
             return
         lengths = [v for k, v in scope["headers"] if k == b"content-length"]
         if any(not v.isdigit() for v in lengths):
-            await refusal("the request's Content-Length is not a number", 400)(scope, receive, send)
+            await said_in_scope(scope, receive, send, Words("the request's Content-Length is not a number"), 400)
             return
         if any(int(v) > MAX_BODY for v in lengths):
-            await refusal(http_words(HTTPException(413)), 413)(scope, receive, send)
+            await said_in_scope(scope, receive, send, TOO_LARGE, 413)
             return
         read = 0
 
@@ -100,12 +100,23 @@ class HeadAsGet(HttpMiddleware):
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
-def http_words(exc: HTTPException) -> str:
+TOO_LARGE = Words("the request is larger than {n:,} bytes: nothing was read or appended", n=MAX_BODY)
+
+
+def http_words(request: Request, exc: HTTPException) -> Words | str:
+    """An HTTP refusal's words: the product's for what Starlette and FastAPI refuse in theirs (an address with
+    nothing at it, a body too large or unreadable), else its ``detail`` (:class:`Words` where the server raised
+    it, said in the reader's language on a page; the API says ``str()`` of it, the English)."""
+    if exc.status_code == 404 and exc.detail == "Not Found":
+        return Words("there is nothing at {path}", path=request.url.path)
     if exc.status_code == 413:
-        return f"the request is larger than {MAX_BODY:,} bytes: nothing was read or appended"
+        return TOO_LARGE
     if exc.status_code == 400 and exc.detail == UNREADABLE:
-        return "the request's body is not JSON this server reads (invalid UTF-8, nested too deep, or a number too long)"
-    return str(exc.detail)
+        return Words(
+            "the request's body is not JSON this server reads (invalid UTF-8, nested too deep, or a number too long)"
+        )
+    detail: Words | str = exc.detail if isinstance(exc.detail, Words) else str(exc.detail)
+    return detail
 
 
 ROUTERS = (api.router, pages.router, account_pages.router, report_pages.router, health.router)
@@ -165,25 +176,22 @@ def create_app(
     app.state.guard = Guard(accounts, Throttle(opened.engine), settings)
     refusals.install(app)
 
+    # A page says each refusal in the reader's language; the API keeps the English, as `--json` does (said_to).
     @app.exception_handler(CampaignError)
     async def refused(request: Request, exc: CampaignError) -> Response:
         if isinstance(exc, ConcurrencyError):
-            said = lost_race(request, exc)
-            return pages.refused_page(request, said, 409) or refusal(said, 409)
-        # a page says it in the reader's language; the API keeps the English, as `--json` does
-        code = status_for(exc)
-        return pages.refused_page(request, refused_in_words(exc), code) or refusal(str(exc), code)
+            return said_to(request, lost_race(request, exc), 409)
+        return said_to(request, exc.words or str(exc), status_for(exc))
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A request of the wrong shape (FastAPI's 422), said in words: which input, and what is wrong with it."""
         errors: Sequence[ErrorDetails] = exc.errors()  # FastAPI's are pydantic's (FastAPI leaves them untyped)
-        said = str(problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in errors], "the body"))
-        return pages.refused_page(request, said, 422) or refusal(said, 422)
+        return said_to(request, problems_in([{**e, "loc": e.get("loc", ())[1:]} for e in errors], "the body"), 422)
 
     @app.exception_handler(PoolTimeout)
-    async def busy(request: Request, exc: PoolTimeout) -> JSONResponse:
-        return refusal("the server is busy: nothing was appended, try again", 503)
+    async def busy(request: Request, exc: PoolTimeout) -> Response:
+        return said_to(request, Words("the server is busy: nothing was appended, try again"), 503)
 
     @app.exception_handler(HTTPException)
     async def http_refusal(request: Request, exc: HTTPException) -> Response:
@@ -193,14 +201,9 @@ def create_app(
         if exc.status_code in (204, 304):
             return Response(status_code=exc.status_code, headers=exc.headers)
         if exc.status_code == 405:
-            return refusal(f"{request.url.path} does not take {request.method} requests", 405, exc.headers)
-        said = (
-            f"there is nothing at {request.url.path}" if exc.status_code == 404 and exc.detail == "Not Found" else None
-        )
-        said = said or http_words(exc)
-        return pages.refused_page(request, said, exc.status_code, exc.headers) or refusal(
-            said, exc.status_code, exc.headers
-        )
+            said = Words("{path} does not take {method} requests", path=request.url.path, method=request.method)
+            return said_to(request, said, 405, exc.headers)
+        return said_to(request, http_words(request, exc), exc.status_code, exc.headers)
 
     for router in ROUTERS:
         app.include_router(router)

@@ -25,12 +25,13 @@ from campaign.access.asking import asking
 from campaign.access.invitations import Invitations, LinkGoneError
 from campaign.bootstrap import App
 from campaign.executor import Ledger
+from campaign.i18n import N_
 from campaign.server.fragments import Fragments
 from campaign.server.live import Live
 from campaign.server.request_log import note
 from campaign.server.turns import Turns
 from events.dice import AnotherSidesDieError
-from events.errors import CampaignError, ConcurrencyError, NotFoundError
+from events.errors import CampaignError, ConcurrencyError, NotFoundError, Words
 from projections.campaign_directory import SqlCampaignDirectory
 from projections.state.campaigns import CampaignInfo
 
@@ -39,6 +40,23 @@ CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 LEVELS = ("public", "account", "member", "play", "gm")
 ALLOWED = {"member": ("gm", "player", "observer"), "play": ("gm", "player"), "gm": ("gm",)}
+NOT_ALLOWED = {
+    ("play", "observer"): N_("only a game master or a player may do this; {account} is observer in {campaign}"),
+    ("gm", "player"): N_("only the game master may do this; {account} is player in {campaign}"),
+    ("gm", "observer"): N_("only the game master may do this; {account} is observer in {campaign}"),
+}
+"""A role refused at a level, in words: one whole sentence each, so that each language says the role its way."""
+SIGN_IN_FIRST = Words("sign in first")
+CSRF_MISSING = "this request lacks the page's CSRF token: reload the page and try again"
+"""The API's words for a changing request of a cookie session without its CSRF token (a script's)."""
+STALE_FORM = Words(
+    "this page is out of date (it was opened before you last signed in): reload the page and send the form again"
+)
+"""The same refusal on a page: its reader is told why and what to do, not the mechanism's name."""
+SESSION_ENDED = Words(
+    "your session has ended (you signed out, or it expired while this page was open): sign in again, then reload "
+    "the page and send the form again"
+)
 
 
 def access(level: str) -> dict[str, object]:
@@ -97,7 +115,7 @@ def credentials(request: Request) -> tuple[str, str] | None:
     ('session'); None for neither."""
     for name in ("authorization", CSRF_HEADER):
         if len(request.headers.getlist(name)) > 1:  # which one counts would be the server's guess
-            raise HTTPException(400, f"this request carries {name} more than once: send it once")
+            raise HTTPException(400, Words("this request carries {name} more than once: send it once", name=name))
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip(), "token"
@@ -119,19 +137,33 @@ def _caller(request: Request, kind: str, session: Session | None) -> Caller | No
     and so is a cookie session's changing request without its CSRF token."""
     if session is None:
         if kind == "token":
-            raise HTTPException(401, "this token opens no session: sign in again")
+            raise HTTPException(401, Words("this token opens no session: sign in again"))
         return None
     if kind == "session" and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(sent.encode(), session.csrf.encode()):
-            raise HTTPException(403, "this request lacks the page's CSRF token: reload the page and try again")
+            # a page's form without the session's token was shown before this session began (the browser signed
+            # in again since): its reader is told so, and what to do; a script keeps the API's words
+            raise HTTPException(403, CSRF_MISSING if _api(request) else STALE_FORM)
     return Caller(session.account, session)
+
+
+def _api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def not_signed_in(request: Request) -> HTTPException:
+    """The refusal of a request no session opens: "sign in first"; on a page whose browser still holds a session
+    cookie, that its session ended while the page was open (signed out, or expired), and what to do."""
+    if not _api(request) and request.cookies.get(SESSION_COOKIE):
+        return HTTPException(401, SESSION_ENDED)
+    return HTTPException(401, SIGN_IN_FIRST)
 
 
 def signed_in(request: Request) -> Caller:
     found = caller_or_none(request)
     if found is None:
-        raise HTTPException(401, "sign in first")
+        raise not_signed_in(request)
     note(request, account=found.account)
     return found
 
@@ -142,24 +174,24 @@ def in_campaign(request: Request, campaign_id: str, level: str) -> InCampaign:
     srv = server(request)
     sent = credentials(request)
     if sent is None:
-        raise HTTPException(401, "sign in first")
+        raise not_signed_in(request)
     secret, kind = sent
     directory = srv.app.ledger.directory
     assert isinstance(directory, SqlCampaignDirectory)  # a server opens a database (campaign.bootstrap)
     found = asking(srv.accounts, directory, secret, kind, campaign_id)
     who = _caller(request, kind, found.session)
     if who is None:
-        raise HTTPException(401, "sign in first")
+        raise not_signed_in(request)
     note(request, account=who.account)
     info, member = found.info, found.member
     if info is None or member is None:
         # one who is not a member is answered as for a campaign that is not there: neither its name nor that
         # the id is one is told to them
-        raise HTTPException(404, f"no campaign {campaign_id!r} on this server")
+        raise HTTPException(404, Words("no campaign {campaign_id!r} on this server", campaign_id=campaign_id))
     note(request, campaign=info.name, campaign_id=campaign_id)
     if member.role not in ALLOWED[level]:
-        words = {"play": "a game master or a player", "gm": "the game master", "member": "a member"}[level]
-        raise HTTPException(403, f"only {words} may do this; {who.account} is {member.role} in {info.name}")
+        said = NOT_ALLOWED[(level, member.role)]  # every role a level refuses: the others are allowed at each
+        raise HTTPException(403, Words(said, account=who.account, campaign=info.name))
     return InCampaign(who, info, member)
 
 

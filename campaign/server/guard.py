@@ -22,9 +22,8 @@ from fastapi import HTTPException, Request
 from campaign.access.accounts import ACCOUNT_NAME, Accounts, Lifetimes, Session, SignInError
 from campaign.access.invitations import DEFAULT_LIFETIME_S, NOT_OURS, Invitation, Invitations
 from campaign.access.throttle import ACCOUNT, ADDRESS, LINK_GUESS, SIGN_UP, Policy, Refused, Throttle
-from campaign.i18n import _
 from campaign.server.request_log import note
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.pg_engine import give_back_scope_connection
 
 T = TypeVar("T")
@@ -91,7 +90,7 @@ class Guard:
         refused = await anyio.to_thread.run_sync(self.throttle.attempt, keys, self._now_ms())
         if refused is not None:
             note(request, signin="throttled", tried=name[:40])
-            raise HTTPException(429, throttled_words(refused, name), {"Retry-After": str(math.ceil(refused.wait_s))})
+            raise HTTPException(429, throttled_words(refused, name), {"Retry-After": str(wait_s(refused))})
 
     async def _checked(self, request: Request, keys: list[tuple[str, Policy]], work: Callable[[], T]) -> T:
         try:
@@ -100,7 +99,7 @@ class Guard:
             note(request, signin="busy")
             raise HTTPException(
                 503,
-                "the server is busy checking other passwords: nothing was done; try again in a few seconds",
+                Words("the server is busy checking other passwords: nothing was done; try again in a few seconds"),
                 {"Retry-After": "2"},
             ) from None
 
@@ -159,15 +158,13 @@ class Guard:
             note(request, invitation="throttled")
             raise HTTPException(
                 429,
-                _("too many invitation links tried from your address: wait {seconds} s").format(
-                    seconds=math.ceil(refused.wait_s)
-                ),
-                {"Retry-After": str(math.ceil(refused.wait_s))},
+                Words("too many invitation links tried from your address: wait {seconds} s", seconds=wait_s(refused)),
+                {"Retry-After": str(wait_s(refused))},
             )
         found = await anyio.to_thread.run_sync(invitations.find, secret)
         if found is None:
             note(request, invitation="unknown")
-            raise HTTPException(404, _(NOT_OURS))
+            raise HTTPException(404, Words(NOT_OURS))
         await anyio.to_thread.run_sync(self._forgive, keys)  # a real link, in whatever state: not a guess
         return found
 
@@ -177,17 +174,45 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def throttled_words(refused: Refused, name: str) -> str:
-    who = f"account {name}" if refused.key.startswith("account:") else "your address"
+def wait_s(refused: Refused) -> int:
+    return math.ceil(refused.wait_s)
+
+
+def throttled_words(refused: Refused, name: str) -> Words:
+    """A throttled attempt in words (said in the reader's language on the page), one whole sentence for each of
+    who waits and how: the account's name, or the address."""
     if refused.key.startswith("sign-up:"):
-        return f"too many new accounts from your address: wait {math.ceil(refused.wait_s)} s before making another"
+        return Words(
+            "too many new accounts from your address: wait {seconds} s before making another", seconds=wait_s(refused)
+        )
+    on_account = refused.key.startswith("account:")
     if refused.locked:
         minutes = math.ceil(refused.wait_s / 60)
-        return (
-            f"too many failed sign-ins for {who}: it is locked for {minutes} more minute"
-            f"{'s' if minutes != 1 else ''}, the right password too; nothing was checked"
+        if on_account:
+            return Words.counted(
+                "too many failed sign-ins for account {name}: it is locked for {n} more minute, the right password "
+                "too; nothing was checked",
+                "too many failed sign-ins for account {name}: it is locked for {n} more minutes, the right password "
+                "too; nothing was checked",
+                n=minutes,
+                name=name,
+            )
+        return Words.counted(
+            "too many failed sign-ins for your address: it is locked for {n} more minute, the right password too; "
+            "nothing was checked",
+            "too many failed sign-ins for your address: it is locked for {n} more minutes, the right password too; "
+            "nothing was checked",
+            n=minutes,
         )
-    return f"too many failed sign-ins for {who}: wait {math.ceil(refused.wait_s)} s before trying again"
+    if on_account:
+        return Words(
+            "too many failed sign-ins for account {name}: wait {seconds} s before trying again",
+            name=name,
+            seconds=wait_s(refused),
+        )
+    return Words(
+        "too many failed sign-ins for your address: wait {seconds} s before trying again", seconds=wait_s(refused)
+    )
 
 
 def guard(request: Request) -> Guard:

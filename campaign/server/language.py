@@ -24,6 +24,8 @@ from campaign.typed_as import as_the_page_names
 
 COOKIE = "lang"
 YEAR = 365 * 24 * 3600
+READ_IN = "campaign_ledger.lang"
+"""Where the request's language waits (in the ASGI scope's ``state``) for a refusal made outside the routes."""
 
 
 def _cookies(scope: Scope) -> SimpleCookie:
@@ -49,6 +51,13 @@ def chosen(scope: Scope, account_language: str | None = None) -> str:
     return negotiate(accept)
 
 
+def read_in(scope: Scope) -> str:
+    """The language a request was read in (the middleware below chose it), for a refusal answered outside it (a
+    defect, a database gone away): else, before it chose (a body too large), the one the headers ask for."""
+    found = scope.get("state", {}).get(READ_IN)
+    return found if found in LANGUAGES else chosen(scope)
+
+
 def is_api(scope: Scope) -> bool:
     path: str = scope["path"]
     return path.startswith("/api/") or path == "/api"
@@ -70,6 +79,7 @@ async def account_language(scope: Scope) -> str | None:
 class ReaderLanguage(HttpMiddleware):
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         lang = chosen(scope, await account_language(scope))
+        scope.setdefault("state", {})[READ_IN] = lang
 
         async def said_in(message: Message) -> None:
             if message["type"] == "http.response.start":

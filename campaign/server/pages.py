@@ -26,7 +26,7 @@ from starlette.datastructures import FormData
 from campaign.access.accounts import SignInError
 from campaign.access.invitations import Invitation, gone_words, known_sides, when
 from campaign.commands import BaseCommand, command_type
-from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal
+from campaign.i18n import N_, NATIVE_NAMES, _, help_said, language, ngettext, refusal, words_said
 from campaign.i18n.dice import die_said, notation_said
 from campaign.i18n.purposes import purpose_said
 from campaign.interchange.army_lists import imports_lists
@@ -132,7 +132,7 @@ def shown(request: Request, name: str, context: dict[str, object]) -> Response:
 def refused(request: Request, exc: CampaignError, tool: str = "") -> Response:
     """The page's answer to a refused command: the program's message, with the API's status (a lost race in the
     API's words too, naming the campaign), under the GM's ``tool`` that was used."""
-    said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
+    said = words_said(lost_race(request, exc)) if isinstance(exc, ConcurrencyError) else refusal(exc)
     return message(request, said, error=True, code=status_for(exc), tool=tool)
 
 
@@ -189,21 +189,21 @@ async def _account_form(
     its campaign (or, refused, to the link's page, which says why)."""
     if not _pre_checked(request, pre):
         attempt.close()  # never run: nothing is checked or counted
-        again = "try again" if signup else "sign in again"
-        return _signin_page(request, signup=signup, text=f"the form expired: {again}", code=403, invite=invite)
+        said = _("the form expired: try again") if signup else _("the form expired: sign in again")
+        return _signin_page(request, signup=signup, text=said, code=403, invite=invite)
     refused = InvalidInputError if signup else SignInError  # a sign-in's other errors are not the form's
     try:
         account = await attempt
     except refused as exc:
         return _signin_page(request, signup=signup, text=refusal(exc), code=400, invite=invite)
     except HTTPException as exc:  # throttled (429) or busy (503)
-        page = _signin_page(request, signup=signup, text=str(exc.detail), code=exc.status_code, invite=invite)
+        page = _signin_page(request, signup=signup, text=words_said(exc.detail), code=exc.status_code, invite=invite)
         page.headers.update(exc.headers or {})
         return page
     if not invite:
         return await _start_session(request, account)
     try:
-        info, _ = await api.join_by_link(request, account, invite)
+        info, _joined = await api.join_by_link(request, account, invite)
     except (CampaignError, HTTPException):  # the link's page says why, to the account now signed in
         return await _start_session(request, account, to=f"/join/{quote(invite, safe='')}")
     server(request).live.appended(info.campaign_id)
@@ -290,7 +290,7 @@ async def join_page(request: Request, token: Secret) -> Response:
     try:
         found = await guard(request).link_opened(request, srv.invitations, token)
     except HTTPException as exc:
-        return _join_page(request, token, text=str(exc.detail), code=exc.status_code, headers=exc.headers)
+        return _join_page(request, token, text=words_said(exc.detail), code=exc.status_code, headers=exc.headers)
     state = found.state(int(srv.invitations.now()))
     info = srv.campaign(found.campaign_id)
     if state != "open":
@@ -304,7 +304,7 @@ async def join_form(request: Request, token: Secret, who: Account) -> Response:
     try:
         info, _ = await api.join_by_link(request, who.account, token)
     except HTTPException as exc:
-        return _join_page(request, token, text=str(exc.detail), code=exc.status_code, headers=exc.headers)
+        return _join_page(request, token, text=words_said(exc.detail), code=exc.status_code, headers=exc.headers)
     except CampaignError as exc:
         return _join_page(request, token, text=refusal(exc), code=status_for(exc))
     server(request).live.appended(info.campaign_id)
@@ -727,7 +727,7 @@ async def command_form(request: Request, m: Player) -> Response:
         known = next((c for c in runner.commands_for(m.info.ruleset) if c.name == name), None)
         by_role = runner.role_refusal(m.member, known.model) if known is not None else None
         if by_role is not None:  # a command of the campaign, not the member's: refused as the API refuses it
-            return message(request, by_role, error=True, code=403)
+            return message(request, words_said(by_role), error=True, code=403)
         said = _("{command} is not a command you may enter here").format(command=command_word(name) if name else "?")
         return message(request, said, error=True, code=400)
     step = str(form.get("_step") or "seeded")
@@ -762,9 +762,9 @@ async def command_form(request: Request, m: Player) -> Response:
     except forms.FormError as exc:
         state["errors"], code = exc.errors, 400
     except HTTPException as exc:
-        state["error"], code = str(exc.detail), exc.status_code
+        state["error"], code = words_said(exc.detail), exc.status_code
     except CampaignError as exc:  # a lost race in the API's words too, naming the campaign
-        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
+        said = words_said(lost_race(request, exc)) if isinstance(exc, ConcurrencyError) else refusal(exc)
         state["error"], code = said, status_for(exc)
     else:
         srv = server(request)
@@ -834,7 +834,7 @@ def _command_answer(
 def refused_in_turn(request: Request, exc: HTTPException, tool: str = "") -> Response:
     """A form refused as who sent it is in the campaign's turn (removed, or no longer the game master, while it
     waited): the API's words, with its status."""
-    return message(request, str(exc.detail), error=True, code=exc.status_code, tool=tool)
+    return message(request, words_said(exc.detail), error=True, code=exc.status_code, tool=tool)
 
 
 @router.post("/c/{campaign_id}/entropy", openapi_extra=access("play"))
@@ -1062,9 +1062,9 @@ async def amend_form(  # noqa: PLR0913 (the form's own fields, each held to its 
             request, m, seq, changes, preview=preview != "0", dice=faces, reason=reason, head=head, names=names
         )
     except HTTPException as exc:
-        return _amend_answer(request, seq, str(exc.detail), error=True, code=exc.status_code)
+        return _amend_answer(request, seq, words_said(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
-        said = lost_race(request, exc) if isinstance(exc, ConcurrencyError) else refusal(exc)
+        said = words_said(lost_race(request, exc)) if isinstance(exc, ConcurrencyError) else refusal(exc)
         return _amend_answer(request, seq, said, error=True, code=status_for(exc))
     lines = amend_lines(report)
     what = typed(report["command"], report["args"])

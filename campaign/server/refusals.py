@@ -1,4 +1,5 @@
-"""Refusals in the API's words and one shape, ``{"detail": "…"}``, for what the routes themselves do not answer:
+"""Refusals for what the routes themselves do not answer, in the API's words and one shape (``{"detail": "…"}``,
+English), or on a page in the reader's language for a browser (:func:`said_to`):
 a database that went away (503: nothing was appended, the client's next request is served once it is back), a
 command that lost a race to another writer (409, naming the campaign by its name), and a defect of the program
 (500 in words, from :mod:`campaign.server.request_log`; the traceback goes to the log as data, never to the
@@ -9,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from starlette.types import Receive, Scope, Send
 
-from events.errors import CampaignError, ConcurrencyError
+from campaign.i18n import reading_in, words_said
+from events.errors import CampaignError, ConcurrencyError, Words
 from events.extras import installed
 
 RETRY_AFTER_S = 2
@@ -91,7 +94,7 @@ def out_of_reach(exc: BaseException) -> bool:
     return False
 
 
-def lost_race(request: Request, exc: ConcurrencyError) -> str:
+def lost_race(request: Request, exc: ConcurrencyError) -> Words:
     """A lost race in words, naming the campaign by its name (its id means nothing to a person)."""
     from campaign.server.context import server  # context imports this module's Refusal for its routes
 
@@ -102,9 +105,14 @@ def lost_race(request: Request, exc: ConcurrencyError) -> str:
             name = found.name if found is not None else None
         except (CampaignError, DBAPIError):
             name = None
-    what = f"campaign {name!r}" if name else "the campaign"
-    return (
-        f"{what} was changed by another command at the same moment: nothing was recorded; "
+    if name:
+        return Words(
+            "campaign {name!r} was changed by another command at the same moment: nothing was recorded; "
+            "read it again and send the command again",
+            name=name,
+        )
+    return Words(
+        "the campaign was changed by another command at the same moment: nothing was recorded; "
         "read it again and send the command again"
     )
 
@@ -113,9 +121,9 @@ def install(app: FastAPI) -> None:
     """The application's handlers for the refusals above."""
 
     @app.exception_handler(DBAPIError)
-    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+    async def database_error(request: Request, exc: DBAPIError) -> Response:
         if database_gone(exc):
-            return gone()
+            return gone(request)
         raise exc  # a defect: the request log answers it (DEFECT) and writes it down
 
     if installed("postgres"):
@@ -124,17 +132,44 @@ def install(app: FastAPI) -> None:
         # The store reads and appends on the driver's own cursor (events/sql.py): its errors come unwrapped.
         @app.exception_handler(psycopg.OperationalError)
         @app.exception_handler(psycopg.InterfaceError)
-        async def driver_error(request: Request, exc: Exception) -> JSONResponse:
-            return gone()
+        async def driver_error(request: Request, exc: Exception) -> Response:
+            return gone(request)
 
 
-def gone() -> JSONResponse:
-    return refusal(
-        "the database is not answering (it may be restarting): nothing was appended; try again in a moment",
-        503,
-        {"Retry-After": str(RETRY_AFTER_S)},
-    )
+GONE = Words("the database is not answering (it may be restarting): nothing was appended; try again in a moment")
 
 
-DEFECT = "the server failed on this request (a defect, logged): nothing was appended"
+def gone(request: Request) -> Response:
+    return said_to(request, GONE, 503, {"Retry-After": str(RETRY_AFTER_S)})
+
+
+DEFECT = Words("the server failed on this request (a defect, logged): nothing was appended")
 """The 500's words (campaign.server.request_log sends it)."""
+
+
+def said_to(
+    request: Request, said: Words | str, status_code: int, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A refusal as whoever asked reads it: a browser asking for a page gets a page saying it in the reader's
+    language (:func:`campaign.server.pages.refused_page`); the API and a script get ``{"detail": …}`` in English,
+    as ``--json`` speaks (``str()`` of the words)."""
+    from campaign.server.pages import refused_page  # the pages import this module's lost_race
+
+    return refused_page(request, words_said(said), status_code, headers) or refusal(str(said), status_code, headers)
+
+
+async def said_in_scope(
+    scope: Scope, receive: Receive, send: Send, said: Words, status_code: int, headers: Mapping[str, str] | None = None
+) -> None:
+    """:func:`said_to` for a middleware that answers outside the routes (a body too large, a defect, a database
+    gone while a middleware read it): in the language the request was read in, once that was known
+    (:func:`campaign.server.language.read_in`), else the one its headers ask for."""
+    from campaign.server.language import read_in  # the language's middleware reads the session (context)
+
+    answer: Response
+    try:
+        with reading_in(read_in(scope)):
+            answer = said_to(Request(scope, receive), said, status_code, headers)
+    except Exception:  # the page itself failed to render (on a defect's way out): the words in the API's shape
+        answer = refusal(str(said), status_code, headers)
+    await answer(scope, receive, send)

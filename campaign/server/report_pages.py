@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
-from campaign.i18n import _, ngettext
+from campaign.i18n import _, ngettext, words_said
 from campaign.report.render import PRINT_CSS, html, html_body, markdown
 from campaign.report.story import campaign_report
 from campaign.server.api import in_turn, may_run
@@ -113,7 +113,7 @@ async def army_list_form(
     try:
         said, updated, result = await in_turn(request, m.info.campaign_id, in_its_turn)
     except HTTPException as exc:
-        return message(request, str(exc.detail), error=True, code=exc.status_code)
+        return message(request, words_said(exc.detail), error=True, code=exc.status_code)
     except CampaignError as exc:
         return refused(request, exc)
     if result is None:

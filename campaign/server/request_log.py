@@ -16,7 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from campaign.logging import get_logger
 from campaign.server.asgi import HttpMiddleware
-from campaign.server.refusals import DEFECT, gone, out_of_reach, refusal
+from campaign.server.refusals import DEFECT, GONE, RETRY_AFTER_S, out_of_reach, said_in_scope
 
 log = get_logger("campaign.server")
 NOTES = "campaign_ledger.log"
@@ -56,11 +56,11 @@ class RequestLog(HttpMiddleware):
             if out_of_reach(exc) and not started_answer:
                 # the database went away while a middleware read it (PostgreSQL stopped): no defect, a 503
                 status = 503
-                await gone()(scope, receive, send)
+                await said_in_scope(scope, receive, send, GONE, 503, {"Retry-After": str(RETRY_AFTER_S)})
             else:
                 failed = exc
                 if not started_answer:
-                    await refusal(DEFECT, 500)(scope, receive, send)
+                    await said_in_scope(scope, receive, send, DEFECT, 500)
         route = scope.get("route")
         fields = {
             "method": scope["method"],

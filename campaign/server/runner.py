@@ -25,7 +25,7 @@ from campaign.rulesets.command import for_players, help_of
 from campaign.rulesets.common import COMMON, did_you_mean, same_name, unit_called
 from campaign.rulesets.inputs import Kind, Whose, meanings, names_in
 from campaign.typed_as import typed
-from events.errors import InvalidInputError
+from events.errors import InvalidInputError, Words
 from events.limits import MAX_COMMAND_ID, check_command_id
 from events.store import AppendResult
 from projections.state.campaigns import CampaignInfo
@@ -105,25 +105,26 @@ def build(command: str, inputs: Mapping[str, object], ruleset: str) -> BaseComma
     return model.build(**dict(inputs))
 
 
-def role_refusal(member: Member, command: type[BaseCommand]) -> str | None:
+def role_refusal(member: Member, command: type[BaseCommand]) -> Words | None:
     """Why ``member``'s role alone may not run a command of type ``command`` (None: its role may, for some inputs):
-    the API's refusal and the page's, for a command its form does not offer, in the same words."""
+    the API's refusal and the page's, for a command its form does not offer, in the same words (the page says
+    them in the reader's language)."""
     if member.role == "observer":
-        return "an observer reads the campaign and enters nothing"
+        return Words("an observer reads the campaign and enters nothing")
     if member.role != "gm" and not for_players(command):
-        return f"{command.name} is the game master's to enter"
+        return Words("{command} is the game master's to enter", command=command.name)
     return None
 
 
 def refusal(
     member: Member | None, command: BaseCommand, units: Callable[[], Sequence[Mapping[str, object]]]
-) -> str | None:
+) -> Words | None:
     """Why ``member`` may not run ``command`` (None: it may). ``units()`` gives the roster's, with their sides: asked
     for only when the command names a unit (a roster's sides by name were made for every command of a player, a
     cost that grew with the roster, though most commands name only a side). A unit not among them is refused as
     unknown (:class:`InvalidInputError`), as the command itself would refuse it."""
     if member is None:
-        return "you are not a member of this campaign"
+        return Words("you are not a member of this campaign")
     by_role = role_refusal(member, type(command))
     if by_role is not None or member.role == "gm":
         return by_role
@@ -136,7 +137,7 @@ def refusal(
             continue
         if meaning.kind is Kind.SIDE:
             if not any(same_name(name, side) for side in sides):
-                return f"you play {plays}, not {name}"
+                return Words("you play {plays}, not {name}", plays=plays, name=name)
             continue
         if roster is None:
             roster = units()
@@ -153,11 +154,14 @@ def refusal(
             )
         # the shooter named spends its activation and is credited: what happens to it is its side's, as a target's
         if meaning.whose in (Whose.TARGET, Whose.ENEMY) and side is not None:
-            return (
-                f"{typed(command.name)} sets what happens to {name}, a unit of {side}: the game master enters it "
-                f"(you play {plays})"
+            return Words(
+                "{command} sets what happens to {name}, a unit of {side}: the game master enters it (you play {plays})",
+                command=typed(command.name),
+                name=name,
+                side=side,
+                plays=plays,
             )
-        return f"{name} does not fight for your side ({plays})"
+        return Words("{name} does not fight for your side ({plays})", name=name, plays=plays)
     return None
 
 

@@ -16,11 +16,17 @@ import pytest
 from campaign.access.memberships import Member
 from campaign.i18n import reading_in, refusal
 from campaign.rulesets.fighting_spirit import commands as fsc
-from campaign.server.runner import refusal as role_check
+from campaign.server import runner
 from events.errors import InvalidInputError
 from tests.server.conftest import World, post
 
 FIVE = {"quality": "green", "leadership": 2, "size": 7}
+
+
+def role_check(*args: Any) -> str | None:
+    """The role check's refusal in its English (it is Words, said in the reader's language where shown)."""
+    found = runner.refusal(*args)
+    return None if found is None else str(found)
 
 
 def two_sides(world: World) -> tuple[str, str]:

@@ -28,7 +28,7 @@ from campaign.rulesets.inputs import (
     meaning_of,
     names_in,
 )
-from campaign.server.runner import refusal
+from campaign.server import runner
 from events.errors import InvalidInputError
 
 ROSTER = [
@@ -36,6 +36,12 @@ ROSTER = [
     {"unit_id": "u2", "name": "Saurian Warriors", "side": "Saurians"},
 ]
 PAT = Member(account="pat", role="player", sides=("Robots",))
+
+
+def refusal(*args: Any) -> str | None:
+    """The role check's refusal in its English (it is Words, said in the reader's language where shown)."""
+    found = runner.refusal(*args)
+    return None if found is None else str(found)
 
 
 class Volley(Command[Any, Any]):
