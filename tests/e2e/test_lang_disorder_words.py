@@ -80,3 +80,20 @@ def test_a_retreats_inches_are_written_as_the_readers_locale_writes_them(tmp_pat
     cli("dis", "retreat", "Voltigeurs", "--needed", "3", "--moved", "1.5")
     log = " ".join(cli("--lang", lang, "log").output.replace("│", " ").split())
     assert said in log
+
+
+def test_mass_combats_russian_says_recruits_as_its_seed_does() -> None:
+    """Seed 002 calls the men a side raises «рекруты» (its «рекрутские наборы», «необстрелянные рекруты»), never
+    «новобранцы» — that is seed 000's word, the five-grade rules' Green quality."""
+    russian = catalogs.read("ru")
+    mass_combat = [
+        str(m.string)
+        for m in russian
+        if m.id
+        and (
+            any("mass_combat" in where or where.startswith("mc") for where, _line in m.locations)
+            or m.id in ("quality of {n} recruits for {who}", "{n} recruits for {who}")
+        )
+    ]
+    assert len(mass_combat) > 100
+    assert [s for s in mass_combat if "новобран" in s.lower()] == []
