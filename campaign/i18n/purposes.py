@@ -135,6 +135,20 @@ def amend_said(recorded: str) -> str:
     return _("amend of seq {seq} ({why})").format(**found.groupdict())
 
 
+_UNDONE = re.compile(r"^undo of (?P<command>.+) \(#(?P<first>\d+)[–-]#(?P<last>\d+)\)$")
+
+
+def undo_said(recorded: str) -> str:
+    """The reason an undo's rewind records ("undo of gf shoot (#27–#32)", as ``campaign.timeline`` words it) in
+    the reader's language, the command as it is typed; one entry's span as that entry alone ("#140")."""
+    found = _UNDONE.match(recorded)
+    if language() == DEFAULT or found is None:
+        return recorded
+    first, last = found["first"], found["last"]
+    span = f"#{first}" if first == last else f"#{first}–#{last}"
+    return _("undo of {command} ({span})").format(command=found["command"], span=span)
+
+
 REASONS = (
     N_("raising {who}: {n} men"),
     N_("{n} recruits for {who}"),
@@ -177,6 +191,8 @@ def recorded_said(key: str, recorded: object) -> object:
         return recorded
     if key == "reason" and recorded.startswith("amend of seq "):
         return amend_said(recorded)
+    if key == "reason" and recorded.startswith("undo of "):
+        return undo_said(recorded)
     if key == "reason" and (said := reason_template_said(recorded)) is not None:
         return said
     return cause_said(recorded)
