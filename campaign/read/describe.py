@@ -346,6 +346,22 @@ def seed_word(key: str, v: str) -> str | None:
     return said if said != v else None
 
 
+def result_said(recorded: str, winner: object = None, ruleset: str | None = None) -> str:
+    """A battle's result as recorded (``battle.ended``'s, with its ``winner``) in the reader's words: the two
+    every ruleset records in the same words ("won by SIDE", "draw") in the reader's language; one of its
+    ruleset's own (Mass Combat's §2.11 ``minor_victory``) in that ruleset's words (its terms' ``result`` set, as
+    ``campaign battles`` says it); one a person typed (a five-grade battle's "the patrol withdrew") as typed.
+    ``ruleset``: the one being read where not given (:func:`describe`'s)."""
+    if language() == DEFAULT:
+        return words(recorded)
+    if winner and recorded == f"won by {winner}":
+        return _("won by {side}").format(side=winner)
+    if recorded == "draw":
+        return _("draw")
+    with _reading(ruleset or _RULESET.get()):
+        return seed_word("result", recorded) or words(recorded)
+
+
 def field_said(key: str, v: str) -> str:
     """The field ``key`` and its recorded value ``v`` in words ("броня Легкий"); a term whose words name the
     field too alone ("без брони", not "броня без брони")."""
@@ -609,7 +625,7 @@ class _Fields:
         )
 
 
-def _describe(  # noqa: C901, PLR0911, PLR0912, PLR0915 (one sentence per event type)
+def _describe(  # noqa: C901, PLR0911, PLR0912 (one sentence per event type)
     event: RecordedEvent,
     names: Mapping[str, str],
     rolls: Mapping[int, int],
@@ -715,14 +731,10 @@ def _describe(  # noqa: C901, PLR0911, PLR0912, PLR0915 (one sentence per event 
         winner = p.get("winner")
         result = str(p["result"])
         shown = _(" (winner {side})").format(side=winner) if winner and str(winner) not in result else ""
-        # the two results every ruleset records in the same words, said in the reader's; another (Mass Combat's
-        # table results) is shown as recorded
-        if winner and result == f"won by {winner}":
-            result = _("won by {side}").format(side=winner)
-        elif result == "draw":
-            result = _("draw")
         # quoted as its beginning is
-        return _("battle “{name}” ends: {result}{winner}").format(name=n("battle_id"), result=result, winner=shown)
+        return _("battle “{name}” ends: {result}{winner}").format(
+            name=n("battle_id"), result=result_said(result, winner), winner=shown
+        )
     if kind == "morale.disorder_changed":
         markers = whole(p["markers"]) + whole(p["permanent"])
         permanent = " (one permanent)" if p["permanent"] else ""

@@ -24,9 +24,9 @@ from campaign.read.describe import (
     label,
     money,
     reading_campaign,
+    result_said,
     unit_names,
     value,
-    words,
 )
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
@@ -351,11 +351,13 @@ class _Teller(Generic[S]):
         if event.type == "battle.started" and chapter.battle_id is not None and not chapter.sides:
             chapter.sides = [str(s) for s in array(p["sides"])]
         elif event.type == "battle.ended" and chapter.battle_id is not None:
-            result = words(str(p["result"]))
-            winner = p.get("winner")
+            recorded, winner = str(p["result"]), p.get("winner")
+            # in the reader's words, as the log and `campaign battles` say it (the winner once: a result
+            # recorded as "won by SIDE" names it)
+            result = result_said(recorded, winner, self.ruleset)
             chapter.result = (
                 _("won by {side} ({result})").format(side=winner, result=result)
-                if winner and str(winner) not in result
+                if winner and str(winner) not in recorded
                 else result
             )
 
