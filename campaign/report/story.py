@@ -219,7 +219,8 @@ def story(
     report = Report(
         name=name,
         ruleset=ruleset,
-        ruleset_title=info.title.partition(":")[0] if info is not None else ruleset,
+        # its game's name, as the reader's catalog says its title (before a colon, where it has one)
+        ruleset_title=_(info.title).partition(":")[0] if info is not None else ruleset,
         head_hash=head_hash,
         chapters=[c for c in teller.chapters if not c.empty],
         disputes=_disputes(events, teller.when_at, names),

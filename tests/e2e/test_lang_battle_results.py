@@ -73,3 +73,24 @@ def test_a_match_won_and_a_match_drawn_in_the_report_and_the_battle_history(
         [battles[0], "Robots"],
         [battles[1]],
     ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "ruleset", "subtitle"),
+    [
+        ("ru", "fighting-spirit", "*Боевой дух в пять градаций (как в Stargrunt II) · 3 боя · день 0, месяц 1 — "
+                                  "день 16, месяц 2*"),
+        ("pl", "fighting-spirit", "*Morale w pięciu stopniach (jak w Stargrunt II) · 3 bitwy · dzień 0, miesiąc 1 — "
+                                  "dzień 16, miesiąc 2*"),
+        ("ru", "disorder", "*Маркеры расстройства и карьеры офицеров (наполеоновские стычки) · 2 боя*"),
+        ("pl", "disorder", "*Znaczniki dezorganizacji i kariery oficerów (potyczki napoleońskie) · 2 bitwy*"),
+    ],
+)  # fmt: skip
+def test_the_reports_subtitle_names_its_game_and_its_days_in_the_readers_words(
+    tmp_path: Path, lang: str, ruleset: str, subtitle: str
+) -> None:
+    """It named the game in English ("Five-grade morale (Stargrunt II-like)") and its days ungrammatically
+    ("с день 0, месяц 1 по день 16, месяц 2", "od dzień 0 … do dzień 16")."""
+    cli = Cli(str(tmp_path / "sample.db"))
+    cli("import", str(FIXTURES / f"{ruleset}.jsonl"))
+    assert cli("--lang", lang, "report").stdout.splitlines()[2] == subtitle
