@@ -12,7 +12,7 @@ from campaign.cli.output import Output, escape, handles_errors
 from campaign.cli.session import named_campaign, open_app, resolved
 from campaign.i18n import N_, _
 from campaign.read import views
-from campaign.read.describe import count, value, words
+from campaign.read.describe import count, result_said, value, words
 from campaign.read.describe import money as money_words
 from campaign.read.views import MONEY, cell
 from campaign.rulesets.kinds import OFFICER, UNIT
@@ -222,7 +222,10 @@ def register(app: typer.Typer) -> None:  # noqa: C901, PLR0915 (its commands, ne
                 "battle": b["name"],
                 "day": b.get("day"),
                 "turns": b.get("turn", b.get("round")),
-                "result": b.get("result") or _("being fought"),
+                # in the reader's words, as the report's result line says it
+                "result": result_said(str(b["result"]), b.get("winner"), info.ruleset)
+                if b.get("result")
+                else _("being fought"),
                 "winner": b.get("winner"),
             }
             for b in s.battles

@@ -158,22 +158,45 @@ REASONS = (
 Caliburn's gang"), as their English templates: ``{who}`` a name, ``{n}`` a number, as recorded."""
 
 
+MODIFIERS = (
+    N_("vs {who}: beat them this year"),
+    N_("vs {who}: lost to them this year"),
+    N_("the day after ({who}, day {n})"),
+    N_("commander lost ({who}, day {n})"),
+    N_("treason"),
+)
+"""The names the rules give a lasting Morale modifier (``morale.modifier_set``'s: Mass Combat's record against
+the same enemy this year, a commander lost, the day after a battle, treason; RULES.md §2.11), as their English
+templates, as :data:`REASONS` are; a modifier the game master named (``mc morale``) reads as named."""
+
+
 @cache
-def _reasons() -> tuple[tuple[re.Pattern[str], str], ...]:
+def _templates(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
     def pattern(template: str) -> re.Pattern[str]:
         text = re.escape(template).replace(r"\{who\}", "(?P<who>.+)").replace(r"\{n\}", r"(?P<n>\d+)")
         return re.compile(f"^{text}$")
 
-    return tuple((pattern(t), t) for t in REASONS)
+    return tuple((pattern(t), t) for t in templates)
 
 
-def reason_template_said(recorded: str) -> str | None:
-    """A reason the rules worded by a template of :data:`REASONS`, in the reader's language; None for any other."""
-    for pattern, template in _reasons():
+def _templated(recorded: str, templates: tuple[str, ...]) -> str | None:
+    for pattern, template in _templates(templates):
         found = pattern.match(recorded)
         if found is not None:
             return _(template).format(**found.groupdict())
     return None
+
+
+def reason_template_said(recorded: str) -> str | None:
+    """A reason the rules worded by a template of :data:`REASONS`, in the reader's language; None for any other."""
+    return _templated(recorded, REASONS)
+
+
+def modifier_said(recorded: str) -> str:
+    """A Morale modifier's name (:data:`MODIFIERS`) in the reader's language; one a person named as named."""
+    if language() == DEFAULT:
+        return recorded
+    return _templated(recorded, MODIFIERS) or recorded
 
 
 def recorded_said(key: str, recorded: object) -> object:

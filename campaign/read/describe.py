@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from campaign.i18n import DEFAULT, N_, _, language, ngettext, pgettext
 from campaign.i18n.dice import notation_said
 from campaign.i18n.explain import reason_said
-from campaign.i18n.purposes import purpose_said, recorded_said
+from campaign.i18n.purposes import modifier_said, purpose_said, recorded_said
 from campaign.possessive import possessive
 from campaign.typed_as import typed
 from events.envelope import RecordedEvent
@@ -346,6 +346,22 @@ def seed_word(key: str, v: str) -> str | None:
 
     said = shown(ruleset, _TERM_SETS.get(key, key), v)
     return said if said != v else None
+
+
+def result_said(recorded: str, winner: object = None, ruleset: str | None = None) -> str:
+    """A battle's result as recorded (``battle.ended``'s, with its ``winner``) in the reader's words: the two
+    every ruleset records in the same words ("won by SIDE", "draw") in the reader's language; one of its
+    ruleset's own (Mass Combat's §2.11 ``minor_victory``) in that ruleset's words (its terms' ``result`` set, as
+    ``campaign battles`` says it); one a person typed (a five-grade battle's "the patrol withdrew") as typed.
+    ``ruleset``: the one being read where not given (:func:`describe`'s)."""
+    if language() == DEFAULT:
+        return words(recorded)
+    if winner and recorded == f"won by {winner}":
+        return _("won by {side}").format(side=winner)
+    if recorded == "draw":
+        return _("draw")
+    with _reading(ruleset or _RULESET.get()):
+        return seed_word("result", recorded) or words(recorded)
 
 
 def field_said(key: str, v: str) -> str:
@@ -717,37 +733,66 @@ def _describe(  # noqa: C901, PLR0911, PLR0912, PLR0915 (one sentence per event 
         winner = p.get("winner")
         result = str(p["result"])
         shown = _(" (winner {side})").format(side=winner) if winner and str(winner) not in result else ""
-        # the two results every ruleset records in the same words, said in the reader's; another (Mass Combat's
-        # table results) is shown as recorded
-        if winner and result == f"won by {winner}":
-            result = _("won by {side}").format(side=winner)
-        elif result == "draw":
-            result = _("draw")
         # quoted as its beginning is
-        return _("battle “{name}” ends: {result}{winner}").format(name=n("battle_id"), result=result, winner=shown)
+        return _("battle “{name}” ends: {result}{winner}").format(
+            name=n("battle_id"), result=result_said(result, winner), winner=shown
+        )
     if kind == "morale.disorder_changed":
         markers = whole(p["markers"]) + whole(p["permanent"])
-        permanent = " (one permanent)" if p["permanent"] else ""
-        return f"{n('unit_id')}: {markers} disorder marker{'s' if markers != 1 else ''}{permanent}, {p['reason']}"
+        said = (
+            ngettext(
+                "{unit}: {n} disorder marker (one permanent), {reason}",
+                "{unit}: {n} disorder markers (one permanent), {reason}",
+                markers,
+            )
+            if p["permanent"]
+            else ngettext("{unit}: {n} disorder marker, {reason}", "{unit}: {n} disorder markers, {reason}", markers)
+        )
+        return said.format(unit=n("unit_id"), n=markers, reason=reason_said(p["reason"]))
     if kind == "battle.force_morale":
-        what = "every unit tests once" if p["status"] == "half" else "its remaining units flee"
-        return f"{possessive(p['side'])} force has lost {p['lost_points']} points: {what}"
+        half = p["status"] == "half"
+        if language() == DEFAULT:  # the side owning its force as English writes it ("Robots' force")
+            what = "every unit tests once" if half else "its remaining units flee"
+            return f"{possessive(p['side'])} force has lost {p['lost_points']} points: {what}"
+        said = (
+            _("the force of {side} has lost {points} points: every unit tests once")
+            if half
+            else _("the force of {side} has lost {points} points: its remaining units flee")
+        )
+        return said.format(side=p["side"], points=p["lost_points"])
     if kind == "calendar.month_ended":
         return _("month {month} of the campaign ends").format(month=whole(p["month"]) + 1)
     if kind == "career.pc_wounded":
         taken = seq(p.get("wounds", []))
         wounds = " + ".join(str(w) for w in taken)
-        return f"{p['pc']} takes {p['damage']} damage" + (f" ({wounds})" if len(taken) > 1 else "")
+        said = _("{pc} takes {damage} damage").format(pc=p["pc"], damage=p["damage"])
+        return said + (f" ({wounds})" if len(taken) > 1 else "")
     if kind == "morale.modifier_set":
-        whom = n("unit_id") if p.get("unit_id") else p.get("side", "every side")
-        until = f" until {p['until']}" if p.get("until") else ""
-        return f"Morale modifier {p['value']:+d} for {whom} ({p['name']}){until}"
+        shown = money(whole(p["value"]), signed=True) if language() != DEFAULT else f"{whole(p['value']):+d}"
+        until = str(p.get("until") or "")
+        whom = n("unit_id") if p.get("unit_id") else p.get("side")
+        lasting = " " + (_(UNTIL[until]) if until in UNTIL else words(until)) if until else ""
+        said = (
+            _("Morale modifier {value} for {whom} ({name}){until}")
+            if whom
+            else _("Morale modifier {value} for every side ({name}){until}")
+        )
+        return said.format(value=shown, whom=whom, name=modifier_said(str(p["name"])), until=lasting)
     what = kind.split(".", 1)[1].replace("_", " ")
     if "unit_id" in p:
         rest = facts(p, names, skip=("battle_id", "unit_id"))
         return f"{n('unit_id')}: {what}" + (f" ({rest})" if rest else "")
     rest = facts(p, names, skip=("battle_id",))
     return what + (f": {rest}" if rest else "")
+
+
+UNTIL = {
+    "year_end": N_("until year end"),
+    "month_end": N_("until month end"),
+    "clear_victory": N_("until clear victory"),
+    "removed": N_("until removed"),
+}
+"""How long a Morale modifier lasts (``morale.modifier_set``'s ``until``: Mass Combat's, RULES.md §2.11)."""
 
 
 _MONTH_END_PAY = re.compile(r"(?:pay, month (\d+)|month (\d+) upkeep and pay)")

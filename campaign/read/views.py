@@ -543,11 +543,13 @@ def _audit(ledger: Ledger, info: CampaignInfo, seq: int | None, roll: int | None
     clauses = sorted({str(e.payload["clause"]) for e in group.events if e.type == "rules.applied"})
     first = next(iter(store.read(cid, upto_seq=1)))
     first_checked = window[0].seq if window else seq
+    said = _rulings_said(store, group, users_events, own_rules, amended, names)
     return {
         "seq": seq,
         "type": event.type,
         "retracted": seq in gone,
-        "what": describe(event, names),
+        # a ruling audited reads as its line among the rulings does, from its dice (without them, as recorded)
+        "what": said.get(seq) or describe(event, names),
         "actor": event.meta.get("actor"),
         "recorded_at": event.meta.get("recorded_at"),
         "command": group.issued.payload["command"] if group.issued else event.meta.get("command"),
@@ -574,7 +576,7 @@ def _audit(ledger: Ledger, info: CampaignInfo, seq: int | None, roll: int | None
         "amended_by": amended,
         "seed_chosen": bool(first.payload.get("seed_chosen")),
         "hash": event.hash,
-        "said": _rulings_said(store, group, users_events, own_rules, amended, names),
+        "said": said,
     }
 
 

@@ -24,9 +24,9 @@ from campaign.read.describe import (
     label,
     money,
     reading_campaign,
+    result_said,
     unit_names,
     value,
-    words,
 )
 from campaign.rulesets import RULESETS
 from events.envelope import RecordedEvent
@@ -219,7 +219,8 @@ def story(
     report = Report(
         name=name,
         ruleset=ruleset,
-        ruleset_title=info.title.partition(":")[0] if info is not None else ruleset,
+        # its game's name, as the reader's catalog says its title (before a colon, where it has one)
+        ruleset_title=_(info.title).partition(":")[0] if info is not None else ruleset,
         head_hash=head_hash,
         chapters=[c for c in teller.chapters if not c.empty],
         disputes=_disputes(events, teller.when_at, names),
@@ -351,11 +352,13 @@ class _Teller(Generic[S]):
         if event.type == "battle.started" and chapter.battle_id is not None and not chapter.sides:
             chapter.sides = [str(s) for s in array(p["sides"])]
         elif event.type == "battle.ended" and chapter.battle_id is not None:
-            result = words(str(p["result"]))
-            winner = p.get("winner")
+            recorded, winner = str(p["result"]), p.get("winner")
+            # in the reader's words, as the log and `campaign battles` say it (the winner once: a result
+            # recorded as "won by SIDE" names it)
+            result = result_said(recorded, winner, self.ruleset)
             chapter.result = (
                 _("won by {side} ({result})").format(side=winner, result=result)
-                if winner and str(winner) not in result
+                if winner and str(winner) not in recorded
                 else result
             )
 

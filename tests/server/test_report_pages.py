@@ -77,3 +77,20 @@ def test_a_player_imports_a_list_for_its_own_side_only_and_an_update_is_shown_fi
     assert code == 200 and len(_units(world)) == 7
     code, said = _upload(world, "olive", "Robots", EXAMPLES / "starhost.json")
     assert code == 403, "an observer enters nothing"
+
+
+def test_the_report_tab_says_who_won_a_match_in_the_readers_words(world: World) -> None:
+    """The report tab's result line read "Итог: won by Robots." on a Russian page: the words of ``campaign
+    report --lang``, as the log says the match's end."""
+    gina, url = world.client("gina"), f"/api/campaigns/{world.campaign_id}/commands"
+    for name, side in (("Robot Squad", "Robots"), ("Saurian Warriors", "Saurians")):
+        post(gina, url, {"command": "gf.muster", "args": {"name": name, "side": side, "profile": SQUAD}})
+    post(
+        gina,
+        url,
+        {"command": "gf.battle_start", "args": {"name": "Ruins", "units": ["Robot Squad", "Saurian Warriors"]}},
+    )
+    post(gina, url, {"command": "gf.battle_end", "args": {"winner": "Robots"}})
+    for lang, said in (("ru", "Итог: победа: Robots."), ("pl", "Wynik: wygrywa Robots.")):
+        page = world.client("olive").get(f"/c/{world.campaign_id}/report", headers={"Accept-Language": lang}).text
+        assert f'<p class="result">{said}</p>' in page and "won by" not in page

@@ -14,28 +14,12 @@ from campaign.i18n.terms import shown
 from events.recorded import JsonObject, JsonValue, obj, seq, text, whole
 
 MC = "mass-combat"
-_RESULTS = {
-    "no_clear_winner": N_("no clear winner"),
-    "minor_victory": N_("minor victory"),
-    "victory_morale_2": N_("victory morale 2"),
-    "victory_morale_4": N_("victory morale 4"),
-    "overwhelming": N_("overwhelming"),
-    "thrown_back": N_("thrown back"),
-    "attacker_holds_half": N_("attacker holds half"),
-    "attacker_holds_half_2": N_("attacker holds half 2"),
-    "attacker_breaks": N_("attacker breaks"),
-    "attacker_breaks_2": N_("attacker breaks 2"),
-    "technical_win": N_("technical win"),
-    "both_hold": N_("both hold"),
-    "defender_holds_half": N_("defender holds half"),
-    "position_taken": N_("position taken"),
-    "position_taken_captured": N_("position taken captured"),
-}
-"""Each result of the §2.11 tables, as the sentences say its key (``victory_morale_2`` → "victory morale 2")."""
 
 
 def _result(key: str) -> str:
-    return _(_RESULTS[key]) if key in _RESULTS else key.replace("_", " ")
+    """A result of the §2.11 tables (``victory_morale_2``) in the reader's words: the terms' ``result`` set, as the
+    battle's result line in the report and ``campaign battles`` say it; in English its key in words."""
+    return shown(MC, "result", key) if language() != DEFAULT else key.replace("_", " ")
 
 
 def _fate(value: str) -> str:
