@@ -258,7 +258,7 @@ def test_a_distance_not_measured_in_inches_is_refused_in_the_readers_words(tmp_p
     words = refused(dis, "dis", "retreat", "Fusiliers", "--needed", "three")
     assert "needed must be inches as measured (e.g. 6 or 6.5)" in words["en"]
     assert "Value error" not in words["en"]
-    assert "needed должно быть в дюймах, как намерено (например, 6 или 6.5)" in words["ru"]
+    assert "needed должно быть в дюймах, как измерено (например, 6 или 6.5)" in words["ru"]
     assert "needed musi być w calach, jak zmierzono (np. 6 lub 6.5)" in words["pl"]
     negative = refused(dis, "dis", "retreat", "Fusiliers", "--needed", "-2")
     assert "needed cannot be negative" in negative["en"]

@@ -1,5 +1,6 @@
-"""A disorder unit's lost models, as the log says them: the cause (shooting, melee, or captured when a retreat falls
-short, RULES.md §1.5) in the reader's words — the page's log showed the recorded "captured" in a Russian sentence."""
+"""A disorder unit's lost models and a five-grade unit's panic, as the log says them: a loss's cause (shooting,
+melee, or captured when a retreat falls short, RULES.md §1.5) in the reader's words — the page's log showed the
+recorded "captured" in a Russian sentence."""
 
 from __future__ import annotations
 
@@ -29,3 +30,23 @@ def lost(cause: str, count: int) -> RecordedEvent:
 def test_a_loss_is_said_with_its_cause_in_the_readers_words(lang: str, cause: str, count: int, said: str) -> None:
     with reading_in(lang):
         assert describe(lost(cause, count), {"u1": "Voltigeurs"}) == said
+
+
+def panic(state: str) -> RecordedEvent:
+    payload: dict[str, JsonValue] = {"battle_id": "b1", "unit_id": "u1", "panic": state}
+    return RecordedEvent(1, "c", 1, "morale.panic_changed", 1, payload, {"command": "fs.attack"}, "0" * 64, "x")
+
+
+@pytest.mark.parametrize(
+    ("lang", "state", "said"),
+    [
+        ("ru", "panicking", "Keno 3rd Squad: в панике"),
+        ("ru", "immune", "Keno 3rd Squad: не подвержен панике"),
+        ("pl", "panicking", "Keno 3rd Squad: w panice"),
+        ("pl", "immune", "Keno 3rd Squad: odporny na panikę"),
+    ],
+)
+def test_a_five_grade_units_panic_is_said_in_the_readers_words(lang: str, state: str, said: str) -> None:
+    """A unit's panic (§0.5, R3-2) was the recorded "panicking" in a Russian and a Polish log."""
+    with reading_in(lang):
+        assert describe(panic(state), {"u1": "Keno 3rd Squad"}) == said

@@ -46,7 +46,7 @@ def test_a_name_the_name_rule_refuses_is_said_in_the_readers_language() -> None:
     ("lang", "unit", "friend_at"),
     [
         ("en", "must not be empty", "must be inches as measured (e.g. 6 or 6.5)"),
-        ("ru", "пустое значение недопустимо", "должно быть в дюймах, как намерено (например, 6 или 6.5)"),
+        ("ru", "пустое значение недопустимо", "должно быть в дюймах, как измерено (например, 6 или 6.5)"),
         ("pl", "pusta wartość jest niedozwolona", "musi być w calach, jak zmierzono (np. 6 lub 6.5)"),
     ],
 )
