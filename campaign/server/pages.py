@@ -53,7 +53,7 @@ from campaign.server.context import (
 from campaign.server.fragments import role_kind
 from campaign.server.guard import guard
 from campaign.server.live_parts import battle_being_fought
-from campaign.server.refusals import lost_race
+from campaign.server.refusals import lost_race, out_of_reach
 from campaign.server.timeline_ops import AmendAnswer, recorded
 from campaign.timeline.reports import FateData, new_dice_words, paired
 from campaign.typed_as import as_the_page_names, typed
@@ -114,12 +114,30 @@ def refused_page(request: Request, text: str, code: int, headers: Mapping[str, s
     client that asks for no HTML (a script keeps ``{"detail": …}``)."""
     if request.url.path.startswith(("/api/", "/static/")):
         return None
-    context = {"message": text, "error": True, "lines": [], "account": None, "csrf": None}
+    account, csrf = _reader_of(request, code)
+    context = {"message": text, "error": True, "lines": [], "account": account, "csrf": csrf}
     if request.headers.get("HX-Request") == "true":
         return templates.TemplateResponse(request, "message.html", context, status_code=code, headers=headers)
     if "text/html" not in request.headers.get("accept", ""):
         return None
     return templates.TemplateResponse(request, "message_page.html", context, status_code=code, headers=headers)
+
+
+def _reader_of(request: Request, code: int) -> tuple[str | None, str | None]:
+    """Who reads a refusal page, for its header ("signed in as …", sign out): read only for a page asked for
+    (a GET) and refused for what was asked (a 4xx other than 401), and never where reading the session fails in
+    turn — the refusal is then shown without the header, as a 503 or a 500 always is."""
+    if request.method not in ("GET", "HEAD") or not 400 <= code < 500 or code == 401:
+        return None, None
+    try:
+        who = caller_or_none(request)
+    except (HTTPException, CampaignError):
+        return None, None
+    except Exception as exc:
+        if out_of_reach(exc):
+            return None, None
+        raise
+    return (who.account, who.session.csrf) if who is not None else (None, None)
 
 
 def shown(request: Request, name: str, context: dict[str, object]) -> Response:

@@ -414,3 +414,17 @@ def test_a_form_from_a_page_left_open(world: World, lang: str, stale: str, ended
     assert answer.json() == {"detail": "this request lacks the page's CSRF token: reload the page and try again"}
     signed_out = TestClient(world.app).post(f"/api/campaigns/{world.campaign_id}/undo", json={})
     assert signed_out.status_code == 401 and signed_out.json() == {"detail": "sign in first"}
+
+
+@pytest.mark.parametrize(("lang", "who"), [("ru", "вы вошли как"), ("pl", "zalogowano jako"), ("en", "signed in as")])
+def test_a_refusal_page_keeps_its_readers_header(world: World, lang: str, who: str) -> None:
+    """A page asked for by a signed-in reader and refused (no such address, no such campaign) still says who is
+    signed in and offers to sign out, as every other page does; a reader not signed in gets no such header."""
+    for path in ("/nowhere", "/c/nosuch"):
+        page = world.client("gina").get(path, headers=asked_in(lang))
+        assert page.status_code == 404
+        text = shown(page)
+        assert f'{who} <b id="account">gina</b>' in text, text
+        assert 'name="_csrf"' in text  # the sign-out form posts with the session's token
+    stranger = TestClient(world.app).get("/nowhere", headers=asked_in(lang))
+    assert stranger.status_code == 404 and who not in shown(stranger)
