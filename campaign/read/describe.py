@@ -768,7 +768,9 @@ def _describe(  # noqa: C901, PLR0911, PLR0912, PLR0915 (one sentence per event 
         said = _("{pc} takes {damage} damage").format(pc=p["pc"], damage=p["damage"])
         return said + (f" ({wounds})" if len(taken) > 1 else "")
     if kind == "morale.modifier_set":
-        shown = money(whole(p["value"]), signed=True) if language() != DEFAULT else f"{whole(p['value']):+d}"
+        from campaign.i18n.formats import number  # a modifier, not a sum: a real minus sign in the reader's way
+
+        shown = number(whole(p["value"]), signed=True) if language() != DEFAULT else f"{whole(p['value']):+d}"
         until = str(p.get("until") or "")
         whom = n("unit_id") if p.get("unit_id") else p.get("side")
         lasting = " " + (_(UNTIL[until]) if until in UNTIL else words(until)) if until else ""

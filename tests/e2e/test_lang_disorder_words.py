@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from campaign.i18n import catalogs
+from tests.e2e import walkthroughs
 from tests.e2e.test_cli import Cli
 
 
@@ -70,13 +71,7 @@ def test_the_campaigns_status_says_troops_as_the_roster_does(tmp_path: Path, lan
 def test_a_retreats_inches_are_written_as_the_readers_locale_writes_them(tmp_path: Path, lang: str, said: str) -> None:
     """§1.5: 1.5" moved of 3" needed is one full inch short, one model captured; Russian and Polish write the
     inch and a half with a decimal comma."""
-    cli = Cli(str(tmp_path / "dis.db"))
-    cli("new", "Peninsula", "--ruleset", "disorder")
-    cli("dis", "muster", "95th Rifles", "--side", "British", "--models", "10", "--troops", "rifles", "--points", "100")
-    cli("dis", "muster", "Voltigeurs", "--side", "French", "--models", "12", "--troops", "light", "--points", "90")
-    cli("dis", "officer", "British", "Lt Sharpe")
-    cli("dis", "officer", "French", "Capitaine Dubois")
-    cli("dis", "battle-start", "Sabugal", "--unit", "95th Rifles", "--unit", "Voltigeurs")
+    cli = walkthroughs.disorder(Cli(str(tmp_path / "dis.db")))
     cli("dis", "retreat", "Voltigeurs", "--needed", "3", "--moved", "1.5")
     log = " ".join(cli("--lang", lang, "log").output.replace("│", " ").split())
     assert said in log
