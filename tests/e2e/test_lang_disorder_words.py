@@ -92,3 +92,25 @@ def test_mass_combats_russian_says_recruits_as_its_seed_does() -> None:
     ]
     assert len(mass_combat) > 100
     assert [s for s in mass_combat if "новобран" in s.lower()] == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "refused"),
+    [
+        ("ru", "стрелки", "ошибка: неизвестный тип войск 'foo': выберите один из: гвардия; легкая пехота; линейные; "
+         "ополчение; стрелки"),
+        ("pl", "strzelcy", "strzelcy"),
+    ],
+)  # fmt: skip
+def test_troops_are_typed_in_the_seeds_words(tmp_path: Path, lang: str, word: str, refused: str) -> None:
+    """`--troops стрелки` was refused ("choose one of: guard, light, …") while the roster said стрелки: the
+    troop type is read in any language, recorded as its value, and a refusal lists the seed's words."""
+    cli = Cli(str(tmp_path / "dis.db"))
+    cli("new", "Peninsula", "--ruleset", "disorder")
+    cli("--lang", lang, "dis", "muster", "95th Rifles", "--side", "British", "--size", "10", "--troops", word,
+        "--points", "100")  # fmt: skip
+    assert [u["troops"] for u in cli.json("status")["units"]] == ["rifles"]
+    before = cli.events()
+    said = cli("--lang", lang, "dis", "muster", "X", "--side", "British", "--size", "10", "--troops", "foo",
+               "--points", "100", code=2).output  # fmt: skip
+    assert refused in " ".join(said.split()) and cli.events() == before

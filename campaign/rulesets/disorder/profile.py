@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from campaign.rulesets.inputs import Name, Typed
+from campaign.rulesets.inputs import Name, Typed, seed_word
 
 
 class UnitProfile(BaseModel):
@@ -16,7 +16,9 @@ class UnitProfile(BaseModel):
         ge=1, le=1000, description="Men or models in the unit at full strength."
     )
     """Models in the unit at full strength."""
-    troops: str = Field(min_length=1, description="militia, line, light, rifles or guard (→ Discipline).")
+    troops: Annotated[str, seed_word("disorder", "troops")] = Field(
+        min_length=1, description="militia, line, light, rifles or guard (→ Discipline)."
+    )
     """Its troop type, which sets its Discipline (``discipline.*`` in the tables)."""
     points: int = Field(ge=0, le=100_000, description="Its cost in the force's points.")
     """What the unit costs in the force's points: force morale counts the share of points lost."""

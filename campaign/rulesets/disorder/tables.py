@@ -4,6 +4,7 @@ rules."""
 from typing import Annotated, Literal
 
 from campaign.i18n import N_
+from campaign.rulesets.inputs import terms_listed
 from campaign.rulesets.tables import Count, Dice, Flag, Number, RuleTables, Section, Word, bounded, one_of, some_of
 from events.errors import InvalidInputError
 
@@ -108,7 +109,9 @@ class Tables(RuleTables):
     def discipline_of(self, troops: str) -> int:
         if troops not in self.discipline:
             raise InvalidInputError.saying(
-                "unknown troop type {troops!r}: choose one of {types}", troops=troops, types=", ".join(self.troop_types)
+                "unknown troop type {troops!r}: choose one of {types}",
+                troops=troops,
+                types=terms_listed("disorder", "troops", self.troop_types),
             )
         return self.discipline[troops]
 
